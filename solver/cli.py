@@ -1,0 +1,117 @@
+"""`python -m solver solve|batch|console`: the 24 engine from a shell.
+
+`solve` and `batch` are a contract other tools read (see README); the console is for people.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TextIO
+
+from solver.errors import SolverError
+from solver.solutions import solve
+
+USAGE_HAND = "numbers are whole numbers from 0 to 1,000,000, between 1 and 8 of them"
+
+
+def _parse_ints(text: str) -> list[int]:
+    """The integers on a line; raises SolverError naming the first word that is not one."""
+    values = []
+    for word in text.replace(",", " ").split():
+        try:
+            values.append(int(word))
+        except ValueError:
+            raise SolverError(f"{word!r} is not a whole number") from None
+    return values
+
+
+def _solve_command(args: argparse.Namespace) -> int:
+    try:
+        solutions = solve(args.numbers, args.target, integer_only=args.integer_only)
+    except SolverError as error:
+        print(f"error: {error} ({USAGE_HAND})", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({"numbers": args.numbers, "target": args.target,
+                          "count": len(solutions), "solutions": solutions}))
+    elif not solutions:
+        print("No solution")
+    else:
+        print("\n".join(solutions))
+        print(f"{len(solutions)} solution{'s' if len(solutions) != 1 else ''}")
+    return 0
+
+
+def _batch_line(line: str, target: int, integer_only: bool) -> dict:
+    try:
+        numbers = _parse_ints(line)
+        solutions = solve(numbers, target, integer_only=integer_only)
+    except SolverError as error:
+        return {"numbers": None, "error": str(error)}
+    return {"numbers": numbers, "target": target, "count": len(solutions),
+            "solutions": solutions}
+
+
+def _batch_command(args: argparse.Namespace, stdin: TextIO = sys.stdin) -> int:
+    for line in stdin:
+        if line.strip():
+            print(json.dumps(_batch_line(line, args.target, args.integer_only)), flush=False)
+    sys.stdout.flush()
+    return 0
+
+
+def console(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    """Ask for a target, then solve hands until 'q' (or end of input)."""
+
+    def ask(prompt: str) -> str | None:
+        stdout.write(prompt)
+        stdout.flush()
+        line = stdin.readline()
+        return None if not line else line.strip()
+
+    target = 24
+    answer = ask("Target (Enter for 24): ")
+    if answer is None:
+        return 0
+    if answer:
+        try:
+            target = int(answer)
+        except ValueError:
+            stdout.write(f"{answer!r} is not a whole number; using 24.\n")
+    stdout.write(f"Type the numbers of a hand (e.g. 3 8 3 8), or q to quit. Target: {target}\n")
+    while (line := ask("> ")) is not None:
+        if line.lower() in ("q", "quit", "exit"):
+            break
+        if not line:
+            continue
+        try:
+            solutions = solve(_parse_ints(line), target)
+        except SolverError as error:
+            stdout.write(f"{error} ({USAGE_HAND})\n")
+            continue
+        for text in solutions:
+            stdout.write(f"  {text} = {target}\n")
+        stdout.write(f"{len(solutions)} distinct solution(s)\n" if solutions else "No solution\n")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    """Entry point for `python -m solver solve|batch|console`."""
+    parser = argparse.ArgumentParser(prog="python -m solver")
+    commands = parser.add_subparsers(dest="command", required=True)
+    one = commands.add_parser("solve", help="every distinct solution of one hand")
+    one.add_argument("numbers", nargs="+", type=int)
+    one.add_argument("--json", action="store_true")
+    many = commands.add_parser("batch", help="one hand per stdin line, one JSON object per line")
+    commands.add_parser("console", help="interactive")
+    for command in (one, many):
+        command.add_argument("--target", type=int, default=24)
+        command.add_argument("--integer-only", action="store_true")
+    args = parser.parse_args(argv)
+    if args.command == "solve":
+        return _solve_command(args)
+    if args.command == "batch":
+        return _batch_command(args)
+    return console()

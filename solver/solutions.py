@@ -1,0 +1,135 @@
+"""The public questions about a hand: all its distinct solutions, the first one, whether one exists.
+
+Also the checks on users' answers (`evaluate`, `canonical`). Input is validated here, once, so the
+search below can trust it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Iterable, Sequence
+from fractions import Fraction
+
+from solver.errors import InputError, NumbersMismatchError
+from solver.expr import Expr, Value, to_text
+from solver.expr import first_step as _first_step
+from solver.expr import numbers as expr_numbers
+from solver.expr import value as expr_value
+from solver.normal import (
+    Key,
+    canonical_key,
+    canonical_of,
+    key_to_expr,
+    negatable,
+    negated,
+)
+from solver.parser import parse
+from solver.search import Hand, Search
+
+MAX_NUMBERS = 8
+MAX_NUMBER = 1_000_000
+
+
+def validate_hand(numbers: Iterable[int], target: int | Fraction = 24) -> tuple[Hand, Value]:
+    """The hand sorted, and the target; raises InputError for what the solver does not take."""
+    hand = list(numbers)
+    if not 1 <= len(hand) <= MAX_NUMBERS:
+        raise InputError(f"Give between 1 and {MAX_NUMBERS} numbers.", count=len(hand))
+    for n in hand:
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_NUMBER:
+            raise InputError(f"Each number must be a whole number from 0 to {MAX_NUMBER:,}.",
+                             number=n)
+    if isinstance(target, bool) or not isinstance(target, int | Fraction):
+        raise InputError("The target must be a whole number.", target=target)
+    return tuple(sorted(hand)), target
+
+
+def _rank(text: str) -> tuple:
+    """Simplest first: fewer divisions, fewer parentheses, shorter."""
+    return (text.count("/"), text.count("("), len(text), text.count("-"), text)
+
+
+def _printable(key: Key, negative: bool) -> str | None:
+    if negative:
+        return to_text(key_to_expr(negated(key))) if negatable(key) else None
+    return to_text(key_to_expr(key))
+
+
+def _distinct(hand: Hand, target: Value, integer_only: bool) -> dict[Key, str]:
+    """canonical key -> the simplest text among the ways the search wrote that solution."""
+    best: dict[Key, str] = {}
+    for key in Search(integer_only).expressions(hand, abs(target)):
+        text = _printable(key, target < 0)
+        if text is None:
+            continue
+        canon = canonical_key(key)
+        if canon not in best or _rank(text) < _rank(best[canon]):
+            best[canon] = text
+    return best
+
+
+def solve(numbers: Sequence[int], target: int = 24, *, integer_only: bool = False,
+          limit: int | None = None) -> list[str]:
+    """Every distinct solution (or the first `limit` of them), simplest first, as ASCII infix.
+
+    `integer_only` requires every intermediate result to be a whole number.
+    """
+    hand, goal = validate_hand(numbers, target)
+    texts = sorted(_distinct(hand, goal, integer_only).values(), key=_rank)
+    return texts if limit is None else texts[:limit]
+
+
+def first_solution(numbers: Sequence[int], target: int = 24, *,
+                   integer_only: bool = False) -> str | None:
+    """One solution, found without listing them all; None when there is none."""
+    hand, goal = validate_hand(numbers, target)
+    search = Search(integer_only)
+    key = search.first(hand, abs(goal), negative=goal < 0)
+    if key is None:
+        return None
+    return _printable(key, goal < 0)
+
+
+def is_solvable(numbers: Sequence[int], target: int = 24, *, integer_only: bool = False) -> bool:
+    """Whether the hand has a solution."""
+    if target >= 0:
+        hand, goal = validate_hand(numbers, target)
+        return Search(integer_only).can_make(hand, goal)
+    return first_solution(numbers, target, integer_only=integer_only) is not None
+
+
+def evaluate(answer: str | Expr, numbers: Sequence[int] | None = None) -> Value:
+    """The exact value of an answer; with `numbers`, also checks it uses exactly that hand.
+
+    Raises ParseError subclasses, DivisionByZeroError or NumbersMismatchError.
+    """
+    expr = parse(answer) if isinstance(answer, str) else answer
+    if numbers is not None:
+        check_numbers(expr, numbers)
+    return expr_value(expr)
+
+
+def check_numbers(expr: Expr, numbers: Sequence[int]) -> None:
+    """Raise NumbersMismatchError unless the expression uses each number of the hand once."""
+    used, dealt = Counter(expr_numbers(expr)), Counter(numbers)
+    missing = sorted((dealt - used).elements())
+    extra = sorted((used - dealt).elements())
+    if missing or extra:
+        parts = []
+        if extra:
+            parts.append("uses " + ", ".join(map(str, extra)) + " that the hand doesn't have")
+        if missing:
+            parts.append("leaves out " + ", ".join(map(str, missing)))
+        raise NumbersMismatchError("That " + " and ".join(parts) + ".", missing, extra)
+
+
+def canonical(answer: str | Expr) -> Hashable:
+    """The normal form of an expression: equal for two expressions iff they are the same solution."""
+    expr = parse(answer) if isinstance(answer, str) else answer
+    return canonical_of(expr)
+
+
+def first_step(solution: str | Expr) -> str:
+    """A two-number sub-expression of a solution that a hint can show (e.g. "8/3")."""
+    expr = parse(solution) if isinstance(solution, str) else solution
+    return to_text(_first_step(expr))

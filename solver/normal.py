@@ -1,9 +1,10 @@
 """Normal forms: when two solutions are the same idea.
 
-Two layers. A *flat key* (built bottom-up while searching) folds commutativity, associativity and the
-mixing of - into + and / into * by keeping sums and products as sorted lists of terms and factors. The
-*canonical key* (computed once per solution) then applies the identities judged by value: zero terms,
-factors equal to one and cancelled pairs are lifted to the top, where they no longer shape the rest.
+Two layers. A *flat key* (built bottom-up while searching) folds commutativity, associativity
+and the mixing of - into + and / into * by keeping sums and products as sorted lists of terms
+and factors. The *canonical key* (computed once per solution) then applies the identities judged
+by value: zero terms, factors equal to one and cancelled pairs are lifted to the top, where they
+no longer shape the rest.
 Keys are plain nested tuples, so they hash and sort; this module never searches.
 """
 
@@ -34,7 +35,8 @@ def key_value(key: Key) -> Value:
     if tag == SUM:
         return sum(map(key_value, key[1])) - sum(map(key_value, key[2]))
     if tag == PROD:
-        num, den = 1, 1
+        num: Value = 1
+        den: Value = 1
         for factor in key[1]:
             num = num * key_value(factor)
         for factor in key[2]:

@@ -58,7 +58,7 @@ def _printable(key: Key, negative: bool) -> str | None:
 def _distinct(hand: Hand, target: Value, integer_only: bool) -> dict[Key, str]:
     """canonical key -> the simplest text among the ways the search wrote that solution."""
     best: dict[Key, str] = {}
-    for key in Search(integer_only).expressions(hand, abs(target)):
+    for key in Search(integer_only).expressions(hand, target if target >= 0 else -target):
         text = _printable(key, target < 0)
         if text is None:
             continue
@@ -84,7 +84,7 @@ def first_solution(numbers: Sequence[int], target: int = 24, *,
     """One solution, found without listing them all; None when there is none."""
     hand, goal = validate_hand(numbers, target)
     search = Search(integer_only)
-    key = search.first(hand, abs(goal), negative=goal < 0)
+    key = search.first(hand, goal if goal >= 0 else -goal, negative=goal < 0)
     if key is None:
         return None
     return _printable(key, goal < 0)
@@ -124,7 +124,7 @@ def check_numbers(expr: Expr, numbers: Sequence[int]) -> None:
 
 
 def canonical(answer: str | Expr) -> Hashable:
-    """The normal form of an expression: equal for two expressions iff they are the same solution."""
+    """The normal form of an expression: equal for two expressions iff they are one solution."""
     expr = parse(answer) if isinstance(answer, str) else answer
     return canonical_of(expr)
 

@@ -11,7 +11,7 @@ Keys are plain nested tuples, so they hash and sort; this module never searches.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import chain
+from itertools import chain, product
 
 from solver.expr import BinOp, Expr, Num, Value, divide
 
@@ -177,6 +177,43 @@ def _take_pairs(keep: list[Key], drop: list[Key], zeros: list[Key]) -> None:
                     break
 
 
+def _add_signed(total: Value, v: Value, sign: int) -> Value:
+    return total + v if sign > 0 else total - v
+
+
+def _mul_signed(total: Value, v: Value, sign: int) -> Value:
+    return total * v if sign > 0 else divide(total, v)
+
+
+def _canonical_signs(plus: list[Key], minus: list[Key], step, unit: Value,
+                     ) -> tuple[list[Key], list[Key]]:
+    """One fixed choice among the ways to sign the same terms (or factors) with the same result.
+
+    Two signings of one sum with equal totals differ by flipping a part worth zero, and A-Z is
+    A+Z; for products, by moving a part worth one across the bar, and A/O is A*O. So all such
+    signings are one solution: take the greatest sign vector over the sorted terms.
+    """
+    terms = sorted(plus + minus)
+    if len(terms) < 3 or len(terms) > 12:
+        return plus, minus
+    values = [key_value(t) for t in terms]
+    total = unit
+    for t in plus:
+        total = step(total, key_value(t), 1)
+    for t in minus:
+        total = step(total, key_value(t), -1)
+    for signs in product((1, -1), repeat=len(terms)):
+        if signs[0] < 0:
+            break
+        result = unit
+        for v, sign in zip(values, signs, strict=True):
+            result = step(result, v, sign)
+        if result == total:
+            return ([t for t, sg in zip(terms, signs, strict=True) if sg > 0],
+                    [t for t, sg in zip(terms, signs, strict=True) if sg < 0])
+    return plus, minus
+
+
 @lru_cache(maxsize=1 << 18)
 def decompose(key: Key) -> Parts:
     """Split a flat key into lifted zero terms, lifted one factors and the core that remains."""
@@ -225,13 +262,11 @@ def _decompose_sum(key: Key) -> Parts:
         pos, neg = nonzero, [t for t in neg if key_value(t) != 0]
     elif zero_terms:
         pos, neg = pos + [t for t in neg if key_value(t) == 0], [t for t in neg if key_value(t)]
+    pos, neg = _canonical_signs(pos, neg, _add_signed, 0)
     _take_pairs(pos, neg, zeros)
     if len(pos) == 1 and not neg:
         return tuple(zeros), tuple(ones), pos[0]
-    core = (SUM, tuple(sorted(pos)), tuple(sorted(neg)))
-    if key_value(core) == 0:
-        core = min(core, (SUM, core[2], core[1]))
-    return tuple(zeros), tuple(ones), core
+    return tuple(zeros), tuple(ones), (SUM, tuple(sorted(pos)), tuple(sorted(neg)))
 
 
 def _decompose_product(key: Key) -> Parts:
@@ -257,6 +292,7 @@ def _decompose_product(key: Key) -> Parts:
         num = num[:1]
     ones += [f for f in den if key_value(f) == 1]
     den = [f for f in den if key_value(f) != 1]
+    num, den = _canonical_signs(num, den, _mul_signed, 1)
     _take_pairs(num, den, zeros)
     if len(num) == 1 and not den:
         return tuple(zeros), tuple(ones), num[0]
@@ -326,7 +362,7 @@ def key_to_expr(key: Key) -> Expr:
 def negatable(key: Key) -> bool:
     """Whether the key can be written with the opposite sign (it subtracts somewhere)."""
     if key[0] == SUM:
-        return bool(key[2]) or any(map(negatable, key[1]))
+        return bool(key[2]) or any(map(_is_zero_term, key[1])) or any(map(negatable, key[1]))
     if key[0] == PROD:
         return any(map(negatable, key[1] + key[2]))
     return False
@@ -336,8 +372,9 @@ def negated(key: Key) -> Key:
     """The same solution written with the opposite sign: the first subtraction is turned round."""
     if key[0] == SUM:
         pos, neg = key[1], key[2]
-        if neg:
-            return (SUM, neg, pos)
+        zeros = tuple(t for t in pos if _is_zero_term(t))
+        if neg or zeros:  # -(A+Z-B) is (B+Z)-A, since -Z is Z
+            return (SUM, neg + zeros, tuple(t for t in pos if not _is_zero_term(t)))
         first = next(t for t in _display_order(pos) if negatable(t))
         others = list(pos)
         others.remove(first)

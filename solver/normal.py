@@ -194,7 +194,7 @@ def _canonical_signs(plus: list[Key], minus: list[Key], step, unit: Value,
     signings are one solution: take the greatest sign vector over the sorted terms.
     """
     terms = sorted(plus + minus)
-    if len(terms) < 3 or len(terms) > 12:
+    if len(terms) < 2 or len(terms) > 12:
         return plus, minus
     values = [key_value(t) for t in terms]
     total = unit

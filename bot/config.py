@@ -1,0 +1,93 @@
+"""Configuration from environment variables (and a `.env` file), read once at start-up."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_BASE_URL = "https://api.telegram.org/bot"
+OFF = ("off", "0", "false", "no")
+
+
+class ConfigError(ValueError):
+    """A setting is missing or malformed; the message is one line for the operator."""
+
+
+def read_env_file(path: Path) -> dict[str, str]:
+    """KEY=VALUE lines of a .env file; blank lines and # comments ignored, quotes stripped."""
+    values: dict[str, str] = {}
+    if not path.is_file():
+        return values
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        key = key.strip().removeprefix("export ").strip()
+        values[key] = value.strip().strip("'\"")
+    return values
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the bot needs to start; the token is never part of its repr."""
+
+    token: str
+    base_url: str = DEFAULT_BASE_URL
+    database_path: Path = Path("data/twentyfour.sqlite3")
+    round_seconds: float = 120.0
+    solver_workers: int = 2
+    webhook_url: str | None = None
+    webhook_port: int = 8443
+    webhook_secret: str | None = None
+    log_level: str = "INFO"
+    rate_limit: bool = True
+    solve_timeout: float = 10.0
+
+    def __repr__(self) -> str:
+        return f"Config(base_url={self.base_url!r}, database_path={str(self.database_path)!r})"
+
+    @property
+    def base_file_url(self) -> str:
+        return self.base_url.replace("/bot", "/file/bot") if self.base_url.endswith("/bot") \
+            else self.base_url
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None,
+                 env_file: Path | None = Path(".env")) -> Config:
+        """Read the settings; the environment wins over the .env file."""
+        values = read_env_file(env_file) if env_file is not None else {}
+        values.update(os.environ if environ is None else environ)
+        token = values.get("TELEGRAM_BOT_TOKEN", "").strip()
+        if not token:
+            raise ConfigError("TELEGRAM_BOT_TOKEN is not set: create a bot with @BotFather and "
+                              "export TELEGRAM_BOT_TOKEN=<token> (or put it in .env)")
+        return cls(
+            token=token,
+            base_url=values.get("TELEGRAM_BASE_URL") or DEFAULT_BASE_URL,
+            database_path=Path(values.get("DATABASE_PATH") or "data/twentyfour.sqlite3"),
+            round_seconds=_number(values, "ROUND_SECONDS", 120.0, low=1.0),
+            solver_workers=int(_number(values, "SOLVER_WORKERS", float(os.cpu_count() or 1),
+                                       low=1.0)),
+            webhook_url=values.get("WEBHOOK_URL") or None,
+            webhook_port=int(_number(values, "WEBHOOK_PORT", 8443.0, low=1.0)),
+            webhook_secret=values.get("WEBHOOK_SECRET") or None,
+            log_level=(values.get("LOG_LEVEL") or "INFO").upper(),
+            rate_limit=(values.get("RATE_LIMIT") or "on").lower() not in OFF,
+            solve_timeout=_number(values, "SOLVE_TIMEOUT", 10.0, low=0.1),
+        )
+
+
+def _number(values: Mapping[str, str], name: str, default: float, low: float) -> float:
+    raw = values.get(name)
+    if not raw:
+        return default
+    try:
+        number = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number, not {raw!r}") from None
+    if number < low:
+        raise ConfigError(f"{name} must be at least {low:g}")
+    return number

@@ -1,0 +1,79 @@
+"""Numbered schema migrations, applied in order at start-up (PRAGMA user_version is the number).
+
+Never edit a migration that has shipped: add the next one.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: list[str] = [
+    # 1: users, chats, rounds and answers.
+    """
+    CREATE TABLE users (
+        id INTEGER PRIMARY KEY,
+        first_name TEXT NOT NULL DEFAULT '',
+        username TEXT
+    );
+    CREATE TABLE chats (
+        id INTEGER PRIMARY KEY,
+        type TEXT NOT NULL DEFAULT 'group',
+        title TEXT
+    );
+    CREATE TABLE rounds (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_id INTEGER NOT NULL REFERENCES chats(id) ON UPDATE CASCADE,
+        hand TEXT NOT NULL,
+        target INTEGER NOT NULL,
+        level TEXT NOT NULL,
+        points INTEGER NOT NULL,
+        message_id INTEGER,
+        started_at REAL NOT NULL,
+        deadline REAL NOT NULL,
+        ended_at REAL,
+        status TEXT NOT NULL DEFAULT 'open'
+            CHECK (status IN ('open', 'won', 'revealed', 'expired')),
+        winner_id INTEGER REFERENCES users(id),
+        winning_answer TEXT,
+        hint_used INTEGER NOT NULL DEFAULT 0,
+        awarded INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE UNIQUE INDEX one_open_round_per_chat ON rounds(chat_id) WHERE status = 'open';
+    CREATE TABLE answers (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        round_id INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        text TEXT NOT NULL,
+        correct INTEGER NOT NULL,
+        at REAL NOT NULL
+    );
+    CREATE INDEX answers_by_round ON answers(round_id);
+    """,
+    # 2: per-chat scores kept up to date when a round closes, so /top and /stats stay fast;
+    #    filled from the rounds already played.
+    """
+    CREATE TABLE scores (
+        chat_id INTEGER NOT NULL REFERENCES chats(id) ON UPDATE CASCADE,
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        points INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        rounds_played INTEGER NOT NULL DEFAULT 0,
+        fastest_win REAL,
+        current_streak INTEGER NOT NULL DEFAULT 0,
+        best_streak INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (chat_id, user_id)
+    );
+    CREATE INDEX scores_by_points ON scores(chat_id, points DESC);
+    INSERT INTO scores (chat_id, user_id, points, wins, fastest_win, current_streak, best_streak)
+        SELECT chat_id, winner_id, SUM(awarded), COUNT(*), MIN(ended_at - started_at), 0, 0
+        FROM rounds WHERE status = 'won' GROUP BY chat_id, winner_id;
+    INSERT INTO scores (chat_id, user_id) SELECT DISTINCT r.chat_id, a.user_id
+        FROM answers a JOIN rounds r ON r.id = a.round_id WHERE r.status != 'open'
+        ON CONFLICT DO NOTHING;
+    UPDATE scores SET rounds_played = (
+        SELECT COUNT(DISTINCT r.id) FROM rounds r
+        WHERE r.chat_id = scores.chat_id AND r.status != 'open'
+          AND (r.winner_id = scores.user_id OR EXISTS (
+              SELECT 1 FROM answers a WHERE a.round_id = r.id AND a.user_id = scores.user_id)));
+    """,
+]
+
+LATEST = len(MIGRATIONS)

@@ -1,0 +1,66 @@
+"""The process pool that runs all solver work, with a time limit that really stops the work.
+
+A task in a ProcessPoolExecutor cannot be cancelled once it runs, so on a timeout the pool's
+processes are terminated and a fresh pool takes their place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+class SolverTimeout(Exception):
+    """The work took longer than allowed and was stopped."""
+
+
+class SolverPool:
+    """Owns the executor; `run` awaits a function in a worker process."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = max(1, workers)
+        self._context = multiprocessing.get_context("spawn")
+        self._executor = self._new()
+
+    def _new(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=self._context)
+
+    async def run(self, fn: Callable[..., T], *args: Any, timeout: float | None = None) -> T:
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._executor, fn, *args)
+        if timeout is None:
+            return await future
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            log.warning("solver work %s timed out after %.1f s; restarting the pool",
+                        getattr(fn, "__name__", fn), timeout)
+            self._restart()
+            raise SolverTimeout from None
+
+    async def warm_up(self) -> None:
+        """Start every worker (importing the solver) before the first player waits for one."""
+        await asyncio.gather(*(self.run(_ready) for _ in range(self.workers)))
+
+    def _restart(self) -> None:
+        old = self._executor
+        self._executor = self._new()
+        for process in list(getattr(old, "_processes", {}).values()):
+            process.terminate()
+        old.shutdown(wait=False, cancel_futures=True)
+
+    def shutdown(self) -> None:
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _ready() -> bool:
+    import solver  # noqa: F401  (warms the worker's imports)
+
+    return True

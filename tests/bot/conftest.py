@@ -1,0 +1,71 @@
+"""Fixtures for bot tests: a fake Bot API server, one solver pool, and the real Application."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from telegram import Update
+from telegram.ext import Application
+
+from bot.app import build_application, on_startup
+from bot.config import Config
+from bot.pool import SolverPool
+from tests.fake_telegram import FakeTelegram
+
+
+@pytest.fixture(scope="session")
+def pool() -> Iterator[SolverPool]:
+    shared = SolverPool(2)
+    yield shared
+    shared.shutdown()
+
+
+@pytest.fixture
+async def telegram() -> AsyncIterator[FakeTelegram]:
+    server = FakeTelegram()
+    await server.start()
+    yield server
+    await server.stop()
+
+
+class Harness:
+    """The real Application wired to the fake server; `send` feeds an Update and waits for it."""
+
+    def __init__(self, app: Application, telegram: FakeTelegram) -> None:
+        self.app = app
+        self.telegram = telegram
+        self.ids = itertools.count(1)
+
+    async def send(self, chat_id: int, user: dict, text: str, reply_to: int | None = None,
+                   kind: str = "group") -> None:
+        message = await self.telegram.say(chat_id, user, text, reply_to, kind)
+        self.telegram.updates.clear()  # delivered directly, not through getUpdates
+        update = Update.de_json({"update_id": next(self.ids), "message": message}, self.app.bot)
+        await self.app.process_update(update)
+
+    @property
+    def game(self):
+        return self.app.bot_data["game"]
+
+
+def make_config(telegram: FakeTelegram, database: Path, round_seconds: float = 60.0) -> Config:
+    return Config(token=telegram.token, base_url=telegram.base_url, database_path=database,
+                  round_seconds=round_seconds, solver_workers=1, rate_limit=False,
+                  solve_timeout=10.0)
+
+
+@pytest.fixture
+async def harness(telegram: FakeTelegram, pool: SolverPool, tmp_path: Path
+                  ) -> AsyncIterator[Harness]:
+    app = build_application(make_config(telegram, tmp_path / "bot.sqlite3"))
+    app.bot_data["pool"] = pool
+    await app.initialize()
+    await on_startup(app)
+    await app.start()
+    yield Harness(app, telegram)
+    await app.stop()
+    await app.shutdown()
+    await app.post_shutdown(app)  # type: ignore[misc]

@@ -69,7 +69,7 @@ class Storage:
 
     async def _fetch(self, sql: str, params: tuple = ()) -> list[tuple]:
         async with self.lock, self.db.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+            return [tuple(row) for row in await cursor.fetchall()]
 
     @classmethod
     async def open(cls, path: Path | str, migrate_to: int = LATEST) -> Storage:

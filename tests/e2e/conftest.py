@@ -1,0 +1,78 @@
+"""End-to-end fixtures: the fake Bot API server, and the real bot as a `python -m bot` process."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+from tests.fake_telegram import FakeTelegram
+
+
+class BotProcess:
+    """`python -m bot` pointed at the fake server; start, kill and start again."""
+
+    def __init__(self, telegram: FakeTelegram, database: Path, round_seconds: float) -> None:
+        self.env = {**os.environ, "TELEGRAM_BOT_TOKEN": telegram.token,
+                    "TELEGRAM_BASE_URL": telegram.base_url, "DATABASE_PATH": str(database),
+                    "ROUND_SECONDS": str(round_seconds), "SOLVER_WORKERS": "1",
+                    "RATE_LIMIT": "off", "LOG_LEVEL": "INFO"}
+        self.telegram = telegram
+        self.process: asyncio.subprocess.Process | None = None
+        self.log = database.with_suffix(".log")
+
+    async def start(self) -> None:
+        commands_before = len([c for c in self.telegram.calls if c[0] == "setMyCommands"])
+        with self.log.open("ab") as log:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", cwd=ROOT, env=self.env,
+                stdout=log, stderr=log, stdin=asyncio.subprocess.DEVNULL)
+        for _ in range(300):  # ready once it has registered its commands and polls
+            await asyncio.sleep(0.1)
+            calls = [c[0] for c in self.telegram.calls]
+            if calls.count("setMyCommands") > commands_before and "getUpdates" in calls[-3:]:
+                return
+            assert self.process.returncode is None, self.log.read_text()
+        raise AssertionError("the bot did not start:\n" + self.log.read_text())
+
+    async def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        await self.process.wait()
+
+    async def stop(self) -> None:
+        if self.process is not None and self.process.returncode is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(self.process.wait(), 15)
+            except TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+
+
+@pytest.fixture
+async def telegram() -> AsyncIterator[FakeTelegram]:
+    server = FakeTelegram()
+    await server.start()
+    yield server
+    await server.stop()
+
+
+@pytest.fixture
+async def make_bot(telegram: FakeTelegram, tmp_path: Path) -> AsyncIterator:
+    bots: list[BotProcess] = []
+
+    def make(round_seconds: float = 60.0) -> BotProcess:
+        bot = BotProcess(telegram, tmp_path / "bot.sqlite3", round_seconds)
+        bots.append(bot)
+        return bot
+
+    yield make
+    for bot in bots:
+        await bot.stop()

@@ -1,0 +1,116 @@
+"""The real bot (`python -m bot`) over HTTP on loopback against the fake Bot API server."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from solver import solve
+from tests.fake_telegram import FakeTelegram
+
+GROUP = -2001
+ANN = {"id": 21, "is_bot": False, "first_name": "Ann"}
+BEN = {"id": 22, "is_bot": False, "first_name": "Ben & Co"}
+
+
+def hand_of(deal_text: str) -> tuple[int, ...]:
+    first_line = deal_text.splitlines()[0]
+    return tuple(int(n) for n in re.findall(r"\d+", first_line))
+
+
+async def test_full_round_in_a_group(telegram: FakeTelegram, make_bot):
+    bot = make_bot()
+    await bot.start()
+    assert {c["command"] for c in telegram.commands} >= {"play", "solve", "top", "stats"}
+    telegram.chat(GROUP)
+    await telegram.say(GROUP, ANN, "/play")
+    deal = await telegram.reply(GROUP)
+    hand = hand_of(deal.text)
+    assert len(hand) == 4 and "24" in deal.text
+
+    await telegram.say(GROUP, BEN, f"/a {'+'.join(map(str, hand))}")
+    wrong = await telegram.reply(GROUP)
+    assert "makes" in wrong.text and "not 24" in wrong.text
+
+    await telegram.say(GROUP, ANN, solve(hand)[0], reply_to=deal.message_id)
+    won = await telegram.reply(GROUP)
+    assert "Ann wins" in won.text
+
+    await telegram.say(GROUP, BEN, "/top")
+    assert "Ann" in (await telegram.reply(GROUP)).text
+    await telegram.say(GROUP, ANN, "/stats")
+    assert "1 wins in 1 rounds" in (await telegram.reply(GROUP)).text
+
+
+async def test_two_simultaneous_right_answers(telegram: FakeTelegram, make_bot):
+    bot = make_bot()
+    await bot.start()
+    telegram.chat(GROUP)
+    await telegram.say(GROUP, ANN, "/play")
+    hand = hand_of((await telegram.reply(GROUP)).text)
+    answer = solve(hand)[0]
+    await asyncio.gather(telegram.say(GROUP, ANN, f"/a {answer}"),
+                         telegram.say(GROUP, BEN, f"/a {answer}"))
+    texts = [s.text for s in await telegram.replies(GROUP, 2)]
+    assert sum("wins" in t for t in texts) == 1
+    assert sum("was first" in t for t in texts) == 1
+
+
+async def test_timer_expiry_reveals(telegram: FakeTelegram, make_bot):
+    bot = make_bot(round_seconds=2)
+    await bot.start()
+    telegram.chat(GROUP)
+    await telegram.say(GROUP, ANN, "/play")
+    hand = hand_of((await telegram.reply(GROUP)).text)
+    reveal = await telegram.reply(GROUP, timeout=20)
+    assert "Time is up" in reveal.text
+    count = len(solve(hand))
+    assert (f"{count} distinct solution" in reveal.text)
+
+
+async def test_kill_mid_round_and_restart(telegram: FakeTelegram, make_bot):
+    bot = make_bot(round_seconds=60)
+    await bot.start()
+    telegram.chat(GROUP)
+    await telegram.say(GROUP, ANN, "/play")
+    hand = hand_of((await telegram.reply(GROUP)).text)
+    await telegram.say(GROUP, BEN, "/a 1+2")
+    await telegram.reply(GROUP)
+    await bot.kill()
+
+    await bot.start()  # same database: the round is resumed, not lost
+    await telegram.say(GROUP, BEN, "/play")
+    again = await telegram.reply(GROUP)
+    shown = [int(n) for n in re.findall(r"<code>(\d+)</code>", again.html)]
+    assert "A round is on" in again.text and sorted(shown) == sorted(hand)
+    await telegram.say(GROUP, BEN, f"/a {solve(hand)[0]}")
+    assert "wins" in (await telegram.reply(GROUP)).text
+    await telegram.say(GROUP, BEN, "/stats")
+    stats = (await telegram.reply(GROUP)).text
+    assert "1 wins in 1 rounds" in stats  # counted once
+
+
+async def test_round_that_ran_out_while_down_is_revealed_at_start(telegram: FakeTelegram,
+                                                                  make_bot):
+    bot = make_bot(round_seconds=1)
+    await bot.start()
+    telegram.chat(GROUP)
+    await telegram.say(GROUP, ANN, "/play")
+    await telegram.reply(GROUP)
+    await bot.kill()
+    await asyncio.sleep(1.5)
+    await bot.start()
+    assert "Time is up" in (await telegram.reply(GROUP)).text
+
+
+async def test_solve_good_and_bad(telegram: FakeTelegram, make_bot):
+    bot = make_bot()
+    await bot.start()
+    chat = 31
+    telegram.chat(chat, "private")
+    await telegram.say(chat, ANN, "/solve 3 8 3 8", kind="private")
+    assert "8÷(3−8÷3)" in (await telegram.reply(chat)).text
+    await telegram.say(chat, ANN, "/solve 1 2 three", kind="private")
+    assert "Usage: /solve" in (await telegram.reply(chat)).text
+    errors = [c for c in telegram.calls if c[0] == "sendMessage"]
+    assert errors  # every message above passed the server's HTML and length checks

@@ -129,11 +129,9 @@ class Game:
                                                current.target, explicit)
         if verdict.kind == "ignore" or not self.throttle.allow(chat_id, player.id):
             return None
-        await self.storage.remember(chat_id, chat_type, title, player.id, player.first_name,
-                                    player.username)
         now = self.clock()
         await self.storage.record_answer(current.id, player.id, answer[:200],
-                                         verdict.kind == "right", now)
+                                         verdict.kind == "right", now, player.first_name)
         if verdict.kind != "right":
             return self._wrong(verdict, current)
         if await self.storage.win(current.id, player.id, verdict.expression, now):

@@ -78,6 +78,9 @@ class Storage:
         db = await aiosqlite.connect(str(path), isolation_level=None)
         await db.execute("PRAGMA journal_mode=WAL")
         await db.execute("PRAGMA foreign_keys=ON")
+        # WAL with synchronous=NORMAL: a commit survives a crash of the bot; only a power cut
+        # may lose the last moments. Syncing every commit would cap the bot at disk speed.
+        await db.execute("PRAGMA synchronous=NORMAL")
         await db.execute("PRAGMA busy_timeout=5000")
         storage = cls(db)
         await storage.migrate(migrate_to)
@@ -173,9 +176,16 @@ class Storage:
         return [_round(row) for row in rows]
 
     async def record_answer(self, round_id: int, user_id: int, text: str, correct: bool,
-                            at: float) -> None:
-        await self._write([("INSERT INTO answers (round_id, user_id, text, correct, at) "
-                            "VALUES (?, ?, ?, ?, ?)", (round_id, user_id, text, int(correct), at))])
+                            at: float, first_name: str | None = None) -> None:
+        """Store an answer (and, when a name is given, the user, in the same transaction)."""
+        statements: list[tuple[str, tuple]] = []
+        if first_name is not None:
+            statements.append((
+                "INSERT INTO users (id, first_name) VALUES (?, ?) ON CONFLICT(id) "
+                "DO UPDATE SET first_name = excluded.first_name", (user_id, first_name)))
+        statements.append(("INSERT INTO answers (round_id, user_id, text, correct, at) "
+                           "VALUES (?, ?, ?, ?, ?)", (round_id, user_id, text, int(correct), at)))
+        await self._write(statements)
 
     async def use_hint(self, round_id: int, points: int) -> bool:
         """Mark the hint and lower the points, once; False if the round is no longer open."""

@@ -66,6 +66,7 @@ class FakeTelegram:
     commands: list[dict] = field(default_factory=list)
     port: int = 0
     _read: dict = field(default_factory=dict)
+    updates_log: list[dict] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._update_ids = itertools.count(1)
@@ -159,6 +160,7 @@ class FakeTelegram:
         update["_queued_at"] = time.perf_counter()
         async with self._changed:
             self.updates.append(update)
+            self.updates_log.append(update)
             self._changed.notify_all()
 
     # --- the Bot API -------------------------------------------------------------------------

@@ -1,22 +1,57 @@
-"""`python -m bot`: the bot with long polling, or a webhook server when WEBHOOK_URL is set."""
+"""`python -m bot`: the bot with long polling, or a webhook server when WEBHOOK_URL is set;
+`python -m bot --demo` (or no token at all): the bot on a local emulator, played in the terminal."""
 
 from __future__ import annotations
 
+import argparse
 import logging
 import sys
 
 from bot.app import ALLOWED_UPDATES, build_application
-from bot.config import Config, ConfigError
+from bot.config import Config, ConfigError, MissingTokenError
 
 WEBHOOK_PATH = "telegram"  # never the token: paths end up in proxy logs
+NO_TOKEN = ("TELEGRAM_BOT_TOKEN is not set, so this is the demo: the bot on a local Bot API "
+            "emulator, played in this terminal (to run it on Telegram, export "
+            "TELEGRAM_BOT_TOKEN=<token from @BotFather> or put it in .env)")
 
 
-def main() -> int:
+def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    parser.add_argument("--demo", action="store_true",
+                        help="run against a local Bot API emulator and chat in this terminal")
+    parser.add_argument("--user", metavar="NAME",
+                        help="the demo's first speaker (/user NAME switches later)")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments = parse_arguments(argv)
+    if arguments.demo:
+        return run_demo(arguments.user)
     try:
         config = Config.from_env()
+    except MissingTokenError:
+        print(NO_TOKEN, file=sys.stderr)
+        return run_demo(arguments.user)
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    if arguments.user is not None:
+        print("error: --user is for the demo (python -m bot --demo --user NAME)", file=sys.stderr)
+        return 2
+    run(config)
+    return 0
+
+
+def run_demo(speaker: str | None) -> int:
+    from bot import demo  # the emulator is only loaded when it is used
+
+    return demo.main(speaker)
+
+
+def run(config: Config) -> None:
+    """The bot on Telegram until SIGINT or SIGTERM."""
     logging.basicConfig(level=config.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     for noisy in ("httpx", "httpcore"):  # their request lines carry the token in the URL
@@ -29,7 +64,6 @@ def main() -> int:
                                 allowed_updates=ALLOWED_UPDATES)
     else:
         application.run_polling(allowed_updates=ALLOWED_UPDATES, poll_interval=0.0)
-    return 0
 
 
 if __name__ == "__main__":

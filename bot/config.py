@@ -15,6 +15,10 @@ class ConfigError(ValueError):
     """A setting is missing or malformed; the message is one line for the operator."""
 
 
+class MissingTokenError(ConfigError):
+    """TELEGRAM_BOT_TOKEN is not set: `python -m bot` then runs the demo instead."""
+
+
 def read_env_file(path: Path) -> dict[str, str]:
     """KEY=VALUE lines of a .env file; blank lines and # comments ignored, quotes stripped."""
     values: dict[str, str] = {}
@@ -62,8 +66,8 @@ class Config:
         values.update(os.environ if environ is None else environ)
         token = values.get("TELEGRAM_BOT_TOKEN", "").strip()
         if not token:
-            raise ConfigError("TELEGRAM_BOT_TOKEN is not set: create a bot with @BotFather and "
-                              "export TELEGRAM_BOT_TOKEN=<token> (or put it in .env)")
+            raise MissingTokenError("TELEGRAM_BOT_TOKEN is not set: create a bot with @BotFather "
+                                    "and export TELEGRAM_BOT_TOKEN=<token> (or put it in .env)")
         return cls(
             token=token,
             base_url=values.get("TELEGRAM_BASE_URL") or DEFAULT_BASE_URL,

@@ -22,9 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from bot.emulator import FloodLimits  # noqa: E402
 from solver import solve  # noqa: E402
 from tests.fake_telegram import FakeTelegram  # noqa: E402
-from tests.fake_telegram.server import FloodLimits  # noqa: E402
 
 
 async def start_bot(server: FakeTelegram, database: Path, rate_limit: bool, workers: int):

@@ -8,9 +8,9 @@ import json
 import httpx
 import pytest
 
+from bot.emulator import FloodLimits
+from bot.html_text import EntityError, visible_text
 from tests.fake_telegram import FakeTelegram
-from tests.fake_telegram.html_check import EntityError, visible_text
-from tests.fake_telegram.server import FloodLimits
 
 
 async def call(server: FakeTelegram, method: str, token: str | None = None, **params):

@@ -1,5 +1,6 @@
-"""A fake Telegram Bot API server on 127.0.0.1 for tests (see server.py)."""
+"""The tests' fake Telegram: the Bot API emulator of bot/emulator.py under its old names."""
 
-from tests.fake_telegram.server import FakeTelegram, TelegramError
+from bot.emulator import BotApiEmulator as FakeTelegram
+from bot.emulator import TelegramError
 
 __all__ = ["FakeTelegram", "TelegramError"]

@@ -1,0 +1,138 @@
+"""The demo (`python -m bot --demo`, or no token): a subprocess fed on standard input, as a person
+or a script would; loopback only, every wait bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from solver import solve
+from tests.conftest import ROOT
+
+TIMEOUT = 60.0
+DEAL = re.compile(r"^Twenty-Four: (\d+) (\d+) (\d+) (\d+)$", re.MULTILINE)
+
+
+def demo_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("TELEGRAM_") and k not in ("LOG_LEVEL", "ROUND_SECONDS")}
+    env.update(DATABASE_PATH=str(tmp_path / "demo.sqlite3"), SOLVER_WORKERS="1",
+               PYTHONPATH=str(ROOT), **extra)
+    return env
+
+
+def run(tmp_path: Path, script: str, *args: str, **env: str) -> subprocess.CompletedProcess:
+    """`python -m bot ARGS` with the script piped in; run in tmp_path, so no .env is read."""
+    return subprocess.run([sys.executable, "-m", "bot", *args], input=script, text=True,
+                          capture_output=True, cwd=tmp_path, env=demo_env(tmp_path, **env),
+                          timeout=TIMEOUT)
+
+
+async def start(tmp_path: Path, *args: str, **env: str) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "--demo", *args, cwd=tmp_path, env=demo_env(tmp_path, **env),
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+async def type_line(process: asyncio.subprocess.Process, line: str) -> None:
+    assert process.stdin is not None
+    process.stdin.write(f"{line}\n".encode())
+    await process.stdin.drain()
+
+
+async def read_until(process: asyncio.subprocess.Process, pattern: str) -> str:
+    """Output up to the first line matching `pattern`, or fail after TIMEOUT seconds."""
+    assert process.stdout is not None
+    seen: list[str] = []
+
+    async def read() -> str:
+        while True:
+            line = (await process.stdout.readline()).decode()  # type: ignore[union-attr]
+            assert line, "the demo ended early:\n" + "".join(seen)
+            seen.append(line)
+            if re.search(pattern, line):
+                return "".join(seen)
+
+    return await asyncio.wait_for(read(), TIMEOUT)
+
+
+async def finish(process: asyncio.subprocess.Process) -> tuple[int, str, str]:
+    out, err = await asyncio.wait_for(process.communicate(), TIMEOUT)
+    assert process.returncode is not None
+    return process.returncode, out.decode(), err.decode()
+
+
+def test_piped_script_plays_solves_and_ends_at_end_of_input(tmp_path: Path):
+    done = run(tmp_path, "/play\n/solve 3 8 3 8\n/user Bob\n/stats\n", "--demo", "--user", "Ann")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.startswith("Ann: /play\n")
+    assert DEAL.search(out) and "Make 24" in out  # the deal: four numbers, then the rules
+    assert "Ann: /solve 3 8 3 8\nTwenty-Four to Ann: 3 8 3 8 → 24" in out
+    assert "\n  8÷(3−8÷3)" in out  # the one solution, on its own indented line
+    assert "(Bob speaks now)\nBob: /stats\nTwenty-Four to Bob: " in out
+    assert not re.search(r"</?(b|i|code)>|&(lt|gt|amp);|\x1b", out)  # rendered, no colours
+    assert "Traceback" not in done.stderr
+    assert (tmp_path / "demo.sqlite3").is_file()
+
+
+def test_without_a_token_it_announces_and_runs_the_demo(tmp_path: Path):
+    done = run(tmp_path, "/solve 3 8 3 8\n")
+    assert done.returncode == 0, done.stderr
+    first_line = done.stderr.splitlines()[0]
+    assert "TELEGRAM_BOT_TOKEN is not set" in first_line and "demo" in first_line
+    assert "8÷(3−8÷3)" in done.stdout
+
+
+def test_user_flag_needs_the_demo_when_a_token_is_set(tmp_path: Path):
+    done = run(tmp_path, "", "--user", "Bob", TELEGRAM_BOT_TOKEN="123:abc")
+    assert done.returncode == 2 and "--demo" in done.stderr and "123:abc" not in done.stderr
+
+
+async def test_two_players_race_and_quit_ends_without_end_of_input(tmp_path: Path):
+    process = await start(tmp_path, "--user", "Ann")
+    try:
+        await type_line(process, "/play")
+        match = DEAL.search(await read_until(process, DEAL.pattern))
+        assert match is not None
+        hand = [int(n) for n in match.groups()]
+        await type_line(process, "/user Ben & Co")
+        wrong_sign = "+" if sum(hand) != 24 else "*"  # no hand makes 24 both ways
+        await type_line(process, f"/a {wrong_sign.join(map(str, hand))}")
+        wrong = await read_until(process, "^Twenty-Four to Ben & Co: ")
+        assert "not 24" in wrong
+        await type_line(process, "/user Ann")
+        await type_line(process, solve(hand)[0])  # just typed, as the deal says
+        assert "Ann wins" in await read_until(process, "^Twenty-Four to Ann: ")
+        await type_line(process, "/quit")
+        await type_line(process, "/solve 1 2 3 4")  # after /quit: never sent
+        returncode, out, err = await finish(process)  # stdin still open
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert returncode == 0, err
+    assert "1 2 3 4" not in out and "Traceback" not in err
+
+
+@pytest.mark.slow
+async def test_round_timeout_is_shown_while_nobody_types(tmp_path: Path):
+    process = await start(tmp_path, ROUND_SECONDS="1")
+    try:
+        await type_line(process, "/play")
+        shown = await read_until(process, "Time is up")
+        assert DEAL.search(shown)
+        assert process.stdin is not None
+        process.stdin.close()
+        returncode, _, err = await finish(process)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert returncode == 0, err

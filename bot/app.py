@@ -11,29 +11,37 @@ from telegram.ext import (
     Application,
     ApplicationBuilder,
     CommandHandler,
-    ContextTypes,
+    InlineQueryHandler,
     MessageHandler,
     filters,
 )
 
 from bot import handlers
 from bot.config import Config
-from bot.game import Game
+from bot.health import HEARTBEAT_SECONDS, heartbeat_job, heartbeat_path
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, texts_for
 from bot.pool import SolverPool
+from bot.rounds import Game
+from bot.solving import Solving
 from bot.storage import Storage
 
 log = logging.getLogger(__name__)
 
-COMMANDS = [  # (commands, handler, description for the Telegram menu)
-    (("start", "help"), handlers.start, "How to play"),
-    (("play",), handlers.play, "Deal four numbers: make 24"),
-    (("answer", "a"), handlers.answer, "Answer the round: /a (8-4)*(3+3)"),
-    (("hint",), handlers.hint, "First step of a solution (fewer points)"),
-    (("reveal", "giveup"), handlers.reveal, "End the round and show the solutions"),
-    (("solve",), handlers.solve, "All solutions: /solve 3 8 3 8"),
-    (("top",), handlers.top, "Leaderboard (/top all for every chat)"),
-    (("stats",), handlers.stats, "Your points, wins and streaks"),
+COMMANDS = [  # (commands, handler); each command's menu line is "cmd_<first name>" in bot/locales
+    (("start", "help"), handlers.start),
+    (("play",), handlers.play),
+    (("answer", "a"), handlers.answer),
+    (("hint",), handlers.hint),
+    (("reveal", "giveup"), handlers.reveal),
+    (("solve",), handlers.solve),
+    (("countdown",), handlers.countdown),
+    (("yahtzee",), handlers.yahtzee),
+    (("top",), handlers.top),
+    (("stats",), handlers.stats),
+    (("lang",), handlers.lang),
 ]
+
+ALLOWED_UPDATES = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.INLINE_QUERY]
 
 
 def build_application(config: Config) -> Application:
@@ -45,16 +53,23 @@ def build_application(config: Config) -> Application:
         builder = builder.rate_limiter(AIORateLimiter(max_retries=5))  # type: ignore[arg-type]
     application = builder.build()
     application.bot_data["config"] = config
-    for names, callback, _ in COMMANDS:
+    for names, callback in COMMANDS:
         application.add_handler(CommandHandler(list(names), callback))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.migrate))
     application.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, handlers.plain_text))
+    application.add_handler(InlineQueryHandler(handlers.inline_query))
     application.add_error_handler(handlers.on_error)
     return application
 
 
+def menu(language: str) -> list[BotCommand]:
+    """The command menu Telegram shows, in one language."""
+    texts = texts_for(language)
+    return [BotCommand(names[0], texts(f"cmd_{names[0]}")) for names, _ in COMMANDS]
+
+
 async def on_startup(application: Application) -> None:
-    """Open storage (migrations applied), start the pool, set the menu, resume rounds."""
+    """Open storage (migrations applied), start the pool, set the menus, resume rounds."""
     config: Config = application.bot_data["config"]
     storage = await Storage.open(config.database_path)
     pool = application.bot_data.get("pool")  # tests may share one pool between applications
@@ -62,22 +77,29 @@ async def on_startup(application: Application) -> None:
         pool = SolverPool(config.solver_workers)
         application.bot_data["own_pool"] = True
     await pool.warm_up()
-    game = Game(storage, pool, config.round_seconds, config.solve_timeout)
-    application.bot_data.update(storage=storage, pool=pool, game=game)
-    await application.bot.set_my_commands(
-        [BotCommand(names[0], description) for names, _, description in COMMANDS])
+    game = Game(storage, pool, config.seconds)
+    application.bot_data.update(storage=storage, pool=pool, game=game,
+                                solving=Solving(pool, config.solve_timeout))
+    for language in LANGUAGES:
+        await application.bot.set_my_commands(
+            menu(language), language_code=None if language == DEFAULT_LANGUAGE else language)
     await resume_rounds(application)
+    assert application.job_queue is not None
+    application.job_queue.run_repeating(heartbeat_job(heartbeat_path(config.database_path)),
+                                        interval=HEARTBEAT_SECONDS, first=0, name="heartbeat")
 
 
 async def resume_rounds(application: Application) -> None:
     """Re-arm the timers of rounds still running; reveal the ones that ran out while down."""
     game: Game = application.bot_data["game"]
     running, expired = await game.resume()
-    context = ContextTypes.DEFAULT_TYPE(application)
     for round_ in running:
-        handlers.arm_timer(context, round_, round_.deadline - game.clock())
+        handlers.arm_timer(application.job_queue, round_, round_.deadline - game.clock())
     for chat_id, message in expired:
-        await application.bot.send_message(chat_id, message, parse_mode=ParseMode.HTML)
+        try:
+            await application.bot.send_message(chat_id, message, parse_mode=ParseMode.HTML)
+        except Exception:  # a chat that removed the bot: the round is closed all the same
+            log.warning("could not send the reveal of a round that ran out to chat %s", chat_id)
     if running or expired:
         log.info("resumed %d rounds, closed %d that ran out", len(running), len(expired))
 
@@ -90,6 +112,3 @@ async def on_shutdown(application: Application) -> None:
         pool.shutdown()
     if storage is not None:
         await storage.close()
-
-
-ALLOWED_UPDATES = [Update.MESSAGE, Update.EDITED_MESSAGE]

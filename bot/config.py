@@ -42,6 +42,8 @@ class Config:
     base_url: str = DEFAULT_BASE_URL
     database_path: Path = Path("data/twentyfour.sqlite3")
     round_seconds: float = 120.0
+    countdown_seconds: float = 60.0
+    yahtzee_seconds: float = 300.0
     solver_workers: int = 2
     webhook_url: str | None = None
     webhook_port: int = 8443
@@ -49,6 +51,12 @@ class Config:
     log_level: str = "INFO"
     rate_limit: bool = True
     solve_timeout: float = 10.0
+
+    @property
+    def seconds(self) -> dict[str, float]:
+        """How long a round of each game lasts."""
+        return {"24": self.round_seconds, "countdown": self.countdown_seconds,
+                "yahtzee": self.yahtzee_seconds}
 
     def __repr__(self) -> str:
         return f"Config(base_url={self.base_url!r}, database_path={str(self.database_path)!r})"
@@ -73,6 +81,8 @@ class Config:
             base_url=values.get("TELEGRAM_BASE_URL") or DEFAULT_BASE_URL,
             database_path=Path(values.get("DATABASE_PATH") or "data/twentyfour.sqlite3"),
             round_seconds=_number(values, "ROUND_SECONDS", 120.0, low=1.0),
+            countdown_seconds=_number(values, "COUNTDOWN_SECONDS", 60.0, low=1.0),
+            yahtzee_seconds=_number(values, "YAHTZEE_SECONDS", 300.0, low=1.0),
             solver_workers=int(_number(values, "SOLVER_WORKERS", float(os.cpu_count() or 1),
                                        low=1.0)),
             webhook_url=values.get("WEBHOOK_URL") or None,

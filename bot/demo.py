@@ -1,7 +1,8 @@
 """The demo: the real bot against the local Bot API emulator, played from a terminal.
 
 `python -m bot --demo` (and `python -m bot` without a token) starts bot.emulator on 127.0.0.1 and
-the application of bot.app against it, with the same handlers and the same database as production.
+the application of bot.app against it, with the same handlers and storage as production (in its own
+database file, data/demo.sqlite3, unless DATABASE_PATH is set).
 Each line read from standard input becomes a message of the current speaker in a demo group, and
 every message the bot sends is printed. Nothing here reaches Telegram or any other host.
 """
@@ -25,13 +26,14 @@ from telegram import Update
 from telegram.ext import Application, ContextTypes, TypeHandler
 
 from bot.app import ALLOWED_UPDATES, build_application
-from bot.config import Config, ConfigError
+from bot.config import Config, ConfigError, read_env_file
 from bot.emulator import BOT_NAME, BotApiEmulator, Edit, Sent
 from bot.html_text import EntityError, terminal_text
 
 DEMO_TOKEN = "1000000000:DEMO-local-emulator-no-telegram"  # shaped like a token, worth nothing
 DEMO_USERNAME = "twentyfour_demo_bot"
 DEMO_CHAT_ID = -1000
+DEMO_DATABASE = "data/demo.sqlite3"
 DEMO_CHAT_TITLE = "Twenty-Four demo"
 DEFAULT_SPEAKER = "Ann"
 NAME_LIMIT = 64  # Telegram's limit on a first name
@@ -45,10 +47,17 @@ Message = Sent | Edit
 
 def demo_config(environ: Mapping[str, str] | None = None,
                 env_file: Path | None = Path(".env")) -> Config:
-    """The production settings (database, round length, workers...) with the demo's token and no
-    rate limiter; logging at WARNING unless LOG_LEVEL is set. base_url comes with the emulator."""
+    """The production settings (round length, workers...) with the demo's token and no rate
+    limiter; logging at WARNING unless LOG_LEVEL is set. base_url comes with the emulator.
+
+    The database is the same kind (same storage, same migrations) but, unless DATABASE_PATH says
+    otherwise, its own file: resuming real chats' open rounds inside a demo would close them
+    where their players never see it."""
     values = dict(os.environ if environ is None else environ)
+    if environ is None and env_file is not None:
+        values = {**read_env_file(env_file), **values}
     values.setdefault("LOG_LEVEL", "WARNING")
+    values.setdefault("DATABASE_PATH", DEMO_DATABASE)
     values.update(TELEGRAM_BOT_TOKEN=DEMO_TOKEN, RATE_LIMIT="off")
     return Config.from_env(values, env_file)
 

@@ -126,7 +126,8 @@ class BotApiEmulator:
     inline_answers: list[InlineAnswer] = field(default_factory=list)
     callback_answers: list[CallbackAnswer] = field(default_factory=list)
     calls: list[tuple[str, dict, float]] = field(default_factory=list)
-    commands: list[dict] = field(default_factory=list)
+    commands: list[dict] = field(default_factory=list)  # the default menu
+    menus: dict[str, list[dict]] = field(default_factory=dict)  # by language code ("" default)
     port: int = 0
     _read: dict = field(default_factory=dict)
     updates_log: list[dict] = field(default_factory=list)
@@ -304,11 +305,14 @@ class BotApiEmulator:
         commands = _json(params.get("commands"))
         if not isinstance(commands, list) or not commands:
             raise TelegramError(400, "Bad Request: commands must be a non-empty array")
-        self.commands = commands
+        language = str(params.get("language_code") or "")
+        self.menus[language] = commands
+        if not language:
+            self.commands = commands
         return True
 
     async def api_getmycommands(self, params: dict) -> list:
-        return self.commands
+        return self.menus.get(str(params.get("language_code") or ""), self.commands)
 
     async def api_deletewebhook(self, params: dict) -> bool:
         return True

@@ -1,174 +1,258 @@
-"""Telegram update handlers: read the update, ask the game, send the text it returns.
+"""Telegram update handlers: read the update, ask the round service or the solving service, send
+the text it returns.
 
-Each handler stays a few lines; the rules live in bot.game. Round timers are JobQueue jobs named
-after their chat.
+Each handler stays a few lines; the rules live in bot.rounds and bot.games. Round timers are
+JobQueue jobs named after their chat.
 """
 
 from __future__ import annotations
 
-import html
 import logging
 
-from telegram import Message, Update
+from telegram import InlineQueryResultArticle, InputTextMessageContent, Message, Update
 from telegram.constants import ParseMode
-from telegram.ext import ContextTypes
+from telegram.ext import ContextTypes, JobQueue
 
-from bot.game import Game, Player
+from bot.i18n import language_of, texts_for
+from bot.requests import (
+    SolveRequest,
+    parse_countdown,
+    parse_dice,
+    parse_play,
+    parse_solve,
+    parse_top,
+)
+from bot.rounds import Chat, Game, Player, Reply
+from bot.solving import Solving
 from bot.storage import Round
-from bot.texts import text
 
 log = logging.getLogger(__name__)
+INLINE_CACHE_SECONDS = 3600
+
+Context = ContextTypes.DEFAULT_TYPE
 
 
-def game_of(context: ContextTypes.DEFAULT_TYPE) -> Game:
+def game_of(context: Context) -> Game:
     return context.application.bot_data["game"]
+
+
+def solving_of(context: Context) -> Solving:
+    return context.application.bot_data["solving"]
 
 
 def player_of(update: Update) -> Player:
     user = update.effective_user
     assert user is not None
-    return Player(user.id, user.first_name or "", user.username)
+    return Player(user.id, user.first_name or "", user.username, user.language_code)
 
 
-def chat_of(update: Update) -> tuple[int, str, str | None]:
+def chat_of(update: Update) -> Chat:
     chat = update.effective_chat
     assert chat is not None
-    return chat.id, chat.type, chat.title
+    return Chat(chat.id, chat.type, chat.title)
 
 
-async def reply(update: Update, message: str, quote: bool = True) -> Message | None:
-    target = update.effective_message
-    if target is None:
+def arguments(context: Context) -> str:
+    return " ".join(context.args or [])
+
+
+async def reply(update: Update, text: str, quote: bool = True) -> Message | None:
+    message = update.effective_message
+    if message is None:
         return None
-    return await target.reply_text(message, parse_mode=ParseMode.HTML,
-                                   do_quote=quote, disable_web_page_preview=True)
+    return await message.reply_text(text, parse_mode=ParseMode.HTML, do_quote=quote,
+                                    disable_web_page_preview=True)
 
+
+# --- timers ----------------------------------------------------------------------------------
 
 def job_name(chat_id: int) -> str:
     return f"round:{chat_id}"
 
 
-def arm_timer(context: ContextTypes.DEFAULT_TYPE, round_: Round, seconds: float) -> None:
+def arm_timer(queue: JobQueue | None, round_: Round, seconds: float) -> None:
     """(Re)start the round's timer: one job per chat, found by name."""
-    queue = context.job_queue
     assert queue is not None
-    for job in queue.get_jobs_by_name(job_name(round_.chat_id)):
-        job.schedule_removal()
+    drop_timer(queue, round_.chat_id)
     queue.run_once(round_timeout, max(0.0, seconds), data=round_.id,
                    name=job_name(round_.chat_id), chat_id=round_.chat_id)
 
 
-async def round_timeout(context: ContextTypes.DEFAULT_TYPE) -> None:
-    """The round's time is up: reveal and close it (unless someone won meanwhile)."""
+def drop_timer(queue: JobQueue | None, chat_id: int) -> None:
+    if queue is not None:
+        for job in queue.get_jobs_by_name(job_name(chat_id)):
+            job.schedule_removal()
+
+
+async def round_timeout(context: Context) -> None:
+    """The round's time is up: reveal and close it (unless it ended meanwhile)."""
     job = context.job
     assert job is not None and isinstance(job.data, int)
     closed = await game_of(context).expire(job.data)
     if closed:
-        chat_id, message = closed
-        await context.bot.send_message(chat_id, message, parse_mode=ParseMode.HTML)
+        chat_id, text = closed
+        await context.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML)
 
 
-async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def send_round_reply(update: Update, context: Context, outcome: Reply,
+                           quote: bool = True) -> None:
+    """Send what the round service said; start the timer of a new round, drop a closed one's."""
+    sent = await reply(update, outcome.text, quote=quote and outcome.dealt is None)
+    if outcome.dealt is not None and sent is not None:
+        await game_of(context).set_message(outcome.dealt, sent.message_id)
+        arm_timer(context.job_queue, outcome.dealt,
+                  outcome.dealt.deadline - outcome.dealt.started_at)
+    if outcome.closed:
+        drop_timer(context.job_queue, chat_of(update).id)
+
+
+# --- commands --------------------------------------------------------------------------------
+
+async def start(update: Update, context: Context) -> None:
     """/start and /help: what the bot does and how to play."""
-    await reply(update, text("help"), quote=False)
+    await reply(update, game_of(context).texts(chat_of(update), player_of(update))("help"),
+                quote=False)
 
 
-async def play(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/play: deal four numbers, or repeat the round already on."""
-    chat_id, chat_type, title = chat_of(update)
-    started = await game_of(context).play(chat_id, chat_type, title, player_of(update))
-    sent = await reply(update, started.text, quote=False)
-    if started.round is not None and sent is not None:
-        await game_of(context).set_message(started.round.id, sent.message_id)
-        arm_timer(context, started.round, started.round.deadline - started.round.started_at)
-
-
-async def answer(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/answer (or /a) <expression>: answer the round."""
-    expression = " ".join(context.args or [])
-    if not expression:
-        await reply(update, text("answer_usage"))
+async def play(update: Update, context: Context) -> None:
+    """/play [easy|medium|hard] [4|5|6] [= target]: deal a round of 24."""
+    game, chat, player = game_of(context), chat_of(update), player_of(update)
+    options = parse_play(arguments(context))
+    if options is None:
+        await reply(update, game.texts(chat, player)("play_usage"))
         return
-    await _judge(update, context, expression, explicit=True)
+    await send_round_reply(update, context, await game.play(chat, player, "24", options))
 
 
-async def plain_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def countdown(update: Update, context: Context) -> None:
+    """/countdown [0-4]: a Countdown round; /countdown n1 .. n6 = T: solve one."""
+    game, chat, player = game_of(context), chat_of(update), player_of(update)
+    texts = game.texts(chat, player)
+    request = parse_countdown(arguments(context))
+    if request is None:
+        await reply(update, texts("countdown_usage"))
+    elif isinstance(request, SolveRequest):
+        await reply(update, await solving_of(context).closest(request, texts))
+    else:
+        await send_round_reply(update, context, await game.play(chat, player, "countdown",
+                                                                request))
+
+
+async def yahtzee(update: Update, context: Context) -> None:
+    """/yahtzee: a round of the Yahtzee puzzle; /yahtzee and 65 dice: solve that game."""
+    game, chat, player = game_of(context), chat_of(update), player_of(update)
+    given = arguments(context)
+    if not given.strip():
+        await send_round_reply(update, context, await game.play(chat, player, "yahtzee"))
+        return
+    texts = game.texts(chat, player)
+    rolls = parse_dice(given)
+    await reply(update, await solving_of(context).yahtzee(rolls, texts) if rolls else
+                texts("yahtzee_usage"))
+
+
+async def answer(update: Update, context: Context) -> None:
+    """/answer (or /a) <expression>: answer the round."""
+    expression = arguments(context)
+    if not expression:
+        await reply(update, game_of(context).texts(chat_of(update), player_of(update))(
+            "answer_usage"))
+        return
+    await judge(update, context, expression, explicit=True)
+
+
+async def plain_text(update: Update, context: Context) -> None:
     """A reply to the deal message is an answer; other text is one only if it reads as one."""
     message = update.effective_message
     if message is None or not message.text:
         return
-    chat_id = chat_of(update)[0]
+    current = game_of(context).open_round(chat_of(update).id)
     replied = message.reply_to_message
-    explicit = False
-    if replied is not None and replied.from_user is not None and replied.from_user.is_bot:
-        current = await game_of(context).open_round(chat_id)
-        explicit = current is not None and current.message_id == replied.message_id
-    await _judge(update, context, message.text, explicit=explicit)
+    explicit = (current is not None and replied is not None
+                and current.message_id == replied.message_id)
+    await judge(update, context, message.text, explicit=explicit)
 
 
-async def _judge(update: Update, context: ContextTypes.DEFAULT_TYPE, expression: str,
-                 explicit: bool) -> None:
-    chat_id, chat_type, title = chat_of(update)
-    verdict = await game_of(context).answer(chat_id, chat_type, title, player_of(update),
-                                            expression, explicit)
-    if verdict is not None:
-        await reply(update, verdict)
-        if verdict.startswith("✅") and context.job_queue is not None:
-            for job in context.job_queue.get_jobs_by_name(job_name(chat_id)):
-                job.schedule_removal()
+async def judge(update: Update, context: Context, text: str, explicit: bool) -> None:
+    outcome = await game_of(context).answer(chat_of(update), player_of(update), text, explicit)
+    if outcome is not None:
+        await send_round_reply(update, context, outcome)
 
 
-async def hint(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def hint(update: Update, context: Context) -> None:
     """/hint: the first step of a solution, for fewer points."""
-    await reply(update, await game_of(context).hint(chat_of(update)[0]))
+    await reply(update, await game_of(context).hint(chat_of(update), player_of(update)))
 
 
-async def reveal(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/reveal (or /giveup): end the round and show the solutions."""
-    chat_id = chat_of(update)[0]
-    await reply(update, await game_of(context).reveal(chat_id), quote=False)
-    if context.job_queue is not None:
-        for job in context.job_queue.get_jobs_by_name(job_name(chat_id)):
-            job.schedule_removal()
+async def reveal(update: Update, context: Context) -> None:
+    """/reveal (or /giveup): end the round and show the answers."""
+    outcome = await game_of(context).reveal(chat_of(update), player_of(update))
+    await send_round_reply(update, context, outcome, quote=False)
 
 
-async def solve(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/solve a b c d [= target]: every distinct solution."""
-    await reply(update, await game_of(context).solve(" ".join(context.args or [])))
+async def solve(update: Update, context: Context) -> None:
+    """/solve a b c d [= target] [--closest]: every distinct solution (or the closest value)."""
+    texts = game_of(context).texts(chat_of(update), player_of(update))
+    request = parse_solve(arguments(context))
+    await reply(update, await solving_of(context).solve(request, texts) if request else
+                texts("solve_usage"))
 
 
-async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/top (this chat) or /top all: the leaderboard."""
-    everywhere = [word.lower() for word in context.args or []][:1] == ["all"]
-    await reply(update, await game_of(context).top(chat_of(update)[0], everywhere), quote=False)
+async def top(update: Update, context: Context) -> None:
+    """/top [all] [24|countdown|yahtzee]: the leaderboard of this chat or of every chat."""
+    game, chat, player = game_of(context), chat_of(update), player_of(update)
+    wanted = parse_top(arguments(context))
+    if wanted is None:
+        await reply(update, game.texts(chat, player)("top_usage"))
+        return
+    await reply(update, await game.top(chat, player, *wanted), quote=False)
 
 
-async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/stats: your points, wins, rounds, fastest win and streaks in this chat."""
-    await reply(update, await game_of(context).stats(chat_of(update)[0], player_of(update)))
+async def stats(update: Update, context: Context) -> None:
+    """/stats: your points, wins, rounds, fastest win and streaks in this chat, per game."""
+    await reply(update, await game_of(context).stats(chat_of(update), player_of(update)))
 
 
-async def migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def lang(update: Update, context: Context) -> None:
+    """/lang en|zh: the chat's language."""
+    await reply(update, await game_of(context).set_language(chat_of(update), player_of(update),
+                                                            arguments(context)))
+
+
+# --- the rest --------------------------------------------------------------------------------
+
+async def migrate(update: Update, context: Context) -> None:
     """A group became a supergroup: move its rounds, scores and timer to the new id."""
     message = update.effective_message
     if message is None or message.migrate_to_chat_id is None:
         return
     old_id, new_id = message.chat.id, message.migrate_to_chat_id
-    game = game_of(context)
-    await game.migrate_chat(old_id, new_id)
-    moved = await game.open_round(new_id)
-    if moved is not None and context.job_queue is not None:
-        for job in context.job_queue.get_jobs_by_name(job_name(old_id)):
-            job.schedule_removal()
-        arm_timer(context, moved, moved.deadline - game.clock())
+    moved = await game_of(context).migrate_chat(old_id, new_id)
+    drop_timer(context.job_queue, old_id)
+    if moved is not None:
+        arm_timer(context.job_queue, moved, moved.deadline - game_of(context).clock())
 
 
-async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def inline_query(update: Update, context: Context) -> None:
+    """'@bot 3 8 3 8' in any chat: the solutions, to share one."""
+    query = update.inline_query
+    assert query is not None
+    texts = texts_for(language_of(query.from_user.language_code))
+    answers = await solving_of(context).inline(parse_solve(query.query), texts)
+    results = [InlineQueryResultArticle(a.id, a.title, InputTextMessageContent(
+        a.message, parse_mode=ParseMode.HTML), description=a.description or None)
+        for a in answers]
+    await query.answer(results, cache_time=INLINE_CACHE_SECONDS)
+
+
+async def on_error(update: object, context: Context) -> None:
     """Log the error; the chat gets a short apology, never a traceback."""
     log.error("error while handling an update", exc_info=context.error)
     if isinstance(update, Update) and update.effective_chat is not None:
+        texts = texts_for(language_of(update.effective_user.language_code
+                                      if update.effective_user else None))
         try:
-            await context.bot.send_message(update.effective_chat.id, html.escape(text("error")),
+            await context.bot.send_message(update.effective_chat.id, texts("error"),
                                            parse_mode=ParseMode.HTML)
         except Exception:  # the chat may be gone; nothing more to do
             log.warning("could not tell the chat about the error")

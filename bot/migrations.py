@@ -5,6 +5,8 @@ Never edit a migration that has shipped: add the next one.
 
 from __future__ import annotations
 
+import sqlite3
+
 MIGRATIONS: list[str] = [
     # 1: users, chats, rounds and answers.
     """
@@ -74,6 +76,72 @@ MIGRATIONS: list[str] = [
           AND (r.winner_id = scores.user_id OR EXISTS (
               SELECT 1 FROM answers a WHERE a.round_id = r.id AND a.user_id = scores.user_id)));
     """,
+    # 3: more games (Countdown, Yahtzee), a language per chat, scores per game, and scoring by
+    #    the database itself: closing a round is one UPDATE, and this trigger scores it in the
+    #    same statement, so a score can never be half written or counted twice.
+    """
+    ALTER TABLE chats ADD COLUMN lang TEXT;
+    ALTER TABLE rounds ADD COLUMN game TEXT NOT NULL DEFAULT '24';
+    ALTER TABLE rounds ADD COLUMN lang TEXT NOT NULL DEFAULT 'en';
+    ALTER TABLE rounds ADD COLUMN win_seconds REAL;
+    UPDATE rounds SET win_seconds = ended_at - started_at WHERE status = 'won';
+    ALTER TABLE answers ADD COLUMN distance INTEGER;
+    CREATE TABLE game_scores (
+        chat_id INTEGER NOT NULL REFERENCES chats(id) ON UPDATE CASCADE,
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        game TEXT NOT NULL,
+        points INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        rounds_played INTEGER NOT NULL DEFAULT 0,
+        fastest_win REAL,
+        current_streak INTEGER NOT NULL DEFAULT 0,
+        best_streak INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (chat_id, user_id, game)
+    );
+    INSERT INTO game_scores (chat_id, user_id, game, points, wins, rounds_played, fastest_win,
+                             current_streak, best_streak)
+        SELECT chat_id, user_id, '24', points, wins, rounds_played, fastest_win, current_streak,
+               best_streak FROM scores;
+    DROP TABLE scores;
+    ALTER TABLE game_scores RENAME TO scores;
+    CREATE INDEX scores_by_chat ON scores(chat_id, game, points DESC);
+    CREATE INDEX scores_by_user ON scores(user_id);
+    CREATE TRIGGER round_closed AFTER UPDATE OF status ON rounds
+    WHEN OLD.status = 'open' AND NEW.status != 'open'
+    BEGIN
+        INSERT INTO scores (chat_id, user_id, game)
+            SELECT DISTINCT NEW.chat_id, user_id, NEW.game FROM answers WHERE round_id = NEW.id
+            ON CONFLICT DO NOTHING;
+        INSERT INTO scores (chat_id, user_id, game)
+            SELECT NEW.chat_id, NEW.winner_id, NEW.game WHERE NEW.winner_id IS NOT NULL
+            ON CONFLICT DO NOTHING;
+        UPDATE scores SET rounds_played = rounds_played + 1
+            WHERE chat_id = NEW.chat_id AND game = NEW.game
+              AND (user_id = NEW.winner_id
+                   OR user_id IN (SELECT user_id FROM answers WHERE round_id = NEW.id));
+        UPDATE scores SET current_streak = 0
+            WHERE chat_id = NEW.chat_id AND game = NEW.game AND current_streak > 0
+              AND user_id IS NOT NEW.winner_id;
+        UPDATE scores SET points = points + NEW.awarded, wins = wins + 1,
+                fastest_win = MIN(COALESCE(fastest_win, NEW.win_seconds), NEW.win_seconds),
+                current_streak = current_streak + 1,
+                best_streak = MAX(best_streak, current_streak + 1)
+            WHERE NEW.winner_id IS NOT NULL AND chat_id = NEW.chat_id AND game = NEW.game
+              AND user_id = NEW.winner_id;
+    END;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)
+
+
+def statements(script: str) -> list[str]:
+    """A migration's statements, one by one (a trigger's body keeps its own semicolons)."""
+    found, pending = [], ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \n;"):
+                found.append(pending.strip())
+            pending = ""
+    return found

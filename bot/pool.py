@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -30,7 +31,8 @@ class SolverPool:
         self._executor = self._new()
 
     def _new(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=self.workers, mp_context=self._context)
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=self._context,
+                                   initializer=_ignore_interrupts)
 
     async def run(self, fn: Callable[..., T], *args: Any, timeout: float | None = None) -> T:
         loop = asyncio.get_running_loop()
@@ -58,6 +60,11 @@ class SolverPool:
 
     def shutdown(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _ignore_interrupts() -> None:
+    """Ctrl-C reaches the whole process group: the bot shuts the workers down itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _ready() -> bool:

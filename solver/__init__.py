@@ -13,6 +13,13 @@ Answers people type:
     first_step(solution) -> str                a two-number step of a solution, for hints
     to_text(expr, pretty=False) -> str         minimal parentheses; × ÷ − when pretty
 
+Difficulty as people feel it (solver.rating; 1 to 6 numbers, any target):
+    rate(numbers, target=24) -> float          higher is harder; 0 when a player cannot go wrong
+    level(numbers, target=24) -> str           "easy" | "medium" | "hard" (LEVELS)
+    rating_of(numbers, target=24) -> Rating    both at once: Rating(difficulty, level), frozen
+    An unsolvable hand raises UnsolvableError (an InputError, code "unsolvable"). Over the 1362
+    solvable hands of 1..13 to 24 the levels split about 40 / 35 / 25 %.
+
 Errors are SolverError subclasses (solver.errors), each with a stable `code` and `params`.
 Two solutions are the same when the rewrites of commutativity, associativity, folding - into + and
 / into *, avoiding negative values, identities judged by value (adding zero, multiplying by one)
@@ -33,9 +40,11 @@ from solver.errors import (
     UnaryMinusError,
     UnbalancedParenthesesError,
     UnknownCharacterError,
+    UnsolvableError,
 )
 from solver.expr import BinOp, Expr, Num, Value, prettify, to_text
 from solver.parser import parse
+from solver.rating import LEVELS, Rating, level, rate, rating_of
 from solver.solutions import (
     canonical,
     check_numbers,
@@ -48,6 +57,7 @@ from solver.solutions import (
 )
 
 __all__ = [
+    "LEVELS",
     "BinOp",
     "DivisionByZeroError",
     "EmptyExpressionError",
@@ -58,12 +68,14 @@ __all__ = [
     "Num",
     "NumbersMismatchError",
     "ParseError",
+    "Rating",
     "SolverError",
     "TooDeepError",
     "TooLongError",
     "UnaryMinusError",
     "UnbalancedParenthesesError",
     "UnknownCharacterError",
+    "UnsolvableError",
     "Value",
     "canonical",
     "check_numbers",
@@ -71,8 +83,11 @@ __all__ = [
     "first_solution",
     "first_step",
     "is_solvable",
+    "level",
     "parse",
     "prettify",
+    "rate",
+    "rating_of",
     "solve",
     "to_text",
     "validate_hand",

@@ -26,6 +26,12 @@ class InputError(SolverError):
     code = "bad_input"
 
 
+class UnsolvableError(InputError):
+    """The hand cannot make the target, so it has no difficulty (solver.rating)."""
+
+    code = "unsolvable"
+
+
 class ParseError(SolverError):
     """An answer could not be read as an arithmetic expression."""
 

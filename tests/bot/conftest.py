@@ -46,6 +46,15 @@ class Harness:
         update = Update.de_json({"update_id": next(self.ids), "message": message}, self.app.bot)
         await self.app.process_update(update)
 
+    async def inline(self, user: dict, query: str):
+        """An inline query; returns what the bot answered to it."""
+        query_id = await self.telegram.inline_query(user, query)
+        [update] = [u for u in self.telegram.updates if "inline_query" in u]
+        self.telegram.updates.clear()
+        await self.app.process_update(Update.de_json(
+            {k: v for k, v in update.items() if not k.startswith("_")}, self.app.bot))
+        return next(a for a in self.telegram.inline_answers if a.query_id == query_id)
+
     @property
     def game(self):
         return self.app.bot_data["game"]
@@ -53,8 +62,8 @@ class Harness:
 
 def make_config(telegram: FakeTelegram, database: Path, round_seconds: float = 60.0) -> Config:
     return Config(token=telegram.token, base_url=telegram.base_url, database_path=database,
-                  round_seconds=round_seconds, solver_workers=1, rate_limit=False,
-                  solve_timeout=10.0)
+                  round_seconds=round_seconds, countdown_seconds=60.0, yahtzee_seconds=60.0,
+                  solver_workers=1, rate_limit=False, solve_timeout=10.0)
 
 
 @pytest.fixture

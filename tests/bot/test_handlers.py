@@ -11,12 +11,13 @@ from tests.bot.conftest import Harness
 GROUP = -1001
 ALICE = {"id": 11, "is_bot": False, "first_name": "Alice <3"}
 BOB = {"id": 12, "is_bot": False, "first_name": "Bob"}
+ZHANG = {"id": 13, "is_bot": False, "first_name": "张", "language_code": "zh-hans"}
 
 
 async def deal(h: Harness, chat: int = GROUP):
     await h.send(chat, ALICE, "/play")
     sent = await h.telegram.reply(chat)
-    current = await h.game.open_round(chat)
+    current = h.game.open_round(chat)
     assert current is not None
     return sent, current
 
@@ -53,17 +54,17 @@ async def test_full_round_wrong_then_right_then_scores(harness: Harness):
     assert "Alice <3" in top.text and f"{current.points} points" in top.text
     await harness.send(GROUP, ALICE, "/stats")
     stats = await harness.telegram.reply(GROUP)
-    assert "1 wins in 1 rounds" in stats.text
+    assert "1 won of 1 played" in stats.text
     await harness.send(GROUP, BOB, "/stats")
     stats = await harness.telegram.reply(GROUP)
-    assert "0 wins in 1 rounds" in stats.text and "Streak: 0" in stats.text
+    assert "0 won of 1 played" in stats.text and "Streak: 0" in stats.text
 
 
 async def test_play_twice_repeats_the_hand(harness: Harness):
     _, current = await deal(harness)
     await harness.send(GROUP, BOB, "/play")
     again = await harness.telegram.reply(GROUP)
-    assert "A round is on" in again.text
+    assert "A round of 24 is on" in again.text
     assert sorted(int(n) for n in re.findall(r"<code>(\d+)</code>", again.html)) == \
         sorted(current.hand)
 
@@ -88,8 +89,7 @@ async def test_plain_expression_counts_as_an_answer(harness: Harness):
 async def test_unreadable_and_division_by_zero(harness: Harness):
     _, current = await deal(harness)
     await harness.send(GROUP, BOB, "/a 2(3+4)")
-    assert "Write every operation" in (await harness.telegram.reply(GROUP)).text
-    await asyncio.sleep(0.6)
+    assert "write every operation" in (await harness.telegram.reply(GROUP)).text
     a, b, c, d = current.hand
     await harness.send(GROUP, BOB, f"/a {a}/({b}-{b})*{c}*{d}")
     assert "divides by zero" in (await harness.telegram.reply(GROUP)).text
@@ -104,7 +104,7 @@ async def test_hint_costs_points_and_reveal_ends(harness: Harness):
     reveal = await harness.telegram.reply(GROUP)
     count = len(solve(current.hand))
     assert (f"{count} distinct solution" in reveal.text)
-    assert await harness.game.open_round(GROUP) is None
+    assert harness.game.open_round(GROUP) is None
     await harness.send(GROUP, BOB, "/giveup")
     assert "No round" in (await harness.telegram.reply(GROUP)).text
 
@@ -122,10 +122,10 @@ async def test_two_right_answers_at_once_make_one_winner(harness: Harness):
 
 async def test_same_user_is_throttled(harness: Harness):
     await deal(harness)
-    for _ in range(3):
+    for _ in range(6):
         await harness.send(GROUP, BOB, "/a 1+2+3")
     await asyncio.sleep(0.2)
-    assert len([s for s in harness.telegram.sent if s.chat_id == GROUP]) == 2  # deal + 1 reply
+    assert len([s for s in harness.telegram.sent if s.chat_id == GROUP]) == 4  # deal + 3
 
 
 async def test_solve_good_and_bad_input(harness: Harness):
@@ -134,6 +134,8 @@ async def test_solve_good_and_bad_input(harness: Harness):
     assert "8÷(3−8÷3)" in (await harness.telegram.reply(chat)).text
     await harness.send(chat, BOB, "/solve 1 2 3 4 5 = 100", kind="private")
     assert "2 distinct solutions" in (await harness.telegram.reply(chat)).text
+    await harness.send(chat, BOB, "/solve 1 3 7 10 25 50 = 831 --closest", kind="private")
+    assert "the closest is 830" in (await harness.telegram.reply(chat)).text
     await harness.send(chat, BOB, "/solve 1 1 1 1", kind="private")
     assert "No solution" in (await harness.telegram.reply(chat)).text
     for bad in ("/solve", "/solve a b c", "/solve 1 2 3 4 5 6 7", "/solve 1 2 3 9999999",
@@ -152,6 +154,8 @@ async def test_chat_migration_keeps_scores(harness: Harness):
     _, current = await deal(harness)
     await harness.send(GROUP, ALICE, f"/a {solve(current.hand)[0]}")
     await harness.telegram.reply(GROUP)
+    await harness.send(GROUP, ALICE, "/play")
+    await harness.telegram.reply(GROUP)
     new = -100999
     message = await harness.telegram.say(GROUP, ALICE, "")
     message.pop("text")
@@ -163,3 +167,97 @@ async def test_chat_migration_keeps_scores(harness: Harness):
     harness.telegram.chat(new, "supergroup")
     await harness.send(new, ALICE, "/top", kind="supergroup")
     assert "Alice" in (await harness.telegram.reply(new)).text
+    assert harness.game.open_round(new) is not None and harness.game.open_round(GROUP) is None
+    assert harness.app.job_queue.get_jobs_by_name(f"round:{new}")
+    assert not harness.app.job_queue.get_jobs_by_name(f"round:{GROUP}")
+
+
+async def test_countdown_round_and_solve(harness: Harness):
+    await harness.send(GROUP, ALICE, "/countdown 4")
+    sent = await harness.telegram.reply(GROUP)
+    current = harness.game.open_round(GROUP)
+    assert current is not None and current.game == "countdown"
+    shown = [int(n) for n in re.findall(r"\d+", sent.text.splitlines()[0])]
+    assert sorted(shown) == sorted(current.hand) and sum(n in (25, 50, 75, 100) for n in shown) == 4
+    assert str(current.target) in sent.text and "60 seconds" in sent.text
+    await harness.send(GROUP, BOB, f"/a {current.hand[0]}+{current.hand[1]}")
+    assert "away" in (await harness.telegram.reply(GROUP)).text
+    await harness.send(GROUP, BOB, "/reveal")
+    reveal = await harness.telegram.reply(GROUP)
+    assert "Round over" in reveal.text and str(current.target) in reveal.text
+    await harness.send(GROUP, BOB, "/countdown 1 3 7 10 25 50 = 765")
+    assert "exactly" in (await harness.telegram.reply(GROUP)).text
+    for bad in ("/countdown 9", "/countdown 1 2 x", "/countdown 1 2 = 0"):
+        await harness.send(GROUP, BOB, bad)
+        assert "Usage: /countdown" in (await harness.telegram.reply(GROUP)).text
+
+
+async def test_yahtzee_round_and_solve(harness: Harness):
+    from solver.yahtzee import best_assignment
+
+    await harness.send(GROUP, ALICE, "/yahtzee")
+    sent = await harness.telegram.reply(GROUP)
+    current = harness.game.open_round(GROUP)
+    assert current is not None and current.game == "yahtzee" and "13." in sent.text
+    total = best_assignment(current.hand).total
+    await harness.send(GROUP, BOB, str(total), reply_to=sent.message_id)
+    won = await harness.telegram.reply(GROUP)
+    assert "Bob" in won.text and f"The best total is {total}" in won.text
+    dice = " ".join(["12345"] * 5 + ["66666"] * 3 + ["22233"] * 5)
+    await harness.send(GROUP, BOB, f"/yahtzee {dice}")
+    table = await harness.telegram.reply(GROUP)
+    assert "total" in table.text and "<pre>" in table.html
+    await harness.send(GROUP, BOB, "/yahtzee 1 2 3")
+    assert "Usage: /yahtzee" in (await harness.telegram.reply(GROUP)).text
+
+
+async def test_play_options_and_usage(harness: Harness):
+    await harness.send(GROUP, ALICE, "/play hard 5 = 36")
+    sent = await harness.telegram.reply(GROUP)
+    current = harness.game.open_round(GROUP)
+    assert current is not None and len(current.hand) == 5 and current.target == 36
+    assert "Make 36" in sent.text
+    await harness.send(-7, ALICE, "/play 9")
+    assert "Usage: /play" in (await harness.telegram.reply(-7)).text
+
+
+async def test_language_per_chat(harness: Harness):
+    await harness.send(GROUP, ZHANG, "/help")  # no choice yet: the speaker's language
+    assert "二十四点" in (await harness.telegram.reply(GROUP)).text
+    await harness.send(GROUP, ALICE, "/help")
+    assert "make 24" in (await harness.telegram.reply(GROUP)).text
+    await harness.send(GROUP, ALICE, "/lang zh")
+    assert "中文" in (await harness.telegram.reply(GROUP)).text
+    await harness.send(GROUP, ALICE, "/play")
+    assert "算出" in (await harness.telegram.reply(GROUP)).text
+    await harness.send(GROUP, ALICE, "/lang xx")
+    assert "/lang en" in (await harness.telegram.reply(GROUP)).text
+
+
+async def test_command_menus_in_both_languages(harness: Harness):
+    menus = harness.telegram.menus
+    assert {c["command"] for c in menus[""]} >= {"play", "solve", "countdown", "yahtzee", "lang"}
+    assert any("24" in c["description"] and "算" in c["description"] for c in menus["zh"])
+
+
+async def test_inline_query_offers_the_solutions(harness: Harness):
+    answers = await harness.inline(ALICE, "3 8 3 8")
+    [result] = answers.results
+    assert result["title"] == "8÷(3−8÷3) = 24"
+    assert "8÷(3−8÷3)" in result["input_message_content"]["message_text"]
+    answers = await harness.inline(ALICE, "1 2 3 4")
+    assert len(answers.results) == 3 and int(answers.params["cache_time"]) > 0
+    answers = await harness.inline(ALICE, "hello")
+    assert [r["id"] for r in answers.results] == ["usage"]
+    answers = await harness.inline(ZHANG, "1 1 1 1")
+    assert answers.results[0]["title"] == "无解"
+
+
+async def test_no_traceback_reaches_the_chat(harness: Harness):
+    async def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    harness.game.stats = broken
+    await harness.send(GROUP, ALICE, "/stats")
+    sent = await harness.telegram.reply(GROUP)
+    assert "something went wrong" in sent.text and "boom" not in sent.text

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import aiosqlite
+import pytest
 
-from bot.migrations import LATEST
-from bot.storage import Storage
+from bot.migrations import LATEST, MIGRATIONS, statements
+from bot.storage import Gate, Storage
 
 CHAT = -500
 
@@ -19,70 +21,116 @@ async def fresh(tmp_path, version: int = LATEST) -> Storage:
     return storage
 
 
+async def open_round(storage: Storage, chat: int = CHAT, game: str = "24", points: int = 10,
+                     start: float = 100.0):
+    made = await storage.open_round(chat, game, (1, 2, 3, 4), 24, "easy", points, "en", start,
+                                    start + 60)
+    assert made is not None
+    return made
+
+
 async def play_round(storage: Storage, winner: int | None, answered: tuple[int, ...] = (),
-                     start: float = 100.0, took: float = 5.0) -> int:
-    current = await storage.open_round(CHAT, (1, 2, 3, 4), 24, "easy", 10, start, start + 60)
-    assert current is not None
+                     start: float = 100.0, took: float = 5.0, game: str = "24") -> int:
+    current = await open_round(storage, game=game, start=start)
     for user in answered:
         await storage.record_answer(current.id, user, "1+2", False, start + 1)
     if winner is not None:
-        assert await storage.win(current.id, winner, "1*2*3*4", start + took)
+        assert await storage.close_round(current.id, "won", start + took, winner, "1*2*3*4",
+                                         current.points, took)
     else:
-        assert await storage.end(current.id, "expired", start + 60)
+        assert await storage.close_round(current.id, "expired", start + 60)
     return current.id
 
 
 async def test_migrations_from_empty(tmp_path):
     storage = await fresh(tmp_path)
     assert await storage.version() == LATEST
-    async with storage.db.execute("PRAGMA journal_mode") as cursor:
-        assert (await cursor.fetchone())[0] == "wal"
-    async with storage.db.execute("PRAGMA foreign_keys") as cursor:
-        assert (await cursor.fetchone())[0] == 1
+    assert (await storage.db.execute_fetchall("PRAGMA journal_mode"))[0][0] == "wal"
+    assert (await storage.db.execute_fetchall("PRAGMA foreign_keys"))[0][0] == 1
     await storage.close()
     again = await Storage.open(tmp_path / "db.sqlite3")  # re-opening applies nothing twice
     assert await again.version() == LATEST
     await again.close()
 
 
-async def test_migration_from_version_1_fills_scores(tmp_path):
-    storage = await fresh(tmp_path, version=1)
+async def old_rounds(storage: Storage) -> None:
+    """Two rounds won by Ann with Ben answering, written as a version 1 or 2 bot did."""
     for _ in range(2):
-        current = await storage.open_round(CHAT, (1, 2, 3, 4), 24, "easy", 10, 100.0, 160.0)
-        assert current is not None
-        await storage.record_answer(current.id, 2, "1+2", False, 101.0)
+        cursor = await storage.db.execute(
+            "INSERT INTO rounds (chat_id, hand, target, level, points, started_at, deadline) "
+            "VALUES (?, '[1, 2, 3, 4]', 24, 'easy', 10, 100.0, 160.0)", (CHAT,))
+        round_id = cursor.lastrowid
+        await storage.db.execute("INSERT INTO answers (round_id, user_id, text, correct, at) "
+                                 "VALUES (?, 2, '1+2', 0, 101.0)", (round_id,))
         await storage.db.execute(
             "UPDATE rounds SET status='won', winner_id=1, awarded=points, ended_at=104 "
-            "WHERE id=?", (current.id,))
+            "WHERE id=?", (round_id,))
+    await storage.db.execute(
+        "INSERT INTO rounds (chat_id, hand, target, level, points, started_at, deadline) "
+        "VALUES (?, '[3, 3, 8, 8]', 24, 'hard', 30, 200.0, 260.0)", (CHAT,))
+
+
+@pytest.mark.parametrize("version", range(1, LATEST))
+async def test_migration_from_each_earlier_version(tmp_path, version):
+    storage = await fresh(tmp_path, version=version)
+    if version >= 2:  # version 2 kept scores itself, as its code did when a round closed
+        await storage.db.execute("INSERT INTO scores (chat_id, user_id, points, wins, "
+                                 "rounds_played, fastest_win) VALUES (?, 1, 20, 2, 2, 4.0), "
+                                 "(?, 2, 0, 0, 2, NULL)", (CHAT, CHAT))
+    await old_rounds(storage)
     await storage.close()
     upgraded = await Storage.open(tmp_path / "db.sqlite3")
     assert await upgraded.version() == LATEST
-    ann = await upgraded.stats(CHAT, 1)
-    ben = await upgraded.stats(CHAT, 2)
-    assert ann is not None and (ann.points, ann.wins, ann.rounds_played) == (20, 2, 2)
+    [ann] = await upgraded.stats(CHAT, 1)
+    [ben] = await upgraded.stats(CHAT, 2)
+    assert (ann.game, ann.points, ann.wins, ann.rounds_played) == ("24", 20, 2, 2)
     assert ann.fastest_win == 4.0
-    assert ben is not None and (ben.points, ben.rounds_played) == (0, 2)
+    assert (ben.points, ben.rounds_played) == (0, 2)
+    [still_open] = await upgraded.open_rounds()
+    assert (still_open.game, still_open.hand, still_open.lang) == ("24", (3, 3, 8, 8), "en")
+    assert await upgraded.close_round(still_open.id, "won", 205.0, 2, "8/(3-8/3)", 30, 5.0)
+    [ben] = await upgraded.stats(CHAT, 2)
+    assert (ben.points, ben.wins, ben.rounds_played, ben.fastest_win) == (30, 1, 3, 5.0)
     await upgraded.close()
+
+
+def test_statements_keep_a_triggers_body_whole():
+    found = statements(MIGRATIONS[2])
+    trigger = [s for s in found if s.startswith("CREATE TRIGGER")]
+    assert len(trigger) == 1 and trigger[0].rstrip().endswith("END;")
+    assert all(s.endswith(";") for s in found)
 
 
 async def test_one_open_round_per_chat(tmp_path):
     storage = await fresh(tmp_path)
-    first = await storage.open_round(CHAT, (1, 2, 3, 4), 24, "easy", 10, 1.0, 61.0)
-    second = await storage.open_round(CHAT, (5, 5, 5, 1), 24, "hard", 30, 2.0, 62.0)
+    first = await open_round(storage)
+    second = await storage.open_round(CHAT, "yahtzee", ((1, 2, 3, 4, 5),), 99, "", 20, "en",
+                                      2.0, 62.0)
     assert first is not None and second is None
     assert (await storage.open_round_of(CHAT)).hand == (1, 2, 3, 4)
     await storage.close()
 
 
+async def test_nested_hands_come_back_as_tuples(tmp_path):
+    storage = await fresh(tmp_path)
+    rolls = tuple((1, 2, 3, 4, 5) for _ in range(13))
+    made = await storage.open_round(CHAT, "yahtzee", rolls, 123, "", 20, "zh", 1.0, 61.0)
+    loaded = await storage.open_round_of(CHAT)
+    assert made == loaded and loaded.hand == rolls and loaded.lang == "zh"
+    await storage.close()
+
+
 async def test_concurrent_winners_exactly_one(tmp_path):
     storage = await fresh(tmp_path)
-    current = await storage.open_round(CHAT, (1, 2, 3, 4), 24, "easy", 10, 1.0, 61.0)
-    results = await asyncio.gather(*(storage.win(current.id, user, "x", 5.0)
-                                     for user in (1, 2, 1, 2)))
+    current = await open_round(storage)
+    results = await asyncio.gather(*(storage.close_round(current.id, "won", 105.0, user, "x",
+                                                         10, 5.0) for user in (1, 2, 1, 2)))
     assert sum(results) == 1
     standings = await storage.top(CHAT)
     assert len(standings) == 1 and standings[0].points == 10 and standings[0].wins == 1
-    assert not await storage.end(current.id, "expired", 70.0)  # already closed: no double count
+    assert not await storage.close_round(current.id, "expired", 170.0)  # no double count
+    [winner] = [s for s in (await storage.stats(CHAT, 1)) + (await storage.stats(CHAT, 2))]
+    assert winner.rounds_played == 1
     await storage.close()
 
 
@@ -91,46 +139,74 @@ async def test_streaks_fastest_and_leaderboards(tmp_path):
     await play_round(storage, 1, took=9.0)
     await play_round(storage, 1, answered=(2,), took=3.0)
     await play_round(storage, 1, took=7.0)
-    ann = await storage.stats(CHAT, 1)
+    [ann] = await storage.stats(CHAT, 1)
     assert (ann.wins, ann.current_streak, ann.best_streak, ann.fastest_win) == (3, 3, 3, 3.0)
     await play_round(storage, 2)
-    ann = await storage.stats(CHAT, 1)
-    ben = await storage.stats(CHAT, 2)
+    [ann] = await storage.stats(CHAT, 1)
+    [ben] = await storage.stats(CHAT, 2)
     assert (ann.current_streak, ann.best_streak) == (0, 3)
     assert (ben.current_streak, ben.wins, ben.rounds_played) == (1, 1, 2)
     await play_round(storage, None, answered=(2,))
-    ben = await storage.stats(CHAT, 2)
+    [ben] = await storage.stats(CHAT, 2)
     assert ben.current_streak == 0 and ben.rounds_played == 3
     assert [s.name for s in await storage.top(CHAT)] == ["Ann", "Ben"]
     await storage.remember(-600, "group", "H", 2, "Ben")
-    other = await storage.open_round(-600, (1, 2, 3, 4), 24, "hard", 30, 1.0, 61.0)
-    await storage.win(other.id, 2, "x", 2.0)
+    other = await open_round(storage, chat=-600, points=30)
+    await storage.close_round(other.id, "won", 102.0, 2, "x", 30, 2.0)
     everywhere = await storage.top(None)
     assert [(s.name, s.points) for s in everywhere] == [("Ben", 40), ("Ann", 30)]
     await storage.close()
 
 
+async def test_scores_per_game(tmp_path):
+    storage = await fresh(tmp_path)
+    await play_round(storage, 1, game="24")
+    await play_round(storage, 2, game="countdown")
+    await play_round(storage, 2, answered=(1,), game="countdown")
+    assert [s.name for s in await storage.top(CHAT, "countdown")] == ["Ben"]
+    assert [s.name for s in await storage.top(CHAT, "24")] == ["Ann"]
+    assert [(s.name, s.points) for s in await storage.top(CHAT)] == [("Ben", 20), ("Ann", 10)]
+    ann = {s.game: s for s in await storage.stats(CHAT, 1)}
+    assert ann["24"].wins == 1 and ann["countdown"].rounds_played == 1
+    assert ann["24"].current_streak == 1  # a streak is per game
+    await storage.close()
+
+
 async def test_restart_keeps_open_rounds(tmp_path):
     storage = await fresh(tmp_path)
-    current = await storage.open_round(CHAT, (3, 3, 8, 8), 24, "hard", 30, 1.0, 61.0)
+    current = await open_round(storage)
     await storage.set_message(current.id, 77)
     await storage.close()
     reopened = await Storage.open(tmp_path / "db.sqlite3")
     [resumed] = await reopened.open_rounds()
-    assert resumed.hand == (3, 3, 8, 8) and resumed.message_id == 77
+    assert resumed.hand == (1, 2, 3, 4) and resumed.message_id == 77
     await reopened.close()
 
 
-async def test_chat_migration_moves_rounds_and_scores(tmp_path):
+async def test_chat_migration_moves_rounds_scores_and_language(tmp_path):
     storage = await fresh(tmp_path)
+    await storage.set_language(CHAT, "zh")
     await play_round(storage, 1)
-    await storage.open_round(CHAT, (1, 2, 3, 4), 24, "easy", 10, 200.0, 260.0)
+    await open_round(storage, start=200.0)
     await storage.migrate_chat(CHAT, -100500)
-    assert await storage.stats(CHAT, 1) is None
-    moved = await storage.stats(-100500, 1)
-    assert moved is not None and moved.points == 10
+    assert await storage.stats(CHAT, 1) == []
+    [moved] = await storage.stats(-100500, 1)
+    assert moved.points == 10
     assert (await storage.open_round_of(-100500)) is not None
     assert (await storage.open_round_of(CHAT)) is None
+    assert (await storage.languages())[-100500] == "zh"
+    await storage.close()
+
+
+async def test_best_answer_is_the_closest_then_the_earliest(tmp_path):
+    storage = await fresh(tmp_path)
+    current = await open_round(storage, game="countdown")
+    await storage.record_answer(current.id, 1, "a", False, 103.0, 4)
+    await storage.record_answer(current.id, 2, "b", False, 101.0, 4)
+    await storage.record_answer(current.id, 1, "c", False, 102.0, 9)
+    await storage.record_answer(current.id, 2, "bad", False, 100.0, None)
+    best = await storage.best_answer(current.id)
+    assert best is not None and (best.name, best.text, best.distance) == ("Ben", "b", 4)
     await storage.close()
 
 
@@ -140,4 +216,31 @@ async def test_queries_are_parameterised(tmp_path):
     async with aiosqlite.connect(tmp_path / "db.sqlite3") as db, \
             db.execute("SELECT first_name FROM users WHERE id = 3") as cursor:
         assert (await cursor.fetchone())[0] == "Robert'); --"
+    current = await storage.open_round(CHAT, "24", (1, 2, 3, 4), 24, "easy", 10, "en", 1.0, 2.0)
+    assert json.loads((await storage.db.execute_fetchall(
+        "SELECT hand FROM rounds WHERE id = ?", (current.id,)))[0][0]) == [1, 2, 3, 4]
     await storage.close()
+
+
+async def test_gate_lets_a_transaction_run_alone():
+    gate = Gate()
+    order: list[str] = []
+
+    async def single(name: str) -> None:
+        async with gate.shared():
+            order.append(f"{name}+")
+            await asyncio.sleep(0.01)
+            order.append(f"{name}-")
+
+    async def transaction() -> None:
+        async with gate.exclusive():
+            order.append("T+")
+            await asyncio.sleep(0.01)
+            order.append("T-")
+
+    first = asyncio.create_task(single("a"))
+    await asyncio.sleep(0)
+    both = asyncio.gather(transaction(), single("b"))
+    await asyncio.gather(first, both)
+    assert order.index("T+") > order.index("a-")  # waits for the statement under way
+    assert order.index("b+") > order.index("T-")  # and keeps new ones out until it is done

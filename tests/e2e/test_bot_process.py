@@ -28,7 +28,8 @@ async def test_full_round_in_a_group(telegram: FakeTelegram, make_bot):
     hand = hand_of(deal.text)
     assert len(hand) == 4 and "24" in deal.text
 
-    await telegram.say(GROUP, BEN, f"/a {'+'.join(map(str, hand))}")
+    wrong_answer = "+".join(map(str, hand)) if sum(hand) != 24 else "*".join(map(str, hand))
+    await telegram.say(GROUP, BEN, f"/a {wrong_answer}")
     wrong = await telegram.reply(GROUP)
     assert "makes" in wrong.text and "not 24" in wrong.text
 
@@ -39,7 +40,7 @@ async def test_full_round_in_a_group(telegram: FakeTelegram, make_bot):
     await telegram.say(GROUP, BEN, "/top")
     assert "Ann" in (await telegram.reply(GROUP)).text
     await telegram.say(GROUP, ANN, "/stats")
-    assert "1 wins in 1 rounds" in (await telegram.reply(GROUP)).text
+    assert "1 won of 1 played" in (await telegram.reply(GROUP)).text
 
 
 async def test_two_simultaneous_right_answers(telegram: FakeTelegram, make_bot):
@@ -82,12 +83,12 @@ async def test_kill_mid_round_and_restart(telegram: FakeTelegram, make_bot):
     await telegram.say(GROUP, BEN, "/play")
     again = await telegram.reply(GROUP)
     shown = [int(n) for n in re.findall(r"<code>(\d+)</code>", again.html)]
-    assert "A round is on" in again.text and sorted(shown) == sorted(hand)
+    assert "A round of 24 is on" in again.text and sorted(shown) == sorted(hand)
     await telegram.say(GROUP, BEN, f"/a {solve(hand)[0]}")
     assert "wins" in (await telegram.reply(GROUP)).text
     await telegram.say(GROUP, BEN, "/stats")
     stats = (await telegram.reply(GROUP)).text
-    assert "1 wins in 1 rounds" in stats  # counted once
+    assert "1 won of 1 played" in stats  # counted once
 
 
 async def test_round_that_ran_out_while_down_is_revealed_at_start(telegram: FakeTelegram,

@@ -1,0 +1,131 @@
+"""What every game of the bot has in common: a deal, a verdict on an answer, and its rules class.
+
+A `Rules` subclass holds one game's rules for the round service (bot.rounds): how to deal, how to
+judge an answer, what the messages say. Solver work runs in the pool through top-level functions
+of the game's module (picklable); the methods here only await them and word the results.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from bot import markup
+from bot.i18n import Texts
+from bot.pool import SolverPool
+from bot.storage import Round
+from solver import ParseError
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A new puzzle, made in the pool: what the round stores."""
+
+    game: str
+    hand: tuple
+    target: int
+    level: str
+    points: int
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What an answer is, decided in the pool.
+
+    kind: right | close (a valid Countdown answer short of the target) | wrong_value |
+    wrong_numbers | division_by_zero | not_whole | unreadable | ignore (a plain message that is
+    no attempt at this puzzle). `error` and `params` carry the solver's error code for unreadable
+    answers, `missing`/`extra` the misused numbers.
+    """
+
+    kind: str
+    expression: str = ""
+    value: str = ""
+    distance: int | None = None
+    error: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
+    missing: tuple[int, ...] = ()
+    extra: tuple[int, ...] = ()
+
+
+def unreadable(error: ParseError) -> Verdict:
+    return Verdict("unreadable", error=error.code, params=dict(error.params))
+
+
+@dataclass(frozen=True)
+class PlayOptions:
+    """What a player asked for with /play or /countdown (None: the game's default)."""
+
+    level: str | None = None
+    count: int | None = None
+    target: int | None = None
+    large: int | None = None
+
+
+class Rules(ABC):
+    """One game's rules, as the round service needs them."""
+
+    name: ClassVar[str]
+    closest_wins: ClassVar[bool] = False  # the best answer at the end wins, not the first right
+
+    @abstractmethod
+    async def deal(self, pool: SolverPool, seed: int, options: PlayOptions) -> Deal | None:
+        """A new puzzle (None when the options admit none)."""
+
+    @abstractmethod
+    def looks_like_answer(self, text: str) -> bool:
+        """Whether a plain message (no command, no reply) may be an answer: cheap, no solver."""
+
+    @abstractmethod
+    async def judge(self, pool: SolverPool, round_: Round, text: str,
+                    explicit: bool) -> Verdict:
+        """The verdict on an answer."""
+
+    @abstractmethod
+    def deal_text(self, round_: Round, texts: Texts) -> str:
+        """The message that opens the round: the puzzle first, then the rules of the round."""
+
+    @abstractmethod
+    async def reveal_text(self, pool: SolverPool, round_: Round, texts: Texts) -> str:
+        """The puzzle's answers, for the end of a round."""
+
+    def points_for(self, distance: int) -> int:
+        """Where the closest answer wins: the points for an answer this far from the target."""
+        return 0
+
+    async def win_details(self, pool: SolverPool, round_: Round, texts: Texts) -> str:
+        """What to show under a winning answer (nothing, unless the game has more to tell)."""
+        return ""
+
+    async def hint_step(self, pool: SolverPool, round_: Round) -> str | None:
+        """A first step towards a solution, for games that give hints (None: no hints here)."""
+        return None
+
+    def still_open_text(self, round_: Round, texts: Texts, seconds_left: int) -> str:
+        return texts("still_open", game=texts.game(self.name), puzzle=self.puzzle_html(round_),
+                     seconds=seconds_left)
+
+    def puzzle_html(self, round_: Round) -> str:
+        return f"{markup.numbers(round_.hand)} → <b>{round_.target}</b>"
+
+    def verdict_text(self, verdict: Verdict, round_: Round, texts: Texts) -> str:
+        """A wrong (or, in Countdown, a valid but inexact) answer, in one short line."""
+        if verdict.kind == "wrong_value":
+            return texts("wrong_value", expression=markup.code(verdict.expression),
+                         value=f"<code>{markup.escape(verdict.value)}</code>",
+                         target=round_.target)
+        if verdict.kind == "wrong_numbers":
+            parts = []
+            if verdict.extra:
+                parts.append(texts("numbers_extra", numbers=markup.numbers(verdict.extra)))
+            if verdict.missing:
+                parts.append(texts("numbers_missing", numbers=markup.numbers(verdict.missing)))
+            return texts("wrong_numbers", problems=texts("and").join(parts),
+                         numbers=markup.numbers(round_.hand))
+        if verdict.kind == "division_by_zero":
+            return texts("division_by_zero")
+        if verdict.kind == "not_whole":
+            return texts("not_whole", expression=markup.code(verdict.expression))
+        params = {k: markup.escape(str(v)) for k, v in verdict.params.items()}
+        return texts("unreadable", reason=texts(f"parse_{verdict.error or 'parse'}", **params))

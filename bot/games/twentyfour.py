@@ -1,0 +1,142 @@
+"""The 24 game in a chat: deal a solvable hand of the asked level, judge answers exactly, reveal.
+
+The top-level functions run in the solver pool; `TwentyFour` words their results.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+
+from bot import markup
+from bot.games.rules import Deal, PlayOptions, Rules, Verdict, unreadable
+from bot.i18n import Texts
+from bot.pool import SolverPool
+from bot.storage import Round
+from solver import (
+    DivisionByZeroError,
+    NumbersMismatchError,
+    ParseError,
+    check_numbers,
+    evaluate,
+    first_step,
+    is_solvable,
+    parse,
+    solve,
+    to_text,
+)
+from solver.expr import numbers as expr_numbers
+from solver.rating import level as rated_level
+
+GAME = "24"
+LEVEL_POINTS = {"easy": 10, "medium": 20, "hard": 30}
+LEVEL_MIX = (("easy", 40), ("medium", 35), ("hard", 25))  # percent of deals without a level
+CARDS = (1, 13)
+COUNTS = (4, 5, 6)
+TARGETS = (1, 999)
+DEAL_TRIES = 300
+REVEAL_SHOWN = 5
+
+LOOKS_LIKE_MATH = re.compile(r"^[\d\s+\-*/×÷·xX−–()（）０-９＋－＊／=]+$")
+
+
+def deal(seed: int, level: str | None = None, count: int = 4, target: int = 24) -> Deal | None:
+    """A random solvable hand of `count` numbers 1..13 for the target, of the level if it can.
+
+    Without a level, one is drawn from LEVEL_MIX so that easy and hard hands both come up. When
+    no hand of that level turns up in DEAL_TRIES draws (a rare target), the first solvable one
+    is dealt with its own level; None when there was none at all.
+    """
+    rng = random.Random(seed)
+    wanted = level or rng.choices([name for name, _ in LEVEL_MIX],
+                                  weights=[weight for _, weight in LEVEL_MIX])[0]
+    fallback: tuple[tuple[int, ...], str] | None = None
+    for _ in range(DEAL_TRIES):
+        drawn = [rng.randint(*CARDS) for _ in range(count)]
+        if not is_solvable(drawn, target):
+            continue
+        found = rated_level(drawn, target)
+        if found == wanted:
+            return Deal(GAME, tuple(drawn), target, found, LEVEL_POINTS[found])
+        fallback = fallback or (tuple(drawn), found)
+    if fallback is None:
+        return None
+    hand, found = fallback
+    return Deal(GAME, hand, target, found, LEVEL_POINTS[found])
+
+
+def judge(text: str, hand: tuple[int, ...], target: int, explicit: bool) -> Verdict:
+    """Judge an answer exactly. Plain messages (not explicit) that are no attempt are ignored."""
+    text = text.strip()
+    if "=" in text:  # "(3+3)*4 = 24" is fine: what stands before the sign is the answer
+        text = text.split("=", 1)[0].strip()
+    if not explicit and not LOOKS_LIKE_MATH.match(text):
+        return Verdict("ignore")
+    try:
+        expr = parse(text)
+    except ParseError as error:
+        return unreadable(error) if explicit else Verdict("ignore")
+    shown = to_text(expr)
+    if not explicit and sum((Counter(expr_numbers(expr)) & Counter(hand)).values()) < 2:
+        return Verdict("ignore")
+    try:
+        value = evaluate(expr)
+        check_numbers(expr, hand)
+    except NumbersMismatchError as error:
+        return Verdict("wrong_numbers", shown, missing=tuple(error.missing),
+                       extra=tuple(error.extra))
+    except DivisionByZeroError:
+        return Verdict("division_by_zero", shown)
+    if value != target:
+        return Verdict("wrong_value", shown, value=str(value))
+    return Verdict("right", shown)
+
+
+def solutions(hand: tuple[int, ...], target: int) -> list[str]:
+    """Every distinct solution, simplest first."""
+    return solve(hand, target)
+
+
+def hint(hand: tuple[int, ...], target: int) -> str:
+    """The first step of the simplest solution."""
+    return first_step(solve(hand, target, limit=1)[0])
+
+
+class TwentyFour(Rules):
+    name = GAME
+
+    async def deal(self, pool: SolverPool, seed: int, options: PlayOptions) -> Deal | None:
+        return await pool.run(deal, seed, options.level, options.count or 4,
+                              24 if options.target is None else options.target)
+
+    def looks_like_answer(self, text: str) -> bool:
+        return bool(LOOKS_LIKE_MATH.match(text.strip()))
+
+    async def judge(self, pool: SolverPool, round_: Round, text: str,
+                    explicit: bool) -> Verdict:
+        return await pool.run(judge, text, round_.hand, round_.target, explicit)
+
+    def deal_text(self, round_: Round, texts: Texts) -> str:
+        return texts("deal_24", numbers=markup.numbers(round_.hand), target=round_.target,
+                     seconds=round(round_.deadline - round_.started_at), points=round_.points,
+                     level=texts(f"level_{round_.level}"))
+
+    async def reveal_text(self, pool: SolverPool, round_: Round, texts: Texts) -> str:
+        found = await pool.run(solutions, round_.hand, round_.target)
+        return solutions_text(texts, round_.hand, round_.target, found, REVEAL_SHOWN)
+
+    async def hint_step(self, pool: SolverPool, round_: Round) -> str:
+        return await pool.run(hint, round_.hand, round_.target)
+
+
+def solutions_text(texts: Texts, hand: tuple[int, ...] | list[int], target: int,
+                   found: list[str], shown: int) -> str:
+    """The hand, how many distinct solutions it has, and the first `shown` of them."""
+    listed = found[:shown]
+    lines = [texts("solutions_head", numbers=markup.numbers(hand), target=target,
+                   count=texts.count(len(found), len(listed)))]
+    lines += [f"{markup.code(s)} = {target}" for s in listed]
+    if len(found) > len(listed):
+        lines.append(texts("solve_more", count=len(found) - len(listed)))
+    return "\n".join(lines)

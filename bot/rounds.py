@@ -1,0 +1,327 @@
+"""The round service: rounds of every game in many chats, as a plain class tests drive without
+Telegram.
+
+Deal, accept answers (the first right one wins, atomically; in Countdown the closest at the end),
+hints with a point penalty, reveal, time out, resume after a restart, leaderboards, the chat's
+language. Open rounds, chat languages and known players are kept in memory as well as in
+storage (this process is the database's only writer), so an answer costs no read. Solver work
+goes to the pool through the game's rules; what comes back is reply text (HTML).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from bot import markup
+from bot.games import GAMES, PlayOptions, Rules
+from bot.i18n import LANGUAGES, Texts, language_of, texts_for
+from bot.pool import SolverPool
+from bot.storage import Round, Stats, Storage
+
+DEFAULT_SECONDS = {"24": 120.0, "countdown": 60.0, "yahtzee": 300.0}
+
+
+@dataclass(frozen=True)
+class Chat:
+    id: int
+    type: str = "group"
+    title: str | None = None
+
+
+@dataclass(frozen=True)
+class Player:
+    id: int
+    first_name: str
+    username: str | None = None
+    language_code: str | None = None
+
+
+@dataclass(frozen=True)
+class Reply:
+    """Text to send; `dealt` is a round this reply opens (its timer starts), `closed` says the
+    reply ended the chat's round (its timer goes)."""
+
+    text: str
+    dealt: Round | None = None
+    closed: bool = False
+
+
+class Throttle:
+    """A token bucket per user and chat: a burst of `burst` answers, then `per_second`.
+
+    Someone typing several answers a second gets a reply to the first few, not to each one.
+    """
+
+    def __init__(self, burst: int = 3, per_second: float = 1.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.burst = burst
+        self.per_second = per_second
+        self.clock = clock
+        self.buckets: dict[tuple[int, int], tuple[float, float]] = {}  # (tokens, at)
+
+    def allow(self, chat_id: int, user_id: int) -> bool:
+        now = self.clock()
+        key = (chat_id, user_id)
+        tokens, at = self.buckets.get(key, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - at) * self.per_second)
+        if tokens < 1.0:
+            self.buckets[key] = (tokens, now)
+            return False
+        self.buckets[key] = (tokens - 1.0, now)
+        if len(self.buckets) > 10_000:  # forget the ones that are full again
+            full = self.burst / self.per_second
+            self.buckets = {k: v for k, v in self.buckets.items() if now - v[1] < full}
+        return True
+
+
+def hint_points(points: int) -> int:
+    """A round won after a hint gives half the points (rounded up)."""
+    return (points + 1) // 2
+
+
+class Game:
+    """Rounds in many chats. One instance for the whole bot, built at start-up."""
+
+    def __init__(self, storage: Storage, pool: SolverPool,
+                 seconds: Mapping[str, float] | None = None,
+                 clock: Callable[[], float] = time.time,
+                 rng: random.Random | None = None) -> None:
+        self.storage = storage
+        self.pool = pool
+        self.seconds = {**DEFAULT_SECONDS, **(seconds or {})}
+        self.clock = clock
+        self.rng = rng or random.Random()
+        self.throttle = Throttle()
+        self._open: dict[int, Round] = {}  # chat id -> its open round
+        self._languages: dict[int, str] = {}
+        self._chats: dict[int, tuple[str, str | None]] = {}
+        self._users: dict[int, tuple[str, str | None]] = {}
+
+    async def load(self) -> list[Round]:
+        """Read the chats' languages and the open rounds; returns the open rounds."""
+        self._languages = await self.storage.languages()
+        rounds = await self.storage.open_rounds()
+        self._open = {r.chat_id: r for r in rounds}
+        return rounds
+
+    # --- who and in which language -------------------------------------------------------------
+
+    def texts(self, chat: Chat, player: Player | None = None) -> Texts:
+        """The chat's language if it chose one, else the speaker's Telegram language."""
+        chosen = self._languages.get(chat.id)
+        return texts_for(chosen or language_of(player.language_code if player else None))
+
+    async def _remember(self, chat: Chat | None, player: Player) -> None:
+        """Store a chat or player the first time they are seen (or when their names change)."""
+        if chat is not None and self._chats.get(chat.id) != (chat.type, chat.title):
+            await self.storage.remember_chat(chat.id, chat.type, chat.title)
+            self._chats[chat.id] = (chat.type, chat.title)
+        if self._users.get(player.id) != (player.first_name, player.username):
+            await self.storage.remember_user(player.id, player.first_name, player.username)
+            self._users[player.id] = (player.first_name, player.username)
+
+    async def set_language(self, chat: Chat, player: Player, choice: str) -> str:
+        """/lang en|zh: the chat's language from now on; without a valid choice, the usage."""
+        choice = choice.strip().lower()
+        if choice not in LANGUAGES:
+            texts = self.texts(chat, player)
+            return texts("lang_usage", current=texts("lang_name"))
+        await self._remember(chat, player)
+        await self.storage.set_language(chat.id, choice)
+        self._languages[chat.id] = choice
+        return texts_for(choice)("lang_set")
+
+    # --- rounds --------------------------------------------------------------------------------
+
+    def open_round(self, chat_id: int) -> Round | None:
+        return self._open.get(chat_id)
+
+    async def play(self, chat: Chat, player: Player, game: str,
+                   options: PlayOptions | None = None) -> Reply:
+        """Deal a new round of the game, or repeat the round already on in this chat."""
+        texts = self.texts(chat, player)
+        current = self._open.get(chat.id)
+        if current is not None:
+            return Reply(self._still_open(current, texts))
+        rules = GAMES[game]
+        dealt = await rules.deal(self.pool, self.rng.getrandbits(64), options or PlayOptions())
+        if dealt is None:
+            return Reply(texts("play_no_hand"))
+        await self._remember(chat, player)
+        now = self.clock()
+        new = await self.storage.open_round(chat.id, dealt.game, dealt.hand, dealt.target,
+                                            dealt.level, dealt.points, texts.language, now,
+                                            now + self.seconds[game])
+        if new is None:  # another /play won the race while this hand was dealt
+            current = self._open.get(chat.id) or await self.storage.open_round_of(chat.id)
+            return Reply(self._still_open(current, texts) if current else texts("no_round"))
+        self._open[chat.id] = new
+        return Reply(rules.deal_text(new, texts), dealt=new)
+
+    def _still_open(self, current: Round, texts: Texts) -> str:
+        left = max(0, round(current.deadline - self.clock()))
+        return GAMES[current.game].still_open_text(current, texts, left)
+
+    async def set_message(self, round_: Round, message_id: int) -> None:
+        """The deal message's id: replies to it are answers."""
+        await self.storage.set_message(round_.id, message_id)
+        if (current := self._open.get(round_.chat_id)) is not None and current.id == round_.id:
+            self._open[round_.chat_id] = dataclasses.replace(current, message_id=message_id)
+
+    async def answer(self, chat: Chat, player: Player, text: str, explicit: bool) -> Reply | None:
+        """Judge an answer; None means stay silent (not an attempt, throttled, no round)."""
+        current = self._open.get(chat.id)
+        if current is None:
+            return Reply(self.texts(chat, player)("no_round")) if explicit else None
+        rules = GAMES[current.game]
+        if not explicit and not rules.looks_like_answer(text):
+            return None  # chatter: not even worth a trip to the pool
+        verdict = await rules.judge(self.pool, current, text, explicit)
+        if verdict.kind == "ignore" or not self.throttle.allow(chat.id, player.id):
+            return None
+        texts = self.texts(chat, player)
+        await self._remember(chat, player)
+        now = self.clock()
+        right = verdict.kind == "right"
+        await self.storage.record_answer(current.id, player.id, text[:200], right, now,
+                                         verdict.distance)
+        if not right:
+            return Reply(rules.verdict_text(verdict, current, texts))
+        shown = markup.code(verdict.expression) if verdict.expression else \
+            f"<code>{verdict.value}</code>"
+        if await self.storage.close_round(current.id, "won", now, player.id,
+                                          verdict.expression or verdict.value, current.points,
+                                          now - current.started_at):
+            self._forget(current)
+            won = texts("won", name=markup.name(player.first_name), answer=shown,
+                        elapsed=texts.seconds(now - current.started_at), points=current.points)
+            details = await rules.win_details(self.pool, current, texts)
+            return Reply("\n\n".join(filter(None, [won, details])), closed=True)
+        winner = await self.storage.winner_name(current.id)
+        return Reply(texts("too_late", name=markup.name(winner)) if winner else
+                     texts("round_over"))
+
+    async def hint(self, chat: Chat, player: Player) -> str:
+        """The first step of a solution; the round's points drop (once)."""
+        texts = self.texts(chat, player)
+        current = self._open.get(chat.id)
+        if current is None:
+            return texts("no_round")
+        step = await GAMES[current.game].hint_step(self.pool, current)
+        if step is None:
+            return texts("no_hints")
+        points = current.points if current.hint_used else hint_points(current.points)
+        if not current.hint_used and await self.storage.use_hint(current.id, points) and \
+                self._open.get(chat.id) == current:
+            self._open[chat.id] = dataclasses.replace(current, points=points, hint_used=True)
+        return texts("hint", step=markup.code(step), points=points)
+
+    async def reveal(self, chat: Chat, player: Player) -> Reply:
+        """/reveal: end the round now and show the answers."""
+        texts = self.texts(chat, player)
+        current = self._open.get(chat.id)
+        if current is None:
+            return Reply(texts("no_round"))
+        closed = await self._close(current, "revealed", texts)
+        return Reply(closed, closed=True) if closed else Reply(texts("no_round"))
+
+    async def expire(self, round_id: int) -> tuple[int, str] | None:
+        """The round's time ran out: (chat, text) if this call closed it."""
+        current = next((r for r in self._open.values() if r.id == round_id), None)
+        if current is None:
+            return None
+        texts = texts_for(self._languages.get(current.chat_id) or current.lang)
+        closed = await self._close(current, "expired", texts)
+        return (current.chat_id, closed) if closed else None
+
+    async def _close(self, current: Round, status: str, texts: Texts) -> str | None:
+        """Close a round without a right answer: the closest answer wins where that is the
+        rule, and the message shows the puzzle's best answers."""
+        rules = GAMES[current.game]
+        head = texts("timeout" if status == "expired" else "revealed", game=texts.game(rules.name))
+        details = await rules.reveal_text(self.pool, current, texts)
+        winner, lines = None, [head]
+        best = await self.storage.best_answer(current.id) if rules.closest_wins else None
+        points = rules.points_for(best.distance) if best is not None else 0
+        now = self.clock()
+        if best is not None and points > 0:
+            winner = best.user_id
+            lines.append(texts("closest_wins", name=markup.name(best.name),
+                               answer=markup.code(best.text), distance=best.distance,
+                               points=points))
+        elif rules.closest_wins:
+            lines.append(texts("nobody_close"))
+        if not await self.storage.close_round(
+                current.id, "won" if winner else status, now, winner,
+                best.text if winner and best else None, points,
+                best.at - current.started_at if winner and best else None):
+            return None
+        self._forget(current)
+        return "\n".join([*lines, details])
+
+    def _forget(self, current: Round) -> None:
+        if (still := self._open.get(current.chat_id)) is not None and still.id == current.id:
+            del self._open[current.chat_id]
+
+    async def resume(self) -> tuple[list[Round], list[tuple[int, str]]]:
+        """After a restart: rounds still running (to re-arm), and reveals of those that ran out."""
+        running, expired = [], []
+        for current in await self.load():
+            if current.deadline > self.clock():
+                running.append(current)
+            elif (closed := await self.expire(current.id)) is not None:
+                expired.append(closed)
+        return running, expired
+
+    async def migrate_chat(self, old_id: int, new_id: int) -> Round | None:
+        """A group became a supergroup; returns its open round, now under the new id."""
+        await self.storage.migrate_chat(old_id, new_id)
+        if old_id in self._languages:
+            self._languages[new_id] = self._languages.pop(old_id)
+        moved = self._open.pop(old_id, None)
+        if moved is not None:
+            self._open[new_id] = dataclasses.replace(moved, chat_id=new_id)
+        return self._open.get(new_id)
+
+    # --- leaderboards --------------------------------------------------------------------------
+
+    async def top(self, chat: Chat, player: Player, everywhere: bool,
+                  game: str | None = None) -> str:
+        texts = self.texts(chat, player)
+        standings = await self.storage.top(None if everywhere else chat.id, game)
+        if not standings:
+            return texts("top_empty")
+        where = texts("top_all" if everywhere else "top_chat")
+        title = f"{where} · {texts.game(game)}" if game else where
+        lines = [texts("top_title", title=title)]
+        lines += [texts("top_line", rank=i, name=markup.name(s.name), points=s.points,
+                        wins=s.wins) for i, s in enumerate(standings, 1)]
+        return markup.clip("\n".join(lines))
+
+    async def stats(self, chat: Chat, player: Player) -> str:
+        texts = self.texts(chat, player)
+        name = markup.name(player.first_name)
+        rows = [row for row in await self.storage.stats(chat.id, player.id) if row.rounds_played]
+        if not rows:
+            return texts("stats_none", name=name)
+        lines = [texts("stats_title", name=name)]
+        lines += [self._stats_line(texts, row) for row in rows]
+        if len(rows) > 1:
+            lines.append(texts("stats_overall", points=sum(r.points for r in rows),
+                               wins=sum(r.wins for r in rows),
+                               played=sum(r.rounds_played for r in rows)))
+        return "\n".join(lines)
+
+    @staticmethod
+    def _stats_line(texts: Texts, row: Stats) -> str:
+        fastest = texts.seconds(row.fastest_win) if row.fastest_win is not None else "—"
+        return texts("stats_game", game=texts.game(row.game), points=row.points, wins=row.wins,
+                     played=row.rounds_played, fastest=fastest, streak=row.current_streak,
+                     best_streak=row.best_streak)
+
+
+__all__ = ["Chat", "Game", "Player", "Reply", "Rules", "Throttle", "hint_points"]

@@ -1,0 +1,248 @@
+"""How hard a hand feels to people: the chance that a player's habitual steps find a solution.
+
+Solution counts predict human solve times poorly (1 1 4 6 and 1 5 5 5 both have one solution; the
+first is the easiest hand, the second among the hardest): what matters is whether the steps people
+try first lead anywhere. So a player is a random walk: combine two numbers, repeat, and with two
+left see at once whether they make the target. Steps are picked with weight exp(-cost): products,
+divisors of the target and the target itself first, big results later, and wasteful steps (x-x,
+small/large, ×1, ÷1, ±0) almost never. Difficulty = -log2(chance the walk ends on the target), so
+hands that need a wasteful step, like 6/(1-3/4), are the hardest, as for people. Five round-number
+weights, fitted to 4nums.com times, and no hand known by name. Five or six numbers follow only the
+likeliest steps (and one known solution's) down to four numbers, to stay well under a second.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from solver.errors import InputError, UnsolvableError
+from solver.expr import Expr, Num, Value, apply, divide
+from solver.parser import parse
+from solver.solutions import first_solution, validate_hand
+
+State = tuple[Value, ...]  # the numbers a player still holds, sorted
+Steps = tuple[tuple[Value, float], ...]  # (result, weight) of each operation on two numbers
+Moves = tuple[tuple[float, State], ...]  # (probability, next state) of each step from a state
+Tree = Value | tuple  # a solution being worked out: a value, or (op, left tree, right tree)
+
+MAX_RATED = 6
+EXACT = 4  # states of up to this many numbers are followed exactly; bigger ones along a beam
+BEAM = 12  # at a bigger state, how many of the likeliest steps are followed
+
+# Costs of a step (its weight is exp(-cost)): habits of players, fitted as round numbers.
+WASTEFUL = 8.0  # a result below one or an identity: x-x, small/large, x*1, x/1, x+0, x-0
+ADDITIVE = 0.5  # + and - are tried a little later than * and /: the target is seen as a product
+BIG = 1.0  # per doubling of the result past the target
+FACTOR = -1.0  # the result is a whole number dividing the target: it looks like progress
+HIT = -1.5  # the result is the target itself (on top of FACTOR)
+
+LEVELS = ("easy", "medium", "hard")
+# Thresholds on the difficulty: over the 1362 solvable hands of 1..13 to 24 they split the hands
+# about 40 / 35 / 25 % easy / medium / hard.
+MEDIUM_FROM = 4.1
+HARD_FROM = 5.5
+
+
+@dataclass(frozen=True)
+class Rating:
+    """`difficulty`: -log2 of the model player's chance of success, 0 when it cannot fail;
+    higher is harder. `level`: "easy", "medium" or "hard"."""
+
+    difficulty: float
+    level: str
+
+
+def rating_of(numbers: Sequence[int], target: int = 24) -> Rating:
+    """The difficulty of a solvable hand and its level; UnsolvableError when it has no solution.
+
+    Takes 1 to 6 numbers and any whole target; InputError for what the solver does not take.
+    """
+    numbers = list(numbers)
+    if not 1 <= len(numbers) <= MAX_RATED:
+        raise InputError(f"Give between 1 and {MAX_RATED} numbers to rate.", count=len(numbers))
+    hand, goal = validate_hand(numbers, target)
+    if len(hand) <= EXACT:
+        chance = _chance(hand, goal)
+    else:
+        path = _solution_path(hand, target)
+        chance = 0.0 if path is None else _guided_chance(hand, goal, path)
+    if chance <= 0.0:
+        shown = " ".join(map(str, hand))
+        raise UnsolvableError(f"{shown} cannot make {goal}, so it has no difficulty.",
+                              numbers=list(hand), target=goal)
+    difficulty = max(0.0, -math.log2(chance)) + 0.0  # + 0.0 turns -0.0 into 0.0
+    return Rating(difficulty, level_of(difficulty))
+
+
+def rate(numbers: Sequence[int], target: int = 24) -> float:
+    """The difficulty of a solvable hand: higher is harder, 0 when a player cannot go wrong."""
+    return rating_of(numbers, target).difficulty
+
+
+def level(numbers: Sequence[int], target: int = 24) -> str:
+    """"easy", "medium" or "hard" for a solvable hand."""
+    return rating_of(numbers, target).level
+
+
+def level_of(difficulty: float) -> str:
+    """The level a difficulty falls in."""
+    if difficulty >= HARD_FROM:
+        return "hard"
+    return "medium" if difficulty >= MEDIUM_FROM else "easy"
+
+
+def step_cost(a: Value, b: Value, op: str, result: Value, target: Value) -> float:
+    """How reluctant a player is to take the step `a op b = result` (a >= b; op "\\" is b/a)."""
+    if isinstance(result, int):
+        below_one = result == 0
+    else:
+        below_one = abs(result.numerator) < result.denominator
+    if below_one or (b == 1 and op in "*/") or (b == 0 and op in "+-"):
+        return WASTEFUL
+    cost = ADDITIVE if op in "+-" else 0.0
+    size, scale = abs(float(result)), max(abs(float(target)), 1.0)
+    if size > scale:
+        cost += BIG * math.log2(size / scale)
+    if isinstance(result, int) and target % result == 0:
+        cost += FACTOR + (HIT if result == target else 0.0)
+    return cost
+
+
+@lru_cache(maxsize=1 << 14)
+def _steps(a: Value, b: Value, target: Value) -> Steps:
+    """Each operation on two numbers (a >= b) as (result, weight); the weights are not normalised.
+
+    Results stay non-negative for a target >= 0, as any solution can (see solver.search); for a
+    negative target a player may also take the smaller minus the larger.
+    """
+    results = [("+", a + b), ("-", a - b), ("*", a * b)]
+    if b:
+        results.append(("/", divide(a, b)))
+    if a and a != b:
+        results.append(("\\", divide(b, a)))
+        if target < 0:
+            results.append(("-", b - a))
+    return tuple((r, math.exp(-step_cost(a, b, op, r, target))) for op, r in results)
+
+
+def _pairs(state: State) -> Iterator[tuple[Value, Value, State]]:
+    """(larger, smaller, the other numbers) for each pair a player can pick from a state."""
+    seen = set()
+    for i in range(len(state)):
+        for j in range(i + 1, len(state)):
+            if (state[i], state[j]) not in seen:  # equal numbers are one choice for a player
+                seen.add((state[i], state[j]))
+                yield state[j], state[i], state[:i] + state[i + 1:j] + state[j + 1:]
+
+
+def _makes(a: Value, b: Value, target: Value) -> bool:
+    """Whether one operation on a and b gives the target (what a player sees at a glance).
+
+    In integers: with a = p/q, b = r/s and the target u/v, each test is one cross-multiplication
+    (Fractions would be built and reduced ten times over, in the innermost loop).
+    """
+    p, q, r, s = a.numerator, a.denominator, b.numerator, b.denominator
+    u, v = target.numerator, target.denominator
+    ps, rq, goal = p * s * v, r * q * v, u * q * s
+    return (ps + rq == goal or ps - rq == goal or rq - ps == goal or p * r * v == goal
+            or (r != 0 and ps == u * r * q) or (p != 0 and rq == u * p * s))
+
+
+def _moves(state: State, target: Value) -> Moves:
+    """Each step a player can take from a state, as (probability, next state)."""
+    moves = [(weight, tuple(sorted((*rest, result))))
+             for a, b, rest in _pairs(state) for result, weight in _steps(a, b, target)]
+    total = sum(weight for weight, _ in moves)
+    return tuple((weight / total, after) for weight, after in moves)
+
+
+@lru_cache(maxsize=1 << 15)
+def _chance(state: State, target: Value) -> float:
+    """The chance that a walk from this state ends on the target (big states: along the beam)."""
+    if len(state) == 1:
+        return 1.0 if state[0] == target else 0.0
+    if len(state) == 2:
+        return 1.0 if _makes(state[0], state[1], target) else 0.0
+    if len(state) == 3:
+        return _last_choice(state, target)
+    moves = _moves(state, target)
+    if len(state) > EXACT:
+        return _beam_chance(moves, target, ())
+    return sum(p * _chance(after, target) for p, after in moves)
+
+
+def _last_choice(state: State, target: Value) -> float:
+    """The chance from three numbers: the weight of the steps whose result and the third number
+    make the target. (The same sum as for bigger states, without building the states.)"""
+    total = hits = 0.0
+    for a, b, (c,) in _pairs(state):
+        for result, weight in _steps(a, b, target):
+            total += weight
+            if _makes(result, c, target):
+                hits += weight
+    return hits / total
+
+
+def _beam_chance(moves: Moves, target: Value, path: tuple[State, ...]) -> float:
+    """The chance from a big state, following only its BEAM likeliest steps (and the next step of
+    a known solution's path, if given), as if the others succeeded as often on average."""
+    followed = sorted(moves, key=lambda move: -move[0])[:BEAM]
+    if path:
+        followed += [move for move in moves if move[1] == path[0] and move not in followed]
+    chance = 0.0
+    for p, after in followed:
+        if path and after == path[0]:
+            chance += p * _guided_chance(after, target, path[1:])
+        else:
+            chance += p * _chance(after, target)
+    return chance / sum(p for p, _ in followed)
+
+
+def _guided_chance(state: State, target: Value, path: tuple[State, ...]) -> float:
+    """The chance from a state on a known solution's path: the beam always follows that path."""
+    if len(state) <= EXACT or not path:
+        return _chance(state, target)
+    return _beam_chance(_moves(state, target), target, path)
+
+
+def _solution_path(hand: tuple[int, ...], target: int) -> tuple[State, ...] | None:
+    """The states one solution passes through, step by step; None when the hand has none."""
+    text = first_solution(hand, target)
+    if text is None:
+        return None
+    tree, path = _tree(parse(text)), []
+    while isinstance(tree, tuple):
+        tree = _contract(tree)
+        path.append(tuple(sorted(_values(tree))))
+    return tuple(path)
+
+
+def _tree(expr: Expr) -> Tree:
+    return expr.value if isinstance(expr, Num) else (expr.op, _tree(expr.left), _tree(expr.right))
+
+
+def _contract(tree: tuple) -> Tree:
+    """The tree with its leftmost operation on two plain values carried out."""
+    op, left, right = tree
+    if isinstance(left, tuple):
+        return (op, _contract(left), right)
+    if isinstance(right, tuple):
+        return (op, left, _contract(right))
+    return apply(op, left, right)
+
+
+def _values(tree: Tree) -> list[Value]:
+    """The values a player holds while working out a solution."""
+    if isinstance(tree, tuple):
+        return _values(tree[1]) + _values(tree[2])
+    return [tree]
+
+
+assert level_of(0.0) == "easy" and level_of(HARD_FROM) == "hard"
+assert _steps(3, 1, 24)[2] == (3, math.exp(-WASTEFUL))  # 3*1 wastes the 1
+assert _contract(("/", 8, ("-", 3, ("/", 8, 3)))) == ("/", 8, ("-", 3, Fraction(8, 3)))
+assert _makes(Fraction(1, 3), 8, 24) and not _makes(0, 0, 1) and _makes(2, 5, Fraction(2, 5))

@@ -106,6 +106,13 @@ class Search:
                 self._made[memo] = any(True for _ in self._hits(hand, v))
         return self._made[memo]
 
+    def reaches(self, hand: Hand, v: Value) -> bool:
+        """Whether the hand reaches v, asked once: unlike `can_make`, a small hand's own value
+        set (thousands of fractions for four numbers) is not built, only its parts'."""
+        if len(hand) == 1 or v == 0:
+            return self.can_make(hand, v)
+        return any(True for _ in self._hits(hand, v))
+
     def _hits(self, hand: Hand, v: Value) -> Iterator[tuple[str, Hand, Value, Hand, Value]]:
         """(operation, side a, its value, side b, its value) for each way to reach v != 0."""
         for left, right in splits(hand):

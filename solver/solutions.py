@@ -94,7 +94,7 @@ def is_solvable(numbers: Sequence[int], target: int = 24, *, integer_only: bool 
     """Whether the hand has a solution."""
     if target >= 0:
         hand, goal = validate_hand(numbers, target)
-        return Search(integer_only).can_make(hand, goal)
+        return Search(integer_only).reaches(hand, goal)
     return first_solution(numbers, target, integer_only=integer_only) is not None
 
 

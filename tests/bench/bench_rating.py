@@ -1,0 +1,60 @@
+"""Benchmark of the difficulty rating: one hand at a time (as the bot rates hands when it deals),
+the 1362 solvable hands of 1..13 from cold caches, and six-number hands."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from solver import is_solvable, rate
+from solver import rating as rating_module
+
+
+def cold() -> None:
+    """Empty every cache of the rating module (and of the search it asks)."""
+    for module in (rating_module, sys.modules["solver.search"]):
+        for value in vars(module).values():
+            if hasattr(value, "cache_clear"):
+                value.cache_clear()
+
+
+def seconds(work) -> float:
+    started = time.perf_counter()
+    work()
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    hands = [h for h in itertools.combinations_with_replacement(range(1, 14), 4)
+             if is_solvable(h, 24)]
+    rng = random.Random(7)
+    cold()
+    all_hands = seconds(lambda: [rate(h) for h in hands])
+    cold()
+    single = []
+    for hand in rng.sample(hands, 200):
+        single.append(seconds(lambda hand=hand: rate(hand)))
+    six = []
+    for _ in range(20):
+        drawn = [rng.randint(1, 13) for _ in range(6)]
+        if is_solvable(drawn, 24):
+            cold()
+            six.append(seconds(lambda drawn=drawn: rate(drawn)))
+    print("Difficulty rating (solver.rating), one process")
+    print(f"{'measure':<44}{'value':>10}")
+    print(f"{'all 1362 solvable hands of 1..13, cold':<44}{all_hands:>9.2f}s")
+    print(f"{'one new 4-number hand, median':<44}{statistics.median(single) * 1000:>8.2f}ms")
+    print(f"{'one new 4-number hand, max of 200':<44}{max(single) * 1000:>8.2f}ms")
+    print(f"{'six numbers of 1..13, cold, median':<44}{statistics.median(six) * 1000:>8.1f}ms")
+    print(f"{'six numbers of 1..13, cold, max of ' + str(len(six)):<44}"
+          f"{max(six) * 1000:>8.1f}ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -115,3 +115,19 @@ async def test_solve_good_and_bad(telegram: FakeTelegram, make_bot):
     assert "Usage: /solve" in (await telegram.reply(chat)).text
     errors = [c for c in telegram.calls if c[0] == "sendMessage"]
     assert errors  # every message above passed the server's HTML and length checks
+
+
+async def test_sigterm_stops_cleanly_and_the_round_resumes(telegram: FakeTelegram, make_bot):
+    bot = make_bot(round_seconds=60)
+    await bot.start()
+    telegram.chat(GROUP)
+    await telegram.say(GROUP, ANN, "/countdown")
+    deal = await telegram.reply(GROUP)
+    await bot.stop()  # SIGTERM, as docker stop and systemctl stop send it
+    assert bot.process is not None and bot.process.returncode == 0
+
+    await bot.start()
+    await telegram.say(GROUP, BEN, "/play")
+    again = await telegram.reply(GROUP)
+    assert "A round of Countdown is on" in again.text
+    assert deal.text.splitlines()[0] in again.text

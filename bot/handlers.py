@@ -13,7 +13,7 @@ from telegram import InlineQueryResultArticle, InputTextMessageContent, Message,
 from telegram.constants import ParseMode
 from telegram.ext import ContextTypes, JobQueue
 
-from bot.i18n import language_of, texts_for
+from bot.i18n import Texts, language_of, texts_for
 from bot.requests import (
     SolveRequest,
     parse_countdown,
@@ -50,6 +50,11 @@ def chat_of(update: Update) -> Chat:
     chat = update.effective_chat
     assert chat is not None
     return Chat(chat.id, chat.type, chat.title)
+
+
+def texts_of(update: Update, context: Context) -> Texts:
+    """The messages in the language of this chat (or of this speaker)."""
+    return game_of(context).texts(chat_of(update), player_of(update))
 
 
 def arguments(context: Context) -> str:
@@ -110,8 +115,7 @@ async def send_round_reply(update: Update, context: Context, outcome: Reply,
 
 async def start(update: Update, context: Context) -> None:
     """/start and /help: what the bot does and how to play."""
-    await reply(update, game_of(context).texts(chat_of(update), player_of(update))("help"),
-                quote=False)
+    await reply(update, texts_of(update, context)("help"), quote=False)
 
 
 async def play(update: Update, context: Context) -> None:
@@ -119,7 +123,7 @@ async def play(update: Update, context: Context) -> None:
     game, chat, player = game_of(context), chat_of(update), player_of(update)
     options = parse_play(arguments(context))
     if options is None:
-        await reply(update, game.texts(chat, player)("play_usage"))
+        await reply(update, texts_of(update, context)("play_usage"))
         return
     await send_round_reply(update, context, await game.play(chat, player, "24", options))
 
@@ -155,8 +159,7 @@ async def answer(update: Update, context: Context) -> None:
     """/answer (or /a) <expression>: answer the round."""
     expression = arguments(context)
     if not expression:
-        await reply(update, game_of(context).texts(chat_of(update), player_of(update))(
-            "answer_usage"))
+        await reply(update, texts_of(update, context)("answer_usage"))
         return
     await judge(update, context, expression, explicit=True)
 
@@ -192,7 +195,7 @@ async def reveal(update: Update, context: Context) -> None:
 
 async def solve(update: Update, context: Context) -> None:
     """/solve a b c d [= target] [--closest]: every distinct solution (or the closest value)."""
-    texts = game_of(context).texts(chat_of(update), player_of(update))
+    texts = texts_of(update, context)
     request = parse_solve(arguments(context))
     await reply(update, await solving_of(context).solve(request, texts) if request else
                 texts("solve_usage"))
@@ -203,7 +206,7 @@ async def top(update: Update, context: Context) -> None:
     game, chat, player = game_of(context), chat_of(update), player_of(update)
     wanted = parse_top(arguments(context))
     if wanted is None:
-        await reply(update, game.texts(chat, player)("top_usage"))
+        await reply(update, texts_of(update, context)("top_usage"))
         return
     await reply(update, await game.top(chat, player, *wanted), quote=False)
 

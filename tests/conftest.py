@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pathlib
+from collections.abc import AsyncIterator
 
 import pytest
+
+from tests.fake_telegram import FakeTelegram
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -17,3 +20,12 @@ def shared_dir() -> pathlib.Path:
     if not (SHARED / "data").is_dir():
         pytest.skip("../shared is not present")
     return SHARED
+
+
+@pytest.fixture
+async def telegram() -> AsyncIterator[FakeTelegram]:
+    """The Bot API emulator on 127.0.0.1, for the bot's handler and end-to-end tests."""
+    server = FakeTelegram()
+    await server.start()
+    yield server
+    await server.stop()

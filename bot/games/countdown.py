@@ -8,15 +8,14 @@ functions run in the solver pool; `Countdown` words their results.
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
 
 from bot import markup
-from bot.games.rules import Deal, PlayOptions, Rules, Verdict, unreadable
+from bot.games.rules import Deal, PlayOptions, Rules, Verdict, read_expression
 from bot.i18n import Texts
 from bot.pool import SolverPool
 from bot.storage import Round
-from solver import DivisionByZeroError, ParseError, evaluate, parse, to_text
+from solver import DivisionByZeroError, evaluate, to_text
 from solver.countdown import solve_countdown, steps_ok
 from solver.expr import numbers as expr_numbers
 
@@ -28,8 +27,6 @@ TARGETS = (101, 999)
 DEFAULT_LARGE = 2
 POINTS = ((0, 10), (5, 7), (10, 5))  # (at most this far from the target, points)
 WITHIN = POINTS[-1][0]
-
-LOOKS_LIKE_MATH = re.compile(r"^[\d\s+\-*/×÷·xX−–()（）０-９＋－＊／=]+$")
 
 
 def points_for(distance: int) -> int:
@@ -46,15 +43,9 @@ def draw(seed: int, large: int = DEFAULT_LARGE) -> Deal:
 
 def judge(text: str, hand: tuple[int, ...], target: int, explicit: bool) -> Verdict:
     """A valid answer's value and distance, or what is wrong with it."""
-    text = text.strip()
-    if "=" in text:
-        text = text.split("=", 1)[0].strip()
-    if not explicit and not LOOKS_LIKE_MATH.match(text):
-        return Verdict("ignore")
-    try:
-        expr = parse(text)
-    except ParseError as error:
-        return unreadable(error) if explicit else Verdict("ignore")
+    expr = read_expression(text, explicit)
+    if isinstance(expr, Verdict):
+        return expr
     used, dealt = Counter(expr_numbers(expr)), Counter(hand)
     if not explicit and sum((used & dealt).values()) < 2:
         return Verdict("ignore")
@@ -86,9 +77,6 @@ class Countdown(Rules):
     async def deal(self, pool: SolverPool, seed: int, options: PlayOptions) -> Deal | None:
         large = DEFAULT_LARGE if options.large is None else options.large
         return await pool.run(draw, seed, large)
-
-    def looks_like_answer(self, text: str) -> bool:
-        return bool(LOOKS_LIKE_MATH.match(text.strip()))
 
     async def judge(self, pool: SolverPool, round_: Round, text: str,
                     explicit: bool) -> Verdict:

@@ -7,6 +7,7 @@ of the game's module (picklable); the methods here only await them and word the 
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -15,7 +16,9 @@ from bot import markup
 from bot.i18n import Texts
 from bot.pool import SolverPool
 from bot.storage import Round
-from solver import ParseError
+from solver import Expr, ParseError, parse
+
+LOOKS_LIKE_MATH = re.compile(r"^[\d\s+\-*/×÷·xX−–()（）０-９＋－＊／=]+$")
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,23 @@ def unreadable(error: ParseError) -> Verdict:
     return Verdict("unreadable", error=error.code, params=dict(error.params))
 
 
+def read_expression(text: str, explicit: bool) -> Expr | Verdict:
+    """The expression of an answer, or the verdict when there is none to judge.
+
+    "(3+3)*4 = 24" is fine: what stands before the sign is the answer. A plain message (not
+    explicit) that is not arithmetic, or can't be read, is chatter and ignored.
+    """
+    text = text.strip()
+    if "=" in text:
+        text = text.split("=", 1)[0].strip()
+    if not explicit and not LOOKS_LIKE_MATH.match(text):
+        return Verdict("ignore")
+    try:
+        return parse(text)
+    except ParseError as error:
+        return unreadable(error) if explicit else Verdict("ignore")
+
+
 @dataclass(frozen=True)
 class PlayOptions:
     """What a player asked for with /play or /countdown (None: the game's default)."""
@@ -73,9 +93,9 @@ class Rules(ABC):
     async def deal(self, pool: SolverPool, seed: int, options: PlayOptions) -> Deal | None:
         """A new puzzle (None when the options admit none)."""
 
-    @abstractmethod
     def looks_like_answer(self, text: str) -> bool:
         """Whether a plain message (no command, no reply) may be an answer: cheap, no solver."""
+        return bool(LOOKS_LIKE_MATH.match(text.strip()))
 
     @abstractmethod
     async def judge(self, pool: SolverPool, round_: Round, text: str,

@@ -6,23 +6,20 @@ The top-level functions run in the solver pool; `TwentyFour` words their results
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
 
 from bot import markup
-from bot.games.rules import Deal, PlayOptions, Rules, Verdict, unreadable
+from bot.games.rules import Deal, PlayOptions, Rules, Verdict, read_expression
 from bot.i18n import Texts
 from bot.pool import SolverPool
 from bot.storage import Round
 from solver import (
     DivisionByZeroError,
     NumbersMismatchError,
-    ParseError,
     check_numbers,
     evaluate,
     first_step,
     is_solvable,
-    parse,
     solve,
     to_text,
 )
@@ -37,8 +34,6 @@ COUNTS = (4, 5, 6)
 TARGETS = (1, 999)
 DEAL_TRIES = 300
 REVEAL_SHOWN = 5
-
-LOOKS_LIKE_MATH = re.compile(r"^[\d\s+\-*/×÷·xX−–()（）０-９＋－＊／=]+$")
 
 
 def deal(seed: int, level: str | None = None, count: int = 4, target: int = 24) -> Deal | None:
@@ -68,15 +63,9 @@ def deal(seed: int, level: str | None = None, count: int = 4, target: int = 24) 
 
 def judge(text: str, hand: tuple[int, ...], target: int, explicit: bool) -> Verdict:
     """Judge an answer exactly. Plain messages (not explicit) that are no attempt are ignored."""
-    text = text.strip()
-    if "=" in text:  # "(3+3)*4 = 24" is fine: what stands before the sign is the answer
-        text = text.split("=", 1)[0].strip()
-    if not explicit and not LOOKS_LIKE_MATH.match(text):
-        return Verdict("ignore")
-    try:
-        expr = parse(text)
-    except ParseError as error:
-        return unreadable(error) if explicit else Verdict("ignore")
+    expr = read_expression(text, explicit)
+    if isinstance(expr, Verdict):
+        return expr
     shown = to_text(expr)
     if not explicit and sum((Counter(expr_numbers(expr)) & Counter(hand)).values()) < 2:
         return Verdict("ignore")
@@ -109,9 +98,6 @@ class TwentyFour(Rules):
     async def deal(self, pool: SolverPool, seed: int, options: PlayOptions) -> Deal | None:
         return await pool.run(deal, seed, options.level, options.count or 4,
                               24 if options.target is None else options.target)
-
-    def looks_like_answer(self, text: str) -> bool:
-        return bool(LOOKS_LIKE_MATH.match(text.strip()))
 
     async def judge(self, pool: SolverPool, round_: Round, text: str,
                     explicit: bool) -> Verdict:

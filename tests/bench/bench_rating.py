@@ -7,13 +7,13 @@ import itertools
 import random
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from solver import is_solvable, rate
 from solver import rating as rating_module
+from tests.bench.bench_solver import timed
 
 
 def cold() -> None:
@@ -24,28 +24,22 @@ def cold() -> None:
                 value.cache_clear()
 
 
-def seconds(work) -> float:
-    started = time.perf_counter()
-    work()
-    return time.perf_counter() - started
-
-
 def main() -> None:
     hands = [h for h in itertools.combinations_with_replacement(range(1, 14), 4)
              if is_solvable(h, 24)]
     rng = random.Random(7)
     cold()
-    all_hands = seconds(lambda: [rate(h) for h in hands])
+    all_hands = timed(lambda: [rate(h) for h in hands])
     cold()
     single = []
     for hand in rng.sample(hands, 200):
-        single.append(seconds(lambda hand=hand: rate(hand)))
+        single.append(timed(lambda hand=hand: rate(hand)))
     six = []
     for _ in range(20):
         drawn = [rng.randint(1, 13) for _ in range(6)]
         if is_solvable(drawn, 24):
             cold()
-            six.append(seconds(lambda drawn=drawn: rate(drawn)))
+            six.append(timed(lambda drawn=drawn: rate(drawn)))
     print("Difficulty rating (solver.rating), one process")
     print(f"{'measure':<44}{'value':>10}")
     print(f"{'all 1362 solvable hands of 1..13, cold':<44}{all_hands:>9.2f}s")

@@ -23,14 +23,6 @@ def pool() -> Iterator[SolverPool]:
     shared.shutdown()
 
 
-@pytest.fixture
-async def telegram() -> AsyncIterator[FakeTelegram]:
-    server = FakeTelegram()
-    await server.start()
-    yield server
-    await server.stop()
-
-
 class Harness:
     """The real Application wired to the fake server; `send` feeds an Update and waits for it."""
 

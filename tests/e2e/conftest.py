@@ -57,14 +57,6 @@ class BotProcess:
 
 
 @pytest.fixture
-async def telegram() -> AsyncIterator[FakeTelegram]:
-    server = FakeTelegram()
-    await server.start()
-    yield server
-    await server.stop()
-
-
-@pytest.fixture
 async def make_bot(telegram: FakeTelegram, tmp_path: Path) -> AsyncIterator:
     bots: list[BotProcess] = []
 

@@ -101,14 +101,16 @@ async def round_timeout(context: Context) -> None:
 
 async def send_round_reply(update: Update, context: Context, outcome: Reply,
                            quote: bool = True) -> None:
-    """Send what the round service said; start the timer of a new round, drop a closed one's."""
-    sent = await reply(update, outcome.text, quote=quote and outcome.dealt is None)
-    if outcome.dealt is not None and sent is not None:
-        await game_of(context).set_message(outcome.dealt, sent.message_id)
+    """Send what the round service said; start the timer of a new round (before sending, so
+    that a failed send cannot leave a round without an end), drop a closed one's."""
+    if outcome.dealt is not None:
         arm_timer(context.job_queue, outcome.dealt,
                   outcome.dealt.deadline - outcome.dealt.started_at)
     if outcome.closed:
         drop_timer(context.job_queue, chat_of(update).id)
+    sent = await reply(update, outcome.text, quote=quote and outcome.dealt is None)
+    if outcome.dealt is not None and sent is not None:
+        await game_of(context).set_message(outcome.dealt, sent.message_id)
 
 
 # --- commands --------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import multiprocessing
 import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 log = logging.getLogger(__name__)
@@ -35,17 +36,26 @@ class SolverPool:
                                    initializer=_ignore_interrupts)
 
     async def run(self, fn: Callable[..., T], *args: Any, timeout: float | None = None) -> T:
+        """fn(*args) in a worker; SolverTimeout (and a fresh pool) when it takes too long.
+
+        Work that another task's timeout took down with the old pool (cancelled in its queue or
+        broken in its process) runs again on the new one: solver work is pure, so that is safe.
+        """
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._executor, fn, *args)
-        if timeout is None:
-            return await future
-        try:
-            return await asyncio.wait_for(future, timeout)
-        except TimeoutError:
-            log.warning("solver work %s timed out after %.1f s; restarting the pool",
-                        getattr(fn, "__name__", fn), timeout)
-            self._restart()
-            raise SolverTimeout from None
+        while True:
+            executor = self._executor
+            future = loop.run_in_executor(executor, fn, *args)
+            try:
+                return await (future if timeout is None else asyncio.wait_for(future, timeout))
+            except TimeoutError:
+                log.warning("solver work %s timed out after %.1f s; restarting the pool",
+                            getattr(fn, "__name__", fn), timeout)
+                self._restart()
+                raise SolverTimeout from None
+            except (BrokenProcessPool, asyncio.CancelledError):
+                task = asyncio.current_task()
+                if executor is self._executor or (task is not None and task.cancelling()):
+                    raise
 
     async def warm_up(self) -> None:
         """Start every worker (importing the solver) before the first player waits for one."""

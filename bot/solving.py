@@ -22,6 +22,7 @@ from solver.yahtzee import best_assignment
 SOLVE_SHOWN = 10
 INLINE_SHOWN = 50  # Telegram's limit on inline results
 INLINE_CACHE = 1024
+INLINE_TIMEOUT = 5.0  # Telegram drops an inline query that waits much longer
 
 
 @dataclass(frozen=True)
@@ -55,13 +56,14 @@ class Solving:
                          target=request.target)
         return solutions_text(texts, request.numbers, request.target, found, SOLVE_SHOWN)
 
-    async def solutions(self, numbers: tuple[int, ...], target: int) -> list[str]:
+    async def solutions(self, numbers: tuple[int, ...], target: int,
+                        timeout: float | None = None) -> list[str]:
         """The distinct solutions, from the cache when this hand was asked lately."""
         key = (tuple(sorted(numbers)), target)
         if key in self._cache:
             self._cache.move_to_end(key)
             return self._cache[key]
-        found = await self.pool.run(solutions, numbers, target, timeout=self.timeout)
+        found = await self.pool.run(solutions, numbers, target, timeout=timeout or self.timeout)
         self._cache[key] = found
         if len(self._cache) > INLINE_CACHE:
             self._cache.popitem(last=False)
@@ -88,13 +90,13 @@ class Solving:
                                  texts("inline_usage_description"), texts("inline_usage"))]
         numbers, target = request.numbers, request.target
         try:
-            found = await self.solutions(numbers, target)
+            found = await self.solutions(numbers, target, min(self.timeout, INLINE_TIMEOUT))
         except SolverTimeout:
             found = None
         if not found:
             key = "solve_timeout" if found is None else "solve_none"
             message = texts(key, numbers=markup.numbers(numbers), target=target,
-                            seconds=round(self.timeout))
+                            seconds=round(min(self.timeout, INLINE_TIMEOUT)))
             return [InlineAnswer("none", texts("inline_none_title"), "", message)]
         count = texts.count(len(found))
         return [InlineAnswer(str(i), f"{prettify(s)} = {target}",

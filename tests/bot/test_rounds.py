@@ -239,3 +239,23 @@ async def test_slow_solve_is_stopped_and_the_pool_recovers():
         assert "8÷(3−8÷3)" in await quick.solve(SolveRequest((3, 8, 3, 8), 24), Texts("en"))
     finally:
         own.shutdown()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+async def test_a_timeout_does_not_take_down_other_work(workers):
+    """A stopped /solve restarts the pool; work queued or running beside it runs again."""
+    import asyncio
+
+    from bot.games.twentyfour import solutions
+    from bot.pool import SolverTimeout
+
+    own = SolverPool(workers)
+    try:
+        await own.warm_up()
+        slow = asyncio.create_task(own.run(solutions, (1, 2, 3, 4, 5, 7), 24, timeout=0.05))
+        other = asyncio.create_task(own.run(solutions, (1, 2, 3, 4, 5, 6), 24))
+        with pytest.raises(SolverTimeout):
+            await slow
+        assert await other == solve([1, 2, 3, 4, 5, 6])
+    finally:
+        own.shutdown()

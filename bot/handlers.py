@@ -117,7 +117,7 @@ async def send_round_reply(update: Update, context: Context, outcome: Reply,
 
 async def start(update: Update, context: Context) -> None:
     """/start and /help: what the bot does and how to play."""
-    await reply(update, texts_of(update, context)("help"), quote=False)
+    await reply(update, texts_of(update, context)("help", bot=context.bot.username), quote=False)
 
 
 async def play(update: Update, context: Context) -> None:
@@ -243,7 +243,8 @@ async def inline_query(update: Update, context: Context) -> None:
     query = update.inline_query
     assert query is not None
     texts = texts_for(language_of(query.from_user.language_code))
-    answers = await solving_of(context).inline(parse_solve(query.query), texts)
+    answers = await solving_of(context).inline(parse_solve(query.query), texts,
+                                               context.bot.username)
     results = [InlineQueryResultArticle(a.id, a.title, InputTextMessageContent(
         a.message, parse_mode=ParseMode.HTML), description=a.description or None)
         for a in answers]

@@ -83,11 +83,13 @@ class Solving:
         result = await self.pool.run(best_assignment, rolls, timeout=self.timeout)
         return table_text(texts, result)
 
-    async def inline(self, request: SolveRequest | None, texts: Texts) -> list[InlineAnswer]:
+    async def inline(self, request: SolveRequest | None, texts: Texts,
+                     bot_name: str = "bot") -> list[InlineAnswer]:
         """Inline results for '@bot 3 8 3 8': one per distinct solution, or one that explains."""
         if request is None or request.closest:
             return [InlineAnswer("usage", texts("inline_usage_title"),
-                                 texts("inline_usage_description"), texts("inline_usage"))]
+                                 texts("inline_usage_description"),
+                                 texts("inline_usage", bot=bot_name))]
         numbers, target = request.numbers, request.target
         try:
             found = await self.solutions(numbers, target, min(self.timeout, INLINE_TIMEOUT))

@@ -26,6 +26,7 @@ async def test_help(harness: Harness):
     await harness.send(GROUP, ALICE, "/start")
     sent = await harness.telegram.reply(GROUP)
     assert "/play" in sent.text and "/solve" in sent.text
+    assert f"@{harness.app.bot.username} 3 8 3 8" in sent.text  # inline mode, by the bot's name
 
 
 async def test_full_round_wrong_then_right_then_scores(harness: Harness):

@@ -31,10 +31,10 @@ def main(argv: list[str], stdin: TextIO = sys.stdin) -> int:
     for start in range(0, len(lines), ROLLS):
         group = lines[start:start + ROLLS]
         try:
+            rolls = [_roll(line, number) for number, line in group]  # a bad roll is named first
             if len(group) < ROLLS:
                 raise SolverError(f"line {group[-1][0]}: the game is cut short "
                                   f"({len(group)} of {ROLLS} rolls)")
-            rolls = [_roll(line, number) for number, line in group]
             result = best_assignment(rolls)
         except SolverError as error:
             if args.json:

@@ -54,5 +54,7 @@ def test_yahtzee_bad_input():
     assert result.returncode == 2 and "line 13" in result.stderr
     result = run("yahtzee", stdin=game)
     assert result.returncode == 2 and "cut short" in result.stderr
+    result = run("yahtzee", stdin="1 2 3 4 5\n1 1 1\n")  # short, but the bad roll comes first
+    assert result.returncode == 2 and "line 2: a roll is five dice" in result.stderr
     rows = run("yahtzee", "--json", stdin=game + "6 6 6 6 6\n" + "x\n").stdout.splitlines()
     assert json.loads(rows[0])["total"] > 0 and json.loads(rows[1])["numbers"] is None

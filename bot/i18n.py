@@ -1,7 +1,7 @@
 """The bot's words in English and Simplified Chinese, read from the catalogs in bot/locales/.
 
-Messages are data, one JSON file per language with the same keys and placeholders; code asks for
-a key and fills the placeholders with values that are already HTML-safe (see bot.markup).
+Messages are data, one JSON file per language with the same keys and {fields}; code asks for
+a key and fills the fields with values that are already HTML-safe (see bot.markup).
 """
 
 from __future__ import annotations

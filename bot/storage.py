@@ -193,14 +193,6 @@ class Storage:
                         "ON CONFLICT(id) DO UPDATE SET first_name = excluded.first_name, "
                         "username = excluded.username", (user_id, first_name, username))
 
-    async def remember(self, chat_id: int, chat_type: str, title: str | None,
-                       user_id: int | None = None, first_name: str = "",
-                       username: str | None = None) -> None:
-        """Record (or refresh) a chat and, if given, a user."""
-        await self.remember_chat(chat_id, chat_type, title)
-        if user_id is not None:
-            await self.remember_user(user_id, first_name, username)
-
     async def languages(self) -> dict[int, str]:
         """The language each chat chose with /lang."""
         rows = await self._fetch("SELECT id, lang FROM chats WHERE lang IS NOT NULL")

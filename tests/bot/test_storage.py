@@ -16,8 +16,9 @@ CHAT = -500
 
 async def fresh(tmp_path, version: int = LATEST) -> Storage:
     storage = await Storage.open(tmp_path / "db.sqlite3", migrate_to=version)
-    await storage.remember(CHAT, "group", "G", 1, "Ann")
-    await storage.remember(CHAT, "group", "G", 2, "Ben")
+    await storage.remember_chat(CHAT, "group", "G")
+    await storage.remember_user(1, "Ann")
+    await storage.remember_user(2, "Ben")
     return storage
 
 
@@ -150,7 +151,7 @@ async def test_streaks_fastest_and_leaderboards(tmp_path):
     [ben] = await storage.stats(CHAT, 2)
     assert ben.current_streak == 0 and ben.rounds_played == 3
     assert [s.name for s in await storage.top(CHAT)] == ["Ann", "Ben"]
-    await storage.remember(-600, "group", "H", 2, "Ben")
+    await storage.remember_chat(-600, "group", "H")
     other = await open_round(storage, chat=-600, points=30)
     await storage.close_round(other.id, "won", 102.0, 2, "x", 30, 2.0)
     everywhere = await storage.top(None)
@@ -212,7 +213,8 @@ async def test_best_answer_is_the_closest_then_the_earliest(tmp_path):
 
 async def test_queries_are_parameterised(tmp_path):
     storage = await fresh(tmp_path)
-    await storage.remember(CHAT, "group", "x'); DROP TABLE rounds; --", 3, "Robert'); --")
+    await storage.remember_chat(CHAT, "group", "x'); DROP TABLE rounds; --")
+    await storage.remember_user(3, "Robert'); --")
     async with aiosqlite.connect(tmp_path / "db.sqlite3") as db, \
             db.execute("SELECT first_name FROM users WHERE id = 3") as cursor:
         assert (await cursor.fetchone())[0] == "Robert'); --"

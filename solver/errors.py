@@ -54,6 +54,13 @@ class UnknownCharacterError(ParseError):
     code = "unknown_character"
 
 
+class StyledCharacterError(ParseError):
+    """A character that only looks like a digit or a sign: a superscript, a circled number, a
+    fraction. Unicode folding would read `3²` as 32 and `⑳` as 20, so it is refused instead."""
+
+    code = "styled_character"
+
+
 class UnbalancedParenthesesError(ParseError):
     code = "unbalanced"
 
@@ -68,6 +75,19 @@ class UnaryMinusError(ParseError):
 
 class MissingOperandError(ParseError):
     code = "missing_operand"
+
+
+class TooLargeError(InputError):
+    """A number with more digits than anything the solver takes; never echoed back (it could be
+    thousands of digits, and Python refuses to read more than 4300)."""
+
+    code = "too_large"
+
+
+class TimeLimitError(SolverError):
+    """A solver call took longer than its time limit and was stopped (the batch CLI's --timeout)."""
+
+    code = "timeout"
 
 
 class DivisionByZeroError(SolverError):

@@ -1,7 +1,8 @@
 """Reading the answers people type in chats into expression trees, without `eval`.
 
 Accepts ASCII and Unicode operators and full-width characters; every way an answer can be unreadable
-raises its own ParseError subclass, with a message a player understands.
+raises its own ParseError subclass, with a message a player understands. Only ASCII digits make
+numbers: a superscript or a circled number is refused, never folded into a different number.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from solver.errors import (
     EmptyExpressionError,
     ImplicitMultiplicationError,
     MissingOperandError,
+    StyledCharacterError,
     TooDeepError,
     TooLongError,
     UnaryMinusError,
@@ -25,7 +27,10 @@ MAX_LENGTH = 200
 MAX_DEPTH = 30
 SYMBOLS = {"×": "*", "·": "*", "x": "*", "X": "*", "÷": "/", "−": "-", "–": "-", "—": "-",
            "∗": "*", "⋅": "*", "╳": "*"}
-SPACES = " \t\n\r\u00a0\u3000"
+SPACES = " \t\n\r"
+# full-width forms, what Chinese and Japanese input methods type, and their ASCII twins
+FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: ord(" ")}
+READABLE = frozenset("0123456789+-*/()") | SYMBOLS.keys()  # what a character could be read as
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +40,36 @@ class Token:
     position: int
 
 
+def fold_width(text: str) -> str:
+    """Full-width digits, letters and signs as ASCII; everything else as it is."""
+    return text.translate(FULL_WIDTH)
+
+
 def normalise(text: str) -> str:
-    """Full-width to ASCII (NFKC), then the operator look-alikes people type."""
-    folded = unicodedata.normalize("NFKC", text)
-    return "".join(SYMBOLS.get(ch, ch) for ch in folded)
+    """Full-width to ASCII, then the operator look-alikes people type, and any space as ' '.
+
+    Not NFKC: it would read `3²` as 32 and `⑳` as 20. A character that Unicode folds into a digit
+    or a sign, other than the full-width forms, raises StyledCharacterError instead.
+    """
+    plain = []
+    for ch in fold_width(text):
+        ch = SYMBOLS.get(ch, ch)
+        if not ch.isascii():
+            ch = _non_ascii(ch)
+        plain.append(ch)
+    return "".join(plain)
+
+
+def _non_ascii(ch: str) -> str:
+    """A space as ' '; a styled digit or sign refused; any other character left to the tokenizer."""
+    if ch.isspace():
+        return " "
+    folded = unicodedata.normalize("NFKC", ch)
+    if folded != ch and any(c in READABLE for c in folded):
+        raise StyledCharacterError(
+            f"{ch!r} is not a plain {folded!r}: type plain digits, + - * / and parentheses.",
+            character=ch, plain=folded)
+    return ch
 
 
 def tokenize(text: str) -> list[Token]:

@@ -8,23 +8,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import nullcontext
 from typing import TextIO
 
-from solver.errors import SolverError
+from solver.cli_numbers import read_whole, read_wholes, whole_argument
+from solver.errors import SolverError, TimeLimitError
 from solver.solutions import solve
+from solver.timed import TimedRunner
 
 USAGE_HAND = "numbers are whole numbers from 0 to 1,000,000, between 1 and 8 of them"
-
-
-def _parse_ints(text: str) -> list[int]:
-    """The integers on a line; raises SolverError naming the first word that is not one."""
-    values = []
-    for word in text.replace(",", " ").split():
-        try:
-            values.append(int(word))
-        except ValueError:
-            raise SolverError(f"{word!r} is not a whole number") from None
-    return values
 
 
 def _solve_command(args: argparse.Namespace) -> int:
@@ -44,22 +36,50 @@ def _solve_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _batch_line(line: str, target: int, integer_only: bool) -> dict:
+def _solutions(numbers: list[int], target: int, integer_only: bool) -> list[str]:
+    """solve() with positional arguments, as the timed runner passes them."""
+    return solve(numbers, target, integer_only=integer_only)
+
+
+def _batch_line(line: str, target: int, integer_only: bool,
+                runner: TimedRunner | None = None) -> dict:
+    """The JSON object for one line: its solutions, or why there are none to give.
+
+    A line that can't be read (or a hand the solver refuses) has "numbers": null; a hand that ran
+    out of time keeps its numbers, with "error" and "code": "timeout".
+    """
     try:
-        numbers = _parse_ints(line)
-        solutions = solve(numbers, target, integer_only=integer_only)
+        numbers = read_wholes(line)
+        if runner is None:
+            solutions = solve(numbers, target, integer_only=integer_only)
+        else:
+            solutions = runner.run(_solutions, numbers, target, integer_only)
+    except TimeLimitError as error:
+        return {"numbers": numbers, "target": target, "error": str(error), "code": error.code}
     except SolverError as error:
-        return {"numbers": None, "error": str(error)}
+        return {"numbers": None, "error": str(error), "code": error.code}
     return {"numbers": numbers, "target": target, "count": len(solutions),
             "solutions": solutions}
 
 
 def _batch_command(args: argparse.Namespace, stdin: TextIO = sys.stdin) -> int:
-    for line in stdin:
-        if line.strip():
-            print(json.dumps(_batch_line(line, args.target, args.integer_only)), flush=False)
+    with TimedRunner(args.timeout) if args.timeout else nullcontext() as runner:
+        for line in stdin:
+            if line.strip():
+                row = _batch_line(line, args.target, args.integer_only, runner)
+                print(json.dumps(row), flush=runner is not None)
     sys.stdout.flush()
     return 0
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("a number of seconds") from None
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError("a number of seconds above 0")
+    return seconds
 
 
 def console(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
@@ -77,9 +97,9 @@ def console(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
         return 0
     if answer:
         try:
-            target = int(answer)
-        except ValueError:
-            stdout.write(f"{answer!r} is not a whole number; using 24.\n")
+            target = read_whole(answer)
+        except SolverError as error:
+            stdout.write(f"{error}; using 24.\n")
     stdout.write(f"Type the numbers of a hand (e.g. 3 8 3 8), or q to quit. Target: {target}\n")
     while (line := ask("> ")) is not None:
         if line.lower() in ("q", "quit", "exit"):
@@ -87,7 +107,7 @@ def console(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
         if not line:
             continue
         try:
-            solutions = solve(_parse_ints(line), target)
+            solutions = solve(read_wholes(line), target)
         except SolverError as error:
             stdout.write(f"{error} ({USAGE_HAND})\n")
             continue
@@ -102,13 +122,15 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m solver")
     commands = parser.add_subparsers(dest="command", required=True)
     one = commands.add_parser("solve", help="every distinct solution of one hand")
-    one.add_argument("numbers", nargs="+", type=int)
+    one.add_argument("numbers", nargs="+", type=whole_argument)
     one.add_argument("--json", action="store_true")
     many = commands.add_parser("batch", help="one hand per stdin line, one JSON object per line")
     commands.add_parser("console", help="interactive")
     for command in (one, many):
-        command.add_argument("--target", type=int, default=24)
+        command.add_argument("--target", type=whole_argument, default=24)
         command.add_argument("--integer-only", action="store_true")
+    many.add_argument("--timeout", type=_positive_seconds, metavar="SECONDS",
+                      help="stop a line after this many seconds (its line says so) and go on")
     args = parser.parse_args(argv)
     if args.command == "solve":
         return _solve_command(args)

@@ -11,25 +11,16 @@ import json
 import sys
 from typing import TextIO
 
+from solver.cli_numbers import read_wholes, whole_argument
 from solver.errors import SolverError, UnsolvableError
 from solver.rating import rating_of
-
-
-def _read_hand(line: str) -> list[int]:
-    """The integers on a line; raises SolverError naming the first word that is not one."""
-    words = line.replace(",", " ").split()
-    try:
-        return [int(word) for word in words]
-    except ValueError:
-        bad = next(word for word in words if not word.lstrip("+-").isdigit())
-        raise SolverError(f"{bad!r} is not a whole number") from None
 
 
 def rate_line(line: str, target: int, number: int = 1) -> dict:
     """The JSON object for one line of input (`number` is the line's number, for errors)."""
     numbers = None
     try:
-        numbers = _read_hand(line)
+        numbers = read_wholes(line)
         result = rating_of(numbers, target)
     except UnsolvableError as error:
         return {"numbers": numbers, "error": f"line {number}: {error}"}
@@ -43,8 +34,8 @@ def main(argv: list[str], stdin: TextIO = sys.stdin) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m solver rate",
         description="Rate hands read from stdin (one per line), or the one hand given.")
-    parser.add_argument("--target", type=int, default=24)
-    parser.add_argument("numbers", nargs="*", type=int)
+    parser.add_argument("--target", type=whole_argument, default=24)
+    parser.add_argument("numbers", nargs="*", type=whole_argument)
     args = parser.parse_args(argv[1:])
     if args.numbers:
         row = rate_line(" ".join(map(str, args.numbers)), args.target)

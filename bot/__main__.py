@@ -7,6 +7,9 @@ import argparse
 import logging
 import sys
 
+from telegram.error import InvalidToken
+
+from bot import log_mask
 from bot.app import ALLOWED_UPDATES, build_application
 from bot.config import Config, ConfigError, MissingTokenError
 
@@ -40,7 +43,12 @@ def main(argv: list[str] | None = None) -> int:
     if arguments.user is not None:
         print("error: --user is for the demo (python -m bot --demo --user NAME)", file=sys.stderr)
         return 2
-    run(config)
+    try:
+        run(config)
+    except InvalidToken:
+        print("error: Telegram rejected TELEGRAM_BOT_TOKEN; copy it again from @BotFather",
+              file=sys.stderr)
+        return 2
     return 0
 
 
@@ -50,12 +58,20 @@ def run_demo(speaker: str | None) -> int:
     return demo.main(speaker)
 
 
-def run(config: Config) -> None:
-    """The bot on Telegram until SIGINT or SIGTERM."""
+def configure_logging(config: Config) -> None:
+    """Logging to stderr, with the token (and the webhook secret) masked in every record."""
     logging.basicConfig(level=config.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    for noisy in ("httpx", "httpcore"):  # their request lines carry the token in the URL
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+    log_mask.install([*log_mask.secret_parts(config.token), config.webhook_secret or ""])
+    log_mask.log_uncaught_exceptions()
+    if config.log_level != "DEBUG":  # a line per HTTP request: only when debugging
+        for noisy in ("httpx", "httpcore"):
+            logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+def run(config: Config) -> None:
+    """The bot on Telegram until SIGINT or SIGTERM."""
+    configure_logging(config)
     application = build_application(config)
     if config.webhook_url:
         application.run_webhook(listen="0.0.0.0", port=config.webhook_port,

@@ -25,6 +25,7 @@ from typing import TextIO
 from telegram import Update
 from telegram.ext import Application, ContextTypes, TypeHandler
 
+from bot import log_mask
 from bot.app import ALLOWED_UPDATES, build_application
 from bot.config import Config, ConfigError, read_env_file
 from bot.emulator import BOT_NAME, BotApiEmulator, Edit, Sent
@@ -294,6 +295,7 @@ def main(speaker: str | None = None) -> int:
         return 2
     logging.basicConfig(level=config.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    log_mask.install(log_mask.secret_parts(config.token))  # the emulator's, but a token still
     logging.getLogger("tornado.access").setLevel(logging.ERROR)
     speaker = speaker_name(speaker or "") or DEFAULT_SPEAKER
     print(f"Twenty-Four demo: the bot on a local Bot API emulator, no Telegram (database "

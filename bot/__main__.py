@@ -4,16 +4,18 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import logging
 import sys
 
 from telegram.error import InvalidToken
 
-from bot import log_mask
+from bot import log_mask, webhook
 from bot.app import ALLOWED_UPDATES, build_application
 from bot.config import Config, ConfigError, MissingTokenError
+from bot.webhook import WEBHOOK_PATH
 
-WEBHOOK_PATH = "telegram"  # never the token: paths end up in proxy logs
+__all__ = ["WEBHOOK_PATH", "main", "run"]
 NO_TOKEN = ("TELEGRAM_BOT_TOKEN is not set, so this is the demo: the bot on a local Bot API "
             "emulator, played in this terminal (to run it on Telegram, export "
             "TELEGRAM_BOT_TOKEN=<token from @BotFather> or put it in .env)")
@@ -71,13 +73,16 @@ def configure_logging(config: Config) -> None:
 
 def run(config: Config) -> None:
     """The bot on Telegram until SIGINT or SIGTERM."""
+    generated = bool(config.webhook_url and not config.webhook_secret)
+    if generated:  # made before logging starts, so that the mask knows it
+        config = dataclasses.replace(config, webhook_secret=webhook.new_secret())
     configure_logging(config)
+    if generated:
+        logging.getLogger("bot").info("WEBHOOK_SECRET is not set: this run uses a random "
+                                      "secret, registered with Telegram at start-up")
     application = build_application(config)
     if config.webhook_url:
-        application.run_webhook(listen="0.0.0.0", port=config.webhook_port,
-                                url_path=WEBHOOK_PATH, webhook_url=config.webhook_url,
-                                secret_token=config.webhook_secret,
-                                allowed_updates=ALLOWED_UPDATES)
+        webhook.run(application, config)
     else:
         application.run_polling(allowed_updates=ALLOWED_UPDATES, poll_interval=0.0)
 

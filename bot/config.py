@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_BASE_URL = "https://api.telegram.org/bot"
 OFF = ("off", "0", "false", "no")
+WEBHOOK_SECRET_FORM = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram accepts
 
 
 class ConfigError(ValueError):
@@ -47,6 +49,7 @@ class Config:
     solver_workers: int = 2
     webhook_url: str | None = None
     webhook_port: int = 8443
+    webhook_listen: str = "127.0.0.1"  # the reverse proxy in front; 0.0.0.0 in a container
     webhook_secret: str | None = None
     log_level: str = "INFO"
     rate_limit: bool = True
@@ -87,11 +90,19 @@ class Config:
                                        low=1.0)),
             webhook_url=values.get("WEBHOOK_URL") or None,
             webhook_port=int(_number(values, "WEBHOOK_PORT", 8443.0, low=1.0)),
-            webhook_secret=values.get("WEBHOOK_SECRET") or None,
+            webhook_listen=values.get("WEBHOOK_LISTEN") or "127.0.0.1",
+            webhook_secret=_webhook_secret(values),
             log_level=(values.get("LOG_LEVEL") or "INFO").upper(),
             rate_limit=(values.get("RATE_LIMIT") or "on").lower() not in OFF,
             solve_timeout=_number(values, "SOLVE_TIMEOUT", 10.0, low=0.1),
         )
+
+
+def _webhook_secret(values: Mapping[str, str]) -> str | None:
+    secret = values.get("WEBHOOK_SECRET") or None
+    if secret is not None and not WEBHOOK_SECRET_FORM.fullmatch(secret):
+        raise ConfigError("WEBHOOK_SECRET must be 1 to 256 characters of A-Z a-z 0-9 _ -")
+    return secret
 
 
 def _number(values: Mapping[str, str], name: str, default: float, low: float) -> float:

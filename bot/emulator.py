@@ -128,6 +128,7 @@ class BotApiEmulator:
     calls: list[tuple[str, dict, float]] = field(default_factory=list)
     commands: list[dict] = field(default_factory=list)  # the default menu
     menus: dict[str, list[dict]] = field(default_factory=dict)  # by language code ("" default)
+    webhook: dict = field(default_factory=dict)  # setWebhook's url, secret_token, allowed_updates
     port: int = 0
     _read: dict = field(default_factory=dict)
     updates_log: list[dict] = field(default_factory=list)
@@ -314,7 +315,19 @@ class BotApiEmulator:
     async def api_getmycommands(self, params: dict) -> list:
         return self.menus.get(str(params.get("language_code") or ""), self.commands)
 
+    async def api_setwebhook(self, params: dict) -> bool:
+        """Recorded only: the owner posts updates to the webhook itself, as Telegram would."""
+        if not str(params.get("url") or "").startswith("https://"):
+            raise TelegramError(400, "Bad Request: bad webhook: An HTTPS URL must be provided "
+                                     "for webhook")
+        async with self._changed:
+            self.webhook = {"url": params["url"], "secret_token": params.get("secret_token"),
+                            "allowed_updates": _json(params.get("allowed_updates"))}
+            self._changed.notify_all()
+        return True
+
     async def api_deletewebhook(self, params: dict) -> bool:
+        self.webhook = {}
         return True
 
     async def api_getupdates(self, params: dict) -> list:

@@ -494,7 +494,7 @@ def _message_text(params: dict) -> tuple[str, str]:
             raise TelegramError(400, f"Bad Request: can't parse entities: {error}") from None
     if not shown.strip():
         raise TelegramError(400, "Bad Request: message text is empty")
-    if len(shown) > TEXT_LIMIT:
+    if len(shown.encode("utf-16-le")) // 2 > TEXT_LIMIT:  # Telegram counts UTF-16 code units
         raise TelegramError(400, "Bad Request: message is too long")
     return raw, shown
 

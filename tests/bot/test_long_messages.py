@@ -3,6 +3,9 @@ refuses: more than 4096 UTF-16 code units of text after entity parsing, or broke
 
 from __future__ import annotations
 
+import pytest
+from telegram.error import BadRequest
+
 from bot.storage import Standing
 from tests.bot.conftest import Harness
 
@@ -24,3 +27,13 @@ async def test_top_all_with_long_names_shows_every_entry(harness: Harness, monke
     for rank, name in enumerate(names, 1):
         assert f"{rank}. {name} — " in sent.text
     assert not sent.text.endswith("…")
+
+
+async def test_the_emulator_counts_utf16_code_units_as_telegram_does(harness: Harness):
+    harness.telegram.chat(GROUP)
+    await harness.app.bot.send_message(GROUP, "😀" * 2048)  # 4096 units
+    with pytest.raises(BadRequest, match="too long"):
+        await harness.app.bot.send_message(GROUP, "😀" * 2049)
+    with pytest.raises(BadRequest, match="too long"):
+        await harness.app.bot.send_message(GROUP, "<b>😀</b>" * 2049, parse_mode="HTML")
+    await harness.app.bot.send_message(GROUP, "&lt;" * 4096, parse_mode="HTML")

@@ -34,7 +34,8 @@ from solver import Num, ParseError, StyledCharacterError, parse
 from solver.expr import BinOp, Expr
 from solver.parser import fold_width
 
-# How many examples each reader is fuzzed with, per strategy (README: Reliability).
+# How many examples each reader is fuzzed with (README: Reliability); half free text, half
+# pieces of commands (digits of every kind, the words the readers know).
 EXAMPLES = 1000
 FUZZ = settings(max_examples=EXAMPLES, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])

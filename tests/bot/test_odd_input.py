@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.i18n import LANGUAGES, catalog
+from solver import ParseError
 from tests.bot.conftest import Harness
 
 GROUP = -1051
@@ -39,3 +41,13 @@ async def test_a_styled_digit_in_an_answer_is_refused_by_name(harness: Harness):
     await harness.send(GROUP, ZHANG, "/a ⑳+4")
     refused = await harness.telegram.reply(GROUP)
     assert "⑳ 只是看起来像 20" in refused.text
+
+
+def test_every_parse_error_has_its_message_in_both_languages():
+    def subclasses(cls):
+        return [cls, *(c for sub in cls.__subclasses__() for c in subclasses(sub))]
+
+    codes = {cls.code for cls in subclasses(ParseError)}
+    assert "styled_character" in codes
+    for language in LANGUAGES:
+        assert {f"parse_{code}" for code in codes} <= set(catalog(language)), language

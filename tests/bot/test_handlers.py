@@ -73,7 +73,7 @@ async def test_play_twice_repeats_the_hand(harness: Harness):
 async def test_reply_to_the_deal_and_plain_messages(harness: Harness):
     sent, current = await deal(harness)
     await harness.send(GROUP, BOB, "good luck everyone")  # chatter: ignored
-    await harness.send(GROUP, BOB, "1+1")  # not this hand's numbers: ignored
+    await harness.send(GROUP, BOB, "0+0")  # not this hand's numbers (never dealt): ignored
     solution = solve(current.hand)[0]
     await harness.send(GROUP, BOB, solution, reply_to=sent.message_id)
     won = await harness.telegram.reply(GROUP)

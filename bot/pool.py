@@ -50,20 +50,24 @@ class Lane:
     async def run(self, fn: Callable[..., T], *args: Any, timeout: float | None = None) -> T:
         """fn(*args) in a worker; SolverTimeout (and fresh workers) when it takes too long.
 
-        The time counts from the call, so waiting for a free worker counts too. Work that
-        another task's timeout took down with the old executor (cancelled in its queue or
-        broken in its process) runs again on the new one: solver work is pure, so that is safe.
+        The time counts from the call, so waiting for a free worker counts too; work that
+        never left the queue is just dropped, work that runs takes the lane's processes down.
+        Work that another task's timeout took down with the old executor (cancelled in its
+        queue or broken in its process) runs again on the new one: solver work is pure, so
+        that is safe.
         """
-        loop = asyncio.get_running_loop()
         while True:
             executor = self._executor
-            future = loop.run_in_executor(executor, fn, *args)
+            job = executor.submit(fn, *args)
+            future = asyncio.wrap_future(job)
             try:
                 return await (future if timeout is None else asyncio.wait_for(future, timeout))
             except TimeoutError:
-                log.warning("solver work %s timed out after %.1f s; restarting the %s lane",
-                            getattr(fn, "__name__", fn), timeout, self.name)
-                self._restart()
+                # still queued, or its processes already replaced: nothing left to stop
+                if not job.cancel() and executor is self._executor:
+                    log.warning("solver work %s timed out after %.1f s; restarting the %s lane",
+                                _name(fn, args), timeout, self.name)
+                    self._restart()
                 raise SolverTimeout from None
             except (BrokenProcessPool, asyncio.CancelledError):
                 task = asyncio.current_task()
@@ -119,6 +123,12 @@ def timed(fn: Callable[..., T], *args: Any) -> tuple[T, float]:
     started = time.process_time()
     result = fn(*args)
     return result, time.process_time() - started
+
+
+def _name(fn: Callable[..., Any], args: tuple) -> str:
+    """The work's name for the log (what `timed` runs, rather than `timed`)."""
+    inner = args[0] if fn is timed and args else fn
+    return str(getattr(inner, "__name__", inner))
 
 
 def _start_worker(niceness: int) -> None:

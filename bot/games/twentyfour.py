@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from itertools import combinations_with_replacement
 
 from bot import markup
 from bot.games.rules import (
@@ -42,6 +43,7 @@ CARDS = (1, 13)
 COUNTS = (4, 5, 6)
 TARGETS = (1, 999)
 DEAL_TRIES = 300
+FOURS = tuple(combinations_with_replacement(range(CARDS[0], CARDS[1] + 1), 4))  # 1820 hands
 REVEAL_SHOWN = 5
 
 
@@ -52,7 +54,9 @@ def deal(seed: int, level: str | None = None, count: int = 4, target: int = 24,
     Without a level, one is drawn from LEVEL_MIX so that easy and hard hands both come up. When
     no hand of that level turns up in DEAL_TRIES draws or `budget` seconds (a rare target; the
     clock is read between hands, and a six-number hand for a large target costs up to 0.3 s),
-    the first solvable one is dealt with its own level; None when there was none at all.
+    the first solvable one is dealt with its own level. A target no random hand of four made is
+    looked for in every hand of four, in random order (a fraction of a second: every target up
+    to 999 has one). None when there was none at all.
     """
     rng = random.Random(seed)
     wanted = level or rng.choices([name for name, _ in LEVEL_MIX],
@@ -68,10 +72,26 @@ def deal(seed: int, level: str | None = None, count: int = 4, target: int = 24,
             fallback = fallback or (tuple(drawn), found)
         if time.monotonic() >= deadline:
             break
+    if fallback is None and count == 4:
+        fallback = any_four(rng, target, deadline)
     if fallback is None:
         return None
     hand, found = fallback
     return Deal(GAME, hand, target, found, LEVEL_POINTS[found])
+
+
+def any_four(rng: random.Random, target: int,
+             deadline: float) -> tuple[tuple[int, ...], str] | None:
+    """A hand of four that makes the target, trying every one in random order (until the
+    deadline), with its level."""
+    for hand in rng.sample(FOURS, len(FOURS)):
+        if is_solvable(hand, target):
+            drawn = list(hand)
+            rng.shuffle(drawn)
+            return tuple(drawn), rated_level(drawn, target)
+        if time.monotonic() >= deadline:
+            break
+    return None
 
 
 def judge(text: str, hand: tuple[int, ...], target: int, explicit: bool) -> Verdict:

@@ -116,6 +116,12 @@ def test_a_spent_budget_stops_the_deal_after_the_hand_in_hand():
             assert dealt is None
 
 
+def test_every_target_of_four_numbers_is_dealt():
+    for seed, target in enumerate((743, 751, 953, 986)):  # the rarest: a hand in 5,000 draws
+        dealt = deal(seed, None, 4, target, budget=60.0)
+        assert dealt is not None and is_solvable(dealt.hand, target) and len(dealt.hand) == 4
+
+
 def seed_for(wanted_none: bool, level: str | None, count: int, target: int) -> int:
     """A seed of the game's rng whose deal, with no time, is refused (or is not)."""
     for seed in range(200):

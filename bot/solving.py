@@ -8,6 +8,7 @@ texts come from the games' own wording.
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -61,16 +62,32 @@ class Solving:
         self.timeout = timeout
         self.budget = budget or WorkBudget()
         self._cache: OrderedDict[tuple[tuple[int, ...], int], list[str]] = OrderedDict()
+        self._running: dict[tuple[str, str, float], asyncio.Future] = {}
 
     async def _run(self, asker: Asker | None, timeout: float, fn: Callable[..., T],
                    *args: Any) -> T:
-        """fn(*args) in the heavy lane, paid for from the asker's budget (None: nobody's)."""
+        """fn(*args) in the heavy lane, paid for from the asker's budget (None: nobody's).
+
+        The same question asked again while it is being worked out waits for that answer, for
+        free: a burst of one question (a group asking the same /solve) costs one piece of work.
+        """
+        key = (getattr(fn, "__name__", ""), repr(args), timeout)
+        running = self._running.get(key)
+        if running is not None:
+            return await asyncio.shield(running)
         ticket: Ticket | None = None
         if asker is not None:
             taken = self.budget.take(asker[0], asker[1], timeout)
             if isinstance(taken, int):
                 raise Busy(taken)
             ticket = taken
+        work = asyncio.ensure_future(self._work(ticket, timeout, fn, *args))
+        self._running[key] = work
+        work.add_done_callback(lambda done: self._done(key, done))
+        return await asyncio.shield(work)
+
+    async def _work(self, ticket: Ticket | None, timeout: float, fn: Callable[..., T],
+                    *args: Any) -> T:
         used = timeout  # what a stopped piece of work costs
         try:
             result, used = await self.pool.run_heavy(timed, fn, *args, timeout=timeout)
@@ -78,6 +95,12 @@ class Solving:
         finally:
             if ticket is not None:
                 self.budget.settle(ticket, used)
+
+    def _done(self, key: tuple[str, str, float], work: asyncio.Future) -> None:
+        if self._running.get(key) is work:
+            del self._running[key]
+        if not work.cancelled():
+            work.exception()  # retrieved: whoever waited has seen it
 
     async def solve(self, request: SolveRequest, texts: Texts, asker: Asker | None = None) -> str:
         """Every distinct solution (the first ten, then how many more); or the closest value."""

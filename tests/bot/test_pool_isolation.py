@@ -253,3 +253,15 @@ async def test_one_person_cannot_start_many_long_jobs(harness: Harness, pool: So
     await asyncio.gather(*queued)
     texts = [s.text for s in await harness.telegram.replies(CHAT_A, 2)]
     assert all("Busy" not in text for text in texts)
+
+
+async def test_the_same_question_at_once_is_worked_out_once(harness: Harness, pool: SolverPool,
+                                                            tmp_path: Path):
+    async with heavy_lane_held(pool, tmp_path):
+        asked = [asyncio.ensure_future(harness.send(CHAT_A, ANN, "/solve 1 2 3 4 5 = 301"))
+                 for _ in range(5)]  # more than Ann's budget would let run side by side
+        await asyncio.sleep(0.1)
+        assert replies_in(harness, CHAT_A) == []
+    await asyncio.gather(*asked)
+    texts = [s.text for s in await harness.telegram.replies(CHAT_A, 5)]
+    assert len(set(texts)) == 1 and "301" in texts[0] and "Busy" not in texts[0]

@@ -144,25 +144,33 @@ class Game:
             if current is not None:
                 return Reply(self._still_open(current, texts))
             rules = GAMES[game]
-            ticket: Ticket | None = None
-            if rules.costly(options):
-                taken = self.budget.take(player.id, chat.id, self.deal_seconds + DEAL_ROOM)
-                if isinstance(taken, int):
-                    return Reply(texts("busy", seconds=taken))
-                ticket = taken
-            started = time.perf_counter()
-            try:
-                dealt = await rules.deal(self.pool, self.rng.getrandbits(64), options,
-                                         self.deal_seconds)
-            except SolverTimeout:
-                return Reply(texts("deal_timeout"))
-            finally:
-                if ticket is not None:
-                    self.budget.settle(ticket, time.perf_counter() - started)
-            if dealt is None:
-                return Reply(texts("play_no_hand", count=options.count or 4,
-                                   target=24 if options.target is None else options.target))
+            dealt = await self._deal(chat, player, rules, options, texts)
+            if isinstance(dealt, str):
+                return Reply(dealt)
             return await self._open_round(chat, player, rules, dealt, options, texts)
+
+    async def _deal(self, chat: Chat, player: Player, rules: Rules, options: PlayOptions,
+                    texts: Texts) -> Deal | str:
+        """A new puzzle, or why there is none (busy, too slow, no hand for that target)."""
+        ticket: Ticket | None = None
+        if rules.costly(options):
+            taken = self.budget.take(player.id, chat.id, self.deal_seconds + DEAL_ROOM)
+            if isinstance(taken, int):
+                return texts("busy", seconds=taken)
+            ticket = taken
+        started = time.perf_counter()
+        try:
+            dealt = await rules.deal(self.pool, self.rng.getrandbits(64), options,
+                                     self.deal_seconds)
+        except SolverTimeout:
+            return texts("deal_timeout")
+        finally:
+            if ticket is not None:
+                self.budget.settle(ticket, time.perf_counter() - started)
+        if dealt is None:
+            return texts("play_no_hand", count=options.count or 4,
+                         target=24 if options.target is None else options.target)
+        return dealt
 
     async def _open_round(self, chat: Chat, player: Player, rules: Rules, dealt: Deal,
                           options: PlayOptions, texts: Texts) -> Reply:
@@ -183,6 +191,8 @@ class Game:
 
     @asynccontextmanager
     async def _one_deal_at_a_time(self, chat_id: int) -> AsyncIterator[None]:
+        """A lock per chat, kept while someone holds or waits for it: ten /play at once in a
+        chat make one deal, not ten."""
         lock, users = self._dealing.get(chat_id, (asyncio.Lock(), 0))
         self._dealing[chat_id] = (lock, users + 1)
         try:

@@ -17,6 +17,7 @@ from telegram.ext import (
 )
 
 from bot import handlers
+from bot.admins import AdminCache
 from bot.config import Config
 from bot.health import HEARTBEAT_SECONDS, heartbeat_job, heartbeat_path
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, texts_for
@@ -61,6 +62,7 @@ def build_application(config: Config) -> Application:
         builder = builder.rate_limiter(AIORateLimiter(max_retries=5))  # type: ignore[arg-type]
     application = builder.build()
     application.bot_data["config"] = config
+    application.bot_data["admins"] = AdminCache()
     for names, callback in COMMANDS:
         application.add_handler(CommandHandler(list(names), callback))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.migrate))
@@ -85,9 +87,9 @@ async def on_startup(application: Application) -> None:
         pool = SolverPool(config.solver_workers)
         application.bot_data["own_pool"] = True
     await pool.warm_up()
-    game = Game(storage, pool, config.seconds)
+    game = Game(storage, pool, config.seconds, deal_seconds=config.deal_seconds)
     application.bot_data.update(storage=storage, pool=pool, game=game,
-                                solving=Solving(pool, config.solve_timeout))
+                                solving=Solving(pool, config.solve_timeout, game.budget))
     for language in LANGUAGES:
         await application.bot.set_my_commands(
             menu(language), language_code=None if language == DEFAULT_LANGUAGE else language)

@@ -54,6 +54,7 @@ class Config:
     log_level: str = "INFO"
     rate_limit: bool = True
     solve_timeout: float = 10.0
+    deal_seconds: float = 1.0
 
     @property
     def seconds(self) -> dict[str, float]:
@@ -95,6 +96,7 @@ class Config:
             log_level=(values.get("LOG_LEVEL") or "INFO").upper(),
             rate_limit=(values.get("RATE_LIMIT") or "on").lower() not in OFF,
             solve_timeout=_number(values, "SOLVE_TIMEOUT", 10.0, low=0.1),
+            deal_seconds=_number(values, "DEAL_SECONDS", 1.0, low=0.0),
         )
 
 

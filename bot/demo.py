@@ -269,6 +269,7 @@ async def run_demo(config: Config, speaker: str, out: TextIO, stdin_fd: int = 0)
                         ansi=out.isatty() and "NO_COLOR" not in os.environ
                         and os.environ.get("TERM") != "dumb",
                         reply_timeout=config.solve_timeout + 10.0)
+        emulator.promote(DEMO_CHAT_ID, chat.user()["id"], "creator")  # the first speaker's group
         application.add_handler(TypeHandler(Update, chat.observe), group=OBSERVER_GROUP)
         lines: asyncio.Queue[str | None] = asyncio.Queue()
         read_lines(stdin_fd, asyncio.get_running_loop(), lines)

@@ -5,8 +5,10 @@ POST or GET /bot<token>/<method>, form-encoded, multipart or JSON (python-telegr
 fields, JSON for objects); answers are {"ok": true, "result": ...} or Telegram's error shape. It
 checks what Telegram checks for the methods the bot uses (HTML entities, 4096 characters, empty
 text, inline results), serves getUpdates long polling with offsets and allowed_updates, can enforce
-Telegram's flood limits (429 with retry_after), and lets its owner inject users' messages, inline
-queries and button presses, then read or await what the bot sent. It keeps everything in memory.
+Telegram's flood limits (429 with retry_after), answers getChatMember (everyone is a member
+unless its owner made them an admin with `promote`), and lets its owner inject users' messages,
+inline queries and button presses, then read or await what the bot sent. It keeps everything in
+memory.
 """
 
 from __future__ import annotations
@@ -34,6 +36,10 @@ BOT_NAME = "Twenty-Four"
 TEXT_LIMIT = 4096
 INLINE_RESULTS_LIMIT = 50
 CALLBACK_TEXT_LIMIT = 200
+ADMIN_RIGHTS = ("can_be_edited", "is_anonymous", "can_manage_chat", "can_delete_messages",
+                "can_manage_video_chats", "can_restrict_members", "can_promote_members",
+                "can_change_info", "can_invite_users", "can_post_stories", "can_edit_stories",
+                "can_delete_stories")
 QUERY_INVALID = "Bad Request: query is too old and response timeout expired or query ID is invalid"
 NOT_MODIFIED = ("Bad Request: message is not modified: specified new message content and reply "
                 "markup are exactly the same as a current content and reply markup of the message")
@@ -139,6 +145,8 @@ class BotApiEmulator:
         self._query_ids = itertools.count(1)
         self._changed = asyncio.Condition()
         self._chats: dict[int, dict] = {}
+        self._users: dict[int, dict] = {}  # everyone who wrote, by id
+        self._statuses: dict[tuple[int, int], str] = {}  # (chat, user): creator | administrator
         self._messages: dict[tuple[int, int], dict] = {}
         self._written: dict[tuple[int, int], tuple[str, str | None]] = {}  # bot's: (raw, mode)
         self._open_queries: set[str] = set()  # inline and callback queries not yet answered
@@ -198,6 +206,13 @@ class BotApiEmulator:
             user["username"] = username
         return user
 
+    def promote(self, chat_id: int, user_id: int, status: str = "administrator") -> None:
+        """Make a user the chat's "creator" or an "administrator" ("member" demotes them)."""
+        if status == "member":
+            self._statuses.pop((chat_id, user_id), None)
+        else:
+            self._statuses[(chat_id, user_id)] = status
+
     def message(self, chat_id: int, message_id: int) -> dict | None:
         """A message of the chat, as Telegram would send it in an update (None if unknown)."""
         return self._messages.get((chat_id, message_id))
@@ -206,6 +221,7 @@ class BotApiEmulator:
                   kind: str = "group") -> dict:
         """A user writes in a chat: queued as an Update for getUpdates; returns the message."""
         chat = self._chats.get(chat_id) or self.chat(chat_id, kind)
+        self._users[user["id"]] = user
         message: dict[str, Any] = {"message_id": next(self._message_ids),
                                    "date": int(time.time()), "chat": chat, "from": user,
                                    "text": text}
@@ -481,6 +497,21 @@ class BotApiEmulator:
 
     async def api_getchat(self, params: dict) -> dict:
         return self._chats[self._known_chat(params)]
+
+    async def api_getchatmember(self, params: dict) -> dict:
+        chat_id = self._known_chat(params)
+        try:
+            user_id = int(params.get("user_id", 0))
+        except (TypeError, ValueError):
+            raise TelegramError(400, "Bad Request: invalid user_id specified") from None
+        user = self._users.get(user_id) or {"id": user_id, "is_bot": False, "first_name": "User"}
+        status = self._statuses.get((chat_id, user_id), "member")
+        member: dict[str, Any] = {"status": status, "user": user}
+        if status == "creator":
+            member["is_anonymous"] = False
+        elif status == "administrator":
+            member.update(dict.fromkeys(ADMIN_RIGHTS, False), can_manage_chat=True)
+        return member
 
 
 def _message_text(params: dict) -> tuple[str, str]:

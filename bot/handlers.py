@@ -2,7 +2,8 @@
 the text it returns.
 
 Each handler stays a few lines; the rules live in bot.rounds and bot.games. Round timers are
-JobQueue jobs named after their chat.
+JobQueue jobs named after their chat. Whether the speaker administers the chat is asked of
+Telegram here (bot.admins), and only when a rule needs it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from telegram import InlineQueryResultArticle, InputTextMessageContent, Message,
 from telegram.constants import ParseMode
 from telegram.ext import ContextTypes, JobQueue
 
+from bot.admins import AdminCache
 from bot.i18n import Texts, language_of, texts_for
 from bot.requests import (
     SolveRequest,
@@ -22,8 +24,8 @@ from bot.requests import (
     parse_solve,
     parse_top,
 )
-from bot.rounds import Chat, Game, Player, Reply
-from bot.solving import Solving
+from bot.rounds import AdminCheck, Chat, Game, Player, Reply
+from bot.solving import Asker, Solving
 from bot.storage import Round
 
 log = logging.getLogger(__name__)
@@ -38,6 +40,25 @@ def game_of(context: Context) -> Game:
 
 def solving_of(context: Context) -> Solving:
     return context.application.bot_data["solving"]
+
+
+def admin_check(update: Update, context: Context) -> AdminCheck:
+    """Asks Telegram (through a short cache) whether the speaker administers the chat. An
+    anonymous admin writes as the group itself, and is one."""
+    chat_id, user_id = chat_of(update).id, player_of(update).id
+    message = update.effective_message
+    anonymous = bool(message and message.sender_chat and message.sender_chat.id == chat_id)
+    admins: AdminCache = context.application.bot_data["admins"]
+
+    async def check() -> bool:
+        return anonymous or await admins.is_admin(context.bot, chat_id, user_id)
+
+    return check
+
+
+def asker_of(update: Update) -> Asker:
+    """Whose solver time a request spends: the user's, and the chat's."""
+    return player_of(update).id, chat_of(update).id
 
 
 def player_of(update: Update) -> Player:
@@ -138,7 +159,7 @@ async def countdown(update: Update, context: Context) -> None:
     if request is None:
         await reply(update, texts("countdown_usage"))
     elif isinstance(request, SolveRequest):
-        await reply(update, await solving_of(context).closest(request, texts))
+        await reply(update, await solving_of(context).closest(request, texts, asker_of(update)))
     else:
         await send_round_reply(update, context, await game.play(chat, player, "countdown",
                                                                 request))
@@ -153,8 +174,8 @@ async def yahtzee(update: Update, context: Context) -> None:
         return
     texts = game.texts(chat, player)
     rolls = parse_dice(given)
-    await reply(update, await solving_of(context).yahtzee(rolls, texts) if rolls else
-                texts("yahtzee_usage"))
+    await reply(update, await solving_of(context).yahtzee(rolls, texts, asker_of(update))
+                if rolls else texts("yahtzee_usage"))
 
 
 async def answer(update: Update, context: Context) -> None:
@@ -186,12 +207,14 @@ async def judge(update: Update, context: Context, text: str, explicit: bool) -> 
 
 async def hint(update: Update, context: Context) -> None:
     """/hint: the first step of a solution, for fewer points."""
-    await reply(update, await game_of(context).hint(chat_of(update), player_of(update)))
+    await reply(update, await game_of(context).hint(chat_of(update), player_of(update),
+                                                    admin_check(update, context)))
 
 
 async def reveal(update: Update, context: Context) -> None:
     """/reveal (or /giveup): end the round and show the answers."""
-    outcome = await game_of(context).reveal(chat_of(update), player_of(update))
+    outcome = await game_of(context).reveal(chat_of(update), player_of(update),
+                                            admin_check(update, context))
     await send_round_reply(update, context, outcome, quote=False)
 
 
@@ -199,8 +222,8 @@ async def solve(update: Update, context: Context) -> None:
     """/solve a b c d [= target] [--closest]: every distinct solution (or the closest value)."""
     texts = texts_of(update, context)
     request = parse_solve(arguments(context))
-    await reply(update, await solving_of(context).solve(request, texts) if request else
-                texts("solve_usage"))
+    await reply(update, await solving_of(context).solve(request, texts, asker_of(update))
+                if request else texts("solve_usage"))
 
 
 async def top(update: Update, context: Context) -> None:
@@ -220,8 +243,8 @@ async def stats(update: Update, context: Context) -> None:
 
 async def lang(update: Update, context: Context) -> None:
     """/lang en|zh: the chat's language."""
-    await reply(update, await game_of(context).set_language(chat_of(update), player_of(update),
-                                                            arguments(context)))
+    await reply(update, await game_of(context).set_language(
+        chat_of(update), player_of(update), arguments(context), admin_check(update, context)))
 
 
 # --- the rest --------------------------------------------------------------------------------
@@ -244,7 +267,7 @@ async def inline_query(update: Update, context: Context) -> None:
     assert query is not None
     texts = texts_for(language_of(query.from_user.language_code))
     answers = await solving_of(context).inline(parse_solve(query.query), texts,
-                                               context.bot.username)
+                                               context.bot.username, (query.from_user.id, None))
     results = [InlineQueryResultArticle(a.id, a.title, InputTextMessageContent(
         a.message, parse_mode=ParseMode.HTML), description=a.description or None)
         for a in answers]

@@ -130,6 +130,11 @@ MIGRATIONS: list[str] = [
               AND user_id = NEW.winner_id;
     END;
     """,
+    # 4: who started each round: they (or a chat admin) may end it early or take a hint.
+    #    Rounds from before have no starter; only admins may end those early.
+    """
+    ALTER TABLE rounds ADD COLUMN started_by INTEGER REFERENCES users(id);
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -1,7 +1,10 @@
-"""The process pool that runs all solver work, with a time limit that really stops the work.
+"""The solver's worker processes, in two lanes, with a time limit that really stops the work.
 
-A task in a ProcessPoolExecutor cannot be cancelled once it runs, so on a timeout the pool's
-processes are terminated and a fresh pool takes their place.
+Rounds (deals, verdicts, hints, reveals) have a lane of their own, one process reserved for them,
+so that they never wait behind someone's long /solve; heavy work (/solve, /countdown and /yahtzee
+with a puzzle, inline queries) runs in the other lane, at a lower CPU priority. A task in a
+ProcessPoolExecutor cannot be cancelled once it runs, so on a timeout the lane's processes are
+terminated and fresh ones take their place; the other lane is not touched.
 """
 
 from __future__ import annotations
@@ -9,48 +12,62 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import signal
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.context import SpawnContext
 from typing import Any, TypeVar
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+ROUND_WORKERS = 1  # one process serves every chat's rounds: a round's work takes milliseconds
+HEAVY_NICENESS = 10  # heavy workers yield the CPU to the rounds' worker and the event loop
 
 
 class SolverTimeout(Exception):
     """The work took longer than allowed and was stopped."""
 
 
-class SolverPool:
-    """Owns the executor; `run` awaits a function in a worker process."""
+class Lane:
+    """One executor; `run` awaits a function in one of its processes."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, name: str, workers: int, context: SpawnContext,
+                 niceness: int = 0) -> None:
+        self.name = name
         self.workers = max(1, workers)
-        self._context = multiprocessing.get_context("spawn")
+        self.niceness = niceness
+        self._context = context
         self._executor = self._new()
 
     def _new(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(max_workers=self.workers, mp_context=self._context,
-                                   initializer=_ignore_interrupts)
+                                   initializer=_start_worker, initargs=(self.niceness,))
 
     async def run(self, fn: Callable[..., T], *args: Any, timeout: float | None = None) -> T:
-        """fn(*args) in a worker; SolverTimeout (and a fresh pool) when it takes too long.
+        """fn(*args) in a worker; SolverTimeout (and fresh workers) when it takes too long.
 
-        Work that another task's timeout took down with the old pool (cancelled in its queue or
-        broken in its process) runs again on the new one: solver work is pure, so that is safe.
+        The time counts from the call, so waiting for a free worker counts too; work that
+        never left the queue is just dropped, work that runs takes the lane's processes down.
+        Work that another task's timeout took down with the old executor (cancelled in its
+        queue or broken in its process) runs again on the new one: solver work is pure, so
+        that is safe.
         """
-        loop = asyncio.get_running_loop()
         while True:
             executor = self._executor
-            future = loop.run_in_executor(executor, fn, *args)
+            job = executor.submit(fn, *args)
+            future = asyncio.wrap_future(job)
             try:
                 return await (future if timeout is None else asyncio.wait_for(future, timeout))
             except TimeoutError:
-                log.warning("solver work %s timed out after %.1f s; restarting the pool",
-                            getattr(fn, "__name__", fn), timeout)
-                self._restart()
+                # still queued, or its processes already replaced: nothing left to stop
+                if not job.cancel() and executor is self._executor:
+                    log.warning("solver work %s timed out after %.1f s; restarting the %s lane",
+                                _name(fn, args), timeout, self.name)
+                    self._restart()
                 raise SolverTimeout from None
             except (BrokenProcessPool, asyncio.CancelledError):
                 task = asyncio.current_task()
@@ -72,9 +89,53 @@ class SolverPool:
         self._executor.shutdown(wait=True, cancel_futures=True)
 
 
-def _ignore_interrupts() -> None:
+class SolverPool:
+    """`workers` processes in all (at least 2): ROUND_WORKERS for rounds, the rest for heavy work.
+
+    `run` is the rounds' lane, `run_heavy` the heavy lane; `rounds` and `heavy` are the lanes.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self.workers = max(ROUND_WORKERS + 1, workers)
+        context = multiprocessing.get_context("spawn")
+        self.rounds = Lane("rounds", ROUND_WORKERS, context)
+        self.heavy = Lane("heavy", self.workers - ROUND_WORKERS, context, HEAVY_NICENESS)
+
+    async def run(self, fn: Callable[..., T], *args: Any, timeout: float | None = None) -> T:
+        """Work for a round: deals, verdicts, hints, reveals."""
+        return await self.rounds.run(fn, *args, timeout=timeout)
+
+    async def run_heavy(self, fn: Callable[..., T], *args: Any,
+                        timeout: float | None = None) -> T:
+        """Work that may take seconds: /solve and the like."""
+        return await self.heavy.run(fn, *args, timeout=timeout)
+
+    async def warm_up(self) -> None:
+        await asyncio.gather(self.rounds.warm_up(), self.heavy.warm_up())
+
+    def shutdown(self) -> None:
+        self.rounds.shutdown()
+        self.heavy.shutdown()
+
+
+def timed(fn: Callable[..., T], *args: Any) -> tuple[T, float]:
+    """fn(*args) and the CPU seconds it took in the worker (not the wait for the worker)."""
+    started = time.process_time()
+    result = fn(*args)
+    return result, time.process_time() - started
+
+
+def _name(fn: Callable[..., Any], args: tuple) -> str:
+    """The work's name for the log (what `timed` runs, rather than `timed`)."""
+    inner = args[0] if fn is timed and args else fn
+    return str(getattr(inner, "__name__", inner))
+
+
+def _start_worker(niceness: int) -> None:
     """Ctrl-C reaches the whole process group: the bot shuts the workers down itself."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if niceness and hasattr(os, "nice"):
+        os.nice(niceness)
 
 
 def _ready() -> bool:

@@ -3,26 +3,36 @@ Telegram.
 
 Deal, accept answers (the first right one wins, atomically; in Countdown the closest at the end),
 hints with a point penalty, reveal, time out, resume after a restart, leaderboards, the chat's
-language. Open rounds, chat languages and known players are kept in memory as well as in
-storage (this process is the database's only writer), so an answer costs no read. Solver work
-goes to the pool through the game's rules; what comes back is reply text (HTML).
+language. Ending a round early, a hint and the chat's language are for whoever started the
+round or a chat admin (asked through a callback, so no Telegram here). Open rounds, chat
+languages and known players are kept in memory as well as in storage (this process is the
+database's only writer), so an answer costs no read. Solver work goes to the pool through the
+game's rules; what comes back is reply text (HTML).
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 from bot import markup
-from bot.games import GAMES, PlayOptions, Rules
+from bot.games import GAMES, Deal, PlayOptions, Rules
+from bot.games.rules import DEAL_SECONDS
 from bot.i18n import LANGUAGES, Texts, language_of, texts_for
-from bot.pool import SolverPool
+from bot.pool import SolverPool, SolverTimeout
 from bot.storage import Round, Stats, Storage
+from bot.throttle import Admission, Throttle, Ticket, WorkBudget
 
 DEFAULT_SECONDS = {"24": 120.0, "countdown": 60.0, "yahtzee": 300.0}
+DEAL_ROOM = 1.0  # what a costly deal reserves of the work budget beyond its search time
+
+AdminCheck = Callable[[], Awaitable[bool]]
+"""Whether the speaker is an admin of the chat (asked only when it matters)."""
 
 
 @dataclass(frozen=True)
@@ -50,34 +60,6 @@ class Reply:
     closed: bool = False
 
 
-class Throttle:
-    """A token bucket per user and chat: a burst of `burst` answers, then `per_second`.
-
-    Someone typing several answers a second gets a reply to the first few, not to each one.
-    """
-
-    def __init__(self, burst: int = 3, per_second: float = 1.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.burst = burst
-        self.per_second = per_second
-        self.clock = clock
-        self.buckets: dict[tuple[int, int], tuple[float, float]] = {}  # (tokens, at)
-
-    def allow(self, chat_id: int, user_id: int) -> bool:
-        now = self.clock()
-        key = (chat_id, user_id)
-        tokens, at = self.buckets.get(key, (float(self.burst), now))
-        tokens = min(float(self.burst), tokens + (now - at) * self.per_second)
-        if tokens < 1.0:
-            self.buckets[key] = (tokens, now)
-            return False
-        self.buckets[key] = (tokens - 1.0, now)
-        if len(self.buckets) > 10_000:  # forget the ones that are full again
-            full = self.burst / self.per_second
-            self.buckets = {k: v for k, v in self.buckets.items() if now - v[1] < full}
-        return True
-
-
 def hint_points(points: int) -> int:
     """A round won after a hint gives half the points (rounded up)."""
     return (points + 1) // 2
@@ -89,13 +71,17 @@ class Game:
     def __init__(self, storage: Storage, pool: SolverPool,
                  seconds: Mapping[str, float] | None = None,
                  clock: Callable[[], float] = time.time,
-                 rng: random.Random | None = None) -> None:
+                 rng: random.Random | None = None,
+                 deal_seconds: float = DEAL_SECONDS) -> None:
         self.storage = storage
         self.pool = pool
         self.seconds = {**DEFAULT_SECONDS, **(seconds or {})}
         self.clock = clock
         self.rng = rng or random.Random()
+        self.deal_seconds = deal_seconds
         self.throttle = Throttle()
+        self.budget = WorkBudget()  # shared with the solving service: one allowance per person
+        self._dealing: dict[int, tuple[asyncio.Lock, int]] = {}  # chat id -> lock, its users
         self._open: dict[int, Round] = {}  # chat id -> its open round
         self._languages: dict[int, str] = {}
         self._chats: dict[int, tuple[str, str | None]] = {}
@@ -124,12 +110,16 @@ class Game:
             await self.storage.remember_user(player.id, player.first_name, player.username)
             self._users[player.id] = (player.first_name, player.username)
 
-    async def set_language(self, chat: Chat, player: Player, choice: str) -> str:
-        """/lang en|zh: the chat's language from now on; without a valid choice, the usage."""
+    async def set_language(self, chat: Chat, player: Player, choice: str,
+                           is_admin: AdminCheck | None = None) -> str:
+        """/lang en|zh: the chat's language from now on (a group's admins choose it); without a
+        valid choice, the usage."""
         choice = choice.strip().lower()
+        texts = self.texts(chat, player)
         if choice not in LANGUAGES:
-            texts = self.texts(chat, player)
             return texts("lang_usage", current=texts("lang_name"))
+        if not await self._may_steer(chat, player, None, is_admin):
+            return texts("lang_not_allowed")
         await self._remember(chat, player)
         await self.storage.set_language(chat.id, choice)
         self._languages[chat.id] = choice
@@ -142,25 +132,78 @@ class Game:
 
     async def play(self, chat: Chat, player: Player, game: str,
                    options: PlayOptions | None = None) -> Reply:
-        """Deal a new round of the game, or repeat the round already on in this chat."""
+        """Deal a new round of the game, or repeat the round already on in this chat.
+
+        One deal at a time per chat: a /play sent meanwhile waits, then shows the new round.
+        A deal that may take long (another target, more numbers) counts as heavy work.
+        """
         texts = self.texts(chat, player)
-        current = self._open.get(chat.id)
-        if current is not None:
-            return Reply(self._still_open(current, texts))
-        rules = GAMES[game]
-        dealt = await rules.deal(self.pool, self.rng.getrandbits(64), options or PlayOptions())
+        options = options or PlayOptions()
+        async with self._one_deal_at_a_time(chat.id):
+            current = self._open.get(chat.id)
+            if current is not None:
+                return Reply(self._still_open(current, texts))
+            rules = GAMES[game]
+            dealt = await self._deal(chat, player, rules, options, texts)
+            if isinstance(dealt, str):
+                return Reply(dealt)
+            return await self._open_round(chat, player, rules, dealt, options, texts)
+
+    async def _deal(self, chat: Chat, player: Player, rules: Rules, options: PlayOptions,
+                    texts: Texts) -> Deal | str:
+        """A new puzzle, or why there is none (busy, too slow, no hand for that target)."""
+        ticket: Ticket | None = None
+        if rules.costly(options):
+            taken = self.budget.take(player.id, chat.id, self.deal_seconds + DEAL_ROOM)
+            if isinstance(taken, int):
+                return texts("busy", seconds=taken)
+            ticket = taken
+        started = time.perf_counter()
+        try:
+            dealt = await rules.deal(self.pool, self.rng.getrandbits(64), options,
+                                     self.deal_seconds)
+        except SolverTimeout:
+            return texts("deal_timeout")
+        finally:
+            if ticket is not None:
+                self.budget.settle(ticket, time.perf_counter() - started)
         if dealt is None:
-            return Reply(texts("play_no_hand"))
+            return texts("play_no_hand", count=options.count or 4,
+                         target=24 if options.target is None else options.target)
+        return dealt
+
+    async def _open_round(self, chat: Chat, player: Player, rules: Rules, dealt: Deal,
+                          options: PlayOptions, texts: Texts) -> Reply:
         await self._remember(chat, player)
         now = self.clock()
         new = await self.storage.open_round(chat.id, dealt.game, dealt.hand, dealt.target,
                                             dealt.level, dealt.points, texts.language, now,
-                                            now + self.seconds[game])
+                                            now + self.seconds[dealt.game], player.id)
         if new is None:  # another /play won the race while this hand was dealt
             current = self._open.get(chat.id) or await self.storage.open_round_of(chat.id)
             return Reply(self._still_open(current, texts) if current else texts("no_round"))
         self._open[chat.id] = new
-        return Reply(rules.deal_text(new, texts), dealt=new)
+        text = rules.deal_text(new, texts)
+        if options.level is not None and dealt.level != options.level:
+            text += "\n" + texts("play_other_level", wanted=texts(f"level_{options.level}"),
+                                 level=texts(f"level_{dealt.level}"), target=dealt.target)
+        return Reply(text, dealt=new)
+
+    @asynccontextmanager
+    async def _one_deal_at_a_time(self, chat_id: int) -> AsyncIterator[None]:
+        """A lock per chat, kept while someone holds or waits for it: ten /play at once in a
+        chat make one deal, not ten."""
+        lock, users = self._dealing.get(chat_id, (asyncio.Lock(), 0))
+        self._dealing[chat_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._dealing[chat_id]
+            if users == 1:
+                del self._dealing[chat_id]
+            else:
+                self._dealing[chat_id] = (lock, users - 1)
 
     def _still_open(self, current: Round, texts: Texts) -> str:
         left = max(0, round(current.deadline - self.clock()))
@@ -173,7 +216,12 @@ class Game:
             self._open[round_.chat_id] = dataclasses.replace(current, message_id=message_id)
 
     async def answer(self, chat: Chat, player: Player, text: str, explicit: bool) -> Reply | None:
-        """Judge an answer; None means stay silent (not an attempt, throttled, no round)."""
+        """Judge an answer; None means stay silent (not an attempt, no round, throttled).
+
+        Every answer is judged and recorded, so a right one always wins and a Countdown answer
+        always competes; the throttle only holds back replies to the others, with one note to
+        slow down per burst.
+        """
         current = self._open.get(chat.id)
         if current is None:
             return Reply(self.texts(chat, player)("no_round")) if explicit else None
@@ -181,7 +229,7 @@ class Game:
         if not explicit and not rules.looks_like_answer(text):
             return None  # chatter: not even worth a trip to the pool
         verdict = await rules.judge(self.pool, current, text, explicit)
-        if verdict.kind == "ignore" or not self.throttle.allow(chat.id, player.id):
+        if verdict.kind == "ignore":
             return None
         texts = self.texts(chat, player)
         await self._remember(chat, player)
@@ -190,6 +238,11 @@ class Game:
         await self.storage.record_answer(current.id, player.id, text[:200], right, now,
                                          verdict.distance)
         if not right:
+            admission = self.throttle.admit(chat.id, player.id)
+            if admission is Admission.QUIET:
+                return None
+            if admission is Admission.NOTE:
+                return Reply(texts("slow_down", name=markup.name(player.first_name)))
             return Reply(rules.verdict_text(verdict, current, texts))
         shown = markup.code(verdict.expression) if verdict.expression else \
             f"<code>{verdict.value}</code>"
@@ -205,13 +258,20 @@ class Game:
         return Reply(texts("too_late", name=markup.name(winner)) if winner else
                      texts("round_over"))
 
-    async def hint(self, chat: Chat, player: Player) -> str:
-        """The first step of a solution; the round's points drop (once)."""
+    async def hint(self, chat: Chat, player: Player, is_admin: AdminCheck | None = None) -> str:
+        """The first step of a solution; the round's points drop (once). The first hint is for
+        whoever started the round or an admin, since it costs everyone; after it, anyone may
+        see it again."""
         texts = self.texts(chat, player)
         current = self._open.get(chat.id)
         if current is None:
             return texts("no_round")
-        step = await GAMES[current.game].hint_step(self.pool, current)
+        rules = GAMES[current.game]
+        if not rules.gives_hints:
+            return texts("no_hints")
+        if not current.hint_used and not await self._may_steer(chat, player, current, is_admin):
+            return texts("hint_not_allowed", starter=await self._starter(current, texts))
+        step = await rules.hint_step(self.pool, current)
         if step is None:
             return texts("no_hints")
         points = current.points if current.hint_used else hint_points(current.points)
@@ -220,12 +280,15 @@ class Game:
             self._open[chat.id] = dataclasses.replace(current, points=points, hint_used=True)
         return texts("hint", step=markup.code(step), points=points)
 
-    async def reveal(self, chat: Chat, player: Player) -> Reply:
-        """/reveal: end the round now and show the answers."""
+    async def reveal(self, chat: Chat, player: Player,
+                     is_admin: AdminCheck | None = None) -> Reply:
+        """/reveal: end the round now and show the answers (whoever started it, or an admin)."""
         texts = self.texts(chat, player)
         current = self._open.get(chat.id)
         if current is None:
             return Reply(texts("no_round"))
+        if not await self._may_steer(chat, player, current, is_admin):
+            return Reply(texts("reveal_not_allowed", starter=await self._starter(current, texts)))
         closed = await self._close(current, "revealed", texts)
         return Reply(closed, closed=True) if closed else Reply(texts("no_round"))
 
@@ -239,13 +302,16 @@ class Game:
         return (current.chat_id, closed) if closed else None
 
     async def _close(self, current: Round, status: str, texts: Texts) -> str | None:
-        """Close a round without a right answer: the closest answer wins where that is the
-        rule, and the message shows the puzzle's best answers."""
+        """Close a round without a right answer: where the closest answer wins, it does when the
+        time is up (a round ended early has no winner, or ending it would be a way to win), and
+        the message shows the puzzle's best answers."""
         rules = GAMES[current.game]
+        early = status == "revealed" and self.clock() < current.deadline
         head = texts("timeout" if status == "expired" else "revealed", game=texts.game(rules.name))
         details = await rules.reveal_text(self.pool, current, texts)
         winner, lines = None, [head]
-        best = await self.storage.best_answer(current.id) if rules.closest_wins else None
+        best = await self.storage.best_answer(current.id) \
+            if rules.closest_wins and not early else None
         points = rules.points_for(best.distance) if best is not None else 0
         now = self.clock()
         if best is not None and points > 0:
@@ -254,7 +320,7 @@ class Game:
                                answer=markup.code(best.text), distance=best.distance,
                                points=points))
         elif rules.closest_wins:
-            lines.append(texts("nobody_close"))
+            lines.append(texts("ended_early" if early else "nobody_close"))
         if not await self.storage.close_round(
                 current.id, "won" if winner else status, now, winner,
                 best.text if winner and best else None, points,
@@ -262,6 +328,24 @@ class Game:
             return None
         self._forget(current)
         return "\n".join([*lines, details])
+
+    async def _may_steer(self, chat: Chat, player: Player, current: Round | None,
+                         is_admin: AdminCheck | None) -> bool:
+        """May this player end the round early, take the hint or set the language? In a private
+        chat, always; in a group, if they started the round, or are an admin."""
+        if chat.type == "private":
+            return True
+        if current is not None and current.started_by == player.id:
+            return True
+        return is_admin is not None and await is_admin()
+
+    async def _starter(self, current: Round, texts: Texts) -> str:
+        """Who started the round, to name in a refusal."""
+        if current.started_by is None:
+            return texts("starter_unknown")
+        known = self._users.get(current.started_by)
+        name = known[0] if known else await self.storage.user_name(current.started_by)
+        return texts("starter", name=markup.name(name)) if name else texts("starter_unknown")
 
     def _forget(self, current: Round) -> None:
         if (still := self._open.get(current.chat_id)) is not None and still.id == current.id:
@@ -324,4 +408,4 @@ class Game:
                      best_streak=row.best_streak)
 
 
-__all__ = ["Chat", "Game", "Player", "Reply", "Rules", "Throttle", "hint_points"]
+__all__ = ["AdminCheck", "Chat", "Game", "Player", "Reply", "Rules", "Throttle", "hint_points"]

@@ -38,6 +38,7 @@ class Round:
     deadline: float
     status: str
     hint_used: bool
+    started_by: int | None = None  # the player who dealt it (None for rounds before migration 4)
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ class BestAnswer:
 
 
 ROUND_COLUMNS = ("id, chat_id, game, hand, target, level, points, lang, message_id, started_at, "
-                 "deadline, status, hint_used")
+                 "deadline, status, hint_used, started_by")
 
 
 def _tuples(value: Any) -> Any:
@@ -77,7 +78,7 @@ def _tuples(value: Any) -> Any:
 
 def _round(row: Sequence[Any]) -> Round:
     return Round(row[0], row[1], row[2], _tuples(json.loads(row[3])), row[4], row[5], row[6],
-                 row[7], row[8], row[9], row[10], row[11], bool(row[12]))
+                 row[7], row[8], row[9], row[10], row[11], bool(row[12]), row[13])
 
 
 class Gate:
@@ -193,6 +194,10 @@ class Storage:
                         "ON CONFLICT(id) DO UPDATE SET first_name = excluded.first_name, "
                         "username = excluded.username", (user_id, first_name, username))
 
+    async def user_name(self, user_id: int) -> str | None:
+        rows = await self._fetch("SELECT first_name FROM users WHERE id = ?", (user_id,))
+        return rows[0][0] if rows else None
+
     async def languages(self) -> dict[int, str]:
         """The language each chat chose with /lang."""
         rows = await self._fetch("SELECT id, lang FROM chats WHERE lang IS NOT NULL")
@@ -204,21 +209,21 @@ class Storage:
     # --- rounds --------------------------------------------------------------------------------
 
     async def open_round(self, chat_id: int, game: str, hand: tuple, target: int, level: str,
-                         points: int, lang: str, started_at: float,
-                         deadline: float) -> Round | None:
+                         points: int, lang: str, started_at: float, deadline: float,
+                         started_by: int | None = None) -> Round | None:
         """A new open round, or None when the chat already has one."""
         try:
             async with self.gate.shared():
                 row = await self.db.execute_insert(
                     "INSERT INTO rounds (chat_id, game, hand, target, level, points, lang, "
-                    "started_at, deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "started_at, deadline, started_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (chat_id, game, json.dumps(hand), target, level, points, lang, started_at,
-                     deadline))
+                     deadline, started_by))
         except sqlite3.IntegrityError:
             return None
         assert row is not None
         return Round(row[0], chat_id, game, _tuples(json.loads(json.dumps(hand))), target, level,
-                     points, lang, None, started_at, deadline, "open", False)
+                     points, lang, None, started_at, deadline, "open", False, started_by)
 
     async def set_message(self, round_id: int, message_id: int) -> None:
         await self._run("UPDATE rounds SET message_id = ? WHERE id = ?", (message_id, round_id))

@@ -11,7 +11,15 @@ import random
 from collections import Counter
 
 from bot import markup
-from bot.games.rules import Deal, PlayOptions, Rules, Verdict, read_expression
+from bot.games.rules import (
+    DEAL_GRACE,
+    DEAL_SECONDS,
+    Deal,
+    PlayOptions,
+    Rules,
+    Verdict,
+    read_expression,
+)
 from bot.i18n import Texts
 from bot.pool import SolverPool
 from bot.storage import Round
@@ -74,9 +82,10 @@ class Countdown(Rules):
     name = GAME
     closest_wins = True
 
-    async def deal(self, pool: SolverPool, seed: int, options: PlayOptions) -> Deal | None:
+    async def deal(self, pool: SolverPool, seed: int, options: PlayOptions,
+                   budget: float = DEAL_SECONDS) -> Deal | None:
         large = DEFAULT_LARGE if options.large is None else options.large
-        return await pool.run(draw, seed, large)
+        return await pool.run(draw, seed, large, timeout=budget + DEAL_GRACE)
 
     async def judge(self, pool: SolverPool, round_: Round, text: str,
                     explicit: bool) -> Verdict:

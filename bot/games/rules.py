@@ -19,6 +19,8 @@ from bot.storage import Round
 from solver import Expr, ParseError, parse
 
 LOOKS_LIKE_MATH = re.compile(r"^[\d\s+\-*/×÷·xX−–()（）０-９＋－＊／=]+$")
+DEAL_SECONDS = 1.0  # how long a deal may search before it settles for what it found
+DEAL_GRACE = 4.0  # past its budget (and a wait for the worker), a deal is stopped
 
 
 @dataclass(frozen=True)
@@ -88,10 +90,16 @@ class Rules(ABC):
 
     name: ClassVar[str]
     closest_wins: ClassVar[bool] = False  # the best answer at the end wins, not the first right
+    gives_hints: ClassVar[bool] = False
 
     @abstractmethod
-    async def deal(self, pool: SolverPool, seed: int, options: PlayOptions) -> Deal | None:
-        """A new puzzle (None when the options admit none)."""
+    async def deal(self, pool: SolverPool, seed: int, options: PlayOptions,
+                   budget: float = DEAL_SECONDS) -> Deal | None:
+        """A new puzzle (None when the options admit none within `budget` seconds)."""
+
+    def costly(self, options: PlayOptions) -> bool:
+        """Whether dealing with these options may take long (it then counts as heavy work)."""
+        return False
 
     def looks_like_answer(self, text: str) -> bool:
         """Whether a plain message (no command, no reply) may be an answer: cheap, no solver."""

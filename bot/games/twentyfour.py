@@ -6,10 +6,20 @@ The top-level functions run in the solver pool; `TwentyFour` words their results
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
+from itertools import combinations_with_replacement
 
 from bot import markup
-from bot.games.rules import Deal, PlayOptions, Rules, Verdict, read_expression
+from bot.games.rules import (
+    DEAL_GRACE,
+    DEAL_SECONDS,
+    Deal,
+    PlayOptions,
+    Rules,
+    Verdict,
+    read_expression,
+)
 from bot.i18n import Texts
 from bot.pool import SolverPool
 from bot.storage import Round
@@ -33,32 +43,55 @@ CARDS = (1, 13)
 COUNTS = (4, 5, 6)
 TARGETS = (1, 999)
 DEAL_TRIES = 300
+FOURS = tuple(combinations_with_replacement(range(CARDS[0], CARDS[1] + 1), 4))  # 1820 hands
 REVEAL_SHOWN = 5
 
 
-def deal(seed: int, level: str | None = None, count: int = 4, target: int = 24) -> Deal | None:
+def deal(seed: int, level: str | None = None, count: int = 4, target: int = 24,
+         budget: float = DEAL_SECONDS) -> Deal | None:
     """A random solvable hand of `count` numbers 1..13 for the target, of the level if it can.
 
     Without a level, one is drawn from LEVEL_MIX so that easy and hard hands both come up. When
-    no hand of that level turns up in DEAL_TRIES draws (a rare target), the first solvable one
-    is dealt with its own level; None when there was none at all.
+    no hand of that level turns up in DEAL_TRIES draws or `budget` seconds (a rare target; the
+    clock is read between hands, and a six-number hand for a large target costs up to 0.3 s),
+    the first solvable one is dealt with its own level. A target no random hand of four made is
+    looked for in every hand of four, in random order (a fraction of a second: every target up
+    to 999 has one). None when there was none at all.
     """
     rng = random.Random(seed)
     wanted = level or rng.choices([name for name, _ in LEVEL_MIX],
                                   weights=[weight for _, weight in LEVEL_MIX])[0]
     fallback: tuple[tuple[int, ...], str] | None = None
+    deadline = time.monotonic() + budget
     for _ in range(DEAL_TRIES):
         drawn = [rng.randint(*CARDS) for _ in range(count)]
-        if not is_solvable(drawn, target):
-            continue
-        found = rated_level(drawn, target)
-        if found == wanted:
-            return Deal(GAME, tuple(drawn), target, found, LEVEL_POINTS[found])
-        fallback = fallback or (tuple(drawn), found)
+        if is_solvable(drawn, target):
+            found = rated_level(drawn, target)
+            if found == wanted:
+                return Deal(GAME, tuple(drawn), target, found, LEVEL_POINTS[found])
+            fallback = fallback or (tuple(drawn), found)
+        if time.monotonic() >= deadline:
+            break
+    if fallback is None and count == 4:
+        fallback = any_four(rng, target, deadline)
     if fallback is None:
         return None
     hand, found = fallback
     return Deal(GAME, hand, target, found, LEVEL_POINTS[found])
+
+
+def any_four(rng: random.Random, target: int,
+             deadline: float) -> tuple[tuple[int, ...], str] | None:
+    """A hand of four that makes the target, trying every one in random order (until the
+    deadline), with its level."""
+    for hand in rng.sample(FOURS, len(FOURS)):
+        if is_solvable(hand, target):
+            drawn = list(hand)
+            rng.shuffle(drawn)
+            return tuple(drawn), rated_level(drawn, target)
+        if time.monotonic() >= deadline:
+            break
+    return None
 
 
 def judge(text: str, hand: tuple[int, ...], target: int, explicit: bool) -> Verdict:
@@ -95,9 +128,16 @@ def hint(hand: tuple[int, ...], target: int) -> str:
 class TwentyFour(Rules):
     name = GAME
 
-    async def deal(self, pool: SolverPool, seed: int, options: PlayOptions) -> Deal | None:
+    gives_hints = True
+
+    async def deal(self, pool: SolverPool, seed: int, options: PlayOptions,
+                   budget: float = DEAL_SECONDS) -> Deal | None:
         return await pool.run(deal, seed, options.level, options.count or 4,
-                              24 if options.target is None else options.target)
+                              24 if options.target is None else options.target, budget,
+                              timeout=budget + DEAL_GRACE)
+
+    def costly(self, options: PlayOptions) -> bool:
+        return (options.count or 4) > 4 or options.target not in (None, 24)
 
     async def judge(self, pool: SolverPool, round_: Round, text: str,
                     explicit: bool) -> Verdict:

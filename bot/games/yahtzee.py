@@ -10,7 +10,7 @@ import random
 import re
 
 from bot import markup
-from bot.games.rules import Deal, PlayOptions, Rules, Verdict
+from bot.games.rules import DEAL_GRACE, DEAL_SECONDS, Deal, PlayOptions, Rules, Verdict
 from bot.i18n import Texts
 from bot.pool import SolverPool
 from bot.storage import Round
@@ -52,8 +52,9 @@ def parse_dice(text: str) -> list[tuple[int, ...]] | None:
 class Yahtzee(Rules):
     name = GAME
 
-    async def deal(self, pool: SolverPool, seed: int, options: PlayOptions) -> Deal | None:
-        return await pool.run(roll_all, seed)
+    async def deal(self, pool: SolverPool, seed: int, options: PlayOptions,
+                   budget: float = DEAL_SECONDS) -> Deal | None:
+        return await pool.run(roll_all, seed, timeout=budget + DEAL_GRACE)
 
     def looks_like_answer(self, text: str) -> bool:
         return bool(TOTAL.match(text))

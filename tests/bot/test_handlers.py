@@ -97,11 +97,11 @@ async def test_unreadable_and_division_by_zero(harness: Harness):
 
 
 async def test_hint_costs_points_and_reveal_ends(harness: Harness):
-    _, current = await deal(harness)
-    await harness.send(GROUP, BOB, "/hint")
+    _, current = await deal(harness)  # Alice deals: she may take a hint and end it early
+    await harness.send(GROUP, ALICE, "/hint")
     hint = await harness.telegram.reply(GROUP)
     assert "Start with" in hint.text and f"Points now {(current.points + 1) // 2}" in hint.text
-    await harness.send(GROUP, BOB, "/reveal")
+    await harness.send(GROUP, ALICE, "/reveal")
     reveal = await harness.telegram.reply(GROUP)
     count = len(solve(current.hand))
     assert (f"{count} distinct solution" in reveal.text)
@@ -127,7 +127,8 @@ async def test_same_user_is_throttled(harness: Harness):
     for _ in range(6):
         await harness.send(GROUP, BOB, "/a 1+2+3")
     await asyncio.sleep(0.2)
-    assert len([s for s in harness.telegram.sent if s.chat_id == GROUP]) == 4  # deal + 3
+    sent = [s for s in harness.telegram.sent if s.chat_id == GROUP]
+    assert len(sent) == 5 and "slow down" in sent[-1].text  # deal + 3 + one note
 
 
 async def test_solve_good_and_bad_input(harness: Harness):
@@ -184,7 +185,7 @@ async def test_countdown_round_and_solve(harness: Harness):
     assert str(current.target) in sent.text and "60 seconds" in sent.text
     await harness.send(GROUP, BOB, f"/a {current.hand[0]}+{current.hand[1]}")
     assert "away" in (await harness.telegram.reply(GROUP)).text
-    await harness.send(GROUP, BOB, "/reveal")
+    await harness.send(GROUP, ALICE, "/reveal")
     reveal = await harness.telegram.reply(GROUP)
     assert "Round over" in reveal.text and str(current.target) in reveal.text
     await harness.send(GROUP, BOB, "/countdown 1 3 7 10 25 50 = 765")
@@ -228,6 +229,7 @@ async def test_language_per_chat(harness: Harness):
     assert "二十四点" in (await harness.telegram.reply(GROUP)).text
     await harness.send(GROUP, ALICE, "/help")
     assert "make 24" in (await harness.telegram.reply(GROUP)).text
+    harness.telegram.promote(GROUP, ALICE["id"])  # a group's admins choose its language
     await harness.send(GROUP, ALICE, "/lang zh")
     assert "中文" in (await harness.telegram.reply(GROUP)).text
     await harness.send(GROUP, ALICE, "/play")

@@ -54,8 +54,10 @@ async def test_migrations_from_empty(tmp_path):
     await again.close()
 
 
-async def old_rounds(storage: Storage) -> None:
-    """Two rounds won by Ann with Ben answering, written as a version 1 or 2 bot did."""
+async def old_rounds(storage: Storage, version: int) -> None:
+    """Two rounds won by Ann with Ben answering, written as a bot of that version did (from 3
+    on, the trigger scores them)."""
+    took = ", win_seconds = 4" if version >= 3 else ""
     for _ in range(2):
         cursor = await storage.db.execute(
             "INSERT INTO rounds (chat_id, hand, target, level, points, started_at, deadline) "
@@ -64,7 +66,7 @@ async def old_rounds(storage: Storage) -> None:
         await storage.db.execute("INSERT INTO answers (round_id, user_id, text, correct, at) "
                                  "VALUES (?, 2, '1+2', 0, 101.0)", (round_id,))
         await storage.db.execute(
-            "UPDATE rounds SET status='won', winner_id=1, awarded=points, ended_at=104 "
+            f"UPDATE rounds SET status='won', winner_id=1, awarded=points, ended_at=104{took} "
             "WHERE id=?", (round_id,))
     await storage.db.execute(
         "INSERT INTO rounds (chat_id, hand, target, level, points, started_at, deadline) "
@@ -74,11 +76,11 @@ async def old_rounds(storage: Storage) -> None:
 @pytest.mark.parametrize("version", range(1, LATEST))
 async def test_migration_from_each_earlier_version(tmp_path, version):
     storage = await fresh(tmp_path, version=version)
-    if version >= 2:  # version 2 kept scores itself, as its code did when a round closed
+    if version == 2:  # version 2 kept scores itself, as its code did when a round closed
         await storage.db.execute("INSERT INTO scores (chat_id, user_id, points, wins, "
                                  "rounds_played, fastest_win) VALUES (?, 1, 20, 2, 2, 4.0), "
                                  "(?, 2, 0, 0, 2, NULL)", (CHAT, CHAT))
-    await old_rounds(storage)
+    await old_rounds(storage, version)
     await storage.close()
     upgraded = await Storage.open(tmp_path / "db.sqlite3")
     assert await upgraded.version() == LATEST

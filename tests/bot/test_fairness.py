@@ -1,0 +1,202 @@
+"""Fair play: who may end a round early, take the hint or set the language (the round's starter
+or a chat admin); an early reveal never crowns the closest Countdown answer; a right answer is
+never lost to the answer throttle."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from telegram import Update
+
+from bot.admins import AdminCache
+from bot.rounds import Chat, Game, Player
+from bot.storage import Storage
+from bot.throttle import Admission, Throttle
+from solver import solve
+from tests.bot.conftest import Harness
+
+GROUP = -1101
+ALICE = {"id": 31, "is_bot": False, "first_name": "Alice"}
+BOB = {"id": 32, "is_bot": False, "first_name": "Bob"}
+CAROL = {"id": 33, "is_bot": False, "first_name": "Carol"}
+HAND, TARGET = (1, 3, 7, 10, 25, 50), 831  # Countdown: 830 is the closest
+
+
+async def countdown_by_hand(h: Harness, starter: dict) -> None:
+    """A Countdown round on a known hand, started by `starter` (as /countdown would)."""
+    game = h.game
+    await game.storage.remember_chat(GROUP, "group", "G")
+    await game.storage.remember_user(starter["id"], starter["first_name"])
+    now = game.clock()
+    made = await game.storage.open_round(GROUP, "countdown", HAND, TARGET, "2", 10, "en", now,
+                                         now + 60, starter["id"])
+    assert made is not None
+    await game.load()
+
+
+def getchatmember_calls(h: Harness) -> int:
+    return sum(1 for call in h.telegram.calls if call[0] == "getChatMember")
+
+
+async def test_an_early_reveal_in_countdown_awards_no_one(harness: Harness):
+    await countdown_by_hand(harness, ALICE)
+    await harness.send(GROUP, BOB, "/a 10*(3*25+1+7)")  # 830: 1 away
+    assert "1 away" in (await harness.telegram.reply(GROUP)).text
+    await harness.send(GROUP, BOB, "/reveal")  # the cheat of the issue: refused, and why
+    refused = await harness.telegram.reply(GROUP)
+    assert "Only Alice (who started it) or a chat admin can end this round early" in refused.text
+    assert harness.game.open_round(GROUP) is not None
+    await harness.send(GROUP, ALICE, "/reveal")  # the starter may end it, but nobody scores
+    ended = await harness.telegram.reply(GROUP)
+    assert "Round over" in ended.text and "nobody scores" in ended.text
+    assert "Bob" not in ended.text and "+7 points" not in ended.text
+    assert harness.game.open_round(GROUP) is None
+    await harness.send(GROUP, BOB, "/stats")
+    assert "0 points, 0 won of 1 played" in (await harness.telegram.reply(GROUP)).text
+
+
+async def test_the_starter_cannot_farm_points_by_revealing(harness: Harness):
+    await countdown_by_hand(harness, ALICE)
+    await harness.send(GROUP, ALICE, "/a 10*(3*25+1+7)")
+    await harness.telegram.reply(GROUP)
+    await harness.send(GROUP, ALICE, "/giveup")
+    ended = await harness.telegram.reply(GROUP)
+    assert "nobody scores" in ended.text and "+7 points" not in ended.text
+    await harness.send(GROUP, ALICE, "/top")
+    assert "No scores yet" in (await harness.telegram.reply(GROUP)).text
+
+
+async def test_an_admin_may_end_someone_elses_round_and_is_asked_once(harness: Harness):
+    await countdown_by_hand(harness, ALICE)
+    harness.telegram.promote(GROUP, CAROL["id"])
+    harness.app.bot_data["admins"].clock = lambda: 0.0  # within the minute, however slow
+    await harness.send(GROUP, CAROL, "/hint")
+    assert "No hints" in (await harness.telegram.reply(GROUP)).text  # no admin question needed
+    assert getchatmember_calls(harness) == 0
+    await harness.send(GROUP, CAROL, "/lang en")
+    assert "speaks English" in (await harness.telegram.reply(GROUP)).text
+    await harness.send(GROUP, CAROL, "/reveal")
+    assert "Round over" in (await harness.telegram.reply(GROUP)).text
+    assert getchatmember_calls(harness) == 1  # the second check came from the cache
+
+
+async def test_the_admin_cache_expires():
+    class FakeBot:
+        def __init__(self) -> None:
+            self.status, self.asked = "administrator", 0
+
+        async def get_chat_member(self, chat_id: int, user_id: int):
+            self.asked += 1
+            return type("Member", (), {"status": self.status})()
+
+    now = [0.0]
+    cache, bot = AdminCache(seconds=60, clock=lambda: now[0]), FakeBot()
+    assert await cache.is_admin(bot, GROUP, 1)  # type: ignore[arg-type]
+    bot.status = "member"  # demoted: still an admin for what is left of the minute
+    now[0] = 59.0
+    assert await cache.is_admin(bot, GROUP, 1)  # type: ignore[arg-type]
+    now[0] = 60.5
+    assert not await cache.is_admin(bot, GROUP, 1)  # type: ignore[arg-type]
+    assert bot.asked == 2
+
+
+async def test_hint_is_the_starters_then_anyones(harness: Harness):
+    await harness.send(GROUP, ALICE, "/play")
+    await harness.telegram.reply(GROUP)
+    await harness.send(GROUP, BOB, "/hint")
+    refused = await harness.telegram.reply(GROUP)
+    assert "Only Alice (who started it) or a chat admin can ask for a hint" in refused.text
+    assert not harness.game.open_round(GROUP).hint_used
+    await harness.send(GROUP, ALICE, "/hint")
+    first = await harness.telegram.reply(GROUP)
+    assert "Start with" in first.text
+    await harness.send(GROUP, BOB, "/hint")  # once taken, the hint is everyone's to see again
+    assert (await harness.telegram.reply(GROUP)).text == first.text
+
+
+async def test_language_is_for_admins_in_groups_and_anyone_in_private(harness: Harness):
+    await harness.send(GROUP, BOB, "/lang zh")
+    assert "Only a chat admin can change" in (await harness.telegram.reply(GROUP)).text
+    await harness.send(GROUP, BOB, "/lang")  # the usage needs no rights
+    assert "Usage: /lang" in (await harness.telegram.reply(GROUP)).text
+    await harness.send(BOB["id"], BOB, "/lang zh", kind="private")
+    assert "中文" in (await harness.telegram.reply(BOB["id"])).text
+
+
+async def test_an_anonymous_admin_speaks_as_the_group(harness: Harness):
+    await harness.send(GROUP, ALICE, "/play")
+    await harness.telegram.reply(GROUP)
+    message = await harness.telegram.say(GROUP, {"id": 1087968824, "is_bot": True,
+                                                 "first_name": "Group"}, "/reveal")
+    message["sender_chat"] = message["chat"]
+    harness.telegram.updates.clear()
+    await harness.app.process_update(Update.de_json({"update_id": 9001, "message": message},
+                                                    harness.app.bot))
+    assert "Round over" in (await harness.telegram.reply(GROUP)).text
+    assert getchatmember_calls(harness) == 0
+
+
+async def test_three_wrong_then_right_at_once_wins(harness: Harness):
+    harness.game.throttle.clock = lambda: 100.0  # all in the same instant, however slow
+    for trial in range(5):
+        await harness.send(GROUP, ALICE, "/play")
+        await harness.telegram.reply(GROUP)
+        current = harness.game.open_round(GROUP)
+        right = solve(current.hand)[0]
+        a, b, c, d = current.hand
+        wrong = [f"/a {a}+{b}+{c}+{d}+{d}", f"/a {a}+{b}", f"/a {a}*{b}*{c}*{d}*{a}"]
+        sends = [harness.send(GROUP, BOB, text) for text in wrong]
+        sends.insert(trial % 4, harness.send(GROUP, BOB, f"/a {right}"))
+        await asyncio.gather(*sends)  # each returns once its update is handled
+        assert harness.game.open_round(GROUP) is None, trial
+        replies = [s.text for s in await harness.telegram.replies(GROUP, 4)]
+        assert sum("Bob wins" in text for text in replies) == 1, replies
+        harness.game.throttle.buckets.clear()
+
+
+async def test_a_throttled_user_gets_one_note_per_burst():
+    now = [0.0]
+    throttle = Throttle(burst=3, per_second=1.0, clock=lambda: now[0])
+    burst = [throttle.admit(1, 1) for _ in range(6)]
+    assert burst == [Admission.REPLY] * 3 + [Admission.NOTE] + [Admission.QUIET] * 2
+    assert throttle.admit(1, 2) is Admission.REPLY  # others are not held up
+    now[0] = 1.0
+    assert throttle.admit(1, 1) is Admission.REPLY
+    assert throttle.admit(1, 1) is Admission.NOTE  # a new burst, a new note
+
+
+async def test_a_throttled_countdown_answer_still_competes(tmp_path, pool):
+    storage = await Storage.open(tmp_path / "t.sqlite3")
+    now = [1000.0]
+    game = Game(storage, pool, clock=lambda: now[0], rng=random.Random(3))
+    game.throttle.clock = lambda: 5.0
+    chat, ann, ben = Chat(GROUP), Player(1, "Ann"), Player(2, "Ben")
+    await storage.remember_chat(GROUP, "group", "G")
+    made = await storage.open_round(GROUP, "countdown", HAND, TARGET, "2", 10, "en", now[0],
+                                    now[0] + 60)
+    await game.load()
+    for _ in range(3):
+        await game.answer(chat, ben, "50*10", explicit=True)
+    note = await game.answer(chat, ben, "10*(3*25+1+7)", explicit=True)  # 1 away, throttled
+    assert note is not None and "slow down" in note.text
+    assert await game.answer(chat, ann, "50*10+1", explicit=True) is not None
+    now[0] += 60
+    closed = await game.expire(made.id)
+    assert closed is not None and "Ben" in closed[1] and "+7 points" in closed[1]
+    await storage.close()
+
+
+async def test_the_starter_is_stored_and_known_after_a_restart(tmp_path, pool):
+    storage = await Storage.open(tmp_path / "s.sqlite3")
+    game = Game(storage, pool, rng=random.Random(4))
+    chat, ann, ben = Chat(GROUP), Player(1, "Ann"), Player(2, "Ben")
+    dealt = await game.play(chat, ann, "24")
+    assert dealt.dealt is not None and dealt.dealt.started_by == ann.id
+    again = Game(storage, pool, rng=random.Random(5))  # a restart: nothing in memory
+    await again.load()
+    assert again.open_round(GROUP).started_by == ann.id
+    refused = await again.reveal(chat, ben)
+    assert "Only <b>Ann</b> (who started it)" in refused.text and not refused.closed
+    assert (await again.reveal(chat, ann)).closed
+    await storage.close()

@@ -130,6 +130,10 @@ def median(values: list[float], scale: float = 1.0, digits: int = 1) -> str:
     return f"{statistics.median(values) * scale:.{digits}f}" if values else "-"
 
 
+def mean(values: list[int]) -> str:
+    return f"{statistics.fmean(values):.1f}" if values else "-"
+
+
 def share(hands: list[Hand], test: Callable[[Hand], bool]) -> str:
     return f"{sum(map(test, hands)) / len(hands):.0%}" if hands else "-"
 
@@ -148,7 +152,7 @@ def report(count: int, args: argparse.Namespace, against: ModuleType | None) -> 
         row = (name, f"{len(chosen) / len(hands):.1%}",
                median([rated[h].difficulty for h in chosen], digits=2),
                share(chosen, cancel_one_step), share(chosen, cancel_pair),
-               share(chosen, times_one), median([work(h) for h in chosen], digits=0),
+               share(chosen, times_one), mean([work(h) for h in chosen]),
                median(solved, digits=0))
         print("".join(f"{cell:>12}" for cell in row))
     timed_hands = hands[:args.timed]
@@ -173,6 +177,11 @@ def main() -> None:
     parser.add_argument("--against", help="another solver/rating.py to time side by side")
     args, _ = parser.parse_known_args()
     against = load(args.against) if args.against else None
+    print("Per level: share of hands; median difficulty; share where two equal numbers cancel"
+          " and two others\nmake 24 in one step (x-x, 1 step), where they cancel and some others"
+          " make 24 (x-x),\nwhere a 1 or two numbers one apart leave the rest to make 24 (x1);"
+          " mean fewest numbers\nto combine with the rest cancelled (work); median distinct"
+          f" solutions of up to {args.solved} hands.")
     for count in (5, 6):
         report(count, args, against)
 

@@ -7,12 +7,19 @@ left see at once whether they make the target. Steps are picked with weight exp(
 divisors of the target and the target itself first, big results later, and wasteful steps (x-x,
 small/large, ×1, ÷1, ±0) almost never. Difficulty = -log2(chance the walk ends on the target), so
 hands that need a wasteful step, like 6/(1-3/4), are the hardest, as for people. Five round-number
-weights, fitted to 4nums.com times, and no hand known by name. Five or six numbers follow only the
-likeliest steps (and one known solution's) down to four numbers, to stay well under a second.
+weights, fitted to 4nums.com times, and no hand known by name.
+
+With five or six numbers a player also looks for numbers to set aside: two equal ones (x-x makes
+0, which swallows whatever is left over: 12+12+(7-7)*4), a 1 or two numbers one apart (×1), three
+where two make the third (a+b-c). Such a hand is as easy as the better of the walk (along the
+likeliest steps, and one known solution's, down to four numbers, to stay fast) and the best
+shortcut: 2**-cost of seeing it times the chance of finishing what it leaves. Four numbers keep the
+walk alone, as fitted. Levels are cut per count of numbers, each splitting deals about 40/35/25 %.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -24,6 +31,7 @@ from solver.expr import Expr, Num, Value, apply, divide
 from solver.parser import parse
 from solver.solutions import first_solution, validate_hand
 
+Hand = tuple[int, ...]  # the numbers dealt, sorted
 State = tuple[Value, ...]  # the numbers a player still holds, sorted
 Steps = tuple[tuple[Value, float], ...]  # (result, weight) of each operation on two numbers
 Moves = tuple[tuple[float, State], ...]  # (probability, next state) of each step from a state
@@ -40,11 +48,18 @@ BIG = 1.0  # per doubling of the result past the target
 FACTOR = -1.0  # the result is a whole number dividing the target: it looks like progress
 HIT = -1.5  # the result is the target itself (on top of FACTOR)
 
+# Costs (in bits) of seeing numbers to set aside, with five numbers or more: a player who sees
+# them is left with fewer numbers. Round numbers, like the costs above.
+SPOT = 1.0  # a 1 or a 0 in the hand, or two equal numbers (x-x = 0, x/x = 1)
+SPOT_NEXT = 2.0  # two numbers one apart: (a+1)-a = 1
+SPOT_STEP = 2.5  # three numbers where two make the third: a+b-c = 0, a*b-c = 0
+
 LEVELS = ("easy", "medium", "hard")
-# Thresholds on the difficulty: over the 1362 solvable hands of 1..13 to 24 they split the hands
-# about 40 / 35 / 25 % easy / medium / hard.
-MEDIUM_FROM = 4.1
-HARD_FROM = 5.5
+# Where medium and hard start, by count of numbers (fewer than four: as four). Each pair splits the
+# solvable hands of 1..13 to 24 about 40 / 35 / 25 % easy / medium / hard: for four numbers all
+# 1362 of them, for five and six the seeded samples of tests/bench/bench_levels.py. With more
+# numbers, more shortcuts: a hard six-number hand is the hardest quarter of its kind.
+CUTS = {4: (4.1, 5.5), 5: (4.2, 5.2), 6: (2.7, 4.3)}
 
 
 @dataclass(frozen=True)
@@ -65,17 +80,13 @@ def rating_of(numbers: Sequence[int], target: int = 24) -> Rating:
     if not 1 <= len(numbers) <= MAX_RATED:
         raise InputError(f"Give between 1 and {MAX_RATED} numbers to rate.", count=len(numbers))
     hand, goal = validate_hand(numbers, target)
-    if len(hand) <= EXACT:
-        chance = _chance(hand, goal)
-    else:
-        path = _solution_path(hand, target)
-        chance = 0.0 if path is None else _guided_chance(hand, goal, path)
+    chance = _hand_chance(hand, target)
     if chance <= 0.0:
         shown = " ".join(map(str, hand))
         raise UnsolvableError(f"{shown} cannot make {goal}, so it has no difficulty.",
                               numbers=list(hand), target=goal)
     difficulty = max(0.0, -math.log2(chance)) + 0.0  # + 0.0 turns -0.0 into 0.0
-    return Rating(difficulty, level_of(difficulty))
+    return Rating(difficulty, level_of(difficulty, len(hand)))
 
 
 def rate(numbers: Sequence[int], target: int = 24) -> float:
@@ -88,11 +99,12 @@ def level(numbers: Sequence[int], target: int = 24) -> str:
     return rating_of(numbers, target).level
 
 
-def level_of(difficulty: float) -> str:
-    """The level a difficulty falls in."""
-    if difficulty >= HARD_FROM:
+def level_of(difficulty: float, count: int = 4) -> str:
+    """The level a difficulty falls in, for a hand of `count` numbers."""
+    medium_from, hard_from = CUTS.get(count, CUTS[4])
+    if difficulty >= hard_from:
         return "hard"
-    return "medium" if difficulty >= MEDIUM_FROM else "easy"
+    return "medium" if difficulty >= medium_from else "easy"
 
 
 def step_cost(a: Value, b: Value, op: str, result: Value, target: Value) -> float:
@@ -209,7 +221,63 @@ def _guided_chance(state: State, target: Value, path: tuple[State, ...]) -> floa
     return _beam_chance(_moves(state, target), target, path)
 
 
-def _solution_path(hand: tuple[int, ...], target: int) -> tuple[State, ...] | None:
+def _hand_chance(hand: Hand, target: int) -> float:
+    """The chance that a player makes the target from a whole hand: a walk for up to four
+    numbers; from five on, the better of a walk and a shortcut (numbers set aside)."""
+    if len(hand) <= EXACT:
+        return _chance(hand, target)
+    path = _solution_path(hand, target)
+    if path is None:
+        return 0.0
+    return max(_guided_chance(hand, target, path), _shortcut_chance(hand, target))
+
+
+def _asides(hand: Hand) -> Iterator[tuple[float, bool, Hand]]:
+    """(cost, whether it makes 0, the numbers kept) for each set of numbers a player can put aside
+    in a sorted hand. A 0 swallows whatever the solution leaves over (A + 0*rest); a 1 leaves all
+    the other numbers to make the target (A*1)."""
+    def without(*picked: int) -> Hand:
+        return tuple(x for i, x in enumerate(hand) if i not in picked)
+
+    for i, x in enumerate(hand):
+        if x in (0, 1):
+            yield SPOT, x == 0, without(i)
+    for i, j in itertools.combinations(range(len(hand)), 2):
+        if hand[i] == hand[j]:
+            yield SPOT, True, without(i, j)
+        elif hand[j] - hand[i] == 1:
+            yield SPOT_NEXT, False, without(i, j)
+    for i, j, k in itertools.permutations(range(len(hand)), 3):
+        a, b, c = hand[i], hand[j], hand[k]
+        if i < j and (a + b == c or a * b == c):
+            yield SPOT_STEP, True, without(i, j, k)
+
+
+def _shortcut_chance(hand: Hand, target: int) -> float:
+    """The chance of a player who sets numbers aside first: 2**-cost of seeing them, times the
+    chance of making the target from the numbers kept (any of them, when the aside makes 0)."""
+    best = 0.0
+    for cost, zero, rest in set(_asides(hand)):
+        if zero:
+            kept = 1.0 if target == 0 else _spare_chance(rest, target)
+        else:
+            kept = _hand_chance(rest, target)
+        best = max(best, 2.0 ** -cost * kept)
+    return best
+
+
+@lru_cache(maxsize=1 << 14)
+def _spare_chance(state: State, target: Value) -> float:
+    """The chance of a walk that need not use every number (a zero will swallow the others):
+    it succeeds as soon as it holds the target or two numbers that make it."""
+    if target in state or any(_makes(a, b, target) for a, b, _ in _pairs(state)):
+        return 1.0
+    if len(state) <= 2:
+        return 0.0
+    return sum(p * _spare_chance(after, target) for p, after in _moves(state, target))
+
+
+def _solution_path(hand: Hand, target: int) -> tuple[State, ...] | None:
     """The states one solution passes through, step by step; None when the hand has none."""
     text = first_solution(hand, target)
     if text is None:
@@ -242,7 +310,7 @@ def _values(tree: Tree) -> list[Value]:
     return [tree]
 
 
-assert level_of(0.0) == "easy" and level_of(HARD_FROM) == "hard"
+assert level_of(0.0) == "easy" and level_of(5.5) == "hard" and level_of(5.0, 6) == "hard"
 assert _steps(3, 1, 24)[2] == (3, math.exp(-WASTEFUL))  # 3*1 wastes the 1
 assert _contract(("/", 8, ("-", 3, ("/", 8, 3)))) == ("/", 8, ("-", 3, Fraction(8, 3)))
 assert _makes(Fraction(1, 3), 8, 24) and not _makes(0, 0, 1) and _makes(2, 5, Fraction(2, 5))

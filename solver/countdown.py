@@ -11,13 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from itertools import combinations
 
+from solver.countdown_search import Hand, HandSearch
 from solver.errors import InputError
 from solver.expr import BinOp, Expr, Num, to_text
-from solver.normal import key_to_expr
 from solver.parser import parse
-from solver.search import SMALL, Hand, Search, reachable_values, splits
 from solver.solutions import solve
 
 RULES = ("all", "subset")
@@ -58,67 +57,31 @@ def validate_game(numbers: Sequence[int], target: int, rules: str) -> Hand:
     return tuple(sorted(hand))
 
 
-@lru_cache(maxsize=1 << 14)
-def largest(hand: Hand) -> int:
-    """The largest value the whole hand makes (sums and products only can reach it)."""
-    if len(hand) == 1:
-        return hand[0]
-    return max(max(largest(a) * largest(b), largest(a) + largest(b)) for a, b in splits(hand))
-
-
-def _sub_hands(hand: Hand) -> list[Hand]:
-    parts = {hand} | {part for pair in splits(hand) for part in pair}
-    return sorted(parts, key=lambda h: (len(h), h))
-
-
-class _Game:
-    """One game: which (sub-)hands may be used, and which of them reaches a value."""
-
-    def __init__(self, hand: Hand, rules: str) -> None:
-        self.search = Search(integer_only=True)
-        self.hands = [hand] if rules == "all" else _sub_hands(hand)
-        small = [h for h in self.hands if len(h) <= SMALL]
-        self.small_values: set[int] = set()
-        for h in small:
-            self.small_values |= {int(v) for v in reachable_values(h, True)}
-        self.big = [h for h in self.hands if len(h) > SMALL]
-        self.ceiling = max(largest(h) for h in self.hands)
-
-    def reaches(self, value: int) -> bool:
-        if value in self.small_values:
-            return True
-        return any(self.search.can_make(h, value) for h in self.big)
-
-    def expression(self, value: int) -> str:
-        """One expression for the value, over the smallest sub-hand that reaches it.
-
-        The smallest such sub-hand has no expression with a zero step (a zero part could be
-        dropped), so its steps are positive.
-        """
-        for h in self.hands:
-            if self.search.can_make(h, value):
-                key = self.search.first(h, value)
-                assert key is not None
-                return to_text(key_to_expr(key))
-        raise ValueError(f"{value} is not reachable")
-
-
 def solve_countdown(numbers: Sequence[int], target: int, rules: str = "subset") -> CountdownResult:
     """The best reachable value under the rules, with an expression for it."""
     hand = validate_game(numbers, target, rules)
-    game = _Game(hand, rules)
-    low = 1 if rules == "subset" else 0
-    best = next((v for v in range(min(target, game.ceiling), low - 1, -1) if game.reaches(v)),
+    search = HandSearch(hand, rules == "subset")
+    best, nearest = _scan(search, target)
+    expression = None if best is None else to_text(search.expression(search.full, best))
+    nearest_expression = (expression if nearest == best and expression is not None
+                          else to_text(search.expression(search.full, nearest)))
+    return CountdownResult(hand, target, rules, best, expression, nearest, nearest_expression)
+
+
+def _scan(search: HandSearch, target: int) -> tuple[int | None, int]:
+    """(largest value <= target, nearest value): down from the target, then just above it."""
+    ceiling = search.ceiling(2 * target)
+    reaches = search.reaches
+    full = search.full
+    best = next((v for v in range(min(target, ceiling), search.low - 1, -1) if reaches(full, v)),
                 None)
     # above the target only a strictly closer value wins (ties go to the lower one)
-    limit = game.ceiling if best is None else min(game.ceiling, 2 * target - best - 1)
+    limit = ceiling if best is None else min(ceiling, 2 * target - best - 1)
     above = None if best == target else next(
-        (v for v in range(target + 1, limit + 1) if game.reaches(v)), None)
+        (v for v in range(target + 1, limit + 1) if reaches(full, v)), None)
     nearest = above if above is not None else best
     assert nearest is not None  # the ceiling itself is always reachable
-    expression = game.expression(best) if best is not None else None
-    nearest_expression = expression if expression and nearest == best else game.expression(nearest)
-    return CountdownResult(hand, target, rules, best, expression, nearest, nearest_expression)
+    return best, nearest
 
 
 def countdown_solutions(numbers: Sequence[int], target: int, rules: str = "subset") -> list[str]:
@@ -131,7 +94,8 @@ def countdown_solutions(numbers: Sequence[int], target: int, rules: str = "subse
     if rules == "all":
         return solve(hand, target, integer_only=True)
     found: list[str] = []
-    for sub in _sub_hands(hand):
+    sub_hands = {sub for size in range(1, len(hand) + 1) for sub in combinations(hand, size)}
+    for sub in sorted(sub_hands, key=lambda h: (len(h), h)):
         found += [s for s in solve(sub, target, integer_only=True) if steps_ok(parse(s), "subset")]
     return found
 

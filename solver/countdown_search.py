@@ -1,0 +1,236 @@
+"""Which whole numbers a Countdown hand makes, and how: one `HandSearch` per game.
+
+A sub-hand is a bit mask over the sorted hand. Small sub-hands get their whole value set (built
+at once); bigger ones are only asked about single values, by meeting in
+the middle: `w` comes from a cut of the hand into A and B when, for some value b of the smaller
+side B, the value a that `a op b = w` needs is one A makes. Nothing is capped: exact Python ints.
+"""
+
+from __future__ import annotations
+
+from solver.expr import BinOp, Expr, Num
+
+Hand = tuple[int, ...]  # sorted
+Cut = tuple[int, int]  # (mask of the bigger side A, mask of the smaller side B)
+BUILD = 3  # sub-hands up to this size get their whole value set at once
+# a bigger sub-hand asked about this many values gets its whole value set too (by its size)
+QUERIES_BEFORE_BUILD = {4: 6, 5: 48}
+
+
+class HandSearch:
+    """The values of one hand under one rule set.
+
+    "all": `f(m)`, the values of expressions using every number of sub-hand m, steps >= 0.
+    "subset": `g(m)`, the values of expressions using some of the numbers of m, steps >= 1;
+    then g(m) is m's numbers plus, over the cuts A|B of m, every `a op b` with a in g(A) and
+    b in g(B) (an expression over fewer numbers puts the unused ones on A's side).
+    """
+
+    def __init__(self, hand: Hand, subset: bool) -> None:
+        self.hand = hand
+        self.subset = subset
+        self.low = 1 if subset else 0
+        size = 1 << len(hand)
+        self.full = size - 1
+        # equal multisets share one mask, so each is searched once
+        keys: list[Hand] = [()] * size
+        self.same: list[int] = [0] * size
+        self.count: list[int] = [0] * size
+        self.bound: list[int] = [1] * size  # the product of max(n, 2): no value exceeds it
+        first: dict[Hand, int] = {}
+        for m in range(1, size):
+            bit = m & -m
+            n = hand[bit.bit_length() - 1]
+            keys[m] = (n, *keys[m ^ bit])
+            self.same[m] = first.setdefault(keys[m], m)
+            self.count[m] = self.count[m ^ bit] + 1
+            self.bound[m] = self.bound[m ^ bit] * max(n, 2)
+        self.keys = keys
+        self.sets: list[set[int] | None] = [None] * size
+        self.nonzero: list[tuple[int, ...]] = [()] * size  # once built, without 0
+        self.zero: list[bool] = [False] * size
+        self.asked: dict[tuple[int, int], bool] = {}
+        self.times_asked = [0] * size
+        self.cut_lists: dict[int, list[Cut]] = {}
+
+    def ceiling(self, enough: int) -> int:
+        """The largest value of the whole hand, or a bound above `enough` when that is cheaper."""
+        if self.bound[self.full] > enough:
+            return self.bound[self.full]
+        return self._largest(self.full)
+
+    def _largest(self, m: int) -> int:
+        """The largest value of sub-hand m: only sums and products reach it."""
+        if self.count[m] == 1:
+            return self.keys[m][0]
+        return max(max(x * y, x + y) for a, b in self.cuts(m)
+                   for x, y in [(self._largest(a), self._largest(b))])
+
+    # -- the cuts of a sub-hand ------------------------------------------------------------
+
+    def cuts(self, m: int) -> list[Cut]:
+        """Each way to cut m in two, once per pair of multisets, the smaller side second."""
+        found = self.cut_lists.get(m)
+        if found is not None:
+            return found
+        same, count = self.same, self.count
+        seen: set[tuple[int, int]] = set()
+        cuts: list[Cut] = []
+        b = (m - 1) & m
+        while b:
+            a = m ^ b
+            if count[b] < count[a] or (count[b] == count[a] and b < a):
+                pair = (same[a], same[b])
+                if pair not in seen and (pair[1], pair[0]) not in seen:
+                    seen.add(pair)
+                    cuts.append(pair)
+            b = (b - 1) & m
+        cuts.sort(key=lambda cut: -count[cut[1]])
+        self.cut_lists[m] = cuts
+        return cuts
+
+    # -- whole value sets ------------------------------------------------------------------
+
+    def values(self, m: int) -> set[int]:
+        """Every value of sub-hand m (f or g, see the class), built once."""
+        m = self.same[m]
+        built = self.sets[m]
+        if built is not None:
+            return built
+        if self.count[m] == 1:
+            out = {self.keys[m][0]}
+        else:
+            out = set(self.keys[m]) if self.subset else set()
+            for a, b in self.cuts(m):
+                self._combine(a, b, out)
+            if self.subset:
+                out.discard(0)  # a - a, not a step of the TV game
+        self.sets[m] = out
+        self.zero[m] = 0 in out
+        self.nonzero[m] = tuple(out - {0}) if self.zero[m] else tuple(out)
+        return out
+
+    def _combine(self, a: int, b: int, out: set[int]) -> None:
+        """Add to `out` every `x op y` of a value of one side and one of the other."""
+        self.values(a)
+        self.values(b)
+        big, small = self.nonzero[a], self.nonzero[b]
+        if len(big) < len(small):
+            big, small = small, big
+        add = out.add
+        for y in small:
+            for x in big:
+                add(x + y)
+                add(x * y)
+                if x >= y:
+                    add(x - y)
+                    if not x % y:
+                        add(x // y)
+                else:
+                    add(y - x)
+                    if not y % x:
+                        add(y // x)
+        if self.zero[a] or self.zero[b]:  # x + 0, x - 0, x * 0, 0 / x
+            out.add(0)
+            if self.zero[b]:
+                out.update(self.values(a))
+            if self.zero[a]:
+                out.update(self.values(b))
+
+    # -- single values ---------------------------------------------------------------------
+
+    def reaches(self, m: int, w: int) -> bool:
+        """Whether sub-hand m makes w (f or g, see the class)."""
+        m = self.same[m]
+        built = self.sets[m]
+        if built is not None:
+            return w in built
+        if w < self.low or w > self.bound[m]:
+            return False
+        count = self.count[m]
+        if count <= BUILD:
+            return w in self.values(m)
+        self.times_asked[m] += 1
+        if self.times_asked[m] > QUERIES_BEFORE_BUILD.get(count, 1 << 20):
+            return w in self.values(m)
+        key = (m, w)
+        known = self.asked.get(key)
+        if known is None:
+            known = self.asked[key] = self._search(m, w)
+        return known
+
+    def _search(self, m: int, w: int) -> bool:
+        if self.subset and w in self.keys[m]:
+            return True
+        sets, count = self.sets, self.count
+        for a, b in self.cuts(m):
+            if sets[b] is None:
+                self.values(b)
+            if sets[a] is not None or count[a] <= BUILD:
+                if self._meets(w, self.values(a), b):
+                    return True
+            elif any(self.reaches(a, x) for x in self._wanted(w, b)):
+                return True
+            elif self.zero[b] and (w == 0 or self.reaches(a, w)):
+                return True  # x + 0, x - 0 make x; x * 0 and 0 / x make 0
+        return False
+
+    def _meets(self, w: int, a_values: set[int], b: int) -> bool:
+        """Whether `w = x op y` for some x of a_values and y of B (whose values are built).
+
+        Plain loops: on CPython 3.11 they beat map() and set.isdisjoint() for these sizes.
+        """
+        for y in self.nonzero[b]:
+            if w - y in a_values or w + y in a_values or y - w in a_values \
+                    or w * y in a_values:
+                return True  # x + y, x - y, y - x, x / y (and x * y = 0 with x = 0)
+            if w and ((not w % y and w // y in a_values) or (not y % w and y // w in a_values)):
+                return True  # x * y, y / x
+        return self.zero[b] and (w == 0 or w in a_values)
+
+    def _wanted(self, w: int, b: int) -> list[int]:
+        """The values x of A with `x op y = w` for some nonzero value y of B."""
+        wanted: list[int] = []
+        for y in self.nonzero[b]:
+            wanted += (w - y, w + y, y - w, w * y)
+            if w:
+                if not w % y:
+                    wanted.append(w // y)
+                if not y % w:
+                    wanted.append(y // w)
+        return wanted
+
+    # -- one expression --------------------------------------------------------------------
+
+    def expression(self, m: int, w: int) -> Expr:
+        """One expression of sub-hand m worth w; the caller knows that m reaches w."""
+        m = self.same[m]
+        keys = self.keys[m]
+        if self.count[m] == 1 or (self.subset and w in keys):
+            assert w in keys
+            return Num(w)
+        for a, b in self.cuts(m):
+            for y in sorted(self.values(b)):
+                for op, x, left_is_x in _ways(w, y, self.low, sum(self.keys[a])):
+                    if self.reaches(a, x):
+                        x_expr, y_expr = self.expression(a, x), self.expression(b, y)
+                        left, right = (x_expr, y_expr) if left_is_x else (y_expr, x_expr)
+                        return BinOp(op, left, right)
+        raise ValueError(f"{keys} does not make {w}")
+
+
+def _ways(w: int, y: int, low: int, any_x: int) -> list[tuple[str, int, bool]]:
+    """Each (op, x, whether x is the left operand) with `x op y` or `y op x` equal to w.
+
+    Steps must be >= low; `any_x` is a value the other side surely makes (for x * 0).
+    """
+    ways = [("+", w - y, True), ("-", w + y, True), ("-", y - w, False)]
+    if y:
+        ways.append(("/", w * y, True))
+        if not w % y:
+            ways.append(("*", w // y, True))
+    elif w == 0:
+        ways.append(("*", any_x, True))
+    if w and y and not y % w:
+        ways.append(("/", y // w, False))
+    return [(op, x, left) for op, x, left in ways if x >= low]

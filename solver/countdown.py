@@ -21,6 +21,8 @@ from solver.solutions import solve
 
 RULES = ("all", "subset")
 MAX_NUMBERS, MAX_NUMBER, MAX_TARGET = 8, 1000, 100_000
+SINGLE_VALUES = 6  # values asked one by one before the scan asks for ranges
+FIRST_RANGE = 32  # the first range's width; each next one is twice as wide
 
 
 @dataclass(frozen=True)
@@ -71,17 +73,39 @@ def solve_countdown(numbers: Sequence[int], target: int, rules: str = "subset") 
 def _scan(search: HandSearch, target: int) -> tuple[int | None, int]:
     """(largest value <= target, nearest value): down from the target, then just above it."""
     ceiling = search.ceiling(2 * target)
-    reaches = search.reaches
-    full = search.full
-    best = next((v for v in range(min(target, ceiling), search.low - 1, -1) if reaches(full, v)),
-                None)
+    best = _first_made(search, min(target, ceiling), search.low, -1)
     # above the target only a strictly closer value wins (ties go to the lower one)
     limit = ceiling if best is None else min(ceiling, 2 * target - best - 1)
-    above = None if best == target else next(
-        (v for v in range(target + 1, limit + 1) if reaches(full, v)), None)
+    above = None if best == target else _first_made(search, target + 1, limit, 1)
     nearest = above if above is not None else best
     assert nearest is not None  # the ceiling itself is always reachable
     return best, nearest
+
+
+def _first_made(search: HandSearch, start: int, stop: int, step: int) -> int | None:
+    """The first value the whole hand makes from start to stop (both included), step +-1.
+
+    One value at a time while the answer is likely near, then ranges twice as wide each time,
+    so a hand whose values are sparse around the target costs a few range searches.
+    """
+    reaches, full = search.reaches, search.full
+    value = start
+    for _ in range(SINGLE_VALUES):
+        if (stop - value) * step < 0:
+            return None
+        if reaches(full, value):
+            return value
+        value += step
+    width = FIRST_RANGE
+    while (stop - value) * step >= 0:
+        end = value + step * (width - 1)
+        if (stop - end) * step < 0:
+            end = stop
+        found = search.window(full, min(value, end), max(value, end))
+        if found:
+            return max(found) if step < 0 else min(found)
+        value, width = end + step, 2 * width
+    return None
 
 
 def countdown_solutions(numbers: Sequence[int], target: int, rules: str = "subset") -> list[str]:

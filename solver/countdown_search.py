@@ -8,13 +8,23 @@ side B, the value a that `a op b = w` needs is one A makes. Nothing is capped: e
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+
 from solver.expr import BinOp, Expr, Num
 
 Hand = tuple[int, ...]  # sorted
 Cut = tuple[int, int]  # (mask of the bigger side A, mask of the smaller side B)
 BUILD = 3  # sub-hands up to this size get their whole value set at once
-# a bigger sub-hand asked about this many values gets its whole value set too (by its size)
-QUERIES_BEFORE_BUILD = {4: 6, 5: 48}
+# A bigger sub-hand gets it once asked about this many values, which grows 4-fold per number
+# like the cost of building (ski rental: never more than about twice the better choice).
+PATIENCE = 12
+WINDOW_BUILD = 5  # sub-hands up to this size are built once a range of values is asked
+FEW = 60  # for ranges, a cut whose sides have fewer values is combined once, not bisected
+
+
+def patience(count: int) -> int:
+    """How many values a sub-hand of `count` numbers is asked about before it is built."""
+    return PATIENCE << 2 * max(count - 4, 0)
 
 
 class HandSearch:
@@ -51,7 +61,11 @@ class HandSearch:
         self.zero: list[bool] = [False] * size
         self.asked: dict[tuple[int, int], bool] = {}
         self.times_asked = [0] * size
+        self.patience = [patience(self.count[m]) for m in range(size)]
         self.cut_lists: dict[int, list[Cut]] = {}
+        self.largest: dict[int, int] = {}
+        self.ordered: dict[int, list[int]] = {}
+        self.few_values: dict[int, tuple[list[int], list[Cut]]] = {}
 
     def ceiling(self, enough: int) -> int:
         """The largest value of the whole hand, or a bound above `enough` when that is cheaper."""
@@ -61,10 +75,15 @@ class HandSearch:
 
     def _largest(self, m: int) -> int:
         """The largest value of sub-hand m: only sums and products reach it."""
-        if self.count[m] == 1:
-            return self.keys[m][0]
-        return max(max(x * y, x + y) for a, b in self.cuts(m)
-                   for x, y in [(self._largest(a), self._largest(b))])
+        found = self.largest.get(m)
+        if found is None:
+            if self.count[m] == 1:
+                found = self.keys[m][0]
+            else:
+                found = max(max(x * y, x + y) for a, b in self.cuts(m)
+                            for x, y in [(self._largest(a), self._largest(b))])
+            self.largest[m] = found
+        return found
 
     # -- the cuts of a sub-hand ------------------------------------------------------------
 
@@ -147,11 +166,10 @@ class HandSearch:
             return w in built
         if w < self.low or w > self.bound[m]:
             return False
-        count = self.count[m]
-        if count <= BUILD:
+        if self.count[m] <= BUILD:
             return w in self.values(m)
         self.times_asked[m] += 1
-        if self.times_asked[m] > QUERIES_BEFORE_BUILD.get(count, 1 << 20):
+        if self.times_asked[m] > self.patience[m]:
             return w in self.values(m)
         key = (m, w)
         known = self.asked.get(key)
@@ -160,16 +178,27 @@ class HandSearch:
         return known
 
     def _search(self, m: int, w: int) -> bool:
+        """Cuts whose sides are built first (cheap), then the others value by value."""
         if self.subset and w in self.keys[m]:
             return True
-        sets, count = self.sets, self.count
+        sets = self.sets
+        later = []
         for a, b in self.cuts(m):
             if sets[b] is None:
                 self.values(b)
-            if sets[a] is not None or count[a] <= BUILD:
+            a_values = sets[a]
+            if a_values is None and self.count[a] <= BUILD:
+                a_values = self.values(a)
+            if a_values is None:
+                later.append((a, b))
+            elif self._meets(w, a_values, b):
+                return True
+        for a, b in later:
+            wanted = self._wanted(w, b)
+            if self.times_asked[a] + len(wanted) > self.patience[a]:
                 if self._meets(w, self.values(a), b):
                     return True
-            elif any(self.reaches(a, x) for x in self._wanted(w, b)):
+            elif any(self.reaches(a, x) for x in wanted):
                 return True
             elif self.zero[b] and (w == 0 or self.reaches(a, w)):
                 return True  # x + 0, x - 0 make x; x * 0 and 0 / x make 0
@@ -199,6 +228,72 @@ class HandSearch:
                 if not y % w:
                     wanted.append(y // w)
         return wanted
+
+    # -- values in a range -------------------------------------------------------------------
+
+    def window(self, m: int, lo: int, hi: int) -> set[int]:
+        """The values of sub-hand m from lo to hi: what a scan asks when values are sparse.
+
+        Each side's values that can land in the range lie in a range too (x + y in [lo, hi]
+        needs x in [lo - y, hi - y], x / y needs x in [lo * y, hi * y], ...), so a built side
+        answers by bisection and an unbuilt one by the same question, one level down.
+        Sub-hands below the whole hand are built: a range costs about what building does.
+        """
+        m = self.same[m]
+        lo, hi = max(lo, self.low), min(hi, self.bound[m])
+        if lo > hi:
+            return set()
+        if self.sets[m] is not None or self.count[m] <= WINDOW_BUILD:
+            return set(self._span(m, lo, hi))
+        few, other_cuts = self._few_and_other(m)
+        out = set(few[bisect_left(few, lo):bisect_right(few, hi)])
+        for a, b in other_cuts:
+            span = self._span if self.sets[a] is not None or self.count[a] <= WINDOW_BUILD \
+                else self.window
+            for y in self.nonzero[b]:
+                out.update([x + y for x in span(a, lo - y, hi - y)])
+                out.update([x - y for x in span(a, lo + y, hi + y)])
+                if y >= lo:
+                    out.update([y - x for x in span(a, y - hi, y - lo)])
+                    # y / x from lo to hi: x from y / hi to y / lo, dividing y
+                    out.update([y // x for x in span(a, -(-y // hi), y // max(lo, 1))
+                                if x and not y % x])
+                out.update([x * y for x in span(a, -(-lo // y), hi // y)])
+                out.update([x // y for x in span(a, lo * y, hi * y) if not x % y])
+            if self.zero[b]:
+                out.update(span(a, lo, hi))  # x + 0, x - 0
+                if lo == 0:
+                    out.add(0)  # x * 0
+        return out
+
+    def _few_and_other(self, m: int) -> tuple[list[int], list[Cut]]:
+        """For ranges of m: the sorted values of the cuts whose sides have few values (cheaper
+        to combine once than to bisect per value), and the other cuts."""
+        found = self.few_values.get(m)
+        if found is None:
+            few = set(self.keys[m]) if self.subset else set()
+            other_cuts = []
+            for a, b in self.cuts(m):
+                self.values(b)
+                if self.count[a] <= WINDOW_BUILD and len(self.values(a)) < FEW:
+                    self._combine(a, b, few)
+                else:
+                    other_cuts.append((a, b))
+            if self.subset:
+                few.discard(0)
+            found = self.few_values[m] = (sorted(few), other_cuts)
+        return found
+
+    def _span(self, m: int, lo: int, hi: int) -> list[int]:
+        """The values of sub-hand m from lo to hi, built and bisected."""
+        ordered = self._ordered(m)
+        return ordered[bisect_left(ordered, lo):bisect_right(ordered, hi)]
+
+    def _ordered(self, m: int) -> list[int]:
+        found = self.ordered.get(m)
+        if found is None:
+            found = self.ordered[m] = sorted(self.values(m))
+        return found
 
     # -- one expression --------------------------------------------------------------------
 

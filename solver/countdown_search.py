@@ -9,22 +9,53 @@ side B, the value a that `a op b = w` needs is one A makes. Nothing is capped: e
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from functools import cache
 
 from solver.expr import BinOp, Expr, Num
 
 Hand = tuple[int, ...]  # sorted
 Cut = tuple[int, int]  # (mask of the bigger side A, mask of the smaller side B)
-BUILD = 3  # sub-hands up to this size get their whole value set at once
+BUILD = 4  # sub-hands up to this size get their whole value set at once
 # A bigger sub-hand gets it once asked about this many values, which grows 4-fold per number
 # like the cost of building (ski rental: never more than about twice the better choice).
-PATIENCE = 12
+PATIENCE = 48
 WINDOW_BUILD = 5  # sub-hands up to this size are built once a range of values is asked
 FEW = 60  # for ranges, a cut whose sides have fewer values is combined once, not bisected
 
 
 def patience(count: int) -> int:
     """How many values a sub-hand of `count` numbers is asked about before it is built."""
-    return PATIENCE << 2 * max(count - 4, 0)
+    return PATIENCE << 2 * max(count - BUILD - 1, 0)
+
+
+PATIENCE_BY_COUNT = [patience(count) for count in range(10)]
+
+
+@cache
+def _counts(n: int) -> list[int]:
+    """How many numbers each mask over n numbers holds."""
+    return [bin(m).count("1") for m in range(1 << n)]
+
+
+@cache
+def _identity(n: int) -> list[int]:
+    return list(range(1 << n))
+
+
+@cache
+def _cuts(n: int, m: int) -> list[Cut]:
+    """The cuts of mask m into (A, B), B the smaller side, each pair of masks once; bigger B
+    first, since a balanced cut has small sides whose value sets are cheap to build."""
+    count = _counts(n)
+    cuts = []
+    b = (m - 1) & m
+    while b:
+        a = m ^ b
+        if count[b] < count[a] or (count[b] == count[a] and b < a):
+            cuts.append((a, b))
+        b = (b - 1) & m
+    cuts.sort(key=lambda cut: -count[cut[1]])
+    return cuts
 
 
 class HandSearch:
@@ -42,26 +73,28 @@ class HandSearch:
         self.low = 1 if subset else 0
         size = 1 << len(hand)
         self.full = size - 1
-        # equal multisets share one mask, so each is searched once
+        self.count = _counts(len(hand))
         keys: list[Hand] = [()] * size
-        self.same: list[int] = [0] * size
-        self.count: list[int] = [0] * size
-        self.bound: list[int] = [1] * size  # the product of max(n, 2): no value exceeds it
-        first: dict[Hand, int] = {}
+        bound = [1] * size  # the product of max(n, 2): no value of the sub-hand exceeds it
         for m in range(1, size):
             bit = m & -m
             n = hand[bit.bit_length() - 1]
             keys[m] = (n, *keys[m ^ bit])
-            self.same[m] = first.setdefault(keys[m], m)
-            self.count[m] = self.count[m ^ bit] + 1
-            self.bound[m] = self.bound[m ^ bit] * max(n, 2)
-        self.keys = keys
+            bound[m] = bound[m ^ bit] * max(n, 2)
+        self.keys, self.bound = keys, bound
+        # equal multisets share one mask, so each is searched once
+        self.distinct = len(set(hand)) == len(hand)
+        if self.distinct:
+            self.same = _identity(len(hand))
+        else:
+            first: dict[Hand, int] = {}
+            self.same = [first.setdefault(key, m) for m, key in enumerate(keys)]
         self.sets: list[set[int] | None] = [None] * size
         self.nonzero: list[tuple[int, ...]] = [()] * size  # once built, without 0
         self.zero: list[bool] = [False] * size
         self.asked: dict[tuple[int, int], bool] = {}
         self.times_asked = [0] * size
-        self.patience = [patience(self.count[m]) for m in range(size)]
+        self.patience = PATIENCE_BY_COUNT
         self.cut_lists: dict[int, list[Cut]] = {}
         self.largest: dict[int, int] = {}
         self.ordered: dict[int, list[int]] = {}
@@ -90,23 +123,17 @@ class HandSearch:
     def cuts(self, m: int) -> list[Cut]:
         """Each way to cut m in two, once per pair of multisets, the smaller side second."""
         found = self.cut_lists.get(m)
-        if found is not None:
-            return found
-        same, count = self.same, self.count
-        seen: set[tuple[int, int]] = set()
-        cuts: list[Cut] = []
-        b = (m - 1) & m
-        while b:
-            a = m ^ b
-            if count[b] < count[a] or (count[b] == count[a] and b < a):
-                pair = (same[a], same[b])
-                if pair not in seen and (pair[1], pair[0]) not in seen:
-                    seen.add(pair)
-                    cuts.append(pair)
-            b = (b - 1) & m
-        cuts.sort(key=lambda cut: -count[cut[1]])
-        self.cut_lists[m] = cuts
-        return cuts
+        if found is None:
+            found = _cuts(len(self.hand), m)
+            if not self.distinct:
+                same = self.same
+                unique: dict[Cut, None] = {}
+                for a, b in found:
+                    if (same[b], same[a]) not in unique:
+                        unique[same[a], same[b]] = None
+                found = list(unique)
+            self.cut_lists[m] = found
+        return found
 
     # -- whole value sets ------------------------------------------------------------------
 
@@ -169,18 +196,18 @@ class HandSearch:
         if self.count[m] <= BUILD:
             return w in self.values(m)
         self.times_asked[m] += 1
-        if self.times_asked[m] > self.patience[m]:
+        if self.times_asked[m] > self.patience[self.count[m]]:
             return w in self.values(m)
         key = (m, w)
         known = self.asked.get(key)
         if known is None:
-            known = self.asked[key] = self._search(m, w)
+            known = self.asked[key] = (self.subset and w in self.keys[m]) \
+                or self._search(m, w) is not None
         return known
 
-    def _search(self, m: int, w: int) -> bool:
-        """Cuts whose sides are built first (cheap), then the others value by value."""
-        if self.subset and w in self.keys[m]:
-            return True
+    def _search(self, m: int, w: int) -> Cut | None:
+        """A cut of m that makes w, or None. Cuts whose sides are built go first (cheap), then
+        the others value by value."""
         sets = self.sets
         later = []
         for a, b in self.cuts(m):
@@ -192,17 +219,17 @@ class HandSearch:
             if a_values is None:
                 later.append((a, b))
             elif self._meets(w, a_values, b):
-                return True
+                return a, b
         for a, b in later:
             wanted = self._wanted(w, b)
-            if self.times_asked[a] + len(wanted) > self.patience[a]:
+            if self.times_asked[a] + len(wanted) > self.patience[self.count[a]]:
                 if self._meets(w, self.values(a), b):
-                    return True
+                    return a, b
             elif any(self.reaches(a, x) for x in wanted):
-                return True
+                return a, b
             elif self.zero[b] and (w == 0 or self.reaches(a, w)):
-                return True  # x + 0, x - 0 make x; x * 0 and 0 / x make 0
-        return False
+                return a, b  # x + 0, x - 0 make x; x * 0 and 0 / x make 0
+        return None
 
     def _meets(self, w: int, a_values: set[int], b: int) -> bool:
         """Whether `w = x op y` for some x of a_values and y of B (whose values are built).
@@ -255,9 +282,9 @@ class HandSearch:
                 out.update([x - y for x in span(a, lo + y, hi + y)])
                 if y >= lo:
                     out.update([y - x for x in span(a, y - hi, y - lo)])
-                    # y / x from lo to hi: x from y / hi to y / lo, dividing y
+                if y >= lo and hi:  # y / x from lo to hi: x from y / hi to y / lo, dividing y
                     out.update([y // x for x in span(a, -(-y // hi), y // max(lo, 1))
-                                if x and not y % x])
+                                if not y % x])
                 out.update([x * y for x in span(a, -(-lo // y), hi // y)])
                 out.update([x // y for x in span(a, lo * y, hi * y) if not x % y])
             if self.zero[b]:
@@ -304,14 +331,18 @@ class HandSearch:
         if self.count[m] == 1 or (self.subset and w in keys):
             assert w in keys
             return Num(w)
-        for a, b in self.cuts(m):
-            for y in sorted(self.values(b)):
-                for op, x, left_is_x in _ways(w, y, self.low, sum(self.keys[a])):
-                    if self.reaches(a, x):
-                        x_expr, y_expr = self.expression(a, x), self.expression(b, y)
-                        left, right = (x_expr, y_expr) if left_is_x else (y_expr, x_expr)
-                        return BinOp(op, left, right)
-        raise ValueError(f"{keys} does not make {w}")
+        cut = self._search(m, w)
+        if cut is None:
+            raise ValueError(f"{keys} does not make {w}")
+        a, b = cut
+        any_x = sum(self.keys[a])  # under "all" rules, for x * 0
+        for y in self.values(b):
+            for op, x, left_is_x in _ways(w, y, self.low, any_x):
+                if self.reaches(a, x):
+                    x_expr, y_expr = self.expression(a, x), self.expression(b, y)
+                    left, right = (x_expr, y_expr) if left_is_x else (y_expr, x_expr)
+                    return BinOp(op, left, right)
+        raise AssertionError(f"the cut of {keys} making {w} has no way to make it")
 
 
 def _ways(w: int, y: int, low: int, any_x: int) -> list[tuple[str, int, bool]]:

@@ -21,8 +21,9 @@ from solver.solutions import solve
 
 RULES = ("all", "subset")
 MAX_NUMBERS, MAX_NUMBER, MAX_TARGET = 8, 1000, 100_000
-SINGLE_VALUES = 6  # values asked one by one before the scan asks for ranges
-FIRST_RANGE = 32  # the first range's width; each next one is twice as wide
+SINGLE_VALUES = 16  # values asked one by one before the scan asks for ranges
+PREPARE_AFTER = 3  # distances tried before the parts of the whole hand get their value sets
+FIRST_RANGE = 128  # the first range's width; each next one is twice as wide
 
 
 @dataclass(frozen=True)
@@ -71,40 +72,52 @@ def solve_countdown(numbers: Sequence[int], target: int, rules: str = "subset") 
 
 
 def _scan(search: HandSearch, target: int) -> tuple[int | None, int]:
-    """(largest value <= target, nearest value): down from the target, then just above it."""
-    ceiling = search.ceiling(2 * target)
-    best = _first_made(search, min(target, ceiling), search.low, -1)
-    # above the target only a strictly closer value wins (ties go to the lower one)
-    limit = ceiling if best is None else min(ceiling, 2 * target - best - 1)
-    above = None if best == target else _first_made(search, target + 1, limit, 1)
-    nearest = above if above is not None else best
-    assert nearest is not None  # the ceiling itself is always reachable
-    return best, nearest
+    """(largest value <= target, nearest value, ties lower), outwards from the target.
 
-
-def _first_made(search: HandSearch, start: int, stop: int, step: int) -> int | None:
-    """The first value the whole hand makes from start to stop (both included), step +-1.
-
-    One value at a time while the answer is likely near, then ranges twice as wide each time,
-    so a hand whose values are sparse around the target costs a few range searches.
+    First single values at distance 0, 1, 2, ... (below before above: ties go low), while the
+    answer is likely near; then ranges around the target, twice as wide each time, so a hand
+    whose values are sparse there costs a few range searches. The nearest value below the
+    target is also the best; one above it leaves the best to a scan further down.
     """
-    reaches, full = search.reaches, search.full
-    value = start
-    for _ in range(SINGLE_VALUES):
-        if (stop - value) * step < 0:
-            return None
-        if reaches(full, value):
-            return value
-        value += step
+    ceiling = search.ceiling(2 * target)
+    reaches, full, low = search.reaches, search.full, search.low
+    for distance in range(SINGLE_VALUES):
+        below, above = target - distance, target + distance
+        if below < low and above > ceiling:
+            break
+        if distance == PREPARE_AFTER:
+            search.build_parts()
+        if below >= low and below <= ceiling and reaches(full, below):
+            return below, below
+        if distance and above <= ceiling and reaches(full, above):
+            return _below(search, below - 1, SINGLE_VALUES), above
+    reach = SINGLE_VALUES - 1  # every value within this distance is known not to be made
     width = FIRST_RANGE
-    while (stop - value) * step >= 0:
-        end = value + step * (width - 1)
-        if (stop - end) * step < 0:
-            end = stop
-        found = search.window(full, min(value, end), max(value, end))
+    while target - reach > low or target + reach < ceiling:
+        found = search.window(full, target - reach - width, target + reach + width)
         if found:
-            return max(found) if step < 0 else min(found)
-        value, width = end + step, 2 * width
+            nearest = min(found, key=lambda v: (abs(v - target), v))
+            under = [v for v in found if v <= target]
+            if nearest <= target or under:
+                return max(under), nearest
+            return _below(search, target - reach - width - 1, 0), nearest
+        reach, width = reach + width, 2 * width
+    raise AssertionError("a hand always makes its largest value")
+
+
+def _below(search: HandSearch, start: int, singles: int) -> int | None:
+    """The largest value at most `start` that the whole hand makes: a few single values, then
+    ranges going down."""
+    for value in range(start, max(start - singles, search.low - 1), -1):
+        if search.reaches(search.full, value):
+            return value
+    start -= singles
+    width = FIRST_RANGE
+    while start >= search.low:
+        found = search.window(search.full, start - width + 1, start)
+        if found:
+            return max(found)
+        start, width = start - width, 2 * width
     return None
 
 

@@ -20,7 +20,7 @@ BUILD = 4  # sub-hands up to this size get their whole value set at once
 # like the cost of building (ski rental: never more than about twice the better choice).
 PATIENCE = 48
 WINDOW_BUILD = 5  # sub-hands up to this size are built once a range of values is asked
-FEW = 60  # for ranges, a cut whose sides have fewer values is combined once, not bisected
+FEW = 20  # for ranges, a cut whose sides have fewer values is combined once, not bisected
 
 
 def patience(count: int) -> int:
@@ -117,6 +117,13 @@ class HandSearch:
                             for x, y in [(self._largest(a), self._largest(b))])
             self.largest[m] = found
         return found
+
+    def build_parts(self) -> None:
+        """Build the value sets of the whole hand's biggest parts (up to WINDOW_BUILD numbers):
+        a scan that keeps missing will ask them often."""
+        for a, _ in self.cuts(self.full):
+            if self.count[a] <= WINDOW_BUILD:
+                self.values(a)
 
     # -- the cuts of a sub-hand ------------------------------------------------------------
 

@@ -4,7 +4,8 @@ Two rule sets. "all" (the seed's contest): every number used exactly once, inter
 non-negative whole numbers; the answer is the largest reachable value at most the target.
 "subset" (TV Countdown): each number at most once, intermediates positive; the answer is the
 nearest reachable value (ties: the lower), and the largest one at most the target is reported too.
-Reuses the 24 engine's search with `integer_only`; values are exact Python integers, uncapped.
+The scan asks solver.countdown_search about values outwards from the target; values are exact
+Python integers, uncapped. Only `countdown_solutions` uses the 24 engine (its public `solve`).
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """Which whole numbers a Countdown hand makes, and how: one `HandSearch` per game.
 
-A sub-hand is a bit mask over the sorted hand. Small sub-hands get their whole value set (built
-at once); bigger ones are only asked about single values, by meeting in
-the middle: `w` comes from a cut of the hand into A and B when, for some value b of the smaller
-side B, the value a that `a op b = w` needs is one A makes. Nothing is capped: exact Python ints.
+A sub-hand is a bit mask over the sorted hand. Sub-hands of up to BUILD numbers get their whole
+value set; bigger ones are asked about single values by meeting in the middle: w comes from a
+cut of the sub-hand into A and B when, for some value y of the smaller side B, the value x that
+`x op y = w` needs is one A makes. A sub-hand asked often gets its value set too; a scan over
+sparse values asks for ranges instead. Nothing is capped: values are exact Python integers.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ def _counts(n: int) -> list[int]:
 
 @cache
 def _identity(n: int) -> list[int]:
+    """Each mask stands for itself when the hand's numbers are all different."""
     return list(range(1 << n))
 
 
@@ -94,7 +96,7 @@ class HandSearch:
         self.zero: list[bool] = [False] * size
         self.asked: dict[tuple[int, int], bool] = {}
         self.times_asked = [0] * size
-        self.patience = PATIENCE_BY_COUNT
+        self.patience = PATIENCE_BY_COUNT  # by the number of numbers in a sub-hand
         self.cut_lists: dict[int, list[Cut]] = {}
         self.largest: dict[int, int] = {}
         self.ordered: dict[int, list[int]] = {}

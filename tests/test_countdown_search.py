@@ -72,6 +72,7 @@ def test_hard_corners(numbers, target, rules):
     {"WINDOW_BUILD": 3, "FEW": 0},  # ranges through unbuilt sub-hands, by bisection only
     {"FEW": 10**9},  # ranges by combining pairs only
     {"SINGLE_VALUES": 0, "FIRST_RANGE": 1},  # a scan of ranges from the start
+    {"PREPARE_AFTER": 0},  # the whole hand's parts built before the first value is asked
     {"SINGLE_VALUES": 10**9},  # a scan of single values only
 ])
 def test_every_path_agrees_with_the_plain_dp(monkeypatch, tuning):

@@ -4,24 +4,27 @@ Two rule sets. "all" (the seed's contest): every number used exactly once, inter
 non-negative whole numbers; the answer is the largest reachable value at most the target.
 "subset" (TV Countdown): each number at most once, intermediates positive; the answer is the
 nearest reachable value (ties: the lower), and the largest one at most the target is reported too.
-Reuses the 24 engine's search with `integer_only`; values are exact Python integers, uncapped.
+The scan asks solver.countdown_search about values outwards from the target; values are exact
+Python integers, uncapped. Only `countdown_solutions` uses the 24 engine (its public `solve`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from itertools import combinations
 
+from solver.countdown_search import Hand, HandSearch
 from solver.errors import InputError
 from solver.expr import BinOp, Expr, Num, to_text
-from solver.normal import key_to_expr
 from solver.parser import parse
-from solver.search import SMALL, Hand, Search, reachable_values, splits
 from solver.solutions import solve
 
 RULES = ("all", "subset")
 MAX_NUMBERS, MAX_NUMBER, MAX_TARGET = 8, 1000, 100_000
+SINGLE_VALUES = 16  # values asked one by one before the scan asks for ranges
+PREPARE_AFTER = 3  # distances tried before the parts of the whole hand get their value sets
+FIRST_RANGE = 128  # the first range's width; each next one is twice as wide
 
 
 @dataclass(frozen=True)
@@ -58,67 +61,65 @@ def validate_game(numbers: Sequence[int], target: int, rules: str) -> Hand:
     return tuple(sorted(hand))
 
 
-@lru_cache(maxsize=1 << 14)
-def largest(hand: Hand) -> int:
-    """The largest value the whole hand makes (sums and products only can reach it)."""
-    if len(hand) == 1:
-        return hand[0]
-    return max(max(largest(a) * largest(b), largest(a) + largest(b)) for a, b in splits(hand))
-
-
-def _sub_hands(hand: Hand) -> list[Hand]:
-    parts = {hand} | {part for pair in splits(hand) for part in pair}
-    return sorted(parts, key=lambda h: (len(h), h))
-
-
-class _Game:
-    """One game: which (sub-)hands may be used, and which of them reaches a value."""
-
-    def __init__(self, hand: Hand, rules: str) -> None:
-        self.search = Search(integer_only=True)
-        self.hands = [hand] if rules == "all" else _sub_hands(hand)
-        small = [h for h in self.hands if len(h) <= SMALL]
-        self.small_values: set[int] = set()
-        for h in small:
-            self.small_values |= {int(v) for v in reachable_values(h, True)}
-        self.big = [h for h in self.hands if len(h) > SMALL]
-        self.ceiling = max(largest(h) for h in self.hands)
-
-    def reaches(self, value: int) -> bool:
-        if value in self.small_values:
-            return True
-        return any(self.search.can_make(h, value) for h in self.big)
-
-    def expression(self, value: int) -> str:
-        """One expression for the value, over the smallest sub-hand that reaches it.
-
-        The smallest such sub-hand has no expression with a zero step (a zero part could be
-        dropped), so its steps are positive.
-        """
-        for h in self.hands:
-            if self.search.can_make(h, value):
-                key = self.search.first(h, value)
-                assert key is not None
-                return to_text(key_to_expr(key))
-        raise ValueError(f"{value} is not reachable")
-
-
 def solve_countdown(numbers: Sequence[int], target: int, rules: str = "subset") -> CountdownResult:
     """The best reachable value under the rules, with an expression for it."""
     hand = validate_game(numbers, target, rules)
-    game = _Game(hand, rules)
-    low = 1 if rules == "subset" else 0
-    best = next((v for v in range(min(target, game.ceiling), low - 1, -1) if game.reaches(v)),
-                None)
-    # above the target only a strictly closer value wins (ties go to the lower one)
-    limit = game.ceiling if best is None else min(game.ceiling, 2 * target - best - 1)
-    above = None if best == target else next(
-        (v for v in range(target + 1, limit + 1) if game.reaches(v)), None)
-    nearest = above if above is not None else best
-    assert nearest is not None  # the ceiling itself is always reachable
-    expression = game.expression(best) if best is not None else None
-    nearest_expression = expression if expression and nearest == best else game.expression(nearest)
+    search = HandSearch(hand, rules == "subset")
+    best, nearest = _scan(search, target)
+    expression = None if best is None else to_text(search.expression(search.full, best))
+    nearest_expression = (expression if nearest == best and expression is not None
+                          else to_text(search.expression(search.full, nearest)))
     return CountdownResult(hand, target, rules, best, expression, nearest, nearest_expression)
+
+
+def _scan(search: HandSearch, target: int) -> tuple[int | None, int]:
+    """(largest value <= target, nearest value, ties lower), outwards from the target.
+
+    First single values at distance 0, 1, 2, ... (below before above: ties go low), while the
+    answer is likely near; then ranges around the target, twice as wide each time, so a hand
+    whose values are sparse there costs a few range searches. The nearest value below the
+    target is also the best; one above it leaves the best to a scan further down.
+    """
+    ceiling = search.ceiling(2 * target)
+    reaches, full, low = search.reaches, search.full, search.low
+    for distance in range(SINGLE_VALUES):
+        below, above = target - distance, target + distance
+        if below < low and above > ceiling:
+            break
+        if distance == PREPARE_AFTER:
+            search.build_parts()
+        if below >= low and below <= ceiling and reaches(full, below):
+            return below, below
+        if distance and above <= ceiling and reaches(full, above):
+            return _below(search, below - 1, SINGLE_VALUES), above
+    reach = SINGLE_VALUES - 1  # every value within this distance is known not to be made
+    width = FIRST_RANGE
+    while target - reach > low or target + reach < ceiling:
+        found = search.window(full, target - reach - width, target + reach + width)
+        if found:
+            nearest = min(found, key=lambda v: (abs(v - target), v))
+            under = [v for v in found if v <= target]
+            if nearest <= target or under:
+                return max(under), nearest
+            return _below(search, target - reach - width - 1, 0), nearest
+        reach, width = reach + width, 2 * width
+    raise AssertionError("a hand always makes its largest value")
+
+
+def _below(search: HandSearch, start: int, singles: int) -> int | None:
+    """The largest value at most `start` that the whole hand makes: a few single values, then
+    ranges going down."""
+    for value in range(start, max(start - singles, search.low - 1), -1):
+        if search.reaches(search.full, value):
+            return value
+    start -= singles
+    width = FIRST_RANGE
+    while start >= search.low:
+        found = search.window(search.full, start - width + 1, start)
+        if found:
+            return max(found)
+        start, width = start - width, 2 * width
+    return None
 
 
 def countdown_solutions(numbers: Sequence[int], target: int, rules: str = "subset") -> list[str]:
@@ -131,7 +132,8 @@ def countdown_solutions(numbers: Sequence[int], target: int, rules: str = "subse
     if rules == "all":
         return solve(hand, target, integer_only=True)
     found: list[str] = []
-    for sub in _sub_hands(hand):
+    sub_hands = {sub for size in range(1, len(hand) + 1) for sub in combinations(hand, size)}
+    for sub in sorted(sub_hands, key=lambda h: (len(h), h)):
         found += [s for s in solve(sub, target, integer_only=True) if steps_ok(parse(s), "subset")]
     return found
 

@@ -7,17 +7,13 @@ import json
 import sys
 from typing import TextIO
 
+from solver.cli_numbers import read_wholes, whole_argument
 from solver.countdown import CountdownResult, solve_countdown
 from solver.errors import SolverError
 
 
 def _read_line(line: str) -> tuple[list[int], int]:
-    words = line.replace(",", " ").split()
-    try:
-        values = [int(w) for w in words]
-    except ValueError:
-        bad = next(w for w in words if not w.lstrip("-").isdigit())
-        raise SolverError(f"{bad!r} is not a whole number") from None
+    values = read_wholes(line)
     if len(values) < 2:
         raise SolverError("a line holds the numbers, then the target")
     return values[:-1], values[-1]
@@ -41,8 +37,8 @@ def main(argv: list[str], stdin: TextIO = sys.stdin) -> int:
     parser = argparse.ArgumentParser(prog="python -m solver countdown")
     parser.add_argument("--rules", choices=("all", "subset"), default="all")
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--target", type=int)
-    parser.add_argument("numbers", nargs="*", type=int)
+    parser.add_argument("--target", type=whole_argument)
+    parser.add_argument("numbers", nargs="*", type=whole_argument)
     args = parser.parse_args(argv[1:])
     if args.numbers or args.target is not None:
         if args.target is None or not args.numbers:

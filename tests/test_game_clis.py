@@ -35,6 +35,16 @@ def test_countdown_bad_line_without_json_exits_2():
     assert result.returncode == 2 and "line 1" in result.stderr
 
 
+def test_countdown_odd_and_giant_numbers_are_named_not_crashed():
+    giant = "9" * 5000
+    result = run("countdown", "--json", stdin=f"1 2 3 \u00b2\n1 2 {giant}\n1 2 3 4 7 25 573\n")
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert result.returncode == 0 and "Traceback" not in result.stderr
+    assert "not a whole number" in rows[0]["error"]
+    assert "too large" in rows[1]["error"] and giant[:50] not in result.stdout
+    assert rows[2]["best"] == 573
+
+
 def test_countdown_one_game_by_arguments():
     result = run("countdown", "--rules", "subset", "--target", "219",
                  "10", "16", "58", "80", "99", "99")

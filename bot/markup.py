@@ -55,8 +55,8 @@ def visible_length(message: str) -> int:
 def clip(message: str) -> str:
     """Never more than Telegram accepts: whole lines up to the limit, then a line with "…",
     with every tag still open at the cut closed (a long <pre> table stays a table)."""
-    if utf16_length(message) <= LIMIT:  # what Telegram counts is never longer than the HTML
-        return message
+    if utf16_length(message) <= LIMIT or visible_length(message) <= LIMIT:
+        return message  # the raw HTML is a quick upper bound of what Telegram counts
     room = LIMIT - utf16_length("\n" + MORE)
     shown = 0
     open_tags: list[str] = []

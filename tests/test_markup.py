@@ -114,3 +114,10 @@ def test_clip_properties(message):
         assert full.startswith(kept)
         if "\n" in full[:len(kept) + 1]:  # a line that fits: only whole lines are kept
             assert full[len(kept)] == "\n" or kept == ""
+
+
+def test_clip_keeps_a_message_that_fits_only_after_entity_parsing():
+    # 4,095 UTF-16 units shown, more in HTML: the scan's reserve for "…" must not cut it.
+    message = ("\U00010000" * 7 + "&lt;") * 273
+    assert utf16(message) > LIMIT and visible_length(message) == 4095
+    assert clip(message) == message

@@ -54,8 +54,8 @@ async def test_migrations_from_empty(tmp_path):
     await again.close()
 
 
-async def old_rounds(storage: Storage) -> None:
-    """Two rounds won by Ann with Ben answering, written as a version 1 or 2 bot did."""
+async def old_rounds(storage: Storage, version: int) -> None:
+    """Two rounds won by Ann with Ben answering, written as a bot of that version did."""
     for _ in range(2):
         cursor = await storage.db.execute(
             "INSERT INTO rounds (chat_id, hand, target, level, points, started_at, deadline) "
@@ -63,9 +63,10 @@ async def old_rounds(storage: Storage) -> None:
         round_id = cursor.lastrowid
         await storage.db.execute("INSERT INTO answers (round_id, user_id, text, correct, at) "
                                  "VALUES (?, 2, '1+2', 0, 101.0)", (round_id,))
+        timed = ", win_seconds=4.0" if version >= 3 else ""
         await storage.db.execute(
-            "UPDATE rounds SET status='won', winner_id=1, awarded=points, ended_at=104 "
-            "WHERE id=?", (round_id,))
+            "UPDATE rounds SET status='won', winner_id=1, awarded=points, ended_at=104"
+            f"{timed} WHERE id=?", (round_id,))
     await storage.db.execute(
         "INSERT INTO rounds (chat_id, hand, target, level, points, started_at, deadline) "
         "VALUES (?, '[3, 3, 8, 8]', 24, 'hard', 30, 200.0, 260.0)", (CHAT,))
@@ -74,11 +75,11 @@ async def old_rounds(storage: Storage) -> None:
 @pytest.mark.parametrize("version", range(1, LATEST))
 async def test_migration_from_each_earlier_version(tmp_path, version):
     storage = await fresh(tmp_path, version=version)
-    if version >= 2:  # version 2 kept scores itself, as its code did when a round closed
+    if version == 2:  # version 2 kept scores itself, as its code did when a round closed
         await storage.db.execute("INSERT INTO scores (chat_id, user_id, points, wins, "
                                  "rounds_played, fastest_win) VALUES (?, 1, 20, 2, 2, 4.0), "
                                  "(?, 2, 0, 0, 2, NULL)", (CHAT, CHAT))
-    await old_rounds(storage)
+    await old_rounds(storage, version)
     await storage.close()
     upgraded = await Storage.open(tmp_path / "db.sqlite3")
     assert await upgraded.version() == LATEST
@@ -142,10 +143,10 @@ async def test_streaks_fastest_and_leaderboards(tmp_path):
     await play_round(storage, 1, took=7.0)
     [ann] = await storage.stats(CHAT, 1)
     assert (ann.wins, ann.current_streak, ann.best_streak, ann.fastest_win) == (3, 3, 3, 3.0)
-    await play_round(storage, 2)
+    await play_round(storage, 2)  # Ann did not play this one: her streak goes on
     [ann] = await storage.stats(CHAT, 1)
     [ben] = await storage.stats(CHAT, 2)
-    assert (ann.current_streak, ann.best_streak) == (0, 3)
+    assert (ann.current_streak, ann.best_streak, ann.rounds_played) == (3, 3, 3)
     assert (ben.current_streak, ben.wins, ben.rounds_played) == (1, 1, 2)
     await play_round(storage, None, answered=(2,))
     [ben] = await storage.stats(CHAT, 2)

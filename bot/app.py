@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import logging
+import time
 
 from telegram import BotCommand, Update
 from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden
 from telegram.ext import (
     AIORateLimiter,
     Application,
     ApplicationBuilder,
+    ApplicationHandlerStop,
     CommandHandler,
+    ContextTypes,
     InlineQueryHandler,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
@@ -50,6 +55,8 @@ ALLOWED_UPDATES = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.INLINE_QUERY]
 CONNECTIONS = 8
 POOL_TIMEOUT = 30.0
 CONCURRENT_UPDATES = 32
+# Telegram redelivers an unconfirmed update for up to 24 hours; ids are kept a while longer.
+HANDLED_UPDATES_KEPT = 2 * 24 * 3600.0
 
 
 def build_application(config: Config) -> Application:
@@ -63,6 +70,7 @@ def build_application(config: Config) -> Application:
     application = builder.build()
     application.bot_data["config"] = config
     application.bot_data["admins"] = AdminCache()
+    application.add_handler(TypeHandler(Update, handle_once), group=-1)
     for names, callback in COMMANDS:
         application.add_handler(CommandHandler(list(names), callback))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.migrate))
@@ -70,6 +78,20 @@ def build_application(config: Config) -> Application:
     application.add_handler(InlineQueryHandler(handlers.inline_query))
     application.add_error_handler(handlers.on_error)
     return application
+
+
+async def handle_once(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Let an update through the first time only. Telegram sends an update again when the bot
+    stopped before confirming it, and a /play, an answer or a /hint must not act twice."""
+    storage: Storage = context.application.bot_data["storage"]
+    if not await storage.claim_update(update.update_id, time.time()):
+        log.info("update %d was handled before; skipped", update.update_id)
+        raise ApplicationHandlerStop
+
+
+async def forget_handled_updates(context: ContextTypes.DEFAULT_TYPE) -> None:
+    storage: Storage = context.application.bot_data["storage"]
+    await storage.forget_updates(time.time() - HANDLED_UPDATES_KEPT)
 
 
 def menu(language: str) -> list[BotCommand]:
@@ -97,21 +119,30 @@ async def on_startup(application: Application) -> None:
     assert application.job_queue is not None
     application.job_queue.run_repeating(heartbeat_job(heartbeat_path(config.database_path)),
                                         interval=HEARTBEAT_SECONDS, first=0, name="heartbeat")
+    application.job_queue.run_repeating(forget_handled_updates, interval=3600, first=0,
+                                        name="forget-updates")
 
 
 async def resume_rounds(application: Application) -> None:
-    """Re-arm the timers of rounds still running; reveal the ones that ran out while down."""
+    """Re-arm the timers of rounds still running; send the results the bot owes: rounds that
+    ran out while it was down, that had a right answer already, or whose result it had no
+    time to send. A result counts as sent once Telegram took it, or refused it for good."""
     game: Game = application.bot_data["game"]
-    running, expired = await game.resume()
+    running, results = await game.resume()
     for round_ in running:
         handlers.arm_timer(application.job_queue, round_, round_.deadline - game.clock())
-    for chat_id, message in expired:
+    for result in results:
         try:
-            await application.bot.send_message(chat_id, message, parse_mode=ParseMode.HTML)
-        except Exception:  # a chat that removed the bot: the round is closed all the same
-            log.warning("could not send the reveal of a round that ran out to chat %s", chat_id)
-    if running or expired:
-        log.info("resumed %d rounds, closed %d that ran out", len(running), len(expired))
+            await application.bot.send_message(result.chat_id, result.text,
+                                               parse_mode=ParseMode.HTML)
+        except (BadRequest, Forbidden):  # the chat is gone or removed the bot
+            log.warning("could not send a round's result to chat %s", result.chat_id)
+        except Exception:  # the network: the next start tries again
+            log.warning("could not send a round's result to chat %s now", result.chat_id)
+            continue
+        await game.announced(result.round_id)
+    if running or results:
+        log.info("resumed %d rounds, sent %d results", len(running), len(results))
 
 
 async def on_shutdown(application: Application) -> None:

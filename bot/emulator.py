@@ -140,7 +140,9 @@ class BotApiEmulator:
     updates_log: list[dict] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self._update_ids = itertools.count(1)
+        # like Telegram's, update ids never repeat, even across runs of the emulator (the demo
+        # keeps its database, and the bot skips an update id it has handled before)
+        self._update_ids = itertools.count(int(time.time() * 1000))
         self._message_ids = itertools.count(1000)
         self._query_ids = itertools.count(1)
         self._changed = asyncio.Condition()

@@ -118,6 +118,7 @@ async def round_timeout(context: Context) -> None:
     if closed:
         chat_id, text = closed
         await context.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML)
+        await game_of(context).announced(job.data)
 
 
 async def send_round_reply(update: Update, context: Context, outcome: Reply,
@@ -132,6 +133,8 @@ async def send_round_reply(update: Update, context: Context, outcome: Reply,
     sent = await reply(update, outcome.text, quote=quote and outcome.dealt is None)
     if outcome.dealt is not None and sent is not None:
         await game_of(context).set_message(outcome.dealt, sent.message_id)
+    if outcome.ended is not None and sent is not None:
+        await game_of(context).announced(outcome.ended)
 
 
 # --- commands --------------------------------------------------------------------------------

@@ -135,6 +135,112 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE rounds ADD COLUMN started_by INTEGER REFERENCES users(id);
     """,
+    # 5: exact rounds played and streaks, results announced once, updates handled once.
+    #    `played` is the definition: a player played a closed round if they answered in it
+    #    (before or after it closed) or won it. A streak counts consecutive wins among the
+    #    rounds a player played in that chat and game, in round order. `round_closed` now
+    #    resets only the streaks of the round's players, and `answer_after_close` counts an
+    #    answer that lands after its round closed (recounting the streaks when that round
+    #    is not the player's latest); the scores are then rebuilt from rounds and answers.
+    #    Rounds closed before this migration count as announced: no old result is sent again.
+    """
+    ALTER TABLE rounds ADD COLUMN announced INTEGER NOT NULL DEFAULT 0;
+    UPDATE rounds SET announced = 1 WHERE status != 'open';
+    CREATE INDEX rounds_by_chat ON rounds(chat_id, game, id);
+    CREATE INDEX rounds_unannounced ON rounds(ended_at) WHERE announced = 0 AND status != 'open';
+    CREATE TABLE handled_updates (
+        update_id INTEGER PRIMARY KEY,
+        at REAL NOT NULL
+    );
+    CREATE VIEW played (chat_id, game, user_id, round_id, won) AS
+        SELECT DISTINCT r.chat_id, r.game, a.user_id, r.id, 0
+            FROM rounds r JOIN answers a ON a.round_id = r.id
+            WHERE r.status != 'open' AND a.user_id IS NOT r.winner_id
+        UNION ALL
+        SELECT chat_id, game, winner_id, id, 1 FROM rounds
+            WHERE status != 'open' AND winner_id IS NOT NULL;
+    CREATE VIEW scores_from_rounds (chat_id, user_id, game, points, wins, rounds_played,
+                                    fastest_win, current_streak, best_streak) AS
+        SELECT chat_id, user_id, game, SUM(points), SUM(wins), SUM(played), MIN(fastest),
+               SUM(CASE WHEN losses = all_losses THEN wins ELSE 0 END), MAX(wins)
+        FROM (SELECT chat_id, user_id, game, losses, all_losses, SUM(won) AS wins,
+                     COUNT(*) AS played, SUM(CASE WHEN won THEN awarded ELSE 0 END) AS points,
+                     MIN(CASE WHEN won THEN win_seconds END) AS fastest
+              FROM (SELECT p.chat_id, p.user_id, p.game, p.won, r.awarded, r.win_seconds,
+                           SUM(1 - p.won) OVER (PARTITION BY p.chat_id, p.game, p.user_id
+                                                ORDER BY p.round_id) AS losses,
+                           SUM(1 - p.won) OVER (PARTITION BY p.chat_id, p.game, p.user_id)
+                               AS all_losses
+                    FROM played p JOIN rounds r ON r.id = p.round_id)
+              GROUP BY chat_id, user_id, game, losses)
+        GROUP BY chat_id, user_id, game;
+    DROP TRIGGER round_closed;
+    CREATE TRIGGER round_closed AFTER UPDATE OF status ON rounds
+    WHEN OLD.status = 'open' AND NEW.status != 'open'
+    BEGIN
+        INSERT INTO scores (chat_id, user_id, game)
+            SELECT DISTINCT NEW.chat_id, user_id, NEW.game FROM answers WHERE round_id = NEW.id
+            ON CONFLICT DO NOTHING;
+        INSERT INTO scores (chat_id, user_id, game)
+            SELECT NEW.chat_id, NEW.winner_id, NEW.game WHERE NEW.winner_id IS NOT NULL
+            ON CONFLICT DO NOTHING;
+        UPDATE scores SET rounds_played = rounds_played + 1, current_streak = 0
+            WHERE chat_id = NEW.chat_id AND game = NEW.game AND user_id IS NOT NEW.winner_id
+              AND user_id IN (SELECT user_id FROM answers WHERE round_id = NEW.id);
+        UPDATE scores SET rounds_played = rounds_played + 1, points = points + NEW.awarded,
+                wins = wins + 1,
+                fastest_win = COALESCE(MIN(fastest_win, NEW.win_seconds), fastest_win,
+                                       NEW.win_seconds),
+                current_streak = current_streak + 1,
+                best_streak = MAX(best_streak, current_streak + 1)
+            WHERE chat_id = NEW.chat_id AND game = NEW.game AND user_id = NEW.winner_id;
+    END;
+    CREATE TRIGGER answer_after_close AFTER INSERT ON answers
+    WHEN EXISTS (SELECT 1 FROM rounds WHERE id = NEW.round_id AND status != 'open'
+                     AND winner_id IS NOT NEW.user_id)
+     AND NOT EXISTS (SELECT 1 FROM answers WHERE round_id = NEW.round_id
+                         AND user_id = NEW.user_id AND id != NEW.id)
+    BEGIN
+        INSERT INTO scores (chat_id, user_id, game)
+            SELECT chat_id, NEW.user_id, game FROM rounds WHERE id = NEW.round_id
+            ON CONFLICT DO NOTHING;
+        UPDATE scores SET rounds_played = rounds_played + 1, current_streak = 0
+            WHERE user_id = NEW.user_id
+              AND (chat_id, game) = (SELECT chat_id, game FROM rounds WHERE id = NEW.round_id);
+        UPDATE scores SET
+                current_streak = (
+                    SELECT COUNT(*) FROM played
+                    WHERE chat_id = (SELECT chat_id FROM rounds WHERE id = NEW.round_id)
+                      AND game = (SELECT game FROM rounds WHERE id = NEW.round_id)
+                      AND user_id = NEW.user_id
+                      AND round_id > (
+                          SELECT COALESCE(MAX(round_id), 0) FROM played
+                          WHERE chat_id = (SELECT chat_id FROM rounds WHERE id = NEW.round_id)
+                            AND game = (SELECT game FROM rounds WHERE id = NEW.round_id)
+                            AND user_id = NEW.user_id AND won = 0)),
+                best_streak = (
+                    SELECT COALESCE(MAX(run), 0) FROM (
+                        SELECT SUM(won) AS run FROM (
+                            SELECT won, SUM(1 - won) OVER (ORDER BY round_id) AS losses
+                            FROM played
+                            WHERE chat_id = (SELECT chat_id FROM rounds WHERE id = NEW.round_id)
+                              AND game = (SELECT game FROM rounds WHERE id = NEW.round_id)
+                              AND user_id = NEW.user_id)
+                        GROUP BY losses))
+            WHERE user_id = NEW.user_id
+              AND (chat_id, game) = (SELECT chat_id, game FROM rounds WHERE id = NEW.round_id)
+              AND EXISTS (
+                  SELECT 1 FROM played
+                  WHERE chat_id = (SELECT chat_id FROM rounds WHERE id = NEW.round_id)
+                    AND game = (SELECT game FROM rounds WHERE id = NEW.round_id)
+                    AND user_id = NEW.user_id AND round_id > NEW.round_id);
+    END;
+    DELETE FROM scores;
+    INSERT INTO scores (chat_id, user_id, game, points, wins, rounds_played, fastest_win,
+                        current_streak, best_streak)
+        SELECT chat_id, user_id, game, points, wins, rounds_played, fastest_win,
+               current_streak, best_streak FROM scores_from_rounds;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -25,11 +25,14 @@ from bot.games import GAMES, Deal, PlayOptions, Rules
 from bot.games.rules import DEAL_SECONDS
 from bot.i18n import LANGUAGES, Texts, language_of, texts_for
 from bot.pool import SolverPool, SolverTimeout
-from bot.storage import Round, Stats, Storage
+from bot.storage import Result, Round, Stats, Storage
 from bot.throttle import Admission, Throttle, Ticket, WorkBudget
 
 DEFAULT_SECONDS = {"24": 120.0, "countdown": 60.0, "yahtzee": 300.0}
 DEAL_ROOM = 1.0  # what a costly deal reserves of the work budget beyond its search time
+# A result the bot could not send before it stopped is sent at start-up, unless it is older than
+# this: a day-old "Ann wins" would puzzle the chat more than it tells.
+ANNOUNCE_WITHIN = 24 * 3600.0
 
 AdminCheck = Callable[[], Awaitable[bool]]
 """Whether the speaker is an admin of the chat (asked only when it matters)."""
@@ -53,11 +56,22 @@ class Player:
 @dataclass(frozen=True)
 class Reply:
     """Text to send; `dealt` is a round this reply opens (its timer starts), `closed` says the
-    reply ended the chat's round (its timer goes)."""
+    reply ended the chat's round (its timer goes), `ended` is that round's id (once the reply is
+    sent, its result counts as announced)."""
 
     text: str
     dealt: Round | None = None
     closed: bool = False
+    ended: int | None = None
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """A round's result to send at start-up; once sent, mark it with `Game.announced`."""
+
+    round_id: int
+    chat_id: int
+    text: str
 
 
 def hint_points(points: int) -> int:
@@ -253,7 +267,8 @@ class Game:
             won = texts("won", name=markup.name(player.first_name), answer=shown,
                         elapsed=texts.seconds(now - current.started_at), points=current.points)
             details = await rules.win_details(self.pool, current, texts)
-            return Reply("\n\n".join(filter(None, [won, details])), closed=True)
+            return Reply("\n\n".join(filter(None, [won, details])), closed=True,
+                         ended=current.id)
         winner = await self.storage.winner_name(current.id)
         return Reply(texts("too_late", name=markup.name(winner)) if winner else
                      texts("round_over"))
@@ -290,7 +305,8 @@ class Game:
         if not await self._may_steer(chat, player, current, is_admin):
             return Reply(texts("reveal_not_allowed", starter=await self._starter(current, texts)))
         closed = await self._close(current, "revealed", texts)
-        return Reply(closed, closed=True) if closed else Reply(texts("no_round"))
+        return Reply(closed, closed=True, ended=current.id) if closed else \
+            Reply(texts("no_round"))
 
     async def expire(self, round_id: int) -> tuple[int, str] | None:
         """The round's time ran out: (chat, text) if this call closed it."""
@@ -351,15 +367,79 @@ class Game:
         if (still := self._open.get(current.chat_id)) is not None and still.id == current.id:
             del self._open[current.chat_id]
 
-    async def resume(self) -> tuple[list[Round], list[tuple[int, str]]]:
-        """After a restart: rounds still running (to re-arm), and reveals of those that ran out."""
-        running, expired = [], []
-        for current in await self.load():
-            if current.deadline > self.clock():
+    async def announced(self, round_id: int) -> None:
+        """The round's result message was sent: a restart does not send it again."""
+        await self.storage.set_announced([round_id])
+
+    async def resume(self) -> tuple[list[Round], list[Announcement]]:
+        """After a restart: rounds still running (to re-arm), and results to send, oldest
+        first: rounds closed before the stop whose result was never sent, rounds that had a
+        right answer already (the earliest wins, as it would have), and rounds that ran out
+        while the bot was down."""
+        loaded = await self.load()
+        running, results = [], await self._late_results()
+        for current in loaded:
+            if (settled := await self._settle(current)) is not None:
+                results.append(settled)
+            elif current.deadline > self.clock():
                 running.append(current)
             elif (closed := await self.expire(current.id)) is not None:
-                expired.append(closed)
-        return running, expired
+                results.append(Announcement(current.id, *closed))
+        return running, results
+
+    async def _late_results(self) -> list[Announcement]:
+        """The results of rounds closed before the stop that were never sent; those older than
+        ANNOUNCE_WITHIN are only marked."""
+        now, found, stale = self.clock(), [], []
+        for result in await self.storage.unannounced():
+            if now - result.ended_at > ANNOUNCE_WITHIN:
+                stale.append(result.round.id)
+            else:
+                found.append(Announcement(result.round.id, result.round.chat_id,
+                                          await self._result_text(result)))
+        await self.storage.set_announced(stale)
+        return found
+
+    async def _settle(self, current: Round) -> Announcement | None:
+        """Close an open round that already has a right answer (the bot stopped between
+        storing it and closing the round): the earliest right answer wins."""
+        right = await self.storage.first_right_answer(current.id)
+        if right is None:
+            return None
+        verdict = await GAMES[current.game].judge(self.pool, current, right.text, True)
+        shown = (verdict.expression or verdict.value) if verdict.kind == "right" else right.text
+        elapsed = right.at - current.started_at
+        if not await self.storage.close_round(current.id, "won", right.at, right.user_id, shown,
+                                              current.points, elapsed):
+            return None
+        self._forget(current)
+        result = Result(current, right.at, await self.storage.winner_name(current.id), shown,
+                        current.points, elapsed, True, None)
+        return Announcement(current.id, current.chat_id, await self._result_text(result))
+
+    async def _result_text(self, result: Result) -> str:
+        """A closed round's result, said late: which round, who won it (or that nobody did),
+        and what the round's end shows."""
+        current = result.round
+        rules = GAMES[current.game]
+        texts = texts_for(self._languages.get(current.chat_id) or current.lang)
+        lines = [texts("late_result", game=texts.game(rules.name),
+                       puzzle=rules.puzzle_html(current))]
+        name, answer = markup.name(result.winner_name), markup.code(result.answer or "")
+        if result.winner_name is None or (rules.closest_wins and not result.exact):
+            if result.winner_name is not None and result.distance is not None:
+                lines.append(texts("closest_wins", name=name, answer=answer,
+                                   distance=result.distance, points=result.awarded))
+            elif rules.closest_wins:
+                lines.append(texts("nobody_close"))
+            details = await rules.reveal_text(self.pool, current, texts)
+        else:
+            seconds = result.win_seconds if result.win_seconds is not None else \
+                result.ended_at - current.started_at
+            lines.append(texts("won", name=name, answer=answer, elapsed=texts.seconds(seconds),
+                               points=result.awarded))
+            details = await rules.win_details(self.pool, current, texts)
+        return "\n".join(filter(None, [*lines, details]))
 
     async def migrate_chat(self, old_id: int, new_id: int) -> Round | None:
         """A group became a supergroup; returns its open round, now under the new id."""
@@ -408,4 +488,5 @@ class Game:
                      best_streak=row.best_streak)
 
 
-__all__ = ["AdminCheck", "Chat", "Game", "Player", "Reply", "Rules", "Throttle", "hint_points"]
+__all__ = ["AdminCheck", "Announcement", "Chat", "Game", "Player", "Reply", "Rules", "Throttle",
+           "hint_points"]

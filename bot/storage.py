@@ -68,6 +68,28 @@ class BestAnswer:
     at: float
 
 
+@dataclass(frozen=True)
+class RightAnswer:
+    user_id: int
+    text: str
+    at: float
+
+
+@dataclass(frozen=True)
+class Result:
+    """A closed round as its result message needs it (`exact`: the winner answered right;
+    `distance`: how far the winner's answer was, where the closest answer wins)."""
+
+    round: Round
+    ended_at: float
+    winner_name: str | None
+    answer: str | None
+    awarded: int
+    win_seconds: float | None
+    exact: bool
+    distance: int | None
+
+
 ROUND_COLUMNS = ("id, chat_id, game, hand, target, level, points, lang, message_id, started_at, "
                  "deadline, status, hint_used, started_by")
 
@@ -259,7 +281,8 @@ class Storage:
                           win_seconds: float | None = None) -> bool:
         """Close an open round ('won', 'revealed' or 'expired'); False if it was closed already.
 
-        The trigger `round_closed` (migration 3) scores it in the same statement.
+        The trigger `round_closed` (migration 4) scores it in the same statement; answers that
+        land after this are counted by the trigger `answer_after_close`.
         """
         return await self._run(
             "UPDATE rounds SET status = ?, ended_at = ?, winner_id = ?, winning_answer = ?, "
@@ -275,10 +298,51 @@ class Storage:
             "ORDER BY a.distance, a.at, a.id LIMIT 1", (round_id,))
         return BestAnswer(*rows[0]) if rows else None
 
+    async def first_right_answer(self, round_id: int) -> RightAnswer | None:
+        """The earliest right answer of a round: its winner, had the round been closed then."""
+        rows = await self._fetch(
+            "SELECT user_id, text, at FROM answers WHERE round_id = ? AND correct = 1 "
+            "ORDER BY at, id LIMIT 1", (round_id,))
+        return RightAnswer(*rows[0]) if rows else None
+
+    async def unannounced(self) -> list[Result]:
+        """Closed rounds whose result message was never sent (the bot stopped in between),
+        oldest first."""
+        rows = await self._fetch(
+            f"SELECT {', '.join('r.' + c for c in ROUND_COLUMNS.split(', '))}, r.ended_at, "
+            "u.first_name, r.winning_answer, r.awarded, r.win_seconds, "
+            "EXISTS (SELECT 1 FROM answers a WHERE a.round_id = r.id "
+            "        AND a.user_id = r.winner_id AND a.correct = 1), "
+            "(SELECT MIN(a.distance) FROM answers a WHERE a.round_id = r.id "
+            "        AND a.user_id = r.winner_id AND a.text = r.winning_answer) "
+            "FROM rounds r LEFT JOIN users u ON u.id = r.winner_id "
+            "WHERE r.announced = 0 AND r.status != 'open' ORDER BY r.ended_at, r.id")
+        return [Result(_round(row[:-7]), row[-7], row[-6], row[-5], row[-4], row[-3],
+                       bool(row[-2]), row[-1]) for row in rows]
+
+    async def set_announced(self, round_ids: Sequence[int]) -> None:
+        """The result of these rounds was sent (or will never be)."""
+        if round_ids:
+            await self._run(f"UPDATE rounds SET announced = 1 WHERE id IN "
+                            f"({', '.join('?' * len(round_ids))})", tuple(round_ids))
+
     async def winner_name(self, round_id: int) -> str | None:
         rows = await self._fetch("SELECT u.first_name FROM rounds r JOIN users u "
                                  "ON u.id = r.winner_id WHERE r.id = ?", (round_id,))
         return rows[0][0] if rows else None
+
+    # --- updates ---------------------------------------------------------------------------------
+
+    async def claim_update(self, update_id: int, at: float) -> bool:
+        """True the first time an update is seen: Telegram sends an update again when the bot
+        stopped before confirming it, and it must not act or reply twice."""
+        return await self._run("INSERT INTO handled_updates (update_id, at) VALUES (?, ?) "
+                               "ON CONFLICT DO NOTHING", (update_id, at)) == 1
+
+    async def forget_updates(self, before: float) -> int:
+        """Drop the ids of updates handled before `before` (Telegram redelivers for 24 hours at
+        most, and picks new ids at random after a week without updates)."""
+        return await self._run("DELETE FROM handled_updates WHERE at < ?", (before,))
 
     # --- scores --------------------------------------------------------------------------------
 
@@ -306,19 +370,15 @@ class Storage:
         return [Stats(*row) for row in rows]
 
     async def migrate_chat(self, old_id: int, new_id: int) -> None:
-        """A group became a supergroup: its rounds and scores follow the new chat id."""
+        """A group became a supergroup: its rounds follow the new chat id, and the new chat's
+        scores are counted again from all its rounds (streaks cannot simply be added)."""
         await self._transaction([
             ("INSERT INTO chats (id, type, title, lang) SELECT ?, 'supergroup', title, lang "
              "FROM chats WHERE id = ? ON CONFLICT(id) DO NOTHING", (new_id, old_id)),
-            ("INSERT INTO scores (chat_id, user_id, game, points, wins, rounds_played, "
-             "fastest_win, current_streak, best_streak) SELECT ?, user_id, game, points, wins, "
-             "rounds_played, fastest_win, current_streak, best_streak FROM scores "
-             "WHERE chat_id = ? ON CONFLICT(chat_id, user_id, game) DO UPDATE SET "
-             "points = points + excluded.points, wins = wins + excluded.wins, "
-             "rounds_played = rounds_played + excluded.rounds_played, "
-             "fastest_win = MIN(COALESCE(fastest_win, excluded.fastest_win), "
-             "COALESCE(excluded.fastest_win, fastest_win)), "
-             "best_streak = MAX(best_streak, excluded.best_streak)", (new_id, old_id)),
-            ("DELETE FROM scores WHERE chat_id = ?", (old_id,)),
             ("UPDATE rounds SET chat_id = ? WHERE chat_id = ?", (new_id, old_id)),
+            ("DELETE FROM scores WHERE chat_id IN (?, ?)", (old_id, new_id)),
+            ("INSERT INTO scores (chat_id, user_id, game, points, wins, rounds_played, "
+             "fastest_win, current_streak, best_streak) SELECT chat_id, user_id, game, points, "
+             "wins, rounds_played, fastest_win, current_streak, best_streak "
+             "FROM scores_from_rounds WHERE chat_id = ?", (new_id,)),
         ])

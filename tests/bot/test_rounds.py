@@ -106,7 +106,7 @@ async def test_resume_after_restart(game: Game):
     game.clock.now += 31
     again = await restart(game)
     running, expired = await again.resume()
-    assert not running and {chat for chat, _ in expired} == {GROUP.id, OTHER.id}
+    assert not running and {e.chat_id for e in expired} == {GROUP.id, OTHER.id}
     assert again.open_round(GROUP.id) is None
     assert (await again.storage.open_rounds()) == []
 

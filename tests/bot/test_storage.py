@@ -55,9 +55,7 @@ async def test_migrations_from_empty(tmp_path):
 
 
 async def old_rounds(storage: Storage, version: int) -> None:
-    """Two rounds won by Ann with Ben answering, written as a bot of that version did (from 3
-    on, the trigger scores them)."""
-    took = ", win_seconds = 4" if version >= 3 else ""
+    """Two rounds won by Ann with Ben answering, written as a bot of that version did."""
     for _ in range(2):
         cursor = await storage.db.execute(
             "INSERT INTO rounds (chat_id, hand, target, level, points, started_at, deadline) "
@@ -65,9 +63,10 @@ async def old_rounds(storage: Storage, version: int) -> None:
         round_id = cursor.lastrowid
         await storage.db.execute("INSERT INTO answers (round_id, user_id, text, correct, at) "
                                  "VALUES (?, 2, '1+2', 0, 101.0)", (round_id,))
+        timed = ", win_seconds=4.0" if version >= 3 else ""
         await storage.db.execute(
-            f"UPDATE rounds SET status='won', winner_id=1, awarded=points, ended_at=104{took} "
-            "WHERE id=?", (round_id,))
+            "UPDATE rounds SET status='won', winner_id=1, awarded=points, ended_at=104"
+            f"{timed} WHERE id=?", (round_id,))
     await storage.db.execute(
         "INSERT INTO rounds (chat_id, hand, target, level, points, started_at, deadline) "
         "VALUES (?, '[3, 3, 8, 8]', 24, 'hard', 30, 200.0, 260.0)", (CHAT,))
@@ -144,10 +143,10 @@ async def test_streaks_fastest_and_leaderboards(tmp_path):
     await play_round(storage, 1, took=7.0)
     [ann] = await storage.stats(CHAT, 1)
     assert (ann.wins, ann.current_streak, ann.best_streak, ann.fastest_win) == (3, 3, 3, 3.0)
-    await play_round(storage, 2)
+    await play_round(storage, 2)  # Ann did not play this one: her streak goes on
     [ann] = await storage.stats(CHAT, 1)
     [ben] = await storage.stats(CHAT, 2)
-    assert (ann.current_streak, ann.best_streak) == (0, 3)
+    assert (ann.current_streak, ann.best_streak, ann.rounds_played) == (3, 3, 3)
     assert (ben.current_streak, ben.wins, ben.rounds_played) == (1, 1, 2)
     await play_round(storage, None, answered=(2,))
     [ben] = await storage.stats(CHAT, 2)

@@ -145,6 +145,20 @@ async def resume_rounds(application: Application) -> None:
         log.info("resumed %d rounds, sent %d results", len(running), len(results))
 
 
+async def stop_application(application: Application) -> None:
+    """What run_polling and run_webhook do at the end, for the loops that run the application
+    themselves (the demo, the webhook server); post_shutdown closes storage and the pool."""
+    if application.updater is not None and application.updater.running:
+        await application.updater.stop()
+    if application.running:
+        await application.stop()
+        if application.post_stop is not None:
+            await application.post_stop(application)
+    await application.shutdown()
+    if application.post_shutdown is not None:
+        await application.post_shutdown(application)
+
+
 async def on_shutdown(application: Application) -> None:
     """Close storage and the pool; open rounds stay in the database and resume next time."""
     pool: SolverPool | None = application.bot_data.get("pool")

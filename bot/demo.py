@@ -26,7 +26,7 @@ from telegram import Update
 from telegram.ext import Application, ContextTypes, TypeHandler
 
 from bot import log_mask
-from bot.app import ALLOWED_UPDATES, build_application
+from bot.app import ALLOWED_UPDATES, build_application, stop_application
 from bot.config import Config, ConfigError, read_env_file
 from bot.emulator import BOT_NAME, BotApiEmulator, Edit, Sent
 from bot.html_text import EntityError, terminal_text
@@ -245,19 +245,6 @@ async def start(application: Application) -> None:
     await application.start()
 
 
-async def stop(application: Application) -> None:
-    """What run_polling does at the end; post_shutdown closes storage and the solver pool."""
-    if application.updater is not None and application.updater.running:
-        await application.updater.stop()
-    if application.running:
-        await application.stop()
-        if application.post_stop is not None:
-            await application.post_stop(application)
-    await application.shutdown()
-    if application.post_shutdown is not None:
-        await application.post_shutdown(application)
-
-
 async def run_demo(config: Config, speaker: str, out: TextIO, stdin_fd: int = 0) -> None:
     """The whole demo: emulator, bot, conversation, then everything stopped in order."""
     emulator = BotApiEmulator(token=config.token, username=DEMO_USERNAME, open_chats=True)
@@ -278,7 +265,7 @@ async def run_demo(config: Config, speaker: str, out: TextIO, stdin_fd: int = 0)
             await start(application)
             await chat.converse(lines)
         finally:
-            await stop(application)
+            await stop_application(application)
             follower.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await follower

@@ -23,7 +23,7 @@ import tornado.web
 from telegram import Update
 from telegram.ext import Application
 
-from bot.app import ALLOWED_UPDATES
+from bot.app import ALLOWED_UPDATES, stop_application
 from bot.config import Config
 
 WEBHOOK_PATH = "telegram"  # never the token: paths end up in proxy logs
@@ -121,13 +121,7 @@ async def serve(application: Application, config: Config, secret: str,
     finally:
         server.stop()
         await server.close_all_connections()
-        if application.running:
-            await application.stop()
-            if application.post_stop is not None:
-                await application.post_stop(application)
-        await application.shutdown()
-        if application.post_shutdown is not None:
-            await application.post_shutdown(application)
+        await stop_application(application)
 
 
 def run(application: Application, config: Config) -> None:

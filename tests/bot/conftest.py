@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -13,6 +14,8 @@ from telegram.ext import Application
 from bot.app import build_application, on_startup
 from bot.config import Config
 from bot.pool import SolverPool
+from bot.rounds import Game
+from bot.storage import Storage
 from tests.fake_telegram import FakeTelegram
 
 
@@ -70,3 +73,22 @@ async def harness(telegram: FakeTelegram, pool: SolverPool, tmp_path: Path
     await app.stop()
     await app.shutdown()
     await app.post_shutdown(app)  # type: ignore[misc]
+
+
+class Clock:
+    """A clock the test moves by hand (`clock.now += 120`)."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def game(tmp_path: Path, pool: SolverPool) -> AsyncIterator[Game]:
+    """The round service over a fresh database, without Telegram, on a hand-moved clock."""
+    storage = await Storage.open(tmp_path / "g.sqlite3")
+    yield Game(storage, pool, {"24": 60, "countdown": 60, "yahtzee": 60}, clock=Clock(),
+               rng=random.Random(1))
+    await storage.close()

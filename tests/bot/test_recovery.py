@@ -5,34 +5,16 @@ from __future__ import annotations
 
 import random
 
-import pytest
 from telegram import Update
 
 from bot.app import resume_rounds
 from bot.rounds import ANNOUNCE_WITHIN, Chat, Game, Player
-from bot.storage import Storage
 from solver import solve
 from tests.bot.conftest import Harness
 
 GROUP = Chat(-42, "group", "G")
 ANN = Player(1, "Ann", language_code="en")
 BEN = Player(2, "Ben", language_code="en")
-
-
-class Clock:
-    def __init__(self, now: float = 1000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-async def game(tmp_path, pool):
-    storage = await Storage.open(tmp_path / "g.sqlite3")
-    yield Game(storage, pool, {"24": 60, "countdown": 60, "yahtzee": 60}, clock=Clock(),
-               rng=random.Random(1))
-    await storage.close()
 
 
 async def restart(game: Game) -> Game:

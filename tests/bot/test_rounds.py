@@ -11,7 +11,6 @@ from bot.pool import SolverPool
 from bot.requests import SolveRequest
 from bot.rounds import Chat, Game, Player, hint_points
 from bot.solving import Solving
-from bot.storage import Storage
 from solver import solve
 from solver.countdown import solve_countdown
 from solver.yahtzee import best_assignment
@@ -26,22 +25,6 @@ LI = Player(3, "李", language_code="zh-hans")
 async def admin() -> bool:
     """The speaker is a chat admin (what the handlers ask Telegram)."""
     return True
-
-
-class Clock:
-    def __init__(self, now: float = 1000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-async def game(tmp_path, pool):
-    storage = await Storage.open(tmp_path / "g.sqlite3")
-    yield Game(storage, pool, {"24": 60, "countdown": 60, "yahtzee": 60}, clock=Clock(),
-               rng=random.Random(1))
-    await storage.close()
 
 
 async def restart(game: Game) -> Game:

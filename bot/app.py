@@ -34,7 +34,8 @@ from bot.storage import Storage
 log = logging.getLogger(__name__)
 
 COMMANDS = [  # (commands, handler); each command's menu line is "cmd_<first name>" in bot/locales
-    (("start", "help"), handlers.start),
+    (("start",), handlers.start),
+    (("help",), handlers.help_command),
     (("play",), handlers.play),
     (("answer", "a"), handlers.answer),
     (("hint",), handlers.hint),

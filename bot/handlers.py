@@ -14,6 +14,7 @@ from telegram import InlineQueryResultArticle, InputTextMessageContent, Message,
 from telegram.constants import ParseMode
 from telegram.ext import ContextTypes, JobQueue
 
+from bot import markup
 from bot.admins import AdminCache
 from bot.i18n import Texts, language_of, texts_for
 from bot.requests import (
@@ -140,8 +141,16 @@ async def send_round_reply(update: Update, context: Context, outcome: Reply,
 # --- commands --------------------------------------------------------------------------------
 
 async def start(update: Update, context: Context) -> None:
-    """/start and /help: what the bot does and how to play."""
-    await reply(update, texts_of(update, context)("help", bot=context.bot.username), quote=False)
+    """/start: a greeting; in a private chat, the games in brief."""
+    texts = texts_of(update, context)
+    await reply(update, texts("start", name=markup.name(player_of(update).first_name)),
+                quote=False)
+
+
+async def help_command(update: Update, context: Context) -> None:
+    """/help: every command, with this bot's round lengths."""
+    await reply(update, game_of(context).help(chat_of(update), player_of(update),
+                                              context.bot.username), quote=False)
 
 
 async def play(update: Update, context: Context) -> None:

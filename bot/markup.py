@@ -21,7 +21,7 @@ HTML_TOKEN = re.compile(r"<[^>]*>|&#?\w+;|[^<&]+|[<&]")
 ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
 
 __all__ = ["clip", "code", "dice", "escape", "expression", "name", "numbers", "preformatted",
-           "visible_length"]
+           "signed", "visible_length"]
 
 
 def utf16_length(text: str) -> int:
@@ -112,6 +112,12 @@ def code(text: str) -> str:
 def numbers(values: Iterable[int]) -> str:
     """Each number in its own <code>, in the order given."""
     return " ".join(f"<code>{n}</code>" for n in values)
+
+
+def signed(value: object) -> str:
+    """A number or value ("-6", "-3/2") as shown in text: with a minus sign (U+2212), not a
+    hyphen."""
+    return str(value).replace("-", "−")
 
 
 def name(first_name: str | None) -> str:

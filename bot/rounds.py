@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from bot import markup
 from bot.games import GAMES, Deal, PlayOptions, Rules
 from bot.games.rules import DEAL_SECONDS
-from bot.i18n import LANGUAGES, Texts, language_of, texts_for
+from bot.i18n import Texts, language_of, parse_language, texts_for
 from bot.pool import SolverPool, SolverTimeout
 from bot.storage import Result, Round, Stats, Storage
 from bot.throttle import Admission, Throttle, Ticket, WorkBudget
@@ -111,9 +111,24 @@ class Game:
     # --- who and in which language -------------------------------------------------------------
 
     def texts(self, chat: Chat, player: Player | None = None) -> Texts:
-        """The chat's language if it chose one, else the speaker's Telegram language."""
+        """The chat's language if it chose one, else the speaker's Telegram language; worded
+        for a private chat or a group."""
         chosen = self._languages.get(chat.id)
-        return texts_for(chosen or language_of(player.language_code if player else None))
+        return texts_for(chosen or language_of(player.language_code if player else None),
+                         private=chat.type == "private")
+
+    def round_texts(self, current: Round) -> Texts:
+        """The words for a round's end when nobody spoke: the chat's language, else the one it
+        was dealt in. Telegram gives private chats the user's id, positive, and groups negative
+        ids, so the chat's kind is known without asking."""
+        return texts_for(self._languages.get(current.chat_id) or current.lang,
+                         private=current.chat_id > 0)
+
+    def help(self, chat: Chat, player: Player, bot_name: str) -> str:
+        """/help: every command, with this bot's round lengths."""
+        return self.texts(chat, player)("help", bot=bot_name, seconds_24=self.seconds["24"],
+                                        seconds_countdown=self.seconds["countdown"],
+                                        seconds_yahtzee=self.seconds["yahtzee"])
 
     async def _remember(self, chat: Chat | None, player: Player) -> None:
         """Store a chat or player the first time they are seen (or when their names change)."""
@@ -126,18 +141,18 @@ class Game:
 
     async def set_language(self, chat: Chat, player: Player, choice: str,
                            is_admin: AdminCheck | None = None) -> str:
-        """/lang en|zh: the chat's language from now on (a group's admins choose it); without a
-        valid choice, the usage."""
-        choice = choice.strip().lower()
+        """/lang en|zh (or zh-CN, en_US, ...): the chat's language from now on (a group's admins
+        choose it); without a valid choice, the usage."""
+        language = parse_language(choice)
         texts = self.texts(chat, player)
-        if choice not in LANGUAGES:
+        if language is None:
             return texts("lang_usage", current=texts("lang_name"))
         if not await self._may_steer(chat, player, None, is_admin):
             return texts("lang_not_allowed")
         await self._remember(chat, player)
-        await self.storage.set_language(chat.id, choice)
-        self._languages[chat.id] = choice
-        return texts_for(choice)("lang_set")
+        await self.storage.set_language(chat.id, language)
+        self._languages[chat.id] = language
+        return texts_for(language, private=chat.type == "private")("lang_set")
 
     # --- rounds --------------------------------------------------------------------------------
 
@@ -313,7 +328,7 @@ class Game:
         current = next((r for r in self._open.values() if r.id == round_id), None)
         if current is None:
             return None
-        texts = texts_for(self._languages.get(current.chat_id) or current.lang)
+        texts = self.round_texts(current)
         closed = await self._close(current, "expired", texts)
         return (current.chat_id, closed) if closed else None
 
@@ -323,7 +338,8 @@ class Game:
         the message shows the puzzle's best answers."""
         rules = GAMES[current.game]
         early = status == "revealed" and self.clock() < current.deadline
-        head = texts("timeout" if status == "expired" else "revealed", game=texts.game(rules.name))
+        head = texts("timeout" if status == "expired" else "revealed",
+                     goal=rules.goal_html(current, texts))
         details = await rules.reveal_text(self.pool, current, texts)
         winner, lines = None, [head]
         best = await self.storage.best_answer(current.id) \
@@ -422,7 +438,7 @@ class Game:
         and what the round's end shows."""
         current = result.round
         rules = GAMES[current.game]
-        texts = texts_for(self._languages.get(current.chat_id) or current.lang)
+        texts = self.round_texts(current)
         lines = [texts("late_result", game=texts.game(rules.name),
                        puzzle=rules.puzzle_html(current))]
         name, answer = markup.name(result.winner_name), markup.code(result.answer or "")

@@ -175,8 +175,9 @@ class Solving:
                             seconds=round(min(self.timeout, INLINE_TIMEOUT)))
             return [InlineAnswer("none", texts("inline_none_title"), "", message)]
         count = texts.count(len(found))
-        return [InlineAnswer(str(i), f"{prettify(s)} = {target}",
-                             f"{' '.join(map(str, numbers))} → {target} · {count}",
+        shown = markup.signed(target)
+        return [InlineAnswer(str(i), f"{prettify(s)} = {shown}",
+                             f"{' '.join(map(str, numbers))} → {shown} · {count}",
                              texts("inline_solution", numbers=markup.numbers(numbers),
                                    target=target, solution=markup.code(s), count=count))
                 for i, s in enumerate(found[:INLINE_SHOWN])]

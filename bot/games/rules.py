@@ -135,13 +135,17 @@ class Rules(ABC):
                      seconds=seconds_left)
 
     def puzzle_html(self, round_: Round) -> str:
-        return f"{markup.numbers(round_.hand)} → <b>{round_.target}</b>"
+        return f"{markup.numbers(round_.hand)} → <b>{markup.signed(round_.target)}</b>"
+
+    def goal_html(self, round_: Round, texts: Texts) -> str:
+        """The game and what the round asked for, to say which round ended ("make 36")."""
+        return texts(f"goal_{self.name}", target=round_.target)
 
     def verdict_text(self, verdict: Verdict, round_: Round, texts: Texts) -> str:
         """A wrong (or, in Countdown, a valid but inexact) answer, in one short line."""
         if verdict.kind == "wrong_value":
             return texts("wrong_value", expression=markup.code(verdict.expression),
-                         value=f"<code>{markup.escape(verdict.value)}</code>",
+                         value=f"<code>{markup.signed(markup.escape(verdict.value))}</code>",
                          target=round_.target)
         if verdict.kind == "wrong_numbers":
             parts = []

@@ -53,7 +53,7 @@ async def test_an_early_reveal_in_countdown_awards_no_one(harness: Harness):
     assert "Bob" not in ended.text and "+7 points" not in ended.text
     assert harness.game.open_round(GROUP) is None
     await harness.send(GROUP, BOB, "/stats")
-    assert "0 points, 0 won of 1 played" in (await harness.telegram.reply(GROUP)).text
+    assert "0 points, 0 wins in 1 round" in (await harness.telegram.reply(GROUP)).text
 
 
 async def test_the_starter_cannot_farm_points_by_revealing(harness: Harness):

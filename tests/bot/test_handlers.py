@@ -23,7 +23,7 @@ async def deal(h: Harness, chat: int = GROUP):
 
 
 async def test_help(harness: Harness):
-    await harness.send(GROUP, ALICE, "/start")
+    await harness.send(GROUP, ALICE, "/help")
     sent = await harness.telegram.reply(GROUP)
     assert "/play" in sent.text and "/solve" in sent.text
     assert f"@{harness.app.bot.username} 3 8 3 8" in sent.text  # inline mode, by the bot's name
@@ -55,10 +55,10 @@ async def test_full_round_wrong_then_right_then_scores(harness: Harness):
     assert "Alice <3" in top.text and f"{current.points} points" in top.text
     await harness.send(GROUP, ALICE, "/stats")
     stats = await harness.telegram.reply(GROUP)
-    assert "1 won of 1 played" in stats.text
+    assert "1 win in 1 round" in stats.text
     await harness.send(GROUP, BOB, "/stats")
     stats = await harness.telegram.reply(GROUP)
-    assert "0 won of 1 played" in stats.text and "Streak: 0" in stats.text
+    assert "0 wins in 1 round" in stats.text and "Streak: 0" in stats.text
 
 
 async def test_play_twice_repeats_the_hand(harness: Harness):

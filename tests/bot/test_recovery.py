@@ -46,9 +46,9 @@ async def test_a_stored_right_answer_wins_after_a_restart(game: Game):
     assert result.chat_id == GROUP.id and result.round_id == dealt.id
     assert "Sent after a restart" in result.text and "<b>Ann</b> wins" in result.text
     assert "5.0 s" in result.text and f"+{dealt.points} points" in result.text
-    assert "Ann" in await again.stats(GROUP, ANN) and "1 won of 1 played" in \
+    assert "Ann" in await again.stats(GROUP, ANN) and "1 win in 1 round" in \
         await again.stats(GROUP, ANN)
-    assert "0 won of 1 played" in await again.stats(GROUP, BEN)
+    assert "0 wins in 1 round" in await again.stats(GROUP, BEN)
 
 
 async def test_results_never_sent_are_sent_once(game: Game):

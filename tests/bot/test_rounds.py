@@ -46,7 +46,7 @@ async def test_round_win_and_streak(game: Game):
     late = await game.answer(GROUP, ANN, "1+1", explicit=True)
     assert late is not None and "No round" in late.text
     stats = await game.stats(GROUP, BEN)
-    assert "1 won of 1 played" in stats and "Streak: 1" in stats
+    assert "1 win in 1 round" in stats and "Streak: 1" in stats
 
 
 async def test_answer_is_judged_with_the_reason(game: Game):
@@ -124,8 +124,8 @@ async def test_countdown_closest_answer_wins_at_the_end(game: Game):
     closed = await game.expire(round_.id)
     assert closed is not None and "Ann" in closed[1] and "+7 points" in closed[1]
     assert "the closest is <b>830</b>" in closed[1]
-    assert "7 points, 1 won of 1 played" in await game.stats(GROUP, ANN)
-    assert "0 points, 0 won of 1 played" in await game.stats(GROUP, BEN)
+    assert "7 points, 1 win in 1 round" in await game.stats(GROUP, ANN)
+    assert "0 points, 0 wins in 1 round" in await game.stats(GROUP, BEN)
 
 
 async def test_countdown_nobody_close(game: Game):
@@ -135,7 +135,7 @@ async def test_countdown_nobody_close(game: Game):
     closed = await game.reveal(GROUP, BEN, admin)
     assert closed.closed and "Nobody came within 10" in closed.text
     assert (await game.storage.get_round(round_.id)).status == "revealed"
-    assert "0 won of 1 played" in await game.stats(GROUP, ANN)
+    assert "0 wins in 1 round" in await game.stats(GROUP, ANN)
 
 
 async def test_countdown_exact_answer_ends_the_round(game: Game):

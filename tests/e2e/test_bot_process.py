@@ -40,7 +40,7 @@ async def test_full_round_in_a_group(telegram: FakeTelegram, make_bot):
     await telegram.say(GROUP, BEN, "/top")
     assert "Ann" in (await telegram.reply(GROUP)).text
     await telegram.say(GROUP, ANN, "/stats")
-    assert "1 won of 1 played" in (await telegram.reply(GROUP)).text
+    assert "1 win in 1 round" in (await telegram.reply(GROUP)).text
 
 
 async def test_two_simultaneous_right_answers(telegram: FakeTelegram, make_bot):
@@ -88,7 +88,7 @@ async def test_kill_mid_round_and_restart(telegram: FakeTelegram, make_bot):
     assert "wins" in (await telegram.reply(GROUP)).text
     await telegram.say(GROUP, BEN, "/stats")
     stats = (await telegram.reply(GROUP)).text
-    assert "1 won of 1 played" in stats  # counted once
+    assert "1 win in 1 round" in stats  # counted once
 
 
 async def test_round_that_ran_out_while_down_is_revealed_at_start(telegram: FakeTelegram,

@@ -1,0 +1,254 @@
+"""The bot's words: catalogs that agree, plurals, "−", private-chat wording, /lang tags, /start and
+/help, and a reveal that names its round. Catalog checks are pure; the rest goes through the real
+Application."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import string
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.app import build_application, on_startup
+from bot.i18n import LANGUAGES, PLURAL_FORMS, PRIVATE, Texts, catalog, parse_language, texts_for
+from bot.pool import SolverPool
+from solver import solve
+from tests.bot.conftest import Harness, make_config
+from tests.fake_telegram import FakeTelegram
+
+GROUP = -1001
+ALICE = {"id": 11, "is_bot": False, "first_name": "Alice", "language_code": "en"}
+BOB = {"id": 12, "is_bot": False, "first_name": "Bob", "language_code": "en"}
+ZHANG = {"id": 13, "is_bot": False, "first_name": "张", "language_code": "zh-hans"}
+
+
+# --- the catalogs --------------------------------------------------------------------------------
+
+def placeholders(message: str) -> set[str]:
+    return {field for _, field, _, _ in string.Formatter().parse(message) if field}
+
+
+PLURAL_ENDINGS = ("_one", "_other")
+
+
+def plural_nouns(messages: dict[str, str]) -> set[str]:
+    return {key.rsplit("_", 1)[0] for key in messages if key.endswith(PLURAL_ENDINGS)}
+
+
+def test_catalogs_have_the_same_keys_and_placeholders():
+    """Every language has every message, each plural noun in the forms its rule gives (Chinese:
+    only `_other`), and may word a message apart for private chats; the {fields} agree."""
+    english = catalog("en")
+    nouns = plural_nouns(english)
+    plain = {key for key in english if not key.endswith(PLURAL_ENDINGS)}
+    for language in LANGUAGES:
+        messages = catalog(language)
+        forms = {f"{noun}_{form}" for noun in nouns for form in PLURAL_FORMS[language]}
+        extra_private = {key for key in messages if key.endswith(PRIVATE)} - set(english)
+        assert set(messages) == plain | forms | extra_private, language
+        for key, message in messages.items():
+            base = key if key in english else key.removesuffix(PRIVATE)
+            assert base in english, (language, key)
+            assert placeholders(message) == placeholders(english[base]), (language, key)
+
+
+@pytest.mark.parametrize("private", [False, True])
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("number", [1, 2, -3])
+def test_every_message_fills_in_with_numbers(language: str, private: bool, number: int):
+    """Each plural noun and `duration` a message names exists in its language; no hyphen minus
+    is left in a number."""
+    texts = texts_for(language, private)
+    for key, message in texts.messages.items():
+        fields = placeholders(message) | placeholders(texts.messages.get(key + PRIVATE, ""))
+        filled = texts(key, **dict.fromkeys(fields, number))
+        assert "{" not in filled and "-3" not in filled, (language, key)
+
+
+def test_plurals_in_english_and_none_in_chinese():
+    en, zh = Texts("en"), Texts("zh")
+    assert [en.plural("wins", n) for n in (0, 1, 2)] == ["0 wins", "1 win", "2 wins"]
+    assert [en.plural("points", n) for n in (1, 7)] == ["1 point", "7 points"]
+    assert [en.plural("rounds", n) for n in (1, 3)] == ["1 round", "3 rounds"]
+    assert [en.count(1), en.count(3), en.count(12, 10)] == \
+        ["1 distinct solution", "3 distinct solutions", "12 distinct solutions, 10 shown"]
+    assert [zh.plural("wins", n) for n in (1, 3)] == ["1 胜", "3 胜"]
+    assert zh.count(1) == "1 种不同的解法"
+    assert en("top_line", rank=1, name="Ann", points=1, wins=1) == "1. Ann — 1 point, 1 win"
+    assert en("top_line", rank=2, name="Ben", points=30, wins=3) == "2. Ben — 30 points, 3 wins"
+
+
+def test_durations():
+    en, zh = Texts("en"), Texts("zh")
+    assert [en.duration(s) for s in (1, 1.2, 45, 60, 90, 120, 300, 330)] == \
+        ["1 second", "1 second", "45 seconds", "60 seconds", "90 seconds", "2 minutes",
+         "5 minutes", "330 seconds"]
+    assert [zh.duration(s) for s in (1, 300)] == ["1 秒", "5 分钟"]
+
+
+def test_negative_numbers_are_shown_with_a_minus_sign():
+    en = Texts("en")
+    assert "<b>−6</b>" in en("solve_none", numbers="<code>1</code>", target=-6)
+    assert en("top_line", rank=1, name="A", points=-2, wins=0) == "1. A — −2 points, 0 wins"
+
+
+def test_private_chats_are_worded_as_such():
+    group, private = texts_for("zh"), texts_for("zh", private=True)
+    assert "本群" in group("busy", seconds=3) and "本群" not in private("busy", seconds=3)
+    assert "本群" in group("lang_set") and "这里" in private("lang_set")
+    assert "本群" in group("stats_title", name="张") and "这里" in private("stats_title", name="张")
+    assert "or this chat" in texts_for("en")("busy", seconds=3)
+    assert "or this chat" not in texts_for("en", private=True)("busy", seconds=3)
+    group_only = {"lang_not_allowed"}  # in a private chat, the one person may do anything
+    for language in LANGUAGES:  # no "this group" in a private chat
+        texts = texts_for(language, private=True)
+        for key, message in texts.messages.items():
+            if key in group_only:
+                continue
+            fields = placeholders(message) | placeholders(texts.messages.get(key + PRIVATE, ""))
+            assert "本群" not in texts(key, **dict.fromkeys(fields, 1)), (language, key)
+
+
+def test_lang_accepts_language_tags():
+    for tag in ("zh", "ZH", "zh-CN", "zh_CN", "zh-Hans", "zh-hans-cn", "ZH_cn", "中文", " zh-TW "):
+        assert parse_language(tag) == "zh", tag
+    for tag in ("en", "EN", "en-US", "en_us", "en-GB", "English"):
+        assert parse_language(tag) == "en", tag
+    for tag in ("", "fr", "de-DE", "zh-", "zh--cn", "zhCN", "en us", "english please", "z"):
+        assert parse_language(tag) is None, tag
+
+
+# --- through the Application ---------------------------------------------------------------------
+
+@pytest.fixture
+async def timed(telegram: FakeTelegram, pool: SolverPool, tmp_path: Path
+                ) -> AsyncIterator[Harness]:
+    """The bot with round lengths other than the defaults (and a 24 round of one second)."""
+    config = dataclasses.replace(make_config(telegram, tmp_path / "bot.sqlite3"),
+                                 round_seconds=1.0, countdown_seconds=90.0,
+                                 yahtzee_seconds=600.0)
+    app = build_application(config)
+    app.bot_data["pool"] = pool
+    await app.initialize()
+    await on_startup(app)
+    await app.start()
+    yield Harness(app, telegram)
+    await app.stop()
+    await app.shutdown()
+    await app.post_shutdown(app)  # type: ignore[misc]
+
+
+async def ask(h: Harness, text: str, user: dict = ALICE, chat: int = GROUP,
+              kind: str = "group") -> str:
+    await h.send(chat, user, text, kind=kind)
+    return (await h.telegram.reply(chat)).text
+
+
+async def win(h: Harness, user: dict, chat: int = GROUP) -> None:
+    await ask(h, "/play", user, chat)
+    current = h.game.open_round(chat)
+    assert current is not None
+    assert "wins with" in await ask(h, f"/a {solve(current.hand)[0]}", user, chat)
+
+
+async def test_help_shows_the_configured_round_lengths(timed: Harness):
+    text = await ask(timed, "/help")
+    assert "1 second a round" in text and "in 90 seconds" in text and "in 10 minutes" in text
+    for command in ("/play", "/answer", "/hint", "/reveal", "/countdown", "/yahtzee", "/solve",
+                    "/top", "/stats", "/lang", "/help"):
+        assert command in text, command
+    assert "10 分钟内" in await ask(timed, "/help", ZHANG, chat=-5)
+    await timed.send(GROUP, ALICE, "/countdown")
+    deal = await timed.telegram.reply(GROUP)
+    assert "90 seconds;" in deal.text
+    await timed.send(GROUP, ALICE, "/countdown")
+    assert "seconds left" in (await timed.telegram.reply(GROUP)).text
+
+
+async def test_the_end_of_a_round_names_its_game_and_target(timed: Harness):
+    await timed.send(GROUP, ALICE, "/play")
+    deal = await timed.telegram.reply(GROUP)
+    assert "1 second," in deal.text  # one second, not "1 seconds"
+    ended = await timed.telegram.reply(GROUP)  # the timer
+    assert ended.text.startswith("⏰ Time is up — make 24.")
+    assert "(24)" not in ended.text
+
+
+async def test_reveal_names_each_game(harness: Harness):
+    await harness.send(GROUP, ALICE, "/play 4 = 36")
+    await harness.telegram.reply(GROUP)
+    revealed = await ask(harness, "/reveal")
+    assert revealed.startswith("⏹ Round over — make 36.") and "(24)" not in revealed
+    await harness.send(GROUP, ALICE, "/countdown")
+    await harness.telegram.reply(GROUP)
+    target = harness.game.open_round(GROUP).target
+    revealed = await ask(harness, "/reveal")
+    assert revealed.startswith(f"⏹ Round over — Countdown, as close to {target} as you can.")
+    await harness.send(GROUP, ALICE, "/yahtzee")
+    await harness.telegram.reply(GROUP)
+    revealed = await ask(harness, "/reveal")
+    assert revealed.startswith("⏹ Round over — Yahtzee, the best total of 13 rolls.")
+    await harness.send(-5, ZHANG, "/countdown")
+    await harness.telegram.reply(-5)
+    target = harness.game.open_round(-5).target
+    revealed = await ask(harness, "/reveal", ZHANG, chat=-5)
+    assert revealed.startswith(f"⏹ 本局结束 —— 数字挑战，尽量接近 {target}。")
+
+
+async def test_counts_are_plural_only_when_many(harness: Harness):
+    await win(harness, ALICE)
+    assert "1 win in 1 round." in await ask(harness, "/stats")
+    assert re.search(r"— \d+ points, 1 win$", await ask(harness, "/top"))
+    await harness.send(GROUP, ALICE, "/play")
+    await harness.telegram.reply(GROUP)
+    assert "❌" in await ask(harness, "/a 1+2", BOB)  # Bob plays this round, and loses it
+    await win(harness, ALICE)
+    assert "0 wins in 1 round." in await ask(harness, "/stats", BOB)
+    assert "2 wins in 2 rounds." in await ask(harness, "/stats")
+    assert re.search(r"Alice — \d+ points, 2 wins$", await ask(harness, "/top"), re.M)
+    assert "3 8 3 8 → 24: 1 distinct solution\n" in await ask(harness, "/solve 3 8 3 8")
+    assert "1 2 3 4 → 24: 3 distinct solutions\n" in await ask(harness, "/solve 1 2 3 4")
+
+
+async def test_negative_targets_and_values_use_a_minus_sign(harness: Harness):
+    text = await ask(harness, "/solve 3 4 = -1")
+    assert "3 4 → −1: 1 distinct solution\n3−4 = −1" in text and "-" not in text
+    assert "→ −5" in await ask(harness, "/solve 1 1 = -5")
+    await harness.send(GROUP, ALICE, "/play")
+    await harness.telegram.reply(GROUP)
+    low, *rest = sorted(harness.game.open_round(GROUP).hand)
+    wrong = await ask(harness, "/a " + "-".join(map(str, [low, *rest])))
+    assert f"makes −{sum(rest) - low}, not 24" in wrong
+
+
+async def test_start_greets_in_private_and_points_to_play_in_a_group(harness: Harness):
+    private = await ask(harness, "/start", BOB, chat=BOB["id"], kind="private")
+    assert private.startswith("👋 Hi Bob!") and "Countdown" in private and "Yahtzee" in private
+    assert "/help" in private and "right here" in private
+    group = await ask(harness, "/start")
+    assert "/play" in group and "/help" in group and "this group" in group and "•" not in group
+    private = await ask(harness, "/start", ZHANG, chat=ZHANG["id"], kind="private")
+    assert private.startswith("👋 张，你好！") and "数字挑战" in private and "本群" not in private
+    assert "本群" in await ask(harness, "/start", ZHANG, chat=-5)
+
+
+async def test_chinese_wording_follows_the_chat_type(harness: Harness):
+    private = await ask(harness, "/lang zh-CN", ZHANG, chat=ZHANG["id"], kind="private")
+    assert private == "从现在起这里使用中文。"
+    harness.telegram.promote(-5, ZHANG["id"])
+    assert await ask(harness, "/lang zh_CN", ZHANG, chat=-5) == "本群从现在起使用中文。"
+    assert "这里现在使用中文" in await ask(harness, "/lang", ZHANG, chat=ZHANG["id"],
+                                       kind="private")
+    assert "本群现在使用中文" in await ask(harness, "/lang", ZHANG, chat=-5)
+
+
+async def test_lang_takes_tags_in_any_case(harness: Harness):
+    harness.telegram.promote(GROUP, ALICE["id"])
+    for tag, said in (("zh-Hans", "中文"), ("EN-us", "English"), ("ZH_cn", "中文"),
+                      ("en_GB", "English"), ("中文", "中文")):
+        assert said in await ask(harness, f"/lang {tag}"), tag
+    for wrong in ("en us", "fr", "zh-", "chinese please"):  # the chat speaks Chinese now
+        assert "用法：/lang" in await ask(harness, f"/lang {wrong}"), wrong

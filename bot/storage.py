@@ -271,6 +271,24 @@ class Storage:
                         "VALUES (?, ?, ?, ?, ?, ?)",
                         (round_id, user_id, text, int(correct), at, distance))
 
+    async def record_guess(self, round_id: int, user_id: int, text: str, correct: bool,
+                           at: float, distance: int, limit: int) -> int | None:
+        """Record a guess unless the player has made `limit` already in this round; which guess
+        this is (1..limit), or None when none was left. Guesses are answers with a distance:
+        one conditional INSERT, so two guesses at once cannot both take the last one."""
+        inserted = await self._run(
+            "INSERT INTO answers (round_id, user_id, text, correct, at, distance) "
+            "SELECT ?, ?, ?, ?, ?, ? WHERE (SELECT COUNT(*) FROM answers WHERE round_id = ? "
+            "AND user_id = ? AND distance IS NOT NULL) < ?",
+            (round_id, user_id, text, int(correct), at, distance, round_id, user_id, limit))
+        return await self.guesses_made(round_id, user_id) if inserted else None
+
+    async def guesses_made(self, round_id: int, user_id: int) -> int:
+        """How many guesses (answers with a distance) the player made in the round."""
+        rows = await self._fetch("SELECT COUNT(*) FROM answers WHERE round_id = ? AND "
+                                 "user_id = ? AND distance IS NOT NULL", (round_id, user_id))
+        return int(rows[0][0])
+
     async def use_hint(self, round_id: int, points: int) -> bool:
         """Mark the hint and lower the points, once; False if the round is no longer open."""
         return await self._run("UPDATE rounds SET hint_used = 1, points = ? "

@@ -355,6 +355,11 @@ class Game:
         self._forget(current)
         return "\n".join([*lines, details])
 
+    async def may_steer(self, chat: Chat, player: Player, started_by: int | None,
+                        is_admin: AdminCheck | None) -> bool:
+        """The rule of `_may_steer` for something else a player started (a match)."""
+        return started_by == player.id or await self._may_steer(chat, player, None, is_admin)
+
     async def _may_steer(self, chat: Chat, player: Player, current: Round | None,
                          is_admin: AdminCheck | None) -> bool:
         """May this player end the round early, take the hint or set the language? In a private

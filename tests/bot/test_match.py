@@ -205,3 +205,13 @@ async def test_the_match_speaks_the_chats_language(matches: Matches):
     assert step is not None and "第 1 局后的比分" in (step.text or "")
     nxt = await matches.deal_next(GROUP.id)
     assert nxt is not None and "第 2 局" in nxt.text
+
+
+async def test_a_match_follows_its_group_into_a_supergroup(matches: Matches):
+    await matches.start(GROUP, ANN, 2)
+    moved = await matches.game.migrate_chat(GROUP.id, -100042)
+    assert moved is not None
+    assert await matches.storage.match_on(GROUP.id) is None
+    match = await matches.storage.match_on(-100042)
+    assert match is not None and [r.round_id for r in
+                                  await matches.storage.match_rounds(match.id)] == [moved.id]

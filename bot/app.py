@@ -26,6 +26,7 @@ from bot.admins import AdminCache
 from bot.config import Config
 from bot.health import HEARTBEAT_SECONDS, heartbeat_job, heartbeat_path
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, texts_for
+from bot.match import PAUSE, Matches
 from bot.pool import SolverPool
 from bot.rounds import Game
 from bot.solving import Solving
@@ -43,6 +44,7 @@ COMMANDS = [  # (commands, handler); each command's menu line is "cmd_<first nam
     (("solve",), handlers.solve),
     (("countdown",), handlers.countdown),
     (("yahtzee",), handlers.yahtzee),
+    (("match",), handlers.match),
     (("top",), handlers.top),
     (("stats",), handlers.stats),
     (("lang",), handlers.lang),
@@ -112,11 +114,13 @@ async def on_startup(application: Application) -> None:
     await pool.warm_up()
     game = Game(storage, pool, config.seconds, deal_seconds=config.deal_seconds)
     application.bot_data.update(storage=storage, pool=pool, game=game,
-                                solving=Solving(pool, config.solve_timeout, game.budget))
+                                solving=Solving(pool, config.solve_timeout, game.budget),
+                                matches=Matches(game, pause=min(PAUSE, config.round_seconds / 4)))
     for language in LANGUAGES:
         await application.bot.set_my_commands(
             menu(language), language_code=None if language == DEFAULT_LANGUAGE else language)
     await resume_rounds(application)
+    await resume_matches(application)
     assert application.job_queue is not None
     application.job_queue.run_repeating(heartbeat_job(heartbeat_path(config.database_path)),
                                         interval=HEARTBEAT_SECONDS, first=0, name="heartbeat")
@@ -158,6 +162,21 @@ async def stop_application(application: Application) -> None:
     await application.shutdown()
     if application.post_shutdown is not None:
         await application.post_shutdown(application)
+
+async def resume_matches(application: Application) -> None:
+    """After the rounds: re-arm the notices of match rounds still running, and go on with the
+    matches that were between rounds (the scores so far, then the next deal) or are over."""
+    matches: Matches = application.bot_data["matches"]
+    running, steps = await matches.resume()
+    for round_ in running:
+        handlers.arm_warning(application, round_)
+    for chat_id, step in steps:
+        try:
+            await handlers.carry_out(application, chat_id, step)
+        except (BadRequest, Forbidden):  # the chat is gone or removed the bot
+            log.warning("could not resume the match in chat %s", chat_id)
+    if running or steps:
+        log.info("resumed %d matches", len(running) + len(steps))
 
 
 async def on_shutdown(application: Application) -> None:

@@ -12,11 +12,12 @@ import logging
 
 from telegram import InlineQueryResultArticle, InputTextMessageContent, Message, Update
 from telegram.constants import ParseMode
-from telegram.ext import ContextTypes, JobQueue
+from telegram.ext import Application, ContextTypes, JobQueue
 
 from bot import markup
 from bot.admins import AdminCache
 from bot.i18n import Texts, language_of, texts_for
+from bot.match import Matches, Step, parse_match
 from bot.requests import (
     SolveRequest,
     parse_countdown,
@@ -37,6 +38,10 @@ Context = ContextTypes.DEFAULT_TYPE
 
 def game_of(context: Context) -> Game:
     return context.application.bot_data["game"]
+
+
+def matches_of(context: Context) -> Matches:
+    return context.application.bot_data["matches"]
 
 
 def solving_of(context: Context) -> Solving:
@@ -120,6 +125,85 @@ async def round_timeout(context: Context) -> None:
         chat_id, text = closed
         await context.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML)
         await game_of(context).announced(job.data)
+        await follow_match(context.application, chat_id, job.data)
+
+
+# --- match timers: the next deal and the "30 s left" notice, JobQueue jobs named per chat ----
+
+def arm_next_deal(queue: JobQueue | None, chat_id: int, seconds: float) -> None:
+    """Deal the match's next round in `seconds` (one such job per chat)."""
+    assert queue is not None
+    for job in queue.get_jobs_by_name(f"match:{chat_id}"):
+        job.schedule_removal()
+    queue.run_once(match_next, max(0.0, seconds), data=chat_id, name=f"match:{chat_id}",
+                   chat_id=chat_id)
+
+
+def arm_warning(application: Application, round_: Round) -> None:
+    """The round's "30 s left" notice (skipped when that moment has passed)."""
+    matches: Matches = application.bot_data["matches"]
+    queue = application.job_queue
+    assert queue is not None
+    for job in queue.get_jobs_by_name(f"warn:{round_.chat_id}"):
+        job.schedule_removal()
+    delay = round_.started_at + matches.warning_delay(round_) - matches.game.clock()
+    if delay > 0:
+        queue.run_once(match_warning, delay, data=round_.id, name=f"warn:{round_.chat_id}",
+                       chat_id=round_.chat_id)
+
+
+async def match_warning(context: Context) -> None:
+    """Tell the chat its round ends soon, if it is still on."""
+    job = context.job
+    assert job is not None and job.chat_id is not None and isinstance(job.data, int)
+    text = matches_of(context).warning(job.chat_id, job.data)
+    if text is not None:
+        await context.bot.send_message(job.chat_id, text, parse_mode=ParseMode.HTML)
+
+
+async def match_next(context: Context) -> None:
+    """Deal the match's next round (unless the match ended or a round is on meanwhile)."""
+    job = context.job
+    assert job is not None and isinstance(job.data, int)
+    chat_id, matches = job.data, matches_of(context)
+    outcome = await matches.deal_next(chat_id)
+    if outcome is None:
+        return
+    if outcome.dealt is None:  # the deal failed (too slow): say so, and try again shortly
+        if game_of(context).open_round(chat_id) is None:
+            arm_next_deal(context.job_queue, chat_id, matches.pause)
+        await context.bot.send_message(chat_id, outcome.text, parse_mode=ParseMode.HTML)
+        return
+    await send_match_deal(context.application, outcome)
+
+
+async def send_match_deal(application: Application, outcome: Reply) -> None:
+    """A match round dealt by a job: its timers first (a failed send cannot stall it), then the
+    message, whose id makes replies to it answers."""
+    assert outcome.dealt is not None
+    dealt = outcome.dealt
+    arm_timer(application.job_queue, dealt, dealt.deadline - dealt.started_at)
+    arm_warning(application, dealt)
+    sent = await application.bot.send_message(dealt.chat_id, outcome.text,
+                                              parse_mode=ParseMode.HTML)
+    await application.bot_data["game"].set_message(dealt, sent.message_id)
+
+
+async def follow_match(application: Application, chat_id: int, round_id: int | None) -> None:
+    """A round ended in the chat: if a match is on there, its scoreboard and next deal."""
+    matches: Matches = application.bot_data["matches"]
+    await carry_out(application, chat_id, await matches.after_round(chat_id, round_id))
+
+
+async def carry_out(application: Application, chat_id: int, step: Step | None) -> None:
+    """Arm the match's next deal (before sending, so a failed send cannot stall the match),
+    then send what it says."""
+    if step is None:
+        return
+    if step.next_in is not None:
+        arm_next_deal(application.job_queue, chat_id, step.next_in)
+    if step.text is not None:
+        await application.bot.send_message(chat_id, step.text, parse_mode=ParseMode.HTML)
 
 
 async def send_round_reply(update: Update, context: Context, outcome: Reply,
@@ -136,6 +220,8 @@ async def send_round_reply(update: Update, context: Context, outcome: Reply,
         await game_of(context).set_message(outcome.dealt, sent.message_id)
     if outcome.ended is not None and sent is not None:
         await game_of(context).announced(outcome.ended)
+    if outcome.closed:
+        await follow_match(context.application, chat_of(update).id, outcome.ended)
 
 
 # --- commands --------------------------------------------------------------------------------
@@ -188,6 +274,22 @@ async def yahtzee(update: Update, context: Context) -> None:
     rolls = parse_dice(given)
     await reply(update, await solving_of(context).yahtzee(rolls, texts, asker_of(update))
                 if rolls else texts("yahtzee_usage"))
+
+
+async def match(update: Update, context: Context) -> None:
+    """/match [N]: N rounds of 24 in a row (default 10); /match stop ends the match."""
+    chat, player = chat_of(update), player_of(update)
+    request = parse_match(arguments(context))
+    if request is None:
+        await reply(update, texts_of(update, context)("match_usage"))
+    elif request == "stop":
+        outcome = await matches_of(context).stop(chat, player, admin_check(update, context))
+        await send_round_reply(update, context, outcome, quote=False)
+    else:
+        outcome = await matches_of(context).start(chat, player, int(request))
+        await send_round_reply(update, context, outcome)
+        if outcome.dealt is not None:
+            arm_warning(context.application, outcome.dealt)
 
 
 async def answer(update: Update, context: Context) -> None:
@@ -271,6 +373,21 @@ async def migrate(update: Update, context: Context) -> None:
     drop_timer(context.job_queue, old_id)
     if moved is not None:
         arm_timer(context.job_queue, moved, moved.deadline - game_of(context).clock())
+    move_match_jobs(context.application, old_id, new_id, moved)
+
+
+def move_match_jobs(application: Application, old_id: int, new_id: int,
+                    moved: Round | None) -> None:
+    """A match's pending deal and notice follow its chat to the new id."""
+    queue = application.job_queue
+    assert queue is not None
+    for job in queue.get_jobs_by_name(f"match:{old_id}"):
+        job.schedule_removal()
+        arm_next_deal(queue, new_id, application.bot_data["matches"].pause)
+    for job in queue.get_jobs_by_name(f"warn:{old_id}"):
+        job.schedule_removal()
+        if moved is not None:
+            arm_warning(application, moved)
 
 
 async def inline_query(update: Update, context: Context) -> None:

@@ -241,6 +241,28 @@ MIGRATIONS: list[str] = [
         SELECT chat_id, user_id, game, points, wins, rounds_played, fastest_win,
                current_streak, best_streak FROM scores_from_rounds;
     """,
+    # 6: matches (/match N): N rounds of 24 in a row in one chat. A match row, and the rounds
+    #    it dealt in order; its scoreboard is read from those rounds, so nothing is scored twice
+    #    and a restart resumes it where it stopped. One match on per chat.
+    """
+    CREATE TABLE matches (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_id INTEGER NOT NULL REFERENCES chats(id) ON UPDATE CASCADE,
+        rounds INTEGER NOT NULL CHECK (rounds >= 1),
+        started_by INTEGER REFERENCES users(id),
+        lang TEXT NOT NULL DEFAULT 'en',
+        started_at REAL NOT NULL,
+        ended_at REAL,
+        status TEXT NOT NULL DEFAULT 'on' CHECK (status IN ('on', 'done', 'stopped'))
+    );
+    CREATE UNIQUE INDEX one_match_per_chat ON matches(chat_id) WHERE status = 'on';
+    CREATE TABLE match_rounds (
+        match_id INTEGER NOT NULL REFERENCES matches(id) ON DELETE CASCADE,
+        number INTEGER NOT NULL,
+        round_id INTEGER NOT NULL UNIQUE REFERENCES rounds(id) ON DELETE CASCADE,
+        PRIMARY KEY (match_id, number)
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -264,15 +264,25 @@ class Game:
         await self._remember(chat, player)
         now = self.clock()
         right = verdict.kind == "right"
-        await self.storage.record_answer(current.id, player.id, text[:200], right, now,
-                                         verdict.distance)
+        refusal = None
+        if rules.guesses is not None and verdict.distance is not None:
+            made = await self.storage.record_guess(current.id, player.id, text[:200], right,
+                                                   now, verdict.distance, rules.guesses)
+            if made is None:  # counted from the stored answers, so a restart changes nothing
+                right, refusal = False, texts("no_guesses_left", guesses=rules.guesses,
+                                              name=markup.name(player.first_name))
+            else:
+                verdict = dataclasses.replace(verdict, params={"left": rules.guesses - made})
+        else:
+            await self.storage.record_answer(current.id, player.id, text[:200], right, now,
+                                             verdict.distance)
         if not right:
             admission = self.throttle.admit(chat.id, player.id)
             if admission is Admission.QUIET:
                 return None
             if admission is Admission.NOTE:
                 return Reply(texts("slow_down", name=markup.name(player.first_name)))
-            return Reply(rules.verdict_text(verdict, current, texts))
+            return Reply(refusal or rules.verdict_text(verdict, current, texts))
         shown = markup.code(verdict.expression) if verdict.expression else \
             f"<code>{verdict.value}</code>"
         if await self.storage.close_round(current.id, "won", now, player.id,
@@ -360,6 +370,11 @@ class Game:
             return None
         self._forget(current)
         return "\n".join([*lines, details])
+
+    async def may_steer(self, chat: Chat, player: Player, started_by: int | None,
+                        is_admin: AdminCheck | None) -> bool:
+        """The rule of `_may_steer` for something else a player started (a match)."""
+        return started_by == player.id or await self._may_steer(chat, player, None, is_admin)
 
     async def _may_steer(self, chat: Chat, player: Player, current: Round | None,
                          is_admin: AdminCheck | None) -> bool:

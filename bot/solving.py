@@ -151,7 +151,7 @@ class Solving:
             return texts("solve_timeout", seconds=round(self.timeout))
         except Busy as busy:
             return texts("busy", seconds=busy.seconds)
-        return table_text(texts, result)
+        return table_text(texts, result, rolls)
 
     async def inline(self, request: SolveRequest | None, texts: Texts,
                      bot_name: str = "bot", asker: Asker | None = None) -> list[InlineAnswer]:

@@ -76,6 +76,34 @@ class RightAnswer:
 
 
 @dataclass(frozen=True)
+class Match:
+    """A match (/match N): `rounds` rounds of 24 in a row; status on | done | stopped."""
+
+    id: int
+    chat_id: int
+    rounds: int
+    started_by: int | None
+    lang: str
+    started_at: float
+    status: str
+
+
+@dataclass(frozen=True)
+class MatchRound:
+    number: int
+    round_id: int
+    status: str  # the round's: open | won | revealed | expired
+
+
+@dataclass(frozen=True)
+class MatchScore:
+    user_id: int
+    name: str
+    points: int
+    wins: int
+
+
+@dataclass(frozen=True)
 class Result:
     """A closed round as its result message needs it (`exact`: the winner answered right;
     `distance`: how far the winner's answer was, where the closest answer wins)."""
@@ -92,6 +120,9 @@ class Result:
 
 ROUND_COLUMNS = ("id, chat_id, game, hand, target, level, points, lang, message_id, started_at, "
                  "deadline, status, hint_used, started_by")
+
+
+MATCH_COLUMNS = "id, chat_id, rounds, started_by, lang, started_at, status"
 
 
 def _tuples(value: Any) -> Any:
@@ -271,6 +302,24 @@ class Storage:
                         "VALUES (?, ?, ?, ?, ?, ?)",
                         (round_id, user_id, text, int(correct), at, distance))
 
+    async def record_guess(self, round_id: int, user_id: int, text: str, correct: bool,
+                           at: float, distance: int, limit: int) -> int | None:
+        """Record a guess unless the player has made `limit` already in this round; which guess
+        this is (1..limit), or None when none was left. Guesses are answers with a distance:
+        one conditional INSERT, so two guesses at once cannot both take the last one."""
+        inserted = await self._run(
+            "INSERT INTO answers (round_id, user_id, text, correct, at, distance) "
+            "SELECT ?, ?, ?, ?, ?, ? WHERE (SELECT COUNT(*) FROM answers WHERE round_id = ? "
+            "AND user_id = ? AND distance IS NOT NULL) < ?",
+            (round_id, user_id, text, int(correct), at, distance, round_id, user_id, limit))
+        return await self.guesses_made(round_id, user_id) if inserted else None
+
+    async def guesses_made(self, round_id: int, user_id: int) -> int:
+        """How many guesses (answers with a distance) the player made in the round."""
+        rows = await self._fetch("SELECT COUNT(*) FROM answers WHERE round_id = ? AND "
+                                 "user_id = ? AND distance IS NOT NULL", (round_id, user_id))
+        return int(rows[0][0])
+
     async def use_hint(self, round_id: int, points: int) -> bool:
         """Mark the hint and lower the points, once; False if the round is no longer open."""
         return await self._run("UPDATE rounds SET hint_used = 1, points = ? "
@@ -376,9 +425,76 @@ class Storage:
             ("INSERT INTO chats (id, type, title, lang) SELECT ?, 'supergroup', title, lang "
              "FROM chats WHERE id = ? ON CONFLICT(id) DO NOTHING", (new_id, old_id)),
             ("UPDATE rounds SET chat_id = ? WHERE chat_id = ?", (new_id, old_id)),
+            ("UPDATE matches SET chat_id = ? WHERE chat_id = ?", (new_id, old_id)),
             ("DELETE FROM scores WHERE chat_id IN (?, ?)", (old_id, new_id)),
             ("INSERT INTO scores (chat_id, user_id, game, points, wins, rounds_played, "
              "fastest_win, current_streak, best_streak) SELECT chat_id, user_id, game, points, "
              "wins, rounds_played, fastest_win, current_streak, best_streak "
              "FROM scores_from_rounds WHERE chat_id = ?", (new_id,)),
         ])
+
+    # --- matches -------------------------------------------------------------------------------
+
+    async def open_match(self, chat_id: int, rounds: int, started_by: int | None, lang: str,
+                         at: float) -> Match | None:
+        """A new match, or None when the chat has one on already."""
+        try:
+            async with self.gate.shared():
+                row = await self.db.execute_insert(
+                    "INSERT INTO matches (chat_id, rounds, started_by, lang, started_at) "
+                    "VALUES (?, ?, ?, ?, ?)", (chat_id, rounds, started_by, lang, at))
+        except sqlite3.IntegrityError:
+            return None
+        assert row is not None
+        return Match(row[0], chat_id, rounds, started_by, lang, at, "on")
+
+    async def match_on(self, chat_id: int) -> Match | None:
+        """The chat's match that is on, if any."""
+        rows = await self._fetch(f"SELECT {MATCH_COLUMNS} FROM matches "
+                                 "WHERE chat_id = ? AND status = 'on'", (chat_id,))
+        return Match(*rows[0]) if rows else None
+
+    async def matches_on(self) -> list[Match]:
+        rows = await self._fetch(f"SELECT {MATCH_COLUMNS} FROM matches WHERE status = 'on' "
+                                 "ORDER BY id")
+        return [Match(*row) for row in rows]
+
+    async def add_match_round(self, match_id: int, round_id: int) -> int:
+        """Link a round to its match as the next one; its number in the match."""
+        await self._run("INSERT INTO match_rounds (match_id, number, round_id) SELECT ?, "
+                        "COALESCE(MAX(number), 0) + 1, ? FROM match_rounds WHERE match_id = ?",
+                        (match_id, round_id, match_id))
+        rows = await self._fetch("SELECT number FROM match_rounds WHERE round_id = ?",
+                                 (round_id,))
+        return int(rows[0][0])
+
+    async def match_rounds(self, match_id: int) -> list[MatchRound]:
+        """The match's rounds so far, in order, with their status."""
+        rows = await self._fetch(
+            "SELECT m.number, m.round_id, r.status FROM match_rounds m "
+            "JOIN rounds r ON r.id = m.round_id WHERE m.match_id = ? ORDER BY m.number",
+            (match_id,))
+        return [MatchRound(*row) for row in rows]
+
+    async def end_match(self, match_id: int, status: str, at: float) -> bool:
+        """End a match ('done' or 'stopped'); False if it had ended already (one caller wins)."""
+        return await self._run("UPDATE matches SET status = ?, ended_at = ? "
+                               "WHERE id = ? AND status = 'on'", (status, at, match_id)) == 1
+
+    async def match_scores(self, match_id: int) -> list[MatchScore]:
+        """Points and wins per player over the match's rounds; ties go to whoever reached the
+        points first."""
+        rows = await self._fetch(
+            "SELECT r.winner_id, u.first_name, SUM(r.awarded), COUNT(*) FROM match_rounds m "
+            "JOIN rounds r ON r.id = m.round_id JOIN users u ON u.id = r.winner_id "
+            "WHERE m.match_id = ? AND r.status = 'won' GROUP BY r.winner_id "
+            "ORDER BY SUM(r.awarded) DESC, COUNT(*) DESC, MAX(m.number), r.winner_id",
+            (match_id,))
+        return [MatchScore(*row) for row in rows]
+
+    async def chat_and_user(self, chat_id: int, user_id: int
+                            ) -> tuple[tuple[str, str | None], tuple[str, str | None]] | None:
+        """A known chat's (type, title) and a known user's (first name, username)."""
+        rows = await self._fetch("SELECT c.type, c.title, u.first_name, u.username FROM chats c, "
+                                 "users u WHERE c.id = ? AND u.id = ?", (chat_id, user_id))
+        return ((rows[0][0], rows[0][1]), (rows[0][2], rows[0][3])) if rows else None

@@ -91,6 +91,7 @@ class Rules(ABC):
     name: ClassVar[str]
     closest_wins: ClassVar[bool] = False  # the best answer at the end wins, not the first right
     gives_hints: ClassVar[bool] = False
+    guesses: ClassVar[int | None] = None  # answers a player may give in a round (None: any)
 
     @abstractmethod
     async def deal(self, pool: SolverPool, seed: int, options: PlayOptions,

@@ -134,7 +134,8 @@ def test_yahtzee_deal_knows_the_best_total():
 
 def test_yahtzee_judge_and_dice():
     assert yahtzee.judge("254", 254, explicit=True).kind == "right"
-    assert yahtzee.judge(" 250 ", 254, explicit=False).kind == "wrong_total"
+    guess = yahtzee.judge(" 250 ", 254, explicit=False)
+    assert guess.kind == "close" and guess.distance == 4 and guess.value == "250"
     assert yahtzee.judge("about 250", 254, explicit=False).kind == "ignore"
     assert yahtzee.judge("2+2", 254, explicit=True).kind == "unreadable"
     rolls = parse_dice(" ".join(["12345"] * 13))

@@ -201,7 +201,7 @@ async def test_yahtzee_round_and_solve(harness: Harness):
     await harness.send(GROUP, ALICE, "/yahtzee")
     sent = await harness.telegram.reply(GROUP)
     current = harness.game.open_round(GROUP)
-    assert current is not None and current.game == "yahtzee" and "13." in sent.text
+    assert current is not None and current.game == "yahtzee" and "\n13 " in sent.text
     total = best_assignment(current.hand).total
     await harness.send(GROUP, BOB, str(total), reply_to=sent.message_id)
     won = await harness.telegram.reply(GROUP)

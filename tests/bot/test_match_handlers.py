@@ -1,0 +1,117 @@
+"""/match through the real Application: JobQueue deals the rounds, the notices and the podium;
+a restart of the application resumes the match."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from bot.app import build_application, on_startup
+from bot.pool import SolverPool
+from solver import solve
+from tests.bot.conftest import Harness, make_config
+from tests.fake_telegram import FakeTelegram
+
+GROUP = -3001
+ALICE = {"id": 31, "is_bot": False, "first_name": "Alice", "language_code": "en"}
+BOB = {"id": 32, "is_bot": False, "first_name": "Bob", "language_code": "en"}
+UPDATE_IDS = itertools.count(1, 1000)
+CARL = {"id": 33, "is_bot": False, "first_name": "Carl", "language_code": "en"}
+
+
+@contextlib.asynccontextmanager
+async def running(telegram: FakeTelegram, pool: SolverPool, database: Path,
+                  round_seconds: float) -> AsyncIterator[Harness]:
+    """The application started (rounds and matches resumed), then stopped as on SIGTERM."""
+    app = build_application(make_config(telegram, database, round_seconds=round_seconds))
+    app.bot_data["pool"] = pool
+    await app.initialize()
+    await on_startup(app)
+    await app.start()
+    harness = Harness(app, telegram)
+    harness.ids = itertools.count(next(UPDATE_IDS))  # one database: ids are never reused
+    try:
+        yield harness
+    finally:
+        await app.stop()
+        await app.shutdown()
+        await app.post_shutdown(app)  # type: ignore[misc]
+
+
+async def win(h: Harness, user: dict) -> None:
+    current = h.game.open_round(GROUP)
+    assert current is not None
+    await h.send(GROUP, user, f"/a {solve(current.hand)[0]}")
+
+
+async def test_a_short_match_plays_itself_out(telegram: FakeTelegram, pool: SolverPool,
+                                              tmp_path: Path):
+    telegram.chat(GROUP)
+    async with running(telegram, pool, tmp_path / "b.sqlite3", round_seconds=4.0) as h:
+        await h.send(GROUP, ALICE, "/match 2")
+        first = await h.telegram.reply(GROUP)
+        assert "Match: round 1 of 2" in first.text
+        await win(h, BOB)
+        won, scores = await h.telegram.replies(GROUP, 2)
+        assert "Bob wins" in won.text
+        assert "Scores after round 1 of 2" in scores.text and "1. Bob" in scores.text
+        # the next deal (after a pause of a quarter round), the notice, the end, the podium
+        deal = await h.telegram.reply(GROUP, timeout=30)
+        assert "Match: round 2 of 2" in deal.text
+        notice, timeout, podium = [s.text for s in await h.telegram.replies(GROUP, 3, 30)]
+        assert "2 s left" in notice and "→ 24" in notice
+        assert "Time is up" in timeout
+        assert "Match over: 2 of 2 rounds played" in podium and "🥇 Bob" in podium
+        await h.send(GROUP, ALICE, "/match stop")
+        assert "No match is on" in (await h.telegram.reply(GROUP)).text
+
+
+async def test_usage_refusals_and_stop(harness: Harness):
+    harness.telegram.chat(GROUP)
+    for bad in ("/match 1", "/match 21", "/match many"):
+        await harness.send(GROUP, ALICE, bad)
+        assert "Usage: /match" in (await harness.telegram.reply(GROUP)).text
+    await harness.send(GROUP, ALICE, "/match")
+    assert "round 1 of 10" in (await harness.telegram.reply(GROUP)).text
+    await harness.send(GROUP, BOB, "/match 3")
+    assert "A match is on here (round 1 of 10)" in (await harness.telegram.reply(GROUP)).text
+    await harness.send(GROUP, BOB, "/match stop")
+    assert "Only <b>Alice</b>" in (await harness.telegram.reply(GROUP)).html
+    harness.telegram.promote(GROUP, CARL["id"])  # (Bob's answer is cached for a minute)
+    await harness.send(GROUP, CARL, "/match stop")
+    stopped = await harness.telegram.reply(GROUP)
+    assert "Round over" in stopped.text and "Match stopped after 1 of 10 rounds" in stopped.text
+    assert harness.game.open_round(GROUP) is None
+    jobs = harness.app.job_queue.jobs()
+    assert not [j for j in jobs if j.name == f"round:{GROUP}" and not j.removed]
+
+
+async def test_a_restart_between_rounds_resumes_the_match(telegram: FakeTelegram,
+                                                          pool: SolverPool, tmp_path: Path):
+    telegram.chat(GROUP)
+    database = tmp_path / "r.sqlite3"
+    async with running(telegram, pool, database, round_seconds=60.0) as h:
+        await h.send(GROUP, ALICE, "/match 3")
+        await h.telegram.reply(GROUP)
+        await win(h, ALICE)
+        await h.telegram.replies(GROUP, 2)  # the win and the scores; stopped in the pause
+    async with running(telegram, pool, database, round_seconds=60.0) as h:
+        resumed = await h.telegram.reply(GROUP)
+        assert "goes on after a restart: round 2 of 3 is next" in resumed.text
+        assert "1. Alice" in resumed.text
+        deal = await h.telegram.reply(GROUP, timeout=20)
+        assert "Match: round 2 of 3" in deal.text
+        for _ in range(100):  # the deal's id is stored once Telegram answered the send
+            current = h.game.open_round(GROUP)
+            if current is not None and current.message_id is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert current is not None and current.message_id == deal.message_id
+    async with running(telegram, pool, database, round_seconds=60.0) as h:
+        # mid-round: the round goes on (no new deal), and replies to its message still count
+        await h.send(GROUP, BOB, solve(current.hand)[0], reply_to=deal.message_id)
+        won, scores = await h.telegram.replies(GROUP, 2)
+        assert "Bob wins" in won.text and "Scores after round 2 of 3" in scores.text

@@ -1,0 +1,210 @@
+"""Yahtzee people can play: the deal shows what each roll scores, three guesses a player with
+"higher"/"lower", the closest guess wins at the end; nobody wins by typing 101, 102, 103 ..."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from bot.games import yahtzee
+from bot.i18n import Texts
+from bot.rounds import Chat, Game, Player
+from bot.storage import Round, Storage
+from bot.throttle import Throttle
+from solver.yahtzee import CATEGORIES, best_assignment, category_score
+from tests.bot.conftest import Harness
+
+GROUP = Chat(-42, "group", "G")
+ANN = Player(1, "Ann", language_code="en")
+BEN = Player(2, "Ben", language_code="en")
+CY = Player(3, "Cy", language_code="en")
+
+
+class Clock:
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def new_game(storage: Storage, pool, clock: Clock) -> Game:
+    game = Game(storage, pool, {"yahtzee": 60}, clock=clock, rng=random.Random(5))
+    game.throttle = Throttle(clock=clock)  # replies to wrong guesses follow the test's clock
+    return game
+
+
+@pytest.fixture
+async def game(tmp_path, pool):
+    storage = await Storage.open(tmp_path / "y.sqlite3")
+    yield new_game(storage, pool, Clock())
+    await storage.close()
+
+
+async def deal(game: Game) -> Round:
+    dealt = await game.play(GROUP, ANN, "yahtzee")
+    assert dealt.dealt is not None
+    return dealt.dealt
+
+
+async def guess(game: Game, player: Player, total: int) -> str:
+    game.clock.now += 2  # type: ignore[attr-defined]  # past the reply throttle
+    reply = await game.answer(GROUP, player, str(total), explicit=False)
+    assert reply is not None
+    return reply.text
+
+
+# --- the rules, plain ------------------------------------------------------------------------
+
+def test_the_deal_table_shows_each_rolls_scores():
+    rolls = ((4, 4, 3, 4, 4), (1, 2, 3, 4, 6), (6, 6, 6, 6, 6), (6, 2, 3, 4, 5), (3, 2, 3, 2, 3),
+             (1, 1, 2, 5, 6)) + ((1, 2, 3, 4, 5),) * 7
+    lines = yahtzee.score_table(rolls)
+    assert lines[0].split() == ["#", "Σ", "3K", "4K", "5K", "SS", "LS", "FH"]
+    assert lines[1].split() == ["1", "34444", "19", "19", "19", "·", "·", "·", "·"]
+    assert lines[2].split() == ["2", "12346", "16", "·", "·", "·", "25", "·", "·"]
+    assert lines[3].split() == ["3", "66666", "30", "30", "30", "50", "·", "·", "40"]
+    assert lines[4].split() == ["4", "23456", "20", "·", "·", "·", "25", "35", "·"]
+    assert lines[5].split() == ["5", "22333", "13", "13", "·", "·", "·", "·", "40"]
+    assert lines[6].split() == ["6", "11256", "15", "·", "·", "·", "·", "·", "·"]
+    assert len(lines) == 14 and max(len(line) for line in lines) <= 30  # a phone's width
+    for line, roll in zip(lines[1:], rolls, strict=True):  # the solver's values, column by column
+        shown = [0 if cell == "·" else int(cell) for cell in line.split()[2:]]
+        assert shown == [category_score(roll, CATEGORIES.index(name)) for name in (
+            "chance", "three of a kind", "four of a kind", "five of a kind", "short straight",
+            "long straight", "full house")]
+
+
+def test_guesses_are_judged_by_distance_and_scored_in_tiers():
+    assert yahtzee.judge("150", 150, explicit=False).kind == "right"
+    low = yahtzee.judge("141", 150, explicit=False)
+    assert (low.kind, low.distance, low.value) == ("close", 9, "141")
+    assert yahtzee.judge("hello", 150, explicit=False).kind == "ignore"
+    assert [yahtzee.points_for(d) for d in (0, 1, 5, 6, 10, 11, 80)] == [20, 10, 10, 5, 5, 0, 0]
+
+
+def test_higher_or_lower_never_says_how_far():
+    rules = yahtzee.Yahtzee()
+    round_ = Round(1, GROUP.id, "yahtzee", ((1, 2, 3, 4, 5),) * 13, 150, "", 20, "en", None,
+                   0.0, 60.0, "open", False)
+    texts = Texts("en")
+    low = yahtzee.judge("149", 150, explicit=True)
+    high = yahtzee.judge("151", 150, explicit=True)
+    assert "Higher" in rules.verdict_text(low, round_, texts)
+    assert "Lower" in rules.verdict_text(high, round_, texts)
+    assert "1" not in rules.verdict_text(low, round_, texts).replace("149", "")
+
+
+def test_the_reveal_numbers_each_roll_as_the_deal_does():
+    rolls = yahtzee.roll_all(11).hand
+    result = best_assignment(rolls)
+    numbers = yahtzee.roll_numbers(result.rolls, rolls)
+    assert sorted(numbers) == list(range(1, 14))
+    assert all(rolls[n - 1] == roll for n, roll in zip(numbers, result.rolls, strict=True))
+    assert yahtzee.roll_numbers([(1, 1, 1, 1, 1)] * 2, [(1, 1, 1, 1, 1)] * 2) == [1, 2]
+
+
+# --- rounds ----------------------------------------------------------------------------------
+
+async def test_three_guesses_each_then_a_polite_no(game: Game):
+    round_ = await deal(game)
+    best = round_.target
+    first = await guess(game, BEN, best - 40)
+    assert "Higher" in first and "Guesses left: 2" in first
+    assert "Lower" in await guess(game, BEN, best + 7)
+    assert "Guesses left: 0" in await guess(game, BEN, best - 3)
+    refused = await guess(game, BEN, best)  # even the right total: no guesses left
+    assert "had your 3 guesses" in refused
+    assert game.open_round(GROUP.id) is not None
+    assert await game.storage.guesses_made(round_.id, BEN.id) == 3
+    won = await game.answer(GROUP, CY, str(best), explicit=True)  # Cy has all three
+    assert won is not None and won.closed and "Cy" in won.text and "+20 points" in won.text
+
+
+async def test_typing_a_run_of_numbers_wins_nothing(game: Game):
+    round_ = await deal(game)
+    start = max(1, round_.target - 50)
+    for total in range(start, start + 100):
+        await game.answer(GROUP, BEN, str(total), explicit=False)
+    assert await game.storage.guesses_made(round_.id, BEN.id) == 3
+    assert game.open_round(GROUP.id) is not None  # the run passed the target; it did not count
+
+
+async def test_guesses_at_once_cannot_exceed_the_limit(game: Game):
+    round_ = await deal(game)
+    await asyncio.gather(*(game.answer(GROUP, BEN, str(round_.target + 20 + i), explicit=True)
+                           for i in range(8)))
+    assert await game.storage.guesses_made(round_.id, BEN.id) == 3
+
+
+async def test_an_unreadable_answer_costs_no_guess(game: Game):
+    round_ = await deal(game)
+    reply = await game.answer(GROUP, BEN, "about 150", explicit=True)
+    assert reply is not None and "whole number" in reply.text
+    assert await game.storage.guesses_made(round_.id, BEN.id) == 0
+
+
+async def test_the_count_survives_a_restart(game: Game, pool):
+    round_ = await deal(game)
+    for offset in (30, 20):
+        await guess(game, BEN, round_.target + offset)
+    again = new_game(game.storage, pool, game.clock)  # type: ignore[arg-type]
+    await again.load()
+    assert "Guesses left: 0" in await guess(again, BEN, round_.target + 12)
+    assert "had your 3 guesses" in await guess(again, BEN, round_.target)
+
+
+async def test_the_closest_guess_wins_when_time_is_up_ties_to_the_earlier(game: Game):
+    round_ = await deal(game)
+    await guess(game, BEN, round_.target + 4)
+    await guess(game, CY, round_.target - 4)  # as close, later
+    await guess(game, ANN, round_.target + 9)
+    closed = await game.expire(round_.id)
+    assert closed is not None
+    text = closed[1]
+    assert "Ben</b> was closest" in text and "4 away" in text and "+10 points" in text
+    assert f"The best total is <b>{round_.target}</b>" in text
+    stats = await game.stats(GROUP, BEN)
+    assert "10 points, 1 won of 1 played" in stats
+
+
+async def test_nobody_within_ten_wins_nothing(game: Game):
+    round_ = await deal(game)
+    await guess(game, BEN, round_.target + 11)
+    closed = await game.expire(round_.id)
+    assert closed is not None and "Nobody came within 10" in closed[1]
+
+
+async def test_a_guess_is_no_reason_to_stop_early(game: Game):
+    """Ending a round early gives the closest guess nothing (or ending would be a way to win)."""
+    round_ = await deal(game)
+    await guess(game, BEN, round_.target + 1)
+    revealed = await game.reveal(GROUP, ANN)
+    assert revealed.closed and "nobody scores" in revealed.text
+
+
+# --- through the real Application ------------------------------------------------------------
+
+ALICE = {"id": 11, "is_bot": False, "first_name": "Alice", "language_code": "en"}
+BOB = {"id": 12, "is_bot": False, "first_name": "Bob", "language_code": "en"}
+CHAT = -5150
+
+
+async def test_guessing_through_the_application(harness: Harness):
+    harness.game.throttle = Throttle(burst=10)
+    await harness.send(CHAT, ALICE, "/yahtzee")
+    deal_message = await harness.telegram.reply(CHAT)
+    assert "<pre>" in deal_message.html and "3K" in deal_message.text
+    assert "3 guesses each" in deal_message.text
+    best = harness.game.open_round(CHAT).target
+    replies = []
+    for total in (best - 30, best + 30, best - 1, best):
+        await harness.send(CHAT, BOB, str(total))
+        replies.append((await harness.telegram.reply(CHAT)).text)
+    assert "Higher" in replies[0] and "Lower" in replies[1] and "Guesses left: 0" in replies[2]
+    assert "had your 3 guesses" in replies[3]
+    await harness.send(CHAT, ALICE, f"/a {best}")
+    won = await harness.telegram.reply(CHAT)
+    assert "Alice wins" in won.text and f"The best total is {best}" in won.text

@@ -76,7 +76,7 @@ async def test_a_match_from_first_deal_to_podium(matches: Matches):
     step = await matches.after_round(GROUP.id, played.id)
     assert step is not None and step.next_in == 5.0 and step.text is not None
     assert "Scores after round 1 of 3" in step.text and "1. Ben" in step.text
-    assert f"{played.points} points, 1 won" in step.text and "Next round in 5 s" in step.text
+    assert f"{played.points} points, 1 win" in step.text and "Next round in 5 s" in step.text
     assert await matches.deal_next(GROUP.id) is not None
     assert await matches.deal_next(GROUP.id) is None  # one round at a time
 

@@ -167,7 +167,7 @@ async def test_the_closest_guess_wins_when_time_is_up_ties_to_the_earlier(game: 
     assert "Ben</b> was closest" in text and "4 away" in text and "+10 points" in text
     assert f"The best total is <b>{round_.target}</b>" in text
     stats = await game.stats(GROUP, BEN)
-    assert "10 points, 1 won of 1 played" in stats
+    assert "10 points, 1 win in 1 round" in stats
 
 
 async def test_nobody_within_ten_wins_nothing(game: Game):

@@ -13,6 +13,7 @@ from telegram.ext import (
     Application,
     ApplicationBuilder,
     ApplicationHandlerStop,
+    CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
     InlineQueryHandler,
@@ -21,7 +22,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import handlers
+from bot import callbacks, handlers
 from bot.admins import AdminCache
 from bot.config import Config
 from bot.health import HEARTBEAT_SECONDS, heartbeat_job, heartbeat_path
@@ -47,7 +48,8 @@ COMMANDS = [  # (commands, handler); each command's menu line is "cmd_<first nam
     (("lang",), handlers.lang),
 ]
 
-ALLOWED_UPDATES = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.INLINE_QUERY]
+ALLOWED_UPDATES = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.INLINE_QUERY,
+                   Update.CALLBACK_QUERY]
 # httpcore's pool scans all its connections for every request (quadratic in the pool size):
 # PTB's default of 256 connections costs more CPU than the replies themselves under load. 32
 # keep-alive connections carry far more than Telegram's 30 messages a second; a reply waits
@@ -76,6 +78,7 @@ def build_application(config: Config) -> Application:
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.migrate))
     application.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, handlers.plain_text))
     application.add_handler(InlineQueryHandler(handlers.inline_query))
+    application.add_handler(CallbackQueryHandler(callbacks.button))
     application.add_error_handler(handlers.on_error)
     return application
 

@@ -12,7 +12,8 @@ from telegram import Update
 from bot import keyboards
 from bot.emulator import CallbackAnswer
 from bot.games import GAMES, Deal
-from bot.i18n import LANGUAGES, catalog
+from bot.html_text import visible_text
+from bot.i18n import LANGUAGES, Texts, catalog
 from bot.paging import page_count
 from solver import solve
 from tests.bot.conftest import Harness
@@ -21,8 +22,9 @@ GROUP = -3001
 ALICE = {"id": 31, "is_bot": False, "first_name": "Alice"}
 BOB = {"id": 32, "is_bot": False, "first_name": "Bob"}
 CAROL = {"id": 33, "is_bot": False, "first_name": "Carol"}
-OVER = "This round is over already."
-UNKNOWN = "This button doesn't work (any more)."
+EN = Texts("en")
+OVER = visible_text(EN("round_over"))
+UNKNOWN = visible_text(EN("button_unknown"))
 
 
 async def process_press(h: Harness, query_id: str, change=None) -> CallbackAnswer:
@@ -85,8 +87,9 @@ async def test_hint_button_is_the_starters_then_anyones(harness: Harness):
     sent, current = await deal(harness)
     before = sent_count(harness)
     refused = await press(harness, sent.message_id, BOB, "Hint")
-    assert refused.text == ("Only Alice (who started it) or a chat admin can ask for a hint, "
-                            "since it halves the points for everyone.")  # plain text, no tags
+    assert refused.text == visible_text(EN("hint_not_allowed", starter=EN("starter",
+                                                                          name="Alice")))
+    assert "Alice" in refused.text and "<" not in refused.text  # plain text, no tags
     assert sent_count(harness) == before and not harness.game.open_round(GROUP).hint_used
 
     taken = await press(harness, sent.message_id, ALICE, "Hint")
@@ -103,7 +106,8 @@ async def test_hint_button_is_the_starters_then_anyones(harness: Harness):
 async def test_an_admin_may_reveal_and_the_old_buttons_are_then_refused(harness: Harness):
     sent, current = await deal(harness)
     refused = await press(harness, sent.message_id, BOB, "Reveal")
-    assert refused.text is not None and "can end this round early" in refused.text
+    assert refused.text == visible_text(EN("reveal_not_allowed", starter=EN("starter",
+                                                                            name="Alice")))
     assert harness.game.open_round(GROUP) is not None
 
     harness.telegram.promote(GROUP, CAROL["id"])

@@ -22,7 +22,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import callbacks, handlers
+from bot import callbacks, handlers, keyboards
 from bot.admins import AdminCache
 from bot.config import Config
 from bot.health import HEARTBEAT_SECONDS, heartbeat_job, heartbeat_path
@@ -135,15 +135,19 @@ async def resume_rounds(application: Application) -> None:
     for round_ in running:
         handlers.arm_timer(application.job_queue, round_, round_.deadline - game.clock())
     for result in results:
+        ended = await game.find_round(result.round_id)
         try:
-            await application.bot.send_message(result.chat_id, result.text,
-                                               parse_mode=ParseMode.HTML)
+            await application.bot.send_message(
+                result.chat_id, result.text, parse_mode=ParseMode.HTML,
+                reply_markup=keyboards.after_keyboard(game.round_texts(ended), ended)
+                if ended else None)
         except (BadRequest, Forbidden):  # the chat is gone or removed the bot
             log.warning("could not send a round's result to chat %s", result.chat_id)
         except Exception:  # the network: the next start tries again
             log.warning("could not send a round's result to chat %s now", result.chat_id)
             continue
         await game.announced(result.round_id)
+        await handlers.clear_keyboard(application.bot, ended)
     if running or results:
         log.info("resumed %d rounds, sent %d results", len(running), len(results))
 

@@ -10,6 +10,7 @@ import pytest
 from telegram import Update
 
 from bot import keyboards
+from bot.app import resume_rounds
 from bot.emulator import CallbackAnswer
 from bot.games import GAMES, Deal
 from bot.html_text import visible_text
@@ -338,4 +339,16 @@ async def test_a_keyboard_left_behind_goes_at_its_first_press(harness: Harness):
     # as if taking the buttons off had failed (the network, a restart)
     harness.telegram.message(GROUP, sent.message_id)["reply_markup"] = left_behind
     assert (await press(harness, sent.message_id, BOB, "Hint")).text == OVER
+    assert labels(harness, sent.message_id) == []
+
+
+async def test_a_result_sent_after_a_restart_has_buttons_and_the_deal_loses_its(
+        harness: Harness):
+    sent, current = await deal(harness)
+    await harness.app.bot_data["storage"].record_answer(  # the bot stopped before closing it
+        current.id, ALICE["id"], solve(current.hand)[0], True, current.started_at + 2)
+    await resume_rounds(harness.app)
+    late = await harness.telegram.reply(GROUP)
+    assert "Sent after a restart" in late.text
+    assert labels(harness, late.message_id) == ["Play again", "Same level", "Show all solutions"]
     assert labels(harness, sent.message_id) == []

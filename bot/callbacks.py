@@ -27,6 +27,7 @@ from bot.handlers import (
     game_of,
     player_of,
     reply,
+    send_page,
     send_round_reply,
     solving_of,
     texts_of,
@@ -34,7 +35,6 @@ from bot.handlers import (
 from bot.html_text import EntityError, visible_text
 from bot.i18n import Texts, language_of, texts_for
 from bot.keyboards import DEAL_ACTIONS, HINT, SAME, SOLUTIONS, PagePress, RoundPress
-from bot.paging import Page
 from bot.requests import SolveRequest
 from bot.storage import Round
 
@@ -143,15 +143,6 @@ def replay_options(ended: Round, action: str) -> PlayOptions:
     if ended.game == "countdown":
         return PlayOptions(large=sum(n in LARGE for n in ended.hand))
     return PlayOptions()
-
-
-async def send_page(update: Update, shown: Page | str) -> None:
-    """A first page of solutions, with ◀ ▶ when there are more (or the text that stands in)."""
-    if isinstance(shown, str):
-        await reply(update, shown)
-    else:
-        await reply(update, shown.text, keyboard=keyboards.page_keyboard(
-            shown.numbers, shown.target, shown.index, shown.pages))
 
 
 async def turn_page(update: Update, context: Context, query: CallbackQuery,

@@ -25,6 +25,7 @@ from telegram.ext import ContextTypes, JobQueue
 from bot import keyboards
 from bot.admins import AdminCache
 from bot.i18n import Texts, language_of, texts_for
+from bot.paging import Page
 from bot.requests import (
     SolveRequest,
     parse_countdown,
@@ -262,7 +263,12 @@ async def solve(update: Update, context: Context) -> None:
     if request is None:
         await reply(update, texts("solve_usage"))
         return
-    shown = await solving_of(context).solve_page(request, texts, asker_of(update))
+    await send_page(update, await solving_of(context).solve_page(request, texts,
+                                                                 asker_of(update)))
+
+
+async def send_page(update: Update, shown: Page | str) -> None:
+    """A first page of solutions, with ◀ ▶ when there are more (or the text that stands in)."""
     if isinstance(shown, str):
         await reply(update, shown)
     else:

@@ -13,6 +13,7 @@ from telegram.ext import (
     Application,
     ApplicationBuilder,
     ApplicationHandlerStop,
+    CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
     InlineQueryHandler,
@@ -21,7 +22,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import handlers
+from bot import callbacks, handlers, keyboards
 from bot.admins import AdminCache
 from bot.config import Config
 from bot.health import HEARTBEAT_SECONDS, heartbeat_job, heartbeat_path
@@ -50,7 +51,8 @@ COMMANDS = [  # (commands, handler); each command's menu line is "cmd_<first nam
     (("lang",), handlers.lang),
 ]
 
-ALLOWED_UPDATES = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.INLINE_QUERY]
+ALLOWED_UPDATES = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.INLINE_QUERY,
+                   Update.CALLBACK_QUERY]
 # httpcore's pool scans all its connections for every request (quadratic in the pool size):
 # PTB's default of 256 connections costs more CPU than the replies themselves under load. 32
 # keep-alive connections carry far more than Telegram's 30 messages a second; a reply waits
@@ -79,6 +81,7 @@ def build_application(config: Config) -> Application:
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.migrate))
     application.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, handlers.plain_text))
     application.add_handler(InlineQueryHandler(handlers.inline_query))
+    application.add_handler(CallbackQueryHandler(callbacks.button))
     application.add_error_handler(handlers.on_error)
     return application
 
@@ -137,15 +140,19 @@ async def resume_rounds(application: Application) -> None:
     for round_ in running:
         handlers.arm_timer(application.job_queue, round_, round_.deadline - game.clock())
     for result in results:
+        ended = await game.find_round(result.round_id)
         try:
-            await application.bot.send_message(result.chat_id, result.text,
-                                               parse_mode=ParseMode.HTML)
+            await application.bot.send_message(
+                result.chat_id, result.text, parse_mode=ParseMode.HTML,
+                reply_markup=keyboards.after_keyboard(game.round_texts(ended), ended)
+                if ended else None)
         except (BadRequest, Forbidden):  # the chat is gone or removed the bot
             log.warning("could not send a round's result to chat %s", result.chat_id)
         except Exception:  # the network: the next start tries again
             log.warning("could not send a round's result to chat %s now", result.chat_id)
             continue
         await game.announced(result.round_id)
+        await handlers.clear_keyboard(application.bot, ended)
     if running or results:
         log.info("resumed %d rounds, sent %d results", len(running), len(results))
 

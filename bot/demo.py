@@ -28,8 +28,9 @@ from telegram.ext import Application, ContextTypes, TypeHandler
 from bot import log_mask
 from bot.app import ALLOWED_UPDATES, build_application, stop_application
 from bot.config import Config, ConfigError, read_env_file
-from bot.emulator import BOT_NAME, BotApiEmulator, Edit, Sent
+from bot.emulator import BOT_NAME, BotApiEmulator, CallbackAnswer, Edit, Sent
 from bot.html_text import EntityError, terminal_text
+from bot.keyboards import REVEAL, action_of
 
 DEMO_TOKEN = "1000000000:DEMO-local-emulator-no-telegram"  # shaped like a token, worth nothing
 DEMO_USERNAME = "twentyfour_demo_bot"
@@ -41,9 +42,11 @@ NAME_LIMIT = 64  # Telegram's limit on a first name
 OBSERVER_GROUP = 1_000_000  # after every handler group of bot.app: the update is fully handled
 SETTLE_SECONDS = 0.05  # for a message sent just after its update was handled
 QUIT = ("/quit", "/exit")
-HELP = "/user NAME switches the speaker; /quit or end of input (Ctrl-D) ends the demo"
+HELP = ("/user NAME switches the speaker; /reply TEXT answers by replying to the deal; /press "
+        "LABEL presses a button of the bot's; /quit or end of input (Ctrl-D) ends the demo")
 
 Message = Sent | Edit
+Shown = Sent | Edit | CallbackAnswer
 
 
 def demo_config(environ: Mapping[str, str] | None = None,
@@ -85,10 +88,14 @@ class DemoChat:
         self.ansi = ansi
         self.reply_timeout = reply_timeout
         self.users: dict[str, int] = {}
-        self.handled: set[int] = set()  # ids of the messages the application is done with
+        # the messages (by id) and button presses (by query id) the application is done with
+        self.handled: set[int | str] = set()
         self.handled_changed = asyncio.Condition()
         self.shown_sent = 0
         self.shown_edits = 0
+        self.shown_answers = 0
+        self.pressed_by: dict[str, str] = {}  # query id -> who pressed
+        self.last_deal: int | None = None  # the bot's latest deal message: what /reply answers
         self.prompting = False
 
     # --- input -------------------------------------------------------------------------------
@@ -109,6 +116,10 @@ class DemoChat:
                 return
             if command == "/user":
                 self.switch(text[len(command):])
+            elif command == "/reply":
+                await self.reply_to_deal(text[len(command):].strip())
+            elif command == "/press":
+                await self.press(text[len(command):].strip())
             elif text:
                 if not self.interactive:
                     self.write(f"{self.speaker}: {text}\n")
@@ -132,20 +143,68 @@ class DemoChat:
             self.users[self.speaker] = number
         return self.emulator.user(self.users[self.speaker], self.speaker)
 
-    async def send(self, text: str) -> None:
+    async def send(self, text: str, reply_to: int | None = None) -> None:
         """Say it in the demo group, wait (bounded) until the bot has handled it, show replies."""
-        message = await self.emulator.say(DEMO_CHAT_ID, self.user(), text[:4096])
+        message = await self.emulator.say(DEMO_CHAT_ID, self.user(), text[:4096], reply_to)
+        await self.settle(message["message_id"])
+
+    async def settle(self, key: int | str) -> None:
+        """Wait (bounded) until the bot is done with this message or press; show what it sent."""
         with contextlib.suppress(TimeoutError):  # replies that come later show when they come
             async with asyncio.timeout(self.reply_timeout), self.handled_changed:
-                await self.handled_changed.wait_for(lambda: message["message_id"] in self.handled)
+                await self.handled_changed.wait_for(lambda: key in self.handled)
         await asyncio.sleep(SETTLE_SECONDS)
         self.show_new()
 
+    async def reply_to_deal(self, text: str) -> None:
+        """/reply TEXT: the speaker replies to the bot's latest deal with TEXT."""
+        if not text:
+            self.write("(/reply TEXT answers by replying to the bot's latest deal)\n")
+        elif self.last_deal is None:
+            self.write("(no deal to reply to yet: /play first)\n")
+        else:
+            if not self.interactive:
+                self.write(f"{self.speaker}, replying to the deal: {text}\n")
+            await self.send(text, reply_to=self.last_deal)
+
+    async def press(self, label: str) -> None:
+        """/press LABEL: the speaker presses the button so labelled (any case, brackets or not)
+        on the newest of the bot's messages that shows one."""
+        wanted = label.strip("[] ").casefold()
+        for sent in reversed(self.emulator.sent):
+            if sent.chat_id != DEMO_CHAT_ID:
+                continue
+            for shown, _ in self.emulator.buttons(DEMO_CHAT_ID, sent.message_id):
+                if wanted and shown.casefold() == wanted:
+                    if not self.interactive:
+                        self.write(f"{self.speaker} presses [{shown}]\n")
+                    query_id = await self.emulator.press_button(DEMO_CHAT_ID, sent.message_id,
+                                                                self.user(), shown)
+                    self.pressed_by[query_id] = self.speaker
+                    await self.settle(query_id)
+                    return
+        self.write(f"(no button {label!r} to press; {self.buttons_now()})\n")
+
+    def buttons_now(self) -> str:
+        """The buttons the bot's newest messages with buttons show, to say what can be pressed."""
+        labels: list[str] = []
+        for sent in reversed(self.emulator.sent):
+            labels += [f"[{shown}]" for shown, _ in self.emulator.buttons(DEMO_CHAT_ID,
+                                                                          sent.message_id)
+                       if sent.chat_id == DEMO_CHAT_ID and f"[{shown}]" not in labels]
+        return f"buttons: {' '.join(labels)}" if labels else "no buttons now"
+
     async def observe(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """The last handler of every update: the bot has done what it does with this message."""
-        if update.effective_message is not None:
+        """The last handler of every update: the bot has done what it does with this message
+        (or button press)."""
+        key: int | str | None = None
+        if update.callback_query is not None:
+            key = update.callback_query.id
+        elif update.effective_message is not None:
+            key = update.effective_message.message_id
+        if key is not None:
             async with self.handled_changed:
-                self.handled.add(update.effective_message.message_id)
+                self.handled.add(key)
                 self.handled_changed.notify_all()
 
     # --- output ------------------------------------------------------------------------------
@@ -158,23 +217,37 @@ class DemoChat:
 
     def unseen(self) -> bool:
         return (len(self.emulator.sent) > self.shown_sent
-                or len(self.emulator.edits) > self.shown_edits)
+                or len(self.emulator.edits) > self.shown_edits
+                or len(self.emulator.callback_answers) > self.shown_answers)
 
     def show_new(self) -> None:
-        new: list[Message] = [*self.emulator.sent[self.shown_sent:],
-                              *self.emulator.edits[self.shown_edits:]]
+        new: list[Shown] = [*self.emulator.sent[self.shown_sent:],
+                            *self.emulator.edits[self.shown_edits:],
+                            *self.emulator.callback_answers[self.shown_answers:]]
         self.shown_sent, self.shown_edits = len(self.emulator.sent), len(self.emulator.edits)
+        self.shown_answers = len(self.emulator.callback_answers)
         for message in sorted(new, key=lambda m: m.at):
+            if isinstance(message, CallbackAnswer):
+                if message.text:  # a press answered without a notice shows nothing
+                    name = self.pressed_by.get(message.query_id, "you")
+                    self.show(f"{BOT_NAME} (notice to {name}): {message.text}")
+                continue
+            if isinstance(message, Sent) and message.chat_id == DEMO_CHAT_ID and any(
+                    action_of(b.get("callback_data")) == REVEAL
+                    for row in (message.reply_markup or {}).get("inline_keyboard", [])
+                    for b in row):
+                self.last_deal = message.message_id  # a deal: it has a Reveal button
             self.show(self.render(message))
 
     def render(self, message: Message) -> str:
-        """`Twenty-Four to Ann: first line`, further lines indented."""
+        """`Twenty-Four to Ann: first line`, further lines indented, then a line of buttons per
+        row of the keyboard: `[Hint] [Reveal]`."""
         header = BOT_NAME
         if isinstance(message, Edit):
             header += " (edited)"
         elif message.reply_to is not None:
             replied = self.emulator.message(message.chat_id, message.reply_to)
-            if replied is not None:
+            if replied is not None and not replied["from"].get("is_bot"):
                 header += f" to {replied['from']['first_name']}"
         if message.chat_id != DEMO_CHAT_ID:  # an old round of another chat in the same database
             header += f" in chat {message.chat_id}"
@@ -183,6 +256,8 @@ class DemoChat:
             with contextlib.suppress(EntityError):  # the emulator refused it: keep its text
                 body = terminal_text(message.html, self.ansi)
         first, *rest = body.split("\n")
+        rest += [" ".join(f"[{button.get('text', '')}]" for button in row)
+                 for row in (message.reply_markup or {}).get("inline_keyboard", []) if row]
         if self.ansi:
             header = f"\x1b[1m{header}\x1b[0m"
         return "\n".join([f"{header}: {first}", *(f"  {line}" for line in rest)])

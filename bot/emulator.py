@@ -36,6 +36,7 @@ BOT_NAME = "Twenty-Four"
 TEXT_LIMIT = 4096
 INLINE_RESULTS_LIMIT = 50
 CALLBACK_TEXT_LIMIT = 200
+CALLBACK_DATA_LIMIT = 64  # bytes
 ADMIN_RIGHTS = ("can_be_edited", "is_anonymous", "can_manage_chat", "can_delete_messages",
                 "can_manage_video_chats", "can_restrict_members", "can_promote_members",
                 "can_change_info", "can_invite_users", "can_post_stories", "can_edit_stories",
@@ -91,6 +92,16 @@ class Edit:
 
 
 @dataclass
+class MarkupEdit:
+    """Buttons the bot replaced with editMessageReplyMarkup (`reply_markup` None: removed)."""
+
+    chat_id: int
+    message_id: int
+    reply_markup: dict | None
+    at: float
+
+
+@dataclass
 class InlineAnswer:
     """What the bot answered to an inline query."""
 
@@ -131,6 +142,7 @@ class BotApiEmulator:
     edits: list[Edit] = field(default_factory=list)
     inline_answers: list[InlineAnswer] = field(default_factory=list)
     callback_answers: list[CallbackAnswer] = field(default_factory=list)
+    markup_edits: list[MarkupEdit] = field(default_factory=list)
     calls: list[tuple[str, dict, float]] = field(default_factory=list)
     commands: list[dict] = field(default_factory=list)  # the default menu
     menus: dict[str, list[dict]] = field(default_factory=dict)  # by language code ("" default)
@@ -255,15 +267,35 @@ class BotApiEmulator:
         return query_id
 
     async def press(self, chat_id: int, message_id: int, user: dict, data: str) -> str:
-        """A user presses an inline button of the bot's message; returns the query id."""
+        """A user's client sends a button press on the bot's message with this callback data
+        (any data: a modified client can forge it); returns the query id."""
         message = self._messages.get((chat_id, message_id))
         if message is None:
             raise KeyError(f"no message {message_id} in chat {chat_id}")
+        self._users[user["id"]] = user
         query_id = str(next(self._query_ids))
         self._open_queries.add(query_id)
         await self._queue({"callback_query": {"id": query_id, "from": user, "message": message,
                                               "chat_instance": str(chat_id), "data": data}})
         return query_id
+
+    def buttons(self, chat_id: int, message_id: int) -> list[tuple[str, str]]:
+        """The (label, callback data) of the buttons a message shows now, row by row."""
+        message = self._messages.get((chat_id, message_id)) or {}
+        rows = (message.get("reply_markup") or {}).get("inline_keyboard", [])
+        return [(b["text"], b.get("callback_data", "")) for row in rows for b in row]
+
+    async def press_button(self, chat_id: int, message_id: int, user: dict, label: str) -> str:
+        """A user presses the button with this label (as a real client can: only one the
+        message shows now); KeyError if it shows none; returns the query id."""
+        for text, data in self.buttons(chat_id, message_id):
+            if text == label and data:
+                return await self.press(chat_id, message_id, user, data)
+        raise KeyError(f"message {message_id} in chat {chat_id} has no button {label!r}")
+
+    def callback_answer(self, query_id: str) -> CallbackAnswer | None:
+        """What the bot answered to a button press (None: not yet)."""
+        return next((a for a in self.callback_answers if a.query_id == query_id), None)
 
     # --- what the owner awaits ---------------------------------------------------------------
 
@@ -384,7 +416,7 @@ class BotApiEmulator:
         reply_to = params.get("reply_to_message_id")
         if params.get("reply_parameters"):
             reply_to = _json(params["reply_parameters"]).get("message_id")
-        markup = _json(params["reply_markup"]) if params.get("reply_markup") else None
+        markup = _markup(params)
         message: dict[str, Any] = {
             "message_id": next(self._message_ids), "date": int(time.time()),
             "chat": self._chats[chat_id], "from": self.bot_user, "text": shown}
@@ -402,7 +434,7 @@ class BotApiEmulator:
 
     async def api_editmessagetext(self, params: dict) -> dict | bool:
         raw, shown = _message_text(params)
-        markup = _json(params["reply_markup"]) if params.get("reply_markup") else None
+        markup = _markup(params)
         inline_id = params.get("inline_message_id")
         if inline_id:
             await self._record(Edit(None, None, str(inline_id), raw, shown, time.perf_counter(),
@@ -426,6 +458,25 @@ class BotApiEmulator:
             message["reply_markup"] = markup
         await self._record(Edit(chat_id, message_id, None, raw, shown, time.perf_counter(),
                                 params.get("parse_mode"), markup), self.edits)
+        return message
+
+    async def api_editmessagereplymarkup(self, params: dict) -> dict:
+        """New buttons for a message of the bot; without reply_markup, none."""
+        markup = _markup(params)
+        chat_id = self._known_chat(params)
+        message_id = int(params.get("message_id") or 0)
+        message = self._messages.get((chat_id, message_id))
+        if message is None:
+            raise TelegramError(400, "Bad Request: message to edit not found")
+        if message["from"]["id"] != BOT_ID:
+            raise TelegramError(400, "Bad Request: message can't be edited")
+        if message.get("reply_markup") == markup:
+            raise TelegramError(400, NOT_MODIFIED)
+        message.pop("reply_markup", None)
+        if markup is not None:
+            message["reply_markup"] = markup
+        await self._record(MarkupEdit(chat_id, message_id, markup, time.perf_counter()),
+                           self.markup_edits)
         return message
 
     async def api_answerinlinequery(self, params: dict) -> bool:
@@ -530,6 +581,25 @@ def _message_text(params: dict) -> tuple[str, str]:
     if len(shown.encode("utf-16-le")) // 2 > TEXT_LIMIT:  # Telegram counts UTF-16 code units
         raise TelegramError(400, "Bad Request: message is too long")
     return raw, shown
+
+
+def _markup(params: dict) -> dict | None:
+    """A message's inline keyboard, checked as Telegram checks it (None: no keyboard); an empty
+    one counts as none, as Telegram takes it."""
+    if not params.get("reply_markup"):
+        return None
+    markup = _json(params["reply_markup"])
+    rows = markup.get("inline_keyboard") if isinstance(markup, dict) else None
+    if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+        raise TelegramError(400, "Bad Request: can't parse reply keyboard markup JSON object")
+    for button in (b for row in rows for b in row):
+        if not isinstance(button, dict) or not str(button.get("text") or "").strip():
+            raise TelegramError(400, "Bad Request: can't parse inline keyboard button: Text "
+                                     "buttons are unallowed in the inline keyboard")
+        data = button.get("callback_data")
+        if data is not None and not 1 <= len(str(data).encode()) <= CALLBACK_DATA_LIMIT:
+            raise TelegramError(400, "Bad Request: BUTTON_DATA_INVALID")
+    return markup if any(rows) else None
 
 
 def _json(value: Any) -> Any:

@@ -10,14 +10,23 @@ from __future__ import annotations
 
 import logging
 
-from telegram import InlineQueryResultArticle, InputTextMessageContent, Message, Update
+from telegram import (
+    Bot,
+    InlineKeyboardMarkup,
+    InlineQueryResultArticle,
+    InputTextMessageContent,
+    Message,
+    Update,
+)
 from telegram.constants import ParseMode
+from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes, JobQueue
 
-from bot import markup
+from bot import keyboards, markup
 from bot.admins import AdminCache
 from bot.i18n import Texts, language_of, texts_for
 from bot.match import Matches, Step, parse_match
+from bot.paging import Page
 from bot.requests import (
     SolveRequest,
     parse_countdown,
@@ -88,12 +97,24 @@ def arguments(context: Context) -> str:
     return " ".join(context.args or [])
 
 
-async def reply(update: Update, text: str, quote: bool = True) -> Message | None:
+async def reply(update: Update, text: str, quote: bool = True,
+                keyboard: InlineKeyboardMarkup | None = None) -> Message | None:
     message = update.effective_message
     if message is None:
         return None
     return await message.reply_text(text, parse_mode=ParseMode.HTML, do_quote=quote,
-                                    disable_web_page_preview=True)
+                                    disable_web_page_preview=True, reply_markup=keyboard)
+
+
+async def clear_keyboard(bot: Bot, round_: Round | None) -> None:
+    """Take the Hint and Reveal buttons off an ended round's deal. Only cosmetic: a press on a
+    keyboard left behind is refused politely, so a failure here is only logged."""
+    if round_ is None or round_.message_id is None:
+        return
+    try:
+        await bot.edit_message_reply_markup(round_.chat_id, round_.message_id, reply_markup=None)
+    except TelegramError as error:
+        log.info("could not remove the buttons of round %d: %s", round_.id, error)
 
 
 # --- timers ----------------------------------------------------------------------------------
@@ -120,13 +141,17 @@ async def round_timeout(context: Context) -> None:
     """The round's time is up: reveal and close it (unless it ended meanwhile)."""
     job = context.job
     assert job is not None and isinstance(job.data, int)
-    closed = await game_of(context).expire(job.data)
+    game = game_of(context)
+    closed = await game.expire(job.data)
     if closed:
         chat_id, text = closed
-        await context.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML)
-        await game_of(context).announced(job.data)
+        ended = await game.find_round(job.data)
+        keyboard = keyboards.after_keyboard(game.round_texts(ended), ended) if ended else None
+        await context.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML,
+                                       reply_markup=keyboard)
+        await game.announced(job.data)
+        await clear_keyboard(context.bot, ended)
         await follow_match(context.application, chat_id, job.data)
-
 
 # --- match timers: the next deal and the "30 s left" notice, JobQueue jobs named per chat ----
 
@@ -209,17 +234,25 @@ async def carry_out(application: Application, chat_id: int, step: Step | None) -
 async def send_round_reply(update: Update, context: Context, outcome: Reply,
                            quote: bool = True) -> None:
     """Send what the round service said; start the timer of a new round (before sending, so
-    that a failed send cannot leave a round without an end), drop a closed one's."""
+    that a failed send cannot leave a round without an end), drop a closed one's. A deal gets
+    its Hint and Reveal buttons, a result Play again and the like; the ended round's deal loses
+    its buttons."""
+    keyboard, ended = None, None
     if outcome.dealt is not None:
         arm_timer(context.job_queue, outcome.dealt,
                   outcome.dealt.deadline - outcome.dealt.started_at)
+        keyboard = keyboards.deal_keyboard(texts_of(update, context), outcome.dealt)
     if outcome.closed:
         drop_timer(context.job_queue, chat_of(update).id)
-    sent = await reply(update, outcome.text, quote=quote and outcome.dealt is None)
+    if outcome.ended is not None and (ended := await game_of(context).find_round(outcome.ended)):
+        keyboard = keyboards.after_keyboard(texts_of(update, context), ended)
+    sent = await reply(update, outcome.text, quote=quote and outcome.dealt is None,
+                       keyboard=keyboard)
     if outcome.dealt is not None and sent is not None:
         await game_of(context).set_message(outcome.dealt, sent.message_id)
     if outcome.ended is not None and sent is not None:
         await game_of(context).announced(outcome.ended)
+    await clear_keyboard(context.bot, ended)
     if outcome.closed:
         await follow_match(context.application, chat_of(update).id, outcome.ended)
 
@@ -336,8 +369,20 @@ async def solve(update: Update, context: Context) -> None:
     """/solve a b c d [= target] [--closest]: every distinct solution (or the closest value)."""
     texts = texts_of(update, context)
     request = parse_solve(arguments(context))
-    await reply(update, await solving_of(context).solve(request, texts, asker_of(update))
-                if request else texts("solve_usage"))
+    if request is None:
+        await reply(update, texts("solve_usage"))
+        return
+    await send_page(update, await solving_of(context).solve_page(request, texts,
+                                                                 asker_of(update)))
+
+
+async def send_page(update: Update, shown: Page | str) -> None:
+    """A first page of solutions, with ◀ ▶ when there are more (or the text that stands in)."""
+    if isinstance(shown, str):
+        await reply(update, shown)
+    else:
+        await reply(update, shown.text, keyboard=keyboards.page_keyboard(
+            shown.numbers, shown.target, shown.index, shown.pages))
 
 
 async def top(update: Update, context: Context) -> None:

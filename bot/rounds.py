@@ -333,6 +333,25 @@ class Game:
         return Reply(closed, closed=True, ended=current.id) if closed else \
             Reply(texts("no_round"))
 
+    async def steer_refusal(self, chat: Chat, player: Player, round_id: int, action: str,
+                            is_admin: AdminCheck | None = None) -> str | None:
+        """Why this player may not take the hint ("hint") or end the round ("reveal") of the
+        round `round_id` now, or None if they may: what a button press is told at once, before
+        any work (the same rule as /hint and /reveal)."""
+        texts = self.texts(chat, player)
+        current = self._open.get(chat.id)
+        if current is None or current.id != round_id:
+            return texts("round_over")
+        if action == "hint" and current.hint_used:
+            return None
+        if await self._may_steer(chat, player, current, is_admin):
+            return None
+        return texts(f"{action}_not_allowed", starter=await self._starter(current, texts))
+
+    async def find_round(self, round_id: int) -> Round | None:
+        """A round, open or closed, as stored."""
+        return await self.storage.get_round(round_id)
+
     async def expire(self, round_id: int) -> tuple[int, str] | None:
         """The round's time ran out: (chat, text) if this call closed it."""
         current = next((r for r in self._open.values() if r.id == round_id), None)

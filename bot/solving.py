@@ -16,9 +16,10 @@ from typing import Any, TypeVar
 
 from bot import markup
 from bot.games.countdown import best, best_text
-from bot.games.twentyfour import solutions, solutions_text
+from bot.games.twentyfour import solutions
 from bot.games.yahtzee import table_text
 from bot.i18n import Texts
+from bot.paging import Page, page_of
 from bot.pool import SolverPool, SolverTimeout, timed
 from bot.requests import SolveRequest
 from bot.throttle import Ticket, WorkBudget
@@ -104,6 +105,13 @@ class Solving:
 
     async def solve(self, request: SolveRequest, texts: Texts, asker: Asker | None = None) -> str:
         """Every distinct solution (the first ten, then how many more); or the closest value."""
+        shown = await self.solve_page(request, texts, asker)
+        return shown if isinstance(shown, str) else shown.text
+
+    async def solve_page(self, request: SolveRequest, texts: Texts, asker: Asker | None = None,
+                         index: int = 0) -> Page | str:
+        """A page of the distinct solutions (ten a page; past the end, the last), or the text
+        that stands instead: the closest value, no solution, busy, too slow."""
         if request.closest:
             return await self.closest(request, texts, asker)
         try:
@@ -115,7 +123,7 @@ class Solving:
         if not found:
             return texts("solve_none", numbers=markup.numbers(request.numbers),
                          target=request.target)
-        return solutions_text(texts, request.numbers, request.target, found, SOLVE_SHOWN)
+        return page_of(texts, request.numbers, request.target, found, index, SOLVE_SHOWN)
 
     async def solutions(self, numbers: tuple[int, ...], target: int,
                         timeout: float | None = None, asker: Asker | None = None) -> list[str]:

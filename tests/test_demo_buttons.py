@@ -1,0 +1,71 @@
+"""The demo's routes beyond typing: `/reply TEXT` answers by replying to the bot's latest deal,
+`/press LABEL` presses a button of the bot's messages; a subprocess fed on standard input."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from solver import solve
+from tests.test_demo import DEAL, finish, read_until, run, start, type_line
+
+
+def test_reply_and_press_before_there_is_anything_to_answer_or_press(tmp_path: Path):
+    done = run(tmp_path, "/reply 1+2\n/press Hint\n/solve 1 2 3 4 5 = 15\n/press ▶\n/press ◀\n",
+               "--demo")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "(no deal to reply to yet: /play first)" in out
+    assert "(no button 'Hint' to press; no buttons now)" in out
+    assert "55 distinct solutions, 10 shown" in out and "\n  [▶]\n" in out
+    assert "Ann presses [▶]\nTwenty-Four (edited): 1 2 3 4 5 → 15: 55 distinct solutions, " \
+           "11–20 shown" in out
+    assert "\n  [◀] [▶]\n" in out
+    assert out.count("55 distinct solutions, 10 shown") == 2  # ◀ went back to the first page
+    assert "Traceback" not in done.stderr
+
+
+async def test_every_route_from_the_terminal(tmp_path: Path):
+    process = await start(tmp_path, "--user", "Ann")
+    try:
+        await type_line(process, "/play")
+        shown = await read_until(process, r"^  \[Hint\] \[Reveal\]$")
+        match = DEAL.search(shown)
+        assert match is not None
+        hand = [int(n) for n in match.groups()]
+
+        await type_line(process, "/press hint")  # any case
+        pressed = await read_until(process, "^Twenty-Four")
+        assert pressed.splitlines()[-2:-1] == ["Ann presses [Hint]"]
+        assert "notice" not in pressed.splitlines()[-1]  # the starter may: the hint is sent
+
+        await type_line(process, "/user Bob")
+        await type_line(process, "/press [Reveal]")
+        refused = await read_until(process, "^Twenty-Four")
+        assert refused.splitlines()[-1].startswith("Twenty-Four (notice to Bob): ")
+        assert "Ann" in refused.splitlines()[-1]
+
+        wrong = "+".join(map(str, hand)) if sum(hand) != 24 else "*".join(map(str, hand))
+        await type_line(process, f"/reply {wrong}")
+        answered = await read_until(process, "^Twenty-Four to Bob: ")
+        assert f"Bob, replying to the deal: {wrong}" in answered and "not 24" in answered
+
+        await type_line(process, "/user Ann")
+        await type_line(process, f"/reply {solve(hand)[0]}")
+        won = await read_until(process, r"^  \[Show all solutions\]$")
+        assert "Ann wins" in won and "\n  [Play again] [Same level]\n" in won
+
+        await type_line(process, "/press Same level")
+        again = await read_until(process, r"^  \[Hint\] \[Reveal\]$")
+        assert "Ann presses [Same level]" in again and DEAL.search(again)
+        await type_line(process, "/press nothing")
+        missing = await read_until(process, r"^\(no button")
+        assert re.search(r"\(no button 'nothing' to press; buttons: \[Hint\] \[Reveal\]", missing)
+        await type_line(process, "/quit")
+        returncode, _, err = await finish(process)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert returncode == 0, err
+    assert "Traceback" not in err

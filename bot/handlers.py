@@ -12,6 +12,7 @@ import logging
 
 from telegram import InlineQueryResultArticle, InputTextMessageContent, Message, Update
 from telegram.constants import ParseMode
+from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes, JobQueue
 
 from bot.admins import AdminCache
@@ -130,11 +131,29 @@ async def send_round_reply(update: Update, context: Context, outcome: Reply,
                   outcome.dealt.deadline - outcome.dealt.started_at)
     if outcome.closed:
         drop_timer(context.job_queue, chat_of(update).id)
+    if outcome.reaction is not None and await react(update, context, outcome.reaction):
+        return
     sent = await reply(update, outcome.text, quote=quote and outcome.dealt is None)
     if outcome.dealt is not None and sent is not None:
         await game_of(context).set_message(outcome.dealt, sent.message_id)
     if outcome.ended is not None and sent is not None:
         await game_of(context).announced(outcome.ended)
+
+
+async def react(update: Update, context: Context, emoji: str) -> bool:
+    """Mark the message with a reaction; False when the chat refuses it (reactions turned off
+    there: the reply is then said in words). Never fails the answer: it is stored already."""
+    message = update.effective_message
+    if message is None:
+        return False
+    try:
+        await context.bot.set_message_reaction(message.chat_id, message.message_id, emoji)
+    except BadRequest as error:
+        log.info("reaction refused in chat %s (%s); replying in words", message.chat_id, error)
+        return False
+    except TelegramError as error:
+        log.warning("could not react in chat %s: %s", message.chat_id, error)
+    return True
 
 
 # --- commands --------------------------------------------------------------------------------
@@ -195,10 +214,9 @@ async def plain_text(update: Update, context: Context) -> None:
     message = update.effective_message
     if message is None or not message.text:
         return
-    current = game_of(context).open_round(chat_of(update).id)
     replied = message.reply_to_message
-    explicit = (current is not None and replied is not None
-                and current.message_id == replied.message_id)
+    explicit = replied is not None and game_of(context).is_deal(chat_of(update).id,
+                                                                 replied.message_id)
     await judge(update, context, message.text, explicit=explicit)
 
 

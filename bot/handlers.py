@@ -24,6 +24,12 @@ from bot.requests import (
     parse_play,
     parse_solve,
     parse_top,
+    problem,
+    read_countdown,
+    read_play,
+    read_solve,
+    read_top,
+    usage_text,
 )
 from bot.rounds import AdminCheck, Chat, Game, Player, Reply
 from bot.solving import Asker, Solving
@@ -168,7 +174,8 @@ async def play(update: Update, context: Context) -> None:
     game, chat, player = game_of(context), chat_of(update), player_of(update)
     options = parse_play(arguments(context))
     if options is None:
-        await reply(update, texts_of(update, context)("play_usage"))
+        await reply(update, usage_text(texts_of(update, context), "play_usage",
+                                       problem(read_play, arguments(context))))
         return
     await send_round_reply(update, context, await game.play(chat, player, "24", options))
 
@@ -179,7 +186,8 @@ async def countdown(update: Update, context: Context) -> None:
     texts = game.texts(chat, player)
     request = parse_countdown(arguments(context))
     if request is None:
-        await reply(update, texts("countdown_usage"))
+        await reply(update, usage_text(texts, "countdown_usage",
+                                       problem(read_countdown, arguments(context))))
     elif isinstance(request, SolveRequest):
         await reply(update, await solving_of(context).closest(request, texts, asker_of(update)))
     else:
@@ -244,7 +252,8 @@ async def solve(update: Update, context: Context) -> None:
     texts = texts_of(update, context)
     request = parse_solve(arguments(context))
     await reply(update, await solving_of(context).solve(request, texts, asker_of(update))
-                if request else texts("solve_usage"))
+                if request else usage_text(texts, "solve_usage",
+                                           problem(read_solve, arguments(context))))
 
 
 async def top(update: Update, context: Context) -> None:
@@ -252,7 +261,8 @@ async def top(update: Update, context: Context) -> None:
     game, chat, player = game_of(context), chat_of(update), player_of(update)
     wanted = parse_top(arguments(context))
     if wanted is None:
-        await reply(update, texts_of(update, context)("top_usage"))
+        await reply(update, usage_text(texts_of(update, context), "top_usage",
+                                       problem(read_top, arguments(context))))
         return
     await reply(update, await game.top(chat, player, *wanted), quote=False)
 

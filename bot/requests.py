@@ -38,8 +38,8 @@ SHOWN_WORD = 20  # characters of a word a usage answer quotes
 T = TypeVar("T")
 
 __all__ = ["SolveRequest", "UsageError", "parse_countdown", "parse_dice", "parse_play",
-           "parse_solve", "parse_top", "read_countdown", "read_play", "read_solve", "read_top",
-           "usage_text"]
+           "parse_solve", "parse_top", "problem", "read_countdown", "read_play", "read_solve",
+           "read_top", "usage_text"]
 
 
 class UsageError(ValueError):

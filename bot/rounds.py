@@ -386,7 +386,8 @@ class Game:
         step, value = steps[given]
         if given == 0:
             return texts("hint", step=markup.code(step), points=points)
-        return texts("hint_next", step=markup.code(step), value=markup.code(value),
+        return texts("hint_next", step=markup.code(step),
+                     value=f"<code>{markup.escape(value)}</code>",
                      points=points)
 
     async def _hints_given(self, current: Round) -> int:

@@ -28,7 +28,7 @@ from telegram.ext import Application, ContextTypes, TypeHandler
 from bot import log_mask
 from bot.app import ALLOWED_UPDATES, build_application
 from bot.config import Config, ConfigError, read_env_file
-from bot.emulator import BOT_NAME, BotApiEmulator, Edit, Sent
+from bot.emulator import BOT_NAME, BotApiEmulator, Edit, Reaction, Sent
 from bot.html_text import EntityError, terminal_text
 
 DEMO_TOKEN = "1000000000:DEMO-local-emulator-no-telegram"  # shaped like a token, worth nothing
@@ -43,7 +43,7 @@ SETTLE_SECONDS = 0.05  # for a message sent just after its update was handled
 QUIT = ("/quit", "/exit")
 HELP = "/user NAME switches the speaker; /quit or end of input (Ctrl-D) ends the demo"
 
-Message = Sent | Edit
+Message = Sent | Edit | Reaction
 
 
 def demo_config(environ: Mapping[str, str] | None = None,
@@ -89,6 +89,7 @@ class DemoChat:
         self.handled_changed = asyncio.Condition()
         self.shown_sent = 0
         self.shown_edits = 0
+        self.shown_reactions = 0
         self.prompting = False
 
     # --- input -------------------------------------------------------------------------------
@@ -158,17 +159,22 @@ class DemoChat:
 
     def unseen(self) -> bool:
         return (len(self.emulator.sent) > self.shown_sent
-                or len(self.emulator.edits) > self.shown_edits)
+                or len(self.emulator.edits) > self.shown_edits
+                or len(self.emulator.reactions) > self.shown_reactions)
 
     def show_new(self) -> None:
         new: list[Message] = [*self.emulator.sent[self.shown_sent:],
-                              *self.emulator.edits[self.shown_edits:]]
+                              *self.emulator.edits[self.shown_edits:],
+                              *self.emulator.reactions[self.shown_reactions:]]
         self.shown_sent, self.shown_edits = len(self.emulator.sent), len(self.emulator.edits)
+        self.shown_reactions = len(self.emulator.reactions)
         for message in sorted(new, key=lambda m: m.at):
             self.show(self.render(message))
 
     def render(self, message: Message) -> str:
         """`Twenty-Four to Ann: first line`, further lines indented."""
+        if isinstance(message, Reaction):
+            return self.render_reaction(message)
         header = BOT_NAME
         if isinstance(message, Edit):
             header += " (edited)"
@@ -186,6 +192,13 @@ class DemoChat:
         if self.ansi:
             header = f"\x1b[1m{header}\x1b[0m"
         return "\n".join([f"{header}: {first}", *(f"  {line}" for line in rest)])
+
+    def render_reaction(self, reaction: Reaction) -> str:
+        """`(Twenty-Four reacts 👎 to Ann's "1+2+3+4")`: a reaction is not a message."""
+        marked = self.emulator.message(reaction.chat_id, reaction.message_id) or {}
+        who = marked.get("from", {}).get("first_name", "?")
+        return f"({BOT_NAME} reacts {reaction.emoji or 'no more'} to {who}'s " \
+               f"\"{marked.get('text', '')[:40]}\")"
 
     def prompt(self) -> None:
         if self.interactive and not self.prompting:

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from solver import BinOp, Expr, Num, parse, to_text
-from solver.expr import Value, divide, value
+from solver.expr import apply, numbers, value
 
 Step = tuple[str, str]
 """A step of a solution: its ASCII text (e.g. "3-8/3") and its exact value (e.g. "1/3")."""
@@ -41,20 +41,14 @@ def overused(extra: Iterable[int], hand: Iterable[int]) -> tuple[Overuse, ...]:
 
 def uses_whole_hand(expr: Expr, hand: Iterable[int]) -> bool:
     """Whether an expression uses every number of the hand, each exactly once."""
-    return Counter(_numbers(expr)) == Counter(hand)
+    return Counter(numbers(expr)) == Counter(hand)
 
 
 def uses_part_of_hand(expr: Expr, hand: Iterable[int], at_least: int = 2) -> bool:
     """Whether an expression uses only the hand's numbers, each at most once, and at least
     `at_least` of them: a whole attempt under Countdown's rules."""
-    used = Counter(_numbers(expr))
+    used = Counter(numbers(expr))
     return not used - Counter(hand) and used.total() >= at_least
-
-
-def _numbers(expr: Expr) -> list[int]:
-    if isinstance(expr, Num):
-        return [expr.value]
-    return _numbers(expr.left) + _numbers(expr.right)
 
 
 # --- Countdown's steps ---------------------------------------------------------------------------
@@ -88,22 +82,12 @@ def _walk(expr: Expr, low: int) -> int | BadStep:
     text = to_text(BinOp(expr.op, Num(a), Num(b)))
     if expr.op == "/" and b == 0:
         return BadStep(text, "division_by_zero")
-    result = _apply(expr.op, a, b)
+    result = apply(expr.op, a, b)
     if not isinstance(result, int):
         return BadStep(text, "fraction")
     if result < low:
         return BadStep(text, "zero" if result == 0 else "below_zero")
     return result
-
-
-def _apply(op: str, a: int, b: int) -> Value:
-    if op == "+":
-        return a + b
-    if op == "-":
-        return a - b
-    if op == "*":
-        return a * b
-    return divide(a, b)
 
 
 # --- hints ---------------------------------------------------------------------------------------

@@ -280,11 +280,6 @@ class Storage:
                         "VALUES (?, ?, ?, ?, ?, ?)",
                         (round_id, user_id, text, int(correct), at, distance))
 
-    async def use_hint(self, round_id: int, points: int) -> bool:
-        """Mark the hint and lower the points, once; False if the round is no longer open."""
-        return await self._run("UPDATE rounds SET hint_used = 1, points = ? "
-                               "WHERE id = ? AND status = 'open'", (points, round_id)) == 1
-
     async def give_hint(self, round_id: int, number: int, points: int) -> bool:
         """Count the round's `number`th hint given (the column `hint_used` holds how many) and
         set its points; False if the round is closed or that hint was counted already."""

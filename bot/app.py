@@ -62,6 +62,11 @@ POOL_TIMEOUT = 30.0
 CONCURRENT_UPDATES = 32
 # Telegram redelivers an unconfirmed update for up to 24 hours; ids are kept a while longer.
 HANDLED_UPDATES_KEPT = 2 * 24 * 3600.0
+PRIVACY_NOTE = (
+    "privacy mode is on (getMe: can_read_all_group_messages is false): in groups the bot sees "
+    "only commands and replies to its messages, so players answer with /a or by replying to "
+    "the deal. To let them just type answers: in @BotFather send /setprivacy, choose this bot, "
+    "pick Disable, then remove the bot from each group and add it again.")
 
 
 def build_application(config: Config) -> Application:
@@ -115,7 +120,11 @@ async def on_startup(application: Application) -> None:
         pool = SolverPool(config.solver_workers)
         application.bot_data["own_pool"] = True
     await pool.warm_up()
-    game = Game(storage, pool, config.seconds, deal_seconds=config.deal_seconds)
+    reads_all = bool(application.bot.can_read_all_group_messages)
+    if not reads_all:
+        log.warning(PRIVACY_NOTE)
+    game = Game(storage, pool, config.seconds, deal_seconds=config.deal_seconds,
+                reads_group_messages=reads_all)
     application.bot_data.update(storage=storage, pool=pool, game=game,
                                 solving=Solving(pool, config.solve_timeout, game.budget),
                                 matches=Matches(game, pause=min(PAUSE, config.round_seconds / 4)))

@@ -28,7 +28,7 @@ from telegram.ext import Application, ContextTypes, TypeHandler
 from bot import log_mask
 from bot.app import ALLOWED_UPDATES, build_application, stop_application
 from bot.config import Config, ConfigError, read_env_file
-from bot.emulator import BOT_NAME, BotApiEmulator, CallbackAnswer, Edit, Sent
+from bot.emulator import BOT_NAME, BotApiEmulator, CallbackAnswer, Edit, Reaction, Sent
 from bot.html_text import EntityError, terminal_text
 from bot.keyboards import REVEAL, action_of
 
@@ -45,8 +45,8 @@ QUIT = ("/quit", "/exit")
 HELP = ("/user NAME switches the speaker; /reply TEXT answers by replying to the deal; /press "
         "LABEL presses a button of the bot's; /quit or end of input (Ctrl-D) ends the demo")
 
-Message = Sent | Edit
-Shown = Sent | Edit | CallbackAnswer
+Message = Sent | Edit | Reaction
+Shown = Sent | Edit | CallbackAnswer | Reaction
 
 
 def demo_config(environ: Mapping[str, str] | None = None,
@@ -94,6 +94,7 @@ class DemoChat:
         self.shown_sent = 0
         self.shown_edits = 0
         self.shown_answers = 0
+        self.shown_reactions = 0
         self.pressed_by: dict[str, str] = {}  # query id -> who pressed
         self.last_deal: int | None = None  # the bot's latest deal message: what /reply answers
         self.prompting = False
@@ -218,14 +219,17 @@ class DemoChat:
     def unseen(self) -> bool:
         return (len(self.emulator.sent) > self.shown_sent
                 or len(self.emulator.edits) > self.shown_edits
-                or len(self.emulator.callback_answers) > self.shown_answers)
+                or len(self.emulator.callback_answers) > self.shown_answers
+                or len(self.emulator.reactions) > self.shown_reactions)
 
     def show_new(self) -> None:
         new: list[Shown] = [*self.emulator.sent[self.shown_sent:],
                             *self.emulator.edits[self.shown_edits:],
-                            *self.emulator.callback_answers[self.shown_answers:]]
+                            *self.emulator.callback_answers[self.shown_answers:],
+                            *self.emulator.reactions[self.shown_reactions:]]
         self.shown_sent, self.shown_edits = len(self.emulator.sent), len(self.emulator.edits)
         self.shown_answers = len(self.emulator.callback_answers)
+        self.shown_reactions = len(self.emulator.reactions)
         for message in sorted(new, key=lambda m: m.at):
             if isinstance(message, CallbackAnswer):
                 if message.text:  # a press answered without a notice shows nothing
@@ -241,7 +245,9 @@ class DemoChat:
 
     def render(self, message: Message) -> str:
         """`Twenty-Four to Ann: first line`, further lines indented, then a line of buttons per
-        row of the keyboard: `[Hint] [Reveal]`."""
+        row of the keyboard: `[Hint] [Reveal]`; a reaction as one line in parentheses."""
+        if isinstance(message, Reaction):
+            return self.render_reaction(message)
         header = BOT_NAME
         if isinstance(message, Edit):
             header += " (edited)"
@@ -261,6 +267,13 @@ class DemoChat:
         if self.ansi:
             header = f"\x1b[1m{header}\x1b[0m"
         return "\n".join([f"{header}: {first}", *(f"  {line}" for line in rest)])
+
+    def render_reaction(self, reaction: Reaction) -> str:
+        """`(Twenty-Four reacts 👎 to Ann's "1+2+3+4")`: a reaction is not a message."""
+        marked = self.emulator.message(reaction.chat_id, reaction.message_id) or {}
+        who = marked.get("from", {}).get("first_name", "?")
+        return f"({BOT_NAME} reacts {reaction.emoji or 'no more'} to {who}'s " \
+               f"\"{marked.get('text', '')[:40]}\")"
 
     def prompt(self) -> None:
         if self.interactive and not self.prompting:

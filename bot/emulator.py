@@ -6,7 +6,10 @@ fields, JSON for objects); answers are {"ok": true, "result": ...} or Telegram's
 checks what Telegram checks for the methods the bot uses (HTML entities, 4096 characters, empty
 text, inline results), serves getUpdates long polling with offsets and allowed_updates, can enforce
 Telegram's flood limits (429 with retry_after), answers getChatMember (everyone is a member
-unless its owner made them an admin with `promote`), and lets its owner inject users' messages,
+unless its owner made them an admin with `promote`), takes reactions (setMessageReaction, with
+Telegram's list of emoji; a chat in `no_reactions` refuses them), has the bot's privacy mode
+(`privacy_mode`: getMe says so, and a group's plain messages that are neither replies to the bot
+nor mention it are not delivered), and lets its owner inject users' messages,
 inline queries and button presses, then read or await what the bot sent. It keeps everything in
 memory.
 """
@@ -27,6 +30,7 @@ import tornado.httpserver
 import tornado.iostream
 import tornado.netutil
 import tornado.web
+from telegram.constants import ReactionEmoji
 
 from bot.html_text import EntityError, visible_text
 
@@ -37,6 +41,7 @@ TEXT_LIMIT = 4096
 INLINE_RESULTS_LIMIT = 50
 CALLBACK_TEXT_LIMIT = 200
 CALLBACK_DATA_LIMIT = 64  # bytes
+ALLOWED_REACTIONS = frozenset(e.value for e in ReactionEmoji)  # what a bot may react with
 ADMIN_RIGHTS = ("can_be_edited", "is_anonymous", "can_manage_chat", "can_delete_messages",
                 "can_manage_video_chats", "can_restrict_members", "can_promote_members",
                 "can_change_info", "can_invite_users", "can_post_stories", "can_edit_stories",
@@ -122,6 +127,16 @@ class CallbackAnswer:
 
 
 @dataclass
+class Reaction:
+    """A reaction the bot set on a message (`emoji` empty: it removed its reaction)."""
+
+    chat_id: int
+    message_id: int
+    emoji: str
+    at: float
+
+
+@dataclass
 class FloodLimits:
     """Telegram's limits on sending: per bot per second, per group per minute."""
 
@@ -137,12 +152,15 @@ class BotApiEmulator:
     flood: FloodLimits | None = None
     username: str = BOT_USERNAME
     open_chats: bool = False  # True: a chat it never saw is made up instead of "chat not found"
+    privacy_mode: bool = False  # the bot sees only commands and replies/mentions in groups
+    no_reactions: set[int] = field(default_factory=set)  # chats that turned reactions off
     updates: list[dict] = field(default_factory=list)
     sent: list[Sent] = field(default_factory=list)
     edits: list[Edit] = field(default_factory=list)
     inline_answers: list[InlineAnswer] = field(default_factory=list)
     callback_answers: list[CallbackAnswer] = field(default_factory=list)
     markup_edits: list[MarkupEdit] = field(default_factory=list)
+    reactions: list[Reaction] = field(default_factory=list)
     calls: list[tuple[str, dict, float]] = field(default_factory=list)
     commands: list[dict] = field(default_factory=list)  # the default menu
     menus: dict[str, list[dict]] = field(default_factory=dict)  # by language code ("" default)
@@ -247,8 +265,21 @@ class BotApiEmulator:
             if original is not None:
                 message["reply_to_message"] = original
         self._messages[(chat_id, message["message_id"])] = message
-        await self._queue({"message": message})
+        if self._bot_sees(message):
+            await self._queue({"message": message})
         return message
+
+    def _bot_sees(self, message: dict) -> bool:
+        """In privacy mode a group's message reaches the bot only if it is a command (not one
+        addressed to another bot), a reply to the bot, or mentions it."""
+        if not self.privacy_mode or message["chat"]["type"] == "private":
+            return True
+        text = message.get("text", "")
+        if text.startswith("/"):
+            command = text.split()[0]
+            return "@" not in command or command.endswith("@" + self.username)
+        replied = message.get("reply_to_message") or {}
+        return replied.get("from", {}).get("id") == BOT_ID or f"@{self.username}" in text
 
     async def migrate(self, old_id: int, new_id: int, user: dict) -> None:
         """A group becomes a supergroup with a new id."""
@@ -349,7 +380,8 @@ class BotApiEmulator:
         return await handler(params)
 
     async def api_getme(self, params: dict) -> dict:
-        return {**self.bot_user, "can_join_groups": True, "can_read_all_group_messages": False,
+        return {**self.bot_user, "can_join_groups": True,
+                "can_read_all_group_messages": not self.privacy_mode,
                 "supports_inline_queries": True}
 
     async def api_setmycommands(self, params: dict) -> bool:
@@ -518,6 +550,26 @@ class BotApiEmulator:
         show_alert = str(params.get("show_alert", "")).lower() in ("true", "1")
         await self._record(CallbackAnswer(query_id, text, show_alert, time.perf_counter()),
                            self.callback_answers)
+        return True
+
+    async def api_setmessagereaction(self, params: dict) -> bool:
+        chat_id = self._known_chat(params)
+        message_id = int(params.get("message_id") or 0)
+        if (chat_id, message_id) not in self._messages:
+            raise TelegramError(400, "Bad Request: message to react not found")
+        reaction = _json(params.get("reaction")) or []
+        if not isinstance(reaction, list) or len(reaction) > 1:
+            raise TelegramError(400, "Bad Request: REACTIONS_TOO_MANY")
+        emoji = ""
+        for kind in reaction:
+            emoji = kind.get("emoji", "") if isinstance(kind, dict) else ""
+            if not isinstance(kind, dict) or kind.get("type") != "emoji" \
+                    or emoji not in ALLOWED_REACTIONS:
+                raise TelegramError(400, "Bad Request: REACTION_INVALID")
+        if chat_id in self.no_reactions and emoji:
+            raise TelegramError(400, "Bad Request: REACTION_INVALID")
+        await self._record(Reaction(chat_id, message_id, emoji, time.perf_counter()),
+                           self.reactions)
         return True
 
     def _known_chat(self, params: dict) -> int:

@@ -19,7 +19,7 @@ from telegram import (
     Update,
 )
 from telegram.constants import ParseMode
-from telegram.error import TelegramError
+from telegram.error import BadRequest, TelegramError
 from telegram.ext import Application, ContextTypes, JobQueue
 
 from bot import keyboards, markup
@@ -34,6 +34,12 @@ from bot.requests import (
     parse_play,
     parse_solve,
     parse_top,
+    problem,
+    read_countdown,
+    read_play,
+    read_solve,
+    read_top,
+    usage_text,
 )
 from bot.rounds import AdminCheck, Chat, Game, Player, Reply
 from bot.solving import Asker, Solving
@@ -244,6 +250,8 @@ async def send_round_reply(update: Update, context: Context, outcome: Reply,
         keyboard = keyboards.deal_keyboard(texts_of(update, context), outcome.dealt)
     if outcome.closed:
         drop_timer(context.job_queue, chat_of(update).id)
+    if outcome.reaction is not None and await react(update, context, outcome.reaction):
+        return
     if outcome.ended is not None and (ended := await game_of(context).find_round(outcome.ended)):
         keyboard = keyboards.after_keyboard(texts_of(update, context), ended)
     sent = await reply(update, outcome.text, quote=quote and outcome.dealt is None,
@@ -255,6 +263,22 @@ async def send_round_reply(update: Update, context: Context, outcome: Reply,
     await clear_keyboard(context.bot, ended)
     if outcome.closed:
         await follow_match(context.application, chat_of(update).id, outcome.ended)
+
+
+async def react(update: Update, context: Context, emoji: str) -> bool:
+    """Mark the message with a reaction; False when the chat refuses it (reactions turned off
+    there: the reply is then said in words). Never fails the answer: it is stored already."""
+    message = update.effective_message
+    if message is None:
+        return False
+    try:
+        await context.bot.set_message_reaction(message.chat_id, message.message_id, emoji)
+    except BadRequest as error:
+        log.info("reaction refused in chat %s (%s); replying in words", message.chat_id, error)
+        return False
+    except TelegramError as error:
+        log.warning("could not react in chat %s: %s", message.chat_id, error)
+    return True
 
 
 # --- commands --------------------------------------------------------------------------------
@@ -277,7 +301,8 @@ async def play(update: Update, context: Context) -> None:
     game, chat, player = game_of(context), chat_of(update), player_of(update)
     options = parse_play(arguments(context))
     if options is None:
-        await reply(update, texts_of(update, context)("play_usage"))
+        await reply(update, usage_text(texts_of(update, context), "play_usage",
+                                       problem(read_play, arguments(context))))
         return
     await send_round_reply(update, context, await game.play(chat, player, "24", options))
 
@@ -288,7 +313,8 @@ async def countdown(update: Update, context: Context) -> None:
     texts = game.texts(chat, player)
     request = parse_countdown(arguments(context))
     if request is None:
-        await reply(update, texts("countdown_usage"))
+        await reply(update, usage_text(texts, "countdown_usage",
+                                       problem(read_countdown, arguments(context))))
     elif isinstance(request, SolveRequest):
         await reply(update, await solving_of(context).closest(request, texts, asker_of(update)))
     else:
@@ -339,10 +365,9 @@ async def plain_text(update: Update, context: Context) -> None:
     message = update.effective_message
     if message is None or not message.text:
         return
-    current = game_of(context).open_round(chat_of(update).id)
     replied = message.reply_to_message
-    explicit = (current is not None and replied is not None
-                and current.message_id == replied.message_id)
+    explicit = replied is not None and game_of(context).is_deal(chat_of(update).id,
+                                                                 replied.message_id)
     await judge(update, context, message.text, explicit=explicit)
 
 
@@ -370,7 +395,8 @@ async def solve(update: Update, context: Context) -> None:
     texts = texts_of(update, context)
     request = parse_solve(arguments(context))
     if request is None:
-        await reply(update, texts("solve_usage"))
+        await reply(update, usage_text(texts, "solve_usage",
+                                       problem(read_solve, arguments(context))))
         return
     await send_page(update, await solving_of(context).solve_page(request, texts,
                                                                  asker_of(update)))
@@ -390,7 +416,8 @@ async def top(update: Update, context: Context) -> None:
     game, chat, player = game_of(context), chat_of(update), player_of(update)
     wanted = parse_top(arguments(context))
     if wanted is None:
-        await reply(update, texts_of(update, context)("top_usage"))
+        await reply(update, usage_text(texts_of(update, context), "top_usage",
+                                       problem(read_top, arguments(context))))
         return
     await reply(update, await game.top(chat, player, *wanted), quote=False)
 

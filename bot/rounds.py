@@ -21,11 +21,11 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 from bot import markup
-from bot.games import GAMES, Deal, PlayOptions, Rules
+from bot.games import GAMES, Deal, PlayOptions, Rules, Verdict
 from bot.games.rules import DEAL_SECONDS
 from bot.i18n import Texts, language_of, parse_language, texts_for
 from bot.pool import SolverPool, SolverTimeout
-from bot.storage import Result, Round, Stats, Storage
+from bot.storage import RaceWinner, Result, Round, Stats, Storage
 from bot.throttle import Admission, Throttle, Ticket, WorkBudget
 
 DEFAULT_SECONDS = {"24": 120.0, "countdown": 60.0, "yahtzee": 300.0}
@@ -33,6 +33,10 @@ DEAL_ROOM = 1.0  # what a costly deal reserves of the work budget beyond its sea
 # A result the bot could not send before it stopped is sent at start-up, unless it is older than
 # this: a day-old "Ann wins" would puzzle the chat more than it tells.
 ANNOUNCE_WITHIN = 24 * 3600.0
+# A right answer this long after the round was won is still told who was first, and by how much;
+# later, or once a new round is on, the chat has moved on.
+LATE_WITHIN = 60.0
+WRONG_REACTION = "👎"  # one of the emoji Telegram allows as a reaction
 
 AdminCheck = Callable[[], Awaitable[bool]]
 """Whether the speaker is an admin of the chat (asked only when it matters)."""
@@ -57,12 +61,14 @@ class Player:
 class Reply:
     """Text to send; `dealt` is a round this reply opens (its timer starts), `closed` says the
     reply ended the chat's round (its timer goes), `ended` is that round's id (once the reply is
-    sent, its result counts as announced)."""
+    sent, its result counts as announced). `reaction`: mark the answer with this emoji instead
+    of sending `text` (a wrong typed attempt; `text` is said only if the reaction fails)."""
 
     text: str
     dealt: Round | None = None
     closed: bool = False
     ended: int | None = None
+    reaction: str | None = None
 
 
 @dataclass(frozen=True)
@@ -86,17 +92,23 @@ class Game:
                  seconds: Mapping[str, float] | None = None,
                  clock: Callable[[], float] = time.time,
                  rng: random.Random | None = None,
-                 deal_seconds: float = DEAL_SECONDS) -> None:
+                 deal_seconds: float = DEAL_SECONDS,
+                 reads_group_messages: bool = True) -> None:
         self.storage = storage
         self.pool = pool
         self.seconds = {**DEFAULT_SECONDS, **(seconds or {})}
         self.clock = clock
         self.rng = rng or random.Random()
         self.deal_seconds = deal_seconds
+        # False in privacy mode: groups' plain messages never reach the bot, so deals there do
+        # not invite players to just type the answer
+        self.reads_group_messages = reads_group_messages
         self.throttle = Throttle()
         self.budget = WorkBudget()  # shared with the solving service: one allowance per person
         self._dealing: dict[int, tuple[asyncio.Lock, int]] = {}  # chat id -> lock, its users
         self._open: dict[int, Round] = {}  # chat id -> its open round
+        self._won: dict[int, tuple[Round, float]] = {}  # chat id -> its last round won, when
+        self._hints: dict[int, int] = {}  # open round id -> hints given
         self._languages: dict[int, str] = {}
         self._chats: dict[int, tuple[str, str | None]] = {}
         self._users: dict[int, tuple[str, str | None]] = {}
@@ -212,7 +224,10 @@ class Game:
             current = self._open.get(chat.id) or await self.storage.open_round_of(chat.id)
             return Reply(self._still_open(current, texts) if current else texts("no_round"))
         self._open[chat.id] = new
-        text = rules.deal_text(new, texts)
+        self._won.pop(chat.id, None)
+        typing = self.reads_group_messages or chat.type == "private"
+        text = "\n".join(filter(None, [rules.deal_text(new, texts),
+                                        rules.how_to_answer(texts, typing)]))
         if options.level is not None and dealt.level != options.level:
             text += "\n" + texts("play_other_level", wanted=texts(f"level_{options.level}"),
                                  level=texts(f"level_{dealt.level}"), target=dealt.target)
@@ -238,22 +253,32 @@ class Game:
         left = max(0, round(current.deadline - self.clock()))
         return GAMES[current.game].still_open_text(current, texts, left)
 
+    def is_deal(self, chat_id: int, message_id: int) -> bool:
+        """Whether a message is the deal of the chat's round (open, or just won): a reply to it
+        is an answer."""
+        current = self._open.get(chat_id) or self._just_won(chat_id)
+        return current is not None and current.message_id == message_id
+
     async def set_message(self, round_: Round, message_id: int) -> None:
         """The deal message's id: replies to it are answers."""
         await self.storage.set_message(round_.id, message_id)
         if (current := self._open.get(round_.chat_id)) is not None and current.id == round_.id:
             self._open[round_.chat_id] = dataclasses.replace(current, message_id=message_id)
+        if (won := self._won.get(round_.chat_id)) is not None and won[0].id == round_.id:
+            self._won[round_.chat_id] = (dataclasses.replace(won[0], message_id=message_id),
+                                         won[1])
 
     async def answer(self, chat: Chat, player: Player, text: str, explicit: bool) -> Reply | None:
         """Judge an answer; None means stay silent (not an attempt, no round, throttled).
 
         Every answer is judged and recorded, so a right one always wins and a Countdown answer
         always competes; the throttle only holds back replies to the others, with one note to
-        slow down per burst.
+        slow down per burst. A wrong typed attempt (not explicit) is marked with a reaction
+        rather than a message, to keep the chat quiet.
         """
         current = self._open.get(chat.id)
         if current is None:
-            return Reply(self.texts(chat, player)("no_round")) if explicit else None
+            return await self._late(chat, player, text, explicit)
         rules = GAMES[current.game]
         if not explicit and not rules.looks_like_answer(text):
             return None  # chatter: not even worth a trip to the pool
@@ -277,31 +302,98 @@ class Game:
             await self.storage.record_answer(current.id, player.id, text[:200], right, now,
                                              verdict.distance)
         if not right:
-            admission = self.throttle.admit(chat.id, player.id)
-            if admission is Admission.QUIET:
-                return None
-            if admission is Admission.NOTE:
-                return Reply(texts("slow_down", name=markup.name(player.first_name)))
-            return Reply(refusal or rules.verdict_text(verdict, current, texts))
+            return await self._not_right(chat, player, current, verdict, texts, explicit,
+                                         refusal)
         shown = markup.code(verdict.expression) if verdict.expression else \
             f"<code>{verdict.value}</code>"
         if await self.storage.close_round(current.id, "won", now, player.id,
                                           verdict.expression or verdict.value, current.points,
                                           now - current.started_at):
             self._forget(current)
+            self._won[chat.id] = (current, now)
             won = texts("won", name=markup.name(player.first_name), answer=shown,
                         elapsed=texts.seconds(now - current.started_at), points=current.points)
             details = await rules.win_details(self.pool, current, texts)
             return Reply("\n\n".join(filter(None, [won, details])), closed=True,
                          ended=current.id)
-        winner = await self.storage.winner_name(current.id)
-        return Reply(texts("too_late", name=markup.name(winner)) if winner else
-                     texts("round_over"))
+        return Reply(self._too_late(await self.storage.race(current.id), now, texts))
+
+    async def _not_right(self, chat: Chat, player: Player, current: Round, verdict: Verdict,
+                         texts: Texts, explicit: bool, refusal: str | None = None
+                         ) -> Reply | None:
+        """The reply to an answer that did not win (yet): throttled; a typed attempt that
+        scores nothing gets a reaction; a Countdown answer that ties or trails another
+        player's earlier one is told so (the earlier answer wins a tie). A guess (Yahtzee)
+        is always answered in words: "higher" or "lower" is what the player plays with."""
+        rules = GAMES[current.game]
+        admission = self.throttle.admit(chat.id, player.id)
+        if admission is Admission.QUIET:
+            return None
+        if admission is Admission.NOTE:
+            return Reply(texts("slow_down", name=markup.name(player.first_name)))
+        if refusal is not None:
+            return Reply(refusal)
+        text = rules.verdict_text(verdict, current, texts)
+        if rules.guesses is not None:
+            return Reply(text)
+        if verdict.distance is None or rules.points_for(verdict.distance) == 0:
+            return Reply(text) if explicit else Reply(text, reaction=WRONG_REACTION)
+        best = await self.storage.best_answer(current.id)  # this one is stored: ties settled
+        if best is None or best.user_id == player.id:
+            return Reply(text)
+        key = "countdown_tie" if best.distance == verdict.distance else "countdown_behind"
+        return Reply(texts(key, expression=markup.code(verdict.expression),
+                           value=verdict.value, distance=verdict.distance,
+                           name=markup.name(best.name), best=best.distance))
+
+    async def _late(self, chat: Chat, player: Player, text: str,
+                    explicit: bool) -> Reply | None:
+        """An answer when no round is on. Right for the round just won, it is stored (its
+        player played that round, as one who lost the race by a hair) and told who was first
+        and by how much; anything else after a win is told the round is over, if explicit;
+        with no recent win, an explicit answer hears there is no round."""
+        texts = self.texts(chat, player)
+        finished = self._just_won(chat.id)
+        if finished is None:
+            return Reply(texts("no_round")) if explicit else None
+        rules = GAMES[finished.game]
+        if not explicit and not rules.looks_like_answer(text):
+            return None
+        verdict = await rules.judge(self.pool, finished, text, explicit)
+        winner = await self.storage.race(finished.id)
+        if verdict.kind != "right" or winner is None or winner.user_id == player.id:
+            return Reply(texts("round_over")) if explicit else None
+        await self._remember(chat, player)
+        now = self.clock()
+        await self.storage.record_answer(finished.id, player.id, text[:200], True, now,
+                                         verdict.distance)
+        return Reply(self._too_late(winner, now, texts))
+
+    def _just_won(self, chat_id: int) -> Round | None:
+        """The chat's round won less than LATE_WITHIN ago (None once a new one is dealt)."""
+        won = self._won.get(chat_id)
+        if won is None:
+            return None
+        if self.clock() - won[1] > LATE_WITHIN:
+            del self._won[chat_id]
+            return None
+        return won[0]
+
+    @staticmethod
+    def _too_late(winner: RaceWinner | None, at: float, texts: Texts) -> str:
+        """A right answer stored at `at` lost the race: who was first, and by how much, from
+        the stored times of both answers."""
+        if winner is None:
+            return texts("round_over")
+        name, gap = markup.name(winner.name), at - winner.at
+        if gap < 0.05:  # shown to a tenth of a second
+            return texts("too_late_instant", name=name)
+        return texts("too_late_by", name=name, seconds=texts.seconds(gap))
 
     async def hint(self, chat: Chat, player: Player, is_admin: AdminCheck | None = None) -> str:
-        """The first step of a solution; the round's points drop (once). The first hint is for
+        """The next step of a solution. The first lowers the round's points (once) and is for
         whoever started the round or an admin, since it costs everyone; after it, anyone may
-        see it again."""
+        ask for the next step, until only the answer itself is left."""
         texts = self.texts(chat, player)
         current = self._open.get(chat.id)
         if current is None:
@@ -311,14 +403,31 @@ class Game:
             return texts("no_hints")
         if not current.hint_used and not await self._may_steer(chat, player, current, is_admin):
             return texts("hint_not_allowed", starter=await self._starter(current, texts))
-        step = await rules.hint_step(self.pool, current)
-        if step is None:
+        steps = await rules.hint_steps(self.pool, current)
+        if not steps:
             return texts("no_hints")
+        given = await self._hints_given(current)
+        if given >= max(1, len(steps) - 1):  # the last step is the answer: never a hint
+            return texts("hint_none_left", steps=", ".join(
+                markup.code(step) for step, _ in steps[:given]))
         points = current.points if current.hint_used else hint_points(current.points)
-        if not current.hint_used and await self.storage.use_hint(current.id, points) and \
-                self._open.get(chat.id) == current:
-            self._open[chat.id] = dataclasses.replace(current, points=points, hint_used=True)
-        return texts("hint", step=markup.code(step), points=points)
+        if await self.storage.give_hint(current.id, given + 1, points):
+            self._hints[current.id] = given + 1
+            if (still := self._open.get(chat.id)) is not None and still.id == current.id:
+                self._open[chat.id] = dataclasses.replace(still, points=points, hint_used=True)
+        step, value = steps[given]
+        if given == 0:
+            return texts("hint", step=markup.code(step), points=points)
+        return texts("hint_next", step=markup.code(step),
+                     value=f"<code>{markup.escape(value)}</code>",
+                     points=points)
+
+    async def _hints_given(self, current: Round) -> int:
+        """How many steps of this round's solution were given (read once after a restart)."""
+        if current.id not in self._hints:
+            self._hints[current.id] = \
+                await self.storage.hints_given(current.id) if current.hint_used else 0
+        return self._hints[current.id]
 
     async def reveal(self, chat: Chat, player: Player,
                      is_admin: AdminCheck | None = None) -> Reply:
@@ -414,6 +523,7 @@ class Game:
         return texts("starter", name=markup.name(name)) if name else texts("starter_unknown")
 
     def _forget(self, current: Round) -> None:
+        self._hints.pop(current.id, None)
         if (still := self._open.get(current.chat_id)) is not None and still.id == current.id:
             del self._open[current.chat_id]
 

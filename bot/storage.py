@@ -104,6 +104,15 @@ class MatchScore:
 
 
 @dataclass(frozen=True)
+class RaceWinner:
+    """Who won a round with a right answer, and when that answer was stored."""
+
+    user_id: int
+    name: str
+    at: float
+
+
+@dataclass(frozen=True)
 class Result:
     """A closed round as its result message needs it (`exact`: the winner answered right;
     `distance`: how far the winner's answer was, where the closest answer wins)."""
@@ -320,10 +329,16 @@ class Storage:
                                  "user_id = ? AND distance IS NOT NULL", (round_id, user_id))
         return int(rows[0][0])
 
-    async def use_hint(self, round_id: int, points: int) -> bool:
-        """Mark the hint and lower the points, once; False if the round is no longer open."""
-        return await self._run("UPDATE rounds SET hint_used = 1, points = ? "
-                               "WHERE id = ? AND status = 'open'", (points, round_id)) == 1
+    async def give_hint(self, round_id: int, number: int, points: int) -> bool:
+        """Count the round's `number`th hint given (the column `hint_used` holds how many) and
+        set its points; False if the round is closed or that hint was counted already."""
+        return await self._run("UPDATE rounds SET hint_used = ?, points = ? "
+                               "WHERE id = ? AND status = 'open' AND hint_used = ?",
+                               (number, points, round_id, number - 1)) == 1
+
+    async def hints_given(self, round_id: int) -> int:
+        rows = await self._fetch("SELECT hint_used FROM rounds WHERE id = ?", (round_id,))
+        return int(rows[0][0]) if rows else 0
 
     async def close_round(self, round_id: int, status: str, ended_at: float,
                           winner: int | None = None, answer: str | None = None, awarded: int = 0,
@@ -374,6 +389,16 @@ class Storage:
         if round_ids:
             await self._run(f"UPDATE rounds SET announced = 1 WHERE id IN "
                             f"({', '.join('?' * len(round_ids))})", tuple(round_ids))
+
+    async def race(self, round_id: int) -> RaceWinner | None:
+        """The winner of a round won by a right answer, with that answer's stored time (None
+        for a round nobody won, or won by the closest answer at the end)."""
+        rows = await self._fetch(
+            "SELECT r.winner_id, u.first_name, MIN(a.at) FROM rounds r "
+            "JOIN users u ON u.id = r.winner_id JOIN answers a ON a.round_id = r.id "
+            "AND a.user_id = r.winner_id AND a.correct = 1 WHERE r.id = ? "
+            "GROUP BY r.winner_id, u.first_name", (round_id,))
+        return RaceWinner(*rows[0]) if rows else None
 
     async def winner_name(self, round_id: int) -> str | None:
         rows = await self._fetch("SELECT u.first_name FROM rounds r JOIN users u "

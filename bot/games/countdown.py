@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from bot import markup
+from bot import feedback, markup
 from bot.games.rules import (
     DEAL_GRACE,
     DEAL_SECONDS,
@@ -23,8 +23,8 @@ from bot.games.rules import (
 from bot.i18n import Texts
 from bot.pool import SolverPool
 from bot.storage import Round
-from solver import DivisionByZeroError, evaluate, to_text
-from solver.countdown import solve_countdown, steps_ok
+from solver import evaluate, to_text
+from solver.countdown import solve_countdown
 from solver.expr import numbers as expr_numbers
 
 GAME = "countdown"
@@ -50,23 +50,25 @@ def draw(seed: int, large: int = DEFAULT_LARGE) -> Deal:
 
 
 def judge(text: str, hand: tuple[int, ...], target: int, explicit: bool) -> Verdict:
-    """A valid answer's value and distance, or what is wrong with it."""
+    """A valid answer's value and distance, or what is wrong with it: numbers the hand lacks,
+    or the first step that is not a whole number above zero. A plain message (not explicit) is
+    an attempt only when it uses nothing but the hand's numbers, each at most once."""
     expr = read_expression(text, explicit)
     if isinstance(expr, Verdict):
         return expr
-    used, dealt = Counter(expr_numbers(expr)), Counter(hand)
-    if not explicit and sum((used & dealt).values()) < 2:
+    if not explicit and not feedback.uses_part_of_hand(expr, hand):
         return Verdict("ignore")
+    used, dealt = Counter(expr_numbers(expr)), Counter(hand)
     shown = to_text(expr)
     extra = tuple(sorted((used - dealt).elements()))
     if extra:
         return Verdict("wrong_numbers", shown, extra=extra)
-    try:
-        value = evaluate(expr)
-    except DivisionByZeroError:
+    bad = feedback.first_bad_step(expr)
+    if bad is not None and bad.reason == "division_by_zero":
         return Verdict("division_by_zero", shown)
-    if not steps_ok(expr, "subset"):
-        return Verdict("not_whole", shown)
+    if bad is not None:
+        return Verdict("not_whole", shown, params={"step": bad.text, "reason": bad.reason})
+    value = evaluate(expr)
     distance = abs(int(value) - target)
     return Verdict("right" if distance == 0 else "close", shown, value=str(value),
                    distance=distance)
@@ -93,6 +95,9 @@ class Countdown(Rules):
 
     def points_for(self, distance: int) -> int:
         return points_for(distance)
+
+    def how_to_answer(self, texts: Texts, typing: bool) -> str:
+        return texts("answer_how_countdown" if typing else "answer_how_countdown_no_typing")
 
     def deal_text(self, round_: Round, texts: Texts) -> str:
         return texts("deal_countdown", numbers=markup.numbers(round_.hand), target=round_.target,

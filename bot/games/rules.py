@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from bot import markup
+from bot import feedback, markup
 from bot.i18n import Texts
 from bot.pool import SolverPool
 from bot.storage import Round
@@ -106,6 +106,11 @@ class Rules(ABC):
         """Whether a plain message (no command, no reply) may be an answer: cheap, no solver."""
         return bool(LOOKS_LIKE_MATH.match(text.strip()))
 
+    def how_to_answer(self, texts: Texts, typing: bool) -> str:
+        """The deal's last line: how to answer, where the game does not say it in its deal text
+        (`typing`: the bot sees plain messages here, so typing the answer works)."""
+        return ""
+
     @abstractmethod
     async def judge(self, pool: SolverPool, round_: Round, text: str,
                     explicit: bool) -> Verdict:
@@ -131,6 +136,10 @@ class Rules(ABC):
         """A first step towards a solution, for games that give hints (None: no hints here)."""
         return None
 
+    async def hint_steps(self, pool: SolverPool, round_: Round) -> list[feedback.Step]:
+        """The steps a solution takes, which hints give one at a time (empty: no hints)."""
+        return []
+
     def still_open_text(self, round_: Round, texts: Texts, seconds_left: int) -> str:
         return texts("still_open", game=texts.game(self.name), puzzle=self.puzzle_html(round_),
                      seconds=seconds_left)
@@ -149,16 +158,34 @@ class Rules(ABC):
                          value=f"<code>{markup.signed(markup.escape(verdict.value))}</code>",
                          target=round_.target)
         if verdict.kind == "wrong_numbers":
-            parts = []
-            if verdict.extra:
-                parts.append(texts("numbers_extra", numbers=markup.numbers(verdict.extra)))
-            if verdict.missing:
-                parts.append(texts("numbers_missing", numbers=markup.numbers(verdict.missing)))
-            return texts("wrong_numbers", problems=texts("and").join(parts),
-                         numbers=markup.numbers(round_.hand))
+            return numbers_text(verdict, round_.hand, texts)
         if verdict.kind == "division_by_zero":
             return texts("division_by_zero")
         if verdict.kind == "not_whole":
-            return texts("not_whole", expression=markup.code(verdict.expression))
+            step = verdict.params.get("step")
+            if step is None:
+                return texts("not_whole", expression=markup.code(verdict.expression))
+            return texts("bad_step", expression=markup.code(verdict.expression),
+                         step=markup.code(step), reason=texts(f"step_{verdict.params['reason']}"))
         params = {k: markup.escape(str(v)) for k, v in verdict.params.items()}
         return texts("unreadable", reason=texts(f"parse_{verdict.error or 'parse'}", **params))
+
+
+def numbers_text(verdict: Verdict, hand: tuple, texts: Texts) -> str:
+    """What an answer does wrong with the hand's numbers, each misuse said exactly: numbers
+    the hand lacks, numbers used more often than dealt ("2 is used twice, the hand has one 2"),
+    numbers left out."""
+    parts = []
+    if missing_from_hand := feedback.absent(verdict.extra, hand):
+        parts.append(texts("numbers_absent", numbers=texts("and").join(
+            f"<code>{n}</code>" for n in missing_from_hand)))
+    for over in feedback.overused(verdict.extra, hand):
+        times = texts("times_two") if over.used == 2 else texts("times_many", count=over.used)
+        key = "overused_single" if over.has == 1 else "overused_several"
+        parts.append(texts(key, number=f"<code>{over.number}</code>", times=times,
+                           count=over.has))
+    if verdict.missing:
+        parts.append(texts("numbers_missing", numbers=markup.numbers(verdict.missing)))
+    problems = "; ".join(parts)
+    return texts("wrong_numbers", problems=problems[:1].upper() + problems[1:],
+                 numbers=markup.numbers(hand))

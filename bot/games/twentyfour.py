@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import random
 import time
-from collections import Counter
 from itertools import combinations_with_replacement
 
-from bot import markup
+from bot import feedback, markup
 from bot.games.rules import (
     DEAL_GRACE,
     DEAL_SECONDS,
@@ -33,7 +32,6 @@ from solver import (
     solve,
     to_text,
 )
-from solver.expr import numbers as expr_numbers
 from solver.rating import level as rated_level
 
 GAME = "24"
@@ -95,16 +93,18 @@ def any_four(rng: random.Random, target: int,
 
 
 def judge(text: str, hand: tuple[int, ...], target: int, explicit: bool) -> Verdict:
-    """Judge an answer exactly. Plain messages (not explicit) that are no attempt are ignored."""
+    """Judge an answer exactly. A plain message (not explicit) is an attempt only when it uses
+    every number of the hand once: partial workings and chatter are ignored. The numbers are
+    checked before the arithmetic, so `1/0` with no 0 dealt names the 0."""
     expr = read_expression(text, explicit)
     if isinstance(expr, Verdict):
         return expr
     shown = to_text(expr)
-    if not explicit and sum((Counter(expr_numbers(expr)) & Counter(hand)).values()) < 2:
+    if not explicit and not feedback.uses_whole_hand(expr, hand):
         return Verdict("ignore")
     try:
-        value = evaluate(expr)
         check_numbers(expr, hand)
+        value = evaluate(expr)
     except NumbersMismatchError as error:
         return Verdict("wrong_numbers", shown, missing=tuple(error.missing),
                        extra=tuple(error.extra))
@@ -123,6 +123,11 @@ def solutions(hand: tuple[int, ...], target: int) -> list[str]:
 def hint(hand: tuple[int, ...], target: int) -> str:
     """The first step of the simplest solution."""
     return first_step(solve(hand, target, limit=1)[0])
+
+
+def hints(hand: tuple[int, ...], target: int) -> list[feedback.Step]:
+    """The steps of the simplest solution, in order (the first is `hint`'s)."""
+    return feedback.steps(solve(hand, target, limit=1)[0])
 
 
 class TwentyFour(Rules):
@@ -154,6 +159,12 @@ class TwentyFour(Rules):
 
     async def hint_step(self, pool: SolverPool, round_: Round) -> str:
         return await pool.run(hint, round_.hand, round_.target)
+
+    async def hint_steps(self, pool: SolverPool, round_: Round) -> list[feedback.Step]:
+        return await pool.run(hints, round_.hand, round_.target)
+
+    def how_to_answer(self, texts: Texts, typing: bool) -> str:
+        return texts("answer_how_24" if typing else "answer_how_24_no_typing")
 
 
 def solutions_text(texts: Texts, hand: tuple[int, ...] | list[int], target: int,

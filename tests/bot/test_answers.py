@@ -1,0 +1,323 @@
+"""Answers through the real Application (issue 10, items 2-4): fair races said plainly, a quiet
+chat (only whole attempts are judged; a wrong typed one gets a reaction), privacy mode, and
+precise feedback (misused numbers, the Countdown step that breaks the rule, usage mistakes,
+hints step by step)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.app import build_application, on_startup
+from bot.pool import SolverPool
+from bot.rounds import LATE_WITHIN, WRONG_REACTION, Chat, Game, Player
+from solver import solve
+from tests.bot.conftest import Harness, make_config
+from tests.fake_telegram import FakeTelegram
+from tests.scoring import score_mismatches
+
+GROUP = -1301
+ANN = {"id": 41, "is_bot": False, "first_name": "Ann"}
+BOB = {"id": 42, "is_bot": False, "first_name": "Bob"}
+CAROL = {"id": 43, "is_bot": False, "first_name": "Carol"}
+COUNTDOWN_HAND, COUNTDOWN_TARGET = (1, 3, 7, 10, 25, 50), 831  # 830 is the closest
+
+
+class Clock:
+    """The round service's clock, moved by hand: answer times are exact."""
+
+    def __init__(self, now: float = 1_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def deal(h: Harness, hand: tuple[int, ...], game: str = "24", target: int = 24,
+               points: int = 20, starter: dict = ANN) -> Game:
+    """A round on a known hand, started by `starter`, as /play would store it."""
+    service: Game = h.game
+    await service.storage.remember_chat(GROUP, "group", "G")
+    await service.storage.remember_user(starter["id"], starter["first_name"])
+    now = service.clock()
+    made = await service.storage.open_round(GROUP, game, hand, target, "2", points, "en", now,
+                                            now + 60, starter["id"])
+    assert made is not None
+    await service.load()
+    return service
+
+
+def sent_to(h: Harness, chat_id: int = GROUP) -> list[str]:
+    return [s.text for s in h.telegram.sent if s.chat_id == chat_id]
+
+
+def scores_are_exact(h: Harness) -> list[str]:
+    with sqlite3.connect(h.app.bot_data["config"].database_path) as database:
+        return score_mismatches(database)
+
+
+@pytest.fixture
+def clock(harness: Harness) -> Clock:
+    fixed = Clock()
+    harness.game.clock = fixed
+    return fixed
+
+
+# --- item 2: fair races ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("route", ["plain", "/a", "reply"])
+async def test_a_late_right_answer_hears_who_was_first_and_by_how_much(
+        harness: Harness, clock: Clock, route: str):
+    await harness.send(GROUP, ANN, "/play")
+    deal_message = await harness.telegram.reply(GROUP)
+    answer = solve(harness.game.open_round(GROUP).hand)[0]
+    clock.now += 4.0
+    await harness.send(GROUP, BOB, answer)
+    assert "Bob wins" in (await harness.telegram.reply(GROUP)).text
+    assert harness.game.open_round(GROUP) is None  # closed in memory: no round is on
+    clock.now += 0.3
+    if route == "reply":
+        await harness.send(GROUP, ANN, answer, reply_to=deal_message.message_id)
+    else:
+        await harness.send(GROUP, ANN, answer if route == "plain" else f"/a {answer}")
+    late = await harness.telegram.reply(GROUP)
+    assert late.text == "⌛ Bob was first, 0.3 s before you."
+    assert late.reply_to is not None  # said to Ann, under her answer
+    await harness.send(GROUP, ANN, "/stats")  # she played that round: it counts, exactly
+    assert "0 wins in 1 round" in (await harness.telegram.reply(GROUP)).text
+    assert scores_are_exact(harness) == []
+
+
+async def test_after_a_win_other_answers_hear_the_round_is_over(harness: Harness,
+                                                                clock: Clock):
+    await deal(harness, (3, 3, 8, 8))
+    await harness.send(GROUP, BOB, "8/(3-8/3)")
+    await harness.telegram.reply(GROUP)
+    before = len(sent_to(harness))
+    await harness.send(GROUP, ANN, "3+3+8+8")  # a typed wrong attempt after the win: silence
+    await harness.send(GROUP, BOB, "/a 8/(3-8/3)")  # the winner again: nothing to race
+    assert sent_to(harness)[before:] == ["This round is over already."]
+    clock.now += LATE_WITHIN + 1  # the chat has moved on
+    await harness.send(GROUP, ANN, "/a 8/(3-8/3)")
+    assert "No round is on here" in sent_to(harness)[-1]
+    assert scores_are_exact(harness) == []
+
+
+async def test_two_right_answers_at_once_make_one_winner_told_plainly(harness: Harness,
+                                                                      clock: Clock):
+    await deal(harness, (3, 3, 8, 8))
+    await asyncio.gather(harness.send(GROUP, ANN, "/a 8/(3-8/3)"),
+                         harness.send(GROUP, BOB, "8/(3-8/3)"))
+    texts = await harness.telegram.replies(GROUP, 2)
+    assert sum("wins" in t.text for t in texts) == 1
+    assert sum("was first, less than 0.1 s before you" in t.text for t in texts) == 1
+    assert scores_are_exact(harness) == []
+
+
+async def test_countdown_an_answer_as_close_as_an_earlier_one_cannot_win_the_tie(
+        harness: Harness, clock: Clock):
+    await deal(harness, COUNTDOWN_HAND, "countdown", COUNTDOWN_TARGET, 10)
+    await harness.send(GROUP, ANN, "/a 10*(3*25+1+7)")  # 830
+    assert "1 away (7 points if it stays the closest)" in \
+        (await harness.telegram.reply(GROUP)).text
+    clock.now += 1
+    await harness.send(GROUP, BOB, "/a (1+7+3*25)*10")  # the same value, later
+    tie = await harness.telegram.reply(GROUP)
+    assert tie.text == ("📝 (1+7+3×25)×10 = 830: 1 away, as close as Ann's earlier answer, "
+                        "and the earlier answer wins a tie.")
+    await harness.send(GROUP, CAROL, "/a (10+7)*50-25-3")  # 822: scores, but behind
+    assert "9 away; Ann is closer (1 away)." in (await harness.telegram.reply(GROUP)).text
+    clock.now += 1
+    await harness.send(GROUP, ANN, "/a (1+7+3*25)*10")  # her own tie: she leads still
+    assert "if it stays the closest" in (await harness.telegram.reply(GROUP)).text
+    closed = await harness.game.expire(harness.game.open_round(GROUP).id)
+    assert closed is not None and "Ann</b> was closest" in closed[1]
+    assert scores_are_exact(harness) == []
+
+
+# --- item 3: a quiet chat ----------------------------------------------------------------------
+
+async def test_chatter_and_partial_workings_get_no_reply(harness: Harness):
+    await deal(harness, (2, 7, 11, 13))
+    for text in ("nice hand lol", "11-7", "2*11 = 22", "13+11", "2+7+11+13+1", "2*2*7*11*13",
+                 "what is 24?"):
+        await harness.send(GROUP, BOB, text)
+    assert sent_to(harness) == [] and harness.telegram.reactions == []
+    rows = await harness.game.storage._fetch("SELECT COUNT(*) FROM answers")
+    assert rows == [(0,)]  # none of them was an attempt
+
+
+async def test_a_wrong_typed_attempt_gets_a_reaction_not_a_message(harness: Harness):
+    await deal(harness, (2, 7, 11, 13))
+    await harness.send(GROUP, BOB, "2+7+11+13")  # the whole hand, once each: an attempt
+    assert sent_to(harness) == []
+    [reaction] = harness.telegram.reactions
+    assert reaction.emoji == WRONG_REACTION and reaction.chat_id == GROUP
+    assert harness.telegram.message(GROUP, reaction.message_id)["text"] == "2+7+11+13"
+    await harness.send(GROUP, BOB, "/a 2+7+11+13")  # asked explicitly: said in words
+    assert "makes 33, not 24" in (await harness.telegram.reply(GROUP)).text
+    await harness.send(GROUP, BOB, "(13-11)*(7+2)+6")  # not the hand: chatter, no reaction
+    assert len(harness.telegram.reactions) == 1
+
+
+async def test_where_reactions_are_refused_the_verdict_is_said_instead(harness: Harness):
+    harness.telegram.no_reactions.add(GROUP)  # the chat turned reactions off: 400
+    await deal(harness, (2, 7, 11, 13))
+    await harness.send(GROUP, BOB, "2+7+11+13")
+    assert "makes 33, not 24" in (await harness.telegram.reply(GROUP)).text
+    assert harness.telegram.reactions == []
+    await harness.send(GROUP, ANN, "(13-11)*(2+7)")
+    assert "makes 18, not 24" in (await harness.telegram.reply(GROUP)).text
+    rows = await harness.game.storage._fetch("SELECT COUNT(*) FROM answers")
+    assert rows == [(2,)]  # both attempts stored: the failed reaction lost nothing
+    await harness.send(GROUP, ANN, "/a (13-7)*(2+11)")
+    assert "makes 78" in (await harness.telegram.reply(GROUP)).text
+
+
+async def test_countdown_typed_attempts_use_only_the_hand(harness: Harness):
+    await deal(harness, COUNTDOWN_HAND, "countdown", COUNTDOWN_TARGET, 10)
+    await harness.send(GROUP, BOB, "25*4")  # 4 is not dealt: chatter
+    await harness.send(GROUP, BOB, "50")  # one number is no attempt
+    assert sent_to(harness) == [] and harness.telegram.reactions == []
+    await harness.send(GROUP, BOB, "25*3")  # a valid answer, far off: a reaction
+    assert sent_to(harness) == [] and len(harness.telegram.reactions) == 1
+    await harness.send(GROUP, BOB, "10*(3*25+1+7)")  # one that scores is said in words
+    assert "1 away" in (await harness.telegram.reply(GROUP)).text
+
+
+@pytest.fixture
+async def private_bot(telegram: FakeTelegram, pool: SolverPool, tmp_path: Path
+                      ) -> AsyncIterator[Harness]:
+    """The bot in privacy mode: getMe says it cannot read every group message."""
+    telegram.privacy_mode = True
+    app = build_application(make_config(telegram, tmp_path / "bot.sqlite3"))
+    app.bot_data["pool"] = pool
+    await app.initialize()
+    await on_startup(app)
+    await app.start()
+    yield Harness(app, telegram)
+    await app.stop()
+    await app.shutdown()
+    await app.post_shutdown(app)  # type: ignore[misc]
+
+
+async def test_in_privacy_mode_deals_do_not_invite_typing(private_bot: Harness):
+    assert not private_bot.game.reads_group_messages
+    await private_bot.send(GROUP, ANN, "/play")
+    deal_text = (await private_bot.telegram.reply(GROUP)).text
+    assert "just type it" not in deal_text
+    assert deal_text.endswith("Answer with /a expression or by replying to this message.")
+    await private_bot.send(GROUP, ANN, "/countdown")
+    assert "just type it" not in (await private_bot.telegram.reply(GROUP)).text
+    await private_bot.send(ANN["id"], ANN, "/play", kind="private")  # a private chat sees all
+    assert "or just type it." in (await private_bot.telegram.reply(ANN["id"])).text
+
+
+async def test_privacy_mode_is_read_from_getme_and_explained_in_the_log(
+        telegram: FakeTelegram, pool: SolverPool, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture):
+    for privacy in (False, True):
+        telegram.privacy_mode = privacy
+        app = build_application(make_config(telegram, tmp_path / f"{privacy}.sqlite3"))
+        app.bot_data["pool"] = pool
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="bot.app"):
+            await app.initialize()
+            await on_startup(app)
+        assert app.bot_data["game"].reads_group_messages is not privacy
+        assert ("/setprivacy" in caplog.text) is privacy
+        await app.shutdown()
+        await app.post_shutdown(app)  # type: ignore[misc]
+
+
+async def test_in_a_normal_group_the_deal_invites_typing(harness: Harness):
+    await harness.send(GROUP, ANN, "/play")
+    assert (await harness.telegram.reply(GROUP)).text.endswith(
+        "Answer with /a expression, by replying to this message, or just type it.")
+
+
+# --- item 4: precise feedback ------------------------------------------------------------------
+
+@pytest.mark.parametrize(("hand", "answer", "said"), [
+    ((2, 3, 4, 6), "2*3*4", "❌ It leaves out 6. The numbers are 2 3 4 6."),
+    ((1, 2, 3, 4), "1/0", "❌ The hand has no 0; it leaves out 2 3 4."),
+    ((3, 3, 8, 8), "3*3*3*8*8", "❌ 3 is used 3 times, the hand has 2."),
+    ((3, 3, 8, 8), "8/(3-3)*8", "❌ That divides by zero."),
+])
+async def test_misused_numbers_are_named_exactly(harness: Harness, hand, answer, said):
+    await deal(harness, hand)
+    await harness.send(GROUP, BOB, f"/a {answer}")
+    assert (await harness.telegram.reply(GROUP)).text.startswith(said)
+
+
+async def test_absent_numbers_come_before_overused_ones(harness: Harness):
+    await deal(harness, (2, 3, 4, 6))
+    await harness.send(GROUP, BOB, "/a 2*2*6*1")
+    assert (await harness.telegram.reply(GROUP)).text == (
+        "❌ The hand has no 1; 2 is used twice, the hand has one 2; it leaves out 3 4. "
+        "The numbers are 2 3 4 6.")
+
+
+@pytest.mark.parametrize(("answer", "said"), [
+    ("(3-7)*25", "❌ (3−7)×25: 3−7 is below zero; every step must be a whole number above zero."),
+    ("(1+3-7)*25", "(1+3−7)×25: 4−7 is below zero"),
+    ("7/3*25", "7÷3 is not a whole number"),
+    ("50*(7-7)", "7 is used twice, the hand has one 7."),  # the numbers first
+    ("(10-3-7)*25", "7−7 is zero"),
+    ("(25-(3+7+10+1))*50", "(25−(3+7+10+1))×50 = 200"),  # every step fine
+])
+async def test_countdown_names_the_step_that_breaks_the_rule(harness: Harness, answer, said):
+    await deal(harness, COUNTDOWN_HAND, "countdown", COUNTDOWN_TARGET, 10)
+    await harness.send(GROUP, BOB, f"/a {answer}")
+    text = (await harness.telegram.reply(GROUP)).text
+    assert said.lower() in text.lower(), text
+
+
+@pytest.mark.parametrize(("command", "said"), [
+    ("/solve 1 2 3 4 5 6 7", "❌ Too many numbers: at most 6.\nUsage: /solve"),
+    ("/solve 3 8 3 8 = 99999999999", "❌ The target 99999999999 is out of range"),
+    ("/solve 3 8 3 2000000", "❌ 2000000 is out of range: numbers go from 0 to 1000000."),
+    ("/solve --closest 1 3 7 10 25 50", "❌ --closest needs a target, e.g. = 765.\nUsage: /solve"),
+    ("/solve 3 8 three 8", "❌ I don't understand three."),
+    ("/play = 1000", "❌ The target 1000 is out of range: 1 to 999.\nUsage: /play"),
+    ("/play 7", "❌ A round has 4, 5 or 6 numbers, not 7."),
+    ("/play hard easy", "❌ easy repeats something given already."),
+    ("/countdown 5", "❌ At most 4 large numbers, not 5.\nUsage: /countdown"),
+    ("/countdown 1 3 7 10 25 50 = 100001", "❌ The target 100001 is out of range: 1 to 100000."),
+    ("/countdown 1 2 3 4 5 6 7 = 100", "❌ Too many numbers: at most 6."),
+    ("/top everything", "❌ I don't understand everything.\nUsage: /top"),
+    ("/solve " + "9" * 500, "❌ That is too long."),
+])
+async def test_each_usage_mistake_says_what_was_wrong(harness: Harness, command, said):
+    await harness.send(GROUP, ANN, command)
+    assert (await harness.telegram.reply(GROUP)).text.startswith(said)
+
+
+async def test_the_usage_line_alone_when_nothing_was_given(harness: Harness):
+    await harness.send(GROUP, ANN, "/solve")
+    assert (await harness.telegram.reply(GROUP)).text.startswith("Usage: /solve")
+
+
+async def test_hints_give_the_next_step_then_say_there_are_no_more(harness: Harness):
+    await deal(harness, (3, 3, 8, 8), points=30)
+    await harness.send(GROUP, ANN, "/hint")
+    assert (await harness.telegram.reply(GROUP)).text == \
+        "💡 Start with 8÷3. (Points now 15.)"
+    await harness.send(GROUP, BOB, "/hint")  # after the first, anyone: it costs nothing more
+    assert (await harness.telegram.reply(GROUP)).text == \
+        "💡 Next: 3−8÷3 = 1/3. (Points now 15.)"
+    await harness.send(GROUP, ANN, "/hint")
+    assert (await harness.telegram.reply(GROUP)).text == \
+        "💡 No more hints. So far: 8÷3, 3−8÷3; the next step is the answer itself."
+    service = Game(harness.game.storage, harness.game.pool)  # as after a restart
+    await service.load()
+    again = await service.hint(Chat(GROUP), Player(ANN["id"], "Ann"))
+    assert again.startswith("💡 No more hints")
+    await harness.send(GROUP, BOB, "/a 8/(3-8/3)")
+    assert "+15 points" in (await harness.telegram.reply(GROUP)).text
+    assert scores_are_exact(harness) == []

@@ -1,0 +1,29 @@
+"""The demo shows the bot's reactions: a wrong typed attempt is marked, not answered in words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.test_demo import DEAL, finish, read_until, start, type_line
+
+
+async def test_a_wrong_typed_attempt_shows_as_a_reaction(tmp_path: Path):
+    process = await start(tmp_path, "--user", "Ann")
+    try:
+        await type_line(process, "/play")
+        match = DEAL.search(await read_until(process, DEAL.pattern))
+        assert match is not None
+        hand = [int(n) for n in match.groups()]
+        sign = "+" if sum(hand) != 24 else "*"
+        await type_line(process, "/user Ben")
+        await type_line(process, sign.join(map(str, hand)))
+        shown = await read_until(process, r"^\(Twenty-Four reacts ")
+        assert f"reacts 👎 to Ben's \"{sign.join(map(str, hand))}\")" in shown
+        assert "Twenty-Four to Ben" not in shown
+        await type_line(process, "/quit")
+        returncode, _, err = await finish(process)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert returncode == 0, err

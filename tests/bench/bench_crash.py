@@ -42,7 +42,7 @@ ROUND_SECONDS = 3.0
 THROTTLE_PAUSE = 1.0  # a player answers at most once a second here: races, not the throttle
 PLAYERS = [{"id": 300 + i, "is_bot": False, "first_name": f"P{i}"} for i in range(4)]
 WINNER = re.compile(r"^(?:✅ )?(\S+) (?:wins|was closest)", re.MULTILINE)
-FIRST = re.compile(r"^(\S+) was first")
+FIRST = re.compile(r"^(?:⌛ )?(\S+) was first")
 
 
 class CountingEmulator(BotApiEmulator):

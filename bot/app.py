@@ -22,7 +22,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot import callbacks, handlers, keyboards
+from bot import callbacks, handlers
 from bot.admins import AdminCache
 from bot.config import Config
 from bot.health import HEARTBEAT_SECONDS, heartbeat_job, heartbeat_path
@@ -153,8 +153,8 @@ async def resume_rounds(application: Application) -> None:
         try:
             await application.bot.send_message(
                 result.chat_id, result.text, parse_mode=ParseMode.HTML,
-                reply_markup=keyboards.after_keyboard(game.round_texts(ended), ended)
-                if ended else None)
+                reply_markup=await handlers.after_keyboard(application, game.round_texts(ended),
+                                                           ended) if ended else None)
         except (BadRequest, Forbidden):  # the chat is gone or removed the bot
             log.warning("could not send a round's result to chat %s", result.chat_id)
         except Exception:  # the network: the next start tries again

@@ -152,7 +152,8 @@ async def round_timeout(context: Context) -> None:
     if closed:
         chat_id, text = closed
         ended = await game.find_round(job.data)
-        keyboard = keyboards.after_keyboard(game.round_texts(ended), ended) if ended else None
+        keyboard = await after_keyboard(context.application, game.round_texts(ended), ended) \
+            if ended else None
         await context.bot.send_message(chat_id, text, parse_mode=ParseMode.HTML,
                                        reply_markup=keyboard)
         await game.announced(job.data)
@@ -215,9 +216,19 @@ async def send_match_deal(application: Application, outcome: Reply) -> None:
     dealt = outcome.dealt
     arm_timer(application.job_queue, dealt, dealt.deadline - dealt.started_at)
     arm_warning(application, dealt)
-    sent = await application.bot.send_message(dealt.chat_id, outcome.text,
-                                              parse_mode=ParseMode.HTML)
+    game: Game = application.bot_data["game"]
+    sent = await application.bot.send_message(
+        dealt.chat_id, outcome.text, parse_mode=ParseMode.HTML,
+        reply_markup=keyboards.deal_keyboard(game.round_texts(dealt), dealt))
     await application.bot_data["game"].set_message(dealt, sent.message_id)
+
+
+async def after_keyboard(application: Application, texts: Texts,
+                         ended: Round) -> InlineKeyboardMarkup:
+    """The buttons under a round's result (fewer while a match runs in the chat)."""
+    matches: Matches | None = application.bot_data.get("matches")
+    in_match = matches is not None and await matches.storage.match_on(ended.chat_id) is not None
+    return keyboards.after_keyboard(texts, ended, in_match)
 
 
 async def follow_match(application: Application, chat_id: int, round_id: int | None) -> None:
@@ -253,7 +264,7 @@ async def send_round_reply(update: Update, context: Context, outcome: Reply,
     if outcome.reaction is not None and await react(update, context, outcome.reaction):
         return
     if outcome.ended is not None and (ended := await game_of(context).find_round(outcome.ended)):
-        keyboard = keyboards.after_keyboard(texts_of(update, context), ended)
+        keyboard = await after_keyboard(context.application, texts_of(update, context), ended)
     sent = await reply(update, outcome.text, quote=quote and outcome.dealt is None,
                        keyboard=keyboard)
     if outcome.dealt is not None and sent is not None:

@@ -82,9 +82,12 @@ def deal_keyboard(texts: Texts, round_: Round) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup([[_button(texts, action, round_.id) for action in actions]])
 
 
-def after_keyboard(texts: Texts, round_: Round) -> InlineKeyboardMarkup:
+def after_keyboard(texts: Texts, round_: Round, in_match: bool = False) -> InlineKeyboardMarkup:
     """Under a round's result: Play again (the same game, as many numbers, the same target),
-    and for 24, Same level and Show all solutions."""
+    and for 24, Same level and Show all solutions. In a match only Show all solutions: the
+    match deals the next round itself."""
+    if in_match:
+        return InlineKeyboardMarkup([[_button(texts, SOLUTIONS, round_.id)]])
     if round_.game != "24":
         return InlineKeyboardMarkup([[_button(texts, AGAIN, round_.id)]])
     return InlineKeyboardMarkup([

@@ -115,3 +115,27 @@ async def test_a_restart_between_rounds_resumes_the_match(telegram: FakeTelegram
         await h.send(GROUP, BOB, solve(current.hand)[0], reply_to=deal.message_id)
         won, scores = await h.telegram.replies(GROUP, 2)
         assert "Bob wins" in won.text and "Scores after round 2 of 3" in scores.text
+
+
+
+def labels(sent) -> list[list[str]]:
+    rows = (sent.reply_markup or {}).get("inline_keyboard", [])
+    return [[button["text"] for button in row] for row in rows]
+
+
+async def test_match_rounds_have_deal_buttons_and_only_show_all_after(
+        telegram: FakeTelegram, pool: SolverPool, tmp_path: Path):
+    """The match deals its own next round: its results offer no Play again / Same level, and a
+    round dealt by the match's timer still has Hint and Reveal."""
+    telegram.chat(GROUP)
+    async with running(telegram, pool, tmp_path / "k.sqlite3", round_seconds=4.0) as h:
+        await h.send(GROUP, ALICE, "/match 2")
+        assert labels(await h.telegram.reply(GROUP)) == [["Hint", "Reveal"]]
+        await win(h, BOB)
+        won, _ = await h.telegram.replies(GROUP, 2)
+        assert labels(won) == [["Show all solutions"]]
+        deal = await h.telegram.reply(GROUP, timeout=30)
+        assert "Match: round 2 of 2" in deal.text and labels(deal) == [["Hint", "Reveal"]]
+        await h.send(GROUP, ALICE, "/reveal")
+        revealed = await h.telegram.reply(GROUP)
+        assert "Round over" in revealed.text and labels(revealed) == [["Show all solutions"]]

@@ -14,6 +14,7 @@ import logging
 import multiprocessing
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -26,6 +27,7 @@ T = TypeVar("T")
 
 ROUND_WORKERS = 1  # one process serves every chat's rounds: a round's work takes milliseconds
 HEAVY_NICENESS = 10  # heavy workers yield the CPU to the rounds' worker and the event loop
+ORPHAN_CHECK_SECONDS = 1.0  # how often a worker checks that the bot that started it still runs
 
 
 class SolverTimeout(Exception):
@@ -132,10 +134,21 @@ def _name(fn: Callable[..., Any], args: tuple) -> str:
 
 
 def _start_worker(niceness: int) -> None:
-    """Ctrl-C reaches the whole process group: the bot shuts the workers down itself."""
+    """Ctrl-C reaches the whole process group: the bot shuts the workers down itself. A bot
+    killed outright (kill -9, the OOM killer) cannot, so each worker also ends itself once its
+    parent is gone instead of idling forever as an orphan."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if niceness and hasattr(os, "nice"):
         os.nice(niceness)
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True,
+                     name="parent-watch").start()
+
+
+def _exit_with_parent(parent: int, every: float = ORPHAN_CHECK_SECONDS) -> None:
+    """An orphan is adopted by another process, so its parent id changes."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(0)
 
 
 def _ready() -> bool:

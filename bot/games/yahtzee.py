@@ -114,6 +114,9 @@ class Yahtzee(Rules):
         return texts("deal_yahtzee", rolls=self.puzzle_html(round_), guesses=GUESSES,
                      seconds=round(round_.deadline - round_.started_at), points=round_.points)
 
+    def how_to_answer(self, texts: Texts, typing: bool) -> str:
+        return texts("answer_how_yahtzee" if typing else "answer_how_yahtzee_no_typing")
+
     def verdict_text(self, verdict: Verdict, round_: Round, texts: Texts) -> str:
         if verdict.kind == "close":
             key = "yahtzee_higher" if int(verdict.value) < round_.target else "yahtzee_lower"

@@ -45,6 +45,7 @@ async def test_yahtzee_gives_three_guesses_with_higher_or_lower(telegram: FakeTe
     await telegram.say(GROUP, ANN, "/yahtzee")
     deal = await telegram.reply(GROUP)
     assert "3 guesses each" in deal.text and "3K" in deal.text
+    assert deal.text.endswith("by replying to this message, or just type the number.")
     for guess, left in (("1", 2), ("2", 1), ("/a 3", 0)):
         await telegram.say(GROUP, BEN, guess)
         said = (await telegram.reply(GROUP)).text
@@ -66,3 +67,14 @@ async def test_chinese_by_tag_and_a_private_greeting(telegram: FakeTelegram, mak
     await telegram.say(BEN["id"], BEN, "/start")
     greeting = (await telegram.reply(BEN["id"])).text
     assert greeting.startswith("👋 Hi Ben!") and "/help" in greeting
+
+
+async def test_yahtzee_deal_says_how_to_guess_as_privacy_mode_allows(telegram: FakeTelegram,
+                                                                     make_bot):
+    telegram.privacy_mode = True  # the bot sees commands and replies only
+    await make_bot().start()
+    telegram.chat(GROUP)
+    await telegram.say(GROUP, ANN, "/yahtzee")
+    deal = await telegram.reply(GROUP)
+    assert deal.text.endswith("Guess with /a total or by replying to this message.")
+    assert "just type" not in deal.text

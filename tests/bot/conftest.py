@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import random
 from collections.abc import AsyncIterator, Iterator
@@ -61,18 +62,29 @@ def make_config(telegram: FakeTelegram, database: Path, round_seconds: float = 6
                   solver_workers=1, rate_limit=False, solve_timeout=10.0)
 
 
-@pytest.fixture
-async def harness(telegram: FakeTelegram, pool: SolverPool, tmp_path: Path
+@contextlib.asynccontextmanager
+async def running(telegram: FakeTelegram, pool: SolverPool, config: Config
                   ) -> AsyncIterator[Harness]:
-    app = build_application(make_config(telegram, tmp_path / "bot.sqlite3"))
+    """The real Application started as the bot starts it (rounds resumed), then stopped as on
+    SIGTERM."""
+    app = build_application(config)
     app.bot_data["pool"] = pool
     await app.initialize()
     await on_startup(app)
     await app.start()
-    yield Harness(app, telegram)
-    await app.stop()
-    await app.shutdown()
-    await app.post_shutdown(app)  # type: ignore[misc]
+    try:
+        yield Harness(app, telegram)
+    finally:
+        await app.stop()
+        await app.shutdown()
+        await app.post_shutdown(app)  # type: ignore[misc]
+
+
+@pytest.fixture
+async def harness(telegram: FakeTelegram, pool: SolverPool, tmp_path: Path
+                  ) -> AsyncIterator[Harness]:
+    async with running(telegram, pool, make_config(telegram, tmp_path / "bot.sqlite3")) as h:
+        yield h
 
 
 class Clock:

@@ -17,7 +17,7 @@ from bot.app import build_application, on_startup
 from bot.pool import SolverPool
 from bot.rounds import LATE_WITHIN, WRONG_REACTION, Chat, Game, Player
 from solver import solve
-from tests.bot.conftest import Harness, make_config
+from tests.bot.conftest import Harness, make_config, running
 from tests.fake_telegram import FakeTelegram
 from tests.scoring import score_mismatches
 
@@ -195,15 +195,8 @@ async def private_bot(telegram: FakeTelegram, pool: SolverPool, tmp_path: Path
                       ) -> AsyncIterator[Harness]:
     """The bot in privacy mode: getMe says it cannot read every group message."""
     telegram.privacy_mode = True
-    app = build_application(make_config(telegram, tmp_path / "bot.sqlite3"))
-    app.bot_data["pool"] = pool
-    await app.initialize()
-    await on_startup(app)
-    await app.start()
-    yield Harness(app, telegram)
-    await app.stop()
-    await app.shutdown()
-    await app.post_shutdown(app)  # type: ignore[misc]
+    async with running(telegram, pool, make_config(telegram, tmp_path / "bot.sqlite3")) as h:
+        yield h
 
 
 async def test_in_privacy_mode_deals_do_not_invite_typing(private_bot: Harness):

@@ -10,19 +10,12 @@ from bot.match import DEFAULT_ROUNDS, Matches, parse_match
 from bot.rounds import Chat, Game, Player
 from bot.storage import Round, Storage
 from solver import solve
+from tests.bot.conftest import Clock
 
 GROUP = Chat(-42, "group", "G")
 ANN = Player(1, "Ann", language_code="en")
 BEN = Player(2, "Ben", language_code="en")
 LI = Player(3, "李", language_code="zh-hans")
-
-
-class Clock:
-    def __init__(self, now: float = 1000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 async def admin() -> bool:

@@ -9,10 +9,10 @@ import itertools
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from bot.app import build_application, on_startup
 from bot.pool import SolverPool
 from solver import solve
 from tests.bot.conftest import Harness, make_config
+from tests.bot.conftest import running as started
 from tests.fake_telegram import FakeTelegram
 
 GROUP = -3001
@@ -26,19 +26,10 @@ CARL = {"id": 33, "is_bot": False, "first_name": "Carl", "language_code": "en"}
 async def running(telegram: FakeTelegram, pool: SolverPool, database: Path,
                   round_seconds: float) -> AsyncIterator[Harness]:
     """The application started (rounds and matches resumed), then stopped as on SIGTERM."""
-    app = build_application(make_config(telegram, database, round_seconds=round_seconds))
-    app.bot_data["pool"] = pool
-    await app.initialize()
-    await on_startup(app)
-    await app.start()
-    harness = Harness(app, telegram)
-    harness.ids = itertools.count(next(UPDATE_IDS))  # one database: ids are never reused
-    try:
+    config = make_config(telegram, database, round_seconds=round_seconds)
+    async with started(telegram, pool, config) as harness:
+        harness.ids = itertools.count(next(UPDATE_IDS))  # one database: ids are never reused
         yield harness
-    finally:
-        await app.stop()
-        await app.shutdown()
-        await app.post_shutdown(app)  # type: ignore[misc]
 
 
 async def win(h: Harness, user: dict) -> None:

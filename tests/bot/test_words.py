@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import build_application, on_startup
 from bot.i18n import LANGUAGES, PLURAL_FORMS, PRIVATE, Texts, catalog, parse_language, texts_for
 from bot.pool import SolverPool
 from solver import solve
-from tests.bot.conftest import Harness, make_config
+from tests.bot.conftest import Harness, make_config, running
 from tests.fake_telegram import FakeTelegram
 
 GROUP = -1001
@@ -130,15 +129,8 @@ async def timed(telegram: FakeTelegram, pool: SolverPool, tmp_path: Path
     config = dataclasses.replace(make_config(telegram, tmp_path / "bot.sqlite3"),
                                  round_seconds=1.0, countdown_seconds=90.0,
                                  yahtzee_seconds=600.0)
-    app = build_application(config)
-    app.bot_data["pool"] = pool
-    await app.initialize()
-    await on_startup(app)
-    await app.start()
-    yield Harness(app, telegram)
-    await app.stop()
-    await app.shutdown()
-    await app.post_shutdown(app)  # type: ignore[misc]
+    async with running(telegram, pool, config) as h:
+        yield h
 
 
 async def ask(h: Harness, text: str, user: dict = ALICE, chat: int = GROUP,

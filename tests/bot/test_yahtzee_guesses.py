@@ -14,20 +14,12 @@ from bot.rounds import Chat, Game, Player
 from bot.storage import Round, Storage
 from bot.throttle import Throttle
 from solver.yahtzee import CATEGORIES, best_assignment, category_score
-from tests.bot.conftest import Harness
+from tests.bot.conftest import Clock, Harness
 
 GROUP = Chat(-42, "group", "G")
 ANN = Player(1, "Ann", language_code="en")
 BEN = Player(2, "Ben", language_code="en")
 CY = Player(3, "Cy", language_code="en")
-
-
-class Clock:
-    def __init__(self, now: float = 1000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def new_game(storage: Storage, pool, clock: Clock) -> Game:

@@ -12,7 +12,7 @@ from functools import lru_cache
 from itertools import product
 
 from solver.expr import Value, divide
-from solver.normal import Key, add, div, leaf, mul, negatable, sub, zero_mul, zero_mul_numbers
+from solver.normal import Key, add, div, leaf, mul, negatable, sub, zero_times
 
 Hand = tuple[int, ...]  # sorted
 SMALL = 4  # sub-hands up to this size get their whole value set
@@ -175,24 +175,9 @@ class Search:
                     break
 
     def _times_zero(self, z: Key, hand: Hand) -> Iterator[Key]:
-        """z times every expression of the hand, as few as the zero product tells apart."""
-        if not self._can_make_one_factor(hand):
-            if any(hand):
-                yield zero_mul_numbers(z, hand)
-            if self.can_make(hand, 0):
-                for x in self.expressions(hand, 0):
-                    yield zero_mul(z, x, 0)
-            return
-        for v in sorted(self.values(hand)) if len(hand) <= SMALL else self._all_values(hand):
-            for x in self.expressions(hand, v):
-                yield zero_mul(z, x, v)
-
-    def _can_make_one_factor(self, hand: Hand) -> bool:
-        """Whether some part of the hand can make 1 (so a product by zero may keep a one apart)."""
-        return any(self.can_make(part, 1) for part in _sub_hands(hand))
-
-    def _all_values(self, hand: Hand) -> list[Value]:
-        return sorted(reachable_values(hand, self.integer_only))
+        """z times any expression of the hand: one key, since a zero times anything counts
+        once, by the numbers it multiplies (rule 4)."""
+        yield zero_times(z, hand)
 
 
 def _combine(op: str, ka: Key, a: Value, kb: Key, b: Value) -> Key:
@@ -203,15 +188,7 @@ def _combine(op: str, ka: Key, a: Value, kb: Key, b: Value) -> Key:
     if op == "b-a":
         return sub(kb, ka)
     if op == "a*b":
-        return mul(ka, a, kb, b)
+        return mul(ka, kb)
     if op == "a/b":
-        return div(ka, a, kb, b)
-    return div(kb, b, ka, a)
-
-
-@lru_cache(maxsize=1 << 12)
-def _sub_hands(hand: Hand) -> tuple[Hand, ...]:
-    """Every non-empty sub-hand, the hand itself included."""
-    parts = {left for left, _ in splits(hand)} | {right for _, right in splits(hand)} | {hand}
-    return tuple(sorted(parts))
-
+        return div(ka, kb)
+    return div(kb, ka)

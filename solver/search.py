@@ -144,7 +144,7 @@ class Search:
         for op, small, a, big, b in self._hits(hand, v):
             for ka in self.expressions(small, a):
                 for kb in self.expressions(big, b):
-                    yield _combine(op, ka, a, kb, b)
+                    yield _combine(op, ka, kb, v)
 
     def first(self, hand: Hand, v: Value, negative: bool = False) -> Key | None:
         """One flat key worth v (one that can be written negated, if asked), or None."""
@@ -155,7 +155,7 @@ class Search:
         for op, small, a, big, b in self._hits(hand, v):
             ka, kb = self.first(small, a), self.first(big, b)
             if ka is not None and kb is not None:
-                return _combine(op, ka, a, kb, b)
+                return _combine(op, ka, kb, v)
         return None
 
     def _build_zero(self, hand: Hand) -> Iterator[Key]:
@@ -180,15 +180,16 @@ class Search:
         yield zero_times(z, hand)
 
 
-def _combine(op: str, ka: Key, a: Value, kb: Key, b: Value) -> Key:
+def _combine(op: str, ka: Key, kb: Key, v: Value) -> Key:
+    """The flat key of `ka op kb`, whose value v the search already knows."""
     if op == "a+b":
-        return add(ka, kb)
+        return add(ka, kb, v)
     if op == "a-b":
-        return sub(ka, kb)
+        return sub(ka, kb, v)
     if op == "b-a":
-        return sub(kb, ka)
+        return sub(kb, ka, v)
     if op == "a*b":
-        return mul(ka, kb)
+        return mul(ka, kb, v)
     if op == "a/b":
-        return div(ka, kb)
-    return div(kb, ka)
+        return div(ka, kb, v)
+    return div(kb, ka, v)

@@ -16,6 +16,7 @@ from solver.expr import first_step as _first_step
 from solver.expr import numbers as expr_numbers
 from solver.expr import value as expr_value
 from solver.normal import (
+    Canonical,
     Key,
     canonical_key,
     canonical_of,
@@ -55,9 +56,9 @@ def _printable(key: Key, negative: bool) -> str | None:
     return to_text(key_to_expr(key))
 
 
-def _distinct(hand: Hand, target: Value, integer_only: bool) -> dict[Key, str]:
+def _distinct(hand: Hand, target: Value, integer_only: bool) -> dict[Canonical, str]:
     """canonical key -> the simplest text among the ways the search wrote that solution."""
-    best: dict[Key, str] = {}
+    best: dict[Canonical, str] = {}
     for key in Search(integer_only).expressions(hand, target if target >= 0 else -target):
         text = _printable(key, target < 0)
         if text is None:

@@ -44,7 +44,7 @@ def key_to_expr(key: Key) -> Expr:
         num = [key_to_expr(k) for k in _display_factors(key.num)]
         den = [key_to_expr(k) for k in _display_factors(key.den)]
         return _chain(_chain(num[0], "*", num[1:]), "/", den)
-    times = [Num(n) for n in key.times]
+    times: list[Expr] = [Num(n) for n in key.times]
     return BinOp("*", key_to_expr(key.zero), _chain(times[0], "+", times[1:]))
 
 

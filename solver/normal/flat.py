@@ -26,39 +26,49 @@ def _join(group: Group, a: Key, b: Key, inverse: bool, value: Value) -> Key:
     Rule 4: a part worth the unit (a zero term, a factor worth one) is never on the inverse side,
     since A-Z is A+Z and A/O is A*O.
     """
-    a_up, a_down = group.sides(a)
-    b_up, b_down = group.sides(b)
-    up, down = (a_up + b_down, a_down + b_up) if inverse else (a_up + b_up, a_down + b_down)
-    if any(k.value == group.unit for k in down):
-        up = up + tuple(k for k in down if k.value == group.unit)
-        down = tuple(k for k in down if k.value != group.unit)
-    return group.make(up, down, value)
+    kind = group.kind
+    a_up, a_down = (a[2], a[3]) if type(a) is kind else ((a,), ())
+    b_up, b_down = (b[2], b[3]) if type(b) is kind else ((b,), ())
+    if inverse:
+        b_up, b_down = b_down, b_up
+    up, down = a_up + b_up, a_down + b_down
+    if down:
+        unit = group.unit
+        for k in down:
+            if k.value == unit:
+                up = up + tuple(k for k in down if k.value == unit)
+                down = tuple(k for k in down if k.value != unit)
+                break
+    return kind(value, group.op, tuple(sorted(up)), tuple(sorted(down)))
 
 
-def add(a: Key, b: Key) -> Key:
+# Each operation takes the value of its result when the caller (the search) knows it already.
+
+
+def add(a: Key, b: Key, value: Value | None = None) -> Key:
     """a + b."""
-    return _join(SUMS, a, b, False, a.value + b.value)
+    return _join(SUMS, a, b, False, a.value + b.value if value is None else value)
 
 
-def sub(a: Key, b: Key) -> Key:
+def sub(a: Key, b: Key, value: Value | None = None) -> Key:
     """a - b, for value(a) >= value(b): the search never forms a negative value (rule 3)."""
-    return _join(SUMS, a, b, True, a.value - b.value)
+    return _join(SUMS, a, b, True, a.value - b.value if value is None else value)
 
 
-def mul(a: Key, b: Key) -> Key:
+def mul(a: Key, b: Key, value: Value | None = None) -> Key:
     """a * b."""
     if a.value == 0:
         return zero_times(a, numbers(b))
     if b.value == 0:
         return zero_times(b, numbers(a))
-    return _join(PRODUCTS, a, b, False, a.value * b.value)
+    return _join(PRODUCTS, a, b, False, a.value * b.value if value is None else value)
 
 
-def div(a: Key, b: Key) -> Key:
+def div(a: Key, b: Key, value: Value | None = None) -> Key:
     """a / b, for value(b) != 0. Rule 4: Z / A is Z * A."""
     if a.value == 0:
         return zero_times(a, numbers(b))
-    return _join(PRODUCTS, a, b, True, divide(a.value, b.value))
+    return _join(PRODUCTS, a, b, True, divide(a.value, b.value) if value is None else value)
 
 
 def zero_times(zero: Key, times: tuple[int, ...]) -> Key:

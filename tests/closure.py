@@ -3,7 +3,20 @@
 For a hand and a target: every expression tree over the hand that reaches the target, joined
 (union-find) whenever one rule, applied once at one node, turns one tree into the other. The
 connected groups are the distinct solutions. Nothing here is shared with `solver.normal`: the
-rules are written as rewrites of trees, exactly as the solver issue states them.
+rules are rewrites of trees, as the solver issue states them (X, Y, A, B, C any sub-trees; Z
+one worth zero, O one worth one; every rewrite goes both ways):
+
+1. A+B = B+A, A*B = B*A; (A+B)+C = A+(B+C), (A*B)*C = A*(B*C).
+2. A+(B-C) = (A+B)-C; (A-B)-C = A-(B+C); A-(B-C) = (A+C)-B; and the same with * and /.
+3. X+E = X-E', X-E = X+E', E*F = E'*F', E/F = E'/F', where E' is E with one subtraction turned
+   round (found through the factors of products and quotients): E' is worth -E. And -Z is Z:
+   a part worth zero may be turned round anywhere, also at the top of a solution to 0.
+4. A-Z = A+Z; A/O = A*O; Z/A = Z*A; Z*Z' = Z+Z'; (A+Z)∘B = Z+(A∘B) and B∘(A+Z) = Z+(B∘A);
+   (A*O)∘B = O*(A∘B) and B∘(A*O) = O*(B∘A), for ∘ any of + - * /; and Z*A = Z*A' for any A'
+   over the same numbers ("whatever is multiplied by a zero counts once").
+5. With X and Y of equal value: (A*X)/Y = (A+X)-Y; (A*X)/(B*Y) = ((A/B)+X)-Y;
+   ((A+X)-Y)∘B = ((A∘B)+X)-Y and B∘((A+X)-Y) = ((B∘A)+X)-Y; and X/Y = Y/X (a cancelled pair
+   has no order, as (A+X)-Y = (A+Y)-X already says beside anything else).
 
 Trees are hash-consed into a `Forest` (an id per distinct tree). The operands of `+` and `*` are
 stored sorted, which is rule 1's commutativity applied once and for all; every other rule is
@@ -15,6 +28,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
 from itertools import combinations
+
+from solver.expr import BinOp, Expr, Num
 
 Value = int | Fraction
 LEAF = "#"
@@ -95,11 +110,18 @@ class Forest:
     def marker(self, zero: int, numbers: tuple[int, ...]) -> int:
         return self._intern((ZERO_TIMES, zero, numbers), 0, ())
 
-    def from_expr(self, expr) -> int | None:
-        """The id of a `solver.expr` tree (Num / BinOp)."""
-        if hasattr(expr, "value") and not hasattr(expr, "op"):
+    def from_expr(self, expr: Expr) -> int | None:
+        """The id of a `solver.expr` tree."""
+        if isinstance(expr, Num):
             return self.leaf(expr.value)
         return self.mk(expr.op, self.from_expr(expr.left), self.from_expr(expr.right))
+
+    def to_expr(self, t: int) -> Expr:
+        """The `solver.expr` tree of an id."""
+        node = self.node[t]
+        if node[0] == LEAF:
+            return Num(node[1])
+        return BinOp(node[0], self.to_expr(node[1]), self.to_expr(node[2]))
 
     def text(self, t: int) -> str:
         node = self.node[t]
@@ -157,15 +179,8 @@ class Forest:
         return found
 
     def _all(self, hand: tuple[int, ...]) -> list[int]:
-        """Every tree over a hand of up to four numbers (a zero times any of them)."""
-        if len(hand) > 4:
-            raise ValueError("a zero times five or more numbers is not enumerated")
-        if len(hand) <= 3:
-            return [t for ts in self.by_value(hand).values() for t in ts]
-        return [t for ts in self._by_value_4(hand).values() for t in ts]
-
-    def _by_value_4(self, hand: tuple[int, ...]) -> dict[Value, list[int]]:
-        return self.by_value(hand)
+        """Every tree over a hand (a zero times, or divided by, any of them)."""
+        return [t for ts in self.by_value(hand).values() for t in ts]
 
     # -- the rules -----------------------------------------------------------------------------
 
@@ -383,6 +398,11 @@ def _splits(hand: tuple[int, ...]) -> list[tuple[tuple[int, ...], tuple[int, ...
             if pair not in seen:
                 seen.add(pair)
     return sorted(seen)
+
+
+def one_rule_apart(forest: Forest, a: int, b: int) -> bool:
+    """Whether one rule applied once at one node turns tree a into tree b."""
+    return b in forest.neighbours(a) or bool(set(forest.templates(a)) & set(forest.templates(b)))
 
 
 def classes(forest: Forest, hand: Iterable[int], target: Value) -> list[list[int]]:

@@ -14,7 +14,7 @@ of the core with an equal part of the bag. This module never searches for soluti
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from solver.expr import Expr, Value
@@ -111,9 +111,10 @@ def _swaps(state: Canonical) -> Iterator[Canonical]:
     core = state.core[0] if state.core else None
     bag = state.bag
     in_core = _by_value(core)
-    if bag.one:  # rule 4: O*(...u...) with u worth one, either may be lifted
+    if bag.one and core is not None:  # rule 4: O*(...u...) with u worth one, either is lifted
         for part in in_core.get(1, []):
             yield _state(part.rebuild(bag.one[0]), ones=(part.key,))
+        yield from _relifts_beside(core, ((PRODUCTS, bag.one[0]),))
     if bag.zero and not bag.pool and core is not None:
         atom = bag.zero[0]
         for x, y in atom_sides(atom):  # rule 5: (X-Y)+(...u...) with u = X, u-Y is the zero
@@ -123,7 +124,7 @@ def _swaps(state: Canonical) -> Iterator[Canonical]:
         for pair in atom_pairs(atom):  # rule 5: ...or the one X/Y, and u is lifted instead
             for part in in_core.get(1, []):
                 yield _state(part.rebuild(pair), ones=(part.key,))
-        yield from _relifts_beside(core, atom)
+        yield from _relifts_beside(core, _placed(atom))
     if bag.pool:
         yield from _pool_swaps(core, bag, in_core)
 
@@ -161,45 +162,49 @@ def _pool_swaps(core: Key | None, bag: Bag, in_core: dict[Value, list[Part]],
                     yield _state(part.rebuild(x), zeros=(zero_of(part.key, y),), pool=pool)
         if 1 in values_of(pool):
             yield from _swaps_beside(core, atom, pool)
+            yield from _swaps_with_one(core, atom, pool)
 
 
-def _beside(core: Key, atom: Key, group: Group) -> Iterator[tuple[Part, Items, Items, Items]]:
-    """The atom put beside each part of the core (rule 4: a zero is added anywhere), as terms
-    into a sum or as factors into a product; then every group of the joined parts that takes
-    from both: (part, group taken, what is left, every joined part)."""
-    for form in atom_forms(atom):
-        if group_of(form) is not group:
-            continue
-        zero_items = group.items(form)
+def _placed(atom: Key) -> list[tuple[Group, Key]]:
+    """The forms of a zero atom and where each goes: a sum among terms, a pair among factors."""
+    return [(group, form) for form in atom_forms(atom) if (group := group_of(form)) is not None]
+
+
+def _beside(core: Key, placed: Iterable[tuple[Group, Key]],
+            ) -> Iterator[tuple[Group, Part, Items, Items]]:
+    """A lifted part put back beside each part of the core (rule 4: a zero is added anywhere,
+    a one multiplies anywhere), as terms into a sum or as factors into a product; then every
+    group of the joined parts that takes from both: (group, part, group taken, what is left)."""
+    for group, form in placed:
+        lifted_items = group.items(form)
         for part in parts(core):
             core_items = group.items(part.key)
-            joined = core_items + zero_items
+            joined = core_items + lifted_items
             for chosen, picked in sub_multisets(joined, 2):
                 if min(chosen) < len(core_items) <= max(chosen):
                     rest = tuple(item for i, item in enumerate(joined) if i not in chosen)
-                    yield part, picked, rest, joined
+                    yield group, part, picked, rest
 
 
-def _relifts_beside(core: Key, atom: Key) -> Iterator[Canonical]:
-    """Another group worth the unit lifted from the core and the atom put together:
+def _relifts_beside(core: Key, placed: Iterable[tuple[Group, Key]]) -> Iterator[Canonical]:
+    """Another group worth the unit lifted from the core and a lifted part put together:
     2*5/(2*(2-6/4)) is 2*5*(2*(2-6/4)) with the one 2*(2-6/4) lifted (rules 4 and 5)."""
-    for group in (SUMS, PRODUCTS):
-        for part, picked, rest, _ in _beside(core, atom, group):
-            if group.total_of(picked) != group.unit:
-                continue
-            up, down = split(rest)
-            if group is PRODUCTS and not up:
-                continue
-            lifted = lifted_unit(group, picked)
-            yield _state(part.rebuild(group.make(up, down)), ones=lifted.ones,
-                         zeros=lifted.zeros)
+    for group, part, picked, rest in _beside(core, placed):
+        if group.total_of(picked) != group.unit:
+            continue
+        up, down = split(rest)
+        if group is PRODUCTS and not up:
+            continue
+        lifted = lifted_unit(group, picked)
+        yield _state(part.rebuild(group.make(up, down)), ones=lifted.ones, zeros=lifted.zeros)
 
 
 def _swaps_beside(core: Key, atom: Key, pool: tuple[int, ...]) -> Iterator[Canonical]:
     """A one the numbers make swapped with a group worth one taken from the core and the zero
     put together: (5+5)*(2-1)+(4-4) is (5+4+(2-1))*(5-4) (rule 4)."""
     ones = [k for k in expressions_of(pool).get(1, ()) if reduce(k) == (k, (), (), ())]
-    for part, picked, rest, _ in _beside(core, atom, SUMS):
+    sums = [(group, form) for group, form in _placed(atom) if group is SUMS]
+    for _, part, picked, rest in _beside(core, sums):
         total = SUMS.total_of(picked)
         if total not in (1, -1):
             continue
@@ -208,6 +213,18 @@ def _swaps_beside(core: Key, atom: Key, pool: tuple[int, ...]) -> Iterator[Canon
         for one in ones:
             new = SUMS.make((*r_up, one), r_down) if total == 1 else SUMS.make(r_up, (*r_down, one))
             yield _state(part.rebuild(new), ones=(taken,))
+
+
+def _swaps_with_one(core: Key | None, atom: Key, pool: tuple[int, ...]) -> Iterator[Canonical]:
+    """The numbers make a one O, so the zero is free beside it: a side of the zero swapped
+    with an equal part of O. (2+4-6)*(6-5) is (6-6)*(2+4-5) (rule 5)."""
+    ones = [k for k in expressions_of(pool).get(1, ()) if reduce(k) == (k, (), (), ())]
+    for one in ones:
+        in_one = _by_value(one)
+        for x, y in atom_sides(atom):
+            for part in in_one.get(x.value, []):
+                if part.key != x:
+                    yield _state(core, ones=(part.rebuild(x),), zeros=(zero_of(part.key, y),))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -52,8 +52,10 @@ def atom_forms(atom: Key) -> frozenset[Key]:
 
 @lru_cache(maxsize=1 << 14)
 def atom_sides(atom: Key) -> tuple[tuple[Key, Key], ...]:
-    """Every (X, Y) of equal value such that the atom is X-Y, over all its forms."""
-    return tuple(sorted({side for form in atom_forms(atom) for side in _two_sides(form)}))
+    """Every (X, Y) of equal value such that the atom is X-Y or Y-X (the same zero, rule 3),
+    over all its forms."""
+    sides = {side for form in atom_forms(atom) for side in _two_sides(form)}
+    return tuple(sorted(sides | {(y, x) for x, y in sides}))
 
 
 @lru_cache(maxsize=1 << 14)

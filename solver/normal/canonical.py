@@ -32,7 +32,7 @@ from solver.normal.bags import (
 )
 from solver.normal.flat import signed_key
 from solver.normal.groups import PRODUCTS, SUMS, Group, Items, group_of, split, sub_multisets
-from solver.normal.keys import Key, numbers
+from solver.normal.keys import Key, Product, Sum, numbers
 from solver.normal.reduce import lifted_unit, reduce
 
 
@@ -116,17 +116,22 @@ def _swaps(state: Canonical) -> Iterator[Canonical]:
             yield _state(part.rebuild(bag.one[0]), ones=(part.key,))
         yield from _relifts_beside(core, ((PRODUCTS, bag.one[0]),))
     if bag.zero and not bag.pool and core is not None:
-        atom = bag.zero[0]
-        for x, y in atom_sides(atom):  # rule 5: (X-Y)+(...u...) with u = X, u-Y is the zero
-            for part in in_core.get(x.value, []):
-                if part.key != x:
-                    yield _state(part.rebuild(x), zeros=(zero_of(part.key, y),))
-        for pair in atom_pairs(atom):  # rule 5: ...or the one X/Y, and u is lifted instead
-            for part in in_core.get(1, []):
-                yield _state(part.rebuild(pair), ones=(part.key,))
-        yield from _relifts_beside(core, _placed(atom))
+        yield from _free_zero_swaps(core, bag.zero[0], in_core)
     if bag.pool:
         yield from _pool_swaps(core, bag, in_core)
+
+
+def _free_zero_swaps(core: Key, zero: Key, in_core: dict[Value, list[Part]],
+                     ) -> Iterator[Canonical]:
+    """Swaps with a zero that nothing else holds: it can be put anywhere (rule 4)."""
+    for x, y in atom_sides(zero):  # rule 5: (X-Y)+(...u...) with u = X, u-Y is the zero
+        for part in in_core.get(x.value, []):
+            if part.key != x:
+                yield _state(part.rebuild(x), zeros=(zero_of(part.key, y),))
+    for pair in atom_pairs(zero):  # rule 5: ...or the one X/Y, and u is lifted instead
+        for part in in_core.get(1, []):
+            yield _state(part.rebuild(pair), ones=(part.key,))
+    yield from _relifts_beside(core, _placed(zero))
 
 
 def _pool_swaps(core: Key | None, bag: Bag, in_core: dict[Value, list[Part]],
@@ -163,11 +168,27 @@ def _pool_swaps(core: Key | None, bag: Bag, in_core: dict[Value, list[Part]],
         if 1 in values_of(pool):
             yield from _swaps_beside(core, atom, pool)
             yield from _swaps_with_one(core, atom, pool)
+            for whole in _whole_bag_zeros(atom, pool):
+                yield from _free_zero_swaps(core, whole, in_core)
+
+
+def _whole_bag_zeros(atom: Key, pool: tuple[int, ...]) -> list[Key]:
+    """The numbers make a one O and the atom has a form X/Y, another one: O-X/Y is a zero made
+    of everything in the bag (rule 5: two ones are a zero), as free as the atom."""
+    ones = [k for k in expressions_of(pool).get(1, ()) if reduce(k) == (k, (), (), ())]
+    return [zero_of(one, pair) for one in ones for pair in atom_pairs(atom)]
 
 
 def _placed(atom: Key) -> list[tuple[Group, Key]]:
-    """The forms of a zero atom and where each goes: a sum among terms, a pair among factors."""
-    return [(group, form) for form in atom_forms(atom) if (group := group_of(form)) is not None]
+    """The forms of a zero atom and where each goes: a sum among terms (either way round:
+    -Z is Z), a pair among factors."""
+    placed: list[tuple[Group, Key]] = []
+    for form in atom_forms(atom):
+        if type(form) is Sum:
+            placed += [(SUMS, form), (SUMS, Sum(0, "+", form.minus, form.plus))]
+        elif type(form) is Product:
+            placed.append((PRODUCTS, form))
+    return placed
 
 
 def _beside(core: Key, placed: Iterable[tuple[Group, Key]],
@@ -230,36 +251,33 @@ def _swaps_with_one(core: Key | None, atom: Key, pool: tuple[int, ...]) -> Itera
 # ---------------------------------------------------------------------------------------------
 # The canonical key: the least reduction reachable by swaps.
 
-_classes: dict[Canonical, Canonical] = {}  # every reduction met so far -> its class's least
+_least: dict[Canonical, Canonical] = {}  # a first reduction -> the least one it reaches
 
 
 def canonical_key(key: Key) -> Canonical:
-    """The canonical key of a flat key: equal exactly for the same solution."""
+    """The canonical key of a flat key: equal exactly for the same solution.
+
+    The least reduction reachable from the first one. Each result depends only on the key (no
+    other call's search is reused), so the same hand always gets the same solutions.
+    """
     lifted = reduce(key)
     start = Canonical(() if lifted.core is None else (lifted.core,),
                       bag_of(lifted.ones, lifted.zeros, lifted.pool, lifted.core is not None))
     if start.bag == Bag():
         return start  # nothing lifted, nothing to swap
-    known = _classes.get(start)
-    if known is not None:
-        return known
-    seen = {start}
-    frontier = [start]
-    least: Canonical | None = None
-    while frontier and least is None:
-        for state in _swaps(frontier.pop()):
-            if state in _classes:  # a class met before: its least is this one's
-                least = _classes[state]
-                break
-            if state not in seen:
-                seen.add(state)
-                frontier.append(state)
+    least = _least.get(start)
     if least is None:
+        seen = {start}
+        frontier = [start]
+        while frontier:
+            for state in _swaps(frontier.pop()):
+                if state not in seen:
+                    seen.add(state)
+                    frontier.append(state)
         least = min(seen)
-    if len(_classes) > 1 << 18:
-        _classes.clear()
-    for state in seen:
-        _classes[state] = least
+        if len(_least) > 1 << 16:
+            _least.clear()
+        _least[start] = least
     return least
 
 
@@ -274,4 +292,4 @@ def clear_caches() -> None:
     for cached in (reduce, atom_forms, atom_sides, atom_pairs, split_zero, values_of,
                    expressions_of, numbers):
         cached.cache_clear()
-    _classes.clear()
+    _least.clear()

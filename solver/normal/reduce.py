@@ -13,6 +13,7 @@ Lifted(core=Leaf(10), ones=(), zeros=(Product(3/(1+2)),), pool=())
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 from itertools import product
 from typing import NamedTuple
@@ -52,7 +53,35 @@ def reduce(key: Key) -> Lifted:
         return Lifted(None, inner.ones, inner.zeros, inner.pool + key.times)
     group = group_of(key)
     assert group is not None
+    up, down = group.sides(key)
+    if all(reduce(k) == (k, (), (), ()) for k in up + down) and not _may_cancel(group, up, down):
+        return Lifted(key)  # the common case: nothing to lift here or below
     return reduce_group(group, group.items(key), key)
+
+
+def _may_cancel(group: Group, up: tuple[Key, ...], down: tuple[Key, ...]) -> bool:
+    """Whether some parts make the unit (for a product: with one of them multiplied).
+
+    A quick test before the full search of `smallest_unit`: the totals of the groups of
+    added (multiplied) parts against those of subtracted (divided) ones.
+    """
+    if group is SUMS and not down:
+        return False
+    if group is PRODUCTS and not down and all(k.value > 1 for k in up):
+        return False
+    ups, downs = _group_totals(group, up), _group_totals(group, down)
+    if group is PRODUCTS and (1 in ups or 1 in downs):
+        return True
+    return not ups.isdisjoint(downs)
+
+
+def _group_totals(group: Group, parts: tuple[Key, ...]) -> set[Value]:
+    """The totals of every non-empty group of the parts."""
+    totals: set[Value] = set()
+    for part in parts:
+        totals |= {group.combine(t, part.value) for t in totals}
+        totals.add(part.value)
+    return totals
 
 
 def reduce_group(group: Group, items: Items, key: Key | None = None) -> Lifted:
@@ -100,6 +129,11 @@ def _lift_units(group: Group, items: Items) -> tuple[list[Items], Items]:
     units = []
     while len(items) > 1:
         unit = smallest_unit(group, items)
+        if unit is None and group is PRODUCTS:
+            resigned = _resigned(items)
+            if resigned is not None:
+                items = resigned
+                continue
         if unit is None:
             break
         units.append(unit)
@@ -134,6 +168,25 @@ def _has_unit(items: Items) -> bool:
         if total == 1 and any(not items[i].inverse for i in range(n) if mask >> i & 1):
             return True
     return False
+
+
+def _signings(items: Items) -> Iterator[Items]:
+    """Every way to multiply and divide the same factors with the same result, something
+    multiplied: they differ by groups worth one turned round (X/Y is Y/X, rule 5)."""
+    value = PRODUCTS.total_of(items)
+    for signs in product((False, True), repeat=len(items)):
+        signed = tuple(Signed(k, inverse) for (k, _), inverse in zip(items, signs, strict=True))
+        if not all(signs) and PRODUCTS.total_of(signed) == value:
+            yield signed
+
+
+def _resigned(items: Items) -> Items | None:
+    """Where no group worth one can be lifted only because nothing would be left multiplied,
+    as in ((6/3)/2)/2, another way to sign the same factors may lift one: (2/(6/3))/2."""
+    if not any(inverse for _, inverse in items) or not _has_unit(items):
+        return None
+    liftable = [signed for signed in _signings(items) if smallest_unit(PRODUCTS, signed)]
+    return min(liftable) if liftable else None
 
 
 def _least_signing(items: Items, value: Value) -> Key:

@@ -5,7 +5,14 @@ keys are computed once per solution and are equal exactly for the same solution.
 turns keys back into expressions. This package never searches.
 """
 
-from solver.normal.canonical import Bag, Canonical, canonical_key, canonical_of, clear_caches
+from solver.normal.canonical import (
+    Bag,
+    Canonical,
+    canonical_key,
+    canonical_of,
+    clear_caches,
+    solution_classes,
+)
 from solver.normal.display import key_to_expr, negatable, negated
 from solver.normal.flat import add, div, leaf, mul, signed_key, sub, zero_times
 from solver.normal.keys import Key, Leaf, Product, Sum, ZeroProduct, numbers
@@ -30,6 +37,7 @@ __all__ = [
     "negated",
     "numbers",
     "signed_key",
+    "solution_classes",
     "sub",
     "zero_times",
 ]

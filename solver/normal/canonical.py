@@ -15,6 +15,7 @@ of the core with an equal part of the bag. This module never searches for soluti
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
 from typing import NamedTuple
 
 from solver.expr import Expr, Value
@@ -72,6 +73,19 @@ def parts(key: Key) -> Iterator[Part]:
                     yield Part(inner.key, _nest(_put(group, rest, inverse), inner.rebuild))
 
 
+def nodes(key: Key) -> Iterator[Part]:
+    """The parts of a key that are nodes of it (no groups taken out of a node)."""
+    yield Part(key, lambda new: new)
+    group = group_of(key)
+    if group is None:
+        return
+    items = group.items(key)
+    for i, (child, inverse) in enumerate(items):
+        put = _put(group, items[:i] + items[i + 1:], inverse)
+        for inner in nodes(child):
+            yield Part(inner.key, _nest(put, inner.rebuild))
+
+
 def _put(group: Group, rest: Items, inverse: bool) -> Callable[[Key], Key]:
     up, down = split(rest)
     if inverse:
@@ -83,7 +97,9 @@ def _nest(outer: Callable[[Key], Key], inner: Callable[[Key], Key]) -> Callable[
     return lambda new: outer(inner(new))
 
 
+@lru_cache(maxsize=1 << 12)
 def _by_value(key: Key | None) -> dict[Value, list[Part]]:
+    """The parts of a key by value."""
     by_value: dict[Value, list[Part]] = {}
     if key is not None:
         for part in parts(key):
@@ -191,33 +207,63 @@ def _placed(atom: Key) -> list[tuple[Group, Key]]:
     return placed
 
 
-def _beside(core: Key, placed: Iterable[tuple[Group, Key]],
+def _beside(core: Key, placed: Iterable[tuple[Group, Key]], wanted: tuple[Value, ...],
             ) -> Iterator[tuple[Group, Part, Items, Items]]:
-    """A lifted part put back beside each part of the core (rule 4: a zero is added anywhere,
+    """A lifted part put back beside each node of the core (rule 4: a zero is added anywhere,
     a one multiplies anywhere), as terms into a sum or as factors into a product; then every
-    group of the joined parts that takes from both: (group, part, group taken, what is left)."""
+    group worth one of the `wanted` totals that takes from both the node and the lifted part:
+    (group, node, group taken, what is left)."""
     for group, form in placed:
-        lifted_items = group.items(form)
-        for part in parts(core):
-            core_items = group.items(part.key)
-            joined = core_items + lifted_items
-            for chosen, picked in sub_multisets(joined, 2):
-                if min(chosen) < len(core_items) <= max(chosen):
-                    rest = tuple(item for i, item in enumerate(joined) if i not in chosen)
-                    yield group, part, picked, rest
+        lifted = group.items(form)
+        lifted_groups = _groups_by_total(group, lifted)
+        for part in nodes(core):
+            items = group.items(part.key)
+            for mask, total in _group_totals(group, items):
+                for want in wanted:
+                    for lifted_mask in lifted_groups.get(group.uncombine(want, total), ()):
+                        if mask == (1 << len(items)) - 1 and lifted_mask == (1 << len(lifted)) - 1:
+                            continue  # nothing would be left
+                        picked = _masked(items, mask) + _masked(lifted, lifted_mask)
+                        rest = (_masked(items, ~mask) + _masked(lifted, ~lifted_mask))
+                        yield group, part, picked, rest
+
+
+def _group_totals(group: Group, items: Items) -> list[tuple[int, Value]]:
+    """(mask, total) of every non-empty group of the items."""
+    totals: list[Value] = [group.unit] * (1 << len(items))
+    out = []
+    for mask in range(1, 1 << len(items)):
+        low = mask & -mask
+        key, inverse = items[low.bit_length() - 1]
+        totals[mask] = (group.uncombine if inverse else group.combine)(totals[mask ^ low],
+                                                                       key.value)
+        out.append((mask, totals[mask]))
+    return out
+
+
+def _groups_by_total(group: Group, items: Items) -> dict[Value, list[int]]:
+    by_total: dict[Value, list[int]] = {}
+    for mask, total in _group_totals(group, items):
+        by_total.setdefault(total, []).append(mask)
+    return by_total
+
+
+def _masked(items: Items, mask: int) -> Items:
+    return tuple(item for i, item in enumerate(items) if mask >> i & 1)
 
 
 def _relifts_beside(core: Key, placed: Iterable[tuple[Group, Key]]) -> Iterator[Canonical]:
-    """Another group worth the unit lifted from the core and a lifted part put together:
-    2*5/(2*(2-6/4)) is 2*5*(2*(2-6/4)) with the one 2*(2-6/4) lifted (rules 4 and 5)."""
-    for group, part, picked, rest in _beside(core, placed):
-        if group.total_of(picked) != group.unit:
-            continue
-        up, down = split(rest)
-        if group is PRODUCTS and not up:
-            continue
-        lifted = lifted_unit(group, picked)
-        yield _state(part.rebuild(group.make(up, down)), ones=lifted.ones, zeros=lifted.zeros)
+    """Another group worth the unit lifted from a node of the core and a lifted part put
+    together: 2*5/(2*(2-6/4)) is 2*5*(2*(2-6/4)) with the one 2*(2-6/4) lifted (rules 4, 5)."""
+    for group in (SUMS, PRODUCTS):
+        for _, part, picked, rest in _beside(core, [p for p in placed if p[0] is group],
+                                             (group.unit,)):
+            up, down = split(rest)
+            if group is PRODUCTS and not up:
+                continue  # nothing left multiplied: there is nothing to lift the group from
+            lifted = lifted_unit(group, picked)
+            yield _state(part.rebuild(group.make(up, down)), ones=lifted.ones,
+                         zeros=lifted.zeros)
 
 
 def _swaps_beside(core: Key, atom: Key, pool: tuple[int, ...]) -> Iterator[Canonical]:
@@ -225,10 +271,8 @@ def _swaps_beside(core: Key, atom: Key, pool: tuple[int, ...]) -> Iterator[Canon
     put together: (5+5)*(2-1)+(4-4) is (5+4+(2-1))*(5-4) (rule 4)."""
     ones = [k for k in expressions_of(pool).get(1, ()) if reduce(k) == (k, (), (), ())]
     sums = [(group, form) for group, form in _placed(atom) if group is SUMS]
-    for _, part, picked, rest in _beside(core, sums):
+    for _, part, picked, rest in _beside(core, sums, (1, -1)):
         total = SUMS.total_of(picked)
-        if total not in (1, -1):
-            continue
         (p_up, p_down), (r_up, r_down) = split(picked), split(rest)
         taken = SUMS.make(p_up, p_down) if total == 1 else SUMS.make(p_down, p_up)
         for one in ones:
@@ -254,31 +298,69 @@ def _swaps_with_one(core: Key | None, atom: Key, pool: tuple[int, ...]) -> Itera
 _least: dict[Canonical, Canonical] = {}  # a first reduction -> the least one it reaches
 
 
+def first_reduction(key: Key) -> Canonical:
+    """The reduction `reduce` makes, its bag put in order."""
+    lifted = reduce(key)
+    return Canonical(() if lifted.core is None else (lifted.core,),
+                     bag_of(lifted.ones, lifted.zeros, lifted.pool, lifted.core is not None))
+
+
+def _reachable(start: Canonical, known: Iterable[Canonical] = ()) -> set[Canonical]:
+    """Every reduction swaps reach from `start`, not going past the `known` ones."""
+    known = set(known)
+    seen = {start}
+    frontier = [start]
+    while frontier:
+        for state in _swaps(frontier.pop()):
+            if state not in seen:
+                seen.add(state)
+                if state not in known:
+                    frontier.append(state)
+    return seen
+
+
 def canonical_key(key: Key) -> Canonical:
     """The canonical key of a flat key: equal exactly for the same solution.
 
-    The least reduction reachable from the first one. Each result depends only on the key (no
-    other call's search is reused), so the same hand always gets the same solutions.
+    The least reduction reachable from the first one. The result depends only on the key (no
+    other call's search is reused), so it never depends on what was asked before.
     """
-    lifted = reduce(key)
-    start = Canonical(() if lifted.core is None else (lifted.core,),
-                      bag_of(lifted.ones, lifted.zeros, lifted.pool, lifted.core is not None))
+    start = first_reduction(key)
     if start.bag == Bag():
         return start  # nothing lifted, nothing to swap
     least = _least.get(start)
     if least is None:
-        seen = {start}
-        frontier = [start]
-        while frontier:
-            for state in _swaps(frontier.pop()):
-                if state not in seen:
-                    seen.add(state)
-                    frontier.append(state)
-        least = min(seen)
+        least = min(_reachable(start))
         if len(_least) > 1 << 16:
             _least.clear()
         _least[start] = least
     return least
+
+
+def solution_classes(keys: Iterable[Key]) -> list[int]:
+    """A class number for each flat key of one hand's solutions: keys whose reductions are
+    linked by swaps get the same number. Like comparing `canonical_key`s, but the swaps
+    searched from one key are not searched again from another."""
+    parent: dict[Canonical, Canonical] = {}
+
+    def find(state: Canonical) -> Canonical:
+        while parent[state] != state:
+            parent[state] = parent[parent[state]]
+            state = parent[state]
+        return state
+
+    starts = [first_reduction(key) for key in keys]
+    for start in starts:
+        if start in parent:
+            continue
+        parent[start] = start
+        if start.bag == Bag():
+            continue
+        for state in _reachable(start, parent):
+            root = find(state) if state in parent else parent.setdefault(state, state)
+            parent[root] = find(start)
+    numbers_of: dict[Canonical, int] = {}
+    return [numbers_of.setdefault(find(start), len(numbers_of)) for start in starts]
 
 
 def canonical_of(expr: Expr) -> tuple[int, Canonical]:

@@ -91,8 +91,8 @@ def split_zero(zero: Key) -> tuple[tuple[Key, ...], tuple[Key, ...]]:
         if group_of(form) is None:
             continue
         ones, zeros = _pieces(form)
-        if (len(zeros) == 1 and not ones) or (len(ones) == 2 and not zeros):
-            continue
+        if not zeros or (len(zeros) == 1 and not ones):
+            continue  # no split, or only ones: a pair of ones is itself an atom
         out_ones: list[Key] = list(ones)
         out_zeros: list[Key] = []
         for z in zeros:

@@ -10,6 +10,12 @@ numbers, because two lifted parts always combine (O*O' is O-O', Z+Z' is Z*Z').
 Several reductions of one solution differ only by which of two equal parts stayed in the core
 and which was lifted; so the canonical key is the least reduction reachable by swapping a part
 of the core with an equal part of the bag. This module never searches for solutions.
+
+>>> from solver.normal.flat import add, div, mul, sub
+>>> times = canonical_key(div(mul(Leaf(10), add(Leaf(1), Leaf(2))), Leaf(3)))  # 10*(1+2)/3
+>>> plus = canonical_key(sub(add(Leaf(10), add(Leaf(1), Leaf(2))), Leaf(3)))  # 10+(1+2)-3
+>>> times == plus, plus           # rule 5: 10 is the core, the zero 1+2-3 is lifted
+(True, Canonical(core=(Leaf(10),), bag=Bag(one=(), zero=(Sum(1+2-3),), pool=())))
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from solver.normal.bags import (
 )
 from solver.normal.flat import signed_key
 from solver.normal.groups import PRODUCTS, SUMS, Group, Items, group_of, split, sub_multisets
-from solver.normal.keys import Key, Product, Sum, numbers
+from solver.normal.keys import Key, Leaf, Product, Sum, numbers  # noqa: F401 (Leaf: examples)
 from solver.normal.reduce import lifted_unit, reduce
 
 

@@ -5,6 +5,13 @@ factors), rule 2 (`-` folded into sums, `/` into products), rule 3 (values are n
 and the cheap part of rule 4 (a part worth zero is added, a part worth one multiplies, and a
 zero times anything keeps only the numbers it was multiplied by). Equal flat keys are surely
 the same solution; the canonical key (`solver.normal.canonical`) merges the rest.
+
+>>> sub(add(Leaf(8), Leaf(3)), Leaf(5))                 # (8+3)-5, one sum (rules 1, 2)
+Sum(3+8-5)
+>>> sub(Leaf(8), sub(Leaf(5), Leaf(3)))                 # 8-(5-3) is (8+3)-5 (rule 2)
+Sum(3+8-5)
+>>> div(Leaf(7), sub(Leaf(4), Leaf(3)))                 # 7/(4-3) is 7*(4-3) (rule 4)
+Product((4-3)*7)
 """
 
 from __future__ import annotations

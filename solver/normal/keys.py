@@ -5,6 +5,11 @@ A key describes one expression up to the order of its terms and factors (rule 1)
 added and subtracted, a product its factors multiplied and divided. Every key carries its exact
 value first and then the operator that joins its parts, so keys sort by value, and a sum never
 equals a product of the same parts (2+2 and 2*2 are both 4).
+
+>>> Sum(5, "+", (Leaf(2), Leaf(8)), (Leaf(5),))
+Sum(2+8-5)
+>>> Product(4, "*", (Leaf(8), Sum(3, "+", (Leaf(1), Leaf(2)), ())), (Leaf(6),))
+Product(8*(1+2)/6)
 """
 
 from __future__ import annotations

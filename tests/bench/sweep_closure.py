@@ -5,10 +5,11 @@ lists in all, how many the closure of the rules defines, and on how many hands t
 (a different count, or two listed solutions of one class). Not run by `make bench` (its name
 does not start with bench_); the unit suite checks a part of it (tests/test_closure.py).
 
-    python tests/bench/sweep_closure.py [--targets 0 1 2 5 10 12 24 36] [--five N]
+    python tests/bench/sweep_closure.py [--targets 0 1 2 5 10 12 24 36] [--five N] [--six N]
 
-`--five N` adds N sampled five-number hands per target. The solver is whichever `solver`
-imports first, so `PYTHONPATH=<another tree>` measures another version against the same oracle.
+`--five N` and `--six N` add N sampled hands of 1..13 of that size (the same for every target).
+The solver is whichever `solver` imports first, so `PYTHONPATH=<another tree>` measures another
+version against the same oracle.
 """
 
 from __future__ import annotations
@@ -36,23 +37,26 @@ def differs(forest: Forest, hand: tuple[int, ...], target: int, listed: list[str
     return None in found or len(set(found)) != len(found) or len(found) != len(groups)
 
 
-def five_number_hands(count: int, seed: int) -> list[tuple[int, ...]]:
-    rng = random.Random(seed)
-    return [tuple(sorted(rng.randint(1, 13) for _ in range(5))) for _ in range(count)]
+def sampled_hands(size: int, count: int) -> list[tuple[int, ...]]:
+    rng = random.Random(size)
+    return [tuple(sorted(rng.randint(1, 13) for _ in range(size))) for _ in range(count)]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--targets", type=int, nargs="+", default=TARGETS)
     parser.add_argument("--five", type=int, default=0, help="sampled five-number hands")
+    parser.add_argument("--six", type=int, default=0, help="sampled six-number hands")
     args = parser.parse_args()
 
     four = list(itertools.combinations_with_replacement(range(1, 14), 4))
     print(f"solver: {sys.modules['solver'].__file__}")
     print(f"{'hands':<14}{'target':>7}{'solvable':>10}{'solve':>9}{'closure':>9}{'differ':>8}"
           f"{'time (s)':>10}")
-    for name, hands in [("four 1..13", four)] + (
-            [(f"five x{args.five}", five_number_hands(args.five, 5))] if args.five else []):
+    sets = [("four 1..13", four)]
+    sets += [(f"five x{args.five}", sampled_hands(5, args.five))] if args.five else []
+    sets += [(f"six x{args.six}", sampled_hands(6, args.six))] if args.six else []
+    for name, hands in sets:
         for target in args.targets:
             start = time.perf_counter()
             forest = Forest()

@@ -2,7 +2,8 @@
 
 Value sets of small sub-hands are computed once and cached across calls (`reachable_values`);
 bigger sub-hands are asked only for the values a solution needs (`Search.can_make`). Only
-non-negative intermediate values are formed: any solution equals one that avoids negatives.
+non-negative intermediate values are formed: any solution equals one that avoids negatives (rule 3
+of `solver.normal`).
 """
 
 from __future__ import annotations

@@ -108,11 +108,12 @@ def zero_of(x: Key, y: Key) -> Key:
     return SUMS.oriented((x,), (y,))
 
 
-def literal_atoms(zero: Key) -> tuple[list[Key], list[Key]]:
+@lru_cache(maxsize=1 << 14)
+def literal_atoms(zero: Key) -> tuple[tuple[Key, ...], tuple[Key, ...]]:
     """(ones, atoms) of a part worth zero, split only where its terms regroup (rule 2): what
     a zero alone at the top of a solution to 0 allows, where rule 5 has nothing to act on."""
     if type(zero) is Sum:
         lifted = reduce_group(SUMS, SUMS.items(zero))
-        return list(lifted.ones), list(lifted.zeros)
-    return [], [zero]
+        return lifted.ones, lifted.zeros
+    return (), (zero,)
 

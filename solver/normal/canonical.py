@@ -25,7 +25,14 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from solver.expr import Expr, Value
-from solver.normal.atoms import atom_forms, atom_pairs, atom_sides, split_zero, zero_of
+from solver.normal.atoms import (
+    atom_forms,
+    atom_pairs,
+    atom_sides,
+    literal_atoms,
+    split_zero,
+    zero_of,
+)
 from solver.normal.bags import (
     POOL_LIMIT,
     Bag,
@@ -40,6 +47,7 @@ from solver.normal.bags import (
 from solver.normal.flat import signed_key
 from solver.normal.groups import PRODUCTS, SUMS, Group, Items, group_of, split, sub_multisets
 from solver.normal.keys import Key, Leaf, Product, Sum, numbers  # noqa: F401 (Leaf: examples)
+from solver.normal.reduce import CACHES as REDUCE_CACHES
 from solver.normal.reduce import lifted_unit, reduce
 
 
@@ -377,7 +385,7 @@ def canonical_of(expr: Expr) -> tuple[int, Canonical]:
 
 def clear_caches() -> None:
     """Forget every cached reduction (for benchmarks that start cold)."""
-    for cached in (reduce, atom_forms, atom_sides, atom_pairs, split_zero, values_of,
-                   expressions_of, numbers):
+    for cached in (*REDUCE_CACHES, atom_forms, atom_sides, atom_pairs, split_zero, literal_atoms,
+                   values_of, expressions_of, numbers, _by_value):
         cached.cache_clear()
     _least.clear()

@@ -123,7 +123,8 @@ def reduce_group(group: Group, items: Items, key: Key | None = None) -> Lifted:
     return Lifted(core, tuple(ones), tuple(zeros), tuple(pool))
 
 
-def _lift_units(group: Group, items: Items) -> tuple[list[Items], Items]:
+@lru_cache(maxsize=1 << 16)
+def _lift_units(group: Group, items: Items) -> tuple[tuple[Items, ...], Items]:
     """(groups worth the unit, what is left): smallest groups first. A sum worth zero is
     lifted whole; a product always keeps something multiplied."""
     units = []
@@ -141,7 +142,7 @@ def _lift_units(group: Group, items: Items) -> tuple[list[Items], Items]:
     if group is SUMS and items and group.total_of(items) == 0:
         units.append(items)
         items = ()
-    return units, items
+    return tuple(units), items
 
 
 def lifted_unit(group: Group, unit: Items) -> Lifted:
@@ -189,6 +190,7 @@ def _resigned(items: Items) -> Items | None:
     return min(liftable) if liftable else None
 
 
+@lru_cache(maxsize=1 << 16)
 def _least_signing(items: Items, value: Value) -> Key:
     """Rule 5 where nothing is left to lift a pair from, as in ((1+1)/2)/2: the group X/Y
     worth one is Y/X as well, so take the least way to multiply and divide the same factors
@@ -204,3 +206,6 @@ def _least_signing(items: Items, value: Value) -> Key:
                 best = candidate
     assert best is not None
     return best
+
+
+CACHES = (reduce, _lift_units, _least_signing)  # what `clear_caches` empties

@@ -20,7 +20,7 @@ of the core with an equal part of the bag. This module never searches for soluti
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -101,10 +101,11 @@ def nodes(key: Key) -> Iterator[Part]:
 
 
 def _put(group: Group, rest: Items, inverse: bool) -> Callable[[Key], Key]:
-    up, down = split(rest)
-    if inverse:
-        return lambda new: group.make(up, (*down, new))
-    return lambda new: group.make((*up, new), down)
+    """How to put a new part beside the rest of a node (most parts are never put back)."""
+    def put(new: Key) -> Key:
+        up, down = split(rest)
+        return group.make(up, (*down, new)) if inverse else group.make((*up, new), down)
+    return put
 
 
 def _nest(outer: Callable[[Key], Key], inner: Callable[[Key], Key]) -> Callable[[Key], Key]:
@@ -319,9 +320,8 @@ def first_reduction(key: Key) -> Canonical:
                      bag_of(lifted.ones, lifted.zeros, lifted.pool, lifted.core is not None))
 
 
-def _reachable(start: Canonical, known: Iterable[Canonical] = ()) -> set[Canonical]:
+def _reachable(start: Canonical, known: Container[Canonical] = ()) -> set[Canonical]:
     """Every reduction swaps reach from `start`, not going past the `known` ones."""
-    known = set(known)
     seen = {start}
     frontier = [start]
     while frontier:

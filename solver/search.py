@@ -120,9 +120,12 @@ class Search:
             small, big = (left, right) if len(left) <= len(right) else (right, left)
             if len(big) <= SMALL and len(self.values(big)) < len(self.values(small)):
                 small, big = big, small
+            # b is never negative (v and a are not); a side of up to SMALL numbers answers
+            # from its value set directly.
+            made = self.values(big).__contains__ if len(big) <= SMALL else None
             for a in self.values(small):
                 for op, b in _wanted(v, a, self.integer_only):
-                    if b >= 0 and self.can_make(big, b):
+                    if made(b) if made else self.can_make(big, b):
                         yield op, small, a, big, b
 
     def expressions(self, hand: Hand, v: Value) -> list[Key]:

@@ -2,7 +2,8 @@
 
 Value sets of small sub-hands are computed once and cached across calls (`reachable_values`);
 bigger sub-hands are asked only for the values a solution needs (`Search.can_make`). Only
-non-negative intermediate values are formed: any solution equals one that avoids negatives.
+non-negative intermediate values are formed: any solution equals one that avoids negatives (rule 3
+of `solver.normal`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from functools import lru_cache
 from itertools import product
 
 from solver.expr import Value, divide
-from solver.normal import Key, add, div, leaf, mul, negatable, sub, zero_mul, zero_mul_numbers
+from solver.normal import Key, add, div, leaf, mul, negatable, sub, zero_times
 
 Hand = tuple[int, ...]  # sorted
 SMALL = 4  # sub-hands up to this size get their whole value set
@@ -119,9 +120,12 @@ class Search:
             small, big = (left, right) if len(left) <= len(right) else (right, left)
             if len(big) <= SMALL and len(self.values(big)) < len(self.values(small)):
                 small, big = big, small
+            # b is never negative (v and a are not); a side of up to SMALL numbers answers
+            # from its value set directly.
+            made = self.values(big).__contains__ if len(big) <= SMALL else None
             for a in self.values(small):
                 for op, b in _wanted(v, a, self.integer_only):
-                    if b >= 0 and self.can_make(big, b):
+                    if made(b) if made else self.can_make(big, b):
                         yield op, small, a, big, b
 
     def expressions(self, hand: Hand, v: Value) -> list[Key]:
@@ -144,7 +148,7 @@ class Search:
         for op, small, a, big, b in self._hits(hand, v):
             for ka in self.expressions(small, a):
                 for kb in self.expressions(big, b):
-                    yield _combine(op, ka, a, kb, b)
+                    yield _combine(op, ka, kb, v)
 
     def first(self, hand: Hand, v: Value, negative: bool = False) -> Key | None:
         """One flat key worth v (one that can be written negated, if asked), or None."""
@@ -155,7 +159,7 @@ class Search:
         for op, small, a, big, b in self._hits(hand, v):
             ka, kb = self.first(small, a), self.first(big, b)
             if ka is not None and kb is not None:
-                return _combine(op, ka, a, kb, b)
+                return _combine(op, ka, kb, v)
         return None
 
     def _build_zero(self, hand: Hand) -> Iterator[Key]:
@@ -175,43 +179,21 @@ class Search:
                     break
 
     def _times_zero(self, z: Key, hand: Hand) -> Iterator[Key]:
-        """z times every expression of the hand, as few as the zero product tells apart."""
-        if not self._can_make_one_factor(hand):
-            if any(hand):
-                yield zero_mul_numbers(z, hand)
-            if self.can_make(hand, 0):
-                for x in self.expressions(hand, 0):
-                    yield zero_mul(z, x, 0)
-            return
-        for v in sorted(self.values(hand)) if len(hand) <= SMALL else self._all_values(hand):
-            for x in self.expressions(hand, v):
-                yield zero_mul(z, x, v)
-
-    def _can_make_one_factor(self, hand: Hand) -> bool:
-        """Whether some part of the hand can make 1 (so a product by zero may keep a one apart)."""
-        return any(self.can_make(part, 1) for part in _sub_hands(hand))
-
-    def _all_values(self, hand: Hand) -> list[Value]:
-        return sorted(reachable_values(hand, self.integer_only))
+        """z times any expression of the hand: one key, since a zero times anything counts
+        once, by the numbers it multiplies (rule 4)."""
+        yield zero_times(z, hand)
 
 
-def _combine(op: str, ka: Key, a: Value, kb: Key, b: Value) -> Key:
+def _combine(op: str, ka: Key, kb: Key, v: Value) -> Key:
+    """The flat key of `ka op kb`, whose value v the search already knows."""
     if op == "a+b":
-        return add(ka, kb)
+        return add(ka, kb, v)
     if op == "a-b":
-        return sub(ka, kb)
+        return sub(ka, kb, v)
     if op == "b-a":
-        return sub(kb, ka)
+        return sub(kb, ka, v)
     if op == "a*b":
-        return mul(ka, a, kb, b)
+        return mul(ka, kb, v)
     if op == "a/b":
-        return div(ka, a, kb, b)
-    return div(kb, b, ka, a)
-
-
-@lru_cache(maxsize=1 << 12)
-def _sub_hands(hand: Hand) -> tuple[Hand, ...]:
-    """Every non-empty sub-hand, the hand itself included."""
-    parts = {left for left, _ in splits(hand)} | {right for _, right in splits(hand)} | {hand}
-    return tuple(sorted(parts))
-
+        return div(ka, kb, v)
+    return div(kb, ka, v)

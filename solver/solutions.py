@@ -17,11 +17,11 @@ from solver.expr import numbers as expr_numbers
 from solver.expr import value as expr_value
 from solver.normal import (
     Key,
-    canonical_key,
     canonical_of,
     key_to_expr,
     negatable,
     negated,
+    solution_classes,
 )
 from solver.parser import parse
 from solver.search import Hand, Search
@@ -55,17 +55,15 @@ def _printable(key: Key, negative: bool) -> str | None:
     return to_text(key_to_expr(key))
 
 
-def _distinct(hand: Hand, target: Value, integer_only: bool) -> dict[Key, str]:
-    """canonical key -> the simplest text among the ways the search wrote that solution."""
-    best: dict[Key, str] = {}
-    for key in Search(integer_only).expressions(hand, target if target >= 0 else -target):
-        text = _printable(key, target < 0)
-        if text is None:
-            continue
-        canon = canonical_key(key)
-        if canon not in best or _rank(text) < _rank(best[canon]):
-            best[canon] = text
-    return best
+def _distinct(hand: Hand, target: Value, integer_only: bool) -> list[str]:
+    """The simplest text of each distinct solution, among the ways the search wrote it."""
+    keys = Search(integer_only).expressions(hand, target if target >= 0 else -target)
+    texts = [_printable(key, target < 0) for key in keys]
+    best: dict[int, str] = {}
+    for text, group in zip(texts, solution_classes(keys), strict=True):
+        if text is not None and (group not in best or _rank(text) < _rank(best[group])):
+            best[group] = text
+    return list(best.values())
 
 
 def solve(numbers: Sequence[int], target: int = 24, *, integer_only: bool = False,
@@ -75,7 +73,7 @@ def solve(numbers: Sequence[int], target: int = 24, *, integer_only: bool = Fals
     `integer_only` requires every intermediate result to be a whole number.
     """
     hand, goal = validate_hand(numbers, target)
-    texts = sorted(_distinct(hand, goal, integer_only).values(), key=_rank)
+    texts = sorted(_distinct(hand, goal, integer_only), key=_rank)
     return texts if limit is None else texts[:limit]
 
 

@@ -1,0 +1,68 @@
+"""Against two public de-duplicating solvers, on every four-number hand where they differ.
+
+`../shared/data/4-numbers-two-references.tsv` lists the hands (targets 0..60 and some larger)
+where a Perl rewrite-rule normaliser, a C++ subset solver and this project did not all agree.
+Neither reference is the truth: the closure of the rules is (tests/closure.py). So every row
+must have exactly the closure's count, and no row may keep more solutions than both
+references. Where this project keeps fewer than both, the references keep apart what the rules
+join; tests/test_same_solution.py derives each such pattern rule by rule.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from solver import canonical, parse, solve
+from tests.closure import Forest, classes
+from tests.conftest import SHARED
+
+
+class Row:
+    def __init__(self, line: str) -> None:
+        fields = line.rstrip("\n").split("\t")
+        self.target = int(fields[0])
+        self.hand = tuple(sorted(map(int, fields[1].split())))
+        self.perl, self.cpp = int(fields[2]), int(fields[3])
+        self.perl_solutions = [s for s in fields[4].split(" ; ") if s] if len(fields) > 4 else []
+
+    def __repr__(self) -> str:
+        return f"{' '.join(map(str, self.hand))} -> {self.target}"
+
+
+@pytest.fixture(scope="module")
+def table() -> list[Row]:
+    path = SHARED / "data" / "4-numbers-two-references.tsv"
+    if not path.is_file():
+        pytest.skip("../shared is not present")
+    lines = [line for line in path.read_text().splitlines() if line and line[0] != "#"]
+    return [Row(line) for line in lines]
+
+
+def test_no_hand_keeps_more_than_both_references(table):
+    more = [(row, len(solve(row.hand, row.target)), row.perl, row.cpp) for row in table
+            if len(solve(row.hand, row.target)) > max(row.perl, row.cpp)]
+    assert not more, more[:5]
+
+
+@pytest.mark.slow
+def test_every_hand_has_the_count_the_rules_give(table):
+    forest = Forest()
+    wrong = [(row, len(solve(row.hand, row.target))) for row in table
+             if len(solve(row.hand, row.target)) != len(classes(forest, row.hand, row.target))]
+    assert not wrong, wrong[:5]
+
+
+def test_where_we_keep_fewer_the_perl_solutions_we_join_are_joined_by_the_rules(table):
+    """A sample of the rows where this project keeps fewer than both: each pair of the Perl
+    normaliser's solutions that `canonical` joins is one group of the closure."""
+    forest = Forest()
+    fewer = [row for row in table if len(solve(row.hand, row.target)) < min(row.perl, row.cpp)]
+    assert fewer
+    for row in fewer[::40]:
+        groups = classes(forest, row.hand, row.target)
+        by_key: dict[object, set[int]] = {}
+        for text in row.perl_solutions:
+            tree = forest.from_expr(parse(text))
+            group = next(i for i, g in enumerate(groups) if tree in g)
+            by_key.setdefault(canonical(text), set()).add(group)
+        assert all(len(found) == 1 for found in by_key.values()), row

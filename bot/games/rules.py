@@ -132,10 +132,6 @@ class Rules(ABC):
         """What to show under a winning answer (nothing, unless the game has more to tell)."""
         return ""
 
-    async def hint_step(self, pool: SolverPool, round_: Round) -> str | None:
-        """A first step towards a solution, for games that give hints (None: no hints here)."""
-        return None
-
     async def hint_steps(self, pool: SolverPool, round_: Round) -> list[feedback.Step]:
         """The steps a solution takes, which hints give one at a time (empty: no hints)."""
         return []

@@ -27,7 +27,6 @@ from solver import (
     NumbersMismatchError,
     check_numbers,
     evaluate,
-    first_step,
     is_solvable,
     solve,
     to_text,
@@ -120,13 +119,8 @@ def solutions(hand: tuple[int, ...], target: int) -> list[str]:
     return solve(hand, target)
 
 
-def hint(hand: tuple[int, ...], target: int) -> str:
-    """The first step of the simplest solution."""
-    return first_step(solve(hand, target, limit=1)[0])
-
-
 def hints(hand: tuple[int, ...], target: int) -> list[feedback.Step]:
-    """The steps of the simplest solution, in order (the first is `hint`'s)."""
+    """The steps of the simplest solution, in order (the first is `solver.first_step`'s)."""
     return feedback.steps(solve(hand, target, limit=1)[0])
 
 
@@ -156,9 +150,6 @@ class TwentyFour(Rules):
     async def reveal_text(self, pool: SolverPool, round_: Round, texts: Texts) -> str:
         found = await pool.run(solutions, round_.hand, round_.target)
         return solutions_text(texts, round_.hand, round_.target, found, REVEAL_SHOWN)
-
-    async def hint_step(self, pool: SolverPool, round_: Round) -> str:
-        return await pool.run(hint, round_.hand, round_.target)
 
     async def hint_steps(self, pool: SolverPool, round_: Round) -> list[feedback.Step]:
         return await pool.run(hints, round_.hand, round_.target)

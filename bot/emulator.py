@@ -472,13 +472,7 @@ class BotApiEmulator:
             await self._record(Edit(None, None, str(inline_id), raw, shown, time.perf_counter(),
                                     params.get("parse_mode"), markup), self.edits)
             return True
-        chat_id = self._known_chat(params)
-        message_id = int(params.get("message_id") or 0)
-        message = self._messages.get((chat_id, message_id))
-        if message is None:
-            raise TelegramError(400, "Bad Request: message to edit not found")
-        if message["from"]["id"] != BOT_ID:
-            raise TelegramError(400, "Bad Request: message can't be edited")
+        chat_id, message_id, message = self._editable(params)
         written = (raw, params.get("parse_mode"))
         if self._written.get((chat_id, message_id)) == written \
                 and message.get("reply_markup") == markup:
@@ -492,9 +486,8 @@ class BotApiEmulator:
                                 params.get("parse_mode"), markup), self.edits)
         return message
 
-    async def api_editmessagereplymarkup(self, params: dict) -> dict:
-        """New buttons for a message of the bot; without reply_markup, none."""
-        markup = _markup(params)
+    def _editable(self, params: dict) -> tuple[int, int, dict]:
+        """The bot's own message that an edit names, as Telegram finds it or refuses."""
         chat_id = self._known_chat(params)
         message_id = int(params.get("message_id") or 0)
         message = self._messages.get((chat_id, message_id))
@@ -502,6 +495,12 @@ class BotApiEmulator:
             raise TelegramError(400, "Bad Request: message to edit not found")
         if message["from"]["id"] != BOT_ID:
             raise TelegramError(400, "Bad Request: message can't be edited")
+        return chat_id, message_id, message
+
+    async def api_editmessagereplymarkup(self, params: dict) -> dict:
+        """New buttons for a message of the bot; without reply_markup, none."""
+        markup = _markup(params)
+        chat_id, message_id, message = self._editable(params)
         if message.get("reply_markup") == markup:
             raise TelegramError(400, NOT_MODIFIED)
         message.pop("reply_markup", None)

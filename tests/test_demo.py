@@ -4,10 +4,12 @@ or a script would; loopback only, every wait bounded."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -68,6 +70,26 @@ async def finish(process: asyncio.subprocess.Process) -> tuple[int, str, str]:
     return process.returncode, out.decode(), err.decode()
 
 
+@contextlib.asynccontextmanager
+async def demo(tmp_path: Path, *args: str) -> AsyncIterator[asyncio.subprocess.Process]:
+    """The demo as a process typed into; killed at the end if the test did not end it."""
+    process = await start(tmp_path, *args)
+    try:
+        yield process
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+async def play(process: asyncio.subprocess.Process) -> list[int]:
+    """Type /play; the hand dealt."""
+    await type_line(process, "/play")
+    match = DEAL.search(await read_until(process, DEAL.pattern))
+    assert match is not None
+    return [int(n) for n in match.groups()]
+
+
 def test_piped_script_plays_solves_and_ends_at_end_of_input(tmp_path: Path):
     done = run(tmp_path, "/play\n/solve 3 8 3 8\n/user Bob\n/stats\n", "--demo", "--user", "Ann")
     assert done.returncode == 0, done.stderr
@@ -96,12 +118,8 @@ def test_user_flag_needs_the_demo_when_a_token_is_set(tmp_path: Path):
 
 
 async def test_two_players_race_and_quit_ends_without_end_of_input(tmp_path: Path):
-    process = await start(tmp_path, "--user", "Ann")
-    try:
-        await type_line(process, "/play")
-        match = DEAL.search(await read_until(process, DEAL.pattern))
-        assert match is not None
-        hand = [int(n) for n in match.groups()]
+    async with demo(tmp_path, "--user", "Ann") as process:
+        hand = await play(process)
         await type_line(process, "/user Ben & Co")
         wrong_sign = "+" if sum(hand) != 24 else "*"  # no hand makes 24 both ways
         await type_line(process, f"/a {wrong_sign.join(map(str, hand))}")
@@ -113,10 +131,6 @@ async def test_two_players_race_and_quit_ends_without_end_of_input(tmp_path: Pat
         await type_line(process, "/quit")
         await type_line(process, "/solve 1 2 3 4")  # after /quit: never sent
         returncode, out, err = await finish(process)  # stdin still open
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
     assert returncode == 0, err
     assert "1 2 3 4" not in out and "Traceback" not in err
 

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from solver import solve
-from tests.test_demo import DEAL, finish, read_until, run, start, type_line
+from tests.test_demo import DEAL, demo, finish, read_until, run, type_line
 
 
 def test_reply_and_press_before_there_is_anything_to_answer_or_press(tmp_path: Path):
@@ -28,8 +28,7 @@ def test_reply_and_press_before_there_is_anything_to_answer_or_press(tmp_path: P
 
 
 async def test_every_route_from_the_terminal(tmp_path: Path):
-    process = await start(tmp_path, "--user", "Ann")
-    try:
+    async with demo(tmp_path, "--user", "Ann") as process:
         await type_line(process, "/play")
         shown = await read_until(process, r"^  \[Hint\] \[Reveal\]$")
         match = DEAL.search(shown)
@@ -65,9 +64,5 @@ async def test_every_route_from_the_terminal(tmp_path: Path):
         assert re.search(r"\(no button 'nothing' to press; buttons: \[Hint\] \[Reveal\]", missing)
         await type_line(process, "/quit")
         returncode, _, err = await finish(process)
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
     assert returncode == 0, err
     assert "Traceback" not in err

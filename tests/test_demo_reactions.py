@@ -4,16 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.test_demo import DEAL, finish, read_until, start, type_line
+from tests.test_demo import demo, finish, play, read_until, type_line
 
 
 async def test_a_wrong_typed_attempt_shows_as_a_reaction(tmp_path: Path):
-    process = await start(tmp_path, "--user", "Ann")
-    try:
-        await type_line(process, "/play")
-        match = DEAL.search(await read_until(process, DEAL.pattern))
-        assert match is not None
-        hand = [int(n) for n in match.groups()]
+    async with demo(tmp_path, "--user", "Ann") as process:
+        hand = await play(process)
         sign = "+" if sum(hand) != 24 else "*"
         await type_line(process, "/user Ben")
         await type_line(process, sign.join(map(str, hand)))
@@ -22,8 +18,4 @@ async def test_a_wrong_typed_attempt_shows_as_a_reaction(tmp_path: Path):
         assert "Twenty-Four to Ben" not in shown
         await type_line(process, "/quit")
         returncode, _, err = await finish(process)
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
     assert returncode == 0, err

@@ -3,31 +3,42 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+# a second environment with the solver alone (no python-telegram-bot): tests/solver must pass there
+SOLVER_VENV := .venv-solver
 
-.PHONY: run test bench lint clean
+.PHONY: run test test-solver-alone bench lint clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -e '.[bot,dev]'
 	touch $(STAMP)
 
 run: $(STAMP)
 	$(PY) -m bot $(ARGS)
 
 test: $(STAMP)
-	$(PY) -m ruff check solver bot tests
+	$(PY) -m ruff check solver bot tests bench
 	$(PY) -m mypy solver bot
 	$(PY) -m pytest
 
+test-solver-alone:
+	rm -rf $(SOLVER_VENV)
+	$(PYTHON) -m venv $(SOLVER_VENV)
+	$(SOLVER_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(SOLVER_VENV)/bin/python -m pip install --quiet -e '.[solver-test]'
+	$(SOLVER_VENV)/bin/python -c "import importlib.util as u, sys; \
+		sys.exit('python-telegram-bot is installed' if u.find_spec('telegram') else 0)"
+	$(SOLVER_VENV)/bin/python -m pytest -p no:cacheprovider -W ignore::pytest.PytestConfigWarning tests/solver
+
 bench: $(STAMP)
-	$(PY) tests/bench/run_all.py
+	$(PY) bench/run_all.py
 
 lint: $(STAMP)
-	$(PY) -m ruff check solver bot tests
+	$(PY) -m ruff check solver bot tests bench
 	$(PY) -m mypy solver bot
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(SOLVER_VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -57,7 +57,7 @@ SPOT_STEP = 2.5  # three numbers where two make the third: a+b-c = 0, a*b-c = 0
 LEVELS = ("easy", "medium", "hard")
 # Where medium and hard start, by count of numbers (fewer than four: as four). Each pair splits the
 # solvable hands of 1..13 to 24 about 40 / 35 / 25 % easy / medium / hard: for four numbers all
-# 1362 of them, for five and six the seeded samples of tests/bench/bench_levels.py. With more
+# 1362 of them, for five and six the seeded samples of bench/bench_levels.py. With more
 # numbers, more shortcuts: a hard six-number hand is the hardest quarter of its kind.
 CUTS = {4: (4.1, 5.5), 5: (4.2, 5.2), 6: (2.7, 4.3)}
 

@@ -1,17 +1,18 @@
-"""Shared test helpers: where the public reference data lives, when it is present."""
+"""Shared test helpers: where the repository and the public reference data live.
+
+Imports nothing beyond pytest, so that tests/solver collects with only the solver installed;
+the fake Telegram server's fixture lives with the tests that use it (tests/fake_telegram).
+"""
 
 from __future__ import annotations
 
 import pathlib
-from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.fake_telegram import FakeTelegram
-
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
-DATA = ROOT / "tests" / "data"
+DATA = ROOT / "tests" / "solver" / "data"
 
 
 @pytest.fixture
@@ -20,12 +21,3 @@ def shared_dir() -> pathlib.Path:
     if not (SHARED / "data").is_dir():
         pytest.skip("../shared is not present")
     return SHARED
-
-
-@pytest.fixture
-async def telegram() -> AsyncIterator[FakeTelegram]:
-    """The Bot API emulator on 127.0.0.1, for the bot's handler and end-to-end tests."""
-    server = FakeTelegram()
-    await server.start()
-    yield server
-    await server.stop()

@@ -18,6 +18,7 @@ from bot.pool import SolverPool
 from bot.rounds import Game
 from bot.storage import Storage
 from tests.fake_telegram import FakeTelegram
+from tests.fake_telegram import telegram as telegram
 
 
 @pytest.fixture(scope="session")

@@ -18,8 +18,8 @@ from bot.pool import SolverPool
 from bot.rounds import LATE_WITHIN, WRONG_REACTION, Chat, Game, Player
 from solver import solve
 from tests.bot.conftest import Harness, make_config, running
+from tests.bot.scoring import score_mismatches
 from tests.fake_telegram import FakeTelegram
-from tests.scoring import score_mismatches
 
 GROUP = -1301
 ANN = {"id": 41, "is_bot": False, "first_name": "Ann"}

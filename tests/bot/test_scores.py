@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.storage import Storage
-from tests.scoring import (
+from tests.bot.scoring import (
     ANSWERS_SQL,
     ROUNDS_SQL,
     SCORES_SQL,

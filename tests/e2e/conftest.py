@@ -13,6 +13,7 @@ import pytest
 
 from tests.conftest import ROOT
 from tests.fake_telegram import FakeTelegram
+from tests.fake_telegram import telegram as telegram
 
 
 class BotProcess:

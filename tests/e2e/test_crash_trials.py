@@ -1,11 +1,11 @@
-"""A small run of tests/bench/bench_crash.py: the real bot killed with SIGKILL at random instants
+"""A small run of bench/bench_crash.py: the real bot killed with SIGKILL at random instants
 and restarted, and simultaneous right answers (the bench runs more of both)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.bench.bench_crash import Figures, kill_trials, race_trials
+from bench.bench_crash import Figures, kill_trials, race_trials
 
 
 @pytest.mark.slow

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from solver import solve
-from tests.test_demo import DEAL, demo, finish, read_until, run, type_line
+from tests.demo.test_demo import DEAL, demo, finish, read_until, run, type_line
 
 
 def test_reply_and_press_before_there_is_anything_to_answer_or_press(tmp_path: Path):

@@ -1,6 +1,6 @@
 """Benchmark of the 24 engine: prints tables of medians and their ratio to the issue's targets.
 
-Run with `make bench` (all benchmarks) or `python tests/bench/bench_solver.py [--repeat N]`.
+Run with `make bench` (all benchmarks) or `python bench/bench_solver.py [--repeat N]`.
 """
 
 from __future__ import annotations

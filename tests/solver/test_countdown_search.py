@@ -17,7 +17,7 @@ import solver.countdown as countdown
 import solver.countdown_search as search
 from solver.countdown import solve_countdown
 from solver.countdown_search import HandSearch
-from tests.test_countdown import brute, brute_best, check
+from tests.solver.test_countdown import brute, brute_best, check
 
 RULES = st.sampled_from(["all", "subset"])
 

@@ -14,7 +14,7 @@ import pytest
 
 from solver import canonical, evaluate, parse
 from solver.expr import numbers
-from tests.closure import Forest, classes, one_rule_apart
+from tests.solver.closure import Forest, classes, one_rule_apart
 
 TABLE = """
 rule  verdict    a                       b

@@ -6,7 +6,7 @@ player must really combine, the median count of distinct solutions, and the rati
 --against (e.g. `git show main:solver/rating.py > /tmp/rating_main.py`), the time of that rating
 code too, cold, on the same hands, one after the other.
 
-    python tests/bench/bench_levels.py [--hands 2000] [--solved 100] [--timed 200] [--against F]
+    python bench/bench_levels.py [--hands 2000] [--solved 100] [--timed 200] [--against F]
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.bench_solver import timed
 from solver import LEVELS, is_solvable, solve
 from solver import rating as rating_module
-from tests.bench.bench_solver import timed
 
 TARGET = 24
 Hand = tuple[int, ...]

@@ -32,7 +32,7 @@ from bot.health import (
     write_heartbeat,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 ENTRY_POINTS = {"bot", "bot.health"}  # the modules `python -m` may run in a deployment
 
@@ -247,6 +247,13 @@ def test_build_copies_what_pip_install_needs_and_nothing_ignored():
                if line.strip() and not line.startswith("#")}
     assert not ignored & set(sources), f".dockerignore drops {ignored & set(sources)}"
     assert {"**/.env", ".venv", ".git"} <= ignored, "secrets or the venv would enter the context"
+
+
+def test_build_installs_the_bot_extra():
+    """The solver alone is the package's base; without the `bot` extra the image would lack
+    python-telegram-bot and fail at its first import."""
+    runs = " ".join(arguments_of(dockerfile(), "RUN"))
+    assert "pip install '.[bot]'" in runs
 
 
 def test_dockerfile_stops_with_sigterm_and_exposes_the_webhook_port():

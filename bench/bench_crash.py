@@ -12,7 +12,7 @@ emulator on 127.0.0.1.
 (b) races: rounds where two to four players send the right answer at the same instant:
     exactly one winner, and each of the others is told who was first.
 
-`python tests/bench/bench_crash.py [--trials 30] [--races 100] [--seed 1]`; tests/e2e runs a
+`python bench/bench_crash.py [--trials 30] [--races 100] [--seed 1]`; tests/e2e runs a
 small version. Loopback only; every wait is bounded.
 """
 
@@ -30,13 +30,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.emulator import BotApiEmulator, Sent  # noqa: E402
 from solver import first_solution  # noqa: E402
+from tests.bot.scoring import score_mismatches  # noqa: E402
 from tests.e2e.conftest import BotProcess  # noqa: E402
-from tests.scoring import score_mismatches  # noqa: E402
 
 ROUND_SECONDS = 3.0
 THROTTLE_PAUSE = 1.0  # a player answers at most once a second here: races, not the throttle

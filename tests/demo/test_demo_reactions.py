@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.test_demo import demo, finish, play, read_until, type_line
+from tests.demo.test_demo import demo, finish, play, read_until, type_line
 
 
 async def test_a_wrong_typed_attempt_shows_as_a_reaction(tmp_path: Path):

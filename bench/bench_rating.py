@@ -9,11 +9,11 @@ import statistics
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.bench_solver import timed
 from solver import is_solvable, rate
 from solver import rating as rating_module
-from tests.bench.bench_solver import timed
 
 
 def cold() -> None:

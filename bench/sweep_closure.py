@@ -5,7 +5,7 @@ lists in all, how many the closure of the rules defines, and on how many hands t
 (a different count, or two listed solutions of one class). Not run by `make bench` (its name
 does not start with bench_); the unit suite checks a part of it (tests/test_closure.py).
 
-    python tests/bench/sweep_closure.py [--targets 0 1 2 5 10 12 24 36] [--five N] [--six N]
+    python bench/sweep_closure.py [--targets 0 1 2 5 10 12 24 36] [--five N] [--six N]
 
 `--five N` and `--six N` add N sampled hands of 1..13 of that size (the same for every target).
 The solver is whichever `solver` imports first, so `PYTHONPATH=<another tree>` measures another
@@ -21,10 +21,10 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.append(str(Path(__file__).resolve().parents[2]))  # after PYTHONPATH: tests.closure
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # after PYTHONPATH: tests.solver.closure
 
 from solver import parse, solve
-from tests.closure import Forest, classes
+from tests.solver.closure import Forest, classes
 
 TARGETS = [0, 1, 2, 5, 10, 12, 24, 36]
 

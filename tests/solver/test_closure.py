@@ -14,7 +14,7 @@ import random
 import pytest
 
 from solver import canonical, parse, solve
-from tests.closure import Forest, classes
+from tests.solver.closure import Forest, classes
 
 
 def differences(forest: Forest, hand: tuple[int, ...], target: int) -> list[str]:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 
 from solver import canonical, parse, solve
-from tests.closure import Forest, classes
 from tests.conftest import SHARED
+from tests.solver.closure import Forest, classes
 
 
 class Row:

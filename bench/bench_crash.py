@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.emulator import BotApiEmulator, Sent  # noqa: E402
+from bot.demo.emulator import BotApiEmulator, Sent  # noqa: E402
 from solver import first_solution  # noqa: E402
 from tests.bot.scoring import score_mismatches  # noqa: E402
 from tests.e2e.conftest import BotProcess  # noqa: E402

@@ -12,11 +12,11 @@ import pytest
 from telegram import Update
 from telegram.ext import Application
 
-from bot.app import build_application, on_startup
-from bot.config import Config
-from bot.pool import SolverPool
-from bot.rounds import Game
-from bot.storage import Storage
+from bot.play.rounds import Game
+from bot.runtime.config import Config
+from bot.runtime.pool import SolverPool
+from bot.store.storage import Storage
+from bot.telegram.app import build_application, on_startup
 from tests.fake_telegram import FakeTelegram
 from tests.fake_telegram import telegram as telegram
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import build_application, on_startup
-from bot.pool import SolverPool
-from bot.rounds import LATE_WITHIN, WRONG_REACTION, Chat, Game, Player
+from bot.play.rounds import LATE_WITHIN, WRONG_REACTION, Chat, Game, Player
+from bot.runtime.pool import SolverPool
+from bot.telegram.app import build_application, on_startup
 from solver import solve
 from tests.bot.conftest import Harness, make_config, running
 from tests.bot.scoring import score_mismatches
@@ -219,7 +219,7 @@ async def test_privacy_mode_is_read_from_getme_and_explained_in_the_log(
         app = build_application(make_config(telegram, tmp_path / f"{privacy}.sqlite3"))
         app.bot_data["pool"] = pool
         caplog.clear()
-        with caplog.at_level(logging.WARNING, logger="bot.app"):
+        with caplog.at_level(logging.WARNING, logger="bot.telegram.app"):
             await app.initialize()
             await on_startup(app)
         assert app.bot_data["game"].reads_group_messages is not privacy

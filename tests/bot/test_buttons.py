@@ -9,13 +9,13 @@ import re
 import pytest
 from telegram import Update
 
-from bot import keyboards
-from bot.app import resume_rounds
-from bot.emulator import CallbackAnswer
-from bot.games import GAMES, Deal
-from bot.html_text import visible_text
-from bot.i18n import LANGUAGES, Texts, catalog
-from bot.paging import page_count
+from bot.demo.emulator import CallbackAnswer
+from bot.play.games import GAMES, Deal
+from bot.play.paging import page_count
+from bot.telegram import keyboards
+from bot.telegram.app import resume_rounds
+from bot.text.html_text import visible_text
+from bot.text.i18n import LANGUAGES, Texts, catalog
 from solver import solve
 from tests.bot.conftest import Harness
 

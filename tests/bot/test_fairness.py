@@ -9,10 +9,10 @@ import random
 
 from telegram import Update
 
-from bot.admins import AdminCache
-from bot.rounds import Chat, Game, Player
-from bot.storage import Storage
-from bot.throttle import Admission, Throttle
+from bot.play.rounds import Chat, Game, Player
+from bot.play.throttle import Admission, Throttle
+from bot.store.storage import Storage
+from bot.telegram.admins import AdminCache
 from solver import solve
 from tests.bot.conftest import Harness
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from telegram.error import BadRequest
 
-from bot.storage import Standing
+from bot.store.storage import Standing
 from tests.bot.conftest import Harness
 
 GROUP = -1061

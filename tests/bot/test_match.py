@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from bot.match import DEFAULT_ROUNDS, Matches, parse_match
-from bot.rounds import Chat, Game, Player
-from bot.storage import Round, Storage
+from bot.play.matches import DEFAULT_ROUNDS, Matches, parse_match
+from bot.play.rounds import Chat, Game, Player
+from bot.store.storage import Round, Storage
 from solver import solve
 from tests.bot.conftest import Clock
 

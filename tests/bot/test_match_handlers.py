@@ -9,7 +9,7 @@ import itertools
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from bot.pool import SolverPool
+from bot.runtime.pool import SolverPool
 from solver import solve
 from tests.bot.conftest import Harness, make_config
 from tests.bot.conftest import running as started

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import LANGUAGES, catalog
+from bot.text.i18n import LANGUAGES, catalog
 from solver import ParseError
 from tests.bot.conftest import Harness
 

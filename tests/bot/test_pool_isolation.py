@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Config
-from bot.games.twentyfour import deal
-from bot.pool import SolverPool, SolverTimeout
-from bot.rounds import Chat, Game, Player
-from bot.storage import Storage
-from bot.throttle import Allowance, WorkBudget
+from bot.play.games.twentyfour import deal
+from bot.play.rounds import Chat, Game, Player
+from bot.play.throttle import Allowance, WorkBudget
+from bot.runtime.config import Config
+from bot.runtime.pool import SolverPool, SolverTimeout
+from bot.store.storage import Storage
 from solver import is_solvable
 from solver.rating import level as rated_level
 from tests.bot.conftest import Harness

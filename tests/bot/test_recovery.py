@@ -7,8 +7,8 @@ import random
 
 from telegram import Update
 
-from bot.app import resume_rounds
-from bot.rounds import ANNOUNCE_WITHIN, Chat, Game, Player
+from bot.play.rounds import ANNOUNCE_WITHIN, Chat, Game, Player
+from bot.telegram.app import resume_rounds
 from solver import solve
 from tests.bot.conftest import Harness
 

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from bot.games import PlayOptions
-from bot.pool import SolverPool
-from bot.requests import SolveRequest
-from bot.rounds import Chat, Game, Player, hint_points
-from bot.solving import Solving
+from bot.play.games import PlayOptions
+from bot.play.requests import SolveRequest
+from bot.play.rounds import Chat, Game, Player, hint_points
+from bot.play.solving import Solving
+from bot.runtime.pool import SolverPool
 from solver import solve
 from solver.countdown import solve_countdown
 from solver.yahtzee import best_assignment
@@ -203,7 +203,7 @@ async def test_chat_migration_moves_the_open_round(game: Game):
 
 
 async def test_solving_service(pool: SolverPool):
-    from bot.i18n import Texts
+    from bot.text.i18n import Texts
 
     solving = Solving(pool, timeout=30)
     texts = Texts("en")
@@ -217,7 +217,7 @@ async def test_solving_service(pool: SolverPool):
 
 
 async def test_slow_solve_is_stopped_and_the_pool_recovers():
-    from bot.i18n import Texts
+    from bot.text.i18n import Texts
 
     own = SolverPool(1)
     try:
@@ -235,8 +235,8 @@ async def test_a_timeout_does_not_take_down_other_work(workers):
     """A stopped /solve restarts the pool; work queued or running beside it runs again."""
     import asyncio
 
-    from bot.games.twentyfour import solutions
-    from bot.pool import SolverTimeout
+    from bot.play.games.twentyfour import solutions
+    from bot.runtime.pool import SolverTimeout
 
     own = SolverPool(workers)
     try:

@@ -9,7 +9,7 @@ import sqlite3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.storage import Storage
+from bot.store.storage import Storage
 from tests.bot.scoring import (
     ANSWERS_SQL,
     ROUNDS_SQL,

@@ -8,8 +8,8 @@ import json
 import aiosqlite
 import pytest
 
-from bot.migrations import LATEST, MIGRATIONS, statements
-from bot.storage import Gate, Storage
+from bot.store.sqlite.migrations import LATEST, MIGRATIONS, statements
+from bot.store.storage import Gate, Storage
 
 CHAT = -500
 

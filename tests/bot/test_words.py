@@ -12,8 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import LANGUAGES, PLURAL_FORMS, PRIVATE, Texts, catalog, parse_language, texts_for
-from bot.pool import SolverPool
+from bot.runtime.pool import SolverPool
+from bot.text.i18n import (
+    LANGUAGES,
+    PLURAL_FORMS,
+    PRIVATE,
+    Texts,
+    catalog,
+    parse_language,
+    texts_for,
+)
 from solver import solve
 from tests.bot.conftest import Harness, make_config, running
 from tests.fake_telegram import FakeTelegram

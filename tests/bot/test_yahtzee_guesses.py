@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from bot.games import yahtzee
-from bot.i18n import Texts
-from bot.rounds import Chat, Game, Player
-from bot.storage import Round, Storage
-from bot.throttle import Throttle
+from bot.play.games import yahtzee
+from bot.play.rounds import Chat, Game, Player
+from bot.play.throttle import Throttle
+from bot.store.storage import Round, Storage
+from bot.text.i18n import Texts
 from solver.yahtzee import CATEGORIES, best_assignment, category_score
 from tests.bot.conftest import Clock, Harness
 

@@ -1,4 +1,4 @@
-"""Health check: the running bot touches a heartbeat file; `python -m bot.health` judges it.
+"""Health check: the running bot touches a heartbeat file; `python -m bot.runtime.health` judges it.
 
 A live process is not a working bot: a blocked event loop or a lost database still answers `ps`.
 The heartbeat is written by a JobQueue job on the bot's own event loop, so a fresh one proves the
@@ -17,7 +17,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from bot.config import read_env_file
+from bot.runtime.config import read_env_file
 
 HEARTBEAT_SECONDS = 30.0
 STALE_AFTER = 3 * HEARTBEAT_SECONDS  # two missed beats are tolerated, a third is not

@@ -1,7 +1,7 @@
-"""The bot's words in English and Simplified Chinese, read from the catalogs in bot/locales/.
+"""The bot's words in English and Simplified Chinese, read from the catalogs in bot/text/locales/.
 
 Messages are data, one JSON file per language with the same keys and {fields}; code asks for
-a key and fills the fields with values that are already HTML-safe (see bot.markup). Two things
+a key and fills the fields with values that are already HTML-safe (see bot.text.markup). Two things
 the catalogs say for themselves, so that code never words a count or a chat:
 - a count's noun: `{wins:wins}` in a message picks `wins_one` or `wins_other` by the
   language's plural rule (English: one for 1; Chinese has no plural, only `_other`), and
@@ -19,7 +19,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from bot import markup
+from bot.text import markup
 
 LANGUAGES = ("en", "zh")
 DEFAULT_LANGUAGE = "en"
@@ -37,7 +37,7 @@ MINUTES_FROM = 120  # a length of time from 2 minutes on, in whole minutes, is s
 @cache
 def catalog(language: str) -> dict[str, str]:
     """Every message of one language, by key."""
-    source = resources.files("bot") / "locales" / f"{language}.json"
+    source = resources.files("bot.text") / "locales" / f"{language}.json"
     return json.loads(source.read_text(encoding="utf-8"))
 
 

@@ -1,9 +1,9 @@
 """Telegram update handlers: read the update, ask the round service or the solving service, send
 the text it returns.
 
-Each handler stays a few lines; the rules live in bot.rounds and bot.games. Round timers are
-JobQueue jobs named after their chat. Whether the speaker administers the chat is asked of
-Telegram here (bot.admins), and only when a rule needs it.
+Each handler stays a few lines; the rules live in bot.play.rounds and bot.play.games. Round
+timers are JobQueue jobs named after their chat. Whether the speaker administers the chat is
+asked of Telegram here (bot.telegram.admins), and only when a rule needs it.
 """
 
 from __future__ import annotations
@@ -22,12 +22,9 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import Application, ContextTypes, JobQueue
 
-from bot import keyboards, markup
-from bot.admins import AdminCache
-from bot.i18n import Texts, language_of, texts_for
-from bot.match import Matches, Step, parse_match
-from bot.paging import Page
-from bot.requests import (
+from bot.play.matches import Matches, Step, parse_match
+from bot.play.paging import Page
+from bot.play.requests import (
     SolveRequest,
     parse_countdown,
     parse_dice,
@@ -41,9 +38,13 @@ from bot.requests import (
     read_top,
     usage_text,
 )
-from bot.rounds import AdminCheck, Chat, Game, Player, Reply
-from bot.solving import Asker, Solving
-from bot.storage import Round
+from bot.play.rounds import AdminCheck, Chat, Game, Player, Reply
+from bot.play.solving import Asker, Solving
+from bot.store.storage import Round
+from bot.telegram import keyboards
+from bot.telegram.admins import AdminCache
+from bot.text import markup
+from bot.text.i18n import Texts, language_of, texts_for
 
 log = logging.getLogger(__name__)
 INLINE_CACHE_SECONDS = 3600

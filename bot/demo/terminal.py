@@ -1,8 +1,8 @@
 """The demo: the real bot against the local Bot API emulator, played from a terminal.
 
-`python -m bot --demo` (and `python -m bot` without a token) starts bot.emulator on 127.0.0.1 and
-the application of bot.app against it, with the same handlers and storage as production (in its own
-database file, data/demo.sqlite3, unless DATABASE_PATH is set).
+`python -m bot --demo` (and `python -m bot` without a token) starts bot.demo.emulator on
+127.0.0.1 and the application of bot.telegram.app against it, with the same handlers and storage
+as production (in its own database file, data/demo.sqlite3, unless DATABASE_PATH is set).
 Each line read from standard input becomes a message of the current speaker in a demo group, and
 every message the bot sends is printed. Nothing here reaches Telegram or any other host.
 """
@@ -25,12 +25,19 @@ from typing import TextIO
 from telegram import Update
 from telegram.ext import Application, ContextTypes, TypeHandler
 
-from bot import log_mask
-from bot.app import ALLOWED_UPDATES, build_application, stop_application
-from bot.config import Config, ConfigError, read_env_file
-from bot.emulator import BOT_NAME, BotApiEmulator, CallbackAnswer, Edit, Reaction, Sent
-from bot.html_text import EntityError, terminal_text
-from bot.keyboards import REVEAL, action_of
+from bot.demo.emulator import (
+    BOT_NAME,
+    BotApiEmulator,
+    CallbackAnswer,
+    Edit,
+    Reaction,
+    Sent,
+)
+from bot.runtime import log_mask
+from bot.runtime.config import Config, ConfigError, read_env_file
+from bot.telegram.app import ALLOWED_UPDATES, build_application, stop_application
+from bot.telegram.keyboards import REVEAL, action_of
+from bot.text.html_text import EntityError, terminal_text
 
 DEMO_TOKEN = "1000000000:DEMO-local-emulator-no-telegram"  # shaped like a token, worth nothing
 DEMO_USERNAME = "twentyfour_demo_bot"
@@ -39,7 +46,7 @@ DEMO_DATABASE = "data/demo.sqlite3"
 DEMO_CHAT_TITLE = "Twenty-Four demo"
 DEFAULT_SPEAKER = "Ann"
 NAME_LIMIT = 64  # Telegram's limit on a first name
-OBSERVER_GROUP = 1_000_000  # after every handler group of bot.app: the update is fully handled
+OBSERVER_GROUP = 1_000_000  # after every handler group of the app: the update is fully handled
 SETTLE_SECONDS = 0.05  # for a message sent just after its update was handled
 QUIT = ("/quit", "/exit")
 HELP = ("/user NAME switches the speaker; /reply TEXT answers by replying to the deal; /press "

@@ -32,7 +32,7 @@ import tornado.netutil
 import tornado.web
 from telegram.constants import ReactionEmoji
 
-from bot.html_text import EntityError, visible_text
+from bot.text.html_text import EntityError, visible_text
 
 BOT_ID = 7_000_000_001
 BOT_USERNAME = "twentyfour_test_bot"

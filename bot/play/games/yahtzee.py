@@ -7,7 +7,7 @@ has GUESSES guesses a round and hears "higher" or "lower"; an exact guess wins a
 closest guess when the time is up wins if it is within 10 (ties: the earlier guess). The optimal
 total is computed when the round is dealt (in the pool) and kept as the round's target, so a
 guess is judged by comparing whole numbers. How many guesses a player has left is counted from
-the stored answers (bot.storage), not here.
+the stored answers (bot.store.storage), not here.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ import random
 import re
 from collections.abc import Sequence
 
-from bot import markup
-from bot.games.rules import DEAL_GRACE, DEAL_SECONDS, Deal, PlayOptions, Rules, Verdict
-from bot.i18n import Texts
-from bot.pool import SolverPool
-from bot.storage import Round
+from bot.play.games.rules import DEAL_GRACE, DEAL_SECONDS, Deal, PlayOptions, Rules, Verdict
+from bot.runtime.pool import SolverPool
+from bot.store.storage import Round
+from bot.text import markup
+from bot.text.i18n import Texts
 from solver.yahtzee import (
     CATEGORIES,
     ROLLS,

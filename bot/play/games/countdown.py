@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from bot import feedback, markup
-from bot.games.rules import (
+from bot.play import feedback
+from bot.play.games.rules import (
     DEAL_GRACE,
     DEAL_SECONDS,
     Deal,
@@ -20,9 +20,10 @@ from bot.games.rules import (
     Verdict,
     read_expression,
 )
-from bot.i18n import Texts
-from bot.pool import SolverPool
-from bot.storage import Round
+from bot.runtime.pool import SolverPool
+from bot.store.storage import Round
+from bot.text import markup
+from bot.text.i18n import Texts
 from solver import evaluate, to_text
 from solver.countdown import solve_countdown
 from solver.expr import numbers as expr_numbers

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.games import GAMES
-from bot.i18n import Texts
-from bot.requests import SolveRequest, parse_solve
-from bot.storage import Round
+from bot.play.games import GAMES
+from bot.play.requests import SolveRequest, parse_solve
+from bot.store.storage import Round
+from bot.text.i18n import Texts
 
 DATA_LIMIT = 64  # bytes of callback_data, Telegram's limit
 HINT, REVEAL, AGAIN, SAME, SOLUTIONS, PAGE = "h", "r", "n", "l", "s", "p"

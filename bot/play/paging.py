@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot import markup
-from bot.games.twentyfour import solutions_text
-from bot.i18n import Texts
+from bot.play.games.twentyfour import solutions_text
+from bot.text import markup
+from bot.text.i18n import Texts
 
 PAGE_SIZE = 10
 

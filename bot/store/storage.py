@@ -20,7 +20,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.migrations import LATEST, MIGRATIONS, statements
+from bot.store.sqlite.migrations import LATEST, MIGRATIONS, statements
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
 """What every game of the bot has in common: a deal, a verdict on an answer, and its rules class.
 
-A `Rules` subclass holds one game's rules for the round service (bot.rounds): how to deal, how to
-judge an answer, what the messages say. Solver work runs in the pool through top-level functions
-of the game's module (picklable); the methods here only await them and word the results.
+A `Rules` subclass holds one game's rules for the round service (bot.play.rounds): how to deal,
+how to judge an answer, what the messages say. Solver work runs in the pool through top-level
+functions of the game's module (picklable); the methods here only await them and word the results.
 """
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from bot import feedback, markup
-from bot.i18n import Texts
-from bot.pool import SolverPool
-from bot.storage import Round
+from bot.play import feedback
+from bot.runtime.pool import SolverPool
+from bot.store.storage import Round
+from bot.text import markup
+from bot.text.i18n import Texts
 from solver import Expr, ParseError, parse
 
 LOOKS_LIKE_MATH = re.compile(r"^[\d\s+\-*/×÷·xX−–()（）０-９＋－＊／=]+$")

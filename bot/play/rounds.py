@@ -20,13 +20,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from bot import markup
-from bot.games import GAMES, Deal, PlayOptions, Rules, Verdict
-from bot.games.rules import DEAL_SECONDS
-from bot.i18n import Texts, language_of, parse_language, texts_for
-from bot.pool import SolverPool, SolverTimeout
-from bot.storage import RaceWinner, Result, Round, Stats, Storage
-from bot.throttle import Admission, Throttle, Ticket, WorkBudget
+from bot.play.games import GAMES, Deal, PlayOptions, Rules, Verdict
+from bot.play.games.rules import DEAL_SECONDS
+from bot.play.throttle import Admission, Throttle, Ticket, WorkBudget
+from bot.runtime.pool import SolverPool, SolverTimeout
+from bot.store.storage import RaceWinner, Result, Round, Stats, Storage
+from bot.text import markup
+from bot.text.i18n import Texts, language_of, parse_language, texts_for
 
 DEFAULT_SECONDS = {"24": 120.0, "countdown": 60.0, "yahtzee": 300.0}
 DEAL_ROOM = 1.0  # what a costly deal reserves of the work budget beyond its search time

@@ -16,10 +16,12 @@ from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 
-from bot import keyboards
-from bot.games import PlayOptions
-from bot.games.countdown import LARGE
-from bot.handlers import (
+from bot.play.games import PlayOptions
+from bot.play.games.countdown import LARGE
+from bot.play.requests import SolveRequest
+from bot.store.storage import Round
+from bot.telegram import keyboards
+from bot.telegram.handlers import (
     Context,
     admin_check,
     asker_of,
@@ -32,11 +34,9 @@ from bot.handlers import (
     solving_of,
     texts_of,
 )
-from bot.html_text import EntityError, visible_text
-from bot.i18n import Texts, language_of, texts_for
-from bot.keyboards import DEAL_ACTIONS, HINT, SAME, SOLUTIONS, PagePress, RoundPress
-from bot.requests import SolveRequest
-from bot.storage import Round
+from bot.telegram.keyboards import DEAL_ACTIONS, HINT, SAME, SOLUTIONS, PagePress, RoundPress
+from bot.text.html_text import EntityError, visible_text
+from bot.text.i18n import Texts, language_of, texts_for
 
 log = logging.getLogger(__name__)
 NOTICE_LIMIT = 200  # characters of an answerCallbackQuery text

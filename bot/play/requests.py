@@ -15,12 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from bot import markup
-from bot.games import PlayOptions
-from bot.games.countdown import LARGE
-from bot.games.twentyfour import COUNTS, TARGETS
-from bot.games.yahtzee import parse_dice
-from bot.i18n import Texts
+from bot.play.games import PlayOptions
+from bot.play.games.countdown import LARGE
+from bot.play.games.twentyfour import COUNTS, TARGETS
+from bot.play.games.yahtzee import parse_dice
+from bot.text import markup
+from bot.text.i18n import Texts
 from solver.parser import fold_width
 
 SOLVE_MAX_NUMBERS = 6

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from bot.games.countdown import Countdown
-from bot.games.rules import Deal, PlayOptions, Rules, Verdict
-from bot.games.twentyfour import TwentyFour
-from bot.games.yahtzee import Yahtzee
+from bot.play.games.countdown import Countdown
+from bot.play.games.rules import Deal, PlayOptions, Rules, Verdict
+from bot.play.games.twentyfour import TwentyFour
+from bot.play.games.yahtzee import Yahtzee
 
 GAMES: dict[str, Rules] = {rules.name: rules for rules in (TwentyFour(), Countdown(), Yahtzee())}
 

@@ -23,8 +23,8 @@ import tornado.web
 from telegram import Update
 from telegram.ext import Application
 
-from bot.app import ALLOWED_UPDATES, stop_application
-from bot.config import Config
+from bot.runtime.config import Config
+from bot.telegram.app import ALLOWED_UPDATES, stop_application
 
 WEBHOOK_PATH = "telegram"  # never the token: paths end up in proxy logs
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"

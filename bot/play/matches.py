@@ -2,9 +2,10 @@
 "30 s left" notice in each, and a podium at the end.
 
 A plain class over the round service and storage: it says what to send and when the next round
-is due, and bot.handlers schedules that with JobQueue jobs named per chat (no Telegram and no
-timers here). Everything is read from the database (tables `matches` and `match_rounds`), so a
-restart resumes a match where it stopped: its open round goes on, or the next one is dealt.
+is due, and bot.telegram.handlers schedules that with JobQueue jobs named per chat (no
+Telegram and no timers here). Everything is read from the database (tables `matches` and
+`match_rounds`), so a restart resumes a match where it stopped: its open round goes on, or the
+next one is dealt.
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from bot import markup
-from bot.games import GAMES
-from bot.i18n import Texts
-from bot.rounds import AdminCheck, Chat, Game, Player, Reply
-from bot.storage import Match, MatchRound, MatchScore, Round
+from bot.play.games import GAMES
+from bot.play.rounds import AdminCheck, Chat, Game, Player, Reply
+from bot.store.storage import Match, MatchRound, MatchScore, Round
+from bot.text import markup
+from bot.text.i18n import Texts
 
 MIN_ROUNDS, MAX_ROUNDS, DEFAULT_ROUNDS = 2, 20, 10
 PAUSE = 5.0  # seconds between the end of a round and the next deal

@@ -9,8 +9,8 @@ import random
 import time
 from itertools import combinations_with_replacement
 
-from bot import feedback, markup
-from bot.games.rules import (
+from bot.play import feedback
+from bot.play.games.rules import (
     DEAL_GRACE,
     DEAL_SECONDS,
     Deal,
@@ -19,9 +19,10 @@ from bot.games.rules import (
     Verdict,
     read_expression,
 )
-from bot.i18n import Texts
-from bot.pool import SolverPool
-from bot.storage import Round
+from bot.runtime.pool import SolverPool
+from bot.store.storage import Round
+from bot.text import markup
+from bot.text.i18n import Texts
 from solver import (
     DivisionByZeroError,
     NumbersMismatchError,

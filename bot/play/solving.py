@@ -2,7 +2,7 @@
 the puzzle given, and inline queries. Stateless but for a small cache of inline results.
 
 The solver runs in the pool's heavy lane under a time limit, and each person (and chat) draws
-on a budget of solver seconds (bot.throttle), so that no one can keep it busy for long; the
+on a budget of solver seconds (bot.play.throttle), so that no one can keep it busy for long; the
 texts come from the games' own wording.
 """
 
@@ -14,15 +14,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from bot import markup
-from bot.games.countdown import best, best_text
-from bot.games.twentyfour import solutions
-from bot.games.yahtzee import table_text
-from bot.i18n import Texts
-from bot.paging import Page, page_of
-from bot.pool import SolverPool, SolverTimeout, timed
-from bot.requests import SolveRequest
-from bot.throttle import Ticket, WorkBudget
+from bot.play.games.countdown import best, best_text
+from bot.play.games.twentyfour import solutions
+from bot.play.games.yahtzee import table_text
+from bot.play.paging import Page, page_of
+from bot.play.requests import SolveRequest
+from bot.play.throttle import Ticket, WorkBudget
+from bot.runtime.pool import SolverPool, SolverTimeout, timed
+from bot.text import markup
+from bot.text.i18n import Texts
 from solver import prettify
 from solver.yahtzee import best_assignment
 

@@ -22,20 +22,21 @@ from telegram.ext import (
     filters,
 )
 
-from bot import callbacks, handlers
-from bot.admins import AdminCache
-from bot.config import Config
-from bot.health import HEARTBEAT_SECONDS, heartbeat_job, heartbeat_path
-from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, texts_for
-from bot.match import PAUSE, Matches
-from bot.pool import SolverPool
-from bot.rounds import Game
-from bot.solving import Solving
-from bot.storage import Storage
+from bot.play.matches import PAUSE, Matches
+from bot.play.rounds import Game
+from bot.play.solving import Solving
+from bot.runtime.config import Config
+from bot.runtime.health import HEARTBEAT_SECONDS, heartbeat_job, heartbeat_path
+from bot.runtime.pool import SolverPool
+from bot.store.storage import Storage
+from bot.telegram import buttons, handlers
+from bot.telegram.admins import AdminCache
+from bot.text.i18n import DEFAULT_LANGUAGE, LANGUAGES, texts_for
 
 log = logging.getLogger(__name__)
 
-COMMANDS = [  # (commands, handler); each command's menu line is "cmd_<first name>" in bot/locales
+# (commands, handler); each command's menu line is "cmd_<first name>" in bot/text/locales
+COMMANDS = [
     (("start",), handlers.start),
     (("help",), handlers.help_command),
     (("play",), handlers.play),
@@ -86,7 +87,7 @@ def build_application(config: Config) -> Application:
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.migrate))
     application.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, handlers.plain_text))
     application.add_handler(InlineQueryHandler(handlers.inline_query))
-    application.add_handler(CallbackQueryHandler(callbacks.button))
+    application.add_handler(CallbackQueryHandler(buttons.button))
     application.add_error_handler(handlers.on_error)
     return application
 

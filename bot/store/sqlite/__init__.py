@@ -1,0 +1,1 @@
+"""The SQLite backend: every store over one aiosqlite connection."""

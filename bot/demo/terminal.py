@@ -35,8 +35,9 @@ from bot.demo.emulator import (
 )
 from bot.runtime import log_mask
 from bot.runtime.config import Config, ConfigError, read_env_file
-from bot.telegram.app import ALLOWED_UPDATES, build_application, stop_application
+from bot.telegram.app import ALLOWED_UPDATES, build_application
 from bot.telegram.keyboards import REVEAL, action_of
+from bot.telegram.lifecycle import stop_application
 from bot.text.html_text import EntityError, terminal_text
 
 DEMO_TOKEN = "1000000000:DEMO-local-emulator-no-telegram"  # shaped like a token, worth nothing

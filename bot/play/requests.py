@@ -19,6 +19,7 @@ from bot.play.games import PlayOptions
 from bot.play.games.countdown import LARGE
 from bot.play.games.twentyfour import COUNTS, TARGETS
 from bot.play.games.yahtzee import parse_dice
+from bot.play.matches import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
 from bot.text import markup
 from bot.text.i18n import Texts
 from solver.parser import fold_width
@@ -34,10 +35,12 @@ GAME_WORDS = {"24": "24", "countdown": "countdown", "yahtzee": "yahtzee"}
 CLOSEST_FLAG = re.compile(r"(?:^|\s)(?:--closest|-c)(?=\s|$)")
 NUMBERS_AND_TARGET = re.compile(r"\s*((?:[0-9]+[\s,]+)*[0-9]+)\s*(?:=\s*(-?[0-9]+)\s*)?")
 MAX_ARGUMENTS = 400  # characters; well under Python's 4300-digit limit on int()
+MATCH_STOP_WORDS = ("stop", "end", "停止", "结束")
 SHOWN_WORD = 20  # characters of a word a usage answer quotes
 T = TypeVar("T")
 
-__all__ = ["SolveRequest", "UsageError", "parse_countdown", "parse_dice", "parse_play",
+__all__ = ["SolveRequest", "UsageError", "parse_countdown", "parse_dice", "parse_match",
+           "parse_play",
            "parse_solve", "parse_top", "problem", "read_countdown", "read_play", "read_solve",
            "read_top", "usage_text"]
 
@@ -209,3 +212,15 @@ def read_top(arguments: str) -> tuple[bool, str | None]:
 
 def parse_top(arguments: str) -> tuple[bool, str | None] | None:
     return _or_none(read_top, arguments)
+
+
+def parse_match(text: str) -> int | str | None:
+    """/match's argument: a number of rounds (default 10), "stop", or None when it is neither."""
+    text = text.strip().lower()
+    if not text:
+        return DEFAULT_ROUNDS
+    if text in MATCH_STOP_WORDS:
+        return "stop"
+    if text.isascii() and text.isdigit() and MIN_ROUNDS <= int(text) <= MAX_ROUNDS:
+        return int(text)
+    return None

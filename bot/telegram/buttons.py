@@ -13,30 +13,26 @@ from __future__ import annotations
 import logging
 
 from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update
-from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 
 from bot.play.games import PlayOptions
 from bot.play.games.countdown import LARGE
 from bot.play.requests import SolveRequest
-from bot.store.storage import Round
+from bot.store.records import Round
 from bot.telegram import keyboards
-from bot.telegram.handlers import (
+from bot.telegram.keyboards import DEAL_ACTIONS, HINT, SAME, SOLUTIONS, PagePress, RoundPress
+from bot.telegram.sending import deliver, reply, send_page
+from bot.telegram.speakers import (
     Context,
     admin_check,
     asker_of,
     chat_of,
-    game_of,
     player_of,
-    reply,
-    send_page,
-    send_round_reply,
-    solving_of,
+    services_of,
     texts_of,
 )
-from bot.telegram.keyboards import DEAL_ACTIONS, HINT, SAME, SOLUTIONS, PagePress, RoundPress
 from bot.text.html_text import EntityError, visible_text
-from bot.text.i18n import Texts, language_of, texts_for
+from bot.text.i18n import language_of, texts_for
 
 log = logging.getLogger(__name__)
 NOTICE_LIMIT = 200  # characters of an answerCallbackQuery text
@@ -89,8 +85,8 @@ async def set_keyboard(query: CallbackQuery, keyboard: InlineKeyboardMarkup | No
 async def steer(update: Update, context: Context, query: CallbackQuery,
                 press: RoundPress) -> None:
     """Hint and Reveal under a deal: for the round still on, by whoever may steer it."""
-    game, chat, player = game_of(context), chat_of(update), player_of(update)
-    current = game.open_round(chat.id)
+    rounds, chat, player = services_of(context).rounds, chat_of(update), player_of(update)
+    current = rounds.open_round(chat.id)
     if current is None or current.id != press.round_id:
         await notify(query, texts_of(update, context)("round_over"))
         assert isinstance(query.message, Message)
@@ -99,23 +95,22 @@ async def steer(update: Update, context: Context, query: CallbackQuery,
         return
     is_admin = admin_check(update, context)
     action = "hint" if press.action == HINT else "reveal"
-    refusal = await game.steer_refusal(chat, player, press.round_id, action, is_admin)
+    refusal = await rounds.steer_refusal(chat, player, press.round_id, action, is_admin)
     await notify(query, refusal)
     if refusal is not None:
         return
     if press.action == HINT:
-        await reply(update, await game.hint(chat, player, is_admin))
+        await reply(update, await rounds.hint(chat, player, is_admin))
     else:
-        await send_round_reply(update, context, await game.reveal(chat, player, is_admin),
-                               quote=False)
+        await deliver(update, context, await rounds.reveal(chat, player, is_admin), quote=False)
 
 
 async def after_round(update: Update, context: Context, query: CallbackQuery,
                       press: RoundPress) -> None:
     """Play again, Same level and Show all solutions under a round's result (anyone may)."""
-    game, chat, player = game_of(context), chat_of(update), player_of(update)
+    services, chat, player = services_of(context), chat_of(update), player_of(update)
     texts = texts_of(update, context)
-    ended = await game.find_round(press.round_id)
+    ended = await services.rounds.find_round(press.round_id)
     if ended is None or ended.chat_id != chat.id or ended.status == "open" or \
             (press.action == SOLUTIONS and ended.game != "24"):
         await notify(query, texts("button_unknown"))  # forged: its round never ended here
@@ -124,12 +119,13 @@ async def after_round(update: Update, context: Context, query: CallbackQuery,
     assert isinstance(query.message, Message)
     if press.action == SOLUTIONS:
         await set_keyboard(query, keyboards.without(query.message.reply_markup, (SOLUTIONS,)))
-        shown = await solving_of(context).solve_page(SolveRequest(ended.hand, ended.target),
-                                                     texts, asker_of(update))
+        shown = await services.solving.solve_page(SolveRequest(ended.hand, ended.target),
+                                                  texts, asker_of(update))
         await send_page(update, shown)
         return
-    outcome = await game.play(chat, player, ended.game, replay_options(ended, press.action))
-    await send_round_reply(update, context, outcome, quote=False)
+    outcome = await services.rounds.play(chat, player, ended.game,
+                                         replay_options(ended, press.action))
+    await deliver(update, context, outcome, quote=False)
     if outcome.dealt is not None:
         await set_keyboard(query, keyboards.without(query.message.reply_markup, DEAL_ACTIONS))
 
@@ -149,16 +145,13 @@ async def turn_page(update: Update, context: Context, query: CallbackQuery,
                     press: PagePress) -> None:
     """◀ or ▶: the message shows another page of the same solutions."""
     await notify(query)
-    texts: Texts = texts_of(update, context)
-    shown = await solving_of(context).solve_page(press.request, texts, asker_of(update),
-                                                 press.page)
+    shown = await services_of(context).solving.solve_page(
+        press.request, texts_of(update, context), asker_of(update), press.page)
     if isinstance(shown, str):  # busy or too slow now: said in the chat
         await reply(update, shown)
         return
     try:
-        await query.edit_message_text(shown.text, parse_mode=ParseMode.HTML,
-                                      disable_web_page_preview=True,
-                                      reply_markup=keyboards.page_keyboard(
-                                          shown.numbers, shown.target, shown.index, shown.pages))
+        await query.edit_message_text(shown.text, reply_markup=keyboards.page_keyboard(
+            shown.numbers, shown.target, shown.index, shown.pages))
     except BadRequest as error:  # pressed twice: the page shows already
         log.info("could not turn a page: %s", error)

@@ -16,7 +16,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.play.games import GAMES
 from bot.play.requests import SolveRequest, parse_solve
-from bot.store.storage import Round
+from bot.store.records import Round
 from bot.text.i18n import Texts
 
 DATA_LIMIT = 64  # bytes of callback_data, Telegram's limit

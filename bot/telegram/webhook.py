@@ -24,7 +24,8 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.runtime.config import Config
-from bot.telegram.app import ALLOWED_UPDATES, stop_application
+from bot.telegram.app import ALLOWED_UPDATES
+from bot.telegram.lifecycle import stop_application
 
 WEBHOOK_PATH = "telegram"  # never the token: paths end up in proxy logs
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"

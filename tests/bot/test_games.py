@@ -18,7 +18,8 @@ from bot.play.requests import (
     parse_solve,
     parse_top,
 )
-from bot.play.rounds import Throttle, hint_points
+from bot.play.rounds import hint_points
+from bot.play.throttle import Throttle
 from bot.telegram.app import COMMANDS
 from bot.text.i18n import LANGUAGES, Texts, catalog, language_of
 from solver import evaluate, is_solvable, solve

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from bot.play import feedback
 from bot.runtime.pool import SolverPool
-from bot.store.storage import Round
+from bot.store.records import Round
 from bot.text import markup
 from bot.text.i18n import Texts
 from solver import Expr, ParseError, parse

@@ -20,7 +20,7 @@ from bot.play.games.rules import (
     read_expression,
 )
 from bot.runtime.pool import SolverPool
-from bot.store.storage import Round
+from bot.store.records import Round
 from bot.text import markup
 from bot.text.i18n import Texts
 from solver import (

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from bot.play.games.rules import DEAL_GRACE, DEAL_SECONDS, Deal, PlayOptions, Rules, Verdict
 from bot.runtime.pool import SolverPool
-from bot.store.storage import Round
+from bot.store.records import Round
 from bot.text import markup
 from bot.text.i18n import Texts
 from solver.yahtzee import (

@@ -175,6 +175,10 @@ def ratio(project: Side, reference: Side, memory: bool = False) -> float:
                              for a, b in zip(project.runs, reference.runs, strict=True))
 
 
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
 def show_time(seconds: float) -> str:
     return f"{seconds:.3f} s" if seconds >= 1 else f"{seconds * 1000:.1f} ms"
 
@@ -232,8 +236,9 @@ def solutions_note(side: Side) -> str:
     if not side.ran:
         return f"{side.name} {side.note}"
     solvable = sum(1 for n in side.results if n)
-    return (f"{side.name} {sum(side.results)} solutions ({solvable} of {len(side.results)} "
-            f"hands solvable), peak {side.peak_text()}")
+    hands = f" ({solvable} of {len(side.results)} hands solvable)" if len(side.results) > 1 \
+        else ""
+    return f"{side.name} {sum(side.results)} solutions{hands}, peak {side.peak_text()}"
 
 
 def countdown_note(side: Side, deals: Sequence[Job], project: Side) -> str:
@@ -245,8 +250,9 @@ def countdown_note(side: Side, deals: Sequence[Job], project: Side) -> str:
         same = sum(1 for deal, a, b in zip(deals, side.results, project.results, strict=True)
                    if abs(a - deal[0]) == abs(b - deal[0]))
         text += f", as near as the project on {same} of {len(deals)}"
-    if "aborted" in side.runs[0].figures:
-        text += f", {side.runs[0].figures['aborted']} searches aborted (its table full)"
+    aborted = side.runs[0].figures.get("aborted", "0")
+    if aborted != "0":
+        text += f", {aborted} searches cut short (its table of operations full)"
     return text + f", peak {side.peak_text()}"
 
 
@@ -277,7 +283,7 @@ class Bench:
         self.lines += compare(work, project, shown)
         if memory_goal is not None:
             self.lines += compare("  peak memory", project, [(inrust, memory_goal)], memory=True)
-        self.notes.append(f"{work} ({len(project.runs)} runs): " + "; ".join(
+        self.notes.append(f"{work} ({plural(len(project.runs), 'run')}): " + "; ".join(
             solutions_note(side) for side in (project, *(side for side, _ in shown))))
 
     def countdown(self, work: str, deals: Sequence[Job], repeat: int, goal: float) -> None:
@@ -286,7 +292,7 @@ class Bench:
         paired(repeat, [(project, self.programs.project("countdown", deals)),
                         (numbers, self.programs.driven("Numbers", deals))])
         self.lines += compare(work, project, [(numbers, goal)])
-        self.notes.append(f"{work} ({len(project.runs)} runs): " + "; ".join(
+        self.notes.append(f"{work} ({plural(len(project.runs), 'run')}): " + "; ".join(
             countdown_note(side, deals, project) for side in (project, numbers)))
 
     def no_exact(self, count: int, seed: int = 1906) -> list[Job]:
@@ -308,9 +314,12 @@ class Bench:
         median = statistics.median(run.job_seconds)
         self.lines.append(Line("bot: six-number round, median", show_time(median),
                                goal=f"<= {goal_ms:g} ms", met=median * 1000 <= goal_ms))
+        parts = {name: show_time(float(run.figures.get(f"{name}_median", "nan")))
+                 for name in ("deal", "solve")}
         self.notes.append(f"bot rounds ({rounds} seeded rounds, one process): median "
-                          f"{statistics.median(run.results)} solutions, slowest round "
-                          f"{show_time(max(run.job_seconds))}")
+                          f"{statistics.median(run.results):g} solutions, median deal with its "
+                          f"ratings {parts['deal']}, median solve {parts['solve']}, slowest "
+                          f"round {show_time(max(run.job_seconds))}")
 
     def start_up(self, repeat: int) -> None:
         """The project's start: the worker given no job (interpreter, imports), beside a bare
@@ -318,7 +327,8 @@ class Bench:
         worker = [self.programs.python, str(WORKER), "24"]
         bare = [self.programs.python, "-c", "pass"]
         runs = [run_process(worker, "") for _ in range(repeat)]
-        self.solver = parse_reply(runs[0].stdout, 0).figures.get("solver", "?")
+        figures = parse_reply(runs[0].stdout, 0).figures
+        self.solver = f"{figures.get('solver', '?')}, compiled: {figures.get('compiled', '?')}"
         starts = [run.wall for run in runs]
         bares = [run_process(bare, "").wall for _ in range(repeat)]
         self.lines.append(Line("start-up: interpreter + imports",
@@ -377,7 +387,7 @@ def main() -> None:
           "ratio = project / reference")
     for name, path in bench.programs.paths.items():
         print(f"  {name}: {path or bench.programs.notes[name]}")
-    print(f"  project: {args.python} {WORKER.relative_to(ROOT)} (solver: {bench.solver})")
+    print(f"  project: {args.python} {WORKER.relative_to(ROOT)}\n    solver: {bench.solver}")
     print(HEADER)
     print("\n".join(line.text() for line in bench.lines))
     print("\nWork done (counts differ by design where the rules of 'distinct' differ):")

@@ -11,6 +11,7 @@ PYTHONPATH or another interpreter's venv points this worker at another worktree'
 from __future__ import annotations
 
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -27,6 +28,7 @@ CARDS = (1, 13)
 LEVEL_MIX = (("easy", 40), ("medium", 35), ("hard", 25))
 DEAL_TRIES = 300
 DEAL_SECONDS = 1.0
+ROUND_PARTS: list[tuple[float, float]] = []  # (deal and rating, all solutions) of each bot round
 
 
 def solutions_24(job: Sequence[int]) -> int:
@@ -43,6 +45,7 @@ def countdown_nearest(job: Sequence[int]) -> int:
 
 def bot_round(job: Sequence[int], count: int = 6, target: int = 24) -> int:
     """Deal and rate a hand as the bot does, then find every solution for the reveal."""
+    began = time.perf_counter()
     rng = random.Random(job[0])
     wanted = rng.choices([name for name, _ in LEVEL_MIX],
                          weights=[weight for _, weight in LEVEL_MIX])[0]
@@ -59,7 +62,10 @@ def bot_round(job: Sequence[int], count: int = 6, target: int = 24) -> int:
             break
     if dealt is None:
         raise SystemExit(f"seed {job[0]}: no solvable hand dealt")
-    return len(solve(dealt, target))
+    dealt_at = time.perf_counter()
+    found = len(solve(dealt, target))
+    ROUND_PARTS.append((dealt_at - began, time.perf_counter() - dealt_at))
+    return found
 
 
 MODES: dict[str, Callable[[Sequence[int]], int]] = {
@@ -78,7 +84,19 @@ def main() -> None:
         result = work(job)
         out.append(f"{result} {time.perf_counter() - began:.9f}")
     elapsed = time.perf_counter() - start
-    print("\n".join([*out, f"elapsed {elapsed:.9f}", f"solver {solver.__file__}"]))
+    trailer = [f"elapsed {elapsed:.9f}", f"solver {solver.__file__}",
+               f"compiled {' '.join(compiled_modules()) or 'none'}"]
+    if ROUND_PARTS:
+        trailer += [f"deal_median {statistics.median(deal for deal, _ in ROUND_PARTS):.9f}",
+                    f"solve_median {statistics.median(found for _, found in ROUND_PARTS):.9f}"]
+    print("\n".join([*out, *trailer]))
+
+
+def compiled_modules() -> list[str]:
+    """The solver's modules loaded from compiled extensions: whether a native core did the work."""
+    return sorted(name for name, module in sys.modules.items()
+                  if name.split(".")[0] == "solver"
+                  and str(getattr(module, "__file__", "")).endswith((".so", ".pyd")))
 
 
 if __name__ == "__main__":

@@ -96,6 +96,7 @@ def test_the_project_worker_speaks_the_protocol():
     assert reply.results == [3, 0, 1]
     assert reply.elapsed <= run.wall
     assert reply.figures["solver"].endswith("__init__.py")
+    assert reply.figures["compiled"]  # "none", or the extension modules that did the work
     reply, _ = ask([sys.executable, WORKER, "countdown"], [(952, 25, 50, 75, 100, 3, 6),
                                                            (999, 1, 1, 2, 2, 3, 3)])
     assert reply.results == [952, 81]  # 999 is out of reach: (1+2)*(1+2)*3*3 is the most

@@ -4,6 +4,7 @@ here are Python one-liners and the project's own worker."""
 
 from __future__ import annotations
 
+import resource
 import sys
 
 import pytest
@@ -76,12 +77,15 @@ def test_24gamepro_input_answers_its_questions_then_quits():
 
 
 def test_a_child_peak_above_the_floor_is_its_own():
-    grow = "b = bytearray(120 * 2**20); b[::4096] = b'x' * len(b[::4096]); print('ok')"
+    """A child starts at this process's peak (the floor): only what rises above it is known."""
+    size = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 + 64 * 2**20
+    grow = f"b = bytearray({size}); b[::4096] = b'x' * len(b[::4096]); print('ok')"
     run = run_process([sys.executable, "-c", grow], "")
     assert run.stdout == "ok\n"
     assert run.peak_known
-    assert run.max_rss >= 120 * 2**20
+    assert run.max_rss >= size
     small = run_process([sys.executable, "-c", "pass"], "")
+    assert not small.peak_known
     assert small.max_rss < run.max_rss
 
 

@@ -124,7 +124,7 @@ class Programs:
         self.paths: dict[str, str | None] = {}
         self.notes: dict[str, str] = {}
         for name, env in ENV_VARS.items():
-            path = getattr(args, name.lower()) or os.environ.get(env)
+            path: str = getattr(args, name.lower()) or os.environ.get(env, "")
             built = bool(path) and os.access(path, os.X_OK)
             self.paths[name] = path if built else None
             if not built:
@@ -216,7 +216,7 @@ def compare(work: str, project: Side, references: Sequence[tuple[Side, float | N
     if not project.ran:
         return [Line(work, project.note)]
     mine = project.peak_text() if memory else show_time(project.median())
-    lines = []
+    lines: list[Line] = []
     for side, goal in references:
         label = "" if lines else work
         wanted = "" if goal is None else f"<= {goal:g}x"

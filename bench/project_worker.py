@@ -10,24 +10,15 @@ PYTHONPATH or another interpreter's venv points this worker at another worktree'
 
 from __future__ import annotations
 
-import random
 import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
 
 import solver
-from solver import is_solvable, solve
+from solver import solve
 from solver.countdown import solve_countdown
-from solver.rating import level
 
-# The bot's six-number deal, as bot/games/twentyfour.deal draws it (mirrored, not imported, so
-# the bench runs without the bot's dependencies): cards 1..13, a level drawn from the mix, up to
-# DEAL_TRIES hands rated until one has that level, within DEAL_SECONDS.
-CARDS = (1, 13)
-LEVEL_MIX = (("easy", 40), ("medium", 35), ("hard", 25))
-DEAL_TRIES = 300
-DEAL_SECONDS = 1.0
 ROUND_PARTS: list[tuple[float, float]] = []  # (deal and rating, all solutions) of each bot round
 
 
@@ -44,26 +35,17 @@ def countdown_nearest(job: Sequence[int]) -> int:
 
 
 def bot_round(job: Sequence[int], count: int = 6, target: int = 24) -> int:
-    """Deal and rate a hand as the bot does, then find every solution for the reveal."""
+    """Deal and rate a hand as the bot does (its own deal, imported), then find every solution
+    for the reveal."""
+    from bot.play.games.twentyfour import deal, solutions  # the bot's dependencies, only here
+
     began = time.perf_counter()
-    rng = random.Random(job[0])
-    wanted = rng.choices([name for name, _ in LEVEL_MIX],
-                         weights=[weight for _, weight in LEVEL_MIX])[0]
-    dealt: list[int] | None = None
-    deadline = time.monotonic() + DEAL_SECONDS
-    for _ in range(DEAL_TRIES):
-        drawn = [rng.randint(*CARDS) for _ in range(count)]
-        if is_solvable(drawn, target):
-            dealt = dealt or drawn
-            if level(drawn, target) == wanted:
-                dealt = drawn
-                break
-        if time.monotonic() >= deadline:
-            break
+    # no time budget: the bot's (DEAL_SECONDS) would make the hand depend on the machine's load
+    dealt = deal(job[0], count=count, target=target, budget=float("inf"))
     if dealt is None:
         raise SystemExit(f"seed {job[0]}: no solvable hand dealt")
     dealt_at = time.perf_counter()
-    found = len(solve(dealt, target))
+    found = len(solutions(dealt.hand, dealt.target))
     ROUND_PARTS.append((dealt_at - began, time.perf_counter() - dealt_at))
     return found
 

@@ -498,10 +498,11 @@ class BotApiEmulator:
         replied = self._messages.get((chat_id, int(reply_to))) if reply_to is not None else None
         if replied is not None:
             message["reply_to_message"] = replied
+        forum = bool(self._chats[chat_id].get("is_forum"))
         topic = int(params.get("message_thread_id") or 0) or \
-            (replied or {}).get("message_thread_id") or 0
+            ((replied or {}).get("message_thread_id") or 0 if forum else 0)
         if topic:
-            if not self._chats[chat_id].get("is_forum"):
+            if not forum:
                 raise TelegramError(400, "Bad Request: message thread not found")
             self._in_topic(message, chat_id, topic)
         self._messages[(chat_id, message["message_id"])] = message

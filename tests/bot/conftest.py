@@ -40,8 +40,8 @@ class Harness:
         self.ids = itertools.count(1)
 
     async def send(self, chat_id: int, user: dict, text: str, reply_to: int | None = None,
-                   kind: str = "group") -> None:
-        message = await self.telegram.say(chat_id, user, text, reply_to, kind)
+                   kind: str = "group", topic: int | None = None) -> None:
+        message = await self.telegram.say(chat_id, user, text, reply_to, kind, topic)
         self.telegram.updates.clear()  # delivered directly, not through getUpdates
         update = Update.de_json({"update_id": next(self.ids), "message": message}, self.app.bot)
         await self.app.process_update(update)
@@ -54,6 +54,17 @@ class Harness:
         await self.app.process_update(Update.de_json(
             {k: v for k, v in update.items() if not k.startswith("_")}, self.app.bot))
         return next(a for a in self.telegram.inline_answers if a.query_id == query_id)
+
+    async def press(self, chat_id: int, message_id: int, user: dict, label: str):
+        """The user presses a button the message shows; what the bot answered to the press."""
+        query_id = await self.telegram.press_button(chat_id, message_id, user, label)
+        [update] = [u for u in self.telegram.updates if "callback_query" in u]
+        self.telegram.updates.clear()
+        await self.app.process_update(Update.de_json(
+            {k: v for k, v in update.items() if not k.startswith("_")}, self.app.bot))
+        answer = self.telegram.callback_answer(query_id)
+        assert answer is not None, "every press is answered"
+        return answer
 
     @property
     def services(self) -> Services:

@@ -221,3 +221,36 @@ async def test_the_starter_is_stored_and_known_after_a_restart(stores: Stores, p
     refused = await again.rounds.reveal(chat, ben)
     assert "Only <b>Ann</b> (who started it)" in refused.text and not refused.closed
     assert (await again.rounds.reveal(chat, ann)).closed
+
+
+async def test_the_reveal_button_follows_the_same_rule(harness: Harness):
+    await harness.send(GROUP, ALICE, "/countdown")
+    deal = await harness.telegram.reply(GROUP)
+    current = harness.services.rounds.open_round(GROUP)
+    await harness.send(GROUP, BOB, f"/a {current.hand[0]}+{current.hand[1]}")
+    sent = len(harness.telegram.sent)
+    refused = await harness.press(GROUP, deal.message_id, ALICE, "Reveal")
+    assert refused.text.startswith("Others have answered this round, so only a chat admin")
+    assert len(harness.telegram.sent) == sent and harness.services.rounds.open_round(GROUP)
+    harness.telegram.promote(GROUP, CAROL["id"])
+    assert (await harness.press(GROUP, deal.message_id, CAROL, "Reveal")).text is None
+    ended = await harness.telegram.reply(GROUP)
+    assert "Carol ended the round early" in ended.text
+
+
+async def test_match_stop_follows_the_same_rule(harness: Harness):
+    await harness.send(GROUP, ALICE, "/match 3")
+    await harness.telegram.reply(GROUP)
+    current = harness.services.rounds.open_round(GROUP)
+    a, b, *_ = current.hand
+    await harness.send(GROUP, BOB, f"/a {a}+{b}")  # Bob plays the round
+    await harness.send(GROUP, ALICE, "/match stop")
+    refused = await harness.telegram.reply(GROUP)
+    assert refused.text.startswith("Others have answered this round, so only a chat admin can "
+                                   "stop the match now")
+    assert await harness.services.matches.is_on(GROUP)
+    harness.telegram.promote(GROUP, CAROL["id"])
+    await harness.send(GROUP, CAROL, "/match stop")
+    stopped = await harness.telegram.reply(GROUP)
+    assert "Round over" in stopped.text and "Match stopped after 1 of 3 rounds" in stopped.text
+    assert not await harness.services.matches.is_on(GROUP)

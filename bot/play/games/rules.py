@@ -213,6 +213,6 @@ def numbers_text(verdict: Verdict, hand: tuple, texts: Texts) -> str:
     if verdict.missing:
         parts.append(texts("numbers_missing", numbers=texts.listing(
             [f"<code>{n}</code>" for n in verdict.missing])))
-    problems = "; ".join(parts)
+    problems = texts("list_semicolon").join(parts)
     return texts("wrong_numbers", problems=problems[:1].upper() + problems[1:],
                  numbers=markup.numbers(hand))

@@ -103,7 +103,9 @@ class Answers:
         distance, and whether it ties or trails another player's earlier one (the earlier
         answer wins a tie)."""
         rules = GAMES[current.game]
-        admission = self.throttle.admit(chat.id, player.id)
+        if rules.guesses is not None and refusal is None and verdict.kind not in IN_WORDS:
+            return Reply(rules.verdict_text(verdict, current, texts), reaction=GUESS_REACTION)
+        admission = self.throttle.admit(chat.id, player.id)  # guesses are few: never held
         if admission is Admission.QUIET:
             return None
         if admission is Admission.NOTE:
@@ -113,8 +115,6 @@ class Answers:
         text = rules.verdict_text(verdict, current, texts)
         if verdict.kind in IN_WORDS:
             return Reply(text)
-        if rules.guesses is not None:
-            return Reply(text, reaction=GUESS_REACTION)
         if verdict.distance is None or rules.points_for(verdict.distance) == 0:
             return Reply(text, reaction=WRONG_REACTION)
         best = await self.store.best_answer(current.id)  # this one is stored: ties settled

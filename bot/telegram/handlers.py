@@ -38,6 +38,8 @@ from bot.telegram.speakers import (
     player_of,
     services_of,
     texts_of,
+    thread,
+    topic_of,
 )
 from bot.text import markup
 from bot.text.i18n import language_of, texts_for
@@ -224,6 +226,8 @@ async def on_error(update: object, context: Context) -> None:
         texts = texts_for(language_of(update.effective_user.language_code
                                       if update.effective_user else None))
         try:
-            await context.bot.send_message(update.effective_chat.id, texts("error"))
+            await context.bot.send_message(update.effective_chat.id, texts("error"),
+                                           message_thread_id=thread(
+                                               topic_of(update.effective_message)))
         except Exception:  # the chat may be gone; nothing more to do
             log.warning("could not tell the chat about the error")

@@ -141,3 +141,15 @@ def test_job_names_are_the_old_ones_without_a_topic(topic: int):
     from bot.telegram.jobs import job_name
 
     assert job_name("round", -5, topic) == ("round:-5" if not topic else "round:-5:7")
+
+
+async def test_even_an_apology_goes_to_the_topic(harness: Harness):
+    first, _ = forum(harness)
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    harness.services.standings.stats = broken  # type: ignore[method-assign]
+    await harness.send(FORUM, ANN, "/stats", topic=first)
+    apology = harness.telegram.sent[-1]
+    assert "something went wrong" in apology.text and apology.topic == first

@@ -183,7 +183,7 @@ class Rounds:
         if note is not None:
             notes[note[0]] = note[1]
         base = self.board.deals.get(current.id)
-        if base is None:  # after a restart: as dealt, less a note on the level asked for
+        if base is None:  # after a restart: as dealt, less its level note and match number
             texts = self.people.round_texts(current)
             base = self._deal_text(current, texts, "private" if current.chat_id > 0 else "group")
             self.board.deals[current.id] = base

@@ -36,8 +36,6 @@ turns keys back into expressions. This package never searches.
 """
 
 from solver.normal.canonical import (
-    Bag,
-    Canonical,
     canonical_key,
     canonical_of,
     clear_caches,
@@ -48,8 +46,6 @@ from solver.normal.flat import add, div, leaf, mul, signed_key, sub, zero_times
 from solver.normal.keys import Key, Leaf, Product, Sum, ZeroProduct, numbers
 
 __all__ = [
-    "Bag",
-    "Canonical",
     "Key",
     "Leaf",
     "Product",

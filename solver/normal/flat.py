@@ -19,7 +19,7 @@ from __future__ import annotations
 from solver.errors import DivisionByZeroError
 from solver.expr import BinOp, Expr, Num, Value, divide
 from solver.normal.groups import PRODUCTS, SUMS, Group
-from solver.normal.keys import Key, Leaf, ZeroProduct, numbers
+from solver.normal.keys import Key, Leaf, Sum, ZeroProduct, numbers
 
 
 def leaf(n: int) -> Key:
@@ -30,8 +30,8 @@ def leaf(n: int) -> Key:
 def _join(group: Group, a: Key, b: Key, inverse: bool, value: Value) -> Key:
     """a ∘ b, or a ∘⁻¹ b: one routine for sums and products (rules 1 and 2).
 
-    Rule 4: a part worth the unit (a zero term, a factor worth one) is never on the inverse side,
-    since A-Z is A+Z and A/O is A*O.
+    A part worth the unit is never on the inverse side: A/O is A*O (rule 4; O is never a
+    quotient here, quotients are flattened), and A-Z is A+(-Z) for a zero term Z (rule 3).
     """
     kind = group.kind
     a_up, a_down = (a[2], a[3]) if type(a) is kind else ((a,), ())
@@ -43,10 +43,18 @@ def _join(group: Group, a: Key, b: Key, inverse: bool, value: Value) -> Key:
         unit = group.unit
         for k in down:
             if k.value == unit:
-                up = up + tuple(k for k in down if k.value == unit)
+                units = tuple(k for k in down if k.value == unit)
+                up = up + (tuple(map(_turned, units)) if unit == 0 else units)
                 down = tuple(k for k in down if k.value != unit)
                 break
     return kind(value, group.op, tuple(sorted(up)), tuple(sorted(down)))
+
+
+def _turned(zero: Key) -> Key:
+    """-Z written as a zero term: (-Z)*A for Z*A (rule 3), the number 0 itself."""
+    if isinstance(zero, ZeroProduct) and isinstance(zero.zero, Sum):
+        return ZeroProduct(0, "0*", Sum(0, "+", zero.zero.minus, zero.zero.plus), zero.times)
+    return zero
 
 
 # Each operation takes the value of its result when the caller (the search) knows it already.
@@ -103,10 +111,12 @@ def signed_key(expr: Expr) -> tuple[int, Key]:
     if expr.op in "+-":
         if expr.op == "-":
             sb = -sb
-        if sa == sb or ka.value == 0 or kb.value == 0:
-            sign = sa if ka.value else sb
-            key = add(ka, kb)
-            return (sign if key.value else 1), key
+        if kb.value == 0 or ka.value == 0:  # a part worth zero keeps its way round
+            (kp, sp), (kz, sz) = ((ka, sa), (kb, sb)) if kb.value == 0 else ((kb, sb), (ka, sa))
+            key = add(kp, kz) if sp == sz else sub(kp, kz)
+            return (sp if key.value else 1), key
+        if sa == sb:
+            return sa, add(ka, kb)
         (kp, kn) = (ka, kb) if sa > 0 else (kb, ka)
         if kp.value >= kn.value:
             return 1, sub(kp, kn)

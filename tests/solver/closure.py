@@ -83,6 +83,7 @@ class Forest:
         self._neighbours: dict[tuple[int, str], tuple[int, ...]] = {}
         self._terms: dict[int, tuple[tuple[int, ...], ...]] = {}
         self._factors: dict[int, tuple[tuple[int, ...], ...]] = {}
+        self._settled: dict[int, bool] = {}
         self._templates: dict[int, tuple[int, ...]] = {}
         self._reaching: dict[tuple[tuple[int, ...], Value], list[int]] = {}
 
@@ -277,17 +278,48 @@ class Forest:
     def one_term(self, t: int) -> bool:
         return self.node[t][0] not in "+-"
 
+    def signed_terms(self, t: int) -> tuple[list[int], list[int]]:
+        """(added, subtracted) terms by what they do: a term worth less than zero added is one
+        subtracted, turned round (rule 3)."""
+        plus, minus = self.terms(t)
+        value = self.value
+        return ([p for p in plus if value[p] >= 0] + [m for m in minus if value[m] < 0],
+                [m for m in minus if value[m] >= 0] + [p for p in plus if value[p] < 0])
+
     def adds_only(self, t: int) -> bool:
-        return not self.terms(t)[1]
+        return not self.signed_terms(t)[1]
 
     def is_zero_term(self, t: int) -> bool:
         return self.value[t] == 0 and self.node[t][0] in (LEAF, "*", "/")
 
     def is_one_factor(self, t: int) -> bool:
-        return abs(self.value[t]) == 1 and not self.factors(t)[1]  # -1 is a one turned round
+        return (abs(self.value[t]) == 1 and not self.factors(t)[1]  # -1 is a one turned round
+                and self.settled(t))
 
     def is_pair(self, t: int) -> bool:
-        return self.value[t] == 0 and not self.one_term(t) and len(self.terms(t)[0]) == 1
+        return self.value[t] == 0 and not self.one_term(t) and len(self.signed_terms(t)[0]) == 1
+
+    def settled(self, t: int) -> bool:
+        """Whether nothing inside t moves: no product in it has a one factor, no sum in it a
+        zero term or a pair to lift (rules 4, 5 read parts once those have left)."""
+        found = self._settled.get(t)
+        if found is None:
+            op = self.node[t][0]
+            if op == LEAF:
+                found = True
+            elif op in "+-":
+                plus, minus = self.terms(t)
+                found = self.chosen_term(t) is None and all(
+                    self.settled(k) and not self.is_zero_term(k) for k in plus + minus)
+            else:
+                num, den = self.factors(t)
+                found = all(self.settled(k) and not self.is_one_factor(k) for k in num + den)
+            self._settled[t] = found
+        return found
+
+    def factors_settled(self, t: int) -> bool:
+        num, den = self.factors(t)
+        return all(map(self.settled, num + den))
 
     def one_order(self, t: int) -> tuple:
         """Of two one factors, the lesser: fewer and smaller numbers first."""
@@ -305,11 +337,11 @@ class Forest:
         best: tuple | None = None
         if den and len(num) >= 2:
             plain = [f for f in num if abs(value[f]) != 1]
-            totals: dict[Value, list[tuple[int, ...]]] = {}
+            totals: dict[Value, list[tuple[int, ...]]] = {}  # by size: -Y is Y turned round
             for group in _groups(den, len(den)):
-                totals.setdefault(_product(value[d] for d in group), []).append(group)
+                totals.setdefault(abs(_product(value[d] for d in group)), []).append(group)
             for xs in _groups(plain, len(num) - 1):
-                for ys in totals.get(_product(value[f] for f in xs), ()):
+                for ys in totals.get(abs(_product(value[f] for f in xs)), ()):
                     rank = (len(ys) != len(den), len(ys), len(xs), self._numbers(xs),
                             self._numbers(ys), [self.text(f) for f in xs],
                             [self.text(d) for d in ys], xs, ys)
@@ -336,11 +368,11 @@ class Forest:
     def chosen_term(self, t: int) -> int | None:
         """The added term of t that cancels everything t subtracts (rule 5), the one with the
         fewest and smallest numbers if several; None when none does."""
-        plus, minus = self.terms(t)
+        plus, minus = self.signed_terms(t)
         if not minus or len(plus) < 2:
             return None
-        taken = sum(self.value[m] for m in minus)
-        found = [p for p in plus if self.value[p] == taken]
+        taken = sum(abs(self.value[m]) for m in minus)
+        found = [p for p in plus if abs(self.value[p]) == taken]
         return min(found, key=lambda p: (self.numbers[p], self.text(p))) if found else None
 
     def pair_is_chosen(self, product: int | None, x: int, y: int) -> bool:
@@ -363,7 +395,7 @@ class Forest:
         yield from self._rule1(op, a, b)
         yield from self._rule2(op, a, b)
         yield from self._rule3(op, a, b)
-        yield from self._rule4(op, a, b, within in ("+", "-"))
+        yield from self._rule4(op, a, b, within)
         yield from self._rule5(op, a, b, within)
 
     def _rule1(self, op: str, a: int, b: int) -> Iterator[int | None]:
@@ -414,7 +446,7 @@ class Forest:
                 for g in self.flips(b):
                     yield self.mk(op, f, g)
 
-    def _rule4(self, op: str, a: int, b: int, in_sum: bool) -> Iterator[int | None]:
+    def _rule4(self, op: str, a: int, b: int, within: str) -> Iterator[int | None]:
         """Z a zero term, O a one factor: A/O = A*O; Z/A = Z*A; (A+Z)∘B = Z+(A∘B) for ∘ one
         of * /; (A*O)∘B = O*(A∘B) for ∘ any of + - * /, where a one may leave."""
         value = self.value
@@ -443,25 +475,26 @@ class Forest:
             for keep, one in self._orders(*kids) if kids else ():
                 inner = self.mk(op, keep, other) if side == 0 else self.mk(op, other, keep)
                 if inner is not None and self._one_leaves(op, keep, one, other, child, inner,
-                                                          in_sum):
+                                                          within):
                     yield self.mk("*", one, inner)
         if op == "*":  # O*(A∘B) -> (A*O)∘B or A∘(B*O)
             for one, rest in self._orders(a, b):
                 if self.is_one_factor(one) and self.node[rest][0] != LEAF:
                     rop, p, q = self.node[rest]
                     left, right = self.mk("*", p, one), self.mk("*", q, one)
-                    if left is not None and self._one_leaves(rop, p, one, q, left, rest, in_sum):
+                    if left is not None and self._one_leaves(rop, p, one, q, left, rest, within):
                         yield self.mk(rop, left, q)
                     if right is not None and self._one_leaves(rop, q, one, p, right, rest,
-                                                              in_sum):
+                                                              within):
                         yield self.mk(rop, p, right)
 
     def _one_leaves(self, op: str, keep: int, one: int, other: int, product: int,
-                    whole: int, in_sum: bool) -> bool:
+                    whole: int, within: str) -> bool:
         """Whether the one factor of `product` = keep*one may leave it to multiply `whole`
-        = keep op other (in either order); `in_sum`: that happens among the terms of a sum."""
-        if not self.is_one_factor(one):
-            return False
+        = keep op other (in either order); `within`: the operator around (rule 4)."""
+        in_sum = within in ("+", "-")
+        if not self.is_one_factor(one) or (self.value[whole] == 0 and in_sum):
+            return False  # a zero among terms is no zero term: a one does not make it one
         if op in "+-" and self._stays(one, keep):
             return False  # a product of ones keeps its least one
         if in_sum and op in "+-" and self._stays(one, whole):
@@ -469,7 +502,7 @@ class Forest:
         if op in "+-" and self.cancels(product):
             return False  # rule 5 first: the product cancels with its one
         if self.value[keep] == 0 and op in "+-" and not self.is_zero_term(keep):
-            return op == "+" and self.is_pair(keep) and self.adds_only(other)
+            return op == "+" and not in_sum and self.is_pair(keep) and self.adds_only(other)
         return True
 
     def _stays(self, one: int, rest: int) -> bool:
@@ -529,7 +562,10 @@ class Forest:
         """Whether the whole product (A*X)/Y and the sum (A+X)-Y may be one, A = rest:
         X cancels Y in the product (rule 5), and A is not worth zero. Two ones make a pair
         only in the whole solution, once every one has left for the top (rule 4)."""
-        if self.value[rest] == 0 or (abs(self.value[x]) == 1 and within):
+        if self.value[rest] == 0 or self.value[x] != self.value[y] or not (
+                self.factors_settled(rest) and self.settled(x) and self.settled(y)):
+            return False
+        if abs(self.value[x]) == 1 and (within or not self.factors_settled(product)):
             return False
         return self.pair_is_chosen(product, x, y)
 
@@ -537,7 +573,8 @@ class Forest:
         """Whether the pair X-Y of the sum (A+X)-Y, A = rest, leaves it for the product
         around: X is its chosen term, A and Y only add, A∘B is not worth zero."""
         return (self.one_term(x) and self.adds_only(rest) and self.adds_only(y)
-                and self.value[x] == self.value[y] and self.chosen_term(total) == x
+                and self.value[x] == self.value[y] > 0 and self.chosen_term(total) == x
+                and self.settled(rest) and self.settled(x) and self.settled(y)
                 and self.value[rest] != 0 and self.value[other] != 0)
 
 

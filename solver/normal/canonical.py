@@ -89,6 +89,9 @@ def _sides(core: Key | None) -> tuple[list[Key], list[Key]]:
 def _assemble(core: Key | None, pairs: tuple[Key, ...], zeros: tuple[Key, ...],
               ones: tuple[Key, ...], value: Value) -> Iterator[Key]:
     """The forms a reduction takes once everything lifted is put back at the top."""
+    if ones and core is not None and core.value == 1 and not (type(core) is Product and core.den):
+        core, *rest = sorted((core, *ones), key=one_order)  # ones only: the least stays
+        ones = tuple(rest)
     zero_core = core is not None and core.value == 0
     atoms: list[Atom] = [(z.zero, z.times) if type(z) is ZeroProduct else (z, ()) for z in zeros]
     extra = tuple(n for one in ones for n in numbers(one))

@@ -13,10 +13,11 @@ nothing; a *pair* is a difference worth zero with one added term; of two one fac
 1. A+B = B+A, A*B = B*A; (A+B)+C = A+(B+C), (A*B)*C = A*(B*C).
 2. A+(B-C) = (A+B)-C; (A-B)-C = A-(B+C); A-(B-C) = (A+C)-B; and the same with * and /.
 3. X+E = X-E', X-E = X+E', E*F = E'*F', E/F = E'/F', where E' is E with one subtraction turned
-   round (found through the factors of products and quotients): E' is worth -E. A whole
+   round (found through the factors of products and quotients): E' is worth -E; a zero
+   term with no subtraction in it (0, 0*A) is its own E'. A whole
    solution worth 0 may be turned round. No other zero is turned round: (A+X)-Y and (A+Y)-X
    differ, and so do X/Y and Y/X.
-4. Z a zero term, O a one factor: A/O = A*O; Z/A = Z*A; (A+Z)∘B = Z+(A∘B) and B∘(A+Z) =
+4. Z, Z' zero terms, O a one factor: A/O = A*O; Z/A = Z*A; Z*Z' = Z+Z'; (A+Z)∘B = Z+(A∘B) and B∘(A+Z) =
    Z+(B∘A) for ∘ one of * /; (A*O)∘B = O*(A∘B) and B∘(A*O) = O*(B∘A) for ∘ any of + - * /,
    unless (for + and -) the factors of A*O cancel (rule 5 first), or A is worth one and O is
    its lesser factor (a product keeps its least one), or A is worth zero and is neither a zero
@@ -433,28 +434,32 @@ class Forest:
                     yield self.mk(minus, self.mk(plus, a, kids[1]), kids[0])
 
     def _rule3(self, op: str, a: int, b: int) -> Iterator[int | None]:
-        """X+E = X-(-E), X-E = X+(-E), E*F = (-E)*(-F), E/F = (-E)/(-F)."""
+        """X+E = X-(-E), X-E = X+(-E), E*F = (-E)*(-F), E/F = (-E)/(-F); -0 is 0."""
         if op == "+":
             for x, e in self._orders(a, b):
                 for f in self.flips(e):
                     yield self.mk("-", x, f)
         elif op == "-":
-            for f in self.flips(b):
-                yield self.mk("+", a, f)
+            for f in self.flips(b) or ((b,) if self.is_zero_term(b) and "-" not in self.text(b)
+                                       else ()):
+                yield self.mk("+", a, f)  # a zero term with nothing to turn round is itself
         else:
             for f in self.flips(a):
                 for g in self.flips(b):
                     yield self.mk(op, f, g)
 
     def _rule4(self, op: str, a: int, b: int, within: str) -> Iterator[int | None]:
-        """Z a zero term, O a one factor: A/O = A*O; Z/A = Z*A; (A+Z)∘B = Z+(A∘B) for ∘ one
-        of * /; (A*O)∘B = O*(A∘B) for ∘ any of + - * /, where a one may leave."""
+        """Z a zero term, O a one factor: A/O = A*O; Z/A = Z*A; Z*Z' = Z+Z'; (A+Z)∘B =
+        Z+(A∘B) for ∘ one of * /; (A*O)∘B = O*(A∘B) for ∘ any of + - * /, where a one may
+        leave."""
         value = self.value
         if op == "/" and (self.is_one_factor(b) or value[a] == 0):
             yield self.mk("*", a, b)
         for x, y in self._orders(a, b):
             if op == "*" and (self.is_one_factor(y) or (value[x] == 0 and value[y] != 0)):
                 yield self.mk("/", x, y)
+        if op in "+*" and self.is_zero_term(a) and self.is_zero_term(b):  # Z*Z' = Z+Z'
+            yield self.mk("*" if op == "+" else "+", a, b)
         if op in "*/":  # (A+Z)∘B -> Z+(A∘B) and B∘(A+Z) -> Z+(B∘A)
             for side, child in ((0, a), (1, b)):
                 kids = self._kids(child, "+")
@@ -562,7 +567,7 @@ class Forest:
         """Whether the whole product (A*X)/Y and the sum (A+X)-Y may be one, A = rest:
         X cancels Y in the product (rule 5), and A is not worth zero. Two ones make a pair
         only in the whole solution, once every one has left for the top (rule 4)."""
-        if self.value[rest] == 0 or self.value[x] != self.value[y] or not (
+        if self.value[rest] == 0 or not self.value[x] == self.value[y] > 0 or not (
                 self.factors_settled(rest) and self.settled(x) and self.settled(y)):
             return False
         if abs(self.value[x]) == 1 and (within or not self.factors_settled(product)):

@@ -294,8 +294,8 @@ class Forest:
         return self.value[t] == 0 and self.node[t][0] in (LEAF, "*", "/")
 
     def is_one_factor(self, t: int) -> bool:
-        return (abs(self.value[t]) == 1 and not self.factors(t)[1]  # -1 is a one turned round
-                and self.settled(t))
+        return (abs(self.value[t]) == 1  # -1 is a one turned round
+                and self.node[t][0] not in ("*", "/") and self.settled(t))
 
     def is_pair(self, t: int) -> bool:
         return self.value[t] == 0 and not self.one_term(t) and len(self.signed_terms(t)[0]) == 1
@@ -312,9 +312,10 @@ class Forest:
                 plus, minus = self.terms(t)
                 found = self.chosen_term(t) is None and all(
                     self.settled(k) and not self.is_zero_term(k) for k in plus + minus)
-            else:
+            else:  # a one leaves a product, unless it is all the product multiplies
                 num, den = self.factors(t)
-                found = all(self.settled(k) and not self.is_one_factor(k) for k in num + den)
+                found = all(map(self.settled, num + den)) and not any(
+                    map(self.is_one_factor, den + (num if len(num) > 1 else ())))
             self._settled[t] = found
         return found
 
@@ -507,7 +508,8 @@ class Forest:
         if op in "+-" and self.cancels(product):
             return False  # rule 5 first: the product cancels with its one
         if self.value[keep] == 0 and op in "+-" and not self.is_zero_term(keep):
-            return op == "+" and not in_sum and self.is_pair(keep) and self.adds_only(other)
+            return (op == "+" and not within and self.is_pair(keep) and self.adds_only(other)
+                    and self.chosen_term(whole) == self.signed_terms(keep)[0][0])
         return True
 
     def _stays(self, one: int, rest: int) -> bool:

@@ -6,10 +6,9 @@ once, by its numbers), and a factor worth one beside them joins those numbers. A
 is A+(X-Y)*O. The numbers can make another zero, which can then be the one multiplied by the
 rest (Z*(Z'*A) is Z'*(Z*A)); the bag is written in its least form.
 
->>> least_bag([(SUMS.make([Leaf(3)], [Leaf(3)]), (5,))], ())    # (3-3)*5
-ZeroProduct((3-3)*[5])
->>> least_bag([(SUMS.make([Leaf(2), Leaf(1)], [Leaf(3)]), ())], (4, 5))    # orientation free
-ZeroProduct((3-1-2)*[4 5])
+>>> zero = SUMS.make([Leaf(3)], [Leaf(1), Leaf(2)])                  # 3-1-2
+>>> least_bag([(zero, (5,))], ()), least_bag([(zero, (4,))], (5,))  # times 4 and 5: turned
+(ZeroProduct((3-1-2)*[5]), ZeroProduct((1+2-3)*[4 5]))
 """
 
 from __future__ import annotations
@@ -22,7 +21,7 @@ from solver.expr import Value
 from solver.normal.flat import add, div, mul, sub
 from solver.normal.groups import SUMS
 from solver.normal.keys import Key, Leaf, Product, Sum, ZeroProduct, numbers
-from solver.normal.reduce import turned, zero_terms
+from solver.normal.reduce import turned, zero_term
 
 POOL_LIMIT = 5  # zeros the numbers make are tried for up to this many numbers
 
@@ -57,11 +56,11 @@ def _reachable(base: Key, pool: tuple[int, ...]) -> set[ZeroProduct]:
             continue
         for used, zero in zeros_within(state.times):
             rest = tuple(sorted(minus(state.times, used) + numbers(state.zero)))
-            for term in zero_terms(_as_zero_term(zero)):
-                new = _oriented(ZeroProduct(0, "0*", term.zero, tuple(sorted(rest + term.times))))
-                if new not in seen:
-                    seen.add(new)
-                    frontier.append(new)
+            term = zero_term(_as_zero_term(zero))
+            new = _oriented(ZeroProduct(0, "0*", term.zero, tuple(sorted(rest + term.times))))
+            if new not in seen:
+                seen.add(new)
+                frontier.append(new)
     return seen
 
 

@@ -1,11 +1,10 @@
 """Canonical keys: one key per distinct solution, from any flat key of it (rules 3 to 5).
 
-`reduce.lift` takes out what may move (zero terms, factors worth one, cancelled pairs); here
-they are put back at the top, where they no longer meet anything: the pairs as terms of the top
-sum, the ones multiplying the core, the zero terms as one zero times numbers (`bags`), which a
-pair or two ones join when a one is at hand. A solution worth zero may be turned round as a
-whole (rule 3). A reduction that could cancel different equal parts gives several forms; the
-least is the canonical key. This module never searches for solutions.
+`reduce.lift` takes out what may move (zero terms, one factors, cancelled pairs); here they are
+put back at the top, where nothing else meets them: the pairs as terms of the top sum, the ones
+multiplying the core, the zero terms as one zero times numbers (`bags`), which a pair, two ones
+or a zero core join when a one is at hand. A solution worth zero may be turned round as a whole
+(rule 3): the lesser way round is canonical. This module never searches for solutions.
 
 >>> from solver.normal.flat import add, div, mul, sub
 >>> times = canonical_key(div(mul(Leaf(10), add(Leaf(1), Leaf(2))), Leaf(3)))  # 10*(1+2)/3
@@ -18,7 +17,7 @@ Sum(3+10-1-2)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 from solver.expr import Expr, Value
 from solver.normal.bags import CACHES as BAG_CACHES
@@ -26,6 +25,7 @@ from solver.normal.bags import Atom, is_pair_of_ones, least_bag, makes_one
 from solver.normal.flat import signed_key
 from solver.normal.groups import SUMS
 from solver.normal.keys import Key, Leaf, Product, Sum, ZeroProduct, numbers
+from solver.normal.reduce import CACHES as REDUCE_CACHES
 from solver.normal.reduce import (
     Lifted,
     cancel_product,
@@ -33,10 +33,9 @@ from solver.normal.reduce import (
     lift,
     make_product,
     make_sum,
-    one_order,
+    part_order,
     turned,
 )
-from solver.normal.reduce import clear as clear_reduce
 
 _known: dict[Key, Key] = {}  # flat key -> canonical key
 
@@ -49,70 +48,63 @@ def canonical_key(key: Key) -> Key:
     """
     found = _known.get(key)
     if found is None:
-        found = min(_forms(key))
+        found = _top(lift(key), key.value)
         if key.value == 0:  # rule 3: a solution to 0 turned round is the same solution
-            found = min(found, min(_forms(turned(key))))
+            found = min(found, _top(lift(turned(key)), 0))
         if len(_known) > 1 << 17:
             _known.clear()
         _known[key] = found
     return found
 
 
-def _forms(key: Key) -> Iterator[Key]:
-    for lifted in lift(key):
-        yield from _top(lifted, key.value)
-
-
-def _top(lifted: Lifted, value: Value, again: bool = True) -> Iterator[Key]:
+def _top(lifted: Lifted, value: Value) -> Key:
     core, pairs, zeros, ones = lifted
-    if again and ones and type(core) is Product and core.den:  # the ones may cancel it now
-        for c, more, left in cancel_product(tuple(sorted(core.num + ones)), core.den,
-                                            core.value):
-            yield from _top(Lifted(c, pairs + more, zeros, left), value, False)
-        return
+    if ones and isinstance(core, Product) and core.den:  # the ones multiply a quotient: it may
+        core, more, ones = cancel_product(tuple(sorted(core.num + ones)), core.den, core.value)
+        pairs += more                               # cancel now (rule 5 before rule 4)
     plus, minus = _sides(core)
     for pair in pairs:  # the top sum
-        plus += pair.plus
-        minus += pair.minus
-    for rest, top_pairs in cancel_sum(tuple(sorted(plus)), tuple(sorted(minus)), value):
-        yield from _assemble(rest, top_pairs, zeros, tuple(sorted(ones, key=one_order)), value)
+        up, down = SUMS.sides(pair)
+        plus += up
+        minus += down
+    rest, top_pairs = cancel_sum(tuple(sorted(plus)), tuple(sorted(minus)), value)
+    return _assemble(rest, top_pairs, zeros, tuple(sorted(ones, key=part_order)), value)
 
 
 def _sides(core: Key | None) -> tuple[list[Key], list[Key]]:
     if core is None:
         return [], []
-    if type(core) is Sum:
+    if isinstance(core, Sum):
         return list(core.plus), list(core.minus)
     return [core], []
 
 
 def _assemble(core: Key | None, pairs: tuple[Key, ...], zeros: tuple[Key, ...],
-              ones: tuple[Key, ...], value: Value) -> Iterator[Key]:
-    """The forms a reduction takes once everything lifted is put back at the top."""
-    if ones and core is not None and core.value == 1 and not (type(core) is Product and core.den):
-        core, *rest = sorted((core, *ones), key=one_order)  # ones only: the least stays
+              ones: tuple[Key, ...], value: Value) -> Key:
+    """The form a reduction takes once everything lifted is put back at the top."""
+    if ones and core is not None and core.value == 1 and not (isinstance(core, Product) and core.den):
+        core, *rest = sorted((core, *ones), key=part_order)  # ones only: the least stays
         ones = tuple(rest)
     zero_core = core is not None and core.value == 0
-    atoms: list[Atom] = [(z.zero, z.times) if type(z) is ZeroProduct else (z, ()) for z in zeros]
+    atoms: list[Atom] = [(z.zero, z.times) if isinstance(z, ZeroProduct) else (z, ()) for z in zeros]
     extra = tuple(n for one in ones for n in numbers(one))
-    # a one at hand: a factor worth one, a pair of ones beside another zero (it is two ones),
-    # or numbers of a zero term that make one
+    # a one at hand: a one factor, a pair of ones beside another zero (it is two ones), or
+    # numbers of a zero term that make one
     at_hand = bool(ones) or (any(map(is_pair_of_ones, pairs)) and (
         len(pairs) > 1 or zero_core or bool(atoms))) or (
         bool(atoms) and makes_one(tuple(sorted(_pooled(atoms)))))
     if at_hand and (pairs or zero_core):  # rule 4: O*(A+X-Y) is A+(X-Y)*O
         atoms += [(pair, ()) for pair in pairs]
         pairs = ()
-        if zero_core:
+        if zero_core and core is not None:
             atoms.append((core, ()))
             core = None
     if atoms:
-        yield _join(core, pairs, least_bag(atoms, extra), value)
-    elif len(ones) >= 2 and core is not None:  # rule 5: A*O*O' is (A+O')-O, the lesser divided
+        return _join(core, pairs, least_bag(atoms, extra), value)
+    if len(ones) >= 2 and core is not None:  # rule 5: A*O*O' is (A+O')-O, the lesser divided
         pair = SUMS.make([ones[1]], [ones[0]], 0)
-        yield from _assemble(core, (*pairs, pair), (), ones[2:], value)
-    else:
-        yield _join(_times(ones, core), pairs, None, value)
+        return _assemble(core, (*pairs, pair), (), ones[2:], value)
+    return _join(_times(ones, core), pairs, None, value)
 
 
 def _pooled(atoms: Iterable[Atom]) -> tuple[int, ...]:
@@ -125,7 +117,7 @@ def _times(ones: tuple[Key, ...], core: Key | None) -> Key | None:
         return core
     if core is None:
         return make_product(ones, (), 1)
-    num, den = (core.num, core.den) if type(core) is Product else ((core,), ())
+    num, den = (core.num, core.den) if isinstance(core, Product) else ((core,), ())
     return make_product((*ones, *num), den, core.value)
 
 
@@ -134,8 +126,9 @@ def _join(core: Key | None, pairs: tuple[Key, ...], bag: ZeroProduct | None,
     """The top sum: the core, the pairs' terms and the bag."""
     plus, minus = _sides(core)
     for pair in pairs:
-        plus += pair.plus
-        minus += pair.minus
+        up, down = SUMS.sides(pair)
+        plus += up
+        minus += down
     if bag is not None:
         plus.append(bag)
     return make_sum(plus, minus, value) or Leaf(0)
@@ -155,7 +148,6 @@ def canonical_of(expr: Expr) -> tuple[int, Key]:
 
 def clear_caches() -> None:
     """Forget every cached reduction (for benchmarks that start cold)."""
-    clear_reduce()
-    for cached in (*BAG_CACHES, numbers):
+    for cached in (*REDUCE_CACHES, *BAG_CACHES, numbers):
         cached.cache_clear()
     _known.clear()

@@ -1,15 +1,16 @@
-"""Reduce a key: lift zero terms, factors worth one and cancelled pairs out of where they sit.
+"""Reduce a key: lift zero terms, one factors and cancelled pairs out of where they sit.
 
-Only three kinds of part move, and each only as far as the rules let it (rules 4 and 5):
-a *zero term* (a zero times something, or the number 0) leaves any sum; a *factor worth one*
-(no quotient) leaves any product; a *cancelled pair* leaves a sum only when one added term X
-cancels everything the sum subtracts ((A+X)-Y, A only added), and leaves a product when a
-group of factors X cancels a group of divisors Y ((A*X)/(B*Y)). What is left is the *core*.
-Several choices of X give several reductions of one solution; `lift` returns them all.
+Only three kinds of part move, each only as far as the rules let it (rules 4 and 5): a *zero
+term* (a zero times something, or the number 0) leaves any sum; a *one factor* (a factor worth
+one) leaves any product that keeps something else multiplied; a *cancelled pair* leaves a
+product when a group of factors X cancels a group of divisors Y ((A*X)/(B*Y)), and leaves a sum
+only when one added term X cancels everything the sum subtracts ((A+X)-Y, A only added). What
+is left is the *core*. Where several parts could cancel, a fixed order chooses one, so every key
+has one reduction.
 
 >>> lift(PRODUCTS.make([Leaf(4), SUMS.make([Leaf(5), Leaf(2)], [Leaf(2)])]))  # 4*(5+2-2)
-(Lifted(core=Product(4*5), pairs=(Sum(2-2),), zeros=(), ones=()),)
->>> lift(PRODUCTS.make([Leaf(4), SUMS.make([Leaf(5), Leaf(7)], [Leaf(1), Leaf(5)])]))[0].pairs
+Lifted(core=Product(4*5), pairs=(Sum(2-2),), zeros=(), ones=())
+>>> lift(PRODUCTS.make([Leaf(4), SUMS.make([Leaf(5), Leaf(7)], [Leaf(1), Leaf(5)])])).pairs
 ()
 """
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
-from itertools import combinations, product
+from itertools import combinations
 from typing import NamedTuple
 
 from solver.expr import Value
@@ -26,8 +27,8 @@ from solver.normal.keys import Key, Leaf, Product, Sum, ZeroProduct, numbers
 
 
 class Lifted(NamedTuple):
-    """One reduction of a part: its core (None when the part is a zero term), the cancelled
-    pairs it gives to the sum around it (zero sums X-Y), its zero terms, its factors worth one."""
+    """The reduction of a part: its core (None when the part is a zero term), the cancelled
+    pairs it gives to the sum around it (zero sums X-Y), its zero terms, its one factors."""
 
     core: Key | None
     pairs: tuple[Key, ...] = ()
@@ -35,16 +36,17 @@ class Lifted(NamedTuple):
     ones: tuple[Key, ...] = ()
 
 
-def one_order(one: Key) -> tuple:
-    """Of two factors worth one, the lesser: fewer and smaller numbers first (rules 4, 5)."""
-    return numbers(one), one
+def part_order(part: Key) -> tuple:
+    """Of equal parts, the lesser (the one that cancels, the one factor that stays or is
+    divided): fewer and smaller numbers first."""
+    return numbers(part), part
 
 
 def turned(zero: Key) -> Key:
-    """A zero term written the other way round (rule 3: -(Z*A) is (-Z)*A)."""
-    if type(zero) is ZeroProduct:
+    """A zero written the other way round (rule 3: -(Z*A) is (-Z)*A)."""
+    if isinstance(zero, ZeroProduct):
         return ZeroProduct(0, "0*", turned(zero.zero), zero.times)
-    if type(zero) is Sum:
+    if isinstance(zero, Sum):
         return Sum(0, "+", zero.minus, zero.plus)
     return zero
 
@@ -66,78 +68,54 @@ def make_product(num: Iterable[Key], den: Iterable[Key], value: Value) -> Key:
 
 
 @lru_cache(maxsize=1 << 18)
-def lift(key: Key) -> tuple[Lifted, ...]:
-    """Every reduction of a key (usually one)."""
-    kind = type(key)
-    if kind is Leaf:
-        return (Lifted(None, zeros=(key,)),) if key.value == 0 else (Lifted(key),)
-    if kind is ZeroProduct:
-        return tuple(Lifted(None, zeros=(z,)) for z in zero_terms(key))
-    if kind is Sum:
+def lift(key: Key) -> Lifted:
+    """The reduction of a key."""
+    if isinstance(key, Leaf):
+        return Lifted(None, zeros=(key,)) if key.value == 0 else Lifted(key)
+    if isinstance(key, ZeroProduct):
+        return Lifted(None, zeros=(zero_term(key),))
+    if isinstance(key, Sum):
         return _lift_sum(key)
     return _lift_product(key)
 
 
-def is_plain(key: Key) -> bool:
-    """Whether a key gives nothing up (most keys)."""
-    return lift(key) == (Lifted(key),)
-
-
-def _choices(parts: tuple[Key, ...]) -> Iterator[tuple[Lifted, ...]]:
-    """One reduction of each part, every combination (usually one)."""
-    return product(*(lift(part) for part in parts))
-
-
-def _lift_sum(key: Sum) -> tuple[Lifted, ...]:
-    parts = key.plus + key.minus
-    out: set[Lifted] = set()
-    for chosen in _choices(parts):
-        plus: list[Key] = []
-        minus: list[Key] = []
-        zeros: list[Key] = []
-        ones: list[Key] = []
-        for i, lifted in enumerate(chosen):
-            inverse = i >= len(key.plus)
-            ups, downs = (minus, plus) if inverse else (plus, minus)
-            ones += lifted.ones  # rule 4: (A*O)+B = O*(A+B)
-            zeros += [turned(z) if inverse else z for z in lifted.zeros]
-            for pair in lifted.pairs:  # a pair out of a product is terms of this sum
-                ups += pair.plus
-                downs += pair.minus
-            core = lifted.core
-            if type(core) is Sum:  # rule 2
-                ups += core.plus
-                downs += core.minus
-            elif core is not None:
-                ups.append(core)
-        for core, pairs in cancel_sum(tuple(sorted(plus)), tuple(sorted(minus)), key.value):
-            out.add(Lifted(core, pairs, tuple(sorted(zeros)), tuple(sorted(ones))))
-    return ordered(out)
+def _lift_sum(key: Sum) -> Lifted:
+    plus: list[Key] = []
+    minus: list[Key] = []
+    zeros: list[Key] = []
+    ones: list[Key] = []
+    for i, part in enumerate(key.plus + key.minus):
+        lifted = lift(part)
+        inverse = i >= len(key.plus)
+        ups, downs = (minus, plus) if inverse else (plus, minus)
+        ones += lifted.ones  # rule 4: (A*O)+B = O*(A+B)
+        zeros += [turned(z) if inverse else z for z in lifted.zeros]  # rule 3
+        for pair in lifted.pairs:  # a pair out of a product is terms of this sum (rule 5)
+            up, down = SUMS.sides(pair)
+            ups += up
+            downs += down
+        core = lifted.core
+        if isinstance(core, Sum):  # rule 2
+            ups += core.plus
+            downs += core.minus
+        elif core is not None:
+            ups.append(core)
+    core, pairs = cancel_sum(tuple(sorted(plus)), tuple(sorted(minus)), key.value)
+    return Lifted(core, pairs, tuple(sorted(zeros)), tuple(sorted(ones)))
 
 
 @lru_cache(maxsize=1 << 16)
 def cancel_sum(plus: tuple[Key, ...], minus: tuple[Key, ...], value: Value,
-               ) -> tuple[tuple[Key | None, tuple[Key, ...]], ...]:
+               ) -> tuple[Key | None, tuple[Key, ...]]:
     """(core, pairs) of a sum: one added term X cancels everything subtracted, (A+X)-Y with
-    A only added (rule 5), the least such X if several; otherwise the sum stays whole."""
+    A only added (rule 5), the lesser X if several; otherwise the sum stays whole."""
     if minus and len(plus) >= 2:
         taken = SUMS.total(minus)
         found = [x for x in plus if x.value == taken]
         if found:
             x = min(found, key=part_order)
-            return ((make_sum(_without(plus, (x,)), (), value), (Sum(0, "+", (x,), minus),)),)
-    return ((make_sum(plus, minus, value), ()),)
-
-
-def part_order(part: Key) -> tuple:
-    """Of equal parts that could cancel, the one that does: fewer and smaller numbers first."""
-    return numbers(part), part
-
-
-def ordered(items: Iterable) -> tuple:
-    """Reductions in a fixed order (a core may be None, so order by text)."""
-    items = tuple(items)
-    return items if len(items) <= 1 else tuple(sorted(items, key=repr))
+            return make_sum(_without(plus, (x,)), (), value), (Sum(0, "+", (x,), minus),)
+    return make_sum(plus, minus, value), ()
 
 
 def _without(items: tuple[Key, ...], taken: Iterable[Key]) -> list[Key]:
@@ -147,59 +125,63 @@ def _without(items: tuple[Key, ...], taken: Iterable[Key]) -> list[Key]:
     return rest
 
 
-def _lift_product(key: Product) -> tuple[Lifted, ...]:
-    parts = key.num + key.den
-    out: set[Lifted] = set()
-    for chosen in _choices(parts):
-        num: list[Key] = []
-        den: list[Key] = []
-        pairs: list[Key] = []
-        zeros: list[Key] = []
-        for i, lifted in enumerate(chosen):
-            ups, downs = (den, num) if i >= len(key.num) else (num, den)
-            num += lifted.ones  # rule 4: B/(A*O) = O*(B/A), the one multiplies
-            zeros += lifted.zeros  # rule 4: (A+Z)*B = Z+(A*B)
-            pairs += lifted.pairs  # rule 5: ((A+X)-Y)*B = ((A*B)+X)-Y
-            core = lifted.core
-            if type(core) is Product:  # rule 2
-                ups += core.num
-                downs += core.den
-            elif core is not None:
-                ups.append(core)
-        num += [k for k in den if k.value == 1]  # rule 4: A/O = A*O (O is no quotient)
-        den = [k for k in den if k.value != 1]
-        for core, more, ones in cancel_product(tuple(sorted(num)), tuple(sorted(den)),
-                                               key.value):
-            out.add(Lifted(core, tuple(sorted(pairs + list(more))), tuple(sorted(zeros)), ones))
-    return ordered(out)
+def _lift_product(key: Product) -> Lifted:
+    num: list[Key] = []
+    den: list[Key] = []
+    pairs: list[Key] = []
+    zeros: list[Key] = []
+    for i, part in enumerate(key.num + key.den):
+        lifted = lift(part)
+        ups, downs = (den, num) if i >= len(key.num) else (num, den)
+        num += lifted.ones  # rule 4: B/(A*O) = O*(B/A), the one multiplies
+        zeros += lifted.zeros  # rule 4: (A+Z)*B = Z+(A*B)
+        pairs += lifted.pairs  # rule 5: ((A+X)-Y)*B = ((A*B)+X)-Y
+        core = lifted.core
+        if isinstance(core, Product):  # rule 2
+            ups += core.num
+            downs += core.den
+        elif core is not None:
+            ups.append(core)
+    num += [k for k in den if k.value == 1]  # rule 4: A/O = A*O
+    den = [k for k in den if k.value != 1]
+    core, more, ones = cancel_product(tuple(sorted(num)), tuple(sorted(den)), key.value)
+    return Lifted(core, tuple(sorted(pairs + list(more))), tuple(sorted(zeros)), ones)
 
 
 @lru_cache(maxsize=1 << 16)
 def cancel_product(num: tuple[Key, ...], den: tuple[Key, ...], value: Value,
-                   ) -> tuple[tuple[Key, tuple[Key, ...], tuple[Key, ...]], ...]:
+                   ) -> tuple[Key, tuple[Key, ...], tuple[Key, ...]]:
     """(core, pairs, ones) of a product: a group of factors X cancels a group of divisors Y
-    of the same value, (A*X)/(B*Y) = ((A/B)+X)-Y with A not empty (rule 5), one pair at a
-    time, as long as any is left; then the factors worth one are lifted (rule 4)."""
+    of the same value, (A*X)/(B*Y) = ((A/B)+X)-Y with A not empty (rule 5), one pair at a time
+    while any is left; then the one factors leave (rule 4), but the product keeps something
+    multiplied: its least one, when it multiplies nothing else."""
     chosen = chosen_pair(num, den)
-    if chosen is None:
-        return lift_ones(num, den, value)
-    x_group, y_group = chosen
-    pair = SUMS.make([PRODUCTS.make(x_group)], [PRODUCTS.make(y_group)], 0)
-    rest = tuple(_without(num, x_group)), tuple(_without(den, y_group))
-    return tuple((core, tuple(sorted((pair, *pairs))), ones)
-                 for core, pairs, ones in cancel_product(*rest, value))
+    if chosen is not None:
+        x_group, y_group = chosen
+        pair = SUMS.make([PRODUCTS.make(x_group)], [PRODUCTS.make(y_group)], 0)
+        core, pairs, left = cancel_product(tuple(_without(num, x_group)),
+                                           tuple(_without(den, y_group)), value)
+        return core, tuple(sorted((pair, *pairs))), left
+    ones = sorted((k for k in num if k.value == 1), key=part_order)
+    rest = [k for k in num if k.value != 1]
+    if not rest and ones:
+        rest, ones = [ones[0]], ones[1:]
+    return make_product(rest, den, value), (), tuple(sorted(ones))
 
 
 def chosen_pair(num: tuple[Key, ...], den: tuple[Key, ...],
                 ) -> tuple[tuple[Key, ...], tuple[Key, ...]] | None:
     """Which factors cancel which divisors, when several could: against the whole divisor
-    first, then the fewest divisors, the fewest factors, the fewest and smallest numbers."""
+    first, then the fewest divisors, the fewest factors, the fewest and smallest numbers. A
+    one factor never cancels: it leaves (rule 4)."""
     if not den or len(num) < 2:
         return None
-    den_groups = _groups_by_total(den, len(den) + 1)
-    plain = tuple(k for k in num if k.value != 1)  # a one is lifted, not cancelled
+    den_groups: dict[Value, list[tuple[Key, ...]]] = {}
+    for group in _groups(den, len(den)):
+        den_groups.setdefault(PRODUCTS.total(group), []).append(group)
+    plain = tuple(k for k in num if k.value != 1)
     best: tuple | None = None
-    for x_group in _sub_multisets(plain, len(num)):
+    for x_group in _groups(plain, len(num) - 1):
         for y_group in den_groups.get(PRODUCTS.total(x_group), ()):
             rank = (len(y_group) != len(den), len(y_group), len(x_group),
                     _numbers_of(x_group), _numbers_of(y_group), x_group, y_group)
@@ -208,70 +190,48 @@ def chosen_pair(num: tuple[Key, ...], den: tuple[Key, ...],
     return None if best is None else (best[-2], best[-1])
 
 
-def _numbers_of(parts: tuple[Key, ...]) -> tuple[int, ...]:
-    return tuple(sorted(n for part in parts for n in numbers(part)))
-
-
-def _sub_multisets(items: tuple[Key, ...], below: int) -> Iterator[tuple[Key, ...]]:
-    """Every non-empty sub-multiset with fewer than `below` items, each once."""
+def _groups(items: tuple[Key, ...], most: int) -> Iterator[tuple[Key, ...]]:
+    """Every non-empty sub-multiset of at most `most` items, each once."""
     seen = set()
-    for size in range(1, min(below, len(items) + 1)):
+    for size in range(1, min(most, len(items)) + 1):
         for chosen in combinations(items, size):
             if chosen not in seen:
                 seen.add(chosen)
                 yield chosen
 
 
-def _groups_by_total(items: tuple[Key, ...], below: int) -> dict[Value, list[tuple[Key, ...]]]:
-    by_total: dict[Value, list[tuple[Key, ...]]] = {}
-    for group in _sub_multisets(items, below):
-        by_total.setdefault(PRODUCTS.total(group), []).append(group)
-    return by_total
-
-
-def lift_ones(num: tuple[Key, ...], den: tuple[Key, ...], value: Value,
-              ) -> tuple[tuple[Key, tuple[Key, ...], tuple[Key, ...]], ...]:
-    """(core, pairs, ones): the factors worth one leave the product (rule 4), which keeps
-    something multiplied: the least one, when all its factors are ones."""
-    ones = sorted((k for k in num if k.value == 1), key=one_order)
-    rest = [k for k in num if k.value != 1]
-    if not rest and ones:
-        rest, ones = [ones[0]], ones[1:]
-    return ((make_product(rest, den, value), (), tuple(sorted(ones))),)
+def _numbers_of(parts: tuple[Key, ...]) -> tuple[int, ...]:
+    return tuple(sorted(n for part in parts for n in numbers(part)))
 
 
 @lru_cache(maxsize=1 << 14)
-def zero_terms(key: ZeroProduct) -> tuple[ZeroProduct, ...]:
-    """The zero term itself, reduced inside: what its zero lifts is multiplied by the zero
-    too, so it joins the numbers (rule 4: whatever a zero multiplies counts once)."""
-    out = set()
-    for lifted in lift(key.zero):
-        plus: list[Key] = []
-        minus: list[Key] = []
-        times = list(key.times)
-        core = lifted.core
-        if type(core) is Sum:
-            plus += core.plus
-            minus += core.minus
-        elif core is not None:
-            plus.append(core)
-        for pair in lifted.pairs:
-            plus += pair.plus
-            minus += pair.minus
-        inner = list(lifted.zeros)
-        if not plus and not minus:  # the zero was itself a zero term: it is the base
-            base, *inner = inner
-            if type(base) is ZeroProduct:
-                times += base.times
-                base = base.zero
-        else:
-            base = make_sum(plus, minus, 0) or Leaf(0)
-        for k in (*inner, *lifted.ones):
-            times += numbers(k)
-        out.add(ZeroProduct(0, "0*", base, tuple(sorted(times))))
-    return tuple(sorted(out))
+def zero_term(key: ZeroProduct) -> ZeroProduct:
+    """A zero term reduced inside: what its zero lifts is multiplied by the zero too, so it
+    joins the numbers (rule 4: whatever a zero multiplies counts once)."""
+    lifted = lift(key.zero)
+    plus: list[Key] = []
+    minus: list[Key] = []
+    times = list(key.times)
+    core = lifted.core
+    if isinstance(core, Sum):
+        plus += core.plus
+        minus += core.minus
+    elif core is not None:
+        plus.append(core)
+    for pair in lifted.pairs:
+        up, down = SUMS.sides(pair)
+        plus += up
+        minus += down
+    inner = list(lifted.zeros)
+    if plus or minus:
+        base = make_sum(plus, minus, 0) or Leaf(0)
+    else:  # the zero was itself a zero term: it is the base
+        first, *inner = inner
+        base = first.zero if isinstance(first, ZeroProduct) else first
+        times += first.times if isinstance(first, ZeroProduct) else ()
+    for k in (*inner, *lifted.ones):
+        times += numbers(k)
+    return ZeroProduct(0, "0*", base, tuple(sorted(times)))
 
 
-def clear() -> None:
-    for cached in (lift, cancel_sum, cancel_product, zero_terms):
-        cached.cache_clear()
+CACHES = (lift, cancel_sum, cancel_product, zero_term)

@@ -17,8 +17,8 @@ nothing; a *pair* is a difference worth zero with one added term; of two one fac
    term with no subtraction in it (0, 0*A) is its own E'. A whole
    solution worth 0 may be turned round. No other zero is turned round: (A+X)-Y and (A+Y)-X
    differ, and so do X/Y and Y/X.
-4. Z, Z' zero terms, O a one factor: A/O = A*O; Z/A = Z*A; Z*Z' = Z+Z'; (A+Z)∘B = Z+(A∘B) and B∘(A+Z) =
-   Z+(B∘A) for ∘ one of * /; (A*O)∘B = O*(A∘B) and B∘(A*O) = O*(B∘A) for ∘ any of + - * /,
+4. Z, Z' zero terms, O a one factor: A/O = A*O; Z/A = Z*A; Z*Z' = Z+Z'; (A+Z)∘B = Z+(A∘B)
+   and B∘(A+Z) = Z+(B∘A) for ∘ one of * /; (A*O)∘B = O*(A∘B) and B∘(A*O) = O*(B∘A) for ∘ any of + - * /,
    unless (for + and -) the factors of A*O cancel (rule 5 first), or A is worth one and O is
    its lesser factor (a product keeps its least one), or A is worth zero and is neither a zero
    term nor (for A+B, B only added) a pair; and Z*A = Z*A' for any A' over the same numbers

@@ -18,10 +18,9 @@ from functools import lru_cache
 from itertools import combinations
 
 from solver.expr import Value
-from solver.normal.flat import add, div, mul, sub
-from solver.normal.groups import SUMS
-from solver.normal.keys import Key, Leaf, Product, Sum, ZeroProduct, numbers
-from solver.normal.reduce import turned, zero_term
+from solver.normal.flat import add, div, mul, sub, turned
+from solver.normal.keys import Key, Leaf, Product, ZeroProduct, numbers
+from solver.normal.reduce import Lifted, lift, part_order, zero_term
 
 POOL_LIMIT = 5  # zeros the numbers make are tried for up to this many numbers
 
@@ -76,6 +75,16 @@ def _oriented(bag: ZeroProduct) -> ZeroProduct:
     if len(bag.times) < 2:
         return bag
     return min(bag, ZeroProduct(0, "0*", turned(bag.zero), bag.times))
+
+
+def least_one(pool: tuple[int, ...]) -> tuple[Key, tuple[int, ...]] | None:
+    """(one factor, numbers used): the least one factor some of the numbers make."""
+    if len(pool) > POOL_LIMIT:
+        return None
+    found = [(part_order(k), k, used) for used in sub_pools(pool)
+             for k in expressions_of(used).get(1, ())
+             if not isinstance(k, Product) and lift(k) == Lifted(k)]
+    return (min(found)[1], min(found)[2]) if found else None
 
 
 def makes_one(pool: tuple[int, ...]) -> bool:
@@ -142,12 +151,6 @@ def _one_step(a: Key, b: Key) -> Iterator[Key]:
         yield div(a, b)
     if a.value:
         yield div(b, a)
-
-
-def is_pair_of_ones(pair: Key) -> bool:
-    """A pair X-Y of factors worth one: as good as two ones (rule 5 read back: (A+O)-O' is
-    A*O*O')."""
-    return type(pair) is Sum and SUMS.total(pair.plus) == 1
 
 
 CACHES = (values_of, expressions_of)

@@ -2,8 +2,8 @@
 
 `reduce.lift` takes out what may move (zero terms, one factors, cancelled pairs); here they are
 put back at the top, where nothing else meets them: the pairs as terms of the top sum, the ones
-multiplying the core, the zero terms as one zero times numbers (`bags`), which a pair, two ones
-or a zero core join when a one is at hand. A solution worth zero may be turned round as a whole
+multiplying the core, the zero terms as one zero times numbers (`bags`), which the top pair or
+a zero core join when a one is at hand. A solution worth zero may be turned round as a whole
 (rule 3): the lesser way round is canonical. This module never searches for solutions.
 
 >>> from solver.normal.flat import add, div, mul, sub
@@ -21,8 +21,8 @@ from collections.abc import Iterable
 
 from solver.expr import Expr, Value
 from solver.normal.bags import CACHES as BAG_CACHES
-from solver.normal.bags import Atom, is_pair_of_ones, least_bag, makes_one
-from solver.normal.flat import signed_key
+from solver.normal.bags import Atom, least_bag, least_one, makes_one, minus
+from solver.normal.flat import signed_key, turned
 from solver.normal.groups import SUMS
 from solver.normal.keys import Key, Leaf, Product, Sum, ZeroProduct, numbers
 from solver.normal.reduce import CACHES as REDUCE_CACHES
@@ -34,7 +34,6 @@ from solver.normal.reduce import (
     make_product,
     make_sum,
     part_order,
-    turned,
 )
 
 _known: dict[Key, Key] = {}  # flat key -> canonical key
@@ -82,29 +81,55 @@ def _sides(core: Key | None) -> tuple[list[Key], list[Key]]:
 def _assemble(core: Key | None, pairs: tuple[Key, ...], zeros: tuple[Key, ...],
               ones: tuple[Key, ...], value: Value) -> Key:
     """The form a reduction takes once everything lifted is put back at the top."""
-    if ones and core is not None and core.value == 1 and not (isinstance(core, Product) and core.den):
-        core, *rest = sorted((core, *ones), key=part_order)  # ones only: the least stays
+    if ones and core is not None and core.value == 1 and not (
+            isinstance(core, Product) and core.den):  # ones only: the least stays
+        core, *rest = sorted((core, *ones), key=part_order)
         ones = tuple(rest)
     zero_core = core is not None and core.value == 0
-    atoms: list[Atom] = [(z.zero, z.times) if isinstance(z, ZeroProduct) else (z, ()) for z in zeros]
+    atoms: list[Atom] = [(z.zero, z.times) if isinstance(z, ZeroProduct) else (z, ())
+                         for z in zeros]
     extra = tuple(n for one in ones for n in numbers(one))
-    # a one at hand: a one factor, a pair of ones beside another zero (it is two ones), or
-    # numbers of a zero term that make one
-    at_hand = bool(ones) or (any(map(is_pair_of_ones, pairs)) and (
-        len(pairs) > 1 or zero_core or bool(atoms))) or (
-        bool(atoms) and makes_one(tuple(sorted(_pooled(atoms)))))
+    if atoms and isinstance(core, Product) and core.den:  # a one out of the bag may cancel
+        pool = tuple(sorted(extra + _pooled(atoms)))      # a quotient: O*X/Y is (O+X)-Y
+        found = _free_one(atoms, pool)
+        if found is not None:
+            new, more, left = cancel_product(tuple(sorted((*core.num, found[0]))), core.den,
+                                             core.value)
+            if more:
+                core, pairs, ones = new, pairs + more, ones + left
+                extra = minus(pool, found[1]) + tuple(n for one in left for n in numbers(one))
+                atoms = [(zero, ()) for zero, _ in atoms]
+    # a one at hand: a one factor, or numbers of a zero term that make one
+    at_hand = bool(ones) or (bool(atoms) and makes_one(tuple(sorted(_pooled(atoms)))))
     if at_hand and (pairs or zero_core):  # rule 4: O*(A+X-Y) is A+(X-Y)*O
         atoms += [(pair, ()) for pair in pairs]
         pairs = ()
         if zero_core and core is not None:
             atoms.append((core, ()))
             core = None
+    if atoms and core is not None and core.value == 1 and not isinstance(core, Product):
+        pool = tuple(sorted(extra + _pooled(atoms)))  # the least one stays, even out of a bag
+        found = _free_one(atoms, pool)
+        if found is not None and part_order(found[0]) < part_order(core):
+            extra = minus(pool, found[1]) + numbers(core)
+            atoms = [(zero, ()) for zero, _ in atoms]
+            core = found[0]
     if atoms:
         return _join(core, pairs, least_bag(atoms, extra), value)
     if len(ones) >= 2 and core is not None:  # rule 5: A*O*O' is (A+O')-O, the lesser divided
         pair = SUMS.make([ones[1]], [ones[0]], 0)
         return _assemble(core, (*pairs, pair), (), ones[2:], value)
     return _join(_times(ones, core), pairs, None, value)
+
+
+def _free_one(atoms: list[Atom], pool: tuple[int, ...]) -> tuple[Key, tuple[int, ...]] | None:
+    """The least one factor the bag's numbers make that may leave it: a zero term is left
+    behind (the number 0, or a zero still times something), not a bare pair (rule 4)."""
+    found = least_one(pool)
+    if found is None or (len(found[1]) == len(pool) and len(atoms) == 1
+                         and not isinstance(atoms[0][0], Leaf)):
+        return None
+    return found
 
 
 def _pooled(atoms: Iterable[Atom]) -> tuple[int, ...]:

@@ -44,16 +44,21 @@ def _join(group: Group, a: Key, b: Key, inverse: bool, value: Value) -> Key:
         for k in down:
             if k.value == unit:
                 units = tuple(k for k in down if k.value == unit)
-                up = up + (tuple(map(_turned, units)) if unit == 0 else units)
+                up = up + (tuple(map(turned, units)) if unit == 0 else units)
                 down = tuple(k for k in down if k.value != unit)
                 break
     return kind(value, group.op, tuple(sorted(up)), tuple(sorted(down)))
 
 
-def _turned(zero: Key) -> Key:
-    """-Z written as a zero term: (-Z)*A for Z*A (rule 3), the number 0 itself."""
-    if isinstance(zero, ZeroProduct) and isinstance(zero.zero, Sum):
-        return ZeroProduct(0, "0*", Sum(0, "+", zero.zero.minus, zero.zero.plus), zero.times)
+def turned(zero: Key) -> Key:
+    """-Z written as a zero (rule 3): a zero term (-Z)*A for Z*A, a sum with its sides
+    swapped; terms worth zero stay added, the number 0 is itself."""
+    if isinstance(zero, ZeroProduct):
+        return ZeroProduct(0, "0*", turned(zero.zero), zero.times)
+    if isinstance(zero, Sum):
+        kept = tuple(turned(k) for k in zero.plus if k.value == 0)
+        return Sum(0, "+", tuple(sorted(zero.minus + kept)),
+                   tuple(k for k in zero.plus if k.value != 0))
     return zero
 
 

@@ -22,6 +22,7 @@ from itertools import combinations
 from typing import NamedTuple
 
 from solver.expr import Value
+from solver.normal.flat import turned
 from solver.normal.groups import PRODUCTS, SUMS
 from solver.normal.keys import Key, Leaf, Product, Sum, ZeroProduct, numbers
 
@@ -40,15 +41,6 @@ def part_order(part: Key) -> tuple:
     """Of equal parts, the lesser (the one that cancels, the one factor that stays or is
     divided): fewer and smaller numbers first."""
     return numbers(part), part
-
-
-def turned(zero: Key) -> Key:
-    """A zero written the other way round (rule 3: -(Z*A) is (-Z)*A)."""
-    if isinstance(zero, ZeroProduct):
-        return ZeroProduct(0, "0*", turned(zero.zero), zero.times)
-    if isinstance(zero, Sum):
-        return Sum(0, "+", zero.minus, zero.plus)
-    return zero
 
 
 def make_sum(plus: Iterable[Key], minus: Iterable[Key], value: Value) -> Key | None:

@@ -85,6 +85,7 @@ class Forest:
         self._terms: dict[int, tuple[tuple[int, ...], ...]] = {}
         self._factors: dict[int, tuple[tuple[int, ...], ...]] = {}
         self._settled: dict[int, bool] = {}
+        self._quiet: dict[int, bool] = {}
         self._templates: dict[int, tuple[int, ...]] = {}
         self._reaching: dict[tuple[tuple[int, ...], Value], list[int]] = {}
 
@@ -323,6 +324,23 @@ class Forest:
         num, den = self.factors(t)
         return all(map(self.settled, num + den))
 
+    def quiet(self, t: int) -> bool:
+        """Whether nothing but one factors moves inside t: no zero term, no pair to lift."""
+        found = self._quiet.get(t)
+        if found is None:
+            op = self.node[t][0]
+            if op == LEAF:
+                found = True
+            elif op in "+-":
+                plus, minus = self.terms(t)
+                found = self.chosen_term(t) is None and all(
+                    self.quiet(k) and not self.is_zero_term(k) for k in plus + minus)
+            else:
+                num, den = self.factors(t)
+                found = all(map(self.quiet, num + den))
+            self._quiet[t] = found
+        return found
+
     def one_order(self, t: int) -> tuple:
         """Of two one factors, the lesser: fewer and smaller numbers first."""
         return self.numbers[t], self.text(t)
@@ -332,31 +350,76 @@ class Forest:
         could: a group of factors none worth one against the whole divisor first, then the
         fewest divisors, the fewest factors, the fewest and smallest numbers; else the two
         lesser one factors, the lesser divided (of ones only, the least stays)."""
-        num, den = self.factors(t)
-        num = num + tuple(d for d in den if self.is_one_factor(d))  # A/O = A*O
-        den = tuple(d for d in den if not self.is_one_factor(d))
-        value = self.value
-        best: tuple | None = None
-        if den and len(num) >= 2:
-            plain = [f for f in num if abs(value[f]) != 1]
-            totals: dict[Value, list[tuple[int, ...]]] = {}  # by size: -Y is Y turned round
-            for group in _groups(den, len(den)):
-                totals.setdefault(abs(_product(value[d] for d in group)), []).append(group)
-            for xs in _groups(plain, len(num) - 1):
-                for ys in totals.get(abs(_product(value[f] for f in xs)), ()):
-                    rank = (len(ys) != len(den), len(ys), len(xs), self._numbers(xs),
-                            self._numbers(ys), [self.text(f) for f in xs],
-                            [self.text(d) for d in ys], xs, ys)
-                    if best is None or rank < best:
-                        best = rank
+        num, den = self._moved(t)
+        best = self._plain_pair(num, den)
         if best is not None:
-            return best[-2], best[-1]
-        ones = sorted((f for f in num if abs(value[f]) == 1), key=self.one_order)
+            return best
+        ones = sorted((f for f in num if abs(self.value[f]) == 1), key=self.one_order)
         if len(ones) == len(num) and not den:
             ones = ones[1:]  # nothing else multiplied: the least one stays
         if len(ones) >= 2:
             return (ones[1],), (ones[0],)
         return None
+
+    def _moved(self, t: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(factors, divisors) of t once a divided one factor multiplies (A/O = A*O)."""
+        num, den = self.factors(t)
+        return (num + tuple(d for d in den if self.is_one_factor(d)),
+                tuple(d for d in den if not self.is_one_factor(d)))
+
+    def _plain_pair(self, num: tuple[int, ...], den: tuple[int, ...],
+                    ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        value = self.value
+        if not den or len(num) < 2:
+            return None
+        totals: dict[Value, list[tuple[int, ...]]] = {}  # by size: -Y is Y turned round
+        for group in _groups(den, len(den)):
+            totals.setdefault(abs(_product(value[d] for d in group)), []).append(group)
+        plain = [f for f in num if abs(value[f]) != 1]
+        best: tuple | None = None
+        for xs in _groups(plain, len(num) - 1):
+            for ys in totals.get(abs(_product(value[f] for f in xs)), ()):
+                rank = (len(ys) != len(den), len(ys), len(xs), self._numbers(xs),
+                        self._numbers(ys), [self.text(f) for f in xs],
+                        [self.text(d) for d in ys], xs, ys)
+                if best is None or rank < best:
+                    best = rank
+        return None if best is None else (best[-2], best[-1])
+
+    def keeps(self, product: int, one: int) -> bool:
+        """Whether `product` keeps the one factor `one` (rule 4 lets the others leave): once
+        its pairs cancel (rule 5), it multiplies nothing else and `one` is its least one."""
+        return self._keeps(*self._moved(product), one)
+
+    def _keeps(self, num: tuple[int, ...], den: tuple[int, ...], one: int) -> bool:
+        nums, dens = list(num), list(den)
+        while (chosen := self._plain_pair(tuple(nums), tuple(dens))) is not None:
+            for f in chosen[0]:
+                nums.remove(f)
+            for d in chosen[1]:
+                dens.remove(d)
+        ones = sorted((f for f in nums if abs(self.value[f]) == 1), key=self.one_order)
+        if len(ones) < len(nums) or not ones:
+            return False
+        return ones[0] == one and ones.count(one) == 1
+
+    def kept_beside(self, one: int, part: int) -> bool:
+        """Whether `one` multiplying `part` would be kept once the zero terms and the pair
+        of part's sum have left it (rules 4, 5): then it multiplies what is left."""
+        if not self.one_term(part):
+            plus, minus = (list(side) for side in self.signed_terms(part))
+            plus = [k for k in plus if not self.is_zero_term(k)]
+            minus = [k for k in minus if not self.is_zero_term(k)]
+            taken = sum(abs(self.value[m]) for m in minus)
+            found = [p for p in plus if abs(self.value[p]) == taken] if minus else []
+            if found and len(plus) >= 2:
+                plus.remove(min(found, key=lambda p: (self.numbers[p], self.text(p))))
+                minus = []
+            if len(plus) != 1 or minus:
+                return self._keeps((one, part), (), one)
+            part = plus[0]
+        num, den = self._moved(part)
+        return self._keeps((one, *num), den, one)
 
     def _numbers(self, parts: Iterable[int]) -> tuple[int, ...]:
         return tuple(sorted(n for p in parts for n in self.numbers[p]))
@@ -498,25 +561,21 @@ class Forest:
                     whole: int, within: str) -> bool:
         """Whether the one factor of `product` = keep*one may leave it to multiply `whole`
         = keep op other (in either order); `within`: the operator around (rule 4)."""
-        in_sum = within in ("+", "-")
-        if not self.is_one_factor(one) or (self.value[whole] == 0 and in_sum):
+        if not self.is_one_factor(one):
+            return False
+        if op in "*/":
+            return True  # it stays in the same product
+        if self.value[whole] == 0 and within in ("+", "-"):
             return False  # a zero among terms is no zero term: a one does not make it one
-        if op in "+-" and self._stays(one, keep):
-            return False  # a product of ones keeps its least one
-        if in_sum and op in "+-" and self._stays(one, whole):
-            return False  # ... and a one inside a sum only leaves for the product around it
-        if op in "+-" and self.cancels(product):
-            return False  # rule 5 first: the product cancels with its one
-        if self.value[keep] == 0 and op in "+-" and not self.is_zero_term(keep):
-            return (op == "+" and not within and self.is_pair(keep) and self.adds_only(other)
-                    and self.chosen_term(whole) == self.signed_terms(keep)[0][0])
-        return True
-
-    def _stays(self, one: int, rest: int) -> bool:
-        """Whether `one` is the least factor of one*rest, all of whose factors are ones."""
-        num, den = self.factors(rest)
-        return not den and all(abs(self.value[f]) == 1 for f in num) and (
-            self.one_order(one) < min(map(self.one_order, num)))
+        if self.value[keep] == 0:  # the one leaves a zero's numbers, or joins them
+            if self.kept_beside(one, other):
+                return False  # what the one multiplies once the zero has left cancels with it
+            return self.is_zero_term(keep) or (
+                op == "+" and not within and self.is_pair(keep) and self.adds_only(other)
+                and self.chosen_term(whole) == self.signed_terms(keep)[0][0])
+        # a product keeps its least one when nothing else is left in it, pairs cancelled
+        return not (self.kept_beside(one, keep)
+                    or (within in ("+", "-") and self.kept_beside(one, whole)))
 
     def _rule5(self, op: str, a: int, b: int, within: str) -> Iterator[int | None]:
         """X and Y of equal value: (A*X)/Y = (A+X)-Y; (A*X)/(B*Y) = ((A/B)+X)-Y;
@@ -569,7 +628,7 @@ class Forest:
         """Whether the whole product (A*X)/Y and the sum (A+X)-Y may be one, A = rest:
         X cancels Y in the product (rule 5), and A is not worth zero. Two ones make a pair
         only in the whole solution, once every one has left for the top (rule 4)."""
-        if self.value[rest] == 0 or not self.value[x] == self.value[y] > 0 or not (
+        if self.value[rest] <= 0 or not self.value[x] == self.value[y] > 0 or not (
                 self.factors_settled(rest) and self.settled(x) and self.settled(y)):
             return False
         if abs(self.value[x]) == 1 and (within or not self.factors_settled(product)):
@@ -582,7 +641,7 @@ class Forest:
         return (self.one_term(x) and self.adds_only(rest) and self.adds_only(y)
                 and self.value[x] == self.value[y] > 0 and self.chosen_term(total) == x
                 and self.settled(rest) and self.settled(x) and self.settled(y)
-                and self.value[rest] != 0 and self.value[other] != 0)
+                and self.value[rest] > 0 and self.value[other] > 0)
 
 
 def _groups(items: list[int] | tuple[int, ...], most: int) -> Iterator[tuple[int, ...]]:

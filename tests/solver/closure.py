@@ -295,8 +295,8 @@ class Forest:
         return self.value[t] == 0 and self.node[t][0] in (LEAF, "*", "/")
 
     def is_one_factor(self, t: int) -> bool:
-        return (abs(self.value[t]) == 1  # -1 is a one turned round
-                and self.node[t][0] not in ("*", "/") and self.settled(t))
+        return (self.value[t] == 1 and self.node[t][0] not in ("*", "/")
+                and self.settled(t))
 
     def is_pair(self, t: int) -> bool:
         return self.value[t] == 0 and not self.one_term(t) and len(self.signed_terms(t)[0]) == 1

@@ -18,8 +18,8 @@ from functools import lru_cache
 from itertools import combinations
 
 from solver.expr import Value
-from solver.normal.flat import add, div, mul, sub, turned
-from solver.normal.keys import Key, Leaf, Product, ZeroProduct, numbers
+from solver.normal.flat import add, div, mul, sub
+from solver.normal.keys import Key, Leaf, Product, ZeroProduct, numbers, turned
 from solver.normal.reduce import Lifted, lift, part_order, zero_term
 
 POOL_LIMIT = 5  # zeros the numbers make are tried for up to this many numbers

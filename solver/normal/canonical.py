@@ -22,9 +22,9 @@ from collections.abc import Iterable
 from solver.expr import Expr, Value
 from solver.normal.bags import CACHES as BAG_CACHES
 from solver.normal.bags import Atom, least_bag, least_one, makes_one, minus
-from solver.normal.flat import signed_key, turned
+from solver.normal.flat import signed_key
 from solver.normal.groups import SUMS
-from solver.normal.keys import Key, Leaf, Product, Sum, ZeroProduct, numbers
+from solver.normal.keys import Key, Leaf, Product, Sum, ZeroProduct, numbers, turned
 from solver.normal.reduce import CACHES as REDUCE_CACHES
 from solver.normal.reduce import (
     Lifted,

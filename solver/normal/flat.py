@@ -19,7 +19,8 @@ from __future__ import annotations
 from solver.errors import DivisionByZeroError
 from solver.expr import BinOp, Expr, Num, Value, divide
 from solver.normal.groups import PRODUCTS, SUMS, Group
-from solver.normal.keys import Key, Leaf, Sum, ZeroProduct, numbers
+from solver.normal.keys import Key, Leaf, ZeroProduct, numbers, turned
+from solver.normal.reduce import is_plain
 
 
 def leaf(n: int) -> Key:
@@ -31,7 +32,8 @@ def _join(group: Group, a: Key, b: Key, inverse: bool, value: Value) -> Key:
     """a ∘ b, or a ∘⁻¹ b: one routine for sums and products (rules 1 and 2).
 
     A part worth the unit is never on the inverse side: A/O is A*O (rule 4; O is never a
-    quotient here, quotients are flattened), and A-Z is A+(-Z) for a zero term Z (rule 3).
+    quotient here, quotients are flattened; and nothing moves out of O), and A-Z is A+(-Z)
+    for a zero term Z (rule 3).
     """
     kind = group.kind
     a_up, a_down = (a[2], a[3]) if type(a) is kind else ((a,), ())
@@ -43,23 +45,15 @@ def _join(group: Group, a: Key, b: Key, inverse: bool, value: Value) -> Key:
         unit = group.unit
         for k in down:
             if k.value == unit:
-                units = tuple(k for k in down if k.value == unit)
-                up = up + (tuple(map(turned, units)) if unit == 0 else units)
-                down = tuple(k for k in down if k.value != unit)
+                if unit == 0:
+                    up += tuple(turned(z) for z in down if z.value == 0)
+                    down = tuple(z for z in down if z.value != 0)
+                else:  # only a one that nothing moves out of (it could cancel otherwise)
+                    ones = tuple(o for o in down if o.value == 1 and is_plain(o))
+                    up += ones
+                    down = tuple(o for o in down if o not in ones)
                 break
     return kind(value, group.op, tuple(sorted(up)), tuple(sorted(down)))
-
-
-def turned(zero: Key) -> Key:
-    """-Z written as a zero (rule 3): a zero term (-Z)*A for Z*A, a sum with its sides
-    swapped; terms worth zero stay added, the number 0 is itself."""
-    if isinstance(zero, ZeroProduct):
-        return ZeroProduct(0, "0*", turned(zero.zero), zero.times)
-    if isinstance(zero, Sum):
-        kept = tuple(turned(k) for k in zero.plus if k.value == 0)
-        return Sum(0, "+", tuple(sorted(zero.minus + kept)),
-                   tuple(k for k in zero.plus if k.value != 0))
-    return zero
 
 
 # Each operation takes the value of its result when the caller (the search) knows it already.

@@ -22,9 +22,8 @@ from itertools import combinations
 from typing import NamedTuple
 
 from solver.expr import Value
-from solver.normal.flat import turned
 from solver.normal.groups import PRODUCTS, SUMS
-from solver.normal.keys import Key, Leaf, Product, Sum, ZeroProduct, numbers
+from solver.normal.keys import Key, Leaf, Product, Sum, ZeroProduct, numbers, turned
 
 
 class Lifted(NamedTuple):
@@ -69,6 +68,11 @@ def lift(key: Key) -> Lifted:
     if isinstance(key, Sum):
         return _lift_sum(key)
     return _lift_product(key)
+
+
+def is_plain(key: Key) -> bool:
+    """Whether nothing moves out of a key (rules 4, 5): most keys."""
+    return lift(key) == Lifted(key)
 
 
 def _lift_sum(key: Sum) -> Lifted:

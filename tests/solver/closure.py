@@ -3,32 +3,36 @@
 For a hand and a target: every expression tree over the hand that reaches the target, joined
 (union-find) whenever one rule, applied once at one node, turns one tree into the other. The
 connected groups are the distinct solutions. Nothing here is shared with `solver.normal`: the
-rules are rewrites of trees, as `solver.normal` states them (X, Y, A, B, C any sub-trees; every
-rewrite goes both ways). Words used below: the *terms* of a tree are what its sums add and
-subtract (through + and -), its *factors* what its products multiply and divide; a *zero term*
-is a product or quotient worth zero (or the number 0); a *one factor* is worth one and divides
-nothing; a *pair* is a difference worth zero with one added term; of two one factors the
-*lesser* has fewer and smaller numbers.
+rules are rewrites of trees, as `solver.normal` states them, every rewrite both ways. X, Y, A,
+B, C are sub-trees. Words: the *terms* of a tree are what its sums add and subtract (through +
+and -), its *factors* what its products multiply and divide (through * and /); a *zero term* is
+a product or quotient worth 0, or the number 0; a *one factor* is a factor (no product) worth 1
+with nothing inside that moves; a *pair* is a difference worth 0 with one added term. Of equal
+parts, the *lesser* has fewer and smaller numbers. A part is *settled* when nothing inside it
+moves: no product in it has a one factor beside anything else, no sum in it a zero term or a
+pair to lift (rules 4 and 5 read parts as they are once those have left).
 
 1. A+B = B+A, A*B = B*A; (A+B)+C = A+(B+C), (A*B)*C = A*(B*C).
 2. A+(B-C) = (A+B)-C; (A-B)-C = A-(B+C); A-(B-C) = (A+C)-B; and the same with * and /.
 3. X+E = X-E', X-E = X+E', E*F = E'*F', E/F = E'/F', where E' is E with one subtraction turned
-   round (found through the factors of products and quotients): E' is worth -E; a zero
-   term with no subtraction in it (0, 0*A) is its own E'. A whole
-   solution worth 0 may be turned round. No other zero is turned round: (A+X)-Y and (A+Y)-X
-   differ, and so do X/Y and Y/X.
-4. Z, Z' zero terms, O a one factor: A/O = A*O; Z/A = Z*A; Z*Z' = Z+Z'; (A+Z)∘B = Z+(A∘B)
-   and B∘(A+Z) = Z+(B∘A) for ∘ one of * /; (A*O)∘B = O*(A∘B) and B∘(A*O) = O*(B∘A) for ∘ any of + - * /,
-   unless (for + and -) the factors of A*O cancel (rule 5 first), or A is worth one and O is
-   its lesser factor (a product keeps its least one), or A is worth zero and is neither a zero
-   term nor (for A+B, B only added) a pair; and Z*A = Z*A' for any A' over the same numbers
-   ("whatever is multiplied by a zero counts once").
-5. With X and Y of equal value: (A*X)/Y = (A+X)-Y and (A*X)/(B*Y) = ((A/B)+X)-Y, A not worth
-   zero; where the quotient is a factor of a product, only when X is one term and A and Y only
-   add (else the product around would cancel what its sum keeps). ((A+X)-Y)∘B = ((A∘B)+X)-Y
-   and B∘((A+X)-Y) = ((B∘A)+X)-Y for ∘ one of * /, when X is one term, A and Y only add
-   (Y is everything subtracted) and A∘B is not worth zero. When X and Y are one factors, the
-   lesser is Y.
+   round (found through the factors of products and quotients): E' is worth -E; a zero term
+   with no subtraction in it is its own E'. A whole solution worth 0 may be turned round. No
+   other zero is: 2+(1+8-9) and 2+(9-(1+8)) differ, and so do X/Y and Y/X.
+4. Z, Z' zero terms, O a one factor: A/O = A*O; Z/A = Z*A; Z*Z' = Z+Z'; Z*A = Z*A' for any A'
+   over the same numbers ("whatever is multiplied by a zero counts once"); (A+Z)∘B = Z+(A∘B)
+   and B∘(A+Z) = Z+(B∘A) for ∘ one of * /; and (A*O)∘B = O*(A∘B), B∘(A*O) = O*(B∘A) for ∘ any
+   of + - * /, where for + and - the one really leaves: the product it leaves or joins does
+   not keep it (a product keeps its least one when, its pairs cancelled, nothing else is left;
+   inside a sum that holds for the product it joins too), a zero among terms does not become
+   a zero term, and if A is worth zero, it is a zero term, or it is the pair the whole solution
+   A+B cancels (B only added).
+5. With X and Y of equal value, both settled and worth more than 0: (A*X)/Y = (A+X)-Y and
+   (A*X)/(B*Y) = ((A/B)+X)-Y, A settled and worth more than 0, where the product is not a
+   factor of another and X, Y (groups of its factors and divisors) are the pair it cancels:
+   the whole divisor first, then the fewest divisors, the fewest factors, the lesser numbers;
+   of one factors, the two lesser, the lesser as Y, only in a whole solution. And ((A+X)-Y)∘B
+   = ((A∘B)+X)-Y, B∘((A+X)-Y) = ((B∘A)+X)-Y for ∘ one of * /: X one term, A and Y only
+   added (Y is everything the sum subtracts), X the lesser such term, A and B worth more than 0.
 
 Trees are hash-consed into a `Forest` (an id per distinct tree). The operands of `+` and `*` are
 stored sorted, which is rule 1's commutativity applied once and for all; every other rule is

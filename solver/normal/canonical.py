@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 from solver.expr import Expr, Value
 from solver.normal.bags import CACHES as BAG_CACHES
-from solver.normal.bags import Atom, least_bag, least_one, makes_one, minus
+from solver.normal.bags import Atom, least_bag, least_one, minus
 from solver.normal.flat import signed_key
 from solver.normal.groups import SUMS
 from solver.normal.keys import Key, Leaf, Product, Sum, ZeroProduct, numbers, turned
@@ -100,7 +100,8 @@ def _assemble(core: Key | None, pairs: tuple[Key, ...], zeros: tuple[Key, ...],
                 extra = minus(pool, found[1]) + tuple(n for one in left for n in numbers(one))
                 atoms = [(zero, ()) for zero, _ in atoms]
     # a one at hand: a one factor, or numbers of a zero term that make one
-    at_hand = bool(ones) or (bool(atoms) and makes_one(tuple(sorted(_pooled(atoms)))))
+    at_hand = bool(ones) or (bool(atoms) and _free_one(atoms, tuple(sorted(_pooled(atoms))))
+                             is not None)
     if at_hand and (pairs or zero_core):  # rule 4: O*(A+X-Y) is A+(X-Y)*O
         atoms += [(pair, ()) for pair in pairs]
         pairs = ()

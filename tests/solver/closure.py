@@ -89,7 +89,6 @@ class Forest:
         self._terms: dict[int, tuple[tuple[int, ...], ...]] = {}
         self._factors: dict[int, tuple[tuple[int, ...], ...]] = {}
         self._settled: dict[int, bool] = {}
-        self._quiet: dict[int, bool] = {}
         self._templates: dict[int, tuple[int, ...]] = {}
         self._reaching: dict[tuple[tuple[int, ...], Value], list[int]] = {}
 
@@ -306,8 +305,9 @@ class Forest:
         return self.value[t] == 0 and not self.one_term(t) and len(self.signed_terms(t)[0]) == 1
 
     def settled(self, t: int) -> bool:
-        """Whether nothing inside t moves: no product in it has a one factor, no sum in it a
-        zero term or a pair to lift (rules 4, 5 read parts once those have left)."""
+        """Whether nothing inside t moves: no product in it has a one factor or a pair to
+        cancel, no sum in it a zero term or a pair to lift (rules 4, 5 read parts once those
+        have left)."""
         found = self._settled.get(t)
         if found is None:
             op = self.node[t][0]
@@ -320,30 +320,14 @@ class Forest:
             else:  # a one leaves a product, unless it is all the product multiplies
                 num, den = self.factors(t)
                 found = all(map(self.settled, num + den)) and not any(
-                    map(self.is_one_factor, den + (num if len(num) > 1 else ())))
+                    map(self.is_one_factor, den + (num if len(num) > 1 else ()))) and (
+                    self._plain_pair(num, den) is None)
             self._settled[t] = found
         return found
 
     def factors_settled(self, t: int) -> bool:
         num, den = self.factors(t)
         return all(map(self.settled, num + den))
-
-    def quiet(self, t: int) -> bool:
-        """Whether nothing but one factors moves inside t: no zero term, no pair to lift."""
-        found = self._quiet.get(t)
-        if found is None:
-            op = self.node[t][0]
-            if op == LEAF:
-                found = True
-            elif op in "+-":
-                plus, minus = self.terms(t)
-                found = self.chosen_term(t) is None and all(
-                    self.quiet(k) and not self.is_zero_term(k) for k in plus + minus)
-            else:
-                num, den = self.factors(t)
-                found = all(map(self.quiet, num + den))
-            self._quiet[t] = found
-        return found
 
     def one_order(self, t: int) -> tuple:
         """Of two one factors, the lesser: fewer and smaller numbers first."""
@@ -575,7 +559,8 @@ class Forest:
             if self.kept_beside(one, other):
                 return False  # what the one multiplies once the zero has left cancels with it
             return self.is_zero_term(keep) or (
-                op == "+" and not within and self.is_pair(keep) and self.adds_only(other)
+                op == "+" and not within and self.is_pair(keep) and self.settled(keep)
+                and self.adds_only(other) and self.settled(other)
                 and self.chosen_term(whole) == self.signed_terms(keep)[0][0])
         # a product keeps its least one when nothing else is left in it, pairs cancelled
         return not (self.kept_beside(one, keep)
@@ -615,7 +600,8 @@ class Forest:
                     pop, u, w = self.node[p]
                     for keep, other, first in ((u, w, True), (w, u, False)):
                         inner = mk("-", mk("+", keep, x), b)
-                        if inner is not None and self._lifts(inner, keep, x, b, other):
+                        if inner is not None and self._lifts(inner, keep, x, b, other, p,
+                                                             factor, mk(op, a, b)):
                             yield mk(pop, inner, other) if first else mk(pop, other, inner)
         if op in "*/":  # ((A+X)-Y)∘B -> ((A∘B)+X)-Y and B∘((A+X)-Y) -> ((B∘A)+X)-Y
             for side, child in ((0, a), (1, b)):
@@ -624,9 +610,11 @@ class Forest:
                     continue
                 y, other = kids[1], (b if side == 0 else a)
                 for p, x in self._orders(*self._kids(kids[0], "+")):  # type: ignore[misc]
-                    if self._lifts(child, p, x, y, other):
-                        inner = mk(op, p, other) if side == 0 else mk(op, other, p)
-                        yield mk("-", mk("+", inner, x), y)
+                    inner = mk(op, p, other) if side == 0 else mk(op, other, p)
+                    lifted = mk("-", mk("+", inner, x), y)
+                    if lifted is not None and self._lifts(child, p, x, y, other, inner, factor,
+                                                          lifted):
+                        yield lifted
 
     def _cancel(self, product: int, rest: int, x: int, y: int, within: str) -> bool:
         """Whether the whole product (A*X)/Y and the sum (A+X)-Y may be one, A = rest:
@@ -639,13 +627,26 @@ class Forest:
             return False
         return self.pair_is_chosen(product, x, y)
 
-    def _lifts(self, total: int, rest: int, x: int, y: int, other: int) -> bool:
-        """Whether the pair X-Y of the sum (A+X)-Y, A = rest, leaves it for the product
-        around: X is its chosen term, A and Y only add, A∘B is not worth zero."""
+    def _lifts(self, total: int, rest: int, x: int, y: int, other: int, joined: int,
+               factor: bool, lifted: int | None) -> bool:
+        """Whether the pair X-Y of the sum `total` = (A+X)-Y, A = rest, leaves it for the
+        product around: X is its chosen term, A and Y only add and are settled, A and B are
+        worth more than 0; where the sum it makes, `lifted` = ((A∘B)+X)-Y, is itself a factor,
+        A∘B (joined) stays one term and X is the chosen term there too."""
         return (self.one_term(x) and self.adds_only(rest) and self.adds_only(y)
                 and self.value[x] == self.value[y] > 0 and self.chosen_term(total) == x
                 and self.settled(rest) and self.settled(x) and self.settled(y)
-                and self.value[rest] > 0 and self.value[other] > 0)
+                and self.value[rest] > 0 and self.value[other] > 0
+                and (not factor or (self._one_term_left(joined) and lifted is not None
+                                    and self._plain_pair(*self._moved(joined)) is None
+                                    and self.chosen_term(lifted) == x)))
+
+    def _one_term_left(self, product: int) -> bool:
+        """Whether a product stays one term of the sum around it once its ones have left
+        (rule 4): it does unless all it keeps is a sum, which then joins the sum around."""
+        num, den = self._moved(product)
+        rest = [f for f in num if not self.is_one_factor(f)]
+        return bool(den) or len(rest) != 1 or self.one_term(rest[0])
 
 
 def _groups(items: list[int] | tuple[int, ...], most: int) -> Iterator[tuple[int, ...]]:

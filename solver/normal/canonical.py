@@ -117,8 +117,9 @@ def _assemble(core: Key | None, pairs: tuple[Key, ...], zeros: tuple[Key, ...],
             core = found[0]
     if atoms:
         return _join(core, pairs, least_bag(atoms, extra), value)
-    if len(ones) >= 2 and core is not None:  # rule 5: A*O*O' is (A+O')-O, the lesser divided
-        pair = SUMS.make([ones[1]], [ones[0]], 0)
+    if len(ones) >= 2 and core is not None and not (len(ones) > 2 and isinstance(core, Sum)):
+        pair = SUMS.make([ones[1]], [ones[0]], 0)  # rule 5: A*O*O' is (A+O')-O, the lesser
+        # divided; with a third one beside a sum, A = O''*(...) would not stay one term
         return _assemble(core, (*pairs, pair), (), ones[2:], value)
     return _join(_times(ones, core), pairs, None, value)
 

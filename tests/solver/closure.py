@@ -621,8 +621,12 @@ class Forest:
         X cancels Y in the product (rule 5), and A is not worth zero. Two ones make a pair
         only in the whole solution, once every one has left for the top (rule 4)."""
         if self.value[rest] <= 0 or not self.value[x] == self.value[y] > 0 or not (
-                self.factors_settled(rest) and self.settled(x) and self.settled(y)):
+                self.settled(x) and self.settled(y)):
             return False
+        if not (self.settled(rest) or (self.node[rest][0] in ("*", "/")
+                                       and self.factors_settled(rest)
+                                       and self._one_term_left(rest))):
+            return False  # A, once its ones have left, is still one term of the sum
         if abs(self.value[x]) == 1 and (within or not self.factors_settled(product)):
             return False
         return self.pair_is_chosen(product, x, y)

@@ -623,11 +623,12 @@ class Forest:
         if self.value[rest] <= 0 or not self.value[x] == self.value[y] > 0 or not (
                 self.settled(x) and self.settled(y)):
             return False
+        ones = abs(self.value[x]) == 1
         if not (self.settled(rest) or (self.node[rest][0] in ("*", "/")
                                        and self.factors_settled(rest)
-                                       and self._one_term_left(rest))):
-            return False  # A, once its ones have left, is still one term of the sum
-        if abs(self.value[x]) == 1 and (within or not self.factors_settled(product)):
+                                       and (not ones or self._one_term_left(rest)))):
+            return False  # beside two ones, A is still one term once its ones have left
+        if ones and (within or not self.factors_settled(product)):
             return False
         return self.pair_is_chosen(product, x, y)
 

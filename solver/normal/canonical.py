@@ -99,6 +99,9 @@ def _assemble(core: Key | None, pairs: tuple[Key, ...], zeros: tuple[Key, ...],
                 core, pairs, ones = new, pairs + more, ones + left
                 extra = minus(pool, found[1]) + tuple(n for one in left for n in numbers(one))
                 atoms = [(zero, ()) for zero, _ in atoms]
+    if len(ones) >= 2 and pairs and not atoms and not zero_core:  # two ones, the top pair:
+        whole = _join(core, pairs, None, value)  # neither takes the other (rules 4, 5)
+        return _times(ones, whole) or whole
     # a one at hand: a one factor, or numbers of a zero term that make one
     at_hand = bool(ones) or (bool(atoms) and _free_one(atoms, tuple(sorted(_pooled(atoms))))
                              is not None)

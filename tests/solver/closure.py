@@ -298,7 +298,11 @@ class Forest:
         return self.value[t] == 0 and self.node[t][0] in (LEAF, "*", "/")
 
     def is_one_factor(self, t: int) -> bool:
-        return (self.value[t] == 1 and self.node[t][0] not in ("*", "/")
+        return self.value[t] == 1 and self.is_unit(t)
+
+    def is_unit(self, t: int) -> bool:
+        """A one factor, or one turned round (worth -1: rule 3 makes it a one factor)."""
+        return (abs(self.value[t]) == 1 and self.node[t][0] not in ("*", "/")
                 and self.settled(t))
 
     def is_pair(self, t: int) -> bool:
@@ -320,7 +324,7 @@ class Forest:
             else:  # a one leaves a product, unless it is all the product multiplies
                 num, den = self.factors(t)
                 found = all(map(self.settled, num + den)) and not any(
-                    map(self.is_one_factor, den + (num if len(num) > 1 else ()))) and (
+                    map(self.is_unit, den + (num if len(num) > 1 else ()))) and (
                     self._plain_pair(num, den) is None)
             self._settled[t] = found
         return found
@@ -352,8 +356,8 @@ class Forest:
     def _moved(self, t: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(factors, divisors) of t once a divided one factor multiplies (A/O = A*O)."""
         num, den = self.factors(t)
-        return (num + tuple(d for d in den if self.is_one_factor(d)),
-                tuple(d for d in den if not self.is_one_factor(d)))
+        return (num + tuple(d for d in den if self.is_unit(d)),
+                tuple(d for d in den if not self.is_unit(d)))
 
     def _plain_pair(self, num: tuple[int, ...], den: tuple[int, ...],
                     ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
@@ -650,7 +654,7 @@ class Forest:
         """Whether a product stays one term of the sum around it once its ones have left
         (rule 4): it does unless all it keeps is a sum, which then joins the sum around."""
         num, den = self._moved(product)
-        rest = [f for f in num if not self.is_one_factor(f)]
+        rest = [f for f in num if not self.is_unit(f)]
         return bool(den) or len(rest) != 1 or self.one_term(rest[0])
 
 

@@ -6,6 +6,7 @@ once, by its numbers), and a factor worth one beside them joins those numbers. A
 is A+(X-Y)*O. The numbers can make another zero, which can then be the one multiplied by the
 rest (Z*(Z'*A) is Z'*(Z*A)); the bag is written in its least form.
 
+>>> from solver.normal.groups import SUMS
 >>> zero = SUMS.make([Leaf(3)], [Leaf(1), Leaf(2)])                  # 3-1-2
 >>> least_bag([(zero, (5,))], ()), least_bag([(zero, (4,))], (5,))  # times 4 and 5: turned
 (ZeroProduct((3-1-2)*[5]), ZeroProduct((1+2-3)*[4 5]))

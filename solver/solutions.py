@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from fractions import Fraction
 
+from solver import native
 from solver.errors import InputError, NumbersMismatchError
 from solver.expr import Expr, Value, to_text
 from solver.expr import first_step as _first_step
@@ -77,10 +78,32 @@ def solve(numbers: Sequence[int], target: int = 24, *, integer_only: bool = Fals
     return texts if limit is None else texts[:limit]
 
 
+PURE = object()  # what `_natively` returns when the pure-Python solver has to answer
+
+
+def _natively(name: str, hand: Hand, goal: Value, integer_only: bool) -> object:
+    """The compiled core's answer (solver.native), or PURE when it is not in use or when a
+    value of this hand goes past 64 bits (OverflowError): Python's integers never wrap."""
+    core = native.CORE
+    if core is None:
+        return PURE
+    try:
+        return getattr(core, name)(hand, goal, integer_only)
+    except OverflowError:
+        return PURE
+
+
 def first_solution(numbers: Sequence[int], target: int = 24, *,
                    integer_only: bool = False) -> str | None:
-    """One solution, found without listing them all; None when there is none."""
+    """One solution, found without listing them all; None when there is none.
+
+    The first in the search's order (splits, then values ascending), the same for the
+    compiled core and the pure path.
+    """
     hand, goal = validate_hand(numbers, target)
+    answer = _natively("first_solution", hand, goal, integer_only)
+    if answer is not PURE:
+        return answer  # type: ignore[return-value]
     search = Search(integer_only)
     key = search.first(hand, goal if goal >= 0 else -goal, negative=goal < 0)
     if key is None:
@@ -90,8 +113,11 @@ def first_solution(numbers: Sequence[int], target: int = 24, *,
 
 def is_solvable(numbers: Sequence[int], target: int = 24, *, integer_only: bool = False) -> bool:
     """Whether the hand has a solution."""
-    if target >= 0:
-        hand, goal = validate_hand(numbers, target)
+    hand, goal = validate_hand(numbers, target)
+    answer = _natively("is_solvable", hand, goal, integer_only)
+    if answer is not PURE:
+        return bool(answer)
+    if goal >= 0:
         return Search(integer_only).reaches(hand, goal)
     return first_solution(numbers, target, integer_only=integer_only) is not None
 

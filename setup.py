@@ -1,0 +1,21 @@
+"""The compiled core of the solver (solver/native/*.c), built by `pip install .` like the rest.
+
+Everything else about the package lives in pyproject.toml; setuptools has no table there for
+a C extension, so it is declared here. The pure-Python solver answers when it is not built.
+"""
+
+from pathlib import Path
+
+from setuptools import Extension, setup
+
+NATIVE = Path("solver/native")
+
+setup(ext_modules=[
+    Extension(
+        "solver.native._core",
+        sources=sorted(str(path) for path in NATIVE.glob("*.c")),
+        depends=sorted(str(path) for path in NATIVE.glob("*.h")),
+        extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra",
+                            "-Wno-missing-field-initializers"],
+    ),
+])

@@ -1,0 +1,280 @@
+/* solver.native._core: the Python face of the compiled core.
+ *
+ * Hand-written C-API rather than Cython: the core is plain C over its own structs (no Python
+ * object is touched while it searches, and the GIL is released meanwhile), so the binding is
+ * only this file, and the build needs nothing beyond setuptools and a C compiler.
+ *
+ * Each function takes a hand the Python side has validated and sorted (1 to 8 whole numbers),
+ * a target (int or Fraction) and integer_only. OverflowError means a value went past 64 bits
+ * somewhere: the caller then answers with the pure-Python solver.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "display.h"
+#include "search.h"
+
+typedef struct {
+    int64_t numbers[MAX_NUMBERS];
+    int n;
+    Q goal;  /* the target's absolute value */
+    bool negative, integer_only;
+} Request;
+
+static bool read_int64(PyObject *number, int64_t *out) {
+    int overflow;
+    long long n = PyLong_AsLongLongAndOverflow(number, &overflow);
+    if (n == -1 && PyErr_Occurred()) return false;
+    if (overflow || n == INT64_MIN) {
+        PyErr_SetString(PyExc_OverflowError, "a number past 64 bits");
+        return false;
+    }
+    *out = n;
+    return true;
+}
+
+static bool read_request(PyObject *args, Request *r) {
+    PyObject *hand, *target;
+    int integer_only;
+    if (!PyArg_ParseTuple(args, "O!Op", &PyTuple_Type, &hand, &target, &integer_only)) return false;
+    r->n = (int)PyTuple_GET_SIZE(hand);
+    if (r->n < 1 || r->n > MAX_NUMBERS) {
+        PyErr_SetString(PyExc_ValueError, "a hand holds 1 to 8 numbers");
+        return false;
+    }
+    for (int i = 0; i < r->n; i++)
+        if (!read_int64(PyTuple_GET_ITEM(hand, i), &r->numbers[i])) return false;
+    PyObject *num = PyObject_GetAttrString(target, "numerator");
+    PyObject *den = num ? PyObject_GetAttrString(target, "denominator") : NULL;
+    bool ok = den && read_int64(num, &r->goal.num) && read_int64(den, &r->goal.den);
+    Py_XDECREF(num);
+    Py_XDECREF(den);
+    if (!ok) return false;
+    r->negative = r->goal.num < 0;
+    if (r->negative) r->goal.num = -r->goal.num;
+    r->integer_only = integer_only;
+    return true;
+}
+
+/* ---- running a solve: the GIL released, failures caught (fail.h) ---- */
+
+typedef void (*Work)(Search *s, const Request *r, void *result);
+
+static Search *run(const Request *r, Work work, void *result) {
+    Search *s = PyMem_RawCalloc(1, sizeof(Search));
+    if (s == NULL) return (Search *)PyErr_NoMemory();
+    int why = 0;
+    Py_BEGIN_ALLOW_THREADS
+    jmp_buf here, *outer = fail_target;
+    fail_target = &here;
+    if (setjmp(here) == 0) {
+        search_init(s, r->numbers, r->n, r->integer_only);
+        work(s, r, result);
+    } else {
+        why = fail_reason;
+    }
+    fail_target = outer;
+    Py_END_ALLOW_THREADS
+    if (why == 0) return s;
+    search_free(s);
+    PyMem_RawFree(s);
+    if (why == FAIL_OVERFLOW) PyErr_SetString(PyExc_OverflowError, "a value past 64 bits");
+    else PyErr_NoMemory();
+    return NULL;
+}
+
+static void finish(Search *s) {
+    search_free(s);
+    PyMem_RawFree(s);
+}
+
+/* ---- Python objects ---- */
+
+static PyObject *value_object(Q v) {
+    if (v.den == 1) return PyLong_FromLongLong(v.num);
+    PyObject *fractions = PyImport_ImportModule("fractions");
+    if (fractions == NULL) return NULL;
+    PyObject *out = PyObject_CallMethod(fractions, "Fraction", "LL", (long long)v.num,
+                                        (long long)v.den);
+    Py_DECREF(fractions);
+    return out;
+}
+
+static PyObject *text_object(Keys *keys, KeyId key, bool negative) {
+    Text text = {0};
+    jmp_buf here, *outer = fail_target;
+    fail_target = &here;
+    PyObject *out = NULL;
+    if (setjmp(here) == 0) {
+        append_text(keys, negative ? negated(keys, key) : key, &text);
+        out = PyUnicode_FromStringAndSize(text.s, (Py_ssize_t)text.n);
+    } else {
+        PyErr_NoMemory();
+    }
+    fail_target = outer;
+    free(text.s);
+    return out;
+}
+
+static PyObject *key_object(const Keys *keys, KeyId id, PyObject *kinds);
+
+static PyObject *parts_object(const Keys *keys, const KeyId *ids, int n, PyObject *kinds) {
+    PyObject *tuple = PyTuple_New(n);
+    for (int i = 0; tuple && i < n; i++) {
+        PyObject *part = key_object(keys, ids[i], kinds);
+        if (part == NULL) Py_CLEAR(tuple);
+        else PyTuple_SET_ITEM(tuple, i, part);
+    }
+    return tuple;
+}
+
+static PyObject *numbers_object(const Keys *keys, Counts counts) {
+    int64_t numbers[MAX_NUMBERS];
+    int n = numbers_of(keys->hand, counts, numbers);
+    PyObject *tuple = PyTuple_New(n);
+    for (int i = 0; tuple && i < n; i++) PyTuple_SET_ITEM(tuple, i, PyLong_FromLongLong(numbers[i]));
+    return tuple;
+}
+
+/* the solver.normal.keys NamedTuple of a key; kinds = (Leaf, Sum, Product, ZeroProduct) */
+static PyObject *key_object(const Keys *keys, KeyId id, PyObject *kinds) {
+    const Key *k = key_at(keys, id);
+    PyObject *kind = PyTuple_GET_ITEM(kinds, k->kind);
+    PyObject *value = value_object(k->value), *a = NULL, *b = NULL, *out = NULL;
+    if (value == NULL) return NULL;
+    if (k->kind == LEAF) {
+        out = PyObject_CallFunctionObjArgs(kind, value, NULL);
+        Py_DECREF(value);
+        return out;
+    }
+    if (k->kind == ZERO_TIMES) {
+        a = key_object(keys, zero_of_times(keys, id), kinds);
+        b = numbers_object(keys, times_of(keys, id));
+    } else {
+        a = parts_object(keys, ups(keys, id), k->n_up, kinds);
+        b = parts_object(keys, downs(keys, id), k->n_down, kinds);
+    }
+    const char *op = k->kind == SUM ? "+" : k->kind == PRODUCT ? "*" : "0*";
+    if (a && b) out = PyObject_CallFunction(kind, "OsOO", value, op, a, b);
+    Py_DECREF(value);
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return out;
+}
+
+static PyObject *key_kinds(void) {
+    PyObject *module = PyImport_ImportModule("solver.normal.keys");
+    if (module == NULL) return NULL;
+    PyObject *kinds = Py_BuildValue("(NNNN)", PyObject_GetAttrString(module, "Leaf"),
+                                    PyObject_GetAttrString(module, "Sum"),
+                                    PyObject_GetAttrString(module, "Product"),
+                                    PyObject_GetAttrString(module, "ZeroProduct"));
+    Py_DECREF(module);
+    return kinds;
+}
+
+/* ---- the functions ---- */
+
+static void work_list(Search *s, const Request *r, void *result) {
+    *(KeyList *)result = expressions(s, whole_hand(&s->hand), r->goal);
+}
+
+/* expressions(hand, target, integer_only) -> list of flat keys (solver.normal.keys), in the
+ * pure search's order: for tests that compare the two searches key by key */
+static PyObject *py_expressions(PyObject *self, PyObject *args) {
+    (void)self;
+    Request r;
+    KeyList list;
+    if (!read_request(args, &r)) return NULL;
+    Search *s = run(&r, work_list, &list);
+    if (s == NULL) return NULL;
+    PyObject *kinds = key_kinds(), *out = kinds ? PyList_New(list.n) : NULL;
+    for (uint32_t i = 0; out && i < list.n; i++) {
+        PyObject *key = key_object(&s->keys, s->pool[list.start + i], kinds);
+        if (key == NULL) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, i, key);
+    }
+    Py_XDECREF(kinds);
+    finish(s);
+    return out;
+}
+
+/* texts(hand, target, integer_only) -> the text of each key of expressions(), None for one
+ * that cannot be written negated when the target is below zero */
+static PyObject *py_texts(PyObject *self, PyObject *args) {
+    (void)self;
+    Request r;
+    KeyList list;
+    if (!read_request(args, &r)) return NULL;
+    Search *s = run(&r, work_list, &list);
+    if (s == NULL) return NULL;
+    PyObject *out = PyList_New(list.n);
+    for (uint32_t i = 0; out && i < list.n; i++) {
+        KeyId key = s->pool[list.start + i];
+        PyObject *text = Py_None;
+        if (!r.negative || negatable(&s->keys, key)) text = text_object(&s->keys, key, r.negative);
+        else Py_INCREF(text);
+        if (text == NULL) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, i, text);
+    }
+    finish(s);
+    return out;
+}
+
+static void work_first(Search *s, const Request *r, void *result) {
+    Mask whole = whole_hand(&s->hand);
+    *(KeyId *)result = r->negative ? first_negatable(s, whole, r->goal) : first_key(s, whole, r->goal);
+}
+
+static PyObject *py_first_solution(PyObject *self, PyObject *args) {
+    (void)self;
+    Request r;
+    KeyId key;
+    if (!read_request(args, &r)) return NULL;
+    Search *s = run(&r, work_first, &key);
+    if (s == NULL) return NULL;
+    PyObject *out = key == NO_KEY ? Py_NewRef(Py_None) : text_object(&s->keys, key, r.negative);
+    finish(s);
+    return out;
+}
+
+static void work_solvable(Search *s, const Request *r, void *result) {
+    Mask whole = whole_hand(&s->hand);
+    *(bool *)result = r->negative ? first_negatable(s, whole, r->goal) != NO_KEY
+                                  : reaches(s, whole, r->goal);
+}
+
+static PyObject *py_is_solvable(PyObject *self, PyObject *args) {
+    (void)self;
+    Request r;
+    bool solvable;
+    if (!read_request(args, &r)) return NULL;
+    Search *s = run(&r, work_solvable, &solvable);
+    if (s == NULL) return NULL;
+    finish(s);
+    return PyBool_FromLong(solvable);
+}
+
+static PyObject *py_clear_cache(PyObject *self, PyObject *unused) {
+    (void)self, (void)unused;
+    clear_value_cache();
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"clear_cache", py_clear_cache, METH_NOARGS,
+     "Forget the value sets kept across solves on this thread (for benchmarks that start cold)."},
+    {"expressions", py_expressions, METH_VARARGS, "Every flat key of the hand worth the target."},
+    {"texts", py_texts, METH_VARARGS, "The text of each key of expressions()."},
+    {"first_solution", py_first_solution, METH_VARARGS, "One solution, or None."},
+    {"is_solvable", py_is_solvable, METH_VARARGS, "Whether the hand has a solution."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "solver.native._core",
+    "The compiled core of the 24 solver (see solver/native/module.c).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&module); }

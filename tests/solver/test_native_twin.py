@@ -1,0 +1,143 @@
+"""The compiled core (solver.native) against the pure-Python solver: the same answers, in order.
+
+The pure solver is the reference. Random hands of 1 to 7 numbers (6 and 7 rarely, they are
+slow on the pure side), many targets, integer_only on and off; the search's own lists key by
+key; every four-number hand of 1..13 at a few targets; hands whose values pass 64 bits.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver import first_solution, is_solvable, native, solve
+from solver.expr import to_text
+from solver.normal import key_to_expr, negatable, negated
+from solver.search import Search
+
+CORE = native.CORE
+needs_core = pytest.mark.skipif(CORE is None, reason=f"native core {native.STATUS}")
+
+
+@contextmanager
+def pure() -> Iterator[None]:
+    """The public functions answered by the pure-Python solver."""
+    saved, native.CORE = native.CORE, None
+    try:
+        yield
+    finally:
+        native.CORE = saved
+
+
+def test_core_is_built():
+    """`pip install -e .` builds the core; only SOLVER_PURE=1 turns it off."""
+    if os.environ.get("SOLVER_PURE") == "1":
+        assert CORE is None and "SOLVER_PURE=1" in native.STATUS
+    else:
+        assert CORE is not None, native.STATUS
+
+
+numbers = st.one_of(st.integers(0, 13), st.integers(0, 13), st.integers(0, 200),
+                    st.sampled_from([1000, 99_999, 1_000_000]))
+sizes = st.sampled_from([1, 2, 3, 3, 4, 4, 4, 4, 5, 5, 5, 6])
+hands = sizes.flatmap(lambda n: st.lists(numbers, min_size=n, max_size=n)).map(
+    lambda hand: tuple(sorted(hand)))
+targets = st.one_of(st.sampled_from([0, 1, 2, 24, -24, -1, 10, 100, 10**6, -(10**6)]),
+                    st.integers(-60, 400),
+                    st.fractions(min_value=-20, max_value=20, max_denominator=7))
+small_numbers = st.integers(1, 4)  # seven numbers stay quick on the pure side with few values
+
+
+def pure_texts(hand: tuple[int, ...], target: int | Fraction, integer_only: bool) -> list:
+    keys = Search(integer_only).expressions(hand, abs(target))
+    if target < 0:
+        return [to_text(key_to_expr(negated(k))) if negatable(k) else None for k in keys]
+    return [to_text(key_to_expr(k)) for k in keys]
+
+
+@needs_core
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands, targets, st.booleans())
+def test_search_lists_every_key_in_the_same_order(hand, target, integer_only):
+    """Flat keys of the search, their texts, the first solution and solvability, one by one."""
+    goal = abs(target)
+    try:
+        keys = CORE.expressions(hand, goal, integer_only)
+    except OverflowError:
+        return  # the pure path answers such hands (test_past_64_bits)
+    assert keys == Search(integer_only).expressions(hand, goal)
+    assert CORE.texts(hand, target, integer_only) == pure_texts(hand, target, integer_only)
+    native_first = CORE.first_solution(hand, target, integer_only)
+    native_solvable = CORE.is_solvable(hand, target, integer_only)
+    with pure():
+        assert native_first == first_solution(hand, target, integer_only=integer_only)
+        assert native_solvable == is_solvable(hand, target, integer_only=integer_only)
+
+
+@needs_core
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(small_numbers, min_size=7, max_size=7).map(lambda h: tuple(sorted(h))),
+       st.sampled_from([0, 24, -5, 97]), st.booleans())
+def test_seven_numbers(hand, target, integer_only):
+    assert CORE.texts(hand, target, integer_only) == pure_texts(hand, target, integer_only)
+    native_first = CORE.first_solution(hand, target, integer_only)
+    with pure():
+        assert native_first == first_solution(hand, target, integer_only=integer_only)
+
+
+BIG = (999_961, 999_979, 999_983, 1_000_000)  # their product is about 10**24
+BIG_PRODUCT = 999_961 * 999_979 * 999_983 * 1_000_000
+
+
+@pytest.mark.parametrize(("target", "solvable"), [
+    (24, False), (1, True), (1_999_962, False), (BIG_PRODUCT, True)])
+def test_past_64_bits_the_pure_path_answers(target, solvable):
+    """Whether or not the core overflows on the way, the answers are the pure solver's."""
+    answers = solve(BIG, target), first_solution(BIG, target), is_solvable(BIG, target)
+    with pure():
+        assert answers == (solve(BIG, target), first_solution(BIG, target),
+                           is_solvable(BIG, target))
+    assert answers[2] is solvable and bool(answers[0]) is solvable
+
+
+@needs_core
+def test_past_64_bits_the_core_overflows():
+    """No value wraps: the core gives up (OverflowError) and the caller goes pure."""
+    with pytest.raises(OverflowError):
+        CORE.first_solution(BIG, BIG_PRODUCT, False)
+    with pytest.raises(OverflowError):  # 1 * (a side of four numbers): their value set
+        CORE.expressions((1, *BIG), 1, False)
+    with pytest.raises(OverflowError):
+        CORE.is_solvable((1, *BIG), 7, False)
+
+
+def test_target_past_64_bits():
+    if CORE is not None:
+        with pytest.raises(OverflowError):
+            CORE.first_solution((1, 2), 10**30, False)
+    assert first_solution((10**6,) * 5, 10**30) == "1000000*1000000*1000000*1000000*1000000"
+
+
+@needs_core
+def test_wide_intermediate_values_stay_exact():
+    """Sums of fractions whose products pass 64 bits before they are reduced."""
+    hand = (3, 7, 999_979, 999_983)
+    target = Fraction(999_983, 3) + Fraction(999_979, 7)
+    assert CORE.first_solution(hand, target, False) == "999983/3+999979/7"
+    with pure():
+        assert first_solution(hand, target) == "999983/3+999979/7"
+
+
+@needs_core
+@pytest.mark.parametrize("target", [24, 10, 0, -3])
+def test_every_four_number_hand(target):
+    hands = list(itertools.combinations_with_replacement(range(1, 14), 4))
+    native_texts = [CORE.texts(hand, target, False) for hand in hands]
+    assert native_texts == [pure_texts(hand, target, False) for hand in hands]

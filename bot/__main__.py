@@ -10,10 +10,11 @@ import sys
 
 from telegram.error import InvalidToken
 
-from bot import log_mask, webhook
-from bot.app import ALLOWED_UPDATES, build_application
-from bot.config import Config, ConfigError, MissingTokenError
-from bot.webhook import WEBHOOK_PATH
+from bot.runtime import log_mask
+from bot.runtime.config import Config, ConfigError, MissingTokenError
+from bot.telegram import webhook
+from bot.telegram.app import ALLOWED_UPDATES, build_application
+from bot.telegram.webhook import WEBHOOK_PATH
 
 __all__ = ["WEBHOOK_PATH", "main", "run"]
 NO_TOKEN = ("TELEGRAM_BOT_TOKEN is not set, so this is the demo: the bot on a local Bot API "

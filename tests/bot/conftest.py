@@ -1,4 +1,5 @@
-"""Fixtures for bot tests: a fake Bot API server, one solver pool, and the real Application."""
+"""Fixtures for bot tests: a fake Bot API server, one solver pool, the real Application, and the
+game services alone over a fresh database with a hand-moved clock and a fake scheduler."""
 
 from __future__ import annotations
 
@@ -12,11 +13,13 @@ import pytest
 from telegram import Update
 from telegram.ext import Application
 
-from bot.app import build_application, on_startup
-from bot.config import Config
-from bot.pool import SolverPool
-from bot.rounds import Game
-from bot.storage import Storage
+from bot.play.scheduler import NEXT_DEAL, ROUND_END, WARNING, Alarm
+from bot.play.services import Services, build_services
+from bot.runtime.config import Config
+from bot.runtime.pool import SolverPool
+from bot.store.sqlite import open_sqlite
+from bot.store.stores import Stores
+from bot.telegram.app import build_application, on_startup
 from tests.fake_telegram import FakeTelegram
 from tests.fake_telegram import telegram as telegram
 
@@ -53,8 +56,12 @@ class Harness:
         return next(a for a in self.telegram.inline_answers if a.query_id == query_id)
 
     @property
-    def game(self):
-        return self.app.bot_data["game"]
+    def services(self) -> Services:
+        return self.app.bot_data["services"]
+
+    @property
+    def stores(self) -> Stores:
+        return self.app.bot_data["stores"]
 
 
 def make_config(telegram: FakeTelegram, database: Path, round_seconds: float = 60.0) -> Config:
@@ -98,10 +105,93 @@ class Clock:
         return self.now
 
 
+class FakeScheduler:
+    """The scheduler port without timers: each alarm is kept with its due time on the test's
+    clock; `due()` hands over (and drops) the alarms whose time has come."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.alarms: dict[tuple[str, int], tuple[Alarm, float]] = {}
+
+    def set(self, alarm: Alarm, seconds: float) -> None:
+        self.alarms[(alarm.kind, alarm.chat_id)] = (alarm, self.clock() + max(0.0, seconds))
+
+    def cancel(self, kind: str, chat_id: int) -> None:
+        self.alarms.pop((kind, chat_id), None)
+
+    def pending(self, kind: str, chat_id: int) -> Alarm | None:
+        found = self.alarms.get((kind, chat_id))
+        return found[0] if found else None
+
+    def when(self, kind: str, chat_id: int) -> float | None:
+        """In how many seconds (from now) the chat's alarm of that kind rings."""
+        found = self.alarms.get((kind, chat_id))
+        return None if found is None else found[1] - self.clock()
+
+    def due(self) -> list[Alarm]:
+        ready = sorted((at, alarm.kind, alarm.chat_id) for alarm, at in self.alarms.values()
+                       if at <= self.clock())
+        return [self.alarms.pop((kind, chat_id))[0] for _, kind, chat_id in ready]
+
+
+async def ring_due(services: Services, scheduler: FakeScheduler) -> list[tuple[int, str]]:
+    """Ring the alarms whose time has come, as the bot's jobs would: (chat, text) of what each
+    one says (a round's end, a match's next deal or its notice)."""
+    said: list[tuple[int, str]] = []
+    for alarm in scheduler.due():
+        text = None
+        if alarm.kind == ROUND_END and alarm.round_id is not None:
+            closed = await services.rounds.expire(alarm.round_id)
+            text = closed[1] if closed else None
+        elif alarm.kind == NEXT_DEAL:
+            dealt = await services.matches.deal_next(alarm.chat_id)
+            text = dealt.text if dealt else None
+        elif alarm.kind == WARNING and alarm.round_id is not None:
+            text = services.matches.warning(alarm.chat_id, alarm.round_id)
+        if text is not None:
+            said.append((alarm.chat_id, text))
+    return said
+
+
+SECONDS = {"24": 60, "countdown": 60, "yahtzee": 60}
+
+
+def new_services(stores: Stores, pool: SolverPool, clock: Clock, seed: int = 1,
+                 **options) -> tuple[Services, FakeScheduler]:
+    """The game services as the bot builds them, on the test's clock and a fake scheduler (a
+    second call over the same stores is the bot after a restart)."""
+    scheduler = FakeScheduler(clock)
+    options.setdefault("seconds", SECONDS)
+    services = build_services(stores, pool, scheduler, clock=clock, rng=random.Random(seed),
+                              **options)
+    return services, scheduler
+
+
 @pytest.fixture
-async def game(tmp_path: Path, pool: SolverPool) -> AsyncIterator[Game]:
-    """The round service over a fresh database, without Telegram, on a hand-moved clock."""
-    storage = await Storage.open(tmp_path / "g.sqlite3")
-    yield Game(storage, pool, {"24": 60, "countdown": 60, "yahtzee": 60}, clock=Clock(),
-               rng=random.Random(1))
-    await storage.close()
+async def stores(tmp_path: Path) -> AsyncIterator[Stores]:
+    """Every store over a fresh SQLite database."""
+    opened = await open_sqlite(tmp_path / "g.sqlite3")
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def wired(stores: Stores, pool: SolverPool, clock: Clock) -> tuple[Services, FakeScheduler]:
+    return new_services(stores, pool, clock)
+
+
+@pytest.fixture
+def services(wired: tuple[Services, FakeScheduler]) -> Services:
+    """The game services without Telegram, over a fresh database, on a hand-moved clock."""
+    return wired[0]
+
+
+@pytest.fixture
+def scheduler(wired: tuple[Services, FakeScheduler]) -> FakeScheduler:
+    """The fake scheduler the `services` fixture sets its alarms on."""
+    return wired[1]

@@ -13,11 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import build_application, on_startup
-from bot.pool import SolverPool
-from bot.rounds import LATE_WITHIN, WRONG_REACTION, Chat, Game, Player
+from bot.play.answers import WRONG_REACTION
+from bot.play.open_rounds import LATE_WITHIN
+from bot.play.people import Chat, Player
+from bot.play.services import Services
+from bot.runtime.pool import SolverPool
+from bot.telegram.app import build_application, on_startup
 from solver import solve
-from tests.bot.conftest import Harness, make_config, running
+from tests.bot.conftest import Harness, make_config, new_services, running
 from tests.bot.scoring import score_mismatches
 from tests.fake_telegram import FakeTelegram
 
@@ -39,17 +42,22 @@ class Clock:
 
 
 async def deal(h: Harness, hand: tuple[int, ...], game: str = "24", target: int = 24,
-               points: int = 20, starter: dict = ANN) -> Game:
+               points: int = 20, starter: dict = ANN) -> Services:
     """A round on a known hand, started by `starter`, as /play would store it."""
-    service: Game = h.game
-    await service.storage.remember_chat(GROUP, "group", "G")
-    await service.storage.remember_user(starter["id"], starter["first_name"])
-    now = service.clock()
-    made = await service.storage.open_round(GROUP, game, hand, target, "2", points, "en", now,
+    await h.stores.people.remember_chat(GROUP, "group", "G")
+    await h.stores.people.remember_user(starter["id"], starter["first_name"])
+    now = h.services.rounds.clock()
+    made = await h.stores.rounds.open_round(GROUP, game, hand, target, "2", points, "en", now,
                                             now + 60, starter["id"])
     assert made is not None
-    await service.load()
-    return service
+    await load(h.services)
+    return h.services
+
+
+async def load(services: Services) -> None:
+    """Read the chats' languages and the open rounds into memory, as at start-up."""
+    await services.people.load()
+    services.rounds.board.load(await services.rounds.store.open_rounds())
 
 
 def sent_to(h: Harness, chat_id: int = GROUP) -> list[str]:
@@ -64,7 +72,7 @@ def scores_are_exact(h: Harness) -> list[str]:
 @pytest.fixture
 def clock(harness: Harness) -> Clock:
     fixed = Clock()
-    harness.game.clock = fixed
+    harness.services.rounds.board.clock = fixed  # the clock of every round service
     return fixed
 
 
@@ -75,11 +83,11 @@ async def test_a_late_right_answer_hears_who_was_first_and_by_how_much(
         harness: Harness, clock: Clock, route: str):
     await harness.send(GROUP, ANN, "/play")
     deal_message = await harness.telegram.reply(GROUP)
-    answer = solve(harness.game.open_round(GROUP).hand)[0]
+    answer = solve(harness.services.rounds.open_round(GROUP).hand)[0]
     clock.now += 4.0
     await harness.send(GROUP, BOB, answer)
     assert "Bob wins" in (await harness.telegram.reply(GROUP)).text
-    assert harness.game.open_round(GROUP) is None  # closed in memory: no round is on
+    assert harness.services.rounds.open_round(GROUP) is None  # closed in memory: no round is on
     clock.now += 0.3
     if route == "reply":
         await harness.send(GROUP, ANN, answer, reply_to=deal_message.message_id)
@@ -135,7 +143,8 @@ async def test_countdown_an_answer_as_close_as_an_earlier_one_cannot_win_the_tie
     clock.now += 1
     await harness.send(GROUP, ANN, "/a (1+7+3*25)*10")  # her own tie: she leads still
     assert "if it stays the closest" in (await harness.telegram.reply(GROUP)).text
-    closed = await harness.game.expire(harness.game.open_round(GROUP).id)
+    rounds = harness.services.rounds
+    closed = await rounds.expire(rounds.open_round(GROUP).id)
     assert closed is not None and "Ann</b> was closest" in closed[1]
     assert scores_are_exact(harness) == []
 
@@ -148,7 +157,7 @@ async def test_chatter_and_partial_workings_get_no_reply(harness: Harness):
                  "what is 24?"):
         await harness.send(GROUP, BOB, text)
     assert sent_to(harness) == [] and harness.telegram.reactions == []
-    rows = await harness.game.storage._fetch("SELECT COUNT(*) FROM answers")
+    rows = await harness.stores.rounds.db.fetch("SELECT COUNT(*) FROM answers")
     assert rows == [(0,)]  # none of them was an attempt
 
 
@@ -173,7 +182,7 @@ async def test_where_reactions_are_refused_the_verdict_is_said_instead(harness: 
     assert harness.telegram.reactions == []
     await harness.send(GROUP, ANN, "(13-11)*(2+7)")
     assert "makes 18, not 24" in (await harness.telegram.reply(GROUP)).text
-    rows = await harness.game.storage._fetch("SELECT COUNT(*) FROM answers")
+    rows = await harness.stores.rounds.db.fetch("SELECT COUNT(*) FROM answers")
     assert rows == [(2,)]  # both attempts stored: the failed reaction lost nothing
     await harness.send(GROUP, ANN, "/a (13-7)*(2+11)")
     assert "makes 78" in (await harness.telegram.reply(GROUP)).text
@@ -200,7 +209,7 @@ async def private_bot(telegram: FakeTelegram, pool: SolverPool, tmp_path: Path
 
 
 async def test_in_privacy_mode_deals_do_not_invite_typing(private_bot: Harness):
-    assert not private_bot.game.reads_group_messages
+    assert not private_bot.services.rounds.reads_group_messages
     await private_bot.send(GROUP, ANN, "/play")
     deal_text = (await private_bot.telegram.reply(GROUP)).text
     assert "just type it" not in deal_text
@@ -219,10 +228,10 @@ async def test_privacy_mode_is_read_from_getme_and_explained_in_the_log(
         app = build_application(make_config(telegram, tmp_path / f"{privacy}.sqlite3"))
         app.bot_data["pool"] = pool
         caplog.clear()
-        with caplog.at_level(logging.WARNING, logger="bot.app"):
+        with caplog.at_level(logging.WARNING, logger="bot.telegram.app"):
             await app.initialize()
             await on_startup(app)
-        assert app.bot_data["game"].reads_group_messages is not privacy
+        assert app.bot_data["services"].rounds.reads_group_messages is not privacy
         assert ("/setprivacy" in caplog.text) is privacy
         await app.shutdown()
         await app.post_shutdown(app)  # type: ignore[misc]
@@ -307,9 +316,10 @@ async def test_hints_give_the_next_step_then_say_there_are_no_more(harness: Harn
     await harness.send(GROUP, ANN, "/hint")
     assert (await harness.telegram.reply(GROUP)).text == \
         "💡 No more hints. So far: 8÷3, 3−8÷3; the next step is the answer itself."
-    service = Game(harness.game.storage, harness.game.pool)  # as after a restart
-    await service.load()
-    again = await service.hint(Chat(GROUP), Player(ANN["id"], "Ann"))
+    rounds = harness.services.rounds
+    service, _ = new_services(harness.stores, rounds.pool, rounds.clock)  # as after a restart
+    await load(service)
+    again = await service.rounds.hint(Chat(GROUP), Player(ANN["id"], "Ann"))
     assert again.startswith("💡 No more hints")
     await harness.send(GROUP, BOB, "/a 8/(3-8/3)")
     assert "+15 points" in (await harness.telegram.reply(GROUP)).text

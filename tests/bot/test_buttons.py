@@ -9,13 +9,12 @@ import re
 import pytest
 from telegram import Update
 
-from bot import keyboards
-from bot.app import resume_rounds
-from bot.emulator import CallbackAnswer
-from bot.games import GAMES, Deal
-from bot.html_text import visible_text
-from bot.i18n import LANGUAGES, Texts, catalog
-from bot.paging import page_count
+from bot.demo.emulator import CallbackAnswer
+from bot.play.games import GAMES, Deal
+from bot.play.paging import page_count
+from bot.telegram import keyboards, lifecycle
+from bot.text.html_text import visible_text
+from bot.text.i18n import LANGUAGES, Texts, catalog
 from solver import solve
 from tests.bot.conftest import Harness
 
@@ -64,7 +63,7 @@ def sent_count(h: Harness, chat: int = GROUP) -> int:
 async def deal(h: Harness, command: str = "/play", user: dict = ALICE, chat: int = GROUP):
     await h.send(chat, user, command)
     sent = await h.telegram.reply(chat)
-    current = h.game.open_round(chat)
+    current = h.services.rounds.open_round(chat)
     assert current is not None and current.message_id == sent.message_id
     return sent, current
 
@@ -91,13 +90,13 @@ async def test_hint_button_is_the_starters_then_anyones(harness: Harness):
     assert refused.text == visible_text(EN("hint_not_allowed", starter=EN("starter",
                                                                           name="Alice")))
     assert "Alice" in refused.text and "<" not in refused.text  # plain text, no tags
-    assert sent_count(harness) == before and not harness.game.open_round(GROUP).hint_used
+    assert sent_count(harness) == before and not harness.services.rounds.open_round(GROUP).hint_used
 
     taken = await press(harness, sent.message_id, ALICE, "Hint")
     assert taken.text is None  # answered at once, without a notice
     hint = await harness.telegram.reply(GROUP)
     assert hint.reply_to == sent.message_id and "<code>" in hint.html
-    assert harness.game.open_round(GROUP).points == (current.points + 1) // 2
+    assert harness.services.rounds.open_round(GROUP).points == (current.points + 1) // 2
 
     again = await press(harness, sent.message_id, BOB, "Hint")  # once given, anyone sees it
     assert again.text is None
@@ -109,7 +108,7 @@ async def test_an_admin_may_reveal_and_the_old_buttons_are_then_refused(harness:
     refused = await press(harness, sent.message_id, BOB, "Reveal")
     assert refused.text == visible_text(EN("reveal_not_allowed", starter=EN("starter",
                                                                             name="Alice")))
-    assert harness.game.open_round(GROUP) is not None
+    assert harness.services.rounds.open_round(GROUP) is not None
 
     harness.telegram.promote(GROUP, CAROL["id"])
     assert (await press(harness, sent.message_id, CAROL, "Reveal")).text is None
@@ -117,7 +116,8 @@ async def test_an_admin_may_reveal_and_the_old_buttons_are_then_refused(harness:
     assert "Round over" in result.text and f"{len(solve(current.hand))} distinct" in result.text
     assert labels(harness, result.message_id) == ["Play again", "Same level",
                                                    "Show all solutions"]
-    assert harness.game.open_round(GROUP) is None and labels(harness, sent.message_id) == []
+    assert harness.services.rounds.open_round(GROUP) is None
+    assert labels(harness, sent.message_id) == []
 
     # a client that still shows the old keyboard: refused politely, nothing sent
     before = sent_count(harness)
@@ -132,11 +132,11 @@ async def test_buttons_of_an_old_deal_do_not_touch_the_new_round(harness: Harnes
     await harness.telegram.reply(GROUP)
     new, second = await deal(harness)
     assert (await press_data(harness, old.message_id, ALICE, f"r:{first.id}")).text == OVER
-    assert harness.game.open_round(GROUP) == second
+    assert harness.services.rounds.open_round(GROUP) == second
     # data of the old round forged onto the new deal: refused, and the new deal keeps its buttons
     assert (await press_data(harness, new.message_id, ALICE, f"h:{first.id}")).text == OVER
     assert labels(harness, new.message_id) == ["Hint", "Reveal"]
-    assert not harness.game.open_round(GROUP).hint_used
+    assert not harness.services.rounds.open_round(GROUP).hint_used
 
 
 async def test_play_again_and_same_level(harness: Harness):
@@ -146,7 +146,7 @@ async def test_play_again_and_same_level(harness: Harness):
 
     assert (await press(harness, result.message_id, BOB, "Same level")).text is None
     dealt = await harness.telegram.reply(GROUP)
-    second = harness.game.open_round(GROUP)
+    second = harness.services.rounds.open_round(GROUP)
     assert second.id != first.id and second.message_id == dealt.message_id
     assert (second.level, len(second.hand), second.target) == ("hard", 5, 24)
     assert second.started_by == BOB["id"]  # Bob dealt it: his to steer
@@ -157,13 +157,13 @@ async def test_play_again_and_same_level(harness: Harness):
     result = await harness.telegram.reply(GROUP)
     assert (await press(harness, result.message_id, ALICE, "Play again")).text is None
     await harness.telegram.reply(GROUP)
-    third = harness.game.open_round(GROUP)
+    third = harness.services.rounds.open_round(GROUP)
     assert third.id != second.id and (len(third.hand), third.target) == (5, 24)
 
     # Play again while a round is on: the round on is shown, the buttons stay
     await press_data(harness, result.message_id, ALICE, f"l:{second.id}")
     assert "A round of 24 is on" in (await harness.telegram.reply(GROUP)).text
-    assert harness.game.open_round(GROUP) == third
+    assert harness.services.rounds.open_round(GROUP) == third
 
 
 async def test_countdown_and_yahtzee_buttons(harness: Harness):
@@ -174,7 +174,7 @@ async def test_countdown_and_yahtzee_buttons(harness: Harness):
     assert labels(harness, result.message_id) == ["Play again"]
     await press(harness, result.message_id, ALICE, "Play again")
     await harness.telegram.reply(GROUP)
-    second = harness.game.open_round(GROUP)
+    second = harness.services.rounds.open_round(GROUP)
     assert second.game == "countdown" and sum(n in (25, 50, 75, 100) for n in second.hand) == 3
     # a forged "Show all solutions" for a Countdown round
     assert (await press_data(harness, result.message_id, ALICE, f"s:{first.id}")).text == UNKNOWN
@@ -274,7 +274,7 @@ async def test_forged_or_garbled_presses_are_refused_politely(harness: Harness, 
         query_id = await harness.telegram.press(GROUP, sent.message_id, BOB, "x")
         answer = await process_press(harness, query_id, lambda q: q.pop("data"))
     assert answer.text in (UNKNOWN, OVER)
-    assert sent_count(harness) == before and harness.game.open_round(GROUP) == current
+    assert sent_count(harness) == before and harness.services.rounds.open_round(GROUP) == current
 
 
 async def test_forged_presses_on_other_chats_and_open_rounds(harness: Harness):
@@ -291,7 +291,7 @@ async def test_forged_presses_on_other_chats_and_open_rounds(harness: Harness):
     for action in "hrnls":  # another chat's round, from this chat
         answer = await press_data(harness, result.message_id, BOB, f"{action}:{elsewhere.id}")
         assert answer.text in (UNKNOWN, OVER)
-    assert sent_count(harness) == before and harness.game.open_round(other) == elsewhere
+    assert sent_count(harness) == before and harness.services.rounds.open_round(other) == elsewhere
     assert labels(harness, result.message_id) == ["Play again", "Same level",
                                                    "Show all solutions"]
 
@@ -305,7 +305,7 @@ async def test_a_press_on_a_message_telegram_no_longer_shows(harness: Harness):
                             "date": 0}
 
     assert (await process_press(harness, query_id, inaccessible)).text == UNKNOWN
-    assert harness.game.open_round(GROUP) == current
+    assert harness.services.rounds.open_round(GROUP) == current
 
 
 async def test_buttons_speak_the_chats_language(harness: Harness):
@@ -345,9 +345,9 @@ async def test_a_keyboard_left_behind_goes_at_its_first_press(harness: Harness):
 async def test_a_result_sent_after_a_restart_has_buttons_and_the_deal_loses_its(
         harness: Harness):
     sent, current = await deal(harness)
-    await harness.app.bot_data["storage"].record_answer(  # the bot stopped before closing it
+    await harness.stores.rounds.record_answer(  # the bot stopped before closing it
         current.id, ALICE["id"], solve(current.hand)[0], True, current.started_at + 2)
-    await resume_rounds(harness.app)
+    await lifecycle.resume(harness.app)
     late = await harness.telegram.reply(GROUP)
     assert "Sent after a restart" in late.text
     assert labels(harness, late.message_id) == ["Play again", "Same level", "Show all solutions"]

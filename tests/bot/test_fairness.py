@@ -5,16 +5,17 @@ never lost to the answer throttle."""
 from __future__ import annotations
 
 import asyncio
-import random
 
 from telegram import Update
 
-from bot.admins import AdminCache
-from bot.rounds import Chat, Game, Player
-from bot.storage import Storage
-from bot.throttle import Admission, Throttle
+from bot.play.people import Chat, Player
+from bot.play.services import Services
+from bot.play.throttle import Admission, Throttle
+from bot.runtime.pool import SolverPool
+from bot.store.stores import Stores
+from bot.telegram.admins import AdminCache
 from solver import solve
-from tests.bot.conftest import Harness
+from tests.bot.conftest import Clock, Harness, new_services
 
 GROUP = -1101
 ALICE = {"id": 31, "is_bot": False, "first_name": "Alice"}
@@ -25,14 +26,19 @@ HAND, TARGET = (1, 3, 7, 10, 25, 50), 831  # Countdown: 830 is the closest
 
 async def countdown_by_hand(h: Harness, starter: dict) -> None:
     """A Countdown round on a known hand, started by `starter` (as /countdown would)."""
-    game = h.game
-    await game.storage.remember_chat(GROUP, "group", "G")
-    await game.storage.remember_user(starter["id"], starter["first_name"])
-    now = game.clock()
-    made = await game.storage.open_round(GROUP, "countdown", HAND, TARGET, "2", 10, "en", now,
-                                         now + 60, starter["id"])
+    await h.stores.people.remember_chat(GROUP, "group", "G")
+    await h.stores.people.remember_user(starter["id"], starter["first_name"])
+    now = h.services.rounds.clock()
+    made = await h.stores.rounds.open_round(GROUP, "countdown", HAND, TARGET, "2", 10, "en", now,
+                                            now + 60, starter["id"])
     assert made is not None
-    await game.load()
+    await load(h.services, h.stores)
+
+
+async def load(services: Services, stores: Stores) -> None:
+    """Read the chats' languages and the open rounds into memory, as at start-up."""
+    await services.people.load()
+    services.rounds.board.load(await stores.rounds.open_rounds())
 
 
 def getchatmember_calls(h: Harness) -> int:
@@ -46,12 +52,12 @@ async def test_an_early_reveal_in_countdown_awards_no_one(harness: Harness):
     await harness.send(GROUP, BOB, "/reveal")  # the cheat of the issue: refused, and why
     refused = await harness.telegram.reply(GROUP)
     assert "Only Alice (who started it) or a chat admin can end this round early" in refused.text
-    assert harness.game.open_round(GROUP) is not None
+    assert harness.services.rounds.open_round(GROUP) is not None
     await harness.send(GROUP, ALICE, "/reveal")  # the starter may end it, but nobody scores
     ended = await harness.telegram.reply(GROUP)
     assert "Round over" in ended.text and "nobody scores" in ended.text
     assert "Bob" not in ended.text and "+7 points" not in ended.text
-    assert harness.game.open_round(GROUP) is None
+    assert harness.services.rounds.open_round(GROUP) is None
     await harness.send(GROUP, BOB, "/stats")
     assert "0 points, 0 wins in 1 round" in (await harness.telegram.reply(GROUP)).text
 
@@ -107,7 +113,7 @@ async def test_hint_is_the_starters_then_anyones(harness: Harness):
     await harness.send(GROUP, BOB, "/hint")
     refused = await harness.telegram.reply(GROUP)
     assert "Only Alice (who started it) or a chat admin can ask for a hint" in refused.text
-    assert not harness.game.open_round(GROUP).hint_used
+    assert not harness.services.rounds.open_round(GROUP).hint_used
     await harness.send(GROUP, ALICE, "/hint")
     first = await harness.telegram.reply(GROUP)
     assert "Start with" in first.text
@@ -138,21 +144,21 @@ async def test_an_anonymous_admin_speaks_as_the_group(harness: Harness):
 
 
 async def test_three_wrong_then_right_at_once_wins(harness: Harness):
-    harness.game.throttle.clock = lambda: 100.0  # all in the same instant, however slow
+    harness.services.answers.throttle.clock = lambda: 100.0  # all in the same instant, however slow
     for trial in range(5):
         await harness.send(GROUP, ALICE, "/play")
         await harness.telegram.reply(GROUP)
-        current = harness.game.open_round(GROUP)
+        current = harness.services.rounds.open_round(GROUP)
         right = solve(current.hand)[0]
         a, b, c, d = current.hand
         wrong = [f"/a {a}+{b}+{c}+{d}+{d}", f"/a {a}+{b}", f"/a {a}*{b}*{c}*{d}*{a}"]
         sends = [harness.send(GROUP, BOB, text) for text in wrong]
         sends.insert(trial % 4, harness.send(GROUP, BOB, f"/a {right}"))
         await asyncio.gather(*sends)  # each returns once its update is handled
-        assert harness.game.open_round(GROUP) is None, trial
+        assert harness.services.rounds.open_round(GROUP) is None, trial
         replies = [s.text for s in await harness.telegram.replies(GROUP, 4)]
         assert sum("Bob wins" in text for text in replies) == 1, replies
-        harness.game.throttle.buckets.clear()
+        harness.services.answers.throttle.buckets.clear()
 
 
 async def test_a_throttled_user_gets_one_note_per_burst():
@@ -166,37 +172,35 @@ async def test_a_throttled_user_gets_one_note_per_burst():
     assert throttle.admit(1, 1) is Admission.NOTE  # a new burst, a new note
 
 
-async def test_a_throttled_countdown_answer_still_competes(tmp_path, pool):
-    storage = await Storage.open(tmp_path / "t.sqlite3")
-    now = [1000.0]
-    game = Game(storage, pool, clock=lambda: now[0], rng=random.Random(3))
-    game.throttle.clock = lambda: 5.0
+async def test_a_throttled_countdown_answer_still_competes(stores: Stores, pool: SolverPool,
+                                                          clock: Clock):
+    services, _ = new_services(stores, pool, clock, seed=3)
+    services.answers.throttle.clock = lambda: 5.0
+    answer = services.answers.answer
     chat, ann, ben = Chat(GROUP), Player(1, "Ann"), Player(2, "Ben")
-    await storage.remember_chat(GROUP, "group", "G")
-    made = await storage.open_round(GROUP, "countdown", HAND, TARGET, "2", 10, "en", now[0],
-                                    now[0] + 60)
-    await game.load()
+    await stores.people.remember_chat(GROUP, "group", "G")
+    made = await stores.rounds.open_round(GROUP, "countdown", HAND, TARGET, "2", 10, "en",
+                                          clock.now, clock.now + 60)
+    await load(services, stores)
     for _ in range(3):
-        await game.answer(chat, ben, "50*10", explicit=True)
-    note = await game.answer(chat, ben, "10*(3*25+1+7)", explicit=True)  # 1 away, throttled
+        await answer(chat, ben, "50*10", explicit=True)
+    note = await answer(chat, ben, "10*(3*25+1+7)", explicit=True)  # 1 away, throttled
     assert note is not None and "slow down" in note.text
-    assert await game.answer(chat, ann, "50*10+1", explicit=True) is not None
-    now[0] += 60
-    closed = await game.expire(made.id)
+    assert await answer(chat, ann, "50*10+1", explicit=True) is not None
+    clock.now += 60
+    closed = await services.rounds.expire(made.id)
     assert closed is not None and "Ben" in closed[1] and "+7 points" in closed[1]
-    await storage.close()
 
 
-async def test_the_starter_is_stored_and_known_after_a_restart(tmp_path, pool):
-    storage = await Storage.open(tmp_path / "s.sqlite3")
-    game = Game(storage, pool, rng=random.Random(4))
+async def test_the_starter_is_stored_and_known_after_a_restart(stores: Stores, pool: SolverPool,
+                                                               clock: Clock):
+    services, _ = new_services(stores, pool, clock, seed=4)
     chat, ann, ben = Chat(GROUP), Player(1, "Ann"), Player(2, "Ben")
-    dealt = await game.play(chat, ann, "24")
+    dealt = await services.rounds.play(chat, ann, "24")
     assert dealt.dealt is not None and dealt.dealt.started_by == ann.id
-    again = Game(storage, pool, rng=random.Random(5))  # a restart: nothing in memory
-    await again.load()
-    assert again.open_round(GROUP).started_by == ann.id
-    refused = await again.reveal(chat, ben)
+    again, _ = new_services(stores, pool, clock, seed=5)  # a restart: nothing in memory
+    await load(again, stores)
+    assert again.rounds.open_round(GROUP).started_by == ann.id
+    refused = await again.rounds.reveal(chat, ben)
     assert "Only <b>Ann</b> (who started it)" in refused.text and not refused.closed
-    assert (await again.reveal(chat, ann)).closed
-    await storage.close()
+    assert (await again.rounds.reveal(chat, ann)).closed

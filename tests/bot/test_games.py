@@ -9,10 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import COMMANDS
-from bot.games import GAMES, PlayOptions, countdown, twentyfour, yahtzee
-from bot.i18n import LANGUAGES, Texts, catalog, language_of
-from bot.requests import (
+from bot.play.games import GAMES, PlayOptions, countdown, twentyfour, yahtzee
+from bot.play.requests import (
     SolveRequest,
     parse_countdown,
     parse_dice,
@@ -20,7 +18,10 @@ from bot.requests import (
     parse_solve,
     parse_top,
 )
-from bot.rounds import Throttle, hint_points
+from bot.play.rounds import hint_points
+from bot.play.throttle import Throttle
+from bot.telegram.app import COMMANDS
+from bot.text.i18n import LANGUAGES, Texts, catalog, language_of
 from solver import evaluate, is_solvable, solve
 from solver.countdown import solve_countdown
 from solver.rating import level
@@ -213,7 +214,7 @@ def test_language_of_and_texts():
 
 def test_catalogs_are_valid_json_files_in_the_package():
     for language in LANGUAGES:
-        json.loads((Path("bot/locales") / f"{language}.json").read_text(encoding="utf-8"))
+        json.loads((Path("bot/text/locales") / f"{language}.json").read_text(encoding="utf-8"))
 
 
 def test_solutions_the_rules_reveal_are_the_solvers():

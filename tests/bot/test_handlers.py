@@ -17,7 +17,7 @@ ZHANG = {"id": 13, "is_bot": False, "first_name": "张", "language_code": "zh-ha
 async def deal(h: Harness, chat: int = GROUP):
     await h.send(chat, ALICE, "/play")
     sent = await h.telegram.reply(chat)
-    current = h.game.open_round(chat)
+    current = h.services.rounds.open_round(chat)
     assert current is not None
     return sent, current
 
@@ -105,7 +105,7 @@ async def test_hint_costs_points_and_reveal_ends(harness: Harness):
     reveal = await harness.telegram.reply(GROUP)
     count = len(solve(current.hand))
     assert (f"{count} distinct solution" in reveal.text)
-    assert harness.game.open_round(GROUP) is None
+    assert harness.services.rounds.open_round(GROUP) is None
     await harness.send(GROUP, BOB, "/giveup")
     assert "No round" in (await harness.telegram.reply(GROUP)).text
 
@@ -123,7 +123,8 @@ async def test_two_right_answers_at_once_make_one_winner(harness: Harness):
 
 async def test_same_user_is_throttled(harness: Harness):
     await deal(harness)
-    harness.game.throttle.clock = lambda: 100.0  # six answers in the same instant, however slow
+    # six answers in the same instant, however slow
+    harness.services.answers.throttle.clock = lambda: 100.0
     for _ in range(6):
         await harness.send(GROUP, BOB, "/a 1+2+3")
     await asyncio.sleep(0.2)
@@ -170,7 +171,8 @@ async def test_chat_migration_keeps_scores(harness: Harness):
     harness.telegram.chat(new, "supergroup")
     await harness.send(new, ALICE, "/top", kind="supergroup")
     assert "Alice" in (await harness.telegram.reply(new)).text
-    assert harness.game.open_round(new) is not None and harness.game.open_round(GROUP) is None
+    rounds = harness.services.rounds
+    assert rounds.open_round(new) is not None and rounds.open_round(GROUP) is None
     assert harness.app.job_queue.get_jobs_by_name(f"round:{new}")
     assert not harness.app.job_queue.get_jobs_by_name(f"round:{GROUP}")
 
@@ -178,7 +180,7 @@ async def test_chat_migration_keeps_scores(harness: Harness):
 async def test_countdown_round_and_solve(harness: Harness):
     await harness.send(GROUP, ALICE, "/countdown 4")
     sent = await harness.telegram.reply(GROUP)
-    current = harness.game.open_round(GROUP)
+    current = harness.services.rounds.open_round(GROUP)
     assert current is not None and current.game == "countdown"
     shown = [int(n) for n in re.findall(r"\d+", sent.text.splitlines()[0])]
     assert sorted(shown) == sorted(current.hand) and sum(n in (25, 50, 75, 100) for n in shown) == 4
@@ -200,7 +202,7 @@ async def test_yahtzee_round_and_solve(harness: Harness):
 
     await harness.send(GROUP, ALICE, "/yahtzee")
     sent = await harness.telegram.reply(GROUP)
-    current = harness.game.open_round(GROUP)
+    current = harness.services.rounds.open_round(GROUP)
     assert current is not None and current.game == "yahtzee" and "\n13 " in sent.text
     total = best_assignment(current.hand).total
     await harness.send(GROUP, BOB, str(total), reply_to=sent.message_id)
@@ -217,7 +219,7 @@ async def test_yahtzee_round_and_solve(harness: Harness):
 async def test_play_options_and_usage(harness: Harness):
     await harness.send(GROUP, ALICE, "/play hard 5 = 36")
     sent = await harness.telegram.reply(GROUP)
-    current = harness.game.open_round(GROUP)
+    current = harness.services.rounds.open_round(GROUP)
     assert current is not None and len(current.hand) == 5 and current.target == 36
     assert "Make 36" in sent.text
     await harness.send(-7, ALICE, "/play 9")
@@ -261,7 +263,7 @@ async def test_no_traceback_reaches_the_chat(harness: Harness):
     async def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    harness.game.stats = broken
+    harness.services.standings.stats = broken
     await harness.send(GROUP, ALICE, "/stats")
     sent = await harness.telegram.reply(GROUP)
     assert "something went wrong" in sent.text and "boom" not in sent.text

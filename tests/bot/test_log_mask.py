@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot import log_mask
+from bot.runtime import log_mask
 from tests.conftest import ROOT
 
 SECRET = "AAH3kq9Zx_b7-Yt2LmQpW4vRcE8sN1uJd0o"
@@ -81,7 +81,7 @@ def test_a_record_whose_arguments_do_not_fit_is_still_masked(logged):
 
 def test_uncaught_exceptions_go_through_the_mask():
     program = ("import logging, threading\n"
-               "from bot import log_mask\n"
+               "from bot.runtime import log_mask\n"
                "logging.basicConfig()\n"
                f"log_mask.install([{SECRET!r}])\n"
                "log_mask.log_uncaught_exceptions()\n"

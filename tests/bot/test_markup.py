@@ -6,10 +6,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot import markup
-from bot.html_text import visible_text
-from bot.i18n import Texts
-from bot.markup import LIMIT, MORE, clip, visible_length
+from bot.text import markup
+from bot.text.html_text import visible_text
+from bot.text.i18n import Texts
+from bot.text.markup import LIMIT, MORE, clip, visible_length
 
 EMOJI = "😀"  # U+1F600: two UTF-16 code units
 

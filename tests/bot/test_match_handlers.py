@@ -9,7 +9,7 @@ import itertools
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from bot.pool import SolverPool
+from bot.runtime.pool import SolverPool
 from solver import solve
 from tests.bot.conftest import Harness, make_config
 from tests.bot.conftest import running as started
@@ -33,7 +33,7 @@ async def running(telegram: FakeTelegram, pool: SolverPool, database: Path,
 
 
 async def win(h: Harness, user: dict) -> None:
-    current = h.game.open_round(GROUP)
+    current = h.services.rounds.open_round(GROUP)
     assert current is not None
     await h.send(GROUP, user, f"/a {solve(current.hand)[0]}")
 
@@ -75,7 +75,7 @@ async def test_usage_refusals_and_stop(harness: Harness):
     await harness.send(GROUP, CARL, "/match stop")
     stopped = await harness.telegram.reply(GROUP)
     assert "Round over" in stopped.text and "Match stopped after 1 of 10 rounds" in stopped.text
-    assert harness.game.open_round(GROUP) is None
+    assert harness.services.rounds.open_round(GROUP) is None
     jobs = harness.app.job_queue.jobs()
     assert not [j for j in jobs if j.name == f"round:{GROUP}" and not j.removed]
 
@@ -96,7 +96,7 @@ async def test_a_restart_between_rounds_resumes_the_match(telegram: FakeTelegram
         deal = await h.telegram.reply(GROUP, timeout=20)
         assert "Match: round 2 of 3" in deal.text
         for _ in range(100):  # the deal's id is stored once Telegram answered the send
-            current = h.game.open_round(GROUP)
+            current = h.services.rounds.open_round(GROUP)
             if current is not None and current.message_id is not None:
                 break
             await asyncio.sleep(0.05)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import LANGUAGES, catalog
+from bot.text.i18n import LANGUAGES, catalog
 from solver import ParseError
 from tests.bot.conftest import Harness
 
@@ -37,7 +37,7 @@ async def test_a_styled_digit_in_an_answer_is_refused_by_name(harness: Harness):
     await harness.send(GROUP, ANN, "/a 3²+⑳")
     refused = await harness.telegram.reply(GROUP)
     assert "² only looks like 2" in refused.text and "superscript" in refused.text
-    assert harness.game.open_round(GROUP) is not None  # nothing lost: the round goes on
+    assert harness.services.rounds.open_round(GROUP) is not None  # nothing lost: the round goes on
     await harness.send(GROUP, ZHANG, "/a ⑳+4")
     refused = await harness.telegram.reply(GROUP)
     assert "⑳ 只是看起来像 20" in refused.text

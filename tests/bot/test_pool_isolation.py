@@ -14,15 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Config
-from bot.games.twentyfour import deal
-from bot.pool import SolverPool, SolverTimeout
-from bot.rounds import Chat, Game, Player
-from bot.storage import Storage
-from bot.throttle import Allowance, WorkBudget
+from bot.play.games.twentyfour import deal
+from bot.play.people import Chat, Player
+from bot.play.throttle import Allowance, WorkBudget
+from bot.runtime.config import Config
+from bot.runtime.pool import SolverPool, SolverTimeout
+from bot.store.stores import Stores
 from solver import is_solvable
 from solver.rating import level as rated_level
-from tests.bot.conftest import Harness
+from tests.bot.conftest import Clock, Harness, new_services
 
 CHAT_A, CHAT_B, CHAT_C = -1201, -1202, -1203
 ANN = {"id": 41, "is_bot": False, "first_name": "Ann"}
@@ -58,12 +58,12 @@ def replies_in(h: Harness, chat: int) -> list[str]:
 
 async def test_rounds_are_not_queued_behind_heavy_work(harness: Harness, pool: SolverPool,
                                                        tmp_path: Path):
-    harness.app.bot_data["solving"].timeout = 600.0  # however slow the machine, it waits
+    harness.services.solving.timeout = 600.0  # however slow the machine, it waits
     async with heavy_lane_held(pool, tmp_path):
         solving = asyncio.ensure_future(harness.send(CHAT_A, ANN, "/solve 1 2 3 4 5 = 101"))
         await harness.send(CHAT_B, BEN, "/play")
         deal_text = (await harness.telegram.reply(CHAT_B)).text
-        current = harness.game.open_round(CHAT_B)
+        current = harness.services.rounds.open_round(CHAT_B)
         a, b, c, d = current.hand
         await harness.send(CHAT_B, BEN, f"/a {a}+{b}+{c}+{d}+{a}")
         assert "❌" in (await harness.telegram.reply(CHAT_B)).text
@@ -133,20 +133,20 @@ def seed_for(wanted_none: bool, level: str | None, count: int, target: int) -> i
 
 
 async def test_a_deal_that_finds_nothing_quickly_is_refused(harness: Harness):
-    harness.game.deal_seconds = 0.0
-    harness.game.rng = random.Random(seed_for(True, None, 6, 997))
+    harness.services.rounds.deal_seconds = 0.0
+    harness.services.rounds.rng = random.Random(seed_for(True, None, 6, 997))
     await harness.send(CHAT_C, ANN, "/play 6 = 997")
     refused = await harness.telegram.reply(CHAT_C)
     assert "I found no hand of 6 numbers (1 to 13) that makes 997 quickly enough" in refused.text
-    assert harness.game.open_round(CHAT_C) is None
+    assert harness.services.rounds.open_round(CHAT_C) is None
 
 
 async def test_a_deal_that_finds_another_level_says_so(harness: Harness):
-    harness.game.deal_seconds = 0.0
-    harness.game.rng = random.Random(seed_for(False, "easy", 6, 997))
+    harness.services.rounds.deal_seconds = 0.0
+    harness.services.rounds.rng = random.Random(seed_for(False, "easy", 6, 997))
     await harness.send(CHAT_C, ANN, "/play easy 6 = 997")
     dealt = await harness.telegram.reply(CHAT_C)
-    current = harness.game.open_round(CHAT_C)
+    current = harness.services.rounds.open_round(CHAT_C)
     assert current is not None and current.level != "easy"
     assert f"No easy hand for 997 turned up quickly, so this one is {current.level}" in dealt.text
 
@@ -162,16 +162,14 @@ class CountingPool:
         return await self.pool.run(fn, *args, **kwargs)
 
 
-async def test_one_deal_at_a_time_per_chat(tmp_path, pool):
-    storage = await Storage.open(tmp_path / "d.sqlite3")
+async def test_one_deal_at_a_time_per_chat(stores: Stores, pool: SolverPool, clock: Clock):
     counting = CountingPool(pool)
-    game = Game(storage, counting, rng=random.Random(7))  # type: ignore[arg-type]
+    services, _ = new_services(stores, counting, clock, seed=7)  # type: ignore[arg-type]
     chat = Chat(CHAT_C)
-    replies = await asyncio.gather(*(game.play(chat, Player(i, f"P{i}"), "24", None)
+    replies = await asyncio.gather(*(services.rounds.play(chat, Player(i, f"P{i}"), "24", None)
                                      for i in range(1, 6)))
     assert sum(r.dealt is not None for r in replies) == 1 and counting.deals == 1
     assert all("A round of 24 is on" in r.text for r in replies if r.dealt is None)
-    await storage.close()
 
 
 # --- the budget of solver seconds -------------------------------------------------------------
@@ -209,7 +207,7 @@ def test_work_budget_reserves_refunds_and_refills():
 async def test_heavy_commands_are_throttled_per_user_and_per_chat(harness: Harness):
     budget = WorkBudget(Allowance(11.0, 0.1), Allowance(12.0, 0.5), min_charge=1.0,
                         clock=Frozen())  # every request costs at least 1 s of 10 reserved
-    harness.app.bot_data["solving"].budget = budget
+    harness.services.solving.budget = budget
     for numbers in ("3 8 3 8", "1 2 3 4"):
         await harness.send(CHAT_A, ANN, f"/solve {numbers}")
         assert "distinct solution" in (await harness.telegram.reply(CHAT_A)).text
@@ -227,8 +225,8 @@ async def test_heavy_commands_are_throttled_per_user_and_per_chat(harness: Harne
 async def test_costly_deals_and_inline_queries_count_too(harness: Harness):
     budget = WorkBudget(Allowance(2.5, 0.1), Allowance(40.0, 1.0), min_charge=1.0,
                         clock=Frozen())  # a costly deal reserves 2 s and costs at least 1
-    harness.app.bot_data["solving"].budget = budget
-    harness.game.budget = budget
+    harness.services.solving.budget = budget
+    harness.services.rounds.budget = budget
     await harness.send(CHAT_B, CAT, "/play 5")
     assert "Make 24" in (await harness.telegram.reply(CHAT_B)).text
     await harness.send(CHAT_B, CAT, "/reveal")

@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 STARTER = """
 import asyncio, os, sys
-from bot.pool import SolverPool
+from bot.runtime.pool import SolverPool
 
 async def start():
     pool = SolverPool(2)

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.games import PlayOptions
-from bot.games import countdown as countdown_game
-from bot.games import twentyfour as twentyfour_game
-from bot.games import yahtzee as yahtzee_game
-from bot.games.rules import Verdict
-from bot.requests import (
+from bot.play.games import PlayOptions
+from bot.play.games import countdown as countdown_game
+from bot.play.games import twentyfour as twentyfour_game
+from bot.play.games import yahtzee as yahtzee_game
+from bot.play.games.rules import Verdict
+from bot.play.requests import (
     CLOSEST_MAX_NUMBER,
     CLOSEST_MAX_TARGET,
     SOLVE_MAX_NUMBER,
@@ -34,7 +34,7 @@ from solver import Num, ParseError, StyledCharacterError, parse
 from solver.expr import BinOp, Expr
 from solver.parser import fold_width
 
-# How many examples each reader is fuzzed with (README: Reliability); half free text, half
+# How many examples each reader is fuzzed with (docs/reliability.md); half free text, half
 # pieces of commands (digits of every kind, the words the readers know).
 EXAMPLES = 1000
 FUZZ = settings(max_examples=EXAMPLES, deadline=None,

@@ -6,14 +6,19 @@ import random
 
 import pytest
 
-from bot.games import PlayOptions
-from bot.pool import SolverPool
-from bot.requests import SolveRequest
-from bot.rounds import Chat, Game, Player, hint_points
-from bot.solving import Solving
+from bot.play.games import PlayOptions
+from bot.play.people import Chat, Player
+from bot.play.requests import SolveRequest
+from bot.play.rounds import hint_points
+from bot.play.scheduler import ROUND_END
+from bot.play.services import Services
+from bot.play.solving import Solving
+from bot.runtime.pool import SolverPool
+from bot.store.stores import Stores
 from solver import solve
 from solver.countdown import solve_countdown
 from solver.yahtzee import best_assignment
+from tests.bot.conftest import Clock, FakeScheduler, new_services
 
 GROUP = Chat(-42, "group", "G")
 OTHER = Chat(-43, "group", "H")
@@ -27,183 +32,206 @@ async def admin() -> bool:
     return True
 
 
-async def restart(game: Game) -> Game:
-    """A new service over the same database, as after a restart of the bot."""
-    again = Game(game.storage, game.pool, game.seconds, clock=game.clock, rng=random.Random(2))
-    await again.load()
-    return again
+async def load(services: Services) -> None:
+    """Read the chats' languages and the open rounds into memory, as at start-up."""
+    await services.people.load()
+    services.rounds.board.load(await services.rounds.store.open_rounds())
 
 
-async def test_round_win_and_streak(game: Game):
-    dealt = await game.play(GROUP, ANN, "24")
+async def restart(stores: Stores, pool: SolverPool, clock: Clock
+                  ) -> tuple[Services, FakeScheduler]:
+    """New services over the same database, as after a restart of the bot."""
+    again, scheduler = new_services(stores, pool, clock, seed=2)
+    await load(again)
+    return again, scheduler
+
+
+def running(scheduler: FakeScheduler) -> dict[int, int | None]:
+    """The rounds whose end alarm is set: chat id -> round id."""
+    return {chat_id: alarm.round_id for (kind, chat_id), (alarm, _) in scheduler.alarms.items()
+            if kind == ROUND_END}
+
+
+async def test_round_win_and_streak(services: Services, clock: Clock):
+    dealt = await services.rounds.play(GROUP, ANN, "24")
     assert dealt.dealt is not None
     hand = dealt.dealt.hand
-    again = await game.play(GROUP, BEN, "24")
+    again = await services.rounds.play(GROUP, BEN, "24")
     assert again.dealt is None and "A round of 24 is on" in again.text
-    game.clock.now += 12.5
-    won = await game.answer(GROUP, BEN, solve(hand)[0], explicit=True)
+    clock.now += 12.5
+    won = await services.answers.answer(GROUP, BEN, solve(hand)[0], explicit=True)
     assert won is not None and won.closed and "Ben" in won.text and "12.5 s" in won.text
-    late = await game.answer(GROUP, ANN, "1+1", explicit=True)
+    late = await services.answers.answer(GROUP, ANN, "1+1", explicit=True)
     assert late is not None and "over already" in late.text
-    stats = await game.stats(GROUP, BEN)
+    stats = await services.standings.stats(GROUP, BEN)
     assert "1 win in 1 round" in stats and "Streak: 1" in stats
 
 
-async def test_answer_is_judged_with_the_reason(game: Game):
-    dealt = await game.play(GROUP, ANN, "24")
+async def test_answer_is_judged_with_the_reason(services: Services):
+    dealt = await services.rounds.play(GROUP, ANN, "24")
     a, b, *_ = dealt.dealt.hand
-    wrong = await game.answer(GROUP, BEN, f"{a}+{b}", explicit=True)
+    wrong = await services.answers.answer(GROUP, BEN, f"{a}+{b}", explicit=True)
     assert wrong is not None and not wrong.closed and "leaves out" in wrong.text
-    zh = await game.answer(GROUP, LI, f"{a}+{b}", explicit=True)
+    zh = await services.answers.answer(GROUP, LI, f"{a}+{b}", explicit=True)
     assert zh is not None and "漏掉了" in zh.text  # the speaker's language
-    assert await game.answer(GROUP, BEN, "nice weather", explicit=False) is None
+    assert await services.answers.answer(GROUP, BEN, "nice weather", explicit=False) is None
 
 
-async def test_hint_then_win_gives_fewer_points(game: Game):
-    dealt = await game.play(GROUP, ANN, "24", PlayOptions(level="hard"))
+async def test_hint_then_win_gives_fewer_points(services: Services):
+    dealt = await services.rounds.play(GROUP, ANN, "24", PlayOptions(level="hard"))
     points = dealt.dealt.points
     assert points == 30
-    hint = await game.hint(GROUP, ANN)
+    hint = await services.rounds.hint(GROUP, ANN)
     assert f"Points now {hint_points(points)}" in hint
-    await game.hint(GROUP, ANN)  # a second hint costs nothing more
-    won = await game.answer(GROUP, ANN, solve(dealt.dealt.hand)[0], True)
+    await services.rounds.hint(GROUP, ANN)  # a second hint costs nothing more
+    won = await services.answers.answer(GROUP, ANN, solve(dealt.dealt.hand)[0], True)
     assert won is not None and f"+{hint_points(points)} points" in won.text
 
 
-async def test_timer_expiry_reveals_once(game: Game):
-    dealt = await game.play(GROUP, ANN, "24")
-    closed = await game.expire(dealt.dealt.id)
+async def test_timer_expiry_reveals_once(services: Services):
+    dealt = await services.rounds.play(GROUP, ANN, "24")
+    closed = await services.rounds.expire(dealt.dealt.id)
     assert closed is not None and closed[0] == GROUP.id and "Time is up" in closed[1]
     assert f"{len(solve(dealt.dealt.hand))} distinct solution" in closed[1]
-    assert await game.expire(dealt.dealt.id) is None
-    assert game.open_round(GROUP.id) is None
+    assert await services.rounds.expire(dealt.dealt.id) is None
+    assert services.rounds.open_round(GROUP.id) is None
 
 
-async def test_resume_after_restart(game: Game):
-    await game.play(GROUP, ANN, "24")
-    await game.play(OTHER, ANN, "countdown")
-    game.clock.now += 30
-    again = await restart(game)
-    running, expired = await again.resume()
-    assert {r.chat_id for r in running} == {GROUP.id, OTHER.id} and not expired
-    game.clock.now += 31
-    again = await restart(game)
-    running, expired = await again.resume()
-    assert not running and {e.chat_id for e in expired} == {GROUP.id, OTHER.id}
-    assert again.open_round(GROUP.id) is None
-    assert (await again.storage.open_rounds()) == []
+async def test_resume_after_restart(services: Services, stores: Stores, pool: SolverPool,
+                                    clock: Clock):
+    first = (await services.rounds.play(GROUP, ANN, "24")).dealt
+    second = (await services.rounds.play(OTHER, ANN, "countdown")).dealt
+    assert first is not None and second is not None
+    clock.now += 30
+    again, scheduler = await restart(stores, pool, clock)
+    expired = await again.recovery.resume()
+    assert running(scheduler) == {GROUP.id: first.id, OTHER.id: second.id} and not expired
+    clock.now += 31
+    again, scheduler = await restart(stores, pool, clock)
+    expired = await again.recovery.resume()
+    assert not running(scheduler) and {e.chat_id for e in expired} == {GROUP.id, OTHER.id}
+    assert again.rounds.open_round(GROUP.id) is None
+    assert (await stores.rounds.open_rounds()) == []
 
 
-async def test_other_targets_and_more_numbers(game: Game):
-    dealt = await game.play(GROUP, ANN, "24", PlayOptions(count=5, target=36))
+async def test_other_targets_and_more_numbers(services: Services):
+    dealt = await services.rounds.play(GROUP, ANN, "24", PlayOptions(count=5, target=36))
     assert dealt.dealt is not None and len(dealt.dealt.hand) == 5 and dealt.dealt.target == 36
     assert "Make <b>36</b>" in dealt.text
-    won = await game.answer(GROUP, ANN, solve(dealt.dealt.hand, 36)[0], True)
+    won = await services.answers.answer(GROUP, ANN, solve(dealt.dealt.hand, 36)[0], True)
     assert won is not None and won.closed
 
 
-async def dealt_by_hand(game: Game, chat: Chat, kind: str, hand: tuple, target: int):
+async def dealt_by_hand(services: Services, stores: Stores, chat: Chat, kind: str, hand: tuple,
+                        target: int):
     """A round with a known puzzle, stored as a deal would store it, then loaded."""
-    await game.storage.remember_chat(chat.id, chat.type, chat.title)
-    now = game.clock()
-    made = await game.storage.open_round(chat.id, kind, hand, target, "", 10, "en", now,
-                                         now + 60)
-    await game.load()
+    await stores.people.remember_chat(chat.id, chat.type, chat.title)
+    now = services.rounds.clock()
+    made = await stores.rounds.open_round(chat.id, kind, hand, target, "", 10, "en", now,
+                                          now + 60)
+    await load(services)
     return made
 
 
-async def test_countdown_closest_answer_wins_at_the_end(game: Game):
-    round_ = await dealt_by_hand(game, GROUP, "countdown", (1, 3, 7, 10, 25, 50), 831)
-    ann = await game.answer(GROUP, ANN, "10*(3*25+1+7)", explicit=True)
+async def test_countdown_closest_answer_wins_at_the_end(services: Services, stores: Stores,
+                                                       clock: Clock):
+    round_ = await dealt_by_hand(services, stores, GROUP, "countdown", (1, 3, 7, 10, 25, 50),
+                                 831)
+    ann = await services.answers.answer(GROUP, ANN, "10*(3*25+1+7)", explicit=True)
     assert ann is not None and not ann.closed and "1 away" in ann.text
-    game.clock.now += 5
-    ben = await game.answer(GROUP, BEN, "(1+7+3*25)*10", explicit=True)  # as close, but later
+    clock.now += 5
+    # as close, but later
+    ben = await services.answers.answer(GROUP, BEN, "(1+7+3*25)*10", explicit=True)
     assert ben is not None and not ben.closed
-    far = await game.answer(GROUP, LI, "50*10", explicit=True)
+    far = await services.answers.answer(GROUP, LI, "50*10", explicit=True)
     assert far is not None and "331" in far.text
-    closed = await game.expire(round_.id)
+    closed = await services.rounds.expire(round_.id)
     assert closed is not None and "Ann" in closed[1] and "+7 points" in closed[1]
     assert "the closest is <b>830</b>" in closed[1]
-    assert "7 points, 1 win in 1 round" in await game.stats(GROUP, ANN)
-    assert "0 points, 0 wins in 1 round" in await game.stats(GROUP, BEN)
+    assert "7 points, 1 win in 1 round" in await services.standings.stats(GROUP, ANN)
+    assert "0 points, 0 wins in 1 round" in await services.standings.stats(GROUP, BEN)
 
 
-async def test_countdown_nobody_close(game: Game):
-    round_ = await dealt_by_hand(game, GROUP, "countdown", (1, 3, 7, 10, 25, 50), 831)
-    await game.answer(GROUP, ANN, "50*10", explicit=True)
-    game.clock.now += 61  # time is up, the timer has not fired yet
-    closed = await game.reveal(GROUP, BEN, admin)
+async def test_countdown_nobody_close(services: Services, stores: Stores, clock: Clock):
+    round_ = await dealt_by_hand(services, stores, GROUP, "countdown", (1, 3, 7, 10, 25, 50),
+                                 831)
+    await services.answers.answer(GROUP, ANN, "50*10", explicit=True)
+    clock.now += 61  # time is up, the timer has not fired yet
+    closed = await services.rounds.reveal(GROUP, BEN, admin)
     assert closed.closed and "Nobody came within 10" in closed.text
-    assert (await game.storage.get_round(round_.id)).status == "revealed"
-    assert "0 wins in 1 round" in await game.stats(GROUP, ANN)
+    assert (await stores.rounds.get_round(round_.id)).status == "revealed"
+    assert "0 wins in 1 round" in await services.standings.stats(GROUP, ANN)
 
 
-async def test_countdown_exact_answer_ends_the_round(game: Game):
+async def test_countdown_exact_answer_ends_the_round(services: Services):
     for seed in range(50):
-        game.rng = random.Random(seed)
-        dealt = await game.play(GROUP, ANN, "countdown")
+        services.rounds.rng = random.Random(seed)
+        dealt = await services.rounds.play(GROUP, ANN, "countdown")
         round_ = dealt.dealt
         assert round_ is not None
         best = solve_countdown(round_.hand, round_.target)
         if best.exact:
             break
-        await game.reveal(GROUP, ANN)
+        await services.rounds.reveal(GROUP, ANN)
     else:
         pytest.fail("no exact Countdown hand in 50 deals")
-    won = await game.answer(GROUP, BEN, best.expression or "", explicit=True)
+    won = await services.answers.answer(GROUP, BEN, best.expression or "", explicit=True)
     assert won is not None and won.closed and "+10 points" in won.text
-    assert game.open_round(GROUP.id) is None
+    assert services.rounds.open_round(GROUP.id) is None
 
 
-async def test_yahtzee_round(game: Game):
-    dealt = await game.play(GROUP, ANN, "yahtzee")
+async def test_yahtzee_round(services: Services):
+    dealt = await services.rounds.play(GROUP, ANN, "yahtzee")
     round_ = dealt.dealt
     assert round_ is not None and len(round_.hand) == 13 and "⚀" in dealt.text + "⚀"
     total = best_assignment(round_.hand).total
-    wrong = await game.answer(GROUP, BEN, str(total - 1), explicit=False)
+    wrong = await services.answers.answer(GROUP, BEN, str(total - 1), explicit=False)
     assert wrong is not None and f"more than {total - 1}" in wrong.text
-    assert await game.hint(GROUP, BEN) == "No hints in this game."
-    won = await game.answer(GROUP, ANN, str(total), explicit=True)
+    assert await services.rounds.hint(GROUP, BEN) == "No hints in this game."
+    won = await services.answers.answer(GROUP, ANN, str(total), explicit=True)
     assert won is not None and won.closed and f"The best total is <b>{total}</b>" in won.text
     assert "<pre>" in won.text and "full house" in won.text
 
 
-async def test_languages(game: Game):
-    assert "Usage: /lang" in await game.set_language(GROUP, ANN, "fr")
-    assert "中文" in await game.set_language(GROUP, ANN, "zh", admin)
-    dealt = await game.play(GROUP, ANN, "24")  # Ann speaks English, the chat chose Chinese
+async def test_languages(services: Services, stores: Stores, pool: SolverPool, clock: Clock):
+    assert "Usage: /lang" in await services.people.set_language(GROUP, ANN, "fr")
+    assert "中文" in await services.people.set_language(GROUP, ANN, "zh", admin)
+    # Ann speaks English, the chat chose Chinese
+    dealt = await services.rounds.play(GROUP, ANN, "24")
     assert "算出" in dealt.text
-    closed = await game.expire(dealt.dealt.id)
+    closed = await services.rounds.expire(dealt.dealt.id)
     assert closed is not None and "时间到" in closed[1]
-    again = await restart(game)  # the choice is stored
-    assert "还没有" in await again.stats(GROUP, ANN)
+    again, _ = await restart(stores, pool, clock)  # the choice is stored
+    assert "还没有" in await again.standings.stats(GROUP, ANN)
 
 
-async def test_leaderboards_per_game(game: Game):
+async def test_leaderboards_per_game(services: Services):
     for chat, player, kind in ((GROUP, ANN, "24"), (OTHER, BEN, "24"), (OTHER, BEN, "yahtzee")):
-        dealt = await game.play(chat, player, kind)
+        dealt = await services.rounds.play(chat, player, kind)
         round_ = dealt.dealt
         answer = solve(round_.hand)[0] if kind == "24" else str(round_.target)
-        assert (await game.answer(chat, player, answer, True)).closed
-    top_here = await game.top(OTHER, BEN, everywhere=False)
+        assert (await services.answers.answer(chat, player, answer, True)).closed
+    top = services.standings.top
+    top_here = await top(OTHER, BEN, everywhere=False)
     assert "Ben" in top_here and "Ann" not in top_here
-    assert "Ann" in await game.top(OTHER, BEN, everywhere=True)
-    assert "Ann" not in await game.top(OTHER, BEN, everywhere=True, game="yahtzee")
-    stats = await game.stats(OTHER, BEN)
+    assert "Ann" in await top(OTHER, BEN, everywhere=True)
+    assert "Ann" not in await top(OTHER, BEN, everywhere=True, game="yahtzee")
+    stats = await services.standings.stats(OTHER, BEN)
     assert "24:" in stats and "Yahtzee:" in stats and "All games:" in stats
 
 
-async def test_chat_migration_moves_the_open_round(game: Game):
-    dealt = await game.play(GROUP, ANN, "24")
-    moved = await game.migrate_chat(GROUP.id, -100777)
+async def test_chat_migration_moves_the_open_round(services: Services):
+    dealt = await services.rounds.play(GROUP, ANN, "24")
+    moved = await services.rounds.migrate_chat(GROUP.id, -100777)
     assert moved is not None and moved.id == dealt.dealt.id and moved.chat_id == -100777
-    assert game.open_round(GROUP.id) is None
-    won = await game.answer(Chat(-100777, "supergroup"), ANN, solve(moved.hand)[0], True)
+    assert services.rounds.open_round(GROUP.id) is None
+    won = await services.answers.answer(Chat(-100777, "supergroup"), ANN, solve(moved.hand)[0],
+                                        True)
     assert won is not None and won.closed
 
 
 async def test_solving_service(pool: SolverPool):
-    from bot.i18n import Texts
+    from bot.text.i18n import Texts
 
     solving = Solving(pool, timeout=30)
     texts = Texts("en")
@@ -217,7 +245,7 @@ async def test_solving_service(pool: SolverPool):
 
 
 async def test_slow_solve_is_stopped_and_the_pool_recovers():
-    from bot.i18n import Texts
+    from bot.text.i18n import Texts
 
     own = SolverPool(1)
     try:
@@ -235,8 +263,8 @@ async def test_a_timeout_does_not_take_down_other_work(workers):
     """A stopped /solve restarts the pool; work queued or running beside it runs again."""
     import asyncio
 
-    from bot.games.twentyfour import solutions
-    from bot.pool import SolverTimeout
+    from bot.play.games.twentyfour import solutions
+    from bot.runtime.pool import SolverTimeout
 
     own = SolverPool(workers)
     try:

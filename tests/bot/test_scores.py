@@ -1,4 +1,4 @@
-"""Scores kept by the database's triggers equal the definitions (tests/scoring.py), whatever the
+"""Scores kept by the database's triggers equal the definitions (tests/bot/scoring.py), whatever the
 order of answers, closes and races; migration 4 repairs the rows earlier versions got wrong."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ import sqlite3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.storage import Storage
+from bot.store.sqlite import open_sqlite
+from bot.store.stores import Stores
 from tests.bot.scoring import (
     ANSWERS_SQL,
     ROUNDS_SQL,
@@ -42,10 +43,11 @@ operation = st.one_of(
 
 
 class Scenario:
-    """Drives Storage as the round service does, chat by chat."""
+    """Drives the stores as the round service does, chat by chat."""
 
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
+    def __init__(self, stores: Stores) -> None:
+        self.people = stores.people
+        self.store = stores.rounds
         self.rounds: dict[int, list[int]] = {c: [] for c in CHATS}  # oldest first
         self.open: dict[int, int | None] = dict.fromkeys(CHATS)
         self.clock = 1000.0
@@ -56,9 +58,9 @@ class Scenario:
 
     async def setup(self) -> None:
         for c in CHATS:
-            await self.storage.remember_chat(c, "group", None)
+            await self.people.remember_chat(c, "group", None)
         for u in USERS:
-            await self.storage.remember_user(u, f"U{u}")
+            await self.people.remember_user(u, f"U{u}")
 
     async def run(self, op: tuple) -> None:
         kind, c, *args = op
@@ -66,8 +68,8 @@ class Scenario:
         if kind == "open":
             if current is None:
                 now = self.tick()
-                made = await self.storage.open_round(c, args[0], (1, 2, 3, 4), 24, "", 10, "en",
-                                                     now, now + 60)
+                made = await self.store.open_round(c, args[0], (1, 2, 3, 4), 24, "", 10, "en",
+                                                   now, now + 60)
                 assert made is not None
                 self.rounds[c].append(made.id)
                 self.open[c] = made.id
@@ -76,8 +78,8 @@ class Scenario:
             rounds = self.rounds[c]
             if rounds:
                 target = rounds[-1 - min(back, len(rounds) - 1)]
-                await self.storage.record_answer(target, player, "x", correct, self.tick(),
-                                                 distance)
+                await self.store.record_answer(target, player, "x", correct, self.tick(),
+                                               distance)
         elif current is not None:
             await self.close(kind, c, current, args)
 
@@ -85,46 +87,46 @@ class Scenario:
         now = self.tick()
         if kind == "win":
             player, points, seconds = args
-            closed = await self.storage.close_round(current, "won", now, player, "x", points,
-                                                    seconds)
+            closed = await self.store.close_round(current, "won", now, player, "x", points,
+                                                  seconds)
         elif kind == "race":
-            results = await asyncio.gather(*(self.storage.close_round(
+            results = await asyncio.gather(*(self.store.close_round(
                 current, "won", now, p, "x", 10, 1.0) for p in args[0]))
             assert sum(results) == 1
             closed = True
         elif kind == "closest":
-            best = await self.storage.best_answer(current)
+            best = await self.store.best_answer(current)
             winner = best.user_id if best is not None and best.distance <= 10 else None
-            closed = await self.storage.close_round(
+            closed = await self.store.close_round(
                 current, "won" if winner else "expired", now, winner, best.text if winner and best
                 else None, 10 - (best.distance if best else 0) if winner else 0,
                 best.at - 1000.0 if winner and best else None)
         elif kind == "settle":
-            right = await self.storage.first_right_answer(current)
+            right = await self.store.first_right_answer(current)
             if right is None:
                 return
-            closed = await self.storage.close_round(current, "won", right.at, right.user_id,
-                                                    right.text, 10, right.at - 1000.0)
+            closed = await self.store.close_round(current, "won", right.at, right.user_id,
+                                                  right.text, 10, right.at - 1000.0)
         else:
-            closed = await self.storage.close_round(current, args[0], now)
+            closed = await self.store.close_round(current, args[0], now)
         assert closed
-        assert not await self.storage.close_round(current, "expired", now)  # never twice
+        assert not await self.store.close_round(current, "expired", now)  # never twice
         self.open[c] = None
 
 
 async def scores_after(operations: list[tuple]) -> tuple[dict, dict]:
-    storage = await Storage.open(":memory:")
+    stores = await open_sqlite(":memory:")
     try:
-        scenario = Scenario(storage)
+        scenario = Scenario(stores)
         await scenario.setup()
         for op in operations:
             await scenario.run(op)
-        rounds, answers = read_rows(await storage.db.execute_fetchall(ROUNDS_SQL),
-                                    await storage.db.execute_fetchall(ANSWERS_SQL))
-        stored = stored_scores(await storage.db.execute_fetchall(SCORES_SQL))
+        db = stores.rounds.db
+        rounds, answers = read_rows(await db.fetch(ROUNDS_SQL), await db.fetch(ANSWERS_SQL))
+        stored = stored_scores(await db.fetch(SCORES_SQL))
         return stored, expected_scores(rounds, answers)
     finally:
-        await storage.close()
+        await stores.close()
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -191,22 +193,22 @@ def damage(path) -> None:
 
 async def test_migration_repairs_scores_from_version_3(tmp_path):
     path = tmp_path / "old.sqlite3"
-    old = await Storage.open(path, migrate_to=3)
+    old = await open_sqlite(path, migrate_to=3)
     await old.close()
     damage(path)
     db = sqlite3.connect(path)
     assert score_mismatches(db)  # what version 3 stored is wrong
     db.close()
 
-    storage = await Storage.open(path)
-    rows = {(s.game, u): s for u in (1, 2, 3) for s in await storage.stats(-1, u)}
+    stores = await open_sqlite(path)
+    rows = {(s.game, u): s for u in (1, 2, 3) for s in await stores.scores.stats(-1, u)}
     ann, ben, cy = rows[("24", 1)], rows[("24", 2)], rows[("24", 3)]
     assert (ann.points, ann.wins, ann.rounds_played, ann.current_streak, ann.best_streak) == \
         (20, 2, 2, 2, 2)
     assert (ben.points, ben.wins, ben.rounds_played, ben.current_streak) == (10, 1, 3, 1)
     assert (cy.rounds_played, cy.current_streak) == (3, 0)
     assert ann.fastest_win == 5.0
-    await storage.close()
+    await stores.close()
     db = sqlite3.connect(path)
     assert score_mismatches(db) == []
     # no old result is sent again at start-up; the open round is left to resume

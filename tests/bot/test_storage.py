@@ -1,4 +1,6 @@
-"""Storage on a temporary SQLite file: migrations, atomic winners, scores, streaks, migration."""
+"""The SQLite stores on a temporary file, store by store: the database under them (migrations,
+the gate), rounds (one open per chat, atomic winners), scores (streaks, leaderboards) and
+people (a chat's move to a supergroup)."""
 
 from __future__ import annotations
 
@@ -8,90 +10,102 @@ import json
 import aiosqlite
 import pytest
 
-from bot.migrations import LATEST, MIGRATIONS, statements
-from bot.storage import Gate, Storage
+from bot.store.sqlite import open_sqlite
+from bot.store.sqlite.database import Database, Gate
+from bot.store.sqlite.migrations import LATEST, MIGRATIONS, statements
+from bot.store.stores import Stores
 
 CHAT = -500
 
 
-async def fresh(tmp_path, version: int = LATEST) -> Storage:
-    storage = await Storage.open(tmp_path / "db.sqlite3", migrate_to=version)
-    await storage.remember_chat(CHAT, "group", "G")
-    await storage.remember_user(1, "Ann")
-    await storage.remember_user(2, "Ben")
-    return storage
+async def fresh(tmp_path, version: int = LATEST) -> Stores:
+    stores = await open_sqlite(tmp_path / "db.sqlite3", migrate_to=version)
+    await stores.people.remember_chat(CHAT, "group", "G")
+    await stores.people.remember_user(1, "Ann")
+    await stores.people.remember_user(2, "Ben")
+    return stores
 
 
-async def open_round(storage: Storage, chat: int = CHAT, game: str = "24", points: int = 10,
+def database(stores: Stores) -> Database:
+    """The one connection every SQLite store shares."""
+    return stores.rounds.db
+
+
+async def open_round(stores: Stores, chat: int = CHAT, game: str = "24", points: int = 10,
                      start: float = 100.0):
-    made = await storage.open_round(chat, game, (1, 2, 3, 4), 24, "easy", points, "en", start,
-                                    start + 60)
+    made = await stores.rounds.open_round(chat, game, (1, 2, 3, 4), 24, "easy", points, "en",
+                                          start, start + 60)
     assert made is not None
     return made
 
 
-async def play_round(storage: Storage, winner: int | None, answered: tuple[int, ...] = (),
+async def play_round(stores: Stores, winner: int | None, answered: tuple[int, ...] = (),
                      start: float = 100.0, took: float = 5.0, game: str = "24") -> int:
-    current = await open_round(storage, game=game, start=start)
+    current = await open_round(stores, game=game, start=start)
     for user in answered:
-        await storage.record_answer(current.id, user, "1+2", False, start + 1)
+        await stores.rounds.record_answer(current.id, user, "1+2", False, start + 1)
     if winner is not None:
-        assert await storage.close_round(current.id, "won", start + took, winner, "1*2*3*4",
-                                         current.points, took)
+        assert await stores.rounds.close_round(current.id, "won", start + took, winner,
+                                               "1*2*3*4", current.points, took)
     else:
-        assert await storage.close_round(current.id, "expired", start + 60)
+        assert await stores.rounds.close_round(current.id, "expired", start + 60)
     return current.id
 
 
+# --- the database: migrations, parameters, the gate ------------------------------------------
+
 async def test_migrations_from_empty(tmp_path):
-    storage = await fresh(tmp_path)
-    assert await storage.version() == LATEST
-    assert (await storage.db.execute_fetchall("PRAGMA journal_mode"))[0][0] == "wal"
-    assert (await storage.db.execute_fetchall("PRAGMA foreign_keys"))[0][0] == 1
-    await storage.close()
-    again = await Storage.open(tmp_path / "db.sqlite3")  # re-opening applies nothing twice
-    assert await again.version() == LATEST
+    stores = await fresh(tmp_path)
+    db = database(stores)
+    assert await db.version() == LATEST
+    assert (await db.connection.execute_fetchall("PRAGMA journal_mode"))[0][0] == "wal"
+    assert (await db.connection.execute_fetchall("PRAGMA foreign_keys"))[0][0] == 1
+    await stores.close()
+    again = await open_sqlite(tmp_path / "db.sqlite3")  # re-opening applies nothing twice
+    assert await database(again).version() == LATEST
     await again.close()
 
 
-async def old_rounds(storage: Storage, version: int) -> None:
+async def old_rounds(stores: Stores, version: int) -> None:
     """Two rounds won by Ann with Ben answering, written as a bot of that version did."""
+    connection = database(stores).connection
     for _ in range(2):
-        cursor = await storage.db.execute(
+        cursor = await connection.execute(
             "INSERT INTO rounds (chat_id, hand, target, level, points, started_at, deadline) "
             "VALUES (?, '[1, 2, 3, 4]', 24, 'easy', 10, 100.0, 160.0)", (CHAT,))
         round_id = cursor.lastrowid
-        await storage.db.execute("INSERT INTO answers (round_id, user_id, text, correct, at) "
+        await connection.execute("INSERT INTO answers (round_id, user_id, text, correct, at) "
                                  "VALUES (?, 2, '1+2', 0, 101.0)", (round_id,))
         timed = ", win_seconds=4.0" if version >= 3 else ""
-        await storage.db.execute(
+        await connection.execute(
             "UPDATE rounds SET status='won', winner_id=1, awarded=points, ended_at=104"
             f"{timed} WHERE id=?", (round_id,))
-    await storage.db.execute(
+    await connection.execute(
         "INSERT INTO rounds (chat_id, hand, target, level, points, started_at, deadline) "
         "VALUES (?, '[3, 3, 8, 8]', 24, 'hard', 30, 200.0, 260.0)", (CHAT,))
 
 
 @pytest.mark.parametrize("version", range(1, LATEST))
 async def test_migration_from_each_earlier_version(tmp_path, version):
-    storage = await fresh(tmp_path, version=version)
+    stores = await fresh(tmp_path, version=version)
     if version == 2:  # version 2 kept scores itself, as its code did when a round closed
-        await storage.db.execute("INSERT INTO scores (chat_id, user_id, points, wins, "
-                                 "rounds_played, fastest_win) VALUES (?, 1, 20, 2, 2, 4.0), "
-                                 "(?, 2, 0, 0, 2, NULL)", (CHAT, CHAT))
-    await old_rounds(storage, version)
-    await storage.close()
-    upgraded = await Storage.open(tmp_path / "db.sqlite3")
-    assert await upgraded.version() == LATEST
-    [ann] = await upgraded.stats(CHAT, 1)
-    [ben] = await upgraded.stats(CHAT, 2)
+        await database(stores).connection.execute(
+            "INSERT INTO scores (chat_id, user_id, points, wins, rounds_played, fastest_win) "
+            "VALUES (?, 1, 20, 2, 2, 4.0), (?, 2, 0, 0, 2, NULL)", (CHAT, CHAT))
+    await old_rounds(stores, version)
+    await stores.close()
+    upgraded = await open_sqlite(tmp_path / "db.sqlite3")
+    assert await database(upgraded).version() == LATEST
+    [ann] = await upgraded.scores.stats(CHAT, 1)
+    [ben] = await upgraded.scores.stats(CHAT, 2)
     assert (ann.game, ann.points, ann.wins, ann.rounds_played) == ("24", 20, 2, 2)
     assert ann.fastest_win == 4.0
     assert (ben.points, ben.rounds_played) == (0, 2)
-    [still_open] = await upgraded.open_rounds()
+    [still_open] = await upgraded.rounds.open_rounds()
     assert (still_open.game, still_open.hand, still_open.lang) == ("24", (3, 3, 8, 8), "en")
-    assert await upgraded.close_round(still_open.id, "won", 205.0, 2, "8/(3-8/3)", 30, 5.0)
-    [ben] = await upgraded.stats(CHAT, 2)
+    assert await upgraded.rounds.close_round(still_open.id, "won", 205.0, 2, "8/(3-8/3)", 30,
+                                             5.0)
+    [ben] = await upgraded.scores.stats(CHAT, 2)
     assert (ben.points, ben.wins, ben.rounds_played, ben.fastest_win) == (30, 1, 3, 5.0)
     await upgraded.close()
 
@@ -103,126 +117,18 @@ def test_statements_keep_a_triggers_body_whole():
     assert all(s.endswith(";") for s in found)
 
 
-async def test_one_open_round_per_chat(tmp_path):
-    storage = await fresh(tmp_path)
-    first = await open_round(storage)
-    second = await storage.open_round(CHAT, "yahtzee", ((1, 2, 3, 4, 5),), 99, "", 20, "en",
-                                      2.0, 62.0)
-    assert first is not None and second is None
-    assert (await storage.open_round_of(CHAT)).hand == (1, 2, 3, 4)
-    await storage.close()
-
-
-async def test_nested_hands_come_back_as_tuples(tmp_path):
-    storage = await fresh(tmp_path)
-    rolls = tuple((1, 2, 3, 4, 5) for _ in range(13))
-    made = await storage.open_round(CHAT, "yahtzee", rolls, 123, "", 20, "zh", 1.0, 61.0)
-    loaded = await storage.open_round_of(CHAT)
-    assert made == loaded and loaded.hand == rolls and loaded.lang == "zh"
-    await storage.close()
-
-
-async def test_concurrent_winners_exactly_one(tmp_path):
-    storage = await fresh(tmp_path)
-    current = await open_round(storage)
-    results = await asyncio.gather(*(storage.close_round(current.id, "won", 105.0, user, "x",
-                                                         10, 5.0) for user in (1, 2, 1, 2)))
-    assert sum(results) == 1
-    standings = await storage.top(CHAT)
-    assert len(standings) == 1 and standings[0].points == 10 and standings[0].wins == 1
-    assert not await storage.close_round(current.id, "expired", 170.0)  # no double count
-    [winner] = [s for s in (await storage.stats(CHAT, 1)) + (await storage.stats(CHAT, 2))]
-    assert winner.rounds_played == 1
-    await storage.close()
-
-
-async def test_streaks_fastest_and_leaderboards(tmp_path):
-    storage = await fresh(tmp_path)
-    await play_round(storage, 1, took=9.0)
-    await play_round(storage, 1, answered=(2,), took=3.0)
-    await play_round(storage, 1, took=7.0)
-    [ann] = await storage.stats(CHAT, 1)
-    assert (ann.wins, ann.current_streak, ann.best_streak, ann.fastest_win) == (3, 3, 3, 3.0)
-    await play_round(storage, 2)  # Ann did not play this one: her streak goes on
-    [ann] = await storage.stats(CHAT, 1)
-    [ben] = await storage.stats(CHAT, 2)
-    assert (ann.current_streak, ann.best_streak, ann.rounds_played) == (3, 3, 3)
-    assert (ben.current_streak, ben.wins, ben.rounds_played) == (1, 1, 2)
-    await play_round(storage, None, answered=(2,))
-    [ben] = await storage.stats(CHAT, 2)
-    assert ben.current_streak == 0 and ben.rounds_played == 3
-    assert [s.name for s in await storage.top(CHAT)] == ["Ann", "Ben"]
-    await storage.remember_chat(-600, "group", "H")
-    other = await open_round(storage, chat=-600, points=30)
-    await storage.close_round(other.id, "won", 102.0, 2, "x", 30, 2.0)
-    everywhere = await storage.top(None)
-    assert [(s.name, s.points) for s in everywhere] == [("Ben", 40), ("Ann", 30)]
-    await storage.close()
-
-
-async def test_scores_per_game(tmp_path):
-    storage = await fresh(tmp_path)
-    await play_round(storage, 1, game="24")
-    await play_round(storage, 2, game="countdown")
-    await play_round(storage, 2, answered=(1,), game="countdown")
-    assert [s.name for s in await storage.top(CHAT, "countdown")] == ["Ben"]
-    assert [s.name for s in await storage.top(CHAT, "24")] == ["Ann"]
-    assert [(s.name, s.points) for s in await storage.top(CHAT)] == [("Ben", 20), ("Ann", 10)]
-    ann = {s.game: s for s in await storage.stats(CHAT, 1)}
-    assert ann["24"].wins == 1 and ann["countdown"].rounds_played == 1
-    assert ann["24"].current_streak == 1  # a streak is per game
-    await storage.close()
-
-
-async def test_restart_keeps_open_rounds(tmp_path):
-    storage = await fresh(tmp_path)
-    current = await open_round(storage)
-    await storage.set_message(current.id, 77)
-    await storage.close()
-    reopened = await Storage.open(tmp_path / "db.sqlite3")
-    [resumed] = await reopened.open_rounds()
-    assert resumed.hand == (1, 2, 3, 4) and resumed.message_id == 77
-    await reopened.close()
-
-
-async def test_chat_migration_moves_rounds_scores_and_language(tmp_path):
-    storage = await fresh(tmp_path)
-    await storage.set_language(CHAT, "zh")
-    await play_round(storage, 1)
-    await open_round(storage, start=200.0)
-    await storage.migrate_chat(CHAT, -100500)
-    assert await storage.stats(CHAT, 1) == []
-    [moved] = await storage.stats(-100500, 1)
-    assert moved.points == 10
-    assert (await storage.open_round_of(-100500)) is not None
-    assert (await storage.open_round_of(CHAT)) is None
-    assert (await storage.languages())[-100500] == "zh"
-    await storage.close()
-
-
-async def test_best_answer_is_the_closest_then_the_earliest(tmp_path):
-    storage = await fresh(tmp_path)
-    current = await open_round(storage, game="countdown")
-    await storage.record_answer(current.id, 1, "a", False, 103.0, 4)
-    await storage.record_answer(current.id, 2, "b", False, 101.0, 4)
-    await storage.record_answer(current.id, 1, "c", False, 102.0, 9)
-    await storage.record_answer(current.id, 2, "bad", False, 100.0, None)
-    best = await storage.best_answer(current.id)
-    assert best is not None and (best.name, best.text, best.distance) == ("Ben", "b", 4)
-    await storage.close()
-
-
 async def test_queries_are_parameterised(tmp_path):
-    storage = await fresh(tmp_path)
-    await storage.remember_chat(CHAT, "group", "x'); DROP TABLE rounds; --")
-    await storage.remember_user(3, "Robert'); --")
+    stores = await fresh(tmp_path)
+    await stores.people.remember_chat(CHAT, "group", "x'); DROP TABLE rounds; --")
+    await stores.people.remember_user(3, "Robert'); --")
     async with aiosqlite.connect(tmp_path / "db.sqlite3") as db, \
             db.execute("SELECT first_name FROM users WHERE id = 3") as cursor:
         assert (await cursor.fetchone())[0] == "Robert'); --"
-    current = await storage.open_round(CHAT, "24", (1, 2, 3, 4), 24, "easy", 10, "en", 1.0, 2.0)
-    assert json.loads((await storage.db.execute_fetchall(
+    current = await stores.rounds.open_round(CHAT, "24", (1, 2, 3, 4), 24, "easy", 10, "en",
+                                             1.0, 2.0)
+    assert json.loads((await database(stores).connection.execute_fetchall(
         "SELECT hand FROM rounds WHERE id = ?", (current.id,)))[0][0]) == [1, 2, 3, 4]
-    await storage.close()
+    await stores.close()
 
 
 async def test_gate_lets_a_transaction_run_alone():
@@ -247,3 +153,121 @@ async def test_gate_lets_a_transaction_run_alone():
     await asyncio.gather(first, both)
     assert order.index("T+") > order.index("a-")  # waits for the statement under way
     assert order.index("b+") > order.index("T-")  # and keeps new ones out until it is done
+
+
+# --- rounds ----------------------------------------------------------------------------------
+
+async def test_one_open_round_per_chat(tmp_path):
+    stores = await fresh(tmp_path)
+    first = await open_round(stores)
+    second = await stores.rounds.open_round(CHAT, "yahtzee", ((1, 2, 3, 4, 5),), 99, "", 20,
+                                            "en", 2.0, 62.0)
+    assert first is not None and second is None
+    assert (await stores.rounds.open_round_of(CHAT)).hand == (1, 2, 3, 4)
+    await stores.close()
+
+
+async def test_nested_hands_come_back_as_tuples(tmp_path):
+    stores = await fresh(tmp_path)
+    rolls = tuple((1, 2, 3, 4, 5) for _ in range(13))
+    made = await stores.rounds.open_round(CHAT, "yahtzee", rolls, 123, "", 20, "zh", 1.0, 61.0)
+    loaded = await stores.rounds.open_round_of(CHAT)
+    assert made == loaded and loaded.hand == rolls and loaded.lang == "zh"
+    await stores.close()
+
+
+async def test_concurrent_winners_exactly_one(tmp_path):
+    stores = await fresh(tmp_path)
+    current = await open_round(stores)
+    results = await asyncio.gather(*(stores.rounds.close_round(
+        current.id, "won", 105.0, user, "x", 10, 5.0) for user in (1, 2, 1, 2)))
+    assert sum(results) == 1
+    standings = await stores.scores.top(CHAT)
+    assert len(standings) == 1 and standings[0].points == 10 and standings[0].wins == 1
+    assert not await stores.rounds.close_round(current.id, "expired", 170.0)  # no double count
+    [winner] = [s for s in (await stores.scores.stats(CHAT, 1))
+                + (await stores.scores.stats(CHAT, 2))]
+    assert winner.rounds_played == 1
+    await stores.close()
+
+
+async def test_restart_keeps_open_rounds(tmp_path):
+    stores = await fresh(tmp_path)
+    current = await open_round(stores)
+    await stores.rounds.set_message(current.id, 77)
+    await stores.close()
+    reopened = await open_sqlite(tmp_path / "db.sqlite3")
+    [resumed] = await reopened.rounds.open_rounds()
+    assert resumed.hand == (1, 2, 3, 4) and resumed.message_id == 77
+    await reopened.close()
+
+
+async def test_best_answer_is_the_closest_then_the_earliest(tmp_path):
+    stores = await fresh(tmp_path)
+    current = await open_round(stores, game="countdown")
+    await stores.rounds.record_answer(current.id, 1, "a", False, 103.0, 4)
+    await stores.rounds.record_answer(current.id, 2, "b", False, 101.0, 4)
+    await stores.rounds.record_answer(current.id, 1, "c", False, 102.0, 9)
+    await stores.rounds.record_answer(current.id, 2, "bad", False, 100.0, None)
+    best = await stores.rounds.best_answer(current.id)
+    assert best is not None and (best.name, best.text, best.distance) == ("Ben", "b", 4)
+    await stores.close()
+
+
+# --- scores ----------------------------------------------------------------------------------
+
+async def test_streaks_fastest_and_leaderboards(tmp_path):
+    stores = await fresh(tmp_path)
+    scores = stores.scores
+    await play_round(stores, 1, took=9.0)
+    await play_round(stores, 1, answered=(2,), took=3.0)
+    await play_round(stores, 1, took=7.0)
+    [ann] = await scores.stats(CHAT, 1)
+    assert (ann.wins, ann.current_streak, ann.best_streak, ann.fastest_win) == (3, 3, 3, 3.0)
+    await play_round(stores, 2)  # Ann did not play this one: her streak goes on
+    [ann] = await scores.stats(CHAT, 1)
+    [ben] = await scores.stats(CHAT, 2)
+    assert (ann.current_streak, ann.best_streak, ann.rounds_played) == (3, 3, 3)
+    assert (ben.current_streak, ben.wins, ben.rounds_played) == (1, 1, 2)
+    await play_round(stores, None, answered=(2,))
+    [ben] = await scores.stats(CHAT, 2)
+    assert ben.current_streak == 0 and ben.rounds_played == 3
+    assert [s.name for s in await scores.top(CHAT)] == ["Ann", "Ben"]
+    await stores.people.remember_chat(-600, "group", "H")
+    other = await open_round(stores, chat=-600, points=30)
+    await stores.rounds.close_round(other.id, "won", 102.0, 2, "x", 30, 2.0)
+    everywhere = await scores.top(None)
+    assert [(s.name, s.points) for s in everywhere] == [("Ben", 40), ("Ann", 30)]
+    await stores.close()
+
+
+async def test_scores_per_game(tmp_path):
+    stores = await fresh(tmp_path)
+    scores = stores.scores
+    await play_round(stores, 1, game="24")
+    await play_round(stores, 2, game="countdown")
+    await play_round(stores, 2, answered=(1,), game="countdown")
+    assert [s.name for s in await scores.top(CHAT, "countdown")] == ["Ben"]
+    assert [s.name for s in await scores.top(CHAT, "24")] == ["Ann"]
+    assert [(s.name, s.points) for s in await scores.top(CHAT)] == [("Ben", 20), ("Ann", 10)]
+    ann = {s.game: s for s in await scores.stats(CHAT, 1)}
+    assert ann["24"].wins == 1 and ann["countdown"].rounds_played == 1
+    assert ann["24"].current_streak == 1  # a streak is per game
+    await stores.close()
+
+
+# --- people ----------------------------------------------------------------------------------
+
+async def test_chat_migration_moves_rounds_scores_and_language(tmp_path):
+    stores = await fresh(tmp_path)
+    await stores.people.set_language(CHAT, "zh")
+    await play_round(stores, 1)
+    await open_round(stores, start=200.0)
+    await stores.people.migrate_chat(CHAT, -100500)
+    assert await stores.scores.stats(CHAT, 1) == []
+    [moved] = await stores.scores.stats(-100500, 1)
+    assert moved.points == 10
+    assert (await stores.rounds.open_round_of(-100500)) is not None
+    assert (await stores.rounds.open_round_of(CHAT)) is None
+    assert (await stores.people.languages())[-100500] == "zh"
+    await stores.close()

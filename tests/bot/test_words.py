@@ -12,8 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import LANGUAGES, PLURAL_FORMS, PRIVATE, Texts, catalog, parse_language, texts_for
-from bot.pool import SolverPool
+from bot.runtime.pool import SolverPool
+from bot.text.i18n import (
+    LANGUAGES,
+    PLURAL_FORMS,
+    PRIVATE,
+    Texts,
+    catalog,
+    parse_language,
+    texts_for,
+)
 from solver import solve
 from tests.bot.conftest import Harness, make_config, running
 from tests.fake_telegram import FakeTelegram
@@ -141,7 +149,7 @@ async def ask(h: Harness, text: str, user: dict = ALICE, chat: int = GROUP,
 
 async def win(h: Harness, user: dict, chat: int = GROUP) -> None:
     await ask(h, "/play", user, chat)
-    current = h.game.open_round(chat)
+    current = h.services.rounds.open_round(chat)
     assert current is not None
     assert "wins with" in await ask(h, f"/a {solve(current.hand)[0]}", user, chat)
 
@@ -176,7 +184,7 @@ async def test_reveal_names_each_game(harness: Harness):
     assert revealed.startswith("⏹ Round over — make 36.") and "(24)" not in revealed
     await harness.send(GROUP, ALICE, "/countdown")
     await harness.telegram.reply(GROUP)
-    target = harness.game.open_round(GROUP).target
+    target = harness.services.rounds.open_round(GROUP).target
     revealed = await ask(harness, "/reveal")
     assert revealed.startswith(f"⏹ Round over — Countdown, as close to {target} as you can.")
     await harness.send(GROUP, ALICE, "/yahtzee")
@@ -185,7 +193,7 @@ async def test_reveal_names_each_game(harness: Harness):
     assert revealed.startswith("⏹ Round over — Yahtzee, the best total of 13 rolls.")
     await harness.send(-5, ZHANG, "/countdown")
     await harness.telegram.reply(-5)
-    target = harness.game.open_round(-5).target
+    target = harness.services.rounds.open_round(-5).target
     revealed = await ask(harness, "/reveal", ZHANG, chat=-5)
     assert revealed.startswith(f"⏹ 本局结束 —— 数字挑战，尽量接近 {target}。")
 
@@ -211,7 +219,7 @@ async def test_negative_targets_and_values_use_a_minus_sign(harness: Harness):
     assert "→ −5" in await ask(harness, "/solve 1 1 = -5")
     await harness.send(GROUP, ALICE, "/play")
     await harness.telegram.reply(GROUP)
-    low, *rest = sorted(harness.game.open_round(GROUP).hand)
+    low, *rest = sorted(harness.services.rounds.open_round(GROUP).hand)
     wrong = await ask(harness, "/a " + "-".join(map(str, [low, *rest])))
     assert f"makes −{sum(rest) - low}, not 24" in wrong
 

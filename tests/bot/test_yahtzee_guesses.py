@@ -4,17 +4,19 @@
 from __future__ import annotations
 
 import asyncio
-import random
 
 import pytest
 
-from bot.games import yahtzee
-from bot.i18n import Texts
-from bot.rounds import Chat, Game, Player
-from bot.storage import Round, Storage
-from bot.throttle import Throttle
+from bot.play.games import yahtzee
+from bot.play.people import Chat, Player
+from bot.play.services import Services
+from bot.play.throttle import Throttle
+from bot.runtime.pool import SolverPool
+from bot.store.records import Round
+from bot.store.stores import Stores
+from bot.text.i18n import Texts
 from solver.yahtzee import CATEGORIES, best_assignment, category_score
-from tests.bot.conftest import Clock, Harness
+from tests.bot.conftest import Clock, Harness, new_services
 
 GROUP = Chat(-42, "group", "G")
 ANN = Player(1, "Ann", language_code="en")
@@ -22,28 +24,28 @@ BEN = Player(2, "Ben", language_code="en")
 CY = Player(3, "Cy", language_code="en")
 
 
-def new_game(storage: Storage, pool, clock: Clock) -> Game:
-    game = Game(storage, pool, {"yahtzee": 60}, clock=clock, rng=random.Random(5))
-    game.throttle = Throttle(clock=clock)  # replies to wrong guesses follow the test's clock
-    return game
+def new_game(stores: Stores, pool: SolverPool, clock: Clock) -> Services:
+    services, _ = new_services(stores, pool, clock, seed=5, seconds={"yahtzee": 60})
+    # replies to wrong guesses follow the test's clock
+    services.answers.throttle = Throttle(clock=clock)
+    return services
 
 
 @pytest.fixture
-async def game(tmp_path, pool):
-    storage = await Storage.open(tmp_path / "y.sqlite3")
-    yield new_game(storage, pool, Clock())
-    await storage.close()
+def services(stores: Stores, pool: SolverPool, clock: Clock) -> Services:
+    """The game services of these tests (their own deals, and a throttle on the test's clock)."""
+    return new_game(stores, pool, clock)
 
 
-async def deal(game: Game) -> Round:
-    dealt = await game.play(GROUP, ANN, "yahtzee")
+async def deal(services: Services) -> Round:
+    dealt = await services.rounds.play(GROUP, ANN, "yahtzee")
     assert dealt.dealt is not None
     return dealt.dealt
 
 
-async def guess(game: Game, player: Player, total: int) -> str:
-    game.clock.now += 2  # type: ignore[attr-defined]  # past the reply throttle
-    reply = await game.answer(GROUP, player, str(total), explicit=False)
+async def guess(services: Services, player: Player, total: int) -> str:
+    services.rounds.clock.now += 2  # type: ignore[attr-defined]  # past the reply throttle
+    reply = await services.answers.answer(GROUP, player, str(total), explicit=False)
     assert reply is not None
     return reply.text
 
@@ -100,80 +102,83 @@ def test_the_reveal_numbers_each_roll_as_the_deal_does():
 
 # --- rounds ----------------------------------------------------------------------------------
 
-async def test_three_guesses_each_then_a_polite_no(game: Game):
-    round_ = await deal(game)
+async def test_three_guesses_each_then_a_polite_no(services: Services, stores: Stores):
+    round_ = await deal(services)
     best = round_.target
-    first = await guess(game, BEN, best - 40)
+    first = await guess(services, BEN, best - 40)
     assert "Higher" in first and "Guesses left: 2" in first
-    assert "Lower" in await guess(game, BEN, best + 7)
-    assert "Guesses left: 0" in await guess(game, BEN, best - 3)
-    refused = await guess(game, BEN, best)  # even the right total: no guesses left
+    assert "Lower" in await guess(services, BEN, best + 7)
+    assert "Guesses left: 0" in await guess(services, BEN, best - 3)
+    refused = await guess(services, BEN, best)  # even the right total: no guesses left
     assert "had your 3 guesses" in refused
-    assert game.open_round(GROUP.id) is not None
-    assert await game.storage.guesses_made(round_.id, BEN.id) == 3
-    won = await game.answer(GROUP, CY, str(best), explicit=True)  # Cy has all three
+    assert services.rounds.open_round(GROUP.id) is not None
+    assert await stores.rounds.guesses_made(round_.id, BEN.id) == 3
+    won = await services.answers.answer(GROUP, CY, str(best), explicit=True)  # Cy has all three
     assert won is not None and won.closed and "Cy" in won.text and "+20 points" in won.text
 
 
-async def test_typing_a_run_of_numbers_wins_nothing(game: Game):
-    round_ = await deal(game)
+async def test_typing_a_run_of_numbers_wins_nothing(services: Services, stores: Stores):
+    round_ = await deal(services)
     start = max(1, round_.target - 50)
     for total in range(start, start + 100):
-        await game.answer(GROUP, BEN, str(total), explicit=False)
-    assert await game.storage.guesses_made(round_.id, BEN.id) == 3
-    assert game.open_round(GROUP.id) is not None  # the run passed the target; it did not count
+        await services.answers.answer(GROUP, BEN, str(total), explicit=False)
+    assert await stores.rounds.guesses_made(round_.id, BEN.id) == 3
+    # the run passed the target; it did not count
+    assert services.rounds.open_round(GROUP.id) is not None
 
 
-async def test_guesses_at_once_cannot_exceed_the_limit(game: Game):
-    round_ = await deal(game)
-    await asyncio.gather(*(game.answer(GROUP, BEN, str(round_.target + 20 + i), explicit=True)
-                           for i in range(8)))
-    assert await game.storage.guesses_made(round_.id, BEN.id) == 3
+async def test_guesses_at_once_cannot_exceed_the_limit(services: Services, stores: Stores):
+    round_ = await deal(services)
+    await asyncio.gather(*(services.answers.answer(GROUP, BEN, str(round_.target + 20 + i),
+                                                   explicit=True) for i in range(8)))
+    assert await stores.rounds.guesses_made(round_.id, BEN.id) == 3
 
 
-async def test_an_unreadable_answer_costs_no_guess(game: Game):
-    round_ = await deal(game)
-    reply = await game.answer(GROUP, BEN, "about 150", explicit=True)
+async def test_an_unreadable_answer_costs_no_guess(services: Services, stores: Stores):
+    round_ = await deal(services)
+    reply = await services.answers.answer(GROUP, BEN, "about 150", explicit=True)
     assert reply is not None and "whole number" in reply.text
-    assert await game.storage.guesses_made(round_.id, BEN.id) == 0
+    assert await stores.rounds.guesses_made(round_.id, BEN.id) == 0
 
 
-async def test_the_count_survives_a_restart(game: Game, pool):
-    round_ = await deal(game)
+async def test_the_count_survives_a_restart(services: Services, stores: Stores, pool: SolverPool,
+                                            clock: Clock):
+    round_ = await deal(services)
     for offset in (30, 20):
-        await guess(game, BEN, round_.target + offset)
-    again = new_game(game.storage, pool, game.clock)  # type: ignore[arg-type]
-    await again.load()
+        await guess(services, BEN, round_.target + offset)
+    again = new_game(stores, pool, clock)  # a restart: the open round is read back
+    again.rounds.board.load(await stores.rounds.open_rounds())
+    await again.people.load()
     assert "Guesses left: 0" in await guess(again, BEN, round_.target + 12)
     assert "had your 3 guesses" in await guess(again, BEN, round_.target)
 
 
-async def test_the_closest_guess_wins_when_time_is_up_ties_to_the_earlier(game: Game):
-    round_ = await deal(game)
-    await guess(game, BEN, round_.target + 4)
-    await guess(game, CY, round_.target - 4)  # as close, later
-    await guess(game, ANN, round_.target + 9)
-    closed = await game.expire(round_.id)
+async def test_the_closest_guess_wins_when_time_is_up_ties_to_the_earlier(services: Services):
+    round_ = await deal(services)
+    await guess(services, BEN, round_.target + 4)
+    await guess(services, CY, round_.target - 4)  # as close, later
+    await guess(services, ANN, round_.target + 9)
+    closed = await services.rounds.expire(round_.id)
     assert closed is not None
     text = closed[1]
     assert "Ben</b> was closest" in text and "4 away" in text and "+10 points" in text
     assert f"The best total is <b>{round_.target}</b>" in text
-    stats = await game.stats(GROUP, BEN)
+    stats = await services.standings.stats(GROUP, BEN)
     assert "10 points, 1 win in 1 round" in stats
 
 
-async def test_nobody_within_ten_wins_nothing(game: Game):
-    round_ = await deal(game)
-    await guess(game, BEN, round_.target + 11)
-    closed = await game.expire(round_.id)
+async def test_nobody_within_ten_wins_nothing(services: Services):
+    round_ = await deal(services)
+    await guess(services, BEN, round_.target + 11)
+    closed = await services.rounds.expire(round_.id)
     assert closed is not None and "Nobody came within 10" in closed[1]
 
 
-async def test_a_guess_is_no_reason_to_stop_early(game: Game):
+async def test_a_guess_is_no_reason_to_stop_early(services: Services):
     """Ending a round early gives the closest guess nothing (or ending would be a way to win)."""
-    round_ = await deal(game)
-    await guess(game, BEN, round_.target + 1)
-    revealed = await game.reveal(GROUP, ANN)
+    round_ = await deal(services)
+    await guess(services, BEN, round_.target + 1)
+    revealed = await services.rounds.reveal(GROUP, ANN)
     assert revealed.closed and "nobody scores" in revealed.text
 
 
@@ -185,12 +190,12 @@ CHAT = -5150
 
 
 async def test_guessing_through_the_application(harness: Harness):
-    harness.game.throttle = Throttle(burst=10)
+    harness.services.answers.throttle = Throttle(burst=10)
     await harness.send(CHAT, ALICE, "/yahtzee")
     deal_message = await harness.telegram.reply(CHAT)
     assert "<pre>" in deal_message.html and "3K" in deal_message.text
     assert "3 guesses each" in deal_message.text
-    best = harness.game.open_round(CHAT).target
+    best = harness.services.rounds.open_round(CHAT).target
     replies = []
     for total in (best - 30, best + 30, best - 1, best):
         await harness.send(CHAT, BOB, str(total))

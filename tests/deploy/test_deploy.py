@@ -1,4 +1,5 @@
-"""The deployment files start the real entry points; `bot.health` tells a live bot from a dead one.
+"""The deployment files start the real entry points; `bot.runtime.health` tells a live bot from
+a dead one.
 
 Docker and systemd are not needed: the Dockerfile, compose file and unit are parsed as text.
 """
@@ -21,8 +22,8 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from bot.config import Config
-from bot.health import (
+from bot.runtime.config import Config
+from bot.runtime.health import (
     HEARTBEAT_SECONDS,
     STALE_AFTER,
     check,
@@ -34,7 +35,7 @@ from bot.health import (
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
-ENTRY_POINTS = {"bot", "bot.health"}  # the modules `python -m` may run in a deployment
+ENTRY_POINTS = {"bot", "bot.runtime.health"}  # the modules `python -m` may run in a deployment
 
 Instruction = tuple[str, str]  # (KEYWORD, arguments)
 
@@ -174,7 +175,7 @@ def test_dockerfile_healthcheck_runs_bot_health():
     checks = arguments_of(stage, "HEALTHCHECK")
     assert len(checks) == 1
     module = module_run_by(healthcheck_command(checks[0]))
-    assert module == "bot.health"
+    assert module == "bot.runtime.health"
     assert_entry_point(module)
 
 
@@ -334,7 +335,7 @@ def test_readme_proxy_forwards_the_bot_webhook_path():
     assert "docker build -f deploy/Dockerfile" in readme
 
 
-# --- bot/health.py -------------------------------------------------------------------------------
+# --- bot/runtime/health.py -----------------------------------------------------------------------
 
 def make_database(path: Path, version: int = 3) -> Path:
     """A WAL database like the bot's, at schema `version`."""
@@ -436,14 +437,15 @@ def subprocess_env(**extra: str) -> dict[str, str]:
 def test_python_m_bot_health_as_the_container_runs_it(tmp_path):
     database = make_database(tmp_path / "bot.sqlite3")
     write_heartbeat(heartbeat_path(database))
-    done = subprocess.run([sys.executable, "-m", "bot.health"], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=60, env=subprocess_env(DATABASE_PATH=str(database)))
+    done = subprocess.run([sys.executable, "-m", "bot.runtime.health"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60,
+                          env=subprocess_env(DATABASE_PATH=str(database)))
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "healthy"
 
 
 def test_health_check_stays_light():
-    probe = ("import sys, bot.health; "
+    probe = ("import sys, bot.runtime.health; "
              "print(sorted({m.split('.')[0] for m in sys.modules} & {'telegram', 'aiosqlite'}))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=60, env=subprocess_env())

@@ -3,8 +3,8 @@ buttons the emulator shows on the bot's messages, as a Telegram client would."""
 
 from __future__ import annotations
 
-from bot.emulator import CallbackAnswer
-from bot.i18n import Texts
+from bot.demo.emulator import CallbackAnswer
+from bot.text.i18n import Texts
 from tests.e2e.test_bot_process import hand_of
 from tests.fake_telegram import FakeTelegram
 

@@ -13,8 +13,8 @@ import pytest
 from telegram import Bot, InlineQueryResultArticle, InputTextMessageContent, Message
 from telegram.error import BadRequest
 
-from bot.emulator import BotApiEmulator
-from bot.html_text import terminal_text, visible_text
+from bot.demo.emulator import BotApiEmulator
+from bot.text.html_text import terminal_text, visible_text
 
 CHAT = -300
 ANN = {"id": 41, "is_bot": False, "first_name": "Ann"}

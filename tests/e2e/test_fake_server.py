@@ -8,8 +8,8 @@ import json
 import httpx
 import pytest
 
-from bot.emulator import FloodLimits
-from bot.html_text import EntityError, visible_text
+from bot.demo.emulator import FloodLimits
+from bot.text.html_text import EntityError, visible_text
 from tests.fake_telegram import FakeTelegram
 
 

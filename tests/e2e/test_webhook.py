@@ -16,8 +16,8 @@ import pytest
 import tornado.netutil
 from telegram.ext import Application, ApplicationBuilder
 
-from bot.config import Config, ConfigError
-from bot.webhook import MAX_BODY, SECRET_HEADER, WEBHOOK_PATH, make_server
+from bot.runtime.config import Config, ConfigError
+from bot.telegram.webhook import MAX_BODY, SECRET_HEADER, WEBHOOK_PATH, make_server
 from tests.conftest import ROOT
 from tests.e2e.test_bot_process import ANN, GROUP
 from tests.fake_telegram import FakeTelegram

@@ -6,8 +6,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.emulator import BotApiEmulator as FakeTelegram
-from bot.emulator import TelegramError
+from bot.demo.emulator import BotApiEmulator as FakeTelegram
+from bot.demo.emulator import TelegramError
 
 __all__ = ["FakeTelegram", "TelegramError", "telegram"]
 

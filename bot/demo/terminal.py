@@ -1,0 +1,392 @@
+"""The demo: the real bot against the local Bot API emulator, played from a terminal.
+
+`python -m bot --demo` (and `python -m bot` without a token) starts bot.demo.emulator on
+127.0.0.1 and the application of bot.telegram.app against it, with the same handlers and storage
+as production (in its own database file, data/demo.sqlite3, unless DATABASE_PATH is set).
+Each line read from standard input becomes a message of the current speaker in a demo group, and
+every message the bot sends is printed. Nothing here reaches Telegram or any other host.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import contextlib
+import dataclasses
+import logging
+import os
+import sys
+import threading
+import zlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TextIO
+
+from telegram import Update
+from telegram.ext import Application, ContextTypes, TypeHandler
+
+from bot.demo.emulator import (
+    BOT_NAME,
+    BotApiEmulator,
+    CallbackAnswer,
+    Edit,
+    Reaction,
+    Sent,
+)
+from bot.runtime import log_mask
+from bot.runtime.config import Config, ConfigError, read_env_file
+from bot.telegram.app import ALLOWED_UPDATES, build_application
+from bot.telegram.keyboards import REVEAL, action_of
+from bot.telegram.lifecycle import stop_application
+from bot.text.html_text import EntityError, terminal_text
+
+DEMO_TOKEN = "1000000000:DEMO-local-emulator-no-telegram"  # shaped like a token, worth nothing
+DEMO_USERNAME = "twentyfour_demo_bot"
+DEMO_CHAT_ID = -1000
+DEMO_DATABASE = "data/demo.sqlite3"
+DEMO_CHAT_TITLE = "Twenty-Four demo"
+DEFAULT_SPEAKER = "Ann"
+NAME_LIMIT = 64  # Telegram's limit on a first name
+OBSERVER_GROUP = 1_000_000  # after every handler group of the app: the update is fully handled
+SETTLE_SECONDS = 0.05  # for a message sent just after its update was handled
+QUIT = ("/quit", "/exit")
+HELP = ("/user NAME switches the speaker; /reply TEXT answers by replying to the deal; /press "
+        "LABEL presses a button of the bot's; /quit or end of input (Ctrl-D) ends the demo")
+
+Message = Sent | Edit | Reaction
+Shown = Sent | Edit | CallbackAnswer | Reaction
+
+
+def demo_config(environ: Mapping[str, str] | None = None,
+                env_file: Path | None = Path(".env")) -> Config:
+    """The production settings (round length, workers...) with the demo's token and no rate
+    limiter; logging at WARNING unless LOG_LEVEL is set. base_url comes with the emulator.
+
+    The database is the same kind (same storage, same migrations) but, unless DATABASE_PATH says
+    otherwise, its own file: resuming real chats' open rounds inside a demo would close them
+    where their players never see it."""
+    values = dict(os.environ if environ is None else environ)
+    if environ is None and env_file is not None:
+        values = {**read_env_file(env_file), **values}
+    values.setdefault("LOG_LEVEL", "WARNING")
+    values.setdefault("DATABASE_PATH", DEMO_DATABASE)
+    values.update(TELEGRAM_BOT_TOKEN=DEMO_TOKEN, RATE_LIMIT="off")
+    return Config.from_env(values, env_file)
+
+
+def user_id(name: str) -> int:
+    """The same id for the same name in every demo session, so scores add up across runs."""
+    return 100_000 + zlib.crc32(name.encode()) % 900_000_000
+
+
+def speaker_name(text: str) -> str:
+    """A name as Telegram would hold it: single spaces, at most 64 characters."""
+    return " ".join(text.split())[:NAME_LIMIT]
+
+
+class DemoChat:
+    """One terminal session: who speaks, what they type, and everything the bot sends back."""
+
+    def __init__(self, emulator: BotApiEmulator, out: TextIO, speaker: str,
+                 interactive: bool, ansi: bool, reply_timeout: float) -> None:
+        self.emulator = emulator
+        self.out = out
+        self.speaker = speaker
+        self.interactive = interactive  # a person at a terminal: prompt, and no echo
+        self.ansi = ansi
+        self.reply_timeout = reply_timeout
+        self.users: dict[str, int] = {}
+        # the messages (by id) and button presses (by query id) the application is done with
+        self.handled: set[int | str] = set()
+        self.handled_changed = asyncio.Condition()
+        self.shown_sent = 0
+        self.shown_edits = 0
+        self.shown_answers = 0
+        self.shown_reactions = 0
+        self.pressed_by: dict[str, str] = {}  # query id -> who pressed
+        self.last_deal: int | None = None  # the bot's latest deal message: what /reply answers
+        self.prompting = False
+
+    # --- input -------------------------------------------------------------------------------
+
+    async def converse(self, lines: asyncio.Queue[str | None]) -> None:
+        """Send each line as the current speaker until /quit or the end of input."""
+        while True:
+            self.prompt()
+            line = await lines.get()
+            self.prompting = False
+            if line is None:
+                if self.interactive:
+                    self.write("\n")
+                return
+            text = line.strip()
+            command = text.split()[0].lower() if text else ""
+            if command in QUIT:
+                return
+            if command == "/user":
+                self.switch(text[len(command):])
+            elif command == "/reply":
+                await self.reply_to_deal(text[len(command):].strip())
+            elif command == "/press":
+                await self.press(text[len(command):].strip())
+            elif text:
+                if not self.interactive:
+                    self.write(f"{self.speaker}: {text}\n")
+                await self.send(text)
+
+    def switch(self, name: str) -> None:
+        """/user NAME: NAME speaks from now on."""
+        name = speaker_name(name)
+        if name:
+            self.speaker = name
+            self.write(f"({name} speaks now)\n")
+        else:
+            self.write(f"({self.speaker} speaks; {HELP})\n")
+
+    def user(self) -> dict:
+        """The speaker as a Telegram user; a new name gets an id no other name has."""
+        if self.speaker not in self.users:
+            number = user_id(self.speaker)
+            while number in self.users.values():
+                number += 1
+            self.users[self.speaker] = number
+        return self.emulator.user(self.users[self.speaker], self.speaker)
+
+    async def send(self, text: str, reply_to: int | None = None) -> None:
+        """Say it in the demo group, wait (bounded) until the bot has handled it, show replies."""
+        message = await self.emulator.say(DEMO_CHAT_ID, self.user(), text[:4096], reply_to)
+        await self.settle(message["message_id"])
+
+    async def settle(self, key: int | str) -> None:
+        """Wait (bounded) until the bot is done with this message or press; show what it sent."""
+        with contextlib.suppress(TimeoutError):  # replies that come later show when they come
+            async with asyncio.timeout(self.reply_timeout), self.handled_changed:
+                await self.handled_changed.wait_for(lambda: key in self.handled)
+        await asyncio.sleep(SETTLE_SECONDS)
+        self.show_new()
+
+    async def reply_to_deal(self, text: str) -> None:
+        """/reply TEXT: the speaker replies to the bot's latest deal with TEXT."""
+        if not text:
+            self.write("(/reply TEXT answers by replying to the bot's latest deal)\n")
+        elif self.last_deal is None:
+            self.write("(no deal to reply to yet: /play first)\n")
+        else:
+            if not self.interactive:
+                self.write(f"{self.speaker}, replying to the deal: {text}\n")
+            await self.send(text, reply_to=self.last_deal)
+
+    async def press(self, label: str) -> None:
+        """/press LABEL: the speaker presses the button so labelled (any case, brackets or not)
+        on the newest of the bot's messages that shows one."""
+        wanted = label.strip("[] ").casefold()
+        for sent in reversed(self.emulator.sent):
+            if sent.chat_id != DEMO_CHAT_ID:
+                continue
+            for shown, _ in self.emulator.buttons(DEMO_CHAT_ID, sent.message_id):
+                if wanted and shown.casefold() == wanted:
+                    if not self.interactive:
+                        self.write(f"{self.speaker} presses [{shown}]\n")
+                    query_id = await self.emulator.press_button(DEMO_CHAT_ID, sent.message_id,
+                                                                self.user(), shown)
+                    self.pressed_by[query_id] = self.speaker
+                    await self.settle(query_id)
+                    return
+        self.write(f"(no button {label!r} to press; {self.buttons_now()})\n")
+
+    def buttons_now(self) -> str:
+        """The buttons the bot's newest messages with buttons show, to say what can be pressed."""
+        labels: list[str] = []
+        for sent in reversed(self.emulator.sent):
+            labels += [f"[{shown}]" for shown, _ in self.emulator.buttons(DEMO_CHAT_ID,
+                                                                          sent.message_id)
+                       if sent.chat_id == DEMO_CHAT_ID and f"[{shown}]" not in labels]
+        return f"buttons: {' '.join(labels)}" if labels else "no buttons now"
+
+    async def observe(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The last handler of every update: the bot has done what it does with this message
+        (or button press)."""
+        key: int | str | None = None
+        if update.callback_query is not None:
+            key = update.callback_query.id
+        elif update.effective_message is not None:
+            key = update.effective_message.message_id
+        if key is not None:
+            async with self.handled_changed:
+                self.handled.add(key)
+                self.handled_changed.notify_all()
+
+    # --- output ------------------------------------------------------------------------------
+
+    async def follow(self) -> None:
+        """Show messages nobody waits for (a round's time running out) as they come."""
+        while True:
+            await self.emulator.wait_for(self.unseen, timeout=1.0)
+            self.show_new()
+
+    def unseen(self) -> bool:
+        return (len(self.emulator.sent) > self.shown_sent
+                or len(self.emulator.edits) > self.shown_edits
+                or len(self.emulator.callback_answers) > self.shown_answers
+                or len(self.emulator.reactions) > self.shown_reactions)
+
+    def show_new(self) -> None:
+        new: list[Shown] = [*self.emulator.sent[self.shown_sent:],
+                            *self.emulator.edits[self.shown_edits:],
+                            *self.emulator.callback_answers[self.shown_answers:],
+                            *self.emulator.reactions[self.shown_reactions:]]
+        self.shown_sent, self.shown_edits = len(self.emulator.sent), len(self.emulator.edits)
+        self.shown_answers = len(self.emulator.callback_answers)
+        self.shown_reactions = len(self.emulator.reactions)
+        for message in sorted(new, key=lambda m: m.at):
+            if isinstance(message, CallbackAnswer):
+                if message.text:  # a press answered without a notice shows nothing
+                    name = self.pressed_by.get(message.query_id, "you")
+                    self.show(f"{BOT_NAME} (notice to {name}): {message.text}")
+                continue
+            if isinstance(message, Sent) and message.chat_id == DEMO_CHAT_ID and any(
+                    action_of(b.get("callback_data")) == REVEAL
+                    for row in (message.reply_markup or {}).get("inline_keyboard", [])
+                    for b in row):
+                self.last_deal = message.message_id  # a deal: it has a Reveal button
+            self.show(self.render(message))
+
+    def render(self, message: Message) -> str:
+        """`Twenty-Four to Ann: first line`, further lines indented, then a line of buttons per
+        row of the keyboard: `[Hint] [Reveal]`; a reaction as one line in parentheses."""
+        if isinstance(message, Reaction):
+            return self.render_reaction(message)
+        header = BOT_NAME
+        if isinstance(message, Edit):
+            header += " (edited)"
+        elif message.reply_to is not None:
+            replied = self.emulator.message(message.chat_id, message.reply_to)
+            if replied is not None and not replied["from"].get("is_bot"):
+                header += f" to {replied['from']['first_name']}"
+        if message.chat_id != DEMO_CHAT_ID:  # an old round of another chat in the same database
+            header += f" in chat {message.chat_id}"
+        body = message.text
+        if message.parse_mode == "HTML":
+            with contextlib.suppress(EntityError):  # the emulator refused it: keep its text
+                body = terminal_text(message.html, self.ansi)
+        first, *rest = body.split("\n")
+        rest += [" ".join(f"[{button.get('text', '')}]" for button in row)
+                 for row in (message.reply_markup or {}).get("inline_keyboard", []) if row]
+        if self.ansi:
+            header = f"\x1b[1m{header}\x1b[0m"
+        return "\n".join([f"{header}: {first}", *(f"  {line}" for line in rest)])
+
+    def render_reaction(self, reaction: Reaction) -> str:
+        """`(Twenty-Four reacts 👎 to Ann's "1+2+3+4")`: a reaction is not a message."""
+        marked = self.emulator.message(reaction.chat_id, reaction.message_id) or {}
+        who = marked.get("from", {}).get("first_name", "?")
+        return f"({BOT_NAME} reacts {reaction.emoji or 'no more'} to {who}'s " \
+               f"\"{marked.get('text', '')[:40]}\")"
+
+    def prompt(self) -> None:
+        if self.interactive and not self.prompting:
+            self.write(f"{self.speaker}: ")
+            self.prompting = True
+
+    def show(self, block: str) -> None:
+        """Print a block of lines; at a terminal, above the prompt the person is typing at."""
+        if self.prompting:
+            self.write("\r\x1b[K" if self.ansi else "\n")
+        self.write(block + "\n")
+        if self.prompting:
+            self.write(f"{self.speaker}: ")
+
+    def write(self, text: str) -> None:
+        self.out.write(text)
+        self.out.flush()
+
+
+def read_lines(fd: int, loop: asyncio.AbstractEventLoop,
+               lines: asyncio.Queue[str | None]) -> threading.Thread:
+    """Read lines from a file descriptor in a thread (pipes, files and terminals alike); None at
+    the end. Raw os.read, not sys.stdin, so that a read still blocked at exit holds no lock."""
+
+    def put(line: str | None) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: the demo is over
+            loop.call_soon_threadsafe(lines.put_nowait, line)
+
+    def run() -> None:
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        pending = ""
+        try:
+            while chunk := os.read(fd, 65536):
+                *complete, pending = (pending + decoder.decode(chunk)).split("\n")
+                for line in complete:
+                    put(line.rstrip("\r"))
+            pending += decoder.decode(b"", final=True)
+            if pending:
+                put(pending)
+        except OSError:
+            pass
+        finally:
+            put(None)
+
+    thread = threading.Thread(target=run, name="demo-input", daemon=True)
+    thread.start()
+    return thread
+
+
+async def start(application: Application) -> None:
+    """What run_polling does before it waits: initialize, post_init, poll, start."""
+    await application.initialize()
+    if application.post_init is not None:
+        await application.post_init(application)
+    assert application.updater is not None
+    await application.updater.start_polling(poll_interval=0.0, allowed_updates=ALLOWED_UPDATES)
+    await application.start()
+
+
+async def run_demo(config: Config, speaker: str, out: TextIO, stdin_fd: int = 0) -> None:
+    """The whole demo: emulator, bot, conversation, then everything stopped in order."""
+    emulator = BotApiEmulator(token=config.token, username=DEMO_USERNAME, open_chats=True)
+    await emulator.start()
+    try:
+        emulator.chat(DEMO_CHAT_ID, "group", DEMO_CHAT_TITLE)
+        application = build_application(dataclasses.replace(config, base_url=emulator.base_url))
+        chat = DemoChat(emulator, out, speaker, interactive=os.isatty(stdin_fd),
+                        ansi=out.isatty() and "NO_COLOR" not in os.environ
+                        and os.environ.get("TERM") != "dumb",
+                        reply_timeout=config.solve_timeout + 10.0)
+        emulator.promote(DEMO_CHAT_ID, chat.user()["id"], "creator")  # the first speaker's group
+        application.add_handler(TypeHandler(Update, chat.observe), group=OBSERVER_GROUP)
+        lines: asyncio.Queue[str | None] = asyncio.Queue()
+        read_lines(stdin_fd, asyncio.get_running_loop(), lines)
+        follower = asyncio.create_task(chat.follow())
+        try:
+            await start(application)
+            await chat.converse(lines)
+        finally:
+            await stop_application(application)
+            follower.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await follower
+            chat.show_new()
+    finally:
+        await emulator.stop()
+
+
+def main(speaker: str | None = None) -> int:
+    """`python -m bot --demo [--user NAME]`: 0 at /quit or the end of input."""
+    try:
+        config = demo_config()
+    except ConfigError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=config.log_level,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    log_mask.install(log_mask.secret_parts(config.token))  # the emulator's, but a token still
+    logging.getLogger("tornado.access").setLevel(logging.ERROR)
+    speaker = speaker_name(speaker or "") or DEFAULT_SPEAKER
+    print(f"Twenty-Four demo: the bot on a local Bot API emulator, no Telegram (database "
+          f"{config.database_path}). You are {speaker} in the group \"{DEMO_CHAT_TITLE}\": "
+          f"try /help, /play, /solve 3 8 3 8. {HELP}.", file=sys.stderr)
+    try:
+        asyncio.run(run_demo(config, speaker, sys.stdout))
+    except KeyboardInterrupt:
+        return 130
+    return 0

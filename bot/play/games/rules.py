@@ -1,0 +1,188 @@
+"""What every game of the bot has in common: a deal, a verdict on an answer, and its rules class.
+
+A `Rules` subclass holds one game's rules for the round service (bot.play.rounds): how to deal,
+how to judge an answer, what the messages say. Solver work runs in the pool through top-level
+functions of the game's module (picklable); the methods here only await them and word the results.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from bot.play import feedback
+from bot.runtime.pool import SolverPool
+from bot.store.records import Round
+from bot.text import markup
+from bot.text.i18n import Texts
+from solver import Expr, ParseError, parse
+
+LOOKS_LIKE_MATH = re.compile(r"^[\d\s+\-*/×÷·xX−–()（）０-９＋－＊／=]+$")
+DEAL_SECONDS = 1.0  # how long a deal may search before it settles for what it found
+DEAL_GRACE = 4.0  # past its budget (and a wait for the worker), a deal is stopped
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A new puzzle, made in the pool: what the round stores."""
+
+    game: str
+    hand: tuple
+    target: int
+    level: str
+    points: int
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What an answer is, decided in the pool.
+
+    kind: right | close (a valid Countdown answer short of the target) | wrong_value |
+    wrong_numbers | division_by_zero | not_whole | unreadable | ignore (a plain message that is
+    no attempt at this puzzle). `error` and `params` carry the solver's error code for unreadable
+    answers, `missing`/`extra` the misused numbers.
+    """
+
+    kind: str
+    expression: str = ""
+    value: str = ""
+    distance: int | None = None
+    error: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
+    missing: tuple[int, ...] = ()
+    extra: tuple[int, ...] = ()
+
+
+def unreadable(error: ParseError) -> Verdict:
+    return Verdict("unreadable", error=error.code, params=dict(error.params))
+
+
+def read_expression(text: str, explicit: bool) -> Expr | Verdict:
+    """The expression of an answer, or the verdict when there is none to judge.
+
+    "(3+3)*4 = 24" is fine: what stands before the sign is the answer. A plain message (not
+    explicit) that is not arithmetic, or can't be read, is chatter and ignored.
+    """
+    text = text.strip()
+    if "=" in text:
+        text = text.split("=", 1)[0].strip()
+    if not explicit and not LOOKS_LIKE_MATH.match(text):
+        return Verdict("ignore")
+    try:
+        return parse(text)
+    except ParseError as error:
+        return unreadable(error) if explicit else Verdict("ignore")
+
+
+@dataclass(frozen=True)
+class PlayOptions:
+    """What a player asked for with /play or /countdown (None: the game's default)."""
+
+    level: str | None = None
+    count: int | None = None
+    target: int | None = None
+    large: int | None = None
+
+
+class Rules(ABC):
+    """One game's rules, as the round service needs them."""
+
+    name: ClassVar[str]
+    closest_wins: ClassVar[bool] = False  # the best answer at the end wins, not the first right
+    gives_hints: ClassVar[bool] = False
+    guesses: ClassVar[int | None] = None  # answers a player may give in a round (None: any)
+
+    @abstractmethod
+    async def deal(self, pool: SolverPool, seed: int, options: PlayOptions,
+                   budget: float = DEAL_SECONDS) -> Deal | None:
+        """A new puzzle (None when the options admit none within `budget` seconds)."""
+
+    def costly(self, options: PlayOptions) -> bool:
+        """Whether dealing with these options may take long (it then counts as heavy work)."""
+        return False
+
+    def looks_like_answer(self, text: str) -> bool:
+        """Whether a plain message (no command, no reply) may be an answer: cheap, no solver."""
+        return bool(LOOKS_LIKE_MATH.match(text.strip()))
+
+    def how_to_answer(self, texts: Texts, typing: bool) -> str:
+        """The deal's last line: how to answer, where the game does not say it in its deal text
+        (`typing`: the bot sees plain messages here, so typing the answer works)."""
+        return ""
+
+    @abstractmethod
+    async def judge(self, pool: SolverPool, round_: Round, text: str,
+                    explicit: bool) -> Verdict:
+        """The verdict on an answer."""
+
+    @abstractmethod
+    def deal_text(self, round_: Round, texts: Texts) -> str:
+        """The message that opens the round: the puzzle first, then the rules of the round."""
+
+    @abstractmethod
+    async def reveal_text(self, pool: SolverPool, round_: Round, texts: Texts) -> str:
+        """The puzzle's answers, for the end of a round."""
+
+    def points_for(self, distance: int) -> int:
+        """Where the closest answer wins: the points for an answer this far from the target."""
+        return 0
+
+    async def win_details(self, pool: SolverPool, round_: Round, texts: Texts) -> str:
+        """What to show under a winning answer (nothing, unless the game has more to tell)."""
+        return ""
+
+    async def hint_steps(self, pool: SolverPool, round_: Round) -> list[feedback.Step]:
+        """The steps a solution takes, which hints give one at a time (empty: no hints)."""
+        return []
+
+    def still_open_text(self, round_: Round, texts: Texts, seconds_left: int) -> str:
+        return texts("still_open", game=texts.game(self.name), puzzle=self.puzzle_html(round_),
+                     seconds=seconds_left)
+
+    def puzzle_html(self, round_: Round) -> str:
+        return f"{markup.numbers(round_.hand)} → <b>{markup.signed(round_.target)}</b>"
+
+    def goal_html(self, round_: Round, texts: Texts) -> str:
+        """The game and what the round asked for, to say which round ended ("make 36")."""
+        return texts(f"goal_{self.name}", target=round_.target)
+
+    def verdict_text(self, verdict: Verdict, round_: Round, texts: Texts) -> str:
+        """A wrong (or, in Countdown, a valid but inexact) answer, in one short line."""
+        if verdict.kind == "wrong_value":
+            return texts("wrong_value", expression=markup.code(verdict.expression),
+                         value=f"<code>{markup.signed(markup.escape(verdict.value))}</code>",
+                         target=round_.target)
+        if verdict.kind == "wrong_numbers":
+            return numbers_text(verdict, round_.hand, texts)
+        if verdict.kind == "division_by_zero":
+            return texts("division_by_zero")
+        if verdict.kind == "not_whole":
+            step = verdict.params.get("step")
+            if step is None:
+                return texts("not_whole", expression=markup.code(verdict.expression))
+            return texts("bad_step", expression=markup.code(verdict.expression),
+                         step=markup.code(step), reason=texts(f"step_{verdict.params['reason']}"))
+        params = {k: markup.escape(str(v)) for k, v in verdict.params.items()}
+        return texts("unreadable", reason=texts(f"parse_{verdict.error or 'parse'}", **params))
+
+
+def numbers_text(verdict: Verdict, hand: tuple, texts: Texts) -> str:
+    """What an answer does wrong with the hand's numbers, each misuse said exactly: numbers
+    the hand lacks, numbers used more often than dealt ("2 is used twice, the hand has one 2"),
+    numbers left out."""
+    parts = []
+    if missing_from_hand := feedback.absent(verdict.extra, hand):
+        parts.append(texts("numbers_absent", numbers=texts("and").join(
+            f"<code>{n}</code>" for n in missing_from_hand)))
+    for over in feedback.overused(verdict.extra, hand):
+        times = texts("times_two") if over.used == 2 else texts("times_many", count=over.used)
+        key = "overused_single" if over.has == 1 else "overused_several"
+        parts.append(texts(key, number=f"<code>{over.number}</code>", times=times,
+                           count=over.has))
+    if verdict.missing:
+        parts.append(texts("numbers_missing", numbers=markup.numbers(verdict.missing)))
+    problems = "; ".join(parts)
+    return texts("wrong_numbers", problems=problems[:1].upper() + problems[1:],
+                 numbers=markup.numbers(hand))

@@ -1,0 +1,171 @@
+"""The 24 game in a chat: deal a solvable hand of the asked level, judge answers exactly, reveal.
+
+The top-level functions run in the solver pool; `TwentyFour` words their results.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from itertools import combinations_with_replacement
+
+from bot.play import feedback
+from bot.play.games.rules import (
+    DEAL_GRACE,
+    DEAL_SECONDS,
+    Deal,
+    PlayOptions,
+    Rules,
+    Verdict,
+    read_expression,
+)
+from bot.runtime.pool import SolverPool
+from bot.store.records import Round
+from bot.text import markup
+from bot.text.i18n import Texts
+from solver import (
+    DivisionByZeroError,
+    NumbersMismatchError,
+    check_numbers,
+    evaluate,
+    is_solvable,
+    solve,
+    to_text,
+)
+from solver.rating import level as rated_level
+
+GAME = "24"
+LEVEL_POINTS = {"easy": 10, "medium": 20, "hard": 30}
+LEVEL_MIX = (("easy", 40), ("medium", 35), ("hard", 25))  # percent of deals without a level
+CARDS = (1, 13)
+COUNTS = (4, 5, 6)
+TARGETS = (1, 999)
+DEAL_TRIES = 300
+FOURS = tuple(combinations_with_replacement(range(CARDS[0], CARDS[1] + 1), 4))  # 1820 hands
+REVEAL_SHOWN = 5
+
+
+def deal(seed: int, level: str | None = None, count: int = 4, target: int = 24,
+         budget: float = DEAL_SECONDS) -> Deal | None:
+    """A random solvable hand of `count` numbers 1..13 for the target, of the level if it can.
+
+    Without a level, one is drawn from LEVEL_MIX so that easy and hard hands both come up. When
+    no hand of that level turns up in DEAL_TRIES draws or `budget` seconds (a rare target; the
+    clock is read between hands, and a six-number hand for a large target costs up to 0.3 s),
+    the first solvable one is dealt with its own level. A target no random hand of four made is
+    looked for in every hand of four, in random order (a fraction of a second: every target up
+    to 999 has one). None when there was none at all.
+    """
+    rng = random.Random(seed)
+    wanted = level or rng.choices([name for name, _ in LEVEL_MIX],
+                                  weights=[weight for _, weight in LEVEL_MIX])[0]
+    fallback: tuple[tuple[int, ...], str] | None = None
+    deadline = time.monotonic() + budget
+    for _ in range(DEAL_TRIES):
+        drawn = [rng.randint(*CARDS) for _ in range(count)]
+        if is_solvable(drawn, target):
+            found = rated_level(drawn, target)
+            if found == wanted:
+                return Deal(GAME, tuple(drawn), target, found, LEVEL_POINTS[found])
+            fallback = fallback or (tuple(drawn), found)
+        if time.monotonic() >= deadline:
+            break
+    if fallback is None and count == 4:
+        fallback = any_four(rng, target, deadline)
+    if fallback is None:
+        return None
+    hand, found = fallback
+    return Deal(GAME, hand, target, found, LEVEL_POINTS[found])
+
+
+def any_four(rng: random.Random, target: int,
+             deadline: float) -> tuple[tuple[int, ...], str] | None:
+    """A hand of four that makes the target, trying every one in random order (until the
+    deadline), with its level."""
+    for hand in rng.sample(FOURS, len(FOURS)):
+        if is_solvable(hand, target):
+            drawn = list(hand)
+            rng.shuffle(drawn)
+            return tuple(drawn), rated_level(drawn, target)
+        if time.monotonic() >= deadline:
+            break
+    return None
+
+
+def judge(text: str, hand: tuple[int, ...], target: int, explicit: bool) -> Verdict:
+    """Judge an answer exactly. A plain message (not explicit) is an attempt only when it uses
+    every number of the hand once: partial workings and chatter are ignored. The numbers are
+    checked before the arithmetic, so `1/0` with no 0 dealt names the 0."""
+    expr = read_expression(text, explicit)
+    if isinstance(expr, Verdict):
+        return expr
+    shown = to_text(expr)
+    if not explicit and not feedback.uses_whole_hand(expr, hand):
+        return Verdict("ignore")
+    try:
+        check_numbers(expr, hand)
+        value = evaluate(expr)
+    except NumbersMismatchError as error:
+        return Verdict("wrong_numbers", shown, missing=tuple(error.missing),
+                       extra=tuple(error.extra))
+    except DivisionByZeroError:
+        return Verdict("division_by_zero", shown)
+    if value != target:
+        return Verdict("wrong_value", shown, value=str(value))
+    return Verdict("right", shown)
+
+
+def solutions(hand: tuple[int, ...], target: int) -> list[str]:
+    """Every distinct solution, simplest first."""
+    return solve(hand, target)
+
+
+def hints(hand: tuple[int, ...], target: int) -> list[feedback.Step]:
+    """The steps of the simplest solution, in order (the first is `solver.first_step`'s)."""
+    return feedback.steps(solve(hand, target, limit=1)[0])
+
+
+class TwentyFour(Rules):
+    name = GAME
+
+    gives_hints = True
+
+    async def deal(self, pool: SolverPool, seed: int, options: PlayOptions,
+                   budget: float = DEAL_SECONDS) -> Deal | None:
+        return await pool.run(deal, seed, options.level, options.count or 4,
+                              24 if options.target is None else options.target, budget,
+                              timeout=budget + DEAL_GRACE)
+
+    def costly(self, options: PlayOptions) -> bool:
+        return (options.count or 4) > 4 or options.target not in (None, 24)
+
+    async def judge(self, pool: SolverPool, round_: Round, text: str,
+                    explicit: bool) -> Verdict:
+        return await pool.run(judge, text, round_.hand, round_.target, explicit)
+
+    def deal_text(self, round_: Round, texts: Texts) -> str:
+        return texts("deal_24", numbers=markup.numbers(round_.hand), target=round_.target,
+                     seconds=round(round_.deadline - round_.started_at), points=round_.points,
+                     level=texts(f"level_{round_.level}"))
+
+    async def reveal_text(self, pool: SolverPool, round_: Round, texts: Texts) -> str:
+        found = await pool.run(solutions, round_.hand, round_.target)
+        return solutions_text(texts, round_.hand, round_.target, found, REVEAL_SHOWN)
+
+    async def hint_steps(self, pool: SolverPool, round_: Round) -> list[feedback.Step]:
+        return await pool.run(hints, round_.hand, round_.target)
+
+    def how_to_answer(self, texts: Texts, typing: bool) -> str:
+        return texts("answer_how_24" if typing else "answer_how_24_no_typing")
+
+
+def solutions_text(texts: Texts, hand: tuple[int, ...] | list[int], target: int,
+                   found: list[str], shown: int) -> str:
+    """The hand, how many distinct solutions it has, and the first `shown` of them."""
+    listed = found[:shown]
+    lines = [texts("solutions_head", numbers=markup.numbers(hand), target=target,
+                   count=texts.count(len(found), len(listed)))]
+    lines += [f"{markup.code(s)} = {markup.signed(target)}" for s in listed]
+    if len(found) > len(listed):
+        lines.append(texts("solve_more", count=len(found) - len(listed)))
+    return "\n".join(lines)

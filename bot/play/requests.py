@@ -1,0 +1,226 @@
+"""What players type after a command, read into plain values. `read_*` raise UsageError naming
+what is wrong (too many numbers, a target out of range...); `parse_*` return None instead, for
+"show the usage line".
+
+Pure functions: no Telegram, no solver work. Limits are checked here, before anything reaches the
+pool, so a giant or malformed request costs nothing. Numbers are ASCII digits only (full-width
+ones are folded to ASCII first, as in answers): `str.isdigit` also accepts superscripts, which
+`int` refuses, and `\\d` other scripts' digits.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from bot.play.games import PlayOptions
+from bot.play.games.countdown import LARGE
+from bot.play.games.twentyfour import COUNTS, TARGETS
+from bot.play.games.yahtzee import parse_dice
+from bot.play.matches import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
+from bot.text import markup
+from bot.text.i18n import Texts
+from solver.parser import fold_width
+
+SOLVE_MAX_NUMBERS = 6
+SOLVE_MAX_NUMBER = 1_000_000
+SOLVE_MAX_TARGET = 10**9
+CLOSEST_MAX_NUMBER = 1000
+CLOSEST_MAX_TARGET = 100_000
+LEVEL_WORDS = {"easy": "easy", "medium": "medium", "hard": "hard",
+               "简单": "easy", "容易": "easy", "中等": "medium", "困难": "hard", "难": "hard"}
+GAME_WORDS = {"24": "24", "countdown": "countdown", "yahtzee": "yahtzee"}
+CLOSEST_FLAG = re.compile(r"(?:^|\s)(?:--closest|-c)(?=\s|$)")
+NUMBERS_AND_TARGET = re.compile(r"\s*((?:[0-9]+[\s,]+)*[0-9]+)\s*(?:=\s*(-?[0-9]+)\s*)?")
+MAX_ARGUMENTS = 400  # characters; well under Python's 4300-digit limit on int()
+MATCH_STOP_WORDS = ("stop", "end", "停止", "结束")
+SHOWN_WORD = 20  # characters of a word a usage answer quotes
+T = TypeVar("T")
+
+__all__ = ["SolveRequest", "UsageError", "parse_countdown", "parse_dice", "parse_match",
+           "parse_play",
+           "parse_solve", "parse_top", "problem", "read_countdown", "read_play", "read_solve",
+           "read_top", "usage_text"]
+
+
+class UsageError(ValueError):
+    """What is wrong with a command's arguments: `code` names the catalog's `usage_<code>`
+    (empty: nothing to point at, the usage line says it all) and `params` fill it."""
+
+    def __init__(self, code: str = "", **params: object) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+def usage_text(texts: Texts, usage_key: str, error: UsageError | None) -> str:
+    """The usage line, after what was wrong when that is known."""
+    if error is None or not error.code:
+        return texts(usage_key)
+    params = {k: markup.escape(str(v)) for k, v in error.params.items()}
+    return texts("usage_wrong", problem=texts(f"usage_{error.code}", **params),
+                 usage=texts(usage_key))
+
+
+def problem(read: Callable[[str], object], arguments: str) -> UsageError | None:
+    """Why `read` refuses the arguments (None when it takes them)."""
+    try:
+        read(arguments)
+    except UsageError as error:
+        return error
+    return None
+
+
+def _or_none(read: Callable[[str], T], arguments: str) -> T | None:
+    try:
+        return read(arguments)
+    except UsageError:
+        return None
+
+
+def _word(word: str) -> str:
+    return word if len(word) <= SHOWN_WORD else word[:SHOWN_WORD] + "…"
+
+
+@dataclass(frozen=True)
+class SolveRequest:
+    numbers: tuple[int, ...]
+    target: int
+    closest: bool = False  # Countdown rules: the nearest value with whole-number steps
+
+
+def _numbers_and_target(text: str) -> tuple[list[int], int | None]:
+    if len(text) > MAX_ARGUMENTS:
+        raise UsageError("too_long")
+    found = NUMBERS_AND_TARGET.fullmatch(text)
+    if not found:
+        words = re.split(r"[\s,=]+", text.strip())
+        odd = next((w for w in words if w and not re.fullmatch(r"-?[0-9]+", w)), None)
+        raise UsageError("unknown_word", word=_word(odd)) if odd else UsageError()
+    numbers = [int(n) for n in re.split(r"[\s,]+", found.group(1).strip())]
+    return numbers, int(found.group(2)) if found.group(2) is not None else None
+
+
+def read_solve(arguments: str) -> SolveRequest:
+    """'3 8 3 8', '1 2 3 4 5 = 100', or '--closest 1 3 7 10 25 50 = 765'."""
+    arguments = fold_width(arguments)
+    closest = bool(CLOSEST_FLAG.search(arguments))
+    numbers, target = _numbers_and_target(CLOSEST_FLAG.sub(" ", arguments))
+    if closest:
+        return closest_request(numbers, target)
+    _count(numbers, SOLVE_MAX_NUMBERS)
+    _range(numbers, 0, SOLVE_MAX_NUMBER)
+    target = 24 if target is None else target
+    if abs(target) > SOLVE_MAX_TARGET:
+        raise UsageError("target_range", target=target, low=-SOLVE_MAX_TARGET,
+                         high=SOLVE_MAX_TARGET)
+    return SolveRequest(tuple(numbers), target)
+
+
+def parse_solve(arguments: str) -> SolveRequest | None:
+    return _or_none(read_solve, arguments)
+
+
+def _count(numbers: list[int], most: int) -> None:
+    if len(numbers) > most:
+        raise UsageError("too_many_numbers", most=most)
+
+
+def _range(numbers: list[int], low: int, high: int) -> None:
+    if (odd := next((n for n in numbers if not low <= n <= high), None)) is not None:
+        raise UsageError("number_range", number=_word(str(odd)), low=low, high=high)
+
+
+def closest_request(numbers: list[int], target: int | None) -> SolveRequest:
+    """Countdown's limits: up to six numbers 1..1000 and a target 1..100,000 (no default)."""
+    _count(numbers, SOLVE_MAX_NUMBERS)
+    _range(numbers, 1, CLOSEST_MAX_NUMBER)
+    if target is None:
+        raise UsageError("no_target")
+    if not 1 <= target <= CLOSEST_MAX_TARGET:
+        raise UsageError("target_range", target=target, low=1, high=CLOSEST_MAX_TARGET)
+    return SolveRequest(tuple(numbers), target, closest=True)
+
+
+def read_play(arguments: str) -> PlayOptions:
+    """'/play', '/play hard', '/play 5', '/play 4 = 36', in any order."""
+    words = fold_width(arguments).replace("=", " = ").split()
+    level = count = target = None
+    i = 0
+    while i < len(words):
+        word = words[i].lower()
+        if word in LEVEL_WORDS:
+            if level is not None:
+                raise UsageError("repeated", word=_word(words[i]))
+            level = LEVEL_WORDS[word]
+        elif re.fullmatch(r"[0-9]{1,3}", word):
+            if count is not None:
+                raise UsageError("repeated", word=word)
+            if int(word) not in COUNTS:
+                raise UsageError("count", count=int(word))
+            count = int(word)
+        elif word == "=" and i + 1 < len(words):
+            i += 1
+            if target is not None:
+                raise UsageError("repeated", word=_word(words[i]))
+            if not re.fullmatch(r"[0-9]{1,4}", words[i]):
+                raise UsageError("unknown_word", word=_word(words[i]))
+            target = int(words[i])
+            if not TARGETS[0] <= target <= TARGETS[1]:
+                raise UsageError("target_range", target=target, low=TARGETS[0], high=TARGETS[1])
+        else:
+            raise UsageError("unknown_word", word=_word(words[i]))
+        i += 1
+    return PlayOptions(level=level, count=count, target=target)
+
+
+def parse_play(arguments: str) -> PlayOptions | None:
+    return _or_none(read_play, arguments)
+
+
+def read_countdown(arguments: str) -> PlayOptions | SolveRequest:
+    """'' or '0'..'4': deal with that many large numbers; 'n1 .. n6 = T': solve one game."""
+    arguments = fold_width(arguments)
+    words = arguments.split()
+    if not words:
+        return PlayOptions()
+    if len(words) == 1 and re.fullmatch(r"[0-9]", words[0]):
+        if int(words[0]) > len(LARGE):
+            raise UsageError("large", most=len(LARGE), count=int(words[0]))
+        return PlayOptions(large=int(words[0]))
+    return closest_request(*_numbers_and_target(arguments))
+
+
+def parse_countdown(arguments: str) -> PlayOptions | SolveRequest | None:
+    return _or_none(read_countdown, arguments)
+
+
+def read_top(arguments: str) -> tuple[bool, str | None]:
+    """'/top', '/top all', '/top countdown', '/top all yahtzee': (all chats?, game or None)."""
+    everywhere, game = False, None
+    for word in fold_width(arguments).lower().split():
+        if word in ("all", "全部") and not everywhere:
+            everywhere = True
+        elif word in GAME_WORDS and game is None:
+            game = GAME_WORDS[word]
+        else:
+            raise UsageError("unknown_word", word=_word(word))
+    return everywhere, game
+
+
+def parse_top(arguments: str) -> tuple[bool, str | None] | None:
+    return _or_none(read_top, arguments)
+
+
+def parse_match(text: str) -> int | str | None:
+    """/match's argument: a number of rounds (default 10), "stop", or None when it is neither."""
+    text = text.strip().lower()
+    if not text:
+        return DEFAULT_ROUNDS
+    if text in MATCH_STOP_WORDS:
+        return "stop"
+    if text.isascii() and text.isdigit() and MIN_ROUNDS <= int(text) <= MAX_ROUNDS:
+        return int(text)
+    return None

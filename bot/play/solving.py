@@ -1,0 +1,191 @@
+"""Answers to questions about a puzzle that is not a round: /solve, /countdown and /yahtzee with
+the puzzle given, and inline queries. Stateless but for a small cache of inline results.
+
+The solver runs in the pool's heavy lane under a time limit, and each person (and chat) draws
+on a budget of solver seconds (bot.play.throttle), so that no one can keep it busy for long; the
+texts come from the games' own wording.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from bot.play.games.countdown import best, best_text
+from bot.play.games.twentyfour import solutions
+from bot.play.games.yahtzee import table_text
+from bot.play.paging import Page, page_of
+from bot.play.requests import SolveRequest
+from bot.play.throttle import Ticket, WorkBudget
+from bot.runtime.pool import SolverPool, SolverTimeout, timed
+from bot.text import markup
+from bot.text.i18n import Texts
+from solver import prettify
+from solver.yahtzee import best_assignment
+
+SOLVE_SHOWN = 10
+INLINE_SHOWN = 50  # Telegram's limit on inline results
+INLINE_CACHE = 1024
+INLINE_TIMEOUT = 5.0  # Telegram drops an inline query that waits much longer
+T = TypeVar("T")
+
+Asker = tuple[int, int | None]
+"""Who asks: the user's id and the chat's (None for an inline query)."""
+
+
+class Busy(Exception):
+    """The asker (or their chat) has used up their solver time for now."""
+
+    def __init__(self, seconds: int) -> None:
+        super().__init__(f"busy for {seconds} s")
+        self.seconds = seconds
+
+
+@dataclass(frozen=True)
+class InlineAnswer:
+    """One inline result: a title to pick it by, a line under it, and the message it sends."""
+
+    id: str
+    title: str
+    description: str
+    message: str
+
+
+class Solving:
+    """One instance for the whole bot, built at start-up."""
+
+    def __init__(self, pool: SolverPool, timeout: float,
+                 budget: WorkBudget | None = None) -> None:
+        self.pool = pool
+        self.timeout = timeout
+        self.budget = budget or WorkBudget()
+        self._cache: OrderedDict[tuple[tuple[int, ...], int], list[str]] = OrderedDict()
+        self._running: dict[tuple[str, str, float], asyncio.Future] = {}
+
+    async def _run(self, asker: Asker | None, timeout: float, fn: Callable[..., T],
+                   *args: Any) -> T:
+        """fn(*args) in the heavy lane, paid for from the asker's budget (None: nobody's).
+
+        The same question asked again while it is being worked out waits for that answer, for
+        free: a burst of one question (a group asking the same /solve) costs one piece of work.
+        """
+        key = (getattr(fn, "__name__", ""), repr(args), timeout)
+        running = self._running.get(key)
+        if running is not None:
+            return await asyncio.shield(running)
+        ticket: Ticket | None = None
+        if asker is not None:
+            taken = self.budget.take(asker[0], asker[1], timeout)
+            if isinstance(taken, int):
+                raise Busy(taken)
+            ticket = taken
+        work = asyncio.ensure_future(self._work(ticket, timeout, fn, *args))
+        self._running[key] = work
+        work.add_done_callback(lambda done: self._done(key, done))
+        return await asyncio.shield(work)
+
+    async def _work(self, ticket: Ticket | None, timeout: float, fn: Callable[..., T],
+                    *args: Any) -> T:
+        used = timeout  # what a stopped piece of work costs
+        try:
+            result, used = await self.pool.run_heavy(timed, fn, *args, timeout=timeout)
+            return result
+        finally:
+            if ticket is not None:
+                self.budget.settle(ticket, used)
+
+    def _done(self, key: tuple[str, str, float], work: asyncio.Future) -> None:
+        if self._running.get(key) is work:
+            del self._running[key]
+        if not work.cancelled():
+            work.exception()  # retrieved: whoever waited has seen it
+
+    async def solve(self, request: SolveRequest, texts: Texts, asker: Asker | None = None) -> str:
+        """Every distinct solution (the first ten, then how many more); or the closest value."""
+        shown = await self.solve_page(request, texts, asker)
+        return shown if isinstance(shown, str) else shown.text
+
+    async def solve_page(self, request: SolveRequest, texts: Texts, asker: Asker | None = None,
+                         index: int = 0) -> Page | str:
+        """A page of the distinct solutions (ten a page; past the end, the last), or the text
+        that stands instead: the closest value, no solution, busy, too slow."""
+        if request.closest:
+            return await self.closest(request, texts, asker)
+        try:
+            found = await self.solutions(request.numbers, request.target, asker=asker)
+        except SolverTimeout:
+            return texts("solve_timeout", seconds=round(self.timeout))
+        except Busy as busy:
+            return texts("busy", seconds=busy.seconds)
+        if not found:
+            return texts("solve_none", numbers=markup.numbers(request.numbers),
+                         target=request.target)
+        return page_of(texts, request.numbers, request.target, found, index, SOLVE_SHOWN)
+
+    async def solutions(self, numbers: tuple[int, ...], target: int,
+                        timeout: float | None = None, asker: Asker | None = None) -> list[str]:
+        """The distinct solutions, from the cache when this hand was asked lately (free)."""
+        key = (tuple(sorted(numbers)), target)
+        if key in self._cache:
+            self._cache.move_to_end(key)
+            return self._cache[key]
+        found = await self._run(asker, timeout or self.timeout, solutions, numbers, target)
+        self._cache[key] = found
+        if len(self._cache) > INLINE_CACHE:
+            self._cache.popitem(last=False)
+        return found
+
+    async def closest(self, request: SolveRequest, texts: Texts,
+                      asker: Asker | None = None) -> str:
+        """Countdown rules: the nearest value the numbers make, with one expression."""
+        try:
+            nearest, expression = await self._run(asker, self.timeout, best, request.numbers,
+                                                  request.target)
+        except SolverTimeout:
+            return texts("solve_timeout", seconds=round(self.timeout))
+        except Busy as busy:
+            return texts("busy", seconds=busy.seconds)
+        return best_text(texts, request.numbers, request.target, nearest, expression)
+
+    async def yahtzee(self, rolls: list[tuple[int, ...]], texts: Texts,
+                      asker: Asker | None = None) -> str:
+        """The optimal scoring of 13 given rolls."""
+        try:
+            result = await self._run(asker, self.timeout, best_assignment, rolls)
+        except SolverTimeout:
+            return texts("solve_timeout", seconds=round(self.timeout))
+        except Busy as busy:
+            return texts("busy", seconds=busy.seconds)
+        return table_text(texts, result, rolls)
+
+    async def inline(self, request: SolveRequest | None, texts: Texts,
+                     bot_name: str = "bot", asker: Asker | None = None) -> list[InlineAnswer]:
+        """Inline results for '@bot 3 8 3 8': one per distinct solution, or one that explains."""
+        if request is None or request.closest:
+            return [InlineAnswer("usage", texts("inline_usage_title"),
+                                 texts("inline_usage_description"),
+                                 texts("inline_usage", bot=bot_name))]
+        numbers, target = request.numbers, request.target
+        try:
+            found = await self.solutions(numbers, target, min(self.timeout, INLINE_TIMEOUT),
+                                         asker)
+        except SolverTimeout:
+            found = None
+        except Busy as busy:
+            return [InlineAnswer("busy", texts("inline_busy_title", seconds=busy.seconds), "",
+                                 texts("busy", seconds=busy.seconds))]
+        if not found:
+            key = "solve_timeout" if found is None else "solve_none"
+            message = texts(key, numbers=markup.numbers(numbers), target=target,
+                            seconds=round(min(self.timeout, INLINE_TIMEOUT)))
+            return [InlineAnswer("none", texts("inline_none_title"), "", message)]
+        count = texts.count(len(found))
+        shown = markup.signed(target)
+        return [InlineAnswer(str(i), f"{prettify(s)} = {shown}",
+                             f"{' '.join(map(str, numbers))} → {shown} · {count}",
+                             texts("inline_solution", numbers=markup.numbers(numbers),
+                                   target=target, solution=markup.code(s), count=count))
+                for i, s in enumerate(found[:INLINE_SHOWN])]

@@ -1,0 +1,109 @@
+"""The application: one table of every handler, the defaults of every message, the update-once
+gate, and start-up (what it opens and resumes is in bot.telegram.lifecycle)."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from telegram import BotCommand, LinkPreviewOptions, Update
+from telegram.constants import ParseMode
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    ApplicationHandlerStop,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    Defaults,
+    InlineQueryHandler,
+    MessageHandler,
+    TypeHandler,
+    filters,
+)
+
+from bot.runtime.config import Config
+from bot.store.stores import Stores
+from bot.telegram import buttons, handlers, lifecycle
+from bot.telegram.admins import AdminCache
+from bot.text.i18n import DEFAULT_LANGUAGE, LANGUAGES, texts_for
+
+log = logging.getLogger(__name__)
+
+# (commands, handler); each command's menu line is "cmd_<first name>" in bot/text/locales
+COMMANDS = [
+    (("start",), handlers.start),
+    (("help",), handlers.help_command),
+    (("play",), handlers.play),
+    (("answer", "a"), handlers.answer),
+    (("hint",), handlers.hint),
+    (("reveal", "giveup"), handlers.reveal),
+    (("solve",), handlers.solve),
+    (("countdown",), handlers.countdown),
+    (("yahtzee",), handlers.yahtzee),
+    (("match",), handlers.match),
+    (("top",), handlers.top),
+    (("stats",), handlers.stats),
+    (("lang",), handlers.lang),
+]
+
+ALLOWED_UPDATES = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.INLINE_QUERY,
+                   Update.CALLBACK_QUERY]
+# httpcore's pool scans all its connections for every request (quadratic in the pool size):
+# PTB's default of 256 connections costs more CPU than the replies themselves under load. 8
+# keep-alive connections carry far more than Telegram's 30 messages a second; a reply waits
+# for a free one up to POOL_TIMEOUT rather than failing.
+CONNECTIONS = 8
+POOL_TIMEOUT = 30.0
+CONCURRENT_UPDATES = 32
+# Every message the bot writes is HTML (bot.text.markup) and links in it are never previewed.
+DEFAULTS = Defaults(parse_mode=ParseMode.HTML,
+                    link_preview_options=LinkPreviewOptions(is_disabled=True))
+
+
+def build_application(config: Config) -> Application:
+    """The bot with every handler registered; stores, pool and services open in post_init."""
+    builder = (ApplicationBuilder().token(config.token).base_url(config.base_url)
+               .base_file_url(config.base_file_url).defaults(DEFAULTS)
+               .post_init(on_startup).post_shutdown(lifecycle.close_services)
+               .concurrent_updates(CONCURRENT_UPDATES)
+               .connection_pool_size(CONNECTIONS).pool_timeout(POOL_TIMEOUT))
+    if config.rate_limit:
+        builder = builder.rate_limiter(AIORateLimiter(max_retries=5))  # type: ignore[arg-type]
+    application = builder.build()
+    application.bot_data["config"] = config
+    application.bot_data["admins"] = AdminCache()
+    application.add_handler(TypeHandler(Update, handle_once), group=-1)
+    for names, callback in COMMANDS:
+        application.add_handler(CommandHandler(list(names), callback))
+    application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.migrate))
+    application.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, handlers.plain_text))
+    application.add_handler(InlineQueryHandler(handlers.inline_query))
+    application.add_handler(CallbackQueryHandler(buttons.button))
+    application.add_error_handler(handlers.on_error)
+    return application
+
+
+async def handle_once(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Let an update through the first time only. Telegram sends an update again when the bot
+    stopped before confirming it, and a /play, an answer or a /hint must not act twice."""
+    stores: Stores = context.application.bot_data["stores"]
+    if not await stores.updates.claim_update(update.update_id, time.time()):
+        log.info("update %d was handled before; skipped", update.update_id)
+        raise ApplicationHandlerStop
+
+
+def menu(language: str) -> list[BotCommand]:
+    """The command menu Telegram shows, in one language."""
+    texts = texts_for(language)
+    return [BotCommand(names[0], texts(f"cmd_{names[0]}")) for names, _ in COMMANDS]
+
+
+async def on_startup(application: Application) -> None:
+    """Open the stores, the pool and the services; set the menus; resume what a stop left."""
+    await lifecycle.open_services(application)
+    for language in LANGUAGES:
+        await application.bot.set_my_commands(
+            menu(language), language_code=None if language == DEFAULT_LANGUAGE else language)
+    await lifecycle.resume(application)

@@ -1,0 +1,221 @@
+"""Telegram command and message handlers: read the update, ask a game service, send the text it
+returns. Each handler stays a few lines; the rules live in bot.play.
+
+Whether the speaker administers the chat is asked of Telegram (bot.telegram.admins), and only
+when a rule needs it (bot.play.permissions).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import InlineQueryResultArticle, InputTextMessageContent, Update
+
+from bot.play.help import help_text
+from bot.play.requests import (
+    SolveRequest,
+    parse_countdown,
+    parse_dice,
+    parse_match,
+    parse_play,
+    parse_solve,
+    parse_top,
+    problem,
+    read_countdown,
+    read_play,
+    read_solve,
+    read_top,
+    usage_text,
+)
+from bot.telegram.sending import deliver, reply, send_page
+from bot.telegram.speakers import (
+    Context,
+    admin_check,
+    arguments,
+    asker_of,
+    chat_of,
+    player_of,
+    services_of,
+    texts_of,
+)
+from bot.text import markup
+from bot.text.i18n import language_of, texts_for
+
+log = logging.getLogger(__name__)
+INLINE_CACHE_SECONDS = 3600
+
+
+async def start(update: Update, context: Context) -> None:
+    """/start: a greeting; in a private chat, the games in brief."""
+    texts = texts_of(update, context)
+    await reply(update, texts("start", name=markup.name(player_of(update).first_name)),
+                quote=False)
+
+
+async def help_command(update: Update, context: Context) -> None:
+    """/help: every command, with this bot's round lengths."""
+    await reply(update, help_text(texts_of(update, context), context.bot.username,
+                                  services_of(context).rounds.seconds), quote=False)
+
+
+async def play(update: Update, context: Context) -> None:
+    """/play [easy|medium|hard] [4|5|6] [= target]: deal a round of 24."""
+    options = parse_play(arguments(context))
+    if options is None:
+        await reply(update, usage_text(texts_of(update, context), "play_usage",
+                                       problem(read_play, arguments(context))))
+        return
+    rounds = services_of(context).rounds
+    await deliver(update, context, await rounds.play(chat_of(update), player_of(update), "24",
+                                                     options))
+
+
+async def countdown(update: Update, context: Context) -> None:
+    """/countdown [0-4]: a Countdown round; /countdown n1 .. n6 = T: solve one."""
+    services, texts = services_of(context), texts_of(update, context)
+    request = parse_countdown(arguments(context))
+    if request is None:
+        await reply(update, usage_text(texts, "countdown_usage",
+                                       problem(read_countdown, arguments(context))))
+    elif isinstance(request, SolveRequest):
+        await reply(update, await services.solving.closest(request, texts, asker_of(update)))
+    else:
+        await deliver(update, context, await services.rounds.play(
+            chat_of(update), player_of(update), "countdown", request))
+
+
+async def yahtzee(update: Update, context: Context) -> None:
+    """/yahtzee: a round of the Yahtzee puzzle; /yahtzee and 65 dice: solve that game."""
+    services, given = services_of(context), arguments(context)
+    if not given.strip():
+        await deliver(update, context, await services.rounds.play(
+            chat_of(update), player_of(update), "yahtzee"))
+        return
+    texts = texts_of(update, context)
+    rolls = parse_dice(given)
+    await reply(update, await services.solving.yahtzee(rolls, texts, asker_of(update))
+                if rolls else texts("yahtzee_usage"))
+
+
+async def match(update: Update, context: Context) -> None:
+    """/match [N]: N rounds of 24 in a row (default 10); /match stop ends the match."""
+    matches, chat, player = services_of(context).matches, chat_of(update), player_of(update)
+    request = parse_match(arguments(context))
+    if request is None:
+        await reply(update, texts_of(update, context)("match_usage"))
+    elif request == "stop":
+        await deliver(update, context, await matches.stop(chat, player,
+                                                          admin_check(update, context)),
+                      quote=False)
+    else:
+        await deliver(update, context, await matches.start(chat, player, int(request)))
+
+
+async def answer(update: Update, context: Context) -> None:
+    """/answer (or /a) <expression>: answer the round."""
+    expression = arguments(context)
+    if not expression:
+        await reply(update, texts_of(update, context)("answer_usage"))
+        return
+    await judge(update, context, expression, explicit=True)
+
+
+async def plain_text(update: Update, context: Context) -> None:
+    """A reply to the deal message is an answer; other text is one only if it reads as one."""
+    message = update.effective_message
+    if message is None or not message.text:
+        return
+    replied = message.reply_to_message
+    explicit = replied is not None and services_of(context).rounds.is_deal(
+        chat_of(update).id, replied.message_id)
+    await judge(update, context, message.text, explicit=explicit)
+
+
+async def judge(update: Update, context: Context, text: str, explicit: bool) -> None:
+    outcome = await services_of(context).answers.answer(chat_of(update), player_of(update),
+                                                        text, explicit)
+    if outcome is not None:
+        await deliver(update, context, outcome)
+
+
+async def hint(update: Update, context: Context) -> None:
+    """/hint: the next step of a solution, for fewer points."""
+    await reply(update, await services_of(context).rounds.hint(
+        chat_of(update), player_of(update), admin_check(update, context)))
+
+
+async def reveal(update: Update, context: Context) -> None:
+    """/reveal (or /giveup): end the round and show the answers."""
+    outcome = await services_of(context).rounds.reveal(chat_of(update), player_of(update),
+                                                       admin_check(update, context))
+    await deliver(update, context, outcome, quote=False)
+
+
+async def solve(update: Update, context: Context) -> None:
+    """/solve a b c d [= target] [--closest]: every distinct solution (or the closest value)."""
+    texts = texts_of(update, context)
+    request = parse_solve(arguments(context))
+    if request is None:
+        await reply(update, usage_text(texts, "solve_usage",
+                                       problem(read_solve, arguments(context))))
+        return
+    await send_page(update, await services_of(context).solving.solve_page(
+        request, texts, asker_of(update)))
+
+
+async def top(update: Update, context: Context) -> None:
+    """/top [all] [24|countdown|yahtzee]: the leaderboard of this chat or of every chat."""
+    wanted = parse_top(arguments(context))
+    if wanted is None:
+        await reply(update, usage_text(texts_of(update, context), "top_usage",
+                                       problem(read_top, arguments(context))))
+        return
+    await reply(update, await services_of(context).standings.top(
+        chat_of(update), player_of(update), *wanted), quote=False)
+
+
+async def stats(update: Update, context: Context) -> None:
+    """/stats: your points, wins, rounds, fastest win and streaks in this chat, per game."""
+    await reply(update, await services_of(context).standings.stats(chat_of(update),
+                                                                   player_of(update)))
+
+
+async def lang(update: Update, context: Context) -> None:
+    """/lang en|zh: the chat's language."""
+    await reply(update, await services_of(context).people.set_language(
+        chat_of(update), player_of(update), arguments(context), admin_check(update, context)))
+
+
+async def migrate(update: Update, context: Context) -> None:
+    """A group became a supergroup: its rounds, scores, match and timers move to the new id."""
+    message = update.effective_message
+    if message is None or message.migrate_to_chat_id is None:
+        return
+    services = services_of(context)
+    old_id, new_id = message.chat.id, message.migrate_to_chat_id
+    moved = await services.rounds.migrate_chat(old_id, new_id)
+    services.matches.follow_chat(old_id, new_id, moved)
+
+
+async def inline_query(update: Update, context: Context) -> None:
+    """'@bot 3 8 3 8' in any chat: the solutions, to share one."""
+    query = update.inline_query
+    assert query is not None
+    texts = texts_for(language_of(query.from_user.language_code))
+    answers = await services_of(context).solving.inline(
+        parse_solve(query.query), texts, context.bot.username, (query.from_user.id, None))
+    results = [InlineQueryResultArticle(a.id, a.title, InputTextMessageContent(a.message),
+                                        description=a.description or None) for a in answers]
+    await query.answer(results, cache_time=INLINE_CACHE_SECONDS)
+
+
+async def on_error(update: object, context: Context) -> None:
+    """Log the error; the chat gets a short apology, never a traceback."""
+    log.error("error while handling an update", exc_info=context.error)
+    if isinstance(update, Update) and update.effective_chat is not None:
+        texts = texts_for(language_of(update.effective_user.language_code
+                                      if update.effective_user else None))
+        try:
+            await context.bot.send_message(update.effective_chat.id, texts("error"))
+        except Exception:  # the chat may be gone; nothing more to do
+            log.warning("could not tell the chat about the error")

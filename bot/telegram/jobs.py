@@ -1,0 +1,121 @@
+"""Every use of PTB's JobQueue: the game services' scheduler port (one job per alarm kind and
+chat, found by its name), what the bot says when an alarm rings, and the housekeeping jobs
+(heartbeat, forgetting old update ids)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+from telegram.ext import Application, ContextTypes, Job, JobQueue
+
+from bot.play.scheduler import NEXT_DEAL, ROUND_END, WARNING, Alarm
+from bot.play.services import Services
+from bot.runtime.health import HEARTBEAT_SECONDS, heartbeat_job
+from bot.store.stores import Stores
+from bot.telegram import keyboards
+from bot.telegram.sending import clear_keyboard, follow_match, send_result
+
+log = logging.getLogger(__name__)
+Context = ContextTypes.DEFAULT_TYPE
+# Telegram redelivers an unconfirmed update for up to 24 hours; ids are kept a while longer.
+HANDLED_UPDATES_KEPT = 2 * 24 * 3600.0
+FORGET_EVERY = 3600.0
+
+
+def job_name(kind: str, chat_id: int) -> str:
+    return f"{kind}:{chat_id}"
+
+
+class JobScheduler:
+    """The scheduler port (bot.play.scheduler) on the application's JobQueue."""
+
+    def __init__(self, queue: JobQueue | None) -> None:
+        assert queue is not None, "python-telegram-bot[job-queue] is not installed"
+        self.queue = queue
+
+    def set(self, alarm: Alarm, seconds: float) -> None:
+        self.cancel(alarm.kind, alarm.chat_id)
+        self.queue.run_once(ring, max(0.0, seconds), data=alarm,
+                            name=job_name(alarm.kind, alarm.chat_id), chat_id=alarm.chat_id)
+
+    def cancel(self, kind: str, chat_id: int) -> None:
+        for job in self._jobs(kind, chat_id):
+            job.schedule_removal()
+
+    def pending(self, kind: str, chat_id: int) -> Alarm | None:
+        jobs = self._jobs(kind, chat_id)
+        return jobs[0].data if jobs else None  # type: ignore[return-value]
+
+    def _jobs(self, kind: str, chat_id: int) -> tuple[Job, ...]:
+        return tuple(job for job in self.queue.get_jobs_by_name(job_name(kind, chat_id))
+                     if not job.removed)
+
+
+async def ring(context: Context) -> None:
+    """An alarm rang: a round's time is up, a match deals, or a round's end is near."""
+    assert context.job is not None and isinstance(context.job.data, Alarm)
+    alarm = context.job.data
+    if alarm.kind == ROUND_END:
+        await round_over(context.application, alarm)
+    elif alarm.kind == NEXT_DEAL:
+        await match_deal(context.application, alarm)
+    elif alarm.kind == WARNING:
+        await match_warning(context.application, alarm)
+
+
+async def round_over(application: Application, alarm: Alarm) -> None:
+    """Reveal and close the round (unless it ended meanwhile), then the match goes on."""
+    services: Services = application.bot_data["services"]
+    assert alarm.round_id is not None
+    closed = await services.rounds.expire(alarm.round_id)
+    if closed is None:
+        return
+    chat_id, text = closed
+    ended = await services.rounds.find_round(alarm.round_id)
+    await send_result(application, chat_id, text, ended)
+    await services.rounds.announced(alarm.round_id)
+    await clear_keyboard(application.bot, ended)
+    await follow_match(application, chat_id, alarm.round_id)
+
+
+async def match_deal(application: Application, alarm: Alarm) -> None:
+    """Deal the match's next round (unless the match ended or a round is on meanwhile). Its
+    end and notice are set before the message goes, so a failed send cannot stall it; the
+    message's id makes replies to it answers."""
+    services: Services = application.bot_data["services"]
+    outcome = await services.matches.deal_next(alarm.chat_id)
+    if outcome is None:
+        return
+    if outcome.dealt is None:  # the deal failed (too slow): the match tries again shortly
+        await application.bot.send_message(alarm.chat_id, outcome.text)
+        return
+    dealt = outcome.dealt
+    sent = await application.bot.send_message(
+        dealt.chat_id, outcome.text,
+        reply_markup=keyboards.deal_keyboard(services.people.round_texts(dealt), dealt))
+    await services.rounds.set_message(dealt, sent.message_id)
+
+
+async def match_warning(application: Application, alarm: Alarm) -> None:
+    """Tell the chat its round ends soon, if it is still on."""
+    services: Services = application.bot_data["services"]
+    assert alarm.round_id is not None
+    text = services.matches.warning(alarm.chat_id, alarm.round_id)
+    if text is not None:
+        await application.bot.send_message(alarm.chat_id, text)
+
+
+def start_housekeeping(application: Application, stores: Stores, heartbeat: Path) -> None:
+    """The heartbeat (the health check reads it) and the clean-up of old update ids."""
+    queue = application.job_queue
+    assert queue is not None
+    queue.run_repeating(heartbeat_job(heartbeat), interval=HEARTBEAT_SECONDS,
+                        first=0, name="heartbeat")
+
+    async def forget_handled_updates(_context: Context) -> None:
+        await stores.updates.forget_updates(time.time() - HANDLED_UPDATES_KEPT)
+
+    queue.run_repeating(forget_handled_updates, interval=FORGET_EVERY, first=0,
+                        name="forget-updates")

@@ -1,0 +1,127 @@
+"""The inline buttons under the bot's messages, and the short strings their presses carry.
+
+A button's callback_data (Telegram allows 1..64 bytes) says everything a press needs: an action
+and a round's id (`h:12` Hint, `r:12` Reveal, `n:12` Play again, `l:12` Same level, `s:12` Show
+all solutions), or a hand, target and page of solutions (`p:3,8,3,8:24:1`). So nothing about a
+keyboard is kept in memory, and a press on a week-old message still reads. Any client can send
+any data, so a press is read back as strictly as a typed command; what does not read is None.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.play.games import GAMES
+from bot.play.requests import SolveRequest, parse_solve
+from bot.store.records import Round
+from bot.text.i18n import Texts
+
+DATA_LIMIT = 64  # bytes of callback_data, Telegram's limit
+HINT, REVEAL, AGAIN, SAME, SOLUTIONS, PAGE = "h", "r", "n", "l", "s", "p"
+ROUND_ACTIONS = (HINT, REVEAL, AGAIN, SAME, SOLUTIONS)
+DEAL_ACTIONS = (AGAIN, SAME)  # the after-round buttons that deal: one deal per result message
+PREVIOUS, NEXT = "◀", "▶"
+LABELS = {HINT: "button_hint", REVEAL: "button_reveal", AGAIN: "button_again",
+          SAME: "button_same", SOLUTIONS: "button_solutions"}
+ROUND_DATA = re.compile(r"([hrnls]):([1-9][0-9]{0,17})")
+PAGE_DATA = re.compile(r"p:([0-9]{1,7}(?:,[0-9]{1,7}){0,5}):(-?[0-9]{1,10}):([0-9]{1,5})")
+
+
+@dataclass(frozen=True)
+class RoundPress:
+    """A press of a round's button: which action, on which round."""
+
+    action: str
+    round_id: int
+
+
+@dataclass(frozen=True)
+class PagePress:
+    """A press of ◀ or ▶: the page (from 0) of the solutions of a hand to show."""
+
+    request: SolveRequest
+    page: int
+
+
+def round_data(action: str, round_id: int) -> str:
+    return f"{action}:{round_id}"
+
+
+def page_data(numbers: tuple[int, ...], target: int, page: int) -> str:
+    return f"{PAGE}:{','.join(map(str, numbers))}:{target}:{page}"
+
+
+def read_press(data: str | None) -> RoundPress | PagePress | None:
+    """What a button's data asks for; None for data no button of this bot carries."""
+    if not data or len(data.encode()) > DATA_LIMIT:
+        return None
+    if found := ROUND_DATA.fullmatch(data):
+        return RoundPress(found.group(1), int(found.group(2)))
+    if found := PAGE_DATA.fullmatch(data):
+        request = parse_solve(f"{found.group(1).replace(',', ' ')} = {found.group(2)}")
+        return PagePress(request, int(found.group(3))) if request is not None else None
+    return None
+
+
+def action_of(data: str | None) -> str | None:
+    """The action a button's data names (None if it names none)."""
+    press = read_press(data)
+    return press.action if isinstance(press, RoundPress) else PAGE if press else None
+
+
+def _button(texts: Texts, action: str, round_id: int) -> InlineKeyboardButton:
+    return InlineKeyboardButton(texts(LABELS[action]), callback_data=round_data(action, round_id))
+
+
+def deal_keyboard(texts: Texts, round_: Round) -> InlineKeyboardMarkup:
+    """Under a deal: Hint (in games that give hints) and Reveal."""
+    actions = (HINT, REVEAL) if GAMES[round_.game].gives_hints else (REVEAL,)
+    return InlineKeyboardMarkup([[_button(texts, action, round_.id) for action in actions]])
+
+
+def after_keyboard(texts: Texts, round_: Round, in_match: bool = False) -> InlineKeyboardMarkup:
+    """Under a round's result: Play again (the same game, as many numbers, the same target),
+    and for 24, Same level and Show all solutions. In a match only Show all solutions: the
+    match deals the next round itself."""
+    if in_match:
+        return InlineKeyboardMarkup([[_button(texts, SOLUTIONS, round_.id)]])
+    if round_.game != "24":
+        return InlineKeyboardMarkup([[_button(texts, AGAIN, round_.id)]])
+    return InlineKeyboardMarkup([
+        [_button(texts, AGAIN, round_.id), _button(texts, SAME, round_.id)],
+        [_button(texts, SOLUTIONS, round_.id)]])
+
+
+def page_keyboard(numbers: tuple[int, ...], target: int, page: int,
+                  pages: int) -> InlineKeyboardMarkup | None:
+    """◀ ▶ under a page of solutions (only the ones that lead somewhere); None for a single page,
+    or when the hand and the last page's number are too long for a button's data."""
+    row = []
+    if page > 0:
+        row.append(InlineKeyboardButton(PREVIOUS, callback_data=page_data(numbers, target,
+                                                                          page - 1)))
+    if page < pages - 1:
+        row.append(InlineKeyboardButton(NEXT, callback_data=page_data(numbers, target, page + 1)))
+    if not row or len(page_data(numbers, target, pages - 1).encode()) > DATA_LIMIT:
+        return None  # every page's buttons fit, or none has any
+    return InlineKeyboardMarkup([row])
+
+
+def carries(keyboard: InlineKeyboardMarkup | None, data: str | None) -> bool:
+    """Whether the keyboard has a button with this data (else the press was forged)."""
+    return keyboard is not None and any(b.callback_data == data
+                                        for row in keyboard.inline_keyboard for b in row)
+
+
+def without(keyboard: InlineKeyboardMarkup | None,
+            actions: tuple[str, ...]) -> InlineKeyboardMarkup | None:
+    """The keyboard less the buttons of these actions (None when nothing is left)."""
+    if keyboard is None:
+        return None
+    rows = [[b for b in row if action_of(str(b.callback_data)) not in actions]
+            for row in keyboard.inline_keyboard]
+    kept = [row for row in rows if row]
+    return InlineKeyboardMarkup(kept) if kept else None

@@ -1,0 +1,99 @@
+"""Start-up and shut-down: the stores, the solver pool and the game services are opened in
+post_init and closed in post_shutdown; after a restart, the results the bot owes are sent and
+matches go on. Open rounds stay in the database across a stop."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram.error import BadRequest, Forbidden
+from telegram.ext import Application
+
+from bot.play.matches import PAUSE
+from bot.play.services import Services, build_services
+from bot.runtime.config import Config
+from bot.runtime.health import heartbeat_path
+from bot.runtime.pool import SolverPool
+from bot.store import open_stores
+from bot.store.stores import Stores
+from bot.telegram.jobs import JobScheduler, start_housekeeping
+from bot.telegram.sending import clear_keyboard, send_result
+
+log = logging.getLogger(__name__)
+PRIVACY_NOTE = (
+    "privacy mode is on (getMe: can_read_all_group_messages is false): in groups the bot sees "
+    "only commands and replies to its messages, so players answer with /a or by replying to "
+    "the deal. To let them just type answers: in @BotFather send /setprivacy, choose this bot, "
+    "pick Disable, then remove the bot from each group and add it again.")
+
+
+async def open_services(application: Application) -> None:
+    """Open the stores (migrations applied), start the pool, build the services."""
+    config: Config = application.bot_data["config"]
+    stores = await open_stores(config.database_path)
+    pool = application.bot_data.get("pool")  # tests may share one pool between applications
+    if pool is None:
+        pool = SolverPool(config.solver_workers)
+        application.bot_data["own_pool"] = True
+    await pool.warm_up()
+    reads_all = bool(application.bot.can_read_all_group_messages)
+    if not reads_all:
+        log.warning(PRIVACY_NOTE)
+    services = build_services(
+        stores, pool, JobScheduler(application.job_queue), seconds=config.seconds,
+        deal_seconds=config.deal_seconds, solve_timeout=config.solve_timeout,
+        pause=min(PAUSE, config.round_seconds / 4), reads_group_messages=reads_all)
+    application.bot_data.update(stores=stores, pool=pool, services=services)
+    start_housekeeping(application, stores, heartbeat_path(config.database_path))
+
+
+async def resume(application: Application) -> None:
+    """After a restart: running rounds get their ends again, and the bot sends the results it
+    owes (rounds that ran out while it was down, that had a right answer already, or whose
+    result it had no time to send; a result counts as sent once Telegram took it, or refused
+    it for good); then the matches go on."""
+    services: Services = application.bot_data["services"]
+    results = await services.recovery.resume()
+    for result in results:
+        ended = await services.rounds.find_round(result.round_id)
+        try:
+            await send_result(application, result.chat_id, result.text, ended)
+        except (BadRequest, Forbidden):  # the chat is gone or removed the bot
+            log.warning("could not send a round's result to chat %s", result.chat_id)
+        except Exception:  # the network: the next start tries again
+            log.warning("could not send a round's result to chat %s now", result.chat_id)
+            continue
+        await services.rounds.announced(result.round_id)
+        await clear_keyboard(application.bot, ended)
+    said = await services.matches.resume()
+    for chat_id, text in said:
+        try:
+            await application.bot.send_message(chat_id, text)
+        except (BadRequest, Forbidden):  # the chat is gone or removed the bot
+            log.warning("could not resume the match in chat %s", chat_id)
+    if results or said:
+        log.info("resumed: sent %d results, %d matches went on", len(results), len(said))
+
+
+async def close_services(application: Application) -> None:
+    """Close the stores and the pool; open rounds stay in the database and resume next time."""
+    pool: SolverPool | None = application.bot_data.get("pool")
+    stores: Stores | None = application.bot_data.get("stores")
+    if pool is not None and application.bot_data.get("own_pool"):
+        pool.shutdown()
+    if stores is not None:
+        await stores.close()
+
+
+async def stop_application(application: Application) -> None:
+    """What run_polling and run_webhook do at the end, for the loops that run the application
+    themselves (the demo, the webhook server); post_shutdown closes the stores and the pool."""
+    if application.updater is not None and application.updater.running:
+        await application.updater.stop()
+    if application.running:
+        await application.stop()
+        if application.post_stop is not None:
+            await application.post_stop(application)
+    await application.shutdown()
+    if application.post_shutdown is not None:
+        await application.post_shutdown(application)

@@ -1,0 +1,60 @@
+"""Who speaks, where, and in which words: an Update turned into the game services' Chat, Player
+and Asker, once, for command handlers, button presses and inline queries alike."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from bot.play.people import Chat, Player
+from bot.play.permissions import AdminCheck
+from bot.play.services import Services
+from bot.play.solving import Asker
+from bot.telegram.admins import AdminCache
+from bot.text.i18n import Texts
+
+Context = ContextTypes.DEFAULT_TYPE
+
+
+def services_of(context: Context) -> Services:
+    return context.application.bot_data["services"]
+
+
+def player_of(update: Update) -> Player:
+    user = update.effective_user
+    assert user is not None
+    return Player(user.id, user.first_name or "", user.username, user.language_code)
+
+
+def chat_of(update: Update) -> Chat:
+    chat = update.effective_chat
+    assert chat is not None
+    return Chat(chat.id, chat.type, chat.title)
+
+
+def asker_of(update: Update) -> Asker:
+    """Whose solver time a request spends: the user's, and the chat's."""
+    return player_of(update).id, chat_of(update).id
+
+
+def texts_of(update: Update, context: Context) -> Texts:
+    """The messages in the language of this chat (or of this speaker)."""
+    return services_of(context).people.texts(chat_of(update), player_of(update))
+
+
+def arguments(context: Context) -> str:
+    return " ".join(context.args or [])
+
+
+def admin_check(update: Update, context: Context) -> AdminCheck:
+    """Asks Telegram (through a short cache) whether the speaker administers the chat. An
+    anonymous admin writes as the group itself, and is one."""
+    chat_id, user_id = chat_of(update).id, player_of(update).id
+    message = update.effective_message
+    anonymous = bool(message and message.sender_chat and message.sender_chat.id == chat_id)
+    admins: AdminCache = context.application.bot_data["admins"]
+
+    async def check() -> bool:
+        return anonymous or await admins.is_admin(context.bot, chat_id, user_id)
+
+    return check

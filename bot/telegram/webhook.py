@@ -1,0 +1,141 @@
+"""Webhook mode: a small tornado server that takes Telegram's updates and hands them to the bot.
+
+python-telegram-bot's own `run_webhook` builds its tornado server without a body limit (tornado's
+default is 100 MB, read in full before the secret is checked). This one checks the secret header
+first and the announced size next, both before reading a byte of the body, then refuses a body
+past MAX_BODY while it arrives. It listens where WEBHOOK_LISTEN says (the reverse proxy in front).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import re
+import secrets
+import signal
+from http import HTTPStatus
+
+import tornado.httpserver
+import tornado.netutil
+import tornado.web
+from telegram import Update
+from telegram.ext import Application
+
+from bot.runtime.config import Config
+from bot.telegram.app import ALLOWED_UPDATES
+from bot.telegram.lifecycle import stop_application
+
+WEBHOOK_PATH = "telegram"  # never the token: paths end up in proxy logs
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+MAX_BODY = 1 << 20  # bytes; an update is a few kB (a message is at most 4096 characters)
+MAX_HEADERS = 16 << 10  # bytes of request line and headers (tornado's default is 64 kB)
+BODY_SECONDS = 30.0  # to send a body once its headers are in
+IDLE_SECONDS = 120.0  # a keep-alive connection with nothing to say is closed after this
+DIGITS = re.compile(r"[0-9]+")
+
+log = logging.getLogger(__name__)
+
+
+def new_secret() -> str:
+    """A random secret_token for one run, when WEBHOOK_SECRET is not set: the bot registers it
+    with Telegram itself at start-up and is the only one to check it, so no one else needs it.
+    43 characters of A-Z a-z 0-9 _ - (Telegram's alphabet)."""
+    return secrets.token_urlsafe(32)
+
+
+@tornado.web.stream_request_body
+class UpdateHandler(tornado.web.RequestHandler):
+    """POST /telegram: refused before the body is read unless the secret matches and the size
+    fits; then the update goes into the application's queue and Telegram gets 200."""
+
+    SUPPORTED_METHODS = ("POST",)
+
+    def initialize(self, bot_application: Application, secret: str) -> None:
+        self.bot_application = bot_application
+        self.secret = secret.encode()
+        self.body = bytearray()
+
+    def prepare(self) -> None:
+        given = self.request.headers.get(SECRET_HEADER, "").encode("utf-8", "replace")
+        if not hmac.compare_digest(given, self.secret):
+            raise tornado.web.HTTPError(HTTPStatus.FORBIDDEN)
+        length = self.request.headers.get("Content-Length")
+        if length is None:
+            return  # a chunked body: counted as it arrives
+        if not DIGITS.fullmatch(length):
+            raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST)
+        if len(length) > len(str(MAX_BODY)) or int(length) > MAX_BODY:
+            raise tornado.web.HTTPError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+
+    def data_received(self, chunk: bytes) -> None:
+        self.body += chunk  # the server refuses a chunked body past MAX_BODY
+
+    async def post(self) -> None:
+        try:
+            update = Update.de_json(json.loads(self.body), self.bot_application.bot)
+        except Exception:  # not JSON, or not an update: nothing Telegram itself would send
+            raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST) from None
+        if update is not None:
+            await self.bot_application.update_queue.put(update)
+        self.set_status(HTTPStatus.OK)
+
+    def write_error(self, status_code: int, **kwargs: object) -> None:
+        self.finish()  # the status says it all; no page, no traceback
+
+
+def _log_request(handler: tornado.web.RequestHandler) -> None:
+    """Refusals at INFO (someone is knocking), accepted updates at DEBUG."""
+    status = handler.get_status()
+    level = logging.DEBUG if status == HTTPStatus.OK else logging.INFO
+    log.log(level, "webhook %d %s %s (%s)", status, handler.request.method,
+            handler.request.path, handler.request.remote_ip)
+
+
+def make_server(application: Application, secret: str) -> tornado.httpserver.HTTPServer:
+    """The HTTP server for /telegram (add sockets to start it)."""
+    routes = tornado.web.Application(
+        [(rf"/{WEBHOOK_PATH}", UpdateHandler, {"bot_application": application, "secret": secret})],
+        log_function=_log_request)
+    return tornado.httpserver.HTTPServer(
+        routes, max_body_size=MAX_BODY, max_header_size=MAX_HEADERS, body_timeout=BODY_SECONDS,
+        idle_connection_timeout=IDLE_SECONDS)
+
+
+async def serve(application: Application, config: Config, secret: str,
+                stop: asyncio.Event) -> None:
+    """What run_webhook does, with this server: listen, register the webhook, handle updates
+    until `stop` is set, then shut down in order (post_shutdown closes storage and the pool)."""
+    await application.initialize()
+    if application.post_init is not None:
+        await application.post_init(application)
+    server = make_server(application, secret)
+    server.add_sockets(tornado.netutil.bind_sockets(config.webhook_port, config.webhook_listen))
+    log.info("webhook server on %s:%d/%s", config.webhook_listen, config.webhook_port,
+             WEBHOOK_PATH)
+    try:
+        await application.bot.set_webhook(url=str(config.webhook_url), secret_token=secret,
+                                          allowed_updates=ALLOWED_UPDATES)
+        await application.start()
+        await stop.wait()
+    finally:
+        server.stop()
+        await server.close_all_connections()
+        await stop_application(application)
+
+
+def run(application: Application, config: Config) -> None:
+    """Webhook mode until SIGINT or SIGTERM (`config.webhook_secret` set: see `new_secret`)."""
+    secret = config.webhook_secret
+    if not secret:
+        raise ValueError("webhook mode needs a secret")
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for stop_signal in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(stop_signal, stop.set)
+        await serve(application, config, secret, stop)
+
+    asyncio.run(main())

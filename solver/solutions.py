@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from fractions import Fraction
+from typing import Any
 
 from solver import native
 from solver.errors import InputError, NumbersMismatchError
@@ -67,21 +68,10 @@ def _distinct(hand: Hand, target: Value, integer_only: bool) -> list[str]:
     return list(best.values())
 
 
-def solve(numbers: Sequence[int], target: int = 24, *, integer_only: bool = False,
-          limit: int | None = None) -> list[str]:
-    """Every distinct solution (or the first `limit` of them), simplest first, as ASCII infix.
-
-    `integer_only` requires every intermediate result to be a whole number.
-    """
-    hand, goal = validate_hand(numbers, target)
-    texts = sorted(_distinct(hand, goal, integer_only), key=_rank)
-    return texts if limit is None else texts[:limit]
-
-
 PURE = object()  # what `_natively` returns when the pure-Python solver has to answer
 
 
-def _natively(name: str, hand: Hand, goal: Value, integer_only: bool) -> object:
+def _natively(name: str, hand: Hand, goal: Value, integer_only: bool) -> Any:
     """The compiled core's answer (solver.native), or PURE when it is not in use or when a
     value of this hand goes past 64 bits (OverflowError): Python's integers never wrap."""
     core = native.CORE
@@ -91,6 +81,19 @@ def _natively(name: str, hand: Hand, goal: Value, integer_only: bool) -> object:
         return getattr(core, name)(hand, goal, integer_only)
     except OverflowError:
         return PURE
+
+
+def solve(numbers: Sequence[int], target: int = 24, *, integer_only: bool = False,
+          limit: int | None = None) -> list[str]:
+    """Every distinct solution (or the first `limit` of them), simplest first, as ASCII infix.
+
+    `integer_only` requires every intermediate result to be a whole number.
+    """
+    hand, goal = validate_hand(numbers, target)
+    answer = _natively("solve", hand, goal, integer_only)
+    texts: list[str] = (answer if answer is not PURE
+                        else sorted(_distinct(hand, goal, integer_only), key=_rank))
+    return texts if limit is None else texts[:limit]
 
 
 def first_solution(numbers: Sequence[int], target: int = 24, *,
@@ -103,7 +106,7 @@ def first_solution(numbers: Sequence[int], target: int = 24, *,
     hand, goal = validate_hand(numbers, target)
     answer = _natively("first_solution", hand, goal, integer_only)
     if answer is not PURE:
-        return answer  # type: ignore[return-value]
+        return answer
     search = Search(integer_only)
     key = search.first(hand, goal if goal >= 0 else -goal, negative=goal < 0)
     if key is None:

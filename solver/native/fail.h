@@ -1,4 +1,5 @@
-/* Leaving a solve early: a value past 64 bits, or memory that cannot be had.
+/* Leaving a solve early: a value past 64 bits, memory that cannot be had, or a case the port
+ * of the normal form cannot follow (a bug: the caller raises RuntimeError, never guesses).
  *
  * The entry point (module.c) sets a jump target with setjmp; fail() jumps back to it from any
  * depth. Everything a solve allocates hangs off its Solver, which the entry point frees, so a
@@ -10,7 +11,7 @@
 #include <setjmp.h>
 #include <stddef.h>
 
-enum { FAIL_OVERFLOW = 1, FAIL_MEMORY = 2 };
+enum { FAIL_OVERFLOW = 1, FAIL_MEMORY = 2, FAIL_INTERNAL = 3 };
 
 extern _Thread_local jmp_buf *fail_target;
 extern _Thread_local int fail_reason;  /* set by fail() before it jumps */

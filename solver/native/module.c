@@ -13,6 +13,7 @@
 
 #include "display.h"
 #include "search.h"
+#include "solutions.h"
 
 typedef struct {
     int64_t numbers[MAX_NUMBERS];
@@ -79,6 +80,7 @@ static Search *run(const Request *r, Work work, void *result) {
     search_free(s);
     PyMem_RawFree(s);
     if (why == FAIL_OVERFLOW) PyErr_SetString(PyExc_OverflowError, "a value past 64 bits");
+    else if (why == FAIL_INTERNAL) PyErr_SetString(PyExc_RuntimeError, "the native core lost its way");
     else PyErr_NoMemory();
     return NULL;
 }
@@ -255,6 +257,128 @@ static PyObject *py_is_solvable(PyObject *self, PyObject *args) {
     return PyBool_FromLong(solvable);
 }
 
+static void work_solve(Search *s, const Request *r, void *result) {
+    distinct_solutions(s, r->goal, r->negative, result);
+}
+
+/* solve(hand, target, integer_only) -> every distinct solution, simplest first */
+static PyObject *py_solve(PyObject *self, PyObject *args) {
+    (void)self;
+    Request r;
+    Solutions *found = PyMem_RawCalloc(1, sizeof(Solutions));
+    if (found == NULL) return PyErr_NoMemory();
+    PyObject *out = NULL;
+    if (read_request(args, &r)) {
+        Search *s = run(&r, work_solve, found);
+        if (s != NULL) {
+            out = PyList_New(found->n);
+            for (uint32_t i = 0; out && i < found->n; i++) {
+                PyObject *text = PyUnicode_FromStringAndSize(found->rank[i].s, (Py_ssize_t)found->rank[i].n);
+                if (text == NULL) Py_CLEAR(out);
+                else PyList_SET_ITEM(out, i, text);
+            }
+            finish(s);
+        }
+    }
+    solutions_free(found);
+    PyMem_RawFree(found);
+    return out;
+}
+
+/* classes(hand, target, integer_only) -> a class number for each key of expressions() */
+static void work_classes(Search *s, const Request *r, void *result) {
+    Solutions *found = result;
+    KeyList list = expressions(s, whole_hand(&s->hand), r->goal);
+    normal_init(&found->normal, &s->keys);
+    found->classes = checked_realloc(NULL, (list.n + 1) * sizeof *found->classes);
+    found->n = list.n;
+    solution_classes(&found->normal, s->pool + list.start, list.n, found->classes);
+}
+
+static PyObject *py_classes(PyObject *self, PyObject *args) {
+    (void)self;
+    Request r;
+    Solutions *found = PyMem_RawCalloc(1, sizeof(Solutions));
+    if (found == NULL) return PyErr_NoMemory();
+    PyObject *out = NULL;
+    if (read_request(args, &r)) {
+        Search *s = run(&r, work_classes, found);
+        if (s != NULL) {
+            out = PyList_New(found->n);
+            for (uint32_t i = 0; out && i < found->n; i++)
+                PyList_SET_ITEM(out, i, PyLong_FromUnsignedLong(found->classes[i]));
+            finish(s);
+        }
+    }
+    solutions_free(found);
+    PyMem_RawFree(found);
+    return out;
+}
+
+/* reachable(hand, target, integer_only, index) -> the reductions swaps reach from the first
+ * reduction of key `index` of expressions(), as (core, one, zero, pool) tuples: for tests that
+ * compare the two normal forms state by state */
+typedef struct {
+    Solutions found;
+    uint32_t index;
+    State start;
+} Reach;
+
+static void work_reach(Search *s, const Request *r, void *result) {
+    Reach *reach = result;
+    KeyList list = expressions(s, whole_hand(&s->hand), r->goal);
+    normal_init(&reach->found.normal, &s->keys);
+    if (reach->index >= list.n) fail(FAIL_INTERNAL);
+    KeyId key = s->pool[list.start + reach->index];
+    reach->start = first_reduction(&reach->found.normal, key);
+    uint32_t zero = 0;
+    solution_classes(&reach->found.normal, &key, 1, &zero);
+}
+
+static PyObject *state_object(const Keys *keys, State state, PyObject *kinds) {
+    KeyId parts[3] = {state.core, state.one, state.zero};
+    PyObject *items[4];
+    for (int i = 0; i < 3; i++)
+        items[i] = parts[i] == NO_KEY ? Py_NewRef(Py_None) : key_object(keys, parts[i], kinds);
+    items[3] = numbers_object(keys, state.pool);
+    PyObject *out = NULL;
+    if (items[0] && items[1] && items[2] && items[3])
+        out = PyTuple_Pack(4, items[0], items[1], items[2], items[3]);
+    for (int i = 0; i < 4; i++) Py_XDECREF(items[i]);
+    return out;
+}
+
+static PyObject *py_reachable(PyObject *self, PyObject *args) {
+    (void)self;
+    Request r;
+    unsigned int index;
+    PyObject *rest = PyTuple_GetSlice(args, 0, 3);
+    bool ok = rest && PyArg_ParseTuple(args, "OOpI", &(PyObject *){0}, &(PyObject *){0},
+                                       &(int){0}, &index) && read_request(rest, &r);
+    Py_XDECREF(rest);
+    if (!ok) return NULL;
+    Reach *reach = PyMem_RawCalloc(1, sizeof(Reach));
+    if (reach == NULL) return PyErr_NoMemory();
+    reach->index = index;
+    PyObject *out = NULL;
+    Search *s = run(&r, work_reach, reach);
+    if (s != NULL) {
+        States *states = &reach->found.normal.states;
+        PyObject *kinds = key_kinds();
+        out = kinds ? PyList_New(0) : NULL;
+        for (uint32_t i = 0; out && i < states->n; i++) {
+            PyObject *state = state_object(&s->keys, states->state[i], kinds);
+            if (state == NULL || PyList_Append(out, state) < 0) Py_CLEAR(out);
+            Py_XDECREF(state);
+        }
+        Py_XDECREF(kinds);
+        finish(s);
+    }
+    solutions_free(&reach->found);
+    PyMem_RawFree(reach);
+    return out;
+}
+
 static PyObject *py_clear_cache(PyObject *self, PyObject *unused) {
     (void)self, (void)unused;
     clear_value_cache();
@@ -264,6 +388,9 @@ static PyObject *py_clear_cache(PyObject *self, PyObject *unused) {
 static PyMethodDef methods[] = {
     {"clear_cache", py_clear_cache, METH_NOARGS,
      "Forget the value sets kept across solves on this thread (for benchmarks that start cold)."},
+    {"solve", py_solve, METH_VARARGS, "Every distinct solution, simplest first."},
+    {"classes", py_classes, METH_VARARGS, "A class number for each key of expressions()."},
+    {"reachable", py_reachable, METH_VARARGS, "The reductions swaps reach from one key's."},
     {"expressions", py_expressions, METH_VARARGS, "Every flat key of the hand worth the target."},
     {"texts", py_texts, METH_VARARGS, "The text of each key of expressions()."},
     {"first_solution", py_first_solution, METH_VARARGS, "One solution, or None."},

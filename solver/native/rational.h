@@ -76,8 +76,9 @@ static inline Q q_mul(Q a, Q b) {
     return (Q){narrow(n), narrow(d)};
 }
 
-/* a / b for b != 0 */
+/* a / b; b is never 0 (the search and the rules never divide by a zero) */
 static inline Q q_div(Q a, Q b) {
+    if (b.num == 0) fail(FAIL_INTERNAL);
     Q inverse = b.num < 0 ? (Q){-b.den, -b.num} : (Q){b.den, b.num};
     return q_mul(a, inverse);
 }

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from fractions import Fraction
 
@@ -185,3 +186,14 @@ def test_every_four_number_hand(target):
     native = [solve(hand, target) for hand in hands]
     with pure():
         assert native == [solve(hand, target) for hand in hands]
+
+
+@needs_core
+def test_threads_at_once():
+    """The core lets go of the GIL while it works: threads solving at once (one of them going
+    pure past 64 bits) get what one thread gets."""
+    hands = [(1, 2, 3, 4, 5), (2, 3, 5, 7, 11, 13), (1, 1, 3, 8, 8), (1, *BIG), (3, 3, 8, 8),
+             (0, 4, 4, 6, 9)]
+    alone = [solve(hand, 24) for hand in hands]
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(solve, hands * 4, [24] * len(hands) * 4)) == alone * 4

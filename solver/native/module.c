@@ -34,17 +34,20 @@ static bool read_int64(PyObject *number, int64_t *out) {
     return true;
 }
 
-static bool read_request(PyObject *args, Request *r) {
-    PyObject *hand, *target;
-    int integer_only;
-    if (!PyArg_ParseTuple(args, "O!Op", &PyTuple_Type, &hand, &target, &integer_only)) return false;
+/* a validated hand (a sorted tuple of whole numbers from 0) and a target (int or Fraction) */
+static bool make_request(PyObject *hand, PyObject *target, int integer_only, Request *r) {
     r->n = (int)PyTuple_GET_SIZE(hand);
     if (r->n < 1 || r->n > MAX_NUMBERS) {
         PyErr_SetString(PyExc_ValueError, "a hand holds 1 to 8 numbers");
         return false;
     }
-    for (int i = 0; i < r->n; i++)
+    for (int i = 0; i < r->n; i++) {
         if (!read_int64(PyTuple_GET_ITEM(hand, i), &r->numbers[i])) return false;
+        if (r->numbers[i] < 0 || (i && r->numbers[i] < r->numbers[i - 1])) {
+            PyErr_SetString(PyExc_ValueError, "a hand is sorted whole numbers from 0");
+            return false;
+        }
+    }
     PyObject *num = PyObject_GetAttrString(target, "numerator");
     PyObject *den = num ? PyObject_GetAttrString(target, "denominator") : NULL;
     bool ok = den && read_int64(num, &r->goal.num) && read_int64(den, &r->goal.den);
@@ -55,6 +58,13 @@ static bool read_request(PyObject *args, Request *r) {
     if (r->negative) r->goal.num = -r->goal.num;
     r->integer_only = integer_only;
     return true;
+}
+
+static bool read_request(PyObject *args, Request *r) {
+    PyObject *hand, *target;
+    int integer_only;
+    return PyArg_ParseTuple(args, "O!Op", &PyTuple_Type, &hand, &target, &integer_only) &&
+           make_request(hand, target, integer_only, r);
 }
 
 /* ---- running a solve: the GIL released, failures caught (fail.h) ---- */
@@ -351,12 +361,12 @@ static PyObject *state_object(const Keys *keys, State state, PyObject *kinds) {
 static PyObject *py_reachable(PyObject *self, PyObject *args) {
     (void)self;
     Request r;
+    PyObject *hand, *target;
+    int integer_only;
     unsigned int index;
-    PyObject *rest = PyTuple_GetSlice(args, 0, 3);
-    bool ok = rest && PyArg_ParseTuple(args, "OOpI", &(PyObject *){0}, &(PyObject *){0},
-                                       &(int){0}, &index) && read_request(rest, &r);
-    Py_XDECREF(rest);
-    if (!ok) return NULL;
+    if (!PyArg_ParseTuple(args, "O!OpI", &PyTuple_Type, &hand, &target, &integer_only, &index) ||
+        !make_request(hand, target, integer_only, &r))
+        return NULL;
     Reach *reach = PyMem_RawCalloc(1, sizeof(Reach));
     if (reach == NULL) return PyErr_NoMemory();
     reach->index = index;

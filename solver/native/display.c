@@ -1,5 +1,4 @@
 /* Keys as text: the display order of parts, minimal parentheses, negation (see display.h). */
-#include <stdio.h>
 #include <string.h>
 
 #include "display.h"
@@ -46,7 +45,12 @@ static void put_char(Text *t, char c) { put(t, &c, 1); }
 
 static void put_number(Text *t, int64_t n) {
     char digits[24];
-    put(t, digits, (size_t)snprintf(digits, sizeof digits, "%lld", (long long)n));
+    int at = sizeof digits;
+    uint64_t rest = n < 0 ? -(uint64_t)n : (uint64_t)n;
+    do digits[--at] = (char)('0' + rest % 10);
+    while (rest /= 10);
+    if (n < 0) digits[--at] = '-';
+    put(t, digits + at, sizeof digits - at);
 }
 
 /* 3 for a number, 2 for a product, 1 for a sum: how tightly the key's text binds */

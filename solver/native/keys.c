@@ -59,8 +59,11 @@ static uint32_t hash_key(const Key *k, const KeyId *items) {
         h = (h ^ items[i]) * 0x100000001B3ull;
         if (i == k->n_up - 1) h ^= 0x5bd1e995u;  /* where the up side ends matters */
     }
-    h ^= h >> 29;
-    return (uint32_t)(h ^ (h >> 32));
+    h ^= h >> 33;  /* mix every bit into the low ones, which pick the slot */
+    h *= 0xFF51AFD7ED558CCDull;
+    h ^= h >> 33;
+    h *= 0xC4CEB9FE1A85EC53ull;
+    return (uint32_t)(h ^ (h >> 33));
 }
 
 static bool same_key(const Keys *keys, KeyId id, const Key *k, const KeyId *items) {
@@ -72,26 +75,28 @@ static bool same_key(const Keys *keys, KeyId id, const Key *k, const KeyId *item
 
 static void grow_table(Keys *keys) {
     uint32_t cap = keys->table_cap ? keys->table_cap * 2 : 1024;
-    uint32_t *table = checked_realloc(NULL, cap * sizeof *table);
+    uint64_t *table = checked_realloc(NULL, cap * sizeof *table);
     memset(table, 0, cap * sizeof *table);
     for (KeyId id = 0; id < keys->n; id++) {
-        uint32_t i = keys->key[id].hash & (cap - 1);
+        uint32_t hash = keys->key[id].hash, i = hash & (cap - 1);
         while (table[i]) i = (i + 1) & (cap - 1);
-        table[i] = id + 1;
+        table[i] = (uint64_t)hash << 32 | (id + 1);
     }
     free(keys->table);
     keys->table = table;
     keys->table_cap = cap;
 }
 
-/* the id of the key k whose parts are items (already at the end of keys->item) */
+/* the id of the key k whose parts are items (already at the end of keys->item); a slot keeps
+ * the hash beside the id, so a slot of another key is passed by without reading that key */
 static KeyId intern(Keys *keys, Key k) {
     const KeyId *items = &keys->item[k.items];
     k.hash = hash_key(&k, items);
     if (2 * (keys->n + 1) > keys->table_cap) grow_table(keys);
     uint32_t mask = keys->table_cap - 1, i = k.hash & mask;
     for (; keys->table[i]; i = (i + 1) & mask) {
-        KeyId id = keys->table[i] - 1;
+        if ((uint32_t)(keys->table[i] >> 32) != k.hash) continue;
+        KeyId id = (KeyId)keys->table[i] - 1;
         if (same_key(keys, id, &k, items)) {
             keys->n_items = k.items;  /* the parts were already stored with the old key */
             return id;
@@ -99,7 +104,7 @@ static KeyId intern(Keys *keys, Key k) {
     }
     GROW(keys->key, keys->cap, keys->n + 1);
     keys->key[keys->n] = k;
-    keys->table[i] = keys->n + 1;
+    keys->table[i] = (uint64_t)k.hash << 32 | (keys->n + 1);
     return keys->n++;
 }
 

@@ -35,7 +35,7 @@ typedef struct {
     uint32_t n, cap;
     KeyId *item;
     uint32_t n_items, cap_items;
-    uint32_t *table;  /* interning: KeyId + 1, or 0 for an empty slot */
+    uint64_t *table;  /* interning: the key's hash << 32 | KeyId + 1, or 0 for an empty slot */
     uint32_t table_cap;
 } Keys;
 

@@ -71,7 +71,7 @@ static bool same_state(State a, State b) {
 }
 
 static void grow_states(States *s) {
-    uint32_t cap = s->table_cap ? s->table_cap * 2 : 1024;
+    uint32_t cap = s->table_cap ? s->table_cap * 2 : 256;
     uint32_t *table = checked_realloc(NULL, cap * sizeof *table);
     memset(table, 0, cap * sizeof *table);
     for (uint32_t id = 0; id < s->n; id++) {

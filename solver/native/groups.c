@@ -151,7 +151,7 @@ uint32_t smallest_unit(const Keys *keys, int kind, const Item *items, int n) {
         Q v = value_of(keys, items[low].key);
         Q t = totals[mask & (mask - 1)];
         totals[mask] = items[low].inverse ? uncombine(kind, t, v) : combine(kind, t, v);
-        int size = __builtin_popcount(mask);
+        int size = mask_size(mask);  /* n <= MAX_NUMBERS: a mask fits in 8 bits */
         if (size < best_size && q_eq(totals[mask], unit_of(kind)) &&
             (kind == SUM || (multiplied & ~mask & full))) {
             best = mask;

@@ -26,7 +26,7 @@ Counts counts_of(const Hand *hand, Mask m) {
     Counts c = 0;
     for (int i = 0; i < hand->distinct; i++) {
         Counts run = (Mask)(((1u << hand->count[i]) - 1) << hand->first[i]);
-        c |= (Counts)__builtin_popcount(m & run) << (4 * i);
+        c |= (Counts)mask_size(m & run) << (4 * i);
     }
     return c;
 }

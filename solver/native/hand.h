@@ -31,7 +31,12 @@ typedef struct {
 void hand_init(Hand *hand, const int64_t *sorted, int n);
 void hand_free(Hand *hand);
 
-static inline int mask_size(Mask m) { return __builtin_popcount(m); }
+/* how many numbers a mask holds (bit counting by hand: no popcount instruction is assumed) */
+static inline int mask_size(unsigned m) {
+    m = m - ((m >> 1) & 0x55);
+    m = (m & 0x33) + ((m >> 2) & 0x33);
+    return (int)((m + (m >> 4)) & 0x0F);
+}
 static inline int counts_size(Counts c) {
     int size = 0;
     for (; c; c >>= 4) size += c & 15;

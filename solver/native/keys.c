@@ -74,7 +74,7 @@ static bool same_key(const Keys *keys, KeyId id, const Key *k, const KeyId *item
 }
 
 static void grow_table(Keys *keys) {
-    uint32_t cap = keys->table_cap ? keys->table_cap * 2 : 1024;
+    uint32_t cap = keys->table_cap ? keys->table_cap * 2 : 256;
     uint64_t *table = checked_realloc(NULL, cap * sizeof *table);
     memset(table, 0, cap * sizeof *table);
     for (KeyId id = 0; id < keys->n; id++) {

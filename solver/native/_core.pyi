@@ -6,6 +6,8 @@ from fractions import Fraction
 
 from solver.normal.keys import Key
 
+RULES: str  # the fingerprint of solver/normal this port follows (solver.native.rules_fingerprint)
+
 Hand = tuple[int, ...]
 Target = int | Fraction
 

@@ -414,4 +414,13 @@ static struct PyModuleDef module = {
     NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&module); }
+/* The rules this port follows: solver.native.rules_fingerprint() of solver/normal as it was
+ * when the port was made. When the Python rules change, the core is not used (the pure solver
+ * answers) until the change is ported and this is updated (tests/solver/test_native_twin.py). */
+#define RULES "0fae77dc"
+
+PyMODINIT_FUNC PyInit__core(void) {
+    PyObject *core = PyModule_Create(&module);
+    if (core != NULL && PyModule_AddStringConstant(core, "RULES", RULES) < 0) Py_CLEAR(core);
+    return core;
+}

@@ -19,6 +19,7 @@ from solver.expr import numbers as expr_numbers
 from solver.expr import value as expr_value
 from solver.normal import (
     Key,
+    canonical_key,
     canonical_of,
     key_to_expr,
     negatable,
@@ -71,14 +72,14 @@ def _distinct(hand: Hand, target: Value, integer_only: bool) -> list[str]:
 PURE = object()  # what `_natively` returns when the pure-Python solver has to answer
 
 
-def _natively(name: str, hand: Hand, goal: Value, integer_only: bool) -> Any:
+def _natively(name: str, hand: Hand, goal: Value, integer_only: bool, *rules: Any) -> Any:
     """The compiled core's answer (solver.native), or PURE when it is not in use or when a
     value of this hand goes past 64 bits (OverflowError): Python's integers never wrap."""
     core = native.CORE
     if core is None:
         return PURE
     try:
-        return getattr(core, name)(hand, goal, integer_only)
+        return getattr(core, name)(hand, goal, integer_only, *rules)
     except OverflowError:
         return PURE
 
@@ -90,7 +91,9 @@ def solve(numbers: Sequence[int], target: int = 24, *, integer_only: bool = Fals
     `integer_only` requires every intermediate result to be a whole number.
     """
     hand, goal = validate_hand(numbers, target)
-    answer = _natively("solve", hand, goal, integer_only)
+    # the core searches and settles the keys nothing moves out of; the rest it asks of the
+    # Python rules (canonical_key), so the rules live in one place
+    answer = _natively("solve", hand, goal, integer_only, canonical_key)
     texts: list[str] = (answer if answer is not PURE
                         else sorted(_distinct(hand, goal, integer_only), key=_rank))
     return texts if limit is None else texts[:limit]

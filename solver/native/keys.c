@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "keys.h"
+#include "reduce.h"
 
 void keys_init(Keys *keys, Hand *hand) {
     memset(keys, 0, sizeof *keys);
@@ -13,6 +14,7 @@ void keys_free(Keys *keys) {
     free(keys->key);
     free(keys->item);
     free(keys->table);
+    lifts_free(keys->lifts);
     memset(keys, 0, sizeof *keys);
 }
 
@@ -155,6 +157,30 @@ KeyId zero_times(Keys *keys, KeyId zero, Counts times) {
     return intern(keys, k);
 }
 
+KeyId zero_times_raw(Keys *keys, KeyId zero, Counts times) {
+    Key k = {.value = q_int(0), .kind = ZERO_TIMES, .n_up = 1,
+             .counts = key_at(keys, zero)->counts + times};
+    k.items = push_items(keys, &zero, 1);
+    return intern(keys, k);
+}
+
+KeyId turned(Keys *keys, KeyId zero) {
+    const Key *k = key_at(keys, zero);
+    if (k->kind == ZERO_TIMES)
+        return zero_times_raw(keys, turned(keys, zero_of_times(keys, zero)), times_of(keys, zero));
+    if (k->kind != SUM) return zero;
+    KeyId plus[MAX_NUMBERS], minus[MAX_NUMBERS], parts[2 * MAX_NUMBERS];
+    int n_plus = 0, n_minus = 0, n_up = k->n_up, n_down = k->n_down;
+    memcpy(parts, ups(keys, zero), (n_up + n_down) * sizeof(KeyId));
+    for (int i = 0; i < n_down; i++) plus[n_plus++] = parts[n_up + i];
+    for (int i = 0; i < n_up; i++) {
+        if (q_is_zero(value_of(keys, parts[i]))) plus[n_plus++] = turned(keys, parts[i]);
+        else minus[n_minus++] = parts[i];
+    }
+    sort_keys(keys, plus, n_plus);
+    return make_raw(keys, SUM, q_int(0), plus, n_plus, minus, n_minus);
+}
+
 /* ---- flat keys (solver/normal/flat.py) ---- */
 
 /* the parts of x as seen from a sum (product): its own parts if it is one, else x itself */
@@ -171,16 +197,22 @@ static void gather(const Keys *keys, int kind, KeyId x, bool inverse, KeyId *up,
     for (int i = 0; i < k->n_down; i++) to_down[(*at_down)++] = downs(keys, x)[i];
 }
 
-/* a o b or a o^-1 b, rules 1 and 2; rule 4: a part worth the unit is never on the down side */
+/* whether a divisor (term subtracted) moves up: A-Z is A+(-Z) for a zero term Z (rule 3), A/O
+ * is A*O for a one O that nothing moves out of (rule 4) */
+static bool moves_up(Keys *keys, int kind, KeyId part) {
+    if (kind == SUM) return q_is_zero(value_of(keys, part));
+    return q_eq(value_of(keys, part), q_int(1)) && is_plain(keys, part);
+}
+
+/* a o b or a o^-1 b, rules 1 and 2; a part worth the unit moves off the down side (moves_up) */
 static KeyId join(Keys *keys, int kind, KeyId a, KeyId b, bool inverse, Q value) {
     KeyId up[MAX_NUMBERS], down[MAX_NUMBERS];
     int n_up = 0, n_down = 0;
     gather(keys, kind, a, false, up, &n_up, down, &n_down);
     gather(keys, kind, b, inverse, up, &n_up, down, &n_down);
-    Q unit = q_int(kind == SUM ? 0 : 1);
     int kept = 0;
     for (int i = 0; i < n_down; i++) {
-        if (q_eq(value_of(keys, down[i]), unit)) up[n_up++] = down[i];
+        if (moves_up(keys, kind, down[i])) up[n_up++] = kind == SUM ? turned(keys, down[i]) : down[i];
         else down[kept++] = down[i];
     }
     return make_sorted(keys, kind, value, up, n_up, down, kept);

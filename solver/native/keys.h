@@ -37,10 +37,12 @@ typedef struct {
     uint32_t n_items, cap_items;
     uint64_t *table;  /* interning: the key's hash << 32 | KeyId + 1, or 0 for an empty slot */
     uint32_t table_cap;
+    struct Lifts *lifts;  /* the reductions of keys, when asked (reduce.h) */
 } Keys;
 
 void keys_init(Keys *keys, Hand *hand);
 void keys_free(Keys *keys);
+void lifts_free(struct Lifts *lifts);
 
 static inline const Key *key_at(const Keys *keys, KeyId id) { return &keys->key[id]; }
 static inline Q value_of(const Keys *keys, KeyId id) { return keys->key[id].value; }
@@ -67,8 +69,15 @@ KeyId make_raw(Keys *keys, int kind, Q value, const KeyId *up, int n_up, const K
 KeyId make_sorted(Keys *keys, int kind, Q value, const KeyId *up, int n_up, const KeyId *down,
                   int n_down);
 KeyId zero_times(Keys *keys, KeyId zero, Counts times);
+/* a zero times some numbers as written, none or a zero times numbers included (for keys the
+ * Python rules build: a ZeroProduct is never folded into another there) */
+KeyId zero_times_raw(Keys *keys, KeyId zero, Counts times);
+/* -Z written as a zero (keys.py: turned): a sum's sides swapped, its terms worth zero turned
+ * and kept added; a zero times numbers with its zero turned; the number 0 is itself */
+KeyId turned(Keys *keys, KeyId zero);
 
-/* Flat keys (solver/normal/flat.py), for values the caller already knows */
+/* Flat keys (solver/normal/flat.py), for values the caller already knows; a factor worth one
+ * leaves the divisors only when it is plain (reduce.h) */
 KeyId flat_add(Keys *keys, KeyId a, KeyId b, Q value);
 KeyId flat_sub(Keys *keys, KeyId a, KeyId b, Q value);
 KeyId flat_mul(Keys *keys, KeyId a, KeyId b, Q value);

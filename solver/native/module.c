@@ -13,6 +13,7 @@
 
 #include "display.h"
 #include "search.h"
+#include "reduce.h"
 #include "solutions.h"
 
 typedef struct {
@@ -71,33 +72,42 @@ static bool read_request(PyObject *args, Request *r) {
 
 typedef void (*Work)(Search *s, const Request *r, void *result);
 
-static Search *run(const Request *r, Work work, void *result) {
-    Search *s = PyMem_RawCalloc(1, sizeof(Search));
-    if (s == NULL) return (Search *)PyErr_NoMemory();
-    int why = 0;
+static void raise_failure(int why) {
+    if (why == FAIL_OVERFLOW) PyErr_SetString(PyExc_OverflowError, "a value past 64 bits");
+    else if (why == FAIL_INTERNAL) PyErr_SetString(PyExc_RuntimeError, "the native core lost its way");
+    else PyErr_NoMemory();
+}
+
+static void finish(Search *s) {
+    search_free(s);
+    PyMem_RawFree(s);
+}
+
+/* work on a search already started (start: a new one first), the GIL released; false with a
+ * Python error set (and the search freed) when it failed */
+static bool resume(Search *s, const Request *r, Work work, void *result, bool start) {
+    volatile int why = 0;
     Py_BEGIN_ALLOW_THREADS
     jmp_buf here, *outer = fail_target;
     fail_target = &here;
     if (setjmp(here) == 0) {
-        search_init(s, r->numbers, r->n, r->integer_only);
+        if (start) search_init(s, r->numbers, r->n, r->integer_only);
         work(s, r, result);
     } else {
         why = fail_reason;
     }
     fail_target = outer;
     Py_END_ALLOW_THREADS
-    if (why == 0) return s;
-    search_free(s);
-    PyMem_RawFree(s);
-    if (why == FAIL_OVERFLOW) PyErr_SetString(PyExc_OverflowError, "a value past 64 bits");
-    else if (why == FAIL_INTERNAL) PyErr_SetString(PyExc_RuntimeError, "the native core lost its way");
-    else PyErr_NoMemory();
-    return NULL;
+    if (why == 0) return true;
+    finish(s);
+    raise_failure(why);
+    return false;
 }
 
-static void finish(Search *s) {
-    search_free(s);
-    PyMem_RawFree(s);
+static Search *run(const Request *r, Work work, void *result) {
+    Search *s = PyMem_RawCalloc(1, sizeof(Search));
+    if (s == NULL) return (Search *)PyErr_NoMemory();
+    return resume(s, r, work, result, true) ? s : NULL;
 }
 
 /* ---- Python objects ---- */
@@ -267,125 +277,213 @@ static PyObject *py_is_solvable(PyObject *self, PyObject *args) {
     return PyBool_FromLong(solvable);
 }
 
-static void work_solve(Search *s, const Request *r, void *result) {
-    distinct_solutions(s, r->goal, r->negative, result);
+/* ---- the canonical keys of the Python rules, interned among the search's keys ---- */
+
+static bool read_value(PyObject *value, Q *out) {
+    if (PyLong_Check(value)) {
+        out->den = 1;
+        return read_int64(value, &out->num);
+    }
+    PyObject *num = PyObject_GetAttrString(value, "numerator");
+    PyObject *den = num ? PyObject_GetAttrString(value, "denominator") : NULL;
+    bool ok = den && read_int64(num, &out->num) && read_int64(den, &out->den);
+    Py_XDECREF(num);
+    Py_XDECREF(den);
+    return ok;
 }
 
-/* solve(hand, target, integer_only) -> every distinct solution, simplest first */
+static bool read_number(const Hand *hand, PyObject *number, Counts *counts) {
+    int64_t n;
+    if (!read_int64(number, &n)) return false;
+    for (int i = 0; i < hand->distinct; i++)
+        if (hand->value[i] == n) {
+            *counts += (Counts)1 << (4 * i);
+            return true;
+        }
+    PyErr_SetString(PyExc_ValueError, "a key uses a number the hand does not have");
+    return false;
+}
+
+static KeyId key_from_object(Keys *keys, PyObject *object, PyObject *kinds);
+
+static bool parts_from_object(Keys *keys, PyObject *tuple, KeyId *ids, int *n, PyObject *kinds) {
+    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) > MAX_NUMBERS) {
+        PyErr_SetString(PyExc_ValueError, "a key's side is a tuple of at most 8 keys");
+        return false;
+    }
+    *n = (int)PyTuple_GET_SIZE(tuple);
+    for (int i = 0; i < *n; i++)
+        if ((ids[i] = key_from_object(keys, PyTuple_GET_ITEM(tuple, i), kinds)) == NO_KEY)
+            return false;
+    return true;
+}
+
+/* the id of a solver.normal.keys NamedTuple (the inverse of key_object); NO_KEY with a Python
+ * error set for what is not a key of this hand. A failure of the store jumps (fail.h). */
+static KeyId key_from_object(Keys *keys, PyObject *object, PyObject *kinds) {
+    int kind = 0;
+    while (kind < 4 && (PyObject *)Py_TYPE(object) != PyTuple_GET_ITEM(kinds, kind)) kind++;
+    Q value;
+    if (kind == 4) {
+        PyErr_SetString(PyExc_TypeError, "not a key of solver.normal.keys");
+        return NO_KEY;
+    }
+    if (!read_value(PyTuple_GET_ITEM(object, 0), &value)) return NO_KEY;
+    if (kind == LEAF) {
+        Counts counts = 0;
+        return value.den == 1 && read_number(keys->hand, PyTuple_GET_ITEM(object, 0), &counts)
+                   ? leaf(keys, value.num) : NO_KEY;
+    }
+    if (kind == ZERO_TIMES) {
+        KeyId zero = key_from_object(keys, PyTuple_GET_ITEM(object, 2), kinds);
+        PyObject *times = PyTuple_GET_ITEM(object, 3);
+        Counts counts = 0;
+        if (zero == NO_KEY || !PyTuple_Check(times)) return NO_KEY;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(times); i++)
+            if (!read_number(keys->hand, PyTuple_GET_ITEM(times, i), &counts)) return NO_KEY;
+        return zero_times_raw(keys, zero, counts);
+    }
+    KeyId up[MAX_NUMBERS], down[MAX_NUMBERS];
+    int n_up, n_down;
+    if (!parts_from_object(keys, PyTuple_GET_ITEM(object, 2), up, &n_up, kinds) ||
+        !parts_from_object(keys, PyTuple_GET_ITEM(object, 3), down, &n_down, kinds))
+        return NO_KEY;
+    return make_raw(keys, kind, value, up, n_up, down, n_down);
+}
+
+/* the canonical key of each key still without one, from canonical (the Python rules), with the
+ * GIL held; false with a Python error set (and the search freed) when that failed */
+static bool ask_rules(Search *s, Solutions *found, PyObject *canonical) {
+    PyObject *kinds = key_kinds();
+    if (kinds == NULL) {
+        finish(s);
+        return false;
+    }
+    bool ok = true;
+    jmp_buf here, *outer = fail_target;
+    fail_target = &here;
+    if (setjmp(here) == 0) {
+        for (uint32_t i = 0; ok && i < found->list.n; i++) {
+            if (found->canonical[i] != NO_KEY) continue;
+            PyObject *key = key_object(&s->keys, s->pool[found->list.start + i], kinds);
+            PyObject *answer = key ? PyObject_CallOneArg(canonical, key) : NULL;
+            found->canonical[i] = answer ? key_from_object(&s->keys, answer, kinds) : NO_KEY;
+            ok = found->canonical[i] != NO_KEY;
+            Py_XDECREF(key);
+            Py_XDECREF(answer);
+        }
+    } else {  /* the store failed (memory): what was being converted is not released */
+        raise_failure(fail_reason);
+        ok = false;
+    }
+    fail_target = outer;
+    Py_DECREF(kinds);
+    if (!ok) finish(s);
+    return ok;
+}
+
+static void work_own(Search *s, const Request *r, void *result) {
+    own_canonical(s, r->goal, result);
+}
+
+static void work_classes(Search *s, const Request *r, void *result) {
+    (void)r;
+    number_classes(s, result);
+}
+
+static void work_texts(Search *s, const Request *r, void *result) {
+    number_classes(s, result);
+    distinct_texts(s, r->negative, result);
+}
+
+/* the search and the classes of its keys (then the texts, with texts_too); NULL with a Python
+ * error set when it failed */
+static Search *classify(PyObject *args, Request *r, Solutions *found, bool texts_too) {
+    PyObject *hand, *target, *canonical;
+    int integer_only;
+    if (!PyArg_ParseTuple(args, "O!OpO", &PyTuple_Type, &hand, &target, &integer_only,
+                          &canonical) ||
+        !make_request(hand, target, integer_only, r))
+        return NULL;
+    Search *s = run(r, work_own, found);
+    if (s == NULL || !ask_rules(s, found, canonical) ||
+        !resume(s, r, texts_too ? work_texts : work_classes, found, false))
+        return NULL;
+    return s;
+}
+
+/* solve(hand, target, integer_only, canonical_key) -> every distinct solution, simplest first */
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     (void)self;
     Request r;
     Solutions *found = PyMem_RawCalloc(1, sizeof(Solutions));
     if (found == NULL) return PyErr_NoMemory();
     PyObject *out = NULL;
-    if (read_request(args, &r)) {
-        Search *s = run(&r, work_solve, found);
-        if (s != NULL) {
-            out = PyList_New(found->n);
-            for (uint32_t i = 0; out && i < found->n; i++) {
-                PyObject *text = PyUnicode_FromStringAndSize(found->rank[i].s, (Py_ssize_t)found->rank[i].n);
-                if (text == NULL) Py_CLEAR(out);
-                else PyList_SET_ITEM(out, i, text);
-            }
-            finish(s);
+    Search *s = classify(args, &r, found, true);
+    if (s != NULL) {
+        out = PyList_New(found->n);
+        for (uint32_t i = 0; out && i < found->n; i++) {
+            PyObject *text = PyUnicode_FromStringAndSize(found->rank[i].s, (Py_ssize_t)found->rank[i].n);
+            if (text == NULL) Py_CLEAR(out);
+            else PyList_SET_ITEM(out, i, text);
         }
+        finish(s);
     }
     solutions_free(found);
     PyMem_RawFree(found);
     return out;
 }
 
-/* classes(hand, target, integer_only) -> a class number for each key of expressions() */
-static void work_classes(Search *s, const Request *r, void *result) {
-    Solutions *found = result;
-    KeyList list = expressions(s, whole_hand(&s->hand), r->goal);
-    normal_init(&found->normal, &s->keys);
-    found->classes = checked_realloc(NULL, (list.n + 1) * sizeof *found->classes);
-    found->n = list.n;
-    solution_classes(&found->normal, s->pool + list.start, list.n, found->classes);
-}
-
+/* classes(hand, target, integer_only, canonical_key) -> a class number for each key of
+ * expressions() */
 static PyObject *py_classes(PyObject *self, PyObject *args) {
     (void)self;
     Request r;
     Solutions *found = PyMem_RawCalloc(1, sizeof(Solutions));
     if (found == NULL) return PyErr_NoMemory();
     PyObject *out = NULL;
-    if (read_request(args, &r)) {
-        Search *s = run(&r, work_classes, found);
-        if (s != NULL) {
-            out = PyList_New(found->n);
-            for (uint32_t i = 0; out && i < found->n; i++)
-                PyList_SET_ITEM(out, i, PyLong_FromUnsignedLong(found->classes[i]));
-            finish(s);
-        }
+    Search *s = classify(args, &r, found, false);
+    if (s != NULL) {
+        out = PyList_New(found->list.n);
+        for (uint32_t i = 0; out && i < found->list.n; i++)
+            PyList_SET_ITEM(out, i, PyLong_FromUnsignedLong(found->classes[i]));
+        finish(s);
     }
     solutions_free(found);
     PyMem_RawFree(found);
     return out;
 }
 
-/* reachable(hand, target, integer_only, index) -> the reductions swaps reach from the first
- * reduction of key `index` of expressions(), as (core, one, zero, pool) tuples: for tests that
- * compare the two normal forms state by state */
 typedef struct {
-    Solutions found;
-    uint32_t index;
-    State start;
-} Reach;
+    KeyList list;
+    bool *plain;  /* per key of the list */
+} PlainList;
 
-static void work_reach(Search *s, const Request *r, void *result) {
-    Reach *reach = result;
-    KeyList list = expressions(s, whole_hand(&s->hand), r->goal);
-    normal_init(&reach->found.normal, &s->keys);
-    if (reach->index >= list.n) fail(FAIL_INTERNAL);
-    KeyId key = s->pool[list.start + reach->index];
-    reach->start = first_reduction(&reach->found.normal, key);
-    uint32_t zero = 0;
-    solution_classes(&reach->found.normal, &key, 1, &zero);
+static void work_plain(Search *s, const Request *r, void *result) {
+    PlainList *out = result;
+    out->list = expressions(s, whole_hand(&s->hand), r->goal);
+    out->plain = checked_realloc(NULL, (out->list.n + 1) * sizeof *out->plain);
+    for (uint32_t i = 0; i < out->list.n; i++)
+        out->plain[i] = is_plain(&s->keys, s->pool[out->list.start + i]);
 }
 
-static PyObject *state_object(const Keys *keys, State state, PyObject *kinds) {
-    KeyId parts[3] = {state.core, state.one, state.zero};
-    PyObject *items[4];
-    for (int i = 0; i < 3; i++)
-        items[i] = parts[i] == NO_KEY ? Py_NewRef(Py_None) : key_object(keys, parts[i], kinds);
-    items[3] = numbers_object(keys, state.pool);
-    PyObject *out = NULL;
-    if (items[0] && items[1] && items[2] && items[3])
-        out = PyTuple_Pack(4, items[0], items[1], items[2], items[3]);
-    for (int i = 0; i < 4; i++) Py_XDECREF(items[i]);
-    return out;
-}
-
-static PyObject *py_reachable(PyObject *self, PyObject *args) {
+/* plain(hand, target, integer_only) -> whether nothing moves out of each key of expressions()
+ * (reduce.py: is_plain), the part of the rules the core follows itself */
+static PyObject *py_plain(PyObject *self, PyObject *args) {
     (void)self;
     Request r;
-    PyObject *hand, *target;
-    int integer_only;
-    unsigned int index;
-    if (!PyArg_ParseTuple(args, "O!OpI", &PyTuple_Type, &hand, &target, &integer_only, &index) ||
-        !make_request(hand, target, integer_only, &r))
+    PlainList result = {{0, 0}, NULL};
+    if (!read_request(args, &r)) return NULL;
+    Search *s = run(&r, work_plain, &result);
+    if (s == NULL) {
+        free(result.plain);
         return NULL;
-    Reach *reach = PyMem_RawCalloc(1, sizeof(Reach));
-    if (reach == NULL) return PyErr_NoMemory();
-    reach->index = index;
-    PyObject *out = NULL;
-    Search *s = run(&r, work_reach, reach);
-    if (s != NULL) {
-        States *states = &reach->found.normal.states;
-        PyObject *kinds = key_kinds();
-        out = kinds ? PyList_New(0) : NULL;
-        for (uint32_t i = 0; out && i < states->n; i++) {
-            PyObject *state = state_object(&s->keys, states->state[i], kinds);
-            if (state == NULL || PyList_Append(out, state) < 0) Py_CLEAR(out);
-            Py_XDECREF(state);
-        }
-        Py_XDECREF(kinds);
-        finish(s);
     }
-    solutions_free(&reach->found);
-    PyMem_RawFree(reach);
+    PyObject *out = PyList_New(result.list.n);
+    for (uint32_t i = 0; out && i < result.list.n; i++)
+        PyList_SET_ITEM(out, i, PyBool_FromLong(result.plain[i]));
+    free(result.plain);
+    finish(s);
     return out;
 }
 
@@ -400,7 +498,7 @@ static PyMethodDef methods[] = {
      "Forget the value sets kept across solves on this thread (for benchmarks that start cold)."},
     {"solve", py_solve, METH_VARARGS, "Every distinct solution, simplest first."},
     {"classes", py_classes, METH_VARARGS, "A class number for each key of expressions()."},
-    {"reachable", py_reachable, METH_VARARGS, "The reductions swaps reach from one key's."},
+    {"plain", py_plain, METH_VARARGS, "Whether nothing moves out of each key of expressions()."},
     {"expressions", py_expressions, METH_VARARGS, "Every flat key of the hand worth the target."},
     {"texts", py_texts, METH_VARARGS, "The text of each key of expressions()."},
     {"first_solution", py_first_solution, METH_VARARGS, "One solution, or None."},
@@ -417,7 +515,7 @@ static struct PyModuleDef module = {
 /* The rules this port follows: solver.native.rules_fingerprint() of solver/normal as it was
  * when the port was made. When the Python rules change, the core is not used (the pure solver
  * answers) until the change is ported and this is updated (tests/solver/test_native_twin.py). */
-#define RULES "0fae77dc"
+#define RULES "d71d15a9"
 
 PyMODINIT_FUNC PyInit__core(void) {
     PyObject *core = PyModule_Create(&module);

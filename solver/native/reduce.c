@@ -1,248 +1,291 @@
-/* Reduce a key: lift every group of terms worth zero and of factors worth one to the top
- * (solver/normal/reduce.py). What stays is the core; what was lifted goes to the bag. */
+/* Reduce a key (solver/normal/reduce.py, the same steps and names): zero terms, one factors and
+ * cancelled pairs lifted out of where they sit; what is left is the core. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "normal.h"
+#include "groups.h"
+#include "reduce.h"
 
-static void add_lifted(KeyId *to, int *n, const KeyId *from, int count) {
-    if (*n + count > MAX_LIFTED) fail(FAIL_INTERNAL);
-    for (int i = 0; i < count; i++) to[(*n)++] = from[i];
+/* a list of parts of at most MAX_NUMBERS keys: every part uses a number of the hand */
+typedef struct {
+    KeyId id[MAX_NUMBERS];
+    int n;
+} List;
+
+static void put(List *list, KeyId key) {
+    if (list->n == MAX_NUMBERS) fail(FAIL_INTERNAL);
+    list->id[list->n++] = key;
 }
 
-static Lifted plain(KeyId key) { return (Lifted){.core = key}; }
-
-bool is_plain(Normal *normal, KeyId key) {
-    Lifted r = reduce(normal, key);
-    return r.core == key && !r.n_ones && !r.n_zeros && !r.pool;
+static void put_all(List *list, const KeyId *keys, int n) {
+    for (int i = 0; i < n; i++) put(list, keys[i]);
 }
 
-/* ---- may some parts cancel? A quick test before the full search ---- */
-
-/* the totals of every non-empty group of the parts; returns how many */
-static int group_totals(const Keys *keys, int kind, const KeyId *parts, int n, Q *out) {
-    int count = 0;
-    for (int i = 0; i < n; i++) {
-        Q v = value_of(keys, parts[i]);
-        for (int j = 0, before = count; j < before; j++) out[count++] = combine(kind, out[j], v);
-        out[count++] = v;
+/* the sides of a key of this kind, or the key alone on the up side (groups.py: sides) */
+static void put_sides(const Keys *keys, int kind, KeyId key, List *up, List *down) {
+    const Key *k = key_at(keys, key);
+    if (k->kind != kind) {
+        put(up, key);
+        return;
     }
-    return count;
+    put_all(up, ups(keys, key), k->n_up);
+    put_all(down, downs(keys, key), k->n_down);
 }
 
-static int cmp_q(const void *a, const void *b) { return q_cmp(*(const Q *)a, *(const Q *)b); }
-
-static bool meet(Q *a, int na, Q *b, int nb) {
-    qsort(a, na, sizeof(Q), cmp_q);
-    qsort(b, nb, sizeof(Q), cmp_q);
-    for (int i = 0, j = 0; i < na && j < nb;) {
-        int c = q_cmp(a[i], b[j]);
-        if (c == 0) return true;
-        if (c < 0) i++;
-        else j++;
-    }
-    return false;
+/* part_order: of equal parts the lesser; fewer and smaller numbers first, then the key */
+static int part_cmp(const Keys *keys, KeyId a, KeyId b) {
+    int c = counts_cmp(keys->hand, key_at(keys, a)->counts, key_at(keys, b)->counts);
+    return c ? c : key_cmp(keys, a, b);
 }
 
-static bool may_cancel(const Keys *keys, int kind, const KeyId *up, int n_up, const KeyId *down,
-                       int n_down) {
-    if (kind == SUM && n_down == 0) return false;
-    if (kind == PRODUCT && n_down == 0) {
-        bool all_above_one = true;
-        for (int i = 0; i < n_up; i++) all_above_one &= q_cmp(value_of(keys, up[i]), q_int(1)) > 0;
-        if (all_above_one) return false;
-    }
-    if (n_up > MAX_NUMBERS || n_down > MAX_NUMBERS) fail(FAIL_INTERNAL);
-    Q ups[1 << MAX_NUMBERS], downs[1 << MAX_NUMBERS];
-    int nu = group_totals(keys, kind, up, n_up, ups), nd = group_totals(keys, kind, down, n_down, downs);
-    if (kind == PRODUCT) {
-        for (int i = 0; i < nu; i++) if (q_eq(ups[i], q_int(1))) return true;
-        for (int i = 0; i < nd; i++) if (q_eq(downs[i], q_int(1))) return true;
-    }
-    return meet(ups, nu, downs, nd);
+static KeyId make_sum(Keys *keys, const List *plus, const List *minus, Q value) {
+    if (!minus->n && plus->n <= 1) return plus->n ? plus->id[0] : NO_KEY;
+    return make_sorted(keys, SUM, value, plus->id, plus->n, minus->id, minus->n);
 }
 
-/* ---- products: other ways to sign the same factors ---- */
+static KeyId make_product(Keys *keys, const List *num, const List *den, Q value) {
+    if (!den->n && num->n == 1) return num->id[0];
+    return make_sorted(keys, PRODUCT, value, num->id, num->n, den->id, den->n);
+}
 
-/* whether some factors, at least one of them multiplied, make one (the whole included) */
-static bool has_unit(const Keys *keys, const Item *items, int n) {
-    if (n > MAX_NUMBERS) fail(FAIL_INTERNAL);  /* every part uses a number of the hand */
-    Q totals[1 << MAX_NUMBERS];
-    totals[0] = q_int(1);
+static void remove_at(List *list, int at) {
+    memmove(&list->id[at], &list->id[at + 1], (list->n - at - 1) * sizeof(KeyId));
+    list->n--;
+}
+
+/* cancel_sum: one added term X cancels everything subtracted, (A+X)-Y with A only added, the
+ * lesser X if several; otherwise the sum stays whole. Returns the pair or NO_KEY. */
+static KeyId cancel_sum(Keys *keys, List *plus, const List *minus, Q value, KeyId *core) {
+    if (minus->n && plus->n >= 2) {
+        Q taken = total(keys, SUM, minus->id, minus->n, NULL, 0);
+        int x = -1;
+        for (int i = 0; i < plus->n; i++)
+            if (q_eq(value_of(keys, plus->id[i]), taken) &&
+                (x < 0 || part_cmp(keys, plus->id[i], plus->id[x]) < 0))
+                x = i;
+        if (x >= 0) {
+            KeyId pair = make_raw(keys, SUM, q_int(0), &plus->id[x], 1, minus->id, minus->n);
+            remove_at(plus, x);
+            List none = {.n = 0};
+            *core = make_sum(keys, plus, &none, value);
+            return pair;
+        }
+    }
+    *core = make_sum(keys, plus, minus, value);
+    return NO_KEY;
+}
+
+/* whether a mask takes the first k of each run of equal neighbours (one mask per multiset) */
+static bool first_of_runs(const KeyId *ids, int n, uint32_t mask) {
+    for (int i = 1; i < n; i++)
+        if (ids[i] == ids[i - 1] && (mask >> i & 1) && !(mask >> (i - 1) & 1)) return false;
+    return true;
+}
+
+static Counts counts_in(const Keys *keys, const KeyId *ids, uint32_t mask) {
+    Counts c = 0;
+    for (int i = 0; mask; i++, mask >>= 1)
+        if (mask & 1) c += key_at(keys, ids[i])->counts;
+    return c;
+}
+
+/* the products of every group (mask) of the parts */
+static void group_totals(const Keys *keys, const KeyId *ids, int n, Q *out) {
+    out[0] = q_int(1);
     for (uint32_t mask = 1; mask < (1u << n); mask++) {
         int low = __builtin_ctz(mask);
-        Q v = value_of(keys, items[low].key), t = totals[mask & (mask - 1)];
-        totals[mask] = items[low].inverse ? q_div(t, v) : q_mul(t, v);
-        if (q_eq(totals[mask], q_int(1)))
-            for (int i = 0; i < n; i++)
-                if ((mask >> i & 1) && !items[i].inverse) return true;
+        out[mask] = q_mul(out[mask & (mask - 1)], value_of(keys, ids[low]));
     }
-    return false;
 }
 
-static int items_cmp(const Keys *keys, const Item *a, const Item *b, int n) {
-    for (int i = 0; i < n; i++) {
-        int c = item_cmp(keys, a[i], b[i]);
+/* x_group, y_group compared as Python compares tuples of keys (of equal lengths here) */
+static int groups_cmp(const Keys *keys, const KeyId *a, uint32_t ma, const KeyId *b,
+                      uint32_t mb) {
+    for (; ma && mb; ma &= ma - 1, mb &= mb - 1) {
+        int c = key_cmp(keys, a[__builtin_ctz(ma)], b[__builtin_ctz(mb)]);
         if (c) return c;
     }
-    return 0;
+    return (ma != 0) - (mb != 0);
 }
 
-/* Where no group worth one can be lifted only because nothing would be left multiplied, as in
- * ((6/3)/2)/2, the least other signing of the same factors that lifts one: (2/(6/3))/2 */
-static bool resigned(const Keys *keys, Item *items, int n) {
-    bool any_inverse = false;
-    for (int i = 0; i < n; i++) any_inverse |= items[i].inverse;
-    if (!any_inverse || !has_unit(keys, items, n)) return false;
-    Q value = total_of(keys, PRODUCT, items, n);
-    Item best[MAX_ITEMS], signed_items[MAX_ITEMS];
-    bool found = false;
-    for (uint32_t signs = 0; signs < (1u << n) - 1; signs++) {  /* all divided: never */
-        for (int i = 0; i < n; i++) signed_items[i] = (Item){items[i].key, signs >> i & 1};
-        if (!q_eq(total_of(keys, PRODUCT, signed_items, n), value)) continue;
-        if (!smallest_unit(keys, PRODUCT, signed_items, n)) continue;
-        if (!found || items_cmp(keys, signed_items, best, n) < 0) {
-            memcpy(best, signed_items, n * sizeof(Item));
-            found = true;
+typedef struct {
+    uint32_t x, y;  /* masks over the plain factors and over den */
+} Choice;
+
+/* rank of chosen_pair: the whole divisor first, then the fewest divisors, the fewest factors,
+ * the fewest and smallest numbers, then the keys */
+static int choice_cmp(const Keys *keys, const KeyId *plain, const KeyId *den, int n_den,
+                      Choice a, Choice b) {
+    int full = (1 << n_den) - 1, c;
+    if ((c = (a.y != (uint32_t)full) - (b.y != (uint32_t)full))) return c;
+    if ((c = mask_size(a.y) - mask_size(b.y))) return c;
+    if ((c = mask_size(a.x) - mask_size(b.x))) return c;
+    if ((c = counts_cmp(keys->hand, counts_in(keys, plain, a.x), counts_in(keys, plain, b.x))))
+        return c;
+    if ((c = counts_cmp(keys->hand, counts_in(keys, den, a.y), counts_in(keys, den, b.y))))
+        return c;
+    if ((c = groups_cmp(keys, plain, a.x, plain, b.x))) return c;
+    return groups_cmp(keys, den, a.y, den, b.y);
+}
+
+/* chosen_pair: which factors (never a one) cancel which divisors; false when none can */
+static bool chosen_pair(Keys *keys, const List *num, const List *den, List *x, List *y) {
+    if (!den->n || num->n < 2) return false;
+    List plain = {.n = 0};
+    for (int i = 0; i < num->n; i++)
+        if (!q_eq(value_of(keys, num->id[i]), q_int(1))) put(&plain, num->id[i]);
+    Q den_totals[1 << MAX_NUMBERS], num_totals[1 << MAX_NUMBERS];
+    group_totals(keys, den->id, den->n, den_totals);
+    group_totals(keys, plain.id, plain.n, num_totals);
+    Choice best = {0, 0};
+    for (uint32_t xm = 1; xm < (1u << plain.n); xm++) {
+        if (mask_size(xm) > num->n - 1 || !first_of_runs(plain.id, plain.n, xm)) continue;
+        for (uint32_t ym = 1; ym < (1u << den->n); ym++) {
+            if (!q_eq(num_totals[xm], den_totals[ym]) || !first_of_runs(den->id, den->n, ym))
+                continue;
+            Choice c = {xm, ym};
+            if (!best.x || choice_cmp(keys, plain.id, den->id, den->n, c, best) < 0) best = c;
         }
     }
-    if (found) memcpy(items, best, n * sizeof(Item));
-    return found;
+    if (!best.x) return false;
+    x->n = y->n = 0;
+    for (int i = 0; i < plain.n; i++)
+        if (best.x >> i & 1) put(x, plain.id[i]);
+    for (int i = 0; i < den->n; i++)
+        if (best.y >> i & 1) put(y, den->id[i]);
+    return true;
 }
 
-/* Rule 5 where nothing is left to lift a pair from, as in ((1+1)/2)/2: the least way to
- * multiply and divide the same factors with the same result */
-static KeyId least_signing(Keys *keys, const Item *items, int n, Q value) {
-    KeyId best = NO_KEY;
-    for (uint32_t signs = 0; signs < (1u << n); signs++) {
-        KeyId num[MAX_ITEMS], den[MAX_ITEMS];
-        int n_num = 0, n_den = 0;
-        for (int i = 0; i < n; i++) {
-            if (signs >> i & 1) den[n_den++] = items[i].key;
-            else num[n_num++] = items[i].key;
-        }
-        if (!n_num || !q_eq(total(keys, PRODUCT, num, n_num, den, n_den), value)) continue;
-        KeyId candidate = make_valued(keys, PRODUCT, num, n_num, den, n_den, value);
-        if (best == NO_KEY || key_cmp(keys, candidate, best) < 0) best = candidate;
-    }
-    if (best == NO_KEY) fail(FAIL_INTERNAL);
-    return best;
+static void remove_keys(List *list, const List *taken) {
+    for (int t = 0; t < taken->n; t++)
+        for (int i = 0; i < list->n; i++)
+            if (list->id[i] == taken->id[t]) {
+                remove_at(list, i);
+                break;
+            }
 }
 
-/* ---- lifting ---- */
-
-/* the groups worth the unit, smallest first, and what is left (in items, n) */
-static int lift_units(const Keys *keys, int kind, Item *items, int *n, Item units[][MAX_ITEMS],
-                      int *unit_sizes) {
-    int count = 0;
-    while (*n > 1) {
-        uint32_t unit = smallest_unit(keys, kind, items, *n);
-        if (!unit && kind == PRODUCT && resigned(keys, items, *n)) continue;
-        if (!unit) break;
-        unit_sizes[count] = masked(items, *n, unit, units[count]);
-        Item rest[MAX_ITEMS];  /* as Python's `without`: the first of equal items go */
-        *n = without(items, *n, units[count], unit_sizes[count], rest);
-        memcpy(items, rest, *n * sizeof(Item));
-        count++;
+/* cancel_product: the pairs X/Y cancel one at a time while any is left, (A*X)/(B*Y) is
+ * ((A/B)+X)-Y; then the one factors leave, but the product keeps its least one when it
+ * multiplies nothing else. The pairs are added to `pairs`, the ones put in `ones`. */
+static KeyId cancel_product(Keys *keys, List *num, List *den, Q value, List *pairs,
+                            List *ones) {
+    List x, y;
+    while (chosen_pair(keys, num, den, &x, &y)) {
+        KeyId xs = make(keys, PRODUCT, x.id, x.n, NULL, 0), ys = make(keys, PRODUCT, y.id, y.n, NULL, 0);
+        put(pairs, make_valued(keys, SUM, &xs, 1, &ys, 1, q_int(0)));
+        remove_keys(num, &x);
+        remove_keys(den, &y);
     }
-    if (kind == SUM && *n && q_is_zero(total_of(keys, kind, items, *n))) {
-        unit_sizes[count] = *n;
-        memcpy(units[count++], items, *n * sizeof(Item));
-        *n = 0;
+    List rest = {.n = 0};
+    ones->n = 0;
+    for (int i = 0; i < num->n; i++) {
+        KeyId k = num->id[i];
+        put(q_eq(value_of(keys, k), q_int(1)) ? ones : &rest, k);
     }
-    return count;
+    if (!rest.n && ones->n) {
+        int least = 0;
+        for (int i = 1; i < ones->n; i++)
+            if (part_cmp(keys, ones->id[i], ones->id[least]) < 0) least = i;
+        put(&rest, ones->id[least]);
+        remove_at(ones, least);
+    }
+    return make_product(keys, &rest, den, value);
 }
 
-Lifted lifted_unit(Normal *normal, int kind, const Item *unit, int n) {
-    KeyId up[MAX_ITEMS], down[MAX_ITEMS];
-    int n_up, n_down;
-    split(unit, n, up, &n_up, down, &n_down);
-    Lifted out = {.core = NO_KEY};
-    if (kind == SUM || (n_up && n_down)) {
-        out.zeros[out.n_zeros++] = oriented(normal->keys, kind, up, n_up, down, n_down);
-    } else {
-        for (int i = 0; i < n_down; i++) up[n_up++] = down[i];
-        out.ones[out.n_ones++] = make(normal->keys, PRODUCT, up, n_up, NULL, 0);
-    }
-    return out;
-}
+typedef struct {
+    List up, down, pairs, ones;
+    bool zeros;
+} Gathered;
 
-/* reduce a sum or product: its parts first, then its groups of parts worth the unit */
-Lifted reduce_group(Normal *normal, int kind, const Item *items, int n, KeyId key) {
-    Keys *keys = normal->keys;
-    Lifted out = {.core = NO_KEY};
-    Item kept[MAX_ITEMS];
-    int n_kept = 0;
-    bool changed = key == NO_KEY;
-    for (int i = 0; i < n; i++) {
-        Lifted inner = reduce(normal, items[i].key);
-        if (inner.core == items[i].key && !inner.n_ones && !inner.n_zeros && !inner.pool) {
-            kept[n_kept++] = items[i];
-            continue;
-        }
-        changed = true;
-        add_lifted(out.ones, &out.n_ones, inner.ones, inner.n_ones);
-        add_lifted(out.zeros, &out.n_zeros, inner.zeros, inner.n_zeros);
-        out.pool += inner.pool;
-        if (inner.core == NO_KEY) continue;
-        Item joined[MAX_ITEMS];  /* a core of the same kind joins this one (rules 1, 2) */
-        int n_joined = items_of(keys, kind, inner.core, joined);
-        if (n_kept + n_joined > MAX_ITEMS) fail(FAIL_INTERNAL);
-        for (int j = 0; j < n_joined; j++)
-            kept[n_kept++] = (Item){joined[j].key, joined[j].inverse != items[i].inverse};
-    }
-    Item units[MAX_ITEMS][MAX_ITEMS];
-    int unit_sizes[MAX_ITEMS];
-    int n_units = lift_units(keys, kind, kept, &n_kept, units, unit_sizes);
-    for (int u = 0; u < n_units; u++) {
-        Lifted lifted = lifted_unit(normal, kind, units[u], unit_sizes[u]);
-        add_lifted(out.ones, &out.n_ones, lifted.ones, lifted.n_ones);
-        add_lifted(out.zeros, &out.n_zeros, lifted.zeros, lifted.n_zeros);
-    }
-    Q value = key == NO_KEY ? total_of(keys, kind, items, n) : value_of(keys, key);
-    KeyId up[MAX_ITEMS], down[MAX_ITEMS];
-    int n_up, n_down;
-    split(kept, n_kept, up, &n_up, down, &n_down);
-    if (n_kept == 0) out.core = NO_KEY;
-    else if (kind == PRODUCT && n_down && has_unit(keys, kept, n_kept))
-        out.core = least_signing(keys, kept, n_kept, value);
-    else if (!changed && !n_units) out.core = key;
-    else out.core = make_valued(keys, kind, up, n_up, down, n_down, value);
-    return out;
-}
-
-static Lifted reduce_fresh(Normal *normal, KeyId key) {
-    Keys *keys = normal->keys;
+/* the parts of a sum or product, each lifted: their cores joined (rule 2), what they lift
+ * gathered (the ones of a product's parts multiply it: its `up` gets them) */
+static void gather_parts(Keys *keys, KeyId key, int kind, Gathered *g) {
     const Key *k = key_at(keys, key);
-    if (k->kind == LEAF) {
-        if (!q_is_zero(k->value)) return plain(key);
-        return (Lifted){.core = NO_KEY, .n_zeros = 1, .zeros = {key}};
+    int n_up = k->n_up, n = k->n_up + k->n_down;
+    KeyId parts[2 * MAX_NUMBERS];
+    memcpy(parts, ups(keys, key), n * sizeof(KeyId));  /* lifting may move keys->item */
+    for (int i = 0; i < n; i++) {
+        Lifted l = lift(keys, parts[i]);
+        bool inverse = i >= n_up;
+        List *to_up = inverse ? &g->down : &g->up, *to_down = inverse ? &g->up : &g->down;
+        put_all(kind == SUM ? &g->ones : &g->up, lifted_ones(keys, l), l.n_ones);
+        g->zeros |= l.zeros;
+        for (int p = 0; p < l.n_pairs; p++) {
+            KeyId pair = lifted_pairs(keys, l)[p];
+            if (kind == SUM) put_sides(keys, SUM, pair, to_up, to_down);
+            else put(&g->pairs, pair);
+        }
+        if (l.core != NO_KEY) put_sides(keys, kind, l.core, to_up, to_down);
     }
-    if (k->kind == ZERO_TIMES) {  /* rule 4: the numbers a zero multiplies count once */
-        Lifted inner = reduce(normal, zero_of_times(keys, key));
-        inner.core = NO_KEY;
-        inner.pool += times_of(keys, key);
-        return inner;
-    }
-    int kind = k->kind, n_up = k->n_up, n_down = k->n_down;
-    KeyId up[MAX_NUMBERS], down[MAX_NUMBERS];
-    memcpy(up, ups(keys, key), n_up * sizeof(KeyId));
-    memcpy(down, downs(keys, key), n_down * sizeof(KeyId));
-    bool all_plain = true;
-    for (int i = 0; i < n_up + n_down && all_plain; i++)
-        all_plain = is_plain(normal, i < n_up ? up[i] : down[i - n_up]);
-    if (all_plain && !may_cancel(keys, kind, up, n_up, down, n_down)) return plain(key);
-    Item items[MAX_ITEMS];
-    int n = items_of(keys, kind, key, items);
-    return reduce_group(normal, kind, items, n, key);
 }
 
-Lifted reduce(Normal *normal, KeyId key) {
-    uint32_t known = memo_get(&normal->reduced, key);
-    if (known) return normal->lifted[known - 1];
-    Lifted out = reduce_fresh(normal, key);
-    GROW(normal->lifted, normal->cap_lifted, normal->n_lifted + 1);
-    normal->lifted[normal->n_lifted++] = out;
-    memo_set(&normal->reduced, key, normal->n_lifted);
+static Lifted keep(Keys *keys, KeyId core, const List *pairs, const List *ones, bool zeros) {
+    struct Lifts *lifts = keys->lifts;
+    KeyId parts[2 * MAX_NUMBERS];
+    memcpy(parts, pairs->id, pairs->n * sizeof(KeyId));
+    memcpy(parts + pairs->n, ones->id, ones->n * sizeof(KeyId));
+    sort_keys(keys, parts, pairs->n);
+    sort_keys(keys, parts + pairs->n, ones->n);
+    Span span = push_list(&lifts->parts, parts, pairs->n + ones->n);
+    return (Lifted){.core = core, .at = span.start, .n_pairs = (uint8_t)pairs->n,
+                    .n_ones = (uint8_t)ones->n, .zeros = zeros};
+}
+
+static Lifted lift_sum(Keys *keys, KeyId key) {
+    Gathered g = {0};
+    gather_parts(keys, key, SUM, &g);
+    sort_keys(keys, g.up.id, g.up.n);
+    sort_keys(keys, g.down.id, g.down.n);
+    KeyId core, pair = cancel_sum(keys, &g.up, &g.down, value_of(keys, key), &core);
+    List pairs = {.n = 0};
+    if (pair != NO_KEY) put(&pairs, pair);
+    return keep(keys, core, &pairs, &g.ones, g.zeros);
+}
+
+static Lifted lift_product(Keys *keys, KeyId key) {
+    Gathered g = {0};
+    gather_parts(keys, key, PRODUCT, &g);
+    List den = {.n = 0};  /* rule 4: A/O = A*O */
+    for (int i = 0; i < g.down.n; i++)
+        put(q_eq(value_of(keys, g.down.id[i]), q_int(1)) ? &g.up : &den, g.down.id[i]);
+    sort_keys(keys, g.up.id, g.up.n);
+    sort_keys(keys, den.id, den.n);
+    KeyId core = cancel_product(keys, &g.up, &den, value_of(keys, key), &g.pairs, &g.ones);
+    return keep(keys, core, &g.pairs, &g.ones, g.zeros);
+}
+
+static Lifted lift_fresh(Keys *keys, KeyId key) {
+    const Key *k = key_at(keys, key);
+    if (k->kind == LEAF && !q_is_zero(k->value)) return (Lifted){.core = key};
+    if (k->kind == LEAF || k->kind == ZERO_TIMES) return (Lifted){.core = NO_KEY, .zeros = true};
+    return k->kind == SUM ? lift_sum(keys, key) : lift_product(keys, key);
+}
+
+Lifted lift(Keys *keys, KeyId key) {
+    if (keys->lifts == NULL) {
+        keys->lifts = checked_realloc(NULL, sizeof *keys->lifts);
+        memset(keys->lifts, 0, sizeof *keys->lifts);
+    }
+    uint32_t known = memo_get(&keys->lifts->memo, key);
+    if (known) return keys->lifts->lifted[known - 1];
+    Lifted out = lift_fresh(keys, key);
+    struct Lifts *lifts = keys->lifts;
+    GROW(lifts->lifted, lifts->cap, lifts->n + 1);
+    lifts->lifted[lifts->n++] = out;
+    memo_set(&lifts->memo, key, lifts->n);
     return out;
+}
+
+bool is_plain(Keys *keys, KeyId key) {
+    Lifted l = lift(keys, key);
+    return l.core == key && !l.n_pairs && !l.n_ones && !l.zeros;
+}
+
+void lifts_free(struct Lifts *lifts) {
+    if (lifts == NULL) return;
+    free(lifts->memo.at);
+    free(lifts->lifted);
+    free(lifts->parts.id);
+    free(lifts);
 }

@@ -1,9 +1,10 @@
 """The compiled core (solver.native) against the pure-Python solver: the same answers, in order.
 
 The pure solver is the reference. Random hands of 1 to 7 numbers (6 and 7 rarely, they are
-slow on the pure side), many targets, integer_only on and off; the search's lists and the
-normal form's classes key by key, and the reductions swaps reach; every four-number hand of
-1..13 at a few targets; hands whose values pass 64 bits.
+slow on the pure side), many targets, integer_only on and off; the search's lists, which keys
+are plain (the part of the rules the core follows itself) and the classes key by key; which
+keys the core asks the Python rules about; every four-number hand of 1..13 at a few targets;
+hands whose values pass 64 bits.
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ from hypothesis import strategies as st
 
 from solver import first_solution, is_solvable, native, solve
 from solver.expr import to_text
-from solver.normal import Canonical, key_to_expr, negatable, negated, solution_classes
-from solver.normal.canonical import _reachable as reachable
-from solver.normal.canonical import first_reduction
+from solver.normal import Key, canonical_key, key_to_expr, negatable, negated, solution_classes
+from solver.normal.keys import Leaf, Sum
+from solver.normal.reduce import is_plain
 from solver.search import Search
 
 CORE = native.CORE
@@ -108,49 +109,65 @@ def test_seven_numbers(hand, target, integer_only):
     same_answers(hand, target, integer_only)
 
 
-def partition(classes: list[int]) -> set[frozenset[int]]:
-    """Which keys (by place) share a class, whatever the classes are numbered."""
-    groups: dict[int, set[int]] = {}
-    for i, group in enumerate(classes):
-        groups.setdefault(group, set()).add(i)
-    return {frozenset(group) for group in groups.values()}
-
-
 @needs_core
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands, targets, st.booleans())
 def test_search_and_normal_form_key_by_key(hand, target, integer_only):
-    """The search's flat keys in order, their texts, and the classes the normal form puts
-    them in: the lists the answers are made from, compared before they are merged."""
+    """The search's flat keys in order, their texts, which are plain and the classes the
+    normal form puts them in: the lists the answers are made from, compared before they are
+    merged."""
     goal = abs(target)
     try:
         keys = CORE.expressions(hand, goal, integer_only)
-        classes = CORE.classes(hand, goal, integer_only)  # the rules compute values too
+        plain = CORE.plain(hand, goal, integer_only)  # the rules compute values too
+        classes = CORE.classes(hand, goal, integer_only, canonical_key)
     except OverflowError:
         return  # the pure path answers such hands (test_past_64_bits...)
     assert keys == Search(integer_only).expressions(hand, goal)
     assert CORE.texts(hand, target, integer_only) == pure_texts(hand, target, integer_only)
-    assert partition(classes) == partition(solution_classes(keys))
+    assert plain == [is_plain(key) for key in keys]
+    assert classes == solution_classes(keys)
 
 
-def state_of(reduction: Canonical) -> tuple:
-    """A reduction as the core reports it: (core, one, zero, pool), None for an empty place."""
-    bag = reduction.bag
-    return (reduction.core[0] if reduction.core else None, bag.one[0] if bag.one else None,
-            bag.zero[0] if bag.zero else None, bag.pool)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands, targets, st.booleans())
+def test_a_plain_key_is_its_own_canonical_key(hand, target, integer_only):
+    """What the core settles without the Python rules: a plain key not worth zero is its own
+    canonical key (nothing was lifted, so nothing is put back). Pure: it holds of the rules."""
+    for key in Search(integer_only).expressions(hand, abs(target)):
+        if key.value != 0 and is_plain(key):
+            assert canonical_key(key) == key
 
 
 @needs_core
 @pytest.mark.parametrize(("hand", "target"), [
-    ((1, 4, 5, 9), 1), ((1, 3, 4, 7), 7), ((0, 2, 3, 3, 5), 10), ((1, 1, 2, 5, 5), 24),
-    ((2, 4, 6, 6, 8), 6), ((0, 0, 1, 6, 7), 1)])
-def test_swaps_reach_the_same_reductions(hand, target):
-    """From each key's first reduction, the swaps of the rules reach the same reductions."""
+    ((1, 4, 5, 5, 7), 24), ((2, 4, 9, 10, 10), 10), ((1, 1, 2, 5, 5), 24), ((0, 2, 3, 3, 5), 0),
+    ((1, 3, 4, 7), 7), ((3, 3, 8, 8), 24)])
+def test_the_core_asks_the_rules_about_every_other_key(hand, target):
+    """Every key that is not plain, and every key of a solution worth zero (it may turn round),
+    goes to the rules the core is given, and their answer is what it classes by."""
+    asked: list[Key] = []
+
+    def rules(key: Key) -> Key:
+        asked.append(key)
+        return canonical_key(key)
+
     keys = Search(False).expressions(hand, target)
-    assert keys
-    for index, key in enumerate(keys):
-        reached = {state_of(state) for state in reachable(first_reduction(key))}
-        assert set(CORE.reachable(hand, target, False, index)) == reached, key
+    classes = CORE.classes(hand, target, False, rules)
+    assert asked == [key for key in keys if target == 0 or not is_plain(key)]
+    assert classes == solution_classes(keys)
+
+
+@needs_core
+def test_the_rules_answer_is_checked():
+    """A canonical key the core cannot hold (not a key, or a number the hand has not) is an
+    error, never a guess."""
+    hand = (1, 4, 5, 5, 7)
+    with pytest.raises(TypeError):
+        CORE.classes(hand, 24, False, lambda key: (24, "+", (), ()))
+    with pytest.raises(ValueError, match="does not have"):
+        CORE.classes(hand, 24, False, lambda key: Sum(24, "+", (Leaf(12), Leaf(12)), ()))
+    assert set(CORE.classes((0, 2, 3, 3, 5), 0, False, lambda key: Leaf(2))) == {0}
 
 
 BIG = (999_961, 999_979, 999_983, 1_000_000)  # their product is about 10**24
@@ -178,8 +195,6 @@ def test_past_64_bits_the_core_overflows():
         CORE.expressions((1, *BIG), 1, False)
     with pytest.raises(OverflowError):
         CORE.is_solvable((1, *BIG), 7, False)
-    with pytest.raises(OverflowError):  # the search fits, a zero's pool of numbers does not
-        CORE.solve((0, 93, 1000, 1000, 99_999, 1_000_000), 0, False)
 
 
 def test_target_past_64_bits():

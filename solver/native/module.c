@@ -487,6 +487,36 @@ static PyObject *py_plain(PyObject *self, PyObject *args) {
     return out;
 }
 
+static void work_settled(Search *s, const Request *r, void *result) {
+    own_canonical(s, r->goal, result);
+}
+
+/* settled(hand, target, integer_only) -> for each key of expressions(), the canonical key the
+ * core settles without the Python rules, or None where it asks them */
+static PyObject *py_settled(PyObject *self, PyObject *args) {
+    (void)self;
+    Request r;
+    Solutions *found = PyMem_RawCalloc(1, sizeof(Solutions));
+    if (found == NULL) return PyErr_NoMemory();
+    PyObject *out = NULL, *kinds = NULL;
+    Search *s = read_request(args, &r) ? run(&r, work_settled, found) : NULL;
+    if (s != NULL) {
+        kinds = key_kinds();
+        out = kinds ? PyList_New(found->list.n) : NULL;
+        for (uint32_t i = 0; out && i < found->list.n; i++) {
+            KeyId key = found->canonical[i];
+            PyObject *item = key == NO_KEY ? Py_NewRef(Py_None) : key_object(&s->keys, key, kinds);
+            if (item == NULL) Py_CLEAR(out);
+            else PyList_SET_ITEM(out, i, item);
+        }
+        Py_XDECREF(kinds);
+        finish(s);
+    }
+    solutions_free(found);
+    PyMem_RawFree(found);
+    return out;
+}
+
 static PyObject *py_clear_cache(PyObject *self, PyObject *unused) {
     (void)self, (void)unused;
     clear_value_cache();
@@ -499,6 +529,7 @@ static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS, "Every distinct solution, simplest first."},
     {"classes", py_classes, METH_VARARGS, "A class number for each key of expressions()."},
     {"plain", py_plain, METH_VARARGS, "Whether nothing moves out of each key of expressions()."},
+    {"settled", py_settled, METH_VARARGS, "The canonical keys the core settles without the rules."},
     {"expressions", py_expressions, METH_VARARGS, "Every flat key of the hand worth the target."},
     {"texts", py_texts, METH_VARARGS, "The text of each key of expressions()."},
     {"first_solution", py_first_solution, METH_VARARGS, "One solution, or None."},

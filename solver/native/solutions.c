@@ -6,14 +6,49 @@
 #include "reduce.h"
 #include "solutions.h"
 
+/* the sides of a key as a sum's terms (canonical.py: _sides), added to plus and minus */
+static void add_sides(const Keys *keys, KeyId key, KeyId *plus, int *n_plus, KeyId *minus,
+                      int *n_minus) {
+    const Key *k = key_at(keys, key);
+    int n_up = k->kind == SUM ? k->n_up : 1, n_down = k->kind == SUM ? k->n_down : 0;
+    if (*n_plus + n_up > MAX_NUMBERS || *n_minus + n_down > MAX_NUMBERS) fail(FAIL_INTERNAL);
+    if (k->kind != SUM) {
+        plus[(*n_plus)++] = key;
+        return;
+    }
+    for (int i = 0; i < n_up; i++) plus[(*n_plus)++] = ups(keys, key)[i];
+    for (int i = 0; i < n_down; i++) minus[(*n_minus)++] = downs(keys, key)[i];
+}
+
+KeyId settled(Keys *keys, KeyId key) {
+    Q value = value_of(keys, key);
+    Lifted l = lift(keys, key);
+    if (q_is_zero(value) || l.zeros || l.core == NO_KEY) return NO_KEY;  /* a zero may turn */
+    KeyId parts[2 * MAX_NUMBERS];
+    int n_up = 0, n_down = 0;
+    if (l.n_ones == 0) {  /* _top, _join: the pairs' terms join the core's, whichever cancels */
+        if (l.n_pairs == 0) return l.core;
+        KeyId pairs[MAX_NUMBERS], minus[MAX_NUMBERS];
+        memcpy(pairs, lifted_pairs(keys, l), l.n_pairs * sizeof(KeyId));
+        add_sides(keys, l.core, parts, &n_up, minus, &n_down);
+        for (int i = 0; i < l.n_pairs; i++) add_sides(keys, pairs[i], parts, &n_up, minus, &n_down);
+        return make_sorted(keys, SUM, value, parts, n_up, minus, n_down);
+    }
+    const Key *core = key_at(keys, l.core);
+    if (l.n_ones > 1 || l.n_pairs || q_eq(value, q_int(1)) || (core->kind == PRODUCT && core->n_down))
+        return NO_KEY;
+    parts[n_up++] = lifted_ones(keys, l)[0];  /* _times: one one multiplies the core */
+    if (core->kind != PRODUCT) parts[n_up++] = l.core;
+    else for (int i = 0; i < core->n_up; i++) parts[n_up++] = ups(keys, l.core)[i];
+    if (n_up > MAX_NUMBERS) fail(FAIL_INTERNAL);
+    return make_sorted(keys, PRODUCT, value_of(keys, l.core), parts, n_up, NULL, 0);
+}
+
 void own_canonical(Search *s, Q goal, Solutions *out) {
     out->list = expressions(s, whole_hand(&s->hand), goal);
     out->canonical = checked_realloc(NULL, (out->list.n + 1) * sizeof *out->canonical);
-    for (uint32_t i = 0; i < out->list.n; i++) {
-        KeyId key = s->pool[out->list.start + i];
-        /* canonical.py: nothing is lifted, so nothing is put back; a zero may turn round */
-        out->canonical[i] = !q_is_zero(goal) && is_plain(&s->keys, key) ? key : NO_KEY;
-    }
+    for (uint32_t i = 0; i < out->list.n; i++)
+        out->canonical[i] = settled(&s->keys, s->pool[out->list.start + i]);
 }
 
 void number_classes(Search *s, Solutions *out) {

@@ -2,9 +2,10 @@
  * their canonical keys, a class per canonical key, the simplest text of each class, in the
  * order of _rank.
  *
- * A key that is plain (reduce.h) and not worth zero is its own canonical key; the others are
- * left NO_KEY by own_canonical and their canonical keys come from the Python rules
- * (solver.normal.canonical_key, called by module.c), interned among the same keys.
+ * The core settles the common keys itself (settled): not worth zero, nothing lifted but
+ * cancelled pairs, or one factor worth one and nothing else; the others are left NO_KEY and
+ * their canonical keys come from the Python rules (solver.normal.canonical_key, called by
+ * module.c), interned among the same keys.
  */
 #ifndef SOLVER_SOLUTIONS_H
 #define SOLVER_SOLUTIONS_H
@@ -23,7 +24,13 @@ typedef struct {
     uint32_t n;
 } Solutions;
 
-/* the keys of the whole hand worth goal, and the canonical keys that need no rules */
+/* the canonical key of a key (canonical.py: canonical_key) where only cores, pairs and one
+ * factor were lifted (reduce.h) and the value is neither 0 nor 1, else NO_KEY: then nothing
+ * turns round, no bag is made and no one is left to pair:
+ *   pairs only  -> the top sum of the core's terms and the pairs' (_join), whichever cancels;
+ *   one one     -> the one times the core's factors (_times), the core no quotient. */
+KeyId settled(Keys *keys, KeyId key);
+/* the keys of the whole hand worth goal, and the canonical keys settled without the rules */
 void own_canonical(Search *s, Q goal, Solutions *out);
 /* the classes, once every key has its canonical key */
 void number_classes(Search *s, Solutions *out);

@@ -120,20 +120,24 @@ def test_search_and_normal_form_key_by_key(hand, target, integer_only):
     try:
         keys = CORE.expressions(hand, goal, integer_only)
         plain = CORE.plain(hand, goal, integer_only)  # the rules compute values too
+        settled = CORE.settled(hand, goal, integer_only)
         classes = CORE.classes(hand, goal, integer_only, canonical_key)
     except OverflowError:
         return  # the pure path answers such hands (test_past_64_bits...)
     assert keys == Search(integer_only).expressions(hand, goal)
     assert CORE.texts(hand, target, integer_only) == pure_texts(hand, target, integer_only)
     assert plain == [is_plain(key) for key in keys]
+    assert [(key, canonical_key(key)) for key, own in zip(keys, settled, strict=True) if own] == [
+        (key, own) for key, own in zip(keys, settled, strict=True) if own]
     assert classes == solution_classes(keys)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands, targets, st.booleans())
 def test_a_plain_key_is_its_own_canonical_key(hand, target, integer_only):
-    """What the core settles without the Python rules: a plain key not worth zero is its own
-    canonical key (nothing was lifted, so nothing is put back). Pure: it holds of the rules."""
+    """The simplest case the core settles without the Python rules (module.c: settled): a plain
+    key not worth zero is its own canonical key (nothing was lifted, so nothing is put back).
+    Pure: it holds of the rules."""
     for key in Search(integer_only).expressions(hand, abs(target)):
         if key.value != 0 and is_plain(key):
             assert canonical_key(key) == key
@@ -144,8 +148,9 @@ def test_a_plain_key_is_its_own_canonical_key(hand, target, integer_only):
     ((1, 4, 5, 5, 7), 24), ((2, 4, 9, 10, 10), 10), ((1, 1, 2, 5, 5), 24), ((0, 2, 3, 3, 5), 0),
     ((1, 3, 4, 7), 7), ((3, 3, 8, 8), 24)])
 def test_the_core_asks_the_rules_about_every_other_key(hand, target):
-    """Every key that is not plain, and every key of a solution worth zero (it may turn round),
-    goes to the rules the core is given, and their answer is what it classes by."""
+    """Every key the core does not settle (every key of a solution worth zero among them: it
+    may turn round) goes to the rules the core is given, and their answer is what it classes
+    by."""
     asked: list[Key] = []
 
     def rules(key: Key) -> Key:
@@ -154,7 +159,9 @@ def test_the_core_asks_the_rules_about_every_other_key(hand, target):
 
     keys = Search(False).expressions(hand, target)
     classes = CORE.classes(hand, target, False, rules)
-    assert asked == [key for key in keys if target == 0 or not is_plain(key)]
+    own = CORE.settled(hand, target, False)
+    assert asked == [key for key, settled in zip(keys, own, strict=True) if settled is None]
+    assert all(settled is None for settled in own) if target == 0 else any(own)
     assert classes == solution_classes(keys)
 
 
@@ -162,12 +169,12 @@ def test_the_core_asks_the_rules_about_every_other_key(hand, target):
 def test_the_rules_answer_is_checked():
     """A canonical key the core cannot hold (not a key, or a number the hand has not) is an
     error, never a guess."""
-    hand = (1, 4, 5, 5, 7)
+    hand = (0, 2, 3, 3, 5)  # to 0: every key is asked of the rules
     with pytest.raises(TypeError):
-        CORE.classes(hand, 24, False, lambda key: (24, "+", (), ()))
+        CORE.classes(hand, 0, False, lambda key: (0, "+", (), ()))
     with pytest.raises(ValueError, match="does not have"):
-        CORE.classes(hand, 24, False, lambda key: Sum(24, "+", (Leaf(12), Leaf(12)), ()))
-    assert set(CORE.classes((0, 2, 3, 3, 5), 0, False, lambda key: Leaf(2))) == {0}
+        CORE.classes(hand, 0, False, lambda key: Sum(0, "+", (Leaf(12),), (Leaf(12),)))
+    assert set(CORE.classes(hand, 0, False, lambda key: Leaf(2))) == {0}
 
 
 BIG = (999_961, 999_979, 999_983, 1_000_000)  # their product is about 10**24

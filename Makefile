@@ -11,7 +11,10 @@ SOLVER_VENV := .venv-solver
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(PY)
+# the compiled core (solver/native): the install builds it, so a change to its sources reinstalls
+NATIVE := setup.py $(wildcard solver/native/*.c solver/native/*.h)
+
+$(STAMP): pyproject.toml $(NATIVE) | $(PY)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[bot,dev]'
 	touch $(STAMP)

@@ -1,84 +1,148 @@
-"""Benchmark of the 24 engine: prints tables of medians and their ratio to the issue's targets.
+"""Benchmark of the 24 engine: the compiled core beside the pure-Python solver, whole processes.
 
-Run with `make bench` (all benchmarks) or `python bench/bench_solver.py [--repeat N]`.
+Every measurement runs in a fresh child process (SOLVER_PURE=1 for the pure side), so caches
+start cold; the child times only the work, after its imports, and the parent reads the child's
+peak resident memory (os.wait4). Native and pure runs are paired, one after the other; the
+table shows medians of --repeat pairs and issue 19's goals. Start-up (interpreter and
+`import solver`) is measured apart.
+
+    python bench/bench_solver.py [--repeat N] [--eight] [--eight-pure]
+
+--eight adds 1 2 3 4 5 6 7 8 -> 24 on the core (once; seconds); --eight-pure on the pure side too
+(minutes).
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import json
+import os
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
-from solver import first_solution, solve
-from solver.normal import clear_caches
-from solver.search import reachable_values, splits
-
-SIX = [(89, 67, 34, 5, 6, 87), (1, 2, 3, 4, 5, 6), (2, 3, 5, 7, 11, 13), (23, 45, 67, 89, 34, 66),
-       (1, 1, 3, 8, 8, 13)]
-SEVEN = (1, 2, 3, 4, 5, 6, 7)
-
-
-def cold() -> None:
-    """Empty every cache, so each measurement starts from nothing."""
-    for cached in (reachable_values, splits):
-        cached.cache_clear()
-    clear_caches()
+ROOT = Path(__file__).resolve().parents[1]
+ALL_FOUR = [list(h) for h in itertools.combinations_with_replacement(range(1, 14), 4)]
+SIX = [[89, 67, 34, 5, 6, 87], [1, 2, 3, 4, 5, 6], [2, 3, 5, 7, 11, 13], [23, 45, 67, 89, 34, 66],
+       [1, 1, 3, 8, 8, 13]]
+SEVEN = [1, 2, 3, 4, 5, 6, 7]
+EIGHT = [1, 2, 3, 4, 5, 6, 7, 8]
 
 
 def timed(fn) -> float:
+    """Seconds one call takes (bench_levels and bench_rating time their work with it)."""
     start = time.perf_counter()
     fn()
     return time.perf_counter() - start
 
 
+def child(job: dict) -> None:
+    """Run one job (in the child process) and print the seconds its work took, as JSON."""
+    from solver import first_solution, native, solve
+
+    work = {"solve": solve, "first": first_solution}[job["work"]]
+    start = time.perf_counter()
+    answers = [work(hand, job["target"]) for hand in job["hands"]]
+    seconds = time.perf_counter() - start
+    count = sum(len(a) if isinstance(a, list) else a is not None for a in answers)
+    print(json.dumps({"seconds": seconds, "count": count, "native": native.CORE is not None}))
+
+
+def run_child(job: dict, pure: bool) -> tuple[float, float, int]:
+    """(seconds of work, peak RSS in MB, answers found) of one job in a fresh process."""
+    env = {**os.environ, "SOLVER_PURE": "1"} if pure else {
+        k: v for k, v in os.environ.items() if k != "SOLVER_PURE"}
+    process = subprocess.Popen([sys.executable, __file__, "--child", json.dumps(job)], cwd=ROOT,
+                               env=env, stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    output = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise SystemExit(f"the child failed on {job['work']} ({'pure' if pure else 'native'})")
+    result = json.loads(output)
+    if result["native"] == pure:
+        raise SystemExit("the native core is not built: run `make test` (pip install -e .)")
+    return result["seconds"], usage.ru_maxrss / 1024, result["count"]
+
+
+def paired(job: dict, repeat: int, sides: tuple[bool, ...] = (False, True)) -> dict:
+    """Median seconds, peak MB and count per side (False: native, True: pure)."""
+    runs: dict[bool, list[tuple[float, float, int]]] = {side: [] for side in sides}
+    for _ in range(repeat):
+        for side in sides:
+            runs[side].append(run_child(job, side))
+    return {side: (statistics.median(r[0] for r in rs), max(r[1] for r in rs), rs[0][2])
+            for side, rs in runs.items()}
+
+
+def start_up(repeat: int) -> tuple[float, float]:
+    """Median wall seconds of `python -c pass` and of `python -c "import solver"`."""
+    def wall(code: str) -> float:
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+            times.append(time.perf_counter() - start)
+        return statistics.median(times)
+    return wall("pass"), wall("import solver")
+
+
+def row(label: str, native: float, pure: float | None, goal: float | None, unit: str) -> None:
+    scale = 1000 if unit == "ms" else 1
+    cells = [f"{native * scale:>10.3f}", f"{pure * scale:>10.3f}" if pure else f"{'-':>10}",
+             f"{pure / native:>8.1f}x" if pure else f"{'':>9}",
+             f"{goal:>8g}" if goal else f"{'':>8}"]
+    print(f"{label:<44}{unit:>4}" + "".join(cells))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--eight", action="store_true")
+    parser.add_argument("--eight-pure", action="store_true")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child:
+        child(json.loads(args.child))
+        return
 
-    hands = list(itertools.combinations_with_replacement(range(1, 14), 4))
-    runs = []
-    for _ in range(args.repeat):
-        cold()
-        runs.append(timed(lambda: [solve(h) for h in hands]))
-    solvable = sum(1 for h in hands if solve(h))
-    total = sum(len(solve(h)) for h in hands)
-    whole = statistics.median(runs)
-    print(f"All 1820 hands of 1..13 for 24, one process, cold caches ({args.repeat} runs)")
-    print(f"{'measure':<34}{'median':>10}{'target':>10}{'ratio':>8}")
-    label = "all distinct solutions, 1820 hands"
-    print(f"{label:<34}{whole:>9.3f}s{2.0:>9.1f}s{whole / 2.0:>8.2f}")
-    print(f"({solvable} solvable hands, {total} distinct solutions)\n")
+    bare, imported = start_up(max(args.repeat, 5))
+    print(f"start-up: python -c pass {bare:.3f} s; python -c 'import solver' {imported:.3f} s "
+          f"(imports {imported - bare:.3f} s), not counted below\n")
+    print(f"{'work (whole processes, cold, medians)':<44}{'':>4}{'native':>10}{'pure':>10}"
+          f"{'pure/nat':>9}{'goal':>8}")
 
-    print("Six numbers, target 24, cold caches")
-    print(f"{'hand':<24}{'count':>6}{'all (s)':>10}{'first (ms)':>12}")
-    all_times, first_times = [], []
-    for hand in SIX:
-        t_all, t_first = [], []
-        for _ in range(args.repeat):
-            cold()
-            t_all.append(timed(lambda: solve(hand)))  # noqa: B023
-            cold()
-            t_first.append(timed(lambda: first_solution(hand)))  # noqa: B023
-        all_times.append(statistics.median(t_all))
-        first_times.append(statistics.median(t_first))
-        print(f"{' '.join(map(str, hand)):<24}{len(solve(hand)):>6}"
-              f"{all_times[-1]:>10.3f}{first_times[-1] * 1000:>12.1f}")
-    med_all, med_first = statistics.median(all_times), statistics.median(first_times)
-    print(f"{'median':<24}{'':>6}{med_all:>10.3f}{med_first * 1000:>12.1f}")
-    print(f"{'target':<24}{'':>6}{0.4:>10.3f}{50:>12.1f}")
-    print(f"{'ratio':<24}{'':>6}{med_all / 0.4:>10.2f}{med_first / 0.05:>12.2f}")
+    four = paired({"work": "solve", "hands": ALL_FOUR, "target": 24}, args.repeat)
+    row("all 1820 hands of 1..13 -> 24, all solutions", four[False][0], four[True][0], 0.1, "s")
+    first = paired({"work": "first", "hands": ALL_FOUR, "target": 24}, args.repeat)
+    row("all 1820 hands -> 24, first solution", first[False][0], first[True][0], None, "s")
 
-    runs = []
-    for _ in range(min(args.repeat, 3)):
-        cold()
-        runs.append(timed(lambda: solve(SEVEN)))
-    seven = statistics.median(runs)
-    print(f"\nSeven numbers, target 24, cold caches ({len(runs)} runs)")
-    print(f"{'hand':<24}{'count':>6}{'all (s)':>10}{'target':>10}{'ratio':>8}")
-    print(f"{' '.join(map(str, SEVEN)):<24}{len(solve(SEVEN)):>6}{seven:>10.3f}{3.0:>10.3f}"
-          f"{seven / 3.0:>8.2f}")
+    six = [paired({"work": "solve", "hands": [hand], "target": 24}, args.repeat) for hand in SIX]
+    six_first = [paired({"work": "first", "hands": [hand], "target": 24}, args.repeat)
+                 for hand in SIX]
+    for name, runs in (("six numbers -> 24, all solutions (median)", six),
+                       ("six numbers -> 24, first solution (median)", six_first)):
+        row(name, statistics.median(r[False][0] for r in runs),
+            statistics.median(r[True][0] for r in runs), None, "ms")
+
+    seven = paired({"work": "solve", "hands": [SEVEN], "target": 24}, args.repeat)
+    row("1 2 3 4 5 6 7 -> 24, all solutions", seven[False][0], seven[True][0], 0.9, "s")
+    row("1 2 3 4 5 6 7 -> 24, peak RSS", seven[False][1], seven[True][1], 70, "MB")
+    if args.eight or args.eight_pure:
+        sides = (False, True) if args.eight_pure else (False,)
+        eight = paired({"work": "solve", "hands": [EIGHT], "target": 24}, 1, sides)
+        pure = eight.get(True)
+        row("1 2 3 4 5 6 7 8 -> 24, all solutions (once)", eight[False][0],
+            pure[0] if pure else None, 40, "s")
+        row("1 2 3 4 5 6 7 8 -> 24, peak RSS", eight[False][1], pure[1] if pure else None,
+            1700, "MB")
+        print(f"({eight[False][2]} distinct solutions of 1..8)")
+    print(f"\n({four[False][2]} distinct solutions over the 1820 hands; six-number hands: "
+          f"{', '.join(str(r[False][2]) for r in six)}; seven: {seven[False][2]})")
 
 
 if __name__ == "__main__":

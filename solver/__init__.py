@@ -20,6 +20,11 @@ Difficulty as people feel it (solver.rating; 1 to 6 numbers, any target):
     An unsolvable hand raises UnsolvableError (an InputError, code "unsolvable"). Over the 1362
     solvable hands of 1..13 to 24 the levels split about 40 / 35 / 25 %.
 
+The answers come from a compiled core (solver.native, C) when it is built, and from the
+pure-Python solver otherwise, or with SOLVER_PURE=1, or for a hand whose values pass 64 bits:
+the same solutions in the same order, the same first solution (`python -m solver --version`
+says which answers).
+
 Errors are SolverError subclasses (solver.errors), each with a stable `code` and `params`.
 Two solutions are the same when the rewrites of commutativity, associativity, folding - into + and
 / into *, avoiding negative values, identities judged by value (adding zero, multiplying by one)

@@ -122,13 +122,17 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m solver")
     commands = parser.add_subparsers(dest="command", required=True)
     one = commands.add_parser("solve", help="every distinct solution of one hand")
-    one.add_argument("numbers", nargs="+", type=whole_argument)
-    one.add_argument("--json", action="store_true")
+    one.add_argument("numbers", nargs="+", type=whole_argument, metavar="NUMBER",
+                     help="the hand: 1 to 8 whole numbers from 0 to 1,000,000")
+    one.add_argument("--json", action="store_true",
+                     help="one JSON object: numbers, target, count, solutions")
     many = commands.add_parser("batch", help="one hand per stdin line, one JSON object per line")
-    commands.add_parser("console", help="interactive")
+    commands.add_parser("console", help="interactive: a target, then hands until q")
     for command in (one, many):
-        command.add_argument("--target", type=whole_argument, default=24)
-        command.add_argument("--integer-only", action="store_true")
+        command.add_argument("--target", type=whole_argument, default=24,
+                             help="the number to make (default 24)")
+        command.add_argument("--integer-only", action="store_true",
+                             help="every intermediate result must be a whole number")
     many.add_argument("--timeout", type=_positive_seconds, metavar="SECONDS",
                       help="stop a line after this many seconds (its line says so) and go on")
     args = parser.parse_args(argv)

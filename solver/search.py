@@ -3,7 +3,9 @@
 Value sets of small sub-hands are computed once and cached across calls (`reachable_values`);
 bigger sub-hands are asked only for the values a solution needs (`Search.can_make`). Only
 non-negative intermediate values are formed: any solution equals one that avoids negatives (rule 3
-of `solver.normal`).
+of `solver.normal`). Values are tried in ascending order (`ordered_values`), not in the order of
+a set: the first solution is then defined by the search alone, and the compiled core
+(solver/native/search.c) finds the same one.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from itertools import product
 
-from solver.expr import Value, divide
+from solver.expr import Value, divide, exact
 from solver.normal import Key, add, div, leaf, mul, negatable, sub, zero_times
 
 Hand = tuple[int, ...]  # sorted
@@ -51,6 +53,12 @@ def combine_values(a: Value, b: Value, integer_only: bool) -> Iterator[Value]:
 
 
 @lru_cache(maxsize=1 << 15)
+def ordered_values(hand: Hand, integer_only: bool = False) -> tuple[Value, ...]:
+    """The hand's values, ascending: the order the search tries them in."""
+    return tuple(sorted(reachable_values(hand, integer_only)))
+
+
+@lru_cache(maxsize=1 << 15)
 def reachable_values(hand: Hand, integer_only: bool = False) -> frozenset[Value]:
     """Every non-negative value the whole hand can make."""
     if len(hand) == 1:
@@ -76,7 +84,7 @@ def _wanted(v: Value, a: Value, integer_only: bool) -> Iterator[tuple[str, Value
         yield "a-b", a - v
     yield "b-a", v + a
     if a:
-        for op, b in (("a*b", divide(v, a)), ("a/b", divide(a, v)), ("b/a", v * a)):
+        for op, b in (("a*b", divide(v, a)), ("a/b", divide(a, v)), ("b/a", exact(v * a))):
             if not integer_only or isinstance(b, int):
                 yield op, b
 
@@ -123,7 +131,7 @@ class Search:
             # b is never negative (v and a are not); a side of up to SMALL numbers answers
             # from its value set directly.
             made = self.values(big).__contains__ if len(big) <= SMALL else None
-            for a in self.values(small):
+            for a in ordered_values(small, self.integer_only):
                 for op, b in _wanted(v, a, self.integer_only):
                     if made(b) if made else self.can_make(big, b):
                         yield op, small, a, big, b
@@ -166,7 +174,7 @@ class Search:
         """Zero-valued expressions: equal sides subtracted, zeros added, products by zero."""
         for left, right in splits(hand):
             small, big = (left, right) if len(left) <= len(right) else (right, left)
-            for a in self.values(small):
+            for a in ordered_values(small, self.integer_only):
                 if self.can_make(big, a):
                     for ka in self.expressions(small, a):
                         for kb in self.expressions(big, a):

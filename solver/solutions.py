@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from fractions import Fraction
+from typing import Any
 
+from solver import native
 from solver.errors import InputError, NumbersMismatchError
 from solver.expr import Expr, Value, to_text
 from solver.expr import first_step as _first_step
@@ -17,6 +19,7 @@ from solver.expr import numbers as expr_numbers
 from solver.expr import value as expr_value
 from solver.normal import (
     Key,
+    canonical_key,
     canonical_of,
     key_to_expr,
     negatable,
@@ -66,6 +69,21 @@ def _distinct(hand: Hand, target: Value, integer_only: bool) -> list[str]:
     return list(best.values())
 
 
+PURE = object()  # what `_natively` returns when the pure-Python solver has to answer
+
+
+def _natively(name: str, hand: Hand, goal: Value, integer_only: bool, *rules: Any) -> Any:
+    """The compiled core's answer (solver.native), or PURE when it is not in use or when a
+    value of this hand goes past 64 bits (OverflowError): Python's integers never wrap."""
+    core = native.CORE
+    if core is None:
+        return PURE
+    try:
+        return getattr(core, name)(hand, goal, integer_only, *rules)
+    except OverflowError:
+        return PURE
+
+
 def solve(numbers: Sequence[int], target: int = 24, *, integer_only: bool = False,
           limit: int | None = None) -> list[str]:
     """Every distinct solution (or the first `limit` of them), simplest first, as ASCII infix.
@@ -73,14 +91,25 @@ def solve(numbers: Sequence[int], target: int = 24, *, integer_only: bool = Fals
     `integer_only` requires every intermediate result to be a whole number.
     """
     hand, goal = validate_hand(numbers, target)
-    texts = sorted(_distinct(hand, goal, integer_only), key=_rank)
+    # the core searches and settles the keys nothing moves out of; the rest it asks of the
+    # Python rules (canonical_key), so the rules live in one place
+    answer = _natively("solve", hand, goal, integer_only, canonical_key)
+    texts: list[str] = (answer if answer is not PURE
+                        else sorted(_distinct(hand, goal, integer_only), key=_rank))
     return texts if limit is None else texts[:limit]
 
 
 def first_solution(numbers: Sequence[int], target: int = 24, *,
                    integer_only: bool = False) -> str | None:
-    """One solution, found without listing them all; None when there is none."""
+    """One solution, found without listing them all; None when there is none.
+
+    The first in the search's order (splits, then values ascending), the same for the
+    compiled core and the pure path.
+    """
     hand, goal = validate_hand(numbers, target)
+    answer = _natively("first_solution", hand, goal, integer_only)
+    if answer is not PURE:
+        return answer
     search = Search(integer_only)
     key = search.first(hand, goal if goal >= 0 else -goal, negative=goal < 0)
     if key is None:
@@ -90,8 +119,11 @@ def first_solution(numbers: Sequence[int], target: int = 24, *,
 
 def is_solvable(numbers: Sequence[int], target: int = 24, *, integer_only: bool = False) -> bool:
     """Whether the hand has a solution."""
-    if target >= 0:
-        hand, goal = validate_hand(numbers, target)
+    hand, goal = validate_hand(numbers, target)
+    answer = _natively("is_solvable", hand, goal, integer_only)
+    if answer is not PURE:
+        return bool(answer)
+    if goal >= 0:
         return Search(integer_only).reaches(hand, goal)
     return first_solution(numbers, target, integer_only=integer_only) is not None
 

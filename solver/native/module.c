@@ -1,0 +1,555 @@
+/* solver.native._core: the Python face of the compiled core.
+ *
+ * Hand-written C-API rather than Cython: the core is plain C over its own structs (no Python
+ * object is touched while it searches, and the GIL is released meanwhile), so the binding is
+ * only this file, and the build needs nothing beyond setuptools and a C compiler.
+ *
+ * Each function takes a hand the Python side has validated and sorted (1 to 8 whole numbers),
+ * a target (int or Fraction) and integer_only. OverflowError means a value went past 64 bits
+ * somewhere: the caller then answers with the pure-Python solver.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "display.h"
+#include "search.h"
+#include "reduce.h"
+#include "solutions.h"
+
+typedef struct {
+    int64_t numbers[MAX_NUMBERS];
+    int n;
+    Q goal;  /* the target's absolute value */
+    bool negative, integer_only;
+} Request;
+
+static bool read_int64(PyObject *number, int64_t *out) {
+    int overflow;
+    long long n = PyLong_AsLongLongAndOverflow(number, &overflow);
+    if (n == -1 && PyErr_Occurred()) return false;
+    if (overflow || n == INT64_MIN) {
+        PyErr_SetString(PyExc_OverflowError, "a number past 64 bits");
+        return false;
+    }
+    *out = n;
+    return true;
+}
+
+/* a validated hand (a sorted tuple of whole numbers from 0) and a target (int or Fraction) */
+static bool make_request(PyObject *hand, PyObject *target, int integer_only, Request *r) {
+    r->n = (int)PyTuple_GET_SIZE(hand);
+    if (r->n < 1 || r->n > MAX_NUMBERS) {
+        PyErr_SetString(PyExc_ValueError, "a hand holds 1 to 8 numbers");
+        return false;
+    }
+    for (int i = 0; i < r->n; i++) {
+        if (!read_int64(PyTuple_GET_ITEM(hand, i), &r->numbers[i])) return false;
+        if (r->numbers[i] < 0 || (i && r->numbers[i] < r->numbers[i - 1])) {
+            PyErr_SetString(PyExc_ValueError, "a hand is sorted whole numbers from 0");
+            return false;
+        }
+    }
+    PyObject *num = PyObject_GetAttrString(target, "numerator");
+    PyObject *den = num ? PyObject_GetAttrString(target, "denominator") : NULL;
+    bool ok = den && read_int64(num, &r->goal.num) && read_int64(den, &r->goal.den);
+    Py_XDECREF(num);
+    Py_XDECREF(den);
+    if (!ok) return false;
+    r->negative = r->goal.num < 0;
+    if (r->negative) r->goal.num = -r->goal.num;
+    r->integer_only = integer_only;
+    return true;
+}
+
+static bool read_request(PyObject *args, Request *r) {
+    PyObject *hand, *target;
+    int integer_only;
+    return PyArg_ParseTuple(args, "O!Op", &PyTuple_Type, &hand, &target, &integer_only) &&
+           make_request(hand, target, integer_only, r);
+}
+
+/* ---- running a solve: the GIL released, failures caught (fail.h) ---- */
+
+typedef void (*Work)(Search *s, const Request *r, void *result);
+
+static void raise_failure(int why) {
+    if (why == FAIL_OVERFLOW) PyErr_SetString(PyExc_OverflowError, "a value past 64 bits");
+    else if (why == FAIL_INTERNAL) PyErr_SetString(PyExc_RuntimeError, "the native core lost its way");
+    else PyErr_NoMemory();
+}
+
+static void finish(Search *s) {
+    search_free(s);
+    PyMem_RawFree(s);
+}
+
+/* work on a search already started (start: a new one first), the GIL released; false with a
+ * Python error set (and the search freed) when it failed */
+static bool resume(Search *s, const Request *r, Work work, void *result, bool start) {
+    volatile int why = 0;
+    Py_BEGIN_ALLOW_THREADS
+    jmp_buf here, *outer = fail_target;
+    fail_target = &here;
+    if (setjmp(here) == 0) {
+        if (start) search_init(s, r->numbers, r->n, r->integer_only);
+        work(s, r, result);
+    } else {
+        why = fail_reason;
+    }
+    fail_target = outer;
+    Py_END_ALLOW_THREADS
+    if (why == 0) return true;
+    finish(s);
+    raise_failure(why);
+    return false;
+}
+
+static Search *run(const Request *r, Work work, void *result) {
+    Search *s = PyMem_RawCalloc(1, sizeof(Search));
+    if (s == NULL) return (Search *)PyErr_NoMemory();
+    return resume(s, r, work, result, true) ? s : NULL;
+}
+
+/* ---- Python objects ---- */
+
+static PyObject *value_object(Q v) {
+    if (v.den == 1) return PyLong_FromLongLong(v.num);
+    PyObject *fractions = PyImport_ImportModule("fractions");
+    if (fractions == NULL) return NULL;
+    PyObject *out = PyObject_CallMethod(fractions, "Fraction", "LL", (long long)v.num,
+                                        (long long)v.den);
+    Py_DECREF(fractions);
+    return out;
+}
+
+static PyObject *text_object(Keys *keys, KeyId key, bool negative) {
+    Text text = {0};
+    jmp_buf here, *outer = fail_target;
+    fail_target = &here;
+    PyObject *out = NULL;
+    if (setjmp(here) == 0) {
+        append_text(keys, negative ? negated(keys, key) : key, &text);
+        out = PyUnicode_FromStringAndSize(text.s, (Py_ssize_t)text.n);
+    } else {
+        PyErr_NoMemory();
+    }
+    fail_target = outer;
+    free(text.s);
+    return out;
+}
+
+static PyObject *key_object(const Keys *keys, KeyId id, PyObject *kinds);
+
+static PyObject *parts_object(const Keys *keys, const KeyId *ids, int n, PyObject *kinds) {
+    PyObject *tuple = PyTuple_New(n);
+    for (int i = 0; tuple && i < n; i++) {
+        PyObject *part = key_object(keys, ids[i], kinds);
+        if (part == NULL) Py_CLEAR(tuple);
+        else PyTuple_SET_ITEM(tuple, i, part);
+    }
+    return tuple;
+}
+
+static PyObject *numbers_object(const Keys *keys, Counts counts) {
+    int64_t numbers[MAX_NUMBERS];
+    int n = numbers_of(keys->hand, counts, numbers);
+    PyObject *tuple = PyTuple_New(n);
+    for (int i = 0; tuple && i < n; i++) PyTuple_SET_ITEM(tuple, i, PyLong_FromLongLong(numbers[i]));
+    return tuple;
+}
+
+/* the solver.normal.keys NamedTuple of a key; kinds = (Leaf, Sum, Product, ZeroProduct) */
+static PyObject *key_object(const Keys *keys, KeyId id, PyObject *kinds) {
+    const Key *k = key_at(keys, id);
+    PyObject *kind = PyTuple_GET_ITEM(kinds, k->kind);
+    PyObject *value = value_object(k->value), *a = NULL, *b = NULL, *out = NULL;
+    if (value == NULL) return NULL;
+    if (k->kind == LEAF) {
+        out = PyObject_CallFunctionObjArgs(kind, value, NULL);
+        Py_DECREF(value);
+        return out;
+    }
+    if (k->kind == ZERO_TIMES) {
+        a = key_object(keys, zero_of_times(keys, id), kinds);
+        b = numbers_object(keys, times_of(keys, id));
+    } else {
+        a = parts_object(keys, ups(keys, id), k->n_up, kinds);
+        b = parts_object(keys, downs(keys, id), k->n_down, kinds);
+    }
+    const char *op = k->kind == SUM ? "+" : k->kind == PRODUCT ? "*" : "0*";
+    if (a && b) out = PyObject_CallFunction(kind, "OsOO", value, op, a, b);
+    Py_DECREF(value);
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return out;
+}
+
+static PyObject *key_kinds(void) {
+    PyObject *module = PyImport_ImportModule("solver.normal.keys");
+    if (module == NULL) return NULL;
+    PyObject *kinds = Py_BuildValue("(NNNN)", PyObject_GetAttrString(module, "Leaf"),
+                                    PyObject_GetAttrString(module, "Sum"),
+                                    PyObject_GetAttrString(module, "Product"),
+                                    PyObject_GetAttrString(module, "ZeroProduct"));
+    Py_DECREF(module);
+    return kinds;
+}
+
+/* ---- the functions ---- */
+
+static void work_list(Search *s, const Request *r, void *result) {
+    *(KeyList *)result = expressions(s, whole_hand(&s->hand), r->goal);
+}
+
+/* expressions(hand, target, integer_only) -> list of flat keys (solver.normal.keys), in the
+ * pure search's order: for tests that compare the two searches key by key */
+static PyObject *py_expressions(PyObject *self, PyObject *args) {
+    (void)self;
+    Request r;
+    KeyList list;
+    if (!read_request(args, &r)) return NULL;
+    Search *s = run(&r, work_list, &list);
+    if (s == NULL) return NULL;
+    PyObject *kinds = key_kinds(), *out = kinds ? PyList_New(list.n) : NULL;
+    for (uint32_t i = 0; out && i < list.n; i++) {
+        PyObject *key = key_object(&s->keys, s->pool[list.start + i], kinds);
+        if (key == NULL) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, i, key);
+    }
+    Py_XDECREF(kinds);
+    finish(s);
+    return out;
+}
+
+/* texts(hand, target, integer_only) -> the text of each key of expressions(), None for one
+ * that cannot be written negated when the target is below zero */
+static PyObject *py_texts(PyObject *self, PyObject *args) {
+    (void)self;
+    Request r;
+    KeyList list;
+    if (!read_request(args, &r)) return NULL;
+    Search *s = run(&r, work_list, &list);
+    if (s == NULL) return NULL;
+    PyObject *out = PyList_New(list.n);
+    for (uint32_t i = 0; out && i < list.n; i++) {
+        KeyId key = s->pool[list.start + i];
+        PyObject *text = Py_None;
+        if (!r.negative || negatable(&s->keys, key)) text = text_object(&s->keys, key, r.negative);
+        else Py_INCREF(text);
+        if (text == NULL) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, i, text);
+    }
+    finish(s);
+    return out;
+}
+
+static void work_first(Search *s, const Request *r, void *result) {
+    Mask whole = whole_hand(&s->hand);
+    *(KeyId *)result = r->negative ? first_negatable(s, whole, r->goal) : first_key(s, whole, r->goal);
+}
+
+static PyObject *py_first_solution(PyObject *self, PyObject *args) {
+    (void)self;
+    Request r;
+    KeyId key;
+    if (!read_request(args, &r)) return NULL;
+    Search *s = run(&r, work_first, &key);
+    if (s == NULL) return NULL;
+    PyObject *out = key == NO_KEY ? Py_NewRef(Py_None) : text_object(&s->keys, key, r.negative);
+    finish(s);
+    return out;
+}
+
+static void work_solvable(Search *s, const Request *r, void *result) {
+    Mask whole = whole_hand(&s->hand);
+    *(bool *)result = r->negative ? first_negatable(s, whole, r->goal) != NO_KEY
+                                  : reaches(s, whole, r->goal);
+}
+
+static PyObject *py_is_solvable(PyObject *self, PyObject *args) {
+    (void)self;
+    Request r;
+    bool solvable;
+    if (!read_request(args, &r)) return NULL;
+    Search *s = run(&r, work_solvable, &solvable);
+    if (s == NULL) return NULL;
+    finish(s);
+    return PyBool_FromLong(solvable);
+}
+
+/* ---- the canonical keys of the Python rules, interned among the search's keys ---- */
+
+static bool read_value(PyObject *value, Q *out) {
+    if (PyLong_Check(value)) {
+        out->den = 1;
+        return read_int64(value, &out->num);
+    }
+    PyObject *num = PyObject_GetAttrString(value, "numerator");
+    PyObject *den = num ? PyObject_GetAttrString(value, "denominator") : NULL;
+    bool ok = den && read_int64(num, &out->num) && read_int64(den, &out->den);
+    Py_XDECREF(num);
+    Py_XDECREF(den);
+    return ok;
+}
+
+static bool read_number(const Hand *hand, PyObject *number, Counts *counts) {
+    int64_t n;
+    if (!read_int64(number, &n)) return false;
+    for (int i = 0; i < hand->distinct; i++)
+        if (hand->value[i] == n) {
+            *counts += (Counts)1 << (4 * i);
+            return true;
+        }
+    PyErr_SetString(PyExc_ValueError, "a key uses a number the hand does not have");
+    return false;
+}
+
+static KeyId key_from_object(Keys *keys, PyObject *object, PyObject *kinds);
+
+static bool parts_from_object(Keys *keys, PyObject *tuple, KeyId *ids, int *n, PyObject *kinds) {
+    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) > MAX_NUMBERS) {
+        PyErr_SetString(PyExc_ValueError, "a key's side is a tuple of at most 8 keys");
+        return false;
+    }
+    *n = (int)PyTuple_GET_SIZE(tuple);
+    for (int i = 0; i < *n; i++)
+        if ((ids[i] = key_from_object(keys, PyTuple_GET_ITEM(tuple, i), kinds)) == NO_KEY)
+            return false;
+    return true;
+}
+
+/* the id of a solver.normal.keys NamedTuple (the inverse of key_object); NO_KEY with a Python
+ * error set for what is not a key of this hand. A failure of the store jumps (fail.h). */
+static KeyId key_from_object(Keys *keys, PyObject *object, PyObject *kinds) {
+    int kind = 0;
+    while (kind < 4 && (PyObject *)Py_TYPE(object) != PyTuple_GET_ITEM(kinds, kind)) kind++;
+    Q value;
+    if (kind == 4) {
+        PyErr_SetString(PyExc_TypeError, "not a key of solver.normal.keys");
+        return NO_KEY;
+    }
+    if (!read_value(PyTuple_GET_ITEM(object, 0), &value)) return NO_KEY;
+    if (kind == LEAF) {
+        Counts counts = 0;
+        return value.den == 1 && read_number(keys->hand, PyTuple_GET_ITEM(object, 0), &counts)
+                   ? leaf(keys, value.num) : NO_KEY;
+    }
+    if (kind == ZERO_TIMES) {
+        KeyId zero = key_from_object(keys, PyTuple_GET_ITEM(object, 2), kinds);
+        PyObject *times = PyTuple_GET_ITEM(object, 3);
+        Counts counts = 0;
+        if (zero == NO_KEY || !PyTuple_Check(times)) return NO_KEY;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(times); i++)
+            if (!read_number(keys->hand, PyTuple_GET_ITEM(times, i), &counts)) return NO_KEY;
+        return zero_times_raw(keys, zero, counts);
+    }
+    KeyId up[MAX_NUMBERS], down[MAX_NUMBERS];
+    int n_up, n_down;
+    if (!parts_from_object(keys, PyTuple_GET_ITEM(object, 2), up, &n_up, kinds) ||
+        !parts_from_object(keys, PyTuple_GET_ITEM(object, 3), down, &n_down, kinds))
+        return NO_KEY;
+    return make_raw(keys, kind, value, up, n_up, down, n_down);
+}
+
+/* the canonical key of each key still without one, from canonical (the Python rules), with the
+ * GIL held; false with a Python error set (and the search freed) when that failed */
+static bool ask_rules(Search *s, Solutions *found, PyObject *canonical) {
+    PyObject *kinds = key_kinds();
+    if (kinds == NULL) {
+        finish(s);
+        return false;
+    }
+    bool ok = true;
+    jmp_buf here, *outer = fail_target;
+    fail_target = &here;
+    if (setjmp(here) == 0) {
+        for (uint32_t i = 0; ok && i < found->list.n; i++) {
+            if (found->canonical[i] != NO_KEY) continue;
+            PyObject *key = key_object(&s->keys, s->pool[found->list.start + i], kinds);
+            PyObject *answer = key ? PyObject_CallOneArg(canonical, key) : NULL;
+            found->canonical[i] = answer ? key_from_object(&s->keys, answer, kinds) : NO_KEY;
+            ok = found->canonical[i] != NO_KEY;
+            Py_XDECREF(key);
+            Py_XDECREF(answer);
+        }
+    } else {  /* the store failed (memory): what was being converted is not released */
+        raise_failure(fail_reason);
+        ok = false;
+    }
+    fail_target = outer;
+    Py_DECREF(kinds);
+    if (!ok) finish(s);
+    return ok;
+}
+
+static void work_own(Search *s, const Request *r, void *result) {
+    own_canonical(s, r->goal, result);
+}
+
+static void work_classes(Search *s, const Request *r, void *result) {
+    (void)r;
+    number_classes(s, result);
+}
+
+static void work_texts(Search *s, const Request *r, void *result) {
+    number_classes(s, result);
+    distinct_texts(s, r->negative, result);
+}
+
+/* the search and the classes of its keys (then the texts, with texts_too); NULL with a Python
+ * error set when it failed */
+static Search *classify(PyObject *args, Request *r, Solutions *found, bool texts_too) {
+    PyObject *hand, *target, *canonical;
+    int integer_only;
+    if (!PyArg_ParseTuple(args, "O!OpO", &PyTuple_Type, &hand, &target, &integer_only,
+                          &canonical) ||
+        !make_request(hand, target, integer_only, r))
+        return NULL;
+    Search *s = run(r, work_own, found);
+    if (s == NULL || !ask_rules(s, found, canonical) ||
+        !resume(s, r, texts_too ? work_texts : work_classes, found, false))
+        return NULL;
+    return s;
+}
+
+/* solve(hand, target, integer_only, canonical_key) -> every distinct solution, simplest first */
+static PyObject *py_solve(PyObject *self, PyObject *args) {
+    (void)self;
+    Request r;
+    Solutions *found = PyMem_RawCalloc(1, sizeof(Solutions));
+    if (found == NULL) return PyErr_NoMemory();
+    PyObject *out = NULL;
+    Search *s = classify(args, &r, found, true);
+    if (s != NULL) {
+        out = PyList_New(found->n);
+        for (uint32_t i = 0; out && i < found->n; i++) {
+            PyObject *text = PyUnicode_FromStringAndSize(found->rank[i].s, (Py_ssize_t)found->rank[i].n);
+            if (text == NULL) Py_CLEAR(out);
+            else PyList_SET_ITEM(out, i, text);
+        }
+        finish(s);
+    }
+    solutions_free(found);
+    PyMem_RawFree(found);
+    return out;
+}
+
+/* classes(hand, target, integer_only, canonical_key) -> a class number for each key of
+ * expressions() */
+static PyObject *py_classes(PyObject *self, PyObject *args) {
+    (void)self;
+    Request r;
+    Solutions *found = PyMem_RawCalloc(1, sizeof(Solutions));
+    if (found == NULL) return PyErr_NoMemory();
+    PyObject *out = NULL;
+    Search *s = classify(args, &r, found, false);
+    if (s != NULL) {
+        out = PyList_New(found->list.n);
+        for (uint32_t i = 0; out && i < found->list.n; i++)
+            PyList_SET_ITEM(out, i, PyLong_FromUnsignedLong(found->classes[i]));
+        finish(s);
+    }
+    solutions_free(found);
+    PyMem_RawFree(found);
+    return out;
+}
+
+typedef struct {
+    KeyList list;
+    bool *plain;  /* per key of the list */
+} PlainList;
+
+static void work_plain(Search *s, const Request *r, void *result) {
+    PlainList *out = result;
+    out->list = expressions(s, whole_hand(&s->hand), r->goal);
+    out->plain = checked_realloc(NULL, (out->list.n + 1) * sizeof *out->plain);
+    for (uint32_t i = 0; i < out->list.n; i++)
+        out->plain[i] = is_plain(&s->keys, s->pool[out->list.start + i]);
+}
+
+/* plain(hand, target, integer_only) -> whether nothing moves out of each key of expressions()
+ * (reduce.py: is_plain), the part of the rules the core follows itself */
+static PyObject *py_plain(PyObject *self, PyObject *args) {
+    (void)self;
+    Request r;
+    PlainList result = {{0, 0}, NULL};
+    if (!read_request(args, &r)) return NULL;
+    Search *s = run(&r, work_plain, &result);
+    if (s == NULL) {
+        free(result.plain);
+        return NULL;
+    }
+    PyObject *out = PyList_New(result.list.n);
+    for (uint32_t i = 0; out && i < result.list.n; i++)
+        PyList_SET_ITEM(out, i, PyBool_FromLong(result.plain[i]));
+    free(result.plain);
+    finish(s);
+    return out;
+}
+
+static void work_settled(Search *s, const Request *r, void *result) {
+    own_canonical(s, r->goal, result);
+}
+
+/* settled(hand, target, integer_only) -> for each key of expressions(), the canonical key the
+ * core settles without the Python rules, or None where it asks them */
+static PyObject *py_settled(PyObject *self, PyObject *args) {
+    (void)self;
+    Request r;
+    Solutions *found = PyMem_RawCalloc(1, sizeof(Solutions));
+    if (found == NULL) return PyErr_NoMemory();
+    PyObject *out = NULL, *kinds = NULL;
+    Search *s = read_request(args, &r) ? run(&r, work_settled, found) : NULL;
+    if (s != NULL) {
+        kinds = key_kinds();
+        out = kinds ? PyList_New(found->list.n) : NULL;
+        for (uint32_t i = 0; out && i < found->list.n; i++) {
+            KeyId key = found->canonical[i];
+            PyObject *item = key == NO_KEY ? Py_NewRef(Py_None) : key_object(&s->keys, key, kinds);
+            if (item == NULL) Py_CLEAR(out);
+            else PyList_SET_ITEM(out, i, item);
+        }
+        Py_XDECREF(kinds);
+        finish(s);
+    }
+    solutions_free(found);
+    PyMem_RawFree(found);
+    return out;
+}
+
+static PyObject *py_clear_cache(PyObject *self, PyObject *unused) {
+    (void)self, (void)unused;
+    clear_value_cache();
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"clear_cache", py_clear_cache, METH_NOARGS,
+     "Forget the value sets kept across solves on this thread (for benchmarks that start cold)."},
+    {"solve", py_solve, METH_VARARGS, "Every distinct solution, simplest first."},
+    {"classes", py_classes, METH_VARARGS, "A class number for each key of expressions()."},
+    {"plain", py_plain, METH_VARARGS, "Whether nothing moves out of each key of expressions()."},
+    {"settled", py_settled, METH_VARARGS, "The canonical keys the core settles without the rules."},
+    {"expressions", py_expressions, METH_VARARGS, "Every flat key of the hand worth the target."},
+    {"texts", py_texts, METH_VARARGS, "The text of each key of expressions()."},
+    {"first_solution", py_first_solution, METH_VARARGS, "One solution, or None."},
+    {"is_solvable", py_is_solvable, METH_VARARGS, "Whether the hand has a solution."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "solver.native._core",
+    "The compiled core of the 24 solver (see solver/native/module.c).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+/* The rules this port follows: solver.native.rules_fingerprint() of solver/normal as it was
+ * when the port was made. When the Python rules change, the core is not used (the pure solver
+ * answers) until the change is ported and this is updated (tests/solver/test_native_twin.py). */
+#define RULES "d71d15a9"
+
+PyMODINIT_FUNC PyInit__core(void) {
+    PyObject *core = PyModule_Create(&module);
+    if (core != NULL && PyModule_AddStringConstant(core, "RULES", RULES) < 0) Py_CLEAR(core);
+    return core;
+}

@@ -43,6 +43,7 @@ from bench.bench_crash import (  # noqa: E402
     check_results,
     play,
 )
+from bot.demo.emulator import BotApiEmulator  # noqa: E402
 from bot.runtime.health import LEADER, STANDBY, heartbeat_path, heartbeat_role  # noqa: E402
 from tests.bot.scoring import (  # noqa: E402
     ANSWERS_SQL,
@@ -89,7 +90,7 @@ class Replica(BotProcess):
     """One of the bot processes on the shared database. DATABASE_PATH only places its heartbeat
     (and its log): with DATABASE_URL set, the data is PostgreSQL's."""
 
-    def __init__(self, emulator: CountingEmulator, folder: Path, name: str, url: str,
+    def __init__(self, emulator: BotApiEmulator, folder: Path, name: str, url: str,
                  round_seconds: float) -> None:
         super().__init__(emulator, folder / f"{name}.sqlite3", round_seconds)
         self.name = name

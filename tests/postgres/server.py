@@ -86,10 +86,16 @@ class PostgresServer:
         return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C", "LANG": "C",
                 "TZ": "UTC"}
 
+    def _runs(self, program: Path) -> bool:
+        try:
+            return self._run(program, "--version").returncode == 0
+        except OSError:  # the server's user may not even reach the program
+            return False
+
     def _reachable_binaries(self) -> Path:
         """The binaries as the server's user can run them: as installed, or copied beside the
         data (a venv under /root is out of `nobody`'s reach)."""
-        if self.user is None or self._run(self.binaries / "initdb", "--version").returncode == 0:
+        if self.user is None or self._runs(self.binaries / "initdb"):
             return self.binaries
         root = self.binaries.parent  # .../pginstall (bin, lib, share)
         copy = self.folder / "install" / "pkg" / root.name

@@ -34,7 +34,7 @@ test-solver-alone:
 	$(SOLVER_VENV)/bin/python -m pytest -p no:cacheprovider -W ignore::pytest.PytestConfigWarning tests/solver
 
 bench: $(STAMP)
-	$(PY) bench/run_all.py
+	$(PY) bench/run_all.py $(ARGS)
 
 lint: $(STAMP)
 	$(PY) -m ruff check solver bot tests bench

@@ -5,7 +5,7 @@ emulator on 127.0.0.1.
     (wrong answers, one to three right answers at the same instant, rounds nobody wins), kills
     the bot with SIGKILL at a random instant, starts it again and lets it settle (every round
     ends: ROUND_SECONDS is short). Then it checks `PRAGMA integrity_check`; the scores table
-    against the recomputation from rounds and answers (tests/scoring.py); that every round that
+    against the recomputation from rounds and answers (tests/bot/scoring.py); that every round that
     ended was announced exactly once (the chat's result messages, in order, against the rounds
     in the database); that no round with a right answer is still open; and that no update got
     two replies although Telegram (the emulator) delivered some again.

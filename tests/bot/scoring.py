@@ -1,12 +1,12 @@
 """The scores a database should hold, recomputed in Python from its rounds and answers.
 
-The definitions (README, "Scores"): a player played a closed round if they answered in it (before
-or after it closed, right or wrong) or won it; rounds played, wins, points (what each won round
-awarded) and the fastest win count those rounds, per chat and game. The current streak is the
-number of won rounds at the end of the rounds that player played there, in round order (most
-recent first, up to the first one not won); the best streak is the longest such run of wins.
-Tests and the crash trials compare the `scores` table with this, so it must stay independent
-of the SQL it checks.
+The definitions (docs/reliability.md, "Scores"): a player played a closed round if they answered in
+it (before or after it closed, right or wrong) or won it; rounds played, wins, points (what each
+won round awarded) and the fastest win count those rounds, per chat and game. The current streak is
+the number of won rounds at the end of the rounds that player played there, in round order (most
+recent first, up to the first one not won); the best streak is the longest such run of wins. Tests
+and the crash trials compare the `scores` table with this, so it must stay independent of the SQL
+it checks.
 """
 
 from __future__ import annotations

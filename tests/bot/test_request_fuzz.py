@@ -34,7 +34,7 @@ from solver import Num, ParseError, StyledCharacterError, parse
 from solver.expr import BinOp, Expr
 from solver.parser import fold_width
 
-# How many examples each reader is fuzzed with (README: Reliability); half free text, half
+# How many examples each reader is fuzzed with (docs/reliability.md); half free text, half
 # pieces of commands (digits of every kind, the words the readers know).
 EXAMPLES = 1000
 FUZZ = settings(max_examples=EXAMPLES, deadline=None,

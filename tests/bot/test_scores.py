@@ -1,4 +1,4 @@
-"""Scores kept by the database's triggers equal the definitions (tests/scoring.py), whatever the
+"""Scores kept by the database's triggers equal the definitions (tests/bot/scoring.py), whatever the
 order of answers, closes and races, on SQLite and on PostgreSQL (one definition, both backends);
 migration 4 repairs the rows earlier versions got wrong."""
 

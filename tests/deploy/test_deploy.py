@@ -335,7 +335,7 @@ def test_readme_proxy_forwards_the_bot_webhook_path():
     assert "docker build -f deploy/Dockerfile" in readme
 
 
-# --- bot/health.py -------------------------------------------------------------------------------
+# --- bot/runtime/health.py -----------------------------------------------------------------------
 
 def make_database(path: Path, version: int = 3) -> Path:
     """A WAL database like the bot's, at schema `version`."""

@@ -66,16 +66,17 @@ async def take_lead(application: Application) -> None:
     lock: LeaderLock = application.bot_data["leader"]
     beat = heartbeat_path(config.database_path)
     application.bot_data["waiting"] = asyncio.current_task()  # cancelled by a stop meanwhile
-    waited = False
+    waited = said = False
     try:
         while True:
             try:
                 if await lock.acquire():
                     break
                 write_heartbeat(beat, STANDBY)
-                if not waited:
+                if not said:
                     log.info("standby: another process leads; trying every %g s",
                              config.lead_check)
+                    said = True
             except Exception as error:  # the database is out of reach: no beat, try again
                 log.warning("could not try for the lead: %s", error)
             waited = True
@@ -96,7 +97,8 @@ async def watch_lead(application: Application) -> None:
     await lock.lost()
     application.bot_data["role"] = STANDBY
     application.bot_data["lost_lead"] = True
-    log.error("lost the lead (its database connection ended): stopping; a standby takes over")
+    log.error("lost the lead (its database connection ended or stopped answering): stopping; "
+              "a standby takes over")
     stop = application.bot_data.get("stop") or application.stop_running
     stop()
 

@@ -1,13 +1,14 @@
 """Two `python -m bot` processes on one real PostgreSQL: a small run of bench/bench_failover.py
 (the leader killed with SIGKILL, the standby taking over), a leader whose connection is cut
-stopping itself, the health check naming each one's role, and a standby's webhook answering 503
-until it takes over."""
+stopping itself, the health check naming each one's role, a standby's webhook answering 503
+until it takes over, and SIGTERM ending a standby as cleanly as a leader."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -138,3 +139,16 @@ async def test_a_standby_webhook_answers_503_until_it_takes_over(telegram, repli
     body = json.dumps({"update_id": 2, "message": message}).encode()
     assert (await post(ports[1], {**update_headers(body), SECRET_HEADER: SECRET}, body))[0] == 200
     assert "8÷(3−8÷3) = 24" in (await telegram.reply(GROUP)).text
+
+
+@pytest.mark.slow
+async def test_sigterm_stops_a_waiting_standby_and_the_leader_cleanly(replicas):
+    first, second = replicas
+    await first.start()
+    await second.stand_by()
+    for replica in (second, first):
+        assert replica.process is not None
+        replica.process.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(replica.process.wait(), 20) == 0
+        log = replica.log.read_text()
+        assert "Traceback" not in log and "was destroyed but it is pending" not in log, log

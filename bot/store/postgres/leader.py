@@ -2,9 +2,10 @@
 
 Whoever holds it leads; the server frees it the moment that connection ends (the process was
 killed, or the connection cut), and a standby's next try takes it. A leader checks every
-`check_seconds` that its connection still answers; one that cannot say so in time gives the lead
-up, and it does so before the server can hand the lock on: the server's keepalive settings
-below let it wait `RELEASE_AFTER` seconds for a silent peer, longer than a check and its timeout.
+`check_seconds` that its connection still answers; one that gets no answer within ANSWER_SECONDS
+gives the lead up, and it does so before the server can hand the lock on: the server's keepalive
+settings below let it wait `RELEASE_AFTER` seconds for a silent peer, longer than a check and its
+wait (`check_seconds` is at most 5, bot/runtime/config.py).
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ import asyncpg
 from bot.store.postgres.connection import CONNECT_SECONDS, LEADER_LOCK
 
 log = logging.getLogger(__name__)
-# The server drops a connection that stopped answering after idle + interval * count seconds.
-KEEPALIVE = {"tcp_keepalives_idle": "5", "tcp_keepalives_interval": "2",
-             "tcp_keepalives_count": "3"}
+# The server drops a connection that stopped answering after idle + interval * count seconds
+# (keepalives, when it has nothing to send), or once what it sent went unacknowledged that long.
 RELEASE_AFTER = 5 + 2 * 3
+ANSWER_SECONDS = 5.0  # a busy leader's slow answer is not a lost lead; 5 + 5 < RELEASE_AFTER
+KEEPALIVE = {"tcp_keepalives_idle": "5", "tcp_keepalives_interval": "2",
+             "tcp_keepalives_count": "3", "tcp_user_timeout": str(RELEASE_AFTER * 1000)}
 HOLDS = ("SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted "
          "AND pid = pg_backend_pid() AND classid = $1 AND objid = $2 AND objsubid = 2)")
 
@@ -57,7 +60,7 @@ class PostgresLeader:
 
     async def lost(self) -> None:
         """Return once this process no longer leads: its connection ended, or a check found
-        the lock gone or got no answer within `check_seconds`."""
+        the lock gone or got no answer within ANSWER_SECONDS."""
         while self.leading:
             try:
                 async with asyncio.timeout(self.check_seconds):
@@ -74,7 +77,7 @@ class PostgresLeader:
         assert self.connection is not None
         try:
             return bool(await self.connection.fetchval(HOLDS, *LEADER_LOCK,
-                                                       timeout=self.check_seconds))
+                                                       timeout=ANSWER_SECONDS))
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             log.warning("the leader lock's connection did not answer: %s", error)
             return False

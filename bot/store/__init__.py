@@ -24,16 +24,12 @@ from bot.store.stores import Stores
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
-def is_postgres(database_url: str | None) -> bool:
-    return bool(database_url) and str(database_url).startswith(POSTGRES_SCHEMES)
-
-
 async def open_stores(database_path: Path | str, database_url: str | None = None) -> Stores:
     """Every store, migrated to the latest schema: over PostgreSQL at `database_url` when one
     is given, else over the SQLite database at `database_path`. The drivers are imported only
     where they are used."""
     if database_url:
-        if not is_postgres(database_url):
+        if not database_url.startswith(POSTGRES_SCHEMES):
             raise ValueError("DATABASE_URL must start with postgresql://")
         from bot.store.postgres import open_postgres
 
@@ -67,4 +63,4 @@ def leader_lock(database_url: str | None, check_seconds: float = 2.0) -> LeaderL
 
 
 __all__ = ["LeaderLock", "MatchStore", "PeopleStore", "RoundStore", "ScoreStore", "SoleLeader",
-           "Stores", "UpdateStore", "is_postgres", "leader_lock", "open_stores"]
+           "Stores", "UpdateStore", "leader_lock", "open_stores"]

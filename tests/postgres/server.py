@@ -107,6 +107,14 @@ class PostgresServer:
         return copy / "bin"
 
     def start(self) -> PostgresServer:
+        try:
+            self._start()
+        except BaseException:
+            self.stop()  # nothing left behind: no process, no folder
+            raise
+        return self
+
+    def _start(self) -> None:
         if self.user is not None:
             self.folder.chmod(0o755)
         binaries = self._reachable_binaries()
@@ -129,7 +137,6 @@ class PostgresServer:
                 user=self.user, group=self.group,
                 extra_groups=[] if self.user is not None else None, start_new_session=True)
         self._wait_ready(binaries)
-        return self
 
     def _wait_ready(self, binaries: Path) -> None:
         deadline = time.monotonic() + READY_SECONDS
@@ -143,7 +150,6 @@ class PostgresServer:
             if ready.returncode == 0:
                 return
             time.sleep(0.1)
-        self.stop()
         raise ServerError(f"postgres was not ready in {READY_SECONDS:.0f} s:\n"
                           f"{self.log.read_text(errors='replace')}")
 

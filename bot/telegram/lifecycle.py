@@ -94,7 +94,10 @@ async def watch_lead(application: Application) -> None:
     """Stop the bot when the lead is lost (its lock's connection ended): a standby may take
     over at any moment, and two leaders would play the same rounds twice."""
     lock: LeaderLock = application.bot_data["leader"]
-    await lock.lost()
+    try:
+        await lock.lost()
+    except Exception:  # the lead cannot be confirmed: stop all the same
+        log.exception("the leader lock failed")
     application.bot_data["role"] = STANDBY
     application.bot_data["lost_lead"] = True
     log.error("lost the lead (its database connection ended or stopped answering): stopping; "

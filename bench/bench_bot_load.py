@@ -6,7 +6,8 @@ Group chats play at once: each deals (/play), then three players answer (two wro
     a. burst: every chat's /play at once, then every answer at once; updates handled per second.
     b. steady load: new chats whose updates arrive at a fixed rate (default 200 a second, each
        answer once its chat's deal is out); the 50th/99th percentile time from an update's
-       delivery (getUpdates returning it) to its reply reaching the server.
+       delivery (getUpdates returning it) to its reply reaching the server (a wrong answer's
+       reply is a reaction on it, since issue 17: it counts as its reply).
 (2) With rate limiting on (the default: PTB's AIORateLimiter) and the emulator enforcing
     Telegram's limits (30 messages a second, 20 a minute per group, 429 with retry_after
     beyond): the highest rates the emulator saw, its 429 answers, and whether a reply was lost.
@@ -88,7 +89,9 @@ async def sent_to(run: Run, chat_ids: list[int], per_chat: int, timeout: float) 
     wanted = set(chat_ids)
 
     def done() -> bool:
-        return sum(1 for s in run.emulator.sent if s.chat_id in wanted) >= per_chat * len(wanted)
+        said = sum(1 for s in run.emulator.sent if s.chat_id in wanted)
+        marked = sum(1 for r in run.emulator.reactions if r.chat_id in wanted)
+        return said + marked >= per_chat * len(wanted)
 
     return await run.emulator.wait_for(done, timeout)
 
@@ -163,6 +166,10 @@ def delivery_to_reply(run: Run, wanted: set[int]) -> list[float]:
             key = (sent.chat_id, answered)
             if key in delivered:
                 latencies.append(sent.at - delivered[key])
+    for reaction in run.emulator.reactions:  # a wrong answer marked: its reply
+        key = (reaction.chat_id, reaction.message_id)
+        if reaction.chat_id in wanted and key in delivered:
+            latencies.append(reaction.at - delivered[key])
     return latencies
 
 
@@ -202,11 +209,12 @@ async def limited(chats_count: int, group_burst: int, workers: int) -> dict:
             result["complete"] &= await sent_to(run, busy, group_burst, 300)
             ids += busy
             sent = [s for s in run.emulator.sent if s.chat_id in set(ids)]
+            marked = [r for r in run.emulator.reactions if r.chat_id in set(ids)]
             per_second = max(sum(1 for s in sent if t <= s.at < t + 1) for t in
                              (s.at for s in sent))
             per_group = max(sum(1 for s in sent if s.chat_id == c and t <= s.at < t + 60)
                             for c in ids for t in (s.at for s in sent if s.chat_id == c))
-            result.update(replies=len(sent), elapsed=time.perf_counter() - began,
+            result.update(replies=len(sent) + len(marked), elapsed=time.perf_counter() - began,
                           expected=(1 + PLAYERS) * (len(ids) - 1) + group_burst,
                           per_second=per_second, per_group=per_group,
                           flood_errors=run.emulator.flood_errors)

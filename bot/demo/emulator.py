@@ -9,9 +9,12 @@ Telegram's flood limits (429 with retry_after), answers getChatMember (everyone 
 unless its owner made them an admin with `promote`), takes reactions (setMessageReaction, with
 Telegram's list of emoji; a chat in `no_reactions` refuses them), has the bot's privacy mode
 (`privacy_mode`: getMe says so, and a group's plain messages that are neither replies to the bot
-nor mention it are not delivered), and lets its owner inject users' messages,
-inline queries and button presses, then read or await what the bot sent. It keeps everything in
-memory.
+nor mention it are not delivered), has forum topics (`topic` opens one in a supergroup; a
+message in it carries its message_thread_id, and, as Telegram does, replies to the topic's
+opening message; the bot's messages go to the topic it names, or the topic of the message it
+replies to, else to General; an unknown topic is refused), and lets its owner inject users'
+messages, inline queries and button presses, then read or await what the bot sent. It keeps
+everything in memory.
 """
 
 from __future__ import annotations
@@ -80,6 +83,7 @@ class Sent:
     at: float
     parse_mode: str | None = None
     reply_markup: dict | None = None
+    topic: int = 0  # the forum topic it went to (0: General, or a chat without topics)
 
 
 @dataclass
@@ -181,6 +185,7 @@ class BotApiEmulator:
         self._statuses: dict[tuple[int, int], str] = {}  # (chat, user): creator | administrator
         self._messages: dict[tuple[int, int], dict] = {}
         self._written: dict[tuple[int, int], tuple[str, str | None]] = {}  # bot's: (raw, mode)
+        self._topics: dict[tuple[int, int], dict] = {}  # (chat, topic id): its opening message
         self._open_queries: set[str] = set()  # inline and callback queries not yet answered
         self._allowed: frozenset[str] = DEFAULT_UPDATE_TYPES
         self._server: tornado.httpserver.HTTPServer | None = None
@@ -221,15 +226,33 @@ class BotApiEmulator:
 
     # --- what the owner does: people, chats and what they write ------------------------------
 
-    def chat(self, chat_id: int, kind: str = "group", title: str | None = "Test group") -> dict:
-        """Make a chat known (bots can only write to chats they know)."""
-        chat: dict[str, Any] = {"id": chat_id, "type": kind}
+    def chat(self, chat_id: int, kind: str = "group", title: str | None = "Test group",
+             forum: bool = False) -> dict:
+        """Make a chat known (bots can only write to chats they know); `forum`: a supergroup
+        with topics."""
+        chat: dict[str, Any] = {"id": chat_id, "type": "supergroup" if forum else kind}
         if kind != "private":
             chat["title"] = title or "Group"
         else:
             chat["first_name"] = "Private"
+        if forum:
+            chat["is_forum"] = True
         self._chats[chat_id] = chat
         return chat
+
+    def topic(self, chat_id: int, name: str, creator: dict | None = None) -> int:
+        """Open a topic in a forum; its id (message_thread_id) is its opening message's."""
+        chat = self._chats.get(chat_id)
+        if chat is None or not chat.get("is_forum"):
+            raise ValueError(f"chat {chat_id} is not a forum")
+        topic_id = next(self._message_ids)
+        opening = {"message_id": topic_id, "date": int(time.time()), "chat": chat,
+                   "from": creator or {"id": 1, "is_bot": False, "first_name": "Owner"},
+                   "message_thread_id": topic_id, "is_topic_message": True,
+                   "forum_topic_created": {"name": name, "icon_color": 7322096}}
+        self._messages[(chat_id, topic_id)] = opening
+        self._topics[(chat_id, topic_id)] = opening
+        return topic_id
 
     def user(self, user_id: int, first_name: str, username: str | None = None) -> dict:
         user: dict[str, Any] = {"id": user_id, "is_bot": False, "first_name": first_name,
@@ -250,8 +273,9 @@ class BotApiEmulator:
         return self._messages.get((chat_id, message_id))
 
     async def say(self, chat_id: int, user: dict, text: str, reply_to: int | None = None,
-                  kind: str = "group") -> dict:
-        """A user writes in a chat: queued as an Update for getUpdates; returns the message."""
+                  kind: str = "group", topic: int | None = None) -> dict:
+        """A user writes in a chat (in a forum, in `topic`, or in the topic of the message
+        replied to): queued as an Update for getUpdates; returns the message."""
         chat = self._chats.get(chat_id) or self.chat(chat_id, kind)
         self._users[user["id"]] = user
         message: dict[str, Any] = {"message_id": next(self._message_ids),
@@ -260,14 +284,29 @@ class BotApiEmulator:
         if text.startswith("/"):
             command = text.split()[0]
             message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
-        if reply_to is not None:
-            original = self._messages.get((chat_id, reply_to))
-            if original is not None:
-                message["reply_to_message"] = original
+        original = self._messages.get((chat_id, reply_to)) if reply_to is not None else None
+        if original is not None:
+            message["reply_to_message"] = original
+            if chat.get("is_forum"):
+                topic = topic or original.get("message_thread_id")
+            elif chat["type"] == "supergroup":  # a chain of replies: its first message's id
+                message["message_thread_id"] = original.get("message_thread_id") or reply_to
+        if topic:
+            self._in_topic(message, chat_id, topic)
         self._messages[(chat_id, message["message_id"])] = message
         if self._bot_sees(message):
             await self._queue({"message": message})
         return message
+
+    def _in_topic(self, message: dict, chat_id: int, topic: int) -> None:
+        """Put a message in a forum topic, as Telegram does: it carries the topic's id, and
+        when it replies to nothing else, it replies to the topic's opening message."""
+        opening = self._topics.get((chat_id, topic))
+        if opening is None:
+            raise TelegramError(400, "Bad Request: message thread not found")
+        message["message_thread_id"] = topic
+        message["is_topic_message"] = True
+        message.setdefault("reply_to_message", opening)
 
     def _bot_sees(self, message: dict) -> bool:
         """In privacy mode a group's message reaches the bot only if it is a command (not one
@@ -339,22 +378,24 @@ class BotApiEmulator:
             return False
         return True
 
-    async def replies(self, chat_id: int, count: int = 1, timeout: float = 15.0) -> list[Sent]:
-        """Wait until the bot has sent `count` more messages to the chat than were read so far."""
-        key = ("read", chat_id)
+    async def replies(self, chat_id: int, count: int = 1, timeout: float = 15.0,
+                      topic: int | None = None) -> list[Sent]:
+        """Wait until the bot has sent `count` more messages to the chat (to one of its topics,
+        if `topic` is given: 0 for General) than were read so far."""
+        key = ("read", chat_id, topic)
         start = self._read.get(key, 0)
 
-        def ready() -> bool:
-            return len([s for s in self.sent if s.chat_id == chat_id]) >= start + count
+        def mine() -> list[Sent]:
+            return [s for s in self.sent
+                    if s.chat_id == chat_id and (topic is None or s.topic == topic)]
 
         async with asyncio.timeout(timeout), self._changed:
-            await self._changed.wait_for(ready)
-        mine = [s for s in self.sent if s.chat_id == chat_id]
+            await self._changed.wait_for(lambda: len(mine()) >= start + count)
         self._read[key] = start + count
-        return mine[start:start + count]
+        return mine()[start:start + count]
 
-    async def reply(self, chat_id: int, timeout: float = 15.0) -> Sent:
-        return (await self.replies(chat_id, 1, timeout))[0]
+    async def reply(self, chat_id: int, timeout: float = 15.0, topic: int | None = None) -> Sent:
+        return (await self.replies(chat_id, 1, timeout, topic))[0]
 
     async def _queue(self, update: dict) -> None:
         update["update_id"] = next(self._update_ids)
@@ -454,13 +495,21 @@ class BotApiEmulator:
             "chat": self._chats[chat_id], "from": self.bot_user, "text": shown}
         if markup is not None:
             message["reply_markup"] = markup
-        if reply_to is not None and (chat_id, int(reply_to)) in self._messages:
-            message["reply_to_message"] = self._messages[(chat_id, int(reply_to))]
+        replied = self._messages.get((chat_id, int(reply_to))) if reply_to is not None else None
+        if replied is not None:
+            message["reply_to_message"] = replied
+        forum = bool(self._chats[chat_id].get("is_forum"))
+        topic = int(params.get("message_thread_id") or 0) or \
+            ((replied or {}).get("message_thread_id") or 0 if forum else 0)
+        if topic:
+            if not forum:
+                raise TelegramError(400, "Bad Request: message thread not found")
+            self._in_topic(message, chat_id, topic)
         self._messages[(chat_id, message["message_id"])] = message
         self._written[(chat_id, message["message_id"])] = (raw, params.get("parse_mode"))
         await self._record(Sent(chat_id, message["message_id"], raw, shown,
                                 int(reply_to) if reply_to is not None else None,
-                                time.perf_counter(), params.get("parse_mode"), markup),
+                                time.perf_counter(), params.get("parse_mode"), markup, topic),
                            self.sent)
         return message
 

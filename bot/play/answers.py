@@ -1,10 +1,14 @@
 """Judging answers to the rounds on: the first right one wins (atomically, in the database), in
-Countdown the closest at the end; a right answer a moment late is told who was first.
+Countdown and Yahtzee the closest at the end; a right answer a moment late is told who was first.
 
 Every answer is judged and recorded, so a right one always wins and a Countdown answer always
 competes; the throttle only holds back replies to the others, with one note to slow down per
-burst. A wrong typed attempt is marked with a reaction rather than a message, to keep the chat
-quiet.
+burst. The chat stays quiet: a wrong attempt is marked with a reaction on the answer itself,
+however it was given (typed, a reply to the deal, /a), and in 24 and Countdown alike; a Yahtzee
+guess is marked the same way whatever its distance (it is sealed until the end); only what
+cannot be read as an answer at all is answered in words, when the player meant it as one. A
+reply to the deal that is not an attempt (no operator between two of the hand's numbers) is
+talk, and gets nothing.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 
 from bot.play.games import GAMES, Verdict
+from bot.play.games.yahtzee import GUESS_REACTION
 from bot.play.people import Chat, People, Player
 from bot.play.reply import Reply
 from bot.play.rounds import Rounds
@@ -21,6 +26,7 @@ from bot.text import markup
 from bot.text.i18n import Texts
 
 WRONG_REACTION = "👎"  # one of the emoji Telegram allows as a reaction
+IN_WORDS = frozenset({"unreadable"})  # verdicts said in words: the input is not an answer
 
 
 class Answers:
@@ -33,14 +39,18 @@ class Answers:
         self.board = rounds.board
         self.throttle = throttle or Throttle()
 
-    async def answer(self, chat: Chat, player: Player, text: str, explicit: bool) -> Reply | None:
-        """Judge an answer; None means stay silent (not an attempt, no round, throttled)."""
-        current = self.board.of(chat.id)
+    async def answer(self, chat: Chat, player: Player, text: str, explicit: bool,
+                     replied: bool = False) -> Reply | None:
+        """Judge an answer; None means stay silent (not an attempt, no round, throttled).
+        `explicit`: given as an answer (/a, or a reply to the deal: `replied`)."""
+        current = self.board.of(chat.id, chat.topic)
         if current is None:
-            return await self._late(chat, player, text, explicit)
+            return await self._late(chat, player, text, explicit, replied)
         rules = GAMES[current.game]
         if not explicit and not rules.looks_like_answer(text):
             return None  # chatter: not even worth a trip to the pool
+        if replied and not rules.tries(text, current):
+            return None  # talk about the deal, not an answer to it
         verdict = await rules.judge(self.rounds.pool, current, text, explicit)
         if verdict.kind == "ignore":
             return None
@@ -61,8 +71,7 @@ class Answers:
             await self.store.record_answer(current.id, player.id, text[:200], right, now,
                                            verdict.distance)
         if not right:
-            return await self._not_right(chat, player, current, verdict, texts, explicit,
-                                         refusal)
+            return await self._not_right(chat, player, current, verdict, texts, refusal)
         return await self._won(chat, player, current, verdict, texts, now)
 
     async def _won(self, chat: Chat, player: Player, current: Round, verdict: Verdict,
@@ -74,21 +83,29 @@ class Answers:
                                             verdict.expression or verdict.value,
                                             current.points, now - current.started_at):
             return Reply(too_late(await self.store.race(current.id), now, texts))
+        held_back = self.board.live.elsewhere(current)
         self.rounds.ended(current, won_at=now)
+        rules = GAMES[current.game]
         won = texts("won", name=markup.name(player.first_name), answer=shown,
                     elapsed=texts.seconds(now - current.started_at), points=current.points)
-        details = await GAMES[current.game].win_details(self.rounds.pool, current, texts)
-        return Reply("\n\n".join(filter(None, [won, details])), closed=True, ended=current.id)
+        details = await rules.win_details(self.rounds.pool, current, texts)
+        if details and held_back:
+            details = texts("answers_held_back")
+        return Reply("\n\n".join(filter(None, [won, details])), closed=True, ended=current.id,
+                     head=won, listed_all=not rules.pages_solutions)
 
     async def _not_right(self, chat: Chat, player: Player, current: Round, verdict: Verdict,
-                         texts: Texts, explicit: bool, refusal: str | None = None
+                         texts: Texts, refusal: str | None = None
                          ) -> Reply | None:
-        """The reply to an answer that did not win (yet): throttled; a typed attempt that
-        scores nothing gets a reaction; a Countdown answer that ties or trails another
-        player's earlier one is told so (the earlier answer wins a tie). A guess (Yahtzee)
-        is always answered in words: "higher" or "lower" is what the player plays with."""
+        """The reply to an answer that did not win (yet): throttled; an attempt that scores
+        nothing gets a reaction, and a guess (Yahtzee) the same mark whatever its distance;
+        what cannot be read is said in words; a Countdown answer that could score is told its
+        distance, and whether it ties or trails another player's earlier one (the earlier
+        answer wins a tie)."""
         rules = GAMES[current.game]
-        admission = self.throttle.admit(chat.id, player.id)
+        if rules.guesses is not None and refusal is None and verdict.kind not in IN_WORDS:
+            return Reply(rules.verdict_text(verdict, current, texts), reaction=GUESS_REACTION)
+        admission = self.throttle.admit(chat.id, player.id)  # guesses are few: never held
         if admission is Admission.QUIET:
             return None
         if admission is Admission.NOTE:
@@ -96,10 +113,10 @@ class Answers:
         if refusal is not None:
             return Reply(refusal)
         text = rules.verdict_text(verdict, current, texts)
-        if rules.guesses is not None:
+        if verdict.kind in IN_WORDS:
             return Reply(text)
         if verdict.distance is None or rules.points_for(verdict.distance) == 0:
-            return Reply(text) if explicit else Reply(text, reaction=WRONG_REACTION)
+            return Reply(text, reaction=WRONG_REACTION)
         best = await self.store.best_answer(current.id)  # this one is stored: ties settled
         if best is None or best.user_id == player.id:
             return Reply(text)
@@ -109,17 +126,18 @@ class Answers:
                            name=markup.name(best.name), best=best.distance))
 
     async def _late(self, chat: Chat, player: Player, text: str,
-                    explicit: bool) -> Reply | None:
+                    explicit: bool, replied: bool = False) -> Reply | None:
         """An answer when no round is on. Right for the round just won, it is stored (its
         player played that round, as one who lost the race by a hair) and told who was first
         and by how much; anything else after a win is told the round is over, if explicit;
         with no recent win, an explicit answer hears there is no round."""
         texts = self.people.texts(chat, player)
-        finished = self.board.just_won(chat.id)
+        finished = self.board.just_won(chat.id, chat.topic)
         if finished is None:
             return Reply(texts("no_round")) if explicit else None
         rules = GAMES[finished.game]
-        if not explicit and not rules.looks_like_answer(text):
+        if (not explicit and not rules.looks_like_answer(text)) or \
+                (replied and not rules.tries(text, finished)):
             return None
         verdict = await rules.judge(self.rounds.pool, finished, text, explicit)
         winner = await self.store.race(finished.id)

@@ -39,16 +39,14 @@ def overused(extra: Iterable[int], hand: Iterable[int]) -> tuple[Overuse, ...]:
     return tuple(Overuse(n, dealt[n] + more[n], dealt[n]) for n in sorted(more) if dealt[n])
 
 
-def uses_whole_hand(expr: Expr, hand: Iterable[int]) -> bool:
-    """Whether an expression uses every number of the hand, each exactly once."""
-    return Counter(numbers(expr)) == Counter(hand)
-
-
-def uses_part_of_hand(expr: Expr, hand: Iterable[int], at_least: int = 2) -> bool:
-    """Whether an expression uses only the hand's numbers, each at most once, and at least
-    `at_least` of them: a whole attempt under Countdown's rules."""
-    used = Counter(numbers(expr))
-    return not used - Counter(hand) and used.total() >= at_least
+def tries_hand(expr: Expr, hand: Iterable[int], at_least: int) -> bool:
+    """Whether a typed expression is an attempt at this hand: every number in it is one of
+    the hand's (how often aside) and it has as many as an answer needs. Arithmetic on other
+    numbers, and partial workings, are chatter; a number used too often is a wrong attempt,
+    in every game alike."""
+    used = numbers(expr)
+    dealt = set(hand)
+    return len(used) >= at_least and all(n in dealt for n in used)
 
 
 # --- Countdown's steps ---------------------------------------------------------------------------

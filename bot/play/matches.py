@@ -18,7 +18,7 @@ from bot.play.reply import Reply
 from bot.play.rounds import Rounds
 from bot.play.scheduler import NEXT_DEAL, WARNING, Alarm
 from bot.store.protocols import MatchStore
-from bot.store.records import Match, MatchRound, MatchScore, Round
+from bot.store.records import Match, MatchRound, MatchScore, Place, Round
 from bot.text import markup
 from bot.text.i18n import Texts
 
@@ -40,31 +40,32 @@ class Matches:
         self.pause = pause
         self.warn = warn
 
-    async def is_on(self, chat_id: int) -> bool:
-        return await self.store.match_on(chat_id) is not None
+    async def is_on(self, chat_id: int, topic: int = 0) -> bool:
+        return await self.store.match_on(chat_id, topic) is not None
 
     async def start(self, chat: Chat, player: Player, count: int) -> Reply:
-        """Start a match and deal its first round (refused while a match or a round is on)."""
+        """Start a match in this topic and deal its first round (refused while a match or a
+        round is on there)."""
         texts = self.people.texts(chat, player)
-        if (on := await self.store.match_on(chat.id)) is not None:
+        if (on := await self.store.match_on(chat.id, chat.topic)) is not None:
             return Reply(await self._on_text(on, texts))
-        if self.rounds.open_round(chat.id) is not None:
+        if self.rounds.open_round(chat.id, chat.topic) is not None:
             return Reply(texts("match_round_on"))
         reply = await self.rounds.play(chat, player, "24")
         if reply.dealt is None:
             return reply
         match = await self.store.open_match(chat.id, count, player.id, texts.language,
-                                            self.rounds.clock())
+                                            self.rounds.clock(), chat.topic)
         if match is None:  # another /match won the race: this stays an ordinary round
             return reply
         return await self._numbered(match, reply, texts)
 
-    async def deal_next(self, chat_id: int) -> Reply | None:
-        """The next round of the chat's match, if one is due (None: no match on, a round is
+    async def deal_next(self, chat_id: int, topic: int = 0) -> Reply | None:
+        """The next round of the topic's match, if one is due (None: no match on, a round is
         on, or the match has had its rounds). A Reply without a round says why none was dealt;
         the next try is then set a pause later."""
-        match = await self.store.match_on(chat_id)
-        if match is None or self.rounds.open_round(chat_id) is not None:
+        match = await self.store.match_on(chat_id, topic)
+        if match is None or self.rounds.open_round(chat_id, topic) is not None:
             return None
         if _played(await self.store.match_rounds(match.id)) >= match.rounds:
             return None
@@ -73,12 +74,12 @@ class Matches:
             await self.store.end_match(match.id, "stopped", self.rounds.clock())
             return None
         (kind, title), (first_name, username) = known
-        chat = Chat(chat_id, kind, title)
+        chat = Chat(chat_id, kind, title, topic)
         starter = Player(match.started_by or 0, first_name, username, match.lang)
         reply = await self.rounds.play(chat, starter, "24")
         if reply.dealt is None:
-            if self.rounds.open_round(chat_id) is None:  # too slow: try again shortly
-                self.scheduler.set(Alarm(NEXT_DEAL, chat_id), self.pause)
+            if self.rounds.open_round(chat_id, topic) is None:  # too slow: try again shortly
+                self.scheduler.set(Alarm(NEXT_DEAL, chat_id, topic=topic), self.pause)
             return reply
         return await self._numbered(match, reply, self.people.texts(chat, starter))
 
@@ -87,16 +88,19 @@ class Matches:
         assert reply.dealt is not None
         number = await self.store.add_match_round(match.id, reply.dealt.id)
         self._set_warning(reply.dealt)
-        return dataclasses.replace(reply, text=reply.text + "\n" + texts(
-            "match_round", number=number, count=match.rounds))
+        text = reply.text + "\n" + texts("match_round", number=number, count=match.rounds)
+        self.rounds.board.deals[reply.dealt.id] = text  # hints and notices edit it as it is
+        return dataclasses.replace(reply, text=text)
 
-    async def after_round(self, chat_id: int, round_id: int | None) -> str | None:
-        """A round ended in the chat: the scoreboard (the next deal is set), or the podium."""
-        match = await self.store.match_on(chat_id)
+    async def after_round(self, chat_id: int, round_id: int | None, topic: int = 0
+                          ) -> str | None:
+        """A round ended in the topic: the scoreboard (the next deal is set), or the podium;
+        it rides on the round's result message."""
+        match = await self.store.match_on(chat_id, topic)
         return None if match is None else await self._step(match, round_id, resumed=False)
 
     async def _step(self, match: Match, round_id: int | None, resumed: bool) -> str | None:
-        if self.rounds.open_round(match.chat_id) is not None:
+        if self.rounds.open_round(*match.place) is not None:
             return None  # a round is on: its end brings the next step
         rounds = await self.store.match_rounds(match.id)
         played, texts = _played(rounds), self.people.chat_texts(match.chat_id, match.lang)
@@ -105,7 +109,7 @@ class Matches:
             if not await self.store.end_match(match.id, "done", self.rounds.clock()):
                 return None
             return podium(texts, "match_over", played, match.rounds, scores)
-        self.scheduler.set(Alarm(NEXT_DEAL, match.chat_id), self.pause)
+        self.scheduler.set(Alarm(NEXT_DEAL, match.chat_id, topic=match.topic), self.pause)
         if not resumed and round_id not in {r.round_id for r in rounds}:
             return None  # a round outside the match ended: go on with it
         head = texts("match_resumed", number=played + 1, count=match.rounds) if resumed else \
@@ -115,30 +119,38 @@ class Matches:
 
     async def stop(self, chat: Chat, player: Player, is_admin: AdminCheck | None = None
                    ) -> Reply:
-        """/match stop: end the match now (whoever started it, or a chat admin), its open round
-        with it, and show the podium so far."""
+        """/match stop: end the topic's match now (whoever started it, or a chat admin), its
+        open round with it under the rule of an early end (bot.play.permissions: once others
+        have answered it, only an admin), and show the podium so far."""
         texts = self.people.texts(chat, player)
-        match = await self.store.match_on(chat.id)
+        match = await self.store.match_on(chat.id, chat.topic)
         if match is None:
             return Reply(texts("match_none"))
         if not await may_steer(chat.type, player.id, match.started_by, is_admin):
             return Reply(texts("match_stop_not_allowed",
                                starter=await self.people.starter(match.started_by, texts)))
+        rounds = await self.store.match_rounds(match.id)
+        current = self.rounds.open_round(chat.id, chat.topic)
+        if current is not None and current.id not in {r.round_id for r in rounds}:
+            current = None  # a round outside the match goes on
+        if current is not None and \
+                await self.rounds.end_refusal(chat, player, current, is_admin) is not None:
+            return Reply(texts("match_stop_wait",
+                               seconds=max(0, round(current.deadline - self.rounds.clock()))))
         if not await self.store.end_match(match.id, "stopped", self.rounds.clock()):
             return Reply(texts("match_none"))
-        self.scheduler.cancel(NEXT_DEAL, chat.id)
-        self.scheduler.cancel(WARNING, chat.id)
-        rounds = await self.store.match_rounds(match.id)
-        current, parts, ended = self.rounds.open_round(chat.id), [], None
-        if current is not None and current.id in {r.round_id for r in rounds}:
-            revealed = await self.rounds.reveal(chat, player, is_admin)
-            if revealed.closed:
-                parts.append(revealed.text)
-                ended = revealed.ended
+        self.scheduler.cancel(NEXT_DEAL, chat.id, chat.topic)
+        self.scheduler.cancel(WARNING, chat.id, chat.topic)
+        ended = None
+        if current is not None:
+            ended = await self.rounds.close(current, "revealed", texts, ended_by=player)
         played = _played(await self.store.match_rounds(match.id))
-        parts.append(podium(texts, "match_stopped", played, match.rounds,
-                            await self.store.match_scores(match.id)))
-        return Reply("\n\n".join(parts), closed=ended is not None, ended=ended)
+        final = podium(texts, "match_stopped", played, match.rounds,
+                       await self.store.match_scores(match.id))
+        if ended is None:
+            return Reply(final)
+        return dataclasses.replace(ended, text=ended.with_board(final),
+                                   head=f"{ended.head}\n{final}")
 
     async def _on_text(self, match: Match, texts: Texts) -> str:
         rounds = await self.store.match_rounds(match.id)
@@ -154,26 +166,28 @@ class Matches:
         """The round's "30 s left" notice (skipped when that moment has passed)."""
         delay = round_.started_at + self.warning_delay(round_) - self.rounds.clock()
         if delay > 0:
-            self.scheduler.set(Alarm(WARNING, round_.chat_id, round_.id), delay)
+            self.scheduler.set(Alarm(WARNING, round_.chat_id, round_.id, round_.topic), delay)
         else:
-            self.scheduler.cancel(WARNING, round_.chat_id)
+            self.scheduler.cancel(WARNING, round_.chat_id, round_.topic)
 
-    def warning(self, chat_id: int, round_id: int) -> str | None:
-        """The "30 s left" notice, if the round is still on."""
-        current = self.rounds.open_round(chat_id)
+    def warning(self, chat_id: int, round_id: int, topic: int = 0) -> Reply | None:
+        """The "30 s left" notice, if the round is still on: a line under its deal."""
+        current = self.rounds.open_round(chat_id, topic)
         if current is None or current.id != round_id:
             return None
         texts = self.people.chat_texts(chat_id, current.lang)
         left = max(1, round(current.deadline - self.rounds.clock()))
-        return texts("match_time_left", seconds=left,
-                     puzzle=GAMES[current.game].puzzle_html(current))
+        line = texts("match_time_left", seconds=left)
+        return Reply(self.rounds.deal_view(current, ("warn", line)), edit=current,
+                     notice=texts("match_time_left_alone", seconds=left,
+                                  puzzle=GAMES[current.game].puzzle_html(current)))
 
-    async def resume(self) -> list[tuple[int, str]]:
+    async def resume(self) -> list[tuple[Place, str]]:
         """After a restart (and after the round service resumed): the notices of match rounds
-        still running are set again, and per chat what to send (the next deal is set)."""
+        still running are set again, and per match what to send (the next deal is set)."""
         said = []
         for match in await self.store.matches_on():
-            current = self.rounds.open_round(match.chat_id)
+            current = self.rounds.open_round(*match.place)
             if current is not None:
                 rounds = await self.store.match_rounds(match.id)
                 if current.id in {r.round_id for r in rounds}:
@@ -181,7 +195,7 @@ class Matches:
                 continue  # its end brings the next step
             text = await self._step(match, None, resumed=True)
             if text is not None:
-                said.append((match.chat_id, text))
+                said.append((match.place, text))
         return said
 
     def follow_chat(self, old_id: int, new_id: int, moved: Round | None) -> None:

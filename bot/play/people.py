@@ -18,9 +18,14 @@ from bot.text.i18n import Texts, language_of, parse_language, texts_for
 
 @dataclass(frozen=True)
 class Chat:
+    """Where a message came from: the chat, and in a forum the topic (message_thread_id) it
+    was written in (0: no topic). Rounds and matches belong to a topic; scores and languages
+    to the chat."""
+
     id: int
     type: str = "group"
     title: str | None = None
+    topic: int = 0
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,9 @@ class People:
         choose it); without a valid choice, the usage."""
         language = parse_language(choice)
         texts = self.texts(chat, player)
+        if language is None and choice.strip():
+            return texts("lang_unknown", word=markup.escape(choice.strip()[:20]),
+                         current=texts("lang_name"))
         if language is None:
             return texts("lang_usage", current=texts("lang_name"))
         if not await may_steer(chat.type, player.id, None, is_admin):

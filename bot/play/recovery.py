@@ -20,11 +20,14 @@ ANNOUNCE_WITHIN = 24 * 3600.0
 
 @dataclass(frozen=True)
 class Announcement:
-    """A round's result to send at start-up; once sent, mark it with `Rounds.announced`."""
+    """A round's result to send at start-up, in the chat's topic where it was played; once
+    sent, mark it with `Rounds.announced`. `listed_all`: it lists every solution."""
 
     round_id: int
     chat_id: int
     text: str
+    topic: int = 0
+    listed_all: bool = True
 
 
 class Recovery:
@@ -46,10 +49,12 @@ class Recovery:
             if (settled := await self._settle(current)) is not None:
                 results.append(settled)
             elif current.deadline > clock():
-                self.rounds.scheduler.set(Alarm(ROUND_END, current.chat_id, current.id),
-                                          current.deadline - clock())
+                self.rounds.scheduler.set(
+                    Alarm(ROUND_END, current.chat_id, current.id, current.topic),
+                    current.deadline - clock())
             elif (closed := await self.rounds.expire(current.id)) is not None:
-                results.append(Announcement(current.id, *closed))
+                results.append(Announcement(current.id, current.chat_id, closed.text,
+                                            current.topic, closed.listed_all))
         return results
 
     async def _late_results(self) -> list[Announcement]:
@@ -60,8 +65,9 @@ class Recovery:
             if now - result.ended_at > ANNOUNCE_WITHIN:
                 stale.append(result.round.id)
             else:
-                found.append(Announcement(result.round.id, result.round.chat_id,
-                                          await self.result_text(result)))
+                text, listed_all = await self.result_text(result)
+                found.append(Announcement(result.round.id, result.round.chat_id, text,
+                                          result.round.topic, listed_all))
         await self.store.set_announced(stale)
         return found
 
@@ -80,11 +86,12 @@ class Recovery:
         self.rounds.board.end(current)
         result = Result(current, right.at, await self.store.winner_name(current.id), shown,
                         current.points, elapsed, True, None)
-        return Announcement(current.id, current.chat_id, await self.result_text(result))
+        text, listed_all = await self.result_text(result)
+        return Announcement(current.id, current.chat_id, text, current.topic, listed_all)
 
-    async def result_text(self, result: Result) -> str:
+    async def result_text(self, result: Result) -> tuple[str, bool]:
         """A closed round's result, said late: which round, who won it (or that nobody did),
-        and what the round's end shows."""
+        and what the round's end shows; and whether that lists every solution."""
         current = result.round
         rules = GAMES[current.game]
         texts = self.rounds.people.round_texts(current)
@@ -97,11 +104,13 @@ class Recovery:
                                    distance=result.distance, points=result.awarded))
             elif rules.closest_wins:
                 lines.append(texts("nobody_close"))
-            details = await rules.reveal_text(self.rounds.pool, current, texts)
-        else:
-            seconds = result.win_seconds if result.win_seconds is not None else \
-                result.ended_at - current.started_at
-            lines.append(texts("won", name=name, answer=answer, elapsed=texts.seconds(seconds),
-                               points=result.awarded))
-            details = await rules.win_details(self.rounds.pool, current, texts)
-        return "\n".join(filter(None, [*lines, details]))
+            revealed = await self.rounds.answers_shown(current, texts)
+            return "\n".join([*lines, revealed.text]), revealed.complete
+        seconds = result.win_seconds if result.win_seconds is not None else \
+            result.ended_at - current.started_at
+        lines.append(texts("won", name=name, answer=answer, elapsed=texts.seconds(seconds),
+                           points=result.awarded))
+        details = await rules.win_details(self.rounds.pool, current, texts)
+        if details and self.rounds.board.live.elsewhere(current):
+            details = texts("answers_held_back")
+        return "\n".join(filter(None, [*lines, details])), not rules.pages_solutions

@@ -33,16 +33,15 @@ LEVEL_WORDS = {"easy": "easy", "medium": "medium", "hard": "hard",
                "简单": "easy", "容易": "easy", "中等": "medium", "困难": "hard", "难": "hard"}
 GAME_WORDS = {"24": "24", "countdown": "countdown", "yahtzee": "yahtzee"}
 CLOSEST_FLAG = re.compile(r"(?:^|\s)(?:--closest|-c)(?=\s|$)")
-NUMBERS_AND_TARGET = re.compile(r"\s*((?:[0-9]+[\s,]+)*[0-9]+)\s*(?:=\s*(-?[0-9]+)\s*)?")
+WHOLE = re.compile(r"-?[0-9]+")
 MAX_ARGUMENTS = 400  # characters; well under Python's 4300-digit limit on int()
 MATCH_STOP_WORDS = ("stop", "end", "停止", "结束")
 SHOWN_WORD = 20  # characters of a word a usage answer quotes
 T = TypeVar("T")
 
 __all__ = ["SolveRequest", "UsageError", "parse_countdown", "parse_dice", "parse_match",
-           "parse_play",
-           "parse_solve", "parse_top", "problem", "read_countdown", "read_play", "read_solve",
-           "read_top", "usage_text"]
+           "parse_play", "parse_solve", "parse_top", "problem", "read_countdown", "read_dice",
+           "read_play", "read_solve", "read_top", "usage_problem", "usage_text"]
 
 
 class UsageError(ValueError):
@@ -59,9 +58,13 @@ def usage_text(texts: Texts, usage_key: str, error: UsageError | None) -> str:
     """The usage line, after what was wrong when that is known."""
     if error is None or not error.code:
         return texts(usage_key)
+    return texts("usage_wrong", problem=usage_problem(texts, error), usage=texts(usage_key))
+
+
+def usage_problem(texts: Texts, error: UsageError) -> str:
+    """What is wrong, in one sentence (HTML)."""
     params = {k: markup.escape(str(v)) for k, v in error.params.items()}
-    return texts("usage_wrong", problem=texts(f"usage_{error.code}", **params),
-                 usage=texts(usage_key))
+    return texts(f"usage_{error.code}", **params)
 
 
 def problem(read: Callable[[str], object], arguments: str) -> UsageError | None:
@@ -92,15 +95,24 @@ class SolveRequest:
 
 
 def _numbers_and_target(text: str) -> tuple[list[int], int | None]:
+    """"3 8 3 8", "1 2 3 4 5 = 100": the numbers (negative ones too, for the range check to
+    name) and the target after "=", if any; what does not read is named."""
     if len(text) > MAX_ARGUMENTS:
         raise UsageError("too_long")
-    found = NUMBERS_AND_TARGET.fullmatch(text)
-    if not found:
-        words = re.split(r"[\s,=]+", text.strip())
-        odd = next((w for w in words if w and not re.fullmatch(r"-?[0-9]+", w)), None)
-        raise UsageError("unknown_word", word=_word(odd)) if odd else UsageError()
-    numbers = [int(n) for n in re.split(r"[\s,]+", found.group(1).strip())]
-    return numbers, int(found.group(2)) if found.group(2) is not None else None
+    left, equals, right = text.partition("=")
+    words = [w for w in re.split(r"[\s,]+", left) if w]
+    if odd := next((w for w in words if not WHOLE.fullmatch(w)), None):
+        raise UsageError("unknown_word", word=_word(odd))
+    if not words:
+        raise UsageError()
+    if not equals:
+        return [int(w) for w in words], None
+    after = right.split()
+    if not after:
+        raise UsageError("nothing_after_equals")
+    if len(after) > 1 or not WHOLE.fullmatch(after[0]):
+        raise UsageError("unknown_word", word=_word(" ".join(after)))
+    return [int(w) for w in words], int(after[0])
 
 
 def read_solve(arguments: str) -> SolveRequest:
@@ -109,13 +121,13 @@ def read_solve(arguments: str) -> SolveRequest:
     closest = bool(CLOSEST_FLAG.search(arguments))
     numbers, target = _numbers_and_target(CLOSEST_FLAG.sub(" ", arguments))
     if closest:
-        return closest_request(numbers, target)
+        return closest_request(numbers, target, "no_target")
     _count(numbers, SOLVE_MAX_NUMBERS)
     _range(numbers, 0, SOLVE_MAX_NUMBER)
     target = 24 if target is None else target
     if abs(target) > SOLVE_MAX_TARGET:
-        raise UsageError("target_range", target=target, low=-SOLVE_MAX_TARGET,
-                         high=SOLVE_MAX_TARGET)
+        raise UsageError("target_range", target=_word(markup.signed(target)),
+                         low=markup.signed(-SOLVE_MAX_TARGET), high=SOLVE_MAX_TARGET)
     return SolveRequest(tuple(numbers), target)
 
 
@@ -130,17 +142,19 @@ def _count(numbers: list[int], most: int) -> None:
 
 def _range(numbers: list[int], low: int, high: int) -> None:
     if (odd := next((n for n in numbers if not low <= n <= high), None)) is not None:
-        raise UsageError("number_range", number=_word(str(odd)), low=low, high=high)
+        raise UsageError("number_range", number=_word(markup.signed(odd)), low=low, high=high)
 
 
-def closest_request(numbers: list[int], target: int | None) -> SolveRequest:
-    """Countdown's limits: up to six numbers 1..1000 and a target 1..100,000 (no default)."""
+def closest_request(numbers: list[int], target: int | None, missing: str) -> SolveRequest:
+    """Countdown's limits: up to six numbers 1..1000 and a target 1..100,000 (no default;
+    `missing` names the catalog's words for its absence, which say how to give one)."""
     _count(numbers, SOLVE_MAX_NUMBERS)
     _range(numbers, 1, CLOSEST_MAX_NUMBER)
     if target is None:
-        raise UsageError("no_target")
+        raise UsageError(missing)
     if not 1 <= target <= CLOSEST_MAX_TARGET:
-        raise UsageError("target_range", target=target, low=1, high=CLOSEST_MAX_TARGET)
+        raise UsageError("target_range", target=_word(markup.signed(target)), low=1,
+                         high=CLOSEST_MAX_TARGET)
     return SolveRequest(tuple(numbers), target, closest=True)
 
 
@@ -161,19 +175,27 @@ def read_play(arguments: str) -> PlayOptions:
             if int(word) not in COUNTS:
                 raise UsageError("count", count=int(word))
             count = int(word)
-        elif word == "=" and i + 1 < len(words):
+        elif word == "=":
             i += 1
+            if i == len(words):
+                raise UsageError("nothing_after_equals")
             if target is not None:
                 raise UsageError("repeated", word=_word(words[i]))
-            if not re.fullmatch(r"[0-9]{1,4}", words[i]):
-                raise UsageError("unknown_word", word=_word(words[i]))
-            target = int(words[i])
-            if not TARGETS[0] <= target <= TARGETS[1]:
-                raise UsageError("target_range", target=target, low=TARGETS[0], high=TARGETS[1])
+            target = _play_target(words[i])
         else:
             raise UsageError("unknown_word", word=_word(words[i]))
         i += 1
     return PlayOptions(level=level, count=count, target=target)
+
+
+def _play_target(word: str) -> int:
+    """A /play target: a whole number from 1 to 999 (any other number is out of range)."""
+    if not WHOLE.fullmatch(word):
+        raise UsageError("unknown_word", word=_word(word))
+    if len(word) > 6 or not TARGETS[0] <= int(word) <= TARGETS[1]:
+        raise UsageError("target_range", target=_word(markup.signed(word)), low=TARGETS[0],
+                         high=TARGETS[1])
+    return int(word)
 
 
 def parse_play(arguments: str) -> PlayOptions | None:
@@ -190,7 +212,7 @@ def read_countdown(arguments: str) -> PlayOptions | SolveRequest:
         if int(words[0]) > len(LARGE):
             raise UsageError("large", most=len(LARGE), count=int(words[0]))
         return PlayOptions(large=int(words[0]))
-    return closest_request(*_numbers_and_target(arguments))
+    return closest_request(*_numbers_and_target(arguments), "no_target_countdown")
 
 
 def parse_countdown(arguments: str) -> PlayOptions | SolveRequest | None:
@@ -212,6 +234,18 @@ def read_top(arguments: str) -> tuple[bool, str | None]:
 
 def parse_top(arguments: str) -> tuple[bool, str | None] | None:
     return _or_none(read_top, arguments)
+
+
+def read_dice(arguments: str) -> list[tuple[int, ...]]:
+    """65 dice for /yahtzee (13 rolls of five, digits 1 to 6, any separators); what is wrong
+    named: a character that is no die, or how many dice there are."""
+    arguments = fold_width(arguments)
+    if odd := re.search(r"[^1-6\s,;/|]", arguments):
+        raise UsageError("not_a_die", character=odd.group(0))
+    rolls = parse_dice(arguments)
+    if rolls is None:
+        raise UsageError("dice_count", count=len(re.findall(r"[1-6]", arguments)))
+    return rolls
 
 
 def parse_match(text: str) -> int | str | None:

@@ -1,11 +1,11 @@
-"""The round service: a round's life in many chats — deal, hint, reveal, time out — as a plain
-class tests drive without Telegram.
+"""The round service: a round's life in many chats and topics — deal, reveal, time out — as a
+plain class tests drive without Telegram.
 
-Answers are judged in bot.play.answers and a restart is resumed in bot.play.recovery; all three
-share the open rounds in memory (bot.play.open_rounds). A round's end is an alarm set through
-the scheduler port when it is dealt. Ending a round early and the first hint follow the rule of
-bot.play.permissions. Solver work goes to the pool through the game's rules; what comes back is
-reply text (HTML).
+Answers are judged in bot.play.answers, hints given in bot.play.hints and a restart is resumed in
+bot.play.recovery; they share the open rounds in memory (bot.play.open_rounds). A round's end is
+an alarm set through the scheduler port when it is dealt. Ending a round early follows the rule
+of bot.play.permissions. Solver work goes to the pool through the game's rules; what comes back
+is reply text (HTML). A round's deal is one message, edited as hints and notices come.
 """
 
 from __future__ import annotations
@@ -16,17 +16,17 @@ import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 
-from bot.play.games import GAMES, Deal, PlayOptions, Rules
+from bot.play.games import GAMES, Deal, PlayOptions, Revealed, Rules
 from bot.play.games.rules import DEAL_SECONDS
 from bot.play.open_rounds import OpenRounds
 from bot.play.people import Chat, People, Player
-from bot.play.permissions import AdminCheck, may_steer
+from bot.play.permissions import AdminCheck, end_refusal, may_steer
 from bot.play.reply import Reply
 from bot.play.scheduler import ROUND_END, Alarm, Scheduler
 from bot.play.throttle import Ticket, WorkBudget
 from bot.runtime.pool import SolverPool, SolverTimeout
 from bot.store.protocols import RoundStore
-from bot.store.records import Round
+from bot.store.records import Place, Round
 from bot.text import markup
 from bot.text.i18n import Texts
 
@@ -59,14 +59,14 @@ class Rounds:
         # False in privacy mode: groups' plain messages never reach the bot, so deals there do
         # not invite players to just type the answer
         self.reads_group_messages = reads_group_messages
-        self._dealing: dict[int, tuple[asyncio.Lock, int]] = {}  # chat id -> lock, its users
+        self._dealing: dict[Place, tuple[asyncio.Lock, int]] = {}  # topic -> lock, its users
 
     @property
     def clock(self) -> Callable[[], float]:
         return self.board.clock
 
-    def open_round(self, chat_id: int) -> Round | None:
-        return self.board.of(chat_id)
+    def open_round(self, chat_id: int, topic: int = 0) -> Round | None:
+        return self.board.of(chat_id, topic)
 
     async def find_round(self, round_id: int) -> Round | None:
         """A round, open or closed, as stored."""
@@ -83,8 +83,8 @@ class Rounds:
         """
         texts = self.people.texts(chat, player)
         options = options or PlayOptions()
-        async with self._one_deal_at_a_time(chat.id):
-            current = self.board.of(chat.id)
+        async with self._one_deal_at_a_time(chat.id, chat.topic):
+            current = self.board.of(chat.id, chat.topic)
             if current is not None:
                 return Reply(self.still_open(current, texts))
             rules = GAMES[game]
@@ -125,143 +125,140 @@ class Rounds:
         length = self.seconds[dealt.game]
         new = await self.store.open_round(chat.id, dealt.game, dealt.hand, dealt.target,
                                           dealt.level, dealt.points, texts.language, now,
-                                          now + length, player.id)
+                                          now + length, player.id, chat.topic)
         if new is None:  # another /play won the race while this hand was dealt
-            current = self.board.of(chat.id) or await self.store.open_round_of(chat.id)
+            current = self.board.of(chat.id, chat.topic) or \
+                await self.store.open_round_of(chat.id, chat.topic)
             return Reply(self.still_open(current, texts) if current else texts("no_round"))
         self.board.start(new)
-        self.scheduler.set(Alarm(ROUND_END, chat.id, new.id), length)
-        typing = self.reads_group_messages or chat.type == "private"
-        text = "\n".join(filter(None, [rules.deal_text(new, texts),
-                                        rules.how_to_answer(texts, typing)]))
+        self.scheduler.set(Alarm(ROUND_END, chat.id, new.id, chat.topic), length)
+        text = self._deal_text(new, texts, chat.type)
         if options.level is not None and dealt.level != options.level:
             text += "\n" + texts("play_other_level", wanted=texts(f"level_{options.level}"),
                                  level=texts(f"level_{dealt.level}"), target=dealt.target)
+        self.board.deals[new.id] = text
         return Reply(text, dealt=new)
 
+    def _deal_text(self, current: Round, texts: Texts, chat_type: str) -> str:
+        typing = self.reads_group_messages or chat_type == "private"
+        rules = GAMES[current.game]
+        return "\n".join(filter(None, [rules.deal_text(current, texts),
+                                        rules.how_to_answer(texts, typing)]))
+
     @asynccontextmanager
-    async def _one_deal_at_a_time(self, chat_id: int) -> AsyncIterator[None]:
-        """A lock per chat, kept while someone holds or waits for it: ten /play at once in a
-        chat make one deal, not ten."""
-        lock, users = self._dealing.get(chat_id, (asyncio.Lock(), 0))
-        self._dealing[chat_id] = (lock, users + 1)
+    async def _one_deal_at_a_time(self, chat_id: int, topic: int) -> AsyncIterator[None]:
+        """A lock per chat and topic, kept while someone holds or waits for it: ten /play at
+        once in a topic make one deal, not ten."""
+        place = (chat_id, topic)
+        lock, users = self._dealing.get(place, (asyncio.Lock(), 0))
+        self._dealing[place] = (lock, users + 1)
         try:
             async with lock:
                 yield
         finally:
-            lock, users = self._dealing[chat_id]
+            lock, users = self._dealing[place]
             if users == 1:
-                del self._dealing[chat_id]
+                del self._dealing[place]
             else:
-                self._dealing[chat_id] = (lock, users - 1)
+                self._dealing[place] = (lock, users - 1)
 
     def still_open(self, current: Round, texts: Texts) -> str:
         left = max(0, round(current.deadline - self.clock()))
         return GAMES[current.game].still_open_text(current, texts, left)
 
-    def is_deal(self, chat_id: int, message_id: int) -> bool:
-        """Whether a message is the deal of the chat's round (open, or just won): a reply to it
-        is an answer."""
-        return self.board.is_deal(chat_id, message_id)
+    def is_deal(self, chat_id: int, message_id: int, topic: int = 0) -> bool:
+        """Whether a message is the deal of the topic's round (open, or just won): a reply to
+        it is an answer."""
+        return self.board.is_deal(chat_id, message_id, topic)
 
     async def set_message(self, round_: Round, message_id: int) -> None:
-        """The deal message's id: replies to it are answers."""
+        """The deal message's id: replies to it are answers, and hints edit it."""
         await self.store.set_message(round_.id, message_id)
-        self.board.update(round_.id, round_.chat_id, message_id=message_id)
+        self.board.update(round_, message_id=message_id)
 
-    # --- steering: hints and the early end -----------------------------------------------------
-
-    async def hint(self, chat: Chat, player: Player, is_admin: AdminCheck | None = None) -> str:
-        """The next step of a solution. The first lowers the round's points (once) and is for
-        whoever started the round or an admin, since it costs everyone; after it, anyone may
-        ask for the next step, until only the answer itself is left."""
-        texts = self.people.texts(chat, player)
-        current = self.board.of(chat.id)
-        if current is None:
-            return texts("no_round")
-        rules = GAMES[current.game]
-        if not rules.gives_hints:
-            return texts("no_hints")
-        if not current.hint_used and not await may_steer(chat.type, player.id,
-                                                         current.started_by, is_admin):
-            return texts("hint_not_allowed",
-                         starter=await self.people.starter(current.started_by, texts))
-        steps = await rules.hint_steps(self.pool, current)
-        if not steps:
-            return texts("no_hints")
-        given = await self._hints_given(current)
-        if given >= max(1, len(steps) - 1):  # the last step is the answer: never a hint
-            return texts("hint_none_left", steps=", ".join(
-                markup.code(step) for step, _ in steps[:given]))
-        points = current.points if current.hint_used else hint_points(current.points)
-        if await self.store.give_hint(current.id, given + 1, points):
-            self.board.hints[current.id] = given + 1
-            self.board.update(current.id, chat.id, points=points, hint_used=True)
-        step, value = steps[given]
-        if given == 0:
-            return texts("hint", step=markup.code(step), points=points)
-        return texts("hint_next", step=markup.code(step),
-                     value=f"<code>{markup.escape(value)}</code>", points=points)
-
-    async def _hints_given(self, current: Round) -> int:
-        """How many steps of this round's solution were given (read once after a restart)."""
-        if current.id not in self.board.hints:
-            self.board.hints[current.id] = \
-                await self.store.hints_given(current.id) if current.hint_used else 0
-        return self.board.hints[current.id]
+    def deal_view(self, current: Round, note: tuple[str, str] | None = None) -> str:
+        """The deal's text as it stands: as dealt, with its notes (the hints given so far, the
+        time left in a match) under it. `note` (kind, line) is added or replaced first."""
+        notes = self.board.notes.setdefault(current.id, {})
+        if note is not None:
+            notes[note[0]] = note[1]
+        base = self.board.deals.get(current.id)
+        if base is None:  # after a restart: as dealt, less its level note and match number
+            texts = self.people.round_texts(current)
+            base = self._deal_text(current, texts, "private" if current.chat_id > 0 else "group")
+            self.board.deals[current.id] = base
+        return markup.clip("\n".join([base, *notes.values()]))
 
     async def reveal(self, chat: Chat, player: Player,
                      is_admin: AdminCheck | None = None) -> Reply:
-        """/reveal: end the round now and show the answers (whoever started it, or an admin)."""
+        """/reveal: end the round now and show the answers (see `end_refusal` for who may)."""
         texts = self.people.texts(chat, player)
-        current = self.board.of(chat.id)
+        current = self.board.of(chat.id, chat.topic)
         if current is None:
-            return Reply(texts("no_round"))
-        if not await may_steer(chat.type, player.id, current.started_by, is_admin):
-            return Reply(texts("reveal_not_allowed",
-                               starter=await self.people.starter(current.started_by, texts)))
-        closed = await self.close(current, "revealed", texts)
-        return Reply(closed, closed=True, ended=current.id) if closed else \
-            Reply(texts("no_round"))
+            return Reply(texts("no_round"), notice=texts("no_round"))
+        refusal = await self.end_refusal(chat, player, current, is_admin)
+        if refusal is not None:
+            return Reply(refusal, notice=refusal)
+        closed = await self.close(current, "revealed", texts, ended_by=player)
+        return closed or Reply(texts("no_round"), notice=texts("no_round"))
+
+    async def end_refusal(self, chat: Chat, player: Player, current: Round,
+                          is_admin: AdminCheck | None = None) -> str | None:
+        """Why this player may not end the round early (None: they may): only its starter
+        or an admin may, and once others have answered, only an admin (bot.play.permissions),
+        so that ending a round never changes who scores."""
+        texts = self.people.texts(chat, player)
+        answerers = await self.store.answerers(current.id) if chat.type != "private" else []
+        why = await end_refusal(chat.type, player.id, current.started_by, answerers, is_admin)
+        if why is None:
+            return None
+        left = max(0, round(current.deadline - self.clock()))
+        if why == "others_answered":
+            return texts("reveal_others_answered", seconds=left)
+        return texts("reveal_not_allowed", seconds=left,
+                     starter=await self.people.starter(current.started_by, texts))
 
     async def steer_refusal(self, chat: Chat, player: Player, round_id: int, action: str,
                             is_admin: AdminCheck | None = None) -> str | None:
         """Why this player may not take the hint ("hint") or end the round ("reveal") of the
         round `round_id` now, or None if they may: what a button press is told at once, before
-        any work (the same rule as /hint and /reveal)."""
+        any work (the same rules as /hint and /reveal)."""
         texts = self.people.texts(chat, player)
-        current = self.board.of(chat.id)
+        current = self.board.of(chat.id, chat.topic)
         if current is None or current.id != round_id:
             return texts("round_over")
-        if action == "hint" and current.hint_used:
+        if action == "reveal":
+            return await self.end_refusal(chat, player, current, is_admin)
+        if current.hint_used or await may_steer(chat.type, player.id, current.started_by,
+                                                is_admin):
             return None
-        if await may_steer(chat.type, player.id, current.started_by, is_admin):
-            return None
-        return texts(f"{action}_not_allowed",
+        return texts("hint_not_allowed",
                      starter=await self.people.starter(current.started_by, texts))
 
     # --- the end -------------------------------------------------------------------------------
 
-    async def expire(self, round_id: int) -> tuple[int, str] | None:
-        """The round's time ran out: (chat, text) if this call closed it."""
+    async def expire(self, round_id: int) -> Reply | None:
+        """The round's time ran out: its result, if this call closed it."""
         current = self.board.find(round_id)
         if current is None:
             return None
-        closed = await self.close(current, "expired", self.people.round_texts(current))
-        return (current.chat_id, closed) if closed else None
+        return await self.close(current, "expired", self.people.round_texts(current))
 
-    async def close(self, current: Round, status: str, texts: Texts) -> str | None:
-        """Close a round without a right answer: where the closest answer wins, it does when the
-        time is up (a round ended early has no winner, or ending it would be a way to win), and
-        the message shows the puzzle's best answers."""
+    async def close(self, current: Round, status: str, texts: Texts,
+                    ended_by: Player | None = None) -> Reply | None:
+        """Close a round without a right answer; None if it was closed already. Where the
+        closest answer wins, it does, whether the time ran out or the round was ended early
+        — but never an answer of `ended_by`, who ended it. The message shows the puzzle's best
+        answers, unless the same puzzle is live in another chat."""
         rules = GAMES[current.game]
         early = status == "revealed" and self.clock() < current.deadline
-        head = texts("timeout" if status == "expired" else "revealed",
-                     goal=rules.goal_html(current, texts))
-        details = await rules.reveal_text(self.pool, current, texts)
-        winner, lines = None, [head]
-        best = await self.store.best_answer(current.id) \
-            if rules.closest_wins and not early else None
+        lines = [texts("timeout" if status == "expired" else "revealed",
+                       goal=rules.goal_html(current, texts))]
+        revealed = await self.answers_shown(current, texts)
+        winner, best = None, None
+        if rules.closest_wins:
+            best = await self.store.best_answer(
+                current.id, excluding=ended_by.id if early and ended_by else None)
         points = rules.points_for(best.distance) if best is not None else 0
         now = self.clock()
         if best is not None and points > 0:
@@ -270,23 +267,43 @@ class Rounds:
                                answer=markup.code(best.text), distance=best.distance,
                                points=points))
         elif rules.closest_wins:
-            lines.append(texts("ended_early" if early else "nobody_close"))
+            lines.append(texts("nobody_close"))
+        if early and rules.closest_wins and ended_by is not None:
+            lines.append(texts("ended_early", name=markup.name(ended_by.first_name)))
         if not await self.store.close_round(
                 current.id, "won" if winner else status, now, winner,
                 best.text if winner and best else None, points,
                 best.at - current.started_at if winner and best else None):
             return None
         self.ended(current)
-        return "\n".join([*lines, details])
+        head = "\n".join(lines)
+        return Reply(f"{head}\n{revealed.text}", closed=True, ended=current.id, head=head,
+                     listed_all=revealed.complete)
+
+    async def answers_shown(self, current: Round, texts: Texts) -> Revealed:
+        """The puzzle's answers for its result, or a line saying they are kept back while
+        the same puzzle is live in another chat (the bot solves no live round for anyone)."""
+        if self.board.live.elsewhere(current):
+            return Revealed(texts("answers_held_back"), complete=False)
+        return await GAMES[current.game].reveal(self.pool, current, texts)
 
     def ended(self, current: Round, won_at: float | None = None) -> None:
         """The round closed: it leaves the open rounds, and its end alarm goes."""
         self.board.end(current, won_at)
-        self.scheduler.cancel(ROUND_END, current.chat_id)
+        self.scheduler.cancel(ROUND_END, current.chat_id, current.topic)
 
-    async def announced(self, round_id: int) -> None:
-        """The round's result message was sent: a restart does not send it again."""
+    async def announced(self, round_id: int, head: str | None = None) -> None:
+        """The round's result message was sent (a restart does not send it again); `head` is
+        its part that stays on top when its solutions are paged."""
         await self.store.set_announced([round_id])
+        if head is not None:
+            self.board.remember_result(round_id, head)
+
+    def result_head(self, round_id: int) -> str:
+        """The head of a round's result as it was sent (who won, or how it ended, and a
+        match's scoreboard), to keep on top while its solutions are paged ("" once
+        forgotten)."""
+        return self.board.results.get(round_id, "")
 
     async def migrate_chat(self, old_id: int, new_id: int) -> Round | None:
         """A group became a supergroup; returns its open round, now under the new id, whose

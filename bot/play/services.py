@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from bot.play.answers import Answers
 from bot.play.games.rules import DEAL_SECONDS
+from bot.play.hints import Hints
 from bot.play.matches import PAUSE, Matches
 from bot.play.open_rounds import OpenRounds
 from bot.play.people import People
@@ -29,6 +30,7 @@ SOLVE_TIMEOUT = 10.0
 class Services:
     people: People
     rounds: Rounds
+    hints: Hints
     answers: Answers
     recovery: Recovery
     matches: Matches
@@ -43,13 +45,14 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler, *,
                    clock: Callable[[], float] = time.time,
                    rng: random.Random | None = None) -> Services:
     """The services of one bot. `clock` is the game's time (deadlines, answer times); the
-    budget of solver seconds is shared by deals and /solve, one allowance per person."""
+    budget of solver seconds is shared by deals and /solve, one allowance per person, and the
+    live puzzles of the open rounds are what the solving service refuses."""
     people = People(stores.people)
     budget = WorkBudget()
     rounds = Rounds(stores.rounds, people, pool, scheduler, OpenRounds(clock), budget,
                     seconds, rng=rng, deal_seconds=deal_seconds,
                     reads_group_messages=reads_group_messages)
-    return Services(people=people, rounds=rounds, answers=Answers(rounds),
+    return Services(people=people, rounds=rounds, hints=Hints(rounds), answers=Answers(rounds),
                     recovery=Recovery(rounds), matches=Matches(stores.matches, rounds, pause),
                     standings=Standings(stores.scores, people),
-                    solving=Solving(pool, solve_timeout, budget))
+                    solving=Solving(pool, solve_timeout, budget, rounds.board.live))

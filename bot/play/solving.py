@@ -1,9 +1,11 @@
 """Answers to questions about a puzzle that is not a round: /solve, /countdown and /yahtzee with
 the puzzle given, and inline queries. Stateless but for a small cache of inline results.
 
-The solver runs in the pool's heavy lane under a time limit, and each person (and chat) draws
-on a budget of solver seconds (bot.play.throttle), so that no one can keep it busy for long; the
-texts come from the games' own wording.
+A puzzle being played right now in any chat is refused, however it is asked (bot.play.live):
+the bot never solves its own live round for anyone. The solver runs in the pool's heavy lane
+under a time limit, and each person (and chat) draws on a budget of solver seconds
+(bot.play.throttle), so that no one can keep it busy for long; the texts come from the games'
+own wording.
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ from typing import Any, TypeVar
 from bot.play.games.countdown import best, best_text
 from bot.play.games.twentyfour import solutions
 from bot.play.games.yahtzee import table_text
+from bot.play.live import LivePuzzles, could_be_live
 from bot.play.paging import Page, page_of
-from bot.play.requests import SolveRequest
+from bot.play.requests import SolveRequest, UsageError, read_solve, usage_problem
 from bot.play.throttle import Ticket, WorkBudget
 from bot.runtime.pool import SolverPool, SolverTimeout, timed
 from bot.text import markup
+from bot.text.html_text import visible_text
 from bot.text.i18n import Texts
 from solver import prettify
 from solver.yahtzee import best_assignment
@@ -54,14 +58,24 @@ class InlineAnswer:
     message: str
 
 
+@dataclass(frozen=True)
+class InlineResults:
+    """The results of an inline query; `cacheable`: Telegram may keep them for everyone a
+    while (no round can ever deal that hand, so it can never be live)."""
+
+    answers: list[InlineAnswer]
+    cacheable: bool = False
+
+
 class Solving:
     """One instance for the whole bot, built at start-up."""
 
     def __init__(self, pool: SolverPool, timeout: float,
-                 budget: WorkBudget | None = None) -> None:
+                 budget: WorkBudget | None = None, live: LivePuzzles | None = None) -> None:
         self.pool = pool
         self.timeout = timeout
         self.budget = budget or WorkBudget()
+        self.live = live or LivePuzzles()
         self._cache: OrderedDict[tuple[tuple[int, ...], int], list[str]] = OrderedDict()
         self._running: dict[tuple[str, str, float], asyncio.Future] = {}
 
@@ -103,6 +117,11 @@ class Solving:
         if not work.cancelled():
             work.exception()  # retrieved: whoever waited has seen it
 
+    def refusal(self, request: SolveRequest, texts: Texts) -> str | None:
+        """The friendly refusal for a puzzle being played right now (None: it is not)."""
+        return texts("live_puzzle") if self.live.numbers(request.numbers, request.target) \
+            else None
+
     async def solve(self, request: SolveRequest, texts: Texts, asker: Asker | None = None) -> str:
         """Every distinct solution (the first ten, then how many more); or the closest value."""
         shown = await self.solve_page(request, texts, asker)
@@ -111,7 +130,9 @@ class Solving:
     async def solve_page(self, request: SolveRequest, texts: Texts, asker: Asker | None = None,
                          index: int = 0) -> Page | str:
         """A page of the distinct solutions (ten a page; past the end, the last), or the text
-        that stands instead: the closest value, no solution, busy, too slow."""
+        that stands instead: the closest value, no solution, busy, too slow, live."""
+        if (refused := self.refusal(request, texts)) is not None:
+            return refused
         if request.closest:
             return await self.closest(request, texts, asker)
         try:
@@ -141,6 +162,8 @@ class Solving:
     async def closest(self, request: SolveRequest, texts: Texts,
                       asker: Asker | None = None) -> str:
         """Countdown rules: the nearest value the numbers make, with one expression."""
+        if (refused := self.refusal(request, texts)) is not None:
+            return refused
         try:
             nearest, expression = await self._run(asker, self.timeout, best, request.numbers,
                                                   request.target)
@@ -153,6 +176,8 @@ class Solving:
     async def yahtzee(self, rolls: list[tuple[int, ...]], texts: Texts,
                       asker: Asker | None = None) -> str:
         """The optimal scoring of 13 given rolls."""
+        if self.live.rolls(rolls):
+            return texts("live_puzzle")
         try:
             result = await self._run(asker, self.timeout, best_assignment, rolls)
         except SolverTimeout:
@@ -161,13 +186,29 @@ class Solving:
             return texts("busy", seconds=busy.seconds)
         return table_text(texts, result, rolls)
 
-    async def inline(self, request: SolveRequest | None, texts: Texts,
-                     bot_name: str = "bot", asker: Asker | None = None) -> list[InlineAnswer]:
-        """Inline results for '@bot 3 8 3 8': one per distinct solution, or one that explains."""
-        if request is None or request.closest:
-            return [InlineAnswer("usage", texts("inline_usage_title"),
-                                 texts("inline_usage_description"),
-                                 texts("inline_usage", bot=bot_name))]
+    async def inline(self, query: str, texts: Texts, bot_name: str = "bot",
+                     asker: Asker | None = None) -> InlineResults:
+        """Inline results for '@bot 3 8 3 8': one per distinct solution, or one that explains
+        (how to ask, what is wrong with the numbers, that the hand is being played)."""
+        try:
+            request = read_solve(query)
+        except UsageError as error:
+            if not query.strip() or not error.code:
+                return InlineResults([usage_answer(texts, bot_name)])
+            problem = usage_problem(texts, error)
+            return InlineResults([InlineAnswer("problem", visible_text(problem),
+                                               texts("inline_usage_title"),
+                                               texts("inline_problem", problem=problem,
+                                                     bot=bot_name))])
+        if request.closest:
+            return InlineResults([usage_answer(texts, bot_name)])
+        if (refused := self.refusal(request, texts)) is not None:
+            return InlineResults([InlineAnswer("live", refused, "", refused)])
+        cacheable = not could_be_live(request.numbers, request.target)
+        return InlineResults(await self._inline_solutions(request, texts, asker), cacheable)
+
+    async def _inline_solutions(self, request: SolveRequest, texts: Texts,
+                                asker: Asker | None) -> list[InlineAnswer]:
         numbers, target = request.numbers, request.target
         try:
             found = await self.solutions(numbers, target, min(self.timeout, INLINE_TIMEOUT),
@@ -189,3 +230,8 @@ class Solving:
                              texts("inline_solution", numbers=markup.numbers(numbers),
                                    target=target, solution=markup.code(s), count=count))
                 for i, s in enumerate(found[:INLINE_SHOWN])]
+
+
+def usage_answer(texts: Texts, bot_name: str) -> InlineAnswer:
+    return InlineAnswer("usage", texts("inline_usage_title"), texts("inline_usage_description"),
+                        texts("inline_usage", bot=bot_name))

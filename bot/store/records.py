@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+Place = tuple[int, int]
+"""Where a round or match is played: the chat's id and its forum topic's (0: no topic)."""
+
 
 @dataclass(frozen=True)
 class Round:
@@ -24,6 +27,11 @@ class Round:
     status: str
     hint_used: bool
     started_by: int | None = None  # the player who dealt it (None for rounds before migration 4)
+    topic: int = 0  # the forum topic it was dealt in (0: the chat has none, or its General)
+
+    @property
+    def place(self) -> Place:
+        return (self.chat_id, self.topic)
 
 
 @dataclass(frozen=True)
@@ -95,6 +103,11 @@ class Match:
     lang: str
     started_at: float
     status: str
+    topic: int = 0
+
+    @property
+    def place(self) -> Place:
+        return (self.chat_id, self.topic)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from bot.play.requests import (
     parse_top,
     problem,
     read_countdown,
+    read_dice,
     read_play,
     read_solve,
     read_top,
@@ -37,6 +38,8 @@ from bot.telegram.speakers import (
     player_of,
     services_of,
     texts_of,
+    thread,
+    topic_of,
 )
 from bot.text import markup
 from bot.text.i18n import language_of, texts_for
@@ -53,9 +56,11 @@ async def start(update: Update, context: Context) -> None:
 
 
 async def help_command(update: Update, context: Context) -> None:
-    """/help: every command, with this bot's round lengths."""
+    """/help: every command, with this bot's round lengths and the rules of fair play;
+    /help yahtzee: how Yahtzee scores."""
     await reply(update, help_text(texts_of(update, context), context.bot.username,
-                                  services_of(context).rounds.seconds), quote=False)
+                                  services_of(context).rounds.seconds, arguments(context)),
+                quote=False)
 
 
 async def play(update: Update, context: Context) -> None:
@@ -94,7 +99,7 @@ async def yahtzee(update: Update, context: Context) -> None:
     texts = texts_of(update, context)
     rolls = parse_dice(given)
     await reply(update, await services.solving.yahtzee(rolls, texts, asker_of(update))
-                if rolls else texts("yahtzee_usage"))
+                if rolls else usage_text(texts, "yahtzee_usage", problem(read_dice, given)))
 
 
 async def match(update: Update, context: Context) -> None:
@@ -126,21 +131,23 @@ async def plain_text(update: Update, context: Context) -> None:
     if message is None or not message.text:
         return
     replied = message.reply_to_message
-    explicit = replied is not None and services_of(context).rounds.is_deal(
-        chat_of(update).id, replied.message_id)
-    await judge(update, context, message.text, explicit=explicit)
+    chat = chat_of(update)
+    to_deal = replied is not None and services_of(context).rounds.is_deal(
+        chat.id, replied.message_id, chat.topic)
+    await judge(update, context, message.text, explicit=to_deal, replied=to_deal)
 
 
-async def judge(update: Update, context: Context, text: str, explicit: bool) -> None:
+async def judge(update: Update, context: Context, text: str, explicit: bool,
+                replied: bool = False) -> None:
     outcome = await services_of(context).answers.answer(chat_of(update), player_of(update),
-                                                        text, explicit)
+                                                        text, explicit, replied)
     if outcome is not None:
         await deliver(update, context, outcome)
 
 
 async def hint(update: Update, context: Context) -> None:
-    """/hint: the next step of a solution, for fewer points."""
-    await reply(update, await services_of(context).rounds.hint(
+    """/hint: the next step of a solution, for fewer points, written into the deal."""
+    await deliver(update, context, await services_of(context).hints.hint(
         chat_of(update), player_of(update), admin_check(update, context)))
 
 
@@ -202,11 +209,14 @@ async def inline_query(update: Update, context: Context) -> None:
     query = update.inline_query
     assert query is not None
     texts = texts_for(language_of(query.from_user.language_code))
-    answers = await services_of(context).solving.inline(
-        parse_solve(query.query), texts, context.bot.username, (query.from_user.id, None))
+    found = await services_of(context).solving.inline(
+        query.query, texts, context.bot.username, (query.from_user.id, None))
     results = [InlineQueryResultArticle(a.id, a.title, InputTextMessageContent(a.message),
-                                        description=a.description or None) for a in answers]
-    await query.answer(results, cache_time=INLINE_CACHE_SECONDS)
+                                        description=a.description or None)
+               for a in found.answers]
+    # Telegram serves a kept answer to everyone without asking the bot: only for a hand no
+    # round can deal, or it would hand out a live round's solutions
+    await query.answer(results, cache_time=INLINE_CACHE_SECONDS if found.cacheable else 0)
 
 
 async def on_error(update: object, context: Context) -> None:
@@ -216,6 +226,8 @@ async def on_error(update: object, context: Context) -> None:
         texts = texts_for(language_of(update.effective_user.language_code
                                       if update.effective_user else None))
         try:
-            await context.bot.send_message(update.effective_chat.id, texts("error"))
+            await context.bot.send_message(update.effective_chat.id, texts("error"),
+                                           message_thread_id=thread(
+                                               topic_of(update.effective_message)))
         except Exception:  # the chat may be gone; nothing more to do
             log.warning("could not tell the chat about the error")

@@ -1,6 +1,6 @@
-"""Every use of PTB's JobQueue: the game services' scheduler port (one job per alarm kind and
-chat, found by its name), what the bot says when an alarm rings, and the housekeeping jobs
-(heartbeat, forgetting old update ids)."""
+"""Every use of PTB's JobQueue: the game services' scheduler port (one job per alarm kind, chat
+and topic, found by its name), what the bot says when an alarm rings (in the topic the alarm is
+for), and the housekeeping jobs (heartbeat, forgetting old update ids)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from bot.play.services import Services
 from bot.runtime.health import HEARTBEAT_SECONDS, heartbeat_job
 from bot.store.stores import Stores
 from bot.telegram import keyboards
-from bot.telegram.sending import clear_keyboard, follow_match, send_result
+from bot.telegram.sending import edit_deal, send_result
+from bot.telegram.speakers import thread
 
 log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE
@@ -24,8 +25,8 @@ HANDLED_UPDATES_KEPT = 2 * 24 * 3600.0
 FORGET_EVERY = 3600.0
 
 
-def job_name(kind: str, chat_id: int) -> str:
-    return f"{kind}:{chat_id}"
+def job_name(kind: str, chat_id: int, topic: int = 0) -> str:
+    return f"{kind}:{chat_id}" + (f":{topic}" if topic else "")
 
 
 class JobScheduler:
@@ -36,20 +37,21 @@ class JobScheduler:
         self.queue = queue
 
     def set(self, alarm: Alarm, seconds: float) -> None:
-        self.cancel(alarm.kind, alarm.chat_id)
+        self.cancel(alarm.kind, alarm.chat_id, alarm.topic)
         self.queue.run_once(ring, max(0.0, seconds), data=alarm,
-                            name=job_name(alarm.kind, alarm.chat_id), chat_id=alarm.chat_id)
+                            name=job_name(alarm.kind, alarm.chat_id, alarm.topic),
+                            chat_id=alarm.chat_id)
 
-    def cancel(self, kind: str, chat_id: int) -> None:
-        for job in self._jobs(kind, chat_id):
+    def cancel(self, kind: str, chat_id: int, topic: int = 0) -> None:
+        for job in self._jobs(kind, chat_id, topic):
             job.schedule_removal()
 
-    def pending(self, kind: str, chat_id: int) -> Alarm | None:
-        jobs = self._jobs(kind, chat_id)
+    def pending(self, kind: str, chat_id: int, topic: int = 0) -> Alarm | None:
+        jobs = self._jobs(kind, chat_id, topic)
         return jobs[0].data if jobs else None  # type: ignore[return-value]
 
-    def _jobs(self, kind: str, chat_id: int) -> tuple[Job, ...]:
-        return tuple(job for job in self.queue.get_jobs_by_name(job_name(kind, chat_id))
+    def _jobs(self, kind: str, chat_id: int, topic: int) -> tuple[Job, ...]:
+        return tuple(job for job in self.queue.get_jobs_by_name(job_name(kind, chat_id, topic))
                      if not job.removed)
 
 
@@ -66,18 +68,13 @@ async def ring(context: Context) -> None:
 
 
 async def round_over(application: Application, alarm: Alarm) -> None:
-    """Reveal and close the round (unless it ended meanwhile), then the match goes on."""
+    """Reveal and close the round (unless it ended meanwhile): its result goes to the round's
+    topic, with a match's scoreboard on it (and the match's next deal set)."""
     services: Services = application.bot_data["services"]
     assert alarm.round_id is not None
     closed = await services.rounds.expire(alarm.round_id)
-    if closed is None:
-        return
-    chat_id, text = closed
-    ended = await services.rounds.find_round(alarm.round_id)
-    await send_result(application, chat_id, text, ended)
-    await services.rounds.announced(alarm.round_id)
-    await clear_keyboard(application.bot, ended)
-    await follow_match(application, chat_id, alarm.round_id)
+    if closed is not None:
+        await send_result(application, closed, alarm.chat_id, alarm.topic)
 
 
 async def match_deal(application: Application, alarm: Alarm) -> None:
@@ -85,26 +82,31 @@ async def match_deal(application: Application, alarm: Alarm) -> None:
     end and notice are set before the message goes, so a failed send cannot stall it; the
     message's id makes replies to it answers."""
     services: Services = application.bot_data["services"]
-    outcome = await services.matches.deal_next(alarm.chat_id)
+    outcome = await services.matches.deal_next(alarm.chat_id, alarm.topic)
     if outcome is None:
         return
     if outcome.dealt is None:  # the deal failed (too slow): the match tries again shortly
-        await application.bot.send_message(alarm.chat_id, outcome.text)
+        await application.bot.send_message(alarm.chat_id, outcome.text,
+                                           message_thread_id=thread(alarm.topic))
         return
     dealt = outcome.dealt
     sent = await application.bot.send_message(
-        dealt.chat_id, outcome.text,
+        dealt.chat_id, outcome.text, message_thread_id=thread(dealt.topic),
         reply_markup=keyboards.deal_keyboard(services.people.round_texts(dealt), dealt))
     await services.rounds.set_message(dealt, sent.message_id)
 
 
 async def match_warning(application: Application, alarm: Alarm) -> None:
-    """Tell the chat its round ends soon, if it is still on."""
+    """The round ends soon, if it is still on: a line under its deal (said in the topic only
+    if the deal cannot be edited)."""
     services: Services = application.bot_data["services"]
     assert alarm.round_id is not None
-    text = services.matches.warning(alarm.chat_id, alarm.round_id)
-    if text is not None:
-        await application.bot.send_message(alarm.chat_id, text)
+    said = services.matches.warning(alarm.chat_id, alarm.round_id, alarm.topic)
+    if said is None or said.edit is None:
+        return
+    if not await edit_deal(application, said.edit, said.text):
+        await application.bot.send_message(alarm.chat_id, said.notice or said.text,
+                                           message_thread_id=thread(alarm.topic))
 
 
 def start_housekeeping(application: Application, stores: Stores, heartbeat: Path) -> None:

@@ -2,9 +2,10 @@
 
 A button's callback_data (Telegram allows 1..64 bytes) says everything a press needs: an action
 and a round's id (`h:12` Hint, `r:12` Reveal, `n:12` Play again, `l:12` Same level, `s:12` Show
-all solutions), or a hand, target and page of solutions (`p:3,8,3,8:24:1`). So nothing about a
-keyboard is kept in memory, and a press on a week-old message still reads. Any client can send
-any data, so a press is read back as strictly as a typed command; what does not read is None.
+all solutions, `s:12:2` their third page, in the result's own message), or a hand, target and
+page of solutions (`p:3,8,3,8:24:1`, under /solve). So nothing about a keyboard is kept in
+memory, and a press on a week-old message still reads. Any client can send any data, so a press
+is read back as strictly as a typed command; what does not read is None.
 """
 
 from __future__ import annotations
@@ -26,16 +27,18 @@ DEAL_ACTIONS = (AGAIN, SAME)  # the after-round buttons that deal: one deal per 
 PREVIOUS, NEXT = "◀", "▶"
 LABELS = {HINT: "button_hint", REVEAL: "button_reveal", AGAIN: "button_again",
           SAME: "button_same", SOLUTIONS: "button_solutions"}
-ROUND_DATA = re.compile(r"([hrnls]):([1-9][0-9]{0,17})")
+ROUND_DATA = re.compile(r"([hrnls]):([1-9][0-9]{0,17})(?::([0-9]{1,5}))?")
 PAGE_DATA = re.compile(r"p:([0-9]{1,7}(?:,[0-9]{1,7}){0,5}):(-?[0-9]{1,10}):([0-9]{1,5})")
 
 
 @dataclass(frozen=True)
 class RoundPress:
-    """A press of a round's button: which action, on which round."""
+    """A press of a round's button: which action, on which round (and which page of its
+    solutions, for Show all solutions and the ◀ ▶ under them)."""
 
     action: str
     round_id: int
+    page: int = 0
 
 
 @dataclass(frozen=True)
@@ -46,8 +49,8 @@ class PagePress:
     page: int
 
 
-def round_data(action: str, round_id: int) -> str:
-    return f"{action}:{round_id}"
+def round_data(action: str, round_id: int, page: int | None = None) -> str:
+    return f"{action}:{round_id}" + (f":{page}" if page is not None else "")
 
 
 def page_data(numbers: tuple[int, ...], target: int, page: int) -> str:
@@ -59,7 +62,9 @@ def read_press(data: str | None) -> RoundPress | PagePress | None:
     if not data or len(data.encode()) > DATA_LIMIT:
         return None
     if found := ROUND_DATA.fullmatch(data):
-        return RoundPress(found.group(1), int(found.group(2)))
+        if found.group(3) is not None and found.group(1) != SOLUTIONS:
+            return None
+        return RoundPress(found.group(1), int(found.group(2)), int(found.group(3) or 0))
     if found := PAGE_DATA.fullmatch(data):
         request = parse_solve(f"{found.group(1).replace(',', ' ')} = {found.group(2)}")
         return PagePress(request, int(found.group(3))) if request is not None else None
@@ -82,17 +87,33 @@ def deal_keyboard(texts: Texts, round_: Round) -> InlineKeyboardMarkup:
     return InlineKeyboardMarkup([[_button(texts, action, round_.id) for action in actions]])
 
 
-def after_keyboard(texts: Texts, round_: Round, in_match: bool = False) -> InlineKeyboardMarkup:
+def after_keyboard(texts: Texts, round_: Round, in_match: bool = False,
+                   listed_all: bool = True) -> InlineKeyboardMarkup | None:
     """Under a round's result: Play again (the same game, as many numbers, the same target),
-    and for 24, Same level and Show all solutions. In a match only Show all solutions: the
-    match deals the next round itself."""
-    if in_match:
-        return InlineKeyboardMarkup([[_button(texts, SOLUTIONS, round_.id)]])
-    if round_.game != "24":
-        return InlineKeyboardMarkup([[_button(texts, AGAIN, round_.id)]])
-    return InlineKeyboardMarkup([
-        [_button(texts, AGAIN, round_.id), _button(texts, SAME, round_.id)],
-        [_button(texts, SOLUTIONS, round_.id)]])
+    for 24 Same level, and Show all solutions when the result does not list them all. In a
+    match no Play again: the match deals the next round itself."""
+    rows = []
+    if not in_match:
+        rows.append([_button(texts, AGAIN, round_.id)] +
+                    ([_button(texts, SAME, round_.id)] if round_.game == "24" else []))
+    if not listed_all and GAMES[round_.game].pages_solutions:
+        rows.append([_button(texts, SOLUTIONS, round_.id)])
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
+def result_pages(round_id: int, page: int, pages: int,
+                 rest: InlineKeyboardMarkup | None) -> InlineKeyboardMarkup | None:
+    """A result paging through its round's solutions: ◀ ▶ (where they lead somewhere) over
+    the result's other buttons."""
+    row = []
+    if page > 0:
+        row.append(InlineKeyboardButton(PREVIOUS, callback_data=round_data(SOLUTIONS, round_id,
+                                                                           page - 1)))
+    if page < pages - 1:
+        row.append(InlineKeyboardButton(NEXT, callback_data=round_data(SOLUTIONS, round_id,
+                                                                       page + 1)))
+    rows = ([row] if row else []) + [list(r) for r in (rest.inline_keyboard if rest else ())]
+    return InlineKeyboardMarkup(rows) if rows else None
 
 
 def page_keyboard(numbers: tuple[int, ...], target: int, page: int,

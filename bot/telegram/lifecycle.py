@@ -17,6 +17,7 @@ from telegram.error import BadRequest, Forbidden
 from telegram.ext import Application
 
 from bot.play.matches import PAUSE
+from bot.play.reply import Reply
 from bot.play.services import Services, build_services
 from bot.runtime.config import Config
 from bot.runtime.health import LEADER, STANDBY, heartbeat_path, write_heartbeat
@@ -26,6 +27,7 @@ from bot.store.protocols import LeaderLock
 from bot.store.stores import Stores
 from bot.telegram.jobs import JobScheduler, start_housekeeping
 from bot.telegram.sending import clear_keyboard, send_result
+from bot.telegram.speakers import thread
 
 log = logging.getLogger(__name__)
 PRIVACY_NOTE = (
@@ -114,20 +116,21 @@ async def resume(application: Application) -> None:
     services: Services = application.bot_data["services"]
     results = await services.recovery.resume()
     for result in results:
-        ended = await services.rounds.find_round(result.round_id)
+        outcome = Reply(result.text, closed=True, ended=result.round_id,
+                        listed_all=result.listed_all)
         try:
-            await send_result(application, result.chat_id, result.text, ended)
+            await send_result(application, outcome, result.chat_id, result.topic, board=False)
         except (BadRequest, Forbidden):  # the chat is gone or removed the bot
             log.warning("could not send a round's result to chat %s", result.chat_id)
+            await services.rounds.announced(result.round_id)
+            ended = await services.rounds.find_round(result.round_id)
+            await clear_keyboard(application.bot, ended)
         except Exception:  # the network: the next start tries again
             log.warning("could not send a round's result to chat %s now", result.chat_id)
-            continue
-        await services.rounds.announced(result.round_id)
-        await clear_keyboard(application.bot, ended)
     said = await services.matches.resume()
-    for chat_id, text in said:
+    for (chat_id, topic), text in said:
         try:
-            await application.bot.send_message(chat_id, text)
+            await application.bot.send_message(chat_id, text, message_thread_id=thread(topic))
         except (BadRequest, Forbidden):  # the chat is gone or removed the bot
             log.warning("could not resume the match in chat %s", chat_id)
     if results or said:

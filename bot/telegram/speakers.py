@@ -3,7 +3,7 @@ and Asker, once, for command handlers, button presses and inline queries alike."
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import Message, Update
 from telegram.ext import ContextTypes
 
 from bot.play.people import Chat, Player
@@ -27,9 +27,25 @@ def player_of(update: Update) -> Player:
 
 
 def chat_of(update: Update) -> Chat:
+    """The chat, and the forum topic the message (or the pressed message) is in: a round
+    and a match belong to the topic where they began."""
     chat = update.effective_chat
     assert chat is not None
-    return Chat(chat.id, chat.type, chat.title)
+    return Chat(chat.id, chat.type, chat.title, topic_of(update.effective_message))
+
+
+def topic_of(message: object) -> int:
+    """A message's forum topic (message_thread_id), or 0. Only a topic message has one that
+    names a topic: in other supergroups a reply's thread id is just the first message of its
+    chain of replies."""
+    if isinstance(message, Message) and message.is_topic_message and message.message_thread_id:
+        return message.message_thread_id
+    return 0
+
+
+def thread(topic: int) -> int | None:
+    """The message_thread_id to send to a topic with (None: the chat itself)."""
+    return topic or None
 
 
 def asker_of(update: Update) -> Asker:

@@ -105,6 +105,12 @@ class Texts:
             return self("count_shown", count=count, shown=shown)
         return self.plural("solutions", count)
 
+    def listing(self, items: list[str], last: str = "list_and") -> str:
+        """Items as a sentence lists them: "2, 3 and 4" (`last`: "list_or" for "2, 3 or 4")."""
+        if len(items) < 2:
+            return "".join(items)
+        return self("list_comma").join(items[:-1]) + self(last) + items[-1]
+
     def seconds(self, seconds: float) -> str:
         """A time taken, to a tenth of a second: "7.9 s"."""
         return self("seconds", seconds=f"{seconds:.1f}")

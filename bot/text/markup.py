@@ -21,7 +21,7 @@ HTML_TOKEN = re.compile(r"<[^>]*>|&#?\w+;|[^<&]+|[<&]")
 ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
 
 __all__ = ["clip", "code", "dice", "escape", "expression", "name", "numbers", "preformatted",
-           "signed", "visible_length"]
+           "signed", "value", "visible_length"]
 
 
 def utf16_length(text: str) -> int:
@@ -118,6 +118,12 @@ def signed(value: object) -> str:
     """A number or value ("-6", "-3/2") as shown in text: with a minus sign (U+2212), not a
     hyphen."""
     return str(value).replace("-", "−")
+
+
+def value(text: object) -> str:
+    """An exact value ("-13/3") as shown in text, with the signs expressions use: "−13÷3"
+    (one division sign in a message), HTML-escaped."""
+    return escape(signed(text).replace("/", "÷"))
 
 
 def name(first_name: str | None) -> str:

@@ -1,94 +1,100 @@
-"""Bags: what a reduction lifted, put in order, and the numbers a zero multiplies.
+"""Bags: what is worth zero at the top of a solution, gathered into one zero times numbers.
 
-A bag is empty, or one part worth one, or one zero atom times (maybe) some numbers: two lifted
-parts always combine into one (rule 5: O*O' is (A+O)-O'; rule 4: Z+Z' is Z*Z', and a zero
-times anything counts once, by the numbers it multiplies). Those numbers are the bag's *pool*.
+Zero terms added together are one zero times numbers (rule 4: whatever a zero multiplies counts
+once, by its numbers), and a factor worth one beside them joins those numbers. A cancelled pair
+(or a zero the whole core makes) joins them only when a one is at hand to multiply it: O*(A+X-Y)
+is A+(X-Y)*O. The numbers can make another zero, which can then be the one multiplied by the
+rest (Z*(Z'*A) is Z'*(Z*A)); the bag is written in its least form.
 
->>> bag_of((Leaf(1), Leaf(1)), (), (), has_core=True)    # A*1*1 is A+1-1
-Bag(one=(), zero=(Sum(1-1),), pool=())
->>> bag_of((Leaf(1),), (SUMS.make([Leaf(3)], [Leaf(3)]),), (), has_core=True)  # A*1+(3-3)
-Bag(one=(), zero=(Sum(3-3),), pool=(1,))
+>>> from solver.normal.groups import SUMS
+>>> zero = SUMS.make([Leaf(3)], [Leaf(1), Leaf(2)])                  # 3-1-2
+>>> least_bag([(zero, (5,))], ()), least_bag([(zero, (4,))], (5,))  # times 4 and 5: turned
+(ZeroProduct((3-1-2)*[5]), ZeroProduct((1+2-3)*[4 5]))
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import combinations
-from typing import NamedTuple
 
 from solver.expr import Value
-from solver.normal.atoms import literal_atoms, split_zero, zero_of
 from solver.normal.flat import add, div, mul, sub
-from solver.normal.groups import SUMS  # noqa: F401 (examples)
-from solver.normal.keys import Key, Leaf, Product, numbers
-from solver.normal.reduce import reduce
+from solver.normal.keys import Key, Leaf, Product, ZeroProduct, numbers, turned
+from solver.normal.reduce import Lifted, lift, part_order, zero_term
 
-POOL_LIMIT = 5  # swaps through the numbers a zero multiplies are tried for up to this many
+POOL_LIMIT = 5  # zeros the numbers make are tried for up to this many numbers
 
-
-class Bag(NamedTuple):
-    """What a reduction lifted out of the core.
-
-    `one`: () or (O,), a part worth one that multiplies the core. `zero`: () or (Z,), a zero
-    atom added to it. `pool`: numbers that Z multiplies; whatever they make counts once.
-    """
-
-    one: tuple[Key, ...] = ()
-    zero: tuple[Key, ...] = ()
-    pool: tuple[int, ...] = ()
+Atom = tuple[Key, tuple[int, ...]]  # a zero and the numbers it multiplies
 
 
-def _is_pair(key: Key) -> bool:
-    return type(key) is Product and bool(key.num) and bool(key.den)
+def least_bag(atoms: Iterable[Atom], extra: tuple[int, ...]) -> ZeroProduct:
+    """The least way to write zeros, all multiplied by each other's numbers and by `extra`."""
+    atoms = list(atoms)
+    best: ZeroProduct | None = None
+    for i, (base, times) in enumerate(atoms):
+        pool = list(times) + list(extra)
+        for j, (other, other_times) in enumerate(atoms):
+            if j != i:
+                pool += numbers(other) + other_times
+        for form in _reachable(base, tuple(sorted(pool))):
+            if best is None or form < best:
+                best = form
+    assert best is not None
+    return best
 
 
-def bag_of(ones: tuple[Key, ...], zeros: tuple[Key, ...], pool: tuple[int, ...],
-           has_core: bool) -> Bag:
-    """Put lifted parts in order: at most one one, or one atom and the numbers it multiplies.
-
-    An atom is *free* when something is added to it (the core, or another zero): then rule 5
-    can turn X-Y into X/Y and back, and the atom is written in its least form. Alone at the top
-    of a solution worth zero, or multiplied by numbers that make neither one nor zero, it is
-    *bound* and kept as written: 2*3-6 and 2-6/3 are different solutions to 0.
-    """
-    out_ones = [o for o in ones if not _is_pair(o)]
-    atoms = [o for o in ones if _is_pair(o)]  # a part X/Y worth one is the zero X-Y (rule 5)
-    for zero in zeros:
-        more_ones, more_atoms = literal_atoms(zero)
-        out_ones += more_ones
-        atoms += more_atoms
-    if not atoms:
-        if len(out_ones) <= 1:
-            return Bag(one=tuple(out_ones))
-        first, second, *others = sorted(out_ones)  # rule 5: O*O' is (A+O)-O'
-        return bag_of(tuple(others), (zero_of(first, second),), pool, has_core)
-    rest = list(pool)
-    for k in out_ones:
-        rest += numbers(k)
-    free = len(atoms) > 1 or (frees(tuple(sorted(rest)), has_core) if rest else has_core)
-    if not free:
-        return Bag(zero=(atoms[0],), pool=tuple(sorted(rest)))
-    pieces: list[Key] = []
-    for atom in atoms:
-        split_ones, split_atoms = split_zero(atom)
-        pieces += split_atoms
-        for k in split_ones:
-            rest += numbers(k)
-    pieces.sort()
-    for k in pieces[1:]:
-        rest += numbers(k)
-    return Bag(zero=(pieces[0],), pool=tuple(sorted(rest)))
+def _reachable(base: Key, pool: tuple[int, ...]) -> set[ZeroProduct]:
+    """Every way to write one zero times numbers: the numbers may make another zero that
+    takes its place (rule 4: Z*(Z'*A) is Z'*(Z*A))."""
+    start = _oriented(ZeroProduct(0, "0*", base, pool))
+    seen = {start}
+    frontier = [start]
+    while frontier:
+        state = frontier.pop()
+        if len(state.times) > POOL_LIMIT:
+            continue
+        for used, zero in zeros_within(state.times):
+            rest = tuple(sorted(minus(state.times, used) + numbers(state.zero)))
+            term = zero_term(_as_zero_term(zero))
+            new = _oriented(ZeroProduct(0, "0*", term.zero, tuple(sorted(rest + term.times))))
+            if new not in seen:
+                seen.add(new)
+                frontier.append(new)
+    return seen
 
 
-def frees(pool: tuple[int, ...], has_core: bool) -> bool:
-    """Whether a zero times these numbers is free: they make another zero (Z*Z' is Z+Z'), or,
-    beside a core, they make one, which then multiplies the core instead (rule 4)."""
+def _as_zero_term(zero: Key) -> ZeroProduct:
+    if type(zero) is ZeroProduct:
+        return zero
+    return ZeroProduct(0, "0*", zero, ())
+
+
+def _oriented(bag: ZeroProduct) -> ZeroProduct:
+    """A zero times two numbers or more may be turned round (rule 3 through what they make:
+    Z*(a-b) is (-Z)*(b-a)); times one number or none it keeps its way round."""
+    if len(bag.times) < 2:
+        return bag
+    return min(bag, ZeroProduct(0, "0*", turned(bag.zero), bag.times))
+
+
+def least_one(pool: tuple[int, ...]) -> tuple[Key, tuple[int, ...]] | None:
+    """(one factor, numbers used): the least one factor some of the numbers make."""
+    if len(pool) > POOL_LIMIT:
+        return None
+    found = [(part_order(k), k, used) for used in sub_pools(pool)
+             for k in expressions_of(used).get(1, ())
+             if not isinstance(k, Product) and lift(k) == Lifted(k)]
+    return (min(found)[1], min(found)[2]) if found else None
+
+
+def makes_one(pool: tuple[int, ...]) -> bool:
+    """Whether some of the numbers make a factor worth one (no quotient) that can leave the
+    zero to multiply something else (rule 4)."""
     if len(pool) > POOL_LIMIT:
         return False
-    if has_core and 1 in values_of(pool):
-        return True
-    return any(0 in values_of(part) for part in sub_pools(pool))
+    return any(type(k) is not Product or not k.den
+               for used in sub_pools(pool) for k in expressions_of(used).get(1, ()))
 
 
 def minus(pool: tuple[int, ...], used: tuple[int, ...]) -> tuple[int, ...]:
@@ -110,25 +116,10 @@ def sub_pools(pool: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
 
 
 def zeros_within(pool: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], Key]]:
-    """(numbers used, atom) for every zero atom some of the numbers make."""
+    """(numbers used, zero) for every zero some of the numbers make."""
     for used in sub_pools(pool):
         for key in expressions_of(used).get(0, ()):
-            lifted = reduce(key)
-            bag = bag_of(lifted.ones, lifted.zeros, lifted.pool, True)
-            if bag.zero and not bag.pool:
-                yield used, bag.zero[0]
-
-
-def makes_within(pool: tuple[int, ...], wanted: set[Value],
-                 ) -> Iterator[tuple[tuple[int, ...], Value, list[Key]]]:
-    """(numbers used, value, keys) for the wanted values some of the numbers make, with no
-    part to lift (a part worth one or zero in them would only go back to the pool)."""
-    for used in sub_pools(pool):
-        made = expressions_of(used)
-        for value in wanted & made.keys():
-            plain = [k for k in made[value] if reduce(k) == (k, (), (), ())]
-            if plain:
-                yield used, value, plain
+            yield used, key
 
 
 @lru_cache(maxsize=1 << 12)
@@ -161,3 +152,6 @@ def _one_step(a: Key, b: Key) -> Iterator[Key]:
         yield div(a, b)
     if a.value:
         yield div(b, a)
+
+
+CACHES = (values_of, expressions_of)

@@ -19,7 +19,8 @@ from __future__ import annotations
 from solver.errors import DivisionByZeroError
 from solver.expr import BinOp, Expr, Num, Value, divide
 from solver.normal.groups import PRODUCTS, SUMS, Group
-from solver.normal.keys import Key, Leaf, ZeroProduct, numbers
+from solver.normal.keys import Key, Leaf, ZeroProduct, numbers, turned
+from solver.normal.reduce import is_plain
 
 
 def leaf(n: int) -> Key:
@@ -30,8 +31,9 @@ def leaf(n: int) -> Key:
 def _join(group: Group, a: Key, b: Key, inverse: bool, value: Value) -> Key:
     """a ∘ b, or a ∘⁻¹ b: one routine for sums and products (rules 1 and 2).
 
-    Rule 4: a part worth the unit (a zero term, a factor worth one) is never on the inverse side,
-    since A-Z is A+Z and A/O is A*O.
+    A part worth the unit is never on the inverse side: A/O is A*O (rule 4; O is never a
+    quotient here, quotients are flattened; and nothing moves out of O), and A-Z is A+(-Z)
+    for a zero term Z (rule 3).
     """
     kind = group.kind
     a_up, a_down = (a[2], a[3]) if type(a) is kind else ((a,), ())
@@ -43,8 +45,13 @@ def _join(group: Group, a: Key, b: Key, inverse: bool, value: Value) -> Key:
         unit = group.unit
         for k in down:
             if k.value == unit:
-                up = up + tuple(k for k in down if k.value == unit)
-                down = tuple(k for k in down if k.value != unit)
+                if unit == 0:
+                    up += tuple(turned(z) for z in down if z.value == 0)
+                    down = tuple(z for z in down if z.value != 0)
+                else:  # only a one that nothing moves out of (it could cancel otherwise)
+                    ones = tuple(o for o in down if o.value == 1 and is_plain(o))
+                    up += ones
+                    down = tuple(o for o in down if o not in ones)
                 break
     return kind(value, group.op, tuple(sorted(up)), tuple(sorted(down)))
 
@@ -103,10 +110,12 @@ def signed_key(expr: Expr) -> tuple[int, Key]:
     if expr.op in "+-":
         if expr.op == "-":
             sb = -sb
-        if sa == sb or ka.value == 0 or kb.value == 0:
-            sign = sa if ka.value else sb
-            key = add(ka, kb)
-            return (sign if key.value else 1), key
+        if kb.value == 0 or ka.value == 0:  # a part worth zero keeps its way round
+            (kp, sp), (kz, sz) = ((ka, sa), (kb, sb)) if kb.value == 0 else ((kb, sb), (ka, sa))
+            key = add(kp, kz) if sp == sz else sub(kp, kz)
+            return (sp if key.value else 1), key
+        if sa == sb:
+            return sa, add(ka, kb)
         (kp, kn) = (ka, kb) if sa > 0 else (kb, ka)
         if kp.value >= kn.value:
             return 1, sub(kp, kn)

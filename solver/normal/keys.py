@@ -88,6 +88,18 @@ def _operand(key: Key, parent: Key | None = None) -> str:
     return f"({inner})"
 
 
+def turned(zero: Key) -> Key:
+    """-Z written as a zero (rule 3): a zero term (-Z)*A for Z*A, a sum with its sides
+    swapped; terms worth zero stay added, the number 0 is itself."""
+    if isinstance(zero, ZeroProduct):
+        return ZeroProduct(0, "0*", turned(zero.zero), zero.times)
+    if isinstance(zero, Sum):
+        kept = tuple(turned(k) for k in zero.plus if k.value == 0)
+        return Sum(0, "+", tuple(sorted(zero.minus + kept)),
+                   tuple(k for k in zero.plus if k.value != 0))
+    return zero
+
+
 @lru_cache(maxsize=1 << 16)
 def numbers(key: Key) -> tuple[int, ...]:
     """The numbers a key uses, sorted."""

@@ -1,211 +1,233 @@
-"""Reduce a key: lift every group of terms worth zero and of factors worth one to the top.
+"""Reduce a key: lift zero terms, one factors and cancelled pairs out of where they sit.
 
-Rule 4 lets a part worth zero be added anywhere and a part worth one multiply anywhere, so each
-such group is taken out of its sum or product and kept aside ("lifted"); rule 5 makes a group
-X/Y of equal parts the zero X-Y. What stays is the *core*. One reduction is made here, with the
-first groups found; `solver.normal.canonical` finds the others.
+Only three kinds of part move, each only as far as the rules let it (rules 4 and 5): a *zero
+term* (a zero times something, or the number 0) leaves any sum; a *one factor* (a factor worth
+one) leaves any product that keeps something else multiplied; a *cancelled pair* leaves a
+product when a group of factors X cancels a group of divisors Y ((A*X)/(B*Y)), and leaves a sum
+only when one added term X cancels everything the sum subtracts ((A+X)-Y, A only added). What
+is left is the *core*. Where several parts could cancel, a fixed order chooses one, so every key
+has one reduction.
 
->>> reduce(SUMS.make([Leaf(10), Leaf(1), Leaf(2)], [Leaf(3)]))   # 10+1+2-3: 1+2-3 is lifted
-Lifted(core=Leaf(10), ones=(), zeros=(Sum(1+2-3),), pool=())
->>> reduce(PRODUCTS.make([Leaf(10), SUMS.make([Leaf(1), Leaf(2)])], [Leaf(3)]))  # rule 5
-Lifted(core=Leaf(10), ones=(), zeros=(Product(3/(1+2)),), pool=())
+>>> lift(PRODUCTS.make([Leaf(4), SUMS.make([Leaf(5), Leaf(2)], [Leaf(2)])]))  # 4*(5+2-2)
+Lifted(core=Product(4*5), pairs=(Sum(2-2),), zeros=(), ones=())
+>>> lift(PRODUCTS.make([Leaf(4), SUMS.make([Leaf(5), Leaf(7)], [Leaf(1), Leaf(5)])])).pairs
+()
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
-from itertools import product
+from itertools import combinations
 from typing import NamedTuple
 
 from solver.expr import Value
-from solver.normal.groups import (
-    PRODUCTS,
-    SUMS,
-    Group,
-    Items,
-    Signed,
-    group_of,
-    smallest_unit,
-    split,
-    without,
-)
-from solver.normal.keys import Key, Leaf, ZeroProduct
+from solver.normal.groups import PRODUCTS, SUMS
+from solver.normal.keys import Key, Leaf, Product, Sum, ZeroProduct, numbers, turned
 
 
 class Lifted(NamedTuple):
-    """A reduction before its bag is put in order: the core (None when it is all worth zero),
-    the lifted parts worth one and worth zero, and numbers a lifted zero multiplies."""
+    """The reduction of a part: its core (None when the part is a zero term), the cancelled
+    pairs it gives to the sum around it (zero sums X-Y), its zero terms, its one factors."""
 
     core: Key | None
-    ones: tuple[Key, ...] = ()
+    pairs: tuple[Key, ...] = ()
     zeros: tuple[Key, ...] = ()
-    pool: tuple[int, ...] = ()
+    ones: tuple[Key, ...] = ()
+
+
+def part_order(part: Key) -> tuple:
+    """Of equal parts, the lesser (the one that cancels, the one factor that stays or is
+    divided): fewer and smaller numbers first."""
+    return numbers(part), part
+
+
+def make_sum(plus: Iterable[Key], minus: Iterable[Key], value: Value) -> Key | None:
+    """The sum of some terms (None for no terms; a single added term is itself)."""
+    plus, minus = tuple(sorted(plus)), tuple(sorted(minus))
+    if not minus and len(plus) <= 1:
+        return plus[0] if plus else None
+    return Sum(value, "+", plus, minus)
+
+
+def make_product(num: Iterable[Key], den: Iterable[Key], value: Value) -> Key:
+    """The product of some factors (a single multiplied factor is itself)."""
+    num, den = tuple(sorted(num)), tuple(sorted(den))
+    if not den and len(num) == 1:
+        return num[0]
+    return Product(value, "*", num, den)
 
 
 @lru_cache(maxsize=1 << 18)
-def reduce(key: Key) -> Lifted:
-    """The core of a key and what it lifted (one choice among equal parts)."""
-    if type(key) is Leaf:
+def lift(key: Key) -> Lifted:
+    """The reduction of a key."""
+    if isinstance(key, Leaf):
         return Lifted(None, zeros=(key,)) if key.value == 0 else Lifted(key)
-    if type(key) is ZeroProduct:  # rule 4: the numbers a zero multiplies count once
-        inner = reduce(key.zero)
-        return Lifted(None, inner.ones, inner.zeros, inner.pool + key.times)
-    group = group_of(key)
-    assert group is not None
-    up, down = group.sides(key)
-    if all(reduce(k) == (k, (), (), ()) for k in up + down) and not _may_cancel(group, up, down):
-        return Lifted(key)  # the common case: nothing to lift here or below
-    return reduce_group(group, group.items(key), key)
+    if isinstance(key, ZeroProduct):
+        return Lifted(None, zeros=(zero_term(key),))
+    if isinstance(key, Sum):
+        return _lift_sum(key)
+    return _lift_product(key)
 
 
-def _may_cancel(group: Group, up: tuple[Key, ...], down: tuple[Key, ...]) -> bool:
-    """Whether some parts make the unit (for a product: with one of them multiplied).
-
-    A quick test before the full search of `smallest_unit`: the totals of the groups of
-    added (multiplied) parts against those of subtracted (divided) ones.
-    """
-    if group is SUMS and not down:
-        return False
-    if group is PRODUCTS and not down and all(k.value > 1 for k in up):
-        return False
-    ups, downs = _group_totals(group, up), _group_totals(group, down)
-    if group is PRODUCTS and (1 in ups or 1 in downs):
-        return True
-    return not ups.isdisjoint(downs)
+def is_plain(key: Key) -> bool:
+    """Whether nothing moves out of a key (rules 4, 5): most keys."""
+    return lift(key) == Lifted(key)
 
 
-def _group_totals(group: Group, parts: tuple[Key, ...]) -> set[Value]:
-    """The totals of every non-empty group of the parts."""
-    totals: set[Value] = set()
-    for part in parts:
-        totals |= {group.combine(t, part.value) for t in totals}
-        totals.add(part.value)
-    return totals
-
-
-def reduce_group(group: Group, items: Items, key: Key | None = None) -> Lifted:
-    """Reduce a sum or a product: its parts first, then its groups of parts worth the unit.
-
-    Lifting parts worth the unit never changes a value, so the core keeps the key's value.
-    """
-    ones: list[Key] = []
+def _lift_sum(key: Sum) -> Lifted:
+    plus: list[Key] = []
+    minus: list[Key] = []
     zeros: list[Key] = []
-    pool: list[int] = []
-    kept: list[Signed] = []
-    changed = key is None
-    for part, inverse in items:
-        inner = reduce(part)
-        if inner.core is part and not (inner.ones or inner.zeros or inner.pool):
-            kept.append(Signed(part, inverse))
-            continue
-        changed = True
-        ones += inner.ones
-        zeros += inner.zeros
-        pool += inner.pool
-        if inner.core is not None:  # a core of the same group joins this one (rules 1, 2)
-            kept += [Signed(k, inv != inverse) for k, inv in group.items(inner.core)]
-    units, rest = _lift_units(group, tuple(kept))
-    for unit in units:
-        lifted = lifted_unit(group, unit)
-        ones += lifted.ones
-        zeros += lifted.zeros
-    value = group.total_of(items) if key is None else key.value
-    up, down = split(rest)
-    if not rest:
-        core = None
-    elif group is PRODUCTS and down and _has_unit(rest):
-        core = _least_signing(rest, value)
-    elif not changed and not units:
-        core = key
-    else:
-        core = group.make(up, down, value)
-    return Lifted(core, tuple(ones), tuple(zeros), tuple(pool))
+    ones: list[Key] = []
+    for i, part in enumerate(key.plus + key.minus):
+        lifted = lift(part)
+        inverse = i >= len(key.plus)
+        ups, downs = (minus, plus) if inverse else (plus, minus)
+        ones += lifted.ones  # rule 4: (A*O)+B = O*(A+B)
+        zeros += [turned(z) if inverse else z for z in lifted.zeros]  # rule 3
+        for pair in lifted.pairs:  # a pair out of a product is terms of this sum (rule 5)
+            up, down = SUMS.sides(pair)
+            ups += up
+            downs += down
+        core = lifted.core
+        if isinstance(core, Sum):  # rule 2
+            ups += core.plus
+            downs += core.minus
+        elif core is not None:
+            ups.append(core)
+    core, pairs = cancel_sum(tuple(sorted(plus)), tuple(sorted(minus)), key.value)
+    return Lifted(core, pairs, tuple(sorted(zeros)), tuple(sorted(ones)))
 
 
 @lru_cache(maxsize=1 << 16)
-def _lift_units(group: Group, items: Items) -> tuple[tuple[Items, ...], Items]:
-    """(groups worth the unit, what is left): smallest groups first. A sum worth zero is
-    lifted whole; a product always keeps something multiplied."""
-    units = []
-    while len(items) > 1:
-        unit = smallest_unit(group, items)
-        if unit is None and group is PRODUCTS:
-            resigned = _resigned(items)
-            if resigned is not None:
-                items = resigned
-                continue
-        if unit is None:
-            break
-        units.append(unit)
-        items = without(items, unit)
-    if group is SUMS and items and group.total_of(items) == 0:
-        units.append(items)
-        items = ()
-    return tuple(units), items
+def cancel_sum(plus: tuple[Key, ...], minus: tuple[Key, ...], value: Value,
+               ) -> tuple[Key | None, tuple[Key, ...]]:
+    """(core, pairs) of a sum: one added term X cancels everything subtracted, (A+X)-Y with
+    A only added (rule 5), the lesser X if several; otherwise the sum stays whole."""
+    if minus and len(plus) >= 2:
+        taken = SUMS.total(minus)
+        found = [x for x in plus if x.value == taken]
+        if found:
+            x = min(found, key=part_order)
+            return make_sum(_without(plus, (x,)), (), value), (Sum(0, "+", (x,), minus),)
+    return make_sum(plus, minus, value), ()
 
 
-def lifted_unit(group: Group, unit: Items) -> Lifted:
-    """A lifted group worth the unit, as what it stands for.
-
-    Rule 4: terms worth zero are a zero; factors worth one, all multiplied (or all divided,
-    A/O is A*O), are a one. Rule 5: factors X/Y with both sides are the zero X-Y.
-    """
-    up, down = split(unit)
-    if group is SUMS or (up and down):
-        return Lifted(None, zeros=(group.oriented(up, down),))
-    return Lifted(None, ones=(PRODUCTS.make(up + down),))
+def _without(items: tuple[Key, ...], taken: Iterable[Key]) -> list[Key]:
+    rest = list(items)
+    for k in taken:
+        rest.remove(k)
+    return rest
 
 
-def _has_unit(items: Items) -> bool:
-    """Whether some factors, at least one of them multiplied, make one (the whole included)."""
-    n = len(items)
-    totals: list[Value] = [1] * (1 << n)
-    for mask in range(1, 1 << n):
-        low = mask & -mask
-        key, inverse = items[low.bit_length() - 1]
-        totals[mask] = total = (PRODUCTS.uncombine if inverse else PRODUCTS.combine)(
-            totals[mask ^ low], key.value)
-        if total == 1 and any(not items[i].inverse for i in range(n) if mask >> i & 1):
-            return True
-    return False
+def _lift_product(key: Product) -> Lifted:
+    num: list[Key] = []
+    den: list[Key] = []
+    pairs: list[Key] = []
+    zeros: list[Key] = []
+    for i, part in enumerate(key.num + key.den):
+        lifted = lift(part)
+        ups, downs = (den, num) if i >= len(key.num) else (num, den)
+        num += lifted.ones  # rule 4: B/(A*O) = O*(B/A), the one multiplies
+        zeros += lifted.zeros  # rule 4: (A+Z)*B = Z+(A*B)
+        pairs += lifted.pairs  # rule 5: ((A+X)-Y)*B = ((A*B)+X)-Y
+        core = lifted.core
+        if isinstance(core, Product):  # rule 2
+            ups += core.num
+            downs += core.den
+        elif core is not None:
+            ups.append(core)
+    num += [k for k in den if k.value == 1]  # rule 4: A/O = A*O
+    den = [k for k in den if k.value != 1]
+    core, more, ones = cancel_product(tuple(sorted(num)), tuple(sorted(den)), key.value)
+    return Lifted(core, tuple(sorted(pairs + list(more))), tuple(sorted(zeros)), ones)
 
 
-def _signings(items: Items) -> Iterator[Items]:
-    """Every way to multiply and divide the same factors with the same result, something
-    multiplied: they differ by groups worth one turned round (X/Y is Y/X, rule 5)."""
-    value = PRODUCTS.total_of(items)
-    for signs in product((False, True), repeat=len(items)):
-        signed = tuple(Signed(k, inverse) for (k, _), inverse in zip(items, signs, strict=True))
-        if not all(signs) and PRODUCTS.total_of(signed) == value:
-            yield signed
+@lru_cache(maxsize=1 << 16)
+def cancel_product(num: tuple[Key, ...], den: tuple[Key, ...], value: Value,
+                   ) -> tuple[Key, tuple[Key, ...], tuple[Key, ...]]:
+    """(core, pairs, ones) of a product: a group of factors X cancels a group of divisors Y
+    of the same value, (A*X)/(B*Y) = ((A/B)+X)-Y with A not empty (rule 5), one pair at a time
+    while any is left; then the one factors leave (rule 4), but the product keeps something
+    multiplied: its least one, when it multiplies nothing else."""
+    chosen = chosen_pair(num, den)
+    if chosen is not None:
+        x_group, y_group = chosen
+        pair = SUMS.make([PRODUCTS.make(x_group)], [PRODUCTS.make(y_group)], 0)
+        core, pairs, left = cancel_product(tuple(_without(num, x_group)),
+                                           tuple(_without(den, y_group)), value)
+        return core, tuple(sorted((pair, *pairs))), left
+    ones = sorted((k for k in num if k.value == 1), key=part_order)
+    rest = [k for k in num if k.value != 1]
+    if not rest and ones:
+        rest, ones = [ones[0]], ones[1:]
+    return make_product(rest, den, value), (), tuple(sorted(ones))
 
 
-def _resigned(items: Items) -> Items | None:
-    """Where no group worth one can be lifted only because nothing would be left multiplied,
-    as in ((6/3)/2)/2, another way to sign the same factors may lift one: (2/(6/3))/2."""
-    if not any(inverse for _, inverse in items) or not _has_unit(items):
+def chosen_pair(num: tuple[Key, ...], den: tuple[Key, ...],
+                ) -> tuple[tuple[Key, ...], tuple[Key, ...]] | None:
+    """Which factors cancel which divisors, when several could: against the whole divisor
+    first, then the fewest divisors, the fewest factors, the fewest and smallest numbers. A
+    one factor never cancels: it leaves (rule 4)."""
+    if not den or len(num) < 2:
         return None
-    liftable = [signed for signed in _signings(items) if smallest_unit(PRODUCTS, signed)]
-    return min(liftable) if liftable else None
+    den_groups: dict[Value, list[tuple[Key, ...]]] = {}
+    for group in _groups(den, len(den)):
+        den_groups.setdefault(PRODUCTS.total(group), []).append(group)
+    plain = tuple(k for k in num if k.value != 1)
+    best: tuple | None = None
+    for x_group in _groups(plain, len(num) - 1):
+        for y_group in den_groups.get(PRODUCTS.total(x_group), ()):
+            rank = (len(y_group) != len(den), len(y_group), len(x_group),
+                    _numbers_of(x_group), _numbers_of(y_group), x_group, y_group)
+            if best is None or rank < best:
+                best = rank
+    return None if best is None else (best[-2], best[-1])
 
 
-@lru_cache(maxsize=1 << 16)
-def _least_signing(items: Items, value: Value) -> Key:
-    """Rule 5 where nothing is left to lift a pair from, as in ((1+1)/2)/2: the group X/Y
-    worth one is Y/X as well, so take the least way to multiply and divide the same factors
-    with the same result."""
-    factors = [k for k, _ in items]
-    best: Key | None = None
-    for signs in product((False, True), repeat=len(factors)):
-        num = [f for f, inverse in zip(factors, signs, strict=True) if not inverse]
-        den = [f for f, inverse in zip(factors, signs, strict=True) if inverse]
-        if num and PRODUCTS.total(num, den) == value:
-            candidate = PRODUCTS.make(num, den, value)
-            if best is None or candidate < best:
-                best = candidate
-    assert best is not None
-    return best
+def _groups(items: tuple[Key, ...], most: int) -> Iterator[tuple[Key, ...]]:
+    """Every non-empty sub-multiset of at most `most` items, each once."""
+    seen = set()
+    for size in range(1, min(most, len(items)) + 1):
+        for chosen in combinations(items, size):
+            if chosen not in seen:
+                seen.add(chosen)
+                yield chosen
 
 
-CACHES = (reduce, _lift_units, _least_signing)  # what `clear_caches` empties
+def _numbers_of(parts: tuple[Key, ...]) -> tuple[int, ...]:
+    return tuple(sorted(n for part in parts for n in numbers(part)))
+
+
+@lru_cache(maxsize=1 << 14)
+def zero_term(key: ZeroProduct) -> ZeroProduct:
+    """A zero term reduced inside: what its zero lifts is multiplied by the zero too, so it
+    joins the numbers (rule 4: whatever a zero multiplies counts once)."""
+    lifted = lift(key.zero)
+    plus: list[Key] = []
+    minus: list[Key] = []
+    times = list(key.times)
+    core = lifted.core
+    if isinstance(core, Sum):
+        plus += core.plus
+        minus += core.minus
+    elif core is not None:
+        plus.append(core)
+    for pair in lifted.pairs:
+        up, down = SUMS.sides(pair)
+        plus += up
+        minus += down
+    inner = list(lifted.zeros)
+    if plus or minus:
+        base = make_sum(plus, minus, 0) or Leaf(0)
+    else:  # the zero was itself a zero term: it is the base
+        first, *inner = inner
+        base = first.zero if isinstance(first, ZeroProduct) else first
+        times += first.times if isinstance(first, ZeroProduct) else ()
+    for k in (*inner, *lifted.ones):
+        times += numbers(k)
+    return ZeroProduct(0, "0*", base, tuple(sorted(times)))
+
+
+CACHES = (lift, cancel_sum, cancel_product, zero_term)

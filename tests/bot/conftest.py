@@ -44,8 +44,8 @@ class Harness:
         self.ids = itertools.count(1)
 
     async def send(self, chat_id: int, user: dict, text: str, reply_to: int | None = None,
-                   kind: str = "group") -> None:
-        message = await self.telegram.say(chat_id, user, text, reply_to, kind)
+                   kind: str = "group", topic: int | None = None) -> None:
+        message = await self.telegram.say(chat_id, user, text, reply_to, kind, topic)
         self.telegram.updates.clear()  # delivered directly, not through getUpdates
         update = Update.de_json({"update_id": next(self.ids), "message": message}, self.app.bot)
         await self.app.process_update(update)
@@ -58,6 +58,17 @@ class Harness:
         await self.app.process_update(Update.de_json(
             {k: v for k, v in update.items() if not k.startswith("_")}, self.app.bot))
         return next(a for a in self.telegram.inline_answers if a.query_id == query_id)
+
+    async def press(self, chat_id: int, message_id: int, user: dict, label: str):
+        """The user presses a button the message shows; what the bot answered to the press."""
+        query_id = await self.telegram.press_button(chat_id, message_id, user, label)
+        [update] = [u for u in self.telegram.updates if "callback_query" in u]
+        self.telegram.updates.clear()
+        await self.app.process_update(Update.de_json(
+            {k: v for k, v in update.items() if not k.startswith("_")}, self.app.bot))
+        answer = self.telegram.callback_answer(query_id)
+        assert answer is not None, "every press is answered"
+        return answer
 
     @property
     def services(self) -> Services:
@@ -111,47 +122,53 @@ class Clock:
 
 class FakeScheduler:
     """The scheduler port without timers: each alarm is kept with its due time on the test's
-    clock; `due()` hands over (and drops) the alarms whose time has come."""
+    clock, one per kind, chat and topic; `due()` hands over (and drops) the alarms whose time
+    has come."""
 
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
-        self.alarms: dict[tuple[str, int], tuple[Alarm, float]] = {}
+        self.alarms: dict[tuple[str, int, int], tuple[Alarm, float]] = {}
 
     def set(self, alarm: Alarm, seconds: float) -> None:
-        self.alarms[(alarm.kind, alarm.chat_id)] = (alarm, self.clock() + max(0.0, seconds))
+        self.alarms[(alarm.kind, alarm.chat_id, alarm.topic)] = \
+            (alarm, self.clock() + max(0.0, seconds))
 
-    def cancel(self, kind: str, chat_id: int) -> None:
-        self.alarms.pop((kind, chat_id), None)
+    def cancel(self, kind: str, chat_id: int, topic: int = 0) -> None:
+        self.alarms.pop((kind, chat_id, topic), None)
 
-    def pending(self, kind: str, chat_id: int) -> Alarm | None:
-        found = self.alarms.get((kind, chat_id))
+    def pending(self, kind: str, chat_id: int, topic: int = 0) -> Alarm | None:
+        found = self.alarms.get((kind, chat_id, topic))
         return found[0] if found else None
 
-    def when(self, kind: str, chat_id: int) -> float | None:
-        """In how many seconds (from now) the chat's alarm of that kind rings."""
-        found = self.alarms.get((kind, chat_id))
+    def when(self, kind: str, chat_id: int, topic: int = 0) -> float | None:
+        """In how many seconds (from now) the topic's alarm of that kind rings."""
+        found = self.alarms.get((kind, chat_id, topic))
         return None if found is None else found[1] - self.clock()
 
     def due(self) -> list[Alarm]:
-        ready = sorted((at, alarm.kind, alarm.chat_id) for alarm, at in self.alarms.values()
-                       if at <= self.clock())
-        return [self.alarms.pop((kind, chat_id))[0] for _, kind, chat_id in ready]
+        ready = sorted((at, key) for key, (_, at) in self.alarms.items() if at <= self.clock())
+        return [self.alarms.pop(key)[0] for _, key in ready]
 
 
 async def ring_due(services: Services, scheduler: FakeScheduler) -> list[tuple[int, str]]:
     """Ring the alarms whose time has come, as the bot's jobs would: (chat, text) of what each
-    one says (a round's end, a match's next deal or its notice)."""
+    one says (a round's end with a match's scoreboard on it, a match's next deal, or the deal
+    with its notice)."""
     said: list[tuple[int, str]] = []
     for alarm in scheduler.due():
         text = None
         if alarm.kind == ROUND_END and alarm.round_id is not None:
             closed = await services.rounds.expire(alarm.round_id)
-            text = closed[1] if closed else None
+            if closed is not None:
+                board = await services.matches.after_round(alarm.chat_id, closed.ended,
+                                                           alarm.topic)
+                text = closed.with_board(board)
         elif alarm.kind == NEXT_DEAL:
-            dealt = await services.matches.deal_next(alarm.chat_id)
+            dealt = await services.matches.deal_next(alarm.chat_id, alarm.topic)
             text = dealt.text if dealt else None
         elif alarm.kind == WARNING and alarm.round_id is not None:
-            text = services.matches.warning(alarm.chat_id, alarm.round_id)
+            warned = services.matches.warning(alarm.chat_id, alarm.round_id, alarm.topic)
+            text = warned.text if warned else None
         if text is not None:
             said.append((alarm.chat_id, text))
     return said

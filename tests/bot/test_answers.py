@@ -47,7 +47,8 @@ async def deal(h: Harness, hand: tuple[int, ...], game: str = "24", target: int 
     await h.stores.people.remember_chat(GROUP, "group", "G")
     await h.stores.people.remember_user(starter["id"], starter["first_name"])
     now = h.services.rounds.clock()
-    made = await h.stores.rounds.open_round(GROUP, game, hand, target, "2", points, "en", now,
+    level = "easy" if game == "24" else "2"
+    made = await h.stores.rounds.open_round(GROUP, game, hand, target, level, points, "en", now,
                                             now + 60, starter["id"])
     assert made is not None
     await load(h.services)
@@ -145,7 +146,7 @@ async def test_countdown_an_answer_as_close_as_an_earlier_one_cannot_win_the_tie
     assert "if it stays the closest" in (await harness.telegram.reply(GROUP)).text
     rounds = harness.services.rounds
     closed = await rounds.expire(rounds.open_round(GROUP).id)
-    assert closed is not None and "Ann</b> was closest" in closed[1]
+    assert closed is not None and "Ann</b> was closest" in closed.text
     assert scores_are_exact(harness) == []
 
 
@@ -153,12 +154,14 @@ async def test_countdown_an_answer_as_close_as_an_earlier_one_cannot_win_the_tie
 
 async def test_chatter_and_partial_workings_get_no_reply(harness: Harness):
     await deal(harness, (2, 7, 11, 13))
-    for text in ("nice hand lol", "11-7", "2*11 = 22", "13+11", "2+7+11+13+1", "2*2*7*11*13",
-                 "what is 24?"):
+    for text in ("nice hand lol", "11-7", "2*11 = 22", "13+11", "2+7+11+13+1", "what is 24?"):
         await harness.send(GROUP, BOB, text)
     assert sent_to(harness) == [] and harness.telegram.reactions == []
     rows = await harness.stores.rounds.db.fetch("SELECT COUNT(*) FROM answers")
     assert rows == [(0,)]  # none of them was an attempt
+    await harness.send(GROUP, BOB, "2*2*7*11*13")  # the hand's numbers, one too often: wrong
+    assert sent_to(harness) == [] and [r.emoji for r in harness.telegram.reactions] == \
+        [WRONG_REACTION]
 
 
 async def test_a_wrong_typed_attempt_gets_a_reaction_not_a_message(harness: Harness):
@@ -168,10 +171,12 @@ async def test_a_wrong_typed_attempt_gets_a_reaction_not_a_message(harness: Harn
     [reaction] = harness.telegram.reactions
     assert reaction.emoji == WRONG_REACTION and reaction.chat_id == GROUP
     assert harness.telegram.message(GROUP, reaction.message_id)["text"] == "2+7+11+13"
-    await harness.send(GROUP, BOB, "/a 2+7+11+13")  # asked explicitly: said in words
-    assert "makes 33, not 24" in (await harness.telegram.reply(GROUP)).text
+    await harness.send(GROUP, BOB, "/a 2+7+11+13")  # asked explicitly: a reaction too
+    assert sent_to(harness) == [] and len(harness.telegram.reactions) == 2
+    assert harness.telegram.message(GROUP, harness.telegram.reactions[1].message_id)[
+        "text"] == "/a 2+7+11+13"
     await harness.send(GROUP, BOB, "(13-11)*(7+2)+6")  # not the hand: chatter, no reaction
-    assert len(harness.telegram.reactions) == 1
+    assert len(harness.telegram.reactions) == 2
 
 
 async def test_where_reactions_are_refused_the_verdict_is_said_instead(harness: Harness):
@@ -247,21 +252,24 @@ async def test_in_a_normal_group_the_deal_invites_typing(harness: Harness):
 
 @pytest.mark.parametrize(("hand", "answer", "said"), [
     ((2, 3, 4, 6), "2*3*4", "❌ It leaves out 6. The numbers are 2 3 4 6."),
-    ((1, 2, 3, 4), "1/0", "❌ The hand has no 0; it leaves out 2 3 4."),
+    ((1, 2, 3, 4), "1/0", "❌ The hand has no 0; it leaves out 2, 3 and 4."),
+    ((1, 5, 6, 7), "2*3*4", "❌ The hand has no 2, 3 or 4; it leaves out 1, 5, 6 and 7."),
     ((3, 3, 8, 8), "3*3*3*8*8", "❌ 3 is used 3 times, the hand has 2."),
     ((3, 3, 8, 8), "8/(3-3)*8", "❌ That divides by zero."),
 ])
 async def test_misused_numbers_are_named_exactly(harness: Harness, hand, answer, said):
+    harness.telegram.no_reactions.add(GROUP)  # a wrong answer is then said in words
     await deal(harness, hand)
     await harness.send(GROUP, BOB, f"/a {answer}")
     assert (await harness.telegram.reply(GROUP)).text.startswith(said)
 
 
 async def test_absent_numbers_come_before_overused_ones(harness: Harness):
+    harness.telegram.no_reactions.add(GROUP)
     await deal(harness, (2, 3, 4, 6))
     await harness.send(GROUP, BOB, "/a 2*2*6*1")
     assert (await harness.telegram.reply(GROUP)).text == (
-        "❌ The hand has no 1; 2 is used twice, the hand has one 2; it leaves out 3 4. "
+        "❌ The hand has no 1; 2 is used twice, the hand has one 2; it leaves out 3 and 4. "
         "The numbers are 2 3 4 6.")
 
 
@@ -274,6 +282,7 @@ async def test_absent_numbers_come_before_overused_ones(harness: Harness):
     ("(25-(3+7+10+1))*50", "(25−(3+7+10+1))×50 = 200"),  # every step fine
 ])
 async def test_countdown_names_the_step_that_breaks_the_rule(harness: Harness, answer, said):
+    harness.telegram.no_reactions.add(GROUP)
     await deal(harness, COUNTDOWN_HAND, "countdown", COUNTDOWN_TARGET, 10)
     await harness.send(GROUP, BOB, f"/a {answer}")
     text = (await harness.telegram.reply(GROUP)).text
@@ -305,22 +314,38 @@ async def test_the_usage_line_alone_when_nothing_was_given(harness: Harness):
     assert (await harness.telegram.reply(GROUP)).text.startswith("Usage: /solve")
 
 
-async def test_hints_give_the_next_step_then_say_there_are_no_more(harness: Harness):
+async def test_hints_go_into_the_deal_each_with_its_value(harness: Harness):
     await deal(harness, (3, 3, 8, 8), points=30)
+    await harness.send(GROUP, ANN, "/play")  # the deal message, to be edited
+    shown = await harness.telegram.reply(GROUP)
+    await harness.services.rounds.set_message(harness.services.rounds.open_round(GROUP),
+                                              shown.message_id)
+    sent = len(sent_to(harness))
     await harness.send(GROUP, ANN, "/hint")
-    assert (await harness.telegram.reply(GROUP)).text == \
-        "💡 Start with 8÷3. (Points now 15.)"
+    assert harness.telegram.edits[-1].text.endswith("💡 Hints: 8÷3 (now worth 15 points)")
     await harness.send(GROUP, BOB, "/hint")  # after the first, anyone: it costs nothing more
-    assert (await harness.telegram.reply(GROUP)).text == \
-        "💡 Next: 3−8÷3 = 1/3. (Points now 15.)"
-    await harness.send(GROUP, ANN, "/hint")
-    assert (await harness.telegram.reply(GROUP)).text == \
-        "💡 No more hints. So far: 8÷3, 3−8÷3; the next step is the answer itself."
+    assert harness.telegram.edits[-1].text.endswith(
+        "💡 Hints: 8÷3 · 3−8÷3 = 1÷3 (now worth 15 points)")
+    assert [r.emoji for r in harness.telegram.reactions] == ["👌", "👌"]
+    await harness.send(GROUP, ANN, "/hint")  # no more: a shrug, and the deal stays
+    assert harness.telegram.reactions[-1].emoji == "🤷" and len(harness.telegram.edits) == 2
+    assert len(sent_to(harness)) == sent  # not one hint was a message
     rounds = harness.services.rounds
     service, _ = new_services(harness.stores, rounds.pool, rounds.clock)  # as after a restart
     await load(service)
-    again = await service.rounds.hint(Chat(GROUP), Player(ANN["id"], "Ann"))
-    assert again.startswith("💡 No more hints")
+    again = await service.hints.hint(Chat(GROUP), Player(ANN["id"], "Ann"))
+    assert again.text.startswith("💡 No more hints")
     await harness.send(GROUP, BOB, "/a 8/(3-8/3)")
     assert "+15 points" in (await harness.telegram.reply(GROUP)).text
     assert scores_are_exact(harness) == []
+
+
+async def test_a_hint_is_said_in_words_only_where_the_deal_cannot_be_edited(harness: Harness):
+    await deal(harness, (3, 3, 8, 8), points=30)  # dealt by hand: no deal message to edit
+    await harness.send(GROUP, ANN, "/hint")
+    assert (await harness.telegram.reply(GROUP)).text == \
+        "💡 Hint 1: 8÷3 (the round is worth 15 points now)"
+    harness.telegram.no_reactions.add(GROUP)
+    await harness.send(GROUP, ANN, "/hint")
+    assert (await harness.telegram.reply(GROUP)).text == \
+        "💡 Hint 2: 3−8÷3 = 1÷3 (the round is worth 15 points now)"

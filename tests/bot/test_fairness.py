@@ -45,32 +45,49 @@ def getchatmember_calls(h: Harness) -> int:
     return sum(1 for call in h.telegram.calls if call[0] == "getChatMember")
 
 
-async def test_an_early_reveal_in_countdown_awards_no_one(harness: Harness):
+async def test_ending_a_round_early_never_takes_points_from_the_leader(harness: Harness):
     await countdown_by_hand(harness, ALICE)
     await harness.send(GROUP, BOB, "/a 10*(3*25+1+7)")  # 830: 1 away
     assert "1 away" in (await harness.telegram.reply(GROUP)).text
-    await harness.send(GROUP, BOB, "/reveal")  # the cheat of the issue: refused, and why
+    await harness.send(GROUP, BOB, "/reveal")  # not his round to end
     refused = await harness.telegram.reply(GROUP)
     assert "Only Alice (who started it) or a chat admin can end this round early" in refused.text
+    await harness.send(GROUP, ALICE, "/reveal")  # the cheat of the issue: the starter, behind
+    refused = await harness.telegram.reply(GROUP)
+    assert refused.text.startswith("Others have answered this round, so only a chat admin")
     assert harness.services.rounds.open_round(GROUP) is not None
-    await harness.send(GROUP, ALICE, "/reveal")  # the starter may end it, but nobody scores
+    harness.telegram.promote(GROUP, CAROL["id"])
+    await harness.send(GROUP, CAROL, "/reveal")  # an admin may: it scores as time's up would
     ended = await harness.telegram.reply(GROUP)
-    assert "Round over" in ended.text and "nobody scores" in ended.text
-    assert "Bob" not in ended.text and "+7 points" not in ended.text
+    assert "Round over" in ended.text and "Bob</b> was closest" in ended.html
+    assert "+7 points" in ended.text and "Carol ended the round early" in ended.text
     assert harness.services.rounds.open_round(GROUP) is None
     await harness.send(GROUP, BOB, "/stats")
-    assert "0 points, 0 wins in 1 round" in (await harness.telegram.reply(GROUP)).text
+    assert "7 points, 1 win in 1 round" in (await harness.telegram.reply(GROUP)).text
 
 
 async def test_the_starter_cannot_farm_points_by_revealing(harness: Harness):
     await countdown_by_hand(harness, ALICE)
     await harness.send(GROUP, ALICE, "/a 10*(3*25+1+7)")
     await harness.telegram.reply(GROUP)
-    await harness.send(GROUP, ALICE, "/giveup")
+    await harness.send(GROUP, ALICE, "/giveup")  # alone in it: she may end it...
     ended = await harness.telegram.reply(GROUP)
-    assert "nobody scores" in ended.text and "+7 points" not in ended.text
+    assert "Nobody came within 10" in ended.text and "+7 points" not in ended.text
+    assert "Alice's own answers could not win it" in ended.text  # ... but not win it so
     await harness.send(GROUP, ALICE, "/top")
     assert "No scores yet" in (await harness.telegram.reply(GROUP)).text
+
+
+async def test_an_admin_ending_early_cannot_win_with_their_own_answer(harness: Harness):
+    await countdown_by_hand(harness, ALICE)
+    harness.telegram.promote(GROUP, CAROL["id"])
+    await harness.send(GROUP, BOB, "/a 50*(10+7)-25-3")  # 822: 9 away
+    await harness.send(GROUP, CAROL, "/a 10*(3*25+1+7)")  # 830: 1 away, the admin's
+    await harness.telegram.replies(GROUP, 2)
+    await harness.send(GROUP, CAROL, "/reveal")
+    ended = await harness.telegram.reply(GROUP)
+    assert "Bob</b> was closest" in ended.html and "9 away" in ended.text  # not Carol's 830
+    assert "+5 points" in ended.text
 
 
 async def test_an_admin_may_end_someone_elses_round_and_is_asked_once(harness: Harness):
@@ -115,10 +132,9 @@ async def test_hint_is_the_starters_then_anyones(harness: Harness):
     assert "Only Alice (who started it) or a chat admin can ask for a hint" in refused.text
     assert not harness.services.rounds.open_round(GROUP).hint_used
     await harness.send(GROUP, ALICE, "/hint")
-    first = await harness.telegram.reply(GROUP)
-    assert "Start with" in first.text
+    assert "💡 Hints: " in harness.telegram.edits[-1].text  # into the deal
     await harness.send(GROUP, BOB, "/hint")  # once taken, hints are anyone's: the next step
-    assert "Next:" in (await harness.telegram.reply(GROUP)).text
+    assert [r.emoji for r in harness.telegram.reactions][-1] in ("👌", "🤷")
 
 
 async def test_language_is_for_admins_in_groups_and_anyone_in_private(harness: Harness):
@@ -154,9 +170,10 @@ async def test_three_wrong_then_right_at_once_wins(harness: Harness):
         wrong = [f"/a {a}+{b}+{c}+{d}+{d}", f"/a {a}+{b}", f"/a {a}*{b}*{c}*{d}*{a}"]
         sends = [harness.send(GROUP, BOB, text) for text in wrong]
         sends.insert(trial % 4, harness.send(GROUP, BOB, f"/a {right}"))
+        before = len(harness.telegram.sent)
         await asyncio.gather(*sends)  # each returns once its update is handled
         assert harness.services.rounds.open_round(GROUP) is None, trial
-        replies = [s.text for s in await harness.telegram.replies(GROUP, 4)]
+        replies = [s.text for s in harness.telegram.sent[before:]]
         assert sum("Bob wins" in text for text in replies) == 1, replies
         harness.services.answers.throttle.buckets.clear()
 
@@ -189,7 +206,7 @@ async def test_a_throttled_countdown_answer_still_competes(stores: Stores, pool:
     assert await answer(chat, ann, "50*10+1", explicit=True) is not None
     clock.now += 60
     closed = await services.rounds.expire(made.id)
-    assert closed is not None and "Ben" in closed[1] and "+7 points" in closed[1]
+    assert closed is not None and "Ben" in closed.text and "+7 points" in closed.text
 
 
 async def test_the_starter_is_stored_and_known_after_a_restart(stores: Stores, pool: SolverPool,
@@ -204,3 +221,36 @@ async def test_the_starter_is_stored_and_known_after_a_restart(stores: Stores, p
     refused = await again.rounds.reveal(chat, ben)
     assert "Only <b>Ann</b> (who started it)" in refused.text and not refused.closed
     assert (await again.rounds.reveal(chat, ann)).closed
+
+
+async def test_the_reveal_button_follows_the_same_rule(harness: Harness):
+    await harness.send(GROUP, ALICE, "/countdown")
+    deal = await harness.telegram.reply(GROUP)
+    current = harness.services.rounds.open_round(GROUP)
+    await harness.send(GROUP, BOB, f"/a {current.hand[0]}+{current.hand[1]}")
+    sent = len(harness.telegram.sent)
+    refused = await harness.press(GROUP, deal.message_id, ALICE, "Reveal")
+    assert refused.text.startswith("Others have answered this round, so only a chat admin")
+    assert len(harness.telegram.sent) == sent and harness.services.rounds.open_round(GROUP)
+    harness.telegram.promote(GROUP, CAROL["id"])
+    assert (await harness.press(GROUP, deal.message_id, CAROL, "Reveal")).text is None
+    ended = await harness.telegram.reply(GROUP)
+    assert "Carol ended the round early" in ended.text
+
+
+async def test_match_stop_follows_the_same_rule(harness: Harness):
+    await harness.send(GROUP, ALICE, "/match 3")
+    await harness.telegram.reply(GROUP)
+    current = harness.services.rounds.open_round(GROUP)
+    a, b, *_ = current.hand
+    await harness.send(GROUP, BOB, f"/a {a}+{b}")  # Bob plays the round
+    await harness.send(GROUP, ALICE, "/match stop")
+    refused = await harness.telegram.reply(GROUP)
+    assert refused.text.startswith("Others have answered this round, so only a chat admin can "
+                                   "stop the match now")
+    assert await harness.services.matches.is_on(GROUP)
+    harness.telegram.promote(GROUP, CAROL["id"])
+    await harness.send(GROUP, CAROL, "/match stop")
+    stopped = await harness.telegram.reply(GROUP)
+    assert "Round over" in stopped.text and "Match stopped after 1 of 3 rounds" in stopped.text
+    assert not await harness.services.matches.is_on(GROUP)

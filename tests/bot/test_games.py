@@ -136,11 +136,15 @@ def test_yahtzee_deal_knows_the_best_total():
 
 
 def test_yahtzee_judge_and_dice():
-    assert yahtzee.judge("254", 254, explicit=True).kind == "right"
-    guess = yahtzee.judge(" 250 ", 254, explicit=False)
+    bounds = (40, 380)
+    assert yahtzee.judge("254", 254, bounds, explicit=True).kind == "right"
+    guess = yahtzee.judge(" 250 ", 254, bounds, explicit=False)
     assert guess.kind == "close" and guess.distance == 4 and guess.value == "250"
-    assert yahtzee.judge("about 250", 254, explicit=False).kind == "ignore"
-    assert yahtzee.judge("2+2", 254, explicit=True).kind == "unreadable"
+    assert yahtzee.judge("about 250", 254, bounds, explicit=False).kind == "ignore"
+    assert yahtzee.judge("2+2", 254, bounds, explicit=True).kind == "unreadable"
+    assert yahtzee.judge("3", 254, bounds, explicit=False).kind == "ignore"  # out of range
+    outside = yahtzee.judge("381", 254, bounds, explicit=True)
+    assert outside.kind == "unreadable" and outside.params == {"low": 40, "high": 380}
     rolls = parse_dice(" ".join(["12345"] * 13))
     assert rolls is not None and len(rolls) == 13 and rolls[0] == (1, 2, 3, 4, 5)
     assert parse_dice("1 2 3") is None and parse_dice("7" * 65) is None

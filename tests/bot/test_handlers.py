@@ -26,7 +26,8 @@ async def test_help(harness: Harness):
     await harness.send(GROUP, ALICE, "/help")
     sent = await harness.telegram.reply(GROUP)
     assert "/play" in sent.text and "/solve" in sent.text
-    assert f"@{harness.app.bot.username} 3 8 3 8" in sent.text  # inline mode, by the bot's name
+    assert f"@{harness.app.bot.username} 1 4 12 14" in sent.text  # inline mode, by the bot's name
+    assert "Fair play" in sent.text
 
 
 async def test_full_round_wrong_then_right_then_scores(harness: Harness):
@@ -36,14 +37,10 @@ async def test_full_round_wrong_then_right_then_scores(harness: Harness):
     assert "24" in sent.text and "60 seconds" in sent.text
 
     a, b, c, d = current.hand
-    await harness.send(GROUP, BOB, f"/a {a}+{b}+{c}+{d}+0")
-    wrong = await harness.telegram.reply(GROUP)
-    assert "The hand has no 0" in wrong.text
-
-    await asyncio.sleep(0.6)  # past the throttle
+    await harness.send(GROUP, BOB, f"/a {a}+{b}+{c}+{d}+0")  # wrong: marked, not a message
     await harness.send(GROUP, BOB, f"/answer {a}+{b}")
-    wrong = await harness.telegram.reply(GROUP)
-    assert "leaves out" in wrong.text
+    assert [r.emoji for r in harness.telegram.reactions] == ["👎", "👎"]
+    assert len([s for s in harness.telegram.sent if s.chat_id == GROUP]) == 1  # the deal
 
     solution = solve(current.hand)[0]
     await harness.send(GROUP, ALICE, f"/a {solution}")
@@ -92,15 +89,17 @@ async def test_unreadable_and_division_by_zero(harness: Harness):
     await harness.send(GROUP, BOB, "/a 2(3+4)")
     assert "write every operation" in (await harness.telegram.reply(GROUP)).text
     a, b, c, d = current.hand
+    harness.telegram.no_reactions.add(GROUP)  # a wrong answer is then said in words
     await harness.send(GROUP, BOB, f"/a {a}/({b}-{b})*{c}*{d}")
     assert "is used" in (await harness.telegram.reply(GROUP)).text  # the numbers come first
 
 
 async def test_hint_costs_points_and_reveal_ends(harness: Harness):
-    _, current = await deal(harness)  # Alice deals: she may take a hint and end it early
+    sent, current = await deal(harness)  # Alice deals: she may take a hint and end it early
     await harness.send(GROUP, ALICE, "/hint")
-    hint = await harness.telegram.reply(GROUP)
-    assert "Start with" in hint.text and f"Points now {(current.points + 1) // 2}" in hint.text
+    hint = harness.telegram.edits[-1]  # the deal, with the hint under it
+    assert hint.message_id == sent.message_id and "💡 Hints: " in hint.text
+    assert f"(now worth {(current.points + 1) // 2} points)" in hint.text
     await harness.send(GROUP, ALICE, "/reveal")
     reveal = await harness.telegram.reply(GROUP)
     count = len(solve(current.hand))
@@ -129,7 +128,8 @@ async def test_same_user_is_throttled(harness: Harness):
         await harness.send(GROUP, BOB, "/a 1+2+3")
     await asyncio.sleep(0.2)
     sent = [s for s in harness.telegram.sent if s.chat_id == GROUP]
-    assert len(sent) == 5 and "slow down" in sent[-1].text  # deal + 3 + one note
+    assert len(sent) == 2 and "slow down" in sent[-1].text  # deal + one note
+    assert len(harness.telegram.reactions) == 3  # the first three, marked
 
 
 async def test_solve_good_and_bad_input(harness: Harness):
@@ -185,8 +185,9 @@ async def test_countdown_round_and_solve(harness: Harness):
     shown = [int(n) for n in re.findall(r"\d+", sent.text.splitlines()[0])]
     assert sorted(shown) == sorted(current.hand) and sum(n in (25, 50, 75, 100) for n in shown) == 4
     assert str(current.target) in sent.text and "60 seconds" in sent.text
-    await harness.send(GROUP, BOB, f"/a {current.hand[0]}+{current.hand[1]}")
-    assert "away" in (await harness.telegram.reply(GROUP)).text
+    await harness.send(GROUP, BOB, f"/a {current.hand[0]}+{current.hand[1]}")  # far: marked
+    assert [r.emoji for r in harness.telegram.reactions] == ["👎"]
+    harness.telegram.promote(GROUP, ALICE["id"])  # Bob has answered: only an admin may end it
     await harness.send(GROUP, ALICE, "/reveal")
     reveal = await harness.telegram.reply(GROUP)
     assert "Round over" in reveal.text and str(current.target) in reveal.text
@@ -252,9 +253,15 @@ async def test_inline_query_offers_the_solutions(harness: Harness):
     assert result["title"] == "8÷(3−8÷3) = 24"
     assert "8÷(3−8÷3)" in result["input_message_content"]["message_text"]
     answers = await harness.inline(ALICE, "1 2 3 4")
-    assert len(answers.results) == 3 and int(answers.params["cache_time"]) > 0
-    answers = await harness.inline(ALICE, "hello")
+    assert len(answers.results) == 3
+    assert int(answers.params["cache_time"]) == 0  # a round may deal it: never kept
+    answers = await harness.inline(ALICE, "14 1 4 12")
+    assert int(answers.params["cache_time"]) > 0  # no round deals a 14
+    answers = await harness.inline(ALICE, "")
     assert [r["id"] for r in answers.results] == ["usage"]
+    answers = await harness.inline(ALICE, "hello")
+    assert [r["id"] for r in answers.results] == ["problem"]
+    assert answers.results[0]["title"] == "I don't understand hello."
     answers = await harness.inline(ZHANG, "1 1 1 1")
     assert answers.results[0]["title"] == "无解"
 

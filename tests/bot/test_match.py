@@ -59,8 +59,8 @@ async def deal_next(services: Services, scheduler: FakeScheduler) -> Reply | Non
 
 def warnings(scheduler: FakeScheduler) -> dict[int, int | None]:
     """The "30 s left" notices set: chat id -> round id."""
-    return {chat_id: alarm.round_id for (kind, chat_id), (alarm, _) in scheduler.alarms.items()
-            if kind == WARNING}
+    return {alarm.chat_id: alarm.round_id for (alarm, _) in scheduler.alarms.values()
+            if alarm.kind == WARNING}
 
 
 async def win(services: Services, player: Player) -> Round:
@@ -175,7 +175,8 @@ async def test_the_notice_before_the_end(services: Services, clock: Clock):
     assert matches.warning_delay(short) == 2.0  # short rounds: halfway
     clock.now += 30
     notice = matches.warning(GROUP.id, current.id)
-    assert notice is not None and "30 s left" in notice
+    assert notice is not None and notice.edit is not None and notice.edit.id == current.id
+    assert notice.text.startswith(first.text) and notice.text.endswith("⏳ 30 s left.")
     await win(services, BEN)
     assert matches.warning(GROUP.id, current.id) is None  # over: no notice
 
@@ -192,8 +193,8 @@ async def test_a_match_resumes_after_a_restart(services: Services, stores: Store
     third, alarms = await restart(stores, pool, clock)
     said = await third.matches.resume()
     assert warnings(alarms) == {} and len(said) == 1
-    chat_id, step = said[0]
-    assert chat_id == GROUP.id and alarms.when(NEXT_DEAL, GROUP.id) == 5.0
+    (chat_id, topic), step = said[0]
+    assert (chat_id, topic) == (GROUP.id, 0) and alarms.when(NEXT_DEAL, GROUP.id) == 5.0
     assert "round 2 of 3 is next" in step and "Ben" in step
     second = await deal_next(third, alarms)
     assert second is not None and "round 2 of 3" in second.text
@@ -244,7 +245,7 @@ async def test_the_matchs_alarms_follow_its_group_into_a_supergroup(
     moved = await services.rounds.migrate_chat(GROUP.id, new_id)
     assert moved is not None
     services.matches.follow_chat(GROUP.id, new_id, moved)
-    assert {chat for _, chat in scheduler.alarms} == {new_id}
+    assert {chat for _, chat, _ in scheduler.alarms} == {new_id}
     assert scheduler.pending(WARNING, new_id).round_id == moved.id  # type: ignore[union-attr]
     await services.rounds.reveal(Chat(new_id, "supergroup", "G"), ANN)
     said = await services.matches.after_round(new_id, moved.id)

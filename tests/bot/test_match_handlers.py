@@ -46,16 +46,18 @@ async def test_a_short_match_plays_itself_out(telegram: FakeTelegram, pool: Solv
         first = await h.telegram.reply(GROUP)
         assert "Match: round 1 of 2" in first.text
         await win(h, BOB)
-        won, scores = await h.telegram.replies(GROUP, 2)
+        won = await h.telegram.reply(GROUP)  # the scores ride on the result
         assert "Bob wins" in won.text
-        assert "Scores after round 1 of 2" in scores.text and "1. Bob" in scores.text
-        # the next deal (after a pause of a quarter round), the notice, the end, the podium
+        assert "Scores after round 1 of 2" in won.text and "1. Bob" in won.text
+        # the next deal (after a pause of a quarter round), the notice, the end with the podium
         deal = await h.telegram.reply(GROUP, timeout=30)
         assert "Match: round 2 of 2" in deal.text
-        notice, timeout, podium = [s.text for s in await h.telegram.replies(GROUP, 3, 30)]
-        assert "2 s left" in notice and "→ 24" in notice
+        timeout = (await h.telegram.reply(GROUP, timeout=30)).text
+        notice = [e for e in h.telegram.edits if e.message_id == deal.message_id]
+        assert notice and notice[0].text.startswith(deal.text)  # the deal, a line added
+        assert notice[0].text.endswith("⏳ 2 s left.")
         assert "Time is up" in timeout
-        assert "Match over: 2 of 2 rounds played" in podium and "🥇 Bob" in podium
+        assert "Match over: 2 of 2 rounds played" in timeout and "🥇 Bob" in timeout
         await h.send(GROUP, ALICE, "/match stop")
         assert "No match is on" in (await h.telegram.reply(GROUP)).text
 
@@ -88,7 +90,7 @@ async def test_a_restart_between_rounds_resumes_the_match(telegram: FakeTelegram
         await h.send(GROUP, ALICE, "/match 3")
         await h.telegram.reply(GROUP)
         await win(h, ALICE)
-        await h.telegram.replies(GROUP, 2)  # the win and the scores; stopped in the pause
+        await h.telegram.reply(GROUP)  # the win, with the scores; stopped in the pause
     async with running(telegram, pool, database, round_seconds=60.0) as h:
         resumed = await h.telegram.reply(GROUP)
         assert "goes on after a restart: round 2 of 3 is next" in resumed.text
@@ -104,8 +106,8 @@ async def test_a_restart_between_rounds_resumes_the_match(telegram: FakeTelegram
     async with running(telegram, pool, database, round_seconds=60.0) as h:
         # mid-round: the round goes on (no new deal), and replies to its message still count
         await h.send(GROUP, BOB, solve(current.hand)[0], reply_to=deal.message_id)
-        won, scores = await h.telegram.replies(GROUP, 2)
-        assert "Bob wins" in won.text and "Scores after round 2 of 3" in scores.text
+        won = await h.telegram.reply(GROUP)
+        assert "Bob wins" in won.text and "Scores after round 2 of 3" in won.text
 
 
 
@@ -123,10 +125,14 @@ async def test_match_rounds_have_deal_buttons_and_only_show_all_after(
         await h.send(GROUP, ALICE, "/match 2")
         assert labels(await h.telegram.reply(GROUP)) == [["Hint", "Reveal"]]
         await win(h, BOB)
-        won, _ = await h.telegram.replies(GROUP, 2)
-        assert labels(won) == [["Show all solutions"]]
+        won = await h.telegram.reply(GROUP)
+        assert labels(won) == [["Show all solutions"]]  # a win lists none of them
         deal = await h.telegram.reply(GROUP, timeout=30)
         assert "Match: round 2 of 2" in deal.text and labels(deal) == [["Hint", "Reveal"]]
+        hand = h.services.rounds.open_round(GROUP).hand
         await h.send(GROUP, ALICE, "/reveal")
         revealed = await h.telegram.reply(GROUP)
-        assert "Round over" in revealed.text and labels(revealed) == [["Show all solutions"]]
+        assert "Round over" in revealed.text and "Match over" in revealed.text
+        # the match is over: a new round is anyone's again
+        assert labels(revealed) == [["Play again", "Same level"]] + \
+            ([["Show all solutions"]] if len(solve(hand)) > 5 else [])

@@ -215,5 +215,5 @@ def test_fuzz_judging_answers(text, explicit):
     """The three games' judges on any text: a verdict, never an exception."""
     for verdict in (twentyfour_game.judge(text, (3, 3, 8, 8), 24, explicit),
                     countdown_game.judge(text, (1, 3, 7, 10, 25, 50), 765, explicit),
-                    yahtzee_game.judge(text, 111, explicit)):
+                    yahtzee_game.judge(text, 111, (40, 380), explicit)):
         assert isinstance(verdict, Verdict)

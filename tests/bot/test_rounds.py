@@ -48,8 +48,8 @@ async def restart(stores: Stores, pool: SolverPool, clock: Clock
 
 def running(scheduler: FakeScheduler) -> dict[int, int | None]:
     """The rounds whose end alarm is set: chat id -> round id."""
-    return {chat_id: alarm.round_id for (kind, chat_id), (alarm, _) in scheduler.alarms.items()
-            if kind == ROUND_END}
+    return {alarm.chat_id: alarm.round_id for (alarm, _) in scheduler.alarms.values()
+            if alarm.kind == ROUND_END}
 
 
 async def test_round_win_and_streak(services: Services, clock: Clock):
@@ -72,6 +72,7 @@ async def test_answer_is_judged_with_the_reason(services: Services):
     a, b, *_ = dealt.dealt.hand
     wrong = await services.answers.answer(GROUP, BEN, f"{a}+{b}", explicit=True)
     assert wrong is not None and not wrong.closed and "leaves out" in wrong.text
+    assert wrong.reaction == "👎"  # said in words only where reactions are off
     zh = await services.answers.answer(GROUP, LI, f"{a}+{b}", explicit=True)
     assert zh is not None and "漏掉了" in zh.text  # the speaker's language
     assert await services.answers.answer(GROUP, BEN, "nice weather", explicit=False) is None
@@ -81,9 +82,9 @@ async def test_hint_then_win_gives_fewer_points(services: Services):
     dealt = await services.rounds.play(GROUP, ANN, "24", PlayOptions(level="hard"))
     points = dealt.dealt.points
     assert points == 30
-    hint = await services.rounds.hint(GROUP, ANN)
-    assert f"Points now {hint_points(points)}" in hint
-    await services.rounds.hint(GROUP, ANN)  # a second hint costs nothing more
+    hint = await services.hints.hint(GROUP, ANN)
+    assert f"(now worth {hint_points(points)} points)" in hint.text and hint.edit is not None
+    await services.hints.hint(GROUP, ANN)  # a second hint costs nothing more
     won = await services.answers.answer(GROUP, ANN, solve(dealt.dealt.hand)[0], True)
     assert won is not None and f"+{hint_points(points)} points" in won.text
 
@@ -91,8 +92,8 @@ async def test_hint_then_win_gives_fewer_points(services: Services):
 async def test_timer_expiry_reveals_once(services: Services):
     dealt = await services.rounds.play(GROUP, ANN, "24")
     closed = await services.rounds.expire(dealt.dealt.id)
-    assert closed is not None and closed[0] == GROUP.id and "Time is up" in closed[1]
-    assert f"{len(solve(dealt.dealt.hand))} distinct solution" in closed[1]
+    assert closed is not None and closed.ended == dealt.dealt.id and "Time is up" in closed.text
+    assert f"{len(solve(dealt.dealt.hand))} distinct solution" in closed.text
     assert await services.rounds.expire(dealt.dealt.id) is None
     assert services.rounds.open_round(GROUP.id) is None
 
@@ -146,8 +147,8 @@ async def test_countdown_closest_answer_wins_at_the_end(services: Services, stor
     far = await services.answers.answer(GROUP, LI, "50*10", explicit=True)
     assert far is not None and "331" in far.text
     closed = await services.rounds.expire(round_.id)
-    assert closed is not None and "Ann" in closed[1] and "+7 points" in closed[1]
-    assert "the closest is <b>830</b>" in closed[1]
+    assert closed is not None and "Ann" in closed.text and "+7 points" in closed.text
+    assert "the closest is <b>830</b>" in closed.text
     assert "7 points, 1 win in 1 round" in await services.standings.stats(GROUP, ANN)
     assert "0 points, 0 wins in 1 round" in await services.standings.stats(GROUP, BEN)
 
@@ -186,21 +187,23 @@ async def test_yahtzee_round(services: Services):
     assert round_ is not None and len(round_.hand) == 13 and "⚀" in dealt.text + "⚀"
     total = best_assignment(round_.hand).total
     wrong = await services.answers.answer(GROUP, BEN, str(total - 1), explicit=False)
-    assert wrong is not None and f"more than {total - 1}" in wrong.text
-    assert await services.rounds.hint(GROUP, BEN) == "No hints in this game."
+    assert wrong is not None and wrong.reaction == "✍" and "more" not in wrong.text
+    assert (await services.hints.hint(GROUP, BEN)).text == "No hints in this game."
     won = await services.answers.answer(GROUP, ANN, str(total), explicit=True)
     assert won is not None and won.closed and f"The best total is <b>{total}</b>" in won.text
     assert "<pre>" in won.text and "full house" in won.text
 
 
 async def test_languages(services: Services, stores: Stores, pool: SolverPool, clock: Clock):
-    assert "Usage: /lang" in await services.people.set_language(GROUP, ANN, "fr")
+    assert "I don't speak <code>fr</code>" in await services.people.set_language(GROUP, ANN,
+                                                                                 "fr")
+    assert "Usage: /lang" in await services.people.set_language(GROUP, ANN, "")
     assert "中文" in await services.people.set_language(GROUP, ANN, "zh", admin)
     # Ann speaks English, the chat chose Chinese
     dealt = await services.rounds.play(GROUP, ANN, "24")
     assert "算出" in dealt.text
     closed = await services.rounds.expire(dealt.dealt.id)
-    assert closed is not None and "时间到" in closed[1]
+    assert closed is not None and "时间到" in closed.text
     again, _ = await restart(stores, pool, clock)  # the choice is stored
     assert "还没有" in await again.standings.stats(GROUP, ANN)
 
@@ -239,9 +242,11 @@ async def test_solving_service(pool: SolverPool):
     assert "No solution" in await solving.solve(SolveRequest((1, 1, 1, 1), 24), texts)
     closest = await solving.solve(SolveRequest((1, 3, 7, 10, 25, 50), 831, True), texts)
     assert "<b>830</b>" in closest
-    answers = await solving.inline(SolveRequest((1, 2, 3, 4), 24), texts)
-    assert len(answers) == 3 and len({a.id for a in answers}) == 3
-    assert (await solving.inline(None, texts))[0].id == "usage"
+    found = await solving.inline("1 2 3 4", texts)
+    assert len(found.answers) == 3 and len({a.id for a in found.answers}) == 3
+    assert not found.cacheable  # a hand a round may deal: Telegram must not keep it
+    assert (await solving.inline("14 1 4 12", texts)).cacheable  # 14: never dealt
+    assert (await solving.inline("", texts)).answers[0].id == "usage"
 
 
 async def test_slow_solve_is_stopped_and_the_pool_recovers():

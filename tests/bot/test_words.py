@@ -204,7 +204,8 @@ async def test_counts_are_plural_only_when_many(harness: Harness):
     assert re.search(r"— \d+ points, 1 win$", await ask(harness, "/top"))
     await harness.send(GROUP, ALICE, "/play")
     await harness.telegram.reply(GROUP)
-    assert "❌" in await ask(harness, "/a 1+2", BOB)  # Bob plays this round, and loses it
+    await harness.send(GROUP, BOB, "/a 1+2")  # Bob plays this round, and loses it
+    assert harness.telegram.reactions[-1].emoji == "👎"
     await win(harness, ALICE)
     assert "0 wins in 1 round." in await ask(harness, "/stats", BOB)
     assert "2 wins in 2 rounds." in await ask(harness, "/stats")
@@ -217,6 +218,7 @@ async def test_negative_targets_and_values_use_a_minus_sign(harness: Harness):
     text = await ask(harness, "/solve 3 4 = -1")
     assert "3 4 → −1: 1 distinct solution\n3−4 = −1" in text and "-" not in text
     assert "→ −5" in await ask(harness, "/solve 1 1 = -5")
+    harness.telegram.no_reactions.add(GROUP)  # a wrong answer is then said in words
     await harness.send(GROUP, ALICE, "/play")
     await harness.telegram.reply(GROUP)
     low, *rest = sorted(harness.services.rounds.open_round(GROUP).hand)
@@ -251,4 +253,5 @@ async def test_lang_takes_tags_in_any_case(harness: Harness):
                       ("en_GB", "English"), ("中文", "中文")):
         assert said in await ask(harness, f"/lang {tag}"), tag
     for wrong in ("en us", "fr", "zh-", "chinese please"):  # the chat speaks Chinese now
-        assert "用法：/lang" in await ask(harness, f"/lang {wrong}"), wrong
+        said = await ask(harness, f"/lang {wrong}")
+        assert said.startswith(f"我不会说 {wrong}：") and "/lang zh" in said, wrong

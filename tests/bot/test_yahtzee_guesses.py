@@ -1,5 +1,6 @@
-"""Yahtzee people can play: the deal shows what each roll scores, three guesses a player with
-"higher"/"lower", the closest guess wins at the end; nobody wins by typing 101, 102, 103 ..."""
+"""Yahtzee people can play: the deal shows what each roll scores, three sealed guesses a player
+(each marked the same, whatever its distance), the closest guess wins at the end; nobody wins by
+typing 101, 102, 103 ..., and numbers outside the range the best total lies in are chat."""
 
 from __future__ import annotations
 
@@ -50,6 +51,14 @@ async def guess(services: Services, player: Player, total: int) -> str:
     return reply.text
 
 
+async def noted(services: Services, player: Player, total: int) -> str:
+    """A guess that counted: marked ✍, its words (said only where reactions are off)."""
+    services.rounds.clock.now += 2  # type: ignore[attr-defined]
+    reply = await services.answers.answer(GROUP, player, str(total), explicit=False)
+    assert reply is not None and reply.reaction == yahtzee.GUESS_REACTION, reply
+    return reply.text
+
+
 # --- the rules, plain ------------------------------------------------------------------------
 
 def test_the_deal_table_shows_each_rolls_scores():
@@ -72,23 +81,37 @@ def test_the_deal_table_shows_each_rolls_scores():
 
 
 def test_guesses_are_judged_by_distance_and_scored_in_tiers():
-    assert yahtzee.judge("150", 150, explicit=False).kind == "right"
-    low = yahtzee.judge("141", 150, explicit=False)
+    bounds = (40, 380)
+    assert yahtzee.judge("150", 150, bounds, explicit=False).kind == "right"
+    low = yahtzee.judge("141", 150, bounds, explicit=False)
     assert (low.kind, low.distance, low.value) == ("close", 9, "141")
-    assert yahtzee.judge("hello", 150, explicit=False).kind == "ignore"
+    assert yahtzee.judge("hello", 150, bounds, explicit=False).kind == "ignore"
     assert [yahtzee.points_for(d) for d in (0, 1, 5, 6, 10, 11, 80)] == [20, 10, 10, 5, 5, 0, 0]
 
 
-def test_higher_or_lower_never_says_how_far():
+def test_a_guess_is_answered_alike_whatever_its_distance():
     rules = yahtzee.Yahtzee()
     round_ = Round(1, GROUP.id, "yahtzee", ((1, 2, 3, 4, 5),) * 13, 150, "", 20, "en", None,
                    0.0, 60.0, "open", False)
     texts = Texts("en")
-    low = yahtzee.judge("149", 150, explicit=True)
-    high = yahtzee.judge("151", 150, explicit=True)
-    assert "Higher" in rules.verdict_text(low, round_, texts)
-    assert "Lower" in rules.verdict_text(high, round_, texts)
-    assert "1" not in rules.verdict_text(low, round_, texts).replace("149", "")
+    bounds = yahtzee.total_bounds(round_.hand)
+    below = yahtzee.judge("140", 150, bounds, explicit=True)
+    above = yahtzee.judge("160", 150, bounds, explicit=True)
+    said = [rules.verdict_text(v, round_, texts).replace(v.value, "N") for v in (below, above)]
+    assert said[0] == said[1]  # nothing tells which side of the answer a guess is on
+
+
+def test_the_range_of_guesses_comes_from_the_table_alone():
+    for seed in range(30):
+        rolls = yahtzee.roll_all(seed).hand
+        low, high = yahtzee.total_bounds(rolls)
+        in_order = sum(category_score(roll, c) for c, roll in enumerate(rolls))
+        assert low == in_order + (35 if sum(category_score(roll, c) for c, roll in
+                                            enumerate(rolls[:6])) >= 63 else 0)
+        assert low <= best_assignment(rolls).total <= high == 380
+    every = [(d,) * 5 for d in range(1, 7)]  # the most any rolls score, worked out by hand:
+    assert yahtzee.most_any_rolls() == 5 + 10 + 15 + 20 + 25 + 30 + 35 + 30 + 30 + 30 + 50 + \
+        25 + 35 + 40 == 380 and max(category_score(r, 9) for r in every) == 50
 
 
 def test_the_reveal_numbers_each_roll_as_the_deal_does():
@@ -102,19 +125,28 @@ def test_the_reveal_numbers_each_roll_as_the_deal_does():
 
 # --- rounds ----------------------------------------------------------------------------------
 
-async def test_three_guesses_each_then_a_polite_no(services: Services, stores: Stores):
+async def test_three_sealed_guesses_each_then_a_polite_no(services: Services, stores: Stores):
     round_ = await deal(services)
     best = round_.target
-    first = await guess(services, BEN, best - 40)
-    assert "Higher" in first and "Guesses left: 2" in first
-    assert "Lower" in await guess(services, BEN, best + 7)
-    assert "Guesses left: 0" in await guess(services, BEN, best - 3)
+    assert "2 left" in await noted(services, BEN, best - 9)
+    assert "1 left" in await noted(services, BEN, best + 7)
+    assert "0 left" in await noted(services, BEN, best - 3)
     refused = await guess(services, BEN, best)  # even the right total: no guesses left
     assert "had your 3 guesses" in refused
     assert services.rounds.open_round(GROUP.id) is not None
     assert await stores.rounds.guesses_made(round_.id, BEN.id) == 3
     won = await services.answers.answer(GROUP, CY, str(best), explicit=True)  # Cy has all three
     assert won is not None and won.closed and "Cy" in won.text and "+20 points" in won.text
+
+
+async def test_numbers_outside_the_range_are_chat(services: Services, stores: Stores):
+    round_ = await deal(services)
+    low, high = yahtzee.total_bounds(round_.hand)
+    for chatter in ("3", str(low - 1), str(high + 1), "13"):
+        assert await services.answers.answer(GROUP, BEN, chatter, explicit=False) is None
+    asked = await services.answers.answer(GROUP, BEN, str(high + 1), explicit=True)
+    assert asked is not None and f"from {low} to {high}" in asked.text
+    assert await stores.rounds.guesses_made(round_.id, BEN.id) == 0
 
 
 async def test_typing_a_run_of_numbers_wins_nothing(services: Services, stores: Stores):
@@ -149,7 +181,7 @@ async def test_the_count_survives_a_restart(services: Services, stores: Stores, 
     again = new_game(stores, pool, clock)  # a restart: the open round is read back
     again.rounds.board.load(await stores.rounds.open_rounds())
     await again.people.load()
-    assert "Guesses left: 0" in await guess(again, BEN, round_.target + 12)
+    assert "0 left" in await noted(again, BEN, round_.target + 12)
     assert "had your 3 guesses" in await guess(again, BEN, round_.target)
 
 
@@ -160,7 +192,7 @@ async def test_the_closest_guess_wins_when_time_is_up_ties_to_the_earlier(servic
     await guess(services, ANN, round_.target + 9)
     closed = await services.rounds.expire(round_.id)
     assert closed is not None
-    text = closed[1]
+    text = closed.text
     assert "Ben</b> was closest" in text and "4 away" in text and "+10 points" in text
     assert f"The best total is <b>{round_.target}</b>" in text
     stats = await services.standings.stats(GROUP, BEN)
@@ -171,15 +203,18 @@ async def test_nobody_within_ten_wins_nothing(services: Services):
     round_ = await deal(services)
     await guess(services, BEN, round_.target + 11)
     closed = await services.rounds.expire(round_.id)
-    assert closed is not None and "Nobody came within 10" in closed[1]
+    assert closed is not None and "Nobody came within 10" in closed.text
 
 
-async def test_a_guess_is_no_reason_to_stop_early(services: Services):
-    """Ending a round early gives the closest guess nothing (or ending would be a way to win)."""
+async def test_once_others_guessed_the_starter_cannot_end_the_round(services: Services):
+    """Ending a round early must not change who scores: once Ben has guessed, Ann (who dealt
+    it) may not end it; her own guess alone could not win a round she ended."""
     round_ = await deal(services)
-    await guess(services, BEN, round_.target + 1)
-    revealed = await services.rounds.reveal(GROUP, ANN)
-    assert revealed.closed and "nobody scores" in revealed.text
+    await noted(services, ANN, round_.target + 1)
+    await noted(services, BEN, round_.target + 2)
+    refused = await services.rounds.reveal(GROUP, ANN)
+    assert not refused.closed and "only a chat admin" in refused.text
+    assert services.rounds.open_round(GROUP.id) is not None
 
 
 # --- through the real Application ------------------------------------------------------------
@@ -194,14 +229,16 @@ async def test_guessing_through_the_application(harness: Harness):
     await harness.send(CHAT, ALICE, "/yahtzee")
     deal_message = await harness.telegram.reply(CHAT)
     assert "<pre>" in deal_message.html and "3K" in deal_message.text
-    assert "3 guesses each" in deal_message.text
+    low, high = yahtzee.total_bounds(harness.services.rounds.open_round(CHAT).hand)
+    assert f"Guess a number from {low} to {high}: 3 guesses each, sealed" in deal_message.text
     best = harness.services.rounds.open_round(CHAT).target
-    replies = []
-    for total in (best - 30, best + 30, best - 1, best):
+    sent = len(harness.telegram.sent)
+    for total in (best + 9, best - 9, best - 1):
         await harness.send(CHAT, BOB, str(total))
-        replies.append((await harness.telegram.reply(CHAT)).text)
-    assert "Higher" in replies[0] and "Lower" in replies[1] and "Guesses left: 0" in replies[2]
-    assert "had your 3 guesses" in replies[3]
+    assert len(harness.telegram.sent) == sent  # not a word: each guess is marked, no more
+    assert [r.emoji for r in harness.telegram.reactions] == ["✍"] * 3
+    await harness.send(CHAT, BOB, str(best))
+    assert "had your 3 guesses" in (await harness.telegram.reply(CHAT)).text
     await harness.send(CHAT, ALICE, f"/a {best}")
     won = await harness.telegram.reply(CHAT)
     assert "Alice wins" in won.text and f"The best total is {best}" in won.text

@@ -36,9 +36,10 @@ async def test_every_route_from_the_terminal(tmp_path: Path):
         hand = [int(n) for n in match.groups()]
 
         await type_line(process, "/press hint")  # any case
-        pressed = await read_until(process, "^Twenty-Four")
-        assert pressed.splitlines()[-2:-1] == ["Ann presses [Hint]"]
-        assert "notice" not in pressed.splitlines()[-1]  # the starter may: the hint is sent
+        pressed = await read_until(process, r"^  💡 Hints: ")
+        assert "Ann presses [Hint]" in pressed  # the starter may: the hint is her notice,
+        assert "Twenty-Four (notice to Ann): 💡 Hint 1: " in pressed  # and goes into the deal
+        assert "💡 Hints: " in pressed
 
         await type_line(process, "/user Bob")
         await type_line(process, "/press [Reveal]")
@@ -48,8 +49,8 @@ async def test_every_route_from_the_terminal(tmp_path: Path):
 
         wrong = "+".join(map(str, hand)) if sum(hand) != 24 else "*".join(map(str, hand))
         await type_line(process, f"/reply {wrong}")
-        answered = await read_until(process, "^Twenty-Four to Bob: ")
-        assert f"Bob, replying to the deal: {wrong}" in answered and "not 24" in answered
+        answered = await read_until(process, r"^\(Twenty-Four reacts 👎 to Bob's ")
+        assert f"Bob, replying to the deal: {wrong}" in answered  # marked, not a message
 
         await type_line(process, "/user Ann")
         await type_line(process, f"/reply {solve(hand)[0]}")

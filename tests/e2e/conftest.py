@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
+import sqlite3
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -26,6 +28,7 @@ class BotProcess:
                     "RATE_LIMIT": "off", "LOG_LEVEL": "INFO"}
         self.telegram = telegram
         self.process: asyncio.subprocess.Process | None = None
+        self.database = database
         self.log = database.with_suffix(".log")
 
     async def start(self) -> None:
@@ -41,6 +44,18 @@ class BotProcess:
                 return
             assert self.process.returncode is None, self.log.read_text()
         raise AssertionError("the bot did not start:\n" + self.log.read_text())
+
+    async def all_announced(self, timeout: float = 15.0) -> bool:
+        """Wait until every closed round's result is marked sent in the database (it is, just
+        after Telegram took the message)."""
+        for _ in range(int(timeout / 0.05)):
+            with contextlib.closing(sqlite3.connect(self.database)) as database:
+                rows = database.execute("SELECT COUNT(*) FROM rounds WHERE status != 'open' "
+                                        "AND announced = 0").fetchall()
+            if rows == [(0,)]:
+                return True
+            await asyncio.sleep(0.05)
+        return False
 
     async def kill(self) -> None:
         assert self.process is not None

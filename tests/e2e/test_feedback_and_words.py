@@ -3,7 +3,7 @@ against the emulator over HTTP."""
 
 from __future__ import annotations
 
-import asyncio
+import re
 
 from tests.e2e.test_bot_process import hand_of
 from tests.fake_telegram import FakeTelegram
@@ -17,20 +17,26 @@ async def test_feedback_names_the_mistake_and_hints_go_step_by_step(telegram: Fa
                                                                      make_bot):
     await make_bot(round_seconds=90).start()
     telegram.chat(GROUP)
+    telegram.no_reactions.add(GROUP)  # a wrong answer is then said, precisely
     await telegram.say(GROUP, ANN, "/play")
-    hand = hand_of((await telegram.reply(GROUP)).text)
+    deal = await telegram.reply(GROUP)
+    hand = hand_of(deal.text)
     first = hand[0]
-    await telegram.say(GROUP, BEN, f"/a {first}*{first}*{hand[1]}")
+    others = [n for n in hand if n != first]
+    used = [first] * (hand.count(first) + 1) + others[:1]  # one too many, and not the rest
+    await telegram.say(GROUP, BEN, "/a " + "*".join(map(str, used)))
     said = (await telegram.reply(GROUP)).text
-    assert f"{first} is used" in said and "the hand has" in said and "leaves out" in said
-    await telegram.say(GROUP, ANN, "/hint")
-    assert "Start with" in (await telegram.reply(GROUP)).text
-    await telegram.say(GROUP, ANN, "/hint")
-    assert "Next:" in (await telegram.reply(GROUP)).text
+    assert f"{first} is used" in said and "the hand has" in said
+    assert ("leaves out" in said) == (len(others) > 1)
+    for hint in (1, 2):  # each goes into the deal, and is said too (no reactions here)
+        await telegram.say(GROUP, ANN, "/hint")
+        assert (await telegram.reply(GROUP)).text.startswith(f"💡 Hint {hint}: ")
+    edits = [e.text for e in telegram.edits if e.message_id == deal.message_id]
+    assert len(edits) == 2 and edits[-1].startswith(deal.text) and "💡 Hints: " in edits[-1]
     await telegram.say(GROUP, ANN, "/hint")
     assert "No more hints" in (await telegram.reply(GROUP)).text
-    await telegram.say(GROUP, ANN, "/reveal")
-    assert (await telegram.reply(GROUP)).text.startswith("⏹ Round over — make 24.")
+    await telegram.say(GROUP, ANN, "/reveal")  # Ben answered: Ann may no longer end it
+    assert "only a chat admin" in (await telegram.reply(GROUP)).text
     await telegram.say(GROUP, ANN, "/countdown 5")
     said = (await telegram.reply(GROUP)).text
     assert said.startswith("❌ At most 4 large numbers, not 5.") and "Usage: /countdown" in said
@@ -38,20 +44,21 @@ async def test_feedback_names_the_mistake_and_hints_go_step_by_step(telegram: Fa
     assert "90 seconds a round" in (await telegram.reply(GROUP)).text
 
 
-async def test_yahtzee_gives_three_guesses_with_higher_or_lower(telegram: FakeTelegram,
-                                                                make_bot):
+async def test_yahtzee_guesses_are_sealed(telegram: FakeTelegram, make_bot):
     await make_bot().start()
     telegram.chat(GROUP)
     await telegram.say(GROUP, ANN, "/yahtzee")
     deal = await telegram.reply(GROUP)
-    assert "3 guesses each" in deal.text and "3K" in deal.text
+    low, high = (int(n) for n in re.findall(r"Guess a number from (\d+) to (\d+)",
+                                             deal.text)[0])
+    assert "3 guesses each, sealed" in deal.text and "3K" in deal.text
     assert deal.text.endswith("by replying to this message, or just type the number.")
-    for guess, left in (("1", 2), ("2", 1), ("/a 3", 0)):
-        await telegram.say(GROUP, BEN, guess)
-        said = (await telegram.reply(GROUP)).text
-        assert said.startswith("📈 Higher") and f"Guesses left: {left}." in said
-    await asyncio.sleep(1.1)  # past the reply throttle (a burst of 3, then one a second)
-    await telegram.say(GROUP, BEN, "4")
+    guesses = [await telegram.say(GROUP, BEN, text)
+               for text in ("3", str(low), str(low + 1), f"/a {high}")]  # "3" is chat
+    assert await telegram.wait_for(lambda: len(telegram.reactions) == 3, 15)
+    assert {r.message_id for r in telegram.reactions} == {g["message_id"] for g in guesses[1:]}
+    assert {r.emoji for r in telegram.reactions} == {"✍"} and len(telegram.sent) == 1
+    await telegram.say(GROUP, BEN, str(low + 2))  # guesses are never held by the throttle
     assert "you have had your 3 guesses" in (await telegram.reply(GROUP)).text
 
 

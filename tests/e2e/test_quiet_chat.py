@@ -4,6 +4,8 @@ mode reads getMe, explains it in the log and stops inviting typed answers."""
 
 from __future__ import annotations
 
+import asyncio
+
 from solver import solve
 from tests.e2e.test_bot_process import hand_of
 from tests.fake_telegram import FakeTelegram
@@ -30,15 +32,21 @@ async def test_a_wrong_typed_attempt_gets_a_reaction(telegram: FakeTelegram, mak
     assert await telegram.wait_for(lambda: bool(telegram.reactions), timeout=15)
     [reaction] = telegram.reactions
     assert (reaction.message_id, reaction.emoji) == (attempt["message_id"], "👎")
-    await telegram.say(GROUP, BEN, f"/a {wrong_attempt(hand)}")  # the next message the bot
-    assert "not 24" in (await telegram.reply(GROUP)).text      # sends is this one's verdict
+    asked = await telegram.say(GROUP, BEN, f"/a {wrong_attempt(hand)}")  # /a: marked too
+    replied = await telegram.say(GROUP, BEN, wrong_attempt(hand), reply_to=deal.message_id)
+    await telegram.say(GROUP, BEN, "this one is tough", reply_to=deal.message_id)  # talk
+    assert await telegram.wait_for(lambda: len(telegram.reactions) == 3, timeout=15)
+    assert {r.message_id for r in telegram.reactions[1:]} == {asked["message_id"],
+                                                              replied["message_id"]}
 
     telegram.no_reactions.add(GROUP)  # reactions turned off: the verdict is said instead
+    await asyncio.sleep(1.1)  # past the reply throttle (a burst of 3, then one a second)
     await telegram.say(GROUP, BEN, wrong_attempt(hand))
     assert "not 24" in (await telegram.reply(GROUP)).text
     await telegram.say(GROUP, ANN, solve(hand)[0])
     assert "Ann wins" in (await telegram.reply(GROUP)).text
-    assert len(telegram.reactions) == 1
+    assert len(telegram.reactions) == 3
+    assert len(telegram.sent) == 3  # the deal, the verdict said in words, the result
 
 
 async def test_privacy_mode_from_getme(telegram: FakeTelegram, make_bot):

@@ -78,21 +78,28 @@ def test_sampled_five_number_hands(target):
 
 
 @pytest.mark.parametrize(("hand", "target"), [
-    ((1, 2, 3, 10), 10),      # 10*(1+2)/3 is (10+(1+2))-3; 1*10*(3-2) is 1+2+10-3
-    ((2, 5, 10, 10), 10),     # 2*(5+10-10) is 10+10-2*5's family
+    ((1, 2, 3, 10), 10),      # 10*(1+2)/3 is (10+(1+2))-3; 10*(3-1)/2 is (10+3)-(1+2)
+    ((2, 5, 10, 10), 10),     # 2*(5+10-10) is 2*5+10-10, not 10+10-2*5
     ((1, 3, 3, 4), 3),
-    ((3, 3, 4, 12), 3),       # 3*3*4/12 is 3+3*4-12
+    ((3, 3, 4, 12), 3),       # 3*3*4/12 is 3+3*4-12, not 3+3-12/4
     ((1, 2, 5, 5), 1),        # 1*2-5/5 is 1*(2-5/5)
     ((2, 2, 7, 9, 12), 24),   # 12*(2+2+7-9), 2*12*(2+7)/9
     ((1, 1, 3, 5, 6, 8), 24),  # 1*1*3*8*(6-5), 3/(1/8+1+5-6)
+    ((1, 4, 5, 5, 7), 24),    # issue 19: 4*(5+7-(1+5)) and 1*4*(7-5/5) stay apart
+    ((2, 4, 9, 10, 10), 10),  # issue 19: (10+9)-(10+4), 10+10-2*(9-4), 10/(9-4)+10-2
 ])
 def test_the_hands_of_the_issue(hand, target):
     assert not differences(Forest(), hand, target)
 
 
 def test_the_issue_counts():
-    # The four of the issue are one idea: 10*(3-1)/2 is (10+(3-1))-2 by rule 5, and (A+X)-Y is
-    # (A+Y)-X by rules 2 and 4 (see test_same_solution.py, "cancel 2, cancel 3").
-    assert solve([1, 2, 3, 10], 10) == ["1+2+10-3"]
-    assert solve([2, 5, 10, 10], 10) == ["10+10-2*5"]
-    assert solve([1, 2, 5, 5], 1) == ["2+5-1-5", "1+(5-5)*2", "(5/5+1)/2"]
+    # Where both public references agree, so do the rules now: a pair turned round is another
+    # solution (10*(1+2)/3 is 1+2+10-3, 10*(3-1)/2 is 3+10-1-2), and so is each way a
+    # product's parts cancel as written (10*2/5-2, 10/5+10-2 ...). Issue 19's five-number
+    # hands: 7 and 16 solutions, as both references count.
+    assert solve([1, 2, 3, 10], 10) == ["1+2+10-3", "3+10-1-2"]
+    assert len(solve([2, 5, 10, 10], 10)) == 6
+    assert solve([1, 2, 5, 5], 1) == ["2+5-1-5", "1+(5-5)*2", "1*2-5/5", "(5/5+1)/2",
+                                      "2/(5/5+1)"]
+    assert len(solve([1, 4, 5, 5, 7], 24)) == 7
+    assert len(solve([2, 4, 9, 10, 10], 10)) == 16

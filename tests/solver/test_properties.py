@@ -154,7 +154,8 @@ def test_value_identities():
     assert same("7-(3-3)", "7+(3-3)")
     assert same("7/(4-3)", "7*(4-3)")
     assert same("(3-3)/5", "(3-3)*5")
-    assert same("(2-2)*(3-3)+9", "(2-2)+(3-3)+9")
+    assert same("(2-2)*2*((3-3)*3)+9", "(2-2)*2+(3-3)*3+9")  # zero terms: Z*Z' = Z+Z'
+    assert not same("(2-2)*(3-3)+9", "(2-2)+(3-3)+9")  # a pair added is no zero term
     assert same("(5+(2-2))*3", "(2-2)+5*3")
     assert same("(5*(4-3))*3", "(4-3)*(5*3)")
     assert same("(0*(3+2))+9", "(0*(3*2))+9")

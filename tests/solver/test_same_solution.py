@@ -3,7 +3,8 @@
 Each pair of the table is checked twice: by `canonical`, and by the closure of the rules
 (tests/closure.py), so the table itself is what the rules say, not what the code does. Each
 derivation is a chain of expressions where one rule, applied once at one node, turns each into
-the next: it shows why the project merges what other public solvers keep apart.
+the next. The DIFFERENT rows name what the restricted rules 3 to 5 keep apart; where the row is
+a hand of ../shared/data, both public references keep it apart too (issue 19).
 """
 
 from __future__ import annotations
@@ -33,27 +34,38 @@ rule  verdict    a                       b
 3     SAME       4+(2-3)                 4-(3-2)
 3     SAME       10-(2-5)*3              10+(5-2)*3
 3     SAME       3-(1+2)                 (1+2)-3
+3     SAME       9+(1+2-3)*(5-4)         9+(3-1-2)*(5-4)
 3     DIFFERENT  (3-1)*(5+7)             (7-3)*(1+5)
+3     DIFFERENT  2+(1+8-9)               2+(9-(1+8))
+3     DIFFERENT  9+(1+2-3)*4             9+(3-(1+2))*4
 4     SAME       7-(3-3)                 7+(3-3)
 4     SAME       7/(4-3)                 7*(4-3)
 4     SAME       (3-3)/5                 (3-3)*5
-4     SAME       (2-2)*(3-3)+9           (2-2)+(3-3)+9
-4     SAME       (5+(2-2))*3             (2-2)+5*3
 4     SAME       (5*(4-3))*3             (4-3)*(5*3)
 4     SAME       0*(3+2)+9               0*(3*2)+9
-4     SAME       1*(2+6-1)               (2-1)*(1+6)
+4     SAME       9+(2-2)*3*1             1*(9+(2-2)*3)
 4     DIFFERENT  3+0*(1+2)               (1+2)+0*3
 4     DIFFERENT  (2+3-5)*7               (2+5-7)*3
+4     DIFFERENT  (2-2)*(3-3)+9           (2-2)+(3-3)+9
+4     DIFFERENT  1*(2+6-1)               (2-1)*(1+6)
+4     DIFFERENT  1*(13+2/2)              1+13+2-2
+4     DIFFERENT  1*4*(7-5/5)             4*(5+7-(1+5))
 5     SAME       10*(1+2)/3              (10+(1+2))-3
 5     SAME       (5*(6*7))/7             ((5*6)+7)-7
 5     SAME       (5*7)/(6*7)             ((5/6)+7)-7
 5     SAME       ((5+7)-7)*6             ((5*6)+7)-7
+5     SAME       (5+(2-2))*3             (2-2)+5*3
 5     SAME       4*6*1*1                 4*6+1-1
-5     SAME       (10+(1+2))-3            (10+3)-(1+2)
-5     SAME       (1+1)/2+5               2/(1+1)+5
 5     SAME       3*3*4/12                3+3*4-12
-5     SAME       12*(2+2+7-9)            2*12+2+7-9
-5     SAME       6+(2*3-6)*1             2*3+(6-6)*1
+5     SAME       13*1*(4-3)              13+(4-3)-1
+5     DIFFERENT  13*1*(4-3)              13+1-(4-3)
+5     DIFFERENT  (10+(1+2))-3            (10+3)-(1+2)
+5     DIFFERENT  (1+1)/2+5               2/(1+1)+5
+5     DIFFERENT  3+3*4-12                3+3-12/4
+5     DIFFERENT  4*(5+7-(1+5))           5+4*(7-1)-5
+5     DIFFERENT  ((10+9)-(10+4))*2       (10+10)-2*(9-4)
+5     DIFFERENT  (10+10)-2*(9-4)         10+10/(9-4)-2
+5     DIFFERENT  12*(2+2+7-9)            2*12+2+7-9
 5     DIFFERENT  2*3-6                   2-6/3
 5     DIFFERENT  7+(2*3-6)*5             7+(2-6/3)*5
 5     DIFFERENT  1/2-1/2                 (1-1)+(2-2)
@@ -87,35 +99,29 @@ def test_the_table_covers_every_rule_both_ways():
 
 # Derivations: each step is one rule at one node (the closure checks that, not the comment).
 DERIVATIONS = {
-    # 1 2 3 10 -> 10: four ways to write one idea. Two public solvers keep 10*(3-1)/2 apart
-    # from 1+2+10-3; the rules do not.
-    "cancel 2, cancel 3": [
-        "(10*(3-1))/2",
-        "(10+(3-1))-2",     # rule 5: (A*X)/Y = (A+X)-Y
-        "10-(2-(3-1))",     # rule 2: (A+C)-B = A-(B-C)
-        "10-((3-1)-2)",     # rule 3: turn the zero part round
-        "10-(3-(1+2))",     # rule 2: (A-B)-C = A-(B+C)
-        "(10+(1+2))-3",     # rule 2: A-(B-C) = (A+C)-B
-    ],
-    # (A+X)-Y is (A+Y)-X when X = Y: both public solvers keep these apart (1 1 2 4 -> 4).
-    "which side a pair is on": [
-        "(4+(1+1))-2",
-        "4-(2-(1+1))",      # rule 2
-        "4-((1+1)-2)",      # rule 3: -Z is Z
-        "(2+4)-(1+1)",      # rule 2
-    ],
-    # Which of two parts worth one is the factor (1 1 2 6 -> 7): both keep these apart too.
-    "which one multiplies": [
-        "1*((2+6)-1)",
-        "1*((2-1)+6)",      # rules 1 and 2
-        "(1*(2-1))+6",      # rule 4: (A*O)+B = O*(A+B), here A = 2-1 and O = 1
-        "(2-1)*(1+6)",      # rule 4 again, with A = 1 and O = 2-1
-    ],
-    # 3 3 4 12 -> 3 (the issue's P4).
+    # 3 3 4 12 -> 3 (the issue's P4): both public references merge these.
     "a product cancels a sum": [
         "(4*(3*3))/12",
         "(3*(3*4))/12",     # rule 1
         "(3+(3*4))-12",     # rule 5, with X = 3*4 and Y = 12
+    ],
+    # A pair whose added term cancels all the sum subtracts leaves the product around it.
+    "a pair leaves a product": [
+        "(5+(2-2))*3",
+        "((5+2)-2)*3",      # rule 2
+        "((5*3)+2)-2",      # rule 5: ((A+X)-Y)*B = ((A*B)+X)-Y
+    ],
+    # 1 3 4 13 -> 13: two ones are one cancelled pair, the lesser (1) divided.
+    "two ones are a pair": [
+        "13*(1*(4-3))",
+        "(13*(4-3))*1",     # rule 1
+        "(13*(4-3))/1",     # rule 4: A*O = A/O
+        "(13+(4-3))-1",     # rule 5: (A*X)/Y = (A+X)-Y
+    ],
+    # A one beside a zero term goes with the numbers the zero multiplies.
+    "a one joins a zero's numbers": [
+        "1*(9+((2-2)*3))",
+        "(((2-2)*3)*1)+9",  # rule 4: O*(A+B) = (A*O)+B, A a zero term
     ],
 }
 

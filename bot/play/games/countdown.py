@@ -16,6 +16,7 @@ from bot.play.games.rules import (
     DEAL_SECONDS,
     Deal,
     PlayOptions,
+    Revealed,
     Rules,
     Verdict,
     read_expression,
@@ -53,11 +54,11 @@ def draw(seed: int, large: int = DEFAULT_LARGE) -> Deal:
 def judge(text: str, hand: tuple[int, ...], target: int, explicit: bool) -> Verdict:
     """A valid answer's value and distance, or what is wrong with it: numbers the hand lacks,
     or the first step that is not a whole number above zero. A plain message (not explicit) is
-    an attempt only when it uses nothing but the hand's numbers, each at most once."""
+    an attempt when it uses the hand's numbers, at least two (feedback.tries_hand)."""
     expr = read_expression(text, explicit)
     if isinstance(expr, Verdict):
         return expr
-    if not explicit and not feedback.uses_part_of_hand(expr, hand):
+    if not explicit and not feedback.tries_hand(expr, hand, 2):
         return Verdict("ignore")
     used, dealt = Counter(expr_numbers(expr)), Counter(hand)
     shown = to_text(expr)
@@ -112,9 +113,9 @@ class Countdown(Rules):
                          distance=verdict.distance, points=points_for(verdict.distance))
         return super().verdict_text(verdict, round_, texts)
 
-    async def reveal_text(self, pool: SolverPool, round_: Round, texts: Texts) -> str:
+    async def reveal(self, pool: SolverPool, round_: Round, texts: Texts) -> Revealed:
         nearest, expression = await pool.run(best, round_.hand, round_.target)
-        return best_text(texts, round_.hand, round_.target, nearest, expression)
+        return Revealed(best_text(texts, round_.hand, round_.target, nearest, expression))
 
 
 def best_text(texts: Texts, hand: tuple[int, ...] | list[int], target: int, nearest: int,

@@ -18,8 +18,12 @@ from bot.store.records import Round
 from bot.text import markup
 from bot.text.i18n import Texts
 from solver import Expr, ParseError, parse
+from solver.parser import normalise
 
-LOOKS_LIKE_MATH = re.compile(r"^[\d\s+\-*/×÷·xX−–()（）０-９＋－＊／=]+$")
+LOOKS_LIKE_MATH = re.compile(r"^[\d\s+\-*/×÷·xX−–()（）０-９＋－＊／=:：]+$")
+COLONS = str.maketrans({":": "/", "：": "/"})  # 13:2 is a common way to write 13÷2
+# two numbers with an operator between them, once parentheses and spaces are gone
+JOINED = re.compile(r"(?=([0-9]+)[-+*/]([0-9]+))")
 DEAL_SECONDS = 1.0  # how long a deal may search before it settles for what it found
 DEAL_GRACE = 4.0  # past its budget (and a wait for the worker), a deal is stopped
 
@@ -55,6 +59,15 @@ class Verdict:
     extra: tuple[int, ...] = ()
 
 
+@dataclass(frozen=True)
+class Revealed:
+    """A puzzle's answers at a round's end: the text, and whether it lists every solution (a
+    result that does not offers to page through them all)."""
+
+    text: str
+    complete: bool = True
+
+
 def unreadable(error: ParseError) -> Verdict:
     return Verdict("unreadable", error=error.code, params=dict(error.params))
 
@@ -71,10 +84,21 @@ def read_expression(text: str, explicit: bool) -> Expr | Verdict:
     if not explicit and not LOOKS_LIKE_MATH.match(text):
         return Verdict("ignore")
     try:
-        return parse(text)
+        return parse(text.translate(COLONS))
     except ParseError as error:
         return unreadable(error) if explicit else Verdict("ignore")
 
+
+def is_attempt(text: str, hand: tuple[int, ...]) -> bool:
+    """Whether a reply to the deal tries to answer it: an operator between two numbers of the
+    hand ("haha this one is tough" does not; "(8-4)*(3+3)" and "8 ÷ 3 so far" do)."""
+    try:
+        plain = normalise(text.split("=", 1)[0].translate(COLONS))
+    except ParseError:
+        return False
+    joined = re.sub(r"[\s()]", "", plain)
+    dealt = {str(n) for n in hand}
+    return any(a in dealt and b in dealt for a, b in JOINED.findall(joined))
 
 @dataclass(frozen=True)
 class PlayOptions:
@@ -93,6 +117,7 @@ class Rules(ABC):
     closest_wins: ClassVar[bool] = False  # the best answer at the end wins, not the first right
     gives_hints: ClassVar[bool] = False
     guesses: ClassVar[int | None] = None  # answers a player may give in a round (None: any)
+    pages_solutions: ClassVar[bool] = False  # a result can page through every solution
 
     @abstractmethod
     async def deal(self, pool: SolverPool, seed: int, options: PlayOptions,
@@ -106,6 +131,10 @@ class Rules(ABC):
     def looks_like_answer(self, text: str) -> bool:
         """Whether a plain message (no command, no reply) may be an answer: cheap, no solver."""
         return bool(LOOKS_LIKE_MATH.match(text.strip()))
+
+    def tries(self, text: str, round_: Round) -> bool:
+        """Whether a reply to the deal tries to answer it (else it is talk, and ignored)."""
+        return is_attempt(text, round_.hand)
 
     def how_to_answer(self, texts: Texts, typing: bool) -> str:
         """The deal's last line: how to answer, where the game does not say it in its deal text
@@ -122,7 +151,7 @@ class Rules(ABC):
         """The message that opens the round: the puzzle first, then the rules of the round."""
 
     @abstractmethod
-    async def reveal_text(self, pool: SolverPool, round_: Round, texts: Texts) -> str:
+    async def reveal(self, pool: SolverPool, round_: Round, texts: Texts) -> Revealed:
         """The puzzle's answers, for the end of a round."""
 
     def points_for(self, distance: int) -> int:
@@ -152,7 +181,7 @@ class Rules(ABC):
         """A wrong (or, in Countdown, a valid but inexact) answer, in one short line."""
         if verdict.kind == "wrong_value":
             return texts("wrong_value", expression=markup.code(verdict.expression),
-                         value=f"<code>{markup.signed(markup.escape(verdict.value))}</code>",
+                         value=f"<code>{markup.value(verdict.value)}</code>",
                          target=round_.target)
         if verdict.kind == "wrong_numbers":
             return numbers_text(verdict, round_.hand, texts)
@@ -174,15 +203,16 @@ def numbers_text(verdict: Verdict, hand: tuple, texts: Texts) -> str:
     numbers left out."""
     parts = []
     if missing_from_hand := feedback.absent(verdict.extra, hand):
-        parts.append(texts("numbers_absent", numbers=texts("and").join(
-            f"<code>{n}</code>" for n in missing_from_hand)))
+        parts.append(texts("numbers_absent", numbers=texts.listing(
+            [f"<code>{n}</code>" for n in missing_from_hand], "list_or")))
     for over in feedback.overused(verdict.extra, hand):
         times = texts("times_two") if over.used == 2 else texts("times_many", count=over.used)
         key = "overused_single" if over.has == 1 else "overused_several"
         parts.append(texts(key, number=f"<code>{over.number}</code>", times=times,
                            count=over.has))
     if verdict.missing:
-        parts.append(texts("numbers_missing", numbers=markup.numbers(verdict.missing)))
-    problems = "; ".join(parts)
+        parts.append(texts("numbers_missing", numbers=texts.listing(
+            [f"<code>{n}</code>" for n in verdict.missing])))
+    problems = texts("list_semicolon").join(parts)
     return texts("wrong_numbers", problems=problems[:1].upper() + problems[1:],
                  numbers=markup.numbers(hand))

@@ -15,6 +15,7 @@ from bot.play.games.rules import (
     DEAL_SECONDS,
     Deal,
     PlayOptions,
+    Revealed,
     Rules,
     Verdict,
     read_expression,
@@ -94,13 +95,14 @@ def any_four(rng: random.Random, target: int,
 
 def judge(text: str, hand: tuple[int, ...], target: int, explicit: bool) -> Verdict:
     """Judge an answer exactly. A plain message (not explicit) is an attempt only when it uses
-    every number of the hand once: partial workings and chatter are ignored. The numbers are
-    checked before the arithmetic, so `1/0` with no 0 dealt names the 0."""
+    the hand's numbers and as many as the hand has (feedback.tries_hand): partial workings and
+    chatter are ignored. The numbers are checked before the arithmetic, so `1/0` with no 0
+    dealt names the 0."""
     expr = read_expression(text, explicit)
     if isinstance(expr, Verdict):
         return expr
     shown = to_text(expr)
-    if not explicit and not feedback.uses_whole_hand(expr, hand):
+    if not explicit and not feedback.tries_hand(expr, hand, len(hand)):
         return Verdict("ignore")
     try:
         check_numbers(expr, hand)
@@ -127,8 +129,8 @@ def hints(hand: tuple[int, ...], target: int) -> list[feedback.Step]:
 
 class TwentyFour(Rules):
     name = GAME
-
     gives_hints = True
+    pages_solutions = True
 
     async def deal(self, pool: SolverPool, seed: int, options: PlayOptions,
                    budget: float = DEAL_SECONDS) -> Deal | None:
@@ -148,9 +150,10 @@ class TwentyFour(Rules):
                      seconds=round(round_.deadline - round_.started_at), points=round_.points,
                      level=texts(f"level_{round_.level}"))
 
-    async def reveal_text(self, pool: SolverPool, round_: Round, texts: Texts) -> str:
+    async def reveal(self, pool: SolverPool, round_: Round, texts: Texts) -> Revealed:
         found = await pool.run(solutions, round_.hand, round_.target)
-        return solutions_text(texts, round_.hand, round_.target, found, REVEAL_SHOWN)
+        return Revealed(solutions_text(texts, round_.hand, round_.target, found, REVEAL_SHOWN),
+                        complete=len(found) <= REVEAL_SHOWN)
 
     async def hint_steps(self, pool: SolverPool, round_: Round) -> list[feedback.Step]:
         return await pool.run(hints, round_.hand, round_.target)

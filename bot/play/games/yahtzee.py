@@ -1,27 +1,41 @@
 """The Yahtzee puzzle in a chat: 13 rolls dealt with what each scores, players guess the best
 total, the optimal table revealed.
 
-A guessing game people can play on a phone, and that no one wins by typing 101, 102, 103 ...:
-the deal shows every roll's score in the categories that are not plain dice counts; each player
-has GUESSES guesses a round and hears "higher" or "lower"; an exact guess wins at once, else the
-closest guess when the time is up wins if it is within 10 (ties: the earlier guess). The optimal
-total is computed when the round is dealt (in the pool) and kept as the round's target, so a
-guess is judged by comparing whole numbers. How many guesses a player has left is counted from
-the stored answers (bot.store.storage), not here.
+A guessing game that rewards solving, not listening: guesses are sealed. Each player has
+GUESSES guesses a round, and the bot marks each one with the same reaction whatever its
+distance, so the chat learns nothing that narrows the answer; an exact guess wins at once,
+else the closest guess when the time is up wins if it is within 10 (ties: the earlier guess).
+Only a number in the range the best total must lie in counts as a guess (`total_bounds`: both
+ends come from what everyone sees, so they tell nothing either); chatter ("3") is ignored. The
+optimal total is computed when the round is dealt (in the pool) and kept as the round's target,
+so a guess is judged by comparing whole numbers. How many guesses a player has left is counted
+from the stored answers, not here.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections.abc import Sequence
+from functools import cache
 
-from bot.play.games.rules import DEAL_GRACE, DEAL_SECONDS, Deal, PlayOptions, Rules, Verdict
+from bot.play.games.rules import (
+    DEAL_GRACE,
+    DEAL_SECONDS,
+    Deal,
+    PlayOptions,
+    Revealed,
+    Rules,
+    Verdict,
+)
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.text import markup
 from bot.text.i18n import Texts
 from solver.yahtzee import (
+    BONUS,
+    BONUS_THRESHOLD,
     CATEGORIES,
     ROLLS,
     UPPER,
@@ -34,6 +48,7 @@ GAME = "yahtzee"
 POINTS = ((0, 20), (5, 10), (10, 5))  # (at most this far from the best total, points)
 WITHIN = POINTS[-1][0]
 GUESSES = 3  # per player and round
+GUESS_REACTION = "✍"  # the same mark on every guess that counts: noted, nothing more
 TOTAL = re.compile(r"^\s*(\d{1,5})\s*$")
 DICE_TEXT = re.compile(r"[1-6]")
 CATEGORY_KEYS = tuple("yz_" + name.replace(" ", "_") for name in CATEGORIES)
@@ -56,15 +71,39 @@ def roll_all(seed: int) -> Deal:
     return Deal(GAME, rolls, best_assignment(rolls).total, "", POINTS[0][1])
 
 
-def judge(text: str, best: int, explicit: bool) -> Verdict:
-    """A guess of the best total: right, or how far off (the reply says only higher or lower);
-    plain messages count only if they are a number."""
+def judge(text: str, best: int, bounds: tuple[int, int], explicit: bool) -> Verdict:
+    """A guess of the best total: right, or how far off (kept for the end; the chat is told
+    nothing). Only a number within `bounds` is a guess: a plain message that is not one is
+    chatter, an explicit one is told the range."""
     found = TOTAL.match(text)
     if found is None:
         return Verdict("unreadable", error="not_total") if explicit else Verdict("ignore")
     total = int(found.group(1))
+    low, high = bounds
+    if not low <= total <= high:
+        return Verdict("unreadable", error="total_range", params={"low": low, "high": high}) \
+            if explicit else Verdict("ignore")
     distance = abs(total - best)
     return Verdict("right" if distance == 0 else "close", value=str(total), distance=distance)
+
+
+@cache
+def most_any_rolls() -> int:
+    """The most any 13 rolls can total: each category's best over every roll of five dice,
+    and the bonus."""
+    every = list(itertools.combinations_with_replacement(range(1, 7), 5))
+    best = [max(category_score(roll, c) for roll in every) for c in range(ROLLS)]
+    return sum(best) + (BONUS if sum(best[:UPPER]) >= BONUS_THRESHOLD else 0)
+
+
+def total_bounds(rolls: Sequence[Sequence[int]]) -> tuple[int, int]:
+    """Where the best total of these rolls lies, from what everyone sees: at least what the
+    rolls score in the order dealt (roll 1 as ones, roll 2 as twos, ... roll 13 as full house),
+    at most what any 13 rolls can score. Neither end says more about the answer than the table
+    does, so a guess counting or not tells the chat nothing."""
+    scores = [category_score(roll, category) for category, roll in enumerate(rolls)]
+    upper = sum(scores[:UPPER])
+    return sum(scores) + (BONUS if upper >= BONUS_THRESHOLD else 0), most_any_rolls()
 
 
 def score_table(rolls: tuple[tuple[int, ...], ...]) -> list[str]:
@@ -100,9 +139,12 @@ class Yahtzee(Rules):
     def looks_like_answer(self, text: str) -> bool:
         return bool(TOTAL.match(text))
 
+    def tries(self, text: str, round_: Round) -> bool:
+        return self.looks_like_answer(text)
+
     async def judge(self, pool: SolverPool, round_: Round, text: str,
                     explicit: bool) -> Verdict:
-        return judge(text, round_.target, explicit)  # integers only: no solver work
+        return judge(text, round_.target, total_bounds(round_.hand), explicit)  # no solving
 
     def points_for(self, distance: int) -> int:
         return points_for(distance)
@@ -111,24 +153,26 @@ class Yahtzee(Rules):
         return markup.preformatted(score_table(round_.hand))
 
     def deal_text(self, round_: Round, texts: Texts) -> str:
+        low, high = total_bounds(round_.hand)
         return texts("deal_yahtzee", rolls=self.puzzle_html(round_), guesses=GUESSES,
-                     seconds=round(round_.deadline - round_.started_at), points=round_.points)
+                     seconds=round(round_.deadline - round_.started_at), points=round_.points,
+                     low=low, high=high)
 
     def how_to_answer(self, texts: Texts, typing: bool) -> str:
         return texts("answer_how_yahtzee" if typing else "answer_how_yahtzee_no_typing")
 
     def verdict_text(self, verdict: Verdict, round_: Round, texts: Texts) -> str:
-        if verdict.kind == "close":
-            key = "yahtzee_higher" if int(verdict.value) < round_.target else "yahtzee_lower"
-            return texts(key, total=verdict.value, left=verdict.params.get("left", 0))
+        if verdict.kind == "close":  # said only where reactions are off: the same for all
+            return texts("yahtzee_noted", total=verdict.value,
+                         left=verdict.params.get("left", 0))
         return super().verdict_text(verdict, round_, texts)
 
-    async def reveal_text(self, pool: SolverPool, round_: Round, texts: Texts) -> str:
+    async def reveal(self, pool: SolverPool, round_: Round, texts: Texts) -> Revealed:
         result = await pool.run(best_assignment, round_.hand)
-        return table_text(texts, result, round_.hand)
+        return Revealed(table_text(texts, result, round_.hand))
 
     async def win_details(self, pool: SolverPool, round_: Round, texts: Texts) -> str:
-        return await self.reveal_text(pool, round_, texts)
+        return (await self.reveal(pool, round_, texts)).text
 
 
 def roll_numbers(placed: Sequence[Sequence[int]], dealt: Sequence[Sequence[int]]) -> list[int]:

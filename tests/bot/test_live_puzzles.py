@@ -1,0 +1,154 @@
+"""No help with a live puzzle (issue 17, item 1): while a round is open in any chat, /solve (with
+or without --closest), /countdown and /yahtzee with the puzzle given, inline queries and the
+buttons refuse exactly that puzzle — the same numbers and target in any order, the same rolls in
+any order — in groups and private chats alike; other hands are answered, and everything is back
+the moment the round ends."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.play.live import LivePuzzles, could_be_live
+from bot.store.records import Round
+from bot.text.html_text import visible_text
+from bot.text.i18n import Texts
+from solver import solve
+from tests.bot.conftest import Harness
+
+GROUP, OTHER, PRIVATE = -7101, -7102, 7103
+ANN = {"id": 71, "is_bot": False, "first_name": "Ann"}
+BEN = {"id": 72, "is_bot": False, "first_name": "Ben", "language_code": "en"}
+LI = {"id": 73, "is_bot": False, "first_name": "李", "language_code": "zh-hans"}
+LIVE = visible_text(Texts("en")("live_puzzle"))
+ROLLS = ((1, 2, 3, 4, 5), (6, 6, 6, 6, 6), (2, 2, 3, 3, 3), (1, 1, 1, 2, 2), (3, 4, 5, 6, 6),
+         (1, 3, 3, 5, 6), (2, 4, 4, 4, 6), (5, 5, 5, 5, 1), (1, 2, 3, 4, 6), (2, 3, 4, 5, 6),
+         (6, 6, 5, 5, 4), (1, 1, 4, 4, 4), (3, 3, 3, 3, 2))
+
+
+def round_of(game: str, hand: tuple, target: int, round_id: int = 1) -> Round:
+    return Round(round_id, GROUP, game, hand, target, "", 10, "en", None, 0.0, 60.0, "open",
+                 False)
+
+
+def test_the_same_puzzle_in_any_order_and_no_other():
+    live = LivePuzzles()
+    live.add(round_of("24", (6, 7, 10, 10), 24))
+    assert live.numbers((10, 6, 10, 7), 24) and live.numbers([7, 10, 6, 10], 24)
+    assert not live.numbers((6, 7, 10), 24) and not live.numbers((6, 7, 10, 10), 25)
+    assert not live.numbers((6, 7, 10, 10, 1), 24)  # another hand
+    live.add(round_of("countdown", (50, 100, 25, 75, 10, 2), 390, 2))
+    assert live.numbers((2, 10, 75, 25, 100, 50), 390)
+    assert live.numbers((100, 25, 2, 75, 10), 390)  # part of it: its answers answer the round
+    assert not live.numbers((100, 25, 2, 75, 10, 3), 390) and not live.numbers((100, 25), 391)
+    live.add(round_of("yahtzee", ROLLS, 200, 3))
+    shuffled = tuple(tuple(reversed(roll)) for roll in reversed(ROLLS))
+    assert live.rolls(shuffled) and not live.rolls((*ROLLS[:12], (1, 1, 1, 1, 1)))
+
+
+def test_two_rounds_of_one_hand_count_twice_and_end_one_at_a_time():
+    live = LivePuzzles()
+    first, second = round_of("24", (1, 2, 3, 4), 24, 1), round_of("24", (4, 3, 2, 1), 24, 2)
+    live.add(first)
+    assert not live.elsewhere(first)
+    live.add(second)
+    assert live.elsewhere(first) and live.elsewhere(second)
+    live.remove(first)
+    assert live.numbers((1, 2, 3, 4), 24) and not live.elsewhere(second)
+    live.remove(second)
+    live.remove(second)  # twice: nothing changes
+    assert not live.numbers((1, 2, 3, 4), 24)
+
+
+def test_only_hands_a_round_could_deal_are_never_kept():
+    assert could_be_live((1, 4, 12, 13), 24) and could_be_live((1, 2, 3, 4, 5, 6), 999)
+    assert could_be_live((25, 50, 3), 765)  # part of a Countdown draw
+    assert not could_be_live((1, 4, 12, 14), 24)  # no card 14
+    assert not could_be_live((1, 2, 3), 24) and not could_be_live((1, 2, 3, 4), 1000)
+    assert not could_be_live((25, 25, 3), 765)  # one 25 in the draw
+
+
+async def deal_known(h: Harness, chat: int, game: str, hand: tuple, target: int,
+                     starter: dict = ANN) -> Round:
+    """A round of a known puzzle, stored as /play stores it, then loaded."""
+    await h.stores.people.remember_chat(chat, "group", "G")
+    await h.stores.people.remember_user(starter["id"], starter["first_name"])
+    now = h.services.rounds.clock()
+    level = "easy" if game == "24" else "2" if game == "countdown" else ""
+    made = await h.stores.rounds.open_round(chat, game, hand, target, level, 10, "en", now,
+                                            now + 60, starter["id"])
+    assert made is not None
+    await h.services.people.load()
+    h.services.rounds.board.load(await h.stores.rounds.open_rounds())
+    return made
+
+
+async def ask(h: Harness, chat: int, text: str, user: dict = BEN) -> str:
+    await h.send(chat, user, text, kind="private" if chat > 0 else "group")
+    return (await h.telegram.reply(chat)).text
+
+
+@pytest.mark.parametrize("chat", [GROUP, OTHER, PRIVATE])
+async def test_solving_commands_refuse_a_live_24_hand_anywhere(harness: Harness, chat: int):
+    await deal_known(harness, GROUP, "24", (6, 7, 10, 10), 24)
+    for command in ("/solve 6 7 10 10", "/solve 10 6 10 7 = 24", "/solve 10,7,6,10",
+                    "/solve 6 7 10 10 = 24 --closest"):
+        assert await ask(harness, chat, command) == LIVE, command
+    assert "10×(10−7)−6" not in " ".join(s.text for s in harness.telegram.sent)
+    assert "distinct solution" in await ask(harness, chat, "/solve 6 7 10 12")  # another hand
+    assert "distinct solution" in await ask(harness, chat, "/solve 6 7 10 10 = 22")
+    await harness.send(GROUP, ANN, "/reveal")  # the round ends: the hand is anyone's again
+    await harness.telegram.reply(GROUP)
+    assert "10×(10−7)−6" in await ask(harness, chat, "/solve 10 10 7 6")
+
+
+async def test_countdown_and_yahtzee_commands_refuse_their_live_puzzles(harness: Harness):
+    await deal_known(harness, GROUP, "countdown", (50, 100, 25, 75, 10, 2), 390)
+    for command in ("/countdown 2 10 75 25 100 50 = 390", "/solve 50 100 25 75 10 2 = 390 "
+                    "--closest", "/solve --closest 100 25 75 10 2 = 390"):
+        assert await ask(harness, PRIVATE, command) == LIVE, command
+    assert "exactly" in await ask(harness, PRIVATE, "/countdown 50 100 25 75 10 3 = 390")
+    await deal_known(harness, OTHER, "yahtzee", ROLLS, 150)
+    shuffled = " ".join("".join(map(str, reversed(r))) for r in reversed(ROLLS))
+    assert await ask(harness, PRIVATE, f"/yahtzee {shuffled}") == LIVE
+    other = " ".join(["12345"] * 13)
+    assert "total" in await ask(harness, PRIVATE, f"/yahtzee {other}")
+    assert "这手牌正在进行中" in await ask(harness, PRIVATE, f"/yahtzee {shuffled}", LI)
+
+
+async def test_inline_queries_refuse_a_live_hand_and_are_never_kept(harness: Harness):
+    await deal_known(harness, GROUP, "24", (6, 7, 10, 10), 24)
+    answered = await harness.inline(BEN, "10 7 10 6")
+    [result] = answered.results
+    assert result["id"] == "live" and result["title"] == LIVE
+    assert int(answered.params["cache_time"]) == 0
+    assert "10×(10−7)−6" not in str(answered.results)
+    answered = await harness.inline(BEN, "6 7 10 12")
+    assert answered.results[0]["id"] == "0" and int(answered.params["cache_time"]) == 0
+
+
+async def test_page_buttons_refuse_a_live_hand_with_a_notice(harness: Harness):
+    await harness.send(PRIVATE, BEN, "/solve 1 2 3 4 6", kind="private")  # before the round
+    pages = await harness.telegram.reply(PRIVATE)
+    await deal_known(harness, GROUP, "24", (6, 4, 3, 2, 1), 24)
+    sent = len(harness.telegram.sent)
+    assert (await harness.press(PRIVATE, pages.message_id, BEN, "▶")).text == LIVE
+    assert len(harness.telegram.sent) == sent and not harness.telegram.edits
+
+
+async def test_a_result_keeps_its_solutions_back_while_the_hand_is_live_elsewhere(
+        harness: Harness):
+    """Two chats were dealt one hand: the first to end does not give the other its answers,
+    and its Show all solutions waits for the other round to end."""
+    first = await deal_known(harness, GROUP, "24", (1, 2, 3, 4, 6), 24)
+    await deal_known(harness, OTHER, "24", (6, 4, 3, 2, 1), 24)
+    harness.services.rounds.board.load(await harness.stores.rounds.open_rounds())
+    await harness.send(GROUP, ANN, "/reveal")
+    ended = await harness.telegram.reply(GROUP)
+    assert "The solutions stay hidden for now" in ended.text and "= 24" not in ended.text
+    assert [label for label, _ in harness.telegram.buttons(GROUP, ended.message_id)] == \
+        ["Play again", "Same level", "Show all solutions"]
+    assert (await harness.press(GROUP, ended.message_id, BEN, "Show all solutions")).text == LIVE
+    await harness.send(OTHER, ANN, f"/a {solve((1, 2, 3, 4, 6))[0]}")
+    won = await harness.telegram.reply(OTHER)
+    assert "Ann wins" in won.text  # the last round of that hand: nothing is held back now
+    assert (await harness.stores.rounds.get_round(first.id)).status == "revealed"

@@ -1,0 +1,67 @@
+"""Quiet and consistent (issue 17, item 5): a reply to the deal that is not an attempt gets
+nothing; a wrong answer is marked with a reaction on the answer itself however it was given
+(typed, a reply to the deal, /a); and 24 and Countdown treat the same mistake the same way."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.bot.conftest import Harness
+
+GROUP = -7501
+ANN = {"id": 751, "is_bot": False, "first_name": "Ann"}
+BEN = {"id": 752, "is_bot": False, "first_name": "Ben"}
+GAMES = {"24": ((2, 7, 11, 13), 24), "countdown": ((1, 3, 7, 10, 25, 50), 831)}
+# each mistake, as typed in each game: chatter, another hand's sum, a number used too often,
+# a wrong (or, in Countdown, scoreless) value, a step that breaks no rule but is unreadable
+MISTAKES = {
+    "talk": {"24": "haha this one is tough", "countdown": "haha this one is tough"},
+    "other numbers": {"24": "2+7+11+14", "countdown": "25*3*4"},
+    "number twice": {"24": "2*2*7*11*13", "countdown": "50+50"},
+    "wrong value": {"24": "2+7+11+13", "countdown": "25*3"},
+    "unreadable": {"24": "2(7+11)", "countdown": "3(7+10)"},
+}
+# what the chat sees: nothing, a reaction on the answer, or words
+EXPECTED = {
+    ("talk", "typed"): "nothing", ("talk", "reply"): "nothing", ("talk", "/a"): "words",
+    ("other numbers", "typed"): "nothing", ("other numbers", "reply"): "reaction",
+    ("other numbers", "/a"): "reaction",
+    ("number twice", "typed"): "reaction", ("number twice", "reply"): "reaction",
+    ("number twice", "/a"): "reaction",
+    ("wrong value", "typed"): "reaction", ("wrong value", "reply"): "reaction",
+    ("wrong value", "/a"): "reaction",
+    ("unreadable", "typed"): "nothing", ("unreadable", "reply"): "words",
+    ("unreadable", "/a"): "words",
+}
+
+
+async def answer(h: Harness, game: str, mode: str, text: str) -> str:
+    """Deal the game's known hand, give the answer this way: what the chat saw."""
+    hand, target = GAMES[game]
+    await h.send(GROUP, ANN, "/countdown" if game == "countdown" else "/play")
+    deal = await h.telegram.reply(GROUP)
+    current = h.services.rounds.open_round(GROUP)
+    await h.stores.rounds.close_round(current.id, "revealed", h.services.rounds.clock())
+    h.services.rounds.ended(current)
+    made = await h.stores.rounds.open_round(GROUP, game, hand, target, current.level, 10, "en",
+                                            current.started_at, current.deadline, ANN["id"])
+    h.services.rounds.board.start(made)
+    await h.services.rounds.set_message(made, deal.message_id)
+    sent, reactions = len(h.telegram.sent), len(h.telegram.reactions)
+    await h.send(GROUP, BEN, f"/a {text}" if mode == "/a" else text,
+                 reply_to=deal.message_id if mode == "reply" else None)
+    if len(h.telegram.sent) > sent:
+        return "words"
+    return "reaction" if len(h.telegram.reactions) > reactions else "nothing"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize(("mistake", "mode"), sorted(EXPECTED))
+async def test_the_same_mistake_gets_the_same_answer_in_both_games(
+        harness: Harness, game: str, mistake: str, mode: str):
+    said = await answer(harness, game, mode, MISTAKES[mistake][game])
+    assert said == EXPECTED[mistake, mode], (game, mistake, mode)
+    if said == "reaction":
+        assert harness.telegram.reactions[-1].emoji == "👎"
+        marked = harness.telegram.message(GROUP, harness.telegram.reactions[-1].message_id)
+        assert marked is not None and marked["from"]["id"] == BEN["id"]  # the answer itself

@@ -8,7 +8,7 @@ import asyncpg
 from bot.store.postgres.connection import Database
 from bot.store.records import Match, MatchRound, MatchScore
 
-MATCH_COLUMNS = "id, chat_id, rounds, started_by, lang, started_at, status"
+MATCH_COLUMNS = "id, chat_id, rounds, started_by, lang, started_at, status, topic"
 
 
 class PostgresMatches:
@@ -16,21 +16,21 @@ class PostgresMatches:
         self.db = db
 
     async def open_match(self, chat_id: int, rounds: int, started_by: int | None, lang: str,
-                         at: float) -> Match | None:
-        """A new match, or None when the chat has one on already."""
+                         at: float, topic: int = 0) -> Match | None:
+        """A new match, or None when the chat's topic has one on already."""
         try:
             match_id = await self.db.insert(
-                "INSERT INTO matches (chat_id, rounds, started_by, lang, started_at) "
-                "VALUES ($1, $2, $3, $4, $5) RETURNING id",
-                (chat_id, rounds, started_by, lang, at))
+                "INSERT INTO matches (chat_id, rounds, started_by, lang, started_at, topic) "
+                "VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+                (chat_id, rounds, started_by, lang, at, topic))
         except asyncpg.UniqueViolationError:
             return None
-        return Match(match_id, chat_id, rounds, started_by, lang, at, "on")
+        return Match(match_id, chat_id, rounds, started_by, lang, at, "on", topic)
 
-    async def match_on(self, chat_id: int) -> Match | None:
-        """The chat's match that is on, if any."""
-        rows = await self.db.fetch(f"SELECT {MATCH_COLUMNS} FROM matches "
-                                   "WHERE chat_id = $1 AND status = 'on'", (chat_id,))
+    async def match_on(self, chat_id: int, topic: int = 0) -> Match | None:
+        """The match on in the chat's topic, if any."""
+        rows = await self.db.fetch(f"SELECT {MATCH_COLUMNS} FROM matches WHERE chat_id = $1 "
+                                   "AND topic = $2 AND status = 'on'", (chat_id, topic))
         return Match(*rows[0]) if rows else None
 
     async def matches_on(self) -> list[Match]:

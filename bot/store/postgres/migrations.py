@@ -261,6 +261,17 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (match_id, number)
     );
     """,
+    # 7: forum topics (SQLite's migration 7): one open round and one match on per chat and
+    #    topic, 0 where the chat has none; scores stay per chat.
+    """
+    ALTER TABLE rounds ADD COLUMN topic BIGINT NOT NULL DEFAULT 0;
+    DROP INDEX one_open_round_per_chat;
+    CREATE UNIQUE INDEX one_open_round_per_topic ON rounds(chat_id, topic)
+        WHERE status = 'open';
+    ALTER TABLE matches ADD COLUMN topic BIGINT NOT NULL DEFAULT 0;
+    DROP INDEX one_match_per_chat;
+    CREATE UNIQUE INDEX one_match_per_topic ON matches(chat_id, topic) WHERE status = 'on';
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -26,29 +26,29 @@ class PostgresRounds:
 
     async def open_round(self, chat_id: int, game: str, hand: tuple, target: int, level: str,
                          points: int, lang: str, started_at: float, deadline: float,
-                         started_by: int | None = None) -> Round | None:
-        """A new open round, or None when the chat already has one."""
+                         started_by: int | None = None, topic: int = 0) -> Round | None:
+        """A new open round, or None when the chat's topic already has one."""
         stored = json.dumps(hand)
         try:
             round_id = await self.db.insert(
                 "INSERT INTO rounds (chat_id, game, hand, target, level, points, lang, "
-                "started_at, deadline, started_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, "
-                "$10) RETURNING id",
+                "started_at, deadline, started_by, topic) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, "
+                "$9, $10, $11) RETURNING id",
                 (chat_id, game, stored, target, level, points, lang, started_at, deadline,
-                 started_by))
+                 started_by, topic))
         except asyncpg.UniqueViolationError:
             return None
         return Round(round_id, chat_id, game, hand_of(stored), target, level, points, lang, None,
-                     started_at, deadline, "open", False, started_by)
+                     started_at, deadline, "open", False, started_by, topic)
 
     async def set_message(self, round_id: int, message_id: int) -> None:
         await self.db.run("UPDATE rounds SET message_id = $1 WHERE id = $2",
                           (message_id, round_id))
 
-    async def open_round_of(self, chat_id: int) -> Round | None:
+    async def open_round_of(self, chat_id: int, topic: int = 0) -> Round | None:
         rows = await self.db.fetch(
-            f"SELECT {ROUND_COLUMNS} FROM rounds WHERE chat_id = $1 AND status = 'open'",
-            (chat_id,))
+            f"SELECT {ROUND_COLUMNS} FROM rounds WHERE chat_id = $1 AND topic = $2 "
+            "AND status = 'open'", (chat_id, topic))
         return round_of(rows[0]) if rows else None
 
     async def get_round(self, round_id: int) -> Round | None:
@@ -111,13 +111,22 @@ class PostgresRounds:
             (status, ended_at, winner, answer, awarded if winner is not None else 0,
              win_seconds, round_id)) == 1
 
-    async def best_answer(self, round_id: int) -> BestAnswer | None:
-        """The closest valid answer of a round (ties: the earliest)."""
+    async def best_answer(self, round_id: int, excluding: int | None = None
+                          ) -> BestAnswer | None:
+        """The closest valid answer of a round (ties: the earliest), leaving out the answers
+        of the player `excluding` (who ended the round early, and so cannot win it)."""
         rows = await self.db.fetch(
             "SELECT a.user_id, u.first_name, a.text, a.distance, a.at FROM answers a "
             "JOIN users u ON u.id = a.user_id WHERE a.round_id = $1 AND a.distance IS NOT NULL "
-            "ORDER BY a.distance, a.at, a.id LIMIT 1", (round_id,))
+            "AND a.user_id IS DISTINCT FROM $2 ORDER BY a.distance, a.at, a.id LIMIT 1",
+            (round_id, excluding))
         return BestAnswer(*rows[0]) if rows else None
+
+    async def answerers(self, round_id: int) -> list[int]:
+        """The players who answered in the round, in the order of their first answer."""
+        rows = await self.db.fetch("SELECT user_id FROM answers WHERE round_id = $1 "
+                                   "GROUP BY user_id ORDER BY MIN(id)", (round_id,))
+        return [row[0] for row in rows]
 
     async def first_right_answer(self, round_id: int) -> RightAnswer | None:
         """The earliest right answer of a round: its winner, had the round been closed then."""

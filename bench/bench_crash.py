@@ -143,12 +143,20 @@ async def settle(emulator: BotApiEmulator, database: Path, timeout: float = 60) 
             return
 
 
+ENDED_ROUNDS = ("SELECT r.id, r.status, u.first_name FROM rounds r LEFT JOIN users u "
+                "ON u.id = r.winner_id WHERE r.chat_id = {chat:d} AND r.status != 'open' "
+                "ORDER BY r.id")
+
+
 def check_chat(db: sqlite3.Connection, emulator: BotApiEmulator, chat: int,
                figures: Figures) -> None:
     """The chat's result messages, in order, against its rounds: one each, same winner."""
-    rounds = db.execute("SELECT r.id, r.status, u.first_name FROM rounds r LEFT JOIN users u "
-                        "ON u.id = r.winner_id WHERE r.chat_id = ? AND r.status != 'open' "
-                        "ORDER BY r.id", (chat,)).fetchall()
+    check_results(db.execute(ENDED_ROUNDS.format(chat=chat)).fetchall(), emulator, chat, figures)
+
+
+def check_results(rounds: list[tuple], emulator: BotApiEmulator, chat: int,
+                  figures: Figures) -> None:
+    """The chat's result messages against its ended rounds (id, status, winner's name)."""
     results = [s for s in emulator.sent if s.chat_id == chat and kind(s) in ("result", "late")]
     figures.rounds += len(rounds)
     figures.won += sum(status == "won" for _, status, _ in rounds)

@@ -16,6 +16,7 @@ import sys
 QUICK = {
     "bench_bot_load.py": ["--quick"],
     "bench_crash.py": ["--trials", "2", "--races", "5"],
+    "bench_failover.py": ["--trials", "2", "--chats", "2"],
     "bench_games.py": ["--games", "30"],
     "bench_levels.py": ["--hands", "200", "--solved", "10", "--timed", "20"],
     "bench_pool_isolation.py": ["--quick"],

@@ -1,5 +1,9 @@
 """`python -m bot`: the bot with long polling, or a webhook server when WEBHOOK_URL is set;
-`python -m bot --demo` (or no token at all): the bot on a local emulator, played in the terminal."""
+`python -m bot --demo` (or no token at all): the bot on a local emulator, played in the terminal.
+
+With DATABASE_URL (PostgreSQL) any number of these processes may run: one leads, the others
+stand by until it dies. A leader that loses the lead exits with status 3 (LOST_LEAD), for its
+supervisor to start it again as a standby."""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import argparse
 import dataclasses
 import logging
 import sys
+from urllib.parse import urlsplit
 
 from telegram.error import InvalidToken
 
@@ -16,7 +21,8 @@ from bot.telegram import webhook
 from bot.telegram.app import ALLOWED_UPDATES, build_application
 from bot.telegram.webhook import WEBHOOK_PATH
 
-__all__ = ["WEBHOOK_PATH", "main", "run"]
+__all__ = ["LOST_LEAD", "WEBHOOK_PATH", "main", "run"]
+LOST_LEAD = 3
 NO_TOKEN = ("TELEGRAM_BOT_TOKEN is not set, so this is the demo: the bot on a local Bot API "
             "emulator, played in this terminal (to run it on Telegram, export "
             "TELEGRAM_BOT_TOKEN=<token from @BotFather> or put it in .env)")
@@ -47,12 +53,11 @@ def main(argv: list[str] | None = None) -> int:
         print("error: --user is for the demo (python -m bot --demo --user NAME)", file=sys.stderr)
         return 2
     try:
-        run(config)
+        return run(config)
     except InvalidToken:
         print("error: Telegram rejected TELEGRAM_BOT_TOKEN; copy it again from @BotFather",
               file=sys.stderr)
         return 2
-    return 0
 
 
 def run_demo(speaker: str | None) -> int:
@@ -62,18 +67,22 @@ def run_demo(speaker: str | None) -> int:
 
 
 def configure_logging(config: Config) -> None:
-    """Logging to stderr, with the token (and the webhook secret) masked in every record."""
+    """Logging to stderr, with the token, the webhook secret and the database password masked
+    in every record."""
     logging.basicConfig(level=config.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    log_mask.install([*log_mask.secret_parts(config.token), config.webhook_secret or ""])
+    password = urlsplit(config.database_url).password if config.database_url else None
+    log_mask.install([*log_mask.secret_parts(config.token), config.webhook_secret or "",
+                      password or ""])
     log_mask.log_uncaught_exceptions()
     if config.log_level != "DEBUG":  # a line per HTTP request: only when debugging
         for noisy in ("httpx", "httpcore"):
             logging.getLogger(noisy).setLevel(logging.WARNING)
 
 
-def run(config: Config) -> None:
-    """The bot on Telegram until SIGINT or SIGTERM."""
+def run(config: Config) -> int:
+    """The bot on Telegram until SIGINT or SIGTERM (exit status 0), or until it loses the lead
+    to another process on the same PostgreSQL database (LOST_LEAD)."""
     generated = bool(config.webhook_url and not config.webhook_secret)
     if generated:  # made before logging starts, so that the mask knows it
         config = dataclasses.replace(config, webhook_secret=webhook.new_secret())
@@ -86,6 +95,7 @@ def run(config: Config) -> None:
         webhook.run(application, config)
     else:
         application.run_polling(allowed_updates=ALLOWED_UPDATES, poll_interval=0.0)
+    return LOST_LEAD if application.bot_data.get("lost_lead") else 0
 
 
 if __name__ == "__main__":

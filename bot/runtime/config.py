@@ -11,6 +11,10 @@ from pathlib import Path
 DEFAULT_BASE_URL = "https://api.telegram.org/bot"
 OFF = ("off", "0", "false", "no")
 WEBHOOK_SECRET_FORM = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram accepts
+DATABASE_URL_FORM = re.compile(r"postgres(?:ql)?://\S+")
+# A leader checks its lock this often; it must give the lead up well before PostgreSQL frees
+# the lock of a silent connection (bot/store/postgres/leader.py), hence the upper bound.
+LEAD_CHECK_RANGE = (0.1, 5.0)
 
 
 class ConfigError(ValueError):
@@ -43,6 +47,8 @@ class Config:
     token: str
     base_url: str = DEFAULT_BASE_URL
     database_path: Path = Path("data/twentyfour.sqlite3")
+    database_url: str | None = None  # postgresql://...: PostgreSQL, shared by standbys
+    lead_check: float = 2.0  # seconds between a standby's tries, and a leader's checks
     round_seconds: float = 120.0
     countdown_seconds: float = 60.0
     yahtzee_seconds: float = 300.0
@@ -62,8 +68,9 @@ class Config:
         return {"24": self.round_seconds, "countdown": self.countdown_seconds,
                 "yahtzee": self.yahtzee_seconds}
 
-    def __repr__(self) -> str:
-        return f"Config(base_url={self.base_url!r}, database_path={str(self.database_path)!r})"
+    def __repr__(self) -> str:  # no token, no database password
+        database = "postgresql" if self.database_url else str(self.database_path)
+        return f"Config(base_url={self.base_url!r}, database={database!r})"
 
     @property
     def base_file_url(self) -> str:
@@ -84,6 +91,9 @@ class Config:
             token=token,
             base_url=values.get("TELEGRAM_BASE_URL") or DEFAULT_BASE_URL,
             database_path=Path(values.get("DATABASE_PATH") or "data/twentyfour.sqlite3"),
+            database_url=_database_url(values),
+            lead_check=_number(values, "LEAD_CHECK_SECONDS", 2.0, low=LEAD_CHECK_RANGE[0],
+                               high=LEAD_CHECK_RANGE[1]),
             round_seconds=_number(values, "ROUND_SECONDS", 120.0, low=1.0),
             countdown_seconds=_number(values, "COUNTDOWN_SECONDS", 60.0, low=1.0),
             yahtzee_seconds=_number(values, "YAHTZEE_SECONDS", 300.0, low=1.0),
@@ -107,7 +117,16 @@ def _webhook_secret(values: Mapping[str, str]) -> str | None:
     return secret
 
 
-def _number(values: Mapping[str, str], name: str, default: float, low: float) -> float:
+def _database_url(values: Mapping[str, str]) -> str | None:
+    url = (values.get("DATABASE_URL") or "").strip() or None
+    if url is not None and not DATABASE_URL_FORM.fullmatch(url):
+        raise ConfigError("DATABASE_URL must be a PostgreSQL URL: "
+                          "postgresql://user:password@host:5432/database (unset: SQLite)")
+    return url
+
+
+def _number(values: Mapping[str, str], name: str, default: float, low: float,
+            high: float | None = None) -> float:
     raw = values.get(name)
     if not raw:
         return default
@@ -117,4 +136,6 @@ def _number(values: Mapping[str, str], name: str, default: float, low: float) ->
         raise ConfigError(f"{name} must be a number, not {raw!r}") from None
     if number < low:
         raise ConfigError(f"{name} must be at least {low:g}")
+    if high is not None and number > high:
+        raise ConfigError(f"{name} must be at most {high:g}")
     return number

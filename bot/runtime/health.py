@@ -4,6 +4,11 @@ A live process is not a working bot: a blocked event loop or a lost database sti
 The heartbeat is written by a JobQueue job on the bot's own event loop, so a fresh one proves the
 loop turns; the read-only open proves the database is there and migrated. The check runs every
 30 s in a container, so it imports neither telegram nor aiosqlite, and it never writes the database.
+
+The file holds the process's role: `leader` (it takes the updates) or `standby` (it waits for the
+lead; with PostgreSQL several processes share a database). A standby writes its beat only after
+the database answered its try, and a leader stops when its database connection drops, so with
+PostgreSQL a fresh beat also speaks for the database, which the check does not open itself.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from bot.runtime.config import read_env_file
 HEARTBEAT_SECONDS = 30.0
 STALE_AFTER = 3 * HEARTBEAT_SECONDS  # two missed beats are tolerated, a third is not
 DEFAULT_DATABASE = "data/twentyfour.sqlite3"
+LEADER, STANDBY = "leader", "standby"  # the roles a heartbeat names
 
 
 def heartbeat_path(database_path: Path) -> Path:
@@ -29,10 +35,24 @@ def heartbeat_path(database_path: Path) -> Path:
     return database_path.with_name(database_path.name + ".heartbeat")
 
 
-def write_heartbeat(path: Path) -> None:
-    """Touch the heartbeat file: its modification time is the beat."""
+def write_heartbeat(path: Path, role: str | None = None) -> None:
+    """Touch the heartbeat file: its modification time is the beat. With a `role`, the file is
+    rewritten to hold it (whole: a reader never sees half of it); without, the role stays."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.touch()  # an existing file gets the current time
+    if role is None:
+        path.touch()  # an existing file gets the current time
+        return
+    fresh = path.with_name(path.name + ".new")
+    fresh.write_text(role + "\n", encoding="utf-8")
+    os.replace(fresh, path)
+
+
+def heartbeat_role(path: Path) -> str | None:
+    """The role the heartbeat file names (None: none written, or no file)."""
+    try:
+        return path.read_text(encoding="utf-8").strip() or None
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def heartbeat_job(path: Path) -> Callable[[object], Coroutine[Any, Any, None]]:
@@ -72,26 +92,37 @@ def heartbeat_problem(path: Path, now: float | None = None,
     return None
 
 
-def check(database_path: Path, now: float | None = None) -> str | None:
-    """The first problem found (database, then heartbeat), or None when the bot is healthy."""
-    return (database_problem(database_path)
+def check(database_path: Path, now: float | None = None,
+          shared_database: bool = False) -> str | None:
+    """The first problem found (database, then heartbeat), or None when the bot is healthy.
+    `shared_database`: PostgreSQL (DATABASE_URL), which the heartbeat speaks for."""
+    return ((None if shared_database else database_problem(database_path))
             or heartbeat_problem(heartbeat_path(database_path), now))
 
 
-def database_from_env() -> Path:
-    """DATABASE_PATH as the bot reads it: the environment wins over `.env`, then the default."""
+def settings_from_env() -> dict[str, str]:
+    """The settings as the bot reads them: the environment wins over `.env`."""
     values = read_env_file(Path(".env"))
     values.update(os.environ)
-    return Path(values.get("DATABASE_PATH") or DEFAULT_DATABASE)
+    return values
+
+
+def database_from_env() -> Path:
+    """DATABASE_PATH as the bot reads it, then the default."""
+    return Path(settings_from_env().get("DATABASE_PATH") or DEFAULT_DATABASE)
 
 
 def main() -> int:
-    """Exit 0 when healthy; otherwise print one line saying why and exit 1."""
-    problem = check(database_from_env())
+    """Exit 0 when healthy, saying the role when the bot wrote one (`healthy (standby)`);
+    otherwise print one line saying why and exit 1."""
+    settings = settings_from_env()
+    database = Path(settings.get("DATABASE_PATH") or DEFAULT_DATABASE)
+    problem = check(database, shared_database=bool(settings.get("DATABASE_URL")))
     if problem is not None:
         print(f"unhealthy: {problem}", file=sys.stderr)
         return 1
-    print("healthy")
+    role = heartbeat_role(heartbeat_path(database))
+    print(f"healthy ({role})" if role else "healthy")
     return 0
 
 

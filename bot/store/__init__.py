@@ -1,25 +1,66 @@
 """Storage: the records the stores return, one protocol per store (rounds and answers, scores,
-chats and users, matches, update claims), and the backends that implement them.
+chats and users, matches, update claims), the leader lock, and the backends that implement them.
 
-SQLite (bot.store.sqlite) is the embedded default; nothing above this package knows which
-database it talks to.
+SQLite (bot.store.sqlite) is the embedded default; DATABASE_URL=postgresql://... chooses
+PostgreSQL (bot.store.postgres), where several bot processes may share one database and the
+leader lock picks the one that plays. Nothing above this package knows which database it talks to.
 """
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
-from bot.store.protocols import MatchStore, PeopleStore, RoundStore, ScoreStore, UpdateStore
+from bot.store.protocols import (
+    LeaderLock,
+    MatchStore,
+    PeopleStore,
+    RoundStore,
+    ScoreStore,
+    UpdateStore,
+)
 from bot.store.stores import Stores
 
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
-async def open_stores(database_path: Path | str) -> Stores:
-    """Every store over the SQLite database at `database_path`, migrated to the latest
-    schema."""
-    from bot.store.sqlite import open_sqlite  # aiosqlite only where it is used
+
+async def open_stores(database_path: Path | str, database_url: str | None = None) -> Stores:
+    """Every store, migrated to the latest schema: over PostgreSQL at `database_url` when one
+    is given, else over the SQLite database at `database_path`. The drivers are imported only
+    where they are used."""
+    if database_url:
+        if not database_url.startswith(POSTGRES_SCHEMES):
+            raise ValueError("DATABASE_URL must start with postgresql://")
+        from bot.store.postgres import open_postgres
+
+        return await open_postgres(database_url)
+    from bot.store.sqlite import open_sqlite
 
     return await open_sqlite(database_path)
 
 
-__all__ = ["MatchStore", "PeopleStore", "RoundStore", "ScoreStore", "Stores", "UpdateStore",
-           "open_stores"]
+class SoleLeader:
+    """The leader lock of an embedded database: one process per SQLite file, always leading."""
+
+    async def acquire(self) -> bool:
+        return True
+
+    async def lost(self) -> None:
+        await asyncio.Event().wait()  # never
+
+    async def close(self) -> None:
+        return None
+
+
+def leader_lock(database_url: str | None, check_seconds: float = 2.0) -> LeaderLock:
+    """Who leads among the processes on one database: PostgreSQL's advisory lock, or, with
+    SQLite, this process alone."""
+    if database_url:
+        from bot.store.postgres.leader import PostgresLeader
+
+        return PostgresLeader(database_url, check_seconds)
+    return SoleLeader()
+
+
+__all__ = ["LeaderLock", "MatchStore", "PeopleStore", "RoundStore", "ScoreStore", "SoleLeader",
+           "Stores", "UpdateStore", "leader_lock", "open_stores"]

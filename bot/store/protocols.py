@@ -1,7 +1,8 @@
-"""The stores the game services depend on, one `Protocol` per concern.
+"""The stores the game services depend on, one `Protocol` per concern, and the leader lock the
+Telegram side starts with.
 
-A backend implements each of them (bot.store.sqlite today); the services are handed these
-types only, so a second database, or a test fake, plugs in store by store.
+A backend implements each of them (bot.store.sqlite, bot.store.postgres); the services are handed
+these types only, so a second database, or a test fake, plugs in store by store.
 """
 
 from __future__ import annotations
@@ -95,3 +96,13 @@ class UpdateStore(Protocol):
 
     async def claim_update(self, update_id: int, at: float) -> bool: ...
     async def forget_updates(self, before: float) -> int: ...
+
+
+class LeaderLock(Protocol):
+    """Which of the bot processes sharing one database leads: only the leader takes updates and
+    runs rounds; the others stand by and try again every few seconds. The database frees the
+    lead when its holder dies or loses its connection."""
+
+    async def acquire(self) -> bool: ...
+    async def lost(self) -> None: ...
+    async def close(self) -> None: ...

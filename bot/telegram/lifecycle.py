@@ -1,9 +1,16 @@
 """Start-up and shut-down: the stores, the solver pool and the game services are opened in
 post_init and closed in post_shutdown; after a restart, the results the bot owes are sent and
-matches go on. Open rounds stay in the database across a stop."""
+matches go on. Open rounds stay in the database across a stop.
+
+With PostgreSQL several processes may share the database: post_init then waits for the lead
+(`take_lead`), so a standby has everything open but takes no update and runs no round. When the
+leader dies the database frees its lock, a standby's next try takes it, and it goes on through
+the resume a restart runs. A leader that loses the lock stops at once (exit status 3).
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from telegram.error import BadRequest, Forbidden
@@ -13,9 +20,10 @@ from bot.play.matches import PAUSE
 from bot.play.reply import Reply
 from bot.play.services import Services, build_services
 from bot.runtime.config import Config
-from bot.runtime.health import heartbeat_path
+from bot.runtime.health import LEADER, STANDBY, heartbeat_path, write_heartbeat
 from bot.runtime.pool import SolverPool
-from bot.store import open_stores
+from bot.store import leader_lock, open_stores
+from bot.store.protocols import LeaderLock
 from bot.store.stores import Stores
 from bot.telegram.jobs import JobScheduler, start_housekeeping
 from bot.telegram.sending import clear_keyboard, send_result
@@ -30,9 +38,10 @@ PRIVACY_NOTE = (
 
 
 async def open_services(application: Application) -> None:
-    """Open the stores (migrations applied), start the pool, build the services."""
+    """Open the stores (migrations applied), start the pool, build the services; then wait for
+    the lead (at once with SQLite, or alone on PostgreSQL)."""
     config: Config = application.bot_data["config"]
-    stores = await open_stores(config.database_path)
+    stores = await open_stores(config.database_path, config.database_url)
     pool = application.bot_data.get("pool")  # tests may share one pool between applications
     if pool is None:
         pool = SolverPool(config.solver_workers)
@@ -45,8 +54,58 @@ async def open_services(application: Application) -> None:
         stores, pool, JobScheduler(application.job_queue), seconds=config.seconds,
         deal_seconds=config.deal_seconds, solve_timeout=config.solve_timeout,
         pause=min(PAUSE, config.round_seconds / 4), reads_group_messages=reads_all)
-    application.bot_data.update(stores=stores, pool=pool, services=services)
+    application.bot_data.update(stores=stores, pool=pool, services=services, role=STANDBY,
+                                leader=leader_lock(config.database_url, config.lead_check))
     start_housekeeping(application, stores, heartbeat_path(config.database_path))
+    await take_lead(application)
+
+
+async def take_lead(application: Application) -> None:
+    """Return once this process leads. A standby tries every `lead_check` seconds and writes
+    its heartbeat as a standby after each answer of the database; the leader watches its lock
+    from then on (`watch_lead`)."""
+    config: Config = application.bot_data["config"]
+    lock: LeaderLock = application.bot_data["leader"]
+    beat = heartbeat_path(config.database_path)
+    application.bot_data["waiting"] = asyncio.current_task()  # cancelled by a stop meanwhile
+    waited = said = False
+    try:
+        while True:
+            try:
+                if await lock.acquire():
+                    break
+                write_heartbeat(beat, STANDBY)
+                if not said:
+                    log.info("standby: another process leads; trying every %g s",
+                             config.lead_check)
+                    said = True
+            except Exception as error:  # the database is out of reach: no beat, try again
+                log.warning("could not try for the lead: %s", error)
+            waited = True
+            await asyncio.sleep(config.lead_check)
+    finally:
+        application.bot_data.pop("waiting", None)
+    application.bot_data["role"] = LEADER
+    write_heartbeat(beat, LEADER)
+    if waited:
+        log.info("took the lead: resuming the rounds and matches, then taking updates")
+    application.bot_data["lead_watch"] = asyncio.create_task(watch_lead(application))
+
+
+async def watch_lead(application: Application) -> None:
+    """Stop the bot when the lead is lost (its lock's connection ended): a standby may take
+    over at any moment, and two leaders would play the same rounds twice."""
+    lock: LeaderLock = application.bot_data["leader"]
+    try:
+        await lock.lost()
+    except Exception:  # the lead cannot be confirmed: stop all the same
+        log.exception("the leader lock failed")
+    application.bot_data["role"] = STANDBY
+    application.bot_data["lost_lead"] = True
+    log.error("lost the lead (its database connection ended or stopped answering): stopping; "
+              "a standby takes over")
+    stop = application.bot_data.get("stop") or application.stop_running
+    stop()
 
 
 async def resume(application: Application) -> None:
@@ -79,13 +138,21 @@ async def resume(application: Application) -> None:
 
 
 async def close_services(application: Application) -> None:
-    """Close the stores and the pool; open rounds stay in the database and resume next time."""
+    """Close the stores and the pool, then give the lead up (a standby takes over only after
+    this process's last write); open rounds stay in the database and resume next time."""
+    for task in (application.bot_data.pop("waiting", None),
+                 application.bot_data.pop("lead_watch", None)):
+        if task is not None and task is not asyncio.current_task() and not task.done():
+            task.cancel()
     pool: SolverPool | None = application.bot_data.get("pool")
     stores: Stores | None = application.bot_data.get("stores")
+    lock: LeaderLock | None = application.bot_data.get("leader")
     if pool is not None and application.bot_data.get("own_pool"):
         pool.shutdown()
     if stores is not None:
         await stores.close()
+    if lock is not None:
+        await lock.close()
 
 
 async def stop_application(application: Application) -> None:

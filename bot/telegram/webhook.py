@@ -4,6 +4,10 @@ python-telegram-bot's own `run_webhook` builds its tornado server without a body
 default is 100 MB, read in full before the secret is checked). This one checks the secret header
 first and the announced size next, both before reading a byte of the body, then refuses a body
 past MAX_BODY while it arrives. It listens where WEBHOOK_LISTEN says (the reverse proxy in front).
+
+Until this process takes updates (a standby waiting for the lead, or a leader still resuming) it
+answers 503 to every update, so Telegram delivers it again later, and `GET /leader` answers 503
+too, for a load balancer's health check to send the traffic to the leader.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ import logging
 import re
 import secrets
 import signal
+from collections.abc import Awaitable, Callable
+from contextlib import suppress
 from http import HTTPStatus
 
 import tornado.httpserver
@@ -24,10 +30,13 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.runtime.config import Config
+from bot.runtime.health import LEADER, STANDBY
 from bot.telegram.app import ALLOWED_UPDATES
 from bot.telegram.lifecycle import stop_application
 
 WEBHOOK_PATH = "telegram"  # never the token: paths end up in proxy logs
+LEADER_PATH = "leader"  # 200 on the leader taking updates, 503 elsewhere
+RETRY_SECONDS = 5  # what a standby's 503 suggests (Telegram keeps its own pace)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 MAX_BODY = 1 << 20  # bytes; an update is a few kB (a message is at most 4096 characters)
 MAX_HEADERS = 16 << 10  # bytes of request line and headers (tornado's default is 64 kB)
@@ -52,12 +61,16 @@ class UpdateHandler(tornado.web.RequestHandler):
 
     SUPPORTED_METHODS = ("POST",)
 
-    def initialize(self, bot_application: Application, secret: str) -> None:
+    def initialize(self, bot_application: Application, secret: str,
+                   taking: Callable[[], bool]) -> None:
         self.bot_application = bot_application
         self.secret = secret.encode()
+        self.taking = taking
         self.body = bytearray()
 
     def prepare(self) -> None:
+        if not self.taking():  # a standby: nothing is read, Telegram sends it again
+            raise tornado.web.HTTPError(HTTPStatus.SERVICE_UNAVAILABLE)
         given = self.request.headers.get(SECRET_HEADER, "").encode("utf-8", "replace")
         if not hmac.compare_digest(given, self.secret):
             raise tornado.web.HTTPError(HTTPStatus.FORBIDDEN)
@@ -82,21 +95,42 @@ class UpdateHandler(tornado.web.RequestHandler):
         self.set_status(HTTPStatus.OK)
 
     def write_error(self, status_code: int, **kwargs: object) -> None:
+        if status_code == HTTPStatus.SERVICE_UNAVAILABLE:
+            self.set_header("Retry-After", str(RETRY_SECONDS))
         self.finish()  # the status says it all; no page, no traceback
+
+
+class LeaderHandler(tornado.web.RequestHandler):
+    """GET /leader: 200 `leader` where updates are taken, 503 `standby` elsewhere."""
+
+    SUPPORTED_METHODS = ("GET",)
+
+    def initialize(self, taking: Callable[[], bool]) -> None:
+        self.taking = taking
+
+    def get(self) -> None:
+        if not self.taking():
+            self.set_status(HTTPStatus.SERVICE_UNAVAILABLE)
+        self.finish(LEADER if self.taking() else STANDBY)
 
 
 def _log_request(handler: tornado.web.RequestHandler) -> None:
     """Refusals at INFO (someone is knocking), accepted updates at DEBUG."""
     status = handler.get_status()
-    level = logging.DEBUG if status == HTTPStatus.OK else logging.INFO
+    level = logging.DEBUG if status in (HTTPStatus.OK, HTTPStatus.SERVICE_UNAVAILABLE) \
+        else logging.INFO
     log.log(level, "webhook %d %s %s (%s)", status, handler.request.method,
             handler.request.path, handler.request.remote_ip)
 
 
-def make_server(application: Application, secret: str) -> tornado.httpserver.HTTPServer:
-    """The HTTP server for /telegram (add sockets to start it)."""
+def make_server(application: Application, secret: str,
+                taking: Callable[[], bool] = lambda: True) -> tornado.httpserver.HTTPServer:
+    """The HTTP server for /telegram and /leader (add sockets to start it); `taking` says
+    whether this process takes updates now."""
     routes = tornado.web.Application(
-        [(rf"/{WEBHOOK_PATH}", UpdateHandler, {"bot_application": application, "secret": secret})],
+        [(rf"/{WEBHOOK_PATH}", UpdateHandler,
+          {"bot_application": application, "secret": secret, "taking": taking}),
+         (rf"/{LEADER_PATH}", LeaderHandler, {"taking": taking})],
         log_function=_log_request)
     return tornado.httpserver.HTTPServer(
         routes, max_body_size=MAX_BODY, max_header_size=MAX_HEADERS, body_timeout=BODY_SECONDS,
@@ -105,24 +139,46 @@ def make_server(application: Application, secret: str) -> tornado.httpserver.HTT
 
 async def serve(application: Application, config: Config, secret: str,
                 stop: asyncio.Event) -> None:
-    """What run_webhook does, with this server: listen, register the webhook, handle updates
-    until `stop` is set, then shut down in order (post_shutdown closes storage and the pool)."""
+    """What run_webhook does, with this server: listen (answering 503 while post_init waits
+    for the lead and resumes), register the webhook, handle updates until `stop` is set, then
+    shut down in order (post_shutdown closes storage and the pool)."""
     await application.initialize()
-    if application.post_init is not None:
-        await application.post_init(application)
-    server = make_server(application, secret)
+    taking = asyncio.Event()
+    application.bot_data["stop"] = stop.set  # how a leader that lost its lock stops
+    server = make_server(application, secret, taking.is_set)
     server.add_sockets(tornado.netutil.bind_sockets(config.webhook_port, config.webhook_listen))
     log.info("webhook server on %s:%d/%s", config.webhook_listen, config.webhook_port,
              WEBHOOK_PATH)
     try:
+        if application.post_init is not None and \
+                not await unless_stopped(application.post_init(application), stop):
+            return
+        await application.start()
+        taking.set()  # before setWebhook: Telegram's first update finds the door open
         await application.bot.set_webhook(url=str(config.webhook_url), secret_token=secret,
                                           allowed_updates=ALLOWED_UPDATES)
-        await application.start()
         await stop.wait()
     finally:
+        taking.clear()
         server.stop()
         await server.close_all_connections()
         await stop_application(application)
+
+
+async def unless_stopped(work: Awaitable[None], stop: asyncio.Event) -> bool:
+    """Run `work` unless `stop` is set first (a standby waits for the lead in it): True when
+    it finished, False when it was cancelled for the stop."""
+    task = asyncio.ensure_future(work)
+    stopping = asyncio.create_task(stop.wait())
+    await asyncio.wait({task, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    stopping.cancel()
+    if not task.done():
+        task.cancel()
+        with suppress(asyncio.CancelledError):
+            await task
+        return False
+    task.result()
+    return True
 
 
 def run(application: Application, config: Config) -> None:

@@ -1,5 +1,7 @@
 """Fixtures for bot tests: a fake Bot API server, one solver pool, the real Application, and the
-game services alone over a fresh database with a hand-moved clock and a fake scheduler."""
+game services alone over a fresh database with a hand-moved clock and a fake scheduler. The
+stores, and so the services over them, are tested on each backend: SQLite and a real
+PostgreSQL server (tests/postgres)."""
 
 from __future__ import annotations
 
@@ -17,11 +19,13 @@ from bot.play.scheduler import NEXT_DEAL, ROUND_END, WARNING, Alarm
 from bot.play.services import Services, build_services
 from bot.runtime.config import Config
 from bot.runtime.pool import SolverPool
-from bot.store.sqlite import open_sqlite
 from bot.store.stores import Stores
 from bot.telegram.app import build_application, on_startup
 from tests.fake_telegram import FakeTelegram
 from tests.fake_telegram import telegram as telegram
+from tests.postgres import BACKENDS, open_backend
+from tests.postgres import postgres_server as postgres_server
+from tests.postgres import postgres_url as postgres_url
 
 
 @pytest.fixture(scope="session")
@@ -184,10 +188,17 @@ def new_services(stores: Stores, pool: SolverPool, clock: Clock, seed: int = 1,
     return services, scheduler
 
 
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """The database the stores run on: "sqlite" or "postgres"."""
+    return request.param
+
+
 @pytest.fixture
-async def stores(tmp_path: Path) -> AsyncIterator[Stores]:
-    """Every store over a fresh SQLite database."""
-    opened = await open_sqlite(tmp_path / "g.sqlite3")
+async def stores(backend: str, tmp_path: Path, request: pytest.FixtureRequest
+                 ) -> AsyncIterator[Stores]:
+    """Every store over a fresh database of the backend."""
+    opened = await open_backend(backend, tmp_path, request)
     yield opened
     await opened.close()
 

@@ -1,11 +1,13 @@
 """Scores kept by the database's triggers equal the definitions (tests/bot/scoring.py), whatever the
-order of answers, closes and races; migration 4 repairs the rows earlier versions got wrong."""
+order of answers, closes and races, on SQLite and on PostgreSQL (one definition, both backends);
+migration 4 repairs the rows earlier versions got wrong."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +22,7 @@ from tests.bot.scoring import (
     score_mismatches,
     stored_scores,
 )
+from tests.postgres import emptied
 
 CHATS = (-1, -2)
 USERS = (1, 2, 3)
@@ -114,8 +117,25 @@ class Scenario:
         self.open[c] = None
 
 
-async def scores_after(operations: list[tuple]) -> tuple[dict, dict]:
-    stores = await open_sqlite(":memory:")
+@pytest.fixture
+def database(backend: str, request: pytest.FixtureRequest) -> str | None:
+    """Where the scenarios run: None for a new SQLite database in memory each time, or the
+    URL of the session's PostgreSQL database, emptied each time."""
+    return request.getfixturevalue("postgres_url") if backend == "postgres" else None
+
+
+async def open_empty(database: str | None) -> Stores:
+    if database is None:
+        return await open_sqlite(":memory:")
+    from bot.store.postgres import open_postgres
+
+    await emptied(database)
+    return await open_postgres(database)
+
+
+async def scores_after(operations: list[tuple], database: str | None = None
+                       ) -> tuple[dict, dict]:
+    stores = await open_empty(database)
     try:
         scenario = Scenario(stores)
         await scenario.setup()
@@ -129,28 +149,30 @@ async def scores_after(operations: list[tuple]) -> tuple[dict, dict]:
         await stores.close()
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# `database` is the same for every example (emptied by each), hence the suppressed check
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(st.lists(operation, min_size=20, max_size=80))
-def test_scores_match_the_definitions(operations):
-    stored, expected = asyncio.run(scores_after(operations))
+def test_scores_match_the_definitions(database, operations):
+    stored, expected = asyncio.run(scores_after(operations, database))
     assert stored == expected
 
 
-def test_a_late_loss_inside_a_run_of_wins_splits_it():
+def test_a_late_loss_inside_a_run_of_wins_splits_it(database):
     """Answers stored after later rounds closed: played counts them, and streaks are counted
     again around the round they fall in."""
     ops = [("open", -1, "24"), ("win", -1, 1, 10, 1.0),  # Ann wins round 1
            ("open", -1, "24"), ("win", -1, 2, 10, 2.0),  # Ben wins round 2 without Ann
            ("open", -1, "24"), ("win", -1, 1, 10, 3.0)]  # Ann wins round 3
-    stored, _ = asyncio.run(scores_after(ops))
+    stored, _ = asyncio.run(scores_after(ops, database))
     assert stored[(-1, 1, "24")] == (20, 2, 2, 1.0, 2, 2)  # round 2 is not Ann's
     ops += [("answer", -1, 1, 1, False, None)]  # Ann's answer to round 2 lands now
-    stored, expected = asyncio.run(scores_after(ops))
+    stored, expected = asyncio.run(scores_after(ops, database))
     assert stored == expected
     assert stored[(-1, 1, "24")] == (20, 2, 3, 1.0, 1, 1)
     ops += [("answer", -1, 2, 2, True, None),  # Ben, late in round 1 (a right answer, too late)
             ("answer", -1, 1, 0, False, None)]  # Ann again in round 3 she won: no change
-    stored, expected = asyncio.run(scores_after(ops))
+    stored, expected = asyncio.run(scores_after(ops, database))
     assert stored == expected
     assert stored[(-1, 2, "24")] == (10, 1, 2, 2.0, 1, 1)
     assert stored[(-1, 1, "24")] == (20, 2, 3, 1.0, 1, 1)

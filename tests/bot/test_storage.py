@@ -1,29 +1,41 @@
-"""The SQLite stores on a temporary file, store by store: the database under them (migrations,
-the gate), rounds (one open per chat, atomic winners), scores (streaks, leaderboards) and
-people (a chat's move to a supergroup)."""
+"""The stores, store by store, on both backends (a SQLite file and the session's PostgreSQL):
+rounds (one open per chat, atomic winners), scores (streaks, leaderboards) and people (a chat's
+move to a supergroup); and the SQLite database under them (migrations, the gate). PostgreSQL's
+own (migrations, concurrent writers, the leader lock) are in tests/postgres."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 
-import aiosqlite
 import pytest
 
 from bot.store.sqlite import open_sqlite
 from bot.store.sqlite.database import Database, Gate
 from bot.store.sqlite.migrations import LATEST, MIGRATIONS, statements
 from bot.store.stores import Stores
+from tests.postgres import open_backend
 
 CHAT = -500
 
 
-async def fresh(tmp_path, version: int = LATEST) -> Stores:
-    stores = await open_sqlite(tmp_path / "db.sqlite3", migrate_to=version)
+async def known(stores: Stores) -> Stores:
+    """The stores with a group and two players in it."""
     await stores.people.remember_chat(CHAT, "group", "G")
     await stores.people.remember_user(1, "Ann")
     await stores.people.remember_user(2, "Ben")
     return stores
+
+
+async def fresh(tmp_path, version: int = LATEST) -> Stores:
+    """A SQLite file at that schema version, with a group and two players."""
+    return await known(await open_sqlite(tmp_path / "db.sqlite3", migrate_to=version))
+
+
+@pytest.fixture
+async def filled(stores: Stores) -> Stores:
+    """The `stores` of either backend (tests/bot/conftest.py), with a group and two players."""
+    return await known(stores)
 
 
 def database(stores: Stores) -> Database:
@@ -117,18 +129,16 @@ def test_statements_keep_a_triggers_body_whole():
     assert all(s.endswith(";") for s in found)
 
 
-async def test_queries_are_parameterised(tmp_path):
-    stores = await fresh(tmp_path)
+async def test_queries_are_parameterised(filled):
+    stores = filled
     await stores.people.remember_chat(CHAT, "group", "x'); DROP TABLE rounds; --")
     await stores.people.remember_user(3, "Robert'); --")
-    async with aiosqlite.connect(tmp_path / "db.sqlite3") as db, \
-            db.execute("SELECT first_name FROM users WHERE id = 3") as cursor:
-        assert (await cursor.fetchone())[0] == "Robert'); --"
+    db = stores.rounds.db  # each backend has one, with `fetch`
+    assert await db.fetch("SELECT first_name FROM users WHERE id = 3") == [("Robert'); --",)]
     current = await stores.rounds.open_round(CHAT, "24", (1, 2, 3, 4), 24, "easy", 10, "en",
                                              1.0, 2.0)
-    assert json.loads((await database(stores).connection.execute_fetchall(
-        "SELECT hand FROM rounds WHERE id = ?", (current.id,)))[0][0]) == [1, 2, 3, 4]
-    await stores.close()
+    [(hand,)] = await db.fetch(f"SELECT hand FROM rounds WHERE id = {int(current.id)}")
+    assert json.loads(hand) == [1, 2, 3, 4]
 
 
 async def test_gate_lets_a_transaction_run_alone():
@@ -157,27 +167,25 @@ async def test_gate_lets_a_transaction_run_alone():
 
 # --- rounds ----------------------------------------------------------------------------------
 
-async def test_one_open_round_per_chat(tmp_path):
-    stores = await fresh(tmp_path)
+async def test_one_open_round_per_chat(filled):
+    stores = filled
     first = await open_round(stores)
     second = await stores.rounds.open_round(CHAT, "yahtzee", ((1, 2, 3, 4, 5),), 99, "", 20,
                                             "en", 2.0, 62.0)
     assert first is not None and second is None
     assert (await stores.rounds.open_round_of(CHAT)).hand == (1, 2, 3, 4)
-    await stores.close()
 
 
-async def test_nested_hands_come_back_as_tuples(tmp_path):
-    stores = await fresh(tmp_path)
+async def test_nested_hands_come_back_as_tuples(filled):
+    stores = filled
     rolls = tuple((1, 2, 3, 4, 5) for _ in range(13))
     made = await stores.rounds.open_round(CHAT, "yahtzee", rolls, 123, "", 20, "zh", 1.0, 61.0)
     loaded = await stores.rounds.open_round_of(CHAT)
     assert made == loaded and loaded.hand == rolls and loaded.lang == "zh"
-    await stores.close()
 
 
-async def test_concurrent_winners_exactly_one(tmp_path):
-    stores = await fresh(tmp_path)
+async def test_concurrent_winners_exactly_one(filled):
+    stores = filled
     current = await open_round(stores)
     results = await asyncio.gather(*(stores.rounds.close_round(
         current.id, "won", 105.0, user, "x", 10, 5.0) for user in (1, 2, 1, 2)))
@@ -188,22 +196,21 @@ async def test_concurrent_winners_exactly_one(tmp_path):
     [winner] = [s for s in (await stores.scores.stats(CHAT, 1))
                 + (await stores.scores.stats(CHAT, 2))]
     assert winner.rounds_played == 1
-    await stores.close()
 
 
-async def test_restart_keeps_open_rounds(tmp_path):
-    stores = await fresh(tmp_path)
+async def test_restart_keeps_open_rounds(backend, tmp_path, request):
+    stores = await known(await open_backend(backend, tmp_path, request))
     current = await open_round(stores)
     await stores.rounds.set_message(current.id, 77)
     await stores.close()
-    reopened = await open_sqlite(tmp_path / "db.sqlite3")
+    reopened = await open_backend(backend, tmp_path, request, keep=True)
     [resumed] = await reopened.rounds.open_rounds()
     assert resumed.hand == (1, 2, 3, 4) and resumed.message_id == 77
     await reopened.close()
 
 
-async def test_best_answer_is_the_closest_then_the_earliest(tmp_path):
-    stores = await fresh(tmp_path)
+async def test_best_answer_is_the_closest_then_the_earliest(filled):
+    stores = filled
     current = await open_round(stores, game="countdown")
     await stores.rounds.record_answer(current.id, 1, "a", False, 103.0, 4)
     await stores.rounds.record_answer(current.id, 2, "b", False, 101.0, 4)
@@ -211,13 +218,12 @@ async def test_best_answer_is_the_closest_then_the_earliest(tmp_path):
     await stores.rounds.record_answer(current.id, 2, "bad", False, 100.0, None)
     best = await stores.rounds.best_answer(current.id)
     assert best is not None and (best.name, best.text, best.distance) == ("Ben", "b", 4)
-    await stores.close()
 
 
 # --- scores ----------------------------------------------------------------------------------
 
-async def test_streaks_fastest_and_leaderboards(tmp_path):
-    stores = await fresh(tmp_path)
+async def test_streaks_fastest_and_leaderboards(filled):
+    stores = filled
     scores = stores.scores
     await play_round(stores, 1, took=9.0)
     await play_round(stores, 1, answered=(2,), took=3.0)
@@ -238,11 +244,10 @@ async def test_streaks_fastest_and_leaderboards(tmp_path):
     await stores.rounds.close_round(other.id, "won", 102.0, 2, "x", 30, 2.0)
     everywhere = await scores.top(None)
     assert [(s.name, s.points) for s in everywhere] == [("Ben", 40), ("Ann", 30)]
-    await stores.close()
 
 
-async def test_scores_per_game(tmp_path):
-    stores = await fresh(tmp_path)
+async def test_scores_per_game(filled):
+    stores = filled
     scores = stores.scores
     await play_round(stores, 1, game="24")
     await play_round(stores, 2, game="countdown")
@@ -253,13 +258,12 @@ async def test_scores_per_game(tmp_path):
     ann = {s.game: s for s in await scores.stats(CHAT, 1)}
     assert ann["24"].wins == 1 and ann["countdown"].rounds_played == 1
     assert ann["24"].current_streak == 1  # a streak is per game
-    await stores.close()
 
 
 # --- people ----------------------------------------------------------------------------------
 
-async def test_chat_migration_moves_rounds_scores_and_language(tmp_path):
-    stores = await fresh(tmp_path)
+async def test_chat_migration_moves_rounds_scores_and_language(filled):
+    stores = filled
     await stores.people.set_language(CHAT, "zh")
     await play_round(stores, 1)
     await open_round(stores, start=200.0)
@@ -270,4 +274,3 @@ async def test_chat_migration_moves_rounds_scores_and_language(tmp_path):
     assert (await stores.rounds.open_round_of(-100500)) is not None
     assert (await stores.rounds.open_round_of(CHAT)) is None
     assert (await stores.people.languages())[-100500] == "zh"
-    await stores.close()

@@ -1,0 +1,105 @@
+"""A real PostgreSQL for the tests: the session's server (tests/postgres/server.py), a migrated
+database that each test empties first, fresh databases for the tests that need their own, and
+`open_backend`, which opens every store on SQLite or on PostgreSQL by name (BACKENDS), so the
+store, scoring and service tests run on both.
+
+The server starts the first time a PostgreSQL test asks for it, and it must start: a machine
+without one fails these tests, never skips them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+import asyncpg
+import pytest
+
+from bot.store.stores import Stores
+from tests.postgres.server import PostgresServer
+
+BACKENDS = ("sqlite", "postgres")
+SHARED = "twentyfour"  # the session's migrated database, emptied by each test
+_names = itertools.count(1)
+T = TypeVar("T")
+
+
+def outside_the_loop(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine to its end from synchronous code (a session fixture), on a thread of
+    its own so the tests' event loop is left alone."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
+
+
+async def admin(server: PostgresServer, *statements: str) -> None:
+    """Statements run on the server's `postgres` database (CREATE / DROP DATABASE)."""
+    connection = await asyncpg.connect(server.url())
+    try:
+        for statement in statements:
+            await connection.execute(statement)
+    finally:
+        await connection.close()
+
+
+async def new_database(server: PostgresServer) -> str:
+    """The URL of a new, empty database (no migrations applied)."""
+    name = f"fresh_{next(_names)}"
+    await admin(server, f"CREATE DATABASE {name}")
+    return server.url(name)
+
+
+async def emptied(url: str) -> None:
+    """Every table of a migrated database emptied and its ids started again, as a new file."""
+    connection = await asyncpg.connect(url)
+    try:
+        tables = await connection.fetch("SELECT tablename FROM pg_tables WHERE schemaname = "
+                                        "'public' AND tablename <> 'schema_migrations'")
+        names = ", ".join(row["tablename"] for row in tables)
+        await connection.execute(f"TRUNCATE {names} RESTART IDENTITY CASCADE")
+    finally:
+        await connection.close()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One PostgreSQL server for the whole test session."""
+    with PostgresServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def postgres_url(postgres_server: PostgresServer) -> str:
+    """The session's migrated database (`emptied` by whoever uses it)."""
+    from bot.store.postgres import open_postgres
+
+    async def migrate() -> None:
+        await admin(postgres_server, f"CREATE DATABASE {SHARED}")
+        stores = await open_postgres(postgres_server.url(SHARED))
+        await stores.close()
+
+    outside_the_loop(migrate())
+    return postgres_server.url(SHARED)
+
+
+async def open_backend(backend: str, tmp_path: Path, request: pytest.FixtureRequest,
+                       keep: bool = False) -> Stores:
+    """Every store over a fresh, migrated database of that backend (`keep`: the one the
+    test opened before, as it was left, as a restart finds it)."""
+    if backend == "sqlite":
+        from bot.store.sqlite import open_sqlite
+
+        return await open_sqlite(tmp_path / "g.sqlite3")
+    from bot.store.postgres import open_postgres
+
+    url = request.getfixturevalue("postgres_url")
+    if not keep:
+        await emptied(url)
+    return await open_postgres(url)
+
+
+__all__ = ["BACKENDS", "PostgresServer", "emptied", "new_database", "open_backend",
+           "outside_the_loop", "postgres_server", "postgres_url"]

@@ -39,12 +39,14 @@ PRIVACY_NOTE = (
 
 async def open_services(application: Application) -> None:
     """Open the stores (migrations applied), start the pool, build the services; then wait for
-    the lead (at once with SQLite, or alone on PostgreSQL)."""
+    the lead (at once with SQLite, or alone on PostgreSQL). A database that cannot be opened
+    raises bot.store.unavailable.DatabaseUnavailable, with nothing left open."""
     config: Config = application.bot_data["config"]
     stores = await open_stores(config.database_path, config.database_url)
+    application.bot_data["stores"] = stores  # closed by post_shutdown if what follows fails
     pool = application.bot_data.get("pool")  # tests may share one pool between applications
     if pool is None:
-        pool = SolverPool(config.solver_workers)
+        pool = application.bot_data["pool"] = SolverPool(config.solver_workers)
         application.bot_data["own_pool"] = True
     await pool.warm_up()
     reads_all = bool(application.bot.can_read_all_group_messages)

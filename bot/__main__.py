@@ -87,8 +87,8 @@ def configure_logging(config: Config) -> None:
     log_mask.install([*log_mask.secret_parts(config.token), config.webhook_secret or "",
                       password or ""])
     log_mask.log_uncaught_exceptions()
-    if config.log_level != "DEBUG":  # a line per HTTP request: only when debugging
-        for noisy in ("httpx", "httpcore"):
+    if config.log_level != "DEBUG":  # a line per HTTP request or job run: only when debugging
+        for noisy in ("httpx", "httpcore", "apscheduler"):
             logging.getLogger(noisy).setLevel(logging.WARNING)
 
 

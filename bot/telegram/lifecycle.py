@@ -20,7 +20,7 @@ from bot.play.matches import PAUSE
 from bot.play.reply import Reply
 from bot.play.services import Services, build_services
 from bot.runtime.config import Config
-from bot.runtime.health import LEADER, STANDBY, heartbeat_path, write_heartbeat
+from bot.runtime.health import LEADER, STANDBY, beat, heartbeat_path
 from bot.runtime.pool import SolverPool
 from bot.store import leader_lock, open_stores
 from bot.store.protocols import LeaderLock
@@ -68,7 +68,7 @@ async def take_lead(application: Application) -> None:
     from then on (`watch_lead`)."""
     config: Config = application.bot_data["config"]
     lock: LeaderLock = application.bot_data["leader"]
-    beat = heartbeat_path(config.database_path)
+    heartbeat = heartbeat_path(config.database_path)
     application.bot_data["waiting"] = asyncio.current_task()  # cancelled by a stop meanwhile
     waited = said = False
     try:
@@ -76,7 +76,7 @@ async def take_lead(application: Application) -> None:
             try:
                 if await lock.acquire():
                     break
-                write_heartbeat(beat, STANDBY)
+                beat(heartbeat, STANDBY)
                 if not said:
                     log.info("standby: another process leads; trying every %g s",
                              config.lead_check)
@@ -88,7 +88,7 @@ async def take_lead(application: Application) -> None:
     finally:
         application.bot_data.pop("waiting", None)
     application.bot_data["role"] = LEADER
-    write_heartbeat(beat, LEADER)
+    beat(heartbeat, LEADER)
     if waited:
         log.info("took the lead: resuming the rounds and matches, then taking updates")
     application.bot_data["lead_watch"] = asyncio.create_task(watch_lead(application))

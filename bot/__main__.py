@@ -19,9 +19,9 @@ from telegram.error import InvalidToken
 
 from bot.runtime import log_mask
 from bot.runtime.config import Config, ConfigError, MissingTokenError
-from bot.store.unavailable import DatabaseUnavailable
 from bot.telegram import webhook
 from bot.telegram.app import ALLOWED_UPDATES, build_application
+from bot.telegram.lifecycle import DatabaseUnavailable
 from bot.telegram.webhook import WEBHOOK_PATH
 
 __all__ = ["BAD_SETTINGS", "LOST_LEAD", "NO_DATABASE", "WEBHOOK_PATH", "main", "run"]

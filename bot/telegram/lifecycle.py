@@ -25,10 +25,13 @@ from bot.runtime.pool import SolverPool
 from bot.store import leader_lock, open_stores
 from bot.store.protocols import LeaderLock
 from bot.store.stores import Stores
+from bot.store.unavailable import DatabaseUnavailable  # what a bad database raises at start-up
 from bot.telegram.jobs import JobScheduler, start_housekeeping
 from bot.telegram.sending import clear_keyboard, send_result
 from bot.telegram.speakers import thread
 
+__all__ = ["DatabaseUnavailable", "close_services", "open_services", "resume",
+           "stop_application", "take_lead", "watch_lead"]
 log = logging.getLogger(__name__)
 PRIVACY_NOTE = (
     "privacy mode is on (getMe: can_read_all_group_messages is false): in groups the bot sees "

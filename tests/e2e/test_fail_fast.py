@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.store.sqlite.database import BUSY_SECONDS
 from tests.conftest import ROOT
 from tests.fake_telegram import FakeTelegram
 
@@ -161,3 +162,25 @@ def test_no_token_at_a_terminal_is_still_the_demo(tmp_path: Path):
     assert process.returncode == 0, err.decode()
     assert "so this is the demo" in err.decode()
     assert "8÷(3−8÷3)" in out.decode()
+
+
+async def test_a_lock_held_past_the_busy_timeout_costs_no_move(telegram: FakeTelegram, make_bot):
+    """Another process holds the database's write lock longer than SQLite's 5 s wait while a
+    player deals: the bot claims the update and deals once the lock is gone, without the
+    "something went wrong" it said before."""
+    group, ann = -2001, {"id": 21, "is_bot": False, "first_name": "Ann"}
+    bot = make_bot()
+    await bot.start()
+    telegram.chat(group)
+    with contextlib.closing(sqlite3.connect(bot.database, isolation_level=None)) as other:
+        other.execute("BEGIN IMMEDIATE")
+        await telegram.say(group, ann, "/play")
+        await asyncio.sleep(BUSY_SECONDS + 2)  # past the bot's wait, within its retries
+        other.execute("ROLLBACK")
+    deal = await telegram.reply(group, timeout=30)
+    assert "24" in deal.text
+    await asyncio.sleep(1)
+    assert not any("went wrong" in sent.text for sent in telegram.sent)
+    with contextlib.closing(sqlite3.connect(bot.database)) as database:
+        assert database.execute("SELECT COUNT(*) FROM handled_updates").fetchone()[0] >= 1
+    assert "Traceback" not in bot.log.read_text()

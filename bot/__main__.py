@@ -1,9 +1,11 @@
 """`python -m bot`: the bot with long polling, or a webhook server when WEBHOOK_URL is set;
-`python -m bot --demo` (or no token at all): the bot on a local emulator, played in the terminal.
+`python -m bot --demo` (or no token, at a terminal): the bot on a local emulator, played there.
 
-With DATABASE_URL (PostgreSQL) any number of these processes may run: one leads, the others
-stand by until it dies. A leader that loses the lead exits with status 3 (LOST_LEAD), for its
-supervisor to start it again as a standby."""
+It fails fast, with one line saying why: exit status 2 for a missing token (without a terminal)
+or a malformed setting, 1 for a database that cannot be opened, migrated or written. With
+DATABASE_URL (PostgreSQL) any number of these processes may run: one leads, the others stand by
+until it dies. A leader that loses the lead exits with status 3 (LOST_LEAD), for its supervisor
+to start it again as a standby."""
 
 from __future__ import annotations
 
@@ -19,10 +21,14 @@ from bot.runtime import log_mask
 from bot.runtime.config import Config, ConfigError, MissingTokenError
 from bot.telegram import webhook
 from bot.telegram.app import ALLOWED_UPDATES, build_application
+from bot.telegram.lifecycle import DatabaseUnavailable
 from bot.telegram.webhook import WEBHOOK_PATH
 
-__all__ = ["LOST_LEAD", "WEBHOOK_PATH", "main", "run"]
-LOST_LEAD = 3
+__all__ = ["BAD_SETTINGS", "LOST_LEAD", "NO_DATABASE", "WEBHOOK_PATH", "main", "run"]
+NO_DATABASE, BAD_SETTINGS, LOST_LEAD = 1, 2, 3  # exit statuses
+NO_TOKEN_SERVICE = ("TELEGRAM_BOT_TOKEN is not set: export TELEGRAM_BOT_TOKEN=<token from "
+                    "@BotFather> (or put it in .env, /etc/twentyfour.env for systemd, "
+                    "deploy/.env for compose), or run `python -m bot --demo` for the terminal demo")
 NO_TOKEN = ("TELEGRAM_BOT_TOKEN is not set, so this is the demo: the bot on a local Bot API "
             "emulator, played in this terminal (to run it on Telegram, export "
             "TELEGRAM_BOT_TOKEN=<token from @BotFather> or put it in .env)")
@@ -44,20 +50,26 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = Config.from_env()
     except MissingTokenError:
+        if not sys.stdin.isatty():  # a service or a container: the demo would end at once
+            print(f"error: {NO_TOKEN_SERVICE}", file=sys.stderr)
+            return BAD_SETTINGS
         print(NO_TOKEN, file=sys.stderr)
         return run_demo(arguments.user)
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
-        return 2
+        return BAD_SETTINGS
     if arguments.user is not None:
         print("error: --user is for the demo (python -m bot --demo --user NAME)", file=sys.stderr)
-        return 2
+        return BAD_SETTINGS
     try:
         return run(config)
     except InvalidToken:
         print("error: Telegram rejected TELEGRAM_BOT_TOKEN; copy it again from @BotFather",
               file=sys.stderr)
-        return 2
+        return BAD_SETTINGS
+    except DatabaseUnavailable as error:  # the stores closed what they opened: exit now
+        logging.getLogger("bot").critical("not starting: %s", error)
+        return NO_DATABASE
 
 
 def run_demo(speaker: str | None) -> int:
@@ -75,8 +87,8 @@ def configure_logging(config: Config) -> None:
     log_mask.install([*log_mask.secret_parts(config.token), config.webhook_secret or "",
                       password or ""])
     log_mask.log_uncaught_exceptions()
-    if config.log_level != "DEBUG":  # a line per HTTP request: only when debugging
-        for noisy in ("httpx", "httpcore"):
+    if config.log_level != "DEBUG":  # a line per HTTP request or job run: only when debugging
+        for noisy in ("httpx", "httpcore", "apscheduler"):
             logging.getLogger(noisy).setLevel(logging.WARNING)
 
 

@@ -7,9 +7,14 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
+
+from bot.runtime.cpus import usable_cpus
 
 DEFAULT_BASE_URL = "https://api.telegram.org/bot"
-OFF = ("off", "0", "false", "no")
+ON, OFF = ("on", "1", "true", "yes"), ("off", "0", "false", "no")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+PORT_RANGE = (1, 65535)
 WEBHOOK_SECRET_FORM = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram accepts
 DATABASE_URL_FORM = re.compile(r"postgres(?:ql)?://\S+")
 # A leader checks its lock this often; it must give the lead up well before PostgreSQL frees
@@ -22,7 +27,8 @@ class ConfigError(ValueError):
 
 
 class MissingTokenError(ConfigError):
-    """TELEGRAM_BOT_TOKEN is not set: `python -m bot` then runs the demo instead."""
+    """TELEGRAM_BOT_TOKEN is not set: `python -m bot` at a terminal then runs the demo; without
+    one (a service, a container) it is an error."""
 
 
 def read_env_file(path: Path) -> dict[str, str]:
@@ -52,7 +58,7 @@ class Config:
     round_seconds: float = 120.0
     countdown_seconds: float = 60.0
     yahtzee_seconds: float = 300.0
-    solver_workers: int = 2
+    solver_workers: int = 2  # from_env: the CPUs this process may use (bot.runtime.cpus)
     webhook_url: str | None = None
     webhook_port: int = 8443
     webhook_listen: str = "127.0.0.1"  # the reverse proxy in front; 0.0.0.0 in a container
@@ -97,17 +103,59 @@ class Config:
             round_seconds=_number(values, "ROUND_SECONDS", 120.0, low=1.0),
             countdown_seconds=_number(values, "COUNTDOWN_SECONDS", 60.0, low=1.0),
             yahtzee_seconds=_number(values, "YAHTZEE_SECONDS", 300.0, low=1.0),
-            solver_workers=int(_number(values, "SOLVER_WORKERS", float(os.cpu_count() or 1),
-                                       low=1.0)),
-            webhook_url=values.get("WEBHOOK_URL") or None,
-            webhook_port=int(_number(values, "WEBHOOK_PORT", 8443.0, low=1.0)),
+            solver_workers=_whole(values, "SOLVER_WORKERS", None, low=1) or usable_cpus(),
+            webhook_url=_webhook_url(values),
+            webhook_port=_whole(values, "WEBHOOK_PORT", 8443, *PORT_RANGE) or 8443,
             webhook_listen=values.get("WEBHOOK_LISTEN") or "127.0.0.1",
             webhook_secret=_webhook_secret(values),
-            log_level=(values.get("LOG_LEVEL") or "INFO").upper(),
-            rate_limit=(values.get("RATE_LIMIT") or "on").lower() not in OFF,
+            log_level=_log_level(values),
+            rate_limit=_switch(values, "RATE_LIMIT", True),
             solve_timeout=_number(values, "SOLVE_TIMEOUT", 10.0, low=0.1),
             deal_seconds=_number(values, "DEAL_SECONDS", 1.0, low=0.0),
         )
+
+
+def _log_level(values: Mapping[str, str]) -> str:
+    raw = (values.get("LOG_LEVEL") or "INFO").strip()
+    level = {"WARN": "WARNING"}.get(raw.upper(), raw.upper())
+    if level not in LOG_LEVELS:
+        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {raw!r}")
+    return level
+
+
+def _switch(values: Mapping[str, str], name: str, default: bool) -> bool:
+    """An on/off setting: a typo is an error, never silently one or the other."""
+    raw = (values.get(name) or "").strip()
+    if not raw:
+        return default
+    if raw.lower() in ON + OFF:
+        return raw.lower() in ON
+    raise ConfigError(f"{name} must be on or off (or true/false, yes/no, 1/0), not {raw!r}")
+
+
+def _webhook_url(values: Mapping[str, str]) -> str | None:
+    url = (values.get("WEBHOOK_URL") or "").strip() or None
+    if url is not None:
+        parts = urlsplit(url)
+        if parts.scheme != "https" or not parts.hostname:
+            raise ConfigError("WEBHOOK_URL must be an https:// URL with a host name (Telegram "
+                              f"sends updates over HTTPS only), not {url!r}")
+    return url
+
+
+def _whole(values: Mapping[str, str], name: str, default: int | None, low: int,
+           high: int | None = None) -> int | None:
+    raw = (values.get(name) or "").strip()
+    if not raw:
+        return default
+    try:
+        number = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, not {raw!r}") from None
+    if number < low or (high is not None and number > high):
+        bounds = f"from {low} to {high}" if high is not None else f"at least {low}"
+        raise ConfigError(f"{name} must be {bounds}, not {raw!r}")
+    return number
 
 
 def _webhook_secret(values: Mapping[str, str]) -> str | None:
@@ -135,7 +183,7 @@ def _number(values: Mapping[str, str], name: str, default: float, low: float,
     except ValueError:
         raise ConfigError(f"{name} must be a number, not {raw!r}") from None
     if number < low:
-        raise ConfigError(f"{name} must be at least {low:g}")
+        raise ConfigError(f"{name} must be at least {low:g}, not {raw!r}")
     if high is not None and number > high:
-        raise ConfigError(f"{name} must be at most {high:g}")
+        raise ConfigError(f"{name} must be at most {high:g}, not {raw!r}")
     return number

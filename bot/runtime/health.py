@@ -9,15 +9,20 @@ The file holds the process's role: `leader` (it takes the updates) or `standby` 
 lead; with PostgreSQL several processes share a database). A standby writes its beat only after
 the database answered its try, and a leader stops when its database connection drops, so with
 PostgreSQL a fresh beat also speaks for the database, which the check does not open itself.
+
+Under systemd (Type=notify, WatchdogSec=) each beat also tells the service manager "WATCHDOG=1"
+over the NOTIFY_SOCKET datagram socket, and the first one "READY=1": a loop that stops turning
+misses the watchdog, and systemd restarts the bot.
 """
 
 from __future__ import annotations
 
 import os
+import socket
 import sqlite3
 import sys
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -55,11 +60,33 @@ def heartbeat_role(path: Path) -> str | None:
         return None
 
 
+def notify(state: str, environ: Mapping[str, str] | None = None) -> bool:
+    """Send `state` ("READY=1", "WATCHDOG=1", "STOPPING=1") to the service manager, as
+    sd_notify(3) does: one datagram to the Unix socket NOTIFY_SOCKET names ("@..." is an
+    abstract one). False, silently, when there is no such socket (not under systemd)."""
+    address = (os.environ if environ is None else environ).get("NOTIFY_SOCKET", "")
+    if not address.startswith(("/", "@")):
+        return False
+    target = "\0" + address[1:] if address.startswith("@") else address
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as sender:
+            sender.sendto(state.encode(), target)
+    except OSError:
+        return False
+    return True
+
+
+def beat(path: Path, role: str | None = None) -> None:
+    """One heartbeat: the file (`write_heartbeat`) and the service manager's watchdog."""
+    write_heartbeat(path, role)
+    notify("READY=1\nWATCHDOG=1")  # READY again is harmless, and the first beat may be any
+
+
 def heartbeat_job(path: Path) -> Callable[[object], Coroutine[Any, Any, None]]:
-    """A JobQueue callback that writes the heartbeat at `path` (the job's context is unused)."""
+    """A JobQueue callback that beats at `path` (the job's context is unused)."""
 
     async def heartbeat(_context: object) -> None:
-        write_heartbeat(path)
+        beat(path)
 
     return heartbeat
 

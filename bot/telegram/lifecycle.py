@@ -20,15 +20,18 @@ from bot.play.matches import PAUSE
 from bot.play.reply import Reply
 from bot.play.services import Services, build_services
 from bot.runtime.config import Config
-from bot.runtime.health import LEADER, STANDBY, heartbeat_path, write_heartbeat
+from bot.runtime.health import LEADER, STANDBY, beat, heartbeat_path
 from bot.runtime.pool import SolverPool
 from bot.store import leader_lock, open_stores
 from bot.store.protocols import LeaderLock
 from bot.store.stores import Stores
+from bot.store.unavailable import DatabaseUnavailable  # what a bad database raises at start-up
 from bot.telegram.jobs import JobScheduler, start_housekeeping
 from bot.telegram.sending import clear_keyboard, send_result
 from bot.telegram.speakers import thread
 
+__all__ = ["DatabaseUnavailable", "close_services", "open_services", "resume",
+           "stop_application", "take_lead", "watch_lead"]
 log = logging.getLogger(__name__)
 PRIVACY_NOTE = (
     "privacy mode is on (getMe: can_read_all_group_messages is false): in groups the bot sees "
@@ -39,12 +42,14 @@ PRIVACY_NOTE = (
 
 async def open_services(application: Application) -> None:
     """Open the stores (migrations applied), start the pool, build the services; then wait for
-    the lead (at once with SQLite, or alone on PostgreSQL)."""
+    the lead (at once with SQLite, or alone on PostgreSQL). A database that cannot be opened
+    raises bot.store.unavailable.DatabaseUnavailable, with nothing left open."""
     config: Config = application.bot_data["config"]
     stores = await open_stores(config.database_path, config.database_url)
+    application.bot_data["stores"] = stores  # closed by post_shutdown if what follows fails
     pool = application.bot_data.get("pool")  # tests may share one pool between applications
     if pool is None:
-        pool = SolverPool(config.solver_workers)
+        pool = application.bot_data["pool"] = SolverPool(config.solver_workers)
         application.bot_data["own_pool"] = True
     await pool.warm_up()
     reads_all = bool(application.bot.can_read_all_group_messages)
@@ -66,7 +71,7 @@ async def take_lead(application: Application) -> None:
     from then on (`watch_lead`)."""
     config: Config = application.bot_data["config"]
     lock: LeaderLock = application.bot_data["leader"]
-    beat = heartbeat_path(config.database_path)
+    heartbeat = heartbeat_path(config.database_path)
     application.bot_data["waiting"] = asyncio.current_task()  # cancelled by a stop meanwhile
     waited = said = False
     try:
@@ -74,7 +79,7 @@ async def take_lead(application: Application) -> None:
             try:
                 if await lock.acquire():
                     break
-                write_heartbeat(beat, STANDBY)
+                beat(heartbeat, STANDBY)
                 if not said:
                     log.info("standby: another process leads; trying every %g s",
                              config.lead_check)
@@ -86,7 +91,7 @@ async def take_lead(application: Application) -> None:
     finally:
         application.bot_data.pop("waiting", None)
     application.bot_data["role"] = LEADER
-    write_heartbeat(beat, LEADER)
+    beat(heartbeat, LEADER)
     if waited:
         log.info("took the lead: resuming the rounds and matches, then taking updates")
     application.bot_data["lead_watch"] = asyncio.create_task(watch_lead(application))

@@ -13,10 +13,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
 import asyncpg
 
 from bot.store.postgres.migrations import LATEST, MIGRATIONS
+from bot.store.unavailable import DatabaseUnavailable
 
 # Advisory lock keys (the two-integer form, apart from the chats' one-bigint scoring locks).
 LOCK_CLASS = 2424
@@ -24,6 +26,26 @@ MIGRATION_LOCK = (LOCK_CLASS, 1)
 LEADER_LOCK = (LOCK_CLASS, 2)
 POOL_SIZE = 8  # the bot runs up to 32 updates at once; most of their time is not the database's
 CONNECT_SECONDS = 10.0
+
+
+# What a server out of reach, a refused login or a failed migration raise.
+UNREACHABLE = (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError)
+
+
+def unavailable(url: str, error: BaseException) -> DatabaseUnavailable:
+    """The operator's line: the server and database from DATABASE_URL (no user, no password)
+    and the driver's words."""
+    parts = urlsplit(url)
+    try:
+        port = parts.port or 5432
+    except ValueError:
+        port = 5432
+    where = f"{parts.hostname or 'localhost'}:{port}{parts.path or ''}"
+    why = str(error).replace(parts.password, "***") if parts.password else str(error)
+    return DatabaseUnavailable(
+        f"cannot open the database postgresql://{where}: {why or type(error).__name__} "
+        "(is PostgreSQL running and reachable there, and DATABASE_URL's user and password "
+        "right?)")
 
 
 def rows_changed(status: str) -> int:
@@ -40,14 +62,21 @@ class Database:
 
     @classmethod
     async def open(cls, url: str, migrate_to: int = LATEST, size: int = POOL_SIZE) -> Database:
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=size,
-                                         timeout=CONNECT_SECONDS)
+        """Connect and migrate; DatabaseUnavailable, naming the server but never the password,
+        when the server is out of reach, refuses the login or the migration fails."""
+        try:
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=size,
+                                             timeout=CONNECT_SECONDS)
+        except UNREACHABLE as error:
+            raise unavailable(url, error) from error
         assert pool is not None
         database = cls(pool)
         try:
             await database.migrate(migrate_to)
-        except BaseException:
+        except BaseException as error:
             await pool.close()
+            if isinstance(error, UNREACHABLE):
+                raise unavailable(url, error) from error
             raise
         return database
 

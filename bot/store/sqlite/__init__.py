@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.store.sqlite.database import Database
+from bot.store.sqlite.database import BUSY_SECONDS, Database
 from bot.store.sqlite.matches import SqliteMatches
 from bot.store.sqlite.migrations import LATEST
 from bot.store.sqlite.people import SqlitePeople
@@ -15,9 +15,11 @@ from bot.store.sqlite.updates import SqliteUpdates
 from bot.store.stores import Stores
 
 
-async def open_sqlite(path: Path | str, migrate_to: int = LATEST) -> Stores:
-    """Open (and migrate) the database at `path` (":memory:" for a throwaway one)."""
-    return stores_of(await Database.open(path, migrate_to))
+async def open_sqlite(path: Path | str, migrate_to: int = LATEST,
+                      busy_seconds: float = BUSY_SECONDS) -> Stores:
+    """Open (and migrate) the database at `path` (":memory:" for a throwaway one);
+    bot.store.unavailable.DatabaseUnavailable when it cannot be opened, migrated or written."""
+    return stores_of(await Database.open(path, migrate_to, busy_seconds))
 
 
 def stores_of(db: Database) -> Stores:

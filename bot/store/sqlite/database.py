@@ -10,14 +10,17 @@ transactions (migrations, a chat's move) run alone behind `Gate`.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
 from bot.store.sqlite.migrations import LATEST, MIGRATIONS, statements
+from bot.store.unavailable import DatabaseUnavailable
 
 
 class Gate:
@@ -60,59 +63,141 @@ class Gate:
                 self._changed.notify_all()
 
 
+# A write lock held by someone else is waited for BUSY_SECONDS (SQLite's busy_timeout); past
+# that, a statement is tried again LOCKED_RETRIES more times, after LOCKED_PAUSE, before the
+# error is let through: a long checkpoint or a backup must not cost a player's answer.
+BUSY_SECONDS = 5.0
+LOCKED_RETRIES = 3
+LOCKED_PAUSE = 0.5
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+# What to check, by SQLite's words for the failure (the start of the operator's line).
+HINTS = (
+    ("not a database", "is DATABASE_PATH the bot's SQLite file? move this file away"),
+    ("locked", "another process holds the database: a second bot on the same file?"),
+    ("readonly", "the database file and its folder must be writable by the bot's user"),
+    ("unable to open", "the folder must exist and be writable by the bot's user"),
+    ("disk i/o", "the disk is full or failing"),
+)
+
+
+def is_locked(error: BaseException) -> bool:
+    """SQLITE_BUSY (and its extended codes): another connection holds the write lock."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return isinstance(error, sqlite3.OperationalError) and code is not None \
+        and code & 0xFF == sqlite3.SQLITE_BUSY
+
+
+def unavailable(path: Path | str, error: BaseException) -> DatabaseUnavailable:
+    """The operator's line for a database that cannot be opened, migrated or written."""
+    why = f"{error.strerror}: {error.filename}" if isinstance(error, OSError) and \
+        error.strerror else str(error) or type(error).__name__
+    hint = next((hint for words, hint in HINTS if words in why.lower()),
+                "the folder must exist and be writable by the bot's user"
+                if isinstance(error, OSError) else None)
+    return DatabaseUnavailable(f"cannot open the database {path}: {why}"
+                               + (f" ({hint})" if hint else ""))
+
+
 class Database:
     """The connection; build with `await Database.open(path)` (migrations applied)."""
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
+    def __init__(self, connection: aiosqlite.Connection, busy_seconds: float = BUSY_SECONDS,
+                 retries: int = LOCKED_RETRIES) -> None:
         self.connection = connection
         self.gate = Gate()
+        self.retries = retries
+        self.pause = min(LOCKED_PAUSE, busy_seconds)
 
     @classmethod
-    async def open(cls, path: Path | str, migrate_to: int = LATEST) -> Database:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(str(path), isolation_level=None)
-        await connection.execute("PRAGMA journal_mode=WAL")
-        await connection.execute("PRAGMA foreign_keys=ON")
-        # WAL with synchronous=NORMAL: a commit survives a crash of the bot; only a power cut
-        # may lose the last moments. Syncing every commit would cap the bot at disk speed.
-        await connection.execute("PRAGMA synchronous=NORMAL")
-        await connection.execute("PRAGMA busy_timeout=5000")
-        database = cls(connection)
-        await database.migrate(migrate_to)
+    async def open(cls, path: Path | str, migrate_to: int = LATEST,
+                   busy_seconds: float = BUSY_SECONDS) -> Database:
+        """Open, migrate and try a write; DatabaseUnavailable (the connection closed, so that
+        its thread lets the process exit) when any of it fails."""
+        try:
+            if str(path) != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            connection = await aiosqlite.connect(str(path), isolation_level=None)
+        except (OSError, sqlite3.Error) as error:
+            raise unavailable(path, error) from error
+        try:
+            await connection.execute(f"PRAGMA busy_timeout={int(busy_seconds * 1000)}")
+            await connection.execute("PRAGMA journal_mode=WAL")
+            await connection.execute("PRAGMA foreign_keys=ON")
+            # WAL with synchronous=NORMAL: a commit survives a crash of the bot; only a power
+            # cut may lose the last moments. Syncing every commit would cap it at disk speed.
+            await connection.execute("PRAGMA synchronous=NORMAL")
+            database = cls(connection, busy_seconds, retries=0)  # at start-up: fail at once
+            await database.migrate(migrate_to)
+            await database.prove_writable()
+            database.retries = LOCKED_RETRIES
+        except BaseException as error:
+            await connection.close()
+            if isinstance(error, OSError | sqlite3.Error):
+                raise unavailable(path, error) from error
+            raise
         return database
 
     async def close(self) -> None:
         await self.connection.close()
 
+    async def prove_writable(self) -> None:
+        """Write the schema version over itself: a database that opens and reads but cannot
+        be written (a read-only file or mount) fails here, at start-up, not at the first move."""
+        version = await self.version()
+        await self.transaction([(f"PRAGMA user_version = {version}", ())])
+
+    async def _patiently(self, attempt: Callable[[], Awaitable[T]]) -> T:
+        """`attempt()`, tried again while another connection holds the write lock past the
+        busy timeout, `retries` times at most (a locked statement changed nothing)."""
+        for tried in range(self.retries + 1):
+            try:
+                return await attempt()
+            except sqlite3.OperationalError as error:
+                if not is_locked(error) or tried == self.retries:
+                    raise
+                log.warning("the database is locked by another connection; trying again")
+                await asyncio.sleep(self.pause * (tried + 1))
+        raise AssertionError("unreachable")
+
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
-        async with self.gate.shared():
-            return [tuple(row) for row in await self.connection.execute_fetchall(sql, params)]
+        async def attempt() -> list[tuple]:
+            async with self.gate.shared():
+                return [tuple(row) for row in
+                        await self.connection.execute_fetchall(sql, params)]
+        return await self._patiently(attempt)
 
     async def run(self, sql: str, params: Sequence[Any] = ()) -> int:
         """One statement, its own transaction; the number of rows it changed."""
-        async with self.gate.shared():
-            cursor = await self.connection.execute(sql, params)  # left to the collector:
-            return cursor.rowcount           # closing costs a trip to the database thread
+        async def attempt() -> int:
+            async with self.gate.shared():
+                cursor = await self.connection.execute(sql, params)  # left to the collector:
+                return cursor.rowcount           # closing costs a trip to the database thread
+        return await self._patiently(attempt)
 
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
         """One INSERT; the new row's id. Raises sqlite3.IntegrityError when a constraint
         refuses it (the callers' "one open round / match per chat")."""
-        async with self.gate.shared():
-            row = await self.connection.execute_insert(sql, params)
-        assert row is not None
-        return int(row[0])
+        async def attempt() -> int:
+            async with self.gate.shared():
+                row = await self.connection.execute_insert(sql, params)
+            assert row is not None
+            return int(row[0])
+        return await self._patiently(attempt)
 
     async def transaction(self, steps: Sequence[tuple[str, Sequence[Any]]]) -> None:
-        async with self.gate.exclusive():
-            await self.connection.execute("BEGIN IMMEDIATE")
-            try:
-                for sql, params in steps:
-                    await self.connection.execute(sql, params)
-                await self.connection.execute("COMMIT")
-            except BaseException:
-                await self.connection.execute("ROLLBACK")
-                raise
+        async def attempt() -> None:
+            async with self.gate.exclusive():
+                await self.connection.execute("BEGIN IMMEDIATE")  # locked: nothing began
+                try:
+                    for sql, params in steps:
+                        await self.connection.execute(sql, params)
+                    await self.connection.execute("COMMIT")
+                except BaseException:
+                    await self.connection.execute("ROLLBACK")
+                    raise
+        await self._patiently(attempt)
 
     async def version(self) -> int:
         rows = await self.fetch("PRAGMA user_version")

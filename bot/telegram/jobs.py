@@ -4,6 +4,7 @@ for), and the housekeeping jobs (heartbeat, forgetting old update ids)."""
 
 from __future__ import annotations
 
+import datetime
 import logging
 import time
 from pathlib import Path
@@ -110,14 +111,23 @@ async def match_warning(application: Application, alarm: Alarm) -> None:
 
 
 def start_housekeeping(application: Application, stores: Stores, heartbeat: Path) -> None:
-    """The heartbeat (the health check reads it) and the clean-up of old update ids."""
+    """The heartbeat (the health check reads it) and the clean-up of old update ids, each run
+    first as soon as the JobQueue starts: a container's first health probe comes within
+    seconds, and a bot restarted every hour would otherwise never clean up."""
     queue = application.job_queue
     assert queue is not None
-    queue.run_repeating(heartbeat_job(heartbeat), interval=HEARTBEAT_SECONDS,
-                        first=0, name="heartbeat")
 
     async def forget_handled_updates(_context: Context) -> None:
         await stores.updates.forget_updates(time.time() - HANDLED_UPDATES_KEPT)
 
-    queue.run_repeating(forget_handled_updates, interval=FORGET_EVERY, first=0,
-                        name="forget-updates")
+    for callback, interval, name in ((heartbeat_job(heartbeat), HEARTBEAT_SECONDS, "heartbeat"),
+                                     (forget_handled_updates, FORGET_EVERY, "forget-updates")):
+        queue.run_repeating(callback, interval=interval, name=name, job_kwargs=at_start())
+
+
+def at_start() -> dict[str, object]:
+    """APScheduler's options for a repeating job that runs first when the queue starts. PTB's
+    `first=0` does not: a job added before the scheduler starts (post_init) gets its first
+    time counted from when it was added, a whole interval later; a first time in the past with
+    no grace limit runs at once, however long the start-up took."""
+    return {"next_run_time": datetime.datetime.now(datetime.UTC), "misfire_grace_time": None}

@@ -23,6 +23,7 @@ from bot.play.requests import (
     problem,
     read_countdown,
     read_dice,
+    read_match,
     read_play,
     read_solve,
     read_top,
@@ -107,7 +108,8 @@ async def match(update: Update, context: Context) -> None:
     matches, chat, player = services_of(context).matches, chat_of(update), player_of(update)
     request = parse_match(arguments(context))
     if request is None:
-        await reply(update, texts_of(update, context)("match_usage"))
+        await reply(update, usage_text(texts_of(update, context), "match_usage",
+                                       problem(read_match, arguments(context))))
     elif request == "stop":
         await deliver(update, context, await matches.stop(chat, player,
                                                           admin_check(update, context)),

@@ -174,7 +174,7 @@ async def show_solutions(update: Update, context: Context, query: CallbackQuery,
     await notify(query)
     shown = await services.solving.solve_page(request, texts, asker_of(update), press.page)
     if isinstance(shown, str):  # busy or too slow now: said in the chat
-        await reply(update, shown)
+        await reply(update, context, shown)
         return
     assert isinstance(query.message, Message)
     head = services.rounds.result_head(ended.id)
@@ -210,7 +210,7 @@ async def turn_page(update: Update, context: Context, query: CallbackQuery,
     shown = await services.solving.solve_page(press.request, texts, asker_of(update),
                                               press.page)
     if isinstance(shown, str):  # busy or too slow now: said in the chat
-        await reply(update, shown)
+        await reply(update, context, shown)
         return
     try:
         await query.edit_message_text(shown.text, reply_markup=keyboards.page_keyboard(

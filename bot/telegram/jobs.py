@@ -1,6 +1,7 @@
 """Every use of PTB's JobQueue: the game services' scheduler port (one job per alarm kind, chat
 and topic, found by its name), what the bot says when an alarm rings (in the topic the alarm is
-for), and the housekeeping jobs (heartbeat, forgetting old update ids)."""
+for, through sending's guarded helpers: a chat that is gone or migrated is handled there), and
+the housekeeping jobs (heartbeat, forgetting old update ids)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,7 @@ from bot.play.services import Services
 from bot.runtime.health import HEARTBEAT_SECONDS, heartbeat_job
 from bot.store.stores import Stores
 from bot.telegram import keyboards
-from bot.telegram.sending import edit_deal, send_result
-from bot.telegram.speakers import thread
+from bot.telegram.sending import as_now, edit_deal, say, send_result
 
 log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE
@@ -87,14 +87,13 @@ async def match_deal(application: Application, alarm: Alarm) -> None:
     if outcome is None:
         return
     if outcome.dealt is None:  # the deal failed (too slow): the match tries again shortly
-        await application.bot.send_message(alarm.chat_id, outcome.text,
-                                           message_thread_id=thread(alarm.topic))
+        await say(application, alarm.chat_id, alarm.topic, outcome.text)
         return
     dealt = outcome.dealt
-    sent = await application.bot.send_message(
-        dealt.chat_id, outcome.text, message_thread_id=thread(dealt.topic),
-        reply_markup=keyboards.deal_keyboard(services.people.round_texts(dealt), dealt))
-    await services.rounds.set_message(dealt, sent.message_id)
+    sent = await say(application, dealt.chat_id, dealt.topic, outcome.text,
+                     keyboards.deal_keyboard(services.people.round_texts(dealt), dealt))
+    if sent is not None:  # else the chat is gone, and the round and match ended with it
+        await services.rounds.set_message(as_now(services, dealt), sent.message_id)
 
 
 async def match_warning(application: Application, alarm: Alarm) -> None:
@@ -106,8 +105,7 @@ async def match_warning(application: Application, alarm: Alarm) -> None:
     if said is None or said.edit is None:
         return
     if not await edit_deal(application, said.edit, said.text):
-        await application.bot.send_message(alarm.chat_id, said.notice or said.text,
-                                           message_thread_id=thread(alarm.topic))
+        await say(application, alarm.chat_id, alarm.topic, said.notice or said.text)
 
 
 def start_housekeeping(application: Application, stores: Stores, heartbeat: Path) -> None:

@@ -195,6 +195,7 @@ class BotApiEmulator:
         self._allowed: frozenset[str] = DEFAULT_UPDATE_TYPES
         self._refusing: dict[int, str] = {}  # chats the bot is not in: Telegram's 403 there
         self._moved: dict[int, int] = {}  # migrated groups: old id -> the supergroup's id
+        self._bot_status: dict[int, str] = {}  # the bot's status where add/remove_bot set it
         self._server: tornado.httpserver.HTTPServer | None = None
         self._closing = False
         self._in_flight = 0  # requests being answered
@@ -352,16 +353,19 @@ class BotApiEmulator:
             why = f"bot was kicked from the {kind}" if status == "kicked" else \
                 f"bot is not a member of the {kind}"
         self._refusing[chat_id] = f"Forbidden: {why}"
+        old = self._bot_status.get(chat_id, "member")
+        self._bot_status[chat_id] = status
         if notify:
-            await self._membership(chat, by, "member", status)
+            await self._membership(chat, by, old, status)
 
     async def add_bot(self, chat_id: int, by: dict, kind: str = "group",
                       status: str = "member") -> None:
-        """Someone adds the bot to a group (or unblocks it): a my_chat_member update, and the
-        chat takes its messages again."""
+        """Someone adds the bot to a group (or unblocks it, or changes its status there, as
+        promoting it): a my_chat_member update, and the chat takes its messages again."""
         chat = self._chats.get(chat_id) or self.chat(chat_id, kind)
         self._users[by["id"]] = by
-        old = "kicked" if chat_id in self._refusing and chat["type"] == "private" else "left"
+        old = self._bot_status.get(chat_id, "left")
+        self._bot_status[chat_id] = status
         self._refusing.pop(chat_id, None)
         await self._membership(chat, by, old, status)
 

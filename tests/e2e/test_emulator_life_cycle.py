@@ -47,9 +47,14 @@ async def test_removed_banned_and_added_again(telegram: BotApiEmulator, bot: Bot
     await telegram.add_bot(GROUP, ANN, status="administrator")
     [update] = await updates(bot)
     assert update.my_chat_member is not None
-    assert isinstance(update.my_chat_member.old_chat_member, ChatMemberLeft)
+    assert isinstance(update.my_chat_member.old_chat_member, ChatMemberBanned)
     assert isinstance(update.my_chat_member.new_chat_member, ChatMemberAdministrator)
     assert (await bot.send_message(GROUP, "back")).chat.id == GROUP
+    await telegram.remove_bot(GROUP, ANN, status="left")
+    [update] = await updates(bot)
+    assert update.my_chat_member is not None
+    assert isinstance(update.my_chat_member.old_chat_member, ChatMemberAdministrator)
+    assert isinstance(update.my_chat_member.new_chat_member, ChatMemberLeft)
 
 
 async def test_left_a_supergroup_and_blocked_in_private(telegram: BotApiEmulator, bot: Bot):

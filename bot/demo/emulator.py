@@ -262,6 +262,11 @@ class BotApiEmulator:
         self._topics[(chat_id, topic_id)] = opening
         return topic_id
 
+    def delete_topic(self, chat_id: int, topic_id: int) -> None:
+        """An admin deletes a forum topic: sending to it is then refused ("message thread not
+        found")."""
+        self._topics.pop((chat_id, topic_id), None)
+
     def user(self, user_id: int, first_name: str, username: str | None = None) -> dict:
         user: dict[str, Any] = {"id": user_id, "is_bot": False, "first_name": first_name,
                                 "language_code": "en"}

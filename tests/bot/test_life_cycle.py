@@ -201,3 +201,21 @@ async def test_owed_results_and_matches_at_start_in_a_chat_gone(telegram: FakeTe
     async with running(telegram, pool, config):  # and the next start tries nothing there
         pass
     assert [c for c in telegram.calls[calls:] if str(c[1].get("chat_id")) == str(GROUP)] == []
+
+
+async def test_a_deleted_topic_ends_only_its_own_round(harness: Harness, caplog):
+    harness.telegram.chat(FORUM, title="Puzzle club", forum=True)
+    first = harness.telegram.topic(FORUM, "24")
+    second = harness.telegram.topic(FORUM, "Countdown")
+    await harness.send(FORUM, ANN, "/match 2", topic=first)
+    await harness.send(FORUM, ANN, "/play", topic=second)
+    await harness.telegram.replies(FORUM, 2)
+    gone = harness.services.rounds.open_round(FORUM, first)
+    kept = harness.services.rounds.open_round(FORUM, second)
+    assert gone is not None and kept is not None
+    harness.telegram.delete_topic(FORUM, first)
+    await jobs.round_over(harness.app, Alarm(ROUND_END, FORUM, gone.id, first))
+    assert await owed_to(harness, FORUM) == []  # refused for good: nothing owed
+    assert await harness.stores.matches.matches_on() == []  # its match stopped with it
+    assert harness.services.rounds.open_round(FORUM, second) == kept  # the other goes on
+    assert errors(caplog) == []

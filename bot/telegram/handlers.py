@@ -237,7 +237,7 @@ async def member_status(update: Update, context: Context) -> None:
         await abandon(context.application, chat.id, None, changed.new_chat_member.status)
         return
     if chat.type in (ChatType.GROUP, ChatType.SUPERGROUP) and \
-            not may_write(changed.old_chat_member):
+            changed.old_chat_member.status in GONE:  # added (not unmuted, not promoted)
         services = services_of(context)
         await say(context.application, chat.id, 0, services.people.greeting(
             chat_of(update), player_of(update), services.rounds.reads_group_messages))

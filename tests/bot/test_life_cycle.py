@@ -219,3 +219,31 @@ async def test_a_deleted_topic_ends_only_its_own_round(harness: Harness, caplog)
     assert await harness.stores.matches.matches_on() == []  # its match stopped with it
     assert harness.services.rounds.open_round(FORUM, second) == kept  # the other goes on
     assert errors(caplog) == []
+
+
+RESTRICTED_RIGHTS = ("can_change_info", "can_invite_users", "can_pin_messages",
+                     "can_send_messages", "can_send_polls", "can_send_other_messages",
+                     "can_add_web_page_previews", "can_manage_topics", "can_send_audios",
+                     "can_send_documents", "can_send_photos", "can_send_videos",
+                     "can_send_video_notes", "can_send_voice_notes", "can_edit_tag",
+                     "can_react_to_messages")
+
+
+async def test_muted_it_goes_quiet_and_unmuted_it_does_not_greet(harness: Harness, caplog):
+    await harness.send(GROUP, ANN, "/match 2")
+    await harness.telegram.reply(GROUP)
+    sent = len(harness.telegram.sent)
+    bot_user = harness.telegram.bot_user
+    muted = {"status": "restricted", "user": bot_user, "is_member": True, "until_date": 0,
+             **dict.fromkeys(RESTRICTED_RIGHTS, False)}
+    member = {"status": "member", "user": bot_user}
+    for number, (old, new) in enumerate([(member, muted), (muted, member)]):
+        await harness.app.process_update(Update.de_json({"update_id": 900 + number,
+                                                         "my_chat_member": {
+            "chat": harness.telegram.message(GROUP, harness.telegram.sent[-1].message_id)[
+                "chat"], "from": ANN, "date": 0, "old_chat_member": old,
+            "new_chat_member": new}}, harness.app.bot))
+        if number == 0:
+            assert await open_rounds_of(harness, GROUP) == []
+            assert await harness.stores.matches.matches_on() == []
+    assert len(harness.telegram.sent) == sent and errors(caplog) == []

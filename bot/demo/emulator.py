@@ -12,7 +12,10 @@ Telegram's list of emoji; a chat in `no_reactions` refuses them), has the bot's 
 nor mention it are not delivered), has forum topics (`topic` opens one in a supergroup; a
 message in it carries its message_thread_id, and, as Telegram does, replies to the topic's
 opening message; the bot's messages go to the topic it names, or the topic of the message it
-replies to, else to General; an unknown topic is refused), and lets its owner inject users'
+replies to, else to General; an unknown topic is refused), has the bot's own membership
+(`remove_bot`: kicked, removed or blocked, then a my_chat_member update and Telegram's 403 for
+what the bot sends there; `add_bot`; a group `migrate`d to a supergroup answers a send to its
+old id with 400 and migrate_to_chat_id), and lets its owner inject users'
 messages, inline queries and button presses, then read or await what the bot sent. It keeps
 everything in memory.
 """
@@ -64,11 +67,13 @@ DEFAULT_UPDATE_TYPES = frozenset({
 class TelegramError(Exception):
     """An error answer: HTTP status and error_code `code`, Telegram's `description`."""
 
-    def __init__(self, code: int, description: str, retry_after: int | None = None) -> None:
+    def __init__(self, code: int, description: str, retry_after: int | None = None,
+                 migrate_to: int | None = None) -> None:
         super().__init__(description)
         self.code = code
         self.description = description
         self.retry_after = retry_after
+        self.migrate_to = migrate_to  # the supergroup a migrated group's id now names
 
 
 @dataclass
@@ -188,6 +193,9 @@ class BotApiEmulator:
         self._topics: dict[tuple[int, int], dict] = {}  # (chat, topic id): its opening message
         self._open_queries: set[str] = set()  # inline and callback queries not yet answered
         self._allowed: frozenset[str] = DEFAULT_UPDATE_TYPES
+        self._refusing: dict[int, str] = {}  # chats the bot is not in: Telegram's 403 there
+        self._moved: dict[int, int] = {}  # migrated groups: old id -> the supergroup's id
+        self._bot_status: dict[int, str] = {}  # the bot's status where add/remove_bot set it
         self._server: tornado.httpserver.HTTPServer | None = None
         self._closing = False
         self._in_flight = 0  # requests being answered
@@ -254,6 +262,11 @@ class BotApiEmulator:
         self._topics[(chat_id, topic_id)] = opening
         return topic_id
 
+    def delete_topic(self, chat_id: int, topic_id: int) -> None:
+        """An admin deletes a forum topic: sending to it is then refused ("message thread not
+        found")."""
+        self._topics.pop((chat_id, topic_id), None)
+
     def user(self, user_id: int, first_name: str, username: str | None = None) -> dict:
         user: dict[str, Any] = {"id": user_id, "is_bot": False, "first_name": first_name,
                                 "language_code": "en"}
@@ -294,7 +307,7 @@ class BotApiEmulator:
         if topic:
             self._in_topic(message, chat_id, topic)
         self._messages[(chat_id, message["message_id"])] = message
-        if self._bot_sees(message):
+        if self._bot_sees(message) and chat_id not in self._refusing:
             await self._queue({"message": message})
         return message
 
@@ -320,13 +333,61 @@ class BotApiEmulator:
         replied = message.get("reply_to_message") or {}
         return replied.get("from", {}).get("id") == BOT_ID or f"@{self.username}" in text
 
-    async def migrate(self, old_id: int, new_id: int, user: dict) -> None:
-        """A group becomes a supergroup with a new id."""
+    async def migrate(self, old_id: int, new_id: int, user: dict, notify: bool = True) -> None:
+        """A group becomes a supergroup with a new id; a send to the old id is then refused
+        with migrate_to_chat_id. `notify=False`: the bot misses the service message."""
         chat = self._chats.get(old_id) or self.chat(old_id)
         message = {"message_id": next(self._message_ids), "date": int(time.time()), "chat": chat,
                    "from": user, "migrate_to_chat_id": new_id}
         self.chat(new_id, "supergroup", chat.get("title"))
-        await self._queue({"message": message})
+        self._moved[old_id] = new_id
+        if notify:
+            await self._queue({"message": message})
+
+    async def remove_bot(self, chat_id: int, by: dict, status: str = "kicked",
+                         notify: bool = True) -> None:
+        """The bot leaves a chat: an admin removes ("left") or bans ("kicked") it from a group,
+        or a user blocks it in a private chat ("kicked"). Telegram then says so in a
+        my_chat_member update (unless `notify` is False: an update the bot missed), answers
+        whatever the bot sends there with 403, and delivers nothing more from the chat."""
+        chat = self._chats.get(chat_id) or self.chat(chat_id)
+        if chat["type"] == "private":
+            why = "bot was blocked by the user"
+        else:
+            kind = "supergroup chat" if chat["type"] == "supergroup" else "group chat"
+            why = f"bot was kicked from the {kind}" if status == "kicked" else \
+                f"bot is not a member of the {kind}"
+        self._refusing[chat_id] = f"Forbidden: {why}"
+        old = self._bot_status.get(chat_id, "member")
+        self._bot_status[chat_id] = status
+        if notify:
+            await self._membership(chat, by, old, status)
+
+    async def add_bot(self, chat_id: int, by: dict, kind: str = "group",
+                      status: str = "member") -> None:
+        """Someone adds the bot to a group (or unblocks it, or changes its status there, as
+        promoting it): a my_chat_member update, and the chat takes its messages again."""
+        chat = self._chats.get(chat_id) or self.chat(chat_id, kind)
+        self._users[by["id"]] = by
+        old = self._bot_status.get(chat_id, "left")
+        self._bot_status[chat_id] = status
+        self._refusing.pop(chat_id, None)
+        await self._membership(chat, by, old, status)
+
+    async def _membership(self, chat: dict, by: dict, old: str, new: str) -> None:
+        """A my_chat_member update: the bot's status in the chat changed from `old` to `new`."""
+        await self._queue({"my_chat_member": {
+            "chat": chat, "from": by, "date": int(time.time()),
+            "old_chat_member": self._member(old), "new_chat_member": self._member(new)}})
+
+    def _member(self, status: str) -> dict:
+        """The bot as a ChatMember of that status, with the fields Telegram sends for it."""
+        member: dict[str, Any] = {"status": status, "user": self.bot_user}
+        if status == "kicked":
+            member["until_date"] = 0
+        elif status == "administrator":
+            member.update(dict.fromkeys(ADMIN_RIGHTS, False), can_manage_chat=True)
+        return member
 
     async def inline_query(self, user: dict, query: str, chat_type: str = "sender") -> str:
         """A user types `@bot query` in some chat; returns the query id to find the answer by."""
@@ -625,6 +686,11 @@ class BotApiEmulator:
             chat_id = int(params.get("chat_id", 0))
         except (TypeError, ValueError):
             raise TelegramError(400, "Bad Request: chat not found") from None
+        if chat_id in self._moved:
+            raise TelegramError(400, "Bad Request: group chat was upgraded to a supergroup chat",
+                                migrate_to=self._moved[chat_id])
+        if chat_id in self._refusing:
+            raise TelegramError(403, self._refusing[chat_id])
         if chat_id not in self._chats:
             if not self.open_chats:
                 raise TelegramError(400, "Bad Request: chat not found")
@@ -739,6 +805,8 @@ class _Handler(tornado.web.RequestHandler):
                                     "description": error.description}
             if error.retry_after is not None:
                 body["parameters"] = {"retry_after": error.retry_after}
+            if error.migrate_to is not None:
+                body["parameters"] = {"migrate_to_chat_id": error.migrate_to}
             return error.code, body
         return 200, {"ok": True, "result": result}
 

@@ -4,7 +4,8 @@
 A plain class over the round service and the match store: it says what to send, and sets the
 next deal and the notices through the scheduler port. Everything is read from the database
 (tables `matches` and `match_rounds`), so a restart resumes a match where it stopped: its open
-round goes on, or the next one is dealt.
+round goes on, or the next one is dealt. Where the bot can no longer write (removed from the
+chat, or its topic gone), `abandon` ends the place's matches and open rounds without a word.
 """
 
 from __future__ import annotations
@@ -197,6 +198,30 @@ class Matches:
             if text is not None:
                 said.append((match.place, text))
         return said
+
+    async def abandon(self, chat_id: int, topic: int | None = None) -> list[Round]:
+        """The bot can no longer write to the chat (removed, banned, blocked, the chat deleted)
+        or, given a `topic`, to that topic: its matches stop and its open rounds close with no
+        winner and no points, each marked announced (no result is owed to a chat that cannot
+        be written to, so a restart sends none), and their alarms go. Returns the rounds."""
+        def here(place: Place) -> bool:
+            return place[0] == chat_id and topic in (None, place[1])
+
+        now = self.rounds.clock()
+        for match in await self.store.matches_on():
+            if here(match.place):
+                await self.store.end_match(match.id, "stopped", now)
+                self.scheduler.cancel(NEXT_DEAL, chat_id, match.topic)
+        closed = []
+        for current in await self.rounds.store.open_rounds():
+            if here(current.place) and await self.rounds.store.close_round(
+                    current.id, "revealed", now):
+                closed.append(current)
+            if here(current.place):
+                self.rounds.ended(self.rounds.board.find(current.id) or current)
+                self.scheduler.cancel(WARNING, chat_id, current.topic)
+        await self.rounds.store.set_announced([r.id for r in closed])
+        return closed
 
     def follow_chat(self, old_id: int, new_id: int, moved: Round | None) -> None:
         """A group became a supergroup: a pending deal and notice follow it to the new id."""

@@ -102,6 +102,15 @@ class People:
         self._languages[chat.id] = language
         return texts_for(language, private=chat.type == "private")("lang_set")
 
+    def greeting(self, chat: Chat, player: Player, reads_group_messages: bool) -> str:
+        """What the bot says when it is added to a group: how to play, and how to answer
+        there — in privacy mode (`reads_group_messages` False) it sees only commands and
+        replies to its messages, so players answer with /a or a reply, and the group's owner
+        is told how to let them just type."""
+        texts = self.texts(chat, player)
+        return "\n".join([texts("greet"),
+                          texts("greet_typing" if reads_group_messages else "greet_privacy")])
+
     async def migrate_chat(self, old_id: int, new_id: int) -> None:
         """A group became a supergroup: its rows move to the new id (rounds, matches and scores
         with them, in one transaction), and its language follows."""

@@ -37,11 +37,12 @@ WHOLE = re.compile(r"-?[0-9]+")
 MAX_ARGUMENTS = 400  # characters; well under Python's 4300-digit limit on int()
 MATCH_STOP_WORDS = ("stop", "end", "停止", "结束")
 SHOWN_WORD = 20  # characters of a word a usage answer quotes
+SHORT_NUMBER = 6  # digits a small count may have (leading zeros too) before int() reads it
 T = TypeVar("T")
 
 __all__ = ["SolveRequest", "UsageError", "parse_countdown", "parse_dice", "parse_match",
            "parse_play", "parse_solve", "parse_top", "problem", "read_countdown", "read_dice",
-           "read_play", "read_solve", "read_top", "usage_problem", "usage_text"]
+           "read_match", "read_play", "read_solve", "read_top", "usage_problem", "usage_text"]
 
 
 class UsageError(ValueError):
@@ -192,7 +193,7 @@ def _play_target(word: str) -> int:
     """A /play target: a whole number from 1 to 999 (any other number is out of range)."""
     if not WHOLE.fullmatch(word):
         raise UsageError("unknown_word", word=_word(word))
-    if len(word) > 6 or not TARGETS[0] <= int(word) <= TARGETS[1]:
+    if len(word) > SHORT_NUMBER or not TARGETS[0] <= int(word) <= TARGETS[1]:
         raise UsageError("target_range", target=_word(markup.signed(word)), low=TARGETS[0],
                          high=TARGETS[1])
     return int(word)
@@ -248,13 +249,21 @@ def read_dice(arguments: str) -> list[tuple[int, ...]]:
     return rolls
 
 
-def parse_match(text: str) -> int | str | None:
-    """/match's argument: a number of rounds (default 10), "stop", or None when it is neither."""
-    text = text.strip().lower()
+def read_match(arguments: str) -> int | str:
+    """/match's argument: a number of rounds (default 10) or "stop"; what is wrong named. The
+    number's length is checked before `int()`, which refuses 4,301 digits and more."""
+    text = arguments.strip().lower()
     if not text:
         return DEFAULT_ROUNDS
     if text in MATCH_STOP_WORDS:
         return "stop"
-    if text.isascii() and text.isdigit() and MIN_ROUNDS <= int(text) <= MAX_ROUNDS:
-        return int(text)
-    return None
+    if not WHOLE.fullmatch(text):
+        raise UsageError("unknown_word", word=_word(text))
+    if len(text) > SHORT_NUMBER or not MIN_ROUNDS <= int(text) <= MAX_ROUNDS:
+        raise UsageError("number_range", number=_word(text), low=MIN_ROUNDS, high=MAX_ROUNDS)
+    return int(text)
+
+
+def parse_match(arguments: str) -> int | str | None:
+    """A number of rounds, "stop", or None (then the usage line says what /match takes)."""
+    return _or_none(read_match, arguments)

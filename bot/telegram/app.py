@@ -14,6 +14,7 @@ from telegram.ext import (
     ApplicationBuilder,
     ApplicationHandlerStop,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     Defaults,
@@ -48,8 +49,9 @@ COMMANDS = [
     (("lang",), handlers.lang),
 ]
 
+# my_chat_member: the bot removed, banned, blocked or added (Telegram sends it only if asked)
 ALLOWED_UPDATES = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.INLINE_QUERY,
-                   Update.CALLBACK_QUERY]
+                   Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
 # httpcore's pool scans all its connections for every request (quadratic in the pool size):
 # PTB's default of 256 connections costs more CPU than the replies themselves under load. 8
 # keep-alive connections carry far more than Telegram's 30 messages a second; a reply waits
@@ -78,6 +80,8 @@ def build_application(config: Config) -> Application:
     for names, callback in COMMANDS:
         application.add_handler(CommandHandler(list(names), callback))
     application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.migrate))
+    application.add_handler(ChatMemberHandler(handlers.member_status,
+                                              ChatMemberHandler.MY_CHAT_MEMBER))
     application.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, handlers.plain_text))
     application.add_handler(InlineQueryHandler(handlers.inline_query))
     application.add_handler(CallbackQueryHandler(buttons.button))

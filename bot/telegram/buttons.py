@@ -5,9 +5,10 @@ Every press is answered (answerCallbackQuery), at once and before any long work:
 with a short notice instead of a message — a round that is over (its deal's buttons then go), a
 player who may not steer the round (the rules of /hint and /reveal), a round already on (a
 second Play again), a puzzle being played somewhere right now, data no button of this bot
-carries. A hint is told as the press's notice and written into the deal; Reveal goes to the
-round service as /reveal does, Play again and Same level as /play; Show all solutions and the
-◀ ▶ under them page through the round's solutions in the result's own message.
+carries, a page of solutions asked of a message that shows no such pages. A hint is told as the
+press's notice and written into the deal; Reveal goes to the round service as /reveal does,
+Play again and Same level as /play; Show all solutions and the ◀ ▶ under them page through
+the round's solutions in the result's own message.
 """
 
 from __future__ import annotations
@@ -58,7 +59,9 @@ async def button(update: Update, context: Context) -> None:
             "button_unknown"))
         return
     press = keyboards.read_press(query.data)
-    if press is None:
+    pages = press is not None and (isinstance(press, PagePress) or press.action == SOLUTIONS)
+    if press is None or (pages and not keyboards.shows(query.message.reply_markup, press)):
+        # pages rewrite the pressed message: only one that shows them may turn into a page
         await notify(query, texts_of(update, context)("button_unknown"))
     elif isinstance(press, PagePress):
         await turn_page(update, context, query, press)
@@ -171,7 +174,7 @@ async def show_solutions(update: Update, context: Context, query: CallbackQuery,
     await notify(query)
     shown = await services.solving.solve_page(request, texts, asker_of(update), press.page)
     if isinstance(shown, str):  # busy or too slow now: said in the chat
-        await reply(update, shown)
+        await reply(update, context, shown)
         return
     assert isinstance(query.message, Message)
     head = services.rounds.result_head(ended.id)
@@ -207,7 +210,7 @@ async def turn_page(update: Update, context: Context, query: CallbackQuery,
     shown = await services.solving.solve_page(press.request, texts, asker_of(update),
                                               press.page)
     if isinstance(shown, str):  # busy or too slow now: said in the chat
-        await reply(update, shown)
+        await reply(update, context, shown)
         return
     try:
         await query.edit_message_text(shown.text, reply_markup=keyboards.page_keyboard(

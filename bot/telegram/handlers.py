@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import logging
 
-from telegram import InlineQueryResultArticle, InputTextMessageContent, Update
+from telegram import ChatMember, InlineQueryResultArticle, InputTextMessageContent, Update
+from telegram.constants import ChatType
+from telegram.error import BadRequest, ChatMigrated, Forbidden
 
 from bot.play.help import help_text
 from bot.play.requests import (
@@ -23,12 +25,22 @@ from bot.play.requests import (
     problem,
     read_countdown,
     read_dice,
+    read_match,
     read_play,
     read_solve,
     read_top,
     usage_text,
 )
-from bot.telegram.sending import deliver, reply, send_page
+from bot.telegram.sending import (
+    abandon,
+    chat_moved,
+    deliver,
+    refused,
+    refused_place,
+    reply,
+    say,
+    send_page,
+)
 from bot.telegram.speakers import (
     Context,
     admin_check,
@@ -38,7 +50,6 @@ from bot.telegram.speakers import (
     player_of,
     services_of,
     texts_of,
-    thread,
     topic_of,
 )
 from bot.text import markup
@@ -51,24 +62,24 @@ INLINE_CACHE_SECONDS = 3600
 async def start(update: Update, context: Context) -> None:
     """/start: a greeting; in a private chat, the games in brief."""
     texts = texts_of(update, context)
-    await reply(update, texts("start", name=markup.name(player_of(update).first_name)),
+    await reply(update, context, texts("start", name=markup.name(player_of(update).first_name)),
                 quote=False)
 
 
 async def help_command(update: Update, context: Context) -> None:
     """/help: every command, with this bot's round lengths and the rules of fair play;
     /help yahtzee: how Yahtzee scores."""
-    await reply(update, help_text(texts_of(update, context), context.bot.username,
-                                  services_of(context).rounds.seconds, arguments(context)),
-                quote=False)
+    await reply(update, context, help_text(texts_of(update, context), context.bot.username,
+                                           services_of(context).rounds.seconds,
+                                           arguments(context)), quote=False)
 
 
 async def play(update: Update, context: Context) -> None:
     """/play [easy|medium|hard] [4|5|6] [= target]: deal a round of 24."""
     options = parse_play(arguments(context))
     if options is None:
-        await reply(update, usage_text(texts_of(update, context), "play_usage",
-                                       problem(read_play, arguments(context))))
+        await reply(update, context, usage_text(texts_of(update, context), "play_usage",
+                                                problem(read_play, arguments(context))))
         return
     rounds = services_of(context).rounds
     await deliver(update, context, await rounds.play(chat_of(update), player_of(update), "24",
@@ -80,10 +91,11 @@ async def countdown(update: Update, context: Context) -> None:
     services, texts = services_of(context), texts_of(update, context)
     request = parse_countdown(arguments(context))
     if request is None:
-        await reply(update, usage_text(texts, "countdown_usage",
-                                       problem(read_countdown, arguments(context))))
+        await reply(update, context, usage_text(texts, "countdown_usage",
+                                                problem(read_countdown, arguments(context))))
     elif isinstance(request, SolveRequest):
-        await reply(update, await services.solving.closest(request, texts, asker_of(update)))
+        await reply(update, context,
+                    await services.solving.closest(request, texts, asker_of(update)))
     else:
         await deliver(update, context, await services.rounds.play(
             chat_of(update), player_of(update), "countdown", request))
@@ -98,8 +110,9 @@ async def yahtzee(update: Update, context: Context) -> None:
         return
     texts = texts_of(update, context)
     rolls = parse_dice(given)
-    await reply(update, await services.solving.yahtzee(rolls, texts, asker_of(update))
-                if rolls else usage_text(texts, "yahtzee_usage", problem(read_dice, given)))
+    await reply(update, context,
+                await services.solving.yahtzee(rolls, texts, asker_of(update)) if rolls
+                else usage_text(texts, "yahtzee_usage", problem(read_dice, given)))
 
 
 async def match(update: Update, context: Context) -> None:
@@ -107,7 +120,8 @@ async def match(update: Update, context: Context) -> None:
     matches, chat, player = services_of(context).matches, chat_of(update), player_of(update)
     request = parse_match(arguments(context))
     if request is None:
-        await reply(update, texts_of(update, context)("match_usage"))
+        await reply(update, context, usage_text(texts_of(update, context), "match_usage",
+                                                problem(read_match, arguments(context))))
     elif request == "stop":
         await deliver(update, context, await matches.stop(chat, player,
                                                           admin_check(update, context)),
@@ -120,7 +134,7 @@ async def answer(update: Update, context: Context) -> None:
     """/answer (or /a) <expression>: answer the round."""
     expression = arguments(context)
     if not expression:
-        await reply(update, texts_of(update, context)("answer_usage"))
+        await reply(update, context, texts_of(update, context)("answer_usage"))
         return
     await judge(update, context, expression, explicit=True)
 
@@ -163,10 +177,10 @@ async def solve(update: Update, context: Context) -> None:
     texts = texts_of(update, context)
     request = parse_solve(arguments(context))
     if request is None:
-        await reply(update, usage_text(texts, "solve_usage",
-                                       problem(read_solve, arguments(context))))
+        await reply(update, context, usage_text(texts, "solve_usage",
+                                                problem(read_solve, arguments(context))))
         return
-    await send_page(update, await services_of(context).solving.solve_page(
+    await send_page(update, context, await services_of(context).solving.solve_page(
         request, texts, asker_of(update)))
 
 
@@ -174,22 +188,22 @@ async def top(update: Update, context: Context) -> None:
     """/top [all] [24|countdown|yahtzee]: the leaderboard of this chat or of every chat."""
     wanted = parse_top(arguments(context))
     if wanted is None:
-        await reply(update, usage_text(texts_of(update, context), "top_usage",
-                                       problem(read_top, arguments(context))))
+        await reply(update, context, usage_text(texts_of(update, context), "top_usage",
+                                                problem(read_top, arguments(context))))
         return
-    await reply(update, await services_of(context).standings.top(
+    await reply(update, context, await services_of(context).standings.top(
         chat_of(update), player_of(update), *wanted), quote=False)
 
 
 async def stats(update: Update, context: Context) -> None:
     """/stats: your points, wins, rounds, fastest win and streaks in this chat, per game."""
-    await reply(update, await services_of(context).standings.stats(chat_of(update),
-                                                                   player_of(update)))
+    await reply(update, context, await services_of(context).standings.stats(
+        chat_of(update), player_of(update)))
 
 
 async def lang(update: Update, context: Context) -> None:
     """/lang en|zh: the chat's language."""
-    await reply(update, await services_of(context).people.set_language(
+    await reply(update, context, await services_of(context).people.set_language(
         chat_of(update), player_of(update), arguments(context), admin_check(update, context)))
 
 
@@ -198,10 +212,35 @@ async def migrate(update: Update, context: Context) -> None:
     message = update.effective_message
     if message is None or message.migrate_to_chat_id is None:
         return
-    services = services_of(context)
-    old_id, new_id = message.chat.id, message.migrate_to_chat_id
-    moved = await services.rounds.migrate_chat(old_id, new_id)
-    services.matches.follow_chat(old_id, new_id, moved)
+    await chat_moved(context.application, message.chat.id, message.migrate_to_chat_id)
+
+
+GONE = (ChatMember.LEFT, ChatMember.BANNED)
+
+
+def may_write(member: ChatMember) -> bool:
+    """Whether the bot may post in the chat with this status (a muted member may not)."""
+    if member.status in GONE:
+        return False
+    return member.status != ChatMember.RESTRICTED or \
+        bool(getattr(member, "can_send_messages", False))
+
+
+async def member_status(update: Update, context: Context) -> None:
+    """The bot's own status in a chat changed (my_chat_member): removed, banned, blocked or
+    muted, the chat's rounds and matches end quietly; added to a group, a short greeting."""
+    changed = update.my_chat_member
+    if changed is None:
+        return
+    chat = changed.chat
+    if not may_write(changed.new_chat_member):
+        await abandon(context.application, chat.id, None, changed.new_chat_member.status)
+        return
+    if chat.type in (ChatType.GROUP, ChatType.SUPERGROUP) and \
+            changed.old_chat_member.status in GONE:  # added (not unmuted, not promoted)
+        services = services_of(context)
+        await say(context.application, chat.id, 0, services.people.greeting(
+            chat_of(update), player_of(update), services.rounds.reads_group_messages))
 
 
 async def inline_query(update: Update, context: Context) -> None:
@@ -220,14 +259,25 @@ async def inline_query(update: Update, context: Context) -> None:
 
 
 async def on_error(update: object, context: Context) -> None:
-    """Log the error; the chat gets a short apology, never a traceback."""
-    log.error("error while handling an update", exc_info=context.error)
-    if isinstance(update, Update) and update.effective_chat is not None:
+    """Log the error; the chat gets a short apology, never a traceback. What Telegram says of
+    the chat itself (gone, migrated), from a send no helper guarded, is handled as the helpers
+    handle it: a warning, and no apology to a chat that cannot be written to."""
+    error = context.error
+    chat = update.effective_chat if isinstance(update, Update) else None
+    topic = topic_of(update.effective_message) if isinstance(update, Update) else 0
+    if isinstance(error, ChatMigrated | Forbidden | BadRequest) and \
+            (isinstance(error, ChatMigrated) or refused_place(error) is not None):
+        log.warning("Telegram refused a message to chat %s: %s", chat and chat.id, error)
+        if chat is not None and isinstance(error, ChatMigrated):
+            await chat_moved(context.application, chat.id, error.new_chat_id)
+        elif chat is not None:
+            await refused(context.application, chat.id, topic, error)
+        return
+    log.error("error while handling an update", exc_info=error)
+    if isinstance(update, Update) and chat is not None:
         texts = texts_for(language_of(update.effective_user.language_code
                                       if update.effective_user else None))
         try:
-            await context.bot.send_message(update.effective_chat.id, texts("error"),
-                                           message_thread_id=thread(
-                                               topic_of(update.effective_message)))
-        except Exception:  # the chat may be gone; nothing more to do
+            await say(context.application, chat.id, topic, texts("error"))
+        except Exception:  # the network; nothing more to do
             log.warning("could not tell the chat about the error")

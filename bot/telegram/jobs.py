@@ -1,9 +1,11 @@
 """Every use of PTB's JobQueue: the game services' scheduler port (one job per alarm kind, chat
 and topic, found by its name), what the bot says when an alarm rings (in the topic the alarm is
-for), and the housekeeping jobs (heartbeat, forgetting old update ids)."""
+for, through sending's guarded helpers: a chat that is gone or migrated is handled there), and
+the housekeeping jobs (heartbeat, forgetting old update ids)."""
 
 from __future__ import annotations
 
+import datetime
 import logging
 import time
 from pathlib import Path
@@ -15,8 +17,7 @@ from bot.play.services import Services
 from bot.runtime.health import HEARTBEAT_SECONDS, heartbeat_job
 from bot.store.stores import Stores
 from bot.telegram import keyboards
-from bot.telegram.sending import edit_deal, send_result
-from bot.telegram.speakers import thread
+from bot.telegram.sending import as_now, edit_deal, say, send_result
 
 log = logging.getLogger(__name__)
 Context = ContextTypes.DEFAULT_TYPE
@@ -86,14 +87,13 @@ async def match_deal(application: Application, alarm: Alarm) -> None:
     if outcome is None:
         return
     if outcome.dealt is None:  # the deal failed (too slow): the match tries again shortly
-        await application.bot.send_message(alarm.chat_id, outcome.text,
-                                           message_thread_id=thread(alarm.topic))
+        await say(application, alarm.chat_id, alarm.topic, outcome.text)
         return
     dealt = outcome.dealt
-    sent = await application.bot.send_message(
-        dealt.chat_id, outcome.text, message_thread_id=thread(dealt.topic),
-        reply_markup=keyboards.deal_keyboard(services.people.round_texts(dealt), dealt))
-    await services.rounds.set_message(dealt, sent.message_id)
+    sent = await say(application, dealt.chat_id, dealt.topic, outcome.text,
+                     keyboards.deal_keyboard(services.people.round_texts(dealt), dealt))
+    if sent is not None:  # else the chat is gone, and the round and match ended with it
+        await services.rounds.set_message(as_now(services, dealt), sent.message_id)
 
 
 async def match_warning(application: Application, alarm: Alarm) -> None:
@@ -105,19 +105,27 @@ async def match_warning(application: Application, alarm: Alarm) -> None:
     if said is None or said.edit is None:
         return
     if not await edit_deal(application, said.edit, said.text):
-        await application.bot.send_message(alarm.chat_id, said.notice or said.text,
-                                           message_thread_id=thread(alarm.topic))
+        await say(application, alarm.chat_id, alarm.topic, said.notice or said.text)
 
 
 def start_housekeeping(application: Application, stores: Stores, heartbeat: Path) -> None:
-    """The heartbeat (the health check reads it) and the clean-up of old update ids."""
+    """The heartbeat (the health check reads it) and the clean-up of old update ids, each run
+    first as soon as the JobQueue starts: a container's first health probe comes within
+    seconds, and a bot restarted every hour would otherwise never clean up."""
     queue = application.job_queue
     assert queue is not None
-    queue.run_repeating(heartbeat_job(heartbeat), interval=HEARTBEAT_SECONDS,
-                        first=0, name="heartbeat")
 
     async def forget_handled_updates(_context: Context) -> None:
         await stores.updates.forget_updates(time.time() - HANDLED_UPDATES_KEPT)
 
-    queue.run_repeating(forget_handled_updates, interval=FORGET_EVERY, first=0,
-                        name="forget-updates")
+    for callback, interval, name in ((heartbeat_job(heartbeat), HEARTBEAT_SECONDS, "heartbeat"),
+                                     (forget_handled_updates, FORGET_EVERY, "forget-updates")):
+        queue.run_repeating(callback, interval=interval, name=name, job_kwargs=at_start())
+
+
+def at_start() -> dict[str, object]:
+    """APScheduler's options for a repeating job that runs first when the queue starts. PTB's
+    `first=0` does not: a job added before the scheduler starts (post_init) gets its first
+    time counted from when it was added, a whole interval later; a first time in the past with
+    no grace limit runs at once, however long the start-up took."""
+    return {"next_run_time": datetime.datetime.now(datetime.UTC), "misfire_grace_time": None}

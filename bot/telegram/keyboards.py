@@ -137,6 +137,24 @@ def carries(keyboard: InlineKeyboardMarkup | None, data: str | None) -> bool:
                                         for row in keyboard.inline_keyboard for b in row)
 
 
+def shows(keyboard: InlineKeyboardMarkup | None, press: RoundPress | PagePress) -> bool:
+    """Whether the pressed message has a button for what a page press asks: pages of the same
+    hand and target, or of the same round's solutions. Any page of them: a second quick press
+    of ▶ names the page the first one left behind. A press the message shows nothing of was
+    forged, and must not turn that message (a live deal) into a page."""
+    if keyboard is None:
+        return False
+    for button in (b for row in keyboard.inline_keyboard for b in row):
+        shown = read_press(str(button.callback_data)) if button.callback_data else None
+        if isinstance(press, PagePress) and isinstance(shown, PagePress):
+            if shown.request == press.request:
+                return True
+        elif isinstance(press, RoundPress) and isinstance(shown, RoundPress) and \
+                (shown.action, shown.round_id) == (press.action, press.round_id):
+            return True
+    return False
+
+
 def without(keyboard: InlineKeyboardMarkup | None,
             actions: tuple[str, ...]) -> InlineKeyboardMarkup | None:
     """The keyboard less the buttons of these actions (None when nothing is left)."""

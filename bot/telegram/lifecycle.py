@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from telegram.error import BadRequest, Forbidden
 from telegram.ext import Application
 
 from bot.play.matches import PAUSE
@@ -27,8 +26,7 @@ from bot.store.protocols import LeaderLock
 from bot.store.stores import Stores
 from bot.store.unavailable import DatabaseUnavailable  # what a bad database raises at start-up
 from bot.telegram.jobs import JobScheduler, start_housekeeping
-from bot.telegram.sending import clear_keyboard, send_result
-from bot.telegram.speakers import thread
+from bot.telegram.sending import say, send_result
 
 __all__ = ["DatabaseUnavailable", "close_services", "open_services", "resume",
            "stop_application", "take_lead", "watch_lead"]
@@ -123,21 +121,13 @@ async def resume(application: Application) -> None:
     for result in results:
         outcome = Reply(result.text, closed=True, ended=result.round_id,
                         listed_all=result.listed_all)
-        try:
+        try:  # guarded: a chat gone or migrated is dealt with inside
             await send_result(application, outcome, result.chat_id, result.topic, board=False)
-        except (BadRequest, Forbidden):  # the chat is gone or removed the bot
-            log.warning("could not send a round's result to chat %s", result.chat_id)
-            await services.rounds.announced(result.round_id)
-            ended = await services.rounds.find_round(result.round_id)
-            await clear_keyboard(application.bot, ended)
         except Exception:  # the network: the next start tries again
             log.warning("could not send a round's result to chat %s now", result.chat_id)
     said = await services.matches.resume()
     for (chat_id, topic), text in said:
-        try:
-            await application.bot.send_message(chat_id, text, message_thread_id=thread(topic))
-        except (BadRequest, Forbidden):  # the chat is gone or removed the bot
-            log.warning("could not resume the match in chat %s", chat_id)
+        await say(application, chat_id, topic, text)  # guarded like every timer's message
     if results or said:
         log.info("resumed: sent %d results, %d matches went on", len(results), len(said))
 

@@ -104,11 +104,18 @@ def test_piped_script_plays_solves_and_ends_at_end_of_input(tmp_path: Path):
     assert (tmp_path / "demo.sqlite3").is_file()
 
 
-def test_without_a_token_it_announces_and_runs_the_demo(tmp_path: Path):
+def test_without_a_token_and_a_terminal_it_says_how_to_start(tmp_path: Path):
+    """Under a supervisor (no terminal) a missing token is a mistake, not a wish for the demo:
+    exit 2 and say how to set it, never a silent demo that exits 0 and restarts forever."""
     done = run(tmp_path, "/solve 3 8 3 8\n")
+    assert done.returncode == 2
+    assert "TELEGRAM_BOT_TOKEN" in done.stderr and "--demo" in done.stderr
+    assert "8÷(3−8÷3)" not in done.stdout
+
+
+def test_piped_input_with_the_demo_flag_plays(tmp_path: Path):
+    done = run(tmp_path, "/solve 3 8 3 8\n", "--demo")
     assert done.returncode == 0, done.stderr
-    first_line = done.stderr.splitlines()[0]
-    assert "TELEGRAM_BOT_TOKEN is not set" in first_line and "demo" in first_line
     assert "8÷(3−8÷3)" in done.stdout
 
 

@@ -141,7 +141,8 @@ static KeyId first_negatable_part(const Keys *keys, const KeyId *parts, int n, O
     return NO_KEY;
 }
 
-/* -(A+Z-B) is (B+Z)-A, since -Z is Z; with nothing subtracted, the first term is negated */
+/* -(A+Z-B) is (B+Z')-A, Z' the zero turned round (rule 3); with nothing subtracted, the first
+ * term is negated */
 static KeyId negated_sum(Keys *keys, KeyId id) {
     const Key *k = key_at(keys, id);
     int n_up = k->n_up, n_down = k->n_down, n_plus = 0, n_minus = 0;
@@ -151,7 +152,7 @@ static KeyId negated_sum(Keys *keys, KeyId id) {
     memcpy(plus, downs(keys, id), n_down * sizeof(KeyId));
     n_plus = n_down;
     for (int i = 0; i < n_up; i++)
-        if (zero_term(keys, up[i])) plus[n_plus++] = up[i];
+        if (zero_term(keys, up[i])) plus[n_plus++] = turned(keys, up[i]);
     if (n_plus) {
         for (int i = 0; i < n_up; i++)
             if (!zero_term(keys, up[i])) minus[n_minus++] = up[i];

@@ -546,7 +546,7 @@ static struct PyModuleDef module = {
 /* The rules this port follows: solver.native.rules_fingerprint() of solver/normal as it was
  * when the port was made. When the Python rules change, the core is not used (the pure solver
  * answers) until the change is ported and this is updated (tests/solver/test_native_twin.py). */
-#define RULES "d71d15a9"
+#define RULES "bb91fcbd"
 
 PyMODINIT_FUNC PyInit__core(void) {
     PyObject *core = PyModule_Create(&module);

@@ -8,7 +8,7 @@ factors. A zero times some numbers reads `Z*(a+b+c)`.
 from __future__ import annotations
 
 from solver.expr import BinOp, Expr, Num
-from solver.normal.keys import Key, Leaf, Product, Sum, ZeroProduct
+from solver.normal.keys import Key, Leaf, Product, Sum, ZeroProduct, turned
 
 
 def _display_terms(keys: tuple[Key, ...]) -> list[Key]:
@@ -67,8 +67,8 @@ def negated(key: Key) -> Key:
     The result is not a flat key of the search (its value is negative); it is for display only.
     """
     if isinstance(key, Sum):
-        zeros = tuple(t for t in key.plus if _is_zero_term(t))
-        if key.minus or zeros:  # -(A+Z-B) is (B+Z)-A, since -Z is Z
+        zeros = tuple(turned(t) for t in key.plus if _is_zero_term(t))
+        if key.minus or zeros:  # -(A+Z-B) is (B+Z')-A, Z' the zero turned round (rule 3)
             return Sum(-key.value, "+", key.minus + zeros,
                        tuple(t for t in key.plus if not _is_zero_term(t)))
         first = next(t for t in _display_terms(key.plus) if negatable(t))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -169,3 +170,16 @@ def test_value_identities():
     # and what is not the same
     assert not same("(2+2)*(3+3)", "2*2*(3+3)")
     assert not same("2+2", "2*2")
+
+
+@pytest.mark.parametrize("hand, target", [((1, 1, 1, 2, 2), -1), ((1, 1, 2, 2, 4), -1),
+                                          ((1, 1, 1, 2, 2, 6), -7)])
+def test_a_negative_target_writes_each_solution_as_itself(hand, target):
+    """A negative target's solutions are the positive ones written with the opposite sign; a
+    zero term that changes side is turned round (rule 3), else (2/2-1)*1-1 would read as the
+    solution 2/2-1*1-1 already listed (found by hypothesis at 1 1 1 2 2 6 -> -7)."""
+    solutions = solve(hand, target)
+    ours = [canonical(s) for s in solutions]
+    assert len(set(ours)) == len(ours)
+    positive = {canonical(s)[1] for s in solve(hand, -target)}
+    assert {key for _, key in ours} <= positive

@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # a second environment with the solver alone (no python-telegram-bot): tests/solver must pass there
 SOLVER_VENV := .venv-solver
 
-.PHONY: run test test-solver-alone bench lint clean
+.PHONY: run test test-fast test-solver-alone bench lint clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,12 @@ test: $(STAMP)
 	$(PY) -m ruff check solver bot tests bench
 	$(PY) -m mypy solver bot
 	$(PY) -m pytest
+
+# the inner loop: everything but the tests marked slow and the real bot process (tests/e2e),
+# spread over the CPUs; `make test` still runs it all
+test-fast: $(STAMP)
+	$(PY) -m ruff check solver bot tests bench
+	$(PY) -m pytest -q -m "not slow" -n auto tests/solver tests/bot tests/demo tests/deploy
 
 test-solver-alone:
 	rm -rf $(SOLVER_VENV)

@@ -3,6 +3,7 @@ clipping to whole lines without leaving a tag open."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -97,6 +98,7 @@ messages = st.builds(
     st.lists(pieces, min_size=1, max_size=30), st.booleans(), st.integers(1, 400))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(messages)
 def test_clip_properties(message):

@@ -150,6 +150,7 @@ async def scores_after(operations: list[tuple], database: str | None = None
 
 
 # `database` is the same for every example (emptied by each), hence the suppressed check
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(st.lists(operation, min_size=20, max_size=80))

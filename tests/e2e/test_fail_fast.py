@@ -164,6 +164,7 @@ def test_no_token_at_a_terminal_is_still_the_demo(tmp_path: Path):
     assert "8÷(3−8÷3)" in out.decode()
 
 
+@pytest.mark.slow
 async def test_a_lock_held_past_the_busy_timeout_costs_no_move(telegram: FakeTelegram, make_bot):
     """Another process holds the database's write lock longer than SQLite's 5 s wait while a
     player deals: the bot claims the update and deals once the lock is gone, without the

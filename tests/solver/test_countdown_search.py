@@ -31,6 +31,7 @@ def agrees(numbers: list[int], target: int, rules: str) -> None:
     check(result, rules)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.integers(1, 100), min_size=6, max_size=6), st.integers(1, 1000), RULES)
 def test_issue_games_match_the_plain_dp(numbers, target, rules):

@@ -58,6 +58,7 @@ def test_complete_and_distinct_up_to_four(hand, target):
     assert set(ours) == brute_force_classes(hand, target)
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(five_hands, st.sampled_from([24, 10, 36]))
 def test_complete_and_distinct_five(hand, target):

@@ -305,6 +305,34 @@ async def limited(chats_count: int, group_burst: int, workers: int) -> dict:
     return result
 
 
+AREAS = (  # where a profiled function's own time goes, by the file it is in (first match)
+    ("waiting for the network (epoll)", ("select.epoll", "selectors.py")),
+    ("sockets (send, recv)", ("_socket.socket",)),
+    ("HTTP client (httpx, httpcore, anyio, h11)", ("httpx", "httpcore", "anyio", "h11",
+                                                   "sniffio", "getpeername", "select.poll")),
+    ("PTB objects (de_json, TelegramObject)", ("telegram/_",)),
+    ("PTB application and handlers", ("telegram/ext", "telegram/request")),
+    ("solver pool (to the workers and back)", ("concurrent/futures", "multiprocessing",
+                                               "SimpleQueue", "posix.write", "posix.read",
+                                               "_thread.lock", "pickle")),
+    ("SQLite (aiosqlite, sqlite3)", ("aiosqlite", "sqlite3")),
+    ("the bot's own code", ("/bot/",)),
+    ("asyncio", ("asyncio",)),
+    ("json", ("json",)),
+)
+
+
+def areas(stats: pstats.Stats) -> list[tuple[str, float]]:
+    """The profile's own time per area of AREAS (and "other"), largest first."""
+    totals: dict[str, float] = {}
+    for (filename, _, name), row in stats.stats.items():  # type: ignore[attr-defined]
+        where = f"{filename}:{name}"
+        area = next((label for label, marks in AREAS if any(m in where for m in marks)),
+                    "other")
+        totals[area] = totals.get(area, 0.0) + row[2]
+    return sorted(totals.items(), key=lambda item: -item[1])
+
+
 def print_capacity(ours: dict, base: dict, args: argparse.Namespace) -> None:
     print(f"(1) capacity, RATE_LIMIT=off, {args.chats} group chats x (deal + {PLAYERS} answers),"
           f" {args.workers} solver workers; the baseline: bare PTB, one message per update")
@@ -354,7 +382,12 @@ def main() -> None:
               f"{found['cpu_ms']:.2f} ms CPU per update")
         stats = pstats.Stats(str(args.profile))
         stats.sort_stats("tottime").print_stats(args.top)
-        stats.sort_stats("cumulative").print_stats(args.top)
+        found_areas = areas(stats)
+        busy = sum(seconds for area, seconds in found_areas if "epoll" not in area)
+        print(f"{'where the time goes (own time)':<46}{'s':>8}{'of busy':>9}")
+        for area, seconds in found_areas:
+            share = "" if "epoll" in area else f"{seconds / busy:>8.0%}"
+            print(f"{area:<46}{seconds:>8.2f}{share:>9}")
         return
     base = asyncio.run(capacity(args.chats, args.rate, args.workers, BASELINE))
     ours = asyncio.run(capacity(args.chats, args.rate, args.workers, OURS, half=True))

@@ -2,10 +2,12 @@
 ahead with their analysis in the solver pool's heavy lane, so that a /play is a lookup and no
 deal, however rare its target, ever takes the lane that judges answers.
 
-A kind's shelf starts small and doubles (up to a cap) each time a deal finds it empty, so the
-stock follows demand: the plain /play keeps many hands, a one-off `/play 6 = 997` a couple. A
-deal that finds its shelf empty waits for the next hands made, which are made in order of
-asking; every hand comes from the round service's seeded rng, as it did when dealt on demand.
+Quick kinds are made ahead of slow ones in the heavy lane, so a member looping the rarest deal
+never empties the plain /play's shelf. A kind's shelf starts small and doubles (up to a cap)
+each time a deal finds it empty, so the stock follows demand: the plain /play keeps many hands,
+a one-off `/play 6 = 997` a few. A deal that finds its shelf empty waits for the next hands
+made, which are made in order of asking; every hand comes from the round service's seeded rng,
+as it did when dealt on demand.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from bot.play.games.rules import (
     Rules,
     deal_many,
 )
-from bot.runtime.pool import SolverPool, SolverTimeout
+from bot.runtime.pool import ROUND_WORK, SLOW_DEALS, SolverPool, SolverTimeout
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +133,9 @@ class Stock:
                 seeds = [self.seed() for _ in range(count)]
                 try:
                     made = await self.pool.run_heavy(deal_many, shelf.make, seeds, *shelf.args,
-                                                     timeout=count * shelf.per_hand, first=True)
+                                                     timeout=count * shelf.per_hand,
+                                                     rank=SLOW_DEALS if shelf.costly
+                                                     else ROUND_WORK)
                 except Exception as error:  # SolverTimeout, a broken pool: the askers hear it
                     self._fail(shelf, error)
                     shelf.barren = True
@@ -152,7 +156,9 @@ class Stock:
             shelf.hands.append(ready)
 
     def _fail(self, shelf: Shelf, error: Exception) -> None:
-        if not isinstance(error, SolverTimeout):
+        if isinstance(error, RuntimeError):  # the pool was shut down: the bot is stopping
+            log.info("no deals made: %s", error)
+        elif not isinstance(error, SolverTimeout):
             log.warning("could not deal %s%s: %r", shelf.make.__name__, shelf.args, error)
         while shelf.waiting:
             waiter = shelf.waiting.popleft()

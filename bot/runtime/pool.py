@@ -3,7 +3,8 @@
 The rounds' lane (judging answers) has one process reserved for it, so that a verdict never waits
 behind anything long; everything else (dealing and working out a round's solutions, /solve,
 /countdown and /yahtzee with a puzzle, inline queries) runs in the heavy lane, at a lower CPU
-priority, where work marked `first` (the deal stock, a round's answers) goes ahead of what waits.
+priority, where the bot's own round work goes ahead of what waits (`rank`: quick deals and a
+round's solutions, then slow deals, then the players' questions).
 A task in a ProcessPoolExecutor cannot be cancelled once it runs, so on a timeout the lane's
 processes are terminated and fresh ones take their place; the other lane is not touched.
 """
@@ -30,6 +31,7 @@ T = TypeVar("T")
 
 ROUND_WORKERS = 1  # one process judges every chat's answers: a verdict takes a millisecond
 HEAVY_NICENESS = 10  # heavy workers yield the CPU to the rounds' worker and the event loop
+ROUND_WORK, SLOW_DEALS, QUESTIONS = range(3)  # ranks in the heavy lane's queue, first first
 ORPHAN_CHECK_SECONDS = 1.0  # how often a worker checks that the bot that started it still runs
 
 
@@ -48,7 +50,7 @@ Job = tuple[Work, Callable[..., Any], tuple]
 
 class Slots:
     """At most `workers` jobs in the executor at a time, the rest waiting here in two queues:
-    `first` work is handed the next free worker before any other. The bookkeeping runs in the
+    the next free worker takes the job of the lowest `rank` waiting. The bookkeeping runs in the
     executor's own callbacks (any thread), so it needs no event loop and a job left behind by a
     closed loop still frees its worker."""
 
@@ -56,15 +58,15 @@ class Slots:
         self.workers = workers
         self.executor = executor  # the lane's executor of the moment (restarts replace it)
         self._busy = 0
-        self._waiting: tuple[deque[Job], deque[Job]] = (deque(), deque())
+        self._waiting: tuple[deque[Job], ...] = tuple(deque() for _ in range(QUESTIONS + 1))
         self._lock = threading.Lock()
 
-    def submit(self, fn: Callable[..., Any], args: tuple, first: bool = False) -> Work:
+    def submit(self, fn: Callable[..., Any], args: tuple, rank: int = QUESTIONS) -> Work:
         """A future for fn(*args); cancelling it before a worker takes it drops the work."""
         job: Job = (Work(), fn, args)
         with self._lock:
             if self._busy >= self.workers:
-                self._waiting[0 if first else 1].append(job)
+                self._waiting[rank].append(job)
                 return job[0]
             self._busy += 1
         self._start(job)
@@ -127,17 +129,17 @@ class Lane:
                                    initializer=_start_worker, initargs=(self.niceness,))
 
     async def run(self, fn: Callable[..., T], *args: Any, timeout: float | None = None,
-                  first: bool = False) -> T:
+                  rank: int = QUESTIONS) -> T:
         """fn(*args) in a worker; SolverTimeout (and fresh workers) when it takes too long.
 
         The time counts from the call, so waiting for a free worker counts too; work that
         never left the queue is just dropped, work that runs takes the lane's processes down.
         Work that another task's timeout took down with the old executor (broken in its
-        process) runs again on the new one: solver work is pure, so that is safe. `first`:
-        ahead of every job waiting that is not.
+        process) runs again on the new one: solver work is pure, so that is safe. `rank`:
+        ahead of every job waiting of a higher rank.
         """
         while True:
-            job = self.slots.submit(fn, args, first)
+            job = self.slots.submit(fn, args, rank)
             future = asyncio.wrap_future(job)
             try:
                 return await (future if timeout is None else asyncio.wait_for(future, timeout))
@@ -185,10 +187,11 @@ class SolverPool:
         return await self.rounds.run(fn, *args, timeout=timeout)
 
     async def run_heavy(self, fn: Callable[..., T], *args: Any,
-                        timeout: float | None = None, first: bool = False) -> T:
+                        timeout: float | None = None, rank: int = QUESTIONS) -> T:
         """Work that may take seconds: deals, a round's solutions, /solve and the like;
-        `first` for the bot's own round work, which goes ahead of the players' questions."""
-        return await self.heavy.run(fn, *args, timeout=timeout, first=first)
+        `rank` ROUND_WORK or SLOW_DEALS for the bot's own round work, which goes ahead of the
+        players' questions (QUESTIONS)."""
+        return await self.heavy.run(fn, *args, timeout=timeout, rank=rank)
 
     async def warm_up(self) -> None:
         await asyncio.gather(self.rounds.warm_up(), self.heavy.warm_up())

@@ -1,13 +1,13 @@
-"""The heavy lane's queue: the bot's own round work (`first`) goes ahead of the questions
-waiting, never more than `workers` jobs are in the executor, and a dropped job frees nothing it
-never held."""
+"""The heavy lane's queue: the bot's own round work goes ahead of slow deals, and both ahead of
+the questions waiting; never more than `workers` jobs are in the executor, and a dropped job
+frees nothing it never held."""
 
 from __future__ import annotations
 
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from bot.runtime.pool import Slots
+from bot.runtime.pool import ROUND_WORK, SLOW_DEALS, Slots
 
 
 def test_first_work_takes_the_next_free_worker():
@@ -18,13 +18,14 @@ def test_first_work_takes_the_next_free_worker():
         blocking = slots.submit(gate.wait, (10,))
         asked = slots.submit(order.append, ("asked",))
         dropped = slots.submit(order.append, ("dropped",))
-        deal = slots.submit(order.append, ("deal",), first=True)
-        assert slots.waiting() == 3  # one worker: the rest wait, whatever the executor allows
+        slow = slots.submit(order.append, ("slow deal",), rank=SLOW_DEALS)
+        deal = slots.submit(order.append, ("deal",), rank=ROUND_WORK)
+        assert slots.waiting() == 4  # one worker: the rest wait, whatever the executor allows
         assert dropped.cancel()
         gate.set()
-        for future in (blocking, asked, deal):
+        for future in (blocking, asked, slow, deal):
             future.result(10)
-        assert order == ["deal", "asked"]
+        assert order == ["deal", "slow deal", "asked"]
         assert dropped.cancelled() and slots.waiting() == 0
         again = slots.submit(order.append, ("again",))  # the worker is free again
         again.result(10)

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot.play.games import GAMES, PlayOptions
-from bot.play.games.rules import ANALYSES
+from bot.play.games import GAMES, Analysis, PlayOptions
+from bot.play.games.rules import ANALYSES, Analyses
 from bot.play.games.twentyfour import ready, solutions
 from bot.play.people import Chat, Player
 from bot.play.stock import COSTLY_MOST, FIRST_SIZE, Stock
@@ -117,8 +117,19 @@ async def test_a_round_without_its_analysis_gets_one_in_the_heavy_lane(
     for game in ("24", "countdown", "yahtzee"):
         current = (await services.rounds.play(GROUP, BEN, game)).dealt
         assert current is not None
-        ANALYSES._known.pop((game, current.hand, current.target))  # as after a restart
+        ANALYSES.forget((game, current.hand, current.target))  # as after a restart
         lanes.calls.clear()
         assert (await services.rounds.reveal(GROUP, BEN)).closed
         assert ("rounds", "analyse") not in lanes.calls
         assert ("heavy", "analyse") in lanes.calls
+
+
+def test_the_memo_of_analyses_is_bounded_by_solutions_held():
+    memo = Analyses(kept=10)
+    memo.keep("24", (1, 2, 3, 4), 24, Analysis(solutions=("a",) * 6))
+    memo.keep("24", (3, 3, 8, 8), 24, Analysis(solutions=("b",)))
+    assert memo.held == 9 and memo.known("24", (1, 2, 3, 4), 24) is not None
+    memo.keep("24", (1, 1, 4, 6), 24, Analysis(solutions=("c",) * 3))  # 13 > 10: oldest goes
+    assert memo.known("24", (1, 2, 3, 4), 24) is None and memo.held == 6
+    memo.keep("24", (3, 3, 8, 8), 24, Analysis(solutions=("b",)))  # kept again: counted once
+    assert memo.held == 6

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from bot.play import feedback
-from bot.runtime.pool import SolverPool
+from bot.runtime.pool import ROUND_WORK, SolverPool
 from bot.store.records import Round
 from bot.text import markup
 from bot.text.i18n import Texts
@@ -246,18 +246,26 @@ class Analyses:
     """The analyses of the puzzles being played, by game, hand and target: kept when a round is
     dealt with one (`keep`), or worked out in the heavy lane, ahead of the questions waiting
     there, for a round that came without one (dealt before a restart). Pure results of the
-    puzzle, so one memo serves every chat; the oldest go past `kept`."""
+    puzzle, so one memo serves every chat; the oldest go once more than `kept` solutions (a
+    six-number hand may have 1,500) are held."""
 
-    def __init__(self, kept: int = 4096) -> None:
+    def __init__(self, kept: int = 200_000) -> None:
         self.kept = kept
+        self.held = 0
         self._known: OrderedDict[tuple[str, tuple, int], Analysis] = OrderedDict()
 
     def keep(self, game: str, hand: tuple, target: int, analysis: Analysis) -> None:
         key = (game, hand, target)
+        self.forget(key)
         self._known[key] = analysis
-        self._known.move_to_end(key)
-        while len(self._known) > self.kept:
-            self._known.popitem(last=False)
+        self.held += _weight(analysis)
+        while self.held > self.kept and len(self._known) > 1:
+            self.forget(next(iter(self._known)))
+
+    def forget(self, key: tuple[str, tuple, int]) -> None:
+        gone = self._known.pop(key, None)
+        if gone is not None:
+            self.held -= _weight(gone)
 
     def known(self, game: str, hand: tuple, target: int) -> Analysis | None:
         return self._known.get((game, hand, target))
@@ -266,9 +274,13 @@ class Analyses:
         found = self.known(round_.game, round_.hand, round_.target)
         if found is None:
             found = await pool.run_heavy(rules.analyser(), round_.hand, round_.target,
-                                         first=True)
+                                         rank=ROUND_WORK)
             self.keep(round_.game, round_.hand, round_.target, found)
         return found
+
+
+def _weight(analysis: Analysis) -> int:
+    return 1 + len(analysis.solutions)
 
 
 ANALYSES = Analyses()

@@ -32,7 +32,7 @@ from bot.runtime.pool import ROUND_WORK, SLOW_DEALS, SolverPool, SolverTimeout
 
 log = logging.getLogger(__name__)
 
-FIRST_SIZE = 4  # hands a kind's shelf holds at first
+FIRST_SIZE = 16  # hands a kind's shelf holds at first (a slow kind: COSTLY_MOST)
 QUICK_MOST = 256  # the most it grows to for a quick kind (a plain /play: ~2 ms a hand)
 COSTLY_MOST = 4  # and for a costly one (another target, more numbers: up to ~2 s a hand)
 BATCH = 32  # quick hands made in one trip to a worker
@@ -105,8 +105,9 @@ class Stock:
         shelf = self.shelves.get(key)
         if shelf is None:
             make, args = rules.dealer(options, budget)
-            shelf = Shelf(make, args, rules.costly(options),
-                          budget + DEAL_GRACE + ANALYSIS_GRACE)
+            costly = rules.costly(options)
+            shelf = Shelf(make, args, costly, budget + DEAL_GRACE + ANALYSIS_GRACE,
+                          size=COSTLY_MOST if costly else FIRST_SIZE)
             self.shelves[key] = shelf
             self._forget_old()
         self.shelves.move_to_end(key)

@@ -1,18 +1,26 @@
-"""Load benchmark: the real bot (`python -m bot`, its own process) against the Bot API emulator.
+"""Load benchmark: the real bot (`python -m bot`, its own process, through bench/run_bot.py with
+the fair update processor) against the Bot API emulator, and in the same run the limit of the
+stack: a bare python-telegram-bot application that answers every update with one message
+(bench/baseline_bot.py), on the same emulator code.
 
-Group chats play at once: each deals (/play), then three players answer (two wrong, one right).
+Group chats play at once: each deals (/play), then three players answer (two wrong, one right);
+every chat has players of its own.
 
-(1) The bot's own capacity, with outgoing rate limiting off (RATE_LIMIT=off):
-    a. burst: every chat's /play at once, then every answer at once; updates handled per second.
-    b. steady load: new chats whose updates arrive at a fixed rate (default 200 a second, each
-       answer once its chat's deal is out); the 50th/99th percentile time from an update's
-       delivery (getUpdates returning it) to its reply reaching the server (a wrong answer's
-       reply is a reaction on it, since issue 17: it counts as its reply).
+(1) Capacity, with outgoing rate limiting off (RATE_LIMIT=off), ours and the baseline's:
+    a. burst: every chat's /play at once, then every answer at once; updates handled per second,
+       and the process's CPU time per update.
+    b. steady load: new chats whose updates arrive at a fixed rate (--rate, and half of the
+       bot's burst capacity), each answer once its chat's deal is out; the 50th/99th percentile
+       time from an update's delivery (getUpdates returning it) to its reply reaching the server
+       (a wrong answer's reply is a reaction on it, since issue 17: it counts as its reply).
+    c. chatter: plain messages in chats with no round (the bot says nothing to them): the CPU
+       time per update, against the baseline's per answered update.
 (2) With rate limiting on (the default: PTB's AIORateLimiter) and the emulator enforcing
     Telegram's limits (30 messages a second, 20 a minute per group, 429 with retry_after
     beyond): the highest rates the emulator saw, its 429 answers, and whether a reply was lost.
 
-Loopback only; every wait is bounded. `--quick` for a smaller run.
+Loopback only; every wait is bounded. `--quick` for a smaller run. `--profile FILE` runs the
+burst alone with the bot under cProfile and prints where its time goes.
 """
 
 from __future__ import annotations
@@ -20,7 +28,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import pstats
 import re
+import signal
 import sys
 import tempfile
 import time
@@ -34,6 +44,9 @@ from bot.demo.emulator import BotApiEmulator, FloodLimits  # noqa: E402
 from solver import first_solution  # noqa: E402
 
 PLAYERS = 3
+OURS = [str(ROOT / "bench" / "run_bot.py")]
+BASELINE = [str(ROOT / "bench" / "baseline_bot.py")]
+TICK = os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -46,15 +59,17 @@ class Run:
     answers: dict[int, list[str]] = field(default_factory=dict)
 
 
-async def start(rate_limit: bool, workers: int, folder: Path) -> Run:
+async def start(rate_limit: bool, workers: int, folder: Path, program: list[str] | None = None,
+                **env_more: str) -> Run:
+    """The bot (or `program`, a script run with this Python) polling a new emulator."""
     emulator = BotApiEmulator(flood=FloodLimits() if rate_limit else None)
     await emulator.start()
     env = {**os.environ, "TELEGRAM_BOT_TOKEN": emulator.token,
            "TELEGRAM_BASE_URL": emulator.base_url, "DATABASE_PATH": str(folder / "load.sqlite3"),
            "ROUND_SECONDS": "600", "LOG_LEVEL": "WARNING", "SOLVER_WORKERS": str(workers),
-           "RATE_LIMIT": "on" if rate_limit else "off"}
-    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot", cwd=ROOT, env=env,
-                                                   stdin=asyncio.subprocess.DEVNULL)
+           "RATE_LIMIT": "on" if rate_limit else "off", **env_more}
+    process = await asyncio.create_subprocess_exec(sys.executable, *(program or OURS), cwd=ROOT,
+                                                   env=env, stdin=asyncio.subprocess.DEVNULL)
     for _ in range(1200):  # ready once it polls for updates
         if any(call[0] == "getUpdates" for call in emulator.calls):
             break
@@ -74,6 +89,28 @@ async def stop(run: Run) -> None:
 
 def chats(start: int, count: int) -> list[int]:
     return [-10_000 - start - i for i in range(count)]
+
+
+def player(run: Run, chat: int, number: int) -> dict:
+    """The chat's `number`th player (each chat has its own, as groups do)."""
+    return run.emulator.user(1_000_000 + 10 * abs(chat) + number, f"P{number}")
+
+
+def cpu_seconds(process: asyncio.subprocess.Process) -> float:
+    """The process's user and system CPU time so far (its solver workers are not in it)."""
+    fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+async def idle(process: asyncio.subprocess.Process, limit: float = 60.0) -> float:
+    """Wait until the process stops using the CPU (two quiet quarter seconds); its CPU time."""
+    ends, quiet, last = time.perf_counter() + limit, 0, cpu_seconds(process)
+    while quiet < 2 and time.perf_counter() < ends:
+        await asyncio.sleep(0.25)
+        now = cpu_seconds(process)
+        quiet = quiet + 1 if now - last < 0.02 else 0
+        last = now
+    return last
 
 
 def answers_for(deal_text: str) -> list[str]:
@@ -100,23 +137,46 @@ async def burst(run: Run, ids: list[int], timeout: float) -> dict:
     """Every /play at once, then every answer at once."""
     for chat in ids:
         run.emulator.chat(chat)
+    await idle(run.process)
+    cpu = cpu_seconds(run.process)
     started = time.perf_counter()
     for chat in ids:
-        await run.emulator.say(chat, run.players[0], "/play")
+        await run.emulator.say(chat, player(run, chat, 0), "/play")
     await sent_to(run, ids, 1, timeout)
     dealt = time.perf_counter()
     deals = {s.chat_id: s.text for s in run.emulator.sent if s.chat_id in set(ids)}
     prepared = {chat: answers_for(text) for chat, text in deals.items()}
     answering = time.perf_counter()
     for chat, lines in prepared.items():
-        for player, line in zip(run.players, lines, strict=True):
-            await run.emulator.say(chat, player, line)
+        for number, line in enumerate(lines):
+            await run.emulator.say(chat, player(run, chat, number), line)
     complete = await sent_to(run, ids, 1 + PLAYERS, timeout)
     finished = time.perf_counter()
+    used = cpu_seconds(run.process) - cpu
     return {"deal_rate": len(deals) / (dealt - started),
             "answer_rate": PLAYERS * len(deals) / (finished - answering),
             "rate": (1 + PLAYERS) * len(ids) / (dealt - started + finished - answering),
+            "cpu_ms": used * 1000 / ((1 + PLAYERS) * len(ids)),
             "complete": complete and len(deals) == len(ids)}
+
+
+async def chatter(run: Run, ids: list[int], per_chat: int, answered: bool) -> dict:
+    """`per_chat` plain messages in each chat, no round on: CPU time per update (the bot says
+    nothing to them; the baseline, `answered`, replies to each)."""
+    for chat in ids:
+        run.emulator.chat(chat)
+    await idle(run.process)
+    cpu = cpu_seconds(run.process)
+    for chat in ids:
+        for number in range(per_chat):
+            await run.emulator.say(chat, player(run, chat, number % PLAYERS),
+                                   "nice weather today, isn't it")
+    total = per_chat * len(ids)
+    if answered:
+        await sent_to(run, ids, per_chat, 60)
+    await run.emulator.wait_for(lambda: not run.emulator.updates, 60)
+    used = await idle(run.process) - cpu
+    return {"updates": total, "cpu_ms": used * 1000 / total}
 
 
 async def steady(run: Run, ids: list[int], per_second: float, timeout: float) -> dict:
@@ -135,8 +195,8 @@ async def steady(run: Run, ids: list[int], per_second: float, timeout: float) ->
         read = len(run.emulator.sent)
         due = int((time.perf_counter() - started) * per_second) - sent_updates
         for _ in range(min(due, len(queue))):
-            chat, line, player = queue.pop(0)
-            await run.emulator.say(chat, run.players[player], line)
+            chat, line, number = queue.pop(0)
+            await run.emulator.say(chat, player(run, chat, number), line)
             sent_updates += 1
         if time.perf_counter() - started > timeout:
             break
@@ -180,17 +240,39 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def capacity(chats_count: int, rate: float, workers: int) -> tuple[dict, dict]:
+async def capacity(chats_count: int, rate: float, workers: int, program: list[str],
+                   half: bool = False) -> dict:
+    """Bursts, steady runs (at `rate`, and with `half` at half the burst's rate) and chatter
+    of one program."""
     with tempfile.TemporaryDirectory() as folder:
-        run = await start(False, workers, Path(folder))
+        run = await start(False, workers, Path(folder), program)
         try:
             warm = await burst(run, chats(0, 20), 60)  # the workers' caches, the connections
             assert warm["complete"]
-            hot = await burst(run, chats(100, chats_count), 120)
-            paced = await steady(run, chats(1000, chats_count), rate, 120)
+            found = {"burst": await burst(run, chats(100, chats_count), 120),
+                     "steady": await steady(run, chats(1000, chats_count), rate, 120)}
+            if half:
+                found["half"] = await steady(run, chats(2000, chats_count),
+                                             found["burst"]["rate"] / 2, 120)
+            found["chatter"] = await chatter(run, chats(3000, chats_count), 2,
+                                             program == BASELINE)
         finally:
             await stop(run)
-    return hot, paced
+    return found
+
+
+async def profile(chats_count: int, workers: int, into: Path) -> dict:
+    """One burst with the bot under cProfile (written to `into` when it stops)."""
+    with tempfile.TemporaryDirectory() as folder:
+        run = await start(False, workers, Path(folder), OURS, BENCH_PROFILE=str(into))
+        try:
+            await burst(run, chats(0, 20), 60)
+            found = await burst(run, chats(100, chats_count), 120)
+        finally:
+            run.process.send_signal(signal.SIGINT)
+            await run.process.wait()
+            await run.emulator.stop()
+    return found
 
 
 async def limited(chats_count: int, group_burst: int, workers: int) -> dict:
@@ -223,6 +305,63 @@ async def limited(chats_count: int, group_burst: int, workers: int) -> dict:
     return result
 
 
+AREAS = (  # where a profiled function's own time goes, by the file it is in (first match)
+    ("waiting for the network (epoll)", ("select.epoll", "selectors.py")),
+    ("sockets (send, recv)", ("_socket.socket",)),
+    ("HTTP client (httpx, httpcore, anyio, h11)", ("httpx", "httpcore", "anyio", "h11",
+                                                   "sniffio", "getpeername", "select.poll")),
+    ("PTB objects (de_json, TelegramObject)", ("telegram/_",)),
+    ("PTB application and handlers", ("telegram/ext", "telegram/request")),
+    ("solver pool (to the workers and back)", ("concurrent/futures", "multiprocessing",
+                                               "SimpleQueue", "posix.write", "posix.read",
+                                               "_thread.lock", "pickle")),
+    ("SQLite (aiosqlite, sqlite3)", ("aiosqlite", "sqlite3")),
+    ("the bot's own code", ("/bot/",)),
+    ("asyncio", ("asyncio",)),
+    ("json", ("json",)),
+)
+
+
+def areas(stats: pstats.Stats) -> list[tuple[str, float]]:
+    """The profile's own time per area of AREAS (and "other"), largest first."""
+    totals: dict[str, float] = {}
+    for (filename, _, name), row in stats.stats.items():  # type: ignore[attr-defined]
+        where = f"{filename}:{name}"
+        area = next((label for label, marks in AREAS if any(m in where for m in marks)),
+                    "other")
+        totals[area] = totals.get(area, 0.0) + row[2]
+    return sorted(totals.items(), key=lambda item: -item[1])
+
+
+def print_capacity(ours: dict, base: dict, args: argparse.Namespace) -> None:
+    print(f"(1) capacity, RATE_LIMIT=off, {args.chats} group chats x (deal + {PLAYERS} answers),"
+          f" {args.workers} solver workers; the baseline: bare PTB, one message per update")
+    print(f"{'measure':<44}{'ours':>10}{'baseline':>10}{'ratio':>8}{'goal':>12}")
+
+    def row(name: str, a: float, b: float, unit: str = "", goal: str = "") -> None:
+        ratio = a / b if b else float("nan")
+        print(f"{name:<44}{a:>8.1f}{unit:<2}{b:>8.1f}{unit:<2}{ratio:>8.2f}{goal:>12}")
+
+    row("a. burst: updates handled per second", ours["burst"]["rate"], base["burst"]["rate"],
+        goal=">= 0.8x")
+    row("   deals per second (/play)", ours["burst"]["deal_rate"], base["burst"]["deal_rate"])
+    row("   answers per second (/a)", ours["burst"]["answer_rate"],
+        base["burst"]["answer_rate"])
+    row("   CPU per update", ours["burst"]["cpu_ms"], base["burst"]["cpu_ms"], "ms")
+    for key, name in (("steady", "b. steady"), ("half", "b'. half the bot's capacity")):
+        a, b = ours[key], base.get(key)
+        print(f"{name}: offered {a['offered']:.0f} updates/s")
+        row("   handled updates per second", a["handled"], b["handled"] if b else float("nan"))
+        row("   p50 delivery -> reply", a["p50"] * 1000, b["p50"] * 1000 if b else float("nan"),
+            "ms")
+        row("   p99 delivery -> reply", a["p99"] * 1000, b["p99"] * 1000 if b else float("nan"),
+            "ms", "< 100 ms" if key == "half" else "")
+        print(f"{'   every reply arrived':<44}{'yes' if a['complete'] else 'NO':>10}")
+    row("c. chatter (no round): CPU per update", ours["chatter"]["cpu_ms"],
+        base["chatter"]["cpu_ms"], "ms", "<= 1x")
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--chats", type=int, default=200)
@@ -232,21 +371,27 @@ def main() -> None:
                         help="questions asked in one group in a row (Telegram allows 20/min)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--quick", action="store_true", help="50 and 20 chats")
+    parser.add_argument("--profile", type=Path, help="profile the bot's burst into this file")
+    parser.add_argument("--top", type=int, default=30, help="functions the profile lists")
     args = parser.parse_args()
     if args.quick:
         args.chats, args.limited_chats = 50, 20
-    hot, paced = asyncio.run(capacity(args.chats, args.rate, args.workers))
-    print(f"(1) capacity, RATE_LIMIT=off, {args.chats} group chats x (deal + {PLAYERS} answers),"
-          f" {args.workers} solver workers")
-    print(f"{'measure':<44}{'value':>10}{'target':>12}")
-    print(f"{'a. burst: updates handled per second':<44}{hot['rate']:>10.0f}{'>= 200':>12}")
-    print(f"{'   deals per second (/play)':<44}{hot['deal_rate']:>10.0f}")
-    print(f"{'   answers per second (/a)':<44}{hot['answer_rate']:>10.0f}")
-    print(f"{'b. steady: offered updates per second':<44}{paced['offered']:>10.0f}")
-    print(f"{'   handled updates per second':<44}{paced['handled']:>10.0f}")
-    print(f"{'   p50 delivery -> reply':<44}{paced['p50'] * 1000:>8.1f}ms")
-    print(f"{'   p99 delivery -> reply':<44}{paced['p99'] * 1000:>8.1f}ms{'< 100 ms':>12}")
-    print(f"{'   every reply arrived':<44}{'yes' if paced['complete'] else 'NO':>10}\n")
+    if args.profile:
+        found = asyncio.run(profile(args.chats, args.workers, args.profile.resolve()))
+        print(f"burst under cProfile: {found['rate']:.0f} updates/s, "
+              f"{found['cpu_ms']:.2f} ms CPU per update")
+        stats = pstats.Stats(str(args.profile))
+        stats.sort_stats("tottime").print_stats(args.top)
+        found_areas = areas(stats)
+        busy = sum(seconds for area, seconds in found_areas if "epoll" not in area)
+        print(f"{'where the time goes (own time)':<46}{'s':>8}{'of busy':>9}")
+        for area, seconds in found_areas:
+            share = "" if "epoll" in area else f"{seconds / busy:>8.0%}"
+            print(f"{area:<46}{seconds:>8.2f}{share:>9}")
+        return
+    base = asyncio.run(capacity(args.chats, args.rate, args.workers, BASELINE))
+    ours = asyncio.run(capacity(args.chats, args.rate, args.workers, OURS, half=True))
+    print_capacity(ours, base, args)
     lim = asyncio.run(limited(args.limited_chats, args.group_burst, args.workers))
     print(f"(2) rate limited (AIORateLimiter), the emulator enforcing 30/s and 20/min per group:"
           f" {args.limited_chats} chats, then {args.group_burst} questions in one group")

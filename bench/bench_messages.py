@@ -23,7 +23,8 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.demo.emulator import BotApiEmulator
-from bot.play.games import GAMES, Deal
+from bot.play.games import Deal
+from bot.play.stock import Stock
 from bot.runtime.config import Config
 from bot.runtime.pool import SolverPool
 from bot.telegram.app import build_application, on_startup
@@ -33,6 +34,7 @@ ANN = {"id": 901, "is_bot": False, "first_name": "Ann", "language_code": "en"}
 BEN = {"id": 902, "is_bot": False, "first_name": "Ben", "language_code": "en"}
 HAND = (3, 3, 8, 8)  # two hint steps, then the answer: 8/(3-8/3)
 MANY = (1, 2, 3, 4, 6)  # many solutions: pages to turn
+DEALT: list[tuple[int, ...]] = [HAND]  # the hand the next deal is (a scenario switches it)
 WRONG = ("3+3+8+8", "3*3+8+8", "8*3-8+3")
 
 
@@ -119,7 +121,7 @@ async def no_more_hints_pressed_twice(t: Table) -> None:
 
 async def show_all_solutions_and_two_pages(t: Table) -> None:
     """A round of a hand with many solutions won, Show all solutions, ▶ twice."""
-    GAMES["24"].deal = many_solutions  # type: ignore[method-assign]
+    DEALT[0] = MANY
     try:
         await deal(t)
         await t.say(BEN, "/a 6*4*(3-2)*1")
@@ -129,7 +131,7 @@ async def show_all_solutions_and_two_pages(t: Table) -> None:
         for _ in range(2):
             await t.press(BEN, paged, "▶")
     finally:
-        GAMES["24"].deal = fixed_hand  # type: ignore[method-assign]
+        DEALT[0] = HAND
 
 
 async def play_again_pressed_twice(t: Table) -> None:
@@ -160,12 +162,12 @@ async def a_match_round_with_its_notice(t: Table) -> None:
     await t.say(BEN, "/a 8/(3-8/3)")
 
 
-async def fixed_hand(pool: object, seed: int, options: object, budget: float = 1.0) -> Deal:
-    return Deal("24", HAND, 24, "hard", 30)
-
-
-async def many_solutions(pool: object, seed: int, options: object, budget: float = 1.0) -> Deal:
-    return Deal("24", MANY, 24, "easy", 10)
+async def fixed_hand(stock: object, rules: object, options: object,
+                     budget: float = 1.0) -> tuple[Deal, float]:
+    """What the stock deals in these scenarios: DEALT[0], hard, or with many solutions easy."""
+    if DEALT[0] == MANY:
+        return Deal("24", MANY, 24, "easy", 10), 0.0
+    return Deal("24", HAND, 24, "hard", 30), 0.0
 
 
 SCENARIOS: list[Callable[[Table], Awaitable[None]]] = [
@@ -184,8 +186,8 @@ async def run(scenario: Callable[[Table], Awaitable[None]], pool: SolverPool,
                     solver_workers=1, rate_limit=False)
     app = build_application(config)
     app.bot_data["pool"] = pool
-    original = GAMES["24"].deal
-    GAMES["24"].deal = fixed_hand  # type: ignore[method-assign]
+    original = Stock.take
+    Stock.take = fixed_hand  # type: ignore[method-assign, assignment]
     try:
         await app.initialize()
         await on_startup(app)
@@ -194,7 +196,7 @@ async def run(scenario: Callable[[Table], Awaitable[None]], pool: SolverPool,
         await scenario(table)
         return table.count()
     finally:
-        GAMES["24"].deal = original  # type: ignore[method-assign]
+        Stock.take = original  # type: ignore[method-assign]
         await app.stop()
         await app.shutdown()
         if app.post_shutdown is not None:

@@ -53,7 +53,6 @@ def latencies(run: Run, chats: set[int], deals_only: bool = True) -> list[float]
 async def plays(run: Run, ids: itertools.count, per_second: float, seconds: float) -> dict:
     """/play in a new chat every 1/per_second s for `seconds`; the deal latencies."""
     chats: set[int] = set()
-    player = run.emulator.user(100, "P0")
     started = time.perf_counter()
     for n in itertools.count():
         due = started + n / per_second
@@ -63,7 +62,7 @@ async def plays(run: Run, ids: itertools.count, per_second: float, seconds: floa
         chat = next(ids)
         run.emulator.chat(chat)
         chats.add(chat)
-        await run.emulator.say(chat, player, "/play")
+        await run.emulator.say(chat, run.emulator.user(200_000 - chat, "P"), "/play")
     await run.emulator.wait_for(
         lambda: sum(1 for s in run.emulator.sent if s.chat_id in chats) >= len(chats), 60)
     found = latencies(run, chats)

@@ -4,25 +4,27 @@ plain class tests drive without Telegram.
 Answers are judged in bot.play.answers, hints given in bot.play.hints and a restart is resumed in
 bot.play.recovery; they share the open rounds in memory (bot.play.open_rounds). A round's end is
 an alarm set through the scheduler port when it is dealt. Ending a round early follows the rule
-of bot.play.permissions. Solver work goes to the pool through the game's rules; what comes back
-is reply text (HTML). A round's deal is one message, edited as hints and notices come.
+of bot.play.permissions. Deals come from the stock (bot.play.stock), made ahead in the solver
+pool's heavy lane with their analysis, which hints and the round's end read (bot.play.games.rules
+`ANALYSES`); what comes back is reply text (HTML). A round's deal is one message, edited as hints
+and notices come.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
-import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 
 from bot.play.games import GAMES, Deal, PlayOptions, Revealed, Rules
-from bot.play.games.rules import DEAL_SECONDS
+from bot.play.games.rules import ANALYSES, DEAL_SECONDS
 from bot.play.open_rounds import OpenRounds
 from bot.play.people import Chat, People, Player
 from bot.play.permissions import AdminCheck, end_refusal, may_steer
 from bot.play.reply import Reply
 from bot.play.scheduler import ROUND_END, Alarm, Scheduler
+from bot.play.stock import Stock
 from bot.play.throttle import Ticket, WorkBudget
 from bot.runtime.pool import SolverPool, SolverTimeout
 from bot.store.protocols import RoundStore
@@ -60,6 +62,7 @@ class Rounds:
         # not invite players to just type the answer
         self.reads_group_messages = reads_group_messages
         self._dealing: dict[Place, tuple[asyncio.Lock, int]] = {}  # topic -> lock, its users
+        self.stock = Stock(pool, lambda: self.rng.getrandbits(64))
 
     @property
     def clock(self) -> Callable[[], float]:
@@ -102,15 +105,14 @@ class Rounds:
             if isinstance(taken, int):
                 return texts("busy", seconds=taken)
             ticket = taken
-        started = time.perf_counter()
+        cost = self.deal_seconds + DEAL_ROOM  # what a deal stopped at its limit costs
         try:
-            dealt = await rules.deal(self.pool, self.rng.getrandbits(64), options,
-                                     self.deal_seconds)
+            dealt, cost = await self.stock.take(rules, options, self.deal_seconds)
         except SolverTimeout:
             return texts("deal_timeout")
         finally:
-            if ticket is not None:
-                self.budget.settle(ticket, time.perf_counter() - started)
+            if ticket is not None:  # the hand's own solver time, made ahead or just now
+                self.budget.settle(ticket, cost)
         if dealt is None:
             return texts("play_no_hand", count=options.count or 4,
                          target=24 if options.target is None else options.target)
@@ -131,6 +133,8 @@ class Rounds:
                 await self.store.open_round_of(chat.id, chat.topic)
             return Reply(self.still_open(current, texts) if current else texts("no_round"))
         self.board.start(new)
+        if dealt.analysis is not None:
+            ANALYSES.keep(new.game, new.hand, new.target, dealt.analysis)
         self.scheduler.set(Alarm(ROUND_END, chat.id, new.id, chat.topic), length)
         text = self._deal_text(new, texts, chat.type)
         if options.level is not None and dealt.level != options.level:

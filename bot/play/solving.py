@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from bot.play.games.countdown import best, best_text
-from bot.play.games.twentyfour import solutions
+from bot.play.games.rules import ANALYSES
+from bot.play.games.twentyfour import GAME, solutions
 from bot.play.games.yahtzee import table_text
 from bot.play.live import LivePuzzles, could_be_live
 from bot.play.paging import Page, page_of
@@ -148,7 +149,11 @@ class Solving:
 
     async def solutions(self, numbers: tuple[int, ...], target: int,
                         timeout: float | None = None, asker: Asker | None = None) -> list[str]:
-        """The distinct solutions, from the cache when this hand was asked lately (free)."""
+        """The distinct solutions, from a round's analysis or the cache when this hand was
+        dealt or asked lately (free)."""
+        dealt = ANALYSES.known(GAME, tuple(numbers), target)
+        if dealt is not None:
+            return list(dealt.solutions)
         key = (tuple(sorted(numbers)), target)
         if key in self._cache:
             self._cache.move_to_end(key)

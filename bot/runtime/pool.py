@@ -1,23 +1,27 @@
 """The solver's worker processes, in two lanes, with a time limit that really stops the work.
 
-Rounds (deals, verdicts, hints, reveals) have a lane of their own, one process reserved for them,
-so that they never wait behind someone's long /solve; heavy work (/solve, /countdown and /yahtzee
-with a puzzle, inline queries) runs in the other lane, at a lower CPU priority. A task in a
-ProcessPoolExecutor cannot be cancelled once it runs, so on a timeout the lane's processes are
-terminated and fresh ones take their place; the other lane is not touched.
+The rounds' lane (judging answers) has one process reserved for it, so that a verdict never waits
+behind anything long; everything else (dealing and working out a round's solutions, /solve,
+/countdown and /yahtzee with a puzzle, inline queries) runs in the heavy lane, at a lower CPU
+priority, where the bot's own round work goes ahead of what waits (`rank`: quick deals and a
+round's solutions, then slow deals, then the players' questions).
+A task in a ProcessPoolExecutor cannot be cancelled once it runs, so on a timeout the lane's
+processes are terminated and fresh ones take their place; the other lane is not touched.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import multiprocessing
 import os
 import signal
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import SpawnContext
 from typing import Any, TypeVar
@@ -25,13 +29,87 @@ from typing import Any, TypeVar
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-ROUND_WORKERS = 1  # one process serves every chat's rounds: a round's work takes milliseconds
+ROUND_WORKERS = 1  # one process judges every chat's answers: a verdict takes a millisecond
 HEAVY_NICENESS = 10  # heavy workers yield the CPU to the rounds' worker and the event loop
+ROUND_WORK, SLOW_DEALS, QUESTIONS = range(3)  # ranks in the heavy lane's queue, first first
 ORPHAN_CHECK_SECONDS = 1.0  # how often a worker checks that the bot that started it still runs
 
 
 class SolverTimeout(Exception):
     """The work took longer than allowed and was stopped."""
+
+
+class Work(Future):
+    """A job's future, which knows the executor that runs it (None: not started yet)."""
+
+    executor: ProcessPoolExecutor | None = None
+
+
+Job = tuple[Work, Callable[..., Any], tuple]
+
+
+class Slots:
+    """At most `workers` jobs in the executor at a time, the rest waiting here in two queues:
+    the next free worker takes the job of the lowest `rank` waiting. The bookkeeping runs in the
+    executor's own callbacks (any thread), so it needs no event loop and a job left behind by a
+    closed loop still frees its worker."""
+
+    def __init__(self, workers: int, executor: Callable[[], ProcessPoolExecutor]) -> None:
+        self.workers = workers
+        self.executor = executor  # the lane's executor of the moment (restarts replace it)
+        self._busy = 0
+        self._waiting: tuple[deque[Job], ...] = tuple(deque() for _ in range(QUESTIONS + 1))
+        self._lock = threading.Lock()
+
+    def submit(self, fn: Callable[..., Any], args: tuple, rank: int = QUESTIONS) -> Work:
+        """A future for fn(*args); cancelling it before a worker takes it drops the work."""
+        job: Job = (Work(), fn, args)
+        with self._lock:
+            if self._busy >= self.workers:
+                self._waiting[rank].append(job)
+                return job[0]
+            self._busy += 1
+        self._start(job)
+        return job[0]
+
+    def waiting(self) -> int:
+        return sum(map(len, self._waiting))
+
+    def _start(self, job: Job) -> None:
+        while True:
+            outer, fn, args = job
+            if outer.set_running_or_notify_cancel():
+                try:
+                    outer.executor = self.executor()
+                    inner = outer.executor.submit(fn, *args)
+                except Exception as error:  # shut down, or broken: the caller sees why
+                    outer.set_exception(error)
+                else:
+                    inner.add_done_callback(functools.partial(self._finished, outer))
+                    return
+            next_job = self._next()
+            if next_job is None:
+                return
+            job = next_job
+
+    def _finished(self, outer: Work, inner: Future) -> None:
+        if inner.cancelled():
+            outer.set_exception(BrokenProcessPool("the lane was restarted"))
+        elif (error := inner.exception()) is not None:
+            outer.set_exception(error)
+        else:
+            outer.set_result(inner.result())
+        if (job := self._next()) is not None:
+            self._start(job)
+
+    def _next(self) -> Job | None:
+        """The job that takes the worker just freed (None: the worker stays free)."""
+        with self._lock:
+            for queue in self._waiting:
+                if queue:
+                    return queue.popleft()
+            self._busy -= 1
+            return None
 
 
 class Lane:
@@ -44,36 +122,37 @@ class Lane:
         self.niceness = niceness
         self._context = context
         self._executor = self._new()
+        self.slots = Slots(self.workers, lambda: self._executor)
 
     def _new(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(max_workers=self.workers, mp_context=self._context,
                                    initializer=_start_worker, initargs=(self.niceness,))
 
-    async def run(self, fn: Callable[..., T], *args: Any, timeout: float | None = None) -> T:
+    async def run(self, fn: Callable[..., T], *args: Any, timeout: float | None = None,
+                  rank: int = QUESTIONS) -> T:
         """fn(*args) in a worker; SolverTimeout (and fresh workers) when it takes too long.
 
         The time counts from the call, so waiting for a free worker counts too; work that
         never left the queue is just dropped, work that runs takes the lane's processes down.
-        Work that another task's timeout took down with the old executor (cancelled in its
-        queue or broken in its process) runs again on the new one: solver work is pure, so
-        that is safe.
+        Work that another task's timeout took down with the old executor (broken in its
+        process) runs again on the new one: solver work is pure, so that is safe. `rank`:
+        ahead of every job waiting of a higher rank.
         """
         while True:
-            executor = self._executor
-            job = executor.submit(fn, *args)
+            job = self.slots.submit(fn, args, rank)
             future = asyncio.wrap_future(job)
             try:
                 return await (future if timeout is None else asyncio.wait_for(future, timeout))
             except TimeoutError:
                 # still queued, or its processes already replaced: nothing left to stop
-                if not job.cancel() and executor is self._executor:
+                if not job.cancel() and job.executor is self._executor:
                     log.warning("solver work %s timed out after %.1f s; restarting the %s lane",
                                 _name(fn, args), timeout, self.name)
                     self._restart()
                 raise SolverTimeout from None
             except (BrokenProcessPool, asyncio.CancelledError):
                 task = asyncio.current_task()
-                if executor is self._executor or (task is not None and task.cancelling()):
+                if job.executor is self._executor or (task is not None and task.cancelling()):
                     raise
 
     async def warm_up(self) -> None:
@@ -92,7 +171,7 @@ class Lane:
 
 
 class SolverPool:
-    """`workers` processes in all (at least 2): ROUND_WORKERS for rounds, the rest for heavy work.
+    """`workers` processes in all (at least 2): ROUND_WORKERS for verdicts, the rest for heavy work.
 
     `run` is the rounds' lane, `run_heavy` the heavy lane; `rounds` and `heavy` are the lanes.
     """
@@ -104,13 +183,15 @@ class SolverPool:
         self.heavy = Lane("heavy", self.workers - ROUND_WORKERS, context, HEAVY_NICENESS)
 
     async def run(self, fn: Callable[..., T], *args: Any, timeout: float | None = None) -> T:
-        """Work for a round: deals, verdicts, hints, reveals."""
+        """Work of a round's moment: judging an answer (a millisecond)."""
         return await self.rounds.run(fn, *args, timeout=timeout)
 
     async def run_heavy(self, fn: Callable[..., T], *args: Any,
-                        timeout: float | None = None) -> T:
-        """Work that may take seconds: /solve and the like."""
-        return await self.heavy.run(fn, *args, timeout=timeout)
+                        timeout: float | None = None, rank: int = QUESTIONS) -> T:
+        """Work that may take seconds: deals, a round's solutions, /solve and the like;
+        `rank` ROUND_WORK or SLOW_DEALS for the bot's own round work, which goes ahead of the
+        players' questions (QUESTIONS)."""
+        return await self.heavy.run(fn, *args, timeout=timeout, rank=rank)
 
     async def warm_up(self) -> None:
         await asyncio.gather(self.rounds.warm_up(), self.heavy.warm_up())

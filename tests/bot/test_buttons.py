@@ -11,7 +11,7 @@ import pytest
 from telegram import Update
 
 from bot.demo.emulator import CallbackAnswer
-from bot.play.games import GAMES, Deal
+from bot.play.games import Deal
 from bot.play.paging import page_count
 from bot.telegram import keyboards, lifecycle
 from bot.text.html_text import visible_text
@@ -200,12 +200,14 @@ async def test_the_timer_ends_a_round_with_buttons(harness: Harness):
     assert labels(harness, sent.message_id) == []
 
 
-def many_solutions(monkeypatch: pytest.MonkeyPatch, hand: tuple[int, ...]) -> None:
-    """The next deals are this hand (a random one may have few solutions)."""
-    async def dealt(pool, seed, options, budget=1.0):
-        return Deal("24", hand, 24, "easy", 10)
+def many_solutions(monkeypatch: pytest.MonkeyPatch, harness: Harness,
+                   hand: tuple[int, ...]) -> None:
+    """The next deals are this hand (a random one may have few solutions), as a stock without
+    the hand's analysis would deal it."""
+    async def dealt(rules, options, budget=1.0):
+        return Deal("24", hand, 24, "easy", 10), 0.0
 
-    monkeypatch.setattr(GAMES["24"], "deal", dealt)
+    monkeypatch.setattr(harness.services.rounds.stock, "take", dealt)
 
 
 async def test_show_all_solutions_pages_them(harness: Harness, monkeypatch: pytest.MonkeyPatch):
@@ -213,7 +215,7 @@ async def test_show_all_solutions_pages_them(harness: Harness, monkeypatch: pyte
     found = solve(hand)
     pages = page_count(len(found))
     assert pages >= 3
-    many_solutions(monkeypatch, hand)
+    many_solutions(monkeypatch, harness, hand)
     await deal(harness)
     await harness.send(GROUP, BOB, f"/a {found[0]}")
     won = await harness.telegram.reply(GROUP)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.play.games import GAMES, PlayOptions
 from bot.play.games.twentyfour import deal
 from bot.play.people import Chat, Player
 from bot.play.throttle import Allowance, WorkBudget
@@ -58,7 +59,11 @@ def replies_in(h: Harness, chat: int) -> list[str]:
 
 async def test_rounds_are_not_queued_behind_heavy_work(harness: Harness, pool: SolverPool,
                                                        tmp_path: Path):
+    """With the stock of deals filled, a round is dealt, judged and revealed while every heavy
+    worker is busy: a deal is a lookup, its solutions were worked out with it."""
     harness.services.solving.timeout = 600.0  # however slow the machine, it waits
+    rounds = harness.services.rounds
+    assert await rounds.stock.fill(GAMES["24"], PlayOptions(), rounds.deal_seconds) > 0
     async with heavy_lane_held(pool, tmp_path):
         solving = asyncio.ensure_future(harness.send(CHAT_A, ANN, "/solve 1 2 3 4 5 = 101"))
         await harness.send(CHAT_B, BEN, "/play")
@@ -68,6 +73,8 @@ async def test_rounds_are_not_queued_behind_heavy_work(harness: Harness, pool: S
         await harness.send(CHAT_B, BEN, f"/a {a}+{b}+{c}+{d}+{a}")  # judged in the rounds lane
         assert harness.telegram.reactions[-1].emoji == "👎"
         assert "Make 24" in deal_text
+        await harness.send(CHAT_B, BEN, "/reveal")
+        assert "distinct solution" in (await harness.telegram.reply(CHAT_B)).text
         assert replies_in(harness, CHAT_A) == []  # the /solve still waits for a heavy worker
         assert not solving.done()
     await solving
@@ -151,24 +158,20 @@ async def test_a_deal_that_finds_another_level_says_so(harness: Harness):
     assert f"No easy hand for 997 turned up quickly, so this one is {current.level}" in dealt.text
 
 
-class CountingPool:
-    """The rounds' lane, counting the deals it is asked for."""
-
-    def __init__(self, pool: SolverPool) -> None:
-        self.pool, self.deals = pool, 0
-
-    async def run(self, fn, *args, **kwargs):
-        self.deals += fn is deal
-        return await self.pool.run(fn, *args, **kwargs)
-
-
 async def test_one_deal_at_a_time_per_chat(stores: Stores, pool: SolverPool, clock: Clock):
-    counting = CountingPool(pool)
-    services, _ = new_services(stores, counting, clock, seed=7)  # type: ignore[arg-type]
+    services, _ = new_services(stores, pool, clock, seed=7)
+    stock, taken = services.rounds.stock, []
+    take = stock.take
+
+    async def counted(*args, **kwargs):
+        taken.append(args)
+        return await take(*args, **kwargs)
+
+    stock.take = counted  # type: ignore[method-assign]
     chat = Chat(CHAT_C)
     replies = await asyncio.gather(*(services.rounds.play(chat, Player(i, f"P{i}"), "24", None)
                                      for i in range(1, 6)))
-    assert sum(r.dealt is not None for r in replies) == 1 and counting.deals == 1
+    assert sum(r.dealt is not None for r in replies) == 1 and len(taken) == 1
     assert all("A round of 24 is on" in r.text for r in replies if r.dealt is None)
 
 

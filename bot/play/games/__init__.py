@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from bot.play.games.countdown import Countdown
-from bot.play.games.rules import Deal, PlayOptions, Revealed, Rules, Verdict
+from bot.play.games.rules import Analysis, Deal, PlayOptions, Revealed, Rules, Verdict
 from bot.play.games.twentyfour import TwentyFour
 from bot.play.games.yahtzee import Yahtzee
 
 GAMES: dict[str, Rules] = {rules.name: rules for rules in (TwentyFour(), Countdown(), Yahtzee())}
 
-__all__ = ["GAMES", "Deal", "PlayOptions", "Revealed", "Rules", "Verdict"]
+__all__ = ["GAMES", "Analysis", "Deal", "PlayOptions", "Revealed", "Rules", "Verdict"]

@@ -7,14 +7,17 @@ functions run in the solver pool; `Countdown` words their results.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
+from collections.abc import Callable
 
 from bot.play import feedback
 from bot.play.games.rules import (
-    DEAL_GRACE,
     DEAL_SECONDS,
+    Analysis,
     Deal,
+    Maker,
     PlayOptions,
     Revealed,
     Rules,
@@ -49,6 +52,16 @@ def draw(seed: int, large: int = DEFAULT_LARGE) -> Deal:
     rng = random.Random(seed)
     cards = rng.sample(LARGE, large) + rng.sample(SMALL, CARDS - large)
     return Deal(GAME, tuple(cards), rng.randint(*TARGETS), str(large), POINTS[0][1])
+
+
+def ready(seed: int, large: int = DEFAULT_LARGE) -> Deal:
+    """`draw`, with the best the hand can do (what the round's end shows)."""
+    dealt = draw(seed, large)
+    return dataclasses.replace(dealt, analysis=analyse(dealt.hand, dealt.target))
+
+
+def analyse(hand: tuple[int, ...], target: int) -> Analysis:
+    return Analysis(best=best(hand, target))
 
 
 def judge(text: str, hand: tuple[int, ...], target: int, explicit: bool) -> Verdict:
@@ -86,10 +99,11 @@ class Countdown(Rules):
     name = GAME
     closest_wins = True
 
-    async def deal(self, pool: SolverPool, seed: int, options: PlayOptions,
-                   budget: float = DEAL_SECONDS) -> Deal | None:
-        large = DEFAULT_LARGE if options.large is None else options.large
-        return await pool.run(draw, seed, large, timeout=budget + DEAL_GRACE)
+    def dealer(self, options: PlayOptions, budget: float = DEAL_SECONDS) -> tuple[Maker, tuple]:
+        return ready, (DEFAULT_LARGE if options.large is None else options.large,)
+
+    def analyser(self) -> Callable[[tuple, int], Analysis]:
+        return analyse
 
     async def judge(self, pool: SolverPool, round_: Round, text: str,
                     explicit: bool) -> Verdict:
@@ -113,8 +127,9 @@ class Countdown(Rules):
                          distance=verdict.distance, points=points_for(verdict.distance))
         return super().verdict_text(verdict, round_, texts)
 
-    async def reveal(self, pool: SolverPool, round_: Round, texts: Texts) -> Revealed:
-        nearest, expression = await pool.run(best, round_.hand, round_.target)
+    def revealed(self, analysis: Analysis, round_: Round, texts: Texts) -> Revealed:
+        assert analysis.best is not None
+        nearest, expression = analysis.best
         return Revealed(best_text(texts, round_.hand, round_.target, nearest, expression))
 
 

@@ -2,23 +2,28 @@
 
 A `Rules` subclass holds one game's rules for the round service (bot.play.rounds): how to deal,
 how to judge an answer, what the messages say. Solver work runs in the pool through top-level
-functions of the game's module (picklable); the methods here only await them and word the results.
+functions of the game's module (picklable): a deal comes with its `Analysis` (solutions, hints,
+the best answer), worked out in the heavy lane, so that judging is all the rounds' lane does.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from abc import ABC, abstractmethod
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from bot.play import feedback
-from bot.runtime.pool import SolverPool
+from bot.runtime.pool import ROUND_WORK, SolverPool
 from bot.store.records import Round
 from bot.text import markup
 from bot.text.i18n import Texts
 from solver import Expr, ParseError, parse
 from solver.parser import normalise
+from solver.yahtzee import YahtzeeResult
 
 LOOKS_LIKE_MATH = re.compile(r"^[\d\s+\-*/×÷·xX−–()（）０-９＋－＊／=:：]+$")
 COLONS = str.maketrans({":": "/", "：": "/"})  # 13:2 is a common way to write 13÷2
@@ -26,17 +31,45 @@ COLONS = str.maketrans({":": "/", "：": "/"})  # 13:2 is a common way to write 
 JOINED = re.compile(r"(?=([0-9]+)[-+*/]([0-9]+))")
 DEAL_SECONDS = 1.0  # how long a deal may search before it settles for what it found
 DEAL_GRACE = 4.0  # past its budget (and a wait for the worker), a deal is stopped
+ANALYSIS_GRACE = 10.0  # and past that, the time its solutions may take (six numbers: ~1.5 s)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What a round's hints, end and win show, worked out once when it is dealt: the distinct
+    solutions (24) and the steps of the simplest, the nearest value and an expression for it
+    (Countdown), the optimal table (Yahtzee)."""
+
+    solutions: tuple[str, ...] = ()
+    steps: tuple[feedback.Step, ...] = ()
+    best: tuple[int, str] | None = None
+    table: YahtzeeResult | None = None
 
 
 @dataclass(frozen=True)
 class Deal:
-    """A new puzzle, made in the pool: what the round stores."""
+    """A new puzzle, made in the pool: what the round stores, and its analysis."""
 
     game: str
     hand: tuple
     target: int
     level: str
     points: int
+    analysis: Analysis | None = field(default=None, compare=False)
+
+
+Maker = Callable[..., "Deal | None"]
+
+
+def deal_many(make: Maker, seeds: Sequence[int], *args: Any) -> list[tuple[Deal | None, float]]:
+    """make(seed, *args) for each seed, with the CPU seconds each took: a batch of deals in one
+    trip to a worker."""
+    made = []
+    for seed in seeds:
+        started = time.process_time()
+        dealt = make(seed, *args)
+        made.append((dealt, time.process_time() - started))
+    return made
 
 
 @dataclass(frozen=True)
@@ -120,9 +153,15 @@ class Rules(ABC):
     pages_solutions: ClassVar[bool] = False  # a result can page through every solution
 
     @abstractmethod
-    async def deal(self, pool: SolverPool, seed: int, options: PlayOptions,
-                   budget: float = DEAL_SECONDS) -> Deal | None:
-        """A new puzzle (None when the options admit none within `budget` seconds)."""
+    def dealer(self, options: PlayOptions, budget: float = DEAL_SECONDS) -> tuple[Maker, tuple]:
+        """The top-level function and its arguments after the seed that make a new puzzle with
+        its analysis (None when the options admit none within `budget` seconds); the same
+        pair means the same kind of deal (bot.play.stock keeps one stock per pair)."""
+
+    @abstractmethod
+    def analyser(self) -> Callable[[tuple, int], Analysis]:
+        """The top-level function that analyses a hand and target (a round dealt before a
+        restart, or dealt without its analysis)."""
 
     def costly(self, options: PlayOptions) -> bool:
         """Whether dealing with these options may take long (it then counts as heavy work)."""
@@ -150,9 +189,13 @@ class Rules(ABC):
     def deal_text(self, round_: Round, texts: Texts) -> str:
         """The message that opens the round: the puzzle first, then the rules of the round."""
 
-    @abstractmethod
     async def reveal(self, pool: SolverPool, round_: Round, texts: Texts) -> Revealed:
-        """The puzzle's answers, for the end of a round."""
+        """The puzzle's answers, for the end of a round (from its analysis)."""
+        return self.revealed(await ANALYSES.of(pool, self, round_), round_, texts)
+
+    @abstractmethod
+    def revealed(self, analysis: Analysis, round_: Round, texts: Texts) -> Revealed:
+        """The words of `reveal`."""
 
     def points_for(self, distance: int) -> int:
         """Where the closest answer wins: the points for an answer this far from the target."""
@@ -164,7 +207,9 @@ class Rules(ABC):
 
     async def hint_steps(self, pool: SolverPool, round_: Round) -> list[feedback.Step]:
         """The steps a solution takes, which hints give one at a time (empty: no hints)."""
-        return []
+        if not self.gives_hints:
+            return []
+        return list((await ANALYSES.of(pool, self, round_)).steps)
 
     def still_open_text(self, round_: Round, texts: Texts, seconds_left: int) -> str:
         return texts("still_open", game=texts.game(self.name), puzzle=self.puzzle_html(round_),
@@ -195,6 +240,50 @@ class Rules(ABC):
                          step=markup.code(step), reason=texts(f"step_{verdict.params['reason']}"))
         params = {k: markup.escape(str(v)) for k, v in verdict.params.items()}
         return texts("unreadable", reason=texts(f"parse_{verdict.error or 'parse'}", **params))
+
+
+class Analyses:
+    """The analyses of the puzzles being played, by game, hand and target: kept when a round is
+    dealt with one (`keep`), or worked out in the heavy lane, ahead of the questions waiting
+    there, for a round that came without one (dealt before a restart). Pure results of the
+    puzzle, so one memo serves every chat; the oldest go once more than `kept` solutions (a
+    six-number hand may have 1,500) are held."""
+
+    def __init__(self, kept: int = 200_000) -> None:
+        self.kept = kept
+        self.held = 0
+        self._known: OrderedDict[tuple[str, tuple, int], Analysis] = OrderedDict()
+
+    def keep(self, game: str, hand: tuple, target: int, analysis: Analysis) -> None:
+        key = (game, hand, target)
+        self.forget(key)
+        self._known[key] = analysis
+        self.held += _weight(analysis)
+        while self.held > self.kept and len(self._known) > 1:
+            self.forget(next(iter(self._known)))
+
+    def forget(self, key: tuple[str, tuple, int]) -> None:
+        gone = self._known.pop(key, None)
+        if gone is not None:
+            self.held -= _weight(gone)
+
+    def known(self, game: str, hand: tuple, target: int) -> Analysis | None:
+        return self._known.get((game, hand, target))
+
+    async def of(self, pool: SolverPool, rules: Rules, round_: Round) -> Analysis:
+        found = self.known(round_.game, round_.hand, round_.target)
+        if found is None:
+            found = await pool.run_heavy(rules.analyser(), round_.hand, round_.target,
+                                         rank=ROUND_WORK)
+            self.keep(round_.game, round_.hand, round_.target, found)
+        return found
+
+
+def _weight(analysis: Analysis) -> int:
+    return 1 + len(analysis.solutions)
+
+
+ANALYSES = Analyses()
 
 
 def numbers_text(verdict: Verdict, hand: tuple, texts: Texts) -> str:

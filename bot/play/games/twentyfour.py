@@ -5,15 +5,18 @@ The top-level functions run in the solver pool; `TwentyFour` words their results
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
+from collections.abc import Callable
 from itertools import combinations_with_replacement
 
 from bot.play import feedback
 from bot.play.games.rules import (
-    DEAL_GRACE,
     DEAL_SECONDS,
+    Analysis,
     Deal,
+    Maker,
     PlayOptions,
     Revealed,
     Rules,
@@ -117,6 +120,21 @@ def judge(text: str, hand: tuple[int, ...], target: int, explicit: bool) -> Verd
     return Verdict("right", shown)
 
 
+def ready(seed: int, level: str | None = None, count: int = 4, target: int = 24,
+          budget: float = DEAL_SECONDS) -> Deal | None:
+    """`deal`, with the hand's analysis: what its hints and its end will show."""
+    dealt = deal(seed, level, count, target, budget)
+    if dealt is None:
+        return None
+    return dataclasses.replace(dealt, analysis=analyse(dealt.hand, dealt.target))
+
+
+def analyse(hand: tuple[int, ...], target: int) -> Analysis:
+    """Every distinct solution, and the steps of the simplest (none for an unsolvable hand)."""
+    found = solutions(hand, target)
+    return Analysis(solutions=tuple(found), steps=tuple(hints(hand, target)) if found else ())
+
+
 def solutions(hand: tuple[int, ...], target: int) -> list[str]:
     """Every distinct solution, simplest first."""
     return solve(hand, target)
@@ -132,11 +150,12 @@ class TwentyFour(Rules):
     gives_hints = True
     pages_solutions = True
 
-    async def deal(self, pool: SolverPool, seed: int, options: PlayOptions,
-                   budget: float = DEAL_SECONDS) -> Deal | None:
-        return await pool.run(deal, seed, options.level, options.count or 4,
-                              24 if options.target is None else options.target, budget,
-                              timeout=budget + DEAL_GRACE)
+    def dealer(self, options: PlayOptions, budget: float = DEAL_SECONDS) -> tuple[Maker, tuple]:
+        return ready, (options.level, options.count or 4,
+                       24 if options.target is None else options.target, budget)
+
+    def analyser(self) -> Callable[[tuple, int], Analysis]:
+        return analyse
 
     def costly(self, options: PlayOptions) -> bool:
         return (options.count or 4) > 4 or options.target not in (None, 24)
@@ -150,13 +169,10 @@ class TwentyFour(Rules):
                      seconds=round(round_.deadline - round_.started_at), points=round_.points,
                      level=texts(f"level_{round_.level}"))
 
-    async def reveal(self, pool: SolverPool, round_: Round, texts: Texts) -> Revealed:
-        found = await pool.run(solutions, round_.hand, round_.target)
+    def revealed(self, analysis: Analysis, round_: Round, texts: Texts) -> Revealed:
+        found = list(analysis.solutions)
         return Revealed(solutions_text(texts, round_.hand, round_.target, found, REVEAL_SHOWN),
                         complete=len(found) <= REVEAL_SHOWN)
-
-    async def hint_steps(self, pool: SolverPool, round_: Round) -> list[feedback.Step]:
-        return await pool.run(hints, round_.hand, round_.target)
 
     def how_to_answer(self, texts: Texts, typing: bool) -> str:
         return texts("answer_how_24" if typing else "answer_how_24_no_typing")

@@ -17,13 +17,14 @@ from __future__ import annotations
 import itertools
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from bot.play.games.rules import (
-    DEAL_GRACE,
     DEAL_SECONDS,
+    Analysis,
     Deal,
+    Maker,
     PlayOptions,
     Revealed,
     Rules,
@@ -68,7 +69,13 @@ def roll_all(seed: int) -> Deal:
     """13 random rolls of five dice, and the best total they can score."""
     rng = random.Random(seed)
     rolls = tuple(tuple(rng.randint(1, 6) for _ in range(5)) for _ in range(ROLLS))
-    return Deal(GAME, rolls, best_assignment(rolls).total, "", POINTS[0][1])
+    table = best_assignment(rolls)
+    return Deal(GAME, rolls, table.total, "", POINTS[0][1], Analysis(table=table))
+
+
+def analyse(rolls: tuple, target: int) -> Analysis:
+    """The optimal table of the rolls (the target is its total)."""
+    return Analysis(table=best_assignment(rolls))
 
 
 def judge(text: str, best: int, bounds: tuple[int, int], explicit: bool) -> Verdict:
@@ -132,9 +139,11 @@ class Yahtzee(Rules):
     closest_wins = True
     guesses = GUESSES
 
-    async def deal(self, pool: SolverPool, seed: int, options: PlayOptions,
-                   budget: float = DEAL_SECONDS) -> Deal | None:
-        return await pool.run(roll_all, seed, timeout=budget + DEAL_GRACE)
+    def dealer(self, options: PlayOptions, budget: float = DEAL_SECONDS) -> tuple[Maker, tuple]:
+        return roll_all, ()
+
+    def analyser(self) -> Callable[[tuple, int], Analysis]:
+        return analyse
 
     def looks_like_answer(self, text: str) -> bool:
         return bool(TOTAL.match(text))
@@ -167,9 +176,9 @@ class Yahtzee(Rules):
                          left=verdict.params.get("left", 0))
         return super().verdict_text(verdict, round_, texts)
 
-    async def reveal(self, pool: SolverPool, round_: Round, texts: Texts) -> Revealed:
-        result = await pool.run(best_assignment, round_.hand)
-        return Revealed(table_text(texts, result, round_.hand))
+    def revealed(self, analysis: Analysis, round_: Round, texts: Texts) -> Revealed:
+        assert analysis.table is not None
+        return Revealed(table_text(texts, analysis.table, round_.hand))
 
     async def win_details(self, pool: SolverPool, round_: Round, texts: Texts) -> str:
         return (await self.reveal(pool, round_, texts)).text

@@ -1,0 +1,49 @@
+"""The bot as `python -m bot` runs it, with the fair update processor wired in (until
+bot.telegram.app builds it in itself; BENCH_FAIR=off: PTB's first-come queue instead) and,
+with BENCH_PROFILE=<file>, under cProfile (the profile is written when the bot stops). The
+benchmarks start the bot through this file."""
+
+from __future__ import annotations
+
+import cProfile
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from telegram.ext import Application, SimpleUpdateProcessor
+
+import bot.__main__ as entry
+from bot.runtime.config import Config
+from bot.telegram import app as app_module
+from bot.telegram.fairness import FairUpdates, install
+
+FAIR = os.environ.get("BENCH_FAIR", "on") != "off"
+
+
+def build_fair(config: Config) -> Application:
+    application = app_module.build_application(config)
+    if not FAIR:  # PTB's own first-come queue, for comparison
+        install(application, SimpleUpdateProcessor(app_module.CONCURRENT_UPDATES))
+    elif not isinstance(application.update_processor, FairUpdates):
+        install(application, FairUpdates(app_module.CONCURRENT_UPDATES))
+    return application
+
+
+def main() -> int:
+    entry.build_application = build_fair
+    profile_to = os.environ.get("BENCH_PROFILE")
+    if not profile_to:
+        return entry.main()
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        return entry.main()
+    finally:
+        profiler.disable()
+        profiler.dump_stats(profile_to)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

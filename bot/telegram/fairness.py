@@ -1,0 +1,162 @@
+"""Fair update handling: each user's updates wait in a queue of their own, and the next update
+handled is always that of the user served least lately, so one user's burst (a thousand typed
+answers, a script) waits behind everyone else's updates instead of in front of them; a user has
+a few updates handled at a time at most, and past a bound the rest of a burst is dropped.
+
+Wired with `ApplicationBuilder().concurrent_updates(FairUpdates())`; `install` puts it into an
+application already built (the benchmarks use it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict, deque
+from collections.abc import Awaitable
+from typing import Any
+
+from telegram.ext import Application, BaseUpdateProcessor
+
+log = logging.getLogger(__name__)
+
+CONCURRENT = 32  # updates handled at a time, in all
+PER_USER_RUNNING = 4  # of them at most this many of one user's
+PER_USER_WAITING = 64  # a user's updates waiting beyond this are dropped
+SERVED_KEPT = 10_000  # users whose last turn is remembered (the others count as never served)
+UNBOUNDED = 1 << 30  # PTB's own gate (a FIFO semaphore) lets every update through to the queues
+
+Key = tuple[str, int]
+
+
+def sender(update: object) -> Key:
+    """Whose update it is: its user, else its chat (a channel post), else nobody in particular."""
+    user = getattr(update, "effective_user", None)
+    if user is not None:
+        return "user", user.id
+    chat = getattr(update, "effective_chat", None)
+    if chat is not None:
+        return "chat", chat.id
+    return "other", 0
+
+
+class FairUpdates(BaseUpdateProcessor):
+    """Users with updates waiting, served least lately first; `dropped` counts the updates
+    refused."""
+
+    def __init__(self, concurrent: int = CONCURRENT, per_user_running: int = PER_USER_RUNNING,
+                 per_user_waiting: int = PER_USER_WAITING) -> None:
+        super().__init__(UNBOUNDED)
+        self.concurrent = concurrent
+        self.per_user_running = per_user_running
+        self.per_user_waiting = per_user_waiting
+        self.dropped = 0
+        self._running = 0
+        self._busy: dict[Key, int] = {}  # a user's updates being handled
+        self._waiting: OrderedDict[Key, deque[asyncio.Future[None]]] = OrderedDict()
+        self._served: OrderedDict[Key, int] = OrderedDict()  # user -> when last served
+        self._turns = 0
+
+    async def initialize(self) -> None:
+        """Nothing to open: the queues live in memory."""
+
+    async def shutdown(self) -> None:
+        """Nothing to close: an update still waiting is cancelled with its task by PTB."""
+
+    def waiting(self, key: Key | None = None) -> int:
+        if key is not None:
+            return len(self._waiting.get(key, ()))
+        return sum(map(len, self._waiting.values()))
+
+    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        key = sender(update)
+        queue = self._waiting.get(key)
+        if queue is not None and len(queue) >= self.per_user_waiting:
+            self._drop(key, coroutine)
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(key, deque()).append(turn)
+        self._dispatch()
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # its turn had come: give it back
+                self._finished(key)
+            else:
+                self._forget(key, turn)
+            _close(coroutine)
+            raise
+        try:
+            await coroutine
+        finally:
+            self._finished(key)
+
+    def _dispatch(self) -> None:
+        """Start waiting updates while there is room, each time one of the user served least
+        lately (never served first; then whoever waits longest)."""
+        while self._running < self.concurrent:
+            key = self._least_lately()
+            if key is None:
+                return
+            queue = self._waiting[key]
+            turn = queue.popleft()
+            if not queue:
+                del self._waiting[key]
+            if turn.done():  # given up while waiting
+                continue
+            self._running += 1
+            self._busy[key] = self._busy.get(key, 0) + 1
+            self._turns += 1
+            self._served[key] = self._turns
+            self._served.move_to_end(key)
+            if len(self._served) > SERVED_KEPT:
+                self._served.popitem(last=False)
+            turn.set_result(None)
+
+    def _least_lately(self) -> Key | None:
+        best, best_at = None, 0
+        for key in self._waiting:  # in the order they began to wait
+            if self._busy.get(key, 0) >= self.per_user_running:
+                continue
+            at = self._served.get(key, -1)
+            if best is None or at < best_at:
+                best, best_at = key, at
+        return best
+
+    def _finished(self, key: Key) -> None:
+        self._running -= 1
+        busy = self._busy.get(key, 1) - 1
+        if busy:
+            self._busy[key] = busy
+        else:
+            self._busy.pop(key, None)
+        self._dispatch()
+
+    def _forget(self, key: Key, turn: asyncio.Future[None]) -> None:
+        queue = self._waiting.get(key)
+        if queue is not None and turn in queue:
+            queue.remove(turn)
+            if not queue:
+                del self._waiting[key]
+
+    def _drop(self, key: Key, coroutine: Awaitable[Any]) -> None:
+        self.dropped += 1
+        if self.dropped == 1 or self.dropped % 1000 == 0:
+            log.warning("%s %s sends faster than the bot answers: %d updates dropped so far",
+                        *key, self.dropped)
+        _close(coroutine)
+
+
+def _close(coroutine: Awaitable[Any]) -> None:
+    """An update that will not be handled: its coroutine is closed, never awaited."""
+    close = getattr(coroutine, "close", None)
+    if close is not None:
+        close()
+
+
+def install(application: Application, processor: BaseUpdateProcessor | None = None
+            ) -> BaseUpdateProcessor:
+    """Put the fair processor into an application already built (before it starts); the same
+    as building it with `ApplicationBuilder().concurrent_updates(processor)`."""
+    processor = processor or FairUpdates()
+    application._update_processor = processor  # what the builder sets
+    return processor

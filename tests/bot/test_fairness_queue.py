@@ -1,0 +1,147 @@
+"""Fair update handling (bot.telegram.fairness): a user's burst waits behind the updates of
+users served less lately, a user has a few updates handled at a time, a burst past its bound is
+dropped (its coroutines closed, never run), and the processor works inside a real Application."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from types import SimpleNamespace
+
+from telegram import Update
+from telegram.ext import ApplicationBuilder, ContextTypes, TypeHandler
+
+from bot.telegram.fairness import FairUpdates, install, sender
+from tests.fake_telegram import FakeTelegram
+
+A, B, C = 1, 2, 3
+
+
+def update_of(user: int | None, chat: int | None = None) -> SimpleNamespace:
+    return SimpleNamespace(
+        effective_user=None if user is None else SimpleNamespace(id=user),
+        effective_chat=None if chat is None else SimpleNamespace(id=chat))
+
+
+async def settle() -> None:
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.order: list[str] = []
+        self.gate = asyncio.Event()
+
+    async def handle(self, name: str, wait: bool = False) -> None:
+        self.order.append(f"start {name}")
+        if wait:
+            await self.gate.wait()
+        self.order.append(name)
+
+
+async def test_a_burst_waits_behind_everyone_elses_updates():
+    fair, seen = FairUpdates(concurrent=1, per_user_running=1), Recorder()
+    tasks = [asyncio.create_task(fair.process_update(update_of(A), seen.handle("a1", True)))]
+    await settle()
+    for i in range(2, 5):
+        tasks.append(asyncio.create_task(fair.process_update(update_of(A), seen.handle(f"a{i}"))))
+    await settle()
+    for user, name in ((B, "b1"), (C, "c1")):
+        tasks.append(asyncio.create_task(fair.process_update(update_of(user), seen.handle(name))))
+    await settle()
+    assert fair.waiting() == 5
+    seen.gate.set()
+    await asyncio.gather(*tasks)
+    assert [n for n in seen.order if not n.startswith("start")] == \
+        ["a1", "b1", "c1", "a2", "a3", "a4"]
+
+
+async def test_a_user_has_few_updates_handled_at_a_time():
+    fair, seen = FairUpdates(concurrent=8, per_user_running=2), Recorder()
+    burst = [asyncio.create_task(fair.process_update(update_of(A), seen.handle(f"a{i}", True)))
+             for i in range(5)]
+    await settle()
+    assert seen.order == ["start a0", "start a1"] and fair.waiting(("user", A)) == 3
+    await fair.process_update(update_of(B), seen.handle("b"))  # not held behind A's burst
+    assert seen.order[-1] == "b"
+    seen.gate.set()
+    await asyncio.gather(*burst)
+    assert sum(n.startswith("start a") for n in seen.order) == 5
+
+
+async def test_past_its_bound_a_burst_is_dropped_unrun():
+    fair, seen = FairUpdates(concurrent=1, per_user_running=1, per_user_waiting=3), Recorder()
+    first = asyncio.create_task(fair.process_update(update_of(A), seen.handle("a0", True)))
+    await settle()
+    coroutines = [seen.handle(f"a{i}") for i in range(1, 10)]
+    burst = [asyncio.create_task(fair.process_update(update_of(A), c)) for c in coroutines]
+    await settle()
+    assert fair.dropped == 6 and fair.waiting() == 3
+    assert sum(inspect.getcoroutinestate(c) == inspect.CORO_CLOSED for c in coroutines) == 6
+    other = asyncio.create_task(fair.process_update(update_of(B), seen.handle("b")))
+    await settle()
+    seen.gate.set()
+    await asyncio.gather(first, other, *burst)
+    done = [n for n in seen.order if not n.startswith("start")]
+    assert done == ["a0", "b", "a1", "a2", "a3"]
+
+
+async def test_a_cancelled_update_gives_its_place_back():
+    fair, seen = FairUpdates(concurrent=1, per_user_running=1), Recorder()
+    first = asyncio.create_task(fair.process_update(update_of(A), seen.handle("a", True)))
+    await settle()
+    waiting = asyncio.create_task(fair.process_update(update_of(B), seen.handle("b")))
+    await settle()
+    waiting.cancel()
+    await asyncio.gather(waiting, return_exceptions=True)
+    seen.gate.set()
+    await first
+    await fair.process_update(update_of(C), seen.handle("c"))
+    assert [n for n in seen.order if not n.startswith("start")] == ["a", "c"]
+    assert fair.waiting() == 0
+
+
+def test_whose_update_it_is():
+    assert sender(update_of(7, -5)) == ("user", 7)
+    assert sender(update_of(None, -5)) == ("chat", -5)
+    assert sender(object()) == ("other", 0)
+
+
+async def test_in_a_real_application_updates_are_served_fairly(telegram: FakeTelegram):
+    app = ApplicationBuilder().token(telegram.token).base_url(telegram.base_url) \
+        .updater(None).build()
+    fair = install(app, FairUpdates(concurrent=1, per_user_running=1))
+    assert app.update_processor is fair
+    order: list[int] = []
+    gate = asyncio.Event()
+
+    async def record(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if update.update_id == 1:
+            await gate.wait()
+        order.append(update.update_id)
+
+    app.add_handler(TypeHandler(Update, record))
+    user = {"id": A, "is_bot": False, "first_name": "A"}
+    other = {"id": B, "is_bot": False, "first_name": "B"}
+    await app.initialize()
+    await app.start()
+    try:
+        for update_id, who in ((1, user), (2, user), (3, user), (4, other)):
+            message = {"message_id": update_id, "date": 0, "from": who, "text": "x",
+                       "chat": {"id": -9, "type": "group", "title": "g"}}
+            await app.update_queue.put(Update.de_json(
+                {"update_id": update_id, "message": message}, app.bot))
+        for _ in range(100):
+            if fair.waiting() == 3:
+                break
+            await asyncio.sleep(0.01)
+        gate.set()
+        for _ in range(500):
+            if len(order) == 4:
+                break
+            await asyncio.sleep(0.01)
+    finally:
+        await app.stop()
+        await app.shutdown()
+    assert order == [1, 4, 2, 3]

@@ -1,0 +1,135 @@
+"""The stock of deals: a deal from a filled shelf is a lookup, an empty shelf's deal is made in
+the heavy lane (never the rounds' lane), the shelf follows demand, a seeded deal is the one the
+game's own function deals, and a round's hints and end read the analysis made with it."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from bot.play.games import GAMES, Analysis, PlayOptions
+from bot.play.games.rules import ANALYSES, Analyses
+from bot.play.games.twentyfour import ready, solutions
+from bot.play.people import Chat, Player
+from bot.play.stock import COSTLY_MOST, FIRST_SIZE, Stock
+from bot.runtime.pool import SolverPool
+from bot.store.stores import Stores
+from tests.bot.conftest import Clock, new_services
+
+GROUP = Chat(-4401, "group")
+ANN, BEN = Player(51, "Ann"), Player(52, "Ben")
+
+
+class Lanes:
+    """The pool, with a record of which lane each piece of work went to; `closed` makes every
+    call fail (to prove that none is made)."""
+
+    def __init__(self, pool: SolverPool) -> None:
+        self.pool, self.calls, self.closed = pool, [], False
+
+    async def run(self, fn, *args, **kwargs) -> Any:
+        self.calls.append(("rounds", getattr(fn, "__name__", fn)))
+        assert not self.closed, "no solver work expected"
+        return await self.pool.run(fn, *args, **kwargs)
+
+    async def run_heavy(self, fn, *args, **kwargs) -> Any:
+        self.calls.append(("heavy", fn.__name__))
+        assert not self.closed, "no solver work expected"
+        return await self.pool.run_heavy(fn, *args, **kwargs)
+
+
+def seeded(seed: int):
+    rng = random.Random(seed)
+    return lambda: rng.getrandbits(64)
+
+
+async def test_a_filled_shelf_deals_without_the_pool(pool: SolverPool):
+    lanes = Lanes(pool)
+    stock = Stock(lanes, seeded(1))  # type: ignore[arg-type]
+    rules, options = GAMES["24"], PlayOptions()
+    assert await stock.fill(rules, options) == FIRST_SIZE
+    assert {lane for lane, _ in lanes.calls} == {"heavy"}
+    lanes.closed, made = True, len(lanes.calls)
+    dealt, cost = await stock.take(rules, options)
+    assert dealt is not None and dealt.analysis is not None and cost >= 0
+    assert list(dealt.analysis.solutions) == solutions(dealt.hand, 24)
+    assert stock.ready(rules, options) == FIRST_SIZE - 1
+    assert len(lanes.calls) <= made + 1  # at most the refill asked (and was refused)
+
+
+async def test_an_empty_shelf_deals_in_the_heavy_lane_and_grows(pool: SolverPool):
+    lanes = Lanes(pool)
+    stock = Stock(lanes, seeded(2))  # type: ignore[arg-type]
+    rules, rare = GAMES["24"], PlayOptions(count=6, target=997)
+    dealt, _ = await stock.take(rules, rare)
+    assert dealt is not None and len(dealt.hand) == 6 and dealt.target == 997
+    await stock.fill(rules, rare)
+    assert lanes.calls and all(lane == "heavy" for lane, _ in lanes.calls)
+    assert stock.ready(rules, rare) == COSTLY_MOST  # a costly kind keeps few hands
+    plain = PlayOptions()
+    await stock.take(rules, plain)  # found empty: the shelf doubles
+    assert await stock.fill(rules, plain) == 2 * FIRST_SIZE
+
+
+async def test_the_first_deal_of_a_seed_is_the_games_own(pool: SolverPool):
+    for seed in range(3):
+        stock = Stock(pool, seeded(seed))
+        dealt, _ = await stock.take(GAMES["24"], PlayOptions(level="hard", count=5))
+        expected = ready(random.Random(seed).getrandbits(64), "hard", 5, 24, 1.0)
+        assert dealt == expected and dealt is not None
+        assert dealt.analysis == expected.analysis
+
+
+async def test_a_kind_with_no_hand_is_not_refilled(pool: SolverPool):
+    lanes = Lanes(pool)
+    stock = Stock(lanes, seeded(3))  # type: ignore[arg-type]
+    none = PlayOptions(count=4, target=997)  # nothing found in no time: refused
+    dealt, _ = await stock.take(GAMES["24"], none, budget=0.0)
+    if dealt is None:
+        calls = len(lanes.calls)
+        assert await stock.fill(GAMES["24"], none, budget=0.0) == 0
+        assert len(lanes.calls) == calls  # barren: made again only when asked
+    else:
+        pytest.skip("that seed found a hand")
+
+
+async def test_hints_and_the_end_read_the_deals_analysis(stores: Stores, pool: SolverPool,
+                                                         clock: Clock):
+    lanes = Lanes(pool)
+    services, _ = new_services(stores, lanes, clock, seed=11)  # type: ignore[arg-type]
+    dealt = await services.rounds.play(GROUP, ANN, "24")
+    current = dealt.dealt
+    assert current is not None
+    assert ANALYSES.known("24", current.hand, current.target) is not None
+    lanes.closed = True  # from here, any solver work fails the test
+    hint = await services.hints.hint(GROUP, ANN)
+    assert hint.reaction == "👌" and hint.edit is not None
+    revealed = await services.rounds.reveal(GROUP, ANN)
+    assert revealed.closed and "= 24" in revealed.text
+
+
+async def test_a_round_without_its_analysis_gets_one_in_the_heavy_lane(
+        stores: Stores, pool: SolverPool, clock: Clock):
+    lanes = Lanes(pool)
+    services, _ = new_services(stores, lanes, clock, seed=12)  # type: ignore[arg-type]
+    for game in ("24", "countdown", "yahtzee"):
+        current = (await services.rounds.play(GROUP, BEN, game)).dealt
+        assert current is not None
+        ANALYSES.forget((game, current.hand, current.target))  # as after a restart
+        lanes.calls.clear()
+        assert (await services.rounds.reveal(GROUP, BEN)).closed
+        assert ("rounds", "analyse") not in lanes.calls
+        assert ("heavy", "analyse") in lanes.calls
+
+
+def test_the_memo_of_analyses_is_bounded_by_solutions_held():
+    memo = Analyses(kept=10)
+    memo.keep("24", (1, 2, 3, 4), 24, Analysis(solutions=("a",) * 6))
+    memo.keep("24", (3, 3, 8, 8), 24, Analysis(solutions=("b",)))
+    assert memo.held == 9 and memo.known("24", (1, 2, 3, 4), 24) is not None
+    memo.keep("24", (1, 1, 4, 6), 24, Analysis(solutions=("c",) * 3))  # 13 > 10: oldest goes
+    assert memo.known("24", (1, 2, 3, 4), 24) is None and memo.held == 6
+    memo.keep("24", (3, 3, 8, 8), 24, Analysis(solutions=("b",)))  # kept again: counted once
+    assert memo.held == 6

@@ -1,5 +1,5 @@
-"""The bot as `python -m bot` runs it, with the fair update processor wired in (until
-bot.telegram.app builds it in itself; BENCH_FAIR=off: PTB's first-come queue instead) and,
+"""The bot as `python -m bot` runs it (with its fair update processor; BENCH_FAIR=off: PTB's
+first-come queue instead, for comparison) and,
 with BENCH_PROFILE=<file>, under cProfile (the profile is written when the bot stops). The
 benchmarks start the bot through this file."""
 

@@ -28,6 +28,7 @@ from bot.runtime.config import Config
 from bot.store.stores import Stores
 from bot.telegram import buttons, handlers, lifecycle
 from bot.telegram.admins import AdminCache
+from bot.telegram.fairness import FairUpdates
 from bot.text.i18n import DEFAULT_LANGUAGE, LANGUAGES, texts_for
 
 log = logging.getLogger(__name__)
@@ -58,7 +59,7 @@ ALLOWED_UPDATES = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.INLINE_QUERY,
 # for a free one up to POOL_TIMEOUT rather than failing.
 CONNECTIONS = 8
 POOL_TIMEOUT = 30.0
-CONCURRENT_UPDATES = 32
+CONCURRENT_UPDATES = 32  # handled at once, served fairly between users (fairness.py)
 # Every message the bot writes is HTML (bot.text.markup) and links in it are never previewed.
 DEFAULTS = Defaults(parse_mode=ParseMode.HTML,
                     link_preview_options=LinkPreviewOptions(is_disabled=True))
@@ -69,7 +70,7 @@ def build_application(config: Config) -> Application:
     builder = (ApplicationBuilder().token(config.token).base_url(config.base_url)
                .base_file_url(config.base_file_url).defaults(DEFAULTS)
                .post_init(on_startup).post_shutdown(lifecycle.close_services)
-               .concurrent_updates(CONCURRENT_UPDATES)
+               .concurrent_updates(FairUpdates(CONCURRENT_UPDATES))
                .connection_pool_size(CONNECTIONS).pool_timeout(POOL_TIMEOUT))
     if config.rate_limit:
         builder = builder.rate_limiter(AIORateLimiter(max_retries=5))  # type: ignore[arg-type]

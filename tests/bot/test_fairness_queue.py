@@ -145,3 +145,12 @@ async def test_in_a_real_application_updates_are_served_fairly(telegram: FakeTel
         await app.stop()
         await app.shutdown()
     assert order == [1, 4, 2, 3]
+
+
+def test_the_bot_is_built_with_the_fair_processor():
+    from bot.runtime.config import Config
+    from bot.telegram.app import CONCURRENT_UPDATES, build_application
+
+    application = build_application(Config(token="123:abc"))
+    assert isinstance(application.update_processor, FairUpdates)
+    assert application.update_processor.concurrent == CONCURRENT_UPDATES

@@ -1,0 +1,120 @@
+"""What the emulator answers with and keeps: Telegram's limits and error shape, and the records of
+what the bot sent, edited, answered and reacted, which tests and the demo read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from telegram.constants import ReactionEmoji
+
+BOT_ID = 7_000_000_001
+BOT_USERNAME = "twentyfour_test_bot"
+BOT_NAME = "Twenty-Four"
+TEXT_LIMIT = 4096
+INLINE_RESULTS_LIMIT = 50
+CALLBACK_TEXT_LIMIT = 200
+CALLBACK_DATA_LIMIT = 64  # bytes
+ALLOWED_REACTIONS = frozenset(e.value for e in ReactionEmoji)  # what a bot may react with
+ADMIN_RIGHTS = ("can_be_edited", "is_anonymous", "can_manage_chat", "can_delete_messages",
+                "can_manage_video_chats", "can_restrict_members", "can_promote_members",
+                "can_change_info", "can_invite_users", "can_post_stories", "can_edit_stories",
+                "can_delete_stories")
+QUERY_INVALID = "Bad Request: query is too old and response timeout expired or query ID is invalid"
+NOT_MODIFIED = ("Bad Request: message is not modified: specified new message content and reply "
+                "markup are exactly the same as a current content and reply markup of the message")
+# what getUpdates delivers when allowed_updates is not given or empty (Telegram's default)
+DEFAULT_UPDATE_TYPES = frozenset({
+    "message", "edited_message", "channel_post", "edited_channel_post", "business_connection",
+    "business_message", "edited_business_message", "deleted_business_messages", "inline_query",
+    "chosen_inline_result", "callback_query", "shipping_query", "pre_checkout_query",
+    "purchased_paid_media", "poll", "poll_answer", "my_chat_member", "chat_join_request",
+    "chat_boost", "removed_chat_boost"})
+
+
+class TelegramError(Exception):
+    """An error answer: HTTP status and error_code `code`, Telegram's `description`."""
+
+    def __init__(self, code: int, description: str, retry_after: int | None = None,
+                 migrate_to: int | None = None) -> None:
+        super().__init__(description)
+        self.code = code
+        self.description = description
+        self.retry_after = retry_after
+        self.migrate_to = migrate_to  # the supergroup a migrated group's id now names
+
+
+@dataclass
+class Sent:
+    """A message the bot sent, as the emulator stored it (`text` is what the chat shows)."""
+
+    chat_id: int
+    message_id: int
+    html: str
+    text: str
+    reply_to: int | None
+    at: float
+    parse_mode: str | None = None
+    reply_markup: dict | None = None
+    topic: int = 0  # the forum topic it went to (0: General, or a chat without topics)
+
+
+@dataclass
+class Edit:
+    """A text the bot replaced with editMessageText (in a chat, or of an inline message)."""
+
+    chat_id: int | None
+    message_id: int | None
+    inline_message_id: str | None
+    html: str
+    text: str
+    at: float
+    parse_mode: str | None = None
+    reply_markup: dict | None = None
+
+
+@dataclass
+class MarkupEdit:
+    """Buttons the bot replaced with editMessageReplyMarkup (`reply_markup` None: removed)."""
+
+    chat_id: int
+    message_id: int
+    reply_markup: dict | None
+    at: float
+
+
+@dataclass
+class InlineAnswer:
+    """What the bot answered to an inline query."""
+
+    query_id: str
+    results: list[dict]
+    params: dict
+    at: float
+
+
+@dataclass
+class CallbackAnswer:
+    """What the bot answered to a button press (its toast text, if any)."""
+
+    query_id: str
+    text: str | None
+    show_alert: bool
+    at: float
+
+
+@dataclass
+class Reaction:
+    """A reaction the bot set on a message (`emoji` empty: it removed its reaction)."""
+
+    chat_id: int
+    message_id: int
+    emoji: str
+    at: float
+
+
+@dataclass
+class FloodLimits:
+    """Telegram's limits on sending: per bot per second, per group per minute."""
+
+    per_second: int = 30
+    per_chat_minute: int = 20

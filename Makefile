@@ -27,11 +27,12 @@ test: $(STAMP)
 	$(PY) -m mypy solver bot
 	$(PY) -m pytest
 
-# the inner loop: everything but the tests marked slow and the real bot process (tests/e2e),
+# the inner loop: everything but the tests marked slow, the second backend (PostgreSQL) and the
+# real bot process (tests/e2e),
 # spread over the CPUs; `make test` still runs it all
 test-fast: $(STAMP)
 	$(PY) -m ruff check solver bot tests bench
-	$(PY) -m pytest -q -m "not slow" -n auto tests/solver tests/bot tests/demo tests/deploy
+	$(PY) -m pytest -q -m "not slow" -k "not postgres" -n auto tests/solver tests/bot tests/demo tests/deploy
 
 test-solver-alone:
 	rm -rf $(SOLVER_VENV)

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
 from tests.solver.test_bench_protocol import ask
 
 WORKER = str(ROOT / "bench" / "project_worker.py")
 
 
+@pytest.mark.slow
 def test_the_worker_deals_the_bots_round_from_its_seed():
     first, _ = ask([sys.executable, WORKER, "bot"], [(5,), (6,)])
     again, _ = ask([sys.executable, WORKER, "bot"], [(5,)])

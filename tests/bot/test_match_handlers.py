@@ -9,6 +9,8 @@ import itertools
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pytest
+
 from bot.runtime.pool import SolverPool
 from solver import solve
 from tests.bot.conftest import Harness, make_config
@@ -38,6 +40,7 @@ async def win(h: Harness, user: dict) -> None:
     await h.send(GROUP, user, f"/a {solve(current.hand)[0]}")
 
 
+@pytest.mark.slow
 async def test_a_short_match_plays_itself_out(telegram: FakeTelegram, pool: SolverPool,
                                               tmp_path: Path):
     telegram.chat(GROUP)
@@ -82,6 +85,7 @@ async def test_usage_refusals_and_stop(harness: Harness):
     assert not [j for j in jobs if j.name == f"round:{GROUP}" and not j.removed]
 
 
+@pytest.mark.slow
 async def test_a_restart_between_rounds_resumes_the_match(telegram: FakeTelegram,
                                                           pool: SolverPool, tmp_path: Path):
     telegram.chat(GROUP)

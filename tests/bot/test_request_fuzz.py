@@ -37,6 +37,8 @@ from solver.parser import fold_width
 # How many examples each reader is fuzzed with (docs/reliability.md); half free text, half
 # pieces of commands (digits of every kind, the words the readers know).
 EXAMPLES = 1000
+pytestmark = pytest.mark.slow  # fuzzing: thousands of inputs a test (make test runs them)
+
 FUZZ = settings(max_examples=EXAMPLES, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 

@@ -59,6 +59,7 @@ async def test_a_filled_shelf_deals_without_the_pool(pool: SolverPool):
     assert len(lanes.calls) <= made + 1  # at most the refill asked (and was refused)
 
 
+@pytest.mark.slow
 async def test_an_empty_shelf_deals_in_the_heavy_lane_and_grows(pool: SolverPool):
     lanes = Lanes(pool)
     stock = Stock(lanes, seeded(2))  # type: ignore[arg-type]

@@ -53,6 +53,7 @@ def test_every_four_number_hand(target):
     assert not wrong, wrong[:5]
 
 
+@pytest.mark.slow
 def test_four_number_hands_with_zero():
     forest = Forest()
     hands = itertools.combinations_with_replacement(range(0, 7), 4)

@@ -94,6 +94,7 @@ def same_answers(hand: tuple[int, ...], target: int | Fraction, integer_only: bo
                                   is_solvable(hand, target, integer_only=integer_only))
 
 
+@pytest.mark.slow
 @needs_core
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands, targets, st.booleans())

@@ -8,7 +8,7 @@ import math
 import random
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import solver.rating as rating_module
@@ -100,7 +100,8 @@ def test_three_numbers_where_two_make_the_third_cancel(pair, a, b, product):
     assert level(hand) == "easy"
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40, deadline=None,  # most three-number hands are not easy ones
+          suppress_health_check=[HealthCheck.filter_too_much])
 @given(st.lists(NUMBER, min_size=3, max_size=3), NUMBER)
 def test_an_easy_hand_and_a_cancelling_pair_is_never_a_hard_five(hand, x):
     alone = difficulty(hand)
@@ -126,6 +127,7 @@ def test_four_numbers_keep_the_fitted_walk():
     assert all(rate(hand) == pytest.approx(walk[hand], abs=1e-12) for hand in hands)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("count", "hands"), [(5, 240), (6, 90)])
 def test_level_shares_of_random_deals(count, hands):
     """Seeded random solvable deals of 1..13 split about 40/35/25 % (the cuts' aim), and no hard

@@ -23,6 +23,7 @@ def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_a_slow_hand_times_out_and_the_batch_goes_on():
     # 1..8 takes minutes; the other hands take milliseconds, far inside the limit
     result = run("batch", "--timeout", "4",

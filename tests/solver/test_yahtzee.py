@@ -80,6 +80,7 @@ def brute_total(rolls):
                for (_, upper), lower in states.items())
 
 
+@pytest.mark.slow
 def test_against_an_independent_dp():
     rng = random.Random(10149)
     for _ in range(6):

@@ -2,7 +2,8 @@
  *
  * Hand-written C-API rather than Cython: the core is plain C over its own structs (no Python
  * object is touched while it searches, and the GIL is released meanwhile), so the binding is
- * only this file, and the build needs nothing beyond setuptools and a C compiler.
+ * only this file (and objects.c, the conversions), and the build needs nothing beyond
+ * setuptools and a C compiler.
  *
  * Each function takes a hand the Python side has validated and sorted (1 to 8 whole numbers),
  * a target (int or Fraction) and integer_only. OverflowError means a value went past 64 bits
@@ -12,6 +13,7 @@
 #include <Python.h>
 
 #include "display.h"
+#include "objects.h"
 #include "search.h"
 #include "reduce.h"
 #include "solutions.h"
@@ -22,18 +24,6 @@ typedef struct {
     Q goal;  /* the target's absolute value */
     bool negative, integer_only;
 } Request;
-
-static bool read_int64(PyObject *number, int64_t *out) {
-    int overflow;
-    long long n = PyLong_AsLongLongAndOverflow(number, &overflow);
-    if (n == -1 && PyErr_Occurred()) return false;
-    if (overflow || n == INT64_MIN) {
-        PyErr_SetString(PyExc_OverflowError, "a number past 64 bits");
-        return false;
-    }
-    *out = n;
-    return true;
-}
 
 /* a validated hand (a sorted tuple of whole numbers from 0) and a target (int or Fraction) */
 static bool make_request(PyObject *hand, PyObject *target, int integer_only, Request *r) {
@@ -108,91 +98,6 @@ static Search *run(const Request *r, Work work, void *result) {
     Search *s = PyMem_RawCalloc(1, sizeof(Search));
     if (s == NULL) return (Search *)PyErr_NoMemory();
     return resume(s, r, work, result, true) ? s : NULL;
-}
-
-/* ---- Python objects ---- */
-
-static PyObject *value_object(Q v) {
-    if (v.den == 1) return PyLong_FromLongLong(v.num);
-    PyObject *fractions = PyImport_ImportModule("fractions");
-    if (fractions == NULL) return NULL;
-    PyObject *out = PyObject_CallMethod(fractions, "Fraction", "LL", (long long)v.num,
-                                        (long long)v.den);
-    Py_DECREF(fractions);
-    return out;
-}
-
-static PyObject *text_object(Keys *keys, KeyId key, bool negative) {
-    Text text = {0};
-    jmp_buf here, *outer = fail_target;
-    fail_target = &here;
-    PyObject *out = NULL;
-    if (setjmp(here) == 0) {
-        append_text(keys, negative ? negated(keys, key) : key, &text);
-        out = PyUnicode_FromStringAndSize(text.s, (Py_ssize_t)text.n);
-    } else {
-        PyErr_NoMemory();
-    }
-    fail_target = outer;
-    free(text.s);
-    return out;
-}
-
-static PyObject *key_object(const Keys *keys, KeyId id, PyObject *kinds);
-
-static PyObject *parts_object(const Keys *keys, const KeyId *ids, int n, PyObject *kinds) {
-    PyObject *tuple = PyTuple_New(n);
-    for (int i = 0; tuple && i < n; i++) {
-        PyObject *part = key_object(keys, ids[i], kinds);
-        if (part == NULL) Py_CLEAR(tuple);
-        else PyTuple_SET_ITEM(tuple, i, part);
-    }
-    return tuple;
-}
-
-static PyObject *numbers_object(const Keys *keys, Counts counts) {
-    int64_t numbers[MAX_NUMBERS];
-    int n = numbers_of(keys->hand, counts, numbers);
-    PyObject *tuple = PyTuple_New(n);
-    for (int i = 0; tuple && i < n; i++) PyTuple_SET_ITEM(tuple, i, PyLong_FromLongLong(numbers[i]));
-    return tuple;
-}
-
-/* the solver.normal.keys NamedTuple of a key; kinds = (Leaf, Sum, Product, ZeroProduct) */
-static PyObject *key_object(const Keys *keys, KeyId id, PyObject *kinds) {
-    const Key *k = key_at(keys, id);
-    PyObject *kind = PyTuple_GET_ITEM(kinds, k->kind);
-    PyObject *value = value_object(k->value), *a = NULL, *b = NULL, *out = NULL;
-    if (value == NULL) return NULL;
-    if (k->kind == LEAF) {
-        out = PyObject_CallFunctionObjArgs(kind, value, NULL);
-        Py_DECREF(value);
-        return out;
-    }
-    if (k->kind == ZERO_TIMES) {
-        a = key_object(keys, zero_of_times(keys, id), kinds);
-        b = numbers_object(keys, times_of(keys, id));
-    } else {
-        a = parts_object(keys, ups(keys, id), k->n_up, kinds);
-        b = parts_object(keys, downs(keys, id), k->n_down, kinds);
-    }
-    const char *op = k->kind == SUM ? "+" : k->kind == PRODUCT ? "*" : "0*";
-    if (a && b) out = PyObject_CallFunction(kind, "OsOO", value, op, a, b);
-    Py_DECREF(value);
-    Py_XDECREF(a);
-    Py_XDECREF(b);
-    return out;
-}
-
-static PyObject *key_kinds(void) {
-    PyObject *module = PyImport_ImportModule("solver.normal.keys");
-    if (module == NULL) return NULL;
-    PyObject *kinds = Py_BuildValue("(NNNN)", PyObject_GetAttrString(module, "Leaf"),
-                                    PyObject_GetAttrString(module, "Sum"),
-                                    PyObject_GetAttrString(module, "Product"),
-                                    PyObject_GetAttrString(module, "ZeroProduct"));
-    Py_DECREF(module);
-    return kinds;
 }
 
 /* ---- the functions ---- */
@@ -278,78 +183,6 @@ static PyObject *py_is_solvable(PyObject *self, PyObject *args) {
 }
 
 /* ---- the canonical keys of the Python rules, interned among the search's keys ---- */
-
-static bool read_value(PyObject *value, Q *out) {
-    if (PyLong_Check(value)) {
-        out->den = 1;
-        return read_int64(value, &out->num);
-    }
-    PyObject *num = PyObject_GetAttrString(value, "numerator");
-    PyObject *den = num ? PyObject_GetAttrString(value, "denominator") : NULL;
-    bool ok = den && read_int64(num, &out->num) && read_int64(den, &out->den);
-    Py_XDECREF(num);
-    Py_XDECREF(den);
-    return ok;
-}
-
-static bool read_number(const Hand *hand, PyObject *number, Counts *counts) {
-    int64_t n;
-    if (!read_int64(number, &n)) return false;
-    for (int i = 0; i < hand->distinct; i++)
-        if (hand->value[i] == n) {
-            *counts += (Counts)1 << (4 * i);
-            return true;
-        }
-    PyErr_SetString(PyExc_ValueError, "a key uses a number the hand does not have");
-    return false;
-}
-
-static KeyId key_from_object(Keys *keys, PyObject *object, PyObject *kinds);
-
-static bool parts_from_object(Keys *keys, PyObject *tuple, KeyId *ids, int *n, PyObject *kinds) {
-    if (!PyTuple_Check(tuple) || PyTuple_GET_SIZE(tuple) > MAX_NUMBERS) {
-        PyErr_SetString(PyExc_ValueError, "a key's side is a tuple of at most 8 keys");
-        return false;
-    }
-    *n = (int)PyTuple_GET_SIZE(tuple);
-    for (int i = 0; i < *n; i++)
-        if ((ids[i] = key_from_object(keys, PyTuple_GET_ITEM(tuple, i), kinds)) == NO_KEY)
-            return false;
-    return true;
-}
-
-/* the id of a solver.normal.keys NamedTuple (the inverse of key_object); NO_KEY with a Python
- * error set for what is not a key of this hand. A failure of the store jumps (fail.h). */
-static KeyId key_from_object(Keys *keys, PyObject *object, PyObject *kinds) {
-    int kind = 0;
-    while (kind < 4 && (PyObject *)Py_TYPE(object) != PyTuple_GET_ITEM(kinds, kind)) kind++;
-    Q value;
-    if (kind == 4) {
-        PyErr_SetString(PyExc_TypeError, "not a key of solver.normal.keys");
-        return NO_KEY;
-    }
-    if (!read_value(PyTuple_GET_ITEM(object, 0), &value)) return NO_KEY;
-    if (kind == LEAF) {
-        Counts counts = 0;
-        return value.den == 1 && read_number(keys->hand, PyTuple_GET_ITEM(object, 0), &counts)
-                   ? leaf(keys, value.num) : NO_KEY;
-    }
-    if (kind == ZERO_TIMES) {
-        KeyId zero = key_from_object(keys, PyTuple_GET_ITEM(object, 2), kinds);
-        PyObject *times = PyTuple_GET_ITEM(object, 3);
-        Counts counts = 0;
-        if (zero == NO_KEY || !PyTuple_Check(times)) return NO_KEY;
-        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(times); i++)
-            if (!read_number(keys->hand, PyTuple_GET_ITEM(times, i), &counts)) return NO_KEY;
-        return zero_times_raw(keys, zero, counts);
-    }
-    KeyId up[MAX_NUMBERS], down[MAX_NUMBERS];
-    int n_up, n_down;
-    if (!parts_from_object(keys, PyTuple_GET_ITEM(object, 2), up, &n_up, kinds) ||
-        !parts_from_object(keys, PyTuple_GET_ITEM(object, 3), down, &n_down, kinds))
-        return NO_KEY;
-    return make_raw(keys, kind, value, up, n_up, down, n_down);
-}
 
 /* the canonical key of each key still without one, from canonical (the Python rules), with the
  * GIL held; false with a Python error set (and the search freed) when that failed */

@@ -130,19 +130,15 @@ def ready(seed: int, level: str | None = None, count: int = 4, target: int = 24,
 
 
 def analyse(hand: tuple[int, ...], target: int) -> Analysis:
-    """Every distinct solution, and the steps of the simplest (none for an unsolvable hand)."""
+    """Every distinct solution, and the steps of the simplest (none for an unsolvable hand):
+    one search, since the simplest is the first of the list."""
     found = solutions(hand, target)
-    return Analysis(solutions=tuple(found), steps=tuple(hints(hand, target)) if found else ())
+    return Analysis(solutions=tuple(found), steps=tuple(feedback.steps(found[0])) if found else ())
 
 
 def solutions(hand: tuple[int, ...], target: int) -> list[str]:
     """Every distinct solution, simplest first."""
     return solve(hand, target)
-
-
-def hints(hand: tuple[int, ...], target: int) -> list[feedback.Step]:
-    """The steps of the simplest solution, in order (the first is `solver.first_step`'s)."""
-    return feedback.steps(solve(hand, target, limit=1)[0])
 
 
 class TwentyFour(Rules):

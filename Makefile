@@ -32,7 +32,7 @@ test: $(STAMP)
 # spread over the CPUs; `make test` still runs it all
 test-fast: $(STAMP)
 	$(PY) -m ruff check solver bot tests bench
-	$(PY) -m pytest -q -m "not slow" -k "not postgres" -n auto tests/solver tests/bot tests/demo tests/deploy
+	$(PY) -m pytest -m "not slow" -k "not postgres" -n auto tests/solver tests/bot tests/demo tests/deploy
 
 test-solver-alone:
 	rm -rf $(SOLVER_VENV)

@@ -23,8 +23,8 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.demo.emulator import BotApiEmulator
+from bot.play.deals.stock import Stock
 from bot.play.games import Deal
-from bot.play.stock import Stock
 from bot.runtime.config import Config
 from bot.runtime.pool import SolverPool
 from bot.telegram.app import build_application, on_startup
@@ -185,7 +185,7 @@ async def run(scenario: Callable[[Table], Awaitable[None]], pool: SolverPool,
                     database_path=folder / f"{scenario.__name__}.sqlite3", round_seconds=120.0,
                     solver_workers=1, rate_limit=False)
     app = build_application(config)
-    app.bot_data["pool"] = pool
+    app.bot_data.pool = pool
     original = Stock.take
     Stock.take = fixed_hand  # type: ignore[method-assign, assignment]
     try:

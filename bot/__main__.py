@@ -107,7 +107,7 @@ def run(config: Config) -> int:
         webhook.run(application, config)
     else:
         application.run_polling(allowed_updates=ALLOWED_UPDATES, poll_interval=0.0)
-    return LOST_LEAD if application.bot_data.get("lost_lead") else 0
+    return LOST_LEAD if application.bot_data.lost_lead else 0
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.play.permissions import AdminCheck, may_steer
+from bot.play.guards.permissions import AdminCheck, may_steer
 from bot.store.protocols import PeopleStore
 from bot.store.records import Round
 from bot.text import markup

@@ -1,5 +1,6 @@
-"""Every game service, built once at start-up over the stores, the solver pool and a scheduler,
-and handed to the Telegram side as one bundle."""
+"""Every game service, built once at start-up over the stores, the solver pool, a scheduler and a
+clock, and handed to the Telegram side as one bundle. Each service is handed what it needs here;
+none reaches another's attributes."""
 
 from __future__ import annotations
 
@@ -8,18 +9,22 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from bot.play.answers import Answers
-from bot.play.games.rules import DEAL_SECONDS
-from bot.play.hints import Hints
-from bot.play.matches import PAUSE, Matches
-from bot.play.open_rounds import OpenRounds
+from bot.play.deals.dealer import Dealer
+from bot.play.deals.solving import Solving
+from bot.play.deals.stock import Stock
+from bot.play.games.batches import DEAL_SECONDS
+from bot.play.guards.throttle import WorkBudget
+from bot.play.matches.matches import PAUSE, Matches
 from bot.play.people import People
-from bot.play.recovery import Recovery
-from bot.play.rounds import Rounds
+from bot.play.places import Places
+from bot.play.round.answers import Answers
+from bot.play.round.events import Closings
+from bot.play.round.hints import Hints
+from bot.play.round.recovery import Recovery
+from bot.play.round.rounds import Rounds
+from bot.play.round.table import RoundTable
 from bot.play.scheduler import Scheduler
-from bot.play.solving import Solving
 from bot.play.standings import Standings
-from bot.play.throttle import WorkBudget
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
 
@@ -29,11 +34,13 @@ SOLVE_TIMEOUT = 10.0
 @dataclass(frozen=True)
 class Services:
     people: People
+    table: RoundTable
     rounds: Rounds
     hints: Hints
     answers: Answers
     recovery: Recovery
     matches: Matches
+    places: Places
     standings: Standings
     solving: Solving
 
@@ -47,12 +54,22 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler, *,
     """The services of one bot. `clock` is the game's time (deadlines, answer times); the
     budget of solver seconds is shared by deals and /solve, one allowance per person, and the
     live puzzles of the open rounds are what the solving service refuses."""
+    rng = rng or random.Random()
     people = People(stores.people)
+    table = RoundTable(clock, scheduler)
     budget = WorkBudget()
-    rounds = Rounds(stores.rounds, people, pool, scheduler, OpenRounds(clock), budget,
-                    seconds, rng=rng, deal_seconds=deal_seconds,
+    closings = Closings()
+    dealer = Dealer(Stock(pool, lambda: rng.getrandbits(64)), budget, deal_seconds)
+    rounds = Rounds(stores.rounds, people, table, dealer, pool, closings, seconds,
                     reads_group_messages=reads_group_messages)
-    return Services(people=people, rounds=rounds, hints=Hints(rounds), answers=Answers(rounds),
-                    recovery=Recovery(rounds), matches=Matches(stores.matches, rounds, pause),
-                    standings=Standings(stores.scores, people),
-                    solving=Solving(pool, solve_timeout, budget, rounds.board.live))
+    matches = Matches(stores.matches, stores.people, people, rounds, table, scheduler,
+                      closings, pause)
+    return Services(
+        people=people, table=table, rounds=rounds,
+        hints=Hints(stores.rounds, people, table, pool, rounds),
+        answers=Answers(stores.rounds, people, table, pool, rounds),
+        recovery=Recovery(stores.rounds, people, table, pool, rounds),
+        matches=matches,
+        places=Places(stores.rounds, people, table, scheduler, matches),
+        standings=Standings(stores.scores, people),
+        solving=Solving(pool, solve_timeout, budget, table.live))

@@ -10,13 +10,11 @@ from telegram import BotCommand, LinkPreviewOptions, Update
 from telegram.constants import ParseMode
 from telegram.ext import (
     AIORateLimiter,
-    Application,
     ApplicationBuilder,
     ApplicationHandlerStop,
     CallbackQueryHandler,
     ChatMemberHandler,
     CommandHandler,
-    ContextTypes,
     Defaults,
     InlineQueryHandler,
     MessageHandler,
@@ -25,9 +23,8 @@ from telegram.ext import (
 )
 
 from bot.runtime.config import Config
-from bot.store.stores import Stores
 from bot.telegram import buttons, handlers, lifecycle
-from bot.telegram.admins import AdminCache
+from bot.telegram.context import CONTEXT_TYPES, App, Context
 from bot.telegram.fairness import FairUpdates
 from bot.text.i18n import DEFAULT_LANGUAGE, LANGUAGES, texts_for
 
@@ -65,18 +62,18 @@ DEFAULTS = Defaults(parse_mode=ParseMode.HTML,
                     link_preview_options=LinkPreviewOptions(is_disabled=True))
 
 
-def build_application(config: Config) -> Application:
+def build_application(config: Config) -> App:
     """The bot with every handler registered; stores, pool and services open in post_init."""
-    builder = (ApplicationBuilder().token(config.token).base_url(config.base_url)
+    builder = (ApplicationBuilder().context_types(CONTEXT_TYPES).token(config.token)
+               .base_url(config.base_url)
                .base_file_url(config.base_file_url).defaults(DEFAULTS)
                .post_init(on_startup).post_shutdown(lifecycle.close_services)
                .concurrent_updates(FairUpdates(CONCURRENT_UPDATES))
                .connection_pool_size(CONNECTIONS).pool_timeout(POOL_TIMEOUT))
     if config.rate_limit:
         builder = builder.rate_limiter(AIORateLimiter(max_retries=5))  # type: ignore[arg-type]
-    application = builder.build()
-    application.bot_data["config"] = config
-    application.bot_data["admins"] = AdminCache()
+    application: App = builder.build()
+    application.bot_data.config = config
     application.add_handler(TypeHandler(Update, handle_once), group=-1)
     for names, callback in COMMANDS:
         application.add_handler(CommandHandler(list(names), callback))
@@ -90,11 +87,10 @@ def build_application(config: Config) -> Application:
     return application
 
 
-async def handle_once(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def handle_once(update: Update, context: Context) -> None:
     """Let an update through the first time only. Telegram sends an update again when the bot
     stopped before confirming it, and a /play, an answer or a /hint must not act twice."""
-    stores: Stores = context.application.bot_data["stores"]
-    if not await stores.updates.claim_update(update.update_id, time.time()):
+    if not await context.bot_data.stores.updates.claim_update(update.update_id, time.time()):
         log.info("update %d was handled before; skipped", update.update_id)
         raise ApplicationHandlerStop
 
@@ -105,7 +101,7 @@ def menu(language: str) -> list[BotCommand]:
     return [BotCommand(names[0], texts(f"cmd_{names[0]}")) for names, _ in COMMANDS]
 
 
-async def on_startup(application: Application) -> None:
+async def on_startup(application: App) -> None:
     """Open the stores, the pool and the services; set the menus; resume what a stop left."""
     await lifecycle.open_services(application)
     for language in LANGUAGES:

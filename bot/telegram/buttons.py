@@ -1,14 +1,14 @@
-"""Button presses (callback queries): read the press, answer it, then do what the command it
-stands for does.
+"""Button presses (callback queries): read the press, answer it, then do what the command it stands
+for does.
 
-Every press is answered (answerCallbackQuery), at once and before any long work: a refused one
-with a short notice instead of a message — a round that is over (its deal's buttons then go), a
-player who may not steer the round (the rules of /hint and /reveal), a round already on (a
-second Play again), a puzzle being played somewhere right now, data no button of this bot
-carries, a page of solutions asked of a message that shows no such pages. A hint is told as the
-press's notice and written into the deal; Reveal goes to the round service as /reveal does,
-Play again and Same level as /play; Show all solutions and the ◀ ▶ under them page through
-the round's solutions in the result's own message.
+Every press is answered (answerCallbackQuery) once the service has decided, before anything is
+sent: a refused one with a short notice instead of a message — a round that is over (its deal's
+buttons then go), a player who may not steer the round (the rules of /hint and /reveal), a round
+already on (a second Play again), a puzzle being played somewhere right now, data no button of this
+bot carries, a page of solutions asked of a message that shows no such pages. A hint is told as the
+press's notice and written into the deal; Reveal goes to the round service as /reveal does, Play
+again and Same level to `replay` (the game says what it deals again); Show all solutions and the ◀
+▶ under them page through the round's solutions in the result's own message.
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ import logging
 from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update
 from telegram.error import BadRequest, TelegramError
 
-from bot.play.games import GAMES, PlayOptions
-from bot.play.games.countdown import LARGE
-from bot.play.requests import SolveRequest
-from bot.store.records import Round
+from bot.play.arguments import SolveRequest
+from bot.play.round.outcomes import Dealt, Edited, Refused
 from bot.telegram import keyboards
+from bot.telegram.context import Context
 from bot.telegram.keyboards import (
     DEAL_ACTIONS,
     HINT,
@@ -34,7 +33,6 @@ from bot.telegram.keyboards import (
 )
 from bot.telegram.sending import deliver, edit_deal, reply
 from bot.telegram.speakers import (
-    Context,
     admin_check,
     asker_of,
     chat_of,
@@ -99,64 +97,56 @@ async def set_keyboard(query: CallbackQuery, keyboard: InlineKeyboardMarkup | No
 
 async def steer(update: Update, context: Context, query: CallbackQuery,
                 press: RoundPress) -> None:
-    """Hint and Reveal under a deal: for the round still on, by whoever may steer it. The
-    hint is the press's notice, and goes into the deal."""
+    """Hint and Reveal under a deal: for the round still on, by whoever may steer it (the
+    services' rules, as for /hint and /reveal). The hint is the press's notice, and goes into
+    the deal; a press on a deal whose round is over takes its buttons off."""
     services, chat, player = services_of(context), chat_of(update), player_of(update)
-    current = services.rounds.open_round(chat.id, chat.topic)
-    if current is None or current.id != press.round_id:
-        await notify(query, texts_of(update, context)("round_over"))
-        assert isinstance(query.message, Message)
-        if keyboards.carries(query.message.reply_markup, query.data):
-            await set_keyboard(query, None)  # a deal's buttons left behind: they go now
-        return
     is_admin = admin_check(update, context)
-    action = "hint" if press.action == HINT else "reveal"
-    refusal = await services.rounds.steer_refusal(chat, player, press.round_id, action,
-                                                  is_admin)
-    if refusal is not None:
-        await notify(query, refusal)
-    elif press.action == HINT:
-        given = await services.hints.hint(chat, player, is_admin)
-        await notify(query, given.notice)
-        if given.edit is not None:
-            await edit_deal(context.application, given.edit, given.text)
-    else:
-        await notify(query)
-        await deliver(update, context, await services.rounds.reveal(chat, player, is_admin),
-                      quote=False)
+    if press.action == HINT:
+        hinted = await services.hints.hint(chat, player, is_admin, press.round_id)
+        await notify(query, hinted.notice if isinstance(hinted, Edited) else hinted.text)
+        if isinstance(hinted, Edited):
+            await edit_deal(context.application, hinted)
+        elif isinstance(hinted, Refused):
+            await drop_left_behind(update, context, query, press)
+        return
+    ended = await services.rounds.reveal(chat, player, is_admin, press.round_id)
+    if isinstance(ended, Refused):
+        await notify(query, ended.text)
+        await drop_left_behind(update, context, query, press)
+        return
+    await notify(query)
+    await deliver(update, context, ended, quote=False)
 
 
-async def ended_round(update: Update, context: Context, query: CallbackQuery,
-                      press: RoundPress) -> Round | None:
-    """The ended round a result's button names, or None (the press is then answered): a
-    forged press names a round that never ended in this chat."""
-    ended = await services_of(context).rounds.find_round(press.round_id)
-    if ended is None or ended.chat_id != chat_of(update).id or ended.status == "open" or \
-            (press.action == SOLUTIONS and not GAMES[ended.game].pages_solutions):
-        await notify(query, texts_of(update, context)("button_unknown"))
-        return None
-    return ended
+async def drop_left_behind(update: Update, context: Context, query: CallbackQuery,
+                           press: RoundPress) -> None:
+    """A refused press on the deal of a round that is over: its buttons go now."""
+    chat = chat_of(update)
+    current = services_of(context).rounds.open_round(chat.id, chat.topic)
+    assert isinstance(query.message, Message)
+    if (current is None or current.id != press.round_id) and \
+            keyboards.carries(query.message.reply_markup, query.data):
+        await set_keyboard(query, None)
 
 
 async def after_round(update: Update, context: Context, query: CallbackQuery,
                       press: RoundPress) -> None:
     """Play again and Same level under a round's result (anyone may): a new round, unless one
     is on in the topic already (then a notice says so)."""
-    services, chat, player = services_of(context), chat_of(update), player_of(update)
-    texts = texts_of(update, context)
-    if (ended := await ended_round(update, context, query, press)) is None:
-        return
-    if (current := services.rounds.open_round(chat.id, chat.topic)) is not None:
-        await notify(query, services.rounds.still_open(current, texts))
+    services, chat = services_of(context), chat_of(update)
+    outcome = await services.rounds.replay(chat, player_of(update), press.round_id,
+                                           same_level=press.action == SAME)
+    if isinstance(outcome, Refused):
+        await notify(query, outcome.text)
         return
     await notify(query)
     assert isinstance(query.message, Message)
-    outcome = await services.rounds.play(chat, player, ended.game,
-                                         replay_options(ended, press.action))
-    if outcome.dealt is None and services.rounds.open_round(chat.id, chat.topic) is not None:
+    dealt = isinstance(outcome, Dealt)
+    if not dealt and services.rounds.open_round(chat.id, chat.topic) is not None:
         return  # another press dealt meanwhile: its deal is right there
     await deliver(update, context, outcome, quote=False)
-    if outcome.dealt is not None:
+    if dealt:
         await set_keyboard(query, keyboards.without(query.message.reply_markup, DEAL_ACTIONS))
 
 
@@ -165,7 +155,9 @@ async def show_solutions(update: Update, context: Context, query: CallbackQuery,
     """Show all solutions, and ◀ ▶ after it: a page of the round's solutions in the result's
     own message, under the result's head (who won, or how it ended)."""
     services, texts = services_of(context), texts_of(update, context)
-    if (ended := await ended_round(update, context, query, press)) is None:
+    ended = await services.rounds.ended_here(chat_of(update), press.round_id, pages=True)
+    if ended is None:
+        await notify(query, texts("button_unknown"))
         return
     request = SolveRequest(ended.hand, ended.target)
     if (refused := services.solving.refusal(request, texts)) is not None:
@@ -185,17 +177,6 @@ async def show_solutions(update: Update, context: Context, query: CallbackQuery,
                                           ended.id, shown.index, shown.pages, rest))
     except BadRequest as error:  # pressed twice: the page shows already
         log.info("could not show a round's solutions: %s", error)
-
-
-def replay_options(ended: Round, action: str) -> PlayOptions:
-    """What Play again (the same game, as many numbers, the same target) and Same level (also
-    the same level) deal after `ended`; Countdown keeps its count of large numbers."""
-    if ended.game == "24":
-        return PlayOptions(level=ended.level if action == SAME else None,
-                           count=len(ended.hand), target=ended.target)
-    if ended.game == "countdown":
-        return PlayOptions(large=sum(n in LARGE for n in ended.hand))
-    return PlayOptions()
 
 
 async def turn_page(update: Update, context: Context, query: CallbackQuery,

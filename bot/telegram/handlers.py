@@ -2,7 +2,7 @@
 returns. Each handler stays a few lines; the rules live in bot.play.
 
 Whether the speaker administers the chat is asked of Telegram (bot.telegram.admins), and only
-when a rule needs it (bot.play.permissions).
+when a rule needs it (bot.play.guards.permissions).
 """
 
 from __future__ import annotations
@@ -13,16 +13,10 @@ from telegram import ChatMember, InlineQueryResultArticle, InputTextMessageConte
 from telegram.constants import ChatType
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 
-from bot.play.help import help_text
-from bot.play.requests import (
+from bot.play.arguments import (
     SolveRequest,
-    parse_countdown,
-    parse_dice,
-    parse_match,
-    parse_play,
-    parse_solve,
-    parse_top,
-    problem,
+    UsageError,
+    read_arguments,
     read_countdown,
     read_dice,
     read_match,
@@ -31,6 +25,8 @@ from bot.play.requests import (
     read_top,
     usage_text,
 )
+from bot.play.help import help_text
+from bot.telegram.context import Context
 from bot.telegram.sending import (
     abandon,
     chat_moved,
@@ -42,7 +38,6 @@ from bot.telegram.sending import (
     send_page,
 )
 from bot.telegram.speakers import (
-    Context,
     admin_check,
     arguments,
     asker_of,
@@ -76,23 +71,20 @@ async def help_command(update: Update, context: Context) -> None:
 
 async def play(update: Update, context: Context) -> None:
     """/play [easy|medium|hard] [4|5|6] [= target]: deal a round of 24."""
-    options = parse_play(arguments(context))
-    if options is None:
-        await reply(update, context, usage_text(texts_of(update, context), "play_usage",
-                                                problem(read_play, arguments(context))))
+    options = read_arguments(read_play, arguments(context))
+    if isinstance(options, UsageError):
+        await usage(update, context, "play_usage", options)
         return
-    rounds = services_of(context).rounds
-    await deliver(update, context, await rounds.play(chat_of(update), player_of(update), "24",
-                                                     options))
+    await deliver(update, context, await services_of(context).rounds.play(
+        chat_of(update), player_of(update), "24", options))
 
 
 async def countdown(update: Update, context: Context) -> None:
     """/countdown [0-4]: a Countdown round; /countdown n1 .. n6 = T: solve one."""
     services, texts = services_of(context), texts_of(update, context)
-    request = parse_countdown(arguments(context))
-    if request is None:
-        await reply(update, context, usage_text(texts, "countdown_usage",
-                                                problem(read_countdown, arguments(context))))
+    request = read_arguments(read_countdown, arguments(context))
+    if isinstance(request, UsageError):
+        await usage(update, context, "countdown_usage", request)
     elif isinstance(request, SolveRequest):
         await reply(update, context,
                     await services.solving.closest(request, texts, asker_of(update)))
@@ -108,26 +100,31 @@ async def yahtzee(update: Update, context: Context) -> None:
         await deliver(update, context, await services.rounds.play(
             chat_of(update), player_of(update), "yahtzee"))
         return
-    texts = texts_of(update, context)
-    rolls = parse_dice(given)
-    await reply(update, context,
-                await services.solving.yahtzee(rolls, texts, asker_of(update)) if rolls
-                else usage_text(texts, "yahtzee_usage", problem(read_dice, given)))
+    rolls = read_arguments(read_dice, given)
+    if isinstance(rolls, UsageError):
+        await usage(update, context, "yahtzee_usage", rolls)
+        return
+    await reply(update, context, await services.solving.yahtzee(
+        rolls, texts_of(update, context), asker_of(update)))
 
 
 async def match(update: Update, context: Context) -> None:
     """/match [N]: N rounds of 24 in a row (default 10); /match stop ends the match."""
     matches, chat, player = services_of(context).matches, chat_of(update), player_of(update)
-    request = parse_match(arguments(context))
-    if request is None:
-        await reply(update, context, usage_text(texts_of(update, context), "match_usage",
-                                                problem(read_match, arguments(context))))
+    request = read_arguments(read_match, arguments(context))
+    if isinstance(request, UsageError):
+        await usage(update, context, "match_usage", request)
     elif request == "stop":
         await deliver(update, context, await matches.stop(chat, player,
                                                           admin_check(update, context)),
                       quote=False)
     else:
         await deliver(update, context, await matches.start(chat, player, int(request)))
+
+
+async def usage(update: Update, context: Context, key: str, error: UsageError) -> None:
+    """A command's usage line, after what was wrong with its arguments."""
+    await reply(update, context, usage_text(texts_of(update, context), key, error))
 
 
 async def answer(update: Update, context: Context) -> None:
@@ -153,10 +150,8 @@ async def plain_text(update: Update, context: Context) -> None:
 
 async def judge(update: Update, context: Context, text: str, explicit: bool,
                 replied: bool = False) -> None:
-    outcome = await services_of(context).answers.answer(chat_of(update), player_of(update),
-                                                        text, explicit, replied)
-    if outcome is not None:
-        await deliver(update, context, outcome)
+    await deliver(update, context, await services_of(context).answers.answer(
+        chat_of(update), player_of(update), text, explicit, replied))
 
 
 async def hint(update: Update, context: Context) -> None:
@@ -174,22 +169,19 @@ async def reveal(update: Update, context: Context) -> None:
 
 async def solve(update: Update, context: Context) -> None:
     """/solve a b c d [= target] [--closest]: every distinct solution (or the closest value)."""
-    texts = texts_of(update, context)
-    request = parse_solve(arguments(context))
-    if request is None:
-        await reply(update, context, usage_text(texts, "solve_usage",
-                                                problem(read_solve, arguments(context))))
+    request = read_arguments(read_solve, arguments(context))
+    if isinstance(request, UsageError):
+        await usage(update, context, "solve_usage", request)
         return
     await send_page(update, context, await services_of(context).solving.solve_page(
-        request, texts, asker_of(update)))
+        request, texts_of(update, context), asker_of(update)))
 
 
 async def top(update: Update, context: Context) -> None:
     """/top [all] [24|countdown|yahtzee]: the leaderboard of this chat or of every chat."""
-    wanted = parse_top(arguments(context))
-    if wanted is None:
-        await reply(update, context, usage_text(texts_of(update, context), "top_usage",
-                                                problem(read_top, arguments(context))))
+    wanted = read_arguments(read_top, arguments(context))
+    if isinstance(wanted, UsageError):
+        await usage(update, context, "top_usage", wanted)
         return
     await reply(update, context, await services_of(context).standings.top(
         chat_of(update), player_of(update), *wanted), quote=False)

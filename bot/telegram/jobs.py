@@ -10,17 +10,16 @@ import logging
 import time
 from pathlib import Path
 
-from telegram.ext import Application, ContextTypes, Job, JobQueue
+from telegram.ext import Job, JobQueue
 
+from bot.play.round.outcomes import Outcome
 from bot.play.scheduler import NEXT_DEAL, ROUND_END, WARNING, Alarm
-from bot.play.services import Services
 from bot.runtime.health import HEARTBEAT_SECONDS, heartbeat_job
 from bot.store.stores import Stores
-from bot.telegram import keyboards
-from bot.telegram.sending import as_now, edit_deal, say, send_result
+from bot.telegram.context import App, Context
+from bot.telegram.sending import publish
 
 log = logging.getLogger(__name__)
-Context = ContextTypes.DEFAULT_TYPE
 # Telegram redelivers an unconfirmed update for up to 24 hours; ids are kept a while longer.
 HANDLED_UPDATES_KEPT = 2 * 24 * 3600.0
 FORGET_EVERY = 3600.0
@@ -33,15 +32,16 @@ def job_name(kind: str, chat_id: int, topic: int = 0) -> str:
 class JobScheduler:
     """The scheduler port (bot.play.scheduler) on the application's JobQueue."""
 
-    def __init__(self, queue: JobQueue | None) -> None:
+    def __init__(self, queue: JobQueue[Context] | None) -> None:
         assert queue is not None, "python-telegram-bot[job-queue] is not installed"
         self.queue = queue
 
     def set(self, alarm: Alarm, seconds: float) -> None:
         self.cancel(alarm.kind, alarm.chat_id, alarm.topic)
+        # no misfire grace: an alarm whose time passed during a stall rings late, never not
         self.queue.run_once(ring, max(0.0, seconds), data=alarm,
                             name=job_name(alarm.kind, alarm.chat_id, alarm.topic),
-                            chat_id=alarm.chat_id)
+                            chat_id=alarm.chat_id, job_kwargs={"misfire_grace_time": None})
 
     def cancel(self, kind: str, chat_id: int, topic: int = 0) -> None:
         for job in self._jobs(kind, chat_id, topic):
@@ -57,58 +57,29 @@ class JobScheduler:
 
 
 async def ring(context: Context) -> None:
-    """An alarm rang: a round's time is up, a match deals, or a round's end is near."""
+    """An alarm rang: a round's time is up, a match deals, or a round's end is near; what the
+    service says goes to the alarm's topic."""
     assert context.job is not None and isinstance(context.job.data, Alarm)
-    alarm = context.job.data
+    await ring_alarm(context.application, context.job.data)
+
+
+async def ring_alarm(application: App, alarm: Alarm) -> None:
+    """What an alarm says, shown in its topic."""
+    services = application.bot_data.services
+    outcome: Outcome | None = None
     if alarm.kind == ROUND_END:
-        await round_over(context.application, alarm)
+        assert alarm.round_id is not None
+        outcome = await services.rounds.expire(alarm.round_id)
     elif alarm.kind == NEXT_DEAL:
-        await match_deal(context.application, alarm)
+        outcome = await services.matches.deal_next(alarm.chat_id, alarm.topic)
     elif alarm.kind == WARNING:
-        await match_warning(context.application, alarm)
+        assert alarm.round_id is not None
+        outcome = services.matches.warning(alarm.chat_id, alarm.round_id, alarm.topic)
+    if outcome is not None:
+        await publish(application, alarm.chat_id, alarm.topic, outcome)
 
 
-async def round_over(application: Application, alarm: Alarm) -> None:
-    """Reveal and close the round (unless it ended meanwhile): its result goes to the round's
-    topic, with a match's scoreboard on it (and the match's next deal set)."""
-    services: Services = application.bot_data["services"]
-    assert alarm.round_id is not None
-    closed = await services.rounds.expire(alarm.round_id)
-    if closed is not None:
-        await send_result(application, closed, alarm.chat_id, alarm.topic)
-
-
-async def match_deal(application: Application, alarm: Alarm) -> None:
-    """Deal the match's next round (unless the match ended or a round is on meanwhile). Its
-    end and notice are set before the message goes, so a failed send cannot stall it; the
-    message's id makes replies to it answers."""
-    services: Services = application.bot_data["services"]
-    outcome = await services.matches.deal_next(alarm.chat_id, alarm.topic)
-    if outcome is None:
-        return
-    if outcome.dealt is None:  # the deal failed (too slow): the match tries again shortly
-        await say(application, alarm.chat_id, alarm.topic, outcome.text)
-        return
-    dealt = outcome.dealt
-    sent = await say(application, dealt.chat_id, dealt.topic, outcome.text,
-                     keyboards.deal_keyboard(services.people.round_texts(dealt), dealt))
-    if sent is not None:  # else the chat is gone, and the round and match ended with it
-        await services.rounds.set_message(as_now(services, dealt), sent.message_id)
-
-
-async def match_warning(application: Application, alarm: Alarm) -> None:
-    """The round ends soon, if it is still on: a line under its deal (said in the topic only
-    if the deal cannot be edited)."""
-    services: Services = application.bot_data["services"]
-    assert alarm.round_id is not None
-    said = services.matches.warning(alarm.chat_id, alarm.round_id, alarm.topic)
-    if said is None or said.edit is None:
-        return
-    if not await edit_deal(application, said.edit, said.text):
-        await say(application, alarm.chat_id, alarm.topic, said.notice or said.text)
-
-
-def start_housekeeping(application: Application, stores: Stores, heartbeat: Path) -> None:
+def start_housekeeping(application: App, stores: Stores, heartbeat: Path) -> None:
     """The heartbeat (the health check reads it) and the clean-up of old update ids, each run
     first as soon as the JobQueue starts: a container's first health probe comes within
     seconds, and a bot restarted every hour would otherwise never clean up."""

@@ -15,9 +15,8 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.play.games import GAMES
-from bot.play.requests import SolveRequest, parse_solve
-from bot.store.records import Round
+from bot.play.arguments import SolveRequest, parse_solve
+from bot.play.round import outcomes
 from bot.text.i18n import Texts
 
 DATA_LIMIT = 64  # bytes of callback_data, Telegram's limit
@@ -77,27 +76,28 @@ def action_of(data: str | None) -> str | None:
     return press.action if isinstance(press, RoundPress) else PAGE if press else None
 
 
+# what each button of play's outcomes does, as the data its press carries
+CODES = {outcomes.HINT: HINT, outcomes.REVEAL: REVEAL, outcomes.AGAIN: AGAIN,
+         outcomes.SAME: SAME, outcomes.SOLUTIONS: SOLUTIONS}
+
+
 def _button(texts: Texts, action: str, round_id: int) -> InlineKeyboardButton:
     return InlineKeyboardButton(texts(LABELS[action]), callback_data=round_data(action, round_id))
 
 
-def deal_keyboard(texts: Texts, round_: Round) -> InlineKeyboardMarkup:
-    """Under a deal: Hint (in games that give hints) and Reveal."""
-    actions = (HINT, REVEAL) if GAMES[round_.game].gives_hints else (REVEAL,)
-    return InlineKeyboardMarkup([[_button(texts, action, round_.id) for action in actions]])
+def deal_keyboard(texts: Texts, round_id: int, actions: tuple[str, ...]
+                  ) -> InlineKeyboardMarkup:
+    """Under a deal: its buttons (Hint, Reveal) in one row."""
+    return InlineKeyboardMarkup([[_button(texts, CODES[a], round_id) for a in actions]])
 
 
-def after_keyboard(texts: Texts, round_: Round, in_match: bool = False,
-                   listed_all: bool = True) -> InlineKeyboardMarkup | None:
-    """Under a round's result: Play again (the same game, as many numbers, the same target),
-    for 24 Same level, and Show all solutions when the result does not list them all. In a
-    match no Play again: the match deals the next round itself."""
-    rows = []
-    if not in_match:
-        rows.append([_button(texts, AGAIN, round_.id)] +
-                    ([_button(texts, SAME, round_.id)] if round_.game == "24" else []))
-    if not listed_all and GAMES[round_.game].pages_solutions:
-        rows.append([_button(texts, SOLUTIONS, round_.id)])
+def result_keyboard(texts: Texts, round_id: int, actions: tuple[str, ...]
+                    ) -> InlineKeyboardMarkup | None:
+    """Under a round's result: Play again and Same level in a row, Show all solutions below
+    (None: no buttons)."""
+    again = [_button(texts, CODES[a], round_id) for a in actions if a != outcomes.SOLUTIONS]
+    rest = [[_button(texts, SOLUTIONS, round_id)]] if outcomes.SOLUTIONS in actions else []
+    rows = ([again] if again else []) + rest
     return InlineKeyboardMarkup(rows) if rows else None
 
 

@@ -13,20 +13,15 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from telegram.ext import Application
-
-from bot.play.matches import PAUSE
-from bot.play.reply import Reply
-from bot.play.services import Services, build_services
-from bot.runtime.config import Config
+from bot.play.matches.matches import match_pause
+from bot.play.services import build_services
 from bot.runtime.health import LEADER, STANDBY, beat, heartbeat_path
 from bot.runtime.pool import SolverPool
 from bot.store import leader_lock, open_stores
-from bot.store.protocols import LeaderLock
-from bot.store.stores import Stores
 from bot.store.unavailable import DatabaseUnavailable  # what a bad database raises at start-up
+from bot.telegram.context import App
 from bot.telegram.jobs import JobScheduler, start_housekeeping
-from bot.telegram.sending import say, send_result
+from bot.telegram.sending import publish, say
 
 __all__ = ["DatabaseUnavailable", "close_services", "open_services", "resume",
            "stop_application", "take_lead", "watch_lead"]
@@ -38,39 +33,41 @@ PRIVACY_NOTE = (
     "pick Disable, then remove the bot from each group and add it again.")
 
 
-async def open_services(application: Application) -> None:
+async def open_services(application: App) -> None:
     """Open the stores (migrations applied), start the pool, build the services; then wait for
     the lead (at once with SQLite, or alone on PostgreSQL). A database that cannot be opened
     raises bot.store.unavailable.DatabaseUnavailable, with nothing left open."""
-    config: Config = application.bot_data["config"]
+    data = application.bot_data
+    config = data.settings
     stores = await open_stores(config.database_path, config.database_url)
-    application.bot_data["stores"] = stores  # closed by post_shutdown if what follows fails
-    pool = application.bot_data.get("pool")  # tests may share one pool between applications
+    data.stores = stores  # closed by post_shutdown if what follows fails
+    pool = data.pool  # tests may share one pool between applications
     if pool is None:
-        pool = application.bot_data["pool"] = SolverPool(config.solver_workers)
-        application.bot_data["own_pool"] = True
+        pool = data.pool = SolverPool(config.solver_workers)
+        data.own_pool = True
     await pool.warm_up()
     reads_all = bool(application.bot.can_read_all_group_messages)
     if not reads_all:
         log.warning(PRIVACY_NOTE)
-    services = build_services(
+    data.services = build_services(
         stores, pool, JobScheduler(application.job_queue), seconds=config.seconds,
         deal_seconds=config.deal_seconds, solve_timeout=config.solve_timeout,
-        pause=min(PAUSE, config.round_seconds / 4), reads_group_messages=reads_all)
-    application.bot_data.update(stores=stores, pool=pool, services=services, role=STANDBY,
-                                leader=leader_lock(config.database_url, config.lead_check))
+        pause=match_pause(config.round_seconds), reads_group_messages=reads_all)
+    data.role = STANDBY
+    data.leader = leader_lock(config.database_url, config.lead_check)
     start_housekeeping(application, stores, heartbeat_path(config.database_path))
     await take_lead(application)
 
 
-async def take_lead(application: Application) -> None:
+async def take_lead(application: App) -> None:
     """Return once this process leads. A standby tries every `lead_check` seconds and writes
     its heartbeat as a standby after each answer of the database; the leader watches its lock
     from then on (`watch_lead`)."""
-    config: Config = application.bot_data["config"]
-    lock: LeaderLock = application.bot_data["leader"]
+    data = application.bot_data
+    config, lock = data.settings, data.leader
+    assert lock is not None, "open_services sets the leader lock"
     heartbeat = heartbeat_path(config.database_path)
-    application.bot_data["waiting"] = asyncio.current_task()  # cancelled by a stop meanwhile
+    data.waiting = asyncio.current_task()  # cancelled by a stop meanwhile
     waited = said = False
     try:
         while True:
@@ -87,44 +84,44 @@ async def take_lead(application: Application) -> None:
             waited = True
             await asyncio.sleep(config.lead_check)
     finally:
-        application.bot_data.pop("waiting", None)
-    application.bot_data["role"] = LEADER
+        data.waiting = None
+    data.role = LEADER
     beat(heartbeat, LEADER)
     if waited:
         log.info("took the lead: resuming the rounds and matches, then taking updates")
-    application.bot_data["lead_watch"] = asyncio.create_task(watch_lead(application))
+    data.lead_watch = asyncio.create_task(watch_lead(application))
 
 
-async def watch_lead(application: Application) -> None:
+async def watch_lead(application: App) -> None:
     """Stop the bot when the lead is lost (its lock's connection ended): a standby may take
     over at any moment, and two leaders would play the same rounds twice."""
-    lock: LeaderLock = application.bot_data["leader"]
+    data = application.bot_data
+    assert data.leader is not None, "open_services sets the leader lock"
     try:
-        await lock.lost()
+        await data.leader.lost()
     except Exception:  # the lead cannot be confirmed: stop all the same
         log.exception("the leader lock failed")
-    application.bot_data["role"] = STANDBY
-    application.bot_data["lost_lead"] = True
+    data.role = STANDBY
+    data.lost_lead = True
     log.error("lost the lead (its database connection ended or stopped answering): stopping; "
               "a standby takes over")
-    stop = application.bot_data.get("stop") or application.stop_running
+    stop = data.stop or application.stop_running
     stop()
 
 
-async def resume(application: Application) -> None:
+async def resume(application: App) -> None:
     """After a restart: running rounds get their ends again, and the bot sends the results it
     owes (rounds that ran out while it was down, that had a right answer already, or whose
     result it had no time to send; a result counts as sent once Telegram took it, or refused
     it for good); then the matches go on."""
-    services: Services = application.bot_data["services"]
+    services = application.bot_data.services
     results = await services.recovery.resume()
     for result in results:
-        outcome = Reply(result.text, closed=True, ended=result.round_id,
-                        listed_all=result.listed_all)
+        chat_id, topic = result.round.place
         try:  # guarded: a chat gone or migrated is dealt with inside
-            await send_result(application, outcome, result.chat_id, result.topic, board=False)
+            await publish(application, chat_id, topic, result)
         except Exception:  # the network: the next start tries again
-            log.warning("could not send a round's result to chat %s now", result.chat_id)
+            log.warning("could not send a round's result to chat %s now", chat_id)
     said = await services.matches.resume()
     for (chat_id, topic), text in said:
         await say(application, chat_id, topic, text)  # guarded like every timer's message
@@ -132,17 +129,16 @@ async def resume(application: Application) -> None:
         log.info("resumed: sent %d results, %d matches went on", len(results), len(said))
 
 
-async def close_services(application: Application) -> None:
+async def close_services(application: App) -> None:
     """Close the stores and the pool, then give the lead up (a standby takes over only after
     this process's last write); open rounds stay in the database and resume next time."""
-    for task in (application.bot_data.pop("waiting", None),
-                 application.bot_data.pop("lead_watch", None)):
+    data = application.bot_data
+    for task in (data.waiting, data.lead_watch):
         if task is not None and task is not asyncio.current_task() and not task.done():
             task.cancel()
-    pool: SolverPool | None = application.bot_data.get("pool")
-    stores: Stores | None = application.bot_data.get("stores")
-    lock: LeaderLock | None = application.bot_data.get("leader")
-    if pool is not None and application.bot_data.get("own_pool"):
+    data.waiting = data.lead_watch = None
+    pool, stores, lock = data.pool, data.opened_stores, data.leader
+    if pool is not None and data.own_pool:
         pool.shutdown()
     if stores is not None:
         await stores.close()
@@ -150,7 +146,7 @@ async def close_services(application: Application) -> None:
         await lock.close()
 
 
-async def stop_application(application: Application) -> None:
+async def stop_application(application: App) -> None:
     """What run_polling and run_webhook do at the end, for the loops that run the application
     themselves (the demo, the webhook server); post_shutdown closes the stores and the pool."""
     if application.updater is not None and application.updater.running:

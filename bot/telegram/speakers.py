@@ -4,20 +4,17 @@ and Asker, once, for command handlers, button presses and inline queries alike."
 from __future__ import annotations
 
 from telegram import Message, Update
-from telegram.ext import ContextTypes
 
+from bot.play.deals.solving import Asker
+from bot.play.guards.permissions import AdminCheck
 from bot.play.people import Chat, Player
-from bot.play.permissions import AdminCheck
 from bot.play.services import Services
-from bot.play.solving import Asker
-from bot.telegram.admins import AdminCache
+from bot.telegram.context import Context
 from bot.text.i18n import Texts
-
-Context = ContextTypes.DEFAULT_TYPE
 
 
 def services_of(context: Context) -> Services:
-    return context.application.bot_data["services"]
+    return context.bot_data.services
 
 
 def player_of(update: Update) -> Player:
@@ -68,7 +65,7 @@ def admin_check(update: Update, context: Context) -> AdminCheck:
     chat_id, user_id = chat_of(update).id, player_of(update).id
     message = update.effective_message
     anonymous = bool(message and message.sender_chat and message.sender_chat.id == chat_id)
-    admins: AdminCache = context.application.bot_data["admins"]
+    admins = context.bot_data.admins
 
     async def check() -> bool:
         return anonymous or await admins.is_admin(context.bot, chat_id, user_id)

@@ -144,7 +144,7 @@ async def serve(application: Application, config: Config, secret: str,
     shut down in order (post_shutdown closes storage and the pool)."""
     await application.initialize()
     taking = asyncio.Event()
-    application.bot_data["stop"] = stop.set  # how a leader that lost its lock stops
+    application.bot_data.stop = stop.set  # how a leader that lost its lock stops
     server = make_server(application, secret, taking.is_set)
     server.add_sockets(tornado.netutil.bind_sockets(config.webhook_port, config.webhook_listen))
     log.info("webhook server on %s:%d/%s", config.webhook_listen, config.webhook_port,

@@ -72,11 +72,11 @@ class Harness:
 
     @property
     def services(self) -> Services:
-        return self.app.bot_data["services"]
+        return self.app.bot_data.services
 
     @property
     def stores(self) -> Stores:
-        return self.app.bot_data["stores"]
+        return self.app.bot_data.stores
 
 
 def make_config(telegram: FakeTelegram, database: Path, round_seconds: float = 60.0) -> Config:
@@ -91,7 +91,7 @@ async def running(telegram: FakeTelegram, pool: SolverPool, config: Config
     """The real Application started as the bot starts it (rounds resumed), then stopped as on
     SIGTERM."""
     app = build_application(config)
-    app.bot_data["pool"] = pool
+    app.bot_data.pool = pool
     await app.initialize()
     await on_startup(app)
     await app.start()
@@ -159,10 +159,7 @@ async def ring_due(services: Services, scheduler: FakeScheduler) -> list[tuple[i
         text = None
         if alarm.kind == ROUND_END and alarm.round_id is not None:
             closed = await services.rounds.expire(alarm.round_id)
-            if closed is not None:
-                board = await services.matches.after_round(alarm.chat_id, closed.ended,
-                                                           alarm.topic)
-                text = closed.with_board(board)
+            text = closed.text if closed is not None else None
         elif alarm.kind == NEXT_DEAL:
             dealt = await services.matches.deal_next(alarm.chat_id, alarm.topic)
             text = dealt.text if dealt else None

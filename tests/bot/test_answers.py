@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.play.answers import WRONG_REACTION
-from bot.play.open_rounds import LATE_WITHIN
 from bot.play.people import Chat, Player
+from bot.play.round.answers import WRONG_REACTION
+from bot.play.round.table import LATE_WITHIN
 from bot.play.services import Services
 from bot.runtime.pool import SolverPool
 from bot.telegram.app import build_application, on_startup
@@ -58,7 +58,7 @@ async def deal(h: Harness, hand: tuple[int, ...], game: str = "24", target: int 
 async def load(services: Services) -> None:
     """Read the chats' languages and the open rounds into memory, as at start-up."""
     await services.people.load()
-    services.rounds.board.load(await services.rounds.store.open_rounds())
+    services.table.load(await services.rounds.store.open_rounds())
 
 
 def sent_to(h: Harness, chat_id: int = GROUP) -> list[str]:
@@ -66,14 +66,14 @@ def sent_to(h: Harness, chat_id: int = GROUP) -> list[str]:
 
 
 def scores_are_exact(h: Harness) -> list[str]:
-    with sqlite3.connect(h.app.bot_data["config"].database_path) as database:
+    with sqlite3.connect(h.app.bot_data.settings.database_path) as database:
         return score_mismatches(database)
 
 
 @pytest.fixture
 def clock(harness: Harness) -> Clock:
     fixed = Clock()
-    harness.services.rounds.board.clock = fixed  # the clock of every round service
+    harness.services.table.clock = fixed  # the clock of every round service
     return fixed
 
 
@@ -231,12 +231,12 @@ async def test_privacy_mode_is_read_from_getme_and_explained_in_the_log(
     for privacy in (False, True):
         telegram.privacy_mode = privacy
         app = build_application(make_config(telegram, tmp_path / f"{privacy}.sqlite3"))
-        app.bot_data["pool"] = pool
+        app.bot_data.pool = pool
         caplog.clear()
         with caplog.at_level(logging.WARNING, logger="bot.telegram.app"):
             await app.initialize()
             await on_startup(app)
-        assert app.bot_data["services"].rounds.reads_group_messages is not privacy
+        assert app.bot_data.services.rounds.reads_group_messages is not privacy
         assert ("/setprivacy" in caplog.text) is privacy
         await app.shutdown()
         await app.post_shutdown(app)  # type: ignore[misc]
@@ -318,7 +318,7 @@ async def test_hints_go_into_the_deal_each_with_its_value(harness: Harness):
     await deal(harness, (3, 3, 8, 8), points=30)
     await harness.send(GROUP, ANN, "/play")  # the deal message, to be edited
     shown = await harness.telegram.reply(GROUP)
-    await harness.services.rounds.set_message(harness.services.rounds.open_round(GROUP),
+    await harness.services.rounds.set_message(harness.services.rounds.open_round(GROUP).id,
                                               shown.message_id)
     sent = len(sent_to(harness))
     await harness.send(GROUP, ANN, "/hint")

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from bot.play.live import could_be_live
+from bot.play.guards.live import could_be_live
 from bot.text.html_text import visible_text
 from bot.text.i18n import LANGUAGES, texts_for
 from tests.bot.conftest import Harness
@@ -64,7 +64,7 @@ async def deal_known(h: Harness, hand: tuple[int, ...], starter: dict = EN) -> N
     now = h.services.rounds.clock()
     await h.stores.rounds.open_round(GROUP, "24", hand, 24, "easy", 10, "en", now, now + 60,
                                      starter["id"])
-    h.services.rounds.board.load(await h.stores.rounds.open_rounds())
+    h.services.table.load(await h.stores.rounds.open_rounds())
 
 
 @pytest.mark.parametrize(("user", "said"), [
@@ -110,7 +110,7 @@ async def deal_known_after(h: Harness, hand: tuple[int, ...]) -> None:
     current = h.services.rounds.open_round(GROUP)
     if current is not None:
         await h.stores.rounds.close_round(current.id, "revealed", h.services.rounds.clock())
-        h.services.rounds.ended(current)
+        h.services.table.close(current)
     await deal_known(h, hand)
 
 

@@ -11,8 +11,8 @@ import pytest
 from telegram import Update
 
 from bot.demo.emulator import CallbackAnswer
+from bot.play.deals.paging import page_count
 from bot.play.games import Deal
-from bot.play.paging import page_count
 from bot.telegram import keyboards, lifecycle
 from bot.text.html_text import visible_text
 from bot.text.i18n import LANGUAGES, Texts, catalog
@@ -207,7 +207,7 @@ def many_solutions(monkeypatch: pytest.MonkeyPatch, harness: Harness,
     async def dealt(rules, options, budget=1.0):
         return Deal("24", hand, 24, "easy", 10), 0.0
 
-    monkeypatch.setattr(harness.services.rounds.stock, "take", dealt)
+    monkeypatch.setattr(harness.services.rounds.dealer.stock, "take", dealt)
 
 
 async def test_show_all_solutions_pages_them(harness: Harness, monkeypatch: pytest.MonkeyPatch):

@@ -8,9 +8,10 @@ import asyncio
 
 from telegram import Update
 
+from bot.play.guards.throttle import Admission, Throttle
 from bot.play.people import Chat, Player
+from bot.play.round.outcomes import Closed, Dealt
 from bot.play.services import Services
-from bot.play.throttle import Admission, Throttle
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
 from bot.telegram.admins import AdminCache
@@ -38,7 +39,7 @@ async def countdown_by_hand(h: Harness, starter: dict) -> None:
 async def load(services: Services, stores: Stores) -> None:
     """Read the chats' languages and the open rounds into memory, as at start-up."""
     await services.people.load()
-    services.rounds.board.load(await stores.rounds.open_rounds())
+    services.table.load(await stores.rounds.open_rounds())
 
 
 def getchatmember_calls(h: Harness) -> int:
@@ -93,7 +94,7 @@ async def test_an_admin_ending_early_cannot_win_with_their_own_answer(harness: H
 async def test_an_admin_may_end_someone_elses_round_and_is_asked_once(harness: Harness):
     await countdown_by_hand(harness, ALICE)
     harness.telegram.promote(GROUP, CAROL["id"])
-    harness.app.bot_data["admins"].clock = lambda: 0.0  # within the minute, however slow
+    harness.app.bot_data.admins.clock = lambda: 0.0  # within the minute, however slow
     await harness.send(GROUP, CAROL, "/hint")
     assert "No hints" in (await harness.telegram.reply(GROUP)).text  # no admin question needed
     assert getchatmember_calls(harness) == 0
@@ -214,13 +215,13 @@ async def test_the_starter_is_stored_and_known_after_a_restart(stores: Stores, p
     services, _ = new_services(stores, pool, clock, seed=4)
     chat, ann, ben = Chat(GROUP), Player(1, "Ann"), Player(2, "Ben")
     dealt = await services.rounds.play(chat, ann, "24")
-    assert dealt.dealt is not None and dealt.dealt.started_by == ann.id
+    assert isinstance(dealt, Dealt) and dealt.round.started_by == ann.id
     again, _ = new_services(stores, pool, clock, seed=5)  # a restart: nothing in memory
     await load(again, stores)
     assert again.rounds.open_round(GROUP).started_by == ann.id
     refused = await again.rounds.reveal(chat, ben)
-    assert "Only <b>Ann</b> (who started it)" in refused.text and not refused.closed
-    assert (await again.rounds.reveal(chat, ann)).closed
+    assert "Only <b>Ann</b> (who started it)" in refused.text and not isinstance(refused, Closed)
+    assert isinstance(await again.rounds.reveal(chat, ann), Closed)
 
 
 async def test_the_reveal_button_follows_the_same_rule(harness: Harness):

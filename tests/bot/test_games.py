@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.play.games import GAMES, PlayOptions, countdown, twentyfour, yahtzee
-from bot.play.requests import (
+from bot.play.arguments import (
     SolveRequest,
     parse_countdown,
     parse_dice,
@@ -18,8 +17,9 @@ from bot.play.requests import (
     parse_solve,
     parse_top,
 )
-from bot.play.rounds import hint_points
-from bot.play.throttle import Throttle
+from bot.play.games import GAMES, PlayOptions, countdown, twentyfour, yahtzee
+from bot.play.guards.throttle import Throttle
+from bot.play.round.rounds import hint_points
 from bot.telegram.app import COMMANDS
 from bot.text.i18n import LANGUAGES, Texts, catalog, language_of
 from solver import evaluate, is_solvable, solve

@@ -23,7 +23,7 @@ async def test_the_first_heartbeat_comes_at_start(telegram: FakeTelegram, pool: 
     config = make_config(telegram, tmp_path / "bot.sqlite3")
     beat = heartbeat_path(config.database_path)
     app = build_application(config)
-    app.bot_data["pool"] = pool
+    app.bot_data.pool = pool
     await app.initialize()
     await on_startup(app)
     beat.unlink()  # what the start-up wrote itself: only the job can write it again now

@@ -122,7 +122,7 @@ async def test_a_timer_in_a_chat_that_removed_the_bot_unheard(harness: Harness, 
     await harness.telegram.reply(GROUP)
     [current] = await open_rounds_of(harness, GROUP)
     await harness.telegram.remove_bot(GROUP, ANN, notify=False)  # the update was missed
-    await jobs.round_over(harness.app, Alarm(ROUND_END, GROUP, current.id))
+    await jobs.ring_alarm(harness.app, Alarm(ROUND_END, GROUP, current.id))
     assert await open_rounds_of(harness, GROUP) == [] and await owed_to(harness, GROUP) == []
     assert await harness.stores.matches.matches_on() == []  # the match stopped with its chat
     assert harness.services.matches.scheduler.pending(NEXT_DEAL, GROUP) is None
@@ -136,7 +136,7 @@ async def test_a_match_deal_in_a_chat_that_removed_the_bot(harness: Harness, cap
     await harness.telegram.reply(GROUP)
     assert harness.services.matches.scheduler.pending(NEXT_DEAL, GROUP) is not None
     await harness.telegram.remove_bot(GROUP, ANN, notify=False)
-    await jobs.match_deal(harness.app, Alarm(NEXT_DEAL, GROUP))
+    await jobs.ring_alarm(harness.app, Alarm(NEXT_DEAL, GROUP))
     assert await open_rounds_of(harness, GROUP) == [] and await owed_to(harness, GROUP) == []
     assert await harness.stores.matches.matches_on() == []
     assert errors(caplog) == []
@@ -166,7 +166,7 @@ async def test_a_group_that_migrated_unheard(harness: Harness, caplog):
     await harness.telegram.reply(GROUP)
     [current] = await open_rounds_of(harness, GROUP)
     await harness.telegram.migrate(GROUP, SUPERGROUP, ANN, notify=False)
-    await jobs.round_over(harness.app, Alarm(ROUND_END, GROUP, current.id))
+    await jobs.ring_alarm(harness.app, Alarm(ROUND_END, GROUP, current.id))
     result = await harness.telegram.reply(SUPERGROUP)
     assert "Time is up" in result.text
     ended = await harness.stores.rounds.get_round(current.id)
@@ -214,7 +214,7 @@ async def test_a_deleted_topic_ends_only_its_own_round(harness: Harness, caplog)
     kept = harness.services.rounds.open_round(FORUM, second)
     assert gone is not None and kept is not None
     harness.telegram.delete_topic(FORUM, first)
-    await jobs.round_over(harness.app, Alarm(ROUND_END, FORUM, gone.id, first))
+    await jobs.ring_alarm(harness.app, Alarm(ROUND_END, FORUM, gone.id, first))
     assert await owed_to(harness, FORUM) == []  # refused for good: nothing owed
     assert await harness.stores.matches.matches_on() == []  # its match stopped with it
     assert harness.services.rounds.open_round(FORUM, second) == kept  # the other goes on

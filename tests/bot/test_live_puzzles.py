@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.play.live import LivePuzzles, could_be_live
+from bot.play.guards.live import LivePuzzles, could_be_live
 from bot.store.records import Round
 from bot.text.html_text import visible_text
 from bot.text.i18n import Texts
@@ -78,7 +78,7 @@ async def deal_known(h: Harness, chat: int, game: str, hand: tuple, target: int,
                                             now + 60, starter["id"])
     assert made is not None
     await h.services.people.load()
-    h.services.rounds.board.load(await h.stores.rounds.open_rounds())
+    h.services.table.load(await h.stores.rounds.open_rounds())
     return made
 
 
@@ -141,7 +141,7 @@ async def test_a_result_keeps_its_solutions_back_while_the_hand_is_live_elsewher
     and its Show all solutions waits for the other round to end."""
     first = await deal_known(harness, GROUP, "24", (1, 2, 3, 4, 6), 24)
     await deal_known(harness, OTHER, "24", (6, 4, 3, 2, 1), 24)
-    harness.services.rounds.board.load(await harness.stores.rounds.open_rounds())
+    harness.services.table.load(await harness.stores.rounds.open_rounds())
     await harness.send(GROUP, ANN, "/reveal")
     ended = await harness.telegram.reply(GROUP)
     assert "The solutions stay hidden for now" in ended.text and "= 24" not in ended.text

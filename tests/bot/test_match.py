@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.play.matches import DEFAULT_ROUNDS
+from bot.play.arguments import parse_match
+from bot.play.matches.matches import DEFAULT_ROUNDS
 from bot.play.people import Chat, Player
-from bot.play.reply import Reply
-from bot.play.requests import parse_match
+from bot.play.round.outcomes import Closed, Dealt, Edited, Said
 from bot.play.scheduler import NEXT_DEAL, WARNING
 from bot.play.services import Services
 from bot.runtime.pool import SolverPool
@@ -50,7 +50,7 @@ async def restart(stores: Stores, pool: SolverPool, clock: Clock
     return again, scheduler
 
 
-async def deal_next(services: Services, scheduler: FakeScheduler) -> Reply | None:
+async def deal_next(services: Services, scheduler: FakeScheduler) -> Dealt | Said | None:
     """The match's next-deal alarm rings: it leaves the scheduler (as a job that ran leaves the
     job queue), and the match deals."""
     scheduler.cancel(NEXT_DEAL, GROUP.id)
@@ -63,12 +63,14 @@ def warnings(scheduler: FakeScheduler) -> dict[int, int | None]:
             if alarm.kind == WARNING}
 
 
-async def win(services: Services, player: Player) -> Round:
+async def win(services: Services, player: Player) -> Closed:
+    """The player wins the round on: its result, with the match's step (a scoreboard or the
+    podium) under its head."""
     current = services.rounds.open_round(GROUP.id)
     assert current is not None
     won = await services.answers.answer(GROUP, player, solve(current.hand)[0], explicit=True)
-    assert won is not None and won.closed
-    return current
+    assert isinstance(won, Closed) and won.round.id == current.id
+    return won
 
 
 def test_parse_match():
@@ -83,11 +85,11 @@ async def test_a_match_from_first_deal_to_podium(services: Services, scheduler: 
                                                  clock: Clock):
     matches = services.matches
     first = await matches.start(GROUP, ANN, 3)
-    assert first.dealt is not None and "Match: round 1 of 3" in first.text
+    assert isinstance(first, Dealt) and "Match: round 1 of 3" in first.text
     assert "Make <b>24</b>" in first.text  # an ordinary round of 24, numbered
-    played = await win(services, BEN)
-    step = await matches.after_round(GROUP.id, played.id)
-    assert step is not None and scheduler.when(NEXT_DEAL, GROUP.id) == 5.0
+    won = await win(services, BEN)
+    played, step = won.round, won.head
+    assert scheduler.when(NEXT_DEAL, GROUP.id) == 5.0
     assert "Scores after round 1 of 3" in step and "1. Ben" in step
     assert f"{played.points} points, 1 win" in step and "Next round in 5 s" in step
     assert await deal_next(services, scheduler) is not None
@@ -96,16 +98,16 @@ async def test_a_match_from_first_deal_to_podium(services: Services, scheduler: 
     second = services.rounds.open_round(GROUP.id)
     assert second is not None and second.started_by == ANN.id  # dealt for the match's starter
     clock.now += 61
-    assert await services.rounds.expire(second.id) is not None
-    step = await matches.after_round(GROUP.id, second.id)
-    assert "Scores after round 2 of 3" in (step or "")
+    expired = await services.rounds.expire(second.id)
+    assert expired is not None and "Scores after round 2 of 3" in expired.head
     third = await deal_next(services, scheduler)
     assert third is not None and "round 3 of 3" in third.text
-    last = await win(services, ANN)
-
-    podium = await matches.after_round(GROUP.id, last.id)
-    assert podium is not None and scheduler.pending(NEXT_DEAL, GROUP.id) is None
-    assert "Match over: 3 of 3 rounds played" in podium
+    ended = await win(services, ANN)
+    last = ended.round
+    assert scheduler.pending(NEXT_DEAL, GROUP.id) is None
+    assert "Match over: 3 of 3 rounds played" in ended.head
+    assert "again" in ended.actions  # the match is over: Play again is back
+    podium = ended.head[ended.head.index("Match over"):]
     lines = podium.splitlines()
     assert {lines[1][0], lines[2][0]} == {"🥇", "🥈"}
     best = max((played.points, "Ben"), (last.points, "Ann"), key=lambda p: p[0])
@@ -113,7 +115,7 @@ async def test_a_match_from_first_deal_to_podium(services: Services, scheduler: 
         assert best[1] in lines[1]
     else:  # a tie goes to whoever got there first
         assert "Ben" in lines[1]
-    assert await matches.after_round(GROUP.id, last.id) is None  # the match is over
+    assert not await matches.is_on(GROUP.id)  # the match is over
     assert await deal_next(services, scheduler) is None
     assert "No match is on" in (await matches.stop(GROUP, ANN)).text
 
@@ -121,24 +123,24 @@ async def test_a_match_from_first_deal_to_podium(services: Services, scheduler: 
 async def test_one_match_at_a_time_and_not_over_a_round(services: Services):
     await services.rounds.play(GROUP, BEN, "24")
     refused = await services.matches.start(GROUP, ANN, 5)
-    assert refused.dealt is None and "finish it" in refused.text
+    assert not isinstance(refused, Dealt) and "finish it" in refused.text
     await services.rounds.reveal(GROUP, BEN)
-    assert (await services.matches.start(GROUP, ANN, 5)).dealt is not None
+    assert (await services.matches.start(GROUP, ANN, 5)).round is not None
     again = await services.matches.start(GROUP, BEN, 5)
-    assert again.dealt is None and "A match is on here (round 1 of 5)" in again.text
+    assert not isinstance(again, Dealt) and "A match is on here (round 1 of 5)" in again.text
 
 
 async def test_a_round_outside_the_match_delays_the_next(services: Services,
                                                          scheduler: FakeScheduler):
     await services.matches.start(GROUP, ANN, 2)
     first = await win(services, BEN)
-    await services.matches.after_round(GROUP.id, first.id)
+    assert "again" not in first.actions  # a match deals the next round itself
     other = await services.rounds.play(GROUP, BEN, "countdown")  # in the pause
-    assert other.dealt is not None
+    assert isinstance(other, Dealt)
     assert await deal_next(services, scheduler) is None
-    await services.rounds.reveal(GROUP, BEN)
-    step = await services.matches.after_round(GROUP.id, other.dealt.id)
-    assert step is None and scheduler.when(NEXT_DEAL, GROUP.id) == 5.0
+    revealed = await services.rounds.reveal(GROUP, BEN)
+    assert isinstance(revealed, Closed) and "Scores" not in revealed.head
+    assert scheduler.when(NEXT_DEAL, GROUP.id) == 5.0
     second = await deal_next(services, scheduler)
     assert second is not None and "round 2 of 2" in second.text
 
@@ -149,7 +151,7 @@ async def test_stop_is_for_the_starter_or_an_admin(services: Services, scheduler
     assert "Only <b>Ann</b> (who started it) or a chat admin" in refused.text
     assert services.rounds.open_round(GROUP.id) is not None
     stopped = await services.matches.stop(GROUP, BEN, admin)
-    assert stopped.closed and stopped.ended is not None
+    assert isinstance(stopped, Closed) and stopped.round.id is not None
     assert "Round over" in stopped.text and "Match stopped after 1 of 4 rounds" in stopped.text
     assert services.rounds.open_round(GROUP.id) is None
     assert await deal_next(services, scheduler) is None
@@ -157,17 +159,16 @@ async def test_stop_is_for_the_starter_or_an_admin(services: Services, scheduler
 
 async def test_the_starter_stops_between_rounds(services: Services):
     await services.matches.start(GROUP, ANN, 4)
-    played = await win(services, BEN)
-    await services.matches.after_round(GROUP.id, played.id)
+    await win(services, BEN)
     stopped = await services.matches.stop(GROUP, ANN, not_admin)
-    assert not stopped.closed and "Match stopped after 1 of 4 rounds" in stopped.text
+    assert not isinstance(stopped, Closed) and "Match stopped after 1 of 4 rounds" in stopped.text
     assert "🥇 Ben — " in stopped.text
 
 
 async def test_the_notice_before_the_end(services: Services, clock: Clock):
     matches = services.matches
     first = await matches.start(GROUP, ANN, 2)
-    current = first.dealt
+    current = first.round
     assert current is not None
     assert matches.warning_delay(current) == 30.0  # 60 s rounds: at 30 s left
     short = Round(9, GROUP.id, "24", (1, 2, 3, 4), 24, "easy", 10, "en", None, 0.0, 4.0, "open",
@@ -175,7 +176,7 @@ async def test_the_notice_before_the_end(services: Services, clock: Clock):
     assert matches.warning_delay(short) == 2.0  # short rounds: halfway
     clock.now += 30
     notice = matches.warning(GROUP.id, current.id)
-    assert notice is not None and notice.edit is not None and notice.edit.id == current.id
+    assert notice is not None and isinstance(notice, Edited) and notice.round.id == current.id
     assert notice.text.startswith(first.text) and notice.text.endswith("⏳ 30 s left.")
     await win(services, BEN)
     assert matches.warning(GROUP.id, current.id) is None  # over: no notice
@@ -189,7 +190,7 @@ async def test_a_match_resumes_after_a_restart(services: Services, stores: Store
     said = await again.matches.resume()
     assert warnings(alarms) == {GROUP.id: running.id} and said == []  # its notice set again
 
-    played = await win(again, BEN)  # the bot stops before the next deal
+    played = (await win(again, BEN)).round  # the bot stops before the next deal
     third, alarms = await restart(stores, pool, clock)
     said = await third.matches.resume()
     assert warnings(alarms) == {} and len(said) == 1
@@ -198,13 +199,13 @@ async def test_a_match_resumes_after_a_restart(services: Services, stores: Store
     assert "round 2 of 3 is next" in step and "Ben" in step
     second = await deal_next(third, alarms)
     assert second is not None and "round 2 of 3" in second.text
-    assert second.dealt is not None and second.dealt.id != played.id
+    assert isinstance(second, Dealt) and second.round.id != played.id
 
 
 async def test_a_finished_match_ends_on_resume(services: Services, scheduler: FakeScheduler,
                                                stores: Stores, pool: SolverPool, clock: Clock):
     await services.matches.start(GROUP, ANN, 2)
-    await services.matches.after_round(GROUP.id, (await win(services, BEN)).id)
+    await win(services, BEN)
     await deal_next(services, scheduler)
     second = services.rounds.open_round(GROUP.id)
     clock.now += 120  # runs out while the bot is down
@@ -219,16 +220,15 @@ async def test_a_finished_match_ends_on_resume(services: Services, scheduler: Fa
 async def test_the_match_speaks_the_chats_language(services: Services, scheduler: FakeScheduler):
     first = await services.matches.start(GROUP, LI, 2)
     assert "比赛：第 1 局，共 2 局" in first.text
-    played = await win(services, BEN)
-    step = await services.matches.after_round(GROUP.id, played.id)
-    assert step is not None and "第 1 局后的比分" in step
+    step = (await win(services, BEN)).head
+    assert "第 1 局后的比分" in step
     nxt = await deal_next(services, scheduler)
     assert nxt is not None and "第 2 局" in nxt.text
 
 
 async def test_a_match_follows_its_group_into_a_supergroup(services: Services, stores: Stores):
     await services.matches.start(GROUP, ANN, 2)
-    moved = await services.rounds.migrate_chat(GROUP.id, -100042)
+    moved = await services.places.migrate(GROUP.id, -100042)
     assert moved is not None
     assert await stores.matches.match_on(GROUP.id) is None
     match = await stores.matches.match_on(-100042)
@@ -242,14 +242,13 @@ async def test_the_matchs_alarms_follow_its_group_into_a_supergroup(
     the supergroup's id; nothing is left ringing for the old one."""
     await services.matches.start(GROUP, ANN, 3)
     new_id = -100043
-    moved = await services.rounds.migrate_chat(GROUP.id, new_id)
+    moved = await services.places.migrate(GROUP.id, new_id)
     assert moved is not None
-    services.matches.follow_chat(GROUP.id, new_id, moved)
     assert {chat for _, chat, _ in scheduler.alarms} == {new_id}
     assert scheduler.pending(WARNING, new_id).round_id == moved.id  # type: ignore[union-attr]
-    await services.rounds.reveal(Chat(new_id, "supergroup", "G"), ANN)
-    said = await services.matches.after_round(new_id, moved.id)
-    assert said is not None and scheduler.when(NEXT_DEAL, new_id) == PAUSE
+    said = await services.rounds.reveal(Chat(new_id, "supergroup", "G"), ANN)
+    assert isinstance(said, Closed) and "Scores after round 1 of 3" in said.head
+    assert scheduler.when(NEXT_DEAL, new_id) == PAUSE
     services.matches.follow_chat(new_id, -100044, None)
     assert scheduler.pending(NEXT_DEAL, new_id) is None
     assert scheduler.when(NEXT_DEAL, -100044) == PAUSE

@@ -10,14 +10,16 @@ import random
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from bot.play.games import GAMES, PlayOptions
 from bot.play.games.twentyfour import deal
+from bot.play.guards.throttle import Allowance, WorkBudget
 from bot.play.people import Chat, Player
-from bot.play.throttle import Allowance, WorkBudget
+from bot.play.round.outcomes import Dealt
 from bot.runtime.config import Config
 from bot.runtime.pool import SolverPool, SolverTimeout
 from bot.store.stores import Stores
@@ -62,8 +64,8 @@ async def test_rounds_are_not_queued_behind_heavy_work(harness: Harness, pool: S
     """With the stock of deals filled, a round is dealt, judged and revealed while every heavy
     worker is busy: a deal is a lookup, its solutions were worked out with it."""
     harness.services.solving.timeout = 600.0  # however slow the machine, it waits
-    rounds = harness.services.rounds
-    assert await rounds.stock.fill(GAMES["24"], PlayOptions(), rounds.deal_seconds) > 0
+    dealer = harness.services.rounds.dealer
+    assert await dealer.stock.fill(GAMES["24"], PlayOptions(), dealer.deal_seconds) > 0
     async with heavy_lane_held(pool, tmp_path):
         solving = asyncio.ensure_future(harness.send(CHAT_A, ANN, "/solve 1 2 3 4 5 = 101"))
         await harness.send(CHAT_B, BEN, "/play")
@@ -140,8 +142,9 @@ def seed_for(wanted_none: bool, level: str | None, count: int, target: int) -> i
 
 
 async def test_a_deal_that_finds_nothing_quickly_is_refused(harness: Harness):
-    harness.services.rounds.deal_seconds = 0.0
-    harness.services.rounds.rng = random.Random(seed_for(True, None, 6, 997))
+    harness.services.rounds.dealer.deal_seconds = 0.0
+    seed = seed_for(True, None, 6, 997)
+    harness.services.rounds.dealer.stock.seed = partial(random.Random(seed).getrandbits, 64)
     await harness.send(CHAT_C, ANN, "/play 6 = 997")
     refused = await harness.telegram.reply(CHAT_C)
     assert "I found no hand of 6 numbers (1 to 13) that makes 997 quickly enough" in refused.text
@@ -149,8 +152,9 @@ async def test_a_deal_that_finds_nothing_quickly_is_refused(harness: Harness):
 
 
 async def test_a_deal_that_finds_another_level_says_so(harness: Harness):
-    harness.services.rounds.deal_seconds = 0.0
-    harness.services.rounds.rng = random.Random(seed_for(False, "easy", 6, 997))
+    harness.services.rounds.dealer.deal_seconds = 0.0
+    seed = seed_for(False, "easy", 6, 997)
+    harness.services.rounds.dealer.stock.seed = partial(random.Random(seed).getrandbits, 64)
     await harness.send(CHAT_C, ANN, "/play easy 6 = 997")
     dealt = await harness.telegram.reply(CHAT_C)
     current = harness.services.rounds.open_round(CHAT_C)
@@ -160,7 +164,7 @@ async def test_a_deal_that_finds_another_level_says_so(harness: Harness):
 
 async def test_one_deal_at_a_time_per_chat(stores: Stores, pool: SolverPool, clock: Clock):
     services, _ = new_services(stores, pool, clock, seed=7)
-    stock, taken = services.rounds.stock, []
+    stock, taken = services.rounds.dealer.stock, []
     take = stock.take
 
     async def counted(*args, **kwargs):
@@ -171,8 +175,8 @@ async def test_one_deal_at_a_time_per_chat(stores: Stores, pool: SolverPool, clo
     chat = Chat(CHAT_C)
     replies = await asyncio.gather(*(services.rounds.play(chat, Player(i, f"P{i}"), "24", None)
                                      for i in range(1, 6)))
-    assert sum(r.dealt is not None for r in replies) == 1 and len(taken) == 1
-    assert all("A round of 24 is on" in r.text for r in replies if r.dealt is None)
+    assert sum(isinstance(r, Dealt) for r in replies) == 1 and len(taken) == 1
+    assert all("A round of 24 is on" in r.text for r in replies if not isinstance(r, Dealt))
 
 
 # --- the budget of solver seconds -------------------------------------------------------------
@@ -229,7 +233,7 @@ async def test_costly_deals_and_inline_queries_count_too(harness: Harness):
     budget = WorkBudget(Allowance(2.5, 0.1), Allowance(40.0, 1.0), min_charge=1.0,
                         clock=Frozen())  # a costly deal reserves 2 s and costs at least 1
     harness.services.solving.budget = budget
-    harness.services.rounds.budget = budget
+    harness.services.rounds.dealer.budget = budget
     await harness.send(CHAT_B, CAT, "/play 5")
     assert "Make 24" in (await harness.telegram.reply(CHAT_B)).text
     await harness.send(CHAT_B, CAT, "/reveal")

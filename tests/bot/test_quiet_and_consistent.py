@@ -4,6 +4,8 @@ nothing; a wrong answer is marked with a reaction on the answer itself however i
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from tests.bot.conftest import Harness
@@ -42,11 +44,11 @@ async def answer(h: Harness, game: str, mode: str, text: str) -> str:
     deal = await h.telegram.reply(GROUP)
     current = h.services.rounds.open_round(GROUP)
     await h.stores.rounds.close_round(current.id, "revealed", h.services.rounds.clock())
-    h.services.rounds.ended(current)
+    h.services.table.close(current)
     made = await h.stores.rounds.open_round(GROUP, game, hand, target, current.level, 10, "en",
                                             current.started_at, current.deadline, ANN["id"])
-    h.services.rounds.board.start(made)
-    await h.services.rounds.set_message(made, deal.message_id)
+    await h.stores.rounds.set_message(made.id, deal.message_id)
+    h.services.table.open(dataclasses.replace(made, message_id=deal.message_id), deal.text)
     sent, reactions = len(h.telegram.sent), len(h.telegram.reactions)
     await h.send(GROUP, BEN, f"/a {text}" if mode == "/a" else text,
                  reply_to=deal.message_id if mode == "reply" else None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from telegram import Update
 
 from bot.play.people import Chat, Player
-from bot.play.recovery import ANNOUNCE_WITHIN
+from bot.play.round.recovery import ANNOUNCE_WITHIN
 from bot.play.scheduler import ROUND_END
 from bot.play.services import Services
 from bot.runtime.pool import SolverPool
@@ -33,7 +33,7 @@ async def unannounced(stores: Stores) -> list[int]:
 
 async def test_a_stored_right_answer_wins_after_a_restart(services: Services, stores: Stores,
                                                          pool: SolverPool, clock: Clock):
-    dealt = (await services.rounds.play(GROUP, ANN, "24")).dealt
+    dealt = (await services.rounds.play(GROUP, ANN, "24")).round
     assert dealt is not None
     answer = solve(dealt.hand)[0]
     await stores.people.remember_user(BEN.id, BEN.first_name)
@@ -48,7 +48,7 @@ async def test_a_stored_right_answer_wins_after_a_restart(services: Services, st
     assert scheduler.pending(ROUND_END, GROUP.id) is None
     assert again.rounds.open_round(GROUP.id) is None
     [result] = results
-    assert result.chat_id == GROUP.id and result.round_id == dealt.id
+    assert result.round.chat_id == GROUP.id and result.round.id == dealt.id
     assert "Sent after a restart" in result.text and "<b>Ann</b> wins" in result.text
     assert "5.0 s" in result.text and f"+{dealt.points} points" in result.text
     assert "Ann" in await again.standings.stats(GROUP, ANN) and "1 win in 1 round" in \
@@ -58,23 +58,23 @@ async def test_a_stored_right_answer_wins_after_a_restart(services: Services, st
 
 async def test_results_never_sent_are_sent_once(services: Services, stores: Stores,
                                                 pool: SolverPool, clock: Clock):
-    won = (await services.rounds.play(GROUP, ANN, "24")).dealt
+    won = (await services.rounds.play(GROUP, ANN, "24")).round
     clock.now += 3
     reply = await services.answers.answer(GROUP, BEN, solve(won.hand)[0], explicit=True)
-    assert reply is not None and reply.ended == won.id
+    assert reply is not None and reply.round.id == won.id
     # the win was stored, the reply never sent: at start-up it is
     again, _ = restart(stores, pool, clock)
     results = await again.recovery.resume()
-    assert [r.round_id for r in results] == [won.id]
+    assert [r.round.id for r in results] == [won.id]
     assert "<b>Ben</b> wins" in results[0].text and "3.0 s" in results[0].text
-    await again.rounds.announced(won.id)
+    await results[0].after(1)  # sent
     results = await restart(stores, pool, clock)[0].recovery.resume()
     assert results == []
 
 
 async def test_ancient_results_are_only_marked(services: Services, stores: Stores,
                                                pool: SolverPool, clock: Clock):
-    dealt = (await services.rounds.play(GROUP, ANN, "24")).dealt
+    dealt = (await services.rounds.play(GROUP, ANN, "24")).round
     await services.rounds.reveal(GROUP, ANN)
     clock.now += ANNOUNCE_WITHIN + 1
     results = await restart(stores, pool, clock)[0].recovery.resume()
@@ -88,15 +88,15 @@ async def test_late_results_of_each_kind(services: Services, stores: Stores, poo
     countdown = await stores.rounds.open_round(GROUP.id, "countdown", (1, 3, 7, 10, 25, 50),
                                                831, "", 10, "en", 1000.0, 1060.0)
     await services.people.load()  # the round stored by hand is loaded, as at start-up
-    services.rounds.board.load(await stores.rounds.open_rounds())
+    services.table.load(await stores.rounds.open_rounds())
     assert countdown is not None
     await services.answers.answer(GROUP, ANN, "10*(3*25+1+7)", explicit=True)
     closed = await services.rounds.expire(countdown.id)  # its message was never sent
     assert closed is not None
-    plain = (await services.rounds.play(GROUP, BEN, "24")).dealt
+    plain = (await services.rounds.play(GROUP, BEN, "24")).round
     await services.rounds.reveal(GROUP, BEN)
     results = await restart(stores, pool, clock)[0].recovery.resume()
-    assert [r.round_id for r in results] == [countdown.id, plain.id]  # in the order they ended
+    assert [r.round.id for r in results] == [countdown.id, plain.id]  # in the order they ended
     assert "<b>Ann</b> was closest" in results[0].text and "1 away" in results[0].text
     assert "the closest is <b>830</b>" in results[0].text
     assert "distinct solution" in results[1].text and "wins" not in results[1].text

@@ -12,12 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.play.games import PlayOptions
-from bot.play.games import countdown as countdown_game
-from bot.play.games import twentyfour as twentyfour_game
-from bot.play.games import yahtzee as yahtzee_game
-from bot.play.games.rules import Verdict
-from bot.play.requests import (
+from bot.play.arguments import (
     CLOSEST_MAX_NUMBER,
     CLOSEST_MAX_TARGET,
     SOLVE_MAX_NUMBER,
@@ -30,6 +25,11 @@ from bot.play.requests import (
     parse_solve,
     parse_top,
 )
+from bot.play.games import PlayOptions
+from bot.play.games import countdown as countdown_game
+from bot.play.games import twentyfour as twentyfour_game
+from bot.play.games import yahtzee as yahtzee_game
+from bot.play.games.records import Verdict
 from solver import Num, ParseError, StyledCharacterError, parse
 from solver.expr import BinOp, Expr
 from solver.parser import fold_width

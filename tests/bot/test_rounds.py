@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import random
+from functools import partial
 
 import pytest
 
+from bot.play.arguments import SolveRequest
+from bot.play.deals.solving import Solving
 from bot.play.games import PlayOptions
 from bot.play.people import Chat, Player
-from bot.play.requests import SolveRequest
-from bot.play.rounds import hint_points
+from bot.play.round.outcomes import Closed, Dealt, Edited
+from bot.play.round.rounds import hint_points
 from bot.play.scheduler import ROUND_END
 from bot.play.services import Services
-from bot.play.solving import Solving
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
 from solver import solve
@@ -35,7 +37,7 @@ async def admin() -> bool:
 async def load(services: Services) -> None:
     """Read the chats' languages and the open rounds into memory, as at start-up."""
     await services.people.load()
-    services.rounds.board.load(await services.rounds.store.open_rounds())
+    services.table.load(await services.rounds.store.open_rounds())
 
 
 async def restart(stores: Stores, pool: SolverPool, clock: Clock
@@ -54,13 +56,13 @@ def running(scheduler: FakeScheduler) -> dict[int, int | None]:
 
 async def test_round_win_and_streak(services: Services, clock: Clock):
     dealt = await services.rounds.play(GROUP, ANN, "24")
-    assert dealt.dealt is not None
-    hand = dealt.dealt.hand
+    assert isinstance(dealt, Dealt)
+    hand = dealt.round.hand
     again = await services.rounds.play(GROUP, BEN, "24")
-    assert again.dealt is None and "A round of 24 is on" in again.text
+    assert not isinstance(again, Dealt) and "A round of 24 is on" in again.text
     clock.now += 12.5
     won = await services.answers.answer(GROUP, BEN, solve(hand)[0], explicit=True)
-    assert won is not None and won.closed and "Ben" in won.text and "12.5 s" in won.text
+    assert isinstance(won, Closed) and "Ben" in won.text and "12.5 s" in won.text
     late = await services.answers.answer(GROUP, ANN, "1+1", explicit=True)
     assert late is not None and "over already" in late.text
     stats = await services.standings.stats(GROUP, BEN)
@@ -69,9 +71,9 @@ async def test_round_win_and_streak(services: Services, clock: Clock):
 
 async def test_answer_is_judged_with_the_reason(services: Services):
     dealt = await services.rounds.play(GROUP, ANN, "24")
-    a, b, *_ = dealt.dealt.hand
+    a, b, *_ = dealt.round.hand
     wrong = await services.answers.answer(GROUP, BEN, f"{a}+{b}", explicit=True)
-    assert wrong is not None and not wrong.closed and "leaves out" in wrong.text
+    assert wrong is not None and not isinstance(wrong, Closed) and "leaves out" in wrong.text
     assert wrong.reaction == "👎"  # said in words only where reactions are off
     zh = await services.answers.answer(GROUP, LI, f"{a}+{b}", explicit=True)
     assert zh is not None and "漏掉了" in zh.text  # the speaker's language
@@ -80,28 +82,28 @@ async def test_answer_is_judged_with_the_reason(services: Services):
 
 async def test_hint_then_win_gives_fewer_points(services: Services):
     dealt = await services.rounds.play(GROUP, ANN, "24", PlayOptions(level="hard"))
-    points = dealt.dealt.points
+    points = dealt.round.points
     assert points == 30
     hint = await services.hints.hint(GROUP, ANN)
-    assert f"(now worth {hint_points(points)} points)" in hint.text and hint.edit is not None
+    assert f"(now worth {hint_points(points)} points)" in hint.text and isinstance(hint, Edited)
     await services.hints.hint(GROUP, ANN)  # a second hint costs nothing more
-    won = await services.answers.answer(GROUP, ANN, solve(dealt.dealt.hand)[0], True)
+    won = await services.answers.answer(GROUP, ANN, solve(dealt.round.hand)[0], True)
     assert won is not None and f"+{hint_points(points)} points" in won.text
 
 
 async def test_timer_expiry_reveals_once(services: Services):
     dealt = await services.rounds.play(GROUP, ANN, "24")
-    closed = await services.rounds.expire(dealt.dealt.id)
-    assert closed is not None and closed.ended == dealt.dealt.id and "Time is up" in closed.text
-    assert f"{len(solve(dealt.dealt.hand))} distinct solution" in closed.text
-    assert await services.rounds.expire(dealt.dealt.id) is None
+    closed = await services.rounds.expire(dealt.round.id)
+    assert closed is not None and closed.round.id == dealt.round.id and "Time is up" in closed.text
+    assert f"{len(solve(dealt.round.hand))} distinct solution" in closed.text
+    assert await services.rounds.expire(dealt.round.id) is None
     assert services.rounds.open_round(GROUP.id) is None
 
 
 async def test_resume_after_restart(services: Services, stores: Stores, pool: SolverPool,
                                     clock: Clock):
-    first = (await services.rounds.play(GROUP, ANN, "24")).dealt
-    second = (await services.rounds.play(OTHER, ANN, "countdown")).dealt
+    first = (await services.rounds.play(GROUP, ANN, "24")).round
+    second = (await services.rounds.play(OTHER, ANN, "countdown")).round
     assert first is not None and second is not None
     clock.now += 30
     again, scheduler = await restart(stores, pool, clock)
@@ -110,17 +112,17 @@ async def test_resume_after_restart(services: Services, stores: Stores, pool: So
     clock.now += 31
     again, scheduler = await restart(stores, pool, clock)
     expired = await again.recovery.resume()
-    assert not running(scheduler) and {e.chat_id for e in expired} == {GROUP.id, OTHER.id}
+    assert not running(scheduler) and {e.round.chat_id for e in expired} == {GROUP.id, OTHER.id}
     assert again.rounds.open_round(GROUP.id) is None
     assert (await stores.rounds.open_rounds()) == []
 
 
 async def test_other_targets_and_more_numbers(services: Services):
     dealt = await services.rounds.play(GROUP, ANN, "24", PlayOptions(count=5, target=36))
-    assert dealt.dealt is not None and len(dealt.dealt.hand) == 5 and dealt.dealt.target == 36
+    assert isinstance(dealt, Dealt) and len(dealt.round.hand) == 5 and dealt.round.target == 36
     assert "Make <b>36</b>" in dealt.text
-    won = await services.answers.answer(GROUP, ANN, solve(dealt.dealt.hand, 36)[0], True)
-    assert won is not None and won.closed
+    won = await services.answers.answer(GROUP, ANN, solve(dealt.round.hand, 36)[0], True)
+    assert isinstance(won, Closed)
 
 
 async def dealt_by_hand(services: Services, stores: Stores, chat: Chat, kind: str, hand: tuple,
@@ -139,11 +141,11 @@ async def test_countdown_closest_answer_wins_at_the_end(services: Services, stor
     round_ = await dealt_by_hand(services, stores, GROUP, "countdown", (1, 3, 7, 10, 25, 50),
                                  831)
     ann = await services.answers.answer(GROUP, ANN, "10*(3*25+1+7)", explicit=True)
-    assert ann is not None and not ann.closed and "1 away" in ann.text
+    assert ann is not None and not isinstance(ann, Closed) and "1 away" in ann.text
     clock.now += 5
     # as close, but later
     ben = await services.answers.answer(GROUP, BEN, "(1+7+3*25)*10", explicit=True)
-    assert ben is not None and not ben.closed
+    assert ben is not None and not isinstance(ben, Closed)
     far = await services.answers.answer(GROUP, LI, "50*10", explicit=True)
     assert far is not None and "331" in far.text
     closed = await services.rounds.expire(round_.id)
@@ -159,16 +161,16 @@ async def test_countdown_nobody_close(services: Services, stores: Stores, clock:
     await services.answers.answer(GROUP, ANN, "50*10", explicit=True)
     clock.now += 61  # time is up, the timer has not fired yet
     closed = await services.rounds.reveal(GROUP, BEN, admin)
-    assert closed.closed and "Nobody came within 10" in closed.text
+    assert isinstance(closed, Closed) and "Nobody came within 10" in closed.text
     assert (await stores.rounds.get_round(round_.id)).status == "revealed"
     assert "0 wins in 1 round" in await services.standings.stats(GROUP, ANN)
 
 
 async def test_countdown_exact_answer_ends_the_round(services: Services):
     for seed in range(50):
-        services.rounds.rng = random.Random(seed)
+        services.rounds.dealer.stock.seed = partial(random.Random(seed).getrandbits, 64)
         dealt = await services.rounds.play(GROUP, ANN, "countdown")
-        round_ = dealt.dealt
+        round_ = dealt.round
         assert round_ is not None
         best = solve_countdown(round_.hand, round_.target)
         if best.exact:
@@ -177,20 +179,20 @@ async def test_countdown_exact_answer_ends_the_round(services: Services):
     else:
         pytest.fail("no exact Countdown hand in 50 deals")
     won = await services.answers.answer(GROUP, BEN, best.expression or "", explicit=True)
-    assert won is not None and won.closed and "+10 points" in won.text
+    assert isinstance(won, Closed) and "+10 points" in won.text
     assert services.rounds.open_round(GROUP.id) is None
 
 
 async def test_yahtzee_round(services: Services):
     dealt = await services.rounds.play(GROUP, ANN, "yahtzee")
-    round_ = dealt.dealt
+    round_ = dealt.round
     assert round_ is not None and len(round_.hand) == 13 and "⚀" in dealt.text + "⚀"
     total = best_assignment(round_.hand).total
     wrong = await services.answers.answer(GROUP, BEN, str(total - 1), explicit=False)
     assert wrong is not None and wrong.reaction == "✍" and "more" not in wrong.text
     assert (await services.hints.hint(GROUP, BEN)).text == "No hints in this game."
     won = await services.answers.answer(GROUP, ANN, str(total), explicit=True)
-    assert won is not None and won.closed and f"The best total is <b>{total}</b>" in won.text
+    assert isinstance(won, Closed) and f"The best total is <b>{total}</b>" in won.text
     assert "<pre>" in won.text and "full house" in won.text
 
 
@@ -202,7 +204,7 @@ async def test_languages(services: Services, stores: Stores, pool: SolverPool, c
     # Ann speaks English, the chat chose Chinese
     dealt = await services.rounds.play(GROUP, ANN, "24")
     assert "算出" in dealt.text
-    closed = await services.rounds.expire(dealt.dealt.id)
+    closed = await services.rounds.expire(dealt.round.id)
     assert closed is not None and "时间到" in closed.text
     again, _ = await restart(stores, pool, clock)  # the choice is stored
     assert "还没有" in await again.standings.stats(GROUP, ANN)
@@ -211,9 +213,9 @@ async def test_languages(services: Services, stores: Stores, pool: SolverPool, c
 async def test_leaderboards_per_game(services: Services):
     for chat, player, kind in ((GROUP, ANN, "24"), (OTHER, BEN, "24"), (OTHER, BEN, "yahtzee")):
         dealt = await services.rounds.play(chat, player, kind)
-        round_ = dealt.dealt
+        round_ = dealt.round
         answer = solve(round_.hand)[0] if kind == "24" else str(round_.target)
-        assert (await services.answers.answer(chat, player, answer, True)).closed
+        assert isinstance(await services.answers.answer(chat, player, answer, True), Closed)
     top = services.standings.top
     top_here = await top(OTHER, BEN, everywhere=False)
     assert "Ben" in top_here and "Ann" not in top_here
@@ -225,12 +227,12 @@ async def test_leaderboards_per_game(services: Services):
 
 async def test_chat_migration_moves_the_open_round(services: Services):
     dealt = await services.rounds.play(GROUP, ANN, "24")
-    moved = await services.rounds.migrate_chat(GROUP.id, -100777)
-    assert moved is not None and moved.id == dealt.dealt.id and moved.chat_id == -100777
+    moved = await services.places.migrate(GROUP.id, -100777)
+    assert moved is not None and moved.id == dealt.round.id and moved.chat_id == -100777
     assert services.rounds.open_round(GROUP.id) is None
     won = await services.answers.answer(Chat(-100777, "supergroup"), ANN, solve(moved.hand)[0],
                                         True)
-    assert won is not None and won.closed
+    assert isinstance(won, Closed)
 
 
 async def test_solving_service(pool: SolverPool):

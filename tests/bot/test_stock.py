@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 
+from bot.play.deals.stock import COSTLY_MOST, FIRST_SIZE, Stock
 from bot.play.games import GAMES, Analysis, PlayOptions
-from bot.play.games.rules import ANALYSES, Analyses
+from bot.play.games.analyses import ANALYSES, Analyses
 from bot.play.games.twentyfour import ready, solutions
 from bot.play.people import Chat, Player
-from bot.play.stock import COSTLY_MOST, FIRST_SIZE, Stock
+from bot.play.round.outcomes import Closed, Edited
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
 from tests.bot.conftest import Clock, new_services
@@ -101,14 +102,14 @@ async def test_hints_and_the_end_read_the_deals_analysis(stores: Stores, pool: S
     lanes = Lanes(pool)
     services, _ = new_services(stores, lanes, clock, seed=11)  # type: ignore[arg-type]
     dealt = await services.rounds.play(GROUP, ANN, "24")
-    current = dealt.dealt
+    current = dealt.round
     assert current is not None
     assert ANALYSES.known("24", current.hand, current.target) is not None
     lanes.closed = True  # from here, any solver work fails the test
     hint = await services.hints.hint(GROUP, ANN)
-    assert hint.reaction == "👌" and hint.edit is not None
+    assert hint.reaction == "👌" and isinstance(hint, Edited)
     revealed = await services.rounds.reveal(GROUP, ANN)
-    assert revealed.closed and "= 24" in revealed.text
+    assert isinstance(revealed, Closed) and "= 24" in revealed.text
 
 
 async def test_a_round_without_its_analysis_gets_one_in_the_heavy_lane(
@@ -116,11 +117,11 @@ async def test_a_round_without_its_analysis_gets_one_in_the_heavy_lane(
     lanes = Lanes(pool)
     services, _ = new_services(stores, lanes, clock, seed=12)  # type: ignore[arg-type]
     for game in ("24", "countdown", "yahtzee"):
-        current = (await services.rounds.play(GROUP, BEN, game)).dealt
+        current = (await services.rounds.play(GROUP, BEN, game)).round
         assert current is not None
         ANALYSES.forget((game, current.hand, current.target))  # as after a restart
         lanes.calls.clear()
-        assert (await services.rounds.reveal(GROUP, BEN)).closed
+        assert isinstance(await services.rounds.reveal(GROUP, BEN), Closed)
         assert ("rounds", "analyse") not in lanes.calls
         assert ("heavy", "analyse") in lanes.calls
 

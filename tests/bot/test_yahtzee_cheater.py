@@ -17,7 +17,7 @@ import re
 import pytest
 
 from bot.play.games import yahtzee
-from bot.play.games.rules import Verdict
+from bot.play.games.records import Verdict
 from bot.store.records import Round
 from bot.text.i18n import Texts
 from tests.bot.conftest import Harness
@@ -69,7 +69,7 @@ async def play(h: Harness, rolls: tuple, total: int) -> tuple[list[int], list[st
     made = await h.stores.rounds.open_round(CHAT, "yahtzee", rolls, total, "", 20, "en", now,
                                             now + 60, ANN["id"])
     assert made is not None
-    h.services.rounds.board.load(await h.stores.rounds.open_rounds())
+    h.services.table.load(await h.stores.rounds.open_rounds())
     low, high = yahtzee.total_bounds(rolls)  # said in the deal: the table's, not the answer's
     h.services.answers.throttle.buckets.clear()
     sent, reactions = len(h.telegram.sent), len(h.telegram.reactions)

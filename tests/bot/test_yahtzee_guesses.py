@@ -9,9 +9,10 @@ import asyncio
 import pytest
 
 from bot.play.games import yahtzee
+from bot.play.guards.throttle import Throttle
 from bot.play.people import Chat, Player
+from bot.play.round.outcomes import Closed, Dealt
 from bot.play.services import Services
-from bot.play.throttle import Throttle
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.store.stores import Stores
@@ -40,8 +41,8 @@ def services(stores: Stores, pool: SolverPool, clock: Clock) -> Services:
 
 async def deal(services: Services) -> Round:
     dealt = await services.rounds.play(GROUP, ANN, "yahtzee")
-    assert dealt.dealt is not None
-    return dealt.dealt
+    assert isinstance(dealt, Dealt)
+    return dealt.round
 
 
 async def guess(services: Services, player: Player, total: int) -> str:
@@ -136,7 +137,7 @@ async def test_three_sealed_guesses_each_then_a_polite_no(services: Services, st
     assert services.rounds.open_round(GROUP.id) is not None
     assert await stores.rounds.guesses_made(round_.id, BEN.id) == 3
     won = await services.answers.answer(GROUP, CY, str(best), explicit=True)  # Cy has all three
-    assert won is not None and won.closed and "Cy" in won.text and "+20 points" in won.text
+    assert isinstance(won, Closed) and "Cy" in won.text and "+20 points" in won.text
 
 
 async def test_numbers_outside_the_range_are_chat(services: Services, stores: Stores):
@@ -179,7 +180,7 @@ async def test_the_count_survives_a_restart(services: Services, stores: Stores, 
     for offset in (30, 20):
         await guess(services, BEN, round_.target + offset)
     again = new_game(stores, pool, clock)  # a restart: the open round is read back
-    again.rounds.board.load(await stores.rounds.open_rounds())
+    again.table.load(await stores.rounds.open_rounds())
     await again.people.load()
     assert "0 left" in await noted(again, BEN, round_.target + 12)
     assert "had your 3 guesses" in await guess(again, BEN, round_.target)
@@ -213,7 +214,7 @@ async def test_once_others_guessed_the_starter_cannot_end_the_round(services: Se
     await noted(services, ANN, round_.target + 1)
     await noted(services, BEN, round_.target + 2)
     refused = await services.rounds.reveal(GROUP, ANN)
-    assert not refused.closed and "only a chat admin" in refused.text
+    assert not isinstance(refused, Closed) and "only a chat admin" in refused.text
     assert services.rounds.open_round(GROUP.id) is not None
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from bot.play.games.countdown import Countdown
-from bot.play.games.rules import Analysis, Deal, PlayOptions, Revealed, Rules, Verdict
+from bot.play.games.records import Analysis, Deal, PlayOptions, Revealed, Verdict
+from bot.play.games.rules import Rules
 from bot.play.games.twentyfour import TwentyFour
 from bot.play.games.yahtzee import Yahtzee
 

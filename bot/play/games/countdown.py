@@ -13,17 +13,10 @@ from collections import Counter
 from collections.abc import Callable
 
 from bot.play import feedback
-from bot.play.games.rules import (
-    DEAL_SECONDS,
-    Analysis,
-    Deal,
-    Maker,
-    PlayOptions,
-    Revealed,
-    Rules,
-    Verdict,
-    read_expression,
-)
+from bot.play.games.batches import DEAL_SECONDS, Maker
+from bot.play.games.reading import read_expression
+from bot.play.games.records import Analysis, Deal, PlayOptions, Revealed, Verdict
+from bot.play.games.rules import Rules
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.text import markup
@@ -98,6 +91,10 @@ def best(hand: tuple[int, ...], target: int) -> tuple[int, str]:
 class Countdown(Rules):
     name = GAME
     closest_wins = True
+
+    def replay_options(self, ended: Round, same_level: bool) -> PlayOptions:
+        """As many large numbers again."""
+        return PlayOptions(large=sum(n in LARGE for n in ended.hand))
 
     def dealer(self, options: PlayOptions, budget: float = DEAL_SECONDS) -> tuple[Maker, tuple]:
         return ready, (DEFAULT_LARGE if options.large is None else options.large,)

@@ -12,17 +12,10 @@ from collections.abc import Callable
 from itertools import combinations_with_replacement
 
 from bot.play import feedback
-from bot.play.games.rules import (
-    DEAL_SECONDS,
-    Analysis,
-    Deal,
-    Maker,
-    PlayOptions,
-    Revealed,
-    Rules,
-    Verdict,
-    read_expression,
-)
+from bot.play.games.batches import DEAL_SECONDS, Maker
+from bot.play.games.reading import read_expression
+from bot.play.games.records import Analysis, Deal, PlayOptions, Revealed, Verdict
+from bot.play.games.rules import Rules
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.text import markup
@@ -145,6 +138,7 @@ class TwentyFour(Rules):
     name = GAME
     gives_hints = True
     pages_solutions = True
+    levels = True
 
     def dealer(self, options: PlayOptions, budget: float = DEAL_SECONDS) -> tuple[Maker, tuple]:
         return ready, (options.level, options.count or 4,
@@ -152,6 +146,11 @@ class TwentyFour(Rules):
 
     def analyser(self) -> Callable[[tuple, int], Analysis]:
         return analyse
+
+    def replay_options(self, ended: Round, same_level: bool) -> PlayOptions:
+        """As many numbers and the same target again (and the same level, if asked)."""
+        return PlayOptions(level=ended.level if same_level else None, count=len(ended.hand),
+                           target=ended.target)
 
     def costly(self, options: PlayOptions) -> bool:
         return (options.count or 4) > 4 or options.target not in (None, 24)

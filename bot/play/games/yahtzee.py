@@ -20,16 +20,9 @@ import re
 from collections.abc import Callable, Sequence
 from functools import cache
 
-from bot.play.games.rules import (
-    DEAL_SECONDS,
-    Analysis,
-    Deal,
-    Maker,
-    PlayOptions,
-    Revealed,
-    Rules,
-    Verdict,
-)
+from bot.play.games.batches import DEAL_SECONDS, Maker
+from bot.play.games.records import Analysis, Deal, PlayOptions, Revealed, Verdict
+from bot.play.games.rules import Rules
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.text import markup

@@ -19,7 +19,7 @@ from bot.play.games import PlayOptions
 from bot.play.games.countdown import LARGE
 from bot.play.games.twentyfour import COUNTS, TARGETS
 from bot.play.games.yahtzee import parse_dice
-from bot.play.matches import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
+from bot.play.matches.matches import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
 from bot.text import markup
 from bot.text.i18n import Texts
 from solver.parser import fold_width
@@ -40,9 +40,26 @@ SHOWN_WORD = 20  # characters of a word a usage answer quotes
 SHORT_NUMBER = 6  # digits a small count may have (leading zeros too) before int() reads it
 T = TypeVar("T")
 
-__all__ = ["SolveRequest", "UsageError", "parse_countdown", "parse_dice", "parse_match",
-           "parse_play", "parse_solve", "parse_top", "problem", "read_countdown", "read_dice",
-           "read_match", "read_play", "read_solve", "read_top", "usage_problem", "usage_text"]
+__all__ = [
+    "SolveRequest",
+    "UsageError",
+    "parse_countdown",
+    "parse_dice",
+    "parse_match",
+    "parse_play",
+    "parse_solve",
+    "parse_top",
+    "problem",
+    "read_arguments",
+    "read_countdown",
+    "read_dice",
+    "read_match",
+    "read_play",
+    "read_solve",
+    "read_top",
+    "usage_problem",
+    "usage_text",
+]
 
 
 class UsageError(ValueError):
@@ -75,6 +92,14 @@ def problem(read: Callable[[str], object], arguments: str) -> UsageError | None:
     except UsageError as error:
         return error
     return None
+
+
+def read_arguments(read: Callable[[str], T], arguments: str) -> T | UsageError:
+    """What `read` makes of a command's arguments, or why it refuses them: read once."""
+    try:
+        return read(arguments)
+    except UsageError as error:
+        return error
 
 
 def _or_none(read: Callable[[str], T], arguments: str) -> T | None:

@@ -18,16 +18,9 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot.play.games.rules import (
-    ANALYSIS_GRACE,
-    DEAL_GRACE,
-    DEAL_SECONDS,
-    Deal,
-    Maker,
-    PlayOptions,
-    Rules,
-    deal_many,
-)
+from bot.play.games.batches import ANALYSIS_GRACE, DEAL_GRACE, DEAL_SECONDS, Maker, deal_many
+from bot.play.games.records import Deal, PlayOptions
+from bot.play.games.rules import Rules
 from bot.runtime.pool import ROUND_WORK, SLOW_DEALS, SolverPool, SolverTimeout
 
 log = logging.getLogger(__name__)

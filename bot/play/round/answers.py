@@ -17,46 +17,53 @@ import dataclasses
 
 from bot.play.games import GAMES, Verdict
 from bot.play.games.yahtzee import GUESS_REACTION
+from bot.play.guards.throttle import Admission, Throttle
 from bot.play.people import Chat, People, Player
-from bot.play.reply import Reply
-from bot.play.rounds import Rounds
-from bot.play.throttle import Admission, Throttle
+from bot.play.round.outcomes import Closed, Marked, Said
+from bot.play.round.rounds import Rounds
+from bot.play.round.table import RoundTable
+from bot.runtime.pool import SolverPool
+from bot.store.protocols import RoundStore
 from bot.store.records import RaceWinner, Round
 from bot.text import markup
 from bot.text.i18n import Texts
 
 WRONG_REACTION = "👎"  # one of the emoji Telegram allows as a reaction
 IN_WORDS = frozenset({"unreadable"})  # verdicts said in words: the input is not an answer
+Answered = Closed | Marked | Said | None
 
 
 class Answers:
     """One instance for the whole bot, beside the round service whose rounds it judges."""
 
-    def __init__(self, rounds: Rounds, throttle: Throttle | None = None) -> None:
-        self.rounds = rounds
-        self.store = rounds.store
-        self.people: People = rounds.people
-        self.board = rounds.board
+    def __init__(self, store: RoundStore, people: People, table: RoundTable, pool: SolverPool,
+                 rounds: Rounds, throttle: Throttle | None = None) -> None:
+        self.store = store
+        self.people = people
+        self.table = table
+        self.pool = pool
+        self.rounds = rounds  # a win's result is finished there, like every result
         self.throttle = throttle or Throttle()
 
     async def answer(self, chat: Chat, player: Player, text: str, explicit: bool,
-                     replied: bool = False) -> Reply | None:
+                     replied: bool = False) -> Answered:
         """Judge an answer; None means stay silent (not an attempt, no round, throttled).
         `explicit`: given as an answer (/a, or a reply to the deal: `replied`)."""
-        current = self.board.of(chat.id, chat.topic)
-        if current is None:
+        opened = self.table.of(chat.id, chat.topic)
+        if opened is None:
             return await self._late(chat, player, text, explicit, replied)
+        current = opened.record
         rules = GAMES[current.game]
         if not explicit and not rules.looks_like_answer(text):
             return None  # chatter: not even worth a trip to the pool
         if replied and not rules.tries(text, current):
             return None  # talk about the deal, not an answer to it
-        verdict = await rules.judge(self.rounds.pool, current, text, explicit)
+        verdict = await rules.judge(self.pool, current, text, explicit)
         if verdict.kind == "ignore":
             return None
         texts = self.people.texts(chat, player)
         await self.people.remember(chat, player)
-        now = self.board.clock()
+        now = self.table.clock()
         right = verdict.kind == "right"
         refusal = None
         if rules.guesses is not None and verdict.distance is not None:
@@ -75,28 +82,28 @@ class Answers:
         return await self._won(chat, player, current, verdict, texts, now)
 
     async def _won(self, chat: Chat, player: Player, current: Round, verdict: Verdict,
-                   texts: Texts, now: float) -> Reply:
+                   texts: Texts, now: float) -> Closed | Said:
         """A right answer: it wins if it closes the round (one closing UPDATE decides)."""
         shown = markup.code(verdict.expression) if verdict.expression else \
             f"<code>{verdict.value}</code>"
         if not await self.store.close_round(current.id, "won", now, player.id,
                                             verdict.expression or verdict.value,
                                             current.points, now - current.started_at):
-            return Reply(too_late(await self.store.race(current.id), now, texts))
-        held_back = self.board.live.elsewhere(current)
-        self.rounds.ended(current, won_at=now)
+            return Said(too_late(await self.store.race(current.id), now, texts))
+        held_back = self.table.live.elsewhere(current)
+        self.table.close(current, won_at=now)
         rules = GAMES[current.game]
         won = texts("won", name=markup.name(player.first_name), answer=shown,
                     elapsed=texts.seconds(now - current.started_at), points=current.points)
-        details = await rules.win_details(self.rounds.pool, current, texts)
+        details = await rules.win_details(self.pool, current, texts)
         if details and held_back:
             details = texts("answers_held_back")
-        return Reply("\n\n".join(filter(None, [won, details])), closed=True, ended=current.id,
-                     head=won, listed_all=not rules.pages_solutions)
+        return await self.rounds.finish(current, won, f"\n\n{details}" if details else "",
+                                        texts, listed_all=not rules.pages_solutions)
 
     async def _not_right(self, chat: Chat, player: Player, current: Round, verdict: Verdict,
                          texts: Texts, refusal: str | None = None
-                         ) -> Reply | None:
+                         ) -> Marked | Said | None:
         """The reply to an answer that did not win (yet): throttled; an attempt that scores
         nothing gets a reaction, and a guess (Yahtzee) the same mark whatever its distance;
         what cannot be read is said in words; a Countdown answer that could score is told its
@@ -104,50 +111,50 @@ class Answers:
         answer wins a tie)."""
         rules = GAMES[current.game]
         if rules.guesses is not None and refusal is None and verdict.kind not in IN_WORDS:
-            return Reply(rules.verdict_text(verdict, current, texts), reaction=GUESS_REACTION)
+            return Marked(GUESS_REACTION, rules.verdict_text(verdict, current, texts))
         admission = self.throttle.admit(chat.id, player.id)  # guesses are few: never held
         if admission is Admission.QUIET:
             return None
         if admission is Admission.NOTE:
-            return Reply(texts("slow_down", name=markup.name(player.first_name)))
+            return Said(texts("slow_down", name=markup.name(player.first_name)))
         if refusal is not None:
-            return Reply(refusal)
+            return Said(refusal)
         text = rules.verdict_text(verdict, current, texts)
         if verdict.kind in IN_WORDS:
-            return Reply(text)
+            return Said(text)
         if verdict.distance is None or rules.points_for(verdict.distance) == 0:
-            return Reply(text, reaction=WRONG_REACTION)
+            return Marked(WRONG_REACTION, text)
         best = await self.store.best_answer(current.id)  # this one is stored: ties settled
         if best is None or best.user_id == player.id:
-            return Reply(text)
+            return Said(text)
         key = "countdown_tie" if best.distance == verdict.distance else "countdown_behind"
-        return Reply(texts(key, expression=markup.code(verdict.expression),
+        return Said(texts(key, expression=markup.code(verdict.expression),
                            value=verdict.value, distance=verdict.distance,
                            name=markup.name(best.name), best=best.distance))
 
     async def _late(self, chat: Chat, player: Player, text: str,
-                    explicit: bool, replied: bool = False) -> Reply | None:
+                    explicit: bool, replied: bool = False) -> Said | None:
         """An answer when no round is on. Right for the round just won, it is stored (its
         player played that round, as one who lost the race by a hair) and told who was first
         and by how much; anything else after a win is told the round is over, if explicit;
         with no recent win, an explicit answer hears there is no round."""
         texts = self.people.texts(chat, player)
-        finished = self.board.just_won(chat.id, chat.topic)
+        finished = self.table.just_won(chat.id, chat.topic)
         if finished is None:
-            return Reply(texts("no_round")) if explicit else None
+            return Said(texts("no_round")) if explicit else None
         rules = GAMES[finished.game]
         if (not explicit and not rules.looks_like_answer(text)) or \
                 (replied and not rules.tries(text, finished)):
             return None
-        verdict = await rules.judge(self.rounds.pool, finished, text, explicit)
+        verdict = await rules.judge(self.pool, finished, text, explicit)
         winner = await self.store.race(finished.id)
         if verdict.kind != "right" or winner is None or winner.user_id == player.id:
-            return Reply(texts("round_over")) if explicit else None
+            return Said(texts("round_over")) if explicit else None
         await self.people.remember(chat, player)
-        now = self.board.clock()
+        now = self.table.clock()
         await self.store.record_answer(finished.id, player.id, text[:200], True, now,
                                        verdict.distance)
-        return Reply(too_late(winner, now, texts))
+        return Said(too_late(winner, now, texts))
 
 
 def too_late(winner: RaceWinner | None, at: float, texts: Texts) -> str:

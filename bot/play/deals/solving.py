@@ -1,10 +1,10 @@
 """Answers to questions about a puzzle that is not a round: /solve, /countdown and /yahtzee with
 the puzzle given, and inline queries. Stateless but for a small cache of inline results.
 
-A puzzle being played right now in any chat is refused, however it is asked (bot.play.live):
+A puzzle being played right now in any chat is refused, however it is asked (bot.play.guards.live):
 the bot never solves its own live round for anyone. The solver runs in the pool's heavy lane
 under a time limit, and each person (and chat) draws on a budget of solver seconds
-(bot.play.throttle), so that no one can keep it busy for long; the texts come from the games'
+(bot.play.guards.throttle), so that no one can keep it busy for long; the texts come from the games'
 own wording.
 """
 
@@ -16,14 +16,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from bot.play.arguments import SolveRequest, UsageError, read_solve, usage_problem
+from bot.play.deals.paging import Page, page_of
+from bot.play.games.analyses import ANALYSES
 from bot.play.games.countdown import best, best_text
-from bot.play.games.rules import ANALYSES
 from bot.play.games.twentyfour import GAME, solutions
 from bot.play.games.yahtzee import table_text
-from bot.play.live import LivePuzzles, could_be_live
-from bot.play.paging import Page, page_of
-from bot.play.requests import SolveRequest, UsageError, read_solve, usage_problem
-from bot.play.throttle import Ticket, WorkBudget
+from bot.play.guards.live import LivePuzzles, could_be_live
+from bot.play.guards.throttle import Ticket, WorkBudget
 from bot.runtime.pool import SolverPool, SolverTimeout, timed
 from bot.text import markup
 from bot.text.html_text import visible_text

@@ -1,0 +1,44 @@
+"""A new puzzle for a round: taken from the stock (made ahead in the solver pool's heavy lane with
+its analysis), and charged to the player's and the chat's budget of solver time when the deal may
+take long (another target, more numbers)."""
+
+from __future__ import annotations
+
+from bot.play.deals.stock import Stock
+from bot.play.games import Deal, PlayOptions, Rules
+from bot.play.games.batches import DEAL_SECONDS
+from bot.play.guards.throttle import Ticket, WorkBudget
+from bot.runtime.pool import SolverTimeout
+from bot.text.i18n import Texts
+
+DEAL_ROOM = 1.0  # what a costly deal reserves of the work budget beyond its search time
+
+
+class Dealer:
+    def __init__(self, stock: Stock, budget: WorkBudget,
+                 deal_seconds: float = DEAL_SECONDS) -> None:
+        self.stock = stock
+        self.budget = budget  # shared with the solving service: one allowance per person
+        self.deal_seconds = deal_seconds
+
+    async def deal(self, rules: Rules, options: PlayOptions, player_id: int, chat_id: int,
+                   texts: Texts) -> Deal | str:
+        """A new puzzle, or why there is none (busy, too slow, no hand for that target)."""
+        ticket: Ticket | None = None
+        if rules.costly(options):
+            taken = self.budget.take(player_id, chat_id, self.deal_seconds + DEAL_ROOM)
+            if isinstance(taken, int):
+                return texts("busy", seconds=taken)
+            ticket = taken
+        cost = self.deal_seconds + DEAL_ROOM  # what a deal stopped at its limit costs
+        try:
+            dealt, cost = await self.stock.take(rules, options, self.deal_seconds)
+        except SolverTimeout:
+            return texts("deal_timeout")
+        finally:
+            if ticket is not None:  # the hand's own solver time, made ahead or just now
+                self.budget.settle(ticket, cost)
+        if dealt is None:
+            return texts("play_no_hand", count=options.count or 4,
+                         target=24 if options.target is None else options.target)
+        return dealt

@@ -1,0 +1,48 @@
+"""Reading what a player typed as an answer: whether a plain message may be one at all, the
+expression before an "=", and whether a reply to the deal tries to answer it. Cheap: no solver."""
+
+from __future__ import annotations
+
+import re
+
+from bot.play.games.records import Verdict
+from solver import Expr, ParseError, parse
+from solver.parser import normalise
+
+LOOKS_LIKE_MATH = re.compile(r"^[\d\s+\-*/×÷·xX−–()（）０-９＋－＊／=:：]+$")
+COLONS = str.maketrans({":": "/", "：": "/"})  # 13:2 is a common way to write 13÷2
+# two numbers with an operator between them, once parentheses and spaces are gone
+JOINED = re.compile(r"(?=([0-9]+)[-+*/]([0-9]+))")
+
+
+def unreadable(error: ParseError) -> Verdict:
+    return Verdict("unreadable", error=error.code, params=dict(error.params))
+
+
+def read_expression(text: str, explicit: bool) -> Expr | Verdict:
+    """The expression of an answer, or the verdict when there is none to judge.
+
+    "(3+3)*4 = 24" is fine: what stands before the sign is the answer. A plain message (not
+    explicit) that is not arithmetic, or can't be read, is chatter and ignored.
+    """
+    text = text.strip()
+    if "=" in text:
+        text = text.split("=", 1)[0].strip()
+    if not explicit and not LOOKS_LIKE_MATH.match(text):
+        return Verdict("ignore")
+    try:
+        return parse(text.translate(COLONS))
+    except ParseError as error:
+        return unreadable(error) if explicit else Verdict("ignore")
+
+
+def is_attempt(text: str, hand: tuple[int, ...]) -> bool:
+    """Whether a reply to the deal tries to answer it: an operator between two numbers of the
+    hand ("haha this one is tough" does not; "(8-4)*(3+3)" and "8 ÷ 3 so far" do)."""
+    try:
+        plain = normalise(text.split("=", 1)[0].translate(COLONS))
+    except ParseError:
+        return False
+    joined = re.sub(r"[\s()]", "", plain)
+    dealt = {str(n) for n in hand}
+    return any(a in dealt and b in dealt for a, b in JOINED.findall(joined))

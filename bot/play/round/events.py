@@ -1,0 +1,46 @@
+"""What follows a round's close, inside play: the event a closed round raises, and who follows it
+(a match adds its scoreboard and sets its next deal). The round service raises it once the
+database closed the round; the Telegram side only sends the result it is handed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bot.store.records import Round
+
+
+@dataclass(frozen=True)
+class RoundClosed:
+    round: Round
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """What a follower adds to a result: `lines` under its head (a scoreboard, a podium), and
+    whether a match still runs in the topic (its result then offers no Play again)."""
+
+    lines: str | None = None
+    match_on: bool = False
+
+
+Follower = Callable[[RoundClosed], Awaitable[FollowUp]]
+
+
+class Closings:
+    def __init__(self) -> None:
+        self._followers: list[Follower] = []
+
+    def follow(self, follower: Follower) -> None:
+        self._followers.append(follower)
+
+    async def closed(self, event: RoundClosed) -> FollowUp:
+        """Every follower's answer to the event, joined."""
+        lines, match_on = [], False
+        for follower in self._followers:
+            said = await follower(event)
+            if said.lines:
+                lines.append(said.lines)
+            match_on = match_on or said.match_on
+        return FollowUp("\n".join(lines) or None, match_on)

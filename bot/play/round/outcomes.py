@@ -1,0 +1,98 @@
+"""What a round's transitions hand the Telegram side: one typed outcome each, saying what to show
+and nothing of how. The face sends it; what must follow a sent message (its id stored, a result
+counted as announced) is the outcome's own `after`, written here in play, so the face never
+calls back into a service to finish the job.
+
+The buttons a message carries are named by what they do (`HINT`, `AGAIN`...); the face turns
+them into keyboards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from bot.store.records import Round
+from bot.text.i18n import Texts
+
+# what a button under a deal or a result does
+HINT, REVEAL, AGAIN, SAME, SOLUTIONS = "hint", "reveal", "again", "same", "solutions"
+
+AfterSend = Callable[[int | None], Awaitable[None]]
+"""What play does once the message is sent: given its id, or None when Telegram refused it for
+good (the chat is gone); not called when sending failed for a reason a retry may cure."""
+
+
+async def nothing_after(_message_id: int | None) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class Said:
+    """Words in answer (a usage line, a refusal, a note)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Why not: a button press is told it as a notice, a command in words."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Marked:
+    """An answer marked with a reaction instead of words (a wrong attempt, a sealed guess);
+    `text` is said only where the chat takes no reaction."""
+
+    reaction: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """A new round's deal, with its buttons; `after` stores the message's id (replies to it are
+    answers, hints edit it)."""
+
+    round: Round
+    text: str
+    texts: Texts
+    actions: tuple[str, ...]
+    after: AfterSend = field(default=nothing_after, compare=False)
+
+
+@dataclass(frozen=True)
+class Edited:
+    """The open round's deal, rewritten (a hint, a match's "time left"), its buttons kept;
+    `notice` is the short form, told to a button press or said where the deal can't be edited;
+    `reaction` marks the command that asked for it."""
+
+    round: Round
+    text: str
+    texts: Texts
+    actions: tuple[str, ...]
+    notice: str
+    reaction: str | None = None
+
+
+@dataclass(frozen=True)
+class Closed:
+    """A round's result: `head` (who won, or how it ended, and a match's scoreboard) stays on top
+    while its solutions are paged; `actions` are the buttons under it; the ended deal's buttons
+    go. `after` counts the result as announced."""
+
+    round: Round
+    text: str
+    head: str
+    texts: Texts
+    actions: tuple[str, ...]
+    after: AfterSend = field(default=nothing_after, compare=False)
+
+
+Outcome = Said | Refused | Marked | Dealt | Edited | Closed
+
+
+def text_of(outcome: Outcome) -> str:
+    """The words an outcome stands for (what a test or a log reads)."""
+    return outcome.text

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
-from bot.play.games import PlayOptions
+from bot.play.games import PlayOptions, countdown, twentyfour, yahtzee
 from bot.play.games.countdown import LARGE
 from bot.play.games.twentyfour import COUNTS, TARGETS
 from bot.play.games.yahtzee import parse_dice
@@ -118,6 +118,30 @@ class SolveRequest:
     numbers: tuple[int, ...]
     target: int
     closest: bool = False  # Countdown rules: the nearest value with whole-number steps
+
+
+@dataclass(frozen=True)
+class DealRequest:
+    """A round asked for: which game, with what options."""
+
+    game: str
+    options: PlayOptions = field(default_factory=PlayOptions)
+
+
+def read_play_request(arguments: str) -> DealRequest:
+    """/play's arguments: a round of 24 (see `read_play`)."""
+    return DealRequest(twentyfour.GAME, read_play(arguments))
+
+
+def read_countdown_request(arguments: str) -> DealRequest | SolveRequest:
+    """/countdown's arguments: a round (with that many large numbers), or a game to solve."""
+    read = read_countdown(arguments)
+    return DealRequest(countdown.GAME, read) if isinstance(read, PlayOptions) else read
+
+
+def read_yahtzee_request(arguments: str) -> DealRequest | list[tuple[int, ...]]:
+    """/yahtzee's arguments: none for a round, or 65 dice to solve."""
+    return DealRequest(yahtzee.GAME) if not arguments.strip() else read_dice(arguments)
 
 
 def _numbers_and_target(text: str) -> tuple[list[int], int | None]:

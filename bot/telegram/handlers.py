@@ -14,15 +14,16 @@ from telegram.constants import ChatType
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 
 from bot.play.arguments import (
+    DealRequest,
     SolveRequest,
     UsageError,
     read_arguments,
-    read_countdown,
-    read_dice,
+    read_countdown_request,
     read_match,
-    read_play,
+    read_play_request,
     read_solve,
     read_top,
+    read_yahtzee_request,
     usage_text,
 )
 from bot.play.help import help_text
@@ -71,41 +72,40 @@ async def help_command(update: Update, context: Context) -> None:
 
 async def play(update: Update, context: Context) -> None:
     """/play [easy|medium|hard] [4|5|6] [= target]: deal a round of 24."""
-    options = read_arguments(read_play, arguments(context))
-    if isinstance(options, UsageError):
-        await usage(update, context, "play_usage", options)
+    request = read_arguments(read_play_request, arguments(context))
+    if isinstance(request, UsageError):
+        await usage(update, context, "play_usage", request)
         return
-    await deliver(update, context, await services_of(context).rounds.play(
-        chat_of(update), player_of(update), "24", options))
+    await deal(update, context, request)
 
 
 async def countdown(update: Update, context: Context) -> None:
     """/countdown [0-4]: a Countdown round; /countdown n1 .. n6 = T: solve one."""
-    services, texts = services_of(context), texts_of(update, context)
-    request = read_arguments(read_countdown, arguments(context))
+    request = read_arguments(read_countdown_request, arguments(context))
     if isinstance(request, UsageError):
         await usage(update, context, "countdown_usage", request)
     elif isinstance(request, SolveRequest):
-        await reply(update, context,
-                    await services.solving.closest(request, texts, asker_of(update)))
+        await reply(update, context, await services_of(context).solving.closest(
+            request, texts_of(update, context), asker_of(update)))
     else:
-        await deliver(update, context, await services.rounds.play(
-            chat_of(update), player_of(update), "countdown", request))
+        await deal(update, context, request)
 
 
 async def yahtzee(update: Update, context: Context) -> None:
     """/yahtzee: a round of the Yahtzee puzzle; /yahtzee and 65 dice: solve that game."""
-    services, given = services_of(context), arguments(context)
-    if not given.strip():
-        await deliver(update, context, await services.rounds.play(
-            chat_of(update), player_of(update), "yahtzee"))
-        return
-    rolls = read_arguments(read_dice, given)
-    if isinstance(rolls, UsageError):
-        await usage(update, context, "yahtzee_usage", rolls)
-        return
-    await reply(update, context, await services.solving.yahtzee(
-        rolls, texts_of(update, context), asker_of(update)))
+    request = read_arguments(read_yahtzee_request, arguments(context))
+    if isinstance(request, UsageError):
+        await usage(update, context, "yahtzee_usage", request)
+    elif isinstance(request, DealRequest):
+        await deal(update, context, request)
+    else:
+        await reply(update, context, await services_of(context).solving.yahtzee(
+            request, texts_of(update, context), asker_of(update)))
+
+
+async def deal(update: Update, context: Context, request: DealRequest) -> None:
+    await deliver(update, context, await services_of(context).rounds.play(
+        chat_of(update), player_of(update), request.game, request.options))
 
 
 async def match(update: Update, context: Context) -> None:

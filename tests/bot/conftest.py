@@ -15,13 +15,13 @@ import pytest
 from telegram import Update
 from telegram.ext import Application
 
+from bot.demo.emulator import BotApiEmulator
 from bot.play.scheduler import NEXT_DEAL, ROUND_END, WARNING, Alarm
 from bot.play.services import Services, build_services
 from bot.runtime.config import Config
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
 from bot.telegram.app import build_application, on_startup
-from tests.fake_telegram import FakeTelegram
 from tests.fake_telegram import telegram as telegram
 from tests.postgres import BACKENDS, open_backend
 from tests.postgres import postgres_server as postgres_server
@@ -38,7 +38,7 @@ def pool() -> Iterator[SolverPool]:
 class Harness:
     """The real Application wired to the fake server; `send` feeds an Update and waits for it."""
 
-    def __init__(self, app: Application, telegram: FakeTelegram) -> None:
+    def __init__(self, app: Application, telegram: BotApiEmulator) -> None:
         self.app = app
         self.telegram = telegram
         self.ids = itertools.count(1)
@@ -79,14 +79,14 @@ class Harness:
         return self.app.bot_data.stores
 
 
-def make_config(telegram: FakeTelegram, database: Path, round_seconds: float = 60.0) -> Config:
+def make_config(telegram: BotApiEmulator, database: Path, round_seconds: float = 60.0) -> Config:
     return Config(token=telegram.token, base_url=telegram.base_url, database_path=database,
                   round_seconds=round_seconds, countdown_seconds=60.0, yahtzee_seconds=60.0,
                   solver_workers=1, rate_limit=False, solve_timeout=10.0)
 
 
 @contextlib.asynccontextmanager
-async def running(telegram: FakeTelegram, pool: SolverPool, config: Config
+async def running(telegram: BotApiEmulator, pool: SolverPool, config: Config
                   ) -> AsyncIterator[Harness]:
     """The real Application started as the bot starts it (rounds resumed), then stopped as on
     SIGTERM."""
@@ -104,7 +104,7 @@ async def running(telegram: FakeTelegram, pool: SolverPool, config: Config
 
 
 @pytest.fixture
-async def harness(telegram: FakeTelegram, pool: SolverPool, tmp_path: Path
+async def harness(telegram: BotApiEmulator, pool: SolverPool, tmp_path: Path
                   ) -> AsyncIterator[Harness]:
     async with running(telegram, pool, make_config(telegram, tmp_path / "bot.sqlite3")) as h:
         yield h

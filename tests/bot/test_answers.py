@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.demo.emulator import BotApiEmulator
 from bot.play.people import Chat, Player
 from bot.play.round.answers import WRONG_REACTION
 from bot.play.round.table import LATE_WITHIN
@@ -22,7 +23,6 @@ from bot.telegram.app import build_application, on_startup
 from solver import solve
 from tests.bot.conftest import Harness, make_config, new_services, running
 from tests.bot.scoring import score_mismatches
-from tests.fake_telegram import FakeTelegram
 
 GROUP = -1301
 ANN = {"id": 41, "is_bot": False, "first_name": "Ann"}
@@ -205,7 +205,7 @@ async def test_countdown_typed_attempts_use_only_the_hand(harness: Harness):
 
 
 @pytest.fixture
-async def private_bot(telegram: FakeTelegram, pool: SolverPool, tmp_path: Path
+async def private_bot(telegram: BotApiEmulator, pool: SolverPool, tmp_path: Path
                       ) -> AsyncIterator[Harness]:
     """The bot in privacy mode: getMe says it cannot read every group message."""
     telegram.privacy_mode = True
@@ -226,7 +226,7 @@ async def test_in_privacy_mode_deals_do_not_invite_typing(private_bot: Harness):
 
 
 async def test_privacy_mode_is_read_from_getme_and_explained_in_the_log(
-        telegram: FakeTelegram, pool: SolverPool, tmp_path: Path,
+        telegram: BotApiEmulator, pool: SolverPool, tmp_path: Path,
         caplog: pytest.LogCaptureFixture):
     for privacy in (False, True):
         telegram.privacy_mode = privacy

@@ -11,8 +11,8 @@ from types import SimpleNamespace
 from telegram import Update
 from telegram.ext import ApplicationBuilder, ContextTypes, TypeHandler
 
+from bot.demo.emulator import BotApiEmulator
 from bot.telegram.fairness import FairUpdates, install, sender
-from tests.fake_telegram import FakeTelegram
 
 A, B, C = 1, 2, 3
 
@@ -108,7 +108,7 @@ def test_whose_update_it_is():
     assert sender(object()) == ("other", 0)
 
 
-async def test_in_a_real_application_updates_are_served_fairly(telegram: FakeTelegram):
+async def test_in_a_real_application_updates_are_served_fairly(telegram: BotApiEmulator):
     app = ApplicationBuilder().token(telegram.token).base_url(telegram.base_url) \
         .updater(None).build()
     fair = install(app, FairUpdates(concurrent=1, per_user_running=1))

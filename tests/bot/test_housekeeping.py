@@ -8,17 +8,17 @@ import asyncio
 import time
 from pathlib import Path
 
+from bot.demo.emulator import BotApiEmulator
 from bot.runtime.health import heartbeat_path
 from bot.runtime.pool import SolverPool
 from bot.telegram.app import build_application, on_startup
 from bot.telegram.jobs import FORGET_EVERY, HANDLED_UPDATES_KEPT
 from tests.bot.conftest import make_config, running
-from tests.fake_telegram import FakeTelegram
 
 WAIT = 10.0  # seconds: far less than either interval (30 s, an hour)
 
 
-async def test_the_first_heartbeat_comes_at_start(telegram: FakeTelegram, pool: SolverPool,
+async def test_the_first_heartbeat_comes_at_start(telegram: BotApiEmulator, pool: SolverPool,
                                                   tmp_path: Path):
     config = make_config(telegram, tmp_path / "bot.sqlite3")
     beat = heartbeat_path(config.database_path)
@@ -40,7 +40,7 @@ async def test_the_first_heartbeat_comes_at_start(telegram: FakeTelegram, pool: 
         await app.post_shutdown(app)  # type: ignore[misc]
 
 
-async def test_old_update_ids_are_forgotten_at_start(telegram: FakeTelegram, pool: SolverPool,
+async def test_old_update_ids_are_forgotten_at_start(telegram: BotApiEmulator, pool: SolverPool,
                                                      tmp_path: Path):
     config = make_config(telegram, tmp_path / "bot.sqlite3")
     long_ago = time.time() - HANDLED_UPDATES_KEPT - FORGET_EVERY

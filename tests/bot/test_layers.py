@@ -78,6 +78,23 @@ def test_only_the_face_speaks_telegram(path: Path):
             f"{name} uses the JobQueue; timers go through bot.telegram.jobs"
 
 
+FACE = [path for path in SOURCES if module_name(path).startswith("bot.telegram")]
+GAME_NAMES = {"24", "countdown", "yahtzee"}
+
+
+@pytest.mark.parametrize("path", FACE, ids=lambda p: module_name(p))
+def test_the_face_knows_no_game(path: Path):
+    """Game rules live in bot.play: the face neither imports a game's module nor branches on a
+    game's name (the commands' names are the face's own)."""
+    name = module_name(path)
+    assert not [m for m in imports(path) if m.startswith("bot.play.games")], \
+        f"{name} imports a game's rules"
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Compare):
+            named = {c.value for c in ast.walk(node) if isinstance(c, ast.Constant)}
+            assert not named & GAME_NAMES, f"{name} branches on a game: line {node.lineno}"
+
+
 def test_every_layer_has_modules():
     layers = {layer_of(module_name(path)) for path in SOURCES}
     assert layers == set(MAY_IMPORT)

@@ -9,18 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from pathlib import Path
 
 import pytest
 from telegram import Update
 from telegram.error import Forbidden
 
+from bot.demo.emulator import BotApiEmulator
 from bot.play.scheduler import NEXT_DEAL, ROUND_END, Alarm
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.telegram import handlers, jobs
 from tests.bot.conftest import Harness, make_config, running
-from tests.fake_telegram import FakeTelegram
 
 GROUP = -3301
 FORUM = -1003302
@@ -78,7 +79,7 @@ async def test_removed_from_a_forum_every_topic_ends_quietly(harness: Harness, c
     assert len(harness.telegram.sent) == sent and errors(caplog) == []
 
 
-async def test_a_removal_stays_across_a_restart(telegram: FakeTelegram, pool: SolverPool,
+async def test_a_removal_stays_across_a_restart(telegram: BotApiEmulator, pool: SolverPool,
                                                 tmp_path: Path):
     config = make_config(telegram, tmp_path / "bot.sqlite3")
     async with running(telegram, pool, config) as bot:
@@ -107,7 +108,7 @@ async def test_added_to_a_group_it_greets(harness: Harness, user: dict, words: s
     assert [s.chat_id for s in harness.telegram.sent] == [GROUP]
 
 
-async def test_the_greeting_tells_how_to_answer_in_privacy_mode(telegram: FakeTelegram,
+async def test_the_greeting_tells_how_to_answer_in_privacy_mode(telegram: BotApiEmulator,
                                                                pool: SolverPool, tmp_path: Path):
     telegram.privacy_mode = True
     async with running(telegram, pool, make_config(telegram, tmp_path / "bot.sqlite3")) as bot:
@@ -181,7 +182,7 @@ async def test_a_group_that_migrated_unheard(harness: Harness, caplog):
     assert errors(caplog) == []
 
 
-async def test_owed_results_and_matches_at_start_in_a_chat_gone(telegram: FakeTelegram,
+async def test_owed_results_and_matches_at_start_in_a_chat_gone(telegram: BotApiEmulator,
                                                                 pool: SolverPool,
                                                                 tmp_path: Path, caplog):
     config = make_config(telegram, tmp_path / "bot.sqlite3", round_seconds=1.0)
@@ -192,7 +193,8 @@ async def test_owed_results_and_matches_at_start_in_a_chat_gone(telegram: FakeTe
         for job in bot.app.job_queue.jobs():  # the bot stops before the round's end
             job.schedule_removal()
     await telegram.remove_bot(GROUP, ANN, notify=False)
-    await asyncio.sleep(1.2)  # the round ran out while the bot was down
+    with sqlite3.connect(config.database_path) as database:  # it ran out while the bot was down
+        database.execute("UPDATE rounds SET deadline = deadline - 3600 WHERE status = 'open'")
     async with running(telegram, pool, config) as bot:
         assert await owed_to(bot, GROUP) == [] and await open_rounds_of(bot, GROUP) == []
         assert await bot.stores.matches.matches_on() == []

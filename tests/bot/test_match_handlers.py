@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.demo.emulator import BotApiEmulator
 from bot.runtime.pool import SolverPool
 from solver import solve
 from tests.bot.conftest import Harness, make_config
 from tests.bot.conftest import running as started
-from tests.fake_telegram import FakeTelegram
 
 GROUP = -3001
 ALICE = {"id": 31, "is_bot": False, "first_name": "Alice", "language_code": "en"}
@@ -25,7 +25,7 @@ CARL = {"id": 33, "is_bot": False, "first_name": "Carl", "language_code": "en"}
 
 
 @contextlib.asynccontextmanager
-async def running(telegram: FakeTelegram, pool: SolverPool, database: Path,
+async def running(telegram: BotApiEmulator, pool: SolverPool, database: Path,
                   round_seconds: float) -> AsyncIterator[Harness]:
     """The application started (rounds and matches resumed), then stopped as on SIGTERM."""
     config = make_config(telegram, database, round_seconds=round_seconds)
@@ -41,7 +41,7 @@ async def win(h: Harness, user: dict) -> None:
 
 
 @pytest.mark.slow
-async def test_a_short_match_plays_itself_out(telegram: FakeTelegram, pool: SolverPool,
+async def test_a_short_match_plays_itself_out(telegram: BotApiEmulator, pool: SolverPool,
                                               tmp_path: Path):
     telegram.chat(GROUP)
     async with running(telegram, pool, tmp_path / "b.sqlite3", round_seconds=4.0) as h:
@@ -86,7 +86,7 @@ async def test_usage_refusals_and_stop(harness: Harness):
 
 
 @pytest.mark.slow
-async def test_a_restart_between_rounds_resumes_the_match(telegram: FakeTelegram,
+async def test_a_restart_between_rounds_resumes_the_match(telegram: BotApiEmulator,
                                                           pool: SolverPool, tmp_path: Path):
     telegram.chat(GROUP)
     database = tmp_path / "r.sqlite3"
@@ -121,7 +121,7 @@ def labels(sent) -> list[list[str]]:
 
 
 async def test_match_rounds_have_deal_buttons_and_only_show_all_after(
-        telegram: FakeTelegram, pool: SolverPool, tmp_path: Path):
+        telegram: BotApiEmulator, pool: SolverPool, tmp_path: Path):
     """The match deals its own next round: its results offer no Play again / Same level, and a
     round dealt by the match's timer still has Hint and Reveal."""
     telegram.chat(GROUP)

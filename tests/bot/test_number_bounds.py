@@ -14,7 +14,12 @@ from bot.play.arguments import (
     parse_play,
     parse_solve,
     parse_top,
+    read_arguments,
+    read_countdown,
     read_match,
+    read_play,
+    read_solve,
+    read_top,
 )
 from tests.bot.conftest import Harness
 
@@ -35,12 +40,18 @@ def test_match_bounds_the_number_before_reading_it():
     assert read_match("007") == 7 and read_match("20") == 20 and read_match("") == 10
 
 
-@pytest.mark.parametrize("parse", [parse_play, parse_solve, parse_countdown, parse_top,
-                                   parse_match])
+@pytest.mark.parametrize(("parse", "read"), [(parse_play, read_play), (parse_solve, read_solve),
+                                             (parse_countdown, read_countdown),
+                                             (parse_top, read_top), (parse_match, read_match)])
 @pytest.mark.parametrize("argument", [HUGE, f"= {HUGE}", f"1 2 3 {HUGE}", f"4 = {HUGE}",
                                       "-" + HUGE, f"{HUGE} = 24", "0" * 5000 + "5"])
-def test_no_parser_reads_a_huge_number(parse, argument):
-    parse(argument)  # a value or None; ValueError here was the defect
+def test_no_parser_reads_a_huge_number(parse, read, argument):
+    """Each is refused with a reason the usage reply names (a ValueError from int() was the
+    defect), and the reason quotes the number clipped."""
+    assert parse(argument) is None
+    refused = read_arguments(read, argument)
+    assert isinstance(refused, UsageError) and refused.code
+    assert all(len(str(value)) <= 21 for value in refused.params.values())
 
 
 @settings(max_examples=200, deadline=None)

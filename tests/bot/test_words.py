@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.demo.emulator import BotApiEmulator
 from bot.runtime.pool import SolverPool
 from bot.text.i18n import (
     LANGUAGES,
@@ -24,7 +25,6 @@ from bot.text.i18n import (
 )
 from solver import solve
 from tests.bot.conftest import Harness, make_config, running
-from tests.fake_telegram import FakeTelegram
 
 GROUP = -1001
 ALICE = {"id": 11, "is_bot": False, "first_name": "Alice", "language_code": "en"}
@@ -131,7 +131,7 @@ def test_lang_accepts_language_tags():
 # --- through the Application ---------------------------------------------------------------------
 
 @pytest.fixture
-async def timed(telegram: FakeTelegram, pool: SolverPool, tmp_path: Path
+async def timed(telegram: BotApiEmulator, pool: SolverPool, tmp_path: Path
                 ) -> AsyncIterator[Harness]:
     """The bot with round lengths other than the defaults (and a 24 round of one second)."""
     config = dataclasses.replace(make_config(telegram, tmp_path / "bot.sqlite3"),

@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
+from bot.demo.emulator import BotApiEmulator
 from tests.conftest import ROOT
-from tests.fake_telegram import FakeTelegram
 from tests.fake_telegram import telegram as telegram
 
 
 class BotProcess:
     """`python -m bot` pointed at the fake server; start, kill and start again."""
 
-    def __init__(self, telegram: FakeTelegram, database: Path, round_seconds: float) -> None:
+    def __init__(self, telegram: BotApiEmulator, database: Path, round_seconds: float) -> None:
         self.env = {**os.environ, "TELEGRAM_BOT_TOKEN": telegram.token,
                     "TELEGRAM_BASE_URL": telegram.base_url, "DATABASE_PATH": str(database),
                     "ROUND_SECONDS": str(round_seconds), "SOLVER_WORKERS": "1",
@@ -73,7 +73,7 @@ class BotProcess:
 
 
 @pytest.fixture
-async def make_bot(telegram: FakeTelegram, tmp_path: Path) -> AsyncIterator:
+async def make_bot(telegram: BotApiEmulator, tmp_path: Path) -> AsyncIterator:
     bots: list[BotProcess] = []
 
     def make(round_seconds: float = 60.0) -> BotProcess:

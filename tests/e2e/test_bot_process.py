@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import re
 
+from bot.demo.emulator import BotApiEmulator
 from solver import solve
-from tests.fake_telegram import FakeTelegram
 
 GROUP = -2001
 ANN = {"id": 21, "is_bot": False, "first_name": "Ann"}
@@ -18,7 +18,7 @@ def hand_of(deal_text: str) -> tuple[int, ...]:
     return tuple(int(n) for n in re.findall(r"\d+", first_line))
 
 
-async def test_full_round_in_a_group(telegram: FakeTelegram, make_bot):
+async def test_full_round_in_a_group(telegram: BotApiEmulator, make_bot):
     bot = make_bot()
     await bot.start()
     assert {c["command"] for c in telegram.commands} >= {"play", "solve", "top", "stats"}
@@ -44,7 +44,7 @@ async def test_full_round_in_a_group(telegram: FakeTelegram, make_bot):
     assert "1 win in 1 round" in (await telegram.reply(GROUP)).text
 
 
-async def test_two_simultaneous_right_answers(telegram: FakeTelegram, make_bot):
+async def test_two_simultaneous_right_answers(telegram: BotApiEmulator, make_bot):
     bot = make_bot()
     await bot.start()
     telegram.chat(GROUP)
@@ -58,7 +58,7 @@ async def test_two_simultaneous_right_answers(telegram: FakeTelegram, make_bot):
     assert sum("was first" in t for t in texts) == 1
 
 
-async def test_timer_expiry_reveals(telegram: FakeTelegram, make_bot):
+async def test_timer_expiry_reveals(telegram: BotApiEmulator, make_bot):
     bot = make_bot(round_seconds=2)
     await bot.start()
     telegram.chat(GROUP)
@@ -70,7 +70,7 @@ async def test_timer_expiry_reveals(telegram: FakeTelegram, make_bot):
     assert (f"{count} distinct solution" in reveal.text)
 
 
-async def test_kill_mid_round_and_restart(telegram: FakeTelegram, make_bot):
+async def test_kill_mid_round_and_restart(telegram: BotApiEmulator, make_bot):
     bot = make_bot(round_seconds=60)
     await bot.start()
     telegram.chat(GROUP)
@@ -92,7 +92,7 @@ async def test_kill_mid_round_and_restart(telegram: FakeTelegram, make_bot):
     assert "1 win in 1 round" in stats  # counted once
 
 
-async def test_round_that_ran_out_while_down_is_revealed_at_start(telegram: FakeTelegram,
+async def test_round_that_ran_out_while_down_is_revealed_at_start(telegram: BotApiEmulator,
                                                                   make_bot):
     bot = make_bot(round_seconds=1)
     await bot.start()
@@ -105,7 +105,7 @@ async def test_round_that_ran_out_while_down_is_revealed_at_start(telegram: Fake
     assert "Time is up" in (await telegram.reply(GROUP)).text
 
 
-async def test_solve_good_and_bad(telegram: FakeTelegram, make_bot):
+async def test_solve_good_and_bad(telegram: BotApiEmulator, make_bot):
     bot = make_bot()
     await bot.start()
     chat = 31
@@ -118,7 +118,7 @@ async def test_solve_good_and_bad(telegram: FakeTelegram, make_bot):
     assert errors  # every message above passed the server's HTML and length checks
 
 
-async def test_sigterm_stops_cleanly_and_the_round_resumes(telegram: FakeTelegram, make_bot):
+async def test_sigterm_stops_cleanly_and_the_round_resumes(telegram: BotApiEmulator, make_bot):
     bot = make_bot(round_seconds=60)
     await bot.start()
     telegram.chat(GROUP)

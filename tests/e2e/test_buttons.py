@@ -3,10 +3,9 @@ buttons the emulator shows on the bot's messages, as a Telegram client would."""
 
 from __future__ import annotations
 
-from bot.demo.emulator import CallbackAnswer
+from bot.demo.emulator import BotApiEmulator, CallbackAnswer
 from bot.text.i18n import Texts
 from tests.e2e.test_bot_process import hand_of
-from tests.fake_telegram import FakeTelegram
 
 GROUP = -2101
 ANN = {"id": 41, "is_bot": False, "first_name": "Ann"}
@@ -14,7 +13,7 @@ BEN = {"id": 42, "is_bot": False, "first_name": "Ben"}
 WAIT = 15.0
 
 
-async def press(telegram: FakeTelegram, message_id: int, user: dict, label: str,
+async def press(telegram: BotApiEmulator, message_id: int, user: dict, label: str,
                 chat: int = GROUP) -> CallbackAnswer:
     query_id = await telegram.press_button(chat, message_id, user, label)
     assert await telegram.wait_for(lambda: telegram.callback_answer(query_id) is not None, WAIT)
@@ -23,11 +22,11 @@ async def press(telegram: FakeTelegram, message_id: int, user: dict, label: str,
     return answer
 
 
-def labels(telegram: FakeTelegram, message_id: int, chat: int = GROUP) -> list[str]:
+def labels(telegram: BotApiEmulator, message_id: int, chat: int = GROUP) -> list[str]:
     return [label for label, _ in telegram.buttons(chat, message_id)]
 
 
-async def test_a_round_played_with_buttons(telegram: FakeTelegram, make_bot):
+async def test_a_round_played_with_buttons(telegram: BotApiEmulator, make_bot):
     bot = make_bot()
     await bot.start()
     telegram.chat(GROUP)
@@ -65,7 +64,7 @@ async def test_a_round_played_with_buttons(telegram: FakeTelegram, make_bot):
         lambda: labels(telegram, result.message_id) == shown_all, WAIT)
 
 
-async def test_solve_pages_turn(telegram: FakeTelegram, make_bot):
+async def test_solve_pages_turn(telegram: BotApiEmulator, make_bot):
     bot = make_bot()
     await bot.start()
     chat = 2102

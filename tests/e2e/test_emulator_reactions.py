@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from bot.demo.emulator import BotApiEmulator
 from tests.e2e.test_fake_server import call
-from tests.fake_telegram import FakeTelegram
 
 GROUP = -2201
 ANN = {"id": 61, "is_bot": False, "first_name": "Ann"}
 
 
-async def test_set_message_reaction_checks_what_telegram_checks(telegram: FakeTelegram):
+async def test_set_message_reaction_checks_what_telegram_checks(telegram: BotApiEmulator):
     said = await telegram.say(GROUP, ANN, "1+2+3+4")
     thumbs = [{"type": "emoji", "emoji": "👎"}]
     status, body = await call(telegram, "setMessageReaction", chat_id=GROUP,
@@ -28,7 +28,7 @@ async def test_set_message_reaction_checks_what_telegram_checks(telegram: FakeTe
     assert len(telegram.reactions) == 1
 
 
-async def test_privacy_mode_in_getme_and_in_what_is_delivered(telegram: FakeTelegram):
+async def test_privacy_mode_in_getme_and_in_what_is_delivered(telegram: BotApiEmulator):
     _, body = await call(telegram, "getMe")
     assert body["result"]["can_read_all_group_messages"] is True
     telegram.privacy_mode = True

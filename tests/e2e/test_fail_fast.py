@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.demo.emulator import BotApiEmulator
 from bot.store.sqlite.database import BUSY_SECONDS
 from tests.conftest import ROOT
-from tests.fake_telegram import FakeTelegram
 
 EXIT_WITHIN = 60.0  # seconds: a hang, not slowness, is what this catches
 
@@ -45,7 +45,7 @@ async def run_bot(env: dict[str, str], prefix: tuple[str, ...] = ()) -> tuple[in
     return process.returncode, output.decode()
 
 
-def bot_env(telegram: FakeTelegram, database: Path, **settings: str) -> dict[str, str]:
+def bot_env(telegram: BotApiEmulator, database: Path, **settings: str) -> dict[str, str]:
     return {"TELEGRAM_BOT_TOKEN": telegram.token, "TELEGRAM_BASE_URL": telegram.base_url,
             "DATABASE_PATH": str(database), "RATE_LIMIT": "off", **settings}
 
@@ -57,7 +57,7 @@ def assert_one_clear_line(output: str, *words: str) -> None:
     assert lines, f"no line with {words}:\n{output}"
 
 
-async def test_a_file_that_is_not_sqlite(telegram: FakeTelegram, tmp_path: Path):
+async def test_a_file_that_is_not_sqlite(telegram: BotApiEmulator, tmp_path: Path):
     database = tmp_path / "bot.sqlite3"
     database.write_text("these are notes, not a database\n" * 200, encoding="utf-8")
     status, output = await run_bot(bot_env(telegram, database))
@@ -65,7 +65,7 @@ async def test_a_file_that_is_not_sqlite(telegram: FakeTelegram, tmp_path: Path)
     assert_one_clear_line(output, "cannot open the database", str(database), "not a database")
 
 
-async def test_a_locked_database(telegram: FakeTelegram, tmp_path: Path):
+async def test_a_locked_database(telegram: BotApiEmulator, tmp_path: Path):
     database = tmp_path / "bot.sqlite3"
     with contextlib.closing(sqlite3.connect(database, isolation_level=None)) as holder:
         holder.execute("CREATE TABLE t (x)")
@@ -76,7 +76,7 @@ async def test_a_locked_database(telegram: FakeTelegram, tmp_path: Path):
     assert_one_clear_line(output, "cannot open the database", str(database), "locked")
 
 
-async def test_a_folder_that_cannot_be_made(telegram: FakeTelegram, tmp_path: Path):
+async def test_a_folder_that_cannot_be_made(telegram: BotApiEmulator, tmp_path: Path):
     (tmp_path / "data").write_text("a file where the folder should be", encoding="utf-8")
     database = tmp_path / "data" / "bot.sqlite3"
     status, output = await run_bot(bot_env(telegram, database))
@@ -84,7 +84,7 @@ async def test_a_folder_that_cannot_be_made(telegram: FakeTelegram, tmp_path: Pa
     assert_one_clear_line(output, "cannot open the database", str(database))
 
 
-async def test_a_read_only_folder(telegram: FakeTelegram, tmp_path: Path):
+async def test_a_read_only_folder(telegram: BotApiEmulator, tmp_path: Path):
     """The database exists but nothing in its folder may be written (WAL needs to): a read-only
     mount for root, who writes anywhere else, and file modes for anyone else."""
     folder = tmp_path / "data"
@@ -116,7 +116,7 @@ def _can_mount_read_only(folder: Path) -> bool:
     return tried.returncode == 0 and not (folder / "x").exists()
 
 
-async def test_postgres_out_of_reach(telegram: FakeTelegram, tmp_path: Path):
+async def test_postgres_out_of_reach(telegram: BotApiEmulator, tmp_path: Path):
     url = "postgresql://bot:secret-password@127.0.0.1:9/twentyfour"  # port 9: nothing listens
     status, output = await run_bot(bot_env(telegram, tmp_path / "beat.sqlite3",
                                            DATABASE_URL=url))
@@ -138,7 +138,7 @@ async def test_no_token_and_no_terminal_is_an_error(tmp_path: Path):
     ("WEBHOOK_PORT", "70000", "WEBHOOK_PORT"),
     ("WEBHOOK_URL", "http://bot.example/telegram", "https"),
 ])
-async def test_a_bad_setting_is_one_line_and_exit_2(telegram: FakeTelegram, tmp_path: Path,
+async def test_a_bad_setting_is_one_line_and_exit_2(telegram: BotApiEmulator, tmp_path: Path,
                                                     name: str, value: str, said: str):
     status, output = await run_bot(bot_env(telegram, tmp_path / "bot.sqlite3", **{name: value}))
     assert status == 2
@@ -165,7 +165,7 @@ def test_no_token_at_a_terminal_is_still_the_demo(tmp_path: Path):
 
 
 @pytest.mark.slow
-async def test_a_lock_held_past_the_busy_timeout_costs_no_move(telegram: FakeTelegram, make_bot):
+async def test_a_lock_held_past_the_busy_timeout_costs_no_move(telegram: BotApiEmulator, make_bot):
     """Another process holds the database's write lock longer than SQLite's 5 s wait while a
     player deals: the bot claims the update and deals once the lock is gone, without the
     "something went wrong" it said before."""

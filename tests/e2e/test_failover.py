@@ -18,13 +18,13 @@ import pytest
 
 from bench.bench_failover import FailoverFigures, Replica, failover_trials
 from bot.__main__ import LOST_LEAD
+from bot.demo.emulator import BotApiEmulator
 from bot.runtime.health import LEADER, STANDBY
 from bot.store.postgres.connection import LEADER_LOCK
 from bot.telegram.webhook import LEADER_PATH, SECRET_HEADER, WEBHOOK_PATH
 from tests.conftest import ROOT
 from tests.e2e.test_bot_process import ANN, GROUP
 from tests.e2e.test_webhook import free_port, post, update_headers
-from tests.fake_telegram import FakeTelegram
 from tests.postgres import PostgresServer, new_database
 from tests.postgres import postgres_server as postgres_server
 
@@ -37,7 +37,7 @@ async def url(postgres_server: PostgresServer) -> str:
 
 
 @pytest.fixture
-async def replicas(telegram: FakeTelegram, tmp_path: Path, url: str):
+async def replicas(telegram: BotApiEmulator, tmp_path: Path, url: str):
     """Two bot processes on the database, not started; stopped at the end."""
     made = [Replica(telegram, tmp_path, name, url, 60.0) for name in ("a", "b")]
     yield made

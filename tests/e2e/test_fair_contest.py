@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import itertools
 
+from bot.demo.emulator import BotApiEmulator
 from solver import evaluate, solve
 from tests.e2e.test_bot_process import hand_of
-from tests.fake_telegram import FakeTelegram
 
 GROUP = -2701
 ANN = {"id": 271, "is_bot": False, "first_name": "Ann", "language_code": "en"}
@@ -20,11 +20,11 @@ LIVE = "🤫 That hand is being played right now — ask again when the round en
 WAIT = 15.0
 
 
-def in_chat(telegram: FakeTelegram, chat: int = GROUP) -> int:
+def in_chat(telegram: BotApiEmulator, chat: int = GROUP) -> int:
     return len([s for s in telegram.sent if s.chat_id == chat])
 
 
-async def test_a_live_hand_is_refused_everywhere_until_its_round_ends(telegram: FakeTelegram,
+async def test_a_live_hand_is_refused_everywhere_until_its_round_ends(telegram: BotApiEmulator,
                                                                      make_bot):
     await make_bot().start()
     telegram.chat(GROUP)
@@ -47,7 +47,7 @@ async def test_a_live_hand_is_refused_everywhere_until_its_round_ends(telegram: 
     assert "distinct solution" in (await telegram.reply(BEN["id"])).text  # back
 
 
-async def test_once_others_answered_only_an_admin_ends_the_round(telegram: FakeTelegram,
+async def test_once_others_answered_only_an_admin_ends_the_round(telegram: BotApiEmulator,
                                                                  make_bot):
     await make_bot().start()
     telegram.chat(GROUP)
@@ -81,7 +81,7 @@ def wrong_answers(hand: tuple[int, ...]) -> list[str]:
 
 
 async def test_a_round_of_24_with_hints_and_wrong_answers_costs_two_messages(
-        telegram: FakeTelegram, make_bot):
+        telegram: BotApiEmulator, make_bot):
     await make_bot().start()
     telegram.chat(GROUP)
     await telegram.say(GROUP, ANN, "/play")
@@ -103,7 +103,7 @@ async def test_a_round_of_24_with_hints_and_wrong_answers_costs_two_messages(
     assert edits and "💡 Hints: " in edits[-1].text  # the hints went into the deal
 
 
-async def test_bad_input_is_named(telegram: FakeTelegram, make_bot):
+async def test_bad_input_is_named(telegram: BotApiEmulator, make_bot):
     await make_bot().start()
     telegram.chat(GROUP)
     for command, said in (
@@ -125,7 +125,7 @@ async def test_bad_input_is_named(telegram: FakeTelegram, make_bot):
     assert answered.results[0]["title"] == "Too many numbers: at most 6."
 
 
-async def test_two_topics_play_at_once_and_hear_only_theirs(telegram: FakeTelegram, make_bot):
+async def test_two_topics_play_at_once_and_hear_only_theirs(telegram: BotApiEmulator, make_bot):
     await make_bot(round_seconds=4).start()
     forum = -1002701
     telegram.chat(forum, title="Club", forum=True)

@@ -8,12 +8,11 @@ import json
 import httpx
 import pytest
 
-from bot.demo.emulator import FloodLimits
+from bot.demo.emulator import BotApiEmulator, FloodLimits
 from bot.text.html_text import EntityError, visible_text
-from tests.fake_telegram import FakeTelegram
 
 
-async def call(server: FakeTelegram, method: str, token: str | None = None, **params):
+async def call(server: BotApiEmulator, method: str, token: str | None = None, **params):
     async with httpx.AsyncClient() as client:
         url = f"http://127.0.0.1:{server.port}/bot{token or server.token}/{method}"
         response = await client.post(url, data={k: v if isinstance(v, str) else json.dumps(v)
@@ -21,7 +20,7 @@ async def call(server: FakeTelegram, method: str, token: str | None = None, **pa
     return response.status_code, response.json()
 
 
-async def test_ok_shape_and_unknown_token_and_method(telegram: FakeTelegram):
+async def test_ok_shape_and_unknown_token_and_method(telegram: BotApiEmulator):
     status, body = await call(telegram, "getMe")
     assert status == 200 and body["ok"] is True and body["result"]["is_bot"] is True
     status, body = await call(telegram, "getMe", token="1:wrong")
@@ -30,7 +29,7 @@ async def test_ok_shape_and_unknown_token_and_method(telegram: FakeTelegram):
     assert status == 404 and body["description"] == "Not Found"
 
 
-async def test_send_message_validation(telegram: FakeTelegram):
+async def test_send_message_validation(telegram: BotApiEmulator):
     telegram.chat(1, "private")
     status, body = await call(telegram, "sendMessage", chat_id=1, text="<b>hi</b> &amp; bye",
                               parse_mode="HTML")
@@ -53,7 +52,7 @@ def test_visible_text():
         visible_text("<b><i>x</b></i>")
 
 
-async def test_long_polling_with_offsets(telegram: FakeTelegram):
+async def test_long_polling_with_offsets(telegram: BotApiEmulator):
     user = telegram.user(5, "Eve")
     await telegram.say(10, user, "hello")
     _status, body = await call(telegram, "getUpdates", offset=0, timeout=0)
@@ -71,7 +70,7 @@ async def test_long_polling_with_offsets(telegram: FakeTelegram):
 
 
 async def test_flood_limit_answers_429_with_retry_after():
-    server = FakeTelegram(flood=FloodLimits(per_second=30, per_chat_minute=3))
+    server = BotApiEmulator(flood=FloodLimits(per_second=30, per_chat_minute=3))
     await server.start()
     try:
         server.chat(1)

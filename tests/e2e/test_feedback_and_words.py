@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import re
 
+from bot.demo.emulator import BotApiEmulator
 from tests.e2e.test_bot_process import hand_of
-from tests.fake_telegram import FakeTelegram
 
 GROUP = -2201
 ANN = {"id": 61, "is_bot": False, "first_name": "Ann", "language_code": "en"}
 BEN = {"id": 62, "is_bot": False, "first_name": "Ben", "language_code": "en"}
 
 
-async def test_feedback_names_the_mistake_and_hints_go_step_by_step(telegram: FakeTelegram,
+async def test_feedback_names_the_mistake_and_hints_go_step_by_step(telegram: BotApiEmulator,
                                                                      make_bot):
     await make_bot(round_seconds=90).start()
     telegram.chat(GROUP)
@@ -44,7 +44,7 @@ async def test_feedback_names_the_mistake_and_hints_go_step_by_step(telegram: Fa
     assert "90 seconds a round" in (await telegram.reply(GROUP)).text
 
 
-async def test_yahtzee_guesses_are_sealed(telegram: FakeTelegram, make_bot):
+async def test_yahtzee_guesses_are_sealed(telegram: BotApiEmulator, make_bot):
     await make_bot().start()
     telegram.chat(GROUP)
     await telegram.say(GROUP, ANN, "/yahtzee")
@@ -62,7 +62,7 @@ async def test_yahtzee_guesses_are_sealed(telegram: FakeTelegram, make_bot):
     assert "you have had your 3 guesses" in (await telegram.reply(GROUP)).text
 
 
-async def test_chinese_by_tag_and_a_private_greeting(telegram: FakeTelegram, make_bot):
+async def test_chinese_by_tag_and_a_private_greeting(telegram: BotApiEmulator, make_bot):
     await make_bot().start()
     telegram.chat(GROUP)
     telegram.promote(GROUP, ANN["id"], "creator")  # in a group, the language is an admin's call
@@ -76,7 +76,7 @@ async def test_chinese_by_tag_and_a_private_greeting(telegram: FakeTelegram, mak
     assert greeting.startswith("👋 Hi Ben!") and "/help" in greeting
 
 
-async def test_yahtzee_deal_says_how_to_guess_as_privacy_mode_allows(telegram: FakeTelegram,
+async def test_yahtzee_deal_says_how_to_guess_as_privacy_mode_allows(telegram: BotApiEmulator,
                                                                      make_bot):
     telegram.privacy_mode = True  # the bot sees commands and replies only
     await make_bot().start()

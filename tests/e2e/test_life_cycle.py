@@ -11,8 +11,8 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
+from bot.demo.emulator import BotApiEmulator
 from tests.e2e.test_bot_process import ANN, GROUP
-from tests.fake_telegram import FakeTelegram
 
 SUPERGROUP = -1002001
 
@@ -30,7 +30,7 @@ async def until(check, timeout: float = 15.0) -> bool:
     return False
 
 
-def tried_in(telegram: FakeTelegram, chat_id: int, since: int) -> list[str]:
+def tried_in(telegram: BotApiEmulator, chat_id: int, since: int) -> list[str]:
     return [c[0] for c in telegram.calls[since:] if str(c[1].get("chat_id")) == str(chat_id)]
 
 
@@ -39,7 +39,7 @@ def log_errors(log: Path) -> list[str]:
             if " ERROR " in line or "CRITICAL" in line or "Traceback" in line]
 
 
-async def test_removed_mid_match_it_goes_quiet(telegram: FakeTelegram, make_bot):
+async def test_removed_mid_match_it_goes_quiet(telegram: BotApiEmulator, make_bot):
     bot = make_bot(round_seconds=3)
     await bot.start()
     assert "my_chat_member" in telegram._allowed  # asked for in getUpdates
@@ -62,7 +62,7 @@ async def test_removed_mid_match_it_goes_quiet(telegram: FakeTelegram, make_bot)
     assert log_errors(bot.log) == []
 
 
-async def test_added_to_a_group_it_greets(telegram: FakeTelegram, make_bot):
+async def test_added_to_a_group_it_greets(telegram: BotApiEmulator, make_bot):
     bot = make_bot()
     await bot.start()
     await telegram.add_bot(GROUP, ANN)
@@ -70,7 +70,7 @@ async def test_added_to_a_group_it_greets(telegram: FakeTelegram, make_bot):
     assert "Thanks for adding me" in greeting and "/play" in greeting
 
 
-async def test_a_group_migrated_unheard_gets_its_result(telegram: FakeTelegram, make_bot):
+async def test_a_group_migrated_unheard_gets_its_result(telegram: BotApiEmulator, make_bot):
     bot = make_bot(round_seconds=2)
     await bot.start()
     telegram.chat(GROUP)

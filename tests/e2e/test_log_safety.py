@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.demo.emulator import BotApiEmulator
 from solver import solve
 from tests.conftest import ROOT
 from tests.e2e.conftest import BotProcess
 from tests.e2e.test_bot_process import ANN, BEN, GROUP, hand_of
-from tests.fake_telegram import FakeTelegram
 
 # the shape of a real token: the bot's id, a colon, 35 characters of secret
 SECRET = "AAH3kq9Zx_b7-Yt2LmQpW4vRcE8sN1uJd0o"
@@ -23,14 +23,14 @@ TOKEN = f"5829144031:{SECRET}"
 
 
 @pytest.fixture
-async def telegram_with_token() -> AsyncIterator[FakeTelegram]:
-    server = FakeTelegram(token=TOKEN)
+async def telegram_with_token() -> AsyncIterator[BotApiEmulator]:
+    server = BotApiEmulator(token=TOKEN)
     await server.start()
     yield server
     await server.stop()
 
 
-async def test_a_debug_session_never_logs_the_token(telegram_with_token: FakeTelegram,
+async def test_a_debug_session_never_logs_the_token(telegram_with_token: BotApiEmulator,
                                                     tmp_path: Path):
     telegram = telegram_with_token
     bot = BotProcess(telegram, tmp_path / "bot.sqlite3", round_seconds=60)
@@ -57,7 +57,7 @@ async def test_a_debug_session_never_logs_the_token(telegram_with_token: FakeTel
     assert "bot5829144031:[secret]/sendMessage" in log  # masked where it was
 
 
-async def test_a_rejected_token_is_named_but_never_shown(telegram_with_token: FakeTelegram,
+async def test_a_rejected_token_is_named_but_never_shown(telegram_with_token: BotApiEmulator,
                                                          tmp_path: Path):
     wrong_secret = "AAF0000000000000000000000000wrongXYZ"
     log = tmp_path / "bot.log"

@@ -3,12 +3,12 @@ a match that survives kill -9 between rounds."""
 
 from __future__ import annotations
 
+from bot.demo.emulator import BotApiEmulator
 from solver import solve
 from tests.e2e.test_bot_process import ANN, BEN, GROUP, hand_of
-from tests.fake_telegram import FakeTelegram
 
 
-async def test_a_short_match(telegram: FakeTelegram, make_bot):
+async def test_a_short_match(telegram: BotApiEmulator, make_bot):
     bot = make_bot(round_seconds=4)  # rounds of 4 s: the notice at 2 s left, 1 s between rounds
     await bot.start()
     assert "match" in {c["command"] for c in telegram.commands}
@@ -31,7 +31,7 @@ async def test_a_short_match(telegram: FakeTelegram, make_bot):
     assert len(telegram.sent) == 4  # per round: the deal and the result, nothing more
 
 
-async def test_a_match_survives_kill_between_rounds(telegram: FakeTelegram, make_bot):
+async def test_a_match_survives_kill_between_rounds(telegram: BotApiEmulator, make_bot):
     bot = make_bot(round_seconds=60)  # 5 s between rounds
     await bot.start()
     telegram.chat(GROUP)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.demo.emulator import BotApiEmulator
 from solver import solve
 from tests.e2e.test_bot_process import hand_of
-from tests.fake_telegram import FakeTelegram
 
 GROUP = -2101
 ANN = {"id": 51, "is_bot": False, "first_name": "Ann"}
@@ -20,7 +20,7 @@ def wrong_attempt(hand: tuple[int, ...]) -> str:
     return "+".join(map(str, hand)) if sum(hand) != 24 else "*".join(map(str, hand))
 
 
-async def test_a_wrong_typed_attempt_gets_a_reaction(telegram: FakeTelegram, make_bot):
+async def test_a_wrong_typed_attempt_gets_a_reaction(telegram: BotApiEmulator, make_bot):
     await make_bot().start()
     telegram.chat(GROUP)
     await telegram.say(GROUP, ANN, "/play")
@@ -49,7 +49,7 @@ async def test_a_wrong_typed_attempt_gets_a_reaction(telegram: FakeTelegram, mak
     assert len(telegram.sent) == 3  # the deal, the verdict said in words, the result
 
 
-async def test_privacy_mode_from_getme(telegram: FakeTelegram, make_bot):
+async def test_privacy_mode_from_getme(telegram: BotApiEmulator, make_bot):
     telegram.privacy_mode = True
     bot = make_bot()
     await bot.start()

@@ -11,8 +11,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+from bot.demo.emulator import BotApiEmulator
 from bot.store.sqlite import open_sqlite
-from tests.fake_telegram import FakeTelegram
 
 DAY = 24 * 3600.0
 
@@ -32,7 +32,7 @@ async def received(listening: socket.socket, wanted: bytes, timeout: float = 30.
     return False
 
 
-async def test_ready_and_watchdog_at_start(telegram: FakeTelegram, make_bot, tmp_path: Path):
+async def test_ready_and_watchdog_at_start(telegram: BotApiEmulator, make_bot, tmp_path: Path):
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listening:
         listening.bind(str(tmp_path / "notify"))
         listening.setblocking(False)
@@ -45,7 +45,7 @@ async def test_ready_and_watchdog_at_start(telegram: FakeTelegram, make_bot, tmp
     assert "apscheduler" not in bot.log.read_text()  # its INFO: a line per job added or run
 
 
-async def test_old_update_claims_are_forgotten_at_start(telegram: FakeTelegram, make_bot):
+async def test_old_update_claims_are_forgotten_at_start(telegram: BotApiEmulator, make_bot):
     bot = make_bot()
     stores = await open_sqlite(bot.database)
     await stores.updates.claim_update(1, time.time() - 3 * DAY)  # past the redelivery window

@@ -16,11 +16,11 @@ import pytest
 import tornado.netutil
 from telegram.ext import Application, ApplicationBuilder
 
+from bot.demo.emulator import BotApiEmulator
 from bot.runtime.config import Config, ConfigError
 from bot.telegram.webhook import MAX_BODY, SECRET_HEADER, WEBHOOK_PATH, make_server
 from tests.conftest import ROOT
 from tests.e2e.test_bot_process import ANN, GROUP
-from tests.fake_telegram import FakeTelegram
 
 SECRET = "s3cret_for-this-test"
 UPDATE = {"update_id": 7, "message": {"message_id": 1, "date": 0, "text": "/start",
@@ -137,7 +137,7 @@ def free_port() -> int:
 
 
 @pytest.mark.parametrize("configured", [None, SECRET])
-async def test_python_m_bot_in_webhook_mode(telegram: FakeTelegram, tmp_path: Path, configured):
+async def test_python_m_bot_in_webhook_mode(telegram: BotApiEmulator, tmp_path: Path, configured):
     port = free_port()
     env = {**os.environ, "TELEGRAM_BOT_TOKEN": telegram.token,
            "TELEGRAM_BASE_URL": telegram.base_url, "DATABASE_PATH": str(tmp_path / "bot.sqlite3"),

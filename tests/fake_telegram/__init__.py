@@ -1,21 +1,20 @@
-"""The tests' fake Telegram: the Bot API emulator of the demo under its old names, and the
-`telegram` fixture that serves it (imported by the conftests of the tests that talk to it, so
+"""The `telegram` fixture: the demo's Bot API emulator (bot.demo.emulator) served on 127.0.0.1 for
+the bot's handler and end-to-end tests (imported by the conftests of the tests that talk to it, so
 that the solver's tests never import python-telegram-bot)."""
 
 from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.demo.emulator import BotApiEmulator as FakeTelegram
-from bot.demo.emulator import TelegramError
+from bot.demo.emulator import BotApiEmulator
 
-__all__ = ["FakeTelegram", "TelegramError", "telegram"]
+__all__ = ["telegram"]
 
 
 @pytest.fixture
-async def telegram() -> AsyncIterator[FakeTelegram]:
-    """The Bot API emulator on 127.0.0.1, for the bot's handler and end-to-end tests."""
-    server = FakeTelegram()
+async def telegram() -> AsyncIterator[BotApiEmulator]:
+    """The Bot API emulator on 127.0.0.1."""
+    server = BotApiEmulator()
     await server.start()
     yield server
     await server.stop()

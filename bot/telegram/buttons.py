@@ -36,6 +36,7 @@ from bot.telegram.speakers import (
     admin_check,
     asker_of,
     chat_of,
+    member_check,
     player_of,
     services_of,
     texts_of,
@@ -160,11 +161,13 @@ async def show_solutions(update: Update, context: Context, query: CallbackQuery,
         await notify(query, texts("button_unknown"))
         return
     request = SolveRequest(ended.hand, ended.target)
-    if (refused := services.solving.refusal(request, texts)) is not None:
+    member = member_check(update, context)
+    if (refused := await services.solving.refusal(request, texts, member)) is not None:
         await notify(query, refused)
         return
     await notify(query)
-    shown = await services.solving.solve_page(request, texts, asker_of(update), press.page)
+    shown = await services.solving.solve_page(request, texts, asker_of(update), press.page,
+                                              member)
     if isinstance(shown, str):  # busy or too slow now: said in the chat
         await reply(update, context, shown)
         return
@@ -184,12 +187,13 @@ async def turn_page(update: Update, context: Context, query: CallbackQuery,
     """◀ or ▶ under /solve: the message shows another page of the same solutions (unless the
     hand is being played right now)."""
     services, texts = services_of(context), texts_of(update, context)
-    if (refused := services.solving.refusal(press.request, texts)) is not None:
+    member = member_check(update, context)
+    if (refused := await services.solving.refusal(press.request, texts, member)) is not None:
         await notify(query, refused)
         return
     await notify(query)
     shown = await services.solving.solve_page(press.request, texts, asker_of(update),
-                                              press.page)
+                                              press.page, member)
     if isinstance(shown, str):  # busy or too slow now: said in the chat
         await reply(update, context, shown)
         return

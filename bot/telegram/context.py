@@ -20,7 +20,7 @@ from bot.runtime.health import STANDBY
 from bot.runtime.pool import SolverPool
 from bot.store.protocols import LeaderLock
 from bot.store.stores import Stores
-from bot.telegram.admins import AdminCache
+from bot.telegram.members import ChatMembers
 
 
 class BotData:
@@ -28,7 +28,7 @@ class BotData:
 
     def __init__(self) -> None:
         self.config: Config | None = None
-        self.admins = AdminCache()
+        self.members = ChatMembers()
         self._services: Services | None = None
         self._stores: Stores | None = None
         self.pool: SolverPool | None = None  # tests may hand one pool to many applications

@@ -1,7 +1,7 @@
 """Telegram command and message handlers: read the update, ask a game service, send the text it
 returns. Each handler stays a few lines; the rules live in bot.play.
 
-Whether the speaker administers the chat is asked of Telegram (bot.telegram.admins), and only
+Whether the speaker administers the chat is asked of Telegram (bot.telegram.members), and only
 when a rule needs it (bot.play.guards.permissions).
 """
 
@@ -43,6 +43,7 @@ from bot.telegram.speakers import (
     arguments,
     asker_of,
     chat_of,
+    member_check,
     player_of,
     services_of,
     texts_of,
@@ -86,7 +87,7 @@ async def countdown(update: Update, context: Context) -> None:
         await usage(update, context, "countdown_usage", request)
     elif isinstance(request, SolveRequest):
         await reply(update, context, await services_of(context).solving.closest(
-            request, texts_of(update, context), asker_of(update)))
+            request, texts_of(update, context), asker_of(update), member_check(update, context)))
     else:
         await deal(update, context, request)
 
@@ -100,7 +101,7 @@ async def yahtzee(update: Update, context: Context) -> None:
         await deal(update, context, request)
     else:
         await reply(update, context, await services_of(context).solving.yahtzee(
-            request, texts_of(update, context), asker_of(update)))
+            request, texts_of(update, context), asker_of(update), member_check(update, context)))
 
 
 async def deal(update: Update, context: Context, request: DealRequest) -> None:
@@ -174,7 +175,8 @@ async def solve(update: Update, context: Context) -> None:
         await usage(update, context, "solve_usage", request)
         return
     await send_page(update, context, await services_of(context).solving.solve_page(
-        request, texts_of(update, context), asker_of(update)))
+        request, texts_of(update, context), asker_of(update),
+        member=member_check(update, context)))
 
 
 async def top(update: Update, context: Context) -> None:
@@ -241,13 +243,16 @@ async def inline_query(update: Update, context: Context) -> None:
     assert query is not None
     texts = texts_for(language_of(query.from_user.language_code))
     found = await services_of(context).solving.inline(
-        query.query, texts, context.bot.username, (query.from_user.id, None))
+        query.query, texts, context.bot.username, (query.from_user.id, None),
+        member_check(update, context))
     results = [InlineQueryResultArticle(a.id, a.title, InputTextMessageContent(a.message),
                                         description=a.description or None)
                for a in found.answers]
-    # Telegram serves a kept answer to everyone without asking the bot: only for a hand no
-    # round can deal, or it would hand out a live round's solutions
-    await query.answer(results, cache_time=INLINE_CACHE_SECONDS if found.cacheable else 0)
+    # Telegram serves a kept answer to everyone without asking the bot: only for a request no
+    # round the bot can deal is reached by, or it would hand out a live round's solutions; the
+    # rest is kept for nobody, not even the asker (whose chats' rounds change)
+    await query.answer(results, cache_time=INLINE_CACHE_SECONDS if found.cacheable else 0,
+                       is_personal=not found.cacheable)
 
 
 async def on_error(update: object, context: Context) -> None:

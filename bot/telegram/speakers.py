@@ -6,7 +6,7 @@ from __future__ import annotations
 from telegram import Message, Update
 
 from bot.play.deals.solving import Asker
-from bot.play.guards.permissions import AdminCheck
+from bot.play.guards.permissions import AdminCheck, MemberCheck
 from bot.play.people import Chat, Player
 from bot.play.services import Services
 from bot.telegram.context import Context
@@ -65,9 +65,27 @@ def admin_check(update: Update, context: Context) -> AdminCheck:
     chat_id, user_id = chat_of(update).id, player_of(update).id
     message = update.effective_message
     anonymous = bool(message and message.sender_chat and message.sender_chat.id == chat_id)
-    admins = context.bot_data.admins
+    members = context.bot_data.members
 
     async def check() -> bool:
-        return anonymous or await admins.is_admin(context.bot, chat_id, user_id)
+        return anonymous or await members.is_admin(context.bot, chat_id, user_id)
+
+    return check
+
+
+def member_check(update: Update, context: Context) -> MemberCheck:
+    """Asks Telegram (through the same cache) whether whoever speaks is in a chat: a message
+    sent on behalf of a chat (an anonymous admin, a channel) is in that chat, and answers for
+    no other person's membership, so it counts as in every chat (refused every live puzzle)."""
+    user = update.effective_user
+    user_id = user.id if user is not None else 0
+    message = update.effective_message
+    on_behalf = message.sender_chat.id if message and message.sender_chat else None
+    members = context.bot_data.members
+
+    async def check(chat_id: int) -> bool:
+        if on_behalf is not None or not user_id:
+            return True
+        return await members.is_member(context.bot, chat_id, user_id)
 
     return check

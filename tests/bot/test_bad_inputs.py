@@ -115,7 +115,7 @@ async def deal_known_after(h: Harness, hand: tuple[int, ...]) -> None:
 
 
 def example_hands(text: str) -> list[tuple[int, ...]]:
-    """The hands an example shows (`1 4 12 14`, `/solve 2 3 5 7 15 = 100`), with targets."""
+    """The hands an example shows (`1 4 12 14`, `/solve 3 5 14 15 16 = 100`), with targets."""
     found = []
     for numbers, target in re.findall(r"((?:\d+ ){3,5}\d+)(?: = (\d+))?", visible_text(text)):
         found.append((*map(int, numbers.split()), int(target or 24)))

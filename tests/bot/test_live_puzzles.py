@@ -1,8 +1,8 @@
-"""No help with a live puzzle (issue 17, item 1): while a round is open in any chat, /solve (with
-or without --closest), /countdown and /yahtzee with the puzzle given, inline queries and the
-buttons refuse exactly that puzzle — the same numbers and target in any order, the same rolls in
-any order — in groups and private chats alike; other hands are answered, and everything is back
-the moment the round ends."""
+"""No help with a live puzzle (issues 17 and 24): while a round is open in a chat, /solve (with or
+without --closest), /countdown and /yahtzee with the puzzle given, inline queries and the buttons
+refuse its chat's members whatever reaches it (the rule: bot.play.guards.live) — in groups and
+private chats alike; other hands are answered, and everything is back the moment the round
+ends. The cheater tests (test_cheaters.py) try every way around it."""
 
 from __future__ import annotations
 
@@ -30,19 +30,47 @@ def round_of(game: str, hand: tuple, target: int, round_id: int = 1) -> Round:
                  False)
 
 
-def test_the_same_puzzle_in_any_order_and_no_other():
+def reached(live: LivePuzzles, numbers: tuple, target: int) -> bool:
+    return bool(live.reaching(numbers, target))
+
+
+def test_a_24_hand_is_reached_in_any_order_with_extras_or_less_one_for_any_target():
     live = LivePuzzles()
     live.add(round_of("24", (6, 7, 10, 10), 24))
-    assert live.numbers((10, 6, 10, 7), 24) and live.numbers([7, 10, 6, 10], 24)
-    assert not live.numbers((6, 7, 10), 24) and not live.numbers((6, 7, 10, 10), 25)
-    assert not live.numbers((6, 7, 10, 10, 1), 24)  # another hand
+    assert reached(live, (10, 6, 10, 7), 24) and reached(live, (7, 10, 6, 10), 24)
+    for target in (0, 1, 22, 48, -24, 999):  # the hand's solutions for any target
+        assert reached(live, (6, 7, 10, 10), target), target
+    assert reached(live, (6, 7, 10, 10, 0), 24) and reached(live, (6, 7, 10, 10, 1), 25)
+    assert reached(live, (6, 7, 10, 10, 3, 9), 100)  # with any extras
+    assert reached(live, (6, 7, 10), 14) and reached(live, (10, 10, 7), 1)  # less one
+    assert not reached(live, (6, 7), 24)  # less two: two steps from an answer
+    assert not reached(live, (6, 7, 10, 12), 24) and not reached(live, (6, 7, 10, 11, 12), 24)
+
+
+def test_a_countdown_draw_is_reached_by_its_parts_one_step_from_the_target():
+    live = LivePuzzles()
     live.add(round_of("countdown", (50, 100, 25, 75, 10, 2), 390, 2))
-    assert live.numbers((2, 10, 75, 25, 100, 50), 390)
-    assert live.numbers((100, 25, 2, 75, 10), 390)  # part of it: its answers answer the round
-    assert not live.numbers((100, 25, 2, 75, 10, 3), 390) and not live.numbers((100, 25), 391)
+    assert reached(live, (2, 10, 75, 25, 100, 50), 1)  # the draw, any target
+    assert reached(live, (100, 25, 2, 75, 10), 7)  # less one tile, any target
+    assert reached(live, (100, 25, 2, 75), 390)  # a part for the target: an answer already
+    assert reached(live, (100, 25, 2, 75), 390 - 50) and reached(live, (100, 25, 2, 75), 380)
+    assert reached(live, (100, 25, 2), 390 + 10) and reached(live, (100, 25, 2), 39)  # ÷10
+    assert not reached(live, (100, 25, 2, 75), 391)  # two steps from it at best
+    assert not reached(live, (100, 25, 2, 75, 10, 3), 390)  # not a part of the draw
+
+
+def test_yahtzee_rolls_are_reached_with_up_to_three_dice_changed():
+    live = LivePuzzles()
     live.add(round_of("yahtzee", ROLLS, 200, 3))
     shuffled = tuple(tuple(reversed(roll)) for roll in reversed(ROLLS))
-    assert live.rolls(shuffled) and not live.rolls((*ROLLS[:12], (1, 1, 1, 1, 1)))
+    assert live.reaching_rolls(shuffled) == [GROUP]
+    changed = [list(roll) for roll in ROLLS]
+    for i in range(3):  # one die in each of three rolls
+        changed[i][0] = 6 if changed[i][0] != 6 else 1
+        assert live.reaching_rolls(changed) == [GROUP], i
+    changed[3][0] = 6 if changed[3][0] != 6 else 1
+    assert live.reaching_rolls(changed) == []  # four rolls changed: another game
+    assert live.reaching_rolls([(1, 1, 1, 1, 1)] * 13) == []
 
 
 def test_two_rounds_of_one_hand_count_twice_and_end_one_at_a_time():
@@ -53,18 +81,21 @@ def test_two_rounds_of_one_hand_count_twice_and_end_one_at_a_time():
     live.add(second)
     assert live.elsewhere(first) and live.elsewhere(second)
     live.remove(first)
-    assert live.numbers((1, 2, 3, 4), 24) and not live.elsewhere(second)
+    assert reached(live, (1, 2, 3, 4), 24) and not live.elsewhere(second)
     live.remove(second)
     live.remove(second)  # twice: nothing changes
-    assert not live.numbers((1, 2, 3, 4), 24)
+    assert not reached(live, (1, 2, 3, 4), 24) and live.count() == 0
 
 
-def test_only_hands_a_round_could_deal_are_never_kept():
+def test_only_requests_no_dealable_round_is_reached_by_are_kept_for_everyone():
     assert could_be_live((1, 4, 12, 13), 24) and could_be_live((1, 2, 3, 4, 5, 6), 999)
+    assert could_be_live((1, 2, 3, 4), 1000)  # a hand of 24, for any target
+    assert could_be_live((1, 2, 3), 24)  # a hand less one
+    assert could_be_live((1, 4, 12, 13, 500), 7)  # a hand with an extra
     assert could_be_live((25, 50, 3), 765)  # part of a Countdown draw
-    assert not could_be_live((1, 4, 12, 14), 24)  # no card 14
-    assert not could_be_live((1, 2, 3), 24) and not could_be_live((1, 2, 3, 4), 1000)
+    assert not could_be_live((1, 4, 12, 14), 24)  # no card 14, no tile 12
     assert not could_be_live((25, 25, 3), 765)  # one 25 in the draw
+    assert not could_be_live((200, 300), 5)
 
 
 async def deal_known(h: Harness, chat: int, game: str, hand: tuple, target: int,
@@ -95,7 +126,7 @@ async def test_solving_commands_refuse_a_live_24_hand_anywhere(harness: Harness,
         assert await ask(harness, chat, command) == LIVE, command
     assert "10×(10−7)−6" not in " ".join(s.text for s in harness.telegram.sent)
     assert "distinct solution" in await ask(harness, chat, "/solve 6 7 10 12")  # another hand
-    assert "distinct solution" in await ask(harness, chat, "/solve 6 7 10 10 = 22")
+    assert await ask(harness, chat, "/solve 6 7 10 10 = 22") == LIVE  # any target (issue 24)
     await harness.send(GROUP, ANN, "/reveal")  # the round ends: the hand is anyone's again
     await harness.telegram.reply(GROUP)
     assert "10×(10−7)−6" in await ask(harness, chat, "/solve 10 10 7 6")
@@ -112,7 +143,8 @@ async def test_countdown_and_yahtzee_commands_refuse_their_live_puzzles(harness:
     assert await ask(harness, PRIVATE, f"/yahtzee {shuffled}") == LIVE
     other = " ".join(["12345"] * 13)
     assert "total" in await ask(harness, PRIVATE, f"/yahtzee {other}")
-    assert "这手牌正在进行中" in await ask(harness, PRIVATE, f"/yahtzee {shuffled}", LI)
+    said = await ask(harness, PRIVATE, f"/yahtzee {shuffled}", LI)
+    assert "这手牌（或离它一步的题）正在你所在的聊天里进行" in said
 
 
 async def test_inline_queries_refuse_a_live_hand_and_are_never_kept(harness: Harness):

@@ -16,7 +16,8 @@ ANN = {"id": 271, "is_bot": False, "first_name": "Ann", "language_code": "en"}
 BEN = {"id": 272, "is_bot": False, "first_name": "Ben", "language_code": "en"}
 CARL = {"id": 273, "is_bot": False, "first_name": "Carl", "language_code": "en"}
 LI = {"id": 274, "is_bot": False, "first_name": "李", "language_code": "zh-hans"}
-LIVE = "🤫 That hand is being played right now — ask again when the round ends."
+LIVE = ("🤫 That puzzle (or one a step from it) is being played in a chat you are in right now — "
+        "ask again when the round ends.")
 WAIT = 15.0
 
 

@@ -283,7 +283,8 @@ class BotApi(EmulatorState):
         except (TypeError, ValueError):
             raise TelegramError(400, "Bad Request: invalid user_id specified") from None
         user = self._users.get(user_id) or {"id": user_id, "is_bot": False, "first_name": "User"}
-        status = self._statuses.get((chat_id, user_id), "member")
+        status = self._statuses.get((chat_id, user_id)) or \
+            ("left" if (chat_id, user_id) in self._left else "member")
         member: dict[str, Any] = {"status": status, "user": user}
         if status == "creator":
             member["is_anonymous"] = False

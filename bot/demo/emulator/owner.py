@@ -83,6 +83,11 @@ class BotApiEmulator(BotApi):
             user["username"] = username
         return user
 
+    def leave(self, chat_id: int, user_id: int) -> None:
+        """The user is not (or no longer) in the chat: getChatMember says "left"."""
+        self._left.add((chat_id, user_id))
+        self._statuses.pop((chat_id, user_id), None)
+
     def promote(self, chat_id: int, user_id: int, status: str = "administrator") -> None:
         """Make a user the chat's "creator" or an "administrator" ("member" demotes them)."""
         if status == "member":

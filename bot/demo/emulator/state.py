@@ -67,6 +67,7 @@ class EmulatorState:
         self._chats: dict[int, dict] = {}
         self._users: dict[int, dict] = {}  # everyone who wrote, by id
         self._statuses: dict[tuple[int, int], str] = {}  # (chat, user): creator | administrator
+        self._left: set[tuple[int, int]] = set()  # (chat, user): left it
         self._messages: dict[tuple[int, int], dict] = {}
         self._written: dict[tuple[int, int], tuple[str, str | None]] = {}  # bot's: (raw, mode)
         self._topics: dict[tuple[int, int], dict] = {}  # (chat, topic id): its opening message

@@ -1,8 +1,9 @@
 """Answers to questions about a puzzle that is not a round: /solve, /countdown and /yahtzee with
 the puzzle given, and inline queries. Stateless but for a small cache of inline results.
 
-A puzzle being played right now in any chat is refused, however it is asked (bot.play.guards.live):
-the bot never solves its own live round for anyone. The solver runs in the pool's heavy lane
+A request that reaches a puzzle being played right now is refused to the members of the chats
+where it is live, however it is asked (the rule and its reach: bot.play.guards.live); everyone
+else is answered as usual. The solver runs in the pool's heavy lane
 under a time limit, and each person (and chat) draws on a budget of solver seconds
 (bot.play.guards.throttle), so that no one can keep it busy for long; the texts come from the games'
 own wording.
@@ -23,6 +24,7 @@ from bot.play.games.countdown import best, best_text
 from bot.play.games.twentyfour import GAME, solutions
 from bot.play.games.yahtzee import table_text
 from bot.play.guards.live import LivePuzzles, could_be_live
+from bot.play.guards.permissions import MemberCheck
 from bot.play.guards.throttle import Ticket, WorkBudget
 from bot.runtime.pool import SolverPool, SolverTimeout, timed
 from bot.text import markup
@@ -118,24 +120,28 @@ class Solving:
         if not work.cancelled():
             work.exception()  # retrieved: whoever waited has seen it
 
-    def refusal(self, request: SolveRequest, texts: Texts) -> str | None:
-        """The friendly refusal for a puzzle being played right now (None: it is not)."""
-        return texts("live_puzzle") if self.live.numbers(request.numbers, request.target) \
+    async def refusal(self, request: SolveRequest, texts: Texts,
+                      member: MemberCheck | None) -> str | None:
+        """The friendly refusal when the request reaches a round live in a chat the asker is
+        in (`member`; None: in every chat), else None."""
+        reached = self.live.reaching(request.numbers, request.target)
+        return texts("live_puzzle") if await _in_any({r.chat_id for r in reached}, member) \
             else None
 
-    async def solve(self, request: SolveRequest, texts: Texts, asker: Asker | None = None) -> str:
+    async def solve(self, request: SolveRequest, texts: Texts, asker: Asker | None = None,
+                    member: MemberCheck | None = None) -> str:
         """Every distinct solution (the first ten, then how many more); or the closest value."""
-        shown = await self.solve_page(request, texts, asker)
+        shown = await self.solve_page(request, texts, asker, member=member)
         return shown if isinstance(shown, str) else shown.text
 
     async def solve_page(self, request: SolveRequest, texts: Texts, asker: Asker | None = None,
-                         index: int = 0) -> Page | str:
+                         index: int = 0, member: MemberCheck | None = None) -> Page | str:
         """A page of the distinct solutions (ten a page; past the end, the last), or the text
         that stands instead: the closest value, no solution, busy, too slow, live."""
-        if (refused := self.refusal(request, texts)) is not None:
+        if (refused := await self.refusal(request, texts, member)) is not None:
             return refused
         if request.closest:
-            return await self.closest(request, texts, asker)
+            return await self.closest(request, texts, asker, member)
         try:
             found = await self.solutions(request.numbers, request.target, asker=asker)
         except SolverTimeout:
@@ -165,9 +171,9 @@ class Solving:
         return found
 
     async def closest(self, request: SolveRequest, texts: Texts,
-                      asker: Asker | None = None) -> str:
+                      asker: Asker | None = None, member: MemberCheck | None = None) -> str:
         """Countdown rules: the nearest value the numbers make, with one expression."""
-        if (refused := self.refusal(request, texts)) is not None:
+        if (refused := await self.refusal(request, texts, member)) is not None:
             return refused
         try:
             nearest, expression = await self._run(asker, self.timeout, best, request.numbers,
@@ -179,9 +185,9 @@ class Solving:
         return best_text(texts, request.numbers, request.target, nearest, expression)
 
     async def yahtzee(self, rolls: list[tuple[int, ...]], texts: Texts,
-                      asker: Asker | None = None) -> str:
-        """The optimal scoring of 13 given rolls."""
-        if self.live.rolls(rolls):
+                      asker: Asker | None = None, member: MemberCheck | None = None) -> str:
+        """The optimal scoring of 13 given rolls (refused where they reach a live round)."""
+        if await _in_any(set(self.live.reaching_rolls(rolls)), member):
             return texts("live_puzzle")
         try:
             result = await self._run(asker, self.timeout, best_assignment, rolls)
@@ -192,7 +198,8 @@ class Solving:
         return table_text(texts, result, rolls)
 
     async def inline(self, query: str, texts: Texts, bot_name: str = "bot",
-                     asker: Asker | None = None) -> InlineResults:
+                     asker: Asker | None = None, member: MemberCheck | None = None
+                     ) -> InlineResults:
         """Inline results for '@bot 3 8 3 8': one per distinct solution, or one that explains
         (how to ask, what is wrong with the numbers, that the hand is being played)."""
         try:
@@ -207,9 +214,9 @@ class Solving:
                                                      bot=bot_name))])
         if request.closest:
             return InlineResults([usage_answer(texts, bot_name)])
-        if (refused := self.refusal(request, texts)) is not None:
+        if (refused := await self.refusal(request, texts, member)) is not None:
             return InlineResults([InlineAnswer("live", refused, "", refused)])
-        cacheable = not could_be_live(request.numbers, request.target)
+        cacheable = not could_be_live(request.numbers, request.target)  # never kept for all
         return InlineResults(await self._inline_solutions(request, texts, asker), cacheable)
 
     async def _inline_solutions(self, request: SolveRequest, texts: Texts,
@@ -235,6 +242,15 @@ class Solving:
                              texts("inline_solution", numbers=markup.numbers(numbers),
                                    target=target, solution=markup.code(s), count=count))
                 for i, s in enumerate(found[:INLINE_SHOWN])]
+
+
+async def _in_any(chats: set[int], member: MemberCheck | None) -> bool:
+    """Whether the asker is in any of these chats (asked of each at once; None: in all)."""
+    if not chats:
+        return False
+    if member is None:
+        return True
+    return any(await asyncio.gather(*(member(chat) for chat in sorted(chats))))
 
 
 def usage_answer(texts: Texts, bot_name: str) -> InlineAnswer:

@@ -1,18 +1,32 @@
-"""The puzzles being played right now, in any chat: the solving commands, inline queries and
-buttons refuse them until their round ends, so the bot never solves its own live round for
-anyone (a cheater may ask from another chat, in private, or inline).
+"""The puzzles being played right now, and the rule that keeps them unsolved: while a round is
+live, the bot gives none of its chat's members anything from which the puzzle can be finished by
+hand in one step, however it is asked (/solve, /countdown, /yahtzee, inline, buttons; in any
+chat, in private).
 
-A puzzle is live while a round of it is open anywhere: the same numbers in any order with the
-same target, or the same 13 Yahtzee rolls in any order (each roll's dice in any order). Where an
-answer may use only some of the hand (Countdown), any part of a live hand with its target is
-live too, since its answers answer the round. Kept in memory beside the open rounds (this
-process deals every round); no I/O here.
+What a request *reaches* (`reaching`), by the round's game:
+- every game: the live hand with any extra numbers (or none), for any target — a solution of
+  `hand 0` or `hand 1` is an answer once its `+0` or `×1` is dropped, and the hand's solutions
+  for another target are one step from it at best;
+- a game where every number is used (24): all of the hand but one number, for any target — a
+  solution of the rest for T−x, T÷x... is an answer after one step with the number left out;
+- a game where part of the hand may answer (Countdown): any part of the tiles for the round's
+  target, or for a target one step away with a tile left out (T±x, T×x, T÷x, x−T), and all of
+  the tiles but one for any target;
+- Yahtzee: 13 rolls sharing at least 10 with the live rolls (so 1 to 3 dice changed still
+  reach it: the best total moves little).
+Who may not have it: the members of a chat where a reached round is live (asked of Telegram by
+the face when a request reaches one; a member who never spoke counts). Everyone else is answered
+as usual, so thousands of live rounds refuse next to nothing to the rest of the world. Kept in
+memory beside the open rounds; no I/O here.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
 
 from bot.play.games import countdown, twentyfour
 from bot.store.records import Round
@@ -20,6 +34,7 @@ from bot.store.records import Round
 Hand = tuple[int, ...]
 Rolls = tuple[Hand, ...]
 PART_GAMES = frozenset({"countdown"})  # an answer may use part of the hand
+ROLLS_SHARED = 10  # of 13: requests sharing this many rolls with a live Yahtzee round reach it
 
 
 def hand_key(numbers: Iterable[int]) -> Hand:
@@ -34,94 +49,128 @@ def is_rolls(hand: tuple) -> bool:
     return bool(hand) and isinstance(hand[0], tuple)
 
 
+def parts(hand: Hand, smallest: int = 1) -> set[Hand]:
+    """Every sub-multiset of the hand (sorted) with at least `smallest` numbers."""
+    return {hand_key(c) for size in range(smallest, len(hand) + 1)
+            for c in combinations(hand, size)}
+
+
+def one_step_targets(target: int, left_out: Iterable[int]) -> set[Fraction]:
+    """The targets from which one step with a number left out reaches `target`."""
+    found = {Fraction(target)}
+    for x in left_out:
+        found |= {Fraction(target - x), Fraction(target + x), Fraction(target * x),
+                  Fraction(x - target)}
+        if x:
+            found.add(Fraction(target, x))
+        if target:
+            found.add(Fraction(x, target))
+    return found
+
+
 def could_be_live(numbers: Sequence[int], target: int) -> bool:
-    """Whether a round could ever deal these numbers for this target (or, in Countdown, a hand
-    they are part of): then an answer about them must never be kept anywhere, since the hand
-    may be live any time. A hand of 24 is 4 to 6 cards 1..13 for a target 1..999; Countdown's
-    is six cards of 1..10 and its large numbers for a target 101..999."""
+    """Whether some round the bot could deal would be reached by this request (see the
+    module's rule), whatever is live now: then an answer about it must never be kept for
+    everyone (Telegram's inline cache), since such a round may be dealt any time. A hand of 24
+    is 4 to 6 cards 1..13 (any target); Countdown's, six tiles of 1..10 and its large numbers."""
     low, high = twentyfour.CARDS
-    if len(numbers) in twentyfour.COUNTS and all(low <= n <= high for n in numbers) and \
-            twentyfour.TARGETS[0] <= target <= twentyfour.TARGETS[1]:
+    cards = [n for n in numbers if low <= n <= high]
+    if len(cards) >= min(twentyfour.COUNTS):  # a possible hand of 24, with extras or none
         return True
-    cards = Counter(countdown.SMALL) + Counter(countdown.LARGE)
-    return len(numbers) <= countdown.CARDS and not Counter(numbers) - cards and \
-        countdown.TARGETS[0] <= target <= countdown.TARGETS[1]
+    if len(cards) == len(numbers) and len(numbers) + 1 in twentyfour.COUNTS:  # less one
+        return True
+    tiles = Counter(countdown.SMALL) + Counter(countdown.LARGE)
+    return bool(numbers) and not Counter(numbers) - tiles  # a part of a Countdown draw
+
+
+@dataclass(frozen=True)
+class Live:
+    """A live round as the rule sees it."""
+
+    round_id: int
+    chat_id: int
+    game: str
+    hand: Hand
+    target: int
 
 
 class LivePuzzles:
-    """The puzzles of the open rounds, counted (two chats may play the same hand)."""
+    """The live rounds, indexed by what requests reach them."""
 
     def __init__(self) -> None:
-        self._whole: defaultdict[int, Counter[Hand]] = defaultdict(Counter)  # by target
-        self._part: defaultdict[int, Counter[Hand]] = defaultdict(Counter)  # by target
-        self._rolls: Counter[Rolls] = Counter()
-        self._ids: set[int] = set()  # the rounds counted
+        self._live: dict[int, Live] = {}
+        self._rolls: dict[int, tuple[int, Rolls]] = {}  # round id -> chat, its rolls
+        self._whole: defaultdict[Hand, set[int]] = defaultdict(set)  # hand -> rounds
+        self._less_one: defaultdict[Hand, set[int]] = defaultdict(set)  # hand less a number
+        self._parts: defaultdict[Hand, set[int]] = defaultdict(set)  # Countdown: any part
 
     def add(self, round_: Round) -> None:
-        if round_.id not in self._ids:
-            self._ids.add(round_.id)
-            self._change(round_, +1)
+        if round_.id in self._live or round_.id in self._rolls:
+            return
+        if is_rolls(round_.hand):
+            self._rolls[round_.id] = (round_.chat_id, rolls_key(round_.hand))
+            return
+        live = Live(round_.id, round_.chat_id, round_.game, hand_key(round_.hand),
+                    round_.target)
+        self._live[round_.id] = live
+        for key, index in self._keys(live):
+            index[key].add(live.round_id)
 
     def remove(self, round_: Round) -> None:
-        if round_.id in self._ids:
-            self._ids.discard(round_.id)
-            self._change(round_, -1)
+        self._rolls.pop(round_.id, None)
+        live = self._live.pop(round_.id, None)
+        if live is None:
+            return
+        for key, index in self._keys(live):
+            index[key].discard(live.round_id)
+            if not index[key]:
+                del index[key]
 
     def clear(self) -> None:
-        self._whole.clear()
-        self._part.clear()
-        self._rolls.clear()
-        self._ids.clear()
+        for table in (self._live, self._rolls, self._whole, self._less_one, self._parts):
+            table.clear()
 
-    def _change(self, round_: Round, step: int) -> None:
-        if is_rolls(round_.hand):
-            key = rolls_key(round_.hand)
-            self._rolls[key] += step
-            if self._rolls[key] <= 0:
-                del self._rolls[key]
-            return
-        table = self._part if round_.game in PART_GAMES else self._whole
-        hands = table[round_.target]
-        hands[hand_key(round_.hand)] += step
-        if hands[hand_key(round_.hand)] <= 0:
-            del hands[hand_key(round_.hand)]
-        if not hands:
-            del table[round_.target]
+    def _keys(self, live: Live) -> list[tuple[Hand, defaultdict[Hand, set[int]]]]:
+        keys = [(live.hand, self._whole)]
+        keys += [(hand_key(live.hand[:i] + live.hand[i + 1:]), self._less_one)
+                 for i in range(len(live.hand))]
+        if live.game in PART_GAMES:
+            keys += [(part, self._parts) for part in parts(live.hand)
+                     if len(part) < len(live.hand)]
+        return keys
 
-    def numbers(self, numbers: Iterable[int], target: int, besides: Round | None = None
-                ) -> bool:
-        """Whether solving these numbers for this target would answer a live round (other
-        than `besides`)."""
-        given = tuple(numbers)
-        key, wanted = hand_key(given), Counter(given)
-        skip = self._counted(besides)
-        if self._whole.get(target, Counter())[key] - (skip == ("whole", target, key)) > 0:
-            return True
-        return any(count - (skip == ("part", target, hand)) > 0 and not wanted - Counter(hand)
-                   for hand, count in self._part.get(target, Counter()).items())
+    def reaching(self, numbers: Iterable[int], target: int,
+                 besides: int | None = None) -> list[Live]:
+        """The live rounds (but round `besides`) a request for these numbers and target
+        reaches: their chats' members may not have its answer."""
+        request = hand_key(numbers)
+        found: set[int] = set()
+        for part in parts(request):  # a live hand with extras (or none)
+            found |= self._whole.get(part, set())
+        found |= self._less_one.get(request, set())
+        for round_id in self._parts.get(request, set()):
+            live = self._live[round_id]
+            left = list((Counter(live.hand) - Counter(request)).elements())
+            if Fraction(target) in one_step_targets(live.target, left):
+                found.add(round_id)
+        if besides is not None:
+            found.discard(besides)
+        return [self._live[i] for i in sorted(found)]
 
-    def rolls(self, rolls: Iterable[Sequence[int]], besides: Round | None = None) -> bool:
-        """Whether these 13 rolls are dealt in a live round (other than `besides`)."""
-        key = rolls_key(rolls)
-        return self._rolls[key] - (self._counted(besides) == ("rolls", 0, key)) > 0
+    def reaching_rolls(self, rolls: Iterable[Sequence[int]],
+                       besides: int | None = None) -> list[int]:
+        """The chats whose live Yahtzee round these 13 rolls reach (most of the rolls shared)."""
+        asked = Counter(rolls_key(rolls))
+        return sorted({chat for round_id, (chat, live) in self._rolls.items()
+                       if round_id != besides and
+                       sum((asked & Counter(live)).values()) >= ROLLS_SHARED})
 
     def elsewhere(self, round_: Round) -> bool:
-        """Whether another live round would be answered by this round's solutions: its end
-        then keeps them back."""
+        """Whether this round's solutions, shown at its end, would reach another live round
+        (anywhere: a result is read by whoever is in its chat): its end then keeps them back."""
         if is_rolls(round_.hand):
-            return self.rolls(round_.hand, besides=round_)
-        return self.numbers(round_.hand, round_.target, besides=round_)
+            return bool(self.reaching_rolls(round_.hand, besides=round_.id))
+        return bool(self.reaching(round_.hand, round_.target, besides=round_.id))
 
-    def _counted(self, round_: Round | None) -> tuple[str, int, tuple] | None:
-        """Which table, target and key a round is counted under (None: it is not counted)."""
-        if round_ is None or round_.id not in self._ids:
-            return None
-        return _place_in_tables(round_)
-
-
-def _place_in_tables(round_: Round) -> tuple[str, int, tuple]:
-    """Which table, target and key a round is counted under."""
-    if is_rolls(round_.hand):
-        return ("rolls", 0, rolls_key(round_.hand))
-    table = "part" if round_.game in PART_GAMES else "whole"
-    return (table, round_.target, hand_key(round_.hand))
+    def count(self) -> int:
+        return len(self._live) + len(self._rolls)

@@ -17,6 +17,8 @@ from collections.abc import Awaitable, Callable, Iterable
 
 AdminCheck = Callable[[], Awaitable[bool]]
 """Whether the speaker is an admin of the chat (asked only when it matters)."""
+MemberCheck = Callable[[int], Awaitable[bool]]
+"""Whether the speaker is in that chat (asked only when a request reaches its live round)."""
 
 
 async def may_steer(chat_type: str, player_id: int, started_by: int | None,

@@ -42,6 +42,11 @@ from bot.text import markup
 from bot.text.i18n import Texts
 
 DEFAULT_SECONDS = {"24": 120.0, "countdown": 60.0, "yahtzee": 300.0}
+# Each open round makes the solving commands refuse its chat's members a few hands (the rule of
+# bot.play.guards.live), so how many one person, or one group's topics, keep open is bounded:
+# one account then refuses a member of its group under 1% of the 1,820 four-number hands.
+ROUNDS_PER_PLAYER = 3  # open rounds one person started, in all chats
+ROUNDS_PER_CHAT = 5  # open rounds in one group's forum topics
 
 
 def hint_points(points: int) -> int:
@@ -120,11 +125,22 @@ class Rounds:
             current = self.table.of(chat.id, chat.topic)
             if current is not None:
                 return Said(self.still_open(current.record, texts))
+            if (bounded := self._bound(chat, player, texts)) is not None:
+                return bounded
             rules = GAMES[game]
             dealt = await self.dealer.deal(rules, options, player.id, chat.id, texts)
             if isinstance(dealt, str):
                 return Said(dealt)
             return await self._open(chat, player, dealt, options, texts)
+
+    def _bound(self, chat: Chat, player: Player, texts: Texts) -> Said | None:
+        """Why no new round may open now: the player has ROUNDS_PER_PLAYER open, or the
+        group's topics ROUNDS_PER_CHAT."""
+        if self.table.started_by(player.id) >= ROUNDS_PER_PLAYER:
+            return Said(texts("play_too_many_rounds", most=ROUNDS_PER_PLAYER))
+        if self.table.in_chat(chat.id) >= ROUNDS_PER_CHAT:
+            return Said(texts("play_too_many_topics", most=ROUNDS_PER_CHAT))
+        return None
 
     async def replay(self, chat: Chat, player: Player, round_id: int, same_level: bool
                      ) -> Dealt | Said | Refused:

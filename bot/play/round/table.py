@@ -50,6 +50,14 @@ class RoundTable:
         """An open round by its id."""
         return next((r for r in self._open.values() if r.id == round_id), None)
 
+    def started_by(self, user_id: int) -> int:
+        """How many open rounds this user started (in any chat)."""
+        return sum(r.record.started_by == user_id for r in self._open.values())
+
+    def in_chat(self, chat_id: int) -> int:
+        """How many rounds are open in the chat's topics."""
+        return sum(place[0] == chat_id for place in self._open)
+
     def open(self, record: Round, deal_text: str) -> OpenRound:
         """A round was dealt: it is its topic's open round (the one won before is history), its
         puzzle is live and its end armed."""

@@ -1,9 +1,11 @@
-"""The compiled core of the solver (solver/native/*.c), built by `pip install .` like the rest.
+"""The compiled parts of the solver (solver/native/*.c), built by `pip install .` like the rest.
 
 Everything else about the package lives in pyproject.toml; setuptools has no table there for
-a C extension, so it is declared here. The core is optional: on a machine without a C compiler
-the install still succeeds and the pure-Python solver answers (`python -m solver --version`
-says so); the tests fail then (tests/solver/test_native_twin.py), unless SOLVER_PURE=1.
+a C extension, so they are declared here: the 24 core (_core) and Countdown's search
+(_countdown, countdown.c alone). Both are optional: on a machine without a C compiler the
+install still succeeds and the pure-Python twins answer (`python -m solver --version` says so
+for the core); the tests fail then (tests/solver/test_native_twin.py,
+tests/solver/test_countdown_twin.py), unless SOLVER_PURE=1.
 """
 
 from pathlib import Path
@@ -11,14 +13,21 @@ from pathlib import Path
 from setuptools import Extension, setup
 
 NATIVE = Path("solver/native")
+COUNTDOWN = NATIVE / "countdown.c"
+FLAGS = ["-O2", "-std=c11", "-Wall", "-Wextra", "-Wno-missing-field-initializers"]
 
 setup(ext_modules=[
     Extension(
         "solver.native._core",
-        sources=sorted(str(path) for path in NATIVE.glob("*.c")),
+        sources=sorted(str(path) for path in NATIVE.glob("*.c") if path != COUNTDOWN),
         depends=sorted(str(path) for path in NATIVE.glob("*.h")),
-        extra_compile_args=["-O2", "-std=c11", "-Wall", "-Wextra",
-                            "-Wno-missing-field-initializers"],
+        extra_compile_args=FLAGS,
+        optional=True,
+    ),
+    Extension(
+        "solver.native._countdown",
+        sources=[str(COUNTDOWN)],
+        extra_compile_args=FLAGS,
         optional=True,
     ),
 ])

@@ -1,4 +1,4 @@
-"""Benchmark of the 24 engine: the compiled core beside the pure-Python solver, whole processes.
+"""Benchmark of the 24 engine and Countdown's search: compiled beside pure, whole processes.
 
 Every measurement runs in a fresh child process (SOLVER_PURE=1 for the pure side), so caches
 start cold; the child times only the work, after its imports, and the parent reads the child's
@@ -9,7 +9,7 @@ table shows medians of --repeat pairs and issue 19's goals. Start-up (interprete
     python bench/bench_solver.py [--repeat N] [--eight] [--eight-pure]
 
 --eight adds 1 2 3 4 5 6 7 8 -> 24 on the core (once; seconds); --eight-pure on the pure side too
-(minutes).
+(minutes). The last row is Countdown: solver/native/countdown.c beside solver.countdown_search.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import argparse
 import itertools
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -39,10 +40,30 @@ def timed(fn) -> float:
     return time.perf_counter() - start
 
 
+def tv_deals(count: int, seed: int = 7) -> list[list[int]]:
+    """TV Countdown deals, target first (as bench_references deals them)."""
+    rng = random.Random(seed)
+    small = [n for n in range(1, 11) for _ in range(2)]
+    deals = []
+    for _ in range(count):
+        large = rng.randint(0, 4)
+        numbers = rng.sample([25, 50, 75, 100], large) + rng.sample(small, 6 - large)
+        deals.append([rng.randint(101, 999), *numbers])
+    return deals
+
+
 def child(job: dict) -> None:
     """Run one job (in the child process) and print the seconds its work took, as JSON."""
-    from solver import first_solution, native, solve
+    from solver import countdown_native, first_solution, native, solve
+    from solver.countdown import solve_countdown
 
+    if job["work"] == "countdown":  # hands are deals, target first; count the exact ones
+        start = time.perf_counter()
+        results = [solve_countdown(deal[1:], deal[0]) for deal in job["hands"]]
+        seconds = time.perf_counter() - start
+        print(json.dumps({"seconds": seconds, "count": sum(r.exact for r in results),
+                          "native": countdown_native.NATIVE is not None}))
+        return
     work = {"solve": solve, "first": first_solution}[job["work"]]
     start = time.perf_counter()
     answers = [work(hand, job["target"]) for hand in job["hands"]]
@@ -141,8 +162,13 @@ def main() -> None:
         row("1 2 3 4 5 6 7 8 -> 24, peak RSS", eight[False][1], pure[1] if pure else None,
             1700, "MB")
         print(f"({eight[False][2]} distinct solutions of 1..8)")
+    deals = tv_deals(300)
+    countdown = paired({"work": "countdown", "hands": deals, "target": 0}, args.repeat)
+    row("Countdown, 300 TV deals (solve_countdown)", countdown[False][0], countdown[True][0],
+        None, "s")
     print(f"\n({four[False][2]} distinct solutions over the 1820 hands; six-number hands: "
-          f"{', '.join(str(r[False][2]) for r in six)}; seven: {seven[False][2]})")
+          f"{', '.join(str(r[False][2]) for r in six)}; seven: {seven[False][2]}; Countdown: "
+          f"{countdown[False][2]} of 300 deals exact)")
 
 
 if __name__ == "__main__":

@@ -6,17 +6,33 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
-from contextlib import nullcontext
+from collections.abc import Callable, Iterable, Iterator
+from types import ModuleType
 from typing import TextIO
 
+from solver import native
 from solver.cli_numbers import read_whole, read_wholes, whole_argument
 from solver.errors import SolverError, TimeLimitError
-from solver.solutions import solve
+from solver.normal import canonical_key
+from solver.search import Hand
+from solver.solutions import MAX_NUMBER, MAX_NUMBERS, solve
 from solver.timed import TimedRunner
 
 USAGE_HAND = "numbers are whole numbers from 0 to 1,000,000, between 1 and 8 of them"
+
+
+def _load_batch() -> ModuleType | None:
+    """The compiled lean loop of `batch` (solver/native/batch.c), None when it is not built."""
+    try:
+        return importlib.import_module("solver.native._batch")
+    except ImportError:
+        return None
+
+
+BATCH = _load_batch()
 
 
 def _solve_command(args: argparse.Namespace) -> int:
@@ -63,13 +79,72 @@ def _batch_line(line: str, target: int, integer_only: bool,
 
 
 def _batch_command(args: argparse.Namespace, stdin: TextIO = sys.stdin) -> int:
-    with TimedRunner(args.timeout) if args.timeout else nullcontext() as runner:
+    if not args.timeout:
+        write = sys.stdout.write
+        for row in batch_rows(stdin, args.target, args.integer_only):
+            write(row)
+        sys.stdout.flush()
+        return 0
+    with TimedRunner(args.timeout) as runner:
         for line in stdin:
             if line.strip():
-                row = _batch_line(line, args.target, args.integer_only, runner)
-                print(json.dumps(row), flush=runner is not None)
-    sys.stdout.flush()
+                print(json.dumps(_batch_line(line, args.target, args.integer_only, runner)),
+                      flush=True)
     return 0
+
+
+def batch_rows(lines: Iterable[str], target: int, integer_only: bool) -> Iterator[str]:
+    """The output line of each non-blank input line, newline included, without a time limit.
+
+    The lean loop of `batch`: a line of at most MAX_NUMBERS plain ASCII numbers in range is read
+    and written by solver/native/batch.c when it is built (else by str.split, int and an
+    f-string, the solutions' texts through json's own string encoder), its hand solved by the
+    core straight away; any other line goes through `_batch_line` and json.dumps, which the
+    lean paths equal byte for byte (tests/solver/test_batch_output.py).
+    """
+    shown = str(target)
+    tail = f'], "target": {shown}, "count": '
+    text = json.encoder.encode_basestring_ascii  # what json.dumps writes a str with
+    solve_hand = _hand_solver(target, integer_only)
+    fast = None if BATCH is None else BATCH.row
+    for line in lines:
+        if fast is not None:
+            row = fast(line, shown, solve_hand)
+            if row is not None:
+                yield row
+                continue
+        words = line.split()
+        if not words:
+            continue
+        if (len(words) <= MAX_NUMBERS and "," not in line
+                and all(word.isdigit() and word.isascii() and len(word) <= 7 for word in words)):
+            numbers = [int(word) for word in words]
+            if max(numbers) <= MAX_NUMBER:
+                found = solve_hand(tuple(sorted(numbers)))
+                yield (f'{{"numbers": [{", ".join(map(str, numbers))}{tail}{len(found)}, '
+                       f'"solutions": [{", ".join(map(text, found))}]}}\n')
+                continue
+        yield json.dumps(_batch_line(line, target, integer_only)) + "\n"
+
+
+def _hand_solver(target: int, integer_only: bool) -> Callable[[Hand], list[str]]:
+    """solve(hand, target) for a hand already read, checked and sorted: the compiled core's
+    answer straight away (solve's own dispatch, less its checks), else the pure solver's."""
+    core = native.CORE
+
+    def pure(hand: Hand) -> list[str]:
+        return solve(hand, target, integer_only=integer_only)
+
+    if core is None:
+        return pure
+
+    def compiled(hand: Hand) -> list[str]:
+        try:
+            return list(core.solve(hand, target, integer_only, canonical_key))
+        except OverflowError:  # a value past 64 bits: Python's integers never wrap
+            return pure(hand)
+
+    return compiled
 
 
 def _positive_seconds(text: str) -> float:

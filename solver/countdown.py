@@ -4,8 +4,10 @@ Two rule sets. "all" (the seed's contest): every number used exactly once, inter
 non-negative whole numbers; the answer is the largest reachable value at most the target.
 "subset" (TV Countdown): each number at most once, intermediates positive; the answer is the
 nearest reachable value (ties: the lower), and the largest one at most the target is reported too.
-The scan asks solver.countdown_search about values outwards from the target; values are exact
-Python integers, uncapped. Only `countdown_solutions` uses the 24 engine (its public `solve`).
+The scan asks the hand's search about values outwards from the target: the compiled one
+(solver/native/countdown.c) when it is built and the values fit in 62 bits, else its pure twin
+solver.countdown_search, whose values are exact Python integers, uncapped. Only
+`countdown_solutions` uses the 24 engine (its public `solve`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from solver.countdown_search import Hand, HandSearch
+from solver.countdown_native import Search, as_expr, new_search
+from solver.countdown_search import Hand
 from solver.errors import InputError
 from solver.expr import BinOp, Expr, Num, to_text
 from solver.parser import parse
@@ -64,15 +67,15 @@ def validate_game(numbers: Sequence[int], target: int, rules: str) -> Hand:
 def solve_countdown(numbers: Sequence[int], target: int, rules: str = "subset") -> CountdownResult:
     """The best reachable value under the rules, with an expression for it."""
     hand = validate_game(numbers, target, rules)
-    search = HandSearch(hand, rules == "subset")
+    search = new_search(hand, rules == "subset")
     best, nearest = _scan(search, target)
-    expression = None if best is None else to_text(search.expression(search.full, best))
+    expression = None if best is None else to_text(as_expr(search.expression(search.full, best)))
     nearest_expression = (expression if nearest == best and expression is not None
-                          else to_text(search.expression(search.full, nearest)))
+                          else to_text(as_expr(search.expression(search.full, nearest))))
     return CountdownResult(hand, target, rules, best, expression, nearest, nearest_expression)
 
 
-def _scan(search: HandSearch, target: int) -> tuple[int | None, int]:
+def _scan(search: Search, target: int) -> tuple[int | None, int]:
     """(largest value <= target, nearest value, ties lower), outwards from the target.
 
     First single values at distance 0, 1, 2, ... (below before above: ties go low), while the
@@ -106,7 +109,7 @@ def _scan(search: HandSearch, target: int) -> tuple[int | None, int]:
     raise AssertionError("a hand always makes its largest value")
 
 
-def _below(search: HandSearch, start: int, singles: int) -> int | None:
+def _below(search: Search, start: int, singles: int) -> int | None:
     """The largest value at most `start` that the whole hand makes: a few single values, then
     ranges going down."""
     for value in range(start, max(start - singles, search.low - 1), -1):

@@ -5,6 +5,8 @@ value set; bigger ones are asked about single values by meeting in the middle: w
 cut of the sub-hand into A and B when, for some value y of the smaller side B, the value x that
 `x op y = w` needs is one A makes. A sub-hand asked often gets its value set too; a scan over
 sparse values asks for ranges instead. Nothing is capped: values are exact Python integers.
+solver/native/countdown.c is the compiled twin (solver.countdown_native picks one); it gives
+the same answers and the same expressions (tests/solver/test_countdown_twin.py).
 """
 
 from __future__ import annotations
@@ -217,28 +219,32 @@ class HandSearch:
     def _search(self, m: int, w: int) -> Cut | None:
         """A cut of m that makes w, or None. Cuts whose sides are built go first (cheap), then
         the others value by value."""
-        sets = self.sets
         later = []
         for a, b in self.cuts(m):
-            if sets[b] is None:
-                self.values(b)
-            a_values = sets[a]
-            if a_values is None and self.count[a] <= BUILD:
-                a_values = self.values(a)
-            if a_values is None:
+            if self.sets[a] is None and self.count[a] > BUILD:
                 later.append((a, b))
-            elif self._meets(w, a_values, b):
+            elif self._cut_makes(w, a, b):
                 return a, b
         for a, b in later:
-            wanted = self._wanted(w, b)
-            if self.times_asked[a] + len(wanted) > self.patience[self.count[a]]:
-                if self._meets(w, self.values(a), b):
-                    return a, b
-            elif any(self.reaches(a, x) for x in wanted):
+            if self._cut_makes(w, a, b):
                 return a, b
-            elif self.zero[b] and (w == 0 or self.reaches(a, w)):
-                return a, b  # x + 0, x - 0 make x; x * 0 and 0 / x make 0
         return None
+
+    def _cut_makes(self, w: int, a: int, b: int) -> bool:
+        """Whether `x op y = w` for some value x of A and y of B: by B's values against A's
+        set when A is built or small, else value by value (A built once asked too often)."""
+        self.values(b)
+        a_values = self.sets[a]
+        if a_values is None and self.count[a] <= BUILD:
+            a_values = self.values(a)
+        if a_values is not None:
+            return self._meets(w, a_values, b)
+        wanted = self._wanted(w, b)
+        if self.times_asked[a] + len(wanted) > self.patience[self.count[a]]:
+            return self._meets(w, self.values(a), b)
+        if any(self.reaches(a, x) for x in wanted):
+            return True
+        return self.zero[b] and (w == 0 or self.reaches(a, w))  # x + 0, x - 0; x * 0, 0 / x
 
     def _meets(self, w: int, a_values: set[int], b: int) -> bool:
         """Whether `w = x op y` for some x of a_values and y of B (whose values are built).
@@ -334,24 +340,29 @@ class HandSearch:
     # -- one expression --------------------------------------------------------------------
 
     def expression(self, m: int, w: int) -> Expr:
-        """One expression of sub-hand m worth w; the caller knows that m reaches w."""
+        """One expression of sub-hand m worth w; the caller knows that m reaches w.
+
+        The choice is fixed, so the compiled twin (solver/native/countdown.c) prints the same:
+        the first cut (in `cuts` order) that makes w, its side B's values in increasing order,
+        and for each the ways of `_ways` in order.
+        """
         m = self.same[m]
         keys = self.keys[m]
         if self.count[m] == 1 or (self.subset and w in keys):
             assert w in keys
             return Num(w)
-        cut = self._search(m, w)
-        if cut is None:
-            raise ValueError(f"{keys} does not make {w}")
-        a, b = cut
-        any_x = sum(self.keys[a])  # under "all" rules, for x * 0
-        for y in self.values(b):
-            for op, x, left_is_x in _ways(w, y, self.low, any_x):
-                if self.reaches(a, x):
-                    x_expr, y_expr = self.expression(a, x), self.expression(b, y)
-                    left, right = (x_expr, y_expr) if left_is_x else (y_expr, x_expr)
-                    return BinOp(op, left, right)
-        raise AssertionError(f"the cut of {keys} making {w} has no way to make it")
+        for a, b in self.cuts(m):
+            if not self._cut_makes(w, a, b):
+                continue
+            any_x = sum(self.keys[a])  # under "all" rules, for x * 0
+            for y in self._ordered(b):
+                for op, x, left_is_x in _ways(w, y, self.low, any_x):
+                    if self.reaches(a, x):
+                        x_expr, y_expr = self.expression(a, x), self.expression(b, y)
+                        left, right = (x_expr, y_expr) if left_is_x else (y_expr, x_expr)
+                        return BinOp(op, left, right)
+            raise AssertionError(f"the cut of {keys} making {w} has no way to make it")
+        raise ValueError(f"{keys} does not make {w}")
 
 
 def _ways(w: int, y: int, low: int, any_x: int) -> list[tuple[str, int, bool]]:

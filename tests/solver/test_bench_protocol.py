@@ -104,3 +104,14 @@ def test_the_project_worker_speaks_the_protocol():
     reply, _ = ask([sys.executable, WORKER, "countdown"], [(952, 25, 50, 75, 100, 3, 6),
                                                            (999, 1, 1, 2, 2, 3, 3)])
     assert reply.results == [952, 81]  # 999 is out of reach: (1+2)*(1+2)*3*3 is the most
+
+
+def test_the_batch_worker_speaks_the_protocol():
+    """bench_references' batch row: `python -m solver batch`'s loop, one count per hand."""
+    bench = str(ROOT / "bench" / "bench_references.py")
+    jobs = [(24, 1, 2, 3, 4), (24, 1, 1, 1, 1), (24, 3, 3, 8, 8)]
+    reply, run = ask([sys.executable, bench, "--batch-worker"], jobs)
+    assert reply.results == [3, 0, 1]
+    assert reply.elapsed <= run.wall
+    with pytest.raises(RuntimeError, match="one goal"):
+        ask([sys.executable, bench, "--batch-worker"], [(24, 1, 2, 3, 4), (10, 2, 5)])

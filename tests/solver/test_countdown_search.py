@@ -2,7 +2,8 @@
 
 The plain DP (`brute` in test_countdown) builds every value of every sub-multiset; the search
 asks single values, then ranges, and builds sub-hands only when asked often. Each path is forced
-here by its tuning constants, and each must give the DP's answer.
+here by its tuning constants, and each must give the DP's answer. The compiled twin is put
+aside here (test_countdown_twin holds it to this search); test_countdown checks what answers.
 """
 
 from __future__ import annotations
@@ -14,12 +15,19 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import solver.countdown as countdown
+import solver.countdown_native as countdown_native
 import solver.countdown_search as search
 from solver.countdown import solve_countdown
 from solver.countdown_search import HandSearch
 from tests.solver.test_countdown import brute, brute_best, check
 
 RULES = st.sampled_from(["all", "subset"])
+
+
+@pytest.fixture(autouse=True)
+def pure_search(monkeypatch):
+    """solve_countdown answered by the pure search, whose paths these tests force."""
+    monkeypatch.setattr(countdown_native, "NATIVE", None)
 
 
 def agrees(numbers: list[int], target: int, rules: str) -> None:

@@ -1,0 +1,164 @@
+/* The lean loop of `python -m solver batch` (solver/cli.py), module solver.native._batch.
+
+   `row(line, target, solve)` reads a line of 1 to 8 plain numbers (ASCII digits, at most 7 each,
+   up to 1,000,000, separated by ASCII blanks), asks `solve` for the sorted hand's solutions and
+   writes the line's JSON object as json.dumps writes it. Any other line, or a solution text that
+   JSON would escape, gives None: the Python path answers it, with the same bytes for the rest
+   (tests/solver/test_batch_output.py). */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <string.h>
+
+enum { MAX_NUMBERS = 8, MAX_DIGITS = 7 };
+#define MAX_NUMBER 1000000L
+
+static int blank(Py_UCS1 c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* The numbers of a plain line, in order, and how many (0: not a plain line). */
+static int read_numbers(const Py_UCS1 *text, Py_ssize_t len, long *numbers) {
+    int count = 0;
+    Py_ssize_t i = 0;
+    while (i < len) {
+        if (blank(text[i])) {
+            i++;
+            continue;
+        }
+        long value = 0;
+        Py_ssize_t start = i;
+        while (i < len && text[i] >= '0' && text[i] <= '9')
+            value = value * 10 + (text[i++] - '0');
+        if (i == start || i - start > MAX_DIGITS || (i < len && !blank(text[i])) ||
+            value > MAX_NUMBER || count == MAX_NUMBERS)
+            return 0;
+        numbers[count++] = value;
+    }
+    return count;
+}
+
+/* Whether json.dumps writes the str as it is, between quotes. */
+static int plain_text(PyObject *text) {
+    if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text))
+        return 0;
+    const Py_UCS1 *c = PyUnicode_1BYTE_DATA(text);
+    for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(text); i < n; i++)
+        if (c[i] < 0x20 || c[i] == '"' || c[i] == '\\')
+            return 0;
+    return 1;
+}
+
+static char *put(char *at, const char *text, size_t len) {
+    memcpy(at, text, len);
+    return at + len;
+}
+
+static PyObject *row(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 3 || !PyUnicode_Check(args[0]) || !PyUnicode_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "row(line: str, target: str, solve)");
+        return NULL;
+    }
+    PyObject *line = args[0], *target = args[1], *solve = args[2];
+    if (!PyUnicode_IS_ASCII(line) || !PyUnicode_IS_ASCII(target))
+        Py_RETURN_NONE;
+    long numbers[MAX_NUMBERS], sorted[MAX_NUMBERS];
+    int count = read_numbers(PyUnicode_1BYTE_DATA(line), PyUnicode_GET_LENGTH(line), numbers);
+    if (!count)
+        Py_RETURN_NONE;
+    for (int i = 0; i < count; i++) {  /* insertion sort: at most 8 */
+        long v = numbers[i];
+        int j = i;
+        for (; j > 0 && sorted[j - 1] > v; j--)
+            sorted[j] = sorted[j - 1];
+        sorted[j] = v;
+    }
+    PyObject *hand = PyTuple_New(count);
+    if (!hand)
+        return NULL;
+    for (int i = 0; i < count; i++) {
+        PyObject *n = PyLong_FromLong(sorted[i]);
+        if (!n) {
+            Py_DECREF(hand);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(hand, i, n);
+    }
+    PyObject *found = PyObject_CallOneArg(solve, hand);
+    Py_DECREF(hand);
+    if (!found)
+        return NULL;
+    if (!PyList_CheckExact(found)) {
+        Py_DECREF(found);
+        PyErr_SetString(PyExc_TypeError, "solve must return a list of str");
+        return NULL;
+    }
+    Py_ssize_t solutions = PyList_GET_SIZE(found);
+    char digits[MAX_NUMBERS][24], total[24];
+    int widths[MAX_NUMBERS];
+    size_t size = 0;
+    for (int i = 0; i < count; i++) {
+        widths[i] = snprintf(digits[i], sizeof digits[i], "%ld", numbers[i]);
+        size += (size_t)widths[i] + 2;
+    }
+    int total_width = snprintf(total, sizeof total, "%zd", solutions);
+    for (Py_ssize_t k = 0; k < solutions; k++) {
+        PyObject *text = PyList_GET_ITEM(found, k);
+        if (!plain_text(text)) {
+            Py_DECREF(found);
+            Py_RETURN_NONE;
+        }
+        size += (size_t)PyUnicode_GET_LENGTH(text) + 4;
+    }
+    static const char head[] = "{\"numbers\": [", mid[] = "], \"target\": ",
+                      counted[] = ", \"count\": ", listed[] = ", \"solutions\": [",
+                      end[] = "]}\n";
+    size_t target_len = (size_t)PyUnicode_GET_LENGTH(target);
+    size += sizeof head + sizeof mid + sizeof counted + sizeof listed + sizeof end +
+            target_len + (size_t)total_width;
+    char *buffer = PyMem_Malloc(size), *at = buffer;
+    if (!buffer) {
+        Py_DECREF(found);
+        return PyErr_NoMemory();
+    }
+    at = put(at, head, sizeof head - 1);
+    for (int i = 0; i < count; i++) {
+        if (i)
+            at = put(at, ", ", 2);
+        at = put(at, digits[i], (size_t)widths[i]);
+    }
+    at = put(at, mid, sizeof mid - 1);
+    at = put(at, (const char *)PyUnicode_1BYTE_DATA(target), target_len);
+    at = put(at, counted, sizeof counted - 1);
+    at = put(at, total, (size_t)total_width);
+    at = put(at, listed, sizeof listed - 1);
+    for (Py_ssize_t k = 0; k < solutions; k++) {
+        PyObject *text = PyList_GET_ITEM(found, k);
+        if (k)
+            at = put(at, ", ", 2);
+        *at++ = '"';
+        at = put(at, (const char *)PyUnicode_1BYTE_DATA(text),
+                 (size_t)PyUnicode_GET_LENGTH(text));
+        *at++ = '"';
+    }
+    at = put(at, end, sizeof end - 1);
+    Py_DECREF(found);
+    PyObject *out = PyUnicode_DecodeASCII(buffer, at - buffer, NULL);
+    PyMem_Free(buffer);
+    return out;
+}
+
+static PyMethodDef batch_methods[] = {
+    {"row", (PyCFunction)(void (*)(void))row, METH_FASTCALL,
+     "row(line, target, solve): the JSON line of a plain hand, or None for the Python path."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef batch_module = {
+    PyModuleDef_HEAD_INIT, "_batch", "The lean loop of `python -m solver batch`.", -1,
+    batch_methods,
+};
+
+PyMODINIT_FUNC PyInit__batch(void) { return PyModule_Create(&batch_module); }

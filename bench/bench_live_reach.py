@@ -16,8 +16,8 @@ from __future__ import annotations
 import asyncio
 import random
 import statistics
-from functools import partial
 from collections.abc import Callable
+from functools import partial
 from itertools import combinations_with_replacement
 
 from bot.play.arguments import SolveRequest

@@ -71,7 +71,13 @@ from solver.normal.display import key_to_expr, negatable, negated
 from solver.normal.flat import add, div, leaf, mul, signed_key, sub, zero_times
 from solver.normal.keys import Key, Leaf, Product, Sum, ZeroProduct, numbers
 
+RULES_VERSION = 1
+"""The version of these rules: bump it whenever a rule changes what is the same solution (not
+for a comment or a rename), and port the change to the C core (solver/native/module.c has the
+same number). The core answers only while the two numbers match (solver.native.STATUS)."""
+
 __all__ = [
+    "RULES_VERSION",
     "Key",
     "Leaf",
     "Product",

@@ -380,7 +380,7 @@ static struct PyModuleDef module = {
  * the Python one when a rule changes and is ported here. When the two differ, the core is not
  * used (the pure solver answers, solver.native.STATUS says why); tests/solver/test_native_twin.py
  * checks that they answer alike. */
-#define RULES_VERSION 1
+#define RULES_VERSION 2
 
 PyMODINIT_FUNC PyInit__core(void) {
     PyObject *core = PyModule_Create(&module);

@@ -140,6 +140,9 @@ def _lift_product(key: Product) -> Lifted:
             ups.append(core)
     num += [k for k in den if k.value == 1]  # rule 4: A/O = A*O
     den = [k for k in den if k.value != 1]
+    while (group := one_group(tuple(sorted(den)))) is not None:  # rule 4: A/(X*Y) = A*X*Y
+        num += group
+        den = _without(tuple(den), group)
     core, more, ones = cancel_product(tuple(sorted(num)), tuple(sorted(den)), key.value)
     return Lifted(core, tuple(sorted(pairs + list(more))), tuple(sorted(zeros)), ones)
 
@@ -163,6 +166,16 @@ def cancel_product(num: tuple[Key, ...], den: tuple[Key, ...], value: Value,
     if not rest and ones:
         rest, ones = [ones[0]], ones[1:]
     return make_product(rest, den, value), (), tuple(sorted(ones))
+
+
+def one_group(den: tuple[Key, ...]) -> tuple[Key, ...] | None:
+    """A group of two divisors or more whose product is one (rule 4: dividing by it is
+    multiplying by it), the fewest, then the fewest and smallest numbers; None if none is."""
+    if len(den) < 2:
+        return None
+    found = [(len(g), _numbers_of(g), g) for g in _groups(den, len(den))
+             if len(g) >= 2 and PRODUCTS.total(g) == 1]
+    return min(found)[-1] if found else None
 
 
 def chosen_pair(num: tuple[Key, ...], den: tuple[Key, ...],

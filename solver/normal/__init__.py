@@ -17,7 +17,8 @@ the other (X, Y, A, B any parts). A *zero term* is a zero times something (or th
 5. Cancelling: (A*X)/Y = (A+X)-Y and (A*X)/(B*Y) = ((A/B)+X)-Y, X a group of factors, Y of
    divisors; the pair X-Y leaves a sum for the product around it only when X is one added term
    and Y everything the sum subtracts: ((A+X)-Y)*B = ((A*B)+X)-Y. Where several parts could
-   cancel, one is chosen (the whole divisor first, then the fewest and smallest numbers); two
+   cancel, one is chosen (the whole divisor first, then the fewest and smallest numbers), and
+   a group of factors worth one divides when that lets parts cancel (rule 4 read back); two
    one factors beside anything else are a pair, the lesser divided: A*1*(4-3) is A+(4-3)-1.
 
 Why rules 3 to 5 stop where they do: both public references (a Perl rewrite-rule normaliser and

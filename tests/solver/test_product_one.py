@@ -54,3 +54,23 @@ def test_a_group_moves_only_when_its_product_is_one():
     assert is_plain(signed_key(parse("2*10*(1-4/8)"))[1])
     assert is_plain(signed_key(parse("4/2/(1-8/10)"))[1])  # 2*(1-8/10) is 2/5: it stays
     assert "4/2/(1-8/10)" in solve((1, 2, 4, 8, 10), 10)
+
+
+def test_a_group_worth_one_may_divide_to_cancel():
+    """Rule 5 before rule 4: 3*2*2*(1-4/8) is 3*2/(2*(1-4/8)), where 2 cancels 2, so it is
+    3/(1-4/8)+2-2 too (six numbers: 1 2 2 3 4 8 -> 6)."""
+    forms = ["3*2*2*(1-4/8)", "3*2/2/(1-4/8)", "3/(1-4/8)+2-2"]
+    assert all(same(forms[0], form) for form in forms[1:])
+    listed = solve((1, 2, 2, 3, 4, 8), 6)
+    assert len(listed) == 1035
+    assert sum(same(text, forms[0]) for text in listed) == 1
+
+
+@pytest.mark.slow
+def test_a_group_worth_one_may_divide_by_the_closure():
+    forest = Forest()
+    groups = classes(forest, (1, 2, 2, 3, 4, 8), 6)
+    assert len(groups) == 1035
+    trees = [forest.from_expr(parse(text)) for text in
+             ("3*2*2*(1-4/8)", "3*2/2/(1-4/8)", "3/(1-4/8)+2-2")]
+    assert sum(all(t in group for t in trees) for group in groups) == 1

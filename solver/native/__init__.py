@@ -1,43 +1,36 @@
 """The compiled core of the solver (C sources beside this file) and whether it is in use.
 
 `CORE` is the extension module, or None when the pure-Python solver answers: SOLVER_PURE=1 is
-set, the extension is not built, or the rules in solver/normal are not those the core was
-ported from (its RULES, a CRC of their sources: a change there must be ported to the C too,
-and until it is, the core stays out of the way). `STATUS` says which, in words.
+set, the extension is not built, or the core follows another version of the rules than
+solver/normal does. Both carry a rules version, bumped on purpose when a rule changes
+(`solver.normal.RULES_VERSION` and RULES_VERSION in module.c): a change to the rules is ported
+to the C and both numbers move together, and a comment or a renamed variable moves neither.
+The twin test (tests/solver/test_native_twin.py) checks that the two answer alike, and
+tests/solver/test_native_switch.py that a built core is in use. `STATUS` says which, in words.
 """
 
 from __future__ import annotations
 
-import binascii
 import importlib
 import os
-from pathlib import Path
 from types import ModuleType
 
-NORMAL = Path(__file__).resolve().parent.parent / "normal"
+from solver.normal import RULES_VERSION
 
 
-def rules_fingerprint(folder: Path = NORMAL) -> str:
-    """A CRC of the normal form's sources (solver/normal/*.py), as eight hex digits."""
-    crc = 0
-    for path in sorted(folder.glob("*.py")):
-        crc = binascii.crc32(path.name.encode() + path.read_bytes(), crc)
-    return f"{crc:08x}"
-
-
-def load(normal: Path = NORMAL) -> tuple[ModuleType | None, str]:
-    """The core and why (not) it answers, for the rules in the folder `normal`."""
+def load(rules: int = RULES_VERSION) -> tuple[ModuleType | None, str]:
+    """The core and why (not) it answers, for the Python rules at version `rules`."""
     if os.environ.get("SOLVER_PURE") == "1":
         return None, "not in use (SOLVER_PURE=1)"
     try:
         core = importlib.import_module("solver.native._core")
     except ImportError as error:
         return None, f"not in use (not built: {error})"
-    rules = rules_fingerprint(normal)
-    if rules != core.RULES:
-        return None, (f"not in use (ported from the rules {core.RULES} of solver/normal, which "
-                      f"are now {rules}: port the change to solver/native)")
-    return core, "in use"
+    if rules != core.RULES_VERSION:
+        return None, (f"not in use (the core follows version {core.RULES_VERSION} of the rules, "
+                      f"solver/normal is at version {rules}: port the change to solver/native "
+                      "and bump RULES_VERSION in module.c)")
+    return core, f"in use (rules version {rules})"
 
 
 CORE, STATUS = load()

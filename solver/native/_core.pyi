@@ -8,7 +8,7 @@ from fractions import Fraction
 
 from solver.normal.keys import Key
 
-RULES: str  # the fingerprint of solver/normal this port follows (solver.native.rules_fingerprint)
+RULES_VERSION: int  # the version of the rules this port follows (solver.normal.RULES_VERSION)
 
 Hand = tuple[int, ...]
 Target = int | Fraction

@@ -3,7 +3,9 @@
  *
  * The entry point (module.c) sets a jump target with setjmp; fail() jumps back to it from any
  * depth. Everything a solve allocates hangs off its Solver, which the entry point frees, so a
- * jump leaks nothing. The target is per thread: solves on several threads do not meet.
+ * jump leaks nothing. The target is per thread: solves on several threads do not meet. A jump
+ * never skips the release of a Python object: where one is alive while the store may fail
+ * (module.c: ask_rules), it is held in a volatile variable and released after the jump too.
  */
 #ifndef SOLVER_FAIL_H
 #define SOLVER_FAIL_H

@@ -12,6 +12,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <stdlib.h>
+
 #include "display.h"
 #include "objects.h"
 #include "search.h"
@@ -70,7 +72,7 @@ static void raise_failure(int why) {
 
 static void finish(Search *s) {
     search_free(s);
-    PyMem_RawFree(s);
+    free(s);
 }
 
 /* work on a search already started (start: a new one first), the GIL released; false with a
@@ -95,7 +97,7 @@ static bool resume(Search *s, const Request *r, Work work, void *result, bool st
 }
 
 static Search *run(const Request *r, Work work, void *result) {
-    Search *s = PyMem_RawCalloc(1, sizeof(Search));
+    Search *s = calloc(1, sizeof(Search));
     if (s == NULL) return (Search *)PyErr_NoMemory();
     return resume(s, r, work, result, true) ? s : NULL;
 }
@@ -192,24 +194,30 @@ static bool ask_rules(Search *s, Solutions *found, PyObject *canonical) {
         finish(s);
         return false;
     }
-    bool ok = true;
+    volatile bool ok = true;
+    /* the objects of the key being converted: volatile, so that after a jump (the store
+     * failed, fail.h) they are still known here and released below */
+    PyObject *volatile key = NULL, *volatile answer = NULL;
     jmp_buf here, *outer = fail_target;
     fail_target = &here;
     if (setjmp(here) == 0) {
         for (uint32_t i = 0; ok && i < found->list.n; i++) {
             if (found->canonical[i] != NO_KEY) continue;
-            PyObject *key = key_object(&s->keys, s->pool[found->list.start + i], kinds);
-            PyObject *answer = key ? PyObject_CallOneArg(canonical, key) : NULL;
+            key = key_object(&s->keys, s->pool[found->list.start + i], kinds);
+            answer = key ? PyObject_CallOneArg(canonical, key) : NULL;
             found->canonical[i] = answer ? key_from_object(&s->keys, answer, kinds) : NO_KEY;
             ok = found->canonical[i] != NO_KEY;
             Py_XDECREF(key);
             Py_XDECREF(answer);
+            key = answer = NULL;
         }
-    } else {  /* the store failed (memory): what was being converted is not released */
+    } else {  /* the store failed (memory) */
         raise_failure(fail_reason);
         ok = false;
     }
     fail_target = outer;
+    Py_XDECREF(key);
+    Py_XDECREF(answer);
     Py_DECREF(kinds);
     if (!ok) finish(s);
     return ok;
@@ -249,7 +257,7 @@ static Search *classify(PyObject *args, Request *r, Solutions *found, bool texts
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     (void)self;
     Request r;
-    Solutions *found = PyMem_RawCalloc(1, sizeof(Solutions));
+    Solutions *found = calloc(1, sizeof(Solutions));
     if (found == NULL) return PyErr_NoMemory();
     PyObject *out = NULL;
     Search *s = classify(args, &r, found, true);
@@ -263,7 +271,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         finish(s);
     }
     solutions_free(found);
-    PyMem_RawFree(found);
+    free(found);
     return out;
 }
 
@@ -272,18 +280,21 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
 static PyObject *py_classes(PyObject *self, PyObject *args) {
     (void)self;
     Request r;
-    Solutions *found = PyMem_RawCalloc(1, sizeof(Solutions));
+    Solutions *found = calloc(1, sizeof(Solutions));
     if (found == NULL) return PyErr_NoMemory();
     PyObject *out = NULL;
     Search *s = classify(args, &r, found, false);
     if (s != NULL) {
         out = PyList_New(found->list.n);
-        for (uint32_t i = 0; out && i < found->list.n; i++)
-            PyList_SET_ITEM(out, i, PyLong_FromUnsignedLong(found->classes[i]));
+        for (uint32_t i = 0; out && i < found->list.n; i++) {
+            PyObject *number = PyLong_FromUnsignedLong(found->classes[i]);
+            if (number == NULL) Py_CLEAR(out);
+            else PyList_SET_ITEM(out, i, number);
+        }
         finish(s);
     }
     solutions_free(found);
-    PyMem_RawFree(found);
+    free(found);
     return out;
 }
 
@@ -313,8 +324,8 @@ static PyObject *py_plain(PyObject *self, PyObject *args) {
         return NULL;
     }
     PyObject *out = PyList_New(result.list.n);
-    for (uint32_t i = 0; out && i < result.list.n; i++)
-        PyList_SET_ITEM(out, i, PyBool_FromLong(result.plain[i]));
+    for (uint32_t i = 0; out && i < result.list.n; i++)  /* a new reference to a singleton */
+        PyList_SET_ITEM(out, i, Py_NewRef(result.plain[i] ? Py_True : Py_False));
     free(result.plain);
     finish(s);
     return out;
@@ -329,7 +340,7 @@ static void work_settled(Search *s, const Request *r, void *result) {
 static PyObject *py_settled(PyObject *self, PyObject *args) {
     (void)self;
     Request r;
-    Solutions *found = PyMem_RawCalloc(1, sizeof(Solutions));
+    Solutions *found = calloc(1, sizeof(Solutions));
     if (found == NULL) return PyErr_NoMemory();
     PyObject *out = NULL, *kinds = NULL;
     Search *s = read_request(args, &r) ? run(&r, work_settled, found) : NULL;
@@ -346,7 +357,7 @@ static PyObject *py_settled(PyObject *self, PyObject *args) {
         finish(s);
     }
     solutions_free(found);
-    PyMem_RawFree(found);
+    free(found);
     return out;
 }
 
@@ -376,13 +387,14 @@ static struct PyModuleDef module = {
     NULL, NULL, NULL, NULL,
 };
 
-/* The rules this port follows: solver.native.rules_fingerprint() of solver/normal as it was
- * when the port was made. When the Python rules change, the core is not used (the pure solver
- * answers) until the change is ported and this is updated (tests/solver/test_native_twin.py). */
-#define RULES "bb91fcbd"
+/* The version of the rules (solver/normal, its RULES_VERSION) this port follows: bumped with
+ * the Python one when a rule changes and is ported here. When the two differ, the core is not
+ * used (the pure solver answers, solver.native.STATUS says why); tests/solver/test_native_twin.py
+ * checks that they answer alike. */
+#define RULES_VERSION 2
 
 PyMODINIT_FUNC PyInit__core(void) {
     PyObject *core = PyModule_Create(&module);
-    if (core != NULL && PyModule_AddStringConstant(core, "RULES", RULES) < 0) Py_CLEAR(core);
+    if (core != NULL && PyModule_AddIntConstant(core, "RULES_VERSION", RULES_VERSION) < 0) Py_CLEAR(core);
     return core;
 }

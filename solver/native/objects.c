@@ -57,7 +57,11 @@ static PyObject *numbers_object(const Keys *keys, Counts counts) {
     int64_t numbers[MAX_NUMBERS];
     int n = numbers_of(keys->hand, counts, numbers);
     PyObject *tuple = PyTuple_New(n);
-    for (int i = 0; tuple && i < n; i++) PyTuple_SET_ITEM(tuple, i, PyLong_FromLongLong(numbers[i]));
+    for (int i = 0; tuple && i < n; i++) {
+        PyObject *number = PyLong_FromLongLong(numbers[i]);
+        if (number == NULL) Py_CLEAR(tuple);
+        else PyTuple_SET_ITEM(tuple, i, number);
+    }
     return tuple;
 }
 
@@ -90,10 +94,13 @@ PyObject *key_object(const Keys *keys, KeyId id, PyObject *kinds) {
 PyObject *key_kinds(void) {
     PyObject *module = PyImport_ImportModule("solver.normal.keys");
     if (module == NULL) return NULL;
-    PyObject *kinds = Py_BuildValue("(NNNN)", PyObject_GetAttrString(module, "Leaf"),
-                                    PyObject_GetAttrString(module, "Sum"),
-                                    PyObject_GetAttrString(module, "Product"),
-                                    PyObject_GetAttrString(module, "ZeroProduct"));
+    static const char *names[4] = {"Leaf", "Sum", "Product", "ZeroProduct"};  /* by kind */
+    PyObject *kinds = PyTuple_New(4);
+    for (int i = 0; kinds && i < 4; i++) {
+        PyObject *kind = PyObject_GetAttrString(module, names[i]);
+        if (kind == NULL) Py_CLEAR(kinds);
+        else PyTuple_SET_ITEM(kinds, i, kind);
+    }
     Py_DECREF(module);
     return kinds;
 }

@@ -156,6 +156,28 @@ static bool chosen_pair(Keys *keys, const List *num, const List *den, List *x, L
     return true;
 }
 
+/* one_group: a group of two divisors or more whose product is one (rule 4: dividing by it is
+ * multiplying by it), the fewest, then the fewest and smallest numbers, then the keys; false
+ * when none is. den is sorted. */
+static bool one_group(const Keys *keys, const List *den, List *group) {
+    if (den->n < 2) return false;
+    Q totals[1 << MAX_NUMBERS];
+    group_totals(keys, den->id, den->n, totals);
+    uint32_t best = 0;
+    for (uint32_t m = 1; m < (1u << den->n); m++) {
+        if (mask_size(m) < 2 || !q_eq(totals[m], q_int(1)) || !first_of_runs(den->id, den->n, m))
+            continue;
+        int c = !best ? -1 : mask_size(m) - mask_size(best);
+        if (!c) c = counts_cmp(keys->hand, counts_in(keys, den->id, m), counts_in(keys, den->id, best));
+        if (!c) c = groups_cmp(keys, den->id, m, den->id, best);
+        if (c < 0) best = m;
+    }
+    group->n = 0;
+    for (int i = 0; i < den->n; i++)
+        if (best >> i & 1) put(group, den->id[i]);
+    return best != 0;
+}
+
 static void remove_keys(List *list, const List *taken) {
     for (int t = 0; t < taken->n; t++)
         for (int i = 0; i < list->n; i++)
@@ -163,6 +185,44 @@ static void remove_keys(List *list, const List *taken) {
                 remove_at(list, i);
                 break;
             }
+}
+
+/* divided_group: a group of factors whose product is one that lets factors cancel divisors
+ * once it divides (rule 4 read back, then rule 5), only when nothing cancels as it is; the
+ * fewest, then the fewest and smallest numbers, then the keys. num and den are sorted. */
+static bool divided_group(Keys *keys, const List *num, const List *den, List *group) {
+    List plain = {.n = 0}, x, y;
+    bool fraction = false;
+    for (int i = 0; i < num->n; i++) {
+        Q v = value_of(keys, num->id[i]);
+        if (q_eq(v, q_int(1))) continue;
+        put(&plain, num->id[i]);
+        fraction |= v.den != 1;
+    }
+    if (plain.n < 3 || !fraction || chosen_pair(keys, num, den, &x, &y)) return false;
+    Q totals[1 << MAX_NUMBERS];
+    group_totals(keys, plain.id, plain.n, totals);
+    uint32_t best = 0;
+    for (uint32_t m = 1; m < (1u << plain.n); m++) {
+        if (mask_size(m) < 2 || mask_size(m) > plain.n - 1 || !q_eq(totals[m], q_int(1)) ||
+            !first_of_runs(plain.id, plain.n, m))
+            continue;
+        List g = {.n = 0}, rest = *num, more = *den;
+        for (int i = 0; i < plain.n; i++)
+            if (m >> i & 1) put(&g, plain.id[i]);
+        remove_keys(&rest, &g);
+        put_all(&more, g.id, g.n);
+        sort_keys(keys, more.id, more.n);
+        if (!chosen_pair(keys, &rest, &more, &x, &y)) continue;
+        int c = !best ? -1 : mask_size(m) - mask_size(best);
+        if (!c) c = counts_cmp(keys->hand, counts_in(keys, plain.id, m), counts_in(keys, plain.id, best));
+        if (!c) c = groups_cmp(keys, plain.id, m, plain.id, best);
+        if (c < 0) best = m;
+    }
+    group->n = 0;
+    for (int i = 0; i < plain.n; i++)
+        if (best >> i & 1) put(group, plain.id[i]);
+    return best != 0;
 }
 
 /* cancel_product: the pairs X/Y cancel one at a time while any is left, (A*X)/(B*Y) is
@@ -249,8 +309,18 @@ static Lifted lift_product(Keys *keys, KeyId key) {
     List den = {.n = 0};  /* rule 4: A/O = A*O */
     for (int i = 0; i < g.down.n; i++)
         put(q_eq(value_of(keys, g.down.id[i]), q_int(1)) ? &g.up : &den, g.down.id[i]);
-    sort_keys(keys, g.up.id, g.up.n);
     sort_keys(keys, den.id, den.n);
+    List group;
+    while (one_group(keys, &den, &group)) {  /* rule 4: A/(X*Y) = A*X*Y when X*Y is one */
+        put_all(&g.up, group.id, group.n);
+        remove_keys(&den, &group);
+    }
+    sort_keys(keys, g.up.id, g.up.n);
+    if (divided_group(keys, &g.up, &den, &group)) {  /* rule 5 before rule 4: A*X*(Y*Z) is */
+        remove_keys(&g.up, &group);                   /* (A*X)/(Y*Z), X cancels Y */
+        put_all(&den, group.id, group.n);
+        sort_keys(keys, den.id, den.n);
+    }
     KeyId core = cancel_product(keys, &g.up, &den, value_of(keys, key), &g.pairs, &g.ones);
     return keep(keys, core, &g.pairs, &g.ones, g.zeros);
 }

@@ -76,8 +76,9 @@ const ValueSet *values_of(Search *s, Mask m) {
 }
 
 const ValueSet *ordered_values(Search *s, Mask m) {
-    ValueSet *set = (ValueSet *)values_of(s, m);
-    sort_values(set);
+    const ValueSet *set = values_of(s, m);
+    if (s->owned[m]) sort_values(s->values[m]);  /* the search's own set, sorted in place */
+    else if (!set->sorted) fail(FAIL_INTERNAL);  /* a cached set is sorted before it is shared */
     return set;
 }
 

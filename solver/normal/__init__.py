@@ -10,12 +10,15 @@ the other (X, Y, A, B any parts). A *zero term* is a zero times something (or th
    worth 0 may be turned round as a whole; no other zero: added to the rest, X-Y and Y-X are
    two ideas (both public references keep 2+(1+8-9) apart from 2+(9-(1+8)) at 2).
 4. A zero term may be added anywhere and a one factor may multiply anywhere ((A+Z)*B = Z+A*B,
-   (A*O)+B = O*(A+B), A/O = A*O); whatever a zero multiplies counts once, by its numbers. A
-   product keeps something multiplied (its least one), and a one that could cancel stays.
+   (A*O)+B = O*(A+B), A/O = A*O), and dividing by a group of factors whose product is one is
+   multiplying by it (A/(X*Y) = A*X*Y: 10/2/(1-4/8) is 2*10*(1-4/8)); whatever a zero
+   multiplies counts once, by its numbers. A product keeps something multiplied (its least
+   one), and a one that could cancel stays.
 5. Cancelling: (A*X)/Y = (A+X)-Y and (A*X)/(B*Y) = ((A/B)+X)-Y, X a group of factors, Y of
    divisors; the pair X-Y leaves a sum for the product around it only when X is one added term
    and Y everything the sum subtracts: ((A+X)-Y)*B = ((A*B)+X)-Y. Where several parts could
-   cancel, one is chosen (the whole divisor first, then the fewest and smallest numbers); two
+   cancel, one is chosen (the whole divisor first, then the fewest and smallest numbers), and
+   a group of factors worth one divides when that lets parts cancel (rule 4 read back); two
    one factors beside anything else are a pair, the lesser divided: A*1*(4-3) is A+(4-3)-1.
 
 Why rules 3 to 5 stop where they do: both public references (a Perl rewrite-rule normaliser and
@@ -43,6 +46,8 @@ stay three ideas (both count 16 for 2 4 9 10 10 -> 10).
 (False, False)
 >>> same('1*4*(7-5/5)', '4*(5+7-(1+5))')          # rule 4: the one stays where it cancels
 False
+>>> same('10/2/(1-4/8)', '2*10*(1-4/8)'), same('10/2/(1-4/8)', '10*2/(1-4/8)')  # rule 4
+(True, False)
 >>> same('10*(1+2)/3', '(10+(1+2))-3'), same('3*3*4/12', '3+3*4-12')           # rule 5
 (True, True)
 >>> same('(5+(2-2))*3', '(2-2)+5*3'), same('4*(5+7-(1+5))', '5+4*(7-1)-5')     # rule 5
@@ -71,7 +76,13 @@ from solver.normal.display import key_to_expr, negatable, negated
 from solver.normal.flat import add, div, leaf, mul, signed_key, sub, zero_times
 from solver.normal.keys import Key, Leaf, Product, Sum, ZeroProduct, numbers
 
+RULES_VERSION = 2
+"""The version of these rules: bump it whenever a rule changes what is the same solution (not
+for a comment or a rename), and port the change to the C core (solver/native/module.c has the
+same number). The core answers only while the two numbers match (solver.native.STATUS)."""
+
 __all__ = [
+    "RULES_VERSION",
     "Key",
     "Leaf",
     "Product",

@@ -88,15 +88,6 @@ def least_one(pool: tuple[int, ...]) -> tuple[Key, tuple[int, ...]] | None:
     return (min(found)[1], min(found)[2]) if found else None
 
 
-def makes_one(pool: tuple[int, ...]) -> bool:
-    """Whether some of the numbers make a factor worth one (no quotient) that can leave the
-    zero to multiply something else (rule 4)."""
-    if len(pool) > POOL_LIMIT:
-        return False
-    return any(type(k) is not Product or not k.den
-               for used in sub_pools(pool) for k in expressions_of(used).get(1, ()))
-
-
 def minus(pool: tuple[int, ...], used: tuple[int, ...]) -> tuple[int, ...]:
     """The numbers of a pool that are not used."""
     rest = list(pool)

@@ -140,7 +140,14 @@ def _lift_product(key: Product) -> Lifted:
             ups.append(core)
     num += [k for k in den if k.value == 1]  # rule 4: A/O = A*O
     den = [k for k in den if k.value != 1]
-    core, more, ones = cancel_product(tuple(sorted(num)), tuple(sorted(den)), key.value)
+    while (group := one_group(tuple(sorted(den)))) is not None:  # rule 4: A/(X*Y) = A*X*Y
+        num += group
+        den = _without(tuple(den), group)
+    up, down = tuple(sorted(num)), tuple(sorted(den))
+    group = divided_group(up, down)
+    if group is not None:  # rule 5 before rule 4: A*X*(Y*Z) = (A*X)/(Y*Z), X cancels Y
+        up, down = tuple(_without(up, group)), tuple(sorted(down + group))
+    core, more, ones = cancel_product(up, down, key.value)
     return Lifted(core, tuple(sorted(pairs + list(more))), tuple(sorted(zeros)), ones)
 
 
@@ -163,6 +170,31 @@ def cancel_product(num: tuple[Key, ...], den: tuple[Key, ...], value: Value,
     if not rest and ones:
         rest, ones = [ones[0]], ones[1:]
     return make_product(rest, den, value), (), tuple(sorted(ones))
+
+
+def one_group(den: tuple[Key, ...]) -> tuple[Key, ...] | None:
+    """A group of two divisors or more whose product is one (rule 4: dividing by it is
+    multiplying by it), the fewest, then the fewest and smallest numbers; None if none is."""
+    if len(den) < 2:
+        return None
+    found = [(len(g), _numbers_of(g), g) for g in _groups(den, len(den))
+             if len(g) >= 2 and PRODUCTS.total(g) == 1]
+    return min(found)[-1] if found else None
+
+
+def divided_group(num: tuple[Key, ...], den: tuple[Key, ...]) -> tuple[Key, ...] | None:
+    """A group of factors whose product is one that lets factors cancel divisors once it
+    divides (rule 4 read back, then rule 5): (A*X)*(Y*Z) is (A*X)/(Y*Z) is ((A/Z)+X)-Y when
+    Y*Z is one and X is Y. Only when nothing cancels as it is; the fewest, then the fewest and
+    smallest numbers."""
+    plain = tuple(k for k in num if k.value != 1)
+    if len(plain) < 3 or all(k.value.denominator == 1 for k in plain) or (
+            chosen_pair(num, den) is not None):
+        return None
+    found = [(len(g), _numbers_of(g), g) for g in _groups(plain, len(plain) - 1)
+             if len(g) >= 2 and PRODUCTS.total(g) == 1
+             and chosen_pair(tuple(_without(num, g)), tuple(sorted(den + g))) is not None]
+    return min(found)[-1] if found else None
 
 
 def chosen_pair(num: tuple[Key, ...], den: tuple[Key, ...],

@@ -18,7 +18,8 @@ pair to lift (rules 4 and 5 read parts as they are once those have left).
    round (found through the factors of products and quotients): E' is worth -E; a zero term
    with no subtraction in it is its own E'. A whole solution worth 0 may be turned round. No
    other zero is: 2+(1+8-9) and 2+(9-(1+8)) differ, and so do X/Y and Y/X.
-4. Z, Z' zero terms, O a one factor: A/O = A*O; Z/A = Z*A; Z*Z' = Z+Z'; Z*A = Z*A' for any A'
+4. Z, Z' zero terms, O a one factor, G a group of factors (two or more multiplied, none
+   divided) worth one: A/O = A*O; A/G = A*G; Z/A = Z*A; Z*Z' = Z+Z'; Z*A = Z*A' for any A'
    over the same numbers ("whatever is multiplied by a zero counts once"); (A+Z)∘B = Z+(A∘B)
    and B∘(A+Z) = Z+(B∘A) for ∘ one of * /; and (A*O)∘B = O*(A∘B), B∘(A*O) = O*(B∘A) for ∘ any
    of + - * /, where for + and - the one really leaves: the product it leaves or joins does
@@ -305,6 +306,11 @@ class Forest:
         return (abs(self.value[t]) == 1 and self.node[t][0] not in ("*", "/")
                 and self.settled(t))
 
+    def is_one_group(self, t: int) -> bool:
+        """Whether t is a group of factors (two or more, none divided) whose product is one."""
+        num, den = self.factors(t)
+        return self.value[t] == 1 and not den and len(num) >= 2
+
     def is_pair(self, t: int) -> bool:
         return self.value[t] == 0 and not self.one_term(t) and len(self.signed_terms(t)[0]) == 1
 
@@ -325,7 +331,9 @@ class Forest:
                 num, den = self.factors(t)
                 found = all(map(self.settled, num + den)) and not any(
                     map(self.is_unit, den + (num if len(num) > 1 else ()))) and (
-                    self._plain_pair(num, den) is None)
+                    self._plain_pair(num, den) is None) and not any(
+                    len(g) >= 2 and _product(self.value[d] for d in g) == 1
+                    for g in _groups(den, len(den)))
             self._settled[t] = found
         return found
 
@@ -509,7 +517,7 @@ class Forest:
         Z+(A∘B) for ∘ one of * /; (A*O)∘B = O*(A∘B) for ∘ any of + - * /, where a one may
         leave."""
         value = self.value
-        if op == "/" and (self.is_one_factor(b) or value[a] == 0):
+        if op == "/" and (self.is_one_factor(b) or value[a] == 0 or self.is_one_group(b)):
             yield self.mk("*", a, b)
         for x, y in self._orders(a, b):
             if op == "*" and (self.is_one_factor(y) or (value[x] == 0 and value[y] != 0)):

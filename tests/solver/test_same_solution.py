@@ -44,6 +44,9 @@ rule  verdict    a                       b
 4     SAME       (5*(4-3))*3             (4-3)*(5*3)
 4     SAME       0*(3+2)+9               0*(3*2)+9
 4     SAME       9+(2-2)*3*1             1*(9+(2-2)*3)
+4     SAME       10/2/(1-4/8)            2*10*(1-4/8)
+4     SAME       10/(2*(1-4/8))          (1-4/8)*10*2
+4     DIFFERENT  4/2/(1-8/10)            8/(1-4/2/10)
 4     DIFFERENT  3+0*(1+2)               (1+2)+0*3
 4     DIFFERENT  (2+3-5)*7               (2+5-7)*3
 4     DIFFERENT  (2-2)*(3-3)+9           (2-2)+(3-3)+9
@@ -117,6 +120,12 @@ DERIVATIONS = {
         "(13*(4-3))*1",     # rule 1
         "(13*(4-3))/1",     # rule 4: A*O = A/O
         "(13+(4-3))-1",     # rule 5: (A*X)/Y = (A+X)-Y
+    ],
+    # 1 2 4 8 10 -> 10: dividing by a group of factors worth one is multiplying by it.
+    "a group worth one multiplies": [
+        "(10/2)/(1-4/8)",
+        "10/(2*(1-4/8))",   # rule 2
+        "10*(2*(1-4/8))",   # rule 4: A/G = A*G, G = 2*(1-4/8) worth one
     ],
     # A one beside a zero term goes with the numbers the zero multiplies.
     "a one joins a zero's numbers": [

@@ -22,6 +22,7 @@ from bot.store.unavailable import DatabaseUnavailable  # what a bad database rai
 from bot.telegram.context import App
 from bot.telegram.jobs import JobScheduler, start_housekeeping
 from bot.telegram.sending import publish, say
+from solver.native import STATUS as NATIVE_STATUS
 
 __all__ = ["DatabaseUnavailable", "close_services", "open_services", "resume",
            "stop_application", "take_lead", "watch_lead"]
@@ -46,6 +47,7 @@ async def open_services(application: App) -> None:
         pool = data.pool = SolverPool(config.solver_workers)
         data.own_pool = True
     await pool.warm_up()
+    log.info("solver: native core %s", NATIVE_STATUS)
     reads_all = bool(application.bot.can_read_all_group_messages)
     if not reads_all:
         log.warning(PRIVACY_NOTE)

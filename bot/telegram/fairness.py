@@ -29,7 +29,14 @@ Key = tuple[str, int]
 
 
 def sender(update: object) -> Key:
-    """Whose update it is: its user, else its chat (a channel post), else nobody in particular."""
+    """Whose update it is: the chat it was sent on behalf of, where Telegram names one (every
+    group's anonymous admins are one user, 1087968824, and channel posts share another: keyed
+    by user, one group's flood would drop another group's winning answer); else its user; else
+    its chat; else nobody in particular."""
+    message = getattr(update, "effective_message", None)
+    on_behalf = getattr(message, "sender_chat", None)
+    if on_behalf is not None:
+        return "chat", on_behalf.id
     user = getattr(update, "effective_user", None)
     if user is not None:
         return "user", user.id

@@ -154,3 +154,51 @@ def test_the_bot_is_built_with_the_fair_processor():
     application = build_application(Config(token="123:abc"))
     assert isinstance(application.update_processor, FairUpdates)
     assert application.update_processor.concurrent == CONCURRENT_UPDATES
+
+
+ANONYMOUS_ADMIN = {"id": 1087968824, "is_bot": True, "first_name": "Group"}  # every group's
+
+
+async def test_an_anonymous_admins_flood_cannot_drop_another_groups_answer(
+        telegram: BotApiEmulator):
+    """Every group's anonymous admins write as one user: keyed by the chat they write for,
+    group A's flood fills A's queue only, and group B's right answer is handled."""
+    app = ApplicationBuilder().token(telegram.token).base_url(telegram.base_url) \
+        .updater(None).build()
+    fair = install(app, FairUpdates(concurrent=1, per_user_running=1, per_user_waiting=3))
+    handled: list[int] = []
+    gate = asyncio.Event()
+
+    async def record(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if update.update_id == 1:
+            await gate.wait()
+        handled.append(update.update_id)
+
+    app.add_handler(TypeHandler(Update, record))
+    await app.initialize()
+    await app.start()
+    try:
+        for update_id in range(1, 12):
+            group = -101 if update_id <= 10 else -202  # ten from A, then B's answer
+            chat = {"id": group, "type": "supergroup", "title": "g"}
+            message = {"message_id": update_id, "date": 0, "from": ANONYMOUS_ADMIN,
+                       "sender_chat": chat, "chat": chat, "text": "/a 8/(3-8/3)"}
+            await app.update_queue.put(Update.de_json(
+                {"update_id": update_id, "message": message}, app.bot))
+        for _ in range(200):
+            if fair.waiting() + len(handled) + fair.dropped >= 10:
+                break
+            await asyncio.sleep(0.01)
+        gate.set()
+        for _ in range(500):
+            if 11 in handled:
+                break
+            await asyncio.sleep(0.01)
+    finally:
+        await app.stop()
+        await app.shutdown()
+    assert 11 in handled and fair.dropped == 6  # A's burst past its bound, never B's
+    assert sender(Update.de_json({"update_id": 1, "message": {
+        "message_id": 1, "date": 0, "from": ANONYMOUS_ADMIN, "text": "x",
+        "sender_chat": {"id": -202, "type": "supergroup", "title": "g"},
+        "chat": {"id": -202, "type": "supergroup", "title": "g"}}}, None)) == ("chat", -202)

@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 # Telegram redelivers an unconfirmed update for up to 24 hours; ids are kept a while longer.
 HANDLED_UPDATES_KEPT = 2 * 24 * 3600.0
 FORGET_EVERY = 3600.0
+OVERDUE_EVERY = 5.0  # the sweep for rounds whose end alarm did not ring
 
 
 def job_name(kind: str, chat_id: int, topic: int = 0) -> str:
@@ -90,8 +91,17 @@ def start_housekeeping(application: App, stores: Stores, heartbeat: Path) -> Non
         await stores.updates.forget_updates(time.time() - HANDLED_UPDATES_KEPT)
 
     for callback, interval, name in ((heartbeat_job(heartbeat), HEARTBEAT_SECONDS, "heartbeat"),
-                                     (forget_handled_updates, FORGET_EVERY, "forget-updates")):
+                                     (forget_handled_updates, FORGET_EVERY, "forget-updates"),
+                                     (end_overdue, OVERDUE_EVERY, "overdue")):
         queue.run_repeating(callback, interval=interval, name=name, job_kwargs=at_start())
+
+
+async def end_overdue(context: Context) -> None:
+    """End the rounds whose time ran out without their alarm ringing (a stall past it, a
+    job lost): an end is late by one sweep at most, never missed."""
+    for closed in await context.bot_data.services.rounds.overdue():
+        chat_id, topic = closed.round.place
+        await publish(context.application, chat_id, topic, closed)
 
 
 def at_start() -> dict[str, object]:

@@ -283,3 +283,17 @@ async def test_a_timeout_does_not_take_down_other_work(workers):
         assert await other == solve([1, 2, 3, 4, 5, 6])
     finally:
         own.shutdown()
+
+
+async def test_a_round_whose_alarm_never_rang_is_ended_by_the_sweep(
+        services: Services, scheduler: FakeScheduler, clock: Clock):
+    """A stall past a round's end (a paused process, a lost job): the sweep ends it, once."""
+    dealt = await services.rounds.play(GROUP, ANN, "24")
+    assert isinstance(dealt, Dealt)
+    scheduler.alarms.clear()  # the alarm never rings
+    clock.now += 60.5  # the deadline, within the alarm's grace: not yet the sweep's
+    assert await services.rounds.overdue() == []
+    clock.now += 1
+    [ended] = await services.rounds.overdue()
+    assert ended.round.id == dealt.round.id and "Time is up" in ended.text
+    assert await services.rounds.overdue() == [] and services.rounds.open_round(GROUP.id) is None

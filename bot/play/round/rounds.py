@@ -47,6 +47,7 @@ DEFAULT_SECONDS = {"24": 120.0, "countdown": 60.0, "yahtzee": 300.0}
 # one account then refuses a member of its group under 1% of the 1,820 four-number hands.
 ROUNDS_PER_PLAYER = 3  # open rounds one person started, in all chats
 ROUNDS_PER_CHAT = 5  # open rounds in one group's forum topics
+OVERDUE_GRACE = 1.0  # a round's alarm gets this long to ring before the sweep ends the round
 
 
 def hint_points(points: int) -> int:
@@ -283,6 +284,14 @@ class Rounds:
         if current is None:
             return None
         return await self.close(current.record, "expired", self.people.round_texts(current.record))
+
+    async def overdue(self) -> list[Closed]:
+        """End every open round whose deadline passed more than OVERDUE_GRACE ago (its alarm
+        should have rung: the loop stalled, the process was paused): their results."""
+        now = self.clock()
+        late = [r.id for r in self.table.rounds() if r.record.deadline + OVERDUE_GRACE <= now]
+        ended = [await self.expire(round_id) for round_id in late]
+        return [closed for closed in ended if closed is not None]
 
     async def close(self, current: Round, status: str, texts: Texts,
                     ended_by: Player | None = None, follow: bool = True,

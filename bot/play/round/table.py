@@ -46,6 +46,10 @@ class RoundTable:
         """The open round of the chat's topic."""
         return self._open.get((chat_id, topic))
 
+    def rounds(self) -> list[OpenRound]:
+        """Every open round."""
+        return list(self._open.values())
+
     def find(self, round_id: int) -> OpenRound | None:
         """An open round by its id."""
         return next((r for r in self._open.values() if r.id == round_id), None)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from bot.play.matches.matches import Matches
 from bot.play.people import People
+from bot.play.round.outcomes import Dealt
+from bot.play.round.rounds import Rounds
 from bot.play.round.table import RoundTable
 from bot.play.scheduler import WARNING, Scheduler
 from bot.store.protocols import RoundStore
@@ -16,21 +18,27 @@ from bot.store.records import Place, Round
 
 class Places:
     def __init__(self, store: RoundStore, people: People, table: RoundTable,
-                 scheduler: Scheduler, matches: Matches) -> None:
+                 scheduler: Scheduler, rounds: Rounds, matches: Matches) -> None:
         self.store = store
         self.people = people
         self.table = table
         self.scheduler = scheduler
+        self.rounds = rounds  # words a moved round's deal again
         self.matches = matches
 
-    async def migrate(self, old_id: int, new_id: int) -> Round | None:
+    async def migrate(self, old_id: int, new_id: int) -> Dealt | None:
         """A group became a supergroup: its rows move to the new id (in one transaction), its
-        language, open round and alarms follow. Returns the moved open round."""
+        language, open round and alarms follow. The round's deal stays behind in the old group,
+        and its message id means another message in the supergroup: it is forgotten, and the
+        deal is shown again there (returned; once sent, replies and hints tie to it)."""
         await self.people.migrate_chat(old_id, new_id)
         moved = self.table.move(old_id, new_id)
-        record = moved.record if moved else None
-        self.matches.follow_chat(old_id, new_id, record)
-        return record
+        self.matches.follow_chat(old_id, new_id, moved.record if moved else None)
+        if moved is None or moved.record.message_id is None:
+            return None  # no deal sent yet: the send that found the move carries it there
+        record = moved.change(message_id=None)
+        return self.rounds.dealt(record, self.rounds.deal_view(moved),
+                                 self.people.round_texts(record))
 
     async def abandon(self, chat_id: int, topic: int | None = None) -> list[Round]:
         """The bot can no longer write to the chat (removed, banned, blocked, the chat deleted)

@@ -70,6 +70,6 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler, *,
         answers=Answers(stores.rounds, people, table, pool, rounds),
         recovery=Recovery(stores.rounds, people, table, pool, rounds),
         matches=matches,
-        places=Places(stores.rounds, people, table, scheduler, matches),
+        places=Places(stores.rounds, people, table, scheduler, rounds, matches),
         standings=Standings(stores.scores, people),
         solving=Solving(pool, solve_timeout, budget, table.live))

@@ -88,11 +88,27 @@ def build_application(config: Config) -> App:
 
 
 async def handle_once(update: Update, context: Context) -> None:
-    """Let an update through the first time only. Telegram sends an update again when the bot
-    stopped before confirming it, and a /play, an answer or a /hint must not act twice."""
-    if not await context.bot_data.stores.updates.claim_update(update.update_id, time.time()):
+    """Let an update through the first time only, and only while it is fresh. Telegram sends
+    an update again when the bot stopped before confirming it, and a /play, an answer or a
+    /hint must not act twice; a message written longer ago than a round lasts (the bot was
+    down) is history: a /play from hours ago dealt now would surprise its chat."""
+    data = context.bot_data
+    if is_stale(update, time.time(), max(data.settings.seconds.values())):
+        data.stale_skipped += 1
+        if data.stale_skipped == 1 or data.stale_skipped % 100 == 0:
+            log.info("skipped %d stale updates so far (messages older than a round)",
+                     data.stale_skipped)
+        raise ApplicationHandlerStop
+    if not await data.stores.updates.claim_update(update.update_id, time.time()):
         log.info("update %d was handled before; skipped", update.update_id)
         raise ApplicationHandlerStop
+
+
+def is_stale(update: Update, now: float, within: float) -> bool:
+    """Whether the update is a message written more than `within` seconds ago."""
+    message = update.message or update.edited_message
+    when = message.edit_date or message.date if message is not None else None
+    return when is not None and now - when.timestamp() > within
 
 
 def menu(language: str) -> list[BotCommand]:

@@ -39,6 +39,7 @@ class BotData:
         self.waiting: asyncio.Task[None] | None = None  # waiting for the lead: a stop cancels
         self.lead_watch: asyncio.Task[None] | None = None
         self.stop: Callable[[], None] | None = None  # how a leader that lost its lock stops
+        self.stale_skipped = 0  # messages too old to act on when they arrived
 
     @property
     def services(self) -> Services:

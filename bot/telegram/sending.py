@@ -104,8 +104,10 @@ async def abandon(application: App, chat_id: int, topic: int | None, why: str) -
 async def chat_moved(application: App, old_id: int, new_id: int) -> None:
     """A group became a supergroup: its rounds, scores, match and timers move to the new id
     (from the service message, or from a send Telegram refused with the new id)."""
-    await application.bot_data.services.places.migrate(old_id, new_id)
+    deal = await application.bot_data.services.places.migrate(old_id, new_id)
     log.info("chat %s became supergroup %s: its state moved there", old_id, new_id)
+    if deal is not None:  # its round's deal, shown again where replies and hints can reach it
+        await publish(application, new_id, 0, deal)
 
 
 # --- one path for every outcome ----------------------------------------------------------------

@@ -249,3 +249,22 @@ async def test_muted_it_goes_quiet_and_unmuted_it_does_not_greet(harness: Harnes
             assert await open_rounds_of(harness, GROUP) == []
             assert await harness.stores.matches.matches_on() == []
     assert len(harness.telegram.sent) == sent and errors(caplog) == []
+
+
+async def test_a_migrated_groups_round_is_dealt_again_where_hints_reach_it(harness: Harness):
+    """The deal stays in the old group; its id names some other message in the supergroup (a
+    bot's /help reply, there): the round's deal is shown again in the supergroup, and a hint
+    edits that message, never the old id."""
+    await harness.send(GROUP, ANN, "/play")
+    old_deal = await harness.telegram.reply(GROUP)
+    await harness.telegram.migrate(GROUP, SUPERGROUP, ANN)
+    await deliver_queued(harness)  # Telegram's service message: migrate_to_chat_id
+    again = await harness.telegram.reply(SUPERGROUP)
+    current = harness.services.rounds.open_round(SUPERGROUP)
+    assert current is not None and current.message_id == again.message_id != old_deal.message_id
+    assert again.text.splitlines()[0] == old_deal.text.splitlines()[0]  # the same hand
+    stored = await harness.stores.rounds.get_round(current.id)
+    assert stored is not None and stored.message_id == again.message_id
+    await harness.send(SUPERGROUP, ANN, "/hint", kind="supergroup")
+    assert {(e.chat_id, e.message_id) for e in harness.telegram.edits} == \
+        {(SUPERGROUP, again.message_id)}

@@ -227,9 +227,12 @@ async def test_the_match_speaks_the_chats_language(services: Services, scheduler
 
 
 async def test_a_match_follows_its_group_into_a_supergroup(services: Services, stores: Stores):
-    await services.matches.start(GROUP, ANN, 2)
-    moved = await services.places.migrate(GROUP.id, -100042)
-    assert moved is not None
+    started = await services.matches.start(GROUP, ANN, 2)
+    assert isinstance(started, Dealt)
+    await started.after(502)  # sent
+    again = await services.places.migrate(GROUP.id, -100042)
+    assert again is not None and again.round.message_id is None  # shown again there
+    moved = again.round
     assert await stores.matches.match_on(GROUP.id) is None
     match = await stores.matches.match_on(-100042)
     assert match is not None and [r.round_id for r in
@@ -240,10 +243,13 @@ async def test_the_matchs_alarms_follow_its_group_into_a_supergroup(
         services: Services, scheduler: FakeScheduler):
     """The round's end, its "30 s left" notice and, between rounds, the next deal all move to
     the supergroup's id; nothing is left ringing for the old one."""
-    await services.matches.start(GROUP, ANN, 3)
+    started = await services.matches.start(GROUP, ANN, 3)
+    assert isinstance(started, Dealt)
+    await started.after(503)  # sent
     new_id = -100043
-    moved = await services.places.migrate(GROUP.id, new_id)
-    assert moved is not None
+    again = await services.places.migrate(GROUP.id, new_id)
+    assert again is not None and again.round.message_id is None  # shown again there
+    moved = again.round
     assert {chat for _, chat, _ in scheduler.alarms} == {new_id}
     assert scheduler.pending(WARNING, new_id).round_id == moved.id  # type: ignore[union-attr]
     said = await services.rounds.reveal(Chat(new_id, "supergroup", "G"), ANN)

@@ -227,8 +227,12 @@ async def test_leaderboards_per_game(services: Services):
 
 async def test_chat_migration_moves_the_open_round(services: Services):
     dealt = await services.rounds.play(GROUP, ANN, "24")
-    moved = await services.places.migrate(GROUP.id, -100777)
-    assert moved is not None and moved.id == dealt.round.id and moved.chat_id == -100777
+    assert isinstance(dealt, Dealt)
+    await dealt.after(501)  # sent
+    again = await services.places.migrate(GROUP.id, -100777)
+    assert again is not None and again.round.message_id is None  # shown again there
+    moved = again.round
+    assert moved.id == dealt.round.id and moved.chat_id == -100777
     assert services.rounds.open_round(GROUP.id) is None
     won = await services.answers.answer(Chat(-100777, "supergroup"), ANN, solve(moved.hand)[0],
                                         True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.play.games import GAMES
 from bot.play.people import People
-from bot.play.round.outcomes import Closed
+from bot.play.round.outcomes import Closed, Dealt
 from bot.play.round.rounds import Rounds
 from bot.play.round.table import RoundTable
 from bot.runtime.pool import SolverPool
@@ -29,17 +29,19 @@ class Recovery:
         self.pool = pool
         self.rounds = rounds  # closes the rounds that ran out meanwhile, words every result
 
-    async def resume(self) -> list[Closed]:
+    async def resume(self) -> list[Closed | Dealt]:
         """Load the open rounds and the chats' languages, arm the end of every round still
-        running, and return the results to send, oldest first: rounds closed before the stop
-        whose result was never sent, rounds that had a right answer already (the earliest wins,
-        as it would have), and rounds that ran out while the bot was down. A match's next step
-        is its own resume (bot.play.matches), so these carry no scoreboard."""
+        running, and return what to send, oldest first: the results of rounds closed before the
+        stop whose result was never sent, of rounds that had a right answer already (the
+        earliest wins, as it would have), and of rounds that ran out while the bot was down;
+        and the deal of a running round whose deal message is unknown (the bot stopped between
+        sending it and storing its id: replies and hints could not reach it). A match's next
+        step is its own resume (bot.play.matches), so these results carry no scoreboard."""
         await self.people.load()
         loaded = await self.store.open_rounds()
         self.table.load(loaded)
         clock = self.table.clock
-        results = await self._late_results()
+        results: list[Closed | Dealt] = [*await self._late_results()]
         for current in loaded:
             if (settled := await self._settle(current)) is not None:
                 results.append(settled)
@@ -47,6 +49,9 @@ class Recovery:
                 opened = self.table.find(current.id)
                 assert opened is not None
                 self.table.arm(opened)
+                if current.message_id is None:
+                    results.append(self.rounds.dealt(current, self.rounds.deal_view(opened),
+                                                     self.people.round_texts(current)))
             elif (closed := await self.rounds.close(
                     current, "expired", self.people.round_texts(current), follow=False)):
                 results.append(closed)

@@ -1,0 +1,58 @@
+"""After downtime (issue 25, item 5): a command written longer ago than a round lasts is not acted
+on when the bot comes back — a /play sent six hours earlier deals nothing, an old answer judges
+nothing — and the log says how many were skipped; fresh messages go through as ever."""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+from telegram import Update
+
+from bot.demo.emulator import BotApiEmulator
+from bot.runtime.pool import SolverPool
+from tests.bot.conftest import Harness, make_config, running
+
+GROUP = -7601
+ANN = {"id": 761, "is_bot": False, "first_name": "Ann", "language_code": "en"}
+
+
+async def send_written(h: Harness, text: str, ago: float) -> None:
+    message = await h.telegram.say(GROUP, ANN, text)
+    h.telegram.updates.clear()
+    message = {**message, "date": int(time.time() - ago)}
+    await h.app.process_update(Update.de_json({"update_id": next(h.ids), "message": message},
+                                              h.app.bot))
+
+
+async def test_a_play_from_hours_ago_deals_nothing(harness: Harness, caplog):
+    caplog.set_level(logging.INFO)
+    await send_written(harness, "/play", ago=6 * 3600)
+    await send_written(harness, "/countdown", ago=3600)
+    assert harness.services.rounds.open_round(GROUP) is None
+    assert not [s for s in harness.telegram.sent if s.chat_id == GROUP]
+    assert "skipped 1 stale updates" in caplog.text
+    await send_written(harness, "/play", ago=5)  # a few seconds late: still acted on
+    assert harness.services.rounds.open_round(GROUP) is not None
+
+
+async def test_a_deal_whose_message_id_was_lost_is_shown_again_at_start(
+        telegram: BotApiEmulator, pool: SolverPool, tmp_path: Path):
+    """The bot stopped between sending a deal and storing its id (a kill): at start the round,
+    still running, is dealt again, and replies and hints tie to that message."""
+    config = make_config(telegram, tmp_path / "bot.sqlite3", round_seconds=120.0)
+    async with running(telegram, pool, config) as bot:
+        await bot.stores.people.remember_chat(GROUP, "group", "G")
+        await bot.stores.people.remember_user(ANN["id"], "Ann")
+        now = time.time()
+        made = await bot.stores.rounds.open_round(GROUP, "24", (3, 3, 8, 8), 24, "hard", 30,
+                                                  "en", now, now + 120, ANN["id"])
+        assert made is not None and made.message_id is None  # sent, id never stored
+    telegram.chat(GROUP)
+    async with running(telegram, pool, config) as bot:
+        again = await telegram.reply(GROUP)
+        assert again.text.startswith("3 3 8 8")
+        stored = await bot.stores.rounds.get_round(made.id)
+        assert stored is not None and stored.message_id == again.message_id
+        assert bot.services.rounds.is_deal(GROUP, again.message_id)

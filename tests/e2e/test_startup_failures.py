@@ -195,8 +195,10 @@ async def slow_proxy(target: str, delay: float) -> Serve:
     return serve
 
 
-async def start_and_stop(env: dict[str, str], telegram: FakeTelegram) -> tuple[int, str]:
-    """Start the bot, wait until it polls, send SIGTERM (what `docker stop` sends)."""
+async def start_and_stop(env: dict[str, str], telegram: FakeTelegram,
+                         until: asyncio.Task[None] | None = None) -> tuple[int, str]:
+    """Start the bot, wait until it polls (and `until` is done), send SIGTERM (what `docker
+    stop` sends)."""
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", cwd=ROOT, env=env, stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
@@ -208,6 +210,8 @@ async def start_and_stop(env: dict[str, str], telegram: FakeTelegram) -> tuple[i
             assert process.returncode is None
         else:
             raise AssertionError("the bot never polled")
+        if until is not None:
+            await asyncio.wait_for(until, EXIT_WITHIN)
         await asyncio.sleep(0.5)  # inside a long poll now
         process.send_signal(signal.SIGTERM)
         _, err = await asyncio.wait_for(process.communicate(), EXIT_WITHIN)

@@ -8,7 +8,8 @@ password passed in the environment, never in argv. `--every SECONDS` repeats it 
 service); a systemd timer runs it once each time.
 
 `python -m bot.runtime.backup restore FILE` puts a SQLite backup in place of DATABASE_PATH, the
-bot stopped (a fresh heartbeat refuses it); the database it replaces is kept beside it as
+bot stopped (it waits to see the heartbeat stay still, and refuses if it moves); the database it
+replaces is kept beside it as
 `<name>.before-restore`. PostgreSQL dumps are restored with pg_restore (deploy/README.md).
 
 Like the health check, it imports neither telegram nor the stores: the backup container and
@@ -26,15 +27,15 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Mapping
-from contextlib import closing
+from collections.abc import Callable, Mapping
+from contextlib import closing, suppress
 from pathlib import Path
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from bot.runtime.health import (
+    HEARTBEAT_SECONDS,
     database_from_env,
     heartbeat_path,
-    heartbeat_problem,
     settings_from_env,
 )
 
@@ -126,12 +127,11 @@ def prune(directory: Path, keep: int) -> list[Path]:
     return removed
 
 
-def restore_sqlite(backup: Path, database: Path, now: float | None = None) -> Path | None:
-    """Put `backup` in place of `database` (the bot stopped); the old one is kept as
-    `<database>.before-restore`, which is returned (None: there was none)."""
-    if heartbeat_problem(heartbeat_path(database), now) is None:
-        raise BackupError(f"the bot that uses {database} is running (its heartbeat is fresh): "
-                          "stop it first")
+def restore_sqlite(backup: Path, database: Path,
+                   sleep: Callable[[float], None] = time.sleep) -> Path | None:
+    """Put `backup` in place of `database` (the bot stopped: `wait_until_stopped`); the old one
+    is kept as `<database>.before-restore`, which is returned (None: there was none)."""
+    wait_until_stopped(heartbeat_path(database), sleep)
     if not backup.is_file():
         raise BackupError(f"backup {backup} does not exist")
     fresh = database.with_name(database.name + ".restoring")
@@ -157,6 +157,33 @@ def restore_sqlite(backup: Path, database: Path, now: float | None = None) -> Pa
     finally:
         fresh.unlink(missing_ok=True)
     return kept
+
+
+def wait_until_stopped(beat: Path, sleep: Callable[[float], None] = time.sleep) -> None:
+    """Wait until the heartbeat file has had time to beat again (a running bot beats every
+    HEARTBEAT_SECONDS): BackupError if it did, so a restore never replaces a database in use.
+    A bot stopped long ago costs no wait, one stopped just now at most HEARTBEAT_SECONDS + 5 s."""
+    try:
+        seen = beat.stat().st_mtime
+    except OSError:
+        return  # never started here
+    quiet_at = seen + HEARTBEAT_SECONDS + 5
+    if time.time() >= quiet_at:
+        return
+    print(f"waiting {quiet_at - time.time():.0f} s to see that the bot is stopped",
+          file=sys.stderr, flush=True)
+    sleep(max(0.0, quiet_at - time.time()))
+    with suppress(OSError):
+        if beat.stat().st_mtime != seen:
+            raise BackupError(f"the bot that uses {beat.name.removesuffix('.heartbeat')} is "
+                              "running (its heartbeat moved): stop it first")
+
+
+def schema_version(database: Path) -> int:
+    """The migrations applied to a SQLite database (PRAGMA user_version): what a rollback
+    compares (deploy/README.md, section 10)."""
+    with closing(sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)) as db:
+        return int(db.execute("PRAGMA user_version").fetchone()[0])
 
 
 def _checkpoint(database: Path) -> None:
@@ -237,7 +264,8 @@ def _once(settings: Mapping[str, str], directory: Path, keep: int) -> int:
     except (BackupError, OSError) as error:
         print(f"error: backup failed: {error}", file=sys.stderr, flush=True)
         return FAILED
-    print(f"backup {made} ({made.stat().st_size} bytes)", flush=True)
+    schema = f", schema {schema_version(made)}" if made.suffix == SQLITE_SUFFIX else ""
+    print(f"backup {made} ({made.stat().st_size} bytes{schema})", flush=True)
     return 0
 
 

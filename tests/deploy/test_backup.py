@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -27,7 +28,7 @@ from bot.runtime.backup import (
     restore_sqlite,
     without_password,
 )
-from bot.runtime.health import heartbeat_path, write_heartbeat
+from bot.runtime.health import HEARTBEAT_SECONDS, heartbeat_path, write_heartbeat
 from bot.store import Stores, open_stores
 from tests.deploy.test_deploy import ROOT, subprocess_env
 
@@ -111,12 +112,38 @@ async def test_restore_keeps_the_replaced_database(tmp_path: Path):
 
 
 def test_restore_refuses_while_the_bot_runs(tmp_path: Path):
+    """A heartbeat that moves while the restore waits is a running bot."""
     database = tmp_path / "twentyfour.sqlite3"
     sqlite3.connect(database).close()
     made = backup_sqlite(database, tmp_path / "backups")
-    write_heartbeat(heartbeat_path(database))
+    beat = heartbeat_path(database)
+    write_heartbeat(beat)
+    waited: list[float] = []
+
+    def bot_beats(seconds: float) -> None:
+        waited.append(seconds)
+        later = time.time() + 30
+        os.utime(beat, (later, later))
+
     with pytest.raises(BackupError, match="stop it first"):
-        restore_sqlite(made, database)
+        restore_sqlite(made, database, sleep=bot_beats)
+    assert waited and 0 < waited[0] <= HEARTBEAT_SECONDS + 5
+
+
+def test_restore_after_a_stop_waits_for_a_still_heartbeat(tmp_path: Path):
+    database = tmp_path / "twentyfour.sqlite3"
+    sqlite3.connect(database).close()
+    made = backup_sqlite(database, tmp_path / "backups")
+    write_heartbeat(heartbeat_path(database))  # the bot stopped just now
+    waited: list[float] = []
+    assert restore_sqlite(made, database, sleep=waited.append) is not None
+    assert len(waited) == 1
+    write_heartbeat(heartbeat_path(database))
+    old = time.time() - HEARTBEAT_SECONDS - 10  # stopped long ago: no wait
+    os.utime(heartbeat_path(database), (old, old))
+    waited.clear()
+    restore_sqlite(made, database, sleep=waited.append)
+    assert not waited
 
 
 def test_a_missing_or_broken_database_is_no_backup(tmp_path: Path):
@@ -170,6 +197,7 @@ def test_the_command_backs_up_prunes_and_restores(tmp_path: Path):
     done = run_backup(DATABASE_PATH=str(database), BACKUP_DIR=str(backups), BACKUP_KEEP="2")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("backup ") and done.stdout.count("\n") == 1
+    assert re.search(r"bytes, schema [1-9]\d*\)$", done.stdout.strip()), done.stdout
     made = sorted(backups.iterdir())
     assert len(made) == 2 and made[-1].name > f"{PREFIX}2021"
     target = tmp_path / "restored.sqlite3"

@@ -21,7 +21,7 @@ import sys
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from telegram.error import InvalidToken, TelegramError
+from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import Application
 
 from bot.runtime import log_mask, metrics
@@ -123,6 +123,9 @@ def configure_logging(config: Config) -> None:
     in every record."""
     logging.basicConfig(level=config.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if config.log_level != "DEBUG":  # before the mask, which then masks the line made here
+        for handler in logging.getLogger().handlers:
+            handler.addFilter(network_one_line)
     password = urlsplit(config.database_url).password if config.database_url else None
     log_mask.install([*log_mask.secret_parts(config.token), config.webhook_secret or "",
                       password or ""])
@@ -139,6 +142,14 @@ def no_page(record: logging.LogRecord) -> bool:
     """Drop PTB's copy of an answer that is not JSON (a proxy's whole HTML page): the error it
     raises says the status, and is logged where it is handled."""
     return not str(record.msg).startswith("Can not load invalid JSON data")
+
+
+def network_one_line(record: logging.LogRecord) -> bool:
+    """A network error (Telegram unreachable, a timeout), whoever logs it, is one line: its
+    traceback only ever shows python-telegram-bot's and httpx's insides."""
+    if record.exc_info and isinstance(record.exc_info[1], NetworkError):
+        return one_line(record)
+    return True
 
 
 def one_line(record: logging.LogRecord) -> bool:

@@ -343,3 +343,32 @@ async def test_sigterm_during_post_init(telegram: FakeTelegram, tmp_path: Path):
     assert status == 0, err
     assert "Traceback" not in err and "ERROR" not in err and "destroyed" not in err, err
     assert not any(call[0] == "getUpdates" for call in telegram.calls)
+
+
+async def test_telegram_gone_then_sigterm_is_a_few_lines(telegram: FakeTelegram, tmp_path: Path):
+    """The Bot API goes away while the bot polls (a network outage), then `docker stop`: each
+    network error is one line (the poll's, the last getUpdates'), no traceback, status 0."""
+    env = env_for(telegram.base_url, tmp_path, TELEGRAM_BOT_TOKEN=telegram.token)
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=ROOT, env=env, stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        for _ in range(int(EXIT_WITHIN / 0.1)):
+            if "getUpdates" in [call[0] for call in telegram.calls]:
+                break
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(0.5)
+        await telegram.stop()  # the long poll is cut, and nothing answers any more
+        await asyncio.sleep(1.5)
+        process.send_signal(signal.SIGTERM)
+        _, err = await asyncio.wait_for(process.communicate(), EXIT_WITHIN)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    text = err.decode()
+    assert process.returncode == 0, text
+    assert "Traceback" not in text, text
+    errors = [line for line in text.splitlines() if " ERROR " in line]
+    assert errors and all("NetworkError" in line or "ConnectError" in line for line in errors), \
+        text

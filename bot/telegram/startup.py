@@ -61,6 +61,7 @@ async def reach_telegram(application: Application, seconds: float, base_url: str
                                    max(deadline - loop.time(), FIRST_PAUSE))
             return
         except InvalidToken:
+            log.debug("getMe was refused", exc_info=True)  # PTB's own words, token masked
             raise TokenRejected from None
         except (TelegramError, TimeoutError) as error:
             why = reason(error)

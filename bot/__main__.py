@@ -62,11 +62,9 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
 
 def version() -> str:
     """Three lines: this project's version, python-telegram-bot's, and the native core's state."""
-    import telegram
-
-    from solver.__main__ import version as solver_version
-
-    return f"{solver_version()}\npython-telegram-bot {telegram.__version__}"
+    found = metrics.versions()
+    return (f"twentyfour {found['version']}\npython-telegram-bot {found['python_telegram_bot']}"
+            f"\nnative core: {found['native_core']}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,9 +12,12 @@ from any thread (the solver lanes record from the executor's callbacks).
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from collections.abc import Callable
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as installed
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -25,16 +28,16 @@ from prometheus_client import (
     Counter,
     Gauge,
     Histogram,
+    Info,
     generate_latest,
     start_http_server,
 )
 
-__all__ = ["CONTENT_TYPE_LATEST", "HANDLED_BEFORE", "QUEUE_FULL", "REGISTRY", "WRONG_SECRET",
-           "exposition", "observe_answer_latency", "observe_lane_wait", "record_api_call",
-           "record_api_error",
-           "record_round_dealt", "record_round_ended", "record_update_dropped",
-           "record_update_handled", "serve", "set_leader", "watch_fair_queue",
-           "watch_lane_queue", "watch_stock"]
+__all__ = ["BUILD", "CONTENT_TYPE_LATEST", "HANDLED_BEFORE", "QUEUE_FULL", "REGISTRY",
+           "WRONG_SECRET", "exposition", "observe_answer_latency", "observe_lane_wait",
+           "record_api_call", "record_api_error", "record_round_dealt", "record_round_ended",
+           "record_update_dropped", "record_update_handled", "serve", "set_leader", "versions",
+           "watch_fair_queue", "watch_lane_queue", "watch_stock"]
 
 REGISTRY = CollectorRegistry(auto_describe=True)
 for _collector in (PROCESS_COLLECTOR, PLATFORM_COLLECTOR, GC_COLLECTOR):
@@ -92,10 +95,36 @@ STOCK_SHELVES = Gauge(
     registry=REGISTRY)
 STOCK_HANDS = Gauge(
     f"{PREFIX}_stock_hands", "Ready hands on all the stock's shelves.", registry=REGISTRY)
+BUILD = Info(
+    f"{PREFIX}_build", "The versions running, and whether the solver's native core is in use.",
+    registry=REGISTRY)
 LEADER = Gauge(
     f"{PREFIX}_leader",
     "1 while this process leads (takes the updates), 0 while it stands by or starts.",
     registry=REGISTRY)
+
+
+def versions() -> dict[str, str]:
+    """This project's version, python-telegram-bot's, and the native core's state in words
+    (`in use`, or why not): what `python -m bot --version` prints and the build info says."""
+    from solver import native
+
+    def of(name: str) -> str:
+        try:
+            return installed(name)
+        except PackageNotFoundError:
+            return "(not installed)"
+
+    return {"version": of("twentyfour"), "python_telegram_bot": of("python-telegram-bot"),
+            "native_core": native.STATUS}
+
+
+@functools.cache
+def _record_build() -> None:
+    """Fill the build info once, when metrics are first served (not at import: the solver's
+    worker processes import this module too, and never serve it)."""
+    found = versions()
+    BUILD.info({**found, "native_core": "true" if found["native_core"] == "in use" else "false"})
 
 
 # --- what the Telegram face records ----------------------------------------------------------
@@ -177,12 +206,14 @@ def watch_stock(shelves: Callable[[], int], hands: Callable[[], int]) -> None:
 
 def exposition() -> bytes:
     """Every metric in Prometheus' text format (served with CONTENT_TYPE_LATEST)."""
+    _record_build()
     return generate_latest(REGISTRY)
 
 
 def serve(port: int, address: str) -> Callable[[], None]:
     """Serve /metrics on `address`:`port` in a thread of its own (polling mode); the function
     returned stops it."""
+    _record_build()
     server, thread = start_http_server(port, address, registry=REGISTRY)
 
     def stop() -> None:

@@ -42,6 +42,7 @@ EXPECTED = {
     "twentyfour_stock_shelves": "gauge",
     "twentyfour_stock_hands": "gauge",
     "twentyfour_leader": "gauge",
+    "twentyfour_build_info": "gauge",  # an Info: a gauge of 1 whose labels say it
 }
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 README = Path(__file__).resolve().parents[2] / "deploy" / "README.md"
@@ -67,16 +68,19 @@ def test_every_metric_is_named_by_the_conventions():
         if "seconds" in name:
             assert name.endswith("_seconds"), f"{name}: the unit goes last"
     assert "process_resident_memory_bytes" in found or "process_cpu_seconds" in found
+    build = found["twentyfour_build_info"].samples[0].labels  # type: ignore[attr-defined]
+    assert set(build) == {"version", "python_telegram_bot", "native_core"}
+    assert build["native_core"] in {"true", "false"}
 
 
 def test_the_readme_names_only_real_metrics():
     """Each metric the operator's alerts and dashboards name exists."""
     text = README.read_text(encoding="utf-8")
     named = set(re.findall(r"\btwentyfour_(?:updates|last|bot_api|rounds|answer|fair|solver|"
-                           r"stock|leader)[a-z0-9_]*", text))
+                           r"stock|leader|build)[a-z0-9_]*", text))
     assert named, "deploy/README.md names no metric"
     samples = {name + suffix for name in EXPECTED
-               for suffix in ("", "_total", "_bucket", "_sum", "_count")}
+               for suffix in ("", "_total", "_bucket", "_sum", "_count", "_info")}
     assert named <= samples, named - samples
     for alert_metric in ("twentyfour_last_update_handled_timestamp_seconds",
                          "twentyfour_solver_lane_wait_seconds_bucket"):

@@ -29,6 +29,7 @@ from prometheus_client import (
     Gauge,
     Histogram,
     Info,
+    disable_created_metrics,
     generate_latest,
     start_http_server,
 )
@@ -39,6 +40,9 @@ __all__ = ["BUILD", "CONTENT_TYPE_LATEST", "HANDLED_BEFORE", "QUEUE_FULL", "REGI
            "record_update_dropped", "record_update_handled", "serve", "set_leader", "versions",
            "watch_fair_queue", "watch_lane_queue", "watch_stock"]
 
+# No `_created` series beside each counter and histogram: in the text format each is a gauge
+# family of its own, which doubles the series and tells an alert nothing.
+disable_created_metrics()
 REGISTRY = CollectorRegistry(auto_describe=True)
 for _collector in (PROCESS_COLLECTOR, PLATFORM_COLLECTOR, GC_COLLECTOR):
     REGISTRY.register(_collector)  # process_*, python_info, python_gc_*: memory, CPU, files

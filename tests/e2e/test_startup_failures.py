@@ -375,3 +375,13 @@ async def test_telegram_gone_then_sigterm_is_a_few_lines(telegram: FakeTelegram,
     errors = [line for line in text.splitlines() if " ERROR " in line]
     assert errors and all("NetworkError" in line or "ConnectError" in line for line in errors), \
         text
+
+
+async def test_webhook_mode_fails_the_same_way(tmp_path: Path):
+    """The webhook server reaches the Bot API through the same start-up: one line, status 4."""
+    port = closed_port()
+    env = env_for(f"http://127.0.0.1:{closed_port()}/bot", tmp_path,
+                  WEBHOOK_URL="https://bot.example/telegram", WEBHOOK_PORT=str(port))
+    status, err, _ = await run_bot(env)
+    assert status == NO_TELEGRAM
+    assert_short(err, "cannot reach the Bot API", "ConnectError")

@@ -1,31 +1,46 @@
 """`python -m bot`: the bot with long polling, or a webhook server when WEBHOOK_URL is set;
-`python -m bot --demo` (or no token, at a terminal): the bot on a local emulator, played there.
+`python -m bot --demo` (or no token, at a terminal): the bot on a local emulator, played there;
+`python -m bot --version`: the versions, and whether the solver's native core is in use.
 
-It fails fast, with one line saying why: exit status 2 for a missing token (without a terminal)
-or a malformed setting, 1 for a database that cannot be opened, migrated or written. With
-DATABASE_URL (PostgreSQL) any number of these processes may run: one leads, the others stand by
-until it dies. A leader that loses the lead exits with status 3 (LOST_LEAD), for its supervisor
-to start it again as a standby."""
+It fails fast, with one line saying why: exit status 2 for a missing token (without a terminal),
+a malformed setting or a token Telegram rejects; 1 for a database that cannot be opened,
+migrated or written; 4 (NO_TELEGRAM) when the Bot API gave no usable answer for STARTUP_SECONDS
+(30 s by default: refused, unknown host, no answer, an answer that is not the Bot API's).
+With DATABASE_URL (PostgreSQL) any number of these processes may run: one leads, the others
+stand by until it dies. A leader that loses the lead exits with status 3 (LOST_LEAD), for its
+supervisor to start it again as a standby. SIGTERM or SIGINT stop it cleanly (status 0)."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import dataclasses
 import logging
+import signal
 import sys
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from telegram.error import InvalidToken
+from telegram.error import InvalidToken, NetworkError, TelegramError
+from telegram.ext import Application
 
-from bot.runtime import log_mask
+from bot.runtime import log_mask, metrics
 from bot.runtime.config import Config, ConfigError, MissingTokenError
 from bot.telegram import webhook
 from bot.telegram.app import ALLOWED_UPDATES, build_application
-from bot.telegram.lifecycle import DatabaseUnavailable
+from bot.telegram.lifecycle import DatabaseUnavailable, stop_application
+from bot.telegram.startup import TelegramUnreachable, TokenRejected, reach_telegram, where
 from bot.telegram.webhook import WEBHOOK_PATH
 
-__all__ = ["BAD_SETTINGS", "LOST_LEAD", "NO_DATABASE", "WEBHOOK_PATH", "main", "run"]
-NO_DATABASE, BAD_SETTINGS, LOST_LEAD = 1, 2, 3  # exit statuses
+__all__ = ["BAD_SETTINGS", "LOST_LEAD", "NO_DATABASE", "NO_TELEGRAM", "WEBHOOK_PATH", "main",
+           "run", "version"]
+NO_DATABASE, BAD_SETTINGS, LOST_LEAD, NO_TELEGRAM = 1, 2, 3, 4  # exit statuses
+BOOTSTRAP_TRIES = 3  # PTB's deleteWebhook once getMe answered
+INTERRUPTED = 130  # Ctrl-C before the bot was up (the shell's 128 + SIGINT)
+REJECTED_TOKEN = "Telegram rejected TELEGRAM_BOT_TOKEN; copy it again from @BotFather"
+# PTB's loggers that log a failure with its whole traceback where the one line here says it:
+# the bootstrap's retry loop, and the updater's stop while a long poll is cut short.
+QUIET_TRACEBACKS = ("telegram.ext._utils.networkloop", "telegram.ext.Updater")
 NO_TOKEN_SERVICE = ("TELEGRAM_BOT_TOKEN is not set: export TELEGRAM_BOT_TOKEN=<token from "
                     "@BotFather> (or put it in .env, /etc/twentyfour.env for systemd, "
                     "deploy/.env for compose), or run `python -m bot --demo` for the terminal demo")
@@ -40,11 +55,23 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
                         help="run against a local Bot API emulator and chat in this terminal")
     parser.add_argument("--user", metavar="NAME",
                         help="the demo's first speaker (/user NAME switches later)")
+    parser.add_argument("--version", action="store_true",
+                        help="print the versions and whether the solver's native core is in use")
     return parser.parse_args(argv)
+
+
+def version() -> str:
+    """Three lines: this project's version, python-telegram-bot's, and the native core's state."""
+    found = metrics.versions()
+    return (f"twentyfour {found['version']}\npython-telegram-bot {found['python_telegram_bot']}"
+            f"\nnative core: {found['native_core']}")
 
 
 def main(argv: list[str] | None = None) -> int:
     arguments = parse_arguments(argv)
+    if arguments.version:
+        print(version())
+        return 0
     if arguments.demo:
         return run_demo(arguments.user)
     try:
@@ -63,13 +90,24 @@ def main(argv: list[str] | None = None) -> int:
         return BAD_SETTINGS
     try:
         return run(config)
-    except InvalidToken:
-        print("error: Telegram rejected TELEGRAM_BOT_TOKEN; copy it again from @BotFather",
-              file=sys.stderr)
+    except (InvalidToken, TokenRejected):
+        logging.getLogger("bot").critical("not starting: %s", REJECTED_TOKEN)
         return BAD_SETTINGS
     except DatabaseUnavailable as error:  # the stores closed what they opened: exit now
         logging.getLogger("bot").critical("not starting: %s", error)
         return NO_DATABASE
+    except TelegramUnreachable as error:
+        logging.getLogger("bot").critical("not starting: %s", error)
+        return NO_TELEGRAM
+    except TelegramError as error:  # after getMe: the menus, deleteWebhook, setWebhook
+        logging.getLogger("bot").critical("not starting: the Bot API at %s failed at start-up: "
+                                          "%s", where(config.base_url), error.message[:200])
+        return NO_TELEGRAM
+    except ConfigError as error:  # METRICS_PORT taken
+        logging.getLogger("bot").critical("not starting: %s", error)
+        return BAD_SETTINGS
+    except KeyboardInterrupt:  # Ctrl-C while it was still reaching Telegram
+        return INTERRUPTED
 
 
 def run_demo(speaker: str | None) -> int:
@@ -83,6 +121,9 @@ def configure_logging(config: Config) -> None:
     in every record."""
     logging.basicConfig(level=config.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if config.log_level != "DEBUG":  # before the mask, which then masks the line made here
+        for handler in logging.getLogger().handlers:
+            handler.addFilter(network_one_line)
     password = urlsplit(config.database_url).password if config.database_url else None
     log_mask.install([*log_mask.secret_parts(config.token), config.webhook_secret or "",
                       password or ""])
@@ -90,6 +131,35 @@ def configure_logging(config: Config) -> None:
     if config.log_level != "DEBUG":  # a line per HTTP request or job run: only when debugging
         for noisy in ("httpx", "httpcore", "apscheduler"):
             logging.getLogger(noisy).setLevel(logging.WARNING)
+        for name in QUIET_TRACEBACKS:
+            logging.getLogger(name).addFilter(one_line)
+        logging.getLogger("telegram.request.BaseRequest").addFilter(no_page)
+
+
+def no_page(record: logging.LogRecord) -> bool:
+    """Drop PTB's copy of an answer that is not JSON (a proxy's whole HTML page): the error it
+    raises says the status, and is logged where it is handled."""
+    return not str(record.msg).startswith("Can not load invalid JSON data")
+
+
+def network_one_line(record: logging.LogRecord) -> bool:
+    """A network error (Telegram unreachable, a timeout), whoever logs it, is one line: its
+    traceback only ever shows python-telegram-bot's and httpx's insides."""
+    if record.exc_info and isinstance(record.exc_info[1], NetworkError):
+        return one_line(record)
+    return True
+
+
+def one_line(record: logging.LogRecord) -> bool:
+    """Keep the record, without its traceback: the reason is in the line (and, at start-up, in
+    the line the bot itself logs when it gives up); LOG_LEVEL=DEBUG shows the tracebacks."""
+    if record.exc_info and record.exc_info[1] is not None:
+        error = record.exc_info[1]
+        record.msg = f"{record.getMessage()} ({type(error).__name__}: {error})"
+        record.args = None
+        record.exc_info = None
+        record.exc_text = None
+    return True
 
 
 def run(config: Config) -> int:
@@ -103,11 +173,75 @@ def run(config: Config) -> int:
         logging.getLogger("bot").info("WEBHOOK_SECRET is not set: this run uses a random "
                                       "secret, registered with Telegram at start-up")
     application = build_application(config)
-    if config.webhook_url:
-        webhook.run(application, config)
-    else:
-        application.run_polling(allowed_updates=ALLOWED_UPDATES, poll_interval=0.0)
+    stop_metrics = serve_metrics(config)
+    try:
+        if config.webhook_url:
+            webhook.run(application, config)
+        else:
+            poll(application, config)
+    finally:
+        stop_metrics()
     return LOST_LEAD if application.bot_data.lost_lead else 0
+
+
+def poll(application: Application, config: Config) -> None:
+    """Long polling: start up (`start_up`) on the loop that PTB's run_polling then takes over."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)  # run_polling takes the loop set here
+    try:
+        started = loop.run_until_complete(start_up(application, config))
+    except BaseException:
+        loop.close()
+        raise
+    if not started:  # SIGTERM or SIGINT came first
+        loop.close()
+        return
+    # PTB's own bootstrap finds the application initialized, deletes a webhook left behind
+    # (tried BOOTSTRAP_TRIES times) and polls until SIGTERM or SIGINT
+    application.run_polling(allowed_updates=ALLOWED_UPDATES, poll_interval=0.0,
+                            bootstrap_retries=BOOTSTRAP_TRIES)
+
+
+async def start_up(application: Application, config: Config) -> bool:
+    """Reach the Bot API (`reach_telegram`), then run post_init (the stores, the pool, the
+    menus, a standby's wait for the lead) here rather than in run_polling, so that a stop
+    signal meanwhile ends the start-up in order: False then, after closing what was opened.
+    A failure closes what was opened too, and is raised."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for stop_signal in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(stop_signal, stop.set)
+    post_init, application.post_init = application.post_init, None
+    try:
+        if not await webhook.unless_stopped(
+                reach_telegram(application, config.startup_seconds, config.base_url), stop):
+            return False
+        if post_init is not None and not await webhook.unless_stopped(post_init(application),
+                                                                      stop):
+            await stop_application(application)
+            return False
+        return True
+    except BaseException:
+        await stop_application(application)
+        raise
+    finally:
+        for stop_signal in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(stop_signal)
+
+
+def serve_metrics(config: Config) -> Callable[[], None]:
+    """The /metrics server of METRICS_PORT, if set (the webhook server has /metrics too); the
+    function returned stops it."""
+    if config.metrics_port is None:
+        return lambda: None
+    try:
+        stop = metrics.serve(config.metrics_port, config.metrics_listen)
+    except OSError as error:
+        raise ConfigError(f"METRICS_PORT {config.metrics_port} on {config.metrics_listen}: "
+                          f"{error.strerror or error}") from None
+    logging.getLogger("bot").info("metrics on http://%s:%d/metrics", config.metrics_listen,
+                                  config.metrics_port)
+    return stop
 
 
 if __name__ == "__main__":

@@ -20,6 +20,11 @@ DATABASE_URL_FORM = re.compile(r"postgres(?:ql)?://\S+")
 # A leader checks its lock this often; it must give the lead up well before PostgreSQL frees
 # the lock of a silent connection (bot/store/postgres/leader.py), hence the upper bound.
 LEAD_CHECK_RANGE = (0.1, 5.0)
+# How long start-up keeps trying to reach the Bot API (getMe) before it exits with one line:
+# long enough for a network that comes up with the machine, short enough that a supervisor
+# (Docker's restart policy, systemd's Restart=) sees a failure within a minute.
+STARTUP_SECONDS = 30.0
+STARTUP_RANGE = (1.0, 600.0)
 
 
 class ConfigError(ValueError):
@@ -67,6 +72,9 @@ class Config:
     rate_limit: bool = True
     solve_timeout: float = 10.0
     deal_seconds: float = 1.0
+    startup_seconds: float = STARTUP_SECONDS  # to reach the Bot API at start-up
+    metrics_port: int | None = None  # polling mode's /metrics server (None: none)
+    metrics_listen: str = "127.0.0.1"  # 0.0.0.0 in a container, published on the host's loopback
 
     @property
     def seconds(self) -> dict[str, float]:
@@ -93,7 +101,7 @@ class Config:
         if not token:
             raise MissingTokenError("TELEGRAM_BOT_TOKEN is not set: create a bot with @BotFather "
                                     "and export TELEGRAM_BOT_TOKEN=<token> (or put it in .env)")
-        return cls(
+        config = cls(
             token=token,
             base_url=values.get("TELEGRAM_BASE_URL") or DEFAULT_BASE_URL,
             database_path=Path(values.get("DATABASE_PATH") or "data/twentyfour.sqlite3"),
@@ -112,7 +120,15 @@ class Config:
             rate_limit=_switch(values, "RATE_LIMIT", True),
             solve_timeout=_number(values, "SOLVE_TIMEOUT", 10.0, low=0.1),
             deal_seconds=_number(values, "DEAL_SECONDS", 1.0, low=0.0),
+            startup_seconds=_number(values, "STARTUP_SECONDS", STARTUP_SECONDS,
+                                    low=STARTUP_RANGE[0], high=STARTUP_RANGE[1]),
+            metrics_port=_whole(values, "METRICS_PORT", None, *PORT_RANGE),
+            metrics_listen=values.get("METRICS_LISTEN") or "127.0.0.1",
         )
+        if config.webhook_url and config.metrics_port == config.webhook_port:
+            raise ConfigError(f"METRICS_PORT must differ from WEBHOOK_PORT ({config.webhook_port}"
+                              "): the webhook server serves /metrics itself")
+        return config
 
 
 def _log_level(values: Mapping[str, str]) -> str:

@@ -134,16 +134,18 @@ def settings_from_env() -> dict[str, str]:
     return values
 
 
-def database_from_env() -> Path:
-    """DATABASE_PATH as the bot reads it, then the default."""
-    return Path(settings_from_env().get("DATABASE_PATH") or DEFAULT_DATABASE)
+def database_from_env(settings: Mapping[str, str] | None = None) -> Path:
+    """DATABASE_PATH as the bot reads it (from `settings`, else from the environment and
+    `.env`), then the default."""
+    values = settings_from_env() if settings is None else settings
+    return Path(values.get("DATABASE_PATH") or DEFAULT_DATABASE)
 
 
 def main() -> int:
     """Exit 0 when healthy, saying the role when the bot wrote one (`healthy (standby)`);
     otherwise print one line saying why and exit 1."""
     settings = settings_from_env()
-    database = Path(settings.get("DATABASE_PATH") or DEFAULT_DATABASE)
+    database = database_from_env(settings)
     problem = check(database, shared_database=bool(settings.get("DATABASE_URL")))
     if problem is not None:
         print(f"unhealthy: {problem}", file=sys.stderr)

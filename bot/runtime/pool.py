@@ -26,6 +26,8 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import SpawnContext
 from typing import Any, TypeVar
 
+from bot.runtime import metrics
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
@@ -43,6 +45,7 @@ class Work(Future):
     """A job's future, which knows the executor that runs it (None: not started yet)."""
 
     executor: ProcessPoolExecutor | None = None
+    submitted = 0.0  # time.monotonic() when it was submitted: its lane wait starts
 
 
 Job = tuple[Work, Callable[..., Any], tuple]
@@ -54,8 +57,10 @@ class Slots:
     executor's own callbacks (any thread), so it needs no event loop and a job left behind by a
     closed loop still frees its worker."""
 
-    def __init__(self, workers: int, executor: Callable[[], ProcessPoolExecutor]) -> None:
+    def __init__(self, workers: int, executor: Callable[[], ProcessPoolExecutor],
+                 lane: str = "") -> None:
         self.workers = workers
+        self.lane = lane  # the metrics' label
         self.executor = executor  # the lane's executor of the moment (restarts replace it)
         self._busy = 0
         self._waiting: tuple[deque[Job], ...] = tuple(deque() for _ in range(QUESTIONS + 1))
@@ -64,6 +69,7 @@ class Slots:
     def submit(self, fn: Callable[..., Any], args: tuple, rank: int = QUESTIONS) -> Work:
         """A future for fn(*args); cancelling it before a worker takes it drops the work."""
         job: Job = (Work(), fn, args)
+        job[0].submitted = time.monotonic()
         with self._lock:
             if self._busy >= self.workers:
                 self._waiting[rank].append(job)
@@ -79,6 +85,7 @@ class Slots:
         while True:
             outer, fn, args = job
             if outer.set_running_or_notify_cancel():
+                metrics.observe_lane_wait(self.lane, time.monotonic() - outer.submitted)
                 try:
                     outer.executor = self.executor()
                     inner = outer.executor.submit(fn, *args)
@@ -122,7 +129,8 @@ class Lane:
         self.niceness = niceness
         self._context = context
         self._executor = self._new()
-        self.slots = Slots(self.workers, lambda: self._executor)
+        self.slots = Slots(self.workers, lambda: self._executor, name)
+        metrics.watch_lane_queue(name, self.slots.waiting)
 
     def _new(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(max_workers=self.workers, mp_context=self._context,

@@ -17,6 +17,8 @@ from typing import Any
 
 from telegram.ext import Application, BaseUpdateProcessor
 
+from bot.runtime import metrics
+
 log = logging.getLogger(__name__)
 
 CONCURRENT = 32  # updates handled at a time, in all
@@ -26,6 +28,7 @@ SERVED_KEPT = 10_000  # users whose last turn is remembered (the others count as
 UNBOUNDED = 1 << 30  # PTB's own gate (a FIFO semaphore) lets every update through to the queues
 
 Key = tuple[str, int]
+KINDS = ("message", "edited_message", "callback_query", "inline_query", "my_chat_member")
 
 
 def sender(update: object) -> Key:
@@ -46,6 +49,11 @@ def sender(update: object) -> Key:
     return "other", 0
 
 
+def kind(update: object) -> str:
+    """The update's type, as its metrics label: the first of KINDS it carries, else `other`."""
+    return next((name for name in KINDS if getattr(update, name, None) is not None), "other")
+
+
 class FairUpdates(BaseUpdateProcessor):
     """Users with updates waiting, served least lately first; `dropped` counts the updates
     refused."""
@@ -62,6 +70,7 @@ class FairUpdates(BaseUpdateProcessor):
         self._waiting: OrderedDict[Key, deque[asyncio.Future[None]]] = OrderedDict()
         self._served: OrderedDict[Key, int] = OrderedDict()  # user -> when last served
         self._turns = 0
+        metrics.watch_fair_queue(self.waiting)
 
     async def initialize(self) -> None:
         """Nothing to open: the queues live in memory."""
@@ -96,6 +105,7 @@ class FairUpdates(BaseUpdateProcessor):
             await coroutine
         finally:
             self._finished(key)
+            metrics.record_update_handled(kind(update))
 
     def _dispatch(self) -> None:
         """Start waiting updates while there is room, each time one of the user served least
@@ -147,6 +157,7 @@ class FairUpdates(BaseUpdateProcessor):
 
     def _drop(self, key: Key, coroutine: Awaitable[Any]) -> None:
         self.dropped += 1
+        metrics.record_update_dropped(metrics.QUEUE_FULL)
         if self.dropped == 1 or self.dropped % 1000 == 0:
             log.warning("%s %s sends faster than the bot answers: %d updates dropped so far",
                         *key, self.dropped)

@@ -7,7 +7,9 @@ past MAX_BODY while it arrives. It listens where WEBHOOK_LISTEN says (the revers
 
 Until this process takes updates (a standby waiting for the lead, or a leader still resuming) it
 answers 503 to every update, so Telegram delivers it again later, and `GET /leader` answers 503
-too, for a load balancer's health check to send the traffic to the leader.
+too, for a load balancer's health check to send the traffic to the leader. `GET /metrics` is
+Prometheus' scrape (bot.runtime.metrics), answered by a leader and a standby alike; the reverse
+proxy forwards /telegram only, so it stays on the host.
 """
 
 from __future__ import annotations
@@ -29,13 +31,16 @@ import tornado.web
 from telegram import Update
 from telegram.ext import Application
 
+from bot.runtime import metrics
 from bot.runtime.config import Config
 from bot.runtime.health import LEADER, STANDBY
 from bot.telegram.app import ALLOWED_UPDATES
 from bot.telegram.lifecycle import stop_application
+from bot.telegram.startup import reach_telegram
 
 WEBHOOK_PATH = "telegram"  # never the token: paths end up in proxy logs
 LEADER_PATH = "leader"  # 200 on the leader taking updates, 503 elsewhere
+METRICS_PATH = "metrics"  # Prometheus' scrape
 RETRY_SECONDS = 5  # what a standby's 503 suggests (Telegram keeps its own pace)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 MAX_BODY = 1 << 20  # bytes; an update is a few kB (a message is at most 4096 characters)
@@ -114,23 +119,36 @@ class LeaderHandler(tornado.web.RequestHandler):
         self.finish(LEADER if self.taking() else STANDBY)
 
 
+class MetricsHandler(tornado.web.RequestHandler):
+    """GET /metrics: every metric in Prometheus' text format."""
+
+    SUPPORTED_METHODS = ("GET",)
+
+    def get(self) -> None:
+        self.set_header("Content-Type", metrics.CONTENT_TYPE_LATEST)
+        self.finish(metrics.exposition())
+
+
 def _log_request(handler: tornado.web.RequestHandler) -> None:
     """Refusals at INFO (someone is knocking), accepted updates at DEBUG."""
     status = handler.get_status()
     level = logging.DEBUG if status in (HTTPStatus.OK, HTTPStatus.SERVICE_UNAVAILABLE) \
         else logging.INFO
+    if status == HTTPStatus.FORBIDDEN:
+        metrics.record_update_dropped(metrics.WRONG_SECRET)
     log.log(level, "webhook %d %s %s (%s)", status, handler.request.method,
             handler.request.path, handler.request.remote_ip)
 
 
 def make_server(application: Application, secret: str,
                 taking: Callable[[], bool] = lambda: True) -> tornado.httpserver.HTTPServer:
-    """The HTTP server for /telegram and /leader (add sockets to start it); `taking` says
+    """The HTTP server for /telegram, /leader and /metrics (add sockets to start it); `taking` says
     whether this process takes updates now."""
     routes = tornado.web.Application(
         [(rf"/{WEBHOOK_PATH}", UpdateHandler,
           {"bot_application": application, "secret": secret, "taking": taking}),
-         (rf"/{LEADER_PATH}", LeaderHandler, {"taking": taking})],
+         (rf"/{LEADER_PATH}", LeaderHandler, {"taking": taking}),
+         (rf"/{METRICS_PATH}", MetricsHandler)],
         log_function=_log_request)
     return tornado.httpserver.HTTPServer(
         routes, max_body_size=MAX_BODY, max_header_size=MAX_HEADERS, body_timeout=BODY_SECONDS,
@@ -141,8 +159,11 @@ async def serve(application: Application, config: Config, secret: str,
                 stop: asyncio.Event) -> None:
     """What run_webhook does, with this server: listen (answering 503 while post_init waits
     for the lead and resumes), register the webhook, handle updates until `stop` is set, then
-    shut down in order (post_shutdown closes storage and the pool)."""
-    await application.initialize()
+    shut down in order (post_shutdown closes storage and the pool). The Bot API is reached first
+    (getMe, tried for STARTUP_SECONDS: bot.telegram.startup)."""
+    if not await unless_stopped(
+            reach_telegram(application, config.startup_seconds, config.base_url), stop):
+        return
     taking = asyncio.Event()
     application.bot_data.stop = stop.set  # how a leader that lost its lock stops
     server = make_server(application, secret, taking.is_set)

@@ -165,9 +165,12 @@ async def test_chat_migration_keeps_scores(harness: Harness):
     message["migrate_to_chat_id"] = new
     from telegram import Update
 
+    harness.telegram.chat(new, "supergroup")  # Telegram made it before saying so
     await harness.app.process_update(Update.de_json({"update_id": 999, "message": message},
                                                     harness.app.bot))
-    harness.telegram.chat(new, "supergroup")
+    again = await harness.telegram.reply(new)  # the round's deal, shown where hints reach it
+    assert again.text.splitlines()[0] == " ".join(map(str, harness.services.rounds.open_round(
+        new).hand))
     await harness.send(new, ALICE, "/top", kind="supergroup")
     assert "Alice" in (await harness.telegram.reply(new)).text
     rounds = harness.services.rounds

@@ -102,9 +102,12 @@ async def test_timer_expiry_reveals_once(services: Services):
 
 async def test_resume_after_restart(services: Services, stores: Stores, pool: SolverPool,
                                     clock: Clock):
-    first = (await services.rounds.play(GROUP, ANN, "24")).round
-    second = (await services.rounds.play(OTHER, ANN, "countdown")).round
-    assert first is not None and second is not None
+    dealt = [await services.rounds.play(GROUP, ANN, "24"),
+             await services.rounds.play(OTHER, ANN, "countdown")]
+    for message_id, deal in enumerate(dealt, 500):
+        assert isinstance(deal, Dealt)
+        await deal.after(message_id)  # sent (else a restart shows the deal again)
+    first, second = (deal.round for deal in dealt)
     clock.now += 30
     again, scheduler = await restart(stores, pool, clock)
     expired = await again.recovery.resume()

@@ -35,7 +35,8 @@ from bot.runtime.health import (
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
-ENTRY_POINTS = {"bot", "bot.runtime.health"}  # the modules `python -m` may run in a deployment
+# the modules `python -m` may run in a deployment
+ENTRY_POINTS = {"bot", "bot.runtime.health", "bot.runtime.backup"}
 
 Instruction = tuple[str, str]  # (KEYWORD, arguments)
 
@@ -254,7 +255,7 @@ def test_build_installs_the_bot_extra():
     """The solver alone is the package's base; without the `bot` extra the image would lack
     python-telegram-bot and fail at its first import."""
     runs = " ".join(arguments_of(dockerfile(), "RUN"))
-    assert "pip install '.[bot]'" in runs
+    assert "pip install --constraint deploy/constraints.txt '.[bot]'" in runs
 
 
 def test_dockerfile_stops_with_sigterm_and_exposes_the_webhook_port():
@@ -278,7 +279,10 @@ def test_compose_builds_this_dockerfile_into_the_volume():
     assert context.resolve() == ROOT
     assert (context / compose_value("dockerfile")).resolve() == (DEPLOY / "Dockerfile").resolve()
     text = (DEPLOY / "docker-compose.yml").read_text(encoding="utf-8")
-    mounts = re.findall(r"^\s*-\s*(\w+):(/\S+)\s*$", text, re.MULTILINE)
+    from tests.deploy.test_deploy_hardening import compose_services
+
+    bot = compose_services(text)["bot"]
+    mounts = re.findall(r"^\s*-\s*(\w+):(/\S+)\s*$", bot, re.MULTILINE)
     assert mounts, "no named volume"
     volumes = volumes_of(final_stage(dockerfile()))
     assert all(target in volumes for _, target in mounts)

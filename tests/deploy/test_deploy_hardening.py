@@ -77,15 +77,22 @@ def top_level_blocks(text: str) -> dict[str, str]:
 
 
 def compose_services(text: str) -> dict[str, str]:
-    """The text of each service under `services:`; `name: *anchor` reads the anchored block."""
+    """The text of each service under `services:`; `name: *anchor` reads the anchored block,
+    and a `<<: *anchor` merge key is replaced by the anchored block's text (its keys are then
+    found by searching the text, whatever their indentation)."""
     blocks = top_level_blocks(text)
     anchors = {m.group(1): body for body in blocks.values()
                if (m := re.match(r"\s*&(\w+)", body))}
+
+    def merged(block: str) -> str:
+        return re.sub(r"^\s*<<:\s*\*(\w+)\s*$", lambda m: merged(anchors[m.group(1)]), block,
+                      flags=re.MULTILINE)
+
     services: dict[str, str] = {}
     body = blocks["services"]
     for match in re.finditer(r"^  ([\w-]+):(.*)\n((?:(?:    .*|\s*)\n)*)", body, re.MULTILINE):
         alias = re.fullmatch(r"\s*\*(\w+)\s*", match.group(2))
-        services[match.group(1)] = anchors[alias.group(1)] if alias else match.group(3)
+        services[match.group(1)] = merged(anchors[alias.group(1)] if alias else match.group(3))
     return services
 
 

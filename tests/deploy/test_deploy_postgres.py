@@ -16,6 +16,7 @@ from bot.runtime.config import Config, ConfigError
 from bot.runtime.health import LEADER, STANDBY, heartbeat_path, main, write_heartbeat
 from bot.telegram.webhook import LEADER_PATH
 from tests.deploy.test_deploy import DEPLOY, ROOT, STALE_AFTER, age, deploy_readme, subprocess_env
+from tests.deploy.test_deploy_hardening import compose_services
 
 COMPOSE = DEPLOY / "docker-compose.postgres.yml"
 
@@ -64,7 +65,7 @@ def test_two_bots_from_this_image_share_one_postgres():
 
 
 def test_bots_wait_for_a_healthy_postgres_and_come_back_after_losing_the_lead():
-    bot = anchor()
+    bot = compose_services(compose())["bot-a"]  # the anchor, with the keys it merges in
     assert "condition: service_healthy" in bot
     assert "pg_isready" in value(service("postgres"), "test")
     assert value(bot, "restart") == "unless-stopped"  # also after exit status 3 (LOST_LEAD)

@@ -15,6 +15,7 @@ from bot.runtime.config import Config
 from bot.runtime.health import LEADER, STANDBY, heartbeat_path, heartbeat_role
 from bot.store.postgres import PostgresLeader
 from bot.store.postgres.connection import LEADER_LOCK
+from bot.telegram.context import BotData
 from bot.telegram.lifecycle import take_lead
 from tests.postgres import PostgresServer, new_database
 
@@ -79,16 +80,17 @@ def application(url: str, folder: Path) -> types.SimpleNamespace:
     config = Config(token="1:x", database_path=folder / "bot.sqlite3", database_url=url,
                     lead_check=CHECK)
     stopped = asyncio.Event()
-    return types.SimpleNamespace(
-        bot_data={"config": config, "leader": PostgresLeader(url, CHECK), "stop": stopped.set},
-        stopped=stopped, beat=heartbeat_path(config.database_path))
+    data = BotData()
+    data.config, data.leader, data.stop = config, PostgresLeader(url, CHECK), stopped.set
+    return types.SimpleNamespace(bot_data=data, stopped=stopped,
+                                 beat=heartbeat_path(config.database_path))
 
 
 async def test_a_standby_waits_then_takes_over_when_the_leader_is_cut(url, tmp_path):
     first = application(url, tmp_path / "first")
     second = application(url, tmp_path / "second")
     await take_lead(first)  # type: ignore[arg-type]
-    assert first.bot_data["role"] == LEADER and heartbeat_role(first.beat) == LEADER
+    assert first.bot_data.role == LEADER and heartbeat_role(first.beat) == LEADER
     waiting = asyncio.create_task(take_lead(second))  # type: ignore[arg-type]
     for _ in range(200):
         if heartbeat_role(second.beat) == STANDBY:
@@ -97,18 +99,18 @@ async def test_a_standby_waits_then_takes_over_when_the_leader_is_cut(url, tmp_p
     assert heartbeat_role(second.beat) == STANDBY and not waiting.done()
     await cut(url)
     await asyncio.wait_for(first.stopped.wait(), 30)  # the old leader stops itself
-    assert first.bot_data["lost_lead"] and first.bot_data["role"] == STANDBY
+    assert first.bot_data.lost_lead and first.bot_data.role == STANDBY
     await asyncio.wait_for(waiting, 30)
-    assert second.bot_data["role"] == LEADER and heartbeat_role(second.beat) == LEADER
+    assert second.bot_data.role == LEADER and heartbeat_role(second.beat) == LEADER
     for app in (first, second):
-        app.bot_data["lead_watch"].cancel()
-        await app.bot_data["leader"].close()
+        app.bot_data.lead_watch.cancel()
+        await app.bot_data.leader.close()
 
 
 async def test_the_lead_watch_stops_nothing_while_the_lead_holds(url, tmp_path):
     only = application(url, tmp_path)
     await take_lead(only)  # type: ignore[arg-type]
     await asyncio.sleep(5 * CHECK)
-    assert not only.stopped.is_set() and not only.bot_data["lead_watch"].done()
-    only.bot_data["lead_watch"].cancel()
-    await only.bot_data["leader"].close()
+    assert not only.stopped.is_set() and not only.bot_data.lead_watch.done()
+    only.bot_data.lead_watch.cancel()
+    await only.bot_data.leader.close()

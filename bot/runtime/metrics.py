@@ -1,0 +1,228 @@
+"""The bot's Prometheus metrics, and the small functions that record them.
+
+Every metric lives in this module's own registry (`REGISTRY`, with the process and Python
+collectors beside them), served at `/metrics` by the webhook server, or in polling mode by a
+small server of its own when METRICS_PORT is set (`serve`). Names follow Prometheus' rules: the
+`twentyfour_` prefix, `_total` on counters, base units (`_seconds`) in the name, and labels of a
+few values each (a Bot API method, a game, a reason) — never a user, a chat or a text.
+
+Recording never fails and never blocks: a counter or a histogram is a lock and an addition, safe
+from any thread (the solver lanes record from the executor's callbacks).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import time
+from collections.abc import Callable
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as installed
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    GC_COLLECTOR,
+    PLATFORM_COLLECTOR,
+    PROCESS_COLLECTOR,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    Info,
+    disable_created_metrics,
+    generate_latest,
+    start_http_server,
+)
+
+__all__ = ["BUILD", "CONTENT_TYPE_LATEST", "HANDLED_BEFORE", "QUEUE_FULL", "REGISTRY",
+           "WRONG_SECRET", "exposition", "observe_answer_latency", "observe_lane_wait",
+           "record_api_call", "record_api_error", "record_round_dealt", "record_round_ended",
+           "record_update_dropped", "record_update_handled", "serve", "set_leader", "versions",
+           "watch_fair_queue", "watch_lane_queue", "watch_stock"]
+
+# No `_created` series beside each counter and histogram: in the text format each is a gauge
+# family of its own, which doubles the series and tells an alert nothing.
+disable_created_metrics()
+REGISTRY = CollectorRegistry(auto_describe=True)
+for _collector in (PROCESS_COLLECTOR, PLATFORM_COLLECTOR, GC_COLLECTOR):
+    REGISTRY.register(_collector)  # process_*, python_info, python_gc_*: memory, CPU, files
+
+PREFIX = "twentyfour"
+QUEUE_FULL = "queue_full"  # a user's burst past the fair queue's bound (fairness.py)
+HANDLED_BEFORE = "handled_before"  # Telegram sent an update again that was handled already
+WRONG_SECRET = "wrong_secret"  # a POST to the webhook without its secret header (webhook.py)
+METHOD_FORM = re.compile(r"[A-Za-z]{1,40}")  # a Bot API method name; anything else is "other"
+
+# A verdict is a millisecond of solver work and a reply: the buckets reach from 5 ms to 10 s.
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+# A lane wait is nothing when a worker is free, and seconds when a heavy lane is full.
+WAIT_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+
+UPDATES_HANDLED = Counter(
+    f"{PREFIX}_updates_handled", "Updates that went through the bot's handlers, by kind.",
+    ["kind"], registry=REGISTRY)
+LAST_UPDATE_HANDLED = Gauge(
+    f"{PREFIX}_last_update_handled_timestamp_seconds",
+    "Unix time the last update went through the handlers (0: none since start).",
+    registry=REGISTRY)
+UPDATES_DROPPED = Counter(
+    f"{PREFIX}_updates_dropped", "Updates not acted on, by reason.", ["reason"],
+    registry=REGISTRY)
+API_REQUESTS = Counter(
+    f"{PREFIX}_bot_api_requests", "Bot API requests made (replies, edits, polls), by method.",
+    ["method"], registry=REGISTRY)
+API_ERRORS = Counter(
+    f"{PREFIX}_bot_api_errors",
+    "Bot API requests that failed, by method and error (an HTTP status, `timeout`, `network`).",
+    ["method", "error"], registry=REGISTRY)
+ROUNDS_DEALT = Counter(
+    f"{PREFIX}_rounds_dealt", "Rounds dealt, by game.", ["game"], registry=REGISTRY)
+ROUNDS_ENDED = Counter(
+    f"{PREFIX}_rounds_ended", "Rounds ended, by game and outcome.", ["game", "outcome"],
+    registry=REGISTRY)
+ANSWER_LATENCY = Histogram(
+    f"{PREFIX}_answer_verdict_seconds",
+    "From an answer's update reaching a handler to its verdict sent, by game.", ["game"],
+    buckets=LATENCY_BUCKETS, registry=REGISTRY)
+FAIR_QUEUE = Gauge(
+    f"{PREFIX}_fair_queue_updates", "Updates waiting in the per-user fair queues.",
+    registry=REGISTRY)
+LANE_QUEUE = Gauge(
+    f"{PREFIX}_solver_lane_waiting_jobs", "Solver jobs waiting for a worker, by lane.",
+    ["lane"], registry=REGISTRY)
+LANE_WAIT = Histogram(
+    f"{PREFIX}_solver_lane_wait_seconds",
+    "How long a solver job waited for a worker of its lane, by lane.", ["lane"],
+    buckets=WAIT_BUCKETS, registry=REGISTRY)
+STOCK_SHELVES = Gauge(
+    f"{PREFIX}_stock_shelves", "Kinds of deal the stock keeps ready hands for.",
+    registry=REGISTRY)
+STOCK_HANDS = Gauge(
+    f"{PREFIX}_stock_hands", "Ready hands on all the stock's shelves.", registry=REGISTRY)
+BUILD = Info(
+    f"{PREFIX}_build", "The versions running, and whether the solver's native core is in use.",
+    registry=REGISTRY)
+LEADER = Gauge(
+    f"{PREFIX}_leader",
+    "1 while this process leads (takes the updates), 0 while it stands by or starts.",
+    registry=REGISTRY)
+
+
+def versions() -> dict[str, str]:
+    """This project's version, python-telegram-bot's, and the native core's state in words
+    (`in use`, or why not): what `python -m bot --version` prints and the build info says."""
+    from solver import native
+
+    def of(name: str) -> str:
+        try:
+            return installed(name)
+        except PackageNotFoundError:
+            return "(not installed)"
+
+    return {"version": of("twentyfour"), "python_telegram_bot": of("python-telegram-bot"),
+            "native_core": native.STATUS}
+
+
+@functools.cache
+def _record_build() -> None:
+    """Fill the build info once, when metrics are first served (not at import: the solver's
+    worker processes import this module too, and never serve it)."""
+    found = versions()
+    BUILD.info({**found, "native_core": "true" if found["native_core"] == "in use" else "false"})
+
+
+# --- what the Telegram face records ----------------------------------------------------------
+
+def record_update_handled(kind: str) -> None:
+    """An update went through the handlers; `kind` is its type (`message`, `callback_query`)."""
+    UPDATES_HANDLED.labels(kind).inc()
+    LAST_UPDATE_HANDLED.set(time.time())
+
+
+def record_update_dropped(reason: str) -> None:
+    """An update the bot did not act on: QUEUE_FULL, HANDLED_BEFORE, or another short word."""
+    UPDATES_DROPPED.labels(reason).inc()
+
+
+def api_method(url: str) -> str:
+    """The Bot API method a request URL names (its last path segment), or `other`."""
+    method = url.rsplit("/", 1)[-1].split("?", 1)[0]
+    return method if METHOD_FORM.fullmatch(method) else "other"
+
+
+def record_api_call(method: str) -> None:
+    """A Bot API request was sent (`sendMessage`, `getUpdates`...)."""
+    API_REQUESTS.labels(method).inc()
+
+
+def record_api_error(method: str, error: str) -> None:
+    """A Bot API request failed: `error` is the HTTP status (`400`, `429`), `timeout` or
+    `network`."""
+    API_ERRORS.labels(method, error).inc()
+
+
+# --- what the game services record -----------------------------------------------------------
+
+def record_round_dealt(game: str) -> None:
+    """A round of `game` (`24`, `countdown`, `yahtzee`) was dealt."""
+    ROUNDS_DEALT.labels(game).inc()
+
+
+def record_round_ended(game: str, outcome: str) -> None:
+    """A round of `game` ended; `outcome` is a short word (`solved`, `timeout`, `revealed`)."""
+    ROUNDS_ENDED.labels(game, outcome).inc()
+
+
+def observe_answer_latency(game: str, seconds: float) -> None:
+    """An answer's verdict was sent `seconds` after its update reached the handler."""
+    ANSWER_LATENCY.labels(game).observe(seconds)
+
+
+def set_leader(leading: bool) -> None:
+    """This process took the lead (True) or stands by (False)."""
+    LEADER.set(1 if leading else 0)
+
+
+# --- gauges read when scraped ----------------------------------------------------------------
+
+def watch_fair_queue(waiting: Callable[[], int]) -> None:
+    """The fair queues' depth is `waiting()` at each scrape (the last processor set wins)."""
+    FAIR_QUEUE.set_function(waiting)
+
+
+def watch_lane_queue(lane: str, waiting: Callable[[], int]) -> None:
+    """The jobs waiting in `lane` are `waiting()` at each scrape."""
+    LANE_QUEUE.labels(lane).set_function(waiting)
+
+
+def observe_lane_wait(lane: str, seconds: float) -> None:
+    """A job of `lane` waited `seconds` for a worker."""
+    LANE_WAIT.labels(lane).observe(seconds)
+
+
+def watch_stock(shelves: Callable[[], int], hands: Callable[[], int]) -> None:
+    """The stock's shelves and ready hands are read at each scrape."""
+    STOCK_SHELVES.set_function(shelves)
+    STOCK_HANDS.set_function(hands)
+
+
+# --- serving ---------------------------------------------------------------------------------
+
+def exposition() -> bytes:
+    """Every metric in Prometheus' text format (served with CONTENT_TYPE_LATEST)."""
+    _record_build()
+    return generate_latest(REGISTRY)
+
+
+def serve(port: int, address: str) -> Callable[[], None]:
+    """Serve /metrics on `address`:`port` in a thread of its own (polling mode); the function
+    returned stops it."""
+    _record_build()
+    server, thread = start_http_server(port, address, registry=REGISTRY)
+
+    def stop() -> None:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+    return stop

@@ -1,0 +1,49 @@
+"""PTB's HTTP transport with a meter on it: every Bot API request counted by method, and every
+failure by method and kind (its HTTP status, `timeout`, `network`), in bot.runtime.metrics.
+
+It only counts; what a request sends, how long it may take and what a failure raises are
+HTTPXRequest's own. Wired with `ApplicationBuilder().request(MeteredRequest(...))` and
+`.get_updates_request(MeteredRequest(...))` (the builder then takes no pool settings of its
+own: they go to the constructor, as HTTPXRequest's).
+"""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+
+from telegram._utils.types import ODVInput
+from telegram.error import TimedOut
+from telegram.request import BaseRequest, HTTPXRequest, RequestData
+
+from bot.runtime import metrics
+
+
+class MeteredRequest(HTTPXRequest):
+    """HTTPXRequest that records each request it makes."""
+
+    async def do_request(
+        self,
+        url: str,
+        method: str,
+        request_data: RequestData | None = None,
+        read_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        write_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+        pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
+    ) -> tuple[int, bytes]:
+        api_method = metrics.api_method(url)
+        metrics.record_api_call(api_method)
+        try:
+            code, payload = await super().do_request(
+                url, method, request_data, read_timeout=read_timeout,
+                write_timeout=write_timeout, connect_timeout=connect_timeout,
+                pool_timeout=pool_timeout)
+        except TimedOut:
+            metrics.record_api_error(api_method, "timeout")
+            raise
+        except Exception:  # NetworkError, and whatever else the transport raises
+            metrics.record_api_error(api_method, "network")
+            raise
+        if not HTTPStatus.OK <= code <= 299:
+            metrics.record_api_error(api_method, str(code))
+        return code, payload

@@ -1,0 +1,247 @@
+"""The Prometheus metrics: names by Prometheus' conventions, what each part of the bot records,
+the /metrics of the webhook server and of polling mode's METRICS_PORT, and their settings."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import socket
+import threading
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+import tornado.netutil
+from prometheus_client.parser import text_string_to_metric_families
+from telegram import Bot
+from telegram.error import BadRequest
+
+from bot.__main__ import BAD_SETTINGS
+from bot.runtime import metrics
+from bot.runtime.pool import Slots
+from bot.telegram.fairness import FairUpdates
+from bot.telegram.metered_request import MeteredRequest
+from bot.telegram.webhook import METRICS_PATH, make_server
+from tests.e2e.test_startup_failures import assert_short, env_for, run_bot, start_and_stop
+from tests.fake_telegram import FakeTelegram
+
+# Every metric the bot defines, with its type: the list deploy/README.md's alerts rely on.
+EXPECTED = {
+    "twentyfour_updates_handled": "counter",
+    "twentyfour_last_update_handled_timestamp_seconds": "gauge",
+    "twentyfour_updates_dropped": "counter",
+    "twentyfour_bot_api_requests": "counter",
+    "twentyfour_bot_api_errors": "counter",
+    "twentyfour_rounds_dealt": "counter",
+    "twentyfour_rounds_ended": "counter",
+    "twentyfour_answer_verdict_seconds": "histogram",
+    "twentyfour_fair_queue_updates": "gauge",
+    "twentyfour_solver_lane_waiting_jobs": "gauge",
+    "twentyfour_solver_lane_wait_seconds": "histogram",
+    "twentyfour_stock_shelves": "gauge",
+    "twentyfour_stock_hands": "gauge",
+    "twentyfour_leader": "gauge",
+    "twentyfour_build_info": "gauge",  # an Info: a gauge of 1 whose labels say it
+}
+NAME = re.compile(r"[a-z][a-z0-9_]*")
+README = Path(__file__).resolve().parents[2] / "deploy" / "README.md"
+
+
+def families(text: str) -> dict[str, object]:
+    return {family.name: family for family in text_string_to_metric_families(text)}
+
+
+def value(name: str, **labels: str) -> float:
+    return metrics.REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+def test_every_metric_is_named_by_the_conventions():
+    found = families(metrics.exposition().decode())
+    ours = {name: family for name, family in found.items() if name.startswith("twentyfour_")}
+    assert {name: family.type for name, family in ours.items()} == EXPECTED  # type: ignore[attr-defined]
+    for name, family in ours.items():
+        assert NAME.fullmatch(name), name
+        assert family.documentation, f"{name} has no help text"  # type: ignore[attr-defined]
+        if family.type == "counter":  # type: ignore[attr-defined]
+            assert not name.endswith("_total"), "the client adds _total to a counter's samples"
+        if "seconds" in name:
+            assert name.endswith("_seconds"), f"{name}: the unit goes last"
+    assert "process_resident_memory_bytes" in found or "process_cpu_seconds" in found
+    build = found["twentyfour_build_info"].samples[0].labels  # type: ignore[attr-defined]
+    assert set(build) == {"version", "python_telegram_bot", "native_core"}
+    assert build["native_core"] in {"true", "false"}
+
+
+def test_the_readme_names_only_real_metrics():
+    """Each metric the operator's alerts and dashboards name exists."""
+    text = README.read_text(encoding="utf-8")
+    named = set(re.findall(r"\btwentyfour_(?:updates|last|bot_api|rounds|answer|fair|solver|"
+                           r"stock|leader|build)[a-z0-9_]*", text))
+    assert named, "deploy/README.md names no metric"
+    samples = {name + suffix for name in EXPECTED
+               for suffix in ("", "_total", "_bucket", "_sum", "_count", "_info")}
+    assert named <= samples, named - samples
+    for alert_metric in ("twentyfour_last_update_handled_timestamp_seconds",
+                         "twentyfour_solver_lane_wait_seconds_bucket"):
+        assert alert_metric in named
+
+
+def test_recorders_move_their_metrics():
+    before = value("twentyfour_rounds_dealt_total", game="24")
+    metrics.record_round_dealt("24")
+    metrics.record_round_ended("24", "solved")
+    metrics.observe_answer_latency("24", 0.03)
+    metrics.set_leader(True)
+    metrics.watch_stock(lambda: 3, lambda: 40)
+    assert value("twentyfour_rounds_dealt_total", game="24") == before + 1
+    assert value("twentyfour_rounds_ended_total", game="24", outcome="solved") >= 1
+    assert value("twentyfour_answer_verdict_seconds_bucket", game="24", le="0.05") >= 1
+    assert value("twentyfour_leader") == 1
+    assert (value("twentyfour_stock_shelves"), value("twentyfour_stock_hands")) == (3, 40)
+    metrics.set_leader(False)
+    assert value("twentyfour_leader") == 0
+    assert metrics.api_method("https://api.telegram.org/bot1:x/sendMessage") == "sendMessage"
+    assert metrics.api_method("http://h/bot1:x/send-message%0A") == "other"
+
+
+class Update:
+    """Just what the fair queue reads of an update."""
+
+    def __init__(self, user_id: int) -> None:
+        self.effective_user = type("User", (), {"id": user_id})()
+        self.message = object()
+
+
+async def test_fair_queue_depth_drops_and_handled():
+    fair = FairUpdates(concurrent=1, per_user_running=1, per_user_waiting=2)
+    release = asyncio.Event()
+    handled_before = value("twentyfour_updates_handled_total", kind="message")
+    dropped_before = value("twentyfour_updates_dropped_total", reason=metrics.QUEUE_FULL)
+
+    async def work() -> None:
+        await release.wait()
+
+    tasks = [asyncio.create_task(fair.process_update(Update(7), work())) for _ in range(4)]
+    await asyncio.sleep(0.05)  # one runs, two wait, the fourth is past the bound
+    assert value("twentyfour_fair_queue_updates") == 2
+    assert value("twentyfour_updates_dropped_total", reason=metrics.QUEUE_FULL) \
+        == dropped_before + 1
+    release.set()
+    await asyncio.gather(*tasks)
+    assert value("twentyfour_fair_queue_updates") == 0
+    assert value("twentyfour_updates_handled_total", kind="message") == handled_before + 3
+
+
+def test_lane_waits_and_queue():
+    gate = threading.Event()
+    with ThreadPoolExecutor(1) as executor:
+        slots = Slots(1, lambda: executor, "test-lane")  # type: ignore[arg-type, return-value]
+        metrics.watch_lane_queue("test-lane", slots.waiting)
+        count = value("twentyfour_solver_lane_wait_seconds_count", lane="test-lane")
+        jobs = [slots.submit(gate.wait, (5,)) for _ in range(3)]
+        assert value("twentyfour_solver_lane_waiting_jobs", lane="test-lane") == 2
+        gate.set()
+        for job in jobs:
+            job.result(timeout=5)
+    assert value("twentyfour_solver_lane_wait_seconds_count", lane="test-lane") == count + 3
+    assert value("twentyfour_solver_lane_waiting_jobs", lane="test-lane") == 0
+
+
+async def test_bot_api_requests_and_errors_by_method(telegram: FakeTelegram):
+    bot = Bot(telegram.token, base_url=telegram.base_url, request=MeteredRequest())
+    calls = value("twentyfour_bot_api_requests_total", method="getMe")
+    errors = value("twentyfour_bot_api_errors_total", method="sendMessage", error="400")
+    async with bot:
+        await bot.get_me()
+        with pytest.raises(BadRequest):
+            await bot.send_message(-404, "")  # an empty text is refused, as Telegram does
+    assert value("twentyfour_bot_api_requests_total", method="getMe") >= calls + 1
+    assert value("twentyfour_bot_api_errors_total", method="sendMessage", error="400") \
+        == errors + 1
+
+
+async def test_bot_api_network_errors_are_counted():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    bot = Bot("1:x", base_url=f"http://127.0.0.1:{port}/bot", request=MeteredRequest())
+    errors = value("twentyfour_bot_api_errors_total", method="getMe", error="network")
+    with pytest.raises(Exception, match="onnect"):
+        await bot.get_me()
+    assert value("twentyfour_bot_api_errors_total", method="getMe", error="network") \
+        == errors + 1
+
+
+async def test_the_webhook_server_serves_metrics():
+    server = make_server(object(), "secret")  # type: ignore[arg-type]
+    sockets = tornado.netutil.bind_sockets(0, "127.0.0.1")
+    server.add_sockets(sockets)
+    port = sockets[0].getsockname()[1]
+    try:
+        status, kind, body = await asyncio.to_thread(scrape, port)
+    finally:
+        server.stop()
+    assert status == 200 and kind.startswith("text/plain")
+    assert set(EXPECTED) <= set(families(body))
+
+
+def scrape(port: int) -> tuple[int, str, str]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/{METRICS_PATH}", timeout=10) as answer:
+        return answer.status, answer.headers["Content-Type"], answer.read().decode()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+async def test_polling_serves_metrics_on_metrics_port(telegram: FakeTelegram, tmp_path: Path):
+    """The real process: a player's message is counted, and /metrics answers while it polls."""
+    port = free_port()
+    env = env_for(telegram.base_url, tmp_path, TELEGRAM_BOT_TOKEN=telegram.token,
+                  METRICS_PORT=str(port))
+    scraped: list[str] = []
+
+    async def player() -> None:
+        while "getUpdates" not in [call[0] for call in telegram.calls]:
+            await asyncio.sleep(0.05)
+        telegram.chat(-3001)
+        await telegram.say(-3001, {"id": 31, "is_bot": False, "first_name": "Ann"}, "/help")
+        await telegram.reply(-3001, timeout=30)
+        scraped.append((await asyncio.to_thread(scrape, port))[2])
+
+    playing = asyncio.create_task(player())
+    status, err = await start_and_stop(env, telegram, until=playing)
+    assert status == 0, err
+    found = families(scraped[0])
+    assert set(EXPECTED) <= set(found)
+    handled = [sample for sample in found["twentyfour_updates_handled"].samples  # type: ignore[attr-defined]
+               if sample.name.endswith("_total") and sample.labels == {"kind": "message"}]
+    assert handled and handled[0].value >= 1
+    assert f"metrics on http://127.0.0.1:{port}/metrics" in err
+
+
+@pytest.mark.parametrize(("settings", "said"), [
+    ({"METRICS_PORT": "70000"}, "METRICS_PORT must be from 1 to 65535"),
+    ({"METRICS_PORT": "8443", "WEBHOOK_URL": "https://bot.example/telegram"},
+     "METRICS_PORT must differ from WEBHOOK_PORT"),
+])
+async def test_metrics_settings_are_checked(tmp_path: Path, settings: dict[str, str], said: str):
+    status, err, _ = await run_bot(env_for("http://127.0.0.1:9/bot", tmp_path, **settings))
+    assert status == BAD_SETTINGS
+    assert_short(err, said)
+
+
+async def test_a_metrics_port_in_use_is_one_line(telegram: FakeTelegram, tmp_path: Path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = env_for(telegram.base_url, tmp_path, TELEGRAM_BOT_TOKEN=telegram.token,
+                      METRICS_PORT=str(port))
+        status, err, _ = await run_bot(env)
+    assert status == BAD_SETTINGS
+    assert_short(err, f"METRICS_PORT {port}")
+    assert not telegram.calls, "nothing starts before the metrics server is up"

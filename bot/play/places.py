@@ -12,6 +12,7 @@ from bot.play.round.outcomes import Dealt
 from bot.play.round.rounds import Rounds
 from bot.play.round.table import RoundTable
 from bot.play.scheduler import WARNING, Scheduler
+from bot.runtime import metrics
 from bot.store.protocols import RoundStore
 from bot.store.records import Place, Round
 
@@ -55,6 +56,7 @@ class Places:
                 continue
             if await self.store.close_round(current.id, "revealed", now):
                 closed.append(current)
+                metrics.record_round_ended(current.game, "abandoned")
             opened = self.table.find(current.id)
             self.table.close(opened.record if opened else current)
             self.scheduler.cancel(WARNING, chat_id, current.topic)

@@ -49,6 +49,7 @@ for _collector in (PROCESS_COLLECTOR, PLATFORM_COLLECTOR, GC_COLLECTOR):
 
 PREFIX = "twentyfour"
 QUEUE_FULL = "queue_full"  # a user's burst past the fair queue's bound (fairness.py)
+STALE = "stale"  # a message older than a round when it arrived (the bot was down)
 HANDLED_BEFORE = "handled_before"  # Telegram sent an update again that was handled already
 WRONG_SECRET = "wrong_secret"  # a POST to the webhook without its secret header (webhook.py)
 METHOD_FORM = re.compile(r"[A-Za-z]{1,40}")  # a Bot API method name; anything else is "other"

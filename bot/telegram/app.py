@@ -22,10 +22,12 @@ from telegram.ext import (
     filters,
 )
 
+from bot.runtime import metrics
 from bot.runtime.config import Config
 from bot.telegram import buttons, handlers, lifecycle
 from bot.telegram.context import CONTEXT_TYPES, App, Context
 from bot.telegram.fairness import FairUpdates
+from bot.telegram.metered_request import MeteredRequest
 from bot.text.i18n import DEFAULT_LANGUAGE, LANGUAGES, texts_for
 
 log = logging.getLogger(__name__)
@@ -69,7 +71,9 @@ def build_application(config: Config) -> App:
                .base_file_url(config.base_file_url).defaults(DEFAULTS)
                .post_init(on_startup).post_shutdown(lifecycle.close_services)
                .concurrent_updates(FairUpdates(CONCURRENT_UPDATES))
-               .connection_pool_size(CONNECTIONS).pool_timeout(POOL_TIMEOUT))
+               .request(MeteredRequest(connection_pool_size=CONNECTIONS,
+                                       pool_timeout=POOL_TIMEOUT))
+               .get_updates_request(MeteredRequest(connection_pool_size=1)))
     if config.rate_limit:
         builder = builder.rate_limiter(AIORateLimiter(max_retries=5))  # type: ignore[arg-type]
     application: App = builder.build()
@@ -95,11 +99,13 @@ async def handle_once(update: Update, context: Context) -> None:
     data = context.bot_data
     if is_stale(update, time.time(), max(data.settings.seconds.values())):
         data.stale_skipped += 1
+        metrics.record_update_dropped(metrics.STALE)
         if data.stale_skipped == 1 or data.stale_skipped % 100 == 0:
             log.info("skipped %d stale updates so far (messages older than a round)",
                      data.stale_skipped)
         raise ApplicationHandlerStop
     if not await data.stores.updates.claim_update(update.update_id, time.time()):
+        metrics.record_update_dropped(metrics.HANDLED_BEFORE)
         log.info("update %d was handled before; skipped", update.update_id)
         raise ApplicationHandlerStop
 

@@ -15,6 +15,7 @@ import logging
 
 from bot.play.matches.matches import match_pause
 from bot.play.services import build_services
+from bot.runtime import metrics
 from bot.runtime.health import LEADER, STANDBY, beat, heartbeat_path
 from bot.runtime.pool import SolverPool
 from bot.store import leader_lock, open_stores
@@ -56,6 +57,7 @@ async def open_services(application: App) -> None:
         deal_seconds=config.deal_seconds, solve_timeout=config.solve_timeout,
         pause=match_pause(config.round_seconds), reads_group_messages=reads_all)
     data.role = STANDBY
+    metrics.set_leader(False)
     data.leader = leader_lock(config.database_url, config.lead_check)
     start_housekeeping(application, stores, heartbeat_path(config.database_path))
     await take_lead(application)
@@ -88,6 +90,7 @@ async def take_lead(application: App) -> None:
     finally:
         data.waiting = None
     data.role = LEADER
+    metrics.set_leader(True)
     beat(heartbeat, LEADER)
     if waited:
         log.info("took the lead: resuming the rounds and matches, then taking updates")
@@ -104,6 +107,7 @@ async def watch_lead(application: App) -> None:
     except Exception:  # the lead cannot be confirmed: stop all the same
         log.exception("the leader lock failed")
     data.role = STANDBY
+    metrics.set_leader(False)
     data.lost_lead = True
     log.error("lost the lead (its database connection ended or stopped answering): stopping; "
               "a standby takes over")

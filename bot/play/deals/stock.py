@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from bot.play.games.batches import ANALYSIS_GRACE, DEAL_GRACE, DEAL_SECONDS, Maker, deal_many
 from bot.play.games.records import Deal, PlayOptions
 from bot.play.games.rules import Rules
+from bot.runtime import metrics
 from bot.runtime.pool import ROUND_WORK, SLOW_DEALS, SolverPool, SolverTimeout
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,8 @@ class Stock:
         self.pool = pool
         self.seed = seed
         self.shelves: OrderedDict[tuple, Shelf] = OrderedDict()
+        metrics.watch_stock(lambda: len(self.shelves),
+                            lambda: sum(len(s.hands) for s in self.shelves.values()))
 
     async def take(self, rules: Rules, options: PlayOptions,
                    budget: float = DEAL_SECONDS) -> Ready:

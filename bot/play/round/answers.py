@@ -14,6 +14,7 @@ talk, and gets nothing.
 from __future__ import annotations
 
 import dataclasses
+import time
 
 from bot.play.games import GAMES, Verdict
 from bot.play.games.yahtzee import GUESS_REACTION
@@ -22,6 +23,7 @@ from bot.play.people import Chat, People, Player
 from bot.play.round.outcomes import Closed, Marked, Said
 from bot.play.round.rounds import Rounds
 from bot.play.round.table import RoundTable
+from bot.runtime import metrics
 from bot.runtime.pool import SolverPool
 from bot.store.protocols import RoundStore
 from bot.store.records import RaceWinner, Round
@@ -58,7 +60,9 @@ class Answers:
             return None  # chatter: not even worth a trip to the pool
         if replied and not rules.tries(text, current):
             return None  # talk about the deal, not an answer to it
+        judging = time.monotonic()
         verdict = await rules.judge(self.pool, current, text, explicit)
+        metrics.observe_answer_latency(current.game, time.monotonic() - judging)
         if verdict.kind == "ignore":
             return None
         texts = self.people.texts(chat, player)
@@ -90,6 +94,7 @@ class Answers:
                                             verdict.expression or verdict.value,
                                             current.points, now - current.started_at):
             return Said(too_late(await self.store.race(current.id), now, texts))
+        metrics.record_round_ended(current.game, "won")
         held_back = self.table.live.elsewhere(current)
         self.table.close(current, won_at=now)
         rules = GAMES[current.game]

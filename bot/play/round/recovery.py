@@ -10,6 +10,7 @@ from bot.play.people import People
 from bot.play.round.outcomes import Closed, Dealt
 from bot.play.round.rounds import Rounds
 from bot.play.round.table import RoundTable
+from bot.runtime import metrics
 from bot.runtime.pool import SolverPool
 from bot.store.protocols import RoundStore
 from bot.store.records import Result, Round
@@ -81,6 +82,7 @@ class Recovery:
         if not await self.store.close_round(current.id, "won", right.at, right.user_id, shown,
                                             current.points, elapsed):
             return None
+        metrics.record_round_ended(current.game, "won")
         self.table.close(current)
         return await self._late(Result(current, right.at,
                                        await self.store.winner_name(current.id), shown,

@@ -35,6 +35,7 @@ from bot.play.round.outcomes import (
     Said,
 )
 from bot.play.round.table import RoundTable
+from bot.runtime import metrics
 from bot.runtime.pool import SolverPool
 from bot.store.protocols import RoundStore
 from bot.store.records import BestAnswer, Place, Round
@@ -180,6 +181,7 @@ class Rounds:
             current = self.open_round(chat.id, chat.topic) or \
                 await self.store.open_round_of(chat.id, chat.topic)
             return Said(self.still_open(current, texts) if current else texts("no_round"))
+        metrics.record_round_dealt(new.game)
         if dealt.analysis is not None:
             ANALYSES.keep(new.game, new.hand, new.target, dealt.analysis)
         text = self._deal_text(new, texts, chat.type)
@@ -309,6 +311,7 @@ class Rounds:
                 best.text if winner and best else None, ending.points,
                 best.at - current.started_at if winner and best else None):
             return None
+        metrics.record_round_ended(current.game, "won" if winner else status)
         self.table.close(current)
         head = self._ending_head(current, ending, texts, ended_by)
         revealed = await self.answers_shown(current, texts)

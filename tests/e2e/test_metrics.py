@@ -18,13 +18,13 @@ from telegram import Bot
 from telegram.error import BadRequest
 
 from bot.__main__ import BAD_SETTINGS
+from bot.demo.emulator import BotApiEmulator
 from bot.runtime import metrics
 from bot.runtime.pool import Slots
 from bot.telegram.fairness import FairUpdates
 from bot.telegram.metered_request import MeteredRequest
 from bot.telegram.webhook import METRICS_PATH, make_server
 from tests.e2e.test_startup_failures import assert_short, env_for, run_bot, start_and_stop
-from tests.fake_telegram import FakeTelegram
 
 # Every metric the bot defines, with its type: the list deploy/README.md's alerts rely on.
 EXPECTED = {
@@ -148,7 +148,7 @@ def test_lane_waits_and_queue():
     assert value("twentyfour_solver_lane_waiting_jobs", lane="test-lane") == 0
 
 
-async def test_bot_api_requests_and_errors_by_method(telegram: FakeTelegram):
+async def test_bot_api_requests_and_errors_by_method(telegram: BotApiEmulator):
     bot = Bot(telegram.token, base_url=telegram.base_url, request=MeteredRequest())
     calls = value("twentyfour_bot_api_requests_total", method="getMe")
     errors = value("twentyfour_bot_api_errors_total", method="sendMessage", error="400")
@@ -197,7 +197,7 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-async def test_polling_serves_metrics_on_metrics_port(telegram: FakeTelegram, tmp_path: Path):
+async def test_polling_serves_metrics_on_metrics_port(telegram: BotApiEmulator, tmp_path: Path):
     """The real process: a player's message is counted, and /metrics answers while it polls."""
     port = free_port()
     env = env_for(telegram.base_url, tmp_path, TELEGRAM_BOT_TOKEN=telegram.token,
@@ -234,7 +234,7 @@ async def test_metrics_settings_are_checked(tmp_path: Path, settings: dict[str, 
     assert_short(err, said)
 
 
-async def test_a_metrics_port_in_use_is_one_line(telegram: FakeTelegram, tmp_path: Path):
+async def test_a_metrics_port_in_use_is_one_line(telegram: BotApiEmulator, tmp_path: Path):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()

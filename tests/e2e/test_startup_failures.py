@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import BAD_SETTINGS, NO_TELEGRAM
+from bot.demo.emulator import BotApiEmulator
 from tests.conftest import ROOT
-from tests.fake_telegram import FakeTelegram
 
 EXIT_WITHIN = 60.0  # seconds: a hang, not slowness, is what this catches
 STARTUP_SECONDS = 3.0
@@ -160,7 +160,7 @@ async def test_a_server_that_never_answers(tmp_path: Path):
     assert took < EXIT_WITHIN
 
 
-async def test_a_token_telegram_rejects(telegram: FakeTelegram, tmp_path: Path):
+async def test_a_token_telegram_rejects(telegram: BotApiEmulator, tmp_path: Path):
     """The emulator answers a wrong token as Telegram does: 401 Unauthorized, in JSON."""
     status, err, _ = await run_bot(env_for(telegram.base_url, tmp_path))
     assert status == BAD_SETTINGS
@@ -195,7 +195,7 @@ async def slow_proxy(target: str, delay: float) -> Serve:
     return serve
 
 
-async def start_and_stop(env: dict[str, str], telegram: FakeTelegram,
+async def start_and_stop(env: dict[str, str], telegram: BotApiEmulator,
                          until: asyncio.Task[None] | None = None) -> tuple[int, str]:
     """Start the bot, wait until it polls (and `until` is done), send SIGTERM (what `docker
     stop` sends)."""
@@ -223,7 +223,7 @@ async def start_and_stop(env: dict[str, str], telegram: FakeTelegram,
     return process.returncode, err.decode()
 
 
-async def test_a_slow_api_still_starts(telegram: FakeTelegram, tmp_path: Path):
+async def test_a_slow_api_still_starts(telegram: BotApiEmulator, tmp_path: Path):
     """Every request held for a second: slow, not broken; the bot starts and stops cleanly."""
     async with server(await slow_proxy(telegram.base_url, 1.0)) as url:
         env = env_for(url, tmp_path, TELEGRAM_BOT_TOKEN=telegram.token)
@@ -232,7 +232,7 @@ async def test_a_slow_api_still_starts(telegram: FakeTelegram, tmp_path: Path):
     assert "Traceback" not in err and "WARNING" not in err and "ERROR" not in err, err
 
 
-async def test_sigterm_while_polling_is_a_clean_stop(telegram: FakeTelegram, tmp_path: Path):
+async def test_sigterm_while_polling_is_a_clean_stop(telegram: BotApiEmulator, tmp_path: Path):
     """`docker stop` sends SIGTERM: the long poll is cut short without a traceback."""
     env = env_for(telegram.base_url, tmp_path, TELEGRAM_BOT_TOKEN=telegram.token)
     status, err = await start_and_stop(env, telegram)
@@ -240,7 +240,7 @@ async def test_sigterm_while_polling_is_a_clean_stop(telegram: FakeTelegram, tmp
     assert "Traceback" not in err and "ERROR" not in err and "CRITICAL" not in err, err
 
 
-async def test_a_failure_that_passes_costs_one_warning(telegram: FakeTelegram, tmp_path: Path):
+async def test_a_failure_that_passes_costs_one_warning(telegram: BotApiEmulator, tmp_path: Path):
     """A Bot API whose first answer is a proxy's 502 page (Telegram's front end has its bad
     moments), then the real thing: one WARNING, and the bot starts."""
     host, port = re.match(r"http://([\d.]+):(\d+)/", telegram.base_url).groups()  # type: ignore[union-attr]
@@ -336,7 +336,7 @@ async def test_sigterm_while_reaching_telegram(tmp_path: Path):
     assert "Traceback" not in err and "CRITICAL" not in err, err
 
 
-async def test_sigterm_during_post_init(telegram: FakeTelegram, tmp_path: Path):
+async def test_sigterm_during_post_init(telegram: BotApiEmulator, tmp_path: Path):
     """SIGTERM once getMe answered, while the menus are set (each request held 0.5 s): the
     start-up ends in order, the stores closed, without a traceback."""
     async with server(await slow_proxy(telegram.base_url, 0.5)) as url:
@@ -348,7 +348,7 @@ async def test_sigterm_during_post_init(telegram: FakeTelegram, tmp_path: Path):
     assert not any(call[0] == "getUpdates" for call in telegram.calls)
 
 
-async def test_telegram_gone_then_sigterm_is_a_few_lines(telegram: FakeTelegram, tmp_path: Path):
+async def test_telegram_gone_then_sigterm_is_a_few_lines(telegram: BotApiEmulator, tmp_path: Path):
     """The Bot API goes away while the bot polls (a network outage), then `docker stop`: each
     network error is one line (the poll's, the last getUpdates'), no traceback, status 0."""
     env = env_for(telegram.base_url, tmp_path, TELEGRAM_BOT_TOKEN=telegram.token)

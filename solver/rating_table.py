@@ -48,13 +48,17 @@ def rank(hand: tuple[int, ...]) -> int:
 
 
 @cache
-def _table(count: int) -> tuple[str, ...] | None:
+def _table(count: int) -> list[str] | None:
     """The lines of a count's table; None when the file is not there (the model answers)."""
     try:
         text = path(count).read_text()
     except FileNotFoundError:
         return None
-    lines = tuple(line for line in text.splitlines() if not line.startswith("#"))
+    lines = text.splitlines()
+    header = 0
+    while header < len(lines) and lines[header].startswith("#"):
+        header += 1
+    del lines[:header]
     if len(lines) != comb(HIGH - LOW + count, count):
         raise RuntimeError(f"{path(count)} has {len(lines)} hands: write it again")
     return lines

@@ -15,6 +15,10 @@ where two make the third (a+b-c). Such a hand is as easy as the better of the wa
 likeliest steps, and one known solution's, down to four numbers, to stay fast) and the best
 shortcut: 2**-cost of seeing it times the chance of finishing what it leaves. Four numbers keep the
 walk alone, as fitted. Levels are cut per count of numbers, each splitting deals about 40/35/25 %.
+
+The walk visits thousands of states for a six-number hand (tens of milliseconds), so the bot's
+usual deals, five or six numbers 1..13 for 24, were rated once by this model and are looked up
+(solver.rating_table); every other hand is rated here, and kept (`modelled_difficulty`).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from solver import rating_table
 from solver.errors import InputError, UnsolvableError
 from solver.expr import Expr, Num, Value, apply, divide
 from solver.parser import parse
@@ -80,13 +85,25 @@ def rating_of(numbers: Sequence[int], target: int = 24) -> Rating:
     if not 1 <= len(numbers) <= MAX_RATED:
         raise InputError(f"Give between 1 and {MAX_RATED} numbers to rate.", count=len(numbers))
     hand, goal = validate_hand(numbers, target)
-    chance = _hand_chance(hand, target)
-    if chance <= 0.0:
+    if rating_table.covers(hand, target):  # the bot's usual deals: rated once, ahead
+        difficulty = rating_table.recorded(hand)
+    else:
+        difficulty = modelled_difficulty(hand, target)
+    if difficulty is None:
         shown = " ".join(map(str, hand))
         raise UnsolvableError(f"{shown} cannot make {goal}, so it has no difficulty.",
                               numbers=list(hand), target=goal)
-    difficulty = max(0.0, -math.log2(chance)) + 0.0  # + 0.0 turns -0.0 into 0.0
     return Rating(difficulty, level_of(difficulty, len(hand)))
+
+
+@lru_cache(maxsize=1 << 14)
+def modelled_difficulty(hand: Hand, target: int) -> float | None:
+    """The model's difficulty of a sorted hand (-log2 of the walk's chance), None when the walk
+    cannot succeed (the hand has no solution). Kept per hand: a deal meets a hand again."""
+    chance = _hand_chance(hand, target)
+    if chance <= 0.0:
+        return None
+    return max(0.0, -math.log2(chance)) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
 def rate(numbers: Sequence[int], target: int = 24) -> float:
@@ -124,7 +141,7 @@ def step_cost(a: Value, b: Value, op: str, result: Value, target: Value) -> floa
     return cost
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 14, typed=True)  # typed: see _kinds
 def _steps(a: Value, b: Value, target: Value) -> Steps:
     """Each operation on two numbers (a >= b) as (result, weight); the weights are not normalised.
 
@@ -172,9 +189,22 @@ def _moves(state: State, target: Value) -> Moves:
     return tuple((weight / total, after) for weight, after in moves)
 
 
-@lru_cache(maxsize=1 << 15)
+def _kinds(state: State) -> tuple[type, ...]:
+    """The type of each number of a state, for the caches' keys. The model tells 2 from a whole
+    Fraction(2) (only an int result looks like a factor of the target, see step_cost), and so
+    must its caches: keyed by value alone, whichever of the two came first was kept for both,
+    and a hand's difficulty depended on the hands rated before it in the process."""
+    return tuple(map(type, state))
+
+
 def _chance(state: State, target: Value) -> float:
     """The chance that a walk from this state ends on the target (big states: along the beam)."""
+    return _kept_chance(state, _kinds(state), target)
+
+
+@lru_cache(maxsize=1 << 15)
+def _kept_chance(state: State, kinds: tuple[type, ...], target: Value) -> float:
+    """_chance, kept per state and kinds of its numbers."""
     if len(state) == 1:
         return 1.0 if state[0] == target else 0.0
     if len(state) == 2:
@@ -266,10 +296,15 @@ def _shortcut_chance(hand: Hand, target: int) -> float:
     return best
 
 
-@lru_cache(maxsize=1 << 14)
 def _spare_chance(state: State, target: Value) -> float:
     """The chance of a walk that need not use every number (a zero will swallow the others):
     it succeeds as soon as it holds the target or two numbers that make it."""
+    return _kept_spare_chance(state, _kinds(state), target)
+
+
+@lru_cache(maxsize=1 << 14)
+def _kept_spare_chance(state: State, kinds: tuple[type, ...], target: Value) -> float:
+    """_spare_chance, kept per state and kinds of its numbers."""
     if target in state or any(_makes(a, b, target) for a, b, _ in _pairs(state)):
         return 1.0
     if len(state) <= 2:

@@ -140,10 +140,13 @@ def test_rating_bundles_rate_and_level():
 
 def test_deterministic_even_from_cold_caches():
     hands = [(3, 3, 8, 8), (1, 2, 3, 4), (2, 5, 5, 10), (1, 2, 3, 4, 5, 6), (2, 2, 5, 9, 10, 11)]
-    first = [rate(hand) for hand in hands]
-    for cached in (rating_module._chance, rating_module._steps, rating_module._spare_chance):
+    first = [rating_module.modelled_difficulty(hand, 24) for hand in hands]
+    for cached in (rating_module._kept_chance, rating_module._steps,
+                   rating_module._kept_spare_chance, rating_module.modelled_difficulty):
         cached.cache_clear()
-    assert [rate(hand) for hand in reversed(hands)] == first[::-1]
+    assert [rating_module.modelled_difficulty(hand, 24) for hand in reversed(hands)] \
+        == first[::-1]
+    assert [rate(hand) for hand in hands] == first  # the table holds what the model gives
 
 
 @settings(max_examples=40, deadline=None)

@@ -19,7 +19,7 @@ import os
 import signal
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -49,6 +49,7 @@ class Work(Future):
 
 
 Job = tuple[Work, Callable[..., Any], tuple]
+Who = int | None  # whose work it is: a person's id, or None for the bot's own
 
 
 class Slots:
@@ -63,23 +64,28 @@ class Slots:
         self.lane = lane  # the metrics' label
         self.executor = executor  # the lane's executor of the moment (restarts replace it)
         self._busy = 0
-        self._waiting: tuple[deque[Job], ...] = tuple(deque() for _ in range(QUESTIONS + 1))
+        # per rank, each person's jobs in order; people take turns (the bot's own work is
+        # `None`'s), the one served least lately first, as the update processor does
+        self._waiting: tuple[OrderedDict[Who, deque[Job]], ...] = tuple(
+            OrderedDict() for _ in range(QUESTIONS + 1))
         self._lock = threading.Lock()
 
-    def submit(self, fn: Callable[..., Any], args: tuple, rank: int = QUESTIONS) -> Work:
-        """A future for fn(*args); cancelling it before a worker takes it drops the work."""
+    def submit(self, fn: Callable[..., Any], args: tuple, rank: int = QUESTIONS,
+               who: Who = None) -> Work:
+        """A future for fn(*args), in `who`'s turn among the jobs of its rank; cancelling it
+        before a worker takes it drops the work."""
         job: Job = (Work(), fn, args)
         job[0].submitted = time.monotonic()
         with self._lock:
             if self._busy >= self.workers:
-                self._waiting[rank].append(job)
+                self._waiting[rank].setdefault(who, deque()).append(job)
                 return job[0]
             self._busy += 1
         self._start(job)
         return job[0]
 
     def waiting(self) -> int:
-        return sum(map(len, self._waiting))
+        return sum(len(jobs) for queue in self._waiting for jobs in queue.values())
 
     def _start(self, job: Job) -> None:
         while True:
@@ -114,7 +120,12 @@ class Slots:
         with self._lock:
             for queue in self._waiting:
                 if queue:
-                    return queue.popleft()
+                    who, jobs = next(iter(queue.items()))
+                    job = jobs.popleft()
+                    del queue[who]
+                    if jobs:  # their next job waits for everyone else's turn
+                        queue[who] = jobs
+                    return job
             self._busy -= 1
             return None
 
@@ -137,7 +148,7 @@ class Lane:
                                    initializer=_start_worker, initargs=(self.niceness,))
 
     async def run(self, fn: Callable[..., T], *args: Any, timeout: float | None = None,
-                  rank: int = QUESTIONS) -> T:
+                  rank: int = QUESTIONS, who: Who = None) -> T:
         """fn(*args) in a worker; SolverTimeout (and fresh workers) when it takes too long.
 
         The time counts from the call, so waiting for a free worker counts too; work that
@@ -147,7 +158,7 @@ class Lane:
         ahead of every job waiting of a higher rank.
         """
         while True:
-            job = self.slots.submit(fn, args, rank)
+            job = self.slots.submit(fn, args, rank, who)
             future = asyncio.wrap_future(job)
             try:
                 return await (future if timeout is None else asyncio.wait_for(future, timeout))
@@ -195,11 +206,12 @@ class SolverPool:
         return await self.rounds.run(fn, *args, timeout=timeout)
 
     async def run_heavy(self, fn: Callable[..., T], *args: Any,
-                        timeout: float | None = None, rank: int = QUESTIONS) -> T:
+                        timeout: float | None = None, rank: int = QUESTIONS,
+                        who: Who = None) -> T:
         """Work that may take seconds: deals, a round's solutions, /solve and the like;
         `rank` ROUND_WORK or SLOW_DEALS for the bot's own round work, which goes ahead of the
-        players' questions (QUESTIONS)."""
-        return await self.heavy.run(fn, *args, timeout=timeout, rank=rank)
+        players' questions (QUESTIONS), where each person (`who`) waits their turn."""
+        return await self.heavy.run(fn, *args, timeout=timeout, rank=rank, who=who)
 
     async def warm_up(self) -> None:
         await asyncio.gather(self.rounds.warm_up(), self.heavy.warm_up())

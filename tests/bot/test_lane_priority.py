@@ -43,3 +43,23 @@ def test_an_error_reaches_the_caller_and_frees_the_worker():
         assert slots.submit(int, ("7",)).result(10) == 7
     finally:
         executor.shutdown()
+
+
+def test_people_take_turns_in_a_rank():
+    """A troll's many slow deals wait their turn: each other person's question goes after
+    at most one of the troll's jobs, not after all of them."""
+    executor = ThreadPoolExecutor(max_workers=2)
+    slots = Slots(1, lambda: executor)  # type: ignore[arg-type, return-value]
+    gate, order = threading.Event(), []
+    try:
+        blocking = slots.submit(gate.wait, (10,))
+        jobs = [slots.submit(order.append, (f"troll {i}",), who=666) for i in range(4)]
+        jobs.append(slots.submit(order.append, ("ann",), who=1))
+        jobs.append(slots.submit(order.append, ("ben",), who=2))
+        jobs.append(slots.submit(order.append, ("ann again",), who=1))
+        gate.set()
+        for future in (blocking, *jobs):
+            future.result(10)
+        assert order == ["troll 0", "ann", "ben", "troll 1", "ann again", "troll 2", "troll 3"]
+    finally:
+        executor.shutdown()

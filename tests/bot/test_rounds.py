@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from functools import partial
 
@@ -11,7 +12,7 @@ from bot.play.arguments import SolveRequest
 from bot.play.deals.solving import Solving
 from bot.play.games import PlayOptions
 from bot.play.people import Chat, Player
-from bot.play.round.outcomes import Closed, Dealt, Edited
+from bot.play.round.outcomes import Closed, Dealt, Edited, Said
 from bot.play.round.rounds import hint_points
 from bot.play.scheduler import ROUND_END
 from bot.play.services import Services
@@ -304,3 +305,15 @@ async def test_a_round_whose_alarm_never_rang_is_ended_by_the_sweep(
     [ended] = await services.rounds.overdue()
     assert ended.round.id == dealt.round.id and "Time is up" in ended.text
     assert await services.rounds.overdue() == [] and services.rounds.open_round(GROUP.id) is None
+
+
+async def test_one_rare_deal_in_the_making_per_person(services: Services):
+    """A rare kind's first hand is made in its asker's turn; a second rare /play of theirs
+    meanwhile (in another chat) is told it is still being made, not queued as well."""
+    rare = PlayOptions(count=6, target=997)
+    first, second = await asyncio.gather(services.rounds.play(GROUP, ANN, "24", rare),
+                                         services.rounds.play(OTHER, ANN, "24", rare))
+    assert isinstance(first, Dealt) and first.round.target == 997
+    assert isinstance(second, Said) and "still being made" in second.text
+    again = await services.rounds.play(OTHER, ANN, "24", rare)  # once it is made: dealt
+    assert isinstance(again, Dealt)

@@ -20,10 +20,25 @@ class Dealer:
         self.stock = stock
         self.budget = budget  # shared with the solving service: one allowance per person
         self.deal_seconds = deal_seconds
+        self._cold: set[int] = set()  # people waiting for a slow kind's first hand
 
     async def deal(self, rules: Rules, options: PlayOptions, player_id: int, chat_id: int,
                    texts: Texts) -> Deal | str:
-        """A new puzzle, or why there is none (busy, too slow, no hand for that target)."""
+        """A new puzzle, or why there is none (busy, too slow, no hand for that target, your
+        rare deal still being made: one at a time per person)."""
+        cold = rules.costly(options) and not self.stock.ready(rules, options, self.deal_seconds)
+        if cold and player_id in self._cold:
+            return texts("deal_in_the_making")
+        if cold:
+            self._cold.add(player_id)
+        try:
+            return await self._deal(rules, options, player_id, chat_id, texts)
+        finally:
+            if cold:
+                self._cold.discard(player_id)
+
+    async def _deal(self, rules: Rules, options: PlayOptions, player_id: int, chat_id: int,
+                    texts: Texts) -> Deal | str:
         ticket: Ticket | None = None
         if rules.costly(options):
             taken = self.budget.take(player_id, chat_id, self.deal_seconds + DEAL_ROOM)
@@ -32,7 +47,7 @@ class Dealer:
             ticket = taken
         cost = self.deal_seconds + DEAL_ROOM  # what a deal stopped at its limit costs
         try:
-            dealt, cost = await self.stock.take(rules, options, self.deal_seconds)
+            dealt, cost = await self.stock.take(rules, options, self.deal_seconds, player_id)
         except SolverTimeout:
             return texts("deal_timeout")
         finally:

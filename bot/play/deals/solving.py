@@ -99,16 +99,18 @@ class Solving:
             if isinstance(taken, int):
                 raise Busy(taken)
             ticket = taken
-        work = asyncio.ensure_future(self._work(ticket, timeout, fn, *args))
+        who = asker[0] if asker is not None else None
+        work = asyncio.ensure_future(self._work(ticket, timeout, who, fn, *args))
         self._running[key] = work
         work.add_done_callback(lambda done: self._done(key, done))
         return await asyncio.shield(work)
 
-    async def _work(self, ticket: Ticket | None, timeout: float, fn: Callable[..., T],
-                    *args: Any) -> T:
+    async def _work(self, ticket: Ticket | None, timeout: float, who: int | None,
+                    fn: Callable[..., T], *args: Any) -> T:
         used = timeout  # what a stopped piece of work costs
         try:
-            result, used = await self.pool.run_heavy(timed, fn, *args, timeout=timeout)
+            result, used = await self.pool.run_heavy(timed, fn, *args, timeout=timeout,
+                                                     who=who)
             return result
         finally:
             if ticket is not None:

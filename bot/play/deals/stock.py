@@ -1,13 +1,15 @@
-"""The stock of ready deals: for each kind of deal (game, numbers, level, target), hands dealt
-ahead with their analysis in the solver pool's heavy lane, so that a /play is a lookup and no
-deal, however rare its target, ever takes the lane that judges answers.
+"""The stock of ready deals: for each kind of deal (game, numbers, level, target), hands dealt ahead
+with their analysis in the solver pool's heavy lane, so that a /play is a lookup and no deal,
+however rare its target, ever takes the lane that judges answers.
 
-Quick kinds are made ahead of slow ones in the heavy lane, so a member looping the rarest deal
-never empties the plain /play's shelf. A kind's shelf starts small and doubles (up to a cap)
-each time a deal finds it empty, so the stock follows demand: the plain /play keeps many hands,
-a one-off `/play 6 = 997` a few. A deal that finds its shelf empty waits for the next hands
-made, which are made in order of asking; every hand comes from the round service's seeded rng,
-as it did when dealt on demand.
+Quick kinds are made ahead of everything else in the heavy lane, so a member looping the rarest
+deal never empties the plain /play's shelf; a slow kind (another target, more numbers) is made in
+the turn of whoever asked for it, among everyone's questions, so it waits behind their own earlier
+work and never in front of another person's /solve. A kind's shelf starts small (a slow one at one
+spare hand) and doubles (up to a cap) each time a deal finds it empty, so the stock follows demand:
+the plain /play keeps many hands, a one-off `/play 6 = 997` one. A deal that finds its shelf empty
+waits for the next hands made, which are made in order of asking; every hand comes from the round
+service's seeded rng, as it did when dealt on demand.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from bot.play.games.batches import ANALYSIS_GRACE, DEAL_GRACE, DEAL_SECONDS, Mak
 from bot.play.games.records import Deal, PlayOptions
 from bot.play.games.rules import Rules
 from bot.runtime import metrics
-from bot.runtime.pool import ROUND_WORK, SLOW_DEALS, SolverPool, SolverTimeout
+from bot.runtime.pool import QUESTIONS, ROUND_WORK, SolverPool, SolverTimeout
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +49,7 @@ class Shelf:
     waiting: deque[asyncio.Future[Ready]] = field(default_factory=deque)
     filling: asyncio.Task | None = None
     barren: bool = False  # the last hands made were none: made again only when asked
+    asker: int | None = None  # a slow kind's work is in the turn of whoever asked last
 
     def short(self) -> bool:
         return any(not w.done() for w in self.waiting) or \
@@ -64,10 +67,14 @@ class Stock:
                             lambda: sum(len(s.hands) for s in self.shelves.values()))
 
     async def take(self, rules: Rules, options: PlayOptions,
-                   budget: float = DEAL_SECONDS) -> Ready:
+                   budget: float = DEAL_SECONDS, who: int | None = None) -> Ready:
         """A ready hand of this kind, or, if none is on the shelf, the next one made (the
-        shelf grows). SolverTimeout when making it took too long."""
+        shelf grows). SolverTimeout when making it took too long. `who` asked: a slow kind's
+        hands are made in their turn in the heavy lane, behind their own earlier work and
+        not in front of anyone else's question."""
         shelf = self._shelf(rules, options, budget)
+        if shelf.costly:
+            shelf.asker = who
         if shelf.hands:
             ready = shelf.hands.popleft()
             self._fill(shelf)
@@ -103,7 +110,7 @@ class Stock:
             make, args = rules.dealer(options, budget)
             costly = rules.costly(options)
             shelf = Shelf(make, args, costly, budget + DEAL_GRACE + ANALYSIS_GRACE,
-                          size=COSTLY_MOST if costly else FIRST_SIZE)
+                          size=1 if costly else FIRST_SIZE)
             self.shelves[key] = shelf
             self._forget_old()
         self.shelves.move_to_end(key)
@@ -131,8 +138,8 @@ class Stock:
                 try:
                     made = await self.pool.run_heavy(deal_many, shelf.make, seeds, *shelf.args,
                                                      timeout=count * shelf.per_hand,
-                                                     rank=SLOW_DEALS if shelf.costly
-                                                     else ROUND_WORK)
+                                                     rank=QUESTIONS if shelf.costly
+                                                     else ROUND_WORK, who=shelf.asker)
                 except Exception as error:  # SolverTimeout, a broken pool: the askers hear it
                     self._fail(shelf, error)
                     shelf.barren = True

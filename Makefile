@@ -14,9 +14,9 @@ $(PY):
 # the compiled core (solver/native): the install builds it, so a change to its sources reinstalls
 NATIVE := setup.py $(wildcard solver/native/*.c solver/native/*.h)
 
-$(STAMP): pyproject.toml $(NATIVE) | $(PY)
+$(STAMP): pyproject.toml deploy/constraints.txt $(NATIVE) | $(PY)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[bot,dev]'
+	$(PY) -m pip install --quiet -e '.[bot,dev]' --constraint deploy/constraints.txt
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -10,7 +10,12 @@ delivery (getUpdates returning it) to the deal reaching the server, while:
      deals there are, six numbers whose reveal lists many solutions); target p99 < 100 ms;
   c. one user sends 1,000 updates at once (wrong answers to a round of their chat, each one a
      verdict to work out); target p99 < 300 ms. With `--unfair` also without the fair processor
-     (PTB's own first-come queue), for comparison.
+     (PTB's own first-come queue), for comparison;
+  d. (issue 24) two trolls loop `/play 6 = T` with a new rare target each time (501, 502, …)
+     and `/reveal`, every one a cold shelf for the heavy lane, while bystanders ask a fresh
+     five-number `/solve` once a second: its reply time, target p99 < 1 s and no time-out.
+     Then the share of the 1,820 four-number hands one account can make the bot refuse a member
+     of its group (bench/bench_live_reach.py; goal < 1%).
 
 Loopback only; every wait is bounded. `--quick` for shorter phases.
 """
@@ -20,19 +25,23 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
+import random
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_bot_load import Run, start, stop
+from bench_bot_load import Run, percentile, start, stop
+from bench_live_reach import KINDS, troll_share
 from bench_pool_isolation import plays
 
 LOOPERS = 4
 RARE = "/play 6 = 997"
 FLOOD = 1000
-TARGETS = {"rare deals looping": 100.0, "one user's flood": 300.0}
+TARGETS = {"rare deals looping": 100.0, "one user's flood": 300.0,
+           "two trolls, /solve": 1000.0}
 
 
 async def looping(run: Run, ids: itertools.count, stop_at: asyncio.Event,
@@ -53,6 +62,60 @@ async def looping(run: Run, ids: itertools.count, stop_at: asyncio.Event,
                 rounds.append(f"{command.split()[0]}: " + (said[0][:30] if said else "lost"))
 
     await asyncio.gather(*(one(n) for n in range(LOOPERS)))
+
+
+async def trolls(run: Run, ids: itertools.count, stop_at: asyncio.Event,
+                 rounds: list[str]) -> None:
+    """Two members, each in a chat of their own: `/play 6 = T` with a new T each time, then
+    /reveal, again."""
+    targets = itertools.count(501)
+
+    async def one(number: int) -> None:
+        chat = next(ids)
+        run.emulator.chat(chat)
+        troll = run.emulator.user(500_000 + number, f"Troll{number}")
+        while not stop_at.is_set():
+            for command in (f"/play 6 = {next(targets)}", "/reveal"):
+                before = len(run.emulator.sent)
+                await run.emulator.say(chat, troll, command)
+                await run.emulator.wait_for(lambda before=before: any(
+                    s.chat_id == chat for s in run.emulator.sent[before:]), 60)
+                rounds.append(command.split()[0])
+
+    await asyncio.gather(*(one(n) for n in range(2)))
+
+
+async def bystanders(run: Run, ids: itertools.count, seconds: float) -> dict:
+    """A fresh five-number /solve once a second, each from someone new in a private chat:
+    the time to its reply, and how many hit the solver's time limit."""
+    rng = random.Random(5)
+    waits: list[float] = []
+    timeouts = lost = 0
+
+    async def ask(number: int) -> None:
+        nonlocal timeouts, lost
+        user = run.emulator.user(600_000 + number, "Bystander")
+        hand = " ".join(str(rng.randint(1, 13)) for _ in range(5))
+        before = len(run.emulator.sent)
+        started = time.perf_counter()
+        await run.emulator.say(user["id"], user, f"/solve {hand} = {rng.randint(30, 99)}",
+                               kind="private")
+        if not await run.emulator.wait_for(lambda: any(
+                s.chat_id == user["id"] for s in run.emulator.sent[before:]), 30):
+            lost += 1
+            return
+        waits.append(time.perf_counter() - started)
+        reply = next(s.text for s in run.emulator.sent[before:] if s.chat_id == user["id"])
+        timeouts += "took more than" in reply
+
+    tasks = []
+    for number in range(int(seconds)):
+        tasks.append(asyncio.create_task(ask(number)))
+        await asyncio.sleep(1.0)
+    await asyncio.gather(*tasks)
+    return {"sent": len(tasks), "answered": len(waits), "p50": percentile(waits, 0.5) * 1000,
+            "p99": percentile(waits, 0.99) * 1000, "max": max(waits, default=0.0) * 1000,
+            "others": f"{timeouts} timed out, {lost} unanswered"}
 
 
 async def flood(run: Run, ids: itertools.count) -> int:
@@ -91,6 +154,14 @@ async def measure(fair: bool, rate: float, seconds: float) -> dict[str, dict]:
                 f"{sum(1 for s in run.emulator.sent if s.chat_id == chat)} messages and " \
                 f"{sum(1 for r in run.emulator.reactions if r.chat_id == chat)} reactions " \
                 "to the flood"
+            stop_at, rounds = asyncio.Event(), []
+            trolling = asyncio.create_task(trolls(run, ids, stop_at, rounds))
+            await asyncio.sleep(2.0)
+            found["two trolls, /solve"] = await bystanders(run, ids, seconds)
+            stop_at.set()
+            await trolling
+            found["two trolls, /solve"]["others"] += \
+                f"; the trolls made {sum(r == '/play' for r in rounds)} rare deals"
         finally:
             await stop(run)
     return found
@@ -120,6 +191,9 @@ def main() -> None:
         args.seconds = 10.0
     table("fair updates", asyncio.run(measure(True, args.rate, args.seconds)), args.rate,
           args.seconds)
+    worst = max(max(troll_share(random.Random(24), make, 10)) for _, make in KINDS)
+    print(f"\none account at its worst refuses a member of its group {worst:.2%} of the 1,820 "
+          "four-number hands (goal < 1%; bench/bench_live_reach.py for the table)")
     if args.unfair:
         print()
         table("first come, first served (PTB's own queue)",

@@ -35,7 +35,7 @@ from tests.deploy.test_deploy import (
 )
 from tests.deploy.test_deploy_hardening import COMPOSE_FILES, compose_services
 
-CORE_CHECK = "python -m solver --version | grep -qx 'native core: in use'"
+CORE_CHECK = "python -m solver --version | grep -q '^native core: in use'"
 
 
 def project() -> dict:
@@ -70,7 +70,7 @@ def test_setup_py_builds_the_core_the_check_names():
     assert '"solver.native._core"' in text
     from solver import native
 
-    assert native.STATUS == "in use", "the core is not built here: make .venv/.installed"
+    assert native.STATUS.startswith("in use"), "the core is not built here: make .venv/.installed"
 
 
 def test_the_build_installs_the_pinned_versions():

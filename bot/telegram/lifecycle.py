@@ -22,6 +22,7 @@ from bot.store.unavailable import DatabaseUnavailable  # what a bad database rai
 from bot.telegram.context import App
 from bot.telegram.jobs import JobScheduler, start_housekeeping
 from bot.telegram.sending import publish, say
+from bot.webapp.server import close_face, open_face
 
 __all__ = ["DatabaseUnavailable", "close_services", "open_services", "resume",
            "stop_application", "take_lead", "watch_lead"]
@@ -56,6 +57,7 @@ async def open_services(application: App) -> None:
     data.role = STANDBY
     data.leader = leader_lock(config.database_url, config.lead_check)
     start_housekeeping(application, stores, heartbeat_path(config.database_path))
+    await open_face(application)  # the Mini App, when WEBAPP_URL is set
     await take_lead(application)
 
 
@@ -137,6 +139,7 @@ async def close_services(application: App) -> None:
         if task is not None and task is not asyncio.current_task() and not task.done():
             task.cancel()
     data.waiting = data.lead_watch = None
+    await close_face(application)
     pool, stores, lock = data.pool, data.opened_stores, data.leader
     if pool is not None and data.own_pool:
         pool.shutdown()

@@ -102,8 +102,7 @@ async def screenshots(app: App, base: str, folder: Path) -> None:
             await asyncio.to_thread(browser.telegram, data, theme, name, ANN)
             await asyncio.to_thread(browser.open, f"{base}?round={ticket_of(current).text}")
             await asyncio.to_thread(browser.tap, SOLUTION[:1])  # a fraction on a tile
-            await asyncio.to_thread(lambda: browser.driver.find_elements(
-                "css selector", ".tile")[1].click())
+            await asyncio.to_thread(browser.pick, 1)
             await asyncio.to_thread(browser.screenshot, folder / f"webapp-{name}.png")
         finally:
             await asyncio.to_thread(browser.close)

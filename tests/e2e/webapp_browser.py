@@ -79,6 +79,10 @@ class Browser:
             self.driver.find_elements(By.CSS_SELECTOR, ".tile")[right].click()
             self.wait(lambda d, n=count: len(d.find_elements(By.CSS_SELECTOR, ".tile")) == n - 1)
 
+    def pick(self, index: int) -> None:
+        """Tap one tile (selected: an operation comes next)."""
+        self.driver.find_elements(By.CSS_SELECTOR, ".tile")[index].click()
+
     def submit(self) -> None:
         self.driver.find_element(By.ID, "submit").click()
 

@@ -42,6 +42,7 @@ import tornado.web
 
 from bot.play.people import Chat, Player
 from bot.play.round.outcomes import Closed, Marked, Outcome, Said
+from bot.runtime.health import LEADER
 from bot.store.records import Round
 from bot.telegram import keyboards, sending
 from bot.telegram.context import App
@@ -59,6 +60,8 @@ MAX_HEADERS = 16 << 10
 BODY_SECONDS = 30.0
 IDLE_SECONDS = 120.0
 TAPPABLE = frozenset({"24"})  # the games a round of is answered by combining all the tiles
+MEMBER_SECONDS = 600.0  # a member's right to answer in a group, asked of Telegram this often
+GONE = ("left", "kicked")  # getChatMember's word for one who is not in the group
 TICKET = re.compile(r"(-?[1-9][0-9]{0,15})_([0-9]{1,12})_([1-9][0-9]{0,17})")
 
 
@@ -136,6 +139,7 @@ class Face:
         self.clock = clock
         self._locks: dict[int, tuple[asyncio.Lock, int]] = {}  # user -> lock, users waiting
         self._chats: dict[int, tuple[str, str | None]] = {}  # chat -> its type and title
+        self._members: dict[tuple[int, int], float] = {}  # (chat, user) -> seen a member at
 
     def now(self) -> float:
         if self.clock is not None:
@@ -144,6 +148,8 @@ class Face:
 
     def admit(self, body: dict[str, Any]) -> tuple[Signed, Ticket, Round]:
         """The signed user, and the open round the request may act on; else Refusal."""
+        if self.application.bot_data.role != LEADER:  # a standby, or still starting
+            raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "not ready")
         try:
             signed = verify(body.get("init_data"), self.application.bot.token, self.now())
         except Unsigned as error:
@@ -179,6 +185,7 @@ class Face:
             tile = rebuild(record.hand, read_steps(body.get("steps")))
         except StepError as error:
             raise Refusal(HTTPStatus.BAD_REQUEST, str(error)) from None
+        await self._member(ticket.chat_id, signed.user_id)
         judged: list[dict[str, Any]] = []
 
         async def judge() -> None:
@@ -200,6 +207,26 @@ class Face:
         if isinstance(outcome, Closed):  # shown in the group as a typed win is
             await sending.publish(self.application, ticket.chat_id, ticket.topic, outcome)
         return verdict(outcome, expression)
+
+    async def _member(self, chat_id: int, user_id: int) -> None:
+        """Refusal unless the user is in the group (a start parameter names any chat: a link
+        to another group's round must not let a stranger answer there), asked of Telegram at
+        most every MEMBER_SECONDS; a private chat is the user's own."""
+        if chat_id == user_id:
+            return
+        now = self.now()
+        if now - self._members.get((chat_id, user_id), -MEMBER_SECONDS) < MEMBER_SECONDS:
+            return
+        try:
+            member = await self.application.bot.get_chat_member(chat_id, user_id)
+        except Exception as error:  # the network, or a chat gone: not now
+            log.info("could not ask Telegram about member %s of %s: %s", user_id, chat_id, error)
+            raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "try again") from None
+        if str(member.status) in GONE or getattr(member, "is_member", True) is False:
+            raise Refusal(HTTPStatus.FORBIDDEN, "not a member of the group")
+        if len(self._members) > 10_000:
+            self._members.clear()
+        self._members[(chat_id, user_id)] = now
 
     async def _chat(self, ticket: Ticket) -> Chat:
         """The chat as the services know it (its kind and title, asked of Telegram once)."""

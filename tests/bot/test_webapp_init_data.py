@@ -144,3 +144,34 @@ async def test_bodies_are_bounded(harness: Harness):
     assert status == 413
     await unchanged(harness, current.id, len([s for s in harness.telegram.sent
                                               if s.chat_id == GROUP]))
+
+
+async def test_a_stranger_to_the_group_gets_403(harness: Harness):
+    """A Direct Link's start parameter may name any group: one who is not in it (getChatMember
+    says left) answers nothing there, signed or not. (The emulator's "kicked" lacks the
+    until_date Telegram sends, so PTB cannot read it: left only.)"""
+    current = await deal_known(harness, (8, 3, 8, 3))
+    eve = {"id": 779, "is_bot": False, "first_name": "Eve", "language_code": "en"}
+    sent_before = len([s for s in harness.telegram.sent if s.chat_id == GROUP])
+    async with page_server(harness) as base:
+        harness.telegram.promote(GROUP, eve["id"], "left")
+        said, _ = await post(base, "api/answer", {
+            "init_data": signed_for(eve, current, harness.telegram.token),
+            "round": f"{GROUP}_0_{current.id}", "steps": SOLUTION})
+        assert said == 403
+    await unchanged(harness, current.id, sent_before)
+
+
+async def test_a_standby_answers_503(harness: Harness):
+    current = await deal_known(harness, (8, 3, 8, 3))
+    harness.app.bot_data.role = "standby"
+    try:
+        async with page_server(harness) as base:
+            status, _ = await post(base, "api/answer", {
+                "init_data": signed_for(ANN, current, harness.telegram.token),
+                "round": f"{GROUP}_0_{current.id}", "steps": SOLUTION})
+        assert status == 503
+    finally:
+        harness.app.bot_data.role = "leader"
+    await unchanged(harness, current.id, len([s for s in harness.telegram.sent
+                                              if s.chat_id == GROUP]))

@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # a second environment with the solver alone (no python-telegram-bot): tests/solver must pass there
 SOLVER_VENV := .venv-solver
 
-.PHONY: run test test-fast test-solver-alone bench lint clean
+.PHONY: run test browser test-fast test-solver-alone bench lint clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -22,10 +22,16 @@ $(STAMP): pyproject.toml deploy/constraints.txt $(NATIVE) | $(PY)
 run: $(STAMP)
 	$(PY) -m bot $(ARGS)
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(PY) -m ruff check solver bot tests bench
 	$(PY) -m mypy solver bot
 	$(PY) -m pytest
+
+# Debian's chromium and its chromedriver, for the Mini App's browser test
+# (tests/e2e/test_webapp_browser.py): installed with apt when missing (CI runs as root)
+browser:
+	@test -x /usr/bin/chromium -a -x /usr/bin/chromedriver || \
+		{ apt-get update && apt-get install -y --no-install-recommends chromium chromium-driver; }
 
 # the inner loop: everything but the tests marked slow, the second backend (PostgreSQL) and the
 # real bot process (tests/e2e),

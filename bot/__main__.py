@@ -31,6 +31,7 @@ from bot.telegram.app import ALLOWED_UPDATES, build_application
 from bot.telegram.lifecycle import DatabaseUnavailable, stop_application
 from bot.telegram.startup import TelegramUnreachable, TokenRejected, reach_telegram, where
 from bot.telegram.webhook import WEBHOOK_PATH
+from bot.webapp.settings import read_settings as read_webapp_settings
 
 __all__ = ["BAD_SETTINGS", "LOST_LEAD", "NO_DATABASE", "NO_TELEGRAM", "WEBHOOK_PATH", "main",
            "run", "version"]
@@ -76,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         return run_demo(arguments.user)
     try:
         config = Config.from_env()
+        read_webapp_settings()  # checked here, where a bad one is one line and exit 2
     except MissingTokenError:
         if not sys.stdin.isatty():  # a service or a container: the demo would end at once
             print(f"error: {NO_TOKEN_SERVICE}", file=sys.stderr)

@@ -5,6 +5,11 @@
 as production (in its own database file, data/demo.sqlite3, unless DATABASE_PATH is set).
 Each line read from standard input becomes a message of the current speaker in a demo group, and
 every message the bot sends is printed. Nothing here reaches Telegram or any other host.
+
+The Mini App's page (bot.webapp) is served on a local port too, and each deal of 24 is followed by
+a line with the round's page for a desktop browser, signed for the demo's current speaker as
+Telegram would sign it (the demo holds the emulator's token): tap a solution there, and the win
+is printed here like any other.
 """
 
 from __future__ import annotations
@@ -17,10 +22,12 @@ import logging
 import os
 import sys
 import threading
+import time
 import zlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
+from urllib.parse import quote
 
 from telegram import Update
 from telegram.ext import Application, ContextTypes, TypeHandler
@@ -39,6 +46,8 @@ from bot.telegram.app import ALLOWED_UPDATES, build_application
 from bot.telegram.keyboards import REVEAL, action_of
 from bot.telegram.lifecycle import stop_application
 from bot.text.html_text import EntityError, terminal_text
+from bot.webapp.init_data import sign, user_fields
+from bot.webapp.server import TAPPABLE, serve, ticket_of
 
 DEMO_TOKEN = "1000000000:DEMO-local-emulator-no-telegram"  # shaped like a token, worth nothing
 DEMO_USERNAME = "twentyfour_demo_bot"
@@ -106,6 +115,22 @@ class DemoChat:
         self.pressed_by: dict[str, str] = {}  # query id -> who pressed
         self.last_deal: int | None = None  # the bot's latest deal message: what /reply answers
         self.prompting = False
+        self.application: Application | None = None  # once started: the deals' pages
+        self.page_base: str | None = None  # the Mini App's page on the local port
+
+    def page_link(self) -> str | None:
+        """The open round's page, signed for the current speaker (None: no round of a game
+        played by tapping, or no page)."""
+        if self.application is None or self.page_base is None:
+            return None
+        opened = self.application.bot_data.services.table.of(DEMO_CHAT_ID)
+        if opened is None or opened.record.game not in TAPPABLE:
+            return None
+        user = self.user()
+        ticket = ticket_of(opened.record).text
+        data = sign(user_fields(user["id"], user["first_name"], int(time.time()),
+                                user.get("language_code", "en"), ticket), self.emulator.token)
+        return f"{self.page_base}?round={ticket}#tgWebAppData={quote(data, safe='')}"
 
     # --- input -------------------------------------------------------------------------------
 
@@ -249,6 +274,10 @@ class DemoChat:
                     for row in (message.reply_markup or {}).get("inline_keyboard", [])
                     for b in row):
                 self.last_deal = message.message_id  # a deal: it has a Reveal button
+                self.show(self.render(message))
+                if link := self.page_link():
+                    self.show(f"  tap to solve in a browser: {link}")
+                continue
             self.show(self.render(message))
 
     def render(self, message: Message) -> str:
@@ -357,10 +386,15 @@ async def run_demo(config: Config, speaker: str, out: TextIO, stdin_fd: int = 0)
         lines: asyncio.Queue[str | None] = asyncio.Queue()
         read_lines(stdin_fd, asyncio.get_running_loop(), lines)
         follower = asyncio.create_task(chat.follow())
+        page = None
         try:
             await start(application)
+            page, port = serve(application, 0)  # a free port on 127.0.0.1
+            chat.application, chat.page_base = application, f"http://127.0.0.1:{port}/webapp/"
             await chat.converse(lines)
         finally:
+            if page is not None:
+                page.stop()
             await stop_application(application)
             follower.cancel()
             with contextlib.suppress(asyncio.CancelledError):

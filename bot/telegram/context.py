@@ -19,7 +19,9 @@ from bot.runtime.config import Config
 from bot.runtime.health import STANDBY
 from bot.runtime.pool import SolverPool
 from bot.store.protocols import LeaderLock
+from bot.store.records import Round
 from bot.store.stores import Stores
+from bot.telegram.keyboards import MiniApp
 from bot.telegram.members import ChatMembers
 
 
@@ -40,6 +42,8 @@ class BotData:
         self.lead_watch: asyncio.Task[None] | None = None
         self.stop: Callable[[], None] | None = None  # how a leader that lost its lock stops
         self.stale_skipped = 0  # messages too old to act on when they arrived
+        self.mini_app: Callable[[Round], MiniApp | None] | None = None  # a deal's Mini App button
+        self.web_face: Any = None  # the Mini App's own HTTP server (bot.webapp), when polling
 
     @property
     def services(self) -> Services:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.play.arguments import SolveRequest, parse_solve
 from bot.play.round import outcomes
@@ -85,10 +85,25 @@ def _button(texts: Texts, action: str, round_id: int) -> InlineKeyboardButton:
     return InlineKeyboardButton(texts(LABELS[action]), callback_data=round_data(action, round_id))
 
 
-def deal_keyboard(texts: Texts, round_id: int, actions: tuple[str, ...]
-                  ) -> InlineKeyboardMarkup:
-    """Under a deal: its buttons (Hint, Reveal) in one row."""
-    return InlineKeyboardMarkup([[_button(texts, CODES[a], round_id) for a in actions]])
+@dataclass(frozen=True)
+class MiniApp:
+    """The Mini App's button under a deal (bot.webapp): a web_app button opening `url` (a
+    private chat: Telegram allows them only there), or a link (a group: the bot's Direct Link
+    Mini App, the round in its start parameter)."""
+
+    url: str
+    web_app: bool
+
+
+def deal_keyboard(texts: Texts, round_id: int, actions: tuple[str, ...],
+                  mini_app: MiniApp | None = None) -> InlineKeyboardMarkup:
+    """Under a deal: its buttons (Hint, Reveal) in one row, and the Mini App's below."""
+    rows = [[_button(texts, CODES[a], round_id) for a in actions]]
+    if mini_app is not None:
+        label = texts("button_tap")
+        rows.append([InlineKeyboardButton(label, web_app=WebAppInfo(mini_app.url))
+                     if mini_app.web_app else InlineKeyboardButton(label, url=mini_app.url)])
+    return InlineKeyboardMarkup(rows)
 
 
 def result_keyboard(texts: Texts, round_id: int, actions: tuple[str, ...]

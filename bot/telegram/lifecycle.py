@@ -23,6 +23,7 @@ from bot.store.unavailable import DatabaseUnavailable  # what a bad database rai
 from bot.telegram.context import App
 from bot.telegram.jobs import JobScheduler, start_housekeeping
 from bot.telegram.sending import publish, say
+from bot.webapp.server import close_face, open_face
 from solver.native import STATUS as NATIVE_STATUS
 
 __all__ = ["DatabaseUnavailable", "close_services", "open_services", "resume",
@@ -60,6 +61,7 @@ async def open_services(application: App) -> None:
     metrics.set_leader(False)
     data.leader = leader_lock(config.database_url, config.lead_check)
     start_housekeeping(application, stores, heartbeat_path(config.database_path))
+    await open_face(application)  # the Mini App, when WEBAPP_URL is set
     await take_lead(application)
 
 
@@ -143,6 +145,7 @@ async def close_services(application: App) -> None:
         if task is not None and task is not asyncio.current_task() and not task.done():
             task.cancel()
     data.waiting = data.lead_watch = None
+    await close_face(application)
     pool, stores, lock = data.pool, data.opened_stores, data.leader
     if pool is not None and data.own_pool:
         pool.shutdown()

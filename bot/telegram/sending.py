@@ -31,6 +31,7 @@ from bot.telegram.speakers import thread, topic_of
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 Send = Callable[[str, InlineKeyboardMarkup | None], Awaitable[Message | None]]
+Opener = Callable[[Round], keyboards.MiniApp | None]
 React = Callable[[str], Awaitable[bool]]
 # What a 400 says when the bot may not write to the chat at all (it was deleted, or the bot may
 # not post there), or only to the forum topic (deleted or closed); PTB drops "Bad Request: ".
@@ -110,6 +111,18 @@ async def chat_moved(application: App, old_id: int, new_id: int) -> None:
         await publish(application, new_id, 0, deal)
 
 
+# --- the Mini App's button under a deal ---------------------------------------------------------
+
+def open_with(application: App, opener: Opener | None) -> None:
+    """Deals get the Mini App's button `opener` makes for their round (None: no button)."""
+    application.bot_data.mini_app = opener
+
+
+def mini_app(application: App, round_: Round) -> keyboards.MiniApp | None:
+    opener = application.bot_data.mini_app
+    return opener(round_) if opener is not None else None
+
+
 # --- one path for every outcome ----------------------------------------------------------------
 
 async def show(application: App, outcome: Outcome, send: Send,
@@ -131,8 +144,8 @@ async def show(application: App, outcome: Outcome, send: Send,
         await outcome.after(sent.message_id if sent is not None else None)
         await clear_keyboard(application.bot, outcome.round)
     elif isinstance(outcome, Dealt):
-        sent = await send(outcome.text, keyboards.deal_keyboard(outcome.texts, outcome.round.id,
-                                                                outcome.actions))
+        sent = await send(outcome.text, keyboards.deal_keyboard(
+            outcome.texts, outcome.round.id, outcome.actions, mini_app(application, outcome.round)))
         await outcome.after(sent.message_id if sent is not None else None)
     elif isinstance(outcome, Said | Refused):
         await send(outcome.text, None)
@@ -199,7 +212,8 @@ async def edit_deal(application: App, outcome: Edited) -> bool:
     message_id = current.message_id
     if message_id is None:
         return False
-    keyboard = keyboards.deal_keyboard(outcome.texts, current.id, outcome.actions)
+    keyboard = keyboards.deal_keyboard(outcome.texts, current.id, outcome.actions,
+                                       mini_app(application, current))
 
     async def edit(to: int) -> bool:
         try:

@@ -37,6 +37,7 @@ from bot.runtime.health import LEADER, STANDBY
 from bot.telegram.app import ALLOWED_UPDATES
 from bot.telegram.lifecycle import stop_application
 from bot.telegram.startup import reach_telegram
+from bot.webapp.server import webapp_routes
 
 WEBHOOK_PATH = "telegram"  # never the token: paths end up in proxy logs
 LEADER_PATH = "leader"  # 200 on the leader taking updates, 503 elsewhere
@@ -142,13 +143,14 @@ def _log_request(handler: tornado.web.RequestHandler) -> None:
 
 def make_server(application: Application, secret: str,
                 taking: Callable[[], bool] = lambda: True) -> tornado.httpserver.HTTPServer:
-    """The HTTP server for /telegram, /leader and /metrics (add sockets to start it); `taking` says
-    whether this process takes updates now."""
+    """The HTTP server for /telegram, /leader, /metrics and the Mini App's page and API (add
+    sockets to start it); `taking` says whether this process takes updates now."""
     routes = tornado.web.Application(
         [(rf"/{WEBHOOK_PATH}", UpdateHandler,
           {"bot_application": application, "secret": secret, "taking": taking}),
          (rf"/{LEADER_PATH}", LeaderHandler, {"taking": taking}),
-         (rf"/{METRICS_PATH}", MetricsHandler)],
+         (rf"/{METRICS_PATH}", MetricsHandler),
+         *webapp_routes(application)],
         log_function=_log_request)
     return tornado.httpserver.HTTPServer(
         routes, max_body_size=MAX_BODY, max_header_size=MAX_HEADERS, body_timeout=BODY_SECONDS,

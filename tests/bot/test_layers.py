@@ -21,9 +21,12 @@ MAY_IMPORT = {
     "bot.runtime": {"solver"},
     "bot.store": set(),
     "bot.play": {"bot.store", "bot.text", "bot.runtime", "solver"},
-    "bot.telegram": {"bot.play", "bot.store", "bot.text", "bot.runtime", "solver"},
-    "bot.demo": {"bot.telegram", "bot.text", "bot.runtime"},
-    "bot.__main__": {"bot.telegram", "bot.runtime", "bot.demo"},
+    # the chat face starts the Mini App's (lifecycle: its own server when polling)
+    "bot.telegram": {"bot.play", "bot.store", "bot.text", "bot.runtime", "solver", "bot.webapp"},
+    # the Mini App: a face of its own, publishing a win by the chat face's one send path
+    "bot.webapp": {"bot.play", "bot.store", "bot.text", "bot.runtime", "solver", "bot.telegram"},
+    "bot.demo": {"bot.telegram", "bot.webapp", "bot.text", "bot.runtime"},
+    "bot.__main__": {"bot.telegram", "bot.webapp", "bot.runtime", "bot.demo"},
     "solver": set(),
 }
 TELEGRAM_USERS = ("bot.telegram", "bot.demo", "bot.__main__")

@@ -1,0 +1,160 @@
+"""The Mini App's answer, timed: from a tap on Submit in headless chromium to the win message on
+the emulator, and from the page's POST alone (no browser) to the same message.
+
+The bot is the real Application on the Bot API emulator; each round is a known hand (8 3 8 3)
+dealt in a group, the page opened with initData signed for the round, 8/(3-8/3) tapped. Prints
+the medians. `--screenshots docs` also saves the page at 360 px in Telegram's light and dark
+themes (docs/webapp-light.png, docs/webapp-dark.png).
+
+    .venv/bin/python bench/bench_webapp.py [--rounds 10] [--screenshots docs]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bot.demo.emulator import BotApiEmulator  # noqa: E402
+from bot.runtime.config import Config  # noqa: E402
+from bot.runtime.pool import SolverPool  # noqa: E402
+from bot.store.records import Round  # noqa: E402
+from bot.telegram.app import build_application, on_startup  # noqa: E402
+from bot.telegram.context import App  # noqa: E402
+from bot.webapp.init_data import sign, user_fields  # noqa: E402
+from bot.webapp.server import serve, ticket_of  # noqa: E402
+from tests.e2e.webapp_browser import DARK, LIGHT, Browser, page_address  # noqa: E402
+
+CHAT = -9101
+ANN = {"id": 911, "is_bot": False, "first_name": "Ann", "language_code": "en"}
+HAND = (8, 3, 8, 3)
+SOLUTION = [[2, "/", 3], [1, "-", 2], [0, "/", 1]]
+
+
+async def deal(app: App) -> Round:
+    stores, services = app.bot_data.stores, app.bot_data.services
+    await stores.people.remember_chat(CHAT, "group", "Test group")
+    await stores.people.remember_user(ANN["id"], ANN["first_name"])
+    now = services.rounds.clock()
+    await stores.rounds.open_round(CHAT, "24", HAND, 24, "easy", 10, "en", now, now + 120,
+                                   ANN["id"])
+    services.table.load(await stores.rounds.open_rounds())
+    opened = services.table.of(CHAT)
+    assert opened is not None
+    return opened.record
+
+
+def signed(app: App, current: Round) -> str:
+    return sign(user_fields(ANN["id"], ANN["first_name"], int(time.time()), "en",
+                            ticket_of(current).text), app.bot.token)
+
+
+async def win(emulator: BotApiEmulator, since: int) -> float:
+    while len([s for s in emulator.sent if s.chat_id == CHAT]) <= since:
+        await asyncio.sleep(0.002)
+    assert [s for s in emulator.sent if s.chat_id == CHAT][since].text.startswith("✅ Ann")
+    return time.perf_counter()
+
+
+def sent(emulator: BotApiEmulator) -> int:
+    return len([s for s in emulator.sent if s.chat_id == CHAT])
+
+
+async def by_browser(app: App, emulator: BotApiEmulator, browser: Browser, base: str) -> float:
+    current = await deal(app)
+    await asyncio.to_thread(browser.open, page_address(base, ticket_of(current).text,
+                                                       signed(app, current)))
+    await asyncio.to_thread(browser.tap, SOLUTION)
+    before = sent(emulator)
+    tapped = time.perf_counter()
+    await asyncio.to_thread(browser.submit)
+    return await win(emulator, before) - tapped
+
+
+async def by_post(app: App, emulator: BotApiEmulator, base: str) -> float:
+    current = await deal(app)
+    body = json.dumps({"init_data": signed(app, current), "round": ticket_of(current).text,
+                       "steps": SOLUTION})
+    async with httpx.AsyncClient() as client:
+        before = sent(emulator)
+        posted = time.perf_counter()
+        response = await client.post(base + "api/answer", content=body)
+        assert response.status_code == 200 and response.json()["right"], response.text
+    return await win(emulator, before) - posted
+
+
+async def screenshots(app: App, base: str, folder: Path) -> None:
+    for name, theme in (("light", LIGHT), ("dark", DARK)):
+        current = await deal(app)
+        data = signed(app, current)
+        browser = await asyncio.to_thread(Browser)
+        try:
+            await asyncio.to_thread(browser.telegram, data, theme, name, ANN)
+            await asyncio.to_thread(browser.open, f"{base}?round={ticket_of(current).text}")
+            await asyncio.to_thread(browser.tap, SOLUTION[:1])  # a fraction on a tile
+            await asyncio.to_thread(browser.pick, 1)
+            await asyncio.to_thread(browser.screenshot, folder / f"webapp-{name}.png")
+        finally:
+            await asyncio.to_thread(browser.close)
+        await app.bot_data.stores.rounds.close_round(current.id, "revealed", time.time())
+        app.bot_data.services.table.close(current)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--screenshots", type=Path, help="save webapp-light/dark.png here")
+    arguments = parser.parse_args()
+    emulator = BotApiEmulator()
+    await emulator.start()
+    emulator.chat(CHAT)
+    pool = SolverPool(1)
+    with tempfile.TemporaryDirectory() as folder:
+        config = Config(token=emulator.token, base_url=emulator.base_url,
+                        database_path=Path(folder) / "bench.sqlite3", solver_workers=1,
+                        rate_limit=False)
+        app = build_application(config)
+        app.bot_data.pool = pool
+        await app.initialize()
+        await on_startup(app)
+        await app.start()
+        server, port = serve(app, 0)
+        base = f"http://127.0.0.1:{port}/webapp/"
+        try:
+            if arguments.screenshots:
+                await screenshots(app, base, arguments.screenshots)
+                print(f"screenshots in {arguments.screenshots}/webapp-light.png, -dark.png")
+            posts = [await by_post(app, emulator, base) for _ in range(arguments.rounds)]
+            browser = await asyncio.to_thread(Browser)
+            try:
+                taps = [await by_browser(app, emulator, browser, base)
+                        for _ in range(arguments.rounds)]
+            finally:
+                await asyncio.to_thread(browser.close)
+            print(f"{'from':<42} {'median ms':>9} {'min':>6} {'max':>6}  rounds")
+            for label, times in (("tap on Submit (chromium) to the win message", taps),
+                                 ("POST /webapp/api/answer to the win message", posts)):
+                print(f"{label:<42} {statistics.median(times) * 1000:9.0f} "
+                      f"{min(times) * 1000:6.0f} {max(times) * 1000:6.0f}  {len(times)}")
+        finally:
+            server.stop()
+            await app.stop()
+            await app.shutdown()
+            if app.post_shutdown is not None:
+                await app.post_shutdown(app)
+            pool.shutdown()
+            await emulator.stop()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

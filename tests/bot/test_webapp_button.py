@@ -1,0 +1,129 @@
+"""Opened from the round (issue 27, item 2): with WEBAPP_URL set, a deal of 24 in a group carries
+a link to the bot's Direct Link Mini App with the round in its start parameter, a private deal a
+web_app button to the page; a hint's edit keeps it; without WEBAPP_URL there is none. The
+settings are checked like the others; one user's submissions are judged one at a time, and two
+right ones at once make one winner."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.demo.emulator.records import BOT_USERNAME
+from bot.runtime.config import ConfigError
+from bot.webapp.server import close_face, open_face
+from bot.webapp.settings import DEFAULT_PORT, WebappSettings, read_settings
+from tests.bot.conftest import Harness
+from tests.bot.webapp_support import (
+    ANN,
+    BEN,
+    GROUP,
+    SOLUTION,
+    deal_known,
+    page_server,
+    post,
+    signed_for,
+)
+
+SETTINGS = WebappSettings(url="https://bot.example.org/webapp/", short_name="tap24", port=0)
+
+
+def keyboard(h: Harness, chat: int) -> list[list[dict]]:
+    deal = [s for s in h.telegram.sent if s.chat_id == chat][-1]
+    return (deal.reply_markup or {}).get("inline_keyboard", [])
+
+
+async def test_a_group_deal_links_to_the_direct_link_mini_app(harness: Harness):
+    await open_face(harness.app, SETTINGS)
+    try:
+        await harness.send(GROUP, ANN, "/play")
+        await harness.telegram.reply(GROUP)
+        current = harness.services.table.of(GROUP)
+        assert current is not None
+        rows = keyboard(harness, GROUP)
+        assert rows[-1] == [{"text": "🧮 Tap to solve", "url": f"https://t.me/{BOT_USERNAME}/"
+                             f"tap24?startapp={GROUP}_0_{current.id}"}]
+        assert [b["text"] for b in rows[0]] == ["Hint", "Reveal"]
+        await harness.send(GROUP, ANN, "/hint")  # the deal is edited: the link stays
+        edits = [e for e in harness.telegram.edits if e.chat_id == GROUP]
+        assert edits and edits[-1].reply_markup["inline_keyboard"][-1] == rows[-1]
+    finally:
+        await close_face(harness.app)
+
+
+async def test_a_private_deal_has_a_web_app_button(harness: Harness):
+    await open_face(harness.app, SETTINGS)
+    try:
+        await harness.send(ANN["id"], ANN, "/play", kind="private")
+        await harness.telegram.reply(ANN["id"])
+        current = harness.services.table.of(ANN["id"])
+        assert current is not None
+        assert keyboard(harness, ANN["id"])[-1] == [{
+            "text": "🧮 Tap to solve",
+            "web_app": {"url": f"{SETTINGS.url}?round={ANN['id']}_0_{current.id}"}}]
+    finally:
+        await close_face(harness.app)
+
+
+async def test_without_a_short_name_a_group_deal_has_no_link(harness: Harness):
+    await open_face(harness.app, WebappSettings(url=SETTINGS.url, port=0))
+    try:
+        await harness.send(GROUP, ANN, "/play")
+        await harness.telegram.reply(GROUP)
+        assert [b["text"] for row in keyboard(harness, GROUP) for b in row] == ["Hint",
+                                                                                "Reveal"]
+    finally:
+        await close_face(harness.app)
+
+
+async def test_without_webapp_url_no_button(harness: Harness):
+    await harness.send(GROUP, ANN, "/play")
+    await harness.telegram.reply(GROUP)
+    assert [b["text"] for row in keyboard(harness, GROUP) for b in row] == ["Hint", "Reveal"]
+
+
+def test_settings():
+    assert read_settings({}, None) is None
+    read = read_settings({"WEBAPP_URL": "https://h.example/webapp/", "WEBAPP_SHORT_NAME": "t24",
+                          "WEBAPP_PORT": "9000"}, None)
+    assert read == WebappSettings("https://h.example/webapp/", "t24", 9000)
+    assert read_settings({"WEBAPP_URL": "https://h.example/"}, None).port == DEFAULT_PORT
+    for bad in ({"WEBAPP_URL": "http://h.example/"}, {"WEBAPP_URL": "https:///x"},
+                {"WEBAPP_URL": "https://h/", "WEBAPP_SHORT_NAME": "a b"},
+                {"WEBAPP_URL": "https://h/", "WEBAPP_PORT": "70000"}):
+        with pytest.raises(ConfigError) as error:
+            read_settings(bad, None)
+        assert "\n" not in str(error.value)
+
+
+async def test_one_users_submissions_are_judged_one_at_a_time(harness: Harness,
+                                                             monkeypatch: pytest.MonkeyPatch):
+    current = await deal_known(harness, (8, 3, 8, 3))
+    answers = harness.services.answers
+    judging: dict[int, int] = {}
+    most: dict[int, int] = {}
+    original = answers.answer
+
+    async def watched(chat, player, text, explicit, replied=False):  # type: ignore[no-untyped-def]
+        judging[player.id] = judging.get(player.id, 0) + 1
+        most[player.id] = max(most.get(player.id, 0), judging[player.id])
+        try:
+            await asyncio.sleep(0.05)  # long enough for the others to come in
+            return await original(chat, player, text, explicit, replied)
+        finally:
+            judging[player.id] -= 1
+
+    monkeypatch.setattr(answers, "answer", watched)
+    wrong = [[0, "+", 1], [0, "+", 1], [0, "+", 1]]
+    async with page_server(harness) as base:
+        bodies = [{"init_data": signed_for(user, current, harness.telegram.token),
+                   "round": f"{GROUP}_0_{current.id}", "steps": steps}
+                  for user, steps in ((ANN, wrong), (ANN, wrong), (ANN, SOLUTION), (ANN, SOLUTION),
+                                      (BEN, SOLUTION))]
+        said = await asyncio.gather(*(post(base, "api/answer", body) for body in bodies))
+    assert most[ANN["id"]] == 1  # never two of Ann's at once
+    assert all(status == 200 for status, _ in said)
+    assert sum(judged["right"] for _, judged in said) == 1  # one winner
+    wins = [s for s in harness.telegram.sent if s.chat_id == GROUP and s.text.startswith("✅")]
+    assert len(wins) == 1

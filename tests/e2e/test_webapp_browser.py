@@ -1,0 +1,116 @@
+"""Tap to solve in a real browser (issue 27): the bot (the real Application) on the emulator, a
+round of a known hand, the page opened in headless chromium with initData the test signs; a
+solution tapped wins the round, and the win appears in the group through the emulator, as a
+typed one would; a wrong one tapped is told why on the page, and the round goes on. Never
+skipped: `make test` installs chromium first (`make browser`)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.demo.emulator import BotApiEmulator
+from bot.runtime.pool import SolverPool
+from bot.webapp.server import ticket_of
+from tests.bot.conftest import Harness, make_config, running
+from tests.bot.conftest import pool as pool
+from tests.bot.webapp_support import (
+    ANN,
+    BEN,
+    GROUP,
+    SOLUTION,
+    WRONG,
+    deal_known,
+    page_server,
+    signed_for,
+)
+from tests.e2e.webapp_browser import LIGHT, Browser, page_address
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+async def harness(telegram: BotApiEmulator, pool: SolverPool, tmp_path) -> AsyncIterator[Harness]:
+    async with running(telegram, pool, make_config(telegram, tmp_path / "bot.sqlite3")) as h:
+        yield h
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Browser]:
+    opened = await asyncio.to_thread(Browser)
+    try:
+        yield opened
+    finally:
+        await asyncio.to_thread(opened.close)
+
+
+async def win_message(h: Harness, since: int, seconds: float = 20.0) -> tuple[str, float]:
+    """The first message sent to the group after `since` messages, and when it came."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        new = [s for s in h.telegram.sent if s.chat_id == GROUP][since:]
+        if new:
+            return new[0].text, time.perf_counter()
+        await asyncio.sleep(0.005)
+    raise AssertionError("no message in the group")
+
+
+async def test_a_tapped_solution_wins_in_the_group(harness: Harness, browser: Browser):
+    current = await deal_known(harness, (8, 3, 8, 3))
+    data = signed_for(ANN, current, harness.telegram.token)
+    async with page_server(harness) as base:
+        await asyncio.to_thread(browser.open, page_address(base, ticket_of(current).text, data))
+        assert await asyncio.to_thread(browser.tiles) == ["8", "3", "8", "3"]
+        assert "Make 24" in await asyncio.to_thread(browser.text, "goal")
+        assert "left" in await asyncio.to_thread(browser.text, "timer")
+        await asyncio.to_thread(browser.tap, SOLUTION[:1])
+        assert await asyncio.to_thread(browser.tiles) == ["8", "3", "8/3"]  # exact, a fraction
+        await asyncio.to_thread(browser.tap, SOLUTION[1:])
+        assert await asyncio.to_thread(browser.tiles) == ["24"]
+        before = len([s for s in harness.telegram.sent if s.chat_id == GROUP])
+        tapped = time.perf_counter()
+        await asyncio.to_thread(browser.submit)
+        said, at = await win_message(harness, before)
+        print(f"\ntap on Submit to the win message on the emulator: {(at - tapped) * 1000:.0f} ms")
+        shown = await asyncio.to_thread(browser.verdict)
+    assert said.startswith("✅ Ann") and "8÷(3−8÷3)" in said
+    assert "Ann" in shown
+    assert harness.services.table.of(GROUP) is None
+    assert await harness.stores.rounds.race(current.id) is not None
+
+
+async def test_a_wrong_one_is_told_why_and_the_round_goes_on(harness: Harness, browser: Browser):
+    current = await deal_known(harness, (8, 3, 8, 3))
+    data = signed_for(ANN, current, harness.telegram.token)
+    async with page_server(harness) as base:
+        await asyncio.to_thread(browser.open, page_address(base, ticket_of(current).text, data))
+        await asyncio.to_thread(browser.tap, WRONG)
+        await asyncio.to_thread(browser.submit)
+        shown = await asyncio.to_thread(browser.verdict)
+    assert shown == "❌ 8+3+8+3 makes 22, not 24."
+    assert harness.services.table.of(GROUP) is not None  # still on
+
+
+async def test_in_telegram_the_theme_and_the_language_are_the_users(harness: Harness,
+                                                                  browser: Browser):
+    """With Telegram's WebApp object (a stand-in here): Chinese for a zh user, the theme's
+    colours; undo and reset bring the tiles back."""
+    current = await deal_known(harness, (8, 3, 8, 3))
+    data = signed_for(BEN, current, harness.telegram.token)
+    await asyncio.to_thread(browser.telegram, data, {**LIGHT, "bg_color": "#fafafa"}, "light",
+                            BEN)
+    async with page_server(harness) as base:
+        await asyncio.to_thread(browser.open, f"{base}?round={ticket_of(current).text}")
+        assert "凑出 24" in await asyncio.to_thread(browser.text, "goal")
+        background = await asyncio.to_thread(browser.driver.execute_script,
+                                             "return getComputedStyle(document.body)"
+                                             ".backgroundColor")
+        assert background == "rgb(250, 250, 250)"
+        await asyncio.to_thread(browser.tap, SOLUTION[:2])
+        await asyncio.to_thread(lambda: browser.driver.find_element("id", "undo").click())
+        assert await asyncio.to_thread(browser.tiles) == ["8", "3", "8/3"]
+        await asyncio.to_thread(lambda: browser.driver.find_element("id", "reset").click())
+        assert await asyncio.to_thread(browser.tiles) == ["8", "3", "8", "3"]

@@ -1,0 +1,102 @@
+"""The page in a real browser: Debian's chromium, headless, driven by Selenium through the
+system's chromedriver (nothing is downloaded: `make browser` installs both with apt). Selenium
+blocks, so the tests call it in a thread (`asyncio.to_thread`) while the bot's loop serves the
+page."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from pathlib import Path
+from urllib.parse import quote
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+WIDTH, HEIGHT = 360, 640  # a small phone
+LIGHT = {"bg_color": "#ffffff", "text_color": "#000000", "hint_color": "#707579",
+         "button_color": "#3390ec", "button_text_color": "#ffffff",
+         "secondary_bg_color": "#f1f1f4"}
+DARK = {"bg_color": "#17212b", "text_color": "#f5f5f5", "hint_color": "#708499",
+        "button_color": "#5288c1", "button_text_color": "#ffffff",
+        "secondary_bg_color": "#232e3c"}
+
+
+def page_address(base: str, ticket: str, init_data: str) -> str:
+    """The page as Telegram opens it: initData in the hash (tgWebAppData), the round in the
+    URL (a private chat's web_app button) or the start parameter inside initData."""
+    return f"{base}?round={ticket}#tgWebAppData={quote(init_data, safe='')}"
+
+
+class Browser:
+    """One headless chromium at phone width, with a fresh profile."""
+
+    def __init__(self) -> None:
+        self.profile = tempfile.mkdtemp(prefix="webapp-chromium-")
+        options = webdriver.ChromeOptions()
+        options.binary_location = str(CHROMIUM)
+        for flag in ("--headless", "--no-sandbox", "--disable-gpu",
+                     "--disable-background-networking", "--disable-component-update",
+                     "--no-first-run", "--disable-sync", "--disable-dev-shm-usage",
+                     f"--user-data-dir={self.profile}", f"--window-size={WIDTH},{HEIGHT}"):
+            options.add_argument(flag)
+        self.driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+        self.driver.set_window_size(WIDTH, HEIGHT)
+
+    def telegram(self, init_data: str, theme: dict[str, str], scheme: str,
+                 user: dict | None = None) -> None:
+        """A stand-in for Telegram's WebApp object (what telegram-web-app.js gives a page inside
+        Telegram), set before the page's own script runs."""
+        stub = {"initData": init_data, "themeParams": theme, "colorScheme": scheme,
+                "initDataUnsafe": {"user": user} if user else {}}
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+            "source": f"window.Telegram = {{WebApp: Object.assign({json.dumps(stub)}, "
+                      "{ready() {}, expand() {}})};"})
+
+    def open(self, address: str) -> None:
+        self.driver.get(address)
+        self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, ".tile") or
+                  d.find_element(By.ID, "verdict").text)
+
+    def wait(self, condition, seconds: float = 20.0):  # type: ignore[no-untyped-def]
+        return WebDriverWait(self.driver, seconds, poll_frequency=0.02).until(condition)
+
+    def tiles(self) -> list[str]:
+        return [t.get_attribute("data-value") or ""
+                for t in self.driver.find_elements(By.CSS_SELECTOR, ".tile")]
+
+    def tap(self, steps: list[list]) -> None:
+        """Tap the steps: a tile, an operation, another tile, each step."""
+        for left, op, right in steps:
+            count = len(self.tiles())
+            self.driver.find_elements(By.CSS_SELECTOR, ".tile")[left].click()
+            self.driver.find_element(By.CSS_SELECTOR, f'.op[data-op="{op}"]').click()
+            self.driver.find_elements(By.CSS_SELECTOR, ".tile")[right].click()
+            self.wait(lambda d, n=count: len(d.find_elements(By.CSS_SELECTOR, ".tile")) == n - 1)
+
+    def pick(self, index: int) -> None:
+        """Tap one tile (selected: an operation comes next)."""
+        self.driver.find_elements(By.CSS_SELECTOR, ".tile")[index].click()
+
+    def submit(self) -> None:
+        self.driver.find_element(By.ID, "submit").click()
+
+    def verdict(self, seconds: float = 20.0) -> str:
+        return str(self.wait(lambda d: d.find_element(By.ID, "verdict").text, seconds))
+
+    def text(self, element_id: str) -> str:
+        return str(self.driver.find_element(By.ID, element_id).text)
+
+    def screenshot(self, path: Path) -> None:
+        self.driver.save_screenshot(str(path))
+
+    def close(self) -> None:
+        try:
+            self.driver.quit()
+        finally:
+            shutil.rmtree(self.profile, ignore_errors=True)

@@ -163,7 +163,7 @@ async def a_match_round_with_its_notice(t: Table) -> None:
 
 
 async def fixed_hand(stock: object, rules: object, options: object,
-                     budget: float = 1.0) -> tuple[Deal, float]:
+                     budget: float = 1.0, who: int | None = None) -> tuple[Deal, float]:
     """What the stock deals in these scenarios: DEALT[0], hard, or with many solutions easy."""
     if DEALT[0] == MANY:
         return Deal("24", MANY, 24, "easy", 10), 0.0

@@ -81,7 +81,7 @@ class Trace:
 
 
 async def fixed_hand(self: object, rules: object, options: object,
-                     budget: float = 1.0) -> tuple[Deal, float]:
+                     budget: float = 1.0, who: int | None = None) -> tuple[Deal, float]:
     return Deal("24", HAND, 24, "hard", 30), 0.0
 
 

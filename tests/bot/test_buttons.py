@@ -204,7 +204,7 @@ def many_solutions(monkeypatch: pytest.MonkeyPatch, harness: Harness,
                    hand: tuple[int, ...]) -> None:
     """The next deals are this hand (a random one may have few solutions), as a stock without
     the hand's analysis would deal it."""
-    async def dealt(rules, options, budget=1.0):
+    async def dealt(rules, options, budget=1.0, who=None):
         return Deal("24", hand, 24, "easy", 10), 0.0
 
     monkeypatch.setattr(harness.services.rounds.dealer.stock, "take", dealt)

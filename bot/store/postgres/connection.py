@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 import asyncpg
 
 from bot.store.postgres.migrations import LATEST, MIGRATIONS
+from bot.store.sql.connection import Refused, Step
 from bot.store.unavailable import DatabaseUnavailable
 
 # Advisory lock keys (the two-integer form, apart from the chats' one-bigint scoring locks).
@@ -90,10 +91,19 @@ class Database:
         """One statement, its own transaction; the number of rows it changed."""
         return rows_changed(await self.pool.execute(sql, *params))
 
-    async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """One INSERT ... RETURNING id; the new row's id. Raises
-        asyncpg.UniqueViolationError when a unique index refuses it."""
-        return int(await self.pool.fetchval(sql, *params))
+    async def new_row(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One INSERT ... RETURNING id; the new row's id, or Refused when a unique index
+        refuses it."""
+        try:
+            return int(await self.pool.fetchval(sql, *params))
+        except asyncpg.UniqueViolationError as error:
+            raise Refused(str(error)) from error
+
+    async def run_all(self, steps: Sequence[Step]) -> None:
+        """The statements in one transaction, on a connection of their own."""
+        async with self.transaction() as connection:
+            for sql, params in steps:
+                await connection.execute(sql, *params)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[asyncpg.Connection]:

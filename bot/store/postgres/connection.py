@@ -91,11 +91,11 @@ class Database:
         """One statement, its own transaction; the number of rows it changed."""
         return rows_changed(await self.pool.execute(sql, *params))
 
-    async def new_row(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """One INSERT ... RETURNING id; the new row's id, or Refused when a unique index
-        refuses it."""
+    async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One INSERT; the new row's id (PostgreSQL has no last rowid: the statement returns
+        it), or Refused when a unique index refuses it."""
         try:
-            return int(await self.pool.fetchval(sql, *params))
+            return int(await self.pool.fetchval(sql + " RETURNING id", *params))
         except asyncpg.UniqueViolationError as error:
             raise Refused(str(error)) from error
 

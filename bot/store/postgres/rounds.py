@@ -15,6 +15,8 @@ from bot.store.sql.rounds import NUMBERED, Rounds
 # Under READ COMMITTED a conditional INSERT could let two guesses both see the count below the
 # limit: a guess takes its chat's advisory lock first (SQLite has one writer and needs none).
 GUESS_LOCK = "SELECT pg_advisory_xact_lock(chat_id) FROM rounds WHERE id = $1"
+# One array parameter (SQLite has none): one prepared statement for any number of ids.
+ANNOUNCED = "UPDATE rounds SET announced = 1 WHERE id = ANY($1::bigint[])"
 
 
 class PostgresRounds(Rounds):
@@ -37,8 +39,6 @@ class PostgresRounds(Rounds):
             return made + 1
 
     async def set_announced(self, round_ids: Sequence[int]) -> None:
-        """The result of these rounds was sent (or will never be): one array parameter, so
-        one prepared statement for any number of ids."""
+        """The result of these rounds was sent (or will never be)."""
         if round_ids:
-            await self.db.run("UPDATE rounds SET announced = 1 WHERE id = ANY($1::bigint[])",
-                              (list(round_ids),))
+            await self.db.run(ANNOUNCED, (list(round_ids),))

@@ -27,8 +27,8 @@ class Connection(Protocol):
         """The statement; the number of rows it changed."""
         ...
 
-    async def new_row(self, sql: str, params: Params = ()) -> int:
-        """An INSERT ... RETURNING id; the new id, or Refused."""
+    async def insert(self, sql: str, params: Params = ()) -> int:
+        """An INSERT into a table with an `id`; the new id, or Refused."""
         ...
 
     async def run_all(self, steps: Sequence[Step]) -> None:

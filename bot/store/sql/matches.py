@@ -17,6 +17,7 @@ class MatchStatements:
     match_on: str
     matches_on: str
     add_match_round: str
+    match_round_number: str
     match_rounds: str
     end_match: str
     match_scores: str
@@ -24,13 +25,13 @@ class MatchStatements:
 
 QMARK = MatchStatements(
     open_match="INSERT INTO matches (chat_id, rounds, started_by, lang, started_at, topic) "
-               "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+               "VALUES (?, ?, ?, ?, ?, ?)",
     match_on=f"SELECT {MATCH_COLUMNS} FROM matches WHERE chat_id = ? AND topic = ? "
              "AND status = 'on'",
     matches_on=f"SELECT {MATCH_COLUMNS} FROM matches WHERE status = 'on' ORDER BY id",
     add_match_round="INSERT INTO match_rounds (match_id, number, round_id) SELECT ?, "
-                    "COALESCE(MAX(number), 0) + 1, ? FROM match_rounds WHERE match_id = ? "
-                    "RETURNING number",
+                    "COALESCE(MAX(number), 0) + 1, ? FROM match_rounds WHERE match_id = ?",
+    match_round_number="SELECT number FROM match_rounds WHERE round_id = ?",
     match_rounds="SELECT m.number, m.round_id, r.status FROM match_rounds m "
                  "JOIN rounds r ON r.id = m.round_id WHERE m.match_id = ? ORDER BY m.number",
     end_match="UPDATE matches SET status = ?, ended_at = ? WHERE id = ? AND status = 'on'",
@@ -51,7 +52,7 @@ class Matches:
                          at: float, topic: int = 0) -> Match | None:
         """A new match, or None when the chat's topic has one on already."""
         try:
-            match_id = await self.db.new_row(self.sql.open_match,
+            match_id = await self.db.insert(self.sql.open_match,
                                             (chat_id, rounds, started_by, lang, at, topic))
         except Refused:
             return None
@@ -67,7 +68,8 @@ class Matches:
 
     async def add_match_round(self, match_id: int, round_id: int) -> int:
         """Link a round to its match as the next one; its number in the match."""
-        rows = await self.db.fetch(self.sql.add_match_round, (match_id, round_id, match_id))
+        await self.db.run(self.sql.add_match_round, (match_id, round_id, match_id))
+        rows = await self.db.fetch(self.sql.match_round_number, (round_id,))
         return int(rows[0][0])
 
     async def match_rounds(self, match_id: int) -> list[MatchRound]:

@@ -41,7 +41,7 @@ class RoundStatements:
 QMARK = RoundStatements(
     open_round="INSERT INTO rounds (chat_id, game, hand, target, level, points, lang, "
                "started_at, deadline, started_by, topic) "
-               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     set_message="UPDATE rounds SET message_id = ? WHERE id = ?",
     open_round_of=f"SELECT {ROUND_COLUMNS} FROM rounds WHERE chat_id = ? AND topic = ? "
                   "AND status = 'open'",
@@ -56,9 +56,11 @@ QMARK = RoundStatements(
     hints_given="SELECT hint_used FROM rounds WHERE id = ?",
     close_round="UPDATE rounds SET status = ?, ended_at = ?, winner_id = ?, winning_answer = ?, "
                 "awarded = ?, win_seconds = ? WHERE id = ? AND status = 'open'",
+    # "user_id IS DISTINCT FROM ?" would need SQLite 3.39; with a NULL `excluding`, the
+    # COALESCE below leaves out nobody, as that would.
     best_answer="SELECT a.user_id, u.first_name, a.text, a.distance, a.at FROM answers a "
                 "JOIN users u ON u.id = a.user_id WHERE a.round_id = ? "
-                "AND a.distance IS NOT NULL AND a.user_id IS DISTINCT FROM ? "
+                "AND a.distance IS NOT NULL AND COALESCE(a.user_id <> ?, TRUE) "
                 "ORDER BY a.distance, a.at, a.id LIMIT 1",
     answerers="SELECT user_id FROM answers WHERE round_id = ? "
               "GROUP BY user_id ORDER BY MIN(id)",
@@ -96,7 +98,7 @@ class Rounds:
         """A new open round, or None when the chat's topic already has one."""
         stored = json.dumps(hand)
         try:
-            round_id = await self.db.new_row(
+            round_id = await self.db.insert(
                 self.sql.open_round, (chat_id, game, stored, target, level, points, lang,
                                       started_at, deadline, started_by, topic))
         except Refused:

@@ -178,23 +178,18 @@ class Database:
         return await self._patiently(attempt)
 
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """One INSERT without RETURNING; the new row's id (sqlite3.IntegrityError when a
-        constraint refuses it)."""
+        """One INSERT; the new row's id (SQLite's last rowid: RETURNING would need SQLite 3.35),
+        or Refused when a constraint refuses it (the callers' "one open round / match per chat
+        topic")."""
         async def attempt() -> int:
             async with self.gate.shared():
                 row = await self.connection.execute_insert(sql, params)
             assert row is not None
             return int(row[0])
-        return await self._patiently(attempt)
-
-    async def new_row(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """One INSERT ... RETURNING id; the new row's id, or Refused when a constraint refuses
-        it (the callers' "one open round / match per chat topic")."""
         try:
-            rows = await self.fetch(sql, params)
+            return await self._patiently(attempt)
         except sqlite3.IntegrityError as error:
             raise Refused(str(error)) from error
-        return int(rows[0][0])
 
     async def run_all(self, steps: Sequence[Step]) -> None:
         """The statements in one transaction, alone behind the gate."""

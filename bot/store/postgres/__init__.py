@@ -1,18 +1,18 @@
 """The PostgreSQL backend (DATABASE_URL=postgresql://...): every store over one asyncpg pool
 (bot.store.postgres.connection), the same numbered migrations as SQLite in PostgreSQL's dialect,
 scoring by the database's triggers, and the leader lock that lets several bot processes share
-one database, one of them leading (bot.store.postgres.leader)."""
+one database, one of them leading (bot.store.postgres.leader). The stores are the shared ones
+(bot.store.sql) with the statements numbered `$1..$n` (asyncpg prepares and caches each);
+rounds and a chat's move add the locks that only PostgreSQL's concurrent writers need."""
 
 from __future__ import annotations
 
 from bot.store.postgres.connection import Database
 from bot.store.postgres.leader import PostgresLeader
-from bot.store.postgres.matches import PostgresMatches
 from bot.store.postgres.migrations import LATEST
 from bot.store.postgres.people import PostgresPeople
 from bot.store.postgres.rounds import PostgresRounds
-from bot.store.postgres.scores import PostgresScores
-from bot.store.postgres.updates import PostgresUpdates
+from bot.store.sql import matches, scores, updates
 from bot.store.stores import Stores
 
 
@@ -22,9 +22,9 @@ async def open_postgres(url: str, migrate_to: int = LATEST) -> Stores:
 
 
 def stores_of(db: Database) -> Stores:
-    return Stores(rounds=PostgresRounds(db), scores=PostgresScores(db),
-                  people=PostgresPeople(db), matches=PostgresMatches(db),
-                  updates=PostgresUpdates(db), close=db.close)
+    return Stores(rounds=PostgresRounds(db), scores=scores.Scores(db, scores.NUMBERED),
+                  people=PostgresPeople(db), matches=matches.Matches(db, matches.NUMBERED),
+                  updates=updates.Updates(db, updates.NUMBERED), close=db.close)
 
 
 __all__ = ["Database", "PostgresLeader", "open_postgres", "stores_of"]

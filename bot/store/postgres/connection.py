@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 import asyncpg
 
 from bot.store.postgres.migrations import LATEST, MIGRATIONS
+from bot.store.sql.connection import Refused, Step
 from bot.store.unavailable import DatabaseUnavailable
 
 # Advisory lock keys (the two-integer form, apart from the chats' one-bigint scoring locks).
@@ -91,9 +92,18 @@ class Database:
         return rows_changed(await self.pool.execute(sql, *params))
 
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """One INSERT ... RETURNING id; the new row's id. Raises
-        asyncpg.UniqueViolationError when a unique index refuses it."""
-        return int(await self.pool.fetchval(sql, *params))
+        """One INSERT; the new row's id (PostgreSQL has no last rowid: the statement returns
+        it), or Refused when a unique index refuses it."""
+        try:
+            return int(await self.pool.fetchval(sql + " RETURNING id", *params))
+        except asyncpg.UniqueViolationError as error:
+            raise Refused(str(error)) from error
+
+    async def run_all(self, steps: Sequence[Step]) -> None:
+        """The statements in one transaction, on a connection of their own."""
+        async with self.transaction() as connection:
+            for sql, params in steps:
+                await connection.execute(sql, *params)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[asyncpg.Connection]:

@@ -5,7 +5,8 @@ Scoring is the database's, as in SQLite: plpgsql triggers keep `scores` exact as
 late answers land. PostgreSQL runs transactions side by side where SQLite runs one writer at a
 time, so every scoring trigger first takes its chat's transaction lock (`pg_advisory_xact_lock`
 on the chat id) and reads after it: each then sees what the one before it committed. Never edit
-a migration that has shipped: add the next one, here and in SQLite.
+a migration that has shipped: add the next one, here and in SQLite. Apart from SQLite's, unlike
+the stores' statements (bot.store.sql), because the dialects differ here: types, ids, plpgsql.
 """
 
 from __future__ import annotations

@@ -1,16 +1,16 @@
 """The SQLite backend: every store over one aiosqlite connection (bot.store.sqlite.database),
-with numbered migrations applied at start-up and scoring done by the database's triggers."""
+with numbered migrations applied at start-up and scoring done by the database's triggers. The
+stores are the shared ones (bot.store.sql) with the statements in `?` style; rounds and update
+claims add what only SQLite does."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from bot.store.sql import matches, people, scores
 from bot.store.sqlite.database import BUSY_SECONDS, Database
-from bot.store.sqlite.matches import SqliteMatches
 from bot.store.sqlite.migrations import LATEST
-from bot.store.sqlite.people import SqlitePeople
 from bot.store.sqlite.rounds import SqliteRounds
-from bot.store.sqlite.scores import SqliteScores
 from bot.store.sqlite.updates import SqliteUpdates
 from bot.store.stores import Stores
 
@@ -23,8 +23,10 @@ async def open_sqlite(path: Path | str, migrate_to: int = LATEST,
 
 
 def stores_of(db: Database) -> Stores:
-    return Stores(rounds=SqliteRounds(db), scores=SqliteScores(db), people=SqlitePeople(db),
-                  matches=SqliteMatches(db), updates=SqliteUpdates(db), close=db.close)
+    return Stores(rounds=SqliteRounds(db), scores=scores.Scores(db, scores.QMARK),
+                  people=people.People(db, people.QMARK),
+                  matches=matches.Matches(db, matches.QMARK), updates=SqliteUpdates(db),
+                  close=db.close)
 
 
 __all__ = ["Database", "open_sqlite", "stores_of"]

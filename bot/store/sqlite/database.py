@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.store.sql.connection import Refused, Step
 from bot.store.sqlite.migrations import LATEST, MIGRATIONS, statements
 from bot.store.unavailable import DatabaseUnavailable
 
@@ -146,7 +147,7 @@ class Database:
         """Write the schema version over itself: a database that opens and reads but cannot
         be written (a read-only file or mount) fails here, at start-up, not at the first move."""
         version = await self.version()
-        await self.transaction([(f"PRAGMA user_version = {version}", ())])
+        await self.run_all([(f"PRAGMA user_version = {version}", ())])
 
     async def _patiently(self, attempt: Callable[[], Awaitable[T]]) -> T:
         """`attempt()`, tried again while another connection holds the write lock past the
@@ -177,16 +178,21 @@ class Database:
         return await self._patiently(attempt)
 
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """One INSERT; the new row's id. Raises sqlite3.IntegrityError when a constraint
-        refuses it (the callers' "one open round / match per chat")."""
+        """One INSERT; the new row's id (SQLite's last rowid: RETURNING would need SQLite 3.35),
+        or Refused when a constraint refuses it (the callers' "one open round / match per chat
+        topic")."""
         async def attempt() -> int:
             async with self.gate.shared():
                 row = await self.connection.execute_insert(sql, params)
             assert row is not None
             return int(row[0])
-        return await self._patiently(attempt)
+        try:
+            return await self._patiently(attempt)
+        except sqlite3.IntegrityError as error:
+            raise Refused(str(error)) from error
 
-    async def transaction(self, steps: Sequence[tuple[str, Sequence[Any]]]) -> None:
+    async def run_all(self, steps: Sequence[Step]) -> None:
+        """The statements in one transaction, alone behind the gate."""
         async def attempt() -> None:
             async with self.gate.exclusive():
                 await self.connection.execute("BEGIN IMMEDIATE")  # locked: nothing began
@@ -207,4 +213,4 @@ class Database:
         """Apply the migrations after the current version, each in its own transaction."""
         for number in range(await self.version() + 1, to + 1):
             steps = [(sql, ()) for sql in statements(MIGRATIONS[number - 1])]
-            await self.transaction([*steps, (f"PRAGMA user_version = {number}", ())])
+            await self.run_all([*steps, (f"PRAGMA user_version = {number}", ())])

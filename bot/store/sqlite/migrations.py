@@ -1,6 +1,7 @@
 """Numbered schema migrations, applied in order at start-up (PRAGMA user_version is the number).
 
-Never edit a migration that has shipped: add the next one.
+Never edit a migration that has shipped: add the next one. Apart from PostgreSQL's (bot/store/
+postgres/migrations.py) because the dialects differ here: types, ids, trigger language.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Turning SQLite rows back into records (JSON hands, 0/1 flags)."""
+"""Turning rows back into records: hands are stored as JSON text and flags as 0/1 in both
+databases."""
 
 from __future__ import annotations
 
@@ -17,6 +18,10 @@ def tuples(value: Any) -> Any:
     return tuple(tuples(v) for v in value) if isinstance(value, list) else value
 
 
+def hand_of(text: str) -> tuple:
+    return tuples(json.loads(text))
+
+
 def round_of(row: Sequence[Any]) -> Round:
-    return Round(row[0], row[1], row[2], tuples(json.loads(row[3])), row[4], row[5], row[6],
-                 row[7], row[8], row[9], row[10], row[11], bool(row[12]), row[13], row[14])
+    return Round(row[0], row[1], row[2], hand_of(row[3]), row[4], row[5], row[6], row[7],
+                 row[8], row[9], row[10], row[11], bool(row[12]), row[13], row[14])

@@ -1,0 +1,57 @@
+"""What the shared stores need of a database (`Connection`), the one error they catch
+(`Refused`), and the turning of `?` placeholders into PostgreSQL's numbered ones."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Sequence
+from typing import Any, Protocol, TypeVar, cast
+
+Params = Sequence[Any]
+Step = tuple[str, Params]
+Table = TypeVar("Table")
+
+
+class Refused(Exception):
+    """A constraint refused an INSERT (the "one open round / match per chat topic" indexes):
+    each backend raises it in place of its driver's own class."""
+
+
+class Connection(Protocol):
+    """One database as the shared stores use it; each statement is its own transaction."""
+
+    async def fetch(self, sql: str, params: Params = ()) -> list[tuple]: ...
+
+    async def run(self, sql: str, params: Params = ()) -> int:
+        """The statement; the number of rows it changed."""
+        ...
+
+    async def insert(self, sql: str, params: Params = ()) -> int:
+        """An INSERT into a table with an `id`; the new id, or Refused."""
+        ...
+
+    async def run_all(self, steps: Sequence[Step]) -> None:
+        """The statements in one transaction."""
+        ...
+
+
+QUESTION_MARK = re.compile(r"\?")
+
+
+def numbered(sql: str) -> str:
+    """`?` placeholders as `$1, $2, ...` in order (the statements hold no `?` in a literal)."""
+    count = iter(range(1, sql.count("?") + 1))
+    return QUESTION_MARK.sub(lambda _: f"${next(count)}", sql)
+
+
+def numbered_table(table: Table) -> Table:
+    """A frozen dataclass of statements (or of tuples of them) with every one `numbered`."""
+    def render(value: Any) -> Any:
+        return tuple(render(v) for v in value) if isinstance(value, tuple) else numbered(value)
+    fields = dataclasses.fields(cast(Any, table))
+    return cast(Table, dataclasses.replace(
+        cast(Any, table), **{field.name: render(getattr(table, field.name)) for field in fields}))
+
+assert numbered("SELECT ? WHERE a = ? AND b IN (?, ?)") == \
+    "SELECT $1 WHERE a = $2 AND b IN ($3, $4)"

@@ -1,0 +1,187 @@
+"""Rounds and answers, as both databases store them.
+
+Closing a round is one conditional UPDATE whose row count says who closed it (of two closes at
+once, one changes the row, the other finds it closed), and the trigger `round_closed` scores the
+round in that same statement. Limited guesses differ by backend (bot.store.sqlite.rounds,
+bot.store.postgres.rounds), and so does the list parameter of `set_announced`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from bot.store.records import BestAnswer, RaceWinner, Result, RightAnswer, Round
+from bot.store.sql.connection import Connection, Refused, numbered_table
+from bot.store.sql.rows import ROUND_COLUMNS, hand_of, round_of
+
+RESULT_COLUMNS = ", ".join("r." + column for column in ROUND_COLUMNS.split(", "))
+
+
+@dataclass(frozen=True)
+class RoundStatements:
+    open_round: str
+    set_message: str
+    open_round_of: str
+    get_round: str
+    open_rounds: str
+    record_answer: str
+    guesses_made: str
+    give_hint: str
+    hints_given: str
+    close_round: str
+    best_answer: str
+    answerers: str
+    first_right_answer: str
+    unannounced: str
+    race: str
+    winner_name: str
+
+
+QMARK = RoundStatements(
+    open_round="INSERT INTO rounds (chat_id, game, hand, target, level, points, lang, "
+               "started_at, deadline, started_by, topic) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    set_message="UPDATE rounds SET message_id = ? WHERE id = ?",
+    open_round_of=f"SELECT {ROUND_COLUMNS} FROM rounds WHERE chat_id = ? AND topic = ? "
+                  "AND status = 'open'",
+    get_round=f"SELECT {ROUND_COLUMNS} FROM rounds WHERE id = ?",
+    open_rounds=f"SELECT {ROUND_COLUMNS} FROM rounds WHERE status = 'open' ORDER BY id",
+    record_answer="INSERT INTO answers (round_id, user_id, text, correct, at, distance) "
+                  "VALUES (?, ?, ?, ?, ?, ?)",
+    guesses_made="SELECT COUNT(*) FROM answers WHERE round_id = ? AND user_id = ? "
+                 "AND distance IS NOT NULL",
+    give_hint="UPDATE rounds SET hint_used = ?, points = ? "
+              "WHERE id = ? AND status = 'open' AND hint_used = ?",
+    hints_given="SELECT hint_used FROM rounds WHERE id = ?",
+    close_round="UPDATE rounds SET status = ?, ended_at = ?, winner_id = ?, winning_answer = ?, "
+                "awarded = ?, win_seconds = ? WHERE id = ? AND status = 'open'",
+    # "user_id IS DISTINCT FROM ?" would need SQLite 3.39; with a NULL `excluding`, the
+    # COALESCE below leaves out nobody, as that would.
+    best_answer="SELECT a.user_id, u.first_name, a.text, a.distance, a.at FROM answers a "
+                "JOIN users u ON u.id = a.user_id WHERE a.round_id = ? "
+                "AND a.distance IS NOT NULL AND COALESCE(a.user_id <> ?, TRUE) "
+                "ORDER BY a.distance, a.at, a.id LIMIT 1",
+    answerers="SELECT user_id FROM answers WHERE round_id = ? "
+              "GROUP BY user_id ORDER BY MIN(id)",
+    first_right_answer="SELECT user_id, text, at FROM answers WHERE round_id = ? "
+                       "AND correct = 1 ORDER BY at, id LIMIT 1",
+    unannounced=f"SELECT {RESULT_COLUMNS}, r.ended_at, u.first_name, r.winning_answer, "
+                "r.awarded, r.win_seconds, "
+                "EXISTS (SELECT 1 FROM answers a WHERE a.round_id = r.id "
+                "        AND a.user_id = r.winner_id AND a.correct = 1), "
+                "(SELECT MIN(a.distance) FROM answers a WHERE a.round_id = r.id "
+                "        AND a.user_id = r.winner_id AND a.text = r.winning_answer) "
+                "FROM rounds r LEFT JOIN users u ON u.id = r.winner_id "
+                "WHERE r.announced = 0 AND r.status <> 'open' ORDER BY r.ended_at, r.id",
+    race="SELECT r.winner_id, u.first_name, MIN(a.at) FROM rounds r "
+         "JOIN users u ON u.id = r.winner_id JOIN answers a ON a.round_id = r.id "
+         "AND a.user_id = r.winner_id AND a.correct = 1 WHERE r.id = ? "
+         "GROUP BY r.winner_id, u.first_name",
+    winner_name="SELECT u.first_name FROM rounds r JOIN users u "
+                "ON u.id = r.winner_id WHERE r.id = ?",
+)
+NUMBERED = numbered_table(QMARK)
+
+
+class Rounds:
+    """The rounds store but for what each backend does its own way (`record_guess`,
+    `set_announced`)."""
+
+    def __init__(self, db: Connection, sql: RoundStatements) -> None:
+        self.db = db
+        self.sql = sql
+
+    async def open_round(self, chat_id: int, game: str, hand: tuple, target: int, level: str,
+                         points: int, lang: str, started_at: float, deadline: float,
+                         started_by: int | None = None, topic: int = 0) -> Round | None:
+        """A new open round, or None when the chat's topic already has one."""
+        stored = json.dumps(hand)
+        try:
+            round_id = await self.db.insert(
+                self.sql.open_round, (chat_id, game, stored, target, level, points, lang,
+                                      started_at, deadline, started_by, topic))
+        except Refused:
+            return None
+        return Round(round_id, chat_id, game, hand_of(stored), target, level, points, lang, None,
+                     started_at, deadline, "open", False, started_by, topic)
+
+    async def set_message(self, round_id: int, message_id: int) -> None:
+        await self.db.run(self.sql.set_message, (message_id, round_id))
+
+    async def open_round_of(self, chat_id: int, topic: int = 0) -> Round | None:
+        rows = await self.db.fetch(self.sql.open_round_of, (chat_id, topic))
+        return round_of(rows[0]) if rows else None
+
+    async def get_round(self, round_id: int) -> Round | None:
+        rows = await self.db.fetch(self.sql.get_round, (round_id,))
+        return round_of(rows[0]) if rows else None
+
+    async def open_rounds(self) -> list[Round]:
+        return [round_of(row) for row in await self.db.fetch(self.sql.open_rounds)]
+
+    async def record_answer(self, round_id: int, user_id: int, text: str, correct: bool,
+                            at: float, distance: int | None = None) -> None:
+        await self.db.run(self.sql.record_answer,
+                          (round_id, user_id, text, int(correct), at, distance))
+
+    async def guesses_made(self, round_id: int, user_id: int) -> int:
+        """How many guesses (answers with a distance) the player made in the round."""
+        rows = await self.db.fetch(self.sql.guesses_made, (round_id, user_id))
+        return int(rows[0][0])
+
+    async def give_hint(self, round_id: int, number: int, points: int) -> bool:
+        """Count the round's `number`th hint given (the column `hint_used` holds how many) and
+        set its points; False if the round is closed or that hint was counted already."""
+        return await self.db.run(self.sql.give_hint,
+                                 (number, points, round_id, number - 1)) == 1
+
+    async def hints_given(self, round_id: int) -> int:
+        rows = await self.db.fetch(self.sql.hints_given, (round_id,))
+        return int(rows[0][0]) if rows else 0
+
+    async def close_round(self, round_id: int, status: str, ended_at: float,
+                          winner: int | None = None, answer: str | None = None,
+                          awarded: int = 0, win_seconds: float | None = None) -> bool:
+        """Close an open round ('won', 'revealed' or 'expired'); False if it was closed already.
+
+        The trigger `round_closed` (migration 4) scores it in the same statement; answers that
+        land after this are counted by the trigger `answer_after_close`.
+        """
+        return await self.db.run(
+            self.sql.close_round, (status, ended_at, winner, answer,
+                                   awarded if winner is not None else 0, win_seconds,
+                                   round_id)) == 1
+
+    async def best_answer(self, round_id: int, excluding: int | None = None
+                          ) -> BestAnswer | None:
+        """The closest valid answer of a round (ties: the earliest), leaving out the answers
+        of the player `excluding` (who ended the round early, and so cannot win it)."""
+        rows = await self.db.fetch(self.sql.best_answer, (round_id, excluding))
+        return BestAnswer(*rows[0]) if rows else None
+
+    async def answerers(self, round_id: int) -> list[int]:
+        """The players who answered in the round, in the order of their first answer."""
+        return [row[0] for row in await self.db.fetch(self.sql.answerers, (round_id,))]
+
+    async def first_right_answer(self, round_id: int) -> RightAnswer | None:
+        """The earliest right answer of a round: its winner, had the round been closed then."""
+        rows = await self.db.fetch(self.sql.first_right_answer, (round_id,))
+        return RightAnswer(*rows[0]) if rows else None
+
+    async def unannounced(self) -> list[Result]:
+        """Closed rounds whose result message was never sent (the bot, or the leader, stopped
+        in between), oldest first."""
+        rows = await self.db.fetch(self.sql.unannounced)
+        return [Result(round_of(row[:-7]), row[-7], row[-6], row[-5], row[-4], row[-3],
+                       bool(row[-2]), row[-1]) for row in rows]
+
+    async def race(self, round_id: int) -> RaceWinner | None:
+        """The winner of a round won by a right answer, with that answer's stored time (None
+        for a round nobody won, or won by the closest answer at the end)."""
+        rows = await self.db.fetch(self.sql.race, (round_id,))
+        return RaceWinner(*rows[0]) if rows else None
+
+    async def winner_name(self, round_id: int) -> str | None:
+        rows = await self.db.fetch(self.sql.winner_name, (round_id,))
+        return rows[0][0] if rows else None

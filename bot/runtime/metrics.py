@@ -49,6 +49,7 @@ for _collector in (PROCESS_COLLECTOR, PLATFORM_COLLECTOR, GC_COLLECTOR):
 
 PREFIX = "twentyfour"
 QUEUE_FULL = "queue_full"  # a user's burst past the fair queue's bound (fairness.py)
+BUSY = "database_busy"  # the database stayed locked through every retry: not claimed
 STALE = "stale"  # a message older than a round when it arrived (the bot was down)
 HANDLED_BEFORE = "handled_before"  # Telegram sent an update again that was handled already
 WRONG_SECRET = "wrong_secret"  # a POST to the webhook without its secret header (webhook.py)

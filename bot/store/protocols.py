@@ -91,10 +91,17 @@ class MatchStore(Protocol):
     async def match_scores(self, match_id: int) -> list[MatchScore]: ...
 
 
+class StoreBusy(Exception):
+    """The database stayed locked by another connection through every retry: nothing was
+    written (an update not claimed is not handled, so it never acts twice)."""
+
+
 class UpdateStore(Protocol):
     """The ids of the Telegram updates handled, so a redelivered one acts once."""
 
-    async def claim_update(self, update_id: int, at: float) -> bool: ...
+    async def claim_update(self, update_id: int, at: float) -> bool:
+        """True the first time; StoreBusy when the database could not be written."""
+        ...
     async def forget_updates(self, before: float) -> int: ...
 
 

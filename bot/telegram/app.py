@@ -3,11 +3,13 @@ gate, and start-up (what it opens and resumes is in bot.telegram.lifecycle)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 
 from telegram import BotCommand, LinkPreviewOptions, Update
 from telegram.constants import ParseMode
+from telegram.error import TelegramError
 from telegram.ext import (
     AIORateLimiter,
     ApplicationBuilder,
@@ -24,11 +26,12 @@ from telegram.ext import (
 
 from bot.runtime import metrics
 from bot.runtime.config import Config
+from bot.store.protocols import StoreBusy
 from bot.telegram import buttons, handlers, lifecycle
 from bot.telegram.context import CONTEXT_TYPES, App, Context
 from bot.telegram.fairness import FairUpdates
 from bot.telegram.metered_request import MeteredRequest
-from bot.text.i18n import DEFAULT_LANGUAGE, LANGUAGES, texts_for
+from bot.text.i18n import DEFAULT_LANGUAGE, LANGUAGES, language_of, texts_for
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +61,7 @@ ALLOWED_UPDATES = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.INLINE_QUERY,
 # for a free one up to POOL_TIMEOUT rather than failing.
 CONNECTIONS = 8
 POOL_TIMEOUT = 30.0
+BUSY_NOTICE = 3.0  # seconds an update may wait on a busy database before its sender hears so
 CONCURRENT_UPDATES = 32  # handled at once, served fairly between users (fairness.py)
 # Every message the bot writes is HTML (bot.text.markup) and links in it are never previewed.
 DEFAULTS = Defaults(parse_mode=ParseMode.HTML,
@@ -104,10 +108,45 @@ async def handle_once(update: Update, context: Context) -> None:
             log.info("skipped %d stale updates so far (messages older than a round)",
                      data.stale_skipped)
         raise ApplicationHandlerStop
-    if not await data.stores.updates.claim_update(update.update_id, time.time()):
+    if not await claimed_soon(update, context):
         metrics.record_update_dropped(metrics.HANDLED_BEFORE)
         log.info("update %d was handled before; skipped", update.update_id)
         raise ApplicationHandlerStop
+
+
+async def claimed_soon(update: Update, context: Context) -> bool:
+    """Claim the update (True: the first time); a player whose message waits on a busy
+    database hears so within BUSY_NOTICE seconds, and, if it stays locked through every retry,
+    to try again (the update is then not handled: it was not claimed)."""
+    claim = asyncio.ensure_future(context.bot_data.stores.updates.claim_update(
+        update.update_id, time.time()))
+    told = False
+    try:
+        done, _ = await asyncio.wait({claim}, timeout=BUSY_NOTICE)
+        if not done:
+            told = await tell(update, context, "db_busy_wait")
+        return await claim
+    except StoreBusy:
+        metrics.record_update_dropped(metrics.BUSY)
+        await tell(update, context, "db_busy_again" if told else "db_busy")
+        raise ApplicationHandlerStop from None
+
+
+async def tell(update: Update, context: Context, key: str) -> bool:
+    """A short note to whoever sent the update (a reply, or the press's notice); whether it
+    went. In the sender's language: the chat's own may be beyond reach."""
+    user = update.effective_user
+    said = texts_for(language_of(user.language_code if user else None))(key)
+    try:
+        if update.callback_query is not None:
+            await update.callback_query.answer(said[:200])
+            return True
+        if update.effective_message is not None:
+            await update.effective_message.reply_text(said)
+            return True
+    except TelegramError as error:
+        log.info("could not say the database is busy: %s", error)
+    return False
 
 
 def is_stale(update: Update, now: float, within: float) -> bool:

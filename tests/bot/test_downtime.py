@@ -4,6 +4,7 @@ nothing — and the log says how many were skipped; fresh messages go through as
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from pathlib import Path
@@ -12,6 +13,8 @@ from telegram import Update
 
 from bot.demo.emulator import BotApiEmulator
 from bot.runtime.pool import SolverPool
+from bot.store.protocols import StoreBusy
+from bot.telegram import app
 from tests.bot.conftest import Harness, make_config, running
 
 GROUP = -7601
@@ -56,3 +59,27 @@ async def test_a_deal_whose_message_id_was_lost_is_shown_again_at_start(
         stored = await bot.stores.rounds.get_round(made.id)
         assert stored is not None and stored.message_id == again.message_id
         assert bot.services.rounds.is_deal(GROUP, again.message_id)
+
+
+async def test_a_player_hears_back_when_the_database_stays_busy(harness: Harness,
+                                                                monkeypatch):
+    """The claim waits on a lock past BUSY_NOTICE: the player hears "hold on" at once; and
+    when it stays locked through every retry, "send it again" — the update is not handled
+    (never twice: it was not claimed)."""
+    monkeypatch.setattr(app, "BUSY_NOTICE", 0.05)
+    gate = asyncio.Event()
+
+    async def locked(update_id: int, at: float) -> bool:
+        await gate.wait()
+        raise StoreBusy("database is locked")
+
+    monkeypatch.setattr(harness.stores.updates, "claim_update", locked)
+    handling = asyncio.ensure_future(harness.send(GROUP, ANN, "/play"))
+    await harness.telegram.wait_for(lambda: any(
+        s.chat_id == GROUP for s in harness.telegram.sent), 10)
+    assert "hold on" in [s for s in harness.telegram.sent if s.chat_id == GROUP][-1].text
+    gate.set()
+    await handling
+    said = [s.text for s in harness.telegram.sent if s.chat_id == GROUP]
+    assert len(said) == 2 and "send it again" in said[-1]
+    assert harness.services.rounds.open_round(GROUP) is None

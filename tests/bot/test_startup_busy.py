@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.store.protocols import StoreBusy
 from bot.store.sqlite import open_sqlite
 from bot.store.sqlite.database import LOCKED_PAUSE, LOCKED_RETRIES
 
@@ -73,12 +74,13 @@ async def test_writes_wait_out_a_lock_held_past_the_busy_timeout(tmp_path: Path)
 
 
 async def test_a_lock_that_never_ends_drops_the_update_unclaimed(tmp_path: Path):
-    """The retries are bounded: the claim gives up (the update is not handled, no apology
-    is owed) and, once the lock is gone, the same update can still be claimed."""
+    """The retries are bounded: the claim gives up (the update is not handled; the player is
+    told to try again) and, once the lock is gone, the same update can still be claimed."""
     stores = await open_sqlite(tmp_path / "db.sqlite3", busy_seconds=BUSY)
     try:
         with write_lock(tmp_path / "db.sqlite3", held=60.0):
-            assert not await asyncio.wait_for(stores.updates.claim_update(8, 1.0), 30)
+            with pytest.raises(StoreBusy):
+                await asyncio.wait_for(stores.updates.claim_update(8, 1.0), 30)
             with pytest.raises(sqlite3.OperationalError, match="locked"):
                 await stores.people.remember_user(6, "Ben")  # a write says so, after retries
         assert await stores.updates.claim_update(8, 2.0)

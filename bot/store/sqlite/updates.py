@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 
+from bot.store.protocols import StoreBusy
 from bot.store.sql.updates import QMARK, Updates
 from bot.store.sqlite.database import Database, is_locked
 
@@ -17,14 +18,14 @@ class SqliteUpdates(Updates):
         super().__init__(db, QMARK)
 
     async def claim_update(self, update_id: int, at: float) -> bool:
-        """As the shared claim; False too when the database stayed locked through every retry
+        """As the shared claim; StoreBusy when the database stayed locked through every retry
         (only SQLite's file lock can do that): an update that cannot be claimed is not handled
-        (unclaimed, a redelivery could act twice), and the chat is not told of an error."""
+        (unclaimed, a redelivery could act twice), and the player is told to try again."""
         try:
             return await super().claim_update(update_id, at)
         except sqlite3.OperationalError as error:
             if not is_locked(error):
                 raise
-            log.error("update %d dropped: the database stayed locked by another connection",
+            log.error("update %d not handled: the database stayed locked by another connection",
                       update_id)
-            return False
+            raise StoreBusy(str(error)) from error

@@ -168,8 +168,8 @@ def test_no_token_at_a_terminal_is_still_the_demo(tmp_path: Path):
 @pytest.mark.slow
 async def test_a_lock_held_past_the_busy_timeout_costs_no_move(telegram: BotApiEmulator, make_bot):
     """Another process holds the database's write lock longer than SQLite's 5 s wait while a
-    player deals: the bot claims the update and deals once the lock is gone, without the
-    "something went wrong" it said before."""
+    player deals: the player hears "hold on" within seconds, and the bot claims the update and
+    deals once the lock is gone, without the "something went wrong" it said before."""
     group, ann = -2001, {"id": 21, "is_bot": False, "first_name": "Ann"}
     bot = make_bot()
     await bot.start()
@@ -179,6 +179,8 @@ async def test_a_lock_held_past_the_busy_timeout_costs_no_move(telegram: BotApiE
         await telegram.say(group, ann, "/play")
         await asyncio.sleep(BUSY_SECONDS + 2)  # past the bot's wait, within its retries
         other.execute("ROLLBACK")
+    held = await telegram.reply(group, timeout=30)
+    assert "hold on" in held.text
     deal = await telegram.reply(group, timeout=30)
     assert "24" in deal.text
     await asyncio.sleep(1)

@@ -33,7 +33,8 @@ T = TypeVar("T")
 
 ROUND_WORKERS = 1  # one process judges every chat's answers: a verdict takes a millisecond
 HEAVY_NICENESS = 10  # heavy workers yield the CPU to the rounds' worker and the event loop
-ROUND_WORK, SLOW_DEALS, QUESTIONS = range(3)  # ranks in the heavy lane's queue, first first
+ROUND_WORK, SLOW_DEALS, QUESTIONS, SPARES = range(4)  # ranks in the heavy lane's queue, first first
+SERVED_KEPT = 10_000  # people whose last turn in the heavy lane is remembered
 ORPHAN_CHECK_SECONDS = 1.0  # how often a worker checks that the bot that started it still runs
 
 
@@ -67,7 +68,9 @@ class Slots:
         # per rank, each person's jobs in order; people take turns (the bot's own work is
         # `None`'s), the one served least lately first, as the update processor does
         self._waiting: tuple[OrderedDict[Who, deque[Job]], ...] = tuple(
-            OrderedDict() for _ in range(QUESTIONS + 1))
+            OrderedDict() for _ in range(SPARES + 1))
+        self._served: OrderedDict[Who, int] = OrderedDict()  # who -> the turn they last had
+        self._turns = 0
         self._lock = threading.Lock()
 
     def submit(self, fn: Callable[..., Any], args: tuple, rank: int = QUESTIONS,
@@ -120,11 +123,16 @@ class Slots:
         with self._lock:
             for queue in self._waiting:
                 if queue:
-                    who, jobs = next(iter(queue.items()))
+                    who = min(queue, key=lambda w: self._served.get(w, -1))
+                    jobs = queue[who]
                     job = jobs.popleft()
-                    del queue[who]
-                    if jobs:  # their next job waits for everyone else's turn
-                        queue[who] = jobs
+                    if not jobs:
+                        del queue[who]
+                    self._turns += 1
+                    self._served[who] = self._turns
+                    self._served.move_to_end(who)
+                    while len(self._served) > SERVED_KEPT:  # the others count as never served
+                        self._served.popitem(last=False)
                     return job
             self._busy -= 1
             return None

@@ -24,7 +24,7 @@ from bot.play.games.batches import ANALYSIS_GRACE, DEAL_GRACE, DEAL_SECONDS, Mak
 from bot.play.games.records import Deal, PlayOptions
 from bot.play.games.rules import Rules
 from bot.runtime import metrics
-from bot.runtime.pool import QUESTIONS, ROUND_WORK, SolverPool, SolverTimeout
+from bot.runtime.pool import QUESTIONS, ROUND_WORK, SPARES, SolverPool, SolverTimeout
 
 log = logging.getLogger(__name__)
 
@@ -135,11 +135,14 @@ class Stock:
                 count = 1 if shelf.costly else \
                     min(BATCH, asked or shelf.size - len(shelf.hands))
                 seeds = [self.seed() for _ in range(count)]
+                # a slow kind's hand someone waits for is made in their turn; its spares
+                # only when nobody waits for anything
+                rank, who = (ROUND_WORK, None) if not shelf.costly else \
+                    (QUESTIONS, shelf.asker) if asked else (SPARES, None)
                 try:
                     made = await self.pool.run_heavy(deal_many, shelf.make, seeds, *shelf.args,
-                                                     timeout=count * shelf.per_hand,
-                                                     rank=QUESTIONS if shelf.costly
-                                                     else ROUND_WORK, who=shelf.asker)
+                                                     timeout=count * shelf.per_hand, rank=rank,
+                                                     who=who)
                 except Exception as error:  # SolverTimeout, a broken pool: the askers hear it
                     self._fail(shelf, error)
                     shelf.barren = True

@@ -7,7 +7,7 @@ import asyncio
 import logging
 import time
 
-from telegram import BotCommand, LinkPreviewOptions, Update
+from telegram import LinkPreviewOptions, Update
 from telegram.constants import ParseMode
 from telegram.error import TelegramError
 from telegram.ext import (
@@ -27,17 +27,16 @@ from telegram.ext import (
 from bot.runtime import metrics
 from bot.runtime.config import Config
 from bot.store.protocols import StoreBusy
-from bot.telegram import buttons, handlers, lifecycle
+from bot.telegram import buttons, community, handlers, lifecycle, menus
 from bot.telegram.context import CONTEXT_TYPES, App, Context
 from bot.telegram.fairness import FairUpdates
 from bot.telegram.metered_request import MeteredRequest
-from bot.text.i18n import DEFAULT_LANGUAGE, LANGUAGES, language_of, texts_for
+from bot.text.i18n import language_of, texts_for
 
 log = logging.getLogger(__name__)
 
 # (commands, handler); each command's menu line is "cmd_<first name>" in bot/text/locales
 COMMANDS = [
-    (("start",), handlers.start),
     (("help",), handlers.help_command),
     (("play",), handlers.play),
     (("answer", "a"), handlers.answer),
@@ -47,9 +46,8 @@ COMMANDS = [
     (("countdown",), handlers.countdown),
     (("yahtzee",), handlers.yahtzee),
     (("match",), handlers.match),
-    (("top",), handlers.top),
-    (("stats",), handlers.stats),
     (("lang",), handlers.lang),
+    *community.COMMANDS,
 ]
 
 # my_chat_member: the bot removed, banned, blocked or added (Telegram sends it only if asked)
@@ -156,16 +154,8 @@ def is_stale(update: Update, now: float, within: float) -> bool:
     return when is not None and now - when.timestamp() > within
 
 
-def menu(language: str) -> list[BotCommand]:
-    """The command menu Telegram shows, in one language."""
-    texts = texts_for(language)
-    return [BotCommand(names[0], texts(f"cmd_{names[0]}")) for names, _ in COMMANDS]
-
-
 async def on_startup(application: App) -> None:
     """Open the stores, the pool and the services; set the menus; resume what a stop left."""
     await lifecycle.open_services(application)
-    for language in LANGUAGES:
-        await application.bot.set_my_commands(
-            menu(language), language_code=None if language == DEFAULT_LANGUAGE else language)
+    await menus.set_menus(application.bot, [names for names, _ in COMMANDS])
     await lifecycle.resume(application)

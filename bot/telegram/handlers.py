@@ -22,7 +22,6 @@ from bot.play.arguments import (
     read_match,
     read_play_request,
     read_solve,
-    read_top,
     read_yahtzee_request,
     usage_text,
 )
@@ -49,18 +48,12 @@ from bot.telegram.speakers import (
     texts_of,
     topic_of,
 )
-from bot.text import markup
 from bot.text.i18n import language_of, texts_for
 
 log = logging.getLogger(__name__)
 INLINE_CACHE_SECONDS = 3600
 
 
-async def start(update: Update, context: Context) -> None:
-    """/start: a greeting; in a private chat, the games in brief."""
-    texts = texts_of(update, context)
-    await reply(update, context, texts("start", name=markup.name(player_of(update).first_name)),
-                quote=False)
 
 
 async def help_command(update: Update, context: Context) -> None:
@@ -179,20 +172,8 @@ async def solve(update: Update, context: Context) -> None:
         member=member_check(update, context)))
 
 
-async def top(update: Update, context: Context) -> None:
-    """/top [all] [24|countdown|yahtzee]: the leaderboard of this chat or of every chat."""
-    wanted = read_arguments(read_top, arguments(context))
-    if isinstance(wanted, UsageError):
-        await usage(update, context, "top_usage", wanted)
-        return
-    await reply(update, context, await services_of(context).standings.top(
-        chat_of(update), player_of(update), *wanted), quote=False)
 
 
-async def stats(update: Update, context: Context) -> None:
-    """/stats: your points, wins, rounds, fastest win and streaks in this chat, per game."""
-    await reply(update, context, await services_of(context).standings.stats(
-        chat_of(update), player_of(update)))
 
 
 async def lang(update: Update, context: Context) -> None:

@@ -36,9 +36,21 @@ MINUTES_FROM = 120  # a length of time from 2 minutes on, in whole minutes, is s
 
 @cache
 def catalog(language: str) -> dict[str, str]:
-    """Every message of one language, by key."""
-    source = resources.files("bot.text") / "locales" / f"{language}.json"
-    return json.loads(source.read_text(encoding="utf-8"))
+    """Every message of one language, by key: `<language>.json` and the catalogs of single
+    features beside it (`<language>.<feature>.json`), which may not reuse one another's keys."""
+    folder = resources.files("bot.text") / "locales"
+    sources = sorted((entry for entry in folder.iterdir()
+                      if entry.name == f"{language}.json"
+                      or (entry.name.startswith(f"{language}.") and entry.name.endswith(".json"))),
+                     key=lambda entry: entry.name)
+    messages: dict[str, str] = {}
+    for source in sources:
+        part = json.loads(source.read_text(encoding="utf-8"))
+        twice = messages.keys() & part.keys()
+        if twice:
+            raise ValueError(f"{source.name} repeats keys: {sorted(twice)}")
+        messages.update(part)
+    return messages
 
 
 def language_of(code: str | None) -> str:

@@ -276,6 +276,33 @@ MIGRATIONS: list[str] = [
     DROP INDEX one_match_per_chat;
     CREATE UNIQUE INDEX one_match_per_topic ON matches(chat_id, topic) WHERE status = 'on';
     """,
+    # 8: a group's own settings (/settings: a JSON object of the keys it changed; the
+    #    environment gives the rest), who passed in a round (/pass), and the daily puzzle's
+    #    results (/daily: each person's first right answer of a UTC day, once, in any chat).
+    """
+    CREATE TABLE chat_settings (
+        chat_id INTEGER PRIMARY KEY REFERENCES chats(id) ON UPDATE CASCADE ON DELETE CASCADE,
+        body TEXT NOT NULL DEFAULT '{}',
+        updated_at REAL NOT NULL
+    );
+    CREATE TABLE round_passes (
+        round_id INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        at REAL NOT NULL,
+        PRIMARY KEY (round_id, user_id)
+    );
+    CREATE TABLE daily_results (
+        day TEXT NOT NULL,
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        chat_id INTEGER NOT NULL,
+        answer TEXT NOT NULL,
+        seconds REAL NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (day, user_id)
+    );
+    CREATE INDEX daily_results_by_user ON daily_results(user_id, day);
+    CREATE INDEX rounds_won_by_time ON rounds(ended_at) WHERE status = 'won';
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

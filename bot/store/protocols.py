@@ -1,5 +1,5 @@
-"""The stores the game services depend on, one `Protocol` per concern, and the leader lock the
-Telegram side starts with.
+"""The stores the game services depend on, one `Protocol` per concern (scores in
+bot.store.score_store, the leader lock in bot.store.leader_lock; both named here too).
 
 A backend implements each of them (bot.store.sqlite, bot.store.postgres); the services are handed
 these types only, so a second database, or a test fake, plugs in store by store.
@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from bot.store.leader_lock import LeaderLock
 from bot.store.records import (
     BestAnswer,
     Match,
@@ -19,9 +20,10 @@ from bot.store.records import (
     Result,
     RightAnswer,
     Round,
-    Standing,
-    Stats,
 )
+from bot.store.score_store import ScoreStore
+
+__all__ = ["LeaderLock", "ScoreStore"]
 
 
 class RoundStore(Protocol):
@@ -56,12 +58,6 @@ class RoundStore(Protocol):
     async def winner_name(self, round_id: int) -> str | None: ...
 
 
-class ScoreStore(Protocol):
-    """Scores per chat, player and game, kept by the database as rounds close."""
-
-    async def top(self, chat_id: int | None, game: str | None = None,
-                  limit: int = 10) -> list[Standing]: ...
-    async def stats(self, chat_id: int, user_id: int) -> list[Stats]: ...
 
 
 class PeopleStore(Protocol):
@@ -103,13 +99,3 @@ class UpdateStore(Protocol):
         """True the first time; StoreBusy when the database could not be written."""
         ...
     async def forget_updates(self, before: float) -> int: ...
-
-
-class LeaderLock(Protocol):
-    """Which of the bot processes sharing one database leads: only the leader takes updates and
-    runs rounds; the others stand by and try again every few seconds. The database frees the
-    lead when its holder dies or loses its connection."""
-
-    async def acquire(self) -> bool: ...
-    async def lost(self) -> None: ...
-    async def close(self) -> None: ...

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from bot.play.community import Community, build_community
 from bot.play.deals.dealer import Dealer
 from bot.play.deals.solving import Solving
 from bot.play.deals.stock import Stock
@@ -24,7 +25,6 @@ from bot.play.round.recovery import Recovery
 from bot.play.round.rounds import Rounds
 from bot.play.round.table import RoundTable
 from bot.play.scheduler import Scheduler
-from bot.play.standings import Standings
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
 
@@ -41,7 +41,7 @@ class Services:
     recovery: Recovery
     matches: Matches
     places: Places
-    standings: Standings
+    community: Community
     solving: Solving
 
 
@@ -71,5 +71,5 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler, *,
         recovery=Recovery(stores.rounds, people, table, pool, rounds),
         matches=matches,
         places=Places(stores.rounds, people, table, scheduler, rounds, matches),
-        standings=Standings(stores.scores, people),
+        community=build_community(stores, people, table, dealer, pool, clock),
         solving=Solving(pool, solve_timeout, budget, table.live))

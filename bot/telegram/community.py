@@ -26,13 +26,13 @@ async def top(update: Update, context: Context) -> None:
     if isinstance(wanted, UsageError):
         await usage(update, context, "top_usage", wanted)
         return
-    await reply(update, context, await services_of(context).standings.top(
+    await reply(update, context, await services_of(context).community.standings.top(
         chat_of(update), player_of(update), *wanted), quote=False)
 
 
 async def stats(update: Update, context: Context) -> None:
     """/stats: your points, wins, rounds, fastest win and streaks in this chat, per game."""
-    await reply(update, context, await services_of(context).standings.stats(
+    await reply(update, context, await services_of(context).community.standings.stats(
         chat_of(update), player_of(update)))
 
 

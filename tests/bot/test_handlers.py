@@ -272,7 +272,7 @@ async def test_no_traceback_reaches_the_chat(harness: Harness):
     async def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    harness.services.standings.stats = broken
+    harness.services.community.standings.stats = broken
     await harness.send(GROUP, ALICE, "/stats")
     sent = await harness.telegram.reply(GROUP)
     assert "something went wrong" in sent.text and "boom" not in sent.text

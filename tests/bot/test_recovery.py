@@ -51,9 +51,9 @@ async def test_a_stored_right_answer_wins_after_a_restart(services: Services, st
     assert result.round.chat_id == GROUP.id and result.round.id == dealt.id
     assert "Sent after a restart" in result.text and "<b>Ann</b> wins" in result.text
     assert "5.0 s" in result.text and f"+{dealt.points} points" in result.text
-    assert "Ann" in await again.standings.stats(GROUP, ANN) and "1 win in 1 round" in \
-        await again.standings.stats(GROUP, ANN)
-    assert "0 wins in 1 round" in await again.standings.stats(GROUP, BEN)
+    assert "Ann" in await again.community.standings.stats(GROUP, ANN) and "1 win in 1 round" in \
+        await again.community.standings.stats(GROUP, ANN)
+    assert "0 wins in 1 round" in await again.community.standings.stats(GROUP, BEN)
 
 
 async def test_results_never_sent_are_sent_once(services: Services, stores: Stores,

@@ -66,7 +66,7 @@ async def test_round_win_and_streak(services: Services, clock: Clock):
     assert isinstance(won, Closed) and "Ben" in won.text and "12.5 s" in won.text
     late = await services.answers.answer(GROUP, ANN, "1+1", explicit=True)
     assert late is not None and "over already" in late.text
-    stats = await services.standings.stats(GROUP, BEN)
+    stats = await services.community.standings.stats(GROUP, BEN)
     assert "1 win in 1 round" in stats and "Streak: 1" in stats
 
 
@@ -155,8 +155,8 @@ async def test_countdown_closest_answer_wins_at_the_end(services: Services, stor
     closed = await services.rounds.expire(round_.id)
     assert closed is not None and "Ann" in closed.text and "+7 points" in closed.text
     assert "the closest is <b>830</b>" in closed.text
-    assert "7 points, 1 win in 1 round" in await services.standings.stats(GROUP, ANN)
-    assert "0 points, 0 wins in 1 round" in await services.standings.stats(GROUP, BEN)
+    assert "7 points, 1 win in 1 round" in await services.community.standings.stats(GROUP, ANN)
+    assert "0 points, 0 wins in 1 round" in await services.community.standings.stats(GROUP, BEN)
 
 
 async def test_countdown_nobody_close(services: Services, stores: Stores, clock: Clock):
@@ -167,7 +167,7 @@ async def test_countdown_nobody_close(services: Services, stores: Stores, clock:
     closed = await services.rounds.reveal(GROUP, BEN, admin)
     assert isinstance(closed, Closed) and "Nobody came within 10" in closed.text
     assert (await stores.rounds.get_round(round_.id)).status == "revealed"
-    assert "0 wins in 1 round" in await services.standings.stats(GROUP, ANN)
+    assert "0 wins in 1 round" in await services.community.standings.stats(GROUP, ANN)
 
 
 async def test_countdown_exact_answer_ends_the_round(services: Services):
@@ -211,7 +211,7 @@ async def test_languages(services: Services, stores: Stores, pool: SolverPool, c
     closed = await services.rounds.expire(dealt.round.id)
     assert closed is not None and "时间到" in closed.text
     again, _ = await restart(stores, pool, clock)  # the choice is stored
-    assert "还没有" in await again.standings.stats(GROUP, ANN)
+    assert "还没有" in await again.community.standings.stats(GROUP, ANN)
 
 
 async def test_leaderboards_per_game(services: Services):
@@ -220,12 +220,12 @@ async def test_leaderboards_per_game(services: Services):
         round_ = dealt.round
         answer = solve(round_.hand)[0] if kind == "24" else str(round_.target)
         assert isinstance(await services.answers.answer(chat, player, answer, True), Closed)
-    top = services.standings.top
+    top = services.community.standings.top
     top_here = await top(OTHER, BEN, everywhere=False)
     assert "Ben" in top_here and "Ann" not in top_here
     assert "Ann" in await top(OTHER, BEN, everywhere=True)
     assert "Ann" not in await top(OTHER, BEN, everywhere=True, game="yahtzee")
-    stats = await services.standings.stats(OTHER, BEN)
+    stats = await services.community.standings.stats(OTHER, BEN)
     assert "24:" in stats and "Yahtzee:" in stats and "All games:" in stats
 
 

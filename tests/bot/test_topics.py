@@ -149,7 +149,7 @@ async def test_even_an_apology_goes_to_the_topic(harness: Harness):
     async def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    harness.services.standings.stats = broken  # type: ignore[method-assign]
+    harness.services.community.standings.stats = broken  # type: ignore[method-assign]
     await harness.send(FORUM, ANN, "/stats", topic=first)
     apology = harness.telegram.sent[-1]
     assert "something went wrong" in apology.text and apology.topic == first

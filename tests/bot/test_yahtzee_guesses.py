@@ -196,7 +196,7 @@ async def test_the_closest_guess_wins_when_time_is_up_ties_to_the_earlier(servic
     text = closed.text
     assert "Ben</b> was closest" in text and "4 away" in text and "+10 points" in text
     assert f"The best total is <b>{round_.target}</b>" in text
-    stats = await services.standings.stats(GROUP, BEN)
+    stats = await services.community.standings.stats(GROUP, BEN)
     assert "10 points, 1 win in 1 round" in stats
 
 

@@ -3,6 +3,8 @@ round's handlers (bot.telegram.handlers) because they answer about people, not a
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from telegram import Update
 
 from bot.play.arguments import UsageError, read_arguments, read_top
@@ -35,6 +37,10 @@ async def stats(update: Update, context: Context) -> None:
     await reply(update, context, await services_of(context).community.standings.stats(
         chat_of(update), player_of(update)))
 
+
+# (callback-data pattern, handler) of the community's own buttons, registered before the
+# round's buttons (bot.telegram.buttons) in bot.telegram.app
+PRESSES: list[tuple[str, Callable[[Update, Context], Awaitable[None]]]] = []
 
 # (commands, handler), registered with the round's commands in bot.telegram.app
 COMMANDS = [

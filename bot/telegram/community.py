@@ -3,7 +3,8 @@ round's handlers (bot.telegram.handlers) because they answer about people, not a
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from telegram import Update
 
@@ -40,7 +41,7 @@ async def stats(update: Update, context: Context) -> None:
 
 # (callback-data pattern, handler) of the community's own buttons, registered before the
 # round's buttons (bot.telegram.buttons) in bot.telegram.app
-PRESSES: list[tuple[str, Callable[[Update, Context], Awaitable[None]]]] = []
+PRESSES: list[tuple[str, Callable[[Update, Context], Coroutine[Any, Any, None]]]] = []
 
 # (commands, handler), registered with the round's commands in bot.telegram.app
 COMMANDS = [

@@ -88,8 +88,8 @@ def build_application(config: Config) -> App:
                                               ChatMemberHandler.MY_CHAT_MEMBER))
     application.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, handlers.plain_text))
     application.add_handler(InlineQueryHandler(handlers.inline_query))
-    for pattern, callback in community.PRESSES:
-        application.add_handler(CallbackQueryHandler(callback, pattern=pattern))
+    for pattern, pressed in community.PRESSES:
+        application.add_handler(CallbackQueryHandler(pressed, pattern=pattern))
     application.add_handler(CallbackQueryHandler(buttons.button))
     application.add_error_handler(handlers.on_error)
     return application

@@ -17,6 +17,7 @@ from bot.text.i18n import Texts
 
 # what a button under a deal or a result does
 HINT, REVEAL, AGAIN, SAME, SOLUTIONS = "hint", "reveal", "again", "same", "solutions"
+PASS = "pass"
 
 AfterSend = Callable[[int | None], Awaitable[None]]
 """What play does once the message is sent: given its id, or None when Telegram refused it for

@@ -150,6 +150,7 @@ async def show(application: App, outcome: Outcome, send: Send,
         await outcome.after(sent.message_id if sent is not None else None)
     elif isinstance(outcome, Said | Refused):
         await send(outcome.text, None)
+    # Noted: its words go into the deal's status when its alarm rings; nothing to send now
 
 
 async def deliver(update: Update, context: Context, outcome: Outcome | None,

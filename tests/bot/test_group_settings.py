@@ -15,6 +15,7 @@ import pytest
 
 from bot.demo.emulator import BotApiEmulator
 from bot.play.games import GAMES
+from bot.play.games.yahtzee import total_bounds
 from bot.play.matches.scoreboard import board, shared_places
 from bot.play.people import Chat, Player
 from bot.play.round.hints import hints_allowed
@@ -313,11 +314,12 @@ async def test_an_ender_who_never_answered_is_not_said_to_have_lost_their_answer
 
 async def test_a_yahtzee_guess_out_of_range_is_read_and_said_so(harness: Harness):
     await ask(harness, "/yahtzee")
-    ann = await ask(harness, "/a 50", BOB)
-    assert ann.text.startswith("❌ 50 can't be the best total of these rolls: it lies between ")
-    assert "can't read" not in ann.text
-    zh = await ask(harness, "/a 50", ZHANG)
-    assert zh.text.startswith("❌ 50 不可能是这些掷骰的最高总分")
+    low, high = total_bounds(harness.services.rounds.open_round(GROUP).hand)
+    said = await ask(harness, f"/a {low - 1}", BOB)  # read fine: below what any table scores
+    assert said.text == f"❌ {low - 1} can't be the best total of these rolls: it lies between " \
+        f"{low} and {high}."
+    zh = await ask(harness, "/a 999", ZHANG)
+    assert zh.text.startswith("❌ 999 不可能是这些掷骰的最高总分")
 
 
 async def test_a_reveal_refusal_answers_the_asker_as_a_hint_refusal_does(harness: Harness):

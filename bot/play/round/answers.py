@@ -23,7 +23,7 @@ from bot.play.games.yahtzee import GUESS_REACTION
 from bot.play.guards.throttle import Admission, Throttle
 from bot.play.people import Chat, People, Player
 from bot.play.round.open_round import Attempt
-from bot.play.round.outcomes import Closed, Edited, Marked, Said
+from bot.play.round.outcomes import Closed, Edited, Marked, Noted, Said
 from bot.play.round.rounds import Rounds
 from bot.play.round.table import RoundTable
 from bot.runtime import metrics
@@ -34,7 +34,7 @@ from bot.text import markup
 from bot.text.i18n import Texts
 
 IN_WORDS = frozenset({"unreadable"})  # verdicts said in words: the input is not an answer
-Answered = Closed | Edited | Marked | Said | None
+Answered = Closed | Edited | Marked | Noted | Said | None
 
 
 class Answers:
@@ -124,7 +124,7 @@ class Answers:
 
     async def _not_right(self, chat: Chat, player: Player, current: Round, verdict: Verdict,
                          texts: Texts, refusal: str | None = None
-                         ) -> Edited | Marked | Said | None:
+                         ) -> Edited | Marked | Noted | Said | None:
         """The reply to an answer that did not win (yet). A guess (Yahtzee) is marked the same
         whatever its distance; what cannot be read is said in words (throttled: one note to
         slow down per burst); any other attempt goes into the deal's status with why it does
@@ -148,7 +148,7 @@ class Answers:
         opened.attempted(Attempt(player.id, player.first_name, verdict,
                                  verdict.distance if valid else None, self.table.clock()))
         shown = self.rounds.status(opened, rules.verdict_text(verdict, current, texts))
-        return shown if not isinstance(shown, Marked) else None
+        return Noted(shown.text) if isinstance(shown, Marked) else shown
 
     async def _late(self, chat: Chat, player: Player, text: str,
                     explicit: bool, replied: bool = False) -> Said | None:

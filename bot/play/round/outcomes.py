@@ -52,6 +52,14 @@ class Marked:
 
 
 @dataclass(frozen=True)
+class Noted:
+    """An answer taken in whose words go into the deal's status a moment later (its STATUS
+    alarm): nothing to send now; `text` is what it would say (a Mini App's page shows it)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class Dealt:
     """A new round's deal, with its buttons; `after` stores the message's id (replies to it are
     answers, hints edit it)."""
@@ -91,7 +99,7 @@ class Closed:
     after: AfterSend = field(default=nothing_after, compare=False)
 
 
-Outcome = Said | Refused | Marked | Dealt | Edited | Closed
+Outcome = Said | Refused | Marked | Noted | Dealt | Edited | Closed
 
 
 def text_of(outcome: Outcome) -> str:

@@ -40,6 +40,7 @@ from bot.play.round.outcomes import (
     Dealt,
     Edited,
     Marked,
+    Noted,
     Refused,
     Said,
 )
@@ -322,7 +323,7 @@ class Rounds:
     # --- the status under the deal, and passing ------------------------------------------------
 
     def status(self, current: OpenRound, notice: str | None = None,
-               reaction: str | None = None) -> Edited | Marked | None:
+               reaction: str | None = None) -> Edited | Marked | Noted:
         """The deal with its status as it stands, if it may be written now; else the STATUS
         alarm is set to write it when it may (at most once every STATUS_EVERY seconds), and a
         `reaction` (if given) marks what asked for it meanwhile. A deal never sent can't be
@@ -336,7 +337,8 @@ class Rounds:
             if not self.table.scheduler.pending(STATUS, record.chat_id, record.topic):
                 self.table.scheduler.set(Alarm(STATUS, record.chat_id, record.id, record.topic),
                                          wait)
-            return Marked(reaction, notice or line) if reaction is not None else None
+            return Marked(reaction, notice or line) if reaction is not None else \
+                Noted(notice or line)
         current.status_at = self.clock()
         return Edited(record, self.deal_view(current), worded, self.actions(current),
                       notice if notice is not None else line)
@@ -379,7 +381,7 @@ class Rounds:
             return closed or Refused(texts("no_round"))
         notice = texts("pass_noted", count=len(passers), answered=len(answerers))
         shown = self.status(opened, notice, PASSED_REACTION)
-        return shown if shown is not None else Marked(PASSED_REACTION, notice)
+        return shown if not isinstance(shown, Noted) else Marked(PASSED_REACTION, notice)
 
     # --- the end -------------------------------------------------------------------------------
 

@@ -29,10 +29,9 @@ async def test_full_round_in_a_group(telegram: BotApiEmulator, make_bot):
     assert len(hand) == 4 and "24" in deal.text
 
     wrong_answer = "+".join(map(str, hand)) if sum(hand) != 24 else "*".join(map(str, hand))
-    said = await telegram.say(GROUP, BEN, f"/a {wrong_answer}")
-    assert await telegram.wait_for(lambda: any(r.message_id == said["message_id"]
-                                               for r in telegram.reactions), 15)
-    assert telegram.reactions[-1].emoji == "👎"  # marked, not a message
+    await telegram.say(GROUP, BEN, f"/a {wrong_answer}")
+    assert await telegram.wait_for(lambda: any(  # in the deal's status, not a message
+        e.message_id == deal.message_id and "👎 Ben: " in e.text for e in telegram.edits), 15)
 
     await telegram.say(GROUP, ANN, solve(hand)[0], reply_to=deal.message_id)
     won = await telegram.reply(GROUP)

@@ -411,3 +411,14 @@ def test_why_an_answer_does_not_win_in_a_few_words(texts, said):
         why.append(countdown.why_text(countdown_judge(answer, tiles.hand, 831, True), tiles,
                                       texts))
     assert why == said
+
+
+async def test_a_groups_language_is_one_of_its_settings(harness: Harness):
+    harness.telegram.promote(GROUP, ALICE["id"])
+    panel = await ask(harness, "/settings")
+    assert "Language: English" in panel.text
+    assert (await press(harness, panel.message_id, ALICE, "中文")).text == "已保存。"
+    shown = harness.telegram.edits[-1].text
+    assert shown.startswith("⚙️ 这个群的设置") and shown.endswith("✅ 语言：中文，从下一局起。")
+    assert labels(harness, panel.message_id)[-1] == "English"
+    assert "算出" in (await ask(harness, "/play", BOB)).text  # the next deal, in Chinese

@@ -71,6 +71,14 @@ class OpenRound:
             self.notes[note[0]] = note[1]
         return markup.clip("\n".join([base, *self.notes.values()]))
 
+    def noted(self, kind: str, line: str) -> str:
+        """The line of this kind under the deal is now `line` (none, if empty)."""
+        if line:
+            self.notes[kind] = line
+        else:
+            self.notes.pop(kind, None)
+        return line
+
     def attempted(self, attempt: Attempt) -> None:
         """An answer that did not win: the status names it; a valid Countdown answer stands
         if it is its player's closest (the earlier one keeps a tie)."""

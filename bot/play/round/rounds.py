@@ -330,8 +330,7 @@ class Rounds:
         edited: its `notice` is then said."""
         record = current.record
         worded = self.people.round_texts(record)  # the deal's language
-        line = status_line(current, worded, len(current.answered))
-        current.notes["status"] = line
+        line = current.noted("status", status_line(current, worded, len(current.answered)))
         wait = current.status_due(self.clock(), STATUS_EVERY)
         if wait > 0 and record.message_id is not None:
             if not self.table.scheduler.pending(STATUS, record.chat_id, record.topic):
@@ -350,7 +349,7 @@ class Rounds:
             return None
         current.status_at = self.clock()
         texts = self.people.round_texts(current.record)
-        current.notes["status"] = status_line(current, texts, len(current.answered))
+        current.noted("status", status_line(current, texts, len(current.answered)))
         return Edited(current.record, self.deal_view(current), texts, self.actions(current), "")
 
     async def pass_round(self, chat: Chat, player: Player, is_admin: AdminCheck | None = None,

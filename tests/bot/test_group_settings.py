@@ -118,10 +118,11 @@ async def test_settings_are_for_admins_and_apply_from_the_next_round(bot: Harnes
     assert len(bot.services.rounds.open_round(GROUP).hand) == 5
     assert labels(bot, dealt.message_id) == ["Reveal"]  # hints off: no Hint button
     assert "Hints are off in this group" in (await ask(bot, "/hint", BOB)).text
-    assert "/play 4" and len((await _replay_4(bot)).hand) == 4  # asked for: still dealt
+    assert len((await _replay_4(bot)).hand) == 4  # /play 4 asks for four: it is dealt
 
 
 async def _replay_4(bot: Harness):
+    """The round on revealed by its starter, then /play 4: the round it deals."""
     await bot.send(GROUP, BOB, "/reveal")
     await bot.telegram.reply(GROUP)
     await bot.send(GROUP, BOB, "/play 4")

@@ -423,3 +423,21 @@ async def test_a_groups_language_is_one_of_its_settings(harness: Harness):
     assert shown.startswith("⚙️ 这个群的设置") and shown.endswith("✅ 语言：中文，从下一局起。")
     assert labels(harness, panel.message_id)[-1] == "English"
     assert "算出" in (await ask(harness, "/play", BOB)).text  # the next deal, in Chinese
+
+
+async def test_a_yahtzee_round_all_its_guessers_passed_ends_at_once(harness: Harness):
+    dealt = await ask(harness, "/yahtzee")
+    assert labels(harness, dealt.message_id) == ["Pass", "Reveal"]  # guesses write no status
+    _, high = total_bounds(harness.services.rounds.open_round(GROUP).hand)
+    await harness.send(GROUP, BOB, f"/a {high}")
+    await harness.send(GROUP, CAROL, f"/a {high - 1}")
+    assert [r.emoji for r in harness.telegram.reactions] == ["✍", "✍"]  # sealed, as before
+    refused = await press(harness, dealt.message_id, ALICE, "Pass")  # she never guessed
+    assert refused.text.startswith("Only players who answered this round can /pass")
+    assert (await press(harness, dealt.message_id, BOB, "Pass")).text == \
+        "You passed: 1 of 2 who answered have."
+    before = sent_count(harness)
+    await harness.send(GROUP, CAROL, "/pass")
+    result = await harness.telegram.reply(GROUP)
+    assert sent_count(harness) == before + 1 and "Everyone who answered passed" in result.text
+    assert harness.services.rounds.open_round(GROUP) is None

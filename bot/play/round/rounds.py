@@ -73,9 +73,12 @@ def hint_points(points: int) -> int:
 def deal_actions(record: Round, hints: bool = True, answered: bool = False
                  ) -> tuple[str, ...]:
     """The buttons under a deal: Hint (in games that give hints, where the chat has them on),
-    Pass once someone answered (in a group), and Reveal."""
-    hint = (HINT,) if hints and GAMES[record.game].gives_hints else ()
-    passing = (PASS,) if answered and record.chat_id < 0 else ()
+    Pass in a group once someone answered — from the start where guesses are sealed (Yahtzee:
+    a guess is marked with a reaction and writes no status, so the deal would never show it
+    otherwise) — and Reveal."""
+    rules = GAMES[record.game]
+    hint = (HINT,) if hints and rules.gives_hints else ()
+    passing = (PASS,) if (answered or rules.guesses is not None) and record.chat_id < 0 else ()
     return hint + passing + (REVEAL,)
 
 

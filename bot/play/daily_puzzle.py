@@ -1,0 +1,68 @@
+"""The daily puzzle's rules, apart from any chat or store: which hand a UTC day deals (the same
+for everyone, from the date alone), when that day ends, and a player's streak of days solved.
+No I/O, no clock of its own: every function is handed the time or the days."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from datetime import UTC, date, datetime, timedelta
+from functools import lru_cache
+
+from bot.play.games.twentyfour import FOURS
+from solver import is_solvable
+from solver.rating import level
+
+TARGET = 24
+LEVEL = "medium"  # hard enough to be worth a day, easy enough that most players finish it
+DAY = 86400
+
+
+def day_of(at: float) -> str:
+    """The UTC day of a moment, as the stores key it: "2026-11-24"."""
+    return datetime.fromtimestamp(at, UTC).date().isoformat()
+
+
+def day_start(day: str) -> float:
+    """The moment a UTC day begins."""
+    return datetime.fromisoformat(day).replace(tzinfo=UTC).timestamp()
+
+
+def seconds_left(at: float) -> float:
+    """How long the day of this moment still runs (its puzzle stays unsolvable by the bot)."""
+    return day_start(day_of(at)) + DAY - at
+
+
+@lru_cache(maxsize=8)
+def daily_hand(day: str) -> tuple[int, ...]:
+    """The day's hand of four numbers 1..13 for 24: a hash of the date picks a place among
+    every hand of four, and the first hand from there (wrapping round) that is solvable and
+    rated LEVEL is the day's, shown in an order drawn from the same hash. The same on every
+    process and every restart, and it needs no store."""
+    digest = int.from_bytes(hashlib.sha256(f"daily 24 {day}".encode()).digest()[:8], "big")
+    start = digest % len(FOURS)
+    for step in range(len(FOURS)):
+        hand = FOURS[(start + step) % len(FOURS)]
+        if is_solvable(list(hand), TARGET) and level(hand, TARGET) == LEVEL:
+            shown = list(hand)
+            random.Random(digest).shuffle(shown)
+            return tuple(shown)
+    raise AssertionError("no hand of four has the daily level")  # 1362 are solvable
+
+
+def streaks(days: list[str], today: str) -> tuple[int, int]:
+    """(current, best) runs of consecutive days solved. The current run ends today, or
+    yesterday while today is not solved yet (a streak lives until a day passes unsolved)."""
+    solved = sorted({date.fromisoformat(d) for d in days})
+    best, run, previous = 0, 0, None
+    for day in solved:
+        run = run + 1 if previous is not None and day - previous == timedelta(days=1) else 1
+        best, previous = max(best, run), day
+    last = date.fromisoformat(today)
+    alive = previous is not None and (last - previous) <= timedelta(days=1)
+    return (run if alive else 0), best
+
+
+assert streaks(["2026-01-01", "2026-01-02", "2026-01-04"], "2026-01-05") == (1, 2)
+assert streaks(["2026-01-01", "2026-01-02"], "2026-01-04") == (0, 2)
+assert day_of(day_start("2026-11-24") + DAY - 1) == "2026-11-24"

@@ -186,3 +186,42 @@ async def test_forget_in_postgres_waits_for_a_close_in_flight(stores: Stores) ->
     await asyncio.gather(stores.forgetting.forget_user(ANN),
                          stores.rounds.close_round(current.id, "won", 3002.0, BEN, "x", 10, 2.0))
     assert not any(key[1] == ANN for key in await consistent(stores))
+
+
+def test_the_new_statements_are_written_once_for_both_databases():
+    import re
+    import sqlite3
+
+    from bot.store.sql import daily, forgetting
+    from bot.store.sqlite.migrations import MIGRATIONS, statements
+    from tests.bot.test_store_queries import named_statements
+
+    connection = sqlite3.connect(":memory:")
+    for script in MIGRATIONS:
+        for statement in statements(script):
+            connection.execute(statement)
+    for module in (daily, forgetting):
+        written = dict(named_statements(module.QMARK))
+        rendered = dict(named_statements(module.NUMBERED))
+        for name, sql in written.items():
+            assert re.sub(r"\$\d+", "?", rendered[name]) == sql, name
+            connection.execute("EXPLAIN " + sql, [None] * sql.count("?"))
+    connection.close()
+
+
+async def test_postgres_prepares_the_new_statements(postgres_url: str) -> None:
+    import asyncpg
+
+    from bot.store.postgres import CHAT_LOCK, USER_LOCKS
+    from bot.store.sql import daily, forgetting, scores
+    from tests.bot.test_store_queries import named_statements
+
+    connection = await asyncpg.connect(postgres_url)
+    try:
+        for module in (daily, forgetting, scores):
+            for _name, sql in named_statements(module.NUMBERED):
+                await connection.prepare(sql)
+        await connection.prepare(CHAT_LOCK)
+        await connection.prepare(USER_LOCKS)
+    finally:
+        await connection.close()

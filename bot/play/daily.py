@@ -56,8 +56,8 @@ class Daily:
         now = self.clock()
         day, texts = day_of(now), self.people.texts(chat, player)
         done = await self.store.daily_result(day, player.id)
-        if done is not None:
-            return DailyReply(await self._solved(texts, done, now), go_private=False)
+        if done is not None:  # in a group, without the answer: others may not have it
+            return DailyReply(await self._solved(texts, done, now, shown=chat.type == "private"))
         self._saw(player.id, day, now)
         key = "daily_deal_private" if chat.type == "private" else "daily_deal_group"
         return DailyReply(texts(key, numbers=markup.numbers(daily_hand(day)), target=TARGET,
@@ -88,11 +88,14 @@ class Daily:
         assert done is not None
         return DailyReply(await self._solved(texts, done, now, just=True))
 
-    async def _solved(self, texts: Texts, done: DailyResult, now: float,
-                      just: bool = False) -> str:
+    async def _solved(self, texts: Texts, done: DailyResult, now: float, just: bool = False,
+                      shown: bool = True) -> str:
+        """The person's result of the day, their place and streak (`shown`: with the answer,
+        said in their private chat only)."""
         current, best = streaks(await self.store.daily_days(done.user_id), day_of(now))
         rank = await self.store.daily_rank(done.day, done.user_id)
-        return texts("daily_solved" if just else "daily_already", answer=markup.code(done.answer),
+        key = "daily_solved" if just else "daily_already" if shown else "daily_already_group"
+        return texts(key, answer=markup.code(done.answer), name=markup.name(done.name),
                      took=clock_time(done.seconds), rank=rank or 1,
                      count=await self.store.daily_count(done.day), streak=current, best=best,
                      left=time_left(texts, now))

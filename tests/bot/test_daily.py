@@ -10,6 +10,7 @@ import time
 from bot.play.daily_puzzle import daily_hand, day_of, day_start, streaks
 from bot.play.guards.live import EVERYONE, LivePuzzles
 from bot.store.records import Round
+from bot.text import markup
 from solver import solve
 from tests.bot.conftest import Harness
 
@@ -178,3 +179,18 @@ async def test_the_time_taken_runs_from_the_first_sight_of_the_hand(harness: Har
     assert "in 1:02:05" in unseen.text  # counted from the start of the day
     assert [r.user_id for r in await harness.stores.daily.daily_board("2030-03-01")] == \
         [ANN["id"], BEN["id"]]
+
+
+async def test_a_group_is_never_shown_a_solver_s_answer(harness: Harness):
+    hand = list(harness.services.community.daily.hand_now())
+    solution = solve(hand)[0]
+    await said(harness, ANN["id"], ANN, f"/daily {solution}")
+    kept = await harness.stores.daily.daily_result(today(), ANN["id"])
+    assert kept is not None
+    mine = await said(harness, ANN["id"], ANN, "/daily")
+    assert markup.code(kept.answer) in mine.html  # in private, the answer is shown
+    in_group = await said(harness, GROUP, ANN, "/daily", kind="group")
+    assert "Ann solved today's puzzle" in in_group.text and "#1 of 1" in in_group.text
+    assert markup.code(kept.answer) not in in_group.html and in_group.reply_markup is None
+    board = await said(harness, GROUP, BEN, "/top daily", kind="group")
+    assert markup.code(kept.answer) not in board.html

@@ -194,3 +194,23 @@ async def test_a_group_is_never_shown_a_solver_s_answer(harness: Harness):
     assert markup.code(kept.answer) not in in_group.html and in_group.reply_markup is None
     board = await said(harness, GROUP, BEN, "/top daily", kind="group")
     assert markup.code(kept.answer) not in board.html
+
+
+async def test_no_round_deals_the_daily_hand(stores, pool):
+    """A round dealt the day's hand would show its answers in that chat: the dealer sets such
+    hands aside (same seed, same stock: the second bot would deal the first one's hand)."""
+    from bot.play.people import Chat, Player
+    from bot.play.round.outcomes import Dealt
+    from tests.bot.conftest import Clock, new_services
+
+    group, ann = Chat(-2605, "group", "G"), Player(264, "Ann")
+    first, _ = new_services(stores, pool, Clock(), seed=7)
+    dealt = await first.rounds.play(group, ann, "24")
+    assert isinstance(dealt, Dealt)
+    hand = dealt.round.hand
+    await first.rounds.reveal(group, ann)
+
+    again, _ = new_services(stores, pool, Clock(), seed=7)
+    again.table.live.hold_daily(lambda: hand)
+    dealt = await again.rounds.play(Chat(-2606, "group", "G"), ann, "24")
+    assert isinstance(dealt, Dealt) and sorted(dealt.round.hand) != sorted(hand)

@@ -59,6 +59,7 @@ async def test_a_private_start_offers_to_add_the_bot_to_a_group(harness: Harness
     [[button]] = sent.reply_markup["inline_keyboard"]
     assert button["url"] == f"https://t.me/{harness.app.bot.username}?startgroup=true"
     assert button["text"] == "➕ Add me to a group"
+    assert "/daily" in sent.text and "/play" in sent.text
     await harness.send(-2604, ANN, "/start")
     assert (await harness.telegram.reply(-2604)).reply_markup is None
     zh = {**ANN, "language_code": "zh"}

@@ -5,6 +5,7 @@ No I/O, no clock of its own: every function is handed the time or the days."""
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
@@ -36,18 +37,25 @@ def seconds_left(at: float) -> float:
 @lru_cache(maxsize=8)
 def daily_hand(day: str) -> tuple[int, ...]:
     """The day's hand of four numbers 1..13 for 24: a hash of the date picks a place among
-    every hand of four, and the first hand from there (wrapping round) that is solvable and
-    rated LEVEL is the day's, shown in an order drawn from the same hash. The same on every
-    process and every restart, and it needs no store."""
+    every hand of four, and the first hand from there (wrapping round) that is solvable,
+    rated LEVEL and not `obvious` is the day's, shown in an order drawn from the same hash.
+    The same on every process and every restart, and it needs no store."""
     digest = int.from_bytes(hashlib.sha256(f"daily 24 {day}".encode()).digest()[:8], "big")
     start = digest % len(FOURS)
     for step in range(len(FOURS)):
         hand = FOURS[(start + step) % len(FOURS)]
-        if is_solvable(list(hand), TARGET) and level(hand, TARGET) == LEVEL:
+        if is_solvable(list(hand), TARGET) and level(hand, TARGET) == LEVEL \
+                and not obvious(hand):
             shown = list(hand)
             random.Random(digest).shuffle(shown)
             return tuple(shown)
     raise AssertionError("no hand of four has the daily level")  # 1362 are solvable
+
+
+def obvious(hand: tuple[int, ...]) -> bool:
+    """A hand whose plain sum or product is the target: no puzzle for a whole day, whatever
+    the rating (the model rates 2 7 7 8 medium)."""
+    return sum(hand) == TARGET or math.prod(hand) == TARGET
 
 
 def streaks(days: list[str], today: str) -> tuple[int, int]:

@@ -37,9 +37,11 @@ def test_every_day_has_its_own_medium_hand_and_keeps_it():
     from solver.rating import level
 
     hands = {day: daily_hand(day) for day in ("2026-11-24", "2026-11-25", "2027-02-28")}
+    assert sorted(hands["2026-11-24"]) != [2, 7, 7, 8]  # rated medium, but 2+7+7+8 = 24
     assert len(set(map(tuple, map(sorted, hands.values())))) == 3
     for day, hand in hands.items():
         assert len(hand) == 4 and solve(list(hand)) and level(hand) == "medium"
+        assert sum(hand) != 24 and hand[0] * hand[1] * hand[2] * hand[3] != 24
         daily_hand.cache_clear()
         assert daily_hand(day) == hand  # the date alone decides, on any process
 
@@ -214,3 +216,15 @@ async def test_no_round_deals_the_daily_hand(stores, pool):
     again.table.live.hold_daily(lambda: hand)
     dealt = await again.rounds.play(Chat(-2606, "group", "G"), ann, "24")
     assert isinstance(dealt, Dealt) and sorted(dealt.round.hand) != sorted(hand)
+
+
+async def test_wrong_answers_to_the_daily_say_why_and_count_nothing(harness: Harness):
+    hand = list(harness.services.community.daily.hand_now())
+    a, b, c, d = hand
+    for attempt, why in ((f"{a}-{b}-{c}-{d}", "not 24"), ("1+", "can't read"),
+                         (f"{a}*{b}*{c}*{d}*{a}", "❌"), ("(" * 300, "❌")):
+        reply = await said(harness, ANN["id"], ANN, f"/daily {attempt}")
+        assert why in reply.text and "Try again" in reply.text, (attempt, reply.text)
+    assert await harness.stores.daily.daily_result(today(), ANN["id"]) is None
+    zh = await said(harness, ZHAO["id"], ZHAO, "/daily 1+")
+    assert "再试一次" in zh.text

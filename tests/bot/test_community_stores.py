@@ -225,3 +225,38 @@ async def test_postgres_prepares_the_new_statements(postgres_url: str) -> None:
         await connection.prepare(USER_LOCKS)
     finally:
         await connection.close()
+
+
+async def test_the_services_forget_and_reset_on_both_backends(stores: Stores, pool) -> None:
+    """/daily, /forget and /resetscores as the services do them, over each backend."""
+    from bot.play.daily_puzzle import daily_hand, day_of
+    from bot.play.people import Chat, Player
+    from solver import solve
+    from tests.bot.conftest import Clock, new_services
+
+    services, _ = new_services(stores, pool, Clock())
+    community = services.community
+    ann, ben = Player(ANN, "Ann"), Player(BEN, "Ben")
+    group, private = Chat(GROUP, "group", "G"), Chat(ANN, "private")
+    await setup(stores)
+    await play(stores, GROUP, ANN, (BEN,))
+    day = day_of(1000.0)
+    solved = await community.daily.answer(private, ann, solve(list(daily_hand(day)))[0])
+    assert "Solved" in solved.text and await stores.daily.daily_days(ANN) == [day]
+
+    asked = community.privacy.ask_forget(private, ann)
+    assert not isinstance(asked, str)
+    assert (await community.privacy.press(asked.token, True, private, ben)).text is None
+    done = await community.privacy.press(asked.token, True, private, ann)
+    assert done.notice == "Deleted." and await stores.daily.daily_days(ANN) == []
+    assert await stores.people.user_name(ANN) is None
+    assert not any(key[1] == ANN for key in await consistent(stores))
+
+    async def admin() -> bool:
+        return True
+
+    asked = await community.privacy.ask_reset(group, ben, admin)
+    assert not isinstance(asked, str)
+    await community.privacy.press(asked.token, True, group, ben)
+    assert await stores.scores.board(Board(GROUP)) == []
+    assert await consistent(stores) == {}

@@ -59,7 +59,7 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler, *,
     table = RoundTable(clock, scheduler)
     budget = WorkBudget()
     closings = Closings()
-    dealer = Dealer(Stock(pool, lambda: rng.getrandbits(64)), budget, deal_seconds, table.live)
+    dealer = Dealer(Stock(pool, lambda: rng.getrandbits(64)), budget, deal_seconds)
     rounds = Rounds(stores.rounds, people, table, dealer, pool, closings, seconds,
                     reads_group_messages=reads_group_messages)
     matches = Matches(stores.matches, stores.people, people, rounds, table, scheduler,

@@ -174,18 +174,28 @@ async def test_forget_of_someone_unknown_changes_nothing(stores: Stores) -> None
 
 
 @pytest.mark.parametrize("backend", ["postgres"], indirect=True)
-async def test_forget_in_postgres_waits_for_a_close_in_flight(stores: Stores) -> None:
-    """A round closing while a person is forgotten: both finish, and the scores stay exact."""
+async def test_forget_in_postgres_beside_closes_in_flight(stores: Stores) -> None:
+    """Rounds closing while people who answered (or started) them are forgotten: every pair
+    finishes, in whichever order, and the scores stay exact."""
     import asyncio
 
     await setup(stores)
-    current = await stores.rounds.open_round(GROUP, "24", (1, 2, 3, 4), 24, "easy", 10, "en",
-                                             3000.0, 3060.0, started_by=BEN)
-    assert current is not None
-    await stores.rounds.record_answer(current.id, ANN, "1+2", False, 3001.0)
-    await asyncio.gather(stores.forgetting.forget_user(ANN),
-                         stores.rounds.close_round(current.id, "won", 3002.0, BEN, "x", 10, 2.0))
-    assert not any(key[1] == ANN for key in await consistent(stores))
+    for i in range(12):
+        user = 100 + i
+        await stores.people.remember_user(user, f"U{i}")
+        current = await stores.rounds.open_round(GROUP, "24", (1, 2, 3, 4), 24, "easy", 10,
+                                                 "en", 3000.0 + i, 3060.0 + i,
+                                                 started_by=user if i % 2 else BEN)
+        assert current is not None
+        await stores.rounds.record_answer(current.id, user, "1+2", False, 3001.0 + i)
+        await stores.rounds.record_answer(current.id, CY, "1+3", False, 3001.0 + i)
+        jobs = [stores.forgetting.forget_user(user),
+                stores.rounds.close_round(current.id, "won", 3002.0 + i, BEN, "x", 10, 2.0)]
+        await asyncio.gather(*(jobs if i % 3 else jobs[::-1]))
+        assert await stores.people.user_name(user) is None
+    scores = await consistent(stores)
+    assert not any(key[1] >= 100 for key in scores)
+    assert scores[(GROUP, BEN, "24")][:3] == (120, 12, 12)
 
 
 def test_the_new_statements_are_written_once_for_both_databases():

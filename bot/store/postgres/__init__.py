@@ -18,8 +18,9 @@ from bot.store.stores import Stores
 # a reset or an erasure takes the scoring locks of the chats whose scores it deletes, after the
 # rounds' rows, as a round's close takes them (bot.store.postgres.people)
 CHAT_LOCK = "SELECT pg_advisory_xact_lock($1)"
-USER_LOCKS = ("SELECT pg_advisory_xact_lock(chat) FROM (SELECT DISTINCT chat_id AS chat "
-              "FROM scores WHERE user_id = $1) AS c ORDER BY chat")
+USER_LOCKS = ("SELECT pg_advisory_xact_lock(chat) FROM (SELECT chat_id AS chat FROM scores "
+              "WHERE user_id = $1 UNION SELECT r.chat_id FROM answers a JOIN rounds r "
+              "ON r.id = a.round_id WHERE a.user_id = $1) AS c ORDER BY chat")
 
 
 async def open_postgres(url: str, migrate_to: int = LATEST) -> Stores:

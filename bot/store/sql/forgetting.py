@@ -19,8 +19,8 @@ from bot.store.sql.connection import Connection, Step, numbered_table
 class ForgetStatements:
     reset_rounds: tuple[str, str]  # (chat,) each: before the scoring lock, as a close does
     reset_scores: str
-    forget_rounds: tuple[str, ...]  # (user,) each
-    forget_scores: tuple[str, ...]
+    forget_rounds: tuple[str, ...]  # (user,) each: the rows of rounds first, as a close does
+    forget_scores: tuple[str, ...]  # after the scoring locks of the chats the person is in
 
 
 QMARK = ForgetStatements(
@@ -28,13 +28,13 @@ QMARK = ForgetStatements(
                   "(SELECT id FROM rounds WHERE chat_id = ? AND status != 'open')",
                   "UPDATE rounds SET winner_id = NULL WHERE chat_id = ? AND status != 'open'"),
     reset_scores="DELETE FROM scores WHERE chat_id = ?",
-    forget_rounds=("DELETE FROM answers WHERE user_id = ?",
-                   "DELETE FROM round_passes WHERE user_id = ?",
-                   "UPDATE rounds SET winner_id = NULL, winning_answer = NULL "
+    forget_rounds=("UPDATE rounds SET winner_id = NULL, winning_answer = NULL "
                    "WHERE winner_id = ?",
                    "UPDATE rounds SET started_by = NULL WHERE started_by = ?",
                    "UPDATE matches SET started_by = NULL WHERE started_by = ?"),
-    forget_scores=("DELETE FROM scores WHERE user_id = ?",
+    forget_scores=("DELETE FROM answers WHERE user_id = ?",
+                   "DELETE FROM round_passes WHERE user_id = ?",
+                   "DELETE FROM scores WHERE user_id = ?",
                    "DELETE FROM daily_results WHERE user_id = ?",
                    "UPDATE chats SET title = NULL, lang = NULL WHERE id = ? AND type = 'private'",
                    "DELETE FROM chat_settings WHERE chat_id = ?",
@@ -45,8 +45,9 @@ NUMBERED = numbered_table(QMARK)
 
 class Forgetting:
     """`chat_lock` and `user_locks`: what takes the scoring locks of a chat, or of the chats
-    where a person has scores, before their scores are deleted (PostgreSQL's concurrent
-    writers; none with SQLite's single writer)."""
+    where a person has scores or answers, before their answers and scores are deleted (so a
+    round closing there meanwhile has either scored and is deleted, or scores after, without
+    them); PostgreSQL's concurrent writers only, none with SQLite's single writer."""
 
     def __init__(self, db: Connection, sql: ForgetStatements, chat_lock: str = "",
                  user_locks: str = "") -> None:

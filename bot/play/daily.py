@@ -12,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.play.daily_puzzle import TARGET, daily_hand, day_of, day_start, seconds_left, streaks
+from bot.play.daily_puzzle import (
+    TARGET,
+    daily_hand,
+    daily_hands,
+    day_of,
+    day_start,
+    seconds_left,
+    streaks,
+)
 from bot.play.games import GAMES
 from bot.play.games.twentyfour import GAME, judge
 from bot.play.guards.live import LivePuzzles
@@ -45,6 +53,7 @@ class Daily:
         self.pool = pool
         self.clock = clock
         self._seen: dict[int, tuple[str, float]] = {}  # user -> (day, first shown that day)
+        daily_hands()  # made now, at start-up, rather than in the first request's turn
         live.hold_daily(self.hand_now)
 
     def hand_now(self) -> tuple[int, ...]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import time
 
-from bot.play.daily_puzzle import daily_hand, day_of, day_start, streaks
+from bot.play.daily_puzzle import daily_hand, daily_hands, day_of, day_start, streaks
 from bot.play.guards.live import EVERYONE, LivePuzzles
 from bot.store.records import Round
 from bot.text import markup
@@ -42,8 +42,26 @@ def test_every_day_has_its_own_medium_hand_and_keeps_it():
     for day, hand in hands.items():
         assert len(hand) == 4 and solve(list(hand)) and level(hand) == "medium"
         assert sum(hand) != 24 and hand[0] * hand[1] * hand[2] * hand[3] != 24
-        daily_hand.cache_clear()
-        assert daily_hand(day) == hand  # the date alone decides, on any process
+        assert daily_hand(day) == hand  # the date alone decides
+
+
+def test_no_hand_comes_back_before_every_hand_was_dealt():
+    from datetime import date, timedelta
+
+    count = len(daily_hands())
+    days = [(date(2026, 1, 1) + timedelta(days=i)).isoformat() for i in range(count + 1)]
+    hands = [tuple(sorted(daily_hand(day))) for day in days]
+    assert len(set(hands[:count])) == count and hands[count] == hands[0]
+
+
+def test_the_hands_do_not_depend_on_the_process():
+    import subprocess
+    import sys
+
+    code = "from bot.play.daily_puzzle import daily_hand; print(daily_hand('2026-11-24'))"
+    made = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, env={"PYTHONHASHSEED": "123"})
+    assert made.stdout.strip() == str(daily_hand("2026-11-24"))
 
 
 def test_streaks_count_consecutive_days_and_survive_until_a_day_is_missed():

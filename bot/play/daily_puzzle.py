@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
 from functools import cache
 
@@ -45,11 +46,11 @@ def daily_hands() -> tuple[tuple[int, ...], ...]:
     return tuple(eligible)
 
 
-def daily_hand(day: str) -> tuple[int, ...]:
-    """The day's hand: the days walk `daily_hands` in turn (no hand comes back before all have
-    been dealt), each shown in an order drawn from its date. The same on every process and
-    every restart, from the date alone: it needs no store."""
-    hands = daily_hands()
+def daily_hand(day: str, hands: Sequence[tuple[int, ...]] | None = None) -> tuple[int, ...]:
+    """The day's hand: the days walk `daily_hands` (or `hands`) in turn (no hand comes back
+    before all have been dealt), each shown in an order drawn from its date. The same on every
+    process and every restart, from the date alone: it needs no store."""
+    hands = hands or daily_hands()
     shown = list(hands[date.fromisoformat(day).toordinal() % len(hands)])
     random.Random(f"daily 24 {day}").shuffle(shown)
     return tuple(shown)

@@ -47,13 +47,11 @@ class Pressed:
 
 class Privacy:
     def __init__(self, store: ForgetStore, people: People, daily: Daily,
-                 clock: Callable[[], float],
-                 forgotten: Callable[[int], None] = lambda user_id: None) -> None:
+                 clock: Callable[[], float]) -> None:
         self.store = store
         self.people = people
         self.daily = daily
         self.clock = clock
-        self.forgotten = forgotten  # what else in memory must drop a person
         self._pending: dict[str, Pending] = {}
 
     def text(self, chat: Chat, player: Player) -> str:
@@ -97,7 +95,6 @@ class Privacy:
             await self.store.forget_user(player.id)
             self.people.forget(player.id)
             self.daily.forget(player.id)
-            self.forgotten(player.id)
             return Pressed(texts("forget_done"), texts("forget_done_notice"))
         await self.store.reset_chat(chat.id)
         return Pressed(texts("reset_done", name=markup.name(player.first_name)),

@@ -6,9 +6,8 @@
 #include "search.h"
 
 void search_init(Search *s, const int64_t *sorted, int n, bool integer_only) {
-    memset(s, 0, sizeof *s);
     hand_init(&s->hand, sorted, n);
-    keys_init(&s->keys, &s->hand);
+    s->keys.hand = &s->hand;
     s->integer_only = integer_only;
     trim_value_cache();
 }
@@ -23,7 +22,32 @@ void search_free(Search *s) {
     free(s->stack);
     free(s->mark);
     keys_free(&s->keys);
-    hand_free(&s->hand);
+    memset(s, 0, sizeof *s);
+}
+
+/* the bytes of the buffers a search keeps for the next hand */
+static size_t kept_bytes(const Search *s) {
+    return (s->made.cap + s->listed.cap) * sizeof(Slot) + s->cap_lists * sizeof(KeyList) +
+           (s->cap_pool + s->cap_stack + s->cap_mark) * sizeof(KeyId) + keys_bytes(&s->keys);
+}
+
+void search_clear(Search *s) {
+    if (kept_bytes(s) > SEARCH_KEEP_BYTES) {
+        search_free(s);
+        return;
+    }
+    for (int m = 0; m < (1 << s->hand.n); m++) {  /* no other sub-hand has values */
+        if (s->owned[m]) value_set_free(s->values[m]);
+        s->values[m] = NULL, s->owned[m] = false;
+    }
+    qmap_clear(&s->made);
+    qmap_clear(&s->listed);
+    s->n_lists = s->n_pool = s->n_stack = 0;
+    if (s->serial > UINT32_MAX / 2) {  /* marks are told apart by serial: start them again */
+        if (s->cap_mark) memset(s->mark, 0, s->cap_mark * sizeof *s->mark);
+        s->serial = 0;
+    }
+    keys_clear(&s->keys);
 }
 
 /* ---- value sets of small sub-hands ---- */
@@ -114,7 +138,14 @@ static int wanted(Q v, Q a, bool integer_only, Op *op, Q *b) {
     if (c <= 0) op[n] = A_MINUS_B, b[n++] = q_sub(a, v);
     op[n] = B_MINUS_A, b[n++] = q_add(v, a);
     if (q_is_zero(a)) return n;
-    Q products[3] = {q_div(v, a), q_div(a, v), q_mul(v, a)};
+    Q products[3];
+    if (q_is_int(v) && q_is_int(a) && v.num > 0 && a.num > 0) {  /* one gcd, not six */
+        int64_t g = (int64_t)gcd64((uint64_t)v.num, (uint64_t)a.num), x = v.num, y = a.num;
+        if (g != 1) x /= g, y /= g;
+        products[0] = (Q){x, y}, products[1] = (Q){y, x}, products[2] = q_mul(v, a);
+    } else {
+        products[0] = q_div(v, a), products[1] = q_div(a, v), products[2] = q_mul(v, a);
+    }
     for (int i = 0; i < 3; i++)
         if (!integer_only || q_is_int(products[i])) op[n] = (Op)(A_TIMES_B + i), b[n++] = products[i];
     return n;

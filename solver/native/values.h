@@ -16,14 +16,32 @@
 typedef struct {
     Q *value;  /* in the order found; ascending once sorted */
     uint32_t n, cap;
-    QMap set;  /* the same values, for membership */
+    Q *slot;   /* the same values, for membership: open addressing, den 0 an empty slot; only
+                  the values, no tag or payload, so more of the sets a search asks stay in cache */
+    uint32_t slot_cap;
     bool sorted;
+    /* a bit per hash of the values held (their hash's high bits): most values asked for are
+     * not in the set, and this line answers them without reaching for the slots */
+    uint64_t filter[8];
 } ValueSet;
+
+/* a value's bit in a set's filter: its hash's top bits (the low ones pick its slot) */
+static inline int filter_word(uint64_t hash) { return (int)(hash >> 61); }
+static inline uint64_t filter_bit(uint64_t hash) { return 1ull << ((hash >> 55) & 63); }
 
 ValueSet *value_set_new(void);
 void value_set_free(ValueSet *set);
 void add_value(ValueSet *set, Q v);
-static inline bool has_value(const ValueSet *set, Q v) { return qmap_find(&set->set, 0, v) != NULL; }
+
+static inline bool has_value(const ValueSet *set, Q v) {
+    uint64_t hash = q_hash(v);
+    if (!(set->filter[filter_word(hash)] & filter_bit(hash))) return false;  /* no slot read */
+    uint32_t mask = set->slot_cap - 1;
+    for (uint32_t i = (uint32_t)hash & mask;; i = (i + 1) & mask) {
+        if (set->slot[i].den == 0) return false;
+        if (q_eq(set->slot[i], v)) return true;
+    }
+}
 void sort_values(ValueSet *set);
 
 /* the cached values of these numbers (sorted), or NULL */

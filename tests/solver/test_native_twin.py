@@ -215,3 +215,27 @@ def test_threads_at_once():
     alone = [solve(hand, 24) for hand in hands]
     with ThreadPoolExecutor(4) as pool:
         assert list(pool.map(solve, hands * 4, [24] * len(hands) * 4)) == alone * 4
+
+
+@needs_core
+def test_a_search_kept_between_solves_starts_clean():
+    """Each thread keeps its last search and reuses its memory (module.c: spare), and the
+    splits of each shape of hand (hand.c): whatever came before — a hand of another shape, a
+    seven-number hand that grew it past what is kept, a solve that overflowed or whose rules
+    answered wrong — the next answers are the pure solver's."""
+    hands = [(1, 1, 2, 12), (3, 3, 8, 8), (2, 5, 5, 10), (1, 2, 3, 4, 5), (4, 4, 10, 10)]
+    with pure():
+        expected = [solve(hand, 24) for hand in hands]
+    before = [
+        lambda: solve((1, 2, 3, 4, 5, 6, 7), 24),
+        lambda: CORE.expressions((1, *BIG), 1, False),  # OverflowError midway
+        lambda: CORE.classes((0, 2, 3, 3, 5), 0, False, lambda key: (0, "+", (), ())),
+        lambda: CORE.classes((0, 2, 3, 3, 5), 0, False, lambda key: 1 // 0),
+        lambda: solve((13, 13, 13, 13), 24),
+    ]
+    for step in before:
+        try:
+            step()
+        except (OverflowError, TypeError, ZeroDivisionError):
+            pass
+        assert [solve(hand, 24) for hand in reversed(hands)] == expected[::-1]

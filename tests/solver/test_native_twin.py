@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from fractions import Fraction
 
 import pytest
@@ -234,8 +234,6 @@ def test_a_search_kept_between_solves_starts_clean():
         lambda: solve((13, 13, 13, 13), 24),
     ]
     for step in before:
-        try:
+        with suppress(OverflowError, TypeError, ZeroDivisionError):
             step()
-        except (OverflowError, TypeError, ZeroDivisionError):
-            pass
         assert [solve(hand, 24) for hand in reversed(hands)] == expected[::-1]

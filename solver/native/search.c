@@ -91,7 +91,6 @@ const ValueSet *values_of(Search *s, Mask m) {
         s->owned[m] = true;  /* until the cache has it: a failure midway frees it */
         build_values(s, m, set);
         if (n <= CACHED) {
-            sort_values(set);
             cache_values(numbers, n, s->integer_only, set);
             s->owned[m] = false;
         }
@@ -99,11 +98,13 @@ const ValueSet *values_of(Search *s, Mask m) {
     return s->values[m] = set;
 }
 
-const ValueSet *ordered_values(Search *s, Mask m) {
-    const ValueSet *set = values_of(s, m);
-    if (s->owned[m]) sort_values(s->values[m]);  /* the search's own set, sorted in place */
-    else if (!set->sorted) fail(FAIL_INTERNAL);  /* a cached set is sorted before it is shared */
-    return set;
+const Q *ordered_values(Search *s, Mask m, uint32_t *n) {
+    values_of(s, m);
+    ValueSet *set = s->values[m];
+    *n = set->n;
+    if (!s->owned[m]) return sorted_copy(set);  /* a cached set, shared: its order stays */
+    sort_values(set);  /* the search's own set, sorted in place */
+    return set->value;
 }
 
 static bool in_values(Search *s, Mask m, Q v) { return has_value(values_of(s, m), v); }
@@ -123,7 +124,9 @@ typedef struct {
     const Split *splits;
     int n_splits, split;
     Mask small, big;
-    const ValueSet *small_values, *big_values;  /* big_values: NULL past SMALL numbers */
+    const Q *small_values;  /* ascending */
+    uint32_t n_small;
+    const ValueSet *big_values;  /* NULL past SMALL numbers */
     uint32_t next_a;
     Q a;
     Op op[6];
@@ -169,7 +172,7 @@ static bool next_split(Search *s, Hits *h) {
         small = big, big = t;
     }
     h->small = small, h->big = big;
-    h->small_values = ordered_values(s, small);
+    h->small_values = ordered_values(s, small, &h->n_small);
     h->big_values = mask_size(big) <= SMALL ? values_of(s, big) : NULL;
     h->next_a = 0, h->n_wanted = h->w = 0;
     return true;
@@ -186,8 +189,8 @@ static bool next_hit(Search *s, Hits *h, Hit *out) {
                 return true;
             }
         }
-        if (h->small_values && h->next_a < h->small_values->n) {
-            h->a = h->small_values->value[h->next_a++];
+        if (h->next_a < h->n_small) {
+            h->a = h->small_values[h->next_a++];
             h->n_wanted = wanted(h->v, h->a, s->integer_only, h->op, h->b);
             h->w = 0;
         } else if (!next_split(s, h)) {
@@ -266,9 +269,10 @@ static bool walk_zero(Search *s, Mask m, Visit visit, void *context) {
     for (int i = 0; i < n; i++) {
         Mask left = split[i].left, right = split[i].right;
         Mask small = mask_size(left) <= mask_size(right) ? left : right, big = left ^ right ^ small;
-        const ValueSet *values = ordered_values(s, small);
-        for (uint32_t j = 0; j < values->n; j++) {
-            Q a = values->value[j];
+        uint32_t n_values;
+        const Q *values = ordered_values(s, small, &n_values);
+        for (uint32_t j = 0; j < n_values; j++) {
+            Q a = values[j];
             if (!can_make(s, big, a)) continue;
             KeyList la = expressions(s, small, a), lb = expressions(s, big, a);
             if (walk_pairs(s, la, lb, q_is_zero(a) ? A_PLUS_B : A_MINUS_B, q_int(0), visit, context))

@@ -50,8 +50,8 @@ void search_clear(Search *s);
 void search_free(Search *s);
 
 const ValueSet *values_of(Search *s, Mask m);
-/* the same, its values ascending (the order the pure solver lists them in) */
-const ValueSet *ordered_values(Search *s, Mask m);
+/* its values ascending (the order the pure solver lists them in), *n of them */
+const Q *ordered_values(Search *s, Mask m, uint32_t *n);
 bool can_make(Search *s, Mask m, Q v);
 /* whether the sub-hand makes v, asked once (no value set of the whole is built) */
 bool reaches(Search *s, Mask m, Q v);

@@ -14,6 +14,7 @@ void value_set_free(ValueSet *set) {
     if (set == NULL) return;
     free(set->value);
     free(set->slot);
+    free(set->ascending);
     free(set);
 }
 
@@ -70,6 +71,17 @@ static void sort_range(Q *v, uint32_t n) {
 void sort_values(ValueSet *set) {
     if (!set->sorted) sort_range(set->value, set->n);
     set->sorted = true;
+}
+
+const Q *sorted_copy(ValueSet *set) {
+    if (set->sorted) return set->value;
+    if (set->ascending == NULL) {
+        Q *copy = checked_realloc(NULL, (set->n ? set->n : 1) * sizeof *copy);
+        memcpy(copy, set->value, set->n * sizeof *copy);
+        sort_range(copy, set->n);
+        set->ascending = copy;
+    }
+    return set->ascending;
 }
 
 /* ---- the cache ---- */

@@ -20,6 +20,7 @@ typedef struct {
                   the values, no tag or payload, so more of the sets a search asks stay in cache */
     uint32_t slot_cap;
     bool sorted;
+    Q *ascending;  /* a sorted copy, made when first asked (sorted_copy) */
     /* a bit per hash of the values held (their hash's high bits): most values asked for are
      * not in the set, and this line answers them without reaching for the slots */
     uint64_t filter[8];
@@ -43,10 +44,14 @@ static inline bool has_value(const ValueSet *set, Q v) {
     }
 }
 void sort_values(ValueSet *set);
+/* the values ascending, without moving them: a copy, made once and kept with the set (a
+ * cached set is shared by every sub-hand of the same numbers, whose loops must not see its
+ * order change; most cached sets are never listed in order at all) */
+const Q *sorted_copy(ValueSet *set);
 
-/* the cached values of these numbers (sorted), or NULL */
+/* the cached values of these numbers, or NULL */
 ValueSet *cached_values(const int64_t *numbers, int n, bool integer_only);
-/* keep a sorted set in the cache, which then owns it */
+/* keep a set in the cache, which then owns it */
 void cache_values(const int64_t *numbers, int n, bool integer_only, ValueSet *set);
 /* empty the cache if it has grown past CACHE_VALUES values, or at once (never while a solve
  * runs on this thread) */

@@ -62,7 +62,10 @@ static inline int q_cmp(Q a, Q b) {
 
 static inline Q q_add(Q a, Q b) {
     if (a.den == 1 && b.den == 1) return q_int(narrow((Wide)a.num + b.num));
-    return q_reduce_wide((Wide)a.num * b.den + (Wide)b.num * a.den, (Wide)a.den * b.den);
+    Wide n = (Wide)a.num * b.den + (Wide)b.num * a.den, d = (Wide)a.den * b.den;
+    if (n >= -INT64_MAX && n <= INT64_MAX && d <= INT64_MAX)  /* the common case, inline */
+        return q_reduce((int64_t)n, (int64_t)d);
+    return q_reduce_wide(n, d);
 }
 
 static inline Q q_sub(Q a, Q b) { return q_add(a, q_neg(b)); }

@@ -124,7 +124,7 @@ static PyObject *row(PyObject *module, PyObject *const *args, Py_ssize_t nargs) 
     size_t size = 0;
     for (int i = 0; i < count; i++) {
         widths[i] = put_number(digits[i], numbers[i]);
-        size += (size_t)widths[i] + 2;
+        size += (size_t)widths[i] + (i ? 2 : 0);  /* ", " before all but the first */
     }
     int total_width = put_number(total, solutions);
     for (Py_ssize_t k = 0; k < solutions; k++) {
@@ -133,19 +133,20 @@ static PyObject *row(PyObject *module, PyObject *const *args, Py_ssize_t nargs) 
             Py_DECREF(found);
             Py_RETURN_NONE;
         }
-        size += (size_t)PyUnicode_GET_LENGTH(text) + 4;
+        size += (size_t)PyUnicode_GET_LENGTH(text) + (k ? 4 : 2);  /* quoted, ", " between */
     }
     static const char head[] = "{\"numbers\": [", mid[] = "], \"target\": ",
                       counted[] = ", \"count\": ", listed[] = ", \"solutions\": [",
                       end[] = "]}\n";
     size_t target_len = (size_t)PyUnicode_GET_LENGTH(target);
-    size += sizeof head + sizeof mid + sizeof counted + sizeof listed + sizeof end +
-            target_len + (size_t)total_width;
-    char *buffer = PyMem_Malloc(size), *at = buffer;
-    if (!buffer) {
+    size += sizeof head + sizeof mid + sizeof counted + sizeof listed + sizeof end - 5 +
+            target_len + (size_t)total_width;  /* exactly the line's length */
+    PyObject *out = PyUnicode_New((Py_ssize_t)size, 127);  /* written in place: ASCII */
+    if (!out) {
         Py_DECREF(found);
-        return PyErr_NoMemory();
+        return NULL;
     }
+    char *buffer = (char *)PyUnicode_1BYTE_DATA(out), *at = buffer;
     at = put(at, head, sizeof head - 1);
     for (int i = 0; i < count; i++) {
         if (i)
@@ -168,14 +169,18 @@ static PyObject *row(PyObject *module, PyObject *const *args, Py_ssize_t nargs) 
     }
     at = put(at, end, sizeof end - 1);
     Py_DECREF(found);
-    PyObject *out = PyUnicode_DecodeASCII(buffer, at - buffer, NULL);
-    PyMem_Free(buffer);
+    if ((size_t)(at - buffer) != size) {  /* never: the sizes above are the writes below */
+        Py_DECREF(out);
+        PyErr_SetString(PyExc_SystemError, "batch.c: a row's length was miscounted");
+        return NULL;
+    }
     return out;
 }
 
 static PyMethodDef batch_methods[] = {
     {"row", (PyCFunction)(void (*)(void))row, METH_FASTCALL,
-     "row(line, target, solve): the JSON line of a plain hand, or None for the Python path."},
+     "row(line, target, solve, *args): the JSON line of a plain hand, or None for the Python "
+     "path."},
     {NULL, NULL, 0, NULL},
 };
 

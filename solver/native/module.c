@@ -123,6 +123,25 @@ static Search *run(const Request *r, Work work, void *result) {
     return resume(s, r, work, result, true) ? s : NULL;
 }
 
+/* the same for the solutions' buffers (solutions.h) */
+static _Thread_local Solutions *spare_found;
+
+static Solutions *new_solutions(void) {
+    Solutions *found = spare_found;
+    spare_found = NULL;
+    return found != NULL ? found : calloc(1, sizeof(Solutions));
+}
+
+static void done_solutions(Solutions *found) {
+    solutions_clear(found);
+    if (spare_found == NULL) {
+        spare_found = found;
+    } else {
+        solutions_free(found);
+        free(found);
+    }
+}
+
 /* ---- the functions ---- */
 
 static void work_list(Search *s, const Request *r, void *result) {
@@ -278,7 +297,7 @@ static Search *classify(PyObject *args, Request *r, Solutions *found, bool texts
 static PyObject *py_solve(PyObject *self, PyObject *args) {
     (void)self;
     Request r;
-    Solutions *found = calloc(1, sizeof(Solutions));
+    Solutions *found = new_solutions();
     if (found == NULL) return PyErr_NoMemory();
     PyObject *out = NULL;
     Search *s = classify(args, &r, found, true);
@@ -291,8 +310,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
         }
         finish(s);
     }
-    solutions_free(found);
-    free(found);
+    done_solutions(found);
     return out;
 }
 
@@ -301,7 +319,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args) {
 static PyObject *py_classes(PyObject *self, PyObject *args) {
     (void)self;
     Request r;
-    Solutions *found = calloc(1, sizeof(Solutions));
+    Solutions *found = new_solutions();
     if (found == NULL) return PyErr_NoMemory();
     PyObject *out = NULL;
     Search *s = classify(args, &r, found, false);
@@ -314,8 +332,7 @@ static PyObject *py_classes(PyObject *self, PyObject *args) {
         }
         finish(s);
     }
-    solutions_free(found);
-    free(found);
+    done_solutions(found);
     return out;
 }
 
@@ -361,7 +378,7 @@ static void work_settled(Search *s, const Request *r, void *result) {
 static PyObject *py_settled(PyObject *self, PyObject *args) {
     (void)self;
     Request r;
-    Solutions *found = calloc(1, sizeof(Solutions));
+    Solutions *found = new_solutions();
     if (found == NULL) return PyErr_NoMemory();
     PyObject *out = NULL, *kinds = NULL;
     Search *s = read_request(args, &r) ? run(&r, work_settled, found) : NULL;
@@ -377,8 +394,7 @@ static PyObject *py_settled(PyObject *self, PyObject *args) {
         Py_XDECREF(kinds);
         finish(s);
     }
-    solutions_free(found);
-    free(found);
+    done_solutions(found);
     return out;
 }
 

@@ -83,8 +83,10 @@ static void build_values(Search *s, Mask m, ValueSet *set) {
 
 const ValueSet *values_of(Search *s, Mask m) {
     if (s->values[m]) return s->values[m];
-    int64_t numbers[MAX_NUMBERS];
-    int n = numbers_of(&s->hand, counts_of(&s->hand, m), numbers);
+    int64_t numbers[MAX_NUMBERS] = {0};  /* the sub-hand's numbers, ascending as the hand's are */
+    int n = 0;
+    for (unsigned bits = m; bits; bits &= bits - 1)
+        numbers[n++] = s->hand.number[__builtin_ctz(bits)];
     ValueSet *set = n <= CACHED ? cached_values(numbers, n, s->integer_only) : NULL;
     if (set == NULL) {
         set = s->values[m] = value_set_new();

@@ -137,23 +137,32 @@ typedef struct {
 } Hits;
 
 /* for a side worth a, each operation and the value b the other side needs to make v */
+/* one wanted (op, b), unless integer_only rules out a fraction; written a word at a time (a
+ * Q copied whole from a fresh array stalls: its two halves were just stored separately) */
+static inline int want(Op *op, Q *b, int n, Op o, int64_t num, int64_t den, bool integer_only) {
+    if (integer_only && den != 1) return n;
+    op[n] = o, b[n].num = num, b[n].den = den;
+    return n + 1;
+}
+
 static int wanted(Q v, Q a, bool integer_only, Op *op, Q *b) {
     int n = 0, c = q_cmp(v, a);
     if (c >= 0) op[n] = A_PLUS_B, b[n++] = q_sub(v, a);
     if (c <= 0) op[n] = A_MINUS_B, b[n++] = q_sub(a, v);
     op[n] = B_MINUS_A, b[n++] = q_add(v, a);
     if (q_is_zero(a)) return n;
-    Q products[3];
     if (q_is_int(v) && q_is_int(a) && v.num > 0 && a.num > 0) {  /* one gcd, not six */
         int64_t g = (int64_t)gcd64((uint64_t)v.num, (uint64_t)a.num), x = v.num, y = a.num;
         if (g != 1) x /= g, y /= g;
-        products[0] = (Q){x, y}, products[1] = (Q){y, x}, products[2] = q_mul(v, a);
-    } else {
-        products[0] = q_div(v, a), products[1] = q_div(a, v), products[2] = q_mul(v, a);
+        n = want(op, b, n, A_TIMES_B, x, y, integer_only);  /* a * b = v: b = v / a */
+        n = want(op, b, n, A_OVER_B, y, x, integer_only);   /* a / b = v: b = a / v */
+        Q p = q_mul(v, a);
+        return want(op, b, n, B_OVER_A, p.num, p.den, integer_only);  /* b / a = v: b = v * a */
     }
-    for (int i = 0; i < 3; i++)
-        if (!integer_only || q_is_int(products[i])) op[n] = (Op)(A_TIMES_B + i), b[n++] = products[i];
-    return n;
+    Q times = q_div(v, a), over = q_div(a, v), under = q_mul(v, a);
+    n = want(op, b, n, A_TIMES_B, times.num, times.den, integer_only);
+    n = want(op, b, n, A_OVER_B, over.num, over.den, integer_only);
+    return want(op, b, n, B_OVER_A, under.num, under.den, integer_only);
 }
 
 static void hits_start(Search *s, Hits *h, Mask m, Q v) {

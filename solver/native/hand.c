@@ -32,6 +32,17 @@ static struct Shape *shape_of(int n, unsigned runs) {
     return *at;
 }
 
+void free_shapes(void) {
+    if (shapes == NULL) return;
+    for (int i = 0; i < (MAX_NUMBERS + 1) * SHAPE_RUNS; i++) {
+        if (shapes[i] == NULL) continue;
+        for (int m = 0; m < MASKS; m++) free(shapes[i]->splits[m]);
+        free(shapes[i]);
+    }
+    free(shapes);
+    shapes = NULL;
+}
+
 void hand_init(Hand *hand, const int64_t *sorted, int n) {
     hand->n = n;
     hand->distinct = 0;

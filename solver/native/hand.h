@@ -29,6 +29,8 @@ typedef struct {
 
 /* A failure to get memory for the hand's shape jumps (fail.h); nothing is left to free. */
 void hand_init(Hand *hand, const int64_t *sorted, int n);
+/* the shapes this thread kept, freed (when the thread ends: module.c) */
+void free_shapes(void);
 
 /* how many numbers a mask holds (bit counting by hand: no popcount instruction is assumed) */
 static inline int mask_size(unsigned m) {

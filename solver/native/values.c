@@ -151,3 +151,9 @@ void clear_value_cache(void) {
     if (cache.cap) memset(cache.entry, 0, cache.cap * sizeof(Entry));
     cache.used = 0, cache.values = 0;
 }
+
+void free_value_cache(void) {
+    clear_value_cache();
+    free(cache.entry);
+    cache.entry = NULL, cache.cap = 0;
+}

@@ -57,5 +57,7 @@ void cache_values(const int64_t *numbers, int n, bool integer_only, ValueSet *se
  * runs on this thread) */
 void trim_value_cache(void);
 void clear_value_cache(void);
+/* the same, and the cache's own table freed (when the thread ends: module.c) */
+void free_value_cache(void);
 
 #endif

@@ -10,6 +10,8 @@ hands whose values pass 64 bits.
 from __future__ import annotations
 
 import itertools
+import os
+import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, suppress
@@ -237,3 +239,27 @@ def test_a_search_kept_between_solves_starts_clean():
         with suppress(OverflowError, TypeError, ZeroDivisionError):
             step()
         assert [solve(hand, 24) for hand in reversed(hands)] == expected[::-1]
+
+
+def _resident_mib() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 2**20
+
+
+@needs_core
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="reads Linux's /proc")
+def test_what_a_thread_kept_goes_when_it_ends():
+    """Each thread keeps a search, the solutions' buffers, the value cache and the shapes of
+    hands for its next solve (module.c); they are freed when the thread ends. Threads that each
+    solve a six-number hand once, one after another: kept, 150 of them grew the process by about
+    60 MiB; freed, by about 2."""
+    def solve_once(i: int) -> None:
+        solve((1, 2, 3, 5 + i % 7, 8, 13), 24)
+
+    solve_once(0)
+    before = _resident_mib()
+    for i in range(150):
+        thread = threading.Thread(target=solve_once, args=(i,))
+        thread.start()
+        thread.join()
+    assert _resident_mib() - before < 25

@@ -210,6 +210,14 @@ def test_every_key_the_code_uses_is_in_the_catalogs():
     assert len(used) > 60
 
 
+def test_help_names_every_command_in_every_language():
+    # /start is what Telegram sends on opening the chat, not a command a player looks up
+    wanted = {names[0] for names, _ in COMMANDS} - {"start"}
+    for language in LANGUAGES:
+        named = set(re.findall(r"/([a-z]+)", catalog(language)["help"]))
+        assert wanted - named == set(), language
+
+
 def test_language_of_and_texts():
     assert language_of("zh-hans") == "zh" and language_of("en-GB") == "en"
     assert language_of(None) == "en" and language_of("de") == "en"

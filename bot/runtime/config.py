@@ -21,7 +21,7 @@ DATABASE_URL_FORM = re.compile(r"postgres(?:ql)?://\S+")
 LEAD_CHECK_RANGE = (0.1, 5.0)
 # The leader's lease (bot/store/postgres/leader.py): renewed every fifth of it, so a frozen
 # leader is replaced within LEASE_SECONDS (plus a standby's wake-up) and acts on nothing after.
-LEASE_SECONDS = 5.0
+LEASE_SECONDS = 4.0
 LEASE_RANGE = (1.0, 60.0)
 # How long start-up keeps trying to reach the Bot API (getMe) before it exits with one line:
 # long enough for a network that comes up with the machine, short enough that a supervisor

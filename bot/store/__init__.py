@@ -65,7 +65,7 @@ class SoleLeader:
 
 
 def leader_lock(database_url: str | None, check_seconds: float = 2.0,
-                lease_seconds: float = 5.0,
+                lease_seconds: float = 4.0,
                 on_lost: Callable[[str], None] | None = None) -> LeaderLock:
     """Who leads among the processes on one database: PostgreSQL's lease (`on_lost`: how a
     lost lead ends; by default one line and exit status 3), or, with SQLite, this process."""

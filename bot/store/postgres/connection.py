@@ -16,6 +16,7 @@ transaction, a write whose epoch no longer leads. Such a refusal ends the lead (
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from typing import TYPE_CHECKING, Any
@@ -40,7 +41,9 @@ EPOCH_SETTING = "twentyfour.epoch"
 FENCED = "TF024"  # the SQLSTATE migration 9's trigger raises (bot.store.postgres.leader)
 # A session frozen inside a transaction holds the lease row FOR SHARE (the fence's lock), which
 # would keep a standby from taking it over: the server ends such a session after this long.
-SERVER_SETTINGS = {"idle_in_transaction_session_timeout": "5000"}
+# The application name says which process a session is (pg_stat_activity, a fault's target).
+SERVER_SETTINGS = {"idle_in_transaction_session_timeout": "5000",
+                   "application_name": f"twentyfour/{os.getpid()}"}
 
 
 # What a server out of reach, a refused login or a failed migration raise.

@@ -30,7 +30,7 @@ import asyncpg
 from bot.store.outage import Outage
 
 log = logging.getLogger(__name__)
-LEASE_SECONDS = 5.0
+LEASE_SECONDS = 4.0
 LOST_LEAD = 3  # the exit status of a process that lost the lead (bot/__main__.py says so too)
 CONNECT_SECONDS = 5.0
 
@@ -194,7 +194,7 @@ class PostgresLeader:
         if self.connection is None or self.connection.is_closed():
             self.connection = await asyncpg.connect(
                 self.url, timeout=min(CONNECT_SECONDS, self.lease_seconds),
-                server_settings={"application_name": "twentyfour lease",
+                server_settings={"application_name": f"twentyfour/{os.getpid()} lease",
                                  # never wait long behind the leader's writes (they hold the
                                  # row FOR SHARE): try again next time instead
                                  "lock_timeout": str(int(self.renew_seconds * 1000))})

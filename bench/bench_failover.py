@@ -10,7 +10,7 @@ on 127.0.0.1, groups playing, and a fault at a random instant:
 - `cut`: the leader's connections to PostgreSQL go silent (each process reaches the server
   through a proxy of the bench's, which stops forwarding and holds the sockets open).
 
-A probe (/play in a private chat, again every second until answered) is sent at the fault: the
+A probe (/play in a private chat, again every half second until answered) is sent at the fault: the
 time from the fault to a deal or "a round is on" in reply is the take-over time. A process that
 exited (killed, or exiting 3 after its lease ended) is started again as the standby; the rounds
 are let end. Per fault: rounds lost (ended but
@@ -75,7 +75,7 @@ from tests.postgres.server import PostgresServer  # noqa: E402
 
 PROBE = {"id": 990, "is_bot": False, "first_name": "Probe"}
 PROBE_CHAT = 990  # a private chat: the probe's own
-PROBE_EVERY = 1.0  # seconds between probes while none is answered
+PROBE_EVERY = 0.5  # seconds between probes while none is answered
 TAKE_OVER_LIMIT = 60.0  # seconds a take-over may take before the trial counts it as failed
 FREEZE_SECONDS = 30.0
 LOST_LEAD = 3  # the exit status of a leader whose lease ended (bot/__main__.py)

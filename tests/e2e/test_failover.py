@@ -94,6 +94,7 @@ async def test_a_frozen_leader_is_replaced_and_woken_exits_3_having_done_nothing
     assert first.process is not None
     old = first.process.pid
     assert any(r.pid == old for r in telegram.journal)  # the journal knows its requests
+    await asyncio.sleep(1)  # the deal's message id stored (else the new leader deals again)
     first.signal(signal.SIGSTOP)  # frozen: its kernel still answers keepalives
     await second.until_role(LEADER, timeout=20)  # within the lease (4 s) and a try
     await telegram.say(GROUP, ANN, "/play")  # the round dealt before goes on

@@ -93,7 +93,7 @@ class UpdateHandler(tornado.web.RequestHandler):
         self.body += chunk  # the server refuses a chunked body past MAX_BODY
 
     async def post(self) -> None:
-        leader = self.bot_application.bot_data.leader
+        leader = getattr(self.bot_application.bot_data, "leader", None)  # set in post_init
         if leader is not None:  # a leader whose lease may have run out answers nothing
             try:
                 leader.check()

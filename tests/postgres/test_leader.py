@@ -213,3 +213,16 @@ async def test_the_lead_watch_stops_nothing_while_the_lease_is_renewed(url, tmp_
     only.bot_data.leader.check()
     only.bot_data.lead_watch.cancel()
     await only.bot_data.leader.close()
+
+
+async def test_renewals_stop_and_the_lead_ends_when_the_lease_went_stale(url):
+    """A leader that wakes from a freeze finds its lease stale before renewing it again."""
+    lost: list[str] = []
+    only = lease(url, lost)
+    assert await only.acquire()
+    only.renewed -= LEASE  # as after a freeze of a lease's length
+    await asyncio.wait_for(only.lost(), 30)
+    assert len(lost) == 1 and "not renewed" in lost[0] and not only.leading
+    epoch, _, _ = await lease_row(url)
+    assert epoch == only.epoch  # it renewed nothing: the row ends as it was
+    await only.close()

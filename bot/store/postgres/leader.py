@@ -139,8 +139,9 @@ class PostgresLeader:
                 break
             except TimeoutError:
                 pass
-            if not self.fresh():
-                self.check()
+            if not self.fresh():  # frozen, or the database out of reach too long
+                self.lose(f"lease epoch {self.epoch} not renewed for "
+                          f"{time.monotonic() - self.renewed:.1f} s")
                 break
             sent = time.monotonic()
             try:

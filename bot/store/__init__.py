@@ -1,9 +1,11 @@
 """Storage: the records the stores return, one protocol per store (rounds and answers, scores,
-chats and users, matches, update claims), the leader lock, and the backends that implement them.
+chats and users, matches, update claims), the leader's lease, and the backends that implement
+them.
 
 SQLite (bot.store.sqlite) is the embedded default; DATABASE_URL=postgresql://... chooses
 PostgreSQL (bot.store.postgres), where several bot processes may share one database and the
-leader lock picks the one that plays. Nothing above this package knows which database it talks to.
+leader's lease picks the one that plays. Nothing above this package knows which database it
+talks to.
 """
 
 from __future__ import annotations

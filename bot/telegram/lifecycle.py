@@ -78,7 +78,7 @@ async def take_lead(application: App) -> None:
     its lease from then on (`watch_lead`)."""
     data = application.bot_data
     config, lock = data.settings, data.leader
-    assert lock is not None, "open_services sets the leader lock"
+    assert lock is not None, "open_services sets the leader's lease"
     heartbeat = heartbeat_path(config.database_path)
     data.waiting = asyncio.current_task()  # cancelled by a stop meanwhile
     waited = said = False
@@ -113,11 +113,11 @@ async def watch_lead(application: App) -> None:
     exited by then: bot.store.postgres.leader.exit_now): a standby may take over at any
     moment, and two leaders would play the same rounds twice."""
     data = application.bot_data
-    assert data.leader is not None, "open_services sets the leader lock"
+    assert data.leader is not None, "open_services sets the leader's lease"
     try:
         await data.leader.lost()
     except Exception:  # the lead cannot be confirmed: stop all the same
-        log.exception("the leader lock failed")
+        log.exception("the leader's lease failed")
     data.role = STANDBY
     metrics.set_leader(False)
     data.lost_lead = True

@@ -17,8 +17,8 @@ import pytest
 from bot.runtime.config import Config
 from bot.runtime.health import LEADER, STANDBY, heartbeat_path, heartbeat_role
 from bot.store.postgres import PostgresLeader, open_postgres
-from bot.store.postgres.connection import FENCED
-from bot.store.postgres.leader import LeaseLost
+from bot.store.postgres.connection import FENCED, Database
+from bot.store.postgres.leader import RENEW, LeaseLost
 from bot.telegram.context import BotData
 from bot.telegram.lifecycle import take_lead
 from tests.postgres import PostgresServer, new_database
@@ -110,6 +110,29 @@ async def test_a_write_from_an_old_epoch_fails_and_ends_the_lead(url):
         assert rows == [(1,)]  # nothing of the old epoch's write is there
     finally:
         await stores.close()
+        await first.close()
+        await second.close()
+
+
+async def test_writes_in_flight_never_hold_up_a_renewal_but_hold_up_a_take_over(url):
+    """The fence's lock (FOR KEY SHARE) lets the leader renew beside its own open writes, and
+    makes a take-over wait until the old epoch's writes in flight have committed."""
+    lost: list[str] = []
+    first, second = lease(url, lost), lease(url)
+    database = await Database.open(url, lease=first)
+    try:
+        assert await first.acquire()
+        async with database.transaction() as connection:  # a write in flight
+            await connection.execute("INSERT INTO handled_updates (update_id, at) "
+                                     "VALUES (1, 0)")
+            assert await first._run(RENEW, first.epoch, LEASE) == 1  # at once, beside it
+            await asyncio.sleep(LEASE + 0.2)  # the lease runs out, the write still open
+            with pytest.raises(asyncpg.LockNotAvailableError):
+                await second.acquire()  # waits for the write (until its lock_timeout)
+        assert await second.acquire()  # committed: now the take-over goes through
+        assert (await database.fetch("SELECT update_id FROM handled_updates")) == [(1,)]
+    finally:
+        await database.close()
         await first.close()
         await second.close()
 

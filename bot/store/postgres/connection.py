@@ -39,8 +39,8 @@ POOL_SIZE = 8  # the bot runs up to 32 updates at once; most of their time is no
 CONNECT_SECONDS = 10.0
 EPOCH_SETTING = "twentyfour.epoch"
 FENCED = "TF024"  # the SQLSTATE migration 9's trigger raises (bot.store.postgres.leader)
-# A session frozen inside a transaction holds the lease row FOR SHARE (the fence's lock), which
-# would keep a standby from taking it over: the server ends such a session after this long.
+# A session frozen inside a transaction holds the lease row FOR KEY SHARE (the fence's lock),
+# which keeps a standby from taking it over: the server ends such a session after this long.
 # The application name says which process a session is (pg_stat_activity, a fault's target).
 SERVER_SETTINGS = {"idle_in_transaction_session_timeout": "5000",
                    "application_name": f"twentyfour/{os.getpid()}"}

@@ -35,11 +35,15 @@ LOST_LEAD = 3  # the exit status of a process that lost the lead (bot/__main__.p
 CONNECT_SECONDS = 5.0
 
 # Take the row when its time has run out; else say how long it has left (one round trip).
+# FOR UPDATE waits for the old epoch's writes in flight (they hold the row FOR KEY SHARE:
+# migration 9), so each of them commits before the take-over or not at all.
 TAKE = """
-    WITH taken AS (
+    WITH ended AS (
+        SELECT id FROM leader_lease WHERE id = 1 AND expires_at <= now() FOR UPDATE),
+    taken AS (
         UPDATE leader_lease SET epoch = epoch + 1, holder = $1,
                                 expires_at = now() + make_interval(secs => $2)
-        WHERE id = 1 AND expires_at <= now() RETURNING epoch)
+        WHERE id IN (SELECT id FROM ended) RETURNING epoch)
     SELECT (SELECT epoch FROM taken),
            (SELECT EXTRACT(EPOCH FROM expires_at - now())::float8 FROM leader_lease
             WHERE id = 1)"""
@@ -196,8 +200,8 @@ class PostgresLeader:
             self.connection = await asyncpg.connect(
                 self.url, timeout=min(CONNECT_SECONDS, self.lease_seconds),
                 server_settings={"application_name": f"twentyfour/{os.getpid()} lease",
-                                 # never wait long behind the leader's writes (they hold the
-                                 # row FOR SHARE): try again next time instead
+                                 # a take-over never waits long behind the old leader's writes
+                                 # in flight: it tries again next time instead
                                  "lock_timeout": str(int(self.renew_seconds * 1000))})
         return self.connection
 

@@ -303,8 +303,10 @@ MIGRATIONS: list[str] = [
     #    One row: the epoch that leads and until when, by the server's clock
     #    (bot/store/postgres/leader.py). A leader's connections carry its epoch in the setting
     #    twentyfour.epoch; a statement that writes any other table first checks, holding the
-    #    lease row FOR SHARE until it commits (so a take-over waits for it, and it for a
-    #    take-over), that this epoch still leads, and fails with SQLSTATE TF024 otherwise.
+    #    lease row FOR KEY SHARE until it commits, that this epoch still leads and its lease has
+    #    not run out, and fails with SQLSTATE TF024 otherwise. A take-over locks the row FOR
+    #    UPDATE, so it waits for the writes in flight; a renewal (a plain UPDATE of expires_at)
+    #    does not conflict with them, so a busy leader's writes never starve its renewals.
     #    Sessions without the setting (migrations, tools, a standby's housekeeping) are not
     #    fenced. A table added later needs the trigger too (tests/postgres/test_lease.py).
     """
@@ -323,7 +325,7 @@ MIGRATIONS: list[str] = [
             RETURN NULL;
         END IF;
         PERFORM 1 FROM leader_lease WHERE id = 1 AND epoch = mine::BIGINT
-            AND expires_at > clock_timestamp() FOR SHARE;
+            AND expires_at > clock_timestamp() FOR KEY SHARE;
         IF NOT FOUND THEN
             RAISE EXCEPTION 'the lease of epoch % has ended: this process no longer leads',
                 mine USING ERRCODE = 'TF024';

@@ -5,7 +5,9 @@ however rare its target, ever takes the lane that judges answers.
 Quick kinds are made ahead of everything else in the heavy lane, so a member looping the rarest
 deal never empties the plain /play's shelf; a slow kind (another target, more numbers) is made in
 the turn of whoever asked for it, among everyone's questions, so it waits behind their own earlier
-work and never in front of another person's /solve. A kind's shelf starts small (a slow one at one
+work and never in front of another person's /solve; and its search (up to DEAL_SECONDS) runs in
+slices of SLICE_SECONDS, each a turn of its own, so a question asked meanwhile waits for one slice
+at most, not for the whole search. A kind's shelf starts small (a slow one at one
 spare hand) and doubles (up to a cap) each time a deal finds it empty, so the stock follows demand:
 the plain /play keeps many hands, a one-off `/play 6 = 997` one. A deal that finds its shelf empty
 waits for the next hands made, which are made in order of asking; every hand comes from the round

@@ -133,3 +133,24 @@ async def test_another_persons_question_gets_in_between_a_rare_deals_slices(
     lanes.asked.clear()
     assert await stock.fill(GAMES["24"], rare, BUDGET) == 2
     assert set(lanes.asked) == {("deal_slice", None)} and len(lanes.asked) > 2
+
+
+@pytest.mark.slow
+async def test_a_rare_deal_nobody_waits_for_any_more_goes_on_as_a_spare(pool: SolverPool):
+    """The troll stops waiting after the first slice: the rest of the search is nobody's work
+    (the lowest rank, in no one's turn), and the hand lands on the shelf for the next ask."""
+    lanes = Lanes(pool)
+    seeds = random.Random(9)
+    stock = Stock(lanes, lambda: seeds.getrandbits(64))  # type: ignore[arg-type]
+    first_seed = random.Random(9).getrandbits(64)
+    rare = PlayOptions(level="easy", count=6, target=502)
+    taking = asyncio.create_task(stock.take(GAMES["24"], rare, BUDGET, who=TROLL))
+    while ("deal_slice", TROLL) not in lanes.asked:
+        await asyncio.sleep(0.01)
+    taking.cancel()
+    asked_before = len(lanes.asked)
+    assert await stock.fill(GAMES["24"], rare, BUDGET) == 2
+    later = lanes.asked[asked_before:]
+    assert later and all(who is None for _, who in later)
+    dealt, _ = await stock.take(GAMES["24"], rare, BUDGET, who=TROLL)
+    assert dealt is not None and dealt == ready(first_seed, "easy", 6, 502, BUDGET)

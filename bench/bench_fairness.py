@@ -70,9 +70,10 @@ async def looping(run: Run, ids: itertools.count, stop_at: asyncio.Event,
 
 async def trolls(run: Run, ids: itertools.count, stop_at: asyncio.Event,
                  rounds: list[str]) -> None:
-    """Two members, each in a chat of their own: `/play 6 = T` with a new T each time, then
-    /reveal, again."""
-    targets = itertools.count(501)
+    """Two members, each in a chat of their own: `/play 6 = T` with a new T each time (501 to
+    999, then round again), then /reveal, again. What each /play got: "deal", "busy" (their
+    budget of solver time spent) or "other"."""
+    targets = itertools.cycle(range(501, 1000))
 
     async def one(number: int) -> None:
         chat = next(ids)
@@ -84,7 +85,11 @@ async def trolls(run: Run, ids: itertools.count, stop_at: asyncio.Event,
                 await run.emulator.say(chat, troll, command)
                 await run.emulator.wait_for(lambda before=before: any(
                     s.chat_id == chat for s in run.emulator.sent[before:]), 60)
-                rounds.append(command.split()[0])
+                said = next((s.text for s in run.emulator.sent[before:] if s.chat_id == chat),
+                            "")
+                if command.startswith("/play"):
+                    rounds.append("deal" if f"Make {command.split()[-1]}!" in said else
+                                  "busy" if "Busy" in said else "other")
 
     await asyncio.gather(*(one(n) for n in range(2)))
 
@@ -169,7 +174,8 @@ async def measure(fair: bool, rate: float, seconds: float,
                 stop_at.set()
                 await trolling
                 found["two trolls, /solve"]["others"] += \
-                    f"; the trolls made {sum(r == '/play' for r in rounds)} rare deals"
+                    f"; the trolls made {rounds.count('deal')} rare deals " \
+                    f"({rounds.count('busy')} busy, {rounds.count('other')} other replies)"
         finally:
             await stop(run)
     return found

@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import pickle
 import random
+import time
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -17,7 +19,7 @@ from bot.play.deals.stock import Stock
 from bot.play.games import GAMES, PlayOptions, twentyfour
 from bot.play.games.batches import Unfinished, deal_many, deal_slice
 from bot.play.games.twentyfour import Search, deal, ready, solutions
-from bot.runtime.pool import SolverPool
+from bot.runtime.pool import SPARES, SolverPool, SolverTimeout
 
 TROLL, BYSTANDER = 92_401, 92_402
 BUDGET = 0.6  # a rare deal's search budget in the pool test: a few slices
@@ -154,3 +156,32 @@ async def test_a_rare_deal_nobody_waits_for_any_more_goes_on_as_a_spare(pool: So
     assert later and all(who is None for _, who in later)
     dealt, _ = await stock.take(GAMES["24"], rare, BUDGET, who=TROLL)
     assert dealt is not None and dealt == ready(first_seed, "easy", 6, 502, BUDGET)
+
+
+def wait_for_file(path: str, limit: float = 60.0) -> bool:
+    """Holds a worker until the file exists (at most `limit` s)."""
+    ends = time.monotonic() + limit
+    while not Path(path).exists() and time.monotonic() < ends:
+        time.sleep(0.01)
+    return True
+
+
+async def test_a_spare_waits_behind_others_work_with_its_limit_not_running(
+        pool: SolverPool, tmp_path: Path):
+    """A spare's slice (nobody waits for it) may wait behind everyone's work longer than its
+    time limit: the limit counts from when a worker takes it. Work someone waits for is
+    still stopped when its wait runs past the limit, and a spare that runs past it too."""
+    release = tmp_path / "release"
+    holder = asyncio.ensure_future(pool.run_heavy(wait_for_file, str(release)))
+    spare = asyncio.ensure_future(pool.run_heavy(sum, (1, 2), timeout=1.0, rank=SPARES,
+                                                 waiting_counts=False))
+    asked = asyncio.ensure_future(pool.run_heavy(sum, (3, 4), timeout=1.0, rank=SPARES))
+    await asyncio.sleep(1.5)  # past both limits, both still behind the holder
+    assert not spare.done()
+    release.touch()
+    assert await holder and await spare == 3
+    with pytest.raises(SolverTimeout):
+        await asked
+    with pytest.raises(SolverTimeout):  # nothing ahead of it: stopped 1 s after it starts
+        await pool.run_heavy(wait_for_file, str(tmp_path / "never"), 30.0, timeout=1.0,
+                             rank=SPARES, waiting_counts=False)

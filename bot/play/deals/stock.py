@@ -168,14 +168,17 @@ class Stock:
         to a worker: between two, the lane serves whoever's turn it is, so a rare deal holds
         the worker for a slice at a time, never for its whole search. A hand someone waits for
         is made in their turn among everyone's questions, a spare only when nobody waits for
-        anything (asked again before each slice: a spare someone comes to wait for moves up)."""
+        anything (asked again before each slice: a spare someone comes to wait for moves up), and
+        then however long it waits for the worker, its time limit counting from when it runs."""
         search: int | Unfinished = self.seed()
         cost = 0.0
         while True:
-            rank, who = (QUESTIONS, shelf.asker) if self._asked(shelf) else (SPARES, None)
+            asked = self._asked(shelf) > 0
+            rank, who = (QUESTIONS, shelf.asker) if asked else (SPARES, None)
             made, spent = await self.pool.run_heavy(
                 deal_slice, shelf.make, search, SLICE_SECONDS, *shelf.args,
-                timeout=SLICE_SECONDS + DEAL_GRACE + ANALYSIS_GRACE, rank=rank, who=who)
+                timeout=SLICE_SECONDS + DEAL_GRACE + ANALYSIS_GRACE, rank=rank, who=who,
+                waiting_counts=asked)
             cost += spent
             if not isinstance(made, Unfinished):
                 return [(made, cost)]

@@ -1,9 +1,11 @@
 """Fairness benchmark (issue 18): nothing one chat or one user does slows the other chats.
 
-The real bot (bench/run_bot.py: `python -m bot` with the fair update processor), SOLVER_WORKERS=2,
-RATE_LIMIT=off, against the Bot API emulator. Other chats send /play at a steady pace (a new
-chat and a new player each time) and the latency of their deals is measured from the update's
-delivery (getUpdates returning it) to the deal reaching the server, while:
+The real bot (bench/run_bot.py: `python -m bot` with the fair update processor),
+SOLVER_WORKERS=1 (one worker for all heavy work: SOLVER_WORKERS=2 gave that before answers were
+judged in the event loop), RATE_LIMIT=off, against the Bot API emulator. Other chats send
+/play at a steady pace (a new chat and a new player each time) and the latency of their deals
+is measured from the update's delivery (getUpdates returning it) to the deal reaching the
+server, while:
 
   a. nothing else happens (idle);
   b. 4 members, each in a chat of their own, loop `/play 6 = 997` then `/reveal` (the rarest
@@ -143,7 +145,7 @@ async def measure(fair: bool, rate: float, seconds: float,
                   phases: tuple[str, ...] = PHASES) -> dict[str, dict]:
     found: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as folder:
-        run = await start(False, 2, Path(folder), BENCH_FAIR="on" if fair else "off")
+        run = await start(False, 1, Path(folder), BENCH_FAIR="on" if fair else "off")
         ids = itertools.count(-30_000, -1)
         try:
             await plays(run, ids, 10, 2)  # warm: caches, connections, the stock

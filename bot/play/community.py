@@ -30,7 +30,7 @@ def build_community(stores: Stores, people: People, table: RoundTable, dealer: D
     """The community's services over the round side's stores, people, table and pool; the
     daily puzzle is made live in the table's live puzzles (what /solve and inline refuse),
     and the dealer deals no hand that reaches it."""
-    daily = Daily(stores.daily, people, pool, table.live, clock)
+    daily = Daily(stores.daily, people, table.live, clock)
     dealer.keep_daily_back(table.live)
     return Community(standings=Standings(stores.scores, people, clock), daily=daily,
                      privacy=Privacy(stores.forgetting, people, daily, clock))

@@ -25,7 +25,6 @@ from bot.play.games import GAMES
 from bot.play.games.twentyfour import GAME, judge
 from bot.play.guards.live import LivePuzzles
 from bot.play.people import Chat, People, Player
-from bot.runtime.pool import SolverPool
 from bot.store.daily_store import DailyResult, DailyStore
 from bot.store.records import Round
 from bot.text import markup
@@ -46,11 +45,10 @@ class DailyReply:
 
 
 class Daily:
-    def __init__(self, store: DailyStore, people: People, pool: SolverPool,
-                 live: LivePuzzles, clock: Callable[[], float]) -> None:
+    def __init__(self, store: DailyStore, people: People, live: LivePuzzles,
+                 clock: Callable[[], float]) -> None:
         self.store = store
         self.people = people
-        self.pool = pool
         self.clock = clock
         self._seen: dict[int, tuple[str, float]] = {}  # user -> (day, first shown that day)
         daily_hands()  # made now, at start-up, rather than in the first request's turn
@@ -84,7 +82,7 @@ class Daily:
         done = await self.store.daily_result(day, player.id)
         if done is not None:
             return DailyReply(await self._solved(texts, done, now))
-        verdict = await self.pool.run(judge, text, hand, TARGET, True)
+        verdict = judge(text, hand, TARGET, True)  # in the loop, as a round's answers are
         if verdict.kind != "right":
             return DailyReply(texts("daily_wrong", why=GAMES[GAME].verdict_text(
                 verdict, _as_round(chat, hand, day, texts), texts)))

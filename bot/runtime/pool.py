@@ -1,12 +1,12 @@
-"""The solver's worker processes, in two lanes, with a time limit that really stops the work.
+"""The solver's worker processes, one lane of them, with a time limit that really stops the work.
 
-The rounds' lane (judging answers) has one process reserved for it, so that a verdict never waits
-behind anything long; everything else (dealing and working out a round's solutions, /solve,
-/countdown and /yahtzee with a puzzle, inline queries) runs in the heavy lane, at a lower CPU
-priority, where the bot's own round work goes ahead of what waits (`rank`: quick deals and a
-round's solutions, then slow deals, then the players' questions).
+Answers are judged in the event loop (the reader bounds them: a verdict is a fraction of a
+millisecond), so every process here does the heavy work — dealing and working out a round's
+solutions, /solve, /countdown and /yahtzee with a puzzle, inline queries — at a lower CPU
+priority than the event loop, where the bot's own round work goes ahead of what waits (`rank`:
+quick deals and a round's solutions, then slow deals, then the players' questions).
 A task in a ProcessPoolExecutor cannot be cancelled once it runs, so on a timeout the lane's
-processes are terminated and fresh ones take their place; the other lane is not touched.
+processes are terminated and fresh ones take their place.
 """
 
 from __future__ import annotations
@@ -32,8 +32,7 @@ from bot.runtime import metrics
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-ROUND_WORKERS = 1  # one process judges every chat's answers: a verdict takes a millisecond
-HEAVY_NICENESS = 10  # heavy workers yield the CPU to the rounds' worker and the event loop
+HEAVY_NICENESS = 10  # the workers yield the CPU to the event loop, which judges answers
 ROUND_WORK, SLOW_DEALS, QUESTIONS, SPARES = range(4)  # ranks in the heavy lane's queue, first first
 SERVED_KEPT = 10_000  # people whose last turn in the heavy lane is remembered
 ORPHAN_CHECK_SECONDS = 1.0  # how often a worker checks that the bot that started it still runs
@@ -208,20 +207,12 @@ class Lane:
 
 
 class SolverPool:
-    """`workers` processes in all (at least 2): ROUND_WORKERS for verdicts, the rest for heavy work.
-
-    `run` is the rounds' lane, `run_heavy` the heavy lane; `rounds` and `heavy` are the lanes.
-    """
+    """`workers` processes (at least one) in the heavy lane; `heavy` is the lane."""
 
     def __init__(self, workers: int) -> None:
-        self.workers = max(ROUND_WORKERS + 1, workers)
+        self.workers = max(1, workers)
         context = multiprocessing.get_context("spawn")
-        self.rounds = Lane("rounds", ROUND_WORKERS, context)
-        self.heavy = Lane("heavy", self.workers - ROUND_WORKERS, context, HEAVY_NICENESS)
-
-    async def run(self, fn: Callable[..., T], *args: Any, timeout: float | None = None) -> T:
-        """Work of a round's moment: judging an answer (a millisecond)."""
-        return await self.rounds.run(fn, *args, timeout=timeout)
+        self.heavy = Lane("heavy", self.workers, context, HEAVY_NICENESS)
 
     async def run_heavy(self, fn: Callable[..., T], *args: Any,
                         timeout: float | None = None, rank: int = QUESTIONS,
@@ -233,10 +224,9 @@ class SolverPool:
                                     waiting_counts=waiting_counts)
 
     async def warm_up(self) -> None:
-        await asyncio.gather(self.rounds.warm_up(), self.heavy.warm_up())
+        await self.heavy.warm_up()
 
     def shutdown(self) -> None:
-        self.rounds.shutdown()
         self.heavy.shutdown()
 
 

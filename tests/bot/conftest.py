@@ -41,7 +41,7 @@ def daily_hands_of_the_tests(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(scope="session")
 def pool() -> Iterator[SolverPool]:
-    shared = SolverPool(2)
+    shared = SolverPool(1)  # one heavy worker: what tests of queues and turns assume
     yield shared
     shared.shutdown()
 

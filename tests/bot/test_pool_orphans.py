@@ -16,7 +16,8 @@ from bot.runtime.pool import SolverPool
 
 async def start():
     pool = SolverPool(2)
-    return pool, [await pool.run(os.getpid), await pool.run_heavy(os.getpid)]
+    await pool.warm_up()
+    return pool, sorted(pool.heavy._executor._processes)
 
 pool, pids = asyncio.run(start())
 print(" ".join(map(str, pids)), flush=True)

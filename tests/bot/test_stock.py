@@ -1,5 +1,5 @@
 """The stock of deals: a deal from a filled shelf is a lookup, an empty shelf's deal is made in
-the heavy lane (never the rounds' lane), the shelf follows demand, a seeded deal is the one the
+the heavy lane, the shelf follows demand, a seeded deal is the one the
 game's own function deals, and a round's hints and end read the analysis made with it."""
 
 from __future__ import annotations
@@ -29,11 +29,6 @@ class Lanes:
 
     def __init__(self, pool: SolverPool) -> None:
         self.pool, self.calls, self.closed = pool, [], False
-
-    async def run(self, fn, *args, **kwargs) -> Any:
-        self.calls.append(("rounds", getattr(fn, "__name__", fn)))
-        assert not self.closed, "no solver work expected"
-        return await self.pool.run(fn, *args, **kwargs)
 
     async def run_heavy(self, fn, *args, **kwargs) -> Any:
         self.calls.append(("heavy", fn.__name__))
@@ -122,7 +117,6 @@ async def test_a_round_without_its_analysis_gets_one_in_the_heavy_lane(
         ANALYSES.forget((game, current.hand, current.target))  # as after a restart
         lanes.calls.clear()
         assert isinstance(await services.rounds.reveal(GROUP, BEN), Closed)
-        assert ("rounds", "analyse") not in lanes.calls
         assert ("heavy", "analyse") in lanes.calls
 
 

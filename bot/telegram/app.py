@@ -31,7 +31,6 @@ from bot.telegram import buttons, community, handlers, lifecycle, menus
 from bot.telegram.context import CONTEXT_TYPES, App, Context
 from bot.telegram.fairness import FairUpdates
 from bot.telegram.lean_request import LeanRequest
-from bot.telegram.metered_request import MeteredRequest
 from bot.text.i18n import language_of, texts_for
 
 log = logging.getLogger(__name__)
@@ -75,7 +74,7 @@ def build_application(config: Config) -> App:
                .concurrent_updates(FairUpdates(CONCURRENT_UPDATES))
                .request(LeanRequest(connection_pool_size=CONNECTIONS,
                                     pool_timeout=POOL_TIMEOUT))
-               .get_updates_request(MeteredRequest(connection_pool_size=1)))
+               .get_updates_request(LeanRequest(connection_pool_size=1)))
     if config.rate_limit:
         builder = builder.rate_limiter(AIORateLimiter(max_retries=5))  # type: ignore[arg-type]
     application: App = builder.build()

@@ -6,13 +6,15 @@ body apart. Here a connection the server closed is seen for free (its reader is 
 connections idle past KEEPALIVE_SECONDS are not reused.
 
 What it sends is what HTTPXRequest sends (a form-encoded POST with PTB's User-Agent), its
-timeouts and errors are HTTPXRequest's (TimedOut, NetworkError), and a request with files goes
-through HTTPXRequest itself (multipart). Not for long polling: getUpdates keeps its own request.
+timeouts and errors are HTTPXRequest's (TimedOut, NetworkError; a read timeout bounds the
+whole response, as getUpdates' long poll wants), and a request with files goes through
+HTTPXRequest itself (multipart).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import ssl
 import time
 from dataclasses import dataclass
@@ -25,6 +27,8 @@ from telegram.error import NetworkError, TelegramError, TimedOut
 from telegram.request import BaseRequest, HTTPXRequest, RequestData
 
 from bot.telegram.metered_request import MeteredRequest
+
+log = logging.getLogger(__name__)
 
 KEEPALIVE_SECONDS = 5.0  # as httpcore's keepalive_expiry: servers close idle connections
 HEAD_LIMIT = 64 * 1024  # bytes a response's status line and headers may take
@@ -44,7 +48,7 @@ class Target:
     def of(cls, url: str) -> Target:
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise NetworkError(f"lean transport: cannot send to {url!r}")
+            raise NetworkError("ConnectError: not an http(s) URL")  # the URL holds the token
         secure = parts.scheme == "https"
         path = parts.path or "/"
         return cls(secure, parts.hostname, parts.port or (443 if secure else 80),
@@ -233,8 +237,8 @@ class LeanTransport(HTTPXRequest):
             connection = await pool.connection(
                 limits.pool if isinstance(pool_timeout, DefaultValue) else pool_timeout,
                 limits.connect if isinstance(connect_timeout, DefaultValue) else connect_timeout)
-        except (TimeoutError, OSError) as error:
-            raise failure(error) from error
+        except (TimeoutError, OSError) as error:  # refused, unreachable, a name not found
+            raise failure(error, "ConnectError") from error
         finished = False
         try:
             answer = await connection.exchange(
@@ -242,11 +246,14 @@ class LeanTransport(HTTPXRequest):
                 else write_timeout,
                 limits.read if isinstance(read_timeout, DefaultValue) else read_timeout)
             finished = True
+            if log.isEnabledFor(logging.DEBUG):  # as httpx's line (the URL holds the token:
+                log.debug('HTTP Request: POST %s "%d"', url, answer[0])  # the log masks it)
             return answer
-        except (TimeoutError, OSError, EOFError, ValueError, IndexError,
-                asyncio.LimitOverrunError) as error:
+        except (TimeoutError, OSError) as error:
+            raise failure(error, error.__class__.__name__) from error
+        except (EOFError, ValueError, IndexError, asyncio.LimitOverrunError) as error:
             # a cut response is an IncompleteReadError (EOFError), a garbled one a ValueError
-            raise failure(error) from error
+            raise failure(error, "RemoteProtocolError") from error
         finally:
             pool.give_back(connection, finished and self._open)
 
@@ -268,11 +275,13 @@ class LeanTransport(HTTPXRequest):
         return pool
 
 
-def failure(error: BaseException) -> TelegramError:
-    """A transport error as HTTPXRequest raises it."""
+def failure(error: BaseException, kind: str) -> TelegramError:
+    """A transport error as HTTPXRequest raises it: TimedOut, or a NetworkError whose message
+    starts with the kind of failure (httpx's names where they fit: ConnectError, and
+    RemoteProtocolError for an answer cut short or not HTTP)."""
     if isinstance(error, TimeoutError):
         return TimedOut()
-    return NetworkError(f"lean transport: {error.__class__.__name__}: {error}")
+    return NetworkError(f"{kind}: {error}")
 
 
 class LeanRequest(MeteredRequest, LeanTransport):

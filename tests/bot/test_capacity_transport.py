@@ -150,7 +150,7 @@ async def test_a_garbled_or_cut_response_is_a_network_error() -> None:
     for answer in (b"SPAM\r\n\r\n", b"HTTP/1.1 200 OK\r\nContent-Length: 99\r\n\r\n{"):
         async with Server(lambda _, a=answer: a, close_after=lambda _: True) as server:
             request = await transport()
-            with pytest.raises(NetworkError):
+            with pytest.raises(NetworkError, match=r"^RemoteProtocolError: "):
                 await post(request, server)
             await request.shutdown()
 
@@ -159,8 +159,11 @@ async def test_nobody_listening_is_a_network_error() -> None:
     async with Server() as server:
         url = server.url
     request = await transport()
-    with pytest.raises(NetworkError):
+    with pytest.raises(NetworkError, match=r"^ConnectError: "):
         await request.do_request(f"{url}/sendMessage", "POST", data(chat_id=1))
+    with pytest.raises(NetworkError, match=r"^ConnectError: not an http") as raised:
+        await request.do_request("ftp://example.org/bot123:SECRET/getMe", "POST", data())
+    assert "SECRET" not in str(raised.value)
     await request.shutdown()
 
 

@@ -8,7 +8,8 @@ connections idle past KEEPALIVE_SECONDS are not reused.
 What it sends is what HTTPXRequest sends (a form-encoded POST with PTB's User-Agent), its
 timeouts and errors are HTTPXRequest's (TimedOut, NetworkError; a read timeout bounds the
 whole response, as getUpdates' long poll wants), and a request with files goes through
-HTTPXRequest itself (multipart).
+HTTPXRequest itself (multipart), as every request does where a proxy is set in the environment
+(HTTPS_PROXY...: httpx honours them).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import ssl
 import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
+from urllib.request import getproxies
 
 import certifi
 from telegram._utils.defaultvalue import DefaultValue
@@ -192,13 +194,17 @@ class LeanTransport(HTTPXRequest):
     """HTTPXRequest's settings and behaviour, its requests without files sent on lean
     connections (see the module's docstring)."""
 
-    def __init__(self, connection_pool_size: int = 1, **settings: object) -> None:
+    def __init__(self, connection_pool_size: int = 1, tls: ssl.SSLContext | None = None,
+                 **settings: object) -> None:
+        """HTTPXRequest's settings; `tls`: the context for https (else certifi's authorities,
+        as httpx's)."""
         super().__init__(connection_pool_size=connection_pool_size, **settings)  # type: ignore
         self._size = connection_pool_size
         self._pools: dict[tuple[bool, str, int], Pool] = {}
         self._targets: dict[str, Target] = {}  # per URL (one per Bot API method)
-        self._tls: ssl.SSLContext | None = None
+        self._tls = tls
         self._open = True
+        self._proxied = any(kind != "no" for kind in getproxies())  # then httpx, by the proxy
 
     async def initialize(self) -> None:
         await super().initialize()
@@ -221,7 +227,8 @@ class LeanTransport(HTTPXRequest):
         connect_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
         pool_timeout: ODVInput[float] = BaseRequest.DEFAULT_NONE,
     ) -> tuple[int, bytes]:
-        if method != "POST" or (request_data is not None and request_data.contains_files):
+        if method != "POST" or self._proxied or (request_data is not None
+                                                 and request_data.contains_files):
             return await super().do_request(url, method, request_data, read_timeout,
                                             write_timeout, connect_timeout, pool_timeout)
         if not self._open:

@@ -5,7 +5,11 @@ timeouts, the pool's bound, cancellation, files through httpx, and the meter."""
 from __future__ import annotations
 
 import asyncio
+import shutil
+import ssl
+import subprocess
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from telegram import Bot
@@ -253,3 +257,43 @@ async def test_a_request_with_files_goes_by_httpx_as_multipart() -> None:
 def _file() -> object:
     from telegram import InputFile
     return InputFile(b"24", filename="hand.txt")
+
+
+async def test_a_proxy_in_the_environment_sends_every_request_through_httpx(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    async with Server() as proxy:
+        monkeypatch.setenv("HTTP_PROXY", proxy.url.rsplit("/", 1)[0])
+        request = await transport()
+        assert await request.do_request("http://api.example.invalid/botT/getMe", "POST",
+                                        data()) == (200, OK)
+        await request.shutdown()
+    assert proxy.requests[0][1].startswith(b"POST http://api.example.invalid/botT/getMe ")
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl makes the certificate")
+async def test_https_with_the_server_name_checked(tmp_path: Path) -> None:
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    served = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    served.load_cert_chain(cert, key)
+    server = Server()
+    listening = await asyncio.start_server(server.serve, "127.0.0.1", 0, ssl=served)
+    port = listening.sockets[0].getsockname()[1]
+    trusting = ssl.create_default_context(cafile=str(cert))
+    try:
+        request = await transport(tls=trusting)
+        for _ in range(2):
+            assert await request.do_request(f"https://localhost:{port}/botT/getMe", "POST",
+                                            data()) == (200, OK)
+        assert b"\r\nHost: localhost:" in server.requests[0][1]
+        strangers = await transport()  # certifi's authorities never signed this one
+        with pytest.raises(NetworkError, match=r"^ConnectError: .*CERTIFICATE_VERIFY_FAILED"):
+            await strangers.do_request(f"https://localhost:{port}/botT/getMe", "POST", data())
+        await request.shutdown()
+        await strangers.shutdown()
+    finally:
+        listening.close()
+    assert server.connections == 1  # both requests on one TLS connection; the refused one
+    # never got past the handshake

@@ -311,6 +311,7 @@ AREAS = (  # where a profiled function's own time goes, by the file it is in (fi
     ("sockets (send, recv)", ("_socket.socket",)),
     ("HTTP client (httpx, httpcore, anyio, h11)", ("httpx", "httpcore", "anyio", "h11",
                                                    "sniffio", "getpeername", "select.poll")),
+    ("the bot's HTTP transport (lean_request)", ("lean_request", "asyncio/streams")),
     ("PTB objects (de_json, TelegramObject)", ("telegram/_",)),
     ("PTB application and handlers", ("telegram/ext", "telegram/request")),
     ("solver pool (to the workers and back)", ("concurrent/futures", "multiprocessing",

@@ -131,6 +131,20 @@ async def test_every_framing_of_a_response_is_read_whole(answer: bytes) -> None:
     assert server.connections == (1 if chunked else 2)
 
 
+async def test_a_body_far_past_the_read_buffer_is_read_whole() -> None:
+    """A getUpdates answer of a hundred updates is larger than the reader's buffer limit."""
+    big = b'{"ok":true,"result":"' + b"x" * (1 << 20) + b'"}'
+    chunked = framed(b"", "Transfer-Encoding: chunked") + b"".join(
+        b"%x\r\n%s\r\n" % (len(part), part)
+        for part in (big[i:i + 300_000] for i in range(0, len(big), 300_000))) + b"0\r\n\r\n"
+    async with Server(lambda index: framed(big) if index == 0 else chunked) as server:
+        request = await transport(size=1)
+        assert await post(request, server) == (200, big)
+        assert await post(request, server) == (200, big)
+        await request.shutdown()
+    assert server.connections == 1
+
+
 async def test_an_interim_response_is_skipped_and_an_error_status_returned() -> None:
     answer = (b"HTTP/1.1 100 Continue\r\n\r\n"
               + framed(b'{"ok":false}').replace(b"200 OK", b"429 Too Many Requests"))
@@ -297,3 +311,13 @@ async def test_https_with_the_server_name_checked(tmp_path: Path) -> None:
         listening.close()
     assert server.connections == 1  # both requests on one TLS connection; the refused one
     # never got past the handshake
+
+
+def test_the_bot_sends_and_polls_with_the_lean_transport(tmp_path: Path) -> None:
+    from bot.runtime.config import Config
+    from bot.telegram.app import CONNECTIONS, build_application
+
+    application = build_application(Config(token="123456:TEST", database_path=tmp_path / "db"))
+    polls, sends = application.bot._request  # PTB keeps (getUpdates', everything else's)
+    assert isinstance(sends, LeanRequest) and sends._size == CONNECTIONS
+    assert isinstance(polls, LeanRequest) and polls._size == 1

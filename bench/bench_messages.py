@@ -32,10 +32,13 @@ from bot.telegram.app import build_application, on_startup
 CHAT = -9001
 ANN = {"id": 901, "is_bot": False, "first_name": "Ann", "language_code": "en"}
 BEN = {"id": 902, "is_bot": False, "first_name": "Ben", "language_code": "en"}
-HAND = (3, 3, 8, 8)  # two hint steps, then the answer: 8/(3-8/3)
+HAND = (3, 3, 8, 8)  # one hint step (8/3), then two more to the answer: 8/(3-8/3)
 MANY = (1, 2, 3, 4, 6)  # many solutions: pages to turn
 DEALT: list[tuple[int, ...]] = [HAND]  # the hand the next deal is (a scenario switches it)
 WRONG = ("3+3+8+8", "3*3+8+8", "8*3-8+3")
+TILES, TARGET = (1, 3, 7, 10, 25, 50), 831  # Countdown: 830 is the closest
+NEAR = ((ANN, "(10+7)*50-25-3"), (BEN, "(10+7)*50-25"), (ANN, "(10+7)*50-25+1"),
+        (BEN, "(10+7)*50-25+3-1"), (ANN, "10*(3*25+1+7)"))  # 9, 6, 5, 4 and 1 away
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,15 @@ class Table:
         self.emulator.updates.clear()
         await self.app.process_update(Update.de_json(
             {k: v for k, v in update.items() if not k.startswith("_")}, self.app.bot))
+
+    async def ring(self, prefix: str) -> None:
+        """Ring the application's timers of one kind now (as time passing would)."""
+        queue = self.app.job_queue
+        assert queue is not None
+        for job in queue.jobs():
+            if job.name and job.name.startswith(prefix) and not job.removed:
+                job.schedule_removal()
+                await job.run(self.app)
 
     def last(self) -> int:
         return [s for s in self.emulator.sent if s.chat_id == CHAT][-1].message_id
@@ -162,9 +174,33 @@ async def a_match_round_with_its_notice(t: Table) -> None:
     await t.say(BEN, "/a 8/(3-8/3)")
 
 
+async def countdown_five_near_answers(t: Table) -> None:
+    """A Countdown round: five answers within 10 of the target, a second apart (each status
+    written as it comes), then the time is up."""
+    await deal(t, "/countdown")
+    for player, answer in NEAR:
+        await t.say(player, f"/a {answer}")
+        await t.ring("status:")
+    await t.ring("round:")
+
+
+async def a_round_ended_by_pass(t: Table) -> None:
+    """Two players answer wrong, then both pass: /pass, then the Pass button under the deal."""
+    dealt = await deal(t)
+    await t.say(BEN, f"/a {WRONG[0]}")
+    await t.say(ANN, f"/a {WRONG[1]}")
+    await t.ring("status:")
+    await t.say(BEN, "/pass")
+    await t.ring("status:")
+    await t.press(ANN, dealt, "Pass")
+
+
 async def fixed_hand(stock: object, rules: object, options: object,
                      budget: float = 1.0, who: int | None = None) -> tuple[Deal, float]:
-    """What the stock deals in these scenarios: DEALT[0], hard, or with many solutions easy."""
+    """What the stock deals in these scenarios: DEALT[0], hard, or with many solutions easy;
+    Countdown's known tiles."""
+    if getattr(rules, "name", "24") == "countdown":
+        return Deal("countdown", TILES, TARGET, "2", 10), 0.0
     if DEALT[0] == MANY:
         return Deal("24", MANY, 24, "easy", 10), 0.0
     return Deal("24", HAND, 24, "hard", 30), 0.0
@@ -173,7 +209,7 @@ async def fixed_hand(stock: object, rules: object, options: object,
 SCENARIOS: list[Callable[[Table], Awaitable[None]]] = [
     hints_wrongs_and_a_win_by_command, hints_wrongs_and_a_win_by_buttons,
     no_more_hints_pressed_twice, show_all_solutions_and_two_pages, play_again_pressed_twice,
-    a_match_round_with_its_notice]
+    a_match_round_with_its_notice, countdown_five_near_answers, a_round_ended_by_pass]
 
 
 async def run(scenario: Callable[[Table], Awaitable[None]], pool: SolverPool,

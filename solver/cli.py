@@ -99,17 +99,23 @@ def batch_rows(lines: Iterable[str], target: int, integer_only: bool) -> Iterato
     The lean loop of `batch`: a line of at most MAX_NUMBERS plain ASCII numbers in range is read
     and written by solver/native/batch.c when it is built (else by str.split, int and an
     f-string, the solutions' texts through json's own string encoder), its hand solved by the
-    core straight away; any other line goes through `_batch_line` and json.dumps, which the
-    lean paths equal byte for byte (tests/solver/test_batch_output.py).
+    core straight away (batch.c calls the core's solve itself); any other line goes through
+    `_batch_line` and json.dumps, which the lean paths equal byte for byte
+    (tests/solver/test_batch_output.py).
     """
     shown = str(target)
     tail = f'], "target": {shown}, "count": '
     text = json.encoder.encode_basestring_ascii  # what json.dumps writes a str with
     solve_hand = _hand_solver(target, integer_only)
     fast = None if BATCH is None else BATCH.row
+    core = native.CORE
+    # batch.c's call: the core's solve with its arguments (past 64 bits it answers None and the
+    # line takes the Python path), else the pure solver
+    solver, solver_args = ((core.solve, (target, integer_only, canonical_key)) if core is not None
+                           else (solve_hand, ()))
     for line in lines:
         if fast is not None:
-            row = fast(line, shown, solve_hand)
+            row = fast(line, shown, solver, *solver_args)
             if row is not None:
                 yield row
                 continue

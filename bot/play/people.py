@@ -75,6 +75,13 @@ class People:
             await self.store.remember_user(player.id, player.first_name, player.username)
             self._users[player.id] = (player.first_name, player.username)
 
+    def forget(self, user_id: int) -> None:
+        """A person was deleted from the stores (/forget): their name, and their private
+        chat's language, go from memory too (they are stored afresh if they come back)."""
+        self._users.pop(user_id, None)
+        self._chats.pop(user_id, None)
+        self._languages.pop(user_id, None)
+
     async def name_of(self, user_id: int) -> str | None:
         known = self._users.get(user_id)
         return known[0] if known else await self.store.user_name(user_id)

@@ -33,6 +33,8 @@ class Places:
         and its message id means another message in the supergroup: it is forgotten, and the
         deal is shown again there (returned; once sent, replies and hints tie to it)."""
         await self.people.migrate_chat(old_id, new_id)
+        if self.rounds.settings is not None:
+            self.rounds.settings.migrate(old_id, new_id)
         moved = self.table.move(old_id, new_id)
         self.matches.follow_chat(old_id, new_id, moved.record if moved else None)
         if moved is None or moved.record.message_id is None:

@@ -15,16 +15,17 @@ from bot.play.deals.solving import Solving
 from bot.play.deals.stock import Stock
 from bot.play.games.batches import DEAL_SECONDS
 from bot.play.guards.throttle import WorkBudget
-from bot.play.matches.matches import PAUSE, Matches
+from bot.play.matches.matches import DEFAULT_ROUNDS, PAUSE, Matches
 from bot.play.people import People
 from bot.play.places import Places
 from bot.play.round.answers import Answers
 from bot.play.round.events import Closings
 from bot.play.round.hints import Hints
 from bot.play.round.recovery import Recovery
-from bot.play.round.rounds import Rounds
+from bot.play.round.rounds import DEFAULT_SECONDS, Rounds
 from bot.play.round.table import RoundTable
 from bot.play.scheduler import Scheduler
+from bot.play.settings import ChatSettings, Settings
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
 
@@ -43,6 +44,7 @@ class Services:
     places: Places
     community: Community
     solving: Solving
+    settings: Settings
 
 
 def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler, *,
@@ -60,8 +62,11 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler, *,
     budget = WorkBudget()
     closings = Closings()
     dealer = Dealer(Stock(pool, lambda: rng.getrandbits(64)), budget, deal_seconds)
+    settings = Settings(stores.people, people,
+                        ChatSettings(seconds={**DEFAULT_SECONDS, **(seconds or {})},
+                                     match=DEFAULT_ROUNDS), clock)
     rounds = Rounds(stores.rounds, people, table, dealer, pool, closings, seconds,
-                    reads_group_messages=reads_group_messages)
+                    reads_group_messages=reads_group_messages, settings=settings)
     matches = Matches(stores.matches, stores.people, people, rounds, table, scheduler,
                       closings, pause)
     return Services(
@@ -72,4 +77,5 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler, *,
         matches=matches,
         places=Places(stores.rounds, people, table, scheduler, rounds, matches),
         community=build_community(stores, people, table, dealer, pool, clock),
-        solving=Solving(pool, solve_timeout, budget, table.live))
+        solving=Solving(pool, solve_timeout, budget, table.live),
+        settings=settings)

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from bot.store.daily_store import DailyStore
 from bot.store.protocols import MatchStore, PeopleStore, RoundStore, ScoreStore, UpdateStore
+from bot.store.score_store import ForgetStore
 
 
 @dataclass(frozen=True)
@@ -15,4 +17,6 @@ class Stores:
     people: PeopleStore
     matches: MatchStore
     updates: UpdateStore
+    daily: DailyStore
+    forgetting: ForgetStore
     close: Callable[[], Awaitable[None]]

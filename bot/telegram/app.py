@@ -42,11 +42,13 @@ COMMANDS = [
     (("answer", "a"), handlers.answer),
     (("hint",), handlers.hint),
     (("reveal", "giveup"), handlers.reveal),
+    (("pass",), handlers.pass_round),
     (("solve",), handlers.solve),
     (("countdown",), handlers.countdown),
     (("yahtzee",), handlers.yahtzee),
     (("match",), handlers.match),
     (("lang",), handlers.lang),
+    (("settings",), handlers.settings),
     *community.COMMANDS,
 ]
 

@@ -6,9 +6,12 @@ sent: a refused one with a short notice instead of a message — a round that is
 buttons then go), a player who may not steer the round (the rules of /hint and /reveal), a round
 already on (a second Play again), a puzzle being played somewhere right now, data no button of this
 bot carries, a page of solutions asked of a message that shows no such pages. A hint is told as the
-press's notice and written into the deal; Reveal goes to the round service as /reveal does, Play
-again and Same level to `replay` (the game says what it deals again); Show all solutions and the ◀
-▶ under them page through the round's solutions in the result's own message.
+press's notice and written into the deal; Reveal goes to the round service as /reveal does, Pass
+as /pass does, Play again and Same level to `replay` (the game says what it deals again); Show
+all solutions and the ◀ ▶ under them page through the round's solutions in the result's own
+message. A press of the /settings panel changes one setting and the panel says so in place; a
+press naming another chat, a value no button offers, or pressed by someone not an admin is
+refused with a notice.
 """
 
 from __future__ import annotations
@@ -19,17 +22,19 @@ from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update
 from telegram.error import BadRequest, TelegramError
 
 from bot.play.arguments import SolveRequest
-from bot.play.round.outcomes import Dealt, Edited, Refused
+from bot.play.round.outcomes import Closed, Dealt, Edited, Refused
 from bot.telegram import keyboards
 from bot.telegram.context import Context
 from bot.telegram.keyboards import (
     DEAL_ACTIONS,
     HINT,
+    PASS,
     REVEAL,
     SAME,
     SOLUTIONS,
     PagePress,
     RoundPress,
+    SettingPress,
 )
 from bot.telegram.sending import deliver, edit_deal, reply
 from bot.telegram.speakers import (
@@ -58,13 +63,16 @@ async def button(update: Update, context: Context) -> None:
             "button_unknown"))
         return
     press = keyboards.read_press(query.data)
+    if isinstance(press, SettingPress):
+        await change_setting(update, context, query, press)
+        return
     pages = press is not None and (isinstance(press, PagePress) or press.action == SOLUTIONS)
     if press is None or (pages and not keyboards.shows(query.message.reply_markup, press)):
         # pages rewrite the pressed message: only one that shows them may turn into a page
         await notify(query, texts_of(update, context)("button_unknown"))
     elif isinstance(press, PagePress):
         await turn_page(update, context, query, press)
-    elif press.action in (HINT, REVEAL):
+    elif press.action in (HINT, REVEAL, PASS):
         await steer(update, context, query, press)
     elif press.action == SOLUTIONS:
         await show_solutions(update, context, query, press)
@@ -111,6 +119,9 @@ async def steer(update: Update, context: Context, query: CallbackQuery,
         elif isinstance(hinted, Refused):
             await drop_left_behind(update, context, query, press)
         return
+    if press.action == PASS:
+        await pass_round(update, context, query, press)
+        return
     ended = await services.rounds.reveal(chat, player, is_admin, press.round_id)
     if isinstance(ended, Refused):
         await notify(query, ended.text)
@@ -118,6 +129,46 @@ async def steer(update: Update, context: Context, query: CallbackQuery,
         return
     await notify(query)
     await deliver(update, context, ended, quote=False)
+
+
+async def pass_round(update: Update, context: Context, query: CallbackQuery,
+                     press: RoundPress) -> None:
+    """Pass under a deal, as /pass: the press's notice says what it did; the deal's status
+    shows who passed, or the round's result comes when everyone who answered has."""
+    outcome = await services_of(context).rounds.pass_round(
+        chat_of(update), player_of(update), admin_check(update, context), press.round_id)
+    if isinstance(outcome, Closed):
+        await notify(query)
+        await deliver(update, context, outcome, quote=False)
+        return
+    await notify(query, outcome.notice if isinstance(outcome, Edited) else outcome.text)
+    if isinstance(outcome, Edited):
+        await edit_deal(context.application, outcome)
+    elif isinstance(outcome, Refused):
+        await drop_left_behind(update, context, query, press)
+    # Marked: the status is written when its alarm rings (one edit a second at most)
+
+
+async def change_setting(update: Update, context: Context, query: CallbackQuery,
+                         press: SettingPress) -> None:
+    """A press of the /settings panel: the setting changed, and the panel, edited in place,
+    says so. Only a button the pressed message shows counts (else the press was forged)."""
+    assert isinstance(query.message, Message)
+    services = services_of(context)
+    if not keyboards.carries(query.message.reply_markup, query.data):
+        await notify(query, texts_of(update, context)("button_unknown"))
+        return
+    panel = await services.settings.change(chat_of(update), player_of(update),
+                                           admin_check(update, context), press.chat_id,
+                                           press.key, press.value)
+    if isinstance(panel, Refused):
+        await notify(query, panel.text)
+        return
+    await notify(query, texts_of(update, context)("settings_saved"))
+    try:
+        await query.edit_message_text(panel.text, reply_markup=keyboards.settings_keyboard(panel))
+    except BadRequest as error:  # pressed twice: the panel shows it already
+        log.info("could not show the settings: %s", error)
 
 
 async def drop_left_behind(update: Update, context: Context, query: CallbackQuery,

@@ -1,36 +1,77 @@
-"""The community's commands: a greeting, the boards and a player's own record. Apart from the
-round's handlers (bot.telegram.handlers) because they answer about people, not about a puzzle."""
+"""The community's commands: a greeting, the boards, a player's own record, the daily puzzle,
+what the bot keeps about a person (and deleting it), and a group admin's reset of the board.
+Apart from the round's handlers (bot.telegram.handlers) because they answer about people, not
+about a puzzle."""
 
 from __future__ import annotations
 
+import logging
+import re
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from telegram import Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram.error import TelegramError
 
-from bot.play.arguments import UsageError, read_arguments, read_top
+from bot.play.arguments import UsageError, read_arguments
+from bot.play.board_arguments import read_board
+from bot.play.privacy import Asked
+from bot.telegram.buttons import notify
 from bot.telegram.context import Context
 from bot.telegram.handlers import usage
 from bot.telegram.sending import reply
-from bot.telegram.speakers import arguments, chat_of, player_of, services_of, texts_of
+from bot.telegram.speakers import (
+    admin_check,
+    arguments,
+    chat_of,
+    player_of,
+    services_of,
+    texts_of,
+)
 from bot.text import markup
+from bot.text.i18n import Texts
+
+log = logging.getLogger(__name__)
+DAILY_START = "daily"  # the deep link's payload: /start daily in the private chat
+CONFIRM = re.compile(r"^cf:([yn]):([0-9a-f]{8})$")
+
+
+def link(context: Context, **query: str) -> str:
+    """A deep link to the bot: https://t.me/<bot>?start=daily, ?startgroup=true."""
+    asked = "&".join(f"{key}={value}" for key, value in query.items())
+    return f"https://t.me/{context.bot.username}?{asked}"
+
+
+def add_to_group(texts: Texts, context: Context) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([[InlineKeyboardButton(
+        texts("start_add_to_group"), url=link(context, startgroup="true"))]])
 
 
 async def start(update: Update, context: Context) -> None:
-    """/start: a greeting; in a private chat, the games in brief."""
+    """/start: a greeting; in a private chat, the games in brief and a button that adds the bot
+    to a group; /start daily (the daily puzzle's deep link) shows the day's hand."""
+    if arguments(context).strip().lower() == DAILY_START and chat_of(update).type == "private":
+        await answer_daily(update, context, "")
+        return
     texts = texts_of(update, context)
+    private = chat_of(update).type == "private"
     await reply(update, context, texts("start", name=markup.name(player_of(update).first_name)),
-                quote=False)
+                quote=False, keyboard=add_to_group(texts, context) if private else None)
 
 
 async def top(update: Update, context: Context) -> None:
-    """/top [all] [24|countdown|yahtzee]: the leaderboard of this chat or of every chat."""
-    wanted = read_arguments(read_top, arguments(context))
+    """/top [week|daily] [all] [24|countdown|yahtzee]: a leaderboard of this chat or of every
+    chat, all time or the last 7 days; /top daily: today's daily puzzle across every chat."""
+    wanted = read_arguments(read_board, arguments(context))
     if isinstance(wanted, UsageError):
         await usage(update, context, "top_usage", wanted)
         return
-    await reply(update, context, await services_of(context).community.standings.top(
-        chat_of(update), player_of(update), *wanted), quote=False)
+    community = services_of(context).community
+    if wanted.period == "daily":
+        text = await community.daily.board(chat_of(update), player_of(update))
+    else:
+        text = await community.standings.board(chat_of(update), player_of(update), wanted)
+    await reply(update, context, text, quote=False)
 
 
 async def stats(update: Update, context: Context) -> None:
@@ -39,13 +80,96 @@ async def stats(update: Update, context: Context) -> None:
         chat_of(update), player_of(update)))
 
 
+async def daily(update: Update, context: Context) -> None:
+    """/daily: today's hand for everyone; /daily <expression> answers it in a private chat."""
+    await answer_daily(update, context, arguments(context))
+
+
+async def answer_daily(update: Update, context: Context, expression: str) -> None:
+    """The day's hand (no expression), or the verdict on an answer to it."""
+    service = services_of(context).community.daily
+    chat, player = chat_of(update), player_of(update)
+    said = await (service.answer(chat, player, expression) if expression.strip()
+                  else service.show(chat, player))
+    texts = texts_of(update, context)
+    keyboard = InlineKeyboardMarkup([[InlineKeyboardButton(
+        texts("daily_go_private"), url=link(context, start=DAILY_START))]]) \
+        if said.go_private else None
+    if said.withdraw:  # an answer typed in a group: take it down where the bot may
+        await withdraw(update.effective_message)
+    await reply(update, context, said.text, quote=not said.withdraw, keyboard=keyboard)
+
+
+async def withdraw(message: Message | None) -> None:
+    if message is None:
+        return
+    try:
+        await message.delete()
+    except TelegramError as error:  # not an admin there: the reply asks to answer privately
+        log.info("could not take down an answer to the daily puzzle: %s", error)
+
+
+async def privacy(update: Update, context: Context) -> None:
+    """/privacy: what the bot keeps about you, why, and how to delete it."""
+    await reply(update, context, services_of(context).community.privacy.text(
+        chat_of(update), player_of(update)))
+
+
+async def forget(update: Update, context: Context) -> None:
+    """/forget (private chat): delete everything the bot keeps about you, once confirmed."""
+    asked = services_of(context).community.privacy.ask_forget(chat_of(update),
+                                                              player_of(update))
+    await ask(update, context, asked)
+
+
+async def resetscores(update: Update, context: Context) -> None:
+    """/resetscores (a group's admins): delete this chat's scores, once confirmed."""
+    asked = await services_of(context).community.privacy.ask_reset(
+        chat_of(update), player_of(update), admin_check(update, context))
+    await ask(update, context, asked)
+
+
+async def ask(update: Update, context: Context, asked: Asked | str) -> None:
+    if isinstance(asked, str):
+        await reply(update, context, asked)
+        return
+    texts = texts_of(update, context)
+    await reply(update, context, asked.text, keyboard=InlineKeyboardMarkup([[
+        InlineKeyboardButton(texts("privacy_confirm"), callback_data=f"cf:y:{asked.token}"),
+        InlineKeyboardButton(texts("privacy_cancel"), callback_data=f"cf:n:{asked.token}")]]))
+
+
+async def confirm(update: Update, context: Context) -> None:
+    """A press of a confirmation's Confirm or Cancel (only the asker's counts, in time)."""
+    query = update.callback_query
+    assert query is not None
+    found = CONFIRM.match(query.data or "")
+    if found is None or not isinstance(query.message, Message):
+        await notify(query, texts_of(update, context)("button_unknown"))
+        return
+    pressed = await services_of(context).community.privacy.press(
+        found.group(2), found.group(1) == "y", chat_of(update), player_of(update))
+    await notify(query, pressed.notice)
+    if pressed.text is not None:
+        try:
+            await query.edit_message_text(pressed.text, reply_markup=None)
+        except TelegramError as error:
+            log.info("could not close a confirmation: %s", error)
+
+
 # (callback-data pattern, handler) of the community's own buttons, registered before the
 # round's buttons (bot.telegram.buttons) in bot.telegram.app
-PRESSES: list[tuple[str, Callable[[Update, Context], Coroutine[Any, Any, None]]]] = []
+PRESSES: list[tuple[str, Callable[[Update, Context], Coroutine[Any, Any, None]]]] = [
+    (r"^cf:", confirm),
+]
 
 # (commands, handler), registered with the round's commands in bot.telegram.app
 COMMANDS = [
     (("start",), start),
+    (("daily",), daily),
     (("top",), top),
     (("stats",), stats),
+    (("privacy",), privacy),
+    (("forget",), forget),
+    (("resetscores",), resetscores),
 ]

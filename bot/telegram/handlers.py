@@ -26,6 +26,9 @@ from bot.play.arguments import (
     usage_text,
 )
 from bot.play.help import help_text
+from bot.play.round.outcomes import Closed, Refused
+from bot.play.settings import Panel
+from bot.telegram import keyboards
 from bot.telegram.context import Context
 from bot.telegram.sending import (
     abandon,
@@ -54,14 +57,13 @@ log = logging.getLogger(__name__)
 INLINE_CACHE_SECONDS = 3600
 
 
-
-
 async def help_command(update: Update, context: Context) -> None:
     """/help: every command, with this bot's round lengths and the rules of fair play;
     /help yahtzee: how Yahtzee scores."""
-    await reply(update, context, help_text(texts_of(update, context), context.bot.username,
-                                           services_of(context).rounds.seconds,
-                                           arguments(context)), quote=False)
+    await reply(update, context, help_text(
+        texts_of(update, context), context.bot.username,
+        services_of(context).rounds.chat_settings(chat_of(update).id).seconds,
+        arguments(context)), quote=False)
 
 
 async def play(update: Update, context: Context) -> None:
@@ -112,8 +114,9 @@ async def match(update: Update, context: Context) -> None:
         await deliver(update, context, await matches.stop(chat, player,
                                                           admin_check(update, context)),
                       quote=False)
-    else:
-        await deliver(update, context, await matches.start(chat, player, int(request)))
+    else:  # no number: the chat's own match length (/settings)
+        count = int(request) if arguments(context).strip() else None
+        await deliver(update, context, await matches.start(chat, player, count))
 
 
 async def usage(update: Update, context: Context, key: str, error: UsageError) -> None:
@@ -158,7 +161,26 @@ async def reveal(update: Update, context: Context) -> None:
     """/reveal (or /giveup): end the round and show the answers."""
     outcome = await services_of(context).rounds.reveal(chat_of(update), player_of(update),
                                                        admin_check(update, context))
-    await deliver(update, context, outcome, quote=False)
+    await deliver(update, context, outcome, quote=isinstance(outcome, Refused))  # as /hint's
+
+
+async def pass_round(update: Update, context: Context) -> None:
+    """/pass: give up on the round once you answered; it ends when everyone who answered has."""
+    outcome = await services_of(context).rounds.pass_round(chat_of(update), player_of(update),
+                                                           admin_check(update, context))
+    await deliver(update, context, outcome, quote=not isinstance(outcome, Closed))
+
+
+async def settings(update: Update, context: Context) -> None:
+    """/settings: a group's own settings, one message with buttons (its admins); in a private
+    chat, the person's language."""
+    shown = await services_of(context).settings.show(chat_of(update), player_of(update),
+                                                     admin_check(update, context))
+    if isinstance(shown, Panel):
+        await reply(update, context, shown.text, quote=False,
+                    keyboard=keyboards.settings_keyboard(shown))
+    else:
+        await reply(update, context, shown.text)
 
 
 async def solve(update: Update, context: Context) -> None:

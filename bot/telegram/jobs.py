@@ -13,6 +13,7 @@ from pathlib import Path
 from telegram.ext import Job, JobQueue
 
 from bot.play.round.outcomes import Outcome
+from bot.play.round.status import STATUS
 from bot.play.scheduler import NEXT_DEAL, ROUND_END, WARNING, Alarm
 from bot.runtime.health import HEARTBEAT_SECONDS, heartbeat_job
 from bot.store.stores import Stores
@@ -58,8 +59,8 @@ class JobScheduler:
 
 
 async def ring(context: Context) -> None:
-    """An alarm rang: a round's time is up, a match deals, or a round's end is near; what the
-    service says goes to the alarm's topic."""
+    """An alarm rang: a round's time is up, a match deals, a round's end is near, or a deal's
+    status is due to be written; what the service says goes to the alarm's topic."""
     assert context.job is not None and isinstance(context.job.data, Alarm)
     await ring_alarm(context.application, context.job.data)
 
@@ -76,6 +77,9 @@ async def ring_alarm(application: App, alarm: Alarm) -> None:
     elif alarm.kind == WARNING:
         assert alarm.round_id is not None
         outcome = services.matches.warning(alarm.chat_id, alarm.round_id, alarm.topic)
+    elif alarm.kind == STATUS:
+        assert alarm.round_id is not None
+        outcome = services.rounds.status_due(alarm.round_id)
     if outcome is not None:
         await publish(application, alarm.chat_id, alarm.topic, outcome)
 

@@ -2,8 +2,9 @@
 
 A button's callback_data (Telegram allows 1..64 bytes) says everything a press needs: an action
 and a round's id (`h:12` Hint, `r:12` Reveal, `n:12` Play again, `l:12` Same level, `s:12` Show
-all solutions, `s:12:2` their third page, in the result's own message), or a hand, target and
-page of solutions (`p:3,8,3,8:24:1`, under /solve). So nothing about a keyboard is kept in
+all solutions, `s:12:2` their third page, in the result's own message, `x:12` Pass), a hand,
+target and page of solutions (`p:3,8,3,8:24:1`, under /solve), or a chat's setting and the value
+a press sets it to (`g:-100123:count:5`, under /settings). So nothing about a keyboard is kept in
 memory, and a press on a week-old message still reads. Any client can send any data, so a press
 is read back as strictly as a typed command; what does not read is None.
 """
@@ -17,16 +18,18 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.play.arguments import SolveRequest, parse_solve
 from bot.play.round import outcomes
+from bot.play.settings import Panel
 from bot.text.i18n import Texts
 
 DATA_LIMIT = 64  # bytes of callback_data, Telegram's limit
-HINT, REVEAL, AGAIN, SAME, SOLUTIONS, PAGE = "h", "r", "n", "l", "s", "p"
-ROUND_ACTIONS = (HINT, REVEAL, AGAIN, SAME, SOLUTIONS)
+HINT, REVEAL, AGAIN, SAME, SOLUTIONS, PAGE, PASS, SETTING = "h", "r", "n", "l", "s", "p", "x", "g"
+ROUND_ACTIONS = (HINT, REVEAL, AGAIN, SAME, SOLUTIONS, PASS)
 DEAL_ACTIONS = (AGAIN, SAME)  # the after-round buttons that deal: one deal per result message
 PREVIOUS, NEXT = "◀", "▶"
 LABELS = {HINT: "button_hint", REVEAL: "button_reveal", AGAIN: "button_again",
-          SAME: "button_same", SOLUTIONS: "button_solutions"}
-ROUND_DATA = re.compile(r"([hrnls]):([1-9][0-9]{0,17})(?::([0-9]{1,5}))?")
+          SAME: "button_same", SOLUTIONS: "button_solutions", PASS: "button_pass"}
+ROUND_DATA = re.compile(r"([hrnlsx]):([1-9][0-9]{0,17})(?::([0-9]{1,5}))?")
+SETTING_DATA = re.compile(r"g:(-?[1-9][0-9]{0,18}):([a-z_0-9]{1,24}):([a-z0-9]{1,8})")
 PAGE_DATA = re.compile(r"p:([0-9]{1,7}(?:,[0-9]{1,7}){0,5}):(-?[0-9]{1,10}):([0-9]{1,5})")
 
 
@@ -48,6 +51,15 @@ class PagePress:
     page: int
 
 
+@dataclass(frozen=True)
+class SettingPress:
+    """A press of the /settings panel: the chat it was for, the setting, the value it sets."""
+
+    chat_id: int
+    key: str
+    value: str
+
+
 def round_data(action: str, round_id: int, page: int | None = None) -> str:
     return f"{action}:{round_id}" + (f":{page}" if page is not None else "")
 
@@ -56,7 +68,7 @@ def page_data(numbers: tuple[int, ...], target: int, page: int) -> str:
     return f"{PAGE}:{','.join(map(str, numbers))}:{target}:{page}"
 
 
-def read_press(data: str | None) -> RoundPress | PagePress | None:
+def read_press(data: str | None) -> RoundPress | PagePress | SettingPress | None:
     """What a button's data asks for; None for data no button of this bot carries."""
     if not data or len(data.encode()) > DATA_LIMIT:
         return None
@@ -67,18 +79,22 @@ def read_press(data: str | None) -> RoundPress | PagePress | None:
     if found := PAGE_DATA.fullmatch(data):
         request = parse_solve(f"{found.group(1).replace(',', ' ')} = {found.group(2)}")
         return PagePress(request, int(found.group(3))) if request is not None else None
+    if found := SETTING_DATA.fullmatch(data):
+        return SettingPress(int(found.group(1)), found.group(2), found.group(3))
     return None
 
 
 def action_of(data: str | None) -> str | None:
     """The action a button's data names (None if it names none)."""
     press = read_press(data)
+    if isinstance(press, SettingPress):
+        return SETTING
     return press.action if isinstance(press, RoundPress) else PAGE if press else None
 
 
 # what each button of play's outcomes does, as the data its press carries
 CODES = {outcomes.HINT: HINT, outcomes.REVEAL: REVEAL, outcomes.AGAIN: AGAIN,
-         outcomes.SAME: SAME, outcomes.SOLUTIONS: SOLUTIONS}
+         outcomes.SAME: SAME, outcomes.SOLUTIONS: SOLUTIONS, outcomes.PASS: PASS}
 
 
 def _button(texts: Texts, action: str, round_id: int) -> InlineKeyboardButton:
@@ -144,6 +160,13 @@ def page_keyboard(numbers: tuple[int, ...], target: int, page: int,
     if not row or len(page_data(numbers, target, pages - 1).encode()) > DATA_LIMIT:
         return None  # every page's buttons fit, or none has any
     return InlineKeyboardMarkup([row])
+
+
+def settings_keyboard(panel: Panel) -> InlineKeyboardMarkup:
+    """The /settings panel's buttons, each setting one setting to the value it names."""
+    return InlineKeyboardMarkup([[InlineKeyboardButton(
+        choice.label, callback_data=f"{SETTING}:{panel.chat_id}:{choice.key}:{choice.value}")
+        for choice in row] for row in panel.rows])
 
 
 def carries(keyboard: InlineKeyboardMarkup | None, data: str | None) -> bool:

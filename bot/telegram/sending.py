@@ -133,7 +133,8 @@ async def show(application: App, outcome: Outcome, send: Send,
         if await edit_deal(application, outcome) and \
                 (outcome.reaction is None or react is None or await react(outcome.reaction)):
             return
-        await send(outcome.notice, None)
+        if outcome.notice:  # a status written by its alarm has none: the next one will do
+            await send(outcome.notice, None)
     elif isinstance(outcome, Marked):
         if react is None or not await react(outcome.reaction):
             await send(outcome.text, None)
@@ -149,6 +150,7 @@ async def show(application: App, outcome: Outcome, send: Send,
         await outcome.after(sent.message_id if sent is not None else None)
     elif isinstance(outcome, Said | Refused):
         await send(outcome.text, None)
+    # Noted: its words go into the deal's status when its alarm rings; nothing to send now
 
 
 async def deliver(update: Update, context: Context, outcome: Outcome | None,

@@ -41,7 +41,7 @@ import tornado.netutil
 import tornado.web
 
 from bot.play.people import Chat, Player
-from bot.play.round.outcomes import Closed, Marked, Outcome, Said
+from bot.play.round.outcomes import Closed, Edited, Marked, Outcome, Said
 from bot.runtime.health import LEADER
 from bot.store.records import Round
 from bot.telegram import keyboards, sending
@@ -204,7 +204,7 @@ class Face:
         player = Player(signed.user_id, signed.first_name, signed.username,
                         signed.language_code)
         outcome = await services.answers.answer(chat, player, expression, explicit=True)
-        if isinstance(outcome, Closed):  # shown in the group as a typed win is
+        if isinstance(outcome, Closed | Edited):  # shown in the group as a typed answer is
             await sending.publish(self.application, ticket.chat_id, ticket.topic, outcome)
         return verdict(outcome, expression)
 
@@ -278,6 +278,8 @@ def verdict(outcome: Outcome | None, expression: str) -> dict[str, Any]:
         text = ""  # held back by the throttle: the page says so in its words
     elif isinstance(outcome, Closed):
         text = outcome.head
+    elif isinstance(outcome, Edited):  # the deal's status: the page says it in its own words
+        text = outcome.notice
     elif isinstance(outcome, Marked | Said):
         text = outcome.text
     else:

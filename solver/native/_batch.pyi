@@ -3,4 +3,5 @@ or None when the Python path must answer the line."""
 
 from collections.abc import Callable
 
-def row(line: str, target: str, solve: Callable[[tuple[int, ...]], list[str]], /) -> str | None: ...
+def row(line: str, target: str, solve: Callable[..., list[str]], /,
+        *args: object) -> str | None: ...

@@ -1,10 +1,11 @@
 /* The lean loop of `python -m solver batch` (solver/cli.py), module solver.native._batch.
 
-   `row(line, target, solve)` reads a line of 1 to 8 plain numbers (ASCII digits, at most 7 each,
-   up to 1,000,000, separated by ASCII blanks), asks `solve` for the sorted hand's solutions and
-   writes the line's JSON object as json.dumps writes it. Any other line, or a solution text that
-   JSON would escape, gives None: the Python path answers it, with the same bytes for the rest
-   (tests/solver/test_batch_output.py). */
+   `row(line, target, solve, *args)` reads a line of 1 to 8 plain numbers (ASCII digits, at most
+   7 each, up to 1,000,000, separated by ASCII blanks), asks `solve(hand, *args)` for the sorted
+   hand's solutions (the core's solve itself, so no Python frame runs per hand) and writes the
+   line's JSON object as json.dumps writes it. Any other line, a solution text that JSON would
+   escape, or a solve that raised OverflowError (a value past the core's 64 bits) gives None: the
+   Python path answers it, with the same bytes for the rest (tests/solver/test_batch_output.py). */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -55,10 +56,25 @@ static char *put(char *at, const char *text, size_t len) {
     return at + len;
 }
 
+/* the decimal digits of n >= 0 at `at`; returns how many */
+static int put_number(char *at, long long n) {
+    char digits[24];
+    int width = 0;
+    do {
+        digits[width++] = (char)('0' + n % 10);
+        n /= 10;
+    } while (n);
+    for (int i = 0; i < width; i++) at[i] = digits[width - 1 - i];
+    return width;
+}
+
+enum { MAX_EXTRA = 4 };  /* the arguments passed on to solve after the hand */
+
 static PyObject *row(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     (void)module;
-    if (nargs != 3 || !PyUnicode_Check(args[0]) || !PyUnicode_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "row(line: str, target: str, solve)");
+    if (nargs < 3 || nargs > 3 + MAX_EXTRA || !PyUnicode_Check(args[0]) ||
+        !PyUnicode_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "row(line: str, target: str, solve, *args)");
         return NULL;
     }
     PyObject *line = args[0], *target = args[1], *solve = args[2];
@@ -86,10 +102,17 @@ static PyObject *row(PyObject *module, PyObject *const *args, Py_ssize_t nargs) 
         }
         PyTuple_SET_ITEM(hand, i, n);
     }
-    PyObject *found = PyObject_CallOneArg(solve, hand);
+    PyObject *call[1 + MAX_EXTRA] = {hand};
+    for (Py_ssize_t i = 3; i < nargs; i++)
+        call[i - 2] = args[i];
+    PyObject *found = PyObject_Vectorcall(solve, call, (size_t)(nargs - 2), NULL);
     Py_DECREF(hand);
-    if (!found)
-        return NULL;
+    if (!found) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+            return NULL;
+        PyErr_Clear();  /* the Python path answers, with Python's integers */
+        Py_RETURN_NONE;
+    }
     if (!PyList_CheckExact(found)) {
         Py_DECREF(found);
         PyErr_SetString(PyExc_TypeError, "solve must return a list of str");
@@ -100,29 +123,30 @@ static PyObject *row(PyObject *module, PyObject *const *args, Py_ssize_t nargs) 
     int widths[MAX_NUMBERS];
     size_t size = 0;
     for (int i = 0; i < count; i++) {
-        widths[i] = snprintf(digits[i], sizeof digits[i], "%ld", numbers[i]);
-        size += (size_t)widths[i] + 2;
+        widths[i] = put_number(digits[i], numbers[i]);
+        size += (size_t)widths[i] + (i ? 2 : 0);  /* ", " before all but the first */
     }
-    int total_width = snprintf(total, sizeof total, "%zd", solutions);
+    int total_width = put_number(total, solutions);
     for (Py_ssize_t k = 0; k < solutions; k++) {
         PyObject *text = PyList_GET_ITEM(found, k);
         if (!plain_text(text)) {
             Py_DECREF(found);
             Py_RETURN_NONE;
         }
-        size += (size_t)PyUnicode_GET_LENGTH(text) + 4;
+        size += (size_t)PyUnicode_GET_LENGTH(text) + (k ? 4 : 2);  /* quoted, ", " between */
     }
     static const char head[] = "{\"numbers\": [", mid[] = "], \"target\": ",
                       counted[] = ", \"count\": ", listed[] = ", \"solutions\": [",
                       end[] = "]}\n";
     size_t target_len = (size_t)PyUnicode_GET_LENGTH(target);
-    size += sizeof head + sizeof mid + sizeof counted + sizeof listed + sizeof end +
-            target_len + (size_t)total_width;
-    char *buffer = PyMem_Malloc(size), *at = buffer;
-    if (!buffer) {
+    size += sizeof head + sizeof mid + sizeof counted + sizeof listed + sizeof end - 5 +
+            target_len + (size_t)total_width;  /* exactly the line's length */
+    PyObject *out = PyUnicode_New((Py_ssize_t)size, 127);  /* written in place: ASCII */
+    if (!out) {
         Py_DECREF(found);
-        return PyErr_NoMemory();
+        return NULL;
     }
+    char *buffer = (char *)PyUnicode_1BYTE_DATA(out), *at = buffer;
     at = put(at, head, sizeof head - 1);
     for (int i = 0; i < count; i++) {
         if (i)
@@ -145,14 +169,18 @@ static PyObject *row(PyObject *module, PyObject *const *args, Py_ssize_t nargs) 
     }
     at = put(at, end, sizeof end - 1);
     Py_DECREF(found);
-    PyObject *out = PyUnicode_DecodeASCII(buffer, at - buffer, NULL);
-    PyMem_Free(buffer);
+    if ((size_t)(at - buffer) != size) {  /* never: the sizes above are the writes below */
+        Py_DECREF(out);
+        PyErr_SetString(PyExc_SystemError, "batch.c: a row's length was miscounted");
+        return NULL;
+    }
     return out;
 }
 
 static PyMethodDef batch_methods[] = {
     {"row", (PyCFunction)(void (*)(void))row, METH_FASTCALL,
-     "row(line, target, solve): the JSON line of a plain hand, or None for the Python path."},
+     "row(line, target, solve, *args): the JSON line of a plain hand, or None for the Python "
+     "path."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -5,21 +5,60 @@
 #include "fail.h"
 #include "hand.h"
 
+/* The splits of each sub-hand of hands of one shape, computed when first asked. */
+struct Shape {
+    Split *splits[MASKS];
+    int n_splits[MASKS];
+};
+
+/* per thread (solves run with the GIL released): by number of numbers, then by which places
+ * start a new run; kept for good, like the value cache (values.h): at most 255 shapes */
+#define SHAPE_RUNS (1 << (MAX_NUMBERS - 1))
+static _Thread_local struct Shape **shapes;
+
+static struct Shape *shape_of(int n, unsigned runs) {
+    if (shapes == NULL) {
+        size_t size = (MAX_NUMBERS + 1) * SHAPE_RUNS * sizeof *shapes;
+        struct Shape **made = checked_realloc(NULL, size);
+        memset(made, 0, size);
+        shapes = made;
+    }
+    struct Shape **at = &shapes[n * SHAPE_RUNS + runs];
+    if (*at == NULL) {
+        struct Shape *made = checked_realloc(NULL, sizeof *made);
+        memset(made, 0, sizeof *made);
+        *at = made;
+    }
+    return *at;
+}
+
+void free_shapes(void) {
+    if (shapes == NULL) return;
+    for (int i = 0; i < (MAX_NUMBERS + 1) * SHAPE_RUNS; i++) {
+        if (shapes[i] == NULL) continue;
+        for (int m = 0; m < MASKS; m++) free(shapes[i]->splits[m]);
+        free(shapes[i]);
+    }
+    free(shapes);
+    shapes = NULL;
+}
+
 void hand_init(Hand *hand, const int64_t *sorted, int n) {
-    memset(hand, 0, sizeof *hand);
     hand->n = n;
+    hand->distinct = 0;
+    unsigned runs = 0;  /* bit i - 1: place i starts a run */
     for (int i = 0; i < n; i++) {
         hand->number[i] = sorted[i];
         if (i == 0 || sorted[i] != sorted[i - 1]) {
+            if (i) runs |= 1u << (i - 1);
             hand->value[hand->distinct] = sorted[i];
-            hand->first[hand->distinct++] = i;
+            hand->first[hand->distinct] = i;
+            hand->count[hand->distinct++] = 0;
         }
         hand->count[hand->distinct - 1]++;
     }
-}
-
-void hand_free(Hand *hand) {
-    for (int m = 0; m < MASKS; m++) free(hand->splits[m]);
+    hand->shape = NULL;
+    hand->shape = shape_of(n, runs);
 }
 
 Counts counts_of(const Hand *hand, Mask m) {
@@ -55,31 +94,35 @@ int counts_cmp(const Hand *hand, Counts a, Counts b) {
     return (nx > ny) - (nx < ny);
 }
 
+/* The order of two sub-hands' sorted numbers is the order of their runs' places (the
+ * distinct numbers ascend), so the splits found for this hand hold for its whole shape. */
 static void compute_splits(Hand *hand, Mask m) {
     Counts whole = counts_of(hand, m);
     int total = mask_size(m), present[MAX_NUMBERS], k = 0;
     for (int i = 0; i < hand->distinct; i++)
         if (count_at(whole, i)) present[k++] = i;
     int chosen[MAX_NUMBERS] = {0};
-    Split *out = checked_realloc(NULL, 128 * sizeof(Split));
+    Split found[MASKS / 2];
     int n = 0;
     for (;;) {
         Counts left = 0;
         for (int j = 0; j < k; j++) left += (Counts)chosen[j] << (4 * present[j]);
         int size = counts_size(left);
         if (size > 0 && size < total && counts_cmp(hand, left, whole - left) <= 0)
-            out[n++] = (Split){mask_of(hand, left), mask_of(hand, whole - left)};
+            found[n++] = (Split){mask_of(hand, left), mask_of(hand, whole - left)};
         int j = k - 1;  /* itertools.product: the last place turns fastest */
         while (j >= 0 && chosen[j] == count_at(whole, present[j])) chosen[j--] = 0;
         if (j < 0) break;
         chosen[j]++;
     }
-    hand->splits[m] = out;
-    hand->n_splits[m] = n;
+    Split *out = checked_realloc(NULL, (n ? n : 1) * sizeof(Split));
+    memcpy(out, found, n * sizeof(Split));
+    hand->shape->n_splits[m] = n;
+    hand->shape->splits[m] = out;  /* last: a failed allocation leaves it still to compute */
 }
 
 const Split *splits_of(Hand *hand, Mask m, int *count) {
-    if (hand->splits[m] == NULL) compute_splits(hand, m);
-    *count = hand->n_splits[m];
-    return hand->splits[m];
+    if (hand->shape->splits[m] == NULL) compute_splits(hand, m);
+    *count = hand->shape->n_splits[m];
+    return hand->shape->splits[m];
 }

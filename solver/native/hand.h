@@ -24,12 +24,13 @@ typedef struct {
     int64_t number[MAX_NUMBERS];           /* sorted */
     int64_t value[MAX_NUMBERS];            /* the distinct numbers, ascending */
     int first[MAX_NUMBERS], count[MAX_NUMBERS];  /* each distinct number's run */
-    Split *splits[MASKS];                  /* per sub-hand, computed when first asked */
-    int n_splits[MASKS];
+    struct Shape *shape;                   /* the splits of every hand with these runs */
 } Hand;
 
+/* A failure to get memory for the hand's shape jumps (fail.h); nothing is left to free. */
 void hand_init(Hand *hand, const int64_t *sorted, int n);
-void hand_free(Hand *hand);
+/* the shapes this thread kept, freed (when the thread ends: module.c) */
+void free_shapes(void);
 
 /* how many numbers a mask holds (bit counting by hand: no popcount instruction is assumed) */
 static inline int mask_size(unsigned m) {
@@ -55,7 +56,9 @@ int numbers_of(const Hand *hand, Counts c, int64_t *out);
 int counts_cmp(const Hand *hand, Counts a, Counts b);
 
 /* every way to cut a sub-hand in two, each unordered pair once, in the Python solver's order:
- * (left, right) with left <= right as sorted tuples, chosen counts in itertools.product order */
+ * (left, right) with left <= right as sorted tuples, chosen counts in itertools.product order.
+ * They depend on the runs of equal numbers only, so they are worked out once per shape of hand
+ * (how many numbers, where the runs start) and kept for the thread's later hands. */
 const Split *splits_of(Hand *hand, Mask m, int *count);
 
 #endif

@@ -5,17 +5,23 @@
 #include "keys.h"
 #include "reduce.h"
 
-void keys_init(Keys *keys, Hand *hand) {
-    memset(keys, 0, sizeof *keys);
-    keys->hand = hand;
-}
-
 void keys_free(Keys *keys) {
     free(keys->key);
     free(keys->item);
     free(keys->table);
     lifts_free(keys->lifts);
     memset(keys, 0, sizeof *keys);
+}
+
+void keys_clear(Keys *keys) {
+    if (keys->n && keys->table_cap) memset(keys->table, 0, keys->table_cap * sizeof *keys->table);
+    keys->n = keys->n_items = 0;
+    lifts_clear(keys->lifts);
+}
+
+size_t keys_bytes(const Keys *keys) {
+    return keys->cap * sizeof(Key) + keys->cap_items * sizeof(KeyId) +
+           keys->table_cap * sizeof *keys->table + lifts_bytes(keys->lifts);
 }
 
 /* "*" < "+" < "0*", the operators' order as Python strings */

@@ -11,6 +11,7 @@
 #define SOLVER_KEYS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hand.h"
@@ -40,9 +41,14 @@ typedef struct {
     struct Lifts *lifts;  /* the reductions of keys, when asked (reduce.h) */
 } Keys;
 
-void keys_init(Keys *keys, Hand *hand);
 void keys_free(Keys *keys);
+/* no key left (the store's memory kept for the next hand's keys) */
+void keys_clear(Keys *keys);
+/* the bytes the store holds */
+size_t keys_bytes(const Keys *keys);
 void lifts_free(struct Lifts *lifts);
+void lifts_clear(struct Lifts *lifts);
+size_t lifts_bytes(const struct Lifts *lifts);
 
 static inline const Key *key_at(const Keys *keys, KeyId id) { return &keys->key[id]; }
 static inline Q value_of(const Keys *keys, KeyId id) { return keys->key[id].value; }

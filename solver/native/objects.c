@@ -91,18 +91,22 @@ PyObject *key_object(const Keys *keys, KeyId id, PyObject *kinds) {
     return out;
 }
 
+/* The kinds are looked up once and kept: a look-up by name costs more than a small solve. */
 PyObject *key_kinds(void) {
+    static PyObject *kinds;  /* only touched with the GIL held */
+    if (kinds != NULL) return Py_NewRef(kinds);
     PyObject *module = PyImport_ImportModule("solver.normal.keys");
     if (module == NULL) return NULL;
     static const char *names[4] = {"Leaf", "Sum", "Product", "ZeroProduct"};  /* by kind */
-    PyObject *kinds = PyTuple_New(4);
-    for (int i = 0; kinds && i < 4; i++) {
+    PyObject *found = PyTuple_New(4);
+    for (int i = 0; found && i < 4; i++) {
         PyObject *kind = PyObject_GetAttrString(module, names[i]);
-        if (kind == NULL) Py_CLEAR(kinds);
-        else PyTuple_SET_ITEM(kinds, i, kind);
+        if (kind == NULL) Py_CLEAR(found);
+        else PyTuple_SET_ITEM(found, i, kind);
     }
     Py_DECREF(module);
-    return kinds;
+    if (found != NULL) kinds = Py_NewRef(found);
+    return found;
 }
 
 /* ---- from Python to the core ---- */

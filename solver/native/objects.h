@@ -17,6 +17,7 @@ PyObject *value_object(Q v);
 /* the key as text, negated if asked (a failed allocation: MemoryError) */
 PyObject *text_object(Keys *keys, KeyId key, bool negative);
 PyObject *key_object(const Keys *keys, KeyId id, PyObject *kinds);
+/* (Leaf, Sum, Product, ZeroProduct), a new reference; looked up once, then kept */
 PyObject *key_kinds(void);
 /* the id of a NamedTuple key of this hand (the inverse of key_object); NO_KEY with a Python
  * error set for what is not one. A failure of the store jumps (fail.h). */

@@ -50,6 +50,7 @@ Q q_reduce_wide(Wide n, Wide d);
 
 static inline Q q_reduce(int64_t n, int64_t d) {
     uint64_t g = gcd64(magnitude(n), (uint64_t)d);
+    if (g == 1) return (Q){n, d};  /* the common case, without two divisions */
     return (Q){n / (int64_t)g, d / (int64_t)g};
 }
 
@@ -61,7 +62,10 @@ static inline int q_cmp(Q a, Q b) {
 
 static inline Q q_add(Q a, Q b) {
     if (a.den == 1 && b.den == 1) return q_int(narrow((Wide)a.num + b.num));
-    return q_reduce_wide((Wide)a.num * b.den + (Wide)b.num * a.den, (Wide)a.den * b.den);
+    Wide n = (Wide)a.num * b.den + (Wide)b.num * a.den, d = (Wide)a.den * b.den;
+    if (n >= -INT64_MAX && n <= INT64_MAX && d <= INT64_MAX)  /* the common case, inline */
+        return q_reduce((int64_t)n, (int64_t)d);
+    return q_reduce_wide(n, d);
 }
 
 static inline Q q_sub(Q a, Q b) { return q_add(a, q_neg(b)); }
@@ -71,8 +75,10 @@ static inline Q q_mul(Q a, Q b) {
     /* cross-reduce first: the result is then in lowest terms */
     uint64_t g1 = gcd64(magnitude(a.num), (uint64_t)b.den);
     uint64_t g2 = gcd64(magnitude(b.num), (uint64_t)a.den);
-    Wide n = (Wide)(a.num / (int64_t)g1) * (b.num / (int64_t)g2);
-    Wide d = (Wide)(a.den / (int64_t)g2) * (b.den / (int64_t)g1);
+    int64_t an = a.num, bn = b.num, ad = a.den, bd = b.den;
+    if (g1 != 1) an /= (int64_t)g1, bd /= (int64_t)g1;  /* divisions are dear: skip them by one */
+    if (g2 != 1) bn /= (int64_t)g2, ad /= (int64_t)g2;
+    Wide n = (Wide)an * bn, d = (Wide)ad * bd;
     return (Q){narrow(n), narrow(d)};
 }
 

@@ -359,3 +359,15 @@ void lifts_free(struct Lifts *lifts) {
     free(lifts->parts.id);
     free(lifts);
 }
+
+void lifts_clear(struct Lifts *lifts) {
+    if (lifts == NULL) return;
+    if (lifts->n) memset(lifts->memo.at, 0, lifts->memo.cap * sizeof *lifts->memo.at);
+    lifts->n = lifts->parts.n = 0;
+}
+
+size_t lifts_bytes(const struct Lifts *lifts) {
+    return lifts == NULL ? 0
+                         : lifts->memo.cap * sizeof *lifts->memo.at + lifts->cap * sizeof(Lifted) +
+                               lifts->parts.cap * sizeof(KeyId);
+}

@@ -6,9 +6,8 @@
 #include "search.h"
 
 void search_init(Search *s, const int64_t *sorted, int n, bool integer_only) {
-    memset(s, 0, sizeof *s);
     hand_init(&s->hand, sorted, n);
-    keys_init(&s->keys, &s->hand);
+    s->keys.hand = &s->hand;
     s->integer_only = integer_only;
     trim_value_cache();
 }
@@ -23,7 +22,32 @@ void search_free(Search *s) {
     free(s->stack);
     free(s->mark);
     keys_free(&s->keys);
-    hand_free(&s->hand);
+    memset(s, 0, sizeof *s);
+}
+
+/* the bytes of the buffers a search keeps for the next hand */
+static size_t kept_bytes(const Search *s) {
+    return (s->made.cap + s->listed.cap) * sizeof(Slot) + s->cap_lists * sizeof(KeyList) +
+           (s->cap_pool + s->cap_stack + s->cap_mark) * sizeof(KeyId) + keys_bytes(&s->keys);
+}
+
+void search_clear(Search *s) {
+    if (kept_bytes(s) > SEARCH_KEEP_BYTES) {
+        search_free(s);
+        return;
+    }
+    for (int m = 0; m < (1 << s->hand.n); m++) {  /* no other sub-hand has values */
+        if (s->owned[m]) value_set_free(s->values[m]);
+        s->values[m] = NULL, s->owned[m] = false;
+    }
+    qmap_clear(&s->made);
+    qmap_clear(&s->listed);
+    s->n_lists = s->n_pool = s->n_stack = 0;
+    if (s->serial > UINT32_MAX / 2) {  /* marks are told apart by serial: start them again */
+        if (s->cap_mark) memset(s->mark, 0, s->cap_mark * sizeof *s->mark);
+        s->serial = 0;
+    }
+    keys_clear(&s->keys);
 }
 
 /* ---- value sets of small sub-hands ---- */
@@ -59,15 +83,16 @@ static void build_values(Search *s, Mask m, ValueSet *set) {
 
 const ValueSet *values_of(Search *s, Mask m) {
     if (s->values[m]) return s->values[m];
-    int64_t numbers[MAX_NUMBERS];
-    int n = numbers_of(&s->hand, counts_of(&s->hand, m), numbers);
+    int64_t numbers[MAX_NUMBERS] = {0};  /* the sub-hand's numbers, ascending as the hand's are */
+    int n = 0;
+    for (unsigned bits = m; bits; bits &= bits - 1)
+        numbers[n++] = s->hand.number[__builtin_ctz(bits)];
     ValueSet *set = n <= CACHED ? cached_values(numbers, n, s->integer_only) : NULL;
     if (set == NULL) {
         set = s->values[m] = value_set_new();
         s->owned[m] = true;  /* until the cache has it: a failure midway frees it */
         build_values(s, m, set);
         if (n <= CACHED) {
-            sort_values(set);
             cache_values(numbers, n, s->integer_only, set);
             s->owned[m] = false;
         }
@@ -75,11 +100,13 @@ const ValueSet *values_of(Search *s, Mask m) {
     return s->values[m] = set;
 }
 
-const ValueSet *ordered_values(Search *s, Mask m) {
-    const ValueSet *set = values_of(s, m);
-    if (s->owned[m]) sort_values(s->values[m]);  /* the search's own set, sorted in place */
-    else if (!set->sorted) fail(FAIL_INTERNAL);  /* a cached set is sorted before it is shared */
-    return set;
+const Q *ordered_values(Search *s, Mask m, uint32_t *n) {
+    values_of(s, m);
+    ValueSet *set = s->values[m];
+    *n = set->n;
+    if (!s->owned[m]) return sorted_copy(set);  /* a cached set, shared: its order stays */
+    sort_values(set);  /* the search's own set, sorted in place */
+    return set->value;
 }
 
 static bool in_values(Search *s, Mask m, Q v) { return has_value(values_of(s, m), v); }
@@ -99,7 +126,9 @@ typedef struct {
     const Split *splits;
     int n_splits, split;
     Mask small, big;
-    const ValueSet *small_values, *big_values;  /* big_values: NULL past SMALL numbers */
+    const Q *small_values;  /* ascending */
+    uint32_t n_small;
+    const ValueSet *big_values;  /* NULL past SMALL numbers */
     uint32_t next_a;
     Q a;
     Op op[6];
@@ -108,16 +137,32 @@ typedef struct {
 } Hits;
 
 /* for a side worth a, each operation and the value b the other side needs to make v */
+/* one wanted (op, b), unless integer_only rules out a fraction; written a word at a time (a
+ * Q copied whole from a fresh array stalls: its two halves were just stored separately) */
+static inline int want(Op *op, Q *b, int n, Op o, int64_t num, int64_t den, bool integer_only) {
+    if (integer_only && den != 1) return n;
+    op[n] = o, b[n].num = num, b[n].den = den;
+    return n + 1;
+}
+
 static int wanted(Q v, Q a, bool integer_only, Op *op, Q *b) {
     int n = 0, c = q_cmp(v, a);
     if (c >= 0) op[n] = A_PLUS_B, b[n++] = q_sub(v, a);
     if (c <= 0) op[n] = A_MINUS_B, b[n++] = q_sub(a, v);
     op[n] = B_MINUS_A, b[n++] = q_add(v, a);
     if (q_is_zero(a)) return n;
-    Q products[3] = {q_div(v, a), q_div(a, v), q_mul(v, a)};
-    for (int i = 0; i < 3; i++)
-        if (!integer_only || q_is_int(products[i])) op[n] = (Op)(A_TIMES_B + i), b[n++] = products[i];
-    return n;
+    if (q_is_int(v) && q_is_int(a) && v.num > 0 && a.num > 0) {  /* one gcd, not six */
+        int64_t g = (int64_t)gcd64((uint64_t)v.num, (uint64_t)a.num), x = v.num, y = a.num;
+        if (g != 1) x /= g, y /= g;
+        n = want(op, b, n, A_TIMES_B, x, y, integer_only);  /* a * b = v: b = v / a */
+        n = want(op, b, n, A_OVER_B, y, x, integer_only);   /* a / b = v: b = a / v */
+        Q p = q_mul(v, a);
+        return want(op, b, n, B_OVER_A, p.num, p.den, integer_only);  /* b / a = v: b = v * a */
+    }
+    Q times = q_div(v, a), over = q_div(a, v), under = q_mul(v, a);
+    n = want(op, b, n, A_TIMES_B, times.num, times.den, integer_only);
+    n = want(op, b, n, A_OVER_B, over.num, over.den, integer_only);
+    return want(op, b, n, B_OVER_A, under.num, under.den, integer_only);
 }
 
 static void hits_start(Search *s, Hits *h, Mask m, Q v) {
@@ -138,7 +183,7 @@ static bool next_split(Search *s, Hits *h) {
         small = big, big = t;
     }
     h->small = small, h->big = big;
-    h->small_values = ordered_values(s, small);
+    h->small_values = ordered_values(s, small, &h->n_small);
     h->big_values = mask_size(big) <= SMALL ? values_of(s, big) : NULL;
     h->next_a = 0, h->n_wanted = h->w = 0;
     return true;
@@ -155,8 +200,8 @@ static bool next_hit(Search *s, Hits *h, Hit *out) {
                 return true;
             }
         }
-        if (h->small_values && h->next_a < h->small_values->n) {
-            h->a = h->small_values->value[h->next_a++];
+        if (h->next_a < h->n_small) {
+            h->a = h->small_values[h->next_a++];
             h->n_wanted = wanted(h->v, h->a, s->integer_only, h->op, h->b);
             h->w = 0;
         } else if (!next_split(s, h)) {
@@ -235,9 +280,10 @@ static bool walk_zero(Search *s, Mask m, Visit visit, void *context) {
     for (int i = 0; i < n; i++) {
         Mask left = split[i].left, right = split[i].right;
         Mask small = mask_size(left) <= mask_size(right) ? left : right, big = left ^ right ^ small;
-        const ValueSet *values = ordered_values(s, small);
-        for (uint32_t j = 0; j < values->n; j++) {
-            Q a = values->value[j];
+        uint32_t n_values;
+        const Q *values = ordered_values(s, small, &n_values);
+        for (uint32_t j = 0; j < n_values; j++) {
+            Q a = values[j];
             if (!can_make(s, big, a)) continue;
             KeyList la = expressions(s, small, a), lb = expressions(s, big, a);
             if (walk_pairs(s, la, lb, q_is_zero(a) ? A_PLUS_B : A_MINUS_B, q_int(0), visit, context))

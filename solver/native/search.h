@@ -36,12 +36,22 @@ typedef struct {
     uint32_t cap_mark, serial;
 } Search;
 
+/* Searches are made and kept by the caller: a new one is all zeros (calloc). A search that
+ * search_clear emptied takes the next hand with the buffers it grew, so a run of small hands
+ * allocates almost nothing; one that grew past SEARCH_KEEP_BYTES gives them back instead. */
+#define SEARCH_KEEP_BYTES (1u << 20)
+
+/* s: all zeros or emptied by search_clear; a failure midway jumps (fail.h), search_clear or
+ * search_free still apply */
 void search_init(Search *s, const int64_t *sorted, int n, bool integer_only);
+/* ready for search_init again (the value sets it owns freed, its stores emptied) */
+void search_clear(Search *s);
+/* everything freed: all zeros again */
 void search_free(Search *s);
 
 const ValueSet *values_of(Search *s, Mask m);
-/* the same, its values ascending (the order the pure solver lists them in) */
-const ValueSet *ordered_values(Search *s, Mask m);
+/* its values ascending (the order the pure solver lists them in), *n of them */
+const Q *ordered_values(Search *s, Mask m, uint32_t *n);
 bool can_make(Search *s, Mask m, Q v);
 /* whether the sub-hand makes v, asked once (no value set of the whole is built) */
 bool reaches(Search *s, Mask m, Q v);

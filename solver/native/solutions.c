@@ -46,14 +46,14 @@ KeyId settled(Keys *keys, KeyId key) {
 
 void own_canonical(Search *s, Q goal, Solutions *out) {
     out->list = expressions(s, whole_hand(&s->hand), goal);
-    out->canonical = checked_realloc(NULL, (out->list.n + 1) * sizeof *out->canonical);
+    GROW(out->canonical, out->cap_canonical, out->list.n + 1);
     for (uint32_t i = 0; i < out->list.n; i++)
         out->canonical[i] = settled(&s->keys, s->pool[out->list.start + i]);
 }
 
 void number_classes(Search *s, Solutions *out) {
     KeyMemo number = {0};  /* canonical key -> 1 + its class */
-    out->classes = checked_realloc(NULL, (out->list.n + 1) * sizeof *out->classes);
+    GROW(out->classes, out->cap_classes, out->list.n + 1);
     out->n_classes = 0;
     for (uint32_t i = 0; i < out->list.n; i++) {
         KeyId key = out->canonical[i];
@@ -87,15 +87,16 @@ static void offer(Solutions *out, const Keys *keys, KeyId key, uint32_t class) {
 void distinct_texts(Search *s, bool negative, Solutions *out) {
     Keys *keys = &s->keys;
     uint32_t n_classes = out->n_classes;
-    out->best_at = checked_realloc(NULL, (n_classes + 1) * sizeof *out->best_at);
-    out->best_n = checked_realloc(NULL, (n_classes + 1) * sizeof *out->best_n);
+    GROW(out->best_at, out->cap_best_at, n_classes + 1);
+    GROW(out->best_n, out->cap_best_n, n_classes + 1);
     memset(out->best_n, 0, (n_classes + 1) * sizeof *out->best_n);
     for (uint32_t i = 0; i < out->list.n; i++) {
         KeyId key = s->pool[out->list.start + i];
         if (!negative) offer(out, keys, key, out->classes[i]);
         else if (negatable(keys, key)) offer(out, keys, negated(keys, key), out->classes[i]);
     }
-    out->rank = checked_realloc(NULL, (n_classes + 1) * sizeof *out->rank);
+    GROW(out->rank, out->cap_rank, n_classes + 1);
+    out->n = 0;
     for (uint32_t c = 0; c < n_classes; c++)  /* the texts no longer move */
         if (out->best_n[c]) out->rank[out->n++] = rank_of(out->text.s + out->best_at[c], out->best_n[c]);
     qsort(out->rank, out->n, sizeof *out->rank, cmp_ranks);
@@ -109,4 +110,14 @@ void solutions_free(Solutions *out) {
     free(out->best_n);
     free(out->rank);
     memset(out, 0, sizeof *out);
+}
+
+void solutions_clear(Solutions *out) {
+    if (out->cap_canonical > (1u << 16) || out->text.cap > (1u << 20)) {
+        solutions_free(out);
+        return;
+    }
+    out->list = (KeyList){0, 0};
+    out->n_classes = out->n = 0;
+    out->text.n = 0;
 }

@@ -22,6 +22,8 @@ typedef struct {
     size_t *best_at, *best_n; /* per class: its simplest text in `text` (best_n 0: none yet) */
     Rank *rank;               /* the solutions, simplest first (pointing into text) */
     uint32_t n;
+    /* the buffers' sizes: module.c keeps one Solutions per thread, its buffers reused */
+    uint32_t cap_canonical, cap_classes, cap_best_at, cap_best_n, cap_rank;
 } Solutions;
 
 /* the canonical key of a key (canonical.py: canonical_key) where only cores, pairs and one
@@ -37,5 +39,7 @@ void number_classes(Search *s, Solutions *out);
 /* the simplest text of each class, simplest first (negated for a target below zero) */
 void distinct_texts(Search *s, bool negative, Solutions *out);
 void solutions_free(Solutions *out);
+/* ready for the next hand: nothing in it, its buffers kept (freed if they grew big) */
+void solutions_clear(Solutions *out);
 
 #endif

@@ -38,3 +38,8 @@ void qmap_free(QMap *map) {
     free(map->slot);
     *map = (QMap){0};
 }
+
+void qmap_clear(QMap *map) {
+    if (map->used) memset(map->slot, 0, map->cap * sizeof(Slot));
+    map->used = 0;
+}

@@ -32,5 +32,7 @@ static inline uint32_t *qmap_find(const QMap *map, uint32_t tag, Q v) {
 /* the value slot of (tag, v), added with value 0 when absent (*added says which) */
 uint32_t *qmap_put(QMap *map, uint32_t tag, Q v, int *added);
 void qmap_free(QMap *map);
+/* every slot empty again, the memory kept */
+void qmap_clear(QMap *map);
 
 #endif

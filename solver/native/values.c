@@ -13,17 +13,36 @@ ValueSet *value_set_new(void) {
 void value_set_free(ValueSet *set) {
     if (set == NULL) return;
     free(set->value);
-    qmap_free(&set->set);
+    free(set->slot);
+    free(set->ascending);
     free(set);
 }
 
+/* the slot of v, or the empty one where it goes */
+static Q *slot_for(Q *slot, uint32_t cap, Q v) {
+    uint32_t mask = cap - 1, i = (uint32_t)q_hash(v) & mask;
+    while (slot[i].den != 0 && !q_eq(slot[i], v)) i = (i + 1) & mask;
+    return &slot[i];
+}
+
+static void grow_slots(ValueSet *set) {
+    uint32_t cap = set->slot_cap ? set->slot_cap * 2 : 16;
+    Q *slot = checked_realloc(NULL, cap * sizeof *slot);
+    memset(slot, 0, cap * sizeof *slot);
+    for (uint32_t i = 0; i < set->n; i++) *slot_for(slot, cap, set->value[i]) = set->value[i];
+    free(set->slot);
+    set->slot = slot, set->slot_cap = cap;
+}
+
 void add_value(ValueSet *set, Q v) {
-    int added;
-    qmap_put(&set->set, 0, v, &added);
-    if (added) {
-        GROW(set->value, set->cap, set->n + 1);
-        set->value[set->n++] = v;
-    }
+    if (2 * (set->n + 1) > set->slot_cap) grow_slots(set);
+    Q *at = slot_for(set->slot, set->slot_cap, v);
+    if (at->den != 0) return;  /* there already */
+    GROW(set->value, set->cap, set->n + 1);
+    *at = v;
+    uint64_t hash = q_hash(v);
+    set->filter[filter_word(hash)] |= filter_bit(hash);
+    set->value[set->n++] = v;
 }
 
 /* quicksort around the middle value, insertion sort for short runs */
@@ -52,6 +71,17 @@ static void sort_range(Q *v, uint32_t n) {
 void sort_values(ValueSet *set) {
     if (!set->sorted) sort_range(set->value, set->n);
     set->sorted = true;
+}
+
+const Q *sorted_copy(ValueSet *set) {
+    if (set->sorted) return set->value;
+    if (set->ascending == NULL) {
+        Q *copy = checked_realloc(NULL, (set->n ? set->n : 1) * sizeof *copy);
+        memcpy(copy, set->value, set->n * sizeof *copy);
+        sort_range(copy, set->n);
+        set->ascending = copy;
+    }
+    return set->ascending;
 }
 
 /* ---- the cache ---- */
@@ -120,4 +150,10 @@ void clear_value_cache(void) {
     for (uint32_t i = 0; i < cache.cap; i++) value_set_free(cache.entry[i].set);
     if (cache.cap) memset(cache.entry, 0, cache.cap * sizeof(Entry));
     cache.used = 0, cache.values = 0;
+}
+
+void free_value_cache(void) {
+    clear_value_cache();
+    free(cache.entry);
+    cache.entry = NULL, cache.cap = 0;
 }

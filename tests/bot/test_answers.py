@@ -1,7 +1,7 @@
-"""Answers through the real Application (issue 10, items 2-4): fair races said plainly, a quiet
-chat (only whole attempts are judged; a wrong typed one gets a reaction), privacy mode, and
-precise feedback (misused numbers, the Countdown step that breaks the rule, usage mistakes,
-hints step by step)."""
+"""Answers through the real Application (issue 10, items 2-4; issue 26, item 3): fair races said
+plainly, a quiet chat (only whole attempts are judged; a wrong one goes into the deal's status,
+no message), privacy mode, and precise feedback (misused numbers, the Countdown step that breaks
+the rule, usage mistakes, hints step by step)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ import pytest
 
 from bot.demo.emulator import BotApiEmulator
 from bot.play.people import Chat, Player
-from bot.play.round.answers import WRONG_REACTION
 from bot.play.round.table import LATE_WITHIN
 from bot.play.services import Services
 from bot.runtime.pool import SolverPool
@@ -59,6 +58,21 @@ async def load(services: Services) -> None:
     """Read the chats' languages and the open rounds into memory, as at start-up."""
     await services.people.load()
     services.table.load(await services.rounds.store.open_rounds())
+
+
+async def with_deal_message(h: Harness) -> int:
+    """Give the round dealt by hand a deal message the bot sent (a /play's "a round is on"),
+    whose status wrong answers then edit; how many messages the chat has then."""
+    await h.send(GROUP, ANN, "/play")
+    shown = await h.telegram.reply(GROUP)
+    await h.services.rounds.set_message(h.services.rounds.open_round(GROUP).id,
+                                        shown.message_id)
+    return len(sent_to(h))
+
+
+def status_of(h: Harness) -> str:
+    """The deal's status as last written (its lines under the puzzle)."""
+    return h.telegram.edits[-1].text.split("just type it.\n", 1)[-1]
 
 
 def sent_to(h: Harness, chat_id: int = GROUP) -> list[str]:
@@ -128,67 +142,100 @@ async def test_two_right_answers_at_once_make_one_winner_told_plainly(harness: H
     assert scores_are_exact(harness) == []
 
 
-async def test_countdown_an_answer_as_close_as_an_earlier_one_cannot_win_the_tie(
+async def test_countdown_near_answers_stand_in_the_status_not_in_messages(
         harness: Harness, clock: Clock):
     await deal(harness, COUNTDOWN_HAND, "countdown", COUNTDOWN_TARGET, 10)
+    before = await with_deal_message(harness)
     await harness.send(GROUP, ANN, "/a 10*(3*25+1+7)")  # 830
-    assert "1 away (7 points if it stays the closest)" in \
-        (await harness.telegram.reply(GROUP)).text
+    assert status_of(harness) == ("🏁 Closest: Ann 1 away (7 points)\n"
+                                  "📝 Ann: 10×(3×25+1+7) = 830, 1 away")
     clock.now += 1
-    await harness.send(GROUP, BOB, "/a (1+7+3*25)*10")  # the same value, later
-    tie = await harness.telegram.reply(GROUP)
-    assert tie.text == ("📝 (1+7+3×25)×10 = 830: 1 away, as close as Ann's earlier answer, "
-                        "and the earlier answer wins a tie.")
+    await harness.send(GROUP, BOB, "/a (1+7+3*25)*10")  # the same value, later: behind her
+    clock.now += 1
     await harness.send(GROUP, CAROL, "/a (10+7)*50-25-3")  # 822: scores, but behind
-    assert "9 away; Ann is closer (1 away)." in (await harness.telegram.reply(GROUP)).text
+    assert status_of(harness).startswith(
+        "🏁 Closest: Ann 1 away (7 points) · Bob 1 away (7 points) · Carol 9 away (5 points)\n")
     clock.now += 1
-    await harness.send(GROUP, ANN, "/a (1+7+3*25)*10")  # her own tie: she leads still
-    assert "if it stays the closest" in (await harness.telegram.reply(GROUP)).text
+    await harness.send(GROUP, CAROL, "/a (3-7)*25")  # illegal, said as such
+    assert status_of(harness).endswith("👎 Carol: (3−7)×25 illegal: 3−7 is negative")
+    clock.now += 1
+    await harness.send(GROUP, CAROL, "/a 50*10+25")  # 525: legal, far
+    assert status_of(harness).endswith("📝 Carol: 50×10+25 = 525, 306 away")
+    assert len(sent_to(harness)) == before and harness.telegram.reactions == []
     rounds = harness.services.rounds
     closed = await rounds.expire(rounds.open_round(GROUP).id)
     assert closed is not None and "Ann</b> was closest" in closed.text
     assert scores_are_exact(harness) == []
 
 
+async def test_status_edits_come_at_most_once_a_second_and_miss_nothing(
+        harness: Harness, clock: Clock):
+    await deal(harness, (2, 7, 11, 13))
+    await with_deal_message(harness)
+    await harness.send(GROUP, BOB, "/a 2+7+11+13")
+    assert status_of(harness) == "👎 Bob: 2+7+11+13 = 33, not 24"
+    for answer in ("/a 2*7+11+13", "/a 13*2-7+11", "/a 12*(11-9)"):  # the same instant
+        await harness.send(GROUP, ANN, answer)
+    assert len(harness.telegram.edits) == 1  # coalesced: the alarm writes them
+    alarm = harness.services.table.scheduler.pending("status", GROUP)
+    assert alarm is not None
+    clock.now += 1
+    await harness.telegram.wait_for(lambda: len(harness.telegram.edits) == 2, 5.0)
+    assert status_of(harness) == "👎 Ann: 12×(11−9) uses 9 and 12, not dealt, skips 2, 7 and 13"
+
+
 # --- item 3: a quiet chat ----------------------------------------------------------------------
 
 async def test_chatter_and_partial_workings_get_no_reply(harness: Harness):
     await deal(harness, (2, 7, 11, 13))
-    for text in ("nice hand lol", "11-7", "2*11 = 22", "13+11", "2+7+11+13+1", "what is 24?"):
+    for text in ("nice hand lol", "11-7", "2*11 = 22", "13*11", "2+7+11+13+1", "what is 24?"):
         await harness.send(GROUP, BOB, text)
     assert sent_to(harness) == [] and harness.telegram.reactions == []
     rows = await harness.stores.rounds.db.fetch("SELECT COUNT(*) FROM answers")
     assert rows == [(0,)]  # none of them was an attempt
+    before = await with_deal_message(harness)
     await harness.send(GROUP, BOB, "2*2*7*11*13")  # the hand's numbers, one too often: wrong
-    assert sent_to(harness) == [] and [r.emoji for r in harness.telegram.reactions] == \
-        [WRONG_REACTION]
+    assert len(sent_to(harness)) == before and harness.telegram.reactions == []
+    assert status_of(harness) == "👎 Bob: 2×2×7×11×13 uses 2 twice"
+    await harness.send(GROUP, BOB, "13+11")  # makes 24 with two of them: told what it skips
+    await harness.telegram.wait_for(lambda: "skips" in status_of(harness), 5.0)
+    assert status_of(harness) == "👎 Bob: 13+11 skips 2 and 7"
 
 
-async def test_a_wrong_typed_attempt_gets_a_reaction_not_a_message(harness: Harness):
+async def test_a_wrong_typed_attempt_goes_into_the_status_not_a_message(harness: Harness,
+                                                                         clock: Clock):
     await deal(harness, (2, 7, 11, 13))
+    before = await with_deal_message(harness)
     await harness.send(GROUP, BOB, "2+7+11+13")  # the whole hand, once each: an attempt
-    assert sent_to(harness) == []
-    [reaction] = harness.telegram.reactions
-    assert reaction.emoji == WRONG_REACTION and reaction.chat_id == GROUP
-    assert harness.telegram.message(GROUP, reaction.message_id)["text"] == "2+7+11+13"
-    await harness.send(GROUP, BOB, "/a 2+7+11+13")  # asked explicitly: a reaction too
-    assert sent_to(harness) == [] and len(harness.telegram.reactions) == 2
-    assert harness.telegram.message(GROUP, harness.telegram.reactions[1].message_id)[
-        "text"] == "/a 2+7+11+13"
-    await harness.send(GROUP, BOB, "(13-11)*(7+2)+6")  # not the hand: chatter, no reaction
-    assert len(harness.telegram.reactions) == 2
+    assert len(sent_to(harness)) == before and harness.telegram.reactions == []
+    assert status_of(harness) == "👎 Bob: 2+7+11+13 = 33, not 24"
+    clock.now += 1
+    await harness.send(GROUP, BOB, "/a 2*(13-7)+11")  # asked explicitly: the same
+    assert status_of(harness) == "👎 Bob: 2×(13−7)+11 = 23, not 24"
+    clock.now += 1
+    await harness.send(GROUP, BOB, "(13-11)*(7+2)+6")  # not the hand: chatter, nothing
+    assert len(harness.telegram.edits) == 2 and len(sent_to(harness)) == before
 
 
-async def test_where_reactions_are_refused_the_verdict_is_said_instead(harness: Harness):
-    harness.telegram.no_reactions.add(GROUP)  # the chat turned reactions off: 400
-    await deal(harness, (2, 7, 11, 13))
+async def test_a_typed_answer_that_makes_24_but_skips_a_number_is_told_so(harness: Harness,
+                                                                          clock: Clock):
+    await deal(harness, (8, 7, 6, 2, 3))  # five numbers: every one is used, once
+    before = await with_deal_message(harness)
+    await harness.send(GROUP, BOB, "8*(7-6+2)")  # 24, typed plainly, without the 3
+    assert status_of(harness) == "👎 Bob: 8×(7−6+2) skips 3"
+    await harness.send(GROUP, BOB, "8*7")  # a partial working that makes no 24: chatter
+    assert len(harness.telegram.edits) == 1 and len(sent_to(harness)) == before
+
+
+async def test_where_the_deal_cannot_be_edited_the_verdict_is_said_instead(harness: Harness):
+    await deal(harness, (2, 7, 11, 13))  # dealt by hand: no deal message to edit
     await harness.send(GROUP, BOB, "2+7+11+13")
     assert "makes 33, not 24" in (await harness.telegram.reply(GROUP)).text
     assert harness.telegram.reactions == []
     await harness.send(GROUP, ANN, "(13-11)*(2+7)")
     assert "makes 18, not 24" in (await harness.telegram.reply(GROUP)).text
     rows = await harness.stores.rounds.db.fetch("SELECT COUNT(*) FROM answers")
-    assert rows == [(2,)]  # both attempts stored: the failed reaction lost nothing
+    assert rows == [(2,)]  # both attempts stored: nothing lost
     await harness.send(GROUP, ANN, "/a (13-7)*(2+11)")
     assert "makes 78" in (await harness.telegram.reply(GROUP)).text
 
@@ -198,10 +245,9 @@ async def test_countdown_typed_attempts_use_only_the_hand(harness: Harness):
     await harness.send(GROUP, BOB, "25*4")  # 4 is not dealt: chatter
     await harness.send(GROUP, BOB, "50")  # one number is no attempt
     assert sent_to(harness) == [] and harness.telegram.reactions == []
-    await harness.send(GROUP, BOB, "25*3")  # a valid answer, far off: a reaction
-    assert sent_to(harness) == [] and len(harness.telegram.reactions) == 1
-    await harness.send(GROUP, BOB, "10*(3*25+1+7)")  # one that scores is said in words
-    assert "1 away" in (await harness.telegram.reply(GROUP)).text
+    before = await with_deal_message(harness)
+    await harness.send(GROUP, BOB, "25*3")  # a valid answer, far off: in the status
+    assert len(sent_to(harness)) == before and status_of(harness) == "📝 Bob: 25×3 = 75, 756 away"
 
 
 @pytest.fixture
@@ -323,12 +369,9 @@ async def test_hints_go_into_the_deal_each_with_its_value(harness: Harness):
     sent = len(sent_to(harness))
     await harness.send(GROUP, ANN, "/hint")
     assert harness.telegram.edits[-1].text.endswith("💡 Hints: 8÷3 (now worth 15 points)")
-    await harness.send(GROUP, BOB, "/hint")  # after the first, anyone: it costs nothing more
-    assert harness.telegram.edits[-1].text.endswith(
-        "💡 Hints: 8÷3 · 3−8÷3 = 1÷3 (now worth 15 points)")
-    assert [r.emoji for r in harness.telegram.reactions] == ["👌", "👌"]
-    await harness.send(GROUP, ANN, "/hint")  # no more: a shrug, and the deal stays
-    assert harness.telegram.reactions[-1].emoji == "🤷" and len(harness.telegram.edits) == 2
+    await harness.send(GROUP, BOB, "/hint")  # 3−8÷3 = 1÷3 would leave the answer one step off
+    assert [r.emoji for r in harness.telegram.reactions] == ["👌", "🤷"]
+    assert len(harness.telegram.edits) == 1  # the deal stays
     assert len(sent_to(harness)) == sent  # not one hint was a message
     rounds = harness.services.rounds
     service, _ = new_services(harness.stores, rounds.pool, rounds.clock)  # as after a restart
@@ -347,5 +390,4 @@ async def test_a_hint_is_said_in_words_only_where_the_deal_cannot_be_edited(harn
         "💡 Hint 1: 8÷3 (the round is worth 15 points now)"
     harness.telegram.no_reactions.add(GROUP)
     await harness.send(GROUP, ANN, "/hint")
-    assert (await harness.telegram.reply(GROUP)).text == \
-        "💡 Hint 2: 3−8÷3 = 1÷3 (the round is worth 15 points now)"
+    assert (await harness.telegram.reply(GROUP)).text.startswith("💡 No more hints")

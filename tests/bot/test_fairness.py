@@ -55,12 +55,13 @@ async def test_ending_a_round_early_never_takes_points_from_the_leader(harness: 
     assert "Only Alice (who started it) or a chat admin can end this round early" in refused.text
     await harness.send(GROUP, ALICE, "/reveal")  # the cheat of the issue: the starter, behind
     refused = await harness.telegram.reply(GROUP)
-    assert refused.text.startswith("Others have answered this round, so only a chat admin")
+    assert refused.text.startswith("Others have answered this round: it ends early once "
+                                   "everyone who answered sends /pass")
     assert harness.services.rounds.open_round(GROUP) is not None
     harness.telegram.promote(GROUP, CAROL["id"])
     await harness.send(GROUP, CAROL, "/reveal")  # an admin may: it scores as time's up would
     ended = await harness.telegram.reply(GROUP)
-    assert "Round over" in ended.text and "Bob</b> was closest" in ended.html
+    assert "Ended early" in ended.text and "Bob</b> was closest" in ended.html
     assert "+7 points" in ended.text and "Carol ended the round early" in ended.text
     assert harness.services.rounds.open_round(GROUP) is None
     await harness.send(GROUP, BOB, "/stats")
@@ -101,7 +102,7 @@ async def test_an_admin_may_end_someone_elses_round_and_is_asked_once(harness: H
     await harness.send(GROUP, CAROL, "/lang en")
     assert "speaks English" in (await harness.telegram.reply(GROUP)).text
     await harness.send(GROUP, CAROL, "/reveal")
-    assert "Round over" in (await harness.telegram.reply(GROUP)).text
+    assert "Ended early" in (await harness.telegram.reply(GROUP)).text
     assert getchatmember_calls(harness) == 1  # the second check came from the cache
 
 
@@ -156,7 +157,7 @@ async def test_an_anonymous_admin_speaks_as_the_group(harness: Harness):
     harness.telegram.updates.clear()
     await harness.app.process_update(Update.de_json({"update_id": 9001, "message": message},
                                                     harness.app.bot))
-    assert "Round over" in (await harness.telegram.reply(GROUP)).text
+    assert "Ended early" in (await harness.telegram.reply(GROUP)).text
     assert getchatmember_calls(harness) == 0
 
 
@@ -231,7 +232,8 @@ async def test_the_reveal_button_follows_the_same_rule(harness: Harness):
     await harness.send(GROUP, BOB, f"/a {current.hand[0]}+{current.hand[1]}")
     sent = len(harness.telegram.sent)
     refused = await harness.press(GROUP, deal.message_id, ALICE, "Reveal")
-    assert refused.text.startswith("Others have answered this round, so only a chat admin")
+    assert refused.text.startswith("Others have answered this round: it ends early once "
+                                   "everyone who answered sends /pass")
     assert len(harness.telegram.sent) == sent and harness.services.rounds.open_round(GROUP)
     harness.telegram.promote(GROUP, CAROL["id"])
     assert (await harness.press(GROUP, deal.message_id, CAROL, "Reveal")).text is None
@@ -253,5 +255,5 @@ async def test_match_stop_follows_the_same_rule(harness: Harness):
     harness.telegram.promote(GROUP, CAROL["id"])
     await harness.send(GROUP, CAROL, "/match stop")
     stopped = await harness.telegram.reply(GROUP)
-    assert "Round over" in stopped.text and "Match stopped after 1 of 3 rounds" in stopped.text
+    assert "Ended early" in stopped.text and "Match stopped after 1 of 3 rounds" in stopped.text
     assert not await harness.services.matches.is_on(GROUP)

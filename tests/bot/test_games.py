@@ -86,7 +86,9 @@ def test_plain_messages_are_ignored_unless_they_try_the_hand():
     assert twentyfour.judge("hello there", hand, 24, explicit=False).kind == "ignore"
     assert twentyfour.judge("1+1", hand, 24, explicit=False).kind == "ignore"
     assert twentyfour.judge("(3+3", hand, 24, explicit=False).kind == "ignore"
-    assert twentyfour.judge("3*8", hand, 24, explicit=False).kind == "ignore"  # partial working
+    assert twentyfour.judge("3+8", hand, 24, explicit=False).kind == "ignore"  # partial working
+    skips = twentyfour.judge("3*8", hand, 24, explicit=False)  # makes 24 with some of them:
+    assert (skips.kind, skips.missing) == ("wrong_numbers", (3, 8))  # told what it skips
     assert twentyfour.judge("3+3+8+8", hand, 24, explicit=False).kind == "wrong_value"
 
 
@@ -144,7 +146,8 @@ def test_yahtzee_judge_and_dice():
     assert yahtzee.judge("2+2", 254, bounds, explicit=True).kind == "unreadable"
     assert yahtzee.judge("3", 254, bounds, explicit=False).kind == "ignore"  # out of range
     outside = yahtzee.judge("381", 254, bounds, explicit=True)
-    assert outside.kind == "unreadable" and outside.params == {"low": 40, "high": 380}
+    assert outside.kind == "unreadable" and \
+        outside.params == {"low": 40, "high": 380, "total": 381}
     rolls = parse_dice(" ".join(["12345"] * 13))
     assert rolls is not None and len(rolls) == 13 and rolls[0] == (1, 2, 3, 4, 5)
     assert parse_dice("1 2 3") is None and parse_dice("7" * 65) is None
@@ -205,6 +208,14 @@ def test_every_key_the_code_uses_is_in_the_catalogs():
     used |= set(yahtzee.CATEGORY_KEYS)
     assert used - set(catalog("en")) == set()
     assert len(used) > 60
+
+
+def test_help_names_every_command_in_every_language():
+    # /start is what Telegram sends on opening the chat, not a command a player looks up
+    wanted = {names[0] for names, _ in COMMANDS} - {"start"}
+    for language in LANGUAGES:
+        named = set(re.findall(r"/([a-z]+)", catalog(language)["help"]))
+        assert wanted - named == set(), language
 
 
 def test_language_of_and_texts():

@@ -37,10 +37,16 @@ async def test_full_round_wrong_then_right_then_scores(harness: Harness):
     assert "24" in sent.text and "60 seconds" in sent.text
 
     a, b, c, d = current.hand
-    await harness.send(GROUP, BOB, f"/a {a}+{b}+{c}+{d}+0")  # wrong: marked, not a message
-    await harness.send(GROUP, BOB, f"/answer {a}+{b}")
-    assert [r.emoji for r in harness.telegram.reactions] == ["👎", "👎"]
+    await harness.send(GROUP, BOB, f"/a {a}+{b}+{c}+{d}+0")  # wrong: in the deal's status
+    status = harness.telegram.edits[-1]
+    assert status.message_id == sent.message_id and "👎 Bob: " in status.text
+    assert "0" in status.text.splitlines()[-1] and "uses 0, not dealt" in status.text
+    await harness.send(GROUP, BOB, f"/answer {a}+{b}")  # within a second: written by its alarm
+    assert harness.telegram.reactions == []
     assert len([s for s in harness.telegram.sent if s.chat_id == GROUP]) == 1  # the deal
+    await harness.telegram.wait_for(lambda: "skips" in harness.telegram.edits[-1].text, 5.0)
+    assert f"skips {c} and {d}" in harness.telegram.edits[-1].text or \
+        "skips" in harness.telegram.edits[-1].text
 
     solution = solve(current.hand)[0]
     await harness.send(GROUP, ALICE, f"/a {solution}")
@@ -89,9 +95,9 @@ async def test_unreadable_and_division_by_zero(harness: Harness):
     await harness.send(GROUP, BOB, "/a 2(3+4)")
     assert "write every operation" in (await harness.telegram.reply(GROUP)).text
     a, b, c, d = current.hand
-    harness.telegram.no_reactions.add(GROUP)  # a wrong answer is then said in words
     await harness.send(GROUP, BOB, f"/a {a}/({b}-{b})*{c}*{d}")
-    assert "is used" in (await harness.telegram.reply(GROUP)).text  # the numbers come first
+    status = harness.telegram.edits[-1].text.splitlines()[-1]
+    assert f"uses {b} " in status and "zero" not in status  # the numbers come first
 
 
 async def test_hint_costs_points_and_reveal_ends(harness: Harness):
@@ -125,10 +131,13 @@ async def test_same_user_is_throttled(harness: Harness):
     # six answers in the same instant, however slow
     harness.services.answers.throttle.clock = lambda: 100.0
     for _ in range(6):
-        await harness.send(GROUP, BOB, "/a 1+2+3")  # handled, reactions sent, when it returns
+        await harness.send(GROUP, BOB, "/a 2(3+4)")  # unreadable: said in words, throttled
     sent = [s for s in harness.telegram.sent if s.chat_id == GROUP]
-    assert len(sent) == 2 and "slow down" in sent[-1].text  # deal + one note
-    assert len(harness.telegram.reactions) == 3  # the first three, marked
+    assert len(sent) == 5 and "slow down" in sent[-1].text  # deal, three answers, one note
+    for _ in range(6):
+        await harness.send(GROUP, BOB, "/a 1+2+3")  # wrong: the status, one edit a second
+    assert len([s for s in harness.telegram.sent if s.chat_id == GROUP]) == 5
+    assert len(harness.telegram.edits) == 1 and harness.telegram.reactions == []
 
 
 async def test_solve_good_and_bad_input(harness: Harness):
@@ -187,12 +196,14 @@ async def test_countdown_round_and_solve(harness: Harness):
     shown = [int(n) for n in re.findall(r"\d+", sent.text.splitlines()[0])]
     assert sorted(shown) == sorted(current.hand) and sum(n in (25, 50, 75, 100) for n in shown) == 4
     assert str(current.target) in sent.text and "60 seconds" in sent.text
-    await harness.send(GROUP, BOB, f"/a {current.hand[0]}+{current.hand[1]}")  # far: marked
-    assert [r.emoji for r in harness.telegram.reactions] == ["👎"]
+    await harness.send(GROUP, BOB, f"/a {current.hand[0]}+{current.hand[1]}")  # far: status
+    value = current.hand[0] + current.hand[1]
+    assert f"📝 Bob: {current.hand[0]}+{current.hand[1]} = {value}, " \
+        f"{abs(current.target - value)} away" in harness.telegram.edits[-1].text
     harness.telegram.promote(GROUP, ALICE["id"])  # Bob has answered: only an admin may end it
     await harness.send(GROUP, ALICE, "/reveal")
     reveal = await harness.telegram.reply(GROUP)
-    assert "Round over" in reveal.text and str(current.target) in reveal.text
+    assert "Ended early" in reveal.text and str(current.target) in reveal.text
     await harness.send(GROUP, BOB, "/countdown 1 3 7 10 25 50 = 765")
     assert "exactly" in (await harness.telegram.reply(GROUP)).text
     for bad in ("/countdown 9", "/countdown 1 2 x", "/countdown 1 2 = 0"):

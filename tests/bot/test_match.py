@@ -152,7 +152,7 @@ async def test_stop_is_for_the_starter_or_an_admin(services: Services, scheduler
     assert services.rounds.open_round(GROUP.id) is not None
     stopped = await services.matches.stop(GROUP, BEN, admin)
     assert isinstance(stopped, Closed) and stopped.round.id is not None
-    assert "Round over" in stopped.text and "Match stopped after 1 of 4 rounds" in stopped.text
+    assert "Ended early" in stopped.text and "Match stopped after 1 of 4 rounds" in stopped.text
     assert services.rounds.open_round(GROUP.id) is None
     assert await deal_next(services, scheduler) is None
 

@@ -1,5 +1,5 @@
-"""Quiet and consistent (issue 17, item 5): a reply to the deal that is not an attempt gets
-nothing; a wrong answer is marked with a reaction on the answer itself however it was given
+"""Quiet and consistent (issue 17, item 5; issue 26, item 3): a reply to the deal that is not an
+attempt gets nothing; a wrong answer goes into the deal's status, with why, however it was given
 (typed, a reply to the deal, /a); and 24 and Countdown treat the same mistake the same way."""
 
 from __future__ import annotations
@@ -23,15 +23,15 @@ MISTAKES = {
     "wrong value": {"24": "2+7+11+13", "countdown": "25*3"},
     "unreadable": {"24": "2(7+11)", "countdown": "3(7+10)"},
 }
-# what the chat sees: nothing, a reaction on the answer, or words
+# what the chat sees: nothing, the deal's status rewritten, or words
 EXPECTED = {
     ("talk", "typed"): "nothing", ("talk", "reply"): "nothing", ("talk", "/a"): "words",
-    ("other numbers", "typed"): "nothing", ("other numbers", "reply"): "reaction",
-    ("other numbers", "/a"): "reaction",
-    ("number twice", "typed"): "reaction", ("number twice", "reply"): "reaction",
-    ("number twice", "/a"): "reaction",
-    ("wrong value", "typed"): "reaction", ("wrong value", "reply"): "reaction",
-    ("wrong value", "/a"): "reaction",
+    ("other numbers", "typed"): "nothing", ("other numbers", "reply"): "status",
+    ("other numbers", "/a"): "status",
+    ("number twice", "typed"): "status", ("number twice", "reply"): "status",
+    ("number twice", "/a"): "status",
+    ("wrong value", "typed"): "status", ("wrong value", "reply"): "status",
+    ("wrong value", "/a"): "status",
     ("unreadable", "typed"): "nothing", ("unreadable", "reply"): "words",
     ("unreadable", "/a"): "words",
 }
@@ -49,12 +49,13 @@ async def answer(h: Harness, game: str, mode: str, text: str) -> str:
                                             current.started_at, current.deadline, ANN["id"])
     await h.stores.rounds.set_message(made.id, deal.message_id)
     h.services.table.open(dataclasses.replace(made, message_id=deal.message_id), deal.text)
-    sent, reactions = len(h.telegram.sent), len(h.telegram.reactions)
+    sent, edits = len(h.telegram.sent), len(h.telegram.edits)
     await h.send(GROUP, BEN, f"/a {text}" if mode == "/a" else text,
                  reply_to=deal.message_id if mode == "reply" else None)
+    assert h.telegram.reactions == []
     if len(h.telegram.sent) > sent:
         return "words"
-    return "reaction" if len(h.telegram.reactions) > reactions else "nothing"
+    return "status" if len(h.telegram.edits) > edits else "nothing"
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -63,7 +64,7 @@ async def test_the_same_mistake_gets_the_same_answer_in_both_games(
         harness: Harness, game: str, mistake: str, mode: str):
     said = await answer(harness, game, mode, MISTAKES[mistake][game])
     assert said == EXPECTED[mistake, mode], (game, mistake, mode)
-    if said == "reaction":
-        assert harness.telegram.reactions[-1].emoji == "👎"
-        marked = harness.telegram.message(GROUP, harness.telegram.reactions[-1].message_id)
-        assert marked is not None and marked["from"]["id"] == BEN["id"]  # the answer itself
+    if said == "status":
+        status = harness.telegram.edits[-1]
+        assert status.message_id == harness.services.rounds.open_round(GROUP).message_id
+        assert status.text.splitlines()[-1].startswith(("👎 Ben: ", "📝 Ben: "))

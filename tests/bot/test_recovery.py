@@ -112,7 +112,7 @@ async def test_the_normal_path_marks_results_sent(harness: Harness):
     await harness.send(group, alice, "/play")
     await harness.telegram.reply(group)
     await harness.send(group, alice, "/reveal")
-    assert "Round over" in (await harness.telegram.reply(group)).text
+    assert "Ended early" in (await harness.telegram.reply(group)).text
     assert await unannounced(harness.stores) == []
 
 

@@ -72,12 +72,13 @@ async def test_round_win_and_streak(services: Services, clock: Clock):
 
 async def test_answer_is_judged_with_the_reason(services: Services):
     dealt = await services.rounds.play(GROUP, ANN, "24")
-    a, b, *_ = dealt.round.hand
-    wrong = await services.answers.answer(GROUP, BEN, f"{a}+{b}", explicit=True)
-    assert wrong is not None and not isinstance(wrong, Closed) and "leaves out" in wrong.text
-    assert wrong.reaction == "👎"  # said in words only where reactions are off
+    a, b, c, d = dealt.round.hand
     zh = await services.answers.answer(GROUP, LI, f"{a}+{b}", explicit=True)
-    assert zh is not None and "漏掉了" in zh.text  # the speaker's language
+    assert isinstance(zh, Said) and "漏掉了" in zh.text  # no deal sent to edit: in words
+    await services.rounds.set_message(dealt.round.id, 77)
+    wrong = await services.answers.answer(GROUP, BEN, f"{a}+{b}", explicit=True)
+    assert isinstance(wrong, Edited) and "leaves out" in wrong.notice  # where it can't edit
+    assert wrong.text.endswith(f"👎 Ben: <code>{a}+{b}</code> skips {c} and {d}")  # status
     assert await services.answers.answer(GROUP, BEN, "nice weather", explicit=False) is None
 
 

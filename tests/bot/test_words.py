@@ -165,7 +165,7 @@ async def test_help_shows_the_configured_round_lengths(timed: Harness):
     deal = await timed.telegram.reply(GROUP)
     assert "90 seconds;" in deal.text
     await timed.send(GROUP, ALICE, "/countdown")
-    assert "seconds left" in (await timed.telegram.reply(GROUP)).text
+    assert "\n1 min 30 s left." in (await timed.telegram.reply(GROUP)).text  # as a clock says
 
 
 async def test_the_end_of_a_round_names_its_game_and_target(timed: Harness):
@@ -173,7 +173,7 @@ async def test_the_end_of_a_round_names_its_game_and_target(timed: Harness):
     deal = await timed.telegram.reply(GROUP)
     assert "1 second," in deal.text  # one second, not "1 seconds"
     ended = await timed.telegram.reply(GROUP)  # the timer
-    assert ended.text.startswith("⏰ Time is up — make 24.")
+    assert ended.text.startswith("⏰ Time is up for the round to make 24.")  # not an order
     assert "(24)" not in ended.text
 
 
@@ -181,21 +181,23 @@ async def test_reveal_names_each_game(harness: Harness):
     await harness.send(GROUP, ALICE, "/play 4 = 36")
     await harness.telegram.reply(GROUP)
     revealed = await ask(harness, "/reveal")
-    assert revealed.startswith("⏹ Round over — make 36.") and "(24)" not in revealed
+    assert revealed.startswith("⏹ Ended early: the round to make 36.") and "(24)" not in revealed
     await harness.send(GROUP, ALICE, "/countdown")
     await harness.telegram.reply(GROUP)
     target = harness.services.rounds.open_round(GROUP).target
     revealed = await ask(harness, "/reveal")
-    assert revealed.startswith(f"⏹ Round over — Countdown, as close to {target} as you can.")
+    assert revealed.startswith(
+        f"⏹ Ended early: the Countdown round (as close to {target} as you can).")
     await harness.send(GROUP, ALICE, "/yahtzee")
     await harness.telegram.reply(GROUP)
     revealed = await ask(harness, "/reveal")
-    assert revealed.startswith("⏹ Round over — Yahtzee, the best total of 13 rolls.")
+    assert revealed.startswith(
+        "⏹ Ended early: the Yahtzee round (the best total of 13 rolls).")
     await harness.send(-5, ZHANG, "/countdown")
     await harness.telegram.reply(-5)
     target = harness.services.rounds.open_round(-5).target
     revealed = await ask(harness, "/reveal", ZHANG, chat=-5)
-    assert revealed.startswith(f"⏹ 本局结束 —— 数字挑战，尽量接近 {target}。")
+    assert revealed.startswith(f"⏹ 提前结束：数字挑战（目标 {target}）这一局。")
 
 
 async def test_counts_are_plural_only_when_many(harness: Harness):
@@ -205,7 +207,7 @@ async def test_counts_are_plural_only_when_many(harness: Harness):
     await harness.send(GROUP, ALICE, "/play")
     await harness.telegram.reply(GROUP)
     await harness.send(GROUP, BOB, "/a 1+2")  # Bob plays this round, and loses it
-    assert harness.telegram.reactions[-1].emoji == "👎"
+    assert "👎 Bob: 1+2 " in harness.telegram.edits[-1].text  # in the deal's status
     await win(harness, ALICE)
     assert "0 wins in 1 round." in await ask(harness, "/stats", BOB)
     assert "2 wins in 2 rounds." in await ask(harness, "/stats")
@@ -222,8 +224,8 @@ async def test_negative_targets_and_values_use_a_minus_sign(harness: Harness):
     await harness.send(GROUP, ALICE, "/play")
     await harness.telegram.reply(GROUP)
     low, *rest = sorted(harness.services.rounds.open_round(GROUP).hand)
-    wrong = await ask(harness, "/a " + "-".join(map(str, [low, *rest])))
-    assert f"makes −{sum(rest) - low}, not 24" in wrong
+    await harness.send(GROUP, ALICE, "/a " + "-".join(map(str, [low, *rest])))
+    assert f"= −{sum(rest) - low}, not 24" in harness.telegram.edits[-1].text  # the status
 
 
 async def test_start_greets_in_private_and_points_to_play_in_a_group(harness: Harness):

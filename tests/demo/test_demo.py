@@ -130,8 +130,9 @@ async def test_two_players_race_and_quit_ends_without_end_of_input(tmp_path: Pat
         await type_line(process, "/user Ben & Co")
         wrong_sign = "+" if sum(hand) != 24 else "*"  # no hand makes 24 both ways
         await type_line(process, f"/a {wrong_sign.join(map(str, hand))}")
-        wrong = await read_until(process, r"^\(Twenty-Four reacts 👎 to Ben & Co's ")
-        assert f"/a {wrong_sign.join(map(str, hand))}" in wrong
+        wrong = await read_until(process, r"^  👎 Ben & Co: ")  # the deal's status, edited
+        shown = wrong_sign.join(map(str, hand)).replace("*", "×")
+        assert "Twenty-Four (edited): " in wrong and f"👎 Ben & Co: {shown} = " in wrong
         await type_line(process, "/user Ann")
         await type_line(process, solve(hand)[0])  # just typed, as the deal says
         assert "Ann wins" in await read_until(process, "^Twenty-Four to Ann: ")

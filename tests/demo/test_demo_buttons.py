@@ -49,8 +49,9 @@ async def test_every_route_from_the_terminal(tmp_path: Path):
 
         wrong = "+".join(map(str, hand)) if sum(hand) != 24 else "*".join(map(str, hand))
         await type_line(process, f"/reply {wrong}")
-        answered = await read_until(process, r"^\(Twenty-Four reacts 👎 to Bob's ")
-        assert f"Bob, replying to the deal: {wrong}" in answered  # marked, not a message
+        answered = await read_until(process, r"^  👎 Bob: ")  # the deal's status, edited
+        assert f"Bob, replying to the deal: {wrong}" in answered  # not a message
+        assert "Twenty-Four (edited): " in answered
 
         await type_line(process, "/user Ann")
         await type_line(process, f"/reply {solve(hand)[0]}")

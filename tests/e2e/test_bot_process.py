@@ -29,10 +29,9 @@ async def test_full_round_in_a_group(telegram: BotApiEmulator, make_bot):
     assert len(hand) == 4 and "24" in deal.text
 
     wrong_answer = "+".join(map(str, hand)) if sum(hand) != 24 else "*".join(map(str, hand))
-    said = await telegram.say(GROUP, BEN, f"/a {wrong_answer}")
-    assert await telegram.wait_for(lambda: any(r.message_id == said["message_id"]
-                                               for r in telegram.reactions), 15)
-    assert telegram.reactions[-1].emoji == "👎"  # marked, not a message
+    await telegram.say(GROUP, BEN, f"/a {wrong_answer}")
+    assert await telegram.wait_for(lambda: any(  # in the deal's status, not a message
+        e.message_id == deal.message_id and "👎 Ben & Co: " in e.text for e in telegram.edits), 15)
 
     await telegram.say(GROUP, ANN, solve(hand)[0], reply_to=deal.message_id)
     won = await telegram.reply(GROUP)
@@ -77,7 +76,7 @@ async def test_kill_mid_round_and_restart(telegram: BotApiEmulator, make_bot):
     await telegram.say(GROUP, ANN, "/play")
     hand = hand_of((await telegram.reply(GROUP)).text)
     await telegram.say(GROUP, BEN, "/a 1+2")
-    assert await telegram.wait_for(lambda: bool(telegram.reactions), 15)
+    assert await telegram.wait_for(lambda: any("👎 Ben" in e.text for e in telegram.edits), 15)
     await bot.kill()
 
     await bot.start()  # same database: the round is resumed, not lost

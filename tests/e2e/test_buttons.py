@@ -46,7 +46,7 @@ async def test_a_round_played_with_buttons(telegram: BotApiEmulator, make_bot):
     [(_, reveal_data)] = [b for b in telegram.buttons(GROUP, deal.message_id) if b[0] == "Reveal"]
     assert (await press(telegram, deal.message_id, ANN, "Reveal")).text is None
     result = await telegram.reply(GROUP)
-    assert "Round over" in result.text
+    assert "Ended early" in result.text
     assert labels(telegram, result.message_id)[:2] == ["Play again", "Same level"]
     assert await telegram.wait_for(lambda: labels(telegram, deal.message_id) == [], WAIT)
 

@@ -17,7 +17,7 @@ async def test_feedback_names_the_mistake_and_hints_go_step_by_step(telegram: Bo
                                                                      make_bot):
     await make_bot(round_seconds=90).start()
     telegram.chat(GROUP)
-    telegram.no_reactions.add(GROUP)  # a wrong answer is then said, precisely
+    telegram.no_reactions.add(GROUP)  # a refused hint is then said in words
     await telegram.say(GROUP, ANN, "/play")
     deal = await telegram.reply(GROUP)
     hand = hand_of(deal.text)
@@ -25,18 +25,22 @@ async def test_feedback_names_the_mistake_and_hints_go_step_by_step(telegram: Bo
     others = [n for n in hand if n != first]
     used = [first] * (hand.count(first) + 1) + others[:1]  # one too many, and not the rest
     await telegram.say(GROUP, BEN, "/a " + "*".join(map(str, used)))
-    said = (await telegram.reply(GROUP)).text
-    assert f"{first} is used" in said and "the hand has" in said
-    assert ("leaves out" in said) == (len(others) > 1)
-    for hint in (1, 2):  # each goes into the deal, and is said too (no reactions here)
-        await telegram.say(GROUP, ANN, "/hint")
-        assert (await telegram.reply(GROUP)).text.startswith(f"💡 Hint {hint}: ")
+
+    def statuses() -> list[str]:
+        return [e.text.splitlines()[-1] for e in telegram.edits
+                if e.message_id == deal.message_id and "👎 Ben" in e.text]
+
+    assert await telegram.wait_for(lambda: bool(statuses()), 15)  # in the deal, precisely
+    assert f"uses {first} " in statuses()[-1] and len(telegram.sent) == 1
+    assert ("skips" in statuses()[-1]) == (len(others) > 1)
+    await telegram.say(GROUP, ANN, "/hint")  # it goes into the deal, and is said too
+    assert (await telegram.reply(GROUP)).text.startswith("💡 Hint 1: ")
     edits = [e.text for e in telegram.edits if e.message_id == deal.message_id]
     assert len(edits) == 2 and edits[-1].startswith(deal.text) and "💡 Hints: " in edits[-1]
-    await telegram.say(GROUP, ANN, "/hint")
+    await telegram.say(GROUP, ANN, "/hint")  # a second would leave the answer one step away
     assert "No more hints" in (await telegram.reply(GROUP)).text
     await telegram.say(GROUP, ANN, "/reveal")  # Ben answered: Ann may no longer end it
-    assert "only a chat admin" in (await telegram.reply(GROUP)).text
+    assert "or when a chat admin ends it" in (await telegram.reply(GROUP)).text
     await telegram.say(GROUP, ANN, "/countdown 5")
     said = (await telegram.reply(GROUP)).text
     assert said.startswith("❌ At most 4 large numbers, not 5.") and "Usage: /countdown" in said

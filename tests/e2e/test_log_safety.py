@@ -41,7 +41,8 @@ async def test_a_debug_session_never_logs_the_token(telegram_with_token: BotApiE
         await telegram.say(GROUP, ANN, "/play")
         deal = await telegram.reply(GROUP)
         await telegram.say(GROUP, BEN, "/a 1+2+3+4")
-        assert await telegram.wait_for(lambda: bool(telegram.reactions), 15)
+        assert await telegram.wait_for(lambda: any("👎 Ben" in e.text for e in telegram.edits),
+                                       15)
         await telegram.say(GROUP, ANN, f"/a {solve(hand_of(deal.text))[0]}")
         assert "wins" in (await telegram.reply(GROUP)).text
         for command in ("/solve 3 8 3 8", "/countdown 1 3 7 10 25 50 = 765", "/top", "/stats",

@@ -1,6 +1,6 @@
-"""A quiet chat, end to end: the real bot (`python -m bot`) against the emulator over HTTP marks
-a wrong typed attempt with a reaction (or says it where reactions are refused), and in privacy
-mode reads getMe, explains it in the log and stops inviting typed answers."""
+"""A quiet chat, end to end: the real bot (`python -m bot`) against the emulator over HTTP writes
+a wrong attempt into the deal's status (one edit a second at most, never a message), and in
+privacy mode reads getMe, explains it in the log and stops inviting typed answers."""
 
 from __future__ import annotations
 
@@ -20,33 +20,33 @@ def wrong_attempt(hand: tuple[int, ...]) -> str:
     return "+".join(map(str, hand)) if sum(hand) != 24 else "*".join(map(str, hand))
 
 
-async def test_a_wrong_typed_attempt_gets_a_reaction(telegram: BotApiEmulator, make_bot):
+def statuses(telegram: BotApiEmulator, deal_id: int) -> list[str]:
+    """The deal's status lines as each edit left them (its lines after the last "type it.")."""
+    return [e.text.rsplit("just type it.", 1)[-1].strip() for e in telegram.edits
+            if e.message_id == deal_id]
+
+
+async def test_a_wrong_attempt_goes_into_the_deals_status(telegram: BotApiEmulator, make_bot):
     await make_bot().start()
     telegram.chat(GROUP)
     await telegram.say(GROUP, ANN, "/play")
     deal = await telegram.reply(GROUP)
     assert deal.text.endswith("or just type it.")  # getMe: the bot reads every message
     hand = hand_of(deal.text)
+    shown = wrong_attempt(hand).replace("*", "×")
     await telegram.say(GROUP, BEN, "nice hand lol")
-    attempt = await telegram.say(GROUP, BEN, wrong_attempt(hand))
-    assert await telegram.wait_for(lambda: bool(telegram.reactions), timeout=15)
-    [reaction] = telegram.reactions
-    assert (reaction.message_id, reaction.emoji) == (attempt["message_id"], "👎")
-    asked = await telegram.say(GROUP, BEN, f"/a {wrong_attempt(hand)}")  # /a: marked too
-    replied = await telegram.say(GROUP, BEN, wrong_attempt(hand), reply_to=deal.message_id)
-    await telegram.say(GROUP, BEN, "this one is tough", reply_to=deal.message_id)  # talk
-    assert await telegram.wait_for(lambda: len(telegram.reactions) == 3, timeout=15)
-    assert {r.message_id for r in telegram.reactions[1:]} == {asked["message_id"],
-                                                              replied["message_id"]}
-
-    telegram.no_reactions.add(GROUP)  # reactions turned off: the verdict is said instead
-    await asyncio.sleep(1.1)  # past the reply throttle (a burst of 3, then one a second)
     await telegram.say(GROUP, BEN, wrong_attempt(hand))
-    assert "not 24" in (await telegram.reply(GROUP)).text
+    assert await telegram.wait_for(lambda: bool(statuses(telegram, deal.message_id)), 15)
+    assert statuses(telegram, deal.message_id)[0].startswith(f"👎 Ben: {shown} = ")
+    await asyncio.sleep(1.1)  # past the status's one edit a second
+    await telegram.say(GROUP, ANN, f"/a {wrong_attempt(hand)}")  # /a: the same
+    assert await telegram.wait_for(
+        lambda: any(s.startswith("👎 Ann") for s in statuses(telegram, deal.message_id)), 15)
+    await telegram.say(GROUP, BEN, "this one is tough", reply_to=deal.message_id)  # talk
     await telegram.say(GROUP, ANN, solve(hand)[0])
     assert "Ann wins" in (await telegram.reply(GROUP)).text
-    assert len(telegram.reactions) == 3
-    assert len(telegram.sent) == 3  # the deal, the verdict said in words, the result
+    assert telegram.reactions == []
+    assert len(telegram.sent) == 2  # the deal and the result: the verdicts were edits
 
 
 async def test_privacy_mode_from_getme(telegram: BotApiEmulator, make_bot):

@@ -20,6 +20,7 @@ from contextlib import redirect_stdout
 import pytest
 
 from solver import cli, native
+from solver.normal import canonical_key
 from tests.solver.test_solver_cli import run
 
 HANDS = "".join(" ".join(map(str, hand)) + "\n"
@@ -62,6 +63,18 @@ def test_every_four_card_hand_is_written_as_before(loop):
                                                       (10**30, False)])
 def test_odd_lines_and_other_targets_are_written_as_before(loop, target, integer_only):
     assert lean(ODD, target, integer_only) == reference(ODD, target, integer_only)
+
+
+def test_a_hand_past_64_bits_is_written_as_before(loop):
+    """The core overflows midway on this hand (its values pass 64 bits): batch.c hands the line
+    to the Python path, whose solve goes pure, and the bytes are the same."""
+    hand = (1, 999_961, 999_979, 999_983, 1_000_000)
+    if native.CORE is not None:
+        with pytest.raises(OverflowError):
+            native.CORE.solve(hand, 1, False, canonical_key)
+    lines = "1 2 3 4\n" + " ".join(map(str, reversed(hand))) + "\n3 3 8 8\n"
+    assert lean(lines, 1) == reference(lines, 1)
+    assert json.loads(lean(lines, 1).splitlines()[1])["count"] > 0
 
 
 def test_the_pure_solver_is_written_as_before(loop, monkeypatch):

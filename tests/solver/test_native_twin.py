@@ -10,9 +10,11 @@ hands whose values pass 64 bits.
 from __future__ import annotations
 
 import itertools
+import os
+import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from fractions import Fraction
 
 import pytest
@@ -215,3 +217,49 @@ def test_threads_at_once():
     alone = [solve(hand, 24) for hand in hands]
     with ThreadPoolExecutor(4) as pool:
         assert list(pool.map(solve, hands * 4, [24] * len(hands) * 4)) == alone * 4
+
+
+@needs_core
+def test_a_search_kept_between_solves_starts_clean():
+    """Each thread keeps its last search and reuses its memory (module.c: spare), and the
+    splits of each shape of hand (hand.c): whatever came before — a hand of another shape, a
+    seven-number hand that grew it past what is kept, a solve that overflowed or whose rules
+    answered wrong — the next answers are the pure solver's."""
+    hands = [(1, 1, 2, 12), (3, 3, 8, 8), (2, 5, 5, 10), (1, 2, 3, 4, 5), (4, 4, 10, 10)]
+    with pure():
+        expected = [solve(hand, 24) for hand in hands]
+    before = [
+        lambda: solve((1, 2, 3, 4, 5, 6, 7), 24),
+        lambda: CORE.expressions((1, *BIG), 1, False),  # OverflowError midway
+        lambda: CORE.classes((0, 2, 3, 3, 5), 0, False, lambda key: (0, "+", (), ())),
+        lambda: CORE.classes((0, 2, 3, 3, 5), 0, False, lambda key: 1 // 0),
+        lambda: solve((13, 13, 13, 13), 24),
+    ]
+    for step in before:
+        with suppress(OverflowError, TypeError, ZeroDivisionError):
+            step()
+        assert [solve(hand, 24) for hand in reversed(hands)] == expected[::-1]
+
+
+def _resident_mib() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 2**20
+
+
+@needs_core
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="reads Linux's /proc")
+def test_what_a_thread_kept_goes_when_it_ends():
+    """Each thread keeps a search, the solutions' buffers, the value cache and the shapes of
+    hands for its next solve (module.c); they are freed when the thread ends. Threads that each
+    solve a six-number hand once, one after another: kept, 150 of them grew the process by about
+    60 MiB; freed, by about 2."""
+    def solve_once(i: int) -> None:
+        solve((1, 2, 3, 5 + i % 7, 8, 13), 24)
+
+    solve_once(0)
+    before = _resident_mib()
+    for i in range(150):
+        thread = threading.Thread(target=solve_once, args=(i,))
+        thread.start()
+        thread.join()
+    assert _resident_mib() - before < 25

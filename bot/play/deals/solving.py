@@ -23,7 +23,7 @@ from bot.play.games.analyses import ANALYSES
 from bot.play.games.countdown import best, best_text
 from bot.play.games.twentyfour import GAME, solutions
 from bot.play.games.yahtzee import table_text
-from bot.play.guards.live import LivePuzzles, could_be_live
+from bot.play.guards.live import EVERYONE, LivePuzzles, could_be_live
 from bot.play.guards.permissions import MemberCheck
 from bot.play.guards.throttle import Ticket, WorkBudget
 from bot.runtime.pool import SolverPool, SolverTimeout, timed
@@ -127,6 +127,8 @@ class Solving:
         """The friendly refusal when the request reaches a round live in a chat the asker is
         in (`member`; None: in every chat), else None."""
         reached = self.live.reaching(request.numbers, request.target)
+        if any(r.chat_id == EVERYONE for r in reached):  # the daily puzzle: nobody may have it
+            return texts("daily_live")
         return texts("live_puzzle") if await _in_any({r.chat_id for r in reached}, member) \
             else None
 

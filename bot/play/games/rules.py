@@ -14,7 +14,7 @@ from bot.play.games.analyses import ANALYSES
 from bot.play.games.batches import DEAL_SECONDS, Maker
 from bot.play.games.reading import LOOKS_LIKE_MATH, is_attempt
 from bot.play.games.records import Analysis, PlayOptions, Revealed, Verdict
-from bot.play.games.wording import numbers_text
+from bot.play.games.wording import numbers_text, numbers_why
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.text import markup
@@ -95,9 +95,10 @@ class Rules(ABC):
             return []
         return list((await ANALYSES.of(pool, self, round_)).steps)
 
-    def still_open_text(self, round_: Round, texts: Texts, seconds_left: int) -> str:
+    def still_open_text(self, round_: Round, texts: Texts, left: str) -> str:
+        """A /play while a round is on: that round, and the time it has left (worded)."""
         return texts("still_open", game=texts.game(self.name), puzzle=self.puzzle_html(round_),
-                     seconds=seconds_left)
+                     left=left)
 
     def puzzle_html(self, round_: Round) -> str:
         return f"{markup.numbers(round_.hand)} → <b>{markup.signed(round_.target)}</b>"
@@ -105,6 +106,24 @@ class Rules(ABC):
     def goal_html(self, round_: Round, texts: Texts) -> str:
         """The game and what the round asked for, to say which round ended ("make 36")."""
         return texts(f"goal_{self.name}", target=round_.target)
+
+    def why_text(self, verdict: Verdict, round_: Round, texts: Texts) -> str:
+        """Why an answer does not win, in a few words for the deal's status ("skips 13",
+        "uses 8 twice", "= 22, not 24", "illegal: 7−9 is negative", "23 away")."""
+        if verdict.kind == "wrong_value":
+            return texts("why_value", value=markup.value(verdict.value), target=round_.target)
+        if verdict.kind == "wrong_numbers":
+            return numbers_why(verdict, round_.hand, texts)
+        if verdict.kind == "division_by_zero":
+            return texts("why_division_by_zero")
+        if verdict.kind == "not_whole" and verdict.params.get("step") is not None:
+            return texts("why_illegal", step=markup.code(verdict.params["step"]),
+                         reason=texts(f"why_{verdict.params['reason']}"))
+        if verdict.kind == "not_whole":
+            return texts("why_not_whole")
+        if verdict.kind == "close" and verdict.distance is not None:
+            return texts("why_away", value=verdict.value, distance=verdict.distance)
+        return texts("why_wrong")
 
     def verdict_text(self, verdict: Verdict, round_: Round, texts: Texts) -> str:
         """A wrong (or, in Countdown, a valid but inexact) answer, in one short line."""
@@ -124,3 +143,7 @@ class Rules(ABC):
                          step=markup.code(step), reason=texts(f"step_{verdict.params['reason']}"))
         params = {k: markup.escape(str(v)) for k, v in verdict.params.items()}
         return texts("unreadable", reason=texts(f"parse_{verdict.error or 'parse'}", **params))
+
+    def every_number_line(self, round_: Round, texts: Texts) -> str:
+        """A line for deals of more than four numbers: each is used, once."""
+        return texts("deal_every_number", count=len(round_.hand)) if len(round_.hand) > 4 else ""

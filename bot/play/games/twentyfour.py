@@ -22,6 +22,7 @@ from bot.text import markup
 from bot.text.i18n import Texts
 from solver import (
     DivisionByZeroError,
+    Expr,
     NumbersMismatchError,
     check_numbers,
     evaluate,
@@ -98,7 +99,8 @@ def judge(text: str, hand: tuple[int, ...], target: int, explicit: bool) -> Verd
     if isinstance(expr, Verdict):
         return expr
     shown = to_text(expr)
-    if not explicit and not feedback.tries_hand(expr, hand, len(hand)):
+    if not explicit and not feedback.tries_hand(expr, hand, len(hand)) and \
+            not makes_target_short(expr, hand, target):
         return Verdict("ignore")
     try:
         check_numbers(expr, hand)
@@ -111,6 +113,17 @@ def judge(text: str, hand: tuple[int, ...], target: int, explicit: bool) -> Verd
     if value != target:
         return Verdict("wrong_value", shown, value=str(value))
     return Verdict("right", shown)
+
+
+def makes_target_short(expr: Expr, hand: tuple[int, ...], target: int) -> bool:
+    """Whether a typed expression of the hand's numbers makes the target with some of them
+    left out ("8*(7-6+2)" for 8 7 6 2 3): an attempt that is told what it skips, not chatter."""
+    if not feedback.tries_hand(expr, hand, 2):
+        return False
+    try:
+        return evaluate(expr) == target
+    except DivisionByZeroError:
+        return False
 
 
 def ready(seed: int, level: str | None = None, count: int = 4, target: int = 24,
@@ -157,12 +170,16 @@ class TwentyFour(Rules):
 
     async def judge(self, pool: SolverPool, round_: Round, text: str,
                     explicit: bool) -> Verdict:
-        return await pool.run(judge, text, round_.hand, round_.target, explicit)
+        """Judged here, in the event loop: the reader bounds an answer's length and depth
+        (solver.parser: MAX_LENGTH, MAX_DEPTH), so judging one costs microseconds, less than a
+        trip to the pool."""
+        return judge(text, round_.hand, round_.target, explicit)
 
     def deal_text(self, round_: Round, texts: Texts) -> str:
-        return texts("deal_24", numbers=markup.numbers(round_.hand), target=round_.target,
-                     seconds=round(round_.deadline - round_.started_at), points=round_.points,
-                     level=texts(f"level_{round_.level}"))
+        dealt = texts("deal_24", numbers=markup.numbers(round_.hand), target=round_.target,
+                      seconds=round(round_.deadline - round_.started_at), points=round_.points,
+                      level=texts(f"level_{round_.level}"))
+        return "\n".join(filter(None, [dealt, self.every_number_line(round_, texts)]))
 
     def revealed(self, analysis: Analysis, round_: Round, texts: Texts) -> Revealed:
         found = list(analysis.solutions)

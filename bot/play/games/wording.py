@@ -27,3 +27,17 @@ def numbers_text(verdict: Verdict, hand: tuple, texts: Texts) -> str:
     problems = texts("list_semicolon").join(parts)
     return texts("wrong_numbers", problems=problems[:1].upper() + problems[1:],
                  numbers=markup.numbers(hand))
+
+
+def numbers_why(verdict: Verdict, hand: tuple, texts: Texts) -> str:
+    """The same, in a few words for the deal's status: "skips 13", "uses 8 twice", "has no 7"."""
+    parts = []
+    if missing_from_hand := feedback.absent(verdict.extra, hand):
+        parts.append(texts("why_absent", numbers=texts.listing(
+            [str(n) for n in missing_from_hand])))
+    for over in feedback.overused(verdict.extra, hand):
+        times = texts("times_two") if over.used == 2 else texts("times_many", count=over.used)
+        parts.append(texts("why_overused", number=over.number, times=times))
+    if verdict.missing:
+        parts.append(texts("why_skips", numbers=texts.listing([str(n) for n in verdict.missing])))
+    return texts("list_comma").join(parts)

@@ -81,7 +81,8 @@ def judge(text: str, best: int, bounds: tuple[int, int], explicit: bool) -> Verd
     total = int(found.group(1))
     low, high = bounds
     if not low <= total <= high:
-        return Verdict("unreadable", error="total_range", params={"low": low, "high": high}) \
+        return Verdict("unreadable", error="total_range",
+                       params={"low": low, "high": high, "total": total}) \
             if explicit else Verdict("ignore")
     distance = abs(total - best)
     return Verdict("right" if distance == 0 else "close", value=str(total), distance=distance)
@@ -167,6 +168,8 @@ class Yahtzee(Rules):
         if verdict.kind == "close":  # said only where reactions are off: the same for all
             return texts("yahtzee_noted", total=verdict.value,
                          left=verdict.params.get("left", 0))
+        if verdict.error == "total_range":  # read fine: only no best total can be that
+            return texts("yahtzee_out_of_range", **verdict.params)
         return super().verdict_text(verdict, round_, texts)
 
     def revealed(self, analysis: Analysis, round_: Round, texts: Texts) -> Revealed:

@@ -16,14 +16,16 @@ What a request *reaches* (`reaching`), by the round's game:
   reach it: the best total moves little).
 Who may not have it: the members of a chat where a reached round is live (asked of Telegram by
 the face when a request reaches one; a member who never spoke counts). Everyone else is answered
-as usual, so thousands of live rounds refuse next to nothing to the rest of the world. Kept in
-memory beside the open rounds; no I/O here.
+as usual, so thousands of live rounds refuse next to nothing to the rest of the world. The daily
+puzzle (bot.play.daily) is live for everyone, in every chat, until its UTC day ends: it is
+reached as a round of 24 is, and found as chat EVERYONE. Kept in memory beside the open rounds;
+no I/O here.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
@@ -35,6 +37,9 @@ Hand = tuple[int, ...]
 Rolls = tuple[Hand, ...]
 PART_GAMES = frozenset({"countdown"})  # an answer may use part of the hand
 ROLLS_SHARED = 10  # of 13: requests sharing this many rolls with a live Yahtzee round reach it
+EVERYONE = 0  # the "chat" of a puzzle live for everyone (the daily); no chat has id 0
+DAILY_ROUND = 0  # and its round id (no round has id 0)
+DailyHand = Callable[[], Sequence[int] | None]
 
 
 def hand_key(numbers: Iterable[int]) -> Hand:
@@ -83,6 +88,13 @@ def could_be_live(numbers: Sequence[int], target: int) -> bool:
     return bool(numbers) and not Counter(numbers) - tiles  # a part of a Countdown draw
 
 
+def reaches_whole(request: Hand, hand: Hand) -> bool:
+    """Whether a request reaches a live hand of a game where every number is used: the hand
+    with extras (or none), or the hand less one number, for any target."""
+    return not Counter(hand) - Counter(request) or \
+        (len(request) + 1 == len(hand) and not Counter(request) - Counter(hand))
+
+
 @dataclass(frozen=True)
 class Live:
     """A live round as the rule sees it."""
@@ -103,6 +115,18 @@ class LivePuzzles:
         self._whole: defaultdict[Hand, set[int]] = defaultdict(set)  # hand -> rounds
         self._less_one: defaultdict[Hand, set[int]] = defaultdict(set)  # hand less a number
         self._parts: defaultdict[Hand, set[int]] = defaultdict(set)  # Countdown: any part
+        self._daily: DailyHand | None = None
+
+    def hold_daily(self, today: DailyHand) -> None:
+        """Keep the hand `today()` gives (the daily puzzle of the moment it is called; None:
+        none) live for everyone: asked at each request, so the day's end needs no timer."""
+        self._daily = today
+
+    def daily(self) -> Live | None:
+        """The daily puzzle live now, as a round of 24 live in every chat."""
+        hand = self._daily() if self._daily is not None else None
+        return Live(DAILY_ROUND, EVERYONE, twentyfour.GAME, hand_key(hand), 24) \
+            if hand else None
 
     def add(self, round_: Round) -> None:
         if round_.id in self._live or round_.id in self._rolls:
@@ -155,7 +179,11 @@ class LivePuzzles:
                 found.add(round_id)
         if besides is not None:
             found.discard(besides)
-        return [self._live[i] for i in sorted(found)]
+        reached = [self._live[i] for i in sorted(found)]
+        daily = self.daily()
+        if daily is not None and reaches_whole(request, daily.hand):
+            reached.insert(0, daily)
+        return reached
 
     def reaching_rolls(self, rolls: Iterable[Sequence[int]],
                        besides: int | None = None) -> list[int]:

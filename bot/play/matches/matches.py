@@ -19,7 +19,7 @@ from bot.play.matches.scoreboard import board, podium
 from bot.play.people import Chat, People, Player
 from bot.play.round.events import Closings, FollowUp, RoundClosed
 from bot.play.round.outcomes import Closed, Dealt, Edited, Said
-from bot.play.round.rounds import Rounds, deal_actions
+from bot.play.round.rounds import Rounds, time_left
 from bot.play.round.table import RoundTable
 from bot.play.scheduler import NEXT_DEAL, WARNING, Alarm, Scheduler
 from bot.store.protocols import MatchStore, PeopleStore
@@ -56,10 +56,11 @@ class Matches:
     async def is_on(self, chat_id: int, topic: int = 0) -> bool:
         return await self.store.match_on(chat_id, topic) is not None
 
-    async def start(self, chat: Chat, player: Player, count: int) -> Dealt | Said:
-        """Start a match in this topic and deal its first round (refused while a match or a
-        round is on there)."""
+    async def start(self, chat: Chat, player: Player, count: int | None = None) -> Dealt | Said:
+        """Start a match of `count` rounds (None: the chat's setting) in this topic and deal
+        its first round (refused while a match or a round is on there)."""
         texts = self.people.texts(chat, player)
+        count = count or self.rounds.chat_settings(chat.id).match
         if (on := await self.store.match_on(chat.id, chat.topic)) is not None:
             return Said(await self._on_text(on, texts))
         if self.table.of(chat.id, chat.topic) is not None:
@@ -153,7 +154,7 @@ class Matches:
         if current is not None and \
                 await self.rounds.end_refusal(chat, player, current, is_admin) is not None:
             return Said(texts("match_stop_wait",
-                              seconds=max(0, round(current.deadline - self.table.clock()))))
+                              left=time_left(texts, current.deadline - self.table.clock())))
         if not await self.store.end_match(match.id, "stopped", self.table.clock()):
             return Said(texts("match_none"))
         self.scheduler.cancel(NEXT_DEAL, chat.id, chat.topic)
@@ -200,7 +201,7 @@ class Matches:
         left = max(1, round(current.deadline - self.table.clock()))
         line = texts("match_time_left", seconds=left)
         return Edited(current, self.rounds.deal_view(opened, ("warn", line)), texts,
-                      deal_actions(current),
+                      self.rounds.actions(opened),
                       texts("match_time_left_alone", seconds=left,
                             puzzle=GAMES[current.game].puzzle_html(current)))
 

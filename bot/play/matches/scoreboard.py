@@ -13,9 +13,22 @@ def board(texts: Texts, scores: list[MatchScore], medals: bool = False) -> list[
     """The standings, one line a player (medals for the first three on the podium)."""
     if not scores:
         return [texts("match_nobody")]
-    return [texts("match_line", place=MEDALS[i] if medals and i < len(MEDALS) else f"{i + 1}.",
+    places = shared_places(scores)
+    return [texts("match_line", place=MEDALS[p - 1] if medals and p <= len(MEDALS) else f"{p}.",
                   name=markup.name(s.name), points=s.points, wins=s.wins)
-            for i, s in enumerate(scores)]
+            for p, s in zip(places, scores, strict=True)]
+
+
+def shared_places(scores: list[MatchScore]) -> list[int]:
+    """Each player's place (from 1), the standings' order kept: players level on points and
+    wins share a place, and the next place after them is skipped (1, 1, 3), so a tie is never
+    shown as gold and silver."""
+    places: list[int] = []
+    for i, score in enumerate(scores):
+        level = i > 0 and (score.points, score.wins) == (scores[i - 1].points,
+                                                         scores[i - 1].wins)
+        places.append(places[-1] if level else i + 1)
+    return places
 
 
 def podium(texts: Texts, key: str, played: int, count: int, scores: list[MatchScore]) -> str:

@@ -3,8 +3,9 @@ Countdown and Yahtzee the closest at the end; a right answer a moment late is to
 
 Every answer is judged and recorded, so a right one always wins and a Countdown answer always
 competes; the throttle only holds back replies to the others, with one note to slow down per
-burst. The chat stays quiet: a wrong attempt is marked with a reaction on the answer itself,
-however it was given (typed, a reply to the deal, /a), and in 24 and Countdown alike; a Yahtzee
+burst. The chat stays quiet: a wrong attempt, however it was given (typed, a reply to the deal,
+/a), in 24 and Countdown alike, goes into the deal's status with why it does not win (one edit
+a second at most, no message); a Yahtzee
 guess is marked the same way whatever its distance (it is sealed until the end); only what
 cannot be read as an answer at all is answered in words, when the player meant it as one. A
 reply to the deal that is not an attempt (no operator between two of the hand's numbers) is
@@ -17,10 +18,12 @@ import dataclasses
 import time
 
 from bot.play.games import GAMES, Verdict
+from bot.play.games.analyses import ANALYSES
 from bot.play.games.yahtzee import GUESS_REACTION
 from bot.play.guards.throttle import Admission, Throttle
 from bot.play.people import Chat, People, Player
-from bot.play.round.outcomes import Closed, Marked, Said
+from bot.play.round.open_round import Attempt
+from bot.play.round.outcomes import Closed, Edited, Marked, Noted, Said
 from bot.play.round.rounds import Rounds
 from bot.play.round.table import RoundTable
 from bot.runtime import metrics
@@ -30,9 +33,8 @@ from bot.store.records import RaceWinner, Round
 from bot.text import markup
 from bot.text.i18n import Texts
 
-WRONG_REACTION = "👎"  # one of the emoji Telegram allows as a reaction
 IN_WORDS = frozenset({"unreadable"})  # verdicts said in words: the input is not an answer
-Answered = Closed | Marked | Said | None
+Answered = Closed | Edited | Marked | Noted | Said | None
 
 
 class Answers:
@@ -57,7 +59,9 @@ class Answers:
         current = opened.record
         rules = GAMES[current.game]
         if not explicit and not rules.looks_like_answer(text):
-            return None  # chatter: not even worth a trip to the pool
+            return None  # chatter: not even worth a trip to the judge
+        if not explicit and not self.types_answers(chat):
+            return None
         if replied and not rules.tries(text, current):
             return None  # talk about the deal, not an answer to it
         judging = time.monotonic()
@@ -85,6 +89,10 @@ class Answers:
             return await self._not_right(chat, player, current, verdict, texts, refusal)
         return await self._won(chat, player, current, verdict, texts, now)
 
+    def types_answers(self, chat: Chat) -> bool:
+        """Whether a plain typed message may be an answer here (a group may say no)."""
+        return chat.type == "private" or self.rounds.chat_settings(chat.id).typing
+
     async def _won(self, chat: Chat, player: Player, current: Round, verdict: Verdict,
                    texts: Texts, now: float) -> Closed | Said:
         """A right answer: it wins if it closes the round (one closing UPDATE decides)."""
@@ -104,38 +112,43 @@ class Answers:
         if details and held_back:
             details = texts("answers_held_back")
         return await self.rounds.finish(current, won, f"\n\n{details}" if details else "",
-                                        texts, listed_all=not rules.pages_solutions)
+                                        texts, listed_all=await self._one_way(current))
+
+    async def _one_way(self, current: Round) -> bool:
+        """Whether a won round has nothing more to page through: its game pages no solutions,
+        or the winning answer is its only one (no [Show all solutions] under "1 solution")."""
+        rules = GAMES[current.game]
+        if not rules.pages_solutions:
+            return True
+        return len((await ANALYSES.of(self.pool, rules, current)).solutions) <= 1
 
     async def _not_right(self, chat: Chat, player: Player, current: Round, verdict: Verdict,
                          texts: Texts, refusal: str | None = None
-                         ) -> Marked | Said | None:
-        """The reply to an answer that did not win (yet): throttled; an attempt that scores
-        nothing gets a reaction, and a guess (Yahtzee) the same mark whatever its distance;
-        what cannot be read is said in words; a Countdown answer that could score is told its
-        distance, and whether it ties or trails another player's earlier one (the earlier
-        answer wins a tie)."""
+                         ) -> Edited | Marked | Noted | Said | None:
+        """The reply to an answer that did not win (yet). A guess (Yahtzee) is marked the same
+        whatever its distance; what cannot be read is said in words (throttled: one note to
+        slow down per burst); any other attempt goes into the deal's status with why it does
+        not win — a Countdown answer that could score stands among the closest there — and
+        the status is written at most once a second (bot.play.round.status)."""
         rules = GAMES[current.game]
         if rules.guesses is not None and refusal is None and verdict.kind not in IN_WORDS:
             return Marked(GUESS_REACTION, rules.verdict_text(verdict, current, texts))
-        admission = self.throttle.admit(chat.id, player.id)  # guesses are few: never held
-        if admission is Admission.QUIET:
+        opened = self.table.find(current.id)
+        if opened is None:  # closed meanwhile: its result says the rest
             return None
-        if admission is Admission.NOTE:
-            return Said(texts("slow_down", name=markup.name(player.first_name)))
-        if refusal is not None:
-            return Said(refusal)
-        text = rules.verdict_text(verdict, current, texts)
-        if verdict.kind in IN_WORDS:
-            return Said(text)
-        if verdict.distance is None or rules.points_for(verdict.distance) == 0:
-            return Marked(WRONG_REACTION, text)
-        best = await self.store.best_answer(current.id)  # this one is stored: ties settled
-        if best is None or best.user_id == player.id:
-            return Said(text)
-        key = "countdown_tie" if best.distance == verdict.distance else "countdown_behind"
-        return Said(texts(key, expression=markup.code(verdict.expression),
-                           value=verdict.value, distance=verdict.distance,
-                           name=markup.name(best.name), best=best.distance))
+        if refusal is not None or verdict.kind in IN_WORDS or current.message_id is None:
+            # not an answer at all, or no deal to write the status into (never sent)
+            admission = self.throttle.admit(chat.id, player.id)  # guesses are few: never held
+            if admission is Admission.QUIET:
+                return None
+            if admission is Admission.NOTE:
+                return Said(texts("slow_down", name=markup.name(player.first_name)))
+            return Said(refusal or rules.verdict_text(verdict, current, texts))
+        valid = verdict.kind == "close" and verdict.distance is not None
+        opened.attempted(Attempt(player.id, player.first_name, verdict,
+                                 verdict.distance if valid else None, self.table.clock()))
+        shown = self.rounds.status(opened, rules.verdict_text(verdict, current, texts))
+        return Noted(shown.text) if isinstance(shown, Marked) else shown
 
     async def _late(self, chat: Chat, player: Player, text: str,
                     explicit: bool, replied: bool = False) -> Said | None:
@@ -148,7 +161,7 @@ class Answers:
         if finished is None:
             return Said(texts("no_round")) if explicit else None
         rules = GAMES[finished.game]
-        if (not explicit and not rules.looks_like_answer(text)) or \
+        if (not explicit and not (rules.looks_like_answer(text) and self.types_answers(chat))) or \
                 (replied and not rules.tries(text, finished)):
             return None
         verdict = await rules.judge(self.pool, finished, text, explicit)

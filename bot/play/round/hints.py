@@ -11,7 +11,7 @@ from bot.play.guards.permissions import AdminCheck, may_steer
 from bot.play.people import Chat, People, Player
 from bot.play.round.open_round import OpenRound
 from bot.play.round.outcomes import Edited, Marked, Refused
-from bot.play.round.rounds import Rounds, deal_actions, hint_points
+from bot.play.round.rounds import Rounds, hint_points
 from bot.play.round.table import RoundTable
 from bot.runtime.pool import SolverPool
 from bot.store.protocols import RoundStore
@@ -38,7 +38,7 @@ class Hints:
         """The next step of a solution (of round `round_id`, for a button under its deal).
         The first lowers the round's points (once) and is for whoever started the round or
         an admin, since it costs everyone; after it, anyone may ask for the next step, until
-        only the answer itself is left."""
+        the answer is one step away (`hints_allowed`). A chat may turn hints off."""
         texts = self.people.texts(chat, player)
         opened = self.table.of(chat.id, chat.topic)
         if opened is None or (round_id is not None and opened.id != round_id):
@@ -47,6 +47,8 @@ class Hints:
         rules = GAMES[current.game]
         if not rules.gives_hints:
             return Refused(texts("no_hints"))
+        if not self.rounds.chat_settings(chat.id).hints:
+            return Refused(texts("hints_off"))
         if not current.hint_used and not await may_steer(chat.type, player.id,
                                                          current.started_by, is_admin):
             return Refused(texts("hint_not_allowed", starter=await self.people.starter(
@@ -55,7 +57,7 @@ class Hints:
         if not steps:
             return Refused(texts("no_hints"))
         given = await self._given(opened)
-        if given >= max(1, len(steps) - 1):  # the last step is the answer: never a hint
+        if given >= hints_allowed(len(steps)):
             none_left = texts("hint_none_left")
             return Marked(NONE_LEFT_REACTION, none_left)
         points = current.points if current.hint_used else hint_points(current.points)
@@ -64,7 +66,7 @@ class Hints:
         shown = [step_html(step, texts) for step in steps[:given + 1]]
         line = texts("hint_line", steps=" · ".join(shown), points=points)
         return Edited(current, self.rounds.deal_view(opened, ("hint", line)), texts,
-                      deal_actions(current),
+                      self.rounds.actions(opened),
                       texts("hint_notice", number=given + 1, step=shown[-1], points=points),
                       GIVEN_REACTION)
 
@@ -73,6 +75,13 @@ class Hints:
         if current.hints_given is None:
             current.hints_given = await self.store.hints_given(current.id)
         return current.hints_given
+
+
+def hints_allowed(steps: int) -> int:
+    """How many of a solution's steps hints give: never the last (it is the answer), nor the
+    one before it, which leaves the answer a single step away ("12×(9+13) = 264" of
+    12×(9+13)÷11); one at least."""
+    return max(1, steps - 2)
 
 
 def step_html(step: Step, texts: Texts) -> str:

@@ -17,6 +17,7 @@ from bot.text.i18n import Texts
 
 # what a button under a deal or a result does
 HINT, REVEAL, AGAIN, SAME, SOLUTIONS = "hint", "reveal", "again", "same", "solutions"
+PASS = "pass"
 
 AfterSend = Callable[[int | None], Awaitable[None]]
 """What play does once the message is sent: given its id, or None when Telegram refused it for
@@ -47,6 +48,14 @@ class Marked:
     `text` is said only where the chat takes no reaction."""
 
     reaction: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Noted:
+    """An answer taken in whose words go into the deal's status a moment later (its STATUS
+    alarm): nothing to send now; `text` is what it would say (a Mini App's page shows it)."""
+
     text: str
 
 
@@ -90,7 +99,7 @@ class Closed:
     after: AfterSend = field(default=nothing_after, compare=False)
 
 
-Outcome = Said | Refused | Marked | Dealt | Edited | Closed
+Outcome = Said | Refused | Marked | Noted | Dealt | Edited | Closed
 
 
 def text_of(outcome: Outcome) -> str:

@@ -31,14 +31,17 @@ class Recovery:
         self.rounds = rounds  # closes the rounds that ran out meanwhile, words every result
 
     async def resume(self) -> list[Closed | Dealt]:
-        """Load the open rounds and the chats' languages, arm the end of every round still
-        running, and return what to send, oldest first: the results of rounds closed before the
-        stop whose result was never sent, of rounds that had a right answer already (the
-        earliest wins, as it would have), and of rounds that ran out while the bot was down;
+        """Load the open rounds and the chats' languages and settings, arm the end of every
+        round still running, and return what to send, oldest first: the results of rounds
+        closed before the stop whose result was never sent, of rounds that had a right answer
+        already (the earliest wins, as it would have), and of rounds that ran out while the
+        bot was down;
         and the deal of a running round whose deal message is unknown (the bot stopped between
         sending it and storing its id: replies and hints could not reach it). A match's next
         step is its own resume (bot.play.matches), so these results carry no scoreboard."""
         await self.people.load()
+        if self.rounds.settings is not None:
+            await self.rounds.settings.load()
         loaded = await self.store.open_rounds()
         self.table.load(loaded)
         clock = self.table.clock

@@ -6,7 +6,13 @@ its puzzle live). Closing a round is three steps kept apart: decide how it ended
 write it (one closing statement: the database decides), then word the result and raise the
 `RoundClosed` event, whose followers (a match) add their lines (`finish`). What comes back is a
 typed outcome (bot.play.round.outcomes). Answers are judged in bot.play.round.answers, hints
-given in bot.play.round.hints, a restart resumed in bot.play.round.recovery.
+given in bot.play.round.hints, a restart resumed in bot.play.round.recovery. A chat's own
+settings (bot.play.settings) say how long its next round lasts and what /play deals there.
+
+The deal carries a status under its puzzle (bot.play.round.status): attempts that did not win,
+Countdown's closest answers and who passed (/pass) are written there, at most once a second,
+instead of a message each. When everyone who answered has passed, the round ends as if its time
+had run out.
 """
 
 from __future__ import annotations
@@ -26,15 +32,22 @@ from bot.play.round.open_round import OpenRound
 from bot.play.round.outcomes import (
     AGAIN,
     HINT,
+    PASS,
     REVEAL,
     SAME,
     SOLUTIONS,
     Closed,
     Dealt,
+    Edited,
+    Marked,
+    Noted,
     Refused,
     Said,
 )
+from bot.play.round.status import STATUS, STATUS_EVERY, status_line
 from bot.play.round.table import RoundTable
+from bot.play.scheduler import Alarm
+from bot.play.settings import ChatSettings, Settings
 from bot.runtime import metrics
 from bot.runtime.pool import SolverPool
 from bot.store.protocols import RoundStore
@@ -49,6 +62,7 @@ DEFAULT_SECONDS = {"24": 120.0, "countdown": 60.0, "yahtzee": 300.0}
 ROUNDS_PER_PLAYER = 3  # open rounds one person started, in all chats
 ROUNDS_PER_CHAT = 5  # open rounds in one group's forum topics
 OVERDUE_GRACE = 1.0  # a round's alarm gets this long to ring before the sweep ends the round
+PASSED_REACTION = "👌"  # on a /pass noted, when the status is written a moment later
 
 
 def hint_points(points: int) -> int:
@@ -56,9 +70,24 @@ def hint_points(points: int) -> int:
     return (points + 1) // 2
 
 
-def deal_actions(record: Round) -> tuple[str, ...]:
-    """The buttons under a deal: Hint (in games that give hints) and Reveal."""
-    return (HINT, REVEAL) if GAMES[record.game].gives_hints else (REVEAL,)
+def deal_actions(record: Round, hints: bool = True, answered: bool = False
+                 ) -> tuple[str, ...]:
+    """The buttons under a deal: Hint (in games that give hints, where the chat has them on),
+    Pass in a group once someone answered — from the start where guesses are sealed (Yahtzee:
+    a guess is marked with a reaction and writes no status, so the deal would never show it
+    otherwise) — and Reveal."""
+    rules = GAMES[record.game]
+    hint = (HINT,) if hints and rules.gives_hints else ()
+    passing = (PASS,) if (answered or rules.guesses is not None) and record.chat_id < 0 else ()
+    return hint + passing + (REVEAL,)
+
+
+def time_left(texts: Texts, seconds: float) -> str:
+    """A time left as a clock says it: "45 seconds", "4 min 44 s", "5 minutes"."""
+    whole = max(0, round(seconds))
+    if whole < 60 or whole % 60 == 0:
+        return texts.duration(whole)
+    return texts("time_min_sec", minutes=whole // 60, seconds=whole % 60)
 
 
 def result_actions(record: Round, match_on: bool, listed_all: bool) -> tuple[str, ...]:
@@ -87,7 +116,7 @@ class Rounds:
     def __init__(self, store: RoundStore, people: People, table: RoundTable, dealer: Dealer,
                  pool: SolverPool, closings: Closings,
                  seconds: Mapping[str, float] | None = None,
-                 reads_group_messages: bool = True) -> None:
+                 reads_group_messages: bool = True, settings: Settings | None = None) -> None:
         self.store = store
         self.people = people
         self.table = table
@@ -98,11 +127,23 @@ class Rounds:
         # False in privacy mode: groups' plain messages never reach the bot, so deals there do
         # not invite players to just type the answer
         self.reads_group_messages = reads_group_messages
+        self.settings = settings
         self._dealing: dict[Place, tuple[asyncio.Lock, int]] = {}  # topic -> lock, its users
 
     @property
     def clock(self) -> Callable[[], float]:
         return self.table.clock
+
+    def chat_settings(self, chat_id: int) -> ChatSettings:
+        """What the chat's next round follows (the defaults where it set nothing)."""
+        if self.settings is not None:
+            return self.settings.of(chat_id)
+        return ChatSettings(seconds=self.seconds)
+
+    def actions(self, current: OpenRound) -> tuple[str, ...]:
+        """The buttons under an open round's deal as it stands."""
+        return deal_actions(current.record, self.chat_settings(current.record.chat_id).hints,
+                            bool(current.answered))
 
     def open_round(self, chat_id: int, topic: int = 0) -> Round | None:
         """The record of the topic's open round."""
@@ -130,6 +171,8 @@ class Rounds:
             if (bounded := self._bound(chat, player, texts)) is not None:
                 return bounded
             rules = GAMES[game]
+            if self.settings is not None:
+                options = self.settings.options(chat.id, game, options)
             dealt = await self.dealer.deal(rules, options, player.id, chat.id, texts)
             if isinstance(dealt, str):
                 return Said(dealt)
@@ -173,7 +216,7 @@ class Rounds:
         send cannot leave a round without an end)."""
         await self.people.remember(chat, player)
         now = self.clock()
-        length = self.seconds[dealt.game]
+        length = self.chat_settings(chat.id).seconds[dealt.game]
         new = await self.store.open_round(chat.id, dealt.game, dealt.hand, dealt.target,
                                           dealt.level, dealt.points, texts.language, now,
                                           now + length, player.id, chat.topic)
@@ -197,7 +240,8 @@ class Rounds:
             if message_id is not None:
                 await self.set_message(new.id, message_id)
 
-        return Dealt(new, text, texts, deal_actions(new), after)
+        return Dealt(new, text, texts, deal_actions(new, self.chat_settings(new.chat_id).hints),
+                     after)
 
     async def set_message(self, round_id: int, message_id: int) -> None:
         """The deal was sent as this message: replies to it are answers, hints edit it."""
@@ -205,7 +249,8 @@ class Rounds:
         self.table.set_message(round_id, message_id)
 
     def _deal_text(self, current: Round, texts: Texts, chat_type: str) -> str:
-        typing = self.reads_group_messages or chat_type == "private"
+        typing = (self.reads_group_messages and self.chat_settings(current.chat_id).typing) \
+            or chat_type == "private"
         rules = GAMES[current.game]
         return "\n".join(filter(None, [rules.deal_text(current, texts),
                                         rules.how_to_answer(texts, typing)]))
@@ -228,8 +273,8 @@ class Rounds:
                 self._dealing[place] = (lock, users - 1)
 
     def still_open(self, current: Round, texts: Texts) -> str:
-        left = max(0, round(current.deadline - self.clock()))
-        return GAMES[current.game].still_open_text(current, texts, left)
+        return GAMES[current.game].still_open_text(
+            current, texts, time_left(texts, current.deadline - self.clock()))
 
     def is_deal(self, chat_id: int, message_id: int, topic: int = 0) -> bool:
         """Whether a message is the deal of the topic's round (open, or just won): a reply to
@@ -272,11 +317,73 @@ class Rounds:
         why = await end_refusal(chat.type, player.id, current.started_by, answerers, is_admin)
         if why is None:
             return None
-        left = max(0, round(current.deadline - self.clock()))
+        left = time_left(texts, current.deadline - self.clock())
         if why == "others_answered":
-            return texts("reveal_others_answered", seconds=left)
-        return texts("reveal_not_allowed", seconds=left,
+            return texts("reveal_others_answered", left=left)
+        return texts("reveal_not_allowed", left=left,
                      starter=await self.people.starter(current.started_by, texts))
+
+    # --- the status under the deal, and passing ------------------------------------------------
+
+    def status(self, current: OpenRound, notice: str | None = None,
+               reaction: str | None = None) -> Edited | Marked | Noted:
+        """The deal with its status as it stands, if it may be written now; else the STATUS
+        alarm is set to write it when it may (at most once every STATUS_EVERY seconds), and a
+        `reaction` (if given) marks what asked for it meanwhile. A deal never sent can't be
+        edited: its `notice` is then said."""
+        record = current.record
+        worded = self.people.round_texts(record)  # the deal's language
+        line = current.noted("status", status_line(current, worded, len(current.answered)))
+        wait = current.status_due(self.clock(), STATUS_EVERY)
+        if wait > 0 and record.message_id is not None:
+            if not self.table.scheduler.pending(STATUS, record.chat_id, record.topic):
+                self.table.scheduler.set(Alarm(STATUS, record.chat_id, record.id, record.topic),
+                                         wait)
+            return Marked(reaction, notice or line) if reaction is not None else \
+                Noted(notice or line)
+        current.status_at = self.clock()
+        return Edited(record, self.deal_view(current), worded, self.actions(current),
+                      notice if notice is not None else line)
+
+    def status_due(self, round_id: int) -> Edited | None:
+        """The STATUS alarm rang: the round's deal with its status as it now stands."""
+        current = self.table.find(round_id)
+        if current is None or current.record.message_id is None:
+            return None
+        current.status_at = self.clock()
+        texts = self.people.round_texts(current.record)
+        current.noted("status", status_line(current, texts, len(current.answered)))
+        return Edited(current.record, self.deal_view(current), texts, self.actions(current), "")
+
+    async def pass_round(self, chat: Chat, player: Player, is_admin: AdminCheck | None = None,
+                         round_id: int | None = None) -> Closed | Edited | Marked | Refused:
+        """/pass (or the Pass button): a player who answered gives up on the round; when all
+        who answered have passed, it ends as at its time-out. Whoever may end it early now (its
+        starter while nobody else answered, an admin, anyone in a private chat) ends it, as
+        /reveal does; anyone else who has not answered is told who may."""
+        texts = self.people.texts(chat, player)
+        opened = self.table.of(chat.id, chat.topic)
+        if opened is None or (round_id is not None and opened.id != round_id):
+            return Refused(texts("round_over" if round_id is not None else "no_round"))
+        current = opened.record
+        answerers = await self.store.answerers(current.id)
+        if player.id not in answerers:
+            if await self.end_refusal(chat, player, current, is_admin) is None:
+                closed = await self.close(current, "revealed", texts, ended_by=player)
+                return closed or Refused(texts("no_round"))
+            return Refused(texts("pass_not_answered",
+                                 left=time_left(texts, current.deadline - self.clock())))
+        if not await self.store.record_pass(current.id, player.id, self.clock()):
+            return Refused(texts("pass_again"))
+        passers = await self.store.passers(current.id)
+        opened.answered.update(answerers)
+        opened.passed = [name for _, name in passers]
+        if set(answerers) <= {user for user, _ in passers}:
+            closed = await self.close(current, "revealed", texts, everyone_passed=True)
+            return closed or Refused(texts("no_round"))
+        notice = texts("pass_noted", count=len(passers), answered=len(answerers))
+        shown = self.status(opened, notice, PASSED_REACTION)
+        return shown if not isinstance(shown, Noted) else Marked(PASSED_REACTION, notice)
 
     # --- the end -------------------------------------------------------------------------------
 
@@ -297,13 +404,17 @@ class Rounds:
 
     async def close(self, current: Round, status: str, texts: Texts,
                     ended_by: Player | None = None, follow: bool = True,
-                    more: Callable[[], Awaitable[str]] | None = None) -> Closed | None:
+                    more: Callable[[], Awaitable[str]] | None = None,
+                    everyone_passed: bool = False) -> Closed | None:
         """Close a round without a right answer; None if it was closed already. Where the
         closest answer wins, it does, whether the time ran out or the round was ended early
         — but never an answer of `ended_by`, who ended it. `follow`: raise the event (not at
         a restart, where matches resume on their own); `more` words lines for under the
-        result's head once the round is closed (a stopped match's podium)."""
+        result's head once the round is closed (a stopped match's podium); `everyone_passed`:
+        all who answered passed (it scores as at its time-out)."""
         ending = await self._ending(current, status, ended_by)
+        ended_by_answered = ended_by is not None and ending.early and \
+            ended_by.id in await self.store.answerers(current.id)
         best, winner = ending.best, ending.best.user_id if ending.points > 0 and ending.best \
             else None
         if not await self.store.close_round(
@@ -313,7 +424,9 @@ class Rounds:
             return None
         metrics.record_round_ended(current.game, "won" if winner else status)
         self.table.close(current)
-        head = self._ending_head(current, ending, texts, ended_by)
+        head = self._ending_head(current, ending, texts, ended_by, ended_by_answered)
+        if everyone_passed:
+            head = f"{head}\n{texts('ended_by_passes')}"
         revealed = await self.answers_shown(current, texts)
         if more is not None:
             head = f"{head}\n{await more()}"
@@ -333,8 +446,9 @@ class Rounds:
         return Ending(status, best, points, early)
 
     def _ending_head(self, current: Round, ending: Ending, texts: Texts,
-                     ended_by: Player | None) -> str:
-        """The result's head for a round that closed without a right answer."""
+                     ended_by: Player | None, ended_by_answered: bool = False) -> str:
+        """The result's head for a round that closed without a right answer (that its ender's
+        answers could not win it is said only if they gave any)."""
         rules = GAMES[current.game]
         lines = [texts("timeout" if ending.status == "expired" else "revealed",
                        goal=rules.goal_html(current, texts))]
@@ -345,7 +459,8 @@ class Rounds:
         elif rules.closest_wins:
             lines.append(texts("nobody_close"))
         if ending.early and rules.closest_wins and ended_by is not None:
-            lines.append(texts("ended_early", name=markup.name(ended_by.first_name)))
+            lines.append(texts("ended_early" if ended_by_answered else "ended_early_quietly",
+                               name=markup.name(ended_by.first_name)))
         return "\n".join(lines)
 
     async def finish(self, ended: Round, head: str, rest: str, texts: Texts,

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 
 from bot.play.guards.live import LivePuzzles
 from bot.play.round.open_round import OpenRound
+from bot.play.round.status import STATUS
 from bot.play.scheduler import ROUND_END, Alarm, Scheduler
 from bot.store.records import Place, Round
 
@@ -80,12 +81,13 @@ class RoundTable:
 
     def close(self, record: Round, won_at: float | None = None) -> None:
         """The round closed (won at `won_at`, if a right answer won it): it leaves the table,
-        its puzzle is no longer live, its end alarm goes."""
+        its puzzle is no longer live, its end alarm (and a status due to be written) goes."""
         still = self._open.get(record.place)
         if still is not None and still.id == record.id:
             del self._open[record.place]
             self.live.remove(still.record)
         self.scheduler.cancel(ROUND_END, record.chat_id, record.topic)
+        self.scheduler.cancel(STATUS, record.chat_id, record.topic)
         if won_at is not None:
             self._won[record.place] = (still.record if still else record, won_at)
 
@@ -134,6 +136,7 @@ class RoundTable:
         if moved is None:
             return None
         self.scheduler.cancel(ROUND_END, old_id)
+        self.scheduler.cancel(STATUS, old_id)
         moved.change(chat_id=new_id)
         self._open[moved.place] = moved
         self.arm(moved)

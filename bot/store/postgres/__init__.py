@@ -12,8 +12,15 @@ from bot.store.postgres.leader import PostgresLeader
 from bot.store.postgres.migrations import LATEST
 from bot.store.postgres.people import PostgresPeople
 from bot.store.postgres.rounds import PostgresRounds
-from bot.store.sql import matches, scores, updates
+from bot.store.sql import daily, forgetting, matches, scores, updates
 from bot.store.stores import Stores
+
+# a reset or an erasure takes the scoring locks of the chats whose scores it deletes, after the
+# rounds' rows, as a round's close takes them (bot.store.postgres.people)
+CHAT_LOCK = "SELECT pg_advisory_xact_lock($1)"
+USER_LOCKS = ("SELECT pg_advisory_xact_lock(chat) FROM (SELECT chat_id AS chat FROM scores "
+              "WHERE user_id = $1 UNION SELECT r.chat_id FROM answers a JOIN rounds r "
+              "ON r.id = a.round_id WHERE a.user_id = $1) AS c ORDER BY chat")
 
 
 async def open_postgres(url: str, migrate_to: int = LATEST) -> Stores:
@@ -24,7 +31,10 @@ async def open_postgres(url: str, migrate_to: int = LATEST) -> Stores:
 def stores_of(db: Database) -> Stores:
     return Stores(rounds=PostgresRounds(db), scores=scores.Scores(db, scores.NUMBERED),
                   people=PostgresPeople(db), matches=matches.Matches(db, matches.NUMBERED),
-                  updates=updates.Updates(db, updates.NUMBERED), close=db.close)
+                  updates=updates.Updates(db, updates.NUMBERED),
+                  daily=daily.Daily(db, daily.NUMBERED),
+                  forgetting=forgetting.Forgetting(db, forgetting.NUMBERED, CHAT_LOCK, USER_LOCKS),
+                  close=db.close)
 
 
 __all__ = ["Database", "PostgresLeader", "open_postgres", "stores_of"]

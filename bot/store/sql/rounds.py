@@ -36,6 +36,8 @@ class RoundStatements:
     unannounced: str
     race: str
     winner_name: str
+    record_pass: str
+    passers: str
 
 
 QMARK = RoundStatements(
@@ -80,6 +82,10 @@ QMARK = RoundStatements(
          "GROUP BY r.winner_id, u.first_name",
     winner_name="SELECT u.first_name FROM rounds r JOIN users u "
                 "ON u.id = r.winner_id WHERE r.id = ?",
+    record_pass="INSERT INTO round_passes (round_id, user_id, at) VALUES (?, ?, ?) "
+                "ON CONFLICT (round_id, user_id) DO NOTHING",
+    passers="SELECT p.user_id, u.first_name FROM round_passes p JOIN users u "
+            "ON u.id = p.user_id WHERE p.round_id = ? ORDER BY p.at, p.user_id",
 )
 NUMBERED = numbered_table(QMARK)
 
@@ -185,3 +191,11 @@ class Rounds:
     async def winner_name(self, round_id: int) -> str | None:
         rows = await self.db.fetch(self.sql.winner_name, (round_id,))
         return rows[0][0] if rows else None
+
+    async def record_pass(self, round_id: int, user_id: int, at: float) -> bool:
+        """The player passed in the round (/pass); False if they had passed already."""
+        return await self.db.run(self.sql.record_pass, (round_id, user_id, at)) == 1
+
+    async def passers(self, round_id: int) -> list[tuple[int, str]]:
+        """Who passed in the round, (id, first name), in the order they passed."""
+        return [(row[0], row[1]) for row in await self.db.fetch(self.sql.passers, (round_id,))]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.store.sql import matches, people, scores
+from bot.store.sql import daily, forgetting, matches, people, scores
 from bot.store.sqlite.database import BUSY_SECONDS, Database
 from bot.store.sqlite.migrations import LATEST
 from bot.store.sqlite.rounds import SqliteRounds
@@ -26,7 +26,8 @@ def stores_of(db: Database) -> Stores:
     return Stores(rounds=SqliteRounds(db), scores=scores.Scores(db, scores.QMARK),
                   people=people.People(db, people.QMARK),
                   matches=matches.Matches(db, matches.QMARK), updates=SqliteUpdates(db),
-                  close=db.close)
+                  daily=daily.Daily(db, daily.QMARK),
+                  forgetting=forgetting.Forgetting(db, forgetting.QMARK), close=db.close)
 
 
 __all__ = ["Database", "open_sqlite", "stores_of"]

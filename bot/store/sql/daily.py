@@ -1,0 +1,65 @@
+"""The daily puzzle's results, as both databases store them (table daily_results, migration 8):
+a person's first right answer of a UTC day; the primary key (day, user) keeps it to one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.store.daily_store import DailyResult
+from bot.store.sql.connection import Connection, numbered_table
+
+RESULT = ("SELECT d.day, d.user_id, u.first_name, d.chat_id, d.answer, d.seconds, d.at "
+          "FROM daily_results d JOIN users u ON u.id = d.user_id ")
+
+
+@dataclass(frozen=True)
+class DailyStatements:
+    record: str
+    result: str
+    days: str
+    board: str
+    count: str
+    rank: str
+
+
+QMARK = DailyStatements(
+    record="INSERT INTO daily_results (day, user_id, chat_id, answer, seconds, at) "
+           "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (day, user_id) DO NOTHING",
+    result=RESULT + "WHERE d.day = ? AND d.user_id = ?",
+    days="SELECT day FROM daily_results WHERE user_id = ? ORDER BY day",
+    board=RESULT + "WHERE d.day = ? ORDER BY d.seconds, d.at, d.user_id LIMIT ?",
+    count="SELECT COUNT(*) FROM daily_results WHERE day = ?",
+    rank="SELECT 1 + (SELECT COUNT(*) FROM daily_results o WHERE o.day = m.day AND "
+         "(o.seconds < m.seconds OR (o.seconds = m.seconds AND (o.at < m.at OR "
+         "(o.at = m.at AND o.user_id < m.user_id))))) FROM daily_results m "
+         "WHERE m.day = ? AND m.user_id = ?",
+)
+NUMBERED = numbered_table(QMARK)
+
+
+class Daily:
+    def __init__(self, db: Connection, sql: DailyStatements) -> None:
+        self.db = db
+        self.sql = sql
+
+    async def record_daily(self, day: str, user_id: int, chat_id: int, answer: str,
+                           seconds: float, at: float) -> bool:
+        return await self.db.run(self.sql.record,
+                                 (day, user_id, chat_id, answer, seconds, at)) == 1
+
+    async def daily_result(self, day: str, user_id: int) -> DailyResult | None:
+        rows = await self.db.fetch(self.sql.result, (day, user_id))
+        return DailyResult(*rows[0]) if rows else None
+
+    async def daily_days(self, user_id: int) -> list[str]:
+        return [day for (day,) in await self.db.fetch(self.sql.days, (user_id,))]
+
+    async def daily_board(self, day: str, limit: int = 10) -> list[DailyResult]:
+        return [DailyResult(*row) for row in await self.db.fetch(self.sql.board, (day, limit))]
+
+    async def daily_count(self, day: str) -> int:
+        return int((await self.db.fetch(self.sql.count, (day,)))[0][0])
+
+    async def daily_rank(self, day: str, user_id: int) -> int | None:
+        rows = await self.db.fetch(self.sql.rank, (day, user_id))
+        return int(rows[0][0]) if rows else None

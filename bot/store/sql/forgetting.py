@@ -1,0 +1,69 @@
+"""What /resetscores and /forget delete, as both databases do it: each one transaction after
+which the scores table is again what the remaining rounds and answers define (the view
+scores_from_rounds), so a late answer, a restart or a recount brings nothing back.
+
+A chat's reset takes its closed rounds' winners and answers off (the rounds stay, winnerless) and
+deletes its scores; the open round keeps its answers and scores when it closes. A person's
+erasure deletes their answers, scores, daily results, passes and name; the rounds they won or
+started stay, naming nobody (other players' scores are unchanged: those rounds were their losses
+before and still are); their private chat forgets its language and settings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.store.sql.connection import Connection, Step, numbered_table
+
+
+@dataclass(frozen=True)
+class ForgetStatements:
+    reset_rounds: tuple[str, str]  # (chat,) each: before the scoring lock, as a close does
+    reset_scores: str
+    forget_rounds: tuple[str, ...]  # (user,) each: the rows of rounds first, as a close does
+    forget_scores: tuple[str, ...]  # after the scoring locks of the chats the person is in
+
+
+QMARK = ForgetStatements(
+    reset_rounds=("DELETE FROM answers WHERE round_id IN "
+                  "(SELECT id FROM rounds WHERE chat_id = ? AND status != 'open')",
+                  "UPDATE rounds SET winner_id = NULL WHERE chat_id = ? AND status != 'open'"),
+    reset_scores="DELETE FROM scores WHERE chat_id = ?",
+    forget_rounds=("UPDATE rounds SET winner_id = NULL, winning_answer = NULL "
+                   "WHERE winner_id = ?",
+                   "UPDATE rounds SET started_by = NULL WHERE started_by = ?",
+                   "UPDATE matches SET started_by = NULL WHERE started_by = ?"),
+    forget_scores=("DELETE FROM answers WHERE user_id = ?",
+                   "DELETE FROM round_passes WHERE user_id = ?",
+                   "DELETE FROM scores WHERE user_id = ?",
+                   "DELETE FROM daily_results WHERE user_id = ?",
+                   "UPDATE chats SET title = NULL, lang = NULL WHERE id = ? AND type = 'private'",
+                   "DELETE FROM chat_settings WHERE chat_id = ?",
+                   "DELETE FROM users WHERE id = ?"),
+)
+NUMBERED = numbered_table(QMARK)
+
+
+class Forgetting:
+    """`chat_lock` and `user_locks`: what takes the scoring locks of a chat, or of the chats
+    where a person has scores or answers, before their answers and scores are deleted (so a
+    round closing there meanwhile has either scored and is deleted, or scores after, without
+    them); PostgreSQL's concurrent writers only, none with SQLite's single writer."""
+
+    def __init__(self, db: Connection, sql: ForgetStatements, chat_lock: str = "",
+                 user_locks: str = "") -> None:
+        self.db = db
+        self.sql = sql
+        self.chat_lock = chat_lock
+        self.user_locks = user_locks
+
+    async def reset_chat(self, chat_id: int) -> None:
+        steps: list[Step] = [(sql, (chat_id,)) for sql in self.sql.reset_rounds]
+        steps += [(self.chat_lock, (chat_id,))] if self.chat_lock else []
+        steps.append((self.sql.reset_scores, (chat_id,)))
+        await self.db.run_all(steps)
+
+    async def forget_user(self, user_id: int) -> None:
+        steps: list[Step] = [(sql, (user_id,)) for sql in self.sql.forget_rounds]
+        steps += [(self.user_locks, (user_id,))] if self.user_locks else []
+        steps += [(sql, (user_id,)) for sql in self.sql.forget_scores]
+        await self.db.run_all(steps)

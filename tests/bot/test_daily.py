@@ -1,0 +1,252 @@
+"""/daily through the real handlers: the same hand for everyone in a UTC day, answered in private
+only (a group gets the hand and a way there), the first right answer counted once, streaks of
+days, the day's board across every chat, and the hand kept unsolvable by the bot all day."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from bot.play.daily_puzzle import daily_hand, day_of, day_start, streaks
+from bot.play.daily_puzzle import daily_hands as every_daily_hand  # the real one: see conftest
+from bot.play.guards.live import EVERYONE, LivePuzzles
+from bot.store.records import Round
+from bot.text import markup
+from solver import solve
+from tests.bot.conftest import TEST_DAILY_HANDS, Harness
+
+GROUP = -2601
+ANN = {"id": 261, "is_bot": False, "first_name": "Ann"}
+BEN = {"id": 262, "is_bot": False, "first_name": "Ben"}
+ZHAO = {"id": 263, "is_bot": False, "first_name": "赵", "language_code": "zh-hans"}
+
+
+def today() -> str:
+    return day_of(time.time())
+
+
+def numbers_of(text: str) -> list[int]:
+    return [int(n) for n in re.findall(r"\d+", text.split("→")[0].split(":")[-1])]
+
+
+async def said(h: Harness, chat: int, user: dict, text: str, kind: str = "private"):
+    await h.send(chat, user, text, kind=kind)
+    return await h.telegram.reply(chat)
+
+
+def test_every_day_has_its_own_medium_hand_and_keeps_it():
+    from solver.rating import level
+
+    real = every_daily_hand()
+    hands = {day: daily_hand(day, real) for day in ("2026-11-24", "2026-11-25", "2027-02-28")}
+    assert sorted(hands["2026-11-24"]) != [2, 7, 7, 8]  # rated medium, but 2+7+7+8 = 24
+    assert len(set(map(tuple, map(sorted, hands.values())))) == 3
+    for day, hand in hands.items():
+        assert len(hand) == 4 and solve(list(hand)) and level(hand) == "medium"
+        assert sum(hand) != 24 and hand[0] * hand[1] * hand[2] * hand[3] != 24
+        assert daily_hand(day, real) == hand  # the date alone decides
+    for hand in TEST_DAILY_HANDS:  # the tests' own are hands a day may deal
+        assert hand in real
+
+
+def test_no_hand_comes_back_before_every_hand_was_dealt():
+    from datetime import date, timedelta
+
+    real = every_daily_hand()
+    count = len(real)
+    days = [(date(2026, 1, 1) + timedelta(days=i)).isoformat() for i in range(count + 1)]
+    hands = [tuple(sorted(daily_hand(day, real))) for day in days]
+    assert len(set(hands[:count])) == count and hands[count] == hands[0]
+
+
+def test_the_hands_do_not_depend_on_the_process():
+    import subprocess
+    import sys
+
+    code = "from bot.play.daily_puzzle import daily_hand; print(daily_hand('2026-11-24'))"
+    made = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, env={"PYTHONHASHSEED": "123"})
+    assert made.stdout.strip() == str(daily_hand("2026-11-24", every_daily_hand()))
+
+
+def test_streaks_count_consecutive_days_and_survive_until_a_day_is_missed():
+    days = ["2026-11-20", "2026-11-22", "2026-11-23", "2026-11-24"]
+    assert streaks(days, "2026-11-24") == (3, 3)
+    assert streaks(days, "2026-11-25") == (3, 3)  # today not solved yet: still alive
+    assert streaks(days, "2026-11-26") == (0, 3)
+    assert streaks([], "2026-11-26") == (0, 0)
+
+
+async def test_private_daily_shows_the_hand_then_judges_and_counts_once(harness: Harness):
+    hand = harness.services.community.daily.hand_now()
+    assert hand == daily_hand(today())
+    shown = await said(harness, ANN["id"], ANN, "/daily")
+    assert "Daily puzzle" in shown.text and today() in shown.text
+    assert sorted(numbers_of(shown.text)) == sorted(hand)
+    assert shown.reply_markup is None  # already private: no button needed
+
+    a, b, c, _ = hand
+    wrong = await said(harness, ANN["id"], ANN, f"/daily {a}*{b}*{c}")
+    assert "/daily" in wrong.text and "❌" in wrong.text
+    assert await harness.stores.daily.daily_result(today(), ANN["id"]) is None
+
+    solution = solve(list(hand))[0]
+    right = await said(harness, ANN["id"], ANN, f"/daily {solution}")
+    assert "Solved" in right.text and "#1 of 1" in right.text and "Streak: 1" in right.text
+    kept = await harness.stores.daily.daily_result(today(), ANN["id"])
+    assert kept is not None and kept.chat_id == ANN["id"] and 0 <= kept.seconds < 60
+
+    other = solve(list(hand))[-1]
+    again = await said(harness, ANN["id"], ANN, f"/daily {other}")
+    assert "You solved today's puzzle" in again.text
+    assert (await harness.stores.daily.daily_result(today(), ANN["id"])) == kept  # once
+    again = await said(harness, ANN["id"], ANN, "/daily")
+    assert "You solved today's puzzle" in again.text and "→" not in again.text  # no new deal
+
+
+async def test_a_group_sees_the_hand_and_is_sent_to_answer_in_private(harness: Harness):
+    hand = harness.services.community.daily.hand_now()
+    shown = await said(harness, GROUP, ANN, "/daily", kind="group")
+    assert sorted(numbers_of(shown.text)) == sorted(hand)
+    [[button]] = shown.reply_markup["inline_keyboard"]
+    assert button["url"] == f"https://t.me/{harness.app.bot.username}?start=daily"
+
+    solution = solve(list(hand))[0]
+    refused = await said(harness, GROUP, BEN, f"/daily {solution}", kind="group")
+    assert "private" in refused.text and solution not in refused.html
+    assert refused.reply_markup["inline_keyboard"][0][0]["url"].endswith("?start=daily")
+    assert await harness.stores.daily.daily_result(today(), BEN["id"]) is None
+
+    deep = await said(harness, BEN["id"], BEN, "/start daily")  # the button's deep link
+    assert sorted(numbers_of(deep.text)) == sorted(hand) and "/daily" in deep.text
+
+
+async def test_the_daily_hand_is_unsolvable_by_the_bot_all_day(harness: Harness):
+    hand = list(harness.services.community.daily.hand_now())
+    for chat, kind in ((BEN["id"], "private"), (GROUP, "group")):
+        for asked in (hand, [*hand, 1], hand[1:]):  # the hand, with an extra, less one
+            words = " ".join(map(str, asked))
+            refused = await said(harness, chat, BEN, f"/solve {words}", kind=kind)
+            assert "daily puzzle" in refused.text, (asked, refused.text)
+    refused = await said(harness, BEN["id"], BEN, f"/solve {' '.join(map(str, hand[1:]))} = 7")
+    assert "daily puzzle" in refused.text  # less one, for any target
+    answer = await harness.inline(BEN, " ".join(map(str, hand)))
+    assert all(solve(hand)[0] not in str(r) for r in answer.results)
+    assert "daily puzzle" in str(answer.results)
+
+    daily = harness.services.community.daily
+    daily.clock = lambda: day_start("2030-01-02") + 5  # a day later, yesterday's is anyone's
+    yesterday, now = daily_hand("2030-01-01"), daily_hand("2030-01-02")
+    assert sorted(yesterday) != sorted(now)
+    solved = await said(harness, BEN["id"], BEN, f"/solve {' '.join(map(str, yesterday))}")
+    assert "daily puzzle" not in solved.text and "solution" in solved.text
+    refused = await said(harness, BEN["id"], BEN, f"/solve {' '.join(map(str, now))}")
+    assert "daily puzzle" in refused.text
+
+
+def test_a_round_of_the_daily_hand_holds_its_solutions_back():
+    live = LivePuzzles()
+    live.hold_daily(lambda: (3, 8, 3, 8))
+    dealt = Round(5, -1, "24", (8, 3, 8, 3), 24, "hard", 30, "en", None, 0.0, 60.0, "open",
+                  False)
+    assert live.elsewhere(dealt)
+    assert [r.chat_id for r in live.reaching((3, 8, 3, 8, 13), 99)] == [EVERYONE]
+    assert live.reaching((3, 8, 4, 8), 24) == []
+    live.hold_daily(lambda: None)
+    assert not live.elsewhere(dealt)
+
+
+async def test_the_daily_board_ranks_the_fastest_with_streaks_and_your_place(harness: Harness):
+    store, day = harness.stores.daily, today()
+    yesterday = day_of(time.time() - 86400)
+    for i in range(11):
+        user = 3000 + i
+        await harness.stores.people.remember_user(user, f"P{i}")
+        assert await store.record_daily(day, user, user, "x", 0.0, time.time() - 100 + i)
+    await store.record_daily(yesterday, 3000, 3000, "x", 5.0, time.time() - 86400)
+    hand = list(harness.services.community.daily.hand_now())
+    await said(harness, ANN["id"], ANN, "/daily")
+    await said(harness, ANN["id"], ANN, f"/daily {solve(hand)[0]}")  # slower than 11 others
+
+    board = await said(harness, GROUP, BEN, "/top daily", kind="group")
+    lines = board.text.splitlines()
+    assert "12 solved" in lines[0]
+    assert lines[1] == "1. P0 — 0:00 · 🔥 2" and lines[2] == "2. P1 — 0:00 · 🔥 1"
+    assert len(lines) == 12 and lines[-1] == "You have not solved it yet: /daily"
+    mine = await said(harness, ANN["id"], ANN, "/top daily")
+    assert mine.text.splitlines()[-1].startswith("12. Ann — 0:")
+
+    zh = await said(harness, ZHAO["id"], ZHAO, "/top daily")
+    assert "每日谜题" in zh.text and "你还没解出来" in zh.text
+
+
+async def test_the_daily_board_when_nobody_solved_yet(harness: Harness):
+    empty = await said(harness, GROUP, ANN, "/top daily", kind="group")
+    assert "Nobody has solved" in empty.text
+    bad = await said(harness, GROUP, ANN, "/top daily countdown", kind="group")
+    assert "Usage: /top" in bad.text
+
+
+async def test_the_time_taken_runs_from_the_first_sight_of_the_hand(harness: Harness):
+    daily = harness.services.community.daily
+    start = day_start("2030-03-01")
+    now = [start + 3600.0]
+    daily.clock = lambda: now[0]
+    solution = solve(list(daily_hand("2030-03-01")))[0]
+    await said(harness, ANN["id"], ANN, "/daily")
+    now[0] += 60
+    await said(harness, ANN["id"], ANN, "/daily")  # seen again: the clock does not restart
+    now[0] += 65
+    solved = await said(harness, ANN["id"], ANN, f"/daily {solution}")
+    assert "in 2:05" in solved.text and "22 h 58 min" in solved.text
+    unseen = await said(harness, BEN["id"], BEN, f"/daily {solution}")  # never shown it
+    assert "in 1:02:05" in unseen.text  # counted from the start of the day
+    assert [r.user_id for r in await harness.stores.daily.daily_board("2030-03-01")] == \
+        [ANN["id"], BEN["id"]]
+
+
+async def test_a_group_is_never_shown_a_solver_s_answer(harness: Harness):
+    hand = list(harness.services.community.daily.hand_now())
+    solution = solve(hand)[0]
+    await said(harness, ANN["id"], ANN, f"/daily {solution}")
+    kept = await harness.stores.daily.daily_result(today(), ANN["id"])
+    assert kept is not None
+    mine = await said(harness, ANN["id"], ANN, "/daily")
+    assert markup.code(kept.answer) in mine.html  # in private, the answer is shown
+    in_group = await said(harness, GROUP, ANN, "/daily", kind="group")
+    assert "Ann solved today's puzzle" in in_group.text and "#1 of 1" in in_group.text
+    assert markup.code(kept.answer) not in in_group.html and in_group.reply_markup is None
+    board = await said(harness, GROUP, BEN, "/top daily", kind="group")
+    assert markup.code(kept.answer) not in board.html
+
+
+async def test_no_round_deals_the_daily_hand(stores, pool):
+    """A round dealt the day's hand would show its answers in that chat: the dealer sets such
+    hands aside (same seed, same stock: the second bot would deal the first one's hand)."""
+    from bot.play.people import Chat, Player
+    from bot.play.round.outcomes import Dealt
+    from tests.bot.conftest import Clock, new_services
+
+    group, ann = Chat(-2605, "group", "G"), Player(264, "Ann")
+    first, _ = new_services(stores, pool, Clock(), seed=7)
+    dealt = await first.rounds.play(group, ann, "24")
+    assert isinstance(dealt, Dealt)
+    hand = dealt.round.hand
+    await first.rounds.reveal(group, ann)
+
+    again, _ = new_services(stores, pool, Clock(), seed=7)
+    again.table.live.hold_daily(lambda: hand)
+    dealt = await again.rounds.play(Chat(-2606, "group", "G"), ann, "24")
+    assert isinstance(dealt, Dealt) and sorted(dealt.round.hand) != sorted(hand)
+
+
+async def test_wrong_answers_to_the_daily_say_why_and_count_nothing(harness: Harness):
+    hand = list(harness.services.community.daily.hand_now())
+    a, b, c, d = hand
+    for attempt, why in ((f"{a}-{b}-{c}-{d}", "not 24"), ("1+", "can't read"),
+                         (f"{a}*{b}*{c}*{d}*{a}", "❌"), ("(" * 300, "❌")):
+        reply = await said(harness, ANN["id"], ANN, f"/daily {attempt}")
+        assert why in reply.text and "Try again" in reply.text, (attempt, reply.text)
+    assert await harness.stores.daily.daily_result(today(), ANN["id"]) is None
+    zh = await said(harness, ZHAO["id"], ZHAO, "/daily 1+")
+    assert "再试一次" in zh.text

@@ -17,7 +17,9 @@ delivery (getUpdates returning it) to the deal reaching the server, while:
      Then the share of the 1,820 four-number hands one account can make the bot refuse a member
      of its group (bench/bench_live_reach.py; goal < 1%).
 
-Loopback only; every wait is bounded. `--quick` for shorter phases.
+Loopback only; every wait is bounded. `--quick` for shorter phases; `--phases idle trolls` runs
+only those (the idle phase and the warm-up always run first). The load average is printed with
+the table: on a shared machine the figures mean little without it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import itertools
+import os
 import random
 import sys
 import tempfile
@@ -42,6 +45,7 @@ RARE = "/play 6 = 997"
 FLOOD = 1000
 TARGETS = {"rare deals looping": 100.0, "one user's flood": 300.0,
            "two trolls, /solve": 1000.0}
+PHASES = ("idle", "looping", "flood", "trolls")
 
 
 async def looping(run: Run, ids: itertools.count, stop_at: asyncio.Event,
@@ -66,9 +70,10 @@ async def looping(run: Run, ids: itertools.count, stop_at: asyncio.Event,
 
 async def trolls(run: Run, ids: itertools.count, stop_at: asyncio.Event,
                  rounds: list[str]) -> None:
-    """Two members, each in a chat of their own: `/play 6 = T` with a new T each time, then
-    /reveal, again."""
-    targets = itertools.count(501)
+    """Two members, each in a chat of their own: `/play 6 = T` with a new T each time (501 to
+    999, then round again), then /reveal, again. What each /play got: "deal", "busy" (their
+    budget of solver time spent) or "other"."""
+    targets = itertools.cycle(range(501, 1000))
 
     async def one(number: int) -> None:
         chat = next(ids)
@@ -80,7 +85,11 @@ async def trolls(run: Run, ids: itertools.count, stop_at: asyncio.Event,
                 await run.emulator.say(chat, troll, command)
                 await run.emulator.wait_for(lambda before=before: any(
                     s.chat_id == chat for s in run.emulator.sent[before:]), 60)
-                rounds.append(command.split()[0])
+                said = next((s.text for s in run.emulator.sent[before:] if s.chat_id == chat),
+                            "")
+                if command.startswith("/play"):
+                    rounds.append("deal" if f"Make {command.split()[-1]}!" in said else
+                                  "busy" if "Busy" in said else "other")
 
     await asyncio.gather(*(one(n) for n in range(2)))
 
@@ -130,7 +139,8 @@ async def flood(run: Run, ids: itertools.count) -> int:
     return chat
 
 
-async def measure(fair: bool, rate: float, seconds: float) -> dict[str, dict]:
+async def measure(fair: bool, rate: float, seconds: float,
+                  phases: tuple[str, ...] = PHASES) -> dict[str, dict]:
     found: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as folder:
         run = await start(False, 2, Path(folder), BENCH_FAIR="on" if fair else "off")
@@ -138,38 +148,43 @@ async def measure(fair: bool, rate: float, seconds: float) -> dict[str, dict]:
         try:
             await plays(run, ids, 10, 2)  # warm: caches, connections, the stock
             found["idle"] = await plays(run, ids, rate, seconds)
-            stop_at, rounds = asyncio.Event(), []
-            loop = asyncio.create_task(looping(run, ids, stop_at, rounds))
-            await asyncio.sleep(2.0)
-            found["rare deals looping"] = await plays(run, ids, rate, seconds)
-            stop_at.set()
-            await loop
-            found["rare deals looping"]["others"] = \
-                f"{sum(r.startswith('/play') for r in rounds)} rare deals, " \
-                f"{sum('Busy' in r for r in rounds)} busy"
-            flooded = asyncio.create_task(flood(run, ids))
-            found["one user's flood"] = await plays(run, ids, rate, seconds)
-            chat = await flooded
-            found["one user's flood"]["others"] = \
-                f"{sum(1 for s in run.emulator.sent if s.chat_id == chat)} messages and " \
-                f"{sum(1 for r in run.emulator.reactions if r.chat_id == chat)} reactions " \
-                "to the flood"
-            stop_at, rounds = asyncio.Event(), []
-            trolling = asyncio.create_task(trolls(run, ids, stop_at, rounds))
-            await asyncio.sleep(2.0)
-            found["two trolls, /solve"] = await bystanders(run, ids, seconds)
-            stop_at.set()
-            await trolling
-            found["two trolls, /solve"]["others"] += \
-                f"; the trolls made {sum(r == '/play' for r in rounds)} rare deals"
+            if "looping" in phases:
+                stop_at, rounds = asyncio.Event(), []
+                loop = asyncio.create_task(looping(run, ids, stop_at, rounds))
+                await asyncio.sleep(2.0)
+                found["rare deals looping"] = await plays(run, ids, rate, seconds)
+                stop_at.set()
+                await loop
+                found["rare deals looping"]["others"] = \
+                    f"{sum(r.startswith('/play') for r in rounds)} rare deals, " \
+                    f"{sum('Busy' in r for r in rounds)} busy"
+            if "flood" in phases:
+                flooded = asyncio.create_task(flood(run, ids))
+                found["one user's flood"] = await plays(run, ids, rate, seconds)
+                chat = await flooded
+                found["one user's flood"]["others"] = \
+                    f"{sum(1 for s in run.emulator.sent if s.chat_id == chat)} messages and " \
+                    f"{sum(1 for r in run.emulator.reactions if r.chat_id == chat)} " \
+                    "reactions to the flood"
+            if "trolls" in phases:
+                stop_at, rounds = asyncio.Event(), []
+                trolling = asyncio.create_task(trolls(run, ids, stop_at, rounds))
+                await asyncio.sleep(2.0)
+                found["two trolls, /solve"] = await bystanders(run, ids, seconds)
+                stop_at.set()
+                await trolling
+                found["two trolls, /solve"]["others"] += \
+                    f"; the trolls made {rounds.count('deal')} rare deals " \
+                    f"({rounds.count('busy')} busy, {rounds.count('other')} other replies)"
         finally:
             await stop(run)
     return found
 
 
 def table(name: str, found: dict[str, dict], rate: float, seconds: float) -> None:
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{name}: other chats' /play latency (delivery -> deal), {rate:g} a second for "
-          f"{seconds:g} s per phase")
+          f"{seconds:g} s per phase (load average at the end: {load})")
     print(f"{'phase':<22}{'deals':>9}{'p50':>10}{'p99':>10}{'max':>10}{'target':>10}  meanwhile")
     for phase, row in found.items():
         target = TARGETS.get(phase)
@@ -184,20 +199,26 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=5.0, help="/play per second")
     parser.add_argument("--seconds", type=float, default=30.0, help="per phase")
     parser.add_argument("--quick", action="store_true", help="10 s per phase")
+    parser.add_argument("--phases", nargs="+", choices=PHASES, default=list(PHASES),
+                        help="which phases to run (idle always runs)")
     parser.add_argument("--unfair", action="store_true",
                         help="also without the fair processor (PTB's first-come queue)")
     args, _ = parser.parse_known_args()
     if args.quick:
         args.seconds = 10.0
-    table("fair updates", asyncio.run(measure(True, args.rate, args.seconds)), args.rate,
-          args.seconds)
+    phases = tuple(args.phases)
+    print("load average at the start: " + ", ".join(f"{x:.2f}" for x in os.getloadavg()),
+          flush=True)
+    table("fair updates", asyncio.run(measure(True, args.rate, args.seconds, phases)),
+          args.rate, args.seconds)
     worst = max(max(troll_share(random.Random(24), make, 10)) for _, make in KINDS)
     print(f"\none account at its worst refuses a member of its group {worst:.2%} of the 1,820 "
           "four-number hands (goal < 1%; bench/bench_live_reach.py for the table)")
     if args.unfair:
         print()
         table("first come, first served (PTB's own queue)",
-              asyncio.run(measure(False, args.rate, args.seconds)), args.rate, args.seconds)
+              asyncio.run(measure(False, args.rate, args.seconds, phases)), args.rate,
+              args.seconds)
 
 
 if __name__ == "__main__":

@@ -17,9 +17,12 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 PORT_RANGE = (1, 65535)
 WEBHOOK_SECRET_FORM = re.compile(r"[A-Za-z0-9_-]{1,256}")  # what Telegram accepts
 DATABASE_URL_FORM = re.compile(r"postgres(?:ql)?://\S+")
-# A leader checks its lock this often; it must give the lead up well before PostgreSQL frees
-# the lock of a silent connection (bot/store/postgres/leader.py), hence the upper bound.
+# A standby tries for the lead this often (and at the lease's end when that comes sooner).
 LEAD_CHECK_RANGE = (0.1, 5.0)
+# The leader's lease (bot/store/postgres/leader.py): renewed every fifth of it, so a frozen
+# leader is replaced within LEASE_SECONDS (plus a standby's wake-up) and acts on nothing after.
+LEASE_SECONDS = 4.0
+LEASE_RANGE = (1.0, 60.0)
 # How long start-up keeps trying to reach the Bot API (getMe) before it exits with one line:
 # long enough for a network that comes up with the machine, short enough that a supervisor
 # (Docker's restart policy, systemd's Restart=) sees a failure within a minute.
@@ -59,7 +62,8 @@ class Config:
     base_url: str = DEFAULT_BASE_URL
     database_path: Path = Path("data/twentyfour.sqlite3")
     database_url: str | None = None  # postgresql://...: PostgreSQL, shared by standbys
-    lead_check: float = 2.0  # seconds between a standby's tries, and a leader's checks
+    lead_check: float = 2.0  # seconds between a standby's tries (sooner at a lease's end)
+    lease_seconds: float = LEASE_SECONDS  # a leader not renewing its lease this long is replaced
     round_seconds: float = 120.0
     countdown_seconds: float = 60.0
     yahtzee_seconds: float = 300.0
@@ -108,6 +112,8 @@ class Config:
             database_url=_database_url(values),
             lead_check=_number(values, "LEAD_CHECK_SECONDS", 2.0, low=LEAD_CHECK_RANGE[0],
                                high=LEAD_CHECK_RANGE[1]),
+            lease_seconds=_number(values, "LEASE_SECONDS", LEASE_SECONDS, low=LEASE_RANGE[0],
+                                  high=LEASE_RANGE[1]),
             round_seconds=_number(values, "ROUND_SECONDS", 120.0, low=1.0),
             countdown_seconds=_number(values, "COUNTDOWN_SECONDS", 60.0, low=1.0),
             yahtzee_seconds=_number(values, "YAHTZEE_SECONDS", 300.0, low=1.0),

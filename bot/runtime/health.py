@@ -7,8 +7,9 @@ loop turns; the read-only open proves the database is there and migrated. The ch
 
 The file holds the process's role: `leader` (it takes the updates) or `standby` (it waits for the
 lead; with PostgreSQL several processes share a database). A standby writes its beat only after
-the database answered its try, and a leader stops when its database connection drops, so with
-PostgreSQL a fresh beat also speaks for the database, which the check does not open itself.
+the database answered its try, and a leader exits when its lease has not been renewed in time
+(bot/store/postgres/leader.py), so with PostgreSQL a fresh beat also speaks for the database,
+which the check does not open itself.
 
 Under systemd (Type=notify, WatchdogSec=) each beat also tells the service manager "WATCHDOG=1"
 over the NOTIFY_SOCKET datagram socket, and the first one "READY=1": a loop that stops turning

@@ -12,6 +12,7 @@ processes are terminated and fresh ones take their place; the other lane is not 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import multiprocessing
@@ -47,6 +48,7 @@ class Work(Future):
 
     executor: ProcessPoolExecutor | None = None
     submitted = 0.0  # time.monotonic() when it was submitted: its lane wait starts
+    on_start: Callable[[], None] | None = None  # called (in any thread) when a worker takes it
 
 
 Job = tuple[Work, Callable[..., Any], tuple]
@@ -74,11 +76,12 @@ class Slots:
         self._lock = threading.Lock()
 
     def submit(self, fn: Callable[..., Any], args: tuple, rank: int = QUESTIONS,
-               who: Who = None) -> Work:
+               who: Who = None, on_start: Callable[[], None] | None = None) -> Work:
         """A future for fn(*args), in `who`'s turn among the jobs of its rank; cancelling it
-        before a worker takes it drops the work."""
+        before a worker takes it drops the work. `on_start` is called when a worker takes it."""
         job: Job = (Work(), fn, args)
         job[0].submitted = time.monotonic()
+        job[0].on_start = on_start
         with self._lock:
             if self._busy >= self.workers:
                 self._waiting[rank].setdefault(who, deque()).append(job)
@@ -95,6 +98,8 @@ class Slots:
             outer, fn, args = job
             if outer.set_running_or_notify_cancel():
                 metrics.observe_lane_wait(self.lane, time.monotonic() - outer.submitted)
+                if outer.on_start is not None:
+                    outer.on_start()
                 try:
                     outer.executor = self.executor()
                     inner = outer.executor.submit(fn, *args)
@@ -156,19 +161,24 @@ class Lane:
                                    initializer=_start_worker, initargs=(self.niceness,))
 
     async def run(self, fn: Callable[..., T], *args: Any, timeout: float | None = None,
-                  rank: int = QUESTIONS, who: Who = None) -> T:
+                  rank: int = QUESTIONS, who: Who = None, waiting_counts: bool = True) -> T:
         """fn(*args) in a worker; SolverTimeout (and fresh workers) when it takes too long.
 
-        The time counts from the call, so waiting for a free worker counts too; work that
-        never left the queue is just dropped, work that runs takes the lane's processes down.
+        The time counts from the call, so waiting for a free worker counts too (unless
+        `waiting_counts` is False: work nobody waits for, which may wait behind everyone's as
+        long as it takes, and is timed from when a worker takes it); work that never left the
+        queue is just dropped, work that runs takes the lane's processes down.
         Work that another task's timeout took down with the old executor (broken in its
         process) runs again on the new one: solver work is pure, so that is safe. `rank`:
         ahead of every job waiting of a higher rank.
         """
         while True:
-            job = self.slots.submit(fn, args, rank, who)
+            begun = None if waiting_counts or timeout is None else _Begun()
+            job = self.slots.submit(fn, args, rank, who, None if begun is None else begun.set)
             future = asyncio.wrap_future(job)
             try:
+                if begun is not None:
+                    await begun.wait(future)
                 return await (future if timeout is None else asyncio.wait_for(future, timeout))
             except TimeoutError:
                 # still queued, or its processes already replaced: nothing left to stop
@@ -215,11 +225,12 @@ class SolverPool:
 
     async def run_heavy(self, fn: Callable[..., T], *args: Any,
                         timeout: float | None = None, rank: int = QUESTIONS,
-                        who: Who = None) -> T:
+                        who: Who = None, waiting_counts: bool = True) -> T:
         """Work that may take seconds: deals, a round's solutions, /solve and the like;
         `rank` ROUND_WORK or SLOW_DEALS for the bot's own round work, which goes ahead of the
         players' questions (QUESTIONS), where each person (`who`) waits their turn."""
-        return await self.heavy.run(fn, *args, timeout=timeout, rank=rank, who=who)
+        return await self.heavy.run(fn, *args, timeout=timeout, rank=rank, who=who,
+                                    waiting_counts=waiting_counts)
 
     async def warm_up(self) -> None:
         await asyncio.gather(self.rounds.warm_up(), self.heavy.warm_up())
@@ -227,6 +238,30 @@ class SolverPool:
     def shutdown(self) -> None:
         self.rounds.shutdown()
         self.heavy.shutdown()
+
+
+class _Begun:
+    """Set, from any thread, when a worker takes a job; awaited in the event loop."""
+
+    def __init__(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._event = asyncio.Event()
+
+    def set(self) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            self._loop.call_soon_threadsafe(self._event.set)
+
+    async def wait(self, job: asyncio.Future) -> None:
+        """Until a worker takes the job (or it ends before: cancelled, failed); cancelling
+        the wait drops the job."""
+        started = asyncio.ensure_future(self._event.wait())
+        try:
+            await asyncio.wait((started, job), return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            job.cancel()
+            raise
+        finally:
+            started.cancel()
 
 
 def timed(fn: Callable[..., T], *args: Any) -> tuple[T, float]:

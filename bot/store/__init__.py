@@ -1,15 +1,18 @@
 """Storage: the records the stores return, one protocol per store (rounds and answers, scores,
-chats and users, matches, update claims), the leader lock, and the backends that implement them.
+chats and users, matches, update claims), the leader's lease, and the backends that implement
+them.
 
 SQLite (bot.store.sqlite) is the embedded default; DATABASE_URL=postgresql://... chooses
 PostgreSQL (bot.store.postgres), where several bot processes may share one database and the
-leader lock picks the one that plays. Nothing above this package knows which database it talks to.
+leader's lease picks the one that plays. Nothing above this package knows which database it
+talks to.
 """
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.store.protocols import (
     LeaderLock,
@@ -21,26 +24,34 @@ from bot.store.protocols import (
 )
 from bot.store.stores import Stores
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
-async def open_stores(database_path: Path | str, database_url: str | None = None) -> Stores:
+async def open_stores(database_path: Path | str, database_url: str | None = None,
+                      lease: LeaderLock | None = None) -> Stores:
     """Every store, migrated to the latest schema: over PostgreSQL at `database_url` when one
-    is given, else over the SQLite database at `database_path`. The drivers are imported only
-    where they are used."""
+    is given (its writes fenced by `lease` once that leads), else over the SQLite database at
+    `database_path`. The drivers are imported only where they are used."""
     if database_url:
         if not database_url.startswith(POSTGRES_SCHEMES):
             raise ValueError("DATABASE_URL must start with postgresql://")
-        from bot.store.postgres import open_postgres
+        from bot.store.postgres import PostgresLeader, open_postgres
 
-        return await open_postgres(database_url)
+        return await open_postgres(
+            database_url, lease=lease if isinstance(lease, PostgresLeader) else None)
     from bot.store.sqlite import open_sqlite
 
     return await open_sqlite(database_path)
 
 
 class SoleLeader:
-    """The leader lock of an embedded database: one process per SQLite file, always leading."""
+    """The lease of an embedded database: one process per SQLite file, always leading, its
+    lease never running out (nothing else could take it)."""
+
+    next_try = 0.0
 
     async def acquire(self) -> bool:
         return True
@@ -48,17 +59,23 @@ class SoleLeader:
     async def lost(self) -> None:
         await asyncio.Event().wait()  # never
 
+    def check(self) -> None:
+        return None
+
     async def close(self) -> None:
         return None
 
 
-def leader_lock(database_url: str | None, check_seconds: float = 2.0) -> LeaderLock:
-    """Who leads among the processes on one database: PostgreSQL's advisory lock, or, with
-    SQLite, this process alone."""
+def leader_lock(database_url: str | None, check_seconds: float = 2.0,
+                lease_seconds: float = 4.0,
+                on_lost: Callable[[str], None] | None = None) -> LeaderLock:
+    """Who leads among the processes on one database: PostgreSQL's lease (`on_lost`: how a
+    lost lead ends; by default one line and exit status 3), or, with SQLite, this process."""
     if database_url:
-        from bot.store.postgres.leader import PostgresLeader
+        from bot.store.postgres.leader import PostgresLeader, exit_now
 
-        return PostgresLeader(database_url, check_seconds)
+        return PostgresLeader(database_url, check_seconds, lease_seconds,
+                              on_lost or exit_now)
     return SoleLeader()
 
 

@@ -3,9 +3,12 @@ post_init and closed in post_shutdown; after a restart, the results the bot owes
 matches go on. Open rounds stay in the database across a stop.
 
 With PostgreSQL several processes may share the database: post_init then waits for the lead
-(`take_lead`), so a standby has everything open but takes no update and runs no round. When the
-leader dies the database frees its lock, a standby's next try takes it, and it goes on through
-the resume a restart runs. A leader that loses the lock stops at once (exit status 3).
+(`take_lead`), so a standby has everything open but takes no update and runs no round. The lead
+is a lease the leader renews every second or so (bot/store/postgres/leader.py); when the leader
+dies or freezes, its lease runs out, a standby's next try takes it, and it goes on through the
+resume a restart runs. A leader whose lease ended (not renewed in time, taken over, or a write
+refused for its old epoch) sends nothing more: every Bot API request passes the lease's gate
+first (bot.telegram.metered_request.guard); it logs one line and exits with status 3.
 """
 
 from __future__ import annotations
@@ -19,9 +22,11 @@ from bot.runtime import metrics
 from bot.runtime.health import LEADER, STANDBY, beat, heartbeat_path
 from bot.runtime.pool import SolverPool
 from bot.store import leader_lock, open_stores
+from bot.store.outage import Outage
 from bot.store.unavailable import DatabaseUnavailable  # what a bad database raises at start-up
 from bot.telegram.context import App
 from bot.telegram.jobs import JobScheduler, start_housekeeping
+from bot.telegram.metered_request import guard
 from bot.telegram.sending import publish, say
 from bot.webapp.server import close_face, open_face
 from solver.native import STATUS as NATIVE_STATUS
@@ -42,7 +47,9 @@ async def open_services(application: App) -> None:
     raises bot.store.unavailable.DatabaseUnavailable, with nothing left open."""
     data = application.bot_data
     config = data.settings
-    stores = await open_stores(config.database_path, config.database_url)
+    data.leader = leader_lock(config.database_url, config.lead_check, config.lease_seconds)
+    guard(application.bot, data.leader.check)
+    stores = await open_stores(config.database_path, config.database_url, data.leader)
     data.stores = stores  # closed by post_shutdown if what follows fails
     pool = data.pool  # tests may share one pool between applications
     if pool is None:
@@ -59,36 +66,38 @@ async def open_services(application: App) -> None:
         pause=match_pause(config.round_seconds), reads_group_messages=reads_all)
     data.role = STANDBY
     metrics.set_leader(False)
-    data.leader = leader_lock(config.database_url, config.lead_check)
     start_housekeeping(application, stores, heartbeat_path(config.database_path))
     await open_face(application)  # the Mini App, when WEBAPP_URL is set
     await take_lead(application)
 
 
 async def take_lead(application: App) -> None:
-    """Return once this process leads. A standby tries every `lead_check` seconds and writes
-    its heartbeat as a standby after each answer of the database; the leader watches its lock
-    from then on (`watch_lead`)."""
+    """Return once this process leads. A standby tries every `lead_check` seconds (or at the
+    lease's end, when that comes sooner) and writes its heartbeat as a standby after each
+    answer of the database; an unreachable database is said once a minute. The leader renews
+    its lease from then on (`watch_lead`)."""
     data = application.bot_data
     config, lock = data.settings, data.leader
-    assert lock is not None, "open_services sets the leader lock"
+    assert lock is not None, "open_services sets the leader's lease"
     heartbeat = heartbeat_path(config.database_path)
     data.waiting = asyncio.current_task()  # cancelled by a stop meanwhile
     waited = said = False
+    outage = Outage(log, "a standby's try for the lead")
     try:
         while True:
             try:
                 if await lock.acquire():
                     break
+                outage.recovered()
                 beat(heartbeat, STANDBY)
                 if not said:
                     log.info("standby: another process leads; trying every %g s",
                              config.lead_check)
                     said = True
             except Exception as error:  # the database is out of reach: no beat, try again
-                log.warning("could not try for the lead: %s", error)
+                outage.failed(error)
             waited = True
-            await asyncio.sleep(config.lead_check)
+            await asyncio.sleep(min(config.lead_check, lock.next_try) or config.lead_check)
     finally:
         data.waiting = None
     data.role = LEADER
@@ -100,19 +109,19 @@ async def take_lead(application: App) -> None:
 
 
 async def watch_lead(application: App) -> None:
-    """Stop the bot when the lead is lost (its lock's connection ended): a standby may take
-    over at any moment, and two leaders would play the same rounds twice."""
+    """Renew the lease; stop the bot when the lead is lost (by default the lease itself has
+    exited by then: bot.store.postgres.leader.exit_now): a standby may take over at any
+    moment, and two leaders would play the same rounds twice."""
     data = application.bot_data
-    assert data.leader is not None, "open_services sets the leader lock"
+    assert data.leader is not None, "open_services sets the leader's lease"
     try:
         await data.leader.lost()
     except Exception:  # the lead cannot be confirmed: stop all the same
-        log.exception("the leader lock failed")
+        log.exception("the leader's lease failed")
     data.role = STANDBY
     metrics.set_leader(False)
     data.lost_lead = True
-    log.error("lost the lead (its database connection ended or stopped answering): stopping; "
-              "a standby takes over")
+    log.error("lost the lead (its lease ended): stopping; a standby takes over")
     stop = data.stop or application.stop_running
     stop()
 

@@ -7,7 +7,8 @@ past MAX_BODY while it arrives. It listens where WEBHOOK_LISTEN says (the revers
 
 Until this process takes updates (a standby waiting for the lead, or a leader still resuming) it
 answers 503 to every update, so Telegram delivers it again later, and `GET /leader` answers 503
-too, for a load balancer's health check to send the traffic to the leader. `GET /metrics` is
+too, for a load balancer's health check to send the traffic to the leader. A leader answers an
+update only while its lease is fresh (bot.store.postgres.leader: `check`). `GET /metrics` is
 Prometheus' scrape (bot.runtime.metrics), answered by a leader and a standby alike; the reverse
 proxy forwards /telegram only, so it stays on the host.
 """
@@ -92,6 +93,12 @@ class UpdateHandler(tornado.web.RequestHandler):
         self.body += chunk  # the server refuses a chunked body past MAX_BODY
 
     async def post(self) -> None:
+        leader = getattr(self.bot_application.bot_data, "leader", None)  # set in post_init
+        if leader is not None:  # a leader whose lease may have run out answers nothing
+            try:
+                leader.check()
+            except Exception:  # the lease ended (the process is on its way out)
+                raise tornado.web.HTTPError(HTTPStatus.SERVICE_UNAVAILABLE) from None
         try:
             update = Update.de_json(json.loads(self.body), self.bot_application.bot)
         except Exception:  # not JSON, or not an update: nothing Telegram itself would send

@@ -25,8 +25,8 @@ def bench(script: str, *args: str) -> str:
 def test_the_fairness_benchmark_answers_every_deal_in_every_phase():
     out = bench("bench_fairness.py", "--seconds", "2", "--rate", "5")
     rows = {line.split()[0]: line for line in out.splitlines()
-            if line.startswith(("idle", "rare deals", "one user's"))}
-    assert set(rows) == {"idle", "rare", "one"}, out
+            if line.startswith(("idle", "rare deals", "one user's", "two trolls"))}
+    assert set(rows) == {"idle", "rare", "one", "two"}, out
     for line in rows.values():
         answered, sent = map(int, re.search(r"(\d+)/(\d+)", line).groups())
         assert answered == sent > 0, line

@@ -1,7 +1,8 @@
 """Two `python -m bot` processes on one real PostgreSQL: a small run of bench/bench_failover.py
-(the leader killed with SIGKILL, the standby taking over), a leader whose connection is cut
-stopping itself, the health check naming each one's role, a standby's webhook answering 503
-until it takes over, and SIGTERM ending a standby as cleanly as a leader."""
+(the leader killed with SIGKILL, the standby taking over), a leader frozen past its lease
+replaced and, woken, exiting 3 having sent and written nothing, a leader whose sessions the
+server drops going on, the health check naming each one's role, a standby's webhook answering
+503 until it takes over, and SIGTERM ending a standby as cleanly as a leader."""
 
 from __future__ import annotations
 
@@ -11,16 +12,17 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import asyncpg
 import pytest
 
-from bench.bench_failover import FailoverFigures, Replica, failover_trials
+from bench.bench_failover import JOURNAL, Replica, after_the_lease, failover_trials, terminate
 from bot.__main__ import LOST_LEAD
 from bot.demo.emulator import BotApiEmulator
 from bot.runtime.health import LEADER, STANDBY
-from bot.store.postgres.connection import LEADER_LOCK
+from bot.store.postgres import open_postgres
 from bot.telegram.webhook import LEADER_PATH, SECRET_HEADER, WEBHOOK_PATH
 from tests.conftest import ROOT
 from tests.e2e.test_bot_process import ANN, GROUP
@@ -33,7 +35,15 @@ SECRET = "shared_by_both_replicas"
 
 @pytest.fixture
 async def url(postgres_server: PostgresServer) -> str:
-    return await new_database(postgres_server)
+    """A fresh database, migrated, with the bench's journal of every row and lease change."""
+    fresh = await new_database(postgres_server)
+    await (await open_postgres(fresh)).close()
+    connection = await asyncpg.connect(fresh)
+    try:
+        await connection.execute(JOURNAL)
+    finally:
+        await connection.close()
+    return fresh
 
 
 @pytest.fixture
@@ -46,28 +56,21 @@ async def replicas(telegram: BotApiEmulator, tmp_path: Path, url: str):
 
 
 @pytest.mark.slow
-async def test_failover_trials_lose_nothing(tmp_path, url):
-    figures = await failover_trials(2, seed=5, folder=tmp_path, url=url, chats_per_trial=3,
-                                    figures=FailoverFigures())
+async def test_failover_trials_lose_nothing(tmp_path, postgres_server):
+    url = await new_database(postgres_server)  # the bench migrates it and adds its journal
+    results = await failover_trials(2, seed=5, folder=tmp_path, url=url, chats_per_trial=3,
+                                    faults=("kill",))
+    figures, whole = results["kill"], results["all"]
     assert figures.trials == 2 and figures.failed_take_overs == 0, figures.problems
     assert len(figures.take_overs) == 2
     assert figures.rounds > 0 and figures.lost == 0, figures.problems
     assert figures.open_with_right_answer == 0
-    assert figures.score_mismatches == 0, figures.problems
-    assert figures.foreign_keys >= 10 and figures.orphans == 0 and figures.unvalidated == 0
+    assert whole.score_mismatches == 0, whole.problems
+    assert whole.foreign_keys >= 10 and whole.orphans == 0 and whole.unvalidated == 0
     # a kill between a result's send and its mark may send it again: once per chat killed
     assert figures.announced_twice <= 3, figures.problems
     assert figures.double_replies == 0
-
-
-async def cut_the_leader(url: str) -> int:
-    connection = await asyncpg.connect(url)
-    try:
-        return len(await connection.fetch(
-            "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE granted AND locktype = "
-            "'advisory' AND (classid, objid, objsubid) = ($1, $2, 2)", *LEADER_LOCK))
-    finally:
-        await connection.close()
+    assert (figures.rows_after, figures.calls_after) == (0, 0)
 
 
 def health(replica: Replica) -> str:
@@ -79,23 +82,57 @@ def health(replica: Replica) -> str:
 
 
 @pytest.mark.slow
-async def test_a_cut_leader_stops_and_the_standby_takes_over(telegram, replicas, url):
+async def test_a_frozen_leader_is_replaced_and_woken_exits_3_having_done_nothing(
+        telegram, replicas, url):
     first, second = replicas
     await first.start()
     await second.stand_by()
     assert health(first) == f"healthy ({LEADER})" and health(second) == f"healthy ({STANDBY})"
     telegram.chat(GROUP)
     await telegram.say(GROUP, ANN, "/play")
-    deal = await telegram.reply(GROUP)
-    assert "Make 24" in deal.text
-    assert await cut_the_leader(url) == 1
+    assert "Make 24" in (await telegram.reply(GROUP)).text
     assert first.process is not None
-    assert await asyncio.wait_for(first.process.wait(), 30) == LOST_LEAD
-    await second.until_role(LEADER)
+    old = first.process.pid
+    assert any(r.pid == old for r in telegram.journal)  # the journal knows its requests
+    await asyncio.sleep(1)  # the deal's message id stored (else the new leader deals again)
+    first.signal(signal.SIGSTOP)  # frozen: its kernel still answers keepalives
+    await second.until_role(LEADER, timeout=20)  # within the lease (4 s) and a try
     await telegram.say(GROUP, ANN, "/play")  # the round dealt before goes on
-    again = await telegram.reply(GROUP, timeout=30)
-    assert "A round of 24 is on" in again.text
+    assert "A round of 24 is on" in (await telegram.reply(GROUP, timeout=30)).text
+    await asyncio.sleep(3)  # the new leader plays on while the old one sleeps
+    woken = time.time()
+    first.signal(signal.SIGCONT)
+    assert await asyncio.wait_for(first.process.wait(), 30) == LOST_LEAD
+    log = first.log.read_text()
+    assert log.count("lost the lead") == 1 and "Traceback" not in log, log
+    assert [r for r in telegram.journal if r.pid == old and r.at >= woken] == []
+    connection = await asyncpg.connect(url)
+    try:
+        assert await after_the_lease(connection, telegram) == (0, 0, 0)
+        epochs = await connection.fetchval(
+            "SELECT COUNT(DISTINCT lease_epoch) FROM bench_journal WHERE tbl = 'leader_lease'")
+    finally:
+        await connection.close()
+    assert epochs == 2
     assert health(second) == f"healthy ({LEADER})"
+
+
+@pytest.mark.slow
+async def test_a_leader_whose_sessions_are_dropped_reconnects_and_keeps_the_lead(
+        telegram, replicas, url):
+    first, second = replicas
+    await first.start()
+    await second.stand_by()
+    connection = await asyncpg.connect(url)
+    try:
+        assert await terminate(connection, first) >= 2  # its pool's and its lease's
+    finally:
+        await connection.close()
+    await asyncio.sleep(3 * 4)  # three leases
+    assert first.running() and first.role() == LEADER and second.role() == STANDBY
+    telegram.chat(GROUP)
+    await telegram.say(GROUP, ANN, "/play")
+    assert "Make 24" in (await telegram.reply(GROUP, timeout=30)).text
 
 
 async def leader_status(port: int) -> int:

@@ -68,6 +68,7 @@ class PostgresServer:
         self.port = free_port()
         self.process: subprocess.Popen | None = None
         self.log = self.folder / "server.log"
+        self._binaries = self.binaries  # as the server's user reaches them (set at start)
         self.user: int | None = None
         self.group: int | None = None
         if os.geteuid() == 0:
@@ -127,6 +128,11 @@ class PostgresServer:
                          "--no-locale", "-E", "UTF8", "--no-sync", "--no-instructions")
         if made.returncode != 0:
             raise ServerError(f"initdb failed:\n{made.stdout}\n{made.stderr}")
+        self._binaries = binaries
+        self._launch()
+
+    def _launch(self) -> None:
+        binaries, data = self._binaries, self.folder / "data"
         options = [f"-c{key}={value}" for key, value in SETTINGS.items()]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
@@ -152,6 +158,22 @@ class PostgresServer:
             time.sleep(0.1)
         raise ServerError(f"postgres was not ready in {READY_SECONDS:.0f} s:\n"
                           f"{self.log.read_text(errors='replace')}")
+
+    def halt(self) -> None:
+        """Stop the server (fast shutdown), keeping its data: `restart` brings it back on the
+        same port, as an operator's restart does."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def restart(self) -> None:
+        """Start the halted server again on its data."""
+        self.halt()
+        self._launch()
 
     def stop(self) -> None:
         """Fast shutdown (running transactions roll back), then the folder goes."""

@@ -54,8 +54,9 @@ async def postgres_schema(url: str) -> dict[str, list[str]]:
         indexes = await connection.fetch(
             "SELECT indexname FROM pg_indexes WHERE schemaname = 'public' "
             "AND indexname NOT LIKE '%\\_pkey' AND indexname NOT LIKE '%\\_key'")
-        triggers = await connection.fetch(
-            "SELECT DISTINCT trigger_name FROM information_schema.triggers")
+        triggers = await connection.fetch(  # the lease's fence: PostgreSQL's writers only
+            "SELECT DISTINCT trigger_name FROM information_schema.triggers "
+            "WHERE trigger_name <> 'leader_fence'")
     finally:
         await connection.close()
     schema: dict[str, list[str]] = {}

@@ -34,9 +34,11 @@ from bot.demo.emulator.records import (
     InlineAnswer,
     MarkupEdit,
     Reaction,
+    Request,
     Sent,
     TelegramError,
 )
 
 __all__ = ["BOT_ID", "BOT_NAME", "BOT_USERNAME", "BotApiEmulator", "CallbackAnswer", "Edit",
-           "FloodLimits", "InlineAnswer", "MarkupEdit", "Reaction", "Sent", "TelegramError"]
+           "FloodLimits", "InlineAnswer", "MarkupEdit", "Reaction", "Request", "Sent",
+           "TelegramError"]

@@ -22,6 +22,7 @@ from bot.demo.emulator.records import (
     InlineAnswer,
     MarkupEdit,
     Reaction,
+    Request,
     Sent,
     TelegramError,
 )
@@ -32,8 +33,10 @@ from bot.demo.emulator.wire import json_param, markup_of, message_text
 class BotApi(EmulatorState):
     """Telegram's side of each call the bot makes."""
 
-    async def call(self, method: str, params: dict) -> Any:
-        """One Bot API method: its result, or TelegramError."""
+    async def call(self, method: str, params: dict, agent: str = "") -> Any:
+        """One Bot API method: its result, or TelegramError. `agent`: the caller's
+        User-Agent, kept in the journal."""
+        self.journal.append(Request(time.time(), method, agent))
         self.calls.append((method, params, time.perf_counter()))
         handler = getattr(self, f"api_{method.lower()}", None)
         if handler is None:

@@ -43,6 +43,24 @@ class TelegramError(Exception):
         self.migrate_to = migrate_to  # the supergroup a migrated group's id now names
 
 
+@dataclass(frozen=True)
+class Request:
+    """One Bot API request as it arrived: wall-clock time (time.time(), comparable with the
+    database's clock on this machine), method, and the caller's User-Agent (the bot's names
+    its process: bot.telegram.metered_request)."""
+
+    at: float
+    method: str
+    agent: str
+
+    @property
+    def pid(self) -> int | None:
+        """The bot process that sent it, when its User-Agent says (`twentyfour/<pid>`)."""
+        _, found, rest = self.agent.partition("twentyfour/")
+        digits = rest.split(" ", 1)[0]
+        return int(digits) if found and digits.isdigit() else None
+
+
 @dataclass
 class Sent:
     """A message the bot sent, as the emulator stored it (`text` is what the chat shows)."""

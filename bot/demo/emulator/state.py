@@ -26,6 +26,7 @@ from bot.demo.emulator.records import (
     InlineAnswer,
     MarkupEdit,
     Reaction,
+    Request,
     Sent,
     TelegramError,
 )
@@ -50,6 +51,7 @@ class EmulatorState:
     markup_edits: list[MarkupEdit] = field(default_factory=list)
     reactions: list[Reaction] = field(default_factory=list)
     calls: list[tuple[str, dict, float]] = field(default_factory=list)
+    journal: list[Request] = field(default_factory=list)  # every request, with its caller
     commands: list[dict] = field(default_factory=list)  # the default menu
     menus: dict[str, list[dict]] = field(default_factory=dict)  # by language code ("" default)
     webhook: dict = field(default_factory=dict)  # setWebhook's url, secret_token, allowed_updates

@@ -90,7 +90,8 @@ class Handler(tornado.web.RequestHandler):
         if token != self.emulator.token:
             return 401, {"ok": False, "error_code": 401, "description": "Unauthorized"}
         try:
-            result = await self.emulator.call(method, self._params())
+            result = await self.emulator.call(method, self._params(),
+                                              self.request.headers.get("User-Agent", ""))
         except TelegramError as error:
             body: dict[str, Any] = {"ok": False, "error_code": error.code,
                                     "description": error.description}

@@ -5,7 +5,9 @@ however rare its target, ever takes the lane that judges answers.
 Quick kinds are made ahead of everything else in the heavy lane, so a member looping the rarest
 deal never empties the plain /play's shelf; a slow kind (another target, more numbers) is made in
 the turn of whoever asked for it, among everyone's questions, so it waits behind their own earlier
-work and never in front of another person's /solve. A kind's shelf starts small (a slow one at one
+work and never in front of another person's /solve; and its search (up to DEAL_SECONDS) runs in
+slices of SLICE_SECONDS, each a turn of its own, so a question asked meanwhile waits for one slice
+at most, not for the whole search. A kind's shelf starts small (a slow one at one
 spare hand) and doubles (up to a cap) each time a deal finds it empty, so the stock follows demand:
 the plain /play keeps many hands, a one-off `/play 6 = 997` one. A deal that finds its shelf empty
 waits for the next hands made, which are made in order of asking; every hand comes from the round
@@ -20,7 +22,16 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot.play.games.batches import ANALYSIS_GRACE, DEAL_GRACE, DEAL_SECONDS, Maker, deal_many
+from bot.play.games.batches import (
+    ANALYSIS_GRACE,
+    DEAL_GRACE,
+    DEAL_SECONDS,
+    SLICE_SECONDS,
+    Maker,
+    Unfinished,
+    deal_many,
+    deal_slice,
+)
 from bot.play.games.records import Deal, PlayOptions
 from bot.play.games.rules import Rules
 from bot.runtime import metrics
@@ -128,21 +139,13 @@ class Stock:
 
     async def _filling(self, shelf: Shelf) -> None:
         """Make hands until the shelf is full and nobody waits: the ones waiting first, in
-        order of asking, in batches (one hand at a time where a hand may take seconds)."""
+        order of asking, in batches (one hand at a time, in slices, where a hand may take
+        seconds)."""
         try:
             while shelf.short():
-                asked = sum(not w.done() for w in shelf.waiting)
-                count = 1 if shelf.costly else \
-                    min(BATCH, asked or shelf.size - len(shelf.hands))
-                seeds = [self.seed() for _ in range(count)]
-                # a slow kind's hand someone waits for is made in their turn; its spares
-                # only when nobody waits for anything
-                rank, who = (ROUND_WORK, None) if not shelf.costly else \
-                    (QUESTIONS, shelf.asker) if asked else (SPARES, None)
                 try:
-                    made = await self.pool.run_heavy(deal_many, shelf.make, seeds, *shelf.args,
-                                                     timeout=count * shelf.per_hand, rank=rank,
-                                                     who=who)
+                    made = await (self._costly_hand(shelf) if shelf.costly else
+                                  self._quick_hands(shelf))
                 except Exception as error:  # SolverTimeout, a broken pool: the askers hear it
                     self._fail(shelf, error)
                     shelf.barren = True
@@ -152,6 +155,38 @@ class Stock:
                     self._shelve(shelf, ready)
         finally:
             shelf.filling = None
+
+    async def _quick_hands(self, shelf: Shelf) -> list[Ready]:
+        """A batch of a quick kind's hands, ahead of everyone's questions."""
+        asked = self._asked(shelf)
+        seeds = [self.seed() for _ in range(min(BATCH, asked or shelf.size - len(shelf.hands)))]
+        return await self.pool.run_heavy(deal_many, shelf.make, seeds, *shelf.args,
+                                         timeout=len(seeds) * shelf.per_hand, rank=ROUND_WORK)
+
+    async def _costly_hand(self, shelf: Shelf) -> list[Ready]:
+        """One hand of a slow kind, its search in slices (SLICE_SECONDS), each a trip of its own
+        to a worker: between two, the lane serves whoever's turn it is, so a rare deal holds
+        the worker for a slice at a time, never for its whole search. A hand someone waits for
+        is made in their turn among everyone's questions, a spare only when nobody waits for
+        anything (asked again before each slice: a spare someone comes to wait for moves up), and
+        then however long it waits for the worker, its time limit counting from when it runs."""
+        search: int | Unfinished = self.seed()
+        cost = 0.0
+        while True:
+            asked = self._asked(shelf) > 0
+            rank, who = (QUESTIONS, shelf.asker) if asked else (SPARES, None)
+            made, spent = await self.pool.run_heavy(
+                deal_slice, shelf.make, search, SLICE_SECONDS, *shelf.args,
+                timeout=SLICE_SECONDS + DEAL_GRACE + ANALYSIS_GRACE, rank=rank, who=who,
+                waiting_counts=asked)
+            cost += spent
+            if not isinstance(made, Unfinished):
+                return [(made, cost)]
+            search = made
+
+    @staticmethod
+    def _asked(shelf: Shelf) -> int:
+        return sum(not w.done() for w in shelf.waiting)
 
     def _shelve(self, shelf: Shelf, ready: Ready) -> None:
         while shelf.waiting:

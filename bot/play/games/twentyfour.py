@@ -12,7 +12,7 @@ from collections.abc import Callable
 from itertools import combinations_with_replacement
 
 from bot.play import feedback
-from bot.play.games.batches import DEAL_SECONDS, Maker
+from bot.play.games.batches import DEAL_SECONDS, Maker, Unfinished
 from bot.play.games.reading import read_expression
 from bot.play.games.records import Analysis, Deal, PlayOptions, Revealed, Verdict
 from bot.play.games.rules import Rules
@@ -43,8 +43,28 @@ FOURS = tuple(combinations_with_replacement(range(CARDS[0], CARDS[1] + 1), 4))  
 REVEAL_SHOWN = 5
 
 
-def deal(seed: int, level: str | None = None, count: int = 4, target: int = 24,
-         budget: float = DEAL_SECONDS) -> Deal | None:
+@dataclasses.dataclass
+class Search(Unfinished):
+    """A deal's search between two slices: its draws so far (the rng), the level it wants, the
+    first solvable hand met, and the search seconds spent of its budget."""
+
+    rng: random.Random
+    wanted: str
+    tries: int = 0
+    spent: float = 0.0
+    fallback: tuple[tuple[int, ...], str] | None = None
+
+
+def searching(seed: int, level: str | None) -> Search:
+    """A deal's search before its first draw: the level it wants (drawn when not asked)."""
+    rng = random.Random(seed)
+    return Search(rng, level or rng.choices([name for name, _ in LEVEL_MIX],
+                                            weights=[weight for _, weight in LEVEL_MIX])[0])
+
+
+def deal(seed: int | Search, level: str | None = None, count: int = 4, target: int = 24,
+         budget: float = DEAL_SECONDS, slice_seconds: float | None = None
+         ) -> Deal | Search | None:
     """A random solvable hand of `count` numbers 1..13 for the target, of the level if it can.
 
     Without a level, one is drawn from LEVEL_MIX so that easy and hard hands both come up. When
@@ -52,27 +72,32 @@ def deal(seed: int, level: str | None = None, count: int = 4, target: int = 24,
     clock is read between hands, and a six-number hand for a large target costs up to 0.3 s),
     the first solvable one is dealt with its own level. A target no random hand of four made is
     looked for in every hand of four, in random order (a fraction of a second: every target up
-    to 999 has one). None when there was none at all.
+    to 999 has one). None when there was none at all. With `slice_seconds`, the search pauses
+    after that long and returns where it stands; that Search, given back as `seed`, goes on.
     """
-    rng = random.Random(seed)
-    wanted = level or rng.choices([name for name, _ in LEVEL_MIX],
-                                  weights=[weight for _, weight in LEVEL_MIX])[0]
-    fallback: tuple[tuple[int, ...], str] | None = None
-    deadline = time.monotonic() + budget
-    for _ in range(DEAL_TRIES):
+    search = seed if isinstance(seed, Search) else searching(seed, level)
+    rng = search.rng
+    began = time.monotonic()
+    deadline = began + budget - search.spent
+    pause = deadline if slice_seconds is None else min(deadline, began + slice_seconds)
+    while search.tries < DEAL_TRIES:
+        search.tries += 1
         drawn = [rng.randint(*CARDS) for _ in range(count)]
         if is_solvable(drawn, target):
             found = rated_level(drawn, target)
-            if found == wanted:
+            if found == search.wanted:
                 return Deal(GAME, tuple(drawn), target, found, LEVEL_POINTS[found])
-            fallback = fallback or (tuple(drawn), found)
-        if time.monotonic() >= deadline:
+            search.fallback = search.fallback or (tuple(drawn), found)
+        if (now := time.monotonic()) >= deadline:
             break
-    if fallback is None and count == 4:
-        fallback = any_four(rng, target, deadline)
-    if fallback is None:
+        if now >= pause and search.tries < DEAL_TRIES:
+            search.spent += now - began
+            return search
+    if search.fallback is None and count == 4:
+        search.fallback = any_four(rng, target, deadline)
+    if search.fallback is None:
         return None
-    hand, found = fallback
+    hand, found = search.fallback
     return Deal(GAME, hand, target, found, LEVEL_POINTS[found])
 
 
@@ -126,12 +151,13 @@ def makes_target_short(expr: Expr, hand: tuple[int, ...], target: int) -> bool:
         return False
 
 
-def ready(seed: int, level: str | None = None, count: int = 4, target: int = 24,
-          budget: float = DEAL_SECONDS) -> Deal | None:
+def ready(seed: int | Search, level: str | None = None, count: int = 4, target: int = 24,
+          budget: float = DEAL_SECONDS, slice_seconds: float | None = None
+          ) -> Deal | Search | None:
     """`deal`, with the hand's analysis: what its hints and its end will show."""
-    dealt = deal(seed, level, count, target, budget)
-    if dealt is None:
-        return None
+    dealt = deal(seed, level, count, target, budget, slice_seconds)
+    if not isinstance(dealt, Deal):
+        return dealt
     return dataclasses.replace(dealt, analysis=analyse(dealt.hand, dealt.target))
 
 

@@ -1,9 +1,10 @@
 """The PostgreSQL backend (DATABASE_URL=postgresql://...): every store over one asyncpg pool
 (bot.store.postgres.connection), the same numbered migrations as SQLite in PostgreSQL's dialect,
-scoring by the database's triggers, and the leader lock that lets several bot processes share
-one database, one of them leading (bot.store.postgres.leader). The stores are the shared ones
-(bot.store.sql) with the statements numbered `$1..$n` (asyncpg prepares and caches each);
-rounds and a chat's move add the locks that only PostgreSQL's concurrent writers need."""
+scoring by the database's triggers, and the leader's lease that lets several bot processes share
+one database, one of them leading, its writes fenced (bot.store.postgres.leader). The stores
+are the shared ones (bot.store.sql) with the statements numbered `$1..$n` (asyncpg prepares and
+caches each); rounds and a chat's move add the locks that only PostgreSQL's concurrent writers
+need."""
 
 from __future__ import annotations
 
@@ -23,9 +24,11 @@ USER_LOCKS = ("SELECT pg_advisory_xact_lock(chat) FROM (SELECT chat_id AS chat F
               "ON r.id = a.round_id WHERE a.user_id = $1) AS c ORDER BY chat")
 
 
-async def open_postgres(url: str, migrate_to: int = LATEST) -> Stores:
-    """Open (and migrate) the database at `url` (postgresql://user:password@host:port/name)."""
-    return stores_of(await Database.open(url, migrate_to))
+async def open_postgres(url: str, migrate_to: int = LATEST,
+                        lease: PostgresLeader | None = None) -> Stores:
+    """Open (and migrate) the database at `url` (postgresql://user:password@host:port/name);
+    with a `lease`, its writes are fenced by it once it leads."""
+    return stores_of(await Database.open(url, migrate_to, lease=lease))
 
 
 def stores_of(db: Database) -> Stores:

@@ -6,27 +6,44 @@ whose row count says who won it, the trigger scoring in the same statement); the
 multi-statement transactions take a connection of their own (`transaction`). Several bot
 processes may open the same database at once (a leader and standbys): migrations run under a
 transaction-level advisory lock, so exactly one of them applies each.
+
+Fencing: once this process leads, every connection of the pool is opened with its lease's
+epoch (the session setting `twentyfour.epoch`, given at connect time so that the pool's RESET
+ALL keeps it), and migration 9's trigger on every table refuses, in the writing statement's own
+transaction, a write whose epoch no longer leads. Such a refusal ends the lead (the lease's
+`lose`): no statement needs to know about it.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
-from typing import Any
+import os
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import asyncpg
 
+from bot.store.outage import quiet_pool_outages
 from bot.store.postgres.migrations import LATEST, MIGRATIONS
 from bot.store.sql.connection import Refused, Step
 from bot.store.unavailable import DatabaseUnavailable
 
+if TYPE_CHECKING:
+    from bot.store.postgres.leader import PostgresLeader
+
 # Advisory lock keys (the two-integer form, apart from the chats' one-bigint scoring locks).
 LOCK_CLASS = 2424
-MIGRATION_LOCK = (LOCK_CLASS, 1)
-LEADER_LOCK = (LOCK_CLASS, 2)
+MIGRATION_LOCK = (LOCK_CLASS, 1)  # (LOCK_CLASS, 2) was the leader lock before the lease
 POOL_SIZE = 8  # the bot runs up to 32 updates at once; most of their time is not the database's
 CONNECT_SECONDS = 10.0
+EPOCH_SETTING = "twentyfour.epoch"
+FENCED = "TF024"  # the SQLSTATE migration 9's trigger raises (bot.store.postgres.leader)
+# A session frozen inside a transaction holds the lease row FOR KEY SHARE (the fence's lock),
+# which keeps a standby from taking it over: the server ends such a session after this long.
+# The application name says which process a session is (pg_stat_activity, a fault's target).
+SERVER_SETTINGS = {"idle_in_transaction_session_timeout": "5000",
+                   "application_name": f"twentyfour/{os.getpid()}"}
 
 
 # What a server out of reach, a refused login or a failed migration raise.
@@ -58,20 +75,29 @@ def rows_changed(status: str) -> int:
 class Database:
     """The pool; build with `await Database.open(url)` (migrations applied)."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: str = "",
+                 lease: PostgresLeader | None = None) -> None:
         self.pool = pool
+        self.url = url
+        self.lease = lease
+        if lease is not None:
+            lease.on_lead.append(self.fence)
 
     @classmethod
-    async def open(cls, url: str, migrate_to: int = LATEST, size: int = POOL_SIZE) -> Database:
+    async def open(cls, url: str, migrate_to: int = LATEST, size: int = POOL_SIZE,
+                   lease: PostgresLeader | None = None) -> Database:
         """Connect and migrate; DatabaseUnavailable, naming the server but never the password,
-        when the server is out of reach, refuses the login or the migration fails."""
+        when the server is out of reach, refuses the login or the migration fails. With a
+        `lease`, the pool's writes carry its epoch once this process leads (`fence`)."""
+        quiet_pool_outages()
         try:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=size,
-                                             timeout=CONNECT_SECONDS)
+                                             timeout=CONNECT_SECONDS,
+                                             server_settings=SERVER_SETTINGS)
         except UNREACHABLE as error:
             raise unavailable(url, error) from error
         assert pool is not None
-        database = cls(pool)
+        database = cls(pool, url, lease)
         try:
             await database.migrate(migrate_to)
         except BaseException as error:
@@ -81,21 +107,41 @@ class Database:
             raise
         return database
 
+    async def fence(self, epoch: int) -> None:
+        """From now on every connection of the pool writes as `epoch`: new ones are opened
+        with it and those open now are replaced (a busy one once it is released)."""
+        self.pool.set_connect_args(self.url, timeout=CONNECT_SECONDS, server_settings={
+            **SERVER_SETTINGS, EPOCH_SETTING: str(epoch)})
+        await self.pool.expire_connections()
+
+    @contextmanager
+    def fenced(self) -> Iterator[None]:
+        """A write refused for an ended lease ends this process's lead."""
+        try:
+            yield
+        except asyncpg.PostgresError as error:
+            if getattr(error, "sqlstate", None) == FENCED and self.lease is not None:
+                self.lease.lose(f"a write was refused: {error}")
+            raise
+
     async def close(self) -> None:
         await self.pool.close()
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
-        return [tuple(row) for row in await self.pool.fetch(sql, *params)]
+        with self.fenced():
+            return [tuple(row) for row in await self.pool.fetch(sql, *params)]
 
     async def run(self, sql: str, params: Sequence[Any] = ()) -> int:
         """One statement, its own transaction; the number of rows it changed."""
-        return rows_changed(await self.pool.execute(sql, *params))
+        with self.fenced():
+            return rows_changed(await self.pool.execute(sql, *params))
 
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
         """One INSERT; the new row's id (PostgreSQL has no last rowid: the statement returns
         it), or Refused when a unique index refuses it."""
         try:
-            return int(await self.pool.fetchval(sql + " RETURNING id", *params))
+            with self.fenced():
+                return int(await self.pool.fetchval(sql + " RETURNING id", *params))
         except asyncpg.UniqueViolationError as error:
             raise Refused(str(error)) from error
 
@@ -108,8 +154,9 @@ class Database:
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[asyncpg.Connection]:
         """A connection of its own inside one transaction (committed unless it raises)."""
-        async with self.pool.acquire() as connection, connection.transaction():
-            yield connection
+        with self.fenced():
+            async with self.pool.acquire() as connection, connection.transaction():
+                yield connection
 
     async def version(self) -> int:
         async with self.pool.acquire() as connection:

@@ -299,6 +299,51 @@ MIGRATIONS: list[str] = [
     CREATE INDEX daily_results_by_user ON daily_results(user_id, day);
     CREATE INDEX rounds_won_by_time ON rounds(ended_at) WHERE status = 'won';
     """,
+    # 9 (SQLite's 9 makes the table only): the leader's lease and the fence on every write.
+    #    One row: the epoch that leads and until when, by the server's clock
+    #    (bot/store/postgres/leader.py). A leader's connections carry its epoch in the setting
+    #    twentyfour.epoch; a statement that writes any other table first checks, holding the
+    #    lease row FOR KEY SHARE until it commits, that this epoch still leads and its lease has
+    #    not run out, and fails with SQLSTATE TF024 otherwise. A take-over locks the row FOR
+    #    UPDATE, so it waits for the writes in flight; a renewal (a plain UPDATE of expires_at)
+    #    does not conflict with them, so a busy leader's writes never starve its renewals.
+    #    Sessions without the setting (migrations, tools, a standby's housekeeping) are not
+    #    fenced. A table added later needs the trigger too (tests/postgres/test_lease.py).
+    """
+    CREATE TABLE leader_lease (
+        id SMALLINT PRIMARY KEY CHECK (id = 1),
+        epoch BIGINT NOT NULL,
+        holder TEXT NOT NULL,
+        expires_at TIMESTAMPTZ NOT NULL
+    );
+    INSERT INTO leader_lease (id, epoch, holder, expires_at) VALUES (1, 0, '', '-infinity');
+    CREATE FUNCTION leader_fence() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+        mine TEXT := current_setting('twentyfour.epoch', true);
+    BEGIN
+        IF mine IS NULL OR mine = '' THEN
+            RETURN NULL;
+        END IF;
+        PERFORM 1 FROM leader_lease WHERE id = 1 AND epoch = mine::BIGINT
+            AND expires_at > clock_timestamp() FOR KEY SHARE;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'the lease of epoch % has ended: this process no longer leads',
+                mine USING ERRCODE = 'TF024';
+        END IF;
+        RETURN NULL;
+    END $$;
+    DO $$
+    DECLARE
+        name TEXT;
+    BEGIN
+        FOR name IN SELECT tablename FROM pg_tables WHERE schemaname = current_schema()
+                AND tablename NOT IN ('leader_lease', 'schema_migrations') LOOP
+            EXECUTE format('CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE '
+                           'OR TRUNCATE ON %I FOR EACH STATEMENT '
+                           'EXECUTE FUNCTION leader_fence()', name);
+        END LOOP;
+    END $$;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -303,6 +303,17 @@ MIGRATIONS: list[str] = [
     CREATE INDEX daily_results_by_user ON daily_results(user_id, day);
     CREATE INDEX rounds_won_by_time ON rounds(ended_at) WHERE status = 'won';
     """,
+    # 9: the leader's lease, as PostgreSQL's migration 9 makes it. One process owns an SQLite
+    #    file, so nothing takes the lease here (bot.store.SoleLeader): the table only keeps the
+    #    two schemas alike.
+    """
+    CREATE TABLE leader_lease (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        epoch INTEGER NOT NULL,
+        holder TEXT NOT NULL,
+        expires_at REAL NOT NULL
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -1,0 +1,93 @@
+"""The lease's gate in front of everything the bot sends: every Bot API request (getUpdates
+included) goes through MeteredRequest, which asks the gate first, and a webhook update is
+answered only while the gate passes. A shut gate sends nothing at all."""
+
+from __future__ import annotations
+
+import json
+import os
+import types
+
+import pytest
+import tornado.netutil
+from telegram.error import NetworkError
+from telegram.ext import ApplicationBuilder
+
+from bot.runtime.config import Config
+from bot.store.postgres.leader import LeaseLost
+from bot.telegram.app import build_application
+from bot.telegram.metered_request import MeteredRequest, guard
+from bot.telegram.webhook import make_server
+from tests.e2e.test_webhook import SECRET, UPDATE, post, update_headers
+
+
+class Gate:
+    """Open until shut; counts the times it was asked."""
+
+    def __init__(self) -> None:
+        self.shut = False
+        self.asked = 0
+
+    def __call__(self) -> None:
+        self.asked += 1
+        if self.shut:
+            raise LeaseLost("the lease ended")
+
+
+def test_guard_puts_the_gate_on_both_requests_of_the_bot():
+    application = build_application(Config(token="123456:TEST-token"))
+    gate = Gate()
+    assert guard(application.bot, gate) == 2  # the bot's requests and getUpdates'
+    assert all(r.gate is gate for r in application.bot._request)
+
+
+async def test_a_shut_gate_sends_nothing(telegram):
+    request = MeteredRequest()
+    gate = Gate()
+    request.gate = gate
+    await request.initialize()
+    url = f"http://127.0.0.1:{telegram.port}/bot{telegram.token}/getMe"
+    try:
+        code, _ = await request.do_request(url, "POST")
+        assert code == 200 and gate.asked == 1
+        before = len(telegram.journal)
+        gate.shut = True
+        for method in ("getMe", "getUpdates", "sendMessage"):
+            with pytest.raises((LeaseLost, NetworkError)):
+                await request.post(url.replace("getMe", method))
+        assert len(telegram.journal) == before  # not one request went out
+        assert gate.asked == 4
+    finally:
+        await request.shutdown()
+
+
+async def test_the_emulator_journals_which_process_asked(telegram):
+    request = MeteredRequest()
+    await request.initialize()
+    try:
+        await request.do_request(f"http://127.0.0.1:{telegram.port}/bot{telegram.token}/getMe",
+                                 "POST")
+    finally:
+        await request.shutdown()
+    assert telegram.journal[-1].method == "getMe" and telegram.journal[-1].pid == os.getpid()
+
+
+async def test_a_webhook_update_is_not_answered_once_the_gate_shuts():
+    application = ApplicationBuilder().token("123456:TEST-token").updater(None).build()
+    gate = Gate()
+    holder = types.SimpleNamespace(bot_data=types.SimpleNamespace(
+        leader=types.SimpleNamespace(check=gate)), update_queue=application.update_queue,
+        bot=application.bot)
+    server = make_server(holder, SECRET)  # type: ignore[arg-type]
+    sockets = tornado.netutil.bind_sockets(0, "127.0.0.1")
+    server.add_sockets(sockets)
+    port = sockets[0].getsockname()[1]
+    try:
+        body = json.dumps(UPDATE).encode()
+        assert (await post(port, update_headers(body), body))[0] == 200
+        gate.shut = True
+        assert (await post(port, update_headers(body), body))[0] == 503
+        assert application.update_queue.qsize() == 1 and gate.asked == 2
+    finally:
+        server.stop()
+        await server.close_all_connections()

@@ -321,3 +321,23 @@ def test_the_bot_sends_and_polls_with_the_lean_transport(tmp_path: Path) -> None
     polls, sends = application.bot._request  # PTB keeps (getUpdates', everything else's)
     assert isinstance(sends, LeanRequest) and sends._size == CONNECTIONS
     assert isinstance(polls, LeanRequest) and polls._size == 1
+
+
+async def test_the_lease_gate_keeps_a_request_from_going_out() -> None:
+    """The leader's gate (MeteredRequest.gate, set by `guard`) comes before the lean send."""
+    class LeaseLost(Exception):
+        pass
+
+    def refuse() -> None:
+        raise LeaseLost
+
+    async with Server() as server:
+        request = await transport()
+        request.gate = refuse
+        with pytest.raises(LeaseLost):
+            await post(request, server)
+        request.gate = None
+        assert await post(request, server) == (200, OK)
+        await request.shutdown()
+    assert len(server.requests) == 1
+    assert b" twentyfour/" in server.requests[0][1]  # MeteredRequest's User-Agent names the pid

@@ -30,7 +30,7 @@ from bot.store.protocols import StoreBusy
 from bot.telegram import buttons, community, handlers, lifecycle, menus
 from bot.telegram.context import CONTEXT_TYPES, App, Context
 from bot.telegram.fairness import FairUpdates
-from bot.telegram.metered_request import MeteredRequest
+from bot.telegram.lean_request import LeanRequest
 from bot.text.i18n import language_of, texts_for
 
 log = logging.getLogger(__name__)
@@ -55,10 +55,9 @@ COMMANDS = [
 # my_chat_member: the bot removed, banned, blocked or added (Telegram sends it only if asked)
 ALLOWED_UPDATES = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.INLINE_QUERY,
                    Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
-# httpcore's pool scans all its connections for every request (quadratic in the pool size):
-# PTB's default of 256 connections costs more CPU than the replies themselves under load. 8
-# keep-alive connections carry far more than Telegram's 30 messages a second; a reply waits
-# for a free one up to POOL_TIMEOUT rather than failing.
+# Replies go on LeanRequest's kept-alive connections (httpx's pool costs more CPU per request
+# than the update itself; see lean_request.py). 8 connections carry far more than Telegram's 30
+# messages a second; a reply waits for a free one up to POOL_TIMEOUT rather than failing.
 CONNECTIONS = 8
 POOL_TIMEOUT = 30.0
 BUSY_NOTICE = 3.0  # seconds an update may wait on a busy database before its sender hears so
@@ -75,9 +74,9 @@ def build_application(config: Config) -> App:
                .base_file_url(config.base_file_url).defaults(DEFAULTS)
                .post_init(on_startup).post_shutdown(lifecycle.close_services)
                .concurrent_updates(FairUpdates(CONCURRENT_UPDATES))
-               .request(MeteredRequest(connection_pool_size=CONNECTIONS,
-                                       pool_timeout=POOL_TIMEOUT))
-               .get_updates_request(MeteredRequest(connection_pool_size=1)))
+               .request(LeanRequest(connection_pool_size=CONNECTIONS,
+                                    pool_timeout=POOL_TIMEOUT))
+               .get_updates_request(LeanRequest(connection_pool_size=1)))
     if config.rate_limit:
         builder = builder.rate_limiter(AIORateLimiter(max_retries=5))  # type: ignore[arg-type]
     application: App = builder.build()

@@ -135,6 +135,8 @@ class FairUpdates(BaseUpdateProcessor):
             if self._busy.get(key, 0) >= self.per_user_running:
                 continue
             at = self._served.get(key, -1)
+            if at < 0:  # never served: none comes before it (a burst of new users is
+                return key  # served in order without a scan of everyone waiting)
             if best is None or at < best_at:
                 best, best_at = key, at
         return best

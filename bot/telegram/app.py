@@ -131,6 +131,14 @@ async def claimed_soon(update: Update, context: Context) -> bool:
         metrics.record_update_dropped(metrics.BUSY)
         await tell(update, context, "db_busy_again" if told else "db_busy")
         raise ApplicationHandlerStop from None
+    except Exception as error:  # whatever the backend raised, the update is not claimed
+        # the database out of reach (a dropped link, a server restarting): an unclaimed update
+        # must not reach the handlers, or a redelivery could act on it twice
+        metrics.record_update_dropped(metrics.BUSY)
+        log.warning("could not claim update %d: %s: %s", update.update_id,
+                    type(error).__name__, error)
+        await tell(update, context, "db_busy_again" if told else "db_busy")
+        raise ApplicationHandlerStop from None
 
 
 async def tell(update: Update, context: Context, key: str) -> bool:

@@ -9,6 +9,7 @@ import logging
 import time
 from pathlib import Path
 
+import pytest
 from telegram import Update
 
 from bot.demo.emulator import BotApiEmulator
@@ -82,4 +83,23 @@ async def test_a_player_hears_back_when_the_database_stays_busy(harness: Harness
     await handling
     said = [s.text for s in harness.telegram.sent if s.chat_id == GROUP]
     assert len(said) == 2 and "send it again" in said[-1]
+    assert harness.services.rounds.open_round(GROUP) is None
+
+
+@pytest.mark.parametrize("error", [ConnectionRefusedError(111, "Connection refused"),
+                                   TimeoutError(), RuntimeError("connection was closed")])
+async def test_an_update_the_database_cannot_claim_is_not_handled(harness: Harness,
+                                                                  monkeypatch, error):
+    """The database out of reach when the update is claimed (PostgreSQL restarting, a cut
+    link): the player hears "busy, send it again" and nothing acts — not even /help, which
+    writes nothing — since an unclaimed update could come again and act twice."""
+
+    async def unreachable(update_id: int, at: float) -> bool:
+        raise error
+
+    monkeypatch.setattr(harness.stores.updates, "claim_update", unreachable)
+    await harness.send(GROUP, ANN, "/play")
+    await harness.send(GROUP, ANN, "/help")
+    said = [s.text for s in harness.telegram.sent if s.chat_id == GROUP]
+    assert len(said) == 2 and all("busy" in text for text in said)
     assert harness.services.rounds.open_round(GROUP) is None

@@ -6,6 +6,7 @@ PostgreSQL server (tests/postgres)."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import random
 from collections.abc import AsyncIterator, Iterator
@@ -24,7 +25,7 @@ from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
 from bot.telegram.app import build_application, on_startup
 from tests.fake_telegram import telegram as telegram
-from tests.postgres import BACKENDS, open_backend
+from tests.postgres import BACKENDS, emptied, open_backend
 from tests.postgres import postgres_server as postgres_server
 from tests.postgres import postgres_url as postgres_url
 
@@ -115,10 +116,21 @@ async def running(telegram: BotApiEmulator, pool: SolverPool, config: Config
 
 
 @pytest.fixture
-async def harness(telegram: BotApiEmulator, pool: SolverPool, tmp_path: Path
-                  ) -> AsyncIterator[Harness]:
-    async with running(telegram, pool, make_config(telegram, tmp_path / "bot.sqlite3")) as h:
+async def harness(telegram: BotApiEmulator, pool: SolverPool, tmp_path: Path,
+                  request: pytest.FixtureRequest) -> AsyncIterator[Harness]:
+    """The real Application over SQLite, or over PostgreSQL (the session's server, emptied)
+    for a test marked ON_BOTH_BACKENDS."""
+    config = make_config(telegram, tmp_path / "bot.sqlite3")
+    if getattr(request, "param", "sqlite") == "postgres":
+        url = request.getfixturevalue("postgres_url")
+        await emptied(url)
+        config = dataclasses.replace(config, database_url=url)
+    async with running(telegram, pool, config) as h:
         yield h
+
+
+# a handler test through the real Application on each backend in turn
+ON_BOTH_BACKENDS = pytest.mark.parametrize("harness", BACKENDS, indirect=True)
 
 
 class Clock:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 from bot.store.stores import Stores
-from tests.bot.conftest import Harness
+from tests.bot.conftest import ON_BOTH_BACKENDS, Harness
 from tests.bot.test_buttons import press_data
 
 GROUP = -2602
@@ -33,6 +33,7 @@ async def said(h: Harness, user: dict, text: str, chat: int = GROUP):
     return await h.telegram.reply(chat)
 
 
+@ON_BOTH_BACKENDS
 async def test_the_week_board_counts_the_last_seven_days_only(harness: Harness):
     now = time.time()
     await won(harness.stores, GROUP, ANN["id"], "Ann", 30, now - 8 * 86400)
@@ -56,6 +57,7 @@ async def test_the_week_board_counts_the_last_seven_days_only(harness: Harness):
     assert "month" in wrong.text and "Usage: /top [week|daily]" in wrong.text
 
 
+@ON_BOTH_BACKENDS
 async def test_your_own_place_shows_below_the_first_ten(harness: Harness):
     now = time.time()
     for i in range(11):
@@ -71,6 +73,7 @@ async def test_your_own_place_shows_below_the_first_ten(harness: Harness):
     assert len(nobody.splitlines()) == 11  # no points here: no place to show
 
 
+@ON_BOTH_BACKENDS
 async def test_resetscores_asks_only_admins_and_only_the_asker_confirms(harness: Harness):
     now = time.time()
     await won(harness.stores, GROUP, ANN["id"], "Ann", 30, now - 60)
@@ -97,6 +100,7 @@ async def test_resetscores_asks_only_admins_and_only_the_asker_confirms(harness:
     assert "Ann" in (await said(harness, ANN, "/top all")).text  # other chats keep theirs
 
 
+@ON_BOTH_BACKENDS
 async def test_a_reset_question_lapses_and_can_be_cancelled(harness: Harness):
     await won(harness.stores, GROUP, ANN["id"], "Ann", 30, time.time() - 60)
     harness.telegram.promote(GROUP, BEN["id"])

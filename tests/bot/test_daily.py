@@ -13,7 +13,7 @@ from bot.play.guards.live import EVERYONE, LivePuzzles
 from bot.store.records import Round
 from bot.text import markup
 from solver import solve
-from tests.bot.conftest import TEST_DAILY_HANDS, Harness
+from tests.bot.conftest import ON_BOTH_BACKENDS, TEST_DAILY_HANDS, Harness
 
 GROUP = -2601
 ANN = {"id": 261, "is_bot": False, "first_name": "Ann"}
@@ -77,6 +77,7 @@ def test_streaks_count_consecutive_days_and_survive_until_a_day_is_missed():
     assert streaks([], "2026-11-26") == (0, 0)
 
 
+@ON_BOTH_BACKENDS
 async def test_private_daily_shows_the_hand_then_judges_and_counts_once(harness: Harness):
     hand = harness.services.community.daily.hand_now()
     assert hand == daily_hand(today())
@@ -104,6 +105,7 @@ async def test_private_daily_shows_the_hand_then_judges_and_counts_once(harness:
     assert "You solved today's puzzle" in again.text and "→" not in again.text  # no new deal
 
 
+@ON_BOTH_BACKENDS
 async def test_a_group_sees_the_hand_and_is_sent_to_answer_in_private(harness: Harness):
     hand = harness.services.community.daily.hand_now()
     shown = await said(harness, GROUP, ANN, "/daily", kind="group")
@@ -121,6 +123,7 @@ async def test_a_group_sees_the_hand_and_is_sent_to_answer_in_private(harness: H
     assert sorted(numbers_of(deep.text)) == sorted(hand) and "/daily" in deep.text
 
 
+@ON_BOTH_BACKENDS
 async def test_the_daily_hand_is_unsolvable_by_the_bot_all_day(harness: Harness):
     hand = list(harness.services.community.daily.hand_now())
     for chat, kind in ((BEN["id"], "private"), (GROUP, "group")):
@@ -156,6 +159,7 @@ def test_a_round_of_the_daily_hand_holds_its_solutions_back():
     assert not live.elsewhere(dealt)
 
 
+@ON_BOTH_BACKENDS
 async def test_the_daily_board_ranks_the_fastest_with_streaks_and_your_place(harness: Harness):
     store, day = harness.stores.daily, today()
     yesterday = day_of(time.time() - 86400)
@@ -180,6 +184,7 @@ async def test_the_daily_board_ranks_the_fastest_with_streaks_and_your_place(har
     assert "每日谜题" in zh.text and "你还没解出来" in zh.text
 
 
+@ON_BOTH_BACKENDS
 async def test_the_daily_board_when_nobody_solved_yet(harness: Harness):
     empty = await said(harness, GROUP, ANN, "/top daily", kind="group")
     assert "Nobody has solved" in empty.text
@@ -187,6 +192,7 @@ async def test_the_daily_board_when_nobody_solved_yet(harness: Harness):
     assert "Usage: /top" in bad.text
 
 
+@ON_BOTH_BACKENDS
 async def test_the_time_taken_runs_from_the_first_sight_of_the_hand(harness: Harness):
     daily = harness.services.community.daily
     start = day_start("2030-03-01")
@@ -205,6 +211,7 @@ async def test_the_time_taken_runs_from_the_first_sight_of_the_hand(harness: Har
         [ANN["id"], BEN["id"]]
 
 
+@ON_BOTH_BACKENDS
 async def test_a_group_is_never_shown_a_solver_s_answer(harness: Harness):
     hand = list(harness.services.community.daily.hand_now())
     solution = solve(hand)[0]
@@ -240,6 +247,7 @@ async def test_no_round_deals_the_daily_hand(stores, pool):
     assert isinstance(dealt, Dealt) and sorted(dealt.round.hand) != sorted(hand)
 
 
+@ON_BOTH_BACKENDS
 async def test_wrong_answers_to_the_daily_say_why_and_count_nothing(harness: Harness):
     hand = list(harness.services.community.daily.hand_now())
     a, b, c, d = hand

@@ -9,7 +9,7 @@ import time
 
 from bot.play.daily_puzzle import day_of
 from solver import solve
-from tests.bot.conftest import Harness
+from tests.bot.conftest import ON_BOTH_BACKENDS, Harness
 from tests.bot.test_buttons import press_data
 
 GROUP = -2603
@@ -34,6 +34,7 @@ async def play_and_win(h: Harness, winner: dict, loser: dict) -> int:
     return current.id
 
 
+@ON_BOTH_BACKENDS
 async def test_privacy_says_what_is_kept_in_a_few_lines(harness: Harness):
     for chat in (GROUP, ANN["id"]):
         text = (await said(harness, ANN, "/privacy", chat)).text
@@ -44,6 +45,7 @@ async def test_privacy_says_what_is_kept_in_a_few_lines(harness: Harness):
     assert "我保存了什么" in zh.text
 
 
+@ON_BOTH_BACKENDS
 async def test_forget_is_asked_in_private_and_deletes_you_everywhere(harness: Harness):
     won = await play_and_win(harness, ANN, BEN)
     lost = await play_and_win(harness, BEN, ANN)
@@ -80,6 +82,7 @@ async def test_forget_is_asked_in_private_and_deletes_you_everywhere(harness: Ha
     assert "1 win in 1 round" in (await said(harness, ANN, "/stats")).text
 
 
+@ON_BOTH_BACKENDS
 async def test_forget_waits_for_your_own_press_in_time(harness: Harness):
     await play_and_win(harness, ANN, BEN)
     asked = await said(harness, ANN, "/forget", ANN["id"])

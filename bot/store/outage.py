@@ -65,6 +65,18 @@ class PoolOutageFilter(logging.Filter):
         return False
 
 
+def out_of_reach(error: BaseException | None) -> bool:
+    """Whether an error says the database is out of reach (the link, not a statement)."""
+    if isinstance(error, OSError | TimeoutError):
+        return True
+    try:
+        import asyncpg
+    except ImportError:  # the solver-only environment, or SQLite alone
+        return False
+    return isinstance(error, asyncpg.PostgresConnectionError | asyncpg.InterfaceError
+                      | asyncpg.CannotConnectNowError)
+
+
 def quiet_pool_outages() -> None:
     """Put the filter on asyncpg's pool logger (once per process)."""
     pool_log = logging.getLogger(POOL_LOGGER)

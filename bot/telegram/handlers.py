@@ -28,6 +28,7 @@ from bot.play.arguments import (
 from bot.play.help import help_text
 from bot.play.round.outcomes import Closed, Refused
 from bot.play.settings import Panel
+from bot.store.outage import Outage, out_of_reach
 from bot.telegram import keyboards
 from bot.telegram.context import Context
 from bot.telegram.sending import (
@@ -54,6 +55,7 @@ from bot.telegram.speakers import (
 from bot.text.i18n import language_of, texts_for
 
 log = logging.getLogger(__name__)
+OUTAGE = Outage(log, "handling updates and timers")  # errors that only say the database is down
 INLINE_CACHE_SECONDS = 3600
 
 
@@ -273,7 +275,10 @@ async def on_error(update: object, context: Context) -> None:
         elif chat is not None:
             await refused(context.application, chat.id, topic, error)
         return
-    log.error("error while handling an update", exc_info=error)
+    if error is not None and out_of_reach(error):  # the database is down: a line a minute
+        OUTAGE.failed(error)
+    else:
+        log.error("error while handling an update", exc_info=error)
     if isinstance(update, Update) and chat is not None:
         texts = texts_for(language_of(update.effective_user.language_code
                                       if update.effective_user else None))

@@ -103,3 +103,22 @@ async def test_an_update_the_database_cannot_claim_is_not_handled(harness: Harne
     said = [s.text for s in harness.telegram.sent if s.chat_id == GROUP]
     assert len(said) == 2 and all("busy" in text for text in said)
     assert harness.services.rounds.open_round(GROUP) is None
+
+
+async def test_a_database_out_of_reach_is_one_warning_line_not_a_traceback_each_time(caplog):
+    """A timer's work failing because the database is down (a standby's housekeeping, the
+    sweep) is said once a minute in one line; any other error keeps its traceback."""
+    from types import SimpleNamespace
+
+    from bot.telegram import handlers
+
+    caplog.set_level(logging.WARNING)
+    for _ in range(5):
+        await handlers.on_error(None, SimpleNamespace(  # type: ignore[arg-type]
+            error=ConnectionRefusedError(111, "Connection refused")))
+    down = [r for r in caplog.records if r.name == handlers.__name__]
+    assert len(down) == 1 and down[0].exc_info is None
+    assert "out of reach" in down[0].getMessage()
+    caplog.clear()
+    await handlers.on_error(None, SimpleNamespace(error=ValueError("a bug")))  # type: ignore
+    assert [r.exc_info is not None for r in caplog.records] == [True]

@@ -157,7 +157,8 @@ class Lane:
 
     def _new(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(max_workers=self.workers, mp_context=self._context,
-                                   initializer=_start_worker, initargs=(self.niceness,))
+                                   initializer=_start_worker,
+                                   initargs=(self.niceness, os.getpid()))
 
     async def run(self, fn: Callable[..., T], *args: Any, timeout: float | None = None,
                   rank: int = QUESTIONS, who: Who = None, waiting_counts: bool = True) -> T:
@@ -267,14 +268,15 @@ def _name(fn: Callable[..., Any], args: tuple) -> str:
     return str(getattr(inner, "__name__", inner))
 
 
-def _start_worker(niceness: int) -> None:
+def _start_worker(niceness: int, parent: int) -> None:
     """Ctrl-C reaches the whole process group: the bot shuts the workers down itself. A bot
     killed outright (kill -9, the OOM killer) cannot, so each worker also ends itself once its
-    parent is gone instead of idling forever as an orphan."""
+    parent is gone instead of idling forever as an orphan. The parent's pid comes from the
+    parent: a worker still starting when the bot was killed would read its new parent's."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if niceness and hasattr(os, "nice"):
         os.nice(niceness)
-    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True,
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True,
                      name="parent-watch").start()
 
 

@@ -45,3 +45,13 @@ def test_workers_end_when_the_bot_is_killed():
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(alive(pid) for pid in workers)
+
+
+def test_a_worker_that_starts_after_its_bot_died_ends_too():
+    """A worker still starting when the bot was killed is adopted before it can look: the pid
+    it watches is the one the bot gave it, so it sees at once that the bot is gone (pid 1
+    stands for a bot that is not its parent any more)."""
+    starting = subprocess.Popen(
+        [sys.executable, "-c", "import time; from bot.runtime.pool import _start_worker; "
+         "_start_worker(0, 1); time.sleep(60)"], cwd=ROOT)
+    assert starting.wait(timeout=30) == 0  # ended by itself, long before its sleep

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from bot.play.daily_puzzle import (
     TARGET,
     daily_hand,
-    daily_hands,
     day_of,
     day_start,
     seconds_left,
@@ -51,7 +50,6 @@ class Daily:
         self.people = people
         self.clock = clock
         self._seen: dict[int, tuple[str, float]] = {}  # user -> (day, first shown that day)
-        daily_hands()  # made now, at start-up, rather than in the first request's turn
         live.hold_daily(self.hand_now)
 
     def hand_now(self) -> tuple[int, ...]:

@@ -8,8 +8,8 @@ import math
 import random
 from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
-from functools import cache
 
+from bot.play import daily_table
 from bot.play.games.twentyfour import FOURS
 from solver import is_solvable
 from solver.rating import level
@@ -35,11 +35,15 @@ def seconds_left(at: float) -> float:
     return day_start(day_of(at)) + DAY - at
 
 
-@cache
 def daily_hands() -> tuple[tuple[int, ...], ...]:
-    """Every hand a day may deal, in the order the days take them: the hands of four numbers
-    1..13 that are solvable, rated LEVEL and not `obvious` (451 of them), in a fixed shuffled
-    order. Made once per process (about 0.3 s: the bot makes it at start-up)."""
+    """Every hand a day may deal, in the order the days take them (bot.play.daily_table: made
+    ahead, so the event loop never rates hands)."""
+    return daily_table.HANDS
+
+
+def eligible_hands() -> tuple[tuple[int, ...], ...]:
+    """What bot.play.daily_table holds, worked out: the hands of four numbers 1..13 that are
+    solvable, rated LEVEL and not `obvious` (451 of them), in a fixed shuffled order (0.3 s)."""
     eligible = [hand for hand in FOURS if is_solvable(list(hand), TARGET)
                 and level(hand, TARGET) == LEVEL and not obvious(hand)]
     random.Random(ORDER_SEED).shuffle(eligible)
@@ -78,3 +82,22 @@ def streaks(days: list[str], today: str) -> tuple[int, int]:
 assert streaks(["2026-01-01", "2026-01-02", "2026-01-04"], "2026-01-05") == (1, 2)
 assert streaks(["2026-01-01", "2026-01-02"], "2026-01-04") == (0, 2)
 assert day_of(day_start("2026-11-24") + DAY - 1) == "2026-11-24"
+
+
+def write_table(path: str) -> None:
+    """Write bot.play.daily_table from `eligible_hands` (after a change to the rating)."""
+    hands = eligible_hands()
+    rows = [", ".join(map(str, hands[i:i + 6])) for i in range(0, len(hands), 6)]
+    with open(path) as kept:
+        head = kept.read().split("HANDS:")[0]
+    with open(path, "w") as table:
+        table.write(head + "HANDS: tuple[tuple[int, int, int, int], ...] = (\n"
+                    + "".join(f"    {row},\n" for row in rows) + ")\n")
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] != ["--write"]:
+        sys.exit("usage: python -m bot.play.daily_puzzle --write")
+    write_table(daily_table.__file__)

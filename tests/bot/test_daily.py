@@ -49,6 +49,12 @@ def test_every_day_has_its_own_medium_hand_and_keeps_it():
         assert hand in real
 
 
+def test_the_table_of_hands_is_what_the_rule_makes():
+    from bot.play.daily_puzzle import eligible_hands
+
+    assert every_daily_hand() == eligible_hands() and len(every_daily_hand()) == 451
+
+
 def test_no_hand_comes_back_before_every_hand_was_dealt():
     from datetime import date, timedelta
 

@@ -19,7 +19,7 @@ from bot.play.arguments import (
 )
 from bot.play.games import GAMES, PlayOptions, countdown, twentyfour, yahtzee
 from bot.play.guards.throttle import Throttle
-from bot.play.round.rounds import hint_points
+from bot.play.round.showing import hint_points
 from bot.telegram.app import COMMANDS
 from bot.text.i18n import LANGUAGES, Texts, catalog, language_of
 from solver import evaluate, is_solvable, solve

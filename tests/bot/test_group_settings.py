@@ -20,7 +20,7 @@ from bot.play.matches.scoreboard import board, shared_places
 from bot.play.people import Chat, Player
 from bot.play.round.hints import hints_allowed
 from bot.play.round.outcomes import Closed, Edited, Marked, Said
-from bot.play.round.rounds import time_left
+from bot.play.round.showing import time_left
 from bot.play.services import Services
 from bot.play.settings import Panel
 from bot.runtime.pool import SolverPool

@@ -13,7 +13,7 @@ from bot.play.deals.solving import Solving
 from bot.play.games import PlayOptions
 from bot.play.people import Chat, Player
 from bot.play.round.outcomes import Closed, Dealt, Edited, Said
-from bot.play.round.rounds import hint_points
+from bot.play.round.showing import hint_points
 from bot.play.scheduler import ROUND_END
 from bot.play.services import Services
 from bot.runtime.pool import SolverPool

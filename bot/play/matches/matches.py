@@ -19,7 +19,8 @@ from bot.play.matches.scoreboard import board, podium
 from bot.play.people import Chat, People, Player
 from bot.play.round.events import Closings, FollowUp, RoundClosed
 from bot.play.round.outcomes import Closed, Dealt, Edited, Said
-from bot.play.round.rounds import Rounds, time_left
+from bot.play.round.rounds import Rounds
+from bot.play.round.showing import time_left
 from bot.play.round.table import RoundTable
 from bot.play.scheduler import NEXT_DEAL, WARNING, Alarm, Scheduler
 from bot.store.protocols import MatchStore, PeopleStore

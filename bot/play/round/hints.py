@@ -11,7 +11,8 @@ from bot.play.guards.permissions import AdminCheck, may_steer
 from bot.play.people import Chat, People, Player
 from bot.play.round.open_round import OpenRound
 from bot.play.round.outcomes import Edited, Marked, Refused
-from bot.play.round.rounds import Rounds, hint_points
+from bot.play.round.rounds import Rounds
+from bot.play.round.showing import hint_points
 from bot.play.round.table import RoundTable
 from bot.runtime.pool import SolverPool
 from bot.store.protocols import RoundStore

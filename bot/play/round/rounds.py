@@ -30,12 +30,6 @@ from bot.play.people import Chat, People, Player
 from bot.play.round.events import Closings, RoundClosed
 from bot.play.round.open_round import OpenRound
 from bot.play.round.outcomes import (
-    AGAIN,
-    HINT,
-    PASS,
-    REVEAL,
-    SAME,
-    SOLUTIONS,
     Closed,
     Dealt,
     Edited,
@@ -44,6 +38,7 @@ from bot.play.round.outcomes import (
     Refused,
     Said,
 )
+from bot.play.round.showing import deal_actions, result_actions, time_left
 from bot.play.round.status import STATUS, STATUS_EVERY, status_line
 from bot.play.round.table import RoundTable
 from bot.play.scheduler import Alarm
@@ -63,40 +58,6 @@ ROUNDS_PER_PLAYER = 3  # open rounds one person started, in all chats
 ROUNDS_PER_CHAT = 5  # open rounds in one group's forum topics
 OVERDUE_GRACE = 1.0  # a round's alarm gets this long to ring before the sweep ends the round
 PASSED_REACTION = "👌"  # on a /pass noted, when the status is written a moment later
-
-
-def hint_points(points: int) -> int:
-    """A round won after a hint gives half the points (rounded up)."""
-    return (points + 1) // 2
-
-
-def deal_actions(record: Round, hints: bool = True, answered: bool = False
-                 ) -> tuple[str, ...]:
-    """The buttons under a deal: Hint (in games that give hints, where the chat has them on),
-    Pass in a group once someone answered — from the start where guesses are sealed (Yahtzee:
-    a guess is marked with a reaction and writes no status, so the deal would never show it
-    otherwise) — and Reveal."""
-    rules = GAMES[record.game]
-    hint = (HINT,) if hints and rules.gives_hints else ()
-    passing = (PASS,) if (answered or rules.guesses is not None) and record.chat_id < 0 else ()
-    return hint + passing + (REVEAL,)
-
-
-def time_left(texts: Texts, seconds: float) -> str:
-    """A time left as a clock says it: "45 seconds", "4 min 44 s", "5 minutes"."""
-    whole = max(0, round(seconds))
-    if whole < 60 or whole % 60 == 0:
-        return texts.duration(whole)
-    return texts("time_min_sec", minutes=whole // 60, seconds=whole % 60)
-
-
-def result_actions(record: Round, match_on: bool, listed_all: bool) -> tuple[str, ...]:
-    """The buttons under a result: Play again (and Same level, where the game deals by level),
-    unless a match deals the next round itself; Show all solutions when the result does not
-    list them all."""
-    rules = GAMES[record.game]
-    again = () if match_on else (AGAIN, SAME) if rules.levels else (AGAIN,)
-    return again + ((SOLUTIONS,) if not listed_all and rules.pages_solutions else ())
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
 """What the shared stores need of a database (`Connection`), the one error they catch
-(`Refused`), and the turning of `?` placeholders into PostgreSQL's numbered ones."""
+(`Refused`), and the turning of SQLite's question-mark placeholders into PostgreSQL's
+numbered ones."""
 
 from __future__ import annotations
 
@@ -40,7 +41,8 @@ QUESTION_MARK = re.compile(r"\?")
 
 
 def numbered(sql: str) -> str:
-    """`?` placeholders as `$1, $2, ...` in order (the statements hold no `?` in a literal)."""
+    """Question-mark placeholders as `$1, $2` and on, in order (no statement holds a question
+    mark inside a literal)."""
     count = iter(range(1, sql.count("?") + 1))
     return QUESTION_MARK.sub(lambda _: f"${next(count)}", sql)
 

@@ -253,6 +253,25 @@ async def test_a_round_ends_when_everyone_who_answered_passed(bot: Harness):
     assert [r[0] for r in rows] == [BOB["id"], CAROL["id"]]
 
 
+async def test_a_pass_counts_only_in_the_round_it_was_given_for(bot: Harness):
+    """An answer in another chat does not make a passer of this round, and a pass sent
+    elsewhere (another group, a private chat) ends nothing here."""
+    other = GROUP - 1
+    await ask(bot, "/play")
+    await ask(bot, "/play", BOB, chat=other)
+    mine = bot.services.rounds.open_round(GROUP)
+    a, b, *_ = bot.services.rounds.open_round(other).hand
+    await bot.send(other, BOB, f"/a {a}+{b}")  # Bob answered there, not here
+    assert (await ask(bot, "/pass", BOB)).text.startswith("Only players who answered")
+    c, d, *_ = mine.hand
+    await bot.send(GROUP, CAROL, f"/a {c}*{d}")
+    private = await ask(bot, "/pass", CAROL, chat=CAROL["id"], kind="private")
+    assert private.text == EN("no_round")
+    await ask(bot, "/pass", CAROL, chat=other)  # not an answerer there either
+    assert bot.services.rounds.open_round(GROUP) is not None  # Carol has not passed here
+    assert bot.services.rounds.open_round(other) is not None
+
+
 async def test_countdown_passed_out_scores_as_at_the_time_out(services: Services,
                                                              scheduler: FakeScheduler,
                                                              clock: Clock):

@@ -45,14 +45,14 @@ def test_worst_case_answers_are_judged_exactly(answer):
     assert tiles.kind in ("wrong_numbers", "not_whole", "close")
 
 
-async def test_the_games_judge_without_the_pool():
+def test_the_games_judge_without_the_pool():
     record = Round(1, GROUP, "24", (3, 3, 8, 8), 24, "hard", 30, "en", None, 0.0, 60.0, "open",
                    False)
-    verdict = await GAMES["24"].judge(None, record, "8/(3-8/3)", True)  # type: ignore[arg-type]
+    verdict = GAMES["24"].judge(record, "8/(3-8/3)", True)  # no pool to hand it: none used
     assert verdict.kind == "right"
     tiles = Round(2, GROUP, "countdown", (1, 3, 7, 10, 25, 50), 831, "2", 10, "en", None, 0.0,
                   60.0, "open", False)
-    verdict = await GAMES["countdown"].judge(None, tiles, "10*(3*25+1+7)", True)  # type: ignore[arg-type]
+    verdict = GAMES["countdown"].judge(tiles, "10*(3*25+1+7)", True)
     assert (verdict.kind, verdict.distance) == ("close", 1)
 
 

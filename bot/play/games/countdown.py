@@ -17,7 +17,6 @@ from bot.play.games.batches import DEAL_SECONDS, Maker
 from bot.play.games.reading import read_expression
 from bot.play.games.records import Analysis, Deal, PlayOptions, Revealed, Verdict
 from bot.play.games.rules import Rules
-from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.text import markup
 from bot.text.i18n import Texts
@@ -102,8 +101,7 @@ class Countdown(Rules):
     def analyser(self) -> Callable[[tuple, int], Analysis]:
         return analyse
 
-    async def judge(self, pool: SolverPool, round_: Round, text: str,
-                    explicit: bool) -> Verdict:
+    def judge(self, round_: Round, text: str, explicit: bool) -> Verdict:
         """Judged in the event loop, as 24's answers are (bot.play.games.twentyfour)."""
         return judge(text, round_.hand, round_.target, explicit)
 

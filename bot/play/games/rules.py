@@ -65,9 +65,9 @@ class Rules(ABC):
         return ""
 
     @abstractmethod
-    async def judge(self, pool: SolverPool, round_: Round, text: str,
-                    explicit: bool) -> Verdict:
-        """The verdict on an answer."""
+    def judge(self, round_: Round, text: str, explicit: bool) -> Verdict:
+        """The verdict on an answer; pure and bounded (the reader bounds its length and
+        depth), so it runs in the event loop."""
 
     @abstractmethod
     def deal_text(self, round_: Round, texts: Texts) -> str:

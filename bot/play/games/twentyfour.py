@@ -16,7 +16,6 @@ from bot.play.games.batches import DEAL_SECONDS, Maker, Unfinished
 from bot.play.games.reading import read_expression
 from bot.play.games.records import Analysis, Deal, PlayOptions, Revealed, Verdict
 from bot.play.games.rules import Rules
-from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.text import markup
 from bot.text.i18n import Texts
@@ -194,8 +193,7 @@ class TwentyFour(Rules):
     def costly(self, options: PlayOptions) -> bool:
         return (options.count or 4) > 4 or options.target not in (None, 24)
 
-    async def judge(self, pool: SolverPool, round_: Round, text: str,
-                    explicit: bool) -> Verdict:
+    def judge(self, round_: Round, text: str, explicit: bool) -> Verdict:
         """Judged here, in the event loop: the reader bounds an answer's length and depth
         (solver.parser: MAX_LENGTH, MAX_DEPTH), so judging one costs microseconds, less than a
         trip to the pool."""

@@ -145,8 +145,7 @@ class Yahtzee(Rules):
     def tries(self, text: str, round_: Round) -> bool:
         return self.looks_like_answer(text)
 
-    async def judge(self, pool: SolverPool, round_: Round, text: str,
-                    explicit: bool) -> Verdict:
+    def judge(self, round_: Round, text: str, explicit: bool) -> Verdict:
         return judge(text, round_.target, total_bounds(round_.hand), explicit)  # no solving
 
     def points_for(self, distance: int) -> int:

@@ -65,7 +65,7 @@ class Answers:
         if replied and not rules.tries(text, current):
             return None  # talk about the deal, not an answer to it
         judging = time.monotonic()
-        verdict = await rules.judge(self.pool, current, text, explicit)
+        verdict = rules.judge(current, text, explicit)
         metrics.observe_answer_latency(current.game, time.monotonic() - judging)
         if verdict.kind == "ignore":
             return None
@@ -164,7 +164,7 @@ class Answers:
         if (not explicit and not (rules.looks_like_answer(text) and self.types_answers(chat))) or \
                 (replied and not rules.tries(text, finished)):
             return None
-        verdict = await rules.judge(self.pool, finished, text, explicit)
+        verdict = rules.judge(finished, text, explicit)
         winner = await self.store.race(finished.id)
         if verdict.kind != "right" or winner is None or winner.user_id == player.id:
             return Said(texts("round_over")) if explicit else None

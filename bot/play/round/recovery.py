@@ -79,7 +79,7 @@ class Recovery:
         right = await self.store.first_right_answer(current.id)
         if right is None:
             return None
-        verdict = await GAMES[current.game].judge(self.pool, current, right.text, True)
+        verdict = GAMES[current.game].judge(current, right.text, True)
         shown = (verdict.expression or verdict.value) if verdict.kind == "right" else right.text
         elapsed = right.at - current.started_at
         if not await self.store.close_round(current.id, "won", right.at, right.user_id, shown,

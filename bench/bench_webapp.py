@@ -29,20 +29,21 @@ from bot.demo.emulator import BotApiEmulator  # noqa: E402
 from bot.runtime.config import Config  # noqa: E402
 from bot.runtime.pool import SolverPool  # noqa: E402
 from bot.store.records import Round  # noqa: E402
-from bot.telegram.app import build_application, on_startup  # noqa: E402
 from bot.telegram.context import App  # noqa: E402
 from bot.webapp.init_data import sign, user_fields  # noqa: E402
 from bot.webapp.server import serve, ticket_of  # noqa: E402
+from bot.wiring import Bot, build_bot  # noqa: E402
 from tests.e2e.webapp_browser import DARK, LIGHT, Browser, page_address  # noqa: E402
 
 CHAT = -9101
 ANN = {"id": 911, "is_bot": False, "first_name": "Ann", "language_code": "en"}
 HAND = (8, 3, 8, 3)
 SOLUTION = [[2, "/", 3], [1, "-", 2], [0, "/", 1]]
+BOTS: dict[int, Bot] = {}  # each application's bot (its stores)
 
 
 async def deal(app: App) -> Round:
-    stores, services = app.bot_data.stores, app.bot_data.services
+    stores, services = BOTS[id(app)].stores, app.bot_data.services
     await stores.people.remember_chat(CHAT, "group", "Test group")
     await stores.people.remember_user(ANN["id"], ANN["first_name"])
     now = services.rounds.clock()
@@ -106,8 +107,9 @@ async def screenshots(app: App, base: str, folder: Path) -> None:
             await asyncio.to_thread(browser.screenshot, folder / f"webapp-{name}.png")
         finally:
             await asyncio.to_thread(browser.close)
-        await app.bot_data.stores.rounds.close_round(current.id, "revealed", time.time())
-        app.bot_data.services.table.close(current)
+        stores = BOTS[id(app)].stores
+        await stores.rounds.close_round(current.id, "revealed", time.time())
+        app.bot_data.services.table.load(await stores.rounds.open_rounds())
 
 
 async def main() -> None:
@@ -123,12 +125,13 @@ async def main() -> None:
         config = Config(token=emulator.token, base_url=emulator.base_url,
                         database_path=Path(folder) / "bench.sqlite3", solver_workers=1,
                         rate_limit=False)
-        app = build_application(config)
-        app.bot_data.pool = pool
+        bot = build_bot(config, pool, webapp=None)
+        app = BOTS.setdefault(id(bot.application), bot).application
         await app.initialize()
-        await on_startup(app)
+        assert app.post_init is not None
+        await app.post_init(app)
         await app.start()
-        server, port = serve(app, 0)
+        server, port = serve(bot.face, 0)
         base = f"http://127.0.0.1:{port}/webapp/"
         try:
             if arguments.screenshots:

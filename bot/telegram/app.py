@@ -1,11 +1,14 @@
-"""The application: one table of every handler, the defaults of every message, the update-once
-gate, and start-up (what it opens and resumes is in bot.telegram.lifecycle)."""
+"""The application: one table of every handler, the defaults of every message and the update-once
+gate. What it opens at start-up and closes at the end is the composition root's (bot.wiring),
+handed in as `opening` and `closing`."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from telegram import LinkPreviewOptions, Update
 from telegram.constants import ParseMode
@@ -24,10 +27,10 @@ from telegram.ext import (
     filters,
 )
 
+from bot.play.guards.once import Claimed, Seen
 from bot.runtime import metrics
 from bot.runtime.config import Config
-from bot.store.protocols import StoreBusy
-from bot.telegram import buttons, community, handlers, lifecycle, menus
+from bot.telegram import buttons, community, handlers
 from bot.telegram.context import CONTEXT_TYPES, App, Context
 from bot.telegram.fairness import FairUpdates
 from bot.telegram.lean_request import LeanRequest
@@ -67,16 +70,24 @@ DEFAULTS = Defaults(parse_mode=ParseMode.HTML,
                     link_preview_options=LinkPreviewOptions(is_disabled=True))
 
 
-def build_application(config: Config) -> App:
-    """The bot with every handler registered; stores, pool and services open in post_init."""
+Hook = Callable[[App], Coroutine[Any, Any, None]]
+
+
+def build_application(config: Config, opening: Hook | None = None,
+                      closing: Hook | None = None) -> App:
+    """The bot with every handler registered; `opening` (post_init) opens what the handlers
+    need and fills the bot data, `closing` (post_shutdown) closes it."""
     builder = (ApplicationBuilder().context_types(CONTEXT_TYPES).token(config.token)
                .base_url(config.base_url)
                .base_file_url(config.base_file_url).defaults(DEFAULTS)
-               .post_init(on_startup).post_shutdown(lifecycle.close_services)
                .concurrent_updates(FairUpdates(CONCURRENT_UPDATES))
                .request(LeanRequest(connection_pool_size=CONNECTIONS,
                                     pool_timeout=POOL_TIMEOUT))
                .get_updates_request(LeanRequest(connection_pool_size=1)))
+    if opening is not None:
+        builder = builder.post_init(opening)
+    if closing is not None:
+        builder = builder.post_shutdown(closing)
     if config.rate_limit:
         builder = builder.rate_limiter(AIORateLimiter(max_retries=5))  # type: ignore[arg-type]
     application: App = builder.build()
@@ -117,28 +128,21 @@ async def handle_once(update: Update, context: Context) -> None:
 
 async def claimed_soon(update: Update, context: Context) -> bool:
     """Claim the update (True: the first time); a player whose message waits on a busy
-    database hears so within BUSY_NOTICE seconds, and, if it stays locked through every retry,
-    to try again (the update is then not handled: it was not claimed)."""
-    claim = asyncio.ensure_future(context.bot_data.stores.updates.claim_update(
-        update.update_id, time.time()))
+    database hears so within BUSY_NOTICE seconds, and, if it could not be claimed (locked
+    through every retry, or the database out of reach), to try again: the update is then not
+    handled, or a redelivery could act on it twice."""
+    claim = asyncio.ensure_future(context.bot_data.services.once.claim(update.update_id,
+                                                                       time.time()))
     told = False
-    try:
-        done, _ = await asyncio.wait({claim}, timeout=BUSY_NOTICE)
-        if not done:
-            told = await tell(update, context, "db_busy_wait")
-        return await claim
-    except StoreBusy:
-        metrics.record_update_dropped(metrics.BUSY)
-        await tell(update, context, "db_busy_again" if told else "db_busy")
-        raise ApplicationHandlerStop from None
-    except Exception as error:  # whatever the backend raised, the update is not claimed
-        # the database out of reach (a dropped link, a server restarting): an unclaimed update
-        # must not reach the handlers, or a redelivery could act on it twice
-        metrics.record_update_dropped(metrics.BUSY)
-        log.warning("could not claim update %d: %s: %s", update.update_id,
-                    type(error).__name__, error)
-        await tell(update, context, "db_busy_again" if told else "db_busy")
-        raise ApplicationHandlerStop from None
+    done, _ = await asyncio.wait({claim}, timeout=BUSY_NOTICE)
+    if not done:
+        told = await tell(update, context, "db_busy_wait")
+    claimed = await claim
+    if isinstance(claimed, Claimed | Seen):
+        return isinstance(claimed, Claimed)
+    metrics.record_update_dropped(metrics.BUSY)
+    await tell(update, context, "db_busy_again" if told else "db_busy")
+    raise ApplicationHandlerStop
 
 
 async def tell(update: Update, context: Context, key: str) -> bool:
@@ -163,10 +167,3 @@ def is_stale(update: Update, now: float, within: float) -> bool:
     message = update.message or update.edited_message
     when = message.edit_date or message.date if message is not None else None
     return when is not None and now - when.timestamp() > within
-
-
-async def on_startup(application: App) -> None:
-    """Open the stores, the pool and the services; set the menus; resume what a stop left."""
-    await lifecycle.open_services(application)
-    await menus.set_menus(application.bot, [names for names, _ in COMMANDS])
-    await lifecycle.resume(application)

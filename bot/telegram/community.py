@@ -18,8 +18,7 @@ from bot.play.community.boards import read_board
 from bot.play.community.privacy import Asked
 from bot.telegram.buttons import notify
 from bot.telegram.context import Context
-from bot.telegram.handlers import usage
-from bot.telegram.sending import reply
+from bot.telegram.handlers import answer_with, usage
 from bot.telegram.speakers import (
     admin_check,
     arguments,
@@ -55,8 +54,9 @@ async def start(update: Update, context: Context) -> None:
         return
     texts = texts_of(update, context)
     private = chat_of(update).type == "private"
-    await reply(update, context, texts("start", name=markup.name(player_of(update).first_name)),
-                quote=False, keyboard=add_to_group(texts, context) if private else None)
+    await answer_with(update, context,
+                      texts("start", name=markup.name(player_of(update).first_name)),
+                      quote=False, keyboard=add_to_group(texts, context) if private else None)
 
 
 async def top(update: Update, context: Context) -> None:
@@ -71,12 +71,12 @@ async def top(update: Update, context: Context) -> None:
         text = await community.daily.board(chat_of(update), player_of(update))
     else:
         text = await community.standings.board(chat_of(update), player_of(update), wanted)
-    await reply(update, context, text, quote=False)
+    await answer_with(update, context, text, quote=False)
 
 
 async def stats(update: Update, context: Context) -> None:
     """/stats: your points, wins, rounds, fastest win and streaks in this chat, per game."""
-    await reply(update, context, await services_of(context).community.standings.stats(
+    await answer_with(update, context, await services_of(context).community.standings.stats(
         chat_of(update), player_of(update)))
 
 
@@ -97,7 +97,8 @@ async def answer_daily(update: Update, context: Context, expression: str) -> Non
         if said.go_private else None
     if said.withdraw:  # an answer typed in a group: take it down where the bot may
         await withdraw(update.effective_message)
-    await reply(update, context, said.text, quote=not said.withdraw, keyboard=keyboard)
+    await answer_with(update, context, said.text, quote=not said.withdraw,
+                      keyboard=keyboard)
 
 
 async def withdraw(message: Message | None) -> None:
@@ -111,7 +112,7 @@ async def withdraw(message: Message | None) -> None:
 
 async def privacy(update: Update, context: Context) -> None:
     """/privacy: what the bot keeps about you, why, and how to delete it."""
-    await reply(update, context, services_of(context).community.privacy.text(
+    await answer_with(update, context, services_of(context).community.privacy.text(
         chat_of(update), player_of(update)))
 
 
@@ -131,10 +132,10 @@ async def resetscores(update: Update, context: Context) -> None:
 
 async def ask(update: Update, context: Context, asked: Asked | str) -> None:
     if isinstance(asked, str):
-        await reply(update, context, asked)
+        await answer_with(update, context, asked)
         return
     texts = texts_of(update, context)
-    await reply(update, context, asked.text, keyboard=InlineKeyboardMarkup([[
+    await answer_with(update, context, asked.text, keyboard=InlineKeyboardMarkup([[
         InlineKeyboardButton(texts("privacy_confirm"), callback_data=f"cf:y:{asked.token}"),
         InlineKeyboardButton(texts("privacy_cancel"), callback_data=f"cf:n:{asked.token}")]]))
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict, deque
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Coroutine
+from dataclasses import dataclass
 from typing import Any
 
 from telegram.ext import Application, BaseUpdateProcessor
@@ -180,3 +181,23 @@ def install(application: Application, processor: BaseUpdateProcessor | None = No
     processor = processor or FairUpdates()
     application._update_processor = processor  # what the builder sets
     return processor
+
+
+@dataclass(frozen=True)
+class _User:
+    id: int
+
+
+@dataclass(frozen=True)
+class Submission:
+    """Work done for a user outside an update (an answer from the Mini App's page), as the
+    processor sees it: whose it is (`sender` reads `effective_user.id`)."""
+
+    effective_user: _User
+
+
+async def submit_as(application: Application, user_id: int,
+                    work: Coroutine[Any, Any, None]) -> None:
+    """Run `work` in the user's fair turn, beside their updates (dropped past their bound,
+    as a burst of updates is)."""
+    await application.update_processor.process_update(Submission(_User(user_id)), work)

@@ -18,6 +18,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.play.arguments import SolveRequest, parse_solve
 from bot.play.chats.settings import Panel
+from bot.play.ports import PageLink
 from bot.play.round import outcomes
 from bot.text.i18n import Texts
 
@@ -101,19 +102,11 @@ def _button(texts: Texts, action: str, round_id: int) -> InlineKeyboardButton:
     return InlineKeyboardButton(texts(LABELS[action]), callback_data=round_data(action, round_id))
 
 
-@dataclass(frozen=True)
-class MiniApp:
-    """The Mini App's button under a deal (bot.webapp): a web_app button opening `url` (a
-    private chat: Telegram allows them only there), or a link (a group: the bot's Direct Link
-    Mini App, the round in its start parameter)."""
-
-    url: str
-    web_app: bool
-
-
 def deal_keyboard(texts: Texts, round_id: int, actions: tuple[str, ...],
-                  mini_app: MiniApp | None = None) -> InlineKeyboardMarkup:
-    """Under a deal: its buttons (Hint, Reveal) in one row, and the Mini App's below."""
+                  mini_app: PageLink | None = None) -> InlineKeyboardMarkup:
+    """Under a deal: its buttons (Hint, Reveal) in one row, and its page's below (the Mini App:
+    a web_app button in a private chat, where Telegram allows them; a link in a group, the
+    bot's Direct Link Mini App with the round in its start parameter)."""
     rows = [[_button(texts, CODES[a], round_id) for a in actions]]
     if mini_app is not None:
         label = texts("button_tap")

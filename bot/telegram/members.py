@@ -2,9 +2,13 @@
 for a minute.
 
 A minute, because the answer is needed in bursts (a /reveal, a /hint and a /lang in quick
-succession cost one request; a /solve that reaches a live round asks once per chat) while a
-change should not take long to count: someone demoted keeps the power for at most a minute,
-someone who joins a chat is refused its live puzzles at most a minute late.
+succession cost one request; a /solve that reaches a live round asks once per chat; a page's
+answers) while a change should not take long to count: someone demoted keeps the power for at
+most a minute, someone who joins a chat is refused its live puzzles at most a minute late.
+
+One cache for every asker (handlers, buttons, the Mini App's page, through `belongs`), and one
+failure policy: what Telegram can't tell grants nothing — not an admin's power, not a live
+puzzle's solutions (counted as a member: refused), not an answer from a page (try again).
 """
 
 from __future__ import annotations
@@ -49,6 +53,14 @@ class ChatMembers:
         status = await self._status(bot, chat_id, user_id)
         return status is None or status not in OUT_STATUSES
 
+    async def belongs(self, bot: Bot, chat_id: int, user_id: int) -> bool | None:
+        """Whether the user is in the chat (None: Telegram can't tell now); a private chat's
+        only member is its user."""
+        if chat_id > 0:
+            return chat_id == user_id
+        status = await self._status(bot, chat_id, user_id)
+        return None if status is None else status not in OUT_STATUSES
+
     async def _status(self, bot: Bot, chat_id: int, user_id: int) -> str | None:
         now = self.clock()
         known = self._known.get((chat_id, user_id))
@@ -56,7 +68,7 @@ class ChatMembers:
             return known[0]
         try:
             member = await bot.get_chat_member(chat_id, user_id)
-        except TelegramError as error:  # not remembered: the next ask may get through
+        except (TelegramError, TimeoutError) as error:  # not remembered: the next may get through
             log.warning("getChatMember failed in chat %s: %s", chat_id, error)
             return None
         if len(self._known) > 10_000:

@@ -7,6 +7,7 @@ from telegram import Message, Update
 
 from bot.play.chats.people import Chat, Player
 from bot.play.guards.permissions import AdminCheck, MemberCheck
+from bot.play.ports import Target
 from bot.play.services import Services
 from bot.play.solving.solving import Asker
 from bot.telegram.context import Context
@@ -43,6 +44,20 @@ def topic_of(message: object) -> int:
 def thread(topic: int) -> int | None:
     """The message_thread_id to send to a topic with (None: the chat itself)."""
     return topic or None
+
+
+def target_of(update: Update, quote: bool = True) -> Target:
+    """Where what answers this update goes: its chat's topic, replying to its message."""
+    chat = chat_of(update)
+    message = update.effective_message
+    return Target(chat.id, chat.topic, message.message_id if message else None, quote)
+
+
+def press_target(update: Update) -> Target:
+    """Where what answers a button press goes: the chat sees what all must see (a deal, a
+    result, the deal rewritten); the presser's own words are the press's notice."""
+    chat = chat_of(update)
+    return Target(chat.id, chat.topic, public_only=True)
 
 
 def asker_of(update: Update) -> Asker:

@@ -1,14 +1,14 @@
 """The Mini App's HTTP side: the page, and a small JSON API it calls with Telegram's signed
 `initData` — `POST /webapp/api/round` (the round to show) and `POST /webapp/api/answer` (the
 steps tapped). Mounted beside /telegram by the webhook's server (`webapp_routes`), or served by
-its own small server when the bot polls (`open_face`, from bot.telegram.lifecycle).
+its own small server when the bot polls (`serve`); the composition root (bot.wiring) does either.
 
-This is a face of its own beside bot.telegram: it turns a request into the play services'
-`Chat` and `Player` and calls the same service a typed answer reaches
-(`services.answers.answer(..., explicit=True)`: the same first-correct race in the database, the
-same live-round and early-end rules). It imports bot.telegram.sending for one thing, to show a
-win in the group by the one send path (`publish`), and registers there the Mini App's button
-under a deal (`sending.open_with`); python-telegram-bot itself it never imports.
+This is a face of its own beside bot.telegram, and knows nothing of it: it turns a request into
+the play services' `Chat` and `Player` and calls the same service a typed answer reaches
+(`rounds.answer(..., explicit=True)`: the same first-correct race in the database, the same
+live-round and early-end rules), with a target that shows the chat only what the whole chat must
+see (a result, the deal rewritten); the rest is the page's verdict. What it needs of the bot
+(whether this process leads, whether a user is in a group, the fair lane) it is handed.
 
 Who may answer is only what Telegram signed (bot.webapp.init_data): the user, the time the page
 was opened (`auth_date`, not before the round began) and, from a group's Direct Link, the start
@@ -16,20 +16,19 @@ parameter naming the chat, topic and round (`<chat>_<topic>_<round>`); a page op
 private chat's web_app button has no start parameter, and may only answer that chat's round.
 Whatever does not check gets 403 and changes nothing.
 
-One user's submissions are served one at a time: each goes through the application's update
-processor (bot.telegram.fairness, as a "submission" of that user: the same fair lane as their
-typed answers), and inside it waits for that user's own lock, so a second tap-submit waits for
-the first one's verdict, as typed answers of one user never overtake each other.
+One user's submissions are served one at a time: each goes through the bot's fair lane (as a
+"submission" of that user, beside their typed answers), and inside it waits for that user's own
+lock, so a second tap-submit waits for the first one's verdict, as typed answers of one user
+never overtake each other.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import math
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
@@ -40,12 +39,11 @@ import tornado.httpserver
 import tornado.netutil
 import tornado.web
 
-from bot.play.chats.people import Chat, Player
+from bot.play.chats.people import Player
+from bot.play.ports import PageLink, Round, Target
 from bot.play.round.outcomes import Closed, Edited, Marked, Outcome, Said
-from bot.runtime.health import LEADER
-from bot.store.records import Round
-from bot.telegram import keyboards, sending
-from bot.telegram.context import App
+from bot.play.services import Services
+from bot.runtime.locks import KeyedLocks
 from bot.text.html_text import visible_text
 from bot.text.i18n import language_of
 from bot.webapp.init_data import Signed, Unsigned, verify
@@ -60,8 +58,6 @@ MAX_HEADERS = 16 << 10
 BODY_SECONDS = 30.0
 IDLE_SECONDS = 120.0
 TAPPABLE = frozenset({"24"})  # the games a round of is answered by combining all the tiles
-MEMBER_SECONDS = 600.0  # a member's right to answer in a group, asked of Telegram this often
-GONE = ("left", "kicked")  # getChatMember's word for one who is not in the group
 TICKET = re.compile(r"(-?[1-9][0-9]{0,15})_([0-9]{1,12})_([1-9][0-9]{0,17})")
 
 
@@ -94,20 +90,20 @@ def page_url(base: str, ticket: Ticket) -> str:
 
 
 def opener(settings: WebappSettings, bot_username: str | None
-           ) -> Callable[[Round], keyboards.MiniApp | None]:
+           ) -> Callable[[Round], PageLink | None]:
     """The Mini App's button under a deal: in a private chat a web_app button (the page with the
     round in its URL), in a group the Direct Link (https://t.me/<bot>/<short name>?startapp=...,
     Telegram signs the start parameter); none where the game is not played by tapping, or in a
     group when no short name is set."""
-    def button(round_: Round) -> keyboards.MiniApp | None:
+    def button(round_: Round) -> PageLink | None:
         if round_.game not in TAPPABLE:
             return None
         ticket = ticket_of(round_)
         if round_.chat_id > 0:  # Telegram gives private chats the user's id
-            return keyboards.MiniApp(page_url(settings.url, ticket), web_app=True)
+            return PageLink(page_url(settings.url, ticket), web_app=True)
         if settings.short_name is None or not bot_username:
             return None
-        return keyboards.MiniApp(f"https://t.me/{quote(bot_username)}/"
+        return PageLink(f"https://t.me/{quote(bot_username)}/"
                                  f"{quote(settings.short_name)}?startapp={ticket.text}",
                                  web_app=False)
     return button
@@ -122,36 +118,37 @@ class Refusal(Exception):
         self.why = why
 
 
-@dataclass(frozen=True)
-class Submission:
-    """A submission as the update processor sees it: whose it is (bot.telegram.fairness reads
-    `effective_user.id`)."""
-
-    effective_user: Any
+Belongs = Callable[[int, int], Awaitable[bool | None]]
+"""Whether a user is in a group (None: Telegram can't tell now)."""
+Submit = Callable[[int, Coroutine[None, None, None]], Awaitable[None]]
+"""Run a user's submission through the bot's fair lane (dropped past its bound)."""
 
 
 class Face:
-    """The Mini App of one application: checks initData against its token, judges by its
-    services, publishes by its bot."""
+    """The Mini App of one bot: checks initData against its token, judges by its services."""
 
-    def __init__(self, application: App, clock: Callable[[], float] | None = None) -> None:
-        self.application = application
+    def __init__(self, services: Callable[[], Services], token: str,
+                 leading: Callable[[], bool], belongs: Belongs, submit: Submit,
+                 clock: Callable[[], float] | None = None) -> None:
+        self.services = services
+        self.token = token
+        self.leading = leading
+        self.belongs = belongs
+        self.submit = submit
         self.clock = clock
-        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}  # user -> lock, users waiting
-        self._chats: dict[int, tuple[str, str | None]] = {}  # chat -> its type and title
-        self._members: dict[tuple[int, int], float] = {}  # (chat, user) -> seen a member at
+        self._turns = KeyedLocks()  # one submission of a user at a time
 
     def now(self) -> float:
         if self.clock is not None:
             return self.clock()
-        return self.application.bot_data.services.table.clock()
+        return self.services().table.clock()
 
     def admit(self, body: dict[str, Any]) -> tuple[Signed, Ticket, Round]:
         """The signed user, and the open round the request may act on; else Refusal."""
-        if self.application.bot_data.role != LEADER:  # a standby, or still starting
+        if not self.leading():  # a standby, or still starting
             raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "not ready")
         try:
-            signed = verify(body.get("init_data"), self.application.bot.token, self.now())
+            signed = verify(body.get("init_data"), self.token, self.now())
         except Unsigned as error:
             raise Refusal(HTTPStatus.FORBIDDEN, str(error)) from None
         ticket = read_ticket(body.get("round"))
@@ -162,12 +159,12 @@ class Face:
                 raise Refusal(HTTPStatus.FORBIDDEN, "the link was for another round")
         elif (ticket.chat_id, ticket.topic) != (signed.user_id, 0):
             raise Refusal(HTTPStatus.FORBIDDEN, "a private chat's page answers only there")
-        opened = self.application.bot_data.services.table.of(ticket.chat_id, ticket.topic)
-        if opened is None or opened.id != ticket.round_id:
+        record = self.services().rounds.open_round(ticket.chat_id, ticket.topic)
+        if record is None or record.id != ticket.round_id:
             raise Refusal(HTTPStatus.GONE, "over")
-        if signed.auth_date < math.floor(opened.record.started_at):
+        if signed.auth_date < math.floor(record.started_at):
             raise Refusal(HTTPStatus.FORBIDDEN, "opened before the round began")
-        return signed, ticket, opened.record
+        return signed, ticket, record
 
     def show(self, body: dict[str, Any]) -> dict[str, Any]:
         """The round for the page: its numbers, target and time left, in the user's words."""
@@ -189,86 +186,35 @@ class Face:
         judged: list[dict[str, Any]] = []
 
         async def judge() -> None:
-            async with self._turn(signed.user_id):
+            async with self._turns.held(signed.user_id):
                 judged.append(await self._judge(signed, ticket, tile.text))
 
-        processor = self.application.update_processor
-        await processor.process_update(Submission(_User(signed.user_id)), judge())
-        if not judged:  # the user's burst was past the processor's bound: dropped
+        await self.submit(signed.user_id, judge())
+        if not judged:  # the user's burst was past the lane's bound: dropped
             raise Refusal(HTTPStatus.TOO_MANY_REQUESTS, "slow down")
         return judged[0]
 
     async def _judge(self, signed: Signed, ticket: Ticket, expression: str) -> dict[str, Any]:
-        services = self.application.bot_data.services
-        chat = await self._chat(ticket)
+        services = self.services()
+        chat = services.people.chat_of(ticket.chat_id, ticket.topic)
         player = Player(signed.user_id, signed.first_name, signed.username,
                         signed.language_code)
-        outcome = await services.answers.answer(chat, player, expression, explicit=True)
-        if isinstance(outcome, Closed | Edited):  # shown in the group as a typed answer is
-            await sending.publish(self.application, ticket.chat_id, ticket.topic, outcome)
+        outcome = await services.rounds.answer(
+            chat, player, expression, explicit=True,
+            target=Target(ticket.chat_id, ticket.topic, public_only=True))
         return verdict(outcome, expression)
 
     async def _member(self, chat_id: int, user_id: int) -> None:
         """Refusal unless the user is in the group (a start parameter names any chat: a link
-        to another group's round must not let a stranger answer there), asked of Telegram at
-        most every MEMBER_SECONDS; a private chat is the user's own."""
+        to another group's round must not let a stranger answer there); what Telegram can't
+        tell grants nothing (try again). A private chat is the user's own."""
         if chat_id == user_id:
             return
-        now = self.now()
-        if now - self._members.get((chat_id, user_id), -MEMBER_SECONDS) < MEMBER_SECONDS:
-            return
-        try:
-            member = await self.application.bot.get_chat_member(chat_id, user_id)
-        except Exception as error:  # the network, or a chat gone: not now
-            log.info("could not ask Telegram about member %s of %s: %s", user_id, chat_id, error)
-            raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "try again") from None
-        if str(member.status) in GONE or getattr(member, "is_member", True) is False:
+        belongs = await self.belongs(chat_id, user_id)
+        if belongs is None:
+            raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "try again")
+        if not belongs:
             raise Refusal(HTTPStatus.FORBIDDEN, "not a member of the group")
-        if len(self._members) > 10_000:
-            self._members.clear()
-        self._members[(chat_id, user_id)] = now
-
-    async def _chat(self, ticket: Ticket) -> Chat:
-        """The chat as the services know it (its kind and title, asked of Telegram once)."""
-        known = self._chats.get(ticket.chat_id)
-        if known is None:
-            try:
-                found = await self.application.bot.get_chat(ticket.chat_id)
-                known = (str(found.type), found.title)
-            except Exception as error:  # judged all the same; the title is not needed
-                log.info("could not ask Telegram about chat %s: %s", ticket.chat_id, error)
-                known = ("private" if ticket.chat_id > 0 else "group", None)
-            self._chats[ticket.chat_id] = known
-        return Chat(ticket.chat_id, known[0], known[1], ticket.topic)
-
-    def _turn(self, user_id: int) -> _Turn:
-        return _Turn(self._locks, user_id)
-
-
-@dataclass(frozen=True)
-class _User:
-    id: int
-
-
-class _Turn:
-    """A user's lock, held while one of their submissions is judged; forgotten when nobody of
-    theirs waits (so the table holds only users with a submission in flight)."""
-
-    def __init__(self, locks: dict[int, tuple[asyncio.Lock, int]], user_id: int) -> None:
-        self.locks, self.user_id = locks, user_id
-
-    async def __aenter__(self) -> None:
-        lock, users = self.locks.get(self.user_id, (asyncio.Lock(), 0))
-        self.locks[self.user_id] = (lock, users + 1)
-        await lock.acquire()
-
-    async def __aexit__(self, *_exc: object) -> None:
-        lock, users = self.locks[self.user_id]
-        lock.release()
-        if users <= 1:
-            del self.locks[self.user_id]
-        else:
-            self.locks[self.user_id] = (lock, users - 1)
 
 
 def verdict(outcome: Outcome | None, expression: str) -> dict[str, Any]:
@@ -353,10 +299,9 @@ class PageHandler(tornado.web.StaticFileHandler):
         self.set_header("X-Content-Type-Options", "nosniff")
 
 
-def webapp_routes(application: App, clock: Callable[[], float] | None = None
+def webapp_routes(face: Face
                   ) -> list[tuple[str, type[tornado.web.RequestHandler], dict[str, Any]]]:
     """The Mini App's routes, for a tornado Application (the webhook's server, or its own)."""
-    face = Face(application, clock)
     return [
         (rf"{PREFIX}/api/round", ApiHandler, {"face": face, "act": _show}),
         (rf"{PREFIX}/api/answer", ApiHandler, {"face": face, "act": _answer}),
@@ -365,42 +310,22 @@ def webapp_routes(application: App, clock: Callable[[], float] | None = None
     ]
 
 
-def make_server(application: App, clock: Callable[[], float] | None = None
-                ) -> tornado.httpserver.HTTPServer:
+def make_server(face: Face) -> tornado.httpserver.HTTPServer:
     """The page's own server (add sockets to start it), bounded like the webhook's."""
     return tornado.httpserver.HTTPServer(
-        tornado.web.Application(webapp_routes(application, clock)), max_body_size=MAX_BODY,
+        tornado.web.Application(webapp_routes(face)), max_body_size=MAX_BODY,
         max_header_size=MAX_HEADERS, body_timeout=BODY_SECONDS,
         idle_connection_timeout=IDLE_SECONDS)
 
 
-def serve(application: App, port: int, listen: str = "127.0.0.1",
-          clock: Callable[[], float] | None = None) -> tuple[tornado.httpserver.HTTPServer, int]:
+def serve(face: Face, port: int, listen: str = "127.0.0.1"
+          ) -> tuple[tornado.httpserver.HTTPServer, int]:
     """Start the page's own server on a port (0: any free one); returns it and its port."""
-    server = make_server(application, clock)
+    server = make_server(face)
     sockets = tornado.netutil.bind_sockets(port, listen)
     server.add_sockets(sockets)
     return server, sockets[0].getsockname()[1]
 
 
-async def open_face(application: App, settings: WebappSettings | None = None) -> None:
-    """At start-up, when WEBAPP_URL is set: the deals get the Mini App's button, and, when the
-    bot polls (no webhook server to mount the routes on), the page gets its own server on
-    WEBAPP_PORT."""
-    settings = settings or read_settings()
-    if settings is None:
-        return
-    sending.open_with(application, opener(settings, application.bot.username))
-    if application.bot_data.settings.webhook_url:
-        return  # the webhook's server serves webapp_routes
-    server, port = serve(application, settings.port, settings.listen)
-    application.bot_data.web_face = server
-    log.info("Mini App page on %s:%d%s/", settings.listen, port, PREFIX)
-
-
-async def close_face(application: App) -> None:
-    sending.open_with(application, None)
-    server, application.bot_data.web_face = application.bot_data.web_face, None
-    if server is not None:
-        server.stop()
-        await server.close_all_connections()
+__all__ = ["PREFIX", "TAPPABLE", "Face", "Refusal", "Ticket", "WebappSettings", "opener",
+           "read_settings", "read_ticket", "serve", "ticket_of", "webapp_routes"]

@@ -13,7 +13,7 @@ import pytest
 from bot.play.guards.live import could_be_live
 from bot.text.html_text import visible_text
 from bot.text.i18n import LANGUAGES, texts_for
-from tests.bot.conftest import Harness
+from tests.bot.conftest import Harness, closed_outside
 
 GROUP = -7601
 EN = {"id": 761, "is_bot": False, "first_name": "Ann", "language_code": "en"}
@@ -111,7 +111,7 @@ async def deal_known_after(h: Harness, hand: tuple[int, ...]) -> None:
     current = h.services.rounds.open_round(GROUP)
     if current is not None:
         await h.stores.rounds.close_round(current.id, "revealed", h.services.rounds.clock())
-        h.services.table.close(current)
+        closed_outside(h.services, current)
     await deal_known(h, hand)
 
 

@@ -59,7 +59,8 @@ async def test_a_deal_whose_message_id_was_lost_is_shown_again_at_start(
         assert again.text.startswith("3 3 8 8")
         stored = await bot.stores.rounds.get_round(made.id)
         assert stored is not None and stored.message_id == again.message_id
-        assert bot.services.rounds.is_deal(GROUP, again.message_id)
+        held = bot.services.table.get(GROUP)
+        assert held is not None and held.is_deal(again.message_id)
 
 
 async def test_a_player_hears_back_when_the_database_stays_busy(harness: Harness,

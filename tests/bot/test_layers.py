@@ -1,8 +1,10 @@
 """The layers of bot/ as its folders name them, checked on every import statement.
 
-Imports run one way: the Telegram face (bot.telegram) -> the game services (bot.play) -> stores,
-words, runtime and the solver; only `python -m bot` knows the demo. python-telegram-bot is the
-face's business alone, and its JobQueue belongs to bot.telegram.jobs.
+Imports run one way: a face (bot.telegram, bot.webapp) -> the game services (bot.play) -> words,
+runtime and the solver; only play reaches the stores, and the two faces never import each other:
+the composition root (bot.wiring) puts them together. Only `python -m bot` knows the demo.
+python-telegram-bot is the Telegram face's business alone, and its JobQueue belongs to
+bot.telegram.jobs. The games only decide: bot.play.games imports no words, store or runtime.
 """
 
 from __future__ import annotations
@@ -21,15 +23,19 @@ MAY_IMPORT = {
     "bot.runtime": {"solver"},
     "bot.store": set(),
     "bot.play": {"bot.store", "bot.text", "bot.runtime", "solver"},
-    # the chat face starts the Mini App's (lifecycle: its own server when polling)
-    "bot.telegram": {"bot.play", "bot.store", "bot.text", "bot.runtime", "solver", "bot.webapp"},
-    # the Mini App: a face of its own, publishing a win by the chat face's one send path
-    "bot.webapp": {"bot.play", "bot.store", "bot.text", "bot.runtime", "solver", "bot.telegram"},
-    "bot.demo": {"bot.telegram", "bot.webapp", "bot.text", "bot.runtime"},
-    "bot.__main__": {"bot.telegram", "bot.webapp", "bot.runtime", "bot.demo"},
+    "bot.play.games": {"solver"},  # the rules decide: no words, no store, no pool
+    # the two faces: each over play, neither over the other nor over the stores
+    "bot.telegram": {"bot.play", "bot.text", "bot.runtime", "solver"},
+    "bot.webapp": {"bot.play", "bot.text", "bot.runtime", "solver"},
+    # the composition root: opens the stores and the pool, builds play, mounts both faces
+    "bot.wiring": {"bot.play", "bot.store", "bot.text", "bot.runtime", "solver", "bot.telegram",
+                   "bot.webapp"},
+    "bot.demo": {"bot.telegram", "bot.webapp", "bot.wiring", "bot.text", "bot.runtime"},
+    "bot.__main__": {"bot.telegram", "bot.webapp", "bot.runtime", "bot.demo", "bot.wiring"},
     "solver": set(),
 }
 TELEGRAM_USERS = ("bot.telegram", "bot.demo", "bot.__main__")
+FACES = ("bot.telegram", "bot.webapp")
 
 
 def module_name(path: Path) -> str:
@@ -60,14 +66,40 @@ def layer_of(module: str) -> str | None:
 SOURCES = sorted([*(ROOT / "bot").rglob("*.py"), *(ROOT / "solver").rglob("*.py")])
 
 
+def climbs(module: str, imported: str) -> bool:
+    """Whether `module` importing `imported` breaks the layers (a layer's sub-layer, like
+    bot.play.games in bot.play, may import only what its own entry allows, and itself)."""
+    own, other = layer_of(module), layer_of(imported)
+    assert own is not None, f"{module} is in no layer"
+    if other is None or other == own or imported == "bot":
+        return False
+    if own.startswith(other + "."):  # a sub-layer importing its parent layer
+        return True
+    return other not in MAY_IMPORT[own] and not other.startswith(own + ".")
+
+
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: module_name(p))
 def test_imports_run_down_the_layers(path: Path):
-    own = layer_of(module_name(path))
-    assert own is not None, f"{module_name(path)} is in no layer"
     for imported in imports(path):
-        other = layer_of(imported)
-        if other is not None and other != own and imported != "bot":
-            assert other in MAY_IMPORT[own], f"{module_name(path)} imports {imported}"
+        assert not climbs(module_name(path), imported), \
+            f"{module_name(path)} imports {imported}"
+
+
+def test_the_rule_catches_what_it_forbids():
+    """The check itself: a face importing the other face, a face importing a store, a game's
+    rules importing words or the pool, each a climb; what the layers allow is none."""
+    assert climbs("bot.telegram.handlers", "bot.webapp.server")
+    assert climbs("bot.webapp.server", "bot.telegram.sending")
+    assert climbs("bot.telegram.app", "bot.store.protocols")
+    assert climbs("bot.webapp.server", "bot.store.records")
+    assert climbs("bot.play.games.rules", "bot.text.i18n")
+    assert climbs("bot.play.games.rules", "bot.runtime.pool")
+    assert climbs("bot.play.games.rules", "bot.store.records")
+    assert climbs("bot.play.games.rules", "bot.play.round.table")
+    assert not climbs("bot.play.games.rules", "bot.play.games.records")
+    assert not climbs("bot.play.round.service", "bot.play.games.rules")
+    assert not climbs("bot.wiring", "bot.telegram.app") and not climbs("bot.wiring",
+                                                                        "bot.webapp.server")
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: module_name(p))

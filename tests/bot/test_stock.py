@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.play.chats.people import Chat, Player
-from bot.play.dealing.analyses import ANALYSES, Analyses
+from bot.play.dealing.analyses import Analyses
 from bot.play.dealing.stock import COSTLY_MOST, FIRST_SIZE, Stock
 from bot.play.games import GAMES, Analysis, PlayOptions
 from bot.play.games.twentyfour import ready, solutions
@@ -99,9 +99,9 @@ async def test_hints_and_the_end_read_the_deals_analysis(stores: Stores, pool: S
     dealt = await services.rounds.play(GROUP, ANN, "24")
     current = dealt.round
     assert current is not None
-    assert ANALYSES.known("24", current.hand, current.target) is not None
+    assert services.rounds.analyses.known("24", current.hand, current.target) is not None
     lanes.closed = True  # from here, any solver work fails the test
-    hint = await services.hints.hint(GROUP, ANN)
+    hint = await services.rounds.hint(GROUP, ANN)
     assert hint.reaction == "👌" and isinstance(hint, Edited)
     revealed = await services.rounds.reveal(GROUP, ANN)
     assert isinstance(revealed, Closed) and "= 24" in revealed.text
@@ -114,14 +114,14 @@ async def test_a_round_without_its_analysis_gets_one_in_the_heavy_lane(
     for game in ("24", "countdown", "yahtzee"):
         current = (await services.rounds.play(GROUP, BEN, game)).round
         assert current is not None
-        ANALYSES.forget((game, current.hand, current.target))  # as after a restart
+        services.rounds.analyses.forget((game, current.hand, current.target))  # a restart
         lanes.calls.clear()
         assert isinstance(await services.rounds.reveal(GROUP, BEN), Closed)
         assert ("heavy", "analyse") in lanes.calls
 
 
-def test_the_memo_of_analyses_is_bounded_by_solutions_held():
-    memo = Analyses(kept=10)
+def test_the_memo_of_analyses_is_bounded_by_solutions_held(pool: SolverPool):
+    memo = Analyses(pool, kept=10)
     memo.keep("24", (1, 2, 3, 4), 24, Analysis(solutions=("a",) * 6))
     memo.keep("24", (3, 3, 8, 8), 24, Analysis(solutions=("b",)))
     assert memo.held == 9 and memo.known("24", (1, 2, 3, 4), 24) is not None

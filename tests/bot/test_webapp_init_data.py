@@ -11,7 +11,7 @@ from urllib.parse import parse_qsl, urlencode
 import pytest
 
 from bot.webapp.init_data import Unsigned, sign, user_fields, verify
-from tests.bot.conftest import Harness
+from tests.bot.conftest import Harness, closed_outside
 from tests.bot.webapp_support import (
     ANN,
     GROUP,
@@ -122,7 +122,7 @@ async def test_a_link_to_a_round_over_is_refused_after_the_next_deal(harness: Ha
     first = await deal_known(harness, (8, 3, 8, 3))
     data = signed_for(ANN, first, harness.telegram.token)
     await harness.stores.rounds.close_round(first.id, "revealed", harness.services.rounds.clock())
-    harness.services.table.close(first)
+    closed_outside(harness.services, first)
     second = await deal_known(harness, (8, 3, 8, 3))
     sent_before = len([s for s in harness.telegram.sent if s.chat_id == GROUP])
     async with page_server(harness) as base:

@@ -1,7 +1,7 @@
 """The leader's lease on a real server: one leader at a time; a lease not renewed runs out and a
 standby takes it over with the next epoch; a write from an ended epoch fails in its own
 statement (the fence), and so does the gate before a send; and the start-up of
-bot.telegram.lifecycle over it, a standby waiting in post_init and taking over from a leader
+bot.wiring over it, a standby waiting in post_init and taking over from a leader
 that stopped renewing."""
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ from bot.runtime.health import LEADER, STANDBY, heartbeat_path, heartbeat_role
 from bot.store.postgres import PostgresLeader, open_postgres
 from bot.store.postgres.connection import FENCED, Database
 from bot.store.postgres.leader import RENEW, LeaseLost
-from bot.telegram.context import BotData
-from bot.telegram.lifecycle import take_lead
+from bot.wiring import build_bot
 from tests.postgres import PostgresServer, new_database
 
 CHECK = 0.2  # seconds between a standby's tries, quick for the tests
@@ -196,13 +195,14 @@ async def test_every_table_is_fenced(url):
 
 
 def application(url: str, folder: Path, lost: list[str]) -> types.SimpleNamespace:
-    """What take_lead and watch_lead use of an Application: bot_data, and a stop."""
+    """A bot as take_lead and watch_lead use it: its lease, its bot data, and a stop."""
     config = Config(token="1:x", database_path=folder / "bot.sqlite3", database_url=url,
                     lead_check=CHECK, lease_seconds=LEASE)
     stopped = asyncio.Event()
-    data = BotData()
-    data.config, data.leader, data.stop = config, lease(url, lost), stopped.set
-    return types.SimpleNamespace(bot_data=data, stopped=stopped,
+    bot = build_bot(config, webapp=None)
+    bot.leader = lease(url, lost)
+    bot.application.bot_data.stop = stopped.set
+    return types.SimpleNamespace(bot=bot, bot_data=bot.application.bot_data, stopped=stopped,
                                  beat=heartbeat_path(config.database_path))
 
 
@@ -211,31 +211,31 @@ async def test_a_standby_waits_then_takes_over_from_a_leader_that_stopped_renewi
     lost: list[str] = []
     first = application(url, tmp_path / "first", lost)
     second = application(url, tmp_path / "second", [])
-    await take_lead(first)  # type: ignore[arg-type]
+    await first.bot.take_lead()
     assert first.bot_data.role == LEADER and heartbeat_role(first.beat) == LEADER
-    waiting = asyncio.create_task(take_lead(second))  # type: ignore[arg-type]
+    waiting = asyncio.create_task(second.bot.take_lead())
     await until(lambda: asyncio.sleep(0, heartbeat_role(second.beat) == STANDBY))
     await asyncio.sleep(2 * LEASE)
     assert not waiting.done()  # the leader renews: the standby waits
-    first.bot_data.lead_watch.cancel()  # the leader freezes: renewals stop
+    first.bot.lead_watch.cancel()  # the leader freezes: renewals stop
     await asyncio.wait_for(waiting, 30)
     assert second.bot_data.role == LEADER and heartbeat_role(second.beat) == LEADER
     with pytest.raises(LeaseLost):
-        first.bot_data.leader.check()  # the old one, waking, sends nothing
+        first.bot.leader.check()  # the old one, waking, sends nothing
     assert len(lost) == 1
-    second.bot_data.lead_watch.cancel()
+    second.bot.lead_watch.cancel()
     for app in (first, second):
-        await app.bot_data.leader.close()
+        await app.bot.leader.close()
 
 
 async def test_the_lead_watch_stops_nothing_while_the_lease_is_renewed(url, tmp_path):
     only = application(url, tmp_path, [])
-    await take_lead(only)  # type: ignore[arg-type]
+    await only.bot.take_lead()
     await asyncio.sleep(3 * LEASE)
-    assert not only.stopped.is_set() and not only.bot_data.lead_watch.done()
-    only.bot_data.leader.check()
-    only.bot_data.lead_watch.cancel()
-    await only.bot_data.leader.close()
+    assert not only.stopped.is_set() and not only.bot.lead_watch.done()
+    only.bot.leader.check()
+    only.bot.lead_watch.cancel()
+    await only.bot.leader.close()
 
 
 async def test_renewals_stop_and_the_lead_ends_when_the_lease_went_stale(url):

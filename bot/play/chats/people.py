@@ -75,6 +75,13 @@ class People:
             await self.store.remember_user(player.id, player.first_name, player.username)
             self._users[player.id] = (player.first_name, player.username)
 
+    def chat_of(self, chat_id: int, topic: int = 0) -> Chat:
+        """A chat as this process knows it (its kind and title, when it was seen), for a face
+        that names a chat without a message from it (a Mini App's page). Telegram gives private
+        chats the user's id, positive, and groups negative ids, so the kind is known anyway."""
+        kind, title = self._chats.get(chat_id, ("private" if chat_id > 0 else "group", None))
+        return Chat(chat_id, kind, title, topic)
+
     def forget(self, user_id: int) -> None:
         """A person was deleted from the stores (/forget): their name, and their private
         chat's language, go from memory too (they are stored afresh if they come back)."""

@@ -21,9 +21,10 @@ from bot.play.daily.puzzle import (
     seconds_left,
     streaks,
 )
-from bot.play.games import GAMES
+from bot.play.games.records import Right
 from bot.play.games.twentyfour import GAME, judge
 from bot.play.guards.live import LivePuzzles
+from bot.play.words import WORDS
 from bot.store.daily_store import DailyResult, DailyStore
 from bot.store.records import Round
 from bot.text import markup
@@ -81,8 +82,8 @@ class Daily:
         if done is not None:
             return DailyReply(await self._solved(texts, done, now))
         verdict = judge(text, hand, TARGET, True)  # in the loop, as a round's answers are
-        if verdict.kind != "right":
-            return DailyReply(texts("daily_wrong", why=GAMES[GAME].verdict_text(
+        if not isinstance(verdict, Right):
+            return DailyReply(texts("daily_wrong", why=WORDS[GAME].verdict_text(
                 verdict, _as_round(chat, hand, day, texts), texts)))
         await self.people.remember(chat, player)
         seen = self._seen.get(player.id)

@@ -1,31 +1,30 @@
 """The memo of puzzles' analyses (solutions, hint steps, best answers): kept when a round is dealt
 with one, or worked out in the heavy lane for a round that came without one. Pure results of the
-puzzle, so one memo serves every chat."""
+puzzle, so one memo serves every chat: built once at start-up (bot.play.services) and handed to
+whoever reads it."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import TYPE_CHECKING
 
+from bot.play.games import GAMES
 from bot.play.games.records import Analysis
 from bot.runtime.pool import ROUND_WORK, SolverPool
-from bot.store.records import Round
 
-if TYPE_CHECKING:
-    from bot.play.games.rules import Rules
+Key = tuple[str, tuple, int]  # game, hand, target
 
 
 class Analyses:
     """The analyses of the puzzles being played, by game, hand and target: kept when a round is
     dealt with one (`keep`), or worked out in the heavy lane, ahead of the questions waiting
-    there, for a round that came without one (dealt before a restart). Pure results of the
-    puzzle, so one memo serves every chat; the oldest go once more than `kept` solutions (a
-    six-number hand may have 1,500) are held."""
+    there, for a round that came without one (dealt before a restart). The oldest go once more
+    than `kept` solutions (a six-number hand may have 1,500) are held."""
 
-    def __init__(self, kept: int = 200_000) -> None:
+    def __init__(self, pool: SolverPool, kept: int = 200_000) -> None:
+        self.pool = pool
         self.kept = kept
         self.held = 0
-        self._known: OrderedDict[tuple[str, tuple, int], Analysis] = OrderedDict()
+        self._known: OrderedDict[Key, Analysis] = OrderedDict()
 
     def keep(self, game: str, hand: tuple, target: int, analysis: Analysis) -> None:
         key = (game, hand, target)
@@ -35,7 +34,7 @@ class Analyses:
         while self.held > self.kept and len(self._known) > 1:
             self.forget(next(iter(self._known)))
 
-    def forget(self, key: tuple[str, tuple, int]) -> None:
+    def forget(self, key: Key) -> None:
         gone = self._known.pop(key, None)
         if gone is not None:
             self.held -= _weight(gone)
@@ -43,17 +42,15 @@ class Analyses:
     def known(self, game: str, hand: tuple, target: int) -> Analysis | None:
         return self._known.get((game, hand, target))
 
-    async def of(self, pool: SolverPool, rules: Rules, round_: Round) -> Analysis:
-        found = self.known(round_.game, round_.hand, round_.target)
+    async def of(self, game: str, hand: tuple, target: int) -> Analysis:
+        """The puzzle's analysis, worked out in the heavy lane when it is not known."""
+        found = self.known(game, hand, target)
         if found is None:
-            found = await pool.run_heavy(rules.analyser(), round_.hand, round_.target,
-                                         rank=ROUND_WORK)
-            self.keep(round_.game, round_.hand, round_.target, found)
+            found = await self.pool.run_heavy(GAMES[game].analyser(), hand, target,
+                                              rank=ROUND_WORK)
+            self.keep(game, hand, target, found)
         return found
 
 
 def _weight(analysis: Analysis) -> int:
     return 1 + len(analysis.solutions)
-
-
-ANALYSES = Analyses()

@@ -18,14 +18,15 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from bot.play.arguments import SolveRequest, UsageError, read_solve, usage_problem
-from bot.play.dealing.analyses import ANALYSES
-from bot.play.games.countdown import best, best_text
+from bot.play.dealing.analyses import Analyses
+from bot.play.games.countdown import best
 from bot.play.games.twentyfour import GAME, solutions
-from bot.play.games.yahtzee import table_text
 from bot.play.guards.live import EVERYONE, LivePuzzles, could_be_live
 from bot.play.guards.permissions import MemberCheck
 from bot.play.guards.throttle import Ticket, WorkBudget
 from bot.play.solving.paging import Page, page_of
+from bot.play.words.countdown import best_text
+from bot.play.words.yahtzee import table_text
 from bot.runtime.pool import SolverPool, SolverTimeout, timed
 from bot.text import markup
 from bot.text.html_text import visible_text
@@ -73,10 +74,11 @@ class InlineResults:
 class Solving:
     """One instance for the whole bot, built at start-up."""
 
-    def __init__(self, pool: SolverPool, timeout: float,
+    def __init__(self, pool: SolverPool, timeout: float, analyses: Analyses | None = None,
                  budget: WorkBudget | None = None, live: LivePuzzles | None = None) -> None:
         self.pool = pool
         self.timeout = timeout
+        self.analyses = analyses or Analyses(pool)
         self.budget = budget or WorkBudget()
         self.live = live or LivePuzzles()
         self._cache: OrderedDict[tuple[tuple[int, ...], int], list[str]] = OrderedDict()
@@ -161,7 +163,7 @@ class Solving:
                         timeout: float | None = None, asker: Asker | None = None) -> list[str]:
         """The distinct solutions, from a round's analysis or the cache when this hand was
         dealt or asked lately (free)."""
-        dealt = ANALYSES.known(GAME, tuple(numbers), target)
+        dealt = self.analyses.known(GAME, tuple(numbers), target)
         if dealt is not None:
             return list(dealt.solutions)
         key = (tuple(sorted(numbers)), target)

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import asyncpg
 import pytest
@@ -29,10 +30,13 @@ from bot.demo.emulator import BotApiEmulator
 from bot.runtime.backup import (
     DUMP_SUFFIX,
     PREFIX,
+    RESTORE_BEGIN,
+    RESTORE_END,
     BackupError,
     backup_postgres,
     restore_postgres,
 )
+from bot.store.postgres import PostgresLeader
 from solver import solve
 from tests.conftest import ROOT
 from tests.e2e.test_bot_process import ANN, GROUP, hand_of
@@ -304,3 +308,50 @@ async def test_a_failed_backup_or_restore_leaves_nothing_behind(postgres_server,
     [refused] = [call for call in calls if call["password"] == "wrong"]
     assert "wrong" not in refused["cmdline"]
     no_password_anywhere([call for call in calls if call is not refused])
+
+
+SHELL_RESTORE = ROOT / "deploy" / "restore-postgres.sh"
+
+
+def test_the_shell_restore_is_the_python_one_word_for_word():
+    """Compose's backup container has psql and pg_restore but no Python: the same SQL in sh."""
+    script = SHELL_RESTORE.read_text(encoding="utf-8")
+    assert f"<<'BEGIN_SQL'{RESTORE_BEGIN}BEGIN_SQL" in script
+    assert f"<<'END_SQL'{RESTORE_END}END_SQL" in script
+
+
+def shell_restore(tools: Path, url: str, dump: Path) -> subprocess.CompletedProcess[str]:
+    """deploy/restore-postgres.sh as compose's backup service runs it: libpq's variables."""
+    parts = urlsplit(url)
+    return subprocess.run(["sh", str(SHELL_RESTORE), str(dump)], capture_output=True,
+                          text=True, timeout=120, env=tool_env(
+                              tools, PGHOST=parts.hostname or "", PGPORT=str(parts.port),
+                              PGUSER=parts.username or "", PGPASSWORD=parts.password or "",
+                              PGDATABASE=parts.path.lstrip("/")))
+
+
+async def test_the_shell_restore_restores_and_refuses_while_a_bot_holds_the_database(
+        postgres_server, tools, tmp_path, monkeypatch):
+    url = await guarded_database(postgres_server)
+    await asyncpg_execute(url, "CREATE TABLE kept (x integer); INSERT INTO kept VALUES (1)")
+    monkeypatch.setenv("PATH", tool_env(tools)["PATH"])
+    monkeypatch.setenv("TOOL_RECORD", str(tools / "record.jsonl"))
+    made = backup_postgres(url, tmp_path / "backups")
+    await asyncpg_execute(url, "INSERT INTO kept VALUES (2)")
+    bot = PostgresLeader(url, on_lost=lambda why: None)
+    await bot.hold()  # what every bot process's lease session holds from its start
+    try:
+        done = await asyncio.to_thread(shell_restore, tools, url, made)
+        assert done.returncode != 0 and "bot processes hold" in done.stderr, done.stderr
+        assert await fetch(url, "SELECT x FROM kept ORDER BY x") == [(1,), (2,)]
+    finally:
+        await bot.close()
+    broken = tmp_path / "broken.dump"
+    broken.write_bytes(made.read_bytes()[: made.stat().st_size // 2])
+    done = await asyncio.to_thread(shell_restore, tools, url, broken)
+    assert done.returncode != 0 and "changed nothing" in done.stderr
+    assert await fetch(url, "SELECT x FROM kept ORDER BY x") == [(1,), (2,)]
+    done = await asyncio.to_thread(shell_restore, tools, url, made)
+    assert done.returncode == 0, done.stderr
+    assert await fetch(url, "SELECT x FROM kept ORDER BY x") == [(1,)]
+    no_password_anywhere(recorded(tools))

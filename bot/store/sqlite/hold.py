@@ -30,8 +30,8 @@ def hold(database: Path | str) -> int | None:
     if str(database) == ":memory:":
         return None
     path = hold_path(Path(database))
-    try:
-        descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:  # read-only is enough for flock: the file may be the restoring user's
+        descriptor = os.open(path, os.O_RDONLY | os.O_CREAT, 0o644)
     except OSError as error:
         raise DatabaseUnavailable(
             f"cannot open the database {database}: {error.strerror}: {path} (the database's "

@@ -212,9 +212,13 @@ def english_of(english: Catalog, key: str) -> str:
 
 
 def new_po(language: str) -> PoCatalog:
+    name = locale_of(language).english_name
     po = PoCatalog(locale=str(locale_of(language)), domain=DOMAIN, project="Twenty-Four",
-                   fuzzy=False, header_comment=f"# {locale_of(language).english_name} messages "
-                   "of the Twenty-Four bot (docs/translating.md).\n#")
+                   version="1", msgid_bugs_address="the project's issue tracker",
+                   last_translator="Twenty-Four translators", language_team=name, fuzzy=False,
+                   header_comment=f"# {name} messages of the Twenty-Four bot "
+                   "(docs/translating.md).\n#")
+    po.revision_date = po.creation_date
     po.mime_headers = [*po.mime_headers, ("Plural-Forms", gettext_plural_forms(language))]
     return po
 

@@ -238,6 +238,8 @@ def updated(language: str, old: PoCatalog | None, english: Catalog) -> PoCatalog
     empty), the translations kept, a translation whose English has changed since marked fuzzy,
     a private wording kept while its message lives, the comments and header refreshed."""
     po = new_po(language)
+    if old is not None:  # as msgmerge does: an update is not a translator's revision
+        po.creation_date, po.revision_date = old.creation_date, old.revision_date
     kept = {forms(message.id)[0]: message for message in old or () if message.id}
     width = len(plural_categories(language))
     for key in english.notes:

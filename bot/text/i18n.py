@@ -160,12 +160,15 @@ class Texts:
                              for language in LANGUAGES], "list_or")
 
 
-TEXTS = {(language, private): Texts(language, private)
-         for language in LANGUAGES for private in (False, True)}
+@cache
+def _texts(language: str, private: bool) -> Texts:
+    """Built the first time a language is asked for: the solver's worker processes import this
+    module with the games' code and never read a catalog."""
+    return Texts(language, private)
 
 
 def texts_for(language: str | None, private: bool = False) -> Texts:
     """The messages of a language (the nearest one to a tag it does not know, else the default
     one), for a private chat or a group."""
-    found = TEXTS.get((language or DEFAULT_LANGUAGE, private))
-    return found or TEXTS[language_of(language), private]
+    known = language if language in LANGUAGES else language_of(language)
+    return _texts(known, private)

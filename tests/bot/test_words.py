@@ -14,6 +14,7 @@ import pytest
 
 from bot.demo.emulator import BotApiEmulator
 from bot.runtime.pool import SolverPool
+from bot.text.catalogs import read_catalog
 from bot.text.i18n import LANGUAGES, PRIVATE, Texts, language_of, parse_language, texts_for
 from solver import solve
 from tests.bot.conftest import Harness, make_config, running
@@ -98,7 +99,7 @@ def test_private_chats_are_worded_as_such():
 
 def test_lang_accepts_language_tags_and_names():
     for tag in ("zh", "ZH", "zh-CN", "zh_CN", "zh-Hans", "zh-hans-cn", "ZH_cn", "zh-SG", "中文",
-                "简体中文", "Chinese"):
+                "简体中文", "Chinese", "Simplified Chinese", "chino simplificado"):
         assert parse_language(tag) == "zh", tag
     for tag in ("zh-TW", " zh-TW ", "zh-HK", "zh_Hant", "zh-hant", "繁體中文",
                 "Traditional Chinese"):
@@ -266,10 +267,13 @@ UNTRANSLATED = {"Yahtzee", "BotFather", "Disable", "UVa", "UTC", "easy", "medium
 
 
 def english_words(language: str) -> set[str]:
-    """Words of three letters or more the English catalog has and the language's does not."""
-    def words(messages: dict[str, str]) -> set[str]:
-        return set(re.findall(r"[A-Za-z]{3,}", " ".join(messages.values())))
-    return words(texts_for("en").messages) - words(texts_for(language).messages) - UNTRANSLATED
+    """Words of three letters or more the English catalog has and the language's own catalog
+    (without English standing in for what it lacks) does not."""
+    def words(language: str) -> set[str]:
+        catalog = read_catalog(language)
+        written = [*catalog.messages.values(), *(" ".join(f) for f in catalog.plurals.values())]
+        return set(re.findall(r"[A-Za-z]{3,}", " ".join(written)))
+    return words("en") - words(language) - UNTRANSLATED
 
 
 def english_left(language: str, shown: str) -> set[str]:

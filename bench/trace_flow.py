@@ -28,7 +28,7 @@ from bot.runtime.pool import SolverPool
 from bot.telegram.app import build_application, on_startup
 
 try:  # where the stock lives moved with issue 23
-    from bot.play.deals.stock import Stock
+    from bot.play.dealing.stock import Stock
 except ImportError:  # an older checkout
     from bot.play.stock import Stock  # type: ignore[no-redef]
 

@@ -9,27 +9,39 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from bot.play.community import Community, build_community
-from bot.play.deals.dealer import Dealer
-from bot.play.deals.solving import Solving
-from bot.play.deals.stock import Stock
+from bot.play.chats.people import People
+from bot.play.chats.places import Places
+from bot.play.chats.settings import ChatSettings, Settings
+from bot.play.community.privacy import Privacy
+from bot.play.community.standings import Standings
+from bot.play.daily.daily import Daily
+from bot.play.dealing.dealer import Dealer
+from bot.play.dealing.stock import Stock
 from bot.play.games.batches import DEAL_SECONDS
 from bot.play.guards.throttle import WorkBudget
 from bot.play.matches.matches import DEFAULT_ROUNDS, PAUSE, Matches
-from bot.play.people import People
-from bot.play.places import Places
+from bot.play.ports import Scheduler
 from bot.play.round.answers import Answers
 from bot.play.round.events import Closings
 from bot.play.round.hints import Hints
 from bot.play.round.recovery import Recovery
 from bot.play.round.rounds import DEFAULT_SECONDS, Rounds
 from bot.play.round.table import RoundTable
-from bot.play.scheduler import Scheduler
-from bot.play.settings import ChatSettings, Settings
+from bot.play.solving.solving import Solving
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
 
 SOLVE_TIMEOUT = 10.0
+
+
+@dataclass(frozen=True)
+class Community:
+    """The services that answer about people rather than about one round: the boards, each
+    player's record, the daily puzzle, and what a person or a group admin may delete."""
+
+    standings: Standings
+    daily: Daily
+    privacy: Privacy
 
 
 @dataclass(frozen=True)
@@ -69,6 +81,12 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler, *,
                     reads_group_messages=reads_group_messages, settings=settings)
     matches = Matches(stores.matches, stores.people, people, rounds, table, scheduler,
                       closings, pause)
+    # the daily puzzle is live in the table's live puzzles (what /solve and inline refuse), and
+    # the dealer deals no hand that reaches it
+    daily = Daily(stores.daily, people, table.live, clock)
+    dealer.keep_daily_back(table.live)
+    community = Community(standings=Standings(stores.scores, people, clock), daily=daily,
+                          privacy=Privacy(stores.forgetting, people, daily, clock))
     return Services(
         people=people, table=table, rounds=rounds,
         hints=Hints(stores.rounds, people, table, pool, rounds),
@@ -76,6 +94,6 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler, *,
         recovery=Recovery(stores.rounds, people, table, pool, rounds),
         matches=matches,
         places=Places(stores.rounds, people, table, scheduler, rounds, matches),
-        community=build_community(stores, people, table, dealer, pool, clock),
+        community=community,
         solving=Solving(pool, solve_timeout, budget, table.live),
         settings=settings)

@@ -14,8 +14,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.error import TelegramError
 
 from bot.play.arguments import UsageError, read_arguments
-from bot.play.board_arguments import read_board
-from bot.play.privacy import Asked
+from bot.play.community.boards import read_board
+from bot.play.community.privacy import Asked
 from bot.telegram.buttons import notify
 from bot.telegram.context import Context
 from bot.telegram.handlers import usage

@@ -25,9 +25,9 @@ from bot.play.arguments import (
     read_yahtzee_request,
     usage_text,
 )
-from bot.play.help import help_text
+from bot.play.chats.settings import Panel
 from bot.play.round.outcomes import Closed, Refused
-from bot.play.settings import Panel
+from bot.play.words.help import help_text
 from bot.store.outage import Outage, out_of_reach
 from bot.telegram import keyboards
 from bot.telegram.context import Context

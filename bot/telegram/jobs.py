@@ -12,9 +12,9 @@ from pathlib import Path
 
 from telegram.ext import Job, JobQueue
 
+from bot.play.ports import NEXT_DEAL, ROUND_END, WARNING, Alarm
 from bot.play.round.outcomes import Outcome
 from bot.play.round.status import STATUS
-from bot.play.scheduler import NEXT_DEAL, ROUND_END, WARNING, Alarm
 from bot.runtime.health import HEARTBEAT_SECONDS, heartbeat_job
 from bot.store.stores import Stores
 from bot.telegram.context import App, Context
@@ -32,7 +32,7 @@ def job_name(kind: str, chat_id: int, topic: int = 0) -> str:
 
 
 class JobScheduler:
-    """The scheduler port (bot.play.scheduler) on the application's JobQueue."""
+    """The scheduler port (bot.play.ports) on the application's JobQueue."""
 
     def __init__(self, queue: JobQueue[Context] | None) -> None:
         assert queue is not None, "python-telegram-bot[job-queue] is not installed"

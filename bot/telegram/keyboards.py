@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.play.arguments import SolveRequest, parse_solve
+from bot.play.chats.settings import Panel
 from bot.play.round import outcomes
-from bot.play.settings import Panel
 from bot.text.i18n import Texts
 
 DATA_LIMIT = 64  # bytes of callback_data, Telegram's limit

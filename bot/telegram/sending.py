@@ -21,8 +21,8 @@ from typing import TypeVar
 from telegram import Bot, InlineKeyboardMarkup, Message, Update
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, TelegramError
 
-from bot.play.deals.paging import Page
 from bot.play.round.outcomes import Closed, Dealt, Edited, Marked, Outcome, Refused, Said
+from bot.play.solving.paging import Page
 from bot.store.records import Round
 from bot.telegram import keyboards
 from bot.telegram.context import App, Context

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from telegram import Message, Update
 
-from bot.play.deals.solving import Asker
+from bot.play.chats.people import Chat, Player
 from bot.play.guards.permissions import AdminCheck, MemberCheck
-from bot.play.people import Chat, Player
 from bot.play.services import Services
+from bot.play.solving.solving import Asker
 from bot.telegram.context import Context
 from bot.text.i18n import Texts
 

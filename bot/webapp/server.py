@@ -40,7 +40,7 @@ import tornado.httpserver
 import tornado.netutil
 import tornado.web
 
-from bot.play.people import Chat, Player
+from bot.play.chats.people import Chat, Player
 from bot.play.round.outcomes import Closed, Edited, Marked, Outcome, Said
 from bot.runtime.health import LEADER
 from bot.store.records import Round

@@ -17,8 +17,8 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.demo.emulator import BotApiEmulator
-from bot.play import daily_puzzle
-from bot.play.scheduler import NEXT_DEAL, ROUND_END, WARNING, Alarm
+from bot.play.daily import puzzle as daily_puzzle
+from bot.play.ports import NEXT_DEAL, ROUND_END, WARNING, Alarm
 from bot.play.services import Services, build_services
 from bot.runtime.config import Config
 from bot.runtime.pool import SolverPool

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.demo.emulator import BotApiEmulator
-from bot.play.people import Chat, Player
+from bot.play.chats.people import Chat, Player
 from bot.play.round.table import LATE_WITHIN
 from bot.play.services import Services
 from bot.runtime.pool import SolverPool

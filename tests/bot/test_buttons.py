@@ -11,8 +11,8 @@ import pytest
 from telegram import Update
 
 from bot.demo.emulator import CallbackAnswer
-from bot.play.deals.paging import page_count
 from bot.play.games import Deal
+from bot.play.solving.paging import page_count
 from bot.telegram import keyboards, lifecycle
 from bot.text.html_text import visible_text
 from bot.text.i18n import LANGUAGES, Texts, catalog

@@ -239,8 +239,8 @@ async def test_postgres_prepares_the_new_statements(postgres_url: str) -> None:
 
 async def test_the_services_forget_and_reset_on_both_backends(stores: Stores, pool) -> None:
     """/daily, /forget and /resetscores as the services do them, over each backend."""
-    from bot.play.daily_puzzle import daily_hand, day_of
-    from bot.play.people import Chat, Player
+    from bot.play.chats.people import Chat, Player
+    from bot.play.daily.puzzle import daily_hand, day_of
     from solver import solve
     from tests.bot.conftest import Clock, new_services
 

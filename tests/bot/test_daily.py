@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 import time
 
-from bot.play.daily_puzzle import daily_hand, day_of, day_start, streaks
-from bot.play.daily_puzzle import daily_hands as every_daily_hand  # the real one: see conftest
+from bot.play.daily.puzzle import daily_hand, day_of, day_start, streaks
+from bot.play.daily.puzzle import daily_hands as every_daily_hand  # the real one: see conftest
 from bot.play.guards.live import EVERYONE, LivePuzzles
 from bot.store.records import Round
 from bot.text import markup
@@ -50,7 +50,7 @@ def test_every_day_has_its_own_medium_hand_and_keeps_it():
 
 
 def test_the_table_of_hands_is_what_the_rule_makes():
-    from bot.play.daily_puzzle import eligible_hands
+    from bot.play.daily.puzzle import eligible_hands
 
     assert every_daily_hand() == eligible_hands() and len(every_daily_hand()) == 451
 
@@ -69,7 +69,7 @@ def test_the_hands_do_not_depend_on_the_process():
     import subprocess
     import sys
 
-    code = "from bot.play.daily_puzzle import daily_hand; print(daily_hand('2026-11-24'))"
+    code = "from bot.play.daily.puzzle import daily_hand; print(daily_hand('2026-11-24'))"
     made = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, env={"PYTHONHASHSEED": "123"})
     assert made.stdout.strip() == str(daily_hand("2026-11-24", every_daily_hand()))
@@ -236,7 +236,7 @@ async def test_a_group_is_never_shown_a_solver_s_answer(harness: Harness):
 async def test_no_round_deals_the_daily_hand(stores, pool):
     """A round dealt the day's hand would show its answers in that chat: the dealer sets such
     hands aside (same seed, same stock: the second bot would deal the first one's hand)."""
-    from bot.play.people import Chat, Player
+    from bot.play.chats.people import Chat, Player
     from bot.play.round.outcomes import Dealt
     from tests.bot.conftest import Clock, new_services
 

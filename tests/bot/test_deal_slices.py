@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.play.deals.stock import Stock
+from bot.play.dealing.stock import Stock
 from bot.play.games import GAMES, PlayOptions, twentyfour
 from bot.play.games.batches import Unfinished, deal_many, deal_slice
 from bot.play.games.twentyfour import Search, deal, ready, solutions

@@ -8,8 +8,8 @@ import asyncio
 
 from telegram import Update
 
+from bot.play.chats.people import Chat, Player
 from bot.play.guards.throttle import Admission, Throttle
-from bot.play.people import Chat, Player
 from bot.play.round.outcomes import Closed, Dealt
 from bot.play.services import Services
 from bot.runtime.pool import SolverPool

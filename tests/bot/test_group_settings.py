@@ -14,15 +14,15 @@ from pathlib import Path
 import pytest
 
 from bot.demo.emulator import BotApiEmulator
+from bot.play.chats.people import Chat, Player
+from bot.play.chats.settings import Panel
 from bot.play.games import GAMES
 from bot.play.games.yahtzee import total_bounds
 from bot.play.matches.scoreboard import board, shared_places
-from bot.play.people import Chat, Player
 from bot.play.round.hints import hints_allowed
 from bot.play.round.outcomes import Closed, Edited, Marked, Said
 from bot.play.round.showing import time_left
 from bot.play.services import Services
-from bot.play.settings import Panel
 from bot.runtime.pool import SolverPool
 from bot.store.records import MatchScore
 from bot.store.stores import Stores

@@ -17,7 +17,7 @@ from telegram import Update
 from telegram.error import Forbidden
 
 from bot.demo.emulator import BotApiEmulator
-from bot.play.scheduler import NEXT_DEAL, ROUND_END, Alarm
+from bot.play.ports import NEXT_DEAL, ROUND_END, Alarm
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.telegram import handlers, jobs

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from bot.play.arguments import parse_match
+from bot.play.chats.people import Chat, Player
 from bot.play.matches.matches import DEFAULT_ROUNDS
-from bot.play.people import Chat, Player
+from bot.play.ports import NEXT_DEAL, WARNING
 from bot.play.round.outcomes import Closed, Dealt, Edited, Said
-from bot.play.scheduler import NEXT_DEAL, WARNING
 from bot.play.services import Services
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round

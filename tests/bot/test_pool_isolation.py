@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.play.chats.people import Chat, Player
 from bot.play.games import GAMES, PlayOptions
 from bot.play.games.twentyfour import deal
 from bot.play.guards.throttle import Allowance, WorkBudget
-from bot.play.people import Chat, Player
 from bot.play.round.outcomes import Dealt
 from bot.runtime.config import Config
 from bot.runtime.pool import SolverPool, SolverTimeout

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from bot.play.daily_puzzle import day_of
+from bot.play.daily.puzzle import day_of
 from solver import solve
 from tests.bot.conftest import ON_BOTH_BACKENDS, Harness
 from tests.bot.test_buttons import press_data

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from telegram import Update
 
-from bot.play.people import Chat, Player
+from bot.play.chats.people import Chat, Player
+from bot.play.ports import ROUND_END
 from bot.play.round.recovery import ANNOUNCE_WITHIN
-from bot.play.scheduler import ROUND_END
 from bot.play.services import Services
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores

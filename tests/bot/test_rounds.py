@@ -9,13 +9,13 @@ from functools import partial
 import pytest
 
 from bot.play.arguments import SolveRequest
-from bot.play.deals.solving import Solving
+from bot.play.chats.people import Chat, Player
 from bot.play.games import PlayOptions
-from bot.play.people import Chat, Player
+from bot.play.ports import ROUND_END
 from bot.play.round.outcomes import Closed, Dealt, Edited, Said
 from bot.play.round.showing import hint_points
-from bot.play.scheduler import ROUND_END
 from bot.play.services import Services
+from bot.play.solving.solving import Solving
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
 from solver import solve

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from bot.play.deals.stock import COSTLY_MOST, FIRST_SIZE, Stock
+from bot.play.chats.people import Chat, Player
+from bot.play.dealing.analyses import ANALYSES, Analyses
+from bot.play.dealing.stock import COSTLY_MOST, FIRST_SIZE, Stock
 from bot.play.games import GAMES, Analysis, PlayOptions
-from bot.play.games.analyses import ANALYSES, Analyses
 from bot.play.games.twentyfour import ready, solutions
-from bot.play.people import Chat, Player
 from bot.play.round.outcomes import Closed, Edited
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores

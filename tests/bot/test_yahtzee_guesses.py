@@ -8,9 +8,9 @@ import asyncio
 
 import pytest
 
+from bot.play.chats.people import Chat, Player
 from bot.play.games import yahtzee
 from bot.play.guards.throttle import Throttle
-from bot.play.people import Chat, Player
 from bot.play.round.outcomes import Closed, Dealt
 from bot.play.services import Services
 from bot.runtime.pool import SolverPool

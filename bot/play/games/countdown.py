@@ -12,7 +12,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
-from bot.play import feedback
+from bot.play.games import feedback
 from bot.play.games.batches import DEAL_SECONDS, Maker
 from bot.play.games.reading import read_expression
 from bot.play.games.records import Analysis, Deal, PlayOptions, Revealed, Verdict

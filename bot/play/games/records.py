@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.play import feedback
+from bot.play.games import feedback
 from solver.yahtzee import YahtzeeResult
 
 

@@ -9,12 +9,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import ClassVar
 
-from bot.play import feedback
-from bot.play.games.analyses import ANALYSES
+from bot.play.dealing.analyses import ANALYSES
+from bot.play.games import feedback
 from bot.play.games.batches import DEAL_SECONDS, Maker
 from bot.play.games.reading import LOOKS_LIKE_MATH, is_attempt
 from bot.play.games.records import Analysis, PlayOptions, Revealed, Verdict
-from bot.play.games.wording import numbers_text, numbers_why
+from bot.play.words.numbers import numbers_text, numbers_why
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.text import markup
@@ -35,7 +35,7 @@ class Rules(ABC):
     def dealer(self, options: PlayOptions, budget: float = DEAL_SECONDS) -> tuple[Maker, tuple]:
         """The top-level function and its arguments after the seed that make a new puzzle with
         its analysis (None when the options admit none within `budget` seconds); the same
-        pair means the same kind of deal (bot.play.deals.stock keeps one stock per pair)."""
+        pair means the same kind of deal (bot.play.dealing.stock keeps one stock per pair)."""
 
     @abstractmethod
     def analyser(self) -> Callable[[tuple, int], Analysis]:

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from itertools import combinations_with_replacement
 
-from bot.play import feedback
+from bot.play.games import feedback
 from bot.play.games.batches import DEAL_SECONDS, Maker, Unfinished
 from bot.play.games.reading import read_expression
 from bot.play.games.records import Analysis, Deal, PlayOptions, Revealed, Verdict

@@ -13,16 +13,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Awaitable, Callable
 
+from bot.play.chats.people import Chat, People, Player
 from bot.play.games import GAMES
 from bot.play.guards.permissions import AdminCheck, may_steer
 from bot.play.matches.scoreboard import board, podium
-from bot.play.people import Chat, People, Player
+from bot.play.ports import NEXT_DEAL, WARNING, Alarm, Scheduler
 from bot.play.round.events import Closings, FollowUp, RoundClosed
 from bot.play.round.outcomes import Closed, Dealt, Edited, Said
 from bot.play.round.rounds import Rounds
 from bot.play.round.showing import time_left
 from bot.play.round.table import RoundTable
-from bot.play.scheduler import NEXT_DEAL, WARNING, Alarm, Scheduler
 from bot.store.protocols import MatchStore, PeopleStore
 from bot.store.records import Match, MatchRound, Place, Round
 from bot.text.i18n import Texts

@@ -17,11 +17,11 @@ from __future__ import annotations
 import dataclasses
 import time
 
+from bot.play.chats.people import Chat, People, Player
+from bot.play.dealing.analyses import ANALYSES
 from bot.play.games import GAMES, Verdict
-from bot.play.games.analyses import ANALYSES
 from bot.play.games.yahtzee import GUESS_REACTION
 from bot.play.guards.throttle import Admission, Throttle
-from bot.play.people import Chat, People, Player
 from bot.play.round.open_round import Attempt
 from bot.play.round.outcomes import Closed, Edited, Marked, Noted, Said
 from bot.play.round.rounds import Rounds

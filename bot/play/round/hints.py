@@ -5,10 +5,10 @@ and told to whoever pressed the button as a notice; no hint is a new message.
 
 from __future__ import annotations
 
-from bot.play.feedback import Step
+from bot.play.chats.people import Chat, People, Player
 from bot.play.games import GAMES
+from bot.play.games.feedback import Step
 from bot.play.guards.permissions import AdminCheck, may_steer
-from bot.play.people import Chat, People, Player
 from bot.play.round.open_round import OpenRound
 from bot.play.round.outcomes import Edited, Marked, Refused
 from bot.play.round.rounds import Rounds

@@ -5,8 +5,8 @@ result it had no time to send.
 
 from __future__ import annotations
 
+from bot.play.chats.people import People
 from bot.play.games import GAMES
-from bot.play.people import People
 from bot.play.round.outcomes import Closed, Dealt
 from bot.play.round.rounds import Rounds
 from bot.play.round.table import RoundTable

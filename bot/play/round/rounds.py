@@ -7,7 +7,7 @@ write it (one closing statement: the database decides), then word the result and
 `RoundClosed` event, whose followers (a match) add their lines (`finish`). What comes back is a
 typed outcome (bot.play.round.outcomes). Answers are judged in bot.play.round.answers, hints
 given in bot.play.round.hints, a restart resumed in bot.play.round.recovery. A chat's own
-settings (bot.play.settings) say how long its next round lasts and what /play deals there.
+settings (bot.play.chats.settings) say how long its next round lasts and what /play deals there.
 
 The deal carries a status under its puzzle (bot.play.round.status): attempts that did not win,
 Countdown's closest answers and who passed (/pass) are written there, at most once a second,
@@ -22,11 +22,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from bot.play.deals.dealer import Dealer
+from bot.play.chats.people import Chat, People, Player
+from bot.play.chats.settings import ChatSettings, Settings
+from bot.play.dealing.analyses import ANALYSES
+from bot.play.dealing.dealer import Dealer
 from bot.play.games import GAMES, Deal, PlayOptions, Revealed
-from bot.play.games.analyses import ANALYSES
 from bot.play.guards.permissions import AdminCheck, end_refusal
-from bot.play.people import Chat, People, Player
+from bot.play.ports import Alarm
 from bot.play.round.events import Closings, RoundClosed
 from bot.play.round.open_round import OpenRound
 from bot.play.round.outcomes import (
@@ -41,8 +43,6 @@ from bot.play.round.outcomes import (
 from bot.play.round.showing import deal_actions, result_actions, time_left
 from bot.play.round.status import STATUS, STATUS_EVERY, status_line
 from bot.play.round.table import RoundTable
-from bot.play.scheduler import Alarm
-from bot.play.settings import ChatSettings, Settings
 from bot.runtime import metrics
 from bot.runtime.pool import SolverPool
 from bot.store.protocols import RoundStore

@@ -14,9 +14,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 
 from bot.play.guards.live import LivePuzzles
+from bot.play.ports import ROUND_END, Alarm, Scheduler
 from bot.play.round.open_round import OpenRound
 from bot.play.round.status import STATUS
-from bot.play.scheduler import ROUND_END, Alarm, Scheduler
 from bot.store.records import Place, Round
 
 # A right answer this long after the round was won is still told who was first, and by how much;

@@ -9,9 +9,9 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.play.daily import Daily
+from bot.play.chats.people import Chat, People, Player
+from bot.play.daily.daily import Daily
 from bot.play.guards.permissions import AdminCheck
-from bot.play.people import Chat, People, Player
 from bot.store.score_store import ForgetStore
 from bot.text import markup
 

@@ -1,5 +1,5 @@
 """The daily puzzle (/daily): one hand of 24 for everyone in the world each UTC day
-(bot.play.daily_puzzle), answered where nobody else sees the answer (a private chat; a group is
+(bot.play.daily.puzzle), answered where nobody else sees the answer (a private chat; a group is
 shown the hand with a way there), each person's first right answer counted once, their streak
 of days, and the day's board across every chat. While its day lasts the hand is live for
 everyone (bot.play.guards.live): the bot solves it for nobody, however asked.
@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.play.daily_puzzle import (
+from bot.play.chats.people import Chat, People, Player
+from bot.play.daily.puzzle import (
     TARGET,
     daily_hand,
     day_of,
@@ -23,7 +24,6 @@ from bot.play.daily_puzzle import (
 from bot.play.games import GAMES
 from bot.play.games.twentyfour import GAME, judge
 from bot.play.guards.live import LivePuzzles
-from bot.play.people import Chat, People, Player
 from bot.store.daily_store import DailyResult, DailyStore
 from bot.store.records import Round
 from bot.text import markup

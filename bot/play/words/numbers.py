@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.play import feedback
+from bot.play.games import feedback
 from bot.play.games.records import Verdict
 from bot.text import markup
 from bot.text.i18n import Texts

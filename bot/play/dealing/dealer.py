@@ -4,7 +4,7 @@ take long (another target, more numbers)."""
 
 from __future__ import annotations
 
-from bot.play.deals.stock import Stock
+from bot.play.dealing.stock import Stock
 from bot.play.games import Deal, PlayOptions, Rules
 from bot.play.games.batches import DEAL_SECONDS
 from bot.play.guards.live import EVERYONE, LivePuzzles, is_rolls

@@ -6,8 +6,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from bot.play.board_arguments import BoardAsk
-from bot.play.people import Chat, People, Player
+from bot.play.chats.people import Chat, People, Player
+from bot.play.community.boards import BoardAsk
 from bot.store.protocols import ScoreStore
 from bot.store.records import Stats
 from bot.store.score_store import Board, Placing

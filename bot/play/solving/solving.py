@@ -18,14 +18,14 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from bot.play.arguments import SolveRequest, UsageError, read_solve, usage_problem
-from bot.play.deals.paging import Page, page_of
-from bot.play.games.analyses import ANALYSES
+from bot.play.dealing.analyses import ANALYSES
 from bot.play.games.countdown import best, best_text
 from bot.play.games.twentyfour import GAME, solutions
 from bot.play.games.yahtzee import table_text
 from bot.play.guards.live import EVERYONE, LivePuzzles, could_be_live
 from bot.play.guards.permissions import MemberCheck
 from bot.play.guards.throttle import Ticket, WorkBudget
+from bot.play.solving.paging import Page, page_of
 from bot.runtime.pool import SolverPool, SolverTimeout, timed
 from bot.text import markup
 from bot.text.html_text import visible_text

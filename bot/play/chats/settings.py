@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from bot.play.chats.people import Chat, People, Player
 from bot.play.games import PlayOptions
 from bot.play.guards.permissions import AdminCheck, may_steer
-from bot.play.people import Chat, People, Player
 from bot.play.round.outcomes import Refused, Said
 from bot.store.protocols import PeopleStore
 from bot.text.i18n import LANGUAGES, Texts, texts_for

@@ -9,7 +9,7 @@ import random
 from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
 
-from bot.play import daily_table
+from bot.play.daily import hands as daily_table
 from bot.play.games.twentyfour import FOURS
 from solver import is_solvable
 from solver.rating import level
@@ -36,13 +36,13 @@ def seconds_left(at: float) -> float:
 
 
 def daily_hands() -> tuple[tuple[int, ...], ...]:
-    """Every hand a day may deal, in the order the days take them (bot.play.daily_table: made
+    """Every hand a day may deal, in the order the days take them (bot.play.daily.hands: made
     ahead, so the event loop never rates hands)."""
     return daily_table.HANDS
 
 
 def eligible_hands() -> tuple[tuple[int, ...], ...]:
-    """What bot.play.daily_table holds, worked out: the hands of four numbers 1..13 that are
+    """What bot.play.daily.hands holds, worked out: the hands of four numbers 1..13 that are
     solvable, rated LEVEL and not `obvious` (451 of them), in a fixed shuffled order (0.3 s)."""
     eligible = [hand for hand in FOURS if is_solvable(list(hand), TARGET)
                 and level(hand, TARGET) == LEVEL and not obvious(hand)]
@@ -85,7 +85,7 @@ assert day_of(day_start("2026-11-24") + DAY - 1) == "2026-11-24"
 
 
 def write_table(path: str) -> None:
-    """Write bot.play.daily_table from `eligible_hands` (after a change to the rating)."""
+    """Write bot.play.daily.hands from `eligible_hands` (after a change to the rating)."""
     hands = eligible_hands()
     rows = [", ".join(map(str, hands[i:i + 6])) for i in range(0, len(hands), 6)]
     with open(path) as kept:
@@ -99,5 +99,5 @@ if __name__ == "__main__":
     import sys
 
     if sys.argv[1:] != ["--write"]:
-        sys.exit("usage: python -m bot.play.daily_puzzle --write")
+        sys.exit("usage: python -m bot.play.daily.puzzle --write")
     write_table(daily_table.__file__)

@@ -6,12 +6,12 @@ winner and no points, without a word).
 
 from __future__ import annotations
 
+from bot.play.chats.people import People
 from bot.play.matches.matches import Matches
-from bot.play.people import People
+from bot.play.ports import WARNING, Scheduler
 from bot.play.round.outcomes import Dealt
 from bot.play.round.rounds import Rounds
 from bot.play.round.table import RoundTable
-from bot.play.scheduler import WARNING, Scheduler
 from bot.runtime import metrics
 from bot.store.protocols import RoundStore
 from bot.store.records import Place, Round

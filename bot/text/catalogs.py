@@ -57,10 +57,6 @@ class Catalog:
     untranslated: frozenset[str] = frozenset()  # fuzzy or empty: not used, English stands in
     plural_forms: str = ""  # the Plural-Forms header
 
-    def keys(self) -> set[str]:
-        """Every msgid: the messages' keys and the plural nouns' "_one" ids."""
-        return set(self.messages) | {noun + ONE for noun in self.plurals}
-
 
 def folder() -> Traversable:
     return resources.files("bot.text") / "locales"
@@ -87,7 +83,7 @@ def noun_of(msgid: object) -> str | None:
 def read_catalog(language: str, source: Traversable | Path | None = None) -> Catalog:
     """A language's catalog as written, without English for what it lacks."""
     with (source or path_of(language)).open("rb") as file:
-        po = read_po(file, locale=locale_of(language).__str__(), domain=DOMAIN)
+        po = read_po(file, locale=str(locale_of(language)), domain=DOMAIN)
     return from_po(language, po)
 
 
@@ -138,44 +134,59 @@ def problems(catalog: Catalog, english: Catalog) -> list[str]:
     English does not have, a {field} or markup tag not as in English, a format spec naming no
     plural noun, a plural with other forms than CLDR gives its language, a wrong header."""
     found: list[str] = []
-    language = catalog.language
-    wanted_forms = gettext_plural_forms(language)
+    wanted_forms = gettext_plural_forms(catalog.language)
     if _spaceless(catalog.plural_forms) != _spaceless(wanted_forms):
         found.append(f"Plural-Forms is {catalog.plural_forms!r}, CLDR says {wanted_forms!r}")
-    for key in sorted(catalog.untranslated):
-        found.append(f"{key}: untranslated or fuzzy")
-    for key in sorted(set(english.messages) - set(catalog.messages) - catalog.untranslated):
-        found.append(f"{key}: missing")
-    for noun in sorted(set(english.plurals) - set(catalog.plurals) - catalog.untranslated):
-        found.append(f"{noun}{ONE}: missing (a plural)")
+    found += [f"{key}: untranslated or fuzzy" for key in sorted(catalog.untranslated)]
+    found += [f"{key}: missing" for key in
+              sorted(set(english.messages) - set(catalog.messages) - catalog.untranslated)]
+    found += [f"{noun}{ONE}: missing (a plural)" for noun in
+              sorted(set(english.plurals) - set(catalog.plurals) - catalog.untranslated)]
     for key, message in catalog.messages.items():
-        base = key if key in english.messages else key.removesuffix(PRIVATE)
-        if base not in english.messages:
-            found.append(f"{key}: not an English message (nor {PRIVATE} of one)")
-            continue
-        source = english.messages[base]
-        if key == base and fields(message) != fields(source):
-            found.append(f"{key}: fields {sorted(fields(message))}, English has "
-                         f"{sorted(fields(source))}")
-        if key != base and not fields(message) <= fields(source) | fields(
-                english.messages.get(key, "")):
-            found.append(f"{key}: fields beyond {base}'s")
-        if tags(message) != tags(english.messages.get(key, source)):
-            found.append(f"{key}: markup {tags(message)}, English has {tags(source)}")
-        for spec in specs(message) - UNIT_SPECS - set(english.plurals):
-            found.append(f"{key}: {{…:{spec}}} names no plural noun")
+        try:
+            found += _message_problems(key, message, english)
+        except ValueError:  # str.format's own complaint
+            found.append(f"{key}: a brace without its pair")
+    for noun, written in catalog.plurals.items():
+        try:
+            found += _plural_problems(catalog.language, noun, written, english)
+        except ValueError:
+            found.append(f"{noun}{ONE}: a brace without its pair")
+    return found
+
+
+def _message_problems(key: str, message: str, english: Catalog) -> list[str]:
+    base = key if key in english.messages else key.removesuffix(PRIVATE)
+    if base not in english.messages:
+        return [f"{key}: not an English message (nor {PRIVATE} of one)"]
+    source = english.messages[base]
+    found = []
+    if key == base and fields(message) != fields(source):
+        found.append(f"{key}: fields {sorted(fields(message))}, English has "
+                     f"{sorted(fields(source))}")
+    if key != base and not fields(message) <= fields(source) | fields(
+            english.messages.get(key, "")):
+        found.append(f"{key}: fields beyond {base}'s")
+    if tags(message) != tags(english.messages.get(key, source)):
+        found.append(f"{key}: markup {tags(message)}, English has {tags(source)}")
+    found += [f"{key}: {{…:{spec}}} names no plural noun"
+              for spec in specs(message) - UNIT_SPECS - set(english.plurals)]
+    return found
+
+
+def _plural_problems(language: str, noun: str, written: tuple[str, ...],
+                     english: Catalog) -> list[str]:
+    if noun not in english.plurals:
+        return [f"{noun}{ONE}: not an English plural"]
     categories = plural_categories(language)
-    for noun, forms in catalog.plurals.items():
-        if noun not in english.plurals:
-            found.append(f"{noun}{ONE}: not an English plural")
-            continue
-        if len(forms) != len(categories):
-            found.append(f"{noun}{ONE}: {len(forms)} forms, {language} needs "
-                         f"{len(categories)} ({', '.join(categories)})")
-        wanted = set().union(*map(fields, english.plurals[noun]))
-        for category, form in zip(categories, forms, strict=False):
-            if fields(form) != wanted:
-                found.append(f"{noun}{ONE} [{category}]: fields {sorted(fields(form))}")
+    found = []
+    if len(written) != len(categories):
+        found.append(f"{noun}{ONE}: {len(written)} forms, {language} needs "
+                     f"{len(categories)} ({', '.join(categories)})")
+    wanted = set().union(*map(fields, english.plurals[noun]))
+    for category, form in zip(categories, written, strict=False):
+        if fields(form) != wanted:
+            found.append(f"{noun}{ONE} [{category}]: fields {sorted(fields(form))}")
     return found
 
 

@@ -68,6 +68,7 @@ def test_the_check_finds_what_a_catalog_gets_wrong():
                     ENGLISH)[0].startswith("Plural-Forms is")
     assert problems(replace(russian, untranslated=frozenset({"won"})), ENGLISH) == \
         ["won: untranslated or fuzzy"]
+    assert problems(with_message("won", "{name"), ENGLISH) == ["won: a brace without its pair"]
 
 
 def test_russian_plurals_follow_cldr():

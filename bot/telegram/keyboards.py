@@ -30,7 +30,8 @@ PREVIOUS, NEXT = "◀", "▶"
 LABELS = {HINT: "button_hint", REVEAL: "button_reveal", AGAIN: "button_again",
           SAME: "button_same", SOLUTIONS: "button_solutions", PASS: "button_pass"}
 ROUND_DATA = re.compile(r"([hrnlsx]):([1-9][0-9]{0,17})(?::([0-9]{1,5}))?")
-SETTING_DATA = re.compile(r"g:(-?[1-9][0-9]{0,18}):([a-z_0-9]{1,24}):([a-z0-9]{1,8})")
+# a value is at most 8 letters, digits or "-" (a language tag: zh-Hant)
+SETTING_DATA = re.compile(r"g:(-?[1-9][0-9]{0,18}):([a-z_0-9]{1,24}):([A-Za-z0-9-]{1,8})")
 PAGE_DATA = re.compile(r"p:([0-9]{1,7}(?:,[0-9]{1,7}){0,5}):(-?[0-9]{1,10}):([0-9]{1,5})")
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from pathlib import Path
@@ -23,6 +22,7 @@ from bot.play.guards.throttle import Throttle
 from bot.play.round.showing import hint_points
 from bot.play.words import yahtzee as yahtzee_words
 from bot.telegram.app import COMMANDS
+from bot.text.catalogs import read_catalog
 from bot.text.i18n import LANGUAGES, Texts, catalog, language_of
 from solver import evaluate, is_solvable, solve
 from solver.countdown import solve_countdown
@@ -231,9 +231,9 @@ def test_language_of_and_texts():
     assert Texts("en").count(8, 5) == "8 distinct solutions, 5 shown"
 
 
-def test_catalogs_are_valid_json_files_in_the_package():
+def test_catalogs_are_gettext_files_in_the_package():
     for language in LANGUAGES:
-        json.loads((Path("bot/text/locales") / f"{language}.json").read_text(encoding="utf-8"))
+        assert read_catalog(language).messages  # tests/bot/test_catalogs.py checks them whole
 
 
 def test_solutions_the_rules_reveal_are_the_solvers():

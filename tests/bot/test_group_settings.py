@@ -196,9 +196,10 @@ async def test_forged_and_stale_settings_presses_are_refused(harness: Harness):
 async def test_in_a_private_chat_settings_set_the_persons_language(harness: Harness):
     me = ALICE["id"]
     panel = await ask(harness, "/settings", chat=me, kind="private")
-    assert "Your settings" in panel.text and labels(harness, panel.message_id, me) == ["中文"]
-    assert (await press(harness, panel.message_id, ALICE, "中文", me)).text == "已保存。"
-    assert "语言：中文" in harness.telegram.edits[-1].text
+    assert "Your settings" in panel.text and labels(harness, panel.message_id, me) == \
+        ["简体中文", "繁體中文", "Русский", "Español", "Português"]
+    assert (await press(harness, panel.message_id, ALICE, "简体中文", me)).text == "已保存。"
+    assert "语言：简体中文" in harness.telegram.edits[-1].text
     assert "二十四点" in (await ask(harness, "/help", chat=me, kind="private")).text
     assert "二十四点" not in (await ask(harness, "/help", BOB)).text  # the group's own
 
@@ -445,10 +446,10 @@ async def test_a_groups_language_is_one_of_its_settings(harness: Harness):
     harness.telegram.promote(GROUP, ALICE["id"])
     panel = await ask(harness, "/settings")
     assert "Language: English" in panel.text
-    assert (await press(harness, panel.message_id, ALICE, "中文")).text == "已保存。"
+    assert (await press(harness, panel.message_id, ALICE, "简体中文")).text == "已保存。"
     shown = harness.telegram.edits[-1].text
-    assert shown.startswith("⚙️ 这个群的设置") and shown.endswith("✅ 语言：中文，从下一局起。")
-    assert labels(harness, panel.message_id)[-1] == "English"
+    assert shown.startswith("⚙️ 这个群的设置") and shown.endswith("✅ 语言：简体中文，从下一局起。")
+    assert labels(harness, panel.message_id)[-5] == "English"
     assert "算出" in (await ask(harness, "/play", BOB)).text  # the next deal, in Chinese
 
 

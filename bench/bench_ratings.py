@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import math
 import os
 import random
@@ -63,16 +64,21 @@ GAME = "24"
 DEADLINE = 120.0
 SEASON = "2026-11"
 
-# The simulator's own model of people (see the module's docstring).
-SLOW = 4.0
-TIME_SPREAD = 0.6
-SKILL_SPREAD = 0.5
-STUCK_SKILL = 0.5
+SKILL_SPREAD = 0.5  # the simulated players' skills: normal, this standard deviation
 WRONG_STUCK, WRONG_FINDING, PASSING = 0.5, 0.1, 0.4
 GROUP_SIZES, GROUP_WEIGHTS = (1, 2, 3, 4), (0.3, 0.3, 0.25, 0.15)
 WEAK, STRONG = (-0.6, -0.4), (0.4, 0.6)
 RECENT = 30  # an adaptive group is dealt none of its last this many hands again
 LAST = 100  # the adaptive rounds whose solve rate is judged
+
+
+@dataclass(frozen=True)
+class People:
+    """The simulator's own model of people (see the module's docstring)."""
+
+    slow: float = 4.0  # times the site's mean time: a chat's players type their answers
+    spread: float = 0.6  # standard deviation of one player's log solve time on one hand
+    stuck: float = 0.5  # how much skill keeps a player from getting stuck
 
 
 @dataclass(frozen=True)
@@ -104,14 +110,14 @@ def read_hands(path: Path) -> list[TrueHand]:
                 for row in csv.DictReader(source)]
 
 
-def finds_chance(skill: float, hand: TrueHand) -> float:
-    return hand.solved ** math.exp(-STUCK_SKILL * skill)
+def finds_chance(people: People, skill: float, hand: TrueHand) -> float:
+    return hand.solved ** math.exp(-people.stuck * skill)
 
 
-def attempt(rng: random.Random, skill: float, hand: TrueHand) -> Attempt:
+def attempt(rng: random.Random, people: People, skill: float, hand: TrueHand) -> Attempt:
     inf = math.inf
-    if rng.random() < finds_chance(skill, hand):
-        solve = SLOW * hand.seconds * math.exp(-skill + TIME_SPREAD * rng.gauss(0.0, 1.0))
+    if rng.random() < finds_chance(people, skill, hand):
+        solve = people.slow * hand.seconds * math.exp(-skill + people.spread * rng.gauss(0, 1))
         wrong = rng.uniform(0, min(solve, DEADLINE)) if rng.random() < WRONG_FINDING else inf
         return Attempt(solve, wrong, inf)
     if rng.random() >= WRONG_STUCK:
@@ -121,10 +127,12 @@ def attempt(rng: random.Random, skill: float, hand: TrueHand) -> Attempt:
     return Attempt(inf, wrong, give_up)
 
 
-def race(rng: random.Random, players: Sequence[tuple[int, float]],
-         hand: TrueHand) -> tuple[ClosedRound, bool]:
-    """One round of a group on a hand: what the chat saw, and whether anyone solved it."""
-    attempts = {pid: attempt(rng, skill, hand) for pid, skill in players}
+def race(rng: random.Random, people: People, players: Sequence[tuple[int, float]],
+         hand: TrueHand, censoring: str = "censored") -> tuple[ClosedRound, bool]:
+    """One round of a group on a hand: what the chat saw, and whether anyone solved it.
+    `censoring` other than "censored" tells the rating code a race's losers lost ("failed":
+    as if they had given up) or nothing of them ("ignored"), to compare."""
+    attempts = {pid: attempt(rng, people, skill, hand) for pid, skill in players}
     first = min(a.solve for a in attempts.values())
     end = min(first, DEADLINE)
     last_pass = max(a.give_up for a in attempts.values())
@@ -135,15 +143,21 @@ def race(rng: random.Random, players: Sequence[tuple[int, float]],
                                wrong=int(a.wrong < end),
                                passed_at=a.give_up if a.give_up < end else None)
                       for pid, a in attempts.items())
+    if won and censoring != "censored":
+        losers = [r for r in responses if r.solved_at is None and r.passed_at is None]
+        kept = [r for r in responses if r not in losers]
+        if censoring == "failed":
+            kept += [dataclasses.replace(r, passed_at=end) for r in losers]
+        responses = tuple(kept)
     return ClosedRound(GAME, hand.key, DEADLINE, end, responses), won
 
 
-def true_difficulty(hand: TrueHand) -> float:
+def true_difficulty(people: People, hand: TrueHand) -> float:
     """Minus the expected Math Garden score of a player of skill 0 alone on the hand."""
     quantiles = [NormalDist().inv_cdf((i + 0.5) / 400) for i in range(400)]
-    speed = statistics.fmean(max(0.0, 1 - SLOW * hand.seconds * math.exp(TIME_SPREAD * q)
+    speed = statistics.fmean(max(0.0, 1 - people.slow * hand.seconds * math.exp(people.spread * q)
                                  / DEADLINE) for q in quantiles)
-    return -finds_chance(0.0, hand) * speed
+    return -finds_chance(people, 0.0, hand) * speed
 
 
 def ranks(values: Sequence[float]) -> np.ndarray:
@@ -166,18 +180,18 @@ def fresh_book(hands: Sequence[TrueHand]) -> Book:
     return Book(SEASON, (new_hand(GAME, h.key, 0.0, 4, 24, rate(h.numbers)) for h in hands))
 
 
-def learn(book: Book, hands: Sequence[TrueHand], skills: Sequence[float], rounds: int,
-          rng: random.Random) -> None:
+def learn(book: Book, people: People, hands: Sequence[TrueHand], skills: Sequence[float],
+          rounds: int, rng: random.Random, censoring: str) -> None:
     """(a) and (b): random groups on random hands."""
     for number in range(rounds):
         size = rng.choices(GROUP_SIZES, GROUP_WEIGHTS)[0]
         group = [(pid, skills[pid]) for pid in rng.sample(range(len(skills)), size)]
-        closed, _ = race(rng, group, rng.choice(hands))
+        closed, _ = race(rng, people, group, rng.choice(hands), censoring)
         book.rate(closed, float(number))
 
 
-def adaptive(book: Book, by_key: dict[str, TrueHand], skills: Sequence[float], first_id: int,
-             rounds: int, rng: random.Random) -> list[bool]:
+def adaptive(book: Book, people: People, by_key: dict[str, TrueHand], skills: Sequence[float],
+             first_id: int, rounds: int, rng: random.Random, censoring: str) -> list[bool]:
     """(c): a group of new players dealt adaptively; whether each round was solved."""
     group = [(first_id + i, skill) for i, skill in enumerate(skills)]
     recent: deque[str] = deque(maxlen=RECENT)
@@ -186,15 +200,16 @@ def adaptive(book: Book, by_key: dict[str, TrueHand], skills: Sequence[float], f
         key = book.choose(GAME, [pid for pid, _ in group], DEADLINE, float(number), rng,
                           exclude=set(recent))
         recent.append(key)
-        closed, won = race(rng, group, by_key[key])
+        closed, won = race(rng, people, group, by_key[key], censoring)
         book.rate(closed, float(number))
         solved.append(won)
     return solved
 
 
-def costs(book: Book, rng: random.Random, repeat: int = 2000) -> tuple[float, float, float]:
+def costs(book: Book, rng: random.Random, repeat: int,
+          many: int) -> tuple[float, float, float]:
     """Median µs of one update (three players), median ms of one adaptive choice among the
-    book's hands, and among 100,000 hands."""
+    book's hands, and among `many` hands."""
     hands = list(book.hands.values())
     players = {pid: new_player(pid, GAME, SEASON, 0.0) for pid in range(3)}
     scale = book.scale(GAME, 0.0)
@@ -202,7 +217,7 @@ def costs(book: Book, rng: random.Random, repeat: int = 2000) -> tuple[float, fl
     choice: list[int] = []
     large: list[int] = []
     index = book.indexes[GAME]
-    big = HandIndex((f"h{i}", rng.gauss(-2.0, 1.5)) for i in range(100_000))
+    big = HandIndex((f"h{i}", rng.gauss(-2.0, 1.5)) for i in range(many))
     for _ in range(repeat):
         hand = rng.choice(hands)
         closed = ClosedRound(GAME, hand.hand_key, DEADLINE, 30.0,
@@ -219,24 +234,29 @@ def costs(book: Book, rng: random.Random, repeat: int = 2000) -> tuple[float, fl
             statistics.median(large) / 1e6)
 
 
-def run(data: Path, rounds: int, players: int, adaptive_rounds: int,
-        seed: int) -> list[tuple[str, float, str]]:
-    """Every measure as (what, value, goal): the table's rows."""
+def run(data: Path, rounds: int, players: int, adaptive_rounds: int, seed: int,
+        people: People = People(), fixed_shape: bool = False, censoring: str = "censored",
+        repeat: int = 2000, many: int = 100_000) -> list[tuple[str, float, str]]:
+    """Every measure as (what, value, goal): the table's rows. `fixed_shape`: the scale's shape
+    kept where it starts (no uncertainty, so no update moves it), to see what learning it buys."""
     rng = random.Random(seed)
     hands = read_hands(data)
     book = fresh_book(hands)
+    if fixed_shape:
+        book.scales[GAME] = dataclasses.replace(book.scale(GAME, 0.0), uncertainty=0.0)
     prior = [book.hands[GAME, h.key].difficulty for h in hands]
     skills = [rng.gauss(0.0, SKILL_SPREAD) for _ in range(players)]
-    learn(book, hands, skills, rounds, rng)
+    learn(book, people, hands, skills, rounds, rng, censoring)
     learned = [book.hands[GAME, h.key].difficulty for h in hands]
-    truth = [true_difficulty(h) for h in hands]
+    truth = [true_difficulty(people, h) for h in hands]
     by_time = [h.seconds for h in hands]
     ratings = [book.player(pid, GAME, 0.0).rating for pid in range(players)]
     shape = book.scale(GAME, 0.0).shape
     by_key = {h.key: h for h in hands}
-    weak = adaptive(book, by_key, WEAK, players, adaptive_rounds, rng)
-    strong = adaptive(book, by_key, STRONG, players + len(WEAK), adaptive_rounds, rng)
-    update_us, choice_ms, large_ms = costs(book, rng)
+    weak = adaptive(book, people, by_key, WEAK, players, adaptive_rounds, rng, censoring)
+    strong = adaptive(book, people, by_key, STRONG, players + len(WEAK), adaptive_rounds, rng,
+                      censoring)
+    update_us, choice_ms, large_ms = costs(book, rng, repeat, many)
     last = min(LAST, adaptive_rounds)
     return [
         ("(a) hands: fixed model (prior) vs true difficulty", spearman(prior, truth), ""),
@@ -244,7 +264,8 @@ def run(data: Path, rounds: int, players: int, adaptive_rounds: int,
          spearman(learned, truth), ">= 0.9"),
         ("(a) hands: fixed model (prior) vs 4nums ranking by time", spearman(prior, by_time), ""),
         ("(a) hands: learned vs 4nums ranking by time", spearman(learned, by_time), ""),
-        ("(a) the scale's shape learned (starts at 1.0)", shape, ""),
+        ("(a) the scale's shape" + (" (fixed)" if fixed_shape else " learned (starts at 1.0)"),
+         shape, ""),
         (f"(b) players: learned vs true skill ({players})", spearman(ratings, skills), ">= 0.9"),
         (f"(c) weak group {WEAK}: solve rate, last {last} of {adaptive_rounds}",
          statistics.fmean(weak[-last:]), "0.65-0.85"),
@@ -254,7 +275,7 @@ def run(data: Path, rounds: int, players: int, adaptive_rounds: int,
         ("(c) strong group: solve rate, all rounds", statistics.fmean(strong), ""),
         ("(d) one update, 3 players (median µs)", update_us, ""),
         (f"(d) adaptive choice among {len(book.hands)} hands (median ms)", choice_ms, "<= 5"),
-        ("(d) adaptive choice among 100,000 hands (median ms)", large_ms, "<= 5"),
+        (f"(d) adaptive choice among {many:,} hands (median ms)", large_ms, "<= 5"),
     ]
 
 
@@ -277,12 +298,26 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--adaptive", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--slow", type=float, default=People.slow,
+                        help="the simulated players' times, in the site's mean times")
+    parser.add_argument("--spread", type=float, default=People.spread,
+                        help="standard deviation of a simulated player's log solve time")
+    parser.add_argument("--stuck", type=float, default=People.stuck,
+                        help="how much skill keeps a simulated player from getting stuck")
+    parser.add_argument("--fixed-shape", action="store_true",
+                        help="keep the scale's shape where it starts (to compare)")
+    parser.add_argument("--censoring", choices=("censored", "failed", "ignored"),
+                        default="censored", help="what the rating code is told of a race's "
+                        "losers (censored: still trying when it was won; to compare)")
     args = parser.parse_args()
+    people = People(args.slow, args.spread, args.stuck)
     if not args.data.exists():
         sys.exit(f"no human data at {args.data}: give --data")
     started = time.perf_counter()
-    rows = run(args.data, args.rounds, args.players, args.adaptive, args.seed)
-    print(f"Learned ratings (bot.play.ratings), simulated play, seed {args.seed}, "
+    rows = run(args.data, args.rounds, args.players, args.adaptive, args.seed, people,
+               args.fixed_shape, args.censoring)
+    print(f"Learned ratings (bot.play.ratings), simulated play, seed {args.seed}, {people}, "
+          f"losers {args.censoring}, "
           f"{time.perf_counter() - started:.0f} s (load average "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())})")
     print(f"| {'measure':<62} | {'value':>8} | {'goal':>9} | met |")

@@ -36,10 +36,10 @@ from bot.play.ratings import (
     rate_round,
     season_of,
 )
-from bot.play.ratings.prior import OTHER_SPREAD, PRIOR_SPREAD, UNKNOWN_SPREAD
+from bot.play.ratings.prior import OTHER_SPREAD, PRIOR_SPREAD, UNKNOWN_SPREAD, on_scale
 from bot.play.ratings.records import HAND_PROVISIONAL, PLAYER_PROVISIONAL
 from solver import is_solvable
-from solver.rating import rating_of
+from solver.rating import CUTS, rating_of
 
 KEY = hand_key((1, 4, 12, 14), 24)
 SEASON = "2026-11"
@@ -215,6 +215,18 @@ def test_a_new_hand_has_the_fixed_models_level(numbers):
     dealt = new_hand("24", hand_key(numbers, 24), NOW, len(numbers), 24, fixed.difficulty)
     assert level_of(dealt.difficulty) == fixed.level
     assert dealt.count == 0 and dealt.provisional
+
+
+@pytest.mark.parametrize("count", [5, 6])
+def test_more_numbers_map_level_for_level_onto_four(count):
+    """A five- or six-number hand starts where a four-number hand at the same place among its
+    level's cuts does: the cuts onto the cuts, and in proportion between them."""
+    (low, high), (low4, high4) = CUTS[count], CUTS[4]
+    for share in (0.25, 0.5, 0.75):
+        assert on_scale(low * share, count) == pytest.approx(on_scale(low4 * share))
+        assert on_scale(low + (high - low) * share, count) == \
+            pytest.approx(on_scale(low4 + (high4 - low4) * share))
+    assert on_scale(high + 1.0, count) == pytest.approx(on_scale(high4 + 1.0))
 
 
 def test_the_prior_is_sure_only_where_it_was_fitted():

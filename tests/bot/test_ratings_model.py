@@ -36,7 +36,13 @@ from bot.play.ratings import (
     rate_round,
     season_of,
 )
-from bot.play.ratings.prior import OTHER_SPREAD, PRIOR_SPREAD, UNKNOWN_SPREAD, on_scale
+from bot.play.ratings.prior import (
+    LEVEL_CUTS,
+    OTHER_SPREAD,
+    PRIOR_SPREAD,
+    UNKNOWN_SPREAD,
+    on_scale,
+)
 from bot.play.ratings.records import HAND_PROVISIONAL, PLAYER_PROVISIONAL
 from solver import is_solvable
 from solver.rating import CUTS, rating_of
@@ -230,10 +236,12 @@ def test_more_numbers_map_level_for_level_onto_four(count):
 
 
 def test_the_prior_is_sure_only_where_it_was_fitted():
+    level_cut = LEVEL_CUTS[0]  # no fixed difficulty: a middling hand
     easy, hard = hand_prior("24", 4, 24, 1.0), hand_prior("24", 4, 24, 7.0)
     assert easy[0] < hard[0] and easy[1] == PRIOR_SPREAD
     assert hand_prior("24", 5, 24, 3.0)[1] == hand_prior("24", 4, 10, 3.0)[1] == OTHER_SPREAD
     assert hand_prior("24", 4, 24, 25.0) == hand_prior("24", 4, 24, 40.0)  # outliers capped
+    assert hand_prior("24", 4, 24, None) == (pytest.approx(level_cut), UNKNOWN_SPREAD)
     assert hand_prior("countdown", 6, 437, None) == (0.0, UNKNOWN_SPREAD)
     with pytest.raises(ValueError):
         hand_prior("yahtzee", 5, 0, None)
@@ -272,8 +280,10 @@ def test_the_index_finds_the_nearest_hands_as_a_scan_would():
         hands[key] = rng.gauss(0.0, 3.0)
         index.put(key, hands[key])
     assert len(index) == 500
-    for _ in range(50):
+    for number in range(60):
         aim, count = rng.uniform(-12.0, 12.0), rng.randint(1, 20)
+        if number >= 50:  # far past every hand: the hardest, or the easiest
+            aim = 29.0 if number % 2 else -29.0
         exclude = set(rng.sample(sorted(hands), 50))
         scanned = sorted((abs(d - aim), k) for k, d in hands.items() if k not in exclude)
         assert index.nearest(aim, count, exclude) == [k for _, k in scanned[:count]]
@@ -305,6 +315,8 @@ def test_the_same_seed_deals_the_same_hands():
         rng = random.Random(seed)
         return [book.choose("24", [1, 2], 120.0, NOW, rng) for _ in range(20)]
     assert deals(3) == deals(3)
+    with pytest.raises(ValueError):
+        Book(SEASON).choose("24", [1], 120.0, NOW, random.Random(1))
 
 
 def test_what_cannot_be_rated_is_refused():

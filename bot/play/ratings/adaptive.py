@@ -88,7 +88,7 @@ class HandIndex:
         `exclude`. Rings of buckets outward, until the next ring cannot hold a nearer hand."""
         centre = math.floor(difficulty / BUCKET)
         found: list[tuple[float, str]] = []
-        ring = 0
+        ring = max(0, centre - self._high, self._low - centre)  # the first ring holding hands
         while centre - ring >= self._low or centre + ring <= self._high:
             for bucket in {centre - ring, centre + ring}:
                 for key in self._buckets.get(bucket, ()):

@@ -63,8 +63,10 @@ class Book:
         """One of the `count` hands nearest the group's aimed difficulty, drawn by `rng`."""
         group = [(row.rating, row.uncertainty)
                  for row in (self.player(p, game, now) for p in player_ids)]
-        keys = adaptive_hands(self.indexes[game], group, seconds, self.scale(game, now), count,
-                              exclude)
+        keys = adaptive_hands(self.indexes.get(game, HandIndex()), group, seconds,
+                              self.scale(game, now), count, exclude)
+        if not keys:
+            raise ValueError(f"no hand of {game} left to deal")
         return rng.choice(keys)
 
     def new_season(self, season: str, now: float) -> None:

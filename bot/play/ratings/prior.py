@@ -51,11 +51,14 @@ def on_scale(fixed: float, count: int = FOUR) -> float:
 
 def hand_prior(game: str, count: int, target: int,
                fixed: float | None) -> tuple[float, float]:
-    """A new hand's (difficulty, uncertainty): from the fixed model for 24; for Countdown (whose
-    subset rules and closest-answer scoring the fixed model does not rate) the game's mean."""
+    """A new hand's (difficulty, uncertainty): from the fixed model for 24 (without it, at the
+    medium cut: a middling hand, very uncertain); for Countdown (whose subset rules and
+    closest-answer scoring the fixed model does not rate) the game's mean."""
     scale = scale_of(game)
-    if game != "24" or fixed is None:
+    if game != "24":
         return scale.player_mean, UNKNOWN_SPREAD
+    if fixed is None:
+        return on_scale(CUTS[FOUR][0]), UNKNOWN_SPREAD
     spread = PRIOR_SPREAD if count == FOUR and target == 24 else OTHER_SPREAD
     return on_scale(fixed, count), spread
 

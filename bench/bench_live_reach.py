@@ -20,12 +20,12 @@ from collections.abc import Callable
 from functools import partial
 from itertools import combinations_with_replacement
 
-from bot.play.arguments import SolveRequest
 from bot.play.games import countdown
 from bot.play.guards.live import LivePuzzles
 from bot.play.round.service import ROUNDS_PER_PLAYER
 from bot.play.solving.solving import Solving
 from bot.store.records import Round
+from bot.telegram.grammar import SolveRequest
 from bot.text.i18n import Texts
 from solver import is_solvable
 

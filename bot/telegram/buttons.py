@@ -21,10 +21,10 @@ import logging
 from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update
 from telegram.error import BadRequest, TelegramError
 
-from bot.play.arguments import SolveRequest
 from bot.play.round.outcomes import Dealt, Edited, Marked, Outcome, Refused, Said
 from bot.telegram import keyboards
 from bot.telegram.context import Context
+from bot.telegram.grammar import SolveRequest
 from bot.telegram.handlers import answer_with
 from bot.telegram.keyboards import (
     DEAL_ACTIONS,

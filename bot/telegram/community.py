@@ -13,11 +13,10 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.error import TelegramError
 
-from bot.play.arguments import UsageError, read_arguments
-from bot.play.community.boards import read_board
 from bot.play.community.privacy import Asked
 from bot.telegram.buttons import notify
 from bot.telegram.context import Context
+from bot.telegram.grammar import UsageError, read_arguments, read_board
 from bot.telegram.handlers import answer_with, usage
 from bot.telegram.speakers import (
     admin_check,

@@ -19,7 +19,14 @@ from telegram import (
 from telegram.constants import ChatType
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 
-from bot.play.arguments import (
+from bot.play.chats.settings import Panel
+from bot.play.guards.once import Outage, is_outage
+from bot.play.ports import Fate, Moved
+from bot.play.solving.paging import Page
+from bot.play.words.help import help_text
+from bot.telegram import keyboards
+from bot.telegram.context import Context
+from bot.telegram.grammar import (
     DealRequest,
     SolveRequest,
     UsageError,
@@ -29,15 +36,9 @@ from bot.play.arguments import (
     read_play_request,
     read_solve,
     read_yahtzee_request,
+    usage_problem,
     usage_text,
 )
-from bot.play.chats.settings import Panel
-from bot.play.guards.once import Outage, is_outage
-from bot.play.ports import Fate, Moved
-from bot.play.solving.paging import Page
-from bot.play.words.help import help_text
-from bot.telegram import keyboards
-from bot.telegram.context import Context
 from bot.telegram.members import OUT_STATUSES
 from bot.telegram.sending import Sent, fate_of, reply, say
 from bot.telegram.speakers import (
@@ -52,7 +53,7 @@ from bot.telegram.speakers import (
     texts_of,
     topic_of,
 )
-from bot.text.i18n import language_of, texts_for
+from bot.text.i18n import Texts, language_of, texts_for
 
 log = logging.getLogger(__name__)
 OUTAGE = Outage(log, "handling updates and timers")  # errors that only say the database is down
@@ -256,8 +257,8 @@ async def inline_query(update: Update, context: Context) -> None:
     assert query is not None
     texts = texts_for(language_of(query.from_user.language_code))
     found = await services_of(context).solving.inline(
-        query.query, texts, context.bot.username, (query.from_user.id, None),
-        member_check(update, context))
+        inline_request(query.query, texts), texts, context.bot.username,
+        (query.from_user.id, None), member_check(update, context))
     results = [InlineQueryResultArticle(a.id, a.title, InputTextMessageContent(a.message),
                                         description=a.description or None)
                for a in found.answers]
@@ -266,6 +267,15 @@ async def inline_query(update: Update, context: Context) -> None:
     # rest is kept for nobody, not even the asker (whose chats' rounds change)
     await query.answer(results, cache_time=INLINE_CACHE_SECONDS if found.cacheable else 0,
                        is_personal=not found.cacheable)
+
+
+def inline_request(query: str, texts: Texts) -> SolveRequest | str | None:
+    """What an inline query asks: a request, what is wrong with it (in words), or None when
+    there is nothing to read (the usage is shown)."""
+    request = read_arguments(read_solve, query)
+    if not isinstance(request, UsageError):
+        return request
+    return usage_problem(texts, request) if query.strip() and request.code else None
 
 
 async def on_error(update: object, context: Context) -> None:

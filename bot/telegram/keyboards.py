@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
-from bot.play.arguments import SolveRequest, parse_solve
 from bot.play.chats.settings import Panel
 from bot.play.ports import PageLink
 from bot.play.round import outcomes
+from bot.telegram.grammar import SolveRequest, parse_solve
 from bot.text.i18n import Texts
 
 DATA_LIMIT = 64  # bytes of callback_data, Telegram's limit

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import time
 
+from bot.play.community.boards import BoardAsk
 from bot.store.stores import Stores
+from bot.telegram.grammar import parse_board, read_board
 from tests.bot.conftest import ON_BOTH_BACKENDS, Harness
 from tests.bot.test_buttons import press_data
 
@@ -120,3 +122,11 @@ async def test_a_reset_question_lapses_and_can_be_cancelled(harness: Harness):
     forged = await press_data(harness, asked.message_id, BEN, "cf:y:00000000", GROUP)
     assert forged.text == "This question has expired."
     assert "Ann" in (await said(harness, ANN, "/top")).text
+
+
+def test_top_reads_each_word_once_in_any_order():
+    assert read_board("") == BoardAsk()
+    assert read_board("countdown WEEK all") == BoardAsk("week", True, "countdown")
+    assert read_board("daily") == BoardAsk("daily", True)  # the daily board is every chat's
+    for wrong in ("week week", "daily countdown", "all all", "hello"):
+        assert parse_board(wrong) is None, wrong

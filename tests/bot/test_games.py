@@ -8,7 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.play.arguments import (
+from bot.play.games import GAMES, PlayOptions, countdown, twentyfour, yahtzee
+from bot.play.games.records import BadStep, Near, Unreadable, Wrong, WrongNumbers, WrongValue
+from bot.play.guards.throttle import Throttle
+from bot.play.round.showing import hint_points
+from bot.play.words import yahtzee as yahtzee_words
+from bot.telegram.app import COMMANDS
+from bot.telegram.grammar import (
     SolveRequest,
     parse_countdown,
     parse_dice,
@@ -16,12 +22,6 @@ from bot.play.arguments import (
     parse_solve,
     parse_top,
 )
-from bot.play.games import GAMES, PlayOptions, countdown, twentyfour, yahtzee
-from bot.play.games.records import BadStep, Near, Unreadable, Wrong, WrongNumbers, WrongValue
-from bot.play.guards.throttle import Throttle
-from bot.play.round.showing import hint_points
-from bot.play.words import yahtzee as yahtzee_words
-from bot.telegram.app import COMMANDS
 from bot.text.catalogs import read_catalog
 from bot.text.i18n import LANGUAGES, Texts, catalog, language_of
 from solver import evaluate, is_solvable, solve

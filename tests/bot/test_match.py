@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from bot.play.arguments import parse_match
 from bot.play.chats.people import Chat, Player
 from bot.play.matches.matches import DEFAULT_ROUNDS
 from bot.play.ports import NEXT_DEAL, WARNING
@@ -13,6 +12,7 @@ from bot.play.services import Services
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.store.stores import Stores
+from bot.telegram.grammar import parse_match
 from solver import solve
 from tests.bot.conftest import Clock, FakeScheduler, new_services
 

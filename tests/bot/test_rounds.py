@@ -8,7 +8,6 @@ from functools import partial
 
 import pytest
 
-from bot.play.arguments import SolveRequest
 from bot.play.chats.people import Chat, Player
 from bot.play.games import PlayOptions
 from bot.play.ports import ROUND_END
@@ -18,6 +17,7 @@ from bot.play.services import Services
 from bot.play.solving.solving import Solving
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
+from bot.telegram.grammar import SolveRequest
 from solver import solve
 from solver.countdown import solve_countdown
 from solver.yahtzee import best_assignment
@@ -254,11 +254,11 @@ async def test_solving_service(pool: SolverPool):
     assert "No solution" in await solving.solve(SolveRequest((1, 1, 1, 1), 24), texts)
     closest = await solving.solve(SolveRequest((1, 3, 7, 10, 25, 50), 831, True), texts)
     assert "<b>830</b>" in closest
-    found = await solving.inline("1 2 3 4", texts)
+    found = await solving.inline(SolveRequest((1, 2, 3, 4), 24), texts)
     assert len(found.answers) == 3 and len({a.id for a in found.answers}) == 3
     assert not found.cacheable  # a hand a round may deal: Telegram must not keep it
-    assert (await solving.inline("14 1 4 12", texts)).cacheable  # 14: never dealt
-    assert (await solving.inline("", texts)).answers[0].id == "usage"
+    assert (await solving.inline(SolveRequest((14, 1, 4, 12), 24), texts)).cacheable  # 14
+    assert (await solving.inline(None, texts)).answers[0].id == "usage"
 
 
 async def test_slow_solve_is_stopped_and_the_pool_recovers():

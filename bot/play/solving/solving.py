@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from bot.play.arguments import SolveRequest, UsageError, read_solve, usage_problem
 from bot.play.dealing.analyses import Analyses
 from bot.play.games.countdown import best
 from bot.play.games.twentyfour import GAME, solutions
@@ -25,6 +24,7 @@ from bot.play.guards.live import EVERYONE, LivePuzzles, could_be_live
 from bot.play.guards.permissions import MemberCheck
 from bot.play.guards.throttle import Ticket, WorkBudget
 from bot.play.solving.paging import Page, page_of
+from bot.play.solving.requests import SolveRequest
 from bot.play.words.countdown import best_text
 from bot.play.words.yahtzee import table_text
 from bot.runtime.pool import SolverPool, SolverTimeout, timed
@@ -148,12 +148,10 @@ class Solving:
             return refused
         if request.closest:
             return await self.closest(request, texts, asker, member)
-        try:
-            found = await self.solutions(request.numbers, request.target, asker=asker)
-        except SolverTimeout:
-            return texts("solve_timeout", seconds=round(self.timeout))
-        except Busy as busy:
-            return texts("busy", seconds=busy.seconds)
+        found = await self._answered(texts, self.solutions(request.numbers, request.target,
+                                                           asker=asker))
+        if isinstance(found, str):
+            return found
         if not found:
             return texts("solve_none", numbers=markup.numbers(request.numbers),
                          target=request.target)
@@ -181,13 +179,11 @@ class Solving:
         """Countdown rules: the nearest value the numbers make, with one expression."""
         if (refused := await self.refusal(request, texts, member)) is not None:
             return refused
-        try:
-            nearest, expression = await self._run(asker, self.timeout, best, request.numbers,
-                                                  request.target)
-        except SolverTimeout:
-            return texts("solve_timeout", seconds=round(self.timeout))
-        except Busy as busy:
-            return texts("busy", seconds=busy.seconds)
+        found = await self._answered(texts, self._run(asker, self.timeout, best,
+                                                      request.numbers, request.target))
+        if isinstance(found, str):
+            return found
+        nearest, expression = found
         return best_text(texts, request.numbers, request.target, nearest, expression)
 
     async def yahtzee(self, rolls: list[tuple[int, ...]], texts: Texts,
@@ -195,35 +191,38 @@ class Solving:
         """The optimal scoring of 13 given rolls (refused where they reach a live round)."""
         if await _in_any(set(self.live.reaching_rolls(rolls)), member):
             return texts("live_puzzle")
+        result = await self._answered(texts, self._run(asker, self.timeout, best_assignment,
+                                                       rolls))
+        return result if isinstance(result, str) else table_text(texts, result, rolls)
+
+    async def _answered(self, texts: Texts, work: Awaitable[T]) -> T | str:
+        """The work's result, or what stands in for it when it can't be had now: its asker's
+        solver time is used up, or it ran past the time limit."""
         try:
-            result = await self._run(asker, self.timeout, best_assignment, rolls)
+            return await work
         except SolverTimeout:
             return texts("solve_timeout", seconds=round(self.timeout))
         except Busy as busy:
             return texts("busy", seconds=busy.seconds)
-        return table_text(texts, result, rolls)
 
-    async def inline(self, query: str, texts: Texts, bot_name: str = "bot",
-                     asker: Asker | None = None, member: MemberCheck | None = None
-                     ) -> InlineResults:
-        """Inline results for '@bot 3 8 3 8': one per distinct solution, or one that explains
-        (how to ask, what is wrong with the numbers, that the hand is being played)."""
-        try:
-            request = read_solve(query)
-        except UsageError as error:
-            if not query.strip() or not error.code:
-                return InlineResults([usage_answer(texts, bot_name)])
-            problem = usage_problem(texts, error)
-            return InlineResults([InlineAnswer("problem", visible_text(problem),
+    async def inline(self, asked: SolveRequest | str | None, texts: Texts,
+                     bot_name: str = "bot", asker: Asker | None = None,
+                     member: MemberCheck | None = None) -> InlineResults:
+        """Inline results for '@bot 3 8 3 8' (`asked` as the face read it: a request, what is
+        wrong with the query in words, or None for nothing to read): one per distinct
+        solution, or one that explains (how to ask, what is wrong with the numbers, that the
+        hand is being played)."""
+        if isinstance(asked, str):
+            return InlineResults([InlineAnswer("problem", visible_text(asked),
                                                texts("inline_usage_title"),
-                                               texts("inline_problem", problem=problem,
+                                               texts("inline_problem", problem=asked,
                                                      bot=bot_name))])
-        if request.closest:
+        if asked is None or asked.closest:
             return InlineResults([usage_answer(texts, bot_name)])
-        if (refused := await self.refusal(request, texts, member)) is not None:
+        if (refused := await self.refusal(asked, texts, member)) is not None:
             return InlineResults([InlineAnswer("live", refused, "", refused)])
-        cacheable = not could_be_live(request.numbers, request.target)  # never kept for all
-        return InlineResults(await self._inline_solutions(request, texts, asker), cacheable)
+        cacheable = not could_be_live(asked.numbers, asked.target)  # never kept for all
+        return InlineResults(await self._inline_solutions(asked, texts, asker), cacheable)
 
     async def _inline_solutions(self, request: SolveRequest, texts: Texts,
                                 asker: Asker | None) -> list[InlineAnswer]:

@@ -1,25 +1,32 @@
-"""What players type after a command, read into plain values. `read_*` raise UsageError naming
-what is wrong (too many numbers, a target out of range...); `parse_*` return None instead, for
-"show the usage line".
+"""Each command's grammar, beside the face that reads it: what players type after a command, read
+into play's typed requests (a `DealRequest`, a `SolveRequest`, a `BoardAsk`, a match's length).
+`read_*` raise UsageError naming what is wrong (too many numbers, a target out of range...);
+`parse_*` return None instead, for "show the usage line".
 
-Pure functions: no Telegram, no solver work. Limits are checked here, before anything reaches the
-pool, so a giant or malformed request costs nothing. Numbers are ASCII digits only (full-width
-ones are folded to ASCII first, as in answers): `str.isdigit` also accepts superscripts, which
-`int` refuses, and `\\d` other scripts' digits.
+Pure functions: no Telegram objects, no solver work. Limits are checked here, before anything
+reaches the pool, so a giant or malformed request costs nothing. Numbers are ASCII digits only
+(full-width ones are folded to ASCII first, as in answers): `str.isdigit` also accepts
+superscripts, which `int` refuses, and `\\d` other scripts' digits.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TypeVar
 
-from bot.play.games import PlayOptions, countdown, twentyfour, yahtzee
-from bot.play.games.countdown import LARGE
-from bot.play.games.twentyfour import COUNTS, TARGETS
-from bot.play.games.yahtzee import parse_dice
+from bot.play.community.boards import BoardAsk
+from bot.play.daily.daily import GAME as DAILY_GAME
+from bot.play.dealing.requests import (
+    COUNTS,
+    LARGE,
+    TARGETS,
+    DealRequest,
+    PlayOptions,
+    parse_dice,
+)
 from bot.play.matches.matches import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
+from bot.play.solving.requests import SolveRequest
 from bot.text import markup
 from bot.text.i18n import Texts
 from solver.parser import fold_width
@@ -41,8 +48,11 @@ SHORT_NUMBER = 6  # digits a small count may have (leading zeros too) before int
 T = TypeVar("T")
 
 __all__ = [
+    "BoardAsk",
+    "DealRequest",
     "SolveRequest",
     "UsageError",
+    "parse_board",
     "parse_countdown",
     "parse_dice",
     "parse_match",
@@ -51,6 +61,7 @@ __all__ = [
     "parse_top",
     "problem",
     "read_arguments",
+    "read_board",
     "read_countdown",
     "read_dice",
     "read_match",
@@ -113,35 +124,20 @@ def _word(word: str) -> str:
     return word if len(word) <= SHOWN_WORD else word[:SHOWN_WORD] + "…"
 
 
-@dataclass(frozen=True)
-class SolveRequest:
-    numbers: tuple[int, ...]
-    target: int
-    closest: bool = False  # Countdown rules: the nearest value with whole-number steps
-
-
-@dataclass(frozen=True)
-class DealRequest:
-    """A round asked for: which game, with what options."""
-
-    game: str
-    options: PlayOptions = field(default_factory=PlayOptions)
-
-
 def read_play_request(arguments: str) -> DealRequest:
     """/play's arguments: a round of 24 (see `read_play`)."""
-    return DealRequest(twentyfour.GAME, read_play(arguments))
+    return DealRequest.of_24(read_play(arguments))
 
 
 def read_countdown_request(arguments: str) -> DealRequest | SolveRequest:
     """/countdown's arguments: a round (with that many large numbers), or a game to solve."""
     read = read_countdown(arguments)
-    return DealRequest(countdown.GAME, read) if isinstance(read, PlayOptions) else read
+    return DealRequest.of_countdown(read) if isinstance(read, PlayOptions) else read
 
 
 def read_yahtzee_request(arguments: str) -> DealRequest | list[tuple[int, ...]]:
     """/yahtzee's arguments: none for a round, or 65 dice to solve."""
-    return DealRequest(yahtzee.GAME) if not arguments.strip() else read_dice(arguments)
+    return DealRequest.of_yahtzee() if not arguments.strip() else read_dice(arguments)
 
 
 def _numbers_and_target(text: str) -> tuple[list[int], int | None]:
@@ -316,3 +312,30 @@ def read_match(arguments: str) -> int | str:
 def parse_match(arguments: str) -> int | str | None:
     """A number of rounds, "stop", or None (then the usage line says what /match takes)."""
     return _or_none(read_match, arguments)
+
+
+EVERYWHERE_WORDS = frozenset({"all", "全部", "所有"})
+PERIOD_WORDS = {"week": "week", "weekly": "week", "本周": "week", "周": "week", "周榜": "week",
+                "daily": "daily", "today": "daily", "每日": "daily", "今日": "daily"}
+
+
+def read_board(arguments: str) -> BoardAsk:
+    """'/top', '/top week', '/top all countdown', '/top daily': each word at most once, in any
+    order; what is not understood is named."""
+    period, everywhere, game = "all", False, None
+    for word in fold_width(arguments).lower().split():
+        if word in EVERYWHERE_WORDS and not everywhere:
+            everywhere = True
+        elif word in PERIOD_WORDS and period == "all":
+            period = PERIOD_WORDS[word]
+        elif word in GAME_WORDS and game is None:
+            game = GAME_WORDS[word]
+        else:
+            raise UsageError("unknown_word", word=_word(word))
+    if period == "daily" and game not in (None, DAILY_GAME):  # the daily puzzle is of 24
+        raise UsageError("unknown_word", word=_word(game))
+    return BoardAsk(period, everywhere or period == "daily", game)
+
+
+def parse_board(arguments: str) -> BoardAsk | None:
+    return _or_none(read_board, arguments)

@@ -134,7 +134,8 @@ function draw() {
   $("reset").disabled = state.done || state.steps.length === 0;
   $("submit").disabled = state.done || state.busy || (every && state.tiles.length !== 1);
   const answer = $("answer");
-  if (every) { answer.textContent = ""; return; }
+  answer.hidden = every;
+  if (every) return;
   const value = state.tiles[chosen].value;
   const distance = away(value, state.target);
   answer.textContent = distance.n === 0n ? word("answer_exact", {value: fracText(value)})

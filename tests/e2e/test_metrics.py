@@ -1,5 +1,6 @@
-"""The Prometheus metrics: names by Prometheus' conventions, what each part of the bot records,
-the /metrics of the webhook server and of polling mode's METRICS_PORT, and their settings."""
+"""The Prometheus metrics: names by Prometheus' conventions, what each part of the bot records
+(read from the running process's own /metrics before and after, counted exactly), the /metrics
+of the webhook server and of polling mode's METRICS_PORT, and their settings."""
 
 from __future__ import annotations
 
@@ -265,8 +266,8 @@ async def once_moved(port: int, before: Samples, name: str, **labels: str) -> Sa
     return found
 
 
-async def test_the_running_bot_counts_its_rounds_answers_and_lead(
-        telegram: BotApiEmulator, make_bot, tmp_path: Path):
+async def test_the_running_bot_counts_its_rounds_answers_and_lead(telegram: BotApiEmulator,
+                                                                 make_bot):
     """`python -m bot`, read from its own /metrics before and after each step: a dealt round
     is exactly one more dealt, a right answer one more answer judged and one more round won,
     a round in a group that removed the bot one more abandoned; and the process leads."""

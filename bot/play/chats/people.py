@@ -2,11 +2,14 @@
 language each chat speaks (its /lang choice, else the speaker's Telegram language).
 
 Chats' languages and the names already stored are kept in memory as well (this process is the
-database's only writer), so a reply costs no read.
+database's only writer), so a reply costs no read. The names are a bounded cache (KEPT chats and
+KEPT players, the least lately seen dropped first: one seen again is written again, an UPSERT);
+the languages are every chat's that chose one (loaded at start-up, a few dozen bytes each).
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from bot.play.guards.permissions import AdminCheck, may_steer
@@ -14,6 +17,8 @@ from bot.store.protocols import PeopleStore
 from bot.store.records import Round
 from bot.text import markup
 from bot.text.i18n import Texts, language_of, parse_language, texts_for
+
+KEPT = 20_000  # chats, and players, whose stored names are remembered
 
 
 @dataclass(frozen=True)
@@ -42,8 +47,8 @@ class People:
     def __init__(self, store: PeopleStore) -> None:
         self.store = store
         self._languages: dict[int, str] = {}
-        self._chats: dict[int, tuple[str, str | None]] = {}
-        self._users: dict[int, tuple[str, str | None]] = {}
+        self._chats: OrderedDict[int, tuple[str, str | None]] = OrderedDict()
+        self._users: OrderedDict[int, tuple[str, str | None]] = OrderedDict()
 
     async def load(self) -> None:
         """Read the languages the chats chose."""
@@ -68,12 +73,12 @@ class People:
 
     async def remember(self, chat: Chat | None, player: Player) -> None:
         """Store a chat or player the first time they are seen (or when their names change)."""
-        if chat is not None and self._chats.get(chat.id) != (chat.type, chat.title):
+        if chat is not None and not _known(self._chats, chat.id, (chat.type, chat.title)):
             await self.store.remember_chat(chat.id, chat.type, chat.title)
-            self._chats[chat.id] = (chat.type, chat.title)
-        if self._users.get(player.id) != (player.first_name, player.username):
+            _keep(self._chats, chat.id, (chat.type, chat.title))
+        if not _known(self._users, player.id, (player.first_name, player.username)):
             await self.store.remember_user(player.id, player.first_name, player.username)
-            self._users[player.id] = (player.first_name, player.username)
+            _keep(self._users, player.id, (player.first_name, player.username))
 
     def chat_of(self, chat_id: int, topic: int = 0) -> Chat:
         """A chat as this process knows it (its kind and title, when it was seen), for a face
@@ -131,3 +136,20 @@ class People:
         await self.store.migrate_chat(old_id, new_id)
         if old_id in self._languages:
             self._languages[new_id] = self._languages.pop(old_id)
+
+
+def _known(cache: OrderedDict[int, tuple[str, str | None]], key: int,
+           value: tuple[str, str | None]) -> bool:
+    """Whether the cache holds this value for the key (it is then the most lately seen)."""
+    if cache.get(key) != value:
+        return False
+    cache.move_to_end(key)
+    return True
+
+
+def _keep(cache: OrderedDict[int, tuple[str, str | None]], key: int,
+          value: tuple[str, str | None]) -> None:
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > KEPT:
+        cache.popitem(last=False)

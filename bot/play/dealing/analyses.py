@@ -18,9 +18,10 @@ class Analyses:
     """The analyses of the puzzles being played, by game, hand and target: kept when a round is
     dealt with one (`keep`), or worked out in the heavy lane, ahead of the questions waiting
     there, for a round that came without one (dealt before a restart). The oldest go once more
-    than `kept` solutions (a six-number hand may have 1,500) are held."""
+    than `kept` solutions (a six-number hand may have 1,500) are held: about 3 MB, thousands of
+    puzzles; one evicted while its round is on is worked out again when asked."""
 
-    def __init__(self, pool: SolverPool, kept: int = 200_000) -> None:
+    def __init__(self, pool: SolverPool, kept: int = 20_000) -> None:
         self.pool = pool
         self.kept = kept
         self.held = 0

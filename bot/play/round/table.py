@@ -44,7 +44,8 @@ class RoundTable:
         self.scheduler = scheduler
         self.live = live or LivePuzzles()
         self._open: dict[Place, OpenRound] = {}
-        self._won: dict[Place, tuple[OpenRound, float]] = {}  # -> its last round won, when
+        # -> its last round won, and when (oldest first; kept LATE_WITHIN, then dropped)
+        self._won: OrderedDict[Place, tuple[OpenRound, float]] = OrderedDict()
         self._heads: OrderedDict[int, str] = OrderedDict()  # round id -> its result's head
 
     def load(self, rounds: Iterable[Round], terms: Callable[[int], Terms] | None = None
@@ -153,7 +154,19 @@ class RoundTable:
         self.scheduler.cancel(ROUND_END, record.chat_id, record.topic)
         self.scheduler.cancel(STATUS, record.chat_id, record.topic)
         if won_at is not None:
+            self._won.pop(record.place, None)
             self._won[record.place] = (current, won_at)
+        self._forget_won()
+
+    def _forget_won(self) -> None:
+        """Drop the rounds won longer than LATE_WITHIN ago (oldest first): a chat that has
+        moved on costs nothing here."""
+        now = self.clock()
+        while self._won:
+            place, (_won, at) = next(iter(self._won.items()))
+            if now - at <= LATE_WITHIN:
+                break
+            del self._won[place]
 
     def drop(self, current: OpenRound) -> None:
         """A round closed outside a transition (abandoned with its chat)."""

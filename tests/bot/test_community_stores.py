@@ -254,19 +254,19 @@ async def test_the_services_forget_and_reset_on_both_backends(stores: Stores, po
     solved = await community.daily.answer(private, ann, solve(list(daily_hand(day)))[0])
     assert "Solved" in solved.text and await stores.daily.daily_days(ANN) == [day]
 
+    async def admin() -> bool:
+        return True
+
     asked = community.privacy.ask_forget(private, ann)
     assert not isinstance(asked, str)
-    assert (await community.privacy.press(asked.token, True, private, ben)).text is None
-    done = await community.privacy.press(asked.token, True, private, ann)
+    assert (await community.privacy.press(asked.token, True, private, ben, admin)).text is None
+    done = await community.privacy.press(asked.token, True, private, ann, admin)
     assert done.notice == "Deleted." and await stores.daily.daily_days(ANN) == []
     assert await stores.people.user_name(ANN) is None
     assert not any(key[1] == ANN for key in await consistent(stores))
 
-    async def admin() -> bool:
-        return True
-
     asked = await community.privacy.ask_reset(group, ben, admin)
     assert not isinstance(asked, str)
-    await community.privacy.press(asked.token, True, group, ben)
+    await community.privacy.press(asked.token, True, group, ben, admin)
     assert await stores.scores.board(Board(GROUP)) == []
     assert await consistent(stores) == {}

@@ -101,3 +101,73 @@ async def test_forget_waits_for_your_own_press_in_time(harness: Harness):
     assert lapsed.text == "This question has expired."
     assert await harness.stores.people.user_name(ANN["id"]) == "Ann"
     assert "Ann" in (await said(harness, BEN, "/top")).text
+
+
+# --- issue 35, item 11: confirmations only the asker, still an admin, can answer ----------------
+
+OTHER_GROUP = -2604
+
+
+async def ask_reset(h: Harness, admin: dict) -> tuple[int, str, str]:
+    """An admin's /resetscores: the question's message id, and its Confirm and Cancel data."""
+    h.telegram.promote(GROUP, admin["id"])
+    asked = await said(h, admin, "/resetscores")
+    assert asked.reply_markup is not None, asked.text
+    [(_, yes), (_, no)] = h.telegram.buttons(GROUP, asked.message_id)
+    return asked.message_id, yes, no
+
+
+@ON_BOTH_BACKENDS
+async def test_an_admin_demoted_after_asking_cannot_confirm_a_reset(harness: Harness):
+    await play_and_win(harness, BEN, ANN)
+    asked, yes, _ = await ask_reset(harness, ANN)
+    harness.telegram.promote(GROUP, ANN["id"], "member")  # within the minute the cache keeps
+    refused = await press_data(harness, asked, ANN, yes, GROUP)
+    assert refused.text == "Only the group's admins can reset its leaderboard."
+    assert "Ben" in (await said(harness, BEN, "/top")).text  # nothing was reset
+    assert harness.telegram.buttons(GROUP, asked)  # the question stands, unanswered
+
+    harness.telegram.promote(GROUP, ANN["id"])  # an admin again, in time: her press counts
+    assert (await press_data(harness, asked, ANN, yes, GROUP)).text == "The leaderboard is reset."
+    assert "Ben" not in (await said(harness, BEN, "/top")).text
+
+
+@ON_BOTH_BACKENDS
+async def test_presses_elsewhere_or_by_others_leave_the_question_pending(harness: Harness):
+    await play_and_win(harness, BEN, ANN)
+    asked, yes, no = await ask_reset(harness, ANN)
+    harness.telegram.chat(OTHER_GROUP)
+    elsewhere = await said(harness, BEN, "/top", OTHER_GROUP)
+    for data in (no, yes):  # the token pressed in another chat, by Ben and by Ann herself
+        for user in (BEN, ANN):
+            answer = await press_data(harness, elsewhere.message_id, user, data, OTHER_GROUP)
+            assert answer.text == "This button doesn't work (any more)."
+    for data in (no, yes):  # Ben presses Ann's own question
+        answer = await press_data(harness, asked, BEN, data, GROUP)
+        assert answer.text == "Only Ann can answer this."
+    harness.telegram.promote(GROUP, BEN["id"])  # another admin is still not the asker
+    assert (await press_data(harness, asked, BEN, yes, GROUP)).text == "Only Ann can answer this."
+    assert "Ben" in (await said(harness, BEN, "/top")).text
+    assert (await press_data(harness, asked, ANN, yes, GROUP)).text == "The leaderboard is reset."
+
+
+async def test_the_play_side_keeps_a_question_pressed_from_another_chat(harness: Harness):
+    """The service itself, past the face's check: a token named from another chat, or by
+    another person, drops nothing; only the asker in the asking chat answers it."""
+    from bot.play.chats.people import Chat, Player
+
+    privacy = harness.services.community.privacy
+    group, other = Chat(GROUP, "group", "G"), Chat(OTHER_GROUP, "group", "H")
+    ann, ben = Player(ANN["id"], "Ann"), Player(BEN["id"], "Ben")
+
+    async def admin() -> bool:
+        return True
+
+    asked = await privacy.ask_reset(group, ann, admin)
+    assert not isinstance(asked, str)
+    for chat, player in ((other, ann), (other, ben), (group, ben)):
+        for confirm in (False, True):
+            pressed = await privacy.press(asked.token, confirm, chat, player, admin)
+            assert pressed.text is None, (chat, player, confirm)
+    cancelled = await privacy.press(asked.token, False, group, ann, admin)
+    assert cancelled.text == "Cancelled: nothing was deleted."

@@ -95,10 +95,14 @@ def build_application(config: Config, opening: Hook | None = None,
     application.add_handler(TypeHandler(Update, handle_once), group=-1)
     for names, callback in COMMANDS:
         application.add_handler(CommandHandler(list(names), callback))
-    application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.migrate))
+    # a person's messages only (and their edits): never a channel's post, a business account's
+    # chat or a guest's message, which are nobody's answer in the chat they name
+    application.add_handler(MessageHandler(filters.UpdateType.MESSAGE
+                                           & filters.StatusUpdate.MIGRATE, handlers.migrate))
     application.add_handler(ChatMemberHandler(handlers.member_status,
                                               ChatMemberHandler.MY_CHAT_MEMBER))
-    application.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, handlers.plain_text))
+    application.add_handler(MessageHandler(filters.UpdateType.MESSAGES & filters.TEXT
+                                           & ~filters.COMMAND, handlers.plain_text))
     application.add_handler(InlineQueryHandler(handlers.inline_query))
     for pattern, pressed in community.PRESSES:
         application.add_handler(CallbackQueryHandler(pressed, pattern=pattern))
@@ -113,6 +117,8 @@ async def handle_once(update: Update, context: Context) -> None:
     /hint must not act twice; a message written longer ago than a round lasts (the bot was
     down) is history: a /play from hours ago dealt now would surprise its chat."""
     data = context.bot_data
+    if update.effective_user is None:  # nobody speaks: a channel's post, a poll, a boost
+        raise ApplicationHandlerStop
     if is_stale(update, time.time(), max(data.settings.seconds.values())):
         data.stale_skipped += 1
         metrics.record_update_dropped(metrics.STALE)

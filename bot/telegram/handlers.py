@@ -265,8 +265,11 @@ async def inline_query(update: Update, context: Context) -> None:
     # Telegram serves a kept answer to everyone without asking the bot: only for a request no
     # round the bot can deal is reached by, or it would hand out a live round's solutions; the
     # rest is kept for nobody, not even the asker (whose chats' rounds change)
-    await query.answer(results, cache_time=INLINE_CACHE_SECONDS if found.cacheable else 0,
-                       is_personal=not found.cacheable)
+    try:
+        await query.answer(results, cache_time=INLINE_CACHE_SECONDS if found.cacheable else 0,
+                           is_personal=not found.cacheable)
+    except BadRequest as error:  # answered too late (Telegram waits about 10 s): nobody waits
+        log.info("could not answer an inline query: %s", error)
 
 
 def inline_request(query: str, texts: Texts) -> SolveRequest | str | None:

@@ -129,6 +129,7 @@ async def handle_once(update: Update, context: Context) -> None:
     if not await claimed_soon(update, context):
         metrics.record_update_dropped(metrics.HANDLED_BEFORE)
         log.info("update %d was handled before; skipped", update.update_id)
+        await tell(update, context, None)  # a press delivered again: its spinner stops
         raise ApplicationHandlerStop
 
 
@@ -151,16 +152,17 @@ async def claimed_soon(update: Update, context: Context) -> bool:
     raise ApplicationHandlerStop
 
 
-async def tell(update: Update, context: Context, key: str) -> bool:
-    """A short note to whoever sent the update (a reply, or the press's notice); whether it
-    went. In the sender's language: the chat's own may be beyond reach."""
+async def tell(update: Update, context: Context, key: str | None) -> bool:
+    """A short note to whoever sent the update (a reply, or the press's notice; None: a press
+    answered without one, nothing else); whether it went. In the sender's language: the
+    chat's own may be beyond reach."""
     user = update.effective_user
-    said = texts_for(language_of(user.language_code if user else None))(key)
+    said = texts_for(language_of(user.language_code if user else None))(key) if key else None
     try:
         if update.callback_query is not None:
-            await update.callback_query.answer(said[:200])
+            await update.callback_query.answer(said[:200] if said else None)
             return True
-        if update.effective_message is not None:
+        if said is not None and update.effective_message is not None:
             await update.effective_message.reply_text(said)
             return True
     except TelegramError as error:

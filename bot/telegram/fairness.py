@@ -1,7 +1,8 @@
 """Fair update handling: each user's updates wait in a queue of their own, and the next update
 handled is always that of the user served least lately, so one user's burst (a thousand typed
 answers, a script) waits behind everyone else's updates instead of in front of them; a user has
-a few updates handled at a time at most, and past a bound the rest of a burst is dropped.
+a few updates handled at a time at most, and past a bound the rest of a burst is dropped — a
+dropped button press still answered with a short notice, so no client's spinner turns on.
 
 Wired with `ApplicationBuilder().concurrent_updates(FairUpdates())`; `install` puts it into an
 application already built (the benchmarks use it).
@@ -16,9 +17,11 @@ from collections.abc import Awaitable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
+from telegram.error import TelegramError
 from telegram.ext import Application, BaseUpdateProcessor
 
 from bot.runtime import metrics
+from bot.text.i18n import language_of, texts_for
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +92,7 @@ class FairUpdates(BaseUpdateProcessor):
         queue = self._waiting.get(key)
         if queue is not None and len(queue) >= self.per_user_waiting:
             self._drop(key, coroutine)
+            await slow_down(update)
             return
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiting.setdefault(key, deque()).append(turn)
@@ -165,6 +169,20 @@ class FairUpdates(BaseUpdateProcessor):
             log.warning("%s %s sends faster than the bot answers: %d updates dropped so far",
                         *key, self.dropped)
         _close(coroutine)
+
+
+async def slow_down(update: object) -> None:
+    """A dropped button press is answered all the same (Telegram's client waits for every
+    answer, its spinner turning): a short notice, in the presser's language, to slow down. A
+    dropped message needs no answer, and gets none: a flood is not answered in kind."""
+    query = getattr(update, "callback_query", None)
+    if query is None:
+        return
+    texts = texts_for(language_of(query.from_user.language_code))
+    try:
+        await query.answer(texts("button_slow_down"))
+    except TelegramError as error:
+        log.info("could not answer a dropped button press: %s", error)
 
 
 def _close(coroutine: Awaitable[Any]) -> None:

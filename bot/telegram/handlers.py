@@ -299,6 +299,11 @@ async def on_error(update: object, context: Context) -> None:
         return
     if error is None or not is_outage(error, OUTAGE):  # the database down: a line a minute
         log.error("error while handling an update", exc_info=error)
+    if isinstance(update, Update) and update.callback_query is not None:
+        try:  # the press's spinner stops (answered already: Telegram refuses, nothing lost)
+            await update.callback_query.answer()
+        except Exception:  # the network, or answered before
+            log.info("could not answer a press whose handling failed")
     if isinstance(update, Update) and chat is not None:
         texts = texts_for(language_of(update.effective_user.language_code
                                       if update.effective_user else None))

@@ -218,3 +218,40 @@ async def test_a_business_chat_a_guest_or_a_channel_is_nobody_s_answer(harness: 
                                                         harness.app.bot))
     assert len(harness.telegram.sent) == sent and tracebacks() == []
     assert harness.services.rounds.open_round(ANN["id"]) == current
+
+
+async def press_update(h: Harness, chat_id: int, message_id: int, user: dict, data: str
+                       ) -> tuple[str, Update]:
+    """A press as the emulator queues it: its query id, and the Update."""
+    query_id = await h.telegram.press(chat_id, message_id, user, data)
+    [raw] = [u for u in h.telegram.updates if "callback_query" in u]
+    h.telegram.updates.clear()
+    return query_id, Update.de_json({k: v for k, v in raw.items() if not k.startswith("_")},
+                                    h.app.bot)
+
+
+async def test_a_press_delivered_again_or_failing_is_still_answered(
+        harness: Harness, monkeypatch: pytest.MonkeyPatch, tracebacks):
+    """A press whose update was claimed before (the bot stopped between claiming it and
+    answering it, and Telegram delivers it again), and a press whose handling raises: each
+    still gets its answer, so no client's spinner turns on."""
+    harness.telegram.chat(GROUP)
+    await harness.send(GROUP, ANN, "/play")
+    deal = await harness.telegram.reply(GROUP)
+    current = harness.services.rounds.open_round(GROUP)
+    assert current is not None
+    query_id, update = await press_update(harness, GROUP, deal.message_id, BEN,
+                                          f"r:{current.id}")
+    await harness.services.once.claim(update.update_id, time.time())  # handled "before"
+    await harness.app.process_update(update)
+    assert harness.telegram.callback_answer(query_id) is not None
+
+    async def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(harness.services.rounds, "reveal", broken)
+    query_id, update = await press_update(harness, GROUP, deal.message_id, BEN,
+                                          f"r:{current.id}")
+    await harness.app.process_update(update)
+    assert harness.telegram.callback_answer(query_id) is not None
+    assert any("a bug" in line or "error while handling" in line for line in tracebacks())

@@ -5,11 +5,9 @@ without their name; and they may come back as new."""
 
 from __future__ import annotations
 
-import time
-
 from bot.play.daily.puzzle import day_of
 from solver import solve
-from tests.bot.conftest import ON_BOTH_BACKENDS, Harness
+from tests.bot.conftest import ON_BOTH_BACKENDS, Clock, Harness
 from tests.bot.test_buttons import press_data
 
 GROUP = -2603
@@ -49,6 +47,8 @@ async def test_privacy_says_what_is_kept_in_a_few_lines(harness: Harness):
 async def test_forget_is_asked_in_private_and_deletes_you_everywhere(harness: Harness):
     won = await play_and_win(harness, ANN, BEN)
     lost = await play_and_win(harness, BEN, ANN)
+    today = Clock(1_900_000_000.0)  # the daily puzzle's day: set, not read from the wall
+    harness.services.community.daily.clock = today
     hand = harness.services.community.daily.hand_now()
     await said(harness, ANN, "/daily", ANN["id"])
     await said(harness, ANN, f"/daily {solve(list(hand))[0]}", ANN["id"])
@@ -64,7 +64,7 @@ async def test_forget_is_asked_in_private_and_deletes_you_everywhere(harness: Ha
 
     stores = harness.stores
     assert await stores.people.user_name(ANN["id"]) is None
-    assert await stores.daily.daily_result(day_of(time.time()), ANN["id"]) is None
+    assert await stores.daily.daily_result(day_of(today()), ANN["id"]) is None
     top = (await said(harness, BEN, "/top")).text
     assert "Ann" not in top and "1. Ben" in top
     assert "Ann" not in (await said(harness, BEN, "/top week")).text
@@ -85,6 +85,9 @@ async def test_forget_is_asked_in_private_and_deletes_you_everywhere(harness: Ha
 @ON_BOTH_BACKENDS
 async def test_forget_waits_for_your_own_press_in_time(harness: Harness):
     await play_and_win(harness, ANN, BEN)
+    clock = Clock(1_900_000_000.0)
+    privacy = harness.services.community.privacy
+    privacy.clock = clock
     asked = await said(harness, ANN, "/forget", ANN["id"])
     cancelled = await harness.press(ANN["id"], asked.message_id, ANN, "✖️ Cancel")
     assert cancelled.text == "Cancelled: nothing was deleted."
@@ -94,9 +97,7 @@ async def test_forget_waits_for_your_own_press_in_time(harness: Harness):
     token = harness.telegram.buttons(ANN["id"], asked.message_id)[0][1]
     stranger = await press_data(harness, asked.message_id, BEN, token, ANN["id"])
     assert stranger.text == "Only Ann can answer this."  # a forged press of another account
-    privacy = harness.services.community.privacy
-    later = time.time() + 61
-    privacy.clock = lambda: later
+    clock.now += 61
     lapsed = await harness.press(ANN["id"], asked.message_id, ANN, YES)
     assert lapsed.text == "This question has expired."
     assert await harness.stores.people.user_name(ANN["id"]) == "Ann"

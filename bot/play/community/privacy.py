@@ -12,7 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.play.chats.people import Chat, People, Player
-from bot.play.daily.daily import Daily
 from bot.play.guards.permissions import AdminCheck
 from bot.store.score_store import ForgetStore
 from bot.text import markup
@@ -48,11 +47,9 @@ class Pressed:
 
 
 class Privacy:
-    def __init__(self, store: ForgetStore, people: People, daily: Daily,
-                 clock: Callable[[], float]) -> None:
+    def __init__(self, store: ForgetStore, people: People, clock: Callable[[], float]) -> None:
         self.store = store
         self.people = people
-        self.daily = daily
         self.clock = clock
         self._pending: dict[str, Pending] = {}
 
@@ -104,7 +101,6 @@ class Privacy:
         if pending.kind == FORGET:
             await self.store.forget_user(player.id)
             self.people.forget(player.id)
-            self.daily.forget(player.id)
             return Pressed(texts("forget_done"), texts("forget_done_notice"))
         await self.store.reset_chat(chat.id)
         return Pressed(texts("reset_done", name=markup.name(player.first_name)),

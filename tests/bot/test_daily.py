@@ -340,3 +340,14 @@ async def test_wrong_answers_to_the_daily_say_why_and_count_nothing(harness: Har
     assert await harness.stores.daily.daily_result(DAY, ANN["id"]) is None
     zh = await said(harness, ZHAO["id"], ZHAO, "/daily 1+")
     assert "再试一次" in zh.text
+
+
+@pytest.mark.parametrize("language", ["en", "zh", "zh-Hant", "ru", "es", "pt-BR"])
+async def test_help_says_how_the_daily_board_ranks(harness: Harness, language: str):
+    user = {**ANN, "language_code": language}
+    shown = await said(harness, ANN["id"], user, "/help")
+    [line] = [row for row in shown.text.splitlines() if row.startswith("/daily")]
+    assert line.count("UTC") == 2, line  # when the day begins, and what the board counts from
+    if language == "en":
+        assert "ranks by when your right answer arrives after midnight (UTC)" in line
+        assert "seeing the hand elsewhere first gains nothing" in line

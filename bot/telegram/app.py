@@ -34,6 +34,7 @@ from bot.telegram import buttons, community, handlers
 from bot.telegram.context import CONTEXT_TYPES, App, Context
 from bot.telegram.fairness import FairUpdates
 from bot.telegram.lean_request import LeanRequest
+from bot.telegram.polling import PollingBot
 from bot.text.i18n import language_of, texts_for
 
 log = logging.getLogger(__name__)
@@ -77,19 +78,19 @@ def build_application(config: Config, opening: Hook | None = None,
                       closing: Hook | None = None) -> App:
     """The bot with every handler registered; `opening` (post_init) opens what the handlers
     need and fills the bot data, `closing` (post_shutdown) closes it."""
-    builder = (ApplicationBuilder().context_types(CONTEXT_TYPES).token(config.token)
-               .base_url(config.base_url)
-               .base_file_url(config.base_file_url).defaults(DEFAULTS)
-               .concurrent_updates(FairUpdates(CONCURRENT_UPDATES))
-               .request(LeanRequest(connection_pool_size=CONNECTIONS,
-                                    pool_timeout=POOL_TIMEOUT))
-               .get_updates_request(LeanRequest(connection_pool_size=1)))
+    bot = PollingBot(  # reads each polled update on its own: one unreadable stops nothing
+        config.token, base_url=config.base_url, base_file_url=config.base_file_url,
+        defaults=DEFAULTS,
+        request=LeanRequest(connection_pool_size=CONNECTIONS, pool_timeout=POOL_TIMEOUT),
+        get_updates_request=LeanRequest(connection_pool_size=1),
+        rate_limiter=AIORateLimiter(max_retries=5) if config.rate_limit  # type: ignore[arg-type]
+        else None)
+    builder = (ApplicationBuilder().context_types(CONTEXT_TYPES).bot(bot)
+               .concurrent_updates(FairUpdates(CONCURRENT_UPDATES)))
     if opening is not None:
         builder = builder.post_init(opening)
     if closing is not None:
         builder = builder.post_shutdown(closing)
-    if config.rate_limit:
-        builder = builder.rate_limiter(AIORateLimiter(max_retries=5))  # type: ignore[arg-type]
     application: App = builder.build()
     application.bot_data.config = config
     application.add_handler(TypeHandler(Update, handle_once), group=-1)
@@ -117,8 +118,9 @@ async def handle_once(update: Update, context: Context) -> None:
     /hint must not act twice; a message written longer ago than a round lasts (the bot was
     down) is history: a /play from hours ago dealt now would surprise its chat."""
     data = context.bot_data
-    if update.effective_user is None:  # nobody speaks: a channel's post, a poll, a boost
-        raise ApplicationHandlerStop
+    if update.effective_user is None or \
+            (update.effective_message is not None and update.effective_chat is None):
+        raise ApplicationHandlerStop  # nobody speaks (a channel's post, a poll), or nowhere
     if is_stale(update, time.time(), max(data.settings.seconds.values())):
         data.stale_skipped += 1
         metrics.record_update_dropped(metrics.STALE)

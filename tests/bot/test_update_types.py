@@ -65,6 +65,8 @@ BUSINESS = {"business_connection_id": "bc1"}
 KINDS: list[tuple[str, dict, set[str]]] = [
     ("message in a group", {"message": message(GROUP_CHAT, "/top")}, {"sendMessage"}),
     ("message without a sender", {"message": message(GROUP_CHAT, "/play", None)}, set()),
+    ("message without a chat", {"message": {
+        k: v for k, v in message(GROUP_CHAT, "/help").items() if k != "chat"}}, set()),
     ("plain text without a sender", {"message": message(GROUP_CHAT, "1+2+3+4", None)}, set()),
     ("message on behalf of a channel", {"message": message(
         GROUP_CHAT, "/top", CHANNEL_BOT, sender_chat=CHANNEL_CHAT)}, {"sendMessage"}),
@@ -255,3 +257,45 @@ async def test_a_press_delivered_again_or_failing_is_still_answered(
     await harness.app.process_update(update)
     assert harness.telegram.callback_answer(query_id) is not None
     assert any("a bug" in line or "error while handling" in line for line in tracebacks())
+
+
+UNREADABLE = [
+    {"poll": {"id": "p", "question": "?", "options": [{"text": "a", "voter_count": 1}]}},
+    {"callback_query": {"id": "q", "from": ANN}},  # no chat_instance
+    {"message": "not an object"},
+    {"edited_message": {"message_id": "x", "chat": 5, "date": "today"}},
+]
+
+
+async def test_an_unreadable_update_does_not_stop_the_polling(harness: Harness, tracebacks):
+    """Updates PTB cannot read (a Bot API server of another version, or garbage), each ahead
+    of a /help in the same batch: PTB alone would drop the batch unconfirmed and ask for it
+    again for ever; the bot skips each unreadable one and answers the /help."""
+    harness.telegram.chat(GROUP)
+    updater = harness.app.updater
+    assert updater is not None
+    for fields in UNREADABLE:
+        await harness.telegram._queue(dict(fields))
+    await harness.telegram.say(GROUP, ANN, "/help")
+    await updater.start_polling(poll_interval=0.0, timeout=1)
+    try:
+        reply = await harness.telegram.reply(GROUP, timeout=15)
+    finally:
+        await updater.stop()
+    assert "/play" in reply.text
+    assert tracebacks() == []
+    assert not harness.telegram.updates  # every one of them confirmed
+
+
+async def test_the_bot_reads_each_polled_update_on_its_own(harness: Harness):
+    from bot.telegram.polling import PollingBot
+
+    bot = harness.app.bot
+    assert isinstance(bot, PollingBot)
+    read = [bot._read({"update_id": 7 + i, **fields}) for i, fields in enumerate(UNREADABLE)]
+    assert [u.update_id for u in read if u is not None] == [7, 8, 9, 10]
+    assert all(u is not None and u.effective_user is None and u.effective_message is None
+               for u in read)
+    assert bot._read({"no": "id"}) is None and bot._read([1]) is None
+    good = bot._read({"update_id": 3, "message": message(GROUP_CHAT, "/top")})
+    assert good is not None and good.effective_user is not None

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import random
 import string
 import sys
@@ -33,8 +34,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from telegram import Update  # noqa: E402
+
 from bot.demo.emulator import BotApiEmulator  # noqa: E402
-from bot.demo.emulator.records import ADMIN_RIGHTS, BOT_ID  # noqa: E402
+from bot.demo.emulator.records import ADMIN_RIGHTS  # noqa: E402
 from tests.e2e.conftest import BotProcess  # noqa: E402
 
 ROUND_SECONDS = 5.0
@@ -57,7 +60,25 @@ KINDS = ["message"] * 40 + ["callback_query"] * 18 + ["edited_message"] * 5 + \
      "message_reaction_count", "chosen_inline_result", "shipping_query", "pre_checkout_query",
      "purchased_paid_media", "poll", "poll_answer", "my_chat_member", "chat_member",
      "chat_join_request", "chat_boost", "removed_chat_boost", "unknown_type"] + \
-    ["unreadable"] * 3 + ["burst"]
+    ["unreadable"] * 3
+BURSTS = 0.002  # of the draws: a burst of 70 to 150 updates from one person
+
+
+class FuzzEmulator(BotApiEmulator):
+    """The emulator as a Bot API server that ignores allowed_updates (every type reaches the
+    bot), counting what getUpdates delivered."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.delivered: set[int] = set()
+
+    def _wanted(self, update: dict) -> bool:
+        return True
+
+    async def api_getupdates(self, params: dict) -> list:
+        batch = await super().api_getupdates(params)
+        self.delivered.update(u["update_id"] for u in batch)
+        return batch
 
 
 @dataclass
@@ -74,6 +95,9 @@ class Figures:
     running: bool = False
     help_answered: bool = False
     seconds: float = 0.0
+    feeding: float = 0.0
+    delivered: int = 0  # updates getUpdates handed to the bot
+    unreadable_ids: list[int] = field(default_factory=list)
     samples: list[str] = field(default_factory=list)
 
 
@@ -256,7 +280,7 @@ class Fuzzer:
             query_id = f"iq{next(self.query_ids)}"
             self.emulator._open_queries.add(query_id)
             return [{"inline_query": {"id": query_id, "from": person, "offset": "",
-                                      "query": rng.choice(ARGUMENTS + [self.text()[:256]])}}]
+                                      "query": rng.choice([*ARGUMENTS, self.text()[:256]])}}]
         if kind in ("channel_post", "edited_channel_post"):
             channel = rng.choice(self.channels)
             post = self.message(channel, text=self.text())
@@ -350,26 +374,38 @@ RESTRICTED_RIGHTS = ("can_send_audios", "can_send_documents", "can_send_photos",
 
 async def feed(emulator: BotApiEmulator, fuzzer: Fuzzer, count: int, figures: Figures) -> None:
     """`count` updates (a burst counts as many), never more than BACKLOG waiting at once."""
-    fed = 0
+    fed, began = 0, time.monotonic()
     while fed < count:
         if len(emulator.updates) > BACKLOG:
             await emulator.wait_for(lambda: len(emulator.updates) <= BACKLOG // 2, 30)
             continue
-        kind = fuzzer.rng.choice(KINDS)
+        kind = "burst" if fuzzer.rng.random() < BURSTS else fuzzer.rng.choice(KINDS)
         for update in fuzzer.update(kind)[:count - fed]:
-            press = update.get("callback_query")
-            readable = kind != "unreadable"
-            if press is not None and readable:
-                figures.presses.add(press["id"])
+            readable = reads(update)
+            if readable and "callback_query" in update:
+                figures.presses.add(update["callback_query"]["id"])
             figures.fed[kind if readable else "unreadable"] += 1
             await emulator._queue(update)
+            if not readable:
+                figures.unreadable_ids.append(update["update_id"])
             fed += 1
+            if fed % 10_000 == 0:
+                print(f"{fed} fed in {time.monotonic() - began:.0f} s", file=sys.stderr)
 
 
-async def run(updates: int, seed: int, folder: Path, database_url: str | None = None
-              ) -> Figures:
+def reads(update: dict) -> bool:
+    """Whether PTB reads the update (as Telegram would have sent it, with an id)."""
+    try:
+        Update.de_json({"update_id": 1, **update}, None)
+    except Exception:
+        return False
+    return True
+
+
+async def run(updates: int, seed: int, folder: Path, database_url: str | None = None,
+              keep_log: Path | None = None) -> Figures:
     figures = Figures()
-    emulator = BotApiEmulator()
+    emulator = FuzzEmulator()
     await emulator.start()
     bot = BotProcess(emulator, folder / "fuzz.sqlite3", ROUND_SECONDS)
     bot.env.update(COUNTDOWN_SECONDS="5", YAHTZEE_SECONDS="5", SOLVE_TIMEOUT="2")
@@ -380,6 +416,7 @@ async def run(updates: int, seed: int, folder: Path, database_url: str | None = 
     try:
         await bot.start()
         await feed(emulator, fuzzer, updates, figures)
+        figures.feeding = time.monotonic() - started
         await emulator.wait_for(lambda: not emulator.updates, 300)
         await quiet(emulator)
         last = fuzzer.groups[0]["id"]
@@ -396,9 +433,12 @@ async def run(updates: int, seed: int, folder: Path, database_url: str | None = 
     figures.seconds = time.monotonic() - started
     answered = {a.query_id for a in emulator.callback_answers}
     figures.unanswered = len(figures.presses - answered)
+    figures.delivered = len(emulator.delivered)
     figures.sent, figures.edits = len(emulator.sent), len(emulator.edits)
     figures.answers = len(emulator.callback_answers)
     log = bot.log.read_text(errors="replace")
+    if keep_log is not None:
+        keep_log.write_text(log)
     figures.tracebacks = log.count("Traceback (most recent call last)")
     lines = log.splitlines()
     figures.errors = sum(" ERROR " in line or " CRITICAL " in line for line in lines)
@@ -423,7 +463,8 @@ async def quiet(emulator: BotApiEmulator, still: float = 3.0, most: float = 120.
 def table(figures: Figures, backend: str) -> str:
     rows = [
         ("backend", backend),
-        ("updates fed", sum(figures.fed.values())),
+        ("updates fed / delivered by getUpdates",
+         f"{sum(figures.fed.values())} / {figures.delivered}"),
         ("of them unreadable (PTB cannot read them)", figures.fed["unreadable"]),
         ("update kinds fed", len(figures.fed)),
         ("tracebacks in the bot's log", figures.tracebacks),
@@ -435,7 +476,7 @@ def table(figures: Figures, backend: str) -> str:
          f"{figures.sent} / {figures.edits} / {figures.answers}"),
         ("bot still running; answers /help at the end",
          f"{figures.running}; {figures.help_answered}"),
-        ("seconds", f"{figures.seconds:.0f}"),
+        ("seconds: feeding / in all", f"{figures.feeding:.0f} / {figures.seconds:.0f}"),
     ]
     width = max(len(name) for name, _ in rows)
     lines = [f"| {'measure':<{width}} | value |", f"| {'-' * width} | --- |"]
@@ -443,27 +484,31 @@ def table(figures: Figures, backend: str) -> str:
     return "\n".join(lines)
 
 
-async def main(updates: int, seed: int, postgres: bool) -> tuple[Figures, str]:
+async def main(updates: int, seed: int, postgres: bool, keep_log: Path | None = None
+               ) -> tuple[Figures, str]:
     with tempfile.TemporaryDirectory() as folder:
         if not postgres:
-            return await run(updates, seed, Path(folder)), "SQLite"
+            return await run(updates, seed, Path(folder), keep_log=keep_log), "SQLite"
         from bot.store.postgres import open_postgres
-        from tests.postgres.server import PostgresServer
+        from tests.postgres.server import PostgresServer, major_version
 
         with PostgresServer() as server:
             url = server.url()
             await (await open_postgres(url)).close()  # migrated before the bot starts
-            return await run(updates, seed, Path(folder), url), \
-                f"PostgreSQL {server.version if hasattr(server, 'version') else ''}".strip()
+            return await run(updates, seed, Path(folder), url, keep_log), \
+                f"PostgreSQL {major_version(server.binaries)}"
 
 
 if __name__ == "__main__":
+    logging.getLogger("tornado.access").setLevel(logging.ERROR)  # the emulator's 4xx lines
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--updates", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--postgres", action="store_true")
+    parser.add_argument("--log", type=Path, help="keep the bot's log in this file")
     arguments = parser.parse_args()
-    result, backend = asyncio.run(main(arguments.updates, arguments.seed, arguments.postgres))
+    result, backend = asyncio.run(main(arguments.updates, arguments.seed, arguments.postgres,
+                                       arguments.log))
     print(table(result, backend))
     print("fed:", dict(sorted(result.fed.items())))
     for line in result.samples:

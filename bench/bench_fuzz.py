@@ -12,8 +12,10 @@ pass the fair processor's bound.
 
 What is counted: tracebacks in the bot's log (0), presses that can be read and were never answered
 (0), whether the bot process is still running and still answers a /help at the end, and what it
-sent. `python bench/bench_fuzz.py [--updates 100000] [--seed 1] [--postgres]`; the PostgreSQL
-run starts its own server (tests/postgres/server.py). Loopback only; every wait is bounded.
+sent. `python bench/bench_fuzz.py [--updates 100000] [--rate 400] [--seed 1] [--postgres]`
+(`--rate`: updates a second, under the bot's capacity: this is a fuzz of what it is sent, not a
+load test); the PostgreSQL run starts its own server (tests/postgres/server.py). Loopback only;
+every wait is bounded.
 """
 
 from __future__ import annotations
@@ -369,13 +371,17 @@ RESTRICTED_RIGHTS = ("can_send_audios", "can_send_documents", "can_send_photos",
                      "can_send_videos", "can_send_video_notes", "can_send_voice_notes",
                      "can_send_polls", "can_send_other_messages", "can_add_web_page_previews",
                      "can_change_info", "can_invite_users", "can_pin_messages",
-                     "can_manage_topics")
+                     "can_manage_topics", "can_edit_tag")
 
 
-async def feed(emulator: BotApiEmulator, fuzzer: Fuzzer, count: int, figures: Figures) -> None:
-    """`count` updates (a burst counts as many), never more than BACKLOG waiting at once."""
+async def feed(emulator: BotApiEmulator, fuzzer: Fuzzer, count: int, figures: Figures,
+               rate: float) -> None:
+    """`count` updates (a burst counts as many) at `rate` a second, never more than BACKLOG
+    waiting at once."""
     fed, began = 0, time.monotonic()
     while fed < count:
+        if (ahead := began + fed / rate - time.monotonic()) > 0:
+            await asyncio.sleep(ahead)
         if len(emulator.updates) > BACKLOG:
             await emulator.wait_for(lambda: len(emulator.updates) <= BACKLOG // 2, 30)
             continue
@@ -403,7 +409,7 @@ def reads(update: dict) -> bool:
 
 
 async def run(updates: int, seed: int, folder: Path, database_url: str | None = None,
-              keep_log: Path | None = None) -> Figures:
+              keep_log: Path | None = None, rate: float = 400.0) -> Figures:
     figures = Figures()
     emulator = FuzzEmulator()
     await emulator.start()
@@ -415,7 +421,7 @@ async def run(updates: int, seed: int, folder: Path, database_url: str | None = 
     started = time.monotonic()
     try:
         await bot.start()
-        await feed(emulator, fuzzer, updates, figures)
+        await feed(emulator, fuzzer, updates, figures, rate)
         figures.feeding = time.monotonic() - started
         await emulator.wait_for(lambda: not emulator.updates, 300)
         await quiet(emulator)
@@ -484,18 +490,18 @@ def table(figures: Figures, backend: str) -> str:
     return "\n".join(lines)
 
 
-async def main(updates: int, seed: int, postgres: bool, keep_log: Path | None = None
-               ) -> tuple[Figures, str]:
+async def main(updates: int, seed: int, postgres: bool, keep_log: Path | None = None,
+               rate: float = 400.0) -> tuple[Figures, str]:
     with tempfile.TemporaryDirectory() as folder:
         if not postgres:
-            return await run(updates, seed, Path(folder), keep_log=keep_log), "SQLite"
+            return await run(updates, seed, Path(folder), keep_log=keep_log, rate=rate), "SQLite"
         from bot.store.postgres import open_postgres
         from tests.postgres.server import PostgresServer, major_version
 
         with PostgresServer() as server:
             url = server.url()
             await (await open_postgres(url)).close()  # migrated before the bot starts
-            return await run(updates, seed, Path(folder), url, keep_log), \
+            return await run(updates, seed, Path(folder), url, keep_log, rate), \
                 f"PostgreSQL {major_version(server.binaries)}"
 
 
@@ -506,9 +512,11 @@ if __name__ == "__main__":
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--postgres", action="store_true")
     parser.add_argument("--log", type=Path, help="keep the bot's log in this file")
+    parser.add_argument("--rate", type=float, default=400.0,
+                        help="updates fed a second (the bot's capacity is about 1,000)")
     arguments = parser.parse_args()
     result, backend = asyncio.run(main(arguments.updates, arguments.seed, arguments.postgres,
-                                       arguments.log))
+                                       arguments.log, arguments.rate))
     print(table(result, backend))
     print("fed:", dict(sorted(result.fed.items())))
     for line in result.samples:

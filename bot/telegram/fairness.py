@@ -29,6 +29,11 @@ CONCURRENT = 32  # updates handled at a time, in all
 PER_USER_RUNNING = 4  # of them at most this many of one user's
 PER_USER_WAITING = 64  # a user's updates waiting beyond this are dropped
 SERVED_KEPT = 10_000  # users whose last turn is remembered (the others count as never served)
+# A dropped press is answered on a lane of its own, a few at a time, so a flood of presses can't
+# take the connections everyone else's replies need; one that waits longer than Telegram takes
+# an answer (it then refuses it: "query is too old") is let go.
+NOTICES_AT_ONCE = 2
+NOTICE_WAIT = 10.0
 UNBOUNDED = 1 << 30  # PTB's own gate (a FIFO semaphore) lets every update through to the queues
 
 Key = tuple[str, int]
@@ -69,6 +74,8 @@ class FairUpdates(BaseUpdateProcessor):
         self.per_user_running = per_user_running
         self.per_user_waiting = per_user_waiting
         self.dropped = 0
+        self.unanswered = 0  # dropped presses whose notice could not be sent in time
+        self._notices = asyncio.Semaphore(NOTICES_AT_ONCE)
         self._running = 0
         self._busy: dict[Key, int] = {}  # a user's updates being handled
         self._waiting: OrderedDict[Key, deque[asyncio.Future[None]]] = OrderedDict()
@@ -92,7 +99,7 @@ class FairUpdates(BaseUpdateProcessor):
         queue = self._waiting.get(key)
         if queue is not None and len(queue) >= self.per_user_waiting:
             self._drop(key, coroutine)
-            await slow_down(update)
+            await self._slow_down(update)
             return
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiting.setdefault(key, deque()).append(turn)
@@ -162,6 +169,23 @@ class FairUpdates(BaseUpdateProcessor):
             if not queue:
                 del self._waiting[key]
 
+    async def _slow_down(self, update: object) -> None:
+        """A dropped button press is answered all the same (Telegram's client waits for every
+        answer, its spinner turning): a short notice, in the presser's language, to slow down.
+        A dropped message needs no answer, and gets none: a flood is not answered in kind."""
+        query = getattr(update, "callback_query", None)
+        if query is None:
+            return
+        texts = texts_for(language_of(query.from_user.language_code))
+        try:
+            async with asyncio.timeout(NOTICE_WAIT), self._notices:
+                await query.answer(texts("button_slow_down"))
+        except (TelegramError, TimeoutError) as error:
+            self.unanswered += 1
+            if self.unanswered == 1 or self.unanswered % 1000 == 0:
+                log.info("could not answer a dropped button press (%d so far): %s",
+                         self.unanswered, error or "no answer in time")
+
     def _drop(self, key: Key, coroutine: Awaitable[Any]) -> None:
         self.dropped += 1
         metrics.record_update_dropped(metrics.QUEUE_FULL)
@@ -169,20 +193,6 @@ class FairUpdates(BaseUpdateProcessor):
             log.warning("%s %s sends faster than the bot answers: %d updates dropped so far",
                         *key, self.dropped)
         _close(coroutine)
-
-
-async def slow_down(update: object) -> None:
-    """A dropped button press is answered all the same (Telegram's client waits for every
-    answer, its spinner turning): a short notice, in the presser's language, to slow down. A
-    dropped message needs no answer, and gets none: a flood is not answered in kind."""
-    query = getattr(update, "callback_query", None)
-    if query is None:
-        return
-    texts = texts_for(language_of(query.from_user.language_code))
-    try:
-        await query.answer(texts("button_slow_down"))
-    except TelegramError as error:
-        log.info("could not answer a dropped button press: %s", error)
 
 
 def _close(coroutine: Awaitable[Any]) -> None:

@@ -371,7 +371,7 @@ RESTRICTED_RIGHTS = ("can_send_audios", "can_send_documents", "can_send_photos",
                      "can_send_videos", "can_send_video_notes", "can_send_voice_notes",
                      "can_send_polls", "can_send_other_messages", "can_add_web_page_previews",
                      "can_change_info", "can_invite_users", "can_pin_messages",
-                     "can_manage_topics", "can_edit_tag")
+                     "can_manage_topics", "can_edit_tag", "can_react_to_messages")
 
 
 async def feed(emulator: BotApiEmulator, fuzzer: Fuzzer, count: int, figures: Figures,
@@ -390,7 +390,8 @@ async def feed(emulator: BotApiEmulator, fuzzer: Fuzzer, count: int, figures: Fi
             readable = reads(update)
             if readable and "callback_query" in update:
                 figures.presses.add(update["callback_query"]["id"])
-            figures.fed[kind if readable else "unreadable"] += 1
+            label = kind if kind != "unreadable" else "odd but readable"
+            figures.fed[label if readable else "unreadable"] += 1
             await emulator._queue(update)
             if not readable:
                 figures.unreadable_ids.append(update["update_id"])

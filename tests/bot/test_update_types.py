@@ -299,3 +299,9 @@ async def test_the_bot_reads_each_polled_update_on_its_own(harness: Harness):
     assert bot._read({"no": "id"}) is None and bot._read([1]) is None
     good = bot._read({"update_id": 3, "message": message(GROUP_CHAT, "/top")})
     assert good is not None and good.effective_user is not None
+
+
+def test_every_type_telegram_sends_is_among_them():
+    """A type PTB learns (a newer Bot API) must be added to KINDS above."""
+    fed = {key for _, fields, _ in KINDS for key in fields}
+    assert {str(kind) for kind in Update.ALL_TYPES} <= fed

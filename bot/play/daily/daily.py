@@ -139,6 +139,7 @@ class Daily:
         return texts("daily_board_line", rank=rank, name=markup.name(result.name),
                      at=day_clock(result.seconds), streak=streak)
 
+
 def time_left(texts: Texts, now: float) -> str:
     """What is left of the day: "13 h 52 min" (the minute under way counts)."""
     minutes = int(-(-seconds_left(now) // 60))

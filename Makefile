@@ -28,11 +28,16 @@ $(STAMP): pyproject.toml deploy/constraints.txt $(NATIVE) | $(PY)
 run: $(STAMP)
 	$(PY) -m bot $(ARGS)
 
+# REQUIRE_NATIVE, REQUIRE_SHARED: a test that needs the compiled solver or ../shared fails
+# without it here (and so in CI), where a bare `pytest` skips it (tests/conftest.py)
+REQUIRED := REQUIRE_NATIVE=1 REQUIRE_SHARED=1
+
 test: $(STAMP) browser postgres-oldest
 	$(PY) -m ruff check solver bot tests bench
 	$(PY) -m mypy solver bot
-	POSTGRES_BIN= POSTGRES_VERSION=$(PG_NEWEST) $(PY) -m pytest
-	POSTGRES_BIN=$(PG_OLDEST_BIN) POSTGRES_VERSION=$(PG_OLDEST) $(PY) -m pytest -p tests.postgres.only
+	$(REQUIRED) POSTGRES_BIN= POSTGRES_VERSION=$(PG_NEWEST) $(PY) -m pytest
+	$(REQUIRED) POSTGRES_BIN=$(PG_OLDEST_BIN) POSTGRES_VERSION=$(PG_OLDEST) $(PY) -m pytest \
+		-p tests.postgres.only
 
 # Debian's chromium and its chromedriver, for the Mini App's browser test
 # (tests/e2e/test_webapp_browser.py): installed with apt when missing (CI runs as root)

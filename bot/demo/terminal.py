@@ -6,10 +6,10 @@ as production (in its own database file, data/demo.sqlite3, unless DATABASE_PATH
 Each line read from standard input becomes a message of the current speaker in a demo group, and
 every message the bot sends is printed. Nothing here reaches Telegram or any other host.
 
-The Mini App's page (bot.webapp) is served on a local port too, and each deal of 24 is followed by
-a line with the round's page for a desktop browser, signed for the demo's current speaker as
-Telegram would sign it (the demo holds the emulator's token): tap a solution there, and the win
-is printed here like any other.
+The Mini App's page (bot.webapp) is served on a local port too, and each deal of every game is
+followed by a line with the round's page for a desktop browser, signed for the demo's current
+speaker as Telegram would sign it (the demo holds the emulator's token): answer there, and the
+win is printed here like any other.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ from bot.telegram.keyboards import REVEAL, action_of
 from bot.telegram.lifecycle import stop_application
 from bot.text.html_text import EntityError, terminal_text
 from bot.webapp.init_data import sign, user_fields
-from bot.webapp.server import TAPPABLE, serve, ticket_of
+from bot.webapp.server import serve, ticket_of
 from bot.wiring import Bot, build_bot
 
 DEMO_TOKEN = "1000000000:DEMO-local-emulator-no-telegram"  # shaped like a token, worth nothing
@@ -120,12 +120,12 @@ class DemoChat:
         self.page_base: str | None = None  # the Mini App's page on the local port
 
     def page_link(self) -> str | None:
-        """The open round's page, signed for the current speaker (None: no round of a game
-        played by tapping, or no page)."""
+        """The open round's page, signed for the current speaker (None: no round, or no
+        page): every game's round has one."""
         if self.bot is None or self.page_base is None:
             return None
         opened = self.bot.services.rounds.open_round(DEMO_CHAT_ID)
-        if opened is None or opened.game not in TAPPABLE:
+        if opened is None:
             return None
         user = self.user()
         ticket = ticket_of(opened).text

@@ -1,24 +1,30 @@
 """The Mini App's HTTP side: the page, and a small JSON API it calls with Telegram's signed
 `initData` — `POST /webapp/api/round` (the round to show) and `POST /webapp/api/answer` (the
-steps tapped). Mounted beside /telegram by the webhook's server (`webapp_routes`), or served by
-its own small server when the bot polls (`serve`); the composition root (bot.wiring) does either.
+answer made there). Mounted beside /telegram by the webhook's server (`webapp_routes`), or served
+by its own small server when the bot polls (`serve`); the composition root (bot.wiring) does
+either.
 
-This is a face of its own beside bot.telegram, and knows nothing of it: it turns a request into
-the play services' `Chat` and `Player` and calls the same service a typed answer reaches
+This is a face of its own beside bot.telegram, and knows nothing of it nor of any game: play
+describes each round's page (bot.play.round.page: tiles and a target, or a table of rolls; an
+answer made by combining tiles or by typing a number; the words), the page draws it, and what
+it sends back is turned into the text a typed answer would be and judged by the same service
 (`rounds.answer(..., explicit=True)`: the same first-correct race in the database, the same
 live-round and early-end rules), with a target that shows the chat only what the whole chat must
-see (a result, the deal rewritten); the rest is the page's verdict. What it needs of the bot
-(whether this process leads, whether a user is in a group, the fair lane) it is handed.
+see (a result, the deal rewritten); the rest is the page's verdict, in the bot's words. What it
+needs of the bot (whether this process leads, whether a user is in a group, the fair lane) it is
+handed.
 
-Who may answer is only what Telegram signed (bot.webapp.init_data): the user, the time the page
-was opened (`auth_date`, not before the round began) and, from a group's Direct Link, the start
-parameter naming the chat, topic and round (`<chat>_<topic>_<round>`); a page opened from a
-private chat's web_app button has no start parameter, and may only answer that chat's round.
-Whatever does not check gets 403 and changes nothing.
+Who may see or answer a round is only what Telegram signed (bot.webapp.init_data): the user, the
+time the page was opened (`auth_date`, not before the round began) and, from a group's Direct
+Link, the start parameter naming the chat, topic and round (`<chat>_<topic>_<round>`). A private
+chat's round is its own person's alone, whatever a start parameter names (a start parameter is
+whatever the link said); a group's round is shown and answered only for its members. Whatever
+does not check gets its refusal and changes nothing. Every response carries a
+Content-Security-Policy that lets only Telegram's web clients frame the page, and a charset.
 
 One user's submissions are served one at a time: each goes through the bot's fair lane (as a
 "submission" of that user, beside their typed answers), and inside it waits for that user's own
-lock, so a second tap-submit waits for the first one's verdict, as typed answers of one user
+lock, so a second submission waits for the first one's verdict, as typed answers of one user
 never overtake each other.
 """
 
@@ -42,13 +48,14 @@ import tornado.web
 from bot.play.chats.people import Player
 from bot.play.ports import PageLink, Round, Target
 from bot.play.round.outcomes import Closed, Edited, Marked, Outcome, Said
+from bot.play.round.page import Combine, Form, Guess, Page, Tiles, describe, form_of, word
 from bot.play.services import Services
 from bot.runtime.locks import KeyedLocks
 from bot.text.html_text import visible_text
-from bot.text.i18n import language_of
+from bot.text.i18n import language_of, texts_for
 from bot.webapp.init_data import Signed, Unsigned, verify
 from bot.webapp.settings import WebappSettings, read_settings
-from bot.webapp.steps import StepError, read_steps, rebuild
+from bot.webapp.steps import NotWhole, StepError, chosen, read_guess, read_steps, rebuild
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
@@ -57,7 +64,15 @@ MAX_BODY = 16 << 10  # bytes: initData and a few steps (the webhook's bound is 1
 MAX_HEADERS = 16 << 10
 BODY_SECONDS = 30.0
 IDLE_SECONDS = 120.0
-TAPPABLE = frozenset({"24"})  # the games a round of is answered by combining all the tiles
+LANGUAGE_HINT = 35  # characters of the language an unsigned request asks its refusal in
+# Telegram's web clients (web.telegram.org/a, /k) frame a Mini App; its phone and desktop apps
+# open it in a web view of their own, where no frame-ancestors applies. Telegram's page script
+# (loaded inside Telegram only) gives the web clients' styles through a <style> it fills.
+CSP = "; ".join((
+    "default-src 'none'", "script-src 'self' https://telegram.org",
+    "style-src 'self' 'unsafe-inline'", "connect-src 'self'", "base-uri 'none'",
+    "form-action 'none'", "frame-ancestors https://web.telegram.org https://*.web.telegram.org"))
+TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}  # the page's files
 TICKET = re.compile(r"(-?[1-9][0-9]{0,15})_([0-9]{1,12})_([1-9][0-9]{0,17})")
 
 
@@ -91,31 +106,29 @@ def page_url(base: str, ticket: Ticket) -> str:
 
 def opener(settings: WebappSettings, bot_username: str | None
            ) -> Callable[[Round], PageLink | None]:
-    """The Mini App's button under a deal: in a private chat a web_app button (the page with the
-    round in its URL), in a group the Direct Link (https://t.me/<bot>/<short name>?startapp=...,
-    Telegram signs the start parameter); none where the game is not played by tapping, or in a
-    group when no short name is set."""
+    """The Mini App's button under a deal of every game: in a private chat a web_app button (the
+    page with the round in its URL), in a group the Direct Link (https://t.me/<bot>/<short
+    name>?startapp=..., Telegram signs the start parameter); none in a group when no short name
+    is set."""
     def button(round_: Round) -> PageLink | None:
-        if round_.game not in TAPPABLE:
-            return None
         ticket = ticket_of(round_)
         if round_.chat_id > 0:  # Telegram gives private chats the user's id
             return PageLink(page_url(settings.url, ticket), web_app=True)
         if settings.short_name is None or not bot_username:
             return None
-        return PageLink(f"https://t.me/{quote(bot_username)}/"
-                                 f"{quote(settings.short_name)}?startapp={ticket.text}",
-                                 web_app=False)
+        return PageLink(f"https://t.me/{quote(bot_username)}/{quote(settings.short_name)}"
+                        f"?startapp={ticket.text}", web_app=False)
     return button
 
 
 class Refusal(Exception):
-    """A request refused: its status, and what the page is told."""
+    """A request refused: its status, why (for the log), and the page's word for it."""
 
-    def __init__(self, status: int, why: str) -> None:
+    def __init__(self, status: int, why: str, said: str = "forbidden") -> None:
         super().__init__(why)
         self.status = status
         self.why = why
+        self.said = said
 
 
 Belongs = Callable[[int, int], Awaitable[bool | None]]
@@ -146,7 +159,7 @@ class Face:
     def admit(self, body: dict[str, Any]) -> tuple[Signed, Ticket, Round]:
         """The signed user, and the open round the request may act on; else Refusal."""
         if not self.leading():  # a standby, or still starting
-            raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "not ready")
+            raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "not ready", "try_again")
         try:
             signed = verify(body.get("init_data"), self.token, self.now())
         except Unsigned as error:
@@ -154,6 +167,8 @@ class Face:
         ticket = read_ticket(body.get("round"))
         if ticket is None:
             raise Refusal(HTTPStatus.BAD_REQUEST, "no round")
+        if ticket.chat_id > 0 and ticket.chat_id != signed.user_id:  # Telegram gives private
+            raise Refusal(HTTPStatus.FORBIDDEN, "another person's private chat")  # chats their id
         if signed.start_param is not None:
             if signed.start_param != ticket.text:
                 raise Refusal(HTTPStatus.FORBIDDEN, "the link was for another round")
@@ -161,38 +176,45 @@ class Face:
             raise Refusal(HTTPStatus.FORBIDDEN, "a private chat's page answers only there")
         record = self.services().rounds.open_round(ticket.chat_id, ticket.topic)
         if record is None or record.id != ticket.round_id:
-            raise Refusal(HTTPStatus.GONE, "over")
+            raise Refusal(HTTPStatus.GONE, "over", "over")
         if signed.auth_date < math.floor(record.started_at):
             raise Refusal(HTTPStatus.FORBIDDEN, "opened before the round began")
         return signed, ticket, record
 
-    def show(self, body: dict[str, Any]) -> dict[str, Any]:
-        """The round for the page: its numbers, target and time left, in the user's words."""
-        signed, _ticket, record = self.admit(body)
-        if record.game not in TAPPABLE:
-            raise Refusal(HTTPStatus.GONE, "not tappable")
-        return {"numbers": list(record.hand), "target": record.target,
-                "seconds_left": max(0.0, record.deadline - self.now()),
-                "language": language_of(signed.language_code), "name": signed.first_name}
+    async def show(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The round's page as play describes it, in the user's words: only for one who may
+        answer it (a group's member; a private chat's own person)."""
+        signed, ticket, record = self.admit(body)
+        await self._member(ticket.chat_id, signed.user_id)
+        page = describe(record, texts_for(language_of(signed.language_code)), self.now())
+        return {**page_json(page), "name": signed.first_name}
 
     async def answer(self, body: dict[str, Any]) -> dict[str, Any]:
-        """Judge the steps as the answer they make, one submission of a user at a time."""
+        """Judge the answer made on the page as the typed answer it makes, one submission of a
+        user at a time."""
         signed, ticket, record = self.admit(body)
-        try:
-            tile = rebuild(record.hand, read_steps(body.get("steps")))
-        except StepError as error:
-            raise Refusal(HTTPStatus.BAD_REQUEST, str(error)) from None
         await self._member(ticket.chat_id, signed.user_id)
+        text = answer_text(form_of(record), record.hand, body)
         judged: list[dict[str, Any]] = []
 
         async def judge() -> None:
             async with self._turns.held(signed.user_id):
-                judged.append(await self._judge(signed, ticket, tile.text))
+                judged.append(await self._judge(signed, ticket, text))
 
         await self.submit(signed.user_id, judge())
         if not judged:  # the user's burst was past the lane's bound: dropped
-            raise Refusal(HTTPStatus.TOO_MANY_REQUESTS, "slow down")
+            raise Refusal(HTTPStatus.TOO_MANY_REQUESTS, "slow down", "held")
         return judged[0]
+
+    def refusal_language(self, body: dict[str, Any]) -> str:
+        """The language a refusal is said in: the signed user's, else the one the page asks
+        for (it only chooses words), else English."""
+        try:
+            return language_of(verify(body.get("init_data"), self.token, self.now())
+                               .language_code)
+        except Unsigned:
+            hint = body.get("language")
+            return language_of(hint[:LANGUAGE_HINT] if isinstance(hint, str) else None)
 
     async def _judge(self, signed: Signed, ticket: Ticket, expression: str) -> dict[str, Any]:
         services = self.services()
@@ -206,15 +228,47 @@ class Face:
 
     async def _member(self, chat_id: int, user_id: int) -> None:
         """Refusal unless the user is in the group (a start parameter names any chat: a link
-        to another group's round must not let a stranger answer there); what Telegram can't
-        tell grants nothing (try again). A private chat is the user's own."""
-        if chat_id == user_id:
+        to another group's round must not show or let a stranger answer there); what Telegram
+        can't tell grants nothing (try again). A private chat is never asked about: `admit`
+        let in only its own person."""
+        if chat_id > 0:
             return
         belongs = await self.belongs(chat_id, user_id)
         if belongs is None:
-            raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "try again")
+            raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "try again", "try_again")
         if not belongs:
-            raise Refusal(HTTPStatus.FORBIDDEN, "not a member of the group")
+            raise Refusal(HTTPStatus.FORBIDDEN, "not a member of the group", "not_member")
+
+
+def answer_text(form: Form, hand: tuple, body: dict[str, Any]) -> str:
+    """What the page sent as the text a typed answer would be: the expression of the tile the
+    steps leave (every tile used) or the page chose (any tile), or the number guessed;
+    Refusal (400) when it is none."""
+    try:
+        if isinstance(form, Guess):
+            return read_guess(body.get("guess"))
+        steps = read_steps(body.get("steps"))
+        tile = rebuild(hand, steps, form.whole) if form.every else \
+            chosen(hand, steps, body.get("tile"), form.whole)
+    except NotWhole as error:
+        raise Refusal(HTTPStatus.BAD_REQUEST, str(error), "not_whole") from None
+    except StepError as error:
+        raise Refusal(HTTPStatus.BAD_REQUEST, str(error), "unreadable") from None
+    return tile.text
+
+
+def page_json(page: Page) -> dict[str, Any]:
+    """Play's page description as the page reads it."""
+    puzzle, form = page.puzzle, page.form
+    shown: dict[str, Any] = {"tiles": list(puzzle.numbers), "target": puzzle.target} \
+        if isinstance(puzzle, Tiles) else \
+        {"heads": list(puzzle.heads), "dice": [list(roll) for roll in puzzle.dice],
+         "scores": [list(row) for row in puzzle.scores]}
+    answer: dict[str, Any] = {"kind": "combine", "every": form.every, "whole": form.whole} \
+        if isinstance(form, Combine) else \
+        {"kind": "guess", "low": form.low, "high": form.high, "guesses": form.guesses}
+    return {"title": page.title, "language": page.language, "seconds_left": page.seconds_left,
+            "puzzle": shown, "answer": answer, "words": dict(page.words)}
 
 
 def verdict(outcome: Outcome | None, expression: str) -> dict[str, Any]:
@@ -238,9 +292,13 @@ def verdict(outcome: Outcome | None, expression: str) -> dict[str, Any]:
 class ApiHandler(tornado.web.RequestHandler):
     """POST a JSON object of at most MAX_BODY bytes (its announced size checked before a byte
     of it is read, as the webhook does; a chunked body is cut by the server past MAX_BODY); the
-    answer is JSON; a refusal is its status with {"error": why}."""
+    answer is JSON; a refusal is its status with {"error": why, "said": the page's words for
+    it, "language": theirs}."""
 
     SUPPORTED_METHODS = ("POST",)
+
+    def set_default_headers(self) -> None:
+        secure(self)
 
     def initialize(self, face: Face,
                    act: Callable[[Face, dict[str, Any]], Awaitable[dict[str, Any]]]) -> None:
@@ -273,30 +331,49 @@ class ApiHandler(tornado.web.RequestHandler):
         except Refusal as refusal:
             if refusal.status == HTTPStatus.FORBIDDEN:
                 log.info("webapp refused %s: %s", self.request.path, refusal.why)
-            self._refuse(refusal.status, refusal.why)
+            language = self.face.refusal_language(body)
+            self._refuse(refusal.status, refusal.why, word(texts_for(language), refusal.said),
+                         language)
 
-    def _refuse(self, status: int, why: str) -> None:
+    def _refuse(self, status: int, why: str, said: str = "", language: str = "") -> None:
+        """The refusal, and the page's words for it in the asker's language."""
         self.set_status(status)
-        self.finish({"error": why})
+        self.finish({"error": why, "said": said, "language": language} if said else
+                    {"error": why})
 
     def write_error(self, status_code: int, **kwargs: object) -> None:
         self.finish({"error": HTTPStatus(status_code).phrase})
 
 
 async def _show(face: Face, body: dict[str, Any]) -> dict[str, Any]:
-    return face.show(body)
+    return await face.show(body)
 
 
 async def _answer(face: Face, body: dict[str, Any]) -> dict[str, Any]:
     return await face.answer(body)
 
 
+def secure(handler: tornado.web.RequestHandler) -> None:
+    """What every response of the page carries: its Content-Security-Policy (framed by
+    Telegram's web clients only; scripts, styles and requests from its own origin, and
+    Telegram's page script) and no sniffing of its types."""
+    handler.set_header("Content-Security-Policy", CSP)
+    handler.set_header("X-Content-Type-Options", "nosniff")
+
+
 class PageHandler(tornado.web.StaticFileHandler):
-    """The page and its script and style, never cached long (a new version is seen at once)."""
+    """The page and its script and style, never cached long (a new version is seen at once),
+    each with its charset."""
+
+    def set_default_headers(self) -> None:
+        secure(self)
 
     def set_extra_headers(self, path: str) -> None:
         self.set_header("Cache-Control", "no-cache")
-        self.set_header("X-Content-Type-Options", "nosniff")
+
+    def get_content_type(self) -> str:
+        """Its own types (not the machine's mime table), each with its charset."""
+        return f"{TYPES[Path(self.absolute_path or '').suffix]}; charset=utf-8"
 
 
 def webapp_routes(face: Face
@@ -327,5 +404,5 @@ def serve(face: Face, port: int, listen: str = "127.0.0.1"
     return server, sockets[0].getsockname()[1]
 
 
-__all__ = ["PREFIX", "TAPPABLE", "Face", "Refusal", "Ticket", "WebappSettings", "opener",
+__all__ = ["CSP", "PREFIX", "Face", "Refusal", "Ticket", "WebappSettings", "opener",
            "read_settings", "read_ticket", "serve", "ticket_of", "webapp_routes"]

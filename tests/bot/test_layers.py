@@ -10,6 +10,7 @@ bot.telegram.jobs. The games only decide: bot.play.games imports no words, store
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -113,21 +114,62 @@ def test_only_the_face_speaks_telegram(path: Path):
             f"{name} uses the JobQueue; timers go through bot.telegram.jobs"
 
 
-FACE = [path for path in SOURCES if module_name(path).startswith("bot.telegram")]
+FACE = [path for path in SOURCES if module_name(path).startswith(FACES)]
+PAGE_FILES = sorted((ROOT / "bot" / "webapp" / "static").glob("*.[hj][ts]*"))  # .html, .js
 GAME_NAMES = {"24", "countdown", "yahtzee"}
+GAME_WORD = re.compile(r"\b(24|countdown|yahtzee)\b", re.IGNORECASE)
+
+
+def names_a_game(name: str, source: str) -> list[str]:
+    """Where the module imports a game's rules, branches on a game's name, or (the Mini App,
+    which has no commands of its own to name) holds a game's name at all: a set of the games
+    it serves is a branch on a game too."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom | ast.Import):
+            modules = [f"{node.module}.{alias.name}" for alias in node.names] \
+                if isinstance(node, ast.ImportFrom) else [alias.name for alias in node.names]
+            if any(m.startswith("bot.play.games") for m in modules):
+                found.append(f"{name} imports a game's rules: line {node.lineno}")
+        elif isinstance(node, ast.Compare):
+            named = {c.value for c in ast.walk(node) if isinstance(c, ast.Constant)}
+            if named & GAME_NAMES:
+                found.append(f"{name} branches on a game: line {node.lineno}")
+        elif name.startswith("bot.webapp") and isinstance(node, ast.Constant) and \
+                node.value in GAME_NAMES:
+            found.append(f"{name} names a game: line {node.lineno}")
+    return found
 
 
 @pytest.mark.parametrize("path", FACE, ids=lambda p: module_name(p))
 def test_the_face_knows_no_game(path: Path):
-    """Game rules live in bot.play: the face neither imports a game's module nor branches on a
-    game's name (the commands' names are the face's own)."""
-    name = module_name(path)
-    assert not [m for m in imports(path) if m.startswith("bot.play.games")], \
-        f"{name} imports a game's rules"
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Compare):
-            named = {c.value for c in ast.walk(node) if isinstance(c, ast.Constant)}
-            assert not named & GAME_NAMES, f"{name} branches on a game: line {node.lineno}"
+    """Game rules live in bot.play: neither face imports a game's module nor branches on a
+    game's name (the commands' names are the chat face's own); the Mini App, which plays every
+    game from play's description of its page (bot.play.round.page), names none at all."""
+    assert names_a_game(module_name(path), path.read_text(encoding="utf-8")) == []
+
+
+@pytest.mark.parametrize("path", PAGE_FILES, ids=lambda p: p.name)
+def test_the_page_names_no_game(path: Path):
+    """The page's script and markup draw what play describes: no game's name, nor 24."""
+    assert not GAME_WORD.search(path.read_text(encoding="utf-8")), path.name
+
+
+def test_the_game_check_catches_what_it_forbids():
+    """The check itself: the Mini App holding a set of the games it serves (as it once did), a
+    face comparing a round's game with a name or importing a game's rules, each caught; the
+    chat face naming its own commands is not."""
+    assert names_a_game("bot.webapp.server", 'TAPPABLE = frozenset({"24"})\n') == \
+        ["bot.webapp.server names a game: line 1"]
+    assert names_a_game("bot.telegram.handlers", 'def f(game):\n    return game == "yahtzee"\n'
+                        ) == ["bot.telegram.handlers branches on a game: line 2"]
+    assert names_a_game("bot.webapp.steps", "from bot.play.games.countdown import GAME\n") == \
+        ["bot.webapp.steps imports a game's rules: line 1"]
+    assert names_a_game("bot.webapp.page", "from bot.play import games\n") == \
+        ["bot.webapp.page imports a game's rules: line 1"]
+    assert names_a_game("bot.telegram.app", 'COMMANDS = [("countdown", None)]\n') == []
+    assert not GAME_WORD.search("state.target = 0n; font-size: 24px")
+    assert GAME_WORD.search('if (round.game === "Yahtzee")')
 
 
 def test_every_layer_has_modules():

@@ -7,7 +7,6 @@ and no apology to a chat the bot cannot write to."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import sqlite3
 from pathlib import Path
@@ -22,6 +21,7 @@ from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.telegram import handlers
 from tests.bot.conftest import Harness, make_config, running
+from tests.waiting import until
 
 GROUP = -3301
 FORUM = -1003302
@@ -74,8 +74,8 @@ async def test_removed_from_a_forum_every_topic_ends_quietly(harness: Harness, c
     assert await harness.stores.matches.matches_on() == []
     assert harness.services.rounds.open_round(FORUM, first) is None
     assert harness.services.rounds.open_round(FORUM, second) is None
-    await asyncio.sleep(0.05)  # jobs removed are dropped on the queue's next pass
-    assert jobs_of(harness, FORUM) == []
+    await until(lambda: jobs_of(harness, FORUM) == [],  # dropped on the queue's next pass
+                "the removed chat's jobs dropped")
     assert len(harness.telegram.sent) == sent and errors(caplog) == []
 
 

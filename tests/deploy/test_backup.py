@@ -13,7 +13,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from contextlib import closing
 from pathlib import Path
 
@@ -46,6 +45,8 @@ from tests.fake_telegram import telegram as telegram
 CHATS = (-1001, -1002, -1003)
 PLAYERS = {11: "Ann", 12: "Bob", 13: "Cy"}
 
+NOW = 1_800_000_000.0  # when the rounds are played: any fixed time does
+
 
 async def play(stores: Stores, now: float) -> None:
     """Rounds won in every chat (scores), and one round left open in each."""
@@ -70,7 +71,7 @@ async def play(stores: Stores, now: float) -> None:
 async def deal_late(stores: Stores) -> None:
     await stores.people.remember_chat(-1009, "group", "late")
     assert await stores.rounds.open_round(-1009, "24", (1, 1, 1, 8), 24, "easy", 1, "en",
-                                          time.time(), time.time() + 60) is not None
+                                          NOW + 200, NOW + 260) is not None
 
 
 async def snapshot(stores: Stores) -> tuple[list, dict]:
@@ -84,7 +85,7 @@ async def test_backup_of_a_live_database_restores_every_score_and_open_round(tmp
     live.parent.mkdir()
     stores = await open_stores(live)
     try:
-        await play(stores, time.time())
+        await play(stores, NOW)
         before = await snapshot(stores)
         assert os.path.getsize(live.with_name(live.name + "-wal")) > 0, "commits still in WAL"
         made = backup_sqlite(live, tmp_path / "backups")
@@ -108,7 +109,7 @@ async def test_backup_of_a_live_database_restores_every_score_and_open_round(tmp
 async def test_restore_keeps_the_replaced_database(tmp_path: Path):
     database = tmp_path / "twentyfour.sqlite3"
     stores = await open_stores(database)
-    await play(stores, time.time())
+    await play(stores, NOW)
     await stores.close()
     made = backup_sqlite(database, tmp_path / "backups")
     stores = await open_stores(database)
@@ -127,7 +128,7 @@ async def test_restore_refuses_while_the_stores_hold_the_database(tmp_path: Path
     heartbeat once they are closed."""
     database = tmp_path / "twentyfour.sqlite3"
     stores = await open_stores(database)
-    await play(stores, time.time())
+    await play(stores, NOW)
     made = backup_sqlite(database, tmp_path / "backups")
     await deal_late(stores)
     try:
@@ -238,7 +239,7 @@ def test_the_command_backs_up_prunes_and_restores(tmp_path: Path):
 
     async def fill() -> None:
         stores = await open_stores(database)
-        await play(stores, time.time())
+        await play(stores, NOW)
         await stores.close()
 
     asyncio.run(fill())

@@ -134,7 +134,8 @@ class Bot:
             self._stores, self.pool, JobScheduler(application.job_queue),
             TelegramPublisher(application.bot, pages), seconds=config.seconds,
             deal_seconds=config.deal_seconds, solve_timeout=config.solve_timeout,
-            pause=match_pause(config.round_seconds), reads_group_messages=reads_all)
+            pause=match_pause(config.round_seconds), reads_group_messages=reads_all,
+            secret=config.token)
         data.role = STANDBY
         metrics.set_leader(False)
         start_housekeeping(application, heartbeat_path(config.database_path))

@@ -67,10 +67,11 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                    deal_seconds: float = DEAL_SECONDS, solve_timeout: float = SOLVE_TIMEOUT,
                    pause: float = PAUSE, reads_group_messages: bool = True,
                    clock: Callable[[], float] = time.time,
-                   rng: random.Random | None = None) -> Services:
+                   rng: random.Random | None = None, secret: str = "") -> Services:
     """The services of one bot. `clock` is the game's time (deadlines, answer times); the
     budget of solver seconds is shared by deals and /solve, one allowance per person, and the
-    live puzzles of the open rounds are what the solving service refuses."""
+    live puzzles of the open rounds are what the solving service refuses; `secret` (the bot's
+    own, the same on each of its processes) draws the daily puzzle's order of hands."""
     rng = rng or random.Random()
     people = People(stores.people)
     table = RoundTable(stores.rounds, clock, scheduler)
@@ -88,10 +89,10 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     places = Places(stores.rounds, people, settings, table, scheduler, rounds, matches, outbox)
     # the daily puzzle is live in the table's live puzzles (what /solve and inline refuse), and
     # the dealer deals no hand that reaches it
-    daily = Daily(stores.daily, people, table.live, clock)
+    daily = Daily(stores.daily, people, table.live, clock, secret)
     dealer.keep_daily_back(table.live)
     community = Community(standings=Standings(stores.scores, people, clock), daily=daily,
-                          privacy=Privacy(stores.forgetting, people, daily, clock))
+                          privacy=Privacy(stores.forgetting, people, clock))
     return Services(
         people=people, table=table, rounds=rounds, alarms=Alarms(rounds, matches),
         recovery=Recovery(stores.rounds, people, settings, table, rounds, matches, outbox),

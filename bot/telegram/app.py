@@ -34,6 +34,7 @@ from bot.telegram import buttons, community, handlers
 from bot.telegram.context import CONTEXT_TYPES, App, Context
 from bot.telegram.fairness import FairUpdates
 from bot.telegram.lean_request import LeanRequest
+from bot.telegram.polling import PollingBot
 from bot.text.i18n import language_of, texts_for
 
 log = logging.getLogger(__name__)
@@ -77,28 +78,32 @@ def build_application(config: Config, opening: Hook | None = None,
                       closing: Hook | None = None) -> App:
     """The bot with every handler registered; `opening` (post_init) opens what the handlers
     need and fills the bot data, `closing` (post_shutdown) closes it."""
-    builder = (ApplicationBuilder().context_types(CONTEXT_TYPES).token(config.token)
-               .base_url(config.base_url)
-               .base_file_url(config.base_file_url).defaults(DEFAULTS)
-               .concurrent_updates(FairUpdates(CONCURRENT_UPDATES))
-               .request(LeanRequest(connection_pool_size=CONNECTIONS,
-                                    pool_timeout=POOL_TIMEOUT))
-               .get_updates_request(LeanRequest(connection_pool_size=1)))
+    bot = PollingBot(  # reads each polled update on its own: one unreadable stops nothing
+        config.token, base_url=config.base_url, base_file_url=config.base_file_url,
+        defaults=DEFAULTS,
+        request=LeanRequest(connection_pool_size=CONNECTIONS, pool_timeout=POOL_TIMEOUT),
+        get_updates_request=LeanRequest(connection_pool_size=1),
+        rate_limiter=AIORateLimiter(max_retries=5) if config.rate_limit  # type: ignore[arg-type]
+        else None)
+    builder = (ApplicationBuilder().context_types(CONTEXT_TYPES).bot(bot)
+               .concurrent_updates(FairUpdates(CONCURRENT_UPDATES)))
     if opening is not None:
         builder = builder.post_init(opening)
     if closing is not None:
         builder = builder.post_shutdown(closing)
-    if config.rate_limit:
-        builder = builder.rate_limiter(AIORateLimiter(max_retries=5))  # type: ignore[arg-type]
     application: App = builder.build()
     application.bot_data.config = config
     application.add_handler(TypeHandler(Update, handle_once), group=-1)
     for names, callback in COMMANDS:
         application.add_handler(CommandHandler(list(names), callback))
-    application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.migrate))
+    # a person's messages only (and their edits): never a channel's post, a business account's
+    # chat or a guest's message, which are nobody's answer in the chat they name
+    application.add_handler(MessageHandler(filters.UpdateType.MESSAGE
+                                           & filters.StatusUpdate.MIGRATE, handlers.migrate))
     application.add_handler(ChatMemberHandler(handlers.member_status,
                                               ChatMemberHandler.MY_CHAT_MEMBER))
-    application.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, handlers.plain_text))
+    application.add_handler(MessageHandler(filters.UpdateType.MESSAGES & filters.TEXT
+                                           & ~filters.COMMAND, handlers.plain_text))
     application.add_handler(InlineQueryHandler(handlers.inline_query))
     for pattern, pressed in community.PRESSES:
         application.add_handler(CallbackQueryHandler(pressed, pattern=pattern))
@@ -113,6 +118,9 @@ async def handle_once(update: Update, context: Context) -> None:
     /hint must not act twice; a message written longer ago than a round lasts (the bot was
     down) is history: a /play from hours ago dealt now would surprise its chat."""
     data = context.bot_data
+    if update.effective_user is None or \
+            (update.effective_message is not None and update.effective_chat is None):
+        raise ApplicationHandlerStop  # nobody speaks (a channel's post, a poll), or nowhere
     if is_stale(update, time.time(), max(data.settings.seconds.values())):
         data.stale_skipped += 1
         metrics.record_update_dropped(metrics.STALE)
@@ -123,6 +131,7 @@ async def handle_once(update: Update, context: Context) -> None:
     if not await claimed_soon(update, context):
         metrics.record_update_dropped(metrics.HANDLED_BEFORE)
         log.info("update %d was handled before; skipped", update.update_id)
+        await tell(update, context, None)  # a press delivered again: its spinner stops
         raise ApplicationHandlerStop
 
 
@@ -145,16 +154,17 @@ async def claimed_soon(update: Update, context: Context) -> bool:
     raise ApplicationHandlerStop
 
 
-async def tell(update: Update, context: Context, key: str) -> bool:
-    """A short note to whoever sent the update (a reply, or the press's notice); whether it
-    went. In the sender's language: the chat's own may be beyond reach."""
+async def tell(update: Update, context: Context, key: str | None) -> bool:
+    """A short note to whoever sent the update (a reply, or the press's notice; None: a press
+    answered without one, nothing else); whether it went. In the sender's language: the
+    chat's own may be beyond reach."""
     user = update.effective_user
-    said = texts_for(language_of(user.language_code if user else None))(key)
+    said = texts_for(language_of(user.language_code if user else None))(key) if key else None
     try:
         if update.callback_query is not None:
-            await update.callback_query.answer(said[:200])
+            await update.callback_query.answer(said[:200] if said else None)
             return True
-        if update.effective_message is not None:
+        if said is not None and update.effective_message is not None:
             await update.effective_message.reply_text(said)
             return True
     except TelegramError as error:

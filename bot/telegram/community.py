@@ -14,6 +14,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.error import TelegramError
 
 from bot.play.community.privacy import Asked
+from bot.telegram import keyboards
 from bot.telegram.buttons import notify
 from bot.telegram.context import Context
 from bot.telegram.grammar import UsageError, read_arguments, read_board
@@ -27,11 +28,11 @@ from bot.telegram.speakers import (
     texts_of,
 )
 from bot.text import markup
-from bot.text.i18n import Texts
+from bot.text.i18n import Texts, language_of, texts_for
 
 log = logging.getLogger(__name__)
 DAILY_START = "daily"  # the deep link's payload: /start daily in the private chat
-CONFIRM = re.compile(r"^cf:([yn]):([0-9a-f]{8})$")
+CONFIRM = re.compile(r"cf:([yn]):([0-9a-f]{8})")
 
 
 def link(context: Context, **query: str) -> str:
@@ -140,15 +141,23 @@ async def ask(update: Update, context: Context, asked: Asked | str) -> None:
 
 
 async def confirm(update: Update, context: Context) -> None:
-    """A press of a confirmation's Confirm or Cancel (only the asker's counts, in time)."""
+    """A press of a confirmation's Confirm or Cancel (only the asker's counts, in time). Only
+    the question that carries the very button pressed may change: a client can send any data
+    on any message (a live deal, a result, a panel), and such a press edits nothing. A reset
+    is confirmed only by an admin Telegram still names one at the press (not a cached answer:
+    an admin demoted after asking can't confirm)."""
     query = update.callback_query
     assert query is not None
-    found = CONFIRM.match(query.data or "")
-    if found is None or not isinstance(query.message, Message):
-        await notify(query, texts_of(update, context)("button_unknown"))
+    found = CONFIRM.fullmatch(query.data or "")
+    message = query.message
+    if found is None or not isinstance(message, Message) \
+            or not keyboards.carries(message.reply_markup, query.data):
+        await notify(query, texts_for(language_of(query.from_user.language_code))(
+            "button_unknown"))
         return
     pressed = await services_of(context).community.privacy.press(
-        found.group(2), found.group(1) == "y", chat_of(update), player_of(update))
+        found.group(2), found.group(1) == "y", chat_of(update), player_of(update),
+        admin_check(update, context, fresh=True))
     await notify(query, pressed.notice)
     if pressed.text is not None:
         try:

@@ -265,8 +265,11 @@ async def inline_query(update: Update, context: Context) -> None:
     # Telegram serves a kept answer to everyone without asking the bot: only for a request no
     # round the bot can deal is reached by, or it would hand out a live round's solutions; the
     # rest is kept for nobody, not even the asker (whose chats' rounds change)
-    await query.answer(results, cache_time=INLINE_CACHE_SECONDS if found.cacheable else 0,
-                       is_personal=not found.cacheable)
+    try:
+        await query.answer(results, cache_time=INLINE_CACHE_SECONDS if found.cacheable else 0,
+                           is_personal=not found.cacheable)
+    except BadRequest as error:  # answered too late (Telegram waits about 10 s): nobody waits
+        log.info("could not answer an inline query: %s", error)
 
 
 def inline_request(query: str, texts: Texts) -> SolveRequest | str | None:
@@ -296,6 +299,11 @@ async def on_error(update: object, context: Context) -> None:
         return
     if error is None or not is_outage(error, OUTAGE):  # the database down: a line a minute
         log.error("error while handling an update", exc_info=error)
+    if isinstance(update, Update) and update.callback_query is not None:
+        try:  # the press's spinner stops (answered already: Telegram refuses, nothing lost)
+            await update.callback_query.answer()
+        except Exception:  # the network, or answered before
+            log.info("could not answer a press whose handling failed")
     if isinstance(update, Update) and chat is not None:
         texts = texts_for(language_of(update.effective_user.language_code
                                       if update.effective_user else None))

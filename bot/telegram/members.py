@@ -38,10 +38,11 @@ class ChatMembers:
         self.clock = clock
         self._known: dict[tuple[int, int], tuple[str, float]] = {}  # (chat, user): status, until
 
-    async def is_admin(self, bot: Bot, chat_id: int, user_id: int) -> bool:
+    async def is_admin(self, bot: Bot, chat_id: int, user_id: int, fresh: bool = False) -> bool:
         """Whether the user is the chat's creator or one of its admins (False if Telegram can't
-        tell: the safe answer, since it only withholds a power)."""
-        status = await self._status(bot, chat_id, user_id)
+        tell: the safe answer, since it only withholds a power); `fresh`: asked of Telegram
+        now, whatever is remembered."""
+        status = await self._status(bot, chat_id, user_id, fresh)
         return status is not None and status in ADMIN_STATUSES
 
     async def is_member(self, bot: Bot, chat_id: int, user_id: int) -> bool:
@@ -61,10 +62,11 @@ class ChatMembers:
         status = await self._status(bot, chat_id, user_id)
         return None if status is None else status not in OUT_STATUSES
 
-    async def _status(self, bot: Bot, chat_id: int, user_id: int) -> str | None:
+    async def _status(self, bot: Bot, chat_id: int, user_id: int,
+                      fresh: bool = False) -> str | None:
         now = self.clock()
         known = self._known.get((chat_id, user_id))
-        if known is not None and known[1] > now:
+        if known is not None and known[1] > now and not fresh:
             return known[0]
         try:
             member = await bot.get_chat_member(chat_id, user_id)

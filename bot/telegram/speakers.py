@@ -74,16 +74,17 @@ def arguments(context: Context) -> str:
     return " ".join(context.args or [])
 
 
-def admin_check(update: Update, context: Context) -> AdminCheck:
-    """Asks Telegram (through a short cache) whether the speaker administers the chat. An
-    anonymous admin writes as the group itself, and is one."""
+def admin_check(update: Update, context: Context, fresh: bool = False) -> AdminCheck:
+    """Asks Telegram (through a short cache; `fresh`: past it, for a power that must not
+    outlive a demotion by a minute) whether the speaker administers the chat. An anonymous
+    admin writes as the group itself, and is one."""
     chat_id, user_id = chat_of(update).id, player_of(update).id
     message = update.effective_message
     anonymous = bool(message and message.sender_chat and message.sender_chat.id == chat_id)
     members = context.bot_data.members
 
     async def check() -> bool:
-        return anonymous or await members.is_admin(context.bot, chat_id, user_id)
+        return anonymous or await members.is_admin(context.bot, chat_id, user_id, fresh)
 
     return check
 

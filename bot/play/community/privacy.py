@@ -1,7 +1,9 @@
 """What a person may see and delete of what the bot keeps (/privacy, /forget), and a group
 admin's reset of the chat's board (/resetscores). Both deletions wait for a press of the asker's
 own confirmation button, which lapses after CONFIRM_SECONDS; the pending confirmations live in
-memory only (a restart lets them lapse: nothing is deleted unasked)."""
+memory only (a restart lets them lapse: nothing is deleted unasked). A press by anyone else, or
+naming the token in another chat, leaves the asker's question pending; a reset is confirmed
+only by someone who still administers the group at the press (Telegram asked again then)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.play.chats.people import Chat, People, Player
-from bot.play.daily.daily import Daily
 from bot.play.guards.permissions import AdminCheck
 from bot.store.score_store import ForgetStore
 from bot.text import markup
@@ -46,11 +47,9 @@ class Pressed:
 
 
 class Privacy:
-    def __init__(self, store: ForgetStore, people: People, daily: Daily,
-                 clock: Callable[[], float]) -> None:
+    def __init__(self, store: ForgetStore, people: People, clock: Callable[[], float]) -> None:
         self.store = store
         self.people = people
-        self.daily = daily
         self.clock = clock
         self._pending: dict[str, Pending] = {}
 
@@ -76,25 +75,32 @@ class Privacy:
         return Asked(texts("reset_ask", name=markup.name(player.first_name),
                            seconds=round(CONFIRM_SECONDS)), self._ask(RESET, chat, player))
 
-    async def press(self, token: str, confirm: bool, chat: Chat, player: Player) -> Pressed:
-        """A press of Confirm or Cancel: only the asker's counts, and only in time."""
+    async def press(self, token: str, confirm: bool, chat: Chat, player: Player,
+                    is_admin: AdminCheck) -> Pressed:
+        """A press of Confirm or Cancel on the question that carries `token`: only the asker's
+        counts, only in time, and a reset only while the asker still administers the group
+        (`is_admin` must ask Telegram now, not a minute-old answer). Nobody else's press, and
+        no press in another chat, drops the asker's question: only its lapse does."""
         texts = self.people.texts(chat, player)
+        self._drop_lapsed(self.clock())
         pending = self._pending.get(token)
-        now = self.clock()
-        if pending is None or pending.until < now or pending.chat_id != chat.id:
-            self._pending.pop(token, None)
-            self._drop_lapsed(now)
+        if pending is None:  # lapsed, or asked before a restart: it can't be answered now
             return Pressed(texts("privacy_confirm_expired"),
                            texts("privacy_confirm_expired_notice"))
+        if pending.chat_id != chat.id:  # the token of a question asked elsewhere
+            return Pressed(None, texts("button_unknown"))
         if pending.user_id != player.id:
             return Pressed(None, texts("privacy_confirm_not_yours", name=pending.name))
-        del self._pending[token]
         if not confirm:
+            del self._pending[token]
             return Pressed(texts("privacy_confirm_cancelled"), texts("privacy_confirm_cancelled"))
+        if pending.kind == RESET and not await is_admin():  # demoted since asking
+            return Pressed(None, texts("reset_admins_only"))
+        if self._pending.pop(token, None) is None:  # a second press, while the first asked
+            return Pressed(None, texts("privacy_confirm_expired_notice"))
         if pending.kind == FORGET:
             await self.store.forget_user(player.id)
             self.people.forget(player.id)
-            self.daily.forget(player.id)
             return Pressed(texts("forget_done"), texts("forget_done_notice"))
         await self.store.reset_chat(chat.id)
         return Pressed(texts("reset_done", name=markup.name(player.first_name)),

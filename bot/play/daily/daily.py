@@ -4,8 +4,13 @@ shown the hand with a way there), each person's first right answer counted once,
 of days, and the day's board across every chat. While its day lasts the hand is live for
 everyone (bot.play.guards.live): the bot solves it for nobody, however asked.
 
-How long a person took is counted from the first time the bot showed them the day's hand (kept
-in memory); after a restart, or for an answer given unseen, from the start of the day."""
+The board ranks by how soon after the UTC day began the right answer arrived: the one moment
+that is the same for everyone and that nobody can move. The hand exists from that moment on
+(its order is drawn with the bot's secret), so whoever answers first solved it first. A clock
+started by each person's own /daily ranked what can be faked: the hand is shown in groups, so
+one could solve it anywhere, then ask and answer at once. For the same reason a second answer
+the same day, after /forget deleted the first, arrives later and never ranks better: nothing of
+the person is kept to stop it, since nothing needs to be."""
 
 from __future__ import annotations
 
@@ -18,7 +23,9 @@ from bot.play.daily.puzzle import (
     daily_hand,
     day_of,
     day_start,
+    into_day,
     seconds_left,
+    secret_key,
     streaks,
 )
 from bot.play.games.records import Right
@@ -46,16 +53,20 @@ class DailyReply:
 
 class Daily:
     def __init__(self, store: DailyStore, people: People, live: LivePuzzles,
-                 clock: Callable[[], float]) -> None:
+                 clock: Callable[[], float], secret: str = "") -> None:
         self.store = store
         self.people = people
         self.clock = clock
-        self._seen: dict[int, tuple[str, float]] = {}  # user -> (day, first shown that day)
+        self.key = secret_key(secret)  # draws the days' order: nobody can tell a hand ahead
         live.hold_daily(self.hand_now)
 
     def hand_now(self) -> tuple[int, ...]:
         """Today's hand (UTC)."""
-        return daily_hand(day_of(self.clock()))
+        return self.hand_of(day_of(self.clock()))
+
+    def hand_of(self, day: str) -> tuple[int, ...]:
+        """The hand of a UTC day."""
+        return daily_hand(day, self.key)
 
     async def show(self, chat: Chat, player: Player) -> DailyReply:
         """/daily: today's hand, or, once solved, the person's result and streak."""
@@ -64,9 +75,8 @@ class Daily:
         done = await self.store.daily_result(day, player.id)
         if done is not None:  # in a group, without the answer: others may not have it
             return DailyReply(await self._solved(texts, done, now, shown=chat.type == "private"))
-        self._saw(player.id, day, now)
         key = "daily_deal_private" if chat.type == "private" else "daily_deal_group"
-        return DailyReply(texts(key, numbers=markup.numbers(daily_hand(day)), target=TARGET,
+        return DailyReply(texts(key, numbers=markup.numbers(self.hand_of(day)), target=TARGET,
                                 day=day, left=time_left(texts, now)),
                           go_private=chat.type != "private")
 
@@ -77,7 +87,7 @@ class Daily:
             return DailyReply(texts("daily_answer_privately"), go_private=True, withdraw=True)
         now = self.clock()
         day = day_of(now)
-        hand = daily_hand(day)
+        hand = self.hand_of(day)
         done = await self.store.daily_result(day, player.id)
         if done is not None:
             return DailyReply(await self._solved(texts, done, now))
@@ -86,10 +96,8 @@ class Daily:
             return DailyReply(texts("daily_wrong", why=WORDS[GAME].verdict_text(
                 verdict, _as_round(chat, hand, day, texts), texts)))
         await self.people.remember(chat, player)
-        seen = self._seen.get(player.id)
-        began = seen[1] if seen is not None and seen[0] == day else day_start(day)
         await self.store.record_daily(day, player.id, chat.id, verdict.expression,
-                                      max(0.0, now - began), now)
+                                      max(0.0, into_day(now)), now)
         done = await self.store.daily_result(day, player.id)  # the first right answer stored
         assert done is not None
         return DailyReply(await self._solved(texts, done, now, just=True))
@@ -102,12 +110,12 @@ class Daily:
         rank = await self.store.daily_rank(done.day, done.user_id)
         key = "daily_solved" if just else "daily_already" if shown else "daily_already_group"
         return texts(key, answer=markup.code(done.answer), name=markup.name(done.name),
-                     took=clock_time(done.seconds), rank=rank or 1,
+                     at=day_clock(done.seconds), rank=rank or 1,
                      count=await self.store.daily_count(done.day), streak=current, best=best,
                      left=time_left(texts, now))
 
     async def board(self, chat: Chat, player: Player) -> str:
-        """/top daily: today's fastest solvers in every chat, with their streaks, and the
+        """/top daily: today's earliest solvers in every chat, with their streaks, and the
         asker's own place when it is not among them."""
         now = self.clock()
         day, texts = day_of(now), self.people.texts(chat, player)
@@ -129,18 +137,7 @@ class Daily:
     async def _line(self, texts: Texts, rank: int, result: DailyResult, day: str) -> str:
         streak, _ = streaks(await self.store.daily_days(result.user_id), day)
         return texts("daily_board_line", rank=rank, name=markup.name(result.name),
-                     took=clock_time(result.seconds), streak=streak)
-
-    def forget(self, user_id: int) -> None:
-        """A person asked to be forgotten: when they last saw the hand goes too."""
-        self._seen.pop(user_id, None)
-
-    def _saw(self, user_id: int, day: str, now: float) -> None:
-        seen = self._seen.get(user_id)
-        if seen is None or seen[0] != day:
-            if seen is None and len(self._seen) > 100_000:  # a new day: drop the old days
-                self._seen = {u: s for u, s in self._seen.items() if s[0] == day}
-            self._seen[user_id] = (day, now)
+                     at=day_clock(result.seconds), streak=streak)
 
 
 def time_left(texts: Texts, now: float) -> str:
@@ -149,15 +146,13 @@ def time_left(texts: Texts, now: float) -> str:
     return texts("daily_left", hours=minutes // 60, minutes=minutes % 60)
 
 
-def clock_time(seconds: float) -> str:
-    """A time taken as a clock shows it: "0:42", "12:05", "3:02:09"."""
+def day_clock(seconds: float) -> str:
+    """A moment of the UTC day, from how long after it began: "06:12:05"."""
     whole = int(seconds)
-    hours, rest = divmod(whole, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+    return f"{whole // 3600:02d}:{whole % 3600 // 60:02d}:{whole % 60:02d}"
 
 
-assert clock_time(42.7) == "0:42" and clock_time(3 * 3600 + 129) == "3:02:09"
+assert day_clock(42.7) == "00:00:42" and day_clock(23 * 3600 + 129) == "23:02:09"
 
 
 def _as_round(chat: Chat, hand: tuple[int, ...], day: str, texts: Texts) -> Round:

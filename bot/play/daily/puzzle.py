@@ -1,9 +1,16 @@
 """The daily puzzle's rules, apart from any chat or store: which hand a UTC day deals (the same
-for everyone, from the date alone), when that day ends, and a player's streak of days solved.
-No I/O, no clock of its own: every function is handed the time or the days."""
+for everyone, from the date and the bot's secret), when that day begins and ends, and a player's
+streak of days solved. No I/O, no clock of its own: every function is handed the time or the days.
+
+The board ranks by how soon after the day began a right answer arrived, which is fair only if
+nobody can know the hand before the day begins: the code is public, so the order of the days is
+drawn from a secret of the bot's (`secret_key`), not from the date alone."""
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import hmac
 import math
 import random
 from collections.abc import Sequence
@@ -17,7 +24,7 @@ from solver.rating import level
 TARGET = 24
 LEVEL = "medium"  # hard enough to be worth a day, easy enough that most players finish it
 DAY = 86400
-ORDER_SEED = 24  # fixes the order in which the days deal the hands
+ORDER_SEED = 24  # fixes the table's order (the days take it in an order drawn with a key)
 
 
 def day_of(at: float) -> str:
@@ -35,6 +42,11 @@ def seconds_left(at: float) -> float:
     return day_start(day_of(at)) + DAY - at
 
 
+def into_day(at: float) -> float:
+    """How long after its UTC day began this moment is: what the daily board ranks by."""
+    return at - day_start(day_of(at))
+
+
 def daily_hands() -> tuple[tuple[int, ...], ...]:
     """Every hand a day may deal, in the order the days take them (bot.play.daily.hands: made
     ahead, so the event loop never rates hands)."""
@@ -50,14 +62,37 @@ def eligible_hands() -> tuple[tuple[int, ...], ...]:
     return tuple(eligible)
 
 
-def daily_hand(day: str, hands: Sequence[tuple[int, ...]] | None = None) -> tuple[int, ...]:
-    """The day's hand: the days walk `daily_hands` (or `hands`) in turn (no hand comes back
-    before all have been dealt), each shown in an order drawn from its date. The same on every
-    process and every restart, from the date alone: it needs no store."""
+def secret_key(secret: str) -> bytes:
+    """The key the days' order is drawn with, from a secret of the bot (its token: the same on
+    every process of one bot, and known to nobody else)."""
+    return hmac.new(secret.encode(), b"twenty-four daily puzzle", hashlib.sha256).digest()
+
+
+def daily_hand(day: str, key: bytes, hands: Sequence[tuple[int, ...]] | None = None
+               ) -> tuple[int, ...]:
+    """The day's hand: the days walk `daily_hands` (or `hands`) in cycles of as many days as
+    there are hands, each cycle in its own order drawn with `key` (so no hand comes back before
+    all have been dealt, and without the key no day's hand can be told before it comes), each
+    hand shown in an order drawn from key and date. The same on every process and every
+    restart of one bot: it needs no store."""
     hands = hands or daily_hands()
-    shown = list(hands[date.fromisoformat(day).toordinal() % len(hands)])
-    random.Random(f"daily 24 {day}").shuffle(shown)
+    cycle, place = divmod(date.fromisoformat(day).toordinal(), len(hands))
+    shown = list(hands[_cycle_order(key, cycle, len(hands))[place]])
+    random.Random(_drawn(key, f"shown {day}")).shuffle(shown)
     return tuple(shown)
+
+
+@functools.lru_cache(maxsize=8)
+def _cycle_order(key: bytes, cycle: int, count: int) -> tuple[int, ...]:
+    """The order in which one cycle of days takes the hands."""
+    order = list(range(count))
+    random.Random(_drawn(key, f"cycle {cycle}")).shuffle(order)
+    return tuple(order)
+
+
+def _drawn(key: bytes, what: str) -> bytes:
+    """A seed for one draw (bytes: the same on every process, whatever PYTHONHASHSEED)."""
+    return hmac.new(key, what.encode(), hashlib.sha256).digest()
 
 
 def obvious(hand: tuple[int, ...]) -> bool:

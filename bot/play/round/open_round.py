@@ -3,11 +3,12 @@ dealt with, its state between messages (hints given, the deal's text and the lin
 latest attempt, Countdown's closest answers, who answered and passed) and, once won, who won it.
 
 It changes only through its own transitions — `accept` an answer, `hint`, `pass_`, `close`, `sent`,
-`numbered`, `move`, `status_written` — each deciding in memory (this process is the database's only
-writer, so memory decides first and the database's conditional writes only confirm) and recording
-what must be written (`pending`, written by the table's `commit`) and what happened (`events`,
-handled by the round service once the writes are done). Nothing outside assigns to its fields.
-What the status shows is held here only, not stored: after a restart it starts again empty.
+`numbered`, `move`, `status_written`, `rewritten` — each deciding in memory (this process is the
+database's only writer, so memory decides first and the database's conditional writes only
+confirm) and recording what must be written (`pending`, written by the table's `commit`) and what
+happened (`events`, handled by the round service once the writes are done). Nothing outside
+assigns to its fields. What the status shows, and what the deal was last rewritten to show, are
+held here only, not stored: after a restart they start again empty.
 """
 
 from __future__ import annotations
@@ -29,6 +30,10 @@ class Terms:
 
     hints: bool = True
     typing: bool = True
+
+
+# what a deal message shows: its text, its buttons' actions and the language of their labels
+View = tuple[str, tuple[str, ...], str]
 
 
 # --- what it records to be written ----------------------------------------------------------
@@ -193,6 +198,7 @@ class OpenRound:
         self._guesses: dict[int, int] = {}  # player -> guesses made (read once after a restart)
         self._fresh = fresh  # dealt by this process: nothing of it is stored that memory lacks
         self._status_at: float | None = None  # when the status was last written into the deal
+        self._shown: View | None = None  # what the deal message was last rewritten to show
         self._winner: Winner | None = None
         self._closed = False
         self.pending: list[Write] = []
@@ -260,6 +266,11 @@ class OpenRound:
         """The deal's lines as they stand: its text as dealt (or `base`, worded again after a
         restart) with the notes under it (hints, a match's time left, the status)."""
         return "\n".join([self._deal_text or base or "", *self._notes.values()])
+
+    def shows(self, view: View) -> bool:
+        """Whether the deal was last rewritten to show exactly this (Telegram refuses an edit
+        that changes nothing: "message is not modified")."""
+        return self._shown == view
 
     def status_wait(self, now: float, every: float) -> float:
         """How long until the status may be written into the deal again (0: now)."""
@@ -380,6 +391,10 @@ class OpenRound:
     def status_written(self, now: float) -> None:
         self._status_at = now
 
+    def rewritten(self, view: View) -> None:
+        """The deal is being sent, or rewritten, to show this."""
+        self._shown = view
+
     def passes_known(self, answerers: list[int], passers: list[tuple[int, str]]) -> None:
         """Who answered and who passed, as stored: the status names them (a pass made here
         and not yet stored is kept)."""
@@ -423,6 +438,7 @@ class OpenRound:
         had_deal = self._record.message_id is not None
         self._record = dataclasses.replace(self._record, chat_id=chat_id, topic=0,
                                            message_id=None)
+        self._shown = None
         return had_deal
 
     def taken(self) -> tuple[list[Write], list[RoundClosed]]:

@@ -240,13 +240,17 @@ class Rounds:
                                  level=texts(f"level_{dealt.level}"), target=dealt.target)
         opened = OpenRound(new, terms, text, fresh=True)
         self.table.add(opened)
-        return Dealt(new, text, texts, self.actions(opened))
+        actions = self.actions(opened)
+        opened.rewritten((text, actions, texts.language))
+        return Dealt(new, text, texts, actions)
 
     def dealt_again(self, current: OpenRound) -> Dealt:
         """A running round's deal, shown again (its message unknown after a restart, or left
         behind in a group that became a supergroup)."""
-        return Dealt(current.record, self.deal_view(current),
-                     self.people.round_texts(current.record), self.actions(current))
+        texts, view = self.people.round_texts(current.record), self.deal_view(current)
+        actions = self.actions(current)
+        current.rewritten((view, actions, texts.language))
+        return Dealt(current.record, view, texts, actions)
 
     def _deal_text(self, current: Round, texts: Texts, chat_type: str, terms: Terms) -> str:
         typing = (self.reads_group_messages and terms.typing) or chat_type == "private"
@@ -381,9 +385,9 @@ class Rounds:
         shown = [step_html(step, texts) for step in steps[:given]]
         current.note("hint", texts("hint_line", steps=" · ".join(shown), points=points))
         await self.table.commit(current)
-        return Edited(current.record, self.deal_view(current), texts, self.actions(current),
-                      texts("hint_notice", number=given, step=shown[-1], points=points),
-                      GIVEN_REACTION)
+        notice = texts("hint_notice", number=given, step=shown[-1], points=points)
+        return self.rewrite(current, texts, notice, GIVEN_REACTION) or \
+            Marked(GIVEN_REACTION, notice)
 
     # --- the status under the deal, and passing --------------------------------------------------
 
@@ -404,9 +408,12 @@ class Rounds:
                 scheduler.set(Alarm(STATUS, record.chat_id, record.id, record.topic), wait)
             return Marked(reaction, notice or line) if reaction is not None else \
                 Noted(notice or line)
+        edited = self.rewrite(current, worded, notice if notice is not None else line)
+        if edited is None:  # the deal shows just that already
+            return Marked(reaction, notice or line) if reaction is not None else \
+                Noted(notice or line)
         current.status_written(self.clock())
-        return Edited(record, self.deal_view(current), worded, self.actions(current),
-                      notice if notice is not None else line)
+        return edited
 
     async def status_due(self, round_id: int) -> Edited | None:
         """The STATUS alarm rang: the round's deal with its status as it now stands."""
@@ -414,12 +421,25 @@ class Rounds:
         if current is None or current.record.message_id is None:
             return None
         record = current.record
-        current.status_written(self.clock())
         texts = self.people.round_texts(record)
         current.note("status", status_line(current, texts, len(current.answered)))
-        outcome = Edited(record, self.deal_view(current), texts, self.actions(current), "")
+        outcome = self.rewrite(current, texts, "")
+        if outcome is None:  # nothing changed since the deal was last rewritten
+            return None
+        current.status_written(self.clock())
         await self._show(outcome, Target(record.chat_id, record.topic))
         return outcome
+
+    def rewrite(self, current: OpenRound, texts: Texts, notice: str,
+                reaction: str | None = None) -> Edited | None:
+        """The deal rewritten as it now stands, or None when that is what it was last
+        rewritten to show: an edit that changes nothing is never sent (Telegram would refuse
+        it, 400 "message is not modified")."""
+        view = (self.deal_view(current), self.actions(current), texts.language)
+        if current.shows(view):
+            return None
+        current.rewritten(view)
+        return Edited(current.record, view[0], texts, view[1], notice, reaction)
 
     async def pass_round(self, chat: Chat, player: Player, is_admin: AdminCheck | None = None,
                          round_id: int | None = None, target: Target | None = None

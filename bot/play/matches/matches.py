@@ -222,10 +222,9 @@ class Matches:
         texts = self.people.chat_texts(chat_id, current.lang)
         left = max(1, round(current.deadline - self.table.clock()))
         opened.note("warn", texts("match_time_left", seconds=left))
-        outcome = Edited(current, self.rounds.deal_view(opened), texts,
-                         self.rounds.actions(opened),
-                         texts("match_time_left_alone", seconds=left,
-                               puzzle=WORDS[current.game].puzzle_html(current)))
+        outcome = self.rounds.rewrite(opened, texts, texts(
+            "match_time_left_alone", seconds=left,
+            puzzle=WORDS[current.game].puzzle_html(current)))
         await self.outbox.show(outcome, Target(chat_id, topic))
         return outcome
 

@@ -36,6 +36,7 @@ QMARK = ForgetStatements(
                    "DELETE FROM round_passes WHERE user_id = ?",
                    "DELETE FROM scores WHERE user_id = ?",
                    "DELETE FROM daily_results WHERE user_id = ?",
+                   "DELETE FROM player_ratings WHERE user_id = ?",
                    "UPDATE chats SET title = NULL, lang = NULL WHERE id = ? AND type = 'private'",
                    "DELETE FROM chat_settings WHERE chat_id = ?",
                    "DELETE FROM users WHERE id = ?"),

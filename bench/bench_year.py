@@ -217,8 +217,8 @@ async def measure_commands(bot: Bot, db: Database, samples: int) -> dict[str, li
             rights.append(seconds)
     found["/play (the deal)"] = deals
     found["a right answer"] = rights
-    found["/forget (5,000 answers)" if year.scale.heavy_answers >= 5000 else "/forget"] = [
-        await forgotten(bot, person(year, int(h))) for h in year.heavy_ids.tolist()]
+    found["/forget (a heavy player)"] = [await forgotten(bot, person(year, int(h)))
+                                         for h in year.heavy_ids.tolist()]
     return found
 
 
@@ -379,8 +379,10 @@ def report(backend: str, empty: Database, year: Database, a: Measured, b: Measur
     s = year.year.scale
     print(f"\n== {backend}: the year {s.chats:,} chats, {s.players:,} players, "
           f"{year.year.round_count:,} rounds, {year.year.answer_count:,} answers, "
-          f"{len(year.year.daily):,} daily results, {len(year.year.matches):,} matches; "
-          f"the empty file {empty.year.round_count:,} rounds")
+          f"{len(year.year.daily):,} daily results, {len(year.year.matches):,} matches, "
+          f"heavy players with {s.heavy_answers:,} answers; the empty file "
+          f"{empty.year.round_count:,} rounds, heavy players with "
+          f"{empty.year.scale.heavy_answers:,} answers")
     steps = ", ".join(f"{k} {v:.0f} s" for k, v in (year.steps or {}).items())
     print(f"written in {year.written:.0f} s ({steps}); scores equal their recount: "
           f"{'yes' if a.consistent and b.consistent else 'NO'}")

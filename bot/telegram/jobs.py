@@ -1,7 +1,7 @@
 """Every use of PTB's JobQueue: the game services' scheduler port (one job per alarm kind, chat
 and topic, found by its name), what the bot says when an alarm rings (in the topic the alarm is
 for, through sending's guarded helpers: a chat that is gone or migrated is handled there), and
-the housekeeping jobs (heartbeat, forgetting old update ids)."""
+the housekeeping jobs (heartbeat, forgetting old update ids, the answers' retention)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from bot.play.round.outcomes import Outcome
 from bot.play.round.status import STATUS
 from bot.play.scheduler import NEXT_DEAL, ROUND_END, WARNING, Alarm
 from bot.runtime.health import HEARTBEAT_SECONDS, heartbeat_job
+from bot.store.retention import ANSWER_TEXTS_KEPT, EXPIRE_EVERY
 from bot.store.stores import Stores
 from bot.telegram.context import App, Context
 from bot.telegram.sending import publish
@@ -94,8 +95,12 @@ def start_housekeeping(application: App, stores: Stores, heartbeat: Path) -> Non
     async def forget_handled_updates(_context: Context) -> None:
         await stores.updates.forget_updates(time.time() - HANDLED_UPDATES_KEPT)
 
+    async def expire_answers(_context: Context) -> None:  # the retention: bot/store/retention.py
+        await stores.rounds.expire_answers(time.time() - ANSWER_TEXTS_KEPT)
+
     for callback, interval, name in ((heartbeat_job(heartbeat), HEARTBEAT_SECONDS, "heartbeat"),
                                      (forget_handled_updates, FORGET_EVERY, "forget-updates"),
+                                     (expire_answers, EXPIRE_EVERY, "expire-answers"),
                                      (end_overdue, OVERDUE_EVERY, "overdue")):
         queue.run_repeating(callback, interval=interval, name=name, job_kwargs=at_start())
 

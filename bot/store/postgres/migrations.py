@@ -344,6 +344,151 @@ MIGRATIONS: list[str] = [
         END LOOP;
     END $$;
     """,
+    # 10 (SQLite's 10): an index for every statement that finds rows by something a year of
+    #    play makes many of: a person's answers, passes, rounds and matches (/forget, and the
+    #    foreign-key checks of deleting them), a chat's matches, a chat's wins by time, the
+    #    day's fastest daily results.
+    """
+    CREATE INDEX answers_by_user ON answers(user_id);
+    CREATE INDEX round_passes_by_user ON round_passes(user_id);
+    CREATE INDEX rounds_by_winner ON rounds(winner_id) WHERE winner_id IS NOT NULL;
+    CREATE INDEX rounds_by_starter ON rounds(started_by) WHERE started_by IS NOT NULL;
+    CREATE INDEX matches_by_chat ON matches(chat_id);
+    CREATE INDEX matches_by_starter ON matches(started_by) WHERE started_by IS NOT NULL;
+    CREATE INDEX rounds_won_in_chat ON rounds(chat_id, ended_at) WHERE status = 'won';
+    CREATE INDEX daily_results_by_time ON daily_results(day, seconds, at, user_id);
+    """,
+    # 11 (SQLite's 11): the answers that still have their text, by round, for the retention.
+    """
+    CREATE INDEX answers_unexpired ON answers(round_id) WHERE text <> '';
+    """,
+    # 12 (SQLite's 12): every chat's boards read from totals kept as the scores change, and
+    #    the players at each (points, wins) of those boards, in all and by band of user ids.
+    #    The totals are shared by every chat, so the triggers that keep them take one lock
+    #    (advisory (2424, 3)) after the chats' scoring locks, which every writer of scores
+    #    holds first: writers of two chats wait on each other there only, never in a circle.
+    #    The new tables are fenced like the others (migration 9).
+    """
+    CREATE TABLE player_totals (
+        user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        game TEXT NOT NULL,
+        points INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (user_id, game)
+    );
+    CREATE INDEX player_totals_board ON player_totals(game, points DESC, wins DESC, user_id)
+        WHERE points > 0;
+    CREATE TABLE board_steps (
+        game TEXT NOT NULL,
+        points INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        players INTEGER NOT NULL,
+        PRIMARY KEY (game, points, wins)
+    );
+    CREATE TABLE board_ties (
+        game TEXT NOT NULL,
+        points INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        band BIGINT NOT NULL,
+        players INTEGER NOT NULL,
+        PRIMARY KEY (game, points, wins, band)
+    );
+    INSERT INTO player_totals (user_id, game, points, wins)
+        SELECT user_id, game, SUM(points), SUM(wins) FROM scores WHERE points > 0
+        GROUP BY user_id, game;
+    INSERT INTO player_totals (user_id, game, points, wins)
+        SELECT user_id, '', SUM(points), SUM(wins) FROM scores WHERE points > 0
+        GROUP BY user_id;
+    INSERT INTO board_steps (game, points, wins, players)
+        SELECT game, points, wins, COUNT(*) FROM player_totals WHERE points > 0
+        GROUP BY game, points, wins;
+    INSERT INTO board_ties (game, points, wins, band, players)
+        SELECT game, points, wins, user_id / 16777216, COUNT(*) FROM player_totals
+        WHERE points > 0 GROUP BY game, points, wins, user_id / 16777216;
+    CREATE FUNCTION scores_total() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+        who BIGINT;
+        which TEXT;
+        gained INTEGER := 0;
+        won INTEGER := 0;
+    BEGIN
+        IF TG_OP <> 'DELETE' THEN
+            who := NEW.user_id;
+            which := NEW.game;
+            IF NEW.points > 0 THEN
+                gained := NEW.points;
+                won := NEW.wins;
+            END IF;
+        END IF;
+        IF TG_OP <> 'INSERT' THEN
+            who := OLD.user_id;
+            which := OLD.game;
+            IF OLD.points > 0 THEN
+                gained := gained - OLD.points;
+                won := won - OLD.wins;
+            END IF;
+        END IF;
+        IF gained = 0 AND won = 0 THEN
+            RETURN NULL;
+        END IF;
+        PERFORM pg_advisory_xact_lock(2424, 3);
+        INSERT INTO player_totals (user_id, game, points, wins)
+            VALUES (who, which, gained, won), (who, '', gained, won)
+            ON CONFLICT (user_id, game) DO UPDATE
+                SET points = player_totals.points + excluded.points,
+                    wins = player_totals.wins + excluded.wins;
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER scores_total_insert AFTER INSERT ON scores FOR EACH ROW
+        WHEN (NEW.points > 0) EXECUTE FUNCTION scores_total();
+    CREATE TRIGGER scores_total_update AFTER UPDATE OF points, wins ON scores FOR EACH ROW
+        WHEN ((OLD.points > 0 OR NEW.points > 0)
+              AND (OLD.points <> NEW.points OR OLD.wins <> NEW.wins))
+        EXECUTE FUNCTION scores_total();
+    CREATE TRIGGER scores_total_delete AFTER DELETE ON scores FOR EACH ROW
+        WHEN (OLD.points > 0) EXECUTE FUNCTION scores_total();
+    CREATE FUNCTION totals_ladder() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        PERFORM pg_advisory_xact_lock(2424, 3);
+        IF TG_OP <> 'INSERT' AND OLD.points > 0 THEN
+            UPDATE board_steps SET players = players - 1
+                WHERE game = OLD.game AND points = OLD.points AND wins = OLD.wins;
+            DELETE FROM board_steps
+                WHERE game = OLD.game AND points = OLD.points AND wins = OLD.wins
+                  AND players = 0;
+            UPDATE board_ties SET players = players - 1
+                WHERE game = OLD.game AND points = OLD.points AND wins = OLD.wins
+                  AND band = OLD.user_id / 16777216;
+            DELETE FROM board_ties
+                WHERE game = OLD.game AND points = OLD.points AND wins = OLD.wins
+                  AND band = OLD.user_id / 16777216 AND players = 0;
+        END IF;
+        IF TG_OP <> 'DELETE' AND NEW.points > 0 THEN
+            INSERT INTO board_steps (game, points, wins, players)
+                VALUES (NEW.game, NEW.points, NEW.wins, 1)
+                ON CONFLICT (game, points, wins) DO UPDATE
+                    SET players = board_steps.players + 1;
+            INSERT INTO board_ties (game, points, wins, band, players)
+                VALUES (NEW.game, NEW.points, NEW.wins, NEW.user_id / 16777216, 1)
+                ON CONFLICT (game, points, wins, band) DO UPDATE
+                    SET players = board_ties.players + 1;
+        END IF;
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER totals_ladder_insert AFTER INSERT ON player_totals FOR EACH ROW
+        WHEN (NEW.points > 0) EXECUTE FUNCTION totals_ladder();
+    CREATE TRIGGER totals_ladder_update AFTER UPDATE OF points, wins ON player_totals
+        FOR EACH ROW WHEN (OLD.points <> NEW.points OR OLD.wins <> NEW.wins)
+        EXECUTE FUNCTION totals_ladder();
+    CREATE TRIGGER totals_ladder_delete AFTER DELETE ON player_totals FOR EACH ROW
+        WHEN (OLD.points > 0) EXECUTE FUNCTION totals_ladder();
+    CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON player_totals
+        FOR EACH STATEMENT EXECUTE FUNCTION leader_fence();
+    CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON board_steps
+        FOR EACH STATEMENT EXECUTE FUNCTION leader_fence();
+    CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON board_ties
+        FOR EACH STATEMENT EXECUTE FUNCTION leader_fence();
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

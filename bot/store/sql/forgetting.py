@@ -12,7 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.store.sql.connection import Connection, Step, numbered_table
+from bot.store.sql.connection import Connection, Step, arity, numbered_table
+
+# The private chat's row, unless a round or match is still on there (its row names the chat):
+# then the chat keeps only its id until the next /forget (params: the person, three times).
+PRIVATE_CHAT_GONE = ("DELETE FROM chats WHERE id = ? AND type = 'private' AND NOT EXISTS "
+                     "(SELECT 1 FROM rounds WHERE chat_id = ?) AND NOT EXISTS "
+                     "(SELECT 1 FROM matches WHERE chat_id = ?)")
 
 
 @dataclass(frozen=True)
@@ -36,8 +42,13 @@ QMARK = ForgetStatements(
                    "DELETE FROM round_passes WHERE user_id = ?",
                    "DELETE FROM scores WHERE user_id = ?",
                    "DELETE FROM daily_results WHERE user_id = ?",
-                   "UPDATE chats SET title = NULL, lang = NULL WHERE id = ? AND type = 'private'",
+                   # the private chat's id is the person's: its ended matches and closed rounds
+                   # go (with their answers, passes and links), then the chat itself
+                   "DELETE FROM matches WHERE chat_id = ? AND status <> 'on'",
+                   "DELETE FROM rounds WHERE chat_id = ? AND status <> 'open'",
                    "DELETE FROM chat_settings WHERE chat_id = ?",
+                   PRIVATE_CHAT_GONE,
+                   "UPDATE chats SET title = NULL, lang = NULL WHERE id = ? AND type = 'private'",
                    "DELETE FROM users WHERE id = ?"),
 )
 NUMBERED = numbered_table(QMARK)
@@ -65,5 +76,6 @@ class Forgetting:
     async def forget_user(self, user_id: int) -> None:
         steps: list[Step] = [(sql, (user_id,)) for sql in self.sql.forget_rounds]
         steps += [(self.user_locks, (user_id,))] if self.user_locks else []
-        steps += [(sql, (user_id,)) for sql in self.sql.forget_scores]
+        steps += [(sql, (user_id,) * arity(sql))
+                  for sql in self.sql.forget_scores]
         await self.db.run_all(steps)

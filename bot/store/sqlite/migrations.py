@@ -314,6 +314,140 @@ MIGRATIONS: list[str] = [
         expires_at REAL NOT NULL
     );
     """,
+    # 10: an index for every statement that finds rows by something a year of play makes many
+    #     of (issue 40): /forget finds a person's answers, passes and the rounds and matches they
+    #     won or started by index, and so do the foreign-key checks of deleting them (and their
+    #     private chat); a group's move finds its matches; a chat's week board reads only that
+    #     chat's wins of the week; the daily board reads the day's fastest first.
+    """
+    CREATE INDEX answers_by_user ON answers(user_id);
+    CREATE INDEX round_passes_by_user ON round_passes(user_id);
+    CREATE INDEX rounds_by_winner ON rounds(winner_id) WHERE winner_id IS NOT NULL;
+    CREATE INDEX rounds_by_starter ON rounds(started_by) WHERE started_by IS NOT NULL;
+    CREATE INDEX matches_by_chat ON matches(chat_id);
+    CREATE INDEX matches_by_starter ON matches(started_by) WHERE started_by IS NOT NULL;
+    CREATE INDEX rounds_won_in_chat ON rounds(chat_id, ended_at) WHERE status = 'won';
+    CREATE INDEX daily_results_by_time ON daily_results(day, seconds, at, user_id);
+    """,
+    # 11: the answers' retention (bot/store/retention.py): the answers that still have their
+    #     text, by round, so the job finds the oldest of them without reading the year; the
+    #     index holds the last month's answers, once the job has caught up.
+    """
+    CREATE INDEX answers_unexpired ON answers(round_id) WHERE text <> '';
+    """,
+    # 12: every chat's boards (/top all) read from totals kept as the scores change, instead of
+    #     summing every chat's scores at each ask: per player and game, and over all games (game
+    #     ''), the points and wins of their scores that have points (what those boards count);
+    #     and how many players stand at each (points, wins), all of them (board_steps) and by
+    #     band of 2^24 user ids (board_ties), so that a place is 1 + the players on the steps
+    #     above + those tied in lower bands + those tied in one's own band with a lower id: a
+    #     few hundred small rows however many players are ahead.
+    """
+    CREATE TABLE player_totals (
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        game TEXT NOT NULL,
+        points INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (user_id, game)
+    );
+    CREATE INDEX player_totals_board ON player_totals(game, points DESC, wins DESC, user_id)
+        WHERE points > 0;
+    CREATE TABLE board_steps (
+        game TEXT NOT NULL,
+        points INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        players INTEGER NOT NULL,
+        PRIMARY KEY (game, points, wins)
+    );
+    CREATE TABLE board_ties (
+        game TEXT NOT NULL,
+        points INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        band INTEGER NOT NULL,
+        players INTEGER NOT NULL,
+        PRIMARY KEY (game, points, wins, band)
+    );
+    INSERT INTO player_totals (user_id, game, points, wins)
+        SELECT user_id, game, SUM(points), SUM(wins) FROM scores WHERE points > 0
+        GROUP BY user_id, game;
+    INSERT INTO player_totals (user_id, game, points, wins)
+        SELECT user_id, '', SUM(points), SUM(wins) FROM scores WHERE points > 0
+        GROUP BY user_id;
+    INSERT INTO board_steps (game, points, wins, players)
+        SELECT game, points, wins, COUNT(*) FROM player_totals WHERE points > 0
+        GROUP BY game, points, wins;
+    INSERT INTO board_ties (game, points, wins, band, players)
+        SELECT game, points, wins, user_id / 16777216, COUNT(*) FROM player_totals
+        WHERE points > 0 GROUP BY game, points, wins, user_id / 16777216;
+    CREATE TRIGGER scores_total_insert AFTER INSERT ON scores WHEN NEW.points > 0
+    BEGIN
+        INSERT INTO player_totals (user_id, game, points, wins)
+            VALUES (NEW.user_id, NEW.game, NEW.points, NEW.wins),
+                   (NEW.user_id, '', NEW.points, NEW.wins)
+            ON CONFLICT (user_id, game) DO UPDATE SET points = points + excluded.points,
+                                                      wins = wins + excluded.wins;
+    END;
+    CREATE TRIGGER scores_total_update AFTER UPDATE OF points, wins ON scores
+    WHEN (OLD.points > 0 OR NEW.points > 0) AND (OLD.points <> NEW.points OR OLD.wins <> NEW.wins)
+    BEGIN
+        INSERT INTO player_totals (user_id, game, points, wins)
+            SELECT NEW.user_id, g.game,
+                   (NEW.points > 0) * NEW.points - (OLD.points > 0) * OLD.points,
+                   (NEW.points > 0) * NEW.wins - (OLD.points > 0) * OLD.wins
+            FROM (SELECT NEW.game AS game UNION ALL SELECT '') AS g WHERE 1
+            ON CONFLICT (user_id, game) DO UPDATE SET points = points + excluded.points,
+                                                      wins = wins + excluded.wins;
+    END;
+    CREATE TRIGGER scores_total_delete AFTER DELETE ON scores WHEN OLD.points > 0
+    BEGIN
+        UPDATE player_totals SET points = points - OLD.points, wins = wins - OLD.wins
+            WHERE user_id = OLD.user_id AND game IN (OLD.game, '');
+    END;
+    CREATE TRIGGER totals_ladder_insert AFTER INSERT ON player_totals WHEN NEW.points > 0
+    BEGIN
+        INSERT INTO board_steps (game, points, wins, players)
+            VALUES (NEW.game, NEW.points, NEW.wins, 1)
+            ON CONFLICT (game, points, wins) DO UPDATE SET players = players + 1;
+        INSERT INTO board_ties (game, points, wins, band, players)
+            VALUES (NEW.game, NEW.points, NEW.wins, NEW.user_id / 16777216, 1)
+            ON CONFLICT (game, points, wins, band) DO UPDATE SET players = players + 1;
+    END;
+    CREATE TRIGGER totals_ladder_update AFTER UPDATE OF points, wins ON player_totals
+    WHEN OLD.points <> NEW.points OR OLD.wins <> NEW.wins
+    BEGIN
+        UPDATE board_steps SET players = players - 1
+            WHERE OLD.points > 0 AND game = OLD.game AND points = OLD.points
+              AND wins = OLD.wins;
+        DELETE FROM board_steps
+            WHERE game = OLD.game AND points = OLD.points AND wins = OLD.wins AND players = 0;
+        UPDATE board_ties SET players = players - 1
+            WHERE OLD.points > 0 AND game = OLD.game AND points = OLD.points
+              AND wins = OLD.wins AND band = OLD.user_id / 16777216;
+        DELETE FROM board_ties
+            WHERE game = OLD.game AND points = OLD.points AND wins = OLD.wins
+              AND band = OLD.user_id / 16777216 AND players = 0;
+        INSERT INTO board_steps (game, points, wins, players)
+            SELECT NEW.game, NEW.points, NEW.wins, 1 WHERE NEW.points > 0
+            ON CONFLICT (game, points, wins) DO UPDATE SET players = players + 1;
+        INSERT INTO board_ties (game, points, wins, band, players)
+            SELECT NEW.game, NEW.points, NEW.wins, NEW.user_id / 16777216, 1
+            WHERE NEW.points > 0
+            ON CONFLICT (game, points, wins, band) DO UPDATE SET players = players + 1;
+    END;
+    CREATE TRIGGER totals_ladder_delete AFTER DELETE ON player_totals WHEN OLD.points > 0
+    BEGIN
+        UPDATE board_steps SET players = players - 1
+            WHERE game = OLD.game AND points = OLD.points AND wins = OLD.wins;
+        DELETE FROM board_steps
+            WHERE game = OLD.game AND points = OLD.points AND wins = OLD.wins AND players = 0;
+        UPDATE board_ties SET players = players - 1
+            WHERE game = OLD.game AND points = OLD.points AND wins = OLD.wins
+              AND band = OLD.user_id / 16777216;
+        DELETE FROM board_ties
+            WHERE game = OLD.game AND points = OLD.points AND wins = OLD.wins
+              AND band = OLD.user_id / 16777216 AND players = 0;
+    END;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -311,25 +311,28 @@ async def consistent(db: Database, chats: int = 200) -> bool:
 # --- the run -------------------------------------------------------------------------------
 
 async def make(name: str, scale: Scale, backend: str, folder: Path, server: object | None,
-               now: float) -> Database:
-    """A fresh database of the backend, migrated by the project's code, the year written in."""
+               now: float, schema: int | None = None) -> Database:
+    """A fresh database of the backend, migrated by the project's code (to `schema`, or the
+    latest), the year written in."""
     began = time.perf_counter()
-    year = generate(scale, now, expired_before=retention_cutoff(now))
+    year = generate(scale, now, expired_before=retention_cutoff(now) if schema is None else None)
     generated = time.perf_counter() - began
     if backend == "sqlite":
         from bot.store.sqlite import open_sqlite
+        from bot.store.sqlite.migrations import LATEST
 
         path = folder / f"{name}.sqlite3"
-        await (await open_sqlite(path)).close()
+        await (await open_sqlite(path, migrate_to=schema or LATEST)).close()
         steps = load_sqlite(path, year)
         db = Database(name, year, {"DATABASE_PATH": str(path)}, path=path)
     else:
         from bot.store.postgres import open_postgres
+        from bot.store.postgres.migrations import LATEST as POSTGRES_LATEST
         from tests.postgres import admin
 
         await admin(server, f"CREATE DATABASE {name}")  # type: ignore[arg-type]
         url = server.url(name)  # type: ignore[attr-defined]
-        await (await open_postgres(url)).close()
+        await (await open_postgres(url, migrate_to=schema or POSTGRES_LATEST)).close()
         steps = await load_postgres(url, year)
         db = Database(name, year, {"DATABASE_URL": url}, url=url)
     db.steps = {"generate": generated, **steps}
@@ -346,6 +349,74 @@ def retention_cutoff(now: float) -> float | None:
     return now - ANSWER_TEXTS_KEPT
 
 
+async def retention(db: Database) -> list[tuple[int, float]]:
+    """The answers' retention on the year (already kept to ANSWER_TEXTS_KEPT) a day later:
+    (rounds reached, seconds) of each of its transactions."""
+    cutoff = retention_cutoff(db.year.now)
+    if cutoff is None:
+        return []
+    from bot.store import open_stores
+
+    stores = await open_stores(db.path or "unused", db.url)
+    try:
+        done = []
+        while True:
+            began = time.perf_counter()
+            reached = await stores.rounds.expire_answers(cutoff + 86400.0, batches=1)
+            if not reached:
+                return done
+            done.append((reached, time.perf_counter() - began))
+    finally:
+        await stores.close()
+
+
+async def writes(db: Database, rounds: int = 2000, at_once: int = 8) -> float:
+    """Rounds played straight through the stores on the database, `at_once` chats together
+    (a deal, two wrong answers, a right one, the close that scores it: five writes): seconds."""
+    from bot.store import open_stores
+
+    stores = await open_stores(db.path or "unused", db.url)
+    first = min(100, len(db.year.group_ids) - at_once)  # groups of moderate play
+    chats = [int(c) for c in db.year.group_ids[first:first + at_once].tolist()]
+    gone = set(db.year.heavy_ids.tolist())  # /forget took them
+    players = [[int(u) for u in db.year.members[first + n].tolist() if u not in gone][:3]
+               for n in range(at_once)]
+
+    async def play(n: int) -> None:
+        chat, people = chats[n], players[n]
+        for number in range(rounds // at_once):
+            now = time.time()
+            made = await stores.rounds.open_round(chat, "24", (1, 2, 3, 4), 24, "easy", 10,
+                                                  "en", now, now + 60, started_by=people[0])
+            assert made is not None
+            for who in (people[1], people[-1]):
+                await stores.rounds.record_answer(made.id, who, "1+2", False, now + 1)
+            await stores.rounds.record_answer(made.id, people[0], "1*2*3*4", True, now + 2)
+            await stores.rounds.close_round(made.id, "won", now + 2, people[0], "1*2*3*4", 10,
+                                            2.0 + number % 7)
+
+    try:
+        began = time.perf_counter()
+        await asyncio.gather(*(play(n) for n in range(at_once)))
+        return time.perf_counter() - began
+    finally:
+        await stores.close()
+
+
+async def upgrade(scale: Scale, backend: str, folder: Path, server: object | None,
+                  now: float) -> tuple[int, float]:
+    """The year written at schema 9 (before issue 40), then opened by this code: the schema's
+    number it had, and the seconds its migrations took at that start."""
+    db = await make("upgrade", scale, backend, folder, server, now, schema=9)
+    from bot.store import open_stores
+
+    began = time.perf_counter()
+    stores = await open_stores(db.path or "unused", db.url)
+    took = time.perf_counter() - began
+    await stores.close()
+    return 9, took
+
+
 @dataclass
 class Measured:
     commands: dict[str, list[float]]
@@ -354,6 +425,8 @@ class Measured:
     backup: float
     size: int
     consistent: bool
+    retention: list[tuple[int, float]]
+    writes: float
 
 
 async def measure(db: Database, folder: Path, samples: int, moves: int,
@@ -372,7 +445,10 @@ async def measure(db: Database, folder: Path, samples: int, moves: int,
     finally:
         await stop_bot(bot)
     moved = await chat_moves(db, min(moves, len(db.year.group_ids)))
-    return Measured(commands, startups, moved, took, await size_of(db), ok)
+    size = await size_of(db)
+    kept = await retention(db)
+    wrote = await writes(db)
+    return Measured(commands, startups, moved, took, size, ok, kept, wrote)
 
 
 def report(backend: str, empty: Database, year: Database, a: Measured, b: Measured) -> None:
@@ -400,6 +476,13 @@ def report(backend: str, empty: Database, year: Database, a: Measured, b: Measur
     print(f"{'a backup':<30}{a.backup:>9.2f}s{'':>8}{b.backup:>9.2f}s")
     print(f"{'file size':<30}{a.size / 1e6:>8.1f}MB{'':>8}{b.size / 1e6:>8.1f}MB   "
           f"{b.size / year.year.round_count:.0f} bytes a round")
+    print(f"{'writes: 2,000 rounds, 8 at once':<30}{2000 / a.writes:>8.0f}/s{'':>8}"
+          f"{2000 / b.writes:>8.0f}/s   rounds a second (five writes each)")
+    if b.retention:
+        times = [seconds for _, seconds in b.retention]
+        print(f"the retention a day later: {sum(n for n, _ in b.retention):,} rounds in "
+              f"{len(times)} transactions, {percentile(times, 0.5) * 1000:.1f} ms each "
+              f"(p50), {max(times) * 1000:.1f} ms the longest")
 
 
 def line(name: str, empty: list[float], year: list[float], n: int) -> None:
@@ -410,7 +493,8 @@ def line(name: str, empty: list[float], year: list[float], n: int) -> None:
           f"{'yes' if met else 'NO'} (n={n})")
 
 
-async def run(backend: str, scale: Scale, samples: int, moves: int, keep: Path | None) -> None:
+async def run(backend: str, scale: Scale, samples: int, moves: int, keep: Path | None,
+              upgrading: bool = False) -> None:
     folder = Path(tempfile.mkdtemp(prefix="year-", dir=keep))
     server = None
     binaries = None
@@ -426,6 +510,10 @@ async def run(backend: str, scale: Scale, samples: int, moves: int, keep: Path |
         a = await measure(empty, folder, samples, moves, binaries)
         b = await measure(year, folder, samples, moves, binaries)
         report(backend, empty, year, a, b)
+        if upgrading:
+            schema, took = await upgrade(scale, backend, folder, server, now)
+            print(f"the year written at schema {schema}, then migrated by this code at its "
+                  f"start: {took:.1f} s")
     finally:
         if server is not None:
             server.stop()
@@ -441,12 +529,14 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=20, help="chats moved to a supergroup")
     parser.add_argument("--quick", action="store_true", help="a year 100 times smaller")
     parser.add_argument("--keep", type=Path, help="keep the databases in a folder under this")
+    parser.add_argument("--upgrade", action="store_true",
+                        help="also time the migrations of a year written at schema 9")
     args = parser.parse_args()
     scale = Scale().shrunk(0.01 if args.quick else args.scale) \
         if args.quick or args.scale != 1.0 else Scale()
     print(f"load average at the start: {os.getloadavg()[0]:.2f}")
     for backend in (("sqlite", "postgres") if args.backend == "both" else (args.backend,)):
-        asyncio.run(run(backend, scale, args.samples, args.moves, args.keep))
+        asyncio.run(run(backend, scale, args.samples, args.moves, args.keep, args.upgrade))
     print(f"load average at the end: {os.getloadavg()[0]:.2f}")
 
 

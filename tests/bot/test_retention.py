@@ -29,10 +29,10 @@ async def setup(stores: Stores) -> None:
         await stores.people.remember_user(user, name)
 
 
-async def played(stores: Stores, at: float, close: bool = True) -> int:
+async def played(stores: Stores, at: float, close: bool = True, topic: int = 0) -> int:
     """A round at `at`: Ben tries three times, Cy twice and passes, Ann wins (or it stays open)."""
     made = await stores.rounds.open_round(GROUP, "24", (1, 2, 3, 4), 24, "easy", 10, "en", at,
-                                          at + 60, started_by=ANN)
+                                          at + 60, started_by=ANN, topic=topic)
     assert made is not None
     for n, (user, text) in enumerate(((BEN, "1+2"), (CY, "3*4"), (BEN, "1*2*3"),
                                       (CY, "4-3"), (BEN, "2+2"))):
@@ -88,6 +88,21 @@ async def test_a_late_answer_after_the_retention_still_counts_once(stores: Store
     after = {row[1]: row for row in await db.fetch(SCORES_SQL)}
     assert after[BEN] == before[BEN]
     assert after[4][5] == 1  # rounds played
+
+
+async def test_it_ends_when_what_is_left_is_too_recent(stores: Stores) -> None:
+    """A long round dealt before a short one may end after it: with the short one's answers
+    kept already, and the long one too recent, there is nothing to do (and it says so)."""
+    await setup(stores)
+    cutoff = NOW - ANSWER_TEXTS_KEPT
+    long_one = await played(stores, cutoff - 50, close=False, topic=7)
+    short_one = await played(stores, cutoff - 40)
+    await played(stores, cutoff + 10)
+    assert await stores.rounds.close_round(long_one, "expired", cutoff + 300)
+    assert await stores.rounds.expire_answers(cutoff) == 1
+    assert await answers_of(stores, short_one) == [(BEN, ""), (CY, ""), (ANN, "")]
+    assert await stores.rounds.expire_answers(cutoff) == 0
+    assert len(await answers_of(stores, long_one)) == 5
 
 
 async def test_a_backlog_goes_a_part_at_a_time(stores: Stores) -> None:

@@ -103,8 +103,9 @@ QMARK = RoundStatements(
     # long enough ago; each player's first answer of such a round stays, without its text
     expiring="SELECT MIN(round_id), MAX(round_id) FROM (SELECT round_id FROM answers "
              "WHERE text <> '' ORDER BY round_id LIMIT ?) AS oldest",
-    expired="SELECT COUNT(*) FROM rounds WHERE id BETWEEN ? AND ? AND status <> 'open' "
-            "AND ended_at < ?",
+    expired="SELECT COUNT(DISTINCT a.round_id) FROM answers a JOIN rounds r "
+            "ON r.id = a.round_id WHERE a.round_id BETWEEN ? AND ? AND a.text <> '' "
+            "AND r.status <> 'open' AND r.ended_at < ?",
     expire=("DELETE FROM answers WHERE " + EXPIRED_ROUNDS + " AND EXISTS "
             "(SELECT 1 FROM answers b WHERE b.round_id = answers.round_id "
             "AND b.user_id = answers.user_id AND b.id < answers.id)",

@@ -5,7 +5,9 @@ Each database is written by bench/year_data.py through the project's own migrati
 (by default 20,000 group chats, 200,000 players, 2,000,000 rounds of the three games with about
 four answers each, a year of daily results, matches) and the "empty" file, the same year a
 thousand times smaller (20 chats, 200 players, 2,000 rounds), so that every command finds a
-board, a place and a history to show and only their size differs. Scores are checked equal to
+board, a place and a history to show and only their size differs. Both hold the same 20 heavy
+players with 5,000 answers each: /forget deletes as much of theirs in either, and only what
+the others played differs. Scores are checked equal to
 their recount. Then the bot (`python -m bot` through bench/run_bot.py, against the Bot API
 emulator, as bench/bench_bot_load.py runs it) is started on each, and each command is sent one
 at a time; its time is from the update's delivery (getUpdates returning it) to the bot's answer
@@ -14,6 +16,9 @@ reaching the emulator:
   /top, /top week, /top all, /top daily, /stats   in the busiest group, asked by its members
   /play (the deal), a right answer                 in the ten busiest groups
   /forget of a heavy player (5,000 answers)        the press of ✅ to the question's edit
+  writes                                           2,000 rounds through the stores, 8 chats at
+                                                   once (a deal, three answers, the close)
+  the retention, a day later                       each transaction of the job's work
   start-up to the first poll                       the process started to its first getUpdates
   a chat's move to a supergroup                    the store's migrate_chat, timed in-process
                                                    (the bot says nothing to it), busiest first
@@ -217,8 +222,8 @@ async def measure_commands(bot: Bot, db: Database, samples: int) -> dict[str, li
             rights.append(seconds)
     found["/play (the deal)"] = deals
     found["a right answer"] = rights
-    found["/forget (a heavy player)"] = [await forgotten(bot, person(year, int(h)))
-                                         for h in year.heavy_ids.tolist()]
+    found[f"/forget ({year.scale.heavy_answers:,} answers)"] = [
+        await forgotten(bot, person(year, int(h))) for h in year.heavy_ids.tolist()]
     return found
 
 
@@ -456,9 +461,8 @@ def report(backend: str, empty: Database, year: Database, a: Measured, b: Measur
     print(f"\n== {backend}: the year {s.chats:,} chats, {s.players:,} players, "
           f"{year.year.round_count:,} rounds, {year.year.answer_count:,} answers, "
           f"{len(year.year.daily):,} daily results, {len(year.year.matches):,} matches, "
-          f"heavy players with {s.heavy_answers:,} answers; the empty file "
-          f"{empty.year.round_count:,} rounds, heavy players with "
-          f"{empty.year.scale.heavy_answers:,} answers")
+          f"{s.heavy} heavy players; the empty file {empty.year.round_count:,} rounds, "
+          f"{empty.year.answer_count:,} answers (the same heavy players')")
     steps = ", ".join(f"{k} {v:.0f} s" for k, v in (year.steps or {}).items())
     print(f"written in {year.written:.0f} s ({steps}); scores equal their recount: "
           f"{'yes' if a.consistent and b.consistent else 'NO'}")

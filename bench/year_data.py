@@ -52,14 +52,14 @@ class Scale:
     days: int = 365
 
     def shrunk(self, factor: float) -> Scale:
-        """The same year `factor` times as big (the heavy players keep their number)."""
+        """The same year `factor` times as big; the heavy players keep their number and their
+        answers (what /forget deletes of theirs is the same in any file)."""
         def part(n: int, least: int) -> int:
             return max(least, round(n * factor))
         return dataclasses.replace(
             self, chats=part(self.chats, 10), players=part(self.players, 100),
             rounds=part(self.rounds, 500), daily_per_day=part(self.daily_per_day, 20),
-            private_players=part(self.private_players, 40),
-            heavy_answers=part(self.heavy_answers, 5), matches=part(self.matches, 2))
+            private_players=part(self.private_players, 40), matches=part(self.matches, 2))
 
 
 @dataclass
@@ -210,7 +210,8 @@ def play_rounds(rng: np.random.Generator, scale: Scale, now: float, activity: np
     extra_round, extra_user, heavy_wins, heavy_starts = [], [], {}, {}
     for h, chats in heavy_chats.items():
         theirs = group_round[np.isin(chat_index[group_round], list(chats))]
-        chosen = rng.choice(theirs, size=min(scale.heavy_answers, len(theirs)), replace=False)
+        chosen = rng.choice(theirs, size=scale.heavy_answers,  # several a round if need be
+                            replace=len(theirs) < scale.heavy_answers)
         extra_round.append(chosen)
         extra_user.append(np.full(len(chosen), h))
         heavy_wins[h] = chosen[: len(chosen) // 5]

@@ -13,7 +13,7 @@ from bot.store.sql.connection import Connection, Step, numbered_table
 # chat's rounds and answers only (params: the chat, twice). The view itself, filtered by chat,
 # aggregates every chat's history first: the planners do not push the filter through its window
 # functions. tests/bot/test_recount.py holds the two equal.
-CHAT_SCORES = (
+CHAT_RUNS = (
     "WITH played AS ("
     "SELECT DISTINCT r.chat_id, r.game, a.user_id, r.id AS round_id, 0 AS won, r.awarded, "
     "r.win_seconds FROM rounds r JOIN answers a ON a.round_id = r.id "
@@ -28,8 +28,11 @@ CHAT_SCORES = (
     "MIN(CASE WHEN won = 1 THEN win_seconds END) AS fastest FROM history "
     "GROUP BY chat_id, user_id, game, losses, all_losses) "
     "SELECT chat_id, user_id, game, SUM(points), SUM(wins), SUM(played), MIN(fastest), "
-    "SUM(CASE WHEN losses = all_losses THEN wins ELSE 0 END), MAX(wins) "
-    "FROM runs GROUP BY chat_id, user_id, game")
+    "SUM(CASE WHEN losses = all_losses THEN wins ELSE 0 END), MAX(wins) FROM runs ")
+CHAT_SCORES = CHAT_RUNS + "GROUP BY chat_id, user_id, game"
+# ... inserted only where the chat has no scores (param: the chat, a third time)
+CHAT_SCORES_IF_NONE = CHAT_RUNS + ("WHERE NOT EXISTS (SELECT 1 FROM scores s "
+                                   "WHERE s.chat_id = ?) GROUP BY chat_id, user_id, game")
 
 
 @dataclass(frozen=True)
@@ -43,7 +46,7 @@ class PeopleStatements:
     chat_settings: str
     set_chat_settings: str
     move_chat: tuple[str, str, str, str]  # (new, old) each: the chat, rounds, matches, settings
-    recount: tuple[str, str]  # (old, new) then (new, new): the new chat's scores counted again
+    recount: tuple[str, str, str]  # (new, old, new), (old, new, old), (new, new, new)
 
 
 QMARK = PeopleStatements(
@@ -67,9 +70,15 @@ QMARK = PeopleStatements(
                "UPDATE matches SET chat_id = ? WHERE chat_id = ?",
                "INSERT INTO chat_settings (chat_id, body, updated_at) SELECT ?, body, updated_at "
                "FROM chat_settings WHERE chat_id = ? ON CONFLICT (chat_id) DO NOTHING"),
-    recount=("DELETE FROM scores WHERE chat_id IN (?, ?)",
+    # A supergroup with no scores yet (the move comes before its first round): the old chat's
+    # scores are its own as they are, and move. Else both chats' are deleted and the new one's
+    # counted again from all its rounds, which now include the old chat's.
+    recount=("UPDATE scores SET chat_id = ? WHERE chat_id = ? AND NOT EXISTS "
+             "(SELECT 1 FROM scores n WHERE n.chat_id = ?)",
+             "DELETE FROM scores WHERE chat_id IN (?, ?) AND EXISTS "
+             "(SELECT 1 FROM scores o WHERE o.chat_id = ?)",
              "INSERT INTO scores (chat_id, user_id, game, points, wins, rounds_played, "
-             "fastest_win, current_streak, best_streak) " + CHAT_SCORES),
+             "fastest_win, current_streak, best_streak) " + CHAT_SCORES_IF_NONE),
 )
 NUMBERED = numbered_table(QMARK)
 
@@ -121,14 +130,15 @@ class People:
                           (chat_id, json.dumps(body, sort_keys=True), at))
 
     async def migrate_chat(self, old_id: int, new_id: int) -> None:
-        """A group became a supergroup: its rounds, matches and settings follow the new chat id,
-        and the new chat's scores are counted again from its rounds (streaks cannot simply be
-        added), which costs what that chat played, not what every chat did. One transaction
-        over every table that names the chat."""
-        delete, insert = self.sql.recount
+        """A group became a supergroup: its rounds, matches, settings and scores follow the new
+        chat id; where the supergroup had scores of its own, its scores are counted again from
+        its rounds (streaks cannot simply be added), which costs what that chat played, not
+        what every chat did. One transaction over every table that names the chat."""
+        move, delete, insert = self.sql.recount
         await self.db.run_all([*((sql, (new_id, old_id)) for sql in self.sql.move_chat),
                                *self.scoring_locks((old_id, new_id)),
-                               (delete, (old_id, new_id)), (insert, (new_id, new_id))])
+                               (move, (new_id, old_id, new_id)), (delete, (old_id, new_id, old_id)),
+                               (insert, (new_id, new_id, new_id))])
 
     def scoring_locks(self, chats: Sequence[int]) -> list[Step]:
         """What takes the chats' scoring locks before their scores are counted again: nothing

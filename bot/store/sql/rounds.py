@@ -47,7 +47,7 @@ class RoundStatements:
     passers: str
     expiring: str
     expired: str
-    expire: tuple[str, str, str]  # (rounds' ids from, to, from, to, ended before) each
+    expire: tuple[str, str, str]  # as `expired`: rounds' ids (from, to) twice, ended before
 
 
 QMARK = RoundStatements(
@@ -105,7 +105,7 @@ QMARK = RoundStatements(
              "WHERE text <> '' ORDER BY round_id LIMIT ?) AS oldest",
     expired="SELECT COUNT(DISTINCT a.round_id) FROM answers a JOIN rounds r "
             "ON r.id = a.round_id WHERE a.round_id BETWEEN ? AND ? AND a.text <> '' "
-            "AND r.status <> 'open' AND r.ended_at < ?",
+            "AND r.id BETWEEN ? AND ? AND r.status <> 'open' AND r.ended_at < ?",
     expire=("DELETE FROM answers WHERE " + EXPIRED_ROUNDS + " AND EXISTS "
             "(SELECT 1 FROM answers b WHERE b.round_id = answers.round_id "
             "AND b.user_id = answers.user_id AND b.id < answers.id)",
@@ -235,10 +235,10 @@ class Rounds:
             first, last = rows[0] if rows else (None, None)
             if first is None:
                 break
-            window = (first, last, before)
+            window = (first, last, first, last, before)
             [(count,)] = await self.db.fetch(self.sql.expired, window)
             if not count:
                 break
-            await self.db.run_all([(sql, (first, last, *window)) for sql in self.sql.expire])
+            await self.db.run_all([(sql, window) for sql in self.sql.expire])
             reached += int(count)
         return reached

@@ -222,8 +222,8 @@ async def measure_commands(bot: Bot, db: Database, samples: int) -> dict[str, li
             rights.append(seconds)
     found["/play (the deal)"] = deals
     found["a right answer"] = rights
-    found[f"/forget ({year.scale.heavy_answers:,} answers)"] = [
-        await forgotten(bot, person(year, int(h))) for h in year.heavy_ids.tolist()]
+    found["/forget (a heavy player)"] = [await forgotten(bot, person(year, int(h)))
+                                         for h in year.heavy_ids.tolist()]
     return found
 
 
@@ -320,7 +320,8 @@ async def make(name: str, scale: Scale, backend: str, folder: Path, server: obje
     """A fresh database of the backend, migrated by the project's code (to `schema`, or the
     latest), the year written in."""
     began = time.perf_counter()
-    year = generate(scale, now, expired_before=retention_cutoff(now) if schema is None else None)
+    aged = schema is None and name != "empty"  # the empty file: a young bot, nothing expired
+    year = generate(scale, now, expired_before=retention_cutoff(now) if aged else None)
     generated = time.perf_counter() - began
     if backend == "sqlite":
         from bot.store.sqlite import open_sqlite
@@ -461,8 +462,9 @@ def report(backend: str, empty: Database, year: Database, a: Measured, b: Measur
     print(f"\n== {backend}: the year {s.chats:,} chats, {s.players:,} players, "
           f"{year.year.round_count:,} rounds, {year.year.answer_count:,} answers, "
           f"{len(year.year.daily):,} daily results, {len(year.year.matches):,} matches, "
-          f"{s.heavy} heavy players; the empty file {empty.year.round_count:,} rounds, "
-          f"{empty.year.answer_count:,} answers (the same heavy players')")
+          f"{s.heavy} heavy players with {heavy_answers(year.year):,.0f} answers each; the "
+          f"empty file {empty.year.round_count:,} rounds, {empty.year.answer_count:,} answers, "
+          f"the heavy players with {heavy_answers(empty.year):,.0f} each")
     steps = ", ".join(f"{k} {v:.0f} s" for k, v in (year.steps or {}).items())
     print(f"written in {year.written:.0f} s ({steps}); scores equal their recount: "
           f"{'yes' if a.consistent and b.consistent else 'NO'}")
@@ -487,6 +489,13 @@ def report(backend: str, empty: Database, year: Database, a: Measured, b: Measur
         print(f"the retention a day later: {sum(n for n, _ in b.retention):,} rounds in "
               f"{len(times)} transactions, {percentile(times, 0.5) * 1000:.1f} ms each "
               f"(p50), {max(times) * 1000:.1f} ms the longest")
+
+
+def heavy_answers(year: Year) -> float:
+    """How many answers each heavy player has, on average (what their /forget deletes)."""
+    import numpy as np
+
+    return float(np.isin(year.answers["user_id"], year.heavy_ids).sum() / len(year.heavy_ids))
 
 
 def line(name: str, empty: list[float], year: list[float], n: int) -> None:

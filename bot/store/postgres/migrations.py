@@ -367,7 +367,11 @@ MIGRATIONS: list[str] = [
     #    The totals are shared by every chat, so the triggers that keep them take one lock
     #    (advisory (2424, 3)) after the chats' scoring locks, which every writer of scores
     #    holds first: writers of two chats wait on each other there only, never in a circle.
-    #    The new tables are fenced like the others (migration 9).
+    #    Unlike SQLite's they run once a statement, over its transition tables: a statement
+    #    that changes many scores (a chat's reset, its recount) changes each count once, where
+    #    a trigger for each row would update the same row version after version in one
+    #    transaction (each update walking the versions before it). The new tables are fenced
+    #    like the others (migration 9).
     """
     CREATE TABLE player_totals (
         user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
@@ -406,82 +410,117 @@ MIGRATIONS: list[str] = [
         SELECT game, points, wins, user_id / 16777216, COUNT(*) FROM player_totals
         WHERE points > 0 GROUP BY game, points, wins, user_id / 16777216;
     CREATE FUNCTION scores_total() RETURNS trigger LANGUAGE plpgsql AS $$
-    DECLARE
-        who BIGINT;
-        which TEXT;
-        gained INTEGER := 0;
-        won INTEGER := 0;
     BEGIN
-        IF TG_OP <> 'DELETE' THEN
-            who := NEW.user_id;
-            which := NEW.game;
-            IF NEW.points > 0 THEN
-                gained := NEW.points;
-                won := NEW.wins;
-            END IF;
-        END IF;
-        IF TG_OP <> 'INSERT' THEN
-            who := OLD.user_id;
-            which := OLD.game;
-            IF OLD.points > 0 THEN
-                gained := gained - OLD.points;
-                won := won - OLD.wins;
-            END IF;
-        END IF;
-        IF gained = 0 AND won = 0 THEN
-            RETURN NULL;
-        END IF;
         PERFORM pg_advisory_xact_lock(2424, 3);
-        INSERT INTO player_totals (user_id, game, points, wins)
-            VALUES (who, which, gained, won), (who, '', gained, won)
-            ON CONFLICT (user_id, game) DO UPDATE
-                SET points = player_totals.points + excluded.points,
-                    wins = player_totals.wins + excluded.wins;
+        IF TG_OP = 'INSERT' THEN
+            INSERT INTO player_totals AS t (user_id, game, points, wins)
+                SELECT user_id, game, SUM(points), SUM(wins) FROM (
+                    SELECT user_id, game, points, wins FROM new_rows WHERE points > 0
+                    UNION ALL SELECT user_id, '', points, wins FROM new_rows
+                    WHERE points > 0) AS gained
+                GROUP BY user_id, game
+                ON CONFLICT (user_id, game) DO UPDATE
+                    SET points = t.points + excluded.points, wins = t.wins + excluded.wins;
+        ELSIF TG_OP = 'DELETE' THEN
+            INSERT INTO player_totals AS t (user_id, game, points, wins)
+                SELECT user_id, game, -SUM(points), -SUM(wins) FROM (
+                    SELECT user_id, game, points, wins FROM old_rows WHERE points > 0
+                    UNION ALL SELECT user_id, '', points, wins FROM old_rows
+                    WHERE points > 0) AS lost
+                GROUP BY user_id, game
+                ON CONFLICT (user_id, game) DO UPDATE
+                    SET points = t.points + excluded.points, wins = t.wins + excluded.wins;
+        ELSE
+            INSERT INTO player_totals AS t (user_id, game, points, wins)
+                SELECT user_id, game, SUM(points), SUM(wins) FROM (
+                    SELECT user_id, game, points, wins FROM new_rows WHERE points > 0
+                    UNION ALL SELECT user_id, '', points, wins FROM new_rows WHERE points > 0
+                    UNION ALL SELECT user_id, game, -points, -wins FROM old_rows
+                    WHERE points > 0
+                    UNION ALL SELECT user_id, '', -points, -wins FROM old_rows
+                    WHERE points > 0) AS changed
+                GROUP BY user_id, game HAVING SUM(points) <> 0 OR SUM(wins) <> 0
+                ON CONFLICT (user_id, game) DO UPDATE
+                    SET points = t.points + excluded.points, wins = t.wins + excluded.wins;
+        END IF;
         RETURN NULL;
     END $$;
-    CREATE TRIGGER scores_total_insert AFTER INSERT ON scores FOR EACH ROW
-        WHEN (NEW.points > 0) EXECUTE FUNCTION scores_total();
-    CREATE TRIGGER scores_total_update AFTER UPDATE OF points, wins ON scores FOR EACH ROW
-        WHEN ((OLD.points > 0 OR NEW.points > 0)
-              AND (OLD.points <> NEW.points OR OLD.wins <> NEW.wins))
+    CREATE TRIGGER scores_total_insert AFTER INSERT ON scores
+        REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION scores_total();
+    CREATE TRIGGER scores_total_update AFTER UPDATE ON scores
+        REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
         EXECUTE FUNCTION scores_total();
-    CREATE TRIGGER scores_total_delete AFTER DELETE ON scores FOR EACH ROW
-        WHEN (OLD.points > 0) EXECUTE FUNCTION scores_total();
+    CREATE TRIGGER scores_total_delete AFTER DELETE ON scores
+        REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION scores_total();
     CREATE FUNCTION totals_ladder() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
         PERFORM pg_advisory_xact_lock(2424, 3);
-        IF TG_OP <> 'INSERT' AND OLD.points > 0 THEN
-            UPDATE board_steps SET players = players - 1
-                WHERE game = OLD.game AND points = OLD.points AND wins = OLD.wins;
-            DELETE FROM board_steps
-                WHERE game = OLD.game AND points = OLD.points AND wins = OLD.wins
-                  AND players = 0;
-            UPDATE board_ties SET players = players - 1
-                WHERE game = OLD.game AND points = OLD.points AND wins = OLD.wins
-                  AND band = OLD.user_id / 16777216;
-            DELETE FROM board_ties
-                WHERE game = OLD.game AND points = OLD.points AND wins = OLD.wins
-                  AND band = OLD.user_id / 16777216 AND players = 0;
-        END IF;
-        IF TG_OP <> 'DELETE' AND NEW.points > 0 THEN
-            INSERT INTO board_steps (game, points, wins, players)
-                VALUES (NEW.game, NEW.points, NEW.wins, 1)
+        IF TG_OP = 'INSERT' THEN
+            WITH moves AS (
+                SELECT game, points, wins, user_id / 16777216 AS band, 1 AS n FROM new_rows
+                WHERE points > 0),
+            steps AS (
+                INSERT INTO board_steps AS s (game, points, wins, players)
+                SELECT game, points, wins, SUM(n) FROM moves GROUP BY game, points, wins
                 ON CONFLICT (game, points, wins) DO UPDATE
-                    SET players = board_steps.players + 1;
-            INSERT INTO board_ties (game, points, wins, band, players)
-                VALUES (NEW.game, NEW.points, NEW.wins, NEW.user_id / 16777216, 1)
+                    SET players = s.players + excluded.players RETURNING 1)
+            INSERT INTO board_ties AS b (game, points, wins, band, players)
+                SELECT game, points, wins, band, SUM(n) FROM moves
+                GROUP BY game, points, wins, band
                 ON CONFLICT (game, points, wins, band) DO UPDATE
-                    SET players = board_ties.players + 1;
+                    SET players = b.players + excluded.players;
+            RETURN NULL;
+        ELSIF TG_OP = 'DELETE' THEN
+            WITH moves AS (
+                SELECT game, points, wins, user_id / 16777216 AS band, -1 AS n FROM old_rows
+                WHERE points > 0),
+            steps AS (
+                INSERT INTO board_steps AS s (game, points, wins, players)
+                SELECT game, points, wins, SUM(n) FROM moves GROUP BY game, points, wins
+                ON CONFLICT (game, points, wins) DO UPDATE
+                    SET players = s.players + excluded.players RETURNING 1)
+            INSERT INTO board_ties AS b (game, points, wins, band, players)
+                SELECT game, points, wins, band, SUM(n) FROM moves
+                GROUP BY game, points, wins, band
+                ON CONFLICT (game, points, wins, band) DO UPDATE
+                    SET players = b.players + excluded.players;
+        ELSE
+            WITH moves AS (
+                SELECT game, points, wins, user_id / 16777216 AS band, 1 AS n FROM new_rows
+                WHERE points > 0
+                UNION ALL SELECT game, points, wins, user_id / 16777216, -1 FROM old_rows
+                WHERE points > 0),
+            steps AS (
+                INSERT INTO board_steps AS s (game, points, wins, players)
+                SELECT game, points, wins, SUM(n) FROM moves GROUP BY game, points, wins
+                HAVING SUM(n) <> 0
+                ON CONFLICT (game, points, wins) DO UPDATE
+                    SET players = s.players + excluded.players RETURNING 1)
+            INSERT INTO board_ties AS b (game, points, wins, band, players)
+                SELECT game, points, wins, band, SUM(n) FROM moves
+                GROUP BY game, points, wins, band HAVING SUM(n) <> 0
+                ON CONFLICT (game, points, wins, band) DO UPDATE
+                    SET players = b.players + excluded.players;
         END IF;
+        -- the steps and bands left with nobody go, as in SQLite
+        DELETE FROM board_steps s USING (SELECT DISTINCT game, points, wins FROM old_rows
+                                         WHERE points > 0) AS m
+            WHERE s.game = m.game AND s.points = m.points AND s.wins = m.wins
+              AND s.players = 0;
+        DELETE FROM board_ties b USING (SELECT DISTINCT game, points, wins,
+                                               user_id / 16777216 AS band FROM old_rows
+                                        WHERE points > 0) AS m
+            WHERE b.game = m.game AND b.points = m.points AND b.wins = m.wins
+              AND b.band = m.band AND b.players = 0;
         RETURN NULL;
     END $$;
-    CREATE TRIGGER totals_ladder_insert AFTER INSERT ON player_totals FOR EACH ROW
-        WHEN (NEW.points > 0) EXECUTE FUNCTION totals_ladder();
-    CREATE TRIGGER totals_ladder_update AFTER UPDATE OF points, wins ON player_totals
-        FOR EACH ROW WHEN (OLD.points <> NEW.points OR OLD.wins <> NEW.wins)
+    CREATE TRIGGER totals_ladder_insert AFTER INSERT ON player_totals
+        REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION totals_ladder();
+    CREATE TRIGGER totals_ladder_update AFTER UPDATE ON player_totals
+        REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
         EXECUTE FUNCTION totals_ladder();
-    CREATE TRIGGER totals_ladder_delete AFTER DELETE ON player_totals FOR EACH ROW
-        WHEN (OLD.points > 0) EXECUTE FUNCTION totals_ladder();
+    CREATE TRIGGER totals_ladder_delete AFTER DELETE ON player_totals
+        REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION totals_ladder();
     CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON player_totals
         FOR EACH STATEMENT EXECUTE FUNCTION leader_fence();
     CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON board_steps

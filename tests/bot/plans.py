@@ -65,6 +65,21 @@ WINDOWED = {f"scores.{kind}[{index}]": ("ended_at",) if index < 6 else ("chat_id
 # it takes on a real year: bench/bench_year.py). Either is a window of time.
 POSTGRES_WINDOWED = {name: columns[-1:] for name, columns in WINDOWED.items()}
 
+# Indexes that lead with a person (their leading column): a search by that column alone reads
+# all the person ever did. Only the statements in WHOLE_PERSON may; the others must bound it.
+PERSON_INDEXES = {"answers_by_user": "user_id", "rounds_by_winner": "winner_id",
+                  "rounds_by_starter": "started_by", "round_passes_by_user": "user_id",
+                  "matches_by_starter": "started_by", "scores_by_user": "user_id",
+                  "daily_results_by_user": "user_id"}
+WHOLE_PERSON = {
+    **{f"forgetting.{kind}[{n}]": "/forget: everything of the person's"
+       for kind, count in (("forget_parts", 3), ("forget_rounds", 3), ("forget_scores", 4))
+       for n in range(count)},
+    "daily.days": "a person's daily streaks: one row a day they solved",
+    "postgres.USER_LOCKS": "/forget: the chats where the person has scores or answers",
+    "answer_after_close[2]": "a late answer recounts the person's streaks in that chat's game",
+}
+
 # Boards whose first rows are read in the board's order: no sort of all that matched.
 ORDERED = frozenset({"scores.top[0]", "scores.top[1]", "scores.board[0]", "scores.board[1]",
                      "daily.board"})
@@ -180,6 +195,11 @@ def sqlite_faults(connection: Any, name: str, sql: str) -> list[str]:
         if scan and names.get(scan.group(1)) in LARGE - allowed \
                 and scan.group(2) not in SMALL_INDEXES:
             faults.append(f"reads all of {names[scan.group(1)]}: {line}")
+    for line in plan:
+        person = re.match(r"SEARCH (\w+) USING (?:COVERING )?INDEX (\w+) \((\w+)=\?\)$", line)
+        if person and PERSON_INDEXES.get(person.group(2)) == person.group(3) \
+                and name not in WHOLE_PERSON:
+            faults.append(f"reads a person's whole history: {line}")
     if name in WINDOWED and not any(line.startswith("SEARCH") and all(
             re.search(rf"\b{column}[=<>]", line) for column in WINDOWED[name]) for line in plan):
         faults.append(f"reads more than a window of {WINDOWED[name]}: " + "; ".join(plan))
@@ -238,6 +258,10 @@ def postgres_faults(name: str, plan: dict, leading: dict[str, str]) -> list[str]
         windows.append(condition)
         if kind == "Seq Scan" and table in LARGE - allowed:
             faults.append(f"reads all of {table}")
+        searched = set(re.findall(r"\b(\w+) (?:=|<|>|<=|>=) ", condition))
+        if index in PERSON_INDEXES and searched == {PERSON_INDEXES[index]} \
+                and name not in WHOLE_PERSON:
+            faults.append(f"reads a person's whole history through {index} ({condition})")
         if index is not None and index not in SMALL_INDEXES and index in leading \
                 and not re.search(rf"\b{leading[index]}\b", condition) \
                 and (table in LARGE - allowed or kind == "Bitmap Index Scan"):

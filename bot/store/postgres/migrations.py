@@ -349,7 +349,7 @@ MIGRATIONS: list[str] = [
     #    foreign-key checks of deleting them), a chat's matches, a chat's wins by time, the
     #    day's fastest daily results.
     """
-    CREATE INDEX answers_by_user ON answers(user_id);
+    CREATE INDEX answers_by_user ON answers(user_id, round_id);
     CREATE INDEX round_passes_by_user ON round_passes(user_id);
     CREATE INDEX rounds_by_winner ON rounds(winner_id) WHERE winner_id IS NOT NULL;
     CREATE INDEX rounds_by_starter ON rounds(started_by) WHERE started_by IS NOT NULL;

@@ -88,10 +88,11 @@ QMARK = RoundStatements(
                 "        AND a.user_id = r.winner_id AND a.text = r.winning_answer) "
                 "FROM rounds r LEFT JOIN users u ON u.id = r.winner_id "
                 "WHERE r.announced = 0 AND r.status <> 'open' ORDER BY r.ended_at, r.id",
-    race="SELECT r.winner_id, u.first_name, MIN(a.at) FROM rounds r "
-         "JOIN users u ON u.id = r.winner_id JOIN answers a ON a.round_id = r.id "
-         "AND a.user_id = r.winner_id AND a.correct = 1 WHERE r.id = ? "
-         "GROUP BY r.winner_id, u.first_name",
+    # the winner's first right answer in a subquery (NULL: none), so that no planner reaches
+    # the round through its winner (every round they ever won) rather than by its id
+    race="SELECT r.winner_id, u.first_name, (SELECT MIN(a.at) FROM answers a "
+         "WHERE a.round_id = r.id AND a.user_id = r.winner_id AND a.correct = 1) "
+         "FROM rounds r JOIN users u ON u.id = r.winner_id WHERE r.id = ?",
     winner_name="SELECT u.first_name FROM rounds r JOIN users u "
                 "ON u.id = r.winner_id WHERE r.id = ?",
     record_pass="INSERT INTO round_passes (round_id, user_id, at) VALUES (?, ?, ?) "
@@ -211,7 +212,7 @@ class Rounds:
         """The winner of a round won by a right answer, with that answer's stored time (None
         for a round nobody won, or won by the closest answer at the end)."""
         rows = await self.db.fetch(self.sql.race, (round_id,))
-        return RaceWinner(*rows[0]) if rows else None
+        return RaceWinner(*rows[0]) if rows and rows[0][2] is not None else None
 
     async def winner_name(self, round_id: int) -> str | None:
         rows = await self.db.fetch(self.sql.winner_name, (round_id,))

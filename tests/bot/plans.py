@@ -73,8 +73,8 @@ PERSON_INDEXES = {"answers_by_user": "user_id", "rounds_by_winner": "winner_id",
                   "daily_results_by_user": "user_id"}
 WHOLE_PERSON = {
     **{f"forgetting.{kind}[{n}]": "/forget: everything of the person's"
-       for kind, count in (("forget_parts", 3), ("forget_rounds", 3), ("forget_scores", 4))
-       for n in range(count)},
+       for kind in ("forget_parts", "forget_rounds", "forget_scores")
+       for n in range(len(getattr(forgetting.QMARK, kind)))},
     "daily.days": "a person's daily streaks: one row a day they solved",
     "postgres.USER_LOCKS": "/forget: the chats where the person has scores or answers",
     "answer_after_close[2]": "a late answer recounts the person's streaks in that chat's game",

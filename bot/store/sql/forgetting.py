@@ -25,14 +25,14 @@ PRIVATE_CHAT_GONE = ("DELETE FROM chats WHERE id = ? AND type = 'private' AND NO
 
 # A person's rows go a part at a time first, each part its own short transaction, so that no
 # other chat's write waits behind a long history; the erasure's one transaction then finds few.
-FORGET_PART = 200
+FORGET_PART = 100
 
 
 @dataclass(frozen=True)
 class ForgetStatements:
     reset_rounds: tuple[str, str]  # (chat,) each: before the scoring lock, as a close does
     reset_scores: str
-    forget_parts: tuple[str, ...]  # (user, FORGET_PART) each, until it changes fewer rows
+    forget_parts: tuple[str, ...]  # (user, ..., FORGET_PART) each, until it changes fewer rows
     forget_rounds: tuple[str, ...]  # (user,) each: the rows of rounds first, as a close does
     forget_scores: tuple[str, ...]  # after the scoring locks of the chats the person is in
 
@@ -47,7 +47,14 @@ QMARK = ForgetStatements(
                   "UPDATE rounds SET winner_id = NULL, winning_answer = NULL WHERE id IN "
                   "(SELECT id FROM rounds WHERE winner_id = ? LIMIT ?)",
                   "UPDATE rounds SET started_by = NULL WHERE id IN "
-                  "(SELECT id FROM rounds WHERE started_by = ? LIMIT ?)"),
+                  "(SELECT id FROM rounds WHERE started_by = ? LIMIT ?)",
+                  "DELETE FROM daily_results WHERE user_id = ? AND day IN "
+                  "(SELECT day FROM daily_results WHERE user_id = ? LIMIT ?)",
+                  # the private chat's (its id is the person's)
+                  "DELETE FROM matches WHERE id IN (SELECT id FROM matches WHERE chat_id = ? "
+                  "AND status <> 'on' LIMIT ?)",
+                  "DELETE FROM rounds WHERE id IN (SELECT id FROM rounds WHERE chat_id = ? "
+                  "AND status <> 'open' LIMIT ?)"),
     forget_rounds=("UPDATE rounds SET winner_id = NULL, winning_answer = NULL "
                    "WHERE winner_id = ?",
                    "UPDATE rounds SET started_by = NULL WHERE started_by = ?",
@@ -93,7 +100,8 @@ class Forgetting:
         of theirs in one transaction, after which the scores are again what the rounds
         define."""
         for sql in self.sql.forget_parts:
-            while await self.db.run(sql, (user_id, FORGET_PART)) >= FORGET_PART:
+            while await self.db.run(sql, (user_id,) * (arity(sql) - 1) + (FORGET_PART,)) \
+                    >= FORGET_PART:
                 pass
         steps: list[Step] = [(sql, (user_id,)) for sql in self.sql.forget_rounds]
         steps += [(self.user_locks, (user_id,))] if self.user_locks else []

@@ -10,16 +10,16 @@ from dataclasses import dataclass
 from bot.store.sql.connection import Connection, Step, numbered_table
 
 # One chat's scores as the view scores_from_rounds defines them (migration 5), read from that
-# chat's rounds and answers only (params: the chat, twice). The view itself, filtered by chat,
+# chat's rounds and answers only (CHAT_SCORES; params: the chat, twice). The view itself, filtered by chat,
 # aggregates every chat's history first: the planners do not push the filter through its window
 # functions. tests/bot/test_recount.py holds the two equal.
 CHAT_RUNS = (
     "WITH played AS ("
     "SELECT DISTINCT r.chat_id, r.game, a.user_id, r.id AS round_id, 0 AS won, r.awarded, "
     "r.win_seconds FROM rounds r JOIN answers a ON a.round_id = r.id "
-    "WHERE r.chat_id = ? AND r.status <> 'open' AND COALESCE(a.user_id <> r.winner_id, TRUE) "
-    "UNION ALL SELECT chat_id, game, winner_id, id, 1, awarded, win_seconds FROM rounds "
-    "WHERE chat_id = ? AND status <> 'open' AND winner_id IS NOT NULL), "
+    "WHERE r.chat_id = ? AND r.status <> 'open' AND COALESCE(a.user_id <> r.winner_id, TRUE)"
+    "{unless} UNION ALL SELECT chat_id, game, winner_id, id, 1, awarded, win_seconds "
+    "FROM rounds WHERE chat_id = ? AND status <> 'open' AND winner_id IS NOT NULL{unless}), "
     "history AS (SELECT chat_id, user_id, game, won, awarded, win_seconds, "
     "SUM(1 - won) OVER (PARTITION BY game, user_id ORDER BY round_id) AS losses, "
     "SUM(1 - won) OVER (PARTITION BY game, user_id) AS all_losses FROM played), "
@@ -28,11 +28,13 @@ CHAT_RUNS = (
     "MIN(CASE WHEN won = 1 THEN win_seconds END) AS fastest FROM history "
     "GROUP BY chat_id, user_id, game, losses, all_losses) "
     "SELECT chat_id, user_id, game, SUM(points), SUM(wins), SUM(played), MIN(fastest), "
-    "SUM(CASE WHEN losses = all_losses THEN wins ELSE 0 END), MAX(wins) FROM runs ")
-CHAT_SCORES = CHAT_RUNS + "GROUP BY chat_id, user_id, game"
-# ... inserted only where the chat has no scores (param: the chat, a third time)
-CHAT_SCORES_IF_NONE = CHAT_RUNS + ("WHERE NOT EXISTS (SELECT 1 FROM scores s "
-                                   "WHERE s.chat_id = ?) GROUP BY chat_id, user_id, game")
+    "SUM(CASE WHEN losses = all_losses THEN wins ELSE 0 END), MAX(wins) FROM runs "
+    "GROUP BY chat_id, user_id, game")
+CHAT_SCORES = CHAT_RUNS.format(unless="")
+# ... counted only where the chat has no scores: the condition stands where the rounds are read,
+# so that nothing is read when it fails (params: the chat and the chat again, twice)
+CHAT_SCORES_IF_NONE = CHAT_RUNS.format(
+    unless=" AND NOT EXISTS (SELECT 1 FROM scores s WHERE s.chat_id = ?)")
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,7 @@ class PeopleStatements:
     chat_settings: str
     set_chat_settings: str
     move_chat: tuple[str, str, str, str]  # (new, old) each: the chat, rounds, matches, settings
-    recount: tuple[str, str, str]  # (new, old, new), (old, new, old), (new, new, new)
+    recount: tuple[str, str, str]  # (new, old, new), (old, new, old), (new,) * 4
 
 
 QMARK = PeopleStatements(
@@ -138,7 +140,7 @@ class People:
         await self.db.run_all([*((sql, (new_id, old_id)) for sql in self.sql.move_chat),
                                *self.scoring_locks((old_id, new_id)),
                                (move, (new_id, old_id, new_id)), (delete, (old_id, new_id, old_id)),
-                               (insert, (new_id, new_id, new_id))])
+                               (insert, (new_id,) * 4)])
 
     def scoring_locks(self, chats: Sequence[int]) -> list[Step]:
         """What takes the chats' scoring locks before their scores are counted again: nothing

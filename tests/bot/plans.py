@@ -81,8 +81,12 @@ WHOLE_PERSON = {
 }
 
 # Boards whose first rows are read in the board's order: no sort of all that matched.
-ORDERED = frozenset({"scores.top[0]", "scores.top[1]", "scores.board[0]", "scores.board[1]",
+ORDERED = frozenset({*(f"scores.{kind}[{n}]" for kind in ("top", "board") for n in range(4)),
                      "daily.board"})
+
+# A player's place on an all-time board: their own row (alias m) found by their id, not among
+# the board's rows (a chat's players, or every player).
+OWN_ROW = frozenset(f"scores.placing[{n}]" for n in range(4))
 
 
 def shared(style: str) -> Iterator[tuple[str, str]]:
@@ -205,6 +209,9 @@ def sqlite_faults(connection: Any, name: str, sql: str) -> list[str]:
         faults.append(f"reads more than a window of {WINDOWED[name]}: " + "; ".join(plan))
     if name in ORDERED and any("FOR ORDER BY" in line for line in plan):
         faults.append("sorts every row that matched: " + "; ".join(plan))
+    if name in OWN_ROW and not any(re.match(r"SEARCH m USING .*\buser_id=\?", line)
+                                   for line in plan):
+        faults.append("finds the player among the board's rows: " + "; ".join(plan))
     return faults
 
 
@@ -250,12 +257,15 @@ def postgres_faults(name: str, plan: dict, leading: dict[str, str]) -> list[str]
     sequential scan of a large table, or an index of one read from end to end (no condition
     on its `leading` column) unless it is one of SMALL_INDEXES."""
     allowed = WHOLE.get(name, (frozenset(), ""))[0]
-    faults, windows = [], []
+    faults, windows, own = [], [], []
 
-    def visit(node: dict) -> None:
+    def visit(node: dict, above: str | None = None) -> None:
         kind, table = node.get("Node Type", ""), node.get("Relation Name")
         index, condition = node.get("Index Name"), node.get("Index Cond", "")
+        alias = node.get("Alias", above)  # a bitmap's index scan reads for its heap scan
         windows.append(condition)
+        if alias == "m" and re.search(r"\buser_id = ", condition):
+            own.append(index)
         if kind == "Seq Scan" and table in LARGE - allowed:
             faults.append(f"reads all of {table}")
         searched = set(re.findall(r"\b(\w+) (?:=|<|>|<=|>=) ", condition))
@@ -269,9 +279,12 @@ def postgres_faults(name: str, plan: dict, leading: dict[str, str]) -> list[str]
         if name in ORDERED and kind in ("Sort", "Incremental Sort"):
             faults.append("sorts every row that matched")
         for child in node.get("Plans", []):
-            visit(child)
+            visit(child, alias if kind in ("Bitmap Heap Scan", "BitmapAnd", "BitmapOr")
+                  else None)
 
     visit(plan["Plan"])
+    if name in OWN_ROW and not own:
+        faults.append("finds the player among the board's rows")
     if name in POSTGRES_WINDOWED and not any(all(re.search(rf"\b{column}\b", c) for column in
                                                  POSTGRES_WINDOWED[name]) for c in windows):
         faults.append(f"reads more than a window of {POSTGRES_WINDOWED[name]}")

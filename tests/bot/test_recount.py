@@ -136,20 +136,22 @@ async def check(stores: Stores, since: float, postgres: bool) -> None:
 
 
 async def ladders_hold(db) -> None:
-    """player_totals, board_steps and board_ties are what the scores say (migration 12)."""
-    scores = await db.fetch("SELECT user_id, game, points, wins FROM scores WHERE points > 0")
-    totals: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
-    for uid, game, points, wins in scores:
-        for key in ((uid, game), (uid, "")):
+    """player_totals, board_steps and board_ties are what the scores say (migration 12): per
+    chat over its games, and over every chat (0) per game and over all; no row left at 0."""
+    scores = await db.fetch("SELECT chat_id, user_id, game, points, wins FROM scores "
+                            "WHERE points > 0")
+    totals: dict[tuple[int, int, str], list[int]] = defaultdict(lambda: [0, 0])
+    for chat, uid, game, points, wins in scores:
+        for key in ((chat, uid, ""), (0, uid, game), (0, uid, "")):
             totals[key][0] += points
             totals[key][1] += wins
-    kept = {(u, g): [p, w] for u, g, p, w in await db.fetch(
-        "SELECT user_id, game, points, wins FROM player_totals") if (p, w) != (0, 0)}
+    kept = {(c, u, g): [p, w] for c, u, g, p, w in await db.fetch(
+        "SELECT chat_id, user_id, game, points, wins FROM player_totals")}
     assert kept == dict(totals)
     steps: dict[tuple, int] = defaultdict(int)
     ties: dict[tuple, int] = defaultdict(int)
-    for (uid, game), (points, wins) in totals.items():
-        if points > 0:
+    for (chat, uid, game), (points, wins) in totals.items():
+        if chat == 0:
             steps[(game, points, wins)] += 1
             ties[(game, points, wins, uid // BAND)] += 1
     assert {tuple(r[:3]): r[3] for r in await db.fetch("SELECT * FROM board_steps")} == steps

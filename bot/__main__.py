@@ -27,11 +27,12 @@ from telegram.ext import Application
 from bot.runtime import log_mask, metrics
 from bot.runtime.config import Config, ConfigError, MissingTokenError
 from bot.telegram import webhook
-from bot.telegram.app import ALLOWED_UPDATES, build_application
-from bot.telegram.lifecycle import DatabaseUnavailable, stop_application
+from bot.telegram.app import ALLOWED_UPDATES
+from bot.telegram.lifecycle import stop_application
 from bot.telegram.startup import TelegramUnreachable, TokenRejected, reach_telegram, where
 from bot.telegram.webhook import WEBHOOK_PATH
 from bot.webapp.settings import read_settings as read_webapp_settings
+from bot.wiring import DatabaseUnavailable, build_bot
 
 __all__ = ["BAD_SETTINGS", "LOST_LEAD", "NO_DATABASE", "NO_TELEGRAM", "WEBHOOK_PATH", "main",
            "run", "version"]
@@ -174,11 +175,12 @@ def run(config: Config) -> int:
     if generated:
         logging.getLogger("bot").info("WEBHOOK_SECRET is not set: this run uses a random "
                                       "secret, registered with Telegram at start-up")
-    application = build_application(config)
+    bot = build_bot(config)
+    application = bot.application
     stop_metrics = serve_metrics(config)
     try:
         if config.webhook_url:
-            webhook.run(application, config)
+            webhook.run(application, config, bot.page_routes())
         else:
             poll(application, config)
     finally:

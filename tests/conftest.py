@@ -1,4 +1,5 @@
-"""Shared test helpers: where the repository and the public reference data live.
+"""Shared test helpers: where the repository and the public reference data live, and how a
+test goes without something it needs.
 
 Imports nothing beyond pytest, so that tests/solver collects with only the solver installed;
 the fake Telegram server's fixture lives with the tests that use it (tests/fake_telegram).
@@ -6,18 +7,41 @@ the fake Telegram server's fixture lives with the tests that use it (tests/fake_
 
 from __future__ import annotations
 
+import os
 import pathlib
+from typing import NoReturn
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 DATA = ROOT / "tests" / "solver" / "data"
+# Set to 1 by `make test` (and so in CI): there a missing piece fails the run, as a skip would
+# hide that the tests it stands for never ran. A bare `pytest` on a developer's machine skips.
+REQUIRE_NATIVE = "REQUIRE_NATIVE"  # the solver's compiled core, built by `pip install -e .`
+REQUIRE_SHARED = "REQUIRE_SHARED"  # the public reference data in ../shared
+
+
+def unavailable(reason: str, required_by: str) -> NoReturn:
+    """Skip the test for want of something; fail it instead where the environment variable
+    `required_by` is 1."""
+    if os.environ.get(required_by) == "1":
+        pytest.fail(f"{reason}, and {required_by}=1 requires it", pytrace=False)
+    pytest.skip(reason)
+
+
+def without_native(status: str) -> NoReturn:
+    """A test of the compiled solver, which is not in use (`status` says why): skipped where
+    SOLVER_PURE=1 turned it off on purpose, else `unavailable` (REQUIRE_NATIVE)."""
+    if os.environ.get("SOLVER_PURE") == "1":
+        pytest.skip(f"compiled solver {status}")
+    unavailable(f"compiled solver {status}", REQUIRE_NATIVE)
 
 
 @pytest.fixture
 def shared_dir() -> pathlib.Path:
-    """../shared beside the repository; tests that need it are skipped without it."""
+    """../shared beside the repository; tests that need it skip without it (and fail where
+    REQUIRE_SHARED=1)."""
     if not (SHARED / "data").is_dir():
-        pytest.skip("../shared is not present")
+        unavailable("../shared is not present", REQUIRE_SHARED)
     return SHARED

@@ -6,10 +6,10 @@ as production (in its own database file, data/demo.sqlite3, unless DATABASE_PATH
 Each line read from standard input becomes a message of the current speaker in a demo group, and
 every message the bot sends is printed. Nothing here reaches Telegram or any other host.
 
-The Mini App's page (bot.webapp) is served on a local port too, and each deal of 24 is followed by
-a line with the round's page for a desktop browser, signed for the demo's current speaker as
-Telegram would sign it (the demo holds the emulator's token): tap a solution there, and the win
-is printed here like any other.
+The Mini App's page (bot.webapp) is served on a local port too, and each deal of every game is
+followed by a line with the round's page for a desktop browser, signed for the demo's current
+speaker as Telegram would sign it (the demo holds the emulator's token): answer there, and the
+win is printed here like any other.
 """
 
 from __future__ import annotations
@@ -42,12 +42,13 @@ from bot.demo.emulator import (
 )
 from bot.runtime import log_mask
 from bot.runtime.config import Config, ConfigError, read_env_file
-from bot.telegram.app import ALLOWED_UPDATES, build_application
+from bot.telegram.app import ALLOWED_UPDATES
 from bot.telegram.keyboards import REVEAL, action_of
 from bot.telegram.lifecycle import stop_application
 from bot.text.html_text import EntityError, terminal_text
 from bot.webapp.init_data import sign, user_fields
-from bot.webapp.server import TAPPABLE, serve, ticket_of
+from bot.webapp.server import serve, ticket_of
+from bot.wiring import Bot, build_bot
 
 DEMO_TOKEN = "1000000000:DEMO-local-emulator-no-telegram"  # shaped like a token, worth nothing
 DEMO_USERNAME = "twentyfour_demo_bot"
@@ -115,19 +116,19 @@ class DemoChat:
         self.pressed_by: dict[str, str] = {}  # query id -> who pressed
         self.last_deal: int | None = None  # the bot's latest deal message: what /reply answers
         self.prompting = False
-        self.application: Application | None = None  # once started: the deals' pages
+        self.bot: Bot | None = None  # once started: the deals' pages
         self.page_base: str | None = None  # the Mini App's page on the local port
 
     def page_link(self) -> str | None:
-        """The open round's page, signed for the current speaker (None: no round of a game
-        played by tapping, or no page)."""
-        if self.application is None or self.page_base is None:
+        """The open round's page, signed for the current speaker (None: no round, or no
+        page): every game's round has one."""
+        if self.bot is None or self.page_base is None:
             return None
-        opened = self.application.bot_data.services.table.of(DEMO_CHAT_ID)
-        if opened is None or opened.record.game not in TAPPABLE:
+        opened = self.bot.services.rounds.open_round(DEMO_CHAT_ID)
+        if opened is None:
             return None
         user = self.user()
-        ticket = ticket_of(opened.record).text
+        ticket = ticket_of(opened).text
         data = sign(user_fields(user["id"], user["first_name"], int(time.time()),
                                 user.get("language_code", "en"), ticket), self.emulator.token)
         return f"{self.page_base}?round={ticket}#tgWebAppData={quote(data, safe='')}"
@@ -376,7 +377,8 @@ async def run_demo(config: Config, speaker: str, out: TextIO, stdin_fd: int = 0)
     await emulator.start()
     try:
         emulator.chat(DEMO_CHAT_ID, "group", DEMO_CHAT_TITLE)
-        application = build_application(dataclasses.replace(config, base_url=emulator.base_url))
+        bot = build_bot(dataclasses.replace(config, base_url=emulator.base_url), webapp=None)
+        application = bot.application
         chat = DemoChat(emulator, out, speaker, interactive=os.isatty(stdin_fd),
                         ansi=out.isatty() and "NO_COLOR" not in os.environ
                         and os.environ.get("TERM") != "dumb",
@@ -389,8 +391,8 @@ async def run_demo(config: Config, speaker: str, out: TextIO, stdin_fd: int = 0)
         page = None
         try:
             await start(application)
-            page, port = serve(application, 0)  # a free port on 127.0.0.1
-            chat.application, chat.page_base = application, f"http://127.0.0.1:{port}/webapp/"
+            page, port = serve(bot.face, 0)  # a free port on 127.0.0.1
+            chat.bot, chat.page_base = bot, f"http://127.0.0.1:{port}/webapp/"
             await chat.converse(lines)
         finally:
             if page is not None:

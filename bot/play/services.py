@@ -1,6 +1,6 @@
-"""Every game service, built once at start-up over the stores, the solver pool, a scheduler and a
-clock, and handed to the Telegram side as one bundle. Each service is handed what it needs here;
-none reaches another's attributes."""
+"""Play's composition: every game service, built once at start-up over the stores, the solver
+pool, the ports a face implements (a scheduler, a publisher) and a clock, and handed to the faces
+as one bundle. Each service is handed what it needs here; none reaches another's attributes."""
 
 from __future__ import annotations
 
@@ -9,23 +9,28 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from bot.play.community import Community, build_community
-from bot.play.deals.dealer import Dealer
-from bot.play.deals.solving import Solving
-from bot.play.deals.stock import Stock
+from bot.play.alarms import Alarms
+from bot.play.chats.people import People
+from bot.play.chats.places import Places
+from bot.play.chats.settings import ChatSettings, Settings
+from bot.play.community.privacy import Privacy
+from bot.play.community.retention import Retention
+from bot.play.community.standings import Standings
+from bot.play.daily.daily import Daily
+from bot.play.dealing.analyses import Analyses
+from bot.play.dealing.dealer import Dealer
+from bot.play.dealing.stock import Stock
 from bot.play.games.batches import DEAL_SECONDS
+from bot.play.guards.once import Once
 from bot.play.guards.throttle import WorkBudget
 from bot.play.matches.matches import DEFAULT_ROUNDS, PAUSE, Matches
-from bot.play.people import People
-from bot.play.places import Places
-from bot.play.round.answers import Answers
+from bot.play.ports import Publisher, Scheduler
 from bot.play.round.events import Closings
-from bot.play.round.hints import Hints
+from bot.play.round.outbox import Outbox
 from bot.play.round.recovery import Recovery
-from bot.play.round.rounds import DEFAULT_SECONDS, Rounds
+from bot.play.round.service import Rounds, seconds_of
 from bot.play.round.table import RoundTable
-from bot.play.scheduler import Scheduler
-from bot.play.settings import ChatSettings, Settings
+from bot.play.solving.solving import Solving
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
 
@@ -33,49 +38,68 @@ SOLVE_TIMEOUT = 10.0
 
 
 @dataclass(frozen=True)
+class Community:
+    """The services that answer about people rather than about one round: the boards, each
+    player's record, the daily puzzle, what a person or a group admin may delete, and what the
+    bot stops keeping as it ages (the answers' retention)."""
+
+    standings: Standings
+    daily: Daily
+    privacy: Privacy
+    retention: Retention
+
+
+@dataclass(frozen=True)
 class Services:
     people: People
     table: RoundTable
     rounds: Rounds
-    hints: Hints
-    answers: Answers
+    alarms: Alarms
     recovery: Recovery
     matches: Matches
     places: Places
     community: Community
     solving: Solving
     settings: Settings
+    outbox: Outbox
+    once: Once
 
 
-def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler, *,
-                   seconds: Mapping[str, float] | None = None,
+def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
+                   publisher: Publisher, *, seconds: Mapping[str, float] | None = None,
                    deal_seconds: float = DEAL_SECONDS, solve_timeout: float = SOLVE_TIMEOUT,
                    pause: float = PAUSE, reads_group_messages: bool = True,
                    clock: Callable[[], float] = time.time,
-                   rng: random.Random | None = None) -> Services:
+                   rng: random.Random | None = None, secret: str = "") -> Services:
     """The services of one bot. `clock` is the game's time (deadlines, answer times); the
     budget of solver seconds is shared by deals and /solve, one allowance per person, and the
-    live puzzles of the open rounds are what the solving service refuses."""
+    live puzzles of the open rounds are what the solving service refuses; `secret` (the bot's
+    own, the same on each of its processes) draws the daily puzzle's order of hands."""
     rng = rng or random.Random()
     people = People(stores.people)
-    table = RoundTable(clock, scheduler)
+    table = RoundTable(stores.rounds, clock, scheduler)
+    analyses = Analyses(pool)
     budget = WorkBudget()
     closings = Closings()
+    outbox = Outbox(publisher, table, stores.rounds)
     dealer = Dealer(Stock(pool, lambda: rng.getrandbits(64)), budget, deal_seconds)
     settings = Settings(stores.people, people,
-                        ChatSettings(seconds={**DEFAULT_SECONDS, **(seconds or {})},
-                                     match=DEFAULT_ROUNDS), clock)
-    rounds = Rounds(stores.rounds, people, table, dealer, pool, closings, seconds,
-                    reads_group_messages=reads_group_messages, settings=settings)
+                        ChatSettings(seconds=seconds_of(seconds), match=DEFAULT_ROUNDS), clock)
+    rounds = Rounds(stores.rounds, people, table, dealer, analyses, closings, outbox, settings,
+                    reads_group_messages=reads_group_messages)
     matches = Matches(stores.matches, stores.people, people, rounds, table, scheduler,
-                      closings, pause)
+                      closings, outbox, pause)
+    places = Places(stores.rounds, people, settings, table, scheduler, rounds, matches, outbox)
+    # the daily puzzle is live in the table's live puzzles (what /solve and inline refuse), and
+    # the dealer deals no hand that reaches it
+    daily = Daily(stores.daily, people, table.live, clock, secret)
+    dealer.keep_daily_back(table.live)
+    community = Community(standings=Standings(stores.scores, people, clock), daily=daily,
+                          privacy=Privacy(stores.forgetting, people, clock),
+                          retention=Retention(stores.rounds, clock))
     return Services(
-        people=people, table=table, rounds=rounds,
-        hints=Hints(stores.rounds, people, table, pool, rounds),
-        answers=Answers(stores.rounds, people, table, pool, rounds),
-        recovery=Recovery(stores.rounds, people, table, pool, rounds),
-        matches=matches,
-        places=Places(stores.rounds, people, table, scheduler, rounds, matches),
-        community=build_community(stores, people, table, dealer, pool, clock),
-        solving=Solving(pool, solve_timeout, budget, table.live),
-        settings=settings)
+        people=people, table=table, rounds=rounds, alarms=Alarms(rounds, matches),
+        recovery=Recovery(stores.rounds, people, settings, table, rounds, matches, outbox),
+        matches=matches, places=places, community=community,
+        solving=Solving(pool, solve_timeout, analyses, budget, table.live), settings=settings,
+        outbox=outbox, once=Once(stores.updates))

@@ -7,10 +7,14 @@ quick_check` and written whole or not at all; PostgreSQL (DATABASE_URL) with `pg
 password passed in the environment, never in argv. `--every SECONDS` repeats it (the compose
 service); a systemd timer runs it once each time.
 
-`python -m bot.runtime.backup restore FILE` puts a SQLite backup in place of DATABASE_PATH, the
-bot stopped (it waits to see the heartbeat stay still, and refuses if it moves); the database it
-replaces is kept beside it as
-`<name>.before-restore`. PostgreSQL dumps are restored with pg_restore (deploy/README.md).
+`python -m bot.runtime.backup restore FILE` puts a backup in place of the database, refused
+while any bot process holds it, whether it runs or is frozen (SIGSTOP, a paused machine): a
+SQLite bot holds a shared lock on `<database>.in-use` from start-up to exit, a PostgreSQL bot
+a shared advisory lock on its lease's session, and the kernel or the server keeps either until
+the process ends (killed or not); the restore needs the lock alone. SQLite: the database it
+replaces is kept beside it as `<name>.before-restore`. PostgreSQL: one transaction that
+empties the schema `public`, loads the dump (pg_restore, psql) and ends the lease at a new
+epoch, so no process of before can lead or write; all of it, or nothing.
 
 Like the health check, it imports neither telegram nor the stores: the backup container and
 timer run it with the bot's settings and nothing else.
@@ -19,25 +23,23 @@ timer run it with the bot's settings and nothing else.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import os
 import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import threading
 import time
-from collections.abc import Callable, Mapping
-from contextlib import closing, suppress
+from collections.abc import Iterator, Mapping
+from contextlib import closing, contextmanager
 from pathlib import Path
+from typing import IO
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from bot.runtime.health import (
-    HEARTBEAT_SECONDS,
-    database_from_env,
-    heartbeat_path,
-    settings_from_env,
-)
+from bot.runtime.health import database_from_env, settings_from_env
 
 DEFAULT_DIR = "backups"
 DEFAULT_KEEP = 14  # copies: two weeks of daily backups, or 3.5 days of 6-hourly ones
@@ -45,6 +47,12 @@ PREFIX = "twentyfour-"
 SQLITE_SUFFIX, DUMP_SUFFIX = ".sqlite3", ".dump"
 PAGES_PER_STEP = 1024  # the online backup copies this many pages, then lets the bot write
 FAILED, REFUSED = 1, 2  # exit statuses: the backup failed; a setting or the restore refused
+# What every bot process holds shared while it has the database open, repeated here because
+# the runtime imports no store (tests/deploy/test_backup.py checks they agree): the lock file
+# beside a SQLite database (bot.store.sqlite.hold) and PostgreSQL's advisory lock
+# (bot.store.postgres.connection.HOLD_LOCK, taken by the lease's session).
+IN_USE_SUFFIX = ".in-use"
+HOLD_LOCK = (2424, 3)
 
 
 class BackupError(Exception):
@@ -127,13 +135,37 @@ def prune(directory: Path, keep: int) -> list[Path]:
     return removed
 
 
-def restore_sqlite(backup: Path, database: Path,
-                   sleep: Callable[[float], None] = time.sleep) -> Path | None:
-    """Put `backup` in place of `database` (the bot stopped: `wait_until_stopped`); the old one
-    is kept as `<database>.before-restore`, which is returned (None: there was none)."""
-    wait_until_stopped(heartbeat_path(database), sleep)
+@contextmanager
+def held_alone(database: Path) -> Iterator[None]:
+    """The SQLite database's lock file held alone while the block runs; BackupError while any
+    bot process holds it (running or frozen: a process keeps its locks until it ends)."""
+    path = database.with_name(database.name + IN_USE_SUFFIX)
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_CREAT, 0o644)
+    except OSError as error:
+        raise BackupError(f"cannot restore into {database}: {error.strerror}: {path}") from None
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise BackupError(f"a bot process holds {database} (running, or frozen by SIGSTOP or "
+                              "a paused machine): stop every bot that uses it first") from None
+        yield
+    finally:
+        os.close(descriptor)
+
+
+def restore_sqlite(backup: Path, database: Path) -> Path | None:
+    """Put `backup` in place of `database`, no bot process holding it (`held_alone`, kept until
+    the end, so that none starts meanwhile); the old one is kept as
+    `<database>.before-restore`, which is returned (None: there was none)."""
     if not backup.is_file():
         raise BackupError(f"backup {backup} does not exist")
+    with held_alone(database):
+        return _replace(backup, database)
+
+
+def _replace(backup: Path, database: Path) -> Path | None:
     fresh = database.with_name(database.name + ".restoring")
     fresh.unlink(missing_ok=True)
     try:
@@ -159,24 +191,117 @@ def restore_sqlite(backup: Path, database: Path,
     return kept
 
 
-def wait_until_stopped(beat: Path, sleep: Callable[[float], None] = time.sleep) -> None:
-    """Wait until the heartbeat file has had time to beat again (a running bot beats every
-    HEARTBEAT_SECONDS): BackupError if it did, so a restore never replaces a database in use.
-    A bot stopped long ago costs no wait, one stopped just now at most HEARTBEAT_SECONDS + 5 s."""
-    try:
-        seen = beat.stat().st_mtime
-    except OSError:
-        return  # never started here
-    quiet_at = seen + HEARTBEAT_SECONDS + 5
-    if time.time() >= quiet_at:
-        return
-    print(f"waiting {quiet_at - time.time():.0f} s to see that the bot is stopped",
-          file=sys.stderr, flush=True)
-    sleep(max(0.0, quiet_at - time.time()))
-    with suppress(OSError):
-        if beat.stat().st_mtime != seen:
-            raise BackupError(f"the bot that uses {beat.name.removesuffix('.heartbeat')} is "
-                              "running (its heartbeat moved): stop it first")
+# The PostgreSQL restore is one transaction in psql: this, the script pg_restore makes of the
+# dump, then RESTORE_END. The advisory lock taken alone fails while any bot process's session
+# holds it shared (and keeps any from starting meanwhile); the lease's last epoch is kept in a
+# setting of the transaction, so that the restored lease starts after it.
+RESTORE_BEGIN = f"""
+BEGIN;
+DO $$
+DECLARE
+    holders text;
+BEGIN
+    IF NOT pg_try_advisory_xact_lock({HOLD_LOCK[0]}, {HOLD_LOCK[1]}) THEN
+        SELECT string_agg(DISTINCT a.application_name || ' at '
+                          || COALESCE(host(a.client_addr), 'a local socket'), ', ')
+          INTO holders
+          FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+         WHERE l.locktype = 'advisory' AND l.granted AND l.classid = {HOLD_LOCK[0]}
+           AND l.objid = {HOLD_LOCK[1]}
+           AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database());
+        RAISE EXCEPTION 'bot processes hold this database (running, or frozen by SIGSTOP or a '
+            'paused machine): %; stop every bot that uses it first', COALESCE(holders, '?');
+    END IF;
+END $$;
+DO $$
+DECLARE
+    last_epoch bigint := 0;
+    statement text;
+BEGIN
+    IF to_regclass('public.leader_lease') IS NOT NULL THEN  -- planned only when it runs
+        SELECT COALESCE(max(epoch), 0) INTO last_epoch FROM public.leader_lease;
+    END IF;
+    PERFORM set_config('twentyfour.restored_over', last_epoch::text, true);
+    -- every statement made before the first runs (a name is not looked up after its drop)
+    FOREACH statement IN ARRAY ARRAY(
+        SELECT format('DROP VIEW IF EXISTS public.%I CASCADE', viewname)
+          FROM pg_views WHERE schemaname = 'public'
+        UNION ALL SELECT format('DROP MATERIALIZED VIEW IF EXISTS public.%I CASCADE', matviewname)
+          FROM pg_matviews WHERE schemaname = 'public'
+        UNION ALL SELECT format('DROP TABLE IF EXISTS public.%I CASCADE', tablename)
+          FROM pg_tables WHERE schemaname = 'public'
+        UNION ALL SELECT format('DROP SEQUENCE IF EXISTS public.%I CASCADE', sequencename)
+          FROM pg_sequences WHERE schemaname = 'public'
+        UNION ALL SELECT format('DROP ROUTINE IF EXISTS %s CASCADE', oid::regprocedure)
+          FROM pg_proc WHERE pronamespace = 'public'::regnamespace AND prokind IN ('f', 'p'))
+    LOOP
+        EXECUTE statement;
+    END LOOP;
+END $$;
+"""
+RESTORE_END = """
+DO $$
+BEGIN
+    IF to_regclass('public.leader_lease') IS NOT NULL THEN
+        INSERT INTO public.leader_lease AS lease (id, epoch, holder, expires_at)
+        VALUES (1, current_setting('twentyfour.restored_over')::bigint + 1, '', '-infinity')
+        ON CONFLICT (id) DO UPDATE SET epoch = GREATEST(lease.epoch + 1, EXCLUDED.epoch),
+            holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at;
+    END IF;
+END $$;
+COMMIT;
+"""
+
+
+def restore_postgres(url: str, backup: Path) -> None:
+    """Put a `pg_dump -Fc` backup in place of the database at `url` (pg_restore and psql must
+    be on PATH), in one transaction: refused while any bot process holds the database; the
+    tables, views and functions of the schema `public` replaced by the dump's; the lease
+    ended at an epoch none has held. On any failure nothing has changed."""
+    for tool in ("pg_restore", "psql"):
+        if shutil.which(tool) is None:
+            raise BackupError(f"{tool} is not installed (apt install postgresql-client)")
+    if not backup.is_file():
+        raise BackupError(f"backup {backup} does not exist")
+    address, password = without_password(url)
+    env = {**os.environ, **({"PGPASSWORD": password} if password else {})}
+    with tempfile.TemporaryFile() as restore_errors, tempfile.TemporaryFile() as psql_errors:
+        psql = subprocess.Popen(["psql", "--no-psqlrc", "--quiet", "--set=ON_ERROR_STOP=1",
+                                 f"--dbname={address}"], stdin=subprocess.PIPE,
+                                stdout=subprocess.DEVNULL, stderr=psql_errors, env=env)
+        script = subprocess.Popen(["pg_restore", "--no-owner", "--no-privileges", "--file=-",
+                                   str(backup)], stdout=subprocess.PIPE, stderr=restore_errors,
+                                  env=env)
+        assert psql.stdin is not None and script.stdout is not None
+        whole = False
+        try:
+            psql.stdin.write(RESTORE_BEGIN.encode())
+            shutil.copyfileobj(script.stdout, psql.stdin)
+            whole = script.wait() == 0
+            if whole:  # COMMIT only after the whole script: else the transaction rolls back
+                psql.stdin.write(RESTORE_END.encode())
+            psql.stdin.close()
+        except BrokenPipeError:  # psql stopped at an error: its words say which
+            pass
+        finally:
+            script.stdout.close()
+            if script.poll() is None:
+                script.kill()
+            script.wait()
+            psql.wait()
+        if psql.returncode != 0 or not whole:
+            raise BackupError("the restore changed nothing: " + (
+                _last_error(psql_errors) if psql.returncode != 0 else
+                f"pg_restore failed: {_last_error(restore_errors)}"))
+
+
+def _last_error(errors: IO[bytes]) -> str:
+    """The line of a tool's error output that says why (PostgreSQL's ERROR, else the last)."""
+    errors.seek(0)
+    lines = [line.strip() for line in errors.read().decode(errors="replace").splitlines()
+             if line.strip()]
+    said = [line.split("ERROR:", 1)[1].strip() for line in lines if "ERROR:" in line]
+    return (said or lines or ["(no message)"])[0 if said else -1]
 
 
 def schema_version(database: Path) -> int:
@@ -243,6 +368,12 @@ def main(argv: list[str] | None = None) -> int:
         if arguments.command == "restore":
             if arguments.file is None:
                 raise BackupError("restore needs the backup file: restore FILE")
+            url = (settings.get("DATABASE_URL") or "").strip()
+            if url:
+                restore_postgres(url, arguments.file)
+                print(f"restored {arguments.file} into PostgreSQL (the lease starts again: "
+                      "the first bot to start leads)")
+                return 0
             database = database_from_env(settings)
             kept = restore_sqlite(arguments.file, database)
             print(f"restored {arguments.file} into {database}"

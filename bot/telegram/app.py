@@ -1,11 +1,14 @@
-"""The application: one table of every handler, the defaults of every message, the update-once
-gate, and start-up (what it opens and resumes is in bot.telegram.lifecycle)."""
+"""The application: one table of every handler, the defaults of every message and the update-once
+gate. What it opens at start-up and closes at the end is the composition root's (bot.wiring),
+handed in as `opening` and `closing`."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from telegram import LinkPreviewOptions, Update
 from telegram.constants import ParseMode
@@ -24,13 +27,14 @@ from telegram.ext import (
     filters,
 )
 
+from bot.play.guards.once import Claimed, Seen
 from bot.runtime import metrics
 from bot.runtime.config import Config
-from bot.store.protocols import StoreBusy
-from bot.telegram import buttons, community, handlers, lifecycle, menus
+from bot.telegram import buttons, community, handlers
 from bot.telegram.context import CONTEXT_TYPES, App, Context
 from bot.telegram.fairness import FairUpdates
 from bot.telegram.lean_request import LeanRequest
+from bot.telegram.polling import PollingBot
 from bot.text.i18n import language_of, texts_for
 
 log = logging.getLogger(__name__)
@@ -67,27 +71,39 @@ DEFAULTS = Defaults(parse_mode=ParseMode.HTML,
                     link_preview_options=LinkPreviewOptions(is_disabled=True))
 
 
-def build_application(config: Config) -> App:
-    """The bot with every handler registered; stores, pool and services open in post_init."""
-    builder = (ApplicationBuilder().context_types(CONTEXT_TYPES).token(config.token)
-               .base_url(config.base_url)
-               .base_file_url(config.base_file_url).defaults(DEFAULTS)
-               .post_init(on_startup).post_shutdown(lifecycle.close_services)
-               .concurrent_updates(FairUpdates(CONCURRENT_UPDATES))
-               .request(LeanRequest(connection_pool_size=CONNECTIONS,
-                                    pool_timeout=POOL_TIMEOUT))
-               .get_updates_request(LeanRequest(connection_pool_size=1)))
-    if config.rate_limit:
-        builder = builder.rate_limiter(AIORateLimiter(max_retries=5))  # type: ignore[arg-type]
+Hook = Callable[[App], Coroutine[Any, Any, None]]
+
+
+def build_application(config: Config, opening: Hook | None = None,
+                      closing: Hook | None = None) -> App:
+    """The bot with every handler registered; `opening` (post_init) opens what the handlers
+    need and fills the bot data, `closing` (post_shutdown) closes it."""
+    bot = PollingBot(  # reads each polled update on its own: one unreadable stops nothing
+        config.token, base_url=config.base_url, base_file_url=config.base_file_url,
+        defaults=DEFAULTS,
+        request=LeanRequest(connection_pool_size=CONNECTIONS, pool_timeout=POOL_TIMEOUT),
+        get_updates_request=LeanRequest(connection_pool_size=1),
+        rate_limiter=AIORateLimiter(max_retries=5) if config.rate_limit  # type: ignore[arg-type]
+        else None)
+    builder = (ApplicationBuilder().context_types(CONTEXT_TYPES).bot(bot)
+               .concurrent_updates(FairUpdates(CONCURRENT_UPDATES)))
+    if opening is not None:
+        builder = builder.post_init(opening)
+    if closing is not None:
+        builder = builder.post_shutdown(closing)
     application: App = builder.build()
     application.bot_data.config = config
     application.add_handler(TypeHandler(Update, handle_once), group=-1)
     for names, callback in COMMANDS:
         application.add_handler(CommandHandler(list(names), callback))
-    application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, handlers.migrate))
+    # a person's messages only (and their edits): never a channel's post, a business account's
+    # chat or a guest's message, which are nobody's answer in the chat they name
+    application.add_handler(MessageHandler(filters.UpdateType.MESSAGE
+                                           & filters.StatusUpdate.MIGRATE, handlers.migrate))
     application.add_handler(ChatMemberHandler(handlers.member_status,
                                               ChatMemberHandler.MY_CHAT_MEMBER))
-    application.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, handlers.plain_text))
+    application.add_handler(MessageHandler(filters.UpdateType.MESSAGES & filters.TEXT
+                                           & ~filters.COMMAND, handlers.plain_text))
     application.add_handler(InlineQueryHandler(handlers.inline_query))
     for pattern, pressed in community.PRESSES:
         application.add_handler(CallbackQueryHandler(pressed, pattern=pattern))
@@ -102,6 +118,9 @@ async def handle_once(update: Update, context: Context) -> None:
     /hint must not act twice; a message written longer ago than a round lasts (the bot was
     down) is history: a /play from hours ago dealt now would surprise its chat."""
     data = context.bot_data
+    if update.effective_user is None or \
+            (update.effective_message is not None and update.effective_chat is None):
+        raise ApplicationHandlerStop  # nobody speaks (a channel's post, a poll), or nowhere
     if is_stale(update, time.time(), max(data.settings.seconds.values())):
         data.stale_skipped += 1
         metrics.record_update_dropped(metrics.STALE)
@@ -112,45 +131,40 @@ async def handle_once(update: Update, context: Context) -> None:
     if not await claimed_soon(update, context):
         metrics.record_update_dropped(metrics.HANDLED_BEFORE)
         log.info("update %d was handled before; skipped", update.update_id)
+        await tell(update, context, None)  # a press delivered again: its spinner stops
         raise ApplicationHandlerStop
 
 
 async def claimed_soon(update: Update, context: Context) -> bool:
     """Claim the update (True: the first time); a player whose message waits on a busy
-    database hears so within BUSY_NOTICE seconds, and, if it stays locked through every retry,
-    to try again (the update is then not handled: it was not claimed)."""
-    claim = asyncio.ensure_future(context.bot_data.stores.updates.claim_update(
-        update.update_id, time.time()))
+    database hears so within BUSY_NOTICE seconds, and, if it could not be claimed (locked
+    through every retry, or the database out of reach), to try again: the update is then not
+    handled, or a redelivery could act on it twice."""
+    claim = asyncio.ensure_future(context.bot_data.services.once.claim(update.update_id,
+                                                                       time.time()))
     told = False
-    try:
-        done, _ = await asyncio.wait({claim}, timeout=BUSY_NOTICE)
-        if not done:
-            told = await tell(update, context, "db_busy_wait")
-        return await claim
-    except StoreBusy:
-        metrics.record_update_dropped(metrics.BUSY)
-        await tell(update, context, "db_busy_again" if told else "db_busy")
-        raise ApplicationHandlerStop from None
-    except Exception as error:  # whatever the backend raised, the update is not claimed
-        # the database out of reach (a dropped link, a server restarting): an unclaimed update
-        # must not reach the handlers, or a redelivery could act on it twice
-        metrics.record_update_dropped(metrics.BUSY)
-        log.warning("could not claim update %d: %s: %s", update.update_id,
-                    type(error).__name__, error)
-        await tell(update, context, "db_busy_again" if told else "db_busy")
-        raise ApplicationHandlerStop from None
+    done, _ = await asyncio.wait({claim}, timeout=BUSY_NOTICE)
+    if not done:
+        told = await tell(update, context, "db_busy_wait")
+    claimed = await claim
+    if isinstance(claimed, Claimed | Seen):
+        return isinstance(claimed, Claimed)
+    metrics.record_update_dropped(metrics.BUSY)
+    await tell(update, context, "db_busy_again" if told else "db_busy")
+    raise ApplicationHandlerStop
 
 
-async def tell(update: Update, context: Context, key: str) -> bool:
-    """A short note to whoever sent the update (a reply, or the press's notice); whether it
-    went. In the sender's language: the chat's own may be beyond reach."""
+async def tell(update: Update, context: Context, key: str | None) -> bool:
+    """A short note to whoever sent the update (a reply, or the press's notice; None: a press
+    answered without one, nothing else); whether it went. In the sender's language: the
+    chat's own may be beyond reach."""
     user = update.effective_user
-    said = texts_for(language_of(user.language_code if user else None))(key)
+    said = texts_for(language_of(user.language_code if user else None))(key) if key else None
     try:
         if update.callback_query is not None:
-            await update.callback_query.answer(said[:200])
+            await update.callback_query.answer(said[:200] if said else None)
             return True
-        if update.effective_message is not None:
+        if said is not None and update.effective_message is not None:
             await update.effective_message.reply_text(said)
             return True
     except TelegramError as error:
@@ -163,10 +177,3 @@ def is_stale(update: Update, now: float, within: float) -> bool:
     message = update.message or update.edited_message
     when = message.edit_date or message.date if message is not None else None
     return when is not None and now - when.timestamp() > within
-
-
-async def on_startup(application: App) -> None:
-    """Open the stores, the pool and the services; set the menus; resume what a stop left."""
-    await lifecycle.open_services(application)
-    await menus.set_menus(application.bot, [names for names, _ in COMMANDS])
-    await lifecycle.resume(application)

@@ -21,10 +21,11 @@ import logging
 from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update
 from telegram.error import BadRequest, TelegramError
 
-from bot.play.arguments import SolveRequest
-from bot.play.round.outcomes import Closed, Dealt, Edited, Refused
+from bot.play.round.outcomes import Dealt, Edited, Marked, Outcome, Refused, Said
 from bot.telegram import keyboards
 from bot.telegram.context import Context
+from bot.telegram.grammar import SolveRequest
+from bot.telegram.handlers import answer_with
 from bot.telegram.keyboards import (
     DEAL_ACTIONS,
     HINT,
@@ -36,13 +37,13 @@ from bot.telegram.keyboards import (
     RoundPress,
     SettingPress,
 )
-from bot.telegram.sending import deliver, edit_deal, reply
 from bot.telegram.speakers import (
     admin_check,
     asker_of,
     chat_of,
     member_check,
     player_of,
+    press_target,
     services_of,
     texts_of,
 )
@@ -106,47 +107,32 @@ async def set_keyboard(query: CallbackQuery, keyboard: InlineKeyboardMarkup | No
 
 async def steer(update: Update, context: Context, query: CallbackQuery,
                 press: RoundPress) -> None:
-    """Hint and Reveal under a deal: for the round still on, by whoever may steer it (the
-    services' rules, as for /hint and /reveal). The hint is the press's notice, and goes into
-    the deal; a press on a deal whose round is over takes its buttons off."""
-    services, chat, player = services_of(context), chat_of(update), player_of(update)
-    is_admin = admin_check(update, context)
+    """Hint, Pass and Reveal under a deal: for the round still on, by whoever may steer it
+    (the services' rules, as for /hint, /pass and /reveal). What the chat must see (the deal
+    rewritten, a result) play shows; the presser is told the rest as the press's notice; a
+    press on a deal whose round is over takes its buttons off."""
+    rounds, chat, player = services_of(context).rounds, chat_of(update), player_of(update)
+    is_admin, target = admin_check(update, context), press_target(update)
+    outcome: Outcome
     if press.action == HINT:
-        hinted = await services.hints.hint(chat, player, is_admin, press.round_id)
-        await notify(query, hinted.notice if isinstance(hinted, Edited) else hinted.text)
-        if isinstance(hinted, Edited):
-            await edit_deal(context.application, hinted)
-        elif isinstance(hinted, Refused):
-            await drop_left_behind(update, context, query, press)
-        return
-    if press.action == PASS:
-        await pass_round(update, context, query, press)
-        return
-    ended = await services.rounds.reveal(chat, player, is_admin, press.round_id)
-    if isinstance(ended, Refused):
-        await notify(query, ended.text)
-        await drop_left_behind(update, context, query, press)
-        return
-    await notify(query)
-    await deliver(update, context, ended, quote=False)
+        outcome = await rounds.hint(chat, player, is_admin, press.round_id, target)
+    elif press.action == PASS:
+        outcome = await rounds.pass_round(chat, player, is_admin, press.round_id, target)
+    else:
+        outcome = await rounds.reveal(chat, player, is_admin, press.round_id, target)
+    await notify(query, notice_of(outcome))
+    if isinstance(outcome, Refused) and outcome.over:
+        await drop_left_behind(query)
 
 
-async def pass_round(update: Update, context: Context, query: CallbackQuery,
-                     press: RoundPress) -> None:
-    """Pass under a deal, as /pass: the press's notice says what it did; the deal's status
-    shows who passed, or the round's result comes when everyone who answered has."""
-    outcome = await services_of(context).rounds.pass_round(
-        chat_of(update), player_of(update), admin_check(update, context), press.round_id)
-    if isinstance(outcome, Closed):
-        await notify(query)
-        await deliver(update, context, outcome, quote=False)
-        return
-    await notify(query, outcome.notice if isinstance(outcome, Edited) else outcome.text)
+def notice_of(outcome: Outcome) -> str | None:
+    """What a press is told: an edit's short form, a refusal or a mark's words; nothing for a
+    result (the chat sees it)."""
     if isinstance(outcome, Edited):
-        await edit_deal(context.application, outcome)
-    elif isinstance(outcome, Refused):
-        await drop_left_behind(update, context, query, press)
-    # Marked: the status is written when its alarm rings (one edit a second at most)
+        return outcome.notice
+    if isinstance(outcome, Refused | Marked | Said):
+        return outcome.text
+    return None
 
 
 async def change_setting(update: Update, context: Context, query: CallbackQuery,
@@ -171,14 +157,11 @@ async def change_setting(update: Update, context: Context, query: CallbackQuery,
         log.info("could not show the settings: %s", error)
 
 
-async def drop_left_behind(update: Update, context: Context, query: CallbackQuery,
-                           press: RoundPress) -> None:
-    """A refused press on the deal of a round that is over: its buttons go now."""
-    chat = chat_of(update)
-    current = services_of(context).rounds.open_round(chat.id, chat.topic)
+async def drop_left_behind(query: CallbackQuery) -> None:
+    """A refused press on the deal of a round that is over: its buttons go now (only from a
+    message that carries the button pressed)."""
     assert isinstance(query.message, Message)
-    if (current is None or current.id != press.round_id) and \
-            keyboards.carries(query.message.reply_markup, query.data):
+    if keyboards.carries(query.message.reply_markup, query.data):
         await set_keyboard(query, None)
 
 
@@ -186,19 +169,14 @@ async def after_round(update: Update, context: Context, query: CallbackQuery,
                       press: RoundPress) -> None:
     """Play again and Same level under a round's result (anyone may): a new round, unless one
     is on in the topic already (then a notice says so)."""
-    services, chat = services_of(context), chat_of(update)
-    outcome = await services.rounds.replay(chat, player_of(update), press.round_id,
-                                           same_level=press.action == SAME)
+    outcome = await services_of(context).rounds.replay(
+        chat_of(update), player_of(update), press.round_id, same_level=press.action == SAME)
     if isinstance(outcome, Refused):
         await notify(query, outcome.text)
         return
     await notify(query)
     assert isinstance(query.message, Message)
-    dealt = isinstance(outcome, Dealt)
-    if not dealt and services.rounds.open_round(chat.id, chat.topic) is not None:
-        return  # another press dealt meanwhile: its deal is right there
-    await deliver(update, context, outcome, quote=False)
-    if dealt:
+    if isinstance(outcome, Dealt):
         await set_keyboard(query, keyboards.without(query.message.reply_markup, DEAL_ACTIONS))
 
 
@@ -220,7 +198,7 @@ async def show_solutions(update: Update, context: Context, query: CallbackQuery,
     shown = await services.solving.solve_page(request, texts, asker_of(update), press.page,
                                               member)
     if isinstance(shown, str):  # busy or too slow now: said in the chat
-        await reply(update, context, shown)
+        await answer_with(update, context, shown)
         return
     assert isinstance(query.message, Message)
     head = services.rounds.result_head(ended.id)
@@ -246,7 +224,7 @@ async def turn_page(update: Update, context: Context, query: CallbackQuery,
     shown = await services.solving.solve_page(press.request, texts, asker_of(update),
                                               press.page, member)
     if isinstance(shown, str):  # busy or too slow now: said in the chat
-        await reply(update, context, shown)
+        await answer_with(update, context, shown)
         return
     try:
         await query.edit_message_text(shown.text, reply_markup=keyboards.page_keyboard(

@@ -13,13 +13,12 @@ from typing import Any
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.error import TelegramError
 
-from bot.play.arguments import UsageError, read_arguments
-from bot.play.board_arguments import read_board
-from bot.play.privacy import Asked
+from bot.play.community.privacy import Asked
+from bot.telegram import keyboards
 from bot.telegram.buttons import notify
 from bot.telegram.context import Context
-from bot.telegram.handlers import usage
-from bot.telegram.sending import reply
+from bot.telegram.grammar import UsageError, read_arguments, read_board
+from bot.telegram.handlers import answer_with, usage
 from bot.telegram.speakers import (
     admin_check,
     arguments,
@@ -29,11 +28,11 @@ from bot.telegram.speakers import (
     texts_of,
 )
 from bot.text import markup
-from bot.text.i18n import Texts
+from bot.text.i18n import Texts, language_of, texts_for
 
 log = logging.getLogger(__name__)
 DAILY_START = "daily"  # the deep link's payload: /start daily in the private chat
-CONFIRM = re.compile(r"^cf:([yn]):([0-9a-f]{8})$")
+CONFIRM = re.compile(r"cf:([yn]):([0-9a-f]{8})")
 
 
 def link(context: Context, **query: str) -> str:
@@ -55,8 +54,9 @@ async def start(update: Update, context: Context) -> None:
         return
     texts = texts_of(update, context)
     private = chat_of(update).type == "private"
-    await reply(update, context, texts("start", name=markup.name(player_of(update).first_name)),
-                quote=False, keyboard=add_to_group(texts, context) if private else None)
+    await answer_with(update, context,
+                      texts("start", name=markup.name(player_of(update).first_name)),
+                      quote=False, keyboard=add_to_group(texts, context) if private else None)
 
 
 async def top(update: Update, context: Context) -> None:
@@ -71,12 +71,12 @@ async def top(update: Update, context: Context) -> None:
         text = await community.daily.board(chat_of(update), player_of(update))
     else:
         text = await community.standings.board(chat_of(update), player_of(update), wanted)
-    await reply(update, context, text, quote=False)
+    await answer_with(update, context, text, quote=False)
 
 
 async def stats(update: Update, context: Context) -> None:
     """/stats: your points, wins, rounds, fastest win and streaks in this chat, per game."""
-    await reply(update, context, await services_of(context).community.standings.stats(
+    await answer_with(update, context, await services_of(context).community.standings.stats(
         chat_of(update), player_of(update)))
 
 
@@ -97,7 +97,8 @@ async def answer_daily(update: Update, context: Context, expression: str) -> Non
         if said.go_private else None
     if said.withdraw:  # an answer typed in a group: take it down where the bot may
         await withdraw(update.effective_message)
-    await reply(update, context, said.text, quote=not said.withdraw, keyboard=keyboard)
+    await answer_with(update, context, said.text, quote=not said.withdraw,
+                      keyboard=keyboard)
 
 
 async def withdraw(message: Message | None) -> None:
@@ -111,7 +112,7 @@ async def withdraw(message: Message | None) -> None:
 
 async def privacy(update: Update, context: Context) -> None:
     """/privacy: what the bot keeps about you, why, and how to delete it."""
-    await reply(update, context, services_of(context).community.privacy.text(
+    await answer_with(update, context, services_of(context).community.privacy.text(
         chat_of(update), player_of(update)))
 
 
@@ -131,24 +132,32 @@ async def resetscores(update: Update, context: Context) -> None:
 
 async def ask(update: Update, context: Context, asked: Asked | str) -> None:
     if isinstance(asked, str):
-        await reply(update, context, asked)
+        await answer_with(update, context, asked)
         return
     texts = texts_of(update, context)
-    await reply(update, context, asked.text, keyboard=InlineKeyboardMarkup([[
+    await answer_with(update, context, asked.text, keyboard=InlineKeyboardMarkup([[
         InlineKeyboardButton(texts("privacy_confirm"), callback_data=f"cf:y:{asked.token}"),
         InlineKeyboardButton(texts("privacy_cancel"), callback_data=f"cf:n:{asked.token}")]]))
 
 
 async def confirm(update: Update, context: Context) -> None:
-    """A press of a confirmation's Confirm or Cancel (only the asker's counts, in time)."""
+    """A press of a confirmation's Confirm or Cancel (only the asker's counts, in time). Only
+    the question that carries the very button pressed may change: a client can send any data
+    on any message (a live deal, a result, a panel), and such a press edits nothing. A reset
+    is confirmed only by an admin Telegram still names one at the press (not a cached answer:
+    an admin demoted after asking can't confirm)."""
     query = update.callback_query
     assert query is not None
-    found = CONFIRM.match(query.data or "")
-    if found is None or not isinstance(query.message, Message):
-        await notify(query, texts_of(update, context)("button_unknown"))
+    found = CONFIRM.fullmatch(query.data or "")
+    message = query.message
+    if found is None or not isinstance(message, Message) \
+            or not keyboards.carries(message.reply_markup, query.data):
+        await notify(query, texts_for(language_of(query.from_user.language_code))(
+            "button_unknown"))
         return
     pressed = await services_of(context).community.privacy.press(
-        found.group(2), found.group(1) == "y", chat_of(update), player_of(update))
+        found.group(2), found.group(1) == "y", chat_of(update), player_of(update),
+        admin_check(update, context, fresh=True))
     await notify(query, pressed.notice)
     if pressed.text is not None:
         try:

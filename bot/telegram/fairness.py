@@ -1,7 +1,8 @@
 """Fair update handling: each user's updates wait in a queue of their own, and the next update
 handled is always that of the user served least lately, so one user's burst (a thousand typed
 answers, a script) waits behind everyone else's updates instead of in front of them; a user has
-a few updates handled at a time at most, and past a bound the rest of a burst is dropped.
+a few updates handled at a time at most, and past a bound the rest of a burst is dropped — a
+dropped button press still answered with a short notice, so no client's spinner turns on.
 
 Wired with `ApplicationBuilder().concurrent_updates(FairUpdates())`; `install` puts it into an
 application already built (the benchmarks use it).
@@ -12,12 +13,15 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict, deque
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Coroutine
+from dataclasses import dataclass
 from typing import Any
 
+from telegram.error import TelegramError
 from telegram.ext import Application, BaseUpdateProcessor
 
 from bot.runtime import metrics
+from bot.text.i18n import language_of, texts_for
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +29,11 @@ CONCURRENT = 32  # updates handled at a time, in all
 PER_USER_RUNNING = 4  # of them at most this many of one user's
 PER_USER_WAITING = 64  # a user's updates waiting beyond this are dropped
 SERVED_KEPT = 10_000  # users whose last turn is remembered (the others count as never served)
+# A dropped press is answered on a lane of its own, a few at a time, so a flood of presses can't
+# take the connections everyone else's replies need; one that waits longer than Telegram takes
+# an answer (it then refuses it: "query is too old") is let go.
+NOTICES_AT_ONCE = 2
+NOTICE_WAIT = 10.0
 UNBOUNDED = 1 << 30  # PTB's own gate (a FIFO semaphore) lets every update through to the queues
 
 Key = tuple[str, int]
@@ -65,6 +74,8 @@ class FairUpdates(BaseUpdateProcessor):
         self.per_user_running = per_user_running
         self.per_user_waiting = per_user_waiting
         self.dropped = 0
+        self.unanswered = 0  # dropped presses whose notice could not be sent in time
+        self._notices = asyncio.Semaphore(NOTICES_AT_ONCE)
         self._running = 0
         self._busy: dict[Key, int] = {}  # a user's updates being handled
         self._waiting: OrderedDict[Key, deque[asyncio.Future[None]]] = OrderedDict()
@@ -88,6 +99,7 @@ class FairUpdates(BaseUpdateProcessor):
         queue = self._waiting.get(key)
         if queue is not None and len(queue) >= self.per_user_waiting:
             self._drop(key, coroutine)
+            await self._slow_down(update)
             return
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiting.setdefault(key, deque()).append(turn)
@@ -157,6 +169,23 @@ class FairUpdates(BaseUpdateProcessor):
             if not queue:
                 del self._waiting[key]
 
+    async def _slow_down(self, update: object) -> None:
+        """A dropped button press is answered all the same (Telegram's client waits for every
+        answer, its spinner turning): a short notice, in the presser's language, to slow down.
+        A dropped message needs no answer, and gets none: a flood is not answered in kind."""
+        query = getattr(update, "callback_query", None)
+        if query is None:
+            return
+        texts = texts_for(language_of(query.from_user.language_code))
+        try:
+            async with asyncio.timeout(NOTICE_WAIT), self._notices:
+                await query.answer(texts("button_slow_down"))
+        except (TelegramError, TimeoutError) as error:
+            self.unanswered += 1
+            if self.unanswered == 1 or self.unanswered % 1000 == 0:
+                log.info("could not answer a dropped button press (%d so far): %s",
+                         self.unanswered, error or "no answer in time")
+
     def _drop(self, key: Key, coroutine: Awaitable[Any]) -> None:
         self.dropped += 1
         metrics.record_update_dropped(metrics.QUEUE_FULL)
@@ -180,3 +209,23 @@ def install(application: Application, processor: BaseUpdateProcessor | None = No
     processor = processor or FairUpdates()
     application._update_processor = processor  # what the builder sets
     return processor
+
+
+@dataclass(frozen=True)
+class _User:
+    id: int
+
+
+@dataclass(frozen=True)
+class Submission:
+    """Work done for a user outside an update (an answer from the Mini App's page), as the
+    processor sees it: whose it is (`sender` reads `effective_user.id`)."""
+
+    effective_user: _User
+
+
+async def submit_as(application: Application, user_id: int,
+                    work: Coroutine[Any, Any, None]) -> None:
+    """Run `work` in the user's fair turn, beside their updates (dropped past their bound,
+    as a burst of updates is)."""
+    await application.update_processor.process_update(Submission(_User(user_id)), work)

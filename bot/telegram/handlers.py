@@ -9,11 +9,24 @@ from __future__ import annotations
 
 import logging
 
-from telegram import ChatMember, InlineQueryResultArticle, InputTextMessageContent, Update
+from telegram import (
+    ChatMember,
+    InlineKeyboardMarkup,
+    InlineQueryResultArticle,
+    InputTextMessageContent,
+    Update,
+)
 from telegram.constants import ChatType
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 
-from bot.play.arguments import (
+from bot.play.chats.settings import Panel
+from bot.play.guards.once import Outage, is_outage
+from bot.play.ports import Fate, Moved
+from bot.play.solving.paging import Page
+from bot.play.words.help import help_text
+from bot.telegram import keyboards
+from bot.telegram.context import Context
+from bot.telegram.grammar import (
     DealRequest,
     SolveRequest,
     UsageError,
@@ -23,24 +36,11 @@ from bot.play.arguments import (
     read_play_request,
     read_solve,
     read_yahtzee_request,
+    usage_problem,
     usage_text,
 )
-from bot.play.help import help_text
-from bot.play.round.outcomes import Closed, Refused
-from bot.play.settings import Panel
-from bot.store.outage import Outage, out_of_reach
-from bot.telegram import keyboards
-from bot.telegram.context import Context
-from bot.telegram.sending import (
-    abandon,
-    chat_moved,
-    deliver,
-    refused,
-    refused_place,
-    reply,
-    say,
-    send_page,
-)
+from bot.telegram.members import OUT_STATUSES
+from bot.telegram.sending import Sent, fate_of, reply, say
 from bot.telegram.speakers import (
     admin_check,
     arguments,
@@ -49,10 +49,11 @@ from bot.telegram.speakers import (
     member_check,
     player_of,
     services_of,
+    target_of,
     texts_of,
     topic_of,
 )
-from bot.text.i18n import language_of, texts_for
+from bot.text.i18n import Texts, language_of, texts_for
 
 log = logging.getLogger(__name__)
 OUTAGE = Outage(log, "handling updates and timers")  # errors that only say the database is down
@@ -62,7 +63,7 @@ INLINE_CACHE_SECONDS = 3600
 async def help_command(update: Update, context: Context) -> None:
     """/help: every command, with this bot's round lengths and the rules of fair play;
     /help yahtzee: how Yahtzee scores."""
-    await reply(update, context, help_text(
+    await answer_with(update, context, help_text(
         texts_of(update, context), context.bot.username,
         services_of(context).rounds.chat_settings(chat_of(update).id).seconds,
         arguments(context)), quote=False)
@@ -83,7 +84,7 @@ async def countdown(update: Update, context: Context) -> None:
     if isinstance(request, UsageError):
         await usage(update, context, "countdown_usage", request)
     elif isinstance(request, SolveRequest):
-        await reply(update, context, await services_of(context).solving.closest(
+        await answer_with(update, context, await services_of(context).solving.closest(
             request, texts_of(update, context), asker_of(update), member_check(update, context)))
     else:
         await deal(update, context, request)
@@ -97,13 +98,13 @@ async def yahtzee(update: Update, context: Context) -> None:
     elif isinstance(request, DealRequest):
         await deal(update, context, request)
     else:
-        await reply(update, context, await services_of(context).solving.yahtzee(
+        await answer_with(update, context, await services_of(context).solving.yahtzee(
             request, texts_of(update, context), asker_of(update), member_check(update, context)))
 
 
 async def deal(update: Update, context: Context, request: DealRequest) -> None:
-    await deliver(update, context, await services_of(context).rounds.play(
-        chat_of(update), player_of(update), request.game, request.options))
+    await services_of(context).rounds.play(chat_of(update), player_of(update), request.game,
+                                           request.options, target_of(update))
 
 
 async def match(update: Update, context: Context) -> None:
@@ -113,26 +114,25 @@ async def match(update: Update, context: Context) -> None:
     if isinstance(request, UsageError):
         await usage(update, context, "match_usage", request)
     elif request == "stop":
-        await deliver(update, context, await matches.stop(chat, player,
-                                                          admin_check(update, context)),
-                      quote=False)
+        await matches.stop(chat, player, admin_check(update, context), target_of(update))
     else:  # no number: the chat's own match length (/settings)
         count = int(request) if arguments(context).strip() else None
-        await deliver(update, context, await matches.start(chat, player, count))
+        await matches.start(chat, player, count, target_of(update))
 
 
 async def usage(update: Update, context: Context, key: str, error: UsageError) -> None:
     """A command's usage line, after what was wrong with its arguments."""
-    await reply(update, context, usage_text(texts_of(update, context), key, error))
+    await answer_with(update, context, usage_text(texts_of(update, context), key, error))
 
 
 async def answer(update: Update, context: Context) -> None:
     """/answer (or /a) <expression>: answer the round."""
     expression = arguments(context)
     if not expression:
-        await reply(update, context, texts_of(update, context)("answer_usage"))
+        await answer_with(update, context, texts_of(update, context)("answer_usage"))
         return
-    await judge(update, context, expression, explicit=True)
+    await services_of(context).rounds.answer(chat_of(update), player_of(update), expression,
+                                             True, target=target_of(update))
 
 
 async def plain_text(update: Update, context: Context) -> None:
@@ -141,36 +141,30 @@ async def plain_text(update: Update, context: Context) -> None:
     if message is None or not message.text:
         return
     replied = message.reply_to_message
-    chat = chat_of(update)
-    to_deal = replied is not None and services_of(context).rounds.is_deal(
-        chat.id, replied.message_id, chat.topic)
-    await judge(update, context, message.text, explicit=to_deal, replied=to_deal)
-
-
-async def judge(update: Update, context: Context, text: str, explicit: bool,
-                replied: bool = False) -> None:
-    await deliver(update, context, await services_of(context).answers.answer(
-        chat_of(update), player_of(update), text, explicit, replied))
+    await services_of(context).rounds.answer(
+        chat_of(update), player_of(update), message.text, False,
+        replied.message_id if replied is not None else None, target_of(update))
 
 
 async def hint(update: Update, context: Context) -> None:
     """/hint: the next step of a solution, for fewer points, written into the deal."""
-    await deliver(update, context, await services_of(context).hints.hint(
-        chat_of(update), player_of(update), admin_check(update, context)))
+    await services_of(context).rounds.hint(chat_of(update), player_of(update),
+                                           admin_check(update, context),
+                                           target=target_of(update))
 
 
 async def reveal(update: Update, context: Context) -> None:
     """/reveal (or /giveup): end the round and show the answers."""
-    outcome = await services_of(context).rounds.reveal(chat_of(update), player_of(update),
-                                                       admin_check(update, context))
-    await deliver(update, context, outcome, quote=isinstance(outcome, Refused))  # as /hint's
+    await services_of(context).rounds.reveal(chat_of(update), player_of(update),
+                                             admin_check(update, context),
+                                             target=target_of(update))
 
 
 async def pass_round(update: Update, context: Context) -> None:
     """/pass: give up on the round once you answered; it ends when everyone who answered has."""
-    outcome = await services_of(context).rounds.pass_round(chat_of(update), player_of(update),
-                                                           admin_check(update, context))
-    await deliver(update, context, outcome, quote=not isinstance(outcome, Closed))
+    await services_of(context).rounds.pass_round(chat_of(update), player_of(update),
+                                                 admin_check(update, context),
+                                                 target=target_of(update))
 
 
 async def settings(update: Update, context: Context) -> None:
@@ -179,10 +173,10 @@ async def settings(update: Update, context: Context) -> None:
     shown = await services_of(context).settings.show(chat_of(update), player_of(update),
                                                      admin_check(update, context))
     if isinstance(shown, Panel):
-        await reply(update, context, shown.text, quote=False,
-                    keyboard=keyboards.settings_keyboard(shown))
+        await answer_with(update, context, shown.text, quote=False,
+                          keyboard=keyboards.settings_keyboard(shown))
     else:
-        await reply(update, context, shown.text)
+        await answer_with(update, context, shown.text)
 
 
 async def solve(update: Update, context: Context) -> None:
@@ -196,13 +190,30 @@ async def solve(update: Update, context: Context) -> None:
         member=member_check(update, context)))
 
 
+async def send_page(update: Update, context: Context, shown: Page | str) -> None:
+    """A first page of solutions, with ◀ ▶ when there are more (or the text that stands in)."""
+    if isinstance(shown, str):
+        await answer_with(update, context, shown)
+    else:
+        await answer_with(update, context, shown.text, keyboard=keyboards.page_keyboard(
+            shown.numbers, shown.target, shown.index, shown.pages))
 
 
+async def answer_with(update: Update, context: Context, text: str, quote: bool = True,
+                      keyboard: InlineKeyboardMarkup | None = None) -> None:
+    """The face's own reply (what no service publishes); what it found of the chat goes to
+    play, the one place that acts on it."""
+    await settle(context, await reply(update, text, quote, keyboard))
+
+
+async def settle(context: Context, sent: Sent) -> None:
+    if sent.fate is not None:
+        await services_of(context).places.settle(sent.fate)
 
 
 async def lang(update: Update, context: Context) -> None:
     """/lang en|zh: the chat's language."""
-    await reply(update, context, await services_of(context).people.set_language(
+    await answer_with(update, context, await services_of(context).people.set_language(
         chat_of(update), player_of(update), arguments(context), admin_check(update, context)))
 
 
@@ -211,15 +222,12 @@ async def migrate(update: Update, context: Context) -> None:
     message = update.effective_message
     if message is None or message.migrate_to_chat_id is None:
         return
-    await chat_moved(context.application, message.chat.id, message.migrate_to_chat_id)
-
-
-GONE = (ChatMember.LEFT, ChatMember.BANNED)
+    await services_of(context).places.migrate(message.chat.id, message.migrate_to_chat_id)
 
 
 def may_write(member: ChatMember) -> bool:
     """Whether the bot may post in the chat with this status (a muted member may not)."""
-    if member.status in GONE:
+    if member.status in OUT_STATUSES:
         return False
     return member.status != ChatMember.RESTRICTED or \
         bool(getattr(member, "can_send_messages", False))
@@ -233,13 +241,14 @@ async def member_status(update: Update, context: Context) -> None:
         return
     chat = changed.chat
     if not may_write(changed.new_chat_member):
-        await abandon(context.application, chat.id, None, changed.new_chat_member.status)
+        await services_of(context).places.abandon(chat.id, None,
+                                                  str(changed.new_chat_member.status))
         return
     if chat.type in (ChatType.GROUP, ChatType.SUPERGROUP) and \
-            changed.old_chat_member.status in GONE:  # added (not unmuted, not promoted)
+            changed.old_chat_member.status in OUT_STATUSES:  # added (not unmuted, not promoted)
         services = services_of(context)
-        await say(context.application, chat.id, 0, services.people.greeting(
-            chat_of(update), player_of(update), services.rounds.reads_group_messages))
+        await settle(context, await say(context.bot, chat.id, 0, services.people.greeting(
+            chat_of(update), player_of(update), services.rounds.reads_group_messages)))
 
 
 async def inline_query(update: Update, context: Context) -> None:
@@ -248,16 +257,28 @@ async def inline_query(update: Update, context: Context) -> None:
     assert query is not None
     texts = texts_for(language_of(query.from_user.language_code))
     found = await services_of(context).solving.inline(
-        query.query, texts, context.bot.username, (query.from_user.id, None),
-        member_check(update, context))
+        inline_request(query.query, texts), texts, context.bot.username,
+        (query.from_user.id, None), member_check(update, context))
     results = [InlineQueryResultArticle(a.id, a.title, InputTextMessageContent(a.message),
                                         description=a.description or None)
                for a in found.answers]
     # Telegram serves a kept answer to everyone without asking the bot: only for a request no
     # round the bot can deal is reached by, or it would hand out a live round's solutions; the
     # rest is kept for nobody, not even the asker (whose chats' rounds change)
-    await query.answer(results, cache_time=INLINE_CACHE_SECONDS if found.cacheable else 0,
-                       is_personal=not found.cacheable)
+    try:
+        await query.answer(results, cache_time=INLINE_CACHE_SECONDS if found.cacheable else 0,
+                           is_personal=not found.cacheable)
+    except BadRequest as error:  # answered too late (Telegram waits about 10 s): nobody waits
+        log.info("could not answer an inline query: %s", error)
+
+
+def inline_request(query: str, texts: Texts) -> SolveRequest | str | None:
+    """What an inline query asks: a request, what is wrong with it (in words), or None when
+    there is nothing to read (the usage is shown)."""
+    request = read_arguments(read_solve, query)
+    if not isinstance(request, UsageError):
+        return request
+    return usage_problem(texts, request) if query.strip() and request.code else None
 
 
 async def on_error(update: object, context: Context) -> None:
@@ -267,22 +288,26 @@ async def on_error(update: object, context: Context) -> None:
     error = context.error
     chat = update.effective_chat if isinstance(update, Update) else None
     topic = topic_of(update.effective_message) if isinstance(update, Update) else 0
-    if isinstance(error, ChatMigrated | Forbidden | BadRequest) and \
-            (isinstance(error, ChatMigrated) or refused_place(error) is not None):
+    fate: Fate | None = None
+    if chat is not None and isinstance(error, ChatMigrated):
+        fate = Moved(chat.id, error.new_chat_id)
+    elif chat is not None and isinstance(error, Forbidden | BadRequest):
+        fate = fate_of(error, chat.id, topic)
+    if fate is not None:
         log.warning("Telegram refused a message to chat %s: %s", chat and chat.id, error)
-        if chat is not None and isinstance(error, ChatMigrated):
-            await chat_moved(context.application, chat.id, error.new_chat_id)
-        elif chat is not None:
-            await refused(context.application, chat.id, topic, error)
+        await services_of(context).places.settle(fate)
         return
-    if error is not None and out_of_reach(error):  # the database is down: a line a minute
-        OUTAGE.failed(error)
-    else:
+    if error is None or not is_outage(error, OUTAGE):  # the database down: a line a minute
         log.error("error while handling an update", exc_info=error)
+    if isinstance(update, Update) and update.callback_query is not None:
+        try:  # the press's spinner stops (answered already: Telegram refuses, nothing lost)
+            await update.callback_query.answer()
+        except Exception:  # the network, or answered before
+            log.info("could not answer a press whose handling failed")
     if isinstance(update, Update) and chat is not None:
         texts = texts_for(language_of(update.effective_user.language_code
                                       if update.effective_user else None))
         try:
-            await say(context.application, chat.id, topic, texts("error"))
+            await say(context.bot, chat.id, topic, texts("error"))
         except Exception:  # the network; nothing more to do
             log.warning("could not tell the chat about the error")

@@ -1,7 +1,7 @@
 """Every use of PTB's JobQueue: the game services' scheduler port (one job per alarm kind, chat
-and topic, found by its name), what the bot says when an alarm rings (in the topic the alarm is
-for, through sending's guarded helpers: a chat that is gone or migrated is handled there), and
-the housekeeping jobs (heartbeat, forgetting old update ids, the answers' retention)."""
+and topic, found by its name), ringing an alarm (play decides what it does and shows it, through
+its outbox), and the housekeeping jobs (heartbeat, forgetting old update ids, the sweep for rounds
+whose alarm did not ring, the answers' retention)."""
 
 from __future__ import annotations
 
@@ -12,14 +12,10 @@ from pathlib import Path
 
 from telegram.ext import Job, JobQueue
 
-from bot.play.round.outcomes import Outcome
-from bot.play.round.status import STATUS
-from bot.play.scheduler import NEXT_DEAL, ROUND_END, WARNING, Alarm
+from bot.play.community.retention import EXPIRE_EVERY
+from bot.play.ports import Alarm
 from bot.runtime.health import HEARTBEAT_SECONDS, heartbeat_job
-from bot.store.retention import ANSWER_TEXTS_KEPT, EXPIRE_EVERY
-from bot.store.stores import Stores
 from bot.telegram.context import App, Context
-from bot.telegram.sending import publish
 
 log = logging.getLogger(__name__)
 # Telegram redelivers an unconfirmed update for up to 24 hours; ids are kept a while longer.
@@ -33,7 +29,7 @@ def job_name(kind: str, chat_id: int, topic: int = 0) -> str:
 
 
 class JobScheduler:
-    """The scheduler port (bot.play.scheduler) on the application's JobQueue."""
+    """The scheduler port (bot.play.ports) on the application's JobQueue."""
 
     def __init__(self, queue: JobQueue[Context] | None) -> None:
         assert queue is not None, "python-telegram-bot[job-queue] is not installed"
@@ -61,42 +57,24 @@ class JobScheduler:
 
 async def ring(context: Context) -> None:
     """An alarm rang: a round's time is up, a match deals, a round's end is near, or a deal's
-    status is due to be written; what the service says goes to the alarm's topic."""
+    status is due to be written; play says and shows what it does."""
     assert context.job is not None and isinstance(context.job.data, Alarm)
-    await ring_alarm(context.application, context.job.data)
+    await context.bot_data.services.alarms.ring(context.job.data)
 
 
-async def ring_alarm(application: App, alarm: Alarm) -> None:
-    """What an alarm says, shown in its topic."""
-    services = application.bot_data.services
-    outcome: Outcome | None = None
-    if alarm.kind == ROUND_END:
-        assert alarm.round_id is not None
-        outcome = await services.rounds.expire(alarm.round_id)
-    elif alarm.kind == NEXT_DEAL:
-        outcome = await services.matches.deal_next(alarm.chat_id, alarm.topic)
-    elif alarm.kind == WARNING:
-        assert alarm.round_id is not None
-        outcome = services.matches.warning(alarm.chat_id, alarm.round_id, alarm.topic)
-    elif alarm.kind == STATUS:
-        assert alarm.round_id is not None
-        outcome = services.rounds.status_due(alarm.round_id)
-    if outcome is not None:
-        await publish(application, alarm.chat_id, alarm.topic, outcome)
-
-
-def start_housekeeping(application: App, stores: Stores, heartbeat: Path) -> None:
-    """The heartbeat (the health check reads it) and the clean-up of old update ids, each run
-    first as soon as the JobQueue starts: a container's first health probe comes within
-    seconds, and a bot restarted every hour would otherwise never clean up."""
+def start_housekeeping(application: App, heartbeat: Path) -> None:
+    """The heartbeat (the health check reads it), the clean-up of old update ids, the sweep
+    for overdue rounds and the answers' retention, each run first as soon as the JobQueue
+    starts: a container's first health probe comes within seconds, and a bot restarted every
+    hour would otherwise never clean up."""
     queue = application.job_queue
     assert queue is not None
 
-    async def forget_handled_updates(_context: Context) -> None:
-        await stores.updates.forget_updates(time.time() - HANDLED_UPDATES_KEPT)
+    async def forget_handled_updates(context: Context) -> None:
+        await context.bot_data.services.once.forget_before(time.time() - HANDLED_UPDATES_KEPT)
 
-    async def expire_answers(_context: Context) -> None:  # the retention: bot/store/retention.py
-        await stores.rounds.expire_answers(time.time() - ANSWER_TEXTS_KEPT)
+    async def expire_answers(context: Context) -> None:
+        await context.bot_data.services.community.retention.expire()
 
     for callback, interval, name in ((heartbeat_job(heartbeat), HEARTBEAT_SECONDS, "heartbeat"),
                                      (forget_handled_updates, FORGET_EVERY, "forget-updates"),
@@ -108,9 +86,7 @@ def start_housekeeping(application: App, stores: Stores, heartbeat: Path) -> Non
 async def end_overdue(context: Context) -> None:
     """End the rounds whose time ran out without their alarm ringing (a stall past it, a
     job lost): an end is late by one sweep at most, never missed."""
-    for closed in await context.bot_data.services.rounds.overdue():
-        chat_id, topic = closed.round.place
-        await publish(context.application, chat_id, topic, closed)
+    await context.bot_data.services.alarms.sweep()
 
 
 def at_start() -> dict[str, object]:

@@ -16,9 +16,10 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
-from bot.play.arguments import SolveRequest, parse_solve
+from bot.play.chats.settings import Panel
+from bot.play.ports import PageLink
 from bot.play.round import outcomes
-from bot.play.settings import Panel
+from bot.telegram.grammar import SolveRequest, parse_solve
 from bot.text.i18n import Texts
 
 DATA_LIMIT = 64  # bytes of callback_data, Telegram's limit
@@ -29,7 +30,8 @@ PREVIOUS, NEXT = "◀", "▶"
 LABELS = {HINT: "button_hint", REVEAL: "button_reveal", AGAIN: "button_again",
           SAME: "button_same", SOLUTIONS: "button_solutions", PASS: "button_pass"}
 ROUND_DATA = re.compile(r"([hrnlsx]):([1-9][0-9]{0,17})(?::([0-9]{1,5}))?")
-SETTING_DATA = re.compile(r"g:(-?[1-9][0-9]{0,18}):([a-z_0-9]{1,24}):([a-z0-9]{1,8})")
+# a value is at most 8 letters, digits or "-" (a language tag: zh-Hant)
+SETTING_DATA = re.compile(r"g:(-?[1-9][0-9]{0,18}):([a-z_0-9]{1,24}):([A-Za-z0-9-]{1,8})")
 PAGE_DATA = re.compile(r"p:([0-9]{1,7}(?:,[0-9]{1,7}){0,5}):(-?[0-9]{1,10}):([0-9]{1,5})")
 
 
@@ -101,19 +103,11 @@ def _button(texts: Texts, action: str, round_id: int) -> InlineKeyboardButton:
     return InlineKeyboardButton(texts(LABELS[action]), callback_data=round_data(action, round_id))
 
 
-@dataclass(frozen=True)
-class MiniApp:
-    """The Mini App's button under a deal (bot.webapp): a web_app button opening `url` (a
-    private chat: Telegram allows them only there), or a link (a group: the bot's Direct Link
-    Mini App, the round in its start parameter)."""
-
-    url: str
-    web_app: bool
-
-
 def deal_keyboard(texts: Texts, round_id: int, actions: tuple[str, ...],
-                  mini_app: MiniApp | None = None) -> InlineKeyboardMarkup:
-    """Under a deal: its buttons (Hint, Reveal) in one row, and the Mini App's below."""
+                  mini_app: PageLink | None = None) -> InlineKeyboardMarkup:
+    """Under a deal: its buttons (Hint, Reveal) in one row, and its page's below (the Mini App:
+    a web_app button in a private chat, where Telegram allows them; a link in a group, the
+    bot's Direct Link Mini App with the round in its start parameter)."""
     rows = [[_button(texts, CODES[a], round_id) for a in actions]]
     if mini_app is not None:
         label = texts("button_tap")

@@ -2,9 +2,13 @@
 for a minute.
 
 A minute, because the answer is needed in bursts (a /reveal, a /hint and a /lang in quick
-succession cost one request; a /solve that reaches a live round asks once per chat) while a
-change should not take long to count: someone demoted keeps the power for at most a minute,
-someone who joins a chat is refused its live puzzles at most a minute late.
+succession cost one request; a /solve that reaches a live round asks once per chat; a page's
+answers) while a change should not take long to count: someone demoted keeps the power for at
+most a minute, someone who joins a chat is refused its live puzzles at most a minute late.
+
+One cache for every asker (handlers, buttons, the Mini App's page, through `belongs`), and one
+failure policy: what Telegram can't tell grants nothing — not an admin's power, not a live
+puzzle's solutions (counted as a member: refused), not an answer from a page (try again).
 """
 
 from __future__ import annotations
@@ -34,10 +38,11 @@ class ChatMembers:
         self.clock = clock
         self._known: dict[tuple[int, int], tuple[str, float]] = {}  # (chat, user): status, until
 
-    async def is_admin(self, bot: Bot, chat_id: int, user_id: int) -> bool:
+    async def is_admin(self, bot: Bot, chat_id: int, user_id: int, fresh: bool = False) -> bool:
         """Whether the user is the chat's creator or one of its admins (False if Telegram can't
-        tell: the safe answer, since it only withholds a power)."""
-        status = await self._status(bot, chat_id, user_id)
+        tell: the safe answer, since it only withholds a power); `fresh`: asked of Telegram
+        now, whatever is remembered."""
+        status = await self._status(bot, chat_id, user_id, fresh)
         return status is not None and status in ADMIN_STATUSES
 
     async def is_member(self, bot: Bot, chat_id: int, user_id: int) -> bool:
@@ -49,14 +54,23 @@ class ChatMembers:
         status = await self._status(bot, chat_id, user_id)
         return status is None or status not in OUT_STATUSES
 
-    async def _status(self, bot: Bot, chat_id: int, user_id: int) -> str | None:
+    async def belongs(self, bot: Bot, chat_id: int, user_id: int) -> bool | None:
+        """Whether the user is in the chat (None: Telegram can't tell now); a private chat's
+        only member is its user."""
+        if chat_id > 0:
+            return chat_id == user_id
+        status = await self._status(bot, chat_id, user_id)
+        return None if status is None else status not in OUT_STATUSES
+
+    async def _status(self, bot: Bot, chat_id: int, user_id: int,
+                      fresh: bool = False) -> str | None:
         now = self.clock()
         known = self._known.get((chat_id, user_id))
-        if known is not None and known[1] > now:
+        if known is not None and known[1] > now and not fresh:
             return known[0]
         try:
             member = await bot.get_chat_member(chat_id, user_id)
-        except TelegramError as error:  # not remembered: the next ask may get through
+        except (TelegramError, TimeoutError) as error:  # not remembered: the next may get through
             log.warning("getChatMember failed in chat %s: %s", chat_id, error)
             return None
         if len(self._known) > 10_000:

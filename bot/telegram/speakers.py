@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from telegram import Message, Update
 
-from bot.play.deals.solving import Asker
+from bot.play.chats.people import Chat, Player
 from bot.play.guards.permissions import AdminCheck, MemberCheck
-from bot.play.people import Chat, Player
+from bot.play.ports import Target
 from bot.play.services import Services
+from bot.play.solving.solving import Asker
 from bot.telegram.context import Context
 from bot.text.i18n import Texts
 
@@ -45,6 +46,20 @@ def thread(topic: int) -> int | None:
     return topic or None
 
 
+def target_of(update: Update, quote: bool = True) -> Target:
+    """Where what answers this update goes: its chat's topic, replying to its message."""
+    chat = chat_of(update)
+    message = update.effective_message
+    return Target(chat.id, chat.topic, message.message_id if message else None, quote)
+
+
+def press_target(update: Update) -> Target:
+    """Where what answers a button press goes: the chat sees what all must see (a deal, a
+    result, the deal rewritten); the presser's own words are the press's notice."""
+    chat = chat_of(update)
+    return Target(chat.id, chat.topic, public_only=True)
+
+
 def asker_of(update: Update) -> Asker:
     """Whose solver time a request spends: the user's, and the chat's."""
     return player_of(update).id, chat_of(update).id
@@ -59,16 +74,17 @@ def arguments(context: Context) -> str:
     return " ".join(context.args or [])
 
 
-def admin_check(update: Update, context: Context) -> AdminCheck:
-    """Asks Telegram (through a short cache) whether the speaker administers the chat. An
-    anonymous admin writes as the group itself, and is one."""
+def admin_check(update: Update, context: Context, fresh: bool = False) -> AdminCheck:
+    """Asks Telegram (through a short cache; `fresh`: past it, for a power that must not
+    outlive a demotion by a minute) whether the speaker administers the chat. An anonymous
+    admin writes as the group itself, and is one."""
     chat_id, user_id = chat_of(update).id, player_of(update).id
     message = update.effective_message
     anonymous = bool(message and message.sender_chat and message.sender_chat.id == chat_id)
     members = context.bot_data.members
 
     async def check() -> bool:
-        return anonymous or await members.is_admin(context.bot, chat_id, user_id)
+        return anonymous or await members.is_admin(context.bot, chat_id, user_id, fresh)
 
     return check
 

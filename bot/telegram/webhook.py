@@ -25,6 +25,7 @@ import signal
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from http import HTTPStatus
+from typing import Any
 
 import tornado.httpserver
 import tornado.netutil
@@ -38,7 +39,6 @@ from bot.runtime.health import LEADER, STANDBY
 from bot.telegram.app import ALLOWED_UPDATES
 from bot.telegram.lifecycle import stop_application
 from bot.telegram.startup import reach_telegram
-from bot.webapp.server import webapp_routes
 
 WEBHOOK_PATH = "telegram"  # never the token: paths end up in proxy logs
 LEADER_PATH = "leader"  # 200 on the leader taking updates, 503 elsewhere
@@ -93,10 +93,10 @@ class UpdateHandler(tornado.web.RequestHandler):
         self.body += chunk  # the server refuses a chunked body past MAX_BODY
 
     async def post(self) -> None:
-        leader = getattr(self.bot_application.bot_data, "leader", None)  # set in post_init
-        if leader is not None:  # a leader whose lease may have run out answers nothing
+        check = getattr(self.bot_application.bot_data, "lease_check", None)  # set in post_init
+        if check is not None:  # a leader whose lease may have run out answers nothing
             try:
-                leader.check()
+                check()
             except Exception:  # the lease ended (the process is on its way out)
                 raise tornado.web.HTTPError(HTTPStatus.SERVICE_UNAVAILABLE) from None
         try:
@@ -148,16 +148,21 @@ def _log_request(handler: tornado.web.RequestHandler) -> None:
             handler.request.path, handler.request.remote_ip)
 
 
+Routes = list[tuple[str, type[tornado.web.RequestHandler], dict[str, Any]]]
+
+
 def make_server(application: Application, secret: str,
-                taking: Callable[[], bool] = lambda: True) -> tornado.httpserver.HTTPServer:
-    """The HTTP server for /telegram, /leader, /metrics and the Mini App's page and API (add
-    sockets to start it); `taking` says whether this process takes updates now."""
+                taking: Callable[[], bool] = lambda: True,
+                more: Routes | None = None) -> tornado.httpserver.HTTPServer:
+    """The HTTP server for /telegram, /leader, /metrics and `more` (the Mini App's page and
+    API, which the composition root mounts here; add sockets to start it); `taking` says
+    whether this process takes updates now."""
     routes = tornado.web.Application(
         [(rf"/{WEBHOOK_PATH}", UpdateHandler,
           {"bot_application": application, "secret": secret, "taking": taking}),
          (rf"/{LEADER_PATH}", LeaderHandler, {"taking": taking}),
          (rf"/{METRICS_PATH}", MetricsHandler),
-         *webapp_routes(application)],
+         *(more or [])],
         log_function=_log_request)
     return tornado.httpserver.HTTPServer(
         routes, max_body_size=MAX_BODY, max_header_size=MAX_HEADERS, body_timeout=BODY_SECONDS,
@@ -165,7 +170,7 @@ def make_server(application: Application, secret: str,
 
 
 async def serve(application: Application, config: Config, secret: str,
-                stop: asyncio.Event) -> None:
+                stop: asyncio.Event, more: Routes | None = None) -> None:
     """What run_webhook does, with this server: listen (answering 503 while post_init waits
     for the lead and resumes), register the webhook, handle updates until `stop` is set, then
     shut down in order (post_shutdown closes storage and the pool). The Bot API is reached first
@@ -175,7 +180,7 @@ async def serve(application: Application, config: Config, secret: str,
         return
     taking = asyncio.Event()
     application.bot_data.stop = stop.set  # how a leader that lost its lock stops
-    server = make_server(application, secret, taking.is_set)
+    server = make_server(application, secret, taking.is_set, more)
     server.add_sockets(tornado.netutil.bind_sockets(config.webhook_port, config.webhook_listen))
     log.info("webhook server on %s:%d/%s", config.webhook_listen, config.webhook_port,
              WEBHOOK_PATH)
@@ -211,8 +216,9 @@ async def unless_stopped(work: Awaitable[None], stop: asyncio.Event) -> bool:
     return True
 
 
-def run(application: Application, config: Config) -> None:
-    """Webhook mode until SIGINT or SIGTERM (`config.webhook_secret` set: see `new_secret`)."""
+def run(application: Application, config: Config, more: Routes | None = None) -> None:
+    """Webhook mode until SIGINT or SIGTERM (`config.webhook_secret` set: see `new_secret`);
+    `more` routes beside the webhook's (the Mini App's)."""
     secret = config.webhook_secret
     if not secret:
         raise ValueError("webhook mode needs a secret")
@@ -222,6 +228,6 @@ def run(application: Application, config: Config) -> None:
         loop = asyncio.get_running_loop()
         for stop_signal in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(stop_signal, stop.set)
-        await serve(application, config, secret, stop)
+        await serve(application, config, secret, stop, more)
 
     asyncio.run(main())

@@ -13,6 +13,7 @@ from html.parser import HTMLParser
 
 ALLOWED = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "span", "tg-spoiler", "a",
            "code", "pre", "blockquote", "tg-emoji"}
+# Telegram's four named entities (bot.text.markup reads them back too)
 ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
 # an "&" must start one of the named entities above or a numeric one
 _BAD_AMPERSAND = re.compile(r"&(?!(?:lt|gt|amp|quot|#[0-9]+|#[xX][0-9a-fA-F]+);)")

@@ -1,76 +1,76 @@
-"""The bot's words in English and Simplified Chinese, read from the catalogs in bot/text/locales/.
+"""The bot's words in six languages, from the gettext catalogs in bot/text/locales/ (catalogs.py).
 
-Messages are data, one JSON file per language with the same keys and {fields}; code asks for
-a key and fills the fields with values that are already HTML-safe (see bot.text.markup). Two things
-the catalogs say for themselves, so that code never words a count or a chat:
-- a count's noun: `{wins:wins}` in a message picks `wins_one` or `wins_other` by the
-  language's plural rule (English: one for 1; Chinese has no plural, only `_other`), and
-  `{seconds:duration}` says a length of time. Negative whole numbers are shown with "−".
-- a private chat: `key_private`, where a language has it, replaces `key` in private chats.
+Code asks for a message by key and fills its fields with values that are already HTML-safe (see
+bot.text.markup). What CLDR knows comes from Babel, so that code never words a count, a number or
+a length of time, and no catalog hard-codes a rule:
+- a count's noun: `{wins:wins}` picks the form of the gettext plural wins_one/wins_other for the
+  language's CLDR category (Russian: one, few, many, other; Chinese: other only);
+- `{seconds:duration}` says a length of time ("90 seconds", "5 minutes") with CLDR's unit words,
+  `{n:seconds}` and `{n:minutes}` a number of them;
+- a number is grouped, and a decimal written, as the language does ("1 000 000", "7,9"),
+  negative ones with "−";
+- `{languages}` (filled in by itself) lists every language's own name and its /lang tag.
+A message may be worded apart for private chats: `key_private`, where a language has it, replaces
+`key` there.
 """
 
 from __future__ import annotations
 
-import json
-import re
 import string
-from collections.abc import Callable
+from datetime import timedelta
+from decimal import Decimal
 from functools import cache
-from importlib import resources
-from typing import Any
+from typing import Any, Literal
+
+from babel.dates import format_timedelta
+from babel.numbers import format_decimal
 
 from bot.text import markup
+from bot.text.catalogs import PRIVATE, Catalog, read_catalog
+from bot.text.languages import (
+    DEFAULT_LANGUAGE,
+    LANGUAGES,
+    language_of,
+    locale_of,
+    own_name,
+    parse_language,
+    plural_categories,
+    plural_category,
+)
 
-LANGUAGES = ("en", "zh")
-DEFAULT_LANGUAGE = "en"
-PRIVATE = "_private"  # the suffix of a message's private-chat wording
-PLURAL_RULES: dict[str, Callable[[int], str]] = {
-    "en": lambda n: "one" if n == 1 else "other",
-    "zh": lambda n: "other",
-}
-PLURAL_FORMS = {"en": ("one", "other"), "zh": ("other",)}  # the forms each rule gives
-LANGUAGE_WORDS = {"english": "en", "中文": "zh", "chinese": "zh", "汉语": "zh", "简体中文": "zh"}
-LANGUAGE_TAG = re.compile(r"([a-z]{2,3})(?:-[a-z0-9]{1,8})*")  # BCP 47, as far as /lang needs
+__all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "PRIVATE", "Texts", "catalog", "language_of",
+           "parse_language", "texts_for"]
+
 MINUTES_FROM = 120  # a length of time from 2 minutes on, in whole minutes, is said in minutes
+NEVER = 10 ** 12  # a threshold no length reaches: format_timedelta keeps the unit asked for
+AMBIENT = "languages"  # the field a message may use without the code passing it
+NUMBER = (int, float, Decimal)
+# format specs for a number of CLDR's units ("{seconds:seconds}": "60 seconds", "60 секунд")
+UNITS: dict[str, Literal["second", "minute"]] = {"seconds": "second", "minutes": "minute"}
 
 
 @cache
+def _catalog(language: str) -> Catalog:
+    return read_catalog(language)
+
+
 def catalog(language: str) -> dict[str, str]:
-    """Every message of one language, by key: `<language>.json` and the catalogs of single
-    features beside it (`<language>.<feature>.json`), which may not reuse one another's keys."""
-    folder = resources.files("bot.text") / "locales"
-    sources = sorted((entry for entry in folder.iterdir()
-                      if entry.name == f"{language}.json"
-                      or (entry.name.startswith(f"{language}.") and entry.name.endswith(".json"))),
-                     key=lambda entry: entry.name)
-    messages: dict[str, str] = {}
-    for source in sources:
-        part = json.loads(source.read_text(encoding="utf-8"))
-        twice = messages.keys() & part.keys()
-        if twice:
-            raise ValueError(f"{source.name} repeats keys: {sorted(twice)}")
-        messages.update(part)
+    """Every message the language speaks, by key, English standing in for any it lacks: each
+    plural form as `<noun>_<category>` (points_one, points_few, ...) and `lang_name`, the
+    language's own name from CLDR."""
+    english, own = _catalog(DEFAULT_LANGUAGE), _catalog(language)
+    messages = {**english.messages, **own.messages, "lang_name": own_name(language)}
+    for noun in english.plurals.keys() | own.plurals.keys():
+        speaker = own if noun in own.plurals else english
+        messages.update(zip((f"{noun}_{category}" for category in
+                             plural_categories(speaker.language)), speaker.plurals[noun],
+                            strict=False))
     return messages
 
 
-def language_of(code: str | None) -> str:
-    """The bot's language for a Telegram language code: Chinese for zh-*, English otherwise."""
-    return "zh" if code and code.lower().startswith("zh") else DEFAULT_LANGUAGE
-
-
-def parse_language(text: str) -> str | None:
-    """The language a /lang argument names: en, zh, and tags like zh-CN, zh_CN, zh-Hans, en-US
-    in any case, or the language's name; None for anything else."""
-    word = text.strip().lower().replace("_", "-")
-    if word in LANGUAGE_WORDS:
-        return LANGUAGE_WORDS[word]
-    tag = LANGUAGE_TAG.fullmatch(word)
-    return tag.group(1) if tag and tag.group(1) in LANGUAGES else None
-
-
 class MessageFormatter(string.Formatter):
-    """str.format with two more format specs: a plural noun (a word of two letters or more, as
-    in `{n:points}`) and `duration`; whole numbers keep their sign as "−"."""
+    """str.format with a few more format specs: a plural noun (`{n:points}`), `duration`,
+    `seconds` and `minutes`; numbers as the language writes them."""
 
     def __init__(self, texts: Texts) -> None:
         self.texts = texts
@@ -78,10 +78,12 @@ class MessageFormatter(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> str:
         if format_spec == "duration":
             return self.texts.duration(value)
-        if len(format_spec) > 1 and format_spec.replace("_", "").isalpha():
+        if format_spec in UNITS:
+            return self.texts.unit(value, UNITS[format_spec])
+        if format_spec.replace("_", "").isalpha():
             return self.texts.plural(format_spec, value)
-        if isinstance(value, int) and not isinstance(value, bool) and not format_spec:
-            return markup.signed(value)
+        if isinstance(value, NUMBER) and not isinstance(value, bool) and not format_spec:
+            return self.texts.number(value)
         return super().format_field(value, format_spec)
 
 
@@ -90,26 +92,47 @@ class Texts:
     filled-in HTML."""
 
     def __init__(self, language: str, private: bool = False) -> None:
-        self.language = language if language in LANGUAGES else DEFAULT_LANGUAGE
+        self.language = language if language in LANGUAGES else language_of(language)
         self.private = private
+        self.locale = locale_of(self.language)
         self.messages = catalog(self.language)
+        self._own = _catalog(self.language)
         self._formatter = MessageFormatter(self)
 
     def __call__(self, key: str, **params: object) -> str:
         message = self.messages.get(key + PRIVATE) if self.private else None
-        return markup.clip(self._formatter.format(message or self.messages[key], **params))
+        message = message or self.messages[key]
+        if AMBIENT not in params and "{" + AMBIENT in message:
+            params[AMBIENT] = self.languages()
+        return markup.clip(self._formatter.format(message, **params))
 
-    def plural(self, noun: str, count: int, **params: object) -> str:
-        """"1 win", "3 wins": the noun's form for this count (`noun_one`, `noun_other`)."""
-        form = PLURAL_RULES[self.language](count)
-        return self(f"{noun}_{form}", count=count, **params)
+    def plural(self, noun: str, count: object, **params: object) -> str:
+        """"1 win", "3 wins"; "1 победа", "3 победы", "5 побед": the noun's form for the
+        count's CLDR category (a count may come as the text of a number)."""
+        count = count if isinstance(count, NUMBER) else Decimal(str(count))
+        speaker = self._own if noun in self._own.plurals else _catalog(DEFAULT_LANGUAGE)
+        category = plural_category(speaker.language, count)
+        forms = dict(zip(plural_categories(speaker.language), speaker.plurals[noun],
+                         strict=True))
+        message = forms.get(category) or forms["other"]
+        return self._formatter.format(message, count=count, **params)
+
+    def number(self, value: float | Decimal) -> str:
+        """A number as the language writes it: grouped ("1,000,000", "1 000 000"), with its
+        decimal sign, negative with "−"."""
+        return markup.signed(format_decimal(value, locale=self.locale))
+
+    def unit(self, count: float, unit: Literal["second", "minute"]) -> str:
+        """A number of seconds or minutes in CLDR's words: "90 seconds", "5 минут"."""
+        return format_timedelta(timedelta(**{f"{unit}s": round(count)}), threshold=NEVER,
+                                granularity=unit, format="long", locale=self.locale)
 
     def duration(self, seconds: float) -> str:
         """A length of time: "1 second", "90 seconds", "5 minutes"."""
         whole = round(seconds)
         if whole >= MINUTES_FROM and whole % 60 == 0:
-            return self.plural("minutes", whole // 60)
-        return self.plural("seconds", whole)
+            return self.unit(whole // 60, "minute")
+        return self.unit(whole, "second")
 
     def count(self, count: int, shown: int | None = None) -> str:
         """"N distinct solutions" (", M shown" when fewer are listed)."""
@@ -124,18 +147,28 @@ class Texts:
         return self("list_comma").join(items[:-1]) + self(last) + items[-1]
 
     def seconds(self, seconds: float) -> str:
-        """A time taken, to a tenth of a second: "7.9 s"."""
-        return self("seconds", seconds=f"{seconds:.1f}")
+        """A time taken, to a tenth of a second: "7.9 s", "7,9 с"."""
+        return self("seconds", seconds=format_decimal(round(seconds, 1), format="#,##0.0",
+                                                      locale=self.locale))
 
     def game(self, game: str) -> str:
         return self(f"game_{game}")
 
+    def languages(self) -> str:
+        """Every language the bot speaks, by its own name, with the /lang that chooses it."""
+        return self.listing([self("lang_option", name=own_name(language), tag=language)
+                             for language in LANGUAGES], "list_or")
 
-TEXTS = {(language, private): Texts(language, private)
-         for language in LANGUAGES for private in (False, True)}
+
+@cache
+def _texts(language: str, private: bool) -> Texts:
+    """Built the first time a language is asked for: the solver's worker processes import this
+    module with the games' code and never read a catalog."""
+    return Texts(language, private)
 
 
 def texts_for(language: str | None, private: bool = False) -> Texts:
-    """The messages of a language (the default one when it is unknown), for a private chat or
-    a group."""
-    return TEXTS.get((language or DEFAULT_LANGUAGE, private), TEXTS[DEFAULT_LANGUAGE, private])
+    """The messages of a language (the nearest one to a tag it does not know, else the default
+    one), for a private chat or a group."""
+    known = language if language in LANGUAGES else language_of(language)
+    return _texts(known, private)

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 from html import escape
 
+from bot.text.html_text import ENTITIES
 from solver import prettify
 
 LIMIT = 4096
@@ -18,7 +19,6 @@ DICE = "⚀⚁⚂⚃⚄⚅"
 MORE = "…"  # ends a clipped message, on a line of its own
 # a tag, an entity, or a run of text (our HTML: every user text escaped, tags well nested)
 HTML_TOKEN = re.compile(r"<[^>]*>|&#?\w+;|[^<&]+|[<&]")
-ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
 
 __all__ = ["clip", "code", "dice", "escape", "expression", "name", "numbers", "preformatted",
            "signed", "value", "visible_length"]

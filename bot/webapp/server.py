@@ -1,35 +1,40 @@
 """The Mini App's HTTP side: the page, and a small JSON API it calls with Telegram's signed
 `initData` — `POST /webapp/api/round` (the round to show) and `POST /webapp/api/answer` (the
-steps tapped). Mounted beside /telegram by the webhook's server (`webapp_routes`), or served by
-its own small server when the bot polls (`open_face`, from bot.telegram.lifecycle).
+answer made there). Mounted beside /telegram by the webhook's server (`webapp_routes`), or served
+by its own small server when the bot polls (`serve`); the composition root (bot.wiring) does
+either.
 
-This is a face of its own beside bot.telegram: it turns a request into the play services'
-`Chat` and `Player` and calls the same service a typed answer reaches
-(`services.answers.answer(..., explicit=True)`: the same first-correct race in the database, the
-same live-round and early-end rules). It imports bot.telegram.sending for one thing, to show a
-win in the group by the one send path (`publish`), and registers there the Mini App's button
-under a deal (`sending.open_with`); python-telegram-bot itself it never imports.
+This is a face of its own beside bot.telegram, and knows nothing of it nor of any game: play
+describes each round's page (bot.play.round.page: tiles and a target, or a table of rolls; an
+answer made by combining tiles or by typing a number; the words), the page draws it, and what
+it sends back is turned into the text a typed answer would be and judged by the same service
+(`rounds.answer(..., explicit=True)`: the same first-correct race in the database, the same
+live-round and early-end rules), with a target that shows the chat only what the whole chat must
+see (a result, the deal rewritten); the rest is the page's verdict, in the bot's words. What it
+needs of the bot (whether this process leads, whether a user is in a group, the fair lane) it is
+handed.
 
-Who may answer is only what Telegram signed (bot.webapp.init_data): the user, the time the page
-was opened (`auth_date`, not before the round began) and, from a group's Direct Link, the start
-parameter naming the chat, topic and round (`<chat>_<topic>_<round>`); a page opened from a
-private chat's web_app button has no start parameter, and may only answer that chat's round.
-Whatever does not check gets 403 and changes nothing.
+Who may see or answer a round is only what Telegram signed (bot.webapp.init_data): the user, the
+time the page was opened (`auth_date`, not before the round began) and, from a group's Direct
+Link, the start parameter naming the chat, topic and round (`<chat>_<topic>_<round>`). A private
+chat's round is its own person's alone, whatever a start parameter names (a start parameter is
+whatever the link said); a group's round is shown and answered only for its members. Whatever
+does not check gets its refusal and changes nothing. Every response carries a
+Content-Security-Policy that lets only Telegram's web clients frame the page, and a charset.
 
-One user's submissions are served one at a time: each goes through the application's update
-processor (bot.telegram.fairness, as a "submission" of that user: the same fair lane as their
-typed answers), and inside it waits for that user's own lock, so a second tap-submit waits for
-the first one's verdict, as typed answers of one user never overtake each other.
+One user's submissions are served one at a time: each goes through the bot's fair lane (as a
+"submission" of that user, beside their typed answers), and inside it waits for that user's own
+lock, so a second submission waits for the first one's verdict, as typed answers of one user
+never overtake each other.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import math
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
@@ -40,17 +45,17 @@ import tornado.httpserver
 import tornado.netutil
 import tornado.web
 
-from bot.play.people import Chat, Player
+from bot.play.chats.people import Player
+from bot.play.ports import PageLink, Round, Target
 from bot.play.round.outcomes import Closed, Edited, Marked, Outcome, Said
-from bot.runtime.health import LEADER
-from bot.store.records import Round
-from bot.telegram import keyboards, sending
-from bot.telegram.context import App
+from bot.play.round.page import Combine, Form, Guess, Page, Tiles, describe, form_of, word
+from bot.play.services import Services
+from bot.runtime.locks import KeyedLocks
 from bot.text.html_text import visible_text
-from bot.text.i18n import language_of
+from bot.text.i18n import language_of, texts_for
 from bot.webapp.init_data import Signed, Unsigned, verify
 from bot.webapp.settings import WebappSettings, read_settings
-from bot.webapp.steps import StepError, read_steps, rebuild
+from bot.webapp.steps import NotWhole, StepError, chosen, read_guess, read_steps, rebuild
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
@@ -59,9 +64,15 @@ MAX_BODY = 16 << 10  # bytes: initData and a few steps (the webhook's bound is 1
 MAX_HEADERS = 16 << 10
 BODY_SECONDS = 30.0
 IDLE_SECONDS = 120.0
-TAPPABLE = frozenset({"24"})  # the games a round of is answered by combining all the tiles
-MEMBER_SECONDS = 600.0  # a member's right to answer in a group, asked of Telegram this often
-GONE = ("left", "kicked")  # getChatMember's word for one who is not in the group
+LANGUAGE_HINT = 35  # characters of the language an unsigned request asks its refusal in
+# Telegram's web clients (web.telegram.org/a, /k) frame a Mini App; its phone and desktop apps
+# open it in a web view of their own, where no frame-ancestors applies. Telegram's page script
+# (loaded inside Telegram only) gives the web clients' styles through a <style> it fills.
+CSP = "; ".join((
+    "default-src 'none'", "script-src 'self' https://telegram.org",
+    "style-src 'self' 'unsafe-inline'", "connect-src 'self'", "base-uri 'none'",
+    "form-action 'none'", "frame-ancestors https://web.telegram.org https://*.web.telegram.org"))
+TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}  # the page's files
 TICKET = re.compile(r"(-?[1-9][0-9]{0,15})_([0-9]{1,12})_([1-9][0-9]{0,17})")
 
 
@@ -94,181 +105,170 @@ def page_url(base: str, ticket: Ticket) -> str:
 
 
 def opener(settings: WebappSettings, bot_username: str | None
-           ) -> Callable[[Round], keyboards.MiniApp | None]:
-    """The Mini App's button under a deal: in a private chat a web_app button (the page with the
-    round in its URL), in a group the Direct Link (https://t.me/<bot>/<short name>?startapp=...,
-    Telegram signs the start parameter); none where the game is not played by tapping, or in a
-    group when no short name is set."""
-    def button(round_: Round) -> keyboards.MiniApp | None:
-        if round_.game not in TAPPABLE:
-            return None
+           ) -> Callable[[Round], PageLink | None]:
+    """The Mini App's button under a deal of every game: in a private chat a web_app button (the
+    page with the round in its URL), in a group the Direct Link (https://t.me/<bot>/<short
+    name>?startapp=..., Telegram signs the start parameter); none in a group when no short name
+    is set."""
+    def button(round_: Round) -> PageLink | None:
         ticket = ticket_of(round_)
         if round_.chat_id > 0:  # Telegram gives private chats the user's id
-            return keyboards.MiniApp(page_url(settings.url, ticket), web_app=True)
+            return PageLink(page_url(settings.url, ticket), web_app=True)
         if settings.short_name is None or not bot_username:
             return None
-        return keyboards.MiniApp(f"https://t.me/{quote(bot_username)}/"
-                                 f"{quote(settings.short_name)}?startapp={ticket.text}",
-                                 web_app=False)
+        return PageLink(f"https://t.me/{quote(bot_username)}/{quote(settings.short_name)}"
+                        f"?startapp={ticket.text}", web_app=False)
     return button
 
 
 class Refusal(Exception):
-    """A request refused: its status, and what the page is told."""
+    """A request refused: its status, why (for the log), and the page's word for it."""
 
-    def __init__(self, status: int, why: str) -> None:
+    def __init__(self, status: int, why: str, said: str = "forbidden") -> None:
         super().__init__(why)
         self.status = status
         self.why = why
+        self.said = said
 
 
-@dataclass(frozen=True)
-class Submission:
-    """A submission as the update processor sees it: whose it is (bot.telegram.fairness reads
-    `effective_user.id`)."""
-
-    effective_user: Any
+Belongs = Callable[[int, int], Awaitable[bool | None]]
+"""Whether a user is in a group (None: Telegram can't tell now)."""
+Submit = Callable[[int, Coroutine[None, None, None]], Awaitable[None]]
+"""Run a user's submission through the bot's fair lane (dropped past its bound)."""
 
 
 class Face:
-    """The Mini App of one application: checks initData against its token, judges by its
-    services, publishes by its bot."""
+    """The Mini App of one bot: checks initData against its token, judges by its services."""
 
-    def __init__(self, application: App, clock: Callable[[], float] | None = None) -> None:
-        self.application = application
+    def __init__(self, services: Callable[[], Services], token: str,
+                 leading: Callable[[], bool], belongs: Belongs, submit: Submit,
+                 clock: Callable[[], float] | None = None) -> None:
+        self.services = services
+        self.token = token
+        self.leading = leading
+        self.belongs = belongs
+        self.submit = submit
         self.clock = clock
-        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}  # user -> lock, users waiting
-        self._chats: dict[int, tuple[str, str | None]] = {}  # chat -> its type and title
-        self._members: dict[tuple[int, int], float] = {}  # (chat, user) -> seen a member at
+        self._turns = KeyedLocks()  # one submission of a user at a time
 
     def now(self) -> float:
         if self.clock is not None:
             return self.clock()
-        return self.application.bot_data.services.table.clock()
+        return self.services().table.clock()
 
     def admit(self, body: dict[str, Any]) -> tuple[Signed, Ticket, Round]:
         """The signed user, and the open round the request may act on; else Refusal."""
-        if self.application.bot_data.role != LEADER:  # a standby, or still starting
-            raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "not ready")
+        if not self.leading():  # a standby, or still starting
+            raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "not ready", "try_again")
         try:
-            signed = verify(body.get("init_data"), self.application.bot.token, self.now())
+            signed = verify(body.get("init_data"), self.token, self.now())
         except Unsigned as error:
             raise Refusal(HTTPStatus.FORBIDDEN, str(error)) from None
         ticket = read_ticket(body.get("round"))
         if ticket is None:
             raise Refusal(HTTPStatus.BAD_REQUEST, "no round")
+        if ticket.chat_id > 0 and ticket.chat_id != signed.user_id:  # Telegram gives private
+            raise Refusal(HTTPStatus.FORBIDDEN, "another person's private chat")  # chats their id
         if signed.start_param is not None:
             if signed.start_param != ticket.text:
                 raise Refusal(HTTPStatus.FORBIDDEN, "the link was for another round")
         elif (ticket.chat_id, ticket.topic) != (signed.user_id, 0):
             raise Refusal(HTTPStatus.FORBIDDEN, "a private chat's page answers only there")
-        opened = self.application.bot_data.services.table.of(ticket.chat_id, ticket.topic)
-        if opened is None or opened.id != ticket.round_id:
-            raise Refusal(HTTPStatus.GONE, "over")
-        if signed.auth_date < math.floor(opened.record.started_at):
+        record = self.services().rounds.open_round(ticket.chat_id, ticket.topic)
+        if record is None or record.id != ticket.round_id:
+            raise Refusal(HTTPStatus.GONE, "over", "over")
+        if signed.auth_date < math.floor(record.started_at):
             raise Refusal(HTTPStatus.FORBIDDEN, "opened before the round began")
-        return signed, ticket, opened.record
+        return signed, ticket, record
 
-    def show(self, body: dict[str, Any]) -> dict[str, Any]:
-        """The round for the page: its numbers, target and time left, in the user's words."""
-        signed, _ticket, record = self.admit(body)
-        if record.game not in TAPPABLE:
-            raise Refusal(HTTPStatus.GONE, "not tappable")
-        return {"numbers": list(record.hand), "target": record.target,
-                "seconds_left": max(0.0, record.deadline - self.now()),
-                "language": language_of(signed.language_code), "name": signed.first_name}
+    async def show(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The round's page as play describes it, in the user's words: only for one who may
+        answer it (a group's member; a private chat's own person)."""
+        signed, ticket, record = self.admit(body)
+        await self._member(ticket.chat_id, signed.user_id)
+        page = describe(record, texts_for(language_of(signed.language_code)), self.now())
+        return {**page_json(page), "name": signed.first_name}
 
     async def answer(self, body: dict[str, Any]) -> dict[str, Any]:
-        """Judge the steps as the answer they make, one submission of a user at a time."""
+        """Judge the answer made on the page as the typed answer it makes, one submission of a
+        user at a time."""
         signed, ticket, record = self.admit(body)
-        try:
-            tile = rebuild(record.hand, read_steps(body.get("steps")))
-        except StepError as error:
-            raise Refusal(HTTPStatus.BAD_REQUEST, str(error)) from None
         await self._member(ticket.chat_id, signed.user_id)
+        text = answer_text(form_of(record), record.hand, body)
         judged: list[dict[str, Any]] = []
 
         async def judge() -> None:
-            async with self._turn(signed.user_id):
-                judged.append(await self._judge(signed, ticket, tile.text))
+            async with self._turns.held(signed.user_id):
+                judged.append(await self._judge(signed, ticket, text))
 
-        processor = self.application.update_processor
-        await processor.process_update(Submission(_User(signed.user_id)), judge())
-        if not judged:  # the user's burst was past the processor's bound: dropped
-            raise Refusal(HTTPStatus.TOO_MANY_REQUESTS, "slow down")
+        await self.submit(signed.user_id, judge())
+        if not judged:  # the user's burst was past the lane's bound: dropped
+            raise Refusal(HTTPStatus.TOO_MANY_REQUESTS, "slow down", "held")
         return judged[0]
 
+    def refusal_language(self, body: dict[str, Any]) -> str:
+        """The language a refusal is said in: the signed user's, else the one the page asks
+        for (it only chooses words), else English."""
+        try:
+            return language_of(verify(body.get("init_data"), self.token, self.now())
+                               .language_code)
+        except Unsigned:
+            hint = body.get("language")
+            return language_of(hint[:LANGUAGE_HINT] if isinstance(hint, str) else None)
+
     async def _judge(self, signed: Signed, ticket: Ticket, expression: str) -> dict[str, Any]:
-        services = self.application.bot_data.services
-        chat = await self._chat(ticket)
+        services = self.services()
+        chat = services.people.chat_of(ticket.chat_id, ticket.topic)
         player = Player(signed.user_id, signed.first_name, signed.username,
                         signed.language_code)
-        outcome = await services.answers.answer(chat, player, expression, explicit=True)
-        if isinstance(outcome, Closed | Edited):  # shown in the group as a typed answer is
-            await sending.publish(self.application, ticket.chat_id, ticket.topic, outcome)
+        outcome = await services.rounds.answer(
+            chat, player, expression, explicit=True,
+            target=Target(ticket.chat_id, ticket.topic, public_only=True))
         return verdict(outcome, expression)
 
     async def _member(self, chat_id: int, user_id: int) -> None:
         """Refusal unless the user is in the group (a start parameter names any chat: a link
-        to another group's round must not let a stranger answer there), asked of Telegram at
-        most every MEMBER_SECONDS; a private chat is the user's own."""
-        if chat_id == user_id:
+        to another group's round must not show or let a stranger answer there); what Telegram
+        can't tell grants nothing (try again). A private chat is never asked about: `admit`
+        let in only its own person."""
+        if chat_id > 0:
             return
-        now = self.now()
-        if now - self._members.get((chat_id, user_id), -MEMBER_SECONDS) < MEMBER_SECONDS:
-            return
-        try:
-            member = await self.application.bot.get_chat_member(chat_id, user_id)
-        except Exception as error:  # the network, or a chat gone: not now
-            log.info("could not ask Telegram about member %s of %s: %s", user_id, chat_id, error)
-            raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "try again") from None
-        if str(member.status) in GONE or getattr(member, "is_member", True) is False:
-            raise Refusal(HTTPStatus.FORBIDDEN, "not a member of the group")
-        if len(self._members) > 10_000:
-            self._members.clear()
-        self._members[(chat_id, user_id)] = now
-
-    async def _chat(self, ticket: Ticket) -> Chat:
-        """The chat as the services know it (its kind and title, asked of Telegram once)."""
-        known = self._chats.get(ticket.chat_id)
-        if known is None:
-            try:
-                found = await self.application.bot.get_chat(ticket.chat_id)
-                known = (str(found.type), found.title)
-            except Exception as error:  # judged all the same; the title is not needed
-                log.info("could not ask Telegram about chat %s: %s", ticket.chat_id, error)
-                known = ("private" if ticket.chat_id > 0 else "group", None)
-            self._chats[ticket.chat_id] = known
-        return Chat(ticket.chat_id, known[0], known[1], ticket.topic)
-
-    def _turn(self, user_id: int) -> _Turn:
-        return _Turn(self._locks, user_id)
+        belongs = await self.belongs(chat_id, user_id)
+        if belongs is None:
+            raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "try again", "try_again")
+        if not belongs:
+            raise Refusal(HTTPStatus.FORBIDDEN, "not a member of the group", "not_member")
 
 
-@dataclass(frozen=True)
-class _User:
-    id: int
+def answer_text(form: Form, hand: tuple, body: dict[str, Any]) -> str:
+    """What the page sent as the text a typed answer would be: the expression of the tile the
+    steps leave (every tile used) or the page chose (any tile), or the number guessed;
+    Refusal (400) when it is none."""
+    try:
+        if isinstance(form, Guess):
+            return read_guess(body.get("guess"))
+        steps = read_steps(body.get("steps"))
+        tile = rebuild(hand, steps, form.whole) if form.every else \
+            chosen(hand, steps, body.get("tile"), form.whole)
+    except NotWhole as error:
+        raise Refusal(HTTPStatus.BAD_REQUEST, str(error), "not_whole") from None
+    except StepError as error:
+        raise Refusal(HTTPStatus.BAD_REQUEST, str(error), "unreadable") from None
+    return tile.text
 
 
-class _Turn:
-    """A user's lock, held while one of their submissions is judged; forgotten when nobody of
-    theirs waits (so the table holds only users with a submission in flight)."""
-
-    def __init__(self, locks: dict[int, tuple[asyncio.Lock, int]], user_id: int) -> None:
-        self.locks, self.user_id = locks, user_id
-
-    async def __aenter__(self) -> None:
-        lock, users = self.locks.get(self.user_id, (asyncio.Lock(), 0))
-        self.locks[self.user_id] = (lock, users + 1)
-        await lock.acquire()
-
-    async def __aexit__(self, *_exc: object) -> None:
-        lock, users = self.locks[self.user_id]
-        lock.release()
-        if users <= 1:
-            del self.locks[self.user_id]
-        else:
-            self.locks[self.user_id] = (lock, users - 1)
+def page_json(page: Page) -> dict[str, Any]:
+    """Play's page description as the page reads it."""
+    puzzle, form = page.puzzle, page.form
+    shown: dict[str, Any] = {"tiles": list(puzzle.numbers), "target": puzzle.target} \
+        if isinstance(puzzle, Tiles) else \
+        {"heads": list(puzzle.heads), "dice": [list(roll) for roll in puzzle.dice],
+         "scores": [list(row) for row in puzzle.scores]}
+    answer: dict[str, Any] = {"kind": "combine", "every": form.every, "whole": form.whole} \
+        if isinstance(form, Combine) else \
+        {"kind": "guess", "low": form.low, "high": form.high, "guesses": form.guesses}
+    return {"title": page.title, "language": page.language, "seconds_left": page.seconds_left,
+            "puzzle": shown, "answer": answer, "words": dict(page.words)}
 
 
 def verdict(outcome: Outcome | None, expression: str) -> dict[str, Any]:
@@ -292,9 +292,13 @@ def verdict(outcome: Outcome | None, expression: str) -> dict[str, Any]:
 class ApiHandler(tornado.web.RequestHandler):
     """POST a JSON object of at most MAX_BODY bytes (its announced size checked before a byte
     of it is read, as the webhook does; a chunked body is cut by the server past MAX_BODY); the
-    answer is JSON; a refusal is its status with {"error": why}."""
+    answer is JSON; a refusal is its status with {"error": why, "said": the page's words for
+    it, "language": theirs}."""
 
     SUPPORTED_METHODS = ("POST",)
+
+    def set_default_headers(self) -> None:
+        secure(self)
 
     def initialize(self, face: Face,
                    act: Callable[[Face, dict[str, Any]], Awaitable[dict[str, Any]]]) -> None:
@@ -327,36 +331,54 @@ class ApiHandler(tornado.web.RequestHandler):
         except Refusal as refusal:
             if refusal.status == HTTPStatus.FORBIDDEN:
                 log.info("webapp refused %s: %s", self.request.path, refusal.why)
-            self._refuse(refusal.status, refusal.why)
+            language = self.face.refusal_language(body)
+            self._refuse(refusal.status, refusal.why, word(texts_for(language), refusal.said),
+                         language)
 
-    def _refuse(self, status: int, why: str) -> None:
+    def _refuse(self, status: int, why: str, said: str = "", language: str = "") -> None:
+        """The refusal, and the page's words for it in the asker's language."""
         self.set_status(status)
-        self.finish({"error": why})
+        self.finish({"error": why, "said": said, "language": language} if said else
+                    {"error": why})
 
     def write_error(self, status_code: int, **kwargs: object) -> None:
         self.finish({"error": HTTPStatus(status_code).phrase})
 
 
 async def _show(face: Face, body: dict[str, Any]) -> dict[str, Any]:
-    return face.show(body)
+    return await face.show(body)
 
 
 async def _answer(face: Face, body: dict[str, Any]) -> dict[str, Any]:
     return await face.answer(body)
 
 
+def secure(handler: tornado.web.RequestHandler) -> None:
+    """What every response of the page carries: its Content-Security-Policy (framed by
+    Telegram's web clients only; scripts, styles and requests from its own origin, and
+    Telegram's page script) and no sniffing of its types."""
+    handler.set_header("Content-Security-Policy", CSP)
+    handler.set_header("X-Content-Type-Options", "nosniff")
+
+
 class PageHandler(tornado.web.StaticFileHandler):
-    """The page and its script and style, never cached long (a new version is seen at once)."""
+    """The page and its script and style, never cached long (a new version is seen at once),
+    each with its charset."""
+
+    def set_default_headers(self) -> None:
+        secure(self)
 
     def set_extra_headers(self, path: str) -> None:
         self.set_header("Cache-Control", "no-cache")
-        self.set_header("X-Content-Type-Options", "nosniff")
+
+    def get_content_type(self) -> str:
+        """Its own types (not the machine's mime table), each with its charset."""
+        return f"{TYPES[Path(self.absolute_path or '').suffix]}; charset=utf-8"
 
 
-def webapp_routes(application: App, clock: Callable[[], float] | None = None
+def webapp_routes(face: Face
                   ) -> list[tuple[str, type[tornado.web.RequestHandler], dict[str, Any]]]:
     """The Mini App's routes, for a tornado Application (the webhook's server, or its own)."""
-    face = Face(application, clock)
     return [
         (rf"{PREFIX}/api/round", ApiHandler, {"face": face, "act": _show}),
         (rf"{PREFIX}/api/answer", ApiHandler, {"face": face, "act": _answer}),
@@ -365,42 +387,22 @@ def webapp_routes(application: App, clock: Callable[[], float] | None = None
     ]
 
 
-def make_server(application: App, clock: Callable[[], float] | None = None
-                ) -> tornado.httpserver.HTTPServer:
+def make_server(face: Face) -> tornado.httpserver.HTTPServer:
     """The page's own server (add sockets to start it), bounded like the webhook's."""
     return tornado.httpserver.HTTPServer(
-        tornado.web.Application(webapp_routes(application, clock)), max_body_size=MAX_BODY,
+        tornado.web.Application(webapp_routes(face)), max_body_size=MAX_BODY,
         max_header_size=MAX_HEADERS, body_timeout=BODY_SECONDS,
         idle_connection_timeout=IDLE_SECONDS)
 
 
-def serve(application: App, port: int, listen: str = "127.0.0.1",
-          clock: Callable[[], float] | None = None) -> tuple[tornado.httpserver.HTTPServer, int]:
+def serve(face: Face, port: int, listen: str = "127.0.0.1"
+          ) -> tuple[tornado.httpserver.HTTPServer, int]:
     """Start the page's own server on a port (0: any free one); returns it and its port."""
-    server = make_server(application, clock)
+    server = make_server(face)
     sockets = tornado.netutil.bind_sockets(port, listen)
     server.add_sockets(sockets)
     return server, sockets[0].getsockname()[1]
 
 
-async def open_face(application: App, settings: WebappSettings | None = None) -> None:
-    """At start-up, when WEBAPP_URL is set: the deals get the Mini App's button, and, when the
-    bot polls (no webhook server to mount the routes on), the page gets its own server on
-    WEBAPP_PORT."""
-    settings = settings or read_settings()
-    if settings is None:
-        return
-    sending.open_with(application, opener(settings, application.bot.username))
-    if application.bot_data.settings.webhook_url:
-        return  # the webhook's server serves webapp_routes
-    server, port = serve(application, settings.port, settings.listen)
-    application.bot_data.web_face = server
-    log.info("Mini App page on %s:%d%s/", settings.listen, port, PREFIX)
-
-
-async def close_face(application: App) -> None:
-    sending.open_with(application, None)
-    server, application.bot_data.web_face = application.bot_data.web_face, None
-    if server is not None:
-        server.stop()
-        await server.close_all_connections()
+__all__ = ["CSP", "PREFIX", "Face", "Refusal", "Ticket", "WebappSettings", "opener",
+           "read_settings", "read_ticket", "serve", "ticket_of", "webapp_routes"]

@@ -4,16 +4,21 @@ The page starts with the round's numbers as tiles; each step names two current t
 index and an operation, and the two tiles are replaced by one tile at the end of the row. The
 server rebuilds the expression from the steps (never trusting a string the page made), with the
 brackets the order of the steps needs, and the exact value it has, so the answer is judged by
-the same path as a typed one.
+the same path as a typed one. Where every tile must be used, the answer is the one tile left;
+where it need not, the page names the tile it submits (`chosen`). Where steps must be whole, a
+step that makes anything but a whole number above zero is refused (`NotWhole`), as the game's
+rules refuse it in a typed answer. A typed guess is read as the number it is (`read_guess`).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 
 OPERATIONS = ("+", "-", "*", "/")
 MAX_STEPS = 16  # a hand has at most 6 numbers: 5 steps; more is not from the page
+GUESS = re.compile(r"[0-9]{1,6}")  # a guess as the page's number field sends it
 # how tightly a tile's expression binds: a number, a product or quotient, a sum or difference
 ATOM, PRODUCT, SUM = 3, 2, 1
 BINDS = {"+": SUM, "-": SUM, "*": PRODUCT, "/": PRODUCT}
@@ -22,6 +27,11 @@ BINDS = {"+": SUM, "-": SUM, "*": PRODUCT, "/": PRODUCT}
 class StepError(ValueError):
     """The steps do not make an expression of the hand (a tile that is not there, an unknown
     operation, a division by zero); the message says which step, in English, for the log."""
+
+
+class NotWhole(StepError):
+    """A step makes a fraction, zero or a negative number where every step must be a whole
+    number above zero."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +64,16 @@ def read_steps(raw: object) -> list[Step]:
     return steps
 
 
+def read_guess(raw: object) -> str:
+    """A guess as the page posts it (a whole number, or its digits) as the text a typed guess
+    would be; anything else is refused. Whether it is in range is the game's to say."""
+    if type(raw) is int and 0 <= raw < 10 ** 6:
+        return str(raw)
+    if isinstance(raw, str) and GUESS.fullmatch(raw.strip()):
+        return str(int(raw))
+    raise StepError("a guess is a whole number of at most six digits")
+
+
 def combine(left: Tile, op: str, right: Tile) -> Tile:
     """One tile made of two: the value exact, brackets only where the order needs them."""
     binds = BINDS[op]
@@ -74,8 +94,10 @@ def combine(left: Tile, op: str, right: Tile) -> Tile:
     return Tile(value, f"{left_text}{op}{right_text}", binds)
 
 
-def play(numbers: tuple[int, ...] | list[int], steps: list[Step]) -> list[Tile]:
-    """The tiles left after the steps, each step taking two different current tiles."""
+def play(numbers: tuple[int, ...] | list[int], steps: list[Step], whole: bool = False
+         ) -> list[Tile]:
+    """The tiles left after the steps, each step taking two different current tiles (`whole`:
+    and making a whole number above zero)."""
     tiles = [Tile(Fraction(n), str(n)) for n in numbers]
     for number, step in enumerate(steps, 1):
         if not (0 <= step.left < len(tiles) and 0 <= step.right < len(tiles)) or \
@@ -85,17 +107,34 @@ def play(numbers: tuple[int, ...] | list[int], steps: list[Step]) -> list[Tile]:
             made = combine(tiles[step.left], step.op, tiles[step.right])
         except StepError as error:
             raise StepError(f"step {number}: {error}") from None
+        if whole and (made.value.denominator != 1 or made.value <= 0):
+            raise NotWhole(f"step {number} makes {made.value}, not a whole number above zero")
         tiles = [t for i, t in enumerate(tiles) if i not in (step.left, step.right)] + [made]
     return tiles
 
 
-def rebuild(numbers: tuple[int, ...] | list[int], steps: list[Step]) -> Tile:
+def rebuild(numbers: tuple[int, ...] | list[int], steps: list[Step], whole: bool = False
+            ) -> Tile:
     """The one tile the steps end with: every number of the hand used once."""
-    tiles = play(numbers, steps)
+    tiles = play(numbers, steps, whole)
     if len(tiles) != 1:
         raise StepError(f"{len(tiles)} tiles are left, not one")
     return tiles[0]
 
 
+def chosen(numbers: tuple[int, ...] | list[int], steps: list[Step], tile: object,
+           whole: bool = False) -> Tile:
+    """The tile the page submits, of those the steps leave: the one named by its index (any
+    of them, where an answer need not use every number), or the only one left."""
+    tiles = play(numbers, steps, whole)
+    if tile is None and len(tiles) == 1:
+        return tiles[0]
+    if type(tile) is not int or not 0 <= tile < len(tiles):
+        raise StepError(f"tile {tile!r} is not one of the {len(tiles)} left")
+    return tiles[tile]
+
+
 assert rebuild([8, 3, 8, 3], [Step(2, "/", 3), Step(1, "-", 2), Step(0, "/", 1)]).text \
     == "8/(3-8/3)"
+assert chosen([100, 6, 3, 75, 50, 25], [Step(0, "+", 1), Step(4, "*", 0)], 3, whole=True).text \
+    == "(100+6)*3"

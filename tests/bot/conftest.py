@@ -17,13 +17,17 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.demo.emulator import BotApiEmulator
-from bot.play import daily_puzzle
-from bot.play.scheduler import NEXT_DEAL, ROUND_END, WARNING, Alarm
+from bot.play.daily import puzzle as daily_puzzle
+from bot.play.ports import Alarm, Delivery, Target
+from bot.play.round.open_round import OpenRound
+from bot.play.round.outcomes import Closed, Dealt, Outcome
 from bot.play.services import Services, build_services
 from bot.runtime.config import Config
 from bot.runtime.pool import SolverPool
+from bot.store.records import Round
 from bot.store.stores import Stores
-from bot.telegram.app import build_application, on_startup
+from bot.webapp.settings import WebappSettings
+from bot.wiring import Bot, build_bot
 from tests.fake_telegram import telegram as telegram
 from tests.postgres import BACKENDS, emptied, open_backend
 from tests.postgres import postgres_server as postgres_server
@@ -50,8 +54,9 @@ def pool() -> Iterator[SolverPool]:
 class Harness:
     """The real Application wired to the fake server; `send` feeds an Update and waits for it."""
 
-    def __init__(self, app: Application, telegram: BotApiEmulator) -> None:
-        self.app = app
+    def __init__(self, bot: Bot, telegram: BotApiEmulator) -> None:
+        self.bot = bot
+        self.app: Application = bot.application
         self.telegram = telegram
         self.ids = itertools.count(1)
 
@@ -88,7 +93,7 @@ class Harness:
 
     @property
     def stores(self) -> Stores:
-        return self.app.bot_data.stores
+        return self.bot.stores
 
 
 def make_config(telegram: BotApiEmulator, database: Path, round_seconds: float = 60.0) -> Config:
@@ -98,21 +103,21 @@ def make_config(telegram: BotApiEmulator, database: Path, round_seconds: float =
 
 
 @contextlib.asynccontextmanager
-async def running(telegram: BotApiEmulator, pool: SolverPool, config: Config
-                  ) -> AsyncIterator[Harness]:
-    """The real Application started as the bot starts it (rounds resumed), then stopped as on
-    SIGTERM."""
-    app = build_application(config)
-    app.bot_data.pool = pool
+async def running(telegram: BotApiEmulator, pool: SolverPool, config: Config,
+                  webapp: WebappSettings | None = None) -> AsyncIterator[Harness]:
+    """The real Application started as the bot starts it (rounds resumed; the Mini App's page
+    with `webapp`), then stopped as on SIGTERM."""
+    bot = build_bot(config, pool, webapp=webapp)
+    app = bot.application
     await app.initialize()
-    await on_startup(app)
+    await bot.open(app)
     await app.start()
     try:
-        yield Harness(app, telegram)
+        yield Harness(bot, telegram)
     finally:
         await app.stop()
         await app.shutdown()
-        await app.post_shutdown(app)  # type: ignore[misc]
+        await bot.close()
 
 
 @pytest.fixture
@@ -173,24 +178,38 @@ class FakeScheduler:
         return [self.alarms.pop(key)[0] for _, key in ready]
 
 
+class FakePublisher:
+    """The publisher port without Telegram: what play showed, where (`shown`). A deal or a
+    result gets a message id when `sends` is set (its round's replies and status then reach
+    it), else none, as when Telegram refused it."""
+
+    def __init__(self, sends: bool = False) -> None:
+        self.sends = sends
+        self.fails = False  # as when the network is down: nothing shown, nothing counted
+        self.shown: list[tuple[Outcome, Target]] = []
+        self.ids = itertools.count(1000)
+
+    async def show(self, outcome: Outcome, target: Target) -> Delivery:
+        if self.fails:
+            raise ConnectionError("the network is down")
+        self.shown.append((outcome, target))
+        if self.sends and isinstance(outcome, Dealt | Closed):
+            return Delivery(next(self.ids))
+        return Delivery()
+
+    def texts(self) -> list[str]:
+        return [getattr(outcome, "text", "") for outcome, _ in self.shown]
+
+
 async def ring_due(services: Services, scheduler: FakeScheduler) -> list[tuple[int, str]]:
     """Ring the alarms whose time has come, as the bot's jobs would: (chat, text) of what each
     one says (a round's end with a match's scoreboard on it, a match's next deal, or the deal
     with its notice)."""
     said: list[tuple[int, str]] = []
     for alarm in scheduler.due():
-        text = None
-        if alarm.kind == ROUND_END and alarm.round_id is not None:
-            closed = await services.rounds.expire(alarm.round_id)
-            text = closed.text if closed is not None else None
-        elif alarm.kind == NEXT_DEAL:
-            dealt = await services.matches.deal_next(alarm.chat_id, alarm.topic)
-            text = dealt.text if dealt else None
-        elif alarm.kind == WARNING and alarm.round_id is not None:
-            warned = services.matches.warning(alarm.chat_id, alarm.round_id, alarm.topic)
-            text = warned.text if warned else None
-        if text is not None:
-            said.append((alarm.chat_id, text))
+        outcome = await services.alarms.ring(alarm)
+        if outcome is not None:
+            said.append((alarm.chat_id, outcome.text))
     return said
 
 
@@ -198,13 +217,14 @@ SECONDS = {"24": 60, "countdown": 60, "yahtzee": 60}
 
 
 def new_services(stores: Stores, pool: SolverPool, clock: Clock, seed: int = 1,
+                 publisher: FakePublisher | None = None,
                  **options) -> tuple[Services, FakeScheduler]:
-    """The game services as the bot builds them, on the test's clock and a fake scheduler (a
-    second call over the same stores is the bot after a restart)."""
+    """The game services as the bot builds them, on the test's clock, a fake scheduler and a
+    fake publisher (a second call over the same stores is the bot after a restart)."""
     scheduler = FakeScheduler(clock)
     options.setdefault("seconds", SECONDS)
-    services = build_services(stores, pool, scheduler, clock=clock, rng=random.Random(seed),
-                              **options)
+    services = build_services(stores, pool, scheduler, publisher or FakePublisher(),
+                              clock=clock, rng=random.Random(seed), **options)
     return services, scheduler
 
 
@@ -243,3 +263,16 @@ def services(wired: tuple[Services, FakeScheduler]) -> Services:
 def scheduler(wired: tuple[Services, FakeScheduler]) -> FakeScheduler:
     """The fake scheduler the `services` fixture sets its alarms on."""
     return wired[1]
+
+
+def closed_outside(services: Services, record: Round) -> None:
+    """A round a test closed in the store itself: off the table as well."""
+    held = services.table.held(record.id)
+    if held is not None:
+        services.table.drop(held)
+
+
+def opened_outside(services: Services, record: Round, deal_text: str = "deal") -> None:
+    """A round a test opened in the store itself: on the table as a deal would put it."""
+    services.table.add(OpenRound(record, services.rounds.terms(record.chat_id), deal_text,
+                                 fresh=True))

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from bot.demo.emulator import BotApiEmulator
-from bot.play.people import Chat, Player
+from bot.play.chats.people import Chat, Player
 from bot.play.round.table import LATE_WITHIN
 from bot.play.services import Services
 from bot.runtime.pool import SolverPool
-from bot.telegram.app import build_application, on_startup
+from bot.wiring import build_bot
 from solver import solve
 from tests.bot.conftest import Harness, make_config, new_services, running
 from tests.bot.scoring import score_mismatches
@@ -65,7 +65,7 @@ async def with_deal_message(h: Harness) -> int:
     whose status wrong answers then edit; how many messages the chat has then."""
     await h.send(GROUP, ANN, "/play")
     shown = await h.telegram.reply(GROUP)
-    await h.services.rounds.set_message(h.services.rounds.open_round(GROUP).id,
+    await h.services.outbox.deal_sent(h.services.rounds.open_round(GROUP).id,
                                         shown.message_id)
     return len(sent_to(h))
 
@@ -276,16 +276,17 @@ async def test_privacy_mode_is_read_from_getme_and_explained_in_the_log(
         caplog: pytest.LogCaptureFixture):
     for privacy in (False, True):
         telegram.privacy_mode = privacy
-        app = build_application(make_config(telegram, tmp_path / f"{privacy}.sqlite3"))
-        app.bot_data.pool = pool
+        bot = build_bot(make_config(telegram, tmp_path / f"{privacy}.sqlite3"), pool,
+                        webapp=None)
+        app = bot.application
         caplog.clear()
-        with caplog.at_level(logging.WARNING, logger="bot.telegram.app"):
+        with caplog.at_level(logging.WARNING, logger="bot.wiring"):
             await app.initialize()
-            await on_startup(app)
+            await bot.open(app)
         assert app.bot_data.services.rounds.reads_group_messages is not privacy
         assert ("/setprivacy" in caplog.text) is privacy
         await app.shutdown()
-        await app.post_shutdown(app)  # type: ignore[misc]
+        await bot.close()
 
 
 async def test_in_a_normal_group_the_deal_invites_typing(harness: Harness):
@@ -364,7 +365,7 @@ async def test_hints_go_into_the_deal_each_with_its_value(harness: Harness):
     await deal(harness, (3, 3, 8, 8), points=30)
     await harness.send(GROUP, ANN, "/play")  # the deal message, to be edited
     shown = await harness.telegram.reply(GROUP)
-    await harness.services.rounds.set_message(harness.services.rounds.open_round(GROUP).id,
+    await harness.services.outbox.deal_sent(harness.services.rounds.open_round(GROUP).id,
                                               shown.message_id)
     sent = len(sent_to(harness))
     await harness.send(GROUP, ANN, "/hint")
@@ -374,9 +375,9 @@ async def test_hints_go_into_the_deal_each_with_its_value(harness: Harness):
     assert len(harness.telegram.edits) == 1  # the deal stays
     assert len(sent_to(harness)) == sent  # not one hint was a message
     rounds = harness.services.rounds
-    service, _ = new_services(harness.stores, rounds.pool, rounds.clock)  # as after a restart
+    service, _ = new_services(harness.stores, rounds.analyses.pool, rounds.clock)  # a restart
     await load(service)
-    again = await service.hints.hint(Chat(GROUP), Player(ANN["id"], "Ann"))
+    again = await service.rounds.hint(Chat(GROUP), Player(ANN["id"], "Ann"))
     assert again.text.startswith("💡 No more hints")
     await harness.send(GROUP, BOB, "/a 8/(3-8/3)")
     assert "+15 points" in (await harness.telegram.reply(GROUP)).text

@@ -13,7 +13,7 @@ import pytest
 from bot.play.guards.live import could_be_live
 from bot.text.html_text import visible_text
 from bot.text.i18n import LANGUAGES, texts_for
-from tests.bot.conftest import Harness
+from tests.bot.conftest import Harness, closed_outside
 
 GROUP = -7601
 EN = {"id": 761, "is_bot": False, "first_name": "Ann", "language_code": "en"}
@@ -35,8 +35,8 @@ EXAMPLES = [
      "❌ 目标 −5 超出范围：要在 1 到 999 之间。"),
     ("/play =1000", "❌ The target 1000 is out of range: 1 to 999.",
      "❌ 目标 1000 超出范围：要在 1 到 999 之间。"),
-    ("/lang fr", "I don't speak fr: this chat can speak English (/lang en) or Chinese "
-     "(/lang zh).", "我不会说 fr：本群可以用中文（/lang zh）或英文（/lang en）。"),
+    ("/lang fr", "I don't speak fr: this chat can speak English (/lang en), 简体中文 (/lang zh),",
+     "我不会说 fr：本群可以用English（/lang en）、简体中文（/lang zh）、"),
     ("/countdown 1 3 7 10 25 50", "❌ The target is missing: add = and a number after the six "
      "numbers.", "❌ 缺少目标：在六个数后面加上 = 和一个数。"),
 ]
@@ -111,7 +111,7 @@ async def deal_known_after(h: Harness, hand: tuple[int, ...]) -> None:
     current = h.services.rounds.open_round(GROUP)
     if current is not None:
         await h.stores.rounds.close_round(current.id, "revealed", h.services.rounds.clock())
-        h.services.table.close(current)
+        closed_outside(h.services, current)
     await deal_known(h, hand)
 
 

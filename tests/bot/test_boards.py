@@ -4,10 +4,10 @@ real handlers."""
 
 from __future__ import annotations
 
-import time
-
+from bot.play.community.boards import BoardAsk
 from bot.store.stores import Stores
-from tests.bot.conftest import ON_BOTH_BACKENDS, Harness
+from bot.telegram.grammar import parse_board, read_board
+from tests.bot.conftest import ON_BOTH_BACKENDS, Clock, Harness
 from tests.bot.test_buttons import press_data
 
 GROUP = -2602
@@ -28,6 +28,14 @@ async def won(stores: Stores, chat: int, user: int, name: str, points: int, at: 
     assert await stores.rounds.close_round(made.id, "won", at, user, "1*2*3*4", points, 5.0)
 
 
+def on_a_clock(h: Harness) -> Clock:
+    """The boards and the reset question read the test's clock, not the wall clock."""
+    clock = Clock(1_800_000_000.0)
+    h.services.community.standings.clock = clock
+    h.services.community.privacy.clock = clock
+    return clock
+
+
 async def said(h: Harness, user: dict, text: str, chat: int = GROUP):
     await h.send(chat, user, text, kind="group" if chat < 0 else "private")
     return await h.telegram.reply(chat)
@@ -35,9 +43,9 @@ async def said(h: Harness, user: dict, text: str, chat: int = GROUP):
 
 @ON_BOTH_BACKENDS
 async def test_the_week_board_counts_the_last_seven_days_only(harness: Harness):
-    now = time.time()
-    await won(harness.stores, GROUP, ANN["id"], "Ann", 30, now - 8 * 86400)
-    await won(harness.stores, GROUP, BEN["id"], "Ben", 10, now - 86400)
+    now = on_a_clock(harness).now
+    await won(harness.stores, GROUP, ANN["id"], "Ann", 30, now - 7 * 86400 - 1)
+    await won(harness.stores, GROUP, BEN["id"], "Ben", 10, now - 7 * 86400 + 1)
     await won(harness.stores, GROUP, BEN["id"], "Ben", 10, now - 60, game="countdown")
     await won(harness.stores, -9999, CY["id"], "Cy", 50, now - 60)
     week = await said(harness, ANN, "/top week")
@@ -59,7 +67,7 @@ async def test_the_week_board_counts_the_last_seven_days_only(harness: Harness):
 
 @ON_BOTH_BACKENDS
 async def test_your_own_place_shows_below_the_first_ten(harness: Harness):
-    now = time.time()
+    now = on_a_clock(harness).now
     for i in range(11):
         await won(harness.stores, GROUP, 5000 + i, f"P{i}", 100 - i, now - 100 + i)
     await won(harness.stores, GROUP, ANN["id"], "Ann", 5, now - 10)
@@ -75,7 +83,7 @@ async def test_your_own_place_shows_below_the_first_ten(harness: Harness):
 
 @ON_BOTH_BACKENDS
 async def test_resetscores_asks_only_admins_and_only_the_asker_confirms(harness: Harness):
-    now = time.time()
+    now = on_a_clock(harness).now
     await won(harness.stores, GROUP, ANN["id"], "Ann", 30, now - 60)
     await won(harness.stores, -9999, ANN["id"], "Ann", 20, now - 60)
     harness.telegram.promote(GROUP, BEN["id"])
@@ -102,21 +110,27 @@ async def test_resetscores_asks_only_admins_and_only_the_asker_confirms(harness:
 
 @ON_BOTH_BACKENDS
 async def test_a_reset_question_lapses_and_can_be_cancelled(harness: Harness):
-    await won(harness.stores, GROUP, ANN["id"], "Ann", 30, time.time() - 60)
+    clock = on_a_clock(harness)
+    await won(harness.stores, GROUP, ANN["id"], "Ann", 30, clock.now - 60)
     harness.telegram.promote(GROUP, BEN["id"])
-    privacy = harness.services.community.privacy
     asked = await said(harness, BEN, "/resetscores")
-    later = time.time() + 61
-    privacy.clock = lambda: later
+    clock.now += 61
     lapsed = await harness.press(GROUP, asked.message_id, BEN, "✅ Yes, delete")
     assert lapsed.text == "This question has expired."
     assert "expired: nothing was deleted" in harness.telegram.message(GROUP,
                                                                      asked.message_id)["text"]
-    privacy.clock = time.time
     asked = await said(harness, BEN, "/resetscores")
     cancelled = await harness.press(GROUP, asked.message_id, BEN, "✖️ Cancel")
     assert cancelled.text == "Cancelled: nothing was deleted."
     assert "Ann" in (await said(harness, ANN, "/top")).text
     forged = await press_data(harness, asked.message_id, BEN, "cf:y:00000000", GROUP)
-    assert forged.text == "This question has expired."
+    assert forged.text == "This button doesn't work (any more)."  # not a button it carries
     assert "Ann" in (await said(harness, ANN, "/top")).text
+
+
+def test_top_reads_each_word_once_in_any_order():
+    assert read_board("") == BoardAsk()
+    assert read_board("countdown WEEK all") == BoardAsk("week", True, "countdown")
+    assert read_board("daily") == BoardAsk("daily", True)  # the daily board is every chat's
+    for wrong in ("week week", "daily countdown", "all all", "hello"):
+        assert parse_board(wrong) is None, wrong

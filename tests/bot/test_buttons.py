@@ -11,9 +11,9 @@ import pytest
 from telegram import Update
 
 from bot.demo.emulator import CallbackAnswer
-from bot.play.deals.paging import page_count
 from bot.play.games import Deal
-from bot.telegram import keyboards, lifecycle
+from bot.play.solving.paging import page_count
+from bot.telegram import keyboards
 from bot.text.html_text import visible_text
 from bot.text.i18n import LANGUAGES, Texts, catalog
 from solver import solve
@@ -354,7 +354,7 @@ async def test_a_result_sent_after_a_restart_has_buttons_and_the_deal_loses_its(
     sent, current = await deal(harness)
     await harness.stores.rounds.record_answer(  # the bot stopped before closing it
         current.id, ALICE["id"], solve(current.hand)[0], True, current.started_at + 2)
-    await lifecycle.resume(harness.app)
+    await harness.services.recovery.resume()
     late = await harness.telegram.reply(GROUP)
     assert "Sent after a restart" in late.text
     assert labels(harness, late.message_id) == ["Play again", "Same level", "Show all solutions"]

@@ -20,6 +20,7 @@ from telegram.request._requestparameter import RequestParameter
 from bot.demo.emulator import BotApiEmulator
 from bot.runtime import metrics
 from bot.telegram.lean_request import LeanRequest
+from tests.waiting import until
 
 OK = b'{"ok":true,"result":true}'
 
@@ -109,7 +110,8 @@ async def test_a_connection_the_server_closed_is_not_reused() -> None:
     async with Server(close_after=lambda index: index == 0) as server:
         request = await transport(size=1)
         assert await post(request, server) == (200, OK)
-        await asyncio.sleep(0.05)  # the server's FIN arrives
+        (kept,) = [c for pool in request._pools.values() for c in pool.idle]
+        await until(kept.reader.at_eof, "the server's FIN at the kept connection")
         assert await post(request, server) == (200, OK)
         await request.shutdown()
     assert server.connections == 2
@@ -234,8 +236,7 @@ async def test_shutdown_closes_the_idle_connections() -> None:
         request = await transport()
         await post(request, server)
         await request.shutdown()
-        await asyncio.sleep(0.05)
-        assert server.closed_by_client == 1
+        await until(lambda: server.closed_by_client == 1, "the client's FIN at the server")
 
 
 async def test_through_the_bot_against_the_emulator_every_call_metered(

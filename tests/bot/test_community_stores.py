@@ -239,8 +239,8 @@ async def test_postgres_prepares_the_new_statements(postgres_url: str) -> None:
 
 async def test_the_services_forget_and_reset_on_both_backends(stores: Stores, pool) -> None:
     """/daily, /forget and /resetscores as the services do them, over each backend."""
-    from bot.play.daily_puzzle import daily_hand, day_of
-    from bot.play.people import Chat, Player
+    from bot.play.chats.people import Chat, Player
+    from bot.play.daily.puzzle import day_of
     from solver import solve
     from tests.bot.conftest import Clock, new_services
 
@@ -251,23 +251,24 @@ async def test_the_services_forget_and_reset_on_both_backends(stores: Stores, po
     await setup(stores)
     await play(stores, GROUP, ANN, (BEN,))
     day = day_of(1000.0)
-    solved = await community.daily.answer(private, ann, solve(list(daily_hand(day)))[0])
+    solved = await community.daily.answer(private, ann,
+                                          solve(list(community.daily.hand_of(day)))[0])
     assert "Solved" in solved.text and await stores.daily.daily_days(ANN) == [day]
-
-    asked = community.privacy.ask_forget(private, ann)
-    assert not isinstance(asked, str)
-    assert (await community.privacy.press(asked.token, True, private, ben)).text is None
-    done = await community.privacy.press(asked.token, True, private, ann)
-    assert done.notice == "Deleted." and await stores.daily.daily_days(ANN) == []
-    assert await stores.people.user_name(ANN) is None
-    assert not any(key[1] == ANN for key in await consistent(stores))
 
     async def admin() -> bool:
         return True
 
+    asked = community.privacy.ask_forget(private, ann)
+    assert not isinstance(asked, str)
+    assert (await community.privacy.press(asked.token, True, private, ben, admin)).text is None
+    done = await community.privacy.press(asked.token, True, private, ann, admin)
+    assert done.notice == "Deleted." and await stores.daily.daily_days(ANN) == []
+    assert await stores.people.user_name(ANN) is None
+    assert not any(key[1] == ANN for key in await consistent(stores))
+
     asked = await community.privacy.ask_reset(group, ben, admin)
     assert not isinstance(asked, str)
-    await community.privacy.press(asked.token, True, group, ben)
+    await community.privacy.press(asked.token, True, group, ben, admin)
     assert await stores.scores.board(Board(GROUP)) == []
     assert await consistent(stores) == {}
 

@@ -8,6 +8,7 @@ import asyncio
 import logging
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from telegram import Update
@@ -22,22 +23,27 @@ GROUP = -7601
 ANN = {"id": 761, "is_bot": False, "first_name": "Ann", "language_code": "en"}
 
 
-async def send_written(h: Harness, text: str, ago: float) -> None:
+NOW = 1_800_000_000  # the face's clock in these tests (a whole second, as a message's date)
+
+
+async def send_written(h: Harness, text: str, ago: int) -> None:
     message = await h.telegram.say(GROUP, ANN, text)
     h.telegram.updates.clear()
-    message = {**message, "date": int(time.time() - ago)}
+    message = {**message, "date": NOW - ago}
     await h.app.process_update(Update.de_json({"update_id": next(h.ids), "message": message},
                                               h.app.bot))
 
 
-async def test_a_play_from_hours_ago_deals_nothing(harness: Harness, caplog):
+async def test_a_play_from_hours_ago_deals_nothing(harness: Harness, caplog, monkeypatch):
     caplog.set_level(logging.INFO)
+    monkeypatch.setattr(app, "time", SimpleNamespace(time=lambda: float(NOW)))
+    longest = int(max(harness.app.bot_data.settings.seconds.values()))  # a round's longest
     await send_written(harness, "/play", ago=6 * 3600)
-    await send_written(harness, "/countdown", ago=3600)
+    await send_written(harness, "/countdown", ago=longest + 1)
     assert harness.services.rounds.open_round(GROUP) is None
     assert not [s for s in harness.telegram.sent if s.chat_id == GROUP]
     assert "skipped 1 stale updates" in caplog.text
-    await send_written(harness, "/play", ago=5)  # a few seconds late: still acted on
+    await send_written(harness, "/play", ago=longest)  # late, but within a round: acted on
     assert harness.services.rounds.open_round(GROUP) is not None
 
 
@@ -59,7 +65,8 @@ async def test_a_deal_whose_message_id_was_lost_is_shown_again_at_start(
         assert again.text.startswith("3 3 8 8")
         stored = await bot.stores.rounds.get_round(made.id)
         assert stored is not None and stored.message_id == again.message_id
-        assert bot.services.rounds.is_deal(GROUP, again.message_id)
+        held = bot.services.table.get(GROUP)
+        assert held is not None and held.is_deal(again.message_id)
 
 
 async def test_a_player_hears_back_when_the_database_stays_busy(harness: Harness,

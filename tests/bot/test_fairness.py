@@ -8,8 +8,8 @@ import asyncio
 
 from telegram import Update
 
+from bot.play.chats.people import Chat, Player
 from bot.play.guards.throttle import Admission, Throttle
-from bot.play.people import Chat, Player
 from bot.play.round.outcomes import Closed, Dealt
 from bot.play.services import Services
 from bot.runtime.pool import SolverPool
@@ -162,7 +162,7 @@ async def test_an_anonymous_admin_speaks_as_the_group(harness: Harness):
 
 
 async def test_three_wrong_then_right_at_once_wins(harness: Harness):
-    harness.services.answers.throttle.clock = lambda: 100.0  # all in the same instant, however slow
+    harness.services.rounds.throttle.clock = lambda: 100.0  # all in the same instant, however slow
     for trial in range(5):
         await harness.send(GROUP, ALICE, "/play")
         await harness.telegram.reply(GROUP)
@@ -177,7 +177,7 @@ async def test_three_wrong_then_right_at_once_wins(harness: Harness):
         assert harness.services.rounds.open_round(GROUP) is None, trial
         replies = [s.text for s in harness.telegram.sent[before:]]
         assert sum("Bob wins" in text for text in replies) == 1, replies
-        harness.services.answers.throttle.buckets.clear()
+        harness.services.rounds.throttle.buckets.clear()
 
 
 async def test_a_throttled_user_gets_one_note_per_burst():
@@ -194,8 +194,8 @@ async def test_a_throttled_user_gets_one_note_per_burst():
 async def test_a_throttled_countdown_answer_still_competes(stores: Stores, pool: SolverPool,
                                                           clock: Clock):
     services, _ = new_services(stores, pool, clock, seed=3)
-    services.answers.throttle.clock = lambda: 5.0
-    answer = services.answers.answer
+    services.rounds.throttle.clock = lambda: 5.0
+    answer = services.rounds.answer
     chat, ann, ben = Chat(GROUP), Player(1, "Ann"), Player(2, "Ben")
     await stores.people.remember_chat(GROUP, "group", "G")
     made = await stores.rounds.open_round(GROUP, "countdown", HAND, TARGET, "2", 10, "en",

@@ -202,3 +202,34 @@ async def test_an_anonymous_admins_flood_cannot_drop_another_groups_answer(
         "message_id": 1, "date": 0, "from": ANONYMOUS_ADMIN, "text": "x",
         "sender_chat": {"id": -202, "type": "supergroup", "title": "g"},
         "chat": {"id": -202, "type": "supergroup", "title": "g"}}}, None)) == ("chat", -202)
+
+
+async def test_every_press_of_a_burst_is_answered(harness):
+    """300 presses at once from one person (issue 35, item 8): those past the person's bound
+    are dropped unread, and each of them, too, is answered — with a notice to slow down."""
+    from bot.text.html_text import visible_text
+    from bot.text.i18n import Texts
+    from tests.bot.test_buttons import ALICE, BOB, GROUP, deal
+
+    fair = harness.app.update_processor
+    assert isinstance(fair, FairUpdates)
+    sent, _ = await deal(harness)
+    [(_, reveal)] = [b for b in harness.telegram.buttons(GROUP, sent.message_id)
+                     if b[0] == "Reveal"]
+    queries = [await harness.telegram.press(GROUP, sent.message_id, BOB, reveal)
+               for _ in range(300)]
+    updates = [Update.de_json({k: v for k, v in u.items() if not k.startswith("_")},
+                              harness.app.bot)
+               for u in harness.telegram.updates if "callback_query" in u]
+    harness.telegram.updates.clear()
+    for update in updates:  # as the bot's fetcher takes them: through the fair processor
+        await harness.app.update_queue.put(update)
+    await harness.telegram.wait_for(
+        lambda: all(harness.telegram.callback_answer(q) for q in queries), 60)
+    answers = [harness.telegram.callback_answer(q) for q in queries]
+    assert all(answers), f"{answers.count(None)} of 300 presses never answered"
+    slow = visible_text(Texts("en")("button_slow_down"))
+    assert fair.dropped >= 200  # the burst did pass the bound
+    assert sum(a.text == slow for a in answers if a) == fair.dropped
+    assert harness.services.rounds.open_round(GROUP) is not None  # Bob may not end it
+    assert ALICE["id"] != BOB["id"]

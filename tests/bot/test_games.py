@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from bot.play.arguments import (
+from bot.play.games import GAMES, PlayOptions, countdown, twentyfour, yahtzee
+from bot.play.games.records import BadStep, Near, Unreadable, Wrong, WrongNumbers, WrongValue
+from bot.play.guards.throttle import Throttle
+from bot.play.round.showing import hint_points
+from bot.play.words import yahtzee as yahtzee_words
+from bot.telegram.app import COMMANDS
+from bot.telegram.grammar import (
     SolveRequest,
     parse_countdown,
     parse_dice,
@@ -17,15 +22,13 @@ from bot.play.arguments import (
     parse_solve,
     parse_top,
 )
-from bot.play.games import GAMES, PlayOptions, countdown, twentyfour, yahtzee
-from bot.play.guards.throttle import Throttle
-from bot.play.round.showing import hint_points
-from bot.telegram.app import COMMANDS
+from bot.text.catalogs import read_catalog
 from bot.text.i18n import LANGUAGES, Texts, catalog, language_of
 from solver import evaluate, is_solvable, solve
 from solver.countdown import solve_countdown
 from solver.rating import level
 from solver.yahtzee import best_assignment
+from tests.bot.verdicts import kind as kind_of
 
 
 class Clock:
@@ -69,27 +72,27 @@ def test_deal_of_more_numbers_and_another_target():
     ("3*8+3-8", "wrong_value"), ("8/(3-3)*8", "division_by_zero"), ("8/(3-8/3", "unreadable"),
     ("2(3+4)", "unreadable"), ("-3+8+8+3", "unreadable"), ("3+3+8+8a", "unreadable")])
 def test_judge_24(text, kind):
-    assert twentyfour.judge(text, (3, 3, 8, 8), 24, explicit=True).kind == kind
+    assert kind_of(twentyfour.judge(text, (3, 3, 8, 8), 24, explicit=True)) == kind
 
 
 def test_judge_24_says_what_is_wrong():
     verdict = twentyfour.judge("3*8+3", (3, 3, 8, 8), 24, explicit=True)
-    assert verdict.kind == "wrong_numbers" and verdict.missing == (8,) and verdict.extra == ()
+    assert verdict == Wrong("3*8+3", WrongNumbers(missing=(8,)))
     verdict = twentyfour.judge("3*8+3-8", (3, 3, 8, 8), 24, explicit=True)
-    assert verdict.value == "19"
+    assert isinstance(verdict, Wrong) and verdict.reason == WrongValue("19")
     verdict = twentyfour.judge("3*(8+", (3, 3, 8, 8), 24, explicit=True)
-    assert verdict.error == "unbalanced"
+    assert isinstance(verdict, Unreadable) and verdict.error == "unbalanced"
 
 
 def test_plain_messages_are_ignored_unless_they_try_the_hand():
     hand = (3, 3, 8, 8)
-    assert twentyfour.judge("hello there", hand, 24, explicit=False).kind == "ignore"
-    assert twentyfour.judge("1+1", hand, 24, explicit=False).kind == "ignore"
-    assert twentyfour.judge("(3+3", hand, 24, explicit=False).kind == "ignore"
-    assert twentyfour.judge("3+8", hand, 24, explicit=False).kind == "ignore"  # partial working
+    assert kind_of(twentyfour.judge("hello there", hand, 24, explicit=False)) == "ignore"
+    assert kind_of(twentyfour.judge("1+1", hand, 24, explicit=False)) == "ignore"
+    assert kind_of(twentyfour.judge("(3+3", hand, 24, explicit=False)) == "ignore"
+    assert kind_of(twentyfour.judge("3+8", hand, 24, explicit=False)) == "ignore"  # partial working
     skips = twentyfour.judge("3*8", hand, 24, explicit=False)  # makes 24 with some of them:
-    assert (skips.kind, skips.missing) == ("wrong_numbers", (3, 8))  # told what it skips
-    assert twentyfour.judge("3+3+8+8", hand, 24, explicit=False).kind == "wrong_value"
+    assert skips == Wrong("3*8", WrongNumbers(missing=(3, 8)))  # told what it skips
+    assert kind_of(twentyfour.judge("3+3+8+8", hand, 24, explicit=False)) == "wrong_value"
 
 
 # --- Countdown -----------------------------------------------------------------------------------
@@ -112,14 +115,15 @@ def test_countdown_draw_is_a_tv_draw():
     ("((", "unreadable", None)])
 def test_judge_countdown(text, kind, distance):
     verdict = countdown.judge(text, (1, 3, 7, 10, 25, 50), 831, explicit=True)
-    assert verdict.kind == kind and verdict.distance == distance
+    assert kind_of(verdict) == kind
+    assert (verdict.distance if isinstance(verdict, Near) else None) == distance
 
 
 def test_countdown_exact_and_division_by_zero():
     hand = (1, 3, 7, 10, 25, 50)
-    assert countdown.judge("(50+25)*10+3*7", hand, 771, explicit=True).kind == "right"
+    assert kind_of(countdown.judge("(50+25)*10+3*7", hand, 771, explicit=True)) == "right"
     zero_step = countdown.judge("50/(1-1)", (1, 1, 50), 50, explicit=True)  # 1-1 breaks first
-    assert zero_step.kind == "not_whole" and zero_step.params == {"step": "1-1", "reason": "zero"}
+    assert zero_step == Wrong("50/(1-1)", BadStep("1-1", "zero"))
 
 
 def test_countdown_points_and_best():
@@ -139,14 +143,14 @@ def test_yahtzee_deal_knows_the_best_total():
 
 def test_yahtzee_judge_and_dice():
     bounds = (40, 380)
-    assert yahtzee.judge("254", 254, bounds, explicit=True).kind == "right"
+    assert kind_of(yahtzee.judge("254", 254, bounds, explicit=True)) == "right"
     guess = yahtzee.judge(" 250 ", 254, bounds, explicit=False)
-    assert guess.kind == "close" and guess.distance == 4 and guess.value == "250"
-    assert yahtzee.judge("about 250", 254, bounds, explicit=False).kind == "ignore"
-    assert yahtzee.judge("2+2", 254, bounds, explicit=True).kind == "unreadable"
-    assert yahtzee.judge("3", 254, bounds, explicit=False).kind == "ignore"  # out of range
+    assert guess == Near("", "250", 4)
+    assert kind_of(yahtzee.judge("about 250", 254, bounds, explicit=False)) == "ignore"
+    assert kind_of(yahtzee.judge("2+2", 254, bounds, explicit=True)) == "unreadable"
+    assert kind_of(yahtzee.judge("3", 254, bounds, explicit=False)) == "ignore"  # out of range
     outside = yahtzee.judge("381", 254, bounds, explicit=True)
-    assert outside.kind == "unreadable" and \
+    assert isinstance(outside, Unreadable) and \
         outside.params == {"low": 40, "high": 380, "total": 381}
     rolls = parse_dice(" ".join(["12345"] * 13))
     assert rolls is not None and len(rolls) == 13 and rolls[0] == (1, 2, 3, 4, 5)
@@ -205,7 +209,7 @@ def test_every_key_the_code_uses_is_in_the_catalogs():
     used = set(re.findall(r"texts\(\s*\"([a-z0-9_]+)\"", source))
     used |= {f"cmd_{names[0]}" for names, _ in COMMANDS}
     used |= {f"game_{name}" for name in GAMES} | {f"level_{n}" for n in ("easy", "medium", "hard")}
-    used |= set(yahtzee.CATEGORY_KEYS)
+    used |= set(yahtzee_words.CATEGORY_KEYS)
     assert used - set(catalog("en")) == set()
     assert len(used) > 60
 
@@ -227,9 +231,9 @@ def test_language_of_and_texts():
     assert Texts("en").count(8, 5) == "8 distinct solutions, 5 shown"
 
 
-def test_catalogs_are_valid_json_files_in_the_package():
+def test_catalogs_are_gettext_files_in_the_package():
     for language in LANGUAGES:
-        json.loads((Path("bot/text/locales") / f"{language}.json").read_text(encoding="utf-8"))
+        assert read_catalog(language).messages  # tests/bot/test_catalogs.py checks them whole
 
 
 def test_solutions_the_rules_reveal_are_the_solvers():

@@ -14,20 +14,28 @@ from pathlib import Path
 import pytest
 
 from bot.demo.emulator import BotApiEmulator
-from bot.play.games import GAMES
+from bot.play.chats.people import Chat, Player
+from bot.play.chats.settings import Panel
 from bot.play.games.yahtzee import total_bounds
 from bot.play.matches.scoreboard import board, shared_places
-from bot.play.people import Chat, Player
-from bot.play.round.hints import hints_allowed
 from bot.play.round.outcomes import Closed, Edited, Marked, Said
+from bot.play.round.service import hints_allowed
 from bot.play.round.showing import time_left
 from bot.play.services import Services
-from bot.play.settings import Panel
+from bot.play.words import WORDS
 from bot.runtime.pool import SolverPool
 from bot.store.records import MatchScore
 from bot.store.stores import Stores
 from bot.text.i18n import texts_for
-from tests.bot.conftest import Clock, FakeScheduler, Harness, make_config, new_services, running
+from tests.bot.conftest import (
+    Clock,
+    FakeScheduler,
+    Harness,
+    make_config,
+    new_services,
+    opened_outside,
+    running,
+)
 from tests.bot.test_buttons import labels as labels_in
 from tests.bot.test_buttons import press as press_in
 from tests.bot.test_buttons import press_data as press_data_in
@@ -188,9 +196,10 @@ async def test_forged_and_stale_settings_presses_are_refused(harness: Harness):
 async def test_in_a_private_chat_settings_set_the_persons_language(harness: Harness):
     me = ALICE["id"]
     panel = await ask(harness, "/settings", chat=me, kind="private")
-    assert "Your settings" in panel.text and labels(harness, panel.message_id, me) == ["中文"]
-    assert (await press(harness, panel.message_id, ALICE, "中文", me)).text == "已保存。"
-    assert "语言：中文" in harness.telegram.edits[-1].text
+    assert "Your settings" in panel.text and labels(harness, panel.message_id, me) == \
+        ["简体中文", "繁體中文", "Русский", "Español", "Português"]
+    assert (await press(harness, panel.message_id, ALICE, "简体中文", me)).text == "已保存。"
+    assert "语言：简体中文" in harness.telegram.edits[-1].text
     assert "二十四点" in (await ask(harness, "/help", chat=me, kind="private")).text
     assert "二十四点" not in (await ask(harness, "/help", BOB)).text  # the group's own
 
@@ -209,7 +218,7 @@ async def test_settings_are_stored_per_chat_and_follow_a_migration(services: Ser
     await services.places.migrate(group.id, -1000011)
     assert services.settings.of(-1000011).count == 6
     assert (await stores.people.chat_settings())[-1000011] == {"count": 6}
-    fresh, _ = new_services(stores, services.rounds.pool, Clock())
+    fresh, _ = new_services(stores, services.rounds.analyses.pool, Clock())
     await fresh.settings.load()
     assert fresh.settings.of(-1000011).count == 6
 
@@ -281,11 +290,11 @@ async def test_countdown_passed_out_scores_as_at_the_time_out(services: Services
                                                   831, "2", 10, "en", clock.now,
                                                   clock.now + 60, ann.id)
     assert made is not None
-    services.table.open(made, "deal")
-    await services.rounds.set_message(made.id, 5)
-    await services.answers.answer(group, ann, "10*(3*25+1+7)", True)  # 830: 1 away
+    opened_outside(services, made, "deal")
+    await services.outbox.deal_sent(made.id, 5)
+    await services.rounds.answer(group, ann, "10*(3*25+1+7)", True)  # 830: 1 away
     clock.now += 1
-    await services.answers.answer(group, ben, "50*10", True)  # far
+    await services.rounds.answer(group, ben, "50*10", True)  # far
     clock.now += 1
     first = await services.rounds.pass_round(group, ann)
     assert isinstance(first, Edited) and first.notice == "You passed: 1 of 2 who answered have."
@@ -300,16 +309,16 @@ async def test_a_pass_within_a_second_of_the_last_status_is_marked_then_written(
         services: Services, scheduler: FakeScheduler, clock: Clock):
     group, ann, ben = Chat(-22, "group", "G"), Player(1, "Ann"), Player(2, "Ben")
     dealt = await services.rounds.play(group, ann, "24")
-    await services.rounds.set_message(dealt.round.id, 9)
+    await services.outbox.deal_sent(dealt.round.id, 9)
     a, b, *_ = dealt.round.hand
-    await services.answers.answer(group, ann, f"{a}+{b}", True)
-    await services.answers.answer(group, ben, f"{a}-{b}", True)  # coalesced
+    await services.rounds.answer(group, ann, f"{a}+{b}", True)
+    await services.rounds.answer(group, ben, f"{a}-{b}", True)  # coalesced
     marked = await services.rounds.pass_round(group, ben)
     assert isinstance(marked, Marked) and marked.reaction == "👌"
     assert scheduler.when("status", group.id) == pytest.approx(1.0)
     clock.now += 1
     [alarm] = [a for a in scheduler.due() if a.kind == "status"]
-    written = services.rounds.status_due(alarm.round_id)
+    written = await services.rounds.status_due(alarm.round_id)
     assert written is not None and written.notice == ""
     assert written.text.endswith("🏳 Passed: Ben (1 of 2 who answered)")
     assert f"👎 Ben: <code>{a}−{b}</code>" in written.text
@@ -393,13 +402,13 @@ async def test_no_show_all_solutions_under_the_only_solution(harness: Harness):
     now = rounds.clock()
     made = await harness.stores.rounds.open_round(GROUP, "24", (3, 3, 8, 8), 24, "hard", 30, "en",
                                                   now, now + 60, ALICE["id"])
-    harness.services.table.open(made, "deal")
+    opened_outside(harness.services, made, "deal")
     won = await ask(harness, "/a 8/(3-8/3)", BOB)
     assert "Bob wins" in won.text and "Show all solutions" not in json.dumps(won.reply_markup)
 
 
 def test_a_deal_of_five_or_six_says_every_number_is_used_once():
-    rules = GAMES["24"]
+    rules = WORDS["24"]
     for texts, said in ((EN, "Use each of the 5 numbers exactly once."),
                         (ZH, "这 5 个数每个都要用，且只用一次。")):
         record = _round((1, 2, 3, 4, 5))
@@ -421,7 +430,7 @@ def _round(hand: tuple[int, ...]):
 def test_why_an_answer_does_not_win_in_a_few_words(texts, said):
     from bot.play.games.countdown import judge as countdown_judge
     from bot.play.games.twentyfour import judge as judge_24
-    twenty_four, countdown = GAMES["24"], GAMES["countdown"]
+    twenty_four, countdown = WORDS["24"], WORDS["countdown"]
     why = []
     for hand, answer in (((11, 9, 12, 13), "12*(11-9)"), ((8, 3, 1, 4), "(8+8)*(3-1)"),
                          ((11, 9, 13, 11), "11+9+13-11")):
@@ -437,10 +446,10 @@ async def test_a_groups_language_is_one_of_its_settings(harness: Harness):
     harness.telegram.promote(GROUP, ALICE["id"])
     panel = await ask(harness, "/settings")
     assert "Language: English" in panel.text
-    assert (await press(harness, panel.message_id, ALICE, "中文")).text == "已保存。"
+    assert (await press(harness, panel.message_id, ALICE, "简体中文")).text == "已保存。"
     shown = harness.telegram.edits[-1].text
-    assert shown.startswith("⚙️ 这个群的设置") and shown.endswith("✅ 语言：中文，从下一局起。")
-    assert labels(harness, panel.message_id)[-1] == "English"
+    assert shown.startswith("⚙️ 这个群的设置") and shown.endswith("✅ 语言：简体中文，从下一局起。")
+    assert labels(harness, panel.message_id)[-5] == "English"
     assert "算出" in (await ask(harness, "/play", BOB)).text  # the next deal, in Chinese
 
 

@@ -129,7 +129,7 @@ async def test_two_right_answers_at_once_make_one_winner(harness: Harness):
 async def test_same_user_is_throttled(harness: Harness):
     await deal(harness)
     # six answers in the same instant, however slow
-    harness.services.answers.throttle.clock = lambda: 100.0
+    harness.services.rounds.throttle.clock = lambda: 100.0
     for _ in range(6):
         await harness.send(GROUP, BOB, "/a 2(3+4)")  # unreadable: said in words, throttled
     sent = [s for s in harness.telegram.sent if s.chat_id == GROUP]

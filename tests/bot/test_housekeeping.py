@@ -11,8 +11,8 @@ from pathlib import Path
 from bot.demo.emulator import BotApiEmulator
 from bot.runtime.health import heartbeat_path
 from bot.runtime.pool import SolverPool
-from bot.telegram.app import build_application, on_startup
 from bot.telegram.jobs import FORGET_EVERY, HANDLED_UPDATES_KEPT
+from bot.wiring import build_bot
 from tests.bot.conftest import make_config, running
 
 WAIT = 10.0  # seconds: far less than either interval (30 s, an hour)
@@ -22,10 +22,10 @@ async def test_the_first_heartbeat_comes_at_start(telegram: BotApiEmulator, pool
                                                   tmp_path: Path):
     config = make_config(telegram, tmp_path / "bot.sqlite3")
     beat = heartbeat_path(config.database_path)
-    app = build_application(config)
-    app.bot_data.pool = pool
+    bot = build_bot(config, pool, webapp=None)
+    app = bot.application
     await app.initialize()
-    await on_startup(app)
+    await bot.open(app)
     beat.unlink()  # what the start-up wrote itself: only the job can write it again now
     await app.start()
     try:
@@ -37,7 +37,7 @@ async def test_the_first_heartbeat_comes_at_start(telegram: BotApiEmulator, pool
     finally:
         await app.stop()
         await app.shutdown()
-        await app.post_shutdown(app)  # type: ignore[misc]
+        await bot.close()
 
 
 async def test_old_update_ids_are_forgotten_at_start(telegram: BotApiEmulator, pool: SolverPool,

@@ -1,13 +1,16 @@
 """The layers of bot/ as its folders name them, checked on every import statement.
 
-Imports run one way: the Telegram face (bot.telegram) -> the game services (bot.play) -> stores,
-words, runtime and the solver; only `python -m bot` knows the demo. python-telegram-bot is the
-face's business alone, and its JobQueue belongs to bot.telegram.jobs.
+Imports run one way: a face (bot.telegram, bot.webapp) -> the game services (bot.play) -> words,
+runtime and the solver; only play reaches the stores, and the two faces never import each other:
+the composition root (bot.wiring) puts them together. Only `python -m bot` knows the demo.
+python-telegram-bot is the Telegram face's business alone, and its JobQueue belongs to
+bot.telegram.jobs. The games only decide: bot.play.games imports no words, store or runtime.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -21,15 +24,19 @@ MAY_IMPORT = {
     "bot.runtime": {"solver"},
     "bot.store": set(),
     "bot.play": {"bot.store", "bot.text", "bot.runtime", "solver"},
-    # the chat face starts the Mini App's (lifecycle: its own server when polling)
-    "bot.telegram": {"bot.play", "bot.store", "bot.text", "bot.runtime", "solver", "bot.webapp"},
-    # the Mini App: a face of its own, publishing a win by the chat face's one send path
-    "bot.webapp": {"bot.play", "bot.store", "bot.text", "bot.runtime", "solver", "bot.telegram"},
-    "bot.demo": {"bot.telegram", "bot.webapp", "bot.text", "bot.runtime"},
-    "bot.__main__": {"bot.telegram", "bot.webapp", "bot.runtime", "bot.demo"},
+    "bot.play.games": {"solver"},  # the rules decide: no words, no store, no pool
+    # the two faces: each over play, neither over the other nor over the stores
+    "bot.telegram": {"bot.play", "bot.text", "bot.runtime", "solver"},
+    "bot.webapp": {"bot.play", "bot.text", "bot.runtime", "solver"},
+    # the composition root: opens the stores and the pool, builds play, mounts both faces
+    "bot.wiring": {"bot.play", "bot.store", "bot.text", "bot.runtime", "solver", "bot.telegram",
+                   "bot.webapp"},
+    "bot.demo": {"bot.telegram", "bot.webapp", "bot.wiring", "bot.text", "bot.runtime"},
+    "bot.__main__": {"bot.telegram", "bot.webapp", "bot.runtime", "bot.demo", "bot.wiring"},
     "solver": set(),
 }
 TELEGRAM_USERS = ("bot.telegram", "bot.demo", "bot.__main__")
+FACES = ("bot.telegram", "bot.webapp")
 
 
 def module_name(path: Path) -> str:
@@ -60,14 +67,40 @@ def layer_of(module: str) -> str | None:
 SOURCES = sorted([*(ROOT / "bot").rglob("*.py"), *(ROOT / "solver").rglob("*.py")])
 
 
+def climbs(module: str, imported: str) -> bool:
+    """Whether `module` importing `imported` breaks the layers (a layer's sub-layer, like
+    bot.play.games in bot.play, may import only what its own entry allows, and itself)."""
+    own, other = layer_of(module), layer_of(imported)
+    assert own is not None, f"{module} is in no layer"
+    if other is None or other == own or imported == "bot":
+        return False
+    if own.startswith(other + "."):  # a sub-layer importing its parent layer
+        return True
+    return other not in MAY_IMPORT[own] and not other.startswith(own + ".")
+
+
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: module_name(p))
 def test_imports_run_down_the_layers(path: Path):
-    own = layer_of(module_name(path))
-    assert own is not None, f"{module_name(path)} is in no layer"
     for imported in imports(path):
-        other = layer_of(imported)
-        if other is not None and other != own and imported != "bot":
-            assert other in MAY_IMPORT[own], f"{module_name(path)} imports {imported}"
+        assert not climbs(module_name(path), imported), \
+            f"{module_name(path)} imports {imported}"
+
+
+def test_the_rule_catches_what_it_forbids():
+    """The check itself: a face importing the other face, a face importing a store, a game's
+    rules importing words or the pool, each a climb; what the layers allow is none."""
+    assert climbs("bot.telegram.handlers", "bot.webapp.server")
+    assert climbs("bot.webapp.server", "bot.telegram.sending")
+    assert climbs("bot.telegram.app", "bot.store.protocols")
+    assert climbs("bot.webapp.server", "bot.store.records")
+    assert climbs("bot.play.games.rules", "bot.text.i18n")
+    assert climbs("bot.play.games.rules", "bot.runtime.pool")
+    assert climbs("bot.play.games.rules", "bot.store.records")
+    assert climbs("bot.play.games.rules", "bot.play.round.table")
+    assert not climbs("bot.play.games.rules", "bot.play.games.records")
+    assert not climbs("bot.play.round.service", "bot.play.games.rules")
+    assert not climbs("bot.wiring", "bot.telegram.app") and not climbs("bot.wiring",
+                                                                        "bot.webapp.server")
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: module_name(p))
@@ -81,21 +114,62 @@ def test_only_the_face_speaks_telegram(path: Path):
             f"{name} uses the JobQueue; timers go through bot.telegram.jobs"
 
 
-FACE = [path for path in SOURCES if module_name(path).startswith("bot.telegram")]
+FACE = [path for path in SOURCES if module_name(path).startswith(FACES)]
+PAGE_FILES = sorted((ROOT / "bot" / "webapp" / "static").glob("*.[hj][ts]*"))  # .html, .js
 GAME_NAMES = {"24", "countdown", "yahtzee"}
+GAME_WORD = re.compile(r"\b(24|countdown|yahtzee)\b", re.IGNORECASE)
+
+
+def names_a_game(name: str, source: str) -> list[str]:
+    """Where the module imports a game's rules, branches on a game's name, or (the Mini App,
+    which has no commands of its own to name) holds a game's name at all: a set of the games
+    it serves is a branch on a game too."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom | ast.Import):
+            modules = [f"{node.module}.{alias.name}" for alias in node.names] \
+                if isinstance(node, ast.ImportFrom) else [alias.name for alias in node.names]
+            if any(m.startswith("bot.play.games") for m in modules):
+                found.append(f"{name} imports a game's rules: line {node.lineno}")
+        elif isinstance(node, ast.Compare):
+            named = {c.value for c in ast.walk(node) if isinstance(c, ast.Constant)}
+            if named & GAME_NAMES:
+                found.append(f"{name} branches on a game: line {node.lineno}")
+        elif name.startswith("bot.webapp") and isinstance(node, ast.Constant) and \
+                node.value in GAME_NAMES:
+            found.append(f"{name} names a game: line {node.lineno}")
+    return found
 
 
 @pytest.mark.parametrize("path", FACE, ids=lambda p: module_name(p))
 def test_the_face_knows_no_game(path: Path):
-    """Game rules live in bot.play: the face neither imports a game's module nor branches on a
-    game's name (the commands' names are the face's own)."""
-    name = module_name(path)
-    assert not [m for m in imports(path) if m.startswith("bot.play.games")], \
-        f"{name} imports a game's rules"
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Compare):
-            named = {c.value for c in ast.walk(node) if isinstance(c, ast.Constant)}
-            assert not named & GAME_NAMES, f"{name} branches on a game: line {node.lineno}"
+    """Game rules live in bot.play: neither face imports a game's module nor branches on a
+    game's name (the commands' names are the chat face's own); the Mini App, which plays every
+    game from play's description of its page (bot.play.round.page), names none at all."""
+    assert names_a_game(module_name(path), path.read_text(encoding="utf-8")) == []
+
+
+@pytest.mark.parametrize("path", PAGE_FILES, ids=lambda p: p.name)
+def test_the_page_names_no_game(path: Path):
+    """The page's script and markup draw what play describes: no game's name, nor 24."""
+    assert not GAME_WORD.search(path.read_text(encoding="utf-8")), path.name
+
+
+def test_the_game_check_catches_what_it_forbids():
+    """The check itself: the Mini App holding a set of the games it serves (as it once did), a
+    face comparing a round's game with a name or importing a game's rules, each caught; the
+    chat face naming its own commands is not."""
+    assert names_a_game("bot.webapp.server", 'TAPPABLE = frozenset({"24"})\n') == \
+        ["bot.webapp.server names a game: line 1"]
+    assert names_a_game("bot.telegram.handlers", 'def f(game):\n    return game == "yahtzee"\n'
+                        ) == ["bot.telegram.handlers branches on a game: line 2"]
+    assert names_a_game("bot.webapp.steps", "from bot.play.games.countdown import GAME\n") == \
+        ["bot.webapp.steps imports a game's rules: line 1"]
+    assert names_a_game("bot.webapp.page", "from bot.play import games\n") == \
+        ["bot.webapp.page imports a game's rules: line 1"]
+    assert names_a_game("bot.telegram.app", 'COMMANDS = [("countdown", None)]\n') == []
+    assert not GAME_WORD.search("state.target = 0n; font-size: 24px")
+    assert GAME_WORD.search('if (round.game === "Yahtzee")')
 
 
 def test_every_layer_has_modules():

@@ -7,7 +7,6 @@ and no apology to a chat the bot cannot write to."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import sqlite3
 from pathlib import Path
@@ -17,11 +16,12 @@ from telegram import Update
 from telegram.error import Forbidden
 
 from bot.demo.emulator import BotApiEmulator
-from bot.play.scheduler import NEXT_DEAL, ROUND_END, Alarm
+from bot.play.ports import NEXT_DEAL, ROUND_END, Alarm
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
-from bot.telegram import handlers, jobs
+from bot.telegram import handlers
 from tests.bot.conftest import Harness, make_config, running
+from tests.waiting import until
 
 GROUP = -3301
 FORUM = -1003302
@@ -74,8 +74,8 @@ async def test_removed_from_a_forum_every_topic_ends_quietly(harness: Harness, c
     assert await harness.stores.matches.matches_on() == []
     assert harness.services.rounds.open_round(FORUM, first) is None
     assert harness.services.rounds.open_round(FORUM, second) is None
-    await asyncio.sleep(0.05)  # jobs removed are dropped on the queue's next pass
-    assert jobs_of(harness, FORUM) == []
+    await until(lambda: jobs_of(harness, FORUM) == [],  # dropped on the queue's next pass
+                "the removed chat's jobs dropped")
     assert len(harness.telegram.sent) == sent and errors(caplog) == []
 
 
@@ -123,7 +123,7 @@ async def test_a_timer_in_a_chat_that_removed_the_bot_unheard(harness: Harness, 
     await harness.telegram.reply(GROUP)
     [current] = await open_rounds_of(harness, GROUP)
     await harness.telegram.remove_bot(GROUP, ANN, notify=False)  # the update was missed
-    await jobs.ring_alarm(harness.app, Alarm(ROUND_END, GROUP, current.id))
+    await harness.services.alarms.ring(Alarm(ROUND_END, GROUP, current.id))
     assert await open_rounds_of(harness, GROUP) == [] and await owed_to(harness, GROUP) == []
     assert await harness.stores.matches.matches_on() == []  # the match stopped with its chat
     assert harness.services.matches.scheduler.pending(NEXT_DEAL, GROUP) is None
@@ -137,7 +137,7 @@ async def test_a_match_deal_in_a_chat_that_removed_the_bot(harness: Harness, cap
     await harness.telegram.reply(GROUP)
     assert harness.services.matches.scheduler.pending(NEXT_DEAL, GROUP) is not None
     await harness.telegram.remove_bot(GROUP, ANN, notify=False)
-    await jobs.ring_alarm(harness.app, Alarm(NEXT_DEAL, GROUP))
+    await harness.services.alarms.ring(Alarm(NEXT_DEAL, GROUP))
     assert await open_rounds_of(harness, GROUP) == [] and await owed_to(harness, GROUP) == []
     assert await harness.stores.matches.matches_on() == []
     assert errors(caplog) == []
@@ -156,7 +156,8 @@ async def test_no_apology_to_a_chat_the_bot_cannot_write_to(harness: Harness, ca
     update = Update.de_json({"update_id": 1, "message": harness.telegram.message(
         GROUP, harness.telegram.sent[-1].message_id)}, harness.app.bot)
     context = type("Context", (), {"error": Forbidden("bot was kicked from the group chat"),
-                                   "application": harness.app, "bot": harness.app.bot})()
+                                   "application": harness.app, "bot": harness.app.bot,
+                                   "bot_data": harness.app.bot_data})()
     before = len(harness.telegram.calls)
     await handlers.on_error(update, context)  # type: ignore[arg-type]
     assert harness.telegram.calls[before:] == [] and errors(caplog) == []
@@ -167,7 +168,7 @@ async def test_a_group_that_migrated_unheard(harness: Harness, caplog):
     await harness.telegram.reply(GROUP)
     [current] = await open_rounds_of(harness, GROUP)
     await harness.telegram.migrate(GROUP, SUPERGROUP, ANN, notify=False)
-    await jobs.ring_alarm(harness.app, Alarm(ROUND_END, GROUP, current.id))
+    await harness.services.alarms.ring(Alarm(ROUND_END, GROUP, current.id))
     result = await harness.telegram.reply(SUPERGROUP)
     assert "Time is up" in result.text
     ended = await harness.stores.rounds.get_round(current.id)
@@ -216,7 +217,7 @@ async def test_a_deleted_topic_ends_only_its_own_round(harness: Harness, caplog)
     kept = harness.services.rounds.open_round(FORUM, second)
     assert gone is not None and kept is not None
     harness.telegram.delete_topic(FORUM, first)
-    await jobs.ring_alarm(harness.app, Alarm(ROUND_END, FORUM, gone.id, first))
+    await harness.services.alarms.ring(Alarm(ROUND_END, FORUM, gone.id, first))
     assert await owed_to(harness, FORUM) == []  # refused for good: nothing owed
     assert await harness.stores.matches.matches_on() == []  # its match stopped with it
     assert harness.services.rounds.open_round(FORUM, second) == kept  # the other goes on

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from bot.play.arguments import parse_match
+from bot.play.chats.people import Chat, Player
 from bot.play.matches.matches import DEFAULT_ROUNDS
-from bot.play.people import Chat, Player
+from bot.play.ports import NEXT_DEAL, WARNING
 from bot.play.round.outcomes import Closed, Dealt, Edited, Said
-from bot.play.scheduler import NEXT_DEAL, WARNING
 from bot.play.services import Services
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.store.stores import Stores
+from bot.telegram.grammar import parse_match
 from solver import solve
 from tests.bot.conftest import Clock, FakeScheduler, new_services
 
@@ -44,10 +44,16 @@ def wired(stores: Stores, pool: SolverPool, clock: Clock) -> tuple[Services, Fak
 
 async def restart(stores: Stores, pool: SolverPool, clock: Clock
                   ) -> tuple[Services, FakeScheduler]:
-    """New services over the same database, as after a restart; the rounds resumed first."""
+    """New services over the same database, as after a restart; the rounds resumed first (what
+    a restart owes is worked out; the matches' own resume is the test's to call)."""
     again, scheduler = build(stores, pool, clock, seed=2)
-    await again.recovery.resume()
+    await again.recovery.owed()
     return again, scheduler
+
+
+def shown_last(services: Services) -> object:
+    """What play showed last (through the test's fake publisher)."""
+    return services.outbox.publisher.shown[-1][0]  # type: ignore[attr-defined]
 
 
 async def deal_next(services: Services, scheduler: FakeScheduler) -> Dealt | Said | None:
@@ -68,7 +74,7 @@ async def win(services: Services, player: Player) -> Closed:
     podium) under its head."""
     current = services.rounds.open_round(GROUP.id)
     assert current is not None
-    won = await services.answers.answer(GROUP, player, solve(current.hand)[0], explicit=True)
+    won = await services.rounds.answer(GROUP, player, solve(current.hand)[0], explicit=True)
     assert isinstance(won, Closed) and won.round.id == current.id
     return won
 
@@ -175,11 +181,11 @@ async def test_the_notice_before_the_end(services: Services, clock: Clock):
                   False)
     assert matches.warning_delay(short) == 2.0  # short rounds: halfway
     clock.now += 30
-    notice = matches.warning(GROUP.id, current.id)
+    notice = await matches.warning(GROUP.id, current.id)
     assert notice is not None and isinstance(notice, Edited) and notice.round.id == current.id
     assert notice.text.startswith(first.text) and notice.text.endswith("⏳ 30 s left.")
     await win(services, BEN)
-    assert matches.warning(GROUP.id, current.id) is None  # over: no notice
+    assert await matches.warning(GROUP.id, current.id) is None  # over: no notice
 
 
 async def test_a_match_resumes_after_a_restart(services: Services, stores: Stores,
@@ -229,9 +235,10 @@ async def test_the_match_speaks_the_chats_language(services: Services, scheduler
 async def test_a_match_follows_its_group_into_a_supergroup(services: Services, stores: Stores):
     started = await services.matches.start(GROUP, ANN, 2)
     assert isinstance(started, Dealt)
-    await started.after(502)  # sent
-    again = await services.places.migrate(GROUP.id, -100042)
-    assert again is not None and again.round.message_id is None  # shown again there
+    await services.outbox.deal_sent(started.round.id, 502)  # sent
+    await services.places.migrate(GROUP.id, -100042)
+    again = shown_last(services)
+    assert isinstance(again, Dealt) and again.round.message_id is None  # shown again there
     moved = again.round
     assert await stores.matches.match_on(GROUP.id) is None
     match = await stores.matches.match_on(-100042)
@@ -245,10 +252,11 @@ async def test_the_matchs_alarms_follow_its_group_into_a_supergroup(
     the supergroup's id; nothing is left ringing for the old one."""
     started = await services.matches.start(GROUP, ANN, 3)
     assert isinstance(started, Dealt)
-    await started.after(503)  # sent
+    await services.outbox.deal_sent(started.round.id, 503)  # sent
     new_id = -100043
-    again = await services.places.migrate(GROUP.id, new_id)
-    assert again is not None and again.round.message_id is None  # shown again there
+    await services.places.migrate(GROUP.id, new_id)
+    again = shown_last(services)
+    assert isinstance(again, Dealt) and again.round.message_id is None  # shown again there
     moved = again.round
     assert {chat for _, chat, _ in scheduler.alarms} == {new_id}
     assert scheduler.pending(WARNING, new_id).round_id == moved.id  # type: ignore[union-attr]

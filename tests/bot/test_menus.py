@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from bot.telegram.app import COMMANDS
-from bot.telegram.menus import offered
+from bot.telegram.menus import menu_languages, offered
 from tests.bot.conftest import Harness
 
 ANN = {"id": 291, "is_bot": False, "first_name": "Ann"}
@@ -26,11 +26,15 @@ def menus(h: Harness) -> dict[tuple[str, str], list[tuple[str, str]]]:
     return found
 
 
-async def test_each_scope_has_its_own_menu_in_both_languages(harness: Harness):
+async def test_each_scope_has_its_own_menu_in_every_language(harness: Harness):
+    """Four scopes in each of Telegram's language codes: English the default, zh (Simplified:
+    Telegram keys menus by two letters, so Traditional Chinese apps show it too), ru, es, pt."""
     set_ = menus(harness)
+    codes = ("en", "zh", "ru", "es", "pt")
     assert set(set_) == {(scope, language) for scope in
                          ("default", "all_private_chats", "all_group_chats",
-                          "all_chat_administrators") for language in ("en", "zh")}
+                          "all_chat_administrators") for language in codes}
+    assert all(len(code) == 2 for _, code in set_)  # ISO 639-1, as Telegram takes it
     names = {key: [name for name, _ in commands] for key, commands in set_.items()}
     private, groups = names[("all_private_chats", "en")], names[("all_group_chats", "en")]
     admins = names[("all_chat_administrators", "en")]
@@ -41,10 +45,22 @@ async def test_each_scope_has_its_own_menu_in_both_languages(harness: Harness):
     assert set(groups) < set(admins) and "resetscores" in admins
     assert names[("default", "en")] == private
     for scope in ("all_private_chats", "all_group_chats", "all_chat_administrators"):
-        assert names[(scope, "zh")] == names[(scope, "en")]
+        for code in codes:
+            assert names[(scope, code)] == names[(scope, "en")]
     assert dict(set_[("all_group_chats", "zh")])["daily"] == "今日谜题，人人相同"
+    assert dict(set_[("all_group_chats", "ru")])["daily"] == "Задача дня, одна на всех"
+    assert dict(set_[("all_private_chats", "pt")])["play"] == "Quatro números: chegue a 24"
     every = {names[0] for names, _ in COMMANDS}
     assert every == set(private) | set(admins)  # every command is offered somewhere
+
+
+async def test_the_descriptions_are_set_in_every_language(harness: Harness):
+    assert set(harness.telegram.descriptions) == set(harness.telegram.short_descriptions) == \
+        {"", "zh", "ru", "es", "pt"}
+    assert harness.telegram.descriptions[""].startswith("Number puzzles for your group")
+    assert "Cifras y letras" in harness.telegram.descriptions["es"]
+    assert harness.telegram.short_descriptions["zh"].startswith("24 点")
+    assert menu_languages() == {None: "en", "zh": "zh", "ru": "ru", "es": "es", "pt": "pt-BR"}
 
 
 def test_a_command_not_named_is_offered_everywhere():

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.play.arguments import (
+from bot.telegram.grammar import (
     UsageError,
     parse_countdown,
     parse_match,

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.play.chats.people import Chat, Player
 from bot.play.games import GAMES, PlayOptions
 from bot.play.games.twentyfour import deal
 from bot.play.guards.throttle import Allowance, WorkBudget
-from bot.play.people import Chat, Player
 from bot.play.round.outcomes import Dealt
 from bot.runtime.config import Config
 from bot.runtime.pool import SolverPool, SolverTimeout
@@ -26,6 +26,7 @@ from bot.store.stores import Stores
 from solver import is_solvable
 from solver.rating import level as rated_level
 from tests.bot.conftest import Clock, Harness, new_services
+from tests.waiting import until
 
 CHAT_A, CHAT_B, CHAT_C = -1201, -1202, -1203
 ANN = {"id": 41, "is_bot": False, "first_name": "Ann"}
@@ -33,8 +34,11 @@ BEN = {"id": 42, "is_bot": False, "first_name": "Ben"}
 CAT = {"id": 43, "is_bot": False, "first_name": "Cat"}
 
 
-def wait_for_file(path: str, limit: float = 600.0) -> bool:
-    """Stands for a long /solve: holds a worker until the file exists (at most `limit` s)."""
+def wait_for_file(path: str, limit: float = 600.0, started: str | None = None) -> bool:
+    """Stands for a long /solve: holds a worker until the file exists (at most `limit` s);
+    `started`, a file it makes first, says a worker has taken it."""
+    if started is not None:
+        Path(started).touch()
     ends = time.monotonic() + limit
     while not Path(path).exists() and time.monotonic() < ends:
         time.sleep(0.01)
@@ -45,14 +49,18 @@ def wait_for_file(path: str, limit: float = 600.0) -> bool:
 async def heavy_lane_held(pool: SolverPool, folder: Path) -> AsyncIterator[None]:
     """Every heavy worker busy until the block ends (then they are let go, whatever happened)."""
     release = folder / "release"
-    holders = [asyncio.ensure_future(pool.run_heavy(wait_for_file, str(release)))
-               for _ in range(pool.heavy.workers)]
-    await asyncio.sleep(0.2)  # let them reach the workers (only order matters below)
+    started = [folder / f"holding-{n}" for n in range(pool.heavy.workers)]
+    holders = [asyncio.ensure_future(pool.run_heavy(wait_for_file, str(release), 600.0,
+                                                    str(mark)))
+               for mark in started]
     try:
+        await until(lambda: all(mark.exists() for mark in started), "every worker held")
         yield
     finally:
         release.touch()
         await asyncio.gather(*holders)
+        for mark in (release, *started):  # the lane may be held again later
+            mark.unlink()
 
 
 def replies_in(h: Harness, chat: int) -> list[str]:
@@ -252,7 +260,7 @@ async def test_one_person_cannot_start_many_long_jobs(harness: Harness, pool: So
     async with heavy_lane_held(pool, tmp_path):
         queued = [asyncio.ensure_future(harness.send(CHAT_A, ANN, f"/solve 1 2 3 4 5 = {t}"))
                   for t in (201, 202)]
-        await asyncio.sleep(0.1)
+        await until(lambda: pool.heavy.slots.waiting() == 2, "both queued behind the holders")
         await harness.send(CHAT_A, ANN, "/solve 1 2 3 4 5 = 203")  # 2 x 10 s reserved
         busy = await harness.telegram.reply(CHAT_A)
         assert "Busy" in busy.text and "203" not in busy.text

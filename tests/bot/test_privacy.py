@@ -5,12 +5,10 @@ without their name; and they may come back as new."""
 
 from __future__ import annotations
 
-import time
-
-from bot.play.daily_puzzle import day_of
+from bot.play.daily.puzzle import day_of
 from bot.store.retention import ANSWER_TEXTS_KEPT
 from solver import solve
-from tests.bot.conftest import ON_BOTH_BACKENDS, Harness
+from tests.bot.conftest import ON_BOTH_BACKENDS, Clock, Harness
 from tests.bot.test_buttons import press_data
 
 GROUP = -2603
@@ -52,6 +50,8 @@ async def test_privacy_says_what_is_kept_in_a_few_lines(harness: Harness):
 async def test_forget_is_asked_in_private_and_deletes_you_everywhere(harness: Harness):
     won = await play_and_win(harness, ANN, BEN)
     lost = await play_and_win(harness, BEN, ANN)
+    today = Clock(1_900_000_000.0)  # the daily puzzle's day: set, not read from the wall
+    harness.services.community.daily.clock = today
     hand = harness.services.community.daily.hand_now()
     await said(harness, ANN, "/daily", ANN["id"])
     await said(harness, ANN, f"/daily {solve(list(hand))[0]}", ANN["id"])
@@ -67,7 +67,7 @@ async def test_forget_is_asked_in_private_and_deletes_you_everywhere(harness: Ha
 
     stores = harness.stores
     assert await stores.people.user_name(ANN["id"]) is None
-    assert await stores.daily.daily_result(day_of(time.time()), ANN["id"]) is None
+    assert await stores.daily.daily_result(day_of(today()), ANN["id"]) is None
     top = (await said(harness, BEN, "/top")).text
     assert "Ann" not in top and "1. Ben" in top
     assert "Ann" not in (await said(harness, BEN, "/top week")).text
@@ -88,6 +88,9 @@ async def test_forget_is_asked_in_private_and_deletes_you_everywhere(harness: Ha
 @ON_BOTH_BACKENDS
 async def test_forget_waits_for_your_own_press_in_time(harness: Harness):
     await play_and_win(harness, ANN, BEN)
+    clock = Clock(1_900_000_000.0)
+    privacy = harness.services.community.privacy
+    privacy.clock = clock
     asked = await said(harness, ANN, "/forget", ANN["id"])
     cancelled = await harness.press(ANN["id"], asked.message_id, ANN, "✖️ Cancel")
     assert cancelled.text == "Cancelled: nothing was deleted."
@@ -97,10 +100,78 @@ async def test_forget_waits_for_your_own_press_in_time(harness: Harness):
     token = harness.telegram.buttons(ANN["id"], asked.message_id)[0][1]
     stranger = await press_data(harness, asked.message_id, BEN, token, ANN["id"])
     assert stranger.text == "Only Ann can answer this."  # a forged press of another account
-    privacy = harness.services.community.privacy
-    later = time.time() + 61
-    privacy.clock = lambda: later
+    clock.now += 61
     lapsed = await harness.press(ANN["id"], asked.message_id, ANN, YES)
     assert lapsed.text == "This question has expired."
     assert await harness.stores.people.user_name(ANN["id"]) == "Ann"
     assert "Ann" in (await said(harness, BEN, "/top")).text
+
+
+# --- issue 35, item 11: confirmations only the asker, still an admin, can answer ----------------
+
+OTHER_GROUP = -2604
+
+
+async def ask_reset(h: Harness, admin: dict) -> tuple[int, str, str]:
+    """An admin's /resetscores: the question's message id, and its Confirm and Cancel data."""
+    h.telegram.promote(GROUP, admin["id"])
+    asked = await said(h, admin, "/resetscores")
+    assert asked.reply_markup is not None, asked.text
+    [(_, yes), (_, no)] = h.telegram.buttons(GROUP, asked.message_id)
+    return asked.message_id, yes, no
+
+
+@ON_BOTH_BACKENDS
+async def test_an_admin_demoted_after_asking_cannot_confirm_a_reset(harness: Harness):
+    await play_and_win(harness, BEN, ANN)
+    asked, yes, _ = await ask_reset(harness, ANN)
+    harness.telegram.promote(GROUP, ANN["id"], "member")  # within the minute the cache keeps
+    refused = await press_data(harness, asked, ANN, yes, GROUP)
+    assert refused.text == "Only the group's admins can reset its leaderboard."
+    assert "Ben" in (await said(harness, BEN, "/top")).text  # nothing was reset
+    assert harness.telegram.buttons(GROUP, asked)  # the question stands, unanswered
+
+    harness.telegram.promote(GROUP, ANN["id"])  # an admin again, in time: her press counts
+    assert (await press_data(harness, asked, ANN, yes, GROUP)).text == "The leaderboard is reset."
+    assert "Ben" not in (await said(harness, BEN, "/top")).text
+
+
+@ON_BOTH_BACKENDS
+async def test_presses_elsewhere_or_by_others_leave_the_question_pending(harness: Harness):
+    await play_and_win(harness, BEN, ANN)
+    asked, yes, no = await ask_reset(harness, ANN)
+    harness.telegram.chat(OTHER_GROUP)
+    elsewhere = await said(harness, BEN, "/top", OTHER_GROUP)
+    for data in (no, yes):  # the token pressed in another chat, by Ben and by Ann herself
+        for user in (BEN, ANN):
+            answer = await press_data(harness, elsewhere.message_id, user, data, OTHER_GROUP)
+            assert answer.text == "This button doesn't work (any more)."
+    for data in (no, yes):  # Ben presses Ann's own question
+        answer = await press_data(harness, asked, BEN, data, GROUP)
+        assert answer.text == "Only Ann can answer this."
+    harness.telegram.promote(GROUP, BEN["id"])  # another admin is still not the asker
+    assert (await press_data(harness, asked, BEN, yes, GROUP)).text == "Only Ann can answer this."
+    assert "Ben" in (await said(harness, BEN, "/top")).text
+    assert (await press_data(harness, asked, ANN, yes, GROUP)).text == "The leaderboard is reset."
+
+
+async def test_the_play_side_keeps_a_question_pressed_from_another_chat(harness: Harness):
+    """The service itself, past the face's check: a token named from another chat, or by
+    another person, drops nothing; only the asker in the asking chat answers it."""
+    from bot.play.chats.people import Chat, Player
+
+    privacy = harness.services.community.privacy
+    group, other = Chat(GROUP, "group", "G"), Chat(OTHER_GROUP, "group", "H")
+    ann, ben = Player(ANN["id"], "Ann"), Player(BEN["id"], "Ben")
+
+    async def admin() -> bool:
+        return True
+
+    asked = await privacy.ask_reset(group, ann, admin)
+    assert not isinstance(asked, str)
+    for chat, player in ((other, ann), (other, ben), (group, ben)):
+        for confirm in (False, True):
+            pressed = await privacy.press(asked.token, confirm, chat, player, admin)
+            assert pressed.text is None, (chat, player, confirm)
+    cancelled = await privacy.press(asked.token, False, group, ann, admin)
+    assert cancelled.text == "Cancelled: nothing was deleted."

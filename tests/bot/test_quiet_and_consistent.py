@@ -8,7 +8,7 @@ import dataclasses
 
 import pytest
 
-from tests.bot.conftest import Harness
+from tests.bot.conftest import Harness, closed_outside, opened_outside
 
 GROUP = -7501
 ANN = {"id": 751, "is_bot": False, "first_name": "Ann"}
@@ -44,11 +44,11 @@ async def answer(h: Harness, game: str, mode: str, text: str) -> str:
     deal = await h.telegram.reply(GROUP)
     current = h.services.rounds.open_round(GROUP)
     await h.stores.rounds.close_round(current.id, "revealed", h.services.rounds.clock())
-    h.services.table.close(current)
+    closed_outside(h.services, current)
     made = await h.stores.rounds.open_round(GROUP, game, hand, target, current.level, 10, "en",
                                             current.started_at, current.deadline, ANN["id"])
     await h.stores.rounds.set_message(made.id, deal.message_id)
-    h.services.table.open(dataclasses.replace(made, message_id=deal.message_id), deal.text)
+    opened_outside(h.services, dataclasses.replace(made, message_id=deal.message_id), deal.text)
     sent, edits = len(h.telegram.sent), len(h.telegram.edits)
     await h.send(GROUP, BEN, f"/a {text}" if mode == "/a" else text,
                  reply_to=deal.message_id if mode == "reply" else None)

@@ -3,15 +3,15 @@ answer are closed in its favour, and an update Telegram delivers again is not ha
 
 from __future__ import annotations
 
+import pytest
 from telegram import Update
 
-from bot.play.people import Chat, Player
+from bot.play.chats.people import Chat, Player
+from bot.play.ports import ROUND_END
 from bot.play.round.recovery import ANNOUNCE_WITHIN
-from bot.play.scheduler import ROUND_END
 from bot.play.services import Services
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
-from bot.telegram.lifecycle import resume
 from solver import solve
 from tests.bot.conftest import Clock, FakeScheduler, Harness, new_services
 
@@ -60,14 +60,14 @@ async def test_results_never_sent_are_sent_once(services: Services, stores: Stor
                                                 pool: SolverPool, clock: Clock):
     won = (await services.rounds.play(GROUP, ANN, "24")).round
     clock.now += 3
-    reply = await services.answers.answer(GROUP, BEN, solve(won.hand)[0], explicit=True)
-    assert reply is not None and reply.round.id == won.id
+    services.outbox.publisher.fails = True  # type: ignore[attr-defined]  # the network
+    with pytest.raises(ConnectionError):
+        await services.rounds.answer(GROUP, BEN, solve(won.hand)[0], explicit=True)
     # the win was stored, the reply never sent: at start-up it is
     again, _ = restart(stores, pool, clock)
     results = await again.recovery.resume()
     assert [r.round.id for r in results] == [won.id]
     assert "<b>Ben</b> wins" in results[0].text and "3.0 s" in results[0].text
-    await results[0].after(1)  # sent
     results = await restart(stores, pool, clock)[0].recovery.resume()
     assert results == []
 
@@ -90,11 +90,16 @@ async def test_late_results_of_each_kind(services: Services, stores: Stores, poo
     await services.people.load()  # the round stored by hand is loaded, as at start-up
     services.table.load(await stores.rounds.open_rounds())
     assert countdown is not None
-    await services.answers.answer(GROUP, ANN, "10*(3*25+1+7)", explicit=True)
-    closed = await services.rounds.expire(countdown.id)  # its message was never sent
-    assert closed is not None
+    await services.rounds.answer(GROUP, ANN, "10*(3*25+1+7)", explicit=True)
+    publisher = services.outbox.publisher
+    publisher.fails = True  # type: ignore[attr-defined]  # its message never sent
+    with pytest.raises(ConnectionError):
+        await services.rounds.expire(countdown.id)
+    publisher.fails = False  # type: ignore[attr-defined]
     plain = (await services.rounds.play(GROUP, BEN, "24")).round
-    await services.rounds.reveal(GROUP, BEN)
+    publisher.fails = True  # type: ignore[attr-defined]
+    with pytest.raises(ConnectionError):
+        await services.rounds.reveal(GROUP, BEN)
     results = await restart(stores, pool, clock)[0].recovery.resume()
     assert [r.round.id for r in results] == [countdown.id, plain.id]  # in the order they ended
     assert "<b>Ann</b> was closest" in results[0].text and "1 away" in results[0].text
@@ -128,11 +133,11 @@ async def test_start_up_sends_what_it_owes_and_marks_it(harness: Harness):
     gone = await stores.rounds.open_round(-999, "24", (1, 2, 3, 4), 24, "", 10, "en", 1.0, 2.0)
     assert gone is not None  # ran out long ago, in a chat the bot was removed from
 
-    await resume(harness.app)
+    await harness.services.recovery.resume()
     late = await harness.telegram.reply(group)
     assert "Sent after a restart" in late.text and "Alice" in late.text
     assert await unannounced(harness.stores) == []  # sent, or refused for good ("chat not found")
-    await resume(harness.app)  # a second start-up owes nothing
+    await harness.services.recovery.resume()  # a second start-up owes nothing
     assert len([s for s in harness.telegram.sent if s.chat_id == group]) == 2
 
 

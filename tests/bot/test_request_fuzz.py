@@ -12,7 +12,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.play.arguments import (
+from bot.play.games import PlayOptions
+from bot.play.games import countdown as countdown_game
+from bot.play.games import twentyfour as twentyfour_game
+from bot.play.games import yahtzee as yahtzee_game
+from bot.play.games.records import Verdict
+from bot.telegram.grammar import (
     CLOSEST_MAX_NUMBER,
     CLOSEST_MAX_TARGET,
     SOLVE_MAX_NUMBER,
@@ -25,11 +30,6 @@ from bot.play.arguments import (
     parse_solve,
     parse_top,
 )
-from bot.play.games import PlayOptions
-from bot.play.games import countdown as countdown_game
-from bot.play.games import twentyfour as twentyfour_game
-from bot.play.games import yahtzee as yahtzee_game
-from bot.play.games.records import Verdict
 from solver import Num, ParseError, StyledCharacterError, parse
 from solver.expr import BinOp, Expr
 from solver.parser import fold_width

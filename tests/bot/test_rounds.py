@@ -8,16 +8,16 @@ from functools import partial
 
 import pytest
 
-from bot.play.arguments import SolveRequest
-from bot.play.deals.solving import Solving
+from bot.play.chats.people import Chat, Player
 from bot.play.games import PlayOptions
-from bot.play.people import Chat, Player
+from bot.play.ports import ROUND_END
 from bot.play.round.outcomes import Closed, Dealt, Edited, Said
 from bot.play.round.showing import hint_points
-from bot.play.scheduler import ROUND_END
 from bot.play.services import Services
+from bot.play.solving.solving import Solving
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
+from bot.telegram.grammar import SolveRequest
 from solver import solve
 from solver.countdown import solve_countdown
 from solver.yahtzee import best_assignment
@@ -62,9 +62,9 @@ async def test_round_win_and_streak(services: Services, clock: Clock):
     again = await services.rounds.play(GROUP, BEN, "24")
     assert not isinstance(again, Dealt) and "A round of 24 is on" in again.text
     clock.now += 12.5
-    won = await services.answers.answer(GROUP, BEN, solve(hand)[0], explicit=True)
+    won = await services.rounds.answer(GROUP, BEN, solve(hand)[0], explicit=True)
     assert isinstance(won, Closed) and "Ben" in won.text and "12.5 s" in won.text
-    late = await services.answers.answer(GROUP, ANN, "1+1", explicit=True)
+    late = await services.rounds.answer(GROUP, ANN, "1+1", explicit=True)
     assert late is not None and "over already" in late.text
     stats = await services.community.standings.stats(GROUP, BEN)
     assert "1 win in 1 round" in stats and "Streak: 1" in stats
@@ -73,23 +73,23 @@ async def test_round_win_and_streak(services: Services, clock: Clock):
 async def test_answer_is_judged_with_the_reason(services: Services):
     dealt = await services.rounds.play(GROUP, ANN, "24")
     a, b, c, d = dealt.round.hand
-    zh = await services.answers.answer(GROUP, LI, f"{a}+{b}", explicit=True)
+    zh = await services.rounds.answer(GROUP, LI, f"{a}+{b}", explicit=True)
     assert isinstance(zh, Said) and "漏掉了" in zh.text  # no deal sent to edit: in words
-    await services.rounds.set_message(dealt.round.id, 77)
-    wrong = await services.answers.answer(GROUP, BEN, f"{a}+{b}", explicit=True)
+    await services.outbox.deal_sent(dealt.round.id, 77)
+    wrong = await services.rounds.answer(GROUP, BEN, f"{a}+{b}", explicit=True)
     assert isinstance(wrong, Edited) and "leaves out" in wrong.notice  # where it can't edit
     assert wrong.text.endswith(f"👎 Ben: <code>{a}+{b}</code> skips {c} and {d}")  # status
-    assert await services.answers.answer(GROUP, BEN, "nice weather", explicit=False) is None
+    assert await services.rounds.answer(GROUP, BEN, "nice weather", explicit=False) is None
 
 
 async def test_hint_then_win_gives_fewer_points(services: Services):
     dealt = await services.rounds.play(GROUP, ANN, "24", PlayOptions(level="hard"))
     points = dealt.round.points
     assert points == 30
-    hint = await services.hints.hint(GROUP, ANN)
+    hint = await services.rounds.hint(GROUP, ANN)
     assert f"(now worth {hint_points(points)} points)" in hint.text and isinstance(hint, Edited)
-    await services.hints.hint(GROUP, ANN)  # a second hint costs nothing more
-    won = await services.answers.answer(GROUP, ANN, solve(dealt.round.hand)[0], True)
+    await services.rounds.hint(GROUP, ANN)  # a second hint costs nothing more
+    won = await services.rounds.answer(GROUP, ANN, solve(dealt.round.hand)[0], True)
     assert won is not None and f"+{hint_points(points)} points" in won.text
 
 
@@ -108,7 +108,7 @@ async def test_resume_after_restart(services: Services, stores: Stores, pool: So
              await services.rounds.play(OTHER, ANN, "countdown")]
     for message_id, deal in enumerate(dealt, 500):
         assert isinstance(deal, Dealt)
-        await deal.after(message_id)  # sent (else a restart shows the deal again)
+        await services.outbox.deal_sent(deal.round.id, message_id)  # sent (else shown again)
     first, second = (deal.round for deal in dealt)
     clock.now += 30
     again, scheduler = await restart(stores, pool, clock)
@@ -126,7 +126,7 @@ async def test_other_targets_and_more_numbers(services: Services):
     dealt = await services.rounds.play(GROUP, ANN, "24", PlayOptions(count=5, target=36))
     assert isinstance(dealt, Dealt) and len(dealt.round.hand) == 5 and dealt.round.target == 36
     assert "Make <b>36</b>" in dealt.text
-    won = await services.answers.answer(GROUP, ANN, solve(dealt.round.hand, 36)[0], True)
+    won = await services.rounds.answer(GROUP, ANN, solve(dealt.round.hand, 36)[0], True)
     assert isinstance(won, Closed)
 
 
@@ -145,13 +145,13 @@ async def test_countdown_closest_answer_wins_at_the_end(services: Services, stor
                                                        clock: Clock):
     round_ = await dealt_by_hand(services, stores, GROUP, "countdown", (1, 3, 7, 10, 25, 50),
                                  831)
-    ann = await services.answers.answer(GROUP, ANN, "10*(3*25+1+7)", explicit=True)
+    ann = await services.rounds.answer(GROUP, ANN, "10*(3*25+1+7)", explicit=True)
     assert ann is not None and not isinstance(ann, Closed) and "1 away" in ann.text
     clock.now += 5
     # as close, but later
-    ben = await services.answers.answer(GROUP, BEN, "(1+7+3*25)*10", explicit=True)
+    ben = await services.rounds.answer(GROUP, BEN, "(1+7+3*25)*10", explicit=True)
     assert ben is not None and not isinstance(ben, Closed)
-    far = await services.answers.answer(GROUP, LI, "50*10", explicit=True)
+    far = await services.rounds.answer(GROUP, LI, "50*10", explicit=True)
     assert far is not None and "331" in far.text
     closed = await services.rounds.expire(round_.id)
     assert closed is not None and "Ann" in closed.text and "+7 points" in closed.text
@@ -163,7 +163,7 @@ async def test_countdown_closest_answer_wins_at_the_end(services: Services, stor
 async def test_countdown_nobody_close(services: Services, stores: Stores, clock: Clock):
     round_ = await dealt_by_hand(services, stores, GROUP, "countdown", (1, 3, 7, 10, 25, 50),
                                  831)
-    await services.answers.answer(GROUP, ANN, "50*10", explicit=True)
+    await services.rounds.answer(GROUP, ANN, "50*10", explicit=True)
     clock.now += 61  # time is up, the timer has not fired yet
     closed = await services.rounds.reveal(GROUP, BEN, admin)
     assert isinstance(closed, Closed) and "Nobody came within 10" in closed.text
@@ -183,7 +183,7 @@ async def test_countdown_exact_answer_ends_the_round(services: Services):
         await services.rounds.reveal(GROUP, ANN)
     else:
         pytest.fail("no exact Countdown hand in 50 deals")
-    won = await services.answers.answer(GROUP, BEN, best.expression or "", explicit=True)
+    won = await services.rounds.answer(GROUP, BEN, best.expression or "", explicit=True)
     assert isinstance(won, Closed) and "+10 points" in won.text
     assert services.rounds.open_round(GROUP.id) is None
 
@@ -193,10 +193,10 @@ async def test_yahtzee_round(services: Services):
     round_ = dealt.round
     assert round_ is not None and len(round_.hand) == 13 and "⚀" in dealt.text + "⚀"
     total = best_assignment(round_.hand).total
-    wrong = await services.answers.answer(GROUP, BEN, str(total - 1), explicit=False)
+    wrong = await services.rounds.answer(GROUP, BEN, str(total - 1), explicit=False)
     assert wrong is not None and wrong.reaction == "✍" and "more" not in wrong.text
-    assert (await services.hints.hint(GROUP, BEN)).text == "No hints in this game."
-    won = await services.answers.answer(GROUP, ANN, str(total), explicit=True)
+    assert (await services.rounds.hint(GROUP, BEN)).text == "No hints in this game."
+    won = await services.rounds.answer(GROUP, ANN, str(total), explicit=True)
     assert isinstance(won, Closed) and f"The best total is <b>{total}</b>" in won.text
     assert "<pre>" in won.text and "full house" in won.text
 
@@ -220,7 +220,7 @@ async def test_leaderboards_per_game(services: Services):
         dealt = await services.rounds.play(chat, player, kind)
         round_ = dealt.round
         answer = solve(round_.hand)[0] if kind == "24" else str(round_.target)
-        assert isinstance(await services.answers.answer(chat, player, answer, True), Closed)
+        assert isinstance(await services.rounds.answer(chat, player, answer, True), Closed)
     top = services.community.standings.top
     top_here = await top(OTHER, BEN, everywhere=False)
     assert "Ben" in top_here and "Ann" not in top_here
@@ -233,13 +233,14 @@ async def test_leaderboards_per_game(services: Services):
 async def test_chat_migration_moves_the_open_round(services: Services):
     dealt = await services.rounds.play(GROUP, ANN, "24")
     assert isinstance(dealt, Dealt)
-    await dealt.after(501)  # sent
-    again = await services.places.migrate(GROUP.id, -100777)
-    assert again is not None and again.round.message_id is None  # shown again there
+    await services.outbox.deal_sent(dealt.round.id, 501)  # sent
+    await services.places.migrate(GROUP.id, -100777)
+    again = services.outbox.publisher.shown[-1][0]  # type: ignore[attr-defined]
+    assert isinstance(again, Dealt) and again.round.message_id is None  # shown again there
     moved = again.round
     assert moved.id == dealt.round.id and moved.chat_id == -100777
     assert services.rounds.open_round(GROUP.id) is None
-    won = await services.answers.answer(Chat(-100777, "supergroup"), ANN, solve(moved.hand)[0],
+    won = await services.rounds.answer(Chat(-100777, "supergroup"), ANN, solve(moved.hand)[0],
                                         True)
     assert isinstance(won, Closed)
 
@@ -253,11 +254,11 @@ async def test_solving_service(pool: SolverPool):
     assert "No solution" in await solving.solve(SolveRequest((1, 1, 1, 1), 24), texts)
     closest = await solving.solve(SolveRequest((1, 3, 7, 10, 25, 50), 831, True), texts)
     assert "<b>830</b>" in closest
-    found = await solving.inline("1 2 3 4", texts)
+    found = await solving.inline(SolveRequest((1, 2, 3, 4), 24), texts)
     assert len(found.answers) == 3 and len({a.id for a in found.answers}) == 3
     assert not found.cacheable  # a hand a round may deal: Telegram must not keep it
-    assert (await solving.inline("14 1 4 12", texts)).cacheable  # 14: never dealt
-    assert (await solving.inline("", texts)).answers[0].id == "usage"
+    assert (await solving.inline(SolveRequest((14, 1, 4, 12), 24), texts)).cacheable  # 14
+    assert (await solving.inline(None, texts)).answers[0].id == "usage"
 
 
 async def test_slow_solve_is_stopped_and_the_pool_recovers():

@@ -9,7 +9,6 @@ import pytest
 
 from bot.store.sqlite import open_sqlite
 from bot.store.sqlite.migrations import LATEST
-from bot.telegram import lifecycle
 from solver import solve
 from tests.bot.conftest import Harness
 
@@ -108,7 +107,7 @@ async def test_after_a_restart_results_go_to_their_topic(harness: Harness):
     current = harness.services.rounds.open_round(FORUM, second)
     await harness.stores.rounds.record_answer(  # the bot stopped before closing it
         current.id, ANN["id"], solve(current.hand)[0], True, current.started_at + 2)
-    await lifecycle.resume(harness.app)
+    await harness.services.recovery.resume()
     late = harness.telegram.sent[-1]
     assert "Sent after a restart" in late.text and late.topic == second
 

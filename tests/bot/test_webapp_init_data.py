@@ -1,24 +1,25 @@
 """The Mini App's gate (issue 27): initData is checked as Telegram documents, and whatever does
 not check — forged, another bot's, opened before the round, signed for another round, without a
 user — gets 403 and changes nothing: the round stays open, no answer is stored, nothing is sent
-to the group."""
+to the group (counted before the request). The game's time is the test's own clock."""
 
 from __future__ import annotations
 
-import time
 from urllib.parse import parse_qsl, urlencode
 
 import pytest
 
 from bot.webapp.init_data import Unsigned, sign, user_fields, verify
-from tests.bot.conftest import Harness
+from tests.bot.conftest import Clock, Harness, closed_outside
 from tests.bot.webapp_support import (
     ANN,
     GROUP,
     SOLUTION,
     deal_known,
+    hand_clock,
     page_server,
     post,
+    sent_to,
     signed_for,
 )
 
@@ -68,21 +69,27 @@ def test_a_date_in_the_future_fails():
         verify(sign(user_fields(5, "Ann", 5000), TOKEN), TOKEN, now=1000.0)
 
 
+@pytest.fixture
+def clock(harness: Harness) -> Clock:
+    return hand_clock(harness)
+
+
 async def unchanged(h: Harness, round_id: int, sent_before: int) -> None:
     opened = h.services.table.of(GROUP)
     assert opened is not None and opened.id == round_id  # still open, not won
     assert await h.stores.rounds.answerers(round_id) == []
-    assert len([s for s in h.telegram.sent if s.chat_id == GROUP]) == sent_before
+    assert sent_to(h) == sent_before
 
 
-async def test_a_signed_request_sees_the_round_and_wins(harness: Harness):
+async def test_a_signed_request_sees_the_round_and_wins(harness: Harness, clock: Clock):
     current = await deal_known(harness, (8, 3, 8, 3))
+    clock.now += 5  # the page is opened 5 s into the round
     async with page_server(harness) as base:
         data = signed_for(ANN, current, harness.telegram.token)
         status, shown = await post(base, "api/round", {"init_data": data,
                                                         "round": f"{GROUP}_0_{current.id}"})
-        assert status == 200 and shown["numbers"] == [8, 3, 8, 3] and shown["target"] == 24
-        assert 0 < shown["seconds_left"] <= 60 and shown["language"] == "en"
+        assert status == 200 and shown["puzzle"] == {"tiles": [8, 3, 8, 3], "target": 24}
+        assert shown["seconds_left"] == 55 and shown["language"] == "en"
         status, judged = await post(base, "api/answer", {
             "init_data": data, "round": f"{GROUP}_0_{current.id}", "steps": SOLUTION})
     assert status == 200 and judged["right"] and judged["expression"] == "8/(3-8/3)"
@@ -94,7 +101,8 @@ async def test_a_signed_request_sees_the_round_and_wins(harness: Harness):
 
 @pytest.mark.parametrize("how", ["forged", "another bot", "too old", "another round",
                                  "no user", "private page in a group", "future"])
-async def test_unsigned_requests_get_403_and_change_nothing(harness: Harness, how: str):
+async def test_unsigned_requests_get_403_and_change_nothing(harness: Harness, clock: Clock,
+                                                            how: str):
     current = await deal_known(harness, (8, 3, 8, 3))
     ticket = f"{GROUP}_0_{current.id}"
     token = harness.telegram.token
@@ -102,13 +110,13 @@ async def test_unsigned_requests_get_403_and_change_nothing(harness: Harness, ho
         "forged": signed_for(ANN, current, token).replace("Ann", "Eve"),
         "another bot": signed_for(ANN, current, "987654:another-bots-token"),
         "too old": signed_for(ANN, current, token, auth_date=current.started_at - 5),
-        "another round": sign(user_fields(ANN["id"], "Ann", int(time.time()), "en",
+        "another round": sign(user_fields(ANN["id"], "Ann", int(clock()), "en",
                                           f"{GROUP}_0_{current.id + 1}"), token),
-        "no user": sign({"auth_date": str(int(time.time())), "start_param": ticket}, token),
+        "no user": sign({"auth_date": str(int(clock())), "start_param": ticket}, token),
         "private page in a group": signed_for(ANN, current, token, start_param=None),
-        "future": signed_for(ANN, current, token, auth_date=time.time() + 3600),
+        "future": signed_for(ANN, current, token, auth_date=clock() + 3600),
     }[how]
-    sent_before = len([s for s in harness.telegram.sent if s.chat_id == GROUP])
+    sent_before = sent_to(harness)
     async with page_server(harness) as base:
         for path in ("api/round", "api/answer"):
             status, said = await post(base, path, {"init_data": data, "round": ticket,
@@ -117,42 +125,47 @@ async def test_unsigned_requests_get_403_and_change_nothing(harness: Harness, ho
     await unchanged(harness, current.id, sent_before)
 
 
-async def test_a_link_to_a_round_over_is_refused_after_the_next_deal(harness: Harness):
-    """initData of round A's Direct Link, posted once round B is on: 403 for B, 410 for A."""
+async def test_a_link_to_a_round_over_is_refused_after_the_next_deal(harness: Harness,
+                                                                    clock: Clock):
+    """initData of round A's Direct Link, posted once round B is on: 403 for B, 410 for A (its
+    page shows nothing of either hand)."""
     first = await deal_known(harness, (8, 3, 8, 3))
     data = signed_for(ANN, first, harness.telegram.token)
-    await harness.stores.rounds.close_round(first.id, "revealed", harness.services.rounds.clock())
-    harness.services.table.close(first)
+    await harness.stores.rounds.close_round(first.id, "revealed", clock())
+    closed_outside(harness.services, first)
+    clock.now += 30
     second = await deal_known(harness, (8, 3, 8, 3))
-    sent_before = len([s for s in harness.telegram.sent if s.chat_id == GROUP])
+    sent_before = sent_to(harness)
     async with page_server(harness) as base:
-        status, _ = await post(base, "api/answer", {"init_data": data, "steps": SOLUTION,
-                                                    "round": f"{GROUP}_0_{second.id}"})
-        assert status == 403
-        status, _ = await post(base, "api/answer", {"init_data": data, "steps": SOLUTION,
-                                                    "round": f"{GROUP}_0_{first.id}"})
-        assert status == 410
+        for path in ("api/round", "api/answer"):
+            status, said = await post(base, path, {"init_data": data, "steps": SOLUTION,
+                                                   "round": f"{GROUP}_0_{second.id}"})
+            assert status == 403 and "puzzle" not in said
+            status, said = await post(base, path, {"init_data": data, "steps": SOLUTION,
+                                                   "round": f"{GROUP}_0_{first.id}"})
+            assert status == 410 and "puzzle" not in said
+            assert said["said"] == "This round is over."
     await unchanged(harness, second.id, sent_before)
 
 
-async def test_bodies_are_bounded(harness: Harness):
+async def test_bodies_are_bounded(harness: Harness, clock: Clock):
     current = await deal_known(harness, (8, 3, 8, 3))
+    sent_before = sent_to(harness)
     async with page_server(harness) as base:
         status, _ = await post(base, "api/answer", {
             "init_data": signed_for(ANN, current, harness.telegram.token),
             "round": f"{GROUP}_0_{current.id}", "steps": SOLUTION, "pad": "x" * (20 << 10)})
     assert status == 413
-    await unchanged(harness, current.id, len([s for s in harness.telegram.sent
-                                              if s.chat_id == GROUP]))
+    await unchanged(harness, current.id, sent_before)
 
 
-async def test_a_stranger_to_the_group_gets_403(harness: Harness):
+async def test_a_stranger_to_the_group_gets_403(harness: Harness, clock: Clock):
     """A Direct Link's start parameter may name any group: one who is not in it (getChatMember
     says left) answers nothing there, signed or not. (The emulator's "kicked" lacks the
     until_date Telegram sends, so PTB cannot read it: left only.)"""
     current = await deal_known(harness, (8, 3, 8, 3))
     eve = {"id": 779, "is_bot": False, "first_name": "Eve", "language_code": "en"}
-    sent_before = len([s for s in harness.telegram.sent if s.chat_id == GROUP])
+    sent_before = sent_to(harness)
     async with page_server(harness) as base:
         harness.telegram.promote(GROUP, eve["id"], "left")
         said, _ = await post(base, "api/answer", {
@@ -162,8 +175,9 @@ async def test_a_stranger_to_the_group_gets_403(harness: Harness):
     await unchanged(harness, current.id, sent_before)
 
 
-async def test_a_standby_answers_503(harness: Harness):
+async def test_a_standby_answers_503(harness: Harness, clock: Clock):
     current = await deal_known(harness, (8, 3, 8, 3))
+    sent_before = sent_to(harness)
     harness.app.bot_data.role = "standby"
     try:
         async with page_server(harness) as base:
@@ -173,5 +187,4 @@ async def test_a_standby_answers_503(harness: Harness):
         assert status == 503
     finally:
         harness.app.bot_data.role = "leader"
-    await unchanged(harness, current.id, len([s for s in harness.telegram.sent
-                                              if s.chat_id == GROUP]))
+    await unchanged(harness, current.id, sent_before)

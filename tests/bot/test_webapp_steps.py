@@ -1,7 +1,9 @@
 """The taps turned into an expression (bot.webapp.steps): for any hand and any steps the page can
 post, the rebuilt expression reads, with the project's own parser, as the same exact value the
 steps make, uses the hand's numbers, and has no bracket the order does not need; steps the page
-could not have made are refused."""
+could not have made are refused. Where steps must be whole (Countdown's page), what the page lets
+through is exactly what the game's own judge accepts as a typed answer, and a step it refuses is
+one the judge refuses too; a guess is read as the number typed."""
 
 from __future__ import annotations
 
@@ -11,7 +13,19 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.webapp.steps import OPERATIONS, Step, StepError, play, read_steps, rebuild
+from bot.play.games import countdown
+from bot.play.games.records import BadStep, DivisionByZero, Near, Right, Wrong
+from bot.webapp.steps import (
+    OPERATIONS,
+    NotWhole,
+    Step,
+    StepError,
+    chosen,
+    play,
+    read_guess,
+    read_steps,
+    rebuild,
+)
 from solver import evaluate, parse
 from solver.expr import BinOp, Expr, Num
 
@@ -108,3 +122,96 @@ def test_steps_the_page_could_not_make_are_refused(raw: object, numbers: list[in
 
 def test_tiles_left_in_order():
     assert [t.text for t in play([1, 2, 3], [Step(0, "+", 2)])] == ["2", "1+3"]
+
+
+CARDS = st.sampled_from((1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 25, 50, 75, 100))
+
+
+def made(a: Fraction, op: str, b: Fraction) -> Fraction | None:
+    if op == "/" and b == 0:
+        return None
+    return a + b if op == "+" else a - b if op == "-" else a * b if op == "*" else a / b
+
+
+@st.composite
+def whole_steps(draw: st.DrawFn) -> tuple[list[int], list[Step], int, int]:
+    """A Countdown hand, some steps each making a whole number above zero (stopping anywhere),
+    the tile chosen, and a target."""
+    numbers = draw(st.lists(CARDS, min_size=2, max_size=6))
+    values = [Fraction(n) for n in numbers]
+    steps = []
+    while len(values) > 1 and draw(st.booleans()):
+        left = draw(st.integers(0, len(values) - 1))
+        right = draw(st.integers(0, len(values) - 2))
+        right += right >= left
+        ops = [o for o in OPERATIONS
+               if (v := made(values[left], o, values[right])) is not None
+               and v.denominator == 1 and v > 0]  # + always is
+        op = draw(st.sampled_from(ops))
+        value = made(values[left], op, values[right])
+        assert value is not None
+        values = [v for i, v in enumerate(values) if i not in (left, right)] + [value]
+        steps.append(Step(left, op, right))
+    return numbers, steps, draw(st.integers(0, len(values) - 1)), draw(st.integers(101, 999))
+
+
+@given(whole_steps())
+def test_whole_steps_are_answers_the_game_accepts(case):
+    """The chosen tile's expression, judged as a typed Countdown answer, is valid and worth
+    the tile's value: the page refuses nothing the game would take as a step."""
+    numbers, steps, index, target = case
+    tile = chosen(numbers, steps, index, whole=True)
+    verdict = countdown.judge(tile.text, tuple(numbers), target, explicit=True)
+    assert isinstance(verdict, Right | Near), (tile.text, verdict)
+    assert Fraction(verdict.value) == tile.value
+
+
+@given(whole_steps(), st.data())
+def test_a_step_that_is_not_whole_is_refused_as_the_game_refuses_it(case, data):
+    """A last step making a fraction, zero or less is refused by the page's steps (NotWhole),
+    and the same expression typed is refused by the game (a bad step or a division by zero)."""
+    numbers, steps, _, target = case
+    values = [t.value for t in play(numbers, steps)]
+    if len(values) < 2:
+        return
+    pairs = [(i, op, j) for i in range(len(values)) for j in range(len(values)) if i != j
+             for op in OPERATIONS
+             if (v := made(values[i], op, values[j])) is None or v.denominator != 1 or v <= 0]
+    if not pairs:
+        return
+    bad = Step(*data.draw(st.sampled_from(pairs)))
+    with pytest.raises(StepError) as refused:
+        play(numbers, [*steps, bad], whole=True)
+    if made(values[bad.left], bad.op, values[bad.right]) is not None:
+        assert isinstance(refused.value, NotWhole)
+        text = play(numbers, [*steps, bad])[-1].text
+        verdict = countdown.judge(text, tuple(numbers), target, explicit=True)
+        assert isinstance(verdict, Wrong) and isinstance(verdict.reason, BadStep | DivisionByZero)
+
+
+def test_the_chosen_tile():
+    """Any tile left may be chosen where not every number need be used (an index among them),
+    the only one left needs no index; anything else is refused."""
+    hand, steps = [100, 6, 3, 75, 50, 25], [Step(0, "+", 1), Step(4, "*", 0)]
+    assert [chosen(hand, steps, i).text for i in range(4)] == ["75", "50", "25", "(100+6)*3"]
+    assert chosen([8, 3], [Step(0, "*", 1)], None).text == "8*3"
+    for tile in (None, 4, -1, True, 1.0, "1"):
+        with pytest.raises(StepError):
+            chosen(hand, steps, tile)
+    with pytest.raises(NotWhole):
+        chosen([3, 6], [Step(0, "/", 1)], None, whole=True)
+    with pytest.raises(NotWhole):
+        chosen([3, 3], [Step(0, "-", 1)], None, whole=True)
+
+
+@pytest.mark.parametrize(("raw", "read"), [("212", "212"), (" 7 ", "7"), (212, "212"),
+                                            ("0042", "42"), (0, "0")])
+def test_a_guess_is_the_number_typed(raw: object, read: str):
+    assert read_guess(raw) == read
+
+
+@pytest.mark.parametrize("raw", ["", "2.5", "-3", "1e3", "12 3", "1234567", 10 ** 6, -1, 2.0,
+                                 True, None, [212], "٣"])
+def test_anything_else_is_no_guess(raw: object):
+    with pytest.raises(StepError):
+        read_guess(raw)

@@ -14,17 +14,11 @@ import pytest
 
 from bot.demo.emulator import BotApiEmulator
 from bot.runtime.pool import SolverPool
-from bot.text.i18n import (
-    LANGUAGES,
-    PLURAL_FORMS,
-    PRIVATE,
-    Texts,
-    catalog,
-    parse_language,
-    texts_for,
-)
+from bot.text.catalogs import read_catalog
+from bot.text.i18n import LANGUAGES, PRIVATE, Texts, language_of, parse_language, texts_for
 from solver import solve
 from tests.bot.conftest import Harness, make_config, running
+from tests.bot.test_buttons import press
 
 GROUP = -1001
 ALICE = {"id": 11, "is_bot": False, "first_name": "Alice", "language_code": "en"}
@@ -32,34 +26,11 @@ BOB = {"id": 12, "is_bot": False, "first_name": "Bob", "language_code": "en"}
 ZHANG = {"id": 13, "is_bot": False, "first_name": "张", "language_code": "zh-hans"}
 
 
-# --- the catalogs --------------------------------------------------------------------------------
+# --- the words ----------------------------------------------------------------------------------
+# (The catalogs' completeness, every message rendered, CLDR's forms: tests/bot/test_catalogs.py.)
 
 def placeholders(message: str) -> set[str]:
     return {field for _, field, _, _ in string.Formatter().parse(message) if field}
-
-
-PLURAL_ENDINGS = ("_one", "_other")
-
-
-def plural_nouns(messages: dict[str, str]) -> set[str]:
-    return {key.rsplit("_", 1)[0] for key in messages if key.endswith(PLURAL_ENDINGS)}
-
-
-def test_catalogs_have_the_same_keys_and_placeholders():
-    """Every language has every message, each plural noun in the forms its rule gives (Chinese:
-    only `_other`), and may word a message apart for private chats; the {fields} agree."""
-    english = catalog("en")
-    nouns = plural_nouns(english)
-    plain = {key for key in english if not key.endswith(PLURAL_ENDINGS)}
-    for language in LANGUAGES:
-        messages = catalog(language)
-        forms = {f"{noun}_{form}" for noun in nouns for form in PLURAL_FORMS[language]}
-        extra_private = {key for key in messages if key.endswith(PRIVATE)} - set(english)
-        assert set(messages) == plain | forms | extra_private, language
-        for key, message in messages.items():
-            base = key if key in english else key.removesuffix(PRIVATE)
-            assert base in english, (language, key)
-            assert placeholders(message) == placeholders(english[base]), (language, key)
 
 
 @pytest.mark.parametrize("private", [False, True])
@@ -71,7 +42,7 @@ def test_every_message_fills_in_with_numbers(language: str, private: bool, numbe
     texts = texts_for(language, private)
     for key, message in texts.messages.items():
         fields = placeholders(message) | placeholders(texts.messages.get(key + PRIVATE, ""))
-        filled = texts(key, **dict.fromkeys(fields, number))
+        filled = texts(key, **dict.fromkeys(fields - {"languages"}, number))
         assert "{" not in filled and "-3" not in filled, (language, key)
 
 
@@ -86,20 +57,25 @@ def test_plurals_in_english_and_none_in_chinese():
     assert zh.count(1) == "1 种不同的解法"
     assert en("top_line", rank=1, name="Ann", points=1, wins=1) == "1. Ann — 1 point, 1 win"
     assert en("top_line", rank=2, name="Ben", points=30, wins=3) == "2. Ben — 30 points, 3 wins"
+    assert en("usage_dice_count", count="3").startswith("That is 3 dice,")  # a count as text
+    assert en("usage_dice_count", count="1").startswith("That is 1 die,")
 
 
 def test_durations():
-    en, zh = Texts("en"), Texts("zh")
+    en, zh, hant = Texts("en"), Texts("zh"), Texts("zh-Hant")
     assert [en.duration(s) for s in (1, 1.2, 45, 60, 90, 120, 300, 330)] == \
         ["1 second", "1 second", "45 seconds", "60 seconds", "90 seconds", "2 minutes",
          "5 minutes", "330 seconds"]
-    assert [zh.duration(s) for s in (1, 300)] == ["1 秒", "5 分钟"]
+    assert [zh.duration(s) for s in (1, 300)] == ["1秒钟", "5分钟"]  # CLDR's Chinese
+    assert [hant.duration(s) for s in (1, 300)] == ["1 秒", "5 分鐘"]
 
 
 def test_negative_numbers_are_shown_with_a_minus_sign():
     en = Texts("en")
     assert "<b>−6</b>" in en("solve_none", numbers="<code>1</code>", target=-6)
     assert en("top_line", rank=1, name="A", points=-2, wins=0) == "1. A — −2 points, 0 wins"
+    assert Texts("ru")("top_line", rank=1, name="A", points=-2, wins=0) == \
+        "1. A — −2 очка, 0 побед"
 
 
 def test_private_chats_are_worded_as_such():
@@ -109,23 +85,46 @@ def test_private_chats_are_worded_as_such():
     assert "本群" in group("stats_title", name="张") and "这里" in private("stats_title", name="张")
     assert "or this chat" in texts_for("en")("busy", seconds=3)
     assert "or this chat" not in texts_for("en", private=True)("busy", seconds=3)
-    group_only = {"lang_not_allowed"}  # in a private chat, the one person may do anything
-    for language in LANGUAGES:  # no "this group" in a private chat
-        texts = texts_for(language, private=True)
+    group_only = {"lang_not_allowed", "settings_admins_only", "settings_head", "hints_off",
+                  "greet_privacy", "play_too_many_topics"}  # said in groups alone
+    for language, this_group in (("zh", "本群"), ("zh-Hant", "這個群組")):
+        texts = texts_for(language, private=True)  # no "this group" in a private chat
         for key, message in texts.messages.items():
             if key in group_only:
                 continue
             fields = placeholders(message) | placeholders(texts.messages.get(key + PRIVATE, ""))
-            assert "本群" not in texts(key, **dict.fromkeys(fields, 1)), (language, key)
+            assert this_group not in texts(key, **dict.fromkeys(fields - {"languages"}, 1)), \
+                (language, key)
 
 
-def test_lang_accepts_language_tags():
-    for tag in ("zh", "ZH", "zh-CN", "zh_CN", "zh-Hans", "zh-hans-cn", "ZH_cn", "中文", " zh-TW "):
+def test_lang_accepts_language_tags_and_names():
+    for tag in ("zh", "ZH", "zh-CN", "zh_CN", "zh-Hans", "zh-hans-cn", "ZH_cn", "zh-SG", "中文",
+                "简体中文", "Chinese", "Simplified Chinese", "chino simplificado"):
         assert parse_language(tag) == "zh", tag
-    for tag in ("en", "EN", "en-US", "en_us", "en-GB", "English"):
+    for tag in ("zh-TW", " zh-TW ", "zh-HK", "zh_Hant", "zh-hant", "繁體中文",
+                "Traditional Chinese"):
+        assert parse_language(tag) == "zh-Hant", tag
+    for tag in ("ru", "RU", "ru-RU", "русский", "Русский", "Russian"):
+        assert parse_language(tag) == "ru", tag
+    for tag in ("es", "es-MX", "es_419", "español", "Espanol", "Spanish", "испанский"):
+        assert parse_language(tag) == "es", tag
+    for tag in ("pt", "pt-BR", "pt-PT", "pt_br", "português", "Portuguese"):
+        assert parse_language(tag) == "pt-BR", tag
+    for tag in ("en", "EN", "en-US", "en_us", "en-GB", "English", "inglés"):
         assert parse_language(tag) == "en", tag
-    for tag in ("", "fr", "de-DE", "zh-", "zh--cn", "zhCN", "en us", "english please", "z"):
+    for tag in ("", "fr", "de-DE", "uk", "zh-", "zh--cn", "zhCN", "en us", "english please",
+                "z", "français"):
         assert parse_language(tag) is None, tag
+
+
+def test_a_telegram_language_code_gets_the_nearest_language():
+    nearest = {"zh-TW": "zh-Hant", "zh-HK": "zh-Hant", "zh-MO": "zh-Hant", "zh-Hant": "zh-Hant",
+               "zh-hant": "zh-Hant", "zh": "zh", "zh-CN": "zh", "zh-SG": "zh", "zh-Hans": "zh",
+               "zh-hans": "zh", "pt": "pt-BR", "pt-PT": "pt-BR", "pt-BR": "pt-BR",
+               "pt-br": "pt-BR", "es": "es", "es-ES": "es", "es-MX": "es", "es-419": "es",
+               "ru": "ru", "ru-RU": "ru", "en": "en", "en-GB": "en", "de": "en", "uk": "en",
+               "fr-CA": "en", "": "en", None: "en", "not a tag": "en"}
+    assert {code: language_of(code) for code in nearest} == nearest
 
 
 # --- through the Application ---------------------------------------------------------------------
@@ -160,7 +159,7 @@ async def test_help_shows_the_configured_round_lengths(timed: Harness):
     for command in ("/play", "/answer", "/hint", "/reveal", "/countdown", "/yahtzee", "/solve",
                     "/top", "/stats", "/lang", "/help"):
         assert command in text, command
-    assert "10 分钟内" in await ask(timed, "/help", ZHANG, chat=-5)
+    assert "10分钟内" in await ask(timed, "/help", ZHANG, chat=-5)  # CLDR writes no space
     await timed.send(GROUP, ALICE, "/countdown")
     deal = await timed.telegram.reply(GROUP)
     assert "90 seconds;" in deal.text
@@ -241,12 +240,12 @@ async def test_start_greets_in_private_and_points_to_play_in_a_group(harness: Ha
 
 async def test_chinese_wording_follows_the_chat_type(harness: Harness):
     private = await ask(harness, "/lang zh-CN", ZHANG, chat=ZHANG["id"], kind="private")
-    assert private == "从现在起这里使用中文。"
+    assert private == "从现在起这里使用简体中文。"
     harness.telegram.promote(-5, ZHANG["id"])
-    assert await ask(harness, "/lang zh_CN", ZHANG, chat=-5) == "本群从现在起使用中文。"
-    assert "这里现在使用中文" in await ask(harness, "/lang", ZHANG, chat=ZHANG["id"],
+    assert await ask(harness, "/lang zh_CN", ZHANG, chat=-5) == "本群从现在起使用简体中文。"
+    assert "这里现在使用的语言：简体中文" in await ask(harness, "/lang", ZHANG, chat=ZHANG["id"],
                                        kind="private")
-    assert "本群现在使用中文" in await ask(harness, "/lang", ZHANG, chat=-5)
+    assert "本群现在使用的语言：简体中文" in await ask(harness, "/lang", ZHANG, chat=-5)
 
 
 async def test_lang_takes_tags_in_any_case(harness: Harness):
@@ -257,3 +256,76 @@ async def test_lang_takes_tags_in_any_case(harness: Harness):
     for wrong in ("en us", "fr", "zh-", "chinese please"):  # the chat speaks Chinese now
         said = await ask(harness, f"/lang {wrong}")
         assert said.startswith(f"我不会说 {wrong}：") and "/lang zh" in said, wrong
+
+
+# --- every language through the Application -----------------------------------------------------
+
+# words the English catalog uses that may stand in any language: the games' and tools' own names,
+# and the words /play, /top and the scores' table take as they are
+UNTRANSLATED = {"Yahtzee", "BotFather", "Disable", "UVa", "UTC", "easy", "medium", "hard",
+                "week", "daily", "all", "countdown", "yahtzee", "English", "Espanol", "Русский"}
+
+
+def english_words(language: str) -> set[str]:
+    """Words of three letters or more the English catalog has and the language's own catalog
+    (without English standing in for what it lacks) does not."""
+    def words(language: str) -> set[str]:
+        catalog = read_catalog(language)
+        written = [*catalog.messages.values(), *(" ".join(f) for f in catalog.plurals.values())]
+        return set(re.findall(r"[A-Za-z]{3,}", " ".join(written)))
+    return words("en") - words(language) - UNTRANSLATED
+
+
+def english_left(language: str, shown: str) -> set[str]:
+    """English words in what a chat shows, but for commands, code and names."""
+    text = re.sub(r"/[a-z]+(@\w+)?|@\w+", " ", shown)
+    return set(re.findall(r"[A-Za-z]{3,}", text)) & english_words(language)
+
+
+TOURISTS = {language: {"id": 700 + i, "is_bot": False, "first_name": "Zoe",
+                       "language_code": code}
+            for i, (language, code) in enumerate((("zh", "zh-hans"), ("zh-Hant", "zh-tw"),
+                                                  ("ru", "ru"), ("es", "es"), ("pt-BR", "pt-br")))}
+
+
+@pytest.mark.parametrize("language", TOURISTS)
+async def test_a_round_in_every_language_has_no_english_word(harness: Harness, language: str):
+    """/lang, then /help, /play, a wrong answer, a hint, a right answer, /solve of hands with 1, 2
+    and 5 solutions, /top, /stats and /settings: no English word outside commands, numbers,
+    code and names."""
+    user, chat = TOURISTS[language], -7000 - TOURISTS[language]["id"]
+    harness.telegram.promote(chat, user["id"])
+    shown = [await ask(harness, f"/lang {language}", user, chat), await ask(harness, "/help",
+                                                                            user, chat)]
+    await harness.send(chat, user, "/play")
+    deal = await harness.telegram.reply(chat)
+    shown.append(deal.text)
+    current = harness.services.rounds.open_round(chat)
+    assert current is not None
+    await harness.send(chat, user, "/a " + "+".join(map(str, current.hand[:3])))
+    shown.append(harness.telegram.edits[-1].text)  # the deal's status: the wrong answer
+    await harness.send(chat, user, "/hint")
+    shown.append(harness.telegram.edits[-1].text)  # the deal with its hint
+    shown.append(await ask(harness, f"/a {solve(list(current.hand))[0]}", user, chat))
+    for hand in ("3 8 3 8", "1 1 2 6", "2 2 4 6"):  # 1, 2 and 5 solutions
+        shown.append(await ask(harness, f"/solve {hand}", user, chat))
+    shown += [await ask(harness, command, user, chat) for command in ("/top", "/stats")]
+    await harness.send(chat, user, "/settings")
+    panel = await harness.telegram.reply(chat)
+    shown += [panel.text, *(label for label, _ in harness.telegram.buttons(chat,
+                                                                          panel.message_id))]
+    assert not {text for text in shown if english_left(language, text)}, language
+    assert texts_for(language)("lang_name") in shown[0] or language in ("ru", "es", "pt-BR")
+
+
+async def test_the_settings_panel_offers_every_language_by_its_own_name(harness: Harness):
+    """The panel's language buttons carry tags like zh-Hant, and a press sets it."""
+    harness.telegram.promote(GROUP, ALICE["id"])
+    await harness.send(GROUP, ALICE, "/settings")
+    panel = await harness.telegram.reply(GROUP)
+    offered = [label for label, _ in harness.telegram.buttons(GROUP, panel.message_id)]
+    assert {"简体中文", "繁體中文", "Русский", "Español", "Português"} <= set(offered)
+    assert (await press(harness, panel.message_id, ALICE, "繁體中文", GROUP)).text == "已儲存。"
+    assert harness.telegram.edits[-1].text.endswith("✅ 語言：<b>繁體中文</b>，從下一局開始。"
+                                                    .replace("<b>", "").replace("</b>", ""))
+    assert "湊出" in await ask(harness, "/play", BOB)  # the next deal, in Traditional Chinese

@@ -17,7 +17,8 @@ import re
 import pytest
 
 from bot.play.games import yahtzee
-from bot.play.games.records import Verdict
+from bot.play.games.records import Near, Verdict
+from bot.play.words.yahtzee import YahtzeeWords
 from bot.store.records import Round
 from bot.text.i18n import Texts
 from tests.bot.conftest import Harness
@@ -71,7 +72,7 @@ async def play(h: Harness, rolls: tuple, total: int) -> tuple[list[int], list[st
     assert made is not None
     h.services.table.load(await h.stores.rounds.open_rounds())
     low, high = yahtzee.total_bounds(rolls)  # said in the deal: the table's, not the answer's
-    h.services.answers.throttle.buckets.clear()
+    h.services.rounds.throttle.buckets.clear()
     sent, reactions = len(h.telegram.sent), len(h.telegram.reactions)
     await h.send(CHAT, ANN, "nice rolls")  # chatter
     for player, guess in zip((ANN, CY), honest(low, high), strict=True):
@@ -121,18 +122,19 @@ async def test_the_cheater_does_no_better_than_a_blind_guesser(harness: Harness)
     assert len(cheater) >= 10 and cheater == blind_guesser  # round for round: nothing learned
 
 
-def leak(self: yahtzee.Yahtzee, verdict: Verdict, round_: Round, texts: Texts) -> str:
+def leak(self: YahtzeeWords, verdict: Verdict, round_: Round, texts: Texts,
+         left: int | None = None) -> str:
     """What the bot once said to a guess: which side of the answer it is on."""
-    if verdict.kind == "close":
+    if isinstance(verdict, Near):
         side = "Higher" if int(verdict.value) < round_.target else "Lower"
         return f"{side} than {verdict.value}"
-    return yahtzee.Rules.verdict_text(self, verdict, round_, texts)
+    return super(YahtzeeWords, self).verdict_text(verdict, round_, texts, left)
 
 
 async def test_against_a_leaky_bot_the_same_cheater_wins(harness: Harness,
                                                          monkeypatch: pytest.MonkeyPatch):
     """The control: were the guesses not sealed, this test would catch it."""
-    monkeypatch.setattr(yahtzee.Yahtzee, "verdict_text", leak)
+    monkeypatch.setattr(YahtzeeWords, "verdict_text", leak)
     harness.telegram.no_reactions.add(CHAT)  # so the words are sent
     cheater, blind_guesser, differs = [], [], 0
     for rolls, best in rounds():

@@ -8,11 +8,13 @@ import asyncio
 
 import pytest
 
+from bot.play.chats.people import Chat, Player
 from bot.play.games import yahtzee
+from bot.play.games.records import IGNORED, Near, Right
 from bot.play.guards.throttle import Throttle
-from bot.play.people import Chat, Player
 from bot.play.round.outcomes import Closed, Dealt
 from bot.play.services import Services
+from bot.play.words import yahtzee as yahtzee_words
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.store.stores import Stores
@@ -29,7 +31,7 @@ CY = Player(3, "Cy", language_code="en")
 def new_game(stores: Stores, pool: SolverPool, clock: Clock) -> Services:
     services, _ = new_services(stores, pool, clock, seed=5, seconds={"yahtzee": 60})
     # replies to wrong guesses follow the test's clock
-    services.answers.throttle = Throttle(clock=clock)
+    services.rounds.throttle = Throttle(clock=clock)
     return services
 
 
@@ -47,7 +49,7 @@ async def deal(services: Services) -> Round:
 
 async def guess(services: Services, player: Player, total: int) -> str:
     services.rounds.clock.now += 2  # type: ignore[attr-defined]  # past the reply throttle
-    reply = await services.answers.answer(GROUP, player, str(total), explicit=False)
+    reply = await services.rounds.answer(GROUP, player, str(total), explicit=False)
     assert reply is not None
     return reply.text
 
@@ -55,8 +57,8 @@ async def guess(services: Services, player: Player, total: int) -> str:
 async def noted(services: Services, player: Player, total: int) -> str:
     """A guess that counted: marked ✍, its words (said only where reactions are off)."""
     services.rounds.clock.now += 2  # type: ignore[attr-defined]
-    reply = await services.answers.answer(GROUP, player, str(total), explicit=False)
-    assert reply is not None and reply.reaction == yahtzee.GUESS_REACTION, reply
+    reply = await services.rounds.answer(GROUP, player, str(total), explicit=False)
+    assert reply is not None and reply.reaction == yahtzee_words.GUESS_REACTION, reply
     return reply.text
 
 
@@ -65,7 +67,7 @@ async def noted(services: Services, player: Player, total: int) -> str:
 def test_the_deal_table_shows_each_rolls_scores():
     rolls = ((4, 4, 3, 4, 4), (1, 2, 3, 4, 6), (6, 6, 6, 6, 6), (6, 2, 3, 4, 5), (3, 2, 3, 2, 3),
              (1, 1, 2, 5, 6)) + ((1, 2, 3, 4, 5),) * 7
-    lines = yahtzee.score_table(rolls)
+    lines = yahtzee_words.score_table(rolls)
     assert lines[0].split() == ["#", "Σ", "3K", "4K", "5K", "SS", "LS", "FH"]
     assert lines[1].split() == ["1", "34444", "19", "19", "19", "·", "·", "·", "·"]
     assert lines[2].split() == ["2", "12346", "16", "·", "·", "·", "25", "·", "·"]
@@ -83,22 +85,22 @@ def test_the_deal_table_shows_each_rolls_scores():
 
 def test_guesses_are_judged_by_distance_and_scored_in_tiers():
     bounds = (40, 380)
-    assert yahtzee.judge("150", 150, bounds, explicit=False).kind == "right"
-    low = yahtzee.judge("141", 150, bounds, explicit=False)
-    assert (low.kind, low.distance, low.value) == ("close", 9, "141")
-    assert yahtzee.judge("hello", 150, bounds, explicit=False).kind == "ignore"
+    assert yahtzee.judge("150", 150, bounds, explicit=False) == Right(value="150")
+    assert yahtzee.judge("141", 150, bounds, explicit=False) == Near("", "141", 9)
+    assert yahtzee.judge("hello", 150, bounds, explicit=False) == IGNORED
     assert [yahtzee.points_for(d) for d in (0, 1, 5, 6, 10, 11, 80)] == [20, 10, 10, 5, 5, 0, 0]
 
 
 def test_a_guess_is_answered_alike_whatever_its_distance():
-    rules = yahtzee.Yahtzee()
+    rules = yahtzee_words.YahtzeeWords()
     round_ = Round(1, GROUP.id, "yahtzee", ((1, 2, 3, 4, 5),) * 13, 150, "", 20, "en", None,
                    0.0, 60.0, "open", False)
     texts = Texts("en")
     bounds = yahtzee.total_bounds(round_.hand)
     below = yahtzee.judge("140", 150, bounds, explicit=True)
     above = yahtzee.judge("160", 150, bounds, explicit=True)
-    said = [rules.verdict_text(v, round_, texts).replace(v.value, "N") for v in (below, above)]
+    assert isinstance(below, Near) and isinstance(above, Near)
+    said = [rules.verdict_text(v, round_, texts, 2).replace(v.value, "N") for v in (below, above)]
     assert said[0] == said[1]  # nothing tells which side of the answer a guess is on
 
 
@@ -118,10 +120,10 @@ def test_the_range_of_guesses_comes_from_the_table_alone():
 def test_the_reveal_numbers_each_roll_as_the_deal_does():
     rolls = yahtzee.roll_all(11).hand
     result = best_assignment(rolls)
-    numbers = yahtzee.roll_numbers(result.rolls, rolls)
+    numbers = yahtzee_words.roll_numbers(result.rolls, rolls)
     assert sorted(numbers) == list(range(1, 14))
     assert all(rolls[n - 1] == roll for n, roll in zip(numbers, result.rolls, strict=True))
-    assert yahtzee.roll_numbers([(1, 1, 1, 1, 1)] * 2, [(1, 1, 1, 1, 1)] * 2) == [1, 2]
+    assert yahtzee_words.roll_numbers([(1, 1, 1, 1, 1)] * 2, [(1, 1, 1, 1, 1)] * 2) == [1, 2]
 
 
 # --- rounds ----------------------------------------------------------------------------------
@@ -136,7 +138,7 @@ async def test_three_sealed_guesses_each_then_a_polite_no(services: Services, st
     assert "had your 3 guesses" in refused
     assert services.rounds.open_round(GROUP.id) is not None
     assert await stores.rounds.guesses_made(round_.id, BEN.id) == 3
-    won = await services.answers.answer(GROUP, CY, str(best), explicit=True)  # Cy has all three
+    won = await services.rounds.answer(GROUP, CY, str(best), explicit=True)  # Cy has all three
     assert isinstance(won, Closed) and "Cy" in won.text and "+20 points" in won.text
 
 
@@ -144,8 +146,8 @@ async def test_numbers_outside_the_range_are_chat(services: Services, stores: St
     round_ = await deal(services)
     low, high = yahtzee.total_bounds(round_.hand)
     for chatter in ("3", str(low - 1), str(high + 1), "13"):
-        assert await services.answers.answer(GROUP, BEN, chatter, explicit=False) is None
-    asked = await services.answers.answer(GROUP, BEN, str(high + 1), explicit=True)
+        assert await services.rounds.answer(GROUP, BEN, chatter, explicit=False) is None
+    asked = await services.rounds.answer(GROUP, BEN, str(high + 1), explicit=True)
     assert asked is not None and f"between {low} and {high}" in asked.text
     assert await stores.rounds.guesses_made(round_.id, BEN.id) == 0
 
@@ -154,7 +156,7 @@ async def test_typing_a_run_of_numbers_wins_nothing(services: Services, stores: 
     round_ = await deal(services)
     start = max(1, round_.target - 50)
     for total in range(start, start + 100):
-        await services.answers.answer(GROUP, BEN, str(total), explicit=False)
+        await services.rounds.answer(GROUP, BEN, str(total), explicit=False)
     assert await stores.rounds.guesses_made(round_.id, BEN.id) == 3
     # the run passed the target; it did not count
     assert services.rounds.open_round(GROUP.id) is not None
@@ -162,14 +164,14 @@ async def test_typing_a_run_of_numbers_wins_nothing(services: Services, stores: 
 
 async def test_guesses_at_once_cannot_exceed_the_limit(services: Services, stores: Stores):
     round_ = await deal(services)
-    await asyncio.gather(*(services.answers.answer(GROUP, BEN, str(round_.target + 20 + i),
+    await asyncio.gather(*(services.rounds.answer(GROUP, BEN, str(round_.target + 20 + i),
                                                    explicit=True) for i in range(8)))
     assert await stores.rounds.guesses_made(round_.id, BEN.id) == 3
 
 
 async def test_an_unreadable_answer_costs_no_guess(services: Services, stores: Stores):
     round_ = await deal(services)
-    reply = await services.answers.answer(GROUP, BEN, "about 150", explicit=True)
+    reply = await services.rounds.answer(GROUP, BEN, "about 150", explicit=True)
     assert reply is not None and "whole number" in reply.text
     assert await stores.rounds.guesses_made(round_.id, BEN.id) == 0
 
@@ -226,7 +228,7 @@ CHAT = -5150
 
 
 async def test_guessing_through_the_application(harness: Harness):
-    harness.services.answers.throttle = Throttle(burst=10)
+    harness.services.rounds.throttle = Throttle(burst=10)
     await harness.send(CHAT, ALICE, "/yahtzee")
     deal_message = await harness.telegram.reply(CHAT)
     assert "<pre>" in deal_message.html and "3K" in deal_message.text

@@ -36,10 +36,9 @@ async def test_every_route_from_the_terminal(tmp_path: Path):
         hand = [int(n) for n in match.groups()]
 
         await type_line(process, "/press hint")  # any case
-        pressed = await read_until(process, r"^  💡 Hints: ")
-        assert "Ann presses [Hint]" in pressed  # the starter may: the hint is her notice,
-        assert "Twenty-Four (notice to Ann): 💡 Hint 1: " in pressed  # and goes into the deal
-        assert "💡 Hints: " in pressed
+        pressed = await read_until(process, r"^Twenty-Four \(notice to Ann\): 💡 Hint 1: ")
+        assert "Ann presses [Hint]" in pressed  # the starter may: the hint goes into the deal
+        assert "💡 Hints: " in pressed  # and is her notice
 
         await type_line(process, "/user Bob")
         await type_line(process, "/press [Reveal]")

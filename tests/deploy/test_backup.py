@@ -9,31 +9,43 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from contextlib import closing
 from pathlib import Path
 
 import pytest
 
+from bot.demo.emulator import BotApiEmulator
 from bot.runtime.backup import (
     DUMP_SUFFIX,
+    HOLD_LOCK,
+    IN_USE_SUFFIX,
     PREFIX,
     SQLITE_SUFFIX,
     BackupError,
     backup_sqlite,
+    held_alone,
     prune,
     restore_sqlite,
     without_password,
 )
-from bot.runtime.health import HEARTBEAT_SECONDS, heartbeat_path, write_heartbeat
 from bot.store import Stores, open_stores
+from bot.store.postgres import connection as postgres_connection
+from bot.store.sqlite import hold as sqlite_hold
+from bot.store.unavailable import DatabaseUnavailable
+from solver import solve
 from tests.deploy.test_deploy import ROOT, subprocess_env
+from tests.e2e.conftest import BotProcess
+from tests.e2e.test_bot_process import ANN, GROUP, hand_of
+from tests.fake_telegram import telegram as telegram
 
 CHATS = (-1001, -1002, -1003)
 PLAYERS = {11: "Ann", 12: "Bob", 13: "Cy"}
+
+NOW = 1_800_000_000.0  # when the rounds are played: any fixed time does
 
 
 async def play(stores: Stores, now: float) -> None:
@@ -59,7 +71,7 @@ async def play(stores: Stores, now: float) -> None:
 async def deal_late(stores: Stores) -> None:
     await stores.people.remember_chat(-1009, "group", "late")
     assert await stores.rounds.open_round(-1009, "24", (1, 1, 1, 8), 24, "easy", 1, "en",
-                                          time.time(), time.time() + 60) is not None
+                                          NOW + 200, NOW + 260) is not None
 
 
 async def snapshot(stores: Stores) -> tuple[list, dict]:
@@ -73,7 +85,7 @@ async def test_backup_of_a_live_database_restores_every_score_and_open_round(tmp
     live.parent.mkdir()
     stores = await open_stores(live)
     try:
-        await play(stores, time.time())
+        await play(stores, NOW)
         before = await snapshot(stores)
         assert os.path.getsize(live.with_name(live.name + "-wal")) > 0, "commits still in WAL"
         made = backup_sqlite(live, tmp_path / "backups")
@@ -97,7 +109,7 @@ async def test_backup_of_a_live_database_restores_every_score_and_open_round(tmp
 async def test_restore_keeps_the_replaced_database(tmp_path: Path):
     database = tmp_path / "twentyfour.sqlite3"
     stores = await open_stores(database)
-    await play(stores, time.time())
+    await play(stores, NOW)
     await stores.close()
     made = backup_sqlite(database, tmp_path / "backups")
     stores = await open_stores(database)
@@ -111,39 +123,80 @@ async def test_restore_keeps_the_replaced_database(tmp_path: Path):
         assert now.execute("SELECT COUNT(*) FROM rounds WHERE chat_id = -1009").fetchone() == (0,)
 
 
-def test_restore_refuses_while_the_bot_runs(tmp_path: Path):
-    """A heartbeat that moves while the restore waits is a running bot."""
+async def test_restore_refuses_while_the_stores_hold_the_database(tmp_path: Path):
+    """Open stores are a bot's hold: the restore needs the lock alone, and waits for no
+    heartbeat once they are closed."""
     database = tmp_path / "twentyfour.sqlite3"
-    sqlite3.connect(database).close()
+    stores = await open_stores(database)
+    await play(stores, NOW)
     made = backup_sqlite(database, tmp_path / "backups")
-    beat = heartbeat_path(database)
-    write_heartbeat(beat)
-    waited: list[float] = []
-
-    def bot_beats(seconds: float) -> None:
-        waited.append(seconds)
-        later = time.time() + 30
-        os.utime(beat, (later, later))
-
-    with pytest.raises(BackupError, match="stop it first"):
-        restore_sqlite(made, database, sleep=bot_beats)
-    assert waited and 0 < waited[0] <= HEARTBEAT_SECONDS + 5
+    await deal_late(stores)
+    try:
+        with pytest.raises(BackupError, match=r"holds .* stop every bot"):
+            restore_sqlite(made, database)
+        assert not database.with_name(database.name + ".before-restore").exists()
+    finally:
+        await stores.close()
+    assert restore_sqlite(made, database) is not None  # closed: at once
 
 
-def test_restore_after_a_stop_waits_for_a_still_heartbeat(tmp_path: Path):
+async def test_no_bot_starts_while_a_restore_holds_the_database(tmp_path: Path):
     database = tmp_path / "twentyfour.sqlite3"
-    sqlite3.connect(database).close()
-    made = backup_sqlite(database, tmp_path / "backups")
-    write_heartbeat(heartbeat_path(database))  # the bot stopped just now
-    waited: list[float] = []
-    assert restore_sqlite(made, database, sleep=waited.append) is not None
-    assert len(waited) == 1
-    write_heartbeat(heartbeat_path(database))
-    old = time.time() - HEARTBEAT_SECONDS - 10  # stopped long ago: no wait
-    os.utime(heartbeat_path(database), (old, old))
-    waited.clear()
-    restore_sqlite(made, database, sleep=waited.append)
-    assert not waited
+    with held_alone(database), pytest.raises(DatabaseUnavailable,
+                                             match="a restore of it is under way"):
+        await open_stores(database)
+    stores = await open_stores(database)  # the restore over: it opens
+    await stores.close()
+
+
+@pytest.mark.slow
+async def test_a_frozen_bot_keeps_its_database_from_a_restore(telegram: BotApiEmulator,
+                                                             tmp_path: Path):
+    """Issue 35's attack: `python -m bot` frozen with SIGSTOP (its heartbeat growing old) still
+    holds its database, so the restore is refused and the bot, woken, goes on in the same file;
+    killed with SIGKILL, it holds nothing, and the restore goes ahead at once."""
+    database = tmp_path / "bot.sqlite3"
+    bot = BotProcess(telegram, database, 60.0)
+    await bot.start()
+    try:
+        telegram.chat(GROUP)
+        await telegram.say(GROUP, ANN, "/play")
+        hand = hand_of((await telegram.reply(GROUP)).text)
+        made = await asyncio.to_thread(backup_sqlite, database, tmp_path / "backups")
+        assert bot.process is not None
+        bot.process.send_signal(signal.SIGSTOP)
+        try:
+            inode = database.stat().st_ino
+            done = await asyncio.to_thread(run_backup, "restore", str(made),
+                                           DATABASE_PATH=str(database))
+            assert done.returncode == 2, done.stdout + done.stderr
+            assert "holds" in done.stderr and "stop every bot" in done.stderr
+            assert database.stat().st_ino == inode
+            assert not database.with_name(database.name + ".before-restore").exists()
+        finally:
+            bot.process.send_signal(signal.SIGCONT)
+        await telegram.say(GROUP, ANN, f"/a {solve(hand)[0]}")  # woken: it plays on
+        assert "Ann wins" in (await telegram.reply(GROUP)).text
+        assert await bot.all_announced()
+        assert won_rounds(database) == 1  # in the file it holds, not a file moved aside
+        await bot.kill()
+        done = await asyncio.to_thread(run_backup, "restore", str(made),
+                                       DATABASE_PATH=str(database))
+        assert done.returncode == 0, done.stderr
+        assert won_rounds(database) == 0  # the backup's state: the round still open
+    finally:
+        await bot.stop()
+
+
+def won_rounds(database: Path) -> int:
+    with closing(sqlite3.connect(database)) as db:
+        return int(db.execute("SELECT COUNT(*) FROM rounds WHERE status = 'won'").fetchone()[0])
+
+
+def test_the_bot_and_the_restore_name_the_same_hold():
+    """The runtime imports no store, so the restore repeats what the stores hold."""
+    assert IN_USE_SUFFIX == sqlite_hold.IN_USE_SUFFIX
+    assert HOLD_LOCK == postgres_connection.HOLD_LOCK
 
 
 def test_a_missing_or_broken_database_is_no_backup(tmp_path: Path):
@@ -186,7 +239,7 @@ def test_the_command_backs_up_prunes_and_restores(tmp_path: Path):
 
     async def fill() -> None:
         stores = await open_stores(database)
-        await play(stores, time.time())
+        await play(stores, NOW)
         await stores.close()
 
     asyncio.run(fill())

@@ -16,7 +16,6 @@ import shlex
 import sqlite3
 import subprocess
 import sys
-import time
 import tomllib
 from pathlib import Path, PurePosixPath
 
@@ -351,8 +350,10 @@ def make_database(path: Path, version: int = 3) -> Path:
     return path
 
 
-def age(path: Path, seconds: float) -> None:
-    then = time.time() - seconds
+BEAT = 1_700_000_000.0  # a heartbeat's time (2023), on the clock the tests give `check`
+
+
+def beat_at(path: Path, then: float) -> None:
     os.utime(path, (then, then))
 
 
@@ -378,9 +379,10 @@ def test_stale_heartbeat_is_unhealthy(tmp_path, monkeypatch, capsys):
     database = make_database(tmp_path / "bot.sqlite3")
     beat = heartbeat_path(database)
     write_heartbeat(beat)
-    age(beat, STALE_AFTER - 5)
-    assert check(database) is None
-    age(beat, STALE_AFTER + 5)
+    beat_at(beat, BEAT)
+    assert check(database, now=BEAT + STALE_AFTER) is None
+    assert "heartbeat" in (check(database, now=BEAT + STALE_AFTER + 1) or "")
+    beat_at(beat, BEAT)  # `main` reads the wall clock: years ago
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("DATABASE_PATH", str(database))
     assert main() == 1
@@ -392,10 +394,11 @@ def test_rewriting_a_stale_heartbeat_makes_it_fresh(tmp_path):
     database = make_database(tmp_path / "bot.sqlite3")
     beat = heartbeat_path(database)
     write_heartbeat(beat)
-    age(beat, 10 * STALE_AFTER)
-    assert check(database) is not None
+    beat_at(beat, BEAT)
+    assert check(database, now=BEAT + 10 * STALE_AFTER) is not None
     write_heartbeat(beat)
-    assert check(database) is None
+    assert beat.stat().st_mtime > BEAT  # written again: its time is now's
+    assert check(database, now=beat.stat().st_mtime + STALE_AFTER) is None
 
 
 def test_missing_heartbeat_is_unhealthy(tmp_path):

@@ -15,7 +15,7 @@ from bot.__main__ import LOST_LEAD
 from bot.runtime.config import Config, ConfigError
 from bot.runtime.health import LEADER, STANDBY, heartbeat_path, main, write_heartbeat
 from bot.telegram.webhook import LEADER_PATH
-from tests.deploy.test_deploy import DEPLOY, ROOT, STALE_AFTER, age, deploy_readme, subprocess_env
+from tests.deploy.test_deploy import BEAT, DEPLOY, ROOT, beat_at, deploy_readme, subprocess_env
 from tests.deploy.test_deploy_hardening import compose_services
 
 COMPOSE = DEPLOY / "docker-compose.postgres.yml"
@@ -123,7 +123,7 @@ def test_health_names_the_role_and_needs_no_sqlite_file(tmp_path, monkeypatch, c
     monkeypatch.setenv("DATABASE_URL", "postgresql://u@db/x")
     assert main() == 0
     assert capsys.readouterr().out.strip() == f"healthy ({role})"
-    age(heartbeat_path(database), STALE_AFTER + 5)
+    beat_at(heartbeat_path(database), BEAT)  # `main` reads the wall clock: years ago
     assert main() == 1
     assert "heartbeat" in capsys.readouterr().err
     assert not database.exists()

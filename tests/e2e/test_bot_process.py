@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
+import sqlite3
+import time
+from pathlib import Path
 
 from bot.demo.emulator import BotApiEmulator
 from solver import solve
+from tests.waiting import until
 
 GROUP = -2001
 ANN = {"id": 21, "is_bot": False, "first_name": "Ann"}
 BEN = {"id": 22, "is_bot": False, "first_name": "Ben & Co"}
+
+
+def open_deadline(database: Path) -> float:
+    """When the open round ends, by the wall clock the bot deals by."""
+    with contextlib.closing(sqlite3.connect(database)) as connection:
+        [(deadline,)] = connection.execute("SELECT deadline FROM rounds WHERE status = 'open'")
+    return deadline
 
 
 def hand_of(deal_text: str) -> tuple[int, ...]:
@@ -99,7 +111,8 @@ async def test_round_that_ran_out_while_down_is_revealed_at_start(telegram: BotA
     await telegram.say(GROUP, ANN, "/play")
     await telegram.reply(GROUP)
     await bot.kill()
-    await asyncio.sleep(1.5)
+    deadline = open_deadline(bot.database)
+    await until(lambda: time.time() > deadline, "the round's end, while the bot is down")
     await bot.start()
     assert "Time is up" in (await telegram.reply(GROUP)).text
 

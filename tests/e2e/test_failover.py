@@ -12,7 +12,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import asyncpg
@@ -29,6 +28,7 @@ from tests.e2e.test_bot_process import ANN, GROUP
 from tests.e2e.test_webhook import free_port, post, update_headers
 from tests.postgres import PostgresServer, new_database
 from tests.postgres import postgres_server as postgres_server
+from tests.waiting import until
 
 SECRET = "shared_by_both_replicas"
 
@@ -94,20 +94,22 @@ async def test_a_frozen_leader_is_replaced_and_woken_exits_3_having_done_nothing
     assert first.process is not None
     old = first.process.pid
     assert any(r.pid == old for r in telegram.journal)  # the journal knows its requests
-    await asyncio.sleep(1)  # the deal's message id stored (else the new leader deals again)
-    first.signal(signal.SIGSTOP)  # frozen: its kernel still answers keepalives
-    await second.until_role(LEADER, timeout=20)  # within the lease (4 s) and a try
-    await telegram.say(GROUP, ANN, "/play")  # the round dealt before goes on
-    assert "A round of 24 is on" in (await telegram.reply(GROUP, timeout=30)).text
-    await asyncio.sleep(3)  # the new leader plays on while the old one sleeps
-    woken = time.time()
-    first.signal(signal.SIGCONT)
-    assert await asyncio.wait_for(first.process.wait(), 30) == LOST_LEAD
-    log = first.log.read_text()
-    assert log.count("lost the lead") == 1 and "Traceback" not in log, log
-    assert [r for r in telegram.journal if r.pid == old and r.at >= woken] == []
     connection = await asyncpg.connect(url)
     try:
+        await until(lambda: connection.fetchval(  # else the new leader deals again
+            "SELECT message_id IS NOT NULL FROM rounds WHERE status = 'open'"),
+            "the deal's message id stored")
+        first.signal(signal.SIGSTOP)  # frozen: its kernel still answers keepalives
+        await second.until_role(LEADER, timeout=20)  # within the lease (4 s) and a try
+        await telegram.say(GROUP, ANN, "/play")  # the round dealt before goes on
+        assert "A round of 24 is on" in (await telegram.reply(GROUP, timeout=30)).text
+        # frozen, it sends nothing: what it sent had reached the emulator long before this
+        sent_frozen = [r for r in telegram.journal if r.pid == old]
+        first.signal(signal.SIGCONT)
+        assert await asyncio.wait_for(first.process.wait(), 30) == LOST_LEAD
+        log = first.log.read_text()
+        assert log.count("lost the lead") == 1 and "Traceback" not in log, log
+        assert [r for r in telegram.journal if r.pid == old] == sent_frozen  # woken: nothing
         assert await after_the_lease(connection, telegram) == (0, 0, 0)
         epochs = await connection.fetchval(
             "SELECT COUNT(DISTINCT lease_epoch) FROM bench_journal WHERE tbl = 'leader_lease'")
@@ -125,10 +127,16 @@ async def test_a_leader_whose_sessions_are_dropped_reconnects_and_keeps_the_lead
     await second.stand_by()
     connection = await asyncpg.connect(url)
     try:
+        epoch = await connection.fetchval("SELECT epoch FROM leader_lease")
         assert await terminate(connection, first) >= 2  # its pool's and its lease's
+        for _ in range(3):  # past the lease's end three times, by the database's clock
+            end = await connection.fetchval("SELECT expires_at FROM leader_lease")
+            await until(lambda end=end: connection.fetchval("SELECT now() > $1", end),
+                        "the database's clock past the lease's end")
+        assert await connection.fetchval(  # renewed on new sessions all along
+            "SELECT epoch FROM leader_lease WHERE expires_at > now()") == epoch
     finally:
         await connection.close()
-    await asyncio.sleep(3 * 4)  # three leases
     assert first.running() and first.role() == LEADER and second.role() == STANDBY
     telegram.chat(GROUP)
     await telegram.say(GROUP, ANN, "/play")

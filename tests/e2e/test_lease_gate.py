@@ -76,7 +76,7 @@ async def test_a_webhook_update_is_not_answered_once_the_gate_shuts():
     application = ApplicationBuilder().token("123456:TEST-token").updater(None).build()
     gate = Gate()
     holder = types.SimpleNamespace(bot_data=types.SimpleNamespace(
-        leader=types.SimpleNamespace(check=gate)), update_queue=application.update_queue,
+        lease_check=gate), update_queue=application.update_queue,
         bot=application.bot)
     server = make_server(holder, SECRET)  # type: ignore[arg-type]
     sockets = tornado.netutil.bind_sockets(0, "127.0.0.1")

@@ -1,5 +1,6 @@
-"""The Prometheus metrics: names by Prometheus' conventions, what each part of the bot records,
-the /metrics of the webhook server and of polling mode's METRICS_PORT, and their settings."""
+"""The Prometheus metrics: names by Prometheus' conventions, what each part of the bot records
+(read from the running process's own /metrics before and after, counted exactly), the /metrics
+of the webhook server and of polling mode's METRICS_PORT, and their settings."""
 
 from __future__ import annotations
 
@@ -17,14 +18,22 @@ from prometheus_client.parser import text_string_to_metric_families
 from telegram import Bot
 from telegram.error import BadRequest
 
+from bench.bench_failover import Replica
 from bot.__main__ import BAD_SETTINGS
 from bot.demo.emulator import BotApiEmulator
 from bot.runtime import metrics
+from bot.runtime.health import LEADER
 from bot.runtime.pool import Slots
 from bot.telegram.fairness import FairUpdates
 from bot.telegram.metered_request import MeteredRequest
 from bot.telegram.webhook import METRICS_PATH, make_server
+from solver import solve
+from tests.e2e.test_bot_process import hand_of
+from tests.e2e.test_failover import replicas as replicas
+from tests.e2e.test_failover import url as url
 from tests.e2e.test_startup_failures import assert_short, env_for, run_bot, start_and_stop
+from tests.postgres import postgres_server as postgres_server
+from tests.waiting import BOUND, until
 
 # Every metric the bot defines, with its type: the list deploy/README.md's alerts rely on.
 EXPECTED = {
@@ -88,15 +97,21 @@ def test_the_readme_names_only_real_metrics():
 
 
 def test_recorders_move_their_metrics():
-    before = value("twentyfour_rounds_dealt_total", game="24")
+    """Each recorder moves its own metric by one (the running bot's calls of them are
+    test_the_running_bot_counts_its_rounds_answers_and_lead's)."""
+    dealt = value("twentyfour_rounds_dealt_total", game="24")
+    ended = value("twentyfour_rounds_ended_total", game="24", outcome="solved")
+    fast = value("twentyfour_answer_verdict_seconds_bucket", game="24", le="0.05")
+    faster = value("twentyfour_answer_verdict_seconds_bucket", game="24", le="0.025")
     metrics.record_round_dealt("24")
     metrics.record_round_ended("24", "solved")
     metrics.observe_answer_latency("24", 0.03)
     metrics.set_leader(True)
     metrics.watch_stock(lambda: 3, lambda: 40)
-    assert value("twentyfour_rounds_dealt_total", game="24") == before + 1
-    assert value("twentyfour_rounds_ended_total", game="24", outcome="solved") >= 1
-    assert value("twentyfour_answer_verdict_seconds_bucket", game="24", le="0.05") >= 1
+    assert value("twentyfour_rounds_dealt_total", game="24") == dealt + 1
+    assert value("twentyfour_rounds_ended_total", game="24", outcome="solved") == ended + 1
+    assert value("twentyfour_answer_verdict_seconds_bucket", game="24", le="0.05") == fast + 1
+    assert value("twentyfour_answer_verdict_seconds_bucket", game="24", le="0.025") == faster
     assert value("twentyfour_leader") == 1
     assert (value("twentyfour_stock_shelves"), value("twentyfour_stock_hands")) == (3, 40)
     metrics.set_leader(False)
@@ -119,11 +134,16 @@ async def test_fair_queue_depth_drops_and_handled():
     handled_before = value("twentyfour_updates_handled_total", kind="message")
     dropped_before = value("twentyfour_updates_dropped_total", reason=metrics.QUEUE_FULL)
 
+    running = asyncio.Event()
+
     async def work() -> None:
+        running.set()
         await release.wait()
 
     tasks = [asyncio.create_task(fair.process_update(Update(7), work())) for _ in range(4)]
-    await asyncio.sleep(0.05)  # one runs, two wait, the fourth is past the bound
+    await asyncio.wait_for(running.wait(), BOUND)  # the first runs
+    await asyncio.wait_for(tasks[3], BOUND)  # the fourth, past the bound, is dropped at once
+    assert [task.done() for task in tasks] == [False, False, False, True]  # two wait
     assert value("twentyfour_fair_queue_updates") == 2
     assert value("twentyfour_updates_dropped_total", reason=metrics.QUEUE_FULL) \
         == dropped_before + 1
@@ -197,29 +217,125 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
+DEALT, ENDED = "twentyfour_rounds_dealt_total", "twentyfour_rounds_ended_total"
+ANSWERS, LEADING = "twentyfour_answer_verdict_seconds_count", "twentyfour_leader"
+HANDLED = "twentyfour_updates_handled_total"
+GROUP, OTHER = -3001, -3002
+ANN = {"id": 31, "is_bot": False, "first_name": "Ann"}
+
+
+def samples(text: str) -> Samples:
+    """Every sample of a scrape, by name and labels."""
+    return {(sample.name, frozenset(sample.labels.items())): sample.value
+            for family in text_string_to_metric_families(text) for sample in family.samples}
+
+
+def of(found: Samples, name: str, **labels: str) -> float:
+    return found.get((name, frozenset(labels.items())), 0.0)
+
+
+def rounds(found: Samples) -> dict[str, float]:
+    """What a round of 24 moves: dealt, won, abandoned (its group left), answers judged."""
+    return {"dealt": of(found, DEALT, game="24"),
+            "won": of(found, ENDED, game="24", outcome="won"),
+            "abandoned": of(found, ENDED, game="24", outcome="abandoned"),
+            "answers": of(found, ANSWERS, game="24")}
+
+
+def plus(before: dict[str, float], **more: float) -> dict[str, float]:
+    return {name: count + more.get(name, 0) for name, count in before.items()}
+
+
+async def scraped(port: int) -> Samples:
+    """The process's own /metrics, now."""
+    return samples((await asyncio.to_thread(scrape, port))[2])
+
+
+async def once_moved(port: int, before: Samples, name: str, **labels: str) -> Samples:
+    """The process's /metrics once `name` has moved from `before` (a counter the process
+    records just after the reply the test saw, or after a step it takes by itself)."""
+    found = before
+
+    async def moved() -> bool:
+        nonlocal found
+        found = await scraped(port)
+        return of(found, name, **labels) != of(before, name, **labels)
+
+    await until(moved, f"{name}{labels} moved from {of(before, name, **labels)}")
+    return found
+
+
+async def test_the_running_bot_counts_its_rounds_answers_and_lead(telegram: BotApiEmulator,
+                                                                 make_bot):
+    """`python -m bot`, read from its own /metrics before and after each step: a dealt round
+    is exactly one more dealt, a right answer one more answer judged and one more round won,
+    a round in a group that removed the bot one more abandoned; and the process leads."""
+    port = free_port()
+    bot = make_bot()
+    bot.env["METRICS_PORT"] = str(port)
+    await bot.start()
+    start = await scraped(port)
+    assert of(start, LEADING) == 1  # on SQLite the process leads from the start
+    counted = rounds(start)
+    telegram.chat(GROUP)
+    await telegram.say(GROUP, ANN, "/play")
+    deal = await telegram.reply(GROUP)
+    now = await once_moved(port, start, DEALT, game="24")
+    assert rounds(now) == plus(counted, dealt=1)
+    await telegram.say(GROUP, ANN, f"/a {solve(hand_of(deal.text))[0]}")
+    assert "Ann wins" in (await telegram.reply(GROUP)).text
+    now = await once_moved(port, now, ENDED, game="24", outcome="won")
+    assert rounds(now) == plus(counted, dealt=1, won=1, answers=1)
+    telegram.chat(OTHER)
+    await telegram.say(OTHER, ANN, "/play")
+    await telegram.reply(OTHER)
+    await telegram.remove_bot(OTHER, ANN)
+    now = await once_moved(port, now, ENDED, game="24", outcome="abandoned")
+    assert rounds(now) == plus(counted, dealt=2, won=1, answers=1, abandoned=1)
+    assert of(now, LEADING) == 1
+
+
+@pytest.mark.slow
+async def test_a_standby_counts_its_lead_once_it_takes_over(replicas: list[Replica]):
+    """Two processes on one PostgreSQL: the standby's /metrics says 0 while the other leads,
+    and exactly 1 once it has taken over from the leader killed."""
+    ports = [free_port(), free_port()]
+    for replica, port in zip(replicas, ports, strict=True):
+        replica.env["METRICS_PORT"] = str(port)
+    first, second = replicas
+    await first.start()
+    await second.stand_by()
+    standing = of(await scraped(ports[1]), LEADING)
+    assert (of(await scraped(ports[0]), LEADING), standing) == (1, 0)
+    await first.kill()
+    await second.until_role(LEADER)  # its heartbeat says so just after the gauge
+    assert of(await scraped(ports[1]), LEADING) == standing + 1
+
+
 async def test_polling_serves_metrics_on_metrics_port(telegram: BotApiEmulator, tmp_path: Path):
-    """The real process: a player's message is counted, and /metrics answers while it polls."""
+    """The real process: a player's message is counted once, and /metrics answers while it
+    polls."""
     port = free_port()
     env = env_for(telegram.base_url, tmp_path, TELEGRAM_BOT_TOKEN=telegram.token,
                   METRICS_PORT=str(port))
-    scraped: list[str] = []
+    scraped_text: list[str] = []
 
     async def player() -> None:
-        while "getUpdates" not in [call[0] for call in telegram.calls]:
-            await asyncio.sleep(0.05)
-        telegram.chat(-3001)
-        await telegram.say(-3001, {"id": 31, "is_bot": False, "first_name": "Ann"}, "/help")
-        await telegram.reply(-3001, timeout=30)
-        scraped.append((await asyncio.to_thread(scrape, port))[2])
+        await until(lambda: "getUpdates" in [call[0] for call in telegram.calls],
+                    "the bot polls")
+        before = await scraped(port)
+        telegram.chat(GROUP)
+        await telegram.say(GROUP, ANN, "/help")
+        await telegram.reply(GROUP, timeout=30)
+        after = await once_moved(port, before, HANDLED, kind="message")
+        assert of(after, HANDLED, kind="message") == of(before, HANDLED, kind="message") + 1
+        scraped_text.append((await asyncio.to_thread(scrape, port))[2])
 
     playing = asyncio.create_task(player())
     status, err = await start_and_stop(env, telegram, until=playing)
     assert status == 0, err
-    found = families(scraped[0])
-    assert set(EXPECTED) <= set(found)
-    handled = [sample for sample in found["twentyfour_updates_handled"].samples  # type: ignore[attr-defined]
-               if sample.name.endswith("_total") and sample.labels == {"kind": "message"}]
-    assert handled and handled[0].value >= 1
+    assert set(EXPECTED) <= set(families(scraped_text[0]))
     assert f"metrics on http://127.0.0.1:{port}/metrics" in err
 
 

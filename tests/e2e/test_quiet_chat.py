@@ -4,8 +4,6 @@ privacy mode reads getMe, explains it in the log and stops inviting typed answer
 
 from __future__ import annotations
 
-import asyncio
-
 from bot.demo.emulator import BotApiEmulator
 from solver import solve
 from tests.e2e.test_bot_process import hand_of
@@ -38,8 +36,7 @@ async def test_a_wrong_attempt_goes_into_the_deals_status(telegram: BotApiEmulat
     await telegram.say(GROUP, BEN, wrong_attempt(hand))
     assert await telegram.wait_for(lambda: bool(statuses(telegram, deal.message_id)), 15)
     assert statuses(telegram, deal.message_id)[0].startswith(f"👎 Ben: {shown} = ")
-    await asyncio.sleep(1.1)  # past the status's one edit a second
-    await telegram.say(GROUP, ANN, f"/a {wrong_attempt(hand)}")  # /a: the same
+    await telegram.say(GROUP, ANN, f"/a {wrong_attempt(hand)}")  # /a: the same, edited in
     assert await telegram.wait_for(
         lambda: any(s.startswith("👎 Ann") for s in statuses(telegram, deal.message_id)), 15)
     await telegram.say(GROUP, BEN, "this one is tough", reply_to=deal.message_id)  # talk

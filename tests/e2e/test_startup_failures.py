@@ -24,6 +24,7 @@ import pytest
 from bot.__main__ import BAD_SETTINGS, NO_TELEGRAM
 from bot.demo.emulator import BotApiEmulator
 from tests.conftest import ROOT
+from tests.waiting import until as until_true
 
 EXIT_WITHIN = 60.0  # seconds: a hang, not slowness, is what this catches
 STARTUP_SECONDS = 3.0
@@ -195,6 +196,14 @@ async def slow_proxy(target: str, delay: float) -> Serve:
     return serve
 
 
+def long_polling(telegram: BotApiEmulator) -> bool:
+    """Whether the bot's last request is a long poll (which the emulator holds open)."""
+    if not telegram.calls:
+        return False
+    method, params, _ = telegram.calls[-1]
+    return method == "getUpdates" and float(params.get("timeout") or 0) > 0
+
+
 async def start_and_stop(env: dict[str, str], telegram: BotApiEmulator,
                          until: asyncio.Task[None] | None = None) -> tuple[int, str]:
     """Start the bot, wait until it polls (and `until` is done), send SIGTERM (what `docker
@@ -212,7 +221,7 @@ async def start_and_stop(env: dict[str, str], telegram: BotApiEmulator,
             raise AssertionError("the bot never polled")
         if until is not None:
             await asyncio.wait_for(until, EXIT_WITHIN)
-        await asyncio.sleep(0.5)  # inside a long poll now
+        await until_true(lambda: long_polling(telegram), "a long poll")
         process.send_signal(signal.SIGTERM)
         _, err = await asyncio.wait_for(process.communicate(), EXIT_WITHIN)
     finally:
@@ -360,7 +369,7 @@ async def test_telegram_gone_then_sigterm_is_a_few_lines(telegram: BotApiEmulato
             if "getUpdates" in [call[0] for call in telegram.calls]:
                 break
             await asyncio.sleep(0.1)
-        await asyncio.sleep(0.5)
+        await until_true(lambda: long_polling(telegram), "a long poll")
         await telegram.stop()  # the long poll is cut, and nothing answers any more
         await asyncio.sleep(1.5)
         process.send_signal(signal.SIGTERM)

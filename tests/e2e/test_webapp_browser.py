@@ -1,8 +1,11 @@
-"""Tap to solve in a real browser (issue 27): the bot (the real Application) on the emulator, a
-round of a known hand, the page opened in headless chromium with initData the test signs; a
-solution tapped wins the round, and the win appears in the group through the emulator, as a
-typed one would; a wrong one tapped is told why on the page, and the round goes on. Never
-skipped: `make test` installs chromium first (`make browser`)."""
+"""The page in a real browser (issue 27; issue 34, item 6): the bot (the real Application) on the
+emulator, a round of a known puzzle of each game, the page opened in headless chromium with
+initData the test signs. 24: a solution tapped wins the round, and the win appears in the group
+through the emulator, as a typed one would; a wrong one tapped is told why on the page, and the
+round goes on. Countdown: a step that is not whole is refused on the page, the tile it would
+submit is shown with its distance, the target reached wins. Yahtzee: the 13 rolls, a guess
+noted as the chat notes it, the best total wins. The words are the user's language's, the page's
+lang says which. Never skipped: `make test` installs chromium first (`make browser`)."""
 
 from __future__ import annotations
 
@@ -20,9 +23,14 @@ from tests.bot.conftest import pool as pool
 from tests.bot.webapp_support import (
     ANN,
     BEN,
+    BEST,
+    EVE,
+    EXACT,
     GROUP,
+    NEAR,
     SOLUTION,
     WRONG,
+    deal_game,
     deal_known,
     page_server,
     signed_for,
@@ -66,6 +74,7 @@ async def test_a_tapped_solution_wins_in_the_group(harness: Harness, browser: Br
         assert await asyncio.to_thread(browser.tiles) == ["8", "3", "8", "3"]
         assert "Make 24" in await asyncio.to_thread(browser.text, "goal")
         assert "left" in await asyncio.to_thread(browser.text, "timer")
+        assert await asyncio.to_thread(browser.language) == "en"
         await asyncio.to_thread(browser.tap, SOLUTION[:1])
         assert await asyncio.to_thread(browser.tiles) == ["8", "3", "8/3"]  # exact, a fraction
         await asyncio.to_thread(browser.tap, SOLUTION[1:])
@@ -76,10 +85,12 @@ async def test_a_tapped_solution_wins_in_the_group(harness: Harness, browser: Br
         said, at = await win_message(harness, before)
         print(f"\ntap on Submit to the win message on the emulator: {(at - tapped) * 1000:.0f} ms")
         shown = await asyncio.to_thread(browser.verdict)
+        blocked = await asyncio.to_thread(browser.violations)
     assert said.startswith("✅ Ann") and "8÷(3−8÷3)" in said
     assert "Ann" in shown
     assert harness.services.table.of(GROUP) is None
     assert await harness.stores.rounds.race(current.id) is not None
+    assert blocked == []  # the page keeps to its own Content-Security-Policy
 
 
 async def test_a_wrong_one_is_told_why_and_the_round_goes_on(harness: Harness, browser: Browser):
@@ -105,6 +116,8 @@ async def test_in_telegram_the_theme_and_the_language_are_the_users(harness: Har
     async with page_server(harness) as base:
         await asyncio.to_thread(browser.open, f"{base}?round={ticket_of(current).text}")
         assert "凑出 24" in await asyncio.to_thread(browser.text, "goal")
+        assert await asyncio.to_thread(browser.language) == "zh"
+        assert await asyncio.to_thread(browser.text, "submit") == "提交"
         background = await asyncio.to_thread(browser.driver.execute_script,
                                              "return getComputedStyle(document.body)"
                                              ".backgroundColor")
@@ -114,3 +127,68 @@ async def test_in_telegram_the_theme_and_the_language_are_the_users(harness: Har
         assert await asyncio.to_thread(browser.tiles) == ["8", "3", "8/3"]
         await asyncio.to_thread(lambda: browser.driver.find_element("id", "reset").click())
         assert await asyncio.to_thread(browser.tiles) == ["8", "3", "8", "3"]
+
+
+async def test_countdown_is_played_on_the_page(harness: Harness, browser: Browser):
+    """Six tiles for 952: 3÷6 is refused (a step must be whole), the closest tile so far is
+    the one shown with its distance, and the target reached and submitted wins in the group."""
+    current = await deal_game(harness, "countdown")
+    data = signed_for(ANN, current, harness.telegram.token)
+    async with page_server(harness) as base:
+        await asyncio.to_thread(browser.open, page_address(base, ticket_of(current).text, data))
+        assert await asyncio.to_thread(browser.tiles) == ["100", "25", "75", "50", "6", "3"]
+        assert await asyncio.to_thread(browser.text, "goal") == "Get as close to 952 as you can"
+        assert await asyncio.to_thread(browser.text, "answer") == "Your answer: 100, 852 away"
+        await asyncio.to_thread(browser.try_step, 5, "/", 4)
+        assert await asyncio.to_thread(browser.verdict) == \
+            "Each step must make a whole number above zero."
+        assert len(await asyncio.to_thread(browser.tiles)) == 6  # nothing combined
+        await asyncio.to_thread(browser.tap, NEAR)
+        assert await asyncio.to_thread(browser.tiles) == ["25", "75", "50", "318"]
+        assert await asyncio.to_thread(browser.text, "answer") == "Your answer: 318, 634 away"
+        await asyncio.to_thread(browser.tap, EXACT[len(NEAR):])
+        assert await asyncio.to_thread(browser.text, "answer") == \
+            "Your answer: 952, right on target"
+        before = len([s for s in harness.telegram.sent if s.chat_id == GROUP])
+        await asyncio.to_thread(browser.submit)
+        said, _ = await win_message(harness, before)
+        shown = await asyncio.to_thread(browser.verdict)
+    assert said.startswith("✅ Ann wins with ((100+6)×3×75−50)÷25")
+    assert "Ann" in shown
+    assert harness.services.table.of(GROUP) is None
+
+
+async def test_yahtzee_is_played_on_the_page(harness: Harness, browser: Browser):
+    """The 13 rolls' table and a number field: a guess is noted as the chat notes one (not how
+    close it is), and the best total wins in the group."""
+    current = await deal_game(harness, "yahtzee")
+    data = signed_for(ANN, current, harness.telegram.token)
+    async with page_server(harness) as base:
+        await asyncio.to_thread(browser.open, page_address(base, ticket_of(current).text, data))
+        rows = await asyncio.to_thread(browser.rolls)
+        assert len(rows) == 13 and rows[3][:2] == ["4", "44444"] and rows[3][5] == "50"
+        assert await asyncio.to_thread(browser.text, "goal") == "What is the best total?"
+        await asyncio.to_thread(browser.guess, str(BEST - 1))
+        noted = await asyncio.to_thread(browser.verdict)
+        assert noted.startswith(f"✍ Guess noted ({BEST - 1}); 2 left")
+        before = len([s for s in harness.telegram.sent if s.chat_id == GROUP])
+        await asyncio.to_thread(browser.guess, str(BEST))
+        said, _ = await win_message(harness, before)
+        shown = await asyncio.to_thread(browser.verdict, 20.0, noted)
+    assert said.startswith("✅ Ann") and str(BEST) in said
+    assert "Ann" in shown
+    assert harness.services.table.of(GROUP) is None
+
+
+async def test_a_refusal_is_shown_in_the_users_words(harness: Harness, browser: Browser):
+    """One who left the group opens its round's link: the page shows no tile, only why, in
+    her language (Russian), and says so in its lang."""
+    current = await deal_known(harness, (8, 3, 8, 3))
+    harness.telegram.leave(GROUP, EVE["id"])
+    data = signed_for(EVE, current, harness.telegram.token)
+    async with page_server(harness) as base:
+        await asyncio.to_thread(browser.open, page_address(base, ticket_of(current).text, data))
+        shown = await asyncio.to_thread(browser.verdict)
+        assert await asyncio.to_thread(browser.tiles) == []
+        assert await asyncio.to_thread(browser.language) == "ru"
+    assert shown == "Видеть и решать раунды группы могут только её участники."

@@ -1,6 +1,7 @@
-"""`make run` shows the Mini App (issue 27, item 5): after a deal of 24 the demo prints a local
-URL of the round's page, signed for the demo's speaker; the page's API there shows that round,
-and a solution posted as taps wins it in the terminal like a typed one."""
+"""`make run` shows the Mini App (issue 27, item 5; issue 34, item 6): after a deal of every game
+the demo prints a local URL of the round's page, signed for the demo's speaker; the page's API
+there shows that round, and a solution posted as taps wins it in the terminal like a typed
+one."""
 
 from __future__ import annotations
 
@@ -58,12 +59,25 @@ async def test_the_demo_prints_a_signed_page_that_wins(tmp_path):
             assert (await client.get(base)).status_code == 200  # the page itself
             shown = (await client.post(base + "api/round", content=json.dumps(
                 {"init_data": init_data, "round": ticket}))).json()
-            assert sorted(shown["numbers"]) == sorted(hand) and shown["target"] == 24
+            numbers = shown["puzzle"]["tiles"]
+            assert sorted(numbers) == sorted(hand) and shown["puzzle"]["target"] == 24
             judged = (await client.post(base + "api/answer", content=json.dumps(
                 {"init_data": init_data, "round": ticket,
-                 "steps": steps_of(solve(shown["numbers"])[0], shown["numbers"])}))).json()
+                 "steps": steps_of(solve(numbers)[0], numbers)}))).json()
         assert judged["right"], judged
         await read_until(process, r"✅ Ann")
+        async with httpx.AsyncClient(timeout=30) as client:
+            for command, kind in (("/countdown", "combine"), ("/yahtzee", "guess")):
+                await type_line(process, command)
+                found = LINK.search(await read_until(process, LINK.pattern))
+                assert found is not None
+                link = found.group(1)
+                parts = urlsplit(link)
+                shown = (await client.post(link.split("?")[0] + "api/round", content=json.dumps(
+                    {"init_data": unquote(parts.fragment.removeprefix("tgWebAppData=")),
+                     "round": parse_qs(parts.query)["round"][0]}))).json()
+                assert shown["answer"]["kind"] == kind, shown
+                await type_line(process, "/reveal")
         await type_line(process, "/quit")
         assert await process.wait() == 0
     finally:

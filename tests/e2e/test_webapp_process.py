@@ -47,7 +47,7 @@ async def test_the_polling_bot_serves_the_page_and_links_the_deal(make_bot,
         assert (await client.get(base)).status_code == 200
         shown = (await client.post(base + "api/round", content=json.dumps(
             {"init_data": data, "round": ticket}))).json()
-        numbers = shown["numbers"]
+        numbers = shown["puzzle"]["tiles"]
         judged = (await client.post(base + "api/answer", content=json.dumps(
             {"init_data": data, "round": ticket,
              "steps": steps_of(solve(numbers)[0], numbers)}))).json()

@@ -47,6 +47,10 @@ class Browser:
             options.add_argument(flag)
         self.driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
         self.driver.set_window_size(WIDTH, HEIGHT)
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+            "source": "window.__violations = []; document.addEventListener("
+                      "'securitypolicyviolation', (e) => window.__violations.push("
+                      "e.violatedDirective + ' ' + e.blockedURI));"})
 
     def telegram(self, init_data: str, theme: dict[str, str], scheme: str,
                  user: dict | None = None) -> None:
@@ -59,8 +63,10 @@ class Browser:
                       "{ready() {}, expand() {}})};"})
 
     def open(self, address: str) -> None:
+        """Open the page and wait until it shows its round (tiles, or the rolls) or why not."""
         self.driver.get(address)
         self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, ".tile") or
+                  d.find_elements(By.CSS_SELECTOR, "#rows tr") or
                   d.find_element(By.ID, "verdict").text)
 
     def wait(self, condition, seconds: float = 20.0):  # type: ignore[no-untyped-def]
@@ -79,6 +85,31 @@ class Browser:
             self.driver.find_elements(By.CSS_SELECTOR, ".tile")[right].click()
             self.wait(lambda d, n=count: len(d.find_elements(By.CSS_SELECTOR, ".tile")) == n - 1)
 
+    def try_step(self, left: int, op: str, right: int) -> None:
+        """Tap a step the page may refuse (nothing is waited for)."""
+        self.driver.find_elements(By.CSS_SELECTOR, ".tile")[left].click()
+        self.driver.find_element(By.CSS_SELECTOR, f'.op[data-op="{op}"]').click()
+        self.driver.find_elements(By.CSS_SELECTOR, ".tile")[right].click()
+
+    def guess(self, number: str) -> None:
+        """Type a number in the guess field and submit it."""
+        field = self.driver.find_element(By.ID, "guess")
+        field.clear()
+        field.send_keys(number)
+        self.submit()
+
+    def rolls(self) -> list[list[str]]:
+        """The rows of the rolls' table, cell by cell."""
+        return [[cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+                for row in self.driver.find_elements(By.CSS_SELECTOR, "#rows tr")]
+
+    def violations(self) -> list[str]:
+        """What the page's Content-Security-Policy blocked (nothing, if the page keeps to it)."""
+        return list(self.driver.execute_script("return window.__violations"))
+
+    def language(self) -> str:
+        return str(self.driver.execute_script("return document.documentElement.lang"))
+
     def pick(self, index: int) -> None:
         """Tap one tile (selected: an operation comes next)."""
         self.driver.find_elements(By.CSS_SELECTOR, ".tile")[index].click()
@@ -86,8 +117,10 @@ class Browser:
     def submit(self) -> None:
         self.driver.find_element(By.ID, "submit").click()
 
-    def verdict(self, seconds: float = 20.0) -> str:
-        return str(self.wait(lambda d: d.find_element(By.ID, "verdict").text, seconds))
+    def verdict(self, seconds: float = 20.0, unlike: str = "") -> str:
+        """The page's verdict once it shows one (other than `unlike`, one shown before)."""
+        return str(self.wait(lambda d: (text := d.find_element(By.ID, "verdict").text) and
+                             text != unlike and text, seconds))
 
     def text(self, element_id: str) -> str:
         return str(self.driver.find_element(By.ID, element_id).text)

@@ -4,7 +4,10 @@ database that each test empties first, fresh databases for the tests that need t
 store, scoring and service tests run on both.
 
 The server starts the first time a PostgreSQL test asks for it, and it must start: a machine
-without one fails these tests, never skips them.
+without one fails these tests, never skips them. `make test` runs every test that uses it twice:
+on the newest supported version, then on the oldest (`-p tests.postgres.only`, POSTGRES_BIN and
+POSTGRES_VERSION: tests/postgres/only.py and server.py); a test asks for the server by the
+`postgres_server` fixture, a parameter "postgres", or the `postgres` mark, or it runs once only.
 """
 
 from __future__ import annotations

@@ -11,6 +11,11 @@ from tests.postgres import postgres_server as postgres_server
 from tests.postgres import postgres_url as postgres_url
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "postgres: starts a PostgreSQL server of its own "
+                            "(tests.postgres.only selects it)")
+
+
 @pytest.fixture
 async def stores(postgres_url: str) -> AsyncIterator[Stores]:
     """Every store over the session's PostgreSQL database, emptied."""

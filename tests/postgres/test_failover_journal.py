@@ -5,7 +5,6 @@ from the emulator's."""
 
 from __future__ import annotations
 
-import time
 import types
 
 import asyncpg
@@ -35,7 +34,8 @@ async def test_the_journals_count_what_an_old_leader_did(postgres_server):
         await connection.execute("SET twentyfour.epoch = '1'")
         await connection.execute("INSERT INTO handled_updates (update_id, at) VALUES (1, 0)")
         await connection.execute("RESET twentyfour.epoch")
-        now = time.time()
+        # the emulator's times beside the lease's end, both by the database's clock
+        now = await connection.fetchval("SELECT EXTRACT(EPOCH FROM now())::float8")
         agent = "python-telegram-bot twentyfour/{}"
         emulator.journal = [Request(now - 60, "sendMessage", agent.format(OLD)),  # in time
                             Request(now, "getUpdates", agent.format(OLD)),  # after its end

@@ -1,14 +1,19 @@
 """The leader's lease on a real server: one leader at a time; a lease not renewed runs out and a
 standby takes it over with the next epoch; a write from an ended epoch fails in its own
 statement (the fence), and so does the gate before a send; and the start-up of
-bot.telegram.lifecycle over it, a standby waiting in post_init and taking over from a leader
-that stopped renewing."""
+bot.wiring over it, a standby waiting in post_init and taking over from a leader
+that stopped renewing.
+
+The lease runs by the database's clock: where a test needs a lease's time to have run out, it
+waits until that clock has passed the lease's end (ServerClock), never for a fixed while.
+"""
 
 from __future__ import annotations
 
 import asyncio
-import time
 import types
+from collections.abc import AsyncIterator
+from datetime import datetime
 from pathlib import Path
 
 import asyncpg
@@ -19,9 +24,9 @@ from bot.runtime.health import LEADER, STANDBY, heartbeat_path, heartbeat_role
 from bot.store.postgres import PostgresLeader, open_postgres
 from bot.store.postgres.connection import FENCED, Database
 from bot.store.postgres.leader import RENEW, LeaseLost
-from bot.telegram.context import BotData
-from bot.telegram.lifecycle import take_lead
+from bot.wiring import build_bot
 from tests.postgres import PostgresServer, new_database
+from tests.waiting import until
 
 CHECK = 0.2  # seconds between a standby's tries, quick for the tests
 LEASE = 1.0  # seconds a lease runs unrenewed
@@ -41,19 +46,49 @@ def lease(url: str, lost: list[str] | None = None) -> PostgresLeader:
     return PostgresLeader(url, CHECK, LEASE, on_lost=record.append)
 
 
-async def until(condition, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not await condition():
-        assert time.monotonic() < deadline, "not within the time allowed"
-        await asyncio.sleep(CHECK / 4)
-
-
 async def lease_row(url: str) -> tuple[int, str, bool]:
     connection = await asyncpg.connect(url)
     try:
         row = await connection.fetchrow("SELECT epoch, holder, expires_at > now() "
                                         "FROM leader_lease")
         return tuple(row)
+    finally:
+        await connection.close()
+
+
+class ServerClock:
+    """The database's clock, which the lease runs by, read on a session of the test's own
+    (each statement its own transaction: now() is the moment it runs)."""
+
+    def __init__(self, connection: asyncpg.Connection) -> None:
+        self.connection = connection
+
+    async def lease_end(self) -> datetime:
+        return await self.connection.fetchval("SELECT expires_at FROM leader_lease")
+
+    async def passed(self, moment: datetime) -> bool:
+        return await self.connection.fetchval("SELECT now() > $1", moment)
+
+    async def ended(self) -> bool:
+        """Whether the lease has run out by now."""
+        return await self.connection.fetchval("SELECT expires_at <= now() FROM leader_lease")
+
+    async def past_the_end(self) -> None:
+        """Wait until the clock passes the lease's end as it stands now: unless it was renewed
+        meanwhile, the lease has run out."""
+        end = await self.lease_end()
+        await until(lambda: self.passed(end), f"the database's clock past {end}")
+
+    async def run_out(self) -> None:
+        """Wait until the lease has run out by the database's clock."""
+        await until(self.ended, "the lease run out by the database's clock")
+
+
+@pytest.fixture
+async def server_clock(url: str) -> AsyncIterator[ServerClock]:
+    connection = await asyncpg.connect(url)
+    try:
+        yield ServerClock(connection)
     finally:
         await connection.close()
 
@@ -71,19 +106,19 @@ async def test_one_leader_at_a_time_and_a_close_hands_on_at_once(url):
     await second.close()
 
 
-async def test_a_renewed_lease_holds_and_an_unrenewed_one_is_taken_over(url):
+async def test_a_renewed_lease_holds_and_an_unrenewed_one_is_taken_over(url, server_clock):
     lost: list[str] = []
     first, second = lease(url, lost), lease(url)
     assert await first.acquire()
     renewing = asyncio.create_task(first.lost())
-    for _ in range(3):  # three lease lengths: renewals keep it
-        await asyncio.sleep(LEASE)
+    for _ in range(3):  # past the lease's end three times: renewals keep it
+        await server_clock.past_the_end()
         assert not await second.acquire()
         assert second.next_try <= CHECK
     assert not renewing.done() and first.fresh() and not lost
     renewing.cancel()  # frozen: no renewal from now on
     await asyncio.gather(renewing, return_exceptions=True)
-    await until(second.acquire)
+    await until(second.acquire, "the standby's take-over", every=CHECK / 4)
     assert second.epoch == first.epoch + 1
     epoch, holder, running = await lease_row(url)
     assert (epoch, holder, running) == (second.epoch, second.holder, True)
@@ -99,7 +134,7 @@ async def test_a_write_from_an_old_epoch_fails_and_ends_the_lead(url):
         assert await first.acquire()
         assert await stores.updates.claim_update(1, 0.0)  # its epoch leads: written
         # frozen past its lease; a standby takes over
-        await until(second.acquire)
+        await until(second.acquire, "the standby's take-over", every=CHECK / 4)
         with pytest.raises(asyncpg.PostgresError) as refused:
             await stores.updates.claim_update(2, 0.0)
         assert refused.value.sqlstate == FENCED
@@ -114,7 +149,8 @@ async def test_a_write_from_an_old_epoch_fails_and_ends_the_lead(url):
         await second.close()
 
 
-async def test_writes_in_flight_never_hold_up_a_renewal_but_hold_up_a_take_over(url):
+async def test_writes_in_flight_never_hold_up_a_renewal_but_hold_up_a_take_over(url,
+                                                                                   server_clock):
     """The fence's lock (FOR KEY SHARE) lets the leader renew beside its own open writes, and
     makes a take-over wait until the old epoch's writes in flight have committed."""
     lost: list[str] = []
@@ -126,7 +162,7 @@ async def test_writes_in_flight_never_hold_up_a_renewal_but_hold_up_a_take_over(
             await connection.execute("INSERT INTO handled_updates (update_id, at) "
                                      "VALUES (1, 0)")
             assert await first._run(RENEW, first.epoch, LEASE) == 1  # at once, beside it
-            await asyncio.sleep(LEASE + 0.2)  # the lease runs out, the write still open
+            await server_clock.run_out()  # the write still open
             with pytest.raises(asyncpg.LockNotAvailableError):
                 await second.acquire()  # waits for the write (until its lock_timeout)
         assert await second.acquire()  # committed: now the take-over goes through
@@ -137,14 +173,14 @@ async def test_writes_in_flight_never_hold_up_a_renewal_but_hold_up_a_take_over(
         await second.close()
 
 
-async def test_a_write_after_the_lease_ran_out_fails_even_with_no_one_leading(url):
+async def test_a_write_after_the_lease_ran_out_fails_even_with_no_one_leading(url,
+                                                                             server_clock):
     lost: list[str] = []
     only = lease(url, lost)
     stores = await open_postgres(url, lease=only)
     try:
         assert await only.acquire()
-        await until(lambda: asyncio.sleep(0, not only.fresh()))
-        await asyncio.sleep(only.renew_seconds)  # past the database's end too
+        await server_clock.run_out()  # never renewed
         with pytest.raises(asyncpg.PostgresError) as refused:
             await stores.updates.claim_update(1, 0.0)
         assert refused.value.sqlstate == FENCED and len(lost) == 1
@@ -196,46 +232,68 @@ async def test_every_table_is_fenced(url):
 
 
 def application(url: str, folder: Path, lost: list[str]) -> types.SimpleNamespace:
-    """What take_lead and watch_lead use of an Application: bot_data, and a stop."""
+    """A bot as take_lead and watch_lead use it: its lease, its bot data, and a stop."""
     config = Config(token="1:x", database_path=folder / "bot.sqlite3", database_url=url,
                     lead_check=CHECK, lease_seconds=LEASE)
     stopped = asyncio.Event()
-    data = BotData()
-    data.config, data.leader, data.stop = config, lease(url, lost), stopped.set
-    return types.SimpleNamespace(bot_data=data, stopped=stopped,
+    bot = build_bot(config, webapp=None)
+    bot.leader = lease(url, lost)
+    bot.application.bot_data.stop = stopped.set
+    return types.SimpleNamespace(bot=bot, bot_data=bot.application.bot_data, stopped=stopped,
                                  beat=heartbeat_path(config.database_path))
 
 
-async def test_a_standby_waits_then_takes_over_from_a_leader_that_stopped_renewing(url,
-                                                                                  tmp_path):
+def counting_tries(app: types.SimpleNamespace) -> list[bool]:
+    """What each of the application's tries for the lead answered, in order."""
+    tries: list[bool] = []
+    acquire = app.bot.leader.acquire
+
+    async def counted() -> bool:
+        tries.append(await acquire())
+        return tries[-1]
+
+    app.bot.leader.acquire = counted
+    return tries
+
+
+async def test_a_standby_waits_then_takes_over_from_a_leader_that_stopped_renewing(
+        url, tmp_path, server_clock):
     lost: list[str] = []
     first = application(url, tmp_path / "first", lost)
     second = application(url, tmp_path / "second", [])
-    await take_lead(first)  # type: ignore[arg-type]
+    tries = counting_tries(second)
+    await first.bot.take_lead()
     assert first.bot_data.role == LEADER and heartbeat_role(first.beat) == LEADER
-    waiting = asyncio.create_task(take_lead(second))  # type: ignore[arg-type]
-    await until(lambda: asyncio.sleep(0, heartbeat_role(second.beat) == STANDBY))
-    await asyncio.sleep(2 * LEASE)
-    assert not waiting.done()  # the leader renews: the standby waits
-    first.bot_data.lead_watch.cancel()  # the leader freezes: renewals stop
+    waiting = asyncio.create_task(second.bot.take_lead())
+    await until(lambda: heartbeat_role(second.beat) == STANDBY, "the standby's heartbeat")
+    for _ in range(2):  # past the lease's end, and a try after it: twice
+        await server_clock.past_the_end()
+        tried = len(tries)
+        await until(lambda tried=tried: len(tries) > tried or waiting.done(),
+                    "the standby's next try")
+        assert not waiting.done() and not any(tries)  # the leader renews: the standby waits
+    first.bot.lead_watch.cancel()  # the leader freezes: renewals stop
     await asyncio.wait_for(waiting, 30)
     assert second.bot_data.role == LEADER and heartbeat_role(second.beat) == LEADER
     with pytest.raises(LeaseLost):
-        first.bot_data.leader.check()  # the old one, waking, sends nothing
+        first.bot.leader.check()  # the old one, waking, sends nothing
     assert len(lost) == 1
-    second.bot_data.lead_watch.cancel()
+    second.bot.lead_watch.cancel()
     for app in (first, second):
-        await app.bot_data.leader.close()
+        await app.bot.leader.close()
 
 
-async def test_the_lead_watch_stops_nothing_while_the_lease_is_renewed(url, tmp_path):
+async def test_the_lead_watch_stops_nothing_while_the_lease_is_renewed(url, tmp_path,
+                                                                      server_clock):
     only = application(url, tmp_path, [])
-    await take_lead(only)  # type: ignore[arg-type]
-    await asyncio.sleep(3 * LEASE)
-    assert not only.stopped.is_set() and not only.bot_data.lead_watch.done()
-    only.bot_data.leader.check()
-    only.bot_data.lead_watch.cancel()
-    await only.bot_data.leader.close()
+    await only.bot.take_lead()
+    for _ in range(3):  # past the lease's end three times: still renewed, still running
+        await server_clock.past_the_end()
+        assert not await server_clock.ended()
+    assert not only.stopped.is_set() and not only.bot.lead_watch.done()
+    only.bot.leader.check()
+    only.bot.lead_watch.cancel()
+    await only.bot.leader.close()
 
 
 async def test_renewals_stop_and_the_lead_ends_when_the_lease_went_stale(url):

@@ -45,6 +45,7 @@ def test_the_pool_filter_turns_tracebacks_into_the_outage_line(caplog):
 
 
 @pytest.mark.slow
+@pytest.mark.postgres
 async def test_a_stopped_server_gives_one_line_per_source_and_no_traceback(caplog):
     with PostgresServer() as server:
         url = server.url()

@@ -21,11 +21,20 @@ from hypothesis import strategies as st
 import solver.countdown_native as countdown_native
 from solver.countdown import CountdownResult, solve_countdown
 from solver.countdown_search import HandSearch
+from tests.conftest import without_native
 from tests.solver.test_countdown import check
 
 NATIVE = countdown_native.NATIVE
-needs_native = pytest.mark.skipif(NATIVE is None,
-                                  reason=f"compiled Countdown {countdown_native.STATUS}")
+
+
+@pytest.fixture(scope="session")
+def native_in_use() -> None:
+    """The compiled search answers, or the test skips (fails where REQUIRE_NATIVE=1)."""
+    if NATIVE is None:
+        without_native(f"Countdown {countdown_native.STATUS}")
+
+
+needs_native = pytest.mark.usefixtures("native_in_use")
 SMALL = [n for n in range(1, 11) for _ in range(2)]
 LARGE = [25, 50, 75, 100]
 

@@ -27,9 +27,19 @@ from solver.normal import Key, canonical_key, key_to_expr, negatable, negated, s
 from solver.normal.keys import Leaf, Sum
 from solver.normal.reduce import is_plain
 from solver.search import Search
+from tests.conftest import without_native
 
 CORE = native.CORE
-needs_core = pytest.mark.skipif(CORE is None, reason=f"native core {native.STATUS}")
+
+
+@pytest.fixture(scope="session")
+def core_in_use() -> None:
+    """The compiled core answers, or the test skips (fails where REQUIRE_NATIVE=1)."""
+    if CORE is None:
+        without_native(native.STATUS)
+
+
+needs_core = pytest.mark.usefixtures("core_in_use")
 
 
 @contextmanager

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from solver import canonical, evaluate, first_solution, is_solvable, native, solve
 from solver.search import reachable_values
+from tests.conftest import without_native
 from tests.solver import spec
 
 
@@ -24,7 +25,7 @@ from tests.solver import spec
 def answered_by(path: str) -> Iterator[None]:
     """The solvers' answers from the core ("native") or from the pure-Python search ("pure")."""
     if path == "native" and native.CORE is None:
-        pytest.skip(f"native core {native.STATUS}")
+        without_native(native.STATUS)
     saved = native.CORE
     if path == "pure":
         native.CORE = None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from solver import canonical, parse, solve
-from tests.conftest import SHARED
+from tests.conftest import REQUIRE_SHARED, SHARED, unavailable
 from tests.solver.closure import Forest, classes
 
 
@@ -33,7 +33,7 @@ class Row:
 def table() -> list[Row]:
     path = SHARED / "data" / "4-numbers-two-references.tsv"
     if not path.is_file():
-        pytest.skip("../shared is not present")
+        unavailable("../shared is not present", REQUIRE_SHARED)
     lines = [line for line in path.read_text().splitlines() if line and line[0] != "#"]
     return [Row(line) for line in lines]
 

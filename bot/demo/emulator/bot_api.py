@@ -61,6 +61,21 @@ class BotApi(EmulatorState):
     async def api_getmycommands(self, params: dict) -> list:
         return self.menus.get(str(params.get("language_code") or ""), self.commands)
 
+    async def api_setmydescription(self, params: dict) -> bool:
+        self.descriptions[_language_code(params)] = _description(params, "description", 512)
+        return True
+
+    async def api_setmyshortdescription(self, params: dict) -> bool:
+        self.short_descriptions[_language_code(params)] = _description(
+            params, "short_description", 120)
+        return True
+
+    async def api_getmydescription(self, params: dict) -> dict:
+        return {"description": self.descriptions.get(_language_code(params), "")}
+
+    async def api_getmyshortdescription(self, params: dict) -> dict:
+        return {"short_description": self.short_descriptions.get(_language_code(params), "")}
+
     async def api_setwebhook(self, params: dict) -> bool:
         """Recorded only: the owner posts updates to the webhook itself, as Telegram would."""
         if not str(params.get("url") or "").startswith("https://"):
@@ -294,3 +309,21 @@ class BotApi(EmulatorState):
         elif status == "administrator":
             member.update(dict.fromkeys(ADMIN_RIGHTS, False), can_manage_chat=True)
         return member
+
+
+def _language_code(params: dict) -> str:
+    """A method's language_code: empty for everyone, else two letters (ISO 639-1), as Telegram
+    takes it."""
+    language = str(params.get("language_code") or "")
+    if language and not (len(language) == 2 and language.isascii() and language.isalpha()):
+        raise TelegramError(400, "Bad Request: invalid language code")
+    return language
+
+
+def _description(params: dict, name: str, limit: int) -> str:
+    """A description as setMyDescription and setMyShortDescription take it: plain text, at most
+    `limit` characters (empty removes it)."""
+    text = str(params.get(name) or "")
+    if len(text) > limit:
+        raise TelegramError(400, f"Bad Request: {name} is too long")
+    return text

@@ -54,6 +54,8 @@ class EmulatorState:
     journal: list[Request] = field(default_factory=list)  # every request, with its caller
     commands: list[dict] = field(default_factory=list)  # the default menu
     menus: dict[str, list[dict]] = field(default_factory=dict)  # by language code ("" default)
+    descriptions: dict[str, str] = field(default_factory=dict)  # setMyDescription, the same way
+    short_descriptions: dict[str, str] = field(default_factory=dict)  # setMyShortDescription
     webhook: dict = field(default_factory=dict)  # setWebhook's url, secret_token, allowed_updates
     port: int = 0
     _read: dict = field(default_factory=dict)

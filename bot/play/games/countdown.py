@@ -2,7 +2,7 @@
 
 Subset rules (each number at most once, every step a positive whole number). Anyone may answer
 while the round runs; an exact answer ends it at once, since nothing can beat it. The top-level
-functions run in the solver pool; `Countdown` words their results.
+functions run in the solver pool; `Countdown` holds the rules (its words: bot.play.words.countdown).
 """
 
 from __future__ import annotations
@@ -12,15 +12,25 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
-from bot.play import feedback
+from bot.play.games import feedback
 from bot.play.games.batches import DEAL_SECONDS, Maker
 from bot.play.games.reading import read_expression
-from bot.play.games.records import Analysis, Deal, PlayOptions, Revealed, Verdict
+from bot.play.games.records import (
+    IGNORED,
+    Analysis,
+    BadStep,
+    Deal,
+    DivisionByZero,
+    Near,
+    PlayOptions,
+    Puzzle,
+    Right,
+    Verdict,
+    Wrong,
+    WrongNumbers,
+)
 from bot.play.games.rules import Rules
-from bot.store.records import Round
-from bot.text import markup
-from bot.text.i18n import Texts
-from solver import evaluate, to_text
+from solver import Expr, evaluate, to_text
 from solver.countdown import solve_countdown
 from solver.expr import numbers as expr_numbers
 
@@ -61,24 +71,25 @@ def judge(text: str, hand: tuple[int, ...], target: int, explicit: bool) -> Verd
     or the first step that is not a whole number above zero. A plain message (not explicit) is
     an attempt when it uses the hand's numbers, at least two (feedback.tries_hand)."""
     expr = read_expression(text, explicit)
-    if isinstance(expr, Verdict):
+    if not isinstance(expr, Expr):
         return expr
     if not explicit and not feedback.tries_hand(expr, hand, 2):
-        return Verdict("ignore")
+        return IGNORED
     used, dealt = Counter(expr_numbers(expr)), Counter(hand)
     shown = to_text(expr)
     extra = tuple(sorted((used - dealt).elements()))
     if extra:
-        return Verdict("wrong_numbers", shown, extra=extra)
+        return Wrong(shown, WrongNumbers(extra=extra))
     bad = feedback.first_bad_step(expr)
     if bad is not None and bad.reason == "division_by_zero":
-        return Verdict("division_by_zero", shown)
+        return Wrong(shown, DivisionByZero())
     if bad is not None:
-        return Verdict("not_whole", shown, params={"step": bad.text, "reason": bad.reason})
+        return Wrong(shown, BadStep(bad.text, bad.reason))
     value = evaluate(expr)
     distance = abs(int(value) - target)
-    return Verdict("right" if distance == 0 else "close", shown, value=str(value),
-                   distance=distance)
+    if distance == 0:
+        return Right(shown, str(value))
+    return Near(shown, str(value), distance)
 
 
 def best(hand: tuple[int, ...], target: int) -> tuple[int, str]:
@@ -91,7 +102,7 @@ class Countdown(Rules):
     name = GAME
     closest_wins = True
 
-    def replay_options(self, ended: Round, same_level: bool) -> PlayOptions:
+    def replay_options(self, ended: Puzzle, same_level: bool) -> PlayOptions:
         """As many large numbers again."""
         return PlayOptions(large=sum(n in LARGE for n in ended.hand))
 
@@ -101,39 +112,9 @@ class Countdown(Rules):
     def analyser(self) -> Callable[[tuple, int], Analysis]:
         return analyse
 
-    def judge(self, round_: Round, text: str, explicit: bool) -> Verdict:
+    def judge(self, puzzle: Puzzle, text: str, explicit: bool) -> Verdict:
         """Judged in the event loop, as 24's answers are (bot.play.games.twentyfour)."""
-        return judge(text, round_.hand, round_.target, explicit)
+        return judge(text, puzzle.hand, puzzle.target, explicit)
 
     def points_for(self, distance: int) -> int:
         return points_for(distance)
-
-    def how_to_answer(self, texts: Texts, typing: bool) -> str:
-        return texts("answer_how_countdown" if typing else "answer_how_countdown_no_typing")
-
-    def deal_text(self, round_: Round, texts: Texts) -> str:
-        return texts("deal_countdown", numbers=markup.numbers(round_.hand), target=round_.target,
-                     seconds=round(round_.deadline - round_.started_at))
-
-    def verdict_text(self, verdict: Verdict, round_: Round, texts: Texts) -> str:
-        if verdict.kind == "close":
-            assert verdict.distance is not None
-            key = "countdown_close" if verdict.distance <= WITHIN else "countdown_far"
-            return texts(key, expression=markup.code(verdict.expression), value=verdict.value,
-                         distance=verdict.distance, points=points_for(verdict.distance))
-        return super().verdict_text(verdict, round_, texts)
-
-    def revealed(self, analysis: Analysis, round_: Round, texts: Texts) -> Revealed:
-        assert analysis.best is not None
-        nearest, expression = analysis.best
-        return Revealed(best_text(texts, round_.hand, round_.target, nearest, expression))
-
-
-def best_text(texts: Texts, hand: tuple[int, ...] | list[int], target: int, nearest: int,
-              expression: str) -> str:
-    """The best a hand can do for a target, with one expression for it."""
-    if nearest == target:
-        return texts("countdown_best_exact", numbers=markup.numbers(hand), target=target,
-                     expression=markup.code(expression))
-    return texts("countdown_best", numbers=markup.numbers(hand), target=target, best=nearest,
-                 distance=abs(nearest - target), expression=markup.code(expression))

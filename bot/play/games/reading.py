@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.play.games.records import Verdict
+from bot.play.games.records import IGNORED, Ignored, Unreadable
 from solver import Expr, ParseError, parse
 from solver.parser import normalise
 
@@ -15,11 +15,11 @@ COLONS = str.maketrans({":": "/", "：": "/"})  # 13:2 is a common way to write 
 JOINED = re.compile(r"(?=([0-9]+)[-+*/]([0-9]+))")
 
 
-def unreadable(error: ParseError) -> Verdict:
-    return Verdict("unreadable", error=error.code, params=dict(error.params))
+def unreadable(error: ParseError) -> Unreadable:
+    return Unreadable.of(error.code, dict(error.params))
 
 
-def read_expression(text: str, explicit: bool) -> Expr | Verdict:
+def read_expression(text: str, explicit: bool) -> Expr | Unreadable | Ignored:
     """The expression of an answer, or the verdict when there is none to judge.
 
     "(3+3)*4 = 24" is fine: what stands before the sign is the answer. A plain message (not
@@ -29,11 +29,11 @@ def read_expression(text: str, explicit: bool) -> Expr | Verdict:
     if "=" in text:
         text = text.split("=", 1)[0].strip()
     if not explicit and not LOOKS_LIKE_MATH.match(text):
-        return Verdict("ignore")
+        return IGNORED
     try:
         return parse(text.translate(COLONS))
     except ParseError as error:
-        return unreadable(error) if explicit else Verdict("ignore")
+        return unreadable(error) if explicit else IGNORED
 
 
 def is_attempt(text: str, hand: tuple[int, ...]) -> bool:

@@ -1,13 +1,29 @@
-"""What the games hand the round service: a deal with its analysis, a verdict on an answer, the
-answers a round's end shows, and the options a player asked for. Plain values, no behaviour."""
+"""What the games decide, as plain values: a puzzle as a round holds it, a deal with its analysis,
+the options a player asked for, and the verdict on an answer — a sum type the round service and
+the words match on, never a string of kinds. No words here and no behaviour."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol
 
-from bot.play import feedback
+from bot.play.games import feedback
 from solver.yahtzee import YahtzeeResult
+
+
+class Puzzle(Protocol):
+    """What the rules read of a round: its hand (13 rolls in Yahtzee), target and level. A
+    round's record (bot.store.records.Round) is one, without the games knowing the store."""
+
+    @property
+    def hand(self) -> tuple: ...
+
+    @property
+    def target(self) -> int: ...
+
+    @property
+    def level(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -35,35 +51,6 @@ class Deal:
 
 
 @dataclass(frozen=True)
-class Verdict:
-    """What an answer is, decided in the pool.
-
-    kind: right | close (a valid Countdown answer short of the target) | wrong_value |
-    wrong_numbers | division_by_zero | not_whole | unreadable | ignore (a plain message that is
-    no attempt at this puzzle). `error` and `params` carry the solver's error code for unreadable
-    answers, `missing`/`extra` the misused numbers.
-    """
-
-    kind: str
-    expression: str = ""
-    value: str = ""
-    distance: int | None = None
-    error: str = ""
-    params: dict[str, Any] = field(default_factory=dict)
-    missing: tuple[int, ...] = ()
-    extra: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class Revealed:
-    """A puzzle's answers at a round's end: the text, and whether it lists every solution (a
-    result that does not offers to page through them all)."""
-
-    text: str
-    complete: bool = True
-
-
-@dataclass(frozen=True)
 class PlayOptions:
     """What a player asked for with /play or /countdown (None: the game's default)."""
 
@@ -71,3 +58,95 @@ class PlayOptions:
     count: int | None = None
     target: int | None = None
     large: int | None = None
+
+
+# --- the verdict on an answer ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Right:
+    """The answer wins: it makes the target (24, Countdown) or is the best total (Yahtzee).
+    `expression` as shown (none for a guess), `value` where the game shows one."""
+
+    expression: str = ""
+    value: str = ""
+
+    @property
+    def shown(self) -> str:
+        """What a result names as the winning answer."""
+        return self.expression or self.value
+
+
+@dataclass(frozen=True)
+class Near:
+    """A valid answer short of the target: a Countdown value, a Yahtzee guess; it may still
+    win at the end where the closest answer wins."""
+
+    expression: str
+    value: str
+    distance: int
+
+
+@dataclass(frozen=True)
+class WrongValue:
+    """Every number used once, but the value is not the target."""
+
+    value: str
+
+
+@dataclass(frozen=True)
+class WrongNumbers:
+    """The hand's numbers misused: `missing` left out, `extra` used beyond the hand."""
+
+    missing: tuple[int, ...] = ()
+    extra: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class DivisionByZero:
+    pass
+
+
+@dataclass(frozen=True)
+class BadStep:
+    """A Countdown step that is not a whole number above zero (`reason`: negative, zero,
+    fraction); no `step` when no single step can be named."""
+
+    step: str | None
+    reason: str
+
+
+Reason = WrongValue | WrongNumbers | DivisionByZero | BadStep
+
+
+@dataclass(frozen=True)
+class Wrong:
+    """A readable attempt that does not win, and why."""
+
+    expression: str
+    reason: Reason
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """Not an answer at all (an explicit one is told so): the reader's error code (the
+    solver's parse errors; `not_total` and `total_range` for a Yahtzee guess) and its fields."""
+
+    error: str
+    fields: tuple[tuple[str, object], ...] = ()
+
+    @staticmethod
+    def of(error: str, fields: Mapping[str, object] | None = None) -> Unreadable:
+        return Unreadable(error, tuple((fields or {}).items()))
+
+    @property
+    def params(self) -> dict[str, object]:
+        return dict(self.fields)
+
+
+@dataclass(frozen=True)
+class Ignored:
+    """A plain message that is no attempt at this puzzle (chatter): nothing to say."""
+
+
+Verdict = Right | Near | Wrong | Unreadable | Ignored
+IGNORED = Ignored()

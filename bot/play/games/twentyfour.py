@@ -1,6 +1,7 @@
 """The 24 game in a chat: deal a solvable hand of the asked level, judge answers exactly, reveal.
 
-The top-level functions run in the solver pool; `TwentyFour` words their results.
+The top-level functions run in the solver pool; `TwentyFour` holds the rules the round service
+asks about (its words are bot.play.words.twentyfour).
 """
 
 from __future__ import annotations
@@ -11,14 +12,23 @@ import time
 from collections.abc import Callable
 from itertools import combinations_with_replacement
 
-from bot.play import feedback
+from bot.play.games import feedback
 from bot.play.games.batches import DEAL_SECONDS, Maker, Unfinished
 from bot.play.games.reading import read_expression
-from bot.play.games.records import Analysis, Deal, PlayOptions, Revealed, Verdict
+from bot.play.games.records import (
+    IGNORED,
+    Analysis,
+    Deal,
+    DivisionByZero,
+    PlayOptions,
+    Puzzle,
+    Right,
+    Verdict,
+    Wrong,
+    WrongNumbers,
+    WrongValue,
+)
 from bot.play.games.rules import Rules
-from bot.store.records import Round
-from bot.text import markup
-from bot.text.i18n import Texts
 from solver import (
     DivisionByZeroError,
     Expr,
@@ -39,7 +49,6 @@ COUNTS = (4, 5, 6)
 TARGETS = (1, 999)
 DEAL_TRIES = 300
 FOURS = tuple(combinations_with_replacement(range(CARDS[0], CARDS[1] + 1), 4))  # 1820 hands
-REVEAL_SHOWN = 5
 
 
 @dataclasses.dataclass
@@ -120,23 +129,22 @@ def judge(text: str, hand: tuple[int, ...], target: int, explicit: bool) -> Verd
     chatter are ignored. The numbers are checked before the arithmetic, so `1/0` with no 0
     dealt names the 0."""
     expr = read_expression(text, explicit)
-    if isinstance(expr, Verdict):
+    if not isinstance(expr, Expr):
         return expr
     shown = to_text(expr)
     if not explicit and not feedback.tries_hand(expr, hand, len(hand)) and \
             not makes_target_short(expr, hand, target):
-        return Verdict("ignore")
+        return IGNORED
     try:
         check_numbers(expr, hand)
         value = evaluate(expr)
     except NumbersMismatchError as error:
-        return Verdict("wrong_numbers", shown, missing=tuple(error.missing),
-                       extra=tuple(error.extra))
+        return Wrong(shown, WrongNumbers(tuple(error.missing), tuple(error.extra)))
     except DivisionByZeroError:
-        return Verdict("division_by_zero", shown)
+        return Wrong(shown, DivisionByZero())
     if value != target:
-        return Verdict("wrong_value", shown, value=str(value))
-    return Verdict("right", shown)
+        return Wrong(shown, WrongValue(str(value)))
+    return Right(shown)
 
 
 def makes_target_short(expr: Expr, hand: tuple[int, ...], target: int) -> bool:
@@ -185,7 +193,7 @@ class TwentyFour(Rules):
     def analyser(self) -> Callable[[tuple, int], Analysis]:
         return analyse
 
-    def replay_options(self, ended: Round, same_level: bool) -> PlayOptions:
+    def replay_options(self, ended: Puzzle, same_level: bool) -> PlayOptions:
         """As many numbers and the same target again (and the same level, if asked)."""
         return PlayOptions(level=ended.level if same_level else None, count=len(ended.hand),
                            target=ended.target)
@@ -193,34 +201,8 @@ class TwentyFour(Rules):
     def costly(self, options: PlayOptions) -> bool:
         return (options.count or 4) > 4 or options.target not in (None, 24)
 
-    def judge(self, round_: Round, text: str, explicit: bool) -> Verdict:
+    def judge(self, puzzle: Puzzle, text: str, explicit: bool) -> Verdict:
         """Judged here, in the event loop: the reader bounds an answer's length and depth
         (solver.parser: MAX_LENGTH, MAX_DEPTH), so judging one costs microseconds, less than a
         trip to the pool."""
-        return judge(text, round_.hand, round_.target, explicit)
-
-    def deal_text(self, round_: Round, texts: Texts) -> str:
-        dealt = texts("deal_24", numbers=markup.numbers(round_.hand), target=round_.target,
-                      seconds=round(round_.deadline - round_.started_at), points=round_.points,
-                      level=texts(f"level_{round_.level}"))
-        return "\n".join(filter(None, [dealt, self.every_number_line(round_, texts)]))
-
-    def revealed(self, analysis: Analysis, round_: Round, texts: Texts) -> Revealed:
-        found = list(analysis.solutions)
-        return Revealed(solutions_text(texts, round_.hand, round_.target, found, REVEAL_SHOWN),
-                        complete=len(found) <= REVEAL_SHOWN)
-
-    def how_to_answer(self, texts: Texts, typing: bool) -> str:
-        return texts("answer_how_24" if typing else "answer_how_24_no_typing")
-
-
-def solutions_text(texts: Texts, hand: tuple[int, ...] | list[int], target: int,
-                   found: list[str], shown: int) -> str:
-    """The hand, how many distinct solutions it has, and the first `shown` of them."""
-    listed = found[:shown]
-    lines = [texts("solutions_head", numbers=markup.numbers(hand), target=target,
-                   count=texts.count(len(found), len(listed)))]
-    lines += [f"{markup.code(s)} = {markup.signed(target)}" for s in listed]
-    if len(found) > len(listed):
-        lines.append(texts("solve_more", count=len(found) - len(listed)))
-    return "\n".join(lines)
+        return judge(text, puzzle.hand, puzzle.target, explicit)

@@ -9,7 +9,8 @@ Only a number in the range the best total must lie in counts as a guess (`total_
 ends come from what everyone sees, so they tell nothing either); chatter ("3") is ignored. The
 optimal total is computed when the round is dealt (in the pool) and kept as the round's target,
 so a guess is judged by comparing whole numbers. How many guesses a player has left is counted
-from the stored answers, not here.
+from the stored answers, not here; the words (the deal's table, the optimal table revealed) are
+bot.play.words.yahtzee.
 """
 
 from __future__ import annotations
@@ -21,19 +22,23 @@ from collections.abc import Callable, Sequence
 from functools import cache
 
 from bot.play.games.batches import DEAL_SECONDS, Maker
-from bot.play.games.records import Analysis, Deal, PlayOptions, Revealed, Verdict
+from bot.play.games.records import (
+    IGNORED,
+    Analysis,
+    Deal,
+    Near,
+    PlayOptions,
+    Puzzle,
+    Right,
+    Unreadable,
+    Verdict,
+)
 from bot.play.games.rules import Rules
-from bot.runtime.pool import SolverPool
-from bot.store.records import Round
-from bot.text import markup
-from bot.text.i18n import Texts
 from solver.yahtzee import (
     BONUS,
     BONUS_THRESHOLD,
-    CATEGORIES,
     ROLLS,
     UPPER,
-    YahtzeeResult,
     best_assignment,
     category_score,
 )
@@ -42,15 +47,8 @@ GAME = "yahtzee"
 POINTS = ((0, 20), (5, 10), (10, 5))  # (at most this far from the best total, points)
 WITHIN = POINTS[-1][0]
 GUESSES = 3  # per player and round
-GUESS_REACTION = "✍"  # the same mark on every guess that counts: noted, nothing more
 TOTAL = re.compile(r"^\s*(\d{1,5})\s*$")
 DICE_TEXT = re.compile(r"[1-6]")
-CATEGORY_KEYS = tuple("yz_" + name.replace(" ", "_") for name in CATEGORIES)
-# The deal's table: chance, then the lower categories; ones .. sixes are the dice of one face.
-COLUMNS = (("Σ", CATEGORIES.index("chance")), ("3K", CATEGORIES.index("three of a kind")),
-           ("4K", CATEGORIES.index("four of a kind")), ("5K", CATEGORIES.index("five of a kind")),
-           ("SS", CATEGORIES.index("short straight")), ("LS", CATEGORIES.index("long straight")),
-           ("FH", CATEGORIES.index("full house")))
 
 
 def points_for(distance: int) -> int:
@@ -77,15 +75,14 @@ def judge(text: str, best: int, bounds: tuple[int, int], explicit: bool) -> Verd
     chatter, an explicit one is told the range."""
     found = TOTAL.match(text)
     if found is None:
-        return Verdict("unreadable", error="not_total") if explicit else Verdict("ignore")
+        return Unreadable.of("not_total") if explicit else IGNORED
     total = int(found.group(1))
     low, high = bounds
     if not low <= total <= high:
-        return Verdict("unreadable", error="total_range",
-                       params={"low": low, "high": high, "total": total}) \
-            if explicit else Verdict("ignore")
+        return Unreadable.of("total_range", {"low": low, "high": high, "total": total}) \
+            if explicit else IGNORED
     distance = abs(total - best)
-    return Verdict("right" if distance == 0 else "close", value=str(total), distance=distance)
+    return Right(value=str(total)) if distance == 0 else Near("", str(total), distance)
 
 
 @cache
@@ -105,17 +102,6 @@ def total_bounds(rolls: Sequence[Sequence[int]]) -> tuple[int, int]:
     scores = [category_score(roll, category) for category, roll in enumerate(rolls)]
     upper = sum(scores[:UPPER])
     return sum(scores) + (BONUS if upper >= BONUS_THRESHOLD else 0), most_any_rolls()
-
-
-def score_table(rolls: tuple[tuple[int, ...], ...]) -> list[str]:
-    """Each roll (its dice sorted) with what it scores in chance and the lower categories, as
-    fixed-width lines about 30 characters wide (a phone's width); "·" for nothing."""
-    lines = [f"{'#':>2} {'':5} " + " ".join(f"{head:>2}" for head, _ in COLUMNS)]
-    for number, roll in enumerate(rolls, 1):
-        scores = (category_score(roll, column) for _, column in COLUMNS)
-        lines.append(f"{number:>2} {''.join(map(str, sorted(roll)))} "
-                     + " ".join(f"{score:>2}" if score else " ·" for score in scores))
-    return lines
 
 
 def parse_dice(text: str) -> list[tuple[int, ...]] | None:
@@ -142,65 +128,14 @@ class Yahtzee(Rules):
     def looks_like_answer(self, text: str) -> bool:
         return bool(TOTAL.match(text))
 
-    def tries(self, text: str, round_: Round) -> bool:
+    def tries(self, text: str, puzzle: Puzzle) -> bool:
         return self.looks_like_answer(text)
 
-    def judge(self, round_: Round, text: str, explicit: bool) -> Verdict:
-        return judge(text, round_.target, total_bounds(round_.hand), explicit)  # no solving
+    def judge(self, puzzle: Puzzle, text: str, explicit: bool) -> Verdict:
+        return judge(text, puzzle.target, total_bounds(puzzle.hand), explicit)  # no solving
 
     def points_for(self, distance: int) -> int:
         return points_for(distance)
 
-    def puzzle_html(self, round_: Round) -> str:
-        return markup.preformatted(score_table(round_.hand))
-
-    def deal_text(self, round_: Round, texts: Texts) -> str:
-        low, high = total_bounds(round_.hand)
-        return texts("deal_yahtzee", rolls=self.puzzle_html(round_), guesses=GUESSES,
-                     seconds=round(round_.deadline - round_.started_at), points=round_.points,
-                     low=low, high=high)
-
-    def how_to_answer(self, texts: Texts, typing: bool) -> str:
-        return texts("answer_how_yahtzee" if typing else "answer_how_yahtzee_no_typing")
-
-    def verdict_text(self, verdict: Verdict, round_: Round, texts: Texts) -> str:
-        if verdict.kind == "close":  # said only where reactions are off: the same for all
-            return texts("yahtzee_noted", total=verdict.value,
-                         left=verdict.params.get("left", 0))
-        if verdict.error == "total_range":  # read fine: only no best total can be that
-            return texts("yahtzee_out_of_range", **verdict.params)
-        return super().verdict_text(verdict, round_, texts)
-
-    def revealed(self, analysis: Analysis, round_: Round, texts: Texts) -> Revealed:
-        assert analysis.table is not None
-        return Revealed(table_text(texts, analysis.table, round_.hand))
-
-    async def win_details(self, pool: SolverPool, round_: Round, texts: Texts) -> str:
-        return (await self.reveal(pool, round_, texts)).text
-
-
-def roll_numbers(placed: Sequence[Sequence[int]], dealt: Sequence[Sequence[int]]) -> list[int]:
-    """Where each placed roll stands in the deal (1-based); equal rolls take distinct numbers."""
-    free = list(range(len(dealt)))
-    numbers = []
-    for roll in placed:
-        index = next((i for i in free if tuple(dealt[i]) == tuple(roll)), None)
-        if index is None:  # a roll not in the deal: the table is shown without its number
-            numbers.append(0)
-            continue
-        free.remove(index)
-        numbers.append(index + 1)
-    return numbers
-
-
-def table_text(texts: Texts, result: YahtzeeResult, rolls: Sequence[Sequence[int]]) -> str:
-    """The optimal scoring as a fixed-width table: the roll's number in the deal and its dice
-    (sorted, as the deal shows them), score, category; bonus and total."""
-    numbers = roll_numbers(result.rolls, rolls)
-    lines = [f"{number:>2} {''.join(map(str, sorted(roll)))}  {score:>3}  {texts(key)}"
-             for number, roll, score, key in zip(numbers, result.rolls, result.scores,
-                                                 CATEGORY_KEYS, strict=True)]
-    upper = sum(result.scores[:UPPER])
-    lines.append(f"{'':8}  {result.bonus:>3}  {texts('yz_bonus', upper=upper)}")
-    lines.append(f"{'':8}  {result.total:>3}  {texts('yz_total')}")
-    return texts("yahtzee_best", total=result.total) + "\n" + markup.preformatted(lines)
+    def shows_best_on_win(self) -> bool:
+        return True  # the optimal table: how the best total is made

@@ -17,7 +17,7 @@ What a request *reaches* (`reaching`), by the round's game:
 Who may not have it: the members of a chat where a reached round is live (asked of Telegram by
 the face when a request reaches one; a member who never spoke counts). Everyone else is answered
 as usual, so thousands of live rounds refuse next to nothing to the rest of the world. The daily
-puzzle (bot.play.daily) is live for everyone, in every chat, until its UTC day ends: it is
+puzzle (bot.play.daily.daily) is live for everyone, in every chat, until its UTC day ends: it is
 reached as a round of 24 is, and found as chat EVERYONE. Kept in memory beside the open rounds;
 no I/O here.
 """

@@ -13,16 +13,17 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Awaitable, Callable
 
-from bot.play.games import GAMES
+from bot.play.chats.people import Chat, People, Player
 from bot.play.guards.permissions import AdminCheck, may_steer
 from bot.play.matches.scoreboard import board, podium
-from bot.play.people import Chat, People, Player
+from bot.play.ports import NEXT_DEAL, WARNING, Alarm, Scheduler, Target
 from bot.play.round.events import Closings, FollowUp, RoundClosed
+from bot.play.round.outbox import Outbox
 from bot.play.round.outcomes import Closed, Dealt, Edited, Said
-from bot.play.round.rounds import Rounds
+from bot.play.round.service import Rounds
 from bot.play.round.showing import time_left
 from bot.play.round.table import RoundTable
-from bot.play.scheduler import NEXT_DEAL, WARNING, Alarm, Scheduler
+from bot.play.words import WORDS
 from bot.store.protocols import MatchStore, PeopleStore
 from bot.store.records import Match, MatchRound, Place, Round
 from bot.text.i18n import Texts
@@ -43,8 +44,9 @@ class Matches:
 
     def __init__(self, store: MatchStore, people_store: PeopleStore, people: People,
                  rounds: Rounds, table: RoundTable, scheduler: Scheduler, closings: Closings,
-                 pause: float = PAUSE, warn: float = WARN) -> None:
+                 outbox: Outbox, pause: float = PAUSE, warn: float = WARN) -> None:
         self.store = store
+        self.outbox = outbox
         self.people_store = people_store
         self.people = people
         self.rounds = rounds  # deals a match's rounds, closes one a stop ends
@@ -57,16 +59,22 @@ class Matches:
     async def is_on(self, chat_id: int, topic: int = 0) -> bool:
         return await self.store.match_on(chat_id, topic) is not None
 
-    async def start(self, chat: Chat, player: Player, count: int | None = None) -> Dealt | Said:
+    async def start(self, chat: Chat, player: Player, count: int | None = None,
+                    target: Target | None = None) -> Dealt | Said:
         """Start a match of `count` rounds (None: the chat's setting) in this topic and deal
-        its first round (refused while a match or a round is on there)."""
+        its first round, shown (refused while a match or a round is on there)."""
+        outcome = await self._start(chat, player, count)
+        await self.outbox.show(outcome, target or Target(chat.id, chat.topic))
+        return outcome
+
+    async def _start(self, chat: Chat, player: Player, count: int | None) -> Dealt | Said:
         texts = self.people.texts(chat, player)
         count = count or self.rounds.chat_settings(chat.id).match
         if (on := await self.store.match_on(chat.id, chat.topic)) is not None:
             return Said(await self._on_text(on, texts))
         if self.table.of(chat.id, chat.topic) is not None:
             return Said(texts("match_round_on"))
-        dealt = await self.rounds.play(chat, player, "24")
+        dealt = await self.rounds.deal(chat, player, "24")
         if not isinstance(dealt, Dealt):
             return dealt
         match = await self.store.open_match(chat.id, count, player.id, texts.language,
@@ -76,9 +84,14 @@ class Matches:
         return await self._numbered(match, dealt, texts)
 
     async def deal_next(self, chat_id: int, topic: int = 0) -> Dealt | Said | None:
-        """The next round of the topic's match, if one is due (None: no match on, a round is
-        on, or the match has had its rounds). Said: why none was dealt; the next try is then
-        set a pause later."""
+        """The next round of the topic's match, if one is due, shown (None: no match on, a
+        round is on, or the match has had its rounds). Said: why none was dealt; the next try
+        is then set a pause later."""
+        outcome = await self._deal_next(chat_id, topic)
+        await self.outbox.show(outcome, Target(chat_id, topic))
+        return outcome
+
+    async def _deal_next(self, chat_id: int, topic: int) -> Dealt | Said | None:
         match = await self.store.match_on(chat_id, topic)
         if match is None or self.table.of(chat_id, topic) is not None:
             return None
@@ -91,7 +104,7 @@ class Matches:
         (kind, title), (first_name, username) = known
         chat = Chat(chat_id, kind, title, topic)
         starter = Player(match.started_by or 0, first_name, username, match.lang)
-        dealt = await self.rounds.play(chat, starter, "24")
+        dealt = await self.rounds.deal(chat, starter, "24")
         if not isinstance(dealt, Dealt):
             if self.table.of(chat_id, topic) is None:  # too slow: try again shortly
                 self.scheduler.set(Alarm(NEXT_DEAL, chat_id, topic=topic), self.pause)
@@ -102,10 +115,10 @@ class Matches:
         """A round dealt into the match: its number, and its "30 s left" notice set."""
         number = await self.store.add_match_round(match.id, dealt.round.id)
         self._set_warning(dealt.round)
-        text = dealt.text + "\n" + texts("match_round", number=number, count=match.rounds)
+        line = texts("match_round", number=number, count=match.rounds)
         if (opened := self.table.find(dealt.round.id)) is not None:
-            opened.deal_text = text  # hints and notices edit it as it is
-        return dataclasses.replace(dealt, text=text)
+            opened.numbered(line)  # hints and notices edit it as it is
+        return dataclasses.replace(dealt, text=dealt.text + "\n" + line)
 
     async def after_round(self, event: RoundClosed) -> FollowUp:
         """A round ended in a topic with a match on: the scoreboard (the next deal is set), or
@@ -136,11 +149,19 @@ class Matches:
         return "\n".join([head, *board(texts, scores),
                           texts("match_next", seconds=round(self.pause))]), True
 
-    async def stop(self, chat: Chat, player: Player, is_admin: AdminCheck | None = None
-                   ) -> Closed | Said:
+    async def stop(self, chat: Chat, player: Player, is_admin: AdminCheck | None = None,
+                   target: Target | None = None) -> Closed | Said:
         """/match stop: end the topic's match now (whoever started it, or a chat admin), its
         open round with it under the rule of an early end (bot.play.guards.permissions: once
         others have answered it, only an admin), and show the podium so far."""
+        outcome = await self._stop(chat, player, is_admin)
+        target = target or Target(chat.id, chat.topic)
+        await self.outbox.show(outcome, Target(target.chat_id, target.topic, target.reply_to,
+                                               False, target.public_only))
+        return outcome
+
+    async def _stop(self, chat: Chat, player: Player, is_admin: AdminCheck | None
+                    ) -> Closed | Said:
         texts = self.people.texts(chat, player)
         match = await self.store.match_on(chat.id, chat.topic)
         if match is None:
@@ -149,21 +170,21 @@ class Matches:
             return Said(texts("match_stop_not_allowed",
                               starter=await self.people.starter(match.started_by, texts)))
         rounds = await self.store.match_rounds(match.id)
-        current = self.rounds.open_round(chat.id, chat.topic)
+        current = self.table.of(chat.id, chat.topic)
         if current is not None and current.id not in {r.round_id for r in rounds}:
             current = None  # a round outside the match goes on
-        if current is not None and \
-                await self.rounds.end_refusal(chat, player, current, is_admin) is not None:
-            return Said(texts("match_stop_wait",
-                              left=time_left(texts, current.deadline - self.table.clock())))
+        if current is not None and await self.rounds.end_refusal(
+                chat, player, current.record, is_admin) is not None:
+            return Said(texts("match_stop_wait", left=time_left(
+                texts, current.record.deadline - self.table.clock())))
         if not await self.store.end_match(match.id, "stopped", self.table.clock()):
             return Said(texts("match_none"))
         self.scheduler.cancel(NEXT_DEAL, chat.id, chat.topic)
         self.scheduler.cancel(WARNING, chat.id, chat.topic)
         ended = None
         if current is not None:
-            ended = await self.rounds.close(current, "revealed", texts, ended_by=player,
-                                            more=self._final(match, texts))
+            ended = await self.rounds.end(current, "revealed", texts, ended_by=player,
+                                          more=self._final(match, texts))
         return ended or Said(await self._final(match, texts)())
 
     def _final(self, match: Match, texts: Texts) -> Callable[[], Awaitable[str]]:
@@ -192,19 +213,20 @@ class Matches:
         else:
             self.scheduler.cancel(WARNING, round_.chat_id, round_.topic)
 
-    def warning(self, chat_id: int, round_id: int, topic: int = 0) -> Edited | None:
-        """The "30 s left" notice, if the round is still on: a line under its deal."""
+    async def warning(self, chat_id: int, round_id: int, topic: int = 0) -> Edited | None:
+        """The "30 s left" notice, if the round is still on: a line under its deal, shown."""
         opened = self.table.of(chat_id, topic)
         if opened is None or opened.id != round_id:
             return None
         current = opened.record
         texts = self.people.chat_texts(chat_id, current.lang)
         left = max(1, round(current.deadline - self.table.clock()))
-        line = texts("match_time_left", seconds=left)
-        return Edited(current, self.rounds.deal_view(opened, ("warn", line)), texts,
-                      self.rounds.actions(opened),
-                      texts("match_time_left_alone", seconds=left,
-                            puzzle=GAMES[current.game].puzzle_html(current)))
+        opened.note("warn", texts("match_time_left", seconds=left))
+        outcome = self.rounds.rewrite(opened, texts, texts(
+            "match_time_left_alone", seconds=left,
+            puzzle=WORDS[current.game].puzzle_html(current)))
+        await self.outbox.show(outcome, Target(chat_id, topic))
+        return outcome
 
     async def resume(self) -> list[tuple[Place, str]]:
         """After a restart (and after the rounds resumed): the notices of match rounds still

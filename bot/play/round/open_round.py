@@ -1,22 +1,84 @@
-"""One open round of a chat's topic, as the bot holds it between messages: its record as stored,
-the hints given so far, the deal's text as sent and the lines under it (hints, a match's time
-left, the status: the latest wrong attempt, Countdown's closest answers, who passed). What
-changes it are its own small transitions (`with_message`, `hinted`, `attempted`, ...); the
-services do the I/O around them (bot.play.round.rounds, hints, answers).
+"""One open round of a chat's topic: the aggregate. It holds its record, its rules, the terms it was
+dealt with, its state between messages (hints given, the deal's text and the lines under it, the
+latest attempt, Countdown's closest answers, who answered and passed) and, once won, who won it.
 
-What the status shows is held here only, not stored: after a restart it starts again empty
-(the result is worked out from the stored answers, whatever the status showed).
+It changes only through its own transitions — `accept` an answer, `hint`, `pass_`, `close`, `sent`,
+`numbered`, `move`, `status_written`, `rewritten` — each deciding in memory (this process is the
+database's only writer, so memory decides first and the database's conditional writes only
+confirm) and recording what must be written (`pending`, written by the table's `commit`) and what
+happened (`events`, handled by the round service once the writes are done). Nothing outside
+assigns to its fields. What the status shows, and what the deal was last rewritten to show, are
+held here only, not stored: after a restart they start again empty.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from bot.play.games.records import Verdict
-from bot.store.records import Place, Round
-from bot.text import markup
+from bot.play.games import GAMES, Rules, Verdict
+from bot.play.games.records import Ignored, Near, Right, Unreadable, Wrong
+from bot.play.round.events import RoundClosed
+from bot.store.records import BestAnswer, Place, Round
 
+# --- what a round was dealt with ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Terms:
+    """The chat's settings a round was dealt with: a change applies from the next round."""
+
+    hints: bool = True
+    typing: bool = True
+
+
+# what a deal message shows: its text, its buttons' actions and the language of their labels
+View = tuple[str, tuple[str, ...], str]
+
+
+# --- what it records to be written ----------------------------------------------------------
+
+@dataclass(frozen=True)
+class AnswerWrite:
+    user_id: int
+    text: str
+    right: bool
+    at: float
+    distance: int | None
+    guesses: int | None = None  # a limited guess: at most this many a player (Yahtzee)
+
+
+@dataclass(frozen=True)
+class CloseWrite:
+    status: str  # won | expired | revealed
+    at: float
+    winner: int | None = None
+    answer: str | None = None
+    points: int = 0
+    win_seconds: float | None = None
+
+
+@dataclass(frozen=True)
+class HintWrite:
+    given: int
+    points: int
+
+
+@dataclass(frozen=True)
+class PassWrite:
+    user_id: int
+    at: float
+
+
+@dataclass(frozen=True)
+class MessageWrite:
+    message_id: int
+
+
+Write = AnswerWrite | CloseWrite | HintWrite | PassWrite | MessageWrite
+
+
+# --- what a transition decides --------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Attempt:
@@ -25,76 +87,371 @@ class Attempt:
 
     user_id: int
     name: str
-    verdict: Verdict
+    verdict: Wrong | Near
     distance: int | None = None
     at: float = 0.0
 
 
+@dataclass(frozen=True)
+class Answer:
+    """An answer as the round takes it: who, what, how it was given (`explicit`: /a, a reply
+    to the deal or a page; `replied`: a reply to the deal), and whether plain typed messages
+    count where it was written."""
+
+    user_id: int
+    name: str
+    text: str
+    explicit: bool
+    replied: bool = False
+    typing: bool = True
+
+
+@dataclass(frozen=True)
+class Won:
+    """The answer won the round (written once the close is committed)."""
+
+    verdict: Right
+    elapsed: float
+
+
+@dataclass(frozen=True)
+class Missed:
+    """A readable attempt that does not win: its words go into the deal's status."""
+
+    verdict: Wrong | Near
+
+
+@dataclass(frozen=True)
+class Guessed:
+    """A sealed guess taken (Yahtzee): marked, never worded to the chat; `left` guesses."""
+
+    verdict: Verdict
+    left: int
+
+
+@dataclass(frozen=True)
+class NoGuessesLeft:
+    limit: int
+
+
+@dataclass(frozen=True)
+class Unread:
+    """Not an answer at all (said in words to whoever meant it as one)."""
+
+    verdict: Unreadable
+
+
+@dataclass(frozen=True)
+class LateRight:
+    """A right answer to a round won a moment ago: who won, and how much earlier."""
+
+    winner: str
+    gap: float
+
+
+@dataclass(frozen=True)
+class Over:
+    """An explicit answer to a round that is over (not a right one)."""
+
+
+Accepted = Won | Missed | Guessed | NoGuessesLeft | Unread | LateRight | Over
+
+
+@dataclass(frozen=True)
+class Winner:
+    user_id: int
+    name: str
+    at: float
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How a round closed without a right answer: its status, the closest answer that wins it
+    where the closest wins (with its points), whether it was ended early, and by whom."""
+
+    status: str
+    best: BestAnswer | None
+    points: int
+    early: bool
+    ended_by: int | None = None
+    ended_by_answered: bool = False
+    everyone_passed: bool = False
+
+    @property
+    def winner(self) -> int | None:
+        return self.best.user_id if self.best is not None and self.points > 0 else None
+
+
 class OpenRound:
-    def __init__(self, record: Round, deal_text: str | None = None) -> None:
-        self.record = record
-        self.deal_text = deal_text  # as dealt; None after a restart (worded again when needed)
-        self.hints_given: int | None = 0 if not record.hint_used else None  # None: not read yet
-        self.notes: dict[str, str] = {}  # kind -> the line under the deal
-        self.latest: Attempt | None = None  # the latest attempt that did not win
-        self.closest: dict[int, Attempt] = {}  # Countdown: each player's closest valid answer
-        self.answered: set[int] = set()  # who answered (since this process holds the round)
-        self.passed: list[str] = []  # the names of those who passed, in order
-        self.status_at: float | None = None  # when the status was last written into the deal
+    def __init__(self, record: Round, terms: Terms | None = None,
+                 deal_text: str | None = None, fresh: bool = False) -> None:
+        self._record = record
+        self.rules: Rules = GAMES[record.game]
+        self.terms = terms or Terms()
+        self._deal_text = deal_text  # as dealt; None after a restart (worded again when needed)
+        self._hints_given: int | None = 0 if not record.hint_used else None  # None: not read yet
+        self._notes: dict[str, str] = {}  # kind -> the line under the deal
+        self._latest: Attempt | None = None
+        self._closest: dict[int, Attempt] = {}  # Countdown: each player's closest valid answer
+        self._answered: set[int] = set()  # who answered (since this process holds the round)
+        self._passers: dict[int, str] = {}  # who passed, in order: their names
+        self._guesses: dict[int, int] = {}  # player -> guesses made (read once after a restart)
+        self._fresh = fresh  # dealt by this process: nothing of it is stored that memory lacks
+        self._status_at: float | None = None  # when the status was last written into the deal
+        self._shown: View | None = None  # what the deal message was last rewritten to show
+        self._winner: Winner | None = None
+        self._closed = False
+        self.pending: list[Write] = []
+        self.events: list[RoundClosed] = []
+
+    # --- reading ---------------------------------------------------------------------------
+
+    @property
+    def record(self) -> Round:
+        return self._record
 
     @property
     def id(self) -> int:
-        return self.record.id
+        return self._record.id
 
     @property
     def place(self) -> Place:
-        return self.record.place
+        return self._record.place
 
-    def change(self, **changes: object) -> Round:
-        """The record with some fields changed (its message, points, chat)."""
-        self.record = dataclasses.replace(self.record, **changes)  # type: ignore[arg-type]
-        return self.record
+    @property
+    def is_open(self) -> bool:
+        return not self._closed
 
-    def with_message(self, message_id: int) -> Round:
-        """The deal was sent as this message: replies to it are answers, hints edit it."""
-        return self.change(message_id=message_id)
+    @property
+    def winner(self) -> Winner | None:
+        return self._winner
 
-    def hinted(self, given: int, points: int) -> Round:
-        """A hint was given: `given` steps so far, the round now worth `points`."""
-        self.hints_given = given
-        return self.change(points=points, hint_used=True)
+    @property
+    def deal_text(self) -> str | None:
+        return self._deal_text
 
-    def view(self, base: str, note: tuple[str, str] | None = None) -> str:
-        """The deal's text as it stands: `base` (as dealt) with the notes under it; `note`
-        (kind, line) is added or replaced first."""
-        if note is not None:
-            self.notes[note[0]] = note[1]
-        return markup.clip("\n".join([base, *self.notes.values()]))
+    @property
+    def hints_given(self) -> int | None:
+        return self._hints_given
 
-    def noted(self, kind: str, line: str) -> str:
-        """The line of this kind under the deal is now `line` (none, if empty)."""
-        if line:
-            self.notes[kind] = line
-        else:
-            self.notes.pop(kind, None)
-        return line
+    @property
+    def answered(self) -> frozenset[int]:
+        return frozenset(self._answered)
 
-    def attempted(self, attempt: Attempt) -> None:
-        """An answer that did not win: the status names it; a valid Countdown answer stands
-        if it is its player's closest (the earlier one keeps a tie)."""
-        self.answered.add(attempt.user_id)
-        self.latest = attempt
-        if attempt.distance is not None:
-            best = self.closest.get(attempt.user_id)
-            if best is None or best.distance is None or attempt.distance < best.distance:
-                self.closest[attempt.user_id] = attempt
+    @property
+    def passed(self) -> tuple[str, ...]:
+        """The names of those who passed, in order."""
+        return tuple(self._passers.values())
+
+    @property
+    def passer_ids(self) -> frozenset[int]:
+        return frozenset(self._passers)
+
+    @property
+    def latest(self) -> Attempt | None:
+        return self._latest
+
+    def knows_guesses(self, user_id: int) -> bool:
+        return self._fresh or user_id in self._guesses
+
+    def is_deal(self, message_id: int) -> bool:
+        """Whether the message is this round's deal: a reply to it is an answer."""
+        return self._record.message_id == message_id
 
     def leaders(self, most: int = 3) -> list[Attempt]:
         """The closest valid answers, one a player, closest first (ties: the earlier)."""
-        return sorted(self.closest.values(), key=lambda a: (a.distance, a.at))[:most]
+        return sorted(self._closest.values(), key=lambda a: (a.distance, a.at))[:most]
 
-    def status_due(self, now: float, every: float) -> float:
+    def view(self, base: str | None = None) -> str:
+        """The deal's lines as they stand: its text as dealt (or `base`, worded again after a
+        restart) with the notes under it (hints, a match's time left, the status)."""
+        return "\n".join([self._deal_text or base or "", *self._notes.values()])
+
+    def shows(self, view: View) -> bool:
+        """Whether the deal was last rewritten to show exactly this (Telegram refuses an edit
+        that changes nothing: "message is not modified")."""
+        return self._shown == view
+
+    def status_wait(self, now: float, every: float) -> float:
         """How long until the status may be written into the deal again (0: now)."""
-        if self.status_at is None:
+        if self._status_at is None:
             return 0.0
-        return max(0.0, self.status_at + every - now)
+        return max(0.0, self._status_at + every - now)
+
+    # --- transitions -----------------------------------------------------------------------
+
+    def accept(self, answer: Answer, now: float) -> Accepted | None:
+        """Take an answer (None: it is no attempt at this round, say nothing): a right one wins
+        the round at once, in memory (two at once make one winner: the first to arrive); an
+        answer to a round won a moment ago is late."""
+        rules = self.rules
+        if not answer.explicit and not (answer.typing and rules.looks_like_answer(answer.text)):
+            return None  # chatter: not even worth a trip to the judge
+        if answer.replied and not rules.tries(answer.text, self._record):
+            return None  # talk about the deal, not an answer to it
+        verdict = rules.judge(self._record, answer.text, answer.explicit)
+        if isinstance(verdict, Ignored):
+            return None
+        if self._closed:
+            return self._late(answer, verdict, now)
+        text = answer.text[:200]
+        if isinstance(verdict, Unreadable):  # stored all the same: its player took part
+            self.pending.append(AnswerWrite(answer.user_id, text, False, now, None))
+            return Unread(verdict)
+        distance = verdict.distance if isinstance(verdict, Near) else \
+            0 if isinstance(verdict, Right) and rules.closest_wins else None
+        if rules.guesses is not None and distance is not None:
+            made = self._guesses.get(answer.user_id, 0)
+            if made >= rules.guesses:
+                return NoGuessesLeft(rules.guesses)
+            self._guesses[answer.user_id] = made + 1
+            self.pending.append(AnswerWrite(answer.user_id, text, isinstance(verdict, Right),
+                                            now, distance, rules.guesses))
+        else:
+            self.pending.append(AnswerWrite(answer.user_id, text, isinstance(verdict, Right),
+                                            now, distance))
+        if isinstance(verdict, Right):
+            return self._win(answer, verdict, now)
+        self._answered.add(answer.user_id)
+        if rules.guesses is not None:
+            return Guessed(verdict, rules.guesses - self._guesses[answer.user_id])
+        assert isinstance(verdict, Wrong | Near)
+        valid = verdict.distance if isinstance(verdict, Near) else None
+        attempt = Attempt(answer.user_id, answer.name, verdict, valid, now)
+        self._latest = attempt
+        if valid is not None:
+            best = self._closest.get(answer.user_id)
+            if best is None or best.distance is None or valid < best.distance:
+                self._closest[answer.user_id] = attempt
+        return Missed(verdict)
+
+    def _win(self, answer: Answer, verdict: Right, now: float) -> Won:
+        record = self._record
+        elapsed = now - record.started_at
+        self._closed = True
+        self._winner = Winner(answer.user_id, answer.name, now)
+        self.pending.append(CloseWrite("won", now, answer.user_id, verdict.shown, record.points,
+                                       elapsed))
+        self.events.append(RoundClosed(record))
+        return Won(verdict, elapsed)
+
+    def won_before(self, user_id: int, shown: str, at: float) -> None:
+        """A right answer stored before a restart closes the round it won (the answer is in
+        the store already; only the close is written)."""
+        record = self._record
+        self._closed = True
+        self.pending.append(CloseWrite("won", at, user_id, shown, record.points,
+                                       at - record.started_at))
+        self.events.append(RoundClosed(record))
+
+    def _late(self, answer: Answer, verdict: Verdict, now: float) -> LateRight | Over | None:
+        """An answer to the round just won: a right one is stored (its player played, and lost
+        the race by a hair) and told by how much; anything else, if explicit, that it is over."""
+        won = self._winner
+        if not isinstance(verdict, Right) or won is None or won.user_id == answer.user_id:
+            return Over() if answer.explicit else None
+        distance = 0 if self.rules.closest_wins else None
+        self.pending.append(AnswerWrite(answer.user_id, answer.text[:200], True, now, distance))
+        return LateRight(won.name, now - won.at)
+
+    def guesses_known(self, user_id: int, made: int) -> None:
+        """How many guesses a player made in this round, as stored (after a restart)."""
+        self._guesses.setdefault(user_id, made)
+
+    def hints_known(self, given: int) -> None:
+        """How many steps were given, as stored (after a restart)."""
+        if self._hints_given is None:
+            self._hints_given = given
+
+    def hint(self, points: int) -> int:
+        """The next step is given (the hint's line goes under the deal): the round is now worth
+        `points`. Returns how many steps were given."""
+        given = (self._hints_given or 0) + 1
+        self._hints_given = given
+        self._record = dataclasses.replace(self._record, points=points, hint_used=True)
+        self.pending.append(HintWrite(given, points))
+        return given
+
+    def note(self, kind: str, line: str) -> None:
+        """The line of this kind under the deal is now `line` (none, if empty)."""
+        if line:
+            self._notes[kind] = line
+        else:
+            self._notes.pop(kind, None)
+
+    def numbered(self, line: str) -> None:
+        """A match took the round: its number goes into the deal's text for good."""
+        self._deal_text = f"{self._deal_text}\n{line}" if self._deal_text else line
+
+    def worded(self, text: str) -> None:
+        """The deal's text, worded again after a restart."""
+        if self._deal_text is None:
+            self._deal_text = text
+
+    def status_written(self, now: float) -> None:
+        self._status_at = now
+
+    def rewritten(self, view: View) -> None:
+        """The deal is being sent, or rewritten, to show this."""
+        self._shown = view
+
+    def passes_known(self, answerers: list[int], passers: list[tuple[int, str]]) -> None:
+        """Who answered and who passed, as stored: the status names them (a pass made here
+        and not yet stored is kept)."""
+        self._answered.update(answerers)
+        for user_id, name in passers:
+            if user_id not in self._passers:
+                self._passers[user_id] = name
+
+    def pass_(self, user_id: int, name: str, now: float) -> bool:
+        """The player gives up on the round (False: they passed already)."""
+        if user_id in self._passers:
+            return False
+        self._passers[user_id] = name
+        self.pending.append(PassWrite(user_id, now))
+        return True
+
+    def close(self, ending: Ending, now: float) -> None:
+        """The round ends without a right answer (its time ran out, or it was ended early):
+        the closest answer wins it where the closest wins."""
+        best, winner = ending.best, ending.winner
+        self._closed = True
+        self.pending.append(CloseWrite(
+            "won" if winner else ending.status, now, winner,
+            best.text if winner and best else None, ending.points,
+            best.at - self._record.started_at if winner and best else None))
+        self.events.append(RoundClosed(self._record))
+
+    def abandoned(self) -> None:
+        """Its chat takes no more messages: the round ended quietly (closed in the store)."""
+        self._closed = True
+
+    def sent(self, message_id: int | None) -> None:
+        """The deal was sent as this message (None: forgotten, as in a group that moved)."""
+        self._record = dataclasses.replace(self._record, message_id=message_id)
+        if message_id is not None:
+            self.pending.append(MessageWrite(message_id))
+
+    def move(self, chat_id: int) -> bool:
+        """Its group became a supergroup (a group has no topics): the round is there now, and
+        its deal, left behind in the old group, is no longer its message. Whether it had one."""
+        had_deal = self._record.message_id is not None
+        self._record = dataclasses.replace(self._record, chat_id=chat_id, topic=0,
+                                           message_id=None)
+        self._shown = None
+        return had_deal
+
+    def taken(self) -> tuple[list[Write], list[RoundClosed]]:
+        """What the transitions recorded, handed over once (to be written, then handled)."""
+        writes, events = self.pending, self.events
+        self.pending, self.events = [], []
+        return writes, events
+
+
+@dataclass(frozen=True)
+class Committed:
+    """What the table's commit did: whether the database confirmed the round's close (if one
+    was written), and the events to handle."""
+
+    closed: bool = True
+    events: list[RoundClosed] = field(default_factory=list)

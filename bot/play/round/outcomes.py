@@ -1,7 +1,7 @@
-"""What a round's transitions hand the Telegram side: one typed outcome each, saying what to show
-and nothing of how. The face sends it; what must follow a sent message (its id stored, a result
-counted as announced) is the outcome's own `after`, written here in play, so the face never
-calls back into a service to finish the job.
+"""What a round's transitions hand a face: one typed outcome each, saying what to show and nothing
+of how. Play publishes it through the Publisher port (bot.play.ports) and acts on what the face
+says became of it (bot.play.round.outbox: a deal's message id stored, a result counted as
+announced, a chat gone or moved), so no face calls back into a service to finish the job.
 
 The buttons a message carries are named by what they do (`HINT`, `AGAIN`...); the face turns
 them into keyboards.
@@ -9,8 +9,7 @@ them into keyboards.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from bot.store.records import Round
 from bot.text.i18n import Texts
@@ -18,14 +17,6 @@ from bot.text.i18n import Texts
 # what a button under a deal or a result does
 HINT, REVEAL, AGAIN, SAME, SOLUTIONS = "hint", "reveal", "again", "same", "solutions"
 PASS = "pass"
-
-AfterSend = Callable[[int | None], Awaitable[None]]
-"""What play does once the message is sent: given its id, or None when Telegram refused it for
-good (the chat is gone); not called when sending failed for a reason a retry may cure."""
-
-
-async def nothing_after(_message_id: int | None) -> None:
-    return None
 
 
 @dataclass(frozen=True)
@@ -37,9 +28,11 @@ class Said:
 
 @dataclass(frozen=True)
 class Refused:
-    """Why not: a button press is told it as a notice, a command in words."""
+    """Why not: a button press is told it as a notice, a command in words; `over`: the round
+    named is over (its deal's buttons, if pressed, can go)."""
 
     text: str
+    over: bool = False
 
 
 @dataclass(frozen=True)
@@ -61,14 +54,13 @@ class Noted:
 
 @dataclass(frozen=True)
 class Dealt:
-    """A new round's deal, with its buttons; `after` stores the message's id (replies to it are
-    answers, hints edit it)."""
+    """A new round's deal, with its buttons; once sent, its message's id is stored (replies to
+    it are answers, hints edit it)."""
 
     round: Round
     text: str
     texts: Texts
     actions: tuple[str, ...]
-    after: AfterSend = field(default=nothing_after, compare=False)
 
 
 @dataclass(frozen=True)
@@ -89,14 +81,13 @@ class Edited:
 class Closed:
     """A round's result: `head` (who won, or how it ended, and a match's scoreboard) stays on top
     while its solutions are paged; `actions` are the buttons under it; the ended deal's buttons
-    go. `after` counts the result as announced."""
+    go. Once sent (or refused for good) it counts as announced."""
 
     round: Round
     text: str
     head: str
     texts: Texts
     actions: tuple[str, ...]
-    after: AfterSend = field(default=nothing_after, compare=False)
 
 
 Outcome = Said | Refused | Marked | Noted | Dealt | Edited | Closed

@@ -1,63 +1,86 @@
 """After a restart: rounds still running get their end alarms again, and the results the bot owes
-are worded — rounds that ran out while it was down, that had a right answer already, or whose
-result it had no time to send.
+are worded and shown — rounds that ran out while it was down, that had a right answer already, or
+whose result it had no time to send — then matches go on where they stopped.
 """
 
 from __future__ import annotations
 
-from bot.play.games import GAMES
-from bot.play.people import People
-from bot.play.round.outcomes import Closed, Dealt
-from bot.play.round.rounds import Rounds
-from bot.play.round.table import RoundTable
-from bot.runtime import metrics
-from bot.runtime.pool import SolverPool
-from bot.store.protocols import RoundStore
-from bot.store.records import Result, Round
-from bot.text import markup
+import logging
 
+from bot.play.chats.people import People
+from bot.play.chats.settings import Settings
+from bot.play.games.records import Right
+from bot.play.matches.matches import Matches
+from bot.play.ports import Target
+from bot.play.round.open_round import OpenRound
+from bot.play.round.outbox import Outbox
+from bot.play.round.outcomes import Closed, Dealt, Outcome, Said
+from bot.play.round.service import Rounds
+from bot.play.round.table import RoundTable
+from bot.store.protocols import RoundStore
+from bot.store.records import Result
+
+log = logging.getLogger(__name__)
 # A result the bot could not send before it stopped is sent at start-up, unless it is older than
 # this: a day-old "Ann wins" would puzzle the chat more than it tells.
 ANNOUNCE_WITHIN = 24 * 3600.0
 
 
 class Recovery:
-    def __init__(self, store: RoundStore, people: People, table: RoundTable, pool: SolverPool,
-                 rounds: Rounds) -> None:
+    def __init__(self, store: RoundStore, people: People, settings: Settings,
+                 table: RoundTable, rounds: Rounds, matches: Matches, outbox: Outbox) -> None:
         self.store = store
         self.people = people
+        self.settings = settings
         self.table = table
-        self.pool = pool
         self.rounds = rounds  # closes the rounds that ran out meanwhile, words every result
+        self.matches = matches
+        self.outbox = outbox
 
     async def resume(self) -> list[Closed | Dealt]:
-        """Load the open rounds and the chats' languages and settings, arm the end of every
-        round still running, and return what to send, oldest first: the results of rounds
-        closed before the stop whose result was never sent, of rounds that had a right answer
-        already (the earliest wins, as it would have), and of rounds that ran out while the
-        bot was down;
-        and the deal of a running round whose deal message is unknown (the bot stopped between
-        sending it and storing its id: replies and hints could not reach it). A match's next
-        step is its own resume (bot.play.matches), so these results carry no scoreboard."""
+        """Load the chats' languages and settings and the open rounds, arm the end of every
+        round still running, show what the bot owes, oldest first, then let the matches go on.
+        Returns the results (and deals) shown."""
+        owed = await self.owed()
+        for outcome in owed:
+            await self._show(outcome, outcome.round.place)
+        said = await self.matches.resume()
+        for place, text in said:
+            await self._show(Said(text), place)
+        if owed or said:
+            log.info("resumed: sent %d results, %d matches went on", len(owed), len(said))
+        return owed
+
+    async def _show(self, outcome: Outcome, place: tuple[int, int]) -> None:
+        try:  # a chat gone or migrated is settled by the outbox
+            await self.outbox.show(outcome, Target(*place))
+        except Exception:  # the network: the next start tries again
+            log.warning("could not send what is owed to chat %s now", place[0])
+
+    async def owed(self) -> list[Closed | Dealt]:
+        """What a restart owes, oldest first: the results of rounds closed before the stop
+        whose result was never sent, of rounds that had a right answer already (the earliest
+        wins, as it would have), and of rounds that ran out while the bot was down; and the
+        deal of a running round whose deal message is unknown (the bot stopped between sending
+        it and storing its id: replies and hints could not reach it). A match's next step is
+        its own resume, so these results carry no scoreboard."""
         await self.people.load()
-        if self.rounds.settings is not None:
-            await self.rounds.settings.load()
+        await self.settings.load()
         loaded = await self.store.open_rounds()
-        self.table.load(loaded)
+        self.table.load(loaded, self.rounds.terms)
         clock = self.table.clock
         results: list[Closed | Dealt] = [*await self._late_results()]
-        for current in loaded:
+        for record in loaded:
+            current = self.table.find(record.id)
+            assert current is not None
             if (settled := await self._settle(current)) is not None:
                 results.append(settled)
-            elif current.deadline > clock():
-                opened = self.table.find(current.id)
-                assert opened is not None
-                self.table.arm(opened)
-                if current.message_id is None:
-                    results.append(self.rounds.dealt(current, self.rounds.deal_view(opened),
-                                                     self.people.round_texts(current)))
-            elif (closed := await self.rounds.close(
-                    current, "expired", self.people.round_texts(current), follow=False)):
+            elif record.deadline > clock():
+                self.table.arm(current)
+                if record.message_id is None:
+                    results.append(self.rounds.dealt_again(current))
+            elif (closed := await self.rounds.end(
+                    current, "expired", self.people.round_texts(record), follow=False)):
                 results.append(closed)
         return results
 
@@ -73,52 +96,25 @@ class Recovery:
         await self.store.set_announced(stale)
         return found
 
-    async def _settle(self, current: Round) -> Closed | None:
+    async def _settle(self, current: OpenRound) -> Closed | None:
         """Close an open round that already has a right answer (the bot stopped between
         storing it and closing the round): the earliest right answer wins."""
-        right = await self.store.first_right_answer(current.id)
+        record = current.record
+        right = await self.store.first_right_answer(record.id)
         if right is None:
             return None
-        verdict = GAMES[current.game].judge(current, right.text, True)
-        shown = (verdict.expression or verdict.value) if verdict.kind == "right" else right.text
-        elapsed = right.at - current.started_at
-        if not await self.store.close_round(current.id, "won", right.at, right.user_id, shown,
-                                            current.points, elapsed):
+        verdict = current.rules.judge(record, right.text, True)
+        shown = verdict.shown if isinstance(verdict, Right) else right.text
+        current.won_before(right.user_id, shown, right.at)
+        if not (await self.table.commit(current)).closed:
             return None
-        metrics.record_round_ended(current.game, "won")
-        self.table.close(current)
-        return await self._late(Result(current, right.at,
-                                       await self.store.winner_name(current.id), shown,
-                                       current.points, elapsed, True, None))
+        elapsed = right.at - record.started_at
+        return await self._late(Result(record, right.at,
+                                       await self.store.winner_name(record.id), shown,
+                                       record.points, elapsed, True, None))
 
     async def _late(self, result: Result) -> Closed:
         """A result owed since before the stop, worded as late."""
-        text, listed_all = await self.result_text(result)
+        text, listed_all = await self.rounds.results.late(result)
         texts = self.people.round_texts(result.round)
-        return await self.rounds.finish(result.round, "", text, texts, listed_all, follow=False)
-
-    async def result_text(self, result: Result) -> tuple[str, bool]:
-        """A closed round's result, said late: which round, who won it (or that nobody did),
-        and what the round's end shows; and whether that lists every solution."""
-        current = result.round
-        rules = GAMES[current.game]
-        texts = self.people.round_texts(current)
-        lines = [texts("late_result", game=texts.game(rules.name),
-                       puzzle=rules.puzzle_html(current))]
-        name, answer = markup.name(result.winner_name), markup.code(result.answer or "")
-        if result.winner_name is None or (rules.closest_wins and not result.exact):
-            if result.winner_name is not None and result.distance is not None:
-                lines.append(texts("closest_wins", name=name, answer=answer,
-                                   distance=result.distance, points=result.awarded))
-            elif rules.closest_wins:
-                lines.append(texts("nobody_close"))
-            revealed = await self.rounds.answers_shown(current, texts)
-            return "\n".join([*lines, revealed.text]), revealed.complete
-        seconds = result.win_seconds if result.win_seconds is not None else \
-            result.ended_at - current.started_at
-        lines.append(texts("won", name=name, answer=answer, elapsed=texts.seconds(seconds),
-                           points=result.awarded))
-        details = await rules.win_details(self.pool, current, texts)
-        if details and self.table.live.elsewhere(current):
-            details = texts("answers_held_back")
-        return "\n".join(filter(None, [*lines, details])), not rules.pages_solutions
+        return await self.rounds.finish(result.round, "", text, texts, listed_all, [])

@@ -7,12 +7,11 @@ writes the status as it then stands (so a burst of answers costs one edit, not o
 
 from __future__ import annotations
 
-from bot.play.games import GAMES
 from bot.play.round.open_round import OpenRound
+from bot.play.words import WORDS
 from bot.text import markup
 from bot.text.i18n import Texts
 
-STATUS = "status"  # the scheduler's alarm kind: the deal's status is due to be written
 STATUS_EVERY = 1.0  # seconds between two writes of one round's status
 
 
@@ -20,7 +19,7 @@ def status_line(current: OpenRound, texts: Texts, answered: int) -> str:
     """The status as it stands (empty: nothing to say yet), in the round's language (the
     deal's); `answered`: how many players answered, of whom those in `current.passed`
     passed."""
-    rules = GAMES[current.record.game]
+    rules, words = current.rules, WORDS[current.record.game]
     lines = []
     leaders = [(a, rules.points_for(a.distance)) for a in current.leaders()
                if a.distance is not None]
@@ -33,7 +32,7 @@ def status_line(current: OpenRound, texts: Texts, answered: int) -> str:
         lines.append(texts("status_latest" if latest.distance is None else "status_latest_valid",
                            name=markup.name(latest.name),
                            expression=markup.code(latest.verdict.expression),
-                           why=rules.why_text(latest.verdict, current.record, texts)))
+                           why=words.why_text(latest.verdict, current.record, texts)))
     if current.passed:
         lines.append(texts("status_passed", names=texts.listing(
             [markup.name(n) for n in current.passed]), count=len(current.passed),

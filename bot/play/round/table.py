@@ -1,22 +1,33 @@
-"""The open rounds of every chat and topic, one `OpenRound` each, kept in memory beside the
-database (this process deals every round and is the database's only writer, so judging an answer
-costs no read); each topic's round just won (a right answer a moment late is told who was
-first); and the heads of the results sent (pages of solutions keep them on top).
+"""The open rounds of every chat and topic, one `OpenRound` aggregate each, kept in memory beside
+the database (this process deals every round and is the database's only writer, so judging an answer
+costs no read), with each topic's round just won (a right answer a moment late is told who was
+first) and the heads of the results sent (pages of solutions keep them on top).
 
-Opening a round here arms its end (the scheduler port) and makes its puzzle live (the solving
-commands refuse it, bot.play.guards.live); closing it undoes both. No other I/O.
+The repository of the aggregate: `get` fetches a topic's round once per update, `commit` writes
+what its transitions recorded (in order, through the round store) and, when it closed, takes it
+off the table: its end alarm and status alarm go and its puzzle is no longer live. Adding a round
+arms its end and makes its puzzle live.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 
 from bot.play.guards.live import LivePuzzles
-from bot.play.round.open_round import OpenRound
-from bot.play.round.status import STATUS
-from bot.play.scheduler import ROUND_END, Alarm, Scheduler
+from bot.play.ports import ROUND_END, STATUS, Alarm, Scheduler
+from bot.play.round.open_round import (
+    AnswerWrite,
+    CloseWrite,
+    Committed,
+    HintWrite,
+    MessageWrite,
+    OpenRound,
+    PassWrite,
+    Terms,
+)
+from bot.runtime import metrics
+from bot.store.protocols import RoundStore
 from bot.store.records import Place, Round
 
 # A right answer this long after the round was won is still told who was first, and by how much;
@@ -26,25 +37,44 @@ TEXTS_KEPT = 2000  # result heads remembered for paging under them (older ones p
 
 
 class RoundTable:
-    def __init__(self, clock: Callable[[], float], scheduler: Scheduler,
+    def __init__(self, store: RoundStore, clock: Callable[[], float], scheduler: Scheduler,
                  live: LivePuzzles | None = None) -> None:
+        self.store = store
         self.clock = clock
         self.scheduler = scheduler
         self.live = live or LivePuzzles()
         self._open: dict[Place, OpenRound] = {}
-        self._won: dict[Place, tuple[Round, float]] = {}  # -> its last round won, when
+        # -> its last round won, and when (oldest first; kept LATE_WITHIN, then dropped)
+        self._won: OrderedDict[Place, tuple[OpenRound, float]] = OrderedDict()
         self._heads: OrderedDict[int, str] = OrderedDict()  # round id -> its result's head
 
-    def load(self, rounds: Iterable[Round]) -> None:
+    def load(self, rounds: Iterable[Round], terms: Callable[[int], Terms] | None = None
+             ) -> None:
         """The rounds open at start-up (their ends are armed by recovery, which first settles
         those that ended while the bot was down)."""
-        self._open = {r.place: OpenRound(r) for r in rounds}
+        self._open = {r.place: OpenRound(r, terms(r.chat_id) if terms else None)
+                      for r in rounds}
+        self._won.clear()
         self.live.clear()
         for current in self._open.values():
             self.live.add(current.record)
 
+    def get(self, chat_id: int, topic: int = 0) -> OpenRound | None:
+        """The topic's round: open, or won less than LATE_WITHIN ago (the one look-up an update
+        makes)."""
+        found = self._open.get((chat_id, topic))
+        if found is not None:
+            return found
+        won = self._won.get((chat_id, topic))
+        if won is None:
+            return None
+        if self.clock() - won[1] > LATE_WITHIN:
+            del self._won[(chat_id, topic)]
+            return None
+        return won[0]
+
     def of(self, chat_id: int, topic: int = 0) -> OpenRound | None:
-        """The open round of the chat's topic."""
+        """The open round of the chat's topic (None when its last round is over)."""
         return self._open.get((chat_id, topic))
 
     def rounds(self) -> list[OpenRound]:
@@ -52,8 +82,14 @@ class RoundTable:
         return list(self._open.values())
 
     def find(self, round_id: int) -> OpenRound | None:
-        """An open round by its id."""
+        """An open round by its id (a timer names its round)."""
         return next((r for r in self._open.values() if r.id == round_id), None)
+
+    def held(self, round_id: int) -> OpenRound | None:
+        """A round by its id, open or just won (its deal's message id arrives once it is
+        sent, perhaps after a fast win)."""
+        return self.find(round_id) or next(
+            (won for won, _at in self._won.values() if won.id == round_id), None)
 
     def started_by(self, user_id: int) -> int:
         """How many open rounds this user started (in any chat)."""
@@ -63,15 +99,13 @@ class RoundTable:
         """How many rounds are open in the chat's topics."""
         return sum(place[0] == chat_id for place in self._open)
 
-    def open(self, record: Round, deal_text: str) -> OpenRound:
+    def add(self, opened: OpenRound) -> None:
         """A round was dealt: it is its topic's open round (the one won before is history), its
         puzzle is live and its end armed."""
-        opened = OpenRound(record, deal_text)
-        self._open[record.place] = opened
-        self._won.pop(record.place, None)
-        self.live.add(record)
+        self._open[opened.place] = opened
+        self._won.pop(opened.place, None)
+        self.live.add(opened.record)
         self.arm(opened)
-        return opened
 
     def arm(self, current: OpenRound) -> None:
         """Set the round's end alarm (now, if its deadline passed)."""
@@ -79,44 +113,65 @@ class RoundTable:
         self.scheduler.set(Alarm(ROUND_END, record.chat_id, record.id, record.topic),
                            record.deadline - self.clock())
 
-    def close(self, record: Round, won_at: float | None = None) -> None:
+    async def commit(self, current: OpenRound) -> Committed:
+        """Write what the round's transitions recorded, in order; a close takes the round off
+        the table (a won one stays findable a while). `closed` is False when the database
+        says the round was closed already: memory and database then agree it is over."""
+        writes, events = current.taken()
+        record, confirmed = current.record, True
+        for write in writes:
+            if isinstance(write, AnswerWrite):
+                if write.guesses is not None:
+                    await self.store.record_guess(record.id, write.user_id, write.text,
+                                                  write.right, write.at, write.distance or 0,
+                                                  write.guesses)
+                else:
+                    await self.store.record_answer(record.id, write.user_id, write.text,
+                                                   write.right, write.at, write.distance)
+            elif isinstance(write, CloseWrite):
+                confirmed = await self.store.close_round(
+                    record.id, write.status, write.at, write.winner, write.answer, write.points,
+                    write.win_seconds)
+                if confirmed:
+                    metrics.record_round_ended(record.game, write.status)
+                self._closed(current, write.at if write.status == "won" and write.answer
+                             and confirmed else None)
+            elif isinstance(write, HintWrite):
+                await self.store.give_hint(record.id, write.given, write.points)
+            elif isinstance(write, PassWrite):
+                await self.store.record_pass(record.id, write.user_id, write.at)
+            elif isinstance(write, MessageWrite):
+                await self.store.set_message(record.id, write.message_id)
+        return Committed(confirmed, events if confirmed else [])
+
+    def _closed(self, current: OpenRound, won_at: float | None) -> None:
         """The round closed (won at `won_at`, if a right answer won it): it leaves the table,
         its puzzle is no longer live, its end alarm (and a status due to be written) goes."""
-        still = self._open.get(record.place)
-        if still is not None and still.id == record.id:
+        record = current.record
+        if self._open.get(record.place) is current:
             del self._open[record.place]
-            self.live.remove(still.record)
+            self.live.remove(record)
         self.scheduler.cancel(ROUND_END, record.chat_id, record.topic)
         self.scheduler.cancel(STATUS, record.chat_id, record.topic)
         if won_at is not None:
-            self._won[record.place] = (still.record if still else record, won_at)
+            self._won.pop(record.place, None)
+            self._won[record.place] = (current, won_at)
+        self._forget_won()
 
-    def set_message(self, round_id: int, message_id: int) -> Round | None:
-        """The deal of a round still open, or just won, was sent as this message."""
-        if (current := self.find(round_id)) is not None:
-            return current.with_message(message_id)
-        for place, (won, at) in self._won.items():
-            if won.id == round_id:
-                self._won[place] = (dataclasses.replace(won, message_id=message_id), at)
-                return self._won[place][0]
-        return None
+    def _forget_won(self) -> None:
+        """Drop the rounds won longer than LATE_WITHIN ago (oldest first): a chat that has
+        moved on costs nothing here."""
+        now = self.clock()
+        while self._won:
+            place, (_won, at) = next(iter(self._won.items()))
+            if now - at <= LATE_WITHIN:
+                break
+            del self._won[place]
 
-    def just_won(self, chat_id: int, topic: int = 0) -> Round | None:
-        """The topic's round won less than LATE_WITHIN ago (None once a new one is dealt)."""
-        won = self._won.get((chat_id, topic))
-        if won is None:
-            return None
-        if self.clock() - won[1] > LATE_WITHIN:
-            del self._won[(chat_id, topic)]
-            return None
-        return won[0]
-
-    def is_deal(self, chat_id: int, message_id: int, topic: int = 0) -> bool:
-        """Whether a message is the deal of the topic's round (open, or just won): a reply to
-        it is an answer."""
-        current = self.of(chat_id, topic)
-        record = current.record if current else self.just_won(chat_id, topic)
-        return record is not None and record.message_id == message_id
+    def drop(self, current: OpenRound) -> None:
+        """A round closed outside a transition (abandoned with its chat)."""
+        current.abandoned()
+        self._closed(current, None)
 
     def remember_head(self, round_id: int, head: str) -> None:
         """The head of a round's result message as sent (who won, or how it ended)."""
@@ -129,15 +184,18 @@ class RoundTable:
         """A result's head, to keep on top while its solutions are paged ("" once forgotten)."""
         return self._heads.get(round_id, "")
 
-    def move(self, old_id: int, new_id: int) -> OpenRound | None:
+    def move(self, old_id: int, new_id: int) -> tuple[OpenRound, bool] | None:
         """A group became a supergroup (a group has no topics): its open round, now under the
-        new id, with its end alarm moved."""
+        new id, with its end alarm moved, and whether its deal was sent (in the old group)."""
         moved = self._open.pop((old_id, 0), None)
+        self._won.pop((old_id, 0), None)
         if moved is None:
             return None
         self.scheduler.cancel(ROUND_END, old_id)
         self.scheduler.cancel(STATUS, old_id)
-        moved.change(chat_id=new_id)
+        self.live.remove(moved.record)
+        had_deal = moved.move(new_id)
         self._open[moved.place] = moved
+        self.live.add(moved.record)
         self.arm(moved)
-        return moved
+        return moved, had_deal

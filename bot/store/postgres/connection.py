@@ -35,6 +35,13 @@ if TYPE_CHECKING:
 # Advisory lock keys (the two-integer form, apart from the chats' one-bigint scoring locks).
 LOCK_CLASS = 2424
 MIGRATION_LOCK = (LOCK_CLASS, 1)  # (LOCK_CLASS, 2) was the leader lock before the lease
+# Every bot process's lease session holds this one shared, from start-up to exit, and a restore
+# takes it alone (bot.runtime.backup repeats the key): a frozen process keeps its session, and
+# so its hold, which a lease that ran out does not show.
+HOLD_LOCK = (LOCK_CLASS, 3)
+# Migration 12's triggers take this one (its SQL repeats the key) whenever scores change: the
+# totals they keep are every chat's (tests/postgres/test_totals_lock.py).
+TOTALS_LOCK = (LOCK_CLASS, 4)
 POOL_SIZE = 8  # the bot runs up to 32 updates at once; most of their time is not the database's
 CONNECT_SECONDS = 10.0
 EPOCH_SETTING = "twentyfour.epoch"
@@ -90,6 +97,11 @@ class Database:
         when the server is out of reach, refuses the login or the migration fails. With a
         `lease`, the pool's writes carry its epoch once this process leads (`fence`)."""
         quiet_pool_outages()
+        if lease is not None:
+            try:
+                await lease.hold()  # before anything is read: a restore may be under way
+            except UNREACHABLE as error:
+                raise unavailable(url, error) from error
         try:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=size,
                                              timeout=CONNECT_SECONDS,

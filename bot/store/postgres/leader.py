@@ -11,8 +11,12 @@ before each Bot API request the lease is checked fresh by this process's monoton
 renewal was sent, so the database's end of the lease is later still. Either finding ends the
 lead for good: `on_lost` (by default, one log line and exit status 3).
 
-No session advisory lock: it would let a standby in when the old leader's connection drops,
-before its lease ends, while the old leader may still believe it leads.
+No session advisory lock decides who leads: it would let a standby in when the old leader's
+connection drops, before its lease ends, while the old leader may still believe it leads. One
+is held for another purpose: the lease's session, opened at start-up (`hold`) and again after
+each reconnection, holds HOLD_LOCK shared, so that a restore (bot.runtime.backup), which needs
+it alone, is refused while any bot process, leading or standing by, running or frozen, still
+has its session; a process that cannot take it (a restore under way) neither leads nor renews.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ from collections.abc import Awaitable, Callable
 import asyncpg
 
 from bot.store.outage import Outage
+from bot.store.postgres.connection import HOLD_LOCK
+from bot.store.unavailable import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 LEASE_SECONDS = 4.0
@@ -36,7 +42,10 @@ CONNECT_SECONDS = 5.0
 
 # Take the row when its time has run out; else say how long it has left (one round trip).
 # FOR UPDATE waits for the old epoch's writes in flight (they hold the row FOR KEY SHARE:
-# migration 9), so each of them commits before the take-over or not at all.
+# migration 9), so each of them commits before the take-over or not at all. The row starts
+# at '-infinity' (migration 9): the time left is counted from GREATEST(end, now()), never
+# from an infinite end, which PostgreSQL 16 and older cannot subtract (infinite intervals
+# came with 17).
 TAKE = """
     WITH ended AS (
         SELECT id FROM leader_lease WHERE id = 1 AND expires_at <= now() FOR UPDATE),
@@ -45,17 +54,22 @@ TAKE = """
                                 expires_at = now() + make_interval(secs => $2)
         WHERE id IN (SELECT id FROM ended) RETURNING epoch)
     SELECT (SELECT epoch FROM taken),
-           (SELECT EXTRACT(EPOCH FROM expires_at - now())::float8 FROM leader_lease
-            WHERE id = 1)"""
+           (SELECT EXTRACT(EPOCH FROM GREATEST(expires_at, now()) - now())::float8
+            FROM leader_lease WHERE id = 1)"""
 SEED = ("INSERT INTO leader_lease (id, epoch, holder, expires_at) "
         "VALUES (1, 0, '', '-infinity') ON CONFLICT (id) DO NOTHING")
 RENEW = ("UPDATE leader_lease SET expires_at = now() + make_interval(secs => $2) "
          "WHERE id = 1 AND epoch = $1 AND expires_at > now()")
 RELEASE = "UPDATE leader_lease SET expires_at = now() WHERE id = 1 AND epoch = $1"
+HOLD = "SELECT pg_try_advisory_lock_shared($1, $2)"
 
 
 class LeaseLost(Exception):
     """This process's lease ended: it must send nothing and write nothing more."""
+
+
+class RestoreUnderWay(DatabaseUnavailable):
+    """A restore holds the database alone: no bot process may open it until it has finished."""
 
 
 def exit_now(why: str) -> None:
@@ -91,6 +105,11 @@ class PostgresLeader:
         self.on_lead: list[Callable[[int], Awaitable[None]]] = []  # told the new epoch
         self._ended = asyncio.Event()
         self._outage = Outage(log, "the leader's lease")
+
+    async def hold(self) -> None:
+        """Open the lease's session, which holds the database for this process (HOLD_LOCK);
+        RestoreUnderWay when a restore holds it, or the driver's error."""
+        await self._connected()
 
     async def acquire(self) -> bool:
         """Take the lease if its time has run out; True when this process leads. Raises when
@@ -197,12 +216,24 @@ class PostgresLeader:
 
     async def _connected(self) -> asyncpg.Connection:
         if self.connection is None or self.connection.is_closed():
-            self.connection = await asyncpg.connect(
+            connection = await asyncpg.connect(
                 self.url, timeout=min(CONNECT_SECONDS, self.lease_seconds),
                 server_settings={"application_name": f"twentyfour/{os.getpid()} lease",
                                  # a take-over never waits long behind the old leader's writes
                                  # in flight: it tries again next time instead
                                  "lock_timeout": str(int(self.renew_seconds * 1000))})
+            try:
+                held = await connection.fetchval(HOLD, *HOLD_LOCK,
+                                                 timeout=min(CONNECT_SECONDS, self.lease_seconds))
+            except BaseException:
+                connection.terminate()
+                raise
+            if not held:
+                connection.terminate()
+                raise RestoreUnderWay(
+                    "cannot use the database: a restore of it is under way (python -m "
+                    "bot.runtime.backup restore); the bot goes on once it has finished")
+            self.connection = connection
         return self.connection
 
     async def _drop(self) -> None:

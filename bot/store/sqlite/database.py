@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.store.sql.connection import Refused, Step
+from bot.store.sqlite.hold import hold, release
 from bot.store.sqlite.migrations import LATEST, MIGRATIONS, statements
 from bot.store.unavailable import DatabaseUnavailable
 
@@ -111,6 +112,7 @@ class Database:
         self.gate = Gate()
         self.retries = retries
         self.pause = min(LOCKED_PAUSE, busy_seconds)
+        self.held: int | None = None  # the hold on the file (bot.store.sqlite.hold)
 
     @classmethod
     async def open(cls, path: Path | str, migrate_to: int = LATEST,
@@ -120,8 +122,13 @@ class Database:
         try:
             if str(path) != ":memory:":
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise unavailable(path, error) from error
+        held = hold(path)  # before the file is read: a restore may be replacing it
+        try:
             connection = await aiosqlite.connect(str(path), isolation_level=None)
         except (OSError, sqlite3.Error) as error:
+            release(held)
             raise unavailable(path, error) from error
         try:
             await connection.execute(f"PRAGMA busy_timeout={int(busy_seconds * 1000)}")
@@ -139,8 +146,10 @@ class Database:
             await database.migrate(migrate_to)
             await database.prove_writable()
             database.retries = LOCKED_RETRIES
+            database.held = held
         except BaseException as error:
             await connection.close()
+            release(held)
             if isinstance(error, OSError | sqlite3.Error):
                 raise unavailable(path, error) from error
             raise
@@ -148,6 +157,8 @@ class Database:
 
     async def close(self) -> None:
         await self.connection.close()
+        release(self.held)  # after the last write: a restore may go ahead from here
+        self.held = None
 
     async def prove_writable(self) -> None:
         """Write the schema version over itself: a database that opens and reads but cannot

@@ -1,22 +1,11 @@
-// The Mini App's page: tap a tile, an operation and another tile to combine them; undo, reset,
-// submit when one tile is left. Values are exact fractions (BigInt); the server rebuilds the
-// expression from the steps and judges it like a typed answer. Works with Telegram's WebApp
-// object when there is one (theme, language), and without it (a browser, the demo, the tests).
+// The Mini App's page. It draws the round the bot describes — tiles and a target, or a table of
+// rolls — and sends back the answer made here: tiles combined two at a time (every tile into one,
+// or any tile chosen, each step whole where the bot says so), or a number typed. Every word it
+// shows comes from the bot, in the user's language; it names no game. Values are exact fractions
+// (BigInt); the server rebuilds the expression from the steps and judges it like a typed answer.
+// Works with Telegram's WebApp object when there is one (theme), and without it (a browser, the
+// demo, the tests).
 "use strict";
-
-const WORDS = {
-  en: {goal: "Make {target}", undo: "Undo", reset: "Reset", submit: "Submit",
-       help: "Tap a number, an operation, then another number.",
-       zero: "Can't divide by zero.", over: "This round is over.", held: "Slow down a little.",
-       failed: "Could not reach the bot; try again.", forbidden: "This page is not signed for this round.",
-       left: "{n} left", timeUp: "Time's up"},
-  zh: {goal: "凑出 {target}", undo: "撤销", reset: "重来", submit: "提交",
-       help: "点一个数、一个运算，再点另一个数。",
-       zero: "不能除以零。", over: "这一局已经结束。", held: "请慢一点。",
-       failed: "连不上机器人，请再试一次。", forbidden: "这个页面没有这一局的签名。",
-       left: "剩 {n}", timeUp: "时间到"},
-};
-const SHOWN = {"+": "+", "-": "−", "*": "×", "/": "÷"};
 
 // --- exact fractions ------------------------------------------------------------------------
 function gcd(a, b) { a = a < 0n ? -a : a; b = b < 0n ? -b : b; while (b) { [a, b] = [b, a % b]; } return a; }
@@ -32,6 +21,9 @@ function apply(a, op, b) {
   if (b.n === 0n) return null;
   return frac(a.n * b.d, a.d * b.n);
 }
+function away(v, target) { const d = v.n - target * v.d; return frac(d < 0n ? -d : d, v.d); }
+function atMost(a, b) { return a.n * b.d <= b.n * a.d; }
+function fracText(v) { return (v.n < 0n ? "−" : "") + (v.n < 0n ? -v.n : v.n).toString() + (v.d === 1n ? "" : `/${v.d}`); }
 function fracHtml(v) {
   const sign = v.n < 0n ? "−" : "";
   const n = v.n < 0n ? -v.n : v.n;
@@ -49,6 +41,12 @@ function roundTicket() {
   const unsafe = app && app.initDataUnsafe;
   return (unsafe && unsafe.start_param) || new URLSearchParams(initData()).get("start_param")
     || hash.get("tgWebAppStartParam") || query.get("round") || "";
+}
+function askedLanguage() {
+  // only chooses the words of a refusal when Telegram's signature does not check
+  const app = webApp();
+  const user = app && app.initDataUnsafe && app.initDataUnsafe.user;
+  return (user && user.language_code) || navigator.language || "";
 }
 function theme() {
   const app = webApp();
@@ -82,12 +80,17 @@ function loadTelegram() {
   document.head.appendChild(script);
 }
 
-// --- the game -------------------------------------------------------------------------------
-const state = {numbers: [], target: 24, tiles: [], steps: [], history: [], picked: null, op: null,
-               words: WORDS.en, done: false, ends: 0};
+// --- the round ------------------------------------------------------------------------------
+const state = {form: null, words: {}, numbers: [], target: 0n, tiles: [], steps: [], history: [],
+               picked: null, op: null, done: false, busy: false, ends: 0};
 const $ = (id) => document.getElementById(id);
 function say(text, kind) { const v = $("verdict"); v.textContent = text || ""; v.className = kind || ""; }
-function word(key, values = {}) { return state.words[key].replace(/\{(\w+)\}/g, (_, k) => values[k]); }
+function word(key, values = {}) {
+  const text = state.words[key];
+  if (text === undefined) return "⚠";  // no words yet: the bot was never reached
+  return text.replace(/\{(\w+)\}/g, (_, k) => (k in values ? values[k] : ""));
+}
+function combining() { return state.form && state.form.kind === "combine"; }
 
 function start() {
   state.tiles = state.numbers.map((n) => ({value: frac(BigInt(n)), made: false}));
@@ -95,13 +98,27 @@ function start() {
   say("");
   draw();
 }
+function candidate() {
+  // the tile Submit sends where any tile may answer: the one picked, else the closest (the
+  // newest of equally close ones)
+  if (state.picked !== null) return state.picked;
+  let best = 0;
+  state.tiles.forEach((tile, i) => {
+    if (atMost(away(tile.value, state.target), away(state.tiles[best].value, state.target))) best = i;
+  });
+  return best;
+}
 function draw() {
+  if (!combining()) { $("submit").disabled = state.done || state.busy || !$("guess").value; return; }
+  const every = state.form.every;
+  const chosen = every ? null : candidate();
   const row = $("tiles");
   row.innerHTML = "";
   state.tiles.forEach((tile, index) => {
     const button = document.createElement("button");
     button.type = "button";
-    button.className = "tile" + (tile.made ? " made" : "") + (state.picked === index ? " selected" : "");
+    button.className = "tile" + (tile.made ? " made" : "") + (state.picked === index ? " selected" : "")
+      + (chosen === index && state.picked === null ? " candidate" : "");
     button.dataset.index = String(index);
     button.dataset.value = tile.value.d === 1n ? `${tile.value.n}` : `${tile.value.n}/${tile.value.d}`;
     button.innerHTML = fracHtml(tile.value);
@@ -115,7 +132,14 @@ function draw() {
   }
   $("undo").disabled = state.done || state.steps.length === 0;
   $("reset").disabled = state.done || state.steps.length === 0;
-  $("submit").disabled = state.done || state.tiles.length !== 1;
+  $("submit").disabled = state.done || state.busy || (every && state.tiles.length !== 1);
+  const answer = $("answer");
+  answer.hidden = every;
+  if (every) return;
+  const value = state.tiles[chosen].value;
+  const distance = away(value, state.target);
+  answer.textContent = distance.n === 0n ? word("answer_exact", {value: fracText(value)})
+    : word("answer_away", {value: fracText(value), distance: fracText(distance)});
 }
 function tap(index) {
   if (state.done) return;
@@ -126,7 +150,9 @@ function tap(index) {
     state.picked = index;
   } else {
     const made = apply(state.tiles[state.picked].value, state.op, state.tiles[index].value);
-    if (made === null) { say(word("zero"), "wrong"); state.op = null; draw(); return; }
+    const refused = made === null ? "zero"
+      : state.form.whole && !(made.d === 1n && made.n > 0n) ? "not_whole" : null;
+    if (refused) { say(word(refused), "wrong"); state.op = null; draw(); return; }
     state.history.push(state.tiles);
     state.steps.push([state.picked, state.op, index]);
     const left = state.picked;
@@ -149,63 +175,102 @@ function undo() {
 
 async function call(path, body) {
   const response = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
-                                      body: JSON.stringify({init_data: initData(), round: roundTicket(), ...body})});
+    body: JSON.stringify({init_data: initData(), round: roundTicket(), language: askedLanguage(), ...body})});
   let data = {};
   try { data = await response.json(); } catch (e) { data = {}; }
   return {status: response.status, data};
 }
-function refused(status) {
-  return status === 403 ? word("forbidden") : status === 410 ? word("over") : word("failed");
+function refused(answer) {
+  // the bot's words for a refusal, in the asker's language; else the page's own
+  if (answer.data.language) document.documentElement.lang = answer.data.language;
+  say(answer.data.said || word(answer.status === 410 ? "over" : answer.status === 403 ? "forbidden" : "failed"), "wrong");
+  if (answer.status === 410) state.done = true;
+}
+function answerBody() {
+  if (!combining()) return {guess: $("guess").value};
+  return state.form.every ? {steps: state.steps} : {steps: state.steps, tile: candidate()};
 }
 async function submit() {
-  if (state.done || state.tiles.length !== 1) return;
-  $("submit").disabled = true;
+  if (state.done || state.busy || $("submit").disabled) return;
+  state.busy = true; draw();
   let answer;
-  try { answer = await call("api/answer", {steps: state.steps}); }
-  catch (e) { say(word("failed"), "wrong"); draw(); return; }
-  const {status, data} = answer;
-  if (status !== 200) { say(refused(status), "wrong"); if (status === 410) { state.done = true; } draw(); return; }
-  if (data.right) { state.done = true; say(data.text, "right"); }
-  else { say(data.held ? word("held") : data.text, "wrong"); }
+  try { answer = await call("api/answer", answerBody()); }
+  catch (e) { answer = null; }
+  state.busy = false;
+  if (answer === null) say(word("failed"), "wrong");
+  else if (answer.status !== 200) refused(answer);
+  else if (answer.data.right) { state.done = true; say(answer.data.text, "right"); }
+  else {
+    say(answer.data.held ? word("held") : answer.data.text, "wrong");
+    if (!combining()) $("guess").value = "";
+  }
+  if (state.done) $("guess").disabled = true;
   draw();
 }
 function tick() {
   if (!state.ends) return;
   const left = Math.max(0, Math.round((state.ends - Date.now()) / 1000));
   const timer = $("timer");
-  timer.textContent = left > 0 ? word("left", {n: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`}) : word("timeUp");
+  timer.textContent = left > 0 ? word("time_left", {time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`}) : word("time_up");
   timer.classList.toggle("low", left <= 10);
+}
+function rolls(puzzle) {
+  const heads = $("heads"), rows = $("rows");
+  heads.innerHTML = ""; rows.innerHTML = "";
+  for (const head of ["#", "", ...puzzle.heads]) {
+    const cell = document.createElement("th"); cell.textContent = head; heads.appendChild(cell);
+  }
+  puzzle.dice.forEach((dice, i) => {
+    const row = document.createElement("tr");
+    for (const [text, kind] of [[String(i + 1), "number"], [dice.join(""), "dice"],
+                                ...puzzle.scores[i].map((s) => [s ? String(s) : "·", "score"])]) {
+      const cell = document.createElement("td"); cell.textContent = text; cell.className = kind; row.appendChild(cell);
+    }
+    rows.appendChild(row);
+  });
+}
+function show(round) {
+  state.words = round.words;
+  state.form = round.answer;
+  document.documentElement.lang = round.language;
+  document.title = round.title;
+  $("goal").textContent = word("goal");
+  $("help").textContent = word("help");
+  $("submit").textContent = word("submit");
+  $("undo").textContent = word("undo"); $("reset").textContent = word("reset");
+  $("guess-label").textContent = word("guess_label");
+  $("combining").hidden = !combining();
+  $("guessing").hidden = combining();
+  if (combining()) {
+    state.numbers = round.puzzle.tiles; state.target = BigInt(round.puzzle.target);
+    start();
+  } else {
+    rolls(round.puzzle);
+    const guess = $("guess");
+    guess.min = String(round.answer.low); guess.max = String(round.answer.high);
+    guess.placeholder = `${round.answer.low}–${round.answer.high}`;
+    draw();
+  }
+  state.ends = Date.now() + round.seconds_left * 1000;
+  tick();
+  setInterval(tick, 500);
 }
 async function load() {
   theme();
   loadTelegram();
   const app = webApp();
   if (app && app.ready) app.ready();
-  const user = app && app.initDataUnsafe && app.initDataUnsafe.user;
-  state.words = WORDS[user && /^zh/i.test(user.language_code || "") ? "zh" : "en"];
   let shown;
   try { shown = await call("api/round", {}); }
   catch (e) { say(word("failed"), "wrong"); return; }
-  if (shown.status !== 200) { say(refused(shown.status), "wrong"); state.done = true; labels(); draw(); return; }
-  const round = shown.data;
-  state.words = WORDS[round.language] || WORDS.en;
-  state.numbers = round.numbers; state.target = round.target;
-  state.ends = Date.now() + round.seconds_left * 1000;
-  labels();
-  start();
-  tick();
-  setInterval(tick, 500);
-}
-function labels() {
-  document.documentElement.lang = state.words === WORDS.zh ? "zh" : "en";
-  $("goal").textContent = word("goal", {target: state.target});
-  $("undo").textContent = word("undo"); $("reset").textContent = word("reset");
-  $("submit").textContent = word("submit"); $("help").textContent = word("help");
+  if (shown.status !== 200) { state.done = true; refused(shown); $("goal").textContent = ""; return; }
+  show(shown.data);
 }
 
 for (const button of document.querySelectorAll(".op")) button.addEventListener("click", () => pickOp(button.dataset.op));
 $("undo").addEventListener("click", undo);
 $("reset").addEventListener("click", () => { if (!state.done) start(); });
 $("submit").addEventListener("click", submit);
-labels();
+$("guess").addEventListener("input", draw);
+$("guess").addEventListener("keydown", (event) => { if (event.key === "Enter") submit(); });
 load();

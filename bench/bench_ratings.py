@@ -1,0 +1,330 @@
+"""Benchmark of the learned ratings (bot/play/ratings): simulated play through the real rating
+code, and one table of what it learned and what it costs.
+
+    python bench/bench_ratings.py [--data CSV] [--rounds 20000] [--players 200]
+                                  [--adaptive 300] [--seed 1]
+
+The simulator is a model of its own, not the rating code's: player i on hand h finds a solution
+at all with chance r_h ** exp(-2 s_i) (r_h: the hand's 4nums.com solve rate), and if so after a
+log-normal time, median 2 x AMT_h x exp(-s_i) (AMT_h: its mean time there; people in a chat are
+slower than that site's regulars), log spread 0.6. A player who is stuck answers wrong with
+chance 0.5 (one who finds it, 0.1, earlier) and then passes with chance 0.4. A group races: the
+first right answer within 120 s wins and the others stop there; the rating code sees only what
+a chat would (who solved when, who answered wrong, who passed, when the round closed). Rounds of
+one player stand for the daily puzzle.
+
+(a) hands: each of the 1362 solvable hands of 1..13 has as its true difficulty the expected
+Math Garden score (1 - t/120 for a solve at t, else 0) of a player of skill 0 in the
+simulator, from its solve rate and time; after --rounds rounds of random groups (1 to 4 of
+--players) on random hands, the learned difficulties are ranked against it (Spearman), and
+against the site's own ranking by mean time; the fixed model's prior is the baseline.
+(b) players: the learned ratings against the simulated skills. (c) adaptive deals: a weak and a
+strong group of three new players, --adaptive rounds each, dealt by the adaptive choice among
+the learned hands (none of the group's last 100 again); the solve rate of the last 100.
+(d) the cost of one update (a round of three) and of one adaptive choice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import math
+import os
+import random
+import statistics
+import sys
+import time
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from statistics import NormalDist
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.play.ratings import (
+    Book,
+    ClosedRound,
+    HandIndex,
+    Response,
+    adaptive_hands,
+    hand_key,
+    new_hand,
+    new_player,
+    rate_round,
+)
+from solver import rate
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DATA = ROOT.parent / "shared" / "data" / "4nums-human-difficulty.csv"
+GAME = "24"
+DEADLINE = 120.0
+SEASON = "2026-11"
+
+SKILL_SPREAD = 0.5  # the simulated players' skills: normal, this standard deviation
+WRONG_STUCK, WRONG_FINDING, PASSING = 0.5, 0.1, 0.4
+GROUP_SIZES, GROUP_WEIGHTS = (1, 2, 3, 4), (0.3, 0.3, 0.25, 0.15)
+WEAK, STRONG = (-0.6, -0.4), (0.4, 0.6)
+RECENT = 30  # an adaptive group is dealt none of its last this many hands again
+LAST = 100  # the adaptive rounds whose solve rate is judged
+
+
+@dataclass(frozen=True)
+class People:
+    """The simulator's own model of people (see the module's docstring)."""
+
+    slow: float = 4.0  # times the site's mean time: a chat's players type their answers
+    spread: float = 0.6  # standard deviation of one player's log solve time on one hand
+    stuck: float = 0.5  # how much skill keeps a player from getting stuck
+
+
+@dataclass(frozen=True)
+class TrueHand:
+    """A hand as people played it on 4nums.com: mean solve time and solve rate."""
+
+    numbers: tuple[int, ...]
+    seconds: float
+    solved: float
+
+    @property
+    def key(self) -> str:
+        return hand_key(self.numbers, 24)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """What one simulated player would do on a hand, given all the time in the world."""
+
+    solve: float  # seconds to a right answer, inf when stuck
+    wrong: float  # seconds to a wrong answer, inf when none
+    give_up: float  # seconds to a pass, inf when none
+
+
+def read_hands(path: Path) -> list[TrueHand]:
+    with path.open(encoding="utf-8") as source:
+        return [TrueHand(tuple(int(n) for n in row["Puzzles"].split()), float(row["AMT (s)"]),
+                         float(row["Solved rate"].rstrip("%")) / 100)
+                for row in csv.DictReader(source)]
+
+
+def finds_chance(people: People, skill: float, hand: TrueHand) -> float:
+    return hand.solved ** math.exp(-people.stuck * skill)
+
+
+def attempt(rng: random.Random, people: People, skill: float, hand: TrueHand) -> Attempt:
+    inf = math.inf
+    if rng.random() < finds_chance(people, skill, hand):
+        solve = people.slow * hand.seconds * math.exp(-skill + people.spread * rng.gauss(0, 1))
+        wrong = rng.uniform(0, min(solve, DEADLINE)) if rng.random() < WRONG_FINDING else inf
+        return Attempt(solve, wrong, inf)
+    if rng.random() >= WRONG_STUCK:
+        return Attempt(inf, inf, inf)
+    wrong = rng.uniform(0, DEADLINE)
+    give_up = rng.uniform(wrong, DEADLINE) if rng.random() < PASSING else inf
+    return Attempt(inf, wrong, give_up)
+
+
+def race(rng: random.Random, people: People, players: Sequence[tuple[int, float]],
+         hand: TrueHand, censoring: str = "censored") -> tuple[ClosedRound, bool]:
+    """One round of a group on a hand: what the chat saw, and whether anyone solved it.
+    `censoring` other than "censored" tells the rating code a race's losers lost ("failed":
+    as if they had given up) or nothing of them ("ignored"), to compare."""
+    attempts = {pid: attempt(rng, people, skill, hand) for pid, skill in players}
+    first = min(a.solve for a in attempts.values())
+    end = min(first, DEADLINE)
+    last_pass = max(a.give_up for a in attempts.values())
+    if last_pass < end:  # everyone passed: the round ends then, as at a time-out
+        end = last_pass
+    won = first < DEADLINE and first <= end
+    responses = tuple(Response(pid, solved_at=a.solve if won and a.solve == first else None,
+                               wrong=int(a.wrong < end),
+                               passed_at=a.give_up if a.give_up < end else None)
+                      for pid, a in attempts.items())
+    if won and censoring != "censored":
+        losers = [r for r in responses if r.solved_at is None and r.passed_at is None]
+        kept = [r for r in responses if r not in losers]
+        if censoring == "failed":
+            kept += [dataclasses.replace(r, passed_at=end) for r in losers]
+        responses = tuple(kept)
+    return ClosedRound(GAME, hand.key, DEADLINE, end, responses), won
+
+
+def true_difficulty(people: People, hand: TrueHand) -> float:
+    """Minus the expected Math Garden score of a player of skill 0 alone on the hand."""
+    quantiles = [NormalDist().inv_cdf((i + 0.5) / 400) for i in range(400)]
+    speed = statistics.fmean(max(0.0, 1 - people.slow * hand.seconds * math.exp(people.spread * q)
+                                 / DEADLINE) for q in quantiles)
+    return -finds_chance(people, 0.0, hand) * speed
+
+
+def ranks(values: Sequence[float]) -> np.ndarray:
+    """Ranks from 1, ties sharing their average rank."""
+    data = np.asarray(values, dtype=float)
+    order = np.argsort(data, kind="stable")
+    ranked = np.empty(len(data))
+    ranked[order] = np.arange(1, len(data) + 1)
+    _, groups = np.unique(data, return_inverse=True)
+    sums = np.bincount(groups, weights=ranked)
+    return (sums / np.bincount(groups))[groups]
+
+
+def spearman(a: Sequence[float], b: Sequence[float]) -> float:
+    return float(np.corrcoef(ranks(a), ranks(b))[0, 1])
+
+
+def fresh_book(hands: Sequence[TrueHand]) -> Book:
+    """Every hand at the fixed model's difficulty, as at its first deal."""
+    return Book(SEASON, (new_hand(GAME, h.key, 0.0, 4, 24, rate(h.numbers)) for h in hands))
+
+
+def learn(book: Book, people: People, hands: Sequence[TrueHand], skills: Sequence[float],
+          rounds: int, rng: random.Random, censoring: str) -> None:
+    """(a) and (b): random groups on random hands."""
+    for number in range(rounds):
+        size = rng.choices(GROUP_SIZES, GROUP_WEIGHTS)[0]
+        group = [(pid, skills[pid]) for pid in rng.sample(range(len(skills)), size)]
+        closed, _ = race(rng, people, group, rng.choice(hands), censoring)
+        book.rate(closed, float(number))
+
+
+def adaptive(book: Book, people: People, by_key: dict[str, TrueHand], skills: Sequence[float],
+             first_id: int, rounds: int, rng: random.Random, censoring: str) -> list[bool]:
+    """(c): a group of new players dealt adaptively; whether each round was solved."""
+    group = [(first_id + i, skill) for i, skill in enumerate(skills)]
+    recent: deque[str] = deque(maxlen=RECENT)
+    solved = []
+    for number in range(rounds):
+        key = book.choose(GAME, [pid for pid, _ in group], DEADLINE, float(number), rng,
+                          exclude=set(recent))
+        recent.append(key)
+        closed, won = race(rng, people, group, by_key[key], censoring)
+        book.rate(closed, float(number))
+        solved.append(won)
+    return solved
+
+
+def costs(book: Book, rng: random.Random, repeat: int,
+          many: int) -> tuple[float, float, float]:
+    """Median µs of one update (three players), median ms of one adaptive choice among the
+    book's hands, and among `many` hands."""
+    hands = list(book.hands.values())
+    players = {pid: new_player(pid, GAME, SEASON, 0.0) for pid in range(3)}
+    scale = book.scale(GAME, 0.0)
+    update: list[int] = []
+    choice: list[int] = []
+    large: list[int] = []
+    index = book.indexes[GAME]
+    big = HandIndex((f"h{i}", rng.gauss(-2.0, 1.5)) for i in range(many))
+    for _ in range(repeat):
+        hand = rng.choice(hands)
+        closed = ClosedRound(GAME, hand.hand_key, DEADLINE, 30.0,
+                             (Response(0, solved_at=30.0), Response(1, wrong=1), Response(2)))
+        start = time.perf_counter_ns()
+        rate_round(closed, players, hand, scale, 1.0)
+        update.append(time.perf_counter_ns() - start)
+        group = [(rng.gauss(-1.0, 1.0), 0.4) for _ in range(3)]
+        for where, sink in ((index, choice), (big, large)):
+            start = time.perf_counter_ns()
+            adaptive_hands(where, group, DEADLINE, scale, 5)
+            sink.append(time.perf_counter_ns() - start)
+    return (statistics.median(update) / 1e3, statistics.median(choice) / 1e6,
+            statistics.median(large) / 1e6)
+
+
+def run(data: Path, rounds: int, players: int, adaptive_rounds: int, seed: int,
+        people: People = People(), fixed_shape: bool = False, censoring: str = "censored",
+        repeat: int = 2000, many: int = 100_000) -> list[tuple[str, float, str]]:
+    """Every measure as (what, value, goal): the table's rows. `fixed_shape`: the scale's shape
+    kept where it starts (no uncertainty, so no update moves it), to see what learning it buys."""
+    rng = random.Random(seed)
+    hands = read_hands(data)
+    book = fresh_book(hands)
+    if fixed_shape:
+        book.scales[GAME] = dataclasses.replace(book.scale(GAME, 0.0), uncertainty=0.0)
+    prior = [book.hands[GAME, h.key].difficulty for h in hands]
+    skills = [rng.gauss(0.0, SKILL_SPREAD) for _ in range(players)]
+    learn(book, people, hands, skills, rounds, rng, censoring)
+    learned = [book.hands[GAME, h.key].difficulty for h in hands]
+    truth = [true_difficulty(people, h) for h in hands]
+    by_time = [h.seconds for h in hands]
+    ratings = [book.player(pid, GAME, 0.0).rating for pid in range(players)]
+    shape = book.scale(GAME, 0.0).shape
+    by_key = {h.key: h for h in hands}
+    weak = adaptive(book, people, by_key, WEAK, players, adaptive_rounds, rng, censoring)
+    strong = adaptive(book, people, by_key, STRONG, players + len(WEAK), adaptive_rounds, rng,
+                      censoring)
+    update_us, choice_ms, large_ms = costs(book, rng, repeat, many)
+    last = min(LAST, adaptive_rounds)
+    return [
+        ("(a) hands: fixed model (prior) vs true difficulty", spearman(prior, truth), ""),
+        (f"(a) hands: learned after {rounds} rounds vs true difficulty",
+         spearman(learned, truth), ">= 0.9"),
+        ("(a) hands: fixed model (prior) vs 4nums ranking by time", spearman(prior, by_time), ""),
+        ("(a) hands: learned vs 4nums ranking by time", spearman(learned, by_time), ""),
+        ("(a) the scale's shape" + (" (fixed)" if fixed_shape else " learned (starts at 1.0)"),
+         shape, ""),
+        (f"(b) players: learned vs true skill ({players})", spearman(ratings, skills), ">= 0.9"),
+        (f"(c) weak group {WEAK}: solve rate, last {last} of {adaptive_rounds}",
+         statistics.fmean(weak[-last:]), "0.65-0.85"),
+        (f"(c) strong group {STRONG}: solve rate, last {last} of {adaptive_rounds}",
+         statistics.fmean(strong[-last:]), "0.65-0.85"),
+        ("(c) weak group: solve rate, all rounds", statistics.fmean(weak), ""),
+        ("(c) strong group: solve rate, all rounds", statistics.fmean(strong), ""),
+        ("(d) one update, 3 players (median µs)", update_us, ""),
+        (f"(d) adaptive choice among {len(book.hands)} hands (median ms)", choice_ms, "<= 5"),
+        (f"(d) adaptive choice among {many:,} hands (median ms)", large_ms, "<= 5"),
+    ]
+
+
+def met(value: float, goal: str) -> str:
+    if not goal:
+        return ""
+    if goal.startswith(">="):
+        return "yes" if value >= float(goal[2:]) else "NO"
+    if goal.startswith("<="):
+        return "yes" if value <= float(goal[2:]) else "NO"
+    low, high = map(float, goal.split("-"))
+    return "yes" if low <= value <= high else "NO"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA,
+                        help="4nums-human-difficulty.csv (default: ../shared/data/)")
+    parser.add_argument("--rounds", type=int, default=20_000)
+    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--adaptive", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--slow", type=float, default=People.slow,
+                        help="the simulated players' times, in the site's mean times")
+    parser.add_argument("--spread", type=float, default=People.spread,
+                        help="standard deviation of a simulated player's log solve time")
+    parser.add_argument("--stuck", type=float, default=People.stuck,
+                        help="how much skill keeps a simulated player from getting stuck")
+    parser.add_argument("--fixed-shape", action="store_true",
+                        help="keep the scale's shape where it starts (to compare)")
+    parser.add_argument("--censoring", choices=("censored", "failed", "ignored"),
+                        default="censored", help="what the rating code is told of a race's "
+                        "losers (censored: still trying when it was won; to compare)")
+    args = parser.parse_args()
+    people = People(args.slow, args.spread, args.stuck)
+    if not args.data.exists():
+        sys.exit(f"no human data at {args.data}: give --data")
+    started = time.perf_counter()
+    rows = run(args.data, args.rounds, args.players, args.adaptive, args.seed, people,
+               args.fixed_shape, args.censoring)
+    print(f"Learned ratings (bot.play.ratings), simulated play, seed {args.seed}, {people}, "
+          f"losers {args.censoring}, "
+          f"{time.perf_counter() - started:.0f} s (load average "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())})")
+    print(f"| {'measure':<62} | {'value':>8} | {'goal':>9} | met |")
+    print(f"| {'-' * 62} | {'-' * 8}: | {'-' * 9}: | --- |")
+    for what, value, goal in rows:
+        print(f"| {what:<62} | {value:>8.3f} | {goal:>9} | {met(value, goal):<3} |")
+
+
+if __name__ == "__main__":
+    main()

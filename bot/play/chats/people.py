@@ -1,0 +1,155 @@
+"""Who plays and where: the chats and players the services are told about, their names, and the
+language each chat speaks (its /lang choice, else the speaker's Telegram language).
+
+Chats' languages and the names already stored are kept in memory as well (this process is the
+database's only writer), so a reply costs no read. The names are a bounded cache (KEPT chats and
+KEPT players, the least lately seen dropped first: one seen again is written again, an UPSERT);
+the languages are every chat's that chose one (loaded at start-up, a few dozen bytes each).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from bot.play.guards.permissions import AdminCheck, may_steer
+from bot.store.protocols import PeopleStore
+from bot.store.records import Round
+from bot.text import markup
+from bot.text.i18n import Texts, language_of, parse_language, texts_for
+
+KEPT = 20_000  # chats, and players, whose stored names are remembered
+
+
+@dataclass(frozen=True)
+class Chat:
+    """Where a message came from: the chat, and in a forum the topic (message_thread_id) it
+    was written in (0: no topic). Rounds and matches belong to a topic; scores and languages
+    to the chat."""
+
+    id: int
+    type: str = "group"
+    title: str | None = None
+    topic: int = 0
+
+
+@dataclass(frozen=True)
+class Player:
+    id: int
+    first_name: str
+    username: str | None = None
+    language_code: str | None = None
+
+
+class People:
+    """Chats and players in many chats. One instance for the whole bot, built at start-up."""
+
+    def __init__(self, store: PeopleStore) -> None:
+        self.store = store
+        self._languages: dict[int, str] = {}
+        self._chats: OrderedDict[int, tuple[str, str | None]] = OrderedDict()
+        self._users: OrderedDict[int, tuple[str, str | None]] = OrderedDict()
+
+    async def load(self) -> None:
+        """Read the languages the chats chose."""
+        self._languages = await self.store.languages()
+
+    def texts(self, chat: Chat, player: Player | None = None) -> Texts:
+        """The chat's language if it chose one, else the speaker's Telegram language; worded
+        for a private chat or a group."""
+        chosen = self._languages.get(chat.id)
+        return texts_for(chosen or language_of(player.language_code if player else None),
+                         private=chat.type == "private")
+
+    def chat_texts(self, chat_id: int, fallback: str) -> Texts:
+        """The words for a message nobody asked for (a round's end, a match's notice): the
+        chat's language, else `fallback` (the language the round or match began in).
+        Telegram gives private chats the user's id, positive, and groups negative ids, so the
+        chat's kind is known without asking."""
+        return texts_for(self._languages.get(chat_id) or fallback, private=chat_id > 0)
+
+    def round_texts(self, current: Round) -> Texts:
+        return self.chat_texts(current.chat_id, current.lang)
+
+    async def remember(self, chat: Chat | None, player: Player) -> None:
+        """Store a chat or player the first time they are seen (or when their names change)."""
+        if chat is not None and not _known(self._chats, chat.id, (chat.type, chat.title)):
+            await self.store.remember_chat(chat.id, chat.type, chat.title)
+            _keep(self._chats, chat.id, (chat.type, chat.title))
+        if not _known(self._users, player.id, (player.first_name, player.username)):
+            await self.store.remember_user(player.id, player.first_name, player.username)
+            _keep(self._users, player.id, (player.first_name, player.username))
+
+    def chat_of(self, chat_id: int, topic: int = 0) -> Chat:
+        """A chat as this process knows it (its kind and title, when it was seen), for a face
+        that names a chat without a message from it (a Mini App's page). Telegram gives private
+        chats the user's id, positive, and groups negative ids, so the kind is known anyway."""
+        kind, title = self._chats.get(chat_id, ("private" if chat_id > 0 else "group", None))
+        return Chat(chat_id, kind, title, topic)
+
+    def forget(self, user_id: int) -> None:
+        """A person was deleted from the stores (/forget): their name, and their private
+        chat's language, go from memory too (they are stored afresh if they come back)."""
+        self._users.pop(user_id, None)
+        self._chats.pop(user_id, None)
+        self._languages.pop(user_id, None)
+
+    async def name_of(self, user_id: int) -> str | None:
+        known = self._users.get(user_id)
+        return known[0] if known else await self.store.user_name(user_id)
+
+    async def starter(self, started_by: int | None, texts: Texts) -> str:
+        """Who started a round or match, to name in a refusal."""
+        name = await self.name_of(started_by) if started_by is not None else None
+        return texts("starter", name=markup.name(name)) if name else texts("starter_unknown")
+
+    async def set_language(self, chat: Chat, player: Player, choice: str,
+                           is_admin: AdminCheck | None = None) -> str:
+        """/lang en|zh (or zh-CN, en_US, ...): the chat's language from now on (a group's admins
+        choose it); without a valid choice, the usage."""
+        language = parse_language(choice)
+        texts = self.texts(chat, player)
+        if language is None and choice.strip():
+            return texts("lang_unknown", word=markup.escape(choice.strip()[:20]),
+                         current=texts("lang_name"))
+        if language is None:
+            return texts("lang_usage", current=texts("lang_name"))
+        if not await may_steer(chat.type, player.id, None, is_admin):
+            return texts("lang_not_allowed")
+        await self.remember(chat, player)
+        await self.store.set_language(chat.id, language)
+        self._languages[chat.id] = language
+        return texts_for(language, private=chat.type == "private")("lang_set")
+
+    def greeting(self, chat: Chat, player: Player, reads_group_messages: bool) -> str:
+        """What the bot says when it is added to a group: how to play, and how to answer
+        there — in privacy mode (`reads_group_messages` False) it sees only commands and
+        replies to its messages, so players answer with /a or a reply, and the group's owner
+        is told how to let them just type."""
+        texts = self.texts(chat, player)
+        return "\n".join([texts("greet"),
+                          texts("greet_typing" if reads_group_messages else "greet_privacy")])
+
+    async def migrate_chat(self, old_id: int, new_id: int) -> None:
+        """A group became a supergroup: its rows move to the new id (rounds, matches and scores
+        with them, in one transaction), and its language follows."""
+        await self.store.migrate_chat(old_id, new_id)
+        if old_id in self._languages:
+            self._languages[new_id] = self._languages.pop(old_id)
+
+
+def _known(cache: OrderedDict[int, tuple[str, str | None]], key: int,
+           value: tuple[str, str | None]) -> bool:
+    """Whether the cache holds this value for the key (it is then the most lately seen)."""
+    if cache.get(key) != value:
+        return False
+    cache.move_to_end(key)
+    return True
+
+
+def _keep(cache: OrderedDict[int, tuple[str, str | None]], key: int,
+          value: tuple[str, str | None]) -> None:
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > KEPT:
+        cache.popitem(last=False)

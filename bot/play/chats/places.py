@@ -1,0 +1,106 @@
+"""What happens to a chat's state when Telegram says something of the chat itself — the one place
+that acts on a chat's fate, whoever found it (a send through the outbox, a service message, the
+bot's own member status): a group that became a supergroup (its rounds, scores, match and timers
+move to the new id, and a deal left behind is shown again there), and a chat or forum topic the
+bot can no longer write to (its matches stop and its open rounds close with no winner and no
+points, without a word).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from bot.play.chats.people import People
+from bot.play.chats.settings import Settings
+from bot.play.matches.matches import Matches
+from bot.play.ports import WARNING, Fate, Gone, Moved, Scheduler, Target
+from bot.play.round.outbox import Outbox
+from bot.play.round.service import Rounds
+from bot.play.round.table import RoundTable
+from bot.runtime import metrics
+from bot.store.protocols import RoundStore
+from bot.store.records import Place, Round
+
+log = logging.getLogger(__name__)
+
+
+class Places:
+    def __init__(self, store: RoundStore, people: People, settings: Settings,
+                 table: RoundTable, scheduler: Scheduler, rounds: Rounds, matches: Matches,
+                 outbox: Outbox) -> None:
+        self.store = store
+        self.people = people
+        self.settings = settings
+        self.table = table
+        self.scheduler = scheduler
+        self.rounds = rounds  # words a moved round's deal again
+        self.matches = matches
+        self.outbox = outbox
+        outbox.settle_with(self.settle)
+
+    async def settle(self, fate: Fate) -> None:
+        """Act on what Telegram said of a chat: moved, or gone."""
+        if isinstance(fate, Moved):
+            await self.migrate(fate.old_id, fate.new_id)
+        else:
+            await self.abandon(fate.chat_id, fate.topic, "Telegram refused a message")
+
+    async def migrate(self, old_id: int, new_id: int) -> None:
+        """A group became a supergroup: its rows move to the new id (in one transaction), its
+        language, settings, open round and alarms follow. The round's deal stays behind in the
+        old group, and its message id means another message in the supergroup: it is forgotten,
+        and the deal is shown again there (once sent, replies and hints tie to it). What the
+        supergroup already has (a round or match begun there before the move was known) stays:
+        the old group's end quietly first, since a chat's topic holds one of each."""
+        await self._make_room(old_id, new_id)
+        await self.people.migrate_chat(old_id, new_id)
+        self.settings.migrate(old_id, new_id)
+        moved = self.table.move(old_id, new_id)
+        self.matches.follow_chat(old_id, new_id, moved[0].record if moved else None)
+        log.info("chat %s became supergroup %s: its state moved there", old_id, new_id)
+        if moved is not None and moved[1]:  # no deal sent yet: the send that found the move
+            await self.outbox.show(self.rounds.dealt_again(moved[0]), Target(new_id))
+
+    async def _make_room(self, old_id: int, new_id: int) -> None:
+        """Before a group's rows move to its supergroup: where the supergroup has its own open
+        round (or match) already, the group's ends without a word (its deal is in a chat nobody
+        writes to any more)."""
+        if self.table.of(new_id) is not None or \
+                await self.store.open_round_of(new_id) is not None:
+            await self._end_rounds(old_id, None)
+        if await self.matches.is_on(new_id):
+            await self.matches.stop_all(old_id)
+
+    async def abandon(self, chat_id: int, topic: int | None = None, why: str = "") -> list[Round]:
+        """The bot can no longer write to the chat (removed, banned, blocked, the chat deleted)
+        or, given a `topic`, to that topic: its matches stop and its open rounds close with no
+        winner and no points, each marked announced (no result is owed to a chat that cannot
+        be written to, so a restart sends none), and their alarms go. Returns the rounds."""
+        await self.matches.stop_all(chat_id, topic)
+        closed = await self._end_rounds(chat_id, topic)
+        where = f"chat {chat_id}" + (f" topic {topic}" if topic else "")
+        log.info("%s takes no more messages (%s): %d open rounds and its matches ended quietly",
+                 where, why, len(closed))
+        return closed
+
+    async def _end_rounds(self, chat_id: int, topic: int | None) -> list[Round]:
+        """The open rounds of the chat (or of one topic) closed without a word: no winner, no
+        points, announced, their alarms gone."""
+        def here(place: Place) -> bool:
+            return place[0] == chat_id and topic in (None, place[1])
+
+        now, closed = self.table.clock(), []
+        for current in await self.store.open_rounds():
+            if not here(current.place):
+                continue
+            if await self.store.close_round(current.id, "revealed", now):
+                closed.append(current)
+                metrics.record_round_ended(current.game, "abandoned")
+            if (held := self.table.find(current.id)) is not None:
+                self.table.drop(held)
+            self.scheduler.cancel(WARNING, chat_id, current.topic)
+        await self.store.set_announced([r.id for r in closed])
+        return closed
+
+
+__all__ = ["Gone", "Moved", "Places"]

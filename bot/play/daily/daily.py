@@ -1,0 +1,162 @@
+"""The daily puzzle (/daily): one hand of 24 for everyone in the world each UTC day
+(bot.play.daily.puzzle), answered where nobody else sees the answer (a private chat; a group is
+shown the hand with a way there), each person's first right answer counted once, their streak
+of days, and the day's board across every chat. While its day lasts the hand is live for
+everyone (bot.play.guards.live): the bot solves it for nobody, however asked.
+
+The board ranks by how soon after the UTC day began the right answer arrived: the one moment
+that is the same for everyone and that nobody can move. The hand exists from that moment on
+(its order is drawn with the bot's secret), so whoever answers first solved it first. A clock
+started by each person's own /daily ranked what can be faked: the hand is shown in groups, so
+one could solve it anywhere, then ask and answer at once. For the same reason a second answer
+the same day, after /forget deleted the first, arrives later and never ranks better: nothing of
+the person is kept to stop it, since nothing needs to be."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.play.chats.people import Chat, People, Player
+from bot.play.daily.puzzle import (
+    TARGET,
+    daily_hand,
+    day_of,
+    day_start,
+    into_day,
+    seconds_left,
+    secret_key,
+    streaks,
+)
+from bot.play.games.records import Right
+from bot.play.games.twentyfour import GAME, judge
+from bot.play.guards.live import LivePuzzles
+from bot.play.words import WORDS
+from bot.store.daily_store import DailyResult, DailyStore
+from bot.store.records import Round
+from bot.text import markup
+from bot.text.i18n import Texts
+
+BOARD_SHOWN = 10
+
+
+@dataclass(frozen=True)
+class DailyReply:
+    """What /daily says; `go_private`: in a group, a button that opens the private chat on the
+    daily (so the answer is given where nobody sees it); `withdraw`: the asking message held an
+    answer in a group, and is best taken down."""
+
+    text: str
+    go_private: bool = False
+    withdraw: bool = False
+
+
+class Daily:
+    def __init__(self, store: DailyStore, people: People, live: LivePuzzles,
+                 clock: Callable[[], float], secret: str = "") -> None:
+        self.store = store
+        self.people = people
+        self.clock = clock
+        self.key = secret_key(secret)  # draws the days' order: nobody can tell a hand ahead
+        live.hold_daily(self.hand_now)
+
+    def hand_now(self) -> tuple[int, ...]:
+        """Today's hand (UTC)."""
+        return self.hand_of(day_of(self.clock()))
+
+    def hand_of(self, day: str) -> tuple[int, ...]:
+        """The hand of a UTC day."""
+        return daily_hand(day, self.key)
+
+    async def show(self, chat: Chat, player: Player) -> DailyReply:
+        """/daily: today's hand, or, once solved, the person's result and streak."""
+        now = self.clock()
+        day, texts = day_of(now), self.people.texts(chat, player)
+        done = await self.store.daily_result(day, player.id)
+        if done is not None:  # in a group, without the answer: others may not have it
+            return DailyReply(await self._solved(texts, done, now, shown=chat.type == "private"))
+        key = "daily_deal_private" if chat.type == "private" else "daily_deal_group"
+        return DailyReply(texts(key, numbers=markup.numbers(self.hand_of(day)), target=TARGET,
+                                day=day, left=time_left(texts, now)),
+                          go_private=chat.type != "private")
+
+    async def answer(self, chat: Chat, player: Player, text: str) -> DailyReply:
+        """/daily <expression>: judged in a private chat only; the first right one counts."""
+        texts = self.people.texts(chat, player)
+        if chat.type != "private":
+            return DailyReply(texts("daily_answer_privately"), go_private=True, withdraw=True)
+        now = self.clock()
+        day = day_of(now)
+        hand = self.hand_of(day)
+        done = await self.store.daily_result(day, player.id)
+        if done is not None:
+            return DailyReply(await self._solved(texts, done, now))
+        verdict = judge(text, hand, TARGET, True)  # in the loop, as a round's answers are
+        if not isinstance(verdict, Right):
+            return DailyReply(texts("daily_wrong", why=WORDS[GAME].verdict_text(
+                verdict, _as_round(chat, hand, day, texts), texts)))
+        await self.people.remember(chat, player)
+        await self.store.record_daily(day, player.id, chat.id, verdict.expression,
+                                      max(0.0, into_day(now)), now)
+        done = await self.store.daily_result(day, player.id)  # the first right answer stored
+        assert done is not None
+        return DailyReply(await self._solved(texts, done, now, just=True))
+
+    async def _solved(self, texts: Texts, done: DailyResult, now: float, just: bool = False,
+                      shown: bool = True) -> str:
+        """The person's result of the day, their place and streak (`shown`: with the answer,
+        said in their private chat only)."""
+        current, best = streaks(await self.store.daily_days(done.user_id), day_of(now))
+        rank = await self.store.daily_rank(done.day, done.user_id)
+        key = "daily_solved" if just else "daily_already" if shown else "daily_already_group"
+        return texts(key, answer=markup.code(done.answer), name=markup.name(done.name),
+                     at=day_clock(done.seconds), rank=rank or 1,
+                     count=await self.store.daily_count(done.day), streak=current, best=best,
+                     left=time_left(texts, now))
+
+    async def board(self, chat: Chat, player: Player) -> str:
+        """/top daily: today's earliest solvers in every chat, with their streaks, and the
+        asker's own place when it is not among them."""
+        now = self.clock()
+        day, texts = day_of(now), self.people.texts(chat, player)
+        count = await self.store.daily_count(day)
+        if not count:
+            return texts("daily_board_empty", day=day)
+        lines = [texts("daily_board_title", day=day, count=count)]
+        shown = await self.store.daily_board(day, BOARD_SHOWN)
+        for rank, result in enumerate(shown, 1):
+            lines.append(await self._line(texts, rank, result, day))
+        if all(result.user_id != player.id for result in shown):
+            mine = await self.store.daily_result(day, player.id)
+            place = await self.store.daily_rank(day, player.id)
+            lines.append(texts("daily_board_you", line=await self._line(texts, place, mine, day))
+                         if mine is not None and place is not None
+                         else texts("daily_board_not_yet"))
+        return markup.clip("\n".join(lines))
+
+    async def _line(self, texts: Texts, rank: int, result: DailyResult, day: str) -> str:
+        streak, _ = streaks(await self.store.daily_days(result.user_id), day)
+        return texts("daily_board_line", rank=rank, name=markup.name(result.name),
+                     at=day_clock(result.seconds), streak=streak)
+
+
+def time_left(texts: Texts, now: float) -> str:
+    """What is left of the day: "13 h 52 min" (the minute under way counts)."""
+    minutes = int(-(-seconds_left(now) // 60))
+    return texts("daily_left", hours=minutes // 60, minutes=minutes % 60)
+
+
+def day_clock(seconds: float) -> str:
+    """A moment of the UTC day, from how long after it began: "06:12:05"."""
+    whole = int(seconds)
+    return f"{whole // 3600:02d}:{whole % 3600 // 60:02d}:{whole % 60:02d}"
+
+
+assert day_clock(42.7) == "00:00:42" and day_clock(23 * 3600 + 129) == "23:02:09"
+
+
+def _as_round(chat: Chat, hand: tuple[int, ...], day: str, texts: Texts) -> Round:
+    """The daily hand as a round of 24, for the words of a wrong answer (the rounds' own)."""
+    start = day_start(day)
+    return Round(0, chat.id, GAME, hand, TARGET, "medium", 0, texts.language, None, start,
+                 start + 86400, "open", False)

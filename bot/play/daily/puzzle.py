@@ -1,0 +1,138 @@
+"""The daily puzzle's rules, apart from any chat or store: which hand a UTC day deals (the same
+for everyone, from the date and the bot's secret), when that day begins and ends, and a player's
+streak of days solved. No I/O, no clock of its own: every function is handed the time or the days.
+
+The board ranks by how soon after the day began a right answer arrived, which is fair only if
+nobody can know the hand before the day begins: the code is public, so the order of the days is
+drawn from a secret of the bot's (`secret_key`), not from the date alone."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import hmac
+import math
+import random
+from collections.abc import Sequence
+from datetime import UTC, date, datetime, timedelta
+
+from bot.play.daily import hands as daily_table
+from bot.play.games.twentyfour import FOURS
+from solver import is_solvable
+from solver.rating import level
+
+TARGET = 24
+LEVEL = "medium"  # hard enough to be worth a day, easy enough that most players finish it
+DAY = 86400
+ORDER_SEED = 24  # fixes the table's order (the days take it in an order drawn with a key)
+
+
+def day_of(at: float) -> str:
+    """The UTC day of a moment, as the stores key it: "2026-11-24"."""
+    return datetime.fromtimestamp(at, UTC).date().isoformat()
+
+
+def day_start(day: str) -> float:
+    """The moment a UTC day begins."""
+    return datetime.fromisoformat(day).replace(tzinfo=UTC).timestamp()
+
+
+def seconds_left(at: float) -> float:
+    """How long the day of this moment still runs (its puzzle stays unsolvable by the bot)."""
+    return day_start(day_of(at)) + DAY - at
+
+
+def into_day(at: float) -> float:
+    """How long after its UTC day began this moment is: what the daily board ranks by."""
+    return at - day_start(day_of(at))
+
+
+def daily_hands() -> tuple[tuple[int, ...], ...]:
+    """Every hand a day may deal, in the order the days take them (bot.play.daily.hands: made
+    ahead, so the event loop never rates hands)."""
+    return daily_table.HANDS
+
+
+def eligible_hands() -> tuple[tuple[int, ...], ...]:
+    """What bot.play.daily.hands holds, worked out: the hands of four numbers 1..13 that are
+    solvable, rated LEVEL and not `obvious` (451 of them), in a fixed shuffled order (0.3 s)."""
+    eligible = [hand for hand in FOURS if is_solvable(list(hand), TARGET)
+                and level(hand, TARGET) == LEVEL and not obvious(hand)]
+    random.Random(ORDER_SEED).shuffle(eligible)
+    return tuple(eligible)
+
+
+def secret_key(secret: str) -> bytes:
+    """The key the days' order is drawn with, from a secret of the bot (its token: the same on
+    every process of one bot, and known to nobody else)."""
+    return hmac.new(secret.encode(), b"twenty-four daily puzzle", hashlib.sha256).digest()
+
+
+def daily_hand(day: str, key: bytes, hands: Sequence[tuple[int, ...]] | None = None
+               ) -> tuple[int, ...]:
+    """The day's hand: the days walk `daily_hands` (or `hands`) in cycles of as many days as
+    there are hands, each cycle in its own order drawn with `key` (so no hand comes back before
+    all have been dealt, and without the key no day's hand can be told before it comes), each
+    hand shown in an order drawn from key and date. The same on every process and every
+    restart of one bot: it needs no store."""
+    hands = hands or daily_hands()
+    cycle, place = divmod(date.fromisoformat(day).toordinal(), len(hands))
+    shown = list(hands[_cycle_order(key, cycle, len(hands))[place]])
+    random.Random(_drawn(key, f"shown {day}")).shuffle(shown)
+    return tuple(shown)
+
+
+@functools.lru_cache(maxsize=8)
+def _cycle_order(key: bytes, cycle: int, count: int) -> tuple[int, ...]:
+    """The order in which one cycle of days takes the hands."""
+    order = list(range(count))
+    random.Random(_drawn(key, f"cycle {cycle}")).shuffle(order)
+    return tuple(order)
+
+
+def _drawn(key: bytes, what: str) -> bytes:
+    """A seed for one draw (bytes: the same on every process, whatever PYTHONHASHSEED)."""
+    return hmac.new(key, what.encode(), hashlib.sha256).digest()
+
+
+def obvious(hand: tuple[int, ...]) -> bool:
+    """A hand whose plain sum or product is the target: no puzzle for a whole day, whatever
+    the rating (the model rates 2 7 7 8 medium)."""
+    return sum(hand) == TARGET or math.prod(hand) == TARGET
+
+
+def streaks(days: list[str], today: str) -> tuple[int, int]:
+    """(current, best) runs of consecutive days solved. The current run ends today, or
+    yesterday while today is not solved yet (a streak lives until a day passes unsolved)."""
+    solved = sorted({date.fromisoformat(d) for d in days})
+    best, run, previous = 0, 0, None
+    for day in solved:
+        run = run + 1 if previous is not None and day - previous == timedelta(days=1) else 1
+        best, previous = max(best, run), day
+    last = date.fromisoformat(today)
+    alive = previous is not None and (last - previous) <= timedelta(days=1)
+    return (run if alive else 0), best
+
+
+assert streaks(["2026-01-01", "2026-01-02", "2026-01-04"], "2026-01-05") == (1, 2)
+assert streaks(["2026-01-01", "2026-01-02"], "2026-01-04") == (0, 2)
+assert day_of(day_start("2026-11-24") + DAY - 1) == "2026-11-24"
+
+
+def write_table(path: str) -> None:
+    """Write bot.play.daily.hands from `eligible_hands` (after a change to the rating)."""
+    hands = eligible_hands()
+    rows = [", ".join(map(str, hands[i:i + 6])) for i in range(0, len(hands), 6)]
+    with open(path) as kept:
+        head = kept.read().split("HANDS:")[0]
+    with open(path, "w") as table:
+        table.write(head + "HANDS: tuple[tuple[int, int, int, int], ...] = (\n"
+                    + "".join(f"    {row},\n" for row in rows) + ")\n")
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] != ["--write"]:
+        sys.exit("usage: python -m bot.play.daily.puzzle --write")
+    write_table(daily_table.__file__)

@@ -1,0 +1,33 @@
+"""A round asked for, as play takes it: which game, with what options; and what the games allow a
+request to ask (the face reads requests from what was typed: bot.telegram.grammar)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.play.games import PlayOptions, countdown, twentyfour, yahtzee
+from bot.play.games.countdown import LARGE
+from bot.play.games.twentyfour import COUNTS, TARGETS
+from bot.play.games.yahtzee import parse_dice
+
+__all__ = ["COUNTS", "LARGE", "TARGETS", "DealRequest", "PlayOptions", "parse_dice"]
+
+
+@dataclass(frozen=True)
+class DealRequest:
+    """A round asked for: which game, with what options."""
+
+    game: str
+    options: PlayOptions = field(default_factory=PlayOptions)
+
+    @staticmethod
+    def of_24(options: PlayOptions) -> DealRequest:
+        return DealRequest(twentyfour.GAME, options)
+
+    @staticmethod
+    def of_countdown(options: PlayOptions) -> DealRequest:
+        return DealRequest(countdown.GAME, options)
+
+    @staticmethod
+    def of_yahtzee() -> DealRequest:
+        return DealRequest(yahtzee.GAME)

@@ -1,0 +1,122 @@
+"""What play needs from outside, as ports the faces implement: a scheduler (the services say *when*
+something is due in a chat's topic; bot.telegram.jobs decides *how*), and a publisher (play says
+*what* a chat is shown; the face renders and sends it, and says what became of the chat). A test
+hands in fakes of both.
+
+One alarm of each kind per chat and topic: setting one replaces that topic's alarm of that kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from bot.store.records import Place, Round
+
+if TYPE_CHECKING:
+    from bot.play.round.outcomes import Outcome
+
+__all__ = ["KINDS", "NEXT_DEAL", "ROUND_END", "STATUS", "WARNING", "Alarm", "Delivery", "Fate",
+           "Gone", "Moved", "PageLink", "PageLinks", "Place", "Publisher", "Round", "Scheduler",
+           "Target"]
+
+ROUND_END = "round"  # a round's time is up
+NEXT_DEAL = "match"  # a match deals its next round
+WARNING = "warn"  # a match round's "30 s left" notice
+STATUS = "status"  # a deal's status is due to be written (at most once a second)
+KINDS = (ROUND_END, NEXT_DEAL, WARNING, STATUS)
+
+
+@dataclass(frozen=True)
+class Alarm:
+    """Something due in a chat's topic (0: no topic): its kind, and the round it is about."""
+
+    kind: str
+    chat_id: int
+    round_id: int | None = None
+    topic: int = 0
+
+    @property
+    def place(self) -> Place:
+        return (self.chat_id, self.topic)
+
+
+class Scheduler(Protocol):
+    def set(self, alarm: Alarm, seconds: float) -> None:
+        """Ring `alarm` in `seconds` (now, if not positive), replacing the alarm of that kind
+        in the same chat and topic."""
+
+    def cancel(self, kind: str, chat_id: int, topic: int = 0) -> None:
+        """Drop the topic's alarm of that kind, if one is set."""
+
+    def pending(self, kind: str, chat_id: int, topic: int = 0) -> Alarm | None:
+        """The topic's alarm of that kind that has not rung yet."""
+
+
+# --- publishing -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Target:
+    """Where an outcome is shown: a chat's topic and, when it answers a message, that message
+    (a reply quotes it where `quote`, a reaction marks it). `public_only`: the asker is not in
+    the chat (a Mini App's page): only what the whole chat must see is shown there — a deal, a
+    result, the deal rewritten — and the rest goes back to the asker alone."""
+
+    chat_id: int
+    topic: int = 0
+    reply_to: int | None = None
+    quote: bool = True
+    public_only: bool = False
+
+    @property
+    def place(self) -> Place:
+        return (self.chat_id, self.topic)
+
+
+@dataclass(frozen=True)
+class Gone:
+    """The chat (or only its forum topic, `topic` not None) takes no more messages from the bot:
+    removed, banned, blocked, deleted."""
+
+    chat_id: int
+    topic: int | None = None
+
+
+@dataclass(frozen=True)
+class Moved:
+    """The group became a supergroup with a new id (what was sent went there)."""
+
+    old_id: int
+    new_id: int
+
+
+Fate = Gone | Moved
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """What became of an outcome shown: the message that carries it, if one was sent (a deal's
+    or a result's), and what Telegram said of the chat meanwhile (None: nothing)."""
+
+    message_id: int | None = None
+    fate: Fate | None = None
+
+
+class Publisher(Protocol):
+    async def show(self, outcome: Outcome, target: Target) -> Delivery:
+        """Show an outcome in the target's chat and topic; what happened is returned, and
+        acted on by play (bot.play.round.outbox), never by the face."""
+
+
+@dataclass(frozen=True)
+class PageLink:
+    """A button under a deal that opens the round's page (a face of its own: the Mini App);
+    `web_app`: opened inside Telegram (a private chat), else a link Telegram signs (a group)."""
+
+    url: str
+    web_app: bool
+
+
+PageLinks = Callable[[Round], PageLink | None]
+"""The page a deal's round opens, if any (the composition root asks the page's face)."""

@@ -1,0 +1,110 @@
+"""Adaptive deals: the hands a group solves with a chance of about 0.75 within the round's time.
+
+The round is the group's: it is solved when anyone solves it, so the chance aimed at is the
+group's, 1 − Π(1 − pᵢ) over the players active in the chat lately. That chance falls as the
+difficulty rises, so one difficulty meets the aim (found by bisection); the hands nearest to it
+come from an index by difficulty (buckets of BUCKET on the scale), never a scan of every hand.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Iterable, Sequence
+
+from bot.play.ratings.model import predicted_chance, scale_of
+from bot.play.ratings.records import ScaleRating
+
+AIM = 0.75  # Math Garden's: solved about three times in four
+BUCKET = 0.05  # width of the index's buckets on the scale
+LOWEST, HIGHEST = -30.0, 30.0  # the difficulties the bisection looks between
+STEPS = 50  # bisection steps: (HIGHEST − LOWEST) / 2**50 is far below any rating's precision
+
+Skill = tuple[float, float]  # (rating, uncertainty) of one player
+
+
+def group_chance(group: Sequence[Skill], difficulty: float, seconds: float,
+                 scale: ScaleRating) -> float:
+    """The chance that anyone of the group solves a hand of this difficulty within `seconds`
+    (players taken as independent given the hand)."""
+    reference = scale_of(scale.game).reference_seconds
+    missed = 1.0
+    for rating, uncertainty in group:
+        missed *= 1.0 - predicted_chance(rating, uncertainty, difficulty, seconds, reference,
+                                         scale.shape)
+    return 1.0 - missed
+
+
+def aimed_difficulty(group: Sequence[Skill], seconds: float, scale: ScaleRating,
+                     aim: float = AIM) -> float:
+    """The difficulty at which the group's chance within `seconds` is `aim`."""
+    if not group:
+        raise ValueError("a group of no players has no chance")
+    low, high = LOWEST, HIGHEST
+    for _ in range(STEPS):
+        middle = (low + high) / 2
+        if group_chance(group, middle, seconds, scale) > aim:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
+
+
+class HandIndex:
+    """Hands by difficulty, for the nearest ones to a difficulty in time that grows with how
+    many are asked for, not with how many hands there are. Kept up to date with `put` after
+    every update (a mutable cache of the hands' rows, not state of its own)."""
+
+    def __init__(self, hands: Iterable[tuple[str, float]] = ()) -> None:
+        self._where: dict[str, float] = {}
+        self._buckets: dict[int, set[str]] = {}
+        self._low = self._high = 0
+        for key, difficulty in hands:
+            self.put(key, difficulty)
+
+    def __len__(self) -> int:
+        return len(self._where)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._where
+
+    def put(self, key: str, difficulty: float) -> None:
+        """Add a hand or move it to its new difficulty."""
+        self.discard(key)
+        bucket = math.floor(difficulty / BUCKET)
+        if not self._where:
+            self._low = self._high = bucket
+        self._low, self._high = min(self._low, bucket), max(self._high, bucket)
+        self._where[key] = difficulty
+        self._buckets.setdefault(bucket, set()).add(key)
+
+    def discard(self, key: str) -> None:
+        old = self._where.pop(key, None)
+        if old is not None:
+            self._buckets[math.floor(old / BUCKET)].discard(key)
+
+    def nearest(self, difficulty: float, count: int,
+                exclude: Collection[str] = ()) -> list[str]:
+        """Up to `count` hands nearest to `difficulty`, nearest first (ties by key), leaving out
+        `exclude`. Rings of buckets outward, until the next ring cannot hold a nearer hand."""
+        centre = math.floor(difficulty / BUCKET)
+        found: list[tuple[float, str]] = []
+        ring = max(0, centre - self._high, self._low - centre)  # the first ring holding hands
+        while centre - ring >= self._low or centre + ring <= self._high:
+            for bucket in {centre - ring, centre + ring}:
+                for key in self._buckets.get(bucket, ()):
+                    if key not in exclude:
+                        found.append((abs(self._where[key] - difficulty), key))
+            if len(found) >= count:
+                found.sort()
+                if found[count - 1][0] <= ring * BUCKET:  # ring + 1 lies ring·BUCKET away
+                    break
+            ring += 1
+        found.sort()
+        return [key for _, key in found[:count]]
+
+
+def adaptive_hands(index: HandIndex, group: Sequence[Skill], seconds: float, scale: ScaleRating,
+                   count: int = 5, exclude: Collection[str] = (), aim: float = AIM) -> list[str]:
+    """The `count` hands whose difficulty is nearest the one the group solves with chance
+    `aim` within `seconds` (deal one of them at random, so a group does not meet one hand)."""
+    return index.nearest(aimed_difficulty(group, seconds, scale, aim), count, exclude)

@@ -1,0 +1,58 @@
+"""Play's one way out: an outcome is shown through the Publisher port (bot.play.ports), and what
+the face says became of it is acted on here, in play — the chat's fate first (a group moved to
+its supergroup, a chat or topic gone: `settle`, the chat service's), then what follows a sent
+message (a deal's message id stored, a result counted as announced and its head kept for
+paging). The face only renders and sends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from bot.play.ports import Delivery, Fate, Publisher, Target
+from bot.play.round.outcomes import Closed, Dealt, Outcome
+from bot.play.round.table import RoundTable
+from bot.store.protocols import RoundStore
+
+Settle = Callable[[Fate], Awaitable[None]]
+
+
+async def _unsettled(fate: Fate) -> None:
+    raise RuntimeError(f"nobody settles {fate}: wire Outbox.settle_with at start-up")
+
+
+class Outbox:
+    def __init__(self, publisher: Publisher, table: RoundTable, store: RoundStore) -> None:
+        self.publisher = publisher
+        self.table = table
+        self.store = store
+        self._settle: Settle = _unsettled
+
+    def settle_with(self, settle: Settle) -> None:
+        """Who acts on a chat's fate (bot.play.chats.places, built after the round service)."""
+        self._settle = settle
+
+    async def show(self, outcome: Outcome | None, target: Target) -> Delivery:
+        """Show the outcome (None: nothing to show); a network error is raised, with nothing
+        counted as sent (a restart sends an owed result again)."""
+        if outcome is None:
+            return Delivery()
+        delivery = await self.publisher.show(outcome, target)
+        if delivery.fate is not None:
+            await self._settle(delivery.fate)
+        if isinstance(outcome, Dealt) and delivery.message_id is not None:
+            await self.deal_sent(outcome.round.id, delivery.message_id)
+        elif isinstance(outcome, Closed):
+            await self.store.set_announced([outcome.round.id])
+            if delivery.message_id is not None:
+                self.table.remember_head(outcome.round.id, outcome.head)
+        return delivery
+
+    async def deal_sent(self, round_id: int, message_id: int) -> None:
+        """The deal was sent as this message: replies to it are answers, hints edit it."""
+        held = self.table.held(round_id)
+        if held is None:
+            await self.store.set_message(round_id, message_id)
+            return
+        held.sent(message_id)
+        await self.table.commit(held)

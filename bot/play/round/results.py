@@ -1,0 +1,107 @@
+"""The words of a round's result: who won and with what, or how it ended without a winner, the
+puzzle's answers under it (kept back while the same puzzle is live elsewhere), and a result owed
+since before a restart. Words only: the round service decides, the table writes, this says it.
+"""
+
+from __future__ import annotations
+
+from bot.play.chats.people import People
+from bot.play.dealing.analyses import Analyses
+from bot.play.games import GAMES
+from bot.play.guards.live import LivePuzzles
+from bot.play.round.open_round import Ending
+from bot.play.words import WORDS, Revealed
+from bot.store.records import Result, Round
+from bot.text import markup
+from bot.text.i18n import Texts
+
+
+class Results:
+    def __init__(self, people: People, analyses: Analyses, live: LivePuzzles) -> None:
+        self.people = people
+        self.analyses = analyses
+        self.live = live
+
+    async def answers_shown(self, current: Round, texts: Texts) -> Revealed:
+        """The puzzle's answers for its result, or a line saying they are kept back while
+        the same puzzle is live in another chat (the bot solves no live round for anyone)."""
+        if self.live.elsewhere(current):
+            return Revealed(texts("answers_held_back"), complete=False)
+        analysis = await self.analyses.of(current.game, current.hand, current.target)
+        return WORDS[current.game].revealed(analysis, current, texts)
+
+    async def win_details(self, current: Round, texts: Texts) -> str:
+        """What a win shows under its answer (Yahtzee: the optimal table), unless the puzzle
+        is live elsewhere."""
+        if not GAMES[current.game].shows_best_on_win():
+            return ""
+        if self.live.elsewhere(current):
+            return texts("answers_held_back")
+        analysis = await self.analyses.of(current.game, current.hand, current.target)
+        return WORDS[current.game].win_details(analysis, current, texts)
+
+    async def one_way(self, current: Round) -> bool:
+        """Whether a won round has nothing more to page through: its game pages no solutions,
+        or the winning answer is its only one (no [Show all solutions] under "1 solution")."""
+        if not GAMES[current.game].pages_solutions:
+            return True
+        analysis = await self.analyses.of(current.game, current.hand, current.target)
+        return len(analysis.solutions) <= 1
+
+    def won_head(self, current: Round, name: str, shown: str, elapsed: float,
+                 texts: Texts) -> str:
+        return texts("won", name=markup.name(name), answer=shown,
+                     elapsed=texts.seconds(elapsed), points=current.points)
+
+    def ending_head(self, current: Round, ending: Ending, texts: Texts,
+                    ended_by_name: str | None) -> str:
+        """The result's head for a round that closed without a right answer (that its ender's
+        answers could not win it is said only if they gave any)."""
+        rules, words = GAMES[current.game], WORDS[current.game]
+        lines = [texts("timeout" if ending.status == "expired" else "revealed",
+                       goal=words.goal_html(current, texts))]
+        if ending.best is not None and ending.points > 0:
+            lines.append(texts("closest_wins", name=markup.name(ending.best.name),
+                               answer=markup.code(ending.best.text),
+                               distance=ending.best.distance, points=ending.points))
+        elif rules.closest_wins:
+            lines.append(texts("nobody_close"))
+        if ending.early and rules.closest_wins and ended_by_name is not None:
+            lines.append(texts("ended_early" if ending.ended_by_answered
+                               else "ended_early_quietly", name=markup.name(ended_by_name)))
+        if ending.everyone_passed:
+            lines.append(texts("ended_by_passes"))
+        return "\n".join(lines)
+
+    async def late(self, result: Result) -> tuple[str, bool]:
+        """A closed round's result, said late (after a restart): which round, who won it (or
+        that nobody did), and what the round's end shows; and whether that lists every
+        solution."""
+        current = result.round
+        rules, words = GAMES[current.game], WORDS[current.game]
+        texts = self.people.round_texts(current)
+        lines = [texts("late_result", game=texts.game(rules.name),
+                       puzzle=words.puzzle_html(current))]
+        name, answer = markup.name(result.winner_name), markup.code(result.answer or "")
+        if result.winner_name is None or (rules.closest_wins and not result.exact):
+            if result.winner_name is not None and result.distance is not None:
+                lines.append(texts("closest_wins", name=name, answer=answer,
+                                   distance=result.distance, points=result.awarded))
+            elif rules.closest_wins:
+                lines.append(texts("nobody_close"))
+            revealed = await self.answers_shown(current, texts)
+            return "\n".join([*lines, revealed.text]), revealed.complete
+        seconds = result.win_seconds if result.win_seconds is not None else \
+            result.ended_at - current.started_at
+        lines.append(texts("won", name=name, answer=answer, elapsed=texts.seconds(seconds),
+                           points=result.awarded))
+        details = await self.win_details(current, texts)
+        return "\n".join(filter(None, [*lines, details])), not rules.pages_solutions
+
+
+def too_late(winner: str, gap: float, texts: Texts) -> str:
+    """A right answer that lost the race: who was first, and by how much."""
+    name = markup.name(winner)
+    if gap < 0.05:  # shown to a tenth of a second
+        return texts("too_late_instant", name=name)
+    return texts("too_late_by", name=name, seconds=texts.seconds(gap))

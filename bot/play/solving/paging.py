@@ -1,0 +1,51 @@
+"""Pages of a hand's distinct solutions, for /solve and a round's "Show all solutions".
+
+A page is recomputed from the hand, the target and its number whenever it is shown (the solving
+service caches a hand's solutions), so paging keeps no state. Page 0 reads exactly like /solve's
+answer; later pages say which solutions they list. Pure: no Telegram, no solver calls.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.play.words.twentyfour import solutions_text
+from bot.text import markup
+from bot.text.i18n import Texts
+
+PAGE_SIZE = 10
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of a hand's solutions: its text, and where it sits (`index` of `pages`)."""
+
+    text: str
+    numbers: tuple[int, ...]
+    target: int
+    index: int
+    pages: int
+
+
+def page_count(solutions: int, size: int = PAGE_SIZE) -> int:
+    """How many pages `solutions` fill (at least one)."""
+    return max(1, -(-solutions // size))
+
+
+def page_of(texts: Texts, numbers: tuple[int, ...], target: int, found: list[str],
+            index: int, size: int = PAGE_SIZE) -> Page:
+    """Page `index` (from 0; past the end, the last) of the solutions `found`."""
+    pages = page_count(len(found), size)
+    index = min(max(index, 0), pages - 1)
+    if index == 0:
+        return Page(solutions_text(texts, numbers, target, found, size), numbers, target, 0,
+                    pages)
+    first = index * size
+    listed = found[first:first + size]
+    lines = [texts("solutions_head", numbers=markup.numbers(numbers), target=target,
+                   count=texts("count_page", count=len(found), first=first + 1,
+                               last=first + len(listed)))]
+    lines += [f"{markup.code(s)} = {target}" for s in listed]
+    if (after := len(found) - first - len(listed)) > 0:
+        lines.append(texts("solve_more", count=after))
+    return Page(markup.clip("\n".join(lines)), numbers, target, index, pages)

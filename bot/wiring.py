@@ -1,0 +1,224 @@
+"""The composition root: one bot process put together. It opens the stores (migrations applied),
+the solver pool and the leader's lease, builds the game services (bot.play.services) with the
+ports the Telegram face implements (its JobQueue as the scheduler, its sending as the publisher),
+and mounts the faces side by side — the Telegram application and, when WEBAPP_URL is set, the
+Mini App's page — which never import each other: what one needs of the other passes through here
+(the page's button under a deal; whether this process leads; who is in a group; the fair lane).
+
+With PostgreSQL several processes may share the database: opening then waits for the lead
+(`take_lead`), so a standby has everything open but takes no update and runs no round. The lead
+is a lease the leader renews every second or so (bot/store/postgres/leader.py); when the leader
+dies or freezes, its lease runs out, a standby's next try takes it, and it goes on through the
+resume a restart runs. A leader whose lease ended sends nothing more: every Bot API request passes
+the lease's gate first (bot.telegram.metered_request.guard); it logs one line and exits with
+status 3. Open rounds stay in the database across a stop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from typing import Any
+
+import tornado.httpserver
+import tornado.web
+
+from bot.play.matches.matches import match_pause
+from bot.play.services import Services, build_services
+from bot.runtime import metrics
+from bot.runtime.config import Config
+from bot.runtime.health import LEADER, STANDBY, beat, heartbeat_path
+from bot.runtime.pool import SolverPool
+from bot.store import leader_lock, open_stores
+from bot.store.outage import Outage
+from bot.store.protocols import LeaderLock
+from bot.store.stores import Stores
+from bot.store.unavailable import DatabaseUnavailable  # what a bad database raises at start-up
+from bot.telegram import menus
+from bot.telegram.app import COMMANDS, build_application
+from bot.telegram.context import App
+from bot.telegram.fairness import submit_as
+from bot.telegram.jobs import JobScheduler, start_housekeeping
+from bot.telegram.lifecycle import stop_application
+from bot.telegram.metered_request import guard
+from bot.telegram.sending import TelegramPublisher
+from bot.webapp.server import Face, opener, serve, webapp_routes
+from bot.webapp.settings import WebappSettings, read_settings
+from solver.native import STATUS as NATIVE_STATUS
+
+__all__ = ["Bot", "DatabaseUnavailable", "build_bot", "stop_application"]
+log = logging.getLogger(__name__)
+PRIVACY_NOTE = (
+    "privacy mode is on (getMe: can_read_all_group_messages is false): in groups the bot sees "
+    "only commands and replies to its messages, so players answer with /a or by replying to "
+    "the deal. To let them just type answers: in @BotFather send /setprivacy, choose this bot, "
+    "pick Disable, then remove the bot from each group and add it again.")
+Routes = list[tuple[str, type[tornado.web.RequestHandler], dict[str, Any]]]
+
+
+class Bot:
+    """One bot process: its Telegram application (`application`) and what the root opened for
+    it — stores, pool, lease, the page's face and server."""
+
+    def __init__(self, config: Config, pool: SolverPool | None = None,
+                 webapp: WebappSettings | None = None) -> None:
+        self.config = config
+        self.webapp = webapp
+        self.application: App = build_application(config, self.open, self.close)
+        self.application.bot_data.config = config
+        self.pool = pool  # tests may hand one pool to many bots
+        self.own_pool = pool is None  # this bot started its pool, so it shuts it down
+        self._stores: Stores | None = None
+        self.leader: LeaderLock | None = None
+        self.waiting: asyncio.Task[None] | None = None  # waiting for the lead: a stop cancels
+        self.lead_watch: asyncio.Task[None] | None = None
+        self.page_server: tornado.httpserver.HTTPServer | None = None
+        self.face = Face(lambda: self.services, config.token, self.leading,
+                         functools.partial(self._belongs), self._submit)
+
+    @property
+    def services(self) -> Services:
+        return self.application.bot_data.services
+
+    @property
+    def stores(self) -> Stores:
+        if self._stores is None:
+            raise RuntimeError("the stores open in post_init")
+        return self._stores
+
+    def leading(self) -> bool:
+        return self.application.bot_data.role == LEADER
+
+    async def _belongs(self, chat_id: int, user_id: int) -> bool | None:
+        bot_data = self.application.bot_data
+        return await bot_data.members.belongs(self.application.bot, chat_id, user_id)
+
+    async def _submit(self, user_id: int, work: Any) -> None:
+        await submit_as(self.application, user_id, work)
+
+    def page_routes(self) -> Routes:
+        """The Mini App's routes, for the webhook's server to mount (none without WEBAPP_URL)."""
+        return webapp_routes(self.face) if self.webapp is not None else []
+
+    # --- start-up ----------------------------------------------------------------------------
+
+    async def open(self, application: App) -> None:
+        """post_init: open everything, set the menus, wait for the lead, resume what a stop
+        left. A database that cannot be opened raises DatabaseUnavailable, with nothing left
+        open."""
+        await self.open_services()
+        await menus.set_menus(application.bot, [names for names, _ in COMMANDS])
+        await self.take_lead()
+        await self.services.recovery.resume()
+
+    async def open_services(self) -> None:
+        """Open the stores (migrations applied), start the pool, build the services and mount
+        the Mini App's page."""
+        application, config = self.application, self.config
+        data = application.bot_data
+        self.leader = leader_lock(config.database_url, config.lead_check, config.lease_seconds)
+        guard(application.bot, self.leader.check)
+        data.lease_check = self.leader.check
+        self._stores = await open_stores(config.database_path, config.database_url,
+                                         self.leader)
+        if self.pool is None:
+            self.pool = SolverPool(config.solver_workers)
+        await self.pool.warm_up()
+        log.info("solver: native core %s", NATIVE_STATUS)
+        reads_all = bool(application.bot.can_read_all_group_messages)
+        if not reads_all:
+            log.warning(PRIVACY_NOTE)
+        pages = opener(self.webapp, application.bot.username) if self.webapp else None
+        data.services = build_services(
+            self._stores, self.pool, JobScheduler(application.job_queue),
+            TelegramPublisher(application.bot, pages), seconds=config.seconds,
+            deal_seconds=config.deal_seconds, solve_timeout=config.solve_timeout,
+            pause=match_pause(config.round_seconds), reads_group_messages=reads_all,
+            secret=config.token)
+        data.role = STANDBY
+        metrics.set_leader(False)
+        start_housekeeping(application, heartbeat_path(config.database_path))
+        if self.webapp is not None and not config.webhook_url:  # else the webhook's server
+            self.page_server, port = serve(self.face, self.webapp.port, self.webapp.listen)
+            log.info("Mini App page on %s:%d/webapp/", self.webapp.listen, port)
+
+    async def take_lead(self) -> None:
+        """Return once this process leads. A standby tries every `lead_check` seconds (or at
+        the lease's end, when that comes sooner) and writes its heartbeat as a standby after
+        each answer of the database; an unreachable database is said once a minute. The leader
+        renews its lease from then on (`watch_lead`)."""
+        data, config, lock = self.application.bot_data, self.config, self.leader
+        assert lock is not None, "open_services sets the leader's lease"
+        heartbeat = heartbeat_path(config.database_path)
+        self.waiting = asyncio.current_task()  # cancelled by a stop meanwhile
+        waited = said = False
+        outage = Outage(log, "a standby's try for the lead")
+        try:
+            while True:
+                try:
+                    if await lock.acquire():
+                        break
+                    outage.recovered()
+                    beat(heartbeat, STANDBY)
+                    if not said:
+                        log.info("standby: another process leads; trying every %g s",
+                                 config.lead_check)
+                        said = True
+                except Exception as error:  # the database is out of reach: no beat, try again
+                    outage.failed(error)
+                waited = True
+                await asyncio.sleep(min(config.lead_check, lock.next_try) or config.lead_check)
+        finally:
+            self.waiting = None
+        data.role = LEADER
+        metrics.set_leader(True)
+        beat(heartbeat, LEADER)
+        if waited:
+            log.info("took the lead: resuming the rounds and matches, then taking updates")
+        self.lead_watch = asyncio.create_task(self.watch_lead())
+
+    async def watch_lead(self) -> None:
+        """Renew the lease; stop the bot when the lead is lost (by default the lease itself has
+        exited by then: bot.store.postgres.leader.exit_now): a standby may take over at any
+        moment, and two leaders would play the same rounds twice."""
+        data = self.application.bot_data
+        assert self.leader is not None, "open_services sets the leader's lease"
+        try:
+            await self.leader.lost()
+        except Exception:  # the lead cannot be confirmed: stop all the same
+            log.exception("the leader's lease failed")
+        data.role = STANDBY
+        metrics.set_leader(False)
+        data.lost_lead = True
+        log.error("lost the lead (its lease ended): stopping; a standby takes over")
+        stop = data.stop or self.application.stop_running
+        stop()
+
+    # --- shut-down ---------------------------------------------------------------------------
+
+    async def close(self, _application: App | None = None) -> None:
+        """post_shutdown: close the page's server, the stores and the pool, then give the lead
+        up (a standby takes over only after this process's last write); open rounds stay in the
+        database and resume next time."""
+        for task in (self.waiting, self.lead_watch):
+            if task is not None and task is not asyncio.current_task() and not task.done():
+                task.cancel()
+        self.waiting = self.lead_watch = None
+        server, self.page_server = self.page_server, None
+        if server is not None:
+            server.stop()
+            await server.close_all_connections()
+        if self.pool is not None and self.own_pool:
+            self.pool.shutdown()
+        if self._stores is not None:
+            await self._stores.close()
+        if self.leader is not None:
+            await self.leader.close()
+
+
+def build_bot(config: Config, pool: SolverPool | None = None,
+              webapp: WebappSettings | bool | None = True) -> Bot:
+    """The bot for `config`; the Mini App's page as WEBAPP_* says (`webapp` True: read them
+    from the environment; None: no page)."""
+    return Bot(config, pool, read_settings() if webapp is True else webapp or None)

@@ -1,0 +1,223 @@
+"""The gettext catalogs: each complete (every message, field, markup tag and CLDR plural form of
+English), every message of every language rendered as Telegram takes it, Russian plurals against
+CLDR, numbers and durations as each language writes them, the header gettext's tools evaluate,
+and the translator's round trip (template, init, update, check)."""
+
+from __future__ import annotations
+
+import fnmatch
+import gettext
+import re
+import string
+import tomllib
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from bot.text import catalogs
+from bot.text.catalogs import Catalog, problems, read_catalog
+from bot.text.html_text import visible_text
+from bot.text.i18n import AMBIENT, PRIVATE, Texts, texts_for
+from bot.text.languages import (
+    DEFAULT_LANGUAGE,
+    LANGUAGES,
+    gettext_plural_forms,
+    own_name,
+    plural_categories,
+    plural_category,
+)
+from bot.text.markup import LIMIT, visible_length
+
+ENGLISH = read_catalog(DEFAULT_LANGUAGE)
+TRANSLATED = [language for language in LANGUAGES if language != DEFAULT_LANGUAGE]
+PLAIN = re.compile(r"cmd_.*|inline_.*_title|inline_usage_description|bot_.*description|yz_.*")
+LIMITS = {"bot_description": 512, "bot_short_description": 120}  # Telegram's
+MENU_LIMIT = 256  # a command's description
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_catalog_is_complete(language: str):
+    """Every English message, with its {fields} and markup tags; every plural in the forms CLDR
+    gives the language; nothing fuzzy, nothing English lacks."""
+    assert problems(read_catalog(language), ENGLISH) == []
+
+
+def test_the_check_finds_what_a_catalog_gets_wrong():
+    """Each thing a translator could break, broken once in the Russian catalog."""
+    russian = read_catalog("ru")
+
+    def with_message(key: str, text: str) -> Catalog:
+        return replace(russian, messages={**russian.messages, key: text})
+
+    without = {k: v for k, v in russian.messages.items() if k != "no_round"}
+    assert problems(replace(russian, messages=without), ENGLISH) == ["no_round: missing"]
+    assert problems(with_message("won", russian.messages["won"].replace("{elapsed}", "")),
+                    ENGLISH)[0].startswith("won: fields")
+    assert problems(with_message("won", russian.messages["won"].replace("<b>", "")),
+                    ENGLISH)[0].startswith("won: markup")
+    assert problems(with_message("won", russian.messages["won"].replace(
+        "{points:points}", "{points:pointz}")), ENGLISH) == ["won: {…:pointz} names no plural noun"]
+    assert problems(with_message("no_such_key", "…"), ENGLISH)[0].startswith("no_such_key: not")
+    assert problems(with_message("stats_title_private", "<b>{name}</b> {seconds}"), ENGLISH) == \
+        ["stats_title_private: fields beyond stats_title's"]
+    three = {**russian.plurals, "points": russian.plurals["points"][:3]}
+    assert problems(replace(russian, plurals=three), ENGLISH) == \
+        ["points_one: 3 forms, ru needs 4 (one, few, many, other)"]
+    assert problems(replace(russian, plural_forms="nplurals=3; plural=(n != 1);"),
+                    ENGLISH)[0].startswith("Plural-Forms is")
+    assert problems(replace(russian, untranslated=frozenset({"won"})), ENGLISH) == \
+        ["won: untranslated or fuzzy"]
+    assert problems(with_message("won", "{name"), ENGLISH) == ["won: a brace without its pair"]
+
+
+def test_russian_plurals_follow_cldr():
+    """1 one, 2 few, 5 many, 11 many, 21 one, 22 few, 25 many, 111 many, as CLDR says; the
+    catalog's forms read as a Russian writes them."""
+    counts = (1, 2, 5, 11, 21, 22, 25, 111)
+    assert [plural_category("ru", n) for n in counts] == \
+        ["one", "few", "many", "many", "one", "few", "many", "many"]
+    ru = Texts("ru")
+    assert [ru.count(n) for n in counts] == [
+        "1 различное решение", "2 различных решения", "5 различных решений",
+        "11 различных решений", "21 различное решение", "22 различных решения",
+        "25 различных решений", "111 различных решений"]
+    assert [ru.plural("points", n) for n in counts] == [
+        "1 очко", "2 очка", "5 очков", "11 очков", "21 очко", "22 очка", "25 очков", "111 очков"]
+    assert [ru.plural("wins", n) for n in (1, 3, 12)] == ["1 победа", "3 победы", "12 побед"]
+    assert [ru.duration(s) for s in (1, 2, 5, 21, 120, 300)] == [
+        "1 секунда", "2 секунды", "5 секунд", "21 секунда", "2 минуты", "5 минут"]
+
+
+def test_plural_forms_per_cldr_in_every_language():
+    assert {language: plural_categories(language) for language in LANGUAGES} == {
+        "en": ("one", "other"), "zh": ("other",), "zh-Hant": ("other",),
+        "ru": ("one", "few", "many", "other"), "es": ("one", "many", "other"),
+        "pt-BR": ("one", "many", "other")}
+    assert Texts("es").plural("points", 1_000_000) == "1.000.000 de puntos"  # CLDR's "many"
+    assert Texts("pt-BR").plural("wins", 0) == "0 vitória"  # CLDR: 0 and 1 are "one" in pt
+    assert Texts("zh-Hant").plural("points", 1) == "1 分"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_header_gettext_evaluates_picks_the_cldr_form(language: str):
+    """Poedit, Weblate and msgfmt pick a plural form with the Plural-Forms expression; it gives
+    the form the bot picks with CLDR's rule, for every count up to 1,000 and the millions."""
+    expression = gettext_plural_forms(language).split("plural=", 1)[1].rstrip(";")
+    pick = gettext.c2py(expression)
+    categories = plural_categories(language)
+    for n in [*range(1001), 10_000, 1_000_000, 2_000_000, 1_000_001]:
+        assert pick(n) == categories.index(plural_category(language, n)), (language, n)
+
+
+def sample_values(message: str, value: object) -> dict[str, object]:
+    return {field: value for _, field, _, _ in string.Formatter().parse(message)
+            if field and field != AMBIENT}
+
+
+@pytest.mark.parametrize("private", [False, True])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_message_renders_as_telegram_takes_it(language: str, private: bool):
+    """Each message (and its private wording) with sample values: every field filled, no brace
+    left, Telegram's HTML parse mode accepts it (only its tags, nested, its entities), within
+    4096 characters; a negative number shown with "−"."""
+    texts = texts_for(language, private)
+    for key, message in texts.messages.items():
+        for value in (1, 2, 5, 21, 1_000_000, -3):
+            filled = texts(key, **sample_values(message + texts.messages.get(key + PRIVATE, ""),
+                                                value))
+            shown = visible_text(filled)  # raises what Telegram would refuse
+            assert "{" not in shown and "}" not in shown, (language, key)
+            assert "-3" not in shown, (language, key)
+            assert visible_length(filled) <= LIMIT, (language, key)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_plain_text_stays_plain_and_short(language: str):
+    """Menus, inline titles, the descriptions and the Yahtzee table's words are plain text
+    (Telegram shows no HTML there) within Telegram's limits."""
+    texts = texts_for(language)
+    for key, message in texts.messages.items():
+        if PLAIN.fullmatch(key):
+            assert "<" not in message and "&" not in message, (language, key)
+            assert len(message) <= LIMITS.get(key, MENU_LIMIT), (language, key)
+
+
+def test_numbers_and_durations_as_each_language_writes_them():
+    numbers = {language: Texts(language).number(1_234_567) for language in LANGUAGES}
+    assert numbers == {"en": "1,234,567", "zh": "1,234,567", "zh-Hant": "1,234,567",
+                       "ru": "1\xa0234\xa0567", "es": "1.234.567", "pt-BR": "1.234.567"}
+    assert Texts("ru").number(-5) == "−5" and Texts("ru").number(2.5) == "2,5"
+    assert [Texts(language).seconds(7.94) for language in ("en", "ru", "es", "zh-Hant")] == \
+        ["7.9 s", "7,9 с", "7,9 s", "7.9 秒"]
+    assert [Texts(language).duration(300) for language in LANGUAGES] == \
+        ["5 minutes", "5分钟", "5 分鐘", "5 минут", "5 minutos", "5 minutos"]
+    assert Texts("ru")("forget_ask", seconds=60).endswith("(Вопрос действует ещё 60 секунд.)")
+    assert "1\xa0000\xa0000" in Texts("ru")("usage_number_range", number="<code>x</code>",
+                                            low=0, high=1_000_000)
+
+
+def test_language_names_come_from_cldr_each_in_itself():
+    assert [own_name(language) for language in LANGUAGES] == \
+        ["English", "简体中文", "繁體中文", "Русский", "Español", "Português"]
+    assert Texts("ru")("lang_name") == "Русский"
+    listed = visible_text(Texts("en")("lang_usage", current="English"))
+    assert listed == ("This chat's language: English. Usage: /lang and a language: English "
+                      "(/lang en), 简体中文 (/lang zh), 繁體中文 (/lang zh-Hant), Русский (/lang "
+                      "ru), Español (/lang es) or Português (/lang pt-BR).")
+
+
+def test_the_catalogs_are_package_data():
+    """An installed bot finds every catalog: each one's path matches pyproject's package data."""
+    config = tomllib.loads(Path("pyproject.toml").read_text(encoding="utf-8"))
+    patterns = config["tool"]["setuptools"]["package-data"]["bot.text"]
+    root = Path("bot/text")
+    for language in LANGUAGES:
+        path = Path(str(catalogs.path_of(language))).resolve().relative_to(root.resolve())
+        assert path.exists() if path.is_absolute() else (root / path).exists()
+        assert any(fnmatch.fnmatch(path.as_posix(), pattern) for pattern in patterns), path
+    assert "babel" in " ".join(config["project"]["optional-dependencies"]["bot"])
+
+
+# --- the translator's round trip ----------------------------------------------------------------
+
+def test_the_template_has_every_english_message_untranslated():
+    template = catalogs.from_po(DEFAULT_LANGUAGE, catalogs.template(ENGLISH))
+    assert template.messages == {} and template.plurals == {}
+    assert template.untranslated == set(ENGLISH.messages) | set(ENGLISH.plurals)
+    assert catalogs.quoted_english(template.notes["won"]) == " ".join(
+        ENGLISH.messages["won"].split())
+
+
+def test_an_update_keeps_translations_and_marks_what_english_changed(tmp_path: Path):
+    """A new English message arrives empty, a changed one turns fuzzy (and English stands in
+    for both until they are translated), the rest is kept as it was."""
+    with catalogs.path_of("ru").open("rb") as file:
+        old = catalogs.read_po(file, locale="ru")
+    changed = replace(ENGLISH, messages={**ENGLISH.messages, "won": "✅ <b>{name}</b> won "
+                      "with {answer} in {elapsed} (+{points:points}).", "brand_new": "New!"},
+                      notes={**ENGLISH.notes, "brand_new": ["A new message."]})
+    target = tmp_path / "messages.po"
+    catalogs.write(catalogs.updated("ru", old, changed), target)
+    russian = read_catalog("ru", target)
+    assert problems(russian, changed) == ["brand_new: untranslated or fuzzy",
+                                          "won: untranslated or fuzzy"]
+    assert russian.messages == {k: v for k, v in read_catalog("ru").messages.items()
+                                if k != "won"}
+    assert russian.plurals == read_catalog("ru").plurals
+    catalogs.write(catalogs.updated("ru", old, ENGLISH), target)  # English as it is: no change
+    assert problems(read_catalog("ru", target), ENGLISH) == []
+
+
+def test_a_new_language_starts_with_every_message_to_translate(tmp_path: Path):
+    target = tmp_path / "messages.po"
+    catalogs.write(catalogs.updated("de", None, ENGLISH), target)
+    german = read_catalog("de", target)
+    assert german.plural_forms == "nplurals=2; plural=((((n == 1)) && ((0 == 0))) ? 0 : 1);"
+    assert german.untranslated == set(ENGLISH.messages) | set(ENGLISH.plurals)
+    assert len(problems(german, ENGLISH)) == len(german.untranslated)
+
+
+def test_the_check_command_says_every_catalog_is_complete(capsys: pytest.CaptureFixture):
+    assert catalogs.main(["check"]) == 0
+    assert capsys.readouterr().out.count("complete") == len(LANGUAGES)

@@ -1,0 +1,41 @@
+"""The demo (`python -m bot --demo`) with DATABASE_URL: the same game, its data in PostgreSQL
+(make test runs it on the newest and the oldest supported server)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import asyncpg
+
+from solver import solve
+from tests.demo.test_demo import finish, play, read_until, start, type_line
+from tests.postgres import PostgresServer, new_database
+
+
+async def test_the_demo_plays_a_round_into_postgres(postgres_server: PostgresServer,
+                                                    tmp_path: Path):
+    url = await new_database(postgres_server)
+    process = await start(tmp_path, "--user", "Ann", DATABASE_URL=url)
+    try:
+        hand = await play(process)
+        await type_line(process, solve(hand)[0])
+        assert "Ann wins" in await read_until(process, "^Twenty-Four to Ann: ")
+        await type_line(process, "/top")  # read back from PostgreSQL
+        assert "1. Ann — " in await read_until(process, r"^  1\. ")
+        await type_line(process, "/quit")
+        returncode, _, err = await finish(process)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert returncode == 0, err
+    assert "Traceback" not in err
+    assert not (tmp_path / "demo.sqlite3").exists()  # nothing went to SQLite
+    connection = await asyncpg.connect(url)
+    try:
+        won = await connection.fetch("SELECT r.winner_id, s.points FROM rounds r JOIN scores s "
+                                     "ON s.chat_id = r.chat_id AND s.user_id = r.winner_id "
+                                     "WHERE r.status = 'won'")
+    finally:
+        await connection.close()
+    assert len(won) == 1 and won[0]["points"] > 0

@@ -31,21 +31,21 @@ import tempfile
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_bot_load import burst, chats, chatter, idle, start, stop  # noqa: E402
-from telegram import Update  # noqa: E402
 
 from bot.demo.emulator import BotApiEmulator  # noqa: E402
 from bot.runtime.config import Config  # noqa: E402
 from bot.runtime.pool import SolverPool  # noqa: E402
-from bot.wiring import Bot, build_bot  # noqa: E402
 from solver import first_solution  # noqa: E402
 
 PLAYERS = 3
+BATCH = 100  # chats playing at once in the RSS run (all at once would measure the queue's peak)
 DEPTH = 30  # frames kept per allocation: enough to see whether the emulator or the bench made it
 # what the emulator keeps (every message sent, as it would on Telegram's side) and what this
 # script holds (its own lists) are not the bot's: left out wherever they appear in the stack
@@ -71,7 +71,7 @@ def held(snapshot: tracemalloc.Snapshot) -> int:
     return sum(stat.size for stat in snapshot.statistics("filename"))
 
 
-def cache_sizes(bot: Bot) -> dict[str, int]:
+def cache_sizes(bot: Any) -> dict[str, int]:
     """The bot's in-process caches and tables, by entries."""
     services, app = bot.services, bot.application
     sizes: dict[str, Callable[[], int]] = {
@@ -107,13 +107,15 @@ def cache_sizes(bot: Bot) -> dict[str, int]:
 
 
 class Feeder:
-    def __init__(self, bot: Bot, emulator: BotApiEmulator) -> None:
+    def __init__(self, bot: Any, emulator: BotApiEmulator) -> None:
         self.bot = bot
         self.emulator = emulator
         self.ids = itertools.count(1)
         self.users = itertools.count(10_000)
 
     async def send(self, chat: int, user: dict, text: str) -> None:
+        from telegram import Update
+
         message = await self.emulator.say(chat, user, text, None, "group")
         self.emulator.updates.clear()
         app = self.bot.application
@@ -142,6 +144,8 @@ class Feeder:
 
 
 async def run(chats: int, per_chat: int) -> None:
+    from bot.wiring import build_bot  # the in-process run: this checkout's composition root
+
     emulator = BotApiEmulator()
     await emulator.start()
     pool = SolverPool(1)
@@ -211,12 +215,15 @@ async def rss(count: int) -> None:
             await idle(run.process)
             rows = [("started", rss_of(run.process.pid), 0)]
             for phase, first in (("first chats", 0), ("new chats", count)):
-                ids = chats(first, count)
-                played = await burst(run, ids, 600)
-                assert played["complete"], "a round was lost"
-                talk = await chatter(run, ids, 6, answered=False)
+                updates = 0
+                for batch in range(first, first + count, BATCH):  # chats play BATCH at a time,
+                    ids = chats(batch, min(BATCH, first + count - batch))  # as a busy hour would
+                    played = await burst(run, ids, 600)
+                    assert played["complete"], "a round was lost"
+                    updates += 4 * len(ids) + (await chatter(run, ids, 6, answered=False))[
+                        "updates"]
                 await idle(run.process)
-                rows.append((phase, rss_of(run.process.pid), 4 * len(ids) + talk["updates"]))
+                rows.append((phase, rss_of(run.process.pid), updates))
         finally:
             await stop(run)
     print(f"the bot's process (python -m bot), {count} chats a pass\n")

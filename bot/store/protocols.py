@@ -13,9 +13,9 @@ from typing import Protocol
 from bot.store.leader_lock import LeaderLock
 from bot.store.records import (
     BestAnswer,
+    HandRow,
     Match,
     MatchRound,
-    HandRow,
     MatchScore,
     RaceWinner,
     RatedPlacing,
@@ -65,8 +65,11 @@ class RoundStore(Protocol):
     async def winner_name(self, round_id: int) -> str | None: ...
     async def record_pass(self, round_id: int, user_id: int, at: float) -> bool: ...
     async def passers(self, round_id: int) -> list[tuple[int, str]]: ...
-
-
+    async def expire_answers(self, before: float) -> int:
+        """The retention (bot/store/retention.py) of the rounds closed before `before`: each
+        player's first answer of a round stays, without its text; the rest, and who passed,
+        go. How many rounds it reached (a long backlog goes a part at a time)."""
+        ...
 
 
 class PeopleStore(Protocol):

@@ -18,7 +18,7 @@ from bot.store.records import Round
 from bot.text import markup
 from bot.text.i18n import Texts, language_of, parse_language, texts_for
 
-KEPT = 20_000  # chats, and players, whose stored names are remembered
+KEPT = 5_000  # chats, and players, whose stored names are remembered
 
 
 @dataclass(frozen=True)

@@ -71,16 +71,19 @@ QMARK = RatingStatements(
     board=f"SELECT {LINE} FROM player_ratings p JOIN users u ON u.id = p.user_id "
           "WHERE p.game = ? AND p.season = ? AND p.responses >= ? "
           "ORDER BY p.rating DESC, p.user_id LIMIT ?",
-    chat_board=f"SELECT {LINE} FROM scores s JOIN player_ratings p ON p.user_id = s.user_id "
-               "AND p.game = s.game JOIN users u ON u.id = p.user_id WHERE s.chat_id = ? "
-               "AND s.game = ? AND p.season = ? AND p.responses >= ? "
+    # the chat's players first, then each one's row by its key (a season of every chat's
+    # players is not read for one chat's board)
+    chat_board=f"WITH c AS MATERIALIZED (SELECT s.user_id FROM scores s WHERE s.chat_id = ? "
+               f"AND s.game = ?) SELECT {LINE} FROM c JOIN player_ratings p "
+               "ON p.user_id = c.user_id AND p.game = ? AND p.season = ? "
+               "JOIN users u ON u.id = p.user_id WHERE p.responses >= ? "
                "ORDER BY p.rating DESC, p.user_id LIMIT ?",
     place="SELECT 1 + COUNT(*) FROM player_ratings WHERE game = ? AND season = ? "
           "AND responses >= ? AND (rating > ? OR (rating = ? AND user_id < ?))",
-    chat_place="SELECT 1 + COUNT(*) FROM scores s JOIN player_ratings p "
-               "ON p.user_id = s.user_id AND p.game = s.game WHERE s.chat_id = ? "
-               "AND s.game = ? AND p.season = ? AND p.responses >= ? "
-               "AND (p.rating > ? OR (p.rating = ? AND p.user_id < ?))",
+    chat_place="WITH c AS MATERIALIZED (SELECT s.user_id FROM scores s WHERE s.chat_id = ? "
+               "AND s.game = ?) SELECT 1 + COUNT(*) FROM c JOIN player_ratings p "
+               "ON p.user_id = c.user_id AND p.game = ? AND p.season = ? "
+               "WHERE p.responses >= ? AND (p.rating > ? OR (p.rating = ? AND p.user_id < ?))",
     rate_round="INSERT INTO rated_rounds (round_id, at) VALUES (?, ?)",
     # typed where they are selected: PostgreSQL would read untyped parameters there as text
     put_player="INSERT INTO player_ratings (user_id, game, season, rating, uncertainty, "
@@ -186,7 +189,7 @@ class Ratings:
             rows = await self.db.fetch(self.sql.board, (game, season, least, limit))
         else:
             rows = await self.db.fetch(self.sql.chat_board,
-                                       (chat_id, game, season, least, limit))
+                                       (chat_id, game, game, season, least, limit))
         return [RatedPlacing(rank, *row) for rank, row in enumerate(rows, 1)]
 
     async def place(self, game: str, season: str, least: int, row: RatingRow,
@@ -196,7 +199,8 @@ class Ratings:
         if chat_id is None:
             found = await self.db.fetch(self.sql.place, (game, season, *after))
         else:
-            found = await self.db.fetch(self.sql.chat_place, (chat_id, game, season, *after))
+            found = await self.db.fetch(self.sql.chat_place,
+                                       (chat_id, game, game, season, *after))
         return int(found[0][0])
 
     async def record_daily(self, day: str, user_id: int, chat_id: int, answer: str,

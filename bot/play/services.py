@@ -27,6 +27,7 @@ from bot.play.matches.matches import DEFAULT_ROUNDS, PAUSE, Matches
 from bot.play.ports import Publisher, Scheduler
 from bot.play.round.events import Closings
 from bot.play.round.outbox import Outbox
+from bot.play.round.rating import Rater
 from bot.play.round.recovery import Recovery
 from bot.play.round.service import Rounds, seconds_of
 from bot.play.round.table import RoundTable
@@ -77,7 +78,7 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     own, the same on each of its processes) draws the daily puzzle's order of hands."""
     rng = rng or random.Random()
     people = People(stores.people)
-    table = RoundTable(stores.rounds, clock, scheduler)
+    table = RoundTable(stores.rounds, clock, scheduler, rater=Rater(stores.ratings))
     analyses = Analyses(pool)
     budget = WorkBudget()
     closings = Closings()

@@ -78,7 +78,8 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     own, the same on each of its processes) draws the daily puzzle's order of hands."""
     rng = rng or random.Random()
     people = People(stores.people)
-    table = RoundTable(stores.rounds, clock, scheduler, rater=Rater(stores.ratings))
+    rater = Rater(stores.ratings)
+    table = RoundTable(stores.rounds, clock, scheduler, rater=rater)
     analyses = Analyses(pool)
     budget = WorkBudget()
     closings = Closings()
@@ -93,7 +94,7 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     places = Places(stores.rounds, people, settings, table, scheduler, rounds, matches, outbox)
     # the daily puzzle is live in the table's live puzzles (what /solve and inline refuse), and
     # the dealer deals no hand that reaches it
-    daily = Daily(stores.daily, people, table.live, clock, secret)
+    daily = Daily(stores.daily, people, table.live, clock, secret, rater)
     dealer.keep_daily_back(table.live)
     community = Community(standings=Standings(stores.scores, people, clock), daily=daily,
                           privacy=Privacy(stores.forgetting, people, clock),

@@ -170,3 +170,28 @@ async def test_killed_between_the_answer_and_the_close_the_bot_rates_it_once_on_
         pass
     assert responses(config.database_path, ALICE["id"]) == [(alice, 1)]
     assert responses(config.database_path, BOB["id"]) == [(bob, 1)]
+
+
+async def test_a_daily_answer_is_a_response_of_its_own(services: Services, stores: Stores,
+                                                       clock: Clock):
+    """Rated once, with its result: faster after the hand was shown counts for more."""
+    me = Chat(ANN.id, "private", None)
+    daily = services.community.daily
+    await daily.show(me, ANN)
+    clock.now += 20
+    await daily.answer(me, ANN, "1+1")  # wrong: no result, no rating
+    assert await rating(stores, ANN) is None
+    right = solve(daily.hand_now())[0]
+    await daily.answer(me, ANN, right)
+    first = await rating(stores, ANN)
+    assert first is not None and first[1] == 1
+    await daily.answer(me, ANN, right)  # solved already: nothing more
+    assert await rating(stores, ANN) == first
+    # Ben never asked here (shown in a group, say): a solve taken as the usual round's length
+    them = Chat(BEN.id, "private", None)
+    clock.now += 20
+    await daily.answer(them, BEN, right)
+    ben = await rating(stores, BEN)
+    assert ben is not None and ben[1] == 1 and ben[0] < first[0]
+    found = await stores.ratings.hand_rating("24", hand_key(daily.hand_now(), 24))
+    assert found is not None and found.responses == 2

@@ -124,13 +124,15 @@ class Rater:
                   for user in sorted(taking_part)))
         return await self._rated(closed, record.hand, record.target, record.level, ended_at)
 
-    async def of_daily(self, user_id: int, hand: Sequence[int], target: int, seconds: float,
-                       now: float) -> RatingWrite:
-        """A right answer to the daily puzzle, a round of one: solved after `seconds`, within
-        the game's usual round length."""
+    async def of_daily(self, user_id: int, hand: Sequence[int], target: int,
+                       seconds: float | None, now: float) -> RatingWrite:
+        """A right answer to the daily puzzle, a round of one: solved after `seconds` (None:
+        not known, taken as the game's usual round length), its deadline that length (a
+        slower solve is still a solve)."""
         deadline = ratings.GAMES["24"].reference_seconds
-        closed = ClosedRound("24", ratings.hand_key(hand, target), deadline,
-                             max(0.0, seconds), (Response(user_id, max(0.0, seconds)),))
+        took = deadline if seconds is None else max(0.0, seconds)
+        closed = ClosedRound("24", ratings.hand_key(hand, target), deadline, took,
+                             (Response(user_id, took),))
         return await self._rated(closed, hand, target, "", now)
 
     async def _rated(self, closed: ClosedRound, hand: Sequence[int], target: int, level: str,

@@ -17,6 +17,7 @@ from bot.play.community.privacy import Privacy
 from bot.play.community.retention import Retention
 from bot.play.community.standings import Standings
 from bot.play.daily.daily import Daily
+from bot.play.dealing.adaptive import AdaptiveDeals
 from bot.play.dealing.analyses import Analyses
 from bot.play.dealing.dealer import Dealer
 from bot.play.dealing.stock import Stock
@@ -87,8 +88,9 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     dealer = Dealer(Stock(pool, lambda: rng.getrandbits(64)), budget, deal_seconds)
     settings = Settings(stores.people, people,
                         ChatSettings(seconds=seconds_of(seconds), match=DEFAULT_ROUNDS), clock)
+    adaptive = AdaptiveDeals(rater, analyses, table.live, clock, rng)
     rounds = Rounds(stores.rounds, people, table, dealer, analyses, closings, outbox, settings,
-                    reads_group_messages=reads_group_messages)
+                    reads_group_messages=reads_group_messages, adaptive=adaptive)
     matches = Matches(stores.matches, stores.people, people, rounds, table, scheduler,
                       closings, outbox, pause)
     places = Places(stores.rounds, people, settings, table, scheduler, rounds, matches, outbox)
@@ -96,7 +98,8 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     # the dealer deals no hand that reaches it
     daily = Daily(stores.daily, people, table.live, clock, secret, rater)
     dealer.keep_daily_back(table.live)
-    community = Community(standings=Standings(stores.scores, people, clock), daily=daily,
+    community = Community(standings=Standings(stores.scores, people, clock, stores.ratings),
+                          daily=daily,
                           privacy=Privacy(stores.forgetting, people, clock),
                           retention=Retention(stores.rounds, clock))
     return Services(

@@ -127,7 +127,9 @@ class Daily:
         shown = self._shown.pop((day, user_id), None)
         took = now - shown if shown is not None else None
         rating = await self.rater.of_daily(user_id, hand, TARGET, took, now)
-        await self.rater.store.record_daily(day, user_id, chat_id, answer, seconds, now, rating)
+        if await self.rater.store.record_daily(day, user_id, chat_id, answer, seconds, now,
+                                               rating):
+            self.rater.written(rating)
 
     async def _solved(self, texts: Texts, done: DailyResult, now: float, just: bool = False,
                       shown: bool = True) -> str:

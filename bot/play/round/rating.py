@@ -10,24 +10,27 @@ leaves the round open, to be closed (and rated) by the restart.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bot.play import ratings
 from bot.play.ratings import ClosedRound, HandRating, PlayerRating, Response, ScaleRating
 from bot.store.protocols import RatingStore
 from bot.store.records import HandRow, RatingRow, RatingWrite, Round, ScaleRow
 from solver import rating_table
-from solver.rating import CUTS
+from solver.rating import CUTS, modelled_difficulty
 
 FOUR = 4
 
 
 def fixed_difficulty(hand: Sequence[int], target: int, level: str) -> float | None:
-    """The fixed model's difficulty of a hand (its prior): the rating table's for the usual deals;
-    else the middle of the level it was dealt at (the model's walk is too slow for a close)."""
+    """The fixed model's difficulty of a hand (its prior): the rating table's for the usual
+    deals of five and six numbers, the model's own for four (a fraction of a millisecond); else
+    the middle of the level it was dealt at (the model's walk is too slow for a close)."""
     ordered = tuple(sorted(hand))
     if rating_table.covers(ordered, target):
         return rating_table.recorded(ordered)
+    if len(ordered) == FOUR:
+        return modelled_difficulty(ordered, target)
     medium_from, hard_from = CUTS.get(len(ordered), CUTS[FOUR])
     middle = {"easy": medium_from / 2, "medium": (medium_from + hard_from) / 2,
               "hard": hard_from + 1.0}
@@ -81,6 +84,17 @@ def written(before: dict[int, PlayerRating], hand: HandRating, scale: ScaleRatin
 class Rater:
     def __init__(self, store: RatingStore) -> None:
         self.store = store
+        self._followers: list[Callable[[HandRow], None]] = []
+
+    def follow(self, follower: Callable[[HandRow], None]) -> None:
+        """Tell `follower` each hand's row once a rating of it is written (the deals' index)."""
+        self._followers.append(follower)
+
+    def written(self, rating: RatingWrite) -> None:
+        """A rating was written (with its close, or its daily result)."""
+        if rating.hand is not None:
+            for follower in self._followers:
+                follower(rating.hand[0])
 
     async def rows(self, game: str, user_ids: Sequence[int], key: str, hand: Sequence[int],
                    target: int, level: str, now: float

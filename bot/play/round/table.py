@@ -134,11 +134,14 @@ class RoundTable:
                     await self.store.record_answer(record.id, write.user_id, write.text,
                                                    write.right, write.at, write.distance)
             elif isinstance(write, CloseWrite):
+                rating = await self._rating(record, write.at)
                 confirmed = await self.store.close_round(
                     record.id, write.status, write.at, write.winner, write.answer, write.points,
-                    write.win_seconds, await self._rating(record, write.at))
+                    write.win_seconds, rating)
                 if confirmed:
                     metrics.record_round_ended(record.game, write.status)
+                    if rating is not None and self.rater is not None:
+                        self.rater.written(rating)
                 self._closed(current, write.at if write.status == "won" and write.answer
                              and confirmed else None)
             elif isinstance(write, HintWrite):

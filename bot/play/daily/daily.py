@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 
 from bot.play.chats.people import Chat, People, Player
 from bot.play.daily.puzzle import (
@@ -52,6 +53,7 @@ class DailyReply:
     text: str
     go_private: bool = False
     withdraw: bool = False
+    share: bool = False  # solved today: a button shares the result (bot.play.daily.share)
 
 
 class Daily:
@@ -81,7 +83,8 @@ class Daily:
         day, texts = day_of(now), self.people.texts(chat, player)
         done = await self.store.daily_result(day, player.id)
         if done is not None:  # in a group, without the answer: others may not have it
-            return DailyReply(await self._solved(texts, done, now, shown=chat.type == "private"))
+            private = chat.type == "private"
+            return DailyReply(await self._solved(texts, done, now, shown=private), share=private)
         if chat.type == "private":
             self._seen(day, player.id, now)
         key = "daily_deal_private" if chat.type == "private" else "daily_deal_group"
@@ -99,7 +102,7 @@ class Daily:
         hand = self.hand_of(day)
         done = await self.store.daily_result(day, player.id)
         if done is not None:
-            return DailyReply(await self._solved(texts, done, now))
+            return DailyReply(await self._solved(texts, done, now), share=True)
         verdict = judge(text, hand, TARGET, True)  # in the loop, as a round's answers are
         if not isinstance(verdict, Right):
             return DailyReply(texts("daily_wrong", why=WORDS[GAME].verdict_text(
@@ -108,7 +111,21 @@ class Daily:
         await self._record(day, player.id, chat.id, hand, verdict.expression, now)
         done = await self.store.daily_result(day, player.id)  # the first right answer stored
         assert done is not None
-        return DailyReply(await self._solved(texts, done, now, just=True))
+        return DailyReply(await self._solved(texts, done, now, just=True), share=True)
+
+    async def shared(self, player: Player) -> str | None:
+        """The line that shares the person's result of today, without a spoiler: the day's
+        number, when it was solved, the streak; never the answer nor the hand (None: not solved
+        today)."""
+        now = self.clock()
+        day = day_of(now)
+        done = await self.store.daily_result(day, player.id)
+        if done is None:
+            return None
+        current, _best = streaks(await self.store.daily_days(player.id), day)
+        texts = self.people.texts(Chat(player.id, "private", None), player)
+        return texts("daily_share", number=str(daily_number(day)), at=day_clock(done.seconds),
+                     streak=current)
 
     def _seen(self, day: str, user_id: int, now: float) -> None:
         self._shown.setdefault((day, user_id), now)
@@ -167,6 +184,14 @@ class Daily:
         streak, _ = streaks(await self.store.daily_days(result.user_id), day)
         return texts("daily_board_line", rank=rank, name=markup.name(result.name),
                      at=day_clock(result.seconds), streak=streak)
+
+
+FIRST_DAY = date(2026, 1, 1)  # the daily puzzle #1 (the numbers a shared result shows)
+
+
+def daily_number(day: str) -> int:
+    """The day's puzzle number: #1 on FIRST_DAY, one more each UTC day."""
+    return (date.fromisoformat(day) - FIRST_DAY).days + 1
 
 
 def time_left(texts: Texts, now: float) -> str:

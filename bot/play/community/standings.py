@@ -115,8 +115,8 @@ class Standings:
         name = markup.name(player.first_name)
         rows = [row for row in await self.store.stats(chat.id, player.id) if row.rounds_played]
         rated = await self._ratings_lines(texts, player)
-        if not rows and not rated:
-            return texts("stats_none", name=name)
+        if not rows:  # nothing in this chat; a rating is the player's, from every chat
+            return "\n".join([texts("stats_none", name=name), *rated])
         lines = [texts("stats_title", name=name)]
         lines += [stats_line(texts, row) for row in rows]
         if len(rows) > 1:

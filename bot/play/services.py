@@ -67,6 +67,14 @@ class Services:
     once: Once
 
 
+def nearest_of(analyses: Analyses) -> Callable[[str, tuple, int], int | None]:
+    """The nearest value a hand can make, as its analysis (if known) says."""
+    def nearest(game: str, hand: tuple, target: int) -> int | None:
+        known = analyses.known(game, hand, target)
+        return known.best[0] if known is not None and known.best is not None else None
+    return nearest
+
+
 def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                    publisher: Publisher, *, seconds: Mapping[str, float] | None = None,
                    deal_seconds: float = DEAL_SECONDS, solve_timeout: float = SOLVE_TIMEOUT,
@@ -79,9 +87,9 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     own, the same on each of its processes) draws the daily puzzle's order of hands."""
     rng = rng or random.Random()
     people = People(stores.people)
-    rater = Rater(stores.ratings)
-    table = RoundTable(stores.rounds, clock, scheduler, rater=rater)
     analyses = Analyses(pool)
+    rater = Rater(stores.ratings, nearest_of(analyses))
+    table = RoundTable(stores.rounds, clock, scheduler, rater=rater)
     budget = WorkBudget()
     closings = Closings()
     outbox = Outbox(publisher, table, stores.rounds)

@@ -194,3 +194,23 @@ async def test_a_daily_answer_is_a_response_of_its_own(services: Services, store
     assert ben is not None and ben[1] == 1 and ben[0] < first[0]
     found = await stores.ratings.hand_rating("24", hand_key(daily.hand_now(), 24))
     assert found is not None and found.responses == 2
+
+
+async def test_countdown_counts_the_best_the_hand_can_do_as_solved(
+        services: Services, stores: Stores, clock: Clock):
+    """831 cannot be made from 1 3 7 10 25 50: 830, the nearest, solves it."""
+    await stores.people.remember_chat(GROUP.id, GROUP.type, GROUP.title)
+    hand = (1, 3, 7, 10, 25, 50)
+    made = await stores.rounds.open_round(GROUP.id, "countdown", hand, 831, "", 10, "en",
+                                          clock.now, clock.now + 60)
+    assert made is not None
+    await services.people.load()
+    services.table.load(await stores.rounds.open_rounds())
+    assert (await services.rounds.analyses.of("countdown", hand, 831)).best[0] == 830
+    clock.now += 1
+    await services.rounds.answer(GROUP, BEN, "10*(3*25+1+7)", explicit=True)  # 830
+    await services.rounds.answer(GROUP, CY, "50*10+25*7", explicit=True)  # 675
+    await services.rounds.expire(made.id)
+    ben, cy = await stores.ratings.player_ratings(BEN.id, "countdown"), \
+        await stores.ratings.player_ratings(CY.id, "countdown")
+    assert ben[0].rating > 0 > cy[0].rating

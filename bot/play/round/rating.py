@@ -20,6 +20,8 @@ from solver import rating_table
 from solver.rating import CUTS, modelled_difficulty
 
 FOUR = 4
+# A Countdown hand's nearest reachable value, if its analysis is known (bot.play.dealing.analyses)
+Best = Callable[[str, tuple, int], int | None]
 
 
 def fixed_difficulty(hand: Sequence[int], target: int, level: str) -> float | None:
@@ -82,8 +84,9 @@ def written(before: dict[int, PlayerRating], hand: HandRating, scale: ScaleRatin
 
 
 class Rater:
-    def __init__(self, store: RatingStore) -> None:
+    def __init__(self, store: RatingStore, best: Best | None = None) -> None:
         self.store = store
+        self.best = best  # Countdown: the nearest a hand can reach (its analysis, if known)
         self._followers: list[Callable[[HandRow], None]] = []
 
     def follow(self, follower: Callable[[HandRow], None]) -> None:
@@ -120,8 +123,14 @@ class Rater:
         started = record.started_at
         solved: dict[int, float] = {}
         wrong: dict[int, int] = {}
+        # Countdown: solved is reaching the best the hand can do (an unreachable target would
+        # otherwise fail everyone); a valid answer short of it counts as wrong
+        nearest = self.best(record.game, record.hand, record.target) \
+            if self.best is not None and record.game != "24" else None
+        reached = abs(nearest - record.target) if nearest is not None else 0
         for answer in await self.store.responses(record.id):
-            if answer.correct:
+            if answer.correct or (nearest is not None and answer.distance is not None
+                                  and answer.distance <= reached):
                 solved.setdefault(answer.user_id, max(0.0, answer.at - started))
             else:
                 wrong[answer.user_id] = wrong.get(answer.user_id, 0) + 1

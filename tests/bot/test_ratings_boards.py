@@ -5,13 +5,15 @@ they were."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from bot.play import ratings
 from bot.play.chats.people import Chat, Player
 from bot.play.community.boards import BoardAsk
 from bot.play.community.standings import shown_rating, shown_spread
-from bot.play.ratings.seasons import KEEP
+from bot.play.ratings.seasons import KEEP, WIDEN
 from bot.play.services import Services
 from bot.store.records import RatingRow, RatingWrite, ScaleRow
 from bot.store.stores import Stores
@@ -93,6 +95,8 @@ async def test_stats_show_the_rating_and_the_best_season(services: Services, sto
     assert october.season == "2026-10" and october.responses == 1
     # the partial reset: from 0.7 of September's rating, then this round's step (a win: up)
     assert KEEP * 1.0 < october.rating < 1.0 + 1.5
+    # and as sure as September left it, widened (a new player's would be near 1.5)
+    assert october.uncertainty < math.hypot(0.4, WIDEN)
     stats = await services.community.standings.stats(GROUP, ANN)
     assert f"24 rating this season: {shown_rating(october.rating)} ±" in stats
     assert "(1 round)" in stats and f"Best season: {september} (2026-09)" in stats

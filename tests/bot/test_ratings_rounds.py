@@ -214,3 +214,33 @@ async def test_countdown_counts_the_best_the_hand_can_do_as_solved(
     ben, cy = await stores.ratings.player_ratings(BEN.id, "countdown"), \
         await stores.ratings.player_ratings(CY.id, "countdown")
     assert ben[0].rating > 0 > cy[0].rating
+
+
+async def test_killed_after_the_close_committed_the_restart_rates_nothing_again(
+        telegram: BotApiEmulator, pool: SolverPool, tmp_path: Path):
+    config = make_config(telegram, tmp_path / "bot.sqlite3")
+    async with running(telegram, pool, config) as bot:
+        await bot.send(GROUP_ID, ALICE, "/play")
+        await telegram.reply(GROUP_ID)
+        current = bot.services.rounds.open_round(GROUP_ID)
+        assert current is not None
+        await bot.send(GROUP_ID, BOB, "/a 1+1")
+        # the close's transaction commits, as the table's commit writes it; the bot is killed
+        # before the result is sent
+        at, answer = current.started_at + 1, solve(current.hand)[0]
+        await bot.stores.rounds.record_answer(current.id, ALICE["id"], answer, True, at)
+        rater = bot.services.table.rater
+        assert rater is not None
+        rating = await rater.of_round(current, at)
+        assert await bot.stores.rounds.close_round(current.id, "won", at, ALICE["id"], answer,
+                                                   current.points, 1.0, rating)
+        assert bot.app.job_queue is not None
+        for job in bot.app.job_queue.jobs():
+            job.schedule_removal()
+    [(alice, count)] = responses(config.database_path, ALICE["id"])
+    [(bob, _)] = responses(config.database_path, BOB["id"])
+    assert count == 1
+    async with running(telegram, pool, config):  # the result owed is sent; nothing is rated
+        assert "Alice" in (await telegram.reply(GROUP_ID)).text
+    assert responses(config.database_path, ALICE["id"]) == [(alice, 1)]
+    assert responses(config.database_path, BOB["id"]) == [(bob, 1)]

@@ -480,6 +480,16 @@ MIGRATIONS: list[str] = [
               AND band = OLD.user_id / 16777216 AND players = 0;
     END;
     """,
+    # 13: a group's move to a supergroup noted while its closed rounds move a part at a time
+    #    (bot/store/sql/people.py), so that a start after a kill finishes it; a row lives only
+    #    as long as its move.
+    """
+    CREATE TABLE chat_moves (
+        old_id INTEGER PRIMARY KEY,
+        new_id INTEGER NOT NULL,
+        at REAL NOT NULL
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

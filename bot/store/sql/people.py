@@ -37,8 +37,9 @@ CHAT_SCORES = CHAT_RUNS.format(unless="")
 CHAT_SCORES_IF_NONE = CHAT_RUNS.format(
     unless=" AND NOT EXISTS (SELECT 1 FROM scores s WHERE s.chat_id = ?)")
 
-# Closed rounds a move's transaction takes (a busy group has thousands): each part a few ms.
-MOVE_PART = 500
+# Closed rounds a move's transaction takes (a busy group has thousands): each part a few ms on
+# a year (bench/bench_year.py), as FORGET_PART.
+MOVE_PART = 100
 
 
 @dataclass(frozen=True)

@@ -46,8 +46,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -63,6 +65,7 @@ CONFIRM = "✅ Yes, delete"
 READS = ("/top", "/top week", "/top all", "/top daily", "/stats")
 P99_GOAL_MS, RATIO_GOAL, STARTUP_GOAL = 20.0, 1.5, 3.0
 EMPTY_FACTOR = 0.001
+BY_BOT = 10  # heavy players forgotten through the bot; the others on the stores, transactions timed
 
 
 @dataclass
@@ -223,26 +226,77 @@ async def measure_commands(bot: Bot, db: Database, samples: int) -> dict[str, li
     found["/play (the deal)"] = deals
     found["a right answer"] = rights
     found["/forget (a heavy player)"] = [await forgotten(bot, person(year, int(h)))
-                                         for h in year.heavy_ids.tolist()]
+                                         for h in year.heavy_ids.tolist()[:BY_BOT]]
     return found
 
 
 # --- beside the bot ------------------------------------------------------------------------
 
-async def chat_moves(db: Database, count: int) -> list[float]:
-    """migrate_chat of the busiest groups and of others, timed on the stores themselves."""
+@contextlib.contextmanager
+def transactions(connection: Any) -> Iterator[list[float]]:
+    """The seconds of each transaction the store runs on `connection` meanwhile (a `run` is
+    one statement in its own, a `run_all` one for all its steps): what another chat's write
+    may wait behind."""
+    took: list[float] = []
+    run, run_all = connection.run, connection.run_all
+
+    async def timed_run(sql: str, params: Any = ()) -> int:
+        began = time.perf_counter()
+        try:
+            return await run(sql, params)
+        finally:
+            took.append(time.perf_counter() - began)
+
+    async def timed_run_all(steps: Any) -> None:
+        began = time.perf_counter()
+        try:
+            await run_all(steps)
+        finally:
+            took.append(time.perf_counter() - began)
+
+    connection.run, connection.run_all = timed_run, timed_run_all
+    try:
+        yield took
+    finally:
+        connection.run, connection.run_all = run, run_all
+
+
+async def chat_moves(db: Database, count: int) -> tuple[list[float], list[float]]:
+    """migrate_chat of the busiest groups and of others, timed on the stores themselves: each
+    move's seconds, and each move's longest transaction."""
     from bot.store import open_stores
 
     stores = await open_stores(db.path or "unused", db.url)
     try:
         chats = [int(c) for c in db.year.group_ids.tolist()]
         picked = chats[:3] + chats[3::max(1, len(chats) // max(1, count - 3))][:max(0, count - 3)]
-        times = []
+        times, longest = [], []
         for old in picked:
-            began = time.perf_counter()
-            await stores.people.migrate_chat(old, old - 10**12)
-            times.append(time.perf_counter() - began)
-        return times
+            with transactions(stores.people.db) as took:  # type: ignore[attr-defined]
+                began = time.perf_counter()
+                await stores.people.migrate_chat(old, old - 10**12)
+                times.append(time.perf_counter() - began)
+            longest.append(max(took))
+        return times, longest
+    finally:
+        await stores.close()
+
+
+async def forgets(db: Database, people: list[int]) -> tuple[list[float], list[float]]:
+    """/forget's erasure of each person on the stores themselves: its seconds, and its
+    longest transaction (the bot runs the same, then edits the question)."""
+    from bot.store import open_stores
+
+    stores = await open_stores(db.path or "unused", db.url)
+    try:
+        times, longest = [], []
+        for user in people:
+            with transactions(stores.forgetting.db) as took:  # type: ignore[attr-defined]
+                began = time.perf_counter()
+                await stores.forgetting.forget_user(user)
+                times.append(time.perf_counter() - began)
+            longest.append(max(took))
+        return times, longest
     finally:
         await stores.close()
 
@@ -428,6 +482,9 @@ class Measured:
     commands: dict[str, list[float]]
     startups: list[float]
     moves: list[float]
+    move_longest: list[float]
+    erasures: list[float]
+    erasure_longest: list[float]
     backup: float
     size: int
     consistent: bool
@@ -450,11 +507,14 @@ async def measure(db: Database, folder: Path, samples: int, moves: int,
         took = backup(db, folder, binaries)
     finally:
         await stop_bot(bot)
-    moved = await chat_moves(db, min(moves, len(db.year.group_ids)))
+    moved, move_longest = await chat_moves(db, min(moves, len(db.year.group_ids)))
+    erased, erasure_longest = await forgets(
+        db, [int(h) for h in db.year.heavy_ids.tolist()[BY_BOT:]])
     size = await size_of(db)
     kept = await retention(db)
     wrote = await writes(db)
-    return Measured(commands, startups, moved, took, size, ok, kept, wrote)
+    return Measured(commands, startups, moved, move_longest, erased, erasure_longest, took,
+                    size, ok, kept, wrote)
 
 
 def report(backend: str, empty: Database, year: Database, a: Measured, b: Measured) -> None:
@@ -475,6 +535,10 @@ def report(backend: str, empty: Database, year: Database, a: Measured, b: Measur
         e, y = a.commands[name], b.commands[name]
         line(name, e, y, len(y))
     line("a chat's move (store)", a.moves, b.moves, len(b.moves))
+    line("  its longest transaction", a.move_longest, b.move_longest, len(b.move_longest))
+    line("/forget's erasure (store)", a.erasures, b.erasures, len(b.erasures))
+    line("  its longest transaction", a.erasure_longest, b.erasure_longest,
+         len(b.erasure_longest))
     e0, y0 = statistics.median(a.startups), statistics.median(b.startups)
     print(f"{'start-up to the first poll':<30}{e0:>9.2f}s{max(a.startups):>7.2f}s"
           f"{y0:>9.2f}s{max(b.startups):>7.2f}s{y0 / e0:>7.2f}  "

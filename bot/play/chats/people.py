@@ -51,7 +51,10 @@ class People:
         self._users: OrderedDict[int, tuple[str, str | None]] = OrderedDict()
 
     async def load(self) -> None:
-        """Read the languages the chats chose."""
+        """Finish the moves to a supergroup a kill interrupted (before anything reads a chat's
+        rounds or settings), then read the languages the chats chose."""
+        for old_id, new_id in await self.store.unfinished_moves():
+            await self.store.migrate_chat(old_id, new_id)
         self._languages = await self.store.languages()
 
     def texts(self, chat: Chat, player: Player | None = None) -> Texts:
@@ -132,7 +135,7 @@ class People:
 
     async def migrate_chat(self, old_id: int, new_id: int) -> None:
         """A group became a supergroup: its rows move to the new id (rounds, matches and scores
-        with them, in one transaction), and its language follows."""
+        with them), and its language follows."""
         await self.store.migrate_chat(old_id, new_id)
         if old_id in self._languages:
             self._languages[new_id] = self._languages.pop(old_id)

@@ -548,7 +548,18 @@ MIGRATIONS: list[str] = [
     CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON board_ties
         FOR EACH STATEMENT EXECUTE FUNCTION leader_fence();
     """,
-    # 13 (SQLite's 13): ratings that learn, with the lease's fence on each new table.
+    # 13 (SQLite's migration 13): a group's move noted while its closed rounds move a part at
+    #    a time, so that a start after a kill finishes it; fenced like the other tables.
+    """
+    CREATE TABLE chat_moves (
+        old_id BIGINT PRIMARY KEY,
+        new_id BIGINT NOT NULL,
+        at DOUBLE PRECISION NOT NULL
+    );
+    CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON chat_moves
+        FOR EACH STATEMENT EXECUTE FUNCTION leader_fence();
+    """,
+    # 14 (SQLite's 14): ratings that learn, with the lease's fence on each new table.
     """
     CREATE TABLE player_ratings (
         user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,

@@ -4,6 +4,7 @@ settings (/settings, a JSON object per chat), and a group's move to a supergroup
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -36,6 +37,10 @@ CHAT_SCORES = CHAT_RUNS.format(unless="")
 CHAT_SCORES_IF_NONE = CHAT_RUNS.format(
     unless=" AND NOT EXISTS (SELECT 1 FROM scores s WHERE s.chat_id = ?)")
 
+# Closed rounds a move's transaction takes (a busy group has thousands): each part a few ms on
+# a year (bench/bench_year.py), as FORGET_PART.
+MOVE_PART = 100
+
 
 @dataclass(frozen=True)
 class PeopleStatements:
@@ -47,7 +52,11 @@ class PeopleStatements:
     set_language: str
     chat_settings: str
     set_chat_settings: str
+    move_begun: tuple[str, str]  # the new chat's row (new, old); the move noted (old, new, at)
+    move_part: str  # (new, old, MOVE_PART): closed rounds, a part at a time
     move_chat: tuple[str, str, str, str]  # (new, old) each: the chat, rounds, matches, settings
+    move_done: str  # (old,)
+    unfinished_moves: str
     recount: tuple[str, str, str]  # (new, old, new), (old, new, old), (new,) * 4
 
 
@@ -66,6 +75,12 @@ QMARK = PeopleStatements(
     set_chat_settings="INSERT INTO chat_settings (chat_id, body, updated_at) VALUES (?, ?, ?) "
                       "ON CONFLICT (chat_id) DO UPDATE SET body = excluded.body, "
                       "updated_at = excluded.updated_at",
+    move_begun=("INSERT INTO chats (id, type, title, lang) SELECT ?, 'supergroup', title, lang "
+                "FROM chats WHERE id = ? ON CONFLICT (id) DO NOTHING",
+                "INSERT INTO chat_moves (old_id, new_id, at) VALUES (?, ?, ?) "
+                "ON CONFLICT (old_id) DO NOTHING"),
+    move_part="UPDATE rounds SET chat_id = ? WHERE id IN (SELECT id FROM rounds "
+              "WHERE chat_id = ? AND status <> 'open' LIMIT ?)",
     move_chat=("INSERT INTO chats (id, type, title, lang) SELECT ?, 'supergroup', title, lang "
                "FROM chats WHERE id = ? ON CONFLICT (id) DO NOTHING",
                "UPDATE rounds SET chat_id = ? WHERE chat_id = ?",
@@ -81,6 +96,8 @@ QMARK = PeopleStatements(
              "(SELECT 1 FROM scores o WHERE o.chat_id = ?)",
              "INSERT INTO scores (chat_id, user_id, game, points, wins, rounds_played, "
              "fastest_win, current_streak, best_streak) " + CHAT_SCORES_IF_NONE),
+    move_done="DELETE FROM chat_moves WHERE old_id = ?",
+    unfinished_moves="SELECT old_id, new_id FROM chat_moves ORDER BY at",
 )
 NUMBERED = numbered_table(QMARK)
 
@@ -135,12 +152,27 @@ class People:
         """A group became a supergroup: its rounds, matches, settings and scores follow the new
         chat id; where the supergroup had scores of its own, its scores are counted again from
         its rounds (streaks cannot simply be added), which costs what that chat played, not
-        what every chat did. One transaction over every table that names the chat."""
+        what every chat did.
+
+        A year of a busy group's closed rounds move MOVE_PART at a time first, each part its
+        own short transaction (no other chat's write waits behind the whole history; no score
+        changes: the scores move last), the move noted first so that a start after a kill
+        finishes it (`finish_moves`); the rest, the scores included, in one transaction."""
+        chat_row, noted = self.sql.move_begun
+        await self.db.run_all([(chat_row, (new_id, old_id)),
+                               (noted, (old_id, new_id, time.time()))])
+        while await self.db.run(self.sql.move_part, (new_id, old_id, MOVE_PART)) >= MOVE_PART:
+            pass
         move, delete, insert = self.sql.recount
         await self.db.run_all([*((sql, (new_id, old_id)) for sql in self.sql.move_chat),
                                *self.scoring_locks((old_id, new_id)),
                                (move, (new_id, old_id, new_id)), (delete, (old_id, new_id, old_id)),
-                               (insert, (new_id,) * 4)])
+                               (insert, (new_id,) * 4),
+                               (self.sql.move_done, (old_id,))])
+
+    async def unfinished_moves(self) -> list[tuple[int, int]]:
+        """(old, new) of each move a kill interrupted, oldest first."""
+        return [(old, new) for old, new in await self.db.fetch(self.sql.unfinished_moves)]
 
     def scoring_locks(self, chats: Sequence[int]) -> list[Step]:
         """What takes the chats' scoring locks before their scores are counted again: nothing

@@ -480,7 +480,17 @@ MIGRATIONS: list[str] = [
               AND band = OLD.user_id / 16777216 AND players = 0;
     END;
     """,
-    # 13: ratings that learn (bot/play/ratings, docs/ratings.md). Each player's rating
+    # 13: a group's move to a supergroup noted while its closed rounds move a part at a time
+    #    (bot/store/sql/people.py), so that a start after a kill finishes it; a row lives only
+    #    as long as its move.
+    """
+    CREATE TABLE chat_moves (
+        old_id INTEGER PRIMARY KEY,
+        new_id INTEGER NOT NULL,
+        at REAL NOT NULL
+    );
+    """,
+    # 14: ratings that learn (bot/play/ratings, docs/ratings.md). Each player's rating
     #    per game and season (a UTC month), each hand's difficulty per game (with its count of
     #    numbers and target, so start-up loads one kind of hand by index), each game's scale,
     #    and the rounds rated, by id: a round's update is written in its closing transaction,

@@ -77,7 +77,7 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     own, the same on each of its processes) draws the daily puzzle's order of hands."""
     rng = rng or random.Random()
     people = People(stores.people)
-    table = RoundTable(stores.rounds, clock, scheduler)
+    table = RoundTable(stores.rounds, clock, scheduler, stored=people.stored)
     analyses = Analyses(pool)
     budget = WorkBudget()
     closings = Closings()

@@ -14,6 +14,7 @@ from bot.play.chats.people import People
 from bot.play.chats.places import Places
 from bot.play.chats.settings import ChatSettings, Settings
 from bot.play.community.privacy import Privacy
+from bot.play.community.retention import Retention
 from bot.play.community.standings import Standings
 from bot.play.daily.daily import Daily
 from bot.play.dealing.analyses import Analyses
@@ -39,11 +40,13 @@ SOLVE_TIMEOUT = 10.0
 @dataclass(frozen=True)
 class Community:
     """The services that answer about people rather than about one round: the boards, each
-    player's record, the daily puzzle, and what a person or a group admin may delete."""
+    player's record, the daily puzzle, what a person or a group admin may delete, and what the
+    bot stops keeping as it ages (the answers' retention)."""
 
     standings: Standings
     daily: Daily
     privacy: Privacy
+    retention: Retention
 
 
 @dataclass(frozen=True)
@@ -74,7 +77,7 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     own, the same on each of its processes) draws the daily puzzle's order of hands."""
     rng = rng or random.Random()
     people = People(stores.people)
-    table = RoundTable(stores.rounds, clock, scheduler)
+    table = RoundTable(stores.rounds, clock, scheduler, stored=people.stored)
     analyses = Analyses(pool)
     budget = WorkBudget()
     closings = Closings()
@@ -92,7 +95,8 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     daily = Daily(stores.daily, people, table.live, clock, secret)
     dealer.keep_daily_back(table.live)
     community = Community(standings=Standings(stores.scores, people, clock), daily=daily,
-                          privacy=Privacy(stores.forgetting, people, clock))
+                          privacy=Privacy(stores.forgetting, people, clock),
+                          retention=Retention(stores.rounds, clock))
     return Services(
         people=people, table=table, rounds=rounds, alarms=Alarms(rounds, matches),
         recovery=Recovery(stores.rounds, people, settings, table, rounds, matches, outbox),

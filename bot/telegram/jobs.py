@@ -1,7 +1,7 @@
 """Every use of PTB's JobQueue: the game services' scheduler port (one job per alarm kind, chat
 and topic, found by its name), ringing an alarm (play decides what it does and shows it, through
 its outbox), and the housekeeping jobs (heartbeat, forgetting old update ids, the sweep for rounds
-whose alarm did not ring)."""
+whose alarm did not ring, the answers' retention)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pathlib import Path
 
 from telegram.ext import Job, JobQueue
 
+from bot.play.community.retention import EXPIRE_EVERY
 from bot.play.ports import Alarm
 from bot.runtime.health import HEARTBEAT_SECONDS, heartbeat_job
 from bot.telegram.context import App, Context
@@ -62,18 +63,22 @@ async def ring(context: Context) -> None:
 
 
 def start_housekeeping(application: App, heartbeat: Path) -> None:
-    """The heartbeat (the health check reads it), the clean-up of old update ids and the sweep
-    for overdue rounds, each run first as soon as the JobQueue starts: a container's first
-    health probe comes within seconds, and a bot restarted every hour would otherwise never
-    clean up."""
+    """The heartbeat (the health check reads it), the clean-up of old update ids, the sweep
+    for overdue rounds and the answers' retention, each run first as soon as the JobQueue
+    starts: a container's first health probe comes within seconds, and a bot restarted every
+    hour would otherwise never clean up."""
     queue = application.job_queue
     assert queue is not None
 
     async def forget_handled_updates(context: Context) -> None:
         await context.bot_data.services.once.forget_before(time.time() - HANDLED_UPDATES_KEPT)
 
+    async def expire_answers(context: Context) -> None:
+        await context.bot_data.services.community.retention.expire()
+
     for callback, interval, name in ((heartbeat_job(heartbeat), HEARTBEAT_SECONDS, "heartbeat"),
                                      (forget_handled_updates, FORGET_EVERY, "forget-updates"),
+                                     (expire_answers, EXPIRE_EVERY, "expire-answers"),
                                      (end_overdue, OVERDUE_EVERY, "overdue")):
         queue.run_repeating(callback, interval=interval, name=name, job_kwargs=at_start())
 

@@ -271,3 +271,42 @@ async def test_the_services_forget_and_reset_on_both_backends(stores: Stores, po
     await community.privacy.press(asked.token, True, group, ben, admin)
     assert await stores.scores.board(Board(GROUP)) == []
     assert await consistent(stores) == {}
+
+
+async def test_a_long_history_is_forgotten_a_part_at_a_time(stores: Stores,
+                                                            monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """A person's answers go FORGET_PART at a time, each part its own statement, before the
+    erasure's one transaction (which other chats' writes wait for on SQLite) finds the rest."""
+    from bot.store.sql.forgetting import FORGET_PART
+
+    await setup(stores)
+    made = await stores.rounds.open_round(GROUP, "24", (1, 2, 3, 4), 24, "easy", 10, "en",
+                                          1000.0, 1060.0, started_by=ANN)
+    assert made is not None
+    for n in range(2 * FORGET_PART + 50):
+        await stores.rounds.record_answer(made.id, ANN, f"{n}", False, 1001.0 + n / 1000)
+    await stores.rounds.record_answer(made.id, BEN, "x", False, 1001.0)
+    assert await stores.rounds.close_round(made.id, "won", 1002.0, BEN, "x", 10, 2.0)
+    db = stores.forgetting.db  # type: ignore[attr-defined]
+    seen: list[tuple[str, int]] = []
+    run, run_all = db.run, db.run_all
+
+    async def counted_run(sql: str, params=()) -> int:
+        changed = await run(sql, params)
+        seen.append((sql, changed))
+        return changed
+
+    async def counted_run_all(steps) -> None:
+        seen.append(("(one transaction)", len(steps)))
+        await run_all(steps)
+
+    monkeypatch.setattr(db, "run", counted_run)
+    monkeypatch.setattr(db, "run_all", counted_run_all)
+    await stores.forgetting.forget_user(ANN)
+    answers_part = stores.forgetting.sql.forget_parts[0]  # type: ignore[attr-defined]
+    assert [changed for sql, changed in seen if sql == answers_part] == \
+        [FORGET_PART, FORGET_PART, 50]
+    assert seen[-1][0] == "(one transaction)"
+    assert await stores.rounds.answerers(made.id) == [BEN]
+    await consistent(stores)

@@ -6,6 +6,7 @@ without their name; and they may come back as new."""
 from __future__ import annotations
 
 from bot.play.daily.puzzle import day_of
+from bot.store.retention import ANSWER_TEXTS_KEPT
 from solver import solve
 from tests.bot.conftest import ON_BOTH_BACKENDS, Clock, Harness
 from tests.bot.test_buttons import press_data
@@ -34,13 +35,15 @@ async def play_and_win(h: Harness, winner: dict, loser: dict) -> int:
 
 @ON_BOTH_BACKENDS
 async def test_privacy_says_what_is_kept_in_a_few_lines(harness: Harness):
+    kept = f"{ANSWER_TEXTS_KEPT / 86400:.0f}"  # the retention's days (bot/store/retention.py)
     for chat in (GROUP, ANN["id"]):
         text = (await said(harness, ANN, "/privacy", chat)).text
         assert len(text.splitlines()) <= 8
-        for word in ("first name", "answers", "scores", "daily", "/forget", "/resetscores"):
+        for word in ("first name", "answers", "scores", "daily", "/forget", "/resetscores",
+                     f"after {kept} days", "backup", "Telegram itself keeps"):
             assert word in text
     zh = await said(harness, {**ANN, "language_code": "zh"}, "/privacy", ANN["id"])
-    assert "我保存了什么" in zh.text
+    assert "我保存了什么" in zh.text and f"{kept} 天后" in zh.text and "备份" in zh.text
 
 
 @ON_BOTH_BACKENDS

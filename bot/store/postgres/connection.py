@@ -39,6 +39,9 @@ MIGRATION_LOCK = (LOCK_CLASS, 1)  # (LOCK_CLASS, 2) was the leader lock before t
 # takes it alone (bot.runtime.backup repeats the key): a frozen process keeps its session, and
 # so its hold, which a lease that ran out does not show.
 HOLD_LOCK = (LOCK_CLASS, 3)
+# Migration 12's triggers take this one (its SQL repeats the key) whenever scores change: the
+# totals they keep are every chat's (tests/postgres/test_totals_lock.py).
+TOTALS_LOCK = (LOCK_CLASS, 4)
 POOL_SIZE = 8  # the bot runs up to 32 updates at once; most of their time is not the database's
 CONNECT_SECONDS = 10.0
 EPOCH_SETTING = "twentyfour.epoch"

@@ -344,6 +344,221 @@ MIGRATIONS: list[str] = [
         END LOOP;
     END $$;
     """,
+    # 10 (SQLite's 10): an index for every statement that finds rows by something a year of
+    #    play makes many of: a person's answers, passes, rounds and matches (/forget, and the
+    #    foreign-key checks of deleting them), a chat's matches, a chat's wins by time, the
+    #    day's fastest daily results.
+    """
+    CREATE INDEX answers_by_user ON answers(user_id, round_id);
+    CREATE INDEX round_passes_by_user ON round_passes(user_id);
+    CREATE INDEX rounds_by_winner ON rounds(winner_id) WHERE winner_id IS NOT NULL;
+    CREATE INDEX rounds_by_starter ON rounds(started_by) WHERE started_by IS NOT NULL;
+    CREATE INDEX matches_by_chat ON matches(chat_id);
+    CREATE INDEX matches_by_starter ON matches(started_by) WHERE started_by IS NOT NULL;
+    CREATE INDEX rounds_won_in_chat ON rounds(chat_id, ended_at) WHERE status = 'won';
+    CREATE INDEX daily_results_by_time ON daily_results(day, seconds, at, user_id);
+    """,
+    # 11 (SQLite's 11): the answers that still have their text, by round, for the retention.
+    """
+    CREATE INDEX answers_unexpired ON answers(round_id) WHERE text <> '';
+    """,
+    # 12 (SQLite's 12): the boards read from totals kept as the scores change (each chat's
+    #    over its games, every chat's per game and over all), and the players at each (points,
+    #    wins) of the every-chat boards, in all and by band of user ids; a chat's board in one
+    #    game reads its scores in an index of the board's order (scores_board).
+    #    The totals are shared by every chat, so the triggers that keep them take one lock
+    #    (advisory (2424, 4): connection.TOTALS_LOCK) after the chats' scoring locks, which
+    #    every writer of scores holds first: writers of two chats wait on each other there
+    #    only, never in a circle.
+    #    Unlike SQLite's they run once a statement, over its transition tables: a statement
+    #    that changes many scores (a chat's reset, its recount) changes each count once, where
+    #    a trigger for each row would update the same row version after version in one
+    #    transaction (each update walking the versions before it). The new tables are fenced
+    #    like the others (migration 9).
+    """
+    CREATE TABLE player_totals (
+        chat_id BIGINT NOT NULL,
+        user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        game TEXT NOT NULL,
+        points INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (user_id, chat_id, game)
+    );
+    CREATE INDEX player_totals_board
+        ON player_totals(chat_id, game, points DESC, wins DESC, user_id) WHERE points > 0;
+    DROP INDEX scores_by_chat;
+    CREATE INDEX scores_board ON scores(chat_id, game, points DESC, wins DESC, user_id)
+        WHERE points > 0;
+    CREATE TABLE board_steps (
+        game TEXT NOT NULL,
+        points INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        players INTEGER NOT NULL,
+        PRIMARY KEY (game, points, wins)
+    );
+    CREATE TABLE board_ties (
+        game TEXT NOT NULL,
+        points INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        band BIGINT NOT NULL,
+        players INTEGER NOT NULL,
+        PRIMARY KEY (game, points, wins, band)
+    );
+    INSERT INTO player_totals (chat_id, user_id, game, points, wins)
+        SELECT chat_id, user_id, '', SUM(points), SUM(wins) FROM scores WHERE points > 0
+        GROUP BY chat_id, user_id;
+    INSERT INTO player_totals (chat_id, user_id, game, points, wins)
+        SELECT 0, user_id, game, SUM(points), SUM(wins) FROM scores WHERE points > 0
+        GROUP BY user_id, game;
+    INSERT INTO player_totals (chat_id, user_id, game, points, wins)
+        SELECT 0, user_id, '', SUM(points), SUM(wins) FROM scores WHERE points > 0
+        GROUP BY user_id;
+    INSERT INTO board_steps (game, points, wins, players)
+        SELECT game, points, wins, COUNT(*) FROM player_totals
+        WHERE chat_id = 0 AND points > 0 GROUP BY game, points, wins;
+    INSERT INTO board_ties (game, points, wins, band, players)
+        SELECT game, points, wins, user_id / 16777216, COUNT(*) FROM player_totals
+        WHERE chat_id = 0 AND points > 0 GROUP BY game, points, wins, user_id / 16777216;
+    CREATE FUNCTION scores_total() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        PERFORM pg_advisory_xact_lock(2424, 4);
+        IF TG_OP = 'INSERT' THEN
+            WITH changed AS (SELECT chat_id, user_id, game, points, wins FROM new_rows
+                             WHERE points > 0)
+            INSERT INTO player_totals AS t (chat_id, user_id, game, points, wins)
+                SELECT chat, user_id, kind, SUM(points), SUM(wins) FROM (
+                    SELECT chat_id AS chat, user_id, '' AS kind, points, wins FROM changed
+                    UNION ALL SELECT 0, user_id, game, points, wins FROM changed
+                    UNION ALL SELECT 0, user_id, '', points, wins FROM changed) AS parts
+                GROUP BY chat, user_id, kind
+                ON CONFLICT (user_id, chat_id, game) DO UPDATE
+                    SET points = t.points + excluded.points, wins = t.wins + excluded.wins;
+            RETURN NULL;
+        ELSIF TG_OP = 'DELETE' THEN
+            WITH changed AS (SELECT chat_id, user_id, game, -points AS points, -wins AS wins
+                             FROM old_rows WHERE points > 0)
+            INSERT INTO player_totals AS t (chat_id, user_id, game, points, wins)
+                SELECT chat, user_id, kind, SUM(points), SUM(wins) FROM (
+                    SELECT chat_id AS chat, user_id, '' AS kind, points, wins FROM changed
+                    UNION ALL SELECT 0, user_id, game, points, wins FROM changed
+                    UNION ALL SELECT 0, user_id, '', points, wins FROM changed) AS parts
+                GROUP BY chat, user_id, kind
+                ON CONFLICT (user_id, chat_id, game) DO UPDATE
+                    SET points = t.points + excluded.points, wins = t.wins + excluded.wins;
+        ELSE
+            WITH changed AS (SELECT chat_id, user_id, game, points, wins FROM new_rows
+                             WHERE points > 0
+                             UNION ALL SELECT chat_id, user_id, game, -points, -wins
+                             FROM old_rows WHERE points > 0)
+            INSERT INTO player_totals AS t (chat_id, user_id, game, points, wins)
+                SELECT chat, user_id, kind, SUM(points), SUM(wins) FROM (
+                    SELECT chat_id AS chat, user_id, '' AS kind, points, wins FROM changed
+                    UNION ALL SELECT 0, user_id, game, points, wins FROM changed
+                    UNION ALL SELECT 0, user_id, '', points, wins FROM changed) AS parts
+                GROUP BY chat, user_id, kind
+                HAVING SUM(points) <> 0 OR SUM(wins) <> 0
+                ON CONFLICT (user_id, chat_id, game) DO UPDATE
+                    SET points = t.points + excluded.points, wins = t.wins + excluded.wins;
+        END IF;
+        -- what a reset, a move or an erasure left at nothing goes, as in SQLite
+        DELETE FROM player_totals t USING (SELECT DISTINCT user_id, chat_id FROM old_rows
+                                           WHERE points > 0) AS o
+            WHERE t.user_id = o.user_id AND t.chat_id IN (o.chat_id, 0)
+              AND t.points = 0 AND t.wins = 0;
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER scores_total_insert AFTER INSERT ON scores
+        REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION scores_total();
+    CREATE TRIGGER scores_total_update AFTER UPDATE ON scores
+        REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
+        EXECUTE FUNCTION scores_total();
+    CREATE TRIGGER scores_total_delete AFTER DELETE ON scores
+        REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION scores_total();
+    CREATE FUNCTION totals_ladder() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        PERFORM pg_advisory_xact_lock(2424, 4);
+        IF TG_OP = 'INSERT' THEN
+            WITH moves AS (SELECT game, points, wins, user_id / 16777216 AS band, 1 AS n
+                           FROM new_rows WHERE chat_id = 0 AND points > 0),
+            steps AS (
+                INSERT INTO board_steps AS s (game, points, wins, players)
+                SELECT game, points, wins, SUM(n) FROM moves GROUP BY game, points, wins
+                ON CONFLICT (game, points, wins) DO UPDATE
+                    SET players = s.players + excluded.players RETURNING 1)
+            INSERT INTO board_ties AS b (game, points, wins, band, players)
+                SELECT game, points, wins, band, SUM(n) FROM moves
+                GROUP BY game, points, wins, band
+                ON CONFLICT (game, points, wins, band) DO UPDATE
+                    SET players = b.players + excluded.players;
+            RETURN NULL;
+        ELSIF TG_OP = 'DELETE' THEN
+            WITH moves AS (SELECT game, points, wins, user_id / 16777216 AS band, -1 AS n
+                           FROM old_rows WHERE chat_id = 0 AND points > 0),
+            steps AS (
+                INSERT INTO board_steps AS s (game, points, wins, players)
+                SELECT game, points, wins, SUM(n) FROM moves GROUP BY game, points, wins
+                ON CONFLICT (game, points, wins) DO UPDATE
+                    SET players = s.players + excluded.players RETURNING 1)
+            INSERT INTO board_ties AS b (game, points, wins, band, players)
+                SELECT game, points, wins, band, SUM(n) FROM moves
+                GROUP BY game, points, wins, band
+                ON CONFLICT (game, points, wins, band) DO UPDATE
+                    SET players = b.players + excluded.players;
+        ELSE
+            WITH moves AS (SELECT game, points, wins, user_id / 16777216 AS band, 1 AS n
+                           FROM new_rows WHERE chat_id = 0 AND points > 0
+                           UNION ALL SELECT game, points, wins, user_id / 16777216, -1
+                           FROM old_rows WHERE chat_id = 0 AND points > 0),
+            steps AS (
+                INSERT INTO board_steps AS s (game, points, wins, players)
+                SELECT game, points, wins, SUM(n) FROM moves GROUP BY game, points, wins
+                HAVING SUM(n) <> 0
+                ON CONFLICT (game, points, wins) DO UPDATE
+                    SET players = s.players + excluded.players RETURNING 1)
+            INSERT INTO board_ties AS b (game, points, wins, band, players)
+                SELECT game, points, wins, band, SUM(n) FROM moves
+                GROUP BY game, points, wins, band
+                HAVING SUM(n) <> 0
+                ON CONFLICT (game, points, wins, band) DO UPDATE
+                    SET players = b.players + excluded.players;
+        END IF;
+        -- the steps and bands left with nobody go, as in SQLite
+        DELETE FROM board_steps s USING (SELECT DISTINCT game, points, wins FROM old_rows
+                                         WHERE chat_id = 0 AND points > 0) AS m
+            WHERE s.game = m.game AND s.points = m.points AND s.wins = m.wins
+              AND s.players = 0;
+        DELETE FROM board_ties b USING (SELECT DISTINCT game, points, wins,
+                                               user_id / 16777216 AS band FROM old_rows
+                                        WHERE chat_id = 0 AND points > 0) AS m
+            WHERE b.game = m.game AND b.points = m.points AND b.wins = m.wins
+              AND b.band = m.band AND b.players = 0;
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER totals_ladder_insert AFTER INSERT ON player_totals
+        REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION totals_ladder();
+    CREATE TRIGGER totals_ladder_update AFTER UPDATE ON player_totals
+        REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
+        EXECUTE FUNCTION totals_ladder();
+    CREATE TRIGGER totals_ladder_delete AFTER DELETE ON player_totals
+        REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION totals_ladder();
+    CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON player_totals
+        FOR EACH STATEMENT EXECUTE FUNCTION leader_fence();
+    CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON board_steps
+        FOR EACH STATEMENT EXECUTE FUNCTION leader_fence();
+    CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON board_ties
+        FOR EACH STATEMENT EXECUTE FUNCTION leader_fence();
+    """,
+    # 13 (SQLite's migration 13): a group's move noted while its closed rounds move a part at
+    #    a time, so that a start after a kill finishes it; fenced like the other tables.
+    """
+    CREATE TABLE chat_moves (
+        old_id BIGINT PRIMARY KEY,
+        new_id BIGINT NOT NULL,
+        at DOUBLE PRECISION NOT NULL
+    );
+    CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON chat_moves
+        FOR EACH STATEMENT EXECUTE FUNCTION leader_fence();
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -47,6 +47,11 @@ def numbered(sql: str) -> str:
     return QUESTION_MARK.sub(lambda _: f"${next(count)}", sql)
 
 
+def arity(sql: str) -> int:
+    """How many parameters a statement takes, in either style."""
+    return sql.count("?") or len(set(re.findall(r"\$(\d+)", sql)))
+
+
 def numbered_table(table: Table) -> Table:
     """A frozen dataclass of statements (or of tuples of them) with every one `numbered`."""
     def render(value: Any) -> Any:
@@ -57,3 +62,4 @@ def numbered_table(table: Table) -> Table:
 
 assert numbered("SELECT ? WHERE a = ? AND b IN (?, ?)") == \
     "SELECT $1 WHERE a = $2 AND b IN ($3, $4)"
+assert arity("SELECT ? WHERE a = ?") == arity("SELECT $1 WHERE a = $2") == 2

@@ -1,24 +1,38 @@
 """What /resetscores and /forget delete, as both databases do it: each one transaction after
 which the scores table is again what the remaining rounds and answers define (the view
-scores_from_rounds), so a late answer, a restart or a recount brings nothing back.
+scores_from_rounds), so a late answer, a restart or a recount brings nothing back; a person's
+long history goes a part at a time before that transaction (FORGET_PART).
 
 A chat's reset takes its closed rounds' winners and answers off (the rounds stay, winnerless) and
 deletes its scores; the open round keeps its answers and scores when it closes. A person's
 erasure deletes their answers, scores, daily results, passes and name; the rounds they won or
 started stay, naming nobody (other players' scores are unchanged: those rounds were their losses
-before and still are); their private chat forgets its language and settings."""
+before and still are); their private chat goes, with the rounds and matches played there (one
+still on keeps it until it ends: its row names the chat)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.store.sql.connection import Connection, Step, numbered_table
+from bot.store.sql.connection import Connection, Step, arity, numbered_table
+
+# The private chat's row, unless a round or match is still on there (its row names the chat):
+# then the chat keeps only its id until the next /forget (params: the person, three times).
+PRIVATE_CHAT_GONE = ("DELETE FROM chats WHERE id = ? AND type = 'private' AND NOT EXISTS "
+                     "(SELECT 1 FROM rounds WHERE chat_id = ?) AND NOT EXISTS "
+                     "(SELECT 1 FROM matches WHERE chat_id = ?)")
+
+
+# A person's rows go a part at a time first, each part its own short transaction, so that no
+# other chat's write waits behind a long history; the erasure's one transaction then finds few.
+FORGET_PART = 100
 
 
 @dataclass(frozen=True)
 class ForgetStatements:
     reset_rounds: tuple[str, str]  # (chat,) each: before the scoring lock, as a close does
     reset_scores: str
+    forget_parts: tuple[str, ...]  # (user, ..., FORGET_PART) each, until it changes fewer rows
     forget_rounds: tuple[str, ...]  # (user,) each: the rows of rounds first, as a close does
     forget_scores: tuple[str, ...]  # after the scoring locks of the chats the person is in
 
@@ -28,6 +42,19 @@ QMARK = ForgetStatements(
                   "(SELECT id FROM rounds WHERE chat_id = ? AND status != 'open')",
                   "UPDATE rounds SET winner_id = NULL WHERE chat_id = ? AND status != 'open'"),
     reset_scores="DELETE FROM scores WHERE chat_id = ?",
+    forget_parts=("DELETE FROM answers WHERE id IN "
+                  "(SELECT id FROM answers WHERE user_id = ? LIMIT ?)",
+                  "UPDATE rounds SET winner_id = NULL, winning_answer = NULL WHERE id IN "
+                  "(SELECT id FROM rounds WHERE winner_id = ? LIMIT ?)",
+                  "UPDATE rounds SET started_by = NULL WHERE id IN "
+                  "(SELECT id FROM rounds WHERE started_by = ? LIMIT ?)",
+                  "DELETE FROM daily_results WHERE user_id = ? AND day IN "
+                  "(SELECT day FROM daily_results WHERE user_id = ? LIMIT ?)",
+                  # the private chat's (its id is the person's)
+                  "DELETE FROM matches WHERE id IN (SELECT id FROM matches WHERE chat_id = ? "
+                  "AND status <> 'on' LIMIT ?)",
+                  "DELETE FROM rounds WHERE id IN (SELECT id FROM rounds WHERE chat_id = ? "
+                  "AND status <> 'open' LIMIT ?)"),
     forget_rounds=("UPDATE rounds SET winner_id = NULL, winning_answer = NULL "
                    "WHERE winner_id = ?",
                    "UPDATE rounds SET started_by = NULL WHERE started_by = ?",
@@ -36,8 +63,13 @@ QMARK = ForgetStatements(
                    "DELETE FROM round_passes WHERE user_id = ?",
                    "DELETE FROM scores WHERE user_id = ?",
                    "DELETE FROM daily_results WHERE user_id = ?",
-                   "UPDATE chats SET title = NULL, lang = NULL WHERE id = ? AND type = 'private'",
+                   # the private chat's id is the person's: its ended matches and closed rounds
+                   # go (with their answers, passes and links), then the chat itself
+                   "DELETE FROM matches WHERE chat_id = ? AND status <> 'on'",
+                   "DELETE FROM rounds WHERE chat_id = ? AND status <> 'open'",
                    "DELETE FROM chat_settings WHERE chat_id = ?",
+                   PRIVATE_CHAT_GONE,
+                   "UPDATE chats SET title = NULL, lang = NULL WHERE id = ? AND type = 'private'",
                    "DELETE FROM users WHERE id = ?"),
 )
 NUMBERED = numbered_table(QMARK)
@@ -63,7 +95,16 @@ class Forgetting:
         await self.db.run_all(steps)
 
     async def forget_user(self, user_id: int) -> None:
+        """Their answers and their name on rounds first, FORGET_PART rows a transaction (each
+        such part changes no one else's scores: their own go with the rest), then everything
+        of theirs in one transaction, after which the scores are again what the rounds
+        define."""
+        for sql in self.sql.forget_parts:
+            while await self.db.run(sql, (user_id,) * (arity(sql) - 1) + (FORGET_PART,)) \
+                    >= FORGET_PART:
+                pass
         steps: list[Step] = [(sql, (user_id,)) for sql in self.sql.forget_rounds]
         steps += [(self.user_locks, (user_id,))] if self.user_locks else []
-        steps += [(sql, (user_id,)) for sql in self.sql.forget_scores]
+        steps += [(sql, (user_id,) * arity(sql))
+                  for sql in self.sql.forget_scores]
         await self.db.run_all(steps)

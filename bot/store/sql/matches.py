@@ -28,7 +28,7 @@ QMARK = MatchStatements(
                "VALUES (?, ?, ?, ?, ?, ?)",
     match_on=f"SELECT {MATCH_COLUMNS} FROM matches WHERE chat_id = ? AND topic = ? "
              "AND status = 'on'",
-    matches_on=f"SELECT {MATCH_COLUMNS} FROM matches WHERE status = 'on' ORDER BY id",
+    matches_on=f"SELECT {MATCH_COLUMNS} FROM matches WHERE status = 'on' ORDER BY +id",
     add_match_round="INSERT INTO match_rounds (match_id, number, round_id) SELECT ?, "
                     "COALESCE(MAX(number), 0) + 1, ? FROM match_rounds WHERE match_id = ?",
     match_round_number="SELECT number FROM match_rounds WHERE round_id = ?",

@@ -4,10 +4,42 @@ settings (/settings, a JSON object per chat), and a group's move to a supergroup
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.store.sql.connection import Connection, Step, numbered_table
+
+# One chat's scores as the view scores_from_rounds defines them (migration 5), read from that
+# chat's rounds and answers only (CHAT_SCORES; params: the chat, twice). The view itself,
+# filtered by chat, aggregates every chat's history first: the planners do not push the filter
+# through its window functions. tests/bot/test_recount.py holds the two equal.
+CHAT_RUNS = (
+    "WITH played AS ("
+    "SELECT DISTINCT r.chat_id, r.game, a.user_id, r.id AS round_id, 0 AS won, r.awarded, "
+    "r.win_seconds FROM rounds r JOIN answers a ON a.round_id = r.id "
+    "WHERE r.chat_id = ? AND r.status <> 'open' AND COALESCE(a.user_id <> r.winner_id, TRUE)"
+    "{unless} UNION ALL SELECT chat_id, game, winner_id, id, 1, awarded, win_seconds "
+    "FROM rounds WHERE chat_id = ? AND status <> 'open' AND winner_id IS NOT NULL{unless}), "
+    "history AS (SELECT chat_id, user_id, game, won, awarded, win_seconds, "
+    "SUM(1 - won) OVER (PARTITION BY game, user_id ORDER BY round_id) AS losses, "
+    "SUM(1 - won) OVER (PARTITION BY game, user_id) AS all_losses FROM played), "
+    "runs AS (SELECT chat_id, user_id, game, losses, all_losses, SUM(won) AS wins, "
+    "COUNT(*) AS played, SUM(CASE WHEN won = 1 THEN awarded ELSE 0 END) AS points, "
+    "MIN(CASE WHEN won = 1 THEN win_seconds END) AS fastest FROM history "
+    "GROUP BY chat_id, user_id, game, losses, all_losses) "
+    "SELECT chat_id, user_id, game, SUM(points), SUM(wins), SUM(played), MIN(fastest), "
+    "SUM(CASE WHEN losses = all_losses THEN wins ELSE 0 END), MAX(wins) FROM runs "
+    "GROUP BY chat_id, user_id, game")
+CHAT_SCORES = CHAT_RUNS.format(unless="")
+# ... counted only where the chat has no scores: the condition stands where the rounds are read,
+# so that nothing is read when it fails (params: the chat and the chat again, twice)
+CHAT_SCORES_IF_NONE = CHAT_RUNS.format(
+    unless=" AND NOT EXISTS (SELECT 1 FROM scores s WHERE s.chat_id = ?)")
+
+# Closed rounds a move's transaction takes (a busy group has thousands): each part a few ms on
+# a year (bench/bench_year.py), as FORGET_PART.
+MOVE_PART = 100
 
 
 @dataclass(frozen=True)
@@ -20,8 +52,12 @@ class PeopleStatements:
     set_language: str
     chat_settings: str
     set_chat_settings: str
+    move_begun: tuple[str, str]  # the new chat's row (new, old); the move noted (old, new, at)
+    move_part: str  # (new, old, MOVE_PART): closed rounds, a part at a time
     move_chat: tuple[str, str, str, str]  # (new, old) each: the chat, rounds, matches, settings
-    recount: tuple[str, str]  # (old, new) then (new,): the two chats' scores counted again
+    move_done: str  # (old,)
+    unfinished_moves: str
+    recount: tuple[str, str, str]  # (new, old, new), (old, new, old), (new,) * 4
 
 
 QMARK = PeopleStatements(
@@ -39,17 +75,29 @@ QMARK = PeopleStatements(
     set_chat_settings="INSERT INTO chat_settings (chat_id, body, updated_at) VALUES (?, ?, ?) "
                       "ON CONFLICT (chat_id) DO UPDATE SET body = excluded.body, "
                       "updated_at = excluded.updated_at",
+    move_begun=("INSERT INTO chats (id, type, title, lang) SELECT ?, 'supergroup', title, lang "
+                "FROM chats WHERE id = ? ON CONFLICT (id) DO NOTHING",
+                "INSERT INTO chat_moves (old_id, new_id, at) VALUES (?, ?, ?) "
+                "ON CONFLICT (old_id) DO NOTHING"),
+    move_part="UPDATE rounds SET chat_id = ? WHERE id IN (SELECT id FROM rounds "
+              "WHERE chat_id = ? AND status <> 'open' LIMIT ?)",
     move_chat=("INSERT INTO chats (id, type, title, lang) SELECT ?, 'supergroup', title, lang "
                "FROM chats WHERE id = ? ON CONFLICT (id) DO NOTHING",
                "UPDATE rounds SET chat_id = ? WHERE chat_id = ?",
                "UPDATE matches SET chat_id = ? WHERE chat_id = ?",
                "INSERT INTO chat_settings (chat_id, body, updated_at) SELECT ?, body, updated_at "
                "FROM chat_settings WHERE chat_id = ? ON CONFLICT (chat_id) DO NOTHING"),
-    recount=("DELETE FROM scores WHERE chat_id IN (?, ?)",
+    # A supergroup with no scores yet (the move comes before its first round): the old chat's
+    # scores are its own as they are, and move. Else both chats' are deleted and the new one's
+    # counted again from all its rounds, which now include the old chat's.
+    recount=("UPDATE scores SET chat_id = ? WHERE chat_id = ? AND NOT EXISTS "
+             "(SELECT 1 FROM scores n WHERE n.chat_id = ?)",
+             "DELETE FROM scores WHERE chat_id IN (?, ?) AND EXISTS "
+             "(SELECT 1 FROM scores o WHERE o.chat_id = ?)",
              "INSERT INTO scores (chat_id, user_id, game, points, wins, rounds_played, "
-             "fastest_win, current_streak, best_streak) SELECT chat_id, user_id, game, points, "
-             "wins, rounds_played, fastest_win, current_streak, best_streak "
-             "FROM scores_from_rounds WHERE chat_id = ?"),
+             "fastest_win, current_streak, best_streak) " + CHAT_SCORES_IF_NONE),
+    move_done="DELETE FROM chat_moves WHERE old_id = ?",
+    unfinished_moves="SELECT old_id, new_id FROM chat_moves ORDER BY at",
 )
 NUMBERED = numbered_table(QMARK)
 
@@ -101,13 +149,30 @@ class People:
                           (chat_id, json.dumps(body, sort_keys=True), at))
 
     async def migrate_chat(self, old_id: int, new_id: int) -> None:
-        """A group became a supergroup: its rounds, matches and settings follow the new chat id,
-        and the new chat's scores are counted again from all its rounds (streaks cannot simply
-        be added). One transaction over every table that names the chat."""
-        delete, insert = self.sql.recount
+        """A group became a supergroup: its rounds, matches, settings and scores follow the new
+        chat id; where the supergroup had scores of its own, its scores are counted again from
+        its rounds (streaks cannot simply be added), which costs what that chat played, not
+        what every chat did.
+
+        A year of a busy group's closed rounds move MOVE_PART at a time first, each part its
+        own short transaction (no other chat's write waits behind the whole history; no score
+        changes: the scores move last), the move noted first so that a start after a kill
+        finishes it (`finish_moves`); the rest, the scores included, in one transaction."""
+        chat_row, noted = self.sql.move_begun
+        await self.db.run_all([(chat_row, (new_id, old_id)),
+                               (noted, (old_id, new_id, time.time()))])
+        while await self.db.run(self.sql.move_part, (new_id, old_id, MOVE_PART)) >= MOVE_PART:
+            pass
+        move, delete, insert = self.sql.recount
         await self.db.run_all([*((sql, (new_id, old_id)) for sql in self.sql.move_chat),
                                *self.scoring_locks((old_id, new_id)),
-                               (delete, (old_id, new_id)), (insert, (new_id,))])
+                               (move, (new_id, old_id, new_id)), (delete, (old_id, new_id, old_id)),
+                               (insert, (new_id,) * 4),
+                               (self.sql.move_done, (old_id,))])
+
+    async def unfinished_moves(self) -> list[tuple[int, int]]:
+        """(old, new) of each move a kill interrupted, oldest first."""
+        return [(old, new) for old, new in await self.db.fetch(self.sql.unfinished_moves)]
 
     def scoring_locks(self, chats: Sequence[int]) -> list[Step]:
         """What takes the chats' scoring locks before their scores are counted again: nothing

@@ -12,10 +12,17 @@ import json
 from dataclasses import dataclass
 
 from bot.store.records import BestAnswer, RaceWinner, Result, RightAnswer, Round
+from bot.store.retention import EXPIRE_ANSWERS, EXPIRE_BATCHES
 from bot.store.sql.connection import Connection, Refused, numbered_table
 from bot.store.sql.rows import ROUND_COLUMNS, hand_of, round_of
 
 RESULT_COLUMNS = ", ".join("r." + column for column in ROUND_COLUMNS.split(", "))
+
+
+# The rows of the rounds with ids from, to (twice) that closed before a moment: the range is
+# said twice so that each planner reads the table by it, whatever its statistics.
+EXPIRED_ROUNDS = ("round_id BETWEEN ? AND ? AND round_id IN (SELECT id FROM rounds WHERE "
+                  "id BETWEEN ? AND ? AND status <> 'open' AND ended_at < ?)")
 
 
 @dataclass(frozen=True)
@@ -38,6 +45,9 @@ class RoundStatements:
     winner_name: str
     record_pass: str
     passers: str
+    expiring: str
+    expired: str
+    expire: tuple[str, str, str]  # as `expired`: rounds' ids (from, to) twice, ended before
 
 
 QMARK = RoundStatements(
@@ -48,7 +58,9 @@ QMARK = RoundStatements(
     open_round_of=f"SELECT {ROUND_COLUMNS} FROM rounds WHERE chat_id = ? AND topic = ? "
                   "AND status = 'open'",
     get_round=f"SELECT {ROUND_COLUMNS} FROM rounds WHERE id = ?",
-    open_rounds=f"SELECT {ROUND_COLUMNS} FROM rounds WHERE status = 'open' ORDER BY id",
+    # ORDER BY +id: sorted after, so that SQLite reads the open rounds by their partial index,
+    # not every round in the order of ids (both run at start-up)
+    open_rounds=f"SELECT {ROUND_COLUMNS} FROM rounds WHERE status = 'open' ORDER BY +id",
     record_answer="INSERT INTO answers (round_id, user_id, text, correct, at, distance) "
                   "VALUES (?, ?, ?, ?, ?, ?)",
     guesses_made="SELECT COUNT(*) FROM answers WHERE round_id = ? AND user_id = ? "
@@ -76,16 +88,30 @@ QMARK = RoundStatements(
                 "        AND a.user_id = r.winner_id AND a.text = r.winning_answer) "
                 "FROM rounds r LEFT JOIN users u ON u.id = r.winner_id "
                 "WHERE r.announced = 0 AND r.status <> 'open' ORDER BY r.ended_at, r.id",
-    race="SELECT r.winner_id, u.first_name, MIN(a.at) FROM rounds r "
-         "JOIN users u ON u.id = r.winner_id JOIN answers a ON a.round_id = r.id "
-         "AND a.user_id = r.winner_id AND a.correct = 1 WHERE r.id = ? "
-         "GROUP BY r.winner_id, u.first_name",
+    # the winner's first right answer in a subquery (NULL: none), so that no planner reaches
+    # the round through its winner (every round they ever won) rather than by its id
+    race="SELECT r.winner_id, u.first_name, (SELECT MIN(a.at) FROM answers a "
+         "WHERE a.round_id = r.id AND a.user_id = r.winner_id AND a.correct = 1) "
+         "FROM rounds r JOIN users u ON u.id = r.winner_id WHERE r.id = ?",
     winner_name="SELECT u.first_name FROM rounds r JOIN users u "
                 "ON u.id = r.winner_id WHERE r.id = ?",
     record_pass="INSERT INTO round_passes (round_id, user_id, at) VALUES (?, ?, ?) "
                 "ON CONFLICT (round_id, user_id) DO NOTHING",
     passers="SELECT p.user_id, u.first_name FROM round_passes p JOIN users u "
             "ON u.id = p.user_id WHERE p.round_id = ? ORDER BY p.at, p.user_id",
+    # the retention (bot/store/retention.py): the rounds of the oldest answers that still have
+    # their text (the index answers_unexpired holds only those), and of them the ones closed
+    # long enough ago; each player's first answer of such a round stays, without its text
+    expiring="SELECT MIN(round_id), MAX(round_id) FROM (SELECT round_id FROM answers "
+             "WHERE text <> '' ORDER BY round_id LIMIT ?) AS oldest",
+    expired="SELECT COUNT(DISTINCT a.round_id) FROM answers a JOIN rounds r "
+            "ON r.id = a.round_id WHERE a.round_id BETWEEN ? AND ? AND a.text <> '' "
+            "AND r.id BETWEEN ? AND ? AND r.status <> 'open' AND r.ended_at < ?",
+    expire=("DELETE FROM answers WHERE " + EXPIRED_ROUNDS + " AND EXISTS "
+            "(SELECT 1 FROM answers b WHERE b.round_id = answers.round_id "
+            "AND b.user_id = answers.user_id AND b.id < answers.id)",
+            "UPDATE answers SET text = '' WHERE " + EXPIRED_ROUNDS + " AND text <> ''",
+            "DELETE FROM round_passes WHERE " + EXPIRED_ROUNDS),
 )
 NUMBERED = numbered_table(QMARK)
 
@@ -186,7 +212,7 @@ class Rounds:
         """The winner of a round won by a right answer, with that answer's stored time (None
         for a round nobody won, or won by the closest answer at the end)."""
         rows = await self.db.fetch(self.sql.race, (round_id,))
-        return RaceWinner(*rows[0]) if rows else None
+        return RaceWinner(*rows[0]) if rows and rows[0][2] is not None else None
 
     async def winner_name(self, round_id: int) -> str | None:
         rows = await self.db.fetch(self.sql.winner_name, (round_id,))
@@ -199,3 +225,21 @@ class Rounds:
     async def passers(self, round_id: int) -> list[tuple[int, str]]:
         """Who passed in the round, (id, first name), in the order they passed."""
         return [(row[0], row[1]) for row in await self.db.fetch(self.sql.passers, (round_id,))]
+
+    async def expire_answers(self, before: float, batches: int = EXPIRE_BATCHES) -> int:
+        """The retention of answers (bot/store/retention.py) for rounds closed before `before`,
+        oldest first, `batches` short transactions at most (a year's backlog after an upgrade
+        goes a little each time); how many rounds it reached."""
+        reached = 0
+        for _ in range(batches):
+            rows = await self.db.fetch(self.sql.expiring, (EXPIRE_ANSWERS,))
+            first, last = rows[0] if rows else (None, None)
+            if first is None:
+                break
+            window = (first, last, first, last, before)
+            [(count,)] = await self.db.fetch(self.sql.expired, window)
+            if not count:
+                break
+            await self.db.run_all([(sql, window) for sql in self.sql.expire])
+            reached += int(count)
+        return reached

@@ -1,5 +1,8 @@
 """Scores, as both databases store them: read from the `scores` table, which the database's
-triggers keep exact as rounds close and late answers land (migrations 3 and 5)."""
+triggers keep exact as rounds close and late answers land (migrations 3 and 5), and the all-time
+boards over several games or chats from the totals those triggers keep in turn (migration 12),
+so that no board sums a year of scores when it is asked for: each reads its first rows, and a
+place its rows ahead, in an index of the board's order."""
 
 from __future__ import annotations
 
@@ -12,41 +15,81 @@ from bot.store.sql.connection import Connection, numbered_table
 
 
 def top_query(by_chat: bool, by_game: bool) -> str:
-    where = ["s.points > 0", *(["s.chat_id = ?"] if by_chat else []),
-             *(["s.game = ?"] if by_game else [])]
-    return ("SELECT u.first_name, SUM(s.points) AS p, SUM(s.wins) AS w FROM scores s "
-            f"JOIN users u ON u.id = s.user_id WHERE {' AND '.join(where)} "
-            "GROUP BY s.user_id, u.first_name ORDER BY p DESC, w DESC, s.user_id LIMIT ?")
+    """(name, points, wins) of an all-time board's first players, in the order of its index."""
+    return (f"SELECT u.first_name, t.points, t.wins FROM {totals(by_chat, by_game)} t "
+            f"JOIN users u ON u.id = t.user_id WHERE {totals_where(by_chat, by_game, 't')} "
+            "ORDER BY t.points DESC, t.wins DESC, t.user_id LIMIT ?")
 
 
-def board_totals(week: bool, by_chat: bool, by_game: bool) -> str:
-    """Each player's points and wins on a board (uid, name, p, w): all time from the scores,
-    or from the rounds won since a moment (a week's board: rounds keep who won, when)."""
-    if week:
-        where = ["r.status = 'won'", "r.ended_at >= ?", *(["r.chat_id = ?"] if by_chat else []),
-                 *(["r.game = ?"] if by_game else [])]
-        return ("SELECT r.winner_id AS uid, u.first_name AS name, SUM(r.awarded) AS p, "
-                "COUNT(*) AS w FROM rounds r JOIN users u ON u.id = r.winner_id "
-                f"WHERE {' AND '.join(where)} GROUP BY r.winner_id, u.first_name "
-                "HAVING SUM(r.awarded) > 0")
-    where = ["s.points > 0", *(["s.chat_id = ?"] if by_chat else []),
-             *(["s.game = ?"] if by_game else [])]
-    return ("SELECT s.user_id AS uid, u.first_name AS name, SUM(s.points) AS p, "
-            "SUM(s.wins) AS w FROM scores s JOIN users u ON u.id = s.user_id "
-            f"WHERE {' AND '.join(where)} GROUP BY s.user_id, u.first_name")
+def totals(by_chat: bool, by_game: bool) -> str:
+    """Where an all-time board's rows (user_id, points, wins) are (migration 12): a chat's in
+    one game are its scores; a chat's over all games and every chat's (chat 0), the totals."""
+    return "scores" if by_chat and by_game else "player_totals"
+
+
+def totals_where(by_chat: bool, by_game: bool, alias: str, board: bool = True) -> str:
+    """A board's rows in its table: those of the chat (or chat 0) and game ('' for all games)
+    that have points. Not `board`: one player's row, found by its key (`+`: the board's index,
+    whose condition is `points > 0`, would read the chat's players to find it)."""
+    chat = "?" if by_chat else "0"
+    game = "?" if by_game else "''"
+    points = f"{alias}.points" if board else f"+{alias}.points"
+    return f"{alias}.chat_id = {chat} AND {alias}.game = {game} AND {points} > 0"
+
+
+def week_totals(by_chat: bool, by_game: bool) -> str:
+    """Each player's points and wins from the rounds won since a moment (uid, p, w): a week's
+    board (rounds keep who won, when). Names are joined after, to the few rows shown."""
+    # `+ 0`: SQLite would otherwise read every winner in the order of their index
+    where = ["r.status = 'won'", "r.ended_at >= ?", *(["r.chat_id = ?"] if by_chat else []),
+             *(["r.game = ?"] if by_game else []), "r.winner_id + 0 IS NOT NULL"]
+    return ("SELECT r.winner_id AS uid, SUM(r.awarded) AS p, COUNT(*) AS w FROM rounds r "
+            f"WHERE {' AND '.join(where)} GROUP BY r.winner_id HAVING SUM(r.awarded) > 0")
 
 
 def board_query(week: bool, by_chat: bool, by_game: bool) -> str:
-    return (f"SELECT uid, name, p, w FROM ({board_totals(week, by_chat, by_game)}) AS t "
-            "ORDER BY p DESC, w DESC, uid LIMIT ?")
+    if not week:
+        return (f"SELECT t.user_id, u.first_name, t.points, t.wins FROM "
+                f"{totals(by_chat, by_game)} t JOIN users u ON u.id = t.user_id "
+                f"WHERE {totals_where(by_chat, by_game, 't')} "
+                "ORDER BY t.points DESC, t.wins DESC, t.user_id LIMIT ?")
+    shown = f"{week_totals(by_chat, by_game)} ORDER BY p DESC, w DESC, uid LIMIT ?"
+    return (f"SELECT t.uid, u.first_name, t.p, t.w FROM ({shown}) AS t "
+            "JOIN users u ON u.id = t.uid ORDER BY t.p DESC, t.w DESC, t.uid")
+
+
+# A player's place on every chat's board: 1 + the players on the steps above theirs + those tied
+# with them in lower bands of user ids + those tied in their own band with a lower id (the board's
+# order: more points, more wins, lower id). Migration 12 keeps the steps and bands.
+BAND = 16777216
+EVERY_CHAT_PLACE = (
+    "SELECT 1 + COALESCE((SELECT SUM(s.players) FROM board_steps s WHERE s.game = m.game "
+    "AND s.points >= m.points AND (s.points > m.points OR s.wins > m.wins)), 0) "
+    "+ COALESCE((SELECT SUM(b.players) FROM board_ties b WHERE b.game = m.game "
+    f"AND b.points = m.points AND b.wins = m.wins AND b.band < m.user_id / {BAND}), 0) "
+    "+ (SELECT COUNT(*) FROM player_totals o WHERE o.chat_id = 0 AND o.game = m.game "
+    "AND o.points > 0 AND o.points = m.points AND o.wins = m.wins "
+    f"AND o.user_id >= m.user_id / {BAND} * {BAND} AND o.user_id < m.user_id), "
+    "m.user_id, u.first_name, m.points, m.wins ")
+# ... on one chat's board: 1 + the players of that chat ahead (read in its index from the top)
+CHAT_PLACE = (
+    "SELECT 1 + (SELECT COUNT(*) FROM {table} o WHERE o.chat_id = m.chat_id "
+    "AND o.game = m.game AND o.points > 0 AND o.points >= m.points AND (o.points > m.points "
+    "OR o.wins > m.wins OR (o.wins = m.wins AND o.user_id < m.user_id))), "
+    "m.user_id, u.first_name, m.points, m.wins ")
 
 
 def placing_query(week: bool, by_chat: bool, by_game: bool) -> str:
     """One player's place: 1 + those ahead of them in the board's order."""
-    return (f"WITH t AS ({board_totals(week, by_chat, by_game)}) "
+    if not week:
+        table = totals(by_chat, by_game)
+        place = CHAT_PLACE.format(table=table) if by_chat else EVERY_CHAT_PLACE
+        return (f"{place}FROM {table} m JOIN users u ON u.id = m.user_id "
+                f"WHERE {totals_where(by_chat, by_game, 'm', board=False)} AND m.user_id = ?")
+    return (f"WITH t AS ({week_totals(by_chat, by_game)}) "
             "SELECT 1 + (SELECT COUNT(*) FROM t AS o WHERE o.p > m.p OR (o.p = m.p AND "
-            "(o.w > m.w OR (o.w = m.w AND o.uid < m.uid)))), m.uid, m.name, m.p, m.w "
-            "FROM t AS m WHERE m.uid = ?")
+            "(o.w > m.w OR (o.w = m.w AND o.uid < m.uid)))), m.uid, u.first_name, m.p, m.w "
+            "FROM t AS m JOIN users u ON u.id = m.uid WHERE m.uid = ?")
 
 
 def variants(query: Callable[[bool, bool, bool], str]) -> tuple[str, ...]:

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.store.sql import daily, forgetting, matches, people, scores
+from bot.store.sql import daily, matches, people, scores
 from bot.store.sqlite.database import BUSY_SECONDS, Database
+from bot.store.sqlite.forgetting import SqliteForgetting
 from bot.store.sqlite.migrations import LATEST
 from bot.store.sqlite.rounds import SqliteRounds
 from bot.store.sqlite.updates import SqliteUpdates
@@ -27,7 +28,7 @@ def stores_of(db: Database) -> Stores:
                   people=people.People(db, people.QMARK),
                   matches=matches.Matches(db, matches.QMARK), updates=SqliteUpdates(db),
                   daily=daily.Daily(db, daily.QMARK),
-                  forgetting=forgetting.Forgetting(db, forgetting.QMARK), close=db.close)
+                  forgetting=SqliteForgetting(db), close=db.close)
 
 
 __all__ = ["Database", "open_sqlite", "stores_of"]

@@ -69,6 +69,7 @@ class Gate:
 # that, a statement is tried again LOCKED_RETRIES more times, after LOCKED_PAUSE, before the
 # error is let through: a long checkpoint or a backup must not cost a player's answer.
 BUSY_SECONDS = 5.0
+SECURE_DELETE = "ON"
 LOCKED_RETRIES = 3
 LOCKED_PAUSE = 0.5
 T = TypeVar("T")
@@ -136,6 +137,11 @@ class Database:
             # WAL with synchronous=NORMAL: a commit survives a crash of the bot; only a power
             # cut may lose the last moments. Syncing every commit would cap it at disk speed.
             await connection.execute("PRAGMA synchronous=NORMAL")
+            # A deleted row's bytes are overwritten with zeros, not left in the page's free
+            # space (/forget: tests/bot/test_forget_on_disk.py). Debian's SQLite does it by
+            # default; other builds must be told. It costs writing the zeros, in pages that are
+            # written anyway (bench/bench_year.py: /forget and a right answer with and without).
+            await connection.execute(f"PRAGMA secure_delete={SECURE_DELETE}")
             database = cls(connection, busy_seconds, retries=0)  # at start-up: fail at once
             await database.migrate(migrate_to)
             await database.prove_writable()
@@ -215,6 +221,14 @@ class Database:
                     await self.connection.execute("ROLLBACK")
                     raise
         await self._patiently(attempt)
+
+    async def checkpoint(self) -> bool:
+        """Copy the write-ahead log into the file and cut the log to nothing, so that no
+        earlier version of a page (a deleted row's bytes) stays in it; False when a reader
+        kept part of it (a backup copying the file at that moment): the log then keeps those
+        pages until the next checkpoint."""
+        busy, _, _ = (await self.fetch("PRAGMA wal_checkpoint(TRUNCATE)"))[0]
+        return not busy
 
     async def version(self) -> int:
         rows = await self.fetch("PRAGMA user_version")

@@ -314,6 +314,182 @@ MIGRATIONS: list[str] = [
         expires_at REAL NOT NULL
     );
     """,
+    # 10: an index for every statement that finds rows by something a year of play makes many
+    #     of (issue 40): /forget finds a person's answers, passes and the rounds and matches they
+    #     won or started by index, and so do the foreign-key checks of deleting them (and their
+    #     private chat); a group's move finds its matches; a chat's week board reads only that
+    #     chat's wins of the week; the daily board reads the day's fastest first. A person's
+    #     answers are indexed with their round, so that a look-up of one person in one round
+    #     (a guess's count, who won the race) finds those rows, not the person's year.
+    """
+    CREATE INDEX answers_by_user ON answers(user_id, round_id);
+    CREATE INDEX round_passes_by_user ON round_passes(user_id);
+    CREATE INDEX rounds_by_winner ON rounds(winner_id) WHERE winner_id IS NOT NULL;
+    CREATE INDEX rounds_by_starter ON rounds(started_by) WHERE started_by IS NOT NULL;
+    CREATE INDEX matches_by_chat ON matches(chat_id);
+    CREATE INDEX matches_by_starter ON matches(started_by) WHERE started_by IS NOT NULL;
+    CREATE INDEX rounds_won_in_chat ON rounds(chat_id, ended_at) WHERE status = 'won';
+    CREATE INDEX daily_results_by_time ON daily_results(day, seconds, at, user_id);
+    """,
+    # 11: the answers' retention (bot/store/retention.py): the answers that still have their
+    #     text, by round, so the job finds the oldest of them without reading the year; the
+    #     index holds the last month's answers, once the job has caught up.
+    """
+    CREATE INDEX answers_unexpired ON answers(round_id) WHERE text <> '';
+    """,
+    # 12: the boards read from totals kept as the scores change, instead of summing scores at
+    #     each ask (issue 40): per player, for each chat over all its games (game ''), and
+    #     over every chat (chat 0) per game and over all games, the points and wins of their
+    #     scores that have points (what the boards count); a chat's board in one game reads
+    #     the scores themselves, in an index of the board's order (scores_board, in place of
+    #     scores_by_chat, which left the ties to sort). And how many players stand at each
+    #     (points, wins) of the every-chat boards, all of them (board_steps) and by band of
+    #     2^24 user ids (board_ties), so that a place there is 1 + the players on the steps
+    #     above + those tied in lower bands + those tied in one's own band with a lower id: a
+    #     few hundred small rows however many players are ahead (a chat's place counts that
+    #     chat's rows ahead, in its index).
+    """
+    CREATE TABLE player_totals (
+        chat_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        game TEXT NOT NULL,
+        points INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (user_id, chat_id, game)
+    );
+    CREATE INDEX player_totals_board
+        ON player_totals(chat_id, game, points DESC, wins DESC, user_id) WHERE points > 0;
+    DROP INDEX scores_by_chat;
+    CREATE INDEX scores_board ON scores(chat_id, game, points DESC, wins DESC, user_id)
+        WHERE points > 0;
+    CREATE TABLE board_steps (
+        game TEXT NOT NULL,
+        points INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        players INTEGER NOT NULL,
+        PRIMARY KEY (game, points, wins)
+    );
+    CREATE TABLE board_ties (
+        game TEXT NOT NULL,
+        points INTEGER NOT NULL,
+        wins INTEGER NOT NULL,
+        band INTEGER NOT NULL,
+        players INTEGER NOT NULL,
+        PRIMARY KEY (game, points, wins, band)
+    );
+    INSERT INTO player_totals (chat_id, user_id, game, points, wins)
+        SELECT chat_id, user_id, '', SUM(points), SUM(wins) FROM scores WHERE points > 0
+        GROUP BY chat_id, user_id;
+    INSERT INTO player_totals (chat_id, user_id, game, points, wins)
+        SELECT 0, user_id, game, SUM(points), SUM(wins) FROM scores WHERE points > 0
+        GROUP BY user_id, game;
+    INSERT INTO player_totals (chat_id, user_id, game, points, wins)
+        SELECT 0, user_id, '', SUM(points), SUM(wins) FROM scores WHERE points > 0
+        GROUP BY user_id;
+    INSERT INTO board_steps (game, points, wins, players)
+        SELECT game, points, wins, COUNT(*) FROM player_totals
+        WHERE chat_id = 0 AND points > 0 GROUP BY game, points, wins;
+    INSERT INTO board_ties (game, points, wins, band, players)
+        SELECT game, points, wins, user_id / 16777216, COUNT(*) FROM player_totals
+        WHERE chat_id = 0 AND points > 0 GROUP BY game, points, wins, user_id / 16777216;
+    CREATE TRIGGER scores_total_insert AFTER INSERT ON scores WHEN NEW.points > 0
+    BEGIN
+        INSERT INTO player_totals (chat_id, user_id, game, points, wins)
+            VALUES (NEW.chat_id, NEW.user_id, '', NEW.points, NEW.wins),
+                   (0, NEW.user_id, NEW.game, NEW.points, NEW.wins),
+                   (0, NEW.user_id, '', NEW.points, NEW.wins)
+            ON CONFLICT (user_id, chat_id, game) DO UPDATE
+                SET points = points + excluded.points, wins = wins + excluded.wins;
+    END;
+    CREATE TRIGGER scores_total_update AFTER UPDATE OF chat_id, points, wins ON scores
+    WHEN (OLD.points > 0 OR NEW.points > 0)
+     AND (OLD.points <> NEW.points OR OLD.wins <> NEW.wins OR OLD.chat_id <> NEW.chat_id)
+    BEGIN
+        INSERT INTO player_totals (chat_id, user_id, game, points, wins)
+            SELECT chat, NEW.user_id, kind, SUM(points), SUM(wins) FROM (
+                SELECT NEW.chat_id AS chat, '' AS kind, (NEW.points > 0) * NEW.points AS points,
+                       (NEW.points > 0) * NEW.wins AS wins
+                UNION ALL SELECT 0, NEW.game, (NEW.points > 0) * NEW.points,
+                                 (NEW.points > 0) * NEW.wins
+                UNION ALL SELECT 0, '', (NEW.points > 0) * NEW.points,
+                                 (NEW.points > 0) * NEW.wins
+                UNION ALL SELECT OLD.chat_id, '', -(OLD.points > 0) * OLD.points,
+                                 -(OLD.points > 0) * OLD.wins
+                UNION ALL SELECT 0, OLD.game, -(OLD.points > 0) * OLD.points,
+                                 -(OLD.points > 0) * OLD.wins
+                UNION ALL SELECT 0, '', -(OLD.points > 0) * OLD.points,
+                                 -(OLD.points > 0) * OLD.wins)
+            GROUP BY chat, kind HAVING SUM(points) <> 0 OR SUM(wins) <> 0
+            ON CONFLICT (user_id, chat_id, game) DO UPDATE
+                SET points = points + excluded.points, wins = wins + excluded.wins;
+        DELETE FROM player_totals WHERE user_id = OLD.user_id AND (chat_id, game) IN
+            (VALUES (OLD.chat_id, ''), (0, OLD.game), (0, '')) AND points = 0 AND wins = 0;
+    END;
+    CREATE TRIGGER scores_total_delete AFTER DELETE ON scores WHEN OLD.points > 0
+    BEGIN
+        UPDATE player_totals SET points = points - OLD.points, wins = wins - OLD.wins
+            WHERE user_id = OLD.user_id AND (chat_id, game) IN
+                (VALUES (OLD.chat_id, ''), (0, OLD.game), (0, ''));
+        DELETE FROM player_totals WHERE user_id = OLD.user_id AND (chat_id, game) IN
+            (VALUES (OLD.chat_id, ''), (0, OLD.game), (0, '')) AND points = 0 AND wins = 0;
+    END;
+    CREATE TRIGGER totals_ladder_insert AFTER INSERT ON player_totals
+    WHEN NEW.chat_id = 0 AND NEW.points > 0
+    BEGIN
+        INSERT INTO board_steps (game, points, wins, players)
+            VALUES (NEW.game, NEW.points, NEW.wins, 1)
+            ON CONFLICT (game, points, wins) DO UPDATE SET players = players + 1;
+        INSERT INTO board_ties (game, points, wins, band, players)
+            VALUES (NEW.game, NEW.points, NEW.wins, NEW.user_id / 16777216, 1)
+            ON CONFLICT (game, points, wins, band) DO UPDATE SET players = players + 1;
+    END;
+    CREATE TRIGGER totals_ladder_update AFTER UPDATE OF points, wins ON player_totals
+    WHEN NEW.chat_id = 0 AND (OLD.points <> NEW.points OR OLD.wins <> NEW.wins)
+    BEGIN
+        UPDATE board_steps SET players = players - 1
+            WHERE OLD.points > 0 AND game = OLD.game AND points = OLD.points
+              AND wins = OLD.wins;
+        DELETE FROM board_steps
+            WHERE game = OLD.game AND points = OLD.points AND wins = OLD.wins AND players = 0;
+        UPDATE board_ties SET players = players - 1
+            WHERE OLD.points > 0 AND game = OLD.game AND points = OLD.points
+              AND wins = OLD.wins AND band = OLD.user_id / 16777216;
+        DELETE FROM board_ties
+            WHERE game = OLD.game AND points = OLD.points AND wins = OLD.wins
+              AND band = OLD.user_id / 16777216 AND players = 0;
+        INSERT INTO board_steps (game, points, wins, players)
+            SELECT NEW.game, NEW.points, NEW.wins, 1 WHERE NEW.points > 0
+            ON CONFLICT (game, points, wins) DO UPDATE SET players = players + 1;
+        INSERT INTO board_ties (game, points, wins, band, players)
+            SELECT NEW.game, NEW.points, NEW.wins, NEW.user_id / 16777216, 1
+            WHERE NEW.points > 0
+            ON CONFLICT (game, points, wins, band) DO UPDATE SET players = players + 1;
+    END;
+    CREATE TRIGGER totals_ladder_delete AFTER DELETE ON player_totals
+    WHEN OLD.chat_id = 0 AND OLD.points > 0
+    BEGIN
+        UPDATE board_steps SET players = players - 1
+            WHERE game = OLD.game AND points = OLD.points AND wins = OLD.wins;
+        DELETE FROM board_steps
+            WHERE game = OLD.game AND points = OLD.points AND wins = OLD.wins AND players = 0;
+        UPDATE board_ties SET players = players - 1
+            WHERE game = OLD.game AND points = OLD.points AND wins = OLD.wins
+              AND band = OLD.user_id / 16777216;
+        DELETE FROM board_ties
+            WHERE game = OLD.game AND points = OLD.points AND wins = OLD.wins
+              AND band = OLD.user_id / 16777216 AND players = 0;
+    END;
+    """,
+    # 13: a group's move to a supergroup noted while its closed rounds move a part at a time
+    #    (bot/store/sql/people.py), so that a start after a kill finishes it; a row lives only
+    #    as long as its move.
+    """
+    CREATE TABLE chat_moves (
+        old_id INTEGER PRIMARY KEY,
+        new_id INTEGER NOT NULL,
+        at REAL NOT NULL
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -13,6 +13,8 @@ from bot.store.sqlite.database import Database
 GUESS = ("INSERT INTO answers (round_id, user_id, text, correct, at, distance) "
          "SELECT ?, ?, ?, ?, ?, ? WHERE (SELECT COUNT(*) FROM answers WHERE round_id = ? "
          "AND user_id = ? AND distance IS NOT NULL) < ?")
+# SQLite has no array parameter: one `?` per id in the braces.
+ANNOUNCED = "UPDATE rounds SET announced = 1 WHERE id IN ({})"
 
 
 class SqliteRounds(Rounds):
@@ -31,5 +33,5 @@ class SqliteRounds(Rounds):
         """The result of these rounds was sent (or will never be). SQLite has no array
         parameter: one `?` per id."""
         if round_ids:
-            await self.db.run(f"UPDATE rounds SET announced = 1 WHERE id IN "
-                              f"({', '.join('?' * len(round_ids))})", tuple(round_ids))
+            await self.db.run(ANNOUNCED.format(", ".join("?" * len(round_ids))),
+                              tuple(round_ids))

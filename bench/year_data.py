@@ -1,0 +1,504 @@
+"""A busy year of play, generated as rows of the bot's own tables and written in bulk into a fresh
+database of either backend whose schema the project's migrations made (bench/bench_year.py
+measures the bot on it).
+
+The year: group chats whose activity falls off like a power law (the busiest plays thousands of
+rounds, most a few dozen), players who each belong to one or two of them, rounds of the three
+games spread over the year with about four answers each, private rounds, a year of daily
+results, matches, passes, settings and the last two days' update ids, plus `heavy` players
+with `heavy_answers` answers each (for /forget). Scores are not generated: they are what the
+database's own definition (the view `scores_from_rounds`) says, inserted with the triggers on,
+so every summary the schema keeps is kept as the bot would.
+
+Fast because it is bulk: numpy draws every column at once, secondary indexes and triggers are
+dropped during the load and made again from their own definitions (SQLite's sqlite_master,
+PostgreSQL's pg_indexes), and PostgreSQL takes the rows by COPY.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+DAY = 86400.0
+LENGTH = {"24": 120.0, "countdown": 60.0, "yahtzee": 300.0}
+GAMES = ("24", "countdown", "yahtzee")
+GAME_SHARE = (0.75, 0.15, 0.10)
+PRIVATE_SHARE = 0.03  # of rounds, played in players' private chats
+WON_SHARE, REVEALED_SHARE = 0.70, 0.05  # the rest expire
+MATCH_ROUNDS = 10
+CHUNK = 200_000
+
+
+@dataclass(frozen=True)
+class Scale:
+    chats: int = 20_000
+    players: int = 200_000
+    rounds: int = 2_000_000
+    answers_per_round: float = 4.0
+    daily_per_day: int = 2_000
+    private_players: int = 20_000
+    heavy: int = 20
+    heavy_answers: int = 5_000
+    matches: int = 10_000
+    days: int = 365
+
+    def shrunk(self, factor: float) -> Scale:
+        """The same year `factor` times as big; the heavy players keep their number and their
+        answers (what /forget deletes of theirs is the same in any file)."""
+        def part(n: int, least: int) -> int:
+            return max(least, round(n * factor))
+        return dataclasses.replace(
+            self, chats=part(self.chats, 10), players=part(self.players, 100),
+            rounds=part(self.rounds, 500), daily_per_day=part(self.daily_per_day, 20),
+            private_players=part(self.private_players, 40), matches=part(self.matches, 2))
+
+
+@dataclass
+class Year:
+    """Every generated row, column by column (numpy arrays) where there are many."""
+
+    now: float
+    scale: Scale
+    users: list[tuple[int, str, str | None]]
+    chats: list[tuple[int, str, str | None, str | None]]
+    group_ids: np.ndarray  # by chat index, busiest first
+    members: list[np.ndarray]  # player ids per group chat
+    user_ids: np.ndarray  # by player index
+    heavy_ids: np.ndarray
+    rounds: dict[str, Any]
+    answers: dict[str, Any]
+    matches: list[tuple]
+    match_rounds: list[tuple[int, int, int]]
+    passes: list[tuple[int, int, float]]
+    daily: list[tuple]
+    settings: list[tuple[int, str, float]]
+    updates: list[tuple[int, float]]
+
+    @property
+    def round_count(self) -> int:
+        return len(self.rounds["id"])
+
+    @property
+    def answer_count(self) -> int:
+        return len(self.answers["round_id"])
+
+
+def pools(rng: np.random.Generator) -> dict[str, list[str]]:
+    """Stored texts: hands of each game and answers, drawn from small pools (what they say
+    does not matter to any query; their size does)."""
+    def hand(game: str) -> str:
+        if game == "24":
+            return json.dumps(rng.integers(1, 14, 4).tolist())
+        if game == "countdown":
+            return json.dumps([25, 50, *rng.integers(1, 11, 4).tolist()])
+        return json.dumps(rng.integers(1, 7, (13, 5)).tolist())
+
+    ops = "+-*/"
+    answers = [f"({a}{ops[i % 4]}{b})*{c}{ops[(i + 1) % 4]}{d}"
+               for i, (a, b, c, d) in enumerate(rng.integers(1, 14, (500, 4)).tolist())]
+    return {"hand:" + game: [hand(game) for _ in range(300)] for game in GAMES} | {
+        "answer": answers, "guess": [str(n) for n in range(150, 350)]}
+
+
+def generate(scale: Scale, now: float | None = None, seed: int = 24,
+             expired_before: float | None = None) -> Year:
+    """The year up to `now`; `expired_before`: answers of rounds ended before it are as the
+    retention leaves them (one per player and round, no text)."""
+    now = time.time() if now is None else now
+    rng = np.random.default_rng(seed)
+    texts = pools(rng)
+
+    user_ids = np.unique(rng.integers(100_000_000, 8_000_000_000, int(scale.players * 1.1)))
+    user_ids = rng.permutation(user_ids)[:scale.players]
+    users = [(int(uid), f"Player{i}", f"player_{i}" if i % 3 else None)
+             for i, uid in enumerate(user_ids.tolist())]
+    group_ids = -1_001_000_000_000 - np.arange(scale.chats, dtype=np.int64)
+    activity = 1.0 / (np.arange(scale.chats) + 10.0) ** 0.8
+    activity /= activity.sum()
+    members = memberships(rng, scale, activity, user_ids)
+    private_ids = user_ids[:scale.private_players]
+    heavy_ids = user_ids[:scale.heavy]
+    for h in range(scale.heavy):  # each heavy player is in ten of the busiest chats
+        for chat in rng.choice(min(50, scale.chats), size=min(10, scale.chats), replace=False):
+            members[chat] = np.append(members[chat], heavy_ids[h])
+    chats = [(int(cid), "group", f"Group {i}", "zh" if i % 10 == 3 else None)
+             for i, cid in enumerate(group_ids.tolist())]
+    chats += [(int(uid), "private", None, None) for uid in private_ids.tolist()]
+
+    rounds, answers = play_rounds(rng, scale, now, activity, group_ids, members, private_ids,
+                                  heavy_ids, texts)
+    if expired_before is not None:
+        answers = expire(answers, rounds, expired_before)
+    matches, match_rounds = play_matches(rng, scale, rounds)
+    passes = pass_rounds(rng, rounds, answers)
+    daily = daily_results(rng, scale, now, private_ids, heavy_ids, texts)
+    settings = [(int(group_ids[i]), json.dumps({"hints": False}), now - DAY)
+                for i in range(20, scale.chats, 20)]  # not the busiest: they play as dealt
+    first_update = 900_000_000
+    updates = [(first_update + i, now - 2 * DAY + i * (2 * DAY / 60_000))
+               for i in range(max(100, int(60_000 * scale.rounds / 2_000_000)))]
+    return Year(now, scale, users, chats, group_ids, members, user_ids, heavy_ids, rounds,
+                answers, matches, match_rounds, passes, daily, settings, updates)
+
+
+def memberships(rng: np.random.Generator, scale: Scale, activity: np.ndarray,
+                user_ids: np.ndarray) -> list[np.ndarray]:
+    """Each player's home chat (busier chats have more players), a second one for a third
+    of them; every chat has at least three."""
+    weight = activity ** 0.7
+    weight /= weight.sum()
+    home = rng.choice(scale.chats, size=scale.players, p=weight)
+    second = rng.choice(scale.chats, size=scale.players // 3, p=weight)
+    chat_of = np.concatenate([home, second])
+    player_of = np.concatenate([np.arange(scale.players), rng.choice(scale.players,
+                                                                     scale.players // 3)])
+    order = np.argsort(chat_of, kind="stable")
+    bounds = np.searchsorted(chat_of[order], np.arange(scale.chats + 1))
+    found = []
+    for chat in range(scale.chats):
+        players = np.unique(player_of[order[bounds[chat]:bounds[chat + 1]]])
+        if len(players) < 3:
+            players = np.unique(np.concatenate([players, rng.choice(scale.players, 3)]))
+        found.append(user_ids[players])
+    return found
+
+
+def play_rounds(rng: np.random.Generator, scale: Scale, now: float, activity: np.ndarray,
+                group_ids: np.ndarray, members: list[np.ndarray], private_ids: np.ndarray,
+                heavy_ids: np.ndarray, texts: dict[str, list[str]]
+                ) -> tuple[dict[str, Any], dict[str, Any]]:
+    n = scale.rounds
+    started = np.sort(rng.uniform(now - scale.days * DAY, now - 3600.0, n))
+    private = rng.random(n) < PRIVATE_SHARE
+    chat_index = rng.choice(scale.chats, size=n, p=activity)
+    owner_weight = np.ones(len(private_ids))
+    owner_weight[:len(heavy_ids)] = 30.0  # heavy players also play alone, often
+    owner = rng.choice(len(private_ids), size=n, p=owner_weight / owner_weight.sum())
+    chat_id = np.where(private, private_ids[owner], group_ids[chat_index])
+    game_index = rng.choice(3, size=n, p=GAME_SHARE)
+    length = np.array([LENGTH[g] for g in GAMES])[game_index]
+    count = 1 + rng.poisson(scale.answers_per_round - 1, n)
+
+    # answers: who (a member of the chat, or the private chat's owner) and when
+    round_of = np.repeat(np.arange(n), count)
+    sizes = np.array([len(m) for m in members])
+    flat = np.concatenate(members)
+    offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    pick = (rng.random(len(round_of)) * sizes[chat_index[round_of]]).astype(np.int64)
+    user = np.where(private[round_of], private_ids[owner[round_of]],
+                    flat[offsets[chat_index[round_of]] + pick])
+    first_of = np.concatenate([[0], np.cumsum(count)[:-1]])
+    place = np.arange(len(round_of)) - first_of[round_of]
+    at = started[round_of] + length[round_of] * (place + rng.random(len(round_of))) / \
+        (count[round_of] + 1)
+
+    # the heavy players' answers, early in rounds of their chats
+    heavy_chats = {int(h): set() for h in heavy_ids.tolist()}
+    for chat, players in enumerate(members):
+        for h in np.intersect1d(players, heavy_ids).tolist():
+            heavy_chats[int(h)].add(chat)
+    group_round = np.flatnonzero(~private)
+    extra_round, extra_user, heavy_wins, heavy_starts = [], [], {}, {}
+    for h, chats in heavy_chats.items():
+        theirs = group_round[np.isin(chat_index[group_round], list(chats))]
+        chosen = rng.choice(theirs, size=scale.heavy_answers,  # several a round if need be
+                            replace=len(theirs) < scale.heavy_answers)
+        extra_round.append(chosen)
+        extra_user.append(np.full(len(chosen), h))
+        heavy_wins[h] = chosen[: len(chosen) // 5]
+        heavy_starts[h] = chosen[len(chosen) // 5: len(chosen) // 5 + len(chosen) // 10]
+    extra = np.concatenate(extra_round) if extra_round else np.zeros(0, np.int64)
+    round_of = np.concatenate([round_of, extra])
+    user = np.concatenate([user, *extra_user]) if extra_user else user
+    at = np.concatenate([at, started[extra] + 0.5])
+    order = np.lexsort((at, round_of))
+    round_of, user, at = round_of[order], user[order], at[order]
+    count = np.bincount(round_of, minlength=n)
+    last = np.cumsum(count) - 1
+
+    roll = rng.random(n)
+    status = np.where(roll < WON_SHARE, 0, np.where(roll < WON_SHARE + REVEALED_SHARE, 1, 2))
+    for h, won in heavy_wins.items():
+        won = won[status[won] == 0]
+        user[last[won]] = h
+    won = status == 0
+    winner = np.where(won, user[last], 0)
+    correct = np.zeros(len(round_of), np.int8)
+    correct[last[won]] = 1
+    answer_text = rng.integers(0, len(texts["answer"]), len(round_of))
+    distance = np.where(game_index[round_of] > 0, rng.integers(1, 40, len(round_of)), -1)
+    distance[last[won]] = np.where(game_index[won] > 0, 0, -1)
+
+    level_roll = rng.random(n)
+    level = np.where(level_roll < 0.3, 0, np.where(level_roll < 0.8, 1, 2))
+    hint = (game_index == 0) & (rng.random(n) < 0.1)
+    base = np.select([game_index == 0, game_index == 1], [(level + 1) * 10, 10], 20)
+    points = np.where(hint, base // 2, base)
+    ended = np.where(won, at[last], np.where(status == 1, np.minimum(at[last] + 5.0,
+                                                                     started + length),
+                                             started + length))
+    starter = user[np.concatenate([[0], np.cumsum(count)[:-1]])]
+    starter = np.where(rng.random(n) < 0.5, starter,
+                       np.where(private, private_ids[owner],
+                                flat[offsets[chat_index] +
+                                     (rng.random(n) * sizes[chat_index]).astype(np.int64)]))
+    for h, started_them in heavy_starts.items():
+        starter[started_them] = h
+    hands = rng.integers(0, 300, n)
+    target = np.select([game_index == 0, game_index == 1], [24, rng.integers(101, 1000, n)],
+                       rng.integers(150, 350, n))
+    rounds = {"id": np.arange(1, n + 1), "chat_id": chat_id, "game": game_index, "hand": hands,
+              "target": target, "level": level, "points": points, "started_at": started,
+              "deadline": started + length, "ended_at": ended, "status": status,
+              "winner_id": winner, "winning_answer": np.where(won, answer_text[last], -1),
+              "hint_used": hint.astype(np.int8), "awarded": np.where(won, points, 0),
+              "win_seconds": np.where(won, at[last] - started, np.nan),
+              "started_by": starter, "message_id": rng.integers(1000, 10**6, n),
+              "zh": rng.random(n) < 0.1, "texts": texts}
+    answers = {"round_id": round_of + 1, "user_id": user, "text": answer_text,
+               "correct": correct, "at": at, "distance": distance,
+               "guess": game_index[round_of] == 2}
+    return rounds, answers
+
+
+def expire(answers: dict[str, Any], rounds: dict[str, Any], before: float) -> dict[str, Any]:
+    """What the answers' retention leaves of rounds ended before `before`: each player's first
+    answer of the round, without its text (-2: the empty text)."""
+    old = rounds["ended_at"][answers["round_id"] - 1] < before
+    key = answers["round_id"].astype(np.int64) * 10**10 + answers["user_id"]
+    _, first = np.unique(key, return_index=True)
+    is_first = np.zeros(len(key), bool)
+    is_first[first] = True
+    keep = ~old | is_first
+    kept = {name: values[keep] for name, values in answers.items()}
+    kept["text"] = np.where(old[keep], -2, kept["text"])
+    return kept
+
+
+def play_matches(rng: np.random.Generator, scale: Scale, rounds: dict[str, Any]
+                 ) -> tuple[list[tuple], list[tuple[int, int, int]]]:
+    """Matches of MATCH_ROUNDS rounds of 24 in a row in one group chat, in that chat's order."""
+    of24 = np.flatnonzero((rounds["game"] == 0) & (rounds["chat_id"] < 0))
+    by_chat = np.argsort(rounds["chat_id"][of24], kind="stable")
+    ordered = of24[by_chat]
+    chats = rounds["chat_id"][ordered]
+    runs = len(ordered) // MATCH_ROUNDS
+    starts = rng.choice(runs, size=min(scale.matches, runs), replace=False) * MATCH_ROUNDS
+    matches, links = [], []
+    for match_id, start in enumerate(np.sort(starts).tolist(), 1):
+        picked = ordered[start:start + MATCH_ROUNDS]
+        if chats[start] != chats[start + MATCH_ROUNDS - 1]:
+            continue  # the run spans two chats
+        first, final = int(picked[0]), int(picked[-1])
+        matches.append((match_id, int(chats[start]), MATCH_ROUNDS,
+                        int(rounds["started_by"][first]), "en",
+                        float(rounds["started_at"][first]), float(rounds["ended_at"][final]),
+                        "done", 0))
+        links += [(match_id, number, int(r) + 1) for number, r in enumerate(picked.tolist(), 1)]
+    return matches, links
+
+
+def pass_rounds(rng: np.random.Generator, rounds: dict[str, Any], answers: dict[str, Any]
+                ) -> list[tuple[int, int, float]]:
+    """Who passed: the first answerer of one expired round in fifty."""
+    expired = np.flatnonzero(rounds["status"] == 2)
+    chosen = rng.choice(expired, size=len(expired) // 50, replace=False) + 1
+    first = np.searchsorted(answers["round_id"], chosen)
+    return [(int(r), int(answers["user_id"][i]), float(rounds["ended_at"][r - 1]) - 1.0)
+            for r, i in zip(chosen.tolist(), first.tolist(), strict=True)]
+
+
+def daily_results(rng: np.random.Generator, scale: Scale, now: float, private_ids: np.ndarray,
+                  heavy_ids: np.ndarray, texts: dict[str, list[str]]) -> list[tuple]:
+    """Every day of the year: the faithful (a twentieth of those with a private chat, the heavy
+    players among them) and others drawn that day, each once, with a time and an answer."""
+    today = int(now // DAY)
+    faithful = private_ids[:max(len(heavy_ids), len(private_ids) // 20)]
+    others = private_ids[len(faithful):]
+    rows = []
+    for back in range(scale.days):
+        day = today - back
+        start = day * DAY
+        drawn = rng.choice(others, size=min(len(others),
+                                            max(0, scale.daily_per_day - len(faithful))),
+                           replace=False)
+        players = np.concatenate([faithful, drawn])
+        seconds = np.round(rng.lognormal(4.0, 0.8, len(players)), 1)
+        latest = min(now, start + DAY) - start
+        at = start + rng.uniform(0, latest, len(players))
+        name = time.strftime("%Y-%m-%d", time.gmtime(start))
+        answer = rng.integers(0, len(texts["answer"]), len(players))
+        rows += [(name, int(u), int(u), texts["answer"][a], float(s), float(t))
+                 for u, s, t, a in zip(players.tolist(), seconds.tolist(), at.tolist(),
+                                       answer.tolist(), strict=True)]
+    return rows
+
+
+# --- rows ----------------------------------------------------------------------------------
+
+ROUND_COLUMNS = ("id", "chat_id", "game", "hand", "target", "level", "points", "lang",
+                 "message_id", "started_at", "deadline", "ended_at", "status", "winner_id",
+                 "winning_answer", "hint_used", "awarded", "win_seconds", "started_by",
+                 "announced", "topic")
+ANSWER_COLUMNS = ("id", "round_id", "user_id", "text", "correct", "at", "distance")
+STATUS = ("won", "revealed", "expired")
+LEVELS = {0: ("easy", "medium", "hard"), 1: ("2",), 2: ("",)}
+
+
+def round_rows(year: Year) -> Iterator[list[tuple]]:
+    r, texts = year.rounds, year.rounds["texts"]
+    hands = [texts["hand:" + g] for g in GAMES]
+    for start in range(0, year.round_count, CHUNK):
+        part = slice(start, start + CHUNK)
+        columns = [r[name][part].tolist() for name in (
+            "id", "chat_id", "game", "hand", "target", "level", "points", "zh", "message_id",
+            "started_at", "deadline", "ended_at", "status", "winner_id", "winning_answer",
+            "hint_used", "awarded", "win_seconds", "started_by")]
+        rows = []
+        for (rid, chat, game, hand, target, level, points, zh, message, started, deadline,
+             ended, status, winner, winning, hint, awarded, seconds,
+             starter) in zip(*columns, strict=True):
+            levels = LEVELS[game]
+            rows.append((rid, chat, GAMES[game], hands[game][hand], target,
+                         levels[level % len(levels)], points, "zh" if zh else "en", message,
+                         started, deadline, ended, STATUS[status], winner or None,
+                         texts["answer"][winning] if winning >= 0 else None, hint, awarded,
+                         None if seconds != seconds else seconds, starter, 1, 0))
+        yield rows
+
+
+def answer_rows(year: Year) -> Iterator[list[tuple]]:
+    a, texts = year.answers, year.rounds["texts"]
+    for start in range(0, year.answer_count, CHUNK):
+        part = slice(start, start + CHUNK)
+        columns = [a[name][part].tolist() for name in ("round_id", "user_id", "text",
+                                                       "correct", "at", "distance", "guess")]
+        rows = []
+        for offset, (rid, uid, text, correct, at, distance, guess) in enumerate(
+                zip(*columns, strict=True)):
+            shown = "" if text == -2 else (texts["guess"][text % 200] if guess
+                                           else texts["answer"][text])
+            rows.append((start + offset + 1, rid, uid, shown, correct, at,
+                         None if distance < 0 else distance))
+        yield rows
+
+
+def tables(year: Year) -> list[tuple[str, Sequence[str], Iterator[list[tuple]]]]:
+    """(table, columns, chunks of rows), parents first."""
+    def once(rows: list[tuple]) -> Iterator[list[tuple]]:
+        for start in range(0, len(rows), CHUNK):
+            yield rows[start:start + CHUNK]
+
+    return [
+        ("users", ("id", "first_name", "username"), once(year.users)),
+        ("chats", ("id", "type", "title", "lang"), once(year.chats)),
+        ("rounds", ROUND_COLUMNS, (rows for rows in round_rows(year))),
+        ("answers", ANSWER_COLUMNS, answer_rows(year)),
+        ("matches", ("id", "chat_id", "rounds", "started_by", "lang", "started_at", "ended_at",
+                     "status", "topic"), once(year.matches)),
+        ("match_rounds", ("match_id", "number", "round_id"), once(year.match_rounds)),
+        ("round_passes", ("round_id", "user_id", "at"), once(year.passes)),
+        ("daily_results", ("day", "user_id", "chat_id", "answer", "seconds", "at"),
+         once(year.daily)),
+        ("chat_settings", ("chat_id", "body", "updated_at"), once(year.settings)),
+        ("handled_updates", ("update_id", "at"), once(year.updates)),
+    ]
+
+
+# --- loading -------------------------------------------------------------------------------
+
+# every table whose rows the year writes (the rest of the schema is filled by the database)
+SCORES_FROM_ROUNDS = (
+    "INSERT INTO scores (chat_id, user_id, game, points, wins, rounds_played, fastest_win, "
+    "current_streak, best_streak) SELECT chat_id, user_id, game, points, wins, rounds_played, "
+    "fastest_win, current_streak, best_streak FROM scores_from_rounds")
+
+
+def load_sqlite(path: Path, year: Year) -> dict[str, float]:
+    """The year into the SQLite file at `path`, migrated already; seconds per step."""
+    took: dict[str, float] = {}
+    connection = sqlite3.connect(path, isolation_level=None)
+    try:
+        connection.execute("PRAGMA journal_mode=OFF")
+        connection.execute("PRAGMA synchronous=OFF")
+        connection.execute("PRAGMA cache_size=-1000000")
+        kept = connection.execute(
+            "SELECT type, name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') "
+            "AND sql IS NOT NULL").fetchall()
+        for kind, name, _ in kept:
+            connection.execute(f"DROP {kind.upper()} {name}")
+        started = time.perf_counter()
+        for table, columns, chunks in tables(year):
+            marks = ", ".join("?" * len(columns))
+            sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
+            connection.execute("BEGIN")
+            for rows in chunks:
+                connection.executemany(sql, rows)
+            connection.execute("COMMIT")
+        took["rows"] = time.perf_counter() - started
+        started = time.perf_counter()
+        for kind in ("index", "trigger"):
+            for found, _, sql in kept:
+                if found == kind:
+                    connection.execute(sql)
+        took["indexes"] = time.perf_counter() - started
+        started = time.perf_counter()
+        connection.execute("BEGIN")
+        connection.execute(SCORES_FROM_ROUNDS)
+        connection.execute("COMMIT")
+        took["scores"] = time.perf_counter() - started
+        connection.execute("PRAGMA journal_mode=WAL")
+    finally:
+        connection.close()
+    return took
+
+
+async def load_postgres(url: str, year: Year) -> dict[str, float]:
+    """The year into the PostgreSQL database at `url`, migrated already; seconds per step.
+    Without the triggers (session_replication_role = replica) while the rows go in by COPY;
+    the secondary indexes are made again after, the scores inserted with the triggers on, and
+    the tables analysed as autovacuum would have."""
+    import asyncpg
+
+    took: dict[str, float] = {}
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute("SET session_replication_role = replica")
+        kept = await connection.fetch(
+            "SELECT i.indexname, i.indexdef FROM pg_indexes i WHERE i.schemaname = 'public' "
+            "AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)")
+        for row in kept:
+            await connection.execute(f"DROP INDEX {row['indexname']}")
+        started = time.perf_counter()
+        for table, columns, chunks in tables(year):
+            for rows in chunks:
+                await connection.copy_records_to_table(table, records=rows,
+                                                       columns=list(columns))
+        for table in ("rounds", "answers", "matches"):
+            await connection.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                f"(SELECT COALESCE(MAX(id), 0) + 1 FROM {table}), false)")
+        took["rows"] = time.perf_counter() - started
+        started = time.perf_counter()
+        for row in kept:
+            await connection.execute(row["indexdef"])
+        took["indexes"] = time.perf_counter() - started
+        await connection.execute("SET session_replication_role = origin")
+        started = time.perf_counter()
+        await connection.execute(SCORES_FROM_ROUNDS)
+        took["scores"] = time.perf_counter() - started
+        started = time.perf_counter()
+        await connection.execute("VACUUM ANALYZE")
+        took["analyse"] = time.perf_counter() - started
+    finally:
+        await connection.close()
+    return took

@@ -1,0 +1,24 @@
+"""The answers' retention, run by play: the housekeeping job (bot/telegram/jobs.py) asks every
+EXPIRE_EVERY seconds, and the rounds closed more than ANSWER_TEXTS_KEPT ago lose what
+bot/store/retention.py says is not kept (the texts of answers, a player's later answers in a
+round, who passed), a few short transactions at a time. /privacy says the same."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from bot.store.protocols import RoundStore
+from bot.store.retention import ANSWER_TEXTS_KEPT, EXPIRE_EVERY
+
+__all__ = ["ANSWER_TEXTS_KEPT", "EXPIRE_EVERY", "Retention"]
+
+
+class Retention:
+    def __init__(self, rounds: RoundStore, clock: Callable[[], float] = time.time) -> None:
+        self.rounds = rounds
+        self.clock = clock
+
+    async def expire(self) -> int:
+        """One run of the retention, up to the game's clock: how many rounds it reached."""
+        return await self.rounds.expire_answers(self.clock() - ANSWER_TEXTS_KEPT)

@@ -1,0 +1,20 @@
+"""What the bot keeps, and for how long (README, docs/reliability.md, /privacy say the same).
+
+Kept while the bot runs: names, each chat's language and settings, the rounds (hand, who dealt
+it, who won it with what answer, the points), who answered each round (one row per player and
+round: rounds played and streaks are counted from it), scores, matches, daily results.
+Not kept: after ANSWER_TEXTS_KEPT, the text of each answer (a round's winning answer stays in
+the round) and every answer of a player's after their first in that round, and who passed in
+it; after two days, the ids of handled updates (bot/telegram/jobs.py). So the database grows
+with rounds and players, not with how much the players typed. /forget deletes a person's rows
+at once (bot/store/sql/forgetting.py).
+"""
+
+from __future__ import annotations
+
+ANSWER_TEXTS_KEPT = 30 * 86400.0
+EXPIRE_EVERY = 600.0  # the housekeeping job's period
+# Answers looked at per transaction (about 100 rounds): each transaction a few milliseconds
+# (bench/bench_year.py), so no other chat's write waits long behind it.
+EXPIRE_ANSWERS = 400
+EXPIRE_BATCHES = 100  # transactions per run at most: a backlog goes 60,000 rounds an hour

@@ -1,0 +1,25 @@
+"""/forget in SQLite: the shared erasure (bot.store.sql.forgetting), then the write-ahead log
+copied into the file and cut to nothing, so that neither file keeps the deleted rows' bytes (the
+connection overwrites deleted content with zeros as it goes: PRAGMA secure_delete, set where
+it opens, bot.store.sqlite.database)."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.store.sql.forgetting import QMARK, Forgetting
+from bot.store.sqlite.database import Database
+
+log = logging.getLogger(__name__)
+
+
+class SqliteForgetting(Forgetting):
+    def __init__(self, db: Database) -> None:
+        super().__init__(db, QMARK)
+        self.database = db
+
+    async def forget_user(self, user_id: int) -> None:
+        await super().forget_user(user_id)
+        if not await self.database.checkpoint():
+            log.warning("/forget: a reader held the database; the write-ahead log keeps the "
+                        "deleted pages until its next checkpoint")

@@ -303,7 +303,8 @@ async def timed_writes(work: Callable[[int], Awaitable[int]], seconds: float,
     async def loop() -> None:
         nonlocal made
         while time.perf_counter() < ends:
-            made += await work(next(counter))
+            got = await work(next(counter))  # awaited first: `made += await ...` would read
+            made += got  # `made` before the await and lose the other tasks' counts
 
     began = time.perf_counter()
     await asyncio.gather(*(loop() for _ in range(tasks)))

@@ -89,7 +89,7 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     people = People(stores.people)
     analyses = Analyses(pool)
     rater = Rater(stores.ratings, nearest_of(analyses))
-    table = RoundTable(stores.rounds, clock, scheduler, rater=rater)
+    table = RoundTable(stores.rounds, clock, scheduler, stored=people.stored, rater=rater)
     budget = WorkBudget()
     closings = Closings()
     outbox = Outbox(publisher, table, stores.rounds)

@@ -9,6 +9,7 @@ the languages are every chat's that chose one (loaded at start-up, a few dozen b
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -49,6 +50,7 @@ class People:
         self._languages: dict[int, str] = {}
         self._chats: OrderedDict[int, tuple[str, str | None]] = OrderedDict()
         self._users: OrderedDict[int, tuple[str, str | None]] = OrderedDict()
+        self._storing: dict[int, asyncio.Event] = {}  # players whose row is being stored
 
     async def load(self) -> None:
         """Finish the moves to a supergroup a kill interrupted (before anything reads a chat's
@@ -75,13 +77,32 @@ class People:
         return self.chat_texts(current.chat_id, current.lang)
 
     async def remember(self, chat: Chat | None, player: Player) -> None:
-        """Store a chat or player the first time they are seen (or when their names change)."""
-        if chat is not None and not _known(self._chats, chat.id, (chat.type, chat.title)):
-            await self.store.remember_chat(chat.id, chat.type, chat.title)
-            _keep(self._chats, chat.id, (chat.type, chat.title))
-        if not _known(self._users, player.id, (player.first_name, player.username)):
-            await self.store.remember_user(player.id, player.first_name, player.username)
-            _keep(self._users, player.id, (player.first_name, player.username))
+        """Store a chat or player the first time they are seen (or when their names change).
+        The player's store is noted before the first await (`stored` waits on it): a round's
+        commit by someone else may carry this player's answer, taken a moment before."""
+        naming = not _known(self._users, player.id, (player.first_name, player.username))
+        storing = asyncio.Event()
+        if naming:
+            self._storing[player.id] = storing
+        try:
+            if chat is not None and not _known(self._chats, chat.id, (chat.type, chat.title)):
+                await self.store.remember_chat(chat.id, chat.type, chat.title)
+                _keep(self._chats, chat.id, (chat.type, chat.title))
+            if naming:
+                await self.store.remember_user(player.id, player.first_name, player.username)
+                _keep(self._users, player.id, (player.first_name, player.username))
+        finally:
+            storing.set()
+            if self._storing.get(player.id) is storing:
+                del self._storing[player.id]
+
+    async def stored(self, user_id: int) -> None:
+        """Once the player's row is in the database, if this process is storing it now: a
+        write that names them (an answer, a win) must not reach the database first — with
+        PostgreSQL's pool of connections it could, and fail its foreign key."""
+        storing = self._storing.get(user_id)
+        if storing is not None:
+            await storing.wait()
 
     def chat_of(self, chat_id: int, topic: int = 0) -> Chat:
         """A chat as this process knows it (its kind and title, when it was seen), for a face

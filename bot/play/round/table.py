@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 
 from bot.play.guards.live import LivePuzzles
 from bot.play.ports import ROUND_END, STATUS, Alarm, Scheduler
@@ -42,8 +42,11 @@ TEXTS_KEPT = 2000  # result heads remembered for paging under them (older ones p
 
 class RoundTable:
     def __init__(self, store: RoundStore, clock: Callable[[], float], scheduler: Scheduler,
-                 live: LivePuzzles | None = None, rater: Rater | None = None) -> None:
+                 live: LivePuzzles | None = None,
+                 stored: Callable[[int], Awaitable[None]] | None = None,
+                 rater: Rater | None = None) -> None:
         self.store = store
+        self.stored = stored or _stored  # waits for a player's row being stored (People)
         self.rater = rater  # a close's rating, written in its transaction (None: unrated)
         self.clock = clock
         self.scheduler = scheduler
@@ -126,6 +129,7 @@ class RoundTable:
         record, confirmed = current.record, True
         for write in writes:
             if isinstance(write, AnswerWrite):
+                await self.stored(write.user_id)  # another's answer may ride on this commit
                 if write.guesses is not None:
                     await self.store.record_guess(record.id, write.user_id, write.text,
                                                   write.right, write.at, write.distance or 0,
@@ -134,6 +138,8 @@ class RoundTable:
                     await self.store.record_answer(record.id, write.user_id, write.text,
                                                    write.right, write.at, write.distance)
             elif isinstance(write, CloseWrite):
+                if write.winner is not None:
+                    await self.stored(write.winner)
                 rating = await self._rating(record, write.at)
                 confirmed = await self.store.close_round(
                     record.id, write.status, write.at, write.winner, write.answer, write.points,
@@ -218,3 +224,7 @@ class RoundTable:
         self.live.add(moved.record)
         self.arm(moved)
         return moved, had_deal
+
+
+async def _stored(_user_id: int) -> None:
+    """No player's row is stored meanwhile (a table without People: tests of the table)."""

@@ -17,6 +17,7 @@ from bot.play.community.privacy import Privacy
 from bot.play.community.retention import Retention
 from bot.play.community.standings import Standings
 from bot.play.daily.daily import Daily
+from bot.play.dealing.adaptive import AdaptiveDeals
 from bot.play.dealing.analyses import Analyses
 from bot.play.dealing.dealer import Dealer
 from bot.play.dealing.stock import Stock
@@ -27,6 +28,7 @@ from bot.play.matches.matches import DEFAULT_ROUNDS, PAUSE, Matches
 from bot.play.ports import Publisher, Scheduler
 from bot.play.round.events import Closings
 from bot.play.round.outbox import Outbox
+from bot.play.round.rating import Rater
 from bot.play.round.recovery import Recovery
 from bot.play.round.service import Rounds, seconds_of
 from bot.play.round.table import RoundTable
@@ -65,6 +67,14 @@ class Services:
     once: Once
 
 
+def nearest_of(analyses: Analyses) -> Callable[[str, tuple, int], int | None]:
+    """The nearest value a hand can make, as its analysis (if known) says."""
+    def nearest(game: str, hand: tuple, target: int) -> int | None:
+        known = analyses.known(game, hand, target)
+        return known.best[0] if known is not None and known.best is not None else None
+    return nearest
+
+
 def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                    publisher: Publisher, *, seconds: Mapping[str, float] | None = None,
                    deal_seconds: float = DEAL_SECONDS, solve_timeout: float = SOLVE_TIMEOUT,
@@ -77,24 +87,27 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     own, the same on each of its processes) draws the daily puzzle's order of hands."""
     rng = rng or random.Random()
     people = People(stores.people)
-    table = RoundTable(stores.rounds, clock, scheduler, stored=people.stored)
     analyses = Analyses(pool)
+    rater = Rater(stores.ratings, nearest_of(analyses))
+    table = RoundTable(stores.rounds, clock, scheduler, stored=people.stored, rater=rater)
     budget = WorkBudget()
     closings = Closings()
     outbox = Outbox(publisher, table, stores.rounds)
     dealer = Dealer(Stock(pool, lambda: rng.getrandbits(64)), budget, deal_seconds)
     settings = Settings(stores.people, people,
                         ChatSettings(seconds=seconds_of(seconds), match=DEFAULT_ROUNDS), clock)
+    adaptive = AdaptiveDeals(rater, analyses, table.live, clock, rng)
     rounds = Rounds(stores.rounds, people, table, dealer, analyses, closings, outbox, settings,
-                    reads_group_messages=reads_group_messages)
+                    reads_group_messages=reads_group_messages, adaptive=adaptive)
     matches = Matches(stores.matches, stores.people, people, rounds, table, scheduler,
                       closings, outbox, pause)
     places = Places(stores.rounds, people, settings, table, scheduler, rounds, matches, outbox)
     # the daily puzzle is live in the table's live puzzles (what /solve and inline refuse), and
     # the dealer deals no hand that reaches it
-    daily = Daily(stores.daily, people, table.live, clock, secret)
+    daily = Daily(stores.daily, people, table.live, clock, secret, rater)
     dealer.keep_daily_back(table.live)
-    community = Community(standings=Standings(stores.scores, people, clock), daily=daily,
+    community = Community(standings=Standings(stores.scores, people, clock, stores.ratings),
+                          daily=daily,
                           privacy=Privacy(stores.forgetting, people, clock),
                           retention=Retention(stores.rounds, clock))
     return Services(

@@ -123,3 +123,81 @@ class MatchScore:
     name: str
     points: int
     wins: int
+
+
+# --- ratings (bot/store/sql/ratings.py) ------------------------------------------------------
+
+@dataclass(frozen=True)
+class RatingRow:
+    """A player's rating in one game and season (`responses`: the rounds rated this season)."""
+
+    user_id: int
+    game: str
+    season: str
+    rating: float
+    uncertainty: float
+    responses: int
+    updated_at: float
+
+
+@dataclass(frozen=True)
+class HandRow:
+    """A hand's difficulty in one game (`hand`: its sorted numbers and target, "1 4 12 14=24";
+    `numbers`: how many it has)."""
+
+    game: str
+    hand: str
+    numbers: int
+    target: int
+    difficulty: float
+    uncertainty: float
+    responses: int
+    updated_at: float
+
+
+@dataclass(frozen=True)
+class ScaleRow:
+    """A game's scale: its shape, learned from every rated round."""
+
+    game: str
+    shape: float
+    uncertainty: float
+    rounds: int
+    updated_at: float
+
+
+@dataclass(frozen=True)
+class RatingWrite:
+    """What one rated round (or daily answer) changes: each row as the update computed it, and
+    the step from the value it was computed from. A row that exists gets the step added (so two
+    rounds closing at once, sharing a player, both count); one that does not is inserted as
+    computed. Each player's responses grow by one, the hand's by `hand_responses`, the scale's
+    rounds by one."""
+
+    at: float
+    players: tuple[tuple[RatingRow, float], ...]  # (row after, rating step), by user id
+    hand: tuple[HandRow, float] | None  # (row after, difficulty step); None: not kept
+    hand_responses: int
+    scale: tuple[ScaleRow, float]  # (row after, shape step)
+
+
+@dataclass(frozen=True)
+class StoredResponse:
+    """One answer of a round, as its rating reads it."""
+
+    user_id: int
+    correct: bool
+    distance: int | None
+    at: float
+
+
+@dataclass(frozen=True)
+class RatedPlacing:
+    """A player's line on a rating board."""
+
+    rank: int
+    user_id: int
+    name: str
+    rating: float
+    uncertainty: float
+    responses: int

@@ -6,7 +6,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.store.daily_store import DailyStore
-from bot.store.protocols import MatchStore, PeopleStore, RoundStore, ScoreStore, UpdateStore
+from bot.store.protocols import (
+    MatchStore,
+    PeopleStore,
+    RatingStore,
+    RoundStore,
+    ScoreStore,
+    UpdateStore,
+)
 from bot.store.score_store import ForgetStore
 
 
@@ -20,3 +27,4 @@ class Stores:
     daily: DailyStore
     forgetting: ForgetStore
     close: Callable[[], Awaitable[None]]
+    ratings: RatingStore

@@ -10,7 +10,13 @@ import re
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
+from telegram import (
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    SwitchInlineQueryChosenChat,
+    Update,
+)
 from telegram.error import TelegramError
 
 from bot.play.community.privacy import Asked
@@ -18,7 +24,7 @@ from bot.telegram import keyboards
 from bot.telegram.buttons import notify
 from bot.telegram.context import Context
 from bot.telegram.grammar import UsageError, read_arguments, read_board
-from bot.telegram.handlers import answer_with, usage
+from bot.telegram.handlers import SHARE_QUERY, answer_with, usage
 from bot.telegram.speakers import (
     admin_check,
     arguments,
@@ -94,11 +100,20 @@ async def answer_daily(update: Update, context: Context, expression: str) -> Non
     texts = texts_of(update, context)
     keyboard = InlineKeyboardMarkup([[InlineKeyboardButton(
         texts("daily_go_private"), url=link(context, start=DAILY_START))]]) \
-        if said.go_private else None
+        if said.go_private else share_button(texts) if said.share else None
     if said.withdraw:  # an answer typed in a group: take it down where the bot may
         await withdraw(update.effective_message)
     await answer_with(update, context, said.text, quote=not said.withdraw,
                       keyboard=keyboard)
+
+
+def share_button(texts: Texts) -> InlineKeyboardMarkup:
+    """Share: the person picks a chat, and the bot's inline answer there is their result of the
+    day as one line, without a spoiler (handlers.share_daily)."""
+    return InlineKeyboardMarkup([[InlineKeyboardButton(
+        texts("daily_share_button"), switch_inline_query_chosen_chat=SwitchInlineQueryChosenChat(
+            SHARE_QUERY, allow_user_chats=True, allow_bot_chats=False, allow_group_chats=True,
+            allow_channel_chats=True))]])
 
 
 async def withdraw(message: Message | None) -> None:

@@ -36,8 +36,9 @@ SOLVE_MAX_NUMBER = 1_000_000
 SOLVE_MAX_TARGET = 10**9
 CLOSEST_MAX_NUMBER = 1000
 CLOSEST_MAX_TARGET = 100_000
-LEVEL_WORDS = {"easy": "easy", "medium": "medium", "hard": "hard",
-               "简单": "easy", "容易": "easy", "中等": "medium", "困难": "hard", "难": "hard"}
+LEVEL_WORDS = {"easy": "easy", "medium": "medium", "hard": "hard", "adaptive": "adaptive",
+               "简单": "easy", "容易": "easy", "中等": "medium", "困难": "hard", "难": "hard",
+               "自适应": "adaptive"}
 GAME_WORDS = {"24": "24", "countdown": "countdown", "yahtzee": "yahtzee"}
 CLOSEST_FLAG = re.compile(r"(?:^|\s)(?:--closest|-c)(?=\s|$)")
 WHOLE = re.compile(r"-?[0-9]+")
@@ -316,12 +317,14 @@ def parse_match(arguments: str) -> int | str | None:
 
 EVERYWHERE_WORDS = frozenset({"all", "全部", "所有"})
 PERIOD_WORDS = {"week": "week", "weekly": "week", "本周": "week", "周": "week", "周榜": "week",
-                "daily": "daily", "today": "daily", "每日": "daily", "今日": "daily"}
+                "daily": "daily", "today": "daily", "每日": "daily", "今日": "daily",
+                "rating": "rating", "skill": "rating", "等级分": "rating", "水平": "rating"}
+RATED_GAMES = frozenset({"24", "countdown"})  # the games /top rating ranks
 
 
 def read_board(arguments: str) -> BoardAsk:
-    """'/top', '/top week', '/top all countdown', '/top daily': each word at most once, in any
-    order; what is not understood is named."""
+    """'/top', '/top week', '/top all countdown', '/top daily', '/top rating all': each word at
+    most once, in any order; what is not understood is named."""
     period, everywhere, game = "all", False, None
     for word in fold_width(arguments).lower().split():
         if word in EVERYWHERE_WORDS and not everywhere:
@@ -333,6 +336,8 @@ def read_board(arguments: str) -> BoardAsk:
         else:
             raise UsageError("unknown_word", word=_word(word))
     if period == "daily" and game not in (None, DAILY_GAME):  # the daily puzzle is of 24
+        raise UsageError("unknown_word", word=_word(game))
+    if period == "rating" and game is not None and game not in RATED_GAMES:
         raise UsageError("unknown_word", word=_word(game))
     return BoardAsk(period, everywhere or period == "daily", game)
 

@@ -58,6 +58,9 @@ from bot.text.i18n import Texts, language_of, texts_for
 log = logging.getLogger(__name__)
 OUTAGE = Outage(log, "handling updates and timers")  # errors that only say the database is down
 INLINE_CACHE_SECONDS = 3600
+# The inline query the daily puzzle's Share button writes: answered with the person's result of
+# the day, without a spoiler (bot.play.daily.Daily.shared); personal, kept by nobody.
+SHARE_QUERY = "daily"
 
 
 async def help_command(update: Update, context: Context) -> None:
@@ -256,6 +259,9 @@ async def inline_query(update: Update, context: Context) -> None:
     query = update.inline_query
     assert query is not None
     texts = texts_for(language_of(query.from_user.language_code))
+    if query.query.strip().lower() == SHARE_QUERY:
+        await share_daily(update, context)
+        return
     found = await services_of(context).solving.inline(
         inline_request(query.query, texts), texts, context.bot.username,
         (query.from_user.id, None), member_check(update, context))
@@ -269,6 +275,22 @@ async def inline_query(update: Update, context: Context) -> None:
         await query.answer(results, cache_time=INLINE_CACHE_SECONDS if found.cacheable else 0,
                            is_personal=not found.cacheable)
     except BadRequest as error:  # answered too late (Telegram waits about 10 s): nobody waits
+        log.info("could not answer an inline query: %s", error)
+
+
+async def share_daily(update: Update, context: Context) -> None:
+    """'@bot daily' (the daily puzzle's Share button): the person's result of the day as one
+    line to post, no answer in it; nothing when they have not solved it today."""
+    query = update.inline_query
+    assert query is not None
+    texts = texts_for(language_of(query.from_user.language_code))
+    line = await services_of(context).community.daily.shared(player_of(update))
+    results = [] if line is None else [InlineQueryResultArticle(
+        SHARE_QUERY, texts("daily_share_button"), InputTextMessageContent(line),
+        description=line)]
+    try:
+        await query.answer(results, cache_time=0, is_personal=True)
+    except BadRequest as error:
         log.info("could not answer an inline query: %s", error)
 
 

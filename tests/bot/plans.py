@@ -23,20 +23,21 @@ from bot.store.postgres import leader as postgres_leader
 from bot.store.postgres.people import SCORING_LOCKS
 from bot.store.postgres.rounds import ANNOUNCED as POSTGRES_ANNOUNCED
 from bot.store.postgres.rounds import GUESS_LOCK
-from bot.store.sql import daily, forgetting, matches, people, rounds, scores, updates
+from bot.store.sql import daily, forgetting, matches, people, ratings, rounds, scores, updates
 from bot.store.sqlite.rounds import ANNOUNCED as SQLITE_ANNOUNCED
 from bot.store.sqlite.rounds import GUESS
 from bot.store.sqlite.updates import CLAIM_MANY
 
 STORE = Path(__file__).resolve().parents[2] / "bot" / "store"
 SHARED = {"rounds": rounds, "people": people, "scores": scores, "matches": matches,
-          "updates": updates, "daily": daily, "forgetting": forgetting}
+          "updates": updates, "daily": daily, "forgetting": forgetting, "ratings": ratings}
 
 # Tables that grow with play (chats and players, rounds, answers, days): a statement may read
 # all of one only where WHOLE says why.
 LARGE = frozenset({"users", "chats", "rounds", "answers", "scores", "matches", "match_rounds",
                    "round_passes", "daily_results", "chat_settings", "handled_updates",
-                   "player_totals", "board_steps", "board_ties"})
+                   "player_totals", "board_steps", "board_ties", "player_ratings",
+                   "hand_ratings", "rated_rounds"})
 
 # Statement -> the large tables it reads whole, and why that is bounded.
 WHOLE: dict[str, tuple[frozenset[str], str]] = {
@@ -70,7 +71,9 @@ POSTGRES_WINDOWED = {name: columns[-1:] for name, columns in WINDOWED.items()}
 PERSON_INDEXES = {"answers_by_user": "user_id", "rounds_by_winner": "winner_id",
                   "rounds_by_starter": "started_by", "round_passes_by_user": "user_id",
                   "matches_by_starter": "started_by", "scores_by_user": "user_id",
-                  "daily_results_by_user": "user_id"}
+                  "daily_results_by_user": "user_id",
+                  "sqlite_autoindex_player_ratings_1": "user_id",
+                  "player_ratings_pkey": "user_id"}
 WHOLE_PERSON = {
     **{f"forgetting.{kind}[{n}]": "/forget: everything of the person's"
        for kind in ("forget_parts", "forget_rounds", "forget_scores")
@@ -82,7 +85,7 @@ WHOLE_PERSON = {
 
 # Boards whose first rows are read in the board's order: no sort of all that matched.
 ORDERED = frozenset({*(f"scores.{kind}[{n}]" for kind in ("top", "board") for n in range(4)),
-                     "daily.board"})
+                     "daily.board", "ratings.board"})
 
 # A player's place on an all-time board: their own row (alias m) found by their id, not among
 # the board's rows (a chat's players, or every player).

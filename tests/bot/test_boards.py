@@ -62,7 +62,7 @@ async def test_the_week_board_counts_the_last_seven_days_only(harness: Harness):
     empty = await said(harness, ANN, "/top week yahtzee")
     assert "No rounds won in the last 7 days" in empty.text
     wrong = await said(harness, ANN, "/top week month")
-    assert "month" in wrong.text and "Usage: /top [week|daily]" in wrong.text
+    assert "month" in wrong.text and "Usage: /top [week|daily|rating]" in wrong.text
 
 
 @ON_BOTH_BACKENDS

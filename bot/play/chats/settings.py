@@ -25,7 +25,9 @@ from bot.text.i18n import LANGUAGES, Texts, texts_for
 SECONDS = {"24": (60, 120, 180, 300), "countdown": (30, 60, 90, 120),
            "yahtzee": (120, 180, 300)}
 COUNTS = (4, 5, 6)
-LEVELS = ("mix", "easy", "medium", "hard")  # mix: a level drawn for each deal
+# mix: a level drawn for each deal (adaptive, once a group has played enough: round/service.py);
+# adaptive: a hand the chat's players of late solve about three times in four
+LEVELS = ("mix", "easy", "medium", "hard", "adaptive")
 MATCH_ROUNDS = (5, 10, 15, 20)
 SWITCHES = (True, False)
 GAME_KEYS = {f"seconds_{game}": game for game in SECONDS}
@@ -110,6 +112,10 @@ class Settings:
         chosen = self.of(chat_id)
         return replace(asked, count=asked.count or chosen.count,
                        level=asked.level or (None if chosen.level == "mix" else chosen.level))
+
+    def chose_level(self, chat_id: int) -> bool:
+        """Whether the chat's admins set a level (mix too): its default is then theirs."""
+        return "level" in self._changed.get(chat_id, {})
 
     def migrate(self, old_id: int, new_id: int) -> None:
         """A group became a supergroup (the store moved its row)."""

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class BoardAsk:
-    """period: "all" (all time), "week" (rounds won in the last 7 days) or "daily" (today's
-    daily puzzle, every chat's, 24 only)."""
+    """period: "all" (all time), "week" (rounds won in the last 7 days), "daily" (today's
+    daily puzzle, every chat's, 24 only) or "rating" (the season's skill: 24 or Countdown)."""
 
     period: str = "all"
     everywhere: bool = False

@@ -1,27 +1,49 @@
 """Leaderboards and a player's statistics (/top, /stats), from the scores the database keeps and
-the rounds won lately; the asker's own place when the board's first ten leave them out."""
+the rounds won lately; the asker's own place when the board's first ten leave them out. The
+rating boards (/top rating) rank the current season's skill (docs/ratings.md): shown on an
+Elo-like scale, 1500 for a new player, SHOWN_PER_UNIT points for each unit of the model's."""
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 
 from bot.play.chats.people import Chat, People, Player
 from bot.play.community.boards import BoardAsk
-from bot.store.protocols import ScoreStore
-from bot.store.records import Stats
+from bot.play.ratings import GAMES as RATED_GAMES
+from bot.play.ratings import season_of
+from bot.play.ratings.records import PLAYER_PROVISIONAL
+from bot.store.protocols import RatingStore, ScoreStore
+from bot.store.records import RatingRow, Stats
 from bot.store.score_store import Board, Placing
 from bot.text import markup
 from bot.text.i18n import Texts
 
 SHOWN = 10
 WEEK = 7 * 86400
+# The model's unit (the log-odds of solving within the usual round) as Elo shows it: 400 points
+# are a factor of ten in the odds. A new player stands at SHOWN_MEAN.
+SHOWN_PER_UNIT = 400 / math.log(10)
+SHOWN_MEAN = 1500
+RATED_DEFAULT = "24"  # the game of /top rating when none is named
+
+
+def shown_rating(rating: float) -> str:
+    """A rating as shown: a whole number, without a thousands separator (as Elo is written)."""
+    return str(round(SHOWN_MEAN + SHOWN_PER_UNIT * rating))
+
+
+def shown_spread(uncertainty: float) -> str:
+    return str(round(SHOWN_PER_UNIT * uncertainty))
 
 
 class Standings:
     def __init__(self, store: ScoreStore, people: People,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time,
+                 ratings: RatingStore | None = None) -> None:
         self.store = store
+        self.ratings = ratings
         self.people = people
         self.clock = clock
 
@@ -33,6 +55,8 @@ class Standings:
     async def board(self, chat: Chat, player: Player, ask: BoardAsk) -> str:
         """The first ten of a board (all time, or the rounds won in the last 7 days), and the
         asker's own place below them when they have points there but not among the ten."""
+        if ask.period == "rating":
+            return await self.rating_board(chat, player, ask)
         texts = self.people.texts(chat, player)
         week = ask.period == "week"
         board = Board(None if ask.everywhere else chat.id, ask.game,
@@ -56,20 +80,85 @@ class Standings:
             shown.append(own_line(texts, mine))
         return markup.clip("\n".join(shown))
 
+    async def rating_board(self, chat: Chat, player: Player, ask: BoardAsk) -> str:
+        """The season's most skilled in a game (24 unless named): this chat's players, or every
+        chat's; provisional ratings (fewer than PLAYER_PROVISIONAL rounds this season) marked.
+        The asker's own place below the ten when they are rated but not among them."""
+        texts = self.people.texts(chat, player)
+        game = ask.game or RATED_DEFAULT
+        season = season_of(self.clock())
+        chat_id = None if ask.everywhere else chat.id
+        if self.ratings is None or game not in RATED_GAMES:
+            return texts("rating_empty", game=texts.game(game), season=season)
+        placings = await self.ratings.board(game, season, 1, SHOWN, chat_id)
+        if not placings:
+            return texts("rating_empty", game=texts.game(game), season=season)
+        where = texts("top_all" if ask.everywhere else "top_chat")
+        shown = [texts("rating_title", where=where, game=texts.game(game), season=season)]
+        shown += [rating_line(texts, p.rank, p.name, p.rating, p.uncertainty, p.responses)
+                  for p in placings]
+        mine = [row for row in await self.ratings.player_ratings(player.id, game)
+                if row.season == season]
+        if mine and all(p.user_id != player.id for p in placings):
+            rank = await self.ratings.place(game, season, 1, mine[0], chat_id)
+            if rank > len(placings):
+                shown.append(texts("board_you", line=rating_line(
+                    texts, rank, player.first_name, mine[0].rating, mine[0].uncertainty,
+                    mine[0].responses)))
+        return markup.clip("\n".join(shown))
+
     async def stats(self, chat: Chat, player: Player) -> str:
-        """The player's points, wins, rounds, fastest win and streaks in this chat, per game."""
+        """The player's points, wins, rounds, fastest win and streaks in this chat, per game;
+        then their rating in each rated game they played this season (with its uncertainty)
+        and their best season's."""
         texts = self.people.texts(chat, player)
         name = markup.name(player.first_name)
         rows = [row for row in await self.store.stats(chat.id, player.id) if row.rounds_played]
-        if not rows:
-            return texts("stats_none", name=name)
+        rated = await self._ratings_lines(texts, player)
+        if not rows:  # nothing in this chat; a rating is the player's, from every chat
+            return "\n".join([texts("stats_none", name=name), *rated])
         lines = [texts("stats_title", name=name)]
         lines += [stats_line(texts, row) for row in rows]
         if len(rows) > 1:
             lines.append(texts("stats_overall", points=sum(r.points for r in rows),
                                wins=sum(r.wins for r in rows),
                                played=sum(r.rounds_played for r in rows)))
-        return "\n".join(lines)
+        return "\n".join(lines + rated)
+
+    async def _ratings_lines(self, texts: Texts, player: Player) -> list[str]:
+        if self.ratings is None:
+            return []
+        season, lines = season_of(self.clock()), []
+        for game in RATED_GAMES:
+            rows = await self.ratings.player_ratings(player.id, game)
+            now = [row for row in rows if row.season == season]
+            if not now:
+                continue
+            lines.append(texts("stats_rating", game=texts.game(game),
+                               rating=shown_rating(now[0].rating),
+                               spread=shown_spread(now[0].uncertainty),
+                               count=now[0].responses))
+            best = best_season(rows)
+            if best is not None:
+                lines.append(texts("stats_rating_best", rating=shown_rating(best.rating),
+                                   season=best.season))
+        return lines
+
+
+def best_season(rows: list[RatingRow]) -> RatingRow | None:
+    """A player's best season: the highest rating of a season they were rated in enough to
+    leave provisional (None: no such season)."""
+    settled = [row for row in rows if row.responses >= PLAYER_PROVISIONAL]
+    return max(settled, key=lambda row: (row.rating, row.season)) if settled else None
+
+
+def rating_line(texts: Texts, rank: int, name: str, rating: float, uncertainty: float,
+                responses: int) -> str:
+    line = texts("rating_line", rank=rank, name=markup.name(name), rating=shown_rating(rating),
+                 spread=shown_spread(uncertainty), count=responses)
+    if responses < PLAYER_PROVISIONAL:
+        line += " " + texts("rating_provisional")
+    return line
 
 
 def own_line(texts: Texts, mine: Placing) -> str:

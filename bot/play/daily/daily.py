@@ -14,8 +14,10 @@ the person is kept to stop it, since nothing needs to be."""
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 
 from bot.play.chats.people import Chat, People, Player
 from bot.play.daily.puzzle import (
@@ -31,6 +33,7 @@ from bot.play.daily.puzzle import (
 from bot.play.games.records import Right
 from bot.play.games.twentyfour import GAME, judge
 from bot.play.guards.live import LivePuzzles
+from bot.play.round.rating import Rater
 from bot.play.words import WORDS
 from bot.store.daily_store import DailyResult, DailyStore
 from bot.store.records import Round
@@ -38,6 +41,7 @@ from bot.text import markup
 from bot.text.i18n import Texts
 
 BOARD_SHOWN = 10
+SHOWN_KEPT = 10_000  # when each person was last shown the day's hand (for their rating's time)
 
 
 @dataclass(frozen=True)
@@ -49,12 +53,17 @@ class DailyReply:
     text: str
     go_private: bool = False
     withdraw: bool = False
+    share: bool = False  # solved today: a button shares the result (bot.play.daily.share)
 
 
 class Daily:
     def __init__(self, store: DailyStore, people: People, live: LivePuzzles,
-                 clock: Callable[[], float], secret: str = "") -> None:
+                 clock: Callable[[], float], secret: str = "", rater: Rater | None = None
+                 ) -> None:
         self.store = store
+        self.rater = rater  # a right answer is rated with its result (a round of one)
+        # (day, person) -> when this process first showed them the day's hand, privately
+        self._shown: OrderedDict[tuple[str, int], float] = OrderedDict()
         self.people = people
         self.clock = clock
         self.key = secret_key(secret)  # draws the days' order: nobody can tell a hand ahead
@@ -74,7 +83,10 @@ class Daily:
         day, texts = day_of(now), self.people.texts(chat, player)
         done = await self.store.daily_result(day, player.id)
         if done is not None:  # in a group, without the answer: others may not have it
-            return DailyReply(await self._solved(texts, done, now, shown=chat.type == "private"))
+            private = chat.type == "private"
+            return DailyReply(await self._solved(texts, done, now, shown=private), share=private)
+        if chat.type == "private":
+            self._seen(day, player.id, now)
         key = "daily_deal_private" if chat.type == "private" else "daily_deal_group"
         return DailyReply(texts(key, numbers=markup.numbers(self.hand_of(day)), target=TARGET,
                                 day=day, left=time_left(texts, now)),
@@ -90,17 +102,51 @@ class Daily:
         hand = self.hand_of(day)
         done = await self.store.daily_result(day, player.id)
         if done is not None:
-            return DailyReply(await self._solved(texts, done, now))
+            return DailyReply(await self._solved(texts, done, now), share=True)
         verdict = judge(text, hand, TARGET, True)  # in the loop, as a round's answers are
         if not isinstance(verdict, Right):
             return DailyReply(texts("daily_wrong", why=WORDS[GAME].verdict_text(
                 verdict, _as_round(chat, hand, day, texts), texts)))
         await self.people.remember(chat, player)
-        await self.store.record_daily(day, player.id, chat.id, verdict.expression,
-                                      max(0.0, into_day(now)), now)
+        await self._record(day, player.id, chat.id, hand, verdict.expression, now)
         done = await self.store.daily_result(day, player.id)  # the first right answer stored
         assert done is not None
-        return DailyReply(await self._solved(texts, done, now, just=True))
+        return DailyReply(await self._solved(texts, done, now, just=True), share=True)
+
+    async def shared(self, player: Player) -> str | None:
+        """The line that shares the person's result of today, without a spoiler: the day's
+        number, when it was solved, the streak; never the answer nor the hand (None: not solved
+        today)."""
+        now = self.clock()
+        day = day_of(now)
+        done = await self.store.daily_result(day, player.id)
+        if done is None:
+            return None
+        current, _best = streaks(await self.store.daily_days(player.id), day)
+        texts = self.people.texts(Chat(player.id, "private", None), player)
+        return texts("daily_share", number=str(daily_number(day)), at=day_clock(done.seconds),
+                     streak=current)
+
+    def _seen(self, day: str, user_id: int, now: float) -> None:
+        self._shown.setdefault((day, user_id), now)
+        while len(self._shown) > SHOWN_KEPT:
+            self._shown.popitem(last=False)
+
+    async def _record(self, day: str, user_id: int, chat_id: int, hand: tuple[int, ...],
+                      answer: str, now: float) -> None:
+        """The day's first right answer, rated with it when ratings are kept: as a round of one
+        that took from when the hand was shown here (unknown, as after a restart or for an
+        answer without asking: the usual round's length, a solve that says little of speed)."""
+        seconds = max(0.0, into_day(now))
+        if self.rater is None:
+            await self.store.record_daily(day, user_id, chat_id, answer, seconds, now)
+            return
+        shown = self._shown.pop((day, user_id), None)
+        took = now - shown if shown is not None else None
+        rating = await self.rater.of_daily(user_id, hand, TARGET, took, now)
+        if await self.rater.store.record_daily(day, user_id, chat_id, answer, seconds, now,
+                                               rating):
+            self.rater.written(rating)
 
     async def _solved(self, texts: Texts, done: DailyResult, now: float, just: bool = False,
                       shown: bool = True) -> str:
@@ -138,6 +184,14 @@ class Daily:
         streak, _ = streaks(await self.store.daily_days(result.user_id), day)
         return texts("daily_board_line", rank=rank, name=markup.name(result.name),
                      at=day_clock(result.seconds), streak=streak)
+
+
+FIRST_DAY = date(2026, 1, 1)  # the daily puzzle #1 (the numbers a shared result shows)
+
+
+def daily_number(day: str) -> int:
+    """The day's puzzle number: #1 on FIRST_DAY, one more each UTC day."""
+    return (date.fromisoformat(day) - FIRST_DAY).days + 1
 
 
 def time_left(texts: Texts, now: float) -> str:

@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
 
 from bot.play.chats.people import Chat, People, Player
 from bot.play.chats.settings import ChatSettings, Settings
+from bot.play.dealing.adaptive import ADAPTIVE, ADAPTIVE_AFTER, REDRAWS, AdaptiveDeals
 from bot.play.dealing.analyses import Analyses
 from bot.play.dealing.dealer import Dealer
 from bot.play.games import GAMES, Deal, PlayOptions
@@ -85,8 +87,10 @@ class Rounds:
 
     def __init__(self, store: RoundStore, people: People, table: RoundTable, dealer: Dealer,
                  analyses: Analyses, closings: Closings, outbox: Outbox, settings: Settings,
-                 reads_group_messages: bool = True, throttle: Throttle | None = None) -> None:
+                 reads_group_messages: bool = True, throttle: Throttle | None = None,
+                 adaptive: AdaptiveDeals | None = None) -> None:
         self.store = store
+        self.adaptive = adaptive  # deals by the learned difficulty (None: the model's levels)
         self.people = people
         self.table = table
         self.dealer = dealer
@@ -202,10 +206,39 @@ class Rounds:
             if (bounded := self._bound(chat, player, texts)) is not None:
                 return bounded
             options = self.settings.options(chat.id, game, options)
-            dealt = await self.dealer.deal(GAMES[game], options, player.id, chat.id, texts)
+            dealt = await self._dealt(chat, player, game, options, texts)
             if isinstance(dealt, str):
                 return Said(dealt)
             return await self._open(chat, player, dealt, options, texts)
+
+    async def _dealt(self, chat: Chat, player: Player, game: str, options: PlayOptions,
+                     texts: Texts) -> Deal | str:
+        """The hand: an adaptive one (asked for, or a group's default once it has played
+        ADAPTIVE_AFTER rounds and chose no level) for four numbers to 24; else from the stock,
+        at the level play has learned of it (a hand learned to be of another level than the
+        one asked is set aside, REDRAWS times at most)."""
+        adaptive = self.adaptive
+        plain = game == "24" and options.count in (None, 4) and options.target in (None, 24)
+        if adaptive is not None and plain and (options.level == ADAPTIVE or (
+                options.level is None and chat.type != "private"
+                and not self.settings.chose_level(chat.id)
+                and await adaptive.rounds_played(chat.id) >= ADAPTIVE_AFTER)):
+            return await adaptive.deal(chat.id, player.id,
+                                       self.chat_settings(chat.id).seconds[game])
+        if options.level == ADAPTIVE:  # another size or target: a level drawn, as by default
+            options = replace(options, level=None)
+        dealt = await self.dealer.deal(GAMES[game], options, player.id, chat.id, texts)
+        if adaptive is None or not isinstance(dealt, Deal):
+            return dealt
+        learned = await adaptive.learned_level(dealt)
+        for _ in range(REDRAWS):
+            if learned is None or options.level in (None, learned):
+                break
+            again = await self.dealer.deal(GAMES[game], options, player.id, chat.id, texts)
+            if not isinstance(again, Deal):
+                break
+            dealt, learned = again, await adaptive.learned_level(again)
+        return dealt if learned is None else adaptive.relevelled(dealt, learned)
 
     def _bound(self, chat: Chat, player: Player, texts: Texts) -> Said | None:
         """Why no new round may open now: the player has ROUNDS_PER_PLAYER open, or the
@@ -235,7 +268,7 @@ class Rounds:
         if dealt.analysis is not None:
             self.analyses.keep(new.game, new.hand, new.target, dealt.analysis)
         text = self._deal_text(new, texts, chat.type, terms)
-        if options.level is not None and dealt.level != options.level:
+        if options.level not in (None, ADAPTIVE) and dealt.level != options.level:
             text += "\n" + texts("play_other_level", wanted=texts(f"level_{options.level}"),
                                  level=texts(f"level_{dealt.level}"), target=dealt.target)
         opened = OpenRound(new, terms, text, fresh=True)

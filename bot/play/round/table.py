@@ -11,6 +11,7 @@ arms its end and makes its puzzle live.
 
 from __future__ import annotations
 
+import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
 
@@ -26,9 +27,12 @@ from bot.play.round.open_round import (
     PassWrite,
     Terms,
 )
+from bot.play.round.rating import Rater
 from bot.runtime import metrics
 from bot.store.protocols import RoundStore
-from bot.store.records import Place, Round
+from bot.store.records import Place, RatingWrite, Round
+
+log = logging.getLogger(__name__)
 
 # A right answer this long after the round was won is still told who was first, and by how much;
 # later, or once a new round is on, the chat has moved on.
@@ -39,9 +43,11 @@ TEXTS_KEPT = 2000  # result heads remembered for paging under them (older ones p
 class RoundTable:
     def __init__(self, store: RoundStore, clock: Callable[[], float], scheduler: Scheduler,
                  live: LivePuzzles | None = None,
-                 stored: Callable[[int], Awaitable[None]] | None = None) -> None:
+                 stored: Callable[[int], Awaitable[None]] | None = None,
+                 rater: Rater | None = None) -> None:
         self.store = store
         self.stored = stored or _stored  # waits for a player's row being stored (People)
+        self.rater = rater  # a close's rating, written in its transaction (None: unrated)
         self.clock = clock
         self.scheduler = scheduler
         self.live = live or LivePuzzles()
@@ -134,11 +140,14 @@ class RoundTable:
             elif isinstance(write, CloseWrite):
                 if write.winner is not None:
                     await self.stored(write.winner)
+                rating = await self._rating(record, write.at)
                 confirmed = await self.store.close_round(
                     record.id, write.status, write.at, write.winner, write.answer, write.points,
-                    write.win_seconds)
+                    write.win_seconds, rating)
                 if confirmed:
                     metrics.record_round_ended(record.game, write.status)
+                    if rating is not None and self.rater is not None:
+                        self.rater.written(rating)
                 self._closed(current, write.at if write.status == "won" and write.answer
                              and confirmed else None)
             elif isinstance(write, HintWrite):
@@ -148,6 +157,17 @@ class RoundTable:
             elif isinstance(write, MessageWrite):
                 await self.store.set_message(record.id, write.message_id)
         return Committed(confirmed, events if confirmed else [])
+
+    async def _rating(self, record: Round, ended_at: float) -> RatingWrite | None:
+        """The close's rating; None when there is none, or it could not be read (the round
+        closes all the same: a rating is never worth a round left open)."""
+        if self.rater is None:
+            return None
+        try:
+            return await self.rater.of_round(record, ended_at)
+        except Exception:
+            log.exception("round %s closes unrated", record.id)
+            return None
 
     def _closed(self, current: OpenRound, won_at: float | None) -> None:
         """The round closed (won at `won_at`, if a right answer won it): it leaves the table,

@@ -163,6 +163,16 @@ class Database:
             for sql, params in steps:
                 await connection.execute(sql, *params)
 
+    async def run_guarded(self, guard: Step, steps: Sequence[Step]) -> bool:
+        """`guard`, then `steps`, in one transaction, only if the guard changed a row; whether
+        it did (if not, nothing is written)."""
+        async with self.transaction() as connection:
+            if not rows_changed(await connection.execute(guard[0], *guard[1])):
+                return False
+            for sql, params in steps:
+                await connection.execute(sql, *params)
+            return True
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[asyncpg.Connection]:
         """A connection of its own inside one transaction (committed unless it raises)."""

@@ -559,6 +559,51 @@ MIGRATIONS: list[str] = [
     CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON chat_moves
         FOR EACH STATEMENT EXECUTE FUNCTION leader_fence();
     """,
+    # 14 (SQLite's 14): ratings that learn, with the lease's fence on each new table.
+    """
+    CREATE TABLE player_ratings (
+        user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        game TEXT NOT NULL,
+        season TEXT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        uncertainty DOUBLE PRECISION NOT NULL,
+        responses INTEGER NOT NULL DEFAULT 0,
+        updated_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (user_id, game, season)
+    );
+    CREATE INDEX player_ratings_board ON player_ratings(game, season, rating DESC, user_id);
+    CREATE TABLE hand_ratings (
+        game TEXT NOT NULL,
+        hand TEXT NOT NULL,
+        numbers INTEGER NOT NULL,
+        target INTEGER NOT NULL,
+        difficulty DOUBLE PRECISION NOT NULL,
+        uncertainty DOUBLE PRECISION NOT NULL,
+        responses INTEGER NOT NULL DEFAULT 0,
+        updated_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game, hand)
+    );
+    CREATE INDEX hand_ratings_by_kind ON hand_ratings(game, numbers, target);
+    CREATE TABLE rating_scales (
+        game TEXT PRIMARY KEY,
+        shape DOUBLE PRECISION NOT NULL,
+        uncertainty DOUBLE PRECISION NOT NULL,
+        rounds INTEGER NOT NULL DEFAULT 0,
+        updated_at DOUBLE PRECISION NOT NULL
+    );
+    CREATE TABLE rated_rounds (
+        round_id BIGINT PRIMARY KEY REFERENCES rounds(id) ON DELETE CASCADE,
+        at DOUBLE PRECISION NOT NULL
+    );
+    CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON player_ratings
+        FOR EACH STATEMENT EXECUTE FUNCTION leader_fence();
+    CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON hand_ratings
+        FOR EACH STATEMENT EXECUTE FUNCTION leader_fence();
+    CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON rating_scales
+        FOR EACH STATEMENT EXECUTE FUNCTION leader_fence();
+    CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON rated_rounds
+        FOR EACH STATEMENT EXECUTE FUNCTION leader_fence();
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.store.postgres.connection import Database
+from bot.store.sql import ratings
 from bot.store.sql.rounds import NUMBERED, Rounds
 
 # Under READ COMMITTED a conditional INSERT could let two guesses both see the count below the
@@ -21,7 +22,7 @@ ANNOUNCED = "UPDATE rounds SET announced = 1 WHERE id = ANY($1::bigint[])"
 
 class PostgresRounds(Rounds):
     def __init__(self, db: Database) -> None:
-        super().__init__(db, NUMBERED)
+        super().__init__(db, NUMBERED, ratings.NUMBERED)
         self.database = db  # its own transactions, beside the shared Connection
 
     async def record_guess(self, round_id: int, user_id: int, text: str, correct: bool,

@@ -36,6 +36,11 @@ class Connection(Protocol):
         """The statements in one transaction."""
         ...
 
+    async def run_guarded(self, guard: Step, steps: Sequence[Step]) -> bool:
+        """`guard`, then `steps`, in one transaction, only if the guard changed a row (a round
+        closed, a daily result stored); whether it did."""
+        ...
+
 
 QUESTION_MARK = re.compile(r"\?")
 

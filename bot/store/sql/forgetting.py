@@ -5,7 +5,8 @@ long history goes a part at a time before that transaction (FORGET_PART).
 
 A chat's reset takes its closed rounds' winners and answers off (the rounds stay, winnerless) and
 deletes its scores; the open round keeps its answers and scores when it closes. A person's
-erasure deletes their answers, scores, daily results, passes and name; the rounds they won or
+erasure deletes their answers, scores, daily results, passes, name and ratings (these with
+the person's row: player_ratings' foreign key cascades); the rounds they won or
 started stay, naming nobody (other players' scores are unchanged: those rounds were their losses
 before and still are); their private chat goes, with the rounds and matches played there (one
 still on keeps it until it ends: its row names the chat)."""

@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from bot.store.records import BestAnswer, RaceWinner, Result, RightAnswer, Round
+from bot.store.records import BestAnswer, RaceWinner, RatingWrite, Result, RightAnswer, Round
 from bot.store.retention import EXPIRE_ANSWERS, EXPIRE_BATCHES
+from bot.store.sql import ratings
 from bot.store.sql.connection import Connection, Refused, numbered_table
 from bot.store.sql.rows import ROUND_COLUMNS, hand_of, round_of
 
@@ -120,9 +121,11 @@ class Rounds:
     """The rounds store but for what each backend does its own way (`record_guess`,
     `set_announced`)."""
 
-    def __init__(self, db: Connection, sql: RoundStatements) -> None:
+    def __init__(self, db: Connection, sql: RoundStatements,
+                 rated: ratings.RatingStatements = ratings.QMARK) -> None:
         self.db = db
         self.sql = sql
+        self.rated = rated  # the statements of a close's rating (bot.store.sql.ratings)
 
     async def open_round(self, chat_id: int, game: str, hand: tuple, target: int, level: str,
                          points: int, lang: str, started_at: float, deadline: float,
@@ -174,16 +177,21 @@ class Rounds:
 
     async def close_round(self, round_id: int, status: str, ended_at: float,
                           winner: int | None = None, answer: str | None = None,
-                          awarded: int = 0, win_seconds: float | None = None) -> bool:
+                          awarded: int = 0, win_seconds: float | None = None,
+                          rating: RatingWrite | None = None) -> bool:
         """Close an open round ('won', 'revealed' or 'expired'); False if it was closed already.
 
         The trigger `round_closed` (migration 4) scores it in the same statement; answers that
-        land after this are counted by the trigger `answer_after_close`.
+        land after this are counted by the trigger `answer_after_close`. With a `rating`, the
+        close and the rating are one transaction, the rating written only if this closed it.
         """
-        return await self.db.run(
-            self.sql.close_round, (status, ended_at, winner, answer,
-                                   awarded if winner is not None else 0, win_seconds,
-                                   round_id)) == 1
+        close = (self.sql.close_round, (status, ended_at, winner, answer,
+                                        awarded if winner is not None else 0, win_seconds,
+                                        round_id))
+        if rating is not None:
+            return await self.db.run_guarded(close, ratings.rating_steps(self.rated, rating,
+                                                                         round_id))
+        return await self.db.run(*close) == 1
 
     async def best_answer(self, round_id: int, excluding: int | None = None
                           ) -> BestAnswer | None:

@@ -222,6 +222,24 @@ class Database:
                     raise
         await self._patiently(attempt)
 
+    async def run_guarded(self, guard: Step, steps: Sequence[Step]) -> bool:
+        """`guard`, then `steps`, in one transaction alone behind the gate, only if the guard
+        changed a row; whether it did (if not, nothing is written)."""
+        async def attempt() -> bool:
+            async with self.gate.exclusive():
+                await self.connection.execute("BEGIN IMMEDIATE")
+                try:
+                    cursor = await self.connection.execute(*guard)
+                    changed = cursor.rowcount > 0
+                    for sql, params in steps if changed else ():
+                        await self.connection.execute(sql, params)
+                    await self.connection.execute("COMMIT")
+                except BaseException:
+                    await self.connection.execute("ROLLBACK")
+                    raise
+            return changed
+        return await self._patiently(attempt)
+
     async def checkpoint(self) -> bool:
         """Copy the write-ahead log into the file and cut the log to nothing, so that no
         earlier version of a page (a deleted row's bytes) stays in it; False when a reader

@@ -1,0 +1,143 @@
+"""Deals by the learned difficulty (docs/ratings.md): a hand's level is what play has learned of
+it, and the level "adaptive" deals a hand the chat's players of late solve about three times in
+four (bot.play.ratings.adaptive, the group's chance).
+
+The candidates are the four-number hands of 1..13 for 24 (every solvable one, 1362, each at its
+prior: the fixed model's difficulty, worked out once, in a thread), held in memory in the
+model's index (HandIndex), with the difficulties play learned over them: loaded from the store
+once, at the first deal that needs them, then kept as the bot's own closes rate hands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from dataclasses import replace
+from itertools import combinations_with_replacement
+
+from bot.play import ratings
+from bot.play.dealing.analyses import Analyses
+from bot.play.games.records import Deal
+from bot.play.games.twentyfour import GAME, LEVEL_POINTS
+from bot.play.guards.live import EVERYONE, LivePuzzles
+from bot.play.ratings import HandIndex
+from bot.play.ratings.records import HAND_PROVISIONAL
+from bot.play.round.rating import Rater, current, scale_of
+from bot.store.records import HandRow
+from solver.rating import modelled_difficulty
+
+ADAPTIVE = "adaptive"
+FOUR, TARGET, HIGHEST = 4, 24, 13
+RECENT_ROUNDS = 20  # the players of a chat's last rounds of 24 ...
+RECENT_SECONDS = 7 * 86400.0  # ... within a week are the group a deal aims at
+# A group plays adaptive deals by default once it has closed this many rounds of 24: by then its
+# regulars have a few responses each, enough for the aim to beat a level drawn at random.
+ADAPTIVE_AFTER = 20
+NEAREST = 5  # a deal is drawn among the hands this near the aim (a group meets no hand twice)
+RECENT_HANDS = 30  # hands a chat was dealt lately, kept out of its adaptive deals
+CHATS_KEPT = 5_000  # chats whose recent hands are remembered (the least recent go first)
+REDRAWS = 3  # stock deals set aside, at most, when their learned level is not the one asked
+
+
+def four_number_hands() -> list[tuple[tuple[int, ...], float]]:
+    """Every solvable hand of four numbers 1..13 for 24, with the fixed model's difficulty
+    (about 0.4 s in all)."""
+    found = []
+    for hand in combinations_with_replacement(range(1, HIGHEST + 1), FOUR):
+        difficulty = modelled_difficulty(hand, TARGET)
+        if difficulty is not None:
+            found.append((hand, difficulty))
+    return found
+
+
+class AdaptiveDeals:
+    def __init__(self, rater: Rater, analyses: Analyses, live: LivePuzzles,
+                 clock: Callable[[], float], rng: random.Random) -> None:
+        self.rater = rater
+        self.store = rater.store
+        self.analyses = analyses
+        self.live = live
+        self.clock = clock
+        self.rng = rng
+        self.index: HandIndex | None = None  # loaded at the first deal that needs it
+        self.hands: dict[str, tuple[tuple[int, ...], float, int]] = {}  # key -> hand, d, count
+        self._recent: OrderedDict[int, deque[str]] = OrderedDict()
+        rater.follow(self.kept)
+
+    async def loaded(self) -> HandIndex:
+        """The candidates at their priors, then as rated (once)."""
+        if self.index is None:
+            now, index = self.clock(), HandIndex()
+            for hand, fixed in await asyncio.to_thread(four_number_hands):
+                key = ratings.hand_key(hand, TARGET)
+                prior = ratings.new_hand(GAME, key, now, FOUR, TARGET, fixed)
+                self.hands[key] = (hand, prior.difficulty, 0)
+            for row in await self.store.hand_ratings(GAME, FOUR, TARGET):
+                if row.hand in self.hands:
+                    self.hands[row.hand] = (self.hands[row.hand][0], row.difficulty,
+                                            row.responses)
+            for key, (_hand, difficulty, _count) in self.hands.items():
+                index.put(key, difficulty)
+            self.index = index
+        return self.index
+
+    def kept(self, row: HandRow) -> None:
+        """A hand rated by a close of this bot: its difficulty as the store now has it (near
+        enough: another process's closes reach it at the next start)."""
+        if self.index is not None and row.hand in self.hands:
+            hand = self.hands[row.hand][0]
+            self.hands[row.hand] = (hand, row.difficulty, row.responses)
+            self.index.put(row.hand, row.difficulty)
+
+    async def learned_level(self, deal: Deal) -> str | None:
+        """The level play has learned for a dealt hand of four numbers for 24 (None: another
+        kind, or a hand not yet rated on enough responses to overrule the model)."""
+        if deal.game != GAME or len(deal.hand) != FOUR or deal.target != TARGET:
+            return None
+        await self.loaded()
+        found = self.hands.get(ratings.hand_key(deal.hand, deal.target))
+        if found is None or found[2] < HAND_PROVISIONAL:
+            return None
+        return ratings.level_of(found[1])
+
+    def relevelled(self, deal: Deal, level: str) -> Deal:
+        return replace(deal, level=level, points=LEVEL_POINTS[level])
+
+    async def rounds_played(self, chat_id: int) -> int:
+        return await self.store.rounds_played(chat_id, GAME, ADAPTIVE_AFTER)
+
+    async def deal(self, chat_id: int, player_id: int, seconds: float) -> Deal:
+        """A hand for the chat's players of late (and the one asking) to solve with chance
+        about ratings.AIM within `seconds`, drawn among the NEAREST to the aim; its level the
+        learned one."""
+        index = await self.loaded()
+        now = self.clock()
+        season = ratings.season_of(now)
+        group = set(await self.store.recent_players(chat_id, GAME, RECENT_ROUNDS,
+                                                    now - RECENT_SECONDS)) | {player_id}
+        rows = [current(await self.store.player_ratings(user, GAME), user, GAME, season, now)
+                for user in sorted(group)]
+        stored = await self.store.scale(GAME)
+        scale = scale_of(stored) if stored is not None else ratings.new_scale(GAME, now)
+        keys = ratings.adaptive_hands(index, [(r.rating, r.uncertainty) for r in rows],
+                                      seconds, scale, NEAREST, self._recent.get(chat_id, ()))
+        # never the daily puzzle's hand: its round would show the day's answers in the chat
+        keys = [k for k in keys if not self._daily(self.hands[k][0])] or keys
+        key = self.rng.choice(keys)
+        hand, difficulty, _count = self.hands[key]
+        self._remember(chat_id, key)
+        level = ratings.level_of(difficulty)
+        analysis = await self.analyses.of(GAME, hand, TARGET)
+        return Deal(GAME, hand, TARGET, level, LEVEL_POINTS[level], analysis)
+
+    def _daily(self, hand: tuple[int, ...]) -> bool:
+        return any(r.chat_id == EVERYONE for r in self.live.reaching(hand, TARGET))
+
+    def _remember(self, chat_id: int, key: str) -> None:
+        recent = self._recent.pop(chat_id, None) or deque(maxlen=RECENT_HANDS)
+        recent.append(key)
+        self._recent[chat_id] = recent
+        while len(self._recent) > CHATS_KEPT:
+            self._recent.popitem(last=False)

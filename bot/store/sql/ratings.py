@@ -1,0 +1,212 @@
+"""Ratings, as both databases store them (player_ratings, hand_ratings, rating_scales and
+rated_rounds): what a round's rating reads, the boards, and the rating's writes.
+
+A rating is written in the transaction that closes its round (bot.store.sql.rounds) or stores
+its daily result, behind that statement: only if it changed a row do the steps run, so a close
+retried or a restart's second close rates nothing twice; `rated_rounds` keys each round once.
+Each row is written as a step from what the update read (an upsert that adds it), so two rounds
+closing at once in two chats that share a player both count; a player row is written only for
+a person the database still has (a /forget a moment before the close leaves nothing behind).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.store.records import (
+    HandRow,
+    RatedPlacing,
+    RatingRow,
+    RatingWrite,
+    ScaleRow,
+    StoredResponse,
+)
+from bot.store.sql import daily
+from bot.store.sql.connection import Connection, Step, numbered_table
+
+PLAYER_COLUMNS = "user_id, game, season, rating, uncertainty, responses, updated_at"
+HAND_COLUMNS = "game, hand, numbers, target, difficulty, uncertainty, responses, updated_at"
+SCALE_COLUMNS = "game, shape, uncertainty, rounds, updated_at"
+# a board's line: the player, their name and rating (p: player_ratings, u: users)
+LINE = "p.user_id, u.first_name, p.rating, p.uncertainty, p.responses"
+
+
+@dataclass(frozen=True)
+class RatingStatements:
+    player: str  # a player's rows in a game, newest season first
+    hand: str
+    hands: str  # one kind of hand: a game's hands of so many numbers for a target
+    scale: str
+    responses: str  # a round's answers
+    passes: str
+    recent_players: str  # who answered in a chat's latest rounds of a game, since a moment
+    rounds_played: str  # a chat's closed rounds of a game, counted up to a number
+    rated: str
+    board: str  # a season's best, every chat's
+    chat_board: str  # a season's best among a chat's players
+    place: str  # 1 + those ahead on the every-chat board
+    chat_place: str
+    rate_round: str  # the round's key: a second rating of it fails
+    put_player: str
+    put_hand: str
+    put_scale: str
+
+
+QMARK = RatingStatements(
+    player=f"SELECT {PLAYER_COLUMNS} FROM player_ratings WHERE user_id = ? AND game = ? "
+           "ORDER BY season DESC",
+    hand=f"SELECT {HAND_COLUMNS} FROM hand_ratings WHERE game = ? AND hand = ?",
+    hands=f"SELECT {HAND_COLUMNS} FROM hand_ratings WHERE game = ? AND numbers = ? "
+          "AND target = ?",
+    scale=f"SELECT {SCALE_COLUMNS} FROM rating_scales WHERE game = ?",
+    responses="SELECT user_id, correct, distance, at FROM answers WHERE round_id = ? "
+              "ORDER BY at, id",
+    passes="SELECT user_id, at FROM round_passes WHERE round_id = ?",
+    recent_players="SELECT DISTINCT a.user_id FROM answers a WHERE a.round_id IN "
+                   "(SELECT r.id FROM rounds r WHERE r.chat_id = ? AND r.game = ? "
+                   "AND r.status <> 'open' ORDER BY r.id DESC LIMIT ?) AND a.at >= ?",
+    rounds_played="SELECT COUNT(*) FROM (SELECT 1 FROM rounds WHERE chat_id = ? AND game = ? "
+                  "AND status <> 'open' LIMIT ?) AS played",
+    rated="SELECT at FROM rated_rounds WHERE round_id = ?",
+    board=f"SELECT {LINE} FROM player_ratings p JOIN users u ON u.id = p.user_id "
+          "WHERE p.game = ? AND p.season = ? AND p.responses >= ? "
+          "ORDER BY p.rating DESC, p.user_id LIMIT ?",
+    # the chat's players first, then each one's row by its key (a season of every chat's
+    # players is not read for one chat's board)
+    chat_board=f"WITH c AS MATERIALIZED (SELECT s.user_id FROM scores s WHERE s.chat_id = ? "
+               f"AND s.game = ?) SELECT {LINE} FROM c JOIN player_ratings p "
+               "ON p.user_id = c.user_id AND p.game = ? AND p.season = ? "
+               "JOIN users u ON u.id = p.user_id WHERE p.responses >= ? "
+               "ORDER BY p.rating DESC, p.user_id LIMIT ?",
+    place="SELECT 1 + COUNT(*) FROM player_ratings WHERE game = ? AND season = ? "
+          "AND responses >= ? AND (rating > ? OR (rating = ? AND user_id < ?))",
+    chat_place="WITH c AS MATERIALIZED (SELECT s.user_id FROM scores s WHERE s.chat_id = ? "
+               "AND s.game = ?) SELECT 1 + COUNT(*) FROM c JOIN player_ratings p "
+               "ON p.user_id = c.user_id AND p.game = ? AND p.season = ? "
+               "WHERE p.responses >= ? AND (p.rating > ? OR (p.rating = ? AND p.user_id < ?))",
+    rate_round="INSERT INTO rated_rounds (round_id, at) VALUES (?, ?)",
+    # typed where they are selected: PostgreSQL would read untyped parameters there as text
+    put_player="INSERT INTO player_ratings (user_id, game, season, rating, uncertainty, "
+               "responses, updated_at) SELECT CAST(? AS BIGINT), CAST(? AS TEXT), "
+               "CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION), CAST(? AS DOUBLE PRECISION), "
+               "CAST(? AS INTEGER), CAST(? AS DOUBLE PRECISION) "
+               "WHERE EXISTS (SELECT 1 FROM users WHERE id = ?) "
+               "ON CONFLICT (user_id, game, season) DO UPDATE SET "
+               "rating = player_ratings.rating + ?, uncertainty = ?, "
+               "responses = player_ratings.responses + 1, updated_at = ?",
+    put_hand=f"INSERT INTO hand_ratings ({HAND_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+             "ON CONFLICT (game, hand) DO UPDATE SET "
+             "difficulty = hand_ratings.difficulty + ?, uncertainty = ?, "
+             "responses = hand_ratings.responses + ?, updated_at = ?",
+    put_scale=f"INSERT INTO rating_scales ({SCALE_COLUMNS}) VALUES (?, ?, ?, ?, ?) "
+              "ON CONFLICT (game) DO UPDATE SET shape = rating_scales.shape + ?, "
+              "uncertainty = ?, rounds = rating_scales.rounds + 1, updated_at = ?",
+)
+NUMBERED = numbered_table(QMARK)
+
+
+def rating_steps(sql: RatingStatements, write: RatingWrite,
+                 round_id: int | None = None) -> list[Step]:
+    """The statements that write a rating: the round's key (a daily answer has none), the
+    hand, the players by id, then the scale (one order everywhere: two closes at once never
+    wait for each other's rows in a circle)."""
+    steps: list[Step] = []
+    if round_id is not None:
+        steps.append((sql.rate_round, (round_id, write.at)))
+    if write.hand is not None:
+        hand, step = write.hand
+        steps.append((sql.put_hand, (
+            hand.game, hand.hand, hand.numbers, hand.target, hand.difficulty, hand.uncertainty,
+            hand.responses, hand.updated_at, step, hand.uncertainty, write.hand_responses,
+            hand.updated_at)))
+    for player, step in sorted(write.players, key=lambda pair: pair[0].user_id):
+        steps.append((sql.put_player, (
+            player.user_id, player.game, player.season, player.rating, player.uncertainty,
+            player.responses, player.updated_at, player.user_id, step, player.uncertainty,
+            player.updated_at)))
+    scale, step = write.scale
+    steps.append((sql.put_scale, (scale.game, scale.shape, scale.uncertainty, scale.rounds,
+                                  scale.updated_at, step, scale.uncertainty, scale.updated_at)))
+    return steps
+
+
+class Ratings:
+    """The ratings' store (bot.store.protocols.RatingStore) over either database."""
+
+    def __init__(self, db: Connection, sql: RatingStatements,
+                 daily_sql: daily.DailyStatements) -> None:
+        self.db = db
+        self.sql = sql
+        self.daily_sql = daily_sql
+
+    async def player_ratings(self, user_id: int, game: str) -> list[RatingRow]:
+        """A player's rows in a game, one a season, newest first."""
+        rows = await self.db.fetch(self.sql.player, (user_id, game))
+        return [RatingRow(*row) for row in rows]
+
+    async def hand_rating(self, game: str, hand: str) -> HandRow | None:
+        rows = await self.db.fetch(self.sql.hand, (game, hand))
+        return HandRow(*rows[0]) if rows else None
+
+    async def hand_ratings(self, game: str, numbers: int, target: int) -> list[HandRow]:
+        """Every rated hand of one kind (start-up's index of the hands adaptive deals take)."""
+        rows = await self.db.fetch(self.sql.hands, (game, numbers, target))
+        return [HandRow(*row) for row in rows]
+
+    async def scale(self, game: str) -> ScaleRow | None:
+        rows = await self.db.fetch(self.sql.scale, (game,))
+        return ScaleRow(*rows[0]) if rows else None
+
+    async def responses(self, round_id: int) -> list[StoredResponse]:
+        """A round's answers, earliest first."""
+        rows = await self.db.fetch(self.sql.responses, (round_id,))
+        return [StoredResponse(user, bool(correct), distance, at)
+                for user, correct, distance, at in rows]
+
+    async def passes(self, round_id: int) -> list[tuple[int, float]]:
+        """Who passed in a round, and when."""
+        return [(row[0], row[1]) for row in await self.db.fetch(self.sql.passes, (round_id,))]
+
+    async def recent_players(self, chat_id: int, game: str, rounds: int,
+                             since: float) -> list[int]:
+        """Who answered in the chat's last `rounds` closed rounds of the game, since `since`."""
+        rows = await self.db.fetch(self.sql.recent_players, (chat_id, game, rounds, since))
+        return sorted(row[0] for row in rows)
+
+    async def rounds_played(self, chat_id: int, game: str, most: int) -> int:
+        """How many rounds of the game the chat closed, counted up to `most`."""
+        rows = await self.db.fetch(self.sql.rounds_played, (chat_id, game, most))
+        return int(rows[0][0])
+
+    async def is_rated(self, round_id: int) -> bool:
+        return bool(await self.db.fetch(self.sql.rated, (round_id,)))
+
+    async def board(self, game: str, season: str, least: int, limit: int,
+                    chat_id: int | None = None) -> list[RatedPlacing]:
+        """A season's best, rated on `least` rounds at least: every chat's, or among those who
+        played in `chat_id`."""
+        if chat_id is None:
+            rows = await self.db.fetch(self.sql.board, (game, season, least, limit))
+        else:
+            rows = await self.db.fetch(self.sql.chat_board,
+                                       (chat_id, game, game, season, least, limit))
+        return [RatedPlacing(rank, *row) for rank, row in enumerate(rows, 1)]
+
+    async def place(self, game: str, season: str, least: int, row: RatingRow,
+                    chat_id: int | None = None) -> int:
+        """Where a player's row stands on that board."""
+        after = (least, row.rating, row.rating, row.user_id)
+        if chat_id is None:
+            found = await self.db.fetch(self.sql.place, (game, season, *after))
+        else:
+            found = await self.db.fetch(self.sql.chat_place,
+                                       (chat_id, game, game, season, *after))
+        return int(found[0][0])
+
+    async def record_daily(self, day: str, user_id: int, chat_id: int, answer: str,
+                           seconds: float, at: float, rating: RatingWrite) -> bool:
+        """The day's first right answer and its rating, in one transaction; False (nothing
+        written) when the person already had one that day."""
+        return await self.db.run_guarded(
+            (self.daily_sql.record, (day, user_id, chat_id, answer, seconds, at)),
+            rating_steps(self.sql, rating))

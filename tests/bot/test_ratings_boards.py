@@ -1,0 +1,114 @@
+"""Seasons and the rating boards: /top rating (this chat's, every chat's) ranks the season's
+skill, provisional ratings marked; /stats shows a player's rating, its uncertainty and their best
+season; a new season starts from the last one's rating, partly reset; the points boards are as
+they were."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from bot.play import ratings
+from bot.play.chats.people import Chat, Player
+from bot.play.community.boards import BoardAsk
+from bot.play.community.standings import shown_rating, shown_spread
+from bot.play.ratings.seasons import KEEP, WIDEN
+from bot.play.services import Services
+from bot.store.records import RatingRow, RatingWrite, ScaleRow
+from bot.store.stores import Stores
+from bot.telegram.grammar import UsageError, read_board
+from solver import solve
+from tests.bot.conftest import Clock
+
+GROUP = Chat(-42, "group", "G")
+OTHER = Chat(-43, "group", "H")
+ANN = Player(1, "Ann", language_code="en")
+BEN = Player(2, "Ben", language_code="en")
+CY = Player(3, "Cy", language_code="en")
+DAY = 86400.0
+
+
+def test_top_rating_is_asked_in_words():
+    assert read_board("rating") == BoardAsk("rating", False, None)
+    assert read_board("rating all") == BoardAsk("rating", True, None)
+    assert read_board("countdown rating") == BoardAsk("rating", False, "countdown")
+    with pytest.raises(UsageError):
+        read_board("rating yahtzee")
+
+
+async def settle(stores: Stores, clock: Clock, player: Player, rating: float,
+                 responses: int) -> None:
+    """The player's row this season as if rated on `responses` rounds."""
+    await stores.people.remember_user(player.id, player.first_name)
+    await stores.people.remember_chat(-7, "group", "elsewhere")
+    made = await stores.rounds.open_round(-7, "24", (1, 1, 1, 1), 24, "easy", 10, "en",
+                                          clock.now - 100, clock.now - 40)
+    assert made is not None
+    row = RatingRow(player.id, "24", ratings.season_of(clock.now), rating, 0.4, responses,
+                    clock.now)
+    assert await stores.rounds.close_round(made.id, "expired", clock.now - 40, rating=RatingWrite(
+        clock.now, ((row, 0.0),), None, 0, (ScaleRow("24", 1.0, 0.5, 1, clock.now), 0.0)))
+
+
+async def win(services: Services, chat: Chat, dealer: Player, winner: Player,
+              clock: Clock) -> None:
+    dealt = (await services.rounds.play(chat, dealer, "24")).round
+    assert dealt is not None
+    if dealer != winner:  # the dealer tries too: a player of the chat's board
+        await services.rounds.answer(chat, dealer, "1+1", explicit=True)
+    clock.now += 1
+    await services.rounds.answer(chat, winner, solve(dealt.hand)[0], explicit=True)
+
+
+async def test_the_seasons_board_ranks_skill(services: Services, clock: Clock):
+    clock.now = 1_795_000_000.0  # 2026-11-18
+    await win(services, GROUP, ANN, BEN, clock)
+    await win(services, GROUP, ANN, BEN, clock)
+    await win(services, OTHER, CY, CY, clock)
+    board = await services.community.standings.board(GROUP, ANN, BoardAsk("rating"))
+    lines = board.splitlines()
+    assert "season 2026-11" in lines[0] and "Leaderboard" in lines[0]
+    assert lines[1].startswith("1. Ben — ") and lines[2].startswith("2. Ann — ")
+    assert "(provisional)" in lines[1] and "Cy" not in board  # Cy played elsewhere only
+    everywhere = await services.community.standings.board(GROUP, ANN,
+                                                          BoardAsk("rating", True))
+    assert "Cy" in everywhere and "all chats" in everywhere
+    # the points boards are as they were
+    points = await services.community.standings.board(GROUP, ANN, BoardAsk())
+    assert "season" not in points and points.endswith("1. Ben — 40 points, 2 wins")
+
+
+async def test_an_empty_season_says_how_to_start(services: Services, clock: Clock):
+    said = await services.community.standings.board(GROUP, ANN, BoardAsk("rating"))
+    assert "Nobody is rated" in said and "/play" in said
+
+
+async def test_stats_show_the_rating_and_the_best_season(services: Services, stores: Stores,
+                                                         clock: Clock):
+    clock.now = 1_790_000_000.0  # 2026-09-21
+    await settle(stores, clock, ANN, 1.0, 30)
+    september = shown_rating(1.0)
+    clock.now += 20 * DAY  # October: a new season
+    await win(services, GROUP, BEN, ANN, clock)
+    [october, _september] = await stores.ratings.player_ratings(ANN.id, "24")
+    assert october.season == "2026-10" and october.responses == 1
+    # the partial reset: from 0.7 of September's rating, then this round's step (a win: up)
+    assert KEEP * 1.0 < october.rating < 1.0 + 1.5
+    # and as sure as September left it, widened (a new player's would be near 1.5)
+    assert october.uncertainty < math.hypot(0.4, WIDEN)
+    stats = await services.community.standings.stats(GROUP, ANN)
+    assert f"24 rating this season: {shown_rating(october.rating)} ±" in stats
+    assert "(1 round)" in stats and f"Best season: {september} (2026-09)" in stats
+    # Ben, rated this season only on a few rounds, has no best season yet
+    assert "Best season" not in await services.community.standings.stats(GROUP, BEN)
+
+
+async def test_the_asker_below_the_ten_sees_their_place(services: Services, stores: Stores,
+                                                        clock: Clock):
+    for user in range(10, 22):
+        await settle(stores, clock, Player(user, f"P{user}"), 1.0 + user / 100, 12)
+    await settle(stores, clock, ANN, -2.0, 12)
+    board = await services.community.standings.board(GROUP, ANN, BoardAsk("rating", True))
+    assert board.splitlines()[-1] == \
+        f"13. Ann — {shown_rating(-2.0)} ±{shown_spread(0.4)} (12 rounds)"

@@ -1,0 +1,158 @@
+"""The ratings' store on both backends (a SQLite file and the session's PostgreSQL): a rating is
+written with the close of its round, once; rows are written as steps, so two closes sharing a
+player both count; the boards; a daily answer rated with its result; /forget takes a person's
+ratings."""
+
+from __future__ import annotations
+
+from bot.store.records import HandRow, RatingRow, RatingWrite, ScaleRow
+from bot.store.stores import Stores
+
+CHAT = -500
+SEASON = "2026-11"
+
+
+def write(at: float, *players: tuple[int, float, float], hand: float = -2.0,
+          hand_step: float = 0.0) -> RatingWrite:
+    """A rating that puts each (player, rating after, step) and the hand at `hand`."""
+    return RatingWrite(
+        at=at,
+        players=tuple((RatingRow(user, "24", SEASON, rating, 1.0, 1, at), step)
+                      for user, rating, step in players),
+        hand=(HandRow("24", "1 2 3 4=24", 4, 24, hand, 0.5, len(players), at), hand_step),
+        hand_responses=len(players),
+        scale=(ScaleRow("24", 1.1, 0.4, 1, at), 0.1))
+
+
+async def people(stores: Stores) -> Stores:
+    await stores.people.remember_chat(CHAT, "group", "G")
+    for user, name in ((1, "Ann"), (2, "Ben"), (3, "Cy")):
+        await stores.people.remember_user(user, name)
+    return stores
+
+
+async def dealt(stores: Stores, start: float = 100.0) -> int:
+    made = await stores.rounds.open_round(CHAT, "24", (1, 2, 3, 4), 24, "easy", 10, "en",
+                                          start, start + 60)
+    assert made is not None
+    return made.id
+
+
+async def test_a_rating_is_written_with_its_close_once(stores: Stores):
+    await people(stores)
+    round_id = await dealt(stores)
+    await stores.rounds.record_answer(round_id, 1, "1*2*3*4", True, 105.0)
+    rating = write(105.0, (1, 0.4, 0.4), (2, -0.2, -0.2), hand=-2.3, hand_step=-0.3)
+    assert await stores.rounds.close_round(round_id, "won", 105.0, 1, "1*2*3*4", 10, 5.0,
+                                           rating)
+    # a second close (a retry, a restart's) neither closes nor rates
+    assert not await stores.rounds.close_round(round_id, "won", 105.0, 1, "1*2*3*4", 10, 5.0,
+                                               rating)
+    assert await stores.ratings.is_rated(round_id)
+    [ann] = await stores.ratings.player_ratings(1, "24")
+    assert (ann.season, ann.rating, ann.responses) == (SEASON, 0.4, 1)
+    assert [r.rating for r in await stores.ratings.player_ratings(2, "24")] == [-0.2]
+    hand = await stores.ratings.hand_rating("24", "1 2 3 4=24")
+    assert hand is not None and (hand.difficulty, hand.responses) == (-2.3, 2)
+    scale = await stores.ratings.scale("24")
+    assert scale is not None and (scale.shape, scale.rounds) == (1.1, 1)
+    assert [h.hand for h in await stores.ratings.hand_ratings("24", 4, 24)] == ["1 2 3 4=24"]
+    # and the scores the close writes are as without a rating
+    assert [s.wins for s in await stores.scores.stats(CHAT, 1)] == [1]
+
+
+async def test_two_closes_that_share_a_player_both_count(stores: Stores):
+    """Each computed from the same row (two chats closing at once): the second adds its step."""
+    await people(stores)
+    first = await dealt(stores)
+    assert await stores.rounds.close_round(first, "expired", 160.0,
+                                           rating=write(160.0, (1, -0.3, -0.3), hand_step=0.2))
+    second = await dealt(stores, 200.0)
+    assert await stores.rounds.close_round(second, "expired", 260.0,
+                                           rating=write(260.0, (1, -0.25, -0.25), hand_step=0.2))
+    [ann] = await stores.ratings.player_ratings(1, "24")
+    assert round(ann.rating, 9) == -0.55 and ann.responses == 2
+    hand = await stores.ratings.hand_rating("24", "1 2 3 4=24")
+    assert hand is not None and round(hand.difficulty, 9) == -1.8 and hand.responses == 2
+    scale = await stores.ratings.scale("24")
+    assert scale is not None and round(scale.shape, 9) == 1.2 and scale.rounds == 2
+
+
+async def test_a_player_forgotten_before_the_close_is_not_rated(stores: Stores):
+    await people(stores)
+    round_id = await dealt(stores)
+    await stores.forgetting.forget_user(3)
+    assert await stores.rounds.close_round(round_id, "expired", 160.0,
+                                           rating=write(160.0, (1, 0.1, 0.1), (3, 0.2, 0.2)))
+    assert await stores.ratings.player_ratings(3, "24") == []
+    assert len(await stores.ratings.player_ratings(1, "24")) == 1
+
+
+async def test_forget_takes_a_persons_ratings(stores: Stores):
+    await people(stores)
+    round_id = await dealt(stores)
+    assert await stores.rounds.close_round(
+        round_id, "expired", 160.0, rating=write(160.0, (1, 0.1, 0.1), (2, 0.2, 0.2)))
+    await stores.forgetting.forget_user(1)
+    assert await stores.ratings.player_ratings(1, "24") == []
+    assert len(await stores.ratings.player_ratings(2, "24")) == 1
+    assert await stores.ratings.hand_rating("24", "1 2 3 4=24") is not None  # names nobody
+
+
+async def test_the_boards(stores: Stores):
+    await people(stores)
+    await stores.people.remember_chat(-600, "group", "H")
+    first = await dealt(stores)
+    await stores.rounds.record_answer(first, 1, "1+2", False, 101.0)
+    await stores.rounds.record_answer(first, 2, "1+2", False, 101.0)
+    assert await stores.rounds.close_round(
+        first, "expired", 160.0, rating=write(160.0, (1, 0.5, 0.5), (2, 0.9, 0.9), (3, 0.1, 0.1)))
+    other = await stores.rounds.open_round(-600, "24", (1, 2, 3, 4), 24, "easy", 10, "en",
+                                           300.0, 360.0)
+    assert other is not None
+    await stores.rounds.record_answer(other.id, 3, "1+2", False, 301.0)
+    assert await stores.rounds.close_round(other.id, "expired", 360.0,
+                                           rating=write(360.0, (3, 0.2, 0.1)))
+    board = await stores.ratings.board("24", SEASON, 1, 10)
+    assert [(p.rank, p.name, p.responses) for p in board] == [
+        (1, "Ben", 1), (2, "Ann", 1), (3, "Cy", 2)]
+    assert [p.name for p in await stores.ratings.board("24", SEASON, 2, 10)] == ["Cy"]
+    # a chat's board: those with scores in it (Cy answered only in the other chat)
+    chat = await stores.ratings.board("24", SEASON, 1, 10, chat_id=CHAT)
+    assert [p.name for p in chat] == ["Ben", "Ann"]
+    [ann] = await stores.ratings.player_ratings(1, "24")
+    assert await stores.ratings.place("24", SEASON, 1, ann) == 2
+    assert await stores.ratings.place("24", SEASON, 1, ann, chat_id=CHAT) == 2
+    [cy] = await stores.ratings.player_ratings(3, "24")
+    assert await stores.ratings.place("24", SEASON, 1, cy, chat_id=-600) == 1
+    assert await stores.ratings.board("24", "2026-10", 1, 10) == []
+
+
+async def test_what_a_rating_reads_of_a_round(stores: Stores):
+    await people(stores)
+    round_id = await dealt(stores)
+    await stores.rounds.record_answer(round_id, 2, "1+2", False, 103.0)
+    await stores.rounds.record_answer(round_id, 1, "1*2*3*4", True, 105.0)
+    await stores.rounds.record_pass(round_id, 3, 104.0)
+    answers = await stores.ratings.responses(round_id)
+    assert [(a.user_id, a.correct, a.at) for a in answers] == [(2, False, 103.0),
+                                                               (1, True, 105.0)]
+    assert await stores.ratings.passes(round_id) == [(3, 104.0)]
+    assert not await stores.ratings.is_rated(round_id)
+    assert await stores.ratings.rounds_played(CHAT, "24", 5) == 0
+    assert await stores.rounds.close_round(round_id, "won", 105.0, 1, "1*2*3*4", 10, 5.0)
+    assert await stores.ratings.rounds_played(CHAT, "24", 5) == 1
+    assert await stores.ratings.recent_players(CHAT, "24", 10, 0.0) == [1, 2]
+    assert await stores.ratings.recent_players(CHAT, "24", 10, 104.0) == [1]
+
+
+async def test_a_daily_answer_is_rated_with_its_result_once(stores: Stores):
+    await people(stores)
+    rating = write(500.0, (1, 0.3, 0.3))
+    assert await stores.ratings.record_daily("2026-11-24", 1, 1, "1*2*3*4", 40.0, 500.0, rating)
+    assert not await stores.ratings.record_daily("2026-11-24", 1, 1, "1*2*3*4", 41.0, 501.0,
+                                                 write(501.0, (1, 0.6, 0.3)))
+    [ann] = await stores.ratings.player_ratings(1, "24")
+    assert (ann.rating, ann.responses) == (0.3, 1)
+    done = await stores.daily.daily_result("2026-11-24", 1)
+    assert done is not None and done.seconds == 40.0

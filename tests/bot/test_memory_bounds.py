@@ -7,6 +7,8 @@ import pytest
 
 from bot.play.chats import people as people_module
 from bot.play.chats.people import Chat, People, Player
+from bot.play.daily import daily as daily_module
+from bot.play.dealing import adaptive as adaptive_module
 from bot.play.round.table import LATE_WITHIN
 from bot.play.services import Services
 from solver import solve
@@ -54,3 +56,28 @@ async def test_rounds_won_are_forgotten_once_too_old_to_be_answered_late(
     assert len(services.table._won) <= 3  # only those won in the last minute
     assert services.table.get(-420) is not None  # the latest still hears a late answer
     assert services.table.get(-401) is None
+
+
+async def test_a_chats_recent_adaptive_hands_are_kept_for_the_chats_dealt_lately(
+        services: Services, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(adaptive_module, "CHATS_KEPT", 3)
+    adaptive = services.rounds.adaptive
+    assert adaptive is not None
+    for chat in range(1, 6):
+        for n in range(adaptive_module.RECENT_HANDS + 5):  # more hands than a chat keeps
+            adaptive._remember(-chat, f"hand{n}")
+    adaptive._remember(-3, "again")  # dealt again: now the latest
+    assert list(adaptive._recent) == [-4, -5, -3]  # -1 and -2 were dealt least lately
+    assert all(len(hands) == adaptive_module.RECENT_HANDS
+               for hands in adaptive._recent.values())
+
+
+async def test_when_the_daily_hand_was_shown_is_kept_for_the_latest_people(
+        services: Services, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(daily_module, "SHOWN_KEPT", 3)
+    daily = services.community.daily
+    for user in range(1, 6):
+        daily._seen("2026-11-24", user, 100.0 + user)
+    daily._seen("2026-11-24", 5, 999.0)  # shown again: the first showing counts
+    assert dict(daily._shown) == {("2026-11-24", 3): 103.0, ("2026-11-24", 4): 104.0,
+                                  ("2026-11-24", 5): 105.0}

@@ -28,6 +28,9 @@ class Round:
     hint_used: bool
     started_by: int | None = None  # the player who dealt it (None for rounds before migration 4)
     topic: int = 0  # the forum topic it was dealt in (0: the chat has none, or its General)
+    # the terms it was dealt with (None: dealt before migration 15, the chat's settings hold)
+    hints_on: bool | None = None
+    typing_on: bool | None = None
 
     @property
     def place(self) -> Place:

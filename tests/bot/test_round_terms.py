@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from bot.play.chats.people import Chat, Player
 from bot.play.services import Services
-from tests.bot.conftest import ON_BOTH_BACKENDS, Clock, Harness
+from bot.runtime.pool import SolverPool
+from bot.store.stores import Stores
+from tests.bot.conftest import ON_BOTH_BACKENDS, Clock, Harness, new_services
 from tests.bot.test_buttons import labels as labels_in
 from tests.bot.test_buttons import press as press_in
 
@@ -86,3 +88,30 @@ async def test_a_rounds_terms_are_what_it_was_dealt_with(services: Services, clo
     assert services.rounds.open_round(GROUP).deadline == before.deadline  # type: ignore[union-attr]
     assert dealt.round.id == before.id
     assert not services.rounds.terms(GROUP).hints and not services.rounds.terms(GROUP).typing
+
+
+async def test_a_restart_keeps_the_terms_a_round_was_dealt_with(
+        services: Services, stores: Stores, pool: SolverPool, clock: Clock):
+    """The terms are stored with the round: the bot started again after a change keeps them
+    for the open round (and the next round follows the change). A round stored before they
+    were (no terms in its row) takes the chat's settings, as it did."""
+    group, admin = Chat(GROUP, "group", "G"), Player(ALICE["id"], "Alice")
+    older = Chat(GROUP - 1, "group", "Older")
+
+    async def yes() -> bool:
+        return True
+
+    await services.rounds.play(group, admin, "24")
+    for chat in (group, older):
+        for key in ("hints", "typing"):
+            await services.settings.change(chat, admin, yes, chat.id, key, "0")
+    now = clock()
+    assert await stores.rounds.open_round(older.id, "24", (1, 2, 3, 4), 24, "easy", 10, "en",
+                                          now, now + 60) is not None  # no terms stored
+    again, _ = new_services(stores, pool, clock, seed=2)  # the bot started again
+    await again.recovery.owed()
+    held = again.table.of(GROUP)
+    assert held is not None and held.terms.hints and held.terms.typing
+    assert not again.rounds.terms(GROUP).hints and not again.rounds.terms(GROUP).typing
+    old = again.table.of(older.id)
+    assert old is not None and not old.terms.hints and not old.terms.typing

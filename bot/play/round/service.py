@@ -259,7 +259,8 @@ class Rounds:
         length = self.chat_settings(chat.id).seconds[dealt.game]
         new = await self.store.open_round(chat.id, dealt.game, dealt.hand, dealt.target,
                                           dealt.level, dealt.points, texts.language, now,
-                                          now + length, player.id, chat.topic)
+                                          now + length, player.id, chat.topic,
+                                          hints_on=terms.hints, typing_on=terms.typing)
         if new is None:  # another /play won the race while this hand was dealt
             current = self.open_round(chat.id, chat.topic) or \
                 await self.store.open_round_of(chat.id, chat.topic)

@@ -60,7 +60,7 @@ class RoundTable:
              ) -> None:
         """The rounds open at start-up (their ends are armed by recovery, which first settles
         those that ended while the bot was down)."""
-        self._open = {r.place: OpenRound(r, terms(r.chat_id) if terms else None)
+        self._open = {r.place: OpenRound(r, dealt_with(r) or (terms(r.chat_id) if terms else None))
                       for r in rounds}
         self._won.clear()
         self.live.clear()
@@ -228,3 +228,11 @@ class RoundTable:
 
 async def _stored(_user_id: int) -> None:
     """No player's row is stored meanwhile (a table without People: tests of the table)."""
+
+
+def dealt_with(record: Round) -> Terms | None:
+    """The terms a round was dealt with, as stored (None for a round dealt before they were:
+    the chat's settings now stand in)."""
+    if record.hints_on is None or record.typing_on is None:
+        return None
+    return Terms(hints=record.hints_on, typing=record.typing_on)

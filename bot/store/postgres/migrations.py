@@ -604,6 +604,11 @@ MIGRATIONS: list[str] = [
     CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON rated_rounds
         FOR EACH STATEMENT EXECUTE FUNCTION leader_fence();
     """,
+    # 15 (SQLite's 15): the terms a round was dealt with, kept across a restart.
+    """
+    ALTER TABLE rounds ADD COLUMN hints_on SMALLINT;
+    ALTER TABLE rounds ADD COLUMN typing_on SMALLINT;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -53,8 +53,8 @@ class RoundStatements:
 
 QMARK = RoundStatements(
     open_round="INSERT INTO rounds (chat_id, game, hand, target, level, points, lang, "
-               "started_at, deadline, started_by, topic) "
-               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               "started_at, deadline, started_by, topic, hints_on, typing_on) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     set_message="UPDATE rounds SET message_id = ? WHERE id = ?",
     open_round_of=f"SELECT {ROUND_COLUMNS} FROM rounds WHERE chat_id = ? AND topic = ? "
                   "AND status = 'open'",
@@ -129,17 +129,21 @@ class Rounds:
 
     async def open_round(self, chat_id: int, game: str, hand: tuple, target: int, level: str,
                          points: int, lang: str, started_at: float, deadline: float,
-                         started_by: int | None = None, topic: int = 0) -> Round | None:
-        """A new open round, or None when the chat's topic already has one."""
+                         started_by: int | None = None, topic: int = 0,
+                         hints_on: bool | None = None, typing_on: bool | None = None
+                         ) -> Round | None:
+        """A new open round, or None when the chat's topic already has one; `hints_on` and
+        `typing_on`, the terms it is dealt with (kept across a restart)."""
         stored = json.dumps(hand)
         try:
             round_id = await self.db.insert(
                 self.sql.open_round, (chat_id, game, stored, target, level, points, lang,
-                                      started_at, deadline, started_by, topic))
+                                      started_at, deadline, started_by, topic,
+                                      _stored(hints_on), _stored(typing_on)))
         except Refused:
             return None
         return Round(round_id, chat_id, game, hand_of(stored), target, level, points, lang, None,
-                     started_at, deadline, "open", False, started_by, topic)
+                     started_at, deadline, "open", False, started_by, topic, hints_on, typing_on)
 
     async def set_message(self, round_id: int, message_id: int) -> None:
         await self.db.run(self.sql.set_message, (message_id, round_id))
@@ -251,3 +255,7 @@ class Rounds:
             await self.db.run_all([(sql, window) for sql in self.sql.expire])
             reached += int(count)
         return reached
+
+
+def _stored(value: bool | None) -> int | None:
+    return None if value is None else int(value)

@@ -531,6 +531,13 @@ MIGRATIONS: list[str] = [
         at REAL NOT NULL
     );
     """,
+    # 15: the terms a round was dealt with (hints on, plain typed answers counted), so that a
+    #    restart keeps them when the chat's settings changed meanwhile; NULL for the rounds
+    #    dealt before it (they take the chat's settings, as they did).
+    """
+    ALTER TABLE rounds ADD COLUMN hints_on INTEGER;
+    ALTER TABLE rounds ADD COLUMN typing_on INTEGER;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

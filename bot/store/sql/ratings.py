@@ -80,10 +80,13 @@ QMARK = RatingStatements(
                "ORDER BY p.rating DESC, p.user_id LIMIT ?",
     place="SELECT 1 + COUNT(*) FROM player_ratings WHERE game = ? AND season = ? "
           "AND responses >= ? AND (rating > ? OR (rating = ? AND user_id < ?))",
-    chat_place="WITH c AS MATERIALIZED (SELECT s.user_id FROM scores s WHERE s.chat_id = ? "
-               "AND s.game = ?) SELECT 1 + COUNT(*) FROM c JOIN player_ratings p "
-               "ON p.user_id = c.user_id AND p.game = ? AND p.season = ? "
-               "WHERE p.responses >= ? AND (p.rating > ? OR (p.rating = ? AND p.user_id < ?))",
+    # each of the chat's players looked up by their key, one by one: a scalar subquery is
+    # never turned into a join, which PostgreSQL 15 would make by reading a season of every
+    # chat's players (a join's plan differs by version; this one does not)
+    chat_place="SELECT 1 + COUNT(*) FROM scores s WHERE s.chat_id = ? AND s.game = ? AND "
+               "(SELECT 1 FROM player_ratings p WHERE p.user_id = s.user_id AND p.game = ? "
+               "AND p.season = ? AND p.responses >= ? AND (p.rating > ? OR (p.rating = ? "
+               "AND p.user_id < ?))) IS NOT NULL",
     rate_round="INSERT INTO rated_rounds (round_id, at) VALUES (?, ?)",
     # typed where they are selected: PostgreSQL would read untyped parameters there as text
     put_player="INSERT INTO player_ratings (user_id, game, season, rating, uncertainty, "

@@ -4,6 +4,7 @@ A subclass per game (bot.play.words.twentyfour, countdown, yahtzee), beside the 
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -33,23 +34,24 @@ class Revealed:
     complete: bool = True
 
 
-class GameWords:
-    """One game's words, as the round service needs them."""
+class GameWords(ABC):
+    """One game's words, as the round service needs them (each game says its deal and its
+    answers; the rest has a common wording)."""
 
     name: ClassVar[str]
 
+    @abstractmethod
     def deal_text(self, round_: Round, texts: Texts) -> str:
         """The message that opens the round: the puzzle first, then the rules of the round."""
-        raise NotImplementedError
 
     def how_to_answer(self, texts: Texts, typing: bool) -> str:
         """The deal's last line: how to answer, where the game does not say it in its deal text
         (`typing`: the bot sees plain messages here, so typing the answer works)."""
         return ""
 
+    @abstractmethod
     def revealed(self, analysis: Analysis, round_: Round, texts: Texts) -> Revealed:
         """The puzzle's answers, for the end of a round."""
-        raise NotImplementedError
 
     def win_details(self, analysis: Analysis, round_: Round, texts: Texts) -> str:
         """What to show under a winning answer (nothing, unless the game has more to tell)."""

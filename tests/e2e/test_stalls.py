@@ -4,8 +4,11 @@ job more than a second late, and the round would have stayed open until someone 
 
 from __future__ import annotations
 
+import contextlib
 import signal
+import sqlite3
 import time
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +20,15 @@ pytestmark = pytest.mark.slow
 LATE = 3.0  # seconds past the round's end: more than the 1 s APScheduler forgives by default
 
 GROUP = -2501
+
+
+def deal_stored(database: Path) -> bool:
+    """The open round's deal message id is stored: the /play that dealt it has had the Bot
+    API's answer (a pause before that would time its request out instead)."""
+    with contextlib.closing(sqlite3.connect(database)) as connection:
+        rows = connection.execute("SELECT message_id FROM rounds WHERE status = 'open'").fetchall()
+    return bool(rows) and rows[0][0] is not None
+
 ANN = {"id": 251, "is_bot": False, "first_name": "Ann"}
 
 
@@ -28,6 +40,7 @@ async def test_a_round_ends_after_the_process_was_paused_past_its_end(
     await telegram.say(GROUP, ANN, "/play")
     await telegram.reply(GROUP)
     assert bot.process is not None
+    await until(lambda: deal_stored(bot.database), "the deal's message id stored")
     deadline = open_deadline(bot.database)
     bot.process.send_signal(signal.SIGSTOP)
     try:  # the round's end falls due while it is stopped, and LATE seconds go by after it

@@ -8,18 +8,34 @@ database's only writer, so memory decides first and the database's conditional w
 confirm) and recording what must be written (`pending`, written by the table's `commit`) and what
 happened (`events`, handled by the round service once the writes are done). Nothing outside
 assigns to its fields. What the status shows, and what the deal was last rewritten to show, are
-held here only, not stored: after a restart they start again empty.
+held here only, not stored: after a restart they start again empty. What its transitions take
+and decide are values of bot.play.round.decisions; what they record, of bot.play.round.writes.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from bot.play.games import GAMES, Rules, Verdict
 from bot.play.games.records import Ignored, Near, Right, Unreadable, Wrong
+from bot.play.round.decisions import (
+    Accepted,
+    Answer,
+    Attempt,
+    Ending,
+    Guessed,
+    LateRight,
+    Missed,
+    NoGuessesLeft,
+    Over,
+    Unread,
+    Winner,
+    Won,
+)
 from bot.play.round.events import RoundClosed
-from bot.store.records import BestAnswer, Place, Round
+from bot.play.round.writes import AnswerWrite, CloseWrite, HintWrite, MessageWrite, PassWrite, Write
+from bot.store.records import Place, Round
 
 # --- what a round was dealt with ------------------------------------------------------------
 
@@ -34,152 +50,6 @@ class Terms:
 
 # what a deal message shows: its text, its buttons' actions and the language of their labels
 View = tuple[str, tuple[str, ...], str]
-
-
-# --- what it records to be written ----------------------------------------------------------
-
-@dataclass(frozen=True)
-class AnswerWrite:
-    user_id: int
-    text: str
-    right: bool
-    at: float
-    distance: int | None
-    guesses: int | None = None  # a limited guess: at most this many a player (Yahtzee)
-
-
-@dataclass(frozen=True)
-class CloseWrite:
-    status: str  # won | expired | revealed
-    at: float
-    winner: int | None = None
-    answer: str | None = None
-    points: int = 0
-    win_seconds: float | None = None
-
-
-@dataclass(frozen=True)
-class HintWrite:
-    given: int
-    points: int
-
-
-@dataclass(frozen=True)
-class PassWrite:
-    user_id: int
-    at: float
-
-
-@dataclass(frozen=True)
-class MessageWrite:
-    message_id: int
-
-
-Write = AnswerWrite | CloseWrite | HintWrite | PassWrite | MessageWrite
-
-
-# --- what a transition decides --------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Attempt:
-    """An answer that did not win (yet), as the status names it: who, and its verdict
-    (`distance`: a valid Countdown answer, this far from the target)."""
-
-    user_id: int
-    name: str
-    verdict: Wrong | Near
-    distance: int | None = None
-    at: float = 0.0
-
-
-@dataclass(frozen=True)
-class Answer:
-    """An answer as the round takes it: who, what, how it was given (`explicit`: /a, a reply
-    to the deal or a page; `replied`: a reply to the deal), and whether plain typed messages
-    count where it was written."""
-
-    user_id: int
-    name: str
-    text: str
-    explicit: bool
-    replied: bool = False
-    typing: bool = True
-
-
-@dataclass(frozen=True)
-class Won:
-    """The answer won the round (written once the close is committed)."""
-
-    verdict: Right
-    elapsed: float
-
-
-@dataclass(frozen=True)
-class Missed:
-    """A readable attempt that does not win: its words go into the deal's status."""
-
-    verdict: Wrong | Near
-
-
-@dataclass(frozen=True)
-class Guessed:
-    """A sealed guess taken (Yahtzee): marked, never worded to the chat; `left` guesses."""
-
-    verdict: Verdict
-    left: int
-
-
-@dataclass(frozen=True)
-class NoGuessesLeft:
-    limit: int
-
-
-@dataclass(frozen=True)
-class Unread:
-    """Not an answer at all (said in words to whoever meant it as one)."""
-
-    verdict: Unreadable
-
-
-@dataclass(frozen=True)
-class LateRight:
-    """A right answer to a round won a moment ago: who won, and how much earlier."""
-
-    winner: str
-    gap: float
-
-
-@dataclass(frozen=True)
-class Over:
-    """An explicit answer to a round that is over (not a right one)."""
-
-
-Accepted = Won | Missed | Guessed | NoGuessesLeft | Unread | LateRight | Over
-
-
-@dataclass(frozen=True)
-class Winner:
-    user_id: int
-    name: str
-    at: float
-
-
-@dataclass(frozen=True)
-class Ending:
-    """How a round closed without a right answer: its status, the closest answer that wins it
-    where the closest wins (with its points), whether it was ended early, and by whom."""
-
-    status: str
-    best: BestAnswer | None
-    points: int
-    early: bool
-    ended_by: int | None = None
-    ended_by_answered: bool = False
-    everyone_passed: bool = False
-
-    @property
-    def winner(self) -> int | None:
-        return self.best.user_id if self.best is not None and self.points > 0 else None
 
 
 class OpenRound:
@@ -298,6 +168,17 @@ class OpenRound:
         if isinstance(verdict, Unreadable):  # stored all the same: its player took part
             self.pending.append(AnswerWrite(answer.user_id, text, False, now, None))
             return Unread(verdict)
+        if (none_left := self._write(answer, text, verdict, now)) is not None:
+            return none_left
+        if isinstance(verdict, Right):
+            return self._win(answer, verdict, now)
+        return self._missed(answer, verdict, now)
+
+    def _write(self, answer: Answer, text: str, verdict: Right | Near | Wrong, now: float
+               ) -> NoGuessesLeft | None:
+        """The attempt recorded to be written; a limited guess (Yahtzee) is counted, unless
+        the player has none left."""
+        rules = self.rules
         distance = verdict.distance if isinstance(verdict, Near) else \
             0 if isinstance(verdict, Right) and rules.closest_wins else None
         if rules.guesses is not None and distance is not None:
@@ -310,12 +191,15 @@ class OpenRound:
         else:
             self.pending.append(AnswerWrite(answer.user_id, text, isinstance(verdict, Right),
                                             now, distance))
-        if isinstance(verdict, Right):
-            return self._win(answer, verdict, now)
+        return None
+
+    def _missed(self, answer: Answer, verdict: Near | Wrong, now: float) -> Guessed | Missed:
+        """An attempt that does not win: a sealed guess is counted, anything else becomes the
+        latest attempt (and the player's closest, if it is)."""
+        rules = self.rules
         self._answered.add(answer.user_id)
         if rules.guesses is not None:
             return Guessed(verdict, rules.guesses - self._guesses[answer.user_id])
-        assert isinstance(verdict, Wrong | Near)
         valid = verdict.distance if isinstance(verdict, Near) else None
         attempt = Attempt(answer.user_id, answer.name, verdict, valid, now)
         self._latest = attempt
@@ -446,12 +330,3 @@ class OpenRound:
         writes, events = self.pending, self.events
         self.pending, self.events = [], []
         return writes, events
-
-
-@dataclass(frozen=True)
-class Committed:
-    """What the table's commit did: whether the database confirmed the round's close (if one
-    was written), and the events to handle."""
-
-    closed: bool = True
-    events: list[RoundClosed] = field(default_factory=list)

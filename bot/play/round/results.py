@@ -9,7 +9,7 @@ from bot.play.chats.people import People
 from bot.play.dealing.analyses import Analyses
 from bot.play.games import GAMES
 from bot.play.guards.live import LivePuzzles
-from bot.play.round.open_round import Ending
+from bot.play.round.decisions import Ending
 from bot.play.words import WORDS, Revealed
 from bot.store.records import Result, Round
 from bot.text import markup

@@ -31,20 +31,19 @@ from bot.play.games.feedback import Step
 from bot.play.guards.permissions import AdminCheck, end_refusal, may_steer
 from bot.play.guards.throttle import Admission, Throttle
 from bot.play.ports import STATUS, Alarm, Target
-from bot.play.round.events import Closings, FollowUp, RoundClosed
-from bot.play.round.open_round import (
+from bot.play.round.decisions import (
     Answer,
     Ending,
     Guessed,
     LateRight,
     Missed,
     NoGuessesLeft,
-    OpenRound,
     Over,
-    Terms,
     Unread,
     Won,
 )
+from bot.play.round.events import Closings, FollowUp, RoundClosed
+from bot.play.round.open_round import OpenRound, Terms
 from bot.play.round.outbox import Outbox
 from bot.play.round.outcomes import (
     Closed,

@@ -17,17 +17,16 @@ from collections.abc import Awaitable, Callable, Iterable
 
 from bot.play.guards.live import LivePuzzles
 from bot.play.ports import ROUND_END, STATUS, Alarm, Scheduler
-from bot.play.round.open_round import (
+from bot.play.round.open_round import OpenRound, Terms
+from bot.play.round.rating import Rater
+from bot.play.round.writes import (
     AnswerWrite,
     CloseWrite,
     Committed,
     HintWrite,
     MessageWrite,
-    OpenRound,
     PassWrite,
-    Terms,
 )
-from bot.play.round.rating import Rater
 from bot.runtime import metrics
 from bot.store.protocols import RoundStore
 from bot.store.records import Place, RatingWrite, Round

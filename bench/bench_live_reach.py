@@ -4,7 +4,7 @@
    Countdown draws), and random five-number `/solve` requests from people in none of those
    chats: the share refused (goal ≤ 1%), and the share that reaches some live round at all (each
    costs the bot one getChatMember per chat reached, cached a minute).
-2. A troll's reach: one account keeps open as many rounds as it may (bot.play.round.service
+2. A troll's reach: one account keeps open as many rounds as it may (bot.play.round.dealing
    ROUNDS_PER_PLAYER) of the kind that hurts most; the share of the 1,820 four-number hands
    (target 24) refused to a member of the troll's group (goal < 1%; 48% before, and to all).
 
@@ -22,7 +22,7 @@ from itertools import combinations_with_replacement
 
 from bot.play.games import countdown
 from bot.play.guards.live import LivePuzzles
-from bot.play.round.service import ROUNDS_PER_PLAYER
+from bot.play.round.dealing import ROUNDS_PER_PLAYER
 from bot.play.solving.solving import Solving
 from bot.store.records import Round
 from bot.telegram.grammar import SolveRequest

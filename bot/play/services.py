@@ -26,11 +26,12 @@ from bot.play.guards.once import Once
 from bot.play.guards.throttle import WorkBudget
 from bot.play.matches.matches import DEFAULT_ROUNDS, PAUSE, Matches
 from bot.play.ports import Publisher, Scheduler
+from bot.play.round.dealing import seconds_of
 from bot.play.round.events import Closings
 from bot.play.round.outbox import Outbox
 from bot.play.round.rating import Rater
 from bot.play.round.recovery import Recovery
-from bot.play.round.service import Rounds, seconds_of
+from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
 from bot.play.solving.solving import Solving
 from bot.runtime.pool import SolverPool

@@ -19,8 +19,8 @@ from bot.play.chats.settings import Panel
 from bot.play.games.yahtzee import total_bounds
 from bot.play.matches.scoreboard import board, shared_places
 from bot.play.round.outcomes import Closed, Edited, Marked, Said
-from bot.play.round.service import hints_allowed
 from bot.play.round.showing import time_left
+from bot.play.round.steering import hints_allowed
 from bot.play.services import Services
 from bot.play.words import WORDS
 from bot.runtime.pool import SolverPool

@@ -25,7 +25,7 @@ from bot.text.i18n import LANGUAGES, Texts, texts_for
 SECONDS = {"24": (60, 120, 180, 300), "countdown": (30, 60, 90, 120),
            "yahtzee": (120, 180, 300)}
 COUNTS = (4, 5, 6)
-# mix: a level drawn for each deal (adaptive, once a group has played enough: round/service.py);
+# mix: a level drawn for each deal (adaptive, once a group has played enough: round/dealing.py);
 # adaptive: a hand the chat's players of late solve about three times in four
 LEVELS = ("mix", "easy", "medium", "hard", "adaptive")
 MATCH_ROUNDS = (5, 10, 15, 20)

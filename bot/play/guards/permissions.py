@@ -6,7 +6,7 @@ or an admin of the chat: the first hint costs everyone, so a passer-by may not t
 Ending a round early is held to a stricter rule, because it must never change who scores: once
 anyone but the starter has answered, only an admin may end it (the starter could otherwise end
 it while behind); and a round ended early scores as if its time had run out, except that the
-answers of whoever ended it cannot win it (bot.play.round.service). Whether the speaker is an
+answers of whoever ended it cannot win it (bot.play.round.ending). Whether the speaker is an
 admin is asked of Telegram only when it matters, through a callback the Telegram side hands
 in, so these rules have no Telegram in them.
 """

@@ -1,0 +1,151 @@
+"""Answering a round: an answer taken by the open round (/a, a reply to the deal, a typed message, a
+page's steps), committed, and what it did put in words — a win's result, a miss in the deal's
+status, a sealed guess's mark, the reply to what is no answer at all (throttled). The aggregate
+judges; this only fetches, commits and words.
+"""
+
+from __future__ import annotations
+
+import time
+
+from bot.play.chats.people import Chat, People, Player
+from bot.play.guards.throttle import Admission, Throttle
+from bot.play.ports import Target
+from bot.play.round.decisions import (
+    Accepted,
+    Answer,
+    Guessed,
+    LateRight,
+    Missed,
+    NoGuessesLeft,
+    Over,
+    Unread,
+    Won,
+)
+from bot.play.round.ending import Endings
+from bot.play.round.open_round import OpenRound
+from bot.play.round.outbox import Outbox
+from bot.play.round.outcomes import Closed, Edited, Marked, Noted, Said
+from bot.play.round.results import Results, too_late
+from bot.play.round.table import RoundTable
+from bot.play.round.views import Views
+from bot.play.round.writes import Committed
+from bot.play.words import WORDS
+from bot.play.words.yahtzee import GUESS_REACTION
+from bot.runtime import metrics
+from bot.store.protocols import RoundStore
+from bot.text import markup
+from bot.text.i18n import Texts
+
+Answered = Closed | Edited | Marked | Noted | Said | None
+
+
+class Answering:
+    """Answers to the open rounds, judged one by one as they arrive."""
+
+    def __init__(self, store: RoundStore, people: People, table: RoundTable, results: Results,
+                 throttle: Throttle, views: Views, endings: Endings, outbox: Outbox) -> None:
+        self.store = store
+        self.people = people
+        self.table = table
+        self.results = results
+        self.throttle = throttle
+        self.views = views
+        self.endings = endings
+        self.outbox = outbox
+
+    async def answer(self, chat: Chat, player: Player, text: str, explicit: bool,
+                     replied_to: int | None = None, target: Target | None = None) -> Answered:
+        """Judge an answer and show what it did; None means stay silent (not an attempt, no
+        round, throttled). `explicit`: given as an answer (/a, a page); a reply to the deal
+        (`replied_to` its message) is one too."""
+        target = target or Target(chat.id, chat.topic)
+        current = self.table.get(chat.id, chat.topic)
+        replied = replied_to is not None and current is not None and \
+            current.is_deal(replied_to)
+        explicit = explicit or replied
+        if current is None:
+            outcome: Answered = Said(self.people.texts(chat, player)("no_round")) \
+                if explicit else None
+        else:
+            outcome = await self._answer(current, chat, player, text, explicit, replied)
+        await self.outbox.show(outcome, target)
+        return outcome
+
+    async def _answer(self, current: OpenRound, chat: Chat, player: Player, text: str,
+                      explicit: bool, replied: bool) -> Answered:
+        """The round takes the answer, what it recorded is committed, and what it did is
+        worded."""
+        rules = current.rules
+        if rules.guesses is not None and current.is_open and \
+                not current.knows_guesses(player.id):  # after a restart: read once
+            current.guesses_known(player.id,
+                                  await self.store.guesses_made(current.id, player.id))
+        typing = chat.type == "private" or current.terms.typing
+        judging = time.monotonic()
+        taken = current.accept(Answer(player.id, player.first_name, text, explicit, replied,
+                                      typing), self.table.clock())
+        metrics.observe_answer_latency(current.record.game, time.monotonic() - judging)
+        if taken is None:
+            return None
+        texts = self.people.texts(chat, player)
+        await self.people.remember(chat, player)
+        committed = await self.table.commit(current)
+        if isinstance(taken, Won):
+            return await self._won(current, taken, committed, player, texts)
+        return self._worded(current, taken, chat, player, texts)
+
+    async def _won(self, current: OpenRound, taken: Won, committed: Committed, player: Player,
+                   texts: Texts) -> Closed | Said:
+        """The round's result with its winner — unless the database had it closed already,
+        then who won it, from the store."""
+        record = current.record
+        if not committed.closed:
+            winner = await self.store.race(record.id)
+            return Said(too_late(winner.name, self.table.clock() - winner.at, texts)
+                        if winner else texts("round_over"))
+        shown = markup.code(taken.verdict.expression) if taken.verdict.expression else \
+            f"<code>{taken.verdict.value}</code>"
+        head = self.results.won_head(record, player.first_name, shown, taken.elapsed, texts)
+        details = await self.results.win_details(record, texts)
+        return await self.endings.finish(record, head, f"\n\n{details}" if details else "",
+                                         texts, await self.results.one_way(record),
+                                         committed.events)
+
+    def _worded(self, current: OpenRound, taken: Accepted, chat: Chat, player: Player,
+                texts: Texts) -> Answered:
+        """What an answer that did not win did, in words: too late, over, a sealed guess's
+        mark, no guesses left, no answer at all, or a miss written into the deal's status."""
+        record = current.record
+        words = WORDS[record.game]
+        if isinstance(taken, Over):
+            return Said(texts("round_over"))
+        if isinstance(taken, LateRight):
+            return Said(too_late(taken.winner, taken.gap, texts))
+        if isinstance(taken, Guessed):  # sealed: the same mark whatever its distance
+            return Marked(GUESS_REACTION, words.verdict_text(taken.verdict, record, texts,
+                                                             taken.left))
+        if isinstance(taken, NoGuessesLeft):
+            return self._in_words(chat, player, texts, texts(
+                "no_guesses_left", guesses=taken.limit, name=markup.name(player.first_name)))
+        if isinstance(taken, Unread):
+            return self._in_words(chat, player, texts, words.verdict_text(taken.verdict, record,
+                                                                          texts))
+        assert isinstance(taken, Missed)
+        if not current.is_open:  # closed meanwhile: its result says the rest
+            return None
+        said = words.verdict_text(taken.verdict, record, texts)
+        if record.message_id is None:  # no deal to write the status into (never sent)
+            return self._in_words(chat, player, texts, said)
+        status = self.views.status(current, said)
+        return Noted(status.text) if isinstance(status, Marked) else status
+
+    def _in_words(self, chat: Chat, player: Player, texts: Texts, said: str) -> Said | None:
+        """What is not an answer at all is said in words, throttled: a reply to the first few,
+        one note to slow down, then silence until the bucket refills."""
+        admission = self.throttle.admit(chat.id, player.id)
+        if admission is Admission.QUIET:
+            return None
+        if admission is Admission.NOTE:
+            return Said(texts("slow_down", name=markup.name(player.first_name)))
+        return Said(said)

@@ -1,0 +1,176 @@
+"""Dealing a round: /play and Play again, the hand (adaptive, or from the stock at the level play
+learned of it), the bounds on how many rounds one person or one group keeps open, and the round
+stored with its end armed before anything is sent. It judges no answer and ends no round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from bot.play.chats.people import Chat, People, Player
+from bot.play.chats.settings import Settings
+from bot.play.dealing.adaptive import ADAPTIVE, ADAPTIVE_AFTER, REDRAWS, AdaptiveDeals
+from bot.play.dealing.analyses import Analyses
+from bot.play.dealing.dealer import Dealer
+from bot.play.games import GAMES, Deal, PlayOptions
+from bot.play.ports import Target
+from bot.play.round.ending import Endings
+from bot.play.round.open_round import OpenRound, Terms
+from bot.play.round.outbox import Outbox
+from bot.play.round.outcomes import Dealt, Refused, Said
+from bot.play.round.table import RoundTable
+from bot.play.round.views import Views
+from bot.runtime import metrics
+from bot.runtime.locks import KeyedLocks
+from bot.store.protocols import RoundStore
+from bot.text.i18n import Texts
+
+DEFAULT_SECONDS = {"24": 120.0, "countdown": 60.0, "yahtzee": 300.0}
+# Each open round makes the solving commands refuse its chat's members a few hands (the rule of
+# bot.play.guards.live), so how many one person, or one group's topics, keep open is bounded:
+# one account then refuses a member of its group under 1% of the 1,820 four-number hands.
+ROUNDS_PER_PLAYER = 3  # open rounds one person started, in all chats
+ROUNDS_PER_CHAT = 5  # open rounds in one group's forum topics
+
+
+class Dealing:
+    """New rounds, one deal at a time per topic."""
+
+    def __init__(self, store: RoundStore, people: People, table: RoundTable, dealer: Dealer,
+                 analyses: Analyses, settings: Settings, adaptive: AdaptiveDeals | None,
+                 views: Views, endings: Endings, outbox: Outbox) -> None:
+        self.store = store
+        self.people = people
+        self.table = table
+        self.dealer = dealer
+        self.analyses = analyses
+        self.settings = settings
+        self.adaptive = adaptive  # deals by the learned difficulty (None: the model's levels)
+        self.views = views
+        self.endings = endings
+        self.outbox = outbox
+        self._dealing = KeyedLocks()  # one deal at a time per topic
+
+    def terms(self, chat_id: int) -> Terms:
+        """The chat's settings a round dealt there now keeps to its end."""
+        chosen = self.settings.of(chat_id)
+        return Terms(hints=chosen.hints, typing=chosen.typing)
+
+    async def play(self, chat: Chat, player: Player, game: str,
+                   options: PlayOptions | None = None, target: Target | None = None
+                   ) -> Dealt | Said:
+        """/play, /countdown, /yahtzee: deal a new round of the game and show it, or say which
+        round is on in this topic already."""
+        outcome = await self.deal(chat, player, game, options)
+        await self.outbox.show(outcome, target or Target(chat.id, chat.topic))
+        return outcome
+
+    async def replay(self, chat: Chat, player: Player, round_id: int, same_level: bool,
+                     target: Target | None = None) -> Dealt | Said | Refused:
+        """Play again (or Same level) under the result of round `round_id`: the same game as
+        its rules say, unless a round is on in the topic (a notice says so). A press naming a
+        round that never ended in this chat is refused. A deal lost to another press made
+        meanwhile shows nothing: that deal is right there."""
+        texts = self.people.texts(chat, player)
+        ended = await self.endings.ended_here(chat, round_id)
+        if ended is None:
+            return Refused(texts("button_unknown"))
+        if (current := self.table.of(chat.id, chat.topic)) is not None:
+            return Refused(self.views.still_open(current.record, texts))
+        outcome = await self.deal(chat, player, ended.game,
+                                  GAMES[ended.game].replay_options(ended, same_level))
+        if isinstance(outcome, Dealt) or self.table.of(chat.id, chat.topic) is None:
+            await self.outbox.show(outcome, target or Target(chat.id, chat.topic, quote=False))
+        return outcome
+
+    async def deal(self, chat: Chat, player: Player, game: str,
+                   options: PlayOptions | None = None) -> Dealt | Said:
+        """A new round of the game, dealt and stored but not shown (a match numbers it first).
+        One deal at a time per topic: a /play sent meanwhile waits, then hears of the new
+        round."""
+        texts = self.people.texts(chat, player)
+        options = options or PlayOptions()
+        async with self._dealing.held((chat.id, chat.topic)):
+            current = self.table.of(chat.id, chat.topic)
+            if current is not None:
+                return Said(self.views.still_open(current.record, texts))
+            if (bounded := self._bound(chat, player, texts)) is not None:
+                return bounded
+            options = self.settings.options(chat.id, game, options)
+            dealt = await self._dealt(chat, player, game, options, texts)
+            if isinstance(dealt, str):
+                return Said(dealt)
+            return await self._open(chat, player, dealt, options, texts)
+
+    async def _dealt(self, chat: Chat, player: Player, game: str, options: PlayOptions,
+                     texts: Texts) -> Deal | str:
+        """The hand: an adaptive one (asked for, or a group's default once it has played
+        ADAPTIVE_AFTER rounds and chose no level) for four numbers to 24; else from the stock,
+        at the level play has learned of it (a hand learned to be of another level than the
+        one asked is set aside, REDRAWS times at most)."""
+        adaptive = self.adaptive
+        plain = game == "24" and options.count in (None, 4) and options.target in (None, 24)
+        if adaptive is not None and plain and (options.level == ADAPTIVE or (
+                options.level is None and chat.type != "private"
+                and not self.settings.chose_level(chat.id)
+                and await adaptive.rounds_played(chat.id) >= ADAPTIVE_AFTER)):
+            return await adaptive.deal(chat.id, player.id, self.settings.of(chat.id).seconds[game])
+        if options.level == ADAPTIVE:  # another size or target: a level drawn, as by default
+            options = replace(options, level=None)
+        dealt = await self.dealer.deal(GAMES[game], options, player.id, chat.id, texts)
+        if adaptive is None or not isinstance(dealt, Deal):
+            return dealt
+        learned = await adaptive.learned_level(dealt)
+        for _ in range(REDRAWS):
+            if learned is None or options.level in (None, learned):
+                break
+            again = await self.dealer.deal(GAMES[game], options, player.id, chat.id, texts)
+            if not isinstance(again, Deal):
+                break
+            dealt, learned = again, await adaptive.learned_level(again)
+        return dealt if learned is None else adaptive.relevelled(dealt, learned)
+
+    def _bound(self, chat: Chat, player: Player, texts: Texts) -> Said | None:
+        """Why no new round may open now: the player has ROUNDS_PER_PLAYER open, or the
+        group's topics ROUNDS_PER_CHAT."""
+        if self.table.started_by(player.id) >= ROUNDS_PER_PLAYER:
+            return Said(texts("play_too_many_rounds", most=ROUNDS_PER_PLAYER))
+        if self.table.in_chat(chat.id) >= ROUNDS_PER_CHAT:
+            return Said(texts("play_too_many_topics", most=ROUNDS_PER_CHAT))
+        return None
+
+    async def _open(self, chat: Chat, player: Player, dealt: Deal, options: PlayOptions,
+                    texts: Texts) -> Dealt | Said:
+        """Store the dealt round and arm its end (before anything is sent, so that a failed
+        send cannot leave a round without an end)."""
+        await self.people.remember(chat, player)
+        now = self.table.clock()
+        terms = self.terms(chat.id)
+        length = self.settings.of(chat.id).seconds[dealt.game]
+        new = await self.store.open_round(chat.id, dealt.game, dealt.hand, dealt.target,
+                                          dealt.level, dealt.points, texts.language, now,
+                                          now + length, player.id, chat.topic,
+                                          hints_on=terms.hints, typing_on=terms.typing)
+        if new is None:  # another /play won the race while this hand was dealt
+            held = self.table.of(chat.id, chat.topic)
+            current = held.record if held else \
+                await self.store.open_round_of(chat.id, chat.topic)
+            return Said(self.views.still_open(current, texts) if current else texts("no_round"))
+        metrics.record_round_dealt(new.game)
+        if dealt.analysis is not None:
+            self.analyses.keep(new.game, new.hand, new.target, dealt.analysis)
+        text = self.views.deal_text(new, texts, chat.type, terms)
+        if options.level not in (None, ADAPTIVE) and dealt.level != options.level:
+            text += "\n" + texts("play_other_level", wanted=texts(f"level_{options.level}"),
+                                 level=texts(f"level_{dealt.level}"), target=dealt.target)
+        opened = OpenRound(new, terms, text, fresh=True)
+        self.table.add(opened)
+        actions = self.views.actions(opened)
+        opened.rewritten((text, actions, texts.language))
+        return Dealt(new, text, texts, actions)
+
+
+def seconds_of(seconds: Mapping[str, float] | None) -> dict[str, float]:
+    """Round lengths per game: the defaults, with what the operator set over them."""
+    return {**DEFAULT_SECONDS, **(seconds or {})}

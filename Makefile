@@ -32,12 +32,20 @@ run: $(STAMP)
 # without it here (and so in CI), where a bare `pytest` skips it (tests/conftest.py)
 REQUIRED := REQUIRE_NATIVE=1 REQUIRE_SHARED=1
 
+# The suite is spread over the CPUs (pytest-xdist, a worker a core: TEST_WORKERS=1 runs it in
+# one process); each worker starts its own PostgreSQL server and chromium, once. Work-stealing
+# keeps a worker from idling while another still holds a queue of slow tests. Each pass lists
+# its slowest tests at the end.
+TEST_WORKERS ?= auto
+XDIST := -n $(TEST_WORKERS) --dist worksteal
+
 test: $(STAMP) browser postgres-oldest
 	$(PY) -m ruff check solver bot tests bench
 	$(PY) -m mypy solver bot
-	$(REQUIRED) POSTGRES_BIN= POSTGRES_VERSION=$(PG_NEWEST) $(PY) -m pytest
+	$(REQUIRED) POSTGRES_BIN= POSTGRES_VERSION=$(PG_NEWEST) $(PY) -m pytest $(XDIST) \
+		--durations=20
 	$(REQUIRED) POSTGRES_BIN=$(PG_OLDEST_BIN) POSTGRES_VERSION=$(PG_OLDEST) $(PY) -m pytest \
-		-p tests.postgres.only
+		-p tests.postgres.only $(XDIST) --durations=10
 
 # Debian's chromium and its chromedriver, for the Mini App's browser test
 # (tests/e2e/test_webapp_browser.py): installed with apt when missing (CI runs as root)

@@ -424,7 +424,7 @@ async def run(updates: int, seed: int, folder: Path, database_url: str | None = 
         await bot.start()
         await feed(emulator, fuzzer, updates, figures, rate)
         figures.feeding = time.monotonic() - started
-        await emulator.wait_for(lambda: not emulator.updates, 300)
+        await drained(emulator, bot)
         await quiet(emulator)
         last = fuzzer.groups[0]["id"]
         emulator._refusing.pop(last, None)
@@ -453,6 +453,18 @@ async def run(updates: int, seed: int, folder: Path, database_url: str | None = 
     figures.samples = [line for line in lines if "Traceback" in line or " ERROR " in line
                        or " CRITICAL " in line][:10]
     return figures
+
+
+async def drained(emulator: FuzzEmulator, bot: BotProcess, stuck: float = 30.0) -> None:
+    """Until the bot has taken every update fed, it died, or it took none for `stuck` seconds:
+    a bot that stopped reading ends the run at once (the figures say so), never after minutes."""
+    taken, since = len(emulator.delivered), time.monotonic()
+    while emulator.updates and bot.process is not None and bot.process.returncode is None:
+        await emulator.wait_for(lambda: not emulator.updates, 1.0)
+        if len(emulator.delivered) != taken:
+            taken, since = len(emulator.delivered), time.monotonic()
+        elif time.monotonic() - since > stuck:
+            return
 
 
 async def quiet(emulator: BotApiEmulator, still: float = 3.0, most: float = 120.0) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
@@ -46,13 +46,21 @@ async def harness(telegram: BotApiEmulator, pool: SolverPool, tmp_path) -> Async
         yield h
 
 
-@pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
-    opened = await asyncio.to_thread(Browser)
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Browser]:
+    """One chromium for the session (for each xdist worker): starting one costs seconds."""
+    opened = Browser()
     try:
         yield opened
     finally:
-        await asyncio.to_thread(opened.close)
+        opened.close()
+
+
+@pytest.fixture
+async def browser(chromium: Browser) -> AsyncIterator[Browser]:
+    """The session's chromium, as a fresh one for this test."""
+    await asyncio.to_thread(chromium.reset)
+    yield chromium
 
 
 async def win_message(h: Harness, since: int, seconds: float = 20.0) -> tuple[str, float]:

@@ -47,6 +47,7 @@ class Browser:
             options.add_argument(flag)
         self.driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
         self.driver.set_window_size(WIDTH, HEIGHT)
+        self._stub: str | None = None  # the Telegram stand-in's script, replaced by the next
         self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
             "source": "window.__violations = []; document.addEventListener("
                       "'securitypolicyviolation', (e) => window.__violations.push("
@@ -58,9 +59,25 @@ class Browser:
         Telegram), set before the page's own script runs."""
         stub = {"initData": init_data, "themeParams": theme, "colorScheme": scheme,
                 "initDataUnsafe": {"user": user} if user else {}}
-        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
+        self.forget_telegram()
+        added = self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {
             "source": f"window.Telegram = {{WebApp: Object.assign({json.dumps(stub)}, "
                       "{ready() {}, expand() {}})};"})
+        self._stub = added["identifier"]
+
+    def forget_telegram(self) -> None:
+        """Take the Telegram stand-in away: the next page opens as in a plain browser."""
+        if self._stub is not None:
+            self.driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument",
+                                        {"identifier": self._stub})
+            self._stub = None
+
+    def reset(self) -> None:
+        """As a fresh browser for the next test: no stand-in, a blank page, no cookies (each
+        test's server listens on a port of its own, so no origin's storage is shared)."""
+        self.forget_telegram()
+        self.driver.get("about:blank")
+        self.driver.delete_all_cookies()
 
     def open(self, address: str) -> None:
         """Open the page and wait until it shows its round (tiles, or the rolls) or why not."""

@@ -17,7 +17,7 @@ from telegram import (
     Update,
 )
 from telegram.constants import ChatType
-from telegram.error import BadRequest, ChatMigrated, Forbidden
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError
 
 from bot.play.chats.settings import Panel
 from bot.play.guards.once import Outage, is_outage
@@ -303,6 +303,12 @@ def inline_request(query: str, texts: Texts) -> SolveRequest | str | None:
     return usage_problem(texts, request) if query.strip() and request.code else None
 
 
+def in_transport(error: BaseException | None) -> bool:
+    """A Bot API request that timed out or failed on the way (PTB's NetworkError, TimedOut
+    among them), not one Telegram refused (BadRequest is a NetworkError in PTB too)."""
+    return isinstance(error, NetworkError) and not isinstance(error, BadRequest)
+
+
 async def on_error(update: object, context: Context) -> None:
     """Log the error; the chat gets a short apology, never a traceback. What Telegram says of
     the chat itself (gone, migrated), from a send no helper guarded, is handled as the helpers
@@ -318,6 +324,9 @@ async def on_error(update: object, context: Context) -> None:
     if fate is not None:
         log.warning("Telegram refused a message to chat %s: %s", chat and chat.id, error)
         await services_of(context).places.settle(fate)
+        return
+    if in_transport(error):  # a slow or cut network is not the bot's failure: no apology
+        log.warning("a Bot API request failed in transport: %s", error)
         return
     if error is None or not is_outage(error, OUTAGE):  # the database down: a line a minute
         log.error("error while handling an update", exc_info=error)

@@ -66,6 +66,7 @@ class Sent(Generic[T]):
 
     value: T | None = None
     fate: Fate | None = None
+    unsure: bool = False  # the request failed in transport: it may have reached the chat
 
 
 async def guarded(chat_id: int, topic: int, send: Callable[[int], Awaitable[T]], *,
@@ -156,7 +157,7 @@ class TelegramPublisher:
         # a migrated group's deal stays in the old group: the notice is said in the new one
         done = await shown.guard(current.chat_id, current.topic, edit, follow=False,
                                  quiet=True)
-        return bool(done.value) or isinstance(done.fate, Gone)
+        return bool(done.value) or isinstance(done.fate, Gone) or done.unsure
 
 
 class _Showing:
@@ -170,7 +171,16 @@ class _Showing:
 
     async def guard(self, chat_id: int, topic: int, send: Callable[[int], Awaitable[T]], *,
                     follow: bool = True, quiet: bool = False) -> Sent[T]:
-        done = await guarded(chat_id, topic, send, follow=follow, quiet=quiet)
+        """`guarded`, and a request that timed out or failed in transport taken as one that may
+        have arrived: play then neither sends it again (a result twice) nor hears an error (an
+        apology for a slow network); a deal whose message id never came back is still on."""
+        try:
+            done = await guarded(chat_id, topic, send, follow=follow, quiet=quiet)
+        except BadRequest:
+            raise  # guarded settles every refusal: not the network's
+        except NetworkError as error:  # TimedOut included
+            log.warning("a message to chat %s may not have arrived: %s", chat_id, error)
+            return Sent(unsure=True)
         self.fate = self.fate or done.fate
         return done
 
@@ -212,7 +222,7 @@ class _Showing:
             return True
 
         done = await self.guard(target.chat_id, target.topic, mark, follow=False, quiet=True)
-        return bool(done.value) or isinstance(done.fate, Gone)
+        return bool(done.value) or isinstance(done.fate, Gone) or done.unsure
 
 
 async def clear_keyboard(bot: Bot, round_: Round) -> None:

@@ -41,7 +41,10 @@ class BotApi(EmulatorState):
         handler = getattr(self, f"api_{method.lower()}", None)
         if handler is None:
             raise TelegramError(404, "Not Found")
-        return await handler(params)
+        answer = await handler(params)
+        if self.stalls.get(method.lower()):
+            await asyncio.sleep(self.stalls[method.lower()])
+        return answer
 
     async def api_getme(self, params: dict) -> dict:
         return {**self.bot_user, "can_join_groups": True,

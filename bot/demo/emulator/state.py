@@ -84,6 +84,9 @@ class EmulatorState:
         self._closing = False
         self._in_flight = 0  # requests being answered
         self.flood_errors = 0
+        # a slow network: a method's calls are done at once (a message sent reaches the chat)
+        # and answered only after these seconds, when the bot may have given up waiting
+        self.stalls: dict[str, float] = {}
 
     @property
     def bot_user(self) -> dict:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
 from bot.play.alarms import Alarms
-from bot.play.chats.people import People
+from bot.play.chats.people import People, Player
 from bot.play.chats.places import Places
 from bot.play.chats.settings import ChatSettings, Settings
 from bot.play.community.privacy import Privacy
@@ -76,6 +76,21 @@ def nearest_of(analyses: Analyses) -> Callable[[str, tuple, int], int | None]:
     return nearest
 
 
+def round_dropper(rounds: Rounds, table: RoundTable, people: People
+                  ) -> Callable[[int], Awaitable[bool]]:
+    """/forget's end of the rounds open in a private chat (its id is the person's), once their
+    rows are gone: each ended early by the person, as /reveal would be, and nothing shown; the
+    close finds no row, so nothing scores, rates or is owed after a restart, and the commit
+    takes the round off the table with its end and status alarms. Whether there was one."""
+    async def drop(chat_id: int) -> bool:
+        held = [r for r in table.rounds() if r.record.chat_id == chat_id]
+        for current in held:
+            await rounds.end(current, "revealed", people.round_texts(current.record),
+                             ended_by=Player(chat_id, ""), follow=False)
+        return bool(held)
+    return drop
+
+
 def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                    publisher: Publisher, *, seconds: Mapping[str, float] | None = None,
                    deal_seconds: float = DEAL_SECONDS, solve_timeout: float = SOLVE_TIMEOUT,
@@ -107,10 +122,12 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     # the dealer deals no hand that reaches it
     daily = Daily(stores.daily, people, table.live, clock, secret, rater)
     dealer.keep_daily_back(table.live)
+    privacy = Privacy(stores.forgetting, people, clock, stop_matches=matches.stop_all,
+                      drop_rounds=round_dropper(rounds, table, people))
     community = Community(standings=Standings(stores.scores, people, clock, stores.ratings),
-                          daily=daily,
-                          privacy=Privacy(stores.forgetting, people, clock),
-                          retention=Retention(stores.rounds, clock))
+                          daily=daily, privacy=privacy,
+                          retention=Retention(stores.rounds, clock,
+                                              unfinished_forgets=privacy.finish_unfinished))
     return Services(
         people=people, table=table, rounds=rounds, alarms=Alarms(rounds, matches),
         recovery=Recovery(stores.rounds, people, settings, table, rounds, matches, outbox),

@@ -1,10 +1,12 @@
 """/forget through the real handlers leaves nothing of the person (issue 35, item 2): no row of
 any table holds their id, first name or username on either backend (their private chat and the
 rounds played there included), and neither the SQLite file nor its write-ahead log holds the
-name or the username in any byte."""
+name or the username in any byte — nor, forgotten while a round of theirs was on in private
+(issue 44, item 4), their id in any encoding SQLite writes it in."""
 
 from __future__ import annotations
 
+import struct
 from pathlib import Path
 
 from solver import solve
@@ -88,18 +90,65 @@ async def test_no_row_holds_the_person_after_forget(harness: Harness):
     assert await rows_naming(harness) == []
 
 
+def varint(value: int) -> bytes:
+    """SQLite's variable-length integer (a rowid, as a table's b-tree keys it): seven bits a
+    byte, most significant first, the high bit set on all but the last."""
+    groups = [value & 0x7F]
+    value >>= 7
+    while value:
+        groups.append(value & 0x7F | 0x80)
+        value >>= 7
+    return bytes(reversed(groups))
+
+
+assert varint(127) == b"\x7f" and varint(128) == b"\x81\x00"
+
+
+def id_encodings(user_id: int) -> dict[str, bytes]:
+    """The person's id as SQLite may write it: in a record (a column, an index's key) as a
+    big-endian integer of 4 bytes (6 or 8 for larger ids), as a rowid key (INTEGER PRIMARY KEY:
+    users, chats, forgets) as a varint; its decimal text; and 8 bytes little-endian."""
+    return {"decimal": str(user_id).encode(), "varint": varint(user_id),
+            "big-endian 4": struct.pack(">i", user_id), "big-endian 8": struct.pack(">q", user_id),
+            "little-endian 8": struct.pack("<q", user_id)}
+
+
+def holding_in(files: list[Path], words: dict[str, bytes]) -> list[str]:
+    found = []
+    for path in files:
+        data = path.read_bytes() if path.exists() else b""
+        found += [f"{path.name}: {name}" for name, word in words.items() if word in data]
+    return found
+
+
+def naming(tmp_path: Path) -> list[str]:
+    return holding_in([tmp_path / "bot.sqlite3", tmp_path / "bot.sqlite3-wal"],
+                      {word: word.encode() for word in (ZED["first_name"], ZED["username"])})
+
+
 async def test_neither_the_file_nor_its_log_holds_the_name(harness: Harness, tmp_path: Path):
-    files = [tmp_path / "bot.sqlite3", tmp_path / "bot.sqlite3-wal"]
-
-    def holding() -> list[str]:
-        found = []
-        for path in files:
-            data = path.read_bytes() if path.exists() else b""
-            found += [f"{path.name}: {word}" for word in (ZED["first_name"], ZED["username"])
-                      if word.encode() in data]
-        return found
-
     await a_life(harness)
-    assert holding()  # the grep finds them while they are kept
+    assert naming(tmp_path)  # the grep finds them while they are kept
     await forget(harness)
-    assert holding() == []
+    assert naming(tmp_path) == []
+
+
+async def test_forgotten_mid_round_neither_file_holds_the_name_or_the_id(harness: Harness,
+                                                                        tmp_path: Path):
+    """A round (and a match) on in Zed's private chat, and Zed's answer in a group round still
+    on, when Zed forgets: no byte of either file names them."""
+    files = [tmp_path / "bot.sqlite3", tmp_path / "bot.sqlite3-wal"]
+    await a_life(harness)
+    await harness.send(GROUP, BEN, "/play")
+    await harness.telegram.reply(GROUP)
+    await harness.send(GROUP, ZED, "/a 1+1")
+    await harness.send(ZED["id"], ZED, "/match 3", kind="private")
+    await harness.telegram.reply(ZED["id"])
+    await harness.send(ZED["id"], ZED, "/a 1+1", kind="private")
+    assert harness.services.rounds.open_round(ZED["id"]) is not None
+    assert naming(tmp_path) and holding_in(files, id_encodings(ZED["id"]))
+    await forget(harness)
+    assert harness.services.rounds.open_round(ZED["id"]) is None
+    assert naming(tmp_path) == []
+    assert holding_in(files, id_encodings(ZED["id"])) == []
+    assert await rows_naming(harness) == []

@@ -3,21 +3,39 @@ admin's reset of the chat's board (/resetscores). Both deletions wait for a pres
 own confirmation button, which lapses after CONFIRM_SECONDS; the pending confirmations live in
 memory only (a restart lets them lapse: nothing is deleted unasked). A press by anyone else, or
 naming the token in another chat, leaves the asker's question pending; a reset is confirmed
-only by someone who still administers the group at the press (Telegram asked again then)."""
+only by someone who still administers the group at the press (Telegram asked again then).
+
+A person's forget ends what they have on in their private chat without a word to anyone (a
+match stopped, a round taken off the table once its rows are gone: it scores nothing), and is
+noted in the store while it runs: one a kill interrupted is finished by the housekeeping's next
+run (the first comes at start-up), or by the person's next /forget."""
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.play.chats.people import Chat, People, Player
 from bot.play.guards.permissions import AdminCheck
+from bot.runtime.locks import KeyedLocks
 from bot.store.score_store import ForgetStore
 from bot.text import markup
 
 CONFIRM_SECONDS = 60.0
 FORGET, RESET = "forget", "reset"
+# What play has on in a chat, as /forget ends it (bot.play.services wires both): its matches
+# stopped without a word; its open rounds taken off the table quietly, whether there were any.
+StopMatches = Callable[[int], Awaitable[None]]
+DropRounds = Callable[[int], Awaitable[bool]]
+
+
+async def _no_matches(_chat_id: int) -> None:
+    """No match service (a privacy without play: tests of the questions)."""
+
+
+async def _no_rounds(_chat_id: int) -> bool:
+    return False
 
 
 @dataclass(frozen=True)
@@ -47,11 +65,17 @@ class Pressed:
 
 
 class Privacy:
-    def __init__(self, store: ForgetStore, people: People, clock: Callable[[], float]) -> None:
+    def __init__(self, store: ForgetStore, people: People, clock: Callable[[], float],
+                 stop_matches: StopMatches = _no_matches,
+                 drop_rounds: DropRounds = _no_rounds) -> None:
         self.store = store
         self.people = people
         self.clock = clock
+        self.stop_matches = stop_matches
+        self.drop_rounds = drop_rounds
         self._pending: dict[str, Pending] = {}
+        self._forgetting: set[int] = set()  # the people whose forget runs in this process
+        self._one_at_a_time = KeyedLocks()  # per person: a second confirmation waits
 
     def text(self, chat: Chat, player: Player) -> str:
         """/privacy: what is kept, why, and how to delete it."""
@@ -99,12 +123,40 @@ class Privacy:
         if self._pending.pop(token, None) is None:  # a second press, while the first asked
             return Pressed(None, texts("privacy_confirm_expired_notice"))
         if pending.kind == FORGET:
-            await self.store.forget_user(player.id)
-            self.people.forget(player.id)
-            return Pressed(texts("forget_done"), texts("forget_done_notice"))
+            ended = await self.forget(player.id)
+            done = texts("forget_done")
+            return Pressed(f"{done}\n{texts('forget_round_ended')}" if ended else done,
+                           texts("forget_done_notice"))
         await self.store.reset_chat(chat.id)
         return Pressed(texts("reset_done", name=markup.name(player.first_name)),
                        texts("reset_done_notice"))
+
+    async def forget(self, user_id: int) -> bool:
+        """Delete everything kept about the person; whether a round of theirs was on in their
+        private chat (it ended with the forget). Noted first, so that a kill anywhere after
+        leaves it to be finished; their match there stops before their rows go (its alarms
+        with it), their open rounds there leave the table after (their rows gone, a close or a
+        late answer there then writes nothing, and no result is owed)."""
+        async with self._one_at_a_time.held(user_id):
+            self._forgetting.add(user_id)
+            try:
+                await self.store.note_forget(user_id, self.clock())
+                await self.stop_matches(user_id)
+                await self.store.forget_user(user_id)
+                ended = await self.drop_rounds(user_id)
+                self.people.forget(user_id)
+            finally:
+                self._forgetting.discard(user_id)
+        return ended
+
+    async def finish_unfinished(self) -> int:
+        """Finish the forgets a kill interrupted (their note is still stored), but those this
+        process runs now: how many."""
+        unfinished = [user_id for user_id in await self.store.unfinished_forgets()
+                      if user_id not in self._forgetting]
+        for user_id in unfinished:
+            await self.forget(user_id)
+        return len(unfinished)
 
     def _ask(self, kind: str, chat: Chat, player: Player) -> str:
         now = self.clock()

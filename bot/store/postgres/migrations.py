@@ -609,6 +609,15 @@ MIGRATIONS: list[str] = [
     ALTER TABLE rounds ADD COLUMN hints_on SMALLINT;
     ALTER TABLE rounds ADD COLUMN typing_on SMALLINT;
     """,
+    # 16 (SQLite's 16): a person's /forget noted while it runs, fenced like the other tables.
+    """
+    CREATE TABLE forgets (
+        user_id BIGINT PRIMARY KEY,
+        at DOUBLE PRECISION NOT NULL
+    );
+    CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON forgets
+        FOR EACH STATEMENT EXECUTE FUNCTION leader_fence();
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

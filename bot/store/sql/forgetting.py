@@ -8,21 +8,18 @@ deletes its scores; the open round keeps its answers and scores when it closes. 
 erasure deletes their answers, scores, daily results, passes, name and ratings (these with
 the person's row: player_ratings' foreign key cascades); the rounds they won or
 started stay, naming nobody (other players' scores are unchanged: those rounds were their losses
-before and still are); their private chat goes, with the rounds and matches played there (one
-still on keeps it until it ends: its row names the chat)."""
+before and still are); their private chat goes, with every round and match played there — play
+ends the ones still on first (bot.play.community.privacy), and one whose close races the erasure
+goes all the same (its close then finds no row, and scores nothing).
+
+A forget is noted (table forgets) before any of it, and the note deleted last, so that a kill
+in between leaves a note that a start finishes; the note names the person until then."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from bot.store.sql.connection import Connection, Step, arity, numbered_table
-
-# The private chat's row, unless a round or match is still on there (its row names the chat):
-# then the chat keeps only its id until the next /forget (params: the person, three times).
-PRIVATE_CHAT_GONE = ("DELETE FROM chats WHERE id = ? AND type = 'private' AND NOT EXISTS "
-                     "(SELECT 1 FROM rounds WHERE chat_id = ?) AND NOT EXISTS "
-                     "(SELECT 1 FROM matches WHERE chat_id = ?)")
-
 
 # A person's rows go a part at a time first, each part its own short transaction, so that no
 # other chat's write waits behind a long history; the erasure's one transaction then finds few.
@@ -36,6 +33,9 @@ class ForgetStatements:
     forget_parts: tuple[str, ...]  # (user, ..., FORGET_PART) each, until it changes fewer rows
     forget_rounds: tuple[str, ...]  # (user,) each: the rows of rounds first, as a close does
     forget_scores: tuple[str, ...]  # after the scoring locks of the chats the person is in
+    noted: str  # (user, at): a forget begins
+    unfinished: str  # the people whose forget began and did not end, oldest first
+    done: str  # (user,): the forget ended
 
 
 QMARK = ForgetStatements(
@@ -64,14 +64,16 @@ QMARK = ForgetStatements(
                    "DELETE FROM round_passes WHERE user_id = ?",
                    "DELETE FROM scores WHERE user_id = ?",
                    "DELETE FROM daily_results WHERE user_id = ?",
-                   # the private chat's id is the person's: its ended matches and closed rounds
-                   # go (with their answers, passes and links), then the chat itself
-                   "DELETE FROM matches WHERE chat_id = ? AND status <> 'on'",
-                   "DELETE FROM rounds WHERE chat_id = ? AND status <> 'open'",
+                   # the private chat's id is the person's: its matches and rounds go, ended
+                   # or not (with their answers, passes and links), then the chat itself
+                   "DELETE FROM matches WHERE chat_id = ?",
+                   "DELETE FROM rounds WHERE chat_id = ?",
                    "DELETE FROM chat_settings WHERE chat_id = ?",
-                   PRIVATE_CHAT_GONE,
-                   "UPDATE chats SET title = NULL, lang = NULL WHERE id = ? AND type = 'private'",
+                   "DELETE FROM chats WHERE id = ? AND type = 'private'",
                    "DELETE FROM users WHERE id = ?"),
+    noted="INSERT INTO forgets (user_id, at) VALUES (?, ?) ON CONFLICT (user_id) DO NOTHING",
+    unfinished="SELECT user_id FROM forgets ORDER BY at",
+    done="DELETE FROM forgets WHERE user_id = ?",
 )
 NUMBERED = numbered_table(QMARK)
 
@@ -95,7 +97,21 @@ class Forgetting:
         steps.append((self.sql.reset_scores, (chat_id,)))
         await self.db.run_all(steps)
 
+    async def note_forget(self, user_id: int, at: float) -> None:
+        """A forget of the person begins: noted until `forget_user` ends it."""
+        await self.db.run(self.sql.noted, (user_id, at))
+
+    async def unfinished_forgets(self) -> list[int]:
+        """The people whose forget began and never ended (a kill came between), oldest
+        first."""
+        return [row[0] for row in await self.db.fetch(self.sql.unfinished)]
+
     async def forget_user(self, user_id: int) -> None:
+        """Everything of the person's (`erase`), then the note of their forget."""
+        await self.erase(user_id)
+        await self.db.run(self.sql.done, (user_id,))
+
+    async def erase(self, user_id: int) -> None:
         """Their answers and their name on rounds first, FORGET_PART rows a transaction (each
         such part changes no one else's scores: their own go with the rest), then everything
         of theirs in one transaction, after which the scores are again what the rounds

@@ -538,6 +538,15 @@ MIGRATIONS: list[str] = [
     ALTER TABLE rounds ADD COLUMN hints_on INTEGER;
     ALTER TABLE rounds ADD COLUMN typing_on INTEGER;
     """,
+    # 16: a person's /forget noted while it runs (bot/store/sql/forgetting.py), so that one a
+    #    kill interrupted is finished after the start (bot.play.community.privacy); a row lives
+    #    only as long as its forget, and names the person that long.
+    """
+    CREATE TABLE forgets (
+        user_id INTEGER PRIMARY KEY,
+        at REAL NOT NULL
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -83,6 +83,7 @@ def round_dropper(rounds: Rounds, table: RoundTable, people: People
     close finds no row, so nothing scores, rates or is owed after a restart, and the commit
     takes the round off the table with its end and status alarms. Whether there was one."""
     async def drop(chat_id: int) -> bool:
+        table.forget(chat_id)  # a private chat's id is its person's
         held = [r for r in table.rounds() if r.record.chat_id == chat_id]
         for current in held:
             await rounds.end(current, "revealed", people.round_texts(current.record),

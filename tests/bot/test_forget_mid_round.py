@@ -132,8 +132,6 @@ async def test_a_group_round_keeps_only_its_anonymous_outcome(harness: Harness):
     assert await rows_naming(harness) == []
 
 
-@pytest.mark.xfail(strict=True, reason="the open round holds the person's name in memory: "
-                   "needs OpenRound.forget (see docs/reliability.md, /forget mid-round)")
 async def test_the_open_group_round_no_longer_shows_their_name(harness: Harness):
     await group_round_zed_answered(harness)
     await confirm_forget(harness)

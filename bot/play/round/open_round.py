@@ -310,6 +310,21 @@ class OpenRound:
         """Its chat takes no more messages: the round ended quietly (closed in the store)."""
         self._closed = True
 
+    def forget(self, user_id: int) -> None:
+        """The person was forgotten (/forget): nothing of theirs stays held to be shown or
+        written — their attempt as the latest or the closest, their pass, their guesses, that
+        they answered, their answers and pass not yet written, and their id as its starter."""
+        if self._latest is not None and self._latest.user_id == user_id:
+            self._latest = None
+        self._closest.pop(user_id, None)
+        self._answered.discard(user_id)
+        self._passers.pop(user_id, None)
+        self._guesses.pop(user_id, None)
+        self.pending = [write for write in self.pending if not (
+            isinstance(write, AnswerWrite | PassWrite) and write.user_id == user_id)]
+        if self._record.started_by == user_id:
+            self._record = dataclasses.replace(self._record, started_by=None)
+
     def sent(self, message_id: int | None) -> None:
         """The deal was sent as this message (None: forgotten, as in a group that moved)."""
         self._record = dataclasses.replace(self._record, message_id=message_id)

@@ -197,6 +197,15 @@ class RoundTable:
         current.abandoned()
         self._closed(current, None)
 
+    def forget(self, user_id: int) -> None:
+        """The person was forgotten (/forget): the open rounds hold nothing of theirs, and a
+        round they won a moment ago no longer tells a late answer who was first."""
+        for current in self._open.values():
+            current.forget(user_id)
+        for place in [place for place, (won, _at) in self._won.items()
+                      if won.winner is not None and won.winner.user_id == user_id]:
+            del self._won[place]
+
     def remember_head(self, round_id: int, head: str) -> None:
         """The head of a round's result message as sent (who won, or how it ended)."""
         self._heads[round_id] = head

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 
 import pytest
 
@@ -163,6 +164,29 @@ async def test_gate_lets_a_transaction_run_alone():
     await asyncio.gather(first, both)
     assert order.index("T+") > order.index("a-")  # waits for the statement under way
     assert order.index("b+") > order.index("T-")  # and keeps new ones out until it is done
+
+
+async def test_a_transaction_is_written_whole_or_not_at_all(tmp_path):
+    """A transaction goes to the database's thread in one trip: still one transaction, rolled
+    back whole when a statement of it fails, and a guard that changes nothing writes nothing."""
+    stores = await fresh(tmp_path)
+    db = database(stores)
+    try:
+        rename = ("UPDATE users SET first_name = ? WHERE id = ?", ("Anna", 1))
+        with pytest.raises(sqlite3.IntegrityError):
+            await db.run_all([rename, ("INSERT INTO users (id) VALUES (?)", (2,))])  # Ben's id
+        assert await db.fetch("SELECT first_name FROM users WHERE id = 1") == [("Ann",)]
+        nobody = ("UPDATE users SET first_name = 'X' WHERE id = ?", (99,))
+        assert not await db.run_guarded(nobody, [rename])
+        assert await db.fetch("SELECT first_name FROM users WHERE id = 1") == [("Ann",)]
+        ben = ("UPDATE users SET first_name = ? WHERE id = ?", ("Benjamin", 2))
+        assert await db.run_guarded(ben, [rename])
+        assert await db.fetch("SELECT first_name FROM users ORDER BY id") == [("Anna",),
+                                                                              ("Benjamin",)]
+        await db.run("UPDATE users SET username = 'ann' WHERE id = 1")  # nothing left open
+        assert await db.fetch("SELECT username FROM users WHERE id = 1") == [("ann",)]
+    finally:
+        await stores.close()
 
 
 # --- rounds ----------------------------------------------------------------------------------

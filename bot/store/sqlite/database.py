@@ -4,7 +4,9 @@ Every state change is one SQL statement, so one transaction: closing a round is 
 UPDATE whose row count decides, atomically, whether this caller closed it (two right answers
 make one winner), and the database's own trigger scores the round in that same statement.
 Single statements are pipelined through aiosqlite's thread; the few multi-statement
-transactions (migrations, a chat's move) run alone behind `Gate`.
+transactions (migrations, a chat's move, a round's close with its ratings) run alone behind
+`Gate`, each in one trip to that thread: a trip (a queue, a future, a wake-up of the event
+loop) costs more CPU than a statement of the close, and the close holds the gate the while.
 """
 
 from __future__ import annotations
@@ -101,6 +103,23 @@ def unavailable(path: Path | str, error: BaseException) -> DatabaseUnavailable:
                 if isinstance(error, OSError) else None)
     return DatabaseUnavailable(f"cannot open the database {path}: {why}"
                                + (f" ({hint})" if hint else ""))
+
+
+def transaction(connection: sqlite3.Connection, guard: Step | None,
+                steps: Sequence[Step]) -> bool:
+    """`guard` (if any), then `steps` only if it changed a row, in one transaction, on the
+    database's thread; whether the guard changed a row (True without one). Rolled back whole
+    on any error; a lock that outlasts the busy timeout fails BEGIN, before anything began."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        changed = guard is None or connection.execute(*guard).rowcount > 0
+        for sql, params in steps if changed else ():
+            connection.execute(sql, params)
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    return changed
 
 
 class Database:
@@ -212,14 +231,7 @@ class Database:
         """The statements in one transaction, alone behind the gate."""
         async def attempt() -> None:
             async with self.gate.exclusive():
-                await self.connection.execute("BEGIN IMMEDIATE")  # locked: nothing began
-                try:
-                    for sql, params in steps:
-                        await self.connection.execute(sql, params)
-                    await self.connection.execute("COMMIT")
-                except BaseException:
-                    await self.connection.execute("ROLLBACK")
-                    raise
+                await self._on_thread(transaction, None, steps)
         await self._patiently(attempt)
 
     async def run_guarded(self, guard: Step, steps: Sequence[Step]) -> bool:
@@ -227,18 +239,14 @@ class Database:
         changed a row; whether it did (if not, nothing is written)."""
         async def attempt() -> bool:
             async with self.gate.exclusive():
-                await self.connection.execute("BEGIN IMMEDIATE")
-                try:
-                    cursor = await self.connection.execute(*guard)
-                    changed = cursor.rowcount > 0
-                    for sql, params in steps if changed else ():
-                        await self.connection.execute(sql, params)
-                    await self.connection.execute("COMMIT")
-                except BaseException:
-                    await self.connection.execute("ROLLBACK")
-                    raise
-            return changed
+                return await self._on_thread(transaction, guard, steps)
         return await self._patiently(attempt)
+
+    async def _on_thread(self, work: Callable[..., T], *args: Any) -> T:
+        """`work(sqlite3 connection, *args)` run on aiosqlite's thread, in one trip, after the
+        statements queued before it (aiosqlite's own way to run its calls there)."""
+        return await self.connection._execute(
+            lambda: work(self.connection._conn, *args))
 
     async def checkpoint(self) -> bool:
         """Copy the write-ahead log into the file and cut the log to nothing, so that no

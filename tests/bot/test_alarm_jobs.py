@@ -10,6 +10,7 @@ from telegram.ext import ApplicationBuilder
 
 from bot.play.ports import Alarm
 from bot.telegram import jobs as jobs_module
+from bot.telegram.context import CONTEXT_TYPES, Context
 from bot.telegram.jobs import JobScheduler
 
 
@@ -17,11 +18,13 @@ async def test_an_alarm_is_found_replaced_cancelled_and_forgotten_once_it_rang(
         monkeypatch: pytest.MonkeyPatch):
     rung: list[Alarm] = []
 
-    async def ring(context) -> None:  # type: ignore[no-untyped-def]
+    async def ring(context: Context) -> None:
+        assert context.job is not None and isinstance(context.job.data, Alarm)
         rung.append(context.job.data)
 
     monkeypatch.setattr(jobs_module, "ring", ring)
-    application = ApplicationBuilder().token("1:x").updater(None).build()
+    application = ApplicationBuilder().token("1:x").updater(None).context_types(CONTEXT_TYPES) \
+        .build()
     queue = application.job_queue
     assert queue is not None
     scheduler = JobScheduler(queue)

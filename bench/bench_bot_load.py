@@ -48,7 +48,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -410,7 +410,7 @@ async def paired_bursts(chats_count: int, runs: int, workers: int,
     return pairs
 
 
-def median_of(pairs: list[Pair], value) -> float:  # type: ignore[no-untyped-def]
+def median_of(pairs: list[Pair], value: Callable[[Pair], float]) -> float:
     return statistics.median(value(pair) for pair in pairs)
 
 

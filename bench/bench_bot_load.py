@@ -30,9 +30,10 @@ burst alone with the bot under cProfile and prints where its time goes.
 running, each burst of the bot right after one of the baseline's, so a change in the machine's
 load meets both) and prints the medians: updates per second, the ratio, CPU per update, and the
 deals alone (the /play phase, the bot's deal against the baseline's first reply). With
-`--postgres` the bot's data is on a PostgreSQL server of its own (tests/postgres/server.py);
+`--postgres` the bot's data is on a PostgreSQL server of its own (tests/postgres/server.py).
 BENCH_TRANSPORT=aiohttp in the environment sends the bot's requests through aiohttp
-(bench/aiohttp_request.py) instead of its own transport, for comparison.
+(bench/aiohttp_request.py) instead of its own transport; `--bursts N --transports` measures the
+two against each other (the bot on aiohttp in the "ours" column, on its own in "baseline").
 """
 
 from __future__ import annotations
@@ -384,16 +385,24 @@ async def bot_database(postgres: bool) -> AsyncIterator[dict[str, str]]:
         await asyncio.to_thread(server.stop)
 
 
-async def paired_bursts(chats_count: int, runs: int, workers: int,
-                        postgres: bool = False) -> list[Pair]:
+async def paired_bursts(chats_count: int, runs: int, workers: int, postgres: bool = False,
+                        transports: bool = False) -> list[Pair]:
     """`runs` bursts of `chats_count` chats each, the baseline's then the bot's, both processes
-    started once (and warmed with a small burst each)."""
+    started once (and warmed with a small burst each). With `transports` the baseline is the
+    bot on its own transport, and the bot is on aiohttp's (bench/aiohttp_request.py)."""
     pairs = []
     async with bot_database(postgres) as database:
         with tempfile.TemporaryDirectory() as folder:
             (Path(folder) / "base").mkdir()
-            base = await start(False, workers, Path(folder) / "base", BASELINE)
-            ours = await start(False, workers, Path(folder), OURS, **database)
+            if transports:
+                base = await start(False, workers, Path(folder) / "base", OURS,
+                                   BENCH_TRANSPORT="lean")
+                base.replies = OUR_REPLIES
+                ours = await start(False, workers, Path(folder), OURS,
+                                   BENCH_TRANSPORT="aiohttp")
+            else:
+                base = await start(False, workers, Path(folder) / "base", BASELINE)
+                ours = await start(False, workers, Path(folder), OURS, **database)
             try:
                 for run in (base, ours):
                     assert (await burst(run, chats(0, 20), 60))["complete"]
@@ -507,11 +516,16 @@ def main() -> None:
                         help="only the burst, this many times, bot and baseline side by side")
     parser.add_argument("--postgres", action="store_true",
                         help="the bot on a PostgreSQL server of its own (with --bursts)")
+    parser.add_argument("--transports", action="store_true",
+                        help="with --bursts: the bot on aiohttp (ours) against the bot on its "
+                             "own transport (baseline)")
     args = parser.parse_args()
     if args.bursts:
         print("load average at start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
-        pairs = asyncio.run(paired_bursts(args.chats, args.bursts, args.workers, args.postgres))
-        print_bursts(pairs, args.chats, ", PostgreSQL" if args.postgres else ", SQLite")
+        pairs = asyncio.run(paired_bursts(args.chats, args.bursts, args.workers, args.postgres,
+                                          args.transports))
+        print_bursts(pairs, args.chats, ", the bot on aiohttp against the bot on lean_request"
+                     if args.transports else ", PostgreSQL" if args.postgres else ", SQLite")
         print("load average at the end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
         return
     if args.quick:

@@ -11,6 +11,7 @@ import sqlite3
 
 import pytest
 
+from bot.store.sql.connection import Refused
 from bot.store.sqlite import open_sqlite
 from bot.store.sqlite.database import Database, Gate
 from bot.store.sqlite.migrations import LATEST, MIGRATIONS, statements
@@ -187,6 +188,42 @@ async def test_a_transaction_is_written_whole_or_not_at_all(tmp_path):
         assert await db.fetch("SELECT username FROM users WHERE id = 1") == [("ann",)]
     finally:
         await stores.close()
+
+
+async def test_statements_at_once_share_trips_and_keep_their_own_outcomes(tmp_path):
+    """Statements asked for together go to the database's thread together, in order, each its
+    own transaction: one refused fails only its caller, and a read sees the writes asked for
+    before it."""
+    stores = await fresh(tmp_path)
+    db = database(stores)
+    trips = 0
+    real = db.connection._execute
+
+    async def counted(*args: object) -> object:
+        nonlocal trips
+        trips += 1
+        return await real(*args)
+
+    db.connection._execute = counted  # type: ignore[method-assign]
+    try:
+        results = await asyncio.gather(
+            *(db.run("UPDATE users SET username = ? WHERE id = ?", (f"n{n}", 1))
+              for n in range(20)),
+            db.insert("INSERT INTO users (id, first_name) VALUES (?, ?)", (1, "twice")),
+            db.insert("INSERT INTO users (id, first_name) VALUES (?, ?)", (3, "Cy")),
+            db.fetch("SELECT username FROM users WHERE id = 1"),
+            return_exceptions=True)
+        assert results[:20] == [1] * 20
+        assert isinstance(results[20], Refused)  # Ann's id: refused, the rest went on
+        assert results[21] == 3
+        assert results[22] == [("n19",)]  # after every update asked for before it
+        assert trips <= 3  # not one per statement
+        assert await db.fetch("SELECT first_name FROM users WHERE id = 3") == [("Cy",)]
+    finally:
+        db.connection._execute = real  # type: ignore[method-assign]
+        await stores.close()
+    with pytest.raises(ValueError):  # as aiosqlite says of a closed connection
+        await db.fetch("SELECT 1")
 
 
 # --- rounds ----------------------------------------------------------------------------------

@@ -25,6 +25,15 @@ second per round, so a burst of wrong answers costs one); the baseline with four
 Loadavg is printed at the start and the end (2 cores are shared). Loopback only; every wait
 is bounded. `--quick` for a smaller run. `--profile FILE` runs the
 burst alone with the bot under cProfile and prints where its time goes.
+
+`--bursts N` measures the burst alone, N times, the bot and the baseline side by side (both
+running, each burst of the bot right after one of the baseline's, so a change in the machine's
+load meets both) and prints the medians: updates per second, the ratio, CPU per update, and the
+deals alone (the /play phase, the bot's deal against the baseline's first reply). With
+`--postgres` the bot's data is on a PostgreSQL server of its own (tests/postgres/server.py).
+BENCH_TRANSPORT=aiohttp in the environment sends the bot's requests through aiohttp
+(bench/aiohttp_request.py) instead of its own transport; `--bursts N --transports` measures the
+two against each other (the bot on aiohttp in the "ours" column, on its own in "baseline").
 """
 
 from __future__ import annotations
@@ -35,10 +44,13 @@ import os
 import pstats
 import re
 import signal
+import statistics
 import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -334,6 +346,103 @@ async def limited(chats_count: int, group_burst: int, workers: int) -> dict:
     return result
 
 
+@dataclass(frozen=True)
+class Pair:
+    """One burst of the bot and one of the baseline, measured one right after the other."""
+
+    ours: dict
+    base: dict
+
+    @property
+    def ratio(self) -> float:
+        return self.ours["rate"] / self.base["rate"]
+
+    @property
+    def deals_ratio(self) -> float:
+        return self.ours["deal_rate"] / self.base["deal_rate"]
+
+
+@asynccontextmanager
+async def bot_database(postgres: bool) -> AsyncIterator[dict[str, str]]:
+    """The bot's database settings: SQLite in its temporary folder (the default), or a
+    PostgreSQL server of its own, started for the run and stopped after it."""
+    if not postgres:
+        yield {}
+        return
+    import asyncpg
+
+    import tests.postgres.server as pg_server
+
+    server = await asyncio.to_thread(pg_server.PostgresServer().start)
+    try:
+        connection = await asyncpg.connect(server.url())
+        try:
+            await connection.execute("CREATE DATABASE load")
+        finally:
+            await connection.close()
+        yield {"DATABASE_URL": server.url("load")}
+    finally:
+        await asyncio.to_thread(server.stop)
+
+
+async def paired_bursts(chats_count: int, runs: int, workers: int, postgres: bool = False,
+                        transports: bool = False) -> list[Pair]:
+    """`runs` bursts of `chats_count` chats each, the baseline's then the bot's, both processes
+    started once (and warmed with a small burst each). With `transports` the baseline is the
+    bot on its own transport, and the bot is on aiohttp's (bench/aiohttp_request.py)."""
+    pairs = []
+    async with bot_database(postgres) as database:
+        with tempfile.TemporaryDirectory() as folder:
+            (Path(folder) / "base").mkdir()
+            if transports:
+                base = await start(False, workers, Path(folder) / "base", OURS,
+                                   BENCH_TRANSPORT="lean")
+                base.replies = OUR_REPLIES
+                ours = await start(False, workers, Path(folder), OURS,
+                                   BENCH_TRANSPORT="aiohttp")
+            else:
+                base = await start(False, workers, Path(folder) / "base", BASELINE)
+                ours = await start(False, workers, Path(folder), OURS, **database)
+            try:
+                for run in (base, ours):
+                    assert (await burst(run, chats(0, 20), 60))["complete"]
+                for number in range(runs):
+                    ids = chats(100 + number * 10_000, chats_count)
+                    base_found = await burst(base, ids, 120)
+                    pair = Pair(ours=await burst(ours, ids, 120), base=base_found)
+                    if not (pair.ours["complete"] and pair.base["complete"]):
+                        raise SystemExit(f"burst {number + 1}: a reply did not arrive")
+                    pairs.append(pair)
+            finally:
+                await stop(ours)
+                await stop(base)
+    return pairs
+
+
+def median_of(pairs: list[Pair], value: Callable[[Pair], float]) -> float:
+    return statistics.median(value(pair) for pair in pairs)
+
+
+def print_bursts(pairs: list[Pair], chats_count: int, label: str = "") -> None:
+    """The medians of paired bursts (each ratio is a median of the runs' own ratios)."""
+    print(f"burst of {chats_count} chats x (deal + {PLAYERS} answers){label}, median of "
+          f"{len(pairs)} runs (the bot's burst right after the baseline's)")
+    print(f"{'measure':<34}{'ours':>10}{'baseline':>10}{'ratio':>8}   runs' ratios")
+
+    def row(name: str, key: str, unit: str = "", ratio: bool = True) -> None:
+        ours = median_of(pairs, lambda p: p.ours[key])
+        base = median_of(pairs, lambda p: p.base[key])
+        ratios = [p.ours[key] / p.base[key] for p in pairs]
+        shown = f"{statistics.median(ratios):>8.2f}   " + " ".join(f"{r:.2f}" for r in ratios) \
+            if ratio else ""
+        print(f"{name:<34}{ours:>8.1f}{unit:<2}{base:>8.1f}{unit:<2}{shown}")
+
+    row("burst: updates per second", "rate")
+    row("deals alone (/play) per second", "deal_rate")
+    row("answers (/a) per second", "answer_rate")
+    row("CPU per update", "cpu_ms", "ms")
+
+
 AREAS = (  # where a profiled function's own time goes, by the file it is in (first match)
     ("waiting for the network (epoll)", ("select.epoll", "selectors.py")),
     ("sockets (send, recv)", ("_socket.socket",)),
@@ -403,7 +512,22 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="50 and 20 chats")
     parser.add_argument("--profile", type=Path, help="profile the bot's burst into this file")
     parser.add_argument("--top", type=int, default=30, help="functions the profile lists")
+    parser.add_argument("--bursts", type=int, default=0,
+                        help="only the burst, this many times, bot and baseline side by side")
+    parser.add_argument("--postgres", action="store_true",
+                        help="the bot on a PostgreSQL server of its own (with --bursts)")
+    parser.add_argument("--transports", action="store_true",
+                        help="with --bursts: the bot on aiohttp (ours) against the bot on its "
+                             "own transport (baseline)")
     args = parser.parse_args()
+    if args.bursts:
+        print("load average at start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+        pairs = asyncio.run(paired_bursts(args.chats, args.bursts, args.workers, args.postgres,
+                                          args.transports))
+        print_bursts(pairs, args.chats, ", the bot on aiohttp against the bot on lean_request"
+                     if args.transports else ", PostgreSQL" if args.postgres else ", SQLite")
+        print("load average at the end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+        return
     if args.quick:
         args.chats, args.limited_chats = 50, 20
     if args.profile:

@@ -1,5 +1,6 @@
 """The bot as `python -m bot` runs it (with its fair update processor; BENCH_FAIR=off: PTB's
-first-come queue instead, for comparison) and,
+first-come queue instead, for comparison; BENCH_TRANSPORT=aiohttp: its requests through aiohttp,
+bench/aiohttp_request.py, instead of its own transport) and,
 with BENCH_PROFILE=<file>, under cProfile (the profile is written when the bot stops). The
 benchmarks start the bot through this file."""
 
@@ -22,6 +23,7 @@ from bot.telegram.app import Hook
 from bot.telegram.fairness import FairUpdates, install
 
 FAIR = os.environ.get("BENCH_FAIR", "on") != "off"
+TRANSPORT = os.environ.get("BENCH_TRANSPORT", "lean")
 
 
 def build_fair(config: Config, opening: Hook | None = None,
@@ -36,6 +38,11 @@ def build_fair(config: Config, opening: Hook | None = None,
 
 def main() -> int:
     wiring.build_application = build_fair  # type: ignore[assignment]
+    if TRANSPORT == "aiohttp":
+        from bench.aiohttp_request import AiohttpRequest
+        app_module.LeanRequest = AiohttpRequest  # type: ignore[assignment]
+    elif TRANSPORT != "lean":
+        raise SystemExit(f"BENCH_TRANSPORT={TRANSPORT}: lean or aiohttp")
     profile_to = os.environ.get("BENCH_PROFILE")
     if not profile_to:
         return entry.main()

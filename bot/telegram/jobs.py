@@ -29,30 +29,55 @@ def job_name(kind: str, chat_id: int, topic: int = 0) -> str:
 
 
 class JobScheduler:
-    """The scheduler port (bot.play.ports) on the application's JobQueue."""
+    """The scheduler port (bot.play.ports) on the application's JobQueue. Each alarm's job is
+    found by its name in an index of the jobs this scheduler set and that are still scheduled
+    (PTB's get_jobs_by_name wraps every job of the queue to find one: with a round open in
+    each of many chats, that scan was a good part of a deal's CPU)."""
 
     def __init__(self, queue: JobQueue[Context] | None) -> None:
         assert queue is not None, "python-telegram-bot[job-queue] is not installed"
         self.queue = queue
+        self._named: dict[str, Job] = {}  # name -> its job, while scheduled
 
     def set(self, alarm: Alarm, seconds: float) -> None:
         self.cancel(alarm.kind, alarm.chat_id, alarm.topic)
+        name = job_name(alarm.kind, alarm.chat_id, alarm.topic)
         # no misfire grace: an alarm whose time passed during a stall rings late, never not
-        self.queue.run_once(ring, max(0.0, seconds), data=alarm,
-                            name=job_name(alarm.kind, alarm.chat_id, alarm.topic),
-                            chat_id=alarm.chat_id, job_kwargs={"misfire_grace_time": None})
+        self._named[name] = self.queue.run_once(
+            self._ring, max(0.0, seconds), data=alarm, name=name, chat_id=alarm.chat_id,
+            job_kwargs={"misfire_grace_time": None})
 
     def cancel(self, kind: str, chat_id: int, topic: int = 0) -> None:
-        for job in self._jobs(kind, chat_id, topic):
+        job = self._job(job_name(kind, chat_id, topic))
+        if job is not None:
+            del self._named[job.name or ""]
             job.schedule_removal()
 
     def pending(self, kind: str, chat_id: int, topic: int = 0) -> Alarm | None:
-        jobs = self._jobs(kind, chat_id, topic)
-        return jobs[0].data if jobs else None  # type: ignore[return-value]
+        job = self._job(job_name(kind, chat_id, topic))
+        return job.data if job is not None else None  # type: ignore[return-value]
 
-    def _jobs(self, kind: str, chat_id: int, topic: int) -> tuple[Job, ...]:
-        return tuple(job for job in self.queue.get_jobs_by_name(job_name(kind, chat_id, topic))
-                     if not job.removed)
+    def _job(self, name: str) -> Job | None:
+        """The job of that name, if it is still scheduled (a job that rang, or was removed,
+        is forgotten here)."""
+        job = self._named.get(name)
+        if job is not None and not self._scheduled(job):
+            del self._named[name]
+            return None
+        return job
+
+    def _scheduled(self, job: Job) -> bool:
+        """Whether the job waits to run: APScheduler drops a once-job when its time comes,
+        before its callback runs (a look-up by id, not a scan)."""
+        return not job.removed and self.queue.scheduler.get_job(job.job.id) is not None
+
+    async def _ring(self, context: Context) -> None:
+        """The alarm's job ran: forgotten (unless still scheduled: run by hand), then rung."""
+        job = context.job
+        if job is not None and self._named.get(job.name or "") is job and \
+                not self._scheduled(job):
+            del self._named[job.name or ""]
+        await ring(context)
 
 
 async def ring(context: Context) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 
 from babel import Locale, UnknownLocaleError
 from babel.core import get_global
@@ -24,6 +24,11 @@ DEFAULT_LANGUAGE = "en"
 # the categories CLDR may name, in the order gettext numbers a message's plural forms
 CATEGORY_ORDER = ("zero", "one", "two", "few", "many", "other")
 SUBTAG = re.compile(r"[A-Za-z0-9]{1,8}")
+# Telegram language codes whose language is remembered: every update asks for its sender's, and
+# reading a tag with Babel (Locale.parse, normalize_locale over every locale's name) costs more
+# CPU than the rest of the update. Telegram's clients send a few dozen codes; a forged one only
+# takes a place in the bound.
+CODES_KEPT = 1024
 
 
 @cache
@@ -39,9 +44,13 @@ def folder_of(language: str) -> str:
 
 def _script(locale: Locale) -> str | None:
     """A locale's script, written or likely (CLDR's likely subtags: zh is Hans, zh-TW Hant)."""
-    if locale.script:
-        return locale.script
-    likely = get_global("likely_subtags").get(locale.language)
+    return locale.script or _likely_script(locale.language)
+
+
+@lru_cache(maxsize=CODES_KEPT)
+def _likely_script(language: str) -> str | None:
+    """The script CLDR's likely subtags give a language ("zh": Hans); read once per language."""
+    likely = get_global("likely_subtags").get(language)
     return Locale.parse(likely).script if likely else None
 
 
@@ -70,9 +79,11 @@ def nearest(wanted: Locale) -> str | None:
                 same[0] if same else None)
 
 
+@lru_cache(maxsize=CODES_KEPT)
 def language_of(code: str | None) -> str:
     """The bot's language for a Telegram language code (an IETF tag: "pt-br", "zh-hant"):
-    the nearest of LANGUAGES, English for anything else."""
+    the nearest of LANGUAGES, English for anything else. Remembered per code (CODES_KEPT):
+    it is asked for every update, and the answer of a code never changes."""
     wanted = read_tag(code)
     return (nearest(wanted) if wanted else None) or DEFAULT_LANGUAGE
 

@@ -4,8 +4,11 @@ the one play has learned; /settings offers it."""
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.play import ratings
 from bot.play.chats.people import Chat, Player
+from bot.play.dealing import adaptive as adaptive_module
 from bot.play.dealing.adaptive import ADAPTIVE_AFTER, NEAREST, four_number_hands
 from bot.play.games import Deal, PlayOptions
 from bot.play.services import Services
@@ -133,3 +136,21 @@ async def test_a_hands_level_is_the_learned_one(services: Services, stores: Stor
 
 def test_settings_offer_adaptive(services: Services):
     assert "adaptive" in services.settings.values("level")
+
+
+async def test_deals_asking_at_once_build_the_hands_index_once(services: Services,
+                                                                monkeypatch):
+    """A burst of deals at start-up waits for one index (each built its own before)."""
+    adaptive = services.rounds.adaptive
+    assert adaptive is not None and adaptive.index is None
+    built: list[int] = []
+    real = adaptive_module.four_number_hands
+
+    def counted() -> list[tuple[tuple[int, ...], float]]:
+        built.append(1)
+        return real()
+
+    monkeypatch.setattr(adaptive_module, "four_number_hands", counted)
+    indexes = await asyncio.gather(*(adaptive.loaded() for _ in range(5)))
+    assert built == [1] and all(index is indexes[0] for index in indexes)
+    assert len(indexes[0]) == len(real())

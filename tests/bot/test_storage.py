@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 
 import pytest
 
+from bot.store.sql.connection import Refused
 from bot.store.sqlite import open_sqlite
 from bot.store.sqlite.database import Database, Gate
 from bot.store.sqlite.migrations import LATEST, MIGRATIONS, statements
@@ -163,6 +165,65 @@ async def test_gate_lets_a_transaction_run_alone():
     await asyncio.gather(first, both)
     assert order.index("T+") > order.index("a-")  # waits for the statement under way
     assert order.index("b+") > order.index("T-")  # and keeps new ones out until it is done
+
+
+async def test_a_transaction_is_written_whole_or_not_at_all(tmp_path):
+    """A transaction goes to the database's thread in one trip: still one transaction, rolled
+    back whole when a statement of it fails, and a guard that changes nothing writes nothing."""
+    stores = await fresh(tmp_path)
+    db = database(stores)
+    try:
+        rename = ("UPDATE users SET first_name = ? WHERE id = ?", ("Anna", 1))
+        with pytest.raises(sqlite3.IntegrityError):
+            await db.run_all([rename, ("INSERT INTO users (id) VALUES (?)", (2,))])  # Ben's id
+        assert await db.fetch("SELECT first_name FROM users WHERE id = 1") == [("Ann",)]
+        nobody = ("UPDATE users SET first_name = 'X' WHERE id = ?", (99,))
+        assert not await db.run_guarded(nobody, [rename])
+        assert await db.fetch("SELECT first_name FROM users WHERE id = 1") == [("Ann",)]
+        ben = ("UPDATE users SET first_name = ? WHERE id = ?", ("Benjamin", 2))
+        assert await db.run_guarded(ben, [rename])
+        assert await db.fetch("SELECT first_name FROM users ORDER BY id") == [("Anna",),
+                                                                              ("Benjamin",)]
+        await db.run("UPDATE users SET username = 'ann' WHERE id = 1")  # nothing left open
+        assert await db.fetch("SELECT username FROM users WHERE id = 1") == [("ann",)]
+    finally:
+        await stores.close()
+
+
+async def test_statements_at_once_share_trips_and_keep_their_own_outcomes(tmp_path):
+    """Statements asked for together go to the database's thread together, in order, each its
+    own transaction: one refused fails only its caller, and a read sees the writes asked for
+    before it."""
+    stores = await fresh(tmp_path)
+    db = database(stores)
+    trips = 0
+    real = db.connection._execute
+
+    async def counted(*args: object) -> object:
+        nonlocal trips
+        trips += 1
+        return await real(*args)
+
+    db.connection._execute = counted  # type: ignore[method-assign]
+    try:
+        results = await asyncio.gather(
+            *(db.run("UPDATE users SET username = ? WHERE id = ?", (f"n{n}", 1))
+              for n in range(20)),
+            db.insert("INSERT INTO users (id, first_name) VALUES (?, ?)", (1, "twice")),
+            db.insert("INSERT INTO users (id, first_name) VALUES (?, ?)", (3, "Cy")),
+            db.fetch("SELECT username FROM users WHERE id = 1"),
+            return_exceptions=True)
+        assert results[:20] == [1] * 20
+        assert isinstance(results[20], Refused)  # Ann's id: refused, the rest went on
+        assert results[21] == 3
+        assert results[22] == [("n19",)]  # after every update asked for before it
+        assert trips <= 3  # not one per statement
+        assert await db.fetch("SELECT first_name FROM users WHERE id = 3") == [("Cy",)]
+    finally:
+        db.connection._execute = real  # type: ignore[method-assign]
+        await stores.close()
+    with pytest.raises(ValueError):  # as aiosqlite says of a closed connection
+        await db.fetch("SELECT 1")
 
 
 # --- rounds ----------------------------------------------------------------------------------

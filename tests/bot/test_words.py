@@ -127,6 +127,18 @@ def test_a_telegram_language_code_gets_the_nearest_language():
     assert {code: language_of(code) for code in nearest} == nearest
 
 
+def test_a_language_code_remembered_gets_the_same_language_and_the_memory_is_bounded():
+    codes = {"pt-br": "pt-BR", "zh-hk": "zh-Hant", "zh-TW": "zh-Hant", "zh-SG": "zh",
+             "ru-RU": "ru", "de": "en", None: "en"}
+    for _ in range(2):  # read, then remembered
+        assert {code: language_of(code) for code in codes} == codes
+    assert language_of.cache_info().maxsize is not None
+    for n in range(language_of.cache_info().maxsize + 10):  # more codes than it keeps
+        language_of(f"x{n}")
+    assert language_of.cache_info().currsize <= language_of.cache_info().maxsize
+    assert {code: language_of(code) for code in codes} == codes
+
+
 # --- through the Application ---------------------------------------------------------------------
 
 @pytest.fixture

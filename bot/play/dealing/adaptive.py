@@ -64,24 +64,32 @@ class AdaptiveDeals:
         self.index: HandIndex | None = None  # loaded at the first deal that needs it
         self.hands: dict[str, tuple[tuple[int, ...], float, int]] = {}  # key -> hand, d, count
         self._recent: OrderedDict[int, deque[str]] = OrderedDict()
+        self._loading = asyncio.Lock()
         rater.follow(self.kept)
 
     async def loaded(self) -> HandIndex:
-        """The candidates at their priors, then as rated (once)."""
-        if self.index is None:
-            now, index = self.clock(), HandIndex()
-            for hand, fixed in await asyncio.to_thread(four_number_hands):
-                key = ratings.hand_key(hand, TARGET)
-                prior = ratings.new_hand(GAME, key, now, FOUR, TARGET, fixed)
-                self.hands[key] = (hand, prior.difficulty, 0)
-            for row in await self.store.hand_ratings(GAME, FOUR, TARGET):
-                if row.hand in self.hands:
-                    self.hands[row.hand] = (self.hands[row.hand][0], row.difficulty,
-                                            row.responses)
-            for key, (_hand, difficulty, _count) in self.hands.items():
-                index.put(key, difficulty)
-            self.index = index
+        """The candidates at their priors, then as rated (once: the deals that ask while the
+        index is being built wait for it; each built its own before, twenty at a burst)."""
+        if self.index is not None:
+            return self.index
+        async with self._loading:
+            if self.index is None:
+                await self._load()
+        assert self.index is not None
         return self.index
+
+    async def _load(self) -> None:
+        now, index = self.clock(), HandIndex()
+        for hand, fixed in await asyncio.to_thread(four_number_hands):
+            key = ratings.hand_key(hand, TARGET)
+            prior = ratings.new_hand(GAME, key, now, FOUR, TARGET, fixed)
+            self.hands[key] = (hand, prior.difficulty, 0)
+        for row in await self.store.hand_ratings(GAME, FOUR, TARGET):
+            if row.hand in self.hands:
+                self.hands[row.hand] = (self.hands[row.hand][0], row.difficulty, row.responses)
+        for key, (_hand, difficulty, _count) in self.hands.items():
+            index.put(key, difficulty)
+        self.index = index
 
     def kept(self, row: HandRow) -> None:
         """A hand rated by a close of this bot: its difficulty as the store now has it (near

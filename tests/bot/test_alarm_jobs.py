@@ -1,0 +1,56 @@
+"""The scheduler port on PTB's JobQueue: an alarm's job is found by its name without a scan of
+every job (bot/telegram/jobs.py keeps an index), and the index holds only what is scheduled."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from telegram.ext import ApplicationBuilder
+
+from bot.play.ports import Alarm
+from bot.telegram import jobs as jobs_module
+from bot.telegram.context import CONTEXT_TYPES, Context
+from bot.telegram.jobs import JobScheduler
+
+
+async def test_an_alarm_is_found_replaced_cancelled_and_forgotten_once_it_rang(
+        monkeypatch: pytest.MonkeyPatch):
+    rung: list[Alarm] = []
+
+    async def ring(context: Context) -> None:
+        assert context.job is not None and isinstance(context.job.data, Alarm)
+        rung.append(context.job.data)
+
+    monkeypatch.setattr(jobs_module, "ring", ring)
+    application = ApplicationBuilder().token("1:x").updater(None).context_types(CONTEXT_TYPES) \
+        .build()
+    queue = application.job_queue
+    assert queue is not None
+    scheduler = JobScheduler(queue)
+    first, second = Alarm("round", -5, 1), Alarm("round", -5, 2)
+    await queue.start()
+    try:
+        scheduler.set(first, 600)
+        scheduler.set(Alarm("warn", -5, 1, topic=7), 600)
+        assert scheduler.pending("round", -5) == first
+        assert scheduler.pending("warn", -5) is None  # another topic's
+        assert scheduler.pending("warn", -5, 7) == Alarm("warn", -5, 1, topic=7)
+        scheduler.set(second, 600)  # replaces the first: one job by that name
+        assert [job.data for job in queue.get_jobs_by_name("round:-5")] == [second]
+        scheduler.cancel("round", -5)
+        scheduler.cancel("round", -5)  # nothing left to cancel
+        assert scheduler.pending("round", -5) is None
+        assert not queue.get_jobs_by_name("round:-5")
+        scheduler.cancel("warn", -5, 7)
+        scheduler.set(first, 0.01)
+        for _ in range(200):
+            if rung:
+                break
+            await asyncio.sleep(0.01)
+        assert rung == [first]
+        assert scheduler.pending("round", -5) is None  # it rang: not pending any more
+        assert not scheduler._named  # and not kept
+        scheduler.cancel("round", -5)  # a rung alarm cancelled: nothing happens
+    finally:
+        await queue.stop()

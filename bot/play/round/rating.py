@@ -10,6 +10,7 @@ leaves the round open, to be closed (and rated) by the restart.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 
 from bot.play import ratings
@@ -105,12 +106,14 @@ class Rater:
         """The rows a rating starts from: each player's this season, the hand's (its prior if
         never rated) and the game's scale."""
         season = ratings.season_of(now)
-        players = {user: current(await self.store.player_ratings(user, game), user, game,
-                                 season, now) for user in user_ids}
-        stored = await self.store.hand_rating(game, key)
+        # asked together: one trip to SQLite's thread, or side by side on PostgreSQL's pool
+        rows, stored, scale = await asyncio.gather(
+            asyncio.gather(*(self.store.player_ratings(user, game) for user in user_ids)),
+            self.store.hand_rating(game, key), self.store.scale(game))
+        players = {user: current(found, user, game, season, now)
+                   for user, found in zip(user_ids, rows, strict=True)}
         found = hand_of(stored) if stored is not None else ratings.new_hand(
             game, key, now, len(hand), target, fixed_difficulty(hand, target, level))
-        scale = await self.store.scale(game)
         return players, found, scale_of(scale) if scale is not None else ratings.new_scale(
             game, now)
 
@@ -128,13 +131,15 @@ class Rater:
         nearest = self.best(record.game, record.hand, record.target) \
             if self.best is not None and record.game != "24" else None
         reached = abs(nearest - record.target) if nearest is not None else 0
-        for answer in await self.store.responses(record.id):
+        responses, passes = await asyncio.gather(self.store.responses(record.id),
+                                                 self.store.passes(record.id))
+        for answer in responses:
             if answer.correct or (nearest is not None and answer.distance is not None
                                   and answer.distance <= reached):
                 solved.setdefault(answer.user_id, max(0.0, answer.at - started))
             else:
                 wrong[answer.user_id] = wrong.get(answer.user_id, 0) + 1
-        passed = {user: max(0.0, at - started) for user, at in await self.store.passes(record.id)}
+        passed = {user: max(0.0, at - started) for user, at in passes}
         taking_part = {*solved, *wrong, *passed}
         if record.started_by is not None:
             taking_part.add(record.started_by)

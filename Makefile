@@ -12,7 +12,7 @@ PG_NEWEST     := 18
 PG_OLDEST     := 15
 PG_OLDEST_BIN := /usr/lib/postgresql/$(PG_OLDEST)/bin
 
-.PHONY: run test browser postgres-oldest test-fast test-solver-alone bench lint clean
+.PHONY: run test browser postgres-oldest test-fast test-solver-alone bench bench-guard lint clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -85,6 +85,11 @@ test-solver-alone:
 
 bench: $(STAMP)
 	$(PY) bench/run_all.py $(ARGS)
+
+# a short capacity check after a change to a round's path: the bot's burst against the bare
+# python-telegram-bot app's in the same run, median of three; exits non-zero below 0.9x
+bench-guard: $(STAMP)
+	$(PY) bench/bench_guard.py $(ARGS)
 
 lint: $(STAMP)
 	$(PY) -m ruff check solver bot tests bench

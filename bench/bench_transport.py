@@ -1,7 +1,8 @@
 """The transport alone (issue 44, item 2): the bot's own HTTP/1.1 client
-(bot/telegram/lean_request.py) against a BaseRequest on aiohttp's ClientSession (bench/aiohttp_request.py), both sending the
-same sendMessage calls through PTB's Bot to the Bot API emulator, which runs in a process of its
-own so that this process's CPU time is the client's alone.
+(bot/telegram/lean_request.py) against a BaseRequest on aiohttp's ClientSession
+(bench/aiohttp_request.py), both sending the same sendMessage calls through PTB's Bot to the Bot
+API emulator, which runs in a process of its own so that this process's CPU time is the
+client's alone.
 
 Each run sends REQUESTS messages, CONCURRENCY at once (the bot's pool holds 8 connections), with
 each client in turn (the order alternates run by run); it prints the CPU time per request and

@@ -5,6 +5,7 @@ Every backend returns these same records, so the game services never see a datab
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 Place = tuple[int, int]
@@ -182,6 +183,9 @@ class RatingWrite:
     hand: tuple[HandRow, float] | None  # (row after, difficulty step); None: not kept
     hand_responses: int
     scale: tuple[ScaleRow, float]  # (row after, shape step)
+    # the shape's bounds, kept by the step's addition too: closes computed from the same shape
+    # at once would otherwise add up past them (to zero, which the model divides by)
+    shape_bounds: tuple[float, float] = (-math.inf, math.inf)
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,9 @@ ratings."""
 
 from __future__ import annotations
 
+import dataclasses
+
+from bot.play.ratings.model import SHAPES
 from bot.store.records import HandRow, RatingRow, RatingWrite, ScaleRow
 from bot.store.stores import Stores
 
@@ -76,6 +79,24 @@ async def test_two_closes_that_share_a_player_both_count(stores: Stores):
     assert hand is not None and round(hand.difficulty, 9) == -1.8 and hand.responses == 2
     scale = await stores.ratings.scale("24")
     assert scale is not None and round(scale.shape, 9) == 1.2 and scale.rounds == 2
+
+
+async def test_closes_at_once_keep_the_shape_within_its_bounds(stores: Stores):
+    """Many closes computed from the same shape at once (a burst of rounds ending): their steps
+    add up, but never past the model's bounds — below them lies zero, which the model divides
+    by; above them, the other bound."""
+    await people(stores)
+    for number, step in enumerate([-0.6] * 4 + [3.0] * 4):
+        shape = 0.3 if step < 0 else 4.9
+        made = await dealt(stores, 100.0 + 100 * number)
+        rating = dataclasses.replace(write(160.0 + 100 * number, (1, 0.1, 0.1)),
+                                     scale=(ScaleRow("24", shape, 0.4, 1, 160.0), step),
+                                     shape_bounds=SHAPES)
+        assert await stores.rounds.close_round(made, "expired", 160.0 + 100 * number,
+                                               rating=rating)
+        scale = await stores.ratings.scale("24")
+        assert scale is not None and SHAPES[0] <= scale.shape <= SHAPES[1], scale
+    assert scale.shape == SHAPES[1] and scale.rounds == 8
 
 
 async def test_a_player_forgotten_before_the_close_is_not_rated(stores: Stores):

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 
 from bot.play import ratings
 from bot.play.ratings import ClosedRound, HandRating, PlayerRating, Response, ScaleRating
+from bot.play.ratings.model import SHAPES
 from bot.store.protocols import RatingStore
 from bot.store.records import HandRow, RatingRow, RatingWrite, Round, ScaleRow
 from solver import rating_table
@@ -51,7 +52,11 @@ def hand_of(row: HandRow) -> HandRating:
 
 
 def scale_of(row: ScaleRow) -> ScaleRating:
-    return ScaleRating(row.game, row.shape, row.uncertainty, row.rounds, row.updated_at)
+    """The stored scale, its shape within the model's bounds (a database written before the
+    store kept them may hold one outside)."""
+    low, high = SHAPES
+    return ScaleRating(row.game, min(high, max(low, row.shape)), row.uncertainty, row.rounds,
+                       row.updated_at)
 
 
 def current(rows: Sequence[RatingRow], user_id: int, game: str, season: str,
@@ -81,7 +86,8 @@ def written(before: dict[int, PlayerRating], hand: HandRating, scale: ScaleRatin
         hand_responses=len(update.players),
         scale=(ScaleRow(update.scale.game, update.scale.shape, update.scale.uncertainty,
                         update.scale.count, update.scale.updated_at),
-               update.scale.shape - scale.shape))
+               update.scale.shape - scale.shape),
+        shape_bounds=SHAPES)
 
 
 class Rater:

@@ -102,7 +102,9 @@ QMARK = RatingStatements(
              "difficulty = hand_ratings.difficulty + ?, uncertainty = ?, "
              "responses = hand_ratings.responses + ?, updated_at = ?",
     put_scale=f"INSERT INTO rating_scales ({SCALE_COLUMNS}) VALUES (?, ?, ?, ?, ?) "
-              "ON CONFLICT (game) DO UPDATE SET shape = rating_scales.shape + ?, "
+              "ON CONFLICT (game) DO UPDATE SET shape = CASE "
+              "WHEN rating_scales.shape + ? < ? THEN ? WHEN rating_scales.shape + ? > ? THEN ? "
+              "ELSE rating_scales.shape + ? END, "
               "uncertainty = ?, rounds = rating_scales.rounds + 1, updated_at = ?",
 )
 NUMBERED = numbered_table(QMARK)
@@ -128,8 +130,10 @@ def rating_steps(sql: RatingStatements, write: RatingWrite,
             player.responses, player.updated_at, player.user_id, step, player.uncertainty,
             player.updated_at)))
     scale, step = write.scale
+    low, high = write.shape_bounds
     steps.append((sql.put_scale, (scale.game, scale.shape, scale.uncertainty, scale.rounds,
-                                  scale.updated_at, step, scale.uncertainty, scale.updated_at)))
+                                  scale.updated_at, step, low, low, step, high, high, step,
+                                  scale.uncertainty, scale.updated_at)))
     return steps
 
 

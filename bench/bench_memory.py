@@ -10,7 +10,9 @@ round (a /play, wrong answers, a right one) and chatter, UPDATES updates in all;
 from as many new chats. Between phases the garbage collector runs and `tracemalloc` takes a
 snapshot; what the bot's own code and its libraries hold (the emulator's files left out: it keeps
 every message it was sent) is summed per phase and its growth named by the file that allocated it;
-the bot's caches print their sizes. The process's RSS is printed too, with the emulator in it.
+every map the bot keeps per chat, player, round or message prints its entries and its bound
+(docs/architecture.md lists them). The process's RSS is printed too, with the emulator in it: it
+keeps every message it was sent, so that RSS is not the bot's (the first run's is).
 
     python bench/bench_memory.py            # 2,000 + 2,000 chats, 20,000 updates a pass
     python bench/bench_memory.py --quick    # 200 + 200 chats

@@ -10,7 +10,9 @@ round (a /play, wrong answers, a right one) and chatter, UPDATES updates in all;
 from as many new chats. Between phases the garbage collector runs and `tracemalloc` takes a
 snapshot; what the bot's own code and its libraries hold (the emulator's files left out: it keeps
 every message it was sent) is summed per phase and its growth named by the file that allocated it;
-the bot's caches print their sizes. The process's RSS is printed too, with the emulator in it.
+every map the bot keeps per chat, player, round or message prints its entries and its bound
+(docs/architecture.md lists them). The process's RSS is printed too, with the emulator in it: it
+keeps every message it was sent, so that RSS is not the bot's (the first run's is).
 
     python bench/bench_memory.py            # 2,000 + 2,000 chats, 20,000 updates a pass
     python bench/bench_memory.py --quick    # 200 + 200 chats
@@ -25,6 +27,7 @@ import argparse
 import asyncio
 import gc
 import itertools
+import math
 import resource
 import sys
 import tempfile
@@ -71,38 +74,73 @@ def held(snapshot: tracemalloc.Snapshot) -> int:
     return sum(stat.size for stat in snapshot.statistics("filename"))
 
 
-def cache_sizes(bot: Any) -> dict[str, int]:
-    """The bot's in-process caches and tables, by entries."""
+def _bound(cache: Any, constant: float | None = None) -> float:
+    """A cachetools cache's bound (maxsize); else the constant its hand-made bound reads."""
+    return getattr(cache, "maxsize", constant if constant is not None else math.inf)
+
+
+def cache_sizes(bot: Any) -> dict[str, tuple[int, str]]:
+    """Every in-process map keyed by chat, player, round or message: its entries, and its bound
+    (a number: the cache's maxsize; "in use": it holds only what is open or in flight)."""
+    from bot.play.dealing import stock
+    from bot.play.round import table
+    from bot.play.solving import solving
+    from bot.runtime import pool
+
     services, app = bot.services, bot.application
-    sizes: dict[str, Callable[[], int]] = {
-        "people: chats": lambda: len(services.people._chats),
-        "people: users": lambda: len(services.people._users),
-        "people: languages": lambda: len(services.people._languages),
-        "settings: chats": lambda: len(services.settings._changed),
-        "table: open rounds": lambda: len(services.table._open),
-        "table: rounds just won": lambda: len(services.table._won),
-        "table: result heads": lambda: len(services.table._heads),
-        "throttle: buckets": lambda: len(services.rounds.throttle.buckets),
-        "work budget: people": lambda: len(services.solving.budget.users),
-        "work budget: chats": lambda: len(services.solving.budget.chats),
-        "daily: seen": lambda: len(services.community.daily._seen),
-        "solving: cache": lambda: len(services.solving._cache),
-        "analyses: puzzles": lambda: len(services.rounds.analyses._known),
-        "members: known": lambda: len(app.bot_data.members._known),
-        "fair lane: users served": lambda: len(app.update_processor._served),  # type: ignore
-        "jobs": lambda: len(app.job_queue.jobs()) if app.job_queue else 0,
-        "PTB chat_data": lambda: len(app.chat_data),
-        "PTB user_data": lambda: len(app.user_data),
+    in_use = -1.0  # a map of what is open or in flight: bounded by its use, nothing to evict
+    maps: dict[str, Callable[[], tuple[Any, float]]] = {
+        "people: chats' names": lambda: (services.people._chats, _bound(services.people._chats)),
+        "people: players' names": lambda: (services.people._users,
+                                           _bound(services.people._users)),
+        "people: being stored": lambda: (services.people._storing, in_use),
+        "people: languages (stored)": lambda: (services.people._languages, math.inf),
+        "settings: chats (stored)": lambda: (services.settings._changed, math.inf),
+        "table: open rounds": lambda: (services.table._open, in_use),
+        "table: rounds just won": lambda: (services.table._won, in_use),
+        "table: result heads": lambda: (services.table._heads,
+                                        _bound(services.table._heads, table.TEXTS_KEPT)),
+        "live puzzles": lambda: (services.table.live._live, in_use),
+        "dealer: cold starts": lambda: (services.rounds.dealer._cold, in_use),
+        "rounds: dealing locks": lambda: (services.rounds._dealing, in_use),
+        "throttle: buckets": lambda: (services.rounds.throttle.buckets,
+                                      _bound(services.rounds.throttle.buckets)),
+        "work budget: buckets": lambda: (services.solving.budget._buckets,
+                                         _bound(services.solving.budget._buckets)),
+        "daily: shown": lambda: (services.community.daily._shown,
+                                 _bound(services.community.daily._shown)),
+        "solving: inline cache": lambda: (services.solving._cache,
+                                          _bound(services.solving._cache, solving.INLINE_CACHE)),
+        "solving: running": lambda: (services.solving._running, in_use),
+        "analyses (by solutions)": lambda: (services.rounds.analyses._known,
+                                            services.rounds.analyses.kept),
+        "adaptive: recent hands": lambda: (services.rounds.adaptive._recent,
+                                           _bound(services.rounds.adaptive._recent)),
+        "stock: shelves": lambda: (services.rounds.dealer.stock.shelves, stock.KINDS_KEPT),
+        "privacy: questions": lambda: (services.community.privacy._pending, in_use),
+        "members: answers": lambda: (app.bot_data.members._known,
+                                     _bound(app.bot_data.members._known)),
+        "fair lane: users served": lambda: (app.update_processor._served,  # type: ignore
+                                            _bound(app.update_processor._served)),  # type: ignore
+        "fair lane: users waiting": lambda: (app.update_processor._waiting, in_use),  # type: ignore
+        "heavy lane: people served": lambda: (
+            bot.pool.heavy.slots._served, _bound(bot.pool.heavy.slots._served, pool.SERVED_KEPT)),
+        "jobs": lambda: (app.job_queue.jobs() if app.job_queue else (), in_use),
+        "PTB chat_data": lambda: (app.chat_data, in_use),
+        "PTB user_data": lambda: (app.user_data, in_use),
     }
     limiter = app.bot.rate_limiter
-    if limiter is not None and hasattr(limiter, "_group_limiters"):
-        sizes["rate limiter: groups"] = lambda: len(limiter._group_limiters)  # type: ignore
+    if limiter is not None and hasattr(limiter, "_group_limiters"):  # idle ones go past 512
+        maps["rate limiter: groups"] = lambda: (limiter._group_limiters, 512)  # type: ignore
     found = {}
-    for name, size in sizes.items():
+    for name, of in maps.items():
         try:
-            found[name] = size()
-        except AttributeError:  # a cache this checkout does not have
-            found[name] = -1
+            held, bound = of()
+        except AttributeError:  # a map this checkout does not have (or names otherwise)
+            found[name] = (-1, "?")
+            continue
+        found[name] = (len(held), "in use" if bound == in_use else
+                       "none" if bound == math.inf else f"{bound:,.0f}")
     return found
 
 
@@ -187,9 +225,9 @@ async def run(chats: int, per_chat: int) -> None:
             print("\nwhat grew in the second pass, by file (top 12):")
             for stat in snapshots[2].compare_to(snapshots[1], "filename")[:12]:
                 print(f"  {stat.size_diff / 1024:9.1f} KB  {stat.traceback[0].filename}")
-            print("\ncaches (entries):")
-            for name, size in cache_sizes(bot).items():
-                print(f"  {name:<28} {size:>8}")
+            print("\nmaps kept in memory (entries, bound):")
+            for name, (size, bound) in cache_sizes(bot).items():
+                print(f"  {name:<28} {size:>8}  {bound:>8}")
         finally:
             tracemalloc.stop()
             await app.stop()

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
+from cachetools import LRUCache
 from telegram.error import TelegramError
 from telegram.ext import Application, BaseUpdateProcessor
 
@@ -79,7 +80,8 @@ class FairUpdates(BaseUpdateProcessor):
         self._running = 0
         self._busy: dict[Key, int] = {}  # a user's updates being handled
         self._waiting: OrderedDict[Key, deque[asyncio.Future[None]]] = OrderedDict()
-        self._served: OrderedDict[Key, int] = OrderedDict()  # user -> when last served
+        # user -> the turn they last had; the SERVED_KEPT least lately served or asked about go
+        self._served: LRUCache[Key, int] = LRUCache(SERVED_KEPT)
         self._turns = 0
         metrics.watch_fair_queue(self.waiting)
 
@@ -136,9 +138,6 @@ class FairUpdates(BaseUpdateProcessor):
             self._busy[key] = self._busy.get(key, 0) + 1
             self._turns += 1
             self._served[key] = self._turns
-            self._served.move_to_end(key)
-            if len(self._served) > SERVED_KEPT:
-                self._served.popitem(last=False)
             turn.set_result(None)
 
     def _least_lately(self) -> Key | None:

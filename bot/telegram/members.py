@@ -17,6 +17,7 @@ import logging
 import time
 from collections.abc import Callable
 
+from cachetools import TTLCache
 from telegram import Bot
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
@@ -24,6 +25,7 @@ from telegram.error import TelegramError
 log = logging.getLogger(__name__)
 
 ADMIN_CACHE_SECONDS = 60.0
+MEMBERS_KEPT = 10_000  # (chat, user) answers remembered; past it the least lately asked goes
 ADMIN_STATUSES = frozenset({ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR})
 OUT_STATUSES = frozenset({ChatMemberStatus.LEFT, ChatMemberStatus.BANNED})
 
@@ -36,7 +38,9 @@ class ChatMembers:
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.seconds = seconds
         self.clock = clock
-        self._known: dict[tuple[int, int], tuple[str, float]] = {}  # (chat, user): status, until
+        # (chat, user) -> status: an answer lives `seconds` (TTL), MEMBERS_KEPT at most (LRU)
+        self._known: TTLCache[tuple[int, int], str] = TTLCache(MEMBERS_KEPT, seconds,
+                                                              lambda: self.clock())
 
     async def is_admin(self, bot: Bot, chat_id: int, user_id: int, fresh: bool = False) -> bool:
         """Whether the user is the chat's creator or one of its admins (False if Telegram can't
@@ -64,16 +68,13 @@ class ChatMembers:
 
     async def _status(self, bot: Bot, chat_id: int, user_id: int,
                       fresh: bool = False) -> str | None:
-        now = self.clock()
-        known = self._known.get((chat_id, user_id))
-        if known is not None and known[1] > now and not fresh:
-            return known[0]
+        known = None if fresh else self._known.get((chat_id, user_id))
+        if known is not None:
+            return known
         try:
             member = await bot.get_chat_member(chat_id, user_id)
         except (TelegramError, TimeoutError) as error:  # not remembered: the next may get through
             log.warning("getChatMember failed in chat %s: %s", chat_id, error)
             return None
-        if len(self._known) > 10_000:
-            self._known = {k: v for k, v in self._known.items() if v[1] > now}
-        self._known[(chat_id, user_id)] = (member.status, now + self.seconds)
+        self._known[(chat_id, user_id)] = member.status
         return member.status

@@ -3,14 +3,33 @@ drops what it no longer needs (bench/bench_memory.py measures the whole process)
 
 from __future__ import annotations
 
+import asyncio
+import gc
+import math
+
 import pytest
+from cachetools import Cache
 
 from bot.play.chats import people as people_module
 from bot.play.chats.people import Chat, People, Player
 from bot.play.daily import daily as daily_module
 from bot.play.dealing import adaptive as adaptive_module
+from bot.play.dealing.analyses import Analyses
+from bot.play.games.records import Analysis
+from bot.play.guards.throttle import (
+    BUCKETS_KEPT,
+    Admission,
+    Allowance,
+    Throttle,
+    Ticket,
+    WorkBudget,
+)
 from bot.play.round.table import LATE_WITHIN
 from bot.play.services import Services
+from bot.runtime.locks import KeyedLocks
+from bot.runtime.pool import SolverPool
+from bot.telegram.fairness import SERVED_KEPT, FairUpdates
+from bot.telegram.members import ADMIN_CACHE_SECONDS, MEMBERS_KEPT, ChatMembers
 from solver import solve
 from tests.bot.conftest import Clock
 
@@ -59,25 +78,143 @@ async def test_rounds_won_are_forgotten_once_too_old_to_be_answered_late(
 
 
 async def test_a_chats_recent_adaptive_hands_are_kept_for_the_chats_dealt_lately(
-        services: Services, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(adaptive_module, "CHATS_KEPT", 3)
+        services: Services):
     adaptive = services.rounds.adaptive
     assert adaptive is not None
-    for chat in range(1, 6):
-        for n in range(adaptive_module.RECENT_HANDS + 5):  # more hands than a chat keeps
-            adaptive._remember(-chat, f"hand{n}")
-    adaptive._remember(-3, "again")  # dealt again: now the latest
-    assert list(adaptive._recent) == [-4, -5, -3]  # -1 and -2 were dealt least lately
-    assert all(len(hands) == adaptive_module.RECENT_HANDS
-               for hands in adaptive._recent.values())
+    kept = adaptive_module.CHATS_KEPT
+    assert adaptive._recent.maxsize == kept
+    for n in range(adaptive_module.RECENT_HANDS + 5):  # more hands than a chat keeps
+        adaptive._remember(-1, f"hand{n}")
+    for chat in range(2, kept + 11):  # ten chats more than the bound
+        adaptive._remember(-chat, "hand")
+        if chat % 100 == 0:
+            adaptive._remember(-1, "again")  # dealt again and again: kept (LRU)
+    assert len(adaptive._recent) == kept
+    assert -1 in adaptive._recent and -2 not in adaptive._recent  # -2 was dealt least lately
+    assert len(adaptive._recent[-1]) == adaptive_module.RECENT_HANDS
 
 
 async def test_when_the_daily_hand_was_shown_is_kept_for_the_latest_people(
-        services: Services, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(daily_module, "SHOWN_KEPT", 3)
+        services: Services):
     daily = services.community.daily
-    for user in range(1, 6):
+    kept = daily_module.SHOWN_KEPT
+    for user in range(1, kept + 11):
         daily._seen("2026-11-24", user, 100.0 + user)
-    daily._seen("2026-11-24", 5, 999.0)  # shown again: the first showing counts
-    assert dict(daily._shown) == {("2026-11-24", 3): 103.0, ("2026-11-24", 4): 104.0,
-                                  ("2026-11-24", 5): 105.0}
+    daily._seen("2026-11-24", kept + 10, 999.0)  # shown again: the first showing counts
+    assert len(daily._shown) == kept and daily._shown.maxsize == kept
+    assert ("2026-11-24", 10) not in daily._shown  # the first shown went first
+    assert daily._shown["2026-11-24", kept + 10] == 100.0 + kept + 10
+
+
+# --- the locks: a lock in use is never dropped, one unused never kept ---------------------------
+
+async def test_a_keyed_lock_lives_while_held_or_waited_for_and_goes_after():
+    locks = KeyedLocks()
+    order: list[str] = []
+
+    async def hold(key: int, name: str, until: asyncio.Event) -> None:
+        async with locks.held(key):
+            order.append(name)
+            await until.wait()
+
+    release = asyncio.Event()
+    first = asyncio.create_task(hold(1, "first", release))
+    await asyncio.sleep(0)
+    second = asyncio.create_task(hold(1, "second", asyncio.Event()))  # waits for the first
+    for key in range(2, 1002):  # a thousand other keys, each held and let go
+        async with locks.held(key):
+            pass
+    gc.collect()  # (CPython drops them at once; a collection changes nothing)
+    assert len(locks) == 1 and order == ["first"]  # the held key alone, its waiter behind it
+    release.set()
+    await asyncio.sleep(0.01)
+    assert order == ["first", "second"] and len(locks) == 1  # the waiter holds it now
+    second.cancel()
+    await asyncio.gather(first, second, return_exceptions=True)
+    assert len(locks) == 0
+
+
+# --- membership: a minute each, and at most MEMBERS_KEPT ----------------------------------------
+
+class MemberBot:
+    def __init__(self) -> None:
+        self.asked = 0
+
+    async def get_chat_member(self, chat_id: int, user_id: int) -> object:
+        self.asked += 1
+        return type("Member", (), {"status": "member"})()
+
+
+async def test_membership_answers_are_bounded_and_live_a_minute():
+    clock = Clock()
+    members, bot = ChatMembers(clock=clock), MemberBot()
+    for user in range(MEMBERS_KEPT + 10):
+        assert await members.is_member(bot, -1, user)  # type: ignore[arg-type]
+    assert len(members._known) == MEMBERS_KEPT  # the bound holds
+    assert await members.is_member(bot, -1, MEMBERS_KEPT + 9)  # type: ignore[arg-type]
+    assert bot.asked == MEMBERS_KEPT + 10  # remembered: not asked again
+    assert await members.is_member(bot, -1, 0)  # type: ignore[arg-type]
+    assert bot.asked == MEMBERS_KEPT + 11  # dropped by the bound: asked again, same answer
+    clock.now += ADMIN_CACHE_SECONDS + 1
+    assert len(members._known) == 0  # a minute on, every answer is gone
+
+
+# --- the throttles: a bucket full again is no bucket -------------------------------------------
+
+def test_reply_buckets_are_bounded_and_go_once_full_again():
+    clock = Clock()
+    throttle = Throttle(burst=3, per_second=1.0, clock=clock)
+    for user in range(BUCKETS_KEPT + 10):
+        throttle.admit(-1, user)
+    assert len(throttle.buckets) == BUCKETS_KEPT
+    for _ in range(4):
+        throttle.admit(-1, 1)
+    assert throttle.admit(-1, 1) is Admission.QUIET
+    clock.now += 3.0  # three tokens back: full, the same as never seen
+    assert len(throttle.buckets) == 0
+    assert throttle.admit(-1, 1) is Admission.REPLY
+
+
+def test_work_buckets_are_bounded_and_a_running_jobs_settle_survives_its_buckets_going():
+    clock = Clock()
+    budget = WorkBudget(Allowance(20.0, 1.0), Allowance(40.0, 1.0), min_charge=0.1, clock=clock)
+    running = budget.take(1, -1, 20.0)
+    assert isinstance(running, Ticket)
+    assert budget.take(1, -1, 20.0) == 20  # empty: wait for the work to end
+    for user in range(2, BUCKETS_KEPT + 10):
+        budget.settle(budget.take(user, None, 1.0), 0.5)  # type: ignore[arg-type]
+    assert len(budget._buckets) <= BUCKETS_KEPT
+    clock.now += 41.0  # both buckets would be full by now: gone
+    assert ("user", 1) not in budget._buckets
+    budget.settle(running, 20.0)
+    assert budget.take(1, -1, 20.0) != 20  # full, as the refill made it
+
+
+# --- the rest of the bounded maps ----------------------------------------------------------------
+
+def test_the_analyses_memo_and_the_fair_lanes_turns_are_bounded(pool: SolverPool):
+    memo = Analyses(pool, kept=100)
+    for n in range(200):
+        memo.keep("24", (n,), 24, Analysis(solutions=("x",) * 4))
+    assert memo.held <= 100 and len(memo._known) == 20  # 5 each
+    memo.keep("24", (0,), 24, Analysis(solutions=("y",) * 500))  # heavier than the memo
+    assert memo.known("24", (0,), 24) is None and memo.held <= 100
+    fair = FairUpdates()
+    assert fair._served.maxsize == SERVED_KEPT
+    for user in range(SERVED_KEPT + 10):
+        fair._served["user", user] = user
+    assert len(fair._served) == SERVED_KEPT and ("user", 0) not in fair._served
+
+
+def test_every_per_chat_and_per_player_cache_of_the_services_has_a_bound(services: Services):
+    """A map that loses its bound (turned back into a dict) fails here."""
+    caches = {"people: chats": services.people._chats,
+              "people: users": services.people._users,
+              "adaptive: recent hands": services.rounds.adaptive._recent,  # type: ignore[union-attr]
+              "daily: shown": services.community.daily._shown,
+              "throttle: buckets": services.rounds.throttle.buckets,
+              "work budget": services.solving.budget._buckets,
+              "analyses": services.rounds.analyses._known}
+    unbounded = {name for name, cache in caches.items()
+                 if not isinstance(cache, Cache) or cache.maxsize == math.inf}
+    assert unbounded == set()

@@ -3,15 +3,19 @@ language each chat speaks (its /lang choice, else the speaker's Telegram languag
 
 Chats' languages and the names already stored are kept in memory as well (this process is the
 database's only writer), so a reply costs no read. The names are a bounded cache (KEPT chats and
-KEPT players, the least lately seen dropped first: one seen again is written again, an UPSERT);
-the languages are every chat's that chose one (loaded at start-up, a few dozen bytes each).
+KEPT players, LRU: one seen again after it went is written again, an UPSERT); the languages are
+a mirror of the stored choices, every chat's that chose one (loaded at start-up, a few dozen
+bytes each): a sync read, so it can't fall back on the store, and it grows with the chats that
+chose, never with the chats seen.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
+
+from cachetools import LRUCache
 
 from bot.play.guards.permissions import AdminCheck, may_steer
 from bot.store.protocols import PeopleStore
@@ -20,6 +24,7 @@ from bot.text import markup
 from bot.text.i18n import Texts, language_of, parse_language, texts_for
 
 KEPT = 5_000  # chats, and players, whose stored names are remembered
+Names = tuple[str, str | None]  # a chat's kind and title, or a player's first name and username
 
 
 @dataclass(frozen=True)
@@ -48,9 +53,10 @@ class People:
     def __init__(self, store: PeopleStore) -> None:
         self.store = store
         self._languages: dict[int, str] = {}
-        self._chats: OrderedDict[int, tuple[str, str | None]] = OrderedDict()
-        self._users: OrderedDict[int, tuple[str, str | None]] = OrderedDict()
-        self._storing: dict[int, asyncio.Event] = {}  # players whose row is being stored
+        self._chats: LRUCache[int, Names] = LRUCache(KEPT)  # chat -> kind, title as stored
+        self._users: LRUCache[int, Names] = LRUCache(KEPT)  # player -> names as stored
+        # players whose row is being stored: in flight only, gone once it is written
+        self._storing: dict[int, asyncio.Event] = {}
 
     async def load(self) -> None:
         """Finish the moves to a supergroup a kill interrupted (before anything reads a chat's
@@ -87,10 +93,10 @@ class People:
         try:
             if chat is not None and not _known(self._chats, chat.id, (chat.type, chat.title)):
                 await self.store.remember_chat(chat.id, chat.type, chat.title)
-                _keep(self._chats, chat.id, (chat.type, chat.title))
+                self._chats[chat.id] = (chat.type, chat.title)
             if naming:
                 await self.store.remember_user(player.id, player.first_name, player.username)
-                _keep(self._users, player.id, (player.first_name, player.username))
+                self._users[player.id] = (player.first_name, player.username)
         finally:
             storing.set()
             if self._storing.get(player.id) is storing:
@@ -162,18 +168,6 @@ class People:
             self._languages[new_id] = self._languages.pop(old_id)
 
 
-def _known(cache: OrderedDict[int, tuple[str, str | None]], key: int,
-           value: tuple[str, str | None]) -> bool:
-    """Whether the cache holds this value for the key (it is then the most lately seen)."""
-    if cache.get(key) != value:
-        return False
-    cache.move_to_end(key)
-    return True
-
-
-def _keep(cache: OrderedDict[int, tuple[str, str | None]], key: int,
-          value: tuple[str, str | None]) -> None:
-    cache[key] = value
-    cache.move_to_end(key)
-    while len(cache) > KEPT:
-        cache.popitem(last=False)
+def _known(cache: Mapping[int, Names], key: int, value: Names) -> bool:
+    """Whether the cache holds this value for the key (the look-up makes it the latest)."""
+    return cache.get(key) == value

@@ -14,10 +14,11 @@ the person is kept to stop it, since nothing needs to be."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
+
+from cachetools import FIFOCache
 
 from bot.play.chats.people import Chat, People, Player
 from bot.play.daily.puzzle import (
@@ -62,8 +63,9 @@ class Daily:
                  ) -> None:
         self.store = store
         self.rater = rater  # a right answer is rated with its result (a round of one)
-        # (day, person) -> when this process first showed them the day's hand, privately
-        self._shown: OrderedDict[tuple[str, int], float] = OrderedDict()
+        # (day, person) -> when this process first showed them the day's hand, privately; a
+        # FIFO of SHOWN_KEPT (the first shown go first: one gone is rated as after a restart)
+        self._shown: FIFOCache[tuple[str, int], float] = FIFOCache(SHOWN_KEPT)
         self.people = people
         self.clock = clock
         self.key = secret_key(secret)  # draws the days' order: nobody can tell a hand ahead
@@ -128,9 +130,8 @@ class Daily:
                      streak=current)
 
     def _seen(self, day: str, user_id: int, now: float) -> None:
-        self._shown.setdefault((day, user_id), now)
-        while len(self._shown) > SHOWN_KEPT:
-            self._shown.popitem(last=False)
+        if (day, user_id) not in self._shown:  # the first showing counts
+            self._shown[day, user_id] = now
 
     async def _record(self, day: str, user_id: int, chat_id: int, hand: tuple[int, ...],
                       answer: str, now: float) -> None:

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
 from itertools import combinations_with_replacement
+
+from cachetools import LRUCache
 
 from bot.play import ratings
 from bot.play.dealing.analyses import Analyses
@@ -62,8 +64,11 @@ class AdaptiveDeals:
         self.clock = clock
         self.rng = rng
         self.index: HandIndex | None = None  # loaded at the first deal that needs it
-        self.hands: dict[str, tuple[tuple[int, ...], float, int]] = {}  # key -> hand, d, count
-        self._recent: OrderedDict[int, deque[str]] = OrderedDict()
+        # key -> hand, difficulty, responses: the 1362 candidates, fixed (not per chat)
+        self.hands: dict[str, tuple[tuple[int, ...], float, int]] = {}
+        # chat -> its last RECENT_HANDS hands; LRU of CHATS_KEPT chats (one that went may meet a
+        # recent hand again: a repeat, never a wrong deal)
+        self._recent: LRUCache[int, deque[str]] = LRUCache(CHATS_KEPT)
         self._loading = asyncio.Lock()
         rater.follow(self.kept)
 
@@ -144,8 +149,7 @@ class AdaptiveDeals:
         return any(r.chat_id == EVERYONE for r in self.live.reaching(hand, TARGET))
 
     def _remember(self, chat_id: int, key: str) -> None:
-        recent = self._recent.pop(chat_id, None) or deque(maxlen=RECENT_HANDS)
+        recent = self._recent.get(chat_id)
+        if recent is None:
+            recent = self._recent[chat_id] = deque(maxlen=RECENT_HANDS)
         recent.append(key)
-        self._recent[chat_id] = recent
-        while len(self._recent) > CHATS_KEPT:
-            self._recent.popitem(last=False)

@@ -5,7 +5,7 @@ whoever reads it."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from cachetools import FIFOCache
 
 from bot.play.games import GAMES
 from bot.play.games.records import Analysis
@@ -17,28 +17,30 @@ Key = tuple[str, tuple, int]  # game, hand, target
 class Analyses:
     """The analyses of the puzzles being played, by game, hand and target: kept when a round is
     dealt with one (`keep`), or worked out in the heavy lane, ahead of the questions waiting
-    there, for a round that came without one (dealt before a restart). The oldest go once more
-    than `kept` solutions (a six-number hand may have 1,500) are held: about 3 MB, thousands of
-    puzzles; one evicted while its round is on is worked out again when asked."""
+    there, for a round that came without one (dealt before a restart). A FIFO weighed by
+    solutions: the first kept go once more than `kept` solutions (a six-number hand may have
+    1,500) are held, about 3 MB, thousands of puzzles (a round reads its analysis a few times,
+    all soon after its deal: recency would buy nothing); one evicted while its round is on is
+    worked out again when asked."""
 
     def __init__(self, pool: SolverPool, kept: int = 20_000) -> None:
         self.pool = pool
         self.kept = kept
-        self.held = 0
-        self._known: OrderedDict[Key, Analysis] = OrderedDict()
+        self._known: FIFOCache[Key, Analysis] = FIFOCache(kept, getsizeof=_weight)
+
+    @property
+    def held(self) -> int:
+        """Solutions held (the weight the bound is on)."""
+        return int(self._known.currsize)
 
     def keep(self, game: str, hand: tuple, target: int, analysis: Analysis) -> None:
         key = (game, hand, target)
         self.forget(key)
-        self._known[key] = analysis
-        self.held += _weight(analysis)
-        while self.held > self.kept and len(self._known) > 1:
-            self.forget(next(iter(self._known)))
+        if _weight(analysis) <= self.kept:  # heavier than the whole memo: worked out again
+            self._known[key] = analysis
 
     def forget(self, key: Key) -> None:
-        gone = self._known.pop(key, None)
-        if gone is not None:
-            self.held -= _weight(gone)
+        self._known.pop(key, None)
 
     def known(self, game: str, hand: tuple, target: int) -> Analysis | None:
         return self._known.get((game, hand, target))

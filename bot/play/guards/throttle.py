@@ -1,8 +1,11 @@
 """Limits on what one person (or one chat) can make the bot do: replies to wrong answers, and
 seconds of heavy solver work.
 
-Both are token buckets in memory (this process is the only one answering). Neither ever drops a
-right answer: the round service judges first and asks the throttle only about the reply.
+Both are token buckets in memory (this process is the only one answering), each map a TTLCache:
+a bucket untouched for as long as it takes to refill is full again, the same as no bucket, so it
+goes (and past BUCKETS_KEPT the least lately used goes early: it counts as full, lenient, never a
+wrong refusal). Neither ever drops a right answer: the round service judges first and asks the
+throttle only about the reply.
 """
 
 from __future__ import annotations
@@ -12,6 +15,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
+
+from cachetools import TTLCache
+
+BUCKETS_KEPT = 10_000  # buckets of each kind held at once (those in use: far fewer)
 
 
 class Admission(Enum):
@@ -34,7 +41,9 @@ class Throttle:
         self.burst = burst
         self.per_second = per_second
         self.clock = clock
-        self.buckets: dict[tuple[int, int], tuple[float, float, bool]] = {}  # tokens, at, noted
+        # (chat, user) -> tokens, at, noted; gone once full again (burst / per_second)
+        self.buckets: TTLCache[tuple[int, int], tuple[float, float, bool]] = TTLCache(
+            BUCKETS_KEPT, _refill(burst, per_second), lambda: self.clock())
 
     def admit(self, chat_id: int, user_id: int) -> Admission:
         now = self.clock()
@@ -43,7 +52,6 @@ class Throttle:
         tokens = min(float(self.burst), tokens + (now - at) * self.per_second)
         if tokens >= 1.0:
             self.buckets[key] = (tokens - 1.0, now, False)
-            self._forget_full(now)
             return Admission.REPLY
         self.buckets[key] = (tokens, now, True)
         return Admission.QUIET if noted else Admission.NOTE
@@ -51,11 +59,6 @@ class Throttle:
     def allow(self, chat_id: int, user_id: int) -> bool:
         """Whether a reply may be sent now (and counts it)."""
         return self.admit(chat_id, user_id) is Admission.REPLY
-
-    def _forget_full(self, now: float) -> None:
-        if len(self.buckets) > 10_000:  # forget the ones that are full again
-            full = self.burst / self.per_second
-            self.buckets = {k: v for k, v in self.buckets.items() if now - v[1] < full}
 
 
 @dataclass(frozen=True)
@@ -102,7 +105,11 @@ class WorkBudget:
         self.allowances = {"user": user, "chat": chat}
         self.min_charge = min_charge
         self.clock = clock
-        self._buckets: dict[tuple[str, int], _Bucket] = {}
+        # ("user" | "chat", id) -> its bucket; gone once untouched long enough to refill (the
+        # settle of work it ran then finds it full: what the refill would have made it)
+        self._buckets: TTLCache[tuple[str, int], _Bucket] = TTLCache(
+            BUCKETS_KEPT, max(_refill(a.seconds, a.per_second) for a in (user, chat)),
+            lambda: self.clock())
 
     def take(self, user_id: int, chat_id: int | None, seconds: float) -> Ticket | int:
         """A ticket for work that may take `seconds`, or how many seconds to wait first."""
@@ -128,13 +135,11 @@ class WorkBudget:
             bucket.tokens = min(self.allowances[key[0]].seconds,
                                 bucket.tokens + ticket.reserved - charge)
             bucket.running = [t for t in bucket.running if t is not ticket]
-        if len(self._buckets) > 10_000:
-            self._buckets = {k: b for k, b in self._buckets.items()
-                             if b.running or b.tokens < self.allowances[k[0]].seconds}
 
     def _bucket(self, key: tuple[str, int], now: float) -> _Bucket:
         allowance = self.allowances[key[0]]
-        bucket = self._buckets.setdefault(key, _Bucket(allowance.seconds, now))
+        bucket = self._buckets.get(key) or _Bucket(allowance.seconds, now)
+        self._buckets[key] = bucket  # (again: its time to live counts from now)
         bucket.tokens = min(allowance.seconds,
                             bucket.tokens + (now - bucket.at) * allowance.per_second)
         bucket.at = now
@@ -152,3 +157,8 @@ class WorkBudget:
         refill = missing / self.allowances[key[0]].per_second
         ends = [t.ends_by - now for t in self._buckets[key].running]
         return max(0.0, min([refill, *ends]))
+
+
+def _refill(amount: float, per_second: float) -> float:
+    """Seconds an empty bucket takes to be full again (never, refilled at no rate)."""
+    return amount / per_second if per_second > 0 else math.inf

@@ -27,6 +27,8 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import SpawnContext
 from typing import Any, TypeVar
 
+from cachetools import FIFOCache
+
 from bot.runtime import metrics
 
 log = logging.getLogger(__name__)
@@ -70,7 +72,9 @@ class Slots:
         # `None`'s), the one served least lately first, as the update processor does
         self._waiting: tuple[OrderedDict[Who, deque[Job]], ...] = tuple(
             OrderedDict() for _ in range(SPARES + 1))
-        self._served: OrderedDict[Who, int] = OrderedDict()  # who -> the turn they last had
+        # who -> the turn they last had; the SERVED_KEPT least lately served go first (a
+        # setting moves a key to the end), and count as never served
+        self._served: FIFOCache[Who, int] = FIFOCache(SERVED_KEPT)
         self._turns = 0
         self._lock = threading.Lock()
 
@@ -133,10 +137,8 @@ class Slots:
                     if not jobs:
                         del queue[who]
                     self._turns += 1
+                    self._served.pop(who, None)  # to the end: the latest served
                     self._served[who] = self._turns
-                    self._served.move_to_end(who)
-                    while len(self._served) > SERVED_KEPT:  # the others count as never served
-                        self._served.popitem(last=False)
                     return job
             self._busy -= 1
             return None

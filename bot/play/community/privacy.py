@@ -16,6 +16,8 @@ import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from cachetools import TTLCache
+
 from bot.play.chats.people import Chat, People, Player
 from bot.play.guards.permissions import AdminCheck
 from bot.runtime.locks import KeyedLocks
@@ -23,6 +25,7 @@ from bot.store.score_store import ForgetStore
 from bot.text import markup
 
 CONFIRM_SECONDS = 60.0
+PENDING_KEPT = 10_000  # questions waiting for their Confirm at once, at most
 FORGET, RESET = "forget", "reset"
 # What play has on in a chat, as /forget ends it (bot.play.services wires both): its matches
 # stopped without a word; its open rounds taken off the table quietly, whether there were any.
@@ -73,7 +76,10 @@ class Privacy:
         self.clock = clock
         self.stop_matches = stop_matches
         self.drop_rounds = drop_rounds
-        self._pending: dict[str, Pending] = {}
+        # token -> the question it carries, for CONFIRM_SECONDS on the game's clock (at most
+        # PENDING_KEPT at once: a flood of questions forgets the oldest, which the asker re-asks)
+        self._pending: TTLCache[str, Pending] = TTLCache(PENDING_KEPT, CONFIRM_SECONDS,
+                                                         timer=lambda: self.clock())
         self._forgetting: set[int] = set()  # the people whose forget runs in this process
         self._one_at_a_time = KeyedLocks()  # per person: a second confirmation waits
 
@@ -106,9 +112,9 @@ class Privacy:
         (`is_admin` must ask Telegram now, not a minute-old answer). Nobody else's press, and
         no press in another chat, drops the asker's question: only its lapse does."""
         texts = self.people.texts(chat, player)
-        self._drop_lapsed(self.clock())
         pending = self._pending.get(token)
-        if pending is None:  # lapsed, or asked before a restart: it can't be answered now
+        # lapsed, or asked before a restart: it can't be answered now
+        if pending is None or pending.until < self.clock():
             return Pressed(texts("privacy_confirm_expired"),
                            texts("privacy_confirm_expired_notice"))
         if pending.chat_id != chat.id:  # the token of a question asked elsewhere
@@ -160,12 +166,7 @@ class Privacy:
 
     def _ask(self, kind: str, chat: Chat, player: Player) -> str:
         now = self.clock()
-        self._drop_lapsed(now)
         token = secrets.token_hex(4)
         self._pending[token] = Pending(kind, chat.id, player.id,
                                        markup.name(player.first_name), now + CONFIRM_SECONDS)
         return token
-
-    def _drop_lapsed(self, now: float) -> None:
-        for token in [t for t, p in self._pending.items() if p.until < now]:
-            del self._pending[token]

@@ -12,8 +12,9 @@ arms its end and makes its puzzle live.
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
+
+from cachetools import FIFOCache, TTLCache
 
 from bot.play.guards.live import LivePuzzles
 from bot.play.ports import ROUND_END, STATUS, Alarm, Scheduler
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 # later, or once a new round is on, the chat has moved on.
 LATE_WITHIN = 60.0
 TEXTS_KEPT = 2000  # result heads remembered for paging under them (older ones page without)
+WON_KEPT = 10_000  # topics whose round was won within LATE_WITHIN, at most
 
 
 class RoundTable:
@@ -51,9 +53,13 @@ class RoundTable:
         self.scheduler = scheduler
         self.live = live or LivePuzzles()
         self._open: dict[Place, OpenRound] = {}
-        # -> its last round won, and when (oldest first; kept LATE_WITHIN, then dropped)
-        self._won: OrderedDict[Place, tuple[OpenRound, float]] = OrderedDict()
-        self._heads: OrderedDict[int, str] = OrderedDict()  # round id -> its result's head
+        # -> its last round won, and when: kept LATE_WITHIN on the game's clock, at most
+        # WON_KEPT topics (a burst of wins past that forgets the oldest: a late answer there is
+        # judged as after any round)
+        self._won: TTLCache[Place, tuple[OpenRound, float]] = TTLCache(
+            WON_KEPT, LATE_WITHIN, timer=lambda: self.clock())
+        # round id -> its result's head; the oldest of TEXTS_KEPT go first
+        self._heads: FIFOCache[int, str] = FIFOCache(TEXTS_KEPT)
 
     def load(self, rounds: Iterable[Round], terms: Callable[[int], Terms] | None = None
              ) -> None:
@@ -178,19 +184,7 @@ class RoundTable:
         self.scheduler.cancel(ROUND_END, record.chat_id, record.topic)
         self.scheduler.cancel(STATUS, record.chat_id, record.topic)
         if won_at is not None:
-            self._won.pop(record.place, None)
             self._won[record.place] = (current, won_at)
-        self._forget_won()
-
-    def _forget_won(self) -> None:
-        """Drop the rounds won longer than LATE_WITHIN ago (oldest first): a chat that has
-        moved on costs nothing here."""
-        now = self.clock()
-        while self._won:
-            place, (_won, at) = next(iter(self._won.items()))
-            if now - at <= LATE_WITHIN:
-                break
-            del self._won[place]
 
     def drop(self, current: OpenRound) -> None:
         """A round closed outside a transition (abandoned with its chat)."""
@@ -209,9 +203,6 @@ class RoundTable:
     def remember_head(self, round_id: int, head: str) -> None:
         """The head of a round's result message as sent (who won, or how it ended)."""
         self._heads[round_id] = head
-        self._heads.move_to_end(round_id)
-        while len(self._heads) > TEXTS_KEPT:
-            self._heads.popitem(last=False)
 
     def head(self, round_id: int) -> str:
         """A result's head, to keep on top while its solutions are paged ("" once forgotten)."""

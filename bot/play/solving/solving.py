@@ -12,10 +12,11 @@ own wording.
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
+
+from cachetools import LRUCache
 
 from bot.play.dealing.analyses import Analyses
 from bot.play.games.countdown import best
@@ -81,7 +82,8 @@ class Solving:
         self.analyses = analyses or Analyses(pool)
         self.budget = budget or WorkBudget()
         self.live = live or LivePuzzles()
-        self._cache: OrderedDict[tuple[tuple[int, ...], int], list[str]] = OrderedDict()
+        # a hand asked lately -> its solutions; the least lately asked of INLINE_CACHE go
+        self._cache: LRUCache[tuple[tuple[int, ...], int], list[str]] = LRUCache(INLINE_CACHE)
         self._running: dict[tuple[str, str, float], asyncio.Future] = {}
 
     async def _run(self, asker: Asker | None, timeout: float, fn: Callable[..., T],
@@ -165,13 +167,11 @@ class Solving:
         if dealt is not None:
             return list(dealt.solutions)
         key = (tuple(sorted(numbers)), target)
-        if key in self._cache:
-            self._cache.move_to_end(key)
-            return self._cache[key]
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
         found = await self._run(asker, timeout or self.timeout, solutions, numbers, target)
         self._cache[key] = found
-        if len(self._cache) > INLINE_CACHE:
-            self._cache.popitem(last=False)
         return found
 
     async def closest(self, request: SolveRequest, texts: Texts,

@@ -12,7 +12,7 @@ PG_NEWEST     := 18
 PG_OLDEST     := 15
 PG_OLDEST_BIN := /usr/lib/postgresql/$(PG_OLDEST)/bin
 
-.PHONY: run test browser postgres-oldest test-fast test-solver-alone bench bench-guard lint clean
+.PHONY: run test browser postgres-oldest test-fast test-solver-alone bench bench-guard bench-transport lint clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -85,6 +85,11 @@ test-solver-alone:
 
 bench: $(STAMP)
 	$(PY) bench/run_all.py $(ARGS)
+
+# the bot's HTTP client against aiohttp's, the transport alone (docs/benchmarks.md)
+bench-transport: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[bench]' --constraint deploy/constraints.txt
+	$(PY) bench/bench_transport.py $(ARGS)
 
 # a short capacity check after a change to a round's path: the bot's burst against the bare
 # python-telegram-bot app's in the same run, median of three; exits non-zero below 0.9x

@@ -3,7 +3,7 @@ compiled HTTP parser), to measure against the bot's own transport (bot/telegram/
 in the same burst: bench_bot_load.py and bench_guard.py with BENCH_TRANSPORT=aiohttp in the
 environment (bench/run_bot.py puts it in the bot's place). Metered and gated as the bot's own
 (MeteredRequest); a request with files, as there, goes through HTTPXRequest. aiohttp is not a
-dependency of the bot: installed by hand for the measurement."""
+dependency of the bot: the `bench` extra brings it (`make bench-transport`)."""
 
 from __future__ import annotations
 

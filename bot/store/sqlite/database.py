@@ -276,7 +276,8 @@ class Database:
         topic")."""
         def work(connection: sqlite3.Connection) -> int:
             cursor = connection.execute(sql, params)
-            return int(cursor.execute("SELECT last_insert_rowid()").fetchone()[0])
+            assert cursor.lastrowid is not None  # an INSERT's: SQLite's last_insert_rowid()
+            return cursor.lastrowid
         try:
             return await self._patiently(lambda: self._single(work))
         except sqlite3.IntegrityError as error:

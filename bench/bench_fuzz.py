@@ -6,9 +6,10 @@ What is fed: people's messages in groups, supergroups, forum topics and private 
 of the bot with random arguments, answers, garbage, 4,096-character texts, replies to the bot's
 messages, edits, service messages), a channel's posts, business and guest messages, presses of
 real and forged buttons on the bot's messages and on made-up, inaccessible and inline ones, inline
-queries, the bot's own membership changing, reactions, boosts, join requests, polls, payments —
-and updates PTB cannot read at all (required fields missing, wrong types). Bursts from one person
-pass the fair processor's bound.
+queries, the bot's own membership changing, reactions, boosts, join requests, polls, payments,
+groups that become supergroups while both ids play (a /play in each before either service
+message) — and updates PTB cannot read at all (required fields missing, wrong types). Bursts from
+one person pass the fair processor's bound.
 
 What is counted: tracebacks in the bot's log (0), presses that can be read and were never answered
 (0), whether the bot process is still running and still answers a /help at the end, and what it
@@ -56,7 +57,8 @@ BUTTONS = ["h:{r}", "r:{r}", "n:{r}", "l:{r}", "s:{r}", "s:{r}:{p}", "x:{r}", "p
            "g:{c}:seconds_24:30", "cf:y:{h}", "cf:n:{h}", "", "x" * 64, "h:99999999999999999999",
            "s:{r}:99999", "g:{c}:nope:1", "p:{r}:{r}:{p}", "☃" * 20]
 KINDS = ["message"] * 40 + ["callback_query"] * 18 + ["edited_message"] * 5 + \
-    ["inline_query"] * 5 + ["reply"] * 8 + ["service"] * 3 + ["channel_post"] * 2 + \
+    ["inline_query"] * 5 + ["reply"] * 8 + ["service"] * 3 + ["migration"] * 2 + \
+    ["channel_post"] * 2 + \
     ["edited_channel_post", "business_message", "edited_business_message", "guest_message",
      "deleted_business_messages", "business_connection", "message_reaction",
      "message_reaction_count", "chosen_inline_result", "shipping_query", "pre_checkout_query",
@@ -273,6 +275,8 @@ class Fuzzer:
                 {"sticker": {"file_id": "f", "file_unique_id": "u", "width": 1, "height": 1,
                              "is_animated": False, "is_video": False, "type": "regular"}}]))
             return [{"message": message}]
+        if kind == "migration":
+            return self.migration()
         if kind == "callback_query":
             return [self.press()]
         if kind == "burst":  # one person, many at once: past the fair processor's bound
@@ -351,6 +355,28 @@ class Fuzzer:
         if kind == "unknown_type":  # a type from a Bot API newer than this bot
             return [{"something_new": {"x": 1}}]
         return [self.unreadable()]
+
+    def migration(self) -> list[dict]:
+        """A group becomes a supergroup while both ids play: a /play (or /match) in each, then
+        Telegram's two service messages, the group's and the supergroup's, in either order,
+        or only one of them, or one twice (the bot takes them side by side with the /play)."""
+        rng = self.rng
+        group, supergroup = rng.choice(self.groups), rng.choice(self.supergroups)
+        plays = [self.message(group, text="/play"),
+                 self.message(supergroup, text=rng.choice(["/play", "/match 3", "/countdown"]))]
+        sides = [self.service(group, {"migrate_to_chat_id": supergroup["id"]}),
+                 self.service(supergroup, {"migrate_from_chat_id": group["id"]})]
+        told = rng.choice([sides, sides[::-1], sides[:1], sides[1:], [sides[0]] * 2,
+                           [sides[1]] * 2])
+        return [{"message": message} for message in [*plays, *told]]
+
+    def service(self, chat: dict, said: dict) -> dict:
+        """A service message of Telegram's in the chat (no text)."""
+        message = self.message(chat, text="")
+        del message["text"]
+        message.pop("entities", None)
+        message.pop("sender_chat", None)
+        return {**message, **said}
 
     def unreadable(self) -> dict:
         """An update PTB cannot read (Telegram never sends these)."""

@@ -221,11 +221,15 @@ async def lang(update: Update, context: Context) -> None:
 
 
 async def migrate(update: Update, context: Context) -> None:
-    """A group became a supergroup: its rounds, scores, match and timers move to the new id."""
+    """A group became a supergroup: its rounds, scores, match and timers move to the new id.
+    Telegram says so in the group and in the supergroup, in either order: either moves it."""
     message = update.effective_message
-    if message is None or message.migrate_to_chat_id is None:
+    if message is None:
         return
-    await services_of(context).places.migrate(message.chat.id, message.migrate_to_chat_id)
+    if message.migrate_to_chat_id and message.chat.type == ChatType.GROUP:
+        await services_of(context).places.migrate(message.chat.id, message.migrate_to_chat_id)
+    elif message.migrate_from_chat_id and message.chat.type == ChatType.SUPERGROUP:
+        await services_of(context).places.migrate(message.migrate_from_chat_id, message.chat.id)
 
 
 def may_write(member: ChatMember) -> bool:

@@ -20,7 +20,7 @@ from typing import Any
 
 from bot.store.postgres import CHAT_LOCK, USER_LOCKS
 from bot.store.postgres import leader as postgres_leader
-from bot.store.postgres.people import SCORING_LOCKS
+from bot.store.postgres.people import MET_ROUNDS, SCORING_LOCKS
 from bot.store.postgres.rounds import ANNOUNCED as POSTGRES_ANNOUNCED
 from bot.store.postgres.rounds import GUESS_LOCK
 from bot.store.sql import daily, forgetting, matches, people, ratings, rounds, scores, updates
@@ -46,6 +46,9 @@ WHOLE: dict[str, tuple[frozenset[str], str]] = {
                              "once at start-up: the chats that changed a setting"),
     "updates.forget_updates": (frozenset({"handled_updates"}),
                                "hourly: the table holds two days of update ids"),
+    "people.move_daily": (frozenset({"daily_results"}),
+                          "a group's move, once in its life: nothing reads daily results by "
+                          "chat (the board is every chat's), so no index keeps them by chat"),
 }
 
 # Partial indexes that hold few rows whatever the history: a statement may read one whole.
@@ -127,7 +130,8 @@ def postgres_statements() -> dict[str, str]:
     and the lease's (bot/store/postgres/leader.py: each on its one-row table)."""
     found = dict(shared("numbered"))
     found.update({"postgres.GUESS_LOCK": GUESS_LOCK, "postgres.ANNOUNCED": POSTGRES_ANNOUNCED,
-                  "postgres.SCORING_LOCKS": SCORING_LOCKS, "postgres.CHAT_LOCK": CHAT_LOCK,
+                  "postgres.SCORING_LOCKS": SCORING_LOCKS, "postgres.MET_ROUNDS": MET_ROUNDS,
+                  "postgres.CHAT_LOCK": CHAT_LOCK,
                   "postgres.USER_LOCKS": USER_LOCKS, **POSTGRES_INLINE})
     found.update({f"leader.{name}": value for name, value in vars(postgres_leader).items()
                   if name.isupper() and isinstance(value, str) and is_sql(value)})

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncpg
 
-from bot.store.postgres.people import SCORING_LOCKS
+from bot.store.postgres.people import MET_ROUNDS, SCORING_LOCKS
 from bot.store.postgres.rounds import ANNOUNCED, GUESS_LOCK
 from bot.store.sql import matches, people, rounds, scores, updates
 from bot.store.sql.connection import Refused
@@ -21,6 +21,7 @@ async def test_postgres_prepares_every_statement(postgres_url: str):
                 await connection.prepare(sql)
         await connection.prepare(GUESS_LOCK)
         await connection.prepare(SCORING_LOCKS)
+        await connection.prepare(MET_ROUNDS)
         await connection.prepare(ANNOUNCED)
     finally:
         await connection.close()

@@ -162,10 +162,11 @@ class People:
 
     async def migrate_chat(self, old_id: int, new_id: int) -> None:
         """A group became a supergroup: its rows move to the new id (rounds, matches and scores
-        with them), and its language follows."""
+        with them), and its language follows, unless the supergroup chose its own (as the
+        store keeps it)."""
         await self.store.migrate_chat(old_id, new_id)
         if old_id in self._languages:
-            self._languages[new_id] = self._languages.pop(old_id)
+            self._languages.setdefault(new_id, self._languages.pop(old_id))
 
 
 def _known(cache: Mapping[int, Names], key: int, value: Names) -> bool:

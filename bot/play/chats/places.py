@@ -1,19 +1,21 @@
 """What happens to a chat's state when Telegram says something of the chat itself — the one place
 that acts on a chat's fate, whoever found it (a send through the outbox, a service message, the
 bot's own member status): a group that became a supergroup (its rounds, scores, match and timers
-move to the new id, and a deal left behind is shown again there), and a chat or forum topic the
-bot can no longer write to (its matches stop and its open rounds close with no winner and no
-points, without a word).
+move to the new id, merged with what the supergroup already has, and a deal left behind is shown
+again there), and a chat or forum topic the bot can no longer write to (its matches stop and its
+open rounds close with no winner and no points, without a word).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from bot.play.chats.people import People
 from bot.play.chats.settings import Settings
 from bot.play.matches.matches import Matches
 from bot.play.ports import WARNING, Fate, Gone, Moved, Scheduler, Target
+from bot.play.round.open_round import OpenRound
 from bot.play.round.outbox import Outbox
 from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
@@ -36,6 +38,7 @@ class Places:
         self.rounds = rounds  # words a moved round's deal again
         self.matches = matches
         self.outbox = outbox
+        self._moving = asyncio.Lock()  # one move at a time: the table follows each in turn
         outbox.settle_with(self.settle)
 
     async def settle(self, fate: Fate) -> None:
@@ -46,30 +49,46 @@ class Places:
             await self.abandon(fate.chat_id, fate.topic, "Telegram refused a message")
 
     async def migrate(self, old_id: int, new_id: int) -> None:
-        """A group became a supergroup: its rows move to the new id (in one transaction), its
+        """A group became a supergroup: its rows move to the new id (bot.store.sql.people), its
         language, settings, open round and alarms follow. The round's deal stays behind in the
         old group, and its message id means another message in the supergroup: it is forgotten,
-        and the deal is shown again there (once sent, replies and hints tie to it). What the
-        supergroup already has (a round or match begun there before the move was known) stays:
-        the old group's end quietly first, since a chat's topic holds one of each."""
-        await self._make_room(old_id, new_id)
-        await self.people.migrate_chat(old_id, new_id)
-        self.settings.migrate(old_id, new_id)
-        moved = self.table.move(old_id, new_id)
-        self.matches.follow_chat(old_id, new_id, moved[0].record if moved else None)
+        and the deal is shown again there (once sent, replies and hints tie to it).
+
+        The supergroup may be in play already (a /play or /match there before the bot heard of
+        the move): the two merge, and what the supergroup has goes on — its deal is where its
+        members play, the group's in a chat nobody writes to — while the group's round or
+        match ends quietly (a topic holds one of each). Telegram says it twice, in the group
+        and in the supergroup, in either order, and a refused send says it again: the moves
+        run one at a time, and one that finds nothing left to move changes nothing."""
+        if old_id == new_id:  # only a forged message says so
+            return
+        async with self._moving:
+            if await self.matches.is_on(new_id):  # the supergroup's match goes on
+                await self.matches.stop_all(old_id)
+            await self.people.migrate_chat(old_id, new_id)
+            self.settings.migrate(old_id, new_id)
+            moved = await self._follow(old_id, new_id)
+            self.matches.follow_chat(old_id, new_id, moved[0].record if moved else None)
         log.info("chat %s became supergroup %s: its state moved there", old_id, new_id)
         if moved is not None and moved[1]:  # no deal sent yet: the send that found the move
             await self.outbox.show(self.rounds.dealt_again(moved[0]), Target(new_id))
 
-    async def _make_room(self, old_id: int, new_id: int) -> None:
-        """Before a group's rows move to its supergroup: where the supergroup has its own open
-        round (or match) already, the group's ends without a word (its deal is in a chat nobody
-        writes to any more)."""
-        if self.table.of(new_id) is not None or \
-                await self.store.open_round_of(new_id) is not None:
-            await self._end_rounds(old_id, None)
-        if await self.matches.is_on(new_id):
-            await self.matches.stop_all(old_id)
+    async def _follow(self, old_id: int, new_id: int) -> tuple[OpenRound, bool] | None:
+        """The table follows what the store's move did to the group's open round (a group has
+        no topics): it moved, with its alarms (and whether its deal was sent), or the
+        supergroup's own round met it and it ended: off the table, its alarms gone."""
+        held = self.table.of(old_id)
+        if held is None:
+            return None
+        stored = await self.store.get_round(held.id)
+        if self.table.of(old_id) is not held:  # it closed meanwhile, by its own transition
+            return None
+        if stored is not None and stored.status == "open":
+            return self.table.move(old_id, new_id)
+        self.table.drop(held)
+        self.scheduler.cancel(WARNING, old_id)
+        metrics.record_round_ended(held.record.game, "abandoned")
+        return None
 
     async def abandon(self, chat_id: int, topic: int | None = None, why: str = "") -> list[Round]:
         """The bot can no longer write to the chat (removed, banned, blocked, the chat deleted)

@@ -40,6 +40,9 @@ CHAT_SCORES_IF_NONE = CHAT_RUNS.format(
 # Closed rounds a move's transaction takes (a busy group has thousands): each part a few ms on
 # a year (bench/bench_year.py), as FORGET_PART.
 MOVE_PART = 100
+# Times a move's last transaction is tried when the supergroup's own round or match began while
+# it ran (PostgreSQL, side by side: the one-per-topic index refuses it; SQLite has one writer).
+MOVE_TRIES = 3
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,11 @@ class PeopleStatements:
     set_chat_settings: str
     move_begun: tuple[str, str]  # the new chat's row (new, old); the move noted (old, new, at)
     move_part: str  # (new, old, MOVE_PART): closed rounds, a part at a time
-    move_chat: tuple[str, str, str, str]  # (new, old) each: the chat, rounds, matches, settings
+    move_daily: str  # (new, old): the daily results solved in the group
+    move_chat: tuple[str, str]  # (new, old) each: the chat's row, its settings
+    move_language: str  # (old, new)
+    move_played: tuple[str, str]  # (new, old, new) each: rounds, matches, but the ones met
+    end_met: tuple[str, str]  # (at, new, old) each: the open round, the match on, met
     move_done: str  # (old,)
     unfinished_moves: str
     recount: tuple[str, str, str]  # (new, old, new), (old, new, old), (new,) * 4
@@ -81,12 +88,30 @@ QMARK = PeopleStatements(
                 "ON CONFLICT (old_id) DO NOTHING"),
     move_part="UPDATE rounds SET chat_id = ? WHERE id IN (SELECT id FROM rounds "
               "WHERE chat_id = ? AND status <> 'open' LIMIT ?)",
+    move_daily="UPDATE daily_results SET chat_id = ? WHERE chat_id = ?",
+    # Where the supergroup has a chosen language, or settings, of its own, they stand (its
+    # admins chose them after the move); else the group's follow.
     move_chat=("INSERT INTO chats (id, type, title, lang) SELECT ?, 'supergroup', title, lang "
                "FROM chats WHERE id = ? ON CONFLICT (id) DO NOTHING",
-               "UPDATE rounds SET chat_id = ? WHERE chat_id = ?",
-               "UPDATE matches SET chat_id = ? WHERE chat_id = ?",
                "INSERT INTO chat_settings (chat_id, body, updated_at) SELECT ?, body, updated_at "
                "FROM chat_settings WHERE chat_id = ? ON CONFLICT (chat_id) DO NOTHING"),
+    move_language="UPDATE chats SET lang = (SELECT o.lang FROM chats o WHERE o.id = ?) "
+                  "WHERE id = ? AND lang IS NULL",
+    # Every round and match moves but an open round, or a match on, in a topic where the
+    # supergroup has its own (a topic holds one of each): those are met, and stay behind
+    # until `end_met` ends them quietly and moves them too.
+    move_played=("UPDATE rounds SET chat_id = ? WHERE chat_id = ? AND NOT (status = 'open' AND "
+                 "topic IN (SELECT n.topic FROM rounds n WHERE n.chat_id = ? "
+                 "AND n.status = 'open'))",
+                 "UPDATE matches SET chat_id = ? WHERE chat_id = ? AND NOT (status = 'on' AND "
+                 "topic IN (SELECT n.topic FROM matches n WHERE n.chat_id = ? "
+                 "AND n.status = 'on'))"),
+    # No winner, no points, no result owed (its deal is in a chat nobody writes to): the
+    # trigger counts it as played by those who answered, in the supergroup's scores.
+    end_met=("UPDATE rounds SET status = 'revealed', ended_at = ?, announced = 1, chat_id = ? "
+             "WHERE chat_id = ? AND status = 'open'",
+             "UPDATE matches SET status = 'stopped', ended_at = ?, chat_id = ? "
+             "WHERE chat_id = ? AND status = 'on'"),
     # A supergroup with no scores yet (the move comes before its first round): the old chat's
     # scores are its own as they are, and move. Else both chats' are deleted and the new one's
     # counted again from all its rounds, which now include the old chat's.
@@ -103,6 +128,8 @@ NUMBERED = numbered_table(QMARK)
 
 
 class People:
+    collided: tuple[type[Exception], ...] = ()  # a move's last transaction met a new round
+
     def __init__(self, db: Connection, sql: PeopleStatements) -> None:
         self.db = db
         self.sql = sql
@@ -149,26 +176,51 @@ class People:
                           (chat_id, json.dumps(body, sort_keys=True), at))
 
     async def migrate_chat(self, old_id: int, new_id: int) -> None:
-        """A group became a supergroup: its rounds, matches, settings and scores follow the new
-        chat id; where the supergroup had scores of its own, its scores are counted again from
-        its rounds (streaks cannot simply be added), which costs what that chat played, not
-        what every chat did.
+        """A group became a supergroup: its rounds, matches, settings, daily results and scores
+        follow the new chat id; where the supergroup had scores of its own, its scores are
+        counted again from its rounds (streaks cannot simply be added), which costs what that
+        chat played, not what every chat did.
+
+        The supergroup may be in play already (a /play there before the bot heard of the
+        move): the two chats merge. Where both have an open round in a topic, the
+        supergroup's goes on and the group's ends quietly in the same transaction (likewise
+        a match on), so the move never meets the "one per topic" indexes, whatever came
+        first; a repeated move finds nothing left and changes nothing.
 
         A year of a busy group's closed rounds move MOVE_PART at a time first, each part its
         own short transaction (no other chat's write waits behind the whole history; no score
         changes: the scores move last), the move noted first so that a start after a kill
         finishes it (`finish_moves`); the rest, the scores included, in one transaction."""
+        if old_id == new_id:  # nothing to move, and every open round would meet itself
+            return
         chat_row, noted = self.sql.move_begun
         await self.db.run_all([(chat_row, (new_id, old_id)),
                                (noted, (old_id, new_id, time.time()))])
         while await self.db.run(self.sql.move_part, (new_id, old_id, MOVE_PART)) >= MOVE_PART:
             pass
+        await self.db.run(self.sql.move_daily, (new_id, old_id))
+        for tried in range(1, MOVE_TRIES + 1):
+            try:
+                await self.db.run_all(self._merged(old_id, new_id, time.time()))
+                return
+            except self.collided:  # the supergroup's round began meanwhile: met this time
+                if tried == MOVE_TRIES:
+                    raise
+
+    def _merged(self, old_id: int, new_id: int, at: float) -> list[Step]:
+        """The move's last transaction: what is not met moves, then the chats' scoring locks
+        (after the rows, as a round's close takes them), then what is met ends and moves,
+        then the scores."""
         move, delete, insert = self.sql.recount
-        await self.db.run_all([*((sql, (new_id, old_id)) for sql in self.sql.move_chat),
-                               *self.scoring_locks((old_id, new_id)),
-                               (move, (new_id, old_id, new_id)), (delete, (old_id, new_id, old_id)),
-                               (insert, (new_id,) * 4),
-                               (self.sql.move_done, (old_id,))])
+        return [*((sql, (new_id, old_id)) for sql in self.sql.move_chat),
+                (self.sql.move_language, (old_id, new_id)),
+                *((sql, (new_id, old_id, new_id)) for sql in self.sql.move_played),
+                *self.met_locks(old_id),
+                *self.scoring_locks((old_id, new_id)),
+                *((sql, (at, new_id, old_id)) for sql in self.sql.end_met),
+                (move, (new_id, old_id, new_id)), (delete, (old_id, new_id, old_id)),
+                (insert, (new_id,) * 4),
+                (self.sql.move_done, (old_id,))]
 
     async def unfinished_moves(self) -> list[tuple[int, int]]:
         """(old, new) of each move a kill interrupted, oldest first."""
@@ -177,4 +229,9 @@ class People:
     def scoring_locks(self, chats: Sequence[int]) -> list[Step]:
         """What takes the chats' scoring locks before their scores are counted again: nothing
         here (one SQLite writer at a time); PostgreSQL's own (bot.store.postgres.people)."""
+        return []
+
+    def met_locks(self, old_id: int) -> list[Step]:
+        """What locks the group's open rounds a move ends (met by the supergroup's) before the
+        scoring locks: nothing here; PostgreSQL's own."""
         return []

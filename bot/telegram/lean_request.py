@@ -15,6 +15,7 @@ HTTPXRequest itself (multipart), as every request does where a proxy is set in t
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import ssl
 import time
@@ -190,6 +191,12 @@ class Pool:
         self.busy.clear()
 
 
+@functools.cache
+def authorities() -> ssl.SSLContext:
+    """The process's TLS context for https: certifi's authorities, as httpx's default."""
+    return ssl.create_default_context(cafile=certifi.where())
+
+
 class LeanTransport(HTTPXRequest):
     """HTTPXRequest's settings and behaviour, its requests without files sent on lean
     connections (see the module's docstring)."""
@@ -198,6 +205,9 @@ class LeanTransport(HTTPXRequest):
                  **settings: object) -> None:
         """HTTPXRequest's settings; `tls`: the context for https (else certifi's authorities,
         as httpx's)."""
+        # one context of certifi's authorities a process, not one per client: loading them
+        # costs tens of ms, and a bot builds two clients (getUpdates' and the rest)
+        settings.setdefault("httpx_kwargs", {"verify": authorities()})
         super().__init__(connection_pool_size=connection_pool_size, **settings)  # type: ignore
         self._size = connection_pool_size
         self._pools: dict[tuple[bool, str, int], Pool] = {}
@@ -276,7 +286,7 @@ class LeanTransport(HTTPXRequest):
         pool = self._pools.get(target.origin)
         if pool is None:
             if target.secure and self._tls is None:
-                self._tls = ssl.create_default_context(cafile=certifi.where())
+                self._tls = authorities()
             pool = self._pools[target.origin] = Pool(
                 target, self._size, self._tls if target.secure else None)
         return pool

@@ -6,9 +6,15 @@ counts the edits: none refused, none the same as the one before, the status stil
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
 
+import pytest
+
+from bot.demo.emulator import BotApiEmulator
 from bot.play.ports import STATUS
-from tests.bot.conftest import Clock, Harness
+from bot.runtime.pool import SolverPool
+from tests.bot.conftest import Clock, Harness, make_config, running
 
 GROUP = -2801
 PLAYERS = [{"id": 281 + i, "is_bot": False, "first_name": f"P{i}"} for i in range(4)]
@@ -30,6 +36,16 @@ async def status_rang(h: Harness, timeout: float = 10.0) -> None:
             return
         await asyncio.sleep(0.05)
     raise AssertionError("the status alarm never rang")
+
+
+@pytest.fixture
+async def harness(telegram: BotApiEmulator, pool: SolverPool, tmp_path: Path
+                  ) -> AsyncIterator[Harness]:
+    """The real Application, its rounds an hour long: the flood takes a minute of real time on
+    a busy machine, and the round must still be on at its end."""
+    config = make_config(telegram, tmp_path / "bot.sqlite3", round_seconds=3600.0)
+    async with running(telegram, pool, config) as h:
+        yield h
 
 
 async def test_a_flood_of_answers_never_edits_a_deal_to_what_it_shows(harness: Harness):

@@ -162,9 +162,10 @@ async def test_another_persons_question_gets_in_between_a_rare_deals_slices(
     assert dealt.level == "hard"  # no easy hand for 501: the first solvable one
     lanes.asked.clear()
     assert await stock.fill(GAMES["24"], rare, BUDGET) == 2
-    # each spare in slices of its own (how many a search takes depends on the machine's speed:
-    # a quick one finds its hand in one)
-    assert set(lanes.asked) == {("deal_slice", None)} and len(lanes.asked) >= 2
+    # the spares in slices, as nobody's work (how many a search takes depends on the machine's
+    # speed and on what the troll's search left: a quick one finds both hands in one each, or
+    # less)
+    assert set(lanes.asked) == {("deal_slice", None)}
 
 
 @pytest.mark.slow

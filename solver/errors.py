@@ -61,6 +61,20 @@ class StyledCharacterError(ParseError):
     code = "styled_character"
 
 
+class NumeralError(ParseError):
+    """A numeral that is not a decimal digit (Chinese 三, Ethiopic ፫, Roman Ⅻ): named, never
+    guessed at, so that the player types the digits their keyboard has."""
+
+    code = "numeral"
+
+
+class MistakenSignError(ParseError):
+    """A sign that looks like division but is not (the Arabic percent ٪ and decimal separator ٫,
+    the percent sign %): named, so that a player divides with / or ÷ instead."""
+
+    code = "mistaken_sign"
+
+
 class UnbalancedParenthesesError(ParseError):
     code = "unbalanced"
 

@@ -1,8 +1,10 @@
 """Reading the answers people type in chats into expression trees, without `eval`.
 
-Accepts ASCII and Unicode operators and full-width characters; every way an answer can be unreadable
-raises its own ParseError subclass, with a message a player understands. Only ASCII digits make
-numbers: a superscript or a circled number is refused, never folded into a different number.
+Accepts ASCII and Unicode operators, full-width characters and every script's decimal digits
+(solver.digits); every way an answer can be unreadable raises its own ParseError subclass, with a
+message a player understands. A superscript or a circled number is refused, never folded into a
+different number; a numeral that is not a digit (三, ፫) and a sign that only looks like division
+(٪, ٫) are named.
 """
 
 from __future__ import annotations
@@ -10,10 +12,13 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
+from solver.digits import is_numeral, plain_digits
 from solver.errors import (
     EmptyExpressionError,
     ImplicitMultiplicationError,
     MissingOperandError,
+    MistakenSignError,
+    NumeralError,
     StyledCharacterError,
     TooDeepError,
     TooLongError,
@@ -26,10 +31,11 @@ from solver.expr import BinOp, Expr, Num
 MAX_LENGTH = 200
 MAX_DEPTH = 30
 SYMBOLS = {"×": "*", "·": "*", "x": "*", "X": "*", "÷": "/", "−": "-", "–": "-", "—": "-",
-           "∗": "*", "⋅": "*", "╳": "*"}
+           "∗": "*", "⋅": "*", "╳": "*", "٭": "*", "∕": "/"}
+# what Arabic and Persian keyboards type that looks like ÷ or / but is not: the percent sign and
+# the decimal separator (٫, which Persian also writes as /), and the Latin percent sign
+MISTAKEN = frozenset("٪%٫⁒")
 SPACES = " \t\n\r"
-# full-width forms, what Chinese and Japanese input methods type, and their ASCII twins
-FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: ord(" ")}
 READABLE = frozenset("0123456789+-*/()") | SYMBOLS.keys()  # what a character could be read as
 
 
@@ -40,20 +46,18 @@ class Token:
     position: int
 
 
-def fold_width(text: str) -> str:
-    """Full-width digits, letters and signs as ASCII; everything else as it is."""
-    return text.translate(FULL_WIDTH)
-
-
 def normalise(text: str) -> str:
-    """Full-width to ASCII, then the operator look-alikes people type, and any space as ' '.
+    """Full-width and every script's digits to ASCII, then the operator look-alikes people type,
+    and any space as ' '.
 
     Not NFKC: it would read `3²` as 32 and `⑳` as 20. A character that Unicode folds into a digit
     or a sign, other than the full-width forms, raises StyledCharacterError instead.
     """
     plain = []
-    for ch in fold_width(text):
+    for ch in plain_digits(text):
         ch = SYMBOLS.get(ch, ch)
+        if ch in MISTAKEN:
+            raise MistakenSignError(f"{ch!r} is not division: divide with / or ÷.", character=ch)
         if not ch.isascii():
             ch = _non_ascii(ch)
         plain.append(ch)
@@ -61,10 +65,13 @@ def normalise(text: str) -> str:
 
 
 def _non_ascii(ch: str) -> str:
-    """A space as ' '; a styled digit or sign refused; any other character left to the tokenizer."""
+    """A space as ' '; a styled digit or sign, a numeral and a mistaken sign refused; any other
+    character left to the tokenizer."""
     if ch.isspace():
         return " "
     folded = unicodedata.normalize("NFKC", ch)
+    if is_numeral(ch) and not any(c in READABLE for c in folded):
+        raise NumeralError(f"{ch!r} is a numeral, not a digit: type digits.", character=ch)
     if folded != ch and any(c in READABLE for c in folded):
         raise StyledCharacterError(
             f"{ch!r} is not a plain {folded!r}: type plain digits, + - * / and parentheses.",

@@ -4,9 +4,10 @@ into play's typed requests (a `DealRequest`, a `SolveRequest`, a `BoardAsk`, a m
 `parse_*` return None instead, for "show the usage line".
 
 Pure functions: no Telegram objects, no solver work. Limits are checked here, before anything
-reaches the pool, so a giant or malformed request costs nothing. Numbers are ASCII digits only
-(full-width ones are folded to ASCII first, as in answers): `str.isdigit` also accepts
-superscripts, which `int` refuses, and `\\d` other scripts' digits.
+reaches the pool, so a giant or malformed request costs nothing. Numbers are read as in answers:
+full-width ones and every script's decimal digits (۳, ٣, ३) are folded to ASCII first
+(solver.digits), then only ASCII digits are read: `str.isdigit` also accepts superscripts, which
+`int` refuses. The Arabic comma separates numbers as the Latin one does.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from bot.play.matches.matches import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
 from bot.play.solving.requests import SolveRequest
 from bot.text import markup
 from bot.text.i18n import Texts
-from solver.parser import fold_width
+from solver.digits import plain_digits
 
 SOLVE_MAX_NUMBERS = 6
 SOLVE_MAX_NUMBER = 1_000_000
@@ -147,7 +148,7 @@ def _numbers_and_target(text: str) -> tuple[list[int], int | None]:
     if len(text) > MAX_ARGUMENTS:
         raise UsageError("too_long")
     left, equals, right = text.partition("=")
-    words = [w for w in re.split(r"[\s,]+", left) if w]
+    words = [w for w in re.split(r"[\s,،]+", left) if w]
     if odd := next((w for w in words if not WHOLE.fullmatch(w)), None):
         raise UsageError("unknown_word", word=_word(odd))
     if not words:
@@ -164,7 +165,7 @@ def _numbers_and_target(text: str) -> tuple[list[int], int | None]:
 
 def read_solve(arguments: str) -> SolveRequest:
     """'3 8 3 8', '1 2 3 4 5 = 100', or '--closest 1 3 7 10 25 50 = 765'."""
-    arguments = fold_width(arguments)
+    arguments = plain_digits(arguments)
     closest = bool(CLOSEST_FLAG.search(arguments))
     numbers, target = _numbers_and_target(CLOSEST_FLAG.sub(" ", arguments))
     if closest:
@@ -207,7 +208,7 @@ def closest_request(numbers: list[int], target: int | None, missing: str) -> Sol
 
 def read_play(arguments: str) -> PlayOptions:
     """'/play', '/play hard', '/play 5', '/play 4 = 36', in any order."""
-    words = fold_width(arguments).replace("=", " = ").split()
+    words = plain_digits(arguments).replace("=", " = ").split()
     level = count = target = None
     i = 0
     while i < len(words):
@@ -251,7 +252,7 @@ def parse_play(arguments: str) -> PlayOptions | None:
 
 def read_countdown(arguments: str) -> PlayOptions | SolveRequest:
     """'' or '0'..'4': deal with that many large numbers; 'n1 .. n6 = T': solve one game."""
-    arguments = fold_width(arguments)
+    arguments = plain_digits(arguments)
     words = arguments.split()
     if not words:
         return PlayOptions()
@@ -269,7 +270,7 @@ def parse_countdown(arguments: str) -> PlayOptions | SolveRequest | None:
 def read_top(arguments: str) -> tuple[bool, str | None]:
     """'/top', '/top all', '/top countdown', '/top all yahtzee': (all chats?, game or None)."""
     everywhere, game = False, None
-    for word in fold_width(arguments).lower().split():
+    for word in plain_digits(arguments).lower().split():
         if word in ("all", "全部") and not everywhere:
             everywhere = True
         elif word in GAME_WORDS and game is None:
@@ -286,7 +287,7 @@ def parse_top(arguments: str) -> tuple[bool, str | None] | None:
 def read_dice(arguments: str) -> list[tuple[int, ...]]:
     """65 dice for /yahtzee (13 rolls of five, digits 1 to 6, any separators); what is wrong
     named: a character that is no die, or how many dice there are."""
-    arguments = fold_width(arguments)
+    arguments = plain_digits(arguments)
     if odd := re.search(r"[^1-6\s,;/|]", arguments):
         raise UsageError("not_a_die", character=odd.group(0))
     rolls = parse_dice(arguments)
@@ -326,7 +327,7 @@ def read_board(arguments: str) -> BoardAsk:
     """'/top', '/top week', '/top all countdown', '/top daily', '/top rating all': each word at
     most once, in any order; what is not understood is named."""
     period, everywhere, game = "all", False, None
-    for word in fold_width(arguments).lower().split():
+    for word in plain_digits(arguments).lower().split():
         if word in EVERYWHERE_WORDS and not everywhere:
             everywhere = True
         elif word in PERIOD_WORDS and period == "all":

@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from solver.digits import plain_digits
+
 OPERATIONS = ("+", "-", "*", "/")
 MAX_STEPS = 16  # a hand has at most 6 numbers: 5 steps; more is not from the page
 GUESS = re.compile(r"[0-9]{1,6}")  # a guess as the page's number field sends it
@@ -69,8 +71,8 @@ def read_guess(raw: object) -> str:
     would be; anything else is refused. Whether it is in range is the game's to say."""
     if type(raw) is int and 0 <= raw < 10 ** 6:
         return str(raw)
-    if isinstance(raw, str) and GUESS.fullmatch(raw.strip()):
-        return str(int(raw))
+    if isinstance(raw, str) and GUESS.fullmatch(digits := plain_digits(raw).strip()):
+        return str(int(digits))
     raise StepError("a guess is a whole number of at most six digits")
 
 

@@ -7,9 +7,11 @@ import re
 
 from bot.play.games.records import IGNORED, Ignored, Unreadable
 from solver import Expr, ParseError, parse
+from solver.digits import plain_digits
 from solver.parser import normalise
 
-LOOKS_LIKE_MATH = re.compile(r"^[\d\s+\-*/×÷·xX−–()（）０-９＋－＊／=:：]+$")
+# every script's digits are folded to ASCII first (solver.digits), full-width signs too
+LOOKS_LIKE_MATH = re.compile(r"^[0-9\s+\-*/×÷·xX−–()=:٭]+$")
 COLONS = str.maketrans({":": "/", "：": "/"})  # 13:2 is a common way to write 13÷2
 # two numbers with an operator between them, once parentheses and spaces are gone
 JOINED = re.compile(r"(?=([0-9]+)[-+*/]([0-9]+))")
@@ -28,7 +30,7 @@ def read_expression(text: str, explicit: bool) -> Expr | Unreadable | Ignored:
     text = text.strip()
     if "=" in text:
         text = text.split("=", 1)[0].strip()
-    if not explicit and not LOOKS_LIKE_MATH.match(text):
+    if not explicit and not LOOKS_LIKE_MATH.match(plain_digits(text)):
         return IGNORED
     try:
         return parse(text.translate(COLONS))

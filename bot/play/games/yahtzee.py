@@ -34,6 +34,7 @@ from bot.play.games.records import (
     Verdict,
 )
 from bot.play.games.rules import Rules
+from solver.digits import plain_digits
 from solver.yahtzee import (
     BONUS,
     BONUS_THRESHOLD,
@@ -47,7 +48,7 @@ GAME = "yahtzee"
 POINTS = ((0, 20), (5, 10), (10, 5))  # (at most this far from the best total, points)
 WITHIN = POINTS[-1][0]
 GUESSES = 3  # per player and round
-TOTAL = re.compile(r"^\s*(\d{1,5})\s*$")
+TOTAL = re.compile(r"^\s*([0-9]{1,5})\s*$")  # read after every script's digits are ASCII
 DICE_TEXT = re.compile(r"[1-6]")
 
 
@@ -73,7 +74,7 @@ def judge(text: str, best: int, bounds: tuple[int, int], explicit: bool) -> Verd
     """A guess of the best total: right, or how far off (kept for the end; the chat is told
     nothing). Only a number within `bounds` is a guess: a plain message that is not one is
     chatter, an explicit one is told the range."""
-    found = TOTAL.match(text)
+    found = TOTAL.match(plain_digits(text))
     if found is None:
         return Unreadable.of("not_total") if explicit else IGNORED
     total = int(found.group(1))
@@ -106,7 +107,8 @@ def total_bounds(rolls: Sequence[Sequence[int]]) -> tuple[int, int]:
 
 def parse_dice(text: str) -> list[tuple[int, ...]] | None:
     """65 dice (digits 1..6, any separators, or 13 groups of five) as 13 rolls; None otherwise."""
-    if re.search(r"[^1-6\s,;/|]", text):
+    text = plain_digits(text)
+    if re.search(r"[^1-6\s,;/|،]", text):
         return None
     dice = [int(d) for d in DICE_TEXT.findall(text)]
     if len(dice) != 5 * ROLLS:

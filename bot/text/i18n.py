@@ -1,4 +1,5 @@
-"""The bot's words in six languages, from the gettext catalogs in bot/text/locales/ (catalogs.py).
+"""The bot's words in every language it speaks, from the gettext catalogs in bot/text/locales/
+(catalogs.py).
 
 Code asks for a message by key and fills its fields with values that are already HTML-safe (see
 bot.text.markup). What CLDR knows comes from Babel, so that code never words a count, a number or
@@ -9,7 +10,9 @@ a length of time, and no catalog hard-codes a rule:
   `{n:seconds}` and `{n:minutes}` a number of them;
 - a number is grouped, and a decimal written, as the language does ("1 000 000", "7,9"),
   negative ones with "−";
-- `{languages}` (filled in by itself) lists every language's own name and its /lang tag.
+- `{languages}` (filled in by itself) lists every language's own name and its /lang tag;
+- digits, hands, expressions and commands written as the language writes them (bot.text.scripts:
+  Persian digits in `fa`, left-to-right isolates in `fa` and `ar`).
 A message may be worded apart for private chats: `key_private`, where a language has it, replaces
 `key` there.
 """
@@ -37,6 +40,7 @@ from bot.text.languages import (
     plural_categories,
     plural_category,
 )
+from bot.text.scripts import script_of
 
 __all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "PRIVATE", "Texts", "catalog", "language_of",
            "parse_language", "texts_for"]
@@ -95,6 +99,7 @@ class Texts:
         self.language = language if language in LANGUAGES else language_of(language)
         self.private = private
         self.locale = locale_of(self.language)
+        self.script = script_of(self.locale)
         self.messages = catalog(self.language)
         self._own = _catalog(self.language)
         self._formatter = MessageFormatter(self)
@@ -104,7 +109,7 @@ class Texts:
         message = message or self.messages[key]
         if AMBIENT not in params and "{" + AMBIENT in message:
             params[AMBIENT] = self.languages()
-        return markup.clip(self._formatter.format(message, **params))
+        return markup.clip(self.script.written(self._formatter.format(message, **params)))
 
     def plural(self, noun: str, count: object, **params: object) -> str:
         """"1 win", "3 wins"; "1 победа", "3 победы", "5 побед": the noun's form for the
@@ -120,12 +125,14 @@ class Texts:
     def number(self, value: float | Decimal) -> str:
         """A number as the language writes it: grouped ("1,000,000", "1 000 000"), with its
         decimal sign, negative with "−"."""
-        return markup.signed(format_decimal(value, locale=self.locale))
+        return self.script.number_digits(markup.signed(format_decimal(
+            value, locale=self.locale, numbering_system="default")))
 
     def unit(self, count: float, unit: Literal["second", "minute"]) -> str:
         """A number of seconds or minutes in CLDR's words: "90 seconds", "5 минут"."""
-        return format_timedelta(timedelta(**{f"{unit}s": round(count)}), threshold=NEVER,
-                                granularity=unit, format="long", locale=self.locale)
+        return self.script.number_digits(format_timedelta(
+            timedelta(**{f"{unit}s": round(count)}), threshold=NEVER, granularity=unit,
+            format="long", locale=self.locale))
 
     def duration(self, seconds: float) -> str:
         """A length of time: "1 second", "90 seconds", "5 minutes"."""
@@ -149,7 +156,8 @@ class Texts:
     def seconds(self, seconds: float) -> str:
         """A time taken, to a tenth of a second: "7.9 s", "7,9 с"."""
         return self("seconds", seconds=format_decimal(round(seconds, 1), format="#,##0.0",
-                                                      locale=self.locale))
+                                                      locale=self.locale,
+                                                      numbering_system="default"))
 
     def game(self, game: str) -> str:
         return self(f"game_{game}")

@@ -28,6 +28,7 @@ from babel.messages.catalog import Message
 from babel.messages.pofile import read_po, write_po
 
 from bot.text.languages import (
+    CATEGORY_ORDER,
     DEFAULT_LANGUAGE,
     LANGUAGES,
     folder_of,
@@ -132,8 +133,14 @@ def _spaceless(header: str) -> str:
 def problems(catalog: Catalog, english: Catalog) -> list[str]:
     """What keeps a catalog from being complete: a message missing, untranslated or fuzzy, one
     English does not have, a {field} or markup tag not as in English, a format spec naming no
-    plural noun, a plural with other forms than CLDR gives its language, a wrong header."""
+    plural noun, a plural with other forms than CLDR gives its language, a wrong header, a
+    message named as a plural's form is (`times_two` beside the plural `times`: i18n.catalog
+    names each form so, and one would hide the other)."""
     found: list[str] = []
+    found += [f"{key}: named as a form of the plural {noun!r}" for noun in
+              sorted(english.plurals.keys() | catalog.plurals.keys())
+              for key in sorted(catalog.messages.keys() | english.messages.keys())
+              if key.removeprefix(f"{noun}_") in CATEGORY_ORDER]
     wanted_forms = gettext_plural_forms(catalog.language)
     if _spaceless(catalog.plural_forms) != _spaceless(wanted_forms):
         found.append(f"Plural-Forms is {catalog.plural_forms!r}, CLDR says {wanted_forms!r}")

@@ -267,8 +267,10 @@ def page_json(page: Page) -> dict[str, Any]:
     answer: dict[str, Any] = {"kind": "combine", "every": form.every, "whole": form.whole} \
         if isinstance(form, Combine) else \
         {"kind": "guess", "low": form.low, "high": form.high, "guesses": form.guesses}
+    script = texts_for(page.language).script  # the digits and direction the chat's messages use
     return {"title": page.title, "language": page.language, "seconds_left": page.seconds_left,
-            "puzzle": shown, "answer": answer, "words": dict(page.words)}
+            "puzzle": shown, "answer": answer, "words": dict(page.words),
+            "direction": "rtl" if script.right_to_left else "ltr", "digits": script.digits}
 
 
 def verdict(outcome: Outcome | None, expression: str) -> dict[str, Any]:

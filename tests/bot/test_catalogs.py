@@ -69,6 +69,8 @@ def test_the_check_finds_what_a_catalog_gets_wrong():
     assert problems(replace(russian, untranslated=frozenset({"won"})), ENGLISH) == \
         ["won: untranslated or fuzzy"]
     assert problems(with_message("won", "{name"), ENGLISH) == ["won: a brace without its pair"]
+    assert problems(with_message("points_few", "…"), ENGLISH)[0] == \
+        "points_few: named as a form of the plural 'points'"  # it would hide Russian's form
 
 
 def test_russian_plurals_follow_cldr():

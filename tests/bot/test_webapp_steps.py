@@ -205,13 +205,14 @@ def test_the_chosen_tile():
 
 
 @pytest.mark.parametrize(("raw", "read"), [("212", "212"), (" 7 ", "7"), (212, "212"),
-                                            ("0042", "42"), (0, "0")])
+                                            ("0042", "42"), (0, "0"), ("٢١٢", "212"),
+                                            ("۲۱۲", "212"), ("२१२", "212")])
 def test_a_guess_is_the_number_typed(raw: object, read: str):
     assert read_guess(raw) == read
 
 
 @pytest.mark.parametrize("raw", ["", "2.5", "-3", "1e3", "12 3", "1234567", 10 ** 6, -1, 2.0,
-                                 True, None, [212], "٣"])
+                                 True, None, [212], "𝟑", "三"])
 def test_anything_else_is_no_guess(raw: object):
     with pytest.raises(StepError):
         read_guess(raw)

@@ -17,7 +17,7 @@ def numbers_text(wrong: WrongNumbers, hand: tuple, texts: Texts) -> str:
         parts.append(texts("numbers_absent", numbers=texts.listing(
             [f"<code>{n}</code>" for n in missing_from_hand], "list_or")))
     for over in feedback.overused(wrong.extra, hand):
-        times = texts("times_two") if over.used == 2 else texts("times_many", count=over.used)
+        times = texts("used_twice") if over.used == 2 else texts("used_times", count=over.used)
         key = "overused_single" if over.has == 1 else "overused_several"
         parts.append(texts(key, number=f"<code>{over.number}</code>", times=times,
                            count=over.has))
@@ -36,7 +36,7 @@ def numbers_why(wrong: WrongNumbers, hand: tuple, texts: Texts) -> str:
         parts.append(texts("why_absent", numbers=texts.listing(
             [str(n) for n in missing_from_hand])))
     for over in feedback.overused(wrong.extra, hand):
-        times = texts("times_two") if over.used == 2 else texts("times_many", count=over.used)
+        times = texts("used_twice") if over.used == 2 else texts("used_times", count=over.used)
         parts.append(texts("why_overused", number=over.number, times=times))
     if wrong.missing:
         parts.append(texts("why_skips", numbers=texts.listing([str(n) for n in wrong.missing])))

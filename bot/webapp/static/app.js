@@ -23,12 +23,18 @@ function apply(a, op, b) {
 }
 function away(v, target) { const d = v.n - target * v.d; return frac(d < 0n ? -d : d, v.d); }
 function atMost(a, b) { return a.n * b.d <= b.n * a.d; }
-function fracText(v) { return (v.n < 0n ? "−" : "") + (v.n < 0n ? -v.n : v.n).toString() + (v.d === 1n ? "" : `/${v.d}`); }
+// numbers in the digits of the user's language, as the bot's messages write them (Persian ones in
+// Persian); in a right-to-left language a value inside a sentence is kept left to right
+function local(text) { return String(text).replace(/[0-9]/g, (d) => state.digits[d]); }
+function isolated(text) { return state.rtl ? `\u2066${text}\u2069` : text; }
+function fracText(v) {
+  return isolated(local((v.n < 0n ? "−" : "") + (v.n < 0n ? -v.n : v.n).toString() + (v.d === 1n ? "" : `/${v.d}`)));
+}
 function fracHtml(v) {
   const sign = v.n < 0n ? "−" : "";
-  const n = v.n < 0n ? -v.n : v.n;
-  if (v.d === 1n) return sign + n.toString();
-  return `${sign}<span class="frac"><span class="num">${n}</span><span class="den">${v.d}</span></span>`;
+  const n = local(v.n < 0n ? -v.n : v.n);
+  if (v.d === 1n) return sign + n;
+  return `${sign}<span class="frac"><span class="num">${n}</span><span class="den">${local(v.d)}</span></span>`;
 }
 
 // --- Telegram, or not -------------------------------------------------------------------------
@@ -82,7 +88,8 @@ function loadTelegram() {
 
 // --- the round ------------------------------------------------------------------------------
 const state = {form: null, words: {}, numbers: [], target: 0n, tiles: [], steps: [], history: [],
-               picked: null, op: null, done: false, busy: false, ends: 0};
+               picked: null, op: null, done: false, busy: false, ends: 0,
+               digits: "0123456789", rtl: false};
 const $ = (id) => document.getElementById(id);
 function say(text, kind) { const v = $("verdict"); v.textContent = text || ""; v.className = kind || ""; }
 function word(key, values = {}) {
@@ -211,7 +218,8 @@ function tick() {
   if (!state.ends) return;
   const left = Math.max(0, Math.round((state.ends - Date.now()) / 1000));
   const timer = $("timer");
-  timer.textContent = left > 0 ? word("time_left", {time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`}) : word("time_up");
+  const time = isolated(local(`${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`));
+  timer.textContent = left > 0 ? word("time_left", {time}) : word("time_up");
   timer.classList.toggle("low", left <= 10);
 }
 function rolls(puzzle) {
@@ -222,8 +230,8 @@ function rolls(puzzle) {
   }
   puzzle.dice.forEach((dice, i) => {
     const row = document.createElement("tr");
-    for (const [text, kind] of [[String(i + 1), "number"], [dice.join(""), "dice"],
-                                ...puzzle.scores[i].map((s) => [s ? String(s) : "·", "score"])]) {
+    for (const [text, kind] of [[local(i + 1), "number"], [local(dice.join("")), "dice"],
+                                ...puzzle.scores[i].map((s) => [s ? local(s) : "·", "score"])]) {
       const cell = document.createElement("td"); cell.textContent = text; cell.className = kind; row.appendChild(cell);
     }
     rows.appendChild(row);
@@ -233,6 +241,9 @@ function show(round) {
   state.words = round.words;
   state.form = round.answer;
   document.documentElement.lang = round.language;
+  document.documentElement.dir = round.direction || "ltr";
+  state.rtl = round.direction === "rtl";
+  state.digits = round.digits || "0123456789";
   document.title = round.title;
   $("goal").textContent = word("goal");
   $("help").textContent = word("help");
@@ -247,8 +258,7 @@ function show(round) {
   } else {
     rolls(round.puzzle);
     const guess = $("guess");
-    guess.min = String(round.answer.low); guess.max = String(round.answer.high);
-    guess.placeholder = `${round.answer.low}–${round.answer.high}`;
+    guess.placeholder = local(`${round.answer.low}–${round.answer.high}`);
     draw();
   }
   state.ends = Date.now() + round.seconds_left * 1000;

@@ -18,8 +18,9 @@ from babel.plural import to_gettext
 
 # The tags the bot stores and /lang names. "zh" stays Simplified Chinese (what chats chose before
 # Traditional came); "pt-BR" is Brazil's Portuguese, which European Portuguese speakers get too.
-# A seventh language: its tag here, and its catalog (docs/translating.md).
-LANGUAGES = ("en", "zh", "zh-Hant", "ru", "es", "pt-BR")
+# A new language: its tag here, and its catalog (docs/translating.md).
+LANGUAGES = ("en", "zh", "zh-Hant", "ru", "es", "pt-BR", "de", "fr", "it", "tr", "id", "uk", "uz",
+             "hi", "ar", "fa")
 DEFAULT_LANGUAGE = "en"
 # the categories CLDR may name, in the order gettext numbers a message's plural forms
 CATEGORY_ORDER = ("zero", "one", "two", "few", "many", "other")

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.text import catalogs
-from bot.text.catalogs import Catalog, problems, read_catalog
+from bot.text.catalogs import ONE, Catalog, problems, read_catalog
 from bot.text.html_text import visible_text
 from bot.text.i18n import AMBIENT, PRIVATE, Texts, texts_for
 from bot.text.languages import (
@@ -95,7 +95,18 @@ def test_plural_forms_per_cldr_in_every_language():
     assert {language: plural_categories(language) for language in LANGUAGES} == {
         "en": ("one", "other"), "zh": ("other",), "zh-Hant": ("other",),
         "ru": ("one", "few", "many", "other"), "es": ("one", "many", "other"),
-        "pt-BR": ("one", "many", "other")}
+        "pt-BR": ("one", "many", "other"), "de": ("one", "other"), "fr": ("one", "many", "other"),
+        "it": ("one", "many", "other"), "tr": ("one", "other"), "id": ("other",),
+        "uk": ("one", "few", "many", "other"), "uz": ("one", "other"), "hi": ("one", "other"),
+        "ar": ("zero", "one", "two", "few", "many", "other"), "fa": ("one", "other")}
+    assert [plural_category("ar", n) for n in (0, 1, 2, 3, 11, 100)] == \
+        ["zero", "one", "two", "few", "many", "other"]
+    assert [plural_category("uk", n) for n in (1, 3, 5, 21, 1.5)] == \
+        ["one", "few", "many", "one", "other"]
+    assert [Texts("ar").plural("points", n) for n in (0, 1, 2, 3, 11, 100)] == \
+        ["0 نقطة", "1 نقطة", "2 نقطتان", "3 نقاط", "11 نقطة", "100 نقطة"]
+    assert [Texts("uk").plural("points", n) for n in (1, 3, 5, 21, 1.5)] == \
+        ["1 очко", "3 очки", "5 очок", "21 очко", "1,5 очка"]
     assert Texts("es").plural("points", 1_000_000) == "1.000.000 de puntos"  # CLDR's "many"
     assert Texts("pt-BR").plural("wins", 0) == "0 vitória"  # CLDR: 0 and 1 are "one" in pt
     assert Texts("zh-Hant").plural("points", 1) == "1 分"
@@ -148,12 +159,19 @@ def test_plain_text_stays_plain_and_short(language: str):
 def test_numbers_and_durations_as_each_language_writes_them():
     numbers = {language: Texts(language).number(1_234_567) for language in LANGUAGES}
     assert numbers == {"en": "1,234,567", "zh": "1,234,567", "zh-Hant": "1,234,567",
-                       "ru": "1\xa0234\xa0567", "es": "1.234.567", "pt-BR": "1.234.567"}
+                       "ru": "1\xa0234\xa0567", "es": "1.234.567", "pt-BR": "1.234.567",
+                       "de": "1.234.567", "fr": "1\u202f234\u202f567", "it": "1.234.567",
+                       "tr": "1.234.567", "id": "1.234.567", "uk": "1\xa0234\xa0567",
+                       "uz": "1\xa0234\xa0567", "hi": "12,34,567", "ar": "1,234,567",
+                       "fa": "۱٬۲۳۴٬۵۶۷"}  # CLDR: Indian grouping, Persian digits
     assert Texts("ru").number(-5) == "−5" and Texts("ru").number(2.5) == "2,5"
     assert [Texts(language).seconds(7.94) for language in ("en", "ru", "es", "zh-Hant")] == \
         ["7.9 s", "7,9 с", "7,9 s", "7.9 秒"]
     assert [Texts(language).duration(300) for language in LANGUAGES] == \
-        ["5 minutes", "5分钟", "5 分鐘", "5 минут", "5 minutos", "5 minutos"]
+        ["5 minutes", "5分钟", "5 分鐘", "5 минут", "5 minutos", "5 minutos", "5 Minuten",
+         "5 minutes", "5 minuti", "5 dakika", "5 menit", "5 хвилин", "5 daqiqa", "5 मिनट",
+         "5 دقائق", "۵ دقیقه"]
+    assert Texts("fa").seconds(7.94) == "۷٫۹ ثانیه" and Texts("fa").number(-5) == "−۵"
     assert Texts("ru")("forget_ask", seconds=60).endswith("(Вопрос действует ещё 60 секунд.)")
     assert "1\xa0000\xa0000" in Texts("ru")("usage_number_range", number="<code>x</code>",
                                             low=0, high=1_000_000)
@@ -161,12 +179,17 @@ def test_numbers_and_durations_as_each_language_writes_them():
 
 def test_language_names_come_from_cldr_each_in_itself():
     assert [own_name(language) for language in LANGUAGES] == \
-        ["English", "简体中文", "繁體中文", "Русский", "Español", "Português"]
+        ["English", "简体中文", "繁體中文", "Русский", "Español", "Português", "Deutsch",
+         "Français", "Italiano", "Türkçe", "Indonesia", "Українська", "O‘zbek", "हिन्दी",
+         "العربية", "فارسی"]
     assert Texts("ru")("lang_name") == "Русский"
     listed = visible_text(Texts("en")("lang_usage", current="English"))
     assert listed == ("This chat's language: English. Usage: /lang and a language: English "
                       "(/lang en), 简体中文 (/lang zh), 繁體中文 (/lang zh-Hant), Русский (/lang "
-                      "ru), Español (/lang es) or Português (/lang pt-BR).")
+                      "ru), Español (/lang es), Português (/lang pt-BR), Deutsch (/lang de), "
+                      "Français (/lang fr), Italiano (/lang it), Türkçe (/lang tr), Indonesia "
+                      "(/lang id), Українська (/lang uk), O‘zbek (/lang uz), हिन्दी (/lang hi), "
+                      "العربية (/lang ar) or فارسی (/lang fa).")
 
 
 def test_the_catalogs_are_package_data():
@@ -223,3 +246,55 @@ def test_a_new_language_starts_with_every_message_to_translate(tmp_path: Path):
 def test_the_check_command_says_every_catalog_is_complete(capsys: pytest.CaptureFixture):
     assert catalogs.main(["check"]) == 0
     assert capsys.readouterr().out.count("complete") == len(LANGUAGES)
+
+
+# --- every language in its own script -----------------------------------------------------------
+
+# what stays Latin in any script: the Yahtzee table's column heads the code prints (Σ 3K 4K 5K SS
+# LS FH), the Yahtzee problem's name (UVa 10149), BotFather's own name and button, and the words
+# the bot reads after a command (easy, week, countdown...), which a player types as they are
+KEPT_LATIN = re.compile(r"</?[a-z][^>]*>|<code>.*?</code>|\{[^}]*\}|/[A-Za-z_]+(?:@\w+)?|"
+                        r"@BotFather|\bDisable\b|\b(?:3K|4K|5K|SS|LS|FH|UVa)\b|"
+                        r"\b(?:easy|medium|hard|adaptive|week|daily|all|stop|end|countdown|"
+                        r"rating|yahtzee|closest|on|off|en|zh|ru|es|de|fr)\b|--closest", re.S)
+OWN_SCRIPT = ("fa", "ar", "hi", "uk")
+
+
+@pytest.mark.parametrize("language", OWN_SCRIPT)
+def test_each_message_is_written_in_its_language_s_script(language: str):
+    """No English left in a language of another script: outside markup, fields, commands and
+    what the bot reads, not one Latin letter."""
+    own = read_catalog(language)
+    texts = [*own.messages.items(),
+             *((f"{noun}{ONE}", form) for noun, forms in own.plurals.items() for form in forms)]
+    latin = {key: found for key, message in texts
+             if (found := re.findall(r"[A-Za-z]+", KEPT_LATIN.sub(" ", message)))}
+    assert latin == {}
+
+
+def test_the_script_check_finds_english_left_in_a_translation():
+    persian = read_catalog("fa").messages["no_round"]
+    assert re.findall(r"[A-Za-z]+", KEPT_LATIN.sub(" ", persian + " Start a round")) == \
+        ["Start", "a", "round"]
+
+
+# the labels: each message whose note begins "A button" (the notices about buttons do not)
+LABELS = [key for key in ENGLISH.messages
+          if catalogs.description(ENGLISH.notes.get(key, []))[:1] and
+          catalogs.description(ENGLISH.notes[key])[0].startswith(("A button", "The button"))]
+BUTTON_WIDTH = 32  # characters a phone shows whole on a button of a row of two, value included
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_button_labels_fit_a_phone(language: str):
+    """A label, its value filled in ("⏱ 24 → 90 seconds"), no longer than a phone shows whole."""
+    texts = Texts(language)
+    long = {}
+    assert len(LABELS) >= 20 and "button_hint" in LABELS and "button_unknown" not in LABELS
+    for key in LABELS:
+        values = {field: texts.duration(90) if "seconds" in field else "3"
+                  for field in sample_values(texts.messages[key], None)}
+        label = visible_text(texts(key, **values))
+        if len(label) > BUTTON_WIDTH:
+            long[key] = label
+    assert long == {}

@@ -224,9 +224,9 @@ def test_help_names_every_command_in_every_language():
 
 def test_language_of_and_texts():
     assert language_of("zh-hans") == "zh" and language_of("en-GB") == "en"
-    assert language_of(None) == "en" and language_of("de") == "en"
+    assert language_of(None) == "en" and language_of("nl") == "en" and language_of("de") == "de"
     assert Texts("zh")("level_hard") == "困难"
-    assert Texts("fr").language == "en"
+    assert Texts("nl").language == "en" and Texts("fr-CA").language == "fr"
     assert Texts("en").count(1) == "1 distinct solution"
     assert Texts("en").count(8, 5) == "8 distinct solutions, 5 shown"
 

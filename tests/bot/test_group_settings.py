@@ -197,7 +197,10 @@ async def test_in_a_private_chat_settings_set_the_persons_language(harness: Harn
     me = ALICE["id"]
     panel = await ask(harness, "/settings", chat=me, kind="private")
     assert "Your settings" in panel.text and labels(harness, panel.message_id, me) == \
-        ["简体中文", "繁體中文", "Русский", "Español", "Português"]
+        ["简体中文", "繁體中文", "Русский", "Español", "Português", "Deutsch", "Français",
+         "Italiano", "Türkçe", "Indonesia", "Українська", "O‘zbek", "हिन्दी", "العربية", "فارسی"]
+    rows = panel.reply_markup["inline_keyboard"]
+    assert [len(row) for row in rows] == [4, 4, 4, 3]  # a phone shows each name whole
     assert (await press(harness, panel.message_id, ALICE, "简体中文", me)).text == "已保存。"
     assert "语言：简体中文" in harness.telegram.edits[-1].text
     assert "二十四点" in (await ask(harness, "/help", chat=me, kind="private")).text
@@ -449,7 +452,7 @@ async def test_a_groups_language_is_one_of_its_settings(harness: Harness):
     assert (await press(harness, panel.message_id, ALICE, "简体中文")).text == "已保存。"
     shown = harness.telegram.edits[-1].text
     assert shown.startswith("⚙️ 这个群的设置") and shown.endswith("✅ 语言：简体中文，从下一局起。")
-    assert labels(harness, panel.message_id)[-5] == "English"
+    assert labels(harness, panel.message_id)[-15] == "English"
     assert "算出" in (await ask(harness, "/play", BOB)).text  # the next deal, in Chinese
 
 

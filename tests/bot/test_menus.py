@@ -28,9 +28,11 @@ def menus(h: Harness) -> dict[tuple[str, str], list[tuple[str, str]]]:
 
 async def test_each_scope_has_its_own_menu_in_every_language(harness: Harness):
     """Four scopes in each of Telegram's language codes: English the default, zh (Simplified:
-    Telegram keys menus by two letters, so Traditional Chinese apps show it too), ru, es, pt."""
+    Telegram keys menus by two letters, so Traditional Chinese apps show it too), ru, es, pt and
+    the ten more."""
     set_ = menus(harness)
-    codes = ("en", "zh", "ru", "es", "pt")
+    codes = ("en", "zh", "ru", "es", "pt", "de", "fr", "it", "tr", "id", "uk", "uz", "hi", "ar",
+             "fa")
     assert set(set_) == {(scope, language) for scope in
                          ("default", "all_private_chats", "all_group_chats",
                           "all_chat_administrators") for language in codes}
@@ -56,11 +58,13 @@ async def test_each_scope_has_its_own_menu_in_every_language(harness: Harness):
 
 async def test_the_descriptions_are_set_in_every_language(harness: Harness):
     assert set(harness.telegram.descriptions) == set(harness.telegram.short_descriptions) == \
-        {"", "zh", "ru", "es", "pt"}
+        {"", "zh", "ru", "es", "pt", "de", "fr", "it", "tr", "id", "uk", "uz", "hi", "ar", "fa"}
     assert harness.telegram.descriptions[""].startswith("Number puzzles for your group")
     assert "Cifras y letras" in harness.telegram.descriptions["es"]
     assert harness.telegram.short_descriptions["zh"].startswith("24 点")
-    assert menu_languages() == {None: "en", "zh": "zh", "ru": "ru", "es": "es", "pt": "pt-BR"}
+    assert menu_languages() == {None: "en", "zh": "zh", "ru": "ru", "es": "es", "pt": "pt-BR",
+                                **{tag: tag for tag in ("de", "fr", "it", "tr", "id", "uk",
+                                                        "uz", "hi", "ar", "fa")}}
 
 
 def test_a_command_not_named_is_offered_everywhere():

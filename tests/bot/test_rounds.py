@@ -202,8 +202,8 @@ async def test_yahtzee_round(services: Services):
 
 
 async def test_languages(services: Services, stores: Stores, pool: SolverPool, clock: Clock):
-    assert "I don't speak <code>fr</code>" in await services.people.set_language(GROUP, ANN,
-                                                                                 "fr")
+    assert "I don't speak <code>nl</code>" in await services.people.set_language(GROUP, ANN,
+                                                                                 "nl")
     assert "Usage: /lang" in await services.people.set_language(GROUP, ANN, "")
     assert "中文" in await services.people.set_language(GROUP, ANN, "zh", admin)
     # Ann speaks English, the chat chose Chinese

@@ -32,6 +32,7 @@ MATCH_ROUNDS = (5, 10, 15, 20)
 SWITCHES = (True, False)
 GAME_KEYS = {f"seconds_{game}": game for game in SECONDS}
 KEYS = (*GAME_KEYS, "count", "level", "hints", "match", "typing", "lang")
+LANGUAGES_A_ROW = 4  # the other fifteen languages' names in rows a phone shows whole
 
 
 @dataclass(frozen=True)
@@ -157,14 +158,14 @@ class Settings:
     def panel(self, chat: Chat, texts: Texts, note: str | None = None) -> Panel:
         if chat.type == "private":
             lines = [texts("settings_private"), texts("settings_lang", value=texts("lang_name"))]
-            rows: tuple[tuple[Choice, ...], ...] = (self._language_choices(texts),)
+            rows: tuple[tuple[Choice, ...], ...] = self._language_rows(texts)
         else:
             current = self.of(chat.id)
             lines = [texts("settings_head")] + [self._line(texts, current, key)
                                                 for key in KEYS]
             choices = [self._next(texts, current, key) for key in KEYS if key != "lang"]
             pairs = (tuple(choices[i:i + 2]) for i in range(0, len(choices), 2))
-            rows = (*pairs, self._language_choices(texts))
+            rows = (*pairs, *self._language_rows(texts))
         if note:
             lines.append(note)
         return Panel(chat.id, "\n".join(lines), rows)
@@ -202,9 +203,11 @@ class Settings:
         return Choice(key, encode(following), texts(f"settings_button_{key}",
                                                     value=self._shown(texts, key, following)))
 
-    def _language_choices(self, texts: Texts) -> tuple[Choice, ...]:
-        return tuple(Choice("lang", language, texts_for(language)("lang_name"))
-                     for language in LANGUAGES if language != texts.language)
+    def _language_rows(self, texts: Texts) -> tuple[tuple[Choice, ...], ...]:
+        choices = [Choice("lang", language, texts_for(language)("lang_name"))
+                   for language in LANGUAGES if language != texts.language]
+        return tuple(tuple(choices[i:i + LANGUAGES_A_ROW])
+                     for i in range(0, len(choices), LANGUAGES_A_ROW))
 
     def values(self, key: str) -> Sequence[object]:
         """Every value a setting may take, the default among them."""

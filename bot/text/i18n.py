@@ -111,6 +111,11 @@ class Texts:
             params[AMBIENT] = self.languages()
         return markup.clip(self.script.written(self._formatter.format(message, **params)))
 
+    def written(self, html: str) -> str:
+        """HTML made without a message (a solution's line, `<code>8÷(3−8÷3)</code> = 24`) as
+        the language writes it: its digits, and left to right where it reads right to left."""
+        return self.script.written(html)
+
     def plural(self, noun: str, count: object, **params: object) -> str:
         """"1 win", "3 wins"; "1 победа", "3 победы", "5 побед": the noun's form for the
         count's CLDR category (a count may come as the text of a number)."""

@@ -17,6 +17,12 @@ COLONS = str.maketrans({":": "/", "：": "/"})  # 13:2 is a common way to write 
 JOINED = re.compile(r"(?=([0-9]+)[-+*/]([0-9]+))")
 
 
+def looks_like_math(text: str) -> bool:
+    """Only digits (of any script), operators, parentheses and spaces: a plain message that may
+    be an answer."""
+    return bool(LOOKS_LIKE_MATH.match(plain_digits(text)))
+
+
 def unreadable(error: ParseError) -> Unreadable:
     return Unreadable.of(error.code, dict(error.params))
 
@@ -30,7 +36,7 @@ def read_expression(text: str, explicit: bool) -> Expr | Unreadable | Ignored:
     text = text.strip()
     if "=" in text:
         text = text.split("=", 1)[0].strip()
-    if not explicit and not LOOKS_LIKE_MATH.match(plain_digits(text)):
+    if not explicit and not looks_like_math(text):
         return IGNORED
     try:
         return parse(text.translate(COLONS))

@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from bot.play.games import feedback
 from bot.play.games.batches import DEAL_SECONDS, Maker
-from bot.play.games.reading import LOOKS_LIKE_MATH, is_attempt
+from bot.play.games.reading import is_attempt, looks_like_math
 from bot.play.games.records import Analysis, PlayOptions, Puzzle, Verdict
 
 
@@ -48,7 +48,7 @@ class Rules(ABC):
 
     def looks_like_answer(self, text: str) -> bool:
         """Whether a plain message (no command, no reply) may be an answer: cheap, no solver."""
-        return bool(LOOKS_LIKE_MATH.match(text.strip()))
+        return looks_like_math(text.strip())
 
     def tries(self, text: str, puzzle: Puzzle) -> bool:
         """Whether a reply to the deal tries to answer it (else it is talk, and ignored)."""

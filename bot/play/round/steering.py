@@ -194,5 +194,5 @@ def step_html(step: Step, texts: Texts) -> str:
     """A step with its value ("3−8÷3 = 1÷3"); a step that is its own value ("8÷3") once."""
     expression, value = markup.expression(step[0]), markup.value(step[1])
     if expression == value:
-        return f"<code>{expression}</code>"
+        return texts.written(f"<code>{expression}</code>")
     return texts("step_value", step=f"<code>{expression}</code>", value=f"<code>{value}</code>")

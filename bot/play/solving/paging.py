@@ -45,7 +45,7 @@ def page_of(texts: Texts, numbers: tuple[int, ...], target: int, found: list[str
     lines = [texts("solutions_head", numbers=markup.numbers(numbers), target=target,
                    count=texts("count_page", count=len(found), first=first + 1,
                                last=first + len(listed)))]
-    lines += [f"{markup.code(s)} = {target}" for s in listed]
+    lines += [texts.written(f"{markup.code(s)} = {target}") for s in listed]
     if (after := len(found) - first - len(listed)) > 0:
         lines.append(texts("solve_more", count=after))
     return Page(markup.clip("\n".join(lines)), numbers, target, index, pages)

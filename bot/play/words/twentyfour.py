@@ -37,7 +37,7 @@ def solutions_text(texts: Texts, hand: tuple[int, ...] | list[int], target: int,
     listed = found[:shown]
     lines = [texts("solutions_head", numbers=markup.numbers(hand), target=target,
                    count=texts.count(len(found), len(listed)))]
-    lines += [f"{markup.code(s)} = {markup.signed(target)}" for s in listed]
+    lines += [texts.written(f"{markup.code(s)} = {markup.signed(target)}") for s in listed]
     if len(found) > len(listed):
         lines.append(texts("solve_more", count=len(found) - len(listed)))
     return "\n".join(lines)

@@ -12,7 +12,7 @@ PG_NEWEST     := 18
 PG_OLDEST     := 15
 PG_OLDEST_BIN := /usr/lib/postgresql/$(PG_OLDEST)/bin
 
-.PHONY: run test browser postgres-oldest test-fast test-solver-alone bench bench-guard bench-transport lint clean
+.PHONY: run test browser postgres-oldest test-fast test-solver-alone bench bench-guard bench-transport screenshots lint clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -95,6 +95,11 @@ bench-transport: $(STAMP)
 
 # a short capacity check after a change to a round's path: the bot's burst against the bare
 # python-telegram-bot app's in the same run, median of three; exits non-zero below 0.9x
+# the Mini App in Persian, as docs/translating.md shows it: the browser tests' own screenshots
+screenshots: $(STAMP) browser
+	mkdir -p docs/screenshots
+	SCREENSHOTS=docs/screenshots $(PY) -m pytest -p no:cacheprovider -q tests/e2e/test_webapp_browser.py -k persian
+
 bench-guard: $(STAMP)
 	$(PY) bench/bench_guard.py $(ARGS)
 

@@ -10,13 +10,16 @@ lang says which. Never skipped: `make test` installs chromium first (`make brows
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 
 from bot.demo.emulator import BotApiEmulator
 from bot.runtime.pool import SolverPool
+from bot.store.records import Round
 from bot.webapp.server import ticket_of
 from tests.bot.conftest import Harness, make_config, running
 from tests.bot.conftest import pool as pool
@@ -200,3 +203,86 @@ async def test_a_refusal_is_shown_in_the_users_words(harness: Harness, browser: 
         assert await asyncio.to_thread(browser.tiles) == []
         assert await asyncio.to_thread(browser.language) == "ru"
     assert shown == "Видеть и решать раунды группы могут только её участники."
+
+
+# --- Persian: right to left, Persian digits (issue 46) --------------------------------------------
+
+SARA = {"id": 781, "is_bot": False, "first_name": "Sara", "language_code": "fa-IR"}
+PERSIAN = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+# SCREENSHOTS=docs/screenshots keeps the pictures docs/ shows (docs/translating.md); else a
+# test's own folder
+SHOTS = "SCREENSHOTS"
+
+
+def shots(tmp_path: Path) -> Path:
+    return Path(os.environ.get(SHOTS) or tmp_path)
+
+
+async def persian_page(harness: Harness, browser: Browser, game: str) -> tuple[Round, str]:
+    current = await deal_game(harness, game)
+    return current, signed_for(SARA, current, harness.telegram.token)
+
+
+def page_direction(browser: Browser) -> tuple[str, str]:
+    """The page's dir, and where its header's goal sits (right of the timer in rtl)."""
+    found = browser.driver.execute_script(
+        "const g = document.getElementById('goal').getBoundingClientRect();"
+        "const t = document.getElementById('timer').getBoundingClientRect();"
+        "return [document.documentElement.dir, g.left > t.left ? 'right' : 'left'];")
+    return str(found[0]), str(found[1])
+
+
+async def test_a_round_of_24_in_persian_reads_right_to_left(harness: Harness, browser: Browser,
+                                                          tmp_path: Path):
+    current, data = await persian_page(harness, browser, "24")
+    async with page_server(harness) as base:
+        await asyncio.to_thread(browser.open, page_address(base, ticket_of(current).text, data))
+        assert await asyncio.to_thread(browser.language) == "fa"
+        assert await asyncio.to_thread(page_direction, browser) == ("rtl", "right")
+        assert await asyncio.to_thread(browser.shown_tiles) == ["۸", "۳", "۸", "۳"]
+        assert "۲۴" in await asyncio.to_thread(browser.text, "goal")
+        await asyncio.to_thread(browser.tap, SOLUTION[:1])
+        assert await asyncio.to_thread(browser.shown_tiles) == ["۸", "۳", "۸۳"]  # 8 over 3
+        await asyncio.to_thread(browser.screenshot, shots(tmp_path) / "webapp-fa-24.png")
+        await asyncio.to_thread(browser.tap, SOLUTION[1:])
+        before = len([s for s in harness.telegram.sent if s.chat_id == GROUP])
+        await asyncio.to_thread(browser.submit)
+        said, _ = await win_message(harness, before)
+    # a group that chose no language speaks its speaker's: Persian, the expression isolated
+    assert said.startswith("✅ Sara") and "\u2066۸÷(۳−۸÷۳)\u2069" in said
+    assert harness.services.table.of(GROUP) is None
+
+
+async def test_countdown_in_persian(harness: Harness, browser: Browser, tmp_path: Path):
+    current, data = await persian_page(harness, browser, "countdown")
+    async with page_server(harness) as base:
+        await asyncio.to_thread(browser.open, page_address(base, ticket_of(current).text, data))
+        assert await asyncio.to_thread(browser.shown_tiles) == \
+            [str(n).translate(PERSIAN) for n in (100, 25, 75, 50, 6, 3)]
+        assert "۹۵۲" in await asyncio.to_thread(browser.text, "goal")
+        await asyncio.to_thread(browser.tap, NEAR)
+        answer = await asyncio.to_thread(browser.text, "answer")
+        assert "۳۱۸" in answer and "۶۳۴" in answer and "\u2066۳۱۸\u2069" in \
+            await asyncio.to_thread(browser.driver.execute_script,
+                                    "return document.getElementById('answer').textContent")
+        await asyncio.to_thread(browser.screenshot, shots(tmp_path) / "webapp-fa-countdown.png")
+        await asyncio.to_thread(browser.tap, EXACT[len(NEAR):])
+        before = len([s for s in harness.telegram.sent if s.chat_id == GROUP])
+        await asyncio.to_thread(browser.submit)
+        said, _ = await win_message(harness, before)
+    assert said.startswith("✅ Sara") and "\u2066((۱۰۰+۶)×۳×۷۵−۵۰)÷۲۵\u2069" in said
+
+
+async def test_yahtzee_in_persian_takes_a_guess_in_persian_digits(harness: Harness,
+                                                                 browser: Browser,
+                                                                 tmp_path: Path):
+    current, data = await persian_page(harness, browser, "yahtzee")
+    async with page_server(harness) as base:
+        await asyncio.to_thread(browser.open, page_address(base, ticket_of(current).text, data))
+        rows = await asyncio.to_thread(browser.rolls)
+        assert rows[3][:2] == ["۴", "۴۴۴۴۴"] and rows[3][5] == "۵۰"
+        await asyncio.to_thread(browser.screenshot, shots(tmp_path) / "webapp-fa-yahtzee.png")
+        before = len([s for s in harness.telegram.sent if s.chat_id == GROUP])
+        await asyncio.to_thread(browser.guess, str(BEST).translate(PERSIAN))
+        said, _ = await win_message(harness, before)
+    assert said.startswith("✅ Sara") and str(BEST).translate(PERSIAN) in said

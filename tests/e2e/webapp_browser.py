@@ -93,6 +93,11 @@ class Browser:
         return [t.get_attribute("data-value") or ""
                 for t in self.driver.find_elements(By.CSS_SELECTOR, ".tile")]
 
+    def shown_tiles(self) -> list[str]:
+        """The tiles as the page shows them (a fraction's numerator, then its denominator)."""
+        return [t.text.replace("\n", "") for t in self.driver.find_elements(By.CSS_SELECTOR,
+                                                                             ".tile")]
+
     def tap(self, steps: list[list]) -> None:
         """Tap the steps: a tile, an operation, another tile, each step."""
         for left, op, right in steps:

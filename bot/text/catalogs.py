@@ -308,8 +308,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{target} exists: use update")
             return 1
         write(updated(arguments.tag, None, english), target)
-        print(f"wrote {target}; translate it, then add {arguments.tag!r} to LANGUAGES "
-              "in bot/text/languages.py")
+        print(f"wrote {target}; translate it (`check` says what is left): the bot speaks "
+              "it from its next start")
     elif arguments.command == "update":
         for language in LANGUAGES:
             if language == DEFAULT_LANGUAGE:

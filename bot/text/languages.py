@@ -1,8 +1,10 @@
 """The languages the bot speaks, and what CLDR (through Babel) knows of each: the nearest one to a
 Telegram language code, the names a /lang argument may use, each one's own name and plural forms.
 
-A language is its tag here (`LANGUAGES`); everything else about it comes from Babel's locale data,
-so registering a language is one tag. No plural rule, name or matching table is written by hand.
+A language is a catalog folder (bot/text/locales/<locale>/LC_MESSAGES/messages.po): the bot speaks
+every language that has one, so adding a language is adding its folder (docs/translating.md).
+Everything else about it comes from Babel's locale data: no plural rule, name or matching table is
+written by hand.
 """
 
 from __future__ import annotations
@@ -11,16 +13,13 @@ import re
 import unicodedata
 from decimal import Decimal
 from functools import cache, lru_cache
+from importlib import resources
+from importlib.abc import Traversable
 
 from babel import Locale, UnknownLocaleError
 from babel.core import get_global
 from babel.plural import to_gettext
 
-# The tags the bot stores and /lang names. "zh" stays Simplified Chinese (what chats chose before
-# Traditional came); "pt-BR" is Brazil's Portuguese, which European Portuguese speakers get too.
-# A new language: its tag here, and its catalog (docs/translating.md).
-LANGUAGES = ("en", "zh", "zh-Hant", "ru", "es", "pt-BR", "de", "fr", "it", "tr", "id", "uk", "uz",
-             "hi", "ar", "fa")
 DEFAULT_LANGUAGE = "en"
 # the categories CLDR may name, in the order gettext numbers a message's plural forms
 CATEGORY_ORDER = ("zero", "one", "two", "few", "many", "other")
@@ -30,6 +29,21 @@ SUBTAG = re.compile(r"[A-Za-z0-9]{1,8}")
 # CPU than the rest of the update. Telegram's clients send a few dozen codes; a forged one only
 # takes a place in the bound.
 CODES_KEPT = 1024
+
+
+def spoken(root: Traversable | None = None) -> tuple[str, ...]:
+    """The tags of the languages that have a catalog folder ("zh_Hant" is zh-Hant, "pt_BR"
+    pt-BR), English first, then by tag: "zh" (Simplified Chinese, what chats chose before
+    Traditional came) before "zh-Hant", so plain "中文" and the zh menu stay Simplified."""
+    root = root or resources.files("bot.text") / "locales"
+    tags = {entry.name.replace("_", "-") for entry in root.iterdir()
+            if (entry / "LC_MESSAGES" / "messages.po").is_file()}
+    return (DEFAULT_LANGUAGE, *sorted(tags - {DEFAULT_LANGUAGE}))
+
+
+# The tags the bot stores and /lang names; "pt-BR" is Brazil's Portuguese, which European
+# Portuguese speakers get too.
+LANGUAGES = spoken()
 
 
 @cache

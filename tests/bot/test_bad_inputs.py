@@ -35,8 +35,8 @@ EXAMPLES = [
      "❌ 目标 −5 超出范围：要在 1 到 999 之间。"),
     ("/play =1000", "❌ The target 1000 is out of range: 1 to 999.",
      "❌ 目标 1000 超出范围：要在 1 到 999 之间。"),
-    ("/lang nl", "I don't speak nl: this chat can speak English (/lang en), 简体中文 (/lang zh),",
-     "我不会说 nl：本群可以用English（/lang en）、简体中文（/lang zh）、"),
+    ("/lang nl", "I don't speak nl: this chat can speak English (/lang en), العربية (/lang ar),",
+     "我不会说 nl：本群可以用English（/lang en）、العربية（/lang ar）、"),
     ("/countdown 1 3 7 10 25 50", "❌ The target is missing: add = and a number after the six "
      "numbers.", "❌ 缺少目标：在六个数后面加上 = 和一个数。"),
 ]

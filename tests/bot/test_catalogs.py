@@ -26,6 +26,7 @@ from bot.text.languages import (
     own_name,
     plural_categories,
     plural_category,
+    spoken,
 )
 from bot.text.markup import LIMIT, visible_length
 
@@ -167,10 +168,11 @@ def test_numbers_and_durations_as_each_language_writes_them():
     assert Texts("ru").number(-5) == "−5" and Texts("ru").number(2.5) == "2,5"
     assert [Texts(language).seconds(7.94) for language in ("en", "ru", "es", "zh-Hant")] == \
         ["7.9 s", "7,9 с", "7,9 s", "7.9 秒"]
-    assert [Texts(language).duration(300) for language in LANGUAGES] == \
-        ["5 minutes", "5分钟", "5 分鐘", "5 минут", "5 minutos", "5 minutos", "5 Minuten",
-         "5 minutes", "5 minuti", "5 dakika", "5 menit", "5 хвилин", "5 daqiqa", "5 मिनट",
-         "5 دقائق", "۵ دقیقه"]
+    assert {language: Texts(language).duration(300) for language in LANGUAGES} == {
+        "en": "5 minutes", "zh": "5分钟", "zh-Hant": "5 分鐘", "ru": "5 минут", "es": "5 minutos",
+        "pt-BR": "5 minutos", "de": "5 Minuten", "fr": "5 minutes", "it": "5 minuti",
+        "tr": "5 dakika", "id": "5 menit", "uk": "5 хвилин", "uz": "5 daqiqa", "hi": "5 मिनट",
+        "ar": "5 دقائق", "fa": "۵ دقیقه"}
     assert Texts("fa").seconds(7.94) == "۷٫۹ ثانیه" and Texts("fa").number(-5) == "−۵"
     assert Texts("ru")("forget_ask", seconds=60).endswith("(Вопрос действует ещё 60 секунд.)")
     assert "1\xa0000\xa0000" in Texts("ru")("usage_number_range", number="<code>x</code>",
@@ -179,17 +181,28 @@ def test_numbers_and_durations_as_each_language_writes_them():
 
 def test_language_names_come_from_cldr_each_in_itself():
     assert [own_name(language) for language in LANGUAGES] == \
-        ["English", "简体中文", "繁體中文", "Русский", "Español", "Português", "Deutsch",
-         "Français", "Italiano", "Türkçe", "Indonesia", "Українська", "O‘zbek", "हिन्दी",
-         "العربية", "فارسی"]
+        ["English", "العربية", "Deutsch", "Español", "فارسی", "Français", "हिन्दी", "Indonesia",
+         "Italiano", "Português", "Русский", "Türkçe", "Українська", "O‘zbek", "简体中文",
+         "繁體中文"]
     assert Texts("ru")("lang_name") == "Русский"
     listed = visible_text(Texts("en")("lang_usage", current="English"))
     assert listed == ("This chat's language: English. Usage: /lang and a language: English "
-                      "(/lang en), 简体中文 (/lang zh), 繁體中文 (/lang zh-Hant), Русский (/lang "
-                      "ru), Español (/lang es), Português (/lang pt-BR), Deutsch (/lang de), "
-                      "Français (/lang fr), Italiano (/lang it), Türkçe (/lang tr), Indonesia "
-                      "(/lang id), Українська (/lang uk), O‘zbek (/lang uz), हिन्दी (/lang hi), "
-                      "العربية (/lang ar) or فارسی (/lang fa).")
+                      "(/lang en), العربية (/lang ar), Deutsch (/lang de), Español (/lang es), "
+                      "فارسی (/lang fa), Français (/lang fr), हिन्दी (/lang hi), Indonesia "
+                      "(/lang id), Italiano (/lang it), Português (/lang pt-BR), Русский (/lang "
+                      "ru), Türkçe (/lang tr), Українська (/lang uk), O‘zbek (/lang uz), 简体中文 "
+                      "(/lang zh) or 繁體中文 (/lang zh-Hant).")
+
+
+def test_a_language_is_its_catalog_folder(tmp_path: Path):
+    """Sixteen folders, sixteen languages; a seventeenth folder is a seventeenth language."""
+    assert LANGUAGES == ("en", "ar", "de", "es", "fa", "fr", "hi", "id", "it", "pt-BR", "ru",
+                         "tr", "uk", "uz", "zh", "zh-Hant")
+    for folder in ("en", "nl", "zh_Hant", "pt_BR"):
+        (tmp_path / folder / "LC_MESSAGES").mkdir(parents=True)
+        (tmp_path / folder / "LC_MESSAGES" / "messages.po").write_text("", encoding="utf-8")
+    (tmp_path / "xx").mkdir()  # a folder without a catalog is no language
+    assert spoken(tmp_path) == ("en", "nl", "pt-BR", "zh-Hant")
 
 
 def test_the_catalogs_are_package_data():

@@ -197,8 +197,8 @@ async def test_in_a_private_chat_settings_set_the_persons_language(harness: Harn
     me = ALICE["id"]
     panel = await ask(harness, "/settings", chat=me, kind="private")
     assert "Your settings" in panel.text and labels(harness, panel.message_id, me) == \
-        ["简体中文", "繁體中文", "Русский", "Español", "Português", "Deutsch", "Français",
-         "Italiano", "Türkçe", "Indonesia", "Українська", "O‘zbek", "हिन्दी", "العربية", "فارسی"]
+        ["العربية", "Deutsch", "Español", "فارسی", "Français", "हिन्दी", "Indonesia", "Italiano",
+         "Português", "Русский", "Türkçe", "Українська", "O‘zbek", "简体中文", "繁體中文"]
     rows = panel.reply_markup["inline_keyboard"]
     assert [len(row) for row in rows] == [4, 4, 4, 3]  # a phone shows each name whole
     assert (await press(harness, panel.message_id, ALICE, "简体中文", me)).text == "已保存。"

@@ -49,7 +49,7 @@ async def test_each_scope_has_its_own_menu_in_every_language(harness: Harness):
     for scope in ("all_private_chats", "all_group_chats", "all_chat_administrators"):
         for code in codes:
             assert names[(scope, code)] == names[(scope, "en")]
-    assert dict(set_[("all_group_chats", "zh")])["daily"] == "今日谜题，人人相同"
+    assert dict(set_[("all_group_chats", "zh")])["daily"] == "每日谜题，人人相同"
     assert dict(set_[("all_group_chats", "ru")])["daily"] == "Задача дня, одна на всех"
     assert dict(set_[("all_private_chats", "pt")])["play"] == "Quatro números: chegue a 24"
     every = {names[0] for names, _ in COMMANDS}

@@ -82,3 +82,12 @@ async def test_a_numeral_or_a_mistaken_sign_gets_a_clear_answer(harness: Harness
     said = await harness.telegram.reply(chat)
     assert english in said.html, said.html
     assert harness.services.rounds.open_round(chat) is not None  # nothing lost
+
+
+@pytest.mark.parametrize("language", KEYBOARDS)
+async def test_an_inline_query_reads_each_keyboards_digits(harness: Harness, language: str):
+    user = USERS[language]
+    typed = await harness.inline(user, KEYBOARDS[language])
+    plain = await harness.inline(user, "3 8 3 8")
+    assert [r["title"] for r in typed.results] == [r["title"] for r in plain.results]
+    assert typed.results and typed.results[0]["id"] != "problem"

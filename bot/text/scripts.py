@@ -6,7 +6,9 @@ written with the digits of the language's CLDR numbering system (Persian digits 
 Latin digits, since a phone's fixed-width font may lack the others and the columns would drift.
 In a right-to-left language every hand, expression and command is kept left to right inside the
 sentence with Unicode's directional isolates (LRI … PDI), so that `8÷(3−8÷3)` does not show
-reordered. Digits glued to a Latin letter, `_` or `@` belong to a name (@Bot24), never changed.
+reordered; an arrow there is mirrored (catalogs write "→" as English does, "leads to"), since
+Unicode does not mirror arrows by itself. Digits glued to a Latin letter, `_` or `@` belong to a
+name (@Bot24), never changed. Applying the rule twice changes nothing more.
 """
 
 from __future__ import annotations
@@ -19,13 +21,19 @@ from functools import cache
 from babel import Locale
 
 LRI, PDI = "\u2066", "\u2069"  # left-to-right isolate, pop directional isolate
-# a <pre> block, a <code> span, any other tag, or an entity: each taken whole
-PIECE = re.compile(r"<pre>.*?</pre>|<code>.*?</code>|<[^>]*>|&#?\w+;", re.S)
+# a stretch already isolated, a <pre> block, a <code> span, any other tag, or an entity: each
+# taken whole
+PIECE = re.compile(f"{LRI}.*?{PDI}|<pre>.*?</pre>|<code>.*?</code>|<[^>]*>|&#?\\w+;", re.S)
 LATIN_DIGITS = re.compile(r"(?<![A-Za-z0-9_@])[0-9]+(?![A-Za-z0-9_])")
-COMMAND = re.compile(r"(?<![\w/<@])/[A-Za-z]\w*(?:@\w+)?")
+# a command with what follows it in Latin letters or digits (/match 10, /lang pt-BR, /solve 1 4
+# 12 14 = 100): a right-to-left sentence has no other Latin words
+COMMAND = r"(?<![\w/<@])/[A-Za-z]\w*(?:@\w+)?(?:[ \t]+(?:\d+|[A-Za-z][\w-]*))*" \
+    r"(?:[ \t]*=[ \t]*\d+)?"
+MIRRORED = str.maketrans({"→": "←"})  # once: a message inside a message is not turned back
 NUMBER = r"[(]*[-−]?\d+(?:[.,٫٬]\d+)*[)]*"
 OPERATOR = r"\s*[-−+×÷*/:=]\s*"
-MATH = re.compile(f"{NUMBER}(?:{OPERATOR}{NUMBER})+")  # two numbers and a sign at least
+MATH = f"{NUMBER}(?:{OPERATOR}{NUMBER})+"  # two numbers and a sign at least
+LEFT_TO_RIGHT = re.compile(f"{COMMAND}|{MATH}")
 # CLDR names a locale's numbering system (Babel has the name, not the digits); most names are a
 # script's code, whose digits Unicode names after the script ("DEVANAGARI DIGIT ZERO"). These
 # are the ones that are not.
@@ -54,8 +62,7 @@ class Script:
 
     def isolated(self, text: str) -> str:
         """Commands and math in a run of text kept left to right."""
-        text = COMMAND.sub(lambda found: LRI + found.group() + PDI, text)
-        return MATH.sub(lambda found: LRI + found.group() + PDI, text)
+        return LEFT_TO_RIGHT.sub(lambda found: LRI + found.group() + PDI, text)
 
     def written(self, message: str) -> str:
         """A message of Telegram HTML as the language writes it (the module's rule)."""
@@ -71,11 +78,11 @@ class Script:
 
     def _text(self, text: str) -> str:
         text = self.number_digits(text)
-        return self.isolated(text) if self.right_to_left else text
+        return self.isolated(text.translate(MIRRORED)) if self.right_to_left else text
 
     def _piece(self, piece: str) -> str:
         if not piece.startswith("<code>"):
-            return piece  # a tag, an entity, a <pre> table
+            return piece  # isolated already, a tag, an entity, a <pre> table
         code = self.number_digits(piece)
         return LRI + code + PDI if self.right_to_left else code
 

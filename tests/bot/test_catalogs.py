@@ -285,6 +285,14 @@ def test_each_message_is_written_in_its_language_s_script(language: str):
     assert latin == {}
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_arrows_are_written_as_english_writes_them(language: str):
+    """"→" means "leads to" in every catalog; a right-to-left language shows it mirrored
+    (bot.text.scripts), so a "←" written there would point back."""
+    own = read_catalog(language)
+    assert not [key for key, message in own.messages.items() if "←" in message]
+
+
 def test_the_script_check_finds_english_left_in_a_translation():
     persian = read_catalog("fa").messages["no_round"]
     assert re.findall(r"[A-Za-z]+", KEPT_LATIN.sub(" ", persian + " Start a round")) == \

@@ -91,3 +91,10 @@ async def test_an_inline_query_reads_each_keyboards_digits(harness: Harness, lan
     plain = await harness.inline(user, "3 8 3 8")
     assert [r["title"] for r in typed.results] == [r["title"] for r in plain.results]
     assert typed.results and typed.results[0]["id"] != "problem"
+
+
+async def test_an_inline_answer_in_persian_is_written_in_persian_digits(harness: Harness):
+    answered = await harness.inline(USERS["fa"], "3 8 3 8")
+    [first] = answered.results[:1]
+    assert first["title"] == f"{LRI}۸÷(۳−۸÷۳) = ۲۴{PDI}"
+    assert "←" in first["description"] and not re.search("[0-9]", first["description"])

@@ -58,3 +58,24 @@ def test_tags_and_links_are_never_split_by_an_isolate():
     written = PERSIAN.written('<a href="tg://user?id=12">علی 12</a> <b>/top</b> </b>')
     assert '<a href="tg://user?id=12">' in written and "</b>" in written
     assert f"<b>{LRI}/top{PDI}</b>" in written
+
+
+@pytest.mark.parametrize("script", [PERSIAN, ARABIC], ids=["fa", "ar"])
+def test_a_command_keeps_its_arguments_and_an_arrow_points_the_way_the_sentence_reads(script):
+    written = script.written("با /match 10 یا (/lang pt-BR) و /solve 1 4 12 14 = 100؛ "
+                             "<code>3</code> <code>8</code> → <b>24</b>")
+    assert [script.number_digits(piece) for piece in ISOLATED.findall(written)][:3] == \
+        [script.number_digits(piece) for piece in
+         ["/match 10", "/lang pt-BR", "/solve 1 4 12 14 = 100"]]
+    assert "←" in written and "→" not in written
+    assert script_of(Locale.parse("en")).written("3 8 → 24") == "3 8 → 24"
+
+
+@pytest.mark.parametrize("script", [PERSIAN, ARABIC], ids=["fa", "ar"])
+def test_the_rule_applied_twice_changes_nothing_more(script):
+    """A message inside a message (a language list in /help) is written twice."""
+    message = ("با /match 10 و (/lang en) <code>3</code> → <b>24</b> و 8÷(3−8÷3) = 24 "
+               "<pre>1 2</pre> @Bot24")
+    once = script.written(message)
+    assert script.written(once) == once
+    assert once.count(LRI) == once.count(PDI) == 4

@@ -242,8 +242,8 @@ class Solving:
             return [InlineAnswer("none", texts("inline_none_title"), "", message)]
         count = texts.count(len(found))
         shown = markup.signed(target)
-        return [InlineAnswer(str(i), f"{prettify(s)} = {shown}",
-                             f"{' '.join(map(str, numbers))} → {shown} · {count}",
+        return [InlineAnswer(str(i), texts.written(f"{prettify(s)} = {shown}"),
+                             texts.written(f"{' '.join(map(str, numbers))} → {shown} · {count}"),
                              texts("inline_solution", numbers=markup.numbers(numbers),
                                    target=target, solution=markup.code(s), count=count))
                 for i, s in enumerate(found[:INLINE_SHOWN])]

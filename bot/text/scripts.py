@@ -31,7 +31,7 @@ COMMAND = r"(?<![\w/<@])/[A-Za-z]\w*(?:@\w+)?(?:[ \t]+(?:\d+|[A-Za-z][\w-]*))*" 
     r"(?:[ \t]*=[ \t]*\d+)?"
 MIRRORED = str.maketrans({"→": "←"})  # once: a message inside a message is not turned back
 NUMBER = r"[(]*[-−]?\d+(?:[.,٫٬]\d+)*[)]*"
-OPERATOR = r"\s*[-−+×÷*/:=]\s*"
+OPERATOR = r"\s*[-−+×÷*/=]\s*"  # not ":", which ends a label ("24: 2 minutes")
 MATH = f"{NUMBER}(?:{OPERATOR}{NUMBER})+"  # two numbers and a sign at least
 LEFT_TO_RIGHT = re.compile(f"{COMMAND}|{MATH}")
 # CLDR names a locale's numbering system (Babel has the name, not the digits); most names are a

@@ -79,3 +79,8 @@ def test_the_rule_applied_twice_changes_nothing_more(script):
     once = script.written(message)
     assert script.written(once) == once
     assert once.count(LRI) == once.count(PDI) == 4
+
+
+def test_a_label_s_colon_is_not_math():
+    written = PERSIAN.written("⏱ مدت دور 24: 2 دقیقه")
+    assert LRI not in written and "۲۴: ۲" in written

@@ -116,7 +116,7 @@ async def test_bad_input_is_named(telegram: BotApiEmulator, make_bot):
             ("/yahtzee 1 2 3", "❌ That is 3 dice, and a game needs 65"),
             ("/play = 1000000", "❌ The target 1000000 is out of range: 1 to 999."),
             ("/play = -5", "❌ The target −5 is out of range: 1 to 999."),
-            ("/lang fr", "I don't speak fr"),
+            ("/lang nl", "I don't speak nl"),
             ("/countdown 1 3 7 10 25 50", "❌ The target is missing")):
         await telegram.say(GROUP, ANN, command)
         assert (await telegram.reply(GROUP)).text.startswith(said), command

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from PIL import ImageFont
+from PIL import ImageFont, features
 
 FONT_ROOTS = (Path("/usr/share/fonts/truetype/noto"), Path("/usr/share/fonts/opentype/noto"),
               Path("/usr/share/fonts/truetype/dejavu"))
@@ -34,6 +34,9 @@ FALLBACK = ("DejaVuSans{dejavu}.ttf", "")  # fonts-dejavu-core: Latin, Cyrillic,
 OWN_FACES = {"ar": (ARABIC,), "fa": (ARABIC,), "hi": (DEVANAGARI,), "zh": (SIMPLIFIED,),
              "zh-Hant": (TRADITIONAL,)}
 COMMON_FACES = (LATIN, SIMPLIFIED, ARABIC, DEVANAGARI)
+# libraqm shapes and orders a run (HarfBuzz, FriBiDi); without it Arabic letters are unjoined
+SHAPING = features.check("raqm")
+LAYOUT = ImageFont.Layout.RAQM if SHAPING else ImageFont.Layout.BASIC
 WEIGHTS = {"Regular": "", "Bold": "-Bold"}  # Noto's weight name -> DejaVu's file suffix
 
 
@@ -50,8 +53,7 @@ class Face:
 
 @cache
 def _font(path: Path, index: int, size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(str(path), size, index=index,
-                              layout_engine=ImageFont.Layout.RAQM)
+    return ImageFont.truetype(str(path), size, index=index, layout_engine=LAYOUT)
 
 
 class Coverage:

@@ -17,15 +17,14 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import ImageDraw, features
+from PIL import ImageDraw
 
-from bot.play.cards.fonts import Face, face_for
+from bot.play.cards.fonts import SHAPING, Face, face_for
 
 NAME_LIMIT = 64  # characters of a name looked at (Telegram's first and last name: 64 each)
 ELLIPSIS = "…"
 JOINERS = {"\u200c", "\u200d"}  # zero-width non-joiner and joiner: Persian and Indic spelling
 RTL_CLASSES = {"R", "AL"}
-SHAPING = features.check("raqm")  # False: Pillow's basic layout, Arabic letters unjoined
 
 
 def clean(text: str) -> str:

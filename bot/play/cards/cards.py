@@ -69,9 +69,9 @@ def _word(texts: Texts, size: int, room: int, text: str, weight: str = "Regular"
 
 
 def _figure(texts: Texts, text: str, size: int, room: int) -> Line:
-    """A large figure, written with the language's digits."""
-    return fitted(texts.script.number_digits(text), texts.language, size,
-                  texts.script.right_to_left, room, BOLD)
+    """A large figure, written with the language's digits; left to right ("+47", "−12") unless
+    a letter in it says otherwise ("۳٫۴ ثانیه")."""
+    return fitted(texts.script.number_digits(text), texts.language, size, False, room, BOLD)
 
 
 def _header(canvas: Canvas, texts: Texts, name: str, title: str) -> None:

@@ -1,14 +1,13 @@
-"""A line of text on a card: cut into runs of one font each, the runs put in the order the eye
-reads them, each shaped by libraqm (HarfBuzz and FriBiDi, through Pillow), measured and drawn.
+"""A line of text on a card: cut into runs of one font and one direction, the runs put in the
+order the eye reads them, each shaped by libraqm (HarfBuzz and FriBiDi, through Pillow),
+measured and drawn.
 
 Pillow shapes and orders one run of one font; a line whose characters need several fonts (a
-Persian label with Latin digits, a name in Latin and Chinese) is ordered here, run by run, with
-the Unicode Bidirectional Algorithm's rules for levels and reversal (UAX #9, L2), simplified to
-whole runs: a run is right to left if it holds an Arabic or Hebrew letter, left to right if it
-holds another letter or a digit, and a run of spaces and signs takes its neighbours' direction
-when they agree, the line's otherwise. Names are arbitrary text, so they are cleaned first:
-direction overrides and other invisible controls go (they would reorder the card around them),
-and a name too long for its place is cut with "…".
+Persian label with Latin digits, a name in Latin and Chinese) is ordered here with the Unicode
+Bidirectional Algorithm's levels (bidi.py), each run handed to libraqm with its own direction.
+Names are arbitrary text, so they are cleaned first: direction overrides and other invisible
+controls go (they would reorder the card around them), and a name too long for its place is cut
+with "…".
 """
 
 from __future__ import annotations
@@ -19,12 +18,12 @@ from functools import lru_cache
 
 from PIL import ImageDraw
 
+from bot.play.cards import bidi
 from bot.play.cards.fonts import SHAPING, Face, face_for
 
 NAME_LIMIT = 64  # characters of a name looked at (Telegram's first and last name: 64 each)
 ELLIPSIS = "…"
 JOINERS = {"\u200c", "\u200d"}  # zero-width non-joiner and joiner: Persian and Indic spelling
-RTL_CLASSES = {"R", "AL"}
 
 
 def clean(text: str) -> str:
@@ -55,119 +54,90 @@ def _face_of(char: str, language: str, weight: str) -> Face | None:
 
 @dataclass(frozen=True)
 class Run:
-    """Characters drawn with one face, in logical order, and their direction."""
+    """Characters drawn with one face at one embedding level (bidi.py), in logical order."""
 
     text: str
     face: Face
-    direction: str | None  # "rtl", "ltr", or None: spaces and signs only
+    level: int
+
+    @property
+    def direction(self) -> str:
+        return "rtl" if self.level % 2 else "ltr"
 
 
-def _direction(text: str) -> str | None:
+def runs(text: str, language: str, weight: str, rtl: bool) -> list[Run]:
+    """The text of a line of direction `rtl` cut into runs of one face and one level, each space
+    a run of its own (only an advance, so no shaping puts it on the wrong side of a word);
+    characters no font has are left out."""
+    kept: list[tuple[str, Face]] = []
     for char in text:
-        kind = unicodedata.bidirectional(char)
-        if kind in RTL_CLASSES:
-            return "rtl"
-        if kind in ("L", "EN", "AN"):
-            return "ltr"
-    return None
-
-
-def runs(text: str, language: str, weight: str) -> list[Run]:
-    """The text cut into runs of one face, each space a run of its own (it is only an advance,
-    so no shaping puts it on the wrong side of a word); characters no font has are left out."""
-    pieces: list[tuple[list[str], Face]] = []
-    for char in text:
-        last = pieces[-1][0][-1] if pieces else ""
-        if last and (_follows(char) or (char.isspace() and last.isspace())):
-            pieces[-1][0].append(char)
+        if kept and _follows(char):  # with its letter, in its letter's face
+            kept.append((char, kept[-1][1]))
             continue
         face = _face_of(" " if char.isspace() else char, language, weight)
-        if face is None:
-            continue
-        if pieces and pieces[-1][1] == face and not (char.isspace() or last.isspace()):
-            pieces[-1][0].append(char)
+        if face is not None:
+            kept.append((char, face))
+    pieces: list[tuple[tuple[Face, int, bool], list[str]]] = []
+    levels = bidi.levels("".join(char for char, _ in kept), rtl)
+    for (char, face), level in zip(kept, levels, strict=True):
+        key = (face, level, char.isspace())
+        if pieces and pieces[-1][0] == key:
+            pieces[-1][1].append(char)
         else:
-            pieces.append(([char], face))
-    return [Run(text, face, _direction(text)) for text, face in
-            (("".join(chars), face) for chars, face in pieces)]
-
-
-def visual(line: list[Run], rtl: bool) -> list[tuple[Run, str]]:
-    """The runs in the order they are drawn, left to right, each with the direction it is
-    shaped in (the line's direction `rtl` is that of its first letter, else the card's)."""
-    own = [run.direction for run in line]
-    resolved = []
-    for at, direction in enumerate(own):
-        if direction is None:  # a neutral run: its neighbours' direction if they agree
-            before = next((d for d in reversed(own[:at]) if d), None)
-            after = next((d for d in own[at + 1:] if d), None)
-            direction = before if before == after and before else ("rtl" if rtl else "ltr")
-        resolved.append(direction)
-    base = 1 if rtl else 0
-    levels = [base + (1 if (d == "rtl") != rtl else 0) for d in resolved]
-    order = list(range(len(line)))
-    lowest_odd = min((lvl for lvl in levels if lvl % 2), default=None)
-    if lowest_odd is not None:
-        for level in range(max(levels), lowest_odd - 1, -1):  # UAX #9, L2
-            at = 0
-            while at < len(order):
-                if levels[order[at]] >= level:
-                    end = at
-                    while end < len(order) and levels[order[end]] >= level:
-                        end += 1
-                    order[at:end] = order[at:end][::-1]
-                    at = end
-                else:
-                    at += 1
-    return [(line[n], resolved[n]) for n in order]
+            pieces.append((key, [char]))
+    return [Run("".join(chars), face, level) for (face, level, _), chars in pieces]
 
 
 def _language_tag(language: str) -> str:
-    return {"zh-Hant": "zh-Hant", "pt-BR": "pt"}.get(language, language)
+    """The language as HarfBuzz takes it (it picks a script's local forms by it)."""
+    return {"pt-BR": "pt"}.get(language, language)
 
 
 @dataclass(frozen=True)
 class Line:
-    """A line laid out at one size: its runs in drawing order, each with its width."""
+    """A line laid out at one size: its runs in drawing order, left to right, with widths."""
 
-    pieces: tuple[tuple[Run, str, int], ...]
+    pieces: tuple[tuple[Run, int], ...]
     size: int
     language: str
 
     @property
     def width(self) -> int:
-        return sum(width for _, _, width in self.pieces)
+        return sum(width for _, width in self.pieces)
+
+    @property
+    def text(self) -> str:
+        """What is drawn, run by run in drawing order."""
+        return "".join(run.text for run, _ in self.pieces)
 
     def draw(self, draw: ImageDraw.ImageDraw, x: float, baseline: float, fill: str) -> None:
         """Drawn from its left edge at `x`, its letters on `baseline`."""
-        for run, direction, width in self.pieces:
+        for run, width in self.pieces:
             font = run.face.font(self.size)
             if run.text.isspace():
                 pass
             elif SHAPING:
                 draw.text((x, baseline), run.text, font=font, fill=fill, anchor="ls",
-                          direction=direction, language=_language_tag(self.language))
+                          direction=run.direction, language=_language_tag(self.language))
             else:  # no libraqm: unshaped letters, at least in their order
-                text = run.text[::-1] if direction == "rtl" else run.text
+                text = run.text[::-1] if run.level % 2 else run.text
                 draw.text((x, baseline), text, font=font, fill=fill, anchor="ls")
             x += width
 
 
-def _width(run: Run, direction: str, size: int, language: str) -> int:
+def _width(run: Run, size: int, language: str) -> int:
     font = run.face.font(size)
     if not SHAPING:
         return round(font.getlength(run.text))
-    return round(font.getlength(run.text, direction=direction,
+    return round(font.getlength(run.text, direction=run.direction,
                                 language=_language_tag(language)))
 
 
 def line(text: str, language: str, size: int, rtl: bool, weight: str = "Regular") -> Line:
     """The text laid out as one line, its direction that of its first letter (else `rtl`)."""
-    logical = runs(text, language, weight)
-    first = next((run.direction for run in logical if run.direction), None)
-    ordered = visual(logical, first == "rtl" if first else rtl)
-    return Line(tuple((run, direction, _width(run, direction, size, language))
-                      for run, direction in ordered), size, language)
+    logical = runs(text, language, weight, bidi.is_rtl(text, rtl))
+    drawn = (logical[at] for at in bidi.order([run.level for run in logical]))
+    return Line(tuple((run, _width(run, size, language)) for run in drawn), size, language)
 
 
 def fitted(text: str, language: str, size: int, rtl: bool, room: int,
@@ -179,17 +149,20 @@ def fitted(text: str, language: str, size: int, rtl: bool, room: int,
         laid = line(text, language, at, rtl, weight)
         if laid.width <= room:
             return laid
-    keep = len(text)
-    while keep > 0:
-        keep = _cut(text, keep - 1)
-        laid = line(text[:keep].rstrip() + ELLIPSIS, language, smallest, rtl, weight)
-        if laid.width <= room:
-            return laid
-    return line(ELLIPSIS, language, smallest, rtl, weight)
+    fits, low, high = line(ELLIPSIS, language, smallest, rtl, weight), 0, len(text)
+    while low < high:  # the longest start of the text that fits with "…" after it
+        middle = (low + high + 1) // 2
+        cut = _cut(text, middle)
+        laid = line(text[:cut].rstrip() + ELLIPSIS, language, smallest, rtl, weight)
+        if cut and laid.width <= room:
+            fits, low = laid, middle
+        else:
+            high = middle - 1
+    return fits
 
 
 def _cut(text: str, at: int) -> int:
     """A place at or before `at` that does not part a letter from its marks or joiner."""
-    while at > 0 and _follows(text[at]) and not text[at].isspace():
+    while 0 < at < len(text) and _follows(text[at]):
         at -= 1
     return at

@@ -631,7 +631,6 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (user_id, code)
     );
     CREATE INDEX achievements_by_chat ON achievements(chat_id, earned_at);
-    CREATE INDEX rounds_won_by_winner ON rounds(winner_id, chat_id, id) WHERE status = 'won';
     CREATE TABLE achievement_counted AS
         SELECT r.id, r.chat_id, r.game, r.level, r.hand, r.winner_id, r.win_seconds,
                r.ended_at, r.status, n.players,

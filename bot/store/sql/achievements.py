@@ -4,9 +4,10 @@ pages read (a player's, a chat's).
 
 A round counts (docs/achievements.md) when it closed in a group (a negative chat id: a private
 chat's id is its person's) and at least two different people answered in it; the reads below
-say it in SQL (`COUNTS`), each through an index: the round's own answers, the player's wins by
-chat (rounds_won_by_winner), the player's answers (answers_by_user). Each count stops at what
-its rule asks, so a long history costs no more than the rule needs.
+say it in SQL (`COUNTS`), each through an index: the round's own answers, the player's wins
+(rounds_by_winner), their answers (answers_by_user), their days (daily_results_by_user). Each
+count stops at what its rule asks, and is asked only until the rule is earned (once a person
+and code), so a long history is read for a rule at most until that person earns it.
 
 An award is one INSERT that does nothing when the person has that achievement already (the key
 is the person and the code) or is no longer stored (a /forget came first): of two closes at once

@@ -549,8 +549,7 @@ MIGRATIONS: list[str] = [
     """,
     # 17: achievements (bot/play/achievements, docs/achievements.md): each person's, earned
     #    once (the key is the person and the code), with when and where (the chat; the round,
-    #    but for the daily puzzle's); by person through the key, by chat through its index. A
-    #    close's check reads the winner's counting wins in a chat (rounds_won_by_winner). The
+    #    but for the daily puzzle's); by person through the key, by chat through its index. The
     #    achievements the stored history earned already are awarded here, each at the first
     #    round (or daily result) that earned it, by the rules of bot/play/achievements/rules.py
     #    said in SQL: a round counts when it closed in a group (a negative chat id) and at least
@@ -565,7 +564,6 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (user_id, code)
     );
     CREATE INDEX achievements_by_chat ON achievements(chat_id, earned_at);
-    CREATE INDEX rounds_won_by_winner ON rounds(winner_id, chat_id, id) WHERE status = 'won';
     CREATE TABLE achievement_counted AS
         SELECT r.id, r.chat_id, r.game, r.level, r.hand, r.winner_id, r.win_seconds,
                r.ended_at, r.status, n.players,

@@ -19,7 +19,7 @@ from bot.play.services import Services
 from bot.store.records import Round
 from bot.store.stores import Stores
 from solver import solve
-from tests.bot.conftest import Clock, opened_outside
+from tests.bot.conftest import ON_BOTH_BACKENDS, Clock, Harness, opened_outside
 
 GROUP = Chat(-42, "group", "G")
 OTHER = Chat(-43, "group", "H")
@@ -249,3 +249,31 @@ async def test_a_forget_between_close_and_award_brings_no_one_back(
     assert again.lines is None
     assert await stores.achievements.earned(ANN.id) == []
     assert await stores.achievements.earned_in_chat(GROUP.id) == []
+
+
+ZOE = {"id": 71, "is_bot": False, "first_name": "Zoe", "language_code": "de"}
+MAX = {"id": 72, "is_bot": False, "first_name": "Max", "language_code": "de"}
+
+
+@ON_BOTH_BACKENDS
+async def test_the_result_telegram_gets_says_it(harness: Harness):
+    """Through the real Application: the result message itself carries the line, in the
+    group's language; no message of its own. The same win in private says nothing."""
+    group = -4747
+    await harness.send(group, ZOE, "/lang de")
+    await harness.telegram.reply(group)
+    await harness.send(group, ZOE, "/play")
+    await harness.telegram.reply(group)
+    current = harness.services.rounds.open_round(group)
+    assert current is not None
+    await harness.send(group, MAX, "/a 1+2")
+    await harness.send(group, ZOE, f"/a {solve(current.hand)[0]}")
+    sent = [m for m in harness.telegram.sent if m.chat_id == group and "🏅" in m.text]
+    assert len(sent) == 1 and "🏅 Zoe erreicht: Erster Sieg" in sent[0].text
+    assert "Zoe" in sent[0].text.split("🏅")[0]  # the result's head, the line under it
+    await harness.send(ZOE["id"], ZOE, "/play", kind="private")
+    await harness.telegram.reply(ZOE["id"])
+    alone = harness.services.rounds.open_round(ZOE["id"])
+    assert alone is not None
+    await harness.send(ZOE["id"], ZOE, f"/a {solve(alone.hand)[0]}", kind="private")
+    assert not [m for m in harness.telegram.sent if m.chat_id == ZOE["id"] and "🏅" in m.text]

@@ -6,14 +6,17 @@ migration 16, before the table existed."""
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 
 import asyncpg
 import pytest
 
+from bench.year_data import Scale, generate, load_postgres, load_sqlite
 from bot.play.chats.people import Chat, Player
 from bot.runtime.pool import SolverPool
 from bot.store.postgres import open_postgres
+from bot.store.sql.achievements import COUNTS
 from bot.store.sqlite import open_sqlite
 from bot.store.stores import Stores
 from tests.bot.conftest import Clock, new_services
@@ -126,5 +129,44 @@ async def test_a_database_from_before_gets_its_achievements(backend: str, tmp_pa
         assert earned["daily_first"].round_id is None
         assert earned["daily_first"].earned_at == NOON + 86400 - 11 * 3600
         assert await stores.achievements.earned(BEN.id) == []
+    finally:
+        await stores.close()
+
+
+async def test_a_year_from_before_gets_its_achievements(backend: str, tmp_path: Path,
+                                                        request: pytest.FixtureRequest):
+    """A small year of play (bench/year_data.py) loaded at migration 16: migration 17 awards
+    its players, each achievement at the first round of its kind, only from rounds that count;
+    it prints how long it took (a year of the bench's full size: bench/bench_year.py)."""
+    year = generate(Scale().shrunk(0.01))
+    url = "" if backend == "sqlite" else \
+        await new_database(request.getfixturevalue("postgres_server"))
+    await (await opened(backend, tmp_path, url, BEFORE)).close()
+    if backend == "sqlite":
+        load_sqlite(tmp_path / "old.sqlite3", year)
+    else:
+        await load_postgres(url, year)
+    started = time.perf_counter()
+    stores = await opened(backend, tmp_path, url)
+    print(f"migration 17 on a small year ({backend}): {time.perf_counter() - started:.2f} s")
+    db = stores.rounds.db  # type: ignore[attr-defined]
+    try:
+        codes = {row[0] for row in await db.fetch("SELECT DISTINCT code FROM achievements")}
+        assert {"first_win", "ten_wins", "fifty_rounds", "daily_first", "daily_week"} <= codes
+        # every round's achievement names a round that counts, in the chat it names
+        assert await db.fetch(
+            "SELECT e.code FROM achievements e LEFT JOIN rounds r ON r.id = e.round_id "
+            "WHERE e.code NOT LIKE 'daily%' AND (r.id IS NULL OR r.chat_id <> e.chat_id OR "
+            "r.chat_id >= 0 OR (SELECT COUNT(DISTINCT a.user_id) FROM answers a "
+            "WHERE a.round_id = r.id) < 2)") == []
+        # a first win is the first counting round the person won
+        firsts = await db.fetch("SELECT user_id, round_id FROM achievements "
+                                "WHERE code = 'first_win' ORDER BY user_id LIMIT 20")
+        for user_id, round_id in firsts:
+            [(earliest,)] = await db.fetch(
+                "SELECT MIN(r.id) FROM rounds r WHERE r.winner_id = $1 AND r.status = 'won' "
+                f"AND {COUNTS}".replace("$1", "?" if backend == "sqlite" else "$1"),
+                (user_id,))
+            assert round_id == earliest
     finally:
         await stores.close()

@@ -631,7 +631,20 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (user_id, code)
     );
     CREATE INDEX achievements_by_chat ON achievements(chat_id, earned_at);
-    CREATE TABLE achievement_counted AS
+    CREATE TABLE achievement_counted (
+        id BIGINT PRIMARY KEY,
+        chat_id BIGINT NOT NULL,
+        game TEXT NOT NULL,
+        level TEXT NOT NULL,
+        hand TEXT NOT NULL,
+        winner_id BIGINT,
+        win_seconds DOUBLE PRECISION,
+        ended_at DOUBLE PRECISION NOT NULL,
+        status TEXT NOT NULL,
+        players INTEGER NOT NULL,
+        right_win INTEGER NOT NULL
+    );
+    INSERT INTO achievement_counted
         SELECT r.id, r.chat_id, r.game, r.level, r.hand, r.winner_id, r.win_seconds,
                r.ended_at, r.status, n.players,
                CASE WHEN EXISTS (SELECT 1 FROM answers a WHERE a.round_id = r.id
@@ -640,10 +653,18 @@ MIGRATIONS: list[str] = [
         FROM rounds r JOIN (SELECT round_id, COUNT(DISTINCT user_id) AS players FROM answers
                             GROUP BY round_id) n ON n.round_id = r.id
         WHERE r.chat_id < 0 AND r.status <> 'open' AND n.players >= 2;
-    CREATE TABLE achievement_played AS
+    CREATE TABLE achievement_played (
+        user_id BIGINT NOT NULL,
+        id BIGINT NOT NULL,
+        chat_id BIGINT NOT NULL,
+        ended_at DOUBLE PRECISION NOT NULL,
+        won INTEGER NOT NULL,
+        PRIMARY KEY (user_id, id)
+    );
+    INSERT INTO achievement_played
         SELECT DISTINCT a.user_id, c.id, c.chat_id, c.ended_at,
-               CASE WHEN c.winner_id = a.user_id THEN 1 ELSE 0 END AS won
-        FROM answers a JOIN achievement_counted c ON c.id = a.round_id;
+               CASE WHEN c.winner_id = a.user_id THEN 1 ELSE 0 END
+        FROM achievement_counted c JOIN answers a ON a.round_id = c.id;
     INSERT INTO achievements (user_id, code, earned_at, chat_id, round_id)
         SELECT winner_id, code, ended_at, chat_id, id FROM (
             SELECT c.winner_id, k.code, c.ended_at, c.chat_id, c.id,

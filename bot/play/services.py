@@ -9,6 +9,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
+from bot.play.achievements.service import Achievements
 from bot.play.alarms import Alarms
 from bot.play.chats.people import People, Player
 from bot.play.chats.places import Places
@@ -66,6 +67,7 @@ class Services:
     settings: Settings
     outbox: Outbox
     once: Once
+    achievements: Achievements
 
 
 def nearest_of(analyses: Analyses) -> Callable[[str, tuple, int], int | None]:
@@ -118,10 +120,13 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                     reads_group_messages=reads_group_messages, adaptive=adaptive)
     matches = Matches(stores.matches, stores.people, people, rounds, table, scheduler,
                       closings, outbox, pause)
+    # a close's achievements follow its match's scoreboard in the result message
+    achievements = Achievements(stores.achievements, people)
+    closings.follow(achievements.after_round)
     places = Places(stores.rounds, people, settings, table, scheduler, rounds, matches, outbox)
     # the daily puzzle is live in the table's live puzzles (what /solve and inline refuse), and
     # the dealer deals no hand that reaches it
-    daily = Daily(stores.daily, people, table.live, clock, secret, rater)
+    daily = Daily(stores.daily, people, table.live, clock, secret, rater, achievements)
     dealer.keep_daily_back(table.live)
     privacy = Privacy(stores.forgetting, people, clock, stop_matches=matches.stop_all,
                       drop_rounds=round_dropper(rounds, table, people))
@@ -134,4 +139,4 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
         recovery=Recovery(stores.rounds, people, settings, table, rounds, matches, outbox),
         matches=matches, places=places, community=community,
         solving=Solving(pool, solve_timeout, analyses, budget, table.live), settings=settings,
-        outbox=outbox, once=Once(stores.updates))
+        outbox=outbox, once=Once(stores.updates), achievements=achievements)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from bot.store.daily_store import DailyStore
 from bot.store.protocols import (
+    AchievementStore,
     MatchStore,
     PeopleStore,
     RatingStore,
@@ -28,3 +29,4 @@ class Stores:
     forgetting: ForgetStore
     close: Callable[[], Awaitable[None]]
     ratings: RatingStore
+    achievements: AchievementStore

@@ -23,21 +23,32 @@ from bot.store.postgres import leader as postgres_leader
 from bot.store.postgres.people import MET_ROUNDS, SCORING_LOCKS
 from bot.store.postgres.rounds import ANNOUNCED as POSTGRES_ANNOUNCED
 from bot.store.postgres.rounds import GUESS_LOCK
-from bot.store.sql import daily, forgetting, matches, people, ratings, rounds, scores, updates
+from bot.store.sql import (
+    achievements,
+    daily,
+    forgetting,
+    matches,
+    people,
+    ratings,
+    rounds,
+    scores,
+    updates,
+)
 from bot.store.sqlite.rounds import ANNOUNCED as SQLITE_ANNOUNCED
 from bot.store.sqlite.rounds import GUESS
 from bot.store.sqlite.updates import CLAIM_MANY
 
 STORE = Path(__file__).resolve().parents[2] / "bot" / "store"
 SHARED = {"rounds": rounds, "people": people, "scores": scores, "matches": matches,
-          "updates": updates, "daily": daily, "forgetting": forgetting, "ratings": ratings}
+          "updates": updates, "daily": daily, "forgetting": forgetting, "ratings": ratings,
+          "achievements": achievements}
 
 # Tables that grow with play (chats and players, rounds, answers, days): a statement may read
 # all of one only where WHOLE says why.
 LARGE = frozenset({"users", "chats", "rounds", "answers", "scores", "matches", "match_rounds",
                    "round_passes", "daily_results", "chat_settings", "handled_updates",
                    "player_totals", "board_steps", "board_ties", "player_ratings",
-                   "hand_ratings", "rated_rounds"})
+                   "hand_ratings", "rated_rounds", "achievements"})
 
 # Statement -> the large tables it reads whole, and why that is bounded.
 WHOLE: dict[str, tuple[frozenset[str], str]] = {
@@ -84,6 +95,11 @@ WHOLE_PERSON = {
     "daily.days": "a person's daily streaks: one row a day they solved",
     "postgres.USER_LOCKS": "/forget: the chats where the person has scores or answers",
     "answer_after_close[2]": "a late answer recounts the person's streaks in that chat's game",
+    **{f"achievements.{name}": "a close's check of an achievement the person has not yet: "
+       "their wins or answers until it is earned, once a person and code"
+       for name in ("wins_in_chat", "latest_in_chat", "played")},
+    "achievements.latest_days": "a daily result's check: the person's latest days, newest "
+                                "first by the index, a week of them",
 }
 
 # Boards whose first rows are read in the board's order: no sort of all that matched.

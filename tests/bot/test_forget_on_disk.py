@@ -84,8 +84,13 @@ async def rows_naming(h: Harness) -> list[str]:
 async def test_no_row_holds_the_person_after_forget(harness: Harness):
     await a_life(harness)
     assert len(await rows_naming(harness)) >= 10  # the test sees them while they are there
+    earned = {row.code for row in await harness.stores.achievements.earned(ZED["id"])}
+    assert {"first_win", "daily_first"} <= earned  # a group's win over Ben, the daily puzzle
     await forget(harness)
     assert await rows_naming(harness) == []
+    assert await harness.stores.achievements.earned(ZED["id"]) == []
+    assert [row for row in await harness.stores.achievements.earned_in_chat(GROUP)
+            if row.user_id == ZED["id"]] == []
     await win(harness, GROUP, BEN)  # the others play on
     assert await rows_naming(harness) == []
 

@@ -20,6 +20,7 @@ from datetime import date
 
 from cachetools import FIFOCache
 
+from bot.play.achievements.service import Achievements
 from bot.play.chats.people import Chat, People, Player
 from bot.play.daily.puzzle import (
     TARGET,
@@ -59,9 +60,10 @@ class DailyReply:
 
 class Daily:
     def __init__(self, store: DailyStore, people: People, live: LivePuzzles,
-                 clock: Callable[[], float], secret: str = "", rater: Rater | None = None
-                 ) -> None:
+                 clock: Callable[[], float], secret: str = "", rater: Rater | None = None,
+                 achievements: Achievements | None = None) -> None:
         self.store = store
+        self.achievements = achievements  # a result's achievements, said in its reply
         self.rater = rater  # a right answer is rated with its result (a round of one)
         # (day, person) -> when this process first showed them the day's hand, privately; a
         # FIFO of SHOWN_KEPT (the first shown go first: one gone is rated as after a restart)
@@ -113,7 +115,12 @@ class Daily:
         await self._record(day, player.id, chat.id, hand, verdict.expression, now)
         done = await self.store.daily_result(day, player.id)  # the first right answer stored
         assert done is not None
-        return DailyReply(await self._solved(texts, done, now, just=True), share=True)
+        solved = await self._solved(texts, done, now, just=True)
+        if self.achievements is not None:
+            new = await self.achievements.after_daily(player.id, chat.id, done.seconds, done.at,
+                                                      texts)
+            solved = f"{solved}\n{new}" if new else solved
+        return DailyReply(solved, share=True)
 
     async def shared(self, player: Player) -> str | None:
         """The line that shares the person's result of today, without a spoiler: the day's

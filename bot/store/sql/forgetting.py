@@ -64,6 +64,7 @@ QMARK = ForgetStatements(
                    "DELETE FROM round_passes WHERE user_id = ?",
                    "DELETE FROM scores WHERE user_id = ?",
                    "DELETE FROM daily_results WHERE user_id = ?",
+                   "DELETE FROM achievements WHERE user_id = ?",
                    # the private chat's id is the person's: its matches and rounds go, ended
                    # or not (with their answers, passes and links), then the chat itself
                    "DELETE FROM matches WHERE chat_id = ?",

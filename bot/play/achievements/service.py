@@ -1,0 +1,113 @@
+"""The achievements' checking: a round's close (a follower of `RoundClosed`) and a daily
+result are checked against the rules, what they earned is awarded, and the award is worded as
+lines for the result message itself ("🏅 Ann: First win") — never a message of its own.
+
+Cheap on the round's path: a private round is let go without a read; a group's round reads its
+close and its players once, then for each player only their codes, and a count of their
+history only for a rule they have not earned whose condition this close meets (each count
+stopped at what the rule asks). The award runs right after the close is committed, and each is
+written once (bot.store.sql.achievements): a close retried, a redelivered update, two closes at
+once for one person in two chats, or a /forget between, announce nothing twice and bring back
+no one forgotten.
+"""
+
+from __future__ import annotations
+
+from bot.play.achievements.rules import (
+    DAILY_ACHIEVEMENTS,
+    ROUND_ACHIEVEMENTS,
+    WEEK,
+    Close,
+    Daily,
+    RoundAchievement,
+    Tally,
+    counts,
+    earned,
+)
+from bot.play.chats.people import People
+from bot.play.round.events import FollowUp, RoundClosed
+from bot.store.protocols import AchievementStore
+from bot.store.records import Round
+from bot.store.sql.achievements import ClosedRound
+from bot.text import markup
+from bot.text.i18n import Texts
+
+
+class Achievements:
+    def __init__(self, store: AchievementStore, people: People) -> None:
+        self.store = store
+        self.people = people
+
+    async def after_round(self, event: RoundClosed) -> FollowUp:
+        """A closed round's achievements, awarded; their lines for its result (none: nothing
+        new)."""
+        record = event.round
+        if record.chat_id >= 0:  # a private round never counts: no read at all
+            return FollowUp()
+        closed = await self.store.closed_round(record.id)
+        if closed is None or not counts(record.chat_id, len(closed.players)):
+            return FollowUp()
+        texts = self.people.round_texts(record)
+        lines = []
+        for player in closed.players:
+            for code in await self.award_round(record, closed, player.user_id):
+                lines.append(earned_line(texts, player.name, code))
+        return FollowUp("\n".join(lines) or None)
+
+    async def award_round(self, record: Round, closed: ClosedRound, user_id: int) -> list[str]:
+        """The codes the close earned the player and this call awarded."""
+        close = Close(record.game, record.level, len(record.hand),
+                      closed.status == "won" and closed.winner_id == user_id, closed.right,
+                      closed.win_seconds, len(closed.players))
+        candidates = [rule for rule in ROUND_ACHIEVEMENTS
+                      if (close.won or not rule.won) and rule.holds(close)]
+        if not candidates:
+            return []
+        have = await self.store.codes(user_id)
+        awarded = []
+        for rule in candidates:
+            if rule.code in have:
+                continue
+            tally = await self.tally(rule, user_id, record.chat_id)
+            if earned(rule, close, tally) and await self.store.award(
+                    user_id, rule.code, closed.ended_at, record.chat_id, record.id):
+                awarded.append(rule.code)
+        return awarded
+
+    async def tally(self, rule: RoundAchievement, user_id: int, chat_id: int) -> int | None:
+        """The count of the player's counting rounds the rule asks for (None: it asks none)."""
+        if rule.tally is Tally.WINS_HERE:
+            return await self.store.wins_in_chat(user_id, chat_id, rule.reach)
+        if rule.tally is Tally.RUN_HERE:
+            latest = await self.store.latest_in_chat(user_id, chat_id, rule.reach)
+            return len(latest) if all(latest) else 0
+        if rule.tally is Tally.PLAYED:
+            return await self.store.played(user_id, rule.reach)
+        return None
+
+    async def after_daily(self, user_id: int, chat_id: int, seconds: float, at: float,
+                          texts: Texts) -> str:
+        """A daily result just stored: the achievements it earned, awarded, as lines for the
+        reply ("" when nothing is new). The daily puzzle counts wherever it is solved: one
+        hand a day, the same for everyone, its first right answer kept."""
+        have = await self.store.codes(user_id)
+        if all(rule.code in have for rule in DAILY_ACHIEVEMENTS):
+            return ""
+        daily = Daily(seconds, tuple(await self.store.latest_days(user_id, WEEK)))
+        lines = []
+        for rule in DAILY_ACHIEVEMENTS:
+            if rule.code not in have and rule.holds(daily) and \
+                    await self.store.award(user_id, rule.code, at, chat_id, None):
+                lines.append(texts("achievement_new", achievement=texts(
+                    f"achievement_{rule.code}")))
+        return "\n".join(lines)
+
+    async def earned(self, user_id: int) -> list[str]:
+        """The codes of a player's achievements, the first earned first."""
+        return [row.code for row in await self.store.earned(user_id)]
+
+
+def earned_line(texts: Texts, name: str, code: str) -> str:
+    """One achievement earned in a round, for its result: who, and which."""
+    return texts("achievement_earned", name=markup.name(name),
+                 achievement=texts(f"achievement_{code}"))

@@ -12,7 +12,7 @@ PG_NEWEST     := 18
 PG_OLDEST     := 15
 PG_OLDEST_BIN := /usr/lib/postgresql/$(PG_OLDEST)/bin
 
-.PHONY: run test browser postgres-oldest test-fast test-solver-alone bench bench-guard bench-transport screenshots lint clean
+.PHONY: run test browser fonts postgres-oldest test-fast test-solver-alone bench bench-guard bench-transport screenshots lint clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -41,7 +41,7 @@ REQUIRED := REQUIRE_NATIVE=1 REQUIRE_SHARED=1
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
 XDIST := -n $(TEST_WORKERS) --dist worksteal
 
-test: $(STAMP) browser postgres-oldest
+test: $(STAMP) browser fonts postgres-oldest
 	$(PY) -m ruff check solver bot tests bench
 	$(PY) -m mypy solver bot
 	$(REQUIRED) POSTGRES_BIN= POSTGRES_VERSION=$(PG_NEWEST) $(PY) -m pytest $(XDIST) \
@@ -54,6 +54,17 @@ test: $(STAMP) browser postgres-oldest
 browser:
 	@test -x /usr/bin/chromium -a -x /usr/bin/chromedriver || \
 		{ apt-get update && apt-get install -y --no-install-recommends chromium chromium-driver; }
+
+# fonts for every script the share cards draw (Latin, Cyrillic, Arabic, Devanagari, Chinese) and
+# FriBiDi, which Pillow's wheel loads to order and shape Arabic script (docs/cards.md): installed
+# with apt when missing (CI runs as root); without them a card still draws, poorer
+NOTO := /usr/share/fonts/truetype/noto/NotoSans-Regular.ttf
+NOTO_CJK := /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
+FRIBIDI := /usr/lib/$(shell uname -m)-linux-gnu/libfribidi.so.0
+fonts:
+	@test -f $(NOTO) -a -f $(NOTO_CJK) -a -f $(FRIBIDI) || \
+		{ apt-get update && apt-get install -y --no-install-recommends fonts-noto-core \
+			fonts-noto-cjk libfribidi0; }
 
 # Debian's PostgreSQL 15 server, for the second pass over the PostgreSQL tests: installed with
 # apt when missing (CI runs as root). Its package would create a cluster `15/main` and start it;
@@ -72,7 +83,7 @@ postgres-oldest:
 # the inner loop: everything but the tests marked slow, the second backend (PostgreSQL) and the
 # real bot process (tests/e2e),
 # spread over the CPUs; `make test` still runs it all
-test-fast: $(STAMP)
+test-fast: $(STAMP) fonts
 	$(PY) -m ruff check solver bot tests bench
 	$(PY) -m pytest -m "not slow" -k "not postgres" -n auto tests/solver tests/bot tests/demo tests/deploy
 
@@ -96,7 +107,7 @@ bench-transport: $(STAMP)
 # a short capacity check after a change to a round's path: the bot's burst against the bare
 # python-telegram-bot app's in the same run, median of three; exits non-zero below 0.9x
 # the Mini App in Persian, as docs/translating.md shows it: the browser tests' own screenshots
-screenshots: $(STAMP) browser
+screenshots: $(STAMP) browser fonts
 	mkdir -p docs/screenshots
 	SCREENSHOTS=docs/screenshots $(PY) -m pytest -p no:cacheprovider -q tests/e2e/test_webapp_browser.py -k persian
 

@@ -130,3 +130,15 @@ async def test_a_move_killed_before_its_parts_keeps_everything_in_the_old_group_
     await People(stores.people).load()
     assert await where(stores) == {NEW: WON + 1}
     await consistent(stores)
+
+
+async def test_the_groups_achievements_move_with_it(stores: Stores) -> None:
+    """What was earned in the group is said to be earned in the supergroup it became."""
+    current = await history(stores)
+    await stores.achievements.award(1, "first_win", 1002.0, OLD, current)
+    await stores.people.migrate_chat(OLD, NEW)
+    [(code, _, chat, _)] = [(e.code, e.earned_at, e.chat_id, e.round_id)
+                            for e in await stores.achievements.earned(1)]
+    assert (code, chat) == ("first_win", NEW)
+    assert [row.code for row in await stores.achievements.earned_in_chat(NEW, 10)] == \
+        ["first_win"]

@@ -58,6 +58,7 @@ class PeopleStatements:
     move_begun: tuple[str, str]  # the new chat's row (new, old); the move noted (old, new, at)
     move_part: str  # (new, old, MOVE_PART): closed rounds, a part at a time
     move_daily: str  # (new, old): the daily results solved in the group
+    move_achievements: str  # (new, old): the achievements earned in the group
     move_chat: tuple[str, str]  # (new, old) each: the chat's row, its settings
     move_language: str  # (old, new)
     move_played: tuple[str, str]  # (new, old, new) each: rounds, matches, but the ones met
@@ -89,6 +90,7 @@ QMARK = PeopleStatements(
     move_part="UPDATE rounds SET chat_id = ? WHERE id IN (SELECT id FROM rounds "
               "WHERE chat_id = ? AND status <> 'open' LIMIT ?)",
     move_daily="UPDATE daily_results SET chat_id = ? WHERE chat_id = ?",
+    move_achievements="UPDATE achievements SET chat_id = ? WHERE chat_id = ?",
     # Where the supergroup has a chosen language, or settings, of its own, they stand (its
     # admins chose them after the move); else the group's follow.
     move_chat=("INSERT INTO chats (id, type, title, lang) SELECT ?, 'supergroup', title, lang "
@@ -199,6 +201,7 @@ class People:
         while await self.db.run(self.sql.move_part, (new_id, old_id, MOVE_PART)) >= MOVE_PART:
             pass
         await self.db.run(self.sql.move_daily, (new_id, old_id))
+        await self.db.run(self.sql.move_achievements, (new_id, old_id))
         for tried in range(1, MOVE_TRIES + 1):
             try:
                 await self.db.run_all(self._merged(old_id, new_id, time.time()))

@@ -70,6 +70,7 @@ QMARK = ForgetStatements(
                    "DELETE FROM rounds WHERE chat_id = ?",
                    "DELETE FROM chat_settings WHERE chat_id = ?",
                    "DELETE FROM chats WHERE id = ? AND type = 'private'",
+                   "DELETE FROM rating_days WHERE user_id = ?",  # the pages' history
                    "DELETE FROM users WHERE id = ?"),
     noted="INSERT INTO forgets (user_id, at) VALUES (?, ?) ON CONFLICT (user_id) DO NOTHING",
     unfinished="SELECT user_id FROM forgets ORDER BY at",

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from bot.store.daily_store import DailyStore
 from bot.store.protocols import (
     MatchStore,
+    PageStore,
     PeopleStore,
     RatingStore,
     RoundStore,
@@ -28,3 +29,4 @@ class Stores:
     forgetting: ForgetStore
     close: Callable[[], Awaitable[None]]
     ratings: RatingStore
+    pages: PageStore  # what the Mini App's pages read

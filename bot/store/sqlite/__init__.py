@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.store.sql import daily, matches, people, ratings, scores
+from bot.store.sql import daily, matches, pages, people, ratings, scores
 from bot.store.sqlite.database import BUSY_SECONDS, Database
 from bot.store.sqlite.forgetting import SqliteForgetting
 from bot.store.sqlite.migrations import LATEST
@@ -29,7 +29,8 @@ def stores_of(db: Database) -> Stores:
                   matches=matches.Matches(db, matches.QMARK), updates=SqliteUpdates(db),
                   daily=daily.Daily(db, daily.QMARK),
                   forgetting=SqliteForgetting(db), close=db.close,
-                  ratings=ratings.Ratings(db, ratings.QMARK, daily.QMARK))
+                  ratings=ratings.Ratings(db, ratings.QMARK, daily.QMARK),
+                  pages=pages.Pages(db, pages.QMARK))
 
 
 __all__ = ["Database", "open_sqlite", "stores_of"]

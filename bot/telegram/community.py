@@ -79,7 +79,7 @@ async def top(update: Update, context: Context) -> None:
     else:
         text = await community.standings.board(chat_of(update), player_of(update), wanted)
     link = services_of(context).pages.group_link(chat_of(update).id)
-    await answer_with(update, context, text, quote=False, keyboard=keyboards.page_keyboard(
+    await answer_with(update, context, text, quote=False, keyboard=keyboards.opening(
         texts_of(update, context)("webapp_group_button"), link))
 
 
@@ -89,7 +89,7 @@ async def stats(update: Update, context: Context) -> None:
     services, chat, player = services_of(context), chat_of(update), player_of(update)
     link = services.pages.player_link(chat.id, player.id)
     await answer_with(update, context, await services.community.standings.stats(chat, player),
-                      keyboard=keyboards.page_keyboard(
+                      keyboard=keyboards.opening(
                           texts_of(update, context)("webapp_player_button"), link))
 
 

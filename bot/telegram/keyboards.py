@@ -116,7 +116,7 @@ def deal_keyboard(texts: Texts, round_id: int, actions: tuple[str, ...],
     return InlineKeyboardMarkup(rows)
 
 
-def page_keyboard(label: str, link: PageLink | None) -> InlineKeyboardMarkup | None:
+def opening(label: str, link: PageLink | None) -> InlineKeyboardMarkup | None:
     """One button that opens a page of the Mini App (a player's, a group's): web_app in a
     private chat, the Direct Link in a group; None when there is no link."""
     if link is None:

@@ -234,14 +234,14 @@ class Face:
         try:
             signed = verify(body.get("init_data"), self.token, self.now())
         except Unsigned as error:
-            raise Refusal(HTTPStatus.FORBIDDEN, str(error)) from None
+            raise Refusal(HTTPStatus.FORBIDDEN, str(error), "page_forbidden") from None
         if signed.auth_date < self.now() - PAGE_AGE:
             raise Refusal(HTTPStatus.FORBIDDEN, "signed too long ago", "expired")
         ask = read_page(body.get("page"))
         if ask is None:
             raise Refusal(HTTPStatus.BAD_REQUEST, "no page")
         if signed.start_param is not None and signed.start_param != ask.param:
-            raise Refusal(HTTPStatus.FORBIDDEN, "the link was for another page")
+            raise Refusal(HTTPStatus.FORBIDDEN, "the link was for another page", "page_forbidden")
         texts = texts_for(language_of(signed.language_code))
         pages = self.services().pages
         if ask.kind == "player":

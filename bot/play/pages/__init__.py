@@ -17,7 +17,8 @@ from bot.store.protocols import PageStore, RatingStore
 from bot.text.i18n import Texts
 
 # the page's own words besides each section's: a refusal's, an empty page's
-WORDS = ("failed", "forbidden", "not_member", "try_again", "not_yours", "expired", "nothing")
+WORDS = ("failed", "page_forbidden", "not_member", "try_again", "not_yours", "expired",
+         "nothing")
 
 
 class Pages:

@@ -46,7 +46,7 @@ async def group_page(store: PageStore, ratings: RatingStore, texts: Texts, chat_
                      for p in placings]})
     sections.append(await records_section(store, texts, chat_id))
     sections.append(await hands_section(store, texts, chat_id, now, start))
-    first = now - WEEKS * WEEK
+    first = now - WEEKS * WEEK + 1  # the last week ends now, its round too
     weeks = await store.weeks(chat_id, first)
     sections.append({"kind": "weeks", "title": texts("webapp_weeks_title"),
                      "from": days_back(now, WEEKS * 7),

@@ -153,7 +153,7 @@ function itemsList(section) {
   return list;
 }
 function sparkline(points, first, last) {
-  const W = 90, H = 24;
+  const W = 90, H = 26;
   const box = chart(W, H, "");
   if (points.length < 1) return box;
   const values = points.map(([, v]) => v);

@@ -46,8 +46,9 @@ def numbers_of(hand: str) -> list[int] | None:
 
 
 def hand_text(texts: Texts, numbers: list[int], target: int) -> str:
-    """A hand as the bot writes it: "1 4 12 14 → 24", in the language's digits."""
-    return texts.written(" ".join(map(str, numbers)) + f" → {target}")
+    """A hand on the page: "1 4 12 14 → 24" in the language's digits, kept left to right in
+    every language (the page isolates it), so its arrow is never mirrored."""
+    return texts.script.number_digits(" ".join(map(str, numbers)) + f" → {target}")
 
 
 def level_name(texts: Texts, game: str, level: str) -> str:

@@ -24,9 +24,9 @@ function svg(tag, attrs = {}, text) {
   return node;
 }
 function chart(width, height, label) {
-  // a chart reads left to right in every language; it is isolated from the page's direction
+  // a chart reads left to right in every language (pages.css sets its direction)
   return svg("svg", {viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img",
-                     "aria-label": label, dir: "ltr"});
+                     "aria-label": label});
 }
 function dayIndex(day) { return Math.round(Date.parse(day + "T00:00:00Z") / DAY_MS); }
 function shortDay(day) { return local(day.slice(5).replace("-", "/")); }
@@ -105,7 +105,7 @@ function levelsTable(section) {
   table.appendChild(head);
   for (const row of section.rows) {
     const line = el("tr");
-    line.appendChild(el("td", {}, row.name));
+    line.appendChild(el("td", {dir: "auto"}, row.name));
     line.appendChild(el("td", {class: "num"}, local(row.rounds)));
     const share = el("td", {class: "num"});
     const meter = el("span", {class: "meter"});
@@ -145,7 +145,9 @@ function itemsList(section) {
   for (const item of section.items) {
     const entry = el("div", {class: "item"});
     entry.appendChild(el("dt", {}, item.label));
-    const value = el("dd", {}, item.value);
+    // a value (a hand, a time, a count) reads in its own direction: a hand left to right
+    const value = el("dd");
+    value.appendChild(el("bdi", {dir: "auto"}, item.value));
     if (item.detail) value.appendChild(el("small", {}, item.detail));
     entry.appendChild(value);
     list.appendChild(entry);

@@ -23,21 +23,32 @@ from bot.store.postgres import leader as postgres_leader
 from bot.store.postgres.people import MET_ROUNDS, SCORING_LOCKS
 from bot.store.postgres.rounds import ANNOUNCED as POSTGRES_ANNOUNCED
 from bot.store.postgres.rounds import GUESS_LOCK
-from bot.store.sql import daily, forgetting, matches, people, ratings, rounds, scores, updates
+from bot.store.sql import (
+    daily,
+    forgetting,
+    matches,
+    pages,
+    people,
+    ratings,
+    rounds,
+    scores,
+    updates,
+)
 from bot.store.sqlite.rounds import ANNOUNCED as SQLITE_ANNOUNCED
 from bot.store.sqlite.rounds import GUESS
 from bot.store.sqlite.updates import CLAIM_MANY
 
 STORE = Path(__file__).resolve().parents[2] / "bot" / "store"
 SHARED = {"rounds": rounds, "people": people, "scores": scores, "matches": matches,
-          "updates": updates, "daily": daily, "forgetting": forgetting, "ratings": ratings}
+          "updates": updates, "daily": daily, "forgetting": forgetting, "ratings": ratings,
+          "pages": pages}
 
 # Tables that grow with play (chats and players, rounds, answers, days): a statement may read
 # all of one only where WHOLE says why.
 LARGE = frozenset({"users", "chats", "rounds", "answers", "scores", "matches", "match_rounds",
                    "round_passes", "daily_results", "chat_settings", "handled_updates",
                    "player_totals", "board_steps", "board_ties", "player_ratings",
-                   "hand_ratings", "rated_rounds"})
+                   "hand_ratings", "rated_rounds", "rating_days"})
 
 # Statement -> the large tables it reads whole, and why that is bounded.
 WHOLE: dict[str, tuple[frozenset[str], str]] = {
@@ -76,7 +87,8 @@ PERSON_INDEXES = {"answers_by_user": "user_id", "rounds_by_winner": "winner_id",
                   "matches_by_starter": "started_by", "scores_by_user": "user_id",
                   "daily_results_by_user": "user_id",
                   "sqlite_autoindex_player_ratings_1": "user_id",
-                  "player_ratings_pkey": "user_id"}
+                  "player_ratings_pkey": "user_id",
+                  "sqlite_autoindex_rating_days_1": "user_id", "rating_days_pkey": "user_id"}
 WHOLE_PERSON = {
     **{f"forgetting.{kind}[{n}]": "/forget: everything of the person's"
        for kind in ("forget_parts", "forget_rounds", "forget_scores")
@@ -84,6 +96,9 @@ WHOLE_PERSON = {
     "daily.days": "a person's daily streaks: one row a day they solved",
     "postgres.USER_LOCKS": "/forget: the chats where the person has scores or answers",
     "answer_after_close[2]": "a late answer recounts the person's streaks in that chat's game",
+    "pages.player_games": "the player's page: their totals, a row for each chat and game",
+    "pages.player_rounds": "the player's page: their answers of the last year (the index "
+                           "keeps no time: a person's answers, as /forget reads them)",
 }
 
 # Boards whose first rows are read in the board's order: no sort of all that matched.

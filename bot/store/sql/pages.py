@@ -11,11 +11,11 @@ what the person or the group played. Sets of keys go in as a fixed number of par
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
-from bot.store.sql.connection import Connection, numbered, numbered_table
+from bot.store.sql.connection import Connection, numbered_table
 
+GAMES = ("24", "countdown", "yahtzee")  # a person's days are read game by game, by the key
 KEYS = 10  # players whose rating days one statement reads; hands one statement looks up
 NOBODY = 0  # a user id no person has: fills the unused keys
 NO_HAND = ""
@@ -23,7 +23,7 @@ NO_HAND = ""
 
 @dataclass(frozen=True)
 class PageStatements:
-    player_days: str  # (user, since day): each game's rating, day by day
+    player_days: str  # (user, the 3 games, since day): each game's rating, day by day
     player_games: str  # (user,): rounds, wins, fastest win, longest run of wins per game
     player_rounds: str  # (user, since): each round answered: game, level, hand, target,
     #                      right or not, seconds to the first right answer, when
@@ -42,7 +42,7 @@ def _hand_keys() -> str:
 
 QMARK = PageStatements(
     player_days="SELECT game, day, season, rating FROM rating_days WHERE user_id = ? "
-                "AND day >= ? ORDER BY game, day",
+                "AND game IN (?, ?, ?) AND day >= ? ORDER BY game, day",
     player_games="SELECT game, SUM(rounds_played), SUM(wins), MIN(fastest_win), "
                  "MAX(best_streak) FROM scores WHERE user_id = ? GROUP BY game ORDER BY game",
     player_rounds="SELECT r.game, r.level, r.hand, r.target, a.right_, "
@@ -72,14 +72,13 @@ QMARK = PageStatements(
                 "r.win_seconds FROM rounds r LEFT JOIN users u ON u.id = r.winner_id "
                 "WHERE r.chat_id = ? AND r.status = 'won' AND r.ended_at >= ? "
                 "ORDER BY r.ended_at DESC LIMIT ?",
-    group_weeks="SELECT CAST((ended_at - ?) / 604800 AS INTEGER) AS week, COUNT(*) "
+    # whole seconds, so that both databases divide whole numbers (and round down alike)
+    group_weeks="SELECT (CAST(ended_at AS BIGINT) - CAST(? AS BIGINT)) / 604800 AS week, "
+                "COUNT(*) "
                 "FROM rounds WHERE chat_id = ? AND status = 'won' AND ended_at >= ? "
                 "GROUP BY week ORDER BY week",
 )
-# PostgreSQL's CAST of a fraction rounds it (SQLite's truncates): the week is its floor there
-NUMBERED = dataclasses.replace(numbered_table(QMARK), group_weeks=numbered(
-    QMARK.group_weeks.replace("CAST((ended_at - ?) / 604800 AS INTEGER)",
-                              "CAST(FLOOR((ended_at - ?) / 604800) AS INTEGER)")))
+NUMBERED = numbered_table(QMARK)
 
 
 @dataclass(frozen=True)
@@ -141,7 +140,7 @@ class Pages:
         self.sql = sql
 
     async def rating_days(self, user_id: int, since_day: str) -> list[RatingDay]:
-        rows = await self.db.fetch(self.sql.player_days, (user_id, since_day))
+        rows = await self.db.fetch(self.sql.player_days, (user_id, *GAMES, since_day))
         return [RatingDay(game, day, season, float(rating)) for game, day, season, rating in rows]
 
     async def game_totals(self, user_id: int) -> list[GameTotals]:
@@ -193,5 +192,5 @@ class Pages:
 
     async def weeks(self, chat_id: int, since: float) -> dict[int, int]:
         """Rounds won in the chat each week since a moment (week 0 starts then)."""
-        rows = await self.db.fetch(self.sql.group_weeks, (since, chat_id, since))
+        rows = await self.db.fetch(self.sql.group_weeks, (int(since), chat_id, since))
         return {int(week): int(count) for week, count in rows}

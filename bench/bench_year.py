@@ -397,8 +397,10 @@ async def page_requests(db: Database, samples: int) -> dict[str, list[float]]:
     face = Face(lambda: SimpleNamespace(pages=pages), token, lambda: True,  # type: ignore
                 member, None, clock=lambda: year.now)  # type: ignore[arg-type]
     server, port = serve(face, 0)
-    players = [int(u) for u in year.members[0][:samples].tolist()]
-    players = (players + [int(h) for h in year.heavy_ids.tolist()])[:max(samples, 2)]
+    heavy = [int(h) for h in year.heavy_ids.tolist()][:samples // 2]
+    kept = frozenset(heavy)
+    members = [u for u in map(int, year.members[0].tolist()) if u not in kept]
+    players = members[:samples - len(heavy)] + heavy  # a heavy player's page: the longest
     groups = [int(c) for c in year.group_ids[:10].tolist()]
     asked = [("player's page (request)", f"u{u}", u, None) for u in players]
     chosen = [groups[0] if i % 3 == 0 else groups[i % len(groups)] for i in range(samples)]

@@ -5,10 +5,11 @@ measures the bot on it).
 The year: group chats whose activity falls off like a power law (the busiest plays thousands of
 rounds, most a few dozen), players who each belong to one or two of them, rounds of the three
 games spread over the year with about four answers each, private rounds, a year of daily
-results, matches, passes, settings and the last two days' update ids, plus `heavy` players
-with `heavy_answers` answers each (for /forget). Scores are not generated: they are what the
-database's own definition (the view `scores_from_rounds`) says, inserted with the triggers on,
-so every summary the schema keeps is kept as the bot would.
+results, matches, passes, settings and the last two days' update ids, the ratings (each
+player's rating day by day per game, each season's row, the hands of 24's difficulties), plus
+`heavy` players with `heavy_answers` answers each (for /forget). Scores are not generated: they
+are what the database's own definition (the view `scores_from_rounds`) says, inserted with the
+triggers on, so every summary the schema keeps is kept as the bot would.
 
 Fast because it is bulk: numpy draws every column at once, secondary indexes and triggers are
 dropped during the load and made again from their own definitions (SQLite's sqlite_master,
@@ -82,6 +83,7 @@ class Year:
     daily: list[tuple]
     settings: list[tuple[int, str, float]]
     updates: list[tuple[int, float]]
+    ratings: dict[str, Any]  # rate_days's
 
     @property
     def round_count(self) -> int:
@@ -146,8 +148,9 @@ def generate(scale: Scale, now: float | None = None, seed: int = 24,
     first_update = 900_000_000
     updates = [(first_update + i, now - 2 * DAY + i * (2 * DAY / 60_000))
                for i in range(max(100, int(60_000 * scale.rounds / 2_000_000)))]
+    ratings = rate_days(rng, now, rounds, answers)
     return Year(now, scale, users, chats, group_ids, members, user_ids, heavy_ids, rounds,
-                answers, matches, match_rounds, passes, daily, settings, updates)
+                answers, matches, match_rounds, passes, daily, settings, updates, ratings)
 
 
 def memberships(rng: np.random.Generator, scale: Scale, activity: np.ndarray,
@@ -317,6 +320,63 @@ def pass_rounds(rng: np.random.Generator, rounds: dict[str, Any], answers: dict[
             for r, i in zip(chosen.tolist(), first.tolist(), strict=True)]
 
 
+def rate_days(rng: np.random.Generator, now: float, rounds: dict[str, Any],
+              answers: dict[str, Any]) -> dict[str, Any]:
+    """The ratings the year wrote: each player's rating on each day they answered a round of a
+    game (rating_days, a slow walk from a level of their own), the last of each season as
+    their row of that season (player_ratings), and a learned difficulty for each hand of 24
+    (hand_ratings)."""
+    user, inverse = np.unique(answers["user_id"], return_inverse=True)
+    game = rounds["game"][answers["round_id"] - 1].astype(np.int64)
+    day = (answers["at"] // DAY).astype(np.int64)
+    first = int(day.min()) if len(day) else 0
+    key = (inverse.astype(np.int64) * 3 + game) * 1000 + (day - first)
+    key = np.unique(key)
+    pair, offset = key // 1000, key % 1000
+    start = np.flatnonzero(np.concatenate([[True], pair[1:] != pair[:-1]]))
+    walk = np.cumsum(rng.normal(0.0, 0.06, len(key)))
+    group = np.cumsum(np.concatenate([[True], pair[1:] != pair[:-1]])) - 1
+    level = rng.normal(0.0, 0.8, len(start))
+    rating = level[group] + walk - walk[start][group]
+    days = (offset + first).astype("datetime64[D]")
+    months = days.astype("datetime64[M]")
+    season_key = pair * 10_000 + (months.astype(np.int64))
+    last = np.flatnonzero(np.concatenate([season_key[1:] != season_key[:-1], [True]]))
+    counts = np.diff(np.concatenate([[-1], last]))
+    hands = sorted({" ".join(map(str, sorted(json.loads(h)))) + "=24"
+                    for h in rounds["texts"]["hand:24"]})
+    return {"user_id": user[pair // 3], "game": pair % 3, "day": days.astype(str),
+            "season": months.astype(str), "rating": rating, "last": last,
+            "responses": counts * 3, "hands": hands,
+            "difficulty": rng.normal(0.0, 1.2, len(hands)), "updated_at": now - DAY}
+
+
+def rating_rows(year: Year) -> Iterator[list[tuple]]:
+    r = year.ratings
+    for start in range(0, len(r["day"]), CHUNK):
+        part = slice(start, start + CHUNK)
+        yield list(zip(r["user_id"][part].tolist(), [GAMES[g] for g in r["game"][part]],
+                       r["day"][part].tolist(), r["season"][part].tolist(),
+                       r["rating"][part].tolist(), strict=True))
+
+
+def player_rating_rows(year: Year) -> Iterator[list[tuple]]:
+    r, at = year.ratings, year.ratings["updated_at"]
+    last = r["last"]
+    for start in range(0, len(last), CHUNK):
+        rows = last[start:start + CHUNK]
+        yield list(zip(r["user_id"][rows].tolist(), [GAMES[g] for g in r["game"][rows]],
+                       r["season"][rows].tolist(), r["rating"][rows].tolist(),
+                       [0.4] * len(rows), r["responses"][start:start + CHUNK].tolist(),
+                       [at] * len(rows), strict=True))
+
+
+def hand_rating_rows(year: Year) -> Iterator[list[tuple]]:
+    r = year.ratings
+    yield [("24", hand, 4, 24, float(d), 0.3, 20, r["updated_at"])
+           for hand, d in zip(r["hands"], r["difficulty"].tolist(), strict=True)]
+
+
 def daily_results(rng: np.random.Generator, scale: Scale, now: float, private_ids: np.ndarray,
                   heavy_ids: np.ndarray, texts: dict[str, list[str]]) -> list[tuple]:
     """Every day of the year: the faithful (a twentieth of those with a private chat, the heavy
@@ -411,6 +471,12 @@ def tables(year: Year) -> list[tuple[str, Sequence[str], Iterator[list[tuple]]]]
          once(year.daily)),
         ("chat_settings", ("chat_id", "body", "updated_at"), once(year.settings)),
         ("handled_updates", ("update_id", "at"), once(year.updates)),
+        # the ratings (where the schema has them: a year written at an old schema has not)
+        ("player_ratings", ("user_id", "game", "season", "rating", "uncertainty", "responses",
+                            "updated_at"), player_rating_rows(year)),
+        ("hand_ratings", ("game", "hand", "numbers", "target", "difficulty", "uncertainty",
+                          "responses", "updated_at"), hand_rating_rows(year)),
+        ("rating_days", ("user_id", "game", "day", "season", "rating"), rating_rows(year)),
     ]
 
 
@@ -437,7 +503,11 @@ def load_sqlite(path: Path, year: Year) -> dict[str, float]:
         for kind, name, _ in kept:
             connection.execute(f"DROP {kind.upper()} {name}")
         started = time.perf_counter()
+        present = {row[0] for row in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
         for table, columns, chunks in tables(year):
+            if table not in present:
+                continue
             marks = ", ".join("?" * len(columns))
             sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
             connection.execute("BEGIN")
@@ -479,7 +549,11 @@ async def load_postgres(url: str, year: Year) -> dict[str, float]:
         for row in kept:
             await connection.execute(f"DROP INDEX {row['indexname']}")
         started = time.perf_counter()
+        present = {row["tablename"] for row in await connection.fetch(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
         for table, columns, chunks in tables(year):
+            if table not in present:
+                continue
             for rows in chunks:
                 await connection.copy_records_to_table(table, records=rows,
                                                        columns=list(columns))

@@ -43,7 +43,7 @@ from bot.telegram.jobs import JobScheduler, start_housekeeping
 from bot.telegram.lifecycle import stop_application
 from bot.telegram.metered_request import guard
 from bot.telegram.sending import TelegramPublisher
-from bot.webapp.server import Face, opener, serve, webapp_routes
+from bot.webapp.server import Face, opener, page_opener, serve, webapp_routes
 from bot.webapp.settings import WebappSettings, read_settings
 from solver.native import STATUS as NATIVE_STATUS
 
@@ -135,7 +135,9 @@ class Bot:
             TelegramPublisher(application.bot, pages), seconds=config.seconds,
             deal_seconds=config.deal_seconds, solve_timeout=config.solve_timeout,
             pause=match_pause(config.round_seconds), reads_group_messages=reads_all,
-            secret=config.token)
+            secret=config.token,
+            page_links=page_opener(self.webapp, application.bot.username) if self.webapp
+            else None)
         data.role = STANDBY
         metrics.set_leader(False)
         start_housekeeping(application, heartbeat_path(config.database_path))

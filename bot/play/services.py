@@ -26,6 +26,7 @@ from bot.play.games.batches import DEAL_SECONDS
 from bot.play.guards.once import Once
 from bot.play.guards.throttle import WorkBudget
 from bot.play.matches.matches import DEFAULT_ROUNDS, PAUSE, Matches
+from bot.play.pages import PageOpener, Pages
 from bot.play.ports import Publisher, Scheduler
 from bot.play.round.dealing import seconds_of
 from bot.play.round.events import Closings
@@ -68,6 +69,7 @@ class Services:
     outbox: Outbox
     once: Once
     achievements: Achievements
+    pages: Pages  # the Mini App's pages of a player and of a group
 
 
 def nearest_of(analyses: Analyses) -> Callable[[str, tuple, int], int | None]:
@@ -99,11 +101,13 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                    deal_seconds: float = DEAL_SECONDS, solve_timeout: float = SOLVE_TIMEOUT,
                    pause: float = PAUSE, reads_group_messages: bool = True,
                    clock: Callable[[], float] = time.time,
-                   rng: random.Random | None = None, secret: str = "") -> Services:
+                   rng: random.Random | None = None, secret: str = "",
+                   page_links: PageOpener | None = None) -> Services:
     """The services of one bot. `clock` is the game's time (deadlines, answer times); the
     budget of solver seconds is shared by deals and /solve, one allowance per person, and the
     live puzzles of the open rounds are what the solving service refuses; `secret` (the bot's
-    own, the same on each of its processes) draws the daily puzzle's order of hands."""
+    own, the same on each of its processes) draws the daily puzzle's order of hands;
+    `page_links` opens the Mini App's pages from /stats and /top (None: no Mini App)."""
     rng = rng or random.Random()
     people = People(stores.people)
     analyses = Analyses(pool)
@@ -139,4 +143,5 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
         recovery=Recovery(stores.rounds, people, settings, table, rounds, matches, outbox),
         matches=matches, places=places, community=community,
         solving=Solving(pool, solve_timeout, analyses, budget, table.live), settings=settings,
-        outbox=outbox, once=Once(stores.updates), achievements=achievements)
+        outbox=outbox, once=Once(stores.updates), achievements=achievements,
+        pages=Pages(stores.pages, stores.ratings, clock, page_links))

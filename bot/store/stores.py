@@ -9,6 +9,7 @@ from bot.store.daily_store import DailyStore
 from bot.store.protocols import (
     AchievementStore,
     MatchStore,
+    PageStore,
     PeopleStore,
     RatingStore,
     RoundStore,
@@ -30,3 +31,4 @@ class Stores:
     close: Callable[[], Awaitable[None]]
     ratings: RatingStore
     achievements: AchievementStore
+    pages: PageStore  # what the Mini App's pages read

@@ -67,7 +67,8 @@ async def start(update: Update, context: Context) -> None:
 
 async def top(update: Update, context: Context) -> None:
     """/top [week|daily] [all] [24|countdown|yahtzee]: a leaderboard of this chat or of every
-    chat, all time or the last 7 days; /top daily: today's daily puzzle across every chat."""
+    chat, all time or the last 7 days; /top daily: today's daily puzzle across every chat. In
+    a group, the link that opens the group's page in the Mini App, when there is one."""
     wanted = read_arguments(read_board, arguments(context))
     if isinstance(wanted, UsageError):
         await usage(update, context, "top_usage", wanted)
@@ -77,13 +78,19 @@ async def top(update: Update, context: Context) -> None:
         text = await community.daily.board(chat_of(update), player_of(update))
     else:
         text = await community.standings.board(chat_of(update), player_of(update), wanted)
-    await answer_with(update, context, text, quote=False)
+    link = services_of(context).pages.group_link(chat_of(update).id)
+    await answer_with(update, context, text, quote=False, keyboard=keyboards.opening(
+        texts_of(update, context)("webapp_group_button"), link))
 
 
 async def stats(update: Update, context: Context) -> None:
-    """/stats: your points, wins, rounds, fastest win and streaks in this chat, per game."""
-    await answer_with(update, context, await services_of(context).community.standings.stats(
-        chat_of(update), player_of(update)))
+    """/stats: your points, wins, rounds, fastest win and streaks in this chat, per game; and
+    the button (a link in a group) that opens your page in the Mini App, when there is one."""
+    services, chat, player = services_of(context), chat_of(update), player_of(update)
+    link = services.pages.player_link(chat.id, player.id)
+    await answer_with(update, context, await services.community.standings.stats(chat, player),
+                      keyboard=keyboards.opening(
+                          texts_of(update, context)("webapp_player_button"), link))
 
 
 async def daily(update: Update, context: Context) -> None:

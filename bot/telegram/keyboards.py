@@ -116,6 +116,15 @@ def deal_keyboard(texts: Texts, round_id: int, actions: tuple[str, ...],
     return InlineKeyboardMarkup(rows)
 
 
+def opening(label: str, link: PageLink | None) -> InlineKeyboardMarkup | None:
+    """One button that opens a page of the Mini App (a player's, a group's): web_app in a
+    private chat, the Direct Link in a group; None when there is no link."""
+    if link is None:
+        return None
+    return InlineKeyboardMarkup([[InlineKeyboardButton(label, web_app=WebAppInfo(link.url))
+                                  if link.web_app else InlineKeyboardButton(label, url=link.url)]])
+
+
 def result_keyboard(texts: Texts, round_id: int, actions: tuple[str, ...]
                     ) -> InlineKeyboardMarkup | None:
     """Under a round's result: Play again and Same level in a row, Show all solutions below

@@ -1,8 +1,8 @@
 """The Mini App's HTTP side: the page, and a small JSON API it calls with Telegram's signed
-`initData` — `POST /webapp/api/round` (the round to show) and `POST /webapp/api/answer` (the
-answer made there). Mounted beside /telegram by the webhook's server (`webapp_routes`), or served
-by its own small server when the bot polls (`serve`); the composition root (bot.wiring) does
-either.
+`initData` — `POST /webapp/api/round` (the round to show), `POST /webapp/api/answer` (the
+answer made there) and `POST /webapp/api/page` (a player's or a group's page, bot.play.pages).
+Mounted beside /telegram by the webhook's server (`webapp_routes`), or served by its own small
+server when the bot polls (`serve`); the composition root (bot.wiring) does either.
 
 This is a face of its own beside bot.telegram, and knows nothing of it nor of any game: play
 describes each round's page (bot.play.round.page: tiles and a target, or a table of rolls; an
@@ -19,8 +19,10 @@ time the page was opened (`auth_date`, not before the round began) and, from a g
 Link, the start parameter naming the chat, topic and round (`<chat>_<topic>_<round>`). A private
 chat's round is its own person's alone, whatever a start parameter names (a start parameter is
 whatever the link said); a group's round is shown and answered only for its members. Whatever
-does not check gets its refusal and changes nothing. Every response carries a
-Content-Security-Policy that lets only Telegram's web clients frame the page, and a charset.
+does not check gets its refusal and changes nothing. A page is its player's alone, or a
+group's members' (asked of Telegram as for a round), from data signed within PAGE_AGE. Every
+response carries a Content-Security-Policy that lets only Telegram's web clients frame the page,
+and a charset.
 
 One user's submissions are served one at a time: each goes through the bot's fair lane (as a
 "submission" of that user, beside their typed answers), and inside it waits for that user's own
@@ -46,6 +48,7 @@ import tornado.netutil
 import tornado.web
 
 from bot.play.chats.people import Player
+from bot.play.pages import PageAsk, PageOpener, read_page
 from bot.play.ports import PageLink, Round, Target
 from bot.play.round.outcomes import Closed, Edited, Marked, Outcome, Said
 from bot.play.round.page import Combine, Form, Guess, Page, Tiles, describe, form_of, word
@@ -74,6 +77,7 @@ CSP = "; ".join((
     "form-action 'none'", "frame-ancestors https://web.telegram.org https://*.web.telegram.org"))
 TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}  # the page's files
 TICKET = re.compile(r"(-?[1-9][0-9]{0,15})_([0-9]{1,12})_([1-9][0-9]{0,17})")
+PAGE_AGE = 86400  # seconds a page's signed data stays good (a round's lasts its round)
 
 
 @dataclass(frozen=True)
@@ -119,6 +123,21 @@ def opener(settings: WebappSettings, bot_username: str | None
         return PageLink(f"https://t.me/{quote(bot_username)}/{quote(settings.short_name)}"
                         f"?startapp={ticket.text}", web_app=False)
     return button
+
+
+def page_opener(settings: WebappSettings, bot_username: str | None) -> PageOpener:
+    """What opens a player's or a group's page from a chat: in a private chat a web_app button
+    (the page named in its URL), in a group the Direct Link with the page as its start
+    parameter (none without a short name), as a round's button (`opener`)."""
+    def link(ask: PageAsk, chat_id: int) -> PageLink | None:
+        if chat_id > 0:
+            base = settings.url
+            return PageLink(f"{base}{'&' if '?' in base else '?'}page={ask.param}", web_app=True)
+        if settings.short_name is None or not bot_username:
+            return None
+        return PageLink(f"https://t.me/{quote(bot_username)}/{quote(settings.short_name)}"
+                        f"?startapp={ask.param}", web_app=False)
+    return link
 
 
 class Refusal(Exception):
@@ -205,6 +224,32 @@ class Face:
         if not judged:  # the user's burst was past the lane's bound: dropped
             raise Refusal(HTTPStatus.TOO_MANY_REQUESTS, "slow down", "held")
         return judged[0]
+
+    async def page(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A player's page, only to that player; a group's, only to its members (Telegram
+        asked now, as for a round); each only from data Telegram signed within PAGE_AGE, and
+        from a Direct Link only the page it named."""
+        if not self.leading():
+            raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "not ready", "try_again")
+        try:
+            signed = verify(body.get("init_data"), self.token, self.now())
+        except Unsigned as error:
+            raise Refusal(HTTPStatus.FORBIDDEN, str(error), "page_forbidden") from None
+        if signed.auth_date < self.now() - PAGE_AGE:
+            raise Refusal(HTTPStatus.FORBIDDEN, "signed too long ago", "expired")
+        ask = read_page(body.get("page"))
+        if ask is None:
+            raise Refusal(HTTPStatus.BAD_REQUEST, "no page")
+        if signed.start_param is not None and signed.start_param != ask.param:
+            raise Refusal(HTTPStatus.FORBIDDEN, "the link was for another page", "page_forbidden")
+        texts = texts_for(language_of(signed.language_code))
+        pages = self.services().pages
+        if ask.kind == "player":
+            if ask.id != signed.user_id:
+                raise Refusal(HTTPStatus.FORBIDDEN, "another person's page", "not_yours")
+            return await pages.player(ask.id, signed.first_name, texts)
+        await self._member(ask.id, signed.user_id)
+        return await pages.group(ask.id, texts)
 
     def refusal_language(self, body: dict[str, Any]) -> str:
         """The language a refusal is said in: the signed user's, else the one the page asks
@@ -355,6 +400,10 @@ async def _answer(face: Face, body: dict[str, Any]) -> dict[str, Any]:
     return await face.answer(body)
 
 
+async def _page(face: Face, body: dict[str, Any]) -> dict[str, Any]:
+    return await face.page(body)
+
+
 def secure(handler: tornado.web.RequestHandler) -> None:
     """What every response of the page carries: its Content-Security-Policy (framed by
     Telegram's web clients only; scripts, styles and requests from its own origin, and
@@ -384,8 +433,9 @@ def webapp_routes(face: Face
     return [
         (rf"{PREFIX}/api/round", ApiHandler, {"face": face, "act": _show}),
         (rf"{PREFIX}/api/answer", ApiHandler, {"face": face, "act": _answer}),
+        (rf"{PREFIX}/api/page", ApiHandler, {"face": face, "act": _page}),
         (rf"{PREFIX}/()", PageHandler, {"path": str(STATIC), "default_filename": "index.html"}),
-        (rf"{PREFIX}/(app\.js|app\.css)", PageHandler, {"path": str(STATIC)}),
+        (rf"{PREFIX}/(app\.js|app\.css|pages\.js|pages\.css)", PageHandler, {"path": str(STATIC)}),
     ]
 
 
@@ -407,4 +457,5 @@ def serve(face: Face, port: int, listen: str = "127.0.0.1"
 
 
 __all__ = ["CSP", "PREFIX", "Face", "Refusal", "Ticket", "WebappSettings", "opener",
+           "page_opener",
            "read_settings", "read_ticket", "serve", "ticket_of", "webapp_routes"]

@@ -28,6 +28,7 @@ from bot.store.sql import (
     daily,
     forgetting,
     matches,
+    pages,
     people,
     ratings,
     rounds,
@@ -41,14 +42,14 @@ from bot.store.sqlite.updates import CLAIM_MANY
 STORE = Path(__file__).resolve().parents[2] / "bot" / "store"
 SHARED = {"rounds": rounds, "people": people, "scores": scores, "matches": matches,
           "updates": updates, "daily": daily, "forgetting": forgetting, "ratings": ratings,
-          "achievements": achievements}
+          "achievements": achievements, "pages": pages}
 
 # Tables that grow with play (chats and players, rounds, answers, days): a statement may read
 # all of one only where WHOLE says why.
 LARGE = frozenset({"users", "chats", "rounds", "answers", "scores", "matches", "match_rounds",
                    "round_passes", "daily_results", "chat_settings", "handled_updates",
                    "player_totals", "board_steps", "board_ties", "player_ratings",
-                   "hand_ratings", "rated_rounds", "achievements"})
+                   "hand_ratings", "rated_rounds", "achievements", "rating_days"})
 
 # Statement -> the large tables it reads whole, and why that is bounded.
 WHOLE: dict[str, tuple[frozenset[str], str]] = {
@@ -87,7 +88,8 @@ PERSON_INDEXES = {"answers_by_user": "user_id", "rounds_by_winner": "winner_id",
                   "matches_by_starter": "started_by", "scores_by_user": "user_id",
                   "daily_results_by_user": "user_id",
                   "sqlite_autoindex_player_ratings_1": "user_id",
-                  "player_ratings_pkey": "user_id"}
+                  "player_ratings_pkey": "user_id",
+                  "sqlite_autoindex_rating_days_1": "user_id", "rating_days_pkey": "user_id"}
 WHOLE_PERSON = {
     **{f"forgetting.{kind}[{n}]": "/forget: everything of the person's"
        for kind in ("forget_parts", "forget_rounds", "forget_scores")
@@ -100,6 +102,9 @@ WHOLE_PERSON = {
        for name in ("wins_in_chat", "latest_in_chat", "played")},
     "achievements.latest_days": "a daily result's check: the person's latest days, newest "
                                 "first by the index, a week of them",
+    "pages.player_games": "the player's page: their totals, a row for each chat and game",
+    "pages.player_rounds": "the player's page: their answers of the last year (the index "
+                           "keeps no time: a person's answers, as /forget reads them)",
 }
 
 # Boards whose first rows are read in the board's order: no sort of all that matched.

@@ -8,14 +8,18 @@ import os
 import signal
 import sqlite3
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from bot.demo.emulator import BotApiEmulator
 from tests.conftest import ROOT
 from tests.fake_telegram import telegram as telegram
+
+if TYPE_CHECKING:
+    from tests.e2e.webapp_browser import Browser
 
 
 class BotProcess:
@@ -84,3 +88,23 @@ async def make_bot(telegram: BotApiEmulator, tmp_path: Path) -> AsyncIterator:
     yield make
     for bot in bots:
         await bot.stop()
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Browser]:
+    """One chromium for the session (for each xdist worker), shared by the browser tests:
+    starting one costs seconds (Selenium is imported only by the tests that use it)."""
+    from tests.e2e.webapp_browser import Browser
+
+    opened = Browser()
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+@pytest.fixture
+async def browser(chromium: Browser) -> AsyncIterator[Browser]:
+    """The session's chromium, as a fresh one for this test."""
+    await asyncio.to_thread(chromium.reset)
+    yield chromium

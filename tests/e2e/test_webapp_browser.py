@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -47,23 +47,6 @@ pytestmark = pytest.mark.slow
 async def harness(telegram: BotApiEmulator, pool: SolverPool, tmp_path) -> AsyncIterator[Harness]:
     async with running(telegram, pool, make_config(telegram, tmp_path / "bot.sqlite3")) as h:
         yield h
-
-
-@pytest.fixture(scope="session")
-def chromium() -> Iterator[Browser]:
-    """One chromium for the session (for each xdist worker): starting one costs seconds."""
-    opened = Browser()
-    try:
-        yield opened
-    finally:
-        opened.close()
-
-
-@pytest.fixture
-async def browser(chromium: Browser) -> AsyncIterator[Browser]:
-    """The session's chromium, as a fresh one for this test."""
-    await asyncio.to_thread(chromium.reset)
-    yield chromium
 
 
 async def win_message(h: Harness, since: int, seconds: float = 20.0) -> tuple[str, float]:

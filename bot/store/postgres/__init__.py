@@ -13,7 +13,16 @@ from bot.store.postgres.leader import PostgresLeader
 from bot.store.postgres.migrations import LATEST
 from bot.store.postgres.people import PostgresPeople
 from bot.store.postgres.rounds import PostgresRounds
-from bot.store.sql import achievements, daily, forgetting, matches, ratings, scores, updates
+from bot.store.sql import (
+    achievements,
+    daily,
+    forgetting,
+    matches,
+    pages,
+    ratings,
+    scores,
+    updates,
+)
 from bot.store.stores import Stores
 
 # a reset or an erasure takes the scoring locks of the chats whose scores it deletes, after the
@@ -39,7 +48,8 @@ def stores_of(db: Database) -> Stores:
                   forgetting=forgetting.Forgetting(db, forgetting.NUMBERED, CHAT_LOCK, USER_LOCKS),
                   close=db.close,
                   ratings=ratings.Ratings(db, ratings.NUMBERED, daily.NUMBERED),
-                  achievements=achievements.Achievements(db, achievements.NUMBERED))
+                  achievements=achievements.Achievements(db, achievements.NUMBERED),
+                  pages=pages.Pages(db, pages.NUMBERED))
 
 
 __all__ = ["Database", "PostgresLeader", "open_postgres", "stores_of"]

@@ -739,6 +739,25 @@ MIGRATIONS: list[str] = [
     CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON achievements
         FOR EACH STATEMENT EXECUTE FUNCTION leader_fence();
     """,
+    # 18 (SQLite's 18): each player's rating at the end of each day it was written, seeded
+    #    from the ratings as they stand, fenced like the other tables.
+    """
+    CREATE TABLE rating_days (
+        user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        game TEXT NOT NULL,
+        day TEXT NOT NULL,
+        season TEXT NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (user_id, game, day)
+    );
+    INSERT INTO rating_days (user_id, game, day, season, rating)
+        SELECT user_id, game, to_char(to_timestamp(updated_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD'),
+               season, rating
+        FROM player_ratings
+        ON CONFLICT (user_id, game, day) DO NOTHING;
+    CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON rating_days
+        FOR EACH STATEMENT EXECUTE FUNCTION leader_fence();
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -51,6 +51,8 @@ QMARK = ForgetStatements(
                   "(SELECT id FROM rounds WHERE started_by = ? LIMIT ?)",
                   "DELETE FROM daily_results WHERE user_id = ? AND day IN "
                   "(SELECT day FROM daily_results WHERE user_id = ? LIMIT ?)",
+                  "DELETE FROM rating_days WHERE (user_id, game, day) IN "
+                  "(SELECT user_id, game, day FROM rating_days WHERE user_id = ? LIMIT ?)",
                   # the private chat's (its id is the person's)
                   "DELETE FROM matches WHERE id IN (SELECT id FROM matches WHERE chat_id = ? "
                   "AND status <> 'on' LIMIT ?)",
@@ -71,6 +73,7 @@ QMARK = ForgetStatements(
                    "DELETE FROM rounds WHERE chat_id = ?",
                    "DELETE FROM chat_settings WHERE chat_id = ?",
                    "DELETE FROM chats WHERE id = ? AND type = 'private'",
+                   "DELETE FROM rating_days WHERE user_id = ?",  # the pages' history
                    "DELETE FROM users WHERE id = ?"),
     noted="INSERT INTO forgets (user_id, at) VALUES (?, ?) ON CONFLICT (user_id) DO NOTHING",
     unfinished="SELECT user_id FROM forgets ORDER BY at",

@@ -7,10 +7,13 @@ retried or a restart's second close rates nothing twice; `rated_rounds` keys eac
 Each row is written as a step from what the update read (an upsert that adds it), so two rounds
 closing at once in two chats that share a player both count; a player row is written only for
 a person the database still has (a /forget a moment before the close leaves nothing behind).
+Each player row written is copied, in the same transaction, as that day's point of the player's
+rating history (rating_days, read by the pages: bot.store.sql.pages).
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from bot.store.records import (
@@ -50,6 +53,7 @@ class RatingStatements:
     put_player: str
     put_hand: str
     put_scale: str
+    put_day: str  # the player's rating as it now stands, as the day's (table rating_days)
 
 
 QMARK = RatingStatements(
@@ -106,8 +110,20 @@ QMARK = RatingStatements(
               "WHEN rating_scales.shape + ? < ? THEN ? WHEN rating_scales.shape + ? > ? THEN ? "
               "ELSE rating_scales.shape + ? END, "
               "uncertainty = ?, rounds = rating_scales.rounds + 1, updated_at = ?",
+    # the row just written, copied by its key: one cheap upsert a player, nothing when the
+    # person is gone (their row was not written)
+    put_day="INSERT INTO rating_days (user_id, game, day, season, rating) "
+            "SELECT user_id, game, CAST(? AS TEXT), season, rating FROM player_ratings "
+            "WHERE user_id = ? AND game = ? AND season = ? "
+            "ON CONFLICT (user_id, game, day) DO UPDATE SET season = excluded.season, "
+            "rating = excluded.rating",
 )
 NUMBERED = numbered_table(QMARK)
+
+
+def day_of(when: float) -> str:
+    """The UTC day a moment falls on, as rating_days keys it: "2026-11-25"."""
+    return time.strftime("%Y-%m-%d", time.gmtime(when))
 
 
 def rating_steps(sql: RatingStatements, write: RatingWrite,
@@ -129,6 +145,8 @@ def rating_steps(sql: RatingStatements, write: RatingWrite,
             player.user_id, player.game, player.season, player.rating, player.uncertainty,
             player.responses, player.updated_at, player.user_id, step, player.uncertainty,
             player.updated_at)))
+        steps.append((sql.put_day, (day_of(player.updated_at), player.user_id, player.game,
+                                    player.season)))
     scale, step = write.scale
     low, high = write.shape_bounds
     steps.append((sql.put_scale, (scale.game, scale.shape, scale.uncertainty, scale.rounds,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.store.sql import achievements, daily, matches, people, ratings, scores
+from bot.store.sql import achievements, daily, matches, pages, people, ratings, scores
 from bot.store.sqlite.database import BUSY_SECONDS, Database
 from bot.store.sqlite.forgetting import SqliteForgetting
 from bot.store.sqlite.migrations import LATEST
@@ -30,7 +30,8 @@ def stores_of(db: Database) -> Stores:
                   daily=daily.Daily(db, daily.QMARK),
                   forgetting=SqliteForgetting(db), close=db.close,
                   ratings=ratings.Ratings(db, ratings.QMARK, daily.QMARK),
-                  achievements=achievements.Achievements(db, achievements.QMARK))
+                  achievements=achievements.Achievements(db, achievements.QMARK),
+                  pages=pages.Pages(db, pages.QMARK))
 
 
 __all__ = ["Database", "open_sqlite", "stores_of"]

@@ -670,6 +670,25 @@ MIGRATIONS: list[str] = [
     DROP TABLE achievement_played;
     DROP TABLE achievement_counted;
     """,
+    # 18 (issue 47; the achievements' 17 comes before it): each player's rating at the end of
+    #    each day it was written, per game, for the player's and the group's pages
+    #    (bot/store/sql/pages.py); upserted with every rating write (bot/store/sql/ratings.py),
+    #    seeded here from the ratings as they stand (each season's row on its last day). The
+    #    person's /forget deletes it (and the person's row cascades).
+    """
+    CREATE TABLE rating_days (
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        game TEXT NOT NULL,
+        day TEXT NOT NULL,
+        season TEXT NOT NULL,
+        rating REAL NOT NULL,
+        PRIMARY KEY (user_id, game, day)
+    );
+    INSERT INTO rating_days (user_id, game, day, season, rating)
+        SELECT user_id, game, strftime('%Y-%m-%d', updated_at, 'unixepoch'), season, rating
+        FROM player_ratings WHERE true
+        ON CONFLICT (user_id, game, day) DO NOTHING;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

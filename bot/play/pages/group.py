@@ -1,0 +1,84 @@
+"""A group's page: the season's board of each rated game with every player's rating day by day,
+the group's records (fastest win, most wins in a row, most wins), the hardest hands solved
+there this season, and the rounds won each week of the last year; sections as on the player's
+page (bot.play.pages.player), one more (achievements) added the same way."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.play.pages.days import days_back, moment_of
+from bot.play.pages.player import (
+    hand_text,
+    level_name,
+    numbers_of,
+    ranked,
+    season_start,
+    shown,
+)
+from bot.play.ratings import GAMES as RATED_GAMES
+from bot.play.ratings import season_of
+from bot.store.protocols import PageStore, RatingStore
+from bot.store.sql.pages import WonRound
+from bot.text.i18n import Texts
+
+BOARD = 10  # players on each board
+HANDS = 5  # hardest hands shown
+WON_READ = 500  # the season's latest won rounds the hardest hands are chosen from
+WEEK = 7 * 86400
+WEEKS = 52
+
+
+async def group_page(store: PageStore, ratings: RatingStore, texts: Texts, chat_id: int,
+                     now: float) -> dict[str, Any]:
+    season, start = season_of(now), season_start(now)
+    sections: list[dict[str, Any]] = []
+    for game in RATED_GAMES:
+        placings = await ratings.board(game, season, 1, BOARD, chat_id)
+        if not placings:
+            continue
+        trends = await store.days_of(game, [p.user_id for p in placings], start)
+        sections.append({
+            "kind": "board", "title": texts("webapp_board_title", game=texts.game(game)),
+            "season_start": start,
+            "rows": [{"rank": p.rank, "name": p.name, "rating": shown(p.rating),
+                      "trend": [[day, shown(r)] for day, r in trends.get(p.user_id, [])]}
+                     for p in placings]})
+    sections.append(await records_section(store, texts, chat_id))
+    sections.append(await hands_section(store, texts, chat_id, now, start))
+    first = now - WEEKS * WEEK + 1  # the last week ends now, its round too
+    weeks = await store.weeks(chat_id, first)
+    sections.append({"kind": "weeks", "title": texts("webapp_weeks_title"),
+                     "from": days_back(now, WEEKS * 7),
+                     "weeks": [weeks.get(week, 0) for week in range(WEEKS)]})
+    return {"kind": "group", "title": texts("webapp_page_group"), "sections": sections}
+
+
+async def records_section(store: PageStore, texts: Texts, chat_id: int) -> dict[str, Any]:
+    words = {"fastest": "webapp_fastest", "run": "webapp_most_wins_run",
+             "wins": "webapp_most_wins"}
+    items = []
+    for record in await store.group_records(chat_id):
+        value = texts.seconds(record.value) if record.kind == "fastest" \
+            else texts.number(int(record.value))
+        items.append({"label": texts(words[record.kind], game=texts.game(record.game)),
+                      "value": value, "detail": record.name})
+    return {"kind": "records", "title": texts("webapp_records_title"), "items": items}
+
+
+async def hands_section(store: PageStore, texts: Texts, chat_id: int, now: float,
+                        start: str) -> dict[str, Any]:
+    """The HANDS hardest hands won this season, each with who solved it and how fast."""
+    won = [(r, numbers) for r in await store.won_rounds(chat_id, moment_of(start), WON_READ)
+           if (numbers := numbers_of(r.hand))]
+    solved = [(r.game, r.level, numbers, r.target) for r, numbers in won]
+    return {"kind": "hands", "title": texts("webapp_hands_title"),
+            "items": [hand_item(texts, *won[index]) for index in
+                      await ranked(store, solved, HANDS)]}
+
+
+def hand_item(texts: Texts, won: WonRound, numbers: list[int]) -> dict[str, Any]:
+    return {"label": hand_text(texts, numbers, won.target),
+            "value": texts.seconds(won.seconds) if won.seconds is not None else "",
+            "detail": " · ".join(part for part in (level_name(texts, won.game, won.level),
+                                                   won.name or "") if part)}

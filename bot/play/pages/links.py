@@ -1,0 +1,46 @@
+"""Which page a link opens: its start parameter, as the Direct Link's `startapp` (Telegram signs
+it) or a private chat's button's URL carries it — `u<user id>` for a player's page, `g<chat
+id>` for a group's (A-Z a-z 0-9 _ - only, as Telegram allows). A round's ticket
+(`<chat>_<topic>_<round>`, bot.webapp.server) never reads as either."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.play.ports import PageLink
+
+PARAM = re.compile(r"([ug])(-?[1-9][0-9]{0,15})")
+
+
+@dataclass(frozen=True)
+class PageAsk:
+    """A page: a player's (`kind` "player", `id` the user) or a group's ("group", the chat)."""
+
+    kind: str
+    id: int
+
+    @property
+    def param(self) -> str:
+        return f"{'u' if self.kind == 'player' else 'g'}{self.id}"
+
+
+def read_page(text: object) -> PageAsk | None:
+    """The page a start parameter names, or None."""
+    if not isinstance(text, str) or not (found := PARAM.fullmatch(text)):
+        return None
+    kind, number = ("player" if found.group(1) == "u" else "group"), int(found.group(2))
+    if (kind == "player") != (number > 0):  # people's ids are positive, groups' negative
+        return None
+    return PageAsk(kind, number)
+
+
+PageOpener = Callable[[PageAsk, int], PageLink | None]
+"""The link that opens a page from a chat (its id: a private chat's is positive), if any: the
+Mini App's face makes it (bot.webapp.server.page_opener); None without the Mini App."""
+
+
+assert read_page("u42") == PageAsk("player", 42) and read_page("g-1001") == PageAsk("group", -1001)
+assert read_page("u-42") is None and read_page("g42") is None and read_page("-1001_0_7") is None
+assert read_page(PageAsk("group", -5).param) == PageAsk("group", -5)

@@ -1,0 +1,164 @@
+"""A player's page: their year in a few sections, each a JSON object with a `kind` that the page
+draws (bot/webapp/static/pages.js) — the rating day by day per game with the season's start,
+rounds and wins per game, how often and how fast they solve at each level, the calendar of
+days played with their streaks, and their records. A section more (achievements) is one more
+object in the list."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections import defaultdict
+from typing import Any
+
+from bot.play.community.standings import SHOWN_MEAN, SHOWN_PER_UNIT
+from bot.play.pages.days import counts, day_of, days_back, streaks
+from bot.play.ratings import hand_key
+from bot.play.round.rating import fixed_difficulty
+from bot.store.protocols import PageStore
+from bot.store.sql.pages import AnsweredRound
+from bot.text.i18n import Texts
+
+YEAR = 365
+LEVEL_ORDER = {"easy": 0, "medium": 1, "hard": 2}  # 24's levels; other games' have one
+HARDEST_OF = 20  # distinct hands of the highest level solved whose difficulty is compared
+
+
+def shown(rating: float) -> int:
+    """A rating on the scale /top rating shows (1500 a new player)."""
+    return round(SHOWN_MEAN + SHOWN_PER_UNIT * rating)
+
+
+def season_start(now: float) -> str:
+    """The first day of the season (a calendar month, UTC) `now` falls in."""
+    return day_of(now)[:8] + "01"
+
+
+def numbers_of(hand: str) -> list[int] | None:
+    """A stored hand's numbers (a JSON list), or None for a table of rolls (Yahtzee)."""
+    try:
+        found = json.loads(hand)
+    except ValueError:
+        return None
+    if isinstance(found, list) and all(type(n) is int for n in found):
+        return found
+    return None
+
+
+def hand_text(texts: Texts, numbers: list[int], target: int) -> str:
+    """A hand on the page: "1 4 12 14 → 24" in the language's digits, kept left to right in
+    every language (the page isolates it), so its arrow is never mirrored."""
+    return texts.script.number_digits(" ".join(map(str, numbers)) + f" → {target}")
+
+
+def level_name(texts: Texts, game: str, level: str) -> str:
+    """The game's name, and the level's where the game has levels."""
+    if level in LEVEL_ORDER:
+        return f"{texts.game(game)} · {texts(f'level_{level}')}"
+    return texts.game(game)
+
+
+Solved = tuple[str, str, list[int], int]  # game, level, numbers, target
+
+
+async def ranked(store: PageStore, solved: list[Solved], most: int) -> list[int]:
+    """The hardest `most` distinct hands of those solved (latest first), as indices into
+    `solved`: of the HARDEST_OF latest distinct hands of the highest levels reached, by level,
+    then by the difficulty the ratings learned (else the model's prior for the hand)."""
+    firsts: dict[tuple[str, str], int] = {}
+    for index, (game, _, numbers, target) in enumerate(solved):
+        firsts.setdefault((game, hand_key(numbers, target)), index)
+    chosen = sorted(firsts.items(), key=lambda item: -LEVEL_ORDER.get(solved[item[1]][1], 0))
+    chosen = chosen[:HARDEST_OF]
+    learned: dict[tuple[str, str], float] = {}
+    for game in sorted({game for (game, _), _ in chosen}):
+        keys = [key for (g, key), _ in chosen if g == game]
+        for key, difficulty in (await store.hand_difficulties(game, keys)).items():
+            learned[(game, key)] = difficulty
+
+    def hardness(item: tuple[tuple[str, str], int]) -> tuple[int, float]:
+        key, index = item
+        _, level, numbers, target = solved[index]
+        known = learned.get(key)
+        if known is None:
+            known = fixed_difficulty(numbers, target, level)
+        return LEVEL_ORDER.get(level, 0), known if known is not None else float("-inf")
+
+    return [index for _, index in sorted(chosen, key=hardness, reverse=True)[:most]]
+
+
+async def player_page(store: PageStore, texts: Texts, user_id: int, name: str,
+                      now: float) -> dict[str, Any]:
+    """The player's page: their last year, as sections."""
+    since_day = days_back(now, YEAR)
+    days = await store.rating_days(user_id, since_day)
+    totals = await store.game_totals(user_id)
+    answered = await store.answered_rounds(user_id, now - YEAR * 86400)
+    daily = await store.daily_days(user_id, since_day)
+    played = [day_of(r.at) for r in answered] + daily
+    now_run, longest = streaks(played, day_of(now))
+    sections: list[dict[str, Any]] = [
+        rating_section(texts, days, season_start(now)),
+        {"kind": "games", "title": texts("webapp_games_title"),
+         "legend": [texts("webapp_rounds"), texts("webapp_wins")],
+         "games": [{"name": texts.game(t.game), "rounds": t.rounds, "wins": t.wins}
+                   for t in totals if t.rounds]},
+        levels_section(texts, answered),
+        {"kind": "calendar", "title": texts("webapp_calendar_title"), "from": since_day,
+         "to": day_of(now), "days": counts(played),
+         "streaks": [texts("webapp_streak_now", days=now_run),
+                     texts("webapp_streak_best", days=longest)]},
+        await records_section(store, texts, totals, answered, longest),
+    ]
+    return {"kind": "player", "title": texts("webapp_page_player", name=name),
+            "sections": sections}
+
+
+def rating_section(texts: Texts, days: list, season: str) -> dict[str, Any]:
+    by_game: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    for day in days:
+        by_game[day.game].append((day.day, shown(day.rating)))
+    return {"kind": "rating", "title": texts("webapp_rating_title"), "season_start": season,
+            "season_word": texts("webapp_season_start"),
+            "lines": [{"name": texts.game(game), "points": points}
+                      for game, points in by_game.items()]}
+
+
+def levels_section(texts: Texts, answered: list[AnsweredRound]) -> dict[str, Any]:
+    """Per game and level: rounds answered, the share solved, the median seconds from the deal
+    to a right answer."""
+    groups: dict[tuple[str, str], list[AnsweredRound]] = defaultdict(list)
+    for r in answered:
+        groups[(r.game, r.level if r.level in LEVEL_ORDER else "")].append(r)
+    rows = []
+    for (game, level), rounds in sorted(groups.items(), key=lambda item: (
+            item[0][0], LEVEL_ORDER.get(item[0][1], 0))):
+        right = [r.seconds for r in rounds if r.right and r.seconds is not None]
+        rows.append({"name": level_name(texts, game, level), "rounds": len(rounds),
+                     "share": round(100 * sum(r.right for r in rounds) / len(rounds)),
+                     "median": texts.seconds(statistics.median(right)) if right else ""})
+    return {"kind": "levels", "title": texts("webapp_levels_title"),
+            "heads": [texts("webapp_rounds"), texts("webapp_accuracy"), texts("webapp_median")],
+            "rows": rows}
+
+
+async def records_section(store: PageStore, texts: Texts, totals: list, answered:
+                          list[AnsweredRound], longest: int) -> dict[str, Any]:
+    items = []
+    for t in totals:
+        if t.fastest is not None:
+            items.append({"label": texts("webapp_fastest", game=texts.game(t.game)),
+                          "value": texts.seconds(t.fastest)})
+    solved = [(r.game, r.level, numbers, r.target) for r in sorted(
+        answered, key=lambda r: -r.at) if r.right and (numbers := numbers_of(r.hand))]
+    for index in await ranked(store, solved, 1):
+        game, level, numbers, target = solved[index]
+        items.append({"label": texts("webapp_hardest"), "value": hand_text(texts, numbers, target),
+                      "detail": level_name(texts, game, level)})
+    if longest:
+        items.append({"label": texts("webapp_most_days"), "value": texts.number(longest)})
+    for t in totals:
+        if t.best_run > 1:
+            items.append({"label": texts("webapp_most_wins_run", game=texts.game(t.game)),
+                          "value": texts.number(t.best_run)})
+    return {"kind": "records", "title": texts("webapp_records_title"), "items": items}

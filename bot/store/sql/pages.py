@@ -1,0 +1,196 @@
+"""What the Mini App's pages read (bot.play.pages), as both databases store it: a player's year
+(their rating's days, totals per game, the rounds they answered, their daily results) and a
+group's season (its players' rating days, records, the hands solved there, rounds by week).
+
+Each read starts from an index on the person or the chat (answers_by_user, scores_by_user,
+rating_days' key, scores' key, rounds_won_in_chat), and reads a bounded span of time (the last
+year, the season), so a page costs the same on a year-old database as on a young one save for
+what the person or the group played. Sets of keys go in as a fixed number of parameters
+(KEYS), the rest filled with a key that matches nothing, so each statement is prepared once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.store.sql.connection import Connection, numbered_table
+
+GAMES = ("24", "countdown", "yahtzee")  # a person's days are read game by game, by the key
+KEYS = 10  # players whose rating days one statement reads; hands one statement looks up
+NOBODY = 0  # a user id no person has: fills the unused keys
+NO_HAND = ""
+
+
+@dataclass(frozen=True)
+class PageStatements:
+    player_days: str  # (user, the 3 games, since day): each game's rating, day by day
+    player_games: str  # (user,): rounds, wins, fastest win, longest run of wins per game
+    player_rounds: str  # (user, since): each round answered: game, level, hand, target,
+    #                      right or not, seconds to the first right answer, when
+    player_daily: str  # (user, since day): the days of their daily results
+    hands: str  # (game, KEYS hand keys): learned difficulties
+    days_of: str  # (game, since day, KEYS users): their rating days
+    group_records: str  # (chat,) x3: per game the fastest win, the longest run, most wins
+    group_hands: str  # (chat, since, most): the latest won rounds: game, level, hand,
+    #                    target, winner, their name, seconds
+    group_weeks: str  # (since, chat, since): rounds won each week (0 = the oldest)
+
+
+def _hand_keys() -> str:
+    return ", ".join("?" * KEYS)
+
+
+QMARK = PageStatements(
+    player_days="SELECT game, day, season, rating FROM rating_days WHERE user_id = ? "
+                "AND game IN (?, ?, ?) AND day >= ? ORDER BY game, day",
+    player_games="SELECT game, SUM(rounds_played), SUM(wins), MIN(fastest_win), "
+                 "MAX(best_streak) FROM scores WHERE user_id = ? GROUP BY game ORDER BY game",
+    player_rounds="SELECT r.game, r.level, r.hand, r.target, a.right_, "
+                  "a.first_right - r.started_at, a.first_at FROM (SELECT round_id, "
+                  "MAX(correct) AS right_, MIN(CASE WHEN correct = 1 THEN at END) "
+                  "AS first_right, MIN(at) AS first_at FROM answers WHERE user_id = ? "
+                  "AND at >= ? GROUP BY round_id) a JOIN rounds r ON r.id = a.round_id",
+    player_daily="SELECT day FROM daily_results WHERE user_id = ? AND day >= ?",
+    hands=f"SELECT hand, difficulty FROM hand_ratings WHERE game = ? "
+          f"AND hand IN ({_hand_keys()})",
+    days_of=f"SELECT user_id, day, rating FROM rating_days WHERE game = ? AND day >= ? "
+            f"AND user_id IN ({_hand_keys()}) ORDER BY user_id, day",
+    # per game the one best of each kind (ties: the lower id), each a window over the chat's
+    # rows of scores (its key's prefix), the name joined to the few chosen
+    group_records="SELECT b.game, b.kind, b.user_id, u.first_name, b.value FROM ("
+                  "SELECT game, 'fastest' AS kind, user_id, fastest_win AS value, "
+                  "ROW_NUMBER() OVER (PARTITION BY game ORDER BY fastest_win, user_id) AS n "
+                  "FROM scores WHERE chat_id = ? AND fastest_win IS NOT NULL "
+                  "UNION ALL SELECT game, 'run', user_id, best_streak, ROW_NUMBER() OVER "
+                  "(PARTITION BY game ORDER BY best_streak DESC, user_id) FROM scores "
+                  "WHERE chat_id = ? AND best_streak > 0 "
+                  "UNION ALL SELECT game, 'wins', user_id, wins, ROW_NUMBER() OVER "
+                  "(PARTITION BY game ORDER BY wins DESC, user_id) FROM scores "
+                  "WHERE chat_id = ? AND wins > 0) b "
+                  "JOIN users u ON u.id = b.user_id WHERE b.n = 1 ORDER BY b.game, b.kind",
+    group_hands="SELECT r.game, r.level, r.hand, r.target, r.winner_id, u.first_name, "
+                "r.win_seconds FROM rounds r LEFT JOIN users u ON u.id = r.winner_id "
+                "WHERE r.chat_id = ? AND r.status = 'won' AND r.ended_at >= ? "
+                "ORDER BY r.ended_at DESC LIMIT ?",
+    # whole seconds, so that both databases divide whole numbers (and round down alike)
+    group_weeks="SELECT (CAST(ended_at AS BIGINT) - CAST(? AS BIGINT)) / 604800 AS week, "
+                "COUNT(*) "
+                "FROM rounds WHERE chat_id = ? AND status = 'won' AND ended_at >= ? "
+                "GROUP BY week ORDER BY week",
+)
+NUMBERED = numbered_table(QMARK)
+
+
+@dataclass(frozen=True)
+class RatingDay:
+    game: str
+    day: str
+    season: str
+    rating: float
+
+
+@dataclass(frozen=True)
+class GameTotals:
+    game: str
+    rounds: int
+    wins: int
+    fastest: float | None
+    best_run: int
+
+
+@dataclass(frozen=True)
+class AnsweredRound:
+    """A round the player answered: right (at least once) or not, and the seconds from the
+    deal to their first right answer."""
+
+    game: str
+    level: str
+    hand: str
+    target: int
+    right: bool
+    seconds: float | None
+    at: float
+
+
+@dataclass(frozen=True)
+class GroupRecord:
+    game: str
+    kind: str  # fastest (seconds), run (wins in a row), wins
+    user_id: int
+    name: str
+    value: float
+
+
+@dataclass(frozen=True)
+class WonRound:
+    game: str
+    level: str
+    hand: str
+    target: int
+    winner_id: int | None
+    name: str | None
+    seconds: float | None
+
+
+class Pages:
+    """The pages' reads (bot.store.protocols.PageStore) over either database."""
+
+    def __init__(self, db: Connection, sql: PageStatements) -> None:
+        self.db = db
+        self.sql = sql
+
+    async def rating_days(self, user_id: int, since_day: str) -> list[RatingDay]:
+        rows = await self.db.fetch(self.sql.player_days, (user_id, *GAMES, since_day))
+        return [RatingDay(game, day, season, float(rating)) for game, day, season, rating in rows]
+
+    async def game_totals(self, user_id: int) -> list[GameTotals]:
+        rows = await self.db.fetch(self.sql.player_games, (user_id,))
+        return [GameTotals(game, int(rounds or 0), int(wins or 0), fastest, int(run or 0))
+                for game, rounds, wins, fastest, run in rows]
+
+    async def answered_rounds(self, user_id: int, since: float) -> list[AnsweredRound]:
+        rows = await self.db.fetch(self.sql.player_rounds, (user_id, since))
+        return [AnsweredRound(game, level, hand, int(target), bool(right), seconds, at)
+                for game, level, hand, target, right, seconds, at in rows]
+
+    async def daily_days(self, user_id: int, since_day: str) -> list[str]:
+        return [row[0] for row in await self.db.fetch(self.sql.player_daily,
+                                                      (user_id, since_day))]
+
+    async def hand_difficulties(self, game: str, keys: list[str]) -> dict[str, float]:
+        """The learned difficulty of each of these hands (hand_key form) that has one."""
+        found: dict[str, float] = {}
+        for start in range(0, len(keys), KEYS):
+            part = keys[start:start + KEYS]
+            rows = await self.db.fetch(self.sql.hands, (game, *part,
+                                                        *[NO_HAND] * (KEYS - len(part))))
+            found.update((hand, float(difficulty)) for hand, difficulty in rows)
+        return found
+
+    async def days_of(self, game: str, user_ids: list[int], since_day: str
+                      ) -> dict[int, list[tuple[str, float]]]:
+        """These players' rating days in a game since a day, by player."""
+        found: dict[int, list[tuple[str, float]]] = {}
+        for start in range(0, len(user_ids), KEYS):
+            part = user_ids[start:start + KEYS]
+            rows = await self.db.fetch(self.sql.days_of, (
+                game, since_day, *part, *[NOBODY] * (KEYS - len(part))))
+            for user_id, day, rating in rows:
+                found.setdefault(user_id, []).append((day, float(rating)))
+        return found
+
+    async def group_records(self, chat_id: int) -> list[GroupRecord]:
+        rows = await self.db.fetch(self.sql.group_records, (chat_id, chat_id, chat_id))
+        return [GroupRecord(game, kind, user_id, name or "", float(value))
+                for game, kind, user_id, name, value in rows]
+
+    async def won_rounds(self, chat_id: int, since: float, most: int) -> list[WonRound]:
+        """The chat's rounds won since a moment, latest first, `most` of them."""
+        rows = await self.db.fetch(self.sql.group_hands, (chat_id, since, most))
+        return [WonRound(game, level, hand, int(target), winner, name, seconds)
+                for game, level, hand, target, winner, name, seconds in rows]
+
+    async def weeks(self, chat_id: int, since: float) -> dict[int, int]:
+        """Rounds won in the chat each week since a moment (week 0 starts then)."""
+        rows = await self.db.fetch(self.sql.group_weeks, (int(since), chat_id, since))
+        return {int(week): int(count) for week, count in rows}

@@ -1,0 +1,251 @@
+// A player's or a group's page (loaded by app.js when the link names one: u<id> or g<chat>).
+// It asks the bot once (api/page) and draws each section the answer lists, by its kind; every
+// chart is SVG drawn here, every word is the bot's, in the user's language, numbers in its
+// digits. Charts keep time left to right in every language; the page around them follows the
+// language's direction.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const DAY_MS = 86400000;
+
+function pageAsked() {
+  return query.get("page") || roundTicket();
+}
+function el(tag, attrs = {}, text) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+function svg(tag, attrs = {}, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+function chart(width, height, label) {
+  // a chart reads left to right in every language (pages.css sets its direction)
+  return svg("svg", {viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img",
+                     "aria-label": label});
+}
+function dayIndex(day) { return Math.round(Date.parse(day + "T00:00:00Z") / DAY_MS); }
+function shortDay(day) { return local(day.slice(5).replace("-", "/")); }
+function pageWord(key) { return (page.words && page.words[key]) || "⚠"; }
+
+const page = {words: {}};
+
+// --- the sections, by kind -------------------------------------------------------------------
+function ratingChart(section) {
+  const lines = section.lines.filter((line) => line.points.length);
+  if (!lines.length) return null;
+  const W = 340, H = 170, L = 34, R = 8, T = 14, B = 20;
+  const days = lines.flatMap((line) => line.points.map(([d]) => dayIndex(d)));
+  const values = lines.flatMap((line) => line.points.map(([, v]) => v));
+  const first = Math.min(...days), last = Math.max(first + 1, ...days);
+  let low = Math.min(...values), high = Math.max(...values);
+  if (high - low < 20) { low -= 10; high += 10; }
+  const x = (d) => L + (W - L - R) * (d - first) / (last - first);
+  const y = (v) => T + (H - T - B) * (high - v) / (high - low);
+  const box = chart(W, H, section.title);
+  for (const v of [low, high]) {
+    box.appendChild(svg("line", {x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid"}));
+    box.appendChild(svg("text", {x: L - 4, y: y(v) + 4, class: "axis", "text-anchor": "end"}, local(Math.round(v))));
+  }
+  const season = dayIndex(section.season_start);
+  if (season > first && season <= last) {
+    box.appendChild(svg("line", {x1: x(season), x2: x(season), y1: T - 4, y2: H - B, class: "season"}));
+    box.appendChild(svg("text", {x: x(season) + 3, y: T + 6, class: "axis"}, section.season_word));
+  }
+  box.appendChild(svg("text", {x: L, y: H - 4, class: "axis"}, shortDay(new Date(first * DAY_MS).toISOString().slice(0, 10))));
+  box.appendChild(svg("text", {x: W - R, y: H - 4, class: "axis", "text-anchor": "end"},
+                      shortDay(new Date(last * DAY_MS).toISOString().slice(0, 10))));
+  lines.forEach((line, i) => {
+    const points = line.points.map(([d, v]) => `${x(dayIndex(d)).toFixed(1)},${y(v).toFixed(1)}`);
+    if (points.length === 1) points.push(points[0].replace(/^[^,]+/, (p) => String(+p + 2)));
+    box.appendChild(svg("polyline", {points: points.join(" "), class: `line c${i % 3}`}));
+  });
+  const wrap = el("div");
+  wrap.appendChild(box);
+  const legend = el("p", {class: "legend"});
+  lines.forEach((line, i) => {
+    legend.appendChild(el("span", {class: `key c${i % 3}`}));
+    legend.appendChild(el("span", {}, `${line.name} ${local(line.points[line.points.length - 1][1])}`));
+  });
+  wrap.appendChild(legend);
+  return wrap;
+}
+function gamesChart(section) {
+  if (!section.games.length) return null;
+  const W = 340, row = 34, H = row * section.games.length + 6, L = 96;
+  const most = Math.max(...section.games.map((g) => g.rounds), 1);
+  const box = chart(W, H, section.title);
+  section.games.forEach((game, i) => {
+    const top = 4 + i * row, width = (W - L - 44) * game.rounds / most;
+    box.appendChild(svg("text", {x: 0, y: top + 18, class: "label"}, game.name));
+    box.appendChild(svg("rect", {x: L, y: top + 4, width: Math.max(width, 1), height: 20, rx: 4, class: "bar soft"}));
+    box.appendChild(svg("rect", {x: L, y: top + 4, width: Math.max((W - L - 44) * game.wins / most, game.wins ? 1 : 0),
+                                 height: 20, rx: 4, class: "bar"}));
+    box.appendChild(svg("text", {x: L + width + 4, y: top + 18, class: "axis"},
+                        `${local(game.wins)}/${local(game.rounds)}`));
+  });
+  const wrap = el("div");
+  wrap.appendChild(box);
+  const legend = el("p", {class: "legend"});
+  legend.appendChild(el("span", {class: "key soft"})); legend.appendChild(el("span", {}, section.legend[0]));
+  legend.appendChild(el("span", {class: "key strong"})); legend.appendChild(el("span", {}, section.legend[1]));
+  wrap.appendChild(legend);
+  return wrap;
+}
+function levelsTable(section) {
+  if (!section.rows.length) return null;
+  const table = el("table", {class: "levels"});
+  const head = el("tr");
+  head.appendChild(el("th"));
+  for (const word of section.heads) head.appendChild(el("th", {}, word));
+  table.appendChild(head);
+  for (const row of section.rows) {
+    const line = el("tr");
+    line.appendChild(el("td", {dir: "auto"}, row.name));
+    line.appendChild(el("td", {class: "num"}, local(row.rounds)));
+    const share = el("td", {class: "num"});
+    const meter = el("span", {class: "meter"});
+    meter.appendChild(el("span", {style: `width:${row.share}%`}));
+    share.appendChild(meter);
+    share.appendChild(el("span", {}, local(`${row.share}%`)));
+    line.appendChild(share);
+    line.appendChild(el("td", {class: "num"}, row.median));
+    table.appendChild(line);
+  }
+  return table;
+}
+function calendarChart(section) {
+  const counts = new Map(section.days);
+  const first = dayIndex(section.from), last = dayIndex(section.to);
+  const start = first - ((first + 4) % 7);  // back to a Monday (1970-01-01 was a Thursday)
+  const weeks = Math.ceil((last - start + 1) / 7), cell = 6, gap = 1;
+  const W = weeks * (cell + gap), H = 7 * (cell + gap);
+  const box = chart(W, H, section.title);
+  for (let d = first; d <= last; d++) {
+    const day = new Date(d * DAY_MS).toISOString().slice(0, 10);
+    const n = counts.get(day) || 0;
+    const level = n === 0 ? 0 : n === 1 ? 1 : n <= 3 ? 2 : n <= 7 ? 3 : 4;
+    const square = svg("rect", {x: Math.floor((d - start) / 7) * (cell + gap), y: ((d - start) % 7) * (cell + gap),
+                                width: cell, height: cell, rx: 1, class: `day l${level}`});
+    square.appendChild(svg("title", {}, `${local(day)}: ${local(n)}`));
+    box.appendChild(square);
+  }
+  const wrap = el("div");
+  wrap.appendChild(box);
+  for (const line of section.streaks) wrap.appendChild(el("p", {class: "streak"}, line));
+  return wrap;
+}
+function itemsList(section) {
+  if (!section.items.length) return null;
+  const list = el("dl", {class: "items"});
+  for (const item of section.items) {
+    const entry = el("div", {class: "item"});
+    entry.appendChild(el("dt", {}, item.label));
+    // a value (a hand, a time, a count) reads in its own direction: a hand left to right
+    const value = el("dd");
+    value.appendChild(el("bdi", {dir: "auto"}, item.value));
+    if (item.detail) value.appendChild(el("small", {}, item.detail));
+    entry.appendChild(value);
+    list.appendChild(entry);
+  }
+  return list;
+}
+function sparkline(points, first, last) {
+  const W = 90, H = 26;
+  const box = chart(W, H, "");
+  if (points.length < 1) return box;
+  const values = points.map(([, v]) => v);
+  let low = Math.min(...values), high = Math.max(...values);
+  if (high - low < 10) { low -= 5; high += 5; }
+  const x = (d) => 2 + (W - 4) * (dayIndex(d) - first) / Math.max(1, last - first);
+  const y = (v) => 2 + (H - 4) * (high - v) / (high - low);
+  const drawn = points.map(([d, v]) => `${x(d).toFixed(1)},${y(v).toFixed(1)}`);
+  if (drawn.length === 1) drawn.unshift(`2,${y(values[0]).toFixed(1)}`);
+  box.appendChild(svg("polyline", {points: drawn.join(" "), class: "line c0"}));
+  return box;
+}
+function boardTable(section) {
+  const table = el("table", {class: "board"});
+  const first = dayIndex(section.season_start);
+  const last = Math.max(first + 1, ...section.rows.flatMap((row) => row.trend.map(([d]) => dayIndex(d))));
+  for (const row of section.rows) {
+    const line = el("tr");
+    line.appendChild(el("td", {class: "num rank"}, local(row.rank)));
+    line.appendChild(el("td", {class: "name"}, row.name));
+    const trend = el("td", {class: "trend"});
+    trend.appendChild(sparkline(row.trend, first, last));
+    line.appendChild(trend);
+    line.appendChild(el("td", {class: "num"}, local(row.rating)));
+    table.appendChild(line);
+  }
+  return table;
+}
+function weeksChart(section) {
+  const most = Math.max(...section.weeks, 1);
+  if (most <= 1 && !section.weeks.some(Boolean)) return null;
+  const W = 340, H = 110, B = 16, step = W / section.weeks.length;
+  const box = chart(W, H, section.title);
+  section.weeks.forEach((n, i) => {
+    const height = (H - B - 12) * n / most;
+    const bar = svg("rect", {x: i * step + 0.5, y: H - B - height, width: Math.max(step - 1.5, 1), height, class: "bar"});
+    bar.appendChild(svg("title", {}, local(n)));
+    box.appendChild(bar);
+  });
+  box.appendChild(svg("text", {x: 0, y: H - 3, class: "axis"}, shortDay(section.from)));
+  box.appendChild(svg("text", {x: W, y: 10, class: "axis", "text-anchor": "end"}, local(most)));
+  return box;
+}
+const DRAW = {rating: ratingChart, games: gamesChart, levels: levelsTable, calendar: calendarChart,
+              records: itemsList, hands: itemsList, board: boardTable, weeks: weeksChart};
+
+// --- the page --------------------------------------------------------------------------------
+function drawPage(data) {
+  Object.assign(page, data);
+  state.digits = data.digits || "0123456789";
+  state.rtl = data.direction === "rtl";
+  document.documentElement.lang = data.language;
+  document.documentElement.dir = data.direction || "ltr";
+  document.title = data.title;
+  const main = $("page");
+  main.innerHTML = "";
+  main.appendChild(el("h1", {}, data.title));
+  for (const section of data.sections) {
+    const draw = DRAW[section.kind];
+    if (!draw) continue;  // a kind this page does not know yet
+    const box = el("section", {class: `card ${section.kind}`, "data-kind": section.kind});
+    box.appendChild(el("h2", {}, section.title));
+    box.appendChild(draw(section) || el("p", {class: "empty"}, pageWord("nothing")));
+    main.appendChild(box);
+  }
+}
+function refusedPage(answer) {
+  if (answer.data.language) document.documentElement.lang = answer.data.language;
+  const main = $("page");
+  main.innerHTML = "";
+  main.appendChild(el("p", {id: "refused", class: "wrong", role: "status"},
+                      answer.data.said || "⚠"));
+}
+async function loadPage() {
+  $("app").hidden = true;
+  const main = el("main", {id: "page"});
+  document.body.insertBefore(main, $("app"));
+  theme();
+  loadTelegram();
+  const app = webApp();
+  if (app && app.ready) app.ready();
+  let answer;
+  try {
+    const response = await fetch("api/page", {method: "POST", headers: {"Content-Type": "application/json"},
+      body: JSON.stringify({init_data: initData(), page: pageAsked(), language: askedLanguage()})});
+    let data = {};
+    try { data = await response.json(); } catch (e) { data = {}; }
+    answer = {status: response.status, data};
+  } catch (e) { answer = {status: 0, data: {}}; }
+  if (answer.status === 200) drawPage(answer.data);
+  else refusedPage(answer);
+}
+loadPage();

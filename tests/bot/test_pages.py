@@ -1,0 +1,160 @@
+"""A player's page and a group's page (issue 47): the one request each page makes
+(`POST /webapp/api/page`) answered from rounds played through the bot, on both backends; who may
+see which page (the player alone; a group's current members), each refusal short and in the
+asker's language; the rating's day-by-day history the pages draw, written with each rating and
+gone with the person's /forget."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.play.pages.days import day_of
+from bot.webapp.init_data import sign, user_fields
+from tests.bot.conftest import ON_BOTH_BACKENDS, Clock, Harness
+from tests.bot.webapp_support import ANN, EVE, GROUP, deal_known, hand_clock, page_server, post
+
+OTHER_GROUP = -7702
+RIGHT = "/a 8/(3-8/3)"
+
+
+@pytest.fixture
+def clock(harness: Harness) -> Clock:
+    """The bot's game time and the pages' made the test's own."""
+    clock = hand_clock(harness)
+    harness.services.pages.clock = clock
+    return clock
+
+
+def opened(user: dict, clock: Clock, start_param: str | None = None,
+           age: float = 0.0, token: str | None = None, h: Harness | None = None) -> str:
+    """initData for the user, signed `age` seconds ago, from a Direct Link naming
+    `start_param` (None: a private chat's web_app button)."""
+    assert token is not None or h is not None
+    return sign(user_fields(user["id"], user["first_name"], int(clock() - age),
+                            user["language_code"], start_param), token or h.telegram.token)
+
+
+async def played(h: Harness, clock: Clock) -> None:
+    """A round of 24 in the group: Eve answers wrong, Ann right after 7 seconds; rated."""
+    await deal_known(h, (8, 3, 8, 3))
+    clock.now += 5
+    await h.send(GROUP, EVE, "/a 8+3+8+3")
+    clock.now += 2
+    await h.send(GROUP, ANN, RIGHT)
+    assert h.services.table.of(GROUP) is None, "Ann's answer won the round"
+
+
+def kinds(page: dict) -> list[str]:
+    return [section["kind"] for section in page["sections"]]
+
+
+def section(page: dict, kind: str) -> dict:
+    [found] = [s for s in page["sections"] if s["kind"] == kind]
+    return found
+
+
+@ON_BOTH_BACKENDS
+async def test_a_players_page_shows_their_year(harness: Harness, clock: Clock):
+    await played(harness, clock)
+    async with page_server(harness) as base:
+        status, page = await post(base, "api/page", {
+            "init_data": opened(ANN, clock, h=harness), "page": f"u{ANN['id']}"})
+    assert status == 200, page
+    assert page["title"] == "Your games, Ann" and page["direction"] == "ltr"
+    assert kinds(page) == ["rating", "games", "levels", "calendar", "records"]
+    [line] = section(page, "rating")["lines"]
+    assert line["name"] == "24" and [day for day, _ in line["points"]] == [day_of(clock())]
+    assert section(page, "games")["games"] == [{"name": "24", "rounds": 1, "wins": 1}]
+    [level] = section(page, "levels")["rows"]
+    assert level == {"name": "24 · easy", "rounds": 1, "share": 100, "median": "7.0 s"}
+    calendar = section(page, "calendar")
+    assert calendar["days"] == [[day_of(clock()), 1]] and calendar["to"] == day_of(clock())
+    assert calendar["streaks"] == ["Days in a row now: 1", "Most days in a row: 1"]
+    records = {item["label"]: item["value"] for item in section(page, "records")["items"]}
+    assert records["Fastest win in 24"] == "7.0 s"
+    assert records["Hardest hand solved"] == "8 3 8 3 → 24"  # as dealt
+
+
+@ON_BOTH_BACKENDS
+async def test_a_groups_page_shows_its_season(harness: Harness, clock: Clock):
+    await played(harness, clock)
+    async with page_server(harness) as base:
+        status, page = await post(base, "api/page", {
+            "init_data": opened(ANN, clock, f"g{GROUP}", h=harness), "page": f"g{GROUP}"})
+    assert status == 200, page
+    assert kinds(page) == ["board", "records", "hands", "weeks"]
+    board = section(page, "board")
+    assert [row["name"] for row in board["rows"]] == ["Ann", "Eve"]
+    assert all(len(row["trend"]) == 1 for row in board["rows"])
+    assert board["rows"][0]["rating"] > board["rows"][1]["rating"]
+    records = {item["label"]: (item["value"], item["detail"])
+               for item in section(page, "records")["items"]}
+    assert records["Fastest win in 24"] == ("7.0 s", "Ann")
+    assert records["Most wins in 24"] == ("1", "Ann")
+    [hand] = section(page, "hands")["items"]
+    assert hand == {"label": "8 3 8 3 → 24", "value": "7.0 s", "detail": "24 · easy · Ann"}
+    assert sum(section(page, "weeks")["weeks"]) == 1
+
+
+async def test_pages_speak_persian_right_to_left(harness: Harness, clock: Clock):
+    await played(harness, clock)
+    reza = {**ANN, "language_code": "fa"}
+    async with page_server(harness) as base:
+        status, page = await post(base, "api/page", {
+            "init_data": opened(reza, clock, h=harness), "page": f"u{ANN['id']}"})
+    assert status == 200
+    assert page["direction"] == "rtl" and page["digits"] == "۰۱۲۳۴۵۶۷۸۹"
+    assert page["title"] == "بازی‌های شما، Ann"
+    records = {item["label"]: item["value"] for item in section(page, "records")["items"]}
+    assert "۷" in records["سریع‌ترین برد در ۲۴"]
+
+
+@ON_BOTH_BACKENDS
+async def test_who_may_see_which_page(harness: Harness, clock: Clock):
+    """Forged data, another person's page, another group's page from a group's link, a member
+    who left, data signed more than a day ago: each refused, nothing of the page shown, the
+    refusal in the asker's words; a member and the player themself see theirs."""
+    await played(harness, clock)
+    await harness.stores.people.remember_chat(OTHER_GROUP, "group", "Other")
+    ann = f"u{ANN['id']}"
+    asked = [
+        ("forged", {"init_data": opened(ANN, clock, token="1:another-bot"), "page": ann},
+         403, "This link does not open this page."),
+        ("another's page", {"init_data": opened(EVE, clock, h=harness), "page": ann},
+         403, "Это чужая страница: отправьте /stats, чтобы открыть свою."),
+        ("another group", {"init_data": opened(ANN, clock, f"g{GROUP}", h=harness),
+                           "page": f"g{OTHER_GROUP}"}, 403, "This link does not open this page."),
+        ("expired", {"init_data": opened(ANN, clock, age=2 * 86400, h=harness), "page": ann},
+         403, "This page was opened too long ago: open it again from the chat."),
+        ("no page", {"init_data": opened(ANN, clock, h=harness), "page": "u0"}, 400, None),
+    ]
+    async with page_server(harness) as base:
+        for why, body, status, said in asked:
+            got, answer = await post(base, "api/page", body)
+            assert got == status and "sections" not in answer, why
+            assert answer.get("said") == said or said is None, (why, answer)
+        harness.telegram.leave(GROUP, EVE["id"])
+        got, answer = await post(base, "api/page", {
+            "init_data": opened(EVE, clock, f"g{GROUP}", h=harness), "page": f"g{GROUP}"})
+        assert got == 403 and "sections" not in answer
+        assert answer["said"] == "Видеть и решать раунды группы могут только её участники."
+        got, answer = await post(base, "api/page", {
+            "init_data": opened(ANN, clock, f"g{GROUP}", h=harness), "page": f"g{GROUP}"})
+        assert got == 200 and answer["kind"] == "group"
+
+
+@ON_BOTH_BACKENDS
+async def test_the_rating_history_goes_with_the_person(harness: Harness, clock: Clock):
+    """Each rated round writes the day's rating of each player, once a day (the day's last);
+    /forget's erasure deletes the person's history and nobody else's."""
+    await played(harness, clock)
+    pages = harness.stores.pages
+    [first] = await pages.rating_days(ANN["id"], "1970-01-01")
+    await played(harness, clock)
+    [again] = await pages.rating_days(ANN["id"], "1970-01-01")
+    assert again.day == first.day and again.rating > first.rating
+    assert (await harness.stores.ratings.player_ratings(ANN["id"], "24"))[0].rating == \
+        pytest.approx(again.rating)
+    await harness.stores.forgetting.forget_user(ANN["id"])
+    assert await pages.rating_days(ANN["id"], "1970-01-01") == []
+    assert len(await pages.rating_days(EVE["id"], "1970-01-01")) == 1

@@ -33,10 +33,10 @@ async def every_row(stores: Stores) -> list[tuple]:
 
 async def migrated_again(backend: str, tmp_path: Path, request: pytest.FixtureRequest,
                          stores: Stores) -> Stores:
-    """The database taken back to migration 16 (the achievements gone), then
+    """The database taken back to migration 16 (the achievements and the rating days gone), then
     opened as a start-up after this change lands finds it: migration 17 runs on its history."""
     await stores.close()
-    undo = ("DROP TABLE achievements",)
+    undo = ("DROP TABLE achievements", "DROP TABLE rating_days")  # 17 and 18 to run again
     if backend == "sqlite":
         with sqlite3.connect(tmp_path / "g.sqlite3") as db:
             for statement in undo:

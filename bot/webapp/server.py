@@ -32,6 +32,7 @@ never overtake each other.
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import math
@@ -55,7 +56,7 @@ from bot.play.round.page import Combine, Form, Guess, Page, Tiles, describe, for
 from bot.play.services import Services
 from bot.runtime.locks import KeyedLocks
 from bot.text.html_text import visible_text
-from bot.text.i18n import language_of, texts_for
+from bot.text.i18n import Texts, language_of, texts_for
 from bot.webapp.init_data import Signed, Unsigned, verify
 from bot.webapp.settings import WebappSettings, read_settings
 from bot.webapp.steps import NotWhole, StepError, chosen, read_guess, read_steps, rebuild
@@ -72,7 +73,7 @@ LANGUAGE_HINT = 35  # characters of the language an unsigned request asks its re
 # open it in a web view of their own, where no frame-ancestors applies. Telegram's page script
 # (loaded inside Telegram only) gives the web clients' styles through a <style> it fills.
 CSP = "; ".join((
-    "default-src 'none'", "script-src 'self' https://telegram.org",
+    "default-src 'none'", "script-src 'self' https://telegram.org", "img-src 'self' data:",
     "style-src 'self' 'unsafe-inline'", "connect-src 'self'", "base-uri 'none'",
     "form-action 'none'", "frame-ancestors https://web.telegram.org https://*.web.telegram.org"))
 TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}  # the page's files
@@ -225,10 +226,9 @@ class Face:
             raise Refusal(HTTPStatus.TOO_MANY_REQUESTS, "slow down", "held")
         return judged[0]
 
-    async def page(self, body: dict[str, Any]) -> dict[str, Any]:
-        """A player's page, only to that player; a group's, only to its members (Telegram
-        asked now, as for a round); each only from data Telegram signed within PAGE_AGE, and
-        from a Direct Link only the page it named."""
+    def _signed_page(self, body: dict[str, Any]) -> tuple[Signed, PageAsk, Texts]:
+        """Who asks (Telegram's signature, within PAGE_AGE) for which page, from a Direct Link
+        only the page it named; and the words of their language."""
         if not self.leading():
             raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "not ready", "try_again")
         try:
@@ -242,7 +242,13 @@ class Face:
             raise Refusal(HTTPStatus.BAD_REQUEST, "no page")
         if signed.start_param is not None and signed.start_param != ask.param:
             raise Refusal(HTTPStatus.FORBIDDEN, "the link was for another page", "page_forbidden")
-        texts = texts_for(language_of(signed.language_code))
+        return signed, ask, texts_for(language_of(signed.language_code))
+
+    async def page(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A player's page, only to that player; a group's, only to its members (Telegram
+        asked now, as for a round); each only from data Telegram signed within PAGE_AGE, and
+        from a Direct Link only the page it named."""
+        signed, ask, texts = self._signed_page(body)
         pages = self.services().pages
         if ask.kind == "player":
             if ask.id != signed.user_id:
@@ -250,6 +256,21 @@ class Face:
             return await pages.player(ask.id, signed.first_name, texts)
         await self._member(ask.id, signed.user_id)
         return await pages.group(ask.id, texts)
+
+    async def card(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A player's season card (PNG, base64), only to that player, checked as their page
+        is."""
+        game = body.get("game")
+        signed, ask, texts = self._signed_page(body)
+        if ask.kind != "player" or ask.id != signed.user_id:
+            raise Refusal(HTTPStatus.FORBIDDEN, "another person's card", "not_yours")
+        pages = self.services().pages
+        if not pages.has_game(game):
+            raise Refusal(HTTPStatus.BAD_REQUEST, "no such game")
+        png = await pages.season_card(signed.user_id, signed.first_name, str(game), texts)
+        if png is None:
+            raise Refusal(HTTPStatus.NOT_FOUND, "no season yet", "nothing")
+        return {"png": base64.b64encode(png).decode("ascii")}
 
     def refusal_language(self, body: dict[str, Any]) -> str:
         """The language a refusal is said in: the signed user's, else the one the page asks
@@ -404,6 +425,10 @@ async def _page(face: Face, body: dict[str, Any]) -> dict[str, Any]:
     return await face.page(body)
 
 
+async def _card(face: Face, body: dict[str, Any]) -> dict[str, Any]:
+    return await face.card(body)
+
+
 def secure(handler: tornado.web.RequestHandler) -> None:
     """What every response of the page carries: its Content-Security-Policy (framed by
     Telegram's web clients only; scripts, styles and requests from its own origin, and
@@ -434,6 +459,7 @@ def webapp_routes(face: Face
         (rf"{PREFIX}/api/round", ApiHandler, {"face": face, "act": _show}),
         (rf"{PREFIX}/api/answer", ApiHandler, {"face": face, "act": _answer}),
         (rf"{PREFIX}/api/page", ApiHandler, {"face": face, "act": _page}),
+        (rf"{PREFIX}/api/card", ApiHandler, {"face": face, "act": _card}),
         (rf"{PREFIX}/()", PageHandler, {"path": str(STATIC), "default_filename": "index.html"}),
         (rf"{PREFIX}/(app\.js|app\.css|pages\.js|pages\.css)", PageHandler, {"path": str(STATIC)}),
     ]

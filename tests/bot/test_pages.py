@@ -6,6 +6,8 @@ gone with the person's /forget."""
 
 from __future__ import annotations
 
+import base64
+
 import pytest
 
 from bot.play.pages.days import day_of
@@ -61,7 +63,8 @@ async def test_a_players_page_shows_their_year(harness: Harness, clock: Clock):
             "init_data": opened(ANN, clock, h=harness), "page": f"u{ANN['id']}"})
     assert status == 200, page
     assert page["title"] == "Your games, Ann" and page["direction"] == "ltr"
-    assert kinds(page) == ["rating", "games", "levels", "calendar", "records"]
+    assert kinds(page) == ["rating", "games", "levels", "calendar", "records", "share",
+                           "achievements"]
     [line] = section(page, "rating")["lines"]
     assert line["name"] == "24" and [day for day, _ in line["points"]] == [day_of(clock())]
     assert section(page, "games")["games"] == [{"name": "24", "rounds": 1, "wins": 1}]
@@ -73,6 +76,12 @@ async def test_a_players_page_shows_their_year(harness: Harness, clock: Clock):
     records = {item["label"]: item["value"] for item in section(page, "records")["items"]}
     assert records["Fastest win in 24"] == "7.0 s"
     assert records["Hardest hand solved"] == "8 3 8 3 → 24"  # as dealt
+    badges = section(page, "achievements")
+    assert [(b["code"], b["earned"], b["when"]) for b in badges["items"] if b["earned"]] == \
+        [("first_win", True, day_of(clock()))]  # Eve answered too: the round counts
+    assert len(badges["items"]) >= 12 and badges["items"][0]["name"] == "First win"
+    assert badges["items"][1]["rule"] and not badges["items"][1]["earned"]
+    assert "two people" in badges["note"]
 
 
 @ON_BOTH_BACKENDS
@@ -82,7 +91,9 @@ async def test_a_groups_page_shows_its_season(harness: Harness, clock: Clock):
         status, page = await post(base, "api/page", {
             "init_data": opened(ANN, clock, f"g{GROUP}", h=harness), "page": f"g{GROUP}"})
     assert status == 200, page
-    assert kinds(page) == ["board", "records", "hands", "weeks"]
+    assert kinds(page) == ["board", "records", "hands", "weeks", "achievements"]
+    [badge] = section(page, "achievements")["items"]
+    assert (badge["name"], badge["who"], badge["when"]) == ("First win", "Ann", day_of(clock()))
     board = section(page, "board")
     assert [row["name"] for row in board["rows"]] == ["Ann", "Eve"]
     assert all(len(row["trend"]) == 1 for row in board["rows"])
@@ -158,3 +169,25 @@ async def test_the_rating_history_goes_with_the_person(harness: Harness, clock: 
     await harness.stores.forgetting.forget_user(ANN["id"])
     assert await pages.rating_days(ANN["id"], "1970-01-01") == []
     assert len(await pages.rating_days(EVE["id"], "1970-01-01")) == 1
+
+
+@ON_BOTH_BACKENDS
+async def test_a_player_shares_their_season_as_a_card(harness: Harness, clock: Clock):
+    """The page offers a card of each game rated this season; the card is a PNG of the
+    player's own season, refused for another person's page, an unknown game, and a game not
+    rated yet."""
+    await played(harness, clock)
+    mine = {"init_data": opened(ANN, clock, h=harness), "page": f"u{ANN['id']}"}
+    async with page_server(harness) as base:
+        _, page = await post(base, "api/page", mine)
+        status, card = await post(base, "api/card", {**mine, "game": "24"})
+        other = await post(base, "api/card", {"init_data": opened(EVE, clock, h=harness),
+                                              "page": f"u{ANN['id']}", "game": "24"})
+        unknown = await post(base, "api/card", {**mine, "game": "chess"})
+        unrated = await post(base, "api/card", {**mine, "game": "yahtzee"})
+    assert section(page, "share")["games"] == [{"game": "24", "name": "24"}]
+    assert status == 200
+    png = base64.b64decode(card["png"])
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 5000
+    assert other[0] == 403 and "png" not in other[1]
+    assert unknown[0] == 400 and unrated[0] == 404

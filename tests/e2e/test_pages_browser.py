@@ -93,6 +93,14 @@ def opened(browser: Browser, where: str) -> dict:
         " background: getComputedStyle(document.body).backgroundColor};"))
 
 
+def shared_card(browser: Browser) -> int:
+    """Tap the season's Share button of 24; the width of the card the page then shows."""
+    browser.driver.find_element("css selector", '.share button[data-game="24"]').click()
+    return int(browser.wait(lambda d: d.execute_script(
+        "const i = document.querySelector('.share img'); return i && i.complete && "
+        "i.naturalWidth")))
+
+
 def whole_page(browser: Browser, path: Path) -> None:
     """A screenshot of the whole page at the phone's width."""
     height = int(browser.driver.execute_script("return document.documentElement.scrollHeight"))
@@ -120,18 +128,20 @@ async def test_both_pages_in_light_and_dark(harness: Harness, browser: Browser, 
             await asyncio.to_thread(browser.telegram, data, theme, scheme, ANN)
             player = await asyncio.to_thread(opened, browser, address(
                 base, data, f"u{ANN['id']}"))
-            assert player["kinds"] == ["rating", "games", "levels", "calendar", "records"]
+            assert player["kinds"] == ["rating", "games", "levels", "calendar", "records",
+                                       "share", "achievements"]
             assert not player["round"] and player["dark"] == (scheme == "dark")
             assert player["background"] == background
             assert player["lines"] >= 1 and player["bars"] > 300  # a year of days, the bars
             assert "Your games, Ann" in player["text"] and "Fastest win in 24" in player["text"]
             assert "New season" in player["text"]  # the season's start is marked
+            assert await asyncio.to_thread(shared_card, browser) == 1200  # the PNG, drawn
             await asyncio.to_thread(whole_page, browser, folder / f"pages-player-{scheme}.png")
 
             data = signed(harness, clock, ANN, f"g{GROUP}")
             await asyncio.to_thread(browser.telegram, data, theme, scheme, ANN)
             group = await asyncio.to_thread(opened, browser, address(base, data, None))
-            assert group["kinds"] == ["board", "records", "hands", "weeks"]
+            assert group["kinds"] == ["board", "records", "hands", "weeks", "achievements"]
             assert group["lines"] == 3  # each player's trend on the board
             assert all(name in group["text"] for name in ("Ann", "Ben", "Eve"))
             assert "Hardest hands solved here this season" in group["text"]

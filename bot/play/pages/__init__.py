@@ -5,15 +5,20 @@ which page is the Mini App face's to check (bot.webapp.server); the links that o
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from typing import Any
 
+from bot.play.cards import season_card
+from bot.play.games import GAMES
+from bot.play.pages.badges import group_badges, player_badges
 from bot.play.pages.group import group_page
 from bot.play.pages.links import PageAsk, PageOpener, read_page
 from bot.play.pages.player import player_page
+from bot.play.pages.sharing import season_of_player
 from bot.play.ports import PageLink
-from bot.store.protocols import PageStore, RatingStore
+from bot.store.protocols import AchievementStore, PageStore, RatingStore
 from bot.text.i18n import Texts
 
 # the page's own words besides each section's: a refusal's, an empty page's
@@ -24,20 +29,41 @@ WORDS = ("failed", "page_forbidden", "not_member", "try_again", "not_yours", "ex
 class Pages:
     def __init__(self, store: PageStore, ratings: RatingStore,
                  clock: Callable[[], float] = time.time,
-                 links: PageOpener | None = None) -> None:
+                 links: PageOpener | None = None,
+                 achievements: AchievementStore | None = None) -> None:
         self.store = store
+        self.achievements = achievements
         self.ratings = ratings
         self.clock = clock
         self.links = links
 
     async def player(self, user_id: int, name: str, texts: Texts) -> dict[str, Any]:
         """The player's own page."""
-        return framed(texts, await player_page(self.store, texts, user_id, name, self.clock()))
+        page = await player_page(self.store, texts, user_id, name, self.clock())
+        if self.achievements is not None:
+            page["sections"].append(await player_badges(self.achievements, texts, user_id))
+        return framed(texts, page)
 
     async def group(self, chat_id: int, texts: Texts) -> dict[str, Any]:
         """The group's page."""
-        return framed(texts, await group_page(self.store, self.ratings, texts, chat_id,
-                                              self.clock()))
+        page = await group_page(self.store, self.ratings, texts, chat_id, self.clock())
+        if self.achievements is not None:
+            page["sections"].append(await group_badges(self.achievements, texts, chat_id))
+        return framed(texts, page)
+
+    @staticmethod
+    def has_game(game: object) -> bool:
+        """Whether a game's card may be asked for (what a page sends is anything)."""
+        return isinstance(game, str) and game in GAMES
+
+    async def season_card(self, user_id: int, name: str, game: str,
+                          texts: Texts) -> bytes | None:
+        """The player's season in the game as a share card (PNG); None before their first
+        rated round in it this season. Drawn off the event loop: about 20 ms of CPU."""
+        card = await season_of_player(self.store, user_id, name, game, self.clock())
+        if card is None:
+            return None
+        return await asyncio.to_thread(season_card, card, texts.language)
 
     def player_link(self, chat_id: int, user_id: int) -> PageLink | None:
         """What opens the player's page from a chat (/stats), if the Mini App is set."""

@@ -14,6 +14,7 @@ from typing import Any
 from bot.play.community.standings import SHOWN_MEAN, SHOWN_PER_UNIT
 from bot.play.pages.days import counts, day_of, days_back, streaks
 from bot.play.ratings import hand_key
+from bot.play.ratings.seasons import season_of
 from bot.play.round.rating import fixed_difficulty
 from bot.store.protocols import PageStore
 from bot.store.sql.pages import AnsweredRound
@@ -110,6 +111,11 @@ async def player_page(store: PageStore, texts: Texts, user_id: int, name: str,
                      texts("webapp_streak_best", days=longest)]},
         await records_section(store, texts, totals, answered, longest),
     ]
+    this_season = sorted({day.game for day in days if day.season == season_of(now)})
+    if this_season:  # a share card of each game the player is rated in this season
+        sections.append({"kind": "share", "title": texts("daily_share_button"),
+                         "games": [{"game": game, "name": texts.game(game)}
+                                   for game in this_season]})
     return {"kind": "player", "title": texts("webapp_page_player", name=name),
             "sections": sections}
 

@@ -139,6 +139,59 @@ function calendarChart(section) {
   for (const line of section.streaks) wrap.appendChild(el("p", {class: "streak"}, line));
   return wrap;
 }
+function badges(section) {
+  // every achievement (a player's page: the earned ones bright, the rest to chase) or the
+  // latest earned in the group, by whom; the rule under each name, how they count below
+  const wrap = el("div");
+  const list = el("ul", {class: "badges"});
+  for (const item of section.items) {
+    const entry = el("li", {class: item.earned ? "badge earned" : "badge"});
+    entry.appendChild(el("span", {class: "medal", "aria-hidden": "true"}, item.earned ? "🏅" : "○"));
+    const text = el("div");
+    text.appendChild(el("strong", {}, item.name));
+    if (item.who) text.appendChild(el("span", {class: "who"}, ` · ${item.who}`));
+    text.appendChild(el("small", {}, item.rule));
+    entry.appendChild(text);
+    if (item.when) entry.appendChild(el("bdi", {class: "when", dir: "ltr"}, item.when));
+    list.appendChild(entry);
+  }
+  if (section.items.length) wrap.appendChild(list);
+  wrap.appendChild(el("p", {class: "empty"}, section.note));
+  return wrap;
+}
+function shareCards(section) {
+  // a button a game: the bot draws the season's card (a PNG, no hand on it), shown here to be
+  // saved or forwarded; only the player's own page offers it
+  const wrap = el("div", {class: "share"});
+  const shown = el("div", {class: "shown"});
+  for (const game of section.games) {
+    const button = el("button", {type: "button", "data-game": game.game}, game.name);
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        const response = await fetch("api/card", {method: "POST", headers: {"Content-Type": "application/json"},
+          body: JSON.stringify({init_data: initData(), page: pageAsked(), game: game.game, language: askedLanguage()})});
+        const data = await response.json();
+        shown.innerHTML = "";
+        if (response.status === 200) {
+          const source = `data:image/png;base64,${data.png}`;
+          const link = el("a", {href: source, download: `twenty-four-${game.game}.png`});
+          link.appendChild(el("img", {src: source, alt: game.name, class: "card-image"}));
+          shown.appendChild(link);
+        } else {
+          shown.appendChild(el("p", {class: "empty"}, data.said || pageWord("failed")));
+        }
+      } catch (e) {
+        shown.innerHTML = "";
+        shown.appendChild(el("p", {class: "empty"}, pageWord("failed")));
+      }
+      button.disabled = false;
+    });
+    wrap.appendChild(button);
+  }
+  wrap.appendChild(shown);
+  return wrap;
+}
 function itemsList(section) {
   if (!section.items.length) return null;
   const list = el("dl", {class: "items"});
@@ -200,7 +253,8 @@ function weeksChart(section) {
   return box;
 }
 const DRAW = {rating: ratingChart, games: gamesChart, levels: levelsTable, calendar: calendarChart,
-              records: itemsList, hands: itemsList, board: boardTable, weeks: weeksChart};
+              records: itemsList, hands: itemsList, board: boardTable, weeks: weeksChart,
+              achievements: badges, share: shareCards};
 
 // --- the page --------------------------------------------------------------------------------
 function drawPage(data) {

@@ -57,14 +57,16 @@ browser:
 
 # fonts for every script the share cards draw (Latin, Cyrillic, Arabic, Devanagari, Chinese) and
 # FriBiDi, which Pillow's wheel loads to order and shape Arabic script (docs/cards.md): installed
-# with apt when missing (CI runs as root); without them a card still draws, poorer
+# with apt when missing (CI runs as root); without them a card still draws, poorer. The colour
+# emoji are the pages' (🏅, 📤) in the browser tests' screenshots, as a phone shows them.
 NOTO := /usr/share/fonts/truetype/noto/NotoSans-Regular.ttf
+EMOJI := /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf
 NOTO_CJK := /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
 FRIBIDI := /usr/lib/$(shell uname -m)-linux-gnu/libfribidi.so.0
 fonts:
-	@test -f $(NOTO) -a -f $(NOTO_CJK) -a -f $(FRIBIDI) || \
+	@test -f $(NOTO) -a -f $(NOTO_CJK) -a -f $(FRIBIDI) -a -f $(EMOJI) || \
 		{ apt-get update && apt-get install -y --no-install-recommends fonts-noto-core \
-			fonts-noto-cjk libfribidi0; }
+			fonts-noto-cjk fonts-noto-color-emoji libfribidi0; }
 
 # Debian's PostgreSQL 15 server, for the second pass over the PostgreSQL tests: installed with
 # apt when missing (CI runs as root). Its package would create a cluster `15/main` and start it;

@@ -103,7 +103,8 @@ async def test_a_groups_page_shows_its_season(harness: Harness, clock: Clock):
     assert records["Fastest win in 24"] == ("7.0 s", "Ann")
     assert records["Most wins in 24"] == ("1", "Ann")
     [hand] = section(page, "hands")["items"]
-    assert hand == {"label": "8 3 8 3 → 24", "value": "7.0 s", "detail": "24 · easy · Ann"}
+    assert hand == {"label": "8 3 8 3 → 24", "hand": "label", "value": "7.0 s",
+                    "detail": "24 · easy · Ann"}
     assert sum(section(page, "weeks")["weeks"]) == 1
 
 

@@ -14,6 +14,7 @@ from bot.play.pages.player import (
     numbers_of,
     ranked,
     season_start,
+    separator,
     shown,
 )
 from bot.play.ratings import GAMES as RATED_GAMES
@@ -78,7 +79,7 @@ async def hands_section(store: PageStore, texts: Texts, chat_id: int, now: float
 
 
 def hand_item(texts: Texts, won: WonRound, numbers: list[int]) -> dict[str, Any]:
-    return {"label": hand_text(texts, numbers, won.target),
+    return {"label": hand_text(texts, numbers, won.target), "hand": "label",
             "value": texts.seconds(won.seconds) if won.seconds is not None else "",
-            "detail": " · ".join(part for part in (level_name(texts, won.game, won.level),
-                                                   won.name or "") if part)}
+            "detail": separator(texts).join(
+                part for part in (level_name(texts, won.game, won.level), won.name or "") if part)}

@@ -46,6 +46,12 @@ def numbers_of(hand: str) -> list[int] | None:
     return None
 
 
+def separator(texts: Texts) -> str:
+    """Between two parts of a label: a middle dot, but where digits are Persian, whose zero is
+    a dot too, a comma of the script."""
+    return " · " if texts.script.digits == "0123456789" else "، "
+
+
 def hand_text(texts: Texts, numbers: list[int], target: int) -> str:
     """A hand on the page: "1 4 12 14 → 24" in the language's digits, kept left to right in
     every language (the page isolates it), so its arrow is never mirrored."""
@@ -55,7 +61,7 @@ def hand_text(texts: Texts, numbers: list[int], target: int) -> str:
 def level_name(texts: Texts, game: str, level: str) -> str:
     """The game's name, and the level's where the game has levels."""
     if level in LEVEL_ORDER:
-        return f"{texts.game(game)} · {texts(f'level_{level}')}"
+        return f"{texts.game(game)}{separator(texts)}{texts(f'level_{level}')}"
     return texts.game(game)
 
 
@@ -159,7 +165,8 @@ async def records_section(store: PageStore, texts: Texts, totals: list, answered
         answered, key=lambda r: -r.at) if r.right and (numbers := numbers_of(r.hand))]
     for index in await ranked(store, solved, 1):
         game, level, numbers, target = solved[index]
-        items.append({"label": texts("webapp_hardest"), "value": hand_text(texts, numbers, target),
+        items.append({"label": texts("webapp_hardest"), "hand": "value",
+                      "value": hand_text(texts, numbers, target),
                       "detail": level_name(texts, game, level)})
     if longest:
         items.append({"label": texts("webapp_most_days"), "value": texts.number(longest)})

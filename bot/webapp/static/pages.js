@@ -197,10 +197,13 @@ function itemsList(section) {
   const list = el("dl", {class: "items"});
   for (const item of section.items) {
     const entry = el("div", {class: "item"});
-    entry.appendChild(el("dt", {}, item.label));
-    // a value (a hand, a time, a count) reads in its own direction: a hand left to right
+    // a hand ("3 3 7 7 → 24") reads left to right in every language; a time or a count in its
+    // own direction
+    const label = el("dt");
+    label.appendChild(el("bdi", {dir: item.hand === "label" ? "ltr" : "auto"}, item.label));
+    entry.appendChild(label);
     const value = el("dd");
-    value.appendChild(el("bdi", {dir: "auto"}, item.value));
+    value.appendChild(el("bdi", {dir: item.hand === "value" ? "ltr" : "auto"}, item.value));
     if (item.detail) value.appendChild(el("small", {}, item.detail));
     entry.appendChild(value);
     list.appendChild(entry);

@@ -62,7 +62,10 @@ def test_the_core_is_compiled_in_a_build_stage_and_checked_in_both():
     assert "setup.py" in copied, "setup.py declares the core: without it nothing is compiled"
     runtime_runs = " ".join(arguments_of(runtime, "RUN"))
     assert CORE_CHECK in runtime_runs
-    assert "gcc" not in runtime_runs and "apt-get" not in runtime_runs, "no compiler at run time"
+    assert "gcc" not in runtime_runs and "libc6-dev" not in runtime_runs, "no compiler at run time"
+    installed = re.findall(r"apt-get install ([^&]*)", runtime_runs)
+    assert [set(found.split()) - {"--yes", "--no-install-recommends"} for found in installed] == \
+        [{"fonts-noto-core", "fonts-noto-cjk", "libfribidi0"}], "at run time: the fonts alone"
 
 
 def test_setup_py_builds_the_core_the_check_names():

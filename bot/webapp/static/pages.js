@@ -197,8 +197,8 @@ function itemsList(section) {
   const list = el("dl", {class: "items"});
   for (const item of section.items) {
     const entry = el("div", {class: "item"});
-    // a hand (its numbers, an arrow, the target) reads left to right in every language; a time or a count in its
-    // own direction
+    // a hand (its numbers, an arrow, the target) reads left to right in every language; a time
+    // or a count in its own direction
     const label = el("dt");
     label.appendChild(el("bdi", {dir: item.hand === "label" ? "ltr" : "auto"}, item.label));
     entry.appendChild(label);

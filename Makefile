@@ -106,13 +106,13 @@ bench-transport: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]' --constraint deploy/constraints.txt
 	$(PY) bench/bench_transport.py $(ARGS)
 
-# a short capacity check after a change to a round's path: the bot's burst against the bare
-# python-telegram-bot app's in the same run, median of three; exits non-zero below 0.9x
 # the Mini App in Persian, as docs/translating.md shows it: the browser tests' own screenshots
 screenshots: $(STAMP) browser fonts
 	mkdir -p docs/screenshots
 	SCREENSHOTS=docs/screenshots $(PY) -m pytest -p no:cacheprovider -q tests/e2e/test_webapp_browser.py -k persian
 
+# a short capacity check after a change to a round's path: the bot's burst against the bare
+# python-telegram-bot app's in the same run, median of three; exits non-zero below 0.9x
 bench-guard: $(STAMP)
 	$(PY) bench/bench_guard.py $(ARGS)
 

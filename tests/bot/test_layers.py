@@ -175,3 +175,17 @@ def test_the_game_check_catches_what_it_forbids():
 def test_every_layer_has_modules():
     layers = {layer_of(module_name(path)) for path in SOURCES}
     assert layers == set(MAY_IMPORT)
+
+
+SOLVER_TESTS = sorted((ROOT / "tests" / "solver").rglob("*.py"))
+BOT_SIDE = ("bot", "telegram")  # packages, and the tests' folders that lean on them
+BOT_TESTS = ("tests.bot", "tests.e2e", "tests.postgres", "tests.demo")
+
+
+@pytest.mark.parametrize("path", SOLVER_TESTS, ids=lambda p: p.name)
+def test_the_solver_tests_need_the_solver_alone(path: Path):
+    """CI runs tests/solver again where only the solver is installed (`make test-solver-alone`):
+    a solver test that imports the bot fails there, not here, so it is refused here."""
+    bot_side = [m for m in imports(path) if m.split(".")[0] in BOT_SIDE
+                or ".".join(m.split(".")[:2]) in BOT_TESTS]
+    assert not bot_side, f"{path.name} imports {bot_side}: its place is tests/bot"

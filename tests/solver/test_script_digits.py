@@ -1,5 +1,6 @@
-"""Every script's decimal digits read as the digits they are, in answers and in commands' numbers;
-styled digits, numerals that are not digits, and signs that only look like division named."""
+"""Every script's decimal digits read by the solver as the digits they are; styled digits,
+numerals that are not digits, and signs that only look like division named. (The bot's commands:
+tests/bot/test_command_digits.py; this folder runs without the bot, `make test-solver-alone`.)"""
 
 from __future__ import annotations
 
@@ -9,10 +10,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.play.games.reading import read_expression
-from bot.play.games.yahtzee import parse_dice
-from bot.telegram.grammar import parse_countdown, parse_play, parse_solve
-from bot.webapp.steps import read_guess
 from solver import MistakenSignError, NumeralError, ParseError, parse
 from solver.digits import is_numeral, plain_digits, script_digit
 
@@ -73,27 +70,3 @@ def test_folding_keeps_the_length_and_only_changes_digits(text):
     assert len(folded) == len(text)
     for before, after in zip(text, folded, strict=True):
         assert before == after or after.isascii()
-
-
-@pytest.mark.parametrize("zero", ["۰", "٠", "०", "০"])
-def test_commands_read_the_digits_of_every_script(zero):
-    assert parse_solve(in_script("3 8 3 8", zero)) == parse_solve("3 8 3 8")
-    assert parse_solve(in_script("1 2 3 4 5 = 100", zero)) == parse_solve("1 2 3 4 5 = 100")
-    assert parse_solve(in_script("--closest 1 3 7 10 25 50 = 765", zero)) == \
-        parse_solve("--closest 1 3 7 10 25 50 = 765")
-    assert parse_play(in_script("5 = 36", zero)) == parse_play("5 = 36")
-    assert parse_countdown(in_script("3", zero)) == parse_countdown("3")
-    assert parse_countdown(in_script("1 3 7 10 25 50 = 765", zero)) == \
-        parse_countdown("1 3 7 10 25 50 = 765")
-    assert read_guess(in_script("245", zero)) == "245"
-    assert parse_dice(in_script("12345 " * 13, zero)) == parse_dice("12345 " * 13)
-
-
-def test_the_arabic_comma_separates_numbers():
-    assert parse_solve("٣، ٨، ٣، ٨") == parse_solve("3, 8, 3, 8") == parse_solve("3 8 3 8")
-
-
-def test_a_plain_message_in_persian_digits_is_an_answer_and_chatter_stays_chatter():
-    assert read_expression("۸/(۳-۸/۳)", explicit=False) == parse("8/(3-8/3)")
-    assert read_expression("٣×٨", explicit=False) == parse("3*8")
-    assert not hasattr(read_expression("سلام ۳", explicit=False), "evaluate")

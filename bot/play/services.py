@@ -126,7 +126,7 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                       closings, outbox, pause)
     # a close's achievements follow its match's scoreboard in the result message
     achievements = Achievements(stores.achievements, people)
-    closings.follow(achievements.after_round)
+    closings.follow(achievements.after_round, late=True)  # a late result says them too
     places = Places(stores.rounds, people, settings, table, scheduler, rounds, matches, outbox)
     # the daily puzzle is live in the table's live puzzles (what /solve and inline refuse), and
     # the dealer deals no hand that reaches it

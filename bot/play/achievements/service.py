@@ -14,6 +14,7 @@ no one forgotten.
 from __future__ import annotations
 
 from bot.play.achievements.rules import (
+    CODES,
     DAILY_ACHIEVEMENTS,
     ROUND_ACHIEVEMENTS,
     WEEK,
@@ -40,7 +41,9 @@ class Achievements:
 
     async def after_round(self, event: RoundClosed) -> FollowUp:
         """A closed round's achievements, awarded; their lines for its result (none: nothing
-        new)."""
+        new). A late close (its result said after a restart) is checked the same way, in case
+        the stop came before its check, and says every achievement the round earned as stored,
+        so that a result said again after another restart says the same."""
         record = event.round
         if record.chat_id >= 0:  # a private round never counts: no read at all
             return FollowUp()
@@ -48,11 +51,19 @@ class Achievements:
         if closed is None or not counts(record.chat_id, len(closed.players)):
             return FollowUp()
         texts = self.people.round_texts(record)
-        lines = []
+        lines: list[str] = []
         for player in closed.players:
-            for code in await self.award_round(record, closed, player.user_id):
-                lines.append(earned_line(texts, player.name, code))
+            codes = await self.award_round(record, closed, player.user_id)
+            if event.late:  # awarded now or before the stop: said with each late result
+                codes = await self.earned_in(player.user_id, record.id)
+            lines.extend(earned_line(texts, player.name, code) for code in codes)
         return FollowUp("\n".join(lines) or None)
+
+    async def earned_in(self, user_id: int, round_id: int) -> list[str]:
+        """The codes the player earned in the round, as stored, in the rules' order (the
+        order a close awards them in)."""
+        mine = {row.code for row in await self.store.earned(user_id) if row.round_id == round_id}
+        return [code for code in CODES if code in mine]
 
     async def award_round(self, record: Round, closed: ClosedRound, user_id: int) -> list[str]:
         """The codes the close earned the player and this call awarded."""

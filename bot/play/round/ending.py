@@ -70,10 +70,11 @@ class Endings:
                   everyone_passed: bool = False) -> Closed | None:
         """Close a round without a right answer, not shown yet; None if it was closed already.
         Where the closest answer wins, it does, whether the time ran out or the round was ended
-        early — but never an answer of `ended_by`, who ended it. `follow`: handle the event
-        (not at a restart, where matches resume on their own); `more` words lines for under the
-        result's head once the round is closed (a stopped match's podium); `everyone_passed`:
-        all who answered passed (it scores as at its time-out)."""
+        early — but never an answer of `ended_by`, who ended it. `follow`: every follower
+        handles the event; else only those of a late close (at a restart, where matches resume
+        on their own, the achievements still ride on the result); `more` words lines for under
+        the result's head once the round is closed (a stopped match's podium);
+        `everyone_passed`: all who answered passed (it scores as at its time-out)."""
         record, rules = current.record, current.rules
         early = status == "revealed" and self.table.clock() < record.deadline
         best = None
@@ -95,8 +96,9 @@ class Endings:
         revealed = await self.results.answers_shown(record, texts)
         if more is not None:
             head = f"{head}\n{await more()}"
+        events = committed.events if follow else [late(event) for event in committed.events]
         return await self.finish(record, head, "\n" + revealed.text, texts, revealed.complete,
-                                 committed.events if follow else [])
+                                 events)
 
     async def finish(self, ended: Round, head: str, rest: str, texts: Texts,
                      listed_all: bool, events: list[RoundClosed]) -> Closed:
@@ -111,3 +113,8 @@ class Endings:
             head = f"{head}\n{followed.lines}"
         actions = result_actions(ended, followed.match_on, listed_all)
         return Closed(ended, head + rest, head, texts, actions)
+
+
+def late(event: RoundClosed) -> RoundClosed:
+    """The close as a late one: its result is said after a restart."""
+    return RoundClosed(event.round, late=True)

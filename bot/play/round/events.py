@@ -13,7 +13,11 @@ from bot.store.records import Round
 
 @dataclass(frozen=True)
 class RoundClosed:
+    """A round the database closed; `late`: its result is said after a restart, where only
+    the followers of a late close hear it (a match resumes on its own)."""
+
     round: Round
+    late: bool = False
 
 
 @dataclass(frozen=True)
@@ -30,15 +34,20 @@ Follower = Callable[[RoundClosed], Awaitable[FollowUp]]
 
 class Closings:
     def __init__(self) -> None:
-        self._followers: list[Follower] = []
+        self._followers: list[tuple[Follower, bool]] = []
 
-    def follow(self, follower: Follower) -> None:
-        self._followers.append(follower)
+    def follow(self, follower: Follower, late: bool = False) -> None:
+        """`late`: it hears a late close too (its lines must then be the close's stored facts,
+        the same each time the result is said: the achievements' line)."""
+        self._followers.append((follower, late))
 
     async def closed(self, event: RoundClosed) -> FollowUp:
-        """Every follower's answer to the event, joined."""
+        """Every follower's answer to the event (a late one: those that follow late closes),
+        joined."""
         lines, match_on = [], False
-        for follower in self._followers:
+        for follower, hears_late in self._followers:
+            if event.late and not hears_late:
+                continue
             said = await follower(event)
             if said.lines:
                 lines.append(said.lines)

@@ -12,6 +12,7 @@ from bot.play.chats.settings import Settings
 from bot.play.games.records import Right
 from bot.play.matches.matches import Matches
 from bot.play.ports import Target
+from bot.play.round.events import RoundClosed
 from bot.play.round.open_round import OpenRound
 from bot.play.round.outbox import Outbox
 from bot.play.round.outcomes import Closed, Dealt, Outcome, Said
@@ -114,7 +115,9 @@ class Recovery:
                                        record.points, elapsed, True, None))
 
     async def _late(self, result: Result) -> Closed:
-        """A result owed since before the stop, worded as late."""
-        text, listed_all = await self.rounds.results.late(result)
+        """A result owed since before the stop, worded as late, with the achievements the round
+        earned under its head (a late close: matches resume on their own)."""
+        head, rest, listed_all = await self.rounds.results.late(result)
         texts = self.people.round_texts(result.round)
-        return await self.rounds.finish(result.round, "", text, texts, listed_all, [])
+        return await self.rounds.finish(result.round, head, rest, texts, listed_all,
+                                        [RoundClosed(result.round, late=True)])

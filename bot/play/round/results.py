@@ -73,10 +73,10 @@ class Results:
             lines.append(texts("ended_by_passes"))
         return "\n".join(lines)
 
-    async def late(self, result: Result) -> tuple[str, bool]:
-        """A closed round's result, said late (after a restart): which round, who won it (or
-        that nobody did), and what the round's end shows; and whether that lists every
-        solution."""
+    async def late(self, result: Result) -> tuple[str, str, bool]:
+        """A closed round's result, said late (after a restart): its head (which round, who won
+        it or that nobody did), the rest (what the round's end shows), and whether that lists
+        every solution."""
         current = result.round
         rules, words = GAMES[current.game], WORDS[current.game]
         texts = self.people.round_texts(current)
@@ -90,13 +90,13 @@ class Results:
             elif rules.closest_wins:
                 lines.append(texts("nobody_close"))
             revealed = await self.answers_shown(current, texts)
-            return "\n".join([*lines, revealed.text]), revealed.complete
+            return "\n".join(lines), "\n" + revealed.text, revealed.complete
         seconds = result.win_seconds if result.win_seconds is not None else \
             result.ended_at - current.started_at
         lines.append(texts("won", name=name, answer=answer, elapsed=texts.seconds(seconds),
                            points=result.awarded))
         details = await self.win_details(current, texts)
-        return "\n".join(filter(None, [*lines, details])), not rules.pages_solutions
+        return "\n".join(lines), f"\n{details}" if details else "", not rules.pages_solutions
 
 
 def too_late(winner: str, gap: float, texts: Texts) -> str:

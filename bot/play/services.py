@@ -144,4 +144,5 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
         matches=matches, places=places, community=community,
         solving=Solving(pool, solve_timeout, analyses, budget, table.live), settings=settings,
         outbox=outbox, once=Once(stores.updates), achievements=achievements,
-        pages=Pages(stores.pages, stores.ratings, clock, page_links, stores.achievements))
+        pages=Pages(stores.pages, stores.ratings, clock, page_links, stores.achievements,
+                    daily))

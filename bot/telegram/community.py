@@ -16,10 +16,12 @@ from telegram import (
     Message,
     SwitchInlineQueryChosenChat,
     Update,
+    WebAppInfo,
 )
 from telegram.error import TelegramError
 
 from bot.play.community.privacy import Asked
+from bot.play.ports import PageLink
 from bot.telegram import keyboards
 from bot.telegram.buttons import notify
 from bot.telegram.context import Context
@@ -105,22 +107,28 @@ async def answer_daily(update: Update, context: Context, expression: str) -> Non
     said = await (service.answer(chat, player, expression) if expression.strip()
                   else service.show(chat, player))
     texts = texts_of(update, context)
+    card = services_of(context).pages.daily_card_link(chat.id, player.id)
     keyboard = InlineKeyboardMarkup([[InlineKeyboardButton(
         texts("daily_go_private"), url=link(context, start=DAILY_START))]]) \
-        if said.go_private else share_button(texts) if said.share else None
+        if said.go_private else share_button(texts, card) if said.share else None
     if said.withdraw:  # an answer typed in a group: take it down where the bot may
         await withdraw(update.effective_message)
     await answer_with(update, context, said.text, quote=not said.withdraw,
                       keyboard=keyboard)
 
 
-def share_button(texts: Texts) -> InlineKeyboardMarkup:
+def share_button(texts: Texts, card: PageLink | None = None) -> InlineKeyboardMarkup:
     """Share: the person picks a chat, and the bot's inline answer there is their result of the
-    day as one line, without a spoiler (handlers.share_daily)."""
-    return InlineKeyboardMarkup([[InlineKeyboardButton(
+    day as one line, without a spoiler (handlers.share_daily); and, with the Mini App, the
+    result as a picture: their page, opened on its card (tiles face down while the day lasts)."""
+    rows = [[InlineKeyboardButton(
         texts("daily_share_button"), switch_inline_query_chosen_chat=SwitchInlineQueryChosenChat(
             SHARE_QUERY, allow_user_chats=True, allow_bot_chats=False, allow_group_chats=True,
-            allow_channel_chats=True))]])
+            allow_channel_chats=True))]]
+    if card is not None and card.web_app:  # a private chat's: the page inside Telegram
+        rows.append([InlineKeyboardButton(texts("daily_card_button"),
+                                          web_app=WebAppInfo(card.url))])
+    return InlineKeyboardMarkup(rows)
 
 
 async def withdraw(message: Message | None) -> None:

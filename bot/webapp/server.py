@@ -1,6 +1,7 @@
 """The Mini App's HTTP side: the page, and a small JSON API it calls with Telegram's signed
 `initData` — `POST /webapp/api/round` (the round to show), `POST /webapp/api/answer` (the
-answer made there) and `POST /webapp/api/page` (a player's or a group's page, bot.play.pages).
+answer made there), and the pages' `POST /webapp/api/page` and `POST /webapp/api/card` (a
+player's or a group's page, a player's share card: bot.webapp.pages_api).
 Mounted beside /telegram by the webhook's server (`webapp_routes`), or served by its own small
 server when the bot polls (`serve`); the composition root (bot.wiring) does either.
 
@@ -19,8 +20,8 @@ time the page was opened (`auth_date`, not before the round began) and, from a g
 Link, the start parameter naming the chat, topic and round (`<chat>_<topic>_<round>`). A private
 chat's round is its own person's alone, whatever a start parameter names (a start parameter is
 whatever the link said); a group's round is shown and answered only for its members. Whatever
-does not check gets its refusal and changes nothing. A page is its player's alone, or a
-group's members' (asked of Telegram as for a round), from data signed within PAGE_AGE. Every
+does not check gets its refusal and changes nothing. A page or a card is its player's alone,
+or a group's page its members' (asked of Telegram as for a round: `member`). Every
 response carries a Content-Security-Policy that lets only Telegram's web clients frame the page,
 and a charset.
 
@@ -32,7 +33,6 @@ never overtake each other.
 
 from __future__ import annotations
 
-import base64
 import json
 import logging
 import math
@@ -49,15 +49,17 @@ import tornado.netutil
 import tornado.web
 
 from bot.play.chats.people import Player
-from bot.play.pages import PageAsk, PageOpener, read_page
+from bot.play.pages import PageAsk, PageOpener
 from bot.play.ports import PageLink, Round, Target
 from bot.play.round.outcomes import Closed, Edited, Marked, Outcome, Said
 from bot.play.round.page import Combine, Form, Guess, Page, Tiles, describe, form_of, word
 from bot.play.services import Services
 from bot.runtime.locks import KeyedLocks
 from bot.text.html_text import visible_text
-from bot.text.i18n import Texts, language_of, texts_for
+from bot.text.i18n import language_of, texts_for
+from bot.webapp import pages_api
 from bot.webapp.init_data import Signed, Unsigned, verify
+from bot.webapp.refusal import Refusal
 from bot.webapp.settings import WebappSettings, read_settings
 from bot.webapp.steps import NotWhole, StepError, chosen, read_guess, read_steps, rebuild
 
@@ -78,7 +80,6 @@ CSP = "; ".join((
     "form-action 'none'", "frame-ancestors https://web.telegram.org https://*.web.telegram.org"))
 TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}  # the page's files
 TICKET = re.compile(r"(-?[1-9][0-9]{0,15})_([0-9]{1,12})_([1-9][0-9]{0,17})")
-PAGE_AGE = 86400  # seconds a page's signed data stays good (a round's lasts its round)
 
 
 @dataclass(frozen=True)
@@ -133,22 +134,14 @@ def page_opener(settings: WebappSettings, bot_username: str | None) -> PageOpene
     def link(ask: PageAsk, chat_id: int) -> PageLink | None:
         if chat_id > 0:
             base = settings.url
-            return PageLink(f"{base}{'&' if '?' in base else '?'}page={ask.param}", web_app=True)
+            card = f"&card={quote(ask.card)}" if ask.card else ""
+            return PageLink(f"{base}{'&' if '?' in base else '?'}page={ask.param}{card}",
+                            web_app=True)
         if settings.short_name is None or not bot_username:
             return None
         return PageLink(f"https://t.me/{quote(bot_username)}/{quote(settings.short_name)}"
                         f"?startapp={ask.param}", web_app=False)
     return link
-
-
-class Refusal(Exception):
-    """A request refused: its status, why (for the log), and the page's word for it."""
-
-    def __init__(self, status: int, why: str, said: str = "forbidden") -> None:
-        super().__init__(why)
-        self.status = status
-        self.why = why
-        self.said = said
 
 
 Belongs = Callable[[int, int], Awaitable[bool | None]]
@@ -205,7 +198,7 @@ class Face:
         """The round's page as play describes it, in the user's words: only for one who may
         answer it (a group's member; a private chat's own person)."""
         signed, ticket, record = self.admit(body)
-        await self._member(ticket.chat_id, signed.user_id)
+        await self.member(ticket.chat_id, signed.user_id)
         page = describe(record, texts_for(language_of(signed.language_code)), self.now())
         return {**page_json(page), "name": signed.first_name}
 
@@ -213,7 +206,7 @@ class Face:
         """Judge the answer made on the page as the typed answer it makes, one submission of a
         user at a time."""
         signed, ticket, record = self.admit(body)
-        await self._member(ticket.chat_id, signed.user_id)
+        await self.member(ticket.chat_id, signed.user_id)
         text = answer_text(form_of(record), record.hand, body)
         judged: list[dict[str, Any]] = []
 
@@ -225,52 +218,6 @@ class Face:
         if not judged:  # the user's burst was past the lane's bound: dropped
             raise Refusal(HTTPStatus.TOO_MANY_REQUESTS, "slow down", "held")
         return judged[0]
-
-    def _signed_page(self, body: dict[str, Any]) -> tuple[Signed, PageAsk, Texts]:
-        """Who asks (Telegram's signature, within PAGE_AGE) for which page, from a Direct Link
-        only the page it named; and the words of their language."""
-        if not self.leading():
-            raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "not ready", "try_again")
-        try:
-            signed = verify(body.get("init_data"), self.token, self.now())
-        except Unsigned as error:
-            raise Refusal(HTTPStatus.FORBIDDEN, str(error), "page_forbidden") from None
-        if signed.auth_date < self.now() - PAGE_AGE:
-            raise Refusal(HTTPStatus.FORBIDDEN, "signed too long ago", "expired")
-        ask = read_page(body.get("page"))
-        if ask is None:
-            raise Refusal(HTTPStatus.BAD_REQUEST, "no page")
-        if signed.start_param is not None and signed.start_param != ask.param:
-            raise Refusal(HTTPStatus.FORBIDDEN, "the link was for another page", "page_forbidden")
-        return signed, ask, texts_for(language_of(signed.language_code))
-
-    async def page(self, body: dict[str, Any]) -> dict[str, Any]:
-        """A player's page, only to that player; a group's, only to its members (Telegram
-        asked now, as for a round); each only from data Telegram signed within PAGE_AGE, and
-        from a Direct Link only the page it named."""
-        signed, ask, texts = self._signed_page(body)
-        pages = self.services().pages
-        if ask.kind == "player":
-            if ask.id != signed.user_id:
-                raise Refusal(HTTPStatus.FORBIDDEN, "another person's page", "not_yours")
-            return await pages.player(ask.id, signed.first_name, texts)
-        await self._member(ask.id, signed.user_id)
-        return await pages.group(ask.id, texts)
-
-    async def card(self, body: dict[str, Any]) -> dict[str, Any]:
-        """A player's season card (PNG, base64), only to that player, checked as their page
-        is."""
-        game = body.get("game")
-        signed, ask, texts = self._signed_page(body)
-        if ask.kind != "player" or ask.id != signed.user_id:
-            raise Refusal(HTTPStatus.FORBIDDEN, "another person's card", "not_yours")
-        pages = self.services().pages
-        if not pages.has_game(game):
-            raise Refusal(HTTPStatus.BAD_REQUEST, "no such game")
-        png = await pages.season_card(signed.user_id, signed.first_name, str(game), texts)
-        if png is None:
-            raise Refusal(HTTPStatus.NOT_FOUND, "no season yet", "nothing")
-        return {"png": base64.b64encode(png).decode("ascii")}
 
     def refusal_language(self, body: dict[str, Any]) -> str:
         """The language a refusal is said in: the signed user's, else the one the page asks
@@ -292,7 +239,7 @@ class Face:
             target=Target(ticket.chat_id, ticket.topic, public_only=True))
         return verdict(outcome, expression)
 
-    async def _member(self, chat_id: int, user_id: int) -> None:
+    async def member(self, chat_id: int, user_id: int) -> None:
         """Refusal unless the user is in the group (a start parameter names any chat: a link
         to another group's round must not show or let a stranger answer there); what Telegram
         can't tell grants nothing (try again). A private chat is never asked about: `admit`
@@ -421,14 +368,6 @@ async def _answer(face: Face, body: dict[str, Any]) -> dict[str, Any]:
     return await face.answer(body)
 
 
-async def _page(face: Face, body: dict[str, Any]) -> dict[str, Any]:
-    return await face.page(body)
-
-
-async def _card(face: Face, body: dict[str, Any]) -> dict[str, Any]:
-    return await face.card(body)
-
-
 def secure(handler: tornado.web.RequestHandler) -> None:
     """What every response of the page carries: its Content-Security-Policy (framed by
     Telegram's web clients only; scripts, styles and requests from its own origin, and
@@ -458,8 +397,8 @@ def webapp_routes(face: Face
     return [
         (rf"{PREFIX}/api/round", ApiHandler, {"face": face, "act": _show}),
         (rf"{PREFIX}/api/answer", ApiHandler, {"face": face, "act": _answer}),
-        (rf"{PREFIX}/api/page", ApiHandler, {"face": face, "act": _page}),
-        (rf"{PREFIX}/api/card", ApiHandler, {"face": face, "act": _card}),
+        (rf"{PREFIX}/api/page", ApiHandler, {"face": face, "act": pages_api.page}),
+        (rf"{PREFIX}/api/card", ApiHandler, {"face": face, "act": pages_api.card}),
         (rf"{PREFIX}/()", PageHandler, {"path": str(STATIC), "default_filename": "index.html"}),
         (rf"{PREFIX}/(app\.js|app\.css|pages\.js|pages\.css)", PageHandler, {"path": str(STATIC)}),
     ]
@@ -483,5 +422,4 @@ def serve(face: Face, port: int, listen: str = "127.0.0.1"
 
 
 __all__ = ["CSP", "PREFIX", "Face", "Refusal", "Ticket", "WebappSettings", "opener",
-           "page_opener",
-           "read_settings", "read_ticket", "serve", "ticket_of", "webapp_routes"]
+           "page_opener", "read_settings", "read_ticket", "serve", "ticket_of", "webapp_routes"]

@@ -13,10 +13,14 @@ from pathlib import Path
 import pytest
 
 from bot.demo.emulator import BotApiEmulator
+from bot.play.chats.people import Chat, Player
+from bot.play.services import Services
 from bot.runtime.config import Config
 from bot.runtime.pool import SolverPool
+from bot.store.stores import Stores
 from solver import solve
-from tests.bot.conftest import Harness, make_config, running
+from tests.bot.conftest import Clock as TestClock
+from tests.bot.conftest import Harness, make_config, new_services, opened_outside, running
 from tests.postgres import BACKENDS, emptied
 
 GROUP = -4848
@@ -118,3 +122,25 @@ async def test_a_stop_after_the_check_says_what_it_awarded(
         await unsent(h)
     async with started(telegram, pool, config) as (h, said):
         assert said == [late]
+
+
+async def test_a_round_that_ran_out_while_down_says_its_achievements(
+        services: Services, stores: Stores, pool: SolverPool, clock: TestClock):
+    """A round of Countdown whose time ran out while the bot was down: the start closes it,
+    the closest answer wins it, and its late result says what that earned."""
+    group = Chat(-4849, "group", "G")
+    ann, ben = Player(1, "Ann", language_code="en"), Player(2, "Ben", language_code="en")
+    await stores.people.remember_chat(group.id, group.type, group.title)
+    await services.people.remember(group, ann)
+    record = await stores.rounds.open_round(group.id, "countdown", (1, 3, 7, 10, 25, 50), 831,
+                                            "", 10, "en", clock(), clock() + 60)
+    assert record is not None
+    opened_outside(services, record)
+    await services.rounds.answer(group, ben, "1+3", explicit=True)
+    await services.rounds.answer(group, ann, "10*(3*25+1+7)", explicit=True)  # 830: 1 away
+    clock.now += 120  # the bot stopped, and stayed down past the round's end
+    again, _ = new_services(stores, pool, clock, seed=2)
+    [late] = await again.recovery.resume()
+    assert "Time is up" in late.text and "<b>Ann</b> was closest" in late.text
+    assert medals(late.text) == ["🏅 Ann earned: First win"]
+    assert late.text.index("was closest") < late.text.index("🏅") < late.text.index("closest is")

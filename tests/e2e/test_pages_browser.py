@@ -21,6 +21,7 @@ from selenium.webdriver.common.by import By
 from bot.demo.emulator import BotApiEmulator
 from bot.runtime.pool import SolverPool
 from bot.webapp.init_data import sign, user_fields
+from solver import solve
 from tests.bot.conftest import Clock, Harness, make_config, running
 from tests.bot.conftest import pool as pool
 from tests.bot.webapp_support import ANN, BEN, EVE, GROUP, deal_known, hand_clock, page_server
@@ -101,6 +102,23 @@ def shared_card(browser: Browser) -> int:
         "i.naturalWidth")))
 
 
+def card_drawn(browser: Browser) -> dict:
+    """Wait for the share section's card to be drawn; its width, and the button that drew
+    it."""
+    return dict(browser.wait(lambda d: d.execute_script(
+        "const i = document.querySelector('.share img');"
+        "return i && i.complete && i.naturalWidth && {width: i.naturalWidth, alt: i.alt,"
+        " buttons: [...document.querySelectorAll('.share button')].map((b) => b.textContent)};"
+    )))
+
+
+def share_in_view(browser: Browser, path: Path) -> None:
+    """A screenshot of the phone's screen, the share section at its top."""
+    browser.driver.execute_script(
+        "document.querySelector('section.share').scrollIntoView({block: 'start'});")
+    browser.screenshot(path)
+
+
 def whole_page(browser: Browser, path: Path) -> None:
     """A screenshot of the whole page at the phone's width."""
     height = int(browser.driver.execute_script("return document.documentElement.scrollHeight"))
@@ -177,3 +195,27 @@ async def test_another_persons_page_shows_nothing(harness: Harness, browser: Bro
         shown = await asyncio.to_thread(opened, browser, address(base, data, f"u{ANN['id']}"))
     assert shown["kinds"] == [] and shown["lang"] == "ru"
     assert shown["text"] == "Это чужая страница: отправьте /stats, чтобы открыть свою."
+
+
+async def test_the_daily_results_button_opens_the_page_on_its_card(
+        harness: Harness, browser: Browser, tmp_path: Path):
+    """The button under a right /daily opens the page with `card=daily`: the share section
+    offers the day's result, and its card is drawn at once (tiles face down: the day is on)."""
+    clock = hand_clock(harness)
+    harness.services.pages.clock = clock
+    daily = harness.services.community.daily
+    daily.clock = clock
+    await harness.send(ANN["id"], ANN, f"/daily {solve(list(daily.hand_now()))[0]}",
+                       kind="private")
+    assert "✅" in (await harness.telegram.reply(ANN["id"])).text
+    async with page_server(harness) as base:
+        data = signed(harness, clock, ANN)
+        await asyncio.to_thread(browser.telegram, data, LIGHT, "light", ANN)
+        where = address(base, data, f"u{ANN['id']}&card=daily")
+        shown = await asyncio.to_thread(opened, browser, where)
+        assert "share" in shown["kinds"]
+        card = await asyncio.to_thread(card_drawn, browser)
+        assert card["width"] == 1200 and card["alt"].startswith("Daily puzzle #")
+        assert card["buttons"][-1] == card["alt"]
+        await asyncio.to_thread(share_in_view, browser, shots(tmp_path) / "pages-daily-card.png")
+        assert await asyncio.to_thread(browser.violations) == []

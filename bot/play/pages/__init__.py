@@ -1,6 +1,6 @@
 """The Mini App's pages of a player and of a group (issue 47): each one JSON object made in one
 request, worded in the asker's language, as a list of sections the page draws. Who may see
-which page is the Mini App face's to check (bot.webapp.server); the links that open them from
+which page is the Mini App face's to check (bot.webapp.pages_api); the links that open them from
 /stats and /top are made here from the face's opener (`links`)."""
 
 from __future__ import annotations
@@ -10,28 +10,36 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bot.play.cards import season_card
+from bot.play.cards import daily_card, season_card
 from bot.play.games import GAMES
 from bot.play.pages.badges import group_badges, player_badges
 from bot.play.pages.group import group_page
 from bot.play.pages.links import PageAsk, PageOpener, read_page
 from bot.play.pages.player import player_page
-from bot.play.pages.sharing import season_of_player
+from bot.play.pages.sharing import (
+    DailyFacts,
+    daily_of_player,
+    offer_daily,
+    read_day,
+    season_of_player,
+)
 from bot.play.ports import PageLink
 from bot.store.protocols import AchievementStore, PageStore, RatingStore
 from bot.text.i18n import Texts
 
 # the page's own words besides each section's: a refusal's, an empty page's
 WORDS = ("failed", "page_forbidden", "not_member", "try_again", "not_yours", "expired",
-         "nothing")
+         "nothing", "no_daily")
 
 
 class Pages:
     def __init__(self, store: PageStore, ratings: RatingStore,
                  clock: Callable[[], float] = time.time,
                  links: PageOpener | None = None,
-                 achievements: AchievementStore | None = None) -> None:
+                 achievements: AchievementStore | None = None,
+                 daily: DailyFacts | None = None) -> None:
         self.store = store
+        self.daily = daily  # the daily results a player's card is drawn from
         self.achievements = achievements
         self.ratings = ratings
         self.clock = clock
@@ -40,6 +48,8 @@ class Pages:
     async def player(self, user_id: int, name: str, texts: Texts) -> dict[str, Any]:
         """The player's own page."""
         page = await player_page(self.store, texts, user_id, name, self.clock())
+        if self.daily is not None:
+            await offer_daily(self.daily, texts, user_id, page["sections"])
         if self.achievements is not None:
             page["sections"].append(await player_badges(self.achievements, texts, user_id))
         return framed(texts, page)
@@ -64,6 +74,31 @@ class Pages:
         if card is None:
             return None
         return await asyncio.to_thread(season_card, card, texts.language)
+
+    @staticmethod
+    def day_asked(day: object) -> str | None:
+        """The day a request names for a daily card ("2026-11-24"), or None: none that
+        exists."""
+        return read_day(day)
+
+    async def daily_card(self, user_id: int, name: str, day: str | None,
+                         texts: Texts) -> bytes | None:
+        """The player's own daily result of the day (None: their latest) as a share card
+        (PNG); None when they have none that day. While the day is live (until its midnight
+        UTC, by this clock) its tiles are drawn face down. Off the event loop, as a season's."""
+        if self.daily is None:
+            return None
+        card = await daily_of_player(self.daily, user_id, name, day)
+        if card is None:
+            return None
+        return await asyncio.to_thread(daily_card, card, texts.language, self.clock())
+
+    def daily_card_link(self, chat_id: int, user_id: int) -> PageLink | None:
+        """What opens the player's page on their daily result's card, from their private chat
+        (a Direct Link of a group names the page alone); None without the Mini App."""
+        if self.links is None or chat_id <= 0 or self.daily is None:
+            return None
+        return self.links(PageAsk("player", user_id, card="daily"), chat_id)
 
     def player_link(self, chat_id: int, user_id: int) -> PageLink | None:
         """What opens the player's page from a chat (/stats), if the Mini App is set."""

@@ -16,10 +16,13 @@ PARAM = re.compile(r"([ug])(-?[1-9][0-9]{0,15})")
 
 @dataclass(frozen=True)
 class PageAsk:
-    """A page: a player's (`kind` "player", `id` the user) or a group's ("group", the chat)."""
+    """A page: a player's (`kind` "player", `id` the user) or a group's ("group", the chat);
+    `card`: a share card the page draws as it opens ("daily"; a private chat's button only: it
+    is no part of the start parameter)."""
 
     kind: str
     id: int
+    card: str = ""
 
     @property
     def param(self) -> str:

@@ -1,12 +1,33 @@
-"""The player's season as a share card (bot.play.cards): what it shows, read as the player's
-page reads it. A season card shows no hand, so nothing of a live puzzle can be on it."""
+"""The player's share cards (bot.play.cards): what each shows, read as the player's page reads
+it — a season's figures, or a daily puzzle result of the player's own. A season card shows no
+hand; a daily card's hand is drawn face down while its day is live (bot.play.cards.daily_card),
+so nothing of a live puzzle can be on either. Which card the page offers is said here too: the
+share section's buttons."""
 
 from __future__ import annotations
 
-from bot.play.cards import SeasonCard
+from datetime import date
+from typing import Any, Protocol
+
+from bot.play.cards import DailyCard, SeasonCard
+from bot.play.daily.daily import daily_number
+from bot.play.daily.puzzle import streaks
 from bot.play.pages.player import season_start, shown
 from bot.play.ratings.seasons import season_of
+from bot.store.daily_store import DailyStore
 from bot.store.protocols import PageStore
+from bot.text.i18n import Texts
+
+SHARE = "share"  # the share section's kind
+
+
+class DailyFacts(Protocol):
+    """What a daily card is made from (bot.play.daily.Daily): the results stored, and the hand
+    of a day (drawn with the bot's secret, so only the daily service can say it)."""
+
+    store: DailyStore
+
+    def hand_of(self, day: str) -> tuple[int, ...]: ...
 
 
 async def season_of_player(store: PageStore, user_id: int, name: str, game: str,
@@ -23,3 +44,46 @@ async def season_of_player(store: PageStore, user_id: int, name: str, game: str,
                       change=last - first, rounds=totals.rounds, wins=totals.wins,
                       best_streak=totals.best_run, fastest=totals.fastest)
 
+
+def read_day(text: object) -> str | None:
+    """A day a request names ("2026-11-24"), or None when it names none that exists."""
+    if not isinstance(text, str) or len(text) != 10:
+        return None
+    try:
+        return date.fromisoformat(text).isoformat()
+    except ValueError:
+        return None
+
+
+async def daily_of_player(daily: DailyFacts, user_id: int, name: str,
+                          day: str | None) -> DailyCard | None:
+    """The card's figures of the player's own result of the day (None: their latest): when
+    they solved it, their streak as it stood that day, and the day's hand (the card turns it
+    face down while the day is live). None when they have no result that day: nobody else's
+    result is ever read."""
+    solved = await daily.store.daily_days(user_id)
+    chosen = day if day is not None else (solved[-1] if solved else None)
+    if chosen is None or chosen not in solved:
+        return None
+    result = await daily.store.daily_result(chosen, user_id)
+    if result is None:  # forgotten meanwhile
+        return None
+    streak, _ = streaks([d for d in solved if d <= chosen], chosen)
+    return DailyCard(name=name, day=chosen, seconds=result.seconds, streak=streak,
+                     hand=daily.hand_of(chosen))
+
+
+async def offer_daily(daily: DailyFacts, texts: Texts, user_id: int,
+                      sections: list[dict[str, Any]]) -> None:
+    """Add the player's latest daily result to the page's share section (made if the page has
+    none), as a button that asks for its card."""
+    solved = await daily.store.daily_days(user_id)
+    if not solved:
+        return
+    day = solved[-1]
+    found = next((s for s in sections if s["kind"] == SHARE), None)
+    if found is None:
+        found = {"kind": SHARE, "title": texts("daily_share_button"), "games": []}
+        sections.append(found)
+    found["daily"] = {"day": day, "name": texts("card_daily", number=str(daily_number(day)),
+                                                   day=day)}

@@ -159,34 +159,47 @@ function badges(section) {
   wrap.appendChild(el("p", {class: "empty"}, section.note));
   return wrap;
 }
+function cardButton(label, asked, file, shown) {
+  // the bot draws the card (a PNG) of what `asked` names, shown here to be saved or forwarded
+  const button = el("button", {type: "button"}, label);
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const response = await fetch("api/card", {method: "POST", headers: {"Content-Type": "application/json"},
+        body: JSON.stringify({init_data: initData(), page: pageAsked(), language: askedLanguage(), ...asked})});
+      const data = await response.json();
+      shown.innerHTML = "";
+      if (response.status === 200) {
+        const source = `data:image/png;base64,${data.png}`;
+        const link = el("a", {href: source, download: file});
+        link.appendChild(el("img", {src: source, alt: label, class: "card-image"}));
+        shown.appendChild(link);
+      } else {
+        shown.appendChild(el("p", {class: "empty"}, data.said || pageWord("failed")));
+      }
+    } catch (e) {
+      shown.innerHTML = "";
+      shown.appendChild(el("p", {class: "empty"}, pageWord("failed")));
+    }
+    button.disabled = false;
+  });
+  return button;
+}
 function shareCards(section) {
-  // a button a game: the bot draws the season's card (a PNG, no hand on it), shown here to be
-  // saved or forwarded; only the player's own page offers it
+  // a button a game (the season's card: no hand on it) and one for the latest daily result
+  // (its tiles face down while its day lasts); only the player's own page offers them
   const wrap = el("div", {class: "share"});
   const shown = el("div", {class: "shown"});
   for (const game of section.games) {
-    const button = el("button", {type: "button", "data-game": game.game}, game.name);
-    button.addEventListener("click", async () => {
-      button.disabled = true;
-      try {
-        const response = await fetch("api/card", {method: "POST", headers: {"Content-Type": "application/json"},
-          body: JSON.stringify({init_data: initData(), page: pageAsked(), game: game.game, language: askedLanguage()})});
-        const data = await response.json();
-        shown.innerHTML = "";
-        if (response.status === 200) {
-          const source = `data:image/png;base64,${data.png}`;
-          const link = el("a", {href: source, download: `twenty-four-${game.game}.png`});
-          link.appendChild(el("img", {src: source, alt: game.name, class: "card-image"}));
-          shown.appendChild(link);
-        } else {
-          shown.appendChild(el("p", {class: "empty"}, data.said || pageWord("failed")));
-        }
-      } catch (e) {
-        shown.innerHTML = "";
-        shown.appendChild(el("p", {class: "empty"}, pageWord("failed")));
-      }
-      button.disabled = false;
-    });
+    const button = cardButton(game.name, {card: "season", game: game.game},
+                              `twenty-four-${game.game}.png`, shown);
+    button.dataset.game = game.game;
+    wrap.appendChild(button);
+  }
+  if (section.daily) {
+    const button = cardButton(section.daily.name, {card: "daily", day: section.daily.day},
+                              `twenty-four-daily-${section.daily.day}.png`, shown);
+    button.dataset.card = "daily";
     wrap.appendChild(button);
   }
   wrap.appendChild(shown);
@@ -277,6 +290,12 @@ function drawPage(data) {
     box.appendChild(el("h2", {}, section.title));
     box.appendChild(draw(section) || el("p", {class: "empty"}, pageWord("nothing")));
     main.appendChild(box);
+  }
+  // opened from the daily result's button (…&card=daily): its card drawn at once, in view
+  const asked = query.get("card") === "daily" && main.querySelector('.share button[data-card="daily"]');
+  if (asked) {
+    asked.scrollIntoView({block: "center"});
+    asked.click();
   }
 }
 function refusedPage(answer) {

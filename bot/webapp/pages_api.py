@@ -1,0 +1,96 @@
+"""The Mini App's pages (bot.play.pages), as the server's endpoints answer them:
+`POST /webapp/api/page` (a player's or a group's page) and `POST /webapp/api/card` (a player's
+share card, PNG in base64: a season's, or a daily puzzle result's).
+
+Who asks is only what Telegram signed, within PAGE_AGE; from a Direct Link only the page it
+named. A player's page and cards are that player's alone (a card is drawn from their own
+records only, whatever the request names); a group's page is its current members' (Telegram
+asked, as for a round). A daily card names its day (else the latest): one the asker has no
+result of is refused in their words. Words and rules are play's; this checks and hands over.
+"""
+
+from __future__ import annotations
+
+import base64
+from http import HTTPStatus
+from typing import TYPE_CHECKING, Any
+
+from bot.play.pages import PageAsk, read_page
+from bot.text.i18n import Texts, language_of, texts_for
+from bot.webapp.init_data import Signed, Unsigned, verify
+from bot.webapp.refusal import Refusal
+
+if TYPE_CHECKING:
+    from bot.webapp.server import Face
+
+PAGE_AGE = 86400  # seconds a page's signed data stays good (a round's lasts its round)
+SEASON, DAILY = "season", "daily"  # the cards a player may ask for
+
+
+def signed_page(face: Face, body: dict[str, Any]) -> tuple[Signed, PageAsk, Texts]:
+    """Who asks (Telegram's signature, within PAGE_AGE) for which page, from a Direct Link
+    only the page it named; and the words of their language."""
+    if not face.leading():
+        raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "not ready", "try_again")
+    try:
+        signed = verify(body.get("init_data"), face.token, face.now())
+    except Unsigned as error:
+        raise Refusal(HTTPStatus.FORBIDDEN, str(error), "page_forbidden") from None
+    if signed.auth_date < face.now() - PAGE_AGE:
+        raise Refusal(HTTPStatus.FORBIDDEN, "signed too long ago", "expired")
+    ask = read_page(body.get("page"))
+    if ask is None:
+        raise Refusal(HTTPStatus.BAD_REQUEST, "no page")
+    if signed.start_param is not None and signed.start_param != ask.param:
+        raise Refusal(HTTPStatus.FORBIDDEN, "the link was for another page", "page_forbidden")
+    return signed, ask, texts_for(language_of(signed.language_code))
+
+
+async def page(face: Face, body: dict[str, Any]) -> dict[str, Any]:
+    """A player's page, only to that player; a group's, only to its members."""
+    signed, ask, texts = signed_page(face, body)
+    pages = face.services().pages
+    if ask.kind == "player":
+        if ask.id != signed.user_id:
+            raise Refusal(HTTPStatus.FORBIDDEN, "another person's page", "not_yours")
+        return await pages.player(ask.id, signed.first_name, texts)
+    await face.member(ask.id, signed.user_id)
+    return await pages.group(ask.id, texts)
+
+
+async def card(face: Face, body: dict[str, Any]) -> dict[str, Any]:
+    """A player's share card, only to that player, checked as their page is: `card` "season"
+    (the default) of a `game`, or "daily" of a `day` they have a result of (none named: their
+    latest)."""
+    signed, ask, texts = signed_page(face, body)
+    if ask.kind != "player" or ask.id != signed.user_id:
+        raise Refusal(HTTPStatus.FORBIDDEN, "another person's card", "not_yours")
+    kind = body.get("card", SEASON)
+    if kind == DAILY:
+        png = await daily(face, signed, body.get("day"), texts)
+    elif kind == SEASON:
+        png = await season(face, signed, body.get("game"), texts)
+    else:
+        raise Refusal(HTTPStatus.BAD_REQUEST, "no such card")
+    return {"png": base64.b64encode(png).decode("ascii")}
+
+
+async def season(face: Face, signed: Signed, game: object, texts: Texts) -> bytes:
+    pages = face.services().pages
+    if not pages.has_game(game):
+        raise Refusal(HTTPStatus.BAD_REQUEST, "no such game")
+    png = await pages.season_card(signed.user_id, signed.first_name, str(game), texts)
+    if png is None:
+        raise Refusal(HTTPStatus.NOT_FOUND, "no season yet", "nothing")
+    return png
+
+
+async def daily(face: Face, signed: Signed, day: object, texts: Texts) -> bytes:
+    pages = face.services().pages
+    asked = None if day is None else pages.day_asked(day)
+    if day is not None and asked is None:
+        raise Refusal(HTTPStatus.BAD_REQUEST, "no such day")
+    png = await pages.daily_card(signed.user_id, signed.first_name, asked, texts)
+    if png is None:
+        raise Refusal(HTTPStatus.NOT_FOUND, "no daily result that day", "no_daily")
+    return png

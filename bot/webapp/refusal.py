@@ -1,0 +1,15 @@
+"""A request the Mini App refuses: its HTTP status, why (for the log), and the page's word for
+it (`webapp_<said>`, said in the asker's language). Apart so that each endpoint's module raises
+it without importing the server that answers with it."""
+
+from __future__ import annotations
+
+
+class Refusal(Exception):
+    """A request refused: its status, why (for the log), and the page's word for it."""
+
+    def __init__(self, status: int, why: str, said: str = "forbidden") -> None:
+        super().__init__(why)
+        self.status = status
+        self.why = why
+        self.said = said

@@ -1,7 +1,8 @@
 """A result said late, after a restart, carries the achievements the round earned, as the result
 said on time does, through the real Application on both backends: whether the stop came before
 the close's check (the late close checks it) or after it (the line is the stored facts), and
-said again after a second restart, with the same line, each achievement once."""
+said again after a second restart, with the same line, each achievement once; and a round that
+ran out while the bot was down (through the services, as the start resumes them)."""
 
 from __future__ import annotations
 
@@ -19,8 +20,7 @@ from bot.runtime.config import Config
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
 from solver import solve
-from tests.bot.conftest import Clock as TestClock
-from tests.bot.conftest import Harness, make_config, new_services, opened_outside, running
+from tests.bot.conftest import Clock, Harness, make_config, new_services, opened_outside, running
 from tests.postgres import BACKENDS, emptied
 
 GROUP = -4848
@@ -125,7 +125,7 @@ async def test_a_stop_after_the_check_says_what_it_awarded(
 
 
 async def test_a_round_that_ran_out_while_down_says_its_achievements(
-        services: Services, stores: Stores, pool: SolverPool, clock: TestClock):
+        services: Services, stores: Stores, pool: SolverPool, clock: Clock):
     """A round of Countdown whose time ran out while the bot was down: the start closes it,
     the closest answer wins it, and its late result says what that earned."""
     group = Chat(-4849, "group", "G")

@@ -124,7 +124,7 @@ class Consumers:
             with contextlib.suppress(asyncio.CancelledError):
                 await working
         try:
-            await message.ack()
+            await message.ack_sync(timeout=REQUEST_SECONDS)  # confirmed: it is done
         except Exception as error:  # it comes again, and its claim makes it act once
             log.warning("partition %d: an update's acknowledgement failed (%s: %s)",
                         partition, type(error).__name__, error)

@@ -4,6 +4,7 @@ needs: the broker for both, a fixed webhook secret for the ingress, PostgreSQL f
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -82,3 +83,25 @@ def test_python_m_bot_refuses_a_role_in_one_line_with_status_2(tmp_path, argumen
                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert done.returncode == 2, done.stderr
     assert said in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+async def test_a_role_without_its_broker_exits_5_in_one_line(telegram, tmp_path):
+    """The Bot API answers, the broker does not (nothing listens on its port): the ingress says
+    so in one line and exits with NO_BROKER once STARTUP_SECONDS have passed."""
+    from bot.__main__ import NO_BROKER
+    from tests.cluster.broker_server import free_port
+
+    environment = {**os.environ, "TELEGRAM_BOT_TOKEN": telegram.token,
+                   "TELEGRAM_BASE_URL": telegram.base_url, **WEBHOOK,
+                   "WEBHOOK_PORT": str(free_port()), "STARTUP_SECONDS": "2",
+                   "NATS_URL": f"nats://127.0.0.1:{free_port()}", "PYTHONPATH": str(ROOT)}
+    process = await asyncio.create_subprocess_exec(  # the emulator answers meanwhile
+        sys.executable, "-m", "bot", "ingress", cwd=tmp_path, env=environment,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        stdin=asyncio.subprocess.DEVNULL)
+    _, said = await asyncio.wait_for(process.communicate(), 60)
+    stderr = said.decode()
+    assert process.returncode == NO_BROKER, stderr
+    lines = stderr.strip().splitlines()
+    assert "not starting: the broker at NATS_URL did not answer in 2 s" in lines[-1], lines
+    assert "Traceback" not in stderr, stderr

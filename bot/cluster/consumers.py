@@ -61,12 +61,8 @@ class Consumers:
         """Declare the stream and every partition's consumer, consume until `stop` is set,
         then let the updates in hand finish (up to DRAIN_SECONDS) and leave the rest."""
         await ensure_stream(self.js, self.layout)
-        subscriptions = [
-            await self.js.pull_subscribe(
-                self.layout.subject(partition), durable=self.layout.consumer(partition),
-                stream=self.layout.stream,
-                config=consumer_config(self.layout, partition, self.redeliver_seconds))
-            for partition in range(self.layout.partitions)]
+        subscriptions = [await self.subscribe(partition)
+                         for partition in range(self.layout.partitions)]
         loops = {partition: asyncio.create_task(self.consume(partition, subscription))
                  for partition, subscription in enumerate(subscriptions)}
         log.info("consuming %d partitions of stream %s", self.layout.partitions,
@@ -85,6 +81,15 @@ class Consumers:
             if left:
                 log.warning("stopped with %d updates unfinished: the broker delivers them "
                             "again", len(left))
+
+    async def subscribe(self, partition: int) -> JetStreamContext.PullSubscription:
+        """The partition's durable consumer, declared (or brought to this configuration: a
+        changed REDELIVER_SECONDS applies) and bound."""
+        await self.js.add_consumer(self.layout.stream,
+                                   consumer_config(self.layout, partition,
+                                                   self.redeliver_seconds))
+        return await self.js.pull_subscribe_bind(durable=self.layout.consumer(partition),
+                                                 stream=self.layout.stream)
 
     async def consume(self, partition: int,
                       subscription: JetStreamContext.PullSubscription) -> None:

@@ -172,3 +172,13 @@ async def test_a_stop_lets_the_update_in_hand_finish_and_acknowledges_it(client,
     await asyncio.wait_for(running.task, 30)
     assert done == [b"slow"]
     assert await pending(client, layout, 3) == (0, 0)
+
+
+async def test_a_changed_redelivery_time_applies_to_the_existing_consumers(client, layout):
+    for seconds in (1.0, 3.0):
+        consumers = Consumers(client.jetstream(), layout, seconds, lambda body: asyncio.sleep(0),
+                              lambda: True)
+        await ensure_stream(client.jetstream(), layout)
+        await consumers.subscribe(2)
+        info = await client.jetstream().consumer_info(layout.stream, layout.consumer(2))
+        assert (info.config.ack_wait, info.config.max_ack_pending) == (seconds, 1)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 
 from nats.aio.client import Client
@@ -26,6 +27,7 @@ from nats.js import JetStreamContext
 
 from bot.cluster.stream import (
     REQUEST_SECONDS,
+    SAY_EVERY,
     Layout,
     close,
     connect,
@@ -56,6 +58,7 @@ class Consumers:
         self.handling: set[int] = set()  # partitions with an update in hand
         self.handled = 0
         self.stopping = False
+        self.failed_said_at = -SAY_EVERY  # the last line about a failed fetch: one a minute
 
     async def run(self, stop: asyncio.Event) -> None:
         """Declare the stream and every partition's consumer, consume until `stop` is set,
@@ -101,9 +104,12 @@ class Consumers:
                 continue  # nothing came
             except asyncio.CancelledError:
                 raise
-            except Exception as error:
-                log.warning("partition %d: fetch failed (%s: %s); trying again", partition,
-                            type(error).__name__, error)
+            except Exception as error:  # the broker away: every partition sees it
+                now = time.monotonic()
+                if now - self.failed_said_at >= SAY_EVERY:
+                    self.failed_said_at = now
+                    log.warning("partition %d: fetch failed (%s: %s); trying again every "
+                                "%g s", partition, type(error).__name__, error, RETRY_SECONDS)
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
             for message in taken:

@@ -29,8 +29,7 @@ from typing import Any
 import tornado.httpserver
 import tornado.web
 
-from bot.cluster import consumers, ingress
-from bot.cluster.stream import BrokerUnreachable  # what a broker out of reach raises
+from bot.cluster.unreachable import BrokerUnreachable  # what a broker out of reach raises
 from bot.play.matches.matches import match_pause
 from bot.play.services import Services, build_services
 from bot.runtime import metrics
@@ -255,6 +254,8 @@ async def serve_worker(bot: Bot, stop: asyncio.Event) -> None:
     API reached, post_init: stores, pool, the wait for the lead, the resume), then fed from the
     broker's partitions, each update handled to its end before it is acknowledged. A standby
     consumes nothing until it leads; a leader that loses its lease stops (LOST_LEAD)."""
+    from bot.cluster import consumers  # the broker's client: the roles' alone
+
     application, config = bot.application, bot.config
     application.bot_data.stop = stop.set  # how a leader that lost its lease stops
     if not await webhook.unless_stopped(
@@ -275,6 +276,8 @@ async def serve_ingress(config: Config, stop: asyncio.Event) -> None:
     """`python -m bot ingress` until `stop` is set: the Bot API reached, the broker's stream
     declared, the webhook server listening (with /metrics), then the webhook registered with
     Telegram (WEBHOOK_URL, WEBHOOK_SECRET: the same from every ingress)."""
+    from bot.cluster import ingress  # the broker's client: the roles' alone
+
     application = build_application(config)  # its bot only: no store, no handler runs here
     if not await webhook.unless_stopped(
             reach_telegram(application, config.startup_seconds, config.base_url), stop):

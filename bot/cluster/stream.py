@@ -38,6 +38,7 @@ from nats.js.api import (
 from nats.js.errors import NotFoundError
 
 from bot.cluster.partitions import subject
+from bot.cluster.unreachable import BrokerUnreachable
 
 DUPLICATE_WINDOW = 120.0  # seconds: Telegram delivers an update again within seconds to minutes
 MAX_AGE = 24 * 3600.0  # seconds: Telegram itself keeps an unconfirmed update for a day
@@ -67,10 +68,6 @@ class Layout:
 
     def consumer(self, partition: int) -> str:
         return f"partition-{partition}"
-
-
-class BrokerUnreachable(RuntimeError):
-    """The broker did not answer at start-up, or answered without JetStream; one line."""
 
 
 async def connect(url: str, name: str, seconds: float) -> Client:

@@ -105,3 +105,11 @@ async def test_a_role_without_its_broker_exits_5_in_one_line(telegram, tmp_path)
     lines = stderr.strip().splitlines()
     assert "not starting: the broker at NATS_URL did not answer in 2 s" in lines[-1], lines
     assert "Traceback" not in stderr, stderr
+
+
+def test_the_one_process_loads_no_broker_client():
+    """`python -m bot` without a role imports nothing of NATS: the roles load it themselves."""
+    done = subprocess.run([sys.executable, "-c", "import sys, bot.__main__; "
+                           "print(sorted(m for m in sys.modules if m.split('.')[0] == 'nats'))"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60, check=True)
+    assert done.stdout.strip() == "[]"

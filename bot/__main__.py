@@ -1,6 +1,8 @@
 """`python -m bot`: the bot with long polling, or a webhook server when WEBHOOK_URL is set;
 `python -m bot --demo` (or no token, at a terminal): the bot on a local emulator, played there;
 `python -m bot --version`: the versions, and whether the solver's native core is in use.
+`python -m bot ingress` and `python -m bot worker`: the cluster's two roles (docs/scaling.md,
+"Past one process"): webhooks published to the NATS broker, and the bot fed from it.
 
 It fails fast, with one line saying why: exit status 2 for a missing token (without a terminal),
 a malformed setting or a token Telegram rejects; 1 for a database that cannot be opened,
@@ -8,7 +10,8 @@ migrated or written; 4 (NO_TELEGRAM) when the Bot API gave no usable answer for 
 (30 s by default: refused, unknown host, no answer, an answer that is not the Bot API's).
 With DATABASE_URL (PostgreSQL) any number of these processes may run: one leads, the others
 stand by until it dies. A leader that loses the lead exits with status 3 (LOST_LEAD), for its
-supervisor to start it again as a standby. SIGTERM or SIGINT stop it cleanly (status 0)."""
+supervisor to start it again as a standby; a role whose broker (NATS_URL) cannot be reached at
+start-up exits with status 5 (NO_BROKER). SIGTERM or SIGINT stop it cleanly (status 0)."""
 
 from __future__ import annotations
 
@@ -25,18 +28,24 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import Application
 
 from bot.runtime import log_mask, metrics
-from bot.runtime.config import Config, ConfigError, MissingTokenError
+from bot.runtime.config import ROLES, WORKER, Config, ConfigError, MissingTokenError, check_role
 from bot.telegram import webhook
 from bot.telegram.app import ALLOWED_UPDATES
 from bot.telegram.lifecycle import stop_application
 from bot.telegram.startup import TelegramUnreachable, TokenRejected, reach_telegram, where
 from bot.telegram.webhook import WEBHOOK_PATH
 from bot.webapp.settings import read_settings as read_webapp_settings
-from bot.wiring import DatabaseUnavailable, build_bot
+from bot.wiring import (
+    BrokerUnreachable,
+    DatabaseUnavailable,
+    build_bot,
+    serve_ingress,
+    serve_worker,
+)
 
-__all__ = ["BAD_SETTINGS", "LOST_LEAD", "NO_DATABASE", "NO_TELEGRAM", "WEBHOOK_PATH", "main",
-           "run", "version"]
-NO_DATABASE, BAD_SETTINGS, LOST_LEAD, NO_TELEGRAM = 1, 2, 3, 4  # exit statuses
+__all__ = ["BAD_SETTINGS", "LOST_LEAD", "NO_BROKER", "NO_DATABASE", "NO_TELEGRAM", "WEBHOOK_PATH",
+           "main", "run", "version"]
+NO_DATABASE, BAD_SETTINGS, LOST_LEAD, NO_TELEGRAM, NO_BROKER = 1, 2, 3, 4, 5  # exit statuses
 BOOTSTRAP_TRIES = 3  # PTB's deleteWebhook once getMe answered
 INTERRUPTED = 130  # Ctrl-C before the bot was up (the shell's 128 + SIGINT)
 REJECTED_TOKEN = "Telegram rejected TELEGRAM_BOT_TOKEN; copy it again from @BotFather"
@@ -52,7 +61,10 @@ NO_TOKEN = ("TELEGRAM_BOT_TOKEN is not set, so this is the demo: the bot on a lo
 
 
 def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("role", nargs="?", choices=ROLES,
+                        help="a role of the cluster (none: the one process that does all)")
     parser.add_argument("--demo", action="store_true",
                         help="run against a local Bot API emulator and chat in this terminal")
     parser.add_argument("--user", metavar="NAME",
@@ -75,12 +87,18 @@ def main(argv: list[str] | None = None) -> int:
         print(version())
         return 0
     if arguments.demo:
+        if arguments.role is not None:
+            print("error: --demo is the one process; it takes no role", file=sys.stderr)
+            return BAD_SETTINGS
         return run_demo(arguments.user)
     try:
         config = Config.from_env()
         read_webapp_settings()  # checked here, where a bad one is one line and exit 2
+        if arguments.role is not None:
+            check_role(config, arguments.role)
     except MissingTokenError:
-        if not sys.stdin.isatty():  # a service or a container: the demo would end at once
+        # a role, a service or a container: the demo would not do
+        if arguments.role is not None or not sys.stdin.isatty():
             print(f"error: {NO_TOKEN_SERVICE}", file=sys.stderr)
             return BAD_SETTINGS
         print(NO_TOKEN, file=sys.stderr)
@@ -92,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         print("error: --user is for the demo (python -m bot --demo --user NAME)", file=sys.stderr)
         return BAD_SETTINGS
     try:
-        return run(config)
+        return run(config, arguments.role)
     except (InvalidToken, TokenRejected):
         logging.getLogger("bot").critical("not starting: %s", REJECTED_TOKEN)
         return BAD_SETTINGS
@@ -109,6 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as error:  # METRICS_PORT taken
         logging.getLogger("bot").critical("not starting: %s", error)
         return BAD_SETTINGS
+    except BrokerUnreachable as error:
+        logging.getLogger("bot").critical("not starting: %s", error)
+        return NO_BROKER
     except KeyboardInterrupt:  # Ctrl-C while it was still reaching Telegram
         return INTERRUPTED
 
@@ -120,16 +141,17 @@ def run_demo(speaker: str | None) -> int:
 
 
 def configure_logging(config: Config) -> None:
-    """Logging to stderr, with the token, the webhook secret and the database password masked
-    in every record."""
+    """Logging to stderr, with the token, the webhook secret, the database's and the broker's
+    passwords (or the broker's token) masked in every record."""
     logging.basicConfig(level=config.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if config.log_level != "DEBUG":  # before the mask, which then masks the line made here
         for handler in logging.getLogger().handlers:
             handler.addFilter(network_one_line)
     password = urlsplit(config.database_url).password if config.database_url else None
+    brokers = [urlsplit(server.strip()) for server in (config.nats_url or "").split(",")]
     log_mask.install([*log_mask.secret_parts(config.token), config.webhook_secret or "",
-                      password or ""])
+                      password or "", *(part.password or part.username or "" for part in brokers)])
     log_mask.log_uncaught_exceptions()
     if config.log_level != "DEBUG":  # a line per HTTP request or job run: only when debugging
         for noisy in ("httpx", "httpcore", "apscheduler"):
@@ -165,9 +187,12 @@ def one_line(record: logging.LogRecord) -> bool:
     return True
 
 
-def run(config: Config) -> int:
+def run(config: Config, role: str | None = None) -> int:
     """The bot on Telegram until SIGINT or SIGTERM (exit status 0), or until it loses the lead
-    to another process on the same PostgreSQL database (LOST_LEAD)."""
+    to another process on the same PostgreSQL database (LOST_LEAD); a `role` of the cluster
+    instead (check_role first)."""
+    if role is not None:
+        return run_role(config, role)
     generated = bool(config.webhook_url and not config.webhook_secret)
     if generated:  # made before logging starts, so that the mask knows it
         config = dataclasses.replace(config, webhook_secret=webhook.new_secret())
@@ -186,6 +211,30 @@ def run(config: Config) -> int:
     finally:
         stop_metrics()
     return LOST_LEAD if application.bot_data.lost_lead else 0
+
+
+def run_role(config: Config, role: str) -> int:
+    """The ingress or a worker until SIGINT or SIGTERM (0); a worker that lost its lease
+    exits with LOST_LEAD, as the one process does."""
+    configure_logging(config)
+    bot = build_bot(config) if role == WORKER else None
+    stop_metrics = serve_metrics(config)
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for stop_signal in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(stop_signal, stop.set)
+        if bot is not None:
+            await serve_worker(bot, stop)
+        else:
+            await serve_ingress(config, stop)
+
+    try:
+        asyncio.run(main())
+    finally:
+        stop_metrics()
+    return LOST_LEAD if bot is not None and bot.application.bot_data.lost_lead else 0
 
 
 def poll(application: Application, config: Config) -> None:

@@ -12,6 +12,11 @@ dies or freezes, its lease runs out, a standby's next try takes it, and it goes 
 resume a restart runs. A leader whose lease ended sends nothing more: every Bot API request passes
 the lease's gate first (bot.telegram.metered_request.guard); it logs one line and exits with
 status 3. Open rounds stay in the database across a stop.
+
+Past one process (bot/cluster, docs/scaling.md) it puts the two roles together: the ingress
+(`serve_ingress`: the webhook's checks, the broker, the webhook registered with Telegram) and the
+worker (`serve_worker`: this bot, leading as above, fed from the broker's partitions instead of
+polling or a webhook).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from typing import Any
 import tornado.httpserver
 import tornado.web
 
+from bot.cluster.unreachable import BrokerUnreachable  # what a broker out of reach raises
 from bot.play.matches.matches import match_pause
 from bot.play.services import Services, build_services
 from bot.runtime import metrics
@@ -35,19 +41,21 @@ from bot.store.outage import Outage
 from bot.store.protocols import LeaderLock
 from bot.store.stores import Stores
 from bot.store.unavailable import DatabaseUnavailable  # what a bad database raises at start-up
-from bot.telegram import menus
-from bot.telegram.app import COMMANDS, build_application
+from bot.telegram import menus, webhook
+from bot.telegram.app import ALLOWED_UPDATES, COMMANDS, build_application
 from bot.telegram.context import App
 from bot.telegram.fairness import submit_as
 from bot.telegram.jobs import JobScheduler, start_housekeeping
 from bot.telegram.lifecycle import stop_application
 from bot.telegram.metered_request import guard
 from bot.telegram.sending import TelegramPublisher
+from bot.telegram.startup import reach_telegram
 from bot.webapp.server import Face, opener, page_opener, serve, webapp_routes
 from bot.webapp.settings import WebappSettings, read_settings
 from solver.native import STATUS as NATIVE_STATUS
 
-__all__ = ["Bot", "DatabaseUnavailable", "build_bot", "stop_application"]
+__all__ = ["Bot", "BrokerUnreachable", "DatabaseUnavailable", "build_bot", "serve_ingress",
+           "serve_worker", "stop_application"]
 log = logging.getLogger(__name__)
 PRIVACY_NOTE = (
     "privacy mode is on (getMe: can_read_all_group_messages is false): in groups the bot sees "
@@ -89,6 +97,19 @@ class Bot:
 
     def leading(self) -> bool:
         return self.application.bot_data.role == LEADER
+
+    def leading_now(self) -> bool:
+        """Leading, and the lease still fresh by the clock (a worker acts on an update only
+        then; one whose lease ended is on its way out)."""
+        check = self.application.bot_data.lease_check
+        if not self.leading():
+            return False
+        try:
+            if check is not None:
+                check()
+        except Exception:
+            return False
+        return True
 
     async def _belongs(self, chat_id: int, user_id: int) -> bool | None:
         bot_data = self.application.bot_data
@@ -224,3 +245,53 @@ def build_bot(config: Config, pool: SolverPool | None = None,
     """The bot for `config`; the Mini App's page as WEBAPP_* says (`webapp` True: read them
     from the environment; None: no page)."""
     return Bot(config, pool, read_settings() if webapp is True else webapp or None)
+
+
+# --- the cluster's roles (bot/cluster) -------------------------------------------------------
+
+async def serve_worker(bot: Bot, stop: asyncio.Event) -> None:
+    """`python -m bot worker` until `stop` is set: the bot started as in webhook mode (the Bot
+    API reached, post_init: stores, pool, the wait for the lead, the resume), then fed from the
+    broker's partitions, each update handled to its end before it is acknowledged. A standby
+    consumes nothing until it leads; a leader that loses its lease stops (LOST_LEAD)."""
+    from bot.cluster import consumers  # the broker's client: the roles' alone
+
+    application, config = bot.application, bot.config
+    application.bot_data.stop = stop.set  # how a leader that lost its lease stops
+    if not await webhook.unless_stopped(
+            reach_telegram(application, config.startup_seconds, config.base_url), stop):
+        return
+    try:
+        if application.post_init is not None and \
+                not await webhook.unless_stopped(application.post_init(application), stop):
+            return
+        await application.start()
+        await consumers.consume(config, functools.partial(webhook.process_body, application),
+                                bot.leading_now, stop)
+    finally:
+        await stop_application(application)
+
+
+async def serve_ingress(config: Config, stop: asyncio.Event) -> None:
+    """`python -m bot ingress` until `stop` is set: the Bot API reached, the broker's stream
+    declared, the webhook server listening (with /metrics), then the webhook registered with
+    Telegram (WEBHOOK_URL, WEBHOOK_SECRET: the same from every ingress)."""
+    from bot.cluster import ingress  # the broker's client: the roles' alone
+
+    application = build_application(config)  # its bot only: no store, no handler runs here
+    if not await webhook.unless_stopped(
+            reach_telegram(application, config.startup_seconds, config.base_url), stop):
+        return
+
+    async def register(_port: int) -> None:
+        await application.bot.set_webhook(url=str(config.webhook_url),
+                                          secret_token=config.webhook_secret,
+                                          allowed_updates=ALLOWED_UPDATES)
+        log.info("webhook registered: Telegram posts to %s", config.webhook_url)
+
+    try:
+        await ingress.serve(config, webhook.admit, webhook.update_server, webhook.WEBHOOK_PATH,
+                            stop, more=[(rf"/{webhook.METRICS_PATH}", webhook.MetricsHandler, {})],
+                            ready=register)
+    finally:
+        await stop_application(application)

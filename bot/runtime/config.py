@@ -28,6 +28,16 @@ LEASE_RANGE = (1.0, 60.0)
 # (Docker's restart policy, systemd's Restart=) sees a failure within a minute.
 STARTUP_SECONDS = 30.0
 STARTUP_RANGE = (1.0, 600.0)
+# The cluster's roles (`python -m bot ingress`, `python -m bot worker`: bot/cluster): the broker,
+# the stream's name (one per bot sharing a server), how many partitions, and how long an update a
+# worker took but never acknowledged (it died) waits before the broker delivers it again.
+INGRESS, WORKER = "ingress", "worker"
+ROLES = (INGRESS, WORKER)
+NATS_SCHEMES = ("nats", "tls")
+NATS_STREAM_FORM = re.compile(r"[A-Za-z0-9_-]{1,32}")
+PARTITIONS_RANGE = (1, 1024)
+REDELIVER_SECONDS = 5.0
+REDELIVER_RANGE = (1.0, 300.0)
 
 
 class ConfigError(ValueError):
@@ -79,6 +89,10 @@ class Config:
     startup_seconds: float = STARTUP_SECONDS  # to reach the Bot API at start-up
     metrics_port: int | None = None  # polling mode's /metrics server (None: none)
     metrics_listen: str = "127.0.0.1"  # 0.0.0.0 in a container, published on the host's loopback
+    nats_url: str | None = None  # nats://host:4222 (comma-separated: several servers)
+    nats_stream: str = "UPDATES"  # its subjects are `<stream in lower case>.<partition>`
+    partitions: int = 64  # the same in every ingress and worker of the bot
+    redeliver_seconds: float = REDELIVER_SECONDS  # JetStream's ack wait
 
     @property
     def seconds(self) -> dict[str, float]:
@@ -130,11 +144,58 @@ class Config:
                                     low=STARTUP_RANGE[0], high=STARTUP_RANGE[1]),
             metrics_port=_whole(values, "METRICS_PORT", None, *PORT_RANGE),
             metrics_listen=values.get("METRICS_LISTEN") or "127.0.0.1",
+            nats_url=_nats_url(values),
+            nats_stream=_nats_stream(values),
+            partitions=_whole(values, "PARTITIONS", 64, *PARTITIONS_RANGE) or 64,
+            redeliver_seconds=_number(values, "REDELIVER_SECONDS", REDELIVER_SECONDS,
+                                      low=REDELIVER_RANGE[0], high=REDELIVER_RANGE[1]),
         )
         if config.webhook_url and config.metrics_port == config.webhook_port:
             raise ConfigError(f"METRICS_PORT must differ from WEBHOOK_PORT ({config.webhook_port}"
                               "): the webhook server serves /metrics itself")
         return config
+
+
+def check_role(config: Config, role: str) -> None:
+    """Raise ConfigError unless `config` has what the cluster's `role` needs: both the broker
+    (NATS_URL); the ingress a fixed webhook (WEBHOOK_URL and WEBHOOK_SECRET, the same in every
+    ingress: a random secret of one run would lock the others out); the worker PostgreSQL
+    (the update claims and the lease shared with the other workers; SQLite is one process's)."""
+    if role not in ROLES:
+        raise ConfigError(f"the role must be one of {', '.join(ROLES)}, not {role!r}")
+    if not config.nats_url:
+        raise ConfigError(f"python -m bot {role} needs the broker: set NATS_URL "
+                          "(nats://host:4222)")
+    if role == INGRESS and not (config.webhook_url and config.webhook_secret):
+        raise ConfigError("python -m bot ingress needs WEBHOOK_URL and WEBHOOK_SECRET (the same "
+                          "secret in every ingress)")
+    if role == WORKER and not config.database_url:
+        raise ConfigError("python -m bot worker needs PostgreSQL: set DATABASE_URL "
+                          "(postgresql://...); SQLite serves one process only")
+
+
+def _nats_url(values: Mapping[str, str]) -> str | None:
+    raw = (values.get("NATS_URL") or "").strip() or None
+    if raw is None:
+        return None
+    for server in raw.split(","):
+        parts = urlsplit(server.strip())
+        try:
+            parts.port  # noqa: B018 (a port that is not a number raises)
+        except ValueError:
+            parts = parts._replace(netloc="")
+        if parts.scheme not in NATS_SCHEMES or not parts.hostname:
+            raise ConfigError("NATS_URL must be nats://host:4222 (or tls://; several "
+                              f"separated by commas), not {server.strip()!r}")
+    return raw
+
+
+def _nats_stream(values: Mapping[str, str]) -> str:
+    name = (values.get("NATS_STREAM") or "").strip() or "UPDATES"
+    if not NATS_STREAM_FORM.fullmatch(name):
+        raise ConfigError(f"NATS_STREAM must be 1 to 32 characters of A-Z a-z 0-9 _ -, not "
+                          f"{name!r}")
+    return name
 
 
 def _log_level(values: Mapping[str, str]) -> str:

@@ -11,6 +11,9 @@ too, for a load balancer's health check to send the traffic to the leader. A lea
 update only while its lease is fresh (bot.store.postgres.leader: `check`). `GET /metrics` is
 Prometheus' scrape (bot.runtime.metrics), answered by a leader and a standby alike; the reverse
 proxy forwards /telegram only, so it stays on the host.
+
+The cluster's ingress runs the same checks on its own door (`admit`, `update_server`), and its
+worker hands each update the broker carried to the application as one read here (`process_body`).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from http import HTTPStatus
 from typing import Any
 
 import tornado.httpserver
+import tornado.httputil
 import tornado.netutil
 import tornado.web
 from telegram import Update
@@ -61,6 +65,45 @@ def new_secret() -> str:
     return secrets.token_urlsafe(32)
 
 
+def admit(request: tornado.httputil.HTTPServerRequest, secret: bytes) -> None:
+    """The checks of a POSTed update before a byte of its body is read (raising the HTTPError
+    that answers it): the secret header first (403), then the announced size (400, 413); a
+    chunked body is counted as it arrives (`update_server`'s limit). The webhook and the
+    cluster's ingress (bot.cluster.ingress) both run them."""
+    given = request.headers.get(SECRET_HEADER, "").encode("utf-8", "replace")
+    if not hmac.compare_digest(given, secret):
+        raise tornado.web.HTTPError(HTTPStatus.FORBIDDEN)
+    length = request.headers.get("Content-Length")
+    if length is None:
+        return  # a chunked body: counted as it arrives
+    if not DIGITS.fullmatch(length):
+        raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST)
+    if len(length) > len(str(MAX_BODY)) or int(length) > MAX_BODY:
+        raise tornado.web.HTTPError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+
+
+def read_update(body: bytes | bytearray, application: Application) -> Update | None:
+    """An update's JSON body as the application's Update (raising when it is not one)."""
+    return Update.de_json(json.loads(body), application.bot)
+
+
+async def process_body(application: Application, body: bytes) -> None:
+    """Handle one update's body to its end, as an update taken from the broker is (a cluster's
+    worker: bot.cluster.consumers), through the application's fair update processor; errors of
+    its handlers have gone to the error handler when this returns. A body that is not an update
+    is logged and dropped: it would fail the same way each time it came again."""
+    try:
+        update = read_update(body, application)
+    except Exception as error:
+        log.warning("a body that is not an update (%s: %.200s); dropped",
+                    type(error).__name__, error)
+        return
+    if update is None:
+        return
+    await application.update_processor.process_update(update,
+                                                      application.process_update(update))
+
+
 @tornado.web.stream_request_body
 class UpdateHandler(tornado.web.RequestHandler):
     """POST /telegram: refused before the body is read unless the secret matches and the size
@@ -78,16 +121,7 @@ class UpdateHandler(tornado.web.RequestHandler):
     def prepare(self) -> None:
         if not self.taking():  # a standby: nothing is read, Telegram sends it again
             raise tornado.web.HTTPError(HTTPStatus.SERVICE_UNAVAILABLE)
-        given = self.request.headers.get(SECRET_HEADER, "").encode("utf-8", "replace")
-        if not hmac.compare_digest(given, self.secret):
-            raise tornado.web.HTTPError(HTTPStatus.FORBIDDEN)
-        length = self.request.headers.get("Content-Length")
-        if length is None:
-            return  # a chunked body: counted as it arrives
-        if not DIGITS.fullmatch(length):
-            raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST)
-        if len(length) > len(str(MAX_BODY)) or int(length) > MAX_BODY:
-            raise tornado.web.HTTPError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+        admit(self.request, self.secret)
 
     def data_received(self, chunk: bytes) -> None:
         self.body += chunk  # the server refuses a chunked body past MAX_BODY
@@ -100,7 +134,7 @@ class UpdateHandler(tornado.web.RequestHandler):
             except Exception:  # the lease ended (the process is on its way out)
                 raise tornado.web.HTTPError(HTTPStatus.SERVICE_UNAVAILABLE) from None
         try:
-            update = Update.de_json(json.loads(self.body), self.bot_application.bot)
+            update = read_update(self.body, self.bot_application)
         except Exception:  # not JSON, or not an update: nothing Telegram itself would send
             raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST) from None
         if update is not None:
@@ -164,6 +198,12 @@ def make_server(application: Application, secret: str,
          (rf"/{METRICS_PATH}", MetricsHandler),
          *(more or [])],
         log_function=_log_request)
+    return update_server(routes)
+
+
+def update_server(routes: tornado.web.Application) -> tornado.httpserver.HTTPServer:
+    """An HTTP server with the webhook's limits (headers, body, slow senders, idle connections),
+    for the webhook's routes and the cluster's ingress."""
     return tornado.httpserver.HTTPServer(
         routes, max_body_size=MAX_BODY, max_header_size=MAX_HEADERS, body_timeout=BODY_SECONDS,
         idle_connection_timeout=IDLE_SECONDS)

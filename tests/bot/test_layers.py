@@ -28,9 +28,12 @@ MAY_IMPORT = {
     # the two faces: each over play, neither over the other nor over the stores
     "bot.telegram": {"bot.play", "bot.text", "bot.runtime", "solver"},
     "bot.webapp": {"bot.play", "bot.text", "bot.runtime", "solver"},
+    # past one process: the broker's partitions, the ingress, the worker's consumers; it knows
+    # neither play nor a face (the composition root hands it the checks and what an update does)
+    "bot.cluster": {"bot.runtime"},
     # the composition root: opens the stores and the pool, builds play, mounts both faces
     "bot.wiring": {"bot.play", "bot.store", "bot.text", "bot.runtime", "solver", "bot.telegram",
-                   "bot.webapp"},
+                   "bot.webapp", "bot.cluster"},
     "bot.demo": {"bot.telegram", "bot.webapp", "bot.wiring", "bot.text", "bot.runtime"},
     "bot.__main__": {"bot.telegram", "bot.webapp", "bot.runtime", "bot.demo", "bot.wiring"},
     "solver": set(),

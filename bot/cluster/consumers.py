@@ -1,0 +1,163 @@
+"""The worker's side of the broker: a loop a partition, each taking the partition's next update,
+handing its body to the bot (`handle`, the composition root's), and acknowledging it once the bot
+is done with it. The partitions run side by side; within one, an update is fetched only after the
+last was acknowledged (and the consumer lets one be unacknowledged at most: bot.cluster.stream),
+so a chat's updates are handled in the order Telegram gave them.
+
+An update whose handling raised is acknowledged all the same, after the error was logged (the
+bot's own error handler has run by then): taken again it would fail again, and hold its partition
+for ever. One that was taken and never acknowledged (the worker died, or lost its lease and
+stopped) is delivered again after REDELIVER_SECONDS, to whichever worker consumes the partition
+then; its claim (bot.play.guards.once) makes it act once. While an update takes longer than
+that, the loop tells the broker it is still at work on it, so it is not delivered twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+
+from nats.aio.client import Client
+from nats.aio.msg import Msg
+from nats.errors import TimeoutError as FetchTimeout
+from nats.js import JetStreamContext
+
+from bot.cluster.stream import (
+    REQUEST_SECONDS,
+    SAY_EVERY,
+    Layout,
+    close,
+    connect,
+    consumer_config,
+    ensure_stream,
+)
+from bot.runtime.config import Config
+
+Handle = Callable[[bytes], Awaitable[None]]
+FETCH_SECONDS = 5.0  # one long poll of a partition's consumer
+RETRY_SECONDS = 1.0  # after a fetch failed (the broker away): the client reconnects meanwhile
+DRAIN_SECONDS = 20.0  # a stop waits this long for the updates being handled to finish
+
+log = logging.getLogger(__name__)
+
+
+class Consumers:
+    """The worker's partitions: `run` them until `stop` is set; each update goes to `handle`
+    while `may_act()` holds (the worker's lease), and is acknowledged after."""
+
+    def __init__(self, js: JetStreamContext, layout: Layout, redeliver_seconds: float,
+                 handle: Handle, may_act: Callable[[], bool]) -> None:
+        self.js = js
+        self.layout = layout
+        self.redeliver_seconds = redeliver_seconds
+        self.handle = handle
+        self.may_act = may_act
+        self.handling: set[int] = set()  # partitions with an update in hand
+        self.handled = 0
+        self.stopping = False
+        self.failed_said_at = -SAY_EVERY  # the last line about a failed fetch: one a minute
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Declare the stream and every partition's consumer, consume until `stop` is set,
+        then let the updates in hand finish (up to DRAIN_SECONDS) and leave the rest."""
+        await ensure_stream(self.js, self.layout)
+        subscriptions = [await self.subscribe(partition)
+                         for partition in range(self.layout.partitions)]
+        loops = {partition: asyncio.create_task(self.consume(partition, subscription))
+                 for partition, subscription in enumerate(subscriptions)}
+        log.info("consuming %d partitions of stream %s", self.layout.partitions,
+                 self.layout.stream)
+        try:
+            await stop.wait()
+        finally:
+            self.stopping = True
+            for partition, loop in loops.items():
+                if partition not in self.handling:  # waiting on the broker: nothing in hand
+                    loop.cancel()
+            _done, left = await asyncio.wait(loops.values(), timeout=DRAIN_SECONDS)
+            for loop in left:
+                loop.cancel()
+            await asyncio.gather(*loops.values(), return_exceptions=True)
+            if left:
+                log.warning("stopped with %d updates unfinished: the broker delivers them "
+                            "again", len(left))
+
+    async def subscribe(self, partition: int) -> JetStreamContext.PullSubscription:
+        """The partition's durable consumer, declared (or brought to this configuration: a
+        changed REDELIVER_SECONDS applies) and bound."""
+        await self.js.add_consumer(self.layout.stream,
+                                   consumer_config(self.layout, partition,
+                                                   self.redeliver_seconds))
+        return await self.js.pull_subscribe_bind(durable=self.layout.consumer(partition),
+                                                 stream=self.layout.stream)
+
+    async def consume(self, partition: int,
+                      subscription: JetStreamContext.PullSubscription) -> None:
+        """One partition's loop: fetch an update, handle it, acknowledge it, and again."""
+        while not self.stopping:
+            try:
+                taken = await subscription.fetch(1, timeout=FETCH_SECONDS)
+            except FetchTimeout:
+                continue  # nothing came
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # the broker away: every partition sees it
+                now = time.monotonic()
+                if now - self.failed_said_at >= SAY_EVERY:
+                    self.failed_said_at = now
+                    log.warning("partition %d: fetch failed (%s: %s); trying again every "
+                                "%g s", partition, type(error).__name__, error, RETRY_SECONDS)
+                await asyncio.sleep(RETRY_SECONDS)
+                continue
+            for message in taken:
+                if not self.may_act():  # the lease ended: the next owner takes it again
+                    log.info("partition %d: an update left unacknowledged (not leading)",
+                             partition)
+                    return
+                self.handling.add(partition)
+                try:
+                    await self.handle_one(partition, message)
+                finally:
+                    self.handling.discard(partition)
+
+    async def handle_one(self, partition: int, message: Msg) -> None:
+        working = asyncio.create_task(self.still_working(message))
+        try:
+            await self.handle(message.data)
+        except Exception:
+            log.exception("partition %d: an update failed; acknowledged all the same (taken "
+                          "again, it would fail again)", partition)
+        finally:
+            working.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await working
+        try:
+            await message.ack_sync(timeout=REQUEST_SECONDS)  # confirmed: it is done
+        except Exception as error:  # it comes again, and its claim makes it act once
+            log.warning("partition %d: an update's acknowledgement failed (%s: %s)",
+                        partition, type(error).__name__, error)
+        self.handled += 1
+
+    async def still_working(self, message: Msg) -> None:
+        """Tell the broker, every third of the redelivery time, that the update is in hand."""
+        while True:
+            await asyncio.sleep(self.redeliver_seconds / 3)
+            with contextlib.suppress(Exception):
+                await message.in_progress()
+
+
+async def consume(config: Config, handle: Handle, may_act: Callable[[], bool],
+                  stop: asyncio.Event) -> None:
+    """The worker's consumers on the broker of NATS_URL until `stop` is set."""
+    assert config.nats_url, "check_role(config, WORKER) first"
+    client: Client = await connect(config.nats_url, "twentyfour-worker", config.startup_seconds)
+    try:
+        consumers = Consumers(client.jetstream(timeout=REQUEST_SECONDS),
+                              Layout(config.nats_stream, config.partitions),
+                              config.redeliver_seconds, handle, may_act)
+        await consumers.run(stop)
+    finally:
+        await close(client)

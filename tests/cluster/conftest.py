@@ -1,0 +1,27 @@
+"""The cluster's fixtures: the real NATS server (one for the session, per xdist worker), a
+stream name of each test's own (so one test's update ids never meet another's in the stream's
+duplicate window), and the emulator's and PostgreSQL's fixtures."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+
+import pytest
+
+from tests.cluster.broker_server import BrokerServer
+from tests.fake_telegram import telegram as telegram
+from tests.postgres import postgres_server as postgres_server
+
+
+@pytest.fixture(scope="session")
+def broker_server() -> Iterator[BrokerServer]:
+    """One NATS server with JetStream for the whole session."""
+    with BrokerServer() as server:
+        yield server
+
+
+@pytest.fixture
+def stream() -> str:
+    """A stream of this test's own on the session's server."""
+    return f"T{secrets.token_hex(6)}"

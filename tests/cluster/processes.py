@@ -1,0 +1,153 @@
+"""The cluster's processes for the end-to-end tests: `python -m bot ingress` and `python -m bot
+worker` against the Bot API emulator, a real PostgreSQL and a real NATS server, and `deliver`,
+which plays Telegram's side of the webhook: it POSTs the emulator's pending updates to an
+ingress, one at a time, in order, as Telegram does for a chat."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+
+from bot.demo.emulator import BotApiEmulator
+from bot.runtime.config import INGRESS, WORKER
+from bot.runtime.health import heartbeat_path, heartbeat_role
+from bot.telegram.webhook import WEBHOOK_PATH
+from tests.cluster.broker_server import free_port
+from tests.conftest import ROOT
+from tests.e2e.test_webhook import post, update_headers
+from tests.waiting import until
+
+SECRET = "shared_by_every_ingress"
+WEBHOOK_URL = f"https://bot.example/{WEBHOOK_PATH}"
+CONSUMING = "consuming"  # the worker's log line once its partitions are taken
+
+
+class RoleProcess:
+    """One `python -m bot <role>`: spawned, signalled, killed, stopped (SIGTERM) at the end."""
+
+    def __init__(self, role: str, name: str, folder: Path, env: dict[str, str]) -> None:
+        self.role_name = role
+        self.name = name
+        self.database = folder / f"{name}.sqlite3"  # only places its heartbeat
+        self.log = folder / f"{name}.log"
+        self.env = {**env, "DATABASE_PATH": str(self.database)}
+        self.process: asyncio.subprocess.Process | None = None
+
+    async def spawn(self) -> None:
+        heartbeat_path(self.database).unlink(missing_ok=True)
+        with self.log.open("ab") as log:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", self.role_name, cwd=ROOT, env=self.env,
+                stdout=log, stderr=log, stdin=asyncio.subprocess.DEVNULL)
+
+    def running(self) -> bool:
+        return self.process is not None and self.process.returncode is None
+
+    def role(self) -> str | None:
+        """leader or standby, as the worker's heartbeat says."""
+        return heartbeat_role(heartbeat_path(self.database))
+
+    def said(self, text: str) -> bool:
+        return self.log.is_file() and text in self.log.read_text(errors="replace")
+
+    async def until(self, ready, what: str, timeout: float = 60.0) -> None:
+        def check() -> bool:
+            assert self.running(), f"{self.name} exited:\n{self.log.read_text()}"
+            return bool(ready())
+        await until(check, f"{self.name}: {what}", timeout)
+
+    def signal(self, number: int) -> None:
+        assert self.process is not None
+        with contextlib.suppress(ProcessLookupError):
+            self.process.send_signal(number)
+
+    async def kill(self) -> None:
+        self.signal(signal.SIGKILL)
+        assert self.process is not None
+        await self.process.wait()
+
+    async def stop(self) -> None:
+        if self.running():
+            self.signal(signal.SIGCONT)
+            self.signal(signal.SIGTERM)
+            assert self.process is not None
+            try:
+                await asyncio.wait_for(self.process.wait(), 20)
+            except TimeoutError:
+                self.signal(signal.SIGKILL)
+                await self.process.wait()
+
+
+class Cluster:
+    """An ingress and workers of one bot, on one database, broker and stream."""
+
+    def __init__(self, telegram: BotApiEmulator, folder: Path, database_url: str,
+                 nats_url: str, stream: str, round_seconds: float = 60.0) -> None:
+        self.telegram = telegram
+        self.folder = folder
+        self.port = free_port()
+        self.env = {**os.environ, "TELEGRAM_BOT_TOKEN": telegram.token,
+                    "TELEGRAM_BASE_URL": telegram.base_url, "DATABASE_URL": database_url,
+                    "NATS_URL": nats_url, "NATS_STREAM": stream, "PARTITIONS": "16",
+                    "REDELIVER_SECONDS": "2", "LEAD_CHECK_SECONDS": "0.5",
+                    "STARTUP_SECONDS": "10", "ROUND_SECONDS": str(round_seconds),
+                    "SOLVER_WORKERS": "1", "RATE_LIMIT": "off", "LOG_LEVEL": "INFO"}
+        self.processes: list[RoleProcess] = []
+
+    def ingress(self) -> RoleProcess:
+        made = RoleProcess(INGRESS, f"ingress{len(self.processes)}", self.folder,
+                           {**self.env, "WEBHOOK_URL": WEBHOOK_URL, "WEBHOOK_SECRET": SECRET,
+                            "WEBHOOK_PORT": str(self.port)})
+        self.processes.append(made)
+        return made
+
+    def worker(self, name: str) -> RoleProcess:
+        made = RoleProcess(WORKER, name, self.folder, self.env)
+        self.processes.append(made)
+        return made
+
+    async def start_ingress(self) -> RoleProcess:
+        """The ingress, once it has registered the webhook with the emulator."""
+        self.telegram.webhook = {}
+        ingress = self.ingress()
+        await ingress.spawn()
+        await ingress.until(lambda: self.telegram.webhook.get("url") == WEBHOOK_URL,
+                            "the webhook registered")
+        assert self.telegram.webhook["secret_token"] == SECRET
+        return ingress
+
+    async def start_leader(self, name: str) -> RoleProcess:
+        worker = self.worker(name)
+        await worker.spawn()
+        await worker.until(lambda: worker.said(CONSUMING), "consuming its partitions")
+        return worker
+
+    async def start_standby(self, name: str) -> RoleProcess:
+        worker = self.worker(name)
+        await worker.spawn()
+        await worker.until(lambda: worker.role() == "standby", "standing by")
+        return worker
+
+    async def deliver(self) -> list[int]:
+        """POST every update the emulator holds to the ingress, in order: the statuses."""
+        return [await self.post(update) for update in self.take()]
+
+    def take(self) -> list[dict]:
+        """The emulator's pending updates, taken from it (as Telegram's webhook would)."""
+        taken = [{key: value for key, value in update.items() if not key.startswith("_")}
+                 for update in self.telegram.updates]
+        self.telegram.updates.clear()
+        return taken
+
+    async def post(self, update: dict) -> int:
+        body = json.dumps(update).encode()
+        return (await post(self.port, update_headers(body, SECRET), body))[0]
+
+    async def stop(self) -> None:
+        for process in reversed(self.processes):
+            await process.stop()

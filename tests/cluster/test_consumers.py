@@ -1,0 +1,184 @@
+"""The worker's consumers against a real NATS server: each partition's updates handled one at a
+time in the order published, the partitions side by side; an update acknowledged once handled,
+one whose handling raised acknowledged all the same (no loop on it); one taken while not leading
+left for the next owner, which gets it after the redelivery time; a stop lets the update in hand
+finish."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable
+
+import nats
+import pytest
+from nats.aio.client import Client
+from nats.js.errors import NotFoundError
+
+from bot.cluster.consumers import Consumers, Handle
+from bot.cluster.stream import Layout, ensure_stream
+
+PARTITIONS = 4
+REDELIVER = 1.0
+
+
+@pytest.fixture
+async def client(broker_server) -> AsyncIterator[Client]:
+    connection = await nats.connect(broker_server.url)
+    yield connection
+    await connection.close()
+
+
+@pytest.fixture
+def layout(stream) -> Layout:
+    return Layout(stream, PARTITIONS)
+
+
+async def publish(client: Client, layout: Layout, partition: int, body: str) -> None:
+    js = client.jetstream()
+    await ensure_stream(js, layout)
+    await js.publish(layout.subject(partition), body.encode(), stream=layout.stream)
+
+
+class Running:
+    """A Consumers run in the background; `stop()` ends it."""
+
+    def __init__(self, client: Client, layout: Layout, handle: Handle,
+                 may_act: Callable[[], bool] = lambda: True) -> None:
+        self.consumers = Consumers(client.jetstream(), layout, REDELIVER, handle, may_act)
+        self.stopping = asyncio.Event()
+        self.task = asyncio.create_task(self.consumers.run(self.stopping))
+
+    async def stop(self) -> None:
+        self.stopping.set()
+        await asyncio.wait_for(self.task, 30)
+
+
+async def until(condition: Callable[[], bool], timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "not in time"
+        await asyncio.sleep(0.02)
+
+
+async def pending(client: Client, layout: Layout, partition: int) -> tuple[int, int]:
+    """The partition's consumer: updates taken and not acknowledged, and waiting (none: the
+    consumer is not declared yet)."""
+    try:
+        info = await client.jetstream().consumer_info(layout.stream, layout.consumer(partition))
+    except NotFoundError:
+        return 0, 0
+    return info.num_ack_pending, info.num_pending
+
+
+async def test_each_partition_in_order_and_the_partitions_side_by_side(client, layout):
+    handled: list[str] = []
+    held = asyncio.Event()
+
+    async def handle(body: bytes) -> None:
+        text = body.decode()
+        if text == "0:0":  # partition 0's first update waits: the others go on meanwhile
+            await held.wait()
+        await asyncio.sleep(0.001 * (hash(text) % 5))
+        handled.append(text)
+
+    for number in range(6):
+        for partition in range(PARTITIONS):
+            await publish(client, layout, partition, f"{partition}:{number}")
+    running = Running(client, layout, handle)
+    try:
+        await until(lambda: len(handled) == 6 * (PARTITIONS - 1))
+        assert not any(text.startswith("0:") for text in handled)  # all behind the held one
+        assert await pending(client, layout, 0) == (1, 5)  # one in hand, never two
+        held.set()
+        await until(lambda: len(handled) == 6 * PARTITIONS)
+        for partition in range(PARTITIONS):
+            assert [t for t in handled if t.startswith(f"{partition}:")] == \
+                [f"{partition}:{number}" for number in range(6)]
+        await until(lambda: running.consumers.handled == 6 * PARTITIONS)
+        for partition in range(PARTITIONS):
+            assert await pending(client, layout, partition) == (0, 0)  # all acknowledged
+    finally:
+        await running.stop()
+
+
+async def test_an_update_that_raises_is_acknowledged_and_the_partition_goes_on(client, layout):
+    handled: list[str] = []
+
+    async def handle(body: bytes) -> None:
+        handled.append(body.decode())
+        if body == b"bad":
+            raise RuntimeError("a handler's bug")
+
+    for body in ("bad", "good"):
+        await publish(client, layout, 1, body)
+    running = Running(client, layout, handle)
+    try:
+        await until(lambda: handled == ["bad", "good"])
+        await asyncio.sleep(REDELIVER * 2)  # past the redelivery time: nothing comes again
+        assert handled == ["bad", "good"]
+        assert await pending(client, layout, 1) == (0, 0)
+    finally:
+        await running.stop()
+
+
+async def test_an_update_taken_while_not_leading_goes_to_the_next_owner(client, layout):
+    leading = False
+    first: list[bytes] = []
+    second: list[bytes] = []
+
+    async def handle_first(body: bytes) -> None:
+        first.append(body)
+
+    async def handle_second(body: bytes) -> None:
+        second.append(body)
+
+    await publish(client, layout, 2, "answer")
+    old = Running(client, layout, handle_first, lambda: leading)
+    try:
+        for _ in range(300):  # it takes the update, and lets it be
+            if (await pending(client, layout, 2))[0] == 1:
+                break
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.3)
+        assert first == [] and (await pending(client, layout, 2)) == (1, 0)
+    finally:
+        await old.stop()
+    started = time.monotonic()
+    new = Running(client, layout, handle_second)
+    try:
+        await until(lambda: second == [b"answer"])
+        assert time.monotonic() - started <= REDELIVER + 2
+    finally:
+        await new.stop()
+
+
+async def test_a_stop_lets_the_update_in_hand_finish_and_acknowledges_it(client, layout):
+    began, finish = asyncio.Event(), asyncio.Event()
+    done: list[bytes] = []
+
+    async def handle(body: bytes) -> None:
+        began.set()
+        await finish.wait()
+        done.append(body)
+
+    await publish(client, layout, 3, "slow")
+    running = Running(client, layout, handle)
+    await asyncio.wait_for(began.wait(), 15)
+    running.stopping.set()
+    await asyncio.sleep(0.3)
+    assert not running.task.done()  # waiting for the update in hand
+    finish.set()
+    await asyncio.wait_for(running.task, 30)
+    assert done == [b"slow"]
+    assert await pending(client, layout, 3) == (0, 0)
+
+
+async def test_a_changed_redelivery_time_applies_to_the_existing_consumers(client, layout):
+    for seconds in (1.0, 3.0):
+        consumers = Consumers(client.jetstream(), layout, seconds, lambda body: asyncio.sleep(0),
+                              lambda: True)
+        await ensure_stream(client.jetstream(), layout)
+        await consumers.subscribe(2)
+        info = await client.jetstream().consumer_info(layout.stream, layout.consumer(2))
+        assert (info.config.ack_wait, info.config.max_ack_pending) == (seconds, 1)

@@ -141,11 +141,6 @@ async def test_a_worker_killed_before_its_ack_hands_the_update_over_and_it_acts_
     import nats
 
     connection = await asyncpg.connect(database)
-    # a killed worker's statement dies with it (else, once unblocked, it could still commit),
-    # in the sessions opened from now on
-    await connection.execute(
-        f"ALTER DATABASE {database.rsplit('/', 1)[1]} SET client_connection_check_interval "
-        "= '100ms'")
     running = cluster(round_seconds=20.0)
     await running.start_ingress()
     first = await running.start_leader("a")

@@ -48,8 +48,13 @@ EPOCH_SETTING = "twentyfour.epoch"
 FENCED = "TF024"  # the SQLSTATE migration 9's trigger raises (bot.store.postgres.leader)
 # A session frozen inside a transaction holds the lease row FOR KEY SHARE (the fence's lock),
 # which keeps a standby from taking it over: the server ends such a session after this long.
+# A process killed while one of its statements waits on a lock leaves that statement running,
+# and it would commit once the lock is free, after the fence (checked as the statement starts)
+# let it through, while the lease's row it holds keeps the next leader waiting: the server
+# checks every half second that the session's client is still there and cancels it if not.
 # The application name says which process a session is (pg_stat_activity, a fault's target).
 SERVER_SETTINGS = {"idle_in_transaction_session_timeout": "5000",
+                   "client_connection_check_interval": "500",
                    "application_name": f"twentyfour/{os.getpid()}"}
 
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 import statistics
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Any
 
 from bot.play.community.standings import SHOWN_MEAN, SHOWN_PER_UNIT
-from bot.play.pages.days import counts, day_of, days_back, streaks
+from bot.play.pages.days import DAY, day_of, days_back, streaks
 from bot.play.ratings import hand_key
 from bot.play.ratings.seasons import season_of
 from bot.play.round.rating import fixed_difficulty
@@ -101,8 +101,7 @@ async def player_page(store: PageStore, texts: Texts, user_id: int, name: str,
     days = await store.rating_days(user_id, since_day)
     totals = await store.game_totals(user_id)
     answered = await store.answered_rounds(user_id, now - YEAR * 86400)
-    daily = await store.daily_days(user_id, since_day)
-    played = [day_of(r.at) for r in answered] + daily
+    played = played_days(answered, await store.daily_days(user_id, since_day))
     now_run, longest = streaks(played, day_of(now))
     sections: list[dict[str, Any]] = [
         rating_section(texts, days, season_start(now)),
@@ -112,7 +111,7 @@ async def player_page(store: PageStore, texts: Texts, user_id: int, name: str,
                    for t in totals if t.rounds]},
         levels_section(texts, answered),
         {"kind": "calendar", "title": texts("webapp_calendar_title"), "from": since_day,
-         "to": day_of(now), "days": counts(played),
+         "to": day_of(now), "days": sorted(played.items()),
          "streaks": [texts("webapp_streak_now", days=now_run),
                      texts("webapp_streak_best", days=longest)]},
         await records_section(store, texts, totals, answered, longest),
@@ -124,6 +123,16 @@ async def player_page(store: PageStore, texts: Texts, user_id: int, name: str,
                                    for game in this_season]})
     return {"kind": "player", "title": texts("webapp_page_player", name=name),
             "sections": sections}
+
+
+def played_days(answered: list[AnsweredRound], daily: list[str]) -> Counter[str]:
+    """Each day played and how often: the rounds answered (on the UTC day of their first
+    answer) and the daily results. The rounds are counted by day number first, so that each
+    day's name is written once, not once a round (a heavy player answers thousands)."""
+    numbers = Counter(int(r.at // DAY) for r in answered)
+    found = Counter({day_of(number * DAY): count for number, count in numbers.items()})
+    found.update(daily)
+    return found
 
 
 def rating_section(texts: Texts, days: list, season: str) -> dict[str, Any]:
@@ -161,9 +170,7 @@ async def records_section(store: PageStore, texts: Texts, totals: list, answered
         if t.fastest is not None:
             items.append({"label": texts("webapp_fastest", game=texts.game(t.game)),
                           "value": texts.seconds(t.fastest)})
-    solved = [(r.game, r.level, numbers, r.target) for r in sorted(
-        answered, key=lambda r: -r.at) if r.right and (numbers := numbers_of(r.hand))]
-    for index in await ranked(store, solved, 1):
+    for index in await ranked(store, solved := latest_solved(answered), 1):
         game, level, numbers, target = solved[index]
         items.append({"label": texts("webapp_hardest"), "hand": "value",
                       "value": hand_text(texts, numbers, target),
@@ -175,3 +182,16 @@ async def records_section(store: PageStore, texts: Texts, totals: list, answered
             items.append({"label": texts("webapp_most_wins_run", game=texts.game(t.game)),
                           "value": texts.number(t.best_run)})
     return {"kind": "records", "title": texts("webapp_records_title"), "items": items}
+
+
+def latest_solved(answered: list[AnsweredRound]) -> list[Solved]:
+    """The hands solved, latest first, each stored hand once (at its latest solve): `ranked`
+    keeps a hand's latest solve alone, so the earlier ones change nothing but its cost."""
+    seen: set[tuple[str, str, int]] = set()
+    solved = []
+    for r in sorted(answered, key=lambda r: -r.at):
+        if r.right and (r.game, r.hand, r.target) not in seen:
+            seen.add((r.game, r.hand, r.target))
+            if numbers := numbers_of(r.hand):
+                solved.append((r.game, r.level, numbers, r.target))
+    return solved

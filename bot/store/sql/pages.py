@@ -2,16 +2,21 @@
 (their rating's days, totals per game, the rounds they answered, their daily results) and a
 group's season (its players' rating days, records, the hands solved there, rounds by week).
 
-Each read starts from an index on the person or the chat (answers_by_user, scores_by_user,
+Each read starts from an index on the person or the chat (answered_rounds' key, scores_by_user,
 rating_days' key, scores' key, rounds_won_in_chat), and reads a bounded span of time (the last
 year, the season), so a page costs the same on a year-old database as on a young one save for
-what the person or the group played. Sets of keys go in as a fixed number of parameters
-(KEYS), the rest filled with a key that matches nothing, so each statement is prepared once.
+what the person or the group played. The rounds a player answered are read from the summary
+their closes wrote (answered_rounds, migration 19: a row per player and round, kept in the
+player's key order), not from the answers joined to the rounds: a heavy player's year is then
+a few pages of one index rather than thousands of rows one to a page. Sets of keys go in as a
+fixed number of parameters (KEYS), the rest filled with a key that matches nothing, so each
+statement is prepared once.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot.store.sql.connection import Connection, numbered_table
 
@@ -25,8 +30,8 @@ NO_HAND = ""
 class PageStatements:
     player_days: str  # (user, the 3 games, since day): each game's rating, day by day
     player_games: str  # (user,): rounds, wins, fastest win, longest run of wins per game
-    player_rounds: str  # (user, since): each round answered: game, level, hand, target,
-    #                      right or not, seconds to the first right answer, when
+    player_rounds: str  # (user, since): each closed round answered: game, level, hand,
+    #                      target, right or not, seconds to the first right answer, when
     player_daily: str  # (user, since day): the days of their daily results
     hands: str  # (game, KEYS hand keys): learned difficulties
     days_of: str  # (game, since day, KEYS users): their rating days
@@ -45,11 +50,9 @@ QMARK = PageStatements(
                 "AND game IN (?, ?, ?) AND day >= ? ORDER BY game, day",
     player_games="SELECT game, SUM(rounds_played), SUM(wins), MIN(fastest_win), "
                  "MAX(best_streak) FROM scores WHERE user_id = ? GROUP BY game ORDER BY game",
-    player_rounds="SELECT r.game, r.level, r.hand, r.target, a.right_, "
-                  "a.first_right - r.started_at, a.first_at FROM (SELECT round_id, "
-                  "MAX(correct) AS right_, MIN(CASE WHEN correct = 1 THEN at END) "
-                  "AS first_right, MIN(at) AS first_at FROM answers WHERE user_id = ? "
-                  "AND at >= ? GROUP BY round_id) a JOIN rounds r ON r.id = a.round_id",
+    # the rows the round's close wrote (migration 19), the player's together in one index
+    player_rounds="SELECT game, level, hand, target, solved, seconds, first_at "
+                  "FROM answered_rounds WHERE user_id = ? AND first_at >= ?",
     player_daily="SELECT day FROM daily_results WHERE user_id = ? AND day >= ?",
     hands=f"SELECT hand, difficulty FROM hand_ratings WHERE game = ? "
           f"AND hand IN ({_hand_keys()})",
@@ -98,16 +101,16 @@ class GameTotals:
     best_run: int
 
 
-@dataclass(frozen=True)
-class AnsweredRound:
+class AnsweredRound(NamedTuple):
     """A round the player answered: right (at least once) or not, and the seconds from the
-    deal to their first right answer."""
+    deal to their first right answer. A named tuple made from the row as it is, not a
+    dataclass: a heavy player's page makes thousands of them, and this is many times faster."""
 
     game: str
     level: str
     hand: str
     target: int
-    right: bool
+    right: int  # 1: right at least once, 0: never
     seconds: float | None
     at: float
 
@@ -150,8 +153,7 @@ class Pages:
 
     async def answered_rounds(self, user_id: int, since: float) -> list[AnsweredRound]:
         rows = await self.db.fetch(self.sql.player_rounds, (user_id, since))
-        return [AnsweredRound(game, level, hand, int(target), bool(right), seconds, at)
-                for game, level, hand, target, right, seconds, at in rows]
+        return list(map(AnsweredRound._make, rows))
 
     async def daily_days(self, user_id: int, since_day: str) -> list[str]:
         return [row[0] for row in await self.db.fetch(self.sql.player_daily,

@@ -1,0 +1,225 @@
+"""The rounds a player's page shows come from a summary (migration 19, `answered_rounds`) that the
+round's close writes and a late answer merges into: after any history it is exactly what the
+stored answers and rounds say (the page's former statement, kept here as the recount), on both
+backends; a close made twice counts once; the migration fills it from a history played before
+it as live play would have; a chat's reset and a person's /forget take their rows with them."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.store.postgres import open_postgres
+from bot.store.sqlite import open_sqlite
+from bot.store.stores import Stores
+from tests.postgres import PostgresServer, new_database
+
+SUMMARISED = 19  # the migration that makes and fills answered_rounds
+GROUP, OTHER = -100, -200
+PLAYERS = (1, 2, 3, 4)
+START = 1_790_000_000.0
+HANDS = {"24": ("easy", "medium", "hard"), "countdown": ("standard",), "yahtzee": ("standard",)}
+
+# What the page read before the summary: each player's answers of a closed round, grouped
+SUMMARY = ("SELECT user_id, round_id, game, level, hand, target, solved, seconds, first_at "
+           "FROM answered_rounds ORDER BY user_id, round_id")
+RECOUNT = ("SELECT a.user_id, r.id, r.game, r.level, r.hand, r.target, a.solved, "
+           "a.first_right - r.started_at, a.first_at FROM (SELECT round_id, user_id, "
+           "MAX(correct) AS solved, MIN(CASE WHEN correct = 1 THEN at END) AS first_right, "
+           "MIN(at) AS first_at FROM answers GROUP BY round_id, user_id) a "
+           "JOIN rounds r ON r.id = a.round_id WHERE r.status <> 'open' "
+           "ORDER BY a.user_id, r.id")
+
+
+@dataclass(frozen=True)
+class Answer:
+    user_id: int
+    right: bool
+    after: float  # seconds after the deal (after the close: a late answer)
+    late: bool = False
+
+
+@dataclass(frozen=True)
+class Played:
+    chat_id: int
+    game: str
+    level: str
+    hand: tuple[int, ...]
+    answers: tuple[Answer, ...]
+    won: bool  # closed by its first right answer in time (else it expires)
+    closed_twice: bool = False
+
+
+def random_history(rng: random.Random, rounds: int = 12) -> list[Played]:
+    history = []
+    for _ in range(rounds):
+        game = rng.choice(sorted(HANDS))
+        answers = tuple(Answer(rng.choice(PLAYERS), rng.random() < 0.4,
+                               round(rng.uniform(0.5, 50.0), 3), rng.random() < 0.25)
+                        for _ in range(rng.randint(0, 6)))
+        history.append(Played(rng.choice((GROUP, OTHER)), game, rng.choice(HANDS[game]),
+                              tuple(rng.randint(1, 13) for _ in range(4)), answers,
+                              rng.random() < 0.6, rng.random() < 0.3))
+    return history
+
+
+async def play(stores: Stores, history: list[Played]) -> None:
+    """The history through the stores, one round after another: the answers in time, the close
+    (won by the first right one of them, or expired), a second close (refused), late answers."""
+    for chat_id in (GROUP, OTHER):
+        await stores.people.remember_chat(chat_id, "group", "G")
+    for user_id in PLAYERS:
+        await stores.people.remember_user(user_id, f"P{user_id}", None)
+    now = START
+    for played in history:
+        dealt = await stores.rounds.open_round(played.chat_id, played.game, played.hand, 24,
+                                               played.level, 10, "en", now, now + 60)
+        assert dealt is not None
+        on_time = sorted((a for a in played.answers if not a.late), key=lambda a: a.after)
+        winner = next((a for a in on_time if a.right), None) if played.won else None
+        for answer in on_time:
+            await stores.rounds.record_answer(dealt.id, answer.user_id, "x", answer.right,
+                                              now + answer.after)
+            if answer is winner:
+                break
+        ended = now + (winner.after if winner else 60.0)
+        closes = 2 if played.closed_twice else 1
+        done = [await stores.rounds.close_round(
+            dealt.id, "won" if winner else "expired", ended, winner.user_id if winner else None,
+            "x" if winner else None, 10 if winner else 0, winner.after if winner else None)
+            for _ in range(closes)]
+        assert done == [True] + [False] * (closes - 1), "a close is made once"
+        for answer in (a for a in played.answers if a.late):
+            await stores.rounds.record_answer(dealt.id, answer.user_id, "x", answer.right,
+                                              ended + answer.after)
+        now = ended + 100.0
+
+
+async def rows(stores: Stores, sql: str) -> list[tuple]:
+    return [tuple(row) for row in await stores.rounds.db.fetch(sql)]  # type: ignore[attr-defined]
+
+
+async def same_as_recount(stores: Stores) -> list[tuple]:
+    summary = await rows(stores, SUMMARY)
+    assert summary == await rows(stores, RECOUNT)
+    return summary
+
+
+SCRIPTED = [
+    # Ann wrong then right (her first right answer counts), Ben wrong only; the close twice
+    Played(GROUP, "24", "hard", (1, 4, 12, 14), (Answer(1, False, 2.0), Answer(2, False, 3.0),
+                                                 Answer(1, True, 7.5)), True, True),
+    # nobody right in time; Ben right late (it counts for him), Cid wrong late
+    Played(GROUP, "countdown", "standard", (25, 50, 3, 7),
+           (Answer(1, False, 4.0), Answer(2, True, 5.0, late=True),
+            Answer(3, False, 1.0, late=True)), False),
+    # Ann wins; Ann answers again late (changes nothing); Ben right late after being wrong
+    Played(OTHER, "24", "easy", (2, 3, 4, 1), (Answer(2, False, 1.0), Answer(1, True, 3.25),
+                                               Answer(1, True, 1.0, late=True),
+                                               Answer(2, True, 2.0, late=True)), True),
+]
+
+
+async def test_the_summary_is_what_the_answers_say(stores: Stores):
+    await play(stores, SCRIPTED)
+    summary = await same_as_recount(stores)
+    assert [(user, solved, seconds) for user, _, _, _, _, _, solved, seconds, _ in summary] == [
+        (1, 1, 7.5), (1, 0, None), (1, 1, 3.25),
+        (2, 0, None), (2, 1, 65.0), (2, 1, 5.25),
+        (3, 0, None)]
+
+
+@pytest.mark.parametrize("seed", range(4))
+async def test_the_summary_holds_over_random_histories(stores: Stores, seed: int):
+    await play(stores, random_history(random.Random(seed)))
+    await same_as_recount(stores)
+
+
+async def test_the_page_reads_the_players_rounds_since_a_moment(stores: Stores):
+    await play(stores, SCRIPTED)
+    second = START + 7.5 + 100.0  # the second round's deal: the first is before it
+    found = await stores.pages.answered_rounds(1, second)
+    assert [(r.game, r.level, r.right, r.seconds) for r in found] == [
+        ("countdown", "standard", 0, None), ("24", "easy", 1, 3.25)]
+    assert [r.hand for r in found] == ["[25, 50, 3, 7]", "[2, 3, 4, 1]"]
+
+
+async def test_a_chats_reset_and_a_forget_take_their_rows(stores: Stores):
+    await play(stores, SCRIPTED)
+    await stores.forgetting.reset_chat(OTHER)
+    assert {row[1] for row in await same_as_recount(stores)} == {1, 2}
+    await stores.forgetting.forget_user(2)
+    summary = await same_as_recount(stores)
+    assert {row[0] for row in summary} == {1, 3}
+
+
+# --- the migration's backfill --------------------------------------------------------------
+
+async def opened(backend: str, where: str, schema: int | None = None) -> Stores:
+    if backend == "sqlite":
+        return await open_sqlite(Path(where), migrate_to=schema) if schema else \
+            await open_sqlite(Path(where))
+    return await open_postgres(where, migrate_to=schema) if schema else \
+        await open_postgres(where)
+
+
+async def place(backend: str, tmp_path: Path, request: pytest.FixtureRequest,
+                name: str) -> str:
+    if backend == "sqlite":
+        return str(tmp_path / f"{name}.sqlite3")
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return await new_database(server)
+
+
+@pytest.mark.parametrize("seed", range(2))
+async def test_the_backfill_is_what_live_play_wrote(backend: str, tmp_path: Path,
+                                                    request: pytest.FixtureRequest, seed: int):
+    """The same history played on a database before migration 19 (then opened by this code:
+    the migration fills the summary) and on one after it (the close writes it)."""
+    history = SCRIPTED + random_history(random.Random(seed))
+    found = []
+    for name, schema in (("before", SUMMARISED - 1), ("after", None)):
+        where = await place(backend, tmp_path, request, name)
+        stores = await opened(backend, where, schema)
+        try:
+            await play(stores, history)
+        finally:
+            await stores.close()
+        stores = await opened(backend, where)
+        try:
+            found.append(await same_as_recount(stores))
+        finally:
+            await stores.close()
+    assert found[0] == found[1] and found[0]
+
+
+# --- a property over random histories (SQLite: a fresh file each) ---------------------------
+
+answers = st.lists(st.builds(Answer, st.sampled_from(PLAYERS), st.booleans(),
+                             st.floats(0.25, 59.0, allow_nan=False), st.booleans()),
+                   max_size=5).map(tuple)
+histories = st.lists(st.builds(
+    Played, st.sampled_from((GROUP, OTHER)), st.just("24"), st.sampled_from(HANDS["24"]),
+    st.tuples(*[st.integers(1, 13)] * 4), answers, st.booleans(), st.booleans()),
+    min_size=1, max_size=6)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(histories)
+def test_any_history_is_summarised_exactly(history: list[Played]):
+    async def check() -> None:
+        with tempfile.TemporaryDirectory() as folder:
+            stores = await open_sqlite(Path(folder) / "h.sqlite3")
+            try:
+                await play(stores, history)
+                await same_as_recount(stores)
+            finally:
+                await stores.close()
+    asyncio.run(check())

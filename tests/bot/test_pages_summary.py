@@ -2,21 +2,26 @@
 round's close writes and a late answer merges into: after any history it is exactly what the
 stored answers and rounds say (the page's former statement, kept here as the recount), on both
 backends; a close made twice counts once; the migration fills it from a history played before
-it as live play would have; a chat's reset and a person's /forget take their rows with them."""
+it as live play would have; a chat's reset and a person's /forget take their rows with them;
+the page ranks fewer solves for its hardest hand and finds the same one."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.play.pages.player import latest_solved, numbers_of, ranked
 from bot.store.postgres import open_postgres
+from bot.store.sql.pages import AnsweredRound
 from bot.store.sqlite import open_sqlite
 from bot.store.stores import Stores
 from tests.postgres import PostgresServer, new_database
@@ -223,3 +228,33 @@ def test_any_history_is_summarised_exactly(history: list[Played]):
             finally:
                 await stores.close()
     asyncio.run(check())
+
+
+# --- the page's own shortcut: the hardest hand chosen from fewer solves ---------------------
+
+class Difficulties:
+    """Learned difficulties, some hands without one (their prior then decides)."""
+
+    async def hand_difficulties(self, game: str, keys: list[str]) -> dict[str, float]:
+        return {key: float(sum(map(ord, key)) % 7) for key in keys if len(key) % 3}
+
+
+solves = st.lists(st.builds(
+    AnsweredRound, st.sampled_from(("24", "countdown")),
+    st.sampled_from(("easy", "medium", "hard", "hard", "hard", "standard")),
+    st.lists(st.integers(1, 6), min_size=4, max_size=4).map(json.dumps), st.just(24),
+    st.integers(0, 1), st.none(), st.integers(0, 400).map(float)), max_size=160)
+
+
+@settings(max_examples=200, deadline=None)
+@given(solves)
+def test_the_hardest_hand_is_chosen_as_from_every_solve(answered: list[AnsweredRound]):
+    """`latest_solved` leaves out only what `ranked` would not choose: the same hand wins as
+    when every solve, latest first, is ranked (the page's former way)."""
+    every = [(r.game, r.level, numbers, r.target) for r in sorted(answered, key=lambda r: -r.at)
+             if r.right and (numbers := numbers_of(r.hand))]
+    fewer = latest_solved(answered)
+    store: Any = Difficulties()
+    for most in (1, 5):
+        expected = [every[i] for i in asyncio.run(ranked(store, every, most))]
+        assert [fewer[i] for i in asyncio.run(ranked(store, fewer, most))] == expected

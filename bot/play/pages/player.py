@@ -23,6 +23,7 @@ from bot.text.i18n import Texts
 YEAR = 365
 LEVEL_ORDER = {"easy": 0, "medium": 1, "hard": 2}  # 24's levels; other games' have one
 HARDEST_OF = 20  # distinct hands of the highest level solved whose difficulty is compared
+TOP_LEVEL = max(LEVEL_ORDER.values())
 
 
 def shown(rating: float) -> int:
@@ -185,13 +186,24 @@ async def records_section(store: PageStore, texts: Texts, totals: list, answered
 
 
 def latest_solved(answered: list[AnsweredRound]) -> list[Solved]:
-    """The hands solved, latest first, each stored hand once (at its latest solve): `ranked`
-    keeps a hand's latest solve alone, so the earlier ones change nothing but its cost."""
+    """The hands solved, latest first, as `ranked` chooses among them, but what cannot change
+    its choice left out (a heavy player's year holds thousands): each stored hand once, at its
+    latest solve (ranked keeps a hand's latest alone), and nothing older than the HARDEST_OF-th
+    distinct hand at the highest level (ranked chooses the latest HARDEST_OF there first)."""
     seen: set[tuple[str, str, int]] = set()
+    top: set[tuple[str, str]] = set()  # distinct hands whose latest solve is at the top level
+    keys: set[tuple[str, str]] = set()
     solved = []
     for r in sorted(answered, key=lambda r: -r.at):
-        if r.right and (r.game, r.hand, r.target) not in seen:
-            seen.add((r.game, r.hand, r.target))
-            if numbers := numbers_of(r.hand):
-                solved.append((r.game, r.level, numbers, r.target))
+        if not r.right or (r.game, r.hand, r.target) in seen:
+            continue
+        seen.add((r.game, r.hand, r.target))
+        if numbers := numbers_of(r.hand):
+            solved.append((r.game, r.level, numbers, r.target))
+            key = (r.game, hand_key(numbers, r.target))
+            if key not in keys and LEVEL_ORDER.get(r.level, 0) == TOP_LEVEL:
+                top.add(key)
+                if len(top) == HARDEST_OF:
+                    break
+            keys.add(key)
     return solved

@@ -108,9 +108,10 @@ WHOLE_PERSON = {
     "achievements.latest_days": "a daily result's check: the person's latest days, newest "
                                 "first by the index, a week of them",
     "pages.player_games": "the player's page: their totals, a row for each chat and game",
-    "pages.player_rounds": "the player's page: the rounds they answered (answered_rounds, "
-                           "a few pages of its key: the key keeps no time, as /forget reads "
-                           "them)",
+    **{f"pages.{name}": "the player's page: the rounds they answered (answered_rounds, a "
+                         "few pages of its key, summed where they lie: the key keeps no time, "
+                         "as /forget reads them)"
+       for name in ("player_levels", "player_medians", "player_round_days", "player_solved")},
 }
 
 # Boards whose first rows are read in the board's order: no sort of all that matched.

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import statistics
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 
 from bot.play.pages.player import latest_solved, numbers_of, ranked
 from bot.store.postgres import open_postgres
-from bot.store.sql.pages import AnsweredRound
+from bot.store.sql.pages import SolvedHand
 from bot.store.sqlite import open_sqlite
 from bot.store.stores import Stores
 from tests.postgres import PostgresServer, new_database
@@ -147,13 +148,48 @@ async def test_the_summary_holds_over_random_histories(stores: Stores, seed: int
     await same_as_recount(stores)
 
 
-async def test_the_page_reads_the_players_rounds_since_a_moment(stores: Stores):
-    await play(stores, SCRIPTED)
-    second = START + 7.5 + 100.0  # the second round's deal: the first is before it
-    found = await stores.pages.answered_rounds(1, second)
-    assert [(r.game, r.level, r.right, r.seconds) for r in found] == [
-        ("countdown", "standard", 0, None), ("24", "easy", 1, 3.25)]
-    assert [r.hand for r in found] == ["[25, 50, 3, 7]", "[2, 3, 4, 1]"]
+def expected_year(recount: list[tuple], user_id: int, since: float) -> tuple:
+    """What the page made of the player's rounds before the summary, from the recount's rows:
+    per (game, level) rounds, solved and the median; rounds per day; each stored hand solved
+    at its latest solve, latest first (ties: the lower round first)."""
+    mine = [row for row in recount if row[0] == user_id and row[8] >= since]
+    groups: dict[tuple[str, str], list[tuple]] = {}
+    for row in mine:
+        level = row[3] if row[3] in ("easy", "medium", "hard") else ""
+        groups.setdefault((row[2], level), []).append(row)
+    levels = sorted((game, level, len(rows), sum(r[6] for r in rows),
+                     statistics.median(right) if (right := [r[7] for r in rows
+                                                           if r[6] and r[7] is not None])
+                     else None) for (game, level), rows in groups.items())
+    days: dict[int, int] = {}
+    for row in mine:
+        days[int(row[8] // 86400)] = days.get(int(row[8] // 86400), 0) + 1
+    seen, hands = set(), []
+    for row in sorted(mine, key=lambda r: -r[8]):
+        if row[6] and (row[2], row[4], row[5]) not in seen:
+            seen.add((row[2], row[4], row[5]))
+            hands.append((row[2], row[3], row[4], row[5], row[8]))
+    return levels, days, hands
+
+
+async def page_year(stores: Stores, user_id: int, since: float) -> tuple:
+    levels = sorted((y.game, y.level, y.rounds, y.solved, y.median)
+                    for y in await stores.pages.levels(user_id, since))
+    return (levels, await stores.pages.round_days(user_id, since),
+            [tuple(hand) for hand in await stores.pages.solved_hands(user_id, since)])
+
+
+async def test_the_page_reads_what_it_computed_from_the_rounds(stores: Stores):
+    await play(stores, SCRIPTED + random_history(random.Random(7), 30))
+    recount = await rows(stores, RECOUNT)
+    for since in (0.0, START + 107.5, START + 2000.0):
+        for user_id in PLAYERS:
+            assert await page_year(stores, user_id, since) == \
+                expected_year(recount, user_id, since)
+    levels, days, hands = await page_year(stores, 1, 0.0)
+    assert sum(days.values()) == sum(rounds for _, _, rounds, _, _ in levels) > len(hands) > 1
+    assert ("24", "hard", 1, 1, 7.5) in levels or any(level[1] == "hard" and level[2] > 1
+                                                      for level in levels)
 
 
 async def test_a_chats_reset_and_a_forget_take_their_rows(stores: Stores):
@@ -240,20 +276,20 @@ class Difficulties:
 
 
 solves = st.lists(st.builds(
-    AnsweredRound, st.sampled_from(("24", "countdown")),
+    SolvedHand, st.sampled_from(("24", "countdown")),
     st.sampled_from(("easy", "medium", "hard", "hard", "hard", "standard")),
     st.lists(st.integers(1, 6), min_size=4, max_size=4).map(json.dumps), st.just(24),
-    st.integers(0, 1), st.none(), st.integers(0, 400).map(float)), max_size=160)
+    st.integers(0, 400).map(float)), max_size=160)
 
 
 @settings(max_examples=200, deadline=None)
 @given(solves)
-def test_the_hardest_hand_is_chosen_as_from_every_solve(answered: list[AnsweredRound]):
+def test_the_hardest_hand_is_chosen_as_from_every_solve(solved: list[SolvedHand]):
     """`latest_solved` leaves out only what `ranked` would not choose: the same hand wins as
     when every solve, latest first, is ranked (the page's former way)."""
-    every = [(r.game, r.level, numbers, r.target) for r in sorted(answered, key=lambda r: -r.at)
-             if r.right and (numbers := numbers_of(r.hand))]
-    fewer = latest_solved(answered)
+    every = [(r.game, r.level, numbers, r.target) for r in sorted(solved, key=lambda r: -r.at)
+             if (numbers := numbers_of(r.hand))]
+    fewer = latest_solved(solved)
     store: Any = Difficulties()
     for most in (1, 5):
         expected = [every[i] for i in asyncio.run(ranked(store, every, most))]

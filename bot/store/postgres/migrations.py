@@ -775,16 +775,18 @@ MIGRATIONS: list[str] = [
         solved INTEGER NOT NULL,
         seconds DOUBLE PRECISION,
         first_at DOUBLE PRECISION NOT NULL,
+        day INTEGER NOT NULL,
         PRIMARY KEY (user_id, round_id)
-            INCLUDE (first_at, game, level, hand, target, solved, seconds)
+            INCLUDE (first_at, day, game, level, hand, target, solved, seconds)
     );
     CREATE FUNCTION answered_on_close() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
         PERFORM pg_advisory_xact_lock(NEW.chat_id);
         INSERT INTO answered_rounds (user_id, round_id, game, level, hand, target, solved,
-                                     seconds, first_at)
+                                     seconds, first_at, day)
             SELECT user_id, NEW.id, NEW.game, NEW.level, NEW.hand, NEW.target, MAX(correct),
-                   MIN(CASE WHEN correct = 1 THEN at END) - NEW.started_at, MIN(at)
+                   MIN(CASE WHEN correct = 1 THEN at END) - NEW.started_at, MIN(at),
+                   FLOOR(MIN(at) / 86400)::INTEGER
             FROM answers WHERE round_id = NEW.id GROUP BY user_id
             ON CONFLICT DO NOTHING;
         RETURN NULL;
@@ -802,22 +804,24 @@ MIGRATIONS: list[str] = [
             RETURN NULL;
         END IF;
         INSERT INTO answered_rounds AS o (user_id, round_id, game, level, hand, target, solved,
-                                          seconds, first_at)
+                                          seconds, first_at, day)
             VALUES (NEW.user_id, closed.id, closed.game, closed.level, closed.hand,
                     closed.target, NEW.correct,
-                    CASE WHEN NEW.correct = 1 THEN NEW.at - closed.started_at END, NEW.at)
+                    CASE WHEN NEW.correct = 1 THEN NEW.at - closed.started_at END, NEW.at,
+                    FLOOR(NEW.at / 86400)::INTEGER)
             ON CONFLICT (user_id, round_id) DO UPDATE SET
                 solved = GREATEST(o.solved, EXCLUDED.solved),
                 seconds = LEAST(o.seconds, EXCLUDED.seconds),
-                first_at = LEAST(o.first_at, EXCLUDED.first_at);
+                first_at = LEAST(o.first_at, EXCLUDED.first_at),
+                day = LEAST(o.day, EXCLUDED.day);
         RETURN NULL;
     END $$;
     CREATE TRIGGER answered_after_close AFTER INSERT ON answers FOR EACH ROW
         EXECUTE FUNCTION answered_after_close();
     INSERT INTO answered_rounds (user_id, round_id, game, level, hand, target, solved,
-                                 seconds, first_at)
+                                 seconds, first_at, day)
         SELECT a.user_id, r.id, r.game, r.level, r.hand, r.target, a.solved,
-               a.first_right - r.started_at, a.first_at
+               a.first_right - r.started_at, a.first_at, FLOOR(a.first_at / 86400)::INTEGER
         FROM (SELECT round_id, user_id, MAX(correct) AS solved,
                      MIN(CASE WHEN correct = 1 THEN at END) AS first_right, MIN(at) AS first_at
               FROM answers GROUP BY user_id, round_id) a

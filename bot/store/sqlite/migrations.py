@@ -695,7 +695,8 @@ MIGRATIONS: list[str] = [
     #    rows in a few pages rather than a year of answers and their rounds scattered over the
     #    file. Written as the round closes (in the close's statement, as `scores`) and as an
     #    answer lands after the close; MAX and MIN merge the rows, so writing one twice
-    #    changes nothing. Filled here from the answers of the closed rounds. The person's
+    #    changes nothing. `day`: the UTC day of the first answer (days since 1970), which the
+    #    calendar counts by. Filled here from the answers of the closed rounds. The person's
     #    /forget deletes it (and the person's row cascades); a chat's reset, its rounds'.
     """
     CREATE TABLE answered_rounds (
@@ -708,15 +709,17 @@ MIGRATIONS: list[str] = [
         solved INTEGER NOT NULL,
         seconds REAL,
         first_at REAL NOT NULL,
+        day INTEGER NOT NULL,
         PRIMARY KEY (user_id, round_id)
     ) WITHOUT ROWID;
     CREATE TRIGGER answered_on_close AFTER UPDATE OF status ON rounds
     WHEN OLD.status = 'open' AND NEW.status != 'open'
     BEGIN
         INSERT INTO answered_rounds (user_id, round_id, game, level, hand, target, solved,
-                                     seconds, first_at)
+                                     seconds, first_at, day)
             SELECT user_id, NEW.id, NEW.game, NEW.level, NEW.hand, NEW.target, MAX(correct),
-                   MIN(CASE WHEN correct = 1 THEN at END) - NEW.started_at, MIN(at)
+                   MIN(CASE WHEN correct = 1 THEN at END) - NEW.started_at, MIN(at),
+                   CAST(MIN(at) / 86400 AS INTEGER)
             FROM answers WHERE round_id = NEW.id GROUP BY user_id
             ON CONFLICT DO NOTHING;
     END;
@@ -724,19 +727,21 @@ MIGRATIONS: list[str] = [
     WHEN EXISTS (SELECT 1 FROM rounds WHERE id = NEW.round_id AND status != 'open')
     BEGIN
         INSERT INTO answered_rounds (user_id, round_id, game, level, hand, target, solved,
-                                     seconds, first_at)
+                                     seconds, first_at, day)
             SELECT NEW.user_id, id, game, level, hand, target, NEW.correct,
-                   CASE WHEN NEW.correct = 1 THEN NEW.at - started_at END, NEW.at
+                   CASE WHEN NEW.correct = 1 THEN NEW.at - started_at END, NEW.at,
+                   CAST(NEW.at / 86400 AS INTEGER)
             FROM rounds WHERE id = NEW.round_id
             ON CONFLICT (user_id, round_id) DO UPDATE SET
                 solved = MAX(solved, excluded.solved),
                 seconds = COALESCE(MIN(seconds, excluded.seconds), seconds, excluded.seconds),
-                first_at = MIN(first_at, excluded.first_at);
+                first_at = MIN(first_at, excluded.first_at),
+                day = MIN(day, excluded.day);
     END;
     INSERT INTO answered_rounds (user_id, round_id, game, level, hand, target, solved,
-                                 seconds, first_at)
+                                 seconds, first_at, day)
         SELECT a.user_id, r.id, r.game, r.level, r.hand, r.target, a.solved,
-               a.first_right - r.started_at, a.first_at
+               a.first_right - r.started_at, a.first_at, CAST(a.first_at / 86400 AS INTEGER)
         FROM (SELECT round_id, user_id, MAX(correct) AS solved,
                      MIN(CASE WHEN correct = 1 THEN at END) AS first_right, MIN(at) AS first_at
               FROM answers GROUP BY user_id, round_id) a

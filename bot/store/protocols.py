@@ -29,7 +29,14 @@ from bot.store.records import (
 )
 from bot.store.score_store import ScoreStore
 from bot.store.sql.achievements import ChatAchievement, ClosedRound, EarnedAchievement
-from bot.store.sql.pages import AnsweredRound, GameTotals, GroupRecord, RatingDay, WonRound
+from bot.store.sql.pages import (
+    GameTotals,
+    GroupRecord,
+    LevelYear,
+    RatingDay,
+    SolvedHand,
+    WonRound,
+)
 
 __all__ = ["LeaderLock", "ScoreStore"]
 
@@ -169,7 +176,9 @@ class PageStore(Protocol):
 
     async def rating_days(self, user_id: int, since_day: str) -> list[RatingDay]: ...
     async def game_totals(self, user_id: int) -> list[GameTotals]: ...
-    async def answered_rounds(self, user_id: int, since: float) -> list[AnsweredRound]: ...
+    async def levels(self, user_id: int, since: float) -> list[LevelYear]: ...
+    async def round_days(self, user_id: int, since: float) -> dict[int, int]: ...
+    async def solved_hands(self, user_id: int, since: float) -> list[SolvedHand]: ...
     async def daily_days(self, user_id: int, since_day: str) -> list[str]: ...
     async def hand_difficulties(self, game: str, keys: list[str]) -> dict[str, float]: ...
     async def days_of(self, game: str, user_ids: list[int], since_day: str

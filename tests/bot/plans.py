@@ -49,7 +49,8 @@ SHARED = {"rounds": rounds, "people": people, "scores": scores, "matches": match
 LARGE = frozenset({"users", "chats", "rounds", "answers", "scores", "matches", "match_rounds",
                    "round_passes", "daily_results", "chat_settings", "handled_updates",
                    "player_totals", "board_steps", "board_ties", "player_ratings",
-                   "hand_ratings", "rated_rounds", "achievements", "rating_days"})
+                   "hand_ratings", "rated_rounds", "achievements", "rating_days",
+                   "answered_rounds"})
 
 # Statement -> the large tables it reads whole, and why that is bounded.
 WHOLE: dict[str, tuple[frozenset[str], str]] = {
@@ -89,7 +90,11 @@ PERSON_INDEXES = {"answers_by_user": "user_id", "rounds_by_winner": "winner_id",
                   "daily_results_by_user": "user_id",
                   "sqlite_autoindex_player_ratings_1": "user_id",
                   "player_ratings_pkey": "user_id",
-                  "sqlite_autoindex_rating_days_1": "user_id", "rating_days_pkey": "user_id"}
+                  "sqlite_autoindex_rating_days_1": "user_id", "rating_days_pkey": "user_id",
+                  "answered_rounds_pkey": "user_id"}
+# ... and SQLite's tables WITHOUT ROWID whose key leads with a person (a plan names no index
+# for them: "SEARCH t USING PRIMARY KEY (user_id=?)")
+PERSON_KEYS = {"answered_rounds": "user_id"}
 WHOLE_PERSON = {
     **{f"forgetting.{kind}[{n}]": "/forget: everything of the person's"
        for kind in ("forget_parts", "forget_rounds", "forget_scores")
@@ -103,8 +108,10 @@ WHOLE_PERSON = {
     "achievements.latest_days": "a daily result's check: the person's latest days, newest "
                                 "first by the index, a week of them",
     "pages.player_games": "the player's page: their totals, a row for each chat and game",
-    "pages.player_rounds": "the player's page: their answers of the last year (the index "
-                           "keeps no time: a person's answers, as /forget reads them)",
+    **{f"pages.{name}": "the player's page: the rounds they answered (answered_rounds, a "
+                         "few pages of its key, summed where they lie: the key keeps no time, "
+                         "as /forget reads them)"
+       for name in ("player_levels", "player_medians", "player_round_days", "player_solved")},
 }
 
 # Boards whose first rows are read in the board's order: no sort of all that matched.
@@ -230,6 +237,10 @@ def sqlite_faults(connection: Any, name: str, sql: str) -> list[str]:
     for line in plan:
         person = re.match(r"SEARCH (\w+) USING (?:COVERING )?INDEX (\w+) \((\w+)=\?\)$", line)
         if person and PERSON_INDEXES.get(person.group(2)) == person.group(3) \
+                and name not in WHOLE_PERSON:
+            faults.append(f"reads a person's whole history: {line}")
+        keyed = re.match(r"SEARCH (\w+) USING PRIMARY KEY \((\w+)=\?\)$", line)
+        if keyed and PERSON_KEYS.get(names.get(keyed.group(1), "")) == keyed.group(2) \
                 and name not in WHOLE_PERSON:
             faults.append(f"reads a person's whole history: {line}")
     if name in WINDOWED and not any(line.startswith("SEARCH") and all(

@@ -33,20 +33,25 @@ async def every_row(stores: Stores) -> list[tuple]:
 
 async def migrated_again(backend: str, tmp_path: Path, request: pytest.FixtureRequest,
                          stores: Stores) -> Stores:
-    """The database taken back to migration 16 (the achievements and the rating days gone), then
-    opened as a start-up after this change lands finds it: migration 17 runs on its history."""
+    """The database taken back to migration 16 (the achievements, the rating days and the pages'
+    rounds gone), then opened as a start-up after this change lands finds it: migration 17
+    runs on its history."""
     await stores.close()
-    undo = ("DROP TABLE achievements", "DROP TABLE rating_days")  # 17 and 18 to run again
+    # 17, 18 and 19 to run again (19's triggers are on rounds and answers: they go by name)
+    undo = ("DROP TABLE achievements", "DROP TABLE rating_days", "DROP TABLE answered_rounds")
     if backend == "sqlite":
         with sqlite3.connect(tmp_path / "g.sqlite3") as db:
-            for statement in undo:
+            for statement in (*undo, "DROP TRIGGER answered_on_close",
+                              "DROP TRIGGER answered_after_close"):
                 db.execute(statement)
             db.execute(f"PRAGMA user_version = {BEFORE}")
         db.close()
     else:
         connection = await asyncpg.connect(request.getfixturevalue("postgres_url"))
         try:
-            for statement in (*undo, f"DELETE FROM schema_migrations WHERE number > {BEFORE}"):
+            for statement in (*undo, "DROP FUNCTION answered_on_close() CASCADE",
+                              "DROP FUNCTION answered_after_close() CASCADE",
+                              f"DELETE FROM schema_migrations WHERE number > {BEFORE}"):
                 await connection.execute(statement)
         finally:
             await connection.close()

@@ -8,12 +8,11 @@ from pathlib import Path
 
 from bot.store.postgres import open_postgres
 from bot.store.postgres.connection import Database as PostgresDatabase
-from bot.store.postgres.migrations import LATEST as POSTGRES_LATEST
 from bot.store.sqlite import open_sqlite
-from bot.store.sqlite.migrations import LATEST
 from bot.store.stores import Stores
 from tests.postgres import PostgresServer, new_database
 
+RATING_DAYS = 18  # the migration that seeds the history (the schema before it, then it)
 OCTOBER = 1_792_000_000.0  # 2026-10-14 (UTC)
 NOVEMBER = 1_794_000_000.0  # 2026-11-06
 ROWS = [(1, "24", "2026-10", 0.5, OCTOBER), (1, "24", "2026-11", 0.25, NOVEMBER),
@@ -36,7 +35,7 @@ async def seeded(stores: Stores) -> None:
 
 async def test_sqlite_seeds_the_history_from_the_ratings(tmp_path: Path):
     path = tmp_path / "old.sqlite3"
-    old = await open_sqlite(path, migrate_to=LATEST - 1)
+    old = await open_sqlite(path, migrate_to=RATING_DAYS - 1)
     db = old.rounds.db  # type: ignore[attr-defined]
     await db.run("INSERT INTO users (id, first_name) VALUES (1, 'Ann'), (2, 'Ben')")
     for row in ROWS:
@@ -47,7 +46,7 @@ async def test_sqlite_seeds_the_history_from_the_ratings(tmp_path: Path):
 
 async def test_postgres_seeds_the_history_from_the_ratings(postgres_server: PostgresServer):
     url = await new_database(postgres_server)
-    database = await PostgresDatabase.open(url, migrate_to=POSTGRES_LATEST - 1)
+    database = await PostgresDatabase.open(url, migrate_to=RATING_DAYS - 1)
     async with database.transaction() as connection:
         await connection.execute("INSERT INTO users (id, first_name) VALUES (1, 'Ann'), "
                                  "(2, 'Ben')")

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Iterable
 from datetime import date
 
@@ -44,11 +43,6 @@ def streaks(played: Iterable[str], today: str) -> tuple[int, int]:
         last = number
     alive = last is not None and day_number(today) - last <= 1
     return (run if alive else 0), longest
-
-
-def counts(days: Iterable[str]) -> list[tuple[str, int]]:
-    """Each day and how many times it was named, in order."""
-    return sorted(Counter(days).items())
 
 
 assert streaks(["2026-11-23", "2026-11-24", "2026-11-20"], "2026-11-25") == (2, 2)

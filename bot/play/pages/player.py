@@ -7,22 +7,23 @@ object in the list."""
 from __future__ import annotations
 
 import json
-import statistics
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Any
 
 from bot.play.community.standings import SHOWN_MEAN, SHOWN_PER_UNIT
-from bot.play.pages.days import counts, day_of, days_back, streaks
+from bot.play.pages.days import DAY, day_of, days_back, streaks
 from bot.play.ratings import hand_key
 from bot.play.ratings.seasons import season_of
 from bot.play.round.rating import fixed_difficulty
 from bot.store.protocols import PageStore
-from bot.store.sql.pages import AnsweredRound
+from bot.store.sql.pages import LEVELS, LevelYear, SolvedHand
 from bot.text.i18n import Texts
 
 YEAR = 365
 LEVEL_ORDER = {"easy": 0, "medium": 1, "hard": 2}  # 24's levels; other games' have one
 HARDEST_OF = 20  # distinct hands of the highest level solved whose difficulty is compared
+TOP_LEVEL = max(LEVEL_ORDER.values())
+assert tuple(LEVEL_ORDER) == LEVELS  # the store groups the other levels as these do
 
 
 def shown(rating: float) -> int:
@@ -100,9 +101,9 @@ async def player_page(store: PageStore, texts: Texts, user_id: int, name: str,
     since_day = days_back(now, YEAR)
     days = await store.rating_days(user_id, since_day)
     totals = await store.game_totals(user_id)
-    answered = await store.answered_rounds(user_id, now - YEAR * 86400)
-    daily = await store.daily_days(user_id, since_day)
-    played = [day_of(r.at) for r in answered] + daily
+    since = now - YEAR * DAY
+    played = played_days(await store.round_days(user_id, since),
+                         await store.daily_days(user_id, since_day))
     now_run, longest = streaks(played, day_of(now))
     sections: list[dict[str, Any]] = [
         rating_section(texts, days, season_start(now)),
@@ -110,20 +111,30 @@ async def player_page(store: PageStore, texts: Texts, user_id: int, name: str,
          "legend": [texts("webapp_rounds"), texts("webapp_wins")],
          "games": [{"name": texts.game(t.game), "rounds": t.rounds, "wins": t.wins}
                    for t in totals if t.rounds]},
-        levels_section(texts, answered),
+        levels_section(texts, await store.levels(user_id, since)),
         {"kind": "calendar", "title": texts("webapp_calendar_title"), "from": since_day,
-         "to": day_of(now), "days": counts(played),
+         "to": day_of(now), "days": sorted(played.items()),
          "streaks": [texts("webapp_streak_now", days=now_run),
                      texts("webapp_streak_best", days=longest)]},
-        await records_section(store, texts, totals, answered, longest),
+        await records_section(store, texts, totals, await store.solved_hands(user_id, since),
+                              longest),
     ]
-    this_season = sorted({day.game for day in days if day.season == season_of(now)})
+    season = season_of(now)
+    this_season = sorted({day.game for day in days if day.season == season})
     if this_season:  # a share card of each game the player is rated in this season
         sections.append({"kind": "share", "title": texts("daily_share_button"),
                          "games": [{"game": game, "name": texts.game(game)}
                                    for game in this_season]})
     return {"kind": "player", "title": texts("webapp_page_player", name=name),
             "sections": sections}
+
+
+def played_days(rounds: dict[int, int], daily: list[str]) -> Counter[str]:
+    """Each day played and how often: the rounds answered (by the UTC day, a number, of their
+    first answer) and the daily results."""
+    found = Counter({day_of(number * DAY): count for number, count in rounds.items()})
+    found.update(daily)
+    return found
 
 
 def rating_section(texts: Texts, days: list, season: str) -> dict[str, Any]:
@@ -136,34 +147,26 @@ def rating_section(texts: Texts, days: list, season: str) -> dict[str, Any]:
                       for game, points in by_game.items()]}
 
 
-def levels_section(texts: Texts, answered: list[AnsweredRound]) -> dict[str, Any]:
+def levels_section(texts: Texts, levels: list[LevelYear]) -> dict[str, Any]:
     """Per game and level: rounds answered, the share solved, the median seconds from the deal
     to a right answer."""
-    groups: dict[tuple[str, str], list[AnsweredRound]] = defaultdict(list)
-    for r in answered:
-        groups[(r.game, r.level if r.level in LEVEL_ORDER else "")].append(r)
-    rows = []
-    for (game, level), rounds in sorted(groups.items(), key=lambda item: (
-            item[0][0], LEVEL_ORDER.get(item[0][1], 0))):
-        right = [r.seconds for r in rounds if r.right and r.seconds is not None]
-        rows.append({"name": level_name(texts, game, level), "rounds": len(rounds),
-                     "share": round(100 * sum(r.right for r in rounds) / len(rounds)),
-                     "median": texts.seconds(statistics.median(right)) if right else ""})
+    rows = [{"name": level_name(texts, y.game, y.level), "rounds": y.rounds,
+             "share": round(100 * y.solved / y.rounds),
+             "median": texts.seconds(y.median) if y.median is not None else ""}
+            for y in sorted(levels, key=lambda y: (y.game, LEVEL_ORDER.get(y.level, 0)))]
     return {"kind": "levels", "title": texts("webapp_levels_title"),
             "heads": [texts("webapp_rounds"), texts("webapp_accuracy"), texts("webapp_median")],
             "rows": rows}
 
 
-async def records_section(store: PageStore, texts: Texts, totals: list, answered:
-                          list[AnsweredRound], longest: int) -> dict[str, Any]:
+async def records_section(store: PageStore, texts: Texts, totals: list, hands:
+                          list[SolvedHand], longest: int) -> dict[str, Any]:
     items = []
     for t in totals:
         if t.fastest is not None:
             items.append({"label": texts("webapp_fastest", game=texts.game(t.game)),
                           "value": texts.seconds(t.fastest)})
-    solved = [(r.game, r.level, numbers, r.target) for r in sorted(
-        answered, key=lambda r: -r.at) if r.right and (numbers := numbers_of(r.hand))]
-    for index in await ranked(store, solved, 1):
+    for index in await ranked(store, solved := latest_solved(hands), 1):
         game, level, numbers, target = solved[index]
         items.append({"label": texts("webapp_hardest"), "hand": "value",
                       "value": hand_text(texts, numbers, target),
@@ -175,3 +178,27 @@ async def records_section(store: PageStore, texts: Texts, totals: list, answered
             items.append({"label": texts("webapp_most_wins_run", game=texts.game(t.game)),
                           "value": texts.number(t.best_run)})
     return {"kind": "records", "title": texts("webapp_records_title"), "items": items}
+
+
+def latest_solved(hands: list[SolvedHand]) -> list[Solved]:
+    """The hands solved, latest first, as `ranked` chooses among them, but what cannot change
+    its choice left out (a heavy player's year holds hundreds): each stored hand once, at its
+    latest solve (ranked keeps a hand's latest alone), and nothing older than the HARDEST_OF-th
+    distinct hand at the highest level (ranked chooses the latest HARDEST_OF there first)."""
+    seen: set[tuple[str, str, int]] = set()
+    top: set[tuple[str, str]] = set()  # distinct hands whose latest solve is at the top level
+    keys: set[tuple[str, str]] = set()
+    solved = []
+    for r in sorted(hands, key=lambda r: -r.at):
+        if (r.game, r.hand, r.target) in seen:
+            continue
+        seen.add((r.game, r.hand, r.target))
+        if numbers := numbers_of(r.hand):
+            solved.append((r.game, r.level, numbers, r.target))
+            key = (r.game, hand_key(numbers, r.target))
+            if key not in keys and LEVEL_ORDER.get(r.level, 0) == TOP_LEVEL:
+                top.add(key)
+                if len(top) == HARDEST_OF:
+                    break
+            keys.add(key)
+    return solved

@@ -758,6 +758,79 @@ MIGRATIONS: list[str] = [
     CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON rating_days
         FOR EACH STATEMENT EXECUTE FUNCTION leader_fence();
     """,
+    # 19 (SQLite's 19): each player's answered rounds for the player's page, one row per player
+    #    and round. The key's index carries every column the page reads (INCLUDE), so that a
+    #    page reads its player's rows from the index alone, together, not from a heap where
+    #    they lie one to a page. Both triggers take the chat's lock first, as the scores' do:
+    #    an answer that races the close is then either among the answers the close reads or
+    #    finds the round closed. Fenced like the other tables.
+    """
+    CREATE TABLE answered_rounds (
+        user_id BIGINT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        round_id BIGINT NOT NULL,
+        game TEXT NOT NULL,
+        level TEXT NOT NULL,
+        hand TEXT NOT NULL,
+        target INTEGER NOT NULL,
+        solved INTEGER NOT NULL,
+        seconds DOUBLE PRECISION,
+        first_at DOUBLE PRECISION NOT NULL,
+        day INTEGER NOT NULL,
+        PRIMARY KEY (user_id, round_id)
+            INCLUDE (first_at, day, game, level, hand, target, solved, seconds)
+    );
+    CREATE FUNCTION answered_on_close() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        PERFORM pg_advisory_xact_lock(NEW.chat_id);
+        INSERT INTO answered_rounds (user_id, round_id, game, level, hand, target, solved,
+                                     seconds, first_at, day)
+            SELECT user_id, NEW.id, NEW.game, NEW.level, NEW.hand, NEW.target, MAX(correct),
+                   MIN(CASE WHEN correct = 1 THEN at END) - NEW.started_at, MIN(at),
+                   FLOOR(MIN(at) / 86400)::INTEGER
+            FROM answers WHERE round_id = NEW.id GROUP BY user_id
+            ON CONFLICT DO NOTHING;
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER answered_on_close AFTER UPDATE OF status ON rounds FOR EACH ROW
+        WHEN (OLD.status = 'open' AND NEW.status <> 'open') EXECUTE FUNCTION answered_on_close();
+    CREATE FUNCTION answered_after_close() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+        closed rounds%ROWTYPE;
+    BEGIN
+        SELECT * INTO closed FROM rounds WHERE id = NEW.round_id;
+        PERFORM pg_advisory_xact_lock(closed.chat_id);
+        SELECT * INTO closed FROM rounds WHERE id = NEW.round_id;  -- as committed before us
+        IF closed.status = 'open' THEN
+            RETURN NULL;
+        END IF;
+        INSERT INTO answered_rounds AS o (user_id, round_id, game, level, hand, target, solved,
+                                          seconds, first_at, day)
+            VALUES (NEW.user_id, closed.id, closed.game, closed.level, closed.hand,
+                    closed.target, NEW.correct,
+                    CASE WHEN NEW.correct = 1 THEN NEW.at - closed.started_at END, NEW.at,
+                    FLOOR(NEW.at / 86400)::INTEGER)
+            ON CONFLICT (user_id, round_id) DO UPDATE SET
+                solved = GREATEST(o.solved, EXCLUDED.solved),
+                seconds = LEAST(o.seconds, EXCLUDED.seconds),
+                first_at = LEAST(o.first_at, EXCLUDED.first_at),
+                day = LEAST(o.day, EXCLUDED.day);
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER answered_after_close AFTER INSERT ON answers FOR EACH ROW
+        EXECUTE FUNCTION answered_after_close();
+    INSERT INTO answered_rounds (user_id, round_id, game, level, hand, target, solved,
+                                 seconds, first_at, day)
+        SELECT a.user_id, r.id, r.game, r.level, r.hand, r.target, a.solved,
+               a.first_right - r.started_at, a.first_at, FLOOR(a.first_at / 86400)::INTEGER
+        FROM (SELECT round_id, user_id, MAX(correct) AS solved,
+                     MIN(CASE WHEN correct = 1 THEN at END) AS first_right, MIN(at) AS first_at
+              FROM answers GROUP BY user_id, round_id) a
+        JOIN rounds r ON r.id = a.round_id
+        WHERE r.status <> 'open'
+        ORDER BY a.user_id, a.round_id;
+    CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON answered_rounds
+        FOR EACH STATEMENT EXECUTE FUNCTION leader_fence();
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -4,9 +4,10 @@ scores_from_rounds), so a late answer, a restart or a recount brings nothing bac
 long history goes a part at a time before that transaction (FORGET_PART).
 
 A chat's reset takes its closed rounds' winners and answers off (the rounds stay, winnerless) and
-deletes its scores; the open round keeps its answers and scores when it closes. A person's
-erasure deletes their answers, scores, daily results, passes, name and ratings (these with
-the person's row: player_ratings' foreign key cascades); the rounds they won or
+deletes its scores (and the pages' rows of those rounds); the open round keeps its answers and
+scores when it closes. A person's erasure deletes their answers, scores, daily results, passes,
+name, ratings and the pages' rows (these with the person's row too: their foreign keys
+cascade); the rounds they won or
 started stay, naming nobody (other players' scores are unchanged: those rounds were their losses
 before and still are); their private chat goes, with every round and match played there — play
 ends the ones still on first (bot.play.community.privacy), and one whose close races the erasure
@@ -28,7 +29,7 @@ FORGET_PART = 100
 
 @dataclass(frozen=True)
 class ForgetStatements:
-    reset_rounds: tuple[str, str]  # (chat,) each: before the scoring lock, as a close does
+    reset_rounds: tuple[str, ...]  # (chat,) each: before the scoring lock, as a close does
     reset_scores: str
     forget_parts: tuple[str, ...]  # (user, ..., FORGET_PART) each, until it changes fewer rows
     forget_rounds: tuple[str, ...]  # (user,) each: the rows of rounds first, as a close does
@@ -39,7 +40,12 @@ class ForgetStatements:
 
 
 QMARK = ForgetStatements(
-    reset_rounds=("DELETE FROM answers WHERE round_id IN "
+    # the pages' rows of those rounds go with the answers they were made of (first: they are
+    # found through them)
+    reset_rounds=("DELETE FROM answered_rounds WHERE (user_id, round_id) IN "
+                  "(SELECT a.user_id, a.round_id FROM answers a JOIN rounds r "
+                  "ON r.id = a.round_id WHERE r.chat_id = ? AND r.status != 'open')",
+                  "DELETE FROM answers WHERE round_id IN "
                   "(SELECT id FROM rounds WHERE chat_id = ? AND status != 'open')",
                   "UPDATE rounds SET winner_id = NULL WHERE chat_id = ? AND status != 'open'"),
     reset_scores="DELETE FROM scores WHERE chat_id = ?",
@@ -53,6 +59,8 @@ QMARK = ForgetStatements(
                   "(SELECT day FROM daily_results WHERE user_id = ? LIMIT ?)",
                   "DELETE FROM rating_days WHERE (user_id, game, day) IN "
                   "(SELECT user_id, game, day FROM rating_days WHERE user_id = ? LIMIT ?)",
+                  "DELETE FROM answered_rounds WHERE user_id = ? AND round_id IN "
+                  "(SELECT round_id FROM answered_rounds WHERE user_id = ? LIMIT ?)",
                   # the private chat's (its id is the person's)
                   "DELETE FROM matches WHERE id IN (SELECT id FROM matches WHERE chat_id = ? "
                   "AND status <> 'on' LIMIT ?)",
@@ -74,6 +82,7 @@ QMARK = ForgetStatements(
                    "DELETE FROM chat_settings WHERE chat_id = ?",
                    "DELETE FROM chats WHERE id = ? AND type = 'private'",
                    "DELETE FROM rating_days WHERE user_id = ?",  # the pages' history
+                   "DELETE FROM answered_rounds WHERE user_id = ?",  # the pages' rounds
                    "DELETE FROM users WHERE id = ?"),
     noted="INSERT INTO forgets (user_id, at) VALUES (?, ?) ON CONFLICT (user_id) DO NOTHING",
     unfinished="SELECT user_id FROM forgets ORDER BY at",

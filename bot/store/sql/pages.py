@@ -2,16 +2,21 @@
 (their rating's days, totals per game, the rounds they answered, their daily results) and a
 group's season (its players' rating days, records, the hands solved there, rounds by week).
 
-Each read starts from an index on the person or the chat (answers_by_user, scores_by_user,
+Each read starts from an index on the person or the chat (answered_rounds' key, scores_by_user,
 rating_days' key, scores' key, rounds_won_in_chat), and reads a bounded span of time (the last
 year, the season), so a page costs the same on a year-old database as on a young one save for
-what the person or the group played. Sets of keys go in as a fixed number of parameters
-(KEYS), the rest filled with a key that matches nothing, so each statement is prepared once.
+what the person or the group played. The rounds a player answered are read from the summary
+their closes wrote (answered_rounds, migration 19: a row per player and round, kept in the
+player's key order), not from the answers joined to the rounds: a heavy player's year is then
+a few pages of one index rather than thousands of rows one to a page. Sets of keys go in as a
+fixed number of parameters (KEYS), the rest filled with a key that matches nothing, so each
+statement is prepared once.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot.store.sql.connection import Connection, numbered_table
 
@@ -25,8 +30,14 @@ NO_HAND = ""
 class PageStatements:
     player_days: str  # (user, the 3 games, since day): each game's rating, day by day
     player_games: str  # (user,): rounds, wins, fastest win, longest run of wins per game
-    player_rounds: str  # (user, since): each round answered: game, level, hand, target,
-    #                      right or not, seconds to the first right answer, when
+    # of the closed rounds the player answered since a moment (answered_rounds), each level
+    # being 24's own (the LEVELS given first) or else '' (a game's only level):
+    player_levels: str  # (LEVELS, user, since): game, level, rounds, rounds solved
+    player_medians: str  # (LEVELS, user, since): game, level, the middle one or two of the
+    #                       seconds to a right answer, in order
+    player_round_days: str  # (user, since): each UTC day (a number) and its rounds
+    player_solved: str  # (user, since): each stored hand solved, at its latest solve, latest
+    #                      first: game, level, hand, target, when
     player_daily: str  # (user, since day): the days of their daily results
     hands: str  # (game, KEYS hand keys): learned difficulties
     days_of: str  # (game, since day, KEYS users): their rating days
@@ -34,6 +45,11 @@ class PageStatements:
     group_hands: str  # (chat, since, most): the latest won rounds: game, level, hand,
     #                    target, winner, their name, seconds
     group_weeks: str  # (since, chat, since): rounds won each week (0 = the oldest)
+
+
+LEVELS = ("easy", "medium", "hard")  # 24's levels (bot.play.pages.player.LEVEL_ORDER)
+LEVELED = "SELECT game, CASE WHEN level IN (?, ?, ?) THEN level ELSE '' END"
+ANSWERED = "FROM answered_rounds WHERE user_id = ? AND first_at >= ?"
 
 
 def _hand_keys() -> str:
@@ -45,11 +61,23 @@ QMARK = PageStatements(
                 "AND game IN (?, ?, ?) AND day >= ? ORDER BY game, day",
     player_games="SELECT game, SUM(rounds_played), SUM(wins), MIN(fastest_win), "
                  "MAX(best_streak) FROM scores WHERE user_id = ? GROUP BY game ORDER BY game",
-    player_rounds="SELECT r.game, r.level, r.hand, r.target, a.right_, "
-                  "a.first_right - r.started_at, a.first_at FROM (SELECT round_id, "
-                  "MAX(correct) AS right_, MIN(CASE WHEN correct = 1 THEN at END) "
-                  "AS first_right, MIN(at) AS first_at FROM answers WHERE user_id = ? "
-                  "AND at >= ? GROUP BY round_id) a JOIN rounds r ON r.id = a.round_id",
+    # the rows the round's close wrote (migration 19), the player's together in one index,
+    # summed, ranked and deduplicated where they lie: only what the page shows comes out
+    player_levels=f"SELECT game, lv, COUNT(*), SUM(solved) FROM ({LEVELED} AS lv, solved "
+                  f"{ANSWERED}) a GROUP BY game, lv",
+    player_medians=f"SELECT game, lv, seconds FROM (SELECT game, lv, seconds, ROW_NUMBER() "
+                   "OVER (PARTITION BY game, lv ORDER BY seconds) AS k, COUNT(*) OVER "
+                   f"(PARTITION BY game, lv) AS n FROM ({LEVELED} AS lv, seconds {ANSWERED} "
+                   "AND solved = 1 AND seconds IS NOT NULL) a) m "
+                   "WHERE k IN ((n + 1) / 2, n / 2 + 1) ORDER BY game, lv, k",
+    player_round_days="SELECT day, COUNT(*) FROM answered_rounds WHERE user_id = ? "
+                      "AND first_at >= ? GROUP BY day",
+    # ties: the lower round first, as the rows lie
+    player_solved="SELECT game, level, hand, target, first_at FROM (SELECT game, level, hand, "
+                  "target, first_at, round_id, ROW_NUMBER() OVER (PARTITION BY game, hand, "
+                  "target ORDER BY first_at DESC, round_id) AS n FROM answered_rounds "
+                  "WHERE user_id = ? AND first_at >= ? AND solved = 1) s WHERE n = 1 "
+                  "ORDER BY first_at DESC, round_id",
     player_daily="SELECT day FROM daily_results WHERE user_id = ? AND day >= ?",
     hands=f"SELECT hand, difficulty FROM hand_ratings WHERE game = ? "
           f"AND hand IN ({_hand_keys()})",
@@ -99,16 +127,25 @@ class GameTotals:
 
 
 @dataclass(frozen=True)
-class AnsweredRound:
-    """A round the player answered: right (at least once) or not, and the seconds from the
-    deal to their first right answer."""
+class LevelYear:
+    """A game's level in the player's year: rounds answered, how many right (at least once),
+    the median seconds from the deal to their first right answer (None: never right)."""
+
+    game: str
+    level: str  # 24's level, or '' for a game's only one
+    rounds: int
+    solved: int
+    median: float | None
+
+
+class SolvedHand(NamedTuple):
+    """A stored hand the player solved, at its latest solve. A named tuple made from the row
+    as it is: a heavy player's year holds hundreds."""
 
     game: str
     level: str
     hand: str
     target: int
-    right: bool
-    seconds: float | None
     at: float
 
 
@@ -148,10 +185,28 @@ class Pages:
         return [GameTotals(game, int(rounds or 0), int(wins or 0), fastest, int(run or 0))
                 for game, rounds, wins, fastest, run in rows]
 
-    async def answered_rounds(self, user_id: int, since: float) -> list[AnsweredRound]:
-        rows = await self.db.fetch(self.sql.player_rounds, (user_id, since))
-        return [AnsweredRound(game, level, hand, int(target), bool(right), seconds, at)
-                for game, level, hand, target, right, seconds, at in rows]
+    async def levels(self, user_id: int, since: float) -> list[LevelYear]:
+        """Per game and level, the closed rounds the player answered since a moment."""
+        asked = (*LEVELS, user_id, since)
+        middles: dict[tuple[str, str], list[float]] = {}
+        for game, level, seconds in await self.db.fetch(self.sql.player_medians, asked):
+            middles.setdefault((game, level), []).append(seconds)
+        return [LevelYear(game, level, int(rounds), int(solved or 0),
+                          median(middles.get((game, level), [])))
+                for game, level, rounds, solved in await self.db.fetch(self.sql.player_levels,
+                                                                       asked)]
+
+    async def round_days(self, user_id: int, since: float) -> dict[int, int]:
+        """The closed rounds the player answered since a moment, by the UTC day (days since
+        1970) of their first answer."""
+        rows = await self.db.fetch(self.sql.player_round_days, (user_id, since))
+        return {int(day): int(count) for day, count in rows}
+
+    async def solved_hands(self, user_id: int, since: float) -> list[SolvedHand]:
+        """Each stored hand the player solved since a moment, at its latest solve, latest
+        first."""
+        rows = await self.db.fetch(self.sql.player_solved, (user_id, since))
+        return list(map(SolvedHand._make, rows))
 
     async def daily_days(self, user_id: int, since_day: str) -> list[str]:
         return [row[0] for row in await self.db.fetch(self.sql.player_daily,
@@ -194,3 +249,11 @@ class Pages:
         """Rounds won in the chat each week since a moment (week 0 starts then)."""
         rows = await self.db.fetch(self.sql.group_weeks, (int(since), chat_id, since))
         return {int(week): int(count) for week, count in rows}
+
+
+def median(middle: list[float]) -> float | None:
+    """The median of a sorted list from its middle one or two values, as statistics.median
+    makes it (the mean of the two: their sum halved)."""
+    if not middle:
+        return None
+    return middle[0] if len(middle) == 1 else (middle[0] + middle[1]) / 2

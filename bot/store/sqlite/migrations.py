@@ -689,6 +689,66 @@ MIGRATIONS: list[str] = [
         FROM player_ratings WHERE true
         ON CONFLICT (user_id, game, day) DO NOTHING;
     """,
+    # 19 (issue 47's speed): each player's answered rounds, one row per player and round with
+    #    what the player's page shows of it (bot/store/sql/pages.py), kept together by the
+    #    player (WITHOUT ROWID: the key is the row's place), so that a page reads its player's
+    #    rows in a few pages rather than a year of answers and their rounds scattered over the
+    #    file. Written as the round closes (in the close's statement, as `scores`) and as an
+    #    answer lands after the close; MAX and MIN merge the rows, so writing one twice
+    #    changes nothing. `day`: the UTC day of the first answer (days since 1970), which the
+    #    calendar counts by. Filled here from the answers of the closed rounds. The person's
+    #    /forget deletes it (and the person's row cascades); a chat's reset, its rounds'.
+    """
+    CREATE TABLE answered_rounds (
+        user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        round_id INTEGER NOT NULL,
+        game TEXT NOT NULL,
+        level TEXT NOT NULL,
+        hand TEXT NOT NULL,
+        target INTEGER NOT NULL,
+        solved INTEGER NOT NULL,
+        seconds REAL,
+        first_at REAL NOT NULL,
+        day INTEGER NOT NULL,
+        PRIMARY KEY (user_id, round_id)
+    ) WITHOUT ROWID;
+    CREATE TRIGGER answered_on_close AFTER UPDATE OF status ON rounds
+    WHEN OLD.status = 'open' AND NEW.status != 'open'
+    BEGIN
+        INSERT INTO answered_rounds (user_id, round_id, game, level, hand, target, solved,
+                                     seconds, first_at, day)
+            SELECT user_id, NEW.id, NEW.game, NEW.level, NEW.hand, NEW.target, MAX(correct),
+                   MIN(CASE WHEN correct = 1 THEN at END) - NEW.started_at, MIN(at),
+                   CAST(MIN(at) / 86400 AS INTEGER)
+            FROM answers WHERE round_id = NEW.id GROUP BY user_id
+            ON CONFLICT DO NOTHING;
+    END;
+    CREATE TRIGGER answered_after_close AFTER INSERT ON answers
+    WHEN EXISTS (SELECT 1 FROM rounds WHERE id = NEW.round_id AND status != 'open')
+    BEGIN
+        INSERT INTO answered_rounds (user_id, round_id, game, level, hand, target, solved,
+                                     seconds, first_at, day)
+            SELECT NEW.user_id, id, game, level, hand, target, NEW.correct,
+                   CASE WHEN NEW.correct = 1 THEN NEW.at - started_at END, NEW.at,
+                   CAST(NEW.at / 86400 AS INTEGER)
+            FROM rounds WHERE id = NEW.round_id
+            ON CONFLICT (user_id, round_id) DO UPDATE SET
+                solved = MAX(solved, excluded.solved),
+                seconds = COALESCE(MIN(seconds, excluded.seconds), seconds, excluded.seconds),
+                first_at = MIN(first_at, excluded.first_at),
+                day = MIN(day, excluded.day);
+    END;
+    INSERT INTO answered_rounds (user_id, round_id, game, level, hand, target, solved,
+                                 seconds, first_at, day)
+        SELECT a.user_id, r.id, r.game, r.level, r.hand, r.target, a.solved,
+               a.first_right - r.started_at, a.first_at, CAST(a.first_at / 86400 AS INTEGER)
+        FROM (SELECT round_id, user_id, MAX(correct) AS solved,
+                     MIN(CASE WHEN correct = 1 THEN at END) AS first_right, MIN(at) AS first_at
+              FROM answers GROUP BY user_id, round_id) a
+        JOIN rounds r ON r.id = a.round_id
+        WHERE r.status != 'open'
+        ORDER BY a.user_id, a.round_id;
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

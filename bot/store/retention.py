@@ -2,8 +2,10 @@
 
 Kept while the bot runs: names, each chat's language and settings, the rounds (hand, who dealt
 it, who won it with what answer, the points), who answered each round (one row per player and
-round: rounds played and streaks are counted from it; the pages' copy, answered_rounds, keeps
-with it whether they solved it and how fast), scores, matches, daily results.
+round: rounds played and streaks are counted from it; the player's page reads its copy,
+answered_rounds, which keeps with it whether they solved it, a later try in the round included,
+how many seconds their first right answer took, and when they first answered), scores, matches,
+daily results.
 Not kept: after ANSWER_TEXTS_KEPT, the text of each answer (a round's winning answer stays in
 the round) and every answer of a player's after their first in that round, and who passed in
 it; after two days, the ids of handled updates (bot/telegram/jobs.py). So the database grows

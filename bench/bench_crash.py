@@ -186,7 +186,8 @@ class Database:
 
 
 async def settle(emulator: BotApiEmulator, database: Database, timeout: float = 60) -> None:
-    """Until every round has ended and the bot has sent nothing for a second."""
+    """Until the bot has taken every update given to it, every round has ended and the bot has
+    sent nothing for a second (an update still waiting could open a round after the check)."""
     deadline = time.monotonic() + timeout
     quiet_since, count = time.monotonic(), -1
     while time.monotonic() < deadline:
@@ -194,7 +195,7 @@ async def settle(emulator: BotApiEmulator, database: Database, timeout: float = 
         if len(emulator.sent) != count:
             quiet_since, count = time.monotonic(), len(emulator.sent)
         [(still,)] = await database.fetch("SELECT COUNT(*) FROM rounds WHERE status = 'open'")
-        if not still and time.monotonic() - quiet_since > 1.0:
+        if not still and not emulator.updates and time.monotonic() - quiet_since > 1.0:
             return
 
 

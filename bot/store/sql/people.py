@@ -213,9 +213,11 @@ class People:
     def _merged(self, old_id: int, new_id: int, at: float) -> list[Step]:
         """The move's last transaction: what is not met moves, then the chats' scoring locks
         (after the rows, as a round's close takes them), then what is met ends and moves,
-        then the scores."""
+        then the scores. The supergroup's row is made again first: a group stored only after
+        the move began (its first /play racing the move) had no row to copy then."""
         move, delete, insert = self.sql.recount
-        return [*((sql, (new_id, old_id)) for sql in self.sql.move_chat),
+        return [(self.sql.move_begun[0], (new_id, old_id)),
+                *((sql, (new_id, old_id)) for sql in self.sql.move_chat),
                 (self.sql.move_language, (old_id, new_id)),
                 *((sql, (new_id, old_id, new_id)) for sql in self.sql.move_played),
                 *self.met_locks(old_id),

@@ -172,3 +172,30 @@ async def test_a_merge_killed_between_parts_is_finished_at_the_next_start(
 
     await People(stores.people).load()  # the next start, before any round is read
     await merged(stores, ids)
+
+
+async def test_a_group_first_stored_after_its_move_began_moves_whole(
+        stores: Stores, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The group's first /play races its move: unknown when the move began (no row to copy
+    for the supergroup then), stored with its open round before the move's last transaction,
+    which copies the row then, so the round moves and goes on there. (The same race inside
+    that transaction, on PostgreSQL: tests/postgres/test_move_race.py.)"""
+    db = stores.people.db  # type: ignore[attr-defined]
+    run, raced = db.run, []
+
+    async def first_play_meanwhile(sql: str, params: tuple = ()) -> int:
+        if sql == stores.people.sql.move_part and not raced:  # type: ignore[attr-defined]
+            await stores.people.remember_chat(OLD, "group", "Old")
+            raced.append(await stores.rounds.open_round(
+                OLD, "24", (1, 2, 3, 4), 24, "", 10, "en", 1000.0, 1060.0, ANN))
+        return await run(sql, params)
+
+    await stores.people.remember_user(ANN, "Ann")
+    monkeypatch.setattr(db, "run", first_play_meanwhile)
+    await stores.people.migrate_chat(OLD, NEW)
+    monkeypatch.setattr(db, "run", run)
+
+    assert raced and raced[0] is not None
+    assert [(r.id, r.chat_id, r.status) for r in await stores.rounds.open_rounds()] == \
+        [(raced[0].id, NEW, "open")]
+    assert await stores.people.unfinished_moves() == []

@@ -60,6 +60,7 @@ class PeopleStatements:
     move_daily: str  # (new, old): the daily results solved in the group
     move_achievements: str  # (new, old): the achievements earned in the group
     move_chat: tuple[str, str]  # (new, old) each: the chat's row, its settings
+    supergroup_row: str  # (new,): the chat's row where the group's was not there to copy
     move_language: str  # (old, new)
     move_played: tuple[str, str]  # (new, old, new) each: rounds, matches, but the ones met
     end_met: tuple[str, str]  # (at, new, old) each: the open round, the match on, met
@@ -97,6 +98,8 @@ QMARK = PeopleStatements(
                "FROM chats WHERE id = ? ON CONFLICT (id) DO NOTHING",
                "INSERT INTO chat_settings (chat_id, body, updated_at) SELECT ?, body, updated_at "
                "FROM chat_settings WHERE chat_id = ? ON CONFLICT (chat_id) DO NOTHING"),
+    supergroup_row="INSERT INTO chats (id, type) VALUES (?, 'supergroup') "
+                   "ON CONFLICT (id) DO NOTHING",
     move_language="UPDATE chats SET lang = (SELECT o.lang FROM chats o WHERE o.id = ?) "
                   "WHERE id = ? AND lang IS NULL",
     # Every round and match moves but an open round, or a match on, in a topic where the
@@ -213,11 +216,13 @@ class People:
     def _merged(self, old_id: int, new_id: int, at: float) -> list[Step]:
         """The move's last transaction: what is not met moves, then the chats' scoring locks
         (after the rows, as a round's close takes them), then what is met ends and moves,
-        then the scores. The supergroup's row is made again first: a group stored only after
-        the move began (its first /play racing the move) had no row to copy then."""
+        then the scores. The supergroup's row is made even where the group's was not found to
+        copy: on PostgreSQL each statement sees what was committed before it began, so a
+        group's first /play committed between the copy and the rounds' move brings a round
+        whose new chat would otherwise have no row."""
         move, delete, insert = self.sql.recount
-        return [(self.sql.move_begun[0], (new_id, old_id)),
-                *((sql, (new_id, old_id)) for sql in self.sql.move_chat),
+        return [*((sql, (new_id, old_id)) for sql in self.sql.move_chat),
+                (self.sql.supergroup_row, (new_id,)),
                 (self.sql.move_language, (old_id, new_id)),
                 *((sql, (new_id, old_id, new_id)) for sql in self.sql.move_played),
                 *self.met_locks(old_id),

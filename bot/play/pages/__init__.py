@@ -47,18 +47,22 @@ class Pages:
 
     async def player(self, user_id: int, name: str, texts: Texts) -> dict[str, Any]:
         """The player's own page."""
-        page = await player_page(self.store, texts, user_id, name, self.clock())
+        page, badges = await asyncio.gather(
+            player_page(self.store, texts, user_id, name, self.clock()),
+            player_badges(self.achievements, texts, user_id) if self.achievements else none())
         if self.daily is not None:
             await offer_daily(self.daily, texts, user_id, page["sections"])
-        if self.achievements is not None:
-            page["sections"].append(await player_badges(self.achievements, texts, user_id))
+        if badges is not None:
+            page["sections"].append(badges)
         return framed(texts, page)
 
     async def group(self, chat_id: int, texts: Texts) -> dict[str, Any]:
         """The group's page."""
-        page = await group_page(self.store, self.ratings, texts, chat_id, self.clock())
-        if self.achievements is not None:
-            page["sections"].append(await group_badges(self.achievements, texts, chat_id))
+        page, badges = await asyncio.gather(
+            group_page(self.store, self.ratings, texts, chat_id, self.clock()),
+            group_badges(self.achievements, texts, chat_id) if self.achievements else none())
+        if badges is not None:
+            page["sections"].append(badges)
         return framed(texts, page)
 
     @staticmethod
@@ -109,6 +113,10 @@ class Pages:
         if self.links is None or chat_id > 0:
             return None
         return self.links(PageAsk("group", chat_id), chat_id)
+
+
+async def none() -> None:
+    """What a page without achievements reads for them."""
 
 
 def framed(texts: Texts, page: dict[str, Any]) -> dict[str, Any]:

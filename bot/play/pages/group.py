@@ -5,17 +5,18 @@ page (bot.play.pages.player), one more (achievements) added the same way."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from bot.play.pages.days import days_back, moment_of
 from bot.play.pages.player import (
     hand_text,
     level_name,
-    numbers_of,
     ranked,
     season_start,
     separator,
     shown,
+    until_hardest_of,
 )
 from bot.play.ratings import GAMES as RATED_GAMES
 from bot.play.ratings import season_of
@@ -32,27 +33,41 @@ WEEKS = 52
 
 async def group_page(store: PageStore, ratings: RatingStore, texts: Texts, chat_id: int,
                      now: float) -> dict[str, Any]:
+    """The sections' reads asked side by side: on SQLite they share trips to the database's
+    thread, on PostgreSQL they run on connections of their own."""
     season, start = season_of(now), season_start(now)
-    sections: list[dict[str, Any]] = []
-    for game in RATED_GAMES:
-        placings = await ratings.board(game, season, 1, BOARD, chat_id)
-        if not placings:
-            continue
-        trends = await store.days_of(game, [p.user_id for p in placings], start)
-        sections.append({
-            "kind": "board", "title": texts("webapp_board_title", game=texts.game(game)),
+    boards, records, hands, weeks = await asyncio.gather(
+        asyncio.gather(*(board_section(store, ratings, texts, chat_id, game, season, start)
+                         for game in RATED_GAMES)),
+        records_section(store, texts, chat_id),
+        hands_section(store, texts, chat_id, now, start),
+        weeks_section(store, texts, chat_id, now))
+    sections = [*(board for board in boards if board is not None), records, hands, weeks]
+    return {"kind": "group", "title": texts("webapp_page_group"), "sections": sections}
+
+
+async def board_section(store: PageStore, ratings: RatingStore, texts: Texts, chat_id: int,
+                        game: str, season: str, start: str) -> dict[str, Any] | None:
+    """The season's board of a game with each player's rating day by day (None: nobody
+    rated in the chat yet)."""
+    placings = await ratings.board(game, season, 1, BOARD, chat_id)
+    if not placings:
+        return None
+    trends = await store.days_of(game, [p.user_id for p in placings], start)
+    return {"kind": "board", "title": texts("webapp_board_title", game=texts.game(game)),
             "season_start": start,
             "rows": [{"rank": p.rank, "name": p.name, "rating": shown(p.rating),
                       "trend": [[day, shown(r)] for day, r in trends.get(p.user_id, [])]}
-                     for p in placings]})
-    sections.append(await records_section(store, texts, chat_id))
-    sections.append(await hands_section(store, texts, chat_id, now, start))
+                     for p in placings]}
+
+
+async def weeks_section(store: PageStore, texts: Texts, chat_id: int, now: float
+                        ) -> dict[str, Any]:
     first = now - WEEKS * WEEK + 1  # the last week ends now, its round too
     weeks = await store.weeks(chat_id, first)
-    sections.append({"kind": "weeks", "title": texts("webapp_weeks_title"),
-                     "from": days_back(now, WEEKS * 7),
-                     "weeks": [weeks.get(week, 0) for week in range(WEEKS)]})
-    return {"kind": "group", "title": texts("webapp_page_group"), "sections": sections}
+    return {"kind": "weeks", "title": texts("webapp_weeks_title"),
+            "from": days_back(now, WEEKS * 7),
+            "weeks": [weeks.get(week, 0) for week in range(WEEKS)]}
 
 
 async def records_section(store: PageStore, texts: Texts, chat_id: int) -> dict[str, Any]:
@@ -70,8 +85,7 @@ async def records_section(store: PageStore, texts: Texts, chat_id: int) -> dict[
 async def hands_section(store: PageStore, texts: Texts, chat_id: int, now: float,
                         start: str) -> dict[str, Any]:
     """The HANDS hardest hands won this season, each with who solved it and how fast."""
-    won = [(r, numbers) for r in await store.won_rounds(chat_id, moment_of(start), WON_READ)
-           if (numbers := numbers_of(r.hand))]
+    won = list(until_hardest_of(await store.won_rounds(chat_id, moment_of(start), WON_READ)))
     solved = [(r.game, r.level, numbers, r.target) for r, numbers in won]
     return {"kind": "hands", "title": texts("webapp_hands_title"),
             "items": [hand_item(texts, *won[index]) for index in

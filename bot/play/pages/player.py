@@ -6,9 +6,11 @@ object in the list."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections import Counter, defaultdict
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import Any, Protocol, TypeVar
 
 from bot.play.community.standings import SHOWN_MEAN, SHOWN_PER_UNIT
 from bot.play.pages.days import DAY, day_of, days_back, streaks
@@ -97,13 +99,16 @@ async def ranked(store: PageStore, solved: list[Solved], most: int) -> list[int]
 
 async def player_page(store: PageStore, texts: Texts, user_id: int, name: str,
                       now: float) -> dict[str, Any]:
-    """The player's page: their last year, as sections."""
+    """The player's page: their last year, as sections, its reads asked side by side (on
+    SQLite they share trips to the database's thread, on PostgreSQL they run on connections
+    of their own)."""
     since_day = days_back(now, YEAR)
-    days = await store.rating_days(user_id, since_day)
-    totals = await store.game_totals(user_id)
     since = now - YEAR * DAY
-    played = played_days(await store.round_days(user_id, since),
-                         await store.daily_days(user_id, since_day))
+    days, totals, rounds, daily, levels, hands = await asyncio.gather(
+        store.rating_days(user_id, since_day), store.game_totals(user_id),
+        store.round_days(user_id, since), store.daily_days(user_id, since_day),
+        store.levels(user_id, since), store.solved_hands(user_id, since))
+    played = played_days(rounds, daily)
     now_run, longest = streaks(played, day_of(now))
     sections: list[dict[str, Any]] = [
         rating_section(texts, days, season_start(now)),
@@ -111,13 +116,12 @@ async def player_page(store: PageStore, texts: Texts, user_id: int, name: str,
          "legend": [texts("webapp_rounds"), texts("webapp_wins")],
          "games": [{"name": texts.game(t.game), "rounds": t.rounds, "wins": t.wins}
                    for t in totals if t.rounds]},
-        levels_section(texts, await store.levels(user_id, since)),
+        levels_section(texts, levels),
         {"kind": "calendar", "title": texts("webapp_calendar_title"), "from": since_day,
          "to": day_of(now), "days": sorted(played.items()),
          "streaks": [texts("webapp_streak_now", days=now_run),
                      texts("webapp_streak_best", days=longest)]},
-        await records_section(store, texts, totals, await store.solved_hands(user_id, since),
-                              longest),
+        await records_section(store, texts, totals, hands, longest),
     ]
     season = season_of(now)
     this_season = sorted({day.game for day in days if day.season == season})
@@ -183,22 +187,50 @@ async def records_section(store: PageStore, texts: Texts, totals: list, hands:
 def latest_solved(hands: list[SolvedHand]) -> list[Solved]:
     """The hands solved, latest first, as `ranked` chooses among them, but what cannot change
     its choice left out (a heavy player's year holds hundreds): each stored hand once, at its
-    latest solve (ranked keeps a hand's latest alone), and nothing older than the HARDEST_OF-th
-    distinct hand at the highest level (ranked chooses the latest HARDEST_OF there first)."""
+    latest solve (ranked keeps a hand's latest alone), up to the HARDEST_OF-th distinct hand
+    at the highest level (`until_hardest_of`)."""
     seen: set[tuple[str, str, int]] = set()
+
+    def fresh() -> Iterator[SolvedHand]:
+        for r in sorted(hands, key=lambda r: -r.at):
+            if (r.game, r.hand, r.target) not in seen:
+                seen.add((r.game, r.hand, r.target))
+                yield r
+
+    return [(r.game, r.level, numbers, r.target) for r, numbers in until_hardest_of(fresh())]
+
+
+class Played(Protocol):
+    """A stored hand solved: a player's (SolvedHand) or a group's (WonRound)."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def level(self) -> str: ...
+    @property
+    def hand(self) -> str: ...
+    @property
+    def target(self) -> int: ...
+
+
+P = TypeVar("P", bound=Played)
+
+
+def until_hardest_of(rows: Iterable[P]) -> Iterator[tuple[P, list[int]]]:
+    """Each row, latest first, with its hand's numbers (a table of rolls left out), up to the
+    one that brings the HARDEST_OF-th distinct hand at the highest level: `ranked` chooses the
+    latest HARDEST_OF there first, so nothing older can change its choice, and a busy group's
+    or player's older hands are never read."""
     top: set[tuple[str, str]] = set()  # distinct hands whose latest solve is at the top level
     keys: set[tuple[str, str]] = set()
-    solved = []
-    for r in sorted(hands, key=lambda r: -r.at):
-        if (r.game, r.hand, r.target) in seen:
+    for r in rows:
+        if not (numbers := numbers_of(r.hand)):
             continue
-        seen.add((r.game, r.hand, r.target))
-        if numbers := numbers_of(r.hand):
-            solved.append((r.game, r.level, numbers, r.target))
-            key = (r.game, hand_key(numbers, r.target))
-            if key not in keys and LEVEL_ORDER.get(r.level, 0) == TOP_LEVEL:
+        yield r, numbers
+        key = (r.game, hand_key(numbers, r.target))
+        if key not in keys:
+            keys.add(key)
+            if LEVEL_ORDER.get(r.level, 0) == TOP_LEVEL:
                 top.add(key)
                 if len(top) == HARDEST_OF:
-                    break
-            keys.add(key)
-    return solved
+                    return

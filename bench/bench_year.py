@@ -394,7 +394,11 @@ async def page_requests(db: Database, samples: int) -> dict[str, list[float]]:
 
     year, token = db.year, "1:pages-bench"
     stores = await open_stores(db.path or "unused", db.url)
-    pages = Pages(stores.pages, stores.ratings, clock=lambda: year.now)
+    # as the bot builds it (bot.play.services): achievements and the daily result's offer
+    # read too; the daily's hand is never drawn for a page, only for a card
+    pages = Pages(stores.pages, stores.ratings, clock=lambda: year.now,
+                  achievements=stores.achievements,
+                  daily=SimpleNamespace(store=stores.daily, hand_of=lambda day: ()))
 
     async def member(chat_id: int, user_id: int) -> bool:
         return True  # Telegram's answer, cached by the bot: not what is timed here

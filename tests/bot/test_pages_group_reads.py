@@ -15,10 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.play.pages.player import numbers_of, ranked, until_hardest_of
+from bot.play.pages import group
+from bot.play.pages.player import HardestOf, numbers_of, ranked, until_hardest_of
 from bot.store.sql.connection import numbered
 from bot.store.sql.pages import GroupRecord, WonRound
 from bot.store.stores import Stores
+from bot.text.i18n import texts_for
 from tests.bot.test_pages_summary import Difficulties
 
 CHAT, OTHER = -300, -301
@@ -86,16 +88,61 @@ won_rounds = st.lists(st.builds(
 
 
 @settings(max_examples=200, deadline=None)
-@given(won_rounds)
-def test_the_hardest_hands_are_ranked_as_from_every_won_round(won: list[WonRound]) -> None:
+@given(won_rounds, st.integers(0, 200))
+def test_the_hardest_hands_are_ranked_as_from_every_won_round(won: list[WonRound],
+                                                              cut: int) -> None:
     """`until_hardest_of` stops reading only where `ranked` would choose nothing older: the
-    same rounds (winner, time and all) come out as when every won round is ranked."""
+    same rounds (winner, time and all) come out as when every won round is ranked; read in
+    two parts (the page's first read, then the rest unless it has enough), the same again."""
     every = [(r, numbers) for r in won if (numbers := numbers_of(r.hand))]
-    fewer = list(until_hardest_of(won))
+    fewer = until_hardest_of(won)
     assert fewer == every[:len(fewer)]
+    chooser = HardestOf[WonRound]()
+    parts = chooser.take(won[:cut])
+    if not chooser.done:
+        parts += chooser.take(won[cut:])
+    assert parts == fewer
     store: Any = Difficulties()
     for most in (1, 5):
         chosen = [every[i] for i in asyncio.run(ranked(
             store, [(r.game, r.level, n, r.target) for r, n in every], most))]
         assert [fewer[i] for i in asyncio.run(ranked(
             store, [(r.game, r.level, n, r.target) for r, n in fewer], most))] == chosen
+
+
+async def test_the_won_rounds_read_in_parts_are_the_rounds_read_at_once(stores: Stores) -> None:
+    """The second part starts where the first ended, rounds ended at the same moment too."""
+    await stores.people.remember_chat(CHAT, "group", "G")
+    await stores.people.remember_user(1, "P1")
+    for n in range(12):
+        made = await stores.rounds.open_round(CHAT, "24", (1, 2, 3, 4 + n), 24, "hard", 10,
+                                              "en", 1000.0 + n, 1060.0 + n)
+        assert made is not None
+        await stores.rounds.close_round(made.id, "won", 2000.0 + n // 3, 1, "x", 10, 2.0)
+    whole = await stores.pages.won_rounds(CHAT, 0.0, 12)
+    assert len(whole) == 12
+    assert await stores.pages.won_rounds(CHAT, 0.0, 5) + \
+        await stores.pages.won_rounds(CHAT, 0.0, 7, 5) == whole
+
+
+async def test_the_hands_read_in_parts_are_the_hands_read_at_once(
+        stores: Stores, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's first read made tiny: what it shows is what one read of the window shows."""
+    await stores.people.remember_chat(CHAT, "group", "G")
+    await stores.people.remember_user(1, "P1")
+    rng = random.Random(3)
+    for n in range(40):
+        hand = tuple(rng.randint(1, 9) for _ in range(4))
+        made = await stores.rounds.open_round(CHAT, "24", hand, 24,
+                                              rng.choice(("easy", "medium", "hard")), 10, "en",
+                                              1000.0 + n, 1060.0 + n)
+        assert made is not None
+        await stores.rounds.close_round(made.id, "won", 2000.0 + n // 2, 1, "x", 10, 2.0 + n)
+    texts = texts_for("en")
+    shown = []
+    monkeypatch.setattr(group, "WON_READ", 24)  # fewer than were won: the window is full
+    for first in (24, 1, 7):
+        monkeypatch.setattr(group, "FIRST_READ", first)
+        shown.append(await group.hands_section(stores.pages, texts, CHAT, 3000.0, "1970-01-01"))
+    assert len(shown[0]["items"]) == group.HANDS
+    assert shown[1] == shown[0] == shown[2]

@@ -10,13 +10,13 @@ from typing import Any
 
 from bot.play.pages.days import days_back, moment_of
 from bot.play.pages.player import (
+    HardestOf,
     hand_text,
     level_name,
     ranked,
     season_start,
     separator,
     shown,
-    until_hardest_of,
 )
 from bot.play.ratings import GAMES as RATED_GAMES
 from bot.play.ratings import season_of
@@ -27,6 +27,7 @@ from bot.text.i18n import Texts
 BOARD = 10  # players on each board
 HANDS = 5  # hardest hands shown
 WON_READ = 500  # the season's latest won rounds the hardest hands are chosen from
+FIRST_READ = 150  # read first: a busy group's hardest hands are found among them
 WEEK = 7 * 86400
 WEEKS = 52
 
@@ -85,7 +86,12 @@ async def records_section(store: PageStore, texts: Texts, chat_id: int) -> dict[
 async def hands_section(store: PageStore, texts: Texts, chat_id: int, now: float,
                         start: str) -> dict[str, Any]:
     """The HANDS hardest hands won this season, each with who solved it and how fast."""
-    won = list(until_hardest_of(await store.won_rounds(chat_id, moment_of(start), WON_READ)))
+    since, chooser = moment_of(start), HardestOf[WonRound]()
+    first = await store.won_rounds(chat_id, since, FIRST_READ, 0)
+    won = chooser.take(first)
+    if not chooser.done and len(first) == FIRST_READ:
+        won += chooser.take(await store.won_rounds(chat_id, since, WON_READ - FIRST_READ,
+                                                   FIRST_READ))
     solved = [(r.game, r.level, numbers, r.target) for r, numbers in won]
     return {"kind": "hands", "title": texts("webapp_hands_title"),
             "items": [hand_item(texts, *won[index]) for index in

@@ -10,7 +10,7 @@ import asyncio
 import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from bot.play.community.standings import SHOWN_MEAN, SHOWN_PER_UNIT
 from bot.play.pages.days import DAY, day_of, days_back, streaks
@@ -216,21 +216,35 @@ class Played(Protocol):
 P = TypeVar("P", bound=Played)
 
 
-def until_hardest_of(rows: Iterable[P]) -> Iterator[tuple[P, list[int]]]:
+def until_hardest_of(rows: Iterable[P]) -> list[tuple[P, list[int]]]:
     """Each row, latest first, with its hand's numbers (a table of rolls left out), up to the
-    one that brings the HARDEST_OF-th distinct hand at the highest level: `ranked` chooses the
-    latest HARDEST_OF there first, so nothing older can change its choice, and a busy group's
-    or player's older hands are never read."""
-    top: set[tuple[str, str]] = set()  # distinct hands whose latest solve is at the top level
-    keys: set[tuple[str, str]] = set()
-    for r in rows:
-        if not (numbers := numbers_of(r.hand)):
-            continue
-        yield r, numbers
-        key = (r.game, hand_key(numbers, r.target))
-        if key not in keys:
-            keys.add(key)
-            if LEVEL_ORDER.get(r.level, 0) == TOP_LEVEL:
-                top.add(key)
-                if len(top) == HARDEST_OF:
-                    return
+    one that brings the HARDEST_OF-th distinct hand at the highest level (`HardestOf`)."""
+    return HardestOf[P]().take(rows)
+
+
+class HardestOf(Generic[P]):
+    """Rows read latest first, kept up to the one that brings the HARDEST_OF-th distinct hand
+    at the highest level: `ranked` chooses the latest HARDEST_OF there first, so nothing older
+    can change its choice, and a busy group's or player's older hands need not be read. Fed
+    a part at a time, it says when it has seen enough (`done`)."""
+
+    def __init__(self) -> None:
+        self.top: set[tuple[str, str]] = set()  # distinct hands last solved at the top level
+        self.keys: set[tuple[str, str]] = set()
+        self.done = False
+
+    def take(self, rows: Iterable[P]) -> list[tuple[P, list[int]]]:
+        kept: list[tuple[P, list[int]]] = []
+        for r in rows:
+            if self.done:
+                break
+            if not (numbers := numbers_of(r.hand)):
+                continue
+            kept.append((r, numbers))
+            key = (r.game, hand_key(numbers, r.target))
+            if key not in self.keys:
+                self.keys.add(key)
+                if LEVEL_ORDER.get(r.level, 0) == TOP_LEVEL:
+                    self.top.add(key)
+                    self.done = len(self.top) == HARDEST_OF
+        return kept

@@ -44,7 +44,7 @@ class PageStatements:
     days_of: str  # (game, since day, KEYS users): their rating days
     group_records: str  # (chat, chat): per game the rows holding the fastest win, the
     #                      longest run, the most wins: game, user, name, which, the bests
-    group_hands: str  # (chat, since, most): the latest won rounds: game, level, hand,
+    group_hands: str  # (chat, since, most, skip): the latest won rounds: game, level, hand,
     #                    target, winner, their name, seconds
     group_weeks: str  # (since, chat, since): rounds won each week (0 = the oldest)
 
@@ -100,7 +100,7 @@ QMARK = PageStatements(
     group_hands="SELECT r.game, r.level, r.hand, r.target, r.winner_id, u.first_name, "
                 "r.win_seconds FROM rounds r LEFT JOIN users u ON u.id = r.winner_id "
                 "WHERE r.chat_id = ? AND r.status = 'won' AND r.ended_at >= ? "
-                "ORDER BY r.ended_at DESC LIMIT ?",
+                "ORDER BY r.ended_at DESC, r.id DESC LIMIT ? OFFSET ?",
     # whole seconds, so that both databases divide whole numbers (and round down alike)
     group_weeks="SELECT (CAST(ended_at AS BIGINT) - CAST(? AS BIGINT)) / 604800 AS week, "
                 "COUNT(*) "
@@ -251,9 +251,11 @@ class Pages:
                                                      float(value))
         return [best[key] for key in sorted(best)]
 
-    async def won_rounds(self, chat_id: int, since: float, most: int) -> list[WonRound]:
-        """The chat's rounds won since a moment, latest first, `most` of them."""
-        rows = await self.db.fetch(self.sql.group_hands, (chat_id, since, most))
+    async def won_rounds(self, chat_id: int, since: float, most: int, skip: int = 0
+                         ) -> list[WonRound]:
+        """The chat's rounds won since a moment, latest first, `most` of them after the
+        latest `skip`."""
+        rows = await self.db.fetch(self.sql.group_hands, (chat_id, since, most, skip))
         return [WonRound(game, level, hand, int(target), winner, name, seconds)
                 for game, level, hand, target, winner, name, seconds in rows]
 

@@ -193,11 +193,10 @@ class ClusterDemo:
             else:
                 await self.wait(worker, functools.partial(is_role, worker, STANDBY), "standing by")
                 self.say(f"worker {name} (pid {worker.pid}) stands by")
-        self.chat = ClusterChat(self, self.emulator, self.out, self.speaker,
+        self.chat = ClusterChat(self, self.out, self.speaker,
                                 interactive=os.isatty(self.stdin_fd),
                                 ansi=self.out.isatty() and "NO_COLOR" not in self.environ
-                                and self.environ.get("TERM") != "dumb",
-                                reply_timeout=REPLY_SECONDS)
+                                and self.environ.get("TERM") != "dumb")
         self.emulator.promote(DEMO_CHAT_ID, self.chat.user()["id"], "creator")
         self.say(f"the logs are in {self.folder} until the end. You are {self.speaker} in the "
                  f"group \"{DEMO_CHAT_TITLE}\": try /play. {CLUSTER_HELP}; {HELP}")
@@ -338,8 +337,9 @@ class ClusterChat(DemoChat):
     """The terminal chat with the bot in other processes: a line waits (bounded) for a reply
     rather than for the application's handling, which happens elsewhere; /kill and /status."""
 
-    def __init__(self, demo: ClusterDemo, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, demo: ClusterDemo, out: TextIO, speaker: str, interactive: bool,
+                 ansi: bool) -> None:
+        super().__init__(demo.emulator, out, speaker, interactive, ansi, REPLY_SECONDS)
         self.demo = demo
 
     async def settle(self, key: int | str) -> None:

@@ -13,6 +13,8 @@ within the lease (LEASE_SECONDS), resumes the open rounds, consumes the partitio
 the dead one held comes again and acts once) and ends the round at its deadline; the killed one
 is started again and stands by, as a supervisor would do. `/status` says who leads. /quit,
 the end of input (Ctrl-D) or Ctrl-C stop the roles, then the servers, and remove the folder.
+The roles take ROUND_SECONDS and the like from the environment (a round is 60 s unless it says
+otherwise, so a take-over is seen well within one); nothing points them elsewhere.
 """
 
 from __future__ import annotations
@@ -256,6 +258,10 @@ class ClusterDemo:
         standby = next((w for w in self.workers if w.running() and w is not killed), None)
         if killed is None or standby is None:
             self.say("no leader and standby to show a take-over with now: /status")
+            return
+        if standby.role() != STANDBY:
+            self.say(f"worker {self.short(standby)} is still starting: /kill once it stands "
+                     "by (/status)")
             return
         deadline = await self.open_deadline()
         killed_at = time.monotonic()

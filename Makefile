@@ -28,6 +28,12 @@ $(STAMP): pyproject.toml deploy/constraints.txt $(NATIVE) | $(PY)
 run: $(STAMP)
 	$(PY) -m bot $(ARGS)
 
+# the demo on the cluster: the Bot API emulator, NATS JetStream and PostgreSQL (the dev extra's
+# wheels), one ingress and two workers on this machine; /kill SIGKILLs the leading worker
+.PHONY: run-cluster
+run-cluster: $(STAMP)
+	$(PY) -m bot.demo.cluster $(ARGS)
+
 # REQUIRE_NATIVE, REQUIRE_SHARED: a test that needs the compiled solver or ../shared fails
 # without it here (and so in CI), where a bare `pytest` skips it (tests/conftest.py)
 REQUIRED := REQUIRE_NATIVE=1 REQUIRE_SHARED=1

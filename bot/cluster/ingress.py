@@ -7,7 +7,9 @@ answers 503, so Telegram delivers the update again (and the stream's duplicate w
 two publishes one message). Every ingress serves: there is no lead to hold here.
 
 It reads no update beyond its key (bot.cluster.partitions) and holds no state: any number run
-behind a load balancer.
+behind a load balancer. `GET /healthz` says whether this one can publish now (its broker
+connection up and the stream there): 200, else 503 with the reason, so a load balancer or a
+container's health check takes an ingress that would only answer 503 out of the rotation.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from bot.cluster.stream import MSG_ID, REQUEST_SECONDS, Layout, close, connect, 
 from bot.runtime.config import Config
 
 PUBLISH_SECONDS = REQUEST_SECONDS  # JetStream's confirm, or 503
+HEALTH_PATH = "healthz"
+HEALTH_SECONDS = 2.0  # the stream's answer to a health check, or 503
 RETRY_SECONDS = 5  # what a 503 suggests (Telegram keeps its own pace)
 Admit = Callable[[tornado.httputil.HTTPServerRequest, bytes], None]
 ServerFor = Callable[[tornado.web.Application], tornado.httpserver.HTTPServer]
@@ -88,18 +92,63 @@ class PublishHandler(tornado.web.RequestHandler):
         self.finish()  # the status says it all
 
 
+class HealthHandler(tornado.web.RequestHandler):
+    """GET /healthz: 200 `ok` while a publish could be confirmed now, 503 and the reason (one
+    line) while it could not: the connection is down (the client is reconnecting) or the broker
+    does not answer for the stream (JetStream off, the stream deleted, a slow broker). It asks
+    the broker each time rather than trusting the connection's state alone: a connection can
+    be up to a server that lost its JetStream store."""
+
+    SUPPORTED_METHODS = ("GET", "HEAD")
+
+    def initialize(self, client: Client, js: JetStreamContext, layout: Layout) -> None:
+        self.client = client
+        self.js = js
+        self.layout = layout
+
+    async def get(self) -> None:
+        reason = await self.unhealthy()
+        self.set_header("Content-Type", "text/plain; charset=utf-8")
+        self.set_header("Cache-Control", "no-store")
+        if reason is not None:
+            self.set_status(HTTPStatus.SERVICE_UNAVAILABLE)
+            self.finish(f"unavailable: {reason}\n")
+        else:
+            self.finish("ok\n")
+
+    async def head(self) -> None:
+        reason = await self.unhealthy()
+        self.set_status(HTTPStatus.OK if reason is None else HTTPStatus.SERVICE_UNAVAILABLE)
+        self.finish()
+
+    async def unhealthy(self) -> str | None:
+        """None when healthy, else why not."""
+        if not self.client.is_connected:
+            return "no connection to the broker (reconnecting)"
+        try:
+            await asyncio.wait_for(self.js.stream_info(self.layout.stream), HEALTH_SECONDS)
+        except Exception as error:  # not found, no JetStream, no answer in time
+            return f"stream {self.layout.stream} unreachable ({type(error).__name__})"
+        return None
+
+
 def routes(js: JetStreamContext, layout: Layout, secret: str, admit: Admit,
-           path: str) -> Routes:
-    return [(rf"/{path}", PublishHandler,
-             {"js": js, "layout": layout, "secret": secret, "admit": admit})]
+           path: str, client: Client | None = None) -> Routes:
+    """The webhook's route, and the health check's when the broker's `client` is given."""
+    made: Routes = [(rf"/{path}", PublishHandler,
+                     {"js": js, "layout": layout, "secret": secret, "admit": admit})]
+    if client is not None:
+        made.append((rf"/{HEALTH_PATH}", HealthHandler,
+                     {"client": client, "js": js, "layout": layout}))
+    return made
 
 
 async def serve(config: Config, admit: Admit, server_for: ServerFor, path: str,
                 stop: asyncio.Event, more: Routes | None = None,
                 ready: Callable[[int], Awaitable[None]] | None = None) -> None:
     """Connect to the broker, declare the stream, listen on WEBHOOK_LISTEN:WEBHOOK_PORT until
-    `stop` is set; `ready` is awaited with the port once the server listens (the root
-    registers the webhook with Telegram then)."""
+    `stop` is set, with GET /healthz beside the webhook; `ready` is awaited with the port once
+    the server listens (the root registers the webhook with Telegram then)."""
     assert config.nats_url and config.webhook_secret, "check_role(config, INGRESS) first"
     layout = Layout(config.nats_stream, config.partitions)
     client: Client = await connect(config.nats_url, "twentyfour-ingress", config.startup_seconds)
@@ -107,7 +156,8 @@ async def serve(config: Config, admit: Admit, server_for: ServerFor, path: str,
         js = client.jetstream(timeout=REQUEST_SECONDS)
         await ensure_stream(js, layout)
         application = tornado.web.Application(
-            [*routes(js, layout, config.webhook_secret, admit, path), *(more or [])],
+            [*routes(js, layout, config.webhook_secret, admit, path, client),
+             *(more or [])],
             log_function=_log_request)
         server = server_for(application)
         sockets = tornado.netutil.bind_sockets(config.webhook_port, config.webhook_listen)
@@ -127,8 +177,10 @@ async def serve(config: Config, admit: Admit, server_for: ServerFor, path: str,
 
 
 def _log_request(handler: tornado.web.RequestHandler) -> None:
-    """Refusals at INFO (someone is knocking, or the broker is away), published ones at DEBUG."""
+    """Refusals at INFO (someone is knocking, or the broker is away), published ones and health
+    checks at DEBUG (a balancer asks every few seconds)."""
     status = handler.get_status()
-    level = logging.DEBUG if status == HTTPStatus.OK else logging.INFO
+    quiet = status == HTTPStatus.OK or isinstance(handler, HealthHandler)
+    level = logging.DEBUG if quiet else logging.INFO
     log.log(level, "ingress %d %s %s (%s)", status, handler.request.method,
             handler.request.path, handler.request.remote_ip)

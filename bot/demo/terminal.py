@@ -149,6 +149,8 @@ class DemoChat:
             command = text.split()[0].lower() if text else ""
             if command in QUIT:
                 return
+            if await self.own_command(command, text[len(command):].strip()):
+                continue
             if command == "/user":
                 self.switch(text[len(command):])
             elif command == "/reply":
@@ -159,6 +161,11 @@ class DemoChat:
                 if not self.interactive:
                     self.write(f"{self.speaker}: {text}\n")
                 await self.send(text)
+
+    async def own_command(self, command: str, rest: str) -> bool:
+        """A command of a demo built on this one (the cluster's /kill), done here: True; the
+        terminal demo has none of its own."""
+        return False
 
     def switch(self, name: str) -> None:
         """/user NAME: NAME speaks from now on."""

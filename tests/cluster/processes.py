@@ -5,82 +5,38 @@ ingress, one at a time, in order, as Telegram does for a chat."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import os
-import signal
-import sys
+from collections.abc import Callable
 from pathlib import Path
 
+from bot.demo import roles
+from bot.demo.broker_server import free_port
 from bot.demo.emulator import BotApiEmulator
 from bot.runtime.config import INGRESS, WORKER
-from bot.runtime.health import heartbeat_path, heartbeat_role
 from bot.telegram.webhook import WEBHOOK_PATH
-from tests.cluster.broker_server import free_port
 from tests.conftest import ROOT
 from tests.e2e.test_webhook import post, update_headers
 from tests.waiting import until
 
 SECRET = "shared_by_every_ingress"
 WEBHOOK_URL = f"https://bot.example/{WEBHOOK_PATH}"
-CONSUMING = "consuming"  # the worker's log line once its partitions are taken
+CONSUMING = roles.CONSUMING  # the worker's log line once its partitions are taken
 
 
-class RoleProcess:
-    """One `python -m bot <role>`: spawned, signalled, killed, stopped (SIGTERM) at the end."""
+class RoleProcess(roles.RoleProcess):
+    """One `python -m bot <role>` (bot/demo/roles.py), run from the project's folder, with
+    `until` to wait on it while it runs."""
 
     def __init__(self, role: str, name: str, folder: Path, env: dict[str, str]) -> None:
-        self.role_name = role
-        self.name = name
-        self.database = folder / f"{name}.sqlite3"  # only places its heartbeat
-        self.log = folder / f"{name}.log"
-        self.env = {**env, "DATABASE_PATH": str(self.database)}
-        self.process: asyncio.subprocess.Process | None = None
+        super().__init__(role, name, folder, env, cwd=ROOT)
 
-    async def spawn(self) -> None:
-        heartbeat_path(self.database).unlink(missing_ok=True)
-        with self.log.open("ab") as log:
-            self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", self.role_name, cwd=ROOT, env=self.env,
-                stdout=log, stderr=log, stdin=asyncio.subprocess.DEVNULL)
-
-    def running(self) -> bool:
-        return self.process is not None and self.process.returncode is None
-
-    def role(self) -> str | None:
-        """leader or standby, as the worker's heartbeat says."""
-        return heartbeat_role(heartbeat_path(self.database))
-
-    def said(self, text: str) -> bool:
-        return self.log.is_file() and text in self.log.read_text(errors="replace")
-
-    async def until(self, ready, what: str, timeout: float = 60.0) -> None:
+    async def until(self, ready: Callable[[], object], what: str,
+                    timeout: float = 60.0) -> None:
         def check() -> bool:
             assert self.running(), f"{self.name} exited:\n{self.log.read_text()}"
             return bool(ready())
         await until(check, f"{self.name}: {what}", timeout)
-
-    def signal(self, number: int) -> None:
-        assert self.process is not None
-        with contextlib.suppress(ProcessLookupError):
-            self.process.send_signal(number)
-
-    async def kill(self) -> None:
-        self.signal(signal.SIGKILL)
-        assert self.process is not None
-        await self.process.wait()
-
-    async def stop(self) -> None:
-        if self.running():
-            self.signal(signal.SIGCONT)
-            self.signal(signal.SIGTERM)
-            assert self.process is not None
-            try:
-                await asyncio.wait_for(self.process.wait(), 20)
-            except TimeoutError:
-                self.signal(signal.SIGKILL)
-                await self.process.wait()
 
 
 class Cluster:

@@ -26,7 +26,7 @@ from tests.deploy.test_deploy import (
     unit,
 )
 
-COMPOSE_FILES = ("docker-compose.yml", "docker-compose.postgres.yml")
+COMPOSE_FILES = ("docker-compose.yml", "docker-compose.postgres.yml", "docker-compose.cluster.yml")
 EXPOSURE_GOAL = 3.0  # systemd-analyze security: "OK" is below 4.0
 
 

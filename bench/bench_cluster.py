@@ -1,0 +1,313 @@
+"""The cluster against the one process (issue 45, item 9), on this machine: a PostgreSQL server,
+a NATS JetStream server, the Bot API emulator, one `python -m bot ingress` and 1 or 2
+`python -m bot worker`; the one process (`python -m bot`, polling) on the same PostgreSQL
+server. This process plays Telegram: each chat's updates are POSTed to the ingress in order, up
+to MAX_CONNECTIONS at once across chats (Telegram's default for a webhook), each again until it
+is answered 200.
+
+(1) Bursts, as bench/bench_bot_load.py plays them (every chat's /play at once, then three
+    answers each): updates a second and the leading worker's CPU time per update, the median
+    of --bursts, for the one process, one worker and two workers (one leads; the other stands
+    by, so two add no throughput until partitions have owners of their own: docs/scaling.md).
+(2) A kill trial: chats play at a steady rate on two workers; the leading one is SIGKILLed
+    mid-load. Printed: the take-over (the kill to the standby consuming, and to its first
+    message sent), and over
+    every chat: results lost, messages sent twice, results before their deal, points counted
+    twice (scores against the rounds won).
+
+`python bench/bench_cluster.py [--chats 100] [--bursts 3] [--quick]`. Loopback only; every
+wait is bounded; the servers and processes are stopped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict, deque
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import asyncpg  # noqa: E402
+
+from bench.bench_bot_load import (  # noqa: E402
+    PLAYERS,
+    Run,
+    answers_for,
+    burst,
+    chats,
+    player,
+    sent_to,
+)
+from bench.bench_bot_load import start as start_single  # noqa: E402
+from bench.bench_bot_load import stop as stop_single  # noqa: E402
+from bot.demo.broker_server import BrokerServer, free_port  # noqa: E402
+from bot.demo.cluster import SECRET, WEBHOOK_URL, role_env  # noqa: E402
+from bot.demo.emulator import BotApiEmulator  # noqa: E402
+from bot.demo.postgres_server import PostgresServer  # noqa: E402
+from bot.demo.roles import CONSUMING, RoleProcess, post_update  # noqa: E402
+from bot.runtime.config import INGRESS, WORKER  # noqa: E402
+from bot.runtime.health import STANDBY  # noqa: E402
+
+PARTITIONS = 64  # the default (bot/runtime/config.py)
+MAX_CONNECTIONS = 40  # Telegram's default for a webhook's connections at once
+START_SECONDS = 120.0
+RETRY_SECONDS = 0.2
+
+
+class Cluster:
+    """The emulator, an ingress and `count` workers on one PostgreSQL database and one NATS
+    server, Telegram's side of the webhook running (`deliver`)."""
+
+    def __init__(self, folder: Path, database_url: str, nats_url: str, count: int) -> None:
+        self.folder = folder
+        self.emulator = BotApiEmulator()
+        self.port = free_port()
+        self.database_url, self.nats_url, self.count = database_url, nats_url, count
+        self.ingress: RoleProcess | None = None
+        self.workers: list[RoleProcess] = []
+        self.task: asyncio.Task[None] | None = None
+        self.posted = 0
+
+    async def start(self) -> Run:
+        await self.emulator.start()
+        env = role_env({**os.environ, "LOG_LEVEL": "WARNING", "ROUND_SECONDS": "600"},
+                       self.emulator, self.database_url, self.nats_url)
+        env["PARTITIONS"] = str(PARTITIONS)  # the roles' default, not the demo's few
+        self.ingress = RoleProcess(INGRESS, "ingress", self.folder,
+                                   {**env, "WEBHOOK_URL": WEBHOOK_URL, "WEBHOOK_SECRET": SECRET,
+                                    "WEBHOOK_PORT": str(self.port)})
+        await self.ingress.spawn()
+        await until(lambda: self.emulator.webhook.get("url") == WEBHOOK_URL, self.ingress,
+                    "the ingress registering its webhook")
+        for number in range(self.count):
+            worker = RoleProcess(WORKER, f"worker-{number}", self.folder,
+                                 {**env, "LOG_LEVEL": "INFO"})
+            self.workers.append(worker)
+            await worker.spawn()
+            if number == 0:
+                await until(lambda w=worker: w.said(CONSUMING), worker, "leading")
+            else:
+                await until(lambda w=worker: w.role() == STANDBY, worker, "standing by")
+        self.task = asyncio.create_task(self.deliver())
+        leader = self.leader()
+        assert leader is not None and leader.process is not None
+        return Run(self.emulator, leader.process,
+                   [self.emulator.user(100 + i, f"P{i}") for i in range(PLAYERS)])
+
+    def leader(self) -> RoleProcess | None:
+        return next((w for w in self.workers if w.running() and w.said(CONSUMING)
+                     and w.role() != STANDBY), None)
+
+    async def deliver(self) -> None:
+        """Each chat's updates in order, MAX_CONNECTIONS chats at once, each update POSTed
+        until the ingress answers 200."""
+        waiting: dict[int, deque[dict]] = defaultdict(deque)
+        busy: set[int] = set()
+        sending: set[asyncio.Task[None]] = set()
+        connections = asyncio.Semaphore(MAX_CONNECTIONS)
+
+        async def send(chat: int) -> None:
+            try:
+                while waiting[chat]:
+                    update = waiting[chat][0]
+                    async with connections:
+                        status = await post_update(self.port, update, SECRET)
+                    if status == 200:
+                        waiting[chat].popleft()
+                        self.posted += 1
+                    else:
+                        await asyncio.sleep(RETRY_SECONDS)
+            finally:
+                busy.discard(chat)
+
+        while True:
+            await self.emulator.wait_for(lambda: bool(self.emulator.updates), timeout=1.0)
+            updates = self.emulator.updates
+            while updates:
+                update = {k: v for k, v in updates.pop(0).items() if not k.startswith("_")}
+                chat = update.get("message", {}).get("chat", {}).get("id", 0)
+                waiting[chat].append(update)
+                if chat not in busy:
+                    busy.add(chat)
+                    task = asyncio.create_task(send(chat))
+                    sending.add(task)
+                    task.add_done_callback(sending.discard)
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+        for role in [*self.workers, *([self.ingress] if self.ingress else [])]:
+            await role.stop()
+        await self.emulator.stop()
+
+
+async def until(ready, role: RoleProcess, what: str, timeout: float = START_SECONDS) -> None:
+    deadline = time.monotonic() + timeout
+    while not ready():
+        if not role.running() or time.monotonic() > deadline:
+            said = role.log.read_text(errors="replace")[-2000:] if role.log.is_file() else ""
+            raise SystemExit(f"{role.name} was not {what}; its log ends:\n{said}")
+        await asyncio.sleep(0.05)
+
+
+async def database(server: PostgresServer, name: str) -> str:
+    connection = await asyncpg.connect(server.url())
+    try:
+        await connection.execute(f"CREATE DATABASE {name}")
+    finally:
+        await connection.close()
+    return server.url(name)
+
+
+async def bursts(run: Run, count: int, runs: int, first: int) -> dict:
+    """A warm-up burst, then `runs` bursts of `count` new chats: their medians."""
+    assert (await burst(run, chats(first, 20), 120))["complete"]
+    found = []
+    for number in range(runs):
+        result = await burst(run, chats(first + 100 + number * 10_000, count), 300)
+        if not result["complete"]:
+            raise SystemExit("a burst's reply did not arrive")
+        found.append(result)
+    return {key: statistics.median(r[key] for r in found) for key in ("rate", "cpu_ms")}
+
+
+async def kill_trial(cluster: Cluster, count: int, per_second: float) -> dict:
+    """`count` chats, one /play every 1/per_second s, each answered once dealt; the leader
+    SIGKILLed when half have begun."""
+    run, emulator = Run(cluster.emulator, None), cluster.emulator  # type: ignore[arg-type]
+    ids = chats(900_000, count)
+    for chat in ids:
+        emulator.chat(chat)
+    killed_at = 0.0
+    answered: set[int] = set()
+
+    async def answer_dealt() -> None:
+        while len(answered) < len(ids):
+            for sent in list(emulator.sent):
+                if sent.chat_id in ids_set and sent.chat_id not in answered \
+                        and "Make 24" in sent.text:
+                    answered.add(sent.chat_id)
+                    for number, line in enumerate(answers_for(sent.text)):
+                        await emulator.say(sent.chat_id, player(run, sent.chat_id, number), line)
+            await asyncio.sleep(0.05)
+
+    async def taken_over(standby: RoleProcess) -> float:
+        while not standby.said(CONSUMING):
+            await asyncio.sleep(0.02)
+        return time.perf_counter()
+
+    ids_set = set(ids)
+    answering = asyncio.create_task(answer_dealt())
+    took = float("nan")
+    try:
+        for index, chat in enumerate(ids):
+            await emulator.say(chat, player(run, chat, 0), "/play")
+            if index == count // 2:
+                leader = cluster.leader()
+                assert leader is not None
+                [standby] = [w for w in cluster.workers if w is not leader]
+                waiting = asyncio.create_task(taken_over(standby))
+                killed_at = killed = time.perf_counter()
+                leader.signal(signal.SIGKILL)
+            await asyncio.sleep(1 / per_second)
+        took = await asyncio.wait_for(waiting, 60) - killed
+        await sent_to(run, ids, 2, 120)
+    finally:
+        answering.cancel()
+    after = sorted(s.at for s in emulator.sent if s.at > killed_at + took)
+    mine = [s for s in emulator.sent if s.chat_id in ids_set]
+    texts = Counter((s.chat_id, s.text) for s in mine)
+    results = {s.chat_id for s in mine if "✅" in s.text}
+    first: dict[int, object] = {}
+    for s in mine:
+        first.setdefault(s.chat_id, s)
+    return {"take_over": took,
+            "first_reply": (after[0] - killed_at) if after else float("nan"),
+            "lost": len(ids_set - results),
+            "twice": sum(1 for n in texts.values() if n > 1),
+            "out_of_order": sum(1 for s in first.values() if "✅" in s.text)}
+
+
+async def points_twice(url: str) -> int:
+    """Players whose points differ from 10 a round won (each round here is worth 10 and won
+    once): a win counted twice shows here."""
+    connection = await asyncpg.connect(url)
+    try:
+        return int(await connection.fetchval(
+            "SELECT COUNT(*) FROM scores s WHERE s.points <> (SELECT COALESCE(SUM(r.points), 0) "
+            "FROM rounds r WHERE r.chat_id = s.chat_id AND r.winner_id = s.user_id "
+            "AND r.game = s.game AND r.status = 'won')"))
+    finally:
+        await connection.close()
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    print(f"load average at the start: {os.getloadavg()[0]:.2f}")
+    postgres, broker = PostgresServer(), BrokerServer()
+    await asyncio.to_thread(postgres.start)
+    await asyncio.to_thread(broker.start)
+    rows = []
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            single = await start_single(False, 1, Path(folder),
+                                        DATABASE_URL=await database(postgres, "single"))
+            try:
+                rows.append(("one process", await bursts(single, args.chats, args.bursts, 0)))
+            finally:
+                await stop_single(single)
+            for count in (1, 2):
+                (Path(folder) / f"c{count}").mkdir()
+                cluster = Cluster(Path(folder) / f"c{count}",
+                                  await database(postgres, f"cluster{count}"), broker.url, count)
+                try:
+                    run = await cluster.start()
+                    rows.append((f"{count} worker{'s' if count > 1 else ''}",
+                                 await bursts(run, args.chats, args.bursts, 0)))
+                    if count == 2:
+                        trial = await kill_trial(cluster, args.trial_chats, args.rate)
+                        trial["points_twice"] = await points_twice(cluster.database_url)
+                finally:
+                    await cluster.stop()
+    finally:
+        await asyncio.to_thread(broker.stop)
+        await asyncio.to_thread(postgres.stop)
+    base = rows[0][1]["rate"]
+    print(f"\nbursts of {args.chats} chats ({1 + PLAYERS} updates each), median of "
+          f"{args.bursts}; rate limiting off")
+    print(f"{'':<14}{'updates/s':>10}{'vs one process':>16}{'CPU/update':>12}")
+    for name, found in rows:
+        print(f"{name:<14}{found['rate']:>10.0f}{found['rate'] / base:>15.2f}×"
+              f"{found['cpu_ms']:>10.2f}ms")
+    print(f"\nkill -9 of the leading worker mid-load ({args.trial_chats} chats, "
+          f"{args.rate:g} deals a second, two workers):")
+    print(f"  take-over: the kill to the standby consuming {trial['take_over']:.1f} s, to its "
+          f"first message sent {trial['first_reply']:.1f} s")
+    print(f"  results lost {trial['lost']}, messages sent twice {trial['twice']}, a result "
+          f"before its deal {trial['out_of_order']}, points counted twice "
+          f"{trial['points_twice']}")
+    print(f"load average at the end: {os.getloadavg()[0]:.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--chats", type=int, default=100, help="chats in each burst")
+    parser.add_argument("--bursts", type=int, default=3)
+    parser.add_argument("--trial-chats", type=int, default=60)
+    parser.add_argument("--rate", type=float, default=5.0, help="deals a second in the trial")
+    parser.add_argument("--quick", action="store_true", help="small: a check that it runs")
+    args = parser.parse_args()
+    if args.quick:
+        args.chats, args.bursts, args.trial_chats = 20, 1, 20
+    asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    main()

@@ -388,6 +388,7 @@ async def page_requests(db: Database, samples: int) -> dict[str, list[float]]:
     import httpx
 
     from bot.play.pages import Pages
+    from bot.runtime.heap import settle
     from bot.store import open_stores
     from bot.webapp.init_data import sign, user_fields
     from bot.webapp.server import Face, serve
@@ -406,6 +407,7 @@ async def page_requests(db: Database, samples: int) -> dict[str, list[float]]:
     face = Face(lambda: SimpleNamespace(pages=pages), token, lambda: True,  # type: ignore
                 member, None, clock=lambda: year.now)  # type: ignore[arg-type]
     server, port = serve(face, 0)
+    settle()  # as the bot does once open (bot/runtime/heap.py)
     heavy = [int(h) for h in year.heavy_ids.tolist()][:samples // 2]
     kept = frozenset(heavy)
     members = [u for u in map(int, year.members[0].tolist()) if u not in kept]

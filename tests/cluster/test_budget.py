@@ -2,7 +2,8 @@
 here depends on how fast the machine is): two workers sharing one entry never take more than the
 rate in any one second; a 429 one worker takes pauses the other; a compare-and-set lost to the
 other worker is retried, and neither grant is lost; the broker away, a worker sends alone at the
-rate, says so once, and shares again once the broker is back; SEND_RATE refused out of range."""
+rate, says so once, and shares again once the broker is back; SEND_RATE refused out of range;
+and a worker process with RATE_LIMIT on sending through the shared budget."""
 
 from __future__ import annotations
 
@@ -25,6 +26,9 @@ from bot.cluster.stream import connect
 from bot.runtime.config import Config, ConfigError
 from bot.telegram.app import RateLimiter
 from tests.cluster.broker_server import BrokerServer
+from tests.cluster.test_cluster_process import GROUP, MakeCluster
+from tests.cluster.test_cluster_process import cluster as cluster  # the fixtures
+from tests.cluster.test_cluster_process import database as database
 
 RATE = 10
 
@@ -196,3 +200,20 @@ def test_send_rate_defaults_to_telegrams_30():
     assert Config.from_env({"TELEGRAM_BOT_TOKEN": "1:x"}, env_file=None).send_rate == 30
     assert Config.from_env({"TELEGRAM_BOT_TOKEN": "1:x", "SEND_RATE": "1000"},
                            env_file=None).send_rate == 1000
+
+
+@pytest.mark.slow
+async def test_a_worker_with_rate_limit_on_sends_through_the_shared_budget(telegram, client,
+                                                                          stream,
+                                                                          cluster: MakeCluster):
+    running = cluster()
+    running.env.update({"RATE_LIMIT": "on", "SEND_RATE": "7"})
+    await running.start_ingress()
+    await running.start_leader("a")
+    telegram.chat(GROUP)
+    await telegram.say(GROUP, {"id": 311, "is_bot": False, "first_name": "Ann"},
+                       "/solve 3 8 3 8")
+    assert await running.deliver() == [200]
+    assert "8÷(3−8÷3) = 24" in (await telegram.reply(GROUP, timeout=30)).text
+    kv = await bucket(client, 5.0)  # the reply's token, taken from the worker's key
+    assert await entry_total(kv, stream) >= 1

@@ -8,14 +8,15 @@ The entry holds the grants of the last second (when, how many) and the moment se
 after a 429. A grant fits while the last second's grants leave room: a bucket whose tokens come
 back one second after they were taken, so no one-second window holds more than the rate. (A
 bucket refilled by the time elapsed and capped at a second's worth lets twice the rate through in
-the second after a quiet spell, and the issue's measure is the most messages in any one second.)
+the second after a quiet spell, and what is measured is the most messages in any one second.)
 A worker asks for as many tokens as it has sends waiting, up to BATCH, in one round trip; a token
 left unspent HOLD seconds after its grant is dropped, so a grant's time stays its send's.
 
 The one known window: a 429 reaches another worker on its next round trip, so that worker may
 still spend the tokens it holds (BATCH - 1 at most, within HOLD). The workers' clocks are
 compared too (the grants' times are each worker's wall clock): NTP keeps them within
-milliseconds.
+milliseconds, and a grant more than a second ahead of a clock is ignored, so a clock stepped back
+does not stall sending.
 
 The broker out of reach: sending must not stop, so the worker keeps the same window in memory at
 the full rate (each worker alone: n workers may send n times the rate until the broker is back,
@@ -68,7 +69,8 @@ class Window:
         """Take up to `want` tokens at `now`: (how many, 0), or (0, seconds to wait first)."""
         if now < self.paused_until:
             return 0, max(self.paused_until - now, LEAST_WAIT)
-        last_second = [(at, count) for at, count in self.grants if at > now - 1]
+        # a grant more than a second ahead is a clock stepped back, not a send to wait for
+        last_second = [(at, count) for at, count in self.grants if now - 1 < at < now + 1]
         room = rate - sum(count for _, count in last_second)
         if room <= 0:  # the oldest grant of the last second comes back first
             return 0, max(min(at for at, _ in last_second) + 1 - now, LEAST_WAIT)

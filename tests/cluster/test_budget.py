@@ -188,6 +188,13 @@ async def test_the_broker_away_a_worker_sends_alone_at_the_rate(stream, clock, c
                 await asyncio.wait_for(connection.close(), 5)
 
 
+def test_a_clock_stepped_back_does_not_stall_the_budget():
+    """Grants more than a second ahead of the clock (a wall clock stepped back, or a worker's
+    far off) do not hold sending until that clock catches up; a little ahead, they count."""
+    assert Window([(1_000.0, RATE)]).grant(900.0, 3, RATE) == (3, 0.0)
+    assert Window([(900.5, RATE)]).grant(900.0, 3, RATE) == (0, 1.5)
+
+
 @pytest.mark.parametrize("value", ["0", "-5", "1001", "fast", "2.5"])
 def test_send_rate_out_of_range_is_refused_in_one_line(value):
     with pytest.raises(ConfigError) as refused:

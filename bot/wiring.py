@@ -42,7 +42,7 @@ from bot.store.protocols import LeaderLock
 from bot.store.stores import Stores
 from bot.store.unavailable import DatabaseUnavailable  # what a bad database raises at start-up
 from bot.telegram import menus, webhook
-from bot.telegram.app import ALLOWED_UPDATES, COMMANDS, build_application
+from bot.telegram.app import ALLOWED_UPDATES, COMMANDS, RateLimiter, build_application
 from bot.telegram.context import App
 from bot.telegram.fairness import submit_as
 from bot.telegram.jobs import JobScheduler, start_housekeeping
@@ -253,15 +253,27 @@ async def serve_worker(bot: Bot, stop: asyncio.Event) -> None:
     """`python -m bot worker` until `stop` is set: the bot started as in webhook mode (the Bot
     API reached, post_init: stores, pool, the wait for the lead, the resume), then fed from the
     broker's partitions, each update handled to its end before it is acknowledged. A standby
-    consumes nothing until it leads; a leader that loses its lease stops (LOST_LEAD)."""
-    from bot.cluster import consumers  # the broker's client: the roles' alone
+    consumes nothing until it leads; a leader that loses its lease stops (LOST_LEAD). With
+    RATE_LIMIT on, its sends draw on the budget shared by every worker (bot/cluster/budget.py),
+    opened before post_init sends anything."""
+    from bot.cluster import budget, consumers  # the broker's client: the roles' alone
 
     application, config = bot.application, bot.config
     application.bot_data.stop = stop.set  # how a leader that lost its lease stops
     if not await webhook.unless_stopped(
             reach_telegram(application, config.startup_seconds, config.base_url), stop):
         return
+    shared: list[budget.SendBudget] = []  # opened, to be closed
+
+    async def share(limiter: RateLimiter) -> None:
+        shared.append(await budget.open_budget(config))
+        limiter.share(shared[0])
+
     try:
+        limiter = application.bot.rate_limiter
+        if isinstance(limiter, RateLimiter) and \
+                not await webhook.unless_stopped(share(limiter), stop):
+            return
         if application.post_init is not None and \
                 not await webhook.unless_stopped(application.post_init(application), stop):
             return
@@ -270,6 +282,8 @@ async def serve_worker(bot: Bot, stop: asyncio.Event) -> None:
                                 bot.leading_now, stop)
     finally:
         await stop_application(application)
+        for opened in shared:
+            await opened.close()
 
 
 async def serve_ingress(config: Config, stop: asyncio.Event) -> None:

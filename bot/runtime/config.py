@@ -38,6 +38,10 @@ NATS_STREAM_FORM = re.compile(r"[A-Za-z0-9_-]{1,32}")
 PARTITIONS_RANGE = (1, 1024)
 REDELIVER_SECONDS = 5.0
 REDELIVER_RANGE = (1.0, 300.0)
+# Telegram's overall limit, messages a second: 30 for free, up to 1,000 in paid broadcasts. One
+# process keeps it alone; a cluster's workers share it (bot/cluster/budget.py).
+SEND_RATE = 30
+SEND_RATE_RANGE = (1, 1000)
 
 
 class ConfigError(ValueError):
@@ -84,6 +88,7 @@ class Config:
     webhook_secret: str | None = None
     log_level: str = "INFO"
     rate_limit: bool = True
+    send_rate: int = SEND_RATE  # messages a second overall (RATE_LIMIT on)
     solve_timeout: float = 10.0
     deal_seconds: float = 1.0
     startup_seconds: float = STARTUP_SECONDS  # to reach the Bot API at start-up
@@ -138,6 +143,7 @@ class Config:
             webhook_secret=_webhook_secret(values),
             log_level=_log_level(values),
             rate_limit=_switch(values, "RATE_LIMIT", True),
+            send_rate=_whole(values, "SEND_RATE", SEND_RATE, *SEND_RATE_RANGE) or SEND_RATE,
             solve_timeout=_number(values, "SOLVE_TIMEOUT", 10.0, low=0.1),
             deal_seconds=_number(values, "DEAL_SECONDS", 1.0, low=0.0),
             startup_seconds=_number(values, "STARTUP_SECONDS", STARTUP_SECONDS,

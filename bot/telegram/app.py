@@ -7,16 +7,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Coroutine
-from typing import Any
+import warnings
+from collections.abc import Awaitable, Callable, Coroutine
+from datetime import timedelta
+from typing import Any, Protocol
 
 from telegram import LinkPreviewOptions, Update
 from telegram.constants import ParseMode
-from telegram.error import TelegramError
+from telegram.error import RetryAfter, TelegramError
 from telegram.ext import (
     AIORateLimiter,
     ApplicationBuilder,
     ApplicationHandlerStop,
+    BaseRateLimiter,
     CallbackQueryHandler,
     ChatMemberHandler,
     CommandHandler,
@@ -83,7 +86,7 @@ def build_application(config: Config, opening: Hook | None = None,
         defaults=DEFAULTS,
         request=LeanRequest(connection_pool_size=CONNECTIONS, pool_timeout=POOL_TIMEOUT),
         get_updates_request=LeanRequest(connection_pool_size=1),
-        rate_limiter=AIORateLimiter(max_retries=5) if config.rate_limit  # type: ignore[arg-type]
+        rate_limiter=RateLimiter(config.send_rate) if config.rate_limit  # type: ignore[arg-type]
         else None)
     builder = (ApplicationBuilder().context_types(CONTEXT_TYPES).bot(bot)
                .concurrent_updates(FairUpdates(CONCURRENT_UPDATES)))
@@ -110,6 +113,72 @@ def build_application(config: Config, opening: Hook | None = None,
     application.add_handler(CallbackQueryHandler(buttons.button))
     application.add_error_handler(handlers.on_error)
     return application
+
+
+class Budget(Protocol):
+    """The bot's overall send budget when it is shared with other processes (a cluster's
+    workers: bot/cluster/budget.py)."""
+
+    def take(self) -> Awaitable[object]: ...
+
+    def pause(self, seconds: float) -> Awaitable[None]: ...
+
+
+class RateLimiter(BaseRateLimiter[int]):
+    """PTB's AIORateLimiter (SEND_RATE a second overall, 20 a minute per group, a 429 retried
+    after its wait), until `share` hands it a budget kept with other workers: then the overall
+    limit is drawn from that budget, a 429 pauses it for every worker, and the per-group limit
+    and the retries stay here (a group's sends all leave its owner)."""
+
+    RETRIES = 5
+
+    def __init__(self, send_rate: int) -> None:
+        self.limiter = AIORateLimiter(overall_max_rate=send_rate, max_retries=self.RETRIES)
+        self.budget: Budget | None = None
+
+    def share(self, budget: Budget) -> None:
+        """Draw the overall rate from `budget` from now on (before the bot sends anything)."""
+        self.limiter = AIORateLimiter(overall_max_rate=0, max_retries=self.RETRIES)
+        self.budget = budget
+
+    @property
+    def _group_limiters(self) -> dict[str | int, Any]:
+        """The per-group limiters (bench/bench_memory.py watches their bound)."""
+        return self.limiter._group_limiters
+
+    async def initialize(self) -> None:
+        await self.limiter.initialize()
+
+    async def shutdown(self) -> None:
+        await self.limiter.shutdown()
+
+    async def process_request(self, callback: Callable[..., Coroutine[Any, Any, Any]],
+                              args: Any, kwargs: dict[str, Any], endpoint: str,
+                              data: dict[str, Any], rate_limit_args: int | None) -> Any:
+        budget = self.budget
+        if budget is None:
+            return await self.limiter.process_request(callback, args, kwargs, endpoint, data,
+                                                      rate_limit_args)
+        counted = data.get("chat_id") is not None  # what Telegram's overall limit counts
+
+        async def send(*args: Any, **kwargs: Any) -> Any:
+            if counted:
+                await budget.take()
+            try:
+                return await callback(*args, **kwargs)
+            except RetryAfter as error:
+                await budget.pause(retry_seconds(error))
+                raise  # the per-group limiter waits it out and tries again
+
+        return await self.limiter.process_request(send, args, kwargs, endpoint, data,
+                                                  rate_limit_args)
+
+
+def retry_seconds(error: RetryAfter) -> float:
+    with warnings.catch_warnings():  # PTB 22 warns that the whole-seconds form will go
+        warnings.simplefilter("ignore")
+        retry = error.retry_after
+    return retry.total_seconds() if isinstance(retry, timedelta) else float(retry)
 
 
 async def handle_once(update: Update, context: Context) -> None:

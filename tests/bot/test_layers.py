@@ -117,6 +117,24 @@ def test_only_the_face_speaks_telegram(path: Path):
             f"{name} uses the JobQueue; timers go through bot.telegram.jobs"
 
 
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: module_name(p))
+def test_only_the_cluster_speaks_to_the_broker(path: Path):
+    """The broker's client (nats) is bot.cluster's alone, and the composition root loads
+    bot.cluster only inside the roles: `python -m bot` with no role, and the faces (the
+    worker's rate limiter draws on the shared budget through a protocol), never import it."""
+    name = module_name(path)
+    broker = [m for m in imports(path) if m.split(".")[0] == "nats"]
+    if not name.startswith("bot.cluster"):
+        assert not broker, f"{name} imports {broker}"
+    if name in ("bot.wiring", "bot.__main__"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top = [node for node in tree.body if isinstance(node, ast.Import | ast.ImportFrom)]
+        at_top = [f"{node.module}" for node in top if isinstance(node, ast.ImportFrom)
+                  and (node.module or "").startswith("bot.cluster")
+                  and node.module != "bot.cluster.unreachable"]
+        assert not at_top, f"{name} imports {at_top} at its top: the one process would load nats"
+
+
 FACE = [path for path in SOURCES if module_name(path).startswith(FACES)]
 PAGE_FILES = sorted((ROOT / "bot" / "webapp" / "static").glob("*.[hj][ts]*"))  # .html, .js
 GAME_NAMES = {"24", "countdown", "yahtzee"}

@@ -32,7 +32,7 @@ import tornado.web
 from bot.cluster.unreachable import BrokerUnreachable  # what a broker out of reach raises
 from bot.play.matches.matches import match_pause
 from bot.play.services import Services, build_services
-from bot.runtime import metrics
+from bot.runtime import heap, metrics
 from bot.runtime.config import Config
 from bot.runtime.health import LEADER, STANDBY, beat, heartbeat_path
 from bot.runtime.pool import SolverPool
@@ -132,6 +132,7 @@ class Bot:
         await menus.set_menus(application.bot, [names for names, _ in COMMANDS])
         await self.take_lead()
         await self.services.recovery.resume()
+        log.info("start-up done: %d objects kept out of later collections", heap.settle())
 
     async def open_services(self) -> None:
         """Open the stores (migrations applied), start the pool, build the services and mount

@@ -7,8 +7,10 @@ the fake Telegram server's fixture lives with the tests that use it (tests/fake_
 
 from __future__ import annotations
 
+import gc
 import os
 import pathlib
+from collections.abc import Iterator
 from typing import NoReturn
 
 import pytest
@@ -36,6 +38,15 @@ def without_native(status: str) -> NoReturn:
     if os.environ.get("SOLVER_PURE") == "1":
         pytest.skip(f"compiled solver {status}")
     unavailable(f"compiled solver {status}", REQUIRE_NATIVE)
+
+
+@pytest.fixture(autouse=True)
+def collectable() -> Iterator[None]:
+    """A bot opened in the test's own process freezes what it made (bot/runtime/heap.py): it is
+    let go after the test, or hundreds of bots' cycles would stay in a test process forever
+    (the bot's own process opens one)."""
+    yield
+    gc.unfreeze()
 
 
 @pytest.fixture

@@ -6,9 +6,11 @@ to MAX_CONNECTIONS at once across chats (Telegram's default for a webhook), each
 is answered 200.
 
 (1) Bursts, as bench/bench_bot_load.py plays them (every chat's /play at once, then three
-    answers each): updates a second and the leading worker's CPU time per update, the median
-    of --bursts, for the one process, one worker and two workers (one leads; the other stands
-    by, so two add no throughput until partitions have owners of their own: docs/scaling.md).
+    answers each): updates a second (the median of --bursts) for the one process, one worker
+    and two workers (one leads; the other stands by, so two add no throughput until partitions
+    have owners of their own: docs/scaling.md), and where the two cores went: the CPU time
+    per update of each process (the bot or the worker, the ingress, NATS, PostgreSQL, this
+    process's emulator and Telegram's side).
 (2) A kill trial: chats play at a steady rate on two workers; the leading one is SIGKILLed
     mid-load. Printed: the take-over (the kill to the standby consuming, and to its first
     message sent), and over
@@ -57,6 +59,7 @@ from bot.runtime.config import INGRESS, WORKER  # noqa: E402
 from bot.runtime.health import STANDBY  # noqa: E402
 
 PARTITIONS = 64  # the default (bot/runtime/config.py)
+TICK = os.sysconf("SC_CLK_TCK")
 MAX_CONNECTIONS = 40  # Telegram's default for a webhook's connections at once
 START_SECONDS = 120.0
 RETRY_SECONDS = 0.2
@@ -167,16 +170,41 @@ async def database(server: PostgresServer, name: str) -> str:
     return server.url(name)
 
 
-async def bursts(run: Run, count: int, runs: int, first: int) -> dict:
-    """A warm-up burst, then `runs` bursts of `count` new chats: their medians."""
+def cpu(pid: int | None) -> float:
+    """CPU seconds of a process, the children it waited for (PostgreSQL's ended backends) and
+    its live children (the solver's workers, the backends still connected), recursively."""
+    if pid is None:
+        return 0.0
+    total = 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += sum(int(f) for f in fields[11:15]) / TICK
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            total += sum(cpu(int(child)) for child in (task / "children").read_text().split())
+    except OSError:
+        pass
+    return total
+
+
+async def bursts(run: Run, count: int, runs: int, first: int,
+                 processes: dict[str, int | None]) -> dict:
+    """A warm-up burst, then `runs` bursts of `count` new chats: their medians, and the CPU
+    time per update of each of `processes` (and of this one: the emulator, Telegram's side)
+    over all of them."""
     assert (await burst(run, chats(first, 20), 120))["complete"]
     found = []
+    before = {name: cpu(pid) for name, pid in processes.items()}
+    mine = time.process_time()
     for number in range(runs):
         result = await burst(run, chats(first + 100 + number * 10_000, count), 300)
         if not result["complete"]:
             raise SystemExit("a burst's reply did not arrive")
         found.append(result)
-    return {key: statistics.median(r[key] for r in found) for key in ("rate", "cpu_ms")}
+    updates = runs * count * (1 + PLAYERS)
+    where = {name: (cpu(pid) - before[name]) * 1000 / updates
+             for name, pid in processes.items()}
+    where["emulator"] = (time.process_time() - mine) * 1000 / updates
+    return {"rate": statistics.median(r["rate"] for r in found), "where": where}
 
 
 async def kill_trial(cluster: Cluster, count: int, per_second: float) -> dict:
@@ -236,6 +264,10 @@ async def kill_trial(cluster: Cluster, count: int, per_second: float) -> dict:
             "out_of_order": sum(1 for s in first.values() if "✅" in s.text)}
 
 
+def pg_pid(server: PostgresServer) -> int | None:
+    return server.process.pid if server.process is not None else None
+
+
 async def points_twice(url: str) -> int:
     """Players whose points differ from 10 a round won (each round here is worth 10 and won
     once): a win counted twice shows here."""
@@ -260,7 +292,9 @@ async def main_async(args: argparse.Namespace) -> None:
             single = await start_single(False, 1, Path(folder),
                                         DATABASE_URL=await database(postgres, "single"))
             try:
-                rows.append(("one process", await bursts(single, args.chats, args.bursts, 0)))
+                rows.append(("one process", await bursts(
+                    single, args.chats, args.bursts, 0,
+                    {"bot": single.process.pid, "PostgreSQL": pg_pid(postgres)})))
             finally:
                 await stop_single(single)
             for count in (1, 2):
@@ -269,8 +303,14 @@ async def main_async(args: argparse.Namespace) -> None:
                                   await database(postgres, f"cluster{count}"), broker.url, count)
                 try:
                     run = await cluster.start()
+                    processes = {"worker": run.process.pid,
+                                 "ingress": cluster.ingress.pid if cluster.ingress else None,
+                                 "NATS": broker.process.pid if broker.process else None,
+                                 "PostgreSQL": pg_pid(postgres)}
+                    if count > 1:
+                        processes["standby"] = cluster.workers[1].pid
                     rows.append((f"{count} worker{'s' if count > 1 else ''}",
-                                 await bursts(run, args.chats, args.bursts, 0)))
+                                 await bursts(run, args.chats, args.bursts, 0, processes)))
                     if count == 2:
                         trial = await kill_trial(cluster, args.trial_chats, args.rate)
                         trial["points_twice"] = await points_twice(cluster.database_url)
@@ -282,10 +322,11 @@ async def main_async(args: argparse.Namespace) -> None:
     base = rows[0][1]["rate"]
     print(f"\nbursts of {args.chats} chats ({1 + PLAYERS} updates each), median of "
           f"{args.bursts}; rate limiting off")
-    print(f"{'':<14}{'updates/s':>10}{'vs one process':>16}{'CPU/update':>12}")
+    print(f"{'':<14}{'updates/s':>10}{'vs one process':>16}  CPU ms an update, by process")
     for name, found in rows:
-        print(f"{name:<14}{found['rate']:>10.0f}{found['rate'] / base:>15.2f}×"
-              f"{found['cpu_ms']:>10.2f}ms")
+        where = ", ".join(f"{k} {v:.2f}" for k, v in found["where"].items())
+        print(f"{name:<14}{found['rate']:>10.0f}{found['rate'] / base:>15.2f}×  "
+              f"{sum(found['where'].values()):.2f}: {where}")
     print(f"\nkill -9 of the leading worker mid-load ({args.trial_chats} chats, "
           f"{args.rate:g} deals a second, two workers):")
     print(f"  take-over: the kill to the standby consuming {trial['take_over']:.1f} s, to its "

@@ -10,6 +10,11 @@ for ever. One that was taken and never acknowledged (the worker died, or lost it
 stopped) is delivered again after REDELIVER_SECONDS, to whichever worker consumes the partition
 then; its claim (bot.play.guards.once) makes it act once. While an update takes longer than
 that, the loop tells the broker it is still at work on it, so it is not delivered twice.
+
+What an operator alerts on is recorded here (bot.runtime.metrics): the partitions consumed now
+and each start of consuming (a take-over), each partition's updates handled, their seconds and
+the redeliveries among them, and its lag — the updates the broker holds for it, not yet
+delivered — asked of the broker every LAG_SECONDS rather than per update.
 """
 
 from __future__ import annotations
@@ -34,12 +39,14 @@ from bot.cluster.stream import (
     consumer_config,
     ensure_stream,
 )
+from bot.runtime import metrics
 from bot.runtime.config import Config
 
 Handle = Callable[[bytes], Awaitable[None]]
 FETCH_SECONDS = 5.0  # one long poll of a partition's consumer
 RETRY_SECONDS = 1.0  # after a fetch failed (the broker away): the client reconnects meanwhile
 DRAIN_SECONDS = 20.0  # a stop waits this long for the updates being handled to finish
+LAG_SECONDS = 5.0  # between two readings of the partitions' lag: one request a partition each
 
 log = logging.getLogger(__name__)
 
@@ -49,12 +56,16 @@ class Consumers:
     while `may_act()` holds (the worker's lease), and is acknowledged after."""
 
     def __init__(self, js: JetStreamContext, layout: Layout, redeliver_seconds: float,
-                 handle: Handle, may_act: Callable[[], bool]) -> None:
+                 handle: Handle, may_act: Callable[[], bool],
+                 lag_seconds: float = LAG_SECONDS) -> None:
         self.js = js
         self.layout = layout
         self.redeliver_seconds = redeliver_seconds
         self.handle = handle
         self.may_act = may_act
+        self.lag_seconds = lag_seconds
+        self.clock: Callable[[], float] = time.perf_counter  # an update's handling seconds
+        self.consuming: set[int] = set()  # partitions whose loop runs
         self.handling: set[int] = set()  # partitions with an update in hand
         self.handled = 0
         self.stopping = False
@@ -70,10 +81,15 @@ class Consumers:
                  for partition, subscription in enumerate(subscriptions)}
         log.info("consuming %d partitions of stream %s", self.layout.partitions,
                  self.layout.stream)
+        metrics.record_takeover()
+        lag = asyncio.create_task(self.watch_lag())
         try:
             await stop.wait()
         finally:
             self.stopping = True
+            lag.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await lag
             for partition, loop in loops.items():
                 if partition not in self.handling:  # waiting on the broker: nothing in hand
                     loop.cancel()
@@ -96,7 +112,18 @@ class Consumers:
 
     async def consume(self, partition: int,
                       subscription: JetStreamContext.PullSubscription) -> None:
-        """One partition's loop: fetch an update, handle it, acknowledge it, and again."""
+        """One partition's loop, counted as consumed while it runs (`take`)."""
+        self.consuming.add(partition)
+        metrics.record_partition_consumed(partition, True)
+        try:
+            await self.take(partition, subscription)
+        finally:
+            self.consuming.discard(partition)
+            metrics.record_partition_consumed(partition, False)
+
+    async def take(self, partition: int,
+                   subscription: JetStreamContext.PullSubscription) -> None:
+        """Fetch an update, handle it, acknowledge it, and again."""
         while not self.stopping:
             try:
                 taken = await subscription.fetch(1, timeout=FETCH_SECONDS)
@@ -113,6 +140,8 @@ class Consumers:
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
             for message in taken:
+                if message.metadata.num_delivered > 1:  # taken before, never acknowledged
+                    metrics.record_redelivery(partition)
                 if not self.may_act():  # the lease ended: the next owner takes it again
                     log.info("partition %d: an update left unacknowledged (not leading)",
                              partition)
@@ -125,12 +154,15 @@ class Consumers:
 
     async def handle_one(self, partition: int, message: Msg) -> None:
         working = asyncio.create_task(self.still_working(message))
+        started, failed = self.clock(), False
         try:
             await self.handle(message.data)
         except Exception:
+            failed = True
             log.exception("partition %d: an update failed; acknowledged all the same (taken "
                           "again, it would fail again)", partition)
         finally:
+            seconds = self.clock() - started  # the handling's own, not the waits after it
             working.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await working
@@ -140,6 +172,24 @@ class Consumers:
             log.warning("partition %d: an update's acknowledgement failed (%s: %s)",
                         partition, type(error).__name__, error)
         self.handled += 1
+        metrics.observe_partition_update(partition, seconds, failed)
+
+    async def watch_lag(self) -> None:
+        """Every `lag_seconds`, each consumed partition's lag, asked of the broker side by side;
+        a reading that fails keeps the last one (the fetches' failures say why)."""
+        while True:
+            await asyncio.gather(*(self.read_lag(partition)
+                                   for partition in sorted(self.consuming)))
+            await asyncio.sleep(self.lag_seconds)
+
+    async def read_lag(self, partition: int) -> None:
+        try:
+            info = await self.js.consumer_info(self.layout.stream,
+                                               self.layout.consumer(partition))
+        except Exception:
+            return
+        if partition in self.consuming and info.num_pending is not None:  # still ours
+            metrics.set_partition_lag(partition, info.num_pending)
 
     async def still_working(self, message: Msg) -> None:
         """Tell the broker, every third of the redelivery time, that the update is in hand."""

@@ -4,7 +4,8 @@ Every metric lives in this module's own registry (`REGISTRY`, with the process a
 collectors beside them), served at `/metrics` by the webhook server, or in polling mode by a
 small server of its own when METRICS_PORT is set (`serve`). Names follow Prometheus' rules: the
 `twentyfour_` prefix, `_total` on counters, base units (`_seconds`) in the name, and labels of a
-few values each (a Bot API method, a game, a reason) — never a user, a chat or a text.
+few values each (a Bot API method, a game, a reason, one of the stream's partitions: 64 by
+default) — never a user, a chat or a text.
 
 Recording never fails and never blocks: a counter or a histogram is a lock and an addition, safe
 from any thread (the solver lanes record from the executor's callbacks).
@@ -12,6 +13,7 @@ from any thread (the solver lanes record from the executor's callbacks).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import time
@@ -36,8 +38,10 @@ from prometheus_client import (
 
 __all__ = ["BUILD", "CONTENT_TYPE_LATEST", "HANDLED_BEFORE", "QUEUE_FULL", "REGISTRY",
            "WRONG_SECRET", "exposition", "observe_answer_latency", "observe_lane_wait",
-           "record_api_call", "record_api_error", "record_round_dealt", "record_round_ended",
-           "record_update_dropped", "record_update_handled", "serve", "set_leader", "versions",
+           "observe_partition_update", "record_api_call", "record_api_error",
+           "record_partition_consumed", "record_redelivery", "record_round_dealt",
+           "record_round_ended", "record_takeover", "record_update_dropped",
+           "record_update_handled", "serve", "set_leader", "set_partition_lag", "versions",
            "watch_fair_queue", "watch_lane_queue", "watch_stock"]
 
 # No `_created` series beside each counter and histogram: in the text format each is a gauge
@@ -59,6 +63,9 @@ METHOD_FORM = re.compile(r"[A-Za-z]{1,40}")  # a Bot API method name; anything e
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 # A lane wait is nothing when a worker is free, and seconds when a heavy lane is full.
 WAIT_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+# An update in a worker is a few milliseconds, or seconds with the solver; few buckets, since
+# each is a series for every one of the partitions.
+HANDLING_BUCKETS = (0.005, 0.025, 0.1, 0.5, 2.5, 10.0)
 
 UPDATES_HANDLED = Counter(
     f"{PREFIX}_updates_handled", "Updates that went through the bot's handlers, by kind.",
@@ -108,6 +115,33 @@ LEADER = Gauge(
     f"{PREFIX}_leader",
     "1 while this process leads (takes the updates), 0 while it stands by or starts.",
     registry=REGISTRY)
+# The cluster's worker (bot/cluster/consumers.py); the one process leaves them at 0 or empty.
+PARTITIONS_CONSUMED = Gauge(
+    f"{PREFIX}_worker_partitions",
+    "Partitions of the update stream this worker consumes now (0 while it stands by).",
+    registry=REGISTRY)
+TAKEOVERS = Counter(
+    f"{PREFIX}_worker_takeovers",
+    "Times this worker began consuming its partitions after consuming none (it took the lead; "
+    "its first start counts too).", registry=REGISTRY)
+PARTITION_LAG = Gauge(
+    f"{PREFIX}_partition_lag_updates",
+    "Updates in the broker not yet delivered to a partition's consumer (its num_pending), read "
+    "every few seconds by the worker consuming it, by partition.", ["partition"],
+    registry=REGISTRY)
+PARTITION_HANDLED = Counter(
+    f"{PREFIX}_partition_updates_handled",
+    "Updates a worker handled and acknowledged, by partition and outcome (`ok`, or `failed`: "
+    "the handler raised and the update was dropped).", ["partition", "outcome"],
+    registry=REGISTRY)
+PARTITION_HANDLING = Histogram(
+    f"{PREFIX}_partition_handling_seconds",
+    "From an update taken from the broker to its handling done, by partition.", ["partition"],
+    buckets=HANDLING_BUCKETS, registry=REGISTRY)
+REDELIVERIES = Counter(
+    f"{PREFIX}_partition_redeliveries",
+    "Updates the broker delivered again (taken before and never acknowledged: a worker died, "
+    "lost its lease or was too slow), by partition.", ["partition"], registry=REGISTRY)
 
 
 def versions() -> dict[str, str]:
@@ -183,6 +217,39 @@ def observe_answer_latency(game: str, seconds: float) -> None:
 def set_leader(leading: bool) -> None:
     """This process took the lead (True) or stands by (False)."""
     LEADER.set(1 if leading else 0)
+
+
+# --- what the cluster's worker records -------------------------------------------------------
+
+def record_takeover() -> None:
+    """This worker began consuming its partitions (it leads now)."""
+    TAKEOVERS.inc()
+
+
+def record_partition_consumed(partition: int, consuming: bool) -> None:
+    """This worker began (True) or stopped (False) consuming `partition`; a partition it no
+    longer consumes loses its lag, which the next owner reports."""
+    PARTITIONS_CONSUMED.inc(1 if consuming else -1)
+    if not consuming:
+        with contextlib.suppress(KeyError):  # never read
+            PARTITION_LAG.remove(str(partition))
+
+
+def set_partition_lag(partition: int, waiting: int) -> None:
+    """`waiting` updates of `partition` are in the broker, not yet delivered."""
+    PARTITION_LAG.labels(str(partition)).set(waiting)
+
+
+def observe_partition_update(partition: int, seconds: float, failed: bool) -> None:
+    """An update of `partition` was handled in `seconds` (`failed`: its handler raised)."""
+    label = str(partition)
+    PARTITION_HANDLED.labels(label, "failed" if failed else "ok").inc()
+    PARTITION_HANDLING.labels(label).observe(seconds)
+
+
+def record_redelivery(partition: int) -> None:
+    """An update of `partition` came a second time or more."""
+    REDELIVERIES.labels(str(partition)).inc()
 
 
 # --- gauges read when scraped ----------------------------------------------------------------

@@ -52,6 +52,13 @@ EXPECTED = {
     "twentyfour_stock_hands": "gauge",
     "twentyfour_leader": "gauge",
     "twentyfour_build_info": "gauge",  # an Info: a gauge of 1 whose labels say it
+    # the cluster's worker (bot/cluster/consumers.py)
+    "twentyfour_worker_partitions": "gauge",
+    "twentyfour_worker_takeovers": "counter",
+    "twentyfour_partition_lag_updates": "gauge",
+    "twentyfour_partition_updates_handled": "counter",
+    "twentyfour_partition_handling_seconds": "histogram",
+    "twentyfour_partition_redeliveries": "counter",
 }
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 README = Path(__file__).resolve().parents[2] / "deploy" / "README.md"
@@ -86,13 +93,14 @@ def test_the_readme_names_only_real_metrics():
     """Each metric the operator's alerts and dashboards name exists."""
     text = README.read_text(encoding="utf-8")
     named = set(re.findall(r"\btwentyfour_(?:updates|last|bot_api|rounds|answer|fair|solver|"
-                           r"stock|leader|build)[a-z0-9_]*", text))
+                           r"stock|leader|build|worker|partition)[a-z0-9_]*", text))
     assert named, "deploy/README.md names no metric"
     samples = {name + suffix for name in EXPECTED
                for suffix in ("", "_total", "_bucket", "_sum", "_count", "_info")}
     assert named <= samples, named - samples
     for alert_metric in ("twentyfour_last_update_handled_timestamp_seconds",
-                         "twentyfour_solver_lane_wait_seconds_bucket"):
+                         "twentyfour_solver_lane_wait_seconds_bucket",
+                         "twentyfour_worker_partitions", "twentyfour_partition_lag_updates"):
         assert alert_metric in named
 
 

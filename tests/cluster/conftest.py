@@ -5,9 +5,11 @@ duplicate window), and the emulator's and PostgreSQL's fixtures."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
+import nats
 import pytest
+from nats.aio.client import Client
 
 from tests.cluster.broker_server import BrokerServer
 from tests.fake_telegram import telegram as telegram
@@ -19,6 +21,14 @@ def broker_server() -> Iterator[BrokerServer]:
     """One NATS server with JetStream for the whole session."""
     with BrokerServer() as server:
         yield server
+
+
+@pytest.fixture
+async def client(broker_server: BrokerServer) -> AsyncIterator[Client]:
+    """A client of the session's server, closed after the test."""
+    connection = await nats.connect(broker_server.url)
+    yield connection
+    await connection.close()
 
 
 @pytest.fixture

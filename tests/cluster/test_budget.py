@@ -11,11 +11,10 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
-import nats
 import pytest
 from nats.aio.client import Client
 from nats.js.kv import KeyValue
@@ -47,13 +46,6 @@ class FakeClock:
         end = self.now + seconds
         await asyncio.sleep(0)  # whoever waits too begins now
         self.now = max(self.now, end)
-
-
-@pytest.fixture
-async def client(broker_server) -> AsyncIterator[Client]:
-    connection = await nats.connect(broker_server.url)
-    yield connection
-    await connection.close()
 
 
 @pytest.fixture

@@ -7,9 +7,8 @@ delivered), and the partitions consumed with each start of consuming counted as 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 
-import nats
 import pytest
 from nats.aio.client import Client
 
@@ -21,13 +20,6 @@ from tests.waiting import until
 PARTITIONS = 4
 REDELIVER = 1.0
 LAG_SECONDS = 0.05  # the lag read often, so the test waits little for it
-
-
-@pytest.fixture
-async def client(broker_server) -> AsyncIterator[Client]:
-    connection = await nats.connect(broker_server.url)
-    yield connection
-    await connection.close()
 
 
 @pytest.fixture

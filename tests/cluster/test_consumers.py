@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 
-import nats
 import pytest
 from nats.aio.client import Client
 from nats.js.errors import NotFoundError
@@ -20,13 +19,6 @@ from bot.cluster.stream import Layout, ensure_stream
 
 PARTITIONS = 4
 REDELIVER = 1.0
-
-
-@pytest.fixture
-async def client(broker_server) -> AsyncIterator[Client]:
-    connection = await nats.connect(broker_server.url)
-    yield connection
-    await connection.close()
 
 
 @pytest.fixture

@@ -11,11 +11,12 @@ is answered 200.
     have owners of their own: docs/scaling.md), and where the two cores went: the CPU time
     per update of each process (the bot or the worker, the ingress, NATS, PostgreSQL, this
     process's emulator and Telegram's side).
-(2) A kill trial: chats play at a steady rate on two workers; the leading one is SIGKILLed
-    mid-load. Printed: the take-over (the kill to the standby consuming, and to its first
-    message sent), and over
-    every chat: results lost, messages sent twice, results before their deal, points counted
-    twice (scores against the rounds won).
+(2) A kill trial and a pause trial: chats play at a steady rate on two workers; the leading
+    one is SIGKILLed mid-load (then started again, to stand by), and in the second the leader
+    is SIGSTOPped and let go once the standby leads (it must exit, having lost its lease).
+    Printed for each: the take-over (the signal to the standby consuming, and to its first
+    message sent), and over every chat: results lost, messages sent twice, results before
+    their deal; and points counted twice (scores against the rounds won).
 
 `python bench/bench_cluster.py [--chats 100] [--bursts 3] [--quick]`. Loopback only; every
 wait is bounded; the servers and processes are stopped at the end.
@@ -207,14 +208,18 @@ async def bursts(run: Run, count: int, runs: int, first: int,
     return {"rate": statistics.median(r["rate"] for r in found), "where": where}
 
 
-async def kill_trial(cluster: Cluster, count: int, per_second: float) -> dict:
+async def trial(cluster: Cluster, first_chat: int, count: int, per_second: float,
+                pause: bool = False) -> dict:
     """`count` chats, one /play every 1/per_second s, each answered once dealt; the leader
-    SIGKILLed when half have begun."""
+    SIGKILLed when half have begun, or (`pause`) SIGSTOPped, then let go (SIGCONT) once the
+    standby has taken over: a leader that lost its lease must exit (LOST_LEAD, 3) having
+    sent nothing more."""
     run, emulator = Run(cluster.emulator, None), cluster.emulator  # type: ignore[arg-type]
-    ids = chats(900_000, count)
+    ids = chats(first_chat, count)
+    ids_set = set(ids)
     for chat in ids:
         emulator.chat(chat)
-    killed_at = 0.0
+    stopped_at = 0.0
     answered: set[int] = set()
 
     async def answer_dealt() -> None:
@@ -227,30 +232,34 @@ async def kill_trial(cluster: Cluster, count: int, per_second: float) -> dict:
                         await emulator.say(sent.chat_id, player(run, sent.chat_id, number), line)
             await asyncio.sleep(0.05)
 
-    async def taken_over(standby: RoleProcess) -> float:
-        while not standby.said(CONSUMING):
+    async def taken_over(standby: RoleProcess, said_before: int) -> float:
+        while CONSUMING not in standby.log.read_text(errors="replace")[said_before:]:
             await asyncio.sleep(0.02)
         return time.perf_counter()
 
-    ids_set = set(ids)
     answering = asyncio.create_task(answer_dealt())
-    took = float("nan")
+    took, exit_status = float("nan"), None
     try:
         for index, chat in enumerate(ids):
             await emulator.say(chat, player(run, chat, 0), "/play")
             if index == count // 2:
                 leader = cluster.leader()
                 assert leader is not None
-                [standby] = [w for w in cluster.workers if w is not leader]
-                waiting = asyncio.create_task(taken_over(standby))
-                killed_at = killed = time.perf_counter()
-                leader.signal(signal.SIGKILL)
+                [standby] = [w for w in cluster.workers if w is not leader and w.running()]
+                waiting = asyncio.create_task(
+                    taken_over(standby, len(standby.log.read_text(errors="replace"))))
+                stopped_at = time.perf_counter()
+                leader.signal(signal.SIGSTOP if pause else signal.SIGKILL)
             await asyncio.sleep(1 / per_second)
-        took = await asyncio.wait_for(waiting, 60) - killed
+        took = await asyncio.wait_for(waiting, 60) - stopped_at
+        if pause:
+            leader.signal(signal.SIGCONT)
+            assert leader.process is not None
+            exit_status = await asyncio.wait_for(leader.process.wait(), 60)
         await sent_to(run, ids, 2, 120)
     finally:
         answering.cancel()
-    after = sorted(s.at for s in emulator.sent if s.at > killed_at + took)
+    after = sorted(s.at for s in emulator.sent if s.at > stopped_at + took)
     mine = [s for s in emulator.sent if s.chat_id in ids_set]
     texts = Counter((s.chat_id, s.text) for s in mine)
     results = {s.chat_id for s in mine if "✅" in s.text}
@@ -258,10 +267,19 @@ async def kill_trial(cluster: Cluster, count: int, per_second: float) -> dict:
     for s in mine:
         first.setdefault(s.chat_id, s)
     return {"take_over": took,
-            "first_reply": (after[0] - killed_at) if after else float("nan"),
+            "first_reply": (after[0] - stopped_at) if after else float("nan"),
             "lost": len(ids_set - results),
             "twice": sum(1 for n in texts.values() if n > 1),
-            "out_of_order": sum(1 for s in first.values() if "✅" in s.text)}
+            "out_of_order": sum(1 for s in first.values() if "✅" in s.text),
+            "exit": exit_status}
+
+
+async def stand_by_again(cluster: Cluster) -> None:
+    """The stopped worker started again, as its supervisor would: it stands by."""
+    for worker in cluster.workers:
+        if not worker.running():
+            await worker.spawn()
+            await until(lambda w=worker: w.role() == STANDBY, worker, "standing by")
 
 
 def pg_pid(server: PostgresServer) -> int | None:
@@ -312,8 +330,12 @@ async def main_async(args: argparse.Namespace) -> None:
                     rows.append((f"{count} worker{'s' if count > 1 else ''}",
                                  await bursts(run, args.chats, args.bursts, 0, processes)))
                     if count == 2:
-                        trial = await kill_trial(cluster, args.trial_chats, args.rate)
-                        trial["points_twice"] = await points_twice(cluster.database_url)
+                        trials = {"kill -9": await trial(cluster, 900_000, args.trial_chats,
+                                                         args.rate)}
+                        await stand_by_again(cluster)
+                        trials["SIGSTOP"] = await trial(cluster, 950_000, args.trial_chats,
+                                                        args.rate, pause=True)
+                        twice = await points_twice(cluster.database_url)
                 finally:
                     await cluster.stop()
     finally:
@@ -327,13 +349,17 @@ async def main_async(args: argparse.Namespace) -> None:
         where = ", ".join(f"{k} {v:.2f}" for k, v in found["where"].items())
         print(f"{name:<14}{found['rate']:>10.0f}{found['rate'] / base:>15.2f}×  "
               f"{sum(found['where'].values()):.2f}: {where}")
-    print(f"\nkill -9 of the leading worker mid-load ({args.trial_chats} chats, "
-          f"{args.rate:g} deals a second, two workers):")
-    print(f"  take-over: the kill to the standby consuming {trial['take_over']:.1f} s, to its "
-          f"first message sent {trial['first_reply']:.1f} s")
-    print(f"  results lost {trial['lost']}, messages sent twice {trial['twice']}, a result "
-          f"before its deal {trial['out_of_order']}, points counted twice "
-          f"{trial['points_twice']}")
+    for how, found in trials.items():
+        print(f"\n{how} of the leading worker mid-load ({args.trial_chats} chats, "
+              f"{args.rate:g} deals a second, two workers):")
+        print(f"  take-over: to the standby consuming {found['take_over']:.1f} s, to its first "
+              f"message sent {found['first_reply']:.1f} s")
+        print(f"  results lost {found['lost']}, messages sent twice {found['twice']}, a result "
+              f"before its deal {found['out_of_order']}")
+        if found["exit"] is not None:
+            print(f"  the paused worker, let go after the take-over, exited with status "
+                  f"{found['exit']} (3: it lost the lead)")
+    print(f"points counted twice, over both trials: {twice}")
     print(f"load average at the end: {os.getloadavg()[0]:.2f}")
 
 

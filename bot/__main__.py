@@ -217,7 +217,7 @@ def run_role(config: Config, role: str) -> int:
     """The ingress or a worker until SIGINT or SIGTERM (0); a worker that lost its lease
     exits with LOST_LEAD, as the one process does."""
     configure_logging(config)
-    bot = build_bot(config) if role == WORKER else None
+    bot = build_bot(config, worker=True) if role == WORKER else None
     stop_metrics = serve_metrics(config)
 
     async def main() -> None:

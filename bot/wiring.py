@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import tornado.httpserver
@@ -36,7 +37,7 @@ from bot.runtime import heap, metrics
 from bot.runtime.config import Config
 from bot.runtime.health import LEADER, STANDBY, beat, heartbeat_path
 from bot.runtime.pool import SolverPool
-from bot.store import leader_lock, open_stores
+from bot.store import leader_lock, open_stores, partition_owners, worker_lock
 from bot.store.outage import Outage
 from bot.store.protocols import LeaderLock
 from bot.store.stores import Stores
@@ -70,8 +71,9 @@ class Bot:
     it — stores, pool, lease, the page's face and server."""
 
     def __init__(self, config: Config, pool: SolverPool | None = None,
-                 webapp: WebappSettings | None = None) -> None:
+                 webapp: WebappSettings | None = None, worker: bool = False) -> None:
         self.config = config
+        self.worker = worker  # a cluster worker: its own lease, the partitions it owns
         self.webapp = webapp
         self.application: App = build_application(config, self.open, self.close)
         self.application.bot_data.config = config
@@ -82,6 +84,9 @@ class Bot:
         self.waiting: asyncio.Task[None] | None = None  # waiting for the lead: a stop cancels
         self.lead_watch: asyncio.Task[None] | None = None
         self.page_server: tornado.httpserver.HTTPServer | None = None
+        # whether this process runs the housekeeping that spans the database (a worker: the
+        # owner of partition 0, so one worker at a time)
+        self.sole: Callable[[], bool] = lambda: True
         self.face = Face(lambda: self.services, config.token, self.leading,
                          functools.partial(self._belongs), self._submit)
 
@@ -131,7 +136,8 @@ class Bot:
         await self.open_services()
         await menus.set_menus(application.bot, [names for names, _ in COMMANDS])
         await self.take_lead()
-        await self.services.recovery.resume()
+        if not self.worker:  # a worker takes its chats up with its partitions (serve_worker)
+            await self.services.recovery.resume()
         log.info("start-up done: %d objects kept out of later collections", heap.settle())
 
     async def open_services(self) -> None:
@@ -139,7 +145,9 @@ class Bot:
         the Mini App's page."""
         application, config = self.application, self.config
         data = application.bot_data
-        self.leader = leader_lock(config.database_url, config.lead_check, config.lease_seconds)
+        self.leader = worker_lock(config.database_url or "", config.partitions,
+                                  config.lease_seconds) if self.worker else \
+            leader_lock(config.database_url, config.lead_check, config.lease_seconds)
         guard(application.bot, self.leader.check)
         data.lease_check = self.leader.check
         self._stores = await open_stores(config.database_path, config.database_url,
@@ -162,7 +170,8 @@ class Bot:
             else None)
         data.role = STANDBY
         metrics.set_leader(False)
-        start_housekeeping(application, heartbeat_path(config.database_path))
+        start_housekeeping(application, heartbeat_path(config.database_path),
+                           lambda: self.sole())
         if self.webapp is not None and not config.webhook_url:  # else the webhook's server
             self.page_server, port = serve(self.face, self.webapp.port, self.webapp.listen)
             log.info("Mini App page on %s:%d/webapp/", self.webapp.listen, port)
@@ -242,29 +251,31 @@ class Bot:
 
 
 def build_bot(config: Config, pool: SolverPool | None = None,
-              webapp: WebappSettings | bool | None = True) -> Bot:
+              webapp: WebappSettings | bool | None = True, worker: bool = False) -> Bot:
     """The bot for `config`; the Mini App's page as WEBAPP_* says (`webapp` True: read them
-    from the environment; None: no page)."""
-    return Bot(config, pool, read_settings() if webapp is True else webapp or None)
+    from the environment; None: no page); `worker`: a cluster worker's (serve_worker)."""
+    return Bot(config, pool, read_settings() if webapp is True else webapp or None, worker)
 
-
-# --- the cluster's roles (bot/cluster) -------------------------------------------------------
 
 async def serve_worker(bot: Bot, stop: asyncio.Event) -> None:
     """`python -m bot worker` until `stop` is set: the bot started as in webhook mode (the Bot
-    API reached, post_init: stores, pool, the wait for the lead, the resume), then fed from the
-    broker's partitions, each update handled to its end before it is acknowledged. A standby
-    consumes nothing until it leads; a leader that loses its lease stops (LOST_LEAD). With
-    RATE_LIMIT on, its sends draw on the budget shared by every worker (bot/cluster/budget.py),
-    opened before post_init sends anything."""
-    from bot.cluster import budget, consumers  # the broker's client: the roles' alone
+    API reached, post_init: stores, pool, its own lease registered), then its fair share of the
+    partitions taken (bot/cluster/ownership.py) — each partition's chats taken up (their open
+    rounds resumed) before its consumer starts, let go after it was drained — and fed from those
+    partitions, each update handled to its end before it is acknowledged. A worker that loses
+    its lease stops (LOST_LEAD), and gives its partitions up at a clean stop. With RATE_LIMIT
+    on, its sends draw on the budget shared by every worker (bot/cluster/budget.py), opened
+    before post_init sends anything."""
+    from bot.cluster import budget, consumers, ownership  # the broker's client: the roles' alone
+    from bot.cluster.partitions import partition_of
 
     application, config = bot.application, bot.config
-    application.bot_data.stop = stop.set  # how a leader that lost its lease stops
+    application.bot_data.stop = stop.set  # how a worker that lost its lease stops
     if not await webhook.unless_stopped(
             reach_telegram(application, config.startup_seconds, config.base_url), stop):
         return
     shared: list[budget.SendBudget] = []  # opened, to be closed
+    owners: ownership.Ownership | None = None
 
     async def share(limiter: RateLimiter) -> None:
         shared.append(await budget.open_budget(config))
@@ -279,10 +290,37 @@ async def serve_worker(bot: Bot, stop: asyncio.Event) -> None:
                 not await webhook.unless_stopped(application.post_init(application), stop):
             return
         await application.start()
-        await consumers.consume(config, functools.partial(webhook.process_body, application),
-                                bot.leading_now, stop)
+        table = partition_owners(bot.stores, config.partitions)
+        table.epoch = getattr(bot.leader, "epoch", None)
+        await table.seed()
+        n = config.partitions
+
+        def may_act(partition: int) -> bool:
+            return owners is not None and owners.owns(partition) and bot.leading_now()
+
+        async with consumers.consumers_of(
+                config, functools.partial(webhook.process_body, application), may_act) as feed:
+
+            async def gained(partitions: list[int]) -> None:
+                mine = set(partitions)
+                await bot.services.recovery.resume(lambda chat: partition_of(chat, n) in mine)
+                for partition in partitions:
+                    await feed.add(partition)
+
+            async def shed(partitions: list[int]) -> None:
+                await feed.drain(partitions)
+                mine = set(partitions)
+                bot.services.recovery.release(lambda chat: partition_of(chat, n) in mine)
+
+            owners = ownership.Ownership(table, n, gained, shed)
+            bot.sole = lambda: owners is not None and owners.owns(0)
+            balancing = asyncio.create_task(owners.run(stop))
+            try:
+                await feed.run(stop)
+            finally:
+                await balancing
     finally:
-        await stop_application(application)
+        await stop_application(application)  # the lease's end frees the partitions
         for opened in shared:
             await opened.close()
 

@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 from nats.aio.client import Client
 from nats.aio.msg import Msg
@@ -52,11 +52,13 @@ log = logging.getLogger(__name__)
 
 
 class Consumers:
-    """The worker's partitions: `run` them until `stop` is set; each update goes to `handle`
-    while `may_act()` holds (the worker's lease), and is acknowledged after."""
+    """The worker's partitions: `run` until `stop` is set, consuming the partitions `add`ed
+    (all of them with `every=True`) until each is `drain`ed; each update goes to `handle` while
+    `may_act(partition)` holds (the worker's lease, its ownership of the partition), and is
+    acknowledged after."""
 
     def __init__(self, js: JetStreamContext, layout: Layout, redeliver_seconds: float,
-                 handle: Handle, may_act: Callable[[], bool],
+                 handle: Handle, may_act: Callable[[int], bool],
                  lag_seconds: float = LAG_SECONDS) -> None:
         self.js = js
         self.layout = layout
@@ -67,21 +69,23 @@ class Consumers:
         self.clock: Callable[[], float] = time.perf_counter  # an update's handling seconds
         self.consuming: set[int] = set()  # partitions whose loop runs
         self.handling: set[int] = set()  # partitions with an update in hand
+        self.loops: dict[int, asyncio.Task[None]] = {}
+        self.leaving: set[int] = set()  # partitions being drained: no more fetches
         self.handled = 0
         self.stopping = False
         self.failed_said_at = -SAY_EVERY  # the last line about a failed fetch: one a minute
 
-    async def run(self, stop: asyncio.Event) -> None:
-        """Declare the stream and every partition's consumer, consume until `stop` is set,
-        then let the updates in hand finish (up to DRAIN_SECONDS) and leave the rest."""
+    async def run(self, stop: asyncio.Event, every: bool = False) -> None:
+        """Declare the stream, consume (every partition with `every`, else those added) until
+        `stop` is set, then let the updates in hand finish (up to DRAIN_SECONDS) and leave the
+        rest."""
         await ensure_stream(self.js, self.layout)
-        subscriptions = [await self.subscribe(partition)
-                         for partition in range(self.layout.partitions)]
-        loops = {partition: asyncio.create_task(self.consume(partition, subscription))
-                 for partition, subscription in enumerate(subscriptions)}
-        log.info("consuming %d partitions of stream %s", self.layout.partitions,
-                 self.layout.stream)
-        metrics.record_takeover()
+        if every:
+            for partition in range(self.layout.partitions):
+                await self.add(partition)
+            log.info("consuming %d partitions of stream %s", self.layout.partitions,
+                     self.layout.stream)
+            metrics.record_takeover()
         lag = asyncio.create_task(self.watch_lag())
         try:
             await stop.wait()
@@ -90,16 +94,34 @@ class Consumers:
             lag.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await lag
-            for partition, loop in loops.items():
-                if partition not in self.handling:  # waiting on the broker: nothing in hand
-                    loop.cancel()
-            _done, left = await asyncio.wait(loops.values(), timeout=DRAIN_SECONDS)
-            for loop in left:
+            await self.drain(list(self.loops))
+
+    async def add(self, partition: int) -> None:
+        """Start consuming the partition (its consumer declared first)."""
+        if partition in self.loops:
+            return
+        self.leaving.discard(partition)
+        subscription = await self.subscribe(partition)
+        self.loops[partition] = asyncio.create_task(self.consume(partition, subscription))
+
+    async def drain(self, partitions: list[int]) -> None:
+        """Stop consuming the partitions: those waiting on the broker at once, those with an
+        update in hand once it is handled and acknowledged (up to DRAIN_SECONDS; past that
+        it is left unacknowledged, and the broker delivers it again)."""
+        loops = {p: self.loops.pop(p) for p in partitions if p in self.loops}
+        self.leaving.update(loops)
+        for partition, loop in loops.items():
+            if partition not in self.handling:  # waiting on the broker: nothing in hand
                 loop.cancel()
-            await asyncio.gather(*loops.values(), return_exceptions=True)
-            if left:
-                log.warning("stopped with %d updates unfinished: the broker delivers them "
-                            "again", len(left))
+        if not loops:
+            return
+        _done, left = await asyncio.wait(loops.values(), timeout=DRAIN_SECONDS)
+        for loop in left:
+            loop.cancel()
+        await asyncio.gather(*loops.values(), return_exceptions=True)
+        if left:
+            log.warning("stopped with %d updates unfinished: the broker delivers them "
+                        "again", len(left))
 
     async def subscribe(self, partition: int) -> JetStreamContext.PullSubscription:
         """The partition's durable consumer, declared (or brought to this configuration: a
@@ -120,11 +142,13 @@ class Consumers:
         finally:
             self.consuming.discard(partition)
             metrics.record_partition_consumed(partition, False)
+            with contextlib.suppress(Exception):
+                await subscription.unsubscribe()
 
     async def take(self, partition: int,
                    subscription: JetStreamContext.PullSubscription) -> None:
         """Fetch an update, handle it, acknowledge it, and again."""
-        while not self.stopping:
+        while not self.stopping and partition not in self.leaving:
             try:
                 taken = await subscription.fetch(1, timeout=FETCH_SECONDS)
             except FetchTimeout:
@@ -142,9 +166,12 @@ class Consumers:
             for message in taken:
                 if message.metadata.num_delivered > 1:  # taken before, never acknowledged
                     metrics.record_redelivery(partition)
-                if not self.may_act():  # the lease ended: the next owner takes it again
-                    log.info("partition %d: an update left unacknowledged (not leading)",
+                if partition in self.leaving or not self.may_act(partition):
+                    # not this worker's to handle (any more): the next owner takes it at once
+                    log.info("partition %d: an update handed back (not owned here now)",
                              partition)
+                    with contextlib.suppress(Exception):
+                        await message.nak()
                     return
                 self.handling.add(partition)
                 try:
@@ -199,15 +226,15 @@ class Consumers:
                 await message.in_progress()
 
 
-async def consume(config: Config, handle: Handle, may_act: Callable[[], bool],
-                  stop: asyncio.Event) -> None:
-    """The worker's consumers on the broker of NATS_URL until `stop` is set."""
+@contextlib.asynccontextmanager
+async def consumers_of(config: Config, handle: Handle, may_act: Callable[[int], bool]
+                       ) -> AsyncIterator[Consumers]:
+    """The worker's consumers on the broker of NATS_URL, connected while the block runs."""
     assert config.nats_url, "check_role(config, WORKER) first"
     client: Client = await connect(config.nats_url, "twentyfour-worker", config.startup_seconds)
     try:
-        consumers = Consumers(client.jetstream(timeout=REQUEST_SECONDS),
-                              Layout(config.nats_stream, config.partitions),
-                              config.redeliver_seconds, handle, may_act)
-        await consumers.run(stop)
+        yield Consumers(client.jetstream(timeout=REQUEST_SECONDS),
+                        Layout(config.nats_stream, config.partitions),
+                        config.redeliver_seconds, handle, may_act)
     finally:
         await close(client)

@@ -53,6 +53,9 @@ class Scheduler(Protocol):
     def pending(self, kind: str, chat_id: int, topic: int = 0) -> Alarm | None:
         """The topic's alarm of that kind that has not rung yet."""
 
+    def cancel_chats(self, chats: Callable[[int], bool]) -> None:
+        """Drop every alarm, of any kind and topic, of the chats `chats` picks."""
+
 
 # --- publishing -------------------------------------------------------------------------------
 

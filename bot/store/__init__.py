@@ -27,6 +27,8 @@ from bot.store.stores import Stores
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from bot.store.postgres.partition_owners import PartitionOwners
+
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
@@ -81,3 +83,22 @@ def leader_lock(database_url: str | None, check_seconds: float = 2.0,
 
 __all__ = ["LeaderLock", "MatchStore", "PeopleStore", "RoundStore", "ScoreStore", "SoleLeader",
            "Stores", "UpdateStore", "leader_lock", "open_stores"]
+
+
+def worker_lock(database_url: str, partitions: int, lease_seconds: float = 4.0) -> LeaderLock:
+    """A cluster worker's own lease on PostgreSQL (bot.store.postgres.worker_lease): every
+    worker holds one and works; the partitions it owns say for which chats."""
+    from bot.store.postgres.worker_lease import WorkerLease
+
+    return WorkerLease(database_url, partitions, lease_seconds)
+
+
+def partition_owners(stores: Stores, partitions: int) -> PartitionOwners:
+    """The partitions' owners, on the pool of PostgreSQL stores (a worker's)."""
+    from bot.store.postgres.connection import Database
+    from bot.store.postgres.partition_owners import PartitionOwners
+
+    db = getattr(stores.rounds, "db", None)
+    if not isinstance(db, Database):
+        raise ValueError("a worker's partitions need PostgreSQL")
+    return PartitionOwners(db.pool, partitions)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 import logging
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from telegram.ext import Job, JobQueue
@@ -57,6 +58,12 @@ class JobScheduler:
         job = self._job(job_name(kind, chat_id, topic))
         return job.data if job is not None else None  # type: ignore[return-value]
 
+    def cancel_chats(self, chats: Callable[[int], bool]) -> None:
+        for name, job in list(self._named.items()):
+            if job.chat_id is not None and chats(job.chat_id):
+                del self._named[name]
+                job.schedule_removal()
+
     def _job(self, name: str) -> Job | None:
         """The job of that name, if it is still scheduled (a job that rang, or was removed,
         is forgotten here)."""
@@ -87,19 +94,24 @@ async def ring(context: Context) -> None:
     await context.bot_data.services.alarms.ring(context.job.data)
 
 
-def start_housekeeping(application: App, heartbeat: Path) -> None:
+def start_housekeeping(application: App, heartbeat: Path,
+                       sole: Callable[[], bool] = lambda: True) -> None:
     """The heartbeat (the health check reads it), the clean-up of old update ids, the sweep
     for overdue rounds and the answers' retention, each run first as soon as the JobQueue
     starts: a container's first health probe comes within seconds, and a bot restarted every
-    hour would otherwise never clean up."""
+    hour would otherwise never clean up. The two that span the database run only while
+    `sole()` (one of many workers at a time)."""
     queue = application.job_queue
     assert queue is not None
 
     async def forget_handled_updates(context: Context) -> None:
-        await context.bot_data.services.once.forget_before(time.time() - HANDLED_UPDATES_KEPT)
+        if sole():
+            await context.bot_data.services.once.forget_before(
+                time.time() - HANDLED_UPDATES_KEPT)
 
     async def expire_answers(context: Context) -> None:
-        await context.bot_data.services.community.retention.expire()
+        if sole():
+            await context.bot_data.services.community.retention.expire()
 
     for callback, interval, name in ((heartbeat_job(heartbeat), HEARTBEAT_SECONDS, "heartbeat"),
                                      (forget_handled_updates, FORGET_EVERY, "forget-updates"),

@@ -9,7 +9,7 @@ import contextlib
 import dataclasses
 import itertools
 import random
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -167,6 +167,10 @@ class FakeScheduler:
     def pending(self, kind: str, chat_id: int, topic: int = 0) -> Alarm | None:
         found = self.alarms.get((kind, chat_id, topic))
         return found[0] if found else None
+
+    def cancel_chats(self, chats: Callable[[int], bool]) -> None:
+        for key in [key for key in self.alarms if chats(key[1])]:
+            del self.alarms[key]
 
     def when(self, kind: str, chat_id: int, topic: int = 0) -> float | None:
         """In how many seconds (from now) the topic's alarm of that kind rings."""

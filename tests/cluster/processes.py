@@ -10,6 +10,9 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+import asyncpg
+
+from bot.cluster.partitions import partition_of
 from bot.demo import roles
 from bot.demo.broker_server import free_port
 from bot.demo.emulator import BotApiEmulator
@@ -22,6 +25,7 @@ from tests.waiting import until
 SECRET = "shared_by_every_ingress"
 WEBHOOK_URL = f"https://bot.example/{WEBHOOK_PATH}"
 CONSUMING = roles.CONSUMING  # the worker's log line once its partitions are taken
+PARTITIONS = 16
 
 
 class RoleProcess(roles.RoleProcess):
@@ -46,10 +50,12 @@ class Cluster:
                  nats_url: str, stream: str, round_seconds: float = 60.0) -> None:
         self.telegram = telegram
         self.folder = folder
+        self.database_url = database_url
         self.port = free_port()
         self.env = {**os.environ, "TELEGRAM_BOT_TOKEN": telegram.token,
                     "TELEGRAM_BASE_URL": telegram.base_url, "DATABASE_URL": database_url,
-                    "NATS_URL": nats_url, "NATS_STREAM": stream, "PARTITIONS": "16",
+                    "NATS_URL": nats_url, "NATS_STREAM": stream,
+                    "PARTITIONS": str(PARTITIONS),
                     "REDELIVER_SECONDS": "2", "LEAD_CHECK_SECONDS": "0.5",
                     "STARTUP_SECONDS": "10", "ROUND_SECONDS": str(round_seconds),
                     "SOLVER_WORKERS": "1", "RATE_LIMIT": "off", "LOG_LEVEL": "INFO"}
@@ -77,17 +83,41 @@ class Cluster:
         assert self.telegram.webhook["secret_token"] == SECRET
         return ingress
 
-    async def start_leader(self, name: str) -> RoleProcess:
+    async def start_worker(self, name: str) -> RoleProcess:
+        """A worker, once it has taken partitions and consumes them (a worker joining others
+        takes its share once they gave it up: a second or two)."""
         worker = self.worker(name)
         await worker.spawn()
         await worker.until(lambda: worker.said(CONSUMING), "consuming its partitions")
         return worker
 
-    async def start_standby(self, name: str) -> RoleProcess:
-        worker = self.worker(name)
-        await worker.spawn()
-        await worker.until(lambda: worker.role() == "standby", "standing by")
-        return worker
+    async def owners(self) -> dict[int, int]:
+        """partition -> the pid of the live worker owning it, as the database says."""
+        connection = await asyncpg.connect(self.database_url)
+        try:
+            rows = await connection.fetch(
+                "SELECT o.partition, w.holder FROM partition_owners o JOIN worker_leases w "
+                "ON w.epoch = o.owner AND w.expires_at > now()")
+        finally:
+            await connection.close()
+        return {row["partition"]: int(row["holder"].split("@")[0]) for row in rows}
+
+    async def owner(self, chat: int) -> RoleProcess | None:
+        """The worker owning the chat's partition now."""
+        pid = (await self.owners()).get(partition_of(chat, PARTITIONS))
+        return next((w for w in self.processes if w.pid == pid and w.running()), None)
+
+    async def shared(self, workers: list[RoleProcess]) -> None:
+        """Wait until these workers, and only they, own every partition, each its share."""
+        pids = {w.pid for w in workers}
+        most = -(-PARTITIONS // len(workers))
+
+        async def even() -> bool:
+            owned = await self.owners()
+            counts = [list(owned.values()).count(pid) for pid in pids]
+            return len(owned) == PARTITIONS and set(owned.values()) == pids and \
+                max(counts) <= most
+        await until(even, f"the partitions shared by {len(workers)} workers", 60)
 
     async def deliver(self) -> list[int]:
         """POST every update the emulator holds to the ingress, in order: the statuses."""

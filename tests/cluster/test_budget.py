@@ -208,7 +208,7 @@ async def test_a_worker_with_rate_limit_on_sends_through_the_shared_budget(teleg
     running = cluster()
     running.env.update({"RATE_LIMIT": "on", "SEND_RATE": "7"})
     await running.start_ingress()
-    await running.start_leader("a")
+    await running.start_worker("a")
     telegram.chat(GROUP)
     await telegram.say(GROUP, {"id": 311, "is_bot": False, "first_name": "Ann"},
                        "/solve 3 8 3 8")

@@ -42,14 +42,14 @@ class Running:
     """A Consumers run in the background; `stop()` ends it."""
 
     def __init__(self, client: Client, layout: Layout, handle: Handle,
-                 may_act: Callable[[], bool] = lambda: True) -> None:
+                 may_act: Callable[[int], bool] = lambda _partition: True) -> None:
         self.consumers = Consumers(client.jetstream(), layout, REDELIVER, handle, may_act,
                                    lag_seconds=LAG_SECONDS)
         self.stopping = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> Running:
-        self.task = asyncio.create_task(self.consumers.run(self.stopping))
+        self.task = asyncio.create_task(self.consumers.run(self.stopping, every=True))
         return self
 
     async def stop(self) -> None:
@@ -149,7 +149,7 @@ async def test_partitions_consumed_and_each_start_a_takeover(client, layout):
         return value("twentyfour_worker_partitions")
 
     owned, takeovers = consumed(), value("twentyfour_worker_takeovers_total")
-    first = Running(client, layout, handle, lambda: leading).start()
+    first = Running(client, layout, handle, lambda _partition: leading).start()
     try:
         await until(lambda: consumed() == owned + PARTITIONS, "every partition consumed")
         assert value("twentyfour_worker_takeovers_total") == takeovers + 1
@@ -160,7 +160,7 @@ async def test_partitions_consumed_and_each_start_a_takeover(client, layout):
         await first.stop()
     assert consumed() == owned
     leading = True
-    second = Running(client, layout, handle, lambda: leading).start()
+    second = Running(client, layout, handle, lambda _partition: leading).start()
     try:
         await until(lambda: consumed() == owned + PARTITIONS, "consumed again")
         assert value("twentyfour_worker_takeovers_total") == takeovers + 2

@@ -1,13 +1,17 @@
 """The cluster end to end: `python -m bot ingress` and `python -m bot worker` processes against
 the Bot API emulator, a real PostgreSQL and a real NATS server. Updates POSTed to the ingress are
-answered by the leading worker, each chat's in order while the chats interleave, and a standby
-consumes nothing; the same update POSTed twice acts once; the broker away, the ingress answers
+answered by the worker owning each chat's partition, each chat's in order while the chats
+interleave, over two and three workers, and a round goes on when its partition moves to a
+worker that joins; the same update POSTed twice acts once; the broker away, the ingress answers
 503 and the update re-POSTed once it is back acts; a worker killed with an update taken and not
-acknowledged hands it to the next leader, where it acts once, and the rounds end on time."""
+acknowledged hands it to the worker taking its partitions over, where it acts once, and the
+rounds end on time; a worker paused mid-round is replaced, and once let go it writes and sends
+nothing and exits."""
 
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 from collections.abc import AsyncIterator, Callable
 
@@ -66,37 +70,95 @@ def no_solution(count: int) -> list[int]:
     return [n for n in range(100, 1000) if not solve((1, 1, 1, n))][:count]
 
 
-async def test_each_chat_is_answered_in_order_while_the_chats_interleave(telegram, cluster):
+# people whose private chats fall in partitions 0, 3, 6, 9, 12 and 15 of 16: every worker of
+# two or three owns some of them
+SPREAD = [{"id": 320 + n, "is_bot": False, "first_name": f"P{n}", "language_code": "en"}
+          for n in (0, 3, 6, 9, 12, 15)]
+
+
+@pytest.mark.parametrize("count", [2, 3])
+async def test_each_chat_is_answered_in_order_by_its_owner_while_the_chats_interleave(
+        telegram, cluster, count):
     running = cluster()
     await running.start_ingress()
-    leader = await running.start_leader("a")
-    standby = await running.start_standby("b")
-    chats = [person["id"] for person in PEOPLE]
+    workers = [await running.start_worker(name) for name in "abc"[:count]]
+    await running.shared(workers)
+    chats = [person["id"] for person in SPREAD]
+    assert sorted(partition_of(chat, 16) for chat in chats) == [0, 3, 6, 9, 12, 15]
+    owners = {chat: await running.owner(chat) for chat in chats}
     asked = dict.fromkeys(chats, ())
     numbers = iter(no_solution(3 * len(chats)))
-    for person in PEOPLE:
+    for person in SPREAD:
         telegram.chat(person["id"], "private", None)
     for _ in range(3):
-        for person in PEOPLE:
+        for person in SPREAD:
             number = next(numbers)
             asked[person["id"]] = (*asked[person["id"]], number)
             await telegram.say(person["id"], person, f"/solve 1 1 1 {number}", kind="private")
             assert await running.deliver() == [200]
-    assert len({partition_of(chat, 16) for chat in chats}) == len(chats)  # apart
     for chat in chats:
         replies = await telegram.replies(chat, 3, timeout=30)
         answered = [next(n for n in asked[chat] if str(n) in reply.text) for reply in replies]
         assert answered == list(asked[chat]), [reply.text for reply in replies]
-    assert leader.process is not None
-    senders = {request.pid for request in telegram.journal if request.method == "sendMessage"}
-    assert senders == {leader.process.pid}  # the standby consumed nothing
-    assert not standby.said("consuming") and standby.role() == "standby"
+    senders = [request.pid for request in telegram.journal if request.method == "sendMessage"]
+    assert set(senders) == {w.pid for w in workers}  # every worker answered its chats
+    for chat in chats:  # ... and only its own: the owner sent the chat's three replies
+        owner = owners[chat]
+        assert owner is not None
+        assert {s.pid for s in telegram.sent if s.chat_id == chat} == {owner.pid}
+
+
+async def test_a_round_goes_on_when_its_partition_moves_to_a_worker_that_joins(
+        telegram, cluster, database):
+    """Rounds open in every partition of the first worker; a second joins and takes half of
+    them over (the first gives them up): each round is answered, won once, by the worker
+    owning it now, and the ones nobody answers end on time."""
+    running = cluster(round_seconds=25.0)
+    await running.start_ingress()
+    first = await running.start_worker("a")
+    groups = [-(4000 + n) for n in range(16)]  # one in each partition
+    assert {partition_of(g, 16) for g in groups} == set(range(16))
+    dealer = {group: {"id": 500 + n, "is_bot": False, "first_name": f"D{n}"}
+              for n, group in enumerate(groups)}  # three open rounds a person at most
+    for group in groups:
+        telegram.chat(group)
+        await telegram.say(group, dealer[group], "/play")
+    assert set(await running.deliver()) == {200}
+    hands = {group: hand_of((await telegram.reply(group, timeout=30)).text) for group in groups}
+    connection = await asyncpg.connect(database)
+    try:
+        await until(lambda: connection.fetchval(
+            "SELECT COUNT(*) = 16 FROM rounds WHERE status = 'open' AND message_id IS NOT NULL"),
+            "every deal's message id stored")
+        deadline = await connection.fetchval("SELECT MAX(deadline) FROM rounds")
+        second = await running.start_worker("b")
+        await running.shared([first, second])
+        moved = [g for g in groups if await running.owner(g) is second]
+        assert len(moved) == 8
+        for group in groups[::2]:  # half of them answered, after the move
+            await telegram.say(group, dealer[group], f"/a {solve(hands[group])[0]}")
+        assert set(await running.deliver()) == {200}
+        for group in groups[::2]:
+            won = await telegram.reply(group, timeout=30)
+            assert f"{dealer[group]['first_name']} wins" in won.text
+            owner = second if group in moved else first
+            assert won.pid == owner.pid
+        for group in groups[1::2]:
+            assert "Time is up" in (await telegram.reply(group, timeout=60)).text
+        assert time.time() <= deadline + 5  # on time, wherever they ended
+        await asyncio.sleep(2)
+        assert await connection.fetchval(
+            "SELECT COUNT(*) FROM rounds WHERE status = 'won'") == 8
+        results = [s for s in telegram.sent if "wins" in s.text or "Time is up" in s.text]
+        assert len(results) == 16  # one result a round: none twice
+    finally:
+        await connection.close()
 
 
 async def test_the_same_update_posted_twice_acts_once(telegram, cluster):
     running = cluster()
     await running.start_ingress()
-    await running.start_leader("a")
+    await running.start_worker("a")
     telegram.chat(GROUP)
     await telegram.say(GROUP, ANN, "/play")
     [update] = running.take()
@@ -110,7 +172,7 @@ async def test_the_broker_away_is_503_and_the_update_posted_again_acts(telegram,
     with BrokerServer() as broker:
         running = cluster(nats_url=broker.url)
         await running.start_ingress()
-        await running.start_leader("a")
+        await running.start_worker("a")
         telegram.chat(GROUP)
         await telegram.say(GROUP, ANN, "/solve 3 8 3 8")
         [update] = running.take()
@@ -135,16 +197,20 @@ async def consumer_holds(client: Client, layout: Layout, partition: int) -> bool
 async def test_a_worker_killed_before_its_ack_hands_the_update_over_and_it_acts_once(
         telegram, cluster, database, broker_server, stream):
     """The answer's claim is held up in the database (an uncommitted row of the same update
-    id, as a slow database would), so the leader has taken the update and not acknowledged
-    it; it is killed there. The standby takes the lead, the broker delivers the answer again,
-    and it wins the round once; another chat's round ends on time on the new leader."""
+    id, as a slow database would), so the worker owning the chat has taken the update and not
+    acknowledged it; it is killed there. The other worker takes its partitions over, the
+    broker delivers the answer again, and it wins the round once; another chat's round on the
+    killed worker ends on time on its new owner."""
     import nats
 
     connection = await asyncpg.connect(database)
     running = cluster(round_seconds=20.0)
     await running.start_ingress()
-    first = await running.start_leader("a")
-    second = await running.start_standby("b")
+    workers = [await running.start_worker("a"), await running.start_worker("b")]
+    await running.shared(workers)
+    first = await running.owner(GROUP)
+    assert first is not None and await running.owner(OTHER_GROUP) is first
+    [second] = [w for w in workers if w is not first]
     broker = await nats.connect(broker_server.url)
     try:
         telegram.chat(GROUP)
@@ -180,18 +246,67 @@ async def test_a_worker_killed_before_its_ack_hands_the_update_over_and_it_acts_
         finally:
             await watching.close()
         await holding.rollback()
-        await second.until(lambda: second.said("consuming"), "taking over")
+        await running.shared([second])
         won = await telegram.reply(GROUP, timeout=30)
-        assert "Ann wins" in won.text
+        assert "Ann wins" in won.text and won.pid == second.pid
         ended = await telegram.reply(OTHER_GROUP, timeout=40)
-        assert "Time is up" in ended.text
-        assert deadline - 1 <= time.time() <= deadline + 5  # on time, on the new leader
+        assert "Time is up" in ended.text and ended.pid == second.pid
+        assert deadline - 1 <= time.time() <= deadline + 5  # on time, on the new owner
         await asyncio.sleep(3)
         assert [s.text for s in telegram.sent if s.chat_id == GROUP and "wins" in s.text] == \
             [won.text]  # once
         assert await connection.fetchval(
             "SELECT COUNT(*) FROM rounds WHERE chat_id = $1 AND status = 'won'", GROUP) == 1
-        assert second.role() == "leader"
     finally:
         await broker.close()
+        await connection.close()
+
+
+async def test_a_paused_worker_is_replaced_and_once_let_go_does_nothing(
+        telegram, cluster, database):
+    """SIGSTOP of the worker owning a group mid-round: the other takes its partitions over
+    within the lease, and ends the round on time; an answer sent meanwhile wins it, once.
+    SIGCONT: the paused worker finds its lease gone and exits (status 3) having written and
+    sent nothing more."""
+    connection = await asyncpg.connect(database)
+    running = cluster(round_seconds=20.0)
+    await running.start_ingress()
+    workers = [await running.start_worker("a"), await running.start_worker("b")]
+    await running.shared(workers)
+    paused = await running.owner(GROUP)
+    assert paused is not None and await running.owner(OTHER_GROUP) is paused
+    [other] = [w for w in workers if w is not paused]
+    try:
+        for chat in (GROUP, OTHER_GROUP):
+            telegram.chat(chat)
+            await telegram.say(chat, ANN, "/play")
+        assert await running.deliver() == [200, 200]
+        hand = hand_of((await telegram.reply(GROUP, timeout=30)).text)
+        await telegram.reply(OTHER_GROUP, timeout=30)
+        await until(lambda: connection.fetchval(
+            "SELECT bool_and(message_id IS NOT NULL) FROM rounds WHERE status = 'open' "
+            "HAVING COUNT(*) = 2"), "both deals' message ids stored")
+        deadline = await connection.fetchval(
+            "SELECT deadline FROM rounds WHERE chat_id = $1 AND status = 'open'", OTHER_GROUP)
+        paused.signal(signal.SIGSTOP)
+        stopped_at = time.time()
+        await telegram.say(GROUP, ANN, f"/a {solve(hand)[0]}")
+        assert await running.deliver() == [200]
+        await running.shared([other])
+        assert time.time() - stopped_at <= 10  # the lease (4 s) and a look at the owners
+        won = await telegram.reply(GROUP, timeout=30)
+        assert "Ann wins" in won.text and won.pid == other.pid
+        ended = await telegram.reply(OTHER_GROUP, timeout=40)
+        assert "Time is up" in ended.text and ended.pid == other.pid
+        assert deadline - 1 <= time.time() <= deadline + 5
+        sent_before = len(telegram.journal)
+        paused.signal(signal.SIGCONT)
+        assert paused.process is not None
+        assert await asyncio.wait_for(paused.process.wait(), 30) == 3  # LOST_LEAD
+        assert [r for r in telegram.journal[sent_before:] if r.pid == paused.pid] == []
+        assert [s.text for s in telegram.sent if "wins" in s.text or "Time is up" in s.text] \
+            == [won.text, ended.text]  # once each
+        assert await connection.fetchval(
+            "SELECT COUNT(*) FROM rounds WHERE status = 'won'") == 1
+    finally:
         await connection.close()

@@ -36,10 +36,10 @@ class Running:
     """A Consumers run in the background; `stop()` ends it."""
 
     def __init__(self, client: Client, layout: Layout, handle: Handle,
-                 may_act: Callable[[], bool] = lambda: True) -> None:
+                 may_act: Callable[[int], bool] = lambda _partition: True) -> None:
         self.consumers = Consumers(client.jetstream(), layout, REDELIVER, handle, may_act)
         self.stopping = asyncio.Event()
-        self.task = asyncio.create_task(self.consumers.run(self.stopping))
+        self.task = asyncio.create_task(self.consumers.run(self.stopping, every=True))
 
     async def stop(self) -> None:
         self.stopping.set()
@@ -126,7 +126,7 @@ async def test_an_update_taken_while_not_leading_goes_to_the_next_owner(client, 
         second.append(body)
 
     await publish(client, layout, 2, "answer")
-    old = Running(client, layout, handle_first, lambda: leading)
+    old = Running(client, layout, handle_first, lambda _partition: leading)
     try:
         for _ in range(300):  # it takes the update, and lets it be
             if (await pending(client, layout, 2))[0] == 1:
@@ -169,7 +169,7 @@ async def test_a_stop_lets_the_update_in_hand_finish_and_acknowledges_it(client,
 async def test_a_changed_redelivery_time_applies_to_the_existing_consumers(client, layout):
     for seconds in (1.0, 3.0):
         consumers = Consumers(client.jetstream(), layout, seconds, lambda body: asyncio.sleep(0),
-                              lambda: True)
+                              lambda _partition: True)
         await ensure_stream(client.jetstream(), layout)
         await consumers.subscribe(2)
         info = await client.jetstream().consumer_info(layout.stream, layout.consumer(2))

@@ -56,7 +56,7 @@ async def postgres_schema(url: str) -> dict[str, list[str]]:
             "AND indexname NOT LIKE '%\\_pkey' AND indexname NOT LIKE '%\\_key'")
         triggers = await connection.fetch(  # the lease's fence: PostgreSQL's writers only
             "SELECT DISTINCT trigger_name FROM information_schema.triggers "
-            "WHERE trigger_name <> 'leader_fence'")
+            "WHERE trigger_name NOT IN ('leader_fence', 'partition_fence')")
     finally:
         await connection.close()
     schema: dict[str, list[str]] = {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import time
 from typing import Any
 
@@ -29,6 +30,9 @@ from bot.demo.emulator.records import (
 from bot.demo.emulator.state import EmulatorState
 from bot.demo.emulator.wire import json_param, markup_of, message_text
 
+# the pid of the bot process whose request is being answered (each request is a task of its own)
+CALLER: contextvars.ContextVar[int | None] = contextvars.ContextVar("caller", default=None)
+
 
 class BotApi(EmulatorState):
     """Telegram's side of each call the bot makes."""
@@ -37,6 +41,7 @@ class BotApi(EmulatorState):
         """One Bot API method: its result, or TelegramError. `agent`: the caller's
         User-Agent, kept in the journal."""
         self.journal.append(Request(time.time(), method, agent))
+        CALLER.set(self.journal[-1].pid)
         self.calls.append((method, params, time.perf_counter()))
         handler = getattr(self, f"api_{method.lower()}", None)
         if handler is None:
@@ -150,7 +155,8 @@ class BotApi(EmulatorState):
         self._written[(chat_id, message["message_id"])] = (raw, params.get("parse_mode"))
         await self._record(Sent(chat_id, message["message_id"], raw, shown,
                                 int(reply_to) if reply_to is not None else None,
-                                time.perf_counter(), params.get("parse_mode"), markup, topic),
+                                time.perf_counter(), params.get("parse_mode"), markup, topic,
+                                CALLER.get()),
                            self.sent)
         return message
 

@@ -74,6 +74,7 @@ class Sent:
     parse_mode: str | None = None
     reply_markup: dict | None = None
     topic: int = 0  # the forum topic it went to (0: General, or a chat without topics)
+    pid: int | None = None  # the bot process that sent it, when its User-Agent says
 
 
 @dataclass

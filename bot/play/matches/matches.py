@@ -228,11 +228,15 @@ class Matches:
         await self.outbox.show(outcome, Target(chat_id, topic))
         return outcome
 
-    async def resume(self) -> list[tuple[Place, str]]:
+    async def resume(self, chats: Callable[[int], bool] | None = None
+                     ) -> list[tuple[Place, str]]:
         """After a restart (and after the rounds resumed): the notices of match rounds still
-        running are set again, and per match what to send (the next deal is set)."""
+        running are set again, and per match what to send (the next deal is set); with
+        `chats`, only those chats' matches."""
         said = []
         for match in await self.store.matches_on():
+            if chats is not None and not chats(match.chat_id):
+                continue
             current = self.rounds.open_round(*match.place)
             if current is not None:
                 rounds = await self.store.match_rounds(match.id)

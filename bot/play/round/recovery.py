@@ -6,6 +6,7 @@ whose result it had no time to send — then matches go on where they stopped.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from bot.play.chats.people import People
 from bot.play.chats.settings import Settings
@@ -22,6 +23,7 @@ from bot.store.protocols import RoundStore
 from bot.store.records import Result
 
 log = logging.getLogger(__name__)
+Chats = Callable[[int], bool]  # which chats a resume or a release is about (None: all)
 # A result the bot could not send before it stopped is sent at start-up, unless it is older than
 # this: a day-old "Ann wins" would puzzle the chat more than it tells.
 ANNOUNCE_WITHIN = 24 * 3600.0
@@ -38,14 +40,16 @@ class Recovery:
         self.matches = matches
         self.outbox = outbox
 
-    async def resume(self) -> list[Closed | Dealt]:
+    async def resume(self, chats: Chats | None = None) -> list[Closed | Dealt]:
         """Load the chats' languages and settings and the open rounds, arm the end of every
         round still running, show what the bot owes, oldest first, then let the matches go on.
-        Returns the results (and deals) shown."""
-        owed = await self.owed()
+        Returns the results (and deals) shown. With `chats`, only those chats' rounds and
+        matches are taken up, beside the rounds held already (a process that plays some chats
+        of many, taking more of them over)."""
+        owed = await self.owed(chats)
         for outcome in owed:
             await self._show(outcome, outcome.round.place)
-        said = await self.matches.resume()
+        said = await self.matches.resume(chats)
         for place, text in said:
             await self._show(Said(text), place)
         if owed or said:
@@ -58,7 +62,13 @@ class Recovery:
         except Exception:  # the network: the next start tries again
             log.warning("could not send what is owed to chat %s now", place[0])
 
-    async def owed(self) -> list[Closed | Dealt]:
+    def release(self, chats: Chats) -> int:
+        """Let those chats go (another process takes them up, from the database): their open
+        rounds leave memory and their alarms are cancelled; nothing is written. How many
+        rounds left."""
+        return self.table.release(chats)
+
+    async def owed(self, chats: Chats | None = None) -> list[Closed | Dealt]:
         """What a restart owes, oldest first: the results of rounds closed before the stop
         whose result was never sent, of rounds that had a right answer already (the earliest
         wins, as it would have), and of rounds that ran out while the bot was down; and the
@@ -67,10 +77,13 @@ class Recovery:
         its own resume, so these results carry no scoreboard."""
         await self.people.load()
         await self.settings.load()
-        loaded = await self.store.open_rounds()
-        self.table.load(loaded, self.rounds.terms)
+        loaded = [r for r in await self.store.open_rounds() if chats is None or chats(r.chat_id)]
+        if chats is None:
+            self.table.load(loaded, self.rounds.terms)
+        else:
+            self.table.adopt(loaded, self.rounds.terms)
         clock = self.table.clock
-        results: list[Closed | Dealt] = [*await self._late_results()]
+        results: list[Closed | Dealt] = [*await self._late_results(chats)]
         for record in loaded:
             current = self.table.find(record.id)
             assert current is not None
@@ -85,11 +98,13 @@ class Recovery:
                 results.append(closed)
         return results
 
-    async def _late_results(self) -> list[Closed]:
+    async def _late_results(self, chats: Chats | None) -> list[Closed]:
         """The results of rounds closed before the stop that were never sent; those older than
         ANNOUNCE_WITHIN are only marked."""
         now, found, stale = self.table.clock(), [], []
         for result in await self.store.unannounced():
+            if chats is not None and not chats(result.round.chat_id):
+                continue
             if now - result.ended_at > ANNOUNCE_WITHIN:
                 stale.append(result.round.id)
             else:

@@ -72,6 +72,29 @@ class RoundTable:
         for current in self._open.values():
             self.live.add(current.record)
 
+    def adopt(self, rounds: Iterable[Round], terms: Callable[[int], Terms] | None = None
+              ) -> None:
+        """Rounds open in chats taken up now, beside those held already (their ends are armed
+        by recovery, as at start-up)."""
+        for record in rounds:
+            adopted = OpenRound(record, dealt_with(record) or (terms(record.chat_id) if terms
+                                                               else None))
+            self._open[record.place] = adopted
+            self._won.pop(record.place, None)
+            self.live.add(record)
+
+    def release(self, chats: Callable[[int], bool]) -> int:
+        """Let the chats go: their open rounds leave the table and stop being live here, and
+        every alarm of theirs (their rounds', their matches') is cancelled. How many rounds
+        left."""
+        gone = [place for place in self._open if chats(place[0])]
+        for place in gone:
+            self.live.remove(self._open.pop(place).record)
+        for place in [place for place in self._won if chats(place[0])]:
+            del self._won[place]
+        self.scheduler.cancel_chats(chats)
+        return len(gone)
+
     def get(self, chat_id: int, topic: int = 0) -> OpenRound | None:
         """The topic's round: open, or won less than LATE_WITHIN ago (the one look-up an update
         makes)."""

@@ -127,8 +127,10 @@ class Database:
     async def fence(self, epoch: int) -> None:
         """From now on every connection of the pool writes as `epoch`: new ones are opened
         with it and those open now are replaced (a busy one once it is released)."""
+        fence = self.lease.settings(epoch) if self.lease is not None else {
+            EPOCH_SETTING: str(epoch)}
         self.pool.set_connect_args(self.url, timeout=CONNECT_SECONDS, server_settings={
-            **SERVER_SETTINGS, EPOCH_SETTING: str(epoch)})
+            **SERVER_SETTINGS, **fence})
         await self.pool.expire_connections()
 
     @contextmanager

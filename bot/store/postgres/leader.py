@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable
 import asyncpg
 
 from bot.store.outage import Outage
-from bot.store.postgres.connection import HOLD_LOCK
+from bot.store.postgres.connection import EPOCH_SETTING, HOLD_LOCK
 from bot.store.unavailable import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
@@ -87,6 +87,13 @@ class PostgresLeader:
     """`acquire` tries once; `lost` renews until the lease ends; `check` is the gate before
     every send; `close` hands the lease on at once."""
 
+    take, seed, renew, release = TAKE, SEED, RENEW, RELEASE  # the lease row's statements
+    leads = "leading"  # what the log says once the lease is taken
+
+    def settings(self, epoch: int) -> dict[str, str]:
+        """The session settings by which the fence knows this lease's writes."""
+        return {EPOCH_SETTING: str(epoch)}
+
     def __init__(self, url: str, check_seconds: float = 2.0,
                  lease_seconds: float = LEASE_SECONDS,
                  on_lost: Callable[[str], None] = exit_now) -> None:
@@ -117,9 +124,9 @@ class PostgresLeader:
         if self.leading or self.ended:
             return self.leading
         sent = time.monotonic()
-        epoch, left = await self._ask(TAKE, self.holder, self.lease_seconds)
+        epoch, left = await self._ask(self.take, self.holder, self.lease_seconds)
         if epoch is None and left is None:  # no row yet (a fresh or emptied table)
-            await self._ask(SEED)
+            await self._ask(self.seed)
             return False
         if epoch is None:  # wake at its end rather than up to a whole try later
             self.next_try = min(self.check_seconds, max(float(left), 0.0) + 0.05)
@@ -127,7 +134,7 @@ class PostgresLeader:
         self.epoch, self.renewed, self.leading = int(epoch), sent, True
         for tell in self.on_lead:
             await tell(self.epoch)
-        log.info("leading: lease epoch %d (%g s, renewed every %g s)", self.epoch,
+        log.info("%s: lease epoch %d (%g s, renewed every %g s)", self.leads, self.epoch,
                  self.lease_seconds, self.renew_seconds)
         return True
 
@@ -168,7 +175,7 @@ class PostgresLeader:
                 break
             sent = time.monotonic()
             try:
-                renewed = await self._run(RENEW, self.epoch, self.lease_seconds)
+                renewed = await self._run(self.renew, self.epoch, self.lease_seconds)
             except Exception as error:  # out of reach or slow: try again while still fresh
                 self._outage.failed(error)
                 continue
@@ -183,7 +190,7 @@ class PostgresLeader:
         """Hand the lease on at once (after this process's last write), and disconnect."""
         if self.leading and self.connection is not None and not self.connection.is_closed():
             try:
-                await self.connection.execute(RELEASE, self.epoch, timeout=CONNECT_SECONDS)
+                await self.connection.execute(self.release, self.epoch, timeout=CONNECT_SECONDS)
             except Exception as error:  # it runs out by itself
                 log.info("could not hand the lease on: %s", error)
         self.leading = False

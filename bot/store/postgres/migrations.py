@@ -831,6 +831,77 @@ MIGRATIONS: list[str] = [
     CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON answered_rounds
         FOR EACH STATEMENT EXECUTE FUNCTION leader_fence();
     """,
+    # 20 (SQLite's 20 makes the tables only): many workers, each owning some partitions
+    #    (bot/store/postgres/worker_lease.py, bot/store/postgres/partition_owners.py). A worker
+    #    registers a lease row of its own (its epoch, from the row's sequence) and renews it; its
+    #    connections carry that epoch in twentyfour.worker and the partitions' count in
+    #    twentyfour.partitions. The fence on every table then checks, as for the one leader,
+    #    that the worker's lease still runs, holding its row FOR KEY SHARE until the write
+    #    commits; the worker that takes a dead worker's partitions deletes its row first, which
+    #    waits for those writes. A partition belongs to one worker (partition_owners.owner)
+    #    and, beside that, a round's and a match's life (opening, its message, a hint, its
+    #    close or end) is fenced per partition: the row's chat must be in a partition the
+    #    writing worker owns, its row held FOR SHARE, so a worker that gave a partition up
+    #    (which takes the row FOR UPDATE, waiting for those writes) changes none of its
+    #    rounds; SQLSTATE TF025. Person-wide changes (/forget's) leave those columns alone.
+    """
+    CREATE TABLE worker_leases (
+        epoch BIGSERIAL PRIMARY KEY,
+        holder TEXT NOT NULL,
+        expires_at TIMESTAMPTZ NOT NULL
+    );
+    CREATE TABLE partition_owners (
+        partition INTEGER PRIMARY KEY,
+        owner BIGINT
+    );
+    CREATE OR REPLACE FUNCTION leader_fence() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+        mine TEXT := current_setting('twentyfour.epoch', true);
+        worker TEXT := current_setting('twentyfour.worker', true);
+    BEGIN
+        IF worker IS NOT NULL AND worker <> '' THEN
+            PERFORM 1 FROM worker_leases WHERE epoch = worker::BIGINT
+                AND expires_at > clock_timestamp() FOR KEY SHARE;
+            IF NOT FOUND THEN
+                RAISE EXCEPTION 'the lease of worker % has ended: it writes nothing more',
+                    worker USING ERRCODE = 'TF024';
+            END IF;
+            RETURN NULL;
+        END IF;
+        IF mine IS NULL OR mine = '' THEN
+            RETURN NULL;
+        END IF;
+        PERFORM 1 FROM leader_lease WHERE id = 1 AND epoch = mine::BIGINT
+            AND expires_at > clock_timestamp() FOR KEY SHARE;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'the lease of epoch % has ended: this process no longer leads',
+                mine USING ERRCODE = 'TF024';
+        END IF;
+        RETURN NULL;
+    END $$;
+    CREATE FUNCTION partition_fence() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+        worker TEXT := current_setting('twentyfour.worker', true);
+        parts INTEGER;
+    BEGIN
+        IF worker IS NULL OR worker = '' THEN
+            RETURN NULL;
+        END IF;
+        parts := current_setting('twentyfour.partitions')::INTEGER;
+        PERFORM 1 FROM partition_owners
+            WHERE partition = ((NEW.chat_id % parts) + parts) % parts
+            AND owner = worker::BIGINT FOR SHARE;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'chat % is in a partition worker % does not own', NEW.chat_id,
+                worker USING ERRCODE = 'TF025';
+        END IF;
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER partition_fence AFTER INSERT OR UPDATE OF status, message_id, hint_used
+        ON rounds FOR EACH ROW EXECUTE FUNCTION partition_fence();
+    CREATE TRIGGER partition_fence AFTER INSERT OR UPDATE OF status ON matches
+        FOR EACH ROW EXECUTE FUNCTION partition_fence();
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -749,6 +749,19 @@ MIGRATIONS: list[str] = [
         WHERE r.status != 'open'
         ORDER BY a.user_id, a.round_id;
     """,
+    # 20: the workers' leases and the partitions' owners, as PostgreSQL's migration 20 makes
+    #     them. Workers run on PostgreSQL only: the tables only keep the two schemas alike.
+    """
+    CREATE TABLE worker_leases (
+        epoch INTEGER PRIMARY KEY,
+        holder TEXT NOT NULL,
+        expires_at REAL NOT NULL
+    );
+    CREATE TABLE partition_owners (
+        partition INTEGER PRIMARY KEY,
+        owner INTEGER
+    );
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

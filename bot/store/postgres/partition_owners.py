@@ -1,0 +1,85 @@
+"""Which worker owns which partition (migration 20's `partition_owners`): a row a partition,
+its owner the epoch of a worker's lease (bot.store.postgres.worker_lease), or none.
+
+A partition is free when it has no owner or its owner's lease has run out. Taking a dead
+worker's partitions first deletes every lease whose time is up: the delete takes each such row
+FOR UPDATE, so it waits for the dead worker's writes still in flight (they hold the row FOR KEY
+SHARE: the fence), and only then does the new owner take, resume and write. The delete and the
+take share one transaction, hence one `now()`: a lease that had run out at its start is gone
+before any of its partitions is taken. Giving a partition up takes its row FOR UPDATE, which
+waits for the owner's own round writes in flight (the per-partition fence holds the row FOR
+SHARE), so the next owner reads them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import asyncpg
+
+LOCK_MS = 1000  # a take or a give-up waits this long on writes in flight, then tries later
+
+SEED = ("INSERT INTO partition_owners (partition) SELECT generate_series(0, $1 - 1) "
+        "ON CONFLICT (partition) DO NOTHING")
+# Live workers, and the partitions no live worker owns.
+SURVEY = """
+    WITH live AS (SELECT epoch FROM worker_leases WHERE expires_at > now())
+    SELECT (SELECT count(*) FROM live),
+           (SELECT count(*) FROM partition_owners
+            WHERE partition < $1 AND (owner IS NULL OR owner NOT IN (SELECT epoch FROM live)))"""
+BURY = "DELETE FROM worker_leases WHERE expires_at <= now()"
+# Up to $2 free partitions for worker $1, the lowest first, while its own lease runs; rows
+# another taker holds are left to it.
+TAKE = """
+    WITH free AS (
+        SELECT partition FROM partition_owners
+        WHERE partition < $3
+          AND (owner IS NULL
+               OR owner NOT IN (SELECT epoch FROM worker_leases WHERE expires_at > now()))
+          AND EXISTS (SELECT 1 FROM worker_leases WHERE epoch = $1 AND expires_at > now())
+        ORDER BY partition LIMIT $2 FOR UPDATE SKIP LOCKED)
+    UPDATE partition_owners o SET owner = $1 FROM free
+    WHERE o.partition = free.partition RETURNING o.partition"""
+HOLD = "SELECT partition FROM partition_owners WHERE partition = ANY($2) AND owner = $1 FOR UPDATE"
+GIVE_UP = "UPDATE partition_owners SET owner = NULL WHERE partition = ANY($2) AND owner = $1"
+
+
+@dataclass(frozen=True)
+class Survey:
+    workers: int  # live leases, this worker's among them
+    free: int  # partitions no live worker owns
+
+
+class PartitionOwners:
+    """The owners' table as one worker sees it; `epoch` is its lease's (set once registered)."""
+
+    def __init__(self, pool: asyncpg.Pool, partitions: int) -> None:
+        self.pool = pool
+        self.partitions = partitions
+        self.epoch: int | None = None
+
+    async def seed(self) -> None:
+        """A row for every partition (the first worker to come makes them)."""
+        await self.pool.execute(SEED, self.partitions)
+
+    async def survey(self) -> Survey:
+        workers, free = await self.pool.fetchrow(SURVEY, self.partitions)
+        return Survey(int(workers), int(free))
+
+    async def take(self, most: int) -> list[int]:
+        """Up to `most` free partitions, now this worker's; a dead worker's after its writes
+        in flight ended. Raises when the database is out of reach or a lock took too long."""
+        assert self.epoch is not None, "registered first"
+        async with self.pool.acquire() as connection, connection.transaction():
+            await connection.execute(f"SET LOCAL lock_timeout = {LOCK_MS}")
+            await connection.execute(BURY)
+            rows = await connection.fetch(TAKE, self.epoch, most, self.partitions)
+        return sorted(row[0] for row in rows)
+
+    async def give_up(self, partitions: list[int]) -> None:
+        """The partitions are free again, once this worker's round writes in flight ended."""
+        assert self.epoch is not None, "registered first"
+        async with self.pool.acquire() as connection, connection.transaction():
+            await connection.execute(f"SET LOCAL lock_timeout = {LOCK_MS * 5}")
+            await connection.fetch(HOLD, self.epoch, partitions)
+            await connection.execute(GIVE_UP, self.epoch, partitions)

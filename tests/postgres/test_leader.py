@@ -221,7 +221,8 @@ async def test_every_table_is_fenced(url):
     try:
         unfenced = await connection.fetch(
             "SELECT tablename FROM pg_tables t WHERE schemaname = 'public' AND tablename NOT IN "
-            "('leader_lease', 'schema_migrations') AND NOT EXISTS (SELECT 1 FROM pg_trigger g "
+            "('leader_lease', 'worker_leases', 'partition_owners', 'schema_migrations') "
+            "AND NOT EXISTS (SELECT 1 FROM pg_trigger g "
             "WHERE g.tgrelid = format('%I', t.tablename)::regclass "
             "AND g.tgname = 'leader_fence')")
         tables = await connection.fetchval("SELECT COUNT(*) FROM pg_tables WHERE schemaname "

@@ -1,22 +1,27 @@
 """The cluster against the one process (issue 45, item 9), on this machine: a PostgreSQL server,
-a NATS JetStream server, the Bot API emulator, one `python -m bot ingress` and 1 or 2
-`python -m bot worker`; the one process (`python -m bot`, polling) on the same PostgreSQL
-server. This process plays Telegram: each chat's updates are POSTed to the ingress in order, up
-to MAX_CONNECTIONS at once across chats (Telegram's default for a webhook), each again until it
-is answered 200.
+a NATS JetStream server, the Bot API emulator, one `python -m bot ingress` and 1, 2 or 3
+`python -m bot worker`, every worker owning its share of the partitions; the one process
+(`python -m bot`, polling) on the same PostgreSQL server. This process plays Telegram: each
+chat's updates are POSTed to the ingress in order, up to MAX_CONNECTIONS at once across chats
+(Telegram's default for a webhook), each again until it is answered 200.
 
 (1) Bursts, as bench/bench_bot_load.py plays them (every chat's /play at once, then three
-    answers each): updates a second (the median of --bursts) for the one process, one worker
-    and two workers (one leads; the other stands by, so two add no throughput until partitions
-    have owners of their own: docs/scaling.md), and where the two cores went: the CPU time
-    per update of each process (the bot or the worker, the ingress, NATS, PostgreSQL, this
-    process's emulator and Telegram's side).
-(2) A kill trial and a pause trial: chats play at a steady rate on two workers; the leading
-    one is SIGKILLed mid-load (then started again, to stand by), and in the second the leader
-    is SIGSTOPped and let go once the standby leads (it must exit, having lost its lease).
-    Printed for each: the take-over (the signal to the standby consuming, and to its first
-    message sent), and over every chat: results lost, messages sent twice, results before
-    their deal; and points counted twice (scores against the rounds won).
+    answers each): updates a second (the median of --bursts) for the one process and 1, 2 and
+    3 workers, and where the two cores went: the CPU time per update of each process (the bot
+    or each worker, the ingress, NATS, PostgreSQL, this process's emulator and Telegram's side).
+(2) A steady load at half of each one's burst rate: new chats at an even pace, each played as
+    in a burst; the p50 and p99 of delivery → reply (a /play to its deal, the right answer to
+    its result).
+(3) A kill trial and a pause trial on three workers: chats play at a steady rate; one worker
+    is SIGKILLed mid-load (then started again: it takes its share back), and in the second
+    another is SIGSTOPped and let go once its partitions were taken over (it must exit, having
+    lost its lease). Printed for each: the take-over (the signal to the last of its partitions
+    owned by a live worker, and to the first message sent in one of its chats), and over every
+    chat: results lost, messages sent twice, results before their deal; and points counted
+    twice (scores against the rounds won).
+(4) Rate limiting on (SEND_RATE 30), three workers, the emulator answering 429 past Telegram's
+    30 a second: a burst of /solve in many chats; the most calls naming a chat in any one
+    second, over all workers, and the 429s.
 
 `python bench/bench_cluster.py [--chats 100] [--bursts 3] [--quick]`. Loopback only; every
 wait is bounded; the servers and processes are stopped at the end.
@@ -51,16 +56,18 @@ from bench.bench_bot_load import (  # noqa: E402
 )
 from bench.bench_bot_load import start as start_single  # noqa: E402
 from bench.bench_bot_load import stop as stop_single  # noqa: E402
+from bot.cluster.partitions import partition_of  # noqa: E402
 from bot.demo.broker_server import BrokerServer, free_port  # noqa: E402
 from bot.demo.cluster import SECRET, WEBHOOK_URL, role_env  # noqa: E402
-from bot.demo.emulator import BotApiEmulator  # noqa: E402
+from bot.demo.emulator import BotApiEmulator, FloodLimits  # noqa: E402
 from bot.demo.postgres_server import PostgresServer  # noqa: E402
 from bot.demo.roles import CONSUMING, RoleProcess, post_update  # noqa: E402
 from bot.runtime.config import INGRESS, WORKER  # noqa: E402
-from bot.runtime.health import STANDBY  # noqa: E402
 
 PARTITIONS = 64  # the default (bot/runtime/config.py)
 TICK = os.sysconf("SC_CLK_TCK")
+CHAT_CALLS = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup",
+                        "setMessageReaction", "sendChatAction"})  # what the limiter counts
 MAX_CONNECTIONS = 40  # Telegram's default for a webhook's connections at once
 START_SECONDS = 120.0
 RETRY_SECONDS = 0.2
@@ -70,9 +77,11 @@ class Cluster:
     """The emulator, an ingress and `count` workers on one PostgreSQL database and one NATS
     server, Telegram's side of the webhook running (`deliver`)."""
 
-    def __init__(self, folder: Path, database_url: str, nats_url: str, count: int) -> None:
+    def __init__(self, folder: Path, database_url: str, nats_url: str, count: int,
+                 rate_limit: bool = False) -> None:
         self.folder = folder
-        self.emulator = BotApiEmulator()
+        self.emulator = BotApiEmulator(flood=FloodLimits() if rate_limit else None)
+        self.rate_limit = rate_limit
         self.port = free_port()
         self.database_url, self.nats_url, self.count = database_url, nats_url, count
         self.ingress: RoleProcess | None = None
@@ -81,10 +90,12 @@ class Cluster:
         self.posted = 0
 
     async def start(self) -> Run:
+        """Every role started, the workers at once; ready once they share the partitions."""
         await self.emulator.start()
         env = role_env({**os.environ, "LOG_LEVEL": "WARNING", "ROUND_SECONDS": "600"},
                        self.emulator, self.database_url, self.nats_url)
         env["PARTITIONS"] = str(PARTITIONS)  # the roles' default, not the demo's few
+        env["RATE_LIMIT"] = "on" if self.rate_limit else "off"
         self.ingress = RoleProcess(INGRESS, "ingress", self.folder,
                                    {**env, "WEBHOOK_URL": WEBHOOK_URL, "WEBHOOK_SECRET": SECRET,
                                     "WEBHOOK_PORT": str(self.port)})
@@ -92,23 +103,48 @@ class Cluster:
         await until(lambda: self.emulator.webhook.get("url") == WEBHOOK_URL, self.ingress,
                     "the ingress registering its webhook")
         for number in range(self.count):
-            worker = RoleProcess(WORKER, f"worker-{number}", self.folder,
-                                 {**env, "LOG_LEVEL": "INFO"})
-            self.workers.append(worker)
+            self.workers.append(RoleProcess(WORKER, f"worker-{number}", self.folder,
+                                            {**env, "LOG_LEVEL": "INFO"}))
+        for worker in self.workers:
             await worker.spawn()
-            if number == 0:
-                await until(lambda w=worker: w.said(CONSUMING), worker, "leading")
-            else:
-                await until(lambda w=worker: w.role() == STANDBY, worker, "standing by")
+        for worker in self.workers:
+            await until(lambda w=worker: w.said(CONSUMING), worker, "consuming")
+        await self.shared(self.workers)
         self.task = asyncio.create_task(self.deliver())
-        leader = self.leader()
-        assert leader is not None and leader.process is not None
-        return Run(self.emulator, leader.process,
+        first = self.workers[0]
+        assert first.process is not None
+        return Run(self.emulator, first.process,
                    [self.emulator.user(100 + i, f"P{i}") for i in range(PLAYERS)])
 
-    def leader(self) -> RoleProcess | None:
-        return next((w for w in self.workers if w.running() and w.said(CONSUMING)
-                     and w.role() != STANDBY), None)
+    async def owners(self) -> dict[int, int]:
+        """partition -> the pid of the live worker owning it."""
+        connection = await asyncpg.connect(self.database_url)
+        try:
+            rows = await connection.fetch(
+                "SELECT o.partition, w.holder FROM partition_owners o JOIN worker_leases w "
+                "ON w.epoch = o.owner AND w.expires_at > now()")
+        finally:
+            await connection.close()
+        return {row[0]: int(row[1].split("@")[0]) for row in rows}
+
+    async def shared(self, workers: list[RoleProcess], timeout: float = START_SECONDS) -> float:
+        """Wait until these workers (and only they) own every partition, each its share; the
+        moment they do (perf_counter)."""
+        pids = {w.pid for w in workers}
+        most = -(-PARTITIONS // len(workers))
+        deadline = time.monotonic() + timeout
+        while True:
+            owned = await self.owners()
+            counts = Counter(owned.values())
+            if len(owned) == PARTITIONS and set(counts) == pids and max(counts.values()) <= most:
+                return time.perf_counter()
+            if time.monotonic() > deadline:
+                raise SystemExit(f"the partitions were not shared by {len(workers)} workers "
+                                 f"within {timeout:g} s: {dict(counts)}")
+            await asyncio.sleep(0.05)
+
+    def live(self) -> list[RoleProcess]:
+        return [w for w in self.workers if w.running()]
 
     async def deliver(self) -> None:
         """Each chat's updates in order, MAX_CONNECTIONS chats at once, each update POSTed
@@ -208,11 +244,52 @@ async def bursts(run: Run, count: int, runs: int, first: int,
     return {"rate": statistics.median(r["rate"] for r in found), "where": where}
 
 
+async def steady(run: Run, first_chat: int, rate: float, seconds: float) -> dict:
+    """New chats at an even pace, `rate` updates a second in all (each chat four: a /play and
+    three answers once dealt), for `seconds`: the p50 and p99 of delivery → reply, a /play to
+    its deal and the right answer to its result, in ms."""
+    emulator = run.emulator
+    count = max(4, int(rate / (1 + PLAYERS) * seconds))
+    ids = chats(first_chat, count)
+    for chat in ids:
+        emulator.chat(chat)
+    waits: list[float] = []
+
+    async def play(chat: int) -> None:
+        asked = time.perf_counter()
+        await emulator.say(chat, player(run, chat, 0), "/play")
+        if not await emulator.wait_for(lambda: any(s.chat_id == chat for s in emulator.sent),
+                                       60):
+            return
+        deal = next(s for s in emulator.sent if s.chat_id == chat)
+        waits.append(deal.at - asked)
+        lines = answers_for(deal.text)
+        for number, line in enumerate(lines[:-1]):
+            await emulator.say(chat, player(run, chat, number), line)
+        answered = time.perf_counter()
+        await emulator.say(chat, player(run, chat, len(lines) - 1), lines[-1])
+        if await emulator.wait_for(lambda: any(s.chat_id == chat and "✅" in s.text
+                                               for s in emulator.sent), 60):
+            result = next(s for s in emulator.sent if s.chat_id == chat and "✅" in s.text)
+            waits.append(result.at - answered)
+
+    playing = []
+    started = time.perf_counter()
+    for number, chat in enumerate(ids):
+        await asyncio.sleep(max(0.0, started + number * seconds / count - time.perf_counter()))
+        playing.append(asyncio.create_task(play(chat)))
+    await asyncio.gather(*playing)
+    waits.sort()
+    return {"p50": 1000 * statistics.median(waits),
+            "p99": 1000 * waits[min(len(waits) - 1, int(len(waits) * 0.99))],
+            "replies": len(waits), "expected": 2 * count}
+
+
 async def trial(cluster: Cluster, first_chat: int, count: int, per_second: float,
-                pause: bool = False) -> dict:
-    """`count` chats, one /play every 1/per_second s, each answered once dealt; the leader
-    SIGKILLed when half have begun, or (`pause`) SIGSTOPped, then let go (SIGCONT) once the
-    standby has taken over: a leader that lost its lease must exit (LOST_LEAD, 3) having
+                victim: RoleProcess, pause: bool = False) -> dict:
+    """`count` chats, one /play every 1/per_second s, each answered once dealt; `victim`
+    SIGKILLed when half have begun, or (`pause`) SIGSTOPped, then let go (SIGCONT) once its
+    partitions were taken over: a worker that lost its lease must exit (LOST_LEAD, 3) having
     sent nothing more."""
     run, emulator = Run(cluster.emulator, None), cluster.emulator  # type: ignore[arg-type]
     ids = chats(first_chat, count)
@@ -232,54 +309,74 @@ async def trial(cluster: Cluster, first_chat: int, count: int, per_second: float
                         await emulator.say(sent.chat_id, player(run, sent.chat_id, number), line)
             await asyncio.sleep(0.05)
 
-    async def taken_over(standby: RoleProcess, said_before: int) -> float:
-        while CONSUMING not in standby.log.read_text(errors="replace")[said_before:]:
-            await asyncio.sleep(0.02)
-        return time.perf_counter()
-
     answering = asyncio.create_task(answer_dealt())
     took, exit_status = float("nan"), None
+    survivors = [w for w in cluster.live() if w is not victim]
+    victims_chats: set[int] = set()
     try:
         for index, chat in enumerate(ids):
             await emulator.say(chat, player(run, chat, 0), "/play")
             if index == count // 2:
-                leader = cluster.leader()
-                assert leader is not None
-                [standby] = [w for w in cluster.workers if w is not leader and w.running()]
-                waiting = asyncio.create_task(
-                    taken_over(standby, len(standby.log.read_text(errors="replace"))))
+                owned = await cluster.owners()
+                victims_chats = {c for c in ids
+                                 if owned.get(partition_of(c, PARTITIONS)) == victim.pid}
                 stopped_at = time.perf_counter()
-                leader.signal(signal.SIGSTOP if pause else signal.SIGKILL)
+                victim.signal(signal.SIGSTOP if pause else signal.SIGKILL)
+                waiting = asyncio.create_task(cluster.shared(survivors, 60))
             await asyncio.sleep(1 / per_second)
-        took = await asyncio.wait_for(waiting, 60) - stopped_at
+        took = await waiting - stopped_at
         if pause:
-            leader.signal(signal.SIGCONT)
-            assert leader.process is not None
-            exit_status = await asyncio.wait_for(leader.process.wait(), 60)
+            victim.signal(signal.SIGCONT)
+            assert victim.process is not None
+            exit_status = await asyncio.wait_for(victim.process.wait(), 60)
         await sent_to(run, ids, 2, 120)
     finally:
         answering.cancel()
-    after = sorted(s.at for s in emulator.sent if s.at > stopped_at + took)
     mine = [s for s in emulator.sent if s.chat_id in ids_set]
+    theirs = sorted(s.at for s in mine if s.chat_id in victims_chats and s.at > stopped_at)
     texts = Counter((s.chat_id, s.text) for s in mine)
     results = {s.chat_id for s in mine if "✅" in s.text}
     first: dict[int, object] = {}
     for s in mine:
         first.setdefault(s.chat_id, s)
     return {"take_over": took,
-            "first_reply": (after[0] - stopped_at) if after else float("nan"),
+            "first_reply": (theirs[0] - stopped_at) if theirs else float("nan"),
+            "their_chats": len(victims_chats),
             "lost": len(ids_set - results),
             "twice": sum(1 for n in texts.values() if n > 1),
             "out_of_order": sum(1 for s in first.values() if "✅" in s.text),
             "exit": exit_status}
 
 
-async def stand_by_again(cluster: Cluster) -> None:
-    """The stopped worker started again, as its supervisor would: it stands by."""
+async def rejoin(cluster: Cluster) -> None:
+    """The stopped worker started again, as its supervisor would: it takes its share back."""
     for worker in cluster.workers:
         if not worker.running():
             await worker.spawn()
-            await until(lambda w=worker: w.role() == STANDBY, worker, "standing by")
+            await until(lambda w=worker: w.said(CONSUMING), worker, "consuming")
+    await cluster.shared(cluster.workers)
+
+
+async def rate_limited(cluster: Cluster, run: Run, count: int) -> dict:
+    """A /solve in each of `count` chats at once, through workers with RATE_LIMIT on: the
+    most calls naming a chat that reached the emulator in any one second, and its 429s."""
+    emulator = run.emulator
+    ids = chats(990_000, count)
+    for chat in ids:
+        emulator.chat(chat)
+    started = time.time()
+    for chat in ids:
+        await emulator.say(chat, player(run, chat, 0), "/solve 3 8 3 8")
+    complete = await sent_to(run, ids, 1, 300)
+    named = sorted(r.at for r in emulator.journal if r.at >= started and r.method in CHAT_CALLS)
+    most, low = 0, 0
+    for high, at in enumerate(named):
+        while at - named[low] >= 1.0:
+            low += 1
+        most = max(most, high - low + 1)
+    senders = {r.pid for r in emulator.journal if r.at >= started and r.method in CHAT_CALLS}
+    return {"most": most, "calls": len(named), "flood": emulator.flood_errors,
+            "complete": complete, "senders": len(senders - {None})}
 
 
 def pg_pid(server: PostgresServer) -> int | None:
@@ -304,62 +401,92 @@ async def main_async(args: argparse.Namespace) -> None:
     postgres, broker = PostgresServer(), BrokerServer()
     await asyncio.to_thread(postgres.start)
     await asyncio.to_thread(broker.start)
-    rows = []
+    rows, trials, twice, limited = [], {}, 0, {}
     try:
         with tempfile.TemporaryDirectory() as folder:
             single = await start_single(False, 1, Path(folder),
                                         DATABASE_URL=await database(postgres, "single"))
             try:
-                rows.append(("one process", await bursts(
-                    single, args.chats, args.bursts, 0,
-                    {"bot": single.process.pid, "PostgreSQL": pg_pid(postgres)})))
+                found = await bursts(single, args.chats, args.bursts, 0,
+                                     {"bot": single.process.pid,
+                                      "PostgreSQL": pg_pid(postgres)})
+                found["steady"] = await steady(single, 500_000, found["rate"] / 2,
+                                               args.seconds)
+                rows.append(("one process", found))
             finally:
                 await stop_single(single)
-            for count in (1, 2):
+            for count in (1, 2, 3):
                 (Path(folder) / f"c{count}").mkdir()
                 cluster = Cluster(Path(folder) / f"c{count}",
                                   await database(postgres, f"cluster{count}"), broker.url, count)
                 try:
                     run = await cluster.start()
-                    processes = {"worker": run.process.pid,
-                                 "ingress": cluster.ingress.pid if cluster.ingress else None,
-                                 "NATS": broker.process.pid if broker.process else None,
-                                 "PostgreSQL": pg_pid(postgres)}
-                    if count > 1:
-                        processes["standby"] = cluster.workers[1].pid
-                    rows.append((f"{count} worker{'s' if count > 1 else ''}",
-                                 await bursts(run, args.chats, args.bursts, 0, processes)))
-                    if count == 2:
-                        trials = {"kill -9": await trial(cluster, 900_000, args.trial_chats,
-                                                         args.rate)}
-                        await stand_by_again(cluster)
+                    processes: dict[str, int | None] = {
+                        f"worker {n + 1}": w.pid for n, w in enumerate(cluster.workers)}
+                    processes.update({
+                        "ingress": cluster.ingress.pid if cluster.ingress else None,
+                        "NATS": broker.process.pid if broker.process else None,
+                        "PostgreSQL": pg_pid(postgres)})
+                    found = await bursts(run, args.chats, args.bursts, 0, processes)
+                    found["steady"] = await steady(run, 500_000, found["rate"] / 2,
+                                                   args.seconds)
+                    rows.append((f"{count} worker{'s' if count > 1 else ''}", found))
+                    if count == 3:
+                        trials["kill -9"] = await trial(cluster, 900_000, args.trial_chats,
+                                                        args.rate, cluster.workers[0])
+                        await rejoin(cluster)
                         trials["SIGSTOP"] = await trial(cluster, 950_000, args.trial_chats,
-                                                        args.rate, pause=True)
+                                                        args.rate, cluster.workers[1],
+                                                        pause=True)
                         twice = await points_twice(cluster.database_url)
                 finally:
                     await cluster.stop()
+            (Path(folder) / "limited").mkdir()
+            cluster = Cluster(Path(folder) / "limited", await database(postgres, "limited"),
+                              broker.url, 3, rate_limit=True)
+            try:
+                limited = await rate_limited(cluster, await cluster.start(), args.limited_chats)
+            finally:
+                await cluster.stop()
     finally:
         await asyncio.to_thread(broker.stop)
         await asyncio.to_thread(postgres.stop)
+    report(args, rows, trials, twice, limited)
+
+
+def report(args: argparse.Namespace, rows: list, trials: dict, twice: int,
+           limited: dict) -> None:
     base = rows[0][1]["rate"]
+    one_worker = rows[1][1]["rate"]
     print(f"\nbursts of {args.chats} chats ({1 + PLAYERS} updates each), median of "
-          f"{args.bursts}; rate limiting off")
-    print(f"{'':<14}{'updates/s':>10}{'vs one process':>16}  CPU ms an update, by process")
+          f"{args.bursts}; rate limiting off; then a steady load at half of each one's burst "
+          f"rate for {args.seconds:g} s: delivery → reply")
+    print(f"{'':<14}{'updates/s':>10}{'vs one process':>16}{'vs 1 worker':>13}"
+          f"{'p50 ms':>9}{'p99 ms':>9}  CPU ms an update, by process")
     for name, found in rows:
         where = ", ".join(f"{k} {v:.2f}" for k, v in found["where"].items())
-        print(f"{name:<14}{found['rate']:>10.0f}{found['rate'] / base:>15.2f}×  "
+        held = found["steady"]
+        print(f"{name:<14}{found['rate']:>10.0f}{found['rate'] / base:>15.2f}×"
+              f"{found['rate'] / one_worker:>12.2f}×{held['p50']:>9.0f}{held['p99']:>9.0f}  "
               f"{sum(found['where'].values()):.2f}: {where}")
+        if held["replies"] < held["expected"]:
+            print(f"{'':<14}(steady: {held['replies']} of {held['expected']} replies came)")
     for how, found in trials.items():
-        print(f"\n{how} of the leading worker mid-load ({args.trial_chats} chats, "
-              f"{args.rate:g} deals a second, two workers):")
-        print(f"  take-over: to the standby consuming {found['take_over']:.1f} s, to its first "
-              f"message sent {found['first_reply']:.1f} s")
+        print(f"\n{how} of a worker mid-load ({args.trial_chats} chats, {args.rate:g} deals a "
+              f"second, three workers; {found['their_chats']} of the chats in its partitions):")
+        print(f"  take-over: every partition of it owned by a live worker {found['take_over']:.1f}"
+              f" s, the first message in one of its chats {found['first_reply']:.1f} s")
         print(f"  results lost {found['lost']}, messages sent twice {found['twice']}, a result "
               f"before its deal {found['out_of_order']}")
         if found["exit"] is not None:
             print(f"  the paused worker, let go after the take-over, exited with status "
-                  f"{found['exit']} (3: it lost the lead)")
+                  f"{found['exit']} (3: it lost its lease)")
     print(f"points counted twice, over both trials: {twice}")
+    if limited:
+        print(f"\nrate limiting on (SEND_RATE 30), three workers, {args.limited_chats} chats' "
+              f"/solve at once: the most calls naming a chat in any one second "
+              f"{limited['most']} (of {limited['calls']}, from {limited['senders']} workers), "
+              f"429s {limited['flood']}, every reply came: {limited['complete']}")
     print(f"load average at the end: {os.getloadavg()[0]:.2f}")
 
 
@@ -369,10 +496,13 @@ def main() -> None:
     parser.add_argument("--bursts", type=int, default=3)
     parser.add_argument("--trial-chats", type=int, default=60)
     parser.add_argument("--rate", type=float, default=5.0, help="deals a second in the trial")
+    parser.add_argument("--seconds", type=float, default=15.0, help="the steady load's length")
+    parser.add_argument("--limited-chats", type=int, default=150)
     parser.add_argument("--quick", action="store_true", help="small: a check that it runs")
     args = parser.parse_args()
     if args.quick:
         args.chats, args.bursts, args.trial_chats = 20, 1, 20
+        args.seconds, args.limited_chats = 4.0, 40
     asyncio.run(main_async(args))
 
 

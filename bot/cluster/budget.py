@@ -4,9 +4,11 @@ the bot, not one worker. So the budget is one entry of JetStream's key-value sto
 SEND_BUDGET, a key per bot: its NATS_STREAM), changed only by compare-and-set on the entry's
 revision; a worker that loses the race reads the entry again and retries.
 
-The entry holds the grants of the last second (when, how many) and the moment sending may resume
-after a 429. A grant fits while the last second's grants leave room: a bucket whose tokens come
-back one second after they were taken, so no one-second window holds more than the rate. (A
+The entry holds the grants of the last WINDOW (when, how many) and the moment sending may resume
+after a 429. A grant fits while that window's grants leave room: a bucket whose tokens come back
+WINDOW (a second, and a tenth for the sends' way to Telegram) after they were taken, so no
+one-second window of arrivals holds more than the rate: SEND_RATE 30 sends at most 27 a second
+on end. (A
 bucket refilled by the time elapsed and capped at a second's worth lets twice the rate through in
 the second after a quiet spell, and what is measured is the most messages in any one second.)
 A worker asks for as many tokens as it has sends waiting, up to BATCH, in one round trip; a token
@@ -47,6 +49,10 @@ from bot.runtime.config import Config
 BUCKET = "SEND_BUDGET"
 BATCH = 5  # tokens one round trip may take: the sends waiting in this worker, up to this
 HOLD = 0.2  # seconds a granted token may wait for its send before it is dropped
+# seconds after its grant a token comes back: a second, and the time a send may take to reach
+# Telegram after its grant (what Telegram counts is arrivals: without it, sends granted at a
+# second's two ends and delayed unevenly on their way arrive 31 in one second)
+WINDOW = 1.1
 RETRY = 1.0  # seconds between two tries of a broker that failed
 BROKER_SECONDS = 0.5  # a budget's round trip: longer, and a send is better off alone
 LEAST_WAIT = 0.001  # seconds: a wait that float rounding could make nothing
@@ -70,10 +76,10 @@ class Window:
         if now < self.paused_until:
             return 0, max(self.paused_until - now, LEAST_WAIT)
         # a grant more than a second ahead is a clock stepped back, not a send to wait for
-        last_second = [(at, count) for at, count in self.grants if now - 1 < at < now + 1]
+        last_second = [(at, count) for at, count in self.grants if now - WINDOW < at < now + 1]
         room = rate - sum(count for _, count in last_second)
-        if room <= 0:  # the oldest grant of the last second comes back first
-            return 0, max(min(at for at, _ in last_second) + 1 - now, LEAST_WAIT)
+        if room <= 0:  # the oldest grant of the window comes back first
+            return 0, max(min(at for at, _ in last_second) + WINDOW - now, LEAST_WAIT)
         taken = min(want, room)
         self.grants = [*last_second, (now, taken)]
         return taken, 0.0

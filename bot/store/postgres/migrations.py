@@ -836,14 +836,17 @@ MIGRATIONS: list[str] = [
     #    registers a lease row of its own (its epoch, from the row's sequence) and renews it; its
     #    connections carry that epoch in twentyfour.worker and the partitions' count in
     #    twentyfour.partitions. The fence on every table then checks, as for the one leader,
-    #    that the worker's lease still runs, holding its row FOR KEY SHARE until the write
-    #    commits; the worker that takes a dead worker's partitions deletes its row first, which
-    #    waits for those writes. A partition belongs to one worker (partition_owners.owner)
-    #    and, beside that, a round's and a match's life (opening, its message, a hint, its
-    #    close or end) is fenced per partition: the row's chat must be in a partition the
-    #    writing worker owns, its row held FOR SHARE, so a worker that gave a partition up
-    #    (which takes the row FOR UPDATE, waiting for those writes) changes none of its
-    #    rounds; SQLSTATE TF025. Person-wide changes (/forget's) leave those columns alone.
+    #    that the worker's lease still runs, holding the advisory lock (2425, epoch) shared
+    #    until the write commits; the worker that takes a dead worker's partitions deletes its
+    #    row and takes that lock alone first, which waits for those writes. A partition belongs
+    #    to one worker (partition_owners.owner) and, beside that, a round's and a match's life
+    #    (opening, its message, a hint, its close or end) is fenced per partition: the row's
+    #    chat must be in a partition the writing worker owns, the advisory lock (2426,
+    #    partition) held shared, so a worker that gave a partition up (which takes that lock
+    #    alone, waiting for those writes) changes none of its rounds; SQLSTATE TF025.
+    #    Advisory locks, not row locks: a row lock shared by many writers writes the row
+    #    (a multixact) at every write. Person-wide changes (/forget's) leave those columns
+    #    alone.
     """
     CREATE TABLE worker_leases (
         epoch BIGSERIAL PRIMARY KEY,
@@ -860,8 +863,9 @@ MIGRATIONS: list[str] = [
         worker TEXT := current_setting('twentyfour.worker', true);
     BEGIN
         IF worker IS NOT NULL AND worker <> '' THEN
+            PERFORM pg_advisory_xact_lock_shared(2425, worker::INTEGER);
             PERFORM 1 FROM worker_leases WHERE epoch = worker::BIGINT
-                AND expires_at > clock_timestamp() FOR KEY SHARE;
+                AND expires_at > clock_timestamp();
             IF NOT FOUND THEN
                 RAISE EXCEPTION 'the lease of worker % has ended: it writes nothing more',
                     worker USING ERRCODE = 'TF024';
@@ -883,14 +887,15 @@ MIGRATIONS: list[str] = [
     DECLARE
         worker TEXT := current_setting('twentyfour.worker', true);
         parts INTEGER;
+        part INTEGER;
     BEGIN
         IF worker IS NULL OR worker = '' THEN
             RETURN NULL;
         END IF;
         parts := current_setting('twentyfour.partitions')::INTEGER;
-        PERFORM 1 FROM partition_owners
-            WHERE partition = ((NEW.chat_id % parts) + parts) % parts
-            AND owner = worker::BIGINT FOR SHARE;
+        part := ((NEW.chat_id % parts) + parts) % parts;
+        PERFORM pg_advisory_xact_lock_shared(2426, part);
+        PERFORM 1 FROM partition_owners WHERE partition = part AND owner = worker::BIGINT;
         IF NOT FOUND THEN
             RAISE EXCEPTION 'chat % is in a partition worker % does not own', NEW.chat_id,
                 worker USING ERRCODE = 'TF025';

@@ -2,13 +2,13 @@
 its owner the epoch of a worker's lease (bot.store.postgres.worker_lease), or none.
 
 A partition is free when it has no owner or its owner's lease has run out. Taking a dead
-worker's partitions first deletes every lease whose time is up: the delete takes each such row
-FOR UPDATE, so it waits for the dead worker's writes still in flight (they hold the row FOR KEY
-SHARE: the fence), and only then does the new owner take, resume and write. The delete and the
-take share one transaction, hence one `now()`: a lease that had run out at its start is gone
-before any of its partitions is taken. Giving a partition up takes its row FOR UPDATE, which
-waits for the owner's own round writes in flight (the per-partition fence holds the row FOR
-SHARE), so the next owner reads them.
+worker's partitions first deletes every lease whose time is up and takes each one's advisory
+lock alone, so it waits for the dead worker's writes still in flight (the fence holds that lock
+shared until they commit), and only then does the new owner take, resume and write. The delete
+and the take share one transaction, hence one `now()`: a lease that had run out at its start is
+gone before any of its partitions is taken. Giving a partition up takes the partition's
+advisory lock alone, which waits for the owner's own round writes in flight (the per-partition
+fence holds it shared), so the next owner reads them.
 """
 
 from __future__ import annotations
@@ -27,7 +27,10 @@ SURVEY = """
     SELECT (SELECT count(*) FROM live),
            (SELECT count(*) FROM partition_owners
             WHERE partition < $1 AND (owner IS NULL OR owner NOT IN (SELECT epoch FROM live)))"""
-BURY = "DELETE FROM worker_leases WHERE expires_at <= now()"
+# the fence's advisory locks (migration 20 repeats the keys): a worker's, a partition's
+WORKER_LOCK, PARTITION_LOCK = 2425, 2426
+BURY = ("WITH dead AS (DELETE FROM worker_leases WHERE expires_at <= now() RETURNING epoch) "
+        f"SELECT pg_advisory_xact_lock({WORKER_LOCK}, epoch::INTEGER) FROM dead")
 # Up to $2 free partitions for worker $1, the lowest first, while its own lease runs; rows
 # another taker holds are left to it.
 TAKE = """
@@ -40,7 +43,8 @@ TAKE = """
         ORDER BY partition LIMIT $2 FOR UPDATE SKIP LOCKED)
     UPDATE partition_owners o SET owner = $1 FROM free
     WHERE o.partition = free.partition RETURNING o.partition"""
-HOLD = "SELECT partition FROM partition_owners WHERE partition = ANY($2) AND owner = $1 FOR UPDATE"
+HOLD = (f"SELECT pg_advisory_xact_lock({PARTITION_LOCK}, p) FROM unnest($1::INTEGER[]) AS p "
+        "ORDER BY p")
 GIVE_UP = "UPDATE partition_owners SET owner = NULL WHERE partition = ANY($2) AND owner = $1"
 
 
@@ -72,7 +76,7 @@ class PartitionOwners:
         assert self.epoch is not None, "registered first"
         async with self.pool.acquire() as connection, connection.transaction():
             await connection.execute(f"SET LOCAL lock_timeout = {LOCK_MS}")
-            await connection.execute(BURY)
+            await connection.fetch(BURY)
             rows = await connection.fetch(TAKE, self.epoch, most, self.partitions)
         return sorted(row[0] for row in rows)
 
@@ -81,5 +85,5 @@ class PartitionOwners:
         assert self.epoch is not None, "registered first"
         async with self.pool.acquire() as connection, connection.transaction():
             await connection.execute(f"SET LOCAL lock_timeout = {LOCK_MS * 5}")
-            await connection.fetch(HOLD, self.epoch, partitions)
+            await connection.fetch(HOLD, partitions)
             await connection.execute(GIVE_UP, self.epoch, partitions)

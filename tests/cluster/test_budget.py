@@ -32,6 +32,9 @@ from tests.cluster.test_cluster_process import cluster as cluster  # the fixture
 from tests.cluster.test_cluster_process import database as database
 
 RATE = 10
+# the Bot API methods the limiter counts against the overall rate (they name a chat)
+NAMING_A_CHAT = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup",
+                           "setMessageReaction", "sendChatAction"})
 
 
 class FakeClock:
@@ -232,3 +235,28 @@ async def test_a_worker_with_rate_limit_on_sends_through_the_shared_budget(teleg
     assert "8÷(3−8÷3) = 24" in (await telegram.reply(GROUP, timeout=30)).text
     kv = await bucket(client, 5.0)  # the reply's token, taken from the worker's key
     assert await entry_total(kv, stream) >= 1
+
+
+@pytest.mark.slow
+async def test_the_budget_holds_under_a_burst_from_every_worker(telegram, cluster: MakeCluster):
+    """Two workers, each owning half of the partitions, SEND_RATE 5: a /solve in each of 24
+    groups at once, half of them on each worker. Both send, every reply comes, and no one
+    second of the emulator's clock saw more than 5 calls naming a chat, from both together."""
+    running = cluster()
+    running.env.update({"RATE_LIMIT": "on", "SEND_RATE": "5"})
+    await running.start_ingress()
+    workers = [await running.start_worker("a"), await running.start_worker("b")]
+    await running.shared(workers)
+    groups = [-(6000 + n) for n in range(24)]
+    started = time.time()
+    for group in groups:
+        telegram.chat(group)
+        await telegram.say(group, {"id": 311, "is_bot": False, "first_name": "Ann"},
+                           "/solve 3 8 3 8")
+    assert set(await running.deliver()) == {200}
+    for group in groups:
+        assert "8÷(3−8÷3) = 24" in (await telegram.reply(group, timeout=60)).text
+    calls = [r for r in telegram.journal if r.at >= started and r.method in NAMING_A_CHAT]
+    assert {r.pid for r in calls} == {w.pid for w in workers}  # both sent
+    assert len(calls) >= len(groups)
+    assert busiest_second([r.at for r in calls]) <= 5

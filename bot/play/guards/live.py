@@ -202,3 +202,20 @@ class LivePuzzles:
 
     def count(self) -> int:
         return len(self._live) + len(self._rolls)
+
+
+def reached_among(rounds: Iterable[Round], numbers: Iterable[int], target: int) -> list[Live]:
+    """Of these open rounds (found beyond this process's memory), the ones a request for these
+    numbers and target reaches, by the same rule."""
+    found = LivePuzzles()
+    for round_ in rounds:
+        found.add(round_)
+    return found.reaching(numbers, target)
+
+
+def rolls_reached_among(rounds: Iterable[Round], rolls: Iterable[Sequence[int]]) -> list[int]:
+    """Of these open rounds, the chats whose live Yahtzee round these rolls reach."""
+    found = LivePuzzles()
+    for round_ in rounds:
+        found.add(round_)
+    return found.reaching_rolls(rolls)

@@ -831,6 +831,53 @@ MIGRATIONS: list[str] = [
     CREATE TRIGGER leader_fence BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON answered_rounds
         FOR EACH STATEMENT EXECUTE FUNCTION leader_fence();
     """,
+    # 21 (SQLite's 21 does nothing; it follows 20, the partition leases): what the workers ask
+    #    of every open round where each holds only its own chats' in memory (bot/store/postgres/
+    #    live_rounds.py). `live_keys` is the keys by which a request reaches an open round (the
+    #    rule: bot.play.guards.live), so that one search of a GIN index over the open rounds
+    #    finds them: 'w' and the sorted hand (a request holding it), 'l' and the hand less each
+    #    number (a request of all but one), 'p' and each part of a Countdown draw (a request of
+    #    that part), 'y' and each pair of Yahtzee's sorted rolls (13 rolls sharing 10 share a
+    #    pair: the caller counts the rest). And each person's open rounds, by the person, for
+    #    the bound on how many one person starts. Indexes only: no table to fence.
+    """
+    CREATE FUNCTION live_keys(game TEXT, hand TEXT) RETURNS TEXT[] LANGUAGE plpgsql IMMUTABLE
+        STRICT PARALLEL SAFE AS $$
+    DECLARE
+        items JSONB := hand::JSONB;
+        numbers INTEGER[];
+        rolls TEXT[];
+        found TEXT[];
+        n INTEGER;
+    BEGIN
+        IF jsonb_typeof(items -> 0) = 'array' THEN
+            rolls := ARRAY(SELECT (SELECT string_agg(d, ',' ORDER BY d::INTEGER)
+                                   FROM jsonb_array_elements_text(r) d)
+                           FROM jsonb_array_elements(items) r ORDER BY 1);
+            n := cardinality(rolls);
+            found := ARRAY(SELECT 'y' || rolls[i] || '/' || rolls[j]
+                           FROM generate_series(1, n) i, generate_series(i + 1, n) j);
+        ELSE
+            numbers := ARRAY(SELECT x::INTEGER FROM jsonb_array_elements_text(items) x
+                             ORDER BY 1);
+            n := cardinality(numbers);
+            found := ARRAY['w' || array_to_string(numbers, ',')] || ARRAY(
+                SELECT 'l' || array_to_string(numbers[:i - 1] || numbers[i + 1:], ',')
+                FROM generate_series(1, n) i);
+            IF game = 'countdown' THEN
+                found := found || ARRAY(
+                    SELECT 'p' || array_to_string(ARRAY(
+                        SELECT numbers[k] FROM generate_series(1, n) k
+                        WHERE mask & (1 << (k - 1)) <> 0 ORDER BY k), ',')
+                    FROM generate_series(1, (1 << n) - 2) mask);
+            END IF;
+        END IF;
+        RETURN ARRAY(SELECT DISTINCT key FROM unnest(found) key ORDER BY 1);
+    END $$;
+    CREATE INDEX open_rounds_by_keys ON rounds USING GIN (live_keys(game, hand))
+        WHERE status = 'open';
+    CREATE INDEX open_rounds_by_starter ON rounds(started_by) WHERE status = 'open';
+    """,
 ]
 
 LATEST = len(MIGRATIONS)

@@ -1,0 +1,188 @@
+"""The fairness rules across workers (issue 45): two bots on one PostgreSQL database, each
+holding in memory only the rounds it dealt, as workers that own different chats do. A round
+dealt by the first is refused by the second to the members of its chat, however reached
+(bot.play.guards.live), and one person's rounds are bounded across both
+(bot.play.round.dealing). The keys by which the database finds the reached rounds
+(bot/store/postgres/live_rounds.py, migration 21) find what the rule in memory finds."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from itertools import count
+
+import pytest
+
+from bot.play.chats.people import Chat, Player
+from bot.play.guards.live import LivePuzzles, reached_among, rolls_reached_among
+from bot.play.round.dealing import ROUNDS_PER_PLAYER
+from bot.play.round.outcomes import Dealt, Said
+from bot.play.services import Services
+from bot.play.solving.requests import SolveRequest
+from bot.runtime.pool import SolverPool
+from bot.store.postgres import open_postgres
+from bot.store.postgres.live_rounds import SharedRounds
+from bot.store.postgres.rounds import PostgresRounds
+from bot.store.records import Round
+from bot.store.stores import Stores
+from bot.text.i18n import Texts
+from tests.bot.conftest import Clock, new_services
+from tests.postgres import emptied
+
+EN = Texts("en")
+LIVE = EN("live_puzzle")
+GROUP, OTHER = -4501, -4502
+ANN = Player(45, "Ann")  # a member of GROUP, where the round is dealt
+BEN = Player(46, "Ben")  # in no chat with a round
+
+
+def shared_of(stores: Stores) -> SharedRounds:
+    assert isinstance(stores.rounds, PostgresRounds)
+    return SharedRounds(stores.rounds.database)
+
+
+@pytest.fixture
+async def workers(postgres_url: str, pool: SolverPool
+                  ) -> AsyncIterator[tuple[Services, Services]]:
+    """Two bots on one emptied database, each with its own stores, table and memory, and the
+    database's open rounds as what lies beyond its table."""
+    await emptied(postgres_url)
+    opened = [await open_postgres(postgres_url) for _ in range(2)]
+    clock = Clock()
+    built = [new_services(stores, pool, clock, seed=seed, open_rounds=shared_of(stores))[0]
+             for seed, stores in enumerate(opened)]
+    try:
+        yield built[0], built[1]
+    finally:
+        for stores in opened:
+            await stores.close()
+
+
+def member_of(*chats: int):
+    async def member(chat_id: int) -> bool:
+        return chat_id in chats
+    return member
+
+
+async def solved(services: Services, numbers: tuple[int, ...], *chats: int,
+                 target: int = 24) -> str:
+    return await services.solving.solve(SolveRequest(numbers, target), EN,
+                                        member=member_of(*chats))
+
+
+async def test_a_hand_dealt_on_one_worker_is_refused_by_another_to_its_members(workers):
+    first, second = workers
+    dealt = await first.rounds.play(Chat(GROUP, "group", "G"), ANN, "24")
+    assert isinstance(dealt, Dealt)
+    hand = dealt.round.hand
+    assert second.table.rounds() == [] and not second.table.live.reaching(hand, 24)
+    extra = (*hand, 13)
+    less_one = hand[1:]
+    for numbers in (hand, tuple(reversed(hand)), extra, less_one):
+        assert await solved(second, numbers, GROUP) == LIVE, numbers
+        assert await solved(second, numbers, GROUP, target=10) == LIVE, numbers
+        assert await solved(second, numbers, OTHER) != LIVE, numbers  # not a member
+    await first.rounds.reveal(Chat(GROUP, "group", "G"), ANN)
+    for numbers in (hand, extra, less_one):
+        assert await solved(second, numbers, GROUP) != LIVE, numbers
+
+
+async def test_yahtzee_rolls_dealt_on_one_worker_are_refused_by_another(workers):
+    first, second = workers
+    dealt = await first.rounds.play(Chat(GROUP, "group", "G"), ANN, "yahtzee")
+    assert isinstance(dealt, Dealt)
+    rolls = list(dealt.round.hand)
+    changed = [(6, 6, 6, 6, 6), *rolls[1:]]
+    assert await second.solving.yahtzee(changed, EN, member=member_of(GROUP)) == LIVE
+    assert await second.solving.yahtzee(changed, EN, member=member_of(OTHER)) != LIVE
+
+
+async def test_the_bound_on_ones_rounds_counts_every_worker(workers):
+    first, second = workers
+    chats = (Chat(-4600 - n, "group", "G") for n in count())
+    for _ in range(ROUNDS_PER_PLAYER):
+        assert isinstance(await first.rounds.play(next(chats), ANN, "24"), Dealt)
+    assert second.table.started_by(ANN.id) == 0
+    refused = await second.rounds.play(next(chats), ANN, "24")
+    assert refused == Said(EN("play_too_many_rounds", most=ROUNDS_PER_PLAYER))
+    assert isinstance(await second.rounds.play(next(chats), BEN, "24"), Dealt)
+
+
+async def test_two_workers_opening_for_one_person_at_once_open_one(workers):
+    first, second = workers
+    for n in range(ROUNDS_PER_PLAYER - 1):
+        assert isinstance(await first.rounds.play(Chat(-4700 - n), ANN, "24"), Dealt)
+    both = await asyncio.gather(first.rounds.play(Chat(-4710), ANN, "24"),
+                                second.rounds.play(Chat(-4711), ANN, "24"))
+    assert sorted(type(outcome).__name__ for outcome in both) == ["Dealt", "Said"]
+
+
+def hands(rng: random.Random) -> list[tuple[str, tuple, int]]:
+    """Rounds of each game: 24's of 4 to 6 cards, Countdown's draws, Yahtzee's rolls."""
+    found: list[tuple[str, tuple, int]] = []
+    for _ in range(40):
+        found.append(("24", tuple(rng.randint(1, 13) for _ in range(rng.choice((4, 5, 6)))),
+                      24))
+        found.append(("countdown", tuple(rng.sample((1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 25, 50,
+                                                     75, 100), 6)), rng.randint(101, 999)))
+    for _ in range(10):
+        found.append(("yahtzee", tuple(tuple(sorted(rng.randint(1, 6) for _ in range(5)))
+                                       for _ in range(13)), 0))
+    return found
+
+
+def requests(rng: random.Random, rounds: list[Round]) -> list[tuple[tuple, int]]:
+    """Requests near the rounds (all of a hand, with an extra, less one, a part, shuffled,
+    for its target or another) and some at random."""
+    asked: list[tuple[tuple, int]] = []
+    for round_ in rounds:
+        if round_.game == "yahtzee":
+            continue
+        hand = list(round_.hand)
+        rng.shuffle(hand)
+        size = rng.randint(1, len(hand))
+        for numbers in (hand, [*hand, rng.randint(1, 13)], hand[1:], hand[:size]):
+            for target in (round_.target, round_.target - hand[-1], rng.randint(1, 100)):
+                asked.append((tuple(numbers), target))
+    asked += [(tuple(rng.randint(1, 13) for _ in range(rng.randint(1, 6))), 24)
+              for _ in range(200)]
+    return asked
+
+
+async def test_the_keys_find_what_the_rule_in_memory_finds(postgres_url: str):
+    """Every round the rule reaches, for requests near many rounds: the database's candidates
+    filtered by the rule are what memory holding every round finds."""
+    await emptied(postgres_url)
+    stores = await open_postgres(postgres_url)
+    try:
+        rng = random.Random(45)
+        await stores.people.remember_user(ANN.id, ANN.first_name)
+        rounds = []
+        for n, (game, hand, target) in enumerate(hands(rng)):
+            await stores.people.remember_chat(-5000 - n, "group", "G")
+            opened = await stores.rounds.open_round(-5000 - n, game, hand, target, "easy", 10,
+                                                    "en", 1.0, 100.0, ANN.id)
+            assert opened is not None
+            rounds.append(opened)
+        memory = LivePuzzles()
+        for round_ in rounds:
+            memory.add(round_)
+        shared = shared_of(stores)
+        reached_somewhere = 0
+        for numbers, target in requests(rng, rounds):
+            expected = {live.round_id for live in memory.reaching(numbers, target)}
+            found = {live.round_id for live in
+                     reached_among(await shared.reaching(numbers), numbers, target)}
+            assert found == expected, (numbers, target)
+            reached_somewhere += bool(expected)
+        assert reached_somewhere > 100
+        for round_ in rounds:
+            if round_.game == "yahtzee":
+                changed = [(1, 1, 1, 1, 1), (2, 2, 2, 2, 2), *round_.hand[2:]]
+                rng.shuffle(changed)
+                found_chats = rolls_reached_among(await shared.reaching_rolls(changed), changed)
+                assert found_chats == memory.reaching_rolls(changed)
+                assert round_.chat_id in found_chats
+    finally:
+        await stores.close()

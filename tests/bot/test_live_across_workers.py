@@ -109,13 +109,32 @@ async def test_the_bound_on_ones_rounds_counts_every_worker(workers):
     assert isinstance(await second.rounds.play(next(chats), BEN, "24"), Dealt)
 
 
-async def test_two_workers_opening_for_one_person_at_once_open_one(workers):
-    first, second = workers
-    for n in range(ROUNDS_PER_PLAYER - 1):
-        assert isinstance(await first.rounds.play(Chat(-4700 - n), ANN, "24"), Dealt)
-    both = await asyncio.gather(first.rounds.play(Chat(-4710), ANN, "24"),
-                                second.rounds.play(Chat(-4711), ANN, "24"))
-    assert sorted(type(outcome).__name__ for outcome in both) == ["Dealt", "Said"]
+async def test_two_workers_opening_for_one_person_at_once_open_one(postgres_url: str):
+    """The count and the insert of each opening are one transaction under the person's lock:
+    of two at once for a person with one round left, one opens and one is refused (ten
+    persons, so that two openings unlocked would meet at least once)."""
+    await emptied(postgres_url)
+    opened = [await open_postgres(postgres_url) for _ in range(2)]
+    try:
+        first, second = (shared_of(stores) for stores in opened)
+        persons = range(100, 110)
+        for chat_id in range(-4700 - len(persons) * (ROUNDS_PER_PLAYER + 1), -4700):
+            await opened[0].people.remember_chat(chat_id, "group", "G")
+        chats = count(-4701, -1)
+        for person in persons:
+            await opened[0].people.remember_user(person, "P")
+            for _ in range(ROUNDS_PER_PLAYER - 1):
+                assert isinstance(await first.open_round(
+                    ROUNDS_PER_PLAYER, next(chats), "24", (1, 2, 3, 4), 24, "easy", 10, "en",
+                    1.0, 100.0, person), Round)
+            both = await asyncio.gather(*(shared.open_round(
+                ROUNDS_PER_PLAYER, next(chats), "24", (1, 2, 3, 4), 24, "easy", 10, "en", 1.0,
+                100.0, person) for shared in (first, second)))
+            assert sorted(type(outcome).__name__ for outcome in both) == \
+                ["Round", "StarterFull"], person
+    finally:
+        for stores in opened:
+            await stores.close()
 
 
 def hands(rng: random.Random) -> list[tuple[str, tuple, int]]:

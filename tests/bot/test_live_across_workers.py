@@ -12,6 +12,7 @@ import random
 from collections.abc import AsyncIterator
 from itertools import count
 
+import asyncpg
 import pytest
 
 from bot.play.chats.people import Chat, Player
@@ -22,7 +23,7 @@ from bot.play.services import Services
 from bot.play.solving.requests import SolveRequest
 from bot.runtime.pool import SolverPool
 from bot.store.postgres import open_postgres
-from bot.store.postgres.live_rounds import SharedRounds
+from bot.store.postgres.live_rounds import REACHING, SharedRounds
 from bot.store.postgres.rounds import PostgresRounds
 from bot.store.records import Round
 from bot.store.stores import Stores
@@ -169,6 +170,19 @@ def requests(rng: random.Random, rounds: list[Round]) -> list[tuple[tuple, int]]
     return asked
 
 
+async def opened_many(stores: Stores, rng: random.Random) -> list[Round]:
+    """Rounds of every game open in many chats (`hands`)."""
+    await stores.people.remember_user(ANN.id, ANN.first_name)
+    rounds = []
+    for n, (game, hand, target) in enumerate(hands(rng)):
+        await stores.people.remember_chat(-5000 - n, "group", "G")
+        opened = await stores.rounds.open_round(-5000 - n, game, hand, target, "easy", 10,
+                                                "en", 1.0, 100.0, ANN.id)
+        assert opened is not None
+        rounds.append(opened)
+    return rounds
+
+
 async def test_the_keys_find_what_the_rule_in_memory_finds(postgres_url: str):
     """Every round the rule reaches, for requests near many rounds: the database's candidates
     filtered by the rule are what memory holding every round finds."""
@@ -176,14 +190,7 @@ async def test_the_keys_find_what_the_rule_in_memory_finds(postgres_url: str):
     stores = await open_postgres(postgres_url)
     try:
         rng = random.Random(45)
-        await stores.people.remember_user(ANN.id, ANN.first_name)
-        rounds = []
-        for n, (game, hand, target) in enumerate(hands(rng)):
-            await stores.people.remember_chat(-5000 - n, "group", "G")
-            opened = await stores.rounds.open_round(-5000 - n, game, hand, target, "easy", 10,
-                                                    "en", 1.0, 100.0, ANN.id)
-            assert opened is not None
-            rounds.append(opened)
+        rounds = await opened_many(stores, rng)
         memory = LivePuzzles()
         for round_ in rounds:
             memory.add(round_)
@@ -205,3 +212,24 @@ async def test_the_keys_find_what_the_rule_in_memory_finds(postgres_url: str):
                 assert round_.chat_id in found_chats
     finally:
         await stores.close()
+
+
+async def test_a_request_searches_the_keys_not_every_open_round(postgres_url: str):
+    """With rounds open, the plan a prepared look-up keeps (the generic one) reads the keys'
+    index, not each open round's keys worked out again."""
+    await emptied(postgres_url)
+    stores = await open_postgres(postgres_url)
+    try:
+        await opened_many(stores, random.Random(46))
+    finally:
+        await stores.close()
+    connection = await asyncpg.connect(postgres_url)
+    try:
+        await connection.execute("ANALYZE rounds")
+        await connection.execute("SET plan_cache_mode = force_generic_plan")
+        await connection.execute(f"PREPARE reaching AS {REACHING}")
+        plan = "\n".join(row[0] for row in await connection.fetch(
+            "EXPLAIN EXECUTE reaching(NULL)"))
+    finally:
+        await connection.close()
+    assert "Bitmap Index Scan on open_rounds_by_keys" in plan, plan

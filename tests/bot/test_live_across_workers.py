@@ -18,7 +18,7 @@ import pytest
 from bot.play.chats.people import Chat, Player
 from bot.play.guards.live import LivePuzzles, reached_among, rolls_reached_among
 from bot.play.round.dealing import ROUNDS_PER_PLAYER
-from bot.play.round.outcomes import Dealt, Said
+from bot.play.round.outcomes import Closed, Dealt, Said
 from bot.play.services import Services
 from bot.play.solving.requests import SolveRequest
 from bot.runtime.pool import SolverPool
@@ -28,7 +28,7 @@ from bot.store.postgres.rounds import PostgresRounds
 from bot.store.records import Round
 from bot.store.stores import Stores
 from bot.text.i18n import Texts
-from tests.bot.conftest import Clock, new_services
+from tests.bot.conftest import Clock, new_services, opened_outside
 from tests.postgres import emptied
 
 EN = Texts("en")
@@ -87,6 +87,25 @@ async def test_a_hand_dealt_on_one_worker_is_refused_by_another_to_its_members(w
     await first.rounds.reveal(Chat(GROUP, "group", "G"), ANN)
     for numbers in (hand, extra, less_one):
         assert await solved(second, numbers, GROUP) != LIVE, numbers
+
+
+async def test_a_result_keeps_its_answers_back_while_its_hand_is_live_on_another_worker(
+        workers):
+    """The same hand open in a chat of each worker: the result of the one ending first shows
+    none of its solutions; once both ended, a result shows them."""
+    first, second = workers
+    dealt = await first.rounds.play(Chat(GROUP, "group", "G"), ANN, "24")
+    assert isinstance(dealt, Dealt)
+    await second.people.remember(Chat(OTHER, "group", "G"), ANN)
+    now = second.rounds.clock()
+    same = await second.table.store.open_round(OTHER, "24", dealt.round.hand, 24, "easy", 10,
+                                               "en", now, now + 60, ANN.id)
+    assert same is not None
+    opened_outside(second, same)
+    ended = await second.rounds.reveal(Chat(OTHER, "group", "G"), ANN)
+    assert isinstance(ended, Closed) and EN("answers_held_back") in ended.text
+    again = await first.rounds.reveal(Chat(GROUP, "group", "G"), ANN)
+    assert isinstance(again, Closed) and EN("answers_held_back") not in again.text
 
 
 async def test_yahtzee_rolls_dealt_on_one_worker_are_refused_by_another(workers):

@@ -204,18 +204,20 @@ class LivePuzzles:
         return len(self._live) + len(self._rolls)
 
 
-def reached_among(rounds: Iterable[Round], numbers: Iterable[int], target: int) -> list[Live]:
-    """Of these open rounds (found beyond this process's memory), the ones a request for these
-    numbers and target reaches, by the same rule."""
+def live_among(rounds: Iterable[Round]) -> LivePuzzles:
+    """These open rounds (found beyond this process's memory) as live puzzles, to ask the
+    same rule of them (no daily puzzle: memory holds it)."""
     found = LivePuzzles()
     for round_ in rounds:
         found.add(round_)
-    return found.reaching(numbers, target)
+    return found
+
+
+def reached_among(rounds: Iterable[Round], numbers: Iterable[int], target: int) -> list[Live]:
+    """Of these open rounds, the ones a request for these numbers and target reaches."""
+    return live_among(rounds).reaching(numbers, target)
 
 
 def rolls_reached_among(rounds: Iterable[Round], rolls: Iterable[Sequence[int]]) -> list[int]:
     """Of these open rounds, the chats whose live Yahtzee round these rolls reach."""
-    found = LivePuzzles()
-    for round_ in rounds:
-        found.add(round_)
-    return found.reaching_rolls(rolls)
+    return live_among(rounds).reaching_rolls(rolls)

@@ -70,7 +70,7 @@ class Rounds:
         self.closings = closings
         self.outbox = outbox
         self.settings = settings
-        self.results = Results(people, analyses, table.live)
+        self.results = Results(people, analyses, table.live, open_rounds)
         self.views = Views(people, table, outbox, reads_group_messages)
         self.endings = Endings(store, people, table, self.results, closings, outbox)
         self.dealing = Dealing(store, people, table, dealer, analyses, settings, adaptive,

@@ -19,7 +19,9 @@ the face when a request reaches one; a member who never spoke counts). Everyone 
 as usual, so thousands of live rounds refuse next to nothing to the rest of the world. The daily
 puzzle (bot.play.daily.daily) is live for everyone, in every chat, until its UTC day ends: it is
 reached as a round of 24 is, and found as chat EVERYONE. Kept in memory beside the open rounds;
-no I/O here.
+no I/O here. Where each of several processes holds only its own chats' rounds, the callers also
+ask the rest (bot.play.ports.OpenRounds) and judge what they find by this same rule
+(`reached_among`).
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ DEFAULT_SECONDS = {"24": 120.0, "countdown": 60.0, "yahtzee": 300.0}
 # Each open round makes the solving commands refuse its chat's members a few hands (the rule of
 # bot.play.guards.live), so how many one person, or one group's topics, keep open is bounded:
 # one account then refuses a member of its group under 1% of the 1,820 four-number hands.
-ROUNDS_PER_PLAYER = 3  # open rounds one person started, in all chats
+ROUNDS_PER_PLAYER = 3  # open rounds one person started, in all chats (on every process: OpenRounds)
 ROUNDS_PER_CHAT = 5  # open rounds in one group's forum topics
 
 

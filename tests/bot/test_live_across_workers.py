@@ -23,8 +23,7 @@ from bot.play.services import Services
 from bot.play.solving.requests import SolveRequest
 from bot.runtime.pool import SolverPool
 from bot.store.postgres import open_postgres
-from bot.store.postgres.live_rounds import REACHING, SharedRounds
-from bot.store.postgres.rounds import PostgresRounds
+from bot.store.postgres.live_rounds import REACHING, shared_rounds
 from bot.store.records import Round
 from bot.store.stores import Stores
 from bot.text.i18n import Texts
@@ -38,11 +37,6 @@ ANN = Player(45, "Ann")  # a member of GROUP, where the round is dealt
 BEN = Player(46, "Ben")  # in no chat with a round
 
 
-def shared_of(stores: Stores) -> SharedRounds:
-    assert isinstance(stores.rounds, PostgresRounds)
-    return SharedRounds(stores.rounds.database)
-
-
 @pytest.fixture
 async def workers(postgres_url: str, pool: SolverPool
                   ) -> AsyncIterator[tuple[Services, Services]]:
@@ -51,7 +45,7 @@ async def workers(postgres_url: str, pool: SolverPool
     await emptied(postgres_url)
     opened = [await open_postgres(postgres_url) for _ in range(2)]
     clock = Clock()
-    built = [new_services(stores, pool, clock, seed=seed, open_rounds=shared_of(stores))[0]
+    built = [new_services(stores, pool, clock, seed=seed, open_rounds=shared_rounds(stores))[0]
              for seed, stores in enumerate(opened)]
     try:
         yield built[0], built[1]
@@ -136,7 +130,7 @@ async def test_two_workers_opening_for_one_person_at_once_open_one(postgres_url:
     await emptied(postgres_url)
     opened = [await open_postgres(postgres_url) for _ in range(2)]
     try:
-        first, second = (shared_of(stores) for stores in opened)
+        first, second = (shared_rounds(stores) for stores in opened)
         persons = range(100, 110)
         for chat_id in range(-4700 - len(persons) * (ROUNDS_PER_PLAYER + 1), -4700):
             await opened[0].people.remember_chat(chat_id, "group", "G")
@@ -213,7 +207,7 @@ async def test_the_keys_find_what_the_rule_in_memory_finds(postgres_url: str):
         memory = LivePuzzles()
         for round_ in rounds:
             memory.add(round_)
-        shared = shared_of(stores)
+        shared = shared_rounds(stores)
         reached_somewhere = 0
         for numbers, target in requests(rng, rounds):
             expected = {live.round_id for live in memory.reaching(numbers, target)}
@@ -252,3 +246,14 @@ async def test_a_request_searches_the_keys_not_every_open_round(postgres_url: st
     finally:
         await connection.close()
     assert "Bitmap Index Scan on open_rounds_by_keys" in plan, plan
+
+
+async def test_only_postgresql_shares_its_open_rounds(tmp_path):
+    from bot.store.sqlite import open_sqlite
+
+    stores = await open_sqlite(tmp_path / "one.sqlite3")
+    try:
+        with pytest.raises(ValueError):
+            shared_rounds(stores)
+    finally:
+        await stores.close()

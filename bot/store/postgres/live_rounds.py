@@ -18,9 +18,11 @@ import asyncpg
 
 from bot.store.postgres import CHAT_LOCK
 from bot.store.postgres.connection import Database
+from bot.store.postgres.rounds import PostgresRounds
 from bot.store.records import Round, StarterFull
 from bot.store.sql.rounds import NUMBERED
 from bot.store.sql.rows import ROUND_COLUMNS, round_of
+from bot.store.stores import Stores
 
 REACHING = f"SELECT {ROUND_COLUMNS} FROM rounds WHERE status = 'open' " \
            "AND live_keys(game, hand) && $1::text[]"
@@ -85,6 +87,14 @@ class SharedRounds:
                 return round_of(await connection.fetchrow(NUMBERED.get_round, round_id))
         except asyncpg.UniqueViolationError:
             return None
+
+
+def shared_rounds(stores: Stores) -> SharedRounds:
+    """The open rounds of every worker on the stores' database (a worker runs on PostgreSQL
+    alone: bot.runtime.config.check_role)."""
+    if not isinstance(stores.rounds, PostgresRounds):
+        raise ValueError("workers share their open rounds through PostgreSQL only")
+    return SharedRounds(stores.rounds.database)
 
 
 def _flag(value: bool | None) -> int | None:

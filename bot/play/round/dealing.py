@@ -157,7 +157,7 @@ class Dealing:
             ROUNDS_PER_PLAYER, chat.id, dealt.game, dealt.hand, dealt.target, dealt.level,
             dealt.points, texts.language, now, now + length, player.id, chat.topic,
             hints_on=terms.hints, typing_on=terms.typing)
-        if isinstance(new, StarterFull):  # another process opened one for them meanwhile
+        if isinstance(new, StarterFull):  # the table counted only this process's rounds
             return Said(texts("play_too_many_rounds", most=ROUNDS_PER_PLAYER))
         if new is None:  # another /play won the race while this hand was dealt
             held = self.table.of(chat.id, chat.topic)

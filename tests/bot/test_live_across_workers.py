@@ -151,14 +151,16 @@ async def test_two_workers_opening_for_one_person_at_once_open_one(postgres_url:
             await stores.close()
 
 
+TILES = (*range(1, 11), *range(1, 11), 25, 50, 75, 100)  # Countdown's: two of each small one
+
+
 def hands(rng: random.Random) -> list[tuple[str, tuple, int]]:
     """Rounds of each game: 24's of 4 to 6 cards, Countdown's draws, Yahtzee's rolls."""
     found: list[tuple[str, tuple, int]] = []
     for _ in range(40):
         found.append(("24", tuple(rng.randint(1, 13) for _ in range(rng.choice((4, 5, 6)))),
                       24))
-        found.append(("countdown", tuple(rng.sample((1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 25, 50,
-                                                     75, 100), 6)), rng.randint(101, 999)))
+        found.append(("countdown", tuple(rng.sample(TILES, 6)), rng.randint(101, 999)))
     for _ in range(10):
         found.append(("yahtzee", tuple(tuple(sorted(rng.randint(1, 6) for _ in range(5)))
                                        for _ in range(13)), 0))

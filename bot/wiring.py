@@ -37,7 +37,7 @@ from bot.runtime import heap, metrics
 from bot.runtime.config import Config
 from bot.runtime.health import LEADER, STANDBY, beat, heartbeat_path
 from bot.runtime.pool import SolverPool
-from bot.store import leader_lock, open_stores, partition_owners, worker_lock
+from bot.store import leader_lock, open_stores, partition_owners, shared_rounds, worker_lock
 from bot.store.outage import Outage
 from bot.store.protocols import LeaderLock
 from bot.store.stores import Stores
@@ -167,7 +167,7 @@ class Bot:
             pause=match_pause(config.round_seconds), reads_group_messages=reads_all,
             secret=config.token,
             page_links=page_opener(self.webapp, application.bot.username) if self.webapp
-            else None)
+            else None, open_rounds=shared_rounds(self._stores) if self.worker else None)
         data.role = STANDBY
         metrics.set_leader(False)
         start_housekeeping(application, heartbeat_path(config.database_path),

@@ -8,18 +8,18 @@ One alarm of each kind per chat and topic: setting one replaces that topic's ala
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from bot.store.records import Place, Round
+from bot.store.records import Place, Round, StarterFull
 
 if TYPE_CHECKING:
     from bot.play.round.outcomes import Outcome
 
 __all__ = ["KINDS", "NEXT_DEAL", "ROUND_END", "STATUS", "WARNING", "Alarm", "Delivery", "Fate",
-           "Gone", "Moved", "PageLink", "PageLinks", "Place", "Publisher", "Round", "Scheduler",
-           "Target"]
+           "Gone", "Moved", "OpenRounds", "PageLink", "PageLinks", "Place", "Publisher", "Round",
+           "Scheduler", "StarterFull", "Target"]
 
 ROUND_END = "round"  # a round's time is up
 NEXT_DEAL = "match"  # a match deals its next round
@@ -123,3 +123,26 @@ class PageLink:
 
 PageLinks = Callable[[Round], PageLink | None]
 """The page a deal's round opens, if any (the composition root asks the page's face)."""
+
+
+# --- the open rounds beyond this process ------------------------------------------------------
+
+class OpenRounds(Protocol):
+    """Every open round of the bot, where this process's round table may hold only some (each
+    of several processes keeps its own chats'): what the fairness rules must see beyond it,
+    the puzzles a request reaches (bot.play.guards.live) and the rounds one person started.
+    A process that deals every round itself has them all in memory: bot.play.round.own."""
+
+    async def reaching(self, numbers: Sequence[int]) -> list[Round]:
+        """At least every open round beyond the table that a request for these numbers may
+        reach, for any target (the caller applies the rule exactly)."""
+
+    async def reaching_rolls(self, rolls: Sequence[Sequence[int]]) -> list[Round]:
+        """At least every open Yahtzee round beyond the table that these rolls may reach."""
+
+    async def open_round(self, most: int, chat_id: int, game: str, hand: tuple, target: int,
+                         level: str, points: int, lang: str, started_at: float, deadline: float,
+                         started_by: int, topic: int = 0, hints_on: bool | None = None,
+                         typing_on: bool | None = None) -> Round | StarterFull | None:
+        """Store a new open round (as RoundStore.open_round), unless its starter has `most`
+        open in all chats (StarterFull) or the topic has one (None)."""

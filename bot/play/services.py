@@ -27,7 +27,7 @@ from bot.play.guards.once import Once
 from bot.play.guards.throttle import WorkBudget
 from bot.play.matches.matches import DEFAULT_ROUNDS, PAUSE, Matches
 from bot.play.pages import PageOpener, Pages
-from bot.play.ports import Publisher, Scheduler
+from bot.play.ports import OpenRounds, Publisher, Scheduler
 from bot.play.round.dealing import seconds_of
 from bot.play.round.events import Closings
 from bot.play.round.outbox import Outbox
@@ -102,12 +102,16 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                    pause: float = PAUSE, reads_group_messages: bool = True,
                    clock: Callable[[], float] = time.time,
                    rng: random.Random | None = None, secret: str = "",
-                   page_links: PageOpener | None = None) -> Services:
+                   page_links: PageOpener | None = None,
+                   open_rounds: OpenRounds | None = None) -> Services:
     """The services of one bot. `clock` is the game's time (deadlines, answer times); the
     budget of solver seconds is shared by deals and /solve, one allowance per person, and the
     live puzzles of the open rounds are what the solving service refuses; `secret` (the bot's
     own, the same on each of its processes) draws the daily puzzle's order of hands;
-    `page_links` opens the Mini App's pages from /stats and /top (None: no Mini App)."""
+    `page_links` opens the Mini App's pages from /stats and /top (None: no Mini App);
+    `open_rounds`, every open round where this process holds only its own chats' (None: it
+    deals every round, its table holds them all): what /solve and the like refuse, and the
+    bound on one person's rounds, count there too."""
     rng = rng or random.Random()
     people = People(stores.people)
     analyses = Analyses(pool)
@@ -121,7 +125,8 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                         ChatSettings(seconds=seconds_of(seconds), match=DEFAULT_ROUNDS), clock)
     adaptive = AdaptiveDeals(rater, analyses, table.live, clock, rng)
     rounds = Rounds(stores.rounds, people, table, dealer, analyses, closings, outbox, settings,
-                    reads_group_messages=reads_group_messages, adaptive=adaptive)
+                    reads_group_messages=reads_group_messages, adaptive=adaptive,
+                    open_rounds=open_rounds)
     matches = Matches(stores.matches, stores.people, people, rounds, table, scheduler,
                       closings, outbox, pause)
     # a close's achievements follow its match's scoreboard in the result message
@@ -142,7 +147,8 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
         people=people, table=table, rounds=rounds, alarms=Alarms(rounds, matches),
         recovery=Recovery(stores.rounds, people, settings, table, rounds, matches, outbox),
         matches=matches, places=places, community=community,
-        solving=Solving(pool, solve_timeout, analyses, budget, table.live), settings=settings,
+        solving=Solving(pool, solve_timeout, analyses, budget, table.live, open_rounds),
+        settings=settings,
         outbox=outbox, once=Once(stores.updates), achievements=achievements,
         pages=Pages(stores.pages, stores.ratings, clock, page_links, stores.achievements,
                     daily))

@@ -27,6 +27,7 @@ from bot.store.stores import Stores
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from bot.store.postgres.live_rounds import SharedRounds
     from bot.store.postgres.partition_owners import PartitionOwners
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -102,3 +103,11 @@ def partition_owners(stores: Stores, partitions: int) -> PartitionOwners:
     if not isinstance(db, Database):
         raise ValueError("a worker's partitions need PostgreSQL")
     return PartitionOwners(db.pool, partitions)
+
+
+def shared_rounds(stores: Stores) -> SharedRounds:
+    """Every worker's open rounds, read from PostgreSQL (bot.store.postgres.live_rounds): a
+    worker holds only its own chats' in memory."""
+    from bot.store.postgres.live_rounds import shared_rounds as shared
+
+    return shared(stores)

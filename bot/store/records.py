@@ -39,6 +39,13 @@ class Round:
 
 
 @dataclass(frozen=True)
+class StarterFull:
+    """A round not opened: its starter has `started` rounds open already, the most allowed."""
+
+    started: int
+
+
+@dataclass(frozen=True)
 class Stats:
     game: str
     points: int

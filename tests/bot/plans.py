@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bot.store.postgres import CHAT_LOCK, USER_LOCKS
+from bot.store.postgres import CHAT_LOCK, USER_LOCKS, live_rounds
 from bot.store.postgres import leader as postgres_leader
 from bot.store.postgres.people import MET_ROUNDS, SCORING_LOCKS
 from bot.store.postgres.rounds import ANNOUNCED as POSTGRES_ANNOUNCED
@@ -160,7 +160,9 @@ def postgres_statements() -> dict[str, str]:
     found.update({"postgres.GUESS_LOCK": GUESS_LOCK, "postgres.ANNOUNCED": POSTGRES_ANNOUNCED,
                   "postgres.SCORING_LOCKS": SCORING_LOCKS, "postgres.MET_ROUNDS": MET_ROUNDS,
                   "postgres.CHAT_LOCK": CHAT_LOCK,
-                  "postgres.USER_LOCKS": USER_LOCKS, **POSTGRES_INLINE})
+                  "postgres.USER_LOCKS": USER_LOCKS, **POSTGRES_INLINE,
+                  "live.REACHING": live_rounds.REACHING,
+                  "live.STARTED_OPEN": live_rounds.STARTED_OPEN})
     found.update({f"leader.{name}": value for name, value in vars(postgres_leader).items()
                   if name.isupper() and isinstance(value, str) and is_sql(value)})
     return found

@@ -125,6 +125,10 @@ async def test_the_checks_see_a_sequential_scan(checked):
 UNREAD = {
     "rounds_won_in_chat": "a chat's week: on this small year every chat's week is as cheap "
                           "(tests/bot/plans.py, POSTGRES_WINDOWED)",
+    "open_rounds_by_keys": "live.REACHING finds the rounds a request reaches by it, where many "
+                           "are open; this year has none open, so any index of the open "
+                           "rounds serves it as cheaply (tests/bot/test_live_across_workers.py "
+                           "checks the plan with rounds open)",
     "hand_ratings_by_kind": "ratings.hands reads one kind of hand at start-up; without it the "
                             "key's game alone reads every hand of the game (tests/bot/"
                             "test_plans.py, UNREAD)",

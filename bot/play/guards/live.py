@@ -19,7 +19,9 @@ the face when a request reaches one; a member who never spoke counts). Everyone 
 as usual, so thousands of live rounds refuse next to nothing to the rest of the world. The daily
 puzzle (bot.play.daily.daily) is live for everyone, in every chat, until its UTC day ends: it is
 reached as a round of 24 is, and found as chat EVERYONE. Kept in memory beside the open rounds;
-no I/O here.
+no I/O here. Where each of several processes holds only its own chats' rounds, the callers also
+ask the rest (bot.play.ports.OpenRounds) and judge what they find by this same rule
+(`reached_among`).
 """
 
 from __future__ import annotations
@@ -202,3 +204,22 @@ class LivePuzzles:
 
     def count(self) -> int:
         return len(self._live) + len(self._rolls)
+
+
+def live_among(rounds: Iterable[Round]) -> LivePuzzles:
+    """These open rounds (found beyond this process's memory) as live puzzles, to ask the
+    same rule of them (no daily puzzle: memory holds it)."""
+    found = LivePuzzles()
+    for round_ in rounds:
+        found.add(round_)
+    return found
+
+
+def reached_among(rounds: Iterable[Round], numbers: Iterable[int], target: int) -> list[Live]:
+    """Of these open rounds, the ones a request for these numbers and target reaches."""
+    return live_among(rounds).reaching(numbers, target)
+
+
+def rolls_reached_among(rounds: Iterable[Round], rolls: Iterable[Sequence[int]]) -> list[int]:
+    """Of these open rounds, the chats whose live Yahtzee round these rolls reach."""
+    return live_among(rounds).reaching_rolls(rolls)

@@ -14,11 +14,12 @@ from bot.play.dealing.adaptive import ADAPTIVE, ADAPTIVE_AFTER, REDRAWS, Adaptiv
 from bot.play.dealing.analyses import Analyses
 from bot.play.dealing.dealer import Dealer
 from bot.play.games import GAMES, Deal, PlayOptions
-from bot.play.ports import Target
+from bot.play.ports import OpenRounds, StarterFull, Target
 from bot.play.round.ending import Endings
 from bot.play.round.open_round import OpenRound, Terms
 from bot.play.round.outbox import Outbox
 from bot.play.round.outcomes import Dealt, Refused, Said
+from bot.play.round.own import OwnRounds
 from bot.play.round.table import RoundTable
 from bot.play.round.views import Views
 from bot.runtime import metrics
@@ -30,7 +31,7 @@ DEFAULT_SECONDS = {"24": 120.0, "countdown": 60.0, "yahtzee": 300.0}
 # Each open round makes the solving commands refuse its chat's members a few hands (the rule of
 # bot.play.guards.live), so how many one person, or one group's topics, keep open is bounded:
 # one account then refuses a member of its group under 1% of the 1,820 four-number hands.
-ROUNDS_PER_PLAYER = 3  # open rounds one person started, in all chats
+ROUNDS_PER_PLAYER = 3  # open rounds one person started, in all chats (on every process: OpenRounds)
 ROUNDS_PER_CHAT = 5  # open rounds in one group's forum topics
 
 
@@ -39,8 +40,12 @@ class Dealing:
 
     def __init__(self, store: RoundStore, people: People, table: RoundTable, dealer: Dealer,
                  analyses: Analyses, settings: Settings, adaptive: AdaptiveDeals | None,
-                 views: Views, endings: Endings, outbox: Outbox) -> None:
+                 views: Views, endings: Endings, outbox: Outbox,
+                 open_rounds: OpenRounds | None = None) -> None:
         self.store = store
+        # where a round is stored, within the bound on its starter's open rounds in all chats
+        # (beyond the table: several processes each hold their own chats' rounds)
+        self.open_rounds = open_rounds or OwnRounds(store)
         self.people = people
         self.table = table
         self.dealer = dealer
@@ -148,10 +153,12 @@ class Dealing:
         now = self.table.clock()
         terms = self.terms(chat.id)
         length = self.settings.of(chat.id).seconds[dealt.game]
-        new = await self.store.open_round(chat.id, dealt.game, dealt.hand, dealt.target,
-                                          dealt.level, dealt.points, texts.language, now,
-                                          now + length, player.id, chat.topic,
-                                          hints_on=terms.hints, typing_on=terms.typing)
+        new = await self.open_rounds.open_round(
+            ROUNDS_PER_PLAYER, chat.id, dealt.game, dealt.hand, dealt.target, dealt.level,
+            dealt.points, texts.language, now, now + length, player.id, chat.topic,
+            hints_on=terms.hints, typing_on=terms.typing)
+        if isinstance(new, StarterFull):  # the table counted only this process's rounds
+            return Said(texts("play_too_many_rounds", most=ROUNDS_PER_PLAYER))
         if new is None:  # another /play won the race while this hand was dealt
             held = self.table.of(chat.id, chat.topic)
             current = held.record if held else \

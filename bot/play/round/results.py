@@ -8,7 +8,8 @@ from __future__ import annotations
 from bot.play.chats.people import People
 from bot.play.dealing.analyses import Analyses
 from bot.play.games import GAMES
-from bot.play.guards.live import LivePuzzles
+from bot.play.guards.live import LivePuzzles, is_rolls, live_among
+from bot.play.ports import OpenRounds
 from bot.play.round.decisions import Ending
 from bot.play.words import WORDS, Revealed
 from bot.store.records import Result, Round
@@ -17,15 +18,28 @@ from bot.text.i18n import Texts
 
 
 class Results:
-    def __init__(self, people: People, analyses: Analyses, live: LivePuzzles) -> None:
+    def __init__(self, people: People, analyses: Analyses, live: LivePuzzles,
+                 beyond: OpenRounds | None = None) -> None:
         self.people = people
         self.analyses = analyses
         self.live = live
+        self.beyond = beyond  # the open rounds memory may not hold (None: it holds them all)
+
+    async def elsewhere(self, current: Round) -> bool:
+        """Whether the round's answers would reach another live round: in memory, or beyond
+        it."""
+        if self.live.elsewhere(current):
+            return True
+        if self.beyond is None:
+            return False
+        found = await (self.beyond.reaching_rolls(current.hand) if is_rolls(current.hand)
+                       else self.beyond.reaching(current.hand))
+        return live_among(found).elsewhere(current)
 
     async def answers_shown(self, current: Round, texts: Texts) -> Revealed:
         """The puzzle's answers for its result, or a line saying they are kept back while
         the same puzzle is live in another chat (the bot solves no live round for anyone)."""
-        if self.live.elsewhere(current):
+        if await self.elsewhere(current):
             return Revealed(texts("answers_held_back"), complete=False)
         analysis = await self.analyses.of(current.game, current.hand, current.target)
         return WORDS[current.game].revealed(analysis, current, texts)
@@ -35,7 +49,7 @@ class Results:
         is live elsewhere."""
         if not GAMES[current.game].shows_best_on_win():
             return ""
-        if self.live.elsewhere(current):
+        if await self.elsewhere(current):
             return texts("answers_held_back")
         analysis = await self.analyses.of(current.game, current.hand, current.target)
         return WORDS[current.game].win_details(analysis, current, texts)

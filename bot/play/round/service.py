@@ -29,7 +29,7 @@ from bot.play.dealing.dealer import Dealer
 from bot.play.games import PlayOptions
 from bot.play.guards.permissions import AdminCheck
 from bot.play.guards.throttle import Throttle
-from bot.play.ports import Target
+from bot.play.ports import OpenRounds, Target
 from bot.play.round.answering import Answered, Answering
 from bot.play.round.dealing import Dealing
 from bot.play.round.ending import Endings
@@ -59,7 +59,8 @@ class Rounds:
     def __init__(self, store: RoundStore, people: People, table: RoundTable, dealer: Dealer,
                  analyses: Analyses, closings: Closings, outbox: Outbox, settings: Settings,
                  reads_group_messages: bool = True, throttle: Throttle | None = None,
-                 adaptive: AdaptiveDeals | None = None) -> None:
+                 adaptive: AdaptiveDeals | None = None,
+                 open_rounds: OpenRounds | None = None) -> None:
         self.store = store
         self.adaptive = adaptive  # deals by the learned difficulty (None: the model's levels)
         self.people = people
@@ -69,11 +70,11 @@ class Rounds:
         self.closings = closings
         self.outbox = outbox
         self.settings = settings
-        self.results = Results(people, analyses, table.live)
+        self.results = Results(people, analyses, table.live, open_rounds)
         self.views = Views(people, table, outbox, reads_group_messages)
         self.endings = Endings(store, people, table, self.results, closings, outbox)
         self.dealing = Dealing(store, people, table, dealer, analyses, settings, adaptive,
-                               self.views, self.endings, outbox)
+                               self.views, self.endings, outbox, open_rounds)
         self.answering = Answering(store, people, table, self.results, throttle or Throttle(),
                                    self.views, self.endings, outbox)
         self.steering = Steering(store, people, table, analyses, self.views, self.endings,

@@ -21,9 +21,17 @@ from cachetools import LRUCache
 from bot.play.dealing.analyses import Analyses
 from bot.play.games.countdown import best
 from bot.play.games.twentyfour import GAME, solutions
-from bot.play.guards.live import EVERYONE, LivePuzzles, could_be_live
+from bot.play.guards.live import (
+    EVERYONE,
+    Live,
+    LivePuzzles,
+    could_be_live,
+    reached_among,
+    rolls_reached_among,
+)
 from bot.play.guards.permissions import MemberCheck
 from bot.play.guards.throttle import Ticket, WorkBudget
+from bot.play.ports import OpenRounds
 from bot.play.solving.paging import Page, page_of
 from bot.play.solving.requests import SolveRequest
 from bot.play.words.countdown import best_text
@@ -76,12 +84,14 @@ class Solving:
     """One instance for the whole bot, built at start-up."""
 
     def __init__(self, pool: SolverPool, timeout: float, analyses: Analyses | None = None,
-                 budget: WorkBudget | None = None, live: LivePuzzles | None = None) -> None:
+                 budget: WorkBudget | None = None, live: LivePuzzles | None = None,
+                 beyond: OpenRounds | None = None) -> None:
         self.pool = pool
         self.timeout = timeout
         self.analyses = analyses or Analyses(pool)
         self.budget = budget or WorkBudget()
         self.live = live or LivePuzzles()
+        self.beyond = beyond  # the open rounds memory may not hold (None: it holds them all)
         # a hand asked lately -> its solutions; the least lately asked of INLINE_CACHE go
         self._cache: LRUCache[tuple[tuple[int, ...], int], list[str]] = LRUCache(INLINE_CACHE)
         self._running: dict[tuple[str, str, float], asyncio.Future] = {}
@@ -130,11 +140,20 @@ class Solving:
                       member: MemberCheck | None) -> str | None:
         """The friendly refusal when the request reaches a round live in a chat the asker is
         in (`member`; None: in every chat), else None."""
-        reached = self.live.reaching(request.numbers, request.target)
+        reached = await self._reaching(request)
         if any(r.chat_id == EVERYONE for r in reached):  # the daily puzzle: nobody may have it
             return texts("daily_live")
         return texts("live_puzzle") if await _in_any({r.chat_id for r in reached}, member) \
             else None
+
+    async def _reaching(self, request: SolveRequest) -> list[Live]:
+        """The live puzzles the request reaches: those in memory, and those beyond it, asked
+        only of a request that a round could be reached by."""
+        reached = self.live.reaching(request.numbers, request.target)
+        if self.beyond is not None and could_be_live(request.numbers, request.target):
+            reached += reached_among(await self.beyond.reaching(request.numbers),
+                                     request.numbers, request.target)
+        return reached
 
     async def solve(self, request: SolveRequest, texts: Texts, asker: Asker | None = None,
                     member: MemberCheck | None = None) -> str:
@@ -189,7 +208,10 @@ class Solving:
     async def yahtzee(self, rolls: list[tuple[int, ...]], texts: Texts,
                       asker: Asker | None = None, member: MemberCheck | None = None) -> str:
         """The optimal scoring of 13 given rolls (refused where they reach a live round)."""
-        if await _in_any(set(self.live.reaching_rolls(rolls)), member):
+        chats = set(self.live.reaching_rolls(rolls))
+        if self.beyond is not None:
+            chats |= set(rolls_reached_among(await self.beyond.reaching_rolls(rolls), rolls))
+        if await _in_any(chats, member):
             return texts("live_puzzle")
         result = await self._answered(texts, self._run(asker, self.timeout, best_assignment,
                                                        rolls))

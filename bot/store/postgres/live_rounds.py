@@ -1,0 +1,101 @@
+"""Every open round as the shared database holds it, for workers that each keep only their own
+chats' rounds in memory: which open rounds a request may reach (the fairness rule of
+bot.play.guards.live), and a round opened only while its starter has fewer than the bound open.
+
+The reach is looked up by keys (migration 21's `live_keys`, indexed over the open rounds): the
+keys a request holds here match those a round it may reach holds there, so one search of the
+index finds every such round, and a few more that the caller's exact rule then sets aside. A
+round committed by any worker before the search is found by it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+
+import asyncpg
+
+from bot.store.postgres import CHAT_LOCK
+from bot.store.postgres.connection import Database
+from bot.store.postgres.rounds import PostgresRounds
+from bot.store.records import Round, StarterFull
+from bot.store.sql.rounds import NUMBERED
+from bot.store.sql.rows import ROUND_COLUMNS, round_of
+from bot.store.stores import Stores
+
+REACHING = f"SELECT {ROUND_COLUMNS} FROM rounds WHERE status = 'open' " \
+           "AND live_keys(game, hand) && $1::text[]"
+STARTED_OPEN = "SELECT COUNT(*) FROM rounds WHERE started_by = $1 AND status = 'open'"
+# A person's openings take the one-bigint advisory lock of their id moved past every chat's id
+# (Telegram's ids stay under 2**53): apart from the chats' scoring locks, which take the id.
+STARTERS = 1 << 62
+
+
+def key(numbers: Iterable[int]) -> str:
+    """A multiset of numbers as `live_keys` writes it: sorted, comma-separated."""
+    return ",".join(map(str, sorted(numbers)))
+
+
+def number_keys(numbers: Sequence[int]) -> list[str]:
+    """The keys of a request for these numbers: each part of it that a live hand may be, the
+    request as a hand less one number, and as a part of a Countdown draw."""
+    parts = {key(part) for size in range(1, len(numbers) + 1)
+             for part in combinations(numbers, size)}
+    return sorted({"w" + part for part in parts} | {"l" + key(numbers), "p" + key(numbers)})
+
+
+def roll_keys(rolls: Sequence[Sequence[int]]) -> list[str]:
+    """The keys of 13 rolls asked: each pair of them, sorted as `live_keys` sorts them."""
+    texts = sorted(key(roll) for roll in rolls)
+    return sorted({f"y{a}/{b}" for a, b in combinations(texts, 2)})
+
+
+class SharedRounds:
+    """The open rounds of every worker on one PostgreSQL database."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def reaching(self, numbers: Sequence[int]) -> list[Round]:
+        """At least every open round that a request for these numbers reaches, for any
+        target."""
+        return [round_of(row) for row in await self.db.fetch(REACHING, (number_keys(numbers),))]
+
+    async def reaching_rolls(self, rolls: Sequence[Sequence[int]]) -> list[Round]:
+        """At least every open Yahtzee round these rolls reach (they share two rolls with it)."""
+        return [round_of(row) for row in await self.db.fetch(REACHING, (roll_keys(rolls),))]
+
+    async def open_round(self, most: int, chat_id: int, game: str, hand: tuple, target: int,
+                         level: str, points: int, lang: str, started_at: float, deadline: float,
+                         started_by: int, topic: int = 0, hints_on: bool | None = None,
+                         typing_on: bool | None = None) -> Round | StarterFull | None:
+        """A new open round, unless its starter has `most` open (StarterFull) or the chat's
+        topic has one (None). The count and the insert are one transaction under the
+        starter's lock: of two workers opening for one person at once, the second counts
+        after the first committed."""
+        params = (chat_id, game, json.dumps(hand), target, level, points, lang, started_at,
+                  deadline, started_by, topic, _flag(hints_on), _flag(typing_on))
+        try:
+            async with self.db.transaction() as connection:
+                await connection.execute(CHAT_LOCK, STARTERS + started_by)
+                started = int(await connection.fetchval(STARTED_OPEN, started_by))
+                if started >= most:
+                    return StarterFull(started)
+                round_id = await connection.fetchval(NUMBERED.open_round + " RETURNING id",
+                                                     *params)
+                return round_of(await connection.fetchrow(NUMBERED.get_round, round_id))
+        except asyncpg.UniqueViolationError:
+            return None
+
+
+def shared_rounds(stores: Stores) -> SharedRounds:
+    """The open rounds of every worker on the stores' database (a worker runs on PostgreSQL
+    alone: bot.runtime.config.check_role)."""
+    if not isinstance(stores.rounds, PostgresRounds):
+        raise ValueError("workers share their open rounds through PostgreSQL only")
+    return SharedRounds(stores.rounds.database)
+
+
+def _flag(value: bool | None) -> int | None:
+    return None if value is None else int(value)

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bot.store.postgres import CHAT_LOCK, USER_LOCKS, live_rounds
+from bot.store.postgres import CHAT_LOCK, USER_LOCKS, live_rounds, partition_owners, worker_lease
 from bot.store.postgres import leader as postgres_leader
 from bot.store.postgres.people import MET_ROUNDS, SCORING_LOCKS
 from bot.store.postgres.rounds import ANNOUNCED as POSTGRES_ANNOUNCED
@@ -155,7 +155,8 @@ POSTGRES_INLINE = {
 
 def postgres_statements() -> dict[str, str]:
     """Every statement the PostgreSQL stores run: the shared ones numbered, the backend's own,
-    and the lease's (bot/store/postgres/leader.py: each on its one-row table)."""
+    and the leases' (bot/store/postgres/leader.py: each on its one-row table; a worker's and
+    the partitions' owners: a row a worker, a row a partition)."""
     found = dict(shared("numbered"))
     found.update({"postgres.GUESS_LOCK": GUESS_LOCK, "postgres.ANNOUNCED": POSTGRES_ANNOUNCED,
                   "postgres.SCORING_LOCKS": SCORING_LOCKS, "postgres.MET_ROUNDS": MET_ROUNDS,
@@ -163,8 +164,10 @@ def postgres_statements() -> dict[str, str]:
                   "postgres.USER_LOCKS": USER_LOCKS, **POSTGRES_INLINE,
                   "live.REACHING": live_rounds.REACHING,
                   "live.STARTED_OPEN": live_rounds.STARTED_OPEN})
-    found.update({f"leader.{name}": value for name, value in vars(postgres_leader).items()
-                  if name.isupper() and isinstance(value, str) and is_sql(value)})
+    for prefix, module in (("leader", postgres_leader), ("worker", worker_lease),
+                           ("owners", partition_owners)):
+        found.update({f"{prefix}.{name}": value for name, value in vars(module).items()
+                      if name.isupper() and isinstance(value, str) and is_sql(value)})
     return found
 
 

@@ -26,6 +26,7 @@ import argparse
 import asyncio
 import contextlib
 import functools
+import inspect
 import logging
 import os
 import shutil
@@ -223,7 +224,7 @@ class ClusterDemo:
         deadline = time.monotonic() + timeout
         while True:
             answer = ready()
-            if not isinstance(answer, bool):
+            if inspect.isawaitable(answer):
                 answer = await answer
             if answer:
                 return

@@ -3,18 +3,21 @@
 Everything runs on this machine, on free loopback ports, with fresh data folders under a
 temporary folder: the Bot API emulator (in this process), a NATS server with JetStream and a
 PostgreSQL server (bot.demo.broker_server, bot.demo.postgres_server: the dev extra's wheels), one
-`python -m bot ingress` and two `python -m bot worker` processes. This process plays Telegram: a
-line typed here becomes a message in a demo group, its update is POSTed to the ingress's webhook
-(again and again until it answers 200, as Telegram does), the ingress publishes it to the
-broker, and the leading worker handles it and sends its replies to the emulator, printed here.
+`python -m bot ingress` and two `python -m bot worker` processes, which share the partitions
+(half each). This process plays Telegram: a line typed here becomes a message in a demo group,
+its update is POSTed to the ingress's webhook (again and again until it answers 200, as
+Telegram does), the ingress publishes it to the broker, and the worker owning the group's
+partition handles it and sends its replies to the emulator, printed here.
 
-`/kill` SIGKILLs the worker that leads now, as `kill -9` would: the standby takes the lead
-within the lease (LEASE_SECONDS), resumes the open rounds, consumes the partitions (an update
-the dead one held comes again and acts once) and ends the round at its deadline; the killed one
-is started again and stands by, as a supervisor would do. `/status` says who leads. /quit,
-the end of input (Ctrl-D) or Ctrl-C stop the roles, then the servers, and remove the folder.
-The roles take ROUND_SECONDS and the like from the environment (a round is 60 s unless it says
-otherwise, so a take-over is seen well within one); nothing points them elsewhere.
+`/kill` SIGKILLs the worker that owns the group's partition now, as `kill -9` would: once its
+lease runs out (LEASE_SECONDS) the other worker takes its partitions over (the database's
+table of owners says so), resumes their open rounds, consumes them (an update the dead one
+held comes again and acts once) and ends the group's round at its deadline; the killed one is
+started again, as a supervisor would do, and takes its share back from the other. `/status`
+says which worker runs and how many partitions each owns. /quit, the end of input (Ctrl-D) or
+Ctrl-C stop the roles, then the servers, and remove the folder. The roles take ROUND_SECONDS
+and the like from the environment (a round is 60 s unless it says otherwise, so a take-over is
+seen well within one); nothing points them elsewhere.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import argparse
 import asyncio
 import contextlib
 import functools
+import inspect
 import logging
 import os
 import shutil
@@ -30,13 +34,16 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Protocol, TextIO
 
 import asyncpg
 
 import bot
+from bot.cluster.ownership import share, spans
+from bot.cluster.partitions import partition_of
 from bot.demo.broker_server import BrokerServer, free_port
 from bot.demo.emulator import BotApiEmulator
 from bot.demo.postgres_server import PostgresServer, major_version
@@ -53,7 +60,6 @@ from bot.demo.terminal import (
     speaker_name,
 )
 from bot.runtime.config import INGRESS, WORKER
-from bot.runtime.health import LEADER, STANDBY
 from bot.telegram.webhook import WEBHOOK_PATH
 
 SECRET = "twentyfour_cluster_demo"  # the webhook's secret: every ingress has the same
@@ -63,8 +69,15 @@ WORKERS = ("a", "b")
 REPLY_SECONDS = 3.0  # a line waits this long for a reply before the next; later ones show anyway
 RETRY_SECONDS = 0.5  # between two POSTs of an update the ingress did not take
 START_SECONDS = 90.0  # a role's start-up, bounded (two cores shared: the solver pool warms up)
-TAKE_OVER_SECONDS = 30.0  # bound on the wait for the standby's lead after a /kill
-CLUSTER_HELP = ("/kill SIGKILLs the worker that leads now; /status says who leads")
+TAKE_OVER_SECONDS = 30.0  # bound on the wait for the other worker's take-over after a /kill
+CHECK_SECONDS = 0.1  # between two looks at a role's log or at the owners' table
+PARTITIONS = 16
+GROUP_PARTITION = partition_of(DEMO_CHAT_ID, PARTITIONS)  # the demo group's
+CLUSTER_HELP = ("/kill SIGKILLs the worker that owns this group's partition; /status says what "
+                "each worker owns")
+# the live workers' partitions: a lease's holder is "pid@host"
+OWNERS = ("SELECT o.partition, w.holder FROM partition_owners o JOIN worker_leases w "
+          "ON w.epoch = o.owner AND w.expires_at > now()")
 # settings of the user's environment that would point the roles elsewhere: theirs are the demo's
 NOT_INHERITED = ("TELEGRAM_", "DATABASE_", "WEBHOOK_", "METRICS_", "WEBAPP_", "NATS_",
                  "PARTITIONS", "REDELIVER_SECONDS", "LEAD_CHECK_SECONDS", "STARTUP_SECONDS")
@@ -102,13 +115,14 @@ def role_env(environ: Mapping[str, str], emulator: BotApiEmulator, database_url:
     env.setdefault("LOG_LEVEL", "INFO")
     env.update(TELEGRAM_BOT_TOKEN=emulator.token, TELEGRAM_BASE_URL=emulator.base_url,
                DATABASE_URL=database_url, NATS_URL=nats_url, NATS_STREAM="UPDATES",
-               PARTITIONS="16", REDELIVER_SECONDS="2", LEAD_CHECK_SECONDS="0.5",
+               PARTITIONS=str(PARTITIONS), REDELIVER_SECONDS="2", LEAD_CHECK_SECONDS="0.5",
                STARTUP_SECONDS="30", RATE_LIMIT="off")
     return env
 
 
-def is_role(worker: RoleProcess, role: str) -> bool:
-    return worker.role() == role
+def held(owned: Mapping[int, int], worker: RoleProcess) -> list[int]:
+    """The partitions the worker owns, of `owned` (partition -> owner's pid)."""
+    return sorted(p for p, pid in owned.items() if pid == worker.pid)
 
 
 class ClusterDemo:
@@ -127,6 +141,7 @@ class ClusterDemo:
         self.broker: BrokerServer | None = None
         self.ingress: RoleProcess | None = None
         self.workers: list[RoleProcess] = []
+        self.database: asyncpg.Pool | None = None  # the demo's look at the owners and rounds
         self.chat: ClusterChat | None = None
         self.tasks: list[asyncio.Task[None]] = []
         self.port = free_port()
@@ -167,6 +182,8 @@ class ClusterDemo:
             await connection.execute(f"CREATE DATABASE {DATABASE}")
         finally:
             await connection.close()
+        self.database = await asyncpg.create_pool(self.postgres.url(DATABASE), min_size=1,
+                                                  max_size=3)
         await self.emulator.start()
         self.emulator.chat(DEMO_CHAT_ID, "group", DEMO_CHAT_TITLE)
         self.say(f"PostgreSQL {version} on 127.0.0.1:{self.postgres.port}, NATS JetStream on "
@@ -179,22 +196,19 @@ class ClusterDemo:
                                     "WEBHOOK_PORT": str(self.port)},
                                    cwd=self.folder, own_session=True)
         await self.ingress.spawn()
-        await self.wait(self.ingress, lambda: self.emulator.webhook.get("url") == WEBHOOK_URL,
-                        "registering the webhook")
+        await self.wait(lambda: self.emulator.webhook.get("url") == WEBHOOK_URL,
+                        "registering the webhook", self.ingress)
         self.say(f"ingress (pid {self.ingress.pid}) takes the webhook on "
                  f"127.0.0.1:{self.port}/{WEBHOOK_PATH} and publishes to NATS")
-        for name in WORKERS:
-            worker = RoleProcess(WORKER, f"worker-{name}", self.folder, env, cwd=self.folder,
-                                 own_session=True)
-            self.workers.append(worker)
-            await worker.spawn()
-            if len(self.workers) == 1:  # the first creates the schema and takes the lead
-                await self.wait(worker, functools.partial(worker.said, CONSUMING),
-                                "taking the lead")
-                self.say(f"worker {name} (pid {worker.pid}) leads: it consumes the partitions")
-            else:
-                await self.wait(worker, functools.partial(is_role, worker, STANDBY), "standing by")
-                self.say(f"worker {name} (pid {worker.pid}) stands by")
+        first, second = (RoleProcess(WORKER, f"worker-{name}", self.folder, env,
+                                     cwd=self.folder, own_session=True) for name in WORKERS)
+        self.workers += [first, second]
+        await first.spawn()  # alone first: it creates the schema and takes every partition
+        await self.wait(functools.partial(first.said, CONSUMING), "consuming", first)
+        self.say(f"{self.named(first.pid)} consumes all {PARTITIONS} partitions")
+        await second.spawn()
+        await self.wait(self.shared, "sharing the partitions", first, second)
+        await self.say_shared()
         self.chat = ClusterChat(self, self.out, self.speaker,
                                 interactive=os.isatty(self.stdin_fd),
                                 ansi=self.out.isatty() and "NO_COLOR" not in self.environ
@@ -203,17 +217,25 @@ class ClusterDemo:
         self.say(f"the logs are in {self.folder} until the end. You are {self.speaker} in the "
                  f"group \"{DEMO_CHAT_TITLE}\": try /play. {CLUSTER_HELP}; {HELP}")
 
-    async def wait(self, role: RoleProcess, ready: Callable[[], bool], what: str,
-                   timeout: float = START_SECONDS) -> None:
-        """Until `ready()`; RuntimeError with the end of its log if it exits or takes too long."""
+    async def wait(self, ready: Callable[[], bool | Awaitable[bool]], what: str,
+                   *roles: RoleProcess, timeout: float = START_SECONDS) -> None:
+        """Until `ready()` (a function or a coroutine function) while the roles run;
+        RuntimeError with the end of a role's log if one exits or they take too long."""
         deadline = time.monotonic() + timeout
-        while not ready():
-            if not role.running() or time.monotonic() > deadline:
+        while True:
+            answer = ready()
+            if inspect.isawaitable(answer):
+                answer = await answer
+            if answer:
+                return
+            exited = next((role for role in roles if not role.running()), None)
+            if exited is not None or time.monotonic() > deadline:
+                role = exited or roles[-1]
                 said = role.log.read_text(errors="replace")[-3000:] if role.log.is_file() \
                     else ""
-                state = "exited" if not role.running() else f"was not {what} in {timeout:g} s"
+                state = "exited" if exited else f"was not {what} in {timeout:g} s"
                 raise RuntimeError(f"{role.name} {state}; its log ends:\n{said}")
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(CHECK_SECONDS)
 
     # --- Telegram's side ---------------------------------------------------------------------
 
@@ -235,77 +257,139 @@ class ClusterDemo:
                 else:
                     await asyncio.sleep(RETRY_SECONDS)
 
-    # --- /kill and /status -------------------------------------------------------------------
+    # --- the partitions' owners -------------------------------------------------------------
 
-    def leader(self) -> RoleProcess | None:
-        return next((w for w in self.workers if w.running() and w.role() == LEADER), None)
+    async def owners(self) -> dict[int, int]:
+        """partition -> the pid of the live worker owning it, as the database says."""
+        assert self.database is not None
+        rows = await self.database.fetch(OWNERS)
+        return {row["partition"]: int(row["holder"].split("@")[0]) for row in rows}
 
-    def status(self) -> None:
-        roles = ", ".join(f"worker {self.short(w)} (pid {w.pid}): "
-                          f"{(w.role() or 'starting') if w.running() else 'dead'}"
-                          for w in self.workers)
-        ingress = self.ingress is not None and self.ingress.running()
-        self.say(f"ingress: {'up' if ingress else 'down'}; {roles}")
+    def worker_of(self, pid: int | None) -> RoleProcess | None:
+        """The running worker with this pid."""
+        return next((w for w in self.workers if w.pid == pid and w.running()), None)
+
+    async def group_owner(self) -> RoleProcess | None:
+        """The running worker that owns the demo group's partition now."""
+        return self.worker_of((await self.owners()).get(GROUP_PARTITION))
+
+    async def shared(self) -> bool:
+        """Every partition owned by the running workers, each of them owning some and none
+        more than its share."""
+        counts = Counter((await self.owners()).values())
+        running = {w.pid for w in self.workers if w.running()}
+        return sum(counts.values()) == PARTITIONS and set(counts) == running and \
+            max(counts.values()) <= share(PARTITIONS, len(running))
+
+    async def say_shared(self) -> None:
+        """Who owns the group's partition, and what the other owns."""
+        owned = await self.owners()
+        owner = self.worker_of(owned.get(GROUP_PARTITION))
+        other = next((w for w in self.workers if w is not owner), None)
+        if owner is None or other is None:
+            return
+        mine = held(owned, owner)
+        others = held(owned, other)
+        self.say(f"{self.named(owner.pid)} owns this group's partition {GROUP_PARTITION} "
+                 f"({len(mine)} of {PARTITIONS}: {spans(mine)}); {self.named(other.pid)} owns "
+                 f"the other groups' half ({spans(others)})")
+
+    def named(self, pid: int | None) -> str:
+        """`worker a (pid N)`, or the bare pid of a process that is no worker of this run."""
+        worker = next((w for w in self.workers if w.pid == pid), None)
+        return f"worker {self.short(worker)} (pid {pid})" if worker else f"pid {pid}"
 
     @staticmethod
     def short(worker: RoleProcess) -> str:
         return worker.name.removeprefix("worker-")
 
-    async def kill_leader(self) -> None:
-        """SIGKILL the leading worker; say when the standby leads and consumes, and when the
-        open round ends against its deadline; then start the killed one again (it stands by)."""
-        killed = self.leader()
-        standby = next((w for w in self.workers if w.running() and w is not killed), None)
-        if killed is None or standby is None:
-            self.say("no leader and standby to show a take-over with now: /status")
+    # --- /kill and /status -------------------------------------------------------------------
+
+    async def status(self) -> None:
+        """Each worker's pid, whether it runs and what it owns; the group's owner."""
+        owned = await self.owners()
+        workers = "; ".join(
+            f"worker {self.short(w)} (pid {w.pid}): "
+            + (f"runs, owns {len(held(owned, w))} of {PARTITIONS} partitions"
+               if w.running()
+               else "dead")
+            for w in self.workers)
+        owner = self.worker_of(owned.get(GROUP_PARTITION))
+        group = f"worker {self.short(owner)}" if owner else "nobody now"
+        ingress = self.ingress is not None and self.ingress.running()
+        self.say(f"ingress: {'up' if ingress else 'down'}; {workers}; this group's partition "
+                 f"{GROUP_PARTITION}: {group}")
+
+    async def kill_owner(self) -> None:
+        """SIGKILL the worker owning the group's partition; say when the other has taken it over
+        and consumes it, and when the open round ends against its deadline; then start the
+        killed one again, and say when it has taken its share back."""
+        owned = await self.owners()
+        killed = self.worker_of(owned.get(GROUP_PARTITION))
+        survivor = next((w for w in self.workers if w.running() and w is not killed), None)
+        if killed is None or survivor is None:
+            self.say("no two workers, one owning this group's partition, to show a take-over "
+                     "with now: /status")
             return
-        if standby.role() != STANDBY:
-            self.say(f"worker {self.short(standby)} is still starting: /kill once it stands "
-                     "by (/status)")
+        if survivor.pid not in owned.values():
+            self.say(f"worker {self.short(survivor)} is still starting: /kill once it owns "
+                     "partitions (/status)")
             return
         deadline = await self.open_deadline()
+        consumed = survivor.log.read_text(errors="replace").count(CONSUMING)
         killed_at = time.monotonic()
         await killed.kill()
         left = f"; the round has {deadline - time.time():.0f} s left" if deadline else ""
-        self.say(f"SIGKILL to worker {self.short(killed)} (pid {killed.pid}), the leader{left}. "
-                 f"Worker {self.short(standby)} takes the lead within the lease")
-        consumed = standby.log.read_text(errors="replace").count(CONSUMING)
+        self.say(f"SIGKILL to {self.named(killed.pid)}, the owner of partition "
+                 f"{GROUP_PARTITION}{left}. Worker {self.short(survivor)} takes its partitions "
+                 "over once its lease runs out")
+
+        async def survivor_owns() -> bool:
+            return (await self.owners()).get(GROUP_PARTITION) == survivor.pid
+
         try:
-            await self.wait(standby, lambda: standby.role() == LEADER, "leading",
-                            TAKE_OVER_SECONDS)
+            await self.wait(survivor_owns, "taking the partition over", survivor,
+                            timeout=TAKE_OVER_SECONDS)
             took = time.monotonic() - killed_at
-            await self.wait(standby, lambda: standby.log.read_text(
-                errors="replace").count(CONSUMING) > consumed, "consuming", TAKE_OVER_SECONDS)
+            await self.wait(lambda: survivor.log.read_text(errors="replace").count(CONSUMING)
+                            > consumed, "consuming", survivor, timeout=TAKE_OVER_SECONDS)
         except RuntimeError as error:
             self.say(f"no take-over: {error}")
             return
-        self.say(f"worker {self.short(standby)} (pid {standby.pid}) leads {took:.1f} s after "
-                 f"the kill: it resumed the open rounds and consumes the partitions")
+        count = len(held(await self.owners(), survivor))
+        self.say(f"{self.named(survivor.pid)} took partition {GROUP_PARTITION} over {took:.1f} s "
+                 f"after the kill: it resumed the open rounds of the partitions it took and "
+                 f"consumes {count} of {PARTITIONS}")
         if deadline:
-            self.tasks.append(asyncio.create_task(self.watch_round(deadline, standby)))
+            self.tasks.append(asyncio.create_task(self.watch_round(deadline)))
         await killed.spawn()
-        self.tasks.append(asyncio.create_task(self.back(killed)))
+        self.tasks.append(asyncio.create_task(self.back(killed, survivor)))
 
-    async def back(self, worker: RoleProcess) -> None:
-        with contextlib.suppress(RuntimeError):
-            await self.wait(worker, functools.partial(is_role, worker, STANDBY), "standing by")
-            self.say(f"worker {self.short(worker)} started again (pid {worker.pid}): it "
-                     "stands by")
+    async def back(self, worker: RoleProcess, survivor: RoleProcess) -> None:
+        """Say when the worker started again has taken its share back from the survivor."""
+        try:
+            await self.wait(self.shared, "taking its share back", worker, survivor)
+        except RuntimeError as error:
+            self.say(f"worker {self.short(worker)} did not take its share back: {error}")
+            return
+        owned = await self.owners()
+        mine = held(owned, worker)
+        owner = self.worker_of(owned.get(GROUP_PARTITION))
+        group = f"worker {self.short(owner)}'s" if owner else "nobody's"
+        self.say(f"worker {self.short(worker)} started again (pid {worker.pid}) and took its "
+                 f"share back: {len(mine)} of {PARTITIONS} ({spans(mine)}), which worker "
+                 f"{self.short(survivor)} gave up; this group's partition is {group} now")
 
     async def open_deadline(self) -> float | None:
         """The deadline (epoch seconds) of the demo group's open round, if one is open."""
-        assert self.postgres is not None
-        connection = await asyncpg.connect(self.postgres.url(DATABASE))
-        try:
-            value = await connection.fetchval(
-                "SELECT deadline FROM rounds WHERE chat_id = $1 AND status = 'open'",
-                DEMO_CHAT_ID)
-        finally:
-            await connection.close()
+        assert self.database is not None
+        value = await self.database.fetchval(
+            "SELECT deadline FROM rounds WHERE chat_id = $1 AND status = 'open'", DEMO_CHAT_ID)
         return float(value) if value is not None else None
 
-    async def watch_round(self, deadline: float, leader: RoleProcess) -> None:
-        """Say when the round the kill interrupted ends, against its deadline."""
+    async def watch_round(self, deadline: float) -> None:
+        """Say when the round the kill interrupted ends, against its deadline, and which worker
+        sent its end (the emulator knows a request's process)."""
         while await self.open_deadline() == deadline:
             await asyncio.sleep(0.2)
         late = time.time() - deadline
@@ -314,8 +398,9 @@ class ClusterDemo:
             await asyncio.sleep(0.2)
             self.chat.show_new()
         if late >= -0.5:  # it ran out, rather than being won or stopped early
-            self.say(f"the round ended {late:.1f} s after its deadline, on worker "
-                     f"{self.short(leader)}")
+            sender = next((s.pid for s in reversed(self.emulator.sent)
+                           if s.chat_id == DEMO_CHAT_ID), None)
+            self.say(f"the round ended {late:.1f} s after its deadline, on {self.named(sender)}")
 
     # --- stop --------------------------------------------------------------------------------
 
@@ -329,6 +414,8 @@ class ClusterDemo:
         for role in roles:
             role.signal(signal.SIGTERM)
         await asyncio.gather(*(role.stop() for role in roles), return_exceptions=True)
+        if self.database is not None:
+            self.database.terminate()
         with contextlib.suppress(Exception):
             await self.emulator.stop()
         for server in (self.broker, self.postgres):
@@ -357,10 +444,10 @@ class ClusterChat(DemoChat):
         if command == "/kill":
             if not self.interactive:
                 self.write(f"{self.speaker}: /kill\n")
-            await self.demo.kill_leader()
+            await self.demo.kill_owner()
             return True
         if command == "/status":
-            self.demo.status()
+            await self.demo.status()
             return True
         return False
 

@@ -180,7 +180,7 @@ class Consumers:
                     self.handling.discard(partition)
 
     async def handle_one(self, partition: int, message: Msg) -> None:
-        working = asyncio.create_task(self.still_working(message))
+        reminder = Reminder(message, self.redeliver_seconds / 3)
         started, failed = self.clock(), False
         try:
             await self.handle(message.data)
@@ -190,12 +190,13 @@ class Consumers:
                           "again, it would fail again)", partition)
         finally:
             seconds = self.clock() - started  # the handling's own, not the waits after it
-            working.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await working
+            reminder.cancel()
         try:
-            await message.ack_sync(timeout=REQUEST_SECONDS)  # confirmed: it is done
-        except Exception as error:  # it comes again, and its claim makes it act once
+            # not waited for: the broker takes it before this connection's next fetch, and one
+            # lost (the connection dropped) only brings the update again, whose claim makes it
+            # act once
+            await message.ack()
+        except Exception as error:
             log.warning("partition %d: an update's acknowledgement failed (%s: %s)",
                         partition, type(error).__name__, error)
         self.handled += 1
@@ -218,12 +219,30 @@ class Consumers:
         if partition in self.consuming and info.num_pending is not None:  # still ours
             metrics.set_partition_lag(partition, info.num_pending)
 
-    async def still_working(self, message: Msg) -> None:
-        """Tell the broker, every third of the redelivery time, that the update is in hand."""
-        while True:
-            await asyncio.sleep(self.redeliver_seconds / 3)
-            with contextlib.suppress(Exception):
-                await message.in_progress()
+class Reminder:
+    """Tells the broker, every `every` seconds, that an update is still in hand: a timer, not
+    a task, as most updates are done long before the first reminder."""
+
+    def __init__(self, message: Msg, every: float) -> None:
+        self.message = message
+        self.every = every
+        self.loop = asyncio.get_running_loop()
+        self.sending: set[asyncio.Task[None]] = set()
+        self.timer = self.loop.call_later(every, self.ring)
+
+    def ring(self) -> None:
+        task = self.loop.create_task(quietly(self.message.in_progress()))
+        self.sending.add(task)
+        task.add_done_callback(self.sending.discard)
+        self.timer = self.loop.call_later(self.every, self.ring)
+
+    def cancel(self) -> None:
+        self.timer.cancel()
+
+
+async def quietly(work: Awaitable[object]) -> None:
+    with contextlib.suppress(Exception):
+        await work
 
 
 @contextlib.asynccontextmanager

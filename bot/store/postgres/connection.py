@@ -83,8 +83,8 @@ async def keep_session(_connection: asyncpg.Connection) -> None:
     rolls back an open transaction first either way; its default reset adds a round trip at
     every release (RESET ALL, releasing session advisory locks, closing cursors, UNLISTEN)
     for state the stores never make — their settings (SET LOCAL) and advisory locks are
-    their transaction's, and the fence's settings are given at connect time. On PostgreSQL
-    that trip was one of every two or three statements the bot sent."""
+    their transaction's, and the fence's settings are given at connect time. In a worker's
+    profiled burst those resets were 15,748 of its 37,419 round trips."""
 
 
 def rows_changed(status: str) -> int:

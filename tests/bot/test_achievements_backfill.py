@@ -37,8 +37,10 @@ async def migrated_again(backend: str, tmp_path: Path, request: pytest.FixtureRe
     rounds gone), then opened as a start-up after this change lands finds it: migration 17
     runs on its history."""
     await stores.close()
-    # 17, 18 and 19 to run again (19's triggers are on rounds and answers: they go by name)
-    undo = ("DROP TABLE achievements", "DROP TABLE rating_days", "DROP TABLE answered_rounds")
+    # 17 to 21 to run again (19's triggers are on rounds and answers: they go by name; 20's
+    # partition fence and 21's keys are functions, their triggers and index going with them)
+    undo = ("DROP TABLE achievements", "DROP TABLE rating_days", "DROP TABLE answered_rounds",
+            "DROP TABLE worker_leases", "DROP TABLE partition_owners")
     if backend == "sqlite":
         with sqlite3.connect(tmp_path / "g.sqlite3") as db:
             for statement in (*undo, "DROP TRIGGER answered_on_close",
@@ -51,6 +53,8 @@ async def migrated_again(backend: str, tmp_path: Path, request: pytest.FixtureRe
         try:
             for statement in (*undo, "DROP FUNCTION answered_on_close() CASCADE",
                               "DROP FUNCTION answered_after_close() CASCADE",
+                              "DROP FUNCTION partition_fence() CASCADE",
+                              "DROP FUNCTION live_keys(TEXT, TEXT) CASCADE",
                               f"DELETE FROM schema_migrations WHERE number > {BEFORE}"):
                 await connection.execute(statement)
         finally:

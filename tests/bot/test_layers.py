@@ -34,7 +34,8 @@ MAY_IMPORT = {
     # the composition root: opens the stores and the pool, builds play, mounts both faces
     "bot.wiring": {"bot.play", "bot.store", "bot.text", "bot.runtime", "solver", "bot.telegram",
                    "bot.webapp", "bot.cluster"},
-    "bot.demo": {"bot.telegram", "bot.webapp", "bot.wiring", "bot.text", "bot.runtime"},
+    "bot.demo": {"bot.telegram", "bot.webapp", "bot.wiring", "bot.text", "bot.runtime",
+                 "bot.cluster"},
     "bot.__main__": {"bot.telegram", "bot.webapp", "bot.runtime", "bot.demo", "bot.wiring"},
     "solver": set(),
 }

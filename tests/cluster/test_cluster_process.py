@@ -310,3 +310,39 @@ async def test_a_paused_worker_is_replaced_and_once_let_go_does_nothing(
             "SELECT COUNT(*) FROM rounds WHERE status = 'won'") == 1
     finally:
         await connection.close()
+
+
+async def test_a_worker_stopped_cleanly_gives_its_partitions_up_at_once(
+        telegram, cluster, database):
+    """SIGTERM (a rolling restart): the stopping worker finishes, then frees its partitions
+    and its lease's row at once — no waiting for the lease to run out — and the other takes
+    them over and ends the open round on time."""
+    connection = await asyncpg.connect(database)
+    running = cluster(round_seconds=20.0)
+    await running.start_ingress()
+    workers = [await running.start_worker("a"), await running.start_worker("b")]
+    await running.shared(workers)
+    stopping = await running.owner(GROUP)
+    assert stopping is not None
+    [other] = [w for w in workers if w is not stopping]
+    try:
+        telegram.chat(GROUP)
+        await telegram.say(GROUP, ANN, "/play")
+        assert await running.deliver() == [200]
+        await telegram.reply(GROUP, timeout=30)
+        deadline = await connection.fetchval(
+            "SELECT deadline FROM rounds WHERE chat_id = $1 AND status = 'open'", GROUP)
+        epoch = await connection.fetchval(
+            "SELECT epoch FROM worker_leases WHERE holder LIKE $1", f"{stopping.pid}@%")
+        await stopping.stop()
+        assert stopping.process is not None and stopping.process.returncode == 0
+        assert await connection.fetchval(  # released, not left to run out
+            "SELECT COUNT(*) FROM worker_leases WHERE epoch = $1", epoch) == 0
+        assert await connection.fetchval(
+            "SELECT COUNT(*) FROM partition_owners WHERE owner = $1", epoch) == 0
+        await running.shared([other])
+        ended = await telegram.reply(GROUP, timeout=40)
+        assert "Time is up" in ended.text and ended.pid == other.pid
+        assert deadline - 1 <= time.time() <= deadline + 5
+    finally:
+        await connection.close()

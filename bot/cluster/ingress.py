@@ -52,6 +52,16 @@ def route(body: bytes | bytearray, layout: Layout) -> tuple[int, str]:
     return update_id, layout.subject(partition_of(update_key(update), layout.partitions))
 
 
+async def publish(js: JetStreamContext, layout: Layout, update_id: int, subject: str,
+                  body: bytes) -> None:
+    """Publish one raw update with its id as `Nats-Msg-Id`, returning once JetStream confirmed
+    it (the stream's duplicate window drops a second publish of the same id); raises when it
+    did not within PUBLISH_SECONDS. The webhook's ingress and the polling one both publish so."""
+    log.debug("update %d: publishing to %s", update_id, subject)
+    await js.publish(subject, body, timeout=PUBLISH_SECONDS, stream=layout.stream,
+                     headers={MSG_ID: str(update_id)})
+
+
 @tornado.web.stream_request_body
 class PublishHandler(tornado.web.RequestHandler):
     """POST /telegram: checked before the body is read (`admit`), published once it is in."""
@@ -78,8 +88,7 @@ class PublishHandler(tornado.web.RequestHandler):
         except ValueError:  # not JSON, or not an update: nothing Telegram itself would send
             raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST) from None
         try:
-            await self.js.publish(subject, bytes(self.body), timeout=PUBLISH_SECONDS,
-                                  stream=self.layout.stream, headers={MSG_ID: str(update_id)})
+            await publish(self.js, self.layout, update_id, subject, bytes(self.body))
         except Exception as error:  # no confirm: the broker is away, slow, or refused it
             log.warning("update %d not confirmed by the broker (%s: %s): 503, Telegram sends "
                         "it again", update_id, type(error).__name__, error)

@@ -55,10 +55,11 @@ class Cluster:
                     "SOLVER_WORKERS": "1", "RATE_LIMIT": "off", "LOG_LEVEL": "INFO"}
         self.processes: list[RoleProcess] = []
 
-    def ingress(self) -> RoleProcess:
+    def ingress(self, port: int | None = None, **env: str) -> RoleProcess:
+        """A webhook ingress on `port` (the cluster's own by default), `env` added."""
         made = RoleProcess(INGRESS, f"ingress{len(self.processes)}", self.folder,
                            {**self.env, "WEBHOOK_URL": WEBHOOK_URL, "WEBHOOK_SECRET": SECRET,
-                            "WEBHOOK_PORT": str(self.port)})
+                            "WEBHOOK_PORT": str(port or self.port), **env})
         self.processes.append(made)
         return made
 
@@ -67,10 +68,10 @@ class Cluster:
         self.processes.append(made)
         return made
 
-    async def start_ingress(self) -> RoleProcess:
+    async def start_ingress(self, port: int | None = None, **env: str) -> RoleProcess:
         """The ingress, once it has registered the webhook with the emulator."""
         self.telegram.webhook = {}
-        ingress = self.ingress()
+        ingress = self.ingress(port, **env)
         await ingress.spawn()
         await ingress.until(lambda: self.telegram.webhook.get("url") == WEBHOOK_URL,
                             "the webhook registered")
@@ -100,9 +101,9 @@ class Cluster:
         self.telegram.updates.clear()
         return taken
 
-    async def post(self, update: dict) -> int:
+    async def post(self, update: dict, port: int | None = None) -> int:
         body = json.dumps(update).encode()
-        return (await post(self.port, update_headers(body, SECRET), body))[0]
+        return (await post(port or self.port, update_headers(body, SECRET), body))[0]
 
     async def stop(self) -> None:
         for process in reversed(self.processes):

@@ -7,7 +7,8 @@ answers 503, so Telegram delivers the update again (and the stream's duplicate w
 two publishes one message). Every ingress serves: there is no lead to hold here.
 
 It reads no update beyond its key (bot.cluster.partitions) and holds no state: any number run
-behind a load balancer. `GET /healthz` says whether this one can publish now (its broker
+behind a load balancer. Without WEBHOOK_URL the ingress polls instead (bot.cluster.poller), with
+the same publish and health check. `GET /healthz` says whether this one can publish now (its broker
 connection up and the stream there): 200, else 503 with the reason, so a load balancer or a
 container's health check takes an ingress that would only answer 503 out of the rotation.
 """
@@ -53,12 +54,12 @@ def route(body: bytes | bytearray, layout: Layout) -> tuple[int, str]:
 
 
 async def publish(js: JetStreamContext, layout: Layout, update_id: int, subject: str,
-                  body: bytes) -> None:
+                  body: bytes, seconds: float = PUBLISH_SECONDS) -> None:
     """Publish one raw update with its id as `Nats-Msg-Id`, returning once JetStream confirmed
     it (the stream's duplicate window drops a second publish of the same id); raises when it
-    did not within PUBLISH_SECONDS. The webhook's ingress and the polling one both publish so."""
+    did not within `seconds`. The webhook's ingress and the polling one both publish so."""
     log.debug("update %d: publishing to %s", update_id, subject)
-    await js.publish(subject, body, timeout=PUBLISH_SECONDS, stream=layout.stream,
+    await js.publish(subject, body, timeout=seconds, stream=layout.stream,
                      headers={MSG_ID: str(update_id)})
 
 
@@ -147,9 +148,23 @@ def routes(js: JetStreamContext, layout: Layout, secret: str, admit: Admit,
     made: Routes = [(rf"/{path}", PublishHandler,
                      {"js": js, "layout": layout, "secret": secret, "admit": admit})]
     if client is not None:
-        made.append((rf"/{HEALTH_PATH}", HealthHandler,
-                     {"client": client, "js": js, "layout": layout}))
+        made += health_route(client, js, layout)
     return made
+
+
+def health_route(client: Client, js: JetStreamContext, layout: Layout) -> Routes:
+    """GET /healthz, for the webhook's ingress and the polling one alike."""
+    return [(rf"/{HEALTH_PATH}", HealthHandler, {"client": client, "js": js, "layout": layout})]
+
+
+def listen(config: Config, served: Routes,
+           server_for: ServerFor = tornado.httpserver.HTTPServer,
+           ) -> tuple[tornado.httpserver.HTTPServer, int]:
+    """A server of `served` on WEBHOOK_LISTEN:WEBHOOK_PORT, and the port it got."""
+    server = server_for(tornado.web.Application(served, log_function=_log_request))
+    sockets = tornado.netutil.bind_sockets(config.webhook_port, config.webhook_listen)
+    server.add_sockets(sockets)
+    return server, int(sockets[0].getsockname()[1])
 
 
 async def serve(config: Config, admit: Admit, server_for: ServerFor, path: str,
@@ -164,14 +179,9 @@ async def serve(config: Config, admit: Admit, server_for: ServerFor, path: str,
     try:
         js = client.jetstream(timeout=REQUEST_SECONDS)
         await ensure_stream(js, layout)
-        application = tornado.web.Application(
-            [*routes(js, layout, config.webhook_secret, admit, path, client),
-             *(more or [])],
-            log_function=_log_request)
-        server = server_for(application)
-        sockets = tornado.netutil.bind_sockets(config.webhook_port, config.webhook_listen)
-        server.add_sockets(sockets)
-        port = int(sockets[0].getsockname()[1])
+        server, port = listen(
+            config, [*routes(js, layout, config.webhook_secret, admit, path, client),
+                     *(more or [])], server_for)
         log.info("ingress on %s:%d/%s, publishing to stream %s (%d partitions)",
                  config.webhook_listen, port, path, layout.stream, layout.partitions)
         try:

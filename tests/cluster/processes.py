@@ -1,17 +1,20 @@
 """The cluster's processes for the end-to-end tests: `python -m bot ingress` and `python -m bot
 worker` against the Bot API emulator, a real PostgreSQL and a real NATS server, and `deliver`,
 which plays Telegram's side of the webhook: it POSTs the emulator's pending updates to an
-ingress, one at a time, in order, as Telegram does for a chat."""
+ingress, one at a time, in order, as Telegram does for a chat; and the polling ingress, which
+takes them from the emulator's getUpdates itself."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from collections.abc import Callable
+import signal
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from bot.demo import roles
-from bot.demo.broker_server import free_port
+from bot.demo.broker_server import BrokerServer, free_port
 from bot.demo.emulator import BotApiEmulator
 from bot.runtime.config import INGRESS, WORKER
 from bot.telegram.webhook import WEBHOOK_PATH
@@ -63,6 +66,16 @@ class Cluster:
         self.processes.append(made)
         return made
 
+    def poller(self, **env: str) -> tuple[RoleProcess, int]:
+        """A polling ingress (no WEBHOOK_URL), `env` added, and its health check's port."""
+        port = free_port()
+        settings = {key: value for key, value in self.env.items()
+                    if key not in ("WEBHOOK_URL", "WEBHOOK_SECRET")}
+        made = RoleProcess(INGRESS, f"poller{len(self.processes)}", self.folder,
+                           {**settings, "WEBHOOK_PORT": str(port), **env})
+        self.processes.append(made)
+        return made, port
+
     def worker(self, name: str) -> RoleProcess:
         made = RoleProcess(WORKER, name, self.folder, self.env)
         self.processes.append(made)
@@ -108,3 +121,41 @@ class Cluster:
     async def stop(self) -> None:
         for process in reversed(self.processes):
             await process.stop()
+
+
+def tcp_rows() -> list[list[str]]:
+    """Linux's table of IPv4 TCP sockets, a row a socket."""
+    return [line.split() for line in Path("/proc/net/tcp").read_text().splitlines()[1:]]
+
+
+def port_of(address: str) -> int:
+    return int(address.split(":")[1], 16)
+
+
+def unread_by_broker(broker_port: int, pid: int) -> int:
+    """Bytes that process `pid` sent the broker and the broker has not read yet (its side of
+    their connection): nonzero once a publish sits there while the broker is paused."""
+    folder = Path(f"/proc/{pid}/fd")
+    sockets = set()
+    for descriptor in folder.iterdir():
+        with contextlib.suppress(OSError):
+            target = os.readlink(descriptor)
+            if target.startswith("socket:["):
+                sockets.add(target[len("socket:["):-1])
+    rows = tcp_rows()
+    own_ports = {port_of(row[1]) for row in rows
+                 if row[9] in sockets and port_of(row[2]) == broker_port}
+    return sum(int(row[4].split(":")[1], 16) for row in rows
+               if port_of(row[1]) == broker_port and port_of(row[2]) in own_ports)
+
+
+@contextlib.contextmanager
+def paused(broker: BrokerServer) -> Iterator[None]:
+    """The broker's process stopped (SIGSTOP) and let go at the end: connections stay open,
+    nothing is read or answered."""
+    assert broker.process is not None
+    broker.process.send_signal(signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        broker.process.send_signal(signal.SIGCONT)

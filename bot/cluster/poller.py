@@ -40,6 +40,7 @@ PUBLISH_SECONDS = 1.0  # well under the lease's HOLD: an unconfirmed publish is 
 SAY_EVERY = 60.0  # seconds between two lines about the same failure
 SMALL_BODY = 1 << 10  # bytes: its server answers GETs only
 SMALL_HEADERS = 16 << 10
+IDLE_SECONDS = 120.0  # a keep-alive connection with nothing to say is closed after this
 
 log = logging.getLogger(__name__)
 
@@ -74,12 +75,16 @@ async def serve(config: Config, source: Source, stop: asyncio.Event,
         log.info("polling ingress (health on %s:%d), publishing to stream %s (%d partitions)",
                  config.webhook_listen, port, layout.stream, layout.partitions)
         leading = asyncio.create_task(lead(source, js, layout, lease))
+        stopping = asyncio.create_task(stop.wait())
         try:
-            await stop.wait()
+            await asyncio.wait({leading, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            if leading.done():
+                leading.result()  # only a bug ends it: raised, so the process exits
         finally:
-            leading.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await leading
+            for task in (leading, stopping):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             server.stop()
             await server.close_all_connections()
     finally:
@@ -92,7 +97,7 @@ def small_server(application: tornado.web.Application) -> tornado.httpserver.HTT
     """The health check's server: no request it answers has a body."""
     return tornado.httpserver.HTTPServer(application, max_body_size=SMALL_BODY,
                                          max_header_size=SMALL_HEADERS,
-                                         idle_connection_timeout=RETRY_SECONDS * 60)
+                                         idle_connection_timeout=IDLE_SECONDS)
 
 
 async def lead(source: Source, js: JetStreamContext, layout: Layout, lease: PollLease) -> None:
@@ -101,7 +106,8 @@ async def lead(source: Source, js: JetStreamContext, layout: Layout, lease: Poll
     while True:
         if not await try_take(lease):
             if not said_standby:
-                log.info("poll lease held by another ingress: standing by")
+                log.info("poll lease held elsewhere (or the broker does not answer): "
+                         "standing by")
                 said_standby = True
             await asyncio.sleep(RENEW)
             continue

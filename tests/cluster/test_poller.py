@@ -4,7 +4,8 @@ process's) and the other stands by; it deletes the webhook keeping the pending u
 update reaches the stream once, in Telegram's order. The poller SIGKILLed in the middle of a
 batch it published but had not confirmed: the other takes the lease over within seconds and
 every update is in the stream exactly once. The broker paused: the offset never moves past the
-update whose publish was not acknowledged, and back, the update goes in."""
+update whose publish was not acknowledged, and back, the update goes in. And a worker answers
+what the polling ingress published."""
 
 from __future__ import annotations
 
@@ -165,3 +166,12 @@ async def test_the_offset_stays_before_an_update_whose_publish_was_not_acknowled
             assert await stored_ids(connection, stream) == [before, held]
         finally:
             await connection.close()
+
+
+async def test_an_update_polled_is_answered_by_the_worker(telegram, cluster):
+    running = cluster()
+    await start_poller(running, TAKEN)
+    await running.start_leader("w")
+    telegram.chat(GROUP)
+    await telegram.say(GROUP, ANN, "/solve 3 8 3 8")
+    assert "8÷(3−8÷3) = 24" in (await telegram.reply(GROUP, timeout=30)).text

@@ -6,7 +6,7 @@ and PostgreSQL's fixtures."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import nats
 import pytest
@@ -15,7 +15,7 @@ from nats.aio.client import Client
 from bot.demo.emulator import BotApiEmulator
 from bot.store.postgres import open_postgres
 from tests.cluster.broker_server import BrokerServer
-from tests.cluster.processes import Cluster
+from tests.cluster.processes import Cluster, MakeCluster
 from tests.fake_telegram import telegram as telegram
 from tests.postgres import PostgresServer, new_database
 from tests.postgres import postgres_server as postgres_server
@@ -48,9 +48,6 @@ async def database(postgres_server: PostgresServer) -> str:
     url = await new_database(postgres_server)
     await (await open_postgres(url)).close()
     return url
-
-
-MakeCluster = Callable[..., Cluster]
 
 
 @pytest.fixture

@@ -123,6 +123,9 @@ class Cluster:
             await process.stop()
 
 
+MakeCluster = Callable[..., Cluster]  # the `cluster` fixture: a cluster of the test's own
+
+
 def tcp_rows() -> list[list[str]]:
     """Linux's table of IPv4 TCP sockets, a row a socket."""
     return [line.split() for line in Path("/proc/net/tcp").read_text().splitlines()[1:]]

@@ -343,6 +343,12 @@ async def serve_ingress(config: Config, stop: asyncio.Event) -> None:
         log.info("webhook registered: Telegram posts to %s", config.webhook_url)
 
     try:
+        if not config.webhook_url:  # no public address: one ingress polls getUpdates
+            from bot.cluster import poller
+            from bot.telegram.polling import RawUpdates
+            await poller.serve(config, RawUpdates(application.bot, ALLOWED_UPDATES), stop,
+                               more=[(rf"/{webhook.METRICS_PATH}", webhook.MetricsHandler, {})])
+            return
         await ingress.serve(config, webhook.admit, webhook.update_server, webhook.WEBHOOK_PATH,
                             stop, more=[(rf"/{webhook.METRICS_PATH}", webhook.MetricsHandler, {})],
                             ready=register)

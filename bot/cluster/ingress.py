@@ -7,7 +7,8 @@ answers 503, so Telegram delivers the update again (and the stream's duplicate w
 two publishes one message). Every ingress serves: there is no lead to hold here.
 
 It reads no update beyond its key (bot.cluster.partitions) and holds no state: any number run
-behind a load balancer. `GET /healthz` says whether this one can publish now (its broker
+behind a load balancer. Without WEBHOOK_URL the ingress polls instead (bot.cluster.poller), with
+the same publish and health check. `GET /healthz` says whether this one can publish now (its broker
 connection up and the stream there): 200, else 503 with the reason, so a load balancer or a
 container's health check takes an ingress that would only answer 503 out of the rotation.
 """
@@ -52,6 +53,16 @@ def route(body: bytes | bytearray, layout: Layout) -> tuple[int, str]:
     return update_id, layout.subject(partition_of(update_key(update), layout.partitions))
 
 
+async def publish(js: JetStreamContext, layout: Layout, update_id: int, subject: str,
+                  body: bytes, seconds: float = PUBLISH_SECONDS) -> None:
+    """Publish one raw update with its id as `Nats-Msg-Id`, returning once JetStream confirmed
+    it (the stream's duplicate window drops a second publish of the same id); raises when it
+    did not within `seconds`. The webhook's ingress and the polling one both publish so."""
+    log.debug("update %d: publishing to %s", update_id, subject)
+    await js.publish(subject, body, timeout=seconds, stream=layout.stream,
+                     headers={MSG_ID: str(update_id)})
+
+
 @tornado.web.stream_request_body
 class PublishHandler(tornado.web.RequestHandler):
     """POST /telegram: checked before the body is read (`admit`), published once it is in."""
@@ -78,8 +89,7 @@ class PublishHandler(tornado.web.RequestHandler):
         except ValueError:  # not JSON, or not an update: nothing Telegram itself would send
             raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST) from None
         try:
-            await self.js.publish(subject, bytes(self.body), timeout=PUBLISH_SECONDS,
-                                  stream=self.layout.stream, headers={MSG_ID: str(update_id)})
+            await publish(self.js, self.layout, update_id, subject, bytes(self.body))
         except Exception as error:  # no confirm: the broker is away, slow, or refused it
             log.warning("update %d not confirmed by the broker (%s: %s): 503, Telegram sends "
                         "it again", update_id, type(error).__name__, error)
@@ -138,9 +148,23 @@ def routes(js: JetStreamContext, layout: Layout, secret: str, admit: Admit,
     made: Routes = [(rf"/{path}", PublishHandler,
                      {"js": js, "layout": layout, "secret": secret, "admit": admit})]
     if client is not None:
-        made.append((rf"/{HEALTH_PATH}", HealthHandler,
-                     {"client": client, "js": js, "layout": layout}))
+        made += health_route(client, js, layout)
     return made
+
+
+def health_route(client: Client, js: JetStreamContext, layout: Layout) -> Routes:
+    """GET /healthz, for the webhook's ingress and the polling one alike."""
+    return [(rf"/{HEALTH_PATH}", HealthHandler, {"client": client, "js": js, "layout": layout})]
+
+
+def listen(config: Config, served: Routes,
+           server_for: ServerFor = tornado.httpserver.HTTPServer,
+           ) -> tuple[tornado.httpserver.HTTPServer, int]:
+    """A server of `served` on WEBHOOK_LISTEN:WEBHOOK_PORT, and the port it got."""
+    server = server_for(tornado.web.Application(served, log_function=_log_request))
+    sockets = tornado.netutil.bind_sockets(config.webhook_port, config.webhook_listen)
+    server.add_sockets(sockets)
+    return server, int(sockets[0].getsockname()[1])
 
 
 async def serve(config: Config, admit: Admit, server_for: ServerFor, path: str,
@@ -155,14 +179,9 @@ async def serve(config: Config, admit: Admit, server_for: ServerFor, path: str,
     try:
         js = client.jetstream(timeout=REQUEST_SECONDS)
         await ensure_stream(js, layout)
-        application = tornado.web.Application(
-            [*routes(js, layout, config.webhook_secret, admit, path, client),
-             *(more or [])],
-            log_function=_log_request)
-        server = server_for(application)
-        sockets = tornado.netutil.bind_sockets(config.webhook_port, config.webhook_listen)
-        server.add_sockets(sockets)
-        port = int(sockets[0].getsockname()[1])
+        server, port = listen(
+            config, [*routes(js, layout, config.webhook_secret, admit, path, client),
+                     *(more or [])], server_for)
         log.info("ingress on %s:%d/%s, publishing to stream %s (%d partitions)",
                  config.webhook_listen, port, path, layout.stream, layout.partitions)
         try:

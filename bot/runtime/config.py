@@ -164,20 +164,34 @@ class Config:
 
 def check_role(config: Config, role: str) -> None:
     """Raise ConfigError unless `config` has what the cluster's `role` needs: both the broker
-    (NATS_URL); the ingress a fixed webhook (WEBHOOK_URL and WEBHOOK_SECRET, the same in every
-    ingress: a random secret of one run would lock the others out); the worker PostgreSQL
-    (the update claims and the lease shared with the other workers; SQLite is one process's)."""
+    (NATS_URL); a webhook ingress a fixed secret (WEBHOOK_SECRET with WEBHOOK_URL, the same in
+    every ingress: a random secret of one run would lock the others out), a polling one (no
+    WEBHOOK_URL) neither, and its METRICS_PORT apart from the health check's WEBHOOK_PORT; the
+    worker PostgreSQL (the update claims and the lease shared with the other workers; SQLite
+    is one process's)."""
     if role not in ROLES:
         raise ConfigError(f"the role must be one of {', '.join(ROLES)}, not {role!r}")
     if not config.nats_url:
         raise ConfigError(f"python -m bot {role} needs the broker: set NATS_URL "
                           "(nats://host:4222)")
-    if role == INGRESS and not (config.webhook_url and config.webhook_secret):
-        raise ConfigError("python -m bot ingress needs WEBHOOK_URL and WEBHOOK_SECRET (the same "
-                          "secret in every ingress)")
+    if role == INGRESS:
+        _check_ingress(config)
     if role == WORKER and not config.database_url:
         raise ConfigError("python -m bot worker needs PostgreSQL: set DATABASE_URL "
                           "(postgresql://...); SQLite serves one process only")
+
+
+def _check_ingress(config: Config) -> None:
+    """A webhook (WEBHOOK_URL and WEBHOOK_SECRET) or polling (neither), nothing in between."""
+    if config.webhook_url and not config.webhook_secret:
+        raise ConfigError("python -m bot ingress with WEBHOOK_URL needs WEBHOOK_SECRET (the "
+                          "same secret in every ingress)")
+    if config.webhook_secret and not config.webhook_url:
+        raise ConfigError("python -m bot ingress has WEBHOOK_SECRET but no WEBHOOK_URL: set "
+                          "WEBHOOK_URL for a webhook, or neither to poll getUpdates")
+    if not config.webhook_url and config.metrics_port == config.webhook_port:
+        raise ConfigError(f"METRICS_PORT must differ from WEBHOOK_PORT ({config.webhook_port}): "
+                          "the polling ingress's health check listens there, with /metrics")
 
 
 def _nats_url(values: Mapping[str, str]) -> str | None:

@@ -6,6 +6,9 @@ batch and drops it unconfirmed — and the next poll asks for the same batch, fo
 unreadable update would stop the bot in every chat. Here an update that does not read is logged
 (one line: its id and why) and handed on as its bare id, which no handler takes, so the next poll
 confirms it and the bot goes on. The webhook reads one update a request (bot.telegram.webhook).
+
+The cluster's polling ingress reads none: `RawUpdates` hands it each batch as Telegram sent it,
+to be published as it is (bot.cluster.poller).
 """
 
 from __future__ import annotations
@@ -66,3 +69,23 @@ class PollingBot(ExtBot[None]):
             log.warning("update %d does not read (%s: %.200s); skipped", update_id,
                         type(error).__name__, error)
             return Update(update_id)
+
+
+class RawUpdates:
+    """getUpdates and deleteWebhook for the cluster's polling ingress (its `Source`): a batch
+    as Telegram sent it, the updates left as JSON for the workers to read."""
+
+    def __init__(self, bot: ExtBot[Any], allowed_updates: Sequence[str]) -> None:
+        self.bot = bot
+        self.allowed_updates = list(allowed_updates)
+
+    async def delete_webhook(self) -> None:
+        await self.bot.delete_webhook(drop_pending_updates=False)
+
+    async def get_updates(self, offset: int | None, timeout: float) -> list[Any]:
+        reading = self.bot._request[0].read_timeout
+        batch = await self.bot._post(
+            "getUpdates",
+            {"timeout": timeout, "offset": offset, "allowed_updates": self.allowed_updates},
+            read_timeout=(reading or 0) + timeout)  # a long poll may wait that long
+        return list(batch or ())

@@ -1,6 +1,7 @@
 """The cluster's fixtures: the real NATS server (one for the session, per xdist worker), a
 stream name of each test's own (so one test's update ids never meet another's in the stream's
-duplicate window), and the emulator's and PostgreSQL's fixtures."""
+duplicate window), a fresh database, the processes of a test's `cluster`, and the emulator's
+and PostgreSQL's fixtures."""
 
 from __future__ import annotations
 
@@ -11,8 +12,12 @@ import nats
 import pytest
 from nats.aio.client import Client
 
+from bot.demo.emulator import BotApiEmulator
+from bot.store.postgres import open_postgres
 from tests.cluster.broker_server import BrokerServer
+from tests.cluster.processes import Cluster, MakeCluster
 from tests.fake_telegram import telegram as telegram
+from tests.postgres import PostgresServer, new_database
 from tests.postgres import postgres_server as postgres_server
 
 
@@ -35,3 +40,28 @@ async def client(broker_server: BrokerServer) -> AsyncIterator[Client]:
 def stream() -> str:
     """A stream of this test's own on the session's server."""
     return f"T{secrets.token_hex(6)}"
+
+
+@pytest.fixture
+async def database(postgres_server: PostgresServer) -> str:
+    """A fresh database, migrated."""
+    url = await new_database(postgres_server)
+    await (await open_postgres(url)).close()
+    return url
+
+
+@pytest.fixture
+async def cluster(telegram: BotApiEmulator, tmp_path, database, broker_server,
+                  stream) -> AsyncIterator[MakeCluster]:
+    """`cluster(nats_url=..., round_seconds=...)`: the cluster of this test, not started;
+    every process of it stopped at the end."""
+    made: list[Cluster] = []
+
+    def make(nats_url: str | None = None, round_seconds: float = 60.0) -> Cluster:
+        made.append(Cluster(telegram, tmp_path, database, nats_url or broker_server.url,
+                            stream, round_seconds))
+        return made[-1]
+
+    yield make
+    for each in made:
+        await each.stop()

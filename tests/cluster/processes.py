@@ -1,20 +1,23 @@
 """The cluster's processes for the end-to-end tests: `python -m bot ingress` and `python -m bot
 worker` against the Bot API emulator, a real PostgreSQL and a real NATS server, and `deliver`,
 which plays Telegram's side of the webhook: it POSTs the emulator's pending updates to an
-ingress, one at a time, in order, as Telegram does for a chat."""
+ingress, one at a time, in order, as Telegram does for a chat; and the polling ingress, which
+takes them from the emulator's getUpdates itself."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from collections.abc import Callable
+import signal
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import asyncpg
 
 from bot.cluster.partitions import partition_of
 from bot.demo import roles
-from bot.demo.broker_server import free_port
+from bot.demo.broker_server import BrokerServer, free_port
 from bot.demo.emulator import BotApiEmulator
 from bot.runtime.config import INGRESS, WORKER
 from bot.telegram.webhook import WEBHOOK_PATH
@@ -61,22 +64,33 @@ class Cluster:
                     "SOLVER_WORKERS": "1", "RATE_LIMIT": "off", "LOG_LEVEL": "INFO"}
         self.processes: list[RoleProcess] = []
 
-    def ingress(self) -> RoleProcess:
+    def ingress(self, port: int | None = None, **env: str) -> RoleProcess:
+        """A webhook ingress on `port` (the cluster's own by default), `env` added."""
         made = RoleProcess(INGRESS, f"ingress{len(self.processes)}", self.folder,
                            {**self.env, "WEBHOOK_URL": WEBHOOK_URL, "WEBHOOK_SECRET": SECRET,
-                            "WEBHOOK_PORT": str(self.port)})
+                            "WEBHOOK_PORT": str(port or self.port), **env})
         self.processes.append(made)
         return made
+
+    def poller(self, **env: str) -> tuple[RoleProcess, int]:
+        """A polling ingress (no WEBHOOK_URL), `env` added, and its health check's port."""
+        port = free_port()
+        settings = {key: value for key, value in self.env.items()
+                    if key not in ("WEBHOOK_URL", "WEBHOOK_SECRET")}
+        made = RoleProcess(INGRESS, f"poller{len(self.processes)}", self.folder,
+                           {**settings, "WEBHOOK_PORT": str(port), **env})
+        self.processes.append(made)
+        return made, port
 
     def worker(self, name: str) -> RoleProcess:
         made = RoleProcess(WORKER, name, self.folder, self.env)
         self.processes.append(made)
         return made
 
-    async def start_ingress(self) -> RoleProcess:
+    async def start_ingress(self, port: int | None = None, **env: str) -> RoleProcess:
         """The ingress, once it has registered the webhook with the emulator."""
         self.telegram.webhook = {}
-        ingress = self.ingress()
+        ingress = self.ingress(port, **env)
         await ingress.spawn()
         await ingress.until(lambda: self.telegram.webhook.get("url") == WEBHOOK_URL,
                             "the webhook registered")
@@ -130,10 +144,51 @@ class Cluster:
         self.telegram.updates.clear()
         return taken
 
-    async def post(self, update: dict) -> int:
+    async def post(self, update: dict, port: int | None = None) -> int:
         body = json.dumps(update).encode()
-        return (await post(self.port, update_headers(body, SECRET), body))[0]
+        return (await post(port or self.port, update_headers(body, SECRET), body))[0]
 
     async def stop(self) -> None:
         for process in reversed(self.processes):
             await process.stop()
+
+
+MakeCluster = Callable[..., Cluster]  # the `cluster` fixture: a cluster of the test's own
+
+
+def tcp_rows() -> list[list[str]]:
+    """Linux's table of IPv4 TCP sockets, a row a socket."""
+    return [line.split() for line in Path("/proc/net/tcp").read_text().splitlines()[1:]]
+
+
+def port_of(address: str) -> int:
+    return int(address.split(":")[1], 16)
+
+
+def unread_by_broker(broker_port: int, pid: int) -> int:
+    """Bytes that process `pid` sent the broker and the broker has not read yet (its side of
+    their connection): nonzero once a publish sits there while the broker is paused."""
+    folder = Path(f"/proc/{pid}/fd")
+    sockets = set()
+    for descriptor in folder.iterdir():
+        with contextlib.suppress(OSError):
+            target = os.readlink(descriptor)
+            if target.startswith("socket:["):
+                sockets.add(target[len("socket:["):-1])
+    rows = tcp_rows()
+    own_ports = {port_of(row[1]) for row in rows
+                 if row[9] in sockets and port_of(row[2]) == broker_port}
+    return sum(int(row[4].split(":")[1], 16) for row in rows
+               if port_of(row[1]) == broker_port and port_of(row[2]) in own_ports)
+
+
+@contextlib.contextmanager
+def paused(broker: BrokerServer) -> Iterator[None]:
+    """The broker's process stopped (SIGSTOP) and let go at the end: connections stay open,
+    nothing is read or answered."""
+    assert broker.process is not None
+    broker.process.send_signal(signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        broker.process.send_signal(signal.SIGCONT)

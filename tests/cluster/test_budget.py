@@ -27,9 +27,8 @@ from bot.cluster.stream import connect
 from bot.runtime.config import Config, ConfigError
 from bot.telegram.app import RateLimiter
 from tests.cluster.broker_server import BrokerServer
-from tests.cluster.test_cluster_process import GROUP, MakeCluster
-from tests.cluster.test_cluster_process import cluster as cluster  # the fixtures
-from tests.cluster.test_cluster_process import database as database
+from tests.cluster.processes import MakeCluster
+from tests.cluster.test_cluster_process import GROUP
 
 RATE = 10
 # the Bot API methods the limiter counts against the overall rate (they name a chat)

@@ -1,6 +1,7 @@
 """The cluster's settings: NATS_URL, NATS_STREAM, PARTITIONS and REDELIVER_SECONDS read and
 checked at start-up (a bad one is one line naming it), and each role refused without what it
-needs: the broker for both, a fixed webhook secret for the ingress, PostgreSQL for a worker."""
+needs: the broker for both, a fixed webhook secret for a webhook ingress (a polling one has no
+webhook at all, and its health check's port apart from METRICS_PORT), PostgreSQL for a worker."""
 
 from __future__ import annotations
 
@@ -53,6 +54,7 @@ def test_a_malformed_setting_is_one_line_naming_it(name, value):
     (WORKER, POSTGRES, "NATS_URL"),
     (INGRESS, {**BROKER, "WEBHOOK_URL": WEBHOOK["WEBHOOK_URL"]}, "WEBHOOK_SECRET"),
     (INGRESS, {**BROKER, "WEBHOOK_SECRET": "s3cret"}, "WEBHOOK_URL"),
+    (INGRESS, {**BROKER, "METRICS_PORT": "9100", "WEBHOOK_PORT": "9100"}, "METRICS_PORT"),
     (WORKER, BROKER, "DATABASE_URL"),
 ])
 def test_a_role_without_what_it_needs_is_refused(role, settings, named):
@@ -62,12 +64,15 @@ def test_a_role_without_what_it_needs_is_refused(role, settings, named):
 
 def test_a_role_with_what_it_needs_passes():
     check_role(config(**BROKER, **WEBHOOK), INGRESS)
+    check_role(config(**BROKER), INGRESS)  # no webhook: it polls getUpdates
+    check_role(config(**BROKER, **WEBHOOK, METRICS_PORT="9100", WEBHOOK_PORT="9101"), INGRESS)
     check_role(config(**BROKER, **POSTGRES), WORKER)
 
 
 @pytest.mark.parametrize(("arguments", "settings", "said"), [
     (["worker"], BROKER, "python -m bot worker needs PostgreSQL"),  # SQLite: refused
     (["ingress"], {**BROKER, "WEBHOOK_URL": WEBHOOK["WEBHOOK_URL"]}, "WEBHOOK_SECRET"),
+    (["ingress"], {**BROKER, "WEBHOOK_SECRET": "s3cret"}, "or neither to poll getUpdates"),
     (["worker"], {}, "TELEGRAM_BOT_TOKEN is not set"),  # never the demo, even at a terminal
     (["worker", "--demo"], BROKER, "--demo is the one process"),
 ])

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import signal
 import time
-from collections.abc import AsyncIterator, Callable
 
 import asyncpg
 import pytest
@@ -21,13 +20,9 @@ from nats.aio.client import Client
 
 from bot.cluster.partitions import partition_of
 from bot.cluster.stream import Layout
-from bot.demo.emulator import BotApiEmulator
-from bot.store.postgres import open_postgres
 from solver import solve
 from tests.cluster.broker_server import BrokerServer
-from tests.cluster.processes import Cluster
 from tests.e2e.test_bot_process import hand_of
-from tests.postgres import PostgresServer, new_database
 from tests.waiting import until
 
 pytestmark = pytest.mark.slow
@@ -35,34 +30,6 @@ GROUP, OTHER_GROUP = -3101, -3102
 ANN = {"id": 311, "is_bot": False, "first_name": "Ann", "language_code": "en"}
 PEOPLE = [{"id": 320 + n, "is_bot": False, "first_name": f"P{n}", "language_code": "en"}
           for n in range(4)]
-
-
-@pytest.fixture
-async def database(postgres_server: PostgresServer) -> str:
-    """A fresh database, migrated."""
-    url = await new_database(postgres_server)
-    await (await open_postgres(url)).close()
-    return url
-
-
-MakeCluster = Callable[..., Cluster]
-
-
-@pytest.fixture
-async def cluster(telegram: BotApiEmulator, tmp_path, database, broker_server,
-                  stream) -> AsyncIterator[MakeCluster]:
-    """`cluster(nats_url=..., round_seconds=...)`: the cluster of this test, not started;
-    every process of it stopped at the end."""
-    made: list[Cluster] = []
-
-    def make(nats_url: str | None = None, round_seconds: float = 60.0) -> Cluster:
-        made.append(Cluster(telegram, tmp_path, database, nats_url or broker_server.url,
-                            stream, round_seconds))
-        return made[-1]
-
-    yield make
-    for each in made:
-        await each.stop()
 
 
 def no_solution(count: int) -> list[int]:

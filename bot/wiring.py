@@ -328,7 +328,9 @@ async def serve_worker(bot: Bot, stop: asyncio.Event) -> None:
 async def serve_ingress(config: Config, stop: asyncio.Event) -> None:
     """`python -m bot ingress` until `stop` is set: the Bot API reached, the broker's stream
     declared, the webhook server listening (with /metrics), then the webhook registered with
-    Telegram (WEBHOOK_URL, WEBHOOK_SECRET: the same from every ingress)."""
+    Telegram (WEBHOOK_URL, WEBHOOK_SECRET: the same from every ingress). Without WEBHOOK_URL
+    (no public address) it polls getUpdates instead, one ingress at a time on a lease in the
+    broker (bot/cluster/poller.py)."""
     from bot.cluster import ingress  # the broker's client: the roles' alone
 
     application = build_application(config)  # its bot only: no store, no handler runs here

@@ -313,3 +313,45 @@ async def test_a_worker_stopped_cleanly_gives_its_partitions_up_at_once(
         assert deadline - 1 <= time.time() <= deadline + 5
     finally:
         await connection.close()
+
+
+async def test_a_live_hand_is_refused_by_the_worker_that_does_not_own_the_group(
+        telegram, cluster):
+    """A round dealt in a group on one worker; a member asks /solve of its hand in private,
+    where the other worker owns the member's chat: refused (the open rounds are read from
+    PostgreSQL). Someone not in the group is answered; so is the member once the round is
+    over."""
+    running = cluster()
+    await running.start_ingress()
+    workers = [await running.start_worker("a"), await running.start_worker("b")]
+    await running.shared(workers)
+    dealer = await running.owner(GROUP)
+    assert dealer is not None
+    owned = await running.owners()
+    asker_ids = [user for user in range(700, 800)
+                 if owned[partition_of(user, 16)] != dealer.pid][:2]
+    member, stranger = ({"id": user, "is_bot": False, "first_name": name, "language_code": "en"}
+                        for user, name in zip(asker_ids, ("Mo", "Sy"), strict=True))
+    telegram.chat(GROUP)
+    telegram.leave(GROUP, stranger["id"])
+    await telegram.say(GROUP, ANN, "/play")
+    assert await running.deliver() == [200]
+    deal = await telegram.reply(GROUP, timeout=30)
+    assert deal.pid == dealer.pid
+    hand = hand_of(deal.text)
+    ask = "/solve " + " ".join(map(str, hand))
+    for person in (member, stranger):
+        telegram.chat(person["id"], "private", None)
+        await telegram.say(person["id"], person, ask, kind="private")
+    assert await running.deliver() == [200, 200]
+    refused = await telegram.reply(member["id"], timeout=30)
+    answered = await telegram.reply(stranger["id"], timeout=30)
+    assert refused.pid != dealer.pid and answered.pid != dealer.pid  # the other worker
+    assert "being played in a chat you are in" in refused.text
+    assert "= 24" in answered.text and "= 24" not in refused.text
+    await telegram.say(GROUP, ANN, f"/a {solve(hand)[0]}")
+    assert await running.deliver() == [200]
+    assert "Ann wins" in (await telegram.reply(GROUP, timeout=30)).text
+    await telegram.say(member["id"], member, ask, kind="private")
+    assert await running.deliver() == [200]
+    assert "= 24" in (await telegram.reply(member["id"], timeout=30)).text

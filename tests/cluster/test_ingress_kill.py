@@ -78,7 +78,7 @@ async def two_ingresses(running: Cluster) -> tuple[RoleProcess, int, int]:
     a_port, b_port = free_port(), free_port()
     first = await running.start_ingress(a_port, LOG_LEVEL="DEBUG")
     await running.start_ingress(b_port)
-    await running.start_leader("w")
+    await running.start_worker("w")
     return first, a_port, b_port
 
 

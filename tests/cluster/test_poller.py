@@ -171,7 +171,7 @@ async def test_the_offset_stays_before_an_update_whose_publish_was_not_acknowled
 async def test_an_update_polled_is_answered_by_the_worker(telegram, cluster):
     running = cluster()
     await start_poller(running, TAKEN)
-    await running.start_leader("w")
+    await running.start_worker("w")
     telegram.chat(GROUP)
     await telegram.say(GROUP, ANN, "/solve 3 8 3 8")
     assert "8÷(3−8÷3) = 24" in (await telegram.reply(GROUP, timeout=30)).text

@@ -63,6 +63,7 @@ from bot.demo.emulator import BotApiEmulator, FloodLimits  # noqa: E402
 from bot.demo.postgres_server import PostgresServer  # noqa: E402
 from bot.demo.roles import CONSUMING, RoleProcess, post_update  # noqa: E402
 from bot.runtime.config import INGRESS, WORKER  # noqa: E402
+from bot.store.postgres.partition_owners import owner_pids  # noqa: E402
 
 PARTITIONS = 64  # the default (bot/runtime/config.py)
 TICK = os.sysconf("SC_CLK_TCK")
@@ -118,14 +119,7 @@ class Cluster:
 
     async def owners(self) -> dict[int, int]:
         """partition -> the pid of the live worker owning it."""
-        connection = await asyncpg.connect(self.database_url)
-        try:
-            rows = await connection.fetch(
-                "SELECT o.partition, w.holder FROM partition_owners o JOIN worker_leases w "
-                "ON w.epoch = o.owner AND w.expires_at > now()")
-        finally:
-            await connection.close()
-        return {row[0]: int(row[1].split("@")[0]) for row in rows}
+        return await owner_pids(self.database_url)
 
     async def shared(self, workers: list[RoleProcess], timeout: float = START_SECONDS) -> float:
         """Wait until these workers (and only they) own every partition, each its share; the

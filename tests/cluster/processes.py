@@ -13,13 +13,12 @@ import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import asyncpg
-
 from bot.cluster.partitions import partition_of
 from bot.demo import roles
 from bot.demo.broker_server import BrokerServer, free_port
 from bot.demo.emulator import BotApiEmulator
 from bot.runtime.config import INGRESS, WORKER
+from bot.store.postgres.partition_owners import owner_pids
 from bot.telegram.webhook import WEBHOOK_PATH
 from tests.conftest import ROOT
 from tests.e2e.test_webhook import post, update_headers
@@ -107,14 +106,7 @@ class Cluster:
 
     async def owners(self) -> dict[int, int]:
         """partition -> the pid of the live worker owning it, as the database says."""
-        connection = await asyncpg.connect(self.database_url)
-        try:
-            rows = await connection.fetch(
-                "SELECT o.partition, w.holder FROM partition_owners o JOIN worker_leases w "
-                "ON w.epoch = o.owner AND w.expires_at > now()")
-        finally:
-            await connection.close()
-        return {row["partition"]: int(row["holder"].split("@")[0]) for row in rows}
+        return await owner_pids(self.database_url)
 
     async def owner(self, chat: int) -> RoleProcess | None:
         """The worker owning the chat's partition now."""

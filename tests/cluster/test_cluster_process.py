@@ -20,8 +20,10 @@ from nats.aio.client import Client
 
 from bot.cluster.partitions import partition_of
 from bot.cluster.stream import Layout
+from bot.demo.emulator import BotApiEmulator
 from solver import solve
 from tests.cluster.broker_server import BrokerServer
+from tests.cluster.processes import Cluster, RoleProcess
 from tests.e2e.test_bot_process import hand_of
 from tests.waiting import until
 
@@ -161,6 +163,31 @@ async def consumer_holds(client: Client, layout: Layout, partition: int) -> bool
     return info.num_ack_pending == 1
 
 
+async def two_rounds_on_one_worker(running: Cluster, telegram: BotApiEmulator,
+                                   connection: asyncpg.Connection
+                                   ) -> tuple[RoleProcess, RoleProcess, list[int], float]:
+    """Two workers sharing the partitions, a round dealt in GROUP and one in OTHER_GROUP, both
+    on one worker: that worker, the other, GROUP's hand and OTHER_GROUP's deadline."""
+    await running.start_ingress()
+    workers = [await running.start_worker("a"), await running.start_worker("b")]
+    await running.shared(workers)
+    owner = await running.owner(GROUP)
+    assert owner is not None and await running.owner(OTHER_GROUP) is owner
+    [other] = [w for w in workers if w is not owner]
+    for chat in (GROUP, OTHER_GROUP):
+        telegram.chat(chat)
+        await telegram.say(chat, ANN, "/play")
+        assert await running.deliver() == [200]
+    hand = hand_of((await telegram.reply(GROUP, timeout=30)).text)
+    await telegram.reply(OTHER_GROUP, timeout=30)
+    await until(lambda: connection.fetchval(
+        "SELECT bool_and(message_id IS NOT NULL) FROM rounds WHERE status = 'open' "
+        "HAVING COUNT(*) = 2"), "both deals' message ids stored")
+    deadline = await connection.fetchval(
+        "SELECT deadline FROM rounds WHERE chat_id = $1 AND status = 'open'", OTHER_GROUP)
+    return owner, other, hand, deadline
+
+
 async def test_a_worker_killed_before_its_ack_hands_the_update_over_and_it_acts_once(
         telegram, cluster, database, broker_server, stream):
     """The answer's claim is held up in the database (an uncommitted row of the same update
@@ -172,26 +199,10 @@ async def test_a_worker_killed_before_its_ack_hands_the_update_over_and_it_acts_
 
     connection = await asyncpg.connect(database)
     running = cluster(round_seconds=20.0)
-    await running.start_ingress()
-    workers = [await running.start_worker("a"), await running.start_worker("b")]
-    await running.shared(workers)
-    first = await running.owner(GROUP)
-    assert first is not None and await running.owner(OTHER_GROUP) is first
-    [second] = [w for w in workers if w is not first]
     broker = await nats.connect(broker_server.url)
     try:
-        telegram.chat(GROUP)
-        telegram.chat(OTHER_GROUP)
-        for chat in (GROUP, OTHER_GROUP):
-            await telegram.say(chat, ANN, "/play")
-            assert await running.deliver() == [200]
-        hand = hand_of((await telegram.reply(GROUP, timeout=30)).text)
-        await telegram.reply(OTHER_GROUP, timeout=30)
-        await until(lambda: connection.fetchval(
-            "SELECT bool_and(message_id IS NOT NULL) FROM rounds WHERE status = 'open' "
-            "HAVING COUNT(*) = 2"), "both deals' message ids stored")
-        deadline = await connection.fetchval(
-            "SELECT deadline FROM rounds WHERE chat_id = $1 AND status = 'open'", OTHER_GROUP)
+        first, second, hand, deadline = await two_rounds_on_one_worker(running, telegram,
+                                                                       connection)
         await telegram.say(GROUP, ANN, f"/a {solve(hand)[0]}")
         [answer] = running.take()
         holding = connection.transaction()
@@ -237,24 +248,9 @@ async def test_a_paused_worker_is_replaced_and_once_let_go_does_nothing(
     sent nothing more."""
     connection = await asyncpg.connect(database)
     running = cluster(round_seconds=20.0)
-    await running.start_ingress()
-    workers = [await running.start_worker("a"), await running.start_worker("b")]
-    await running.shared(workers)
-    paused = await running.owner(GROUP)
-    assert paused is not None and await running.owner(OTHER_GROUP) is paused
-    [other] = [w for w in workers if w is not paused]
     try:
-        for chat in (GROUP, OTHER_GROUP):
-            telegram.chat(chat)
-            await telegram.say(chat, ANN, "/play")
-        assert await running.deliver() == [200, 200]
-        hand = hand_of((await telegram.reply(GROUP, timeout=30)).text)
-        await telegram.reply(OTHER_GROUP, timeout=30)
-        await until(lambda: connection.fetchval(
-            "SELECT bool_and(message_id IS NOT NULL) FROM rounds WHERE status = 'open' "
-            "HAVING COUNT(*) = 2"), "both deals' message ids stored")
-        deadline = await connection.fetchval(
-            "SELECT deadline FROM rounds WHERE chat_id = $1 AND status = 'open'", OTHER_GROUP)
+        paused, other, hand, deadline = await two_rounds_on_one_worker(running, telegram,
+                                                                       connection)
         paused.signal(signal.SIGSTOP)
         stopped_at = time.time()
         await telegram.say(GROUP, ANN, f"/a {solve(hand)[0]}")

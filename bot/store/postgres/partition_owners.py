@@ -48,6 +48,22 @@ HOLD = (f"SELECT pg_advisory_xact_lock({PARTITION_LOCK}, p) FROM unnest($1::INTE
 GIVE_UP = "UPDATE partition_owners SET owner = NULL WHERE partition = ANY($2) AND owner = $1"
 
 
+# partition -> the holder ("pid@host") of the live lease owning it: what an operator's look,
+# a test or a bench reads to see who plays which chats
+OWNED = ("SELECT o.partition, w.holder FROM partition_owners o JOIN worker_leases w "
+         "ON w.epoch = o.owner AND w.expires_at > now()")
+
+
+async def owner_pids(url: str) -> dict[int, int]:
+    """partition -> the pid of the live worker owning it (workers on this machine)."""
+    connection = await asyncpg.connect(url)
+    try:
+        rows = await connection.fetch(OWNED)
+    finally:
+        await connection.close()
+    return {row[0]: int(row[1].split("@")[0]) for row in rows}
+
+
 @dataclass(frozen=True)
 class Survey:
     workers: int  # live leases, this worker's among them

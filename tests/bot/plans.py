@@ -18,7 +18,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bot.store.postgres import CHAT_LOCK, USER_LOCKS, live_rounds, partition_owners, worker_lease
+from bot.store.postgres import (
+    CHAT_LOCK,
+    USER_CHATS,
+    USER_LOCKS,
+    live_rounds,
+    partition_owners,
+    worker_lease,
+)
 from bot.store.postgres import leader as postgres_leader
 from bot.store.postgres.people import MET_ROUNDS, SCORING_LOCKS
 from bot.store.postgres.rounds import ANNOUNCED as POSTGRES_ANNOUNCED
@@ -101,6 +108,7 @@ WHOLE_PERSON = {
        for n in range(len(getattr(forgetting.QMARK, kind)))},
     "daily.days": "a person's daily streaks: one row a day they solved",
     "postgres.USER_LOCKS": "/forget: the chats where the person has scores or answers",
+    "postgres.USER_CHATS": "/forget: the chats where the person answered, read first",
     "answer_after_close[2]": "a late answer recounts the person's streaks in that chat's game",
     **{f"achievements.{name}": "a close's check of an achievement the person has not yet: "
        "their wins or answers until it is earned, once a person and code"
@@ -161,7 +169,8 @@ def postgres_statements() -> dict[str, str]:
     found.update({"postgres.GUESS_LOCK": GUESS_LOCK, "postgres.ANNOUNCED": POSTGRES_ANNOUNCED,
                   "postgres.SCORING_LOCKS": SCORING_LOCKS, "postgres.MET_ROUNDS": MET_ROUNDS,
                   "postgres.CHAT_LOCK": CHAT_LOCK,
-                  "postgres.USER_LOCKS": USER_LOCKS, **POSTGRES_INLINE,
+                  "postgres.USER_LOCKS": USER_LOCKS, "postgres.USER_CHATS": USER_CHATS,
+                  **POSTGRES_INLINE,
                   "live.REACHING": live_rounds.REACHING,
                   "live.STARTED_OPEN": live_rounds.STARTED_OPEN})
     for prefix, module in (("leader", postgres_leader), ("worker", worker_lease),

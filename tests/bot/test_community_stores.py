@@ -16,6 +16,7 @@ from tests.bot.scoring import (
     read_rows,
     stored_scores,
 )
+from tests.waiting import until
 
 GROUP, OTHER = -10, -20
 ANN, BEN, CY = 1, 2, 3
@@ -219,10 +220,49 @@ def test_the_new_statements_are_written_once_for_both_databases():
     connection.close()
 
 
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+async def test_forget_waits_for_a_close_that_counted_the_person_before_their_answers_went(
+        stores: Stores, postgres_url: str) -> None:
+    """A round's close scores a person who answered, and has not committed when their forget
+    deletes their answers (a part at a time, before its one transaction): the forget still
+    waits for that close, then deletes the score it wrote, instead of failing at the person's
+    row on the score the close committed meanwhile."""
+    import asyncio
+
+    import asyncpg
+
+    from bot.store.sql.rounds import NUMBERED
+
+    await setup(stores)
+    await stores.people.remember_user(104, "U4")
+    current = await stores.rounds.open_round(GROUP, "24", (1, 2, 3, 4), 24, "easy", 10, "en",
+                                             3000.0, 3060.0, started_by=BEN)
+    assert current is not None
+    await stores.rounds.record_answer(current.id, 104, "1+2", False, 3001.0)
+    closing = await asyncpg.connect(postgres_url)
+    watching = await asyncpg.connect(postgres_url)
+    try:
+        held = closing.transaction()
+        await held.start()
+        await closing.execute(NUMBERED.close_round, "won", 3002.0, BEN, "x", 10, 2.0,
+                              current.id)  # scored 104 (played), not committed
+        forgetting = asyncio.create_task(stores.forgetting.forget_user(104))
+        await until(lambda: watching.fetchval(
+            "SELECT COUNT(*) > 0 FROM pg_locks WHERE NOT granted"), "the forget waiting")
+        await held.commit()
+        await forgetting
+    finally:
+        await closing.close()
+        await watching.close()
+    assert await stores.people.user_name(104) is None
+    scores = await consistent(stores)
+    assert not any(key[1] == 104 for key in scores)
+
+
 async def test_postgres_prepares_the_new_statements(postgres_url: str) -> None:
     import asyncpg
 
-    from bot.store.postgres import CHAT_LOCK, USER_LOCKS
+    from bot.store.postgres import CHAT_LOCK, USER_CHATS, USER_LOCKS
     from bot.store.sql import daily, forgetting, scores
     from tests.bot.test_store_queries import named_statements
 
@@ -233,6 +273,7 @@ async def test_postgres_prepares_the_new_statements(postgres_url: str) -> None:
                 await connection.prepare(sql)
         await connection.prepare(CHAT_LOCK)
         await connection.prepare(USER_LOCKS)
+        await connection.prepare(USER_CHATS)
     finally:
         await connection.close()
 

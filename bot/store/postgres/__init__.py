@@ -28,9 +28,14 @@ from bot.store.stores import Stores
 # a reset or an erasure takes the scoring locks of the chats whose scores it deletes, after the
 # rounds' rows, as a round's close takes them (bot.store.postgres.people)
 CHAT_LOCK = "SELECT pg_advisory_xact_lock($1)"
+# ... and the chats found before its answers were deleted a part at a time ($2): a round
+# closing there may have counted them before that, and would score them beside the erase
 USER_LOCKS = ("SELECT pg_advisory_xact_lock(chat) FROM (SELECT chat_id AS chat FROM scores "
               "WHERE user_id = $1 UNION SELECT r.chat_id FROM answers a JOIN rounds r "
-              "ON r.id = a.round_id WHERE a.user_id = $1) AS c ORDER BY chat")
+              "ON r.id = a.round_id WHERE a.user_id = $1 UNION SELECT unnest($2::BIGINT[])) "
+              "AS c ORDER BY chat")
+USER_CHATS = ("SELECT DISTINCT r.chat_id FROM answers a JOIN rounds r ON r.id = a.round_id "
+              "WHERE a.user_id = $1")
 
 
 async def open_postgres(url: str, migrate_to: int = LATEST,
@@ -45,7 +50,8 @@ def stores_of(db: Database) -> Stores:
                   people=PostgresPeople(db), matches=matches.Matches(db, matches.NUMBERED),
                   updates=updates.Updates(db, updates.NUMBERED),
                   daily=daily.Daily(db, daily.NUMBERED),
-                  forgetting=forgetting.Forgetting(db, forgetting.NUMBERED, CHAT_LOCK, USER_LOCKS),
+                  forgetting=forgetting.Forgetting(db, forgetting.NUMBERED, CHAT_LOCK, USER_LOCKS,
+                                                     USER_CHATS),
                   close=db.close,
                   ratings=ratings.Ratings(db, ratings.NUMBERED, daily.NUMBERED),
                   achievements=achievements.Achievements(db, achievements.NUMBERED),

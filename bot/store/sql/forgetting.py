@@ -95,14 +95,17 @@ class Forgetting:
     """`chat_lock` and `user_locks`: what takes the scoring locks of a chat, or of the chats
     where a person has scores or answers, before their answers and scores are deleted (so a
     round closing there meanwhile has either scored and is deleted, or scores after, without
-    them); PostgreSQL's concurrent writers only, none with SQLite's single writer."""
+    them); `user_chats`, the chats where they answered, read before the answers go a part at
+    a time, whose locks are taken too (a round closing there may have counted them before);
+    PostgreSQL's concurrent writers only, none with SQLite's single writer."""
 
     def __init__(self, db: Connection, sql: ForgetStatements, chat_lock: str = "",
-                 user_locks: str = "") -> None:
+                 user_locks: str = "", user_chats: str = "") -> None:
         self.db = db
         self.sql = sql
         self.chat_lock = chat_lock
         self.user_locks = user_locks
+        self.user_chats = user_chats  # the chats where the person answered, read first
 
     async def reset_chat(self, chat_id: int) -> None:
         steps: list[Step] = [(sql, (chat_id,)) for sql in self.sql.reset_rounds]
@@ -129,12 +132,14 @@ class Forgetting:
         such part changes no one else's scores: their own go with the rest), then everything
         of theirs in one transaction, after which the scores are again what the rounds
         define."""
+        answered_in = [row[0] for row in await self.db.fetch(self.user_chats, (user_id,))] \
+            if self.user_chats else []
         for sql in self.sql.forget_parts:
             while await self.db.run(sql, (user_id,) * (arity(sql) - 1) + (FORGET_PART,)) \
                     >= FORGET_PART:
                 pass
         steps: list[Step] = [(sql, (user_id,)) for sql in self.sql.forget_rounds]
-        steps += [(self.user_locks, (user_id,))] if self.user_locks else []
+        steps += [(self.user_locks, (user_id, answered_in))] if self.user_locks else []
         steps += [(sql, (user_id,) * arity(sql))
                   for sql in self.sql.forget_scores]
         await self.db.run_all(steps)

@@ -1,8 +1,9 @@
 """`python -m bot`: the bot with long polling, or a webhook server when WEBHOOK_URL is set;
 `python -m bot --demo` (or no token, at a terminal): the bot on a local emulator, played there;
 `python -m bot --version`: the versions, and whether the solver's native core is in use.
-`python -m bot ingress` and `python -m bot worker`: the cluster's two roles (docs/scaling.md,
-"Past one process"): webhooks published to the NATS broker, and the bot fed from it.
+`python -m bot ingress`, `python -m bot worker` and `python -m bot webapp`: the cluster's roles
+(docs/scaling.md, "Past one process"): webhooks published to the NATS broker, the bot fed from
+it, and the Mini App's page, its requests relayed to the worker owning each round.
 
 It fails fast, with one line saying why: exit status 2 for a missing token (without a terminal),
 a malformed setting or a token Telegram rejects; 1 for a database that cannot be opened,
@@ -28,7 +29,15 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import Application
 
 from bot.runtime import log_mask, metrics
-from bot.runtime.config import ROLES, WORKER, Config, ConfigError, MissingTokenError, check_role
+from bot.runtime.config import (
+    ROLES,
+    WEBAPP,
+    WORKER,
+    Config,
+    ConfigError,
+    MissingTokenError,
+    check_role,
+)
 from bot.telegram import webhook
 from bot.telegram.app import ALLOWED_UPDATES
 from bot.telegram.lifecycle import stop_application
@@ -40,6 +49,7 @@ from bot.wiring import (
     DatabaseUnavailable,
     build_bot,
     serve_ingress,
+    serve_webapp,
     serve_worker,
 )
 
@@ -93,9 +103,12 @@ def main(argv: list[str] | None = None) -> int:
         return run_demo(arguments.user)
     try:
         config = Config.from_env()
-        read_webapp_settings()  # checked here, where a bad one is one line and exit 2
+        page = read_webapp_settings()  # checked here, where a bad one is one line and exit 2
         if arguments.role is not None:
             check_role(config, arguments.role)
+        if arguments.role == WEBAPP and page is None:
+            raise ConfigError("python -m bot webapp needs WEBAPP_URL (the page's public "
+                              "https:// address, as the workers have it)")
     except MissingTokenError:
         # a role, a service or a container: the demo would not do
         if arguments.role is not None or not sys.stdin.isatty():
@@ -214,8 +227,8 @@ def run(config: Config, role: str | None = None) -> int:
 
 
 def run_role(config: Config, role: str) -> int:
-    """The ingress or a worker until SIGINT or SIGTERM (0); a worker that lost its lease
-    exits with LOST_LEAD, as the one process does."""
+    """The ingress, a worker or the Mini App until SIGINT or SIGTERM (0); a worker that lost
+    its lease exits with LOST_LEAD, as the one process does."""
     configure_logging(config)
     bot = build_bot(config, worker=True) if role == WORKER else None
     stop_metrics = serve_metrics(config)
@@ -227,6 +240,8 @@ def run_role(config: Config, role: str) -> int:
             loop.add_signal_handler(stop_signal, stop.set)
         if bot is not None:
             await serve_worker(bot, stop)
+        elif role == WEBAPP:
+            await serve_webapp(config, read_webapp_settings(), stop)
         else:
             await serve_ingress(config, stop)
 

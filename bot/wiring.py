@@ -13,15 +13,17 @@ resume a restart runs. A leader whose lease ended sends nothing more: every Bot 
 the lease's gate first (bot.telegram.metered_request.guard); it logs one line and exits with
 status 3. Open rounds stay in the database across a stop.
 
-Past one process (bot/cluster, docs/scaling.md) it puts the two roles together: the ingress
-(`serve_ingress`: the webhook's checks, the broker, the webhook registered with Telegram) and the
+Past one process (bot/cluster, docs/scaling.md) it puts the roles together: the ingress
+(`serve_ingress`: the webhook's checks, the broker, the webhook registered with Telegram), the
 worker (`serve_worker`: this bot, leading as above, fed from the broker's partitions instead of
-polling or a webhook).
+polling or a webhook) and the Mini App (`serve_webapp`: the page, its requests relayed to the
+workers).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 from collections.abc import Callable
@@ -172,7 +174,8 @@ class Bot:
         metrics.set_leader(False)
         start_housekeeping(application, heartbeat_path(config.database_path),
                            lambda: self.sole())
-        if self.webapp is not None and not config.webhook_url:  # else the webhook's server
+        # else the webhook's server, or a worker's: the Mini App role's, relayed (serve_webapp)
+        if self.webapp is not None and not config.webhook_url and not self.worker:
             self.page_server, port = serve(self.face, self.webapp.port, self.webapp.listen)
             log.info("Mini App page on %s:%d/webapp/", self.webapp.listen, port)
 
@@ -262,12 +265,20 @@ async def serve_worker(bot: Bot, stop: asyncio.Event) -> None:
     API reached, post_init: stores, pool, its own lease registered), then its fair share of the
     partitions taken (bot/cluster/ownership.py) — each partition's chats taken up (their open
     rounds resumed) before its consumer starts, let go after it was drained — and fed from those
-    partitions, each update handled to its end before it is acknowledged. A worker that loses
+    partitions, each update handled to its end before it is acknowledged; with WEBAPP_URL, it
+    also answers the Mini App's requests about its partitions' rounds (relayed by the Mini App
+    role: serve_webapp) while it owns them. A worker that loses
     its lease stops (LOST_LEAD), and gives its partitions up at a clean stop. With RATE_LIMIT
     on, its sends draw on the budget shared by every worker (bot/cluster/budget.py), opened
     before post_init sends anything."""
-    from bot.cluster import budget, consumers, ownership  # the broker's client: the roles' alone
+    from bot.cluster import (  # the broker's client: the roles' alone
+        budget,
+        consumers,
+        ownership,
+        relay,
+    )
     from bot.cluster.partitions import partition_of
+    from bot.webapp.relayed import answer_request
 
     application, config = bot.application, bot.config
     application.bot_data.stop = stop.set  # how a worker that lost its lease stops
@@ -298,16 +309,24 @@ async def serve_worker(bot: Bot, stop: asyncio.Event) -> None:
         def may_act(partition: int) -> bool:
             return owners is not None and owners.owns(partition) and bot.leading_now()
 
-        async with consumers.consumers_of(
-                config, functools.partial(webhook.process_body, application), may_act) as feed:
+        async with contextlib.AsyncExitStack() as held:
+            feed = await held.enter_async_context(consumers.consumers_of(
+                config, functools.partial(webhook.process_body, application), may_act))
+            pages = None if bot.webapp is None else await held.enter_async_context(
+                relay.responder_of(config, functools.partial(answer_request, bot.face),
+                                   may_act))
 
             async def gained(partitions: list[int]) -> None:
                 mine = set(partitions)
                 await bot.services.recovery.resume(lambda chat: partition_of(chat, n) in mine)
                 for partition in partitions:
                     await feed.add(partition)
+                    if pages is not None:
+                        await pages.add(partition)
 
             async def shed(partitions: list[int]) -> None:
+                if pages is not None:
+                    await pages.remove(partitions)
                 await feed.drain(partitions)
                 mine = set(partitions)
                 bot.services.recovery.release(lambda chat: partition_of(chat, n) in mine)
@@ -323,6 +342,28 @@ async def serve_worker(bot: Bot, stop: asyncio.Event) -> None:
         await stop_application(application)  # the lease's end frees the partitions
         for opened in shared:
             await opened.close()
+
+
+async def serve_webapp(config: Config, settings: WebappSettings | None,
+                       stop: asyncio.Event) -> None:
+    """`python -m bot webapp` until `stop` is set: the Mini App's page on WEBAPP_PORT, each of
+    its API requests relayed through the broker to the worker owning the round's chat (any
+    worker for a page or a card: bot.webapp.relayed). It holds nothing, and needs neither
+    Telegram nor the database: start as many as the proxy spreads requests over."""
+    from bot.cluster import relay  # the broker's client: the roles' alone
+    from bot.webapp.relayed import RELAYED, RelayedFace
+
+    assert settings is not None, "python -m bot webapp needs WEBAPP_URL"
+    async with relay.relay_of(config) as relayer:
+        server, port = serve(RelayedFace(relayer.ask, config.token), settings.port,
+                             settings.listen, RELAYED)
+        log.info("Mini App page on %s:%d/webapp/, its requests relayed to the workers",
+                 settings.listen, port)
+        try:
+            await stop.wait()
+        finally:
+            server.stop()
+            await server.close_all_connections()
 
 
 async def serve_ingress(config: Config, stop: asyncio.Event) -> None:

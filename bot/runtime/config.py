@@ -31,8 +31,8 @@ STARTUP_RANGE = (1.0, 600.0)
 # The cluster's roles (`python -m bot ingress`, `python -m bot worker`: bot/cluster): the broker,
 # the stream's name (one per bot sharing a server), how many partitions, and how long an update a
 # worker took but never acknowledged (it died) waits before the broker delivers it again.
-INGRESS, WORKER = "ingress", "worker"
-ROLES = (INGRESS, WORKER)
+INGRESS, WORKER, WEBAPP = "ingress", "worker", "webapp"
+ROLES = (INGRESS, WORKER, WEBAPP)
 NATS_SCHEMES = ("nats", "tls")
 NATS_STREAM_FORM = re.compile(r"[A-Za-z0-9_-]{1,32}")
 PARTITIONS_RANGE = (1, 1024)
@@ -168,7 +168,8 @@ def check_role(config: Config, role: str) -> None:
     every ingress: a random secret of one run would lock the others out), a polling one (no
     WEBHOOK_URL) neither, and its METRICS_PORT apart from the health check's WEBHOOK_PORT; the
     worker PostgreSQL (the update claims and the lease shared with the other workers; SQLite
-    is one process's)."""
+    is one process's). The Mini App role needs WEBAPP_URL too (bot.webapp.settings: checked
+    where it is read)."""
     if role not in ROLES:
         raise ConfigError(f"the role must be one of {', '.join(ROLES)}, not {role!r}")
     if not config.nats_url:

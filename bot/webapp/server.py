@@ -37,11 +37,11 @@ import json
 import logging
 import math
 import re
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import quote
 
 import tornado.httpserver
@@ -150,6 +150,15 @@ Submit = Callable[[int, Coroutine[None, None, None]], Awaitable[None]]
 """Run a user's submission through the bot's fair lane (dropped past its bound)."""
 
 
+class Speaker(Protocol):
+    """What the API's handler needs of the one it serves: the language of a refusal."""
+
+    def refusal_language(self, body: dict[str, Any]) -> str: ...
+
+
+Act = Callable[[Any, dict[str, Any]], Awaitable[dict[str, Any]]]  # an endpoint's answer
+
+
 class Face:
     """The Mini App of one bot: checks initData against its token, judges by its services."""
 
@@ -220,14 +229,7 @@ class Face:
         return judged[0]
 
     def refusal_language(self, body: dict[str, Any]) -> str:
-        """The language a refusal is said in: the signed user's, else the one the page asks
-        for (it only chooses words), else English."""
-        try:
-            return language_of(verify(body.get("init_data"), self.token, self.now())
-                               .language_code)
-        except Unsigned:
-            hint = body.get("language")
-            return language_of(hint[:LANGUAGE_HINT] if isinstance(hint, str) else None)
+        return refusal_language(body, self.token, self.now())
 
     async def _judge(self, signed: Signed, ticket: Ticket, expression: str) -> dict[str, Any]:
         services = self.services()
@@ -251,6 +253,16 @@ class Face:
             raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "try again", "try_again")
         if not belongs:
             raise Refusal(HTTPStatus.FORBIDDEN, "not a member of the group", "not_member")
+
+
+def refusal_language(body: dict[str, Any], token: str, now: float) -> str:
+    """The language a refusal is said in: the signed user's, else the one the page asks for
+    (it only chooses words), else English."""
+    try:
+        return language_of(verify(body.get("init_data"), token, now).language_code)
+    except Unsigned:
+        hint = body.get("language")
+        return language_of(hint[:LANGUAGE_HINT] if isinstance(hint, str) else None)
 
 
 def answer_text(form: Form, hand: tuple, body: dict[str, Any]) -> str:
@@ -315,8 +327,7 @@ class ApiHandler(tornado.web.RequestHandler):
     def set_default_headers(self) -> None:
         secure(self)
 
-    def initialize(self, face: Face,
-                   act: Callable[[Face, dict[str, Any]], Awaitable[dict[str, Any]]]) -> None:
+    def initialize(self, face: Speaker, act: Act) -> None:
         self.face = face
         self.act = act
         self.body = bytearray()
@@ -391,31 +402,37 @@ class PageHandler(tornado.web.StaticFileHandler):
         return f"{TYPES[Path(self.absolute_path or '').suffix]}; charset=utf-8"
 
 
-def webapp_routes(face: Face
+# the API's endpoints (/webapp/api/<name>) and what answers each in the process holding rounds
+ACTS: dict[str, Act] = {"round": _show, "answer": _answer, "page": pages_api.page,
+                        "card": pages_api.card}
+
+
+def webapp_routes(face: Speaker, acts: Mapping[str, Act] | None = None
                   ) -> list[tuple[str, type[tornado.web.RequestHandler], dict[str, Any]]]:
-    """The Mini App's routes, for a tornado Application (the webhook's server, or its own)."""
+    """The Mini App's routes, for a tornado Application (the webhook's server, or its own);
+    `acts` other than the bot's own: the Mini App role's, which relay each (bot.webapp.relayed)."""
+    acts = ACTS if acts is None else acts
     return [
-        (rf"{PREFIX}/api/round", ApiHandler, {"face": face, "act": _show}),
-        (rf"{PREFIX}/api/answer", ApiHandler, {"face": face, "act": _answer}),
-        (rf"{PREFIX}/api/page", ApiHandler, {"face": face, "act": pages_api.page}),
-        (rf"{PREFIX}/api/card", ApiHandler, {"face": face, "act": pages_api.card}),
+        *((rf"{PREFIX}/api/{name}", ApiHandler, {"face": face, "act": act})
+          for name, act in acts.items()),
         (rf"{PREFIX}/()", PageHandler, {"path": str(STATIC), "default_filename": "index.html"}),
         (rf"{PREFIX}/(app\.js|app\.css|pages\.js|pages\.css)", PageHandler, {"path": str(STATIC)}),
     ]
 
 
-def make_server(face: Face) -> tornado.httpserver.HTTPServer:
+def make_server(face: Speaker, acts: Mapping[str, Act] | None = None
+                ) -> tornado.httpserver.HTTPServer:
     """The page's own server (add sockets to start it), bounded like the webhook's."""
     return tornado.httpserver.HTTPServer(
-        tornado.web.Application(webapp_routes(face)), max_body_size=MAX_BODY,
+        tornado.web.Application(webapp_routes(face, acts)), max_body_size=MAX_BODY,
         max_header_size=MAX_HEADERS, body_timeout=BODY_SECONDS,
         idle_connection_timeout=IDLE_SECONDS)
 
 
-def serve(face: Face, port: int, listen: str = "127.0.0.1"
-          ) -> tuple[tornado.httpserver.HTTPServer, int]:
+def serve(face: Speaker, port: int, listen: str = "127.0.0.1",
+          acts: Mapping[str, Act] | None = None) -> tuple[tornado.httpserver.HTTPServer, int]:
     """Start the page's own server on a port (0: any free one); returns it and its port."""
-    server = make_server(face)
+    server = make_server(face, acts)
     sockets = tornado.netutil.bind_sockets(port, listen)
     server.add_sockets(sockets)
     return server, sockets[0].getsockname()[1]

@@ -75,12 +75,14 @@ def test_a_role_with_what_it_needs_passes():
     (["ingress"], {**BROKER, "WEBHOOK_SECRET": "s3cret"}, "or neither to poll getUpdates"),
     (["worker"], {}, "TELEGRAM_BOT_TOKEN is not set"),  # never the demo, even at a terminal
     (["worker", "--demo"], BROKER, "--demo is the one process"),
+    (["webapp"], BROKER, "python -m bot webapp needs WEBAPP_URL"),
+    (["webapp"], {"WEBAPP_URL": "https://bot.example/webapp/"}, "needs the broker"),
 ])
 def test_python_m_bot_refuses_a_role_in_one_line_with_status_2(tmp_path, arguments, settings,
                                                                 said):
     environment = {key: value for key, value in os.environ.items()
                    if key not in ("TELEGRAM_BOT_TOKEN", "DATABASE_URL", "NATS_URL",
-                                  "WEBHOOK_URL", "WEBHOOK_SECRET")}
+                                  "WEBHOOK_URL", "WEBHOOK_SECRET", "WEBAPP_URL")}
     if said != "TELEGRAM_BOT_TOKEN is not set":
         environment.update(TOKEN)
     done = subprocess.run([sys.executable, "-m", "bot", *arguments], cwd=tmp_path,

@@ -24,7 +24,7 @@ SOURCES = (ROOT / "bot" / "runtime" / "config.py", ROOT / "bot" / "webapp" / "se
 # what the ${...} placeholders would hold in deploy/.env
 SAMPLES = {"TELEGRAM_BOT_TOKEN": "123456:ABC", "POSTGRES_PASSWORD": "s3cretLetters",
            "WEBHOOK_URL": "https://bot.example/telegram", "WEBHOOK_SECRET": "same_in_every_one",
-           "TWENTYFOUR_VERSION": "0.1.0"}
+           "TWENTYFOUR_VERSION": "0.1.0", "WEBAPP_URL": "https://bot.example/webapp/"}
 
 
 def text() -> str:
@@ -69,19 +69,21 @@ def test_every_service_of_the_image_runs_a_role_of_the_cluster():
     for name, argv in found.items():
         assert argv[:3] == ["python", "-m", "bot"], name
         assert parse_arguments(argv[3:]).role in ROLES, name
-    assert sorted(argv[3] for argv in found.values()) == ["ingress", "ingress", "worker"]
+    assert sorted(argv[3] for argv in found.values()) == ["ingress", "ingress", "webapp",
+                                                          "worker"]
     replicas = re.search(r"^\s+replicas: (\d+)\s*$", ours()["worker"], re.MULTILINE)
     assert replicas and int(replicas.group(1)) == 3
 
 
-@pytest.mark.parametrize("name", ["ingress-a", "ingress-b", "worker"])
+@pytest.mark.parametrize("name", ["ingress-a", "ingress-b", "worker", "webapp"])
 def test_every_setting_is_one_the_bot_reads_and_the_role_accepts_them(name: str):
     passed = settings(ours()[name])
     assert set(passed) <= known_settings(), set(passed) - known_settings()
     config = Config.from_env(passed, env_file=None)
     role = command(ours()[name])[3]
     check_role(config, role)  # NATS_URL; an ingress's fixed webhook; a worker's PostgreSQL
-    read_settings(passed, env_file=None)
+    page = read_settings(passed, env_file=None)
+    assert page is not None and page.url == SAMPLES["WEBAPP_URL"]  # the workers' buttons, too
     assert config.nats_url == "nats://nats:4222" and config.partitions == 64
     if role == "worker":
         assert config.database_url is not None
@@ -134,6 +136,11 @@ def test_every_service_has_a_health_check_and_comes_back():
         port = settings(block)["WEBHOOK_PORT"]
         assert f"http://127.0.0.1:{port}/{HEALTH_PATH}'" in block, name
         assert re.search(rf'^\s+- "127\.0\.0\.1:\d+:{port}"\s*$', block, re.MULTILINE), name
+    page = ours()["webapp"]
+    port = settings(page)["WEBAPP_PORT"]
+    assert f"http://127.0.0.1:{port}/webapp/'" in page
+    assert settings(page)["WEBAPP_LISTEN"] == "0.0.0.0"  # the proxy reaches it from outside
+    assert re.search(rf'^\s+- "127\.0\.0\.1:\d+:{port}"\s*$', page, re.MULTILINE)
 
 
 def test_the_guide_says_how_to_run_scale_and_restart_the_cluster():

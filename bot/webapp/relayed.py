@@ -1,0 +1,91 @@
+"""The Mini App as a role of its own (`python -m bot webapp`): it serves the page and hands
+each API request, whole, to the worker that can answer it, whose own Face answers it as the one
+process would. The role holds no round, no database connection and no lock: any number of them
+may sit behind the HTTPS proxy, and one that dies loses nothing but the requests in flight.
+
+A request about a round (`round`, `answer`) goes to the owner of the chat its ticket names; a
+page or a card to any worker. The ticket is read here only to pick the partition: the worker
+checks everything again (a forged ticket reaches a worker that then refuses it). The worker's
+reply is the endpoint's answer or its refusal (status, why, the page's word), said here in the
+asker's language as the one process says it. A request nobody answered (the partition between
+two owners, no worker up, no reply in time) is refused with 503 and the page's "try again": an
+answer that reached a worker which died before replying may have counted, and the page's next
+request shows whether it did.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable
+from functools import partial
+from http import HTTPStatus
+from typing import Any
+
+from bot.webapp.refusal import Refusal
+from bot.webapp.server import ACTS, Act, Face, read_ticket, refusal_language
+
+ROUND_ACTS = ("round", "answer")  # answered by the owner of the ticket's chat; the rest by any
+Ask = Callable[[int | None, bytes], Awaitable[bytes | None]]  # (chat or None, request) -> reply
+
+
+def request(act: str, body: dict[str, Any]) -> bytes:
+    return json.dumps({"act": act, "body": body}, separators=(",", ":")).encode()
+
+
+async def answer_request(face: Face, data: bytes) -> bytes:
+    """A worker's reply to a relayed request: its Face's answer, or the refusal it raised."""
+    try:
+        asked = json.loads(data)
+        act = ACTS[asked["act"]]
+        body = asked["body"]
+        if not isinstance(body, dict):
+            raise TypeError
+    except (ValueError, KeyError, TypeError):
+        return _reply({"refused": [HTTPStatus.BAD_REQUEST, "not a relayed request", "forbidden"]})
+    try:
+        return _reply({"ok": await act(face, body)})
+    except Refusal as refusal:
+        return _reply({"refused": [refusal.status, refusal.why, refusal.said]})
+
+
+def _reply(content: dict[str, Any]) -> bytes:
+    return json.dumps(content, separators=(",", ":")).encode()
+
+
+class RelayedFace:
+    """What the role's handlers serve: the refusal's language read here (the token checks the
+    signature), the answers asked of the workers through `ask`."""
+
+    def __init__(self, ask: Ask, token: str, clock: Callable[[], float] = time.time) -> None:
+        self.ask = ask
+        self.token = token
+        self.clock = clock
+
+    def refusal_language(self, body: dict[str, Any]) -> str:
+        return refusal_language(body, self.token, self.clock())
+
+    async def relay(self, act: str, body: dict[str, Any]) -> dict[str, Any]:
+        chat = None
+        if act in ROUND_ACTS:
+            ticket = read_ticket(body.get("round"))
+            if ticket is None:
+                raise Refusal(HTTPStatus.BAD_REQUEST, "no round")
+            chat = ticket.chat_id
+        data = await self.ask(chat, request(act, body))
+        if data is None:
+            raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "no worker answered", "try_again")
+        reply = json.loads(data)
+        if "refused" in reply:
+            status, why, said = reply["refused"]
+            raise Refusal(status, why, said)
+        answer: dict[str, Any] = reply["ok"]
+        return answer
+
+
+async def _relayed(act: str, face: RelayedFace, body: dict[str, Any]) -> dict[str, Any]:
+    return await face.relay(act, body)
+
+
+RELAYED: dict[str, Act] = {name: partial(_relayed, name) for name in ACTS}
+"""The role's endpoints: the bot's own (bot.webapp.server.ACTS), each relayed."""

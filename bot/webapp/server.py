@@ -3,7 +3,9 @@
 answer made there), and the pages' `POST /webapp/api/page` and `POST /webapp/api/card` (a
 player's or a group's page, a player's share card: bot.webapp.pages_api).
 Mounted beside /telegram by the webhook's server (`webapp_routes`), or served by its own small
-server when the bot polls (`serve`); the composition root (bot.wiring) does either.
+server when the bot polls (`serve`); the composition root (bot.wiring) does either. Past one
+process the Mini App role serves the same routes with each request relayed (bot.webapp.relayed)
+to the worker owning the round, whose Face answers it here.
 
 This is a face of its own beside bot.telegram, and knows nothing of it nor of any game: play
 describes each round's page (bot.play.round.page: tiles and a target, or a table of rolls; an

@@ -329,7 +329,11 @@ async def serve_worker(bot: Bot, stop: asyncio.Event) -> None:
                     await pages.remove(partitions)
                 await feed.drain(partitions)
                 mine = set(partitions)
-                bot.services.recovery.release(lambda chat: partition_of(chat, n) in mine)
+
+                def theirs(chat: int) -> bool:
+                    return partition_of(chat, n) in mine
+                await bot.services.alarms.silence(theirs)  # a result in flight is marked sent
+                bot.services.recovery.release(theirs)
 
             owners = ownership.Ownership(table, n, gained, shed)
             bot.sole = lambda: owners is not None and owners.owns(0)

@@ -169,7 +169,8 @@ class Bot:
             pause=match_pause(config.round_seconds), reads_group_messages=reads_all,
             secret=config.token,
             page_links=page_opener(self.webapp, application.bot.username) if self.webapp
-            else None, open_rounds=shared_rounds(self._stores) if self.worker else None)
+            else None, open_rounds=shared_rounds(self._stores) if self.worker else None,
+            shared_names=self.worker)
         data.role = STANDBY
         metrics.set_leader(False)
         start_housekeeping(application, heartbeat_path(config.database_path),

@@ -103,7 +103,8 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                    clock: Callable[[], float] = time.time,
                    rng: random.Random | None = None, secret: str = "",
                    page_links: PageOpener | None = None,
-                   open_rounds: OpenRounds | None = None) -> Services:
+                   open_rounds: OpenRounds | None = None, shared_names: bool = False
+                   ) -> Services:
     """The services of one bot. `clock` is the game's time (deadlines, answer times); the
     budget of solver seconds is shared by deals and /solve, one allowance per person, and the
     live puzzles of the open rounds are what the solving service refuses; `secret` (the bot's
@@ -111,9 +112,10 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     `page_links` opens the Mini App's pages from /stats and /top (None: no Mini App);
     `open_rounds`, every open round where this process holds only its own chats' (None: it
     deals every round, its table holds them all): what /solve and the like refuse, and the
-    bound on one person's rounds, count there too."""
+    bound on one person's rounds, count there too; `shared_names`: other processes store
+    names too, so this one trusts what it stored for a minute only (bot.play.chats.people)."""
     rng = rng or random.Random()
-    people = People(stores.people)
+    people = People(stores.people, shared=shared_names)
     analyses = Analyses(pool)
     rater = Rater(stores.ratings, nearest_of(analyses))
     table = RoundTable(stores.rounds, clock, scheduler, stored=people.stored, rater=rater)

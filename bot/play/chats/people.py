@@ -3,7 +3,11 @@ language each chat speaks (its /lang choice, else the speaker's Telegram languag
 
 Chats' languages and the names already stored are kept in memory as well (this process is the
 database's only writer), so a reply costs no read. The names are a bounded cache (KEPT chats and
-KEPT players, LRU: one seen again after it went is written again, an UPSERT); the languages are
+KEPT players, LRU: one seen again after it went is written again, an UPSERT). Where other
+processes write names too (a cluster's workers, each seeing some of a person's chats), a
+remembered name may have been overwritten meanwhile — a name changed on one worker and changed
+back on another — so each is remembered for SHARED_NAMES_SECONDS only: a stale name is stored
+again by the person's next message after that. The languages are
 a mirror of the stored choices, every chat's that chose one (loaded at start-up, a few dozen
 bytes each): a sync read, so it can't fall back on the store, and it grows with the chats that
 chose, never with the chats seen.
@@ -12,10 +16,11 @@ chose, never with the chats seen.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 
-from cachetools import LRUCache
+from cachetools import LRUCache, TTLCache
 
 from bot.play.guards.permissions import AdminCheck, may_steer
 from bot.store.protocols import PeopleStore
@@ -24,6 +29,7 @@ from bot.text import markup
 from bot.text.i18n import Texts, language_of, parse_language, texts_for
 
 KEPT = 5_000  # chats, and players, whose stored names are remembered
+SHARED_NAMES_SECONDS = 60.0  # how long a name is trusted as stored where others write names too
 Names = tuple[str, str | None]  # a chat's kind and title, or a player's first name and username
 
 
@@ -50,11 +56,13 @@ class Player:
 class People:
     """Chats and players in many chats. One instance for the whole bot, built at start-up."""
 
-    def __init__(self, store: PeopleStore) -> None:
+    def __init__(self, store: PeopleStore, shared: bool = False,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        """`shared`: other processes write names to the same database."""
         self.store = store
         self._languages: dict[int, str] = {}
-        self._chats: LRUCache[int, Names] = LRUCache(KEPT)  # chat -> kind, title as stored
-        self._users: LRUCache[int, Names] = LRUCache(KEPT)  # player -> names as stored
+        self._chats: MutableMapping[int, Names] = _names(shared, clock)  # chat -> kind, title
+        self._users: MutableMapping[int, Names] = _names(shared, clock)  # player -> names
         # players whose row is being stored: in flight only, gone once it is written
         self._storing: dict[int, asyncio.Event] = {}
 
@@ -167,6 +175,12 @@ class People:
         await self.store.migrate_chat(old_id, new_id)
         if old_id in self._languages:
             self._languages.setdefault(new_id, self._languages.pop(old_id))
+
+
+def _names(shared: bool, clock: Callable[[], float]) -> MutableMapping[int, Names]:
+    if shared:
+        return TTLCache(KEPT, SHARED_NAMES_SECONDS, timer=clock)
+    return LRUCache(KEPT)
 
 
 def _known(cache: Mapping[int, Names], key: int, value: Names) -> bool:

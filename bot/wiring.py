@@ -268,8 +268,8 @@ async def serve_worker(bot: Bot, stop: asyncio.Event) -> None:
     rounds resumed) before its consumer starts, let go after it was drained — and fed from those
     partitions, each update handled to its end before it is acknowledged; with WEBAPP_URL, it
     also answers the Mini App's requests about its partitions' rounds (relayed by the Mini App
-    role: serve_webapp) while it owns them. A worker that loses
-    its lease stops (LOST_LEAD), and gives its partitions up at a clean stop. With RATE_LIMIT
+    role: serve_webapp) while it owns them. A worker that loses its lease stops (LOST_LEAD),
+    and gives its partitions up at a clean stop. With RATE_LIMIT
     on, its sends draw on the budget shared by every worker (bot/cluster/budget.py), opened
     before post_init sends anything."""
     from bot.cluster import (  # the broker's client: the roles' alone

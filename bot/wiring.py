@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
+import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import tornado.httpserver
@@ -34,6 +36,7 @@ import tornado.web
 
 from bot.cluster.unreachable import BrokerUnreachable  # what a broker out of reach raises
 from bot.play.matches.matches import match_pause
+from bot.play.ports import Handover
 from bot.play.services import Services, build_services
 from bot.runtime import heap, metrics
 from bot.runtime.config import Config
@@ -68,6 +71,23 @@ PRIVACY_NOTE = (
 Routes = list[tuple[str, type[tornado.web.RequestHandler], dict[str, Any]]]
 
 
+class Partitions:
+    """play's Holding port for a worker: the chats of the partitions it owns, and a move to
+    another's handed over through the stream (both set by serve_worker once it consumes)."""
+
+    def __init__(self) -> None:
+        self.owns: Callable[[int], bool] = lambda chat_id: True
+        self.announce: Callable[[Handover], Awaitable[None]] | None = None
+
+    def holds(self, chat_id: int) -> bool:
+        return self.owns(chat_id)
+
+    async def hand_over(self, moved: Handover) -> None:
+        if self.announce is None:
+            raise RuntimeError("a move handed over before the worker consumes its partitions")
+        await self.announce(moved)
+
+
 class Bot:
     """One bot process: its Telegram application (`application`) and what the root opened for
     it — stores, pool, lease, the page's face and server."""
@@ -89,6 +109,8 @@ class Bot:
         # whether this process runs the housekeeping that spans the database (a worker: the
         # owner of partition 0, so one worker at a time)
         self.sole: Callable[[], bool] = lambda: True
+        # a worker plays its partitions' chats only (serve_worker says which, once it owns some)
+        self.holding = Partitions() if worker else None
         self.face = Face(lambda: self.services, config.token, self.leading,
                          functools.partial(self._belongs), self._submit)
 
@@ -170,7 +192,7 @@ class Bot:
             secret=config.token,
             page_links=page_opener(self.webapp, application.bot.username) if self.webapp
             else None, open_rounds=shared_rounds(self._stores) if self.worker else None,
-            shared_names=self.worker)
+            shared_names=self.worker, holding=self.holding)
         data.role = STANDBY
         metrics.set_leader(False)
         start_housekeeping(application, heartbeat_path(config.database_path),
@@ -310,9 +332,20 @@ async def serve_worker(bot: Bot, stop: asyncio.Event) -> None:
         def may_act(partition: int) -> bool:
             return owners is not None and owners.owns(partition) and bot.leading_now()
 
+        async def moved_here(body: bytes) -> None:  # another worker's notice: a group moved
+            await bot.services.places.take_moved(Handover(**json.loads(body)))
+
         async with contextlib.AsyncExitStack() as held:
             feed = await held.enter_async_context(consumers.consumers_of(
-                config, functools.partial(webhook.process_body, application), may_act))
+                config, functools.partial(webhook.process_body, application), may_act,
+                notice=moved_here))
+
+            async def hand_over(moved: Handover) -> None:
+                body = json.dumps(dataclasses.asdict(moved), sort_keys=True).encode()
+                await feed.announce(moved.new_id, "moved", body)
+            assert bot.holding is not None
+            bot.holding.owns = lambda chat: may_act(partition_of(chat, n))
+            bot.holding.announce = hand_over
             pages = None if bot.webapp is None else await held.enter_async_context(
                 relay.responder_of(config, functools.partial(answer_request, bot.face),
                                    may_act))

@@ -11,6 +11,11 @@ stopped) is delivered again after REDELIVER_SECONDS, to whichever worker consume
 then; its claim (bot.play.guards.once) makes it act once. While an update takes longer than
 that, the loop tells the broker it is still at work on it, so it is not delivered twice.
 
+Beside Telegram's updates a partition carries the workers' own notices, marked by the NOTICE
+header (which an ingress never sets): a worker that moved a group's rows to a supergroup of
+another worker's partition `announce`s it there, and the owner takes it up in order with the
+supergroup's updates (`notice`, the composition root's).
+
 What an operator alerts on is recorded here (bot.runtime.metrics): the partitions consumed now
 and each start of consuming (a take-over), each partition's updates handled, their seconds and
 the redeliveries among them, and its lag — the updates the broker holds for it, not yet
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -30,7 +36,9 @@ from nats.aio.msg import Msg
 from nats.errors import TimeoutError as FetchTimeout
 from nats.js import JetStreamContext
 
+from bot.cluster.partitions import partition_of
 from bot.cluster.stream import (
+    MSG_ID,
     REQUEST_SECONDS,
     SAY_EVERY,
     Layout,
@@ -43,6 +51,7 @@ from bot.runtime import metrics
 from bot.runtime.config import Config
 
 Handle = Callable[[bytes], Awaitable[None]]
+NOTICE = "Twentyfour-Notice"  # the header of a worker's own message in a partition
 FETCH_SECONDS = 5.0  # one long poll of a partition's consumer
 RETRY_SECONDS = 1.0  # after a fetch failed (the broker away): the client reconnects meanwhile
 DRAIN_SECONDS = 20.0  # a stop waits this long for the updates being handled to finish
@@ -59,11 +68,12 @@ class Consumers:
 
     def __init__(self, js: JetStreamContext, layout: Layout, redeliver_seconds: float,
                  handle: Handle, may_act: Callable[[int], bool],
-                 lag_seconds: float = LAG_SECONDS) -> None:
+                 lag_seconds: float = LAG_SECONDS, notice: Handle | None = None) -> None:
         self.js = js
         self.layout = layout
         self.redeliver_seconds = redeliver_seconds
         self.handle = handle
+        self.notice = notice
         self.may_act = may_act
         self.lag_seconds = lag_seconds
         self.clock: Callable[[], float] = time.perf_counter  # an update's handling seconds
@@ -183,7 +193,11 @@ class Consumers:
         reminder = Reminder(message, self.redeliver_seconds / 3)
         started, failed = self.clock(), False
         try:
-            await self.handle(message.data)
+            if message.headers and NOTICE in message.headers:
+                if self.notice is not None:
+                    await self.notice(message.data)
+            else:
+                await self.handle(message.data)
         except Exception:
             failed = True
             log.exception("partition %d: an update failed; acknowledged all the same (taken "
@@ -201,6 +215,13 @@ class Consumers:
                         partition, type(error).__name__, error)
         self.handled += 1
         metrics.observe_partition_update(partition, seconds, failed)
+
+    async def announce(self, chat: int, kind: str, body: bytes) -> None:
+        """A notice of `kind` to the worker owning the chat's partition, in the stream (once
+        within the duplicate window, whoever sends it again); JetStream's failure is raised."""
+        subject = self.layout.subject(partition_of(chat, self.layout.partitions))
+        headers = {NOTICE: kind, MSG_ID: f"{kind}-{hashlib.sha256(body).hexdigest()[:32]}"}
+        await self.js.publish(subject, body, timeout=REQUEST_SECONDS, headers=headers)
 
     async def watch_lag(self) -> None:
         """Every `lag_seconds`, each consumed partition's lag, asked of the broker side by side;
@@ -246,14 +267,14 @@ async def quietly(work: Awaitable[object]) -> None:
 
 
 @contextlib.asynccontextmanager
-async def consumers_of(config: Config, handle: Handle, may_act: Callable[[int], bool]
-                       ) -> AsyncIterator[Consumers]:
+async def consumers_of(config: Config, handle: Handle, may_act: Callable[[int], bool],
+                       notice: Handle | None = None) -> AsyncIterator[Consumers]:
     """The worker's consumers on the broker of NATS_URL, connected while the block runs."""
     assert config.nats_url, "check_role(config, WORKER) first"
     client: Client = await connect(config.nats_url, "twentyfour-worker", config.startup_seconds)
     try:
         yield Consumers(client.jetstream(timeout=REQUEST_SECONDS),
                         Layout(config.nats_stream, config.partitions),
-                        config.redeliver_seconds, handle, may_act)
+                        config.redeliver_seconds, handle, may_act, notice=notice)
     finally:
         await close(client)

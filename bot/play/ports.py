@@ -18,8 +18,8 @@ if TYPE_CHECKING:
     from bot.play.round.outcomes import Outcome
 
 __all__ = ["KINDS", "NEXT_DEAL", "ROUND_END", "STATUS", "WARNING", "Alarm", "Delivery", "Fate",
-           "Gone", "Moved", "OpenRounds", "PageLink", "PageLinks", "Place", "Publisher", "Round",
-           "Scheduler", "StarterFull", "Target"]
+           "Gone", "Handover", "Holding", "HoldsAll", "Moved", "OpenRounds", "PageLink",
+           "PageLinks", "Place", "Publisher", "Round", "Scheduler", "StarterFull", "Target"]
 
 ROUND_END = "round"  # a round's time is up
 NEXT_DEAL = "match"  # a match deals its next round
@@ -123,6 +123,40 @@ class PageLink:
 
 PageLinks = Callable[[Round], PageLink | None]
 """The page a deal's round opens, if any (the composition root asks the page's face)."""
+
+
+# --- the chats this process plays ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Handover:
+    """A group became a supergroup whose chats another process plays: what moved with it (the
+    open round's id, whether a match was on), for that process to take up."""
+
+    old_id: int
+    new_id: int
+    round_id: int | None = None
+    match: bool = False
+
+
+class Holding(Protocol):
+    """Which chats this process plays (a cluster's worker: its partitions'), and how what moved
+    to a chat it does not play reaches the process that does."""
+
+    def holds(self, chat_id: int) -> bool:
+        """Whether this process plays the chat."""
+
+    async def hand_over(self, moved: Handover) -> None:
+        """Have the process playing `moved.new_id` take up what moved there."""
+
+
+class HoldsAll:
+    """One process: it plays every chat, and never hands anything over."""
+
+    def holds(self, chat_id: int) -> bool:
+        return True
+
+    async def hand_over(self, moved: Handover) -> None:
+        raise RuntimeError(f"nobody to hand chat {moved.new_id} to: one process plays all")
 
 
 # --- the open rounds beyond this process ------------------------------------------------------

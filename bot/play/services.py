@@ -27,7 +27,7 @@ from bot.play.guards.once import Once
 from bot.play.guards.throttle import WorkBudget
 from bot.play.matches.matches import DEFAULT_ROUNDS, PAUSE, Matches
 from bot.play.pages import PageOpener, Pages
-from bot.play.ports import OpenRounds, Publisher, Scheduler
+from bot.play.ports import Holding, OpenRounds, Publisher, Scheduler
 from bot.play.round.dealing import seconds_of
 from bot.play.round.events import Closings
 from bot.play.round.outbox import Outbox
@@ -103,8 +103,8 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                    clock: Callable[[], float] = time.time,
                    rng: random.Random | None = None, secret: str = "",
                    page_links: PageOpener | None = None,
-                   open_rounds: OpenRounds | None = None, shared_names: bool = False
-                   ) -> Services:
+                   open_rounds: OpenRounds | None = None, shared_names: bool = False,
+                   holding: Holding | None = None) -> Services:
     """The services of one bot. `clock` is the game's time (deadlines, answer times); the
     budget of solver seconds is shared by deals and /solve, one allowance per person, and the
     live puzzles of the open rounds are what the solving service refuses; `secret` (the bot's
@@ -113,7 +113,8 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     `open_rounds`, every open round where this process holds only its own chats' (None: it
     deals every round, its table holds them all): what /solve and the like refuse, and the
     bound on one person's rounds, count there too; `shared_names`: other processes store
-    names too, so this one trusts what it stored for a minute only (bot.play.chats.people)."""
+    names too, so this one trusts what it stored for a minute only (bot.play.chats.people);
+    `holding`, which chats this process plays where it plays only some (None: every chat)."""
     rng = rng or random.Random()
     people = People(stores.people, shared=shared_names)
     analyses = Analyses(pool)
@@ -134,7 +135,8 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     # a close's achievements follow its match's scoreboard in the result message
     achievements = Achievements(stores.achievements, people)
     closings.follow(achievements.after_round, late=True)  # a late result says them too
-    places = Places(stores.rounds, people, settings, table, scheduler, rounds, matches, outbox)
+    places = Places(stores.rounds, people, settings, table, scheduler, rounds, matches, outbox,
+                    holding)
     # the daily puzzle is live in the table's live puzzles (what /solve and inline refuse), and
     # the dealer deals no hand that reaches it
     daily = Daily(stores.daily, people, table.live, clock, secret, rater, achievements)

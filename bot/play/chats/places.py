@@ -4,19 +4,37 @@ bot's own member status): a group that became a supergroup (its rounds, scores, 
 move to the new id, merged with what the supergroup already has, and a deal left behind is shown
 again there), and a chat or forum topic the bot can no longer write to (its matches stop and its
 open rounds close with no winner and no points, without a word).
+
+Where several processes each play some chats (a cluster's workers, by partition), the supergroup
+is mostly another process's: this one moves the rows, lets the group's round and alarms go, and
+hands over (the Holding port); the other takes the round up (`take_moved`), arms its end and
+shows its deal again in the supergroup, and goes on with the match.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 
 from bot.play.chats.people import People
 from bot.play.chats.settings import Settings
 from bot.play.matches.matches import Matches
-from bot.play.ports import WARNING, Fate, Gone, Moved, Scheduler, Target
+from bot.play.ports import (
+    NEXT_DEAL,
+    WARNING,
+    Fate,
+    Gone,
+    Handover,
+    Holding,
+    HoldsAll,
+    Moved,
+    Scheduler,
+    Target,
+)
 from bot.play.round.open_round import OpenRound
 from bot.play.round.outbox import Outbox
+from bot.play.round.outcomes import Closed, Dealt, Said
 from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
 from bot.runtime import metrics
@@ -29,7 +47,7 @@ log = logging.getLogger(__name__)
 class Places:
     def __init__(self, store: RoundStore, people: People, settings: Settings,
                  table: RoundTable, scheduler: Scheduler, rounds: Rounds, matches: Matches,
-                 outbox: Outbox) -> None:
+                 outbox: Outbox, holding: Holding | None = None) -> None:
         self.store = store
         self.people = people
         self.settings = settings
@@ -38,6 +56,7 @@ class Places:
         self.rounds = rounds  # words a moved round's deal again
         self.matches = matches
         self.outbox = outbox
+        self.holding = holding or HoldsAll()
         self._moving = asyncio.Lock()  # one move at a time: the table follows each in turn
         outbox.settle_with(self.settle)
 
@@ -62,13 +81,19 @@ class Places:
         run one at a time, and one that finds nothing left to move changes nothing."""
         if old_id == new_id:  # only a forged message says so
             return
+        handover = None
         async with self._moving:
             if await self.matches.is_on(new_id):  # the supergroup's match goes on
                 await self.matches.stop_all(old_id)
             await self.people.migrate_chat(old_id, new_id)
             self.settings.migrate(old_id, new_id)
-            moved = await self._follow(old_id, new_id)
-            self.matches.follow_chat(old_id, new_id, moved[0].record if moved else None)
+            if self.holding.holds(new_id):
+                moved = await self._follow(old_id, new_id)
+                self.matches.follow_chat(old_id, new_id, moved[0].record if moved else None)
+            else:
+                moved, handover = None, self._let_go(old_id, new_id)
+        if handover is not None:
+            await self.holding.hand_over(handover)
         log.info("chat %s became supergroup %s: its state moved there", old_id, new_id)
         if moved is not None and moved[1]:  # no deal sent yet: the send that found the move
             await self.outbox.show(self.rounds.dealt_again(moved[0]), Target(new_id))
@@ -89,6 +114,55 @@ class Places:
         self.scheduler.cancel(WARNING, old_id)
         metrics.record_round_ended(held.record.game, "abandoned")
         return None
+
+    def _let_go(self, old_id: int, new_id: int) -> Handover | None:
+        """The supergroup is another process's: the group's round leaves the table and every
+        alarm of the group goes (its rows moved already); what to hand over, if anything."""
+        held = self.table.of(old_id)
+        match = any(self.scheduler.pending(kind, old_id) is not None
+                    for kind in (NEXT_DEAL, WARNING))
+        self.table.release(lambda chat: chat == old_id)
+        if held is None and not match:
+            return None
+        return Handover(old_id, new_id, held.id if held is not None else None, match)
+
+    async def take_moved(self, moved: Handover) -> None:
+        """Another process moved a group's rows to a supergroup this one plays: the round that
+        moved (if still open, and the topic holds no other) is taken up — its end armed, or
+        ended if its time ran out meanwhile, its deal shown again in the supergroup, where its
+        old message is not — and a match that moved goes on, unless the supergroup's own
+        match has its next deal set. Telegram may say it again: what is held already is left."""
+        new_id, shown = moved.new_id, []
+        said: list[tuple[Place, str]] = []
+        async with self._moving:
+            await self.people.load()  # the languages and settings that moved with the rows
+            await self.settings.load()
+            record = None if moved.round_id is None else \
+                await self.store.get_round(moved.round_id)
+            if record is not None and record.status == "open" and \
+                    record.chat_id == new_id and self.table.find(record.id) is None and \
+                    self.table.of(new_id, record.topic) is None:
+                shown += await self._take_up(record)
+            if moved.match and self.scheduler.pending(NEXT_DEAL, new_id) is None:
+                said = await self.matches.resume(lambda chat: chat == new_id)
+        for outcome in shown:
+            await self.outbox.show(outcome, Target(new_id, outcome.round.topic))
+        for place, text in said:
+            await self.outbox.show(Said(text), Target(*place))
+        log.info("took up supergroup %s, moved from group %s by another process", new_id,
+                 moved.old_id)
+
+    async def _take_up(self, record: Round) -> list[Closed | Dealt]:
+        had_deal = record.message_id is not None  # in the old group: not a message here
+        self.table.adopt([dataclasses.replace(record, message_id=None)], self.rounds.terms)
+        current = self.table.find(record.id)
+        assert current is not None
+        if record.deadline > self.table.clock():
+            self.table.arm(current)
+            return [self.rounds.dealt_again(current)] if had_deal else []
+        closed = await self.rounds.end(current, "expired", self.people.round_texts(record),
+                                       follow=False)
+        return [closed] if closed is not None else []
 
     async def abandon(self, chat_id: int, topic: int | None = None, why: str = "") -> list[Round]:
         """The bot can no longer write to the chat (removed, banned, blocked, the chat deleted)

@@ -41,10 +41,15 @@ class BotProcess:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "bot", cwd=ROOT, env=self.env,
                 stdout=log, stderr=log, stdin=asyncio.subprocess.DEVNULL)
-        for _ in range(300):  # ready once it has registered its commands and polls
+        # ready once it has registered its commands and then polled: it polls only after its
+        # start-up has resumed what a kill left (a result owed is sent by then); a getUpdates
+        # of the process before, or one just before the commands, says nothing of this one
+        for _ in range(600):
             await asyncio.sleep(0.1)
             calls = [c[0] for c in self.telegram.calls]
-            if calls.count("setMyCommands") > commands_before and "getUpdates" in calls[-3:]:
+            registered = [i for i, name in enumerate(calls) if name == "setMyCommands"]
+            if len(registered) > commands_before and \
+                    "getUpdates" in calls[registered[commands_before] + 1:]:
                 return
             assert self.process.returncode is None, self.log.read_text()
         raise AssertionError("the bot did not start:\n" + self.log.read_text())

@@ -1,8 +1,8 @@
 """The worker's side of the broker: a loop a partition, each taking the partition's next update,
 handing its body to the bot (`handle`, the composition root's), and acknowledging it once the bot
-is done with it. The partitions run side by side; within one, an update is fetched only after the
-last was acknowledged (and the consumer lets one be unacknowledged at most: bot.cluster.stream),
-so a chat's updates are handled in the order Telegram gave them.
+is done with it, in the same message as the request for the next (bot.cluster.pulling). The
+partitions run side by side; within one, the consumer lets one update be unacknowledged at most
+(bot.cluster.stream), so a chat's updates are handled in the order Telegram gave them.
 
 An update whose handling raised is acknowledged all the same, after the error was logged (the
 bot's own error handler has run by then): taken again it would fail again, and hold its partition
@@ -33,10 +33,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 from nats.aio.client import Client
 from nats.aio.msg import Msg
-from nats.errors import TimeoutError as FetchTimeout
-from nats.js import JetStreamContext
 
 from bot.cluster.partitions import partition_of
+from bot.cluster.pulling import Pull
 from bot.cluster.stream import (
     MSG_ID,
     REQUEST_SECONDS,
@@ -66,10 +65,11 @@ class Consumers:
     `may_act(partition)` holds (the worker's lease, its ownership of the partition), and is
     acknowledged after."""
 
-    def __init__(self, js: JetStreamContext, layout: Layout, redeliver_seconds: float,
+    def __init__(self, client: Client, layout: Layout, redeliver_seconds: float,
                  handle: Handle, may_act: Callable[[int], bool],
                  lag_seconds: float = LAG_SECONDS, notice: Handle | None = None) -> None:
-        self.js = js
+        self.client = client
+        self.js = client.jetstream(timeout=REQUEST_SECONDS)
         self.layout = layout
         self.redeliver_seconds = redeliver_seconds
         self.handle = handle
@@ -133,36 +133,32 @@ class Consumers:
             log.warning("stopped with %d updates unfinished: the broker delivers them "
                         "again", len(left))
 
-    async def subscribe(self, partition: int) -> JetStreamContext.PullSubscription:
+    async def subscribe(self, partition: int) -> Pull:
         """The partition's durable consumer, declared (or brought to this configuration: a
-        changed REDELIVER_SECONDS applies) and bound."""
+        changed REDELIVER_SECONDS applies), and a pull from it."""
         await self.js.add_consumer(self.layout.stream,
                                    consumer_config(self.layout, partition,
                                                    self.redeliver_seconds))
-        return await self.js.pull_subscribe_bind(durable=self.layout.consumer(partition),
-                                                 stream=self.layout.stream)
+        return await Pull(self.client, self.layout.stream, self.layout.consumer(partition),
+                          FETCH_SECONDS).open()
 
-    async def consume(self, partition: int,
-                      subscription: JetStreamContext.PullSubscription) -> None:
+    async def consume(self, partition: int, pull: Pull) -> None:
         """One partition's loop, counted as consumed while it runs (`take`)."""
         self.consuming.add(partition)
         metrics.record_partition_consumed(partition, True)
         try:
-            await self.take(partition, subscription)
+            await self.take(partition, pull)
         finally:
             self.consuming.discard(partition)
             metrics.record_partition_consumed(partition, False)
             with contextlib.suppress(Exception):
-                await subscription.unsubscribe()
+                await pull.close()
 
-    async def take(self, partition: int,
-                   subscription: JetStreamContext.PullSubscription) -> None:
-        """Fetch an update, handle it, acknowledge it, and again."""
+    async def take(self, partition: int, pull: Pull) -> None:
+        """Take an update, handle it, acknowledge it (asking for the next), and again."""
         while not self.stopping and partition not in self.leaving:
             try:
-                taken = await subscription.fetch(1, timeout=FETCH_SECONDS)
-            except FetchTimeout:
-                continue  # nothing came
+                message = await pull.next()
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # the broker away: every partition sees it
@@ -173,23 +169,24 @@ class Consumers:
                                 "%g s", partition, type(error).__name__, error, RETRY_SECONDS)
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
-            for message in taken:
-                if message.metadata.num_delivered > 1:  # taken before, never acknowledged
-                    metrics.record_redelivery(partition)
-                if partition in self.leaving or not self.may_act(partition):
-                    # not this worker's to handle (any more): the next owner takes it at once
-                    log.info("partition %d: an update handed back (not owned here now)",
-                             partition)
-                    with contextlib.suppress(Exception):
-                        await message.nak()
-                    return
-                self.handling.add(partition)
-                try:
-                    await self.handle_one(partition, message)
-                finally:
-                    self.handling.discard(partition)
+            if message is None:
+                continue  # nothing came
+            if message.metadata.num_delivered > 1:  # taken before, never acknowledged
+                metrics.record_redelivery(partition)
+            if partition in self.leaving or not self.may_act(partition):
+                # not this worker's to handle (any more): the next owner takes it at once
+                log.info("partition %d: an update handed back (not owned here now)",
+                         partition)
+                with contextlib.suppress(Exception):
+                    await message.nak()
+                return
+            self.handling.add(partition)
+            try:
+                await self.handle_one(partition, message, pull)
+            finally:
+                self.handling.discard(partition)
 
-    async def handle_one(self, partition: int, message: Msg) -> None:
+    async def handle_one(self, partition: int, message: Msg, pull: Pull) -> None:
         reminder = Reminder(message, self.redeliver_seconds / 3)
         started, failed = self.clock(), False
         try:
@@ -206,10 +203,9 @@ class Consumers:
             seconds = self.clock() - started  # the handling's own, not the waits after it
             reminder.cancel()
         try:
-            # not waited for: the broker takes it before this connection's next fetch, and one
-            # lost (the connection dropped) only brings the update again, whose claim makes it
-            # act once
-            await message.ack()
+            # not waited for: one lost (the connection dropped) only brings the update again,
+            # whose claim makes it act once
+            await pull.done(message)
         except Exception as error:
             log.warning("partition %d: an update's acknowledgement failed (%s: %s)",
                         partition, type(error).__name__, error)
@@ -273,7 +269,7 @@ async def consumers_of(config: Config, handle: Handle, may_act: Callable[[int], 
     assert config.nats_url, "check_role(config, WORKER) first"
     client: Client = await connect(config.nats_url, "twentyfour-worker", config.startup_seconds)
     try:
-        yield Consumers(client.jetstream(timeout=REQUEST_SECONDS),
+        yield Consumers(client,
                         Layout(config.nats_stream, config.partitions),
                         config.redeliver_seconds, handle, may_act, notice=notice)
     finally:

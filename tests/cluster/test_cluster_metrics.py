@@ -43,7 +43,7 @@ class Running:
 
     def __init__(self, client: Client, layout: Layout, handle: Handle,
                  may_act: Callable[[int], bool] = lambda _partition: True) -> None:
-        self.consumers = Consumers(client.jetstream(), layout, REDELIVER, handle, may_act,
+        self.consumers = Consumers(client, layout, REDELIVER, handle, may_act,
                                    lag_seconds=LAG_SECONDS)
         self.stopping = asyncio.Event()
         self.task: asyncio.Task[None] | None = None

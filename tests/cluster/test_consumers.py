@@ -37,7 +37,7 @@ class Running:
 
     def __init__(self, client: Client, layout: Layout, handle: Handle,
                  may_act: Callable[[int], bool] = lambda _partition: True) -> None:
-        self.consumers = Consumers(client.jetstream(), layout, REDELIVER, handle, may_act)
+        self.consumers = Consumers(client, layout, REDELIVER, handle, may_act)
         self.stopping = asyncio.Event()
         self.task = asyncio.create_task(self.consumers.run(self.stopping, every=True))
 
@@ -168,7 +168,7 @@ async def test_a_stop_lets_the_update_in_hand_finish_and_acknowledges_it(client,
 
 async def test_a_changed_redelivery_time_applies_to_the_existing_consumers(client, layout):
     for seconds in (1.0, 3.0):
-        consumers = Consumers(client.jetstream(), layout, seconds, lambda body: asyncio.sleep(0),
+        consumers = Consumers(client, layout, seconds, lambda body: asyncio.sleep(0),
                               lambda _partition: True)
         await ensure_stream(client.jetstream(), layout)
         await consumers.subscribe(2)

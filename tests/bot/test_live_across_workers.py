@@ -151,6 +151,28 @@ async def test_two_workers_opening_for_one_person_at_once_open_one(postgres_url:
             await stores.close()
 
 
+async def test_a_round_opened_is_the_round_stored(postgres_url: str):
+    """The round an opening returns is built from what it inserted, not read back: it is what
+    the database holds, whatever the game's hand and the terms it was dealt with."""
+    await emptied(postgres_url)
+    stores = await open_postgres(postgres_url)
+    try:
+        shared = shared_rounds(stores)
+        await stores.people.remember_user(77, "P")
+        cases = [("24", (1, 2, 3, 4), 24, None, None), ("countdown", (25, 3, 7, 1, 2, 9), 512,
+                 True, False), ("yahtzee", ((1, 2, 3, 4, 5),) * 13, 0, False, True)]
+        for number, (game, hand, target, hints_on, typing_on) in enumerate(cases):
+            chat = -4900 - number
+            await stores.people.remember_chat(chat, "group", "G")
+            opened = await shared.open_round(ROUNDS_PER_PLAYER, chat, game, hand, target, "easy",
+                                             10, "en", 1.5, 100.5, 77, topic=number,
+                                             hints_on=hints_on, typing_on=typing_on)
+            assert isinstance(opened, Round)
+            assert opened == await stores.rounds.get_round(opened.id)
+    finally:
+        await stores.close()
+
+
 TILES = (*range(1, 11), *range(1, 11), 25, 50, 75, 100)  # Countdown's: two of each small one
 
 

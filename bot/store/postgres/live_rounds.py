@@ -84,9 +84,12 @@ class SharedRounds:
                     return StarterFull(started)
                 round_id = await connection.fetchval(NUMBERED.open_round + " RETURNING id",
                                                      *params)
-                return round_of(await connection.fetchrow(NUMBERED.get_round, round_id))
         except asyncpg.UniqueViolationError:
             return None
+        # the row as inserted, not read back: a round trip fewer inside the starter's lock
+        return round_of((round_id, chat_id, game, params[2], target, level, points, lang, None,
+                         started_at, deadline, "open", 0, started_by, topic, params[11],
+                         params[12]))
 
 
 def shared_rounds(stores: Stores) -> SharedRounds:

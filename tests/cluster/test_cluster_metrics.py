@@ -13,7 +13,7 @@ import pytest
 from nats.aio.client import Client
 
 from bot.cluster.consumers import Consumers, Handle
-from bot.cluster.stream import Layout, ensure_stream
+from bot.cluster.stream import Layout, consumer_config, ensure_stream
 from bot.runtime import metrics
 from tests.waiting import until
 
@@ -167,3 +167,29 @@ async def test_partitions_consumed_and_each_start_a_takeover(client, layout):
     finally:
         await second.stop()
     assert consumed() == owned
+
+
+async def test_lags_are_read_past_the_first_page_of_consumers(client, stream):
+    """The broker lists 256 consumers a page: a worker of 300 partitions reads the lag of one
+    on the second page as of one on the first."""
+    many = Layout(stream, 300)
+    consumers = Consumers(client, many, REDELIVER, lambda body: asyncio.sleep(0),
+                          lambda _partition: True)
+    await ensure_stream(client.jetstream(), many)
+    for partition in range(many.partitions):
+        await client.jetstream().add_consumer(many.stream,
+                                              consumer_config(many, partition, REDELIVER))
+    await publish(client, many, 5, "a")
+    await publish(client, many, 299, "b", "c")
+    consumers.consuming.update({5, 299})
+    await consumers.read_lags()
+    try:
+        assert (lag_of(5), lag_of(299)) == (1, 2)
+    finally:
+        for partition in (5, 299):  # as a partition let go loses its lag
+            metrics.PARTITION_LAG.remove(str(partition))
+
+
+def lag_of(partition: int) -> float | None:
+    return metrics.REGISTRY.get_sample_value("twentyfour_partition_lag_updates",
+                                             {"partition": str(partition)})

@@ -1,8 +1,8 @@
 """The worker's consumers against a real NATS server: each partition's updates handled one at a
 time in the order published, the partitions side by side; an update acknowledged once handled,
 one whose handling raised acknowledged all the same (no loop on it); one taken while not leading
-left for the next owner, which gets it after the redelivery time; a stop lets the update in hand
-finish."""
+left for the next owner, which gets it after the redelivery time; one in hand longer than that
+not delivered again; a stop lets the update in hand finish."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from nats.aio.client import Client
 from nats.js.errors import NotFoundError
 
 from bot.cluster.consumers import Consumers, Handle
+from bot.cluster.pulling import Pull
 from bot.cluster.stream import Layout, ensure_stream
 
 PARTITIONS = 4
@@ -174,3 +175,30 @@ async def test_a_changed_redelivery_time_applies_to_the_existing_consumers(clien
         await consumers.subscribe(2)
         info = await client.jetstream().consumer_info(layout.stream, layout.consumer(2))
         assert (info.config.ack_wait, info.config.max_ack_pending) == (seconds, 1)
+
+
+async def test_an_update_in_hand_past_the_redelivery_time_is_not_delivered_again(client, layout):
+    """While the worker is at work on an update for three redelivery times, it reminds the
+    broker: another consumer asking the same partition all along gets nothing, and the update
+    was delivered once."""
+    began, finish = asyncio.Event(), asyncio.Event()
+
+    async def handle(body: bytes) -> None:
+        began.set()
+        await finish.wait()
+
+    await publish(client, layout, 1, "long")
+    running = Running(client, layout, handle)
+    other = None
+    try:
+        await asyncio.wait_for(began.wait(), 15)
+        other = await Pull(client, layout.stream, layout.consumer(1), REDELIVER * 3).open()
+        assert await other.next() is None  # three redelivery times: nothing came to it
+        info = await client.jetstream().consumer_info(layout.stream, layout.consumer(1))
+        assert (info.num_ack_pending, info.num_redelivered) == (1, 0)
+    finally:
+        finish.set()
+        await running.stop()
+        if other is not None:
+            await other.close()
+    assert await pending(client, layout, 1) == (0, 0)

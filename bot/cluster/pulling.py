@@ -47,6 +47,7 @@ class Pull:
         self.subscription: Subscription | None = None
         self.number = 0  # the request awaited is the inbox's `number`th
         self.asked_at: float | None = None  # when it was sent; None: none awaited
+        self.body = json.dumps({"batch": 1, "expires": int(expires * 1e9)}).encode()
 
     async def open(self) -> Pull:
         self.subscription = await self.client.subscribe(f"{self.inbox}.*")
@@ -60,8 +61,7 @@ class Pull:
         """A new request: its reply subject, and its body."""
         self.number += 1
         self.asked_at = time.monotonic()
-        body = json.dumps({"batch": 1, "expires": int(self.expires * 1e9)}).encode()
-        return f"{self.inbox}.{self.number}", body
+        return f"{self.inbox}.{self.number}", self.body
 
     async def ask(self) -> None:
         reply, body = self.request()

@@ -25,11 +25,12 @@ def layout(stream) -> Layout:
     return Layout(stream, 2)
 
 
-async def declared(client: Client, layout: Layout, partition: int = 0) -> Pull:
+async def declared(client: Client, layout: Layout, partition: int = 0,
+                   expires: float = EXPIRES) -> Pull:
     js = client.jetstream()
     await ensure_stream(js, layout)
     await js.add_consumer(layout.stream, consumer_config(layout, partition, 30.0))
-    return await Pull(client, layout.stream, layout.consumer(partition), EXPIRES).open()
+    return await Pull(client, layout.stream, layout.consumer(partition), expires).open()
 
 
 async def publish(client: Client, layout: Layout, *bodies: str, partition: int = 0) -> None:
@@ -113,8 +114,8 @@ async def test_a_request_lost_with_the_broker_is_given_up_at_its_expiry_and_aske
                                     reconnect_time_wait=0.1)
         layout = Layout("LOST", 1)
         try:
-            pull = await declared(client, layout)
-            pull.expires = 1.5  # long enough for the broker's death to fall inside the request
+            # long enough for the broker's death to fall inside the request
+            pull = await declared(client, layout, expires=1.5)
             await pull.ask()
             assert server.process is not None
             server.process.send_signal(signal.SIGKILL)  # no word to the request: it is lost
@@ -138,8 +139,7 @@ async def test_a_shutdown_ends_a_request_with_a_refusal_and_the_next_call_asks_a
                                     reconnect_time_wait=0.1)
         layout = Layout("DOWN", 1)
         try:
-            pull = await declared(client, layout)
-            pull.expires = 30.0
+            pull = await declared(client, layout, expires=30.0)
             waiting = asyncio.create_task(pull.next())
             await asyncio.sleep(0.2)
             await asyncio.to_thread(server.restart)  # SIGTERM: the server tells its requests

@@ -350,9 +350,9 @@ async def one_burst(system: System, ids: list[int], kind: str) -> dict:
 
 async def turns(single: System, cluster: System, count: int, runs: int, first: int) -> dict:
     """A warm-up burst each, then `runs` rounds in which each kind of burst of `count` new chats
-    is played by the one process and then by the cluster: for each kind, both medians and the
-    median of the cluster's rate over the one process's in the same round; the CPU time per
-    update of each process over the in-order bursts."""
+    is played by the one process and by the cluster, each first in turn: for each kind, both
+    medians, and the median (and range) of the cluster's rate over the one process's in the
+    same round; the CPU time per update of each process over the in-order bursts."""
     for system in (single, cluster):
         assert (await burst(system.run, chats(first, 20), 120))["complete"]
     rates: dict[tuple[str, str], list[float]] = defaultdict(list)
@@ -362,8 +362,8 @@ async def turns(single: System, cluster: System, count: int, runs: int, first: i
     for number in range(runs):
         for index, kind in enumerate(KINDS):
             ids = chats(first + 100 + (2 * number + index) * 10_000, count)
-            found = {system.name: await one_burst(system, ids, kind)
-                     for system in (single, cluster)}
+            order = (single, cluster) if number % 2 == 0 else (cluster, single)  # no side
+            found = {system.name: await one_burst(system, ids, kind) for system in order}
             for name, result in found.items():
                 rates[name, kind].append(result["rate"])
                 if kind == "in order":
@@ -372,6 +372,7 @@ async def turns(single: System, cluster: System, count: int, runs: int, first: i
             ratios[kind].append(found[cluster.name]["rate"] / found[single.name]["rate"])
     return {"rates": {key: statistics.median(found) for key, found in rates.items()},
             "ratios": {kind: statistics.median(found) for kind, found in ratios.items()},
+            "spread": {kind: (min(found), max(found)) for kind, found in ratios.items()},
             "where": {name: dict(found) for name, found in where.items()}}
 
 
@@ -575,7 +576,8 @@ async def main_async(args: argparse.Namespace) -> None:
                                                        / 2, args.seconds)}))
                         rows.append((system.name, {
                             "rates": {kind: found["rates"][system.name, kind] for kind in KINDS},
-                            "ratios": found["ratios"], "where": found["where"][system.name],
+                            "ratios": found["ratios"], "spread": found["spread"],
+                            "where": found["where"][system.name],
                             "steady": await steady(run, 500_000,
                                                    found["rates"][system.name, "in order"] / 2,
                                                    args.seconds)}))
@@ -624,6 +626,9 @@ def report(args: argparse.Namespace, rows: list, trials: dict, twice: int,
               f"{rates['in order']:>13.0f}{ratios['in order']:>15.2f}×"
               f"{ratios['in order'] / one_worker:>12.2f}×{held['p50']:>8.0f}"
               f"{held['p99']:>8.0f}  {sum(found['where'].values()):.2f}: {where}")
+        if "spread" in found:
+            print(f"{'':<14}the turns' ratios ranged " + ", ".join(
+                f"{kind} {low:.2f}–{high:.2f}" for kind, (low, high) in found["spread"].items()))
         if held["replies"] < held["expected"]:
             print(f"{'':<14}(steady: {held['replies']} of {held['expected']} replies came)")
     for how, found in trials.items():
@@ -649,7 +654,8 @@ def report(args: argparse.Namespace, rows: list, trials: dict, twice: int,
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--chats", type=int, default=100, help="chats in each burst")
-    parser.add_argument("--bursts", type=int, default=3)
+    parser.add_argument("--bursts", type=int, default=7,
+                        help="turns of each kind (the machine's speed moves between them)")
     parser.add_argument("--trial-chats", type=int, default=60)
     parser.add_argument("--rate", type=float, default=5.0, help="deals a second in the trial")
     parser.add_argument("--seconds", type=float, default=15.0, help="the steady load's length")

@@ -87,6 +87,7 @@ CHAT_CALLS = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarku
 MAX_CONNECTIONS = 40  # Telegram's default for a webhook's connections at once
 START_SECONDS = 120.0
 RETRY_SECONDS = 0.2
+LOST_SECONDS = 120.0  # a trial's chat without its result by then has lost it
 
 
 class Cluster:
@@ -461,7 +462,11 @@ async def trial(cluster: Cluster, first_chat: int, count: int, per_second: float
             victim.signal(signal.SIGCONT)
             assert victim.process is not None
             exit_status = await asyncio.wait_for(victim.process.wait(), 60)
-        await sent_to(run, ids, 2, 120)
+        # every chat's result, or the time is up: a count of messages over all chats would
+        # end the wait early where another chat got one more (a deal sent twice)
+        await emulator.wait_for(lambda: {s.chat_id for s in emulator.sent
+                                         if s.chat_id in ids_set and "✅" in s.text} == ids_set,
+                                LOST_SECONDS)
     finally:
         answering.cancel()
     mine = [s for s in emulator.sent if s.chat_id in ids_set]
@@ -486,7 +491,8 @@ async def trial(cluster: Cluster, first_chat: int, count: int, per_second: float
             # window docs/reliability.md states: between Telegram's answer and the mark)
             "twice_what": [("deal" if "Make 24" in sent[0].text else
                             "result" if "✅" in sent[0].text else "other",
-                            "handed over" if len({c.pid for c in sent}) > 1 else "one worker")
+                            "handed over" if len({c.pid for c in sent}) > 1 else "one worker",
+                            f"first {1000 * (sent[0].at - stopped_at):+.0f} ms from the signal")
                            for sent in twice],
             "out_of_order": sum(1 for s in first.values() if "✅" in s.text),
             "exit": exit_status}

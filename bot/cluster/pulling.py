@@ -2,8 +2,9 @@
 protocol: a request for the next message (`$JS.API.CONSUMER.MSG.NEXT`), and once a message is
 handled, its acknowledgement and the request for the one after it in a single message (`+NXT`,
 the acknowledgement's reply subject being where the next one goes). nats-py's `fetch` sends an
-acknowledgement and then a request: one protocol message an update more, for the worker and for
-the broker, which a profile of a worker's burst counted at a fifth of what NATS did for it.
+acknowledgement and then a request: one protocol message an update more for the worker to send
+and the broker to handle (a burst of 400 updates sent the broker 1,324 messages that way, 956
+this way).
 
 The consumer lets one message be unacknowledged at most (bot.cluster.stream), so however many
 requests are waiting, the next message comes only after the last was acknowledged: the order is

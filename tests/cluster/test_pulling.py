@@ -7,7 +7,9 @@ refused and asked anew; a deleted consumer's refusal raised."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
+from collections.abc import AsyncIterator
 
 import nats
 import pytest
@@ -108,53 +110,52 @@ async def test_a_message_brought_by_a_request_given_up_is_taken(client, layout):
         await pull.close()
 
 
-async def test_a_request_lost_with_the_broker_is_given_up_at_its_expiry_and_asked_anew():
+@contextlib.asynccontextmanager
+async def broker_of_its_own(expires: float) -> AsyncIterator[tuple[BrokerServer, Client, Pull]]:
+    """A server of the test's own (it is killed or restarted), a client that reconnects, and a
+    pull with requests of `expires` seconds."""
     with BrokerServer() as server:
         client = await nats.connect(server.url, max_reconnect_attempts=-1,
                                     reconnect_time_wait=0.1)
-        layout = Layout("LOST", 1)
         try:
-            # long enough for the broker's death to fall inside the request
-            pull = await declared(client, layout, expires=1.5)
-            await pull.ask()
-            assert server.process is not None
-            server.process.send_signal(signal.SIGKILL)  # no word to the request: it is lost
-            await asyncio.to_thread(server.restart)
-            for _ in range(100):
-                if client.is_connected:
-                    break
-                await asyncio.sleep(0.05)
-            await publish(client, layout, "after")
-            assert await pull.next() is None  # given up at its expiry (and the grace)
-            found = await pull.next()  # asked anew
-            assert found is not None and found.data == b"after"
+            pull = await declared(client, Layout("OWN", 1), expires=expires)
+            yield server, client, pull
             await pull.close()
         finally:
             await client.close()
+
+
+async def back_and_published(client: Client, body: str) -> None:
+    for _ in range(100):
+        if client.is_connected:
+            break
+        await asyncio.sleep(0.05)
+    await publish(client, Layout("OWN", 1), body)
+
+
+async def test_a_request_lost_with_the_broker_is_given_up_at_its_expiry_and_asked_anew():
+    # long enough for the broker's death to fall inside the request
+    async with broker_of_its_own(1.5) as (server, client, pull):
+        await pull.ask()
+        assert server.process is not None
+        server.process.send_signal(signal.SIGKILL)  # no word to the request: it is lost
+        await asyncio.to_thread(server.restart)
+        await back_and_published(client, "after")
+        assert await pull.next() is None  # given up at its expiry (and the grace)
+        found = await pull.next()  # asked anew
+        assert found is not None and found.data == b"after"
 
 
 async def test_a_shutdown_ends_a_request_with_a_refusal_and_the_next_call_asks_anew():
-    with BrokerServer() as server:
-        client = await nats.connect(server.url, max_reconnect_attempts=-1,
-                                    reconnect_time_wait=0.1)
-        layout = Layout("DOWN", 1)
-        try:
-            pull = await declared(client, layout, expires=30.0)
-            waiting = asyncio.create_task(pull.next())
-            await asyncio.sleep(0.2)
-            await asyncio.to_thread(server.restart)  # SIGTERM: the server tells its requests
-            with pytest.raises(PullRefused, match="409"):
-                await asyncio.wait_for(waiting, 10)
-            for _ in range(100):
-                if client.is_connected:
-                    break
-                await asyncio.sleep(0.05)
-            await publish(client, layout, "after")
-            found = await pull.next()
-            assert found is not None and found.data == b"after"
-            await pull.close()
-        finally:
-            await client.close()
+    async with broker_of_its_own(30.0) as (server, client, pull):
+        waiting = asyncio.create_task(pull.next())
+        await asyncio.sleep(0.2)
+        await asyncio.to_thread(server.restart)  # SIGTERM: the server tells its requests
+        with pytest.raises(PullRefused, match="409"):
+            await asyncio.wait_for(waiting, 10)
+        await back_and_published(client, "after")
+        found = await pull.next()
+        assert found is not None and found.data == b"after"
 
 
 async def test_a_refusal_is_raised(client, layout):

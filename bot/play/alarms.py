@@ -15,8 +15,8 @@ import contextlib
 from collections.abc import Callable, Iterator
 
 from bot.play.matches.matches import Matches
+from bot.play.outcomes import Outcome
 from bot.play.ports import NEXT_DEAL, ROUND_END, STATUS, WARNING, Alarm
-from bot.play.round.outcomes import Outcome
 from bot.play.round.service import Rounds
 
 

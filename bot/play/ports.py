@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 from bot.store.records import Place, Round, StarterFull
 
 if TYPE_CHECKING:
-    from bot.play.round.outcomes import Outcome
+    from bot.play.outcomes import Outcome
 
 __all__ = ["KINDS", "NEXT_DEAL", "ROUND_END", "STATUS", "WARNING", "Alarm", "Delivery", "Fate",
            "Gone", "Handover", "Holding", "HoldsAll", "Moved", "OpenRounds", "PageLink",

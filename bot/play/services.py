@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from bot.play.achievements.service import Achievements
 from bot.play.alarms import Alarms
 from bot.play.chats.people import People, Player
-from bot.play.chats.places import Places
 from bot.play.chats.settings import ChatSettings, Settings
 from bot.play.community.privacy import Privacy
 from bot.play.community.retention import Retention
@@ -27,12 +26,13 @@ from bot.play.guards.once import Once
 from bot.play.guards.throttle import WorkBudget
 from bot.play.matches.matches import DEFAULT_ROUNDS, PAUSE, Matches
 from bot.play.pages import PageOpener, Pages
+from bot.play.places import Places
 from bot.play.ports import Holding, OpenRounds, Publisher, Scheduler
+from bot.play.ratings.rater import Rater
+from bot.play.recovery import Recovery
 from bot.play.round.dealing import seconds_of
 from bot.play.round.events import Closings
 from bot.play.round.outbox import Outbox
-from bot.play.round.rating import Rater
-from bot.play.round.recovery import Recovery
 from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
 from bot.play.solving.solving import Solving

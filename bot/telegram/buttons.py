@@ -21,7 +21,7 @@ import logging
 from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update
 from telegram.error import BadRequest, TelegramError
 
-from bot.play.round.outcomes import Dealt, Edited, Marked, Outcome, Refused, Said
+from bot.play.outcomes import Dealt, Edited, Marked, Outcome, Refused, Said
 from bot.telegram import keyboards
 from bot.telegram.context import Context
 from bot.telegram.grammar import SolveRequest

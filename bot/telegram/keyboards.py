@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
+from bot.play import outcomes
 from bot.play.chats.settings import Panel
 from bot.play.ports import PageLink
-from bot.play.round import outcomes
 from bot.telegram.grammar import SolveRequest, parse_solve
 from bot.text.i18n import Texts
 

@@ -7,7 +7,7 @@ the application's Defaults.
 What Telegram says of the chat itself is found once, in `guarded`, around every call that writes,
 and *returned* (a `Delivery`'s fate), never acted on here: a group that became a supergroup (the
 message is sent there again, where that makes sense: the new id is where it belongs), a chat or
-topic the bot can no longer write to; play acts on it (bot.play.chats.places). Another refusal of
+topic the bot can no longer write to; play acts on it (bot.play.places). Another refusal of
 one message is logged. None of them reaches the error handler, which would apologise.
 """
 
@@ -21,8 +21,8 @@ from typing import Generic, TypeVar
 from telegram import Bot, InlineKeyboardMarkup, Message, ReplyParameters, Update
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, TelegramError
 
+from bot.play.outcomes import Closed, Dealt, Edited, Marked, Outcome, Refused, Said
 from bot.play.ports import Delivery, Fate, Gone, Moved, PageLink, PageLinks, Round, Target
-from bot.play.round.outcomes import Closed, Dealt, Edited, Marked, Outcome, Refused, Said
 from bot.telegram import keyboards
 from bot.telegram.speakers import thread, topic_of
 

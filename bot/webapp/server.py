@@ -51,9 +51,9 @@ import tornado.netutil
 import tornado.web
 
 from bot.play.chats.people import Player
+from bot.play.outcomes import Closed, Edited, Marked, Outcome, Said
 from bot.play.pages import PageAsk, PageOpener
 from bot.play.ports import PageLink, Round, Target
-from bot.play.round.outcomes import Closed, Edited, Marked, Outcome, Said
 from bot.play.round.page import Combine, Form, Guess, Page, Tiles, describe, form_of, word
 from bot.play.services import Services
 from bot.runtime.locks import KeyedLocks

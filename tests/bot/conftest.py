@@ -18,9 +18,9 @@ from telegram.ext import Application
 
 from bot.demo.emulator import BotApiEmulator
 from bot.play.daily import puzzle as daily_puzzle
+from bot.play.outcomes import Closed, Dealt, Outcome
 from bot.play.ports import Alarm, Delivery, Target
 from bot.play.round.open_round import OpenRound
-from bot.play.round.outcomes import Closed, Dealt, Outcome
 from bot.play.services import Services, build_services
 from bot.runtime.config import Config
 from bot.runtime.pool import SolverPool

@@ -13,8 +13,8 @@ import pytest
 from bot.play.achievements.rules import CODES
 from bot.play.chats.people import Chat, Player
 from bot.play.daily.puzzle import day_start
+from bot.play.outcomes import Closed
 from bot.play.round.events import RoundClosed
-from bot.play.round.outcomes import Closed
 from bot.play.services import Services
 from bot.store.records import Round
 from bot.store.stores import Stores

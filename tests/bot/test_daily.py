@@ -312,7 +312,7 @@ async def test_no_round_deals_the_daily_hand(stores, pool):
     """A round dealt the day's hand would show its answers in that chat: the dealer sets such
     hands aside (same seed, same stock: the second bot would deal the first one's hand)."""
     from bot.play.chats.people import Chat, Player
-    from bot.play.round.outcomes import Dealt
+    from bot.play.outcomes import Dealt
     from tests.bot.conftest import new_services
 
     group, ann = Chat(-2605, "group", "G"), Player(264, "Ann")

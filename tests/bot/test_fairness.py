@@ -10,7 +10,7 @@ from telegram import Update
 
 from bot.play.chats.people import Chat, Player
 from bot.play.guards.throttle import Admission, Throttle
-from bot.play.round.outcomes import Closed, Dealt
+from bot.play.outcomes import Closed, Dealt
 from bot.play.services import Services
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores

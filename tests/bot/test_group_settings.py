@@ -18,7 +18,7 @@ from bot.play.chats.people import Chat, Player
 from bot.play.chats.settings import Panel
 from bot.play.games.yahtzee import total_bounds
 from bot.play.matches.scoreboard import board, shared_places
-from bot.play.round.outcomes import Closed, Edited, Marked, Said
+from bot.play.outcomes import Closed, Edited, Marked, Said
 from bot.play.round.showing import time_left
 from bot.play.round.steering import hints_allowed
 from bot.play.services import Services

@@ -199,6 +199,71 @@ def test_every_layer_has_modules():
     assert layers == set(MAY_IMPORT)
 
 
+# bot/play's floor plan, bottom first: a room (a folder, or a module at play's top) imports only
+# rooms on floors below its own, never one beside it or above (docs/architecture.md draws it)
+PLAY_FLOORS: list[tuple[str, ...]] = [
+    ("games", "ratings", "outcomes"),  # rules, the rating model, what a transition hands out
+    ("ports",),  # what play needs of a face
+    ("words", "guards"),
+    ("chats", "dealing"),
+    ("round", "solving", "community"),
+    ("matches", "achievements"),  # they follow a round's close
+    ("places", "recovery", "daily", "alarms"),  # they act on rounds and matches
+    ("cards",),
+    ("pages",),
+    ("services",),  # play's composition
+]
+FLOOR_OF = {room: floor for floor, rooms in enumerate(PLAY_FLOORS) for room in rooms}
+PLAY = ROOT / "bot" / "play"
+
+
+def play_room(module: str) -> str | None:
+    """The room of bot.play a module is in (None: not inside play, or play's own package)."""
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["bot", "play"] and len(parts) > 2 else None
+
+
+def against_the_plan(module: str, imported: str) -> bool:
+    """Whether `module` importing `imported` runs sideways or up play's floors."""
+    own, other = play_room(module), play_room(imported)
+    if own is None or other is None or own == other:
+        return False
+    return FLOOR_OF[other] >= FLOOR_OF[own]
+
+
+def test_every_room_of_play_has_a_floor():
+    rooms = {path.stem if path.is_file() else path.name for path in PLAY.iterdir()
+             if (path.is_dir() and any(path.glob("*.py"))) or
+             (path.suffix == ".py" and path.stem != "__init__")}
+    assert rooms == set(FLOOR_OF), "place a new room of bot/play on a floor of PLAY_FLOORS"
+
+
+PLAY_SOURCES = sorted(PLAY.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", PLAY_SOURCES, ids=lambda p: module_name(p))
+def test_play_imports_run_down_its_floors(path: Path):
+    module = module_name(path)
+    against = [m for m in imports(path) if against_the_plan(module, m)]
+    assert not against, f"{module} imports {against}: see PLAY_FLOORS"
+
+
+def test_the_plan_catches_what_it_forbids():
+    """The check itself, on the imports that once ran the wrong way: a chat's fate acting on
+    rounds from inside chats/, the adaptive dealer reading round/'s rater, a restart's resume
+    in round/ going on with matches, ports typed with round/'s outcomes; and a room beside
+    another (matches, achievements) is as wrong as one above."""
+    assert against_the_plan("bot.play.chats.places", "bot.play.round.service")
+    assert against_the_plan("bot.play.chats.places", "bot.play.matches.matches")
+    assert against_the_plan("bot.play.dealing.adaptive", "bot.play.round.rating")
+    assert against_the_plan("bot.play.round.recovery", "bot.play.matches.matches")
+    assert against_the_plan("bot.play.ports", "bot.play.round.outcomes")
+    assert against_the_plan("bot.play.matches.matches", "bot.play.achievements.service")
+    assert not against_the_plan("bot.play.places", "bot.play.matches.matches")
+    assert not against_the_plan("bot.play.round.table", "bot.play.round.outbox")
+    assert not against_the_plan("bot.play.services", "bot.play.round.service")
+
+
 SOLVER_TESTS = sorted((ROOT / "tests" / "solver").rglob("*.py"))
 BOT_SIDE = ("bot", "telegram")  # packages, and the tests' folders that lean on them
 BOT_TESTS = ("tests.bot", "tests.e2e", "tests.postgres", "tests.demo")

@@ -17,8 +17,8 @@ import pytest
 
 from bot.play.chats.people import Chat, Player
 from bot.play.guards.live import LivePuzzles, reached_among, rolls_reached_among
+from bot.play.outcomes import Closed, Dealt, Said
 from bot.play.round.dealing import ROUNDS_PER_PLAYER
-from bot.play.round.outcomes import Closed, Dealt, Said
 from bot.play.services import Services
 from bot.play.solving.requests import SolveRequest
 from bot.runtime.pool import SolverPool

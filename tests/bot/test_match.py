@@ -6,8 +6,8 @@ import pytest
 
 from bot.play.chats.people import Chat, Player
 from bot.play.matches.matches import DEFAULT_ROUNDS
+from bot.play.outcomes import Closed, Dealt, Edited, Said
 from bot.play.ports import NEXT_DEAL, WARNING
-from bot.play.round.outcomes import Closed, Dealt, Edited, Said
 from bot.play.services import Services
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round

@@ -17,8 +17,8 @@ import pytest
 from telegram import Update
 
 from bot.play.chats.people import Chat, Player
+from bot.play.outcomes import Dealt
 from bot.play.ports import KINDS, ROUND_END, STATUS, WARNING, Alarm
-from bot.play.round.outcomes import Dealt
 from tests.bot.conftest import BACKENDS, Harness
 from tests.bot.scoring import (
     ANSWERS_SQL,

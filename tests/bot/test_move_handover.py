@@ -1,4 +1,4 @@
-"""A group's move to a supergroup another process plays (bot/play/chats/places.py, the Holding
+"""A group's move to a supergroup another process plays (bot/play/places.py, the Holding
 port): the process playing the group moves the rows, lets the round and every alarm of the group
 go and hands over; the one playing the supergroup takes the round up — its end armed, its deal
 shown again there, an answer there winning it — or ends it if its time ran out meanwhile; a
@@ -8,8 +8,8 @@ processes (the cluster's workers: tests/cluster/test_cluster_process.py has them
 from __future__ import annotations
 
 from bot.play.chats.people import Chat, Player
+from bot.play.outcomes import Closed, Dealt
 from bot.play.ports import NEXT_DEAL, ROUND_END, WARNING, Handover
-from bot.play.round.outcomes import Closed, Dealt
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
 from solver import solve

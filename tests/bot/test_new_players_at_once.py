@@ -10,7 +10,7 @@ import asyncio
 import pytest
 
 from bot.play.chats.people import Chat, Player
-from bot.play.round.outcomes import Dealt
+from bot.play.outcomes import Dealt
 from bot.play.services import Services
 from bot.store.stores import Stores
 from solver import solve

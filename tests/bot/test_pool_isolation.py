@@ -19,7 +19,7 @@ from bot.play.chats.people import Chat, Player
 from bot.play.games import GAMES, PlayOptions
 from bot.play.games.twentyfour import deal
 from bot.play.guards.throttle import Allowance, WorkBudget
-from bot.play.round.outcomes import Dealt
+from bot.play.outcomes import Dealt
 from bot.runtime.config import Config
 from bot.runtime.pool import SolverPool, SolverTimeout
 from bot.store.stores import Stores

@@ -11,7 +11,7 @@ from pathlib import Path
 from bot.demo.emulator import BotApiEmulator
 from bot.play.chats.people import Chat, Player
 from bot.play.ratings import hand_key, new_hand
-from bot.play.round.rating import fixed_difficulty
+from bot.play.ratings.rater import fixed_difficulty
 from bot.play.services import Services
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round

@@ -8,7 +8,7 @@ from telegram import Update
 
 from bot.play.chats.people import Chat, Player
 from bot.play.ports import ROUND_END
-from bot.play.round.recovery import ANNOUNCE_WITHIN
+from bot.play.recovery import ANNOUNCE_WITHIN
 from bot.play.services import Services
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores

@@ -10,8 +10,8 @@ import pytest
 
 from bot.play.chats.people import Chat, Player
 from bot.play.games import PlayOptions
+from bot.play.outcomes import Closed, Dealt, Edited, Said
 from bot.play.ports import ROUND_END
-from bot.play.round.outcomes import Closed, Dealt, Edited, Said
 from bot.play.round.showing import hint_points
 from bot.play.services import Services
 from bot.play.solving.solving import Solving

@@ -9,8 +9,8 @@ from __future__ import annotations
 import asyncio
 
 from bot.play.chats.people import Chat, Player
+from bot.play.outcomes import Closed, Dealt, Outcome
 from bot.play.ports import ROUND_END, Delivery, Target
-from bot.play.round.outcomes import Closed, Dealt, Outcome
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
 from tests.bot.conftest import Clock, FakePublisher, new_services

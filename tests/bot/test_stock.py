@@ -14,7 +14,7 @@ from bot.play.dealing.analyses import Analyses
 from bot.play.dealing.stock import COSTLY_MOST, FIRST_SIZE, Stock
 from bot.play.games import GAMES, Analysis, PlayOptions
 from bot.play.games.twentyfour import ready, solutions
-from bot.play.round.outcomes import Closed, Edited
+from bot.play.outcomes import Closed, Edited
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
 from tests.bot.conftest import Clock, new_services

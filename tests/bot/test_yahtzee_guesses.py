@@ -12,7 +12,7 @@ from bot.play.chats.people import Chat, Player
 from bot.play.games import yahtzee
 from bot.play.games.records import IGNORED, Near, Right
 from bot.play.guards.throttle import Throttle
-from bot.play.round.outcomes import Closed, Dealt
+from bot.play.outcomes import Closed, Dealt
 from bot.play.services import Services
 from bot.play.words import yahtzee as yahtzee_words
 from bot.runtime.pool import SolverPool

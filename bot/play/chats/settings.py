@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from bot.play.chats.people import Chat, People, Player
 from bot.play.games import PlayOptions
 from bot.play.guards.permissions import AdminCheck, may_steer
-from bot.play.round.outcomes import Refused, Said
+from bot.play.outcomes import Refused, Said
 from bot.store.protocols import PeopleStore
 from bot.text.i18n import LANGUAGES, Texts, texts_for
 

@@ -35,7 +35,7 @@ from bot.play.daily.puzzle import (
 from bot.play.games.records import Right
 from bot.play.games.twentyfour import GAME, judge
 from bot.play.guards.live import LivePuzzles
-from bot.play.round.rating import Rater
+from bot.play.ratings.rater import Rater
 from bot.play.words import WORDS
 from bot.store.daily_store import DailyResult, DailyStore
 from bot.store.records import Round

@@ -25,8 +25,8 @@ from bot.play.games.records import Deal
 from bot.play.games.twentyfour import GAME, LEVEL_POINTS
 from bot.play.guards.live import EVERYONE, LivePuzzles
 from bot.play.ratings import HandIndex
+from bot.play.ratings.rater import Rater, current, scale_of
 from bot.play.ratings.records import HAND_PROVISIONAL
-from bot.play.round.rating import Rater, current, scale_of
 from bot.store.records import HandRow
 from solver.rating import modelled_difficulty
 

@@ -16,10 +16,10 @@ from collections.abc import Awaitable, Callable
 from bot.play.chats.people import Chat, People, Player
 from bot.play.guards.permissions import AdminCheck, may_steer
 from bot.play.matches.scoreboard import board, podium
+from bot.play.outcomes import Closed, Dealt, Edited, Said
 from bot.play.ports import NEXT_DEAL, WARNING, Alarm, Scheduler, Target
 from bot.play.round.events import Closings, FollowUp, RoundClosed
 from bot.play.round.outbox import Outbox
-from bot.play.round.outcomes import Closed, Dealt, Edited, Said
 from bot.play.round.service import Rounds
 from bot.play.round.showing import time_left
 from bot.play.round.table import RoundTable

@@ -15,8 +15,8 @@ from typing import Any, Generic, Protocol, TypeVar
 from bot.play.community.standings import SHOWN_MEAN, SHOWN_PER_UNIT
 from bot.play.pages.days import DAY, day_of, days_back, streaks
 from bot.play.ratings import hand_key
+from bot.play.ratings.rater import fixed_difficulty
 from bot.play.ratings.seasons import season_of
-from bot.play.round.rating import fixed_difficulty
 from bot.store.protocols import PageStore
 from bot.store.sql.pages import LEVELS, LevelYear, SolvedHand
 from bot.text.i18n import Texts

@@ -10,6 +10,7 @@ import time
 
 from bot.play.chats.people import Chat, People, Player
 from bot.play.guards.throttle import Admission, Throttle
+from bot.play.outcomes import Closed, Edited, Marked, Noted, Said
 from bot.play.ports import Target
 from bot.play.round.decisions import (
     Accepted,
@@ -25,7 +26,6 @@ from bot.play.round.decisions import (
 from bot.play.round.ending import Endings
 from bot.play.round.open_round import OpenRound
 from bot.play.round.outbox import Outbox
-from bot.play.round.outcomes import Closed, Edited, Marked, Noted, Said
 from bot.play.round.results import Results, too_late
 from bot.play.round.table import RoundTable
 from bot.play.round.views import Views

@@ -14,11 +14,11 @@ from bot.play.dealing.adaptive import ADAPTIVE, ADAPTIVE_AFTER, REDRAWS, Adaptiv
 from bot.play.dealing.analyses import Analyses
 from bot.play.dealing.dealer import Dealer
 from bot.play.games import GAMES, Deal, PlayOptions
+from bot.play.outcomes import Dealt, Refused, Said
 from bot.play.ports import OpenRounds, StarterFull, Target
 from bot.play.round.ending import Endings
 from bot.play.round.open_round import OpenRound, Terms
 from bot.play.round.outbox import Outbox
-from bot.play.round.outcomes import Dealt, Refused, Said
 from bot.play.round.own import OwnRounds
 from bot.play.round.table import RoundTable
 from bot.play.round.views import Views

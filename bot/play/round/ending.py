@@ -9,12 +9,12 @@ from collections.abc import Awaitable, Callable
 
 from bot.play.chats.people import Chat, People, Player
 from bot.play.games import GAMES
+from bot.play.outcomes import Closed
 from bot.play.ports import Target
 from bot.play.round.decisions import Ending
 from bot.play.round.events import Closings, FollowUp, RoundClosed
 from bot.play.round.open_round import OpenRound
 from bot.play.round.outbox import Outbox
-from bot.play.round.outcomes import Closed
 from bot.play.round.results import Results
 from bot.play.round.showing import result_actions
 from bot.play.round.table import RoundTable

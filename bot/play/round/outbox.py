@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from bot.play.outcomes import Closed, Dealt, Outcome
 from bot.play.ports import Delivery, Fate, Publisher, Target
-from bot.play.round.outcomes import Closed, Dealt, Outcome
 from bot.play.round.table import RoundTable
 from bot.store.protocols import RoundStore
 
@@ -29,7 +29,7 @@ class Outbox:
         self._settle: Settle = _unsettled
 
     def settle_with(self, settle: Settle) -> None:
-        """Who acts on a chat's fate (bot.play.chats.places, built after the round service)."""
+        """Who acts on a chat's fate (bot.play.places, built after the round service)."""
         self._settle = settle
 
     async def show(self, outcome: Outcome | None, target: Target) -> Delivery:

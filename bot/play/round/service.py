@@ -29,6 +29,7 @@ from bot.play.dealing.dealer import Dealer
 from bot.play.games import PlayOptions
 from bot.play.guards.permissions import AdminCheck
 from bot.play.guards.throttle import Throttle
+from bot.play.outcomes import Closed, Dealt, Edited, Marked, Noted, Refused, Said
 from bot.play.ports import OpenRounds, Target
 from bot.play.round.answering import Answered, Answering
 from bot.play.round.dealing import Dealing
@@ -36,7 +37,6 @@ from bot.play.round.ending import Endings
 from bot.play.round.events import Closings, RoundClosed
 from bot.play.round.open_round import OpenRound, Terms
 from bot.play.round.outbox import Outbox
-from bot.play.round.outcomes import Closed, Dealt, Edited, Marked, Noted, Refused, Said
 from bot.play.round.results import Results
 from bot.play.round.steering import Steering
 from bot.play.round.table import RoundTable

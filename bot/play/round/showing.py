@@ -5,7 +5,7 @@ record, apart from the round service that decides when they are shown."""
 from __future__ import annotations
 
 from bot.play.games import GAMES
-from bot.play.round.outcomes import AGAIN, HINT, PASS, REVEAL, SAME, SOLUTIONS
+from bot.play.outcomes import AGAIN, HINT, PASS, REVEAL, SAME, SOLUTIONS
 from bot.store.records import Round
 from bot.text.i18n import Texts
 

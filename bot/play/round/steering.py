@@ -9,11 +9,11 @@ from bot.play.chats.people import Chat, People, Player
 from bot.play.dealing.analyses import Analyses
 from bot.play.games.feedback import Step
 from bot.play.guards.permissions import AdminCheck, end_refusal, may_steer
+from bot.play.outcomes import Closed, Edited, Marked, Noted, Refused
 from bot.play.ports import Target
 from bot.play.round.ending import Endings
 from bot.play.round.open_round import OpenRound
 from bot.play.round.outbox import Outbox
-from bot.play.round.outcomes import Closed, Edited, Marked, Noted, Refused
 from bot.play.round.showing import hint_points, time_left
 from bot.play.round.table import RoundTable
 from bot.play.round.views import Views

@@ -18,8 +18,8 @@ from cachetools import FIFOCache, TTLCache
 
 from bot.play.guards.live import LivePuzzles
 from bot.play.ports import ROUND_END, STATUS, Alarm, Scheduler
+from bot.play.ratings.rater import Rater
 from bot.play.round.open_round import OpenRound, Terms
-from bot.play.round.rating import Rater
 from bot.play.round.writes import (
     AnswerWrite,
     CloseWrite,

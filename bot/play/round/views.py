@@ -6,10 +6,10 @@ round named to whoever asks for another. It changes no round's state but what it
 from __future__ import annotations
 
 from bot.play.chats.people import People
+from bot.play.outcomes import Dealt, Edited, Marked, Noted
 from bot.play.ports import STATUS, Alarm, Target
 from bot.play.round.open_round import OpenRound, Terms
 from bot.play.round.outbox import Outbox
-from bot.play.round.outcomes import Dealt, Edited, Marked, Noted
 from bot.play.round.showing import deal_actions, time_left
 from bot.play.round.status import STATUS_EVERY, status_line
 from bot.play.round.table import RoundTable

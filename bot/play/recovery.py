@@ -12,11 +12,11 @@ from bot.play.chats.people import People
 from bot.play.chats.settings import Settings
 from bot.play.games.records import Right
 from bot.play.matches.matches import Matches
+from bot.play.outcomes import Closed, Dealt, Outcome, Said
 from bot.play.ports import Target
 from bot.play.round.events import RoundClosed
 from bot.play.round.open_round import OpenRound
 from bot.play.round.outbox import Outbox
-from bot.play.round.outcomes import Closed, Dealt, Outcome, Said
 from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
 from bot.store.protocols import RoundStore

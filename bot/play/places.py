@@ -20,6 +20,7 @@ import logging
 from bot.play.chats.people import People
 from bot.play.chats.settings import Settings
 from bot.play.matches.matches import Matches
+from bot.play.outcomes import Closed, Dealt, Said
 from bot.play.ports import (
     NEXT_DEAL,
     WARNING,
@@ -34,7 +35,6 @@ from bot.play.ports import (
 )
 from bot.play.round.open_round import OpenRound
 from bot.play.round.outbox import Outbox
-from bot.play.round.outcomes import Closed, Dealt, Said
 from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
 from bot.runtime import metrics

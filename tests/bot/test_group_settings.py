@@ -16,11 +16,11 @@ import pytest
 from bot.demo.emulator import BotApiEmulator
 from bot.play.chats.people import Chat, Player
 from bot.play.chats.settings import Panel
+from bot.play.games.feedback import hints_allowed
 from bot.play.games.yahtzee import total_bounds
 from bot.play.matches.scoreboard import board, shared_places
 from bot.play.outcomes import Closed, Edited, Marked, Said
 from bot.play.round.showing import time_left
-from bot.play.round.steering import hints_allowed
 from bot.play.services import Services
 from bot.play.words import WORDS
 from bot.runtime.pool import SolverPool

@@ -5,9 +5,12 @@ not. Who may is decided here; how a round then ends, by bot.play.round.ending.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.play.chats.people import Chat, People, Player
 from bot.play.dealing.analyses import Analyses
 from bot.play.games.feedback import Step
+from bot.play.games.records import Hint, Together
 from bot.play.guards.permissions import AdminCheck, end_refusal, may_steer
 from bot.play.outcomes import Closed, Edited, Marked, Noted, Refused
 from bot.play.ports import Target
@@ -75,26 +78,26 @@ class Steering:
             return Refused(texts("no_hints"))
         if not current.terms.hints:
             return Refused(texts("hints_off"))
-        if not record.hint_used and not await may_steer(chat.type, player.id,
-                                                        record.started_by, is_admin):
-            return Refused(texts("hint_not_allowed", starter=await self.people.starter(
-                record.started_by, texts)))
-        steps = rules.hint_steps(await self.analyses.of(record.game, record.hand,
-                                                        record.target))
-        if not steps:
+        hints = rules.hints(await self.analyses.of(record.game, record.hand, record.target))
+        if not hints:
             return Refused(texts("no_hints"))
         if current.hints_given is None:  # after a restart: read once
             current.hints_known(await self.store.hints_given(record.id))
         if not current.is_open:
             return Refused(texts("round_over"), over=True)
-        if (current.hints_given or 0) >= hints_allowed(len(steps)):
+        given = current.hints_given or 0
+        if given >= len(hints):
             return Marked(NONE_LEFT_REACTION, texts("hint_none_left"))
-        points = record.points if record.hint_used else hint_points(record.points)
+        costs = not isinstance(hints[given], Together)  # a step halves the points, once
+        if costs and not record.hint_used and not await may_steer(
+                chat.type, player.id, record.started_by, is_admin):
+            return Refused(texts("hint_not_allowed", starter=await self.people.starter(
+                record.started_by, texts)))
+        points = hint_points(record.points) if costs and not record.hint_used else record.points
         given = current.hint(points)
-        shown = [step_html(step, texts) for step in steps[:given]]
-        current.note("hint", texts("hint_line", steps=" · ".join(shown), points=points))
+        line, notice = hint_words(hints[:given], points, texts)
+        current.note("hint", line)
         await self.table.commit(current)
-        notice = texts("hint_notice", number=given, step=shown[-1], points=points)
         return self.views.rewrite(current, texts, notice, GIVEN_REACTION) or \
             Marked(GIVEN_REACTION, notice)
 
@@ -183,11 +186,17 @@ class Steering:
                      starter=await self.people.starter(current.started_by, texts))
 
 
-def hints_allowed(steps: int) -> int:
-    """How many of a solution's steps hints give: never the last (it is the answer), nor the
-    one before it, which leaves the answer a single step away ("12×(9+13) = 264" of
-    12×(9+13)÷11); one at least."""
-    return max(1, steps - 2)
+def hint_words(given: Sequence[Hint], points: int, texts: Texts) -> tuple[str, str]:
+    """The hints given so far as the deal's line, and the last as a notice: the steps with the
+    round's points, or the numbers that go together (which cost nothing)."""
+    last = given[-1]
+    if isinstance(last, Together):
+        together = texts("hint_together", numbers=texts.listing(
+            [f"<code>{n}</code>" for n in last.numbers]))
+        return together, together
+    shown = [step_html(step, texts) for step in given if not isinstance(step, Together)]
+    return (texts("hint_line", steps=" · ".join(shown), points=points),
+            texts("hint_notice", number=len(given), step=shown[-1], points=points))
 
 
 def step_html(step: Step, texts: Texts) -> str:

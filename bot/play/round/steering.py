@@ -12,7 +12,7 @@ from bot.play.dealing.analyses import Analyses
 from bot.play.games.feedback import Step
 from bot.play.games.records import Hint, Together
 from bot.play.guards.permissions import AdminCheck, end_refusal, may_steer
-from bot.play.outcomes import Closed, Edited, Marked, Noted, Refused
+from bot.play.outcomes import Closed, Edited, Marked, Noted, Refused, Said
 from bot.play.ports import Target
 from bot.play.round.ending import Endings
 from bot.play.round.open_round import OpenRound
@@ -105,11 +105,13 @@ class Steering:
 
     async def pass_round(self, chat: Chat, player: Player, is_admin: AdminCheck | None = None,
                          round_id: int | None = None, target: Target | None = None
-                         ) -> Closed | Edited | Marked | Refused:
+                         ) -> Closed | Edited | Marked | Refused | Said:
         """/pass (or the Pass button): a player who answered gives up on the round; when all
-        who answered have passed, it ends as at its time-out. Whoever may end it early now (its
-        starter while nobody else answered, an admin, anyone in a private chat) ends it, as
-        /reveal does; anyone else who has not answered is told who may."""
+        who answered have passed — and two at least answered, or half its time has gone — it
+        ends as at its time-out (`passes_end`), so one player's pass never ends another's round.
+        Whoever may end it early now (its starter while nobody else answered, an admin, anyone
+        in a private chat) ends it, as /reveal does; anyone else who has not answered is told
+        who may."""
         outcome = await self._pass(chat, player, is_admin, round_id)
         target = target or Target(chat.id, chat.topic)
         if isinstance(outcome, Closed):
@@ -119,7 +121,7 @@ class Steering:
         return outcome
 
     async def _pass(self, chat: Chat, player: Player, is_admin: AdminCheck | None,
-                    round_id: int | None) -> Closed | Edited | Marked | Refused:
+                    round_id: int | None) -> Closed | Edited | Marked | Refused | Said:
         texts = self.people.texts(chat, player)
         current = self._asked_of(chat, round_id, texts)
         if isinstance(current, Refused):
@@ -136,15 +138,36 @@ class Steering:
         if not current.is_open:
             return Refused(texts("round_over"), over=True)
         current.passes_known(answerers, passers)
-        if not current.pass_(player.id, player.first_name, self.table.clock()):
-            return Refused(texts("pass_again"))
-        await self.table.commit(current)
-        if set(answerers) <= current.passer_ids:
+        passed_now = current.pass_(player.id, player.first_name, self.table.clock())
+        if passed_now:
+            await self.table.commit(current)
+        everyone = set(answerers) <= current.passer_ids
+        if everyone and (self.passes_end(record, answerers) or await self.end_refusal(
+                chat, player, record, is_admin) is None):
             closed = await self.endings.end(current, "revealed", texts, everyone_passed=True)
             return closed or Refused(texts("no_round"), over=True)
+        if not passed_now:
+            return Refused(texts("pass_again"))
+        if everyone:  # one answered, early: the round goes on for the others, and they hear why
+            return await self._goes_on(current, chat, texts)
         notice = texts("pass_noted", count=len(current.passed), answered=len(answerers))
         shown = self.views.status(current, notice, PASSED_REACTION)
         return shown if not isinstance(shown, Noted) else Marked(PASSED_REACTION, notice)
+
+    async def _goes_on(self, current: OpenRound, chat: Chat, texts: Texts) -> Said:
+        """A pass that ends nothing yet: the status names it (now, or by its alarm) and the
+        passer is told why the round goes on, and when passes may end it."""
+        notice = texts("pass_noted_waiting", left=time_left(
+            texts, halfway(current.record) - self.table.clock()))
+        status = self.views.status(current, notice)
+        if isinstance(status, Edited):
+            await self.outbox.show(status, Target(chat.id, chat.topic))
+        return Said(notice)
+
+    def passes_end(self, record: Round, answerers: Sequence[int]) -> bool:
+        """Whether passes may end the round: two or more answered it, or half its time has
+        gone (before then, one player's pass would end the round of a starter who had no try)."""
+        return len(answerers) >= 2 or self.table.clock() >= halfway(record)
 
     # --- ending early ----------------------------------------------------------------------------
 
@@ -184,6 +207,11 @@ class Steering:
             return texts("reveal_others_answered", left=left)
         return texts("reveal_not_allowed", left=left,
                      starter=await self.people.starter(current.started_by, texts))
+
+
+def halfway(record: Round) -> float:
+    """When half a round's time has gone."""
+    return record.started_at + (record.deadline - record.started_at) / 2
 
 
 def hint_words(given: Sequence[Hint], points: int, texts: Texts) -> tuple[str, str]:

@@ -120,22 +120,24 @@ class Matches:
             opened.numbered(line)  # hints and notices edit it as it is
         return dataclasses.replace(dealt, text=dealt.text + "\n" + line)
 
-    async def after_round(self, event: RoundClosed) -> FollowUp:
+    async def after_round(self, event: RoundClosed, texts: Texts) -> FollowUp:
         """A round ended in a topic with a match on: the scoreboard (the next deal is set), or
-        the podium; it rides on the round's result."""
+        the podium; it rides on the round's result, in its words (`texts`)."""
         match = await self.store.match_on(*event.round.place)
         if match is None:
             return FollowUp()
-        said, on = await self._step(match, event.round.id, resumed=False)
+        said, on = await self._step(match, event.round.id, resumed=False, texts=texts)
         return FollowUp(said, match_on=on)
 
-    async def _step(self, match: Match, round_id: int | None, resumed: bool
-                    ) -> tuple[str | None, bool]:
-        """The match's next step once a round ended: what to say, and whether it goes on."""
+    async def _step(self, match: Match, round_id: int | None, resumed: bool,
+                    texts: Texts | None = None) -> tuple[str | None, bool]:
+        """The match's next step once a round ended: what to say (in `texts`, else the
+        match's chat's words), and whether it goes on."""
         if self.table.of(*match.place) is not None:
             return None, True  # a round is on: its end brings the next step
         rounds = await self.store.match_rounds(match.id)
-        played, texts = _played(rounds), self.people.chat_texts(match.chat_id, match.lang)
+        played = _played(rounds)
+        texts = texts or self.people.chat_texts(match.chat_id, match.lang)
         scores = await self.store.match_scores(match.id)
         if played >= match.rounds:
             if not await self.store.end_match(match.id, "done", self.table.clock()):

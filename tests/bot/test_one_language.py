@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from bot.play.chats.people import Chat, Player
-from bot.play.outcomes import Closed
+from bot.play.outcomes import Closed, Edited
 from bot.play.services import Services
 from bot.text import markup
 from bot.text.i18n import texts_for
@@ -70,3 +70,21 @@ async def test_an_english_result_has_no_persian_line(services: Services, clock: 
     assert isinstance(won, Closed) and won.texts.language == "en"
     assert "🏅 Ben earned: First win" in won.text
     assert not re.search(r"[\u0600-\u06FF]", won.text), won.text
+
+
+async def test_a_hint_goes_into_the_deal_in_the_deals_language(services: Services,
+                                                               clock: Clock):
+    """Ann (English) deals; Dara (Persian) asks for a hint: the line written into the English
+    deal is English, its buttons stay English, and Dara's own notice is Persian."""
+    dealt = (await services.rounds.play(GROUP, ANN, "24")).round
+    assert dealt is not None
+    await services.outbox.deal_sent(dealt.id, 91)
+
+    async def admin() -> bool:
+        return True
+
+    hint = await services.rounds.hint(GROUP, DARA, admin)
+    assert isinstance(hint, Edited) and hint.texts.language == "en"
+    [line] = [line for line in hint.text.splitlines() if line.startswith("💡")]
+    assert line.startswith("💡 Hints: ") and latin_words(hint.text) != []
+    assert hint.notice.startswith("💡 راهنمایی ۱:")

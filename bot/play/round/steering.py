@@ -95,10 +95,11 @@ class Steering:
                 record.started_by, texts)))
         points = hint_points(record.points) if costs and not record.hint_used else record.points
         given = current.hint(points)
-        line, notice = hint_words(hints[:given], points, texts)
-        current.note("hint", line)
+        dealt = self.people.round_texts(record)  # the deal's line in the deal's language
+        current.note("hint", hint_words(hints[:given], points, dealt)[0])
+        notice = hint_words(hints[:given], points, texts)[1]  # the asker's, in theirs
         await self.table.commit(current)
-        return self.views.rewrite(current, texts, notice, GIVEN_REACTION) or \
+        return self.views.rewrite(current, dealt, notice, GIVEN_REACTION) or \
             Marked(GIVEN_REACTION, notice)
 
     # --- passing ---------------------------------------------------------------------------------

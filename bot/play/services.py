@@ -1,9 +1,13 @@
 """Play's composition: every game service, built once at start-up over the stores, the solver
 pool, the ports a face implements (a scheduler, a publisher) and a clock, and handed to the faces
-as one bundle. Each service is handed what it needs here; none reaches another's attributes."""
+as one bundle. Each service is handed what it needs here, when it is built: none reaches another's
+attributes, and none is told later who it talks to. Where a lower service calls up (a close's
+followers, what acts on a chat's fate), the upper part it calls deals and shows nothing, so it
+is built first and passed in."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -24,17 +28,19 @@ from bot.play.dealing.stock import Stock
 from bot.play.games.batches import DEAL_SECONDS
 from bot.play.guards.once import Once
 from bot.play.guards.throttle import WorkBudget
+from bot.play.matches.book import MatchBook
 from bot.play.matches.matches import DEFAULT_ROUNDS, PAUSE, Matches
 from bot.play.pages import PageOpener, Pages
-from bot.play.places import Places
+from bot.play.places import Fates, Places
 from bot.play.ports import Holding, OpenRounds, Publisher, Scheduler
 from bot.play.ratings.rater import Rater
 from bot.play.recovery import Recovery
 from bot.play.round.dealing import seconds_of
-from bot.play.round.events import Closings
+from bot.play.round.events import Closings, Following
 from bot.play.round.outbox import Outbox
 from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
+from bot.play.round.views import Views
 from bot.play.solving.solving import Solving
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
@@ -121,27 +127,32 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     rater = Rater(stores.ratings, nearest_of(analyses))
     table = RoundTable(stores.rounds, clock, scheduler, stored=people.stored, rater=rater)
     budget = WorkBudget()
-    closings = Closings()
-    outbox = Outbox(publisher, table, stores.rounds)
-    dealer = Dealer(Stock(pool, lambda: rng.getrandbits(64)), budget, deal_seconds)
     settings = Settings(stores.people, people,
                         ChatSettings(seconds=seconds_of(seconds), match=DEFAULT_ROUNDS), clock)
-    adaptive = AdaptiveDeals(rater, analyses, table.live, clock, rng)
-    rounds = Rounds(stores.rounds, people, table, dealer, analyses, closings, outbox, settings,
-                    reads_group_messages=reads_group_messages, adaptive=adaptive,
-                    open_rounds=open_rounds)
-    matches = Matches(stores.matches, stores.people, people, rounds, table, scheduler,
-                      closings, outbox, pause)
-    # a close's achievements follow its match's scoreboard in the result message
+    views = Views(people, table, reads_group_messages)
+    book = MatchBook(stores.matches, people, table, scheduler, pause)
     achievements = Achievements(stores.achievements, people)
-    closings.follow(achievements.after_round, late=True)  # a late result says them too
-    places = Places(stores.rounds, people, settings, table, scheduler, rounds, matches, outbox,
-                    holding)
+    # a close's followers, in the order their lines go under its result: a match's scoreboard,
+    # then the achievements (which a late result says too)
+    closings = Closings([Following(book.after_round),
+                         Following(achievements.after_round, late=True)])
+    moving = asyncio.Lock()  # one move of a group to its supergroup at a time
+    fates = Fates(stores.rounds, people, settings, table, scheduler, book, views, moving,
+                  holding)
+    outbox = Outbox(publisher, table, stores.rounds, fates)
     # the daily puzzle is live in the table's live puzzles (what /solve and inline refuse), and
     # the dealer deals no hand that reaches it
+    dealer = Dealer(Stock(pool, lambda: rng.getrandbits(64)), budget, deal_seconds,
+                    daily=table.live)
+    adaptive = AdaptiveDeals(rater, analyses, table.live, clock, rng)
+    rounds = Rounds(stores.rounds, people, table, dealer, analyses, closings, outbox, settings,
+                    views, adaptive=adaptive, open_rounds=open_rounds)
+    matches = Matches(book, stores.matches, stores.people, people, rounds, table, scheduler,
+                      outbox, pause)
+    places = Places(fates, stores.rounds, people, settings, table, scheduler, rounds, matches,
+                    outbox, moving)
     daily = Daily(stores.daily, people, table.live, clock, secret, rater, achievements)
-    dealer.keep_daily_back(table.live)
-    privacy = Privacy(stores.forgetting, people, clock, stop_matches=matches.stop_all,
+    privacy = Privacy(stores.forgetting, people, clock, stop_matches=book.stop_all,
                       drop_rounds=round_dropper(rounds, table, people))
     community = Community(standings=Standings(stores.scores, people, clock, stores.ratings),
                           daily=daily, privacy=privacy,

@@ -350,8 +350,7 @@ async def serve_worker(bot: Bot, stop: asyncio.Event) -> None:
                 not await webhook.unless_stopped(application.post_init(application), stop):
             return
         await application.start()
-        table = partition_owners(bot.stores, config.partitions)
-        table.epoch = getattr(bot.leader, "epoch", None)
+        table = partition_owners(bot.stores, config.partitions, getattr(bot.leader, "epoch", None))
         await table.seed()
         n = config.partitions
 

@@ -94,15 +94,17 @@ def worker_lock(database_url: str, partitions: int, lease_seconds: float = 4.0) 
     return WorkerLease(database_url, partitions, lease_seconds)
 
 
-def partition_owners(stores: Stores, partitions: int) -> PartitionOwners:
-    """The partitions' owners, on the pool of PostgreSQL stores (a worker's)."""
+def partition_owners(stores: Stores, partitions: int, epoch: int | None = None
+                     ) -> PartitionOwners:
+    """The partitions' owners, on the pool of PostgreSQL stores (a worker's), as the worker
+    whose lease has this `epoch` sees them."""
     from bot.store.postgres.connection import Database
     from bot.store.postgres.partition_owners import PartitionOwners
 
     db = getattr(stores.rounds, "db", None)
     if not isinstance(db, Database):
         raise ValueError("a worker's partitions need PostgreSQL")
-    return PartitionOwners(db.pool, partitions)
+    return PartitionOwners(db.pool, partitions, epoch)
 
 
 def shared_rounds(stores: Stores) -> SharedRounds:

@@ -29,9 +29,9 @@ CY = Player(3, "Cy", language_code="en")
 
 
 def new_game(stores: Stores, pool: SolverPool, clock: Clock) -> Services:
-    services, _ = new_services(stores, pool, clock, seed=5, seconds={"yahtzee": 60})
     # replies to wrong guesses follow the test's clock
-    services.rounds.throttle = Throttle(clock=clock)
+    services, _ = new_services(stores, pool, clock, seed=5, seconds={"yahtzee": 60},
+                               throttle=Throttle(clock=clock))
     return services
 
 
@@ -228,7 +228,7 @@ CHAT = -5150
 
 
 async def test_guessing_through_the_application(harness: Harness):
-    harness.services.rounds.throttle = Throttle(burst=10)
+    harness.services.rounds.throttle.burst = 10  # every guess of this test gets its reply
     await harness.send(CHAT, ALICE, "/yahtzee")
     deal_message = await harness.telegram.reply(CHAT)
     assert "<pre>" in deal_message.html and "3K" in deal_message.text

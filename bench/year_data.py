@@ -9,7 +9,8 @@ results, matches, passes, settings and the last two days' update ids, the rating
 player's rating day by day per game, each season's row, the hands of 24's difficulties), plus
 `heavy` players with `heavy_answers` answers each (for /forget). Scores are not generated: they
 are what the database's own definition (the view `scores_from_rounds`) says, inserted with the
-triggers on, so every summary the schema keeps is kept as the bot would.
+triggers on, so every summary the schema keeps is kept as the bot would; each player's answered
+rounds, where the schema has the table, are what its step fills it with from the answers.
 
 Fast because it is bulk: numpy draws every column at once, secondary indexes and triggers are
 dropped during the load and made again from their own definitions (SQLite's sqlite_master,
@@ -489,6 +490,16 @@ SCORES_FROM_ROUNDS = (
     "fastest_win, current_streak, best_streak FROM scores_from_rounds")
 
 
+def answered_from_answers(engine: str) -> str:
+    """How step 19 fills each player's answered rounds from the answers of the closed rounds
+    (bot/store/schema/delta/19), for a year written where the table is: the triggers that keep
+    it are off while the rows go in."""
+    from bot.store.schema import DELTAS, sqlite_words
+
+    text = (DELTAS / "19" / "3_filled.sql").read_text(encoding="utf-8")
+    return sqlite_words(text) if engine == "sqlite" else text
+
+
 def load_sqlite(path: Path, year: Year) -> dict[str, float]:
     """The year into the SQLite file at `path`, migrated already; seconds per step."""
     took: dict[str, float] = {}
@@ -524,6 +535,8 @@ def load_sqlite(path: Path, year: Year) -> dict[str, float]:
         started = time.perf_counter()
         connection.execute("BEGIN")
         connection.execute(SCORES_FROM_ROUNDS)
+        if "answered_rounds" in present:
+            connection.execute(answered_from_answers("sqlite"))
         connection.execute("COMMIT")
         took["scores"] = time.perf_counter() - started
         connection.execute("PRAGMA journal_mode=WAL")
@@ -569,6 +582,8 @@ async def load_postgres(url: str, year: Year) -> dict[str, float]:
         await connection.execute("SET session_replication_role = origin")
         started = time.perf_counter()
         await connection.execute(SCORES_FROM_ROUNDS)
+        if "answered_rounds" in present:
+            await connection.execute(answered_from_answers("postgres"))
         took["scores"] = time.perf_counter() - started
         started = time.perf_counter()
         await connection.execute("VACUUM ANALYZE")

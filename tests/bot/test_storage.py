@@ -11,10 +11,11 @@ import sqlite3
 
 import pytest
 
+from bot.store.schema import LATEST
 from bot.store.sql.connection import Refused
 from bot.store.sqlite import open_sqlite
 from bot.store.sqlite.database import Database, Gate
-from bot.store.sqlite.migrations import LATEST, MIGRATIONS, statements
+from bot.store.sqlite.schema import statements, steps
 from bot.store.stores import Stores
 from tests.postgres import open_backend
 
@@ -125,10 +126,11 @@ async def test_migration_from_each_earlier_version(tmp_path, version):
 
 
 def test_statements_keep_a_triggers_body_whole():
-    found = statements(MIGRATIONS[2])
+    found = steps(3)
     trigger = [s for s in found if s.startswith("CREATE TRIGGER")]
     assert len(trigger) == 1 and trigger[0].rstrip().endswith("END;")
     assert all(s.endswith(";") for s in found)
+    assert statements("-- only words; nothing to run\n") == []
 
 
 async def test_queries_are_parameterised(filled):

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from bot.store.postgres.connection import Database
 from bot.store.postgres.leader import PostgresLeader
-from bot.store.postgres.migrations import LATEST
 from bot.store.postgres.people import PostgresPeople
 from bot.store.postgres.rounds import PostgresRounds
+from bot.store.schema import LATEST
 from bot.store.sql import (
     achievements,
     daily,

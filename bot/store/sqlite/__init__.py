@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.store.schema import LATEST
 from bot.store.sql import achievements, daily, matches, pages, people, ratings, scores
 from bot.store.sqlite.database import BUSY_SECONDS, Database
 from bot.store.sqlite.forgetting import SqliteForgetting
-from bot.store.sqlite.migrations import LATEST
 from bot.store.sqlite.rounds import SqliteRounds
 from bot.store.sqlite.updates import SqliteUpdates
 from bot.store.stores import Stores

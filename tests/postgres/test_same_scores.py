@@ -19,19 +19,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.store.stores import Stores
-from tests.bot.scoring import (
-    ANSWERS_SQL,
-    ROUNDS_SQL,
-    SCORES_SQL,
-    expected_scores,
-    read_rows,
-    stored_scores,
-)
+from tests.bot import scoring
 from tests.bot.test_recount import USERS, People, operation
 from tests.bot.test_scores import open_empty
 
 KEPT = {
-    "scores": SCORES_SQL,
+    "scores": scoring.SCORES_SQL,
     "player_totals": "SELECT chat_id, user_id, game, points, wins FROM player_totals",
     "board_steps": "SELECT game, points, wins, players FROM board_steps",
     "board_ties": "SELECT game, points, wins, band, players FROM board_ties",
@@ -69,8 +62,10 @@ async def kept(stores: Stores) -> dict[str, Counter[tuple]]:
     """Every row the triggers wrote and the views say, as many times as each stands; the
     scores checked against their definition first."""
     db = stores.rounds.db  # type: ignore[attr-defined]
-    rounds, answers = read_rows(await db.fetch(ROUNDS_SQL), await db.fetch(ANSWERS_SQL))
-    assert stored_scores(await db.fetch(SCORES_SQL)) == expected_scores(rounds, answers)
+    rounds, answers = scoring.read_rows(await db.fetch(scoring.ROUNDS_SQL),
+                                        await db.fetch(scoring.ANSWERS_SQL))
+    assert scoring.stored_scores(await db.fetch(scoring.SCORES_SQL)) == \
+        scoring.expected_scores(rounds, answers)
     return {name: Counter(tuple(map(plain, row)) for row in await db.fetch(sql))
             for name, sql in KEPT.items()}
 
@@ -113,7 +108,7 @@ async def test_the_same_plays_keep_the_same_rows_on_both_engines(postgres_url: s
 
 
 @pytest.mark.slow
-@settings(max_examples=25, deadline=None,
+@settings(max_examples=10, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(st.lists(operation, min_size=10, max_size=50))
 def test_any_plays_keep_the_same_rows_on_both_engines(postgres_url: str, plays: list[tuple]):

@@ -1,6 +1,6 @@
 """The PostgreSQL backend (DATABASE_URL=postgresql://...): every store over one asyncpg pool
-(bot.store.postgres.connection), the same numbered migrations as SQLite in PostgreSQL's dialect,
-scoring by the database's triggers, and the leader's lease that lets several bot processes share
+(bot.store.postgres.connection), the schema's steps as SQLite's (bot.store.schema), scoring by
+the database's triggers, and the leader's lease that lets several bot processes share
 one database, one of them leading, its writes fenced (bot.store.postgres.leader). The stores
 are the shared ones (bot.store.sql) with the statements numbered `$1..$n` (asyncpg prepares and
 caches each); rounds and a chat's move add the locks that only PostgreSQL's concurrent writers

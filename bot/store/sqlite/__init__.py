@@ -1,7 +1,7 @@
 """The SQLite backend: every store over one aiosqlite connection (bot.store.sqlite.database),
-with numbered migrations applied at start-up and scoring done by the database's triggers. The
-stores are the shared ones (bot.store.sql) with the statements in `?` style; rounds and update
-claims add what only SQLite does."""
+with the schema's steps (bot.store.schema) applied at start-up and scoring done by the
+database's triggers. The stores are the shared ones (bot.store.sql) with the statements in `?`
+style; rounds and update claims add what only SQLite does."""
 
 from __future__ import annotations
 

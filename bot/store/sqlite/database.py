@@ -1,4 +1,5 @@
-"""One SQLite connection over aiosqlite, shared by every SQLite store, and its migrations.
+"""One SQLite connection over aiosqlite, shared by every SQLite store, and the schema's steps
+applied to it (bot.store.schema).
 
 Every state change is one SQL statement, so one transaction: closing a round is a conditional
 UPDATE whose row count decides, atomically, whether this caller closed it (two right answers

@@ -100,7 +100,8 @@ async def test_the_schemas_are_alike_at_every_version(postgres_server, version):
     sqlite = sqlite_at(version)
     if version < KEYED_SCALES and "rating_scales" in sqlite.tables:
         columns = sqlite.tables["rating_scales"].columns
-        columns[0] = columns[0].__class__(**{**columns[0].__dict__, "not_null": True})
+        assert columns[0].name == "game" and not columns[0].not_null
+        columns[0] = dataclasses.replace(columns[0], not_null=True)
     assert sqlite == await postgres_at(postgres_server, version)
 
 

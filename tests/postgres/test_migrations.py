@@ -25,7 +25,9 @@ from bench.year_data import Scale, generate, load_postgres, load_sqlite
 from bot.store.postgres import open_postgres
 from bot.store.postgres.connection import Database
 from bot.store.schema import DELTAS, ENGINES, LATEST, SHARED, engine_of, numbers
+from bot.store.sql.connection import Connection, numbered
 from bot.store.sqlite import open_sqlite
+from bot.store.sqlite.database import Database as SqliteDatabase
 from bot.store.sqlite.schema import apply, statements
 from tests.postgres import PostgresServer, new_database
 from tests.postgres.schemas import Shape, postgres_shape, sqlite_shape
@@ -312,53 +314,65 @@ async def test_a_year_old_postgres_database_upgrades_in_place(postgres_server):
 
 # --- old data from every earlier step -------------------------------------------------------
 
-async def old_rounds(connection: asyncpg.Connection, version: int) -> None:
+async def old_rounds(db: Connection, version: int, engine: str) -> None:
     """Two rounds won by Ann with Ben answering, and an open one, written as a bot of that
-    version did (the PostgreSQL twin of tests/bot/test_storage.py's)."""
-    await connection.execute("INSERT INTO chats (id, type, title) VALUES ($1, 'group', 'G')",
-                             CHAT)
-    await connection.execute("INSERT INTO users (id, first_name) VALUES (1, 'Ann'), (2, 'Ben')")
+    version did."""
+    def said(sql: str) -> str:
+        return numbered(sql) if engine == "postgres" else sql
+
+    await db.run(said("INSERT INTO chats (id, type, title) VALUES (?, 'group', 'G')"), (CHAT,))
+    await db.run("INSERT INTO users (id, first_name) VALUES (1, 'Ann'), (2, 'Ben')")
     timed = ", win_seconds = 4.0" if version >= 3 else ""
     for _ in range(2):
-        round_id = await connection.fetchval(
+        round_id = await db.insert(said(
             "INSERT INTO rounds (chat_id, hand, target, level, points, started_at, deadline) "
-            "VALUES ($1, '[1, 2, 3, 4]', 24, 'easy', 10, 100.0, 160.0) RETURNING id", CHAT)
-        await connection.execute("INSERT INTO answers (round_id, user_id, text, correct, at) "
-                                 "VALUES ($1, 2, '1+2', 0, 101.0)", round_id)
-        await connection.execute(
+            "VALUES (?, '[1, 2, 3, 4]', 24, 'easy', 10, 100.0, 160.0)"), (CHAT,))
+        await db.run(said("INSERT INTO answers (round_id, user_id, text, correct, at) "
+                          "VALUES (?, 2, '1+2', 0, 101.0)"), (round_id,))
+        await db.run(said(
             "UPDATE rounds SET status = 'won', winner_id = 1, awarded = points, ended_at = 104"
-            f"{timed} WHERE id = $1", round_id)
+            f"{timed} WHERE id = ?"), (round_id,))
     if version == 2:  # version 2 kept scores itself, as its code did when a round closed
-        await connection.execute(
+        await db.run(said(
             "INSERT INTO scores (chat_id, user_id, points, wins, rounds_played, fastest_win) "
-            "VALUES ($1, 1, 20, 2, 2, 4.0), ($1, 2, 0, 0, 2, NULL)", CHAT)
-    await connection.execute(
+            "VALUES (?, 1, 20, 2, 2, 4.0), (?, 2, 0, 0, 2, NULL)"), (CHAT, CHAT))
+    await db.insert(said(
         "INSERT INTO rounds (chat_id, hand, target, level, points, started_at, deadline) "
-        "VALUES ($1, '[3, 3, 8, 8]', 24, 'hard', 30, 200.0, 260.0)", CHAT)
+        "VALUES (?, '[3, 3, 8, 8]', 24, 'hard', 30, 200.0, 260.0)"), (CHAT,))
 
 
 @pytest.mark.parametrize("version", range(1, LATEST))
-async def test_migration_from_each_earlier_version(postgres_server, version):
-    url = await new_database(postgres_server)
-    database = await Database.open(url, migrate_to=version)
-    async with database.transaction() as connection:
-        await old_rounds(connection, version)
-    await database.close()
-    upgraded = await open_postgres(url)
-    [ann] = await upgraded.scores.stats(CHAT, 1)
-    [ben] = await upgraded.scores.stats(CHAT, 2)
-    assert (ann.game, ann.points, ann.wins, ann.rounds_played) == ("24", 20, 2, 2)
-    assert ann.fastest_win == 4.0
-    assert (ben.points, ben.rounds_played) == (0, 2)
-    [still_open] = await upgraded.rounds.open_rounds()
-    assert (still_open.game, still_open.hand, still_open.lang) == ("24", (3, 3, 8, 8), "en")
-    assert await upgraded.rounds.close_round(still_open.id, "won", 205.0, 2, "8/(3-8/3)", 30,
-                                             5.0)
-    [ben] = await upgraded.scores.stats(CHAT, 2)
-    assert (ben.points, ben.wins, ben.rounds_played, ben.fastest_win) == (30, 1, 3, 5.0)
-    if version < 5:  # migration 5 counts the rounds that ended before it as announced
-        assert [r.round.id for r in await upgraded.rounds.unannounced()] == [still_open.id]
-    await upgraded.close()
+@pytest.mark.parametrize("engine", ENGINES)
+async def test_migration_from_each_earlier_version(engine: str, version: int, tmp_path: Path,
+                                                   request: pytest.FixtureRequest):
+    """A database a bot of each earlier version wrote, opened by this one: its scores, its
+    open round, and a close that scores as before."""
+    if engine == "sqlite":
+        where: str = str(tmp_path / "old.sqlite3")
+        old: Connection = await SqliteDatabase.open(where, migrate_to=version)
+    else:
+        where = await new_database(request.getfixturevalue("postgres_server"))
+        old = await Database.open(where, migrate_to=version)
+    await old_rounds(old, version, engine)
+    await old.close()  # type: ignore[attr-defined]
+    upgraded = await (open_sqlite(where) if engine == "sqlite" else open_postgres(where))
+    try:
+        assert await upgraded.rounds.db.version() == LATEST  # type: ignore[attr-defined]
+        [ann] = await upgraded.scores.stats(CHAT, 1)
+        [ben] = await upgraded.scores.stats(CHAT, 2)
+        assert (ann.game, ann.points, ann.wins, ann.rounds_played) == ("24", 20, 2, 2)
+        assert ann.fastest_win == 4.0
+        assert (ben.points, ben.rounds_played) == (0, 2)
+        [still_open] = await upgraded.rounds.open_rounds()
+        assert (still_open.game, still_open.hand, still_open.lang) == ("24", (3, 3, 8, 8), "en")
+        assert await upgraded.rounds.close_round(still_open.id, "won", 205.0, 2, "8/(3-8/3)",
+                                                 30, 5.0)
+        [ben] = await upgraded.scores.stats(CHAT, 2)
+        assert (ben.points, ben.wins, ben.rounds_played, ben.fastest_win) == (30, 1, 3, 5.0)
+        if version < 5:  # step 5 counts the rounds that ended before it as announced
+            assert [r.round.id for r in await upgraded.rounds.unannounced()] == [still_open.id]
+    finally:
+        await upgraded.close()
 
 
 def test_no_step_file_says_a_statement_twice():

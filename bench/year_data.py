@@ -6,11 +6,12 @@ The year: group chats whose activity falls off like a power law (the busiest pla
 rounds, most a few dozen), players who each belong to one or two of them, rounds of the three
 games spread over the year with about four answers each, private rounds, a year of daily
 results, matches, passes, settings and the last two days' update ids, the ratings (each
-player's rating day by day per game, each season's row, the hands of 24's difficulties), plus
-`heavy` players with `heavy_answers` answers each (for /forget). Scores are not generated: they
-are what the database's own definition (the view `scores_from_rounds`) says, inserted with the
-triggers on, so every summary the schema keeps is kept as the bot would; each player's answered
-rounds, where the schema has the table, are what its step fills it with from the answers.
+player's rating day by day per game, each season's row, the hands of 24's difficulties, the
+rated games' scales), plus `heavy` players with `heavy_answers` answers each (for /forget).
+Scores are not generated: they are what the database's own definition (the view
+`scores_from_rounds`) says, inserted with the triggers on, so every summary the schema keeps is
+kept as the bot would; each player's answered rounds, where the schema has the table, are what
+its step fills it with from the answers.
 
 Fast because it is bulk: numpy draws every column at once, secondary indexes and triggers are
 dropped during the load and made again from their own definitions (SQLite's sqlite_master,
@@ -372,6 +373,14 @@ def player_rating_rows(year: Year) -> Iterator[list[tuple]]:
                        [at] * len(rows), strict=True))
 
 
+def scale_rows(year: Year) -> Iterator[list[tuple]]:
+    """The rated games' scales (24's and Countdown's), learned over their rounds of the year
+    from the shape every game starts at (bot/play/ratings/model.py)."""
+    counts = np.bincount(year.rounds["game"].astype(np.int64), minlength=len(GAMES))
+    yield [(GAMES[g], 1.0 + 0.05 * g, 0.05, int(counts[g]), year.ratings["updated_at"])
+           for g in (0, 1)]
+
+
 def hand_rating_rows(year: Year) -> Iterator[list[tuple]]:
     r = year.ratings
     yield [("24", hand, 4, 24, float(d), 0.3, 20, r["updated_at"])
@@ -478,6 +487,8 @@ def tables(year: Year) -> list[tuple[str, Sequence[str], Iterator[list[tuple]]]]
         ("hand_ratings", ("game", "hand", "numbers", "target", "difficulty", "uncertainty",
                           "responses", "updated_at"), hand_rating_rows(year)),
         ("rating_days", ("user_id", "game", "day", "season", "rating"), rating_rows(year)),
+        ("rating_scales", ("game", "shape", "uncertainty", "rounds", "updated_at"),
+         scale_rows(year)),
     ]
 
 

@@ -270,7 +270,7 @@ def filled(rows: dict[str, Counter[tuple]]) -> None:
     """The year is in: the tables that grow with play have rows."""
     for table in ("users", "chats", "rounds", "answers", "scores", "player_totals",
                   "board_steps", "answered_rounds", "daily_results", "player_ratings",
-                  "rating_days", "matches", "match_rounds"):
+                  "rating_days", "rating_scales", "matches", "match_rounds"):
         assert rows[table], table
 
 

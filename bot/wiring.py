@@ -106,6 +106,7 @@ class Bot:
         self.waiting: asyncio.Task[None] | None = None  # waiting for the lead: a stop cancels
         self.lead_watch: asyncio.Task[None] | None = None
         self.page_server: tornado.httpserver.HTTPServer | None = None
+        self.page_port: int | None = None  # where page_server listens (WEBAPP_PORT 0: any)
         # whether this process runs the housekeeping that spans the database (a worker: the
         # owner of partition 0, so one worker at a time)
         self.sole: Callable[[], bool] = lambda: True
@@ -199,8 +200,9 @@ class Bot:
                            lambda: self.sole())
         # else the webhook's server, or a worker's: the Mini App role's, relayed (serve_webapp)
         if self.webapp is not None and not config.webhook_url and not self.worker:
-            self.page_server, port = serve(self.face, self.webapp.port, self.webapp.listen)
-            log.info("Mini App page on %s:%d/webapp/", self.webapp.listen, port)
+            self.page_server, self.page_port = serve(self.face, self.webapp.port,
+                                                     self.webapp.listen)
+            log.info("Mini App page on %s:%d/webapp/", self.webapp.listen, self.page_port)
 
     async def take_lead(self) -> None:
         """Return once this process leads. A standby tries every `lead_check` seconds (or at

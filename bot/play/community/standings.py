@@ -22,6 +22,8 @@ from bot.text.i18n import Texts
 
 SHOWN = 10
 WEEK = 7 * 86400
+# what an empty board tells to type: the command that deals a round of its game (all: /play)
+STARTS = {"": "/play", "24": "/play", "countdown": "/countdown", "yahtzee": "/yahtzee"}
 # The model's unit (the log-odds of solving within the usual round) as Elo shows it: 400 points
 # are a factor of ten in the odds. A new player stands at SHOWN_MEAN.
 SHOWN_PER_UNIT = 400 / math.log(10)
@@ -67,7 +69,8 @@ class Standings:
             lines = [(s.name, s.points, s.wins)
                      for s in await self.store.top(board.chat_id, board.game, SHOWN)]
         if not lines:
-            return texts("board_week_empty" if week else "top_empty")
+            return texts("board_week_empty" if week else "top_empty",
+                         start=STARTS.get(ask.game or "", STARTS[""]))
         where = texts("top_all" if ask.everywhere else "top_chat")
         if week:
             where = texts("board_week", where=where)

@@ -160,7 +160,7 @@ function ratingChart(section) {
   lines.forEach((line, i) => {
     const entry = el("span", {class: "entry"});
     entry.appendChild(el("span", {class: `key c${i % 3}`}));
-    // "24: 1761", never "24 1761" read as one number (a full-width colon in Chinese)
+    // a name, a colon, the value: never two numbers read as one (a full-width colon in Chinese)
     entry.appendChild(el("span", {class: "name"}, line.name + (/^zh/.test(page.language) ? "：" : ":")));
     entry.appendChild(el("b", {class: "value"}, local(line.points[line.points.length - 1][1])));
     legend.appendChild(entry);

@@ -165,7 +165,8 @@ async def test_an_empty_board_names_its_own_game(harness: Harness, language: str
             "language_code": tag_of(language)}
     chat = -6_000_000 - LANGUAGES.index(language)
     for asked, start in (("/top yahtzee", "/yahtzee"), ("/top week countdown", "/countdown"),
-                         ("/top all yahtzee", "/yahtzee"), ("/top", "/play")):
+                         ("/top all yahtzee", "/yahtzee"), ("/top rating countdown", "/countdown"),
+                         ("/top", "/play"), ("/top rating", "/play")):
         said = visible_text(await answered(harness, chat, user, asked))
         assert start in said and (start == "/play") == ("/play" in said), (language, said)
 

@@ -294,8 +294,11 @@ class DemoChat:
             lambda: self.emulator.inline_answer(query_id) is not None, INLINE_WAIT)
         answer = self.emulator.inline_answer(query_id)
         results = answer.results if answered and answer is not None else []
-        first = results[0].get("input_message_content", {}).get("message_text") \
-            if results else None
+        content = results[0].get("input_message_content", {}) if results else {}
+        first = content.get("message_text")
+        if first and content.get("parse_mode") == "HTML":
+            with contextlib.suppress(EntityError):  # as the chat would show it
+                first = terminal_text(first, self.ansi)
         said = f"would post: {first}" if first else "has nothing to post"
         self.show(f"([{shown}] types \"@{self.emulator.username} {lead.target}\" in {where}: "
                   f"{self.speaker} {said})")

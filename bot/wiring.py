@@ -136,6 +136,7 @@ class Bot:
         self.waiting: asyncio.Task[None] | None = None  # waiting for the lead: a stop cancels
         self.lead_watch: asyncio.Task[None] | None = None
         self.page_server: tornado.httpserver.HTTPServer | None = None
+        self.page_port: int | None = None  # where page_server listens (WEBAPP_PORT 0: any)
         # a worker plays its partitions' chats only: those its Ownership keeps in `owned`
         # (serve_worker), while its lease holds
         self.owned: set[int] = set()
@@ -234,8 +235,9 @@ class Bot:
         start_housekeeping(application, heartbeat_path(config.database_path), self.sole)
         # else the webhook's server, or a worker's: the Mini App role's, relayed (serve_webapp)
         if self.webapp is not None and not config.webhook_url and not self.worker:
-            self.page_server, port = serve(self.face, self.webapp.port, self.webapp.listen)
-            log.info("Mini App page on %s:%d/webapp/", self.webapp.listen, port)
+            self.page_server, self.page_port = serve(self.face, self.webapp.port,
+                                                     self.webapp.listen)
+            log.info("Mini App page on %s:%d/webapp/", self.webapp.listen, self.page_port)
 
     def lost(self, why: str) -> None:
         """A lost lease ends the process at once, before another task can send or write

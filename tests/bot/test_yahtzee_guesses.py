@@ -148,7 +148,7 @@ async def test_numbers_outside_the_range_are_chat(services: Services, stores: St
     for chatter in ("3", str(low - 1), str(high + 1), "13"):
         assert await services.rounds.answer(GROUP, BEN, chatter, explicit=False) is None
     asked = await services.rounds.answer(GROUP, BEN, str(high + 1), explicit=True)
-    assert asked is not None and f"between {low} and {high}" in asked.text
+    assert asked is not None and f"from {low} to {high}" in asked.text
     assert await stores.rounds.guesses_made(round_.id, BEN.id) == 0
 
 

@@ -31,10 +31,11 @@ from bot.play.daily.puzzle import (
     seconds_left,
     streaks,
 )
-from bot.play.games.records import Right
+from bot.play.games.records import Right, Unreadable
 from bot.play.games.twentyfour import GAME, judge
 from bot.play.ratings.rater import Rater
 from bot.play.words import WORDS
+from bot.play.words.game import unreadable_text
 from bot.store.daily_store import DailyResult, DailyStore
 from bot.store.records import Round
 from bot.text import markup
@@ -106,6 +107,9 @@ class Daily:
         if done is not None:
             return DailyReply(await self._solved(texts, done, now), share=True)
         verdict = judge(text, hand, TARGET, True)  # in the loop, as a round's answers are
+        if isinstance(verdict, Unreadable):  # a refusal, its example typed as /daily
+            return DailyReply(WORDS[GAME].refused(unreadable_text(verdict, texts), _as_round(
+                chat, hand, day, texts), texts, command="/daily"))
         if not isinstance(verdict, Right):
             return DailyReply(texts("daily_wrong", why=WORDS[GAME].verdict_text(
                 verdict, _as_round(chat, hand, day, texts), texts)))

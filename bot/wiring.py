@@ -42,7 +42,14 @@ from bot.runtime import heap, metrics
 from bot.runtime.config import Config
 from bot.runtime.health import LEADER, STANDBY, beat, heartbeat_path
 from bot.runtime.pool import SolverPool
-from bot.store import leader_lock, open_stores, partition_owners, shared_rounds, worker_lock
+from bot.store import (
+    leader_lock,
+    lost_lead_exit,
+    open_stores,
+    partition_owners,
+    shared_rounds,
+    worker_lock,
+)
 from bot.store.outage import Outage
 from bot.store.protocols import LeaderLock
 from bot.store.stores import Stores
@@ -72,20 +79,43 @@ Routes = list[tuple[str, type[tornado.web.RequestHandler], dict[str, Any]]]
 
 
 class Partitions:
-    """play's Holding port for a worker: the chats of the partitions it owns, and a move to
-    another's handed over through the stream (both set by serve_worker once it consumes)."""
+    """play's Holding port for a worker: the chats of the partitions it owns while its lease
+    holds (`owned`, the set its Ownership keeps), and a move to a supergroup another worker plays,
+    queued for the worker's feed to carry through the stream (`carry_handovers`)."""
 
-    def __init__(self) -> None:
-        self.owns: Callable[[int], bool] = lambda chat_id: True
-        self.announce: Callable[[Handover], Awaitable[None]] | None = None
+    def __init__(self, count: int, owned: set[int], leading: Callable[[], bool]) -> None:
+        from bot.cluster.partitions import partition_of  # pure: no broker's client
+        self.count = count
+        self.owned = owned
+        self.leading = leading
+        self.partition_of = partition_of
+        self.handovers: asyncio.Queue[Handover] = asyncio.Queue()  # the moves in flight
+
+    def acts_on(self, partition: int) -> bool:
+        return partition in self.owned and self.leading()
 
     def holds(self, chat_id: int) -> bool:
-        return self.owns(chat_id)
+        return self.acts_on(self.partition_of(chat_id, self.count))
 
     async def hand_over(self, moved: Handover) -> None:
-        if self.announce is None:
-            raise RuntimeError("a move handed over before the worker consumes its partitions")
-        await self.announce(moved)
+        self.handovers.put_nowait(moved)
+
+
+async def carry_handovers(handovers: asyncio.Queue[Handover],
+                          announce: Callable[[int, str, bytes], Awaitable[None]]) -> None:
+    """Each move handed over, announced in the stream to the supergroup's owner (until
+    cancelled); the broker out of reach is tried again, a second apart, until it answers."""
+    while True:
+        moved = await handovers.get()
+        body = json.dumps(dataclasses.asdict(moved), sort_keys=True).encode()
+        while True:
+            try:
+                await announce(moved.new_id, "moved", body)
+                break
+            except Exception as error:  # the stream dedupes a notice sent twice
+                log.warning("a move's notice could not be published (%s: %s); trying again",
+                            type(error).__name__, error)
+                await asyncio.sleep(1.0)
 
 
 class Bot:
@@ -106,11 +136,12 @@ class Bot:
         self.waiting: asyncio.Task[None] | None = None  # waiting for the lead: a stop cancels
         self.lead_watch: asyncio.Task[None] | None = None
         self.page_server: tornado.httpserver.HTTPServer | None = None
-        # whether this process runs the housekeeping that spans the database (a worker: the
-        # owner of partition 0, so one worker at a time)
-        self.sole: Callable[[], bool] = lambda: True
-        # a worker plays its partitions' chats only (serve_worker says which, once it owns some)
-        self.holding = Partitions() if worker else None
+        self.page_port: int | None = None  # where page_server listens (WEBAPP_PORT 0: any)
+        # a worker plays its partitions' chats only: those its Ownership keeps in `owned`
+        # (serve_worker), while its lease holds
+        self.owned: set[int] = set()
+        self.holding = Partitions(config.partitions, self.owned, self.leading_now) \
+            if worker else None
         self.face = Face(lambda: self.services, config.token, self.leading,
                          functools.partial(self._belongs), self._submit)
 
@@ -126,6 +157,11 @@ class Bot:
 
     def leading(self) -> bool:
         return self.application.bot_data.role == LEADER
+
+    def sole(self) -> bool:
+        """Whether this process runs the housekeeping that spans the database: the one
+        process, or of many workers the owner of partition 0 (one worker at a time)."""
+        return not self.worker or 0 in self.owned
 
     def leading_now(self) -> bool:
         """Leading, and the lease still fresh by the clock (a worker acts on an update only
@@ -170,8 +206,9 @@ class Bot:
         application, config = self.application, self.config
         data = application.bot_data
         self.leader = worker_lock(config.database_url or "", config.partitions,
-                                  config.lease_seconds) if self.worker else \
-            leader_lock(config.database_url, config.lead_check, config.lease_seconds)
+                                  config.lease_seconds, self.lost) if self.worker else \
+            leader_lock(config.database_url, config.lead_check, config.lease_seconds,
+                        self.lost)
         guard(application.bot, self.leader.check)
         data.lease_check = self.leader.check
         self._stores = await open_stores(config.database_path, config.database_url,
@@ -195,12 +232,20 @@ class Bot:
             shared_names=self.worker, holding=self.holding)
         data.role = STANDBY
         metrics.set_leader(False)
-        start_housekeeping(application, heartbeat_path(config.database_path),
-                           lambda: self.sole())
+        start_housekeeping(application, heartbeat_path(config.database_path), self.sole)
         # else the webhook's server, or a worker's: the Mini App role's, relayed (serve_webapp)
         if self.webapp is not None and not config.webhook_url and not self.worker:
-            self.page_server, port = serve(self.face, self.webapp.port, self.webapp.listen)
-            log.info("Mini App page on %s:%d/webapp/", self.webapp.listen, port)
+            self.page_server, self.page_port = serve(self.face, self.webapp.port,
+                                                     self.webapp.listen)
+            log.info("Mini App page on %s:%d/webapp/", self.webapp.listen, self.page_port)
+
+    def lost(self, why: str) -> None:
+        """A lost lease ends the process at once, before another task can send or write
+        (bot.store.postgres.leader.exit_now); its solver workers are stopped first, so that
+        nothing of the pool outlives it (their semaphores, else reported leaked)."""
+        if self.pool is not None and self.own_pool:
+            self.pool.stop_now()
+        lost_lead_exit(why)
 
     async def take_lead(self) -> None:
         """Return once this process leads. A standby tries every `lead_check` seconds (or at
@@ -309,7 +354,6 @@ async def serve_worker(bot: Bot, stop: asyncio.Event) -> None:
             reach_telegram(application, config.startup_seconds, config.base_url), stop):
         return
     shared: list[budget.SendBudget] = []  # opened, to be closed
-    owners: ownership.Ownership | None = None
 
     async def share(limiter: RateLimiter) -> None:
         shared.append(await budget.open_budget(config))
@@ -324,31 +368,25 @@ async def serve_worker(bot: Bot, stop: asyncio.Event) -> None:
                 not await webhook.unless_stopped(application.post_init(application), stop):
             return
         await application.start()
-        table = partition_owners(bot.stores, config.partitions)
-        table.epoch = getattr(bot.leader, "epoch", None)
+        table = partition_owners(bot.stores, config.partitions, getattr(bot.leader, "epoch", None))
         await table.seed()
         n = config.partitions
 
-        def may_act(partition: int) -> bool:
-            return owners is not None and owners.owns(partition) and bot.leading_now()
+        holding = bot.holding
+        assert holding is not None, "a worker's bot holds its partitions' chats"
 
         async def moved_here(body: bytes) -> None:  # another worker's notice: a group moved
             await bot.services.places.take_moved(Handover(**json.loads(body)))
 
         async with contextlib.AsyncExitStack() as held:
             feed = await held.enter_async_context(consumers.consumers_of(
-                config, functools.partial(webhook.process_body, application), may_act,
+                config, functools.partial(webhook.process_body, application), holding.acts_on,
                 notice=moved_here))
-
-            async def hand_over(moved: Handover) -> None:
-                body = json.dumps(dataclasses.asdict(moved), sort_keys=True).encode()
-                await feed.announce(moved.new_id, "moved", body)
-            assert bot.holding is not None
-            bot.holding.owns = lambda chat: may_act(partition_of(chat, n))
-            bot.holding.announce = hand_over
+            carrying = asyncio.create_task(carry_handovers(holding.handovers, feed.announce))
+            held.callback(carrying.cancel)
             pages = None if bot.webapp is None else await held.enter_async_context(
                 relay.responder_of(config, functools.partial(answer_request, bot.face),
-                                   may_act))
+                                   holding.acts_on))
 
             async def gained(partitions: list[int]) -> None:
                 mine = set(partitions)
@@ -369,8 +407,7 @@ async def serve_worker(bot: Bot, stop: asyncio.Event) -> None:
                 await bot.services.alarms.silence(theirs)  # a result in flight is marked sent
                 bot.services.recovery.release(theirs)
 
-            owners = ownership.Ownership(table, n, gained, shed)
-            bot.sole = lambda: owners is not None and owners.owns(0)
+            owners = ownership.Ownership(table, n, gained, shed, owned=bot.owned)
             balancing = asyncio.create_task(owners.run(stop))
             try:
                 await feed.run(stop)

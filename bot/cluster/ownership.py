@@ -48,13 +48,15 @@ class Ownership:
     """`owned` is what this worker acts on; `run` keeps it to the share until `stop`."""
 
     def __init__(self, owners: Owners, partitions: int, gained: Change, shed: Change,
-                 every: float = EVERY) -> None:
+                 every: float = EVERY, owned: set[int] | None = None) -> None:
+        """`owned`: the set to keep what it owns in, which others read (the worker's holding of
+        its chats); a new one by default."""
         self.owners = owners
         self.partitions = partitions
         self.gained = gained
         self.shed = shed
         self.every = every
-        self.owned: set[int] = set()
+        self.owned: set[int] = set() if owned is None else owned
         self.giving: list[int] = []  # let go of, not yet marked free (the database was away)
         self.failed_said = False
 

@@ -5,6 +5,11 @@ move to the new id, merged with what the supergroup already has, and a deal left
 again there), and a chat or forum topic the bot can no longer write to (its matches stop and its
 open rounds close with no winner and no points, without a word).
 
+Two classes, because the outbox that finds a fate is built on what acts on it: `Fates` acts and
+hands back what to show (it deals, ends and sends nothing, so the composition builds it before
+the outbox and passes it in), and `Places` is what the faces and a worker's notices call: it
+shows what `Fates` handed back through the outbox, and takes up a round another process moved.
+
 Where several processes each play some chats (a cluster's workers, by partition), the supergroup
 is mostly another process's: this one moves the rows, lets the group's round and alarms go, and
 hands over (the Holding port); the other takes the round up (`take_moved`), arms its end and
@@ -19,8 +24,9 @@ import logging
 
 from bot.play.chats.people import People
 from bot.play.chats.settings import Settings
+from bot.play.matches.book import MatchBook
 from bot.play.matches.matches import Matches
-from bot.play.outcomes import Closed, Dealt, Said
+from bot.play.outcomes import Closed, Dealt, Outcome, Said
 from bot.play.ports import (
     NEXT_DEAL,
     WARNING,
@@ -37,41 +43,43 @@ from bot.play.round.open_round import OpenRound
 from bot.play.round.outbox import Outbox
 from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
+from bot.play.round.views import Views
 from bot.runtime import metrics
 from bot.store.protocols import RoundStore
 from bot.store.records import Place, Round
 
+Shown = tuple[Outcome, Target]
 log = logging.getLogger(__name__)
 
 
-class Places:
+class Fates:
+    """Acts on what Telegram said of a chat and hands back what to show; shows nothing itself."""
+
     def __init__(self, store: RoundStore, people: People, settings: Settings,
-                 table: RoundTable, scheduler: Scheduler, rounds: Rounds, matches: Matches,
-                 outbox: Outbox, holding: Holding | None = None) -> None:
+                 table: RoundTable, scheduler: Scheduler, book: MatchBook, views: Views,
+                 moving: asyncio.Lock, holding: Holding | None = None) -> None:
         self.store = store
         self.people = people
         self.settings = settings
         self.table = table
         self.scheduler = scheduler
-        self.rounds = rounds  # words a moved round's deal again
-        self.matches = matches
-        self.outbox = outbox
+        self.book = book  # the places' matches: stopped, or following the move
+        self.views = views  # words a moved round's deal again
         self.holding = holding or HoldsAll()
-        self._moving = asyncio.Lock()  # one move at a time: the table follows each in turn
-        outbox.settle_with(self.settle)
+        self._moving = moving  # one move at a time: the table follows each in turn
 
-    async def settle(self, fate: Fate) -> None:
+    async def settle(self, fate: Fate) -> list[Shown]:
         """Act on what Telegram said of a chat: moved, or gone."""
         if isinstance(fate, Moved):
-            await self.migrate(fate.old_id, fate.new_id)
-        else:
-            await self.abandon(fate.chat_id, fate.topic, "Telegram refused a message")
+            return await self.migrate(fate.old_id, fate.new_id)
+        await self.abandon(fate.chat_id, fate.topic, "Telegram refused a message")
+        return []
 
-    async def migrate(self, old_id: int, new_id: int) -> None:
+    async def migrate(self, old_id: int, new_id: int) -> list[Shown]:
         """A group became a supergroup: its rows move to the new id (bot.store.sql.people), its
         language, settings, open round and alarms follow. The round's deal stays behind in the
         old group, and its message id means another message in the supergroup: it is forgotten,
-        and the deal is shown again there (once sent, replies and hints tie to it).
+        and the deal is to be shown again there (once sent, replies and hints tie to it).
 
         The supergroup may be in play already (a /play or /match there before the bot heard of
         the move): the two merge, and what the supergroup has goes on — its deal is where its
@@ -80,23 +88,24 @@ class Places:
         and in the supergroup, in either order, and a refused send says it again: the moves
         run one at a time, and one that finds nothing left to move changes nothing."""
         if old_id == new_id:  # only a forged message says so
-            return
+            return []
         handover = None
         async with self._moving:
-            if await self.matches.is_on(new_id):  # the supergroup's match goes on
-                await self.matches.stop_all(old_id)
+            if await self.book.is_on(new_id):  # the supergroup's match goes on
+                await self.book.stop_all(old_id)
             await self.people.migrate_chat(old_id, new_id)
             self.settings.migrate(old_id, new_id)
             if self.holding.holds(new_id):
                 moved = await self._follow(old_id, new_id)
-                self.matches.follow_chat(old_id, new_id, moved[0].record if moved else None)
+                self.book.follow_chat(old_id, new_id, moved[0].record if moved else None)
             else:
                 moved, handover = None, self._let_go(old_id, new_id)
         if handover is not None:
             await self.holding.hand_over(handover)
         log.info("chat %s became supergroup %s: its state moved there", old_id, new_id)
-        if moved is not None and moved[1]:  # no deal sent yet: the send that found the move
-            await self.outbox.show(self.rounds.dealt_again(moved[0]), Target(new_id))
+        if moved is not None and moved[1]:  # its deal was sent in the old group
+            return [(self.views.dealt_again(moved[0]), Target(new_id))]
+        return []
 
     async def _follow(self, old_id: int, new_id: int) -> tuple[OpenRound, bool] | None:
         """The table follows what the store's move did to the group's open round (a group has
@@ -125,6 +134,72 @@ class Places:
         if held is None and not match:
             return None
         return Handover(old_id, new_id, held.id if held is not None else None, match)
+
+    async def abandon(self, chat_id: int, topic: int | None = None, why: str = "") -> list[Round]:
+        """The bot can no longer write to the chat (removed, banned, blocked, the chat deleted)
+        or, given a `topic`, to that topic: its matches stop and its open rounds close with no
+        winner and no points, each marked announced (no result is owed to a chat that cannot
+        be written to, so a restart sends none), and their alarms go. Returns the rounds."""
+        await self.book.stop_all(chat_id, topic)
+        closed = await self._end_rounds(chat_id, topic)
+        where = f"chat {chat_id}" + (f" topic {topic}" if topic else "")
+        log.info("%s takes no more messages (%s): %d open rounds and its matches ended quietly",
+                 where, why, len(closed))
+        return closed
+
+    async def _end_rounds(self, chat_id: int, topic: int | None) -> list[Round]:
+        """The open rounds of the chat (or of one topic) closed without a word: no winner, no
+        points, announced, their alarms gone."""
+        def here(place: Place) -> bool:
+            return place[0] == chat_id and topic in (None, place[1])
+
+        now, closed = self.table.clock(), []
+        for current in await self.store.open_rounds():
+            if not here(current.place):
+                continue
+            if await self.store.close_round(current.id, "revealed", now):
+                closed.append(current)
+                metrics.record_round_ended(current.game, "abandoned")
+            if (held := self.table.find(current.id)) is not None:
+                self.table.drop(held)
+            self.scheduler.cancel(WARNING, chat_id, current.topic)
+        await self.store.set_announced([r.id for r in closed])
+        return closed
+
+
+class Places:
+    """What the faces and a worker's notices call of a chat's fate: `Fates` acts, and what it
+    hands back is shown here through the outbox; and a round another process moved is taken up."""
+
+    def __init__(self, fates: Fates, store: RoundStore, people: People, settings: Settings,
+                 table: RoundTable, scheduler: Scheduler, rounds: Rounds, matches: Matches,
+                 outbox: Outbox, moving: asyncio.Lock) -> None:
+        self.fates = fates
+        self.store = store
+        self.people = people
+        self.settings = settings
+        self.table = table
+        self.scheduler = scheduler
+        self.rounds = rounds  # ends or words a round taken up
+        self.matches = matches
+        self.outbox = outbox
+        self._moving = moving  # the lock `Fates` moves under: one move at a time
+
+    async def settle(self, fate: Fate) -> None:
+        """Act on what Telegram said of a chat (moved, or gone), and show what follows."""
+        await self._show(await self.fates.settle(fate))
+
+    async def migrate(self, old_id: int, new_id: int) -> None:
+        """A group became a supergroup (`Fates.migrate`); its deal shown again there."""
+        await self._show(await self.fates.migrate(old_id, new_id))
+
+    async def abandon(self, chat_id: int, topic: int | None = None, why: str = "") -> list[Round]:
+        """The bot can no longer write to the chat or topic (`Fates.abandon`)."""
+        return await self.fates.abandon(chat_id, topic, why)
+
+    async def _show(self, shown: list[Shown]) -> None:
+        for outcome, target in shown:
+            await self.outbox.show(outcome, target)
 
     async def take_moved(self, moved: Handover) -> None:
         """Another process moved a group's rows to a supergroup this one plays: the round that
@@ -164,36 +239,5 @@ class Places:
                                        follow=False)
         return [closed] if closed is not None else []
 
-    async def abandon(self, chat_id: int, topic: int | None = None, why: str = "") -> list[Round]:
-        """The bot can no longer write to the chat (removed, banned, blocked, the chat deleted)
-        or, given a `topic`, to that topic: its matches stop and its open rounds close with no
-        winner and no points, each marked announced (no result is owed to a chat that cannot
-        be written to, so a restart sends none), and their alarms go. Returns the rounds."""
-        await self.matches.stop_all(chat_id, topic)
-        closed = await self._end_rounds(chat_id, topic)
-        where = f"chat {chat_id}" + (f" topic {topic}" if topic else "")
-        log.info("%s takes no more messages (%s): %d open rounds and its matches ended quietly",
-                 where, why, len(closed))
-        return closed
 
-    async def _end_rounds(self, chat_id: int, topic: int | None) -> list[Round]:
-        """The open rounds of the chat (or of one topic) closed without a word: no winner, no
-        points, announced, their alarms gone."""
-        def here(place: Place) -> bool:
-            return place[0] == chat_id and topic in (None, place[1])
-
-        now, closed = self.table.clock(), []
-        for current in await self.store.open_rounds():
-            if not here(current.place):
-                continue
-            if await self.store.close_round(current.id, "revealed", now):
-                closed.append(current)
-                metrics.record_round_ended(current.game, "abandoned")
-            if (held := self.table.find(current.id)) is not None:
-                self.table.drop(held)
-            self.scheduler.cancel(WARNING, chat_id, current.topic)
-        await self.store.set_announced([r.id for r in closed])
-        return closed
-
-
-__all__ = ["Gone", "Moved", "Places"]
+__all__ = ["Fates", "Gone", "Moved", "Places", "Shown"]

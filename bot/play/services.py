@@ -1,9 +1,13 @@
 """Play's composition: every game service, built once at start-up over the stores, the solver
 pool, the ports a face implements (a scheduler, a publisher) and a clock, and handed to the faces
-as one bundle. Each service is handed what it needs here; none reaches another's attributes."""
+as one bundle. Each service is handed what it needs here, when it is built: none reaches another's
+attributes, and none is told later who it talks to. Where a lower service calls up (a close's
+followers, what acts on a chat's fate), the upper part it calls deals and shows nothing, so it
+is built first and passed in."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -17,24 +21,28 @@ from bot.play.community.privacy import Privacy
 from bot.play.community.retention import Retention
 from bot.play.community.standings import Standings
 from bot.play.daily.daily import Daily
+from bot.play.daily.puzzle import DailyHands
 from bot.play.dealing.adaptive import AdaptiveDeals
 from bot.play.dealing.analyses import Analyses
 from bot.play.dealing.dealer import Dealer
 from bot.play.dealing.stock import Stock
 from bot.play.games.batches import DEAL_SECONDS
+from bot.play.guards.live import LivePuzzles
 from bot.play.guards.once import Once
-from bot.play.guards.throttle import WorkBudget
+from bot.play.guards.throttle import Throttle, WorkBudget
+from bot.play.matches.book import MatchBook
 from bot.play.matches.matches import DEFAULT_ROUNDS, PAUSE, Matches
 from bot.play.pages import PageOpener, Pages
-from bot.play.places import Places
+from bot.play.places import Fates, Places
 from bot.play.ports import Holding, OpenRounds, Publisher, Scheduler
 from bot.play.ratings.rater import Rater
 from bot.play.recovery import Recovery
 from bot.play.round.dealing import seconds_of
-from bot.play.round.events import Closings
+from bot.play.round.events import Closings, Following
 from bot.play.round.outbox import Outbox
 from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
+from bot.play.round.views import Views
 from bot.play.solving.solving import Solving
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
@@ -104,7 +112,8 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                    rng: random.Random | None = None, secret: str = "",
                    page_links: PageOpener | None = None,
                    open_rounds: OpenRounds | None = None, shared_names: bool = False,
-                   holding: Holding | None = None) -> Services:
+                   holding: Holding | None = None, throttle: Throttle | None = None,
+                   daily_hands: DailyHands | None = None) -> Services:
     """The services of one bot. `clock` is the game's time (deadlines, answer times); the
     budget of solver seconds is shared by deals and /solve, one allowance per person, and the
     live puzzles of the open rounds are what the solving service refuses; `secret` (the bot's
@@ -114,34 +123,43 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     deals every round, its table holds them all): what /solve and the like refuse, and the
     bound on one person's rounds, count there too; `shared_names`: other processes store
     names too, so this one trusts what it stored for a minute only (bot.play.chats.people);
-    `holding`, which chats this process plays where it plays only some (None: every chat)."""
+    `holding`, which chats this process plays where it plays only some (None: every chat);
+    `throttle`, who hears a reply to a wrong answer (None: a burst of 3, then one a second);
+    `daily_hands`, the daily puzzle's hands (None: drawn with `secret` on `clock`)."""
     rng = rng or random.Random()
     people = People(stores.people, shared=shared_names)
     analyses = Analyses(pool)
     rater = Rater(stores.ratings, nearest_of(analyses))
-    table = RoundTable(stores.rounds, clock, scheduler, stored=people.stored, rater=rater)
+    # the daily puzzle is live all day for everyone (what /solve and inline refuse, and what
+    # the dealer never deals), as the table's live puzzles hold it
+    daily_hands = daily_hands or DailyHands(secret, clock)
+    table = RoundTable(stores.rounds, clock, scheduler, LivePuzzles(daily_hands.now),
+                       stored=people.stored, rater=rater)
     budget = WorkBudget()
-    closings = Closings()
-    outbox = Outbox(publisher, table, stores.rounds)
-    dealer = Dealer(Stock(pool, lambda: rng.getrandbits(64)), budget, deal_seconds)
     settings = Settings(stores.people, people,
                         ChatSettings(seconds=seconds_of(seconds), match=DEFAULT_ROUNDS), clock)
+    views = Views(people, table, reads_group_messages)
+    book = MatchBook(stores.matches, people, table, scheduler, pause)
+    achievements = Achievements(stores.achievements, people)
+    # a close's followers, in the order their lines go under its result: a match's scoreboard,
+    # then the achievements (which a late result says too)
+    closings = Closings([Following(book.after_round),
+                         Following(achievements.after_round, late=True)])
+    moving = asyncio.Lock()  # one move of a group to its supergroup at a time
+    fates = Fates(stores.rounds, people, settings, table, scheduler, book, views, moving,
+                  holding)
+    outbox = Outbox(publisher, table, stores.rounds, fates)
+    dealer = Dealer(Stock(pool, lambda: rng.getrandbits(64)), budget, deal_seconds,
+                    daily=table.live)
     adaptive = AdaptiveDeals(rater, analyses, table.live, clock, rng)
     rounds = Rounds(stores.rounds, people, table, dealer, analyses, closings, outbox, settings,
-                    reads_group_messages=reads_group_messages, adaptive=adaptive,
-                    open_rounds=open_rounds)
-    matches = Matches(stores.matches, stores.people, people, rounds, table, scheduler,
-                      closings, outbox, pause)
-    # a close's achievements follow its match's scoreboard in the result message
-    achievements = Achievements(stores.achievements, people)
-    closings.follow(achievements.after_round, late=True)  # a late result says them too
-    places = Places(stores.rounds, people, settings, table, scheduler, rounds, matches, outbox,
-                    holding)
-    # the daily puzzle is live in the table's live puzzles (what /solve and inline refuse), and
-    # the dealer deals no hand that reaches it
-    daily = Daily(stores.daily, people, table.live, clock, secret, rater, achievements)
-    dealer.keep_daily_back(table.live)
-    privacy = Privacy(stores.forgetting, people, clock, stop_matches=matches.stop_all,
+                    views, throttle=throttle, adaptive=adaptive, open_rounds=open_rounds)
+    matches = Matches(book, stores.matches, stores.people, people, rounds, table, scheduler,
+                      outbox, pause)
+    places = Places(fates, stores.rounds, people, settings, table, scheduler, rounds, matches,
+                    outbox, moving)
+    daily = Daily(stores.daily, people, daily_hands, clock, rater, achievements)
+    privacy = Privacy(stores.forgetting, people, clock, stop_matches=book.stop_all,
                       drop_rounds=round_dropper(rounds, table, people))
     community = Community(standings=Standings(stores.scores, people, clock, stores.ratings),
                           daily=daily, privacy=privacy,

@@ -13,6 +13,7 @@ import pytest
 from bot.play import ratings
 from bot.play.chats.people import Chat, Player
 from bot.play.community.boards import BoardAsk
+from bot.play.pages.days import day_of
 from bot.play.pages.group import board_section
 from bot.play.pages.player import season_start
 from bot.play.services import Services
@@ -86,7 +87,8 @@ async def test_the_seasons_board_and_the_group_page(services: Services, stores: 
     board = await services.community.standings.board(GROUP, ANN, BoardAsk("rating"))
     assert numbered(board) == ["1. Ann", "1. Ben", "3. Cy"]
     section = await board_section(stores.pages, stores.ratings, texts_for("en"), GROUP.id,
-                                  "24", ratings.season_of(clock.now), season_start(clock.now))
+                                  "24", ratings.season_of(clock.now), season_start(clock.now),
+                                  day_of(clock.now))
     assert section is not None
     assert [(row["rank"], row["name"]) for row in section["rows"]] == \
         [(1, "Ann"), (1, "Ben"), (3, "Cy")]

@@ -18,17 +18,15 @@ DAILY_REDEALS = 4  # hands set aside at most when they reach the daily puzzle
 
 class Dealer:
     def __init__(self, stock: Stock, budget: WorkBudget,
-                 deal_seconds: float = DEAL_SECONDS) -> None:
+                 deal_seconds: float = DEAL_SECONDS, daily: LivePuzzles | None = None) -> None:
+        """`daily`: the live puzzles that hold the daily one. No hand that reaches the daily
+        puzzle is dealt (its round would show its answers in the chat): such a hand is set
+        aside for the next one, DAILY_REDEALS times at most."""
         self.stock = stock
-        self.live: LivePuzzles | None = None  # see keep_daily_back
+        self.live = daily
         self.budget = budget  # shared with the solving service: one allowance per person
         self.deal_seconds = deal_seconds
         self._cold: set[int] = set()  # people waiting for a slow kind's first hand
-
-    def keep_daily_back(self, live: LivePuzzles) -> None:
-        """Deal no hand that reaches the daily puzzle (its round would show its answers in
-        the chat): such a hand is set aside for the next one, DAILY_REDEALS times at most."""
-        self.live = live
 
     async def deal(self, rules: Rules, options: PlayOptions, player_id: int, chat_id: int,
                    texts: Texts) -> Deal | str:

@@ -15,22 +15,21 @@ from collections.abc import Awaitable, Callable
 
 from bot.play.chats.people import Chat, People, Player
 from bot.play.guards.permissions import AdminCheck, may_steer
-from bot.play.matches.scoreboard import board, podium
+from bot.play.matches.book import PAUSE, WARN, MatchBook, played
+from bot.play.matches.scoreboard import podium
 from bot.play.outcomes import Closed, Dealt, Edited, Said
 from bot.play.ports import NEXT_DEAL, WARNING, Alarm, Scheduler, Target
-from bot.play.round.events import Closings, FollowUp, RoundClosed
 from bot.play.round.outbox import Outbox
 from bot.play.round.service import Rounds
 from bot.play.round.showing import time_left
 from bot.play.round.table import RoundTable
 from bot.play.words import WORDS
 from bot.store.protocols import MatchStore, PeopleStore
-from bot.store.records import Match, MatchRound, Place, Round
+from bot.store.records import Match, Place, Round
 from bot.text.i18n import Texts
 
 MIN_ROUNDS, MAX_ROUNDS, DEFAULT_ROUNDS = 2, 20, 10
-PAUSE = 5.0  # seconds between the end of a round and the next deal
-WARN = 30.0  # the notice comes this long before a round ends (half a round, if rounds are short)
+__all__ = ["DEFAULT_ROUNDS", "MAX_ROUNDS", "MIN_ROUNDS", "PAUSE", "WARN", "Matches", "match_pause"]
 
 
 def match_pause(round_seconds: float) -> float:
@@ -39,12 +38,14 @@ def match_pause(round_seconds: float) -> float:
 
 
 class Matches:
-    """Matches in many chats. One instance for the whole bot, built at start-up; it follows
-    every round's close (`after_round`)."""
+    """Matches in many chats. One instance for the whole bot, built at start-up: it starts,
+    deals, notices and stops them (its step after each close is the book's:
+    bot.play.matches.book)."""
 
-    def __init__(self, store: MatchStore, people_store: PeopleStore, people: People,
-                 rounds: Rounds, table: RoundTable, scheduler: Scheduler, closings: Closings,
-                 outbox: Outbox, pause: float = PAUSE, warn: float = WARN) -> None:
+    def __init__(self, book: MatchBook, store: MatchStore, people_store: PeopleStore,
+                 people: People, rounds: Rounds, table: RoundTable, scheduler: Scheduler,
+                 outbox: Outbox, pause: float = PAUSE) -> None:
+        self.book = book  # whether a match is on, its alarms, its quiet end
         self.store = store
         self.outbox = outbox
         self.people_store = people_store
@@ -53,11 +54,9 @@ class Matches:
         self.table = table
         self.scheduler = scheduler
         self.pause = pause
-        self.warn = warn
-        closings.follow(self.after_round)
 
     async def is_on(self, chat_id: int, topic: int = 0) -> bool:
-        return await self.store.match_on(chat_id, topic) is not None
+        return await self.book.is_on(chat_id, topic)
 
     async def start(self, chat: Chat, player: Player, count: int | None = None,
                     target: Target | None = None) -> Dealt | Said:
@@ -95,7 +94,7 @@ class Matches:
         match = await self.store.match_on(chat_id, topic)
         if match is None or self.table.of(chat_id, topic) is not None:
             return None
-        if _played(await self.store.match_rounds(match.id)) >= match.rounds:
+        if played(await self.store.match_rounds(match.id)) >= match.rounds:
             return None
         known = await self.people_store.chat_and_user(chat_id, match.started_by or 0)
         if known is None:  # cannot happen: the first deal stored both; end rather than guess
@@ -119,37 +118,6 @@ class Matches:
         if (opened := self.table.find(dealt.round.id)) is not None:
             opened.numbered(line)  # hints and notices edit it as it is
         return dataclasses.replace(dealt, text=dealt.text + "\n" + line)
-
-    async def after_round(self, event: RoundClosed, texts: Texts) -> FollowUp:
-        """A round ended in a topic with a match on: the scoreboard (the next deal is set), or
-        the podium; it rides on the round's result, in its words (`texts`)."""
-        match = await self.store.match_on(*event.round.place)
-        if match is None:
-            return FollowUp()
-        said, on = await self._step(match, event.round.id, resumed=False, texts=texts)
-        return FollowUp(said, match_on=on)
-
-    async def _step(self, match: Match, round_id: int | None, resumed: bool,
-                    texts: Texts | None = None) -> tuple[str | None, bool]:
-        """The match's next step once a round ended: what to say (in `texts`, else the
-        match's chat's words), and whether it goes on."""
-        if self.table.of(*match.place) is not None:
-            return None, True  # a round is on: its end brings the next step
-        rounds = await self.store.match_rounds(match.id)
-        played = _played(rounds)
-        texts = texts or self.people.chat_texts(match.chat_id, match.lang)
-        scores = await self.store.match_scores(match.id)
-        if played >= match.rounds:
-            if not await self.store.end_match(match.id, "done", self.table.clock()):
-                return None, False
-            return podium(texts, "match_over", played, match.rounds, scores), False
-        self.scheduler.set(Alarm(NEXT_DEAL, match.chat_id, topic=match.topic), self.pause)
-        if not resumed and round_id not in {r.round_id for r in rounds}:
-            return None, True  # a round outside the match ended: go on with it
-        head = texts("match_resumed", number=played + 1, count=match.rounds) if resumed else \
-            texts("match_scores", number=played, count=match.rounds)
-        return "\n".join([head, *board(texts, scores),
-                          texts("match_next", seconds=round(self.pause))]), True
 
     async def stop(self, chat: Chat, player: Player, is_admin: AdminCheck | None = None,
                    target: Target | None = None) -> Closed | Said:
@@ -192,8 +160,8 @@ class Matches:
     def _final(self, match: Match, texts: Texts) -> Callable[[], Awaitable[str]]:
         """The podium of a stopped match, worded once its last round is closed."""
         async def final() -> str:
-            played = _played(await self.store.match_rounds(match.id))
-            return podium(texts, "match_stopped", played, match.rounds,
+            done = played(await self.store.match_rounds(match.id))
+            return podium(texts, "match_stopped", done, match.rounds,
                           await self.store.match_scores(match.id))
         return final
 
@@ -203,17 +171,10 @@ class Matches:
         return texts("match_on", number=max(number, 1), count=match.rounds)
 
     def warning_delay(self, round_: Round) -> float:
-        """Seconds after the round's start when its "30 s left" notice is due."""
-        length = round_.deadline - round_.started_at
-        return length - (self.warn if length >= 2 * self.warn else length / 2)
+        return self.book.warning_delay(round_)
 
     def _set_warning(self, round_: Round) -> None:
-        """The round's "30 s left" notice (skipped when that moment has passed)."""
-        delay = round_.started_at + self.warning_delay(round_) - self.table.clock()
-        if delay > 0:
-            self.scheduler.set(Alarm(WARNING, round_.chat_id, round_.id, round_.topic), delay)
-        else:
-            self.scheduler.cancel(WARNING, round_.chat_id, round_.topic)
+        self.book.set_warning(round_)
 
     async def warning(self, chat_id: int, round_id: int, topic: int = 0) -> Edited | None:
         """The "30 s left" notice, if the round is still on: a line under its deal, shown."""
@@ -245,30 +206,13 @@ class Matches:
                 if current.id in {r.round_id for r in rounds}:
                     self._set_warning(current)
                 continue  # its end brings the next step
-            text, _on = await self._step(match, None, resumed=True)
+            text, _on = await self.book.step(match, None, resumed=True)
             if text is not None:
                 said.append((match.place, text))
         return said
 
     async def stop_all(self, chat_id: int, topic: int | None = None) -> None:
-        """The bot can no longer write to the chat (or, given a `topic`, to that topic): its
-        matches stop without a word."""
-        for match in await self.store.matches_on():
-            if match.chat_id == chat_id and topic in (None, match.topic):
-                await self.store.end_match(match.id, "stopped", self.table.clock())
-                self.scheduler.cancel(NEXT_DEAL, chat_id, match.topic)
-                self.scheduler.cancel(WARNING, chat_id, match.topic)
+        await self.book.stop_all(chat_id, topic)
 
     def follow_chat(self, old_id: int, new_id: int, moved: Round | None) -> None:
-        """A group became a supergroup: a pending deal and notice follow it to the new id."""
-        if self.scheduler.pending(NEXT_DEAL, old_id) is not None:
-            self.scheduler.cancel(NEXT_DEAL, old_id)
-            self.scheduler.set(Alarm(NEXT_DEAL, new_id), self.pause)
-        if self.scheduler.pending(WARNING, old_id) is not None:
-            self.scheduler.cancel(WARNING, old_id)
-            if moved is not None:
-                self._set_warning(moved)
-
-
-def _played(rounds: list[MatchRound]) -> int:
-    return sum(r.status != "open" for r in rounds)
+        self.book.follow_chat(old_id, new_id, moved)

@@ -8,7 +8,7 @@ to it): a message is in one language, the language of its first line (docs/trans
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from bot.store.records import Round
@@ -37,23 +37,30 @@ Follower = Callable[[RoundClosed, Texts], Awaitable[FollowUp]]
 """A follower of closes: the event, and the words of the result its lines will join."""
 
 
-class Closings:
-    def __init__(self) -> None:
-        self._followers: list[tuple[Follower, bool]] = []
+@dataclass(frozen=True)
+class Following:
+    """A follower of the closes; `late`: it hears a late close too (its lines must then be the
+    close's stored facts, the same each time the result is said: the achievements' line)."""
 
-    def follow(self, follower: Follower, late: bool = False) -> None:
-        """`late`: it hears a late close too (its lines must then be the close's stored facts,
-        the same each time the result is said: the achievements' line)."""
-        self._followers.append((follower, late))
+    follower: Follower
+    late: bool = False
+
+
+class Closings:
+    """The closes' followers, in the order their lines go under a result; handed in when the
+    composition builds it (they deal and show nothing, so they are built before the rounds)."""
+
+    def __init__(self, followers: Sequence[Following] = ()) -> None:
+        self._followers = tuple(followers)
 
     async def closed(self, event: RoundClosed, texts: Texts) -> FollowUp:
         """Every follower's answer to the event (a late one: those that follow late closes),
         joined, each worded in `texts`: the result's own words."""
         lines, match_on = [], False
-        for follower, hears_late in self._followers:
-            if event.late and not hears_late:
+        for following in self._followers:
+            if event.late and not following.late:
                 continue
-            said = await follower(event, texts)
+            said = await following.follower(event, texts)
             if said.lines:
                 lines.append(said.lines)
             match_on = match_on or said.match_on

@@ -1,36 +1,34 @@
 """Play's one way out: an outcome is shown through the Publisher port (bot.play.ports), and what
 the face says became of it is acted on here, in play — the chat's fate first (a group moved to
-its supergroup, a chat or topic gone: `settle`, the chat service's), then what follows a sent
-message (a deal's message id stored, a result counted as announced and its head kept for
-paging). The face only renders and sends.
+its supergroup, a chat or topic gone: bot.play.places's `Fates.settle`, and what it hands back
+shown in turn), then what follows a sent message (a deal's message id stored, a result counted
+as announced and its head kept for paging). The face only renders and sends.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 from bot.play.outcomes import Closed, Dealt, Outcome
 from bot.play.ports import Delivery, Fate, Publisher, Target
 from bot.play.round.table import RoundTable
 from bot.store.protocols import RoundStore
 
-Settle = Callable[[Fate], Awaitable[None]]
 
+class Settles(Protocol):
+    """What acts on a chat's fate (bot.play.places.Fates) and hands back what to show then: it
+    shows nothing itself, so it is built before the outbox and passed in."""
 
-async def _unsettled(fate: Fate) -> None:
-    raise RuntimeError(f"nobody settles {fate}: wire Outbox.settle_with at start-up")
+    async def settle(self, fate: Fate) -> list[tuple[Outcome, Target]]: ...
 
 
 class Outbox:
-    def __init__(self, publisher: Publisher, table: RoundTable, store: RoundStore) -> None:
+    def __init__(self, publisher: Publisher, table: RoundTable, store: RoundStore,
+                 fates: Settles) -> None:
         self.publisher = publisher
         self.table = table
         self.store = store
-        self._settle: Settle = _unsettled
-
-    def settle_with(self, settle: Settle) -> None:
-        """Who acts on a chat's fate (bot.play.places, built after the round service)."""
-        self._settle = settle
+        self.fates = fates
 
     async def show(self, outcome: Outcome | None, target: Target) -> Delivery:
         """Show the outcome (None: nothing to show); a network error is raised, with nothing
@@ -39,7 +37,8 @@ class Outbox:
             return Delivery()
         delivery = await self.publisher.show(outcome, target)
         if delivery.fate is not None:
-            await self._settle(delivery.fate)
+            for then, where in await self.fates.settle(delivery.fate):
+                await self.show(then, where)
         if isinstance(outcome, Dealt) and delivery.message_id is not None:
             await self.deal_sent(outcome.round.id, delivery.message_id)
         elif isinstance(outcome, Closed):

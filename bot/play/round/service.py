@@ -58,7 +58,7 @@ class Rounds:
 
     def __init__(self, store: RoundStore, people: People, table: RoundTable, dealer: Dealer,
                  analyses: Analyses, closings: Closings, outbox: Outbox, settings: Settings,
-                 reads_group_messages: bool = True, throttle: Throttle | None = None,
+                 views: Views, throttle: Throttle | None = None,
                  adaptive: AdaptiveDeals | None = None,
                  open_rounds: OpenRounds | None = None) -> None:
         self.store = store
@@ -71,7 +71,7 @@ class Rounds:
         self.outbox = outbox
         self.settings = settings
         self.results = Results(people, analyses, table.live, open_rounds)
-        self.views = Views(people, table, outbox, reads_group_messages)
+        self.views = views
         self.endings = Endings(store, people, table, self.results, closings, outbox)
         self.dealing = Dealing(store, people, table, dealer, analyses, settings, adaptive,
                                self.views, self.endings, outbox, open_rounds)
@@ -88,10 +88,6 @@ class Rounds:
     def throttle(self) -> Throttle:
         """Who may hear a reply to what is no answer at all (the answering unit's)."""
         return self.answering.throttle
-
-    @throttle.setter
-    def throttle(self, throttle: Throttle) -> None:
-        self.answering.throttle = throttle
 
     @property
     def reads_group_messages(self) -> bool:
@@ -146,8 +142,12 @@ class Rounds:
                reaction: str | None = None) -> Edited | Marked | Noted:
         return self.views.status(current, notice, reaction)
 
-    def status_due(self, round_id: int) -> Later[Edited | None]:
-        return self.views.status_due(round_id)
+    async def status_due(self, round_id: int) -> Edited | None:
+        """The STATUS alarm rang: the deal with its status as it now stands, shown."""
+        outcome = self.views.status_due(round_id)
+        if outcome is not None:
+            await self.outbox.show(outcome, Target(outcome.round.chat_id, outcome.round.topic))
+        return outcome
 
     # --- dealing (bot.play.round.dealing) --------------------------------------------------------
 

@@ -1,15 +1,16 @@
 """How an open round's deal reads as it stands: its text and buttons, the deal rewritten (never to
 what it shows already), its status written at most once every STATUS_EVERY seconds, a running
-round named to whoever asks for another. It changes no round's state but what its deal shows.
+round named to whoever asks for another. It changes no round's state but what its deal shows,
+and sends nothing: its callers show what it words (so what acts on a chat's fate can word a
+moved deal before the outbox exists).
 """
 
 from __future__ import annotations
 
 from bot.play.chats.people import People
 from bot.play.outcomes import Dealt, Edited, Marked, Noted
-from bot.play.ports import STATUS, Alarm, Target
+from bot.play.ports import STATUS, Alarm
 from bot.play.round.open_round import OpenRound, Terms
-from bot.play.round.outbox import Outbox
 from bot.play.round.showing import deal_actions, time_left
 from bot.play.round.status import STATUS_EVERY, status_line
 from bot.play.round.table import RoundTable
@@ -22,11 +23,10 @@ from bot.text.i18n import Texts
 class Views:
     """The deal as it stands, for every round service that shows or rewrites it."""
 
-    def __init__(self, people: People, table: RoundTable, outbox: Outbox,
+    def __init__(self, people: People, table: RoundTable,
                  reads_group_messages: bool = True) -> None:
         self.people = people
         self.table = table
-        self.outbox = outbox
         # False in privacy mode: groups' plain messages never reach the bot, so deals there do
         # not invite players to just type the answer
         self.reads_group_messages = reads_group_messages
@@ -100,8 +100,9 @@ class Views:
         current.status_written(self.table.clock())
         return edited
 
-    async def status_due(self, round_id: int) -> Edited | None:
-        """The STATUS alarm rang: the round's deal with its status as it now stands."""
+    def status_due(self, round_id: int) -> Edited | None:
+        """The STATUS alarm rang: the round's deal with its status as it now stands, to show
+        (None: nothing to show)."""
         current = self.table.find(round_id)
         if current is None or current.record.message_id is None:
             return None
@@ -112,5 +113,4 @@ class Views:
         if outcome is None:  # nothing changed since the deal was last rewritten
             return None
         current.status_written(self.table.clock())
-        await self.outbox.show(outcome, Target(record.chat_id, record.topic))
         return outcome

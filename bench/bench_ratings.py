@@ -21,7 +21,11 @@ against the site's own ranking by mean time; the fixed model's prior is the base
 (b) players: the learned ratings against the simulated skills. (c) adaptive deals: a weak and a
 strong group of three new players, --adaptive rounds each, dealt by the adaptive choice among
 the learned hands (none of the group's last 100 again); the solve rate of the last 100.
-(d) the cost of one update (a round of three) and of one adaptive choice.
+(d) the cost of one update (a round of three) and of one adaptive choice. (e) a win never
+lowers its winner: the same season played again with wins rated by the likelihood alone, as
+before (a slow win could lower), and for both, how many wins lowered their winner and the mean
+rating at each quarter of the season on the scale /top shows (1500 for a new player): a rule
+that inflated ratings would show the mean climbing quarter after quarter.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.play.community.standings import SHOWN_MEAN, SHOWN_PER_UNIT
 from bot.play.ratings import (
     Book,
     ClosedRound,
@@ -175,19 +180,40 @@ def spearman(a: Sequence[float], b: Sequence[float]) -> float:
     return float(np.corrcoef(ranks(a), ranks(b))[0, 1])
 
 
-def fresh_book(hands: Sequence[TrueHand]) -> Book:
+def fresh_book(hands: Sequence[TrueHand], floored: bool = True) -> Book:
     """Every hand at the fixed model's difficulty, as at its first deal."""
-    return Book(SEASON, (new_hand(GAME, h.key, 0.0, 4, 24, rate(h.numbers)) for h in hands))
+    return Book(SEASON, (new_hand(GAME, h.key, 0.0, 4, 24, rate(h.numbers)) for h in hands),
+                floored)
+
+
+@dataclass
+class Season:
+    """(e): what a season of `learn` did to the players' ratings."""
+
+    wins: int = 0
+    lowered: int = 0  # wins after which the winner's rating was lower than before
+    means: list[float] = dataclasses.field(default_factory=list)  # at each quarter, as shown
 
 
 def learn(book: Book, people: People, hands: Sequence[TrueHand], skills: Sequence[float],
-          rounds: int, rng: random.Random, censoring: str) -> None:
+          rounds: int, rng: random.Random, censoring: str) -> Season:
     """(a) and (b): random groups on random hands."""
+    season = Season()
+    quarters = {rounds * q // 4 for q in range(1, 5)}
     for number in range(rounds):
         size = rng.choices(GROUP_SIZES, GROUP_WEIGHTS)[0]
         group = [(pid, skills[pid]) for pid in rng.sample(range(len(skills)), size)]
         closed, _ = race(rng, people, group, rng.choice(hands), censoring)
+        before = {r.player_id: book.player(r.player_id, GAME, 0.0).rating
+                  for r in closed.responses if r.solved_at is not None}
         book.rate(closed, float(number))
+        season.wins += len(before)
+        season.lowered += sum(book.player(pid, GAME, 0.0).rating < rating
+                              for pid, rating in before.items())
+        if number + 1 in quarters:
+            season.means.append(SHOWN_MEAN + SHOWN_PER_UNIT * statistics.fmean(
+                book.player(pid, GAME, 0.0).rating for pid in range(len(skills))))
+    return season
 
 
 def adaptive(book: Book, people: People, by_key: dict[str, TrueHand], skills: Sequence[float],
@@ -234,23 +260,45 @@ def costs(book: Book, rng: random.Random, repeat: int,
             statistics.median(large) / 1e6)
 
 
-def run(data: Path, rounds: int, players: int, adaptive_rounds: int, seed: int,
-        people: People = People(), fixed_shape: bool = False, censoring: str = "censored",
-        repeat: int = 2000, many: int = 100_000) -> list[tuple[str, float, str]]:
-    """Every measure as (what, value, goal): the table's rows. `fixed_shape`: the scale's shape
-    kept where it starts (no uncertainty, so no update moves it), to see what learning it buys."""
+@dataclass
+class Played:
+    """A fresh book after a season of `learn`: the players' skills, what the season did, and
+    the rng where the season left it."""
+
+    book: Book
+    skills: list[float]
+    season: Season
+    rng: random.Random
+
+
+def season_of_play(hands: Sequence[TrueHand], people: People, players: int, rounds: int,
+                   seed: int, fixed_shape: bool, censoring: str, floored: bool) -> Played:
     rng = random.Random(seed)
-    hands = read_hands(data)
-    book = fresh_book(hands)
+    book = fresh_book(hands, floored)
     if fixed_shape:
         book.scales[GAME] = dataclasses.replace(book.scale(GAME, 0.0), uncertainty=0.0)
-    prior = [book.hands[GAME, h.key].difficulty for h in hands]
     skills = [rng.gauss(0.0, SKILL_SPREAD) for _ in range(players)]
-    learn(book, people, hands, skills, rounds, rng, censoring)
+    return Played(book, skills, learn(book, people, hands, skills, rounds, rng, censoring), rng)
+
+
+def run(data: Path, rounds: int, players: int, adaptive_rounds: int, seed: int,
+        people: People = People(), fixed_shape: bool = False, censoring: str = "censored",
+        repeat: int = 2000, many: int = 100_000
+        ) -> tuple[list[tuple[str, float, str]], dict[str, Season]]:
+    """Every measure as (what, value, goal): the table's rows; and (e), each rule's season.
+    `fixed_shape`: the scale's shape kept where it starts (no uncertainty, so no update moves
+    it), to see what learning it buys."""
+    hands = read_hands(data)
+    prior = [h.difficulty for h in fresh_book(hands).hands.values()]
+    before = season_of_play(hands, people, players, rounds, seed, fixed_shape, censoring, False)
+    now = season_of_play(hands, people, players, rounds, seed, fixed_shape, censoring, True)
+    book, skills, rng = now.book, now.skills, now.rng
     learned = [book.hands[GAME, h.key].difficulty for h in hands]
+    learned_before = [before.book.hands[GAME, h.key].difficulty for h in hands]
     truth = [true_difficulty(people, h) for h in hands]
     by_time = [h.seconds for h in hands]
     ratings = [book.player(pid, GAME, 0.0).rating for pid in range(players)]
+    ratings_before = [before.book.player(pid, GAME, 0.0).rating for pid in range(players)]
     shape = book.scale(GAME, 0.0).shape
     by_key = {h.key: h for h in hands}
     weak = adaptive(book, people, by_key, WEAK, players, adaptive_rounds, rng, censoring)
@@ -262,11 +310,15 @@ def run(data: Path, rounds: int, players: int, adaptive_rounds: int, seed: int,
         ("(a) hands: fixed model (prior) vs true difficulty", spearman(prior, truth), ""),
         (f"(a) hands: learned after {rounds} rounds vs true difficulty",
          spearman(learned, truth), ">= 0.9"),
+        ("(a) the same, slow wins rated as before (they could lower)",
+         spearman(learned_before, truth), ""),
         ("(a) hands: fixed model (prior) vs 4nums ranking by time", spearman(prior, by_time), ""),
         ("(a) hands: learned vs 4nums ranking by time", spearman(learned, by_time), ""),
         ("(a) the scale's shape" + (" (fixed)" if fixed_shape else " learned (starts at 1.0)"),
          shape, ""),
         (f"(b) players: learned vs true skill ({players})", spearman(ratings, skills), ">= 0.9"),
+        ("(b) the same, slow wins rated as before (they could lower)",
+         spearman(ratings_before, skills), ""),
         (f"(c) weak group {WEAK}: solve rate, last {last} of {adaptive_rounds}",
          statistics.fmean(weak[-last:]), "0.65-0.85"),
         (f"(c) strong group {STRONG}: solve rate, last {last} of {adaptive_rounds}",
@@ -276,7 +328,7 @@ def run(data: Path, rounds: int, players: int, adaptive_rounds: int, seed: int,
         ("(d) one update, 3 players (median µs)", update_us, ""),
         (f"(d) adaptive choice among {len(book.hands)} hands (median ms)", choice_ms, "<= 5"),
         (f"(d) adaptive choice among {many:,} hands (median ms)", large_ms, "<= 5"),
-    ]
+    ], {"wins floored (now)": now.season, "slow wins could lower (before)": before.season}
 
 
 def met(value: float, goal: str) -> str:
@@ -314,8 +366,8 @@ def main() -> None:
     if not args.data.exists():
         sys.exit(f"no human data at {args.data}: give --data")
     started = time.perf_counter()
-    rows = run(args.data, args.rounds, args.players, args.adaptive, args.seed, people,
-               args.fixed_shape, args.censoring)
+    rows, seasons = run(args.data, args.rounds, args.players, args.adaptive, args.seed, people,
+                        args.fixed_shape, args.censoring)
     print(f"Learned ratings (bot.play.ratings), simulated play, seed {args.seed}, {people}, "
           f"losers {args.censoring}, "
           f"{time.perf_counter() - started:.0f} s (load average "
@@ -324,6 +376,14 @@ def main() -> None:
     print(f"| {'-' * 62} | {'-' * 8}: | {'-' * 9}: | --- |")
     for what, value, goal in rows:
         print(f"| {what:<62} | {value:>8.3f} | {goal:>9} | {met(value, goal):<3} |")
+    print(f"\n(e) the season of (a) and (b), {args.rounds} rounds: the players' mean rating as "
+          f"/top shows it (a new player {SHOWN_MEAN}) after each quarter, and the wins that "
+          f"lowered their winner")
+    print("| rated | ¼ | ½ | ¾ | end | wins that lowered their winner |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for rule, season in seasons.items():
+        means = " | ".join(f"{mean:.0f}" for mean in season.means)
+        print(f"| {rule} | {means} | {season.lowered} of {season.wins} |")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from bot.play.round.events import RoundClosed
 from bot.play.services import Services
 from bot.store.records import Round
 from bot.store.stores import Stores
+from bot.text.i18n import texts_for
 from solver import solve
 from tests.bot.conftest import ON_BOTH_BACKENDS, Clock, Harness, opened_outside
 
@@ -216,7 +217,8 @@ async def test_a_close_followed_twice_awards_and_says_once(services: Services, s
     record = await deal(play, GROUP, "24", (3, 3, 8, 8), 24)
     text = await won(play, GROUP, ANN, "8/(3-8/3)", [BEN])
     assert "First win" in text
-    again = await services.achievements.after_round(RoundClosed(record))  # a retried close
+    # a retried close
+    again = await services.achievements.after_round(RoundClosed(record), texts_for("en"))
     assert again.lines is None
     assert [row.code for row in await stores.achievements.earned(ANN.id)] == ["first_win"]
 
@@ -245,7 +247,7 @@ async def test_a_forget_between_close_and_award_brings_no_one_back(
     await services.community.privacy.forget(ANN.id)
     assert await stores.achievements.earned(ANN.id) == []
     # the close followed again (a retry after the forget): Ann is no longer stored
-    again = await services.achievements.after_round(RoundClosed(record))
+    again = await services.achievements.after_round(RoundClosed(record), texts_for("en"))
     assert again.lines is None
     assert await stores.achievements.earned(ANN.id) == []
     assert await stores.achievements.earned_in_chat(GROUP.id) == []

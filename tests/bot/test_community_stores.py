@@ -19,14 +19,14 @@ from tests.bot.scoring import (
 from tests.waiting import until
 
 GROUP, OTHER = -10, -20
-ANN, BEN, CY = 1, 2, 3
+ANN, BEN, CY, DI = 1, 2, 3, 4
 
 
 async def setup(stores: Stores) -> None:
     for chat in (GROUP, OTHER):
         await stores.people.remember_chat(chat, "group", "G")
     await stores.people.remember_chat(ANN, "private", None)
-    for user, name in ((ANN, "Ann"), (BEN, "Ben"), (CY, "Cy")):
+    for user, name in ((ANN, "Ann"), (BEN, "Ben"), (CY, "Cy"), (DI, "Di")):
         await stores.people.remember_user(user, name)
 
 
@@ -78,14 +78,19 @@ async def test_boards_all_time_and_week_with_places(stores: Stores) -> None:
     assert (await stores.scores.placing(Board(None, "24"), CY)).rank == 1  # type: ignore
 
 
-async def test_tied_players_take_places_in_a_stable_order(stores: Stores) -> None:
+async def test_tied_players_share_a_place_in_a_stable_order(stores: Stores) -> None:
+    """The board lists them in a stable order (by id); each one's own place is the place they
+    share (1 + those strictly ahead: bot.play.words.places), on every kind of board."""
     await setup(stores)
     await play(stores, GROUP, BEN, (), points=10)
     await play(stores, GROUP, ANN, (), at=2000.0, points=10)
+    await play(stores, GROUP, CY, (), at=3000.0, points=5)
     board = await stores.scores.board(Board(GROUP))
-    assert [(p.rank, p.user_id) for p in board] == [(1, ANN), (2, BEN)]
-    for placed in board:
-        assert await stores.scores.placing(Board(GROUP), placed.user_id) == placed
+    assert [p.user_id for p in board] == [ANN, BEN, CY]
+    for kind in (Board(GROUP), Board(), Board(GROUP, "24"), Board(None, "24"),
+                 Board(GROUP, since=0.0), Board(since=0.0)):
+        assert [(await stores.scores.placing(kind, uid)).rank  # type: ignore[union-attr]
+                for uid in (ANN, BEN, CY)] == [1, 1, 3], kind
 
 
 async def test_a_day_counts_the_first_right_answer_once(stores: Stores) -> None:
@@ -95,14 +100,16 @@ async def test_a_day_counts_the_first_right_answer_once(stores: Stores) -> None:
     assert not await stores.daily.record_daily(day, ANN, ANN, "(7/7)*8*3", 5.0, 5100.0)
     assert await stores.daily.record_daily(day, BEN, ANN * 0 + BEN, "x", 40.0, 4000.0)
     assert await stores.daily.record_daily(day, CY, CY, "y", 12.5, 6000.0)
+    assert await stores.daily.record_daily(day, DI, DI, "w", 41.0, 6100.0)
     assert await stores.daily.record_daily("2026-11-23", ANN, ANN, "z", 1.0, 10.0)
     kept = await stores.daily.daily_result(day, ANN)
     assert kept is not None and (kept.answer, kept.seconds, kept.name) == ("8*3*(7/7)", 40.0,
                                                                          "Ann")
-    assert [r.user_id for r in await stores.daily.daily_board(day)] == [CY, BEN, ANN]
-    assert [await stores.daily.daily_rank(day, u) for u in (CY, BEN, ANN)] == [1, 2, 3]
+    assert [r.user_id for r in await stores.daily.daily_board(day)] == [CY, BEN, ANN, DI]
+    # Ben and Ann both at 40 s: they share second place
+    assert [await stores.daily.daily_rank(day, u) for u in (CY, BEN, ANN, DI)] == [1, 2, 2, 4]
     assert await stores.daily.daily_rank("2026-11-23", BEN) is None
-    assert await stores.daily.daily_count(day) == 3
+    assert await stores.daily.daily_count(day) == 4
     assert await stores.daily.daily_days(ANN) == ["2026-11-23", day]
 
 

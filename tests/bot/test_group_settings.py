@@ -16,13 +16,14 @@ import pytest
 from bot.demo.emulator import BotApiEmulator
 from bot.play.chats.people import Chat, Player
 from bot.play.chats.settings import Panel
+from bot.play.games.feedback import hints_allowed
 from bot.play.games.yahtzee import total_bounds
-from bot.play.matches.scoreboard import board, shared_places
+from bot.play.matches.scoreboard import board
 from bot.play.outcomes import Closed, Edited, Marked, Said
 from bot.play.round.showing import time_left
-from bot.play.round.steering import hints_allowed
 from bot.play.services import Services
 from bot.play.words import WORDS
+from bot.play.words.places import shared_places
 from bot.runtime.pool import SolverPool
 from bot.store.records import MatchScore
 from bot.store.stores import Stores
@@ -377,7 +378,7 @@ def test_times_left_are_said_as_a_clock_says_them():
 def test_a_tie_on_the_podium_shares_its_medal():
     scores = [MatchScore(1, "Ann", 20, 2), MatchScore(2, "Ben", 20, 2), MatchScore(3, "Cy", 10, 1),
               MatchScore(4, "Di", 5, 1)]
-    assert shared_places(scores) == [1, 1, 3, 4]
+    assert shared_places([(s.points, s.wins) for s in scores]) == [1, 1, 3, 4]
     for texts in (EN, ZH):
         lines = board(texts, scores, medals=True)
         assert lines[0].startswith("🥇") and lines[1].startswith("🥇")

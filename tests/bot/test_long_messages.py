@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from telegram.error import BadRequest
 
-from bot.store.records import Standing
+from bot.store.score_store import Placing
 from tests.bot.conftest import Harness
 
 GROUP = -1061
@@ -17,10 +17,11 @@ async def test_top_all_with_long_names_shows_every_entry(harness: Harness, monke
     # Telegram's longest first names (64 characters), as heavy in HTML as they get
     names = ['"' * 64] * 4 + ['"' * 63 + "😀"] * 2 + ['"' * 64] * 4
 
-    async def top(chat_id, game=None, limit=10):  # ten players with the longest names there are
-        return [Standing(name, 1_000_000 - i, 999) for i, name in enumerate(names)]
+    async def board(board, limit=10):  # ten players with the longest names there are
+        return [Placing(i + 1, 100 + i, name, 1_000_000 - i, 999)
+                for i, name in enumerate(names)]
 
-    monkeypatch.setattr(harness.stores.scores, "top", top)
+    monkeypatch.setattr(harness.stores.scores, "board", board)
     await harness.send(GROUP, ANN, "/top all")
     sent = await harness.telegram.reply(GROUP)  # the emulator accepted it
     assert len(sent.html) > 4096  # the HTML alone would have been cut before

@@ -69,8 +69,9 @@ async def test_the_seasons_board_ranks_skill(services: Services, clock: Clock):
     board = await services.community.standings.board(GROUP, ANN, BoardAsk("rating"))
     lines = board.splitlines()
     assert "season 2026-11" in lines[0] and "Leaderboard" in lines[0]
-    assert lines[1].startswith("1. Ben — ") and lines[2].startswith("2. Ann — ")
-    assert "(provisional)" in lines[1] and "Cy" not in board  # Cy played elsewhere only
+    assert lines[1] == "(in brackets: rounds rated this season, in all chats)"
+    assert lines[2].startswith("1. Ben — ") and lines[3].startswith("2. Ann — ")
+    assert "(provisional)" in lines[2] and "Cy" not in board  # Cy played elsewhere only
     everywhere = await services.community.standings.board(GROUP, ANN,
                                                           BoardAsk("rating", True))
     assert "Cy" in everywhere and "all chats" in everywhere
@@ -99,7 +100,7 @@ async def test_stats_show_the_rating_and_the_best_season(services: Services, sto
     assert october.uncertainty < math.hypot(0.4, WIDEN)
     stats = await services.community.standings.stats(GROUP, ANN)
     assert f"24 rating this season: {shown_rating(october.rating)} ±" in stats
-    assert "(1 round)" in stats and f"Best season: {september} (2026-09)" in stats
+    assert "from 1 round in all chats" in stats and f"Best season: {september} (2026-09)" in stats
     # Ben, rated this season only on a few rounds, has no best season yet
     assert "Best season" not in await services.community.standings.stats(GROUP, BEN)
 

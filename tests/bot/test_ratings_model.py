@@ -13,6 +13,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bench import bench_ratings
 from bot.play.ratings import (
@@ -36,6 +38,7 @@ from bot.play.ratings import (
     rate_round,
     season_of,
 )
+from bot.play.ratings.model import solve_chance, win_floor
 from bot.play.ratings.prior import (
     LEVEL_CUTS,
     OTHER_SPREAD,
@@ -88,9 +91,59 @@ def test_a_slow_solve_raises_the_player_less_than_a_fast_one():
     assert fast[1] > slow[1]
 
 
-def test_a_strong_player_who_solves_only_at_the_deadline_goes_down():
-    moved, _ = rated(closed(Response(1, solved_at=119.0), ended_at=119.0), {1: player(1, 4.0)})
-    assert moved[1] < 0
+def test_a_strong_player_who_solves_only_at_the_deadline_keeps_the_rating():
+    """The likelihood alone lowers them (they were expected to be fast); a win never does. The
+    hand takes the same floored evidence (one scale: what a player gains, the hand loses)."""
+    round_ = closed(Response(1, solved_at=119.0), ended_at=119.0)
+    strong = {1: player(1, 4.0)}
+    moved, harder = rated(round_, strong)
+    assert moved[1] == 0 and harder == 0
+    before = rate_round(round_, strong, hand(), new_scale("24", 0.0), NOW, floored=False)
+    assert before.players[0].rating < 4.0 < before.hand.difficulty + 4.0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(-4, 6), st.floats(0.2, 1.5), st.floats(0, 200), st.integers(0, 3),
+       st.lists(st.floats(-4, 6), max_size=3), st.floats(0.5, 3.5), st.floats(-3, 3))
+def test_a_win_never_lowers_the_winner(rating, uncertainty, seconds, wrong, others, shape,
+                                       difficulty):
+    """Whatever the ratings, the shape, the time and the wrong answers before it, and however
+    many others took part (beaten, so still trying when it was won)."""
+    deadline = 120.0
+    solved_at = min(seconds, deadline)
+    responses = [Response(1, solved_at=solved_at, wrong=wrong)]
+    responses += [Response(2 + i) for i in range(len(others))]
+    players = {1: player(1, rating, uncertainty)}
+    players |= {2 + i: player(2 + i, r) for i, r in enumerate(others)}
+    scale = dataclasses.replace(new_scale("24", 0.0), shape=shape)
+    update = rate_round(closed(*responses, ended_at=solved_at), players, hand(difficulty),
+                        scale, NOW)
+    assert update.players[0].rating >= rating
+
+
+@pytest.mark.parametrize("others", [(), (0.0,), (1.0, 2.0), (-2.0, 3.0, 0.5)])
+@pytest.mark.parametrize("delta", [-1.0, 0.5, 1.5, 3.0, 6.0])
+def test_the_floor_costs_nothing_on_average(delta, others):
+    """Over the solves the model expects of a player in a round (before the deadline and
+    before anyone else), the floored gradient averages what the likelihood's does: the lift
+    of slow solves is paid by what every solve gives up, so no rating drifts up for it."""
+    shape, deadline = 1.8, 120.0
+    round_ = closed(ended_at=deadline, deadline=deadline)
+    floor = win_floor(delta, others, round_, 120.0, shape)
+    steps = 20_000  # the player's chance F from 0 to F(deadline), finely
+    top = solve_chance(delta, deadline, 120.0, shape)
+    likelihood = floored = 0.0
+    for k in range(steps):
+        f = top * (k + 0.5) / steps
+        x = (math.log(f / (1 - f)) - delta) / shape
+        alone = math.prod(1 - solve_chance(other, 120.0 * math.exp(x), 120.0, shape)
+                          for other in others)
+        likelihood += (1 - 2 * f) * alone
+        floored += (max(floor, 1 - 2 * f) - floor) * alone
+    assert (floor > 0) == (top > 0.5)
+    # in the gradient's own units (a solve's is at most 1): equal to a hundredth
+    assert abs(floored - likelihood) * top / steps < 0.01
+    assert min(max(floor, 1 - 2 * f) - floor for f in (0.0, 0.5, top)) >= 0
 
 
 def test_a_time_out_nobody_beat_raises_the_hand_and_lowers_the_players():
@@ -350,12 +403,16 @@ def small_data(path: Path) -> Path:
 
 
 def test_the_benchmark_runs_small_and_its_values_are_finite(tmp_path):
-    rows = bench_ratings.run(small_data(tmp_path / "human.csv"), rounds=300, players=20,
-                             adaptive_rounds=30, seed=2, repeat=5, many=1000)
-    assert len(rows) == 13
+    rows, seasons = bench_ratings.run(small_data(tmp_path / "human.csv"), rounds=300,
+                                      players=20, adaptive_rounds=30, seed=2, repeat=5,
+                                      many=1000)
+    assert len(rows) == 15
     for what, value, _ in rows:
         assert math.isfinite(value), what
+    now, before = seasons.values()
+    assert now.wins == before.wins > 0 and now.lowered == 0 < before.lowered
+    assert all(len(season.means) == 4 for season in seasons.values())
     for censoring in ("failed", "ignored"):
-        rows = bench_ratings.run(tmp_path / "human.csv", 100, 10, 10, 2, censoring=censoring,
-                                 fixed_shape=True, repeat=5, many=1000)
+        rows, _ = bench_ratings.run(tmp_path / "human.csv", 100, 10, 10, 2,
+                                    censoring=censoring, fixed_shape=True, repeat=5, many=1000)
         assert all(math.isfinite(value) for _, value, _ in rows)

@@ -18,6 +18,7 @@ from bot.store.records import Round
 from bot.store.stores import Stores
 from solver import solve
 from tests.bot.conftest import Clock, FakeScheduler, make_config, new_services, ring_due, running
+from tests.bot.test_ratings_boards import settle
 
 GROUP = Chat(-42, "group", "G")
 ANN = Player(1, "Ann", language_code="en")
@@ -177,7 +178,7 @@ async def test_a_daily_answer_is_a_response_of_its_own(services: Services, store
     me = Chat(ANN.id, "private", None)
     daily = services.community.daily
     await daily.show(me, ANN)
-    clock.now += 20
+    clock.now += 3
     await daily.answer(me, ANN, "1+1")  # wrong: no result, no rating
     assert await rating(stores, ANN) is None
     right = solve(daily.hand_now())[0]
@@ -191,7 +192,7 @@ async def test_a_daily_answer_is_a_response_of_its_own(services: Services, store
     clock.now += 20
     await daily.answer(them, BEN, right)
     ben = await rating(stores, BEN)
-    assert ben is not None and ben[1] == 1 and ben[0] < first[0]
+    assert ben is not None and ben[1] == 1 and 0 <= ben[0] < first[0]  # a solve never lowers
     found = await stores.ratings.hand_rating("24", hand_key(daily.hand_now(), 24))
     assert found is not None and found.responses == 2
 
@@ -244,3 +245,44 @@ async def test_killed_after_the_close_committed_the_restart_rates_nothing_again(
         assert "Alice" in (await telegram.reply(GROUP_ID)).text
     assert responses(config.database_path, ALICE["id"]) == [(alice, 1)]
     assert responses(config.database_path, BOB["id"]) == [(bob, 1)]
+
+
+async def test_a_slow_win_never_lowers_the_winner(services: Services, stores: Stores,
+                                                   clock: Clock):
+    """Ben, rated far above this hand, wins it a second before the time is up: the likelihood
+    alone would lower him (he was expected much sooner); a win keeps what he had at least."""
+    await settle(stores, clock, BEN, 4.0, 30)
+    [before] = await stores.ratings.player_ratings(BEN.id, "24")
+    dealt = (await services.rounds.play(GROUP, ANN, "24")).round
+    assert dealt is not None
+    await services.rounds.answer(GROUP, ANN, "1+1", explicit=True)
+    clock.now += 59  # the round lasts 60 s
+    won = await services.rounds.answer(GROUP, BEN, solve(dealt.hand)[0], explicit=True)
+    assert won is not None and "<b>Ben</b> wins" in won.text
+    [after] = await stores.ratings.player_ratings(BEN.id, "24")
+    assert after.responses == before.responses + 1 and after.rating >= before.rating
+    ann = await rating(stores, ANN)
+    assert ann is not None and ann[0] < 0  # the loser still loses
+
+
+async def test_a_countdown_winner_short_of_the_best_is_not_lowered(
+        services: Services, stores: Stores, clock: Clock):
+    """830 can be made from 1 3 7 10 25 50: Ben's 820 wins the round (the closest at the end)
+    but falls short of the hand's best, which to the model is a miss; a win never lowers its
+    winner, so the round rates him not at all, and rates Cy, further off, as it did."""
+    await stores.people.remember_chat(GROUP.id, GROUP.type, GROUP.title)
+    hand = (1, 3, 7, 10, 25, 50)
+    made = await stores.rounds.open_round(GROUP.id, "countdown", hand, 830, "", 10, "en",
+                                          clock.now, clock.now + 60)
+    assert made is not None
+    await services.people.load()
+    services.table.load(await stores.rounds.open_rounds())
+    assert (await services.rounds.analyses.of("countdown", hand, 830)).best[0] == 830
+    clock.now += 1
+    await services.rounds.answer(GROUP, BEN, "10*(3*25+7)", explicit=True)  # 820
+    await services.rounds.answer(GROUP, CY, "50*10+25*7", explicit=True)  # 675
+    closed = await services.rounds.expire(made.id)
+    assert closed is not None and "<b>Ben</b> was closest" in closed.text
+    assert await stores.ratings.player_ratings(BEN.id, "countdown") == []
+    [cy] = await stores.ratings.player_ratings(CY.id, "countdown")
+    assert cy.rating < 0

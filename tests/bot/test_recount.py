@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bot.play.words.places import shared_places
 from bot.store.score_store import Board
 from bot.store.sql.connection import numbered
 from bot.store.sql.people import CHAT_SCORES
@@ -122,7 +123,8 @@ async def check(stores: Stores, since: float, postgres: bool) -> None:
                 shown = await stores.scores.board(board, limit=100)
                 assert [(p.user_id, p.points, p.wins) for p in shown] == expected, board
                 assert [p.rank for p in shown] == list(range(1, len(expected) + 1))
-                for rank, (uid, points, wins) in enumerate(expected, 1):
+                places = shared_places([(points, wins) for _, points, wins in expected])
+                for rank, (uid, points, wins) in zip(places, expected, strict=True):
                     place = await stores.scores.placing(board, uid)
                     assert place is not None and (place.rank, place.points, place.wins) == \
                         (rank, points, wins), (board, uid)

@@ -39,18 +39,18 @@ class Achievements:
         self.store = store
         self.people = people
 
-    async def after_round(self, event: RoundClosed) -> FollowUp:
+    async def after_round(self, event: RoundClosed, texts: Texts) -> FollowUp:
         """A closed round's achievements, awarded; their lines for its result (none: nothing
         new). A late close (its result said after a restart) is checked the same way, in case
         the stop came before its check, and says every achievement the round earned as stored,
-        so that a result said again after another restart says the same."""
+        so that a result said again after another restart says the same. Worded in `texts`,
+        the result's own words."""
         record = event.round
         if record.chat_id >= 0:  # a private round never counts: no read at all
             return FollowUp()
         closed = await self.store.closed_round(record.id)
         if closed is None or not counts(record.chat_id, len(closed.players)):
             return FollowUp()
-        texts = self.people.round_texts(record)
         lines: list[str] = []
         for player in closed.players:
             codes = await self.award_round(record, closed, player.user_id)

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from bot.play.chats.people import Chat, People, Player
 from bot.play.community.boards import BoardAsk
 from bot.play.ratings import GAMES as RATED_GAMES
 from bot.play.ratings import season_of
 from bot.play.ratings.records import PLAYER_PROVISIONAL
+from bot.play.words.places import shared_places
 from bot.store.protocols import RatingStore, ScoreStore
-from bot.store.records import RatingRow, Stats
+from bot.store.records import RatedPlacing, RatingRow, Stats
 from bot.store.score_store import Board, Placing
 from bot.text import markup
 from bot.text.i18n import Texts
@@ -63,12 +64,8 @@ class Standings:
         week = ask.period == "week"
         board = Board(None if ask.everywhere else chat.id, ask.game,
                       self.clock() - WEEK if week else None)
-        if week:
-            lines = [(p.name, p.points, p.wins) for p in await self.store.board(board, SHOWN)]
-        else:
-            lines = [(s.name, s.points, s.wins)
-                     for s in await self.store.top(board.chat_id, board.game, SHOWN)]
-        if not lines:
+        rows = await self.store.board(board, SHOWN)
+        if not rows:
             return texts("board_week_empty" if week else "top_empty",
                          start=STARTS.get(ask.game or "", STARTS[""]))
         where = texts("top_all" if ask.everywhere else "top_chat")
@@ -76,11 +73,13 @@ class Standings:
             where = texts("board_week", where=where)
         title = f"{where} · {texts.game(ask.game)}" if ask.game else where
         shown = [texts("top_title", title=title)]
-        shown += [texts("top_line", rank=i, name=markup.name(name), points=points, wins=wins)
-                  for i, (name, points, wins) in enumerate(lines, 1)]
-        mine = await self.store.placing(board, player.id)
-        if mine is not None and mine.rank > len(lines):
-            shown.append(own_line(texts, mine))
+        places = shared_places([(row.points, row.wins) for row in rows])
+        shown += [texts("top_line", rank=place, name=markup.name(row.name), points=row.points,
+                        wins=row.wins) for place, row in zip(places, rows, strict=True)]
+        if all(row.user_id != player.id for row in rows):
+            mine = await self.store.placing(board, player.id)
+            if mine is not None:
+                shown.append(own_line(texts, mine))
         return markup.clip("\n".join(shown))
 
     async def rating_board(self, chat: Chat, player: Player, ask: BoardAsk) -> str:
@@ -98,16 +97,15 @@ class Standings:
             return rating_empty(texts, game, season)
         where = texts("top_all" if ask.everywhere else "top_chat")
         shown = [texts("rating_title", where=where, game=texts.game(game), season=season)]
-        shown += [rating_line(texts, p.rank, p.name, p.rating, p.uncertainty, p.responses)
-                  for p in placings]
+        shown += [rating_line(texts, place, p.name, p.rating, p.uncertainty, p.responses)
+                  for place, p in zip(rating_places(placings), placings, strict=True)]
         mine = [row for row in await self.ratings.player_ratings(player.id, game)
                 if row.season == season]
         if mine and all(p.user_id != player.id for p in placings):
             rank = await self.ratings.place(game, season, 1, mine[0], chat_id)
-            if rank > len(placings):
-                shown.append(texts("board_you", line=rating_line(
-                    texts, rank, player.first_name, mine[0].rating, mine[0].uncertainty,
-                    mine[0].responses)))
+            shown.append(texts("board_you", line=rating_line(
+                texts, rank, player.first_name, mine[0].rating, mine[0].uncertainty,
+                mine[0].responses)))
         return markup.clip("\n".join(shown))
 
     async def stats(self, chat: Chat, player: Player) -> str:
@@ -153,6 +151,12 @@ def best_season(rows: list[RatingRow]) -> RatingRow | None:
     leave provisional (None: no such season)."""
     settled = [row for row in rows if row.responses >= PLAYER_PROVISIONAL]
     return max(settled, key=lambda row: (row.rating, row.season)) if settled else None
+
+
+def rating_places(placings: Sequence[RatedPlacing]) -> list[int]:
+    """A season board's places: players level on their rating share one (the store's own
+    place counts those rated strictly higher: the same rule)."""
+    return shared_places([p.rating for p in placings])
 
 
 def rating_line(texts: Texts, rank: int, name: str, rating: float, uncertainty: float,

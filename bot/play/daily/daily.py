@@ -36,6 +36,7 @@ from bot.play.games.twentyfour import GAME, judge
 from bot.play.ratings.rater import Rater
 from bot.play.words import WORDS
 from bot.play.words.game import unreadable_text
+from bot.play.words.places import shared_places
 from bot.store.daily_store import DailyResult, DailyStore
 from bot.store.records import Round
 from bot.text import markup
@@ -180,7 +181,8 @@ class Daily:
             return texts("daily_board_empty", day=day)
         lines = [texts("daily_board_title", day=day, count=count)]
         shown = await self.store.daily_board(day, BOARD_SHOWN)
-        for rank, result in enumerate(shown, 1):
+        places = shared_places([result.seconds for result in shown])
+        for rank, result in zip(places, shown, strict=True):
             lines.append(await self._line(texts, rank, result, day))
         if all(result.user_id != player.id for result in shown):
             mine = await self.store.daily_result(day, player.id)

@@ -29,13 +29,26 @@ class Puzzle(Protocol):
 @dataclass(frozen=True)
 class Analysis:
     """What a round's hints, end and win show, worked out once when it is dealt: the distinct
-    solutions (24) and the steps of the simplest, the nearest value and an expression for it
-    (Countdown), the optimal table (Yahtzee)."""
+    solutions (24) and what hints give from them (feedback.hint_plan: the steps that teach, the
+    answer last; or, when none but the answer does, the numbers that go together), the nearest
+    value and an expression for it (Countdown), the optimal table (Yahtzee)."""
 
     solutions: tuple[str, ...] = ()
     steps: tuple[feedback.Step, ...] = ()
     best: tuple[int, str] | None = None
     table: YahtzeeResult | None = None
+    together: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Together:
+    """A hint that shows no step: the numbers of the hand that go together (a hand whose every
+    step but the answer leaves a number as it was). It costs no points."""
+
+    numbers: tuple[int, ...]
+
+
+Hint = feedback.Step | Together
 
 
 @dataclass(frozen=True)

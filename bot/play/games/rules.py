@@ -10,10 +10,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import ClassVar
 
-from bot.play.games import feedback
 from bot.play.games.batches import DEAL_SECONDS, Maker
+from bot.play.games.feedback import hints_allowed
 from bot.play.games.reading import is_attempt, looks_like_math
-from bot.play.games.records import Analysis, PlayOptions, Puzzle, Verdict
+from bot.play.games.records import Analysis, Hint, PlayOptions, Puzzle, Together, Verdict
 
 
 class Rules(ABC):
@@ -63,10 +63,17 @@ class Rules(ABC):
         """Where the closest answer wins: the points for an answer this far from the target."""
         return 0
 
-    def hint_steps(self, analysis: Analysis) -> list[feedback.Step]:
-        """The steps of a solution, which hints give one at a time (empty: no hints)."""
-        return list(analysis.steps) if self.gives_hints else []
+    def hints(self, analysis: Analysis) -> tuple[Hint, ...]:
+        """What hints give, one at a time (empty: no hints): the steps of a solution that teach
+        (feedback.hint_plan), as many as `hints_allowed`; or, for a hand none of whose steps
+        but the answer teaches, which numbers go together."""
+        if not self.gives_hints:
+            return ()
+        if len(analysis.steps) > 1:
+            return analysis.steps[:hints_allowed(len(analysis.steps))]
+        return (Together(analysis.together),) if analysis.together else ()
 
     def shows_best_on_win(self) -> bool:
         """Whether a win's result shows the puzzle's best answer under it (Yahtzee's table)."""
         return False
+

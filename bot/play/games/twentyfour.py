@@ -169,10 +169,11 @@ def ready(seed: int | Search, level: str | None = None, count: int = 4, target: 
 
 
 def analyse(hand: tuple[int, ...], target: int) -> Analysis:
-    """Every distinct solution, and the steps of the simplest (none for an unsolvable hand):
-    one search, since the simplest is the first of the list."""
+    """Every distinct solution, and what hints give from them (none for an unsolvable hand):
+    the steps that teach of the simplest solution whose steps teach most."""
     found = solutions(hand, target)
-    return Analysis(solutions=tuple(found), steps=tuple(feedback.steps(found[0])) if found else ())
+    plan = feedback.hint_plan(found)
+    return Analysis(solutions=tuple(found), steps=plan.steps, together=plan.together)
 
 
 def solutions(hand: tuple[int, ...], target: int) -> list[str]:

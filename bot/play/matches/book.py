@@ -15,6 +15,7 @@ from bot.play.round.events import FollowUp, RoundClosed
 from bot.play.round.table import RoundTable
 from bot.store.protocols import MatchStore
 from bot.store.records import Match, MatchRound, Round
+from bot.text.i18n import Texts
 
 PAUSE = 5.0  # seconds between the end of a round and the next deal
 WARN = 30.0  # the notice comes this long before a round ends (half a round, if rounds are short)
@@ -33,22 +34,24 @@ class MatchBook:
     async def is_on(self, chat_id: int, topic: int = 0) -> bool:
         return await self.store.match_on(chat_id, topic) is not None
 
-    async def after_round(self, event: RoundClosed) -> FollowUp:
+    async def after_round(self, event: RoundClosed, texts: Texts) -> FollowUp:
         """A round ended in a topic with a match on: the scoreboard (the next deal is set), or
-        the podium; it rides on the round's result."""
+        the podium; it rides on the round's result, in its words (`texts`)."""
         match = await self.store.match_on(*event.round.place)
         if match is None:
             return FollowUp()
-        said, on = await self.step(match, event.round.id, resumed=False)
+        said, on = await self.step(match, event.round.id, resumed=False, texts=texts)
         return FollowUp(said, match_on=on)
 
-    async def step(self, match: Match, round_id: int | None, resumed: bool
-                   ) -> tuple[str | None, bool]:
-        """The match's next step once a round ended: what to say, and whether it goes on."""
+    async def step(self, match: Match, round_id: int | None, resumed: bool,
+                   texts: Texts | None = None) -> tuple[str | None, bool]:
+        """The match's next step once a round ended: what to say (in `texts`, else the
+        match's chat's words), and whether it goes on."""
         if self.table.of(*match.place) is not None:
             return None, True  # a round is on: its end brings the next step
         rounds = await self.store.match_rounds(match.id)
-        done, texts = played(rounds), self.people.chat_texts(match.chat_id, match.lang)
+        done = played(rounds)
+        texts = texts or self.people.chat_texts(match.chat_id, match.lang)
         scores = await self.store.match_scores(match.id)
         if done >= match.rounds:
             if not await self.store.end_match(match.id, "done", self.table.clock()):

@@ -1,7 +1,9 @@
-"""A match's standings in words: a line a player, and the podium with medals at the end."""
+"""A match's standings in words: a line a player, and the podium with medals at the end (players
+level on points and wins share a place: bot.play.words.places)."""
 
 from __future__ import annotations
 
+from bot.play.words.places import shared_places
 from bot.store.records import MatchScore
 from bot.text import markup
 from bot.text.i18n import Texts
@@ -13,22 +15,10 @@ def board(texts: Texts, scores: list[MatchScore], medals: bool = False) -> list[
     """The standings, one line a player (medals for the first three on the podium)."""
     if not scores:
         return [texts("match_nobody")]
-    places = shared_places(scores)
+    places = shared_places([(s.points, s.wins) for s in scores])
     return [texts("match_line", place=MEDALS[p - 1] if medals and p <= len(MEDALS) else f"{p}.",
                   name=markup.name(s.name), points=s.points, wins=s.wins)
             for p, s in zip(places, scores, strict=True)]
-
-
-def shared_places(scores: list[MatchScore]) -> list[int]:
-    """Each player's place (from 1), the standings' order kept: players level on points and
-    wins share a place, and the next place after them is skipped (1, 1, 3), so a tie is never
-    shown as gold and silver."""
-    places: list[int] = []
-    for i, score in enumerate(scores):
-        level = i > 0 and (score.points, score.wins) == (scores[i - 1].points,
-                                                         scores[i - 1].wins)
-        places.append(places[-1] if level else i + 1)
-    return places
 
 
 def podium(texts: Texts, key: str, played: int, count: int, scores: list[MatchScore]) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from bot.play.community.standings import rating_places
 from bot.play.pages.days import day_of, days_back, moment_of
 from bot.play.pages.player import (
     HardestOf,
@@ -60,9 +61,9 @@ async def board_section(store: PageStore, ratings: RatingStore, texts: Texts, ch
     trends = await store.days_of(game, [p.user_id for p in placings], start)
     return {"kind": "board", "title": texts("webapp_board_title", game=texts.game(game)),
             "season_start": start, "today": today,
-            "rows": [{"rank": p.rank, "name": p.name, "rating": shown(p.rating),
+            "rows": [{"rank": place, "name": p.name, "rating": shown(p.rating),
                       "trend": [[day, shown(r)] for day, r in trends.get(p.user_id, [])]}
-                     for p in placings]}
+                     for place, p in zip(rating_places(placings), placings, strict=True)]}
 
 
 async def weeks_section(store: PageStore, texts: Texts, chat_id: int, now: float

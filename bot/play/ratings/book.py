@@ -23,8 +23,10 @@ from bot.play.ratings.update import rate_round
 class Book:
     """Players' ratings for one season and hands' difficulties, of every rated game."""
 
-    def __init__(self, season: str, hands: Iterable[HandRating] = ()) -> None:
+    def __init__(self, season: str, hands: Iterable[HandRating] = (),
+                 floored: bool = True) -> None:
         self.season = season
+        self.floored = floored  # rate_round's: False rates as before wins were floored
         self.players: dict[tuple[int, str], PlayerRating] = {}
         self.hands: dict[tuple[str, str], HandRating] = {}
         self.indexes: dict[str, HandIndex] = {}
@@ -51,7 +53,7 @@ class Book:
         players = {r.player_id: self.player(r.player_id, closed.game, now)
                    for r in closed.responses}
         update = rate_round(closed, players, self.hands[closed.game, closed.hand_key],
-                            self.scale(closed.game, now), now)
+                            self.scale(closed.game, now), now, self.floored)
         for row in update.players:
             self.players[row.player_id, row.game] = row
         self.keep_hand(update.hand)

@@ -7,11 +7,17 @@ shorter or longer round moves every chance the same way. `shape` (how fast the c
 with time) is the scale's one global parameter, learned from play like the ratings. A
 response's evidence is the gradient and curvature of its log-likelihood in Δ and in the shape;
 the update (update.py) takes one Newton step on them.
+
+A solve's gradient in Δ, 1 − 2F(t), is negative when it came later than the ratings expected;
+a win may not lower the winner (`win_floor`): the gradient is lifted to a floor L, and L is taken
+off every solve, L being the floor whose lift costs, on average over the solves the player could
+have shown, exactly what it takes, so no rating drifts up for it.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.play.ratings.records import ClosedRound, Response
@@ -30,6 +36,8 @@ SHAPES = (0.3, 5.0)  # the shape stays within these
 WRONG_WEIGHT = 0.5
 # Times below this many seconds count as this: a right answer typed in 0.2 s was prepared.
 MIN_SECONDS = 1.0
+# The solves a player could have shown in a race, in this many slices of their chance (win_floor).
+FLOOR_SLICES = 16
 
 
 @dataclass(frozen=True)
@@ -123,6 +131,47 @@ def _failed(delta: float, x: float, shape: float, weight: float) -> Evidence:
     return Evidence(-weight * f, spread, -weight * x * f, x * x * spread)
 
 
+def win_floor(delta: float, others: Sequence[float], closed: ClosedRound, reference: float,
+              shape: float) -> float:
+    """The floor L of a solve's gradient at Δ (`others`: the Δs of the round's other players):
+    a solve counts max(L, 1 − 2F(t)) − L, never below 0, so a win never lowers the winner, and
+    L is the one floor that costs nothing on average — over the solves this player could have
+    shown (before the deadline, and before any other player solved), what the lift adds equals
+    what taking L off every solve takes. 0 when no solve before the deadline could have had a
+    negative gradient (F(d) ≤ ½): the likelihood's own gradient, unchanged.
+
+    Alone (the daily puzzle, a round of one) it is exact: with a = F(d) and m = 2a − 1,
+    E[(L − 1 + 2F)₊] = (m + L)²/4 = L·a gives L = 1 − √(1 − m²). In a race each slice of the
+    player's chance is weighted by the chance that nobody else had solved by then."""
+    chance = solve_chance(delta, closed.deadline, reference, shape)
+    if chance <= 0.5:
+        return 0.0
+    if not others:
+        m = 2.0 * chance - 1.0
+        return 1.0 - math.sqrt(max(0.0, 1.0 - m * m))
+    slices = []
+    for k in range(FLOOR_SLICES):
+        low, high = chance * k / FLOOR_SLICES, chance * (k + 1) / FLOOR_SLICES
+        middle = (low + high) / 2.0
+        x = (math.log(middle / (1.0 - middle)) - delta) / shape  # the log time F reaches it
+        alone = math.prod(1.0 - logistic(other + shape * x) for other in others)
+        slices.append((low, high, alone))
+    shown = sum((high - low) * alone for low, high, alone in slices)
+
+    floor = 0.0  # Newton's steps from 0: the balance is convex and falling, so they stay below
+    for _ in range(20):  # the root and climb to it
+        cut = (1.0 - floor) / 2.0  # the solves above this F are lifted
+        above = [(alone, high, max(low, cut)) for low, high, alone in slices if high > cut]
+        lifted = sum(alone * ((2 * high - 1 + floor) ** 2 - (2 * start - 1 + floor) ** 2)
+                     for alone, high, start in above) / 4.0
+        slope = sum(alone * (high - start) for alone, high, start in above) - shown
+        step = (lifted - floor * shown) / -slope
+        floor += step
+        if step < 1e-9:
+            break
+    return floor
+
+
 def predicted_chance(rating: float, uncertainty: float, difficulty: float, seconds: float,
                      reference: float, shape: float = SHAPE) -> float:
     """The chance of solving within `seconds`, averaged over the rating's uncertainty (the
@@ -132,4 +181,5 @@ def predicted_chance(rating: float, uncertainty: float, difficulty: float, secon
 
 
 assert logistic(0.0) == 0.5 and solve_chance(0.0, 120.0, 120.0) == 0.5
+assert win_floor(0.0, (), ClosedRound("24", "", 120.0, 1.0, ()), 120.0, 1.0) == 0.0
 assert solve_chance(0.0, 60.0, 120.0) < 0.5 < solve_chance(0.0, 240.0, 120.0)

@@ -123,10 +123,13 @@ class Rater:
         return players, found, scale_of(scale) if scale is not None else ratings.new_scale(
             game, now)
 
-    async def of_round(self, record: Round, ended_at: float) -> RatingWrite | None:
+    async def of_round(self, record: Round, ended_at: float,
+                       winner: int | None = None) -> RatingWrite | None:
         """The rating of a round closing at `ended_at` (None: its game is not rated, or nobody
         took part). Who took part: whoever answered or passed, and who dealt it (a time-out
-        nobody tried still tells about the hand)."""
+        nobody tried still tells about the hand) — but not a `winner` who did not solve it (a
+        Countdown round won by the closest answer, short of the best the hand can reach): to
+        the model that answer fell short, and a win never lowers its winner."""
         if record.game not in ratings.GAMES:
             return None
         started = record.started_at
@@ -149,6 +152,8 @@ class Rater:
         taking_part = {*solved, *wrong, *passed}
         if record.started_by is not None:
             taking_part.add(record.started_by)
+        if winner is not None and winner not in solved:
+            taking_part.discard(winner)
         if not taking_part:
             return None
         key = ratings.hand_key(record.hand, record.target)

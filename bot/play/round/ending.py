@@ -106,7 +106,7 @@ class Endings:
         scoreboard under the head) and its buttons."""
         followed = FollowUp()
         for event in events:
-            said = await self.closings.closed(event)
+            said = await self.closings.closed(event, texts)  # one language: the head's
             followed = FollowUp("\n".join(filter(None, [followed.lines, said.lines])) or None,
                                 followed.match_on or said.match_on)
         if followed.lines:

@@ -1,6 +1,9 @@
 """What follows a round's close, inside play: the event a closed round raises, and who follows it
 (a match adds its scoreboard and sets its next deal). The round service raises it once the
 database closed the round; the Telegram side only sends the result it is handed.
+
+A follower's lines ride on the result, so they are worded in the result's words (`Texts`, handed
+to it): a message is in one language, the language of its first line (docs/translating.md).
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from bot.store.records import Round
+from bot.text.i18n import Texts
 
 
 @dataclass(frozen=True)
@@ -29,7 +33,8 @@ class FollowUp:
     match_on: bool = False
 
 
-Follower = Callable[[RoundClosed], Awaitable[FollowUp]]
+Follower = Callable[[RoundClosed, Texts], Awaitable[FollowUp]]
+"""A follower of closes: the event, and the words of the result its lines will join."""
 
 
 @dataclass(frozen=True)
@@ -48,14 +53,14 @@ class Closings:
     def __init__(self, followers: Sequence[Following] = ()) -> None:
         self._followers = tuple(followers)
 
-    async def closed(self, event: RoundClosed) -> FollowUp:
+    async def closed(self, event: RoundClosed, texts: Texts) -> FollowUp:
         """Every follower's answer to the event (a late one: those that follow late closes),
-        joined."""
+        joined, each worded in `texts`: the result's own words."""
         lines, match_on = [], False
         for following in self._followers:
             if event.late and not following.late:
                 continue
-            said = await following.follower(event)
+            said = await following.follower(event, texts)
             if said.lines:
                 lines.append(said.lines)
             match_on = match_on or said.match_on

@@ -1,6 +1,7 @@
 """One open round of a chat's topic: the aggregate. It holds its record, its rules, the terms it was
 dealt with, its state between messages (hints given, the deal's text and the lines under it, the
-latest attempt, Countdown's closest answers, who answered and passed) and, once won, who won it.
+attempts that missed since the status was last written, Countdown's closest answers, who answered
+and passed) and, once won, who won it.
 
 It changes only through its own transitions — `accept` an answer, `hint`, `pass_`, `close`, `sent`,
 `numbered`, `move`, `status_written`, `rewritten` — each deciding in memory (this process is the
@@ -37,6 +38,8 @@ from bot.play.round.events import RoundClosed
 from bot.play.round.writes import AnswerWrite, CloseWrite, HintWrite, MessageWrite, PassWrite, Write
 from bot.store.records import Place, Round
 
+MISSES_SHOWN = 10  # the most misses the deal's status names at once (a burst inside a second)
+
 # --- what a round was dealt with ------------------------------------------------------------
 
 
@@ -61,7 +64,8 @@ class OpenRound:
         self._deal_text = deal_text  # as dealt; None after a restart (worded again when needed)
         self._hints_given: int | None = 0 if not record.hint_used else None  # None: not read yet
         self._notes: dict[str, str] = {}  # kind -> the line under the deal
-        self._latest: Attempt | None = None
+        self._unwritten: list[Attempt] = []  # misses since the status was last written
+        self._written: list[Attempt] = []  # the misses the status showed when last written
         self._closest: dict[int, Attempt] = {}  # Countdown: each player's closest valid answer
         self._answered: set[int] = set()  # who answered (since this process holds the round)
         self._passers: dict[int, str] = {}  # who passed, in order: their names
@@ -118,8 +122,11 @@ class OpenRound:
         return frozenset(self._passers)
 
     @property
-    def latest(self) -> Attempt | None:
-        return self._latest
+    def misses(self) -> tuple[Attempt, ...]:
+        """The attempts that did not win which the status names: every one since it was last
+        written (so none that came inside one interval between two writes goes unseen), else
+        those it showed then; the last MISSES_SHOWN at most."""
+        return tuple((self._unwritten or self._written)[-MISSES_SHOWN:])
 
     def knows_guesses(self, user_id: int) -> bool:
         return self._fresh or user_id in self._guesses
@@ -202,7 +209,8 @@ class OpenRound:
             return Guessed(verdict, rules.guesses - self._guesses[answer.user_id])
         valid = verdict.distance if isinstance(verdict, Near) else None
         attempt = Attempt(answer.user_id, answer.name, verdict, valid, now)
-        self._latest = attempt
+        self._unwritten.append(attempt)
+        del self._unwritten[:-MISSES_SHOWN]
         if valid is not None:
             best = self._closest.get(answer.user_id)
             if best is None or best.distance is None or valid < best.distance:
@@ -273,7 +281,10 @@ class OpenRound:
             self._deal_text = text
 
     def status_written(self, now: float) -> None:
+        """The status was written into the deal: the misses it named are shown."""
         self._status_at = now
+        if self._unwritten:
+            self._written, self._unwritten = self._unwritten, []
 
     def rewritten(self, view: View) -> None:
         """The deal is being sent, or rewritten, to show this."""
@@ -314,8 +325,8 @@ class OpenRound:
         """The person was forgotten (/forget): nothing of theirs stays held to be shown or
         written — their attempt as the latest or the closest, their pass, their guesses, that
         they answered, their answers and pass not yet written, and their id as its starter."""
-        if self._latest is not None and self._latest.user_id == user_id:
-            self._latest = None
+        self._unwritten = [a for a in self._unwritten if a.user_id != user_id]
+        self._written = [a for a in self._written if a.user_id != user_id]
         self._closest.pop(user_id, None)
         self._answered.discard(user_id)
         self._passers.pop(user_id, None)

@@ -179,7 +179,7 @@ class Rounds:
 
     def pass_round(self, chat: Chat, player: Player, is_admin: AdminCheck | None = None,
                    round_id: int | None = None, target: Target | None = None
-                   ) -> Later[Closed | Edited | Marked | Refused]:
+                   ) -> Later[Closed | Edited | Marked | Refused | Said]:
         return self.steering.pass_round(chat, player, is_admin, round_id, target)
 
     def reveal(self, chat: Chat, player: Player, is_admin: AdminCheck | None = None,

@@ -1,8 +1,10 @@
 """The status a deal carries under its puzzle, instead of a message per answer: Countdown's closest
-answers so far, the latest attempt that did not win and why ("skips 13", "= 22, not 24",
-"illegal: 7−9 is negative", "23 away"), and who passed. It is written into the deal at most once
-every STATUS_EVERY seconds per round; what comes in between waits for the STATUS alarm, which
-writes the status as it then stands (so a burst of answers costs one edit, not one each).
+answers so far, the attempts that did not win and why ("skips 13", "= 22, not 24", "illegal: 7−9
+is negative", "23 away") — each one that came since the status was last written, so a burst of
+misses inside one interval all show in the next edit — and who passed. It is written into the deal
+at most once every STATUS_EVERY seconds per round; what comes in between waits for the STATUS
+alarm, which writes the status as it then stands (so a burst of answers costs one edit, not one
+each).
 """
 
 from __future__ import annotations
@@ -27,12 +29,11 @@ def status_line(current: OpenRound, texts: Texts, answered: int) -> str:
         lines.append(texts("status_closest", standings=" · ".join(
             texts("status_standing", name=markup.name(a.name), distance=a.distance,
                   points=points) for a, points in scoring)))
-    latest = current.latest
-    if latest is not None:
-        lines.append(texts("status_latest" if latest.distance is None else "status_latest_valid",
-                           name=markup.name(latest.name),
-                           expression=markup.code(latest.verdict.expression),
-                           why=words.why_text(latest.verdict, current.record, texts)))
+    for missed in current.misses:
+        lines.append(texts("status_latest" if missed.distance is None else "status_latest_valid",
+                           name=markup.name(missed.name),
+                           expression=markup.code(missed.verdict.expression),
+                           why=words.why_text(missed.verdict, current.record, texts)))
     if current.passed:
         lines.append(texts("status_passed", names=texts.listing(
             [markup.name(n) for n in current.passed]), count=len(current.passed),

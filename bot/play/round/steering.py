@@ -5,11 +5,14 @@ not. Who may is decided here; how a round then ends, by bot.play.round.ending.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.play.chats.people import Chat, People, Player
 from bot.play.dealing.analyses import Analyses
 from bot.play.games.feedback import Step
+from bot.play.games.records import Hint, Together
 from bot.play.guards.permissions import AdminCheck, end_refusal, may_steer
-from bot.play.outcomes import Closed, Edited, Marked, Noted, Refused
+from bot.play.outcomes import Closed, Edited, Marked, Noted, Refused, Said
 from bot.play.ports import Target
 from bot.play.round.ending import Endings
 from bot.play.round.open_round import OpenRound
@@ -75,38 +78,41 @@ class Steering:
             return Refused(texts("no_hints"))
         if not current.terms.hints:
             return Refused(texts("hints_off"))
-        if not record.hint_used and not await may_steer(chat.type, player.id,
-                                                        record.started_by, is_admin):
-            return Refused(texts("hint_not_allowed", starter=await self.people.starter(
-                record.started_by, texts)))
-        steps = rules.hint_steps(await self.analyses.of(record.game, record.hand,
-                                                        record.target))
-        if not steps:
+        hints = rules.hints(await self.analyses.of(record.game, record.hand, record.target))
+        if not hints:
             return Refused(texts("no_hints"))
         if current.hints_given is None:  # after a restart: read once
             current.hints_known(await self.store.hints_given(record.id))
         if not current.is_open:
             return Refused(texts("round_over"), over=True)
-        if (current.hints_given or 0) >= hints_allowed(len(steps)):
+        given = current.hints_given or 0
+        if given >= len(hints):
             return Marked(NONE_LEFT_REACTION, texts("hint_none_left"))
-        points = record.points if record.hint_used else hint_points(record.points)
+        costs = not isinstance(hints[given], Together)  # a step halves the points, once
+        if costs and not record.hint_used and not await may_steer(
+                chat.type, player.id, record.started_by, is_admin):
+            return Refused(texts("hint_not_allowed", starter=await self.people.starter(
+                record.started_by, texts)))
+        points = hint_points(record.points) if costs and not record.hint_used else record.points
         given = current.hint(points)
-        shown = [step_html(step, texts) for step in steps[:given]]
-        current.note("hint", texts("hint_line", steps=" · ".join(shown), points=points))
+        dealt = self.people.round_texts(record)  # the deal's line in the deal's language
+        current.note("hint", hint_words(hints[:given], points, dealt)[0])
+        notice = hint_words(hints[:given], points, texts)[1]  # the asker's, in theirs
         await self.table.commit(current)
-        notice = texts("hint_notice", number=given, step=shown[-1], points=points)
-        return self.views.rewrite(current, texts, notice, GIVEN_REACTION) or \
+        return self.views.rewrite(current, dealt, notice, GIVEN_REACTION) or \
             Marked(GIVEN_REACTION, notice)
 
     # --- passing ---------------------------------------------------------------------------------
 
     async def pass_round(self, chat: Chat, player: Player, is_admin: AdminCheck | None = None,
                          round_id: int | None = None, target: Target | None = None
-                         ) -> Closed | Edited | Marked | Refused:
+                         ) -> Closed | Edited | Marked | Refused | Said:
         """/pass (or the Pass button): a player who answered gives up on the round; when all
-        who answered have passed, it ends as at its time-out. Whoever may end it early now (its
-        starter while nobody else answered, an admin, anyone in a private chat) ends it, as
-        /reveal does; anyone else who has not answered is told who may."""
+        who answered have passed — and two at least answered, or half its time has gone — it
+        ends as at its time-out (`passes_end`), so one player's pass never ends another's round.
+        Whoever may end it early now (its starter while nobody else answered, an admin, anyone
+        in a private chat) ends it, as /reveal does; anyone else who has not answered is told
+        who may."""
         outcome = await self._pass(chat, player, is_admin, round_id)
         target = target or Target(chat.id, chat.topic)
         if isinstance(outcome, Closed):
@@ -116,7 +122,7 @@ class Steering:
         return outcome
 
     async def _pass(self, chat: Chat, player: Player, is_admin: AdminCheck | None,
-                    round_id: int | None) -> Closed | Edited | Marked | Refused:
+                    round_id: int | None) -> Closed | Edited | Marked | Refused | Said:
         texts = self.people.texts(chat, player)
         current = self._asked_of(chat, round_id, texts)
         if isinstance(current, Refused):
@@ -133,15 +139,36 @@ class Steering:
         if not current.is_open:
             return Refused(texts("round_over"), over=True)
         current.passes_known(answerers, passers)
-        if not current.pass_(player.id, player.first_name, self.table.clock()):
-            return Refused(texts("pass_again"))
-        await self.table.commit(current)
-        if set(answerers) <= current.passer_ids:
+        passed_now = current.pass_(player.id, player.first_name, self.table.clock())
+        if passed_now:
+            await self.table.commit(current)
+        everyone = set(answerers) <= current.passer_ids
+        if everyone and (self.passes_end(record, answerers) or await self.end_refusal(
+                chat, player, record, is_admin) is None):
             closed = await self.endings.end(current, "revealed", texts, everyone_passed=True)
             return closed or Refused(texts("no_round"), over=True)
+        if not passed_now:
+            return Refused(texts("pass_again"))
+        if everyone:  # one answered, early: the round goes on for the others, and they hear why
+            return await self._goes_on(current, chat, texts)
         notice = texts("pass_noted", count=len(current.passed), answered=len(answerers))
         shown = self.views.status(current, notice, PASSED_REACTION)
         return shown if not isinstance(shown, Noted) else Marked(PASSED_REACTION, notice)
+
+    async def _goes_on(self, current: OpenRound, chat: Chat, texts: Texts) -> Said:
+        """A pass that ends nothing yet: the status names it (now, or by its alarm) and the
+        passer is told why the round goes on, and when passes may end it."""
+        notice = texts("pass_noted_waiting", left=time_left(
+            texts, halfway(current.record) - self.table.clock()))
+        status = self.views.status(current, notice)
+        if isinstance(status, Edited):
+            await self.outbox.show(status, Target(chat.id, chat.topic))
+        return Said(notice)
+
+    def passes_end(self, record: Round, answerers: Sequence[int]) -> bool:
+        """Whether passes may end the round: two or more answered it, or half its time has
+        gone (before then, one player's pass would end the round of a starter who had no try)."""
+        return len(answerers) >= 2 or self.table.clock() >= halfway(record)
 
     # --- ending early ----------------------------------------------------------------------------
 
@@ -183,11 +210,22 @@ class Steering:
                      starter=await self.people.starter(current.started_by, texts))
 
 
-def hints_allowed(steps: int) -> int:
-    """How many of a solution's steps hints give: never the last (it is the answer), nor the
-    one before it, which leaves the answer a single step away ("12×(9+13) = 264" of
-    12×(9+13)÷11); one at least."""
-    return max(1, steps - 2)
+def halfway(record: Round) -> float:
+    """When half a round's time has gone."""
+    return record.started_at + (record.deadline - record.started_at) / 2
+
+
+def hint_words(given: Sequence[Hint], points: int, texts: Texts) -> tuple[str, str]:
+    """The hints given so far as the deal's line, and the last as a notice: the steps with the
+    round's points, or the numbers that go together (which cost nothing)."""
+    last = given[-1]
+    if isinstance(last, Together):
+        together = texts("hint_together", numbers=texts.listing(
+            [f"<code>{n}</code>" for n in last.numbers]))
+        return together, together
+    shown = [step_html(step, texts) for step in given if not isinstance(step, Together)]
+    return (texts("hint_line", steps=" · ".join(shown), points=points),
+            texts("hint_notice", number=len(given), step=shown[-1], points=points))
 
 
 def step_html(step: Step, texts: Texts) -> str:

@@ -168,7 +168,7 @@ class RoundTable:
             elif isinstance(write, CloseWrite):
                 if write.winner is not None:
                     await self.stored(write.winner)
-                rating = await self._rating(record, write.at)
+                rating = await self._rating(record, write.at, write.winner)
                 confirmed = await self.store.close_round(
                     record.id, write.status, write.at, write.winner, write.answer, write.points,
                     write.win_seconds, rating)
@@ -186,13 +186,14 @@ class RoundTable:
                 await self.store.set_message(record.id, write.message_id)
         return Committed(confirmed, events if confirmed else [])
 
-    async def _rating(self, record: Round, ended_at: float) -> RatingWrite | None:
+    async def _rating(self, record: Round, ended_at: float,
+                      winner: int | None) -> RatingWrite | None:
         """The close's rating; None when there is none, or it could not be read (the round
         closes all the same: a rating is never worth a round left open)."""
         if self.rater is None:
             return None
         try:
-            return await self.rater.of_round(record, ended_at)
+            return await self.rater.of_round(record, ended_at, winner)
         except Exception:
             log.exception("round %s closes unrated", record.id)
             return None

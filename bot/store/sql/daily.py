@@ -30,9 +30,7 @@ QMARK = DailyStatements(
     board=RESULT + "WHERE d.day = ? ORDER BY d.seconds, d.at, d.user_id LIMIT ?",
     count="SELECT COUNT(*) FROM daily_results WHERE day = ?",
     rank="SELECT 1 + (SELECT COUNT(*) FROM daily_results o WHERE o.day = m.day AND "
-         "(o.seconds < m.seconds OR (o.seconds = m.seconds AND (o.at < m.at OR "
-         "(o.at = m.at AND o.user_id < m.user_id))))) FROM daily_results m "
-         "WHERE m.day = ? AND m.user_id = ?",
+         "o.seconds < m.seconds) FROM daily_results m WHERE m.day = ? AND m.user_id = ?",
 )
 NUMBERED = numbered_table(QMARK)
 

@@ -86,14 +86,13 @@ QMARK = RatingStatements(
                "SELECT b.user_id, u.first_name, b.rating, b.uncertainty, b.responses "
                "FROM b JOIN users u ON u.id = b.user_id ORDER BY b.rating DESC, b.user_id",
     place="SELECT 1 + COUNT(*) FROM player_ratings WHERE game = ? AND season = ? "
-          "AND responses >= ? AND (rating > ? OR (rating = ? AND user_id < ?))",
+          "AND responses >= ? AND rating > ?",
     # each of the chat's players looked up by their key, one by one: a scalar subquery is
     # never turned into a join, which PostgreSQL 15 would make by reading a season of every
     # chat's players (a join's plan differs by version; this one does not)
     chat_place="SELECT 1 + COUNT(*) FROM scores s WHERE s.chat_id = ? AND s.game = ? AND "
                "(SELECT 1 FROM player_ratings p WHERE p.user_id = s.user_id AND p.game = ? "
-               "AND p.season = ? AND p.responses >= ? AND (p.rating > ? OR (p.rating = ? "
-               "AND p.user_id < ?))) IS NOT NULL",
+               "AND p.season = ? AND p.responses >= ? AND p.rating > ?) IS NOT NULL",
     rate_round="INSERT INTO rated_rounds (round_id, at) VALUES (?, ?)",
     # typed where they are selected: PostgreSQL would read untyped parameters there as text
     put_player="INSERT INTO player_ratings (user_id, game, season, rating, uncertainty, "
@@ -222,8 +221,9 @@ class Ratings:
 
     async def place(self, game: str, season: str, least: int, row: RatingRow,
                     chat_id: int | None = None) -> int:
-        """Where a player's row stands on that board."""
-        after = (least, row.rating, row.rating, row.user_id)
+        """Where a player's row stands on that board: 1 + those rated higher (players level
+        on their rating share a place)."""
+        after = (least, row.rating)
         if chat_id is None:
             found = await self.db.fetch(self.sql.place, (game, season, *after))
         else:

@@ -58,29 +58,23 @@ def board_query(week: bool, by_chat: bool, by_game: bool) -> str:
             "JOIN users u ON u.id = t.uid ORDER BY t.p DESC, t.w DESC, t.uid")
 
 
-# A player's place on every chat's board: 1 + the players on the steps above theirs + those tied
-# with them in lower bands of user ids + those tied in their own band with a lower id (the board's
-# order: more points, more wins, lower id). Migration 12 keeps the steps and bands.
-BAND = 16777216
+# A player's place on every chat's board: 1 + the players on the steps above theirs (more points,
+# or as many and more wins); those level with them share their place (bot.play.words.places).
+# Migration 12 keeps the steps.
 EVERY_CHAT_PLACE = (
     "SELECT 1 + COALESCE((SELECT SUM(s.players) FROM board_steps s WHERE s.game = m.game "
-    "AND s.points >= m.points AND (s.points > m.points OR s.wins > m.wins)), 0) "
-    "+ COALESCE((SELECT SUM(b.players) FROM board_ties b WHERE b.game = m.game "
-    f"AND b.points = m.points AND b.wins = m.wins AND b.band < m.user_id / {BAND}), 0) "
-    "+ (SELECT COUNT(*) FROM player_totals o WHERE o.chat_id = 0 AND o.game = m.game "
-    "AND o.points > 0 AND o.points = m.points AND o.wins = m.wins "
-    f"AND o.user_id >= m.user_id / {BAND} * {BAND} AND o.user_id < m.user_id), "
+    "AND s.points >= m.points AND (s.points > m.points OR s.wins > m.wins)), 0), "
     "m.user_id, u.first_name, m.points, m.wins ")
 # ... on one chat's board: 1 + the players of that chat ahead (read in its index from the top)
 CHAT_PLACE = (
     "SELECT 1 + (SELECT COUNT(*) FROM {table} o WHERE o.chat_id = m.chat_id "
     "AND o.game = m.game AND o.points > 0 AND o.points >= m.points AND (o.points > m.points "
-    "OR o.wins > m.wins OR (o.wins = m.wins AND o.user_id < m.user_id))), "
+    "OR o.wins > m.wins)), "
     "m.user_id, u.first_name, m.points, m.wins ")
 
 
 def placing_query(week: bool, by_chat: bool, by_game: bool) -> str:
-    """One player's place: 1 + those ahead of them in the board's order."""
+    """One player's place: 1 + those strictly ahead of them (ties share a place)."""
     if not week:
         table = totals(by_chat, by_game)
         place = CHAT_PLACE.format(table=table) if by_chat else EVERY_CHAT_PLACE
@@ -88,7 +82,7 @@ def placing_query(week: bool, by_chat: bool, by_game: bool) -> str:
                 f"WHERE {totals_where(by_chat, by_game, 'm', board=False)} AND m.user_id = ?")
     return (f"WITH t AS ({week_totals(by_chat, by_game)}) "
             "SELECT 1 + (SELECT COUNT(*) FROM t AS o WHERE o.p > m.p OR (o.p = m.p AND "
-            "(o.w > m.w OR (o.w = m.w AND o.uid < m.uid)))), m.uid, u.first_name, m.p, m.w "
+            "o.w > m.w)), m.uid, u.first_name, m.p, m.w "
             "FROM t AS m JOIN users u ON u.id = m.uid WHERE m.uid = ?")
 
 

@@ -6,14 +6,13 @@ deal's status all show in its next edit."""
 
 from __future__ import annotations
 
-import asyncio
-
 from bot.play.chats.people import Chat, Player
 from bot.play.outcomes import Closed, Edited, Refused, Said
 from bot.play.ports import STATUS
 from bot.play.services import Services
 from solver import solve
 from tests.bot.conftest import Clock, FakeScheduler, Harness, ring_due
+from tests.waiting import until
 
 GROUP = Chat(-31, "group", "G")
 ANN = Player(1, "Ann", language_code="en")
@@ -162,11 +161,10 @@ async def test_three_misses_at_once_through_the_handlers(harness: Harness):
     players = [ALICE, BORIS, {"id": 313, "is_bot": False, "first_name": "Cyd"}]
     for n, player in enumerate(players):
         await harness.send(chat, player, "/a " + "+".join(map(str, current.hand)) + f"*{n}*0")
-    for _ in range(200):  # the status alarm rings in about a second of real time
-        if harness.services.table.scheduler.pending(STATUS, chat) is None:
-            break
-        await asyncio.sleep(0.05)
-    edits = "\n".join(e.text for e in harness.telegram.edits
-                      if e.message_id == current.message_id)
-    for player in players:
-        assert f"👎 {player['first_name']}:" in edits, player
+
+    def in_one_edit() -> bool:
+        return any(all(f"👎 {p['first_name']}:" in e.text for p in players)
+                   for e in harness.telegram.edits if e.message_id == current.message_id)
+
+    # the status alarm rings about a second later, and its one edit says every miss
+    await until(in_one_edit, "one edit of the deal naming every miss")

@@ -50,7 +50,7 @@ class Achievements:
         closed = await self.store.closed_round(record.id)
         if closed is None or not counts(record.chat_id, len(closed.players)):
             return FollowUp()
-        texts = self.people.round_texts(record)
+        texts = await self.people.round_texts(record)
         lines: list[str] = []
         for player in closed.players:
             codes = await self.award_round(record, closed, player.user_id)

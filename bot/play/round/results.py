@@ -93,7 +93,7 @@ class Results:
         every solution."""
         current = result.round
         rules, words = GAMES[current.game], WORDS[current.game]
-        texts = self.people.round_texts(current)
+        texts = await self.people.round_texts(current)
         lines = [texts("late_result", game=texts.game(rules.name),
                        puzzle=words.puzzle_html(current))]
         name, answer = markup.name(result.winner_name), markup.code(result.answer or "")

@@ -66,7 +66,7 @@ class Steering:
 
     async def _hint(self, chat: Chat, player: Player, is_admin: AdminCheck | None,
                     round_id: int | None) -> Edited | Marked | Refused:
-        texts = self.people.texts(chat, player)
+        texts = await self.people.texts(chat, player)
         current = self._asked_of(chat, round_id, texts)
         if isinstance(current, Refused):
             return current
@@ -95,7 +95,7 @@ class Steering:
         current.note("hint", texts("hint_line", steps=" · ".join(shown), points=points))
         await self.table.commit(current)
         notice = texts("hint_notice", number=given, step=shown[-1], points=points)
-        return self.views.rewrite(current, texts, notice, GIVEN_REACTION) or \
+        return await self.views.rewrite(current, texts, notice, GIVEN_REACTION) or \
             Marked(GIVEN_REACTION, notice)
 
     # --- passing ---------------------------------------------------------------------------------
@@ -117,7 +117,7 @@ class Steering:
 
     async def _pass(self, chat: Chat, player: Player, is_admin: AdminCheck | None,
                     round_id: int | None) -> Closed | Edited | Marked | Refused:
-        texts = self.people.texts(chat, player)
+        texts = await self.people.texts(chat, player)
         current = self._asked_of(chat, round_id, texts)
         if isinstance(current, Refused):
             return current
@@ -140,7 +140,7 @@ class Steering:
             closed = await self.endings.end(current, "revealed", texts, everyone_passed=True)
             return closed or Refused(texts("no_round"), over=True)
         notice = texts("pass_noted", count=len(current.passed), answered=len(answerers))
-        shown = self.views.status(current, notice, PASSED_REACTION)
+        shown = await self.views.status(current, notice, PASSED_REACTION)
         return shown if not isinstance(shown, Noted) else Marked(PASSED_REACTION, notice)
 
     # --- ending early ----------------------------------------------------------------------------
@@ -150,7 +150,7 @@ class Steering:
                      ) -> Closed | Refused:
         """/reveal (or the Reveal button of round `round_id`): end the round now and show the
         answers (see `end_refusal` for who may)."""
-        texts = self.people.texts(chat, player)
+        texts = await self.people.texts(chat, player)
         current = self._asked_of(chat, round_id, texts)
         outcome: Closed | Refused
         if isinstance(current, Refused):
@@ -171,7 +171,7 @@ class Steering:
         """Why this player may not end the round early (None: they may): only its starter
         or an admin may, and once others have answered, only an admin
         (bot.play.guards.permissions), so that ending a round never changes who scores."""
-        texts = self.people.texts(chat, player)
+        texts = await self.people.texts(chat, player)
         answerers = await self.store.answerers(current.id) if chat.type != "private" else []
         why = await end_refusal(chat.type, player.id, current.started_by, answerers, is_admin)
         if why is None:

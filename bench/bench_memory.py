@@ -1,38 +1,54 @@
-"""Memory against chats (issue 38, item 4): does the bot's memory grow with the chats it has seen?
+"""Memory against chats, the way players play (issues 38 and 54): does the bot's memory grow with
+the chats it has seen, or with a burst?
 
-Two runs. (1) RSS: the real bot as `python -m bot` (its own process, as bench/bench_bot_load.py
-starts it) against the emulator, a first pass of CHATS group chats, each a round (a /play, two
-wrong answers, a right one) and chatter (six plain messages), then as many new chats; the bot's
-resident memory after each phase, read from /proc once it is idle. (2) What grows, in-process:
-the real Application (the composition root's, with its fair processor, rate limiter and JobQueue)
-plays in this process against the Bot API emulator: a first pass of CHATS group chats, each with a
-round (a /play, wrong answers, a right one) and chatter, UPDATES updates in all; then the same again
-from as many new chats. Between phases the garbage collector runs and `tracemalloc` takes a
-snapshot; what the bot's own code and its libraries hold (the emulator's files left out: it keeps
-every message it was sent) is summed per phase and its growth named by the file that allocated it;
-every map the bot keeps per chat, player, round or message prints its entries and its bound
-(docs/architecture.md lists them). The process's RSS is printed too, with the emulator in it: it
-keeps every message it was sent, so that RSS is not the bot's (the first run's is).
+The bot is driven unpaced: every update that can be sent is offered at once (Telegram's queue
+holds them, the bot takes them as fast as it will), so the bot's own bound on updates in hand
+(MAX_UPDATES_IN_FLIGHT) is all that stands between a burst and its memory. Each pass is CHATS
+group chats never seen before, four new players in each, and every command in the mix
+(`Mix.follow_ups`): `/play`; answers wrong (typed plainly and with `/a`); chatter, plain and
+arithmetic-looking ("13-7"); `/hint` and the Hint button; `/pass`; `/stats`, `/top`, `/daily`;
+and the round ended a third of the time by a right answer, a third by /reveal or the Reveal
+button, a third by its time running out (in those chats the admin first sets the round to a
+minute with /settings and its button). A chat's first update goes first; the rest are offered
+the moment what they need is out (the answers need the deal's hand, the buttons its message).
 
-    python bench/bench_memory.py            # 2,000 + 2,000 chats, 20,000 updates a pass
-    python bench/bench_memory.py --quick    # 200 + 200 chats
+Two runs. (1) RSS: the real bot as `python -m bot` (its own process, bench/run_bot.py) against
+the emulator, PASSES passes; the bot's resident memory once idle after each, the most updates it
+held at once (its own /metrics: `twentyfour_updates_in_hand_max`) and the largest getUpdates it
+asked for. (2) What grows, in-process: the composition root's application polling the emulator
+with the bot's own poller (bot.telegram.polling), the same mix and passes; between passes the
+garbage collector runs and `tracemalloc` takes a snapshot of what the bot's code and its
+libraries hold (the emulator's files and this script left out: the emulator keeps every
+message), its growth named by the file that allocated it; every map the bot keeps per chat,
+player, round or message prints its entries and its bound (docs/architecture.md lists them).
+
+    python bench/bench_memory.py             # 3 passes of 2,000 chats (about 23,000 updates
+                                             # each); the traced run 3 passes of 500
+    python bench/bench_memory.py --quick     # 3 passes of 200 chats, both runs
     python bench/bench_memory.py --rss-only / --names-only
 
-Goals: the second pass adds under 10 MB to what the bot holds, an idle chat costs under 5 KB.
+Goals (issue 54): the second pass adds under 10 MB of RSS, the third under 5 MB; the most updates
+held at once is at most MAX_UPDATES_IN_FLIGHT.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
-import itertools
 import math
-import resource
+import os
+import re
+import sqlite3
 import sys
 import tempfile
+import time
 import tracemalloc
+import urllib.request
+from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -40,30 +56,255 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_bot_load import burst, chats, chatter, idle, start, stop  # noqa: E402
+from bench_bot_load import OURS, idle  # noqa: E402
 
 from bot.demo.emulator import BotApiEmulator  # noqa: E402
-from bot.runtime.config import Config  # noqa: E402
-from bot.runtime.pool import SolverPool  # noqa: E402
+from bot.demo.emulator.records import Sent  # noqa: E402
 from solver import first_solution  # noqa: E402
 
-PLAYERS = 3
-BATCH = 100  # chats playing at once in the RSS run (all at once would measure the queue's peak)
+PASSES = 3
+PLAYERS = 4
+ROUND_SECONDS = 3600  # a round of 24 ends by a win or a reveal, however loaded the machine
+SHORT_ROUND = 60  # ... but where its admin set this (a third of the chats): it runs out
+BOUND = 256  # MAX_UPDATES_IN_FLIGHT: the bot's default
+ENDINGS = ("win", "reveal", "timeout")
 DEPTH = 30  # frames kept per allocation: enough to see whether the emulator or the bench made it
 # what the emulator keeps (every message sent, as it would on Telegram's side) and what this
 # script holds (its own lists) are not the bot's: left out wherever they appear in the stack
 NOT_THE_BOTS = [tracemalloc.Filter(False, str(ROOT / "bot" / "demo" / "*"), all_frames=True),
-                tracemalloc.Filter(False, __file__),
+                tracemalloc.Filter(False, __file__, all_frames=True),
+                tracemalloc.Filter(False, str(ROOT / "bench" / "bench_bot_load.py"),
+                                   all_frames=True),
                 tracemalloc.Filter(False, tracemalloc.__file__)]
 
 
-def rss_mb() -> float:
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+# --- the players ------------------------------------------------------------------------------
 
+def hand_of(deal: Sent) -> list[int]:
+    return [int(n) for n in re.findall(r"\d+", deal.text.splitlines()[0])]
+
+
+def wrong(hand: list[int], step: int) -> str:
+    """A wrong answer that uses the whole hand (two kinds)."""
+    plain = "+".join(map(str, hand)) if sum(hand) != 24 else "*".join(map(str, hand))
+    return plain if step == 0 else "-".join(map(str, hand))
+
+
+@dataclass
+class Mix:
+    """Who says what in one pass's chats. `players` of each chat are new to the bot; the
+    first owns the group (its admin: /settings, /hint, ending a round others answered)."""
+
+    emulator: BotApiEmulator
+    first_chat: int
+    count: int
+    first_user: int
+    chats: list[int] = field(default_factory=list)
+    players: dict[int, list[dict]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.chats = [self.first_chat - i for i in range(self.count)]
+        for n, chat in enumerate(self.chats):
+            self.emulator.chat(chat, "group", f"G{chat}")
+            self.players[chat] = [
+                self.emulator.user(self.first_user + PLAYERS * n + p, f"P{p}")
+                for p in range(PLAYERS)]
+            self.emulator.promote(chat, self.players[chat][0]["id"], "creator")
+
+    def ending(self, chat: int) -> str:
+        return ENDINGS[(self.first_chat - chat) % len(ENDINGS)]
+
+    async def opening(self, chat: int) -> None:
+        """The chat's first update: /play; where the round is to run out, /settings first
+        (its admin sets the round to SHORT_ROUND seconds, then deals)."""
+        first = "/settings" if self.ending(chat) == "timeout" else "/play"
+        await self.emulator.say(chat, self.players[chat][0], first)
+
+    async def set_short_rounds(self, chat: int, panel: Sent) -> str:
+        """The admin presses the panel's round length for 24 (to SHORT_ROUND s); the query."""
+        return await self.emulator.press(chat, panel.message_id, self.players[chat][0],
+                                         f"g:{chat}:seconds_24:{SHORT_ROUND}")
+
+    async def play(self, chat: int) -> None:
+        await self.emulator.say(chat, self.players[chat][0], "/play")
+
+    async def follow_ups(self, chat: int, deal: Sent) -> int:
+        """The rest of the chat's updates, at once, once its deal is out; how many."""
+        p0, p1, p2, p3 = self.players[chat]
+        hand, say = hand_of(deal), self.emulator.say
+        said = 0
+        for who, text in ((p1, wrong(hand, 0)), (p2, "nice hand"), (p3, "13-7"),
+                          (p2, "/a " + wrong(hand, 1)), (p0, "/hint")):
+            await say(chat, who, text)
+            said += 1
+        with contextlib.suppress(KeyError):  # the Hint button, pressed by anyone after /hint
+            await self.emulator.press_button(chat, deal.message_id, p3, "Hint")
+            said += 1
+        for who, text in ((p1, "/pass"), (p2, "/stats"), (p3, "/top"), (p0, "/daily")):
+            await say(chat, who, text)
+            said += 1
+        ending = self.ending(chat)
+        if ending == "win":
+            right = first_solution(hand)
+            await say(chat, p2, f"/a {right}")
+            said += 1
+        elif ending == "reveal":
+            if (self.first_chat - chat) % 2:
+                await say(chat, p0, "/reveal")
+            else:
+                await self.emulator.press_button(chat, deal.message_id, p0, "Reveal")
+            said += 1
+        return said
+
+
+def open_rounds(database: Path) -> int:
+    with contextlib.closing(sqlite3.connect(database, timeout=30)) as connection:
+        return connection.execute("SELECT COUNT(*) FROM rounds WHERE status = 'open'"
+                                  ).fetchone()[0]
+
+
+def endings(database: Path, chats: list[int]) -> Counter[str]:
+    low, high = min(chats), max(chats)
+    with contextlib.closing(sqlite3.connect(database, timeout=30)) as connection:
+        return Counter(status for (status,) in connection.execute(
+            "SELECT status FROM rounds WHERE chat_id BETWEEN ? AND ?", (low, high)))
+
+
+def is_deal(emulator: BotApiEmulator, sent: Sent) -> bool:
+    return bool(sent.reply_markup) and any(
+        label == "Hint" for label, _ in emulator.buttons(sent.chat_id, sent.message_id))
+
+
+def is_panel(sent: Sent) -> bool:
+    rows = (sent.reply_markup or {}).get("inline_keyboard", [])
+    return any(str(b.get("callback_data", "")).startswith("g:") for row in rows for b in row)
+
+
+async def play_pass(emulator: BotApiEmulator, mix: Mix, database: Path,
+                    timeout: float) -> dict[str, Any]:
+    """One pass: every chat's first update at once, then each chat's next the moment what it
+    waits for is out (the settings saved, the deal); until every round has closed and nothing
+    waits at the emulator."""
+    wanted, dealt, setting = set(mix.chats), set(), {}  # setting: press query -> chat
+    started = time.perf_counter()
+    for chat in mix.chats:
+        await mix.opening(chat)
+    offered = len(mix.chats)
+    read = answers = 0
+    ends = started + timeout
+    while time.perf_counter() < ends:
+        fresh = emulator.sent[read:]
+        read = len(emulator.sent)
+        for sent in fresh:
+            if sent.chat_id not in wanted or sent.chat_id in dealt:
+                continue
+            if is_deal(emulator, sent):
+                dealt.add(sent.chat_id)
+                offered += await mix.follow_ups(sent.chat_id, sent)
+            elif is_panel(sent) and sent.chat_id not in setting.values():
+                setting[await mix.set_short_rounds(sent.chat_id, sent)] = sent.chat_id
+                offered += 1
+        fresh_answers = emulator.callback_answers[answers:]
+        answers = len(emulator.callback_answers)
+        for answer in fresh_answers:
+            if answer.query_id in setting:  # the round's length saved: now deal
+                await mix.play(setting[answer.query_id])
+                offered += 1
+        if len(dealt) == len(wanted) and not emulator.updates and open_rounds(database) == 0:
+            break
+        await asyncio.sleep(0.05)
+    return {"updates": offered, "seconds": time.perf_counter() - started,
+            "dealt": len(dealt), "endings": endings(database, mix.chats)}
+
+
+def largest_poll(emulator: BotApiEmulator) -> int:
+    asked = [int(params.get("limit") or 100) for method, params, _ in emulator.calls
+             if method == "getUpdates"]
+    return max(asked, default=0)
+
+
+# --- (1) the bot's own process ----------------------------------------------------------------
+
+def rss_of(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def scrape(port: int, name: str) -> float:
+    text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10).read().decode()
+    for line in text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    return math.nan
+
+
+async def rss(count: int, passes: int, bound: int) -> None:
+    """The bot's own process: its RSS after start-up and after each pass of new chats."""
+    emulator = BotApiEmulator()
+    await emulator.start()
+    port = free_port()
+    with tempfile.TemporaryDirectory() as folder:
+        database = Path(folder) / "memory.sqlite3"
+        env = {**os.environ, "TELEGRAM_BOT_TOKEN": emulator.token,
+               "TELEGRAM_BASE_URL": emulator.base_url, "DATABASE_PATH": str(database),
+               "ROUND_SECONDS": str(ROUND_SECONDS), "LOG_LEVEL": "WARNING",
+               "SOLVER_WORKERS": "1", "RATE_LIMIT": "off", "METRICS_PORT": str(port),
+               "MAX_UPDATES_IN_FLIGHT": str(bound)}
+        process = await asyncio.create_subprocess_exec(sys.executable, *OURS, cwd=ROOT, env=env,
+                                                       stdin=asyncio.subprocess.DEVNULL)
+        try:
+            for _ in range(2400):  # ready once it polls
+                if any(c[0] == "getUpdates" for c in emulator.calls):
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                raise SystemExit("the bot did not start")
+            await idle(process)
+            rows = [("started", rss_of(process.pid), 0, 0.0, Counter[str]())]
+            for number in range(passes):
+                mix = Mix(emulator, -2_000_000 - number * 100_000, count,
+                          10_000_000 + number * 1_000_000)
+                found = await play_pass(emulator, mix, database, 1800.0 + count)
+                await idle(process)
+                rows.append((f"pass {number + 1}", rss_of(process.pid), found["updates"],
+                             found["seconds"], found["endings"]))
+                emulator.sent.clear()  # what the emulator keeps is the bench's memory, not
+                emulator.edits.clear()  # the bot's; its lists only slow the next pass
+                emulator.calls[:] = [c for c in emulator.calls if c[0] == "getUpdates"]
+                emulator.journal.clear()
+                emulator.updates_log.clear()
+            most = scrape(port, "twentyfour_updates_in_hand_max")
+        finally:
+            process.terminate()
+            await process.wait()
+            await emulator.stop()
+    print(f"the bot's process (python -m bot), {count} new group chats a pass, "
+          f"MAX_UPDATES_IN_FLIGHT={bound}, unpaced\n")
+    print(f"{'phase':<10} {'RSS MB':>8} {'adds MB':>8} {'updates':>8} {'seconds':>8} "
+          f"{'KB a chat':>10}   rounds")
+    for i, (phase, resident, updates, seconds, ended) in enumerate(rows):
+        adds = resident - rows[i - 1][1] if i else 0.0
+        kinds = ", ".join(f"{n} {k}" for k, n in sorted(ended.items()))
+        print(f"{phase:<10} {resident:8.1f} {adds:8.1f} {updates:8d} {seconds:8.1f} "
+              f"{adds * 1024 / count if i else 0.0:10.2f}   {kinds}")
+    print(f"\nmost updates held at once: {most:.0f} (bound {bound}); the largest getUpdates "
+          f"asked for {largest_poll(emulator)}")
+    if passes >= 3:
+        print(f"second pass adds {rows[2][1] - rows[1][1]:.1f} MB (goal < 10 MB), third "
+              f"{rows[3][1] - rows[2][1]:.1f} MB (goal < 5 MB)\n")
+
+
+# --- (2) what grows, in-process ----------------------------------------------------------------
 
 def bots(snapshot: tracemalloc.Snapshot) -> tracemalloc.Snapshot:
     """What the bot and its libraries hold (not the emulator's, nor this script's)."""
@@ -94,10 +335,12 @@ def cache_sizes(bot: Any) -> dict[str, tuple[int, str]]:
         "people: players' names": lambda: (services.people._users,
                                            _bound(services.people._users)),
         "people: being stored": lambda: (services.people._storing, in_use),
-        "people: languages (stored)": lambda: (services.people._languages, math.inf),
-        "settings: chats (stored)": lambda: (services.settings._changed, math.inf),
+        "people: languages": lambda: (services.people._languages,
+                                      _bound(services.people._languages)),
+        "settings: chats": lambda: (services.settings._changed,
+                                    _bound(services.settings._changed)),
         "table: open rounds": lambda: (services.table._open, in_use),
-        "table: rounds just won": lambda: (services.table._won, in_use),
+        "table: rounds just won": lambda: (services.table._won, _bound(services.table._won)),
         "table: result heads": lambda: (services.table._heads,
                                         _bound(services.table._heads, table.TEXTS_KEPT)),
         "live puzzles": lambda: (services.table.live._live, in_use),
@@ -117,12 +360,15 @@ def cache_sizes(bot: Any) -> dict[str, tuple[int, str]]:
         "adaptive: recent hands": lambda: (services.rounds.adaptive._recent,
                                            _bound(services.rounds.adaptive._recent)),
         "stock: shelves": lambda: (services.rounds.dealer.stock.shelves, stock.KINDS_KEPT),
-        "privacy: questions": lambda: (services.community.privacy._pending, in_use),
+        "privacy: questions": lambda: (services.community.privacy._pending,
+                                       _bound(services.community.privacy._pending)),
         "members: answers": lambda: (app.bot_data.members._known,
                                      _bound(app.bot_data.members._known)),
-        "fair lane: users served": lambda: (app.update_processor._served,  # type: ignore
+        "fair lane: chats served": lambda: (app.update_processor._served,  # type: ignore
                                             _bound(app.update_processor._served)),  # type: ignore
-        "fair lane: users waiting": lambda: (app.update_processor._waiting, in_use),  # type: ignore
+        "fair lane: chats waiting": lambda: (app.update_processor._waiting, in_use),  # type: ignore
+        "intake: updates in hand": lambda: (range(app.update_queue.in_hand),  # type: ignore
+                                            app.update_queue.bound),  # type: ignore
         "heavy lane: people served": lambda: (
             bot.pool.heavy.slots._served, _bound(bot.pool.heavy.slots._served, pool.SERVED_KEPT)),
         "jobs": lambda: (app.job_queue.jobs() if app.job_queue else (), in_use),
@@ -135,101 +381,77 @@ def cache_sizes(bot: Any) -> dict[str, tuple[int, str]]:
     found = {}
     for name, of in maps.items():
         try:
-            held, bound = of()
+            kept, bound = of()
         except AttributeError:  # a map this checkout does not have (or names otherwise)
             found[name] = (-1, "?")
             continue
-        found[name] = (len(held), "in use" if bound == in_use else
+        found[name] = (len(kept), "in use" if bound == in_use else
                        "none" if bound == math.inf else f"{bound:,.0f}")
     return found
 
 
-class Feeder:
-    def __init__(self, bot: Any, emulator: BotApiEmulator) -> None:
-        self.bot = bot
-        self.emulator = emulator
-        self.ids = itertools.count(1)
-        self.users = itertools.count(10_000)
-
-    async def send(self, chat: int, user: dict, text: str) -> None:
-        from telegram import Update
-
-        message = await self.emulator.say(chat, user, text, None, "group")
-        self.emulator.updates.clear()
-        app = self.bot.application
-        await app.process_update(Update.de_json({"update_id": next(self.ids),
-                                                 "message": message}, app.bot))
-
-    async def chat(self, chat: int, per_chat: int) -> int:
-        """One group's life: a round with wrong answers and a right one, then chatter."""
-        self.emulator.chat(chat, "group", f"G{chat}")
-        users = [{"id": next(self.users), "is_bot": False, "first_name": f"P{n}"}
-                 for n in range(PLAYERS)]
-        await self.send(chat, users[0], "/play")
-        sent = 1
-        current = self.bot.services.rounds.open_round(chat)
-        if current is not None:
-            for user in users[1:]:
-                await self.send(chat, user, "+".join(map(str, current.hand)) + "+1")
-                sent += 1
-            answer = first_solution(current.hand, current.target)
-            await self.send(chat, users[0], f"/a {answer}")
-            sent += 1
-        while sent < per_chat:
-            await self.send(chat, users[sent % PLAYERS], f"hello {sent}")
-            sent += 1
-        return sent
-
-
-async def run(chats: int, per_chat: int) -> None:
-    from bot.wiring import build_bot  # the in-process run: this checkout's composition root
+async def traced(count: int, passes: int, bound: int) -> None:
+    """The composition root's bot in this process, polling the emulator with its own poller,
+    `passes` passes of the mix; what it holds after each, and what grew."""
+    from bot.runtime.config import Config
+    from bot.runtime.pool import SolverPool
+    from bot.telegram.app import ALLOWED_UPDATES, intake_of
+    from bot.telegram.polling import Poller
+    from bot.wiring import build_bot
 
     emulator = BotApiEmulator()
     await emulator.start()
     pool = SolverPool(1)
     with tempfile.TemporaryDirectory() as folder:
+        database = Path(folder) / "memory.sqlite3"
         config = Config(token=emulator.token, base_url=emulator.base_url,
-                        database_path=Path(folder) / "memory.sqlite3", solver_workers=1,
-                        rate_limit=True, round_seconds=120.0)
+                        database_path=database, solver_workers=1, rate_limit=False,
+                        round_seconds=float(ROUND_SECONDS), max_updates_in_flight=bound)
         bot = build_bot(config, pool, webapp=None)
         app = bot.application
         await app.initialize()
         assert app.post_init is not None
         await app.post_init(app)
         await app.start()
-        feeder = Feeder(bot, emulator)
+        stop = asyncio.Event()
+        poller = Poller(app.bot, intake_of(app), ALLOWED_UPDATES)
+        polling = asyncio.create_task(poller.run(stop))
         tracemalloc.start(DEPTH)
         try:
-            rows: list[tuple[str, float, int, int]] = []
             gc.collect()
             first = bots(tracemalloc.take_snapshot())
-            rows.append(("started", rss_mb(), held(first), 0))
+            rows: list[tuple[str, int, int]] = [("started", held(first), 0)]
             snapshots = [first]
-            for phase, base in (("first chats", -2_000_000), ("new chats", -3_000_000)):
-                updates = 0
-                for n in range(chats):
-                    updates += await feeder.chat(base - n, per_chat)
+            for number in range(passes):
+                mix = Mix(emulator, -2_000_000 - number * 100_000, count,
+                          10_000_000 + number * 1_000_000)
+                found = await play_pass(emulator, mix, database, 1800.0 + count * 3.0)
+                emulator.sent.clear()
+                emulator.edits.clear()
+                emulator.calls.clear()
+                emulator.journal.clear()
+                emulator.updates_log.clear()
                 gc.collect()
                 snapshot = bots(tracemalloc.take_snapshot())
                 snapshots.append(snapshot)
-                rows.append((phase, rss_mb(), held(snapshot), updates))
-            print(f"{chats} chats a pass, {per_chat} updates a chat\n")
-            print(f"{'phase':<14} {'RSS MB':>8} {'bot holds MB':>13} {'updates':>8} "
-                  f"{'per chat KB':>12}")
-            for i, (phase, rss, holds, updates) in enumerate(rows):
-                per = (holds - rows[i - 1][2]) / chats / 1024 if i else 0.0
-                print(f"{phase:<14} {rss:8.1f} {holds / 2**20:13.2f} {updates:8d} {per:12.2f}")
-            second = (rows[2][2] - rows[1][2]) / 2**20
-            print(f"\nsecond pass adds {second:.2f} MB to what the bot holds (goal < 10 MB); "
-                  f"{(rows[2][2] - rows[1][2]) / chats / 1024:.2f} KB a chat (goal < 5 KB)")
-            print("\nwhat grew in the second pass, by file (top 12):")
-            for stat in snapshots[2].compare_to(snapshots[1], "filename")[:12]:
-                print(f"  {stat.size_diff / 1024:9.1f} KB  {stat.traceback[0].filename}")
+                rows.append((f"pass {number + 1}", held(snapshot), found["updates"]))
+            print(f"in-process, traced: {count} new group chats a pass, the same mix\n")
+            print(f"{'phase':<10} {'bot holds MB':>13} {'updates':>8} {'KB a chat':>10}")
+            for i, (phase, holds, updates) in enumerate(rows):
+                per = (holds - rows[i - 1][1]) / count / 1024 if i else 0.0
+                print(f"{phase:<10} {holds / 2**20:13.2f} {updates:8d} {per:10.2f}")
+            print(f"\nmost updates held at once: {intake_of(app).most} (bound {bound})")
+            for i in range(2, len(snapshots)):
+                print(f"\nwhat grew in pass {i}, by file (top 12):")
+                for stat in snapshots[i].compare_to(snapshots[i - 1], "filename")[:12]:
+                    print(f"  {stat.size_diff / 1024:9.1f} KB  {stat.traceback[0].filename}")
             print("\nmaps kept in memory (entries, bound):")
-            for name, (size, bound) in cache_sizes(bot).items():
-                print(f"  {name:<28} {size:>8}  {bound:>8}")
+            for name, (size, kept) in cache_sizes(bot).items():
+                print(f"  {name:<28} {size:>8}  {kept:>8}")
         finally:
             tracemalloc.stop()
+            stop.set()
+            await polling
             await app.stop()
             await app.shutdown()
             if app.post_shutdown is not None:
@@ -238,55 +460,27 @@ async def run(chats: int, per_chat: int) -> None:
             await emulator.stop()
 
 
-def rss_of(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
-async def rss(count: int) -> None:
-    """The bot's own process: its RSS after start-up and after each pass of chats."""
-    with tempfile.TemporaryDirectory() as folder:
-        run = await start(False, 1, Path(folder), ROUND_SECONDS="600", RATE_LIMIT="on")
-        try:
-            await idle(run.process)
-            rows = [("started", rss_of(run.process.pid), 0)]
-            for phase, first in (("first chats", 0), ("new chats", count)):
-                updates = 0
-                for batch in range(first, first + count, BATCH):  # chats play BATCH at a time,
-                    ids = chats(batch, min(BATCH, first + count - batch))  # as a busy hour would
-                    played = await burst(run, ids, 600)
-                    assert played["complete"], "a round was lost"
-                    updates += 4 * len(ids) + (await chatter(run, ids, 6, answered=False))[
-                        "updates"]
-                await idle(run.process)
-                rows.append((phase, rss_of(run.process.pid), updates))
-        finally:
-            await stop(run)
-    print(f"the bot's process (python -m bot), {count} chats a pass\n")
-    print(f"{'phase':<14} {'RSS MB':>8} {'updates':>8} {'KB a chat':>10}")
-    for i, (phase, resident, updates) in enumerate(rows):
-        per = (resident - rows[i - 1][1]) * 1024 / count if i else 0.0
-        print(f"{phase:<14} {resident:8.1f} {updates:8d} {per:10.2f}")
-    print(f"\nsecond pass adds {rows[2][1] - rows[1][1]:.1f} MB of RSS (goal < 10 MB); "
-          f"{(rows[2][1] - rows[1][1]) * 1024 / count:.2f} KB a chat (goal < 5 KB)\n")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--chats", type=int, default=2000)
-    parser.add_argument("--per-chat", type=int, default=10)
+    parser.add_argument("--traced-chats", type=int, default=500,
+                        help="chats a pass of the traced run (tracing slows the bot)")
+    parser.add_argument("--passes", type=int, default=PASSES)
+    parser.add_argument("--bound", type=int, default=BOUND, help="MAX_UPDATES_IN_FLIGHT")
     parser.add_argument("--quick", action="store_true", help="200 chats a pass")
     parser.add_argument("--rss-only", action="store_true")
     parser.add_argument("--names-only", action="store_true")
     arguments = parser.parse_args()
     count = 200 if arguments.quick else arguments.chats
+    traced_count = 200 if arguments.quick else arguments.traced_chats
+    print("load average at start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     if not arguments.names_only:
-        asyncio.run(rss(count))
+        asyncio.run(rss(count, arguments.passes, arguments.bound))
     if not arguments.rss_only:
-        asyncio.run(run(count, arguments.per_chat))
+        asyncio.run(traced(traced_count, arguments.passes, arguments.bound))
+    print("load average at the end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 
 
 if __name__ == "__main__":
     main()
+

@@ -38,9 +38,10 @@ from bot.runtime.config import (
     MissingTokenError,
     check_role,
 )
-from bot.telegram import webhook
-from bot.telegram.app import ALLOWED_UPDATES
+from bot.telegram import polling, webhook
+from bot.telegram.app import ALLOWED_UPDATES, intake_of
 from bot.telegram.lifecycle import stop_application
+from bot.telegram.polling import Poller
 from bot.telegram.startup import TelegramUnreachable, TokenRejected, reach_telegram, where
 from bot.telegram.webhook import WEBHOOK_PATH
 from bot.webapp.settings import read_settings as read_webapp_settings
@@ -56,11 +57,11 @@ from bot.wiring import (
 __all__ = ["BAD_SETTINGS", "LOST_LEAD", "NO_BROKER", "NO_DATABASE", "NO_TELEGRAM", "WEBHOOK_PATH",
            "main", "run", "version"]
 NO_DATABASE, BAD_SETTINGS, LOST_LEAD, NO_TELEGRAM, NO_BROKER = 1, 2, 3, 4, 5  # exit statuses
-BOOTSTRAP_TRIES = 3  # PTB's deleteWebhook once getMe answered
 INTERRUPTED = 130  # Ctrl-C before the bot was up (the shell's 128 + SIGINT)
 REJECTED_TOKEN = "Telegram rejected TELEGRAM_BOT_TOKEN; copy it again from @BotFather"
 # PTB's loggers that log a failure with its whole traceback where the one line here says it:
-# the bootstrap's retry loop, and the updater's stop while a long poll is cut short.
+# the bootstrap's retry loop, and the updater's stop while a long poll is cut short (the demo
+# polls with PTB's updater).
 QUIET_TRACEBACKS = ("telegram.ext._utils.networkloop", "telegram.ext.Updater")
 NO_TOKEN_SERVICE = ("TELEGRAM_BOT_TOKEN is not set: export TELEGRAM_BOT_TOKEN=<token from "
                     "@BotFather> (or put it in .env, /etc/twentyfour.env for systemd, "
@@ -253,48 +254,38 @@ def run_role(config: Config, role: str) -> int:
 
 
 def poll(application: Application, config: Config) -> None:
-    """Long polling: start up (`start_up`) on the loop that PTB's run_polling then takes over."""
-    loop = asyncio.new_event_loop()
-    asyncio.set_event_loop(loop)  # run_polling takes the loop set here
-    try:
-        started = loop.run_until_complete(start_up(application, config))
-    except BaseException:
-        loop.close()
-        raise
-    if not started:  # SIGTERM or SIGINT came first
-        loop.close()
-        return
-    # PTB's own bootstrap finds the application initialized, deletes a webhook left behind
-    # (tried BOOTSTRAP_TRIES times) and polls until SIGTERM or SIGINT
-    application.run_polling(allowed_updates=ALLOWED_UPDATES, poll_interval=0.0,
-                            bootstrap_retries=BOOTSTRAP_TRIES)
+    """Long polling until SIGTERM or SIGINT (bot.telegram.polling.serve), on a loop of its own
+    that ends with every task of the bot ended (asyncio.run)."""
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for stop_signal in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(stop_signal, stop.set)
+        application.bot_data.stop = stop.set  # how a leader that lost its lease stops
+        poller = Poller(application.bot, intake_of(application), ALLOWED_UPDATES)
+        await polling.serve(application, poller, stop,
+                            lambda: start_up(application, config, stop))
+
+    asyncio.run(main())
 
 
-async def start_up(application: Application, config: Config) -> bool:
+async def start_up(application: Application, config: Config, stop: asyncio.Event) -> bool:
     """Reach the Bot API (`reach_telegram`), then run post_init (the stores, the pool, the
-    menus, a standby's wait for the lead) here rather than in run_polling, so that a stop
-    signal meanwhile ends the start-up in order: False then, after closing what was opened.
-    A failure closes what was opened too, and is raised."""
-    loop = asyncio.get_running_loop()
-    stop = asyncio.Event()
-    for stop_signal in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(stop_signal, stop.set)
-    post_init, application.post_init = application.post_init, None
+    menus, a standby's wait for the lead) unless `stop` is set first: False then, after
+    closing what was opened. A failure closes what was opened too, and is raised."""
     try:
         if not await webhook.unless_stopped(
                 reach_telegram(application, config.startup_seconds, config.base_url), stop):
             return False
-        if post_init is not None and not await webhook.unless_stopped(post_init(application),
-                                                                      stop):
+        if application.post_init is not None and \
+                not await webhook.unless_stopped(application.post_init(application), stop):
             await stop_application(application)
             return False
         return True
     except BaseException:
         await stop_application(application)
         raise
-    finally:
-        for stop_signal in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(stop_signal)
 
 
 def serve_metrics(config: Config) -> Callable[[], None]:

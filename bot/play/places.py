@@ -104,7 +104,7 @@ class Fates:
             await self.holding.hand_over(handover)
         log.info("chat %s became supergroup %s: its state moved there", old_id, new_id)
         if moved is not None and moved[1]:  # its deal was sent in the old group
-            return [(self.views.dealt_again(moved[0]), Target(new_id))]
+            return [(await self.views.dealt_again(moved[0]), Target(new_id))]
         return []
 
     async def _follow(self, old_id: int, new_id: int) -> tuple[OpenRound, bool] | None:
@@ -229,13 +229,14 @@ class Places:
 
     async def _take_up(self, record: Round) -> list[Closed | Dealt]:
         had_deal = record.message_id is not None  # in the old group: not a message here
-        self.table.adopt([dataclasses.replace(record, message_id=None)], self.rounds.terms)
+        self.table.adopt([dataclasses.replace(record, message_id=None)],
+                         await self.rounds.stand_in_terms([record]))
         current = self.table.find(record.id)
         assert current is not None
         if record.deadline > self.table.clock():
             self.table.arm(current)
-            return [self.rounds.dealt_again(current)] if had_deal else []
-        closed = await self.rounds.end(current, "expired", self.people.round_texts(record),
+            return [await self.rounds.dealt_again(current)] if had_deal else []
+        closed = await self.rounds.end(current, "expired", await self.people.round_texts(record),
                                        follow=False)
         return [closed] if closed is not None else []
 

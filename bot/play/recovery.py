@@ -82,10 +82,11 @@ class Recovery:
         await self.people.load()
         await self.settings.load()
         loaded = [r for r in await self.store.open_rounds() if chats is None or chats(r.chat_id)]
+        terms = await self.rounds.stand_in_terms(loaded)
         if chats is None:
-            self.table.load(loaded, self.rounds.terms)
+            self.table.load(loaded, terms)
         else:
-            self.table.adopt(loaded, self.rounds.terms)
+            self.table.adopt(loaded, terms)
         clock = self.table.clock
         restarted = chats is None  # else taken over from another process
         results: list[Closed | Dealt] = [*await self._late_results(chats)]
@@ -97,9 +98,9 @@ class Recovery:
             elif record.deadline > clock():
                 self.table.arm(current)
                 if record.message_id is None:
-                    results.append(self.rounds.dealt_again(current))
+                    results.append(await self.rounds.dealt_again(current))
             elif (closed := await self.rounds.end(
-                    current, "expired", self.people.round_texts(record), follow=False)):
+                    current, "expired", await self.people.round_texts(record), follow=False)):
                 results.append(closed)
         return results
 
@@ -143,6 +144,6 @@ class Recovery:
             if right is not None:
                 result = dataclasses.replace(result, answer=right.text)
         head, rest, listed_all = await self.rounds.results.late(result, restarted)
-        texts = self.people.round_texts(result.round)
+        texts = await self.people.round_texts(result.round)
         return await self.rounds.finish(result.round, head, rest, texts, listed_all,
                                         [RoundClosed(result.round, late=True)])

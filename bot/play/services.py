@@ -98,7 +98,7 @@ def round_dropper(rounds: Rounds, table: RoundTable, people: People
         table.forget(chat_id)  # a private chat's id is its person's
         held = [r for r in table.rounds() if r.record.chat_id == chat_id]
         for current in held:
-            await rounds.end(current, "revealed", people.round_texts(current.record),
+            await rounds.end(current, "revealed", await people.round_texts(current.record),
                              ended_by=Player(chat_id, ""), follow=False)
         return bool(held)
     return drop

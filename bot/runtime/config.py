@@ -42,6 +42,12 @@ REDELIVER_RANGE = (1.0, 300.0)
 # process keeps it alone; a cluster's workers share it (bot/cluster/budget.py).
 SEND_RATE = 30
 SEND_RATE_RANGE = (1, 1000)
+# Updates the process holds at once, taken from Telegram and not yet handled (bot.telegram.intake):
+# two getUpdates answers of 100 and the 32 handled at a time, so a poll is in flight while the
+# last batch is handled and the handlers never wait for Telegram; a few hundred kB of memory.
+# Past it, updates wait at Telegram (or a webhook's request waits), in order.
+MAX_UPDATES_IN_FLIGHT = 256
+IN_FLIGHT_RANGE = (1, 100_000)
 
 
 class ConfigError(ValueError):
@@ -89,6 +95,7 @@ class Config:
     log_level: str = "INFO"
     rate_limit: bool = True
     send_rate: int = SEND_RATE  # messages a second overall (RATE_LIMIT on)
+    max_updates_in_flight: int = MAX_UPDATES_IN_FLIGHT  # updates held at once (the intake)
     solve_timeout: float = 10.0
     deal_seconds: float = 1.0
     startup_seconds: float = STARTUP_SECONDS  # to reach the Bot API at start-up
@@ -144,6 +151,8 @@ class Config:
             log_level=_log_level(values),
             rate_limit=_switch(values, "RATE_LIMIT", True),
             send_rate=_whole(values, "SEND_RATE", SEND_RATE, *SEND_RATE_RANGE) or SEND_RATE,
+            max_updates_in_flight=_whole(values, "MAX_UPDATES_IN_FLIGHT", MAX_UPDATES_IN_FLIGHT,
+                                         *IN_FLIGHT_RANGE) or MAX_UPDATES_IN_FLIGHT,
             solve_timeout=_number(values, "SOLVE_TIMEOUT", 10.0, low=0.1),
             deal_seconds=_number(values, "DEAL_SECONDS", 1.0, low=0.0),
             startup_seconds=_number(values, "STARTUP_SECONDS", STARTUP_SECONDS,

@@ -36,13 +36,14 @@ from prometheus_client import (
     start_http_server,
 )
 
-__all__ = ["BUILD", "CONTENT_TYPE_LATEST", "HANDLED_BEFORE", "QUEUE_FULL", "REGISTRY",
-           "WRONG_SECRET", "exposition", "observe_answer_latency", "observe_lane_wait",
-           "observe_partition_update", "record_api_call", "record_api_error",
-           "record_partition_consumed", "record_redelivery", "record_round_dealt",
-           "record_round_ended", "record_takeover", "record_update_dropped",
-           "record_update_handled", "serve", "set_leader", "set_partition_lag", "versions",
-           "watch_fair_queue", "watch_lane_queue", "watch_stock"]
+__all__ = ["BUILD", "CONTENT_TYPE_LATEST", "HANDLED_BEFORE", "REGISTRY",
+           "WRONG_SECRET", "exposition", "observe_answer_latency", "observe_intake_wait",
+           "observe_lane_wait", "observe_partition_update", "record_api_call",
+           "record_api_error", "record_partition_consumed", "record_redelivery",
+           "record_round_dealt", "record_round_ended", "record_takeover",
+           "record_update_dropped", "record_update_handled", "serve", "set_leader",
+           "set_partition_lag", "versions", "watch_fair_queue", "watch_intake",
+           "watch_lane_queue", "watch_stock"]
 
 # No `_created` series beside each counter and histogram: in the text format each is a gauge
 # family of its own, which doubles the series and tells an alert nothing.
@@ -52,7 +53,6 @@ for _collector in (PROCESS_COLLECTOR, PLATFORM_COLLECTOR, GC_COLLECTOR):
     REGISTRY.register(_collector)  # process_*, python_info, python_gc_*: memory, CPU, files
 
 PREFIX = "twentyfour"
-QUEUE_FULL = "queue_full"  # a user's burst past the fair queue's bound (fairness.py)
 BUSY = "database_busy"  # the database stayed locked through every retry: not claimed
 STALE = "stale"  # a message older than a round when it arrived (the bot was down)
 HANDLED_BEFORE = "handled_before"  # Telegram sent an update again that was handled already
@@ -63,6 +63,9 @@ METHOD_FORM = re.compile(r"[A-Za-z]{1,40}")  # a Bot API method name; anything e
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 # A lane wait is nothing when a worker is free, and seconds when a heavy lane is full.
 WAIT_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+# Room in the intake is there at once, or after the updates in hand are worked through: a
+# second or so for a full intake, more when the handlers are slow.
+INTAKE_BUCKETS = (0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 # An update in a worker is a few milliseconds, or seconds with the solver; few buckets, since
 # each is a series for every one of the partitions.
 HANDLING_BUCKETS = (0.005, 0.025, 0.1, 0.5, 2.5, 10.0)
@@ -94,8 +97,19 @@ ANSWER_LATENCY = Histogram(
     "From an answer's update reaching a handler to its verdict sent, by game.", ["game"],
     buckets=LATENCY_BUCKETS, registry=REGISTRY)
 FAIR_QUEUE = Gauge(
-    f"{PREFIX}_fair_queue_updates", "Updates waiting in the per-user fair queues.",
+    f"{PREFIX}_fair_queue_updates", "Updates waiting in the fair queues for their turn.",
     registry=REGISTRY)
+IN_HAND = Gauge(
+    f"{PREFIX}_updates_in_hand",
+    "Updates taken from Telegram and not yet handled to their end (at most "
+    "MAX_UPDATES_IN_FLIGHT).", registry=REGISTRY)
+MOST_IN_HAND = Gauge(
+    f"{PREFIX}_updates_in_hand_max", "The most updates held at once since the process began.",
+    registry=REGISTRY)
+INTAKE_WAIT = Histogram(
+    f"{PREFIX}_intake_wait_seconds",
+    "How long the intake waited for room before taking more updates (a long poll held back, a "
+    "webhook request held); 0 when there was room.", buckets=INTAKE_BUCKETS, registry=REGISTRY)
 LANE_QUEUE = Gauge(
     f"{PREFIX}_solver_lane_waiting_jobs", "Solver jobs waiting for a worker, by lane.",
     ["lane"], registry=REGISTRY)
@@ -176,7 +190,7 @@ def record_update_handled(kind: str) -> None:
 
 
 def record_update_dropped(reason: str) -> None:
-    """An update the bot did not act on: QUEUE_FULL, HANDLED_BEFORE, or another short word."""
+    """An update the bot did not act on: HANDLED_BEFORE, STALE, or another short word."""
     UPDATES_DROPPED.labels(reason).inc()
 
 
@@ -257,6 +271,18 @@ def record_redelivery(partition: int) -> None:
 def watch_fair_queue(waiting: Callable[[], int]) -> None:
     """The fair queues' depth is `waiting()` at each scrape (the last processor set wins)."""
     FAIR_QUEUE.set_function(waiting)
+
+
+def watch_intake(in_hand: Callable[[], int], most: Callable[[], int]) -> None:
+    """The updates in hand, and the most held at once, are read at each scrape (the last
+    intake made wins)."""
+    IN_HAND.set_function(in_hand)
+    MOST_IN_HAND.set_function(most)
+
+
+def observe_intake_wait(seconds: float) -> None:
+    """The intake waited `seconds` for room (0: there was room)."""
+    INTAKE_WAIT.observe(seconds)
 
 
 def watch_lane_queue(lane: str, waiting: Callable[[], int]) -> None:

@@ -17,6 +17,7 @@ from telegram.constants import ParseMode
 from telegram.error import RetryAfter, TelegramError
 from telegram.ext import (
     AIORateLimiter,
+    Application,
     ApplicationBuilder,
     ApplicationHandlerStop,
     BaseRateLimiter,
@@ -36,6 +37,7 @@ from bot.runtime.config import Config
 from bot.telegram import buttons, community, handlers
 from bot.telegram.context import CONTEXT_TYPES, App, Context
 from bot.telegram.fairness import FairUpdates
+from bot.telegram.intake import Intake
 from bot.telegram.lean_request import LeanRequest
 from bot.telegram.polling import PollingBot
 from bot.text.i18n import language_of, texts_for
@@ -68,7 +70,7 @@ ALLOWED_UPDATES = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.INLINE_QUERY,
 CONNECTIONS = 8
 POOL_TIMEOUT = 30.0
 BUSY_NOTICE = 3.0  # seconds an update may wait on a busy database before its sender hears so
-CONCURRENT_UPDATES = 32  # handled at once, served fairly between users (fairness.py)
+CONCURRENT_UPDATES = 32  # handled at once, served fairly between chats (fairness.py)
 # Every message the bot writes is HTML (bot.text.markup) and links in it are never previewed.
 DEFAULTS = Defaults(parse_mode=ParseMode.HTML,
                     link_preview_options=LinkPreviewOptions(is_disabled=True))
@@ -80,7 +82,8 @@ Hook = Callable[[App], Coroutine[Any, Any, None]]
 def build_application(config: Config, opening: Hook | None = None,
                       closing: Hook | None = None) -> App:
     """The bot with every handler registered; `opening` (post_init) opens what the handlers
-    need and fills the bot data, `closing` (post_shutdown) closes it."""
+    need and fills the bot data, `closing` (post_shutdown) closes it. Its update queue is the
+    intake (`intake_of`): at most MAX_UPDATES_IN_FLIGHT updates in hand."""
     bot = PollingBot(  # reads each polled update on its own: one unreadable stops nothing
         config.token, base_url=config.base_url, base_file_url=config.base_file_url,
         defaults=DEFAULTS,
@@ -88,8 +91,10 @@ def build_application(config: Config, opening: Hook | None = None,
         get_updates_request=LeanRequest(connection_pool_size=1),
         rate_limiter=RateLimiter(config.send_rate) if config.rate_limit  # type: ignore[arg-type]
         else None)
+    bound = config.max_updates_in_flight
     builder = (ApplicationBuilder().context_types(CONTEXT_TYPES).bot(bot)
-               .concurrent_updates(FairUpdates(CONCURRENT_UPDATES)))
+               .update_queue(Intake(bound))
+               .concurrent_updates(FairUpdates(CONCURRENT_UPDATES, bound=bound)))
     if opening is not None:
         builder = builder.post_init(opening)
     if closing is not None:
@@ -113,6 +118,14 @@ def build_application(config: Config, opening: Hook | None = None,
     application.add_handler(CallbackQueryHandler(buttons.button))
     application.add_error_handler(handlers.on_error)
     return application
+
+
+def intake_of(application: Application[Any, Any, Any, Any, Any, Any]) -> Intake:
+    """The application's intake (its update queue, as build_application made it)."""
+    intake = application.update_queue
+    if not isinstance(intake, Intake):
+        raise TypeError("an application built by build_application has an intake")
+    return intake
 
 
 class Budget(Protocol):

@@ -70,7 +70,7 @@ async def button(update: Update, context: Context) -> None:
     pages = press is not None and (isinstance(press, PagePress) or press.action == SOLUTIONS)
     if press is None or (pages and not keyboards.shows(query.message.reply_markup, press)):
         # pages rewrite the pressed message: only one that shows them may turn into a page
-        await notify(query, texts_of(update, context)("button_unknown"))
+        await notify(query, (await texts_of(update, context))("button_unknown"))
     elif isinstance(press, PagePress):
         await turn_page(update, context, query, press)
     elif press.action in (HINT, REVEAL, PASS):
@@ -142,7 +142,7 @@ async def change_setting(update: Update, context: Context, query: CallbackQuery,
     assert isinstance(query.message, Message)
     services = services_of(context)
     if not keyboards.carries(query.message.reply_markup, query.data):
-        await notify(query, texts_of(update, context)("button_unknown"))
+        await notify(query, (await texts_of(update, context))("button_unknown"))
         return
     panel = await services.settings.change(chat_of(update), player_of(update),
                                            admin_check(update, context), press.chat_id,
@@ -150,7 +150,7 @@ async def change_setting(update: Update, context: Context, query: CallbackQuery,
     if isinstance(panel, Refused):
         await notify(query, panel.text)
         return
-    await notify(query, texts_of(update, context)("settings_saved"))
+    await notify(query, (await texts_of(update, context))("settings_saved"))
     try:
         await query.edit_message_text(panel.text, reply_markup=keyboards.settings_keyboard(panel))
     except BadRequest as error:  # pressed twice: the panel shows it already
@@ -184,7 +184,7 @@ async def show_solutions(update: Update, context: Context, query: CallbackQuery,
                          press: RoundPress) -> None:
     """Show all solutions, and ◀ ▶ after it: a page of the round's solutions in the result's
     own message, under the result's head (who won, or how it ended)."""
-    services, texts = services_of(context), texts_of(update, context)
+    services, texts = services_of(context), await texts_of(update, context)
     ended = await services.rounds.ended_here(chat_of(update), press.round_id, pages=True)
     if ended is None:
         await notify(query, texts("button_unknown"))
@@ -215,7 +215,7 @@ async def turn_page(update: Update, context: Context, query: CallbackQuery,
                     press: PagePress) -> None:
     """◀ or ▶ under /solve: the message shows another page of the same solutions (unless the
     hand is being played right now)."""
-    services, texts = services_of(context), texts_of(update, context)
+    services, texts = services_of(context), await texts_of(update, context)
     member = member_check(update, context)
     if (refused := await services.solving.refusal(press.request, texts, member)) is not None:
         await notify(query, refused)

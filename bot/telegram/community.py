@@ -60,7 +60,7 @@ async def start(update: Update, context: Context) -> None:
     if arguments(context).strip().lower() == DAILY_START and chat_of(update).type == "private":
         await answer_daily(update, context, "")
         return
-    texts = texts_of(update, context)
+    texts = await texts_of(update, context)
     private = chat_of(update).type == "private"
     await answer_with(update, context,
                       texts("start", name=markup.name(player_of(update).first_name)),
@@ -82,7 +82,7 @@ async def top(update: Update, context: Context) -> None:
         text = await community.standings.board(chat_of(update), player_of(update), wanted)
     link = services_of(context).pages.group_link(chat_of(update).id)
     await answer_with(update, context, text, quote=False, keyboard=keyboards.opening(
-        texts_of(update, context)("webapp_group_button"), link))
+        (await texts_of(update, context))("webapp_group_button"), link))
 
 
 async def stats(update: Update, context: Context) -> None:
@@ -92,7 +92,7 @@ async def stats(update: Update, context: Context) -> None:
     link = services.pages.player_link(chat.id, player.id)
     await answer_with(update, context, await services.community.standings.stats(chat, player),
                       keyboard=keyboards.opening(
-                          texts_of(update, context)("webapp_player_button"), link))
+                          (await texts_of(update, context))("webapp_player_button"), link))
 
 
 async def daily(update: Update, context: Context) -> None:
@@ -106,7 +106,7 @@ async def answer_daily(update: Update, context: Context, expression: str) -> Non
     chat, player = chat_of(update), player_of(update)
     said = await (service.answer(chat, player, expression) if expression.strip()
                   else service.show(chat, player))
-    texts = texts_of(update, context)
+    texts = await texts_of(update, context)
     card = services_of(context).pages.daily_card_link(chat.id, player.id)
     keyboard = InlineKeyboardMarkup([[InlineKeyboardButton(
         texts("daily_go_private"), url=link(context, start=DAILY_START))]]) \
@@ -142,14 +142,14 @@ async def withdraw(message: Message | None) -> None:
 
 async def privacy(update: Update, context: Context) -> None:
     """/privacy: what the bot keeps about you, why, and how to delete it."""
-    await answer_with(update, context, services_of(context).community.privacy.text(
+    await answer_with(update, context, await services_of(context).community.privacy.text(
         chat_of(update), player_of(update)))
 
 
 async def forget(update: Update, context: Context) -> None:
     """/forget (private chat): delete everything the bot keeps about you, once confirmed."""
-    asked = services_of(context).community.privacy.ask_forget(chat_of(update),
-                                                              player_of(update))
+    asked = await services_of(context).community.privacy.ask_forget(chat_of(update),
+                                                                    player_of(update))
     await ask(update, context, asked)
 
 
@@ -164,7 +164,7 @@ async def ask(update: Update, context: Context, asked: Asked | str) -> None:
     if isinstance(asked, str):
         await answer_with(update, context, asked)
         return
-    texts = texts_of(update, context)
+    texts = await texts_of(update, context)
     await answer_with(update, context, asked.text, keyboard=InlineKeyboardMarkup([[
         InlineKeyboardButton(texts("privacy_confirm"), callback_data=f"cf:y:{asked.token}"),
         InlineKeyboardButton(texts("privacy_cancel"), callback_data=f"cf:n:{asked.token}")]]))

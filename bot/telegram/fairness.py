@@ -1,8 +1,11 @@
-"""Fair update handling: each user's updates wait in a queue of their own, and the next update
-handled is always that of the user served least lately, so one user's burst (a thousand typed
-answers, a script) waits behind everyone else's updates instead of in front of them; a user has
-a few updates handled at a time at most, and past a bound the rest of a burst is dropped — a
-dropped button press still answered with a short notice, so no client's spinner turns on.
+"""Fair update handling: each chat's updates wait in a queue of their own, in the order they came,
+and the next update handled is always one of the chat served least lately, so one chat's burst (a
+thousand typed answers, a script) waits behind every other chat's updates instead of in front of
+them; a chat has a few updates handled at a time at most, started in the order they came (so the
+first of two answers to arrive is the first judged, however busy the bot is). Nothing is dropped:
+the queues hold MAX_UPDATES_IN_FLIGHT updates in all (waiting and running), and past that an
+update waits for room before it joins them — which never happens to polled or webhook updates,
+since the intake (bot.telegram.intake) takes no more than that many from Telegram.
 
 Wired with `ApplicationBuilder().concurrent_updates(FairUpdates())`; `install` puts it into an
 application already built (the benchmarks use it).
@@ -11,51 +14,37 @@ application already built (the benchmarks use it).
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
 from cachetools import LRUCache
-from telegram.error import TelegramError
 from telegram.ext import Application, BaseUpdateProcessor
 
 from bot.runtime import metrics
-from bot.text.i18n import language_of, texts_for
-
-log = logging.getLogger(__name__)
 
 CONCURRENT = 32  # updates handled at a time, in all
-PER_USER_RUNNING = 4  # of them at most this many of one user's
-PER_USER_WAITING = 64  # a user's updates waiting beyond this are dropped
-SERVED_KEPT = 10_000  # users whose last turn is remembered (the others count as never served)
-# A dropped press is answered on a lane of its own, a few at a time, so a flood of presses can't
-# take the connections everyone else's replies need; one that waits longer than Telegram takes
-# an answer (it then refuses it: "query is too old") is let go.
-NOTICES_AT_ONCE = 2
-NOTICE_WAIT = 10.0
-UNBOUNDED = 1 << 30  # PTB's own gate (a FIFO semaphore) lets every update through to the queues
+PER_CHAT_RUNNING = 4  # of them at most this many of one chat's
+BOUND = 256  # updates waiting or running in all (MAX_UPDATES_IN_FLIGHT)
+SERVED_KEPT = 10_000  # chats whose last turn is remembered (the others count as never served)
 
 Key = tuple[str, int]
 KINDS = ("message", "edited_message", "callback_query", "inline_query", "my_chat_member")
 
 
 def sender(update: object) -> Key:
-    """Whose update it is: the chat it was sent on behalf of, where Telegram names one (every
-    group's anonymous admins are one user, 1087968824, and channel posts share another: keyed
-    by user, one group's flood would drop another group's winning answer); else its user; else
-    its chat; else nobody in particular."""
-    message = getattr(update, "effective_message", None)
-    on_behalf = getattr(message, "sender_chat", None)
-    if on_behalf is not None:
-        return "chat", on_behalf.id
-    user = getattr(update, "effective_user", None)
-    if user is not None:
-        return "user", user.id
+    """Whose turn an update takes: its chat's, where it has one (a message, a press under a
+    message, the bot added or removed; every group's anonymous admins and channel posts are
+    keyed by the chat they are in, so one group's flood never waits in front of another's
+    answer); else its user's (an inline query, a press under an inline message); else nobody's
+    in particular."""
     chat = getattr(update, "effective_chat", None)
     if chat is not None:
         return "chat", chat.id
+    user = getattr(update, "effective_user", None)
+    if user is not None:
+        return "user", user.id
     return "other", 0
 
 
@@ -65,22 +54,18 @@ def kind(update: object) -> str:
 
 
 class FairUpdates(BaseUpdateProcessor):
-    """Users with updates waiting, served least lately first; `dropped` counts the updates
-    refused."""
+    """Chats with updates waiting, served least lately first, `bound` updates in all."""
 
-    def __init__(self, concurrent: int = CONCURRENT, per_user_running: int = PER_USER_RUNNING,
-                 per_user_waiting: int = PER_USER_WAITING) -> None:
-        super().__init__(UNBOUNDED)
+    def __init__(self, concurrent: int = CONCURRENT, per_chat_running: int = PER_CHAT_RUNNING,
+                 bound: int = BOUND) -> None:
+        super().__init__(bound)  # PTB's gate (a FIFO semaphore): `bound` updates in here at most
         self.concurrent = concurrent
-        self.per_user_running = per_user_running
-        self.per_user_waiting = per_user_waiting
-        self.dropped = 0
-        self.unanswered = 0  # dropped presses whose notice could not be sent in time
-        self._notices = asyncio.Semaphore(NOTICES_AT_ONCE)
+        self.per_chat_running = per_chat_running
+        self.bound = bound
         self._running = 0
-        self._busy: dict[Key, int] = {}  # a user's updates being handled
+        self._busy: dict[Key, int] = {}  # a chat's updates being handled
         self._waiting: OrderedDict[Key, deque[asyncio.Future[None]]] = OrderedDict()
-        # user -> the turn they last had; the SERVED_KEPT least lately served or asked about go
+        # chat -> the turn it last had; the SERVED_KEPT least lately served or asked about go
         self._served: LRUCache[Key, int] = LRUCache(SERVED_KEPT)
         self._turns = 0
         metrics.watch_fair_queue(self.waiting)
@@ -98,11 +83,6 @@ class FairUpdates(BaseUpdateProcessor):
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         key = sender(update)
-        queue = self._waiting.get(key)
-        if queue is not None and len(queue) >= self.per_user_waiting:
-            self._drop(key, coroutine)
-            await self._slow_down(update)
-            return
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiting.setdefault(key, deque()).append(turn)
         self._dispatch()
@@ -122,8 +102,8 @@ class FairUpdates(BaseUpdateProcessor):
             metrics.record_update_handled(kind(update))
 
     def _dispatch(self) -> None:
-        """Start waiting updates while there is room, each time one of the user served least
-        lately (never served first; then whoever waits longest)."""
+        """Start waiting updates while there is room, each time the next of the chat served
+        least lately (never served first; then whoever waits longest)."""
         while self._running < self.concurrent:
             key = self._least_lately()
             if key is None:
@@ -142,11 +122,11 @@ class FairUpdates(BaseUpdateProcessor):
 
     def _least_lately(self) -> Key | None:
         best, best_at = None, 0
-        for key in self._waiting:  # in the order they began to wait
-            if self._busy.get(key, 0) >= self.per_user_running:
+        for key in self._waiting:  # in the order they began to wait (at most `bound`)
+            if self._busy.get(key, 0) >= self.per_chat_running:
                 continue
             at = self._served.get(key, -1)
-            if at < 0:  # never served: none comes before it (a burst of new users is
+            if at < 0:  # never served: none comes before it (a burst of new chats is
                 return key  # served in order without a scan of everyone waiting)
             if best is None or at < best_at:
                 best, best_at = key, at
@@ -167,31 +147,6 @@ class FairUpdates(BaseUpdateProcessor):
             queue.remove(turn)
             if not queue:
                 del self._waiting[key]
-
-    async def _slow_down(self, update: object) -> None:
-        """A dropped button press is answered all the same (Telegram's client waits for every
-        answer, its spinner turning): a short notice, in the presser's language, to slow down.
-        A dropped message needs no answer, and gets none: a flood is not answered in kind."""
-        query = getattr(update, "callback_query", None)
-        if query is None:
-            return
-        texts = texts_for(language_of(query.from_user.language_code))
-        try:
-            async with asyncio.timeout(NOTICE_WAIT), self._notices:
-                await query.answer(texts("button_slow_down"))
-        except (TelegramError, TimeoutError) as error:
-            self.unanswered += 1
-            if self.unanswered == 1 or self.unanswered % 1000 == 0:
-                log.info("could not answer a dropped button press (%d so far): %s",
-                         self.unanswered, error or "no answer in time")
-
-    def _drop(self, key: Key, coroutine: Awaitable[Any]) -> None:
-        self.dropped += 1
-        metrics.record_update_dropped(metrics.QUEUE_FULL)
-        if self.dropped == 1 or self.dropped % 1000 == 0:
-            log.warning("%s %s sends faster than the bot answers: %d updates dropped so far",
-                        *key, self.dropped)
-        _close(coroutine)
 
 
 def _close(coroutine: Awaitable[Any]) -> None:
@@ -225,6 +180,6 @@ class Submission:
 
 async def submit_as(application: Application, user_id: int,
                     work: Coroutine[Any, Any, None]) -> None:
-    """Run `work` in the user's fair turn, beside their updates (dropped past their bound,
-    as a burst of updates is)."""
+    """Run `work` in the user's fair turn, beside the chats' updates (waiting for room when
+    the queues are full, as an update would)."""
     await application.update_processor.process_update(Submission(_User(user_id)), work)

@@ -67,8 +67,8 @@ async def help_command(update: Update, context: Context) -> None:
     """/help: every command, with this bot's round lengths and the rules of fair play;
     /help yahtzee: how Yahtzee scores."""
     await answer_with(update, context, help_text(
-        texts_of(update, context), context.bot.username,
-        services_of(context).rounds.chat_settings(chat_of(update).id).seconds,
+        await texts_of(update, context), context.bot.username,
+        (await services_of(context).rounds.chat_settings(chat_of(update).id)).seconds,
         arguments(context)), quote=False)
 
 
@@ -87,8 +87,9 @@ async def countdown(update: Update, context: Context) -> None:
     if isinstance(request, UsageError):
         await usage(update, context, "countdown_usage", request)
     elif isinstance(request, SolveRequest):
+        texts = await texts_of(update, context)
         await answer_with(update, context, await services_of(context).solving.closest(
-            request, texts_of(update, context), asker_of(update), member_check(update, context)))
+            request, texts, asker_of(update), member_check(update, context)))
     else:
         await deal(update, context, request)
 
@@ -101,8 +102,9 @@ async def yahtzee(update: Update, context: Context) -> None:
     elif isinstance(request, DealRequest):
         await deal(update, context, request)
     else:
+        texts = await texts_of(update, context)
         await answer_with(update, context, await services_of(context).solving.yahtzee(
-            request, texts_of(update, context), asker_of(update), member_check(update, context)))
+            request, texts, asker_of(update), member_check(update, context)))
 
 
 async def deal(update: Update, context: Context, request: DealRequest) -> None:
@@ -125,7 +127,7 @@ async def match(update: Update, context: Context) -> None:
 
 async def usage(update: Update, context: Context, key: str, error: UsageError) -> None:
     """What was wrong with a command's arguments, what it takes, and an example that works."""
-    await answer_with(update, context, refusal(texts_of(update, context), key, error,
+    await answer_with(update, context, refusal(await texts_of(update, context), key, error,
                                                arguments(context)))
 
 
@@ -187,7 +189,7 @@ async def solve(update: Update, context: Context) -> None:
         await usage(update, context, "solve_usage", request)
         return
     await send_page(update, context, await services_of(context).solving.solve_page(
-        request, texts_of(update, context), asker_of(update),
+        request, await texts_of(update, context), asker_of(update),
         member=member_check(update, context)))
 
 
@@ -252,7 +254,7 @@ async def member_status(update: Update, context: Context) -> None:
     if chat.type in (ChatType.GROUP, ChatType.SUPERGROUP) and \
             changed.old_chat_member.status in OUT_STATUSES:  # added (not unmuted, not promoted)
         services = services_of(context)
-        await settle(context, await say(context.bot, chat.id, 0, services.people.greeting(
+        await settle(context, await say(context.bot, chat.id, 0, await services.people.greeting(
             chat_of(update), player_of(update), services.rounds.reads_group_messages)))
 
 

@@ -1,4 +1,5 @@
-"""The bot's ExtBot, which reads a batch of updates one update at a time.
+"""Long polling: the bot's ExtBot, which reads a batch of updates one update at a time, and the
+poller, which asks Telegram for updates only while the intake has room for them.
 
 PTB reads a getUpdates batch all at once and, when one update in it does not read (a field PTB
 requires is missing: a Bot API server older or newer than PTB, or a malformed update), logs the
@@ -7,23 +8,42 @@ unreadable update would stop the bot in every chat. Here an update that does not
 (one line: its id and why) and handed on as its bare id, which no handler takes, so the next poll
 confirms it and the bot goes on. The webhook reads one update a request (bot.telegram.webhook).
 
+`Poller` is the long poll (PTB's Updater, but bounded): it waits for room in the intake
+(bot.telegram.intake), asks for at most that many updates, and puts them in; while the intake is
+full it sends no getUpdates, so the updates wait at Telegram, in order. `serve` runs the bot
+with it until a stop signal: start-up, the poll, then in order the stop — no more polls, the
+updates in hand handled to their end, and only then the offset confirmed to Telegram, so an
+update in hand when the process is killed meanwhile comes again at the next start (and is
+handled once: the update-once gate).
+
 The cluster's polling ingress reads none: `RawUpdates` hands it each batch as Telegram sent it,
 to be published as it is (bot.cluster.poller).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import datetime as dtm
 import logging
-from collections.abc import Sequence
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from telegram import Update
 from telegram._utils.defaultvalue import DEFAULT_NONE, DefaultValue
 from telegram._utils.types import JSONDict, ODVInput
-from telegram.ext import ExtBot
+from telegram.error import InvalidToken, RetryAfter, TelegramError, TimedOut
+from telegram.ext import Application, ExtBot
+
+from bot.telegram.intake import MAX_BATCH, Intake
+from bot.telegram.lifecycle import stop_application
 
 log = logging.getLogger(__name__)
+
+POLL_SECONDS = 10  # a long poll's wait for updates (PTB's run_polling waits as long)
+FIRST_PAUSE, LONGEST_PAUSE = 1.0, 30.0  # after a failed poll, growing by half each time
+SAY_EVERY = 60.0  # seconds between two lines about polls failing in a row
 
 
 class PollingBot(ExtBot[None]):
@@ -89,3 +109,139 @@ class RawUpdates:
             {"timeout": timeout, "offset": offset, "allowed_updates": self.allowed_updates},
             read_timeout=(reading or 0) + timeout)  # a long poll may wait that long
         return list(batch or ())
+
+
+class Poller:
+    """getUpdates while the intake has room (see the module's docstring). `offset` confirms to
+    Telegram every update before it: it moves past an update once it is in the intake."""
+
+    def __init__(self, bot: ExtBot[Any], intake: Intake, allowed_updates: Sequence[str],
+                 timeout: int = POLL_SECONDS) -> None:
+        self.bot = bot
+        self.intake = intake
+        self.allowed_updates = list(allowed_updates)
+        self.timeout = timeout
+        self.offset: int | None = None
+        self.polls = 0
+        self._failing_since: float | None = None
+        self._said = float("-inf")
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Poll until `stop` is set: a long poll in flight then is cancelled (its updates, if
+        any, stay with Telegram: the offset never moved past them)."""
+        pause = 0.0
+        while not stop.is_set():
+            polled = asyncio.ensure_future(self.poll_once())
+            stopping = asyncio.ensure_future(stop.wait())
+            await asyncio.wait({polled, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            stopping.cancel()
+            if not polled.done():
+                polled.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await polled
+                return
+            try:
+                polled.result()
+                pause = 0.0
+                self._recovered()
+            except RetryAfter as error:  # Telegram says when: then, and a little after
+                pause = _retry_seconds(error) + 0.5
+                self._failed(error, pause)
+            except TimedOut:  # a long poll that outlived its read timeout: at once again
+                pause = 0.0
+            except InvalidToken:
+                log.error("getUpdates: Telegram rejected the token (revoked in @BotFather?); "
+                          "stopping")
+                stop.set()
+                return
+            except TelegramError as error:  # unreachable, 409 (another poller), a 5xx
+                pause = FIRST_PAUSE if not pause else min(LONGEST_PAUSE, 1.5 * pause)
+                self._failed(error, pause)
+            if pause:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), pause)
+
+    async def poll_once(self) -> int:
+        """Wait for room, then one getUpdates for at most that many updates, put in the intake;
+        how many came."""
+        room = await self.intake.room(MAX_BATCH)
+        try:
+            updates = await self.bot.get_updates(
+                offset=self.offset, limit=room, timeout=self.timeout,
+                allowed_updates=self.allowed_updates)
+        except BaseException:
+            self.intake.give_back(room)
+            raise
+        self.polls += 1
+        for update in updates[:room]:  # Telegram never sends more than asked
+            self.intake.take(update)
+        self.intake.give_back(room - min(len(updates), room))
+        if updates:
+            self.offset = updates[min(len(updates), room) - 1].update_id + 1
+        return len(updates)
+
+    async def confirm(self) -> None:
+        """Tell Telegram the updates taken are done with (a last getUpdates from the offset,
+        waiting for nothing), so the next start does not get them again."""
+        if self.offset is None:
+            return
+        try:
+            await self.bot.get_updates(offset=self.offset, limit=1, timeout=0,
+                                       allowed_updates=self.allowed_updates)
+        except TelegramError as error:  # they come again at the next start, handled once
+            log.warning("could not confirm the last updates to Telegram (%s); the next start "
+                        "gets them again and skips them", error)
+
+    def _failed(self, error: TelegramError, pause: float) -> None:
+        """One line for a run of failed polls, then one a minute at most."""
+        now = time.monotonic()
+        if self._failing_since is None:
+            self._failing_since = now
+        if now - self._said >= SAY_EVERY:
+            self._said = now
+            log.warning("getUpdates failed (%s: %s); trying again in %.1f s",
+                        type(error).__name__, " ".join(str(error).split())[:200], pause)
+
+    def _recovered(self) -> None:
+        if self._failing_since is not None:
+            log.info("getUpdates answers again after %.0f s",
+                     time.monotonic() - self._failing_since)
+        self._failing_since, self._said = None, float("-inf")
+
+
+def _retry_seconds(error: RetryAfter) -> float:
+    retry = error._retry_after  # a timedelta (the whole-seconds attribute is deprecated)
+    return retry.total_seconds() if isinstance(retry, dtm.timedelta) else float(retry)
+
+
+async def serve(application: Application, poller: Poller, stop: asyncio.Event,
+                start_up: Callable[[], Awaitable[bool]]) -> None:
+    """Long polling until `stop` is set: `start_up` (the Bot API reached, post_init: False
+    when the stop came first, with what it opened closed), the webhook deleted, the poll;
+    then the stop in order (see the module's docstring). post_shutdown closes the stores."""
+    if not await start_up():
+        return
+    try:
+        await _delete_webhook(application.bot)  # getUpdates is refused while one is set
+        await application.start()
+        await poller.run(stop)
+    finally:
+        log.info("stopping: no more updates taken; handling the %d in hand",
+                 poller.intake.in_hand)
+        if application.running:
+            await application.stop()  # the updates in hand handled, the jobs ended
+        await poller.confirm()
+        await stop_application(application)
+
+
+async def _delete_webhook(bot: ExtBot[Any], tries: int = 3) -> None:
+    """deleteWebhook, keeping the updates waiting; tried `tries` times a second apart (the
+    Bot API answered getMe a moment ago)."""
+    for tried in range(tries):
+        try:
+            await bot.delete_webhook(drop_pending_updates=False)
+            return
+        except TelegramError:
+            if tried == tries - 1:
+                raise
+            await asyncio.sleep(1.0)

@@ -65,9 +65,9 @@ def asker_of(update: Update) -> Asker:
     return player_of(update).id, chat_of(update).id
 
 
-def texts_of(update: Update, context: Context) -> Texts:
+async def texts_of(update: Update, context: Context) -> Texts:
     """The messages in the language of this chat (or of this speaker)."""
-    return services_of(context).people.texts(chat_of(update), player_of(update))
+    return await services_of(context).people.texts(chat_of(update), player_of(update))
 
 
 def arguments(context: Context) -> str:

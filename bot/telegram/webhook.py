@@ -5,6 +5,12 @@ default is 100 MB, read in full before the secret is checked). This one checks t
 first and the announced size next, both before reading a byte of the body, then refuses a body
 past MAX_BODY while it arrives. It listens where WEBHOOK_LISTEN says (the reverse proxy in front).
 
+An update is taken only when the intake has room (bot.telegram.intake: MAX_UPDATES_IN_FLIGHT in
+hand at most): while it is full a request waits, its body unread, up to HOLD_SECONDS, and then is
+answered 503 with a Retry-After, for Telegram to send it again. Telegram opens at most
+`max_connections` requests at once, set with the webhook to the bound (100 at most, Telegram's
+limit), so what waits at the door is bounded too.
+
 Until this process takes updates (a standby waiting for the lead, or a leader still resuming) it
 answers 503 to every update, so Telegram delivers it again later, and `GET /leader` answers 503
 too, for a load balancer's health check to send the traffic to the leader. A leader answers an
@@ -40,7 +46,8 @@ from telegram.ext import Application
 from bot.runtime import metrics
 from bot.runtime.config import Config
 from bot.runtime.health import LEADER, STANDBY
-from bot.telegram.app import ALLOWED_UPDATES
+from bot.telegram.app import ALLOWED_UPDATES, intake_of
+from bot.telegram.intake import Intake
 from bot.telegram.lifecycle import stop_application
 from bot.telegram.startup import reach_telegram
 
@@ -48,6 +55,8 @@ WEBHOOK_PATH = "telegram"  # never the token: paths end up in proxy logs
 LEADER_PATH = "leader"  # 200 on the leader taking updates, 503 elsewhere
 METRICS_PATH = "metrics"  # Prometheus' scrape
 RETRY_SECONDS = 5  # what a standby's 503 suggests (Telegram keeps its own pace)
+HOLD_SECONDS = 20.0  # a request waits this long for room in the intake before a 503
+MAX_CONNECTIONS = 100  # Telegram's highest max_connections (its default is 40)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 MAX_BODY = 1 << 20  # bytes; an update is a few kB (a message is at most 4096 characters)
 MAX_HEADERS = 16 << 10  # bytes of request line and headers (tornado's default is 64 kB)
@@ -107,7 +116,8 @@ async def process_body(application: Application, body: bytes) -> None:
 @tornado.web.stream_request_body
 class UpdateHandler(tornado.web.RequestHandler):
     """POST /telegram: refused before the body is read unless the secret matches and the size
-    fits; then the update goes into the application's queue and Telegram gets 200."""
+    fits; held (the body unread) until the intake has room; then the update goes into the
+    intake and Telegram gets 200."""
 
     SUPPORTED_METHODS = ("POST",)
 
@@ -117,11 +127,21 @@ class UpdateHandler(tornado.web.RequestHandler):
         self.secret = secret.encode()
         self.taking = taking
         self.body = bytearray()
+        self.intake: Intake = intake_of(bot_application)
+        self.promised = False  # a place in the intake, promised to this request's update
 
-    def prepare(self) -> None:
+    async def prepare(self) -> None:
         if not self.taking():  # a standby: nothing is read, Telegram sends it again
             raise tornado.web.HTTPError(HTTPStatus.SERVICE_UNAVAILABLE)
         admit(self.request, self.secret)
+        # the body is read only once this returns: while the intake is full it stays unread
+        self.promised = await self.intake.room(1, HOLD_SECONDS) > 0
+        if not self.promised:
+            raise tornado.web.HTTPError(HTTPStatus.SERVICE_UNAVAILABLE)
+        stream = getattr(self.request.connection, "stream", None)
+        if stream is None or stream.closed():  # Telegram gave up meanwhile
+            self._give_back()
+            raise tornado.web.HTTPError(HTTPStatus.SERVICE_UNAVAILABLE)
 
     def data_received(self, chunk: bytes) -> None:
         self.body += chunk  # the server refuses a chunked body past MAX_BODY
@@ -138,8 +158,20 @@ class UpdateHandler(tornado.web.RequestHandler):
         except Exception:  # not JSON, or not an update: nothing Telegram itself would send
             raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST) from None
         if update is not None:
-            await self.bot_application.update_queue.put(update)
+            self.promised = False
+            self.intake.take(update)
         self.set_status(HTTPStatus.OK)
+
+    def _give_back(self) -> None:
+        if self.promised:
+            self.promised = False
+            self.intake.give_back(1)
+
+    def on_finish(self) -> None:
+        self._give_back()  # a request answered without its update taken (400, 503, 413)
+
+    def on_connection_close(self) -> None:
+        self._give_back()  # Telegram hung up mid-body
 
     def write_error(self, status_code: int, **kwargs: object) -> None:
         if status_code == HTTPStatus.SERVICE_UNAVAILABLE:
@@ -231,13 +263,20 @@ async def serve(application: Application, config: Config, secret: str,
         await application.start()
         taking.set()  # before setWebhook: Telegram's first update finds the door open
         await application.bot.set_webhook(url=str(config.webhook_url), secret_token=secret,
-                                          allowed_updates=ALLOWED_UPDATES)
+                                          allowed_updates=ALLOWED_UPDATES,
+                                          max_connections=max_connections(config))
         await stop.wait()
     finally:
         taking.clear()
+        intake_of(application).close()  # a request held for room is answered 503 at once
         server.stop()
         await server.close_all_connections()
         await stop_application(application)
+
+
+def max_connections(config: Config) -> int:
+    """Telegram's requests open at once: the intake's bound, within Telegram's 1..100."""
+    return max(1, min(MAX_CONNECTIONS, config.max_updates_in_flight))
 
 
 async def unless_stopped(work: Awaitable[None], stop: asyncio.Event) -> bool:

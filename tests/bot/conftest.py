@@ -276,7 +276,7 @@ def closed_outside(services: Services, record: Round) -> None:
         services.table.drop(held)
 
 
-def opened_outside(services: Services, record: Round, deal_text: str = "deal") -> None:
+async def opened_outside(services: Services, record: Round, deal_text: str = "deal") -> None:
     """A round a test opened in the store itself: on the table as a deal would put it."""
-    services.table.add(OpenRound(record, services.rounds.terms(record.chat_id), deal_text,
+    services.table.add(OpenRound(record, await services.rounds.terms(record.chat_id), deal_text,
                                  fresh=True))

@@ -61,9 +61,6 @@ LARGE = frozenset({"users", "chats", "rounds", "answers", "scores", "matches", "
 
 # Statement -> the large tables it reads whole, and why that is bounded.
 WHOLE: dict[str, tuple[frozenset[str], str]] = {
-    "people.languages": (frozenset({"chats"}), "once at start-up: every chat's chosen language"),
-    "people.chat_settings": (frozenset({"chat_settings"}),
-                             "once at start-up: the chats that changed a setting"),
     "updates.forget_updates": (frozenset({"handled_updates"}),
                                "hourly: the table holds two days of update ids"),
     "people.move_daily": (frozenset({"daily_results"}),

@@ -40,7 +40,7 @@ async def deal(play: Play, chat: Chat, game: str, hand: tuple, target: int,
     record = await stores.rounds.open_round(chat.id, game, hand, target, level, 10, "en",
                                             clock(), clock() + 60, started_by=ANN.id)
     assert record is not None
-    opened_outside(services, record)
+    await opened_outside(services, record)
     return record
 
 

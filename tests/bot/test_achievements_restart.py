@@ -135,7 +135,7 @@ async def test_a_round_that_ran_out_while_down_says_its_achievements(
     record = await stores.rounds.open_round(group.id, "countdown", (1, 3, 7, 10, 25, 50), 831,
                                             "", 10, "en", clock(), clock() + 60)
     assert record is not None
-    opened_outside(services, record)
+    await opened_outside(services, record)
     await services.rounds.answer(group, ben, "1+3", explicit=True)
     await services.rounds.answer(group, ann, "10*(3*25+1+7)", explicit=True)  # 830: 1 away
     clock.now += 120  # the bot stopped, and stayed down past the round's end

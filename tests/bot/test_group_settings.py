@@ -168,7 +168,7 @@ async def test_settings_survive_a_restart(telegram: BotApiEmulator, pool: Solver
         await press(first, panel.message_id, ALICE, "Level → easy")
     async with running(telegram, pool, config) as again:
         again.ids = itertools.count(100)  # updates not handled before
-        assert again.services.settings.of(GROUP).level == "easy"
+        assert (await again.services.settings.of(GROUP)).level == "easy"
         dealt = await ask(again, "/play", BOB)
         assert "(easy)" in dealt.text
 
@@ -191,7 +191,7 @@ async def test_forged_and_stale_settings_presses_are_refused(harness: Harness):
     [(_, data), *_] = harness.telegram.buttons(other, elsewhere.message_id)
     assert (await press_data(harness, panel.message_id, ALICE, data)).text == unknown
     assert len(harness.telegram.edits) == edits
-    assert harness.services.settings.of(GROUP) == harness.services.settings.defaults
+    assert await harness.services.settings.of(GROUP) == harness.services.settings.defaults
 
 
 async def test_in_a_private_chat_settings_set_the_persons_language(harness: Harness):
@@ -217,14 +217,16 @@ async def test_settings_are_stored_per_chat_and_follow_a_migration(services: Ser
     changed = await services.settings.change(group, admin, _yes, group.id, "count", "6")
     assert isinstance(changed, Panel) and changed.text.endswith(
         "✅ The hand /play deals: <b>6 numbers</b> from the next round.")
-    assert services.settings.of(group.id).count == 6 and services.settings.of(other.id).count == 4
-    assert await stores.people.chat_settings() == {group.id: {"count": 6}}
+    assert (await services.settings.of(group.id)).count == 6
+    assert (await services.settings.of(other.id)).count == 4
+    assert await stores.people.chat_settings(group.id) == {"count": 6}
+    assert await stores.people.chat_settings(other.id) == {}
     await services.places.migrate(group.id, -1000011)
-    assert services.settings.of(-1000011).count == 6
-    assert (await stores.people.chat_settings())[-1000011] == {"count": 6}
+    assert (await services.settings.of(-1000011)).count == 6
+    assert await stores.people.chat_settings(-1000011) == {"count": 6}
     fresh, _ = new_services(stores, services.rounds.analyses.pool, Clock())
     await fresh.settings.load()
-    assert fresh.settings.of(-1000011).count == 6
+    assert (await fresh.settings.of(-1000011)).count == 6
 
 
 async def _yes() -> bool:
@@ -294,7 +296,7 @@ async def test_countdown_passed_out_scores_as_at_the_time_out(services: Services
                                                   831, "2", 10, "en", clock.now,
                                                   clock.now + 60, ann.id)
     assert made is not None
-    opened_outside(services, made, "deal")
+    await opened_outside(services, made, "deal")
     await services.outbox.deal_sent(made.id, 5)
     await services.rounds.answer(group, ann, "10*(3*25+1+7)", True)  # 830: 1 away
     clock.now += 1
@@ -409,7 +411,7 @@ async def test_no_show_all_solutions_under_the_only_solution(harness: Harness):
     now = rounds.clock()
     made = await harness.stores.rounds.open_round(GROUP, "24", (3, 3, 8, 8), 24, "hard", 30, "en",
                                                   now, now + 60, ALICE["id"])
-    opened_outside(harness.services, made, "deal")
+    await opened_outside(harness.services, made, "deal")
     won = await ask(harness, "/a 8/(3-8/3)", BOB)
     assert "Bob wins" in won.text and "Show all solutions" not in json.dumps(won.reply_markup)
 

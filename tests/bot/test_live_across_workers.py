@@ -95,7 +95,7 @@ async def test_a_result_keeps_its_answers_back_while_its_hand_is_live_on_another
     same = await second.table.store.open_round(OTHER, "24", dealt.round.hand, 24, "easy", 10,
                                                "en", now, now + 60, ANN.id)
     assert same is not None
-    opened_outside(second, same)
+    await opened_outside(second, same)
     ended = await second.rounds.reveal(Chat(OTHER, "group", "G"), ANN)
     assert isinstance(ended, Closed) and EN("answers_held_back") in ended.text
     again = await first.rounds.reveal(Chat(GROUP, "group", "G"), ANN)

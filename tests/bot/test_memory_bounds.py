@@ -210,6 +210,8 @@ def test_every_per_chat_and_per_player_cache_of_the_services_has_a_bound(service
     """A map that loses its bound (turned back into a dict) fails here."""
     caches = {"people: chats": services.people._chats,
               "people: users": services.people._users,
+              "people: languages": services.people._languages,
+              "settings: chats": services.settings._changed,
               "adaptive: recent hands": services.rounds.adaptive._recent,  # type: ignore[union-attr]
               "daily: shown": services.community.daily._shown,
               "throttle: buckets": services.rounds.throttle.buckets,
@@ -218,3 +220,92 @@ def test_every_per_chat_and_per_player_cache_of_the_services_has_a_bound(service
     unbounded = {name for name, cache in caches.items()
                  if not isinstance(cache, Cache) or cache.maxsize == math.inf}
     assert unbounded == set()
+
+
+class ChoicesStore:
+    """What a people store keeps of chats' choices, counting its reads; a read may be held
+    open (`gate`) to let a change happen meanwhile."""
+
+    def __init__(self) -> None:
+        self.languages: dict[int, str] = {}
+        self.settings: dict[int, dict[str, object]] = {}
+        self.reads = 0
+        self.gate: asyncio.Event | None = None
+
+    async def language(self, chat_id: int) -> str | None:
+        self.reads += 1
+        chosen = self.languages.get(chat_id)
+        if self.gate is not None:
+            await self.gate.wait()
+        return chosen
+
+    async def chat_settings(self, chat_id: int) -> dict[str, object]:
+        self.reads += 1
+        return dict(self.settings.get(chat_id, {}))
+
+    async def set_language(self, chat_id: int, lang: str) -> None:
+        self.languages[chat_id] = lang
+
+    async def remember_chat(self, chat_id: int, kind: str, title: str | None) -> None:
+        pass
+
+    async def remember_user(self, user_id: int, first_name: str, username: str | None) -> None:
+        pass
+
+
+async def test_chats_languages_are_bounded_and_a_chat_gone_is_read_again(
+        monkeypatch: pytest.MonkeyPatch):
+    """Issue 54: a chat's /lang is remembered for the CHOICES_KEPT chats asked about most
+    lately; one that went is read from the store again, so its words never change."""
+    monkeypatch.setattr(people_module, "CHOICES_KEPT", 3)
+    store = ChoicesStore()
+    store.languages = {-1: "ru", -4: "zh"}
+    people = People(store)  # type: ignore[arg-type]
+    player = Player(7, "P", language_code="en")
+    for n in range(1, 6):  # five chats, two of which chose a language
+        await people.texts(Chat(-n, "group", "G"), player)
+    assert len(people._languages) == 3 and store.reads == 5
+    assert set(people._languages) == {-3, -4, -5}  # the least lately asked went
+    assert (await people.texts(Chat(-4, "group", "G"), player)).language == "zh"
+    assert store.reads == 5  # remembered: no read
+    assert (await people.texts(Chat(-1, "group", "G"), player)).language == "ru"  # read again
+    assert store.reads == 6
+    assert (await people.chat_texts(-2, "es")).language == "es"  # chose none: the fallback
+    assert len(people._languages) == 3
+
+
+async def test_a_choice_made_while_the_old_one_is_read_is_not_overwritten():
+    store = ChoicesStore()
+    people = People(store)  # type: ignore[arg-type]
+    group, admin = Chat(-1, "group", "G"), Player(7, "Ann", language_code="en")
+    store.gate = asyncio.Event()
+    reading = asyncio.create_task(people.chosen(group.id))  # reads "none" and waits
+    await asyncio.sleep(0)
+    store.gate.set()
+    store.gate = None
+
+    async def admin_check() -> bool:
+        return True
+
+    await people.set_language(group, admin, "ru", admin_check)
+    assert await reading is None  # what it read, when it read it
+    assert (await people.texts(group, admin)).language == "ru"  # the choice stands
+
+
+async def test_chats_settings_are_bounded_and_a_chat_gone_is_read_again(
+        monkeypatch: pytest.MonkeyPatch, services: Services):
+    from bot.play.chats import settings as settings_module
+    from bot.play.chats.settings import Settings
+
+    monkeypatch.setattr(settings_module, "CHOICES_KEPT", 2)
+    store = ChoicesStore()
+    store.settings = {-1: {"count": 6}, -2: {"level": "easy", "gone": 1}}
+    chats = Settings(store, services.people, services.settings.defaults,  # type: ignore
+                     lambda: 0.0)
+    assert (await chats.of(-1)).count == 6
+    assert (await chats.of(-2)).level == "easy" and await chats.chose_level(-2)
+    assert (await chats.of(-3)) == services.settings.defaults  # set nothing
+    assert len(chats._changed) == 2 and store.reads == 3
+    assert -1 not in chats._changed  # asked least lately: gone
+    assert chats._changed[-2] == {"level": "easy"}  # a setting no longer offered is left out
+    assert (await chats.of(-1)).count == 6 and store.reads == 4  # read again, the same

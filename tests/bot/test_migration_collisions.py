@@ -115,8 +115,8 @@ async def merged(stores: Stores, ids: dict[str, int]) -> None:
     await ladders_hold(db)
     daily = await stores.daily.daily_result(DAY, ANN)
     assert daily is not None and daily.chat_id == NEW
-    assert (await stores.people.languages()).get(NEW) == "ru"  # the supergroup chose none
-    assert (await stores.people.chat_settings())[NEW] == {"count": 5}  # its own stand
+    assert await stores.people.language(NEW) == "ru"  # the supergroup chose none
+    assert await stores.people.chat_settings(NEW) == {"count": 5}  # its own stand
     assert await stores.people.unfinished_moves() == []
 
 

@@ -48,7 +48,8 @@ async def answer(h: Harness, game: str, mode: str, text: str) -> str:
     made = await h.stores.rounds.open_round(GROUP, game, hand, target, current.level, 10, "en",
                                             current.started_at, current.deadline, ANN["id"])
     await h.stores.rounds.set_message(made.id, deal.message_id)
-    opened_outside(h.services, dataclasses.replace(made, message_id=deal.message_id), deal.text)
+    await opened_outside(h.services, dataclasses.replace(made, message_id=deal.message_id),
+                         deal.text)
     sent, edits = len(h.telegram.sent), len(h.telegram.edits)
     await h.send(GROUP, BEN, f"/a {text}" if mode == "/a" else text,
                  reply_to=deal.message_id if mode == "reply" else None)

@@ -87,7 +87,8 @@ async def test_a_rounds_terms_are_what_it_was_dealt_with(services: Services, clo
     assert held is not None and held.terms.hints and held.terms.typing
     assert services.rounds.open_round(GROUP).deadline == before.deadline  # type: ignore[union-attr]
     assert dealt.round.id == before.id
-    assert not services.rounds.terms(GROUP).hints and not services.rounds.terms(GROUP).typing
+    terms = await services.rounds.terms(GROUP)
+    assert not terms.hints and not terms.typing
 
 
 async def test_a_restart_keeps_the_terms_a_round_was_dealt_with(
@@ -112,6 +113,7 @@ async def test_a_restart_keeps_the_terms_a_round_was_dealt_with(
     await again.recovery.owed()
     held = again.table.of(GROUP)
     assert held is not None and held.terms.hints and held.terms.typing
-    assert not again.rounds.terms(GROUP).hints and not again.rounds.terms(GROUP).typing
+    terms = await again.rounds.terms(GROUP)
+    assert not terms.hints and not terms.typing
     old = again.table.of(older.id)
     assert old is not None and not old.terms.hints and not old.terms.typing

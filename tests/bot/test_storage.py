@@ -292,4 +292,4 @@ async def test_chat_migration_moves_rounds_scores_and_language(filled):
     assert moved.points == 10
     assert (await stores.rounds.open_round_of(-100500)) is not None
     assert (await stores.rounds.open_round_of(CHAT)) is None
-    assert (await stores.people.languages())[-100500] == "zh"
+    assert await stores.people.language(-100500) == "zh"

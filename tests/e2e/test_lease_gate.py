@@ -16,6 +16,7 @@ from telegram.ext import ApplicationBuilder
 from bot.runtime.config import Config
 from bot.store.postgres.leader import LeaseLost
 from bot.telegram.app import build_application
+from bot.telegram.intake import Intake
 from bot.telegram.metered_request import MeteredRequest, guard
 from bot.telegram.webhook import make_server
 from tests.e2e.test_webhook import SECRET, UPDATE, post, update_headers
@@ -73,7 +74,8 @@ async def test_the_emulator_journals_which_process_asked(telegram):
 
 
 async def test_a_webhook_update_is_not_answered_once_the_gate_shuts():
-    application = ApplicationBuilder().token("123456:TEST-token").updater(None).build()
+    application = ApplicationBuilder().token("123456:TEST-token").updater(None) \
+        .update_queue(Intake(8)).build()
     gate = Gate()
     holder = types.SimpleNamespace(bot_data=types.SimpleNamespace(
         lease_check=gate), update_queue=application.update_queue,

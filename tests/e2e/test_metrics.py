@@ -46,6 +46,9 @@ EXPECTED = {
     "twentyfour_rounds_ended": "counter",
     "twentyfour_answer_verdict_seconds": "histogram",
     "twentyfour_fair_queue_updates": "gauge",
+    "twentyfour_updates_in_hand": "gauge",
+    "twentyfour_updates_in_hand_max": "gauge",
+    "twentyfour_intake_wait_seconds": "histogram",
     "twentyfour_solver_lane_waiting_jobs": "gauge",
     "twentyfour_solver_lane_wait_seconds": "histogram",
     "twentyfour_stock_shelves": "gauge",
@@ -93,7 +96,7 @@ def test_the_readme_names_only_real_metrics():
     """Each metric the operator's alerts and dashboards name exists."""
     text = README.read_text(encoding="utf-8")
     named = set(re.findall(r"\btwentyfour_(?:updates|last|bot_api|rounds|answer|fair|solver|"
-                           r"stock|leader|build|worker|partition)[a-z0-9_]*", text))
+                           r"stock|leader|build|worker|partition|intake)[a-z0-9_]*", text))
     assert named, "deploy/README.md names no metric"
     samples = {name + suffix for name in EXPECTED
                for suffix in ("", "_total", "_bucket", "_sum", "_count", "_info")}
@@ -136,11 +139,11 @@ class Update:
         self.message = object()
 
 
-async def test_fair_queue_depth_drops_and_handled():
-    fair = FairUpdates(concurrent=1, per_user_running=1, per_user_waiting=2)
+async def test_fair_queue_depth_and_handled():
+    """Past its bound the processor drops nothing: the update waits for room, and is handled."""
+    fair = FairUpdates(concurrent=1, per_chat_running=1, bound=2)
     release = asyncio.Event()
     handled_before = value("twentyfour_updates_handled_total", kind="message")
-    dropped_before = value("twentyfour_updates_dropped_total", reason=metrics.QUEUE_FULL)
 
     running = asyncio.Event()
 
@@ -150,15 +153,33 @@ async def test_fair_queue_depth_drops_and_handled():
 
     tasks = [asyncio.create_task(fair.process_update(Update(7), work())) for _ in range(4)]
     await asyncio.wait_for(running.wait(), BOUND)  # the first runs
-    await asyncio.wait_for(tasks[3], BOUND)  # the fourth, past the bound, is dropped at once
-    assert [task.done() for task in tasks] == [False, False, False, True]  # two wait
-    assert value("twentyfour_fair_queue_updates") == 2
-    assert value("twentyfour_updates_dropped_total", reason=metrics.QUEUE_FULL) \
-        == dropped_before + 1
+    await asyncio.sleep(0.05)
+    assert not any(task.done() for task in tasks)  # none dropped: two wait for room
+    assert value("twentyfour_fair_queue_updates") == 1  # the second waits for its turn
     release.set()
     await asyncio.gather(*tasks)
     assert value("twentyfour_fair_queue_updates") == 0
-    assert value("twentyfour_updates_handled_total", kind="message") == handled_before + 3
+    assert value("twentyfour_updates_handled_total", kind="message") == handled_before + 4
+
+
+async def test_the_intake_counts_its_updates_and_waits():
+    from bot.telegram.intake import Intake
+
+    intake = Intake(2)
+    waits = value("twentyfour_intake_wait_seconds_count")
+    assert await intake.room(5) == 2
+    intake.take("a")
+    intake.take("b")
+    assert value("twentyfour_updates_in_hand") == 2
+    later = asyncio.create_task(intake.room(1))
+    await asyncio.sleep(0.05)
+    assert not later.done()
+    intake.get_nowait()
+    intake.task_done()
+    assert await asyncio.wait_for(later, BOUND) == 1
+    assert value("twentyfour_updates_in_hand") == 1
+    assert value("twentyfour_updates_in_hand_max") == 2
+    assert value("twentyfour_intake_wait_seconds_count") == waits + 2
 
 
 def test_lane_waits_and_queue():

@@ -18,6 +18,7 @@ from telegram.ext import Application, ApplicationBuilder
 
 from bot.demo.emulator import BotApiEmulator
 from bot.runtime.config import Config, ConfigError
+from bot.telegram.intake import Intake
 from bot.telegram.webhook import MAX_BODY, SECRET_HEADER, WEBHOOK_PATH, make_server
 from tests.conftest import ROOT
 from tests.e2e.test_bot_process import ANN, GROUP
@@ -54,7 +55,8 @@ def update_headers(body: bytes, secret: str | None = SECRET) -> dict[str, str]:
 @pytest.fixture
 async def served() -> AsyncIterator[tuple[Application, int]]:
     """The webhook server alone, on an ephemeral port, in front of an application's queue."""
-    application = ApplicationBuilder().token("123456:TEST-token").updater(None).build()
+    application = ApplicationBuilder().token("123456:TEST-token").updater(None) \
+        .update_queue(Intake(8)).build()
     server = make_server(application, SECRET)
     sockets = tornado.netutil.bind_sockets(0, "127.0.0.1")
     server.add_sockets(sockets)

@@ -7,10 +7,10 @@ KEPT players, LRU: one seen again after it went is written again, an UPSERT). Wh
 processes write names too (a cluster's workers, each seeing some of a person's chats), a
 remembered name may have been overwritten meanwhile — a name changed on one worker and changed
 back on another — so each is remembered for SHARED_NAMES_SECONDS only: a stale name is stored
-again by the person's next message after that. The languages are
-a mirror of the stored choices, every chat's that chose one (loaded at start-up, a few dozen
-bytes each): a sync read, so it can't fall back on the store, and it grows with the chats that
-chose, never with the chats seen.
+again by the person's next message after that. The language each chat chose (or that it chose
+none) is a bounded cache too (CHOICES_KEPT chats, LRU): a chat gone from it is read from the
+store again when its words are next asked for, so the words a reader gets are always the chat's
+choice (the readers are asynchronous for that).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from bot.text import markup
 from bot.text.i18n import Texts, language_of, parse_language, texts_for
 
 KEPT = 5_000  # chats, and players, whose stored names are remembered
+CHOICES_KEPT = 5_000  # chats whose language choice (or lack of one) is remembered
 SHARED_NAMES_SECONDS = 60.0  # how long a name is trusted as stored where others write names too
 Names = tuple[str, str | None]  # a chat's kind and title, or a player's first name and username
 
@@ -60,7 +61,9 @@ class People:
                  clock: Callable[[], float] = time.monotonic) -> None:
         """`shared`: other processes write names to the same database."""
         self.store = store
-        self._languages: dict[int, str] = {}
+        # chat -> its /lang choice (None: it chose none); the least lately asked go first
+        self._languages: LRUCache[int, str | None] = LRUCache(CHOICES_KEPT)
+        self._changes = 0  # choices changed or moved: a read begun before is not remembered
         self._chats: MutableMapping[int, Names] = _names(shared, clock)  # chat -> kind, title
         self._users: MutableMapping[int, Names] = _names(shared, clock)  # player -> names
         # players whose row is being stored: in flight only, gone once it is written
@@ -68,27 +71,41 @@ class People:
 
     async def load(self) -> None:
         """Finish the moves to a supergroup a kill interrupted (before anything reads a chat's
-        rounds or settings), then read the languages the chats chose."""
+        rounds or settings), and forget the choices remembered (the store may have moved or
+        changed them: another process played those chats meanwhile)."""
         for old_id, new_id in await self.store.unfinished_moves():
             await self.store.migrate_chat(old_id, new_id)
-        self._languages = await self.store.languages()
+        self._changes += 1
+        self._languages.clear()
 
-    def texts(self, chat: Chat, player: Player | None = None) -> Texts:
+    async def chosen(self, chat_id: int) -> str | None:
+        """The language the chat chose with /lang (None: none), from memory or the store."""
+        try:
+            return self._languages[chat_id]
+        except KeyError:
+            pass
+        changes = self._changes
+        chosen = await self.store.language(chat_id)
+        if changes == self._changes:  # else a choice changed while it was read: ask again
+            self._languages[chat_id] = chosen
+        return chosen
+
+    async def texts(self, chat: Chat, player: Player | None = None) -> Texts:
         """The chat's language if it chose one, else the speaker's Telegram language; worded
         for a private chat or a group."""
-        chosen = self._languages.get(chat.id)
+        chosen = await self.chosen(chat.id)
         return texts_for(chosen or language_of(player.language_code if player else None),
                          private=chat.type == "private")
 
-    def chat_texts(self, chat_id: int, fallback: str) -> Texts:
+    async def chat_texts(self, chat_id: int, fallback: str) -> Texts:
         """The words for a message nobody asked for (a round's end, a match's notice): the
         chat's language, else `fallback` (the language the round or match began in).
         Telegram gives private chats the user's id, positive, and groups negative ids, so the
         chat's kind is known without asking."""
-        return texts_for(self._languages.get(chat_id) or fallback, private=chat_id > 0)
+        return texts_for(await self.chosen(chat_id) or fallback, private=chat_id > 0)
 
-    def round_texts(self, current: Round) -> Texts:
-        return self.chat_texts(current.chat_id, current.lang)
+    async def round_texts(self, current: Round) -> Texts:
+        return await self.chat_texts(current.chat_id, current.lang)
 
     async def remember(self, chat: Chat | None, player: Player) -> None:
         """Store a chat or player the first time they are seen (or when their names change).
@@ -130,6 +147,7 @@ class People:
         chat's language, go from memory too (they are stored afresh if they come back)."""
         self._users.pop(user_id, None)
         self._chats.pop(user_id, None)
+        self._changes += 1
         self._languages.pop(user_id, None)
 
     async def name_of(self, user_id: int) -> str | None:
@@ -146,7 +164,7 @@ class People:
         """/lang en|zh (or zh-CN, en_US, ...): the chat's language from now on (a group's admins
         choose it); without a valid choice, the usage."""
         language = parse_language(choice)
-        texts = self.texts(chat, player)
+        texts = await self.texts(chat, player)
         if language is None and choice.strip():
             return texts("lang_unknown", word=markup.escape(choice.strip()[:20]),
                          current=texts("lang_name"))
@@ -156,25 +174,27 @@ class People:
             return texts("lang_not_allowed")
         await self.remember(chat, player)
         await self.store.set_language(chat.id, language)
+        self._changes += 1
         self._languages[chat.id] = language
         return texts_for(language, private=chat.type == "private")("lang_set")
 
-    def greeting(self, chat: Chat, player: Player, reads_group_messages: bool) -> str:
+    async def greeting(self, chat: Chat, player: Player, reads_group_messages: bool) -> str:
         """What the bot says when it is added to a group: how to play, and how to answer
         there — in privacy mode (`reads_group_messages` False) it sees only commands and
         replies to its messages, so players answer with /a or a reply, and the group's owner
         is told how to let them just type."""
-        texts = self.texts(chat, player)
+        texts = await self.texts(chat, player)
         return "\n".join([texts("greet"),
                           texts("greet_typing" if reads_group_messages else "greet_privacy")])
 
     async def migrate_chat(self, old_id: int, new_id: int) -> None:
         """A group became a supergroup: its rows move to the new id (rounds, matches and scores
         with them), and its language follows, unless the supergroup chose its own (as the
-        store keeps it)."""
+        store keeps it: both chats' choices are read from it again)."""
         await self.store.migrate_chat(old_id, new_id)
-        if old_id in self._languages:
-            self._languages.setdefault(new_id, self._languages.pop(old_id))
+        self._changes += 1
+        self._languages.pop(old_id, None)
+        self._languages.pop(new_id, None)
 
 
 def _names(shared: bool, clock: Callable[[], float]) -> MutableMapping[int, Names]:

@@ -2,7 +2,8 @@
 24, hints on or off, a match's length, whether plain typed answers count, and the language.
 
 The environment's values are the defaults; a chat stores only what its admins changed (a JSON
-object per chat, bot.store.sql.people), kept in memory beside the database as the languages are.
+object per chat, bot.store.sql.people), remembered for the CHOICES_KEPT chats asked about most
+lately (LRU, as the languages are: bot.play.chats.people), read from the store again after that.
 A change applies from the next round: an open round keeps what it was dealt with. The panel is
 one message whose buttons each set one setting to its next value; a press carries the chat, the
 setting and the value it sets, and is read back as strictly as a command (bot.telegram.buttons).
@@ -14,7 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from bot.play.chats.people import Chat, People, Player
+from cachetools import LRUCache
+
+from bot.play.chats.people import CHOICES_KEPT, Chat, People, Player
 from bot.play.games import PlayOptions
 from bot.play.guards.permissions import AdminCheck, may_steer
 from bot.play.outcomes import Refused, Said
@@ -92,52 +95,71 @@ class Settings:
         self.people = people
         self.defaults = defaults
         self.clock = clock
-        self._changed: dict[int, dict[str, object]] = {}  # chat -> what its admins set
+        # chat -> what its admins set ({}: nothing); the least lately asked go first
+        self._changed: LRUCache[int, dict[str, object]] = LRUCache(CHOICES_KEPT)
+        self._changes = 0  # settings changed or moved: a read begun before is not remembered
 
     async def load(self) -> None:
-        """What every chat set (at start-up); a value no longer offered is left out."""
-        self._changed = {chat: {k: v for k, v in body.items() if self._allowed(k, v)}
-                         for chat, body in (await self.store.chat_settings()).items()}
+        """Forget what chats set (at start-up, or when another process may have changed it):
+        each is read from the store when next asked."""
+        self._changes += 1
+        self._changed.clear()
 
-    def of(self, chat_id: int) -> ChatSettings:
+    async def _set(self, chat_id: int) -> dict[str, object]:
+        """What the chat's admins set, from memory or the store; a value no longer offered
+        is left out."""
+        try:
+            return self._changed[chat_id]
+        except KeyError:
+            pass
+        changes = self._changes
+        body = {k: v for k, v in (await self.store.chat_settings(chat_id)).items()
+                if self._allowed(k, v)}
+        if changes == self._changes:  # else it changed while it was read: ask again
+            self._changed[chat_id] = body
+        return body
+
+    async def of(self, chat_id: int) -> ChatSettings:
         """The settings a chat's next round follows."""
         current = self.defaults
-        for key, value in self._changed.get(chat_id, {}).items():
+        for key, value in (await self._set(chat_id)).items():
             current = current.changed(key, value)
         return current
 
-    def options(self, chat_id: int, game: str, asked: PlayOptions) -> PlayOptions:
+    async def options(self, chat_id: int, game: str, asked: PlayOptions) -> PlayOptions:
         """What a /play without a size or a level deals in this chat (24 only)."""
         if game != "24":
             return asked
-        chosen = self.of(chat_id)
+        chosen = await self.of(chat_id)
         return replace(asked, count=asked.count or chosen.count,
                        level=asked.level or (None if chosen.level == "mix" else chosen.level))
 
-    def chose_level(self, chat_id: int) -> bool:
+    async def chose_level(self, chat_id: int) -> bool:
         """Whether the chat's admins set a level (mix too): its default is then theirs."""
-        return "level" in self._changed.get(chat_id, {})
+        return "level" in await self._set(chat_id)
 
     def migrate(self, old_id: int, new_id: int) -> None:
-        """A group became a supergroup (the store moved its row)."""
-        if old_id in self._changed:
-            self._changed.setdefault(new_id, self._changed.pop(old_id))
+        """A group became a supergroup (the store moved its row, unless the supergroup has
+        its own): both chats' are read from the store again."""
+        self._changes += 1
+        self._changed.pop(old_id, None)
+        self._changed.pop(new_id, None)
 
     # --- the panel -----------------------------------------------------------------------------
 
     async def show(self, chat: Chat, player: Player, is_admin: AdminCheck | None) -> Panel | Said:
         """/settings: the panel (a group's admins, or anyone in a private chat, where only the
         language is set: that chat is the person's own)."""
-        texts = self.people.texts(chat, player)
+        texts = await self.people.texts(chat, player)
         if not await may_steer(chat.type, player.id, None, is_admin):
             return Said(texts("settings_admins_only"))
-        return self.panel(chat, texts)
+        return await self.panel(chat, texts)
 
     async def change(self, chat: Chat, player: Player, is_admin: AdminCheck | None,
                      chat_id: int, key: str, raw: str) -> Panel | Refused:
         """A press of the panel: the setting changed, and the panel says so. Refused: a press
         naming another chat, a setting or value no button offers, or a non-admin's."""
-        texts = self.people.texts(chat, player)
+        texts = await self.people.texts(chat, player)
         value = self._read(key, raw)
         private_only = chat.type == "private" and key != "lang"
         if chat_id != chat.id or value is None or private_only:
@@ -148,19 +170,20 @@ class Settings:
         if key == "lang":
             assert isinstance(value, str)
             await self.people.set_language(chat, player, value, is_admin)
-            texts = self.people.texts(chat, player)
+            texts = await self.people.texts(chat, player)
         else:
-            body = {**self._changed.get(chat.id, {}), key: value}
+            body = {**await self._set(chat.id), key: value}
             await self.store.set_chat_settings(chat.id, body, self.clock())
+            self._changes += 1
             self._changed[chat.id] = body
-        return self.panel(chat, texts, self._said(texts, chat.id, key))
+        return await self.panel(chat, texts, await self._said(texts, chat.id, key))
 
-    def panel(self, chat: Chat, texts: Texts, note: str | None = None) -> Panel:
+    async def panel(self, chat: Chat, texts: Texts, note: str | None = None) -> Panel:
         if chat.type == "private":
             lines = [texts("settings_private"), texts("settings_lang", value=texts("lang_name"))]
             rows: tuple[tuple[Choice, ...], ...] = self._language_rows(texts)
         else:
-            current = self.of(chat.id)
+            current = await self.of(chat.id)
             lines = [texts("settings_head")] + [self._line(texts, current, key)
                                                 for key in KEYS]
             choices = [self._next(texts, current, key) for key in KEYS if key != "lang"]
@@ -175,13 +198,13 @@ class Settings:
             return texts("settings_lang", value=texts("lang_name"))
         return texts(f"settings_{key}", value=self._shown(texts, key, current.value(key)))
 
-    def _said(self, texts: Texts, chat_id: int, key: str) -> str:
+    async def _said(self, texts: Texts, chat_id: int, key: str) -> str:
         """The panel's last line: what changed, and from when."""
         if key == "lang":
             return texts("settings_changed", what=texts("settings_name_lang"),
                          value=texts("lang_name"))
         return texts("settings_changed", what=texts(f"settings_name_{key}"),
-                     value=self._shown(texts, key, self.of(chat_id).value(key)))
+                     value=self._shown(texts, key, (await self.of(chat_id)).value(key)))
 
     def _shown(self, texts: Texts, key: str, value: object) -> str:
         if key in GAME_KEYS:

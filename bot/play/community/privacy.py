@@ -83,13 +83,13 @@ class Privacy:
         self._forgetting: set[int] = set()  # the people whose forget runs in this process
         self._one_at_a_time = KeyedLocks()  # per person: a second confirmation waits
 
-    def text(self, chat: Chat, player: Player) -> str:
+    async def text(self, chat: Chat, player: Player) -> str:
         """/privacy: what is kept, why, and how to delete it."""
-        return self.people.texts(chat, player)("privacy_text")
+        return (await self.people.texts(chat, player))("privacy_text")
 
-    def ask_forget(self, chat: Chat, player: Player) -> Asked | str:
+    async def ask_forget(self, chat: Chat, player: Player) -> Asked | str:
         """/forget: in a private chat, the question; elsewhere, where to ask it."""
-        texts = self.people.texts(chat, player)
+        texts = await self.people.texts(chat, player)
         if chat.type != "private":
             return texts("forget_private_only")
         return Asked(texts("forget_ask", seconds=round(CONFIRM_SECONDS)),
@@ -97,7 +97,7 @@ class Privacy:
 
     async def ask_reset(self, chat: Chat, player: Player, is_admin: AdminCheck) -> Asked | str:
         """/resetscores: in a group, for its admins, the question."""
-        texts = self.people.texts(chat, player)
+        texts = await self.people.texts(chat, player)
         if chat.type == "private":
             return texts("reset_group_only")
         if not await is_admin():
@@ -111,7 +111,7 @@ class Privacy:
         counts, only in time, and a reset only while the asker still administers the group
         (`is_admin` must ask Telegram now, not a minute-old answer). Nobody else's press, and
         no press in another chat, drops the asker's question: only its lapse does."""
-        texts = self.people.texts(chat, player)
+        texts = await self.people.texts(chat, player)
         pending = self._pending.get(token)
         # lapsed, or asked before a restart: it can't be answered now
         if pending is None or pending.until < self.clock():

@@ -60,7 +60,7 @@ class Standings:
         asker's own place below them when they have points there but not among the ten."""
         if ask.period == "rating":
             return await self.rating_board(chat, player, ask)
-        texts = self.people.texts(chat, player)
+        texts = await self.people.texts(chat, player)
         week = ask.period == "week"
         board = Board(None if ask.everywhere else chat.id, ask.game,
                       self.clock() - WEEK if week else None)
@@ -86,7 +86,7 @@ class Standings:
         """The season's most skilled in a game (24 unless named): this chat's players, or every
         chat's; provisional ratings (fewer than PLAYER_PROVISIONAL rounds this season) marked.
         The asker's own place below the ten when they are rated but not among them."""
-        texts = self.people.texts(chat, player)
+        texts = await self.people.texts(chat, player)
         game = ask.game or RATED_DEFAULT
         season = season_of(self.clock())
         chat_id = None if ask.everywhere else chat.id
@@ -112,7 +112,7 @@ class Standings:
         """The player's points, wins, rounds, fastest win and streaks in this chat, per game;
         then their rating in each rated game they played this season (with its uncertainty)
         and their best season's."""
-        texts = self.people.texts(chat, player)
+        texts = await self.people.texts(chat, player)
         name = markup.name(player.first_name)
         rows = [row for row in await self.store.stats(chat.id, player.id) if row.rounds_played]
         rated = await self._ratings_lines(texts, player)

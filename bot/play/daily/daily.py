@@ -84,7 +84,7 @@ class Daily:
     async def show(self, chat: Chat, player: Player) -> DailyReply:
         """/daily: today's hand, or, once solved, the person's result and streak."""
         now = self.clock()
-        day, texts = day_of(now), self.people.texts(chat, player)
+        day, texts = day_of(now), await self.people.texts(chat, player)
         done = await self.store.daily_result(day, player.id)
         if done is not None:  # in a group, without the answer: others may not have it
             private = chat.type == "private"
@@ -98,7 +98,7 @@ class Daily:
 
     async def answer(self, chat: Chat, player: Player, text: str) -> DailyReply:
         """/daily <expression>: judged in a private chat only; the first right one counts."""
-        texts = self.people.texts(chat, player)
+        texts = await self.people.texts(chat, player)
         if chat.type != "private":
             return DailyReply(texts("daily_answer_privately"), go_private=True, withdraw=True)
         now = self.clock()
@@ -135,7 +135,7 @@ class Daily:
         if done is None:
             return None
         current, _best = streaks(await self.store.daily_days(player.id), day)
-        texts = self.people.texts(Chat(player.id, "private", None), player)
+        texts = await self.people.texts(Chat(player.id, "private", None), player)
         return texts("daily_share", number=str(daily_number(day)), at=day_clock(done.seconds),
                      streak=current)
 
@@ -175,7 +175,7 @@ class Daily:
         """/top daily: today's earliest solvers in every chat, with their streaks, and the
         asker's own place when it is not among them."""
         now = self.clock()
-        day, texts = day_of(now), self.people.texts(chat, player)
+        day, texts = day_of(now), await self.people.texts(chat, player)
         count = await self.store.daily_count(day)
         if not count:
             return texts("daily_board_empty", day=day)

@@ -51,7 +51,7 @@ class MatchBook:
             return None, True  # a round is on: its end brings the next step
         rounds = await self.store.match_rounds(match.id)
         done = played(rounds)
-        texts = texts or self.people.chat_texts(match.chat_id, match.lang)
+        texts = texts or await self.people.chat_texts(match.chat_id, match.lang)
         scores = await self.store.match_scores(match.id)
         if done >= match.rounds:
             if not await self.store.end_match(match.id, "done", self.table.clock()):

@@ -67,8 +67,8 @@ class Matches:
         return outcome
 
     async def _start(self, chat: Chat, player: Player, count: int | None) -> Dealt | Said:
-        texts = self.people.texts(chat, player)
-        count = count or self.rounds.chat_settings(chat.id).match
+        texts = await self.people.texts(chat, player)
+        count = count or (await self.rounds.chat_settings(chat.id)).match
         if (on := await self.store.match_on(chat.id, chat.topic)) is not None:
             return Said(await self._on_text(on, texts))
         if self.table.of(chat.id, chat.topic) is not None:
@@ -108,7 +108,7 @@ class Matches:
             if self.table.of(chat_id, topic) is None:  # too slow: try again shortly
                 self.scheduler.set(Alarm(NEXT_DEAL, chat_id, topic=topic), self.pause)
             return dealt
-        return await self._numbered(match, dealt, self.people.texts(chat, starter))
+        return await self._numbered(match, dealt, await self.people.texts(chat, starter))
 
     async def _numbered(self, match: Match, dealt: Dealt, texts: Texts) -> Dealt:
         """A round dealt into the match: its number, and its "30 s left" notice set."""
@@ -132,7 +132,7 @@ class Matches:
 
     async def _stop(self, chat: Chat, player: Player, is_admin: AdminCheck | None
                     ) -> Closed | Said:
-        texts = self.people.texts(chat, player)
+        texts = await self.people.texts(chat, player)
         match = await self.store.match_on(chat.id, chat.topic)
         if match is None:
             return Said(texts("match_none"))
@@ -182,10 +182,10 @@ class Matches:
         if opened is None or opened.id != round_id:
             return None
         current = opened.record
-        texts = self.people.chat_texts(chat_id, current.lang)
+        texts = await self.people.chat_texts(chat_id, current.lang)
         left = max(1, round(current.deadline - self.table.clock()))
         opened.note("warn", texts("match_time_left", seconds=left))
-        outcome = self.rounds.rewrite(opened, texts, texts(
+        outcome = await self.rounds.rewrite(opened, texts, texts(
             "match_time_left_alone", seconds=left,
             puzzle=WORDS[current.game].puzzle_html(current)))
         await self.outbox.show(outcome, Target(chat_id, topic))

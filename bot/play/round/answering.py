@@ -65,7 +65,7 @@ class Answering:
             current.is_deal(replied_to)
         explicit = explicit or replied
         if current is None:
-            outcome: Answered = Said(self.people.texts(chat, player)("no_round")) \
+            outcome: Answered = Said((await self.people.texts(chat, player))("no_round")) \
                 if explicit else None
         else:
             outcome = await self._answer(current, chat, player, text, explicit, replied)
@@ -88,12 +88,12 @@ class Answering:
         metrics.observe_answer_latency(current.record.game, time.monotonic() - judging)
         if taken is None:
             return None
-        texts = self.people.texts(chat, player)
+        texts = await self.people.texts(chat, player)
         await self.people.remember(chat, player)
         committed = await self.table.commit(current)
         if isinstance(taken, Won):
             return await self._won(current, taken, committed, player, texts)
-        return self._worded(current, taken, chat, player, texts)
+        return await self._worded(current, taken, chat, player, texts)
 
     async def _won(self, current: OpenRound, taken: Won, committed: Committed, player: Player,
                    texts: Texts) -> Closed | Said:
@@ -112,8 +112,8 @@ class Answering:
                                          texts, await self.results.one_way(record),
                                          committed.events)
 
-    def _worded(self, current: OpenRound, taken: Accepted, chat: Chat, player: Player,
-                texts: Texts) -> Answered:
+    async def _worded(self, current: OpenRound, taken: Accepted, chat: Chat, player: Player,
+                      texts: Texts) -> Answered:
         """What an answer that did not win did, in words: too late, over, a sealed guess's
         mark, no guesses left, no answer at all, or a miss written into the deal's status."""
         record = current.record
@@ -137,7 +137,7 @@ class Answering:
         said = words.verdict_text(taken.verdict, record, texts)
         if record.message_id is None:  # no deal to write the status into (never sent)
             return self._in_words(chat, player, texts, said)
-        status = self.views.status(current, said)
+        status = await self.views.status(current, said)
         return Noted(status.text) if isinstance(status, Marked) else status
 
     def _in_words(self, chat: Chat, player: Player, texts: Texts, said: str) -> Said | None:

@@ -57,9 +57,9 @@ class Dealing:
         self.outbox = outbox
         self._dealing = KeyedLocks()  # one deal at a time per topic
 
-    def terms(self, chat_id: int) -> Terms:
+    async def terms(self, chat_id: int) -> Terms:
         """The chat's settings a round dealt there now keeps to its end."""
-        chosen = self.settings.of(chat_id)
+        chosen = await self.settings.of(chat_id)
         return Terms(hints=chosen.hints, typing=chosen.typing)
 
     async def play(self, chat: Chat, player: Player, game: str,
@@ -77,7 +77,7 @@ class Dealing:
         its rules say, unless a round is on in the topic (a notice says so). A press naming a
         round that never ended in this chat is refused. A deal lost to another press made
         meanwhile shows nothing: that deal is right there."""
-        texts = self.people.texts(chat, player)
+        texts = await self.people.texts(chat, player)
         ended = await self.endings.ended_here(chat, round_id)
         if ended is None:
             return Refused(texts("button_unknown"))
@@ -94,7 +94,7 @@ class Dealing:
         """A new round of the game, dealt and stored but not shown (a match numbers it first).
         One deal at a time per topic: a /play sent meanwhile waits, then hears of the new
         round."""
-        texts = self.people.texts(chat, player)
+        texts = await self.people.texts(chat, player)
         options = options or PlayOptions()
         async with self._dealing.held((chat.id, chat.topic)):
             current = self.table.of(chat.id, chat.topic)
@@ -102,7 +102,7 @@ class Dealing:
                 return Said(self.views.still_open(current.record, texts))
             if (bounded := self._bound(chat, player, texts)) is not None:
                 return bounded
-            options = self.settings.options(chat.id, game, options)
+            options = await self.settings.options(chat.id, game, options)
             dealt = await self._dealt(chat, player, game, options, texts)
             if isinstance(dealt, str):
                 return Said(dealt)
@@ -118,9 +118,10 @@ class Dealing:
         plain = game == "24" and options.count in (None, 4) and options.target in (None, 24)
         if adaptive is not None and plain and (options.level == ADAPTIVE or (
                 options.level is None and chat.type != "private"
-                and not self.settings.chose_level(chat.id)
+                and not await self.settings.chose_level(chat.id)
                 and await adaptive.rounds_played(chat.id) >= ADAPTIVE_AFTER)):
-            return await adaptive.deal(chat.id, player.id, self.settings.of(chat.id).seconds[game])
+            seconds = (await self.settings.of(chat.id)).seconds[game]
+            return await adaptive.deal(chat.id, player.id, seconds)
         if options.level == ADAPTIVE:  # another size or target: a level drawn, as by default
             options = replace(options, level=None)
         dealt = await self.dealer.deal(GAMES[game], options, player.id, chat.id, texts)
@@ -151,8 +152,8 @@ class Dealing:
         send cannot leave a round without an end)."""
         await self.people.remember(chat, player)
         now = self.table.clock()
-        terms = self.terms(chat.id)
-        length = self.settings.of(chat.id).seconds[dealt.game]
+        terms = await self.terms(chat.id)
+        length = (await self.settings.of(chat.id)).seconds[dealt.game]
         new = await self.open_rounds.open_round(
             ROUNDS_PER_PLAYER, chat.id, dealt.game, dealt.hand, dealt.target, dealt.level,
             dealt.points, texts.language, now, now + length, player.id, chat.topic,

@@ -52,7 +52,7 @@ class Endings:
         if current is None:
             return None
         record = current.record
-        closed = await self.end(current, "expired", self.people.round_texts(record))
+        closed = await self.end(current, "expired", await self.people.round_texts(record))
         await self.outbox.show(closed, Target(record.chat_id, record.topic))
         return closed
 

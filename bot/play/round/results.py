@@ -94,7 +94,7 @@ class Results:
         solution."""
         current = result.round
         rules, words = GAMES[current.game], WORDS[current.game]
-        texts = self.people.round_texts(current)
+        texts = await self.people.round_texts(current)
         lines = [texts("late_result" if restarted else "late_taken_over",
                        game=texts.game(rules.name), puzzle=words.puzzle_html(current))]
         name, answer = markup.name(result.winner_name), markup.code(result.answer or "")

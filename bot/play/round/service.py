@@ -18,7 +18,7 @@ deals there; a round keeps the terms it was dealt with.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from typing import Any, TypeVar
 
 from bot.play.chats.people import Chat, People, Player
@@ -39,7 +39,7 @@ from bot.play.round.open_round import OpenRound, Terms
 from bot.play.round.outbox import Outbox
 from bot.play.round.results import Results
 from bot.play.round.steering import Steering
-from bot.play.round.table import RoundTable
+from bot.play.round.table import RoundTable, dealt_with
 from bot.play.round.views import Views
 from bot.store.protocols import RoundStore
 from bot.store.records import Round
@@ -96,12 +96,19 @@ class Rounds:
 
     # --- what is on (reading, no transition) -----------------------------------------------------
 
-    def chat_settings(self, chat_id: int) -> ChatSettings:
+    def chat_settings(self, chat_id: int) -> Later[ChatSettings]:
         """What the chat's next round follows (the defaults where it set nothing)."""
         return self.settings.of(chat_id)
 
-    def terms(self, chat_id: int) -> Terms:
+    def terms(self, chat_id: int) -> Later[Terms]:
         return self.dealing.terms(chat_id)
+
+    async def stand_in_terms(self, records: Iterable[Round]) -> Callable[[int], Terms]:
+        """For rounds stored without the terms they were dealt with (dealt before terms were
+        stored), their chats' settings now, read ahead for the table's look-up."""
+        known = {chat: await self.dealing.terms(chat)
+                 for chat in {r.chat_id for r in records if dealt_with(r) is None}}
+        return known.__getitem__
 
     def open_round(self, chat_id: int, topic: int = 0) -> Round | None:
         """The record of the topic's open round."""
@@ -125,26 +132,26 @@ class Rounds:
     def actions(self, current: OpenRound) -> tuple[str, ...]:
         return self.views.actions(current)
 
-    def deal_view(self, current: OpenRound) -> str:
+    def deal_view(self, current: OpenRound) -> Later[str]:
         return self.views.deal_view(current)
 
     def still_open(self, current: Round, texts: Texts) -> str:
         return self.views.still_open(current, texts)
 
-    def dealt_again(self, current: OpenRound) -> Dealt:
+    def dealt_again(self, current: OpenRound) -> Later[Dealt]:
         return self.views.dealt_again(current)
 
     def rewrite(self, current: OpenRound, texts: Texts, notice: str,
-                reaction: str | None = None) -> Edited | None:
+                reaction: str | None = None) -> Later[Edited | None]:
         return self.views.rewrite(current, texts, notice, reaction)
 
     def status(self, current: OpenRound, notice: str | None = None,
-               reaction: str | None = None) -> Edited | Marked | Noted:
+               reaction: str | None = None) -> Later[Edited | Marked | Noted]:
         return self.views.status(current, notice, reaction)
 
     async def status_due(self, round_id: int) -> Edited | None:
         """The STATUS alarm rang: the deal with its status as it now stands, shown."""
-        outcome = self.views.status_due(round_id)
+        outcome = await self.views.status_due(round_id)
         if outcome is not None:
             await self.outbox.show(outcome, Target(outcome.round.chat_id, outcome.round.topic))
         return outcome

@@ -69,7 +69,7 @@ class Steering:
 
     async def _hint(self, chat: Chat, player: Player, is_admin: AdminCheck | None,
                     round_id: int | None) -> Edited | Marked | Refused:
-        texts = self.people.texts(chat, player)
+        texts = await self.people.texts(chat, player)
         current = self._asked_of(chat, round_id, texts)
         if isinstance(current, Refused):
             return current
@@ -95,11 +95,11 @@ class Steering:
                 record.started_by, texts)))
         points = hint_points(record.points) if costs and not record.hint_used else record.points
         given = current.hint(points)
-        dealt = self.people.round_texts(record)  # the deal's line in the deal's language
+        dealt = await self.people.round_texts(record)  # the deal's line in the deal's language
         current.note("hint", hint_words(hints[:given], points, dealt)[0])
         notice = hint_words(hints[:given], points, texts)[1]  # the asker's, in theirs
         await self.table.commit(current)
-        return self.views.rewrite(current, dealt, notice, GIVEN_REACTION) or \
+        return await self.views.rewrite(current, dealt, notice, GIVEN_REACTION) or \
             Marked(GIVEN_REACTION, notice)
 
     # --- passing ---------------------------------------------------------------------------------
@@ -123,7 +123,7 @@ class Steering:
 
     async def _pass(self, chat: Chat, player: Player, is_admin: AdminCheck | None,
                     round_id: int | None) -> Closed | Edited | Marked | Refused | Said:
-        texts = self.people.texts(chat, player)
+        texts = await self.people.texts(chat, player)
         current = self._asked_of(chat, round_id, texts)
         if isinstance(current, Refused):
             return current
@@ -152,7 +152,7 @@ class Steering:
         if everyone:  # one answered, early: the round goes on for the others, and they hear why
             return await self._goes_on(current, chat, texts)
         notice = texts("pass_noted", count=len(current.passed), answered=len(answerers))
-        shown = self.views.status(current, notice, PASSED_REACTION)
+        shown = await self.views.status(current, notice, PASSED_REACTION)
         return shown if not isinstance(shown, Noted) else Marked(PASSED_REACTION, notice)
 
     async def _goes_on(self, current: OpenRound, chat: Chat, texts: Texts) -> Said:
@@ -160,7 +160,7 @@ class Steering:
         passer is told why the round goes on, and when passes may end it."""
         notice = texts("pass_noted_waiting", left=time_left(
             texts, halfway(current.record) - self.table.clock()))
-        status = self.views.status(current, notice)
+        status = await self.views.status(current, notice)
         if isinstance(status, Edited):
             await self.outbox.show(status, Target(chat.id, chat.topic))
         return Said(notice)
@@ -177,7 +177,7 @@ class Steering:
                      ) -> Closed | Refused:
         """/reveal (or the Reveal button of round `round_id`): end the round now and show the
         answers (see `end_refusal` for who may)."""
-        texts = self.people.texts(chat, player)
+        texts = await self.people.texts(chat, player)
         current = self._asked_of(chat, round_id, texts)
         outcome: Closed | Refused
         if isinstance(current, Refused):
@@ -198,7 +198,7 @@ class Steering:
         """Why this player may not end the round early (None: they may): only its starter
         or an admin may, and once others have answered, only an admin
         (bot.play.guards.permissions), so that ending a round never changes who scores."""
-        texts = self.people.texts(chat, player)
+        texts = await self.people.texts(chat, player)
         answerers = await self.store.answerers(current.id) if chat.type != "private" else []
         why = await end_refusal(chat.type, player.id, current.started_by, answerers, is_admin)
         if why is None:

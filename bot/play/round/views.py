@@ -42,12 +42,12 @@ class Views:
         """The buttons under an open round's deal as it stands."""
         return deal_actions(current.record, current.terms.hints, bool(current.answered))
 
-    def deal_view(self, current: OpenRound) -> str:
+    async def deal_view(self, current: OpenRound) -> str:
         """The deal's text as it stands (its lines and the notes under them); after a restart it
         is worded again, less its level note and match number."""
         record = current.record
         if current.deal_text is None:
-            current.worded(self.deal_text(record, self.people.round_texts(record),
+            current.worded(self.deal_text(record, await self.people.round_texts(record),
                                           "private" if record.chat_id > 0 else "group",
                                           current.terms))
         return markup.clip(current.view())
@@ -57,33 +57,33 @@ class Views:
         return WORDS[current.game].still_open_text(
             current, texts, time_left(texts, current.deadline - self.table.clock()))
 
-    def dealt_again(self, current: OpenRound) -> Dealt:
+    async def dealt_again(self, current: OpenRound) -> Dealt:
         """A running round's deal, shown again (its message unknown after a restart, or left
         behind in a group that became a supergroup)."""
-        texts, view = self.people.round_texts(current.record), self.deal_view(current)
+        texts, view = await self.people.round_texts(current.record), await self.deal_view(current)
         actions = self.actions(current)
         current.rewritten((view, actions, texts.language))
         return Dealt(current.record, view, texts, actions)
 
-    def rewrite(self, current: OpenRound, texts: Texts, notice: str,
-                reaction: str | None = None) -> Edited | None:
+    async def rewrite(self, current: OpenRound, texts: Texts, notice: str,
+                      reaction: str | None = None) -> Edited | None:
         """The deal rewritten as it now stands, or None when that is what it was last
         rewritten to show: an edit that changes nothing is never sent (Telegram would refuse
         it, 400 "message is not modified")."""
-        view = (self.deal_view(current), self.actions(current), texts.language)
+        view = (await self.deal_view(current), self.actions(current), texts.language)
         if current.shows(view):
             return None
         current.rewritten(view)
         return Edited(current.record, view[0], texts, view[1], notice, reaction)
 
-    def status(self, current: OpenRound, notice: str | None = None,
-               reaction: str | None = None) -> Edited | Marked | Noted:
+    async def status(self, current: OpenRound, notice: str | None = None,
+                     reaction: str | None = None) -> Edited | Marked | Noted:
         """The deal with its status as it stands, if it may be written now; else the STATUS
         alarm is set to write it when it may (at most once every STATUS_EVERY seconds), and a
         `reaction` (if given) marks what asked for it meanwhile. A deal never sent can't be
         edited: its `notice` is then said."""
         record = current.record
-        worded = self.people.round_texts(record)  # the deal's language
+        worded = await self.people.round_texts(record)  # the deal's language
         line = status_line(current, worded, len(current.answered))
         current.note("status", line)
         wait = current.status_wait(self.table.clock(), STATUS_EVERY)
@@ -93,23 +93,23 @@ class Views:
                 scheduler.set(Alarm(STATUS, record.chat_id, record.id, record.topic), wait)
             return Marked(reaction, notice or line) if reaction is not None else \
                 Noted(notice or line)
-        edited = self.rewrite(current, worded, notice if notice is not None else line)
+        edited = await self.rewrite(current, worded, notice if notice is not None else line)
         if edited is None:  # the deal shows just that already
             return Marked(reaction, notice or line) if reaction is not None else \
                 Noted(notice or line)
         current.status_written(self.table.clock())
         return edited
 
-    def status_due(self, round_id: int) -> Edited | None:
+    async def status_due(self, round_id: int) -> Edited | None:
         """The STATUS alarm rang: the round's deal with its status as it now stands, to show
         (None: nothing to show)."""
         current = self.table.find(round_id)
         if current is None or current.record.message_id is None:
             return None
         record = current.record
-        texts = self.people.round_texts(record)
+        texts = await self.people.round_texts(record)
         current.note("status", status_line(current, texts, len(current.answered)))
-        outcome = self.rewrite(current, texts, "")
+        outcome = await self.rewrite(current, texts, "")
         if outcome is None:  # nothing changed since the deal was last rewritten
             return None
         current.status_written(self.table.clock())

@@ -51,7 +51,7 @@ class PeopleStatements:
     remember_user: str
     user_name: str
     chat_and_user: str
-    languages: str
+    language: str
     set_language: str
     chat_settings: str
     set_chat_settings: str
@@ -78,9 +78,9 @@ QMARK = PeopleStatements(
     user_name="SELECT first_name FROM users WHERE id = ?",
     chat_and_user="SELECT c.type, c.title, u.first_name, u.username FROM "
                   "chats c, users u WHERE c.id = ? AND u.id = ?",
-    languages="SELECT id, lang FROM chats WHERE lang IS NOT NULL",
+    language="SELECT lang FROM chats WHERE id = ?",
     set_language="UPDATE chats SET lang = ? WHERE id = ?",
-    chat_settings="SELECT chat_id, body FROM chat_settings",
+    chat_settings="SELECT body FROM chat_settings WHERE chat_id = ?",
     set_chat_settings="INSERT INTO chat_settings (chat_id, body, updated_at) VALUES (?, ?, ?) "
                       "ON CONFLICT (chat_id) DO UPDATE SET body = excluded.body, "
                       "updated_at = excluded.updated_at",
@@ -156,24 +156,24 @@ class People:
         rows = await self.db.fetch(self.sql.chat_and_user, (chat_id, user_id))
         return ((rows[0][0], rows[0][1]), (rows[0][2], rows[0][3])) if rows else None
 
-    async def languages(self) -> dict[int, str]:
-        """The language each chat chose with /lang."""
-        return {chat_id: lang for chat_id, lang in await self.db.fetch(self.sql.languages)}
+    async def language(self, chat_id: int) -> str | None:
+        """The language the chat chose with /lang (None: none, or a chat never stored)."""
+        rows = await self.db.fetch(self.sql.language, (chat_id,))
+        return rows[0][0] if rows else None
 
     async def set_language(self, chat_id: int, lang: str) -> None:
         await self.db.run(self.sql.set_language, (lang, chat_id))
 
-    async def chat_settings(self) -> dict[int, dict[str, object]]:
-        """What each chat set with /settings (only what it changed from the defaults)."""
-        found: dict[int, dict[str, object]] = {}
-        for chat_id, body in await self.db.fetch(self.sql.chat_settings):
-            try:
-                read = json.loads(body)
-            except ValueError:  # written by nothing but this store: never, but never fatal
-                continue
-            if isinstance(read, dict):
-                found[chat_id] = read
-        return found
+    async def chat_settings(self, chat_id: int) -> dict[str, object]:
+        """What the chat set with /settings (only what it changed from the defaults)."""
+        rows = await self.db.fetch(self.sql.chat_settings, (chat_id,))
+        if not rows:
+            return {}
+        try:
+            read = json.loads(rows[0][0])
+        except ValueError:  # written by nothing but this store: never, but never fatal
+            return {}
+        return read if isinstance(read, dict) else {}
 
     async def set_chat_settings(self, chat_id: int, body: dict[str, object], at: float) -> None:
         """A chat's settings from now on (the chat is stored already)."""

@@ -212,9 +212,14 @@ class Consumers:
             seconds = self.clock() - started  # the handling's own, not the waits after it
             reminder.cancel()
         try:
-            # not waited for: one lost (the connection dropped) only brings the update again,
-            # whose claim makes it act once
-            await pull.done(message)
+            if self.stopping or partition in self.leaving:
+                # the last one before the partition is let go: waited for, so that the broker
+                # has it before this worker (or its lease) goes and nobody takes it again
+                await message.ack_sync(timeout=REQUEST_SECONDS)
+            else:
+                # not waited for: one lost (the connection dropped) only brings the update
+                # again, whose claim makes it act once
+                await pull.done(message)
         except Exception as error:
             log.warning("partition %d: an update's acknowledgement failed (%s: %s)",
                         partition, type(error).__name__, error)

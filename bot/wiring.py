@@ -36,7 +36,7 @@ import tornado.web
 
 from bot.cluster.unreachable import BrokerUnreachable  # what a broker out of reach raises
 from bot.play.matches.matches import match_pause
-from bot.play.ports import Handover
+from bot.play.ports import Errand, Handover
 from bot.play.services import Services, build_services
 from bot.runtime import heap, metrics
 from bot.runtime.config import Config
@@ -90,6 +90,7 @@ class Partitions:
         self.leading = leading
         self.partition_of = partition_of
         self.handovers: asyncio.Queue[Handover] = asyncio.Queue()  # the moves in flight
+        self.errands: asyncio.Queue[Errand] = asyncio.Queue()  # tournaments' errands in flight
 
     def acts_on(self, partition: int) -> bool:
         return partition in self.owned and self.leading()
@@ -99,6 +100,9 @@ class Partitions:
 
     async def hand_over(self, moved: Handover) -> None:
         self.handovers.put_nowait(moved)
+
+    async def carry(self, errand: Errand) -> None:
+        self.errands.put_nowait(errand)
 
 
 async def carry_handovers(handovers: asyncio.Queue[Handover],

@@ -226,13 +226,15 @@ class Bot:
         pages = opener(self.webapp, application.bot.username) if self.webapp else None
         data.services = build_services(
             self._stores, self.pool, JobScheduler(application.job_queue),
-            TelegramPublisher(application.bot, pages), seconds=config.seconds,
+            TelegramPublisher(application.bot, pages, config.paid_broadcast),
+            seconds=config.seconds,
             deal_seconds=config.deal_seconds, solve_timeout=config.solve_timeout,
             pause=match_pause(config.round_seconds), reads_group_messages=reads_all,
             secret=config.token,
             page_links=page_opener(self.webapp, application.bot.username) if self.webapp
             else None, open_rounds=shared_rounds(self._stores) if self.worker else None,
-            shared_names=self.worker, holding=self.holding)
+            shared_names=self.worker, holding=self.holding, deal_rate=config.deal_rate,
+            tournament_pause=config.tournament_pause)
         data.role = STANDBY
         metrics.set_leader(False)
         start_housekeeping(application, heartbeat_path(config.database_path), self.sole)

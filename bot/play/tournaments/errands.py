@@ -155,7 +155,8 @@ class Errands:
         if (opened := self.table.find(record.id)) is not None:
             opened.numbered(line)  # hints and notices edit it as it is
         dealt = replace(dealt, text=f"{dealt.text}\n{line}")
-        delivery = await self.outbox.show(dealt, Target(record.chat_id, record.topic))
+        delivery = await self.outbox.show(dealt, Target(record.chat_id, record.topic,
+                                                        broadcast=True))
         if isinstance(delivery.fate, Gone) and delivery.fate.topic is None:
             await self.store.drop_group(tournament.id, record.chat_id)
         return dealt
@@ -185,7 +186,8 @@ class Errands:
                                        follower_lang or tournament.lang)
         said = Said(board_text(texts, await self._board(tournament, done, chat_id, played,
                                                         texts)))
-        await self.outbox.show(said, Target(chat_id, entrant.topic if entrant else 0))
+        await self.outbox.show(said, Target(chat_id, entrant.topic if entrant else 0,
+                                            broadcast=True))
         return said
 
     async def _board(self, tournament: Tournament, done: TournamentRound, chat_id: int,
@@ -202,10 +204,8 @@ class Errands:
     async def answers(self, tournament: Tournament, done: TournamentRound, texts: Texts) -> str:
         """The round's hand and its answers, shown once it closed in every group."""
         record = as_round(tournament, done)
-        words = WORDS[done.game]
         analysis = await self.analyses.of(done.game, done.hand, done.target)
-        return "\n".join([words.puzzle_html(record), words.revealed(analysis, record,
-                                                                    texts).text])
+        return WORDS[done.game].revealed(analysis, record, texts).text
 
     async def cancelled(self, tournament: Tournament, chat_id: int, why: int) -> Said:
         """The tournament was cancelled (`why`: NOBODY joined it in time, or the group that

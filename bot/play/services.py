@@ -188,5 +188,5 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
         settings=settings,
         outbox=outbox, once=Once(stores.updates), achievements=achievements,
         pages=Pages(stores.pages, stores.ratings, clock, page_links, stores.achievements,
-                    daily),
+                    daily, stores.tournaments),
         tournaments=tournaments)

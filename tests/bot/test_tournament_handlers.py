@@ -136,3 +136,44 @@ async def test_only_a_groups_admin_makes_or_joins_and_usage(harness: Harness):
     assert "between groups" in (await h.telegram.reply(ANN["id"])).text
     await h.send(RED, ANN, "/tournament")
     assert "No tournament here" in (await h.telegram.reply(RED)).text
+
+
+async def test_paid_broadcasts_carry_the_deals_where_the_operator_allows_them(
+        telegram, pool, tmp_path):
+    """PAID_BROADCAST on: a tournament's deals go with allow_paid_broadcast; the rest do not
+    (they are not a broadcast), nor does anything with it off."""
+    import dataclasses
+
+    from tests.bot.conftest import make_config, running
+    config = dataclasses.replace(make_config(telegram, tmp_path / "b.sqlite3"),
+                                 paid_broadcast=True)
+    async with running(telegram, pool, config) as h:
+        await made_and_joined(h)
+        await started(h)
+    sent = [params for method, params, _ in telegram.calls if method == "sendMessage"]
+    deals = [p for p in sent if "round 1 of 2, the same hand" in str(p.get("text"))]
+    assert len(deals) == 2 and all(str(p.get("allow_paid_broadcast")).lower() == "true"
+                                   for p in deals)
+    others = [p for p in sent if p not in deals]
+    assert others and not any(p.get("allow_paid_broadcast") for p in others)
+
+
+async def test_anyone_signed_opens_a_tournaments_page(harness: Harness):
+    """The page (api/page, `t<id>`) is anyone's: someone in no group of it sees it; an unknown
+    tournament is said to be nothing; an unsigned request is refused."""
+    import time
+
+    from bot.webapp.init_data import sign, user_fields
+    h = harness
+    await made_and_joined(h)
+    h.telegram.leave(RED, EVE["id"])
+    signed = sign(user_fields(EVE["id"], "Eve", int(time.time()), "en", None), h.telegram.token)
+    async with page_server(h) as base:
+        status, page = await post(base, "api/page", {"init_data": signed, "page": "t1"})
+        assert status == 200 and page["title"] == "Friday Cup"
+        about = page["sections"][0]
+        assert about["kind"] == "about" and "2 rounds of 24" in about["items"][0]["value"]
+        status, refused = await post(base, "api/page", {"init_data": signed, "page": "t9"})
+        assert status == 404 and refused["said"] == "Nothing here yet: play a round first."
+        status, _ = await post(base, "api/page", {"init_data": "forged", "page": "t1"})
+        assert status == 403

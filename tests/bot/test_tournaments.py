@@ -255,3 +255,36 @@ async def test_the_schedule_goes_on_after_a_restart(
     await look(again)
     assert len(deals(again_shown, RED)) == 1 and "round 2 of 3" in deals(again_shown, RED)[0].text
     await asyncio.sleep(0)
+
+
+async def test_the_tournaments_page_shows_no_hand_before_every_group_closed_it(
+        services: Services, scheduler: FakeScheduler, publisher: Publisher, clock: Clock):
+    await made(services)
+    await started(services, clock)
+    first = deals(publisher, RED)[0].round.hand
+    clock.now += 4
+    await services.rounds.answer(RED, ANN, solve(first)[0], explicit=True)
+    texts = services.people.texts(RED, ANN)
+    page = await services.pages.tournament(1, texts)
+    assert page is not None and page["title"] == "Cup" and page["direction"] == "ltr"
+    kinds = {section["kind"]: section for section in page["sections"]}
+    assert list(kinds) == ["about", "players", "groups", "rounds"]
+    assert kinds["rounds"]["items"] == [{"label": "Round 1", "value": "being played now"}]
+    assert " ".join(map(str, first)) not in str(page), "the live hand is nowhere on the page"
+    clock.now += 60
+    await ring_due(services, scheduler)  # Blue's round runs out
+    await look(services)
+    page = await services.pages.tournament(1, texts)
+    assert page is not None
+    rounds = next(s for s in page["sections"] if s["kind"] == "rounds")["items"]
+    assert rounds[0]["label"] == " ".join(map(str, first)) + " → 24"
+    assert rounds[0]["value"] == "Ann (Red) · 4.0 s" and rounds[0]["hand"] == "label"
+    players = next(s for s in page["sections"] if s["kind"] == "players")["rows"]
+    assert players == [{"place": 1, "name": "Ann", "detail": "Red",
+                        "value": f"{deals(publisher, RED)[0].round.points} points · 4.0 s"}]
+    groups = next(s for s in page["sections"] if s["kind"] == "groups")["rows"]
+    assert [g["name"] for g in groups] == ["Red", "Blue"]
+    persian = services.people.texts(Chat(9, "private"), Player(9, "P", language_code="fa"))
+    page = await services.pages.tournament(1, persian)
+    assert page is not None and page["direction"] == "rtl"
+    assert await services.pages.tournament(99, texts) is None

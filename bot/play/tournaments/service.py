@@ -54,11 +54,13 @@ DEAL_RATE = 25.0  # errands a second: under Telegram's 30, some left for the res
 
 @dataclass(frozen=True)
 class Announced:
-    """What /tournament says: its words, and the code of the tournament it is about, when
-    other groups may still join it (the face adds its join link)."""
+    """What /tournament says: its words; the code of the tournament it is about, when other
+    groups may still join it (the face adds its join link); the tournament's id, when it has
+    one to show (the face adds its page)."""
 
     text: str
     code: str | None = None
+    tournament_id: int | None = None
 
 
 class Tournaments:
@@ -153,7 +155,7 @@ class Tournaments:
         self.book.in_play(chat.id)
         return Announced(texts("tournament_created", name=markup.name(made.name),
                                terms=terms(texts, made), when=when(texts, made, now),
-                               code=made.code, most=MAX_GROUPS), made.code)
+                               code=made.code, most=MAX_GROUPS), made.code, made.id)
 
     async def join(self, chat: Chat, player: Player, code: str,
                    is_admin: AdminCheck | None) -> Announced:
@@ -179,7 +181,7 @@ class Tournaments:
         groups = len(await self.store.entrants(found.id))
         return Announced(texts("tournament_joined", name=markup.name(found.name),
                                groups=groups, terms=terms(texts, found),
-                               when=when(texts, found, self.clock())), found.code)
+                               when=when(texts, found, self.clock())), found.code, found.id)
 
     async def follow(self, chat: Chat, player: Player, code: str) -> Announced:
         """/tournament follow CODE: any chat gets the boards and the podium (not the hands)."""
@@ -193,7 +195,8 @@ class Tournaments:
             return self._already(found, texts)
         await self.people.remember(chat, player)
         await self.store.follow(found.id, chat.id, texts.language)
-        return Announced(texts("tournament_following", name=markup.name(found.name)))
+        return Announced(texts("tournament_following", name=markup.name(found.name)),
+                         tournament_id=found.id)
 
     async def show(self, chat: Chat, player: Player) -> Announced:
         """/tournament alone: the tournament this group is in, or how to make or join one."""
@@ -292,4 +295,4 @@ class Tournaments:
             state = texts("tournament_state_running", number=max(played, 1), count=on.rounds)
         return Announced(texts("tournament_status", name=markup.name(on.name), code=on.code,
                                groups=groups, terms=terms(texts, on), state=state),
-                         on.code if on.status == "open" else None)
+                         on.code if on.status == "open" else None, on.id)

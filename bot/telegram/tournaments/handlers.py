@@ -9,8 +9,10 @@ from __future__ import annotations
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import BaseHandler, CommandHandler, filters
 
+from bot.play.ports import PageLink
 from bot.play.tournaments.rules import TournamentRequest
 from bot.play.tournaments.service import Announced
+from bot.telegram import keyboards
 from bot.telegram.community import link
 from bot.telegram.context import Context
 from bot.telegram.grammar import UsageError
@@ -76,21 +78,28 @@ async def linked(update: Update, context: Context) -> None:
 
 
 async def say(update: Update, context: Context, said: Announced) -> None:
-    """What play said, with the join and follow links of a tournament still open."""
+    """What play said, with the join and follow links of a tournament still open, and its
+    page in the Mini App (where there is one)."""
+    page = None if said.tournament_id is None else \
+        services_of(context).pages.tournament_link(said.tournament_id, chat_of(update).id)
     await answer_with(update, context, said.text, quote=False,
-                      keyboard=links(texts_of(update, context), context, said.code))
+                      keyboard=links(texts_of(update, context), context, said.code, page))
 
 
-def links(texts: Texts, context: Context, code: str | None) -> InlineKeyboardMarkup | None:
+def links(texts: Texts, context: Context, code: str | None,
+          page: PageLink | None) -> InlineKeyboardMarkup | None:
     """Join with another group (Telegram asks which: the bot is added there, or told there),
-    and follow it in a private chat."""
-    if code is None:
-        return None
-    return InlineKeyboardMarkup([
-        [InlineKeyboardButton(texts("tournament_join_button"),
-                              url=link(context, startgroup=JOIN + code))],
-        [InlineKeyboardButton(texts("tournament_follow_button"),
-                              url=link(context, start=FOLLOW + code))]])
+    follow it in a private chat, open its page."""
+    rows = []
+    if code is not None:
+        rows += [[InlineKeyboardButton(texts("tournament_join_button"),
+                                       url=link(context, startgroup=JOIN + code))],
+                 [InlineKeyboardButton(texts("tournament_follow_button"),
+                                       url=link(context, start=FOLLOW + code))]]
+    opening = keyboards.opening(texts("tournament_page_button"), page)
+    if opening is not None:
+        rows += [list(row) for row in opening.inline_keyboard]
+    return InlineKeyboardMarkup(rows) if rows else None
 
 
 # the root's table: the command, and the deep links, ahead of /start's own handler

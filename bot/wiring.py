@@ -80,8 +80,9 @@ Routes = list[tuple[str, type[tornado.web.RequestHandler], dict[str, Any]]]
 
 class Partitions:
     """play's Holding port for a worker: the chats of the partitions it owns while its lease
-    holds (`owned`, the set its Ownership keeps), and a move to a supergroup another worker plays,
-    queued for the worker's feed to carry through the stream (`carry_handovers`)."""
+    holds (`owned`, the set its Ownership keeps), and a move to a supergroup another worker plays
+    or a tournament's errand to a chat another worker plays, queued for the worker's feed to
+    carry through the stream (`carry_handovers`, `carry_errands`)."""
 
     def __init__(self, count: int, owned: set[int], leading: Callable[[], bool]) -> None:
         from bot.cluster.partitions import partition_of  # pure: no broker's client
@@ -111,15 +112,41 @@ async def carry_handovers(handovers: asyncio.Queue[Handover],
     cancelled); the broker out of reach is tried again, a second apart, until it answers."""
     while True:
         moved = await handovers.get()
-        body = json.dumps(dataclasses.asdict(moved), sort_keys=True).encode()
-        while True:
-            try:
-                await announce(moved.new_id, "moved", body)
-                break
-            except Exception as error:  # the stream dedupes a notice sent twice
-                log.warning("a move's notice could not be published (%s: %s); trying again",
-                            type(error).__name__, error)
-                await asyncio.sleep(1.0)
+        await carry(announce, moved.new_id, "moved", moved)
+
+
+async def carry_errands(errands: asyncio.Queue[Errand],
+                        announce: Callable[[int, str, bytes], Awaitable[None]]) -> None:
+    """Each tournament's errand, announced in the stream to its chat's owner, in the order
+    (and at the pace) the schedule sent them (until cancelled)."""
+    while True:
+        errand = await errands.get()
+        await carry(announce, errand.chat_id, "tournament", errand)
+
+
+async def carry(announce: Callable[[int, str, bytes], Awaitable[None]], chat_id: int, kind: str,
+                notice: Handover | Errand) -> None:
+    """A notice published to the chat's partition; the broker out of reach is tried again, a
+    second apart, until it answers (the stream dedupes a notice sent twice)."""
+    body = json.dumps(dataclasses.asdict(notice), sort_keys=True).encode()
+    while True:
+        try:
+            await announce(chat_id, kind, body)
+            return
+        except Exception as error:
+            log.warning("a %s notice could not be published (%s: %s); trying again", kind,
+                        type(error).__name__, error)
+            await asyncio.sleep(1.0)
+
+
+async def noticed(services: Services, body: bytes) -> None:
+    """Another worker's notice for a chat this one plays: a group moved here, or a
+    tournament's errand (its deal, its board)."""
+    said = json.loads(body)
+    if "tournament_id" in said:
+        await services.tournaments.errand(Errand(**said))
+    else:
+        await services.places.take_moved(Handover(**said))
 
 
 class Bot:
@@ -379,15 +406,17 @@ async def serve_worker(bot: Bot, stop: asyncio.Event) -> None:
         holding = bot.holding
         assert holding is not None, "a worker's bot holds its partitions' chats"
 
-        async def moved_here(body: bytes) -> None:  # another worker's notice: a group moved
-            await bot.services.places.take_moved(Handover(**json.loads(body)))
+        async def notice(body: bytes) -> None:  # another worker's: a move, an errand
+            await noticed(bot.services, body)
 
         async with contextlib.AsyncExitStack() as held:
             feed = await held.enter_async_context(consumers.consumers_of(
                 config, functools.partial(webhook.process_body, application), holding.acts_on,
-                notice=moved_here))
+                notice=notice))
             carrying = asyncio.create_task(carry_handovers(holding.handovers, feed.announce))
             held.callback(carrying.cancel)
+            errands = asyncio.create_task(carry_errands(holding.errands, feed.announce))
+            held.callback(errands.cancel)
             pages = None if bot.webapp is None else await held.enter_async_context(
                 relay.responder_of(config, functools.partial(answer_request, bot.face),
                                    holding.acts_on))

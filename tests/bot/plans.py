@@ -177,6 +177,7 @@ def postgres_statements() -> dict[str, str]:
                   **POSTGRES_INLINE,
                   "live.REACHING": live_rounds.REACHING,
                   "live.STARTED_OPEN": live_rounds.STARTED_OPEN,
+                  "live.LIVE_TOURNAMENTS": live_rounds.LIVE_TOURNAMENTS,
                   "tournaments.WORKER_DUE": tournaments.WORKER_DUE})
     for prefix, module in (("leader", postgres_leader), ("worker", worker_lease),
                            ("owners", partition_owners)):

@@ -121,6 +121,10 @@ class TournamentStore(Protocol):
     async def claim_follower(self, tournament_id: int, chat_id: int, number: int) -> bool:
         """A follower's board after the round is this caller's to send (once)."""
 
+    async def unclaim_board(self, tournament_id: int, number: int, chat_id: int,
+                            played: bool) -> None:
+        """The board was not shown after all: it is to be sent again."""
+
     async def bind_player(self, tournament_id: int, user_id: int, chat_id: int) -> int:
         """The group the person plays for: this one, if they play for none yet."""
 

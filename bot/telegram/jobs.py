@@ -129,7 +129,8 @@ async def end_overdue(context: Context) -> None:
 
 
 async def tournaments(context: Context) -> None:
-    """The tournaments' schedules due now, where this process plays (a standby waits)."""
+    """A look at the tournaments' schedules due now, where this process plays (a standby
+    waits); it runs on its own, holding no job's turn."""
     if context.bot_data.role == LEADER:
         await context.bot_data.services.tournaments.tick()
 

@@ -288,3 +288,30 @@ async def test_the_tournaments_page_shows_no_hand_before_every_group_closed_it(
     page = await services.pages.tournament(1, persian)
     assert page is not None and page["direction"] == "rtl"
     assert await services.pages.tournament(99, texts) is None
+
+
+async def test_a_board_telegram_refused_is_sent_again_once(
+        services: Services, scheduler: FakeScheduler, publisher: Publisher, clock: Clock,
+        monkeypatch: pytest.MonkeyPatch):
+    """A board whose send raised (a flood limit outlasting the limiter's retries) is let go
+    of, and the schedule sends it again before the next round: each group sees it once."""
+    from bot.play.tournaments import errands
+    monkeypatch.setattr(errands, "SEND_WAIT", 0.0)
+    await made(services)
+    await started(services, clock)
+    hand = deals(publisher, RED)[0].round.hand
+    clock.now += 2
+    await services.rounds.answer(RED, ANN, solve(hand)[0], explicit=True)
+    await services.rounds.answer(BLUE, BEN, solve(hand)[0], explicit=True)
+    publisher.fails = True
+    await look(services, clock)
+    publisher.fails = False
+    assert not [o for o in publisher.to(RED) if isinstance(o, Said)]
+    clock.now += PAUSE
+    await look(services)
+    for group in (RED, BLUE):
+        boards = [o for o in publisher.to(group) if isinstance(o, Said)]
+        assert len(boards) == 1 and "round 1 of 3 is over" in boards[0].text
+        assert len(deals(publisher, group)) == 2  # and the next round went on
+    await look(services, clock)
+    assert len([o for o in publisher.to(RED) if isinstance(o, Said)]) == 1

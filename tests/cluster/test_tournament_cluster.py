@@ -84,7 +84,7 @@ async def test_a_tournament_outlives_the_worker_running_its_schedule(
     killed = None
     for number in range(1, ROUNDS + 1):
         deals = {group: await telegram.reply(group, 60) for group in groups}
-        for group, deal in deals.items():
+        for deal in deals.values():
             assert f"round {number} of {ROUNDS}, the same hand in 6 groups" in deal.text, \
                 deal.text
         hands = {HAND.search(d.text).groups() for d in deals.values()}  # type: ignore[union-attr]

@@ -12,6 +12,7 @@ rounds. An ordinary round still open where the deal goes is ended first, its res
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import replace
@@ -20,7 +21,7 @@ from bot.play.chats.people import Chat, People, Player
 from bot.play.dealing.analyses import Analyses
 from bot.play.games import Deal
 from bot.play.outcomes import Dealt, Said
-from bot.play.ports import Errand, Gone, Target
+from bot.play.ports import Delivery, Errand, Gone, Target
 from bot.play.round.outbox import Outbox
 from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
@@ -42,6 +43,7 @@ from bot.text.i18n import Texts
 log = logging.getLogger(__name__)
 DEAL, BOARD, CANCELLED = "deal", "board", "cancelled"
 NOBODY, CALLED_OFF = 0, 1  # why a tournament was cancelled (a cancellation errand's `number`)
+SEND_TRIES, SEND_WAIT = 3, 2.0  # a refused send of a deal or a board: tried again so
 
 
 class Errands:
@@ -155,11 +157,27 @@ class Errands:
         if (opened := self.table.find(record.id)) is not None:
             opened.numbered(line)  # hints and notices edit it as it is
         dealt = replace(dealt, text=f"{dealt.text}\n{line}")
-        delivery = await self.outbox.show(dealt, Target(record.chat_id, record.topic,
-                                                        broadcast=True))
-        if isinstance(delivery.fate, Gone) and delivery.fate.topic is None:
+        delivery = await self.shown(dealt, Target(record.chat_id, record.topic, broadcast=True))
+        if delivery is not None and isinstance(delivery.fate, Gone) and \
+                delivery.fate.topic is None:
             await self.store.drop_group(tournament.id, record.chat_id)
         return dealt
+
+    async def shown(self, outcome: Dealt | Said, target: Target) -> Delivery | None:
+        """Shown, tried again SEND_TRIES times SEND_WAIT apart when the send raised (nothing
+        was sent: Telegram's flood limit outlasted the limiter's own retries, the network was
+        down): None if it never went. A round dealt and never shown would be lost to its
+        group; a board claimed and never shown, too."""
+        for attempt in range(SEND_TRIES):
+            try:
+                return await self.outbox.show(outcome, target)
+            except Exception as error:
+                log.warning("a tournament's message to chat %d was refused (%s); %s",
+                            target.chat_id, error, "trying again" if attempt + 1 < SEND_TRIES
+                            else "given up")
+                if attempt + 1 < SEND_TRIES:
+                    await asyncio.sleep(SEND_WAIT)
+        return None
 
     # --- the board after a round -------------------------------------------------------------
 
@@ -186,8 +204,10 @@ class Errands:
                                        follower_lang or tournament.lang)
         said = Said(board_text(texts, await self._board(tournament, done, chat_id, played,
                                                         texts)))
-        await self.outbox.show(said, Target(chat_id, entrant.topic if entrant else 0,
-                                            broadcast=True))
+        if await self.shown(said, Target(chat_id, entrant.topic if entrant else 0,
+                                         broadcast=True)) is None:
+            await self.store.unclaim_board(tournament.id, number, chat_id, played)
+            return None  # the schedule sends it again
         return said
 
     async def _board(self, tournament: Tournament, done: TournamentRound, chat_id: int,

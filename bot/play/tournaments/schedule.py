@@ -60,16 +60,33 @@ class Schedule:
         self.pause = pause
         self._stepping: dict[int, asyncio.Task[None]] = {}  # tournament -> its step running
         self._sent_again: dict[tuple[int, int, str], float] = {}  # last re-sent, per round
+        self._looking: asyncio.Future[None] | None = None  # the look at the schedules running
 
     async def tick(self) -> None:
-        """Take the schedules due now (their steps run on their own: a round's deals take
-        seconds) and note the chats in a tournament."""
-        self.book.chats_in_play(await self.store.on_in())
-        for tournament_id in await self.store.due(self.clock()):
+        """A look at the schedules, on its own (the housekeeping's turn is not held by a busy
+        database), unless one is running: it notes the chats in a tournament and takes the
+        schedules due now, whose steps run on their own too (a round's deals take seconds)."""
+        if self._looking is None or self._looking.done():
+            self._looking = asyncio.ensure_future(self._look())
+
+    async def _look(self) -> None:
+        try:
+            self.book.chats_in_play(await self.store.on_in())
+            due = await self.store.due(self.clock())
+        except Exception as error:  # the database away: the next look tries again
+            log.warning("tournaments: could not look at the schedules (%s: %s)",
+                        type(error).__name__, error)
+            return
+        for tournament_id in due:
             if tournament_id not in self._stepping:
                 step = asyncio.ensure_future(self._step_quietly(tournament_id))
                 self._stepping[tournament_id] = step
                 step.add_done_callback(self._stepped(tournament_id))
+
+    @property
+    def busy(self) -> bool:
+        """Whether a look or a step is running."""
+        return bool(self._stepping) or (self._looking is not None and not self._looking.done())
 
     def _stepped(self, tournament_id: int) -> Callable[[asyncio.Future[None]], None]:
         def done(_step: asyncio.Future[None]) -> None:
@@ -77,7 +94,9 @@ class Schedule:
         return done
 
     async def settled(self) -> None:
-        """Once every step running now has ended."""
+        """Once the look and every step running now have ended."""
+        if self._looking is not None:
+            await asyncio.gather(self._looking, return_exceptions=True)
         while self._stepping:
             await asyncio.gather(*self._stepping.values(), return_exceptions=True)
 

@@ -91,7 +91,8 @@ class Tournaments:
 
     async def settled(self) -> None:
         """Once every step and errand running now has ended (tests, a stop)."""
-        while self._errands or self.schedule._stepping:
+        await self.schedule.settled()
+        while self._errands or self.schedule.busy:
             await self.schedule.settled()
             if self._errands:
                 await asyncio.gather(*self._errands, return_exceptions=True)

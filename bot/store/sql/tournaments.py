@@ -184,6 +184,8 @@ class TournamentStatements:
     seat: str
     claim_board: str
     claim_follower: str
+    unclaim_board: str
+    unclaim_follower: str
     drop_group: str
     bind_player: str
     bound_to: str
@@ -259,6 +261,10 @@ QMARK = TournamentStatements(
                 "AND number = ? AND chat_id = ? AND shown_at IS NULL",
     claim_follower="UPDATE tournament_followers SET shown = ? WHERE tournament_id = ? "
                    "AND chat_id = ? AND shown < ?",
+    unclaim_board="UPDATE tournament_deals SET shown_at = NULL WHERE tournament_id = ? "
+                  "AND number = ? AND chat_id = ?",
+    unclaim_follower="UPDATE tournament_followers SET shown = ? WHERE tournament_id = ? "
+                     "AND chat_id = ? AND shown = ?",
     drop_group="UPDATE tournament_groups SET playing = 0 WHERE tournament_id = ? AND chat_id = ? "
                "AND playing = 1",
     bind_player="INSERT INTO tournament_players (tournament_id, user_id, chat_id) "
@@ -480,6 +486,15 @@ class Tournaments:
         """A follower's board after the round is this caller's to send (once)."""
         return await self.db.run(self.sql.claim_follower, (number, tournament_id, chat_id,
                                                            number)) == 1
+
+    async def unclaim_board(self, tournament_id: int, number: int, chat_id: int,
+                            played: bool) -> None:
+        """The board was not shown after all: it is to be sent again."""
+        if played:
+            await self.db.run(self.sql.unclaim_board, (tournament_id, number, chat_id))
+        else:
+            await self.db.run(self.sql.unclaim_follower, (number - 1, tournament_id, chat_id,
+                                                          number))
 
     async def bind_player(self, tournament_id: int, user_id: int, chat_id: int) -> int:
         """The group the person plays for: this one, if they play for none yet."""

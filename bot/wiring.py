@@ -36,7 +36,7 @@ import tornado.web
 
 from bot.cluster.unreachable import BrokerUnreachable  # what a broker out of reach raises
 from bot.play.matches.matches import match_pause
-from bot.play.ports import Handover
+from bot.play.ports import Errand, Handover
 from bot.play.services import Services, build_services
 from bot.runtime import heap, metrics
 from bot.runtime.config import Config
@@ -80,8 +80,9 @@ Routes = list[tuple[str, type[tornado.web.RequestHandler], dict[str, Any]]]
 
 class Partitions:
     """play's Holding port for a worker: the chats of the partitions it owns while its lease
-    holds (`owned`, the set its Ownership keeps), and a move to a supergroup another worker plays,
-    queued for the worker's feed to carry through the stream (`carry_handovers`)."""
+    holds (`owned`, the set its Ownership keeps), and a move to a supergroup another worker plays
+    or a tournament's errand to a chat another worker plays, queued for the worker's feed to
+    carry through the stream (`carry_handovers`, `carry_errands`)."""
 
     def __init__(self, count: int, owned: set[int], leading: Callable[[], bool]) -> None:
         from bot.cluster.partitions import partition_of  # pure: no broker's client
@@ -90,6 +91,7 @@ class Partitions:
         self.leading = leading
         self.partition_of = partition_of
         self.handovers: asyncio.Queue[Handover] = asyncio.Queue()  # the moves in flight
+        self.errands: asyncio.Queue[Errand] = asyncio.Queue()  # tournaments' errands in flight
 
     def acts_on(self, partition: int) -> bool:
         return partition in self.owned and self.leading()
@@ -100,6 +102,9 @@ class Partitions:
     async def hand_over(self, moved: Handover) -> None:
         self.handovers.put_nowait(moved)
 
+    async def carry(self, errand: Errand) -> None:
+        self.errands.put_nowait(errand)
+
 
 async def carry_handovers(handovers: asyncio.Queue[Handover],
                           announce: Callable[[int, str, bytes], Awaitable[None]]) -> None:
@@ -107,15 +112,41 @@ async def carry_handovers(handovers: asyncio.Queue[Handover],
     cancelled); the broker out of reach is tried again, a second apart, until it answers."""
     while True:
         moved = await handovers.get()
-        body = json.dumps(dataclasses.asdict(moved), sort_keys=True).encode()
-        while True:
-            try:
-                await announce(moved.new_id, "moved", body)
-                break
-            except Exception as error:  # the stream dedupes a notice sent twice
-                log.warning("a move's notice could not be published (%s: %s); trying again",
-                            type(error).__name__, error)
-                await asyncio.sleep(1.0)
+        await carry(announce, moved.new_id, "moved", moved)
+
+
+async def carry_errands(errands: asyncio.Queue[Errand],
+                        announce: Callable[[int, str, bytes], Awaitable[None]]) -> None:
+    """Each tournament's errand, announced in the stream to its chat's owner, in the order
+    (and at the pace) the schedule sent them (until cancelled)."""
+    while True:
+        errand = await errands.get()
+        await carry(announce, errand.chat_id, "tournament", errand)
+
+
+async def carry(announce: Callable[[int, str, bytes], Awaitable[None]], chat_id: int, kind: str,
+                notice: Handover | Errand) -> None:
+    """A notice published to the chat's partition; the broker out of reach is tried again, a
+    second apart, until it answers (the stream dedupes a notice sent twice)."""
+    body = json.dumps(dataclasses.asdict(notice), sort_keys=True).encode()
+    while True:
+        try:
+            await announce(chat_id, kind, body)
+            return
+        except Exception as error:
+            log.warning("a %s notice could not be published (%s: %s); trying again", kind,
+                        type(error).__name__, error)
+            await asyncio.sleep(1.0)
+
+
+async def noticed(services: Services, body: bytes) -> None:
+    """Another worker's notice for a chat this one plays: a group moved here, or a
+    tournament's errand (its deal, its board)."""
+    said = json.loads(body)
+    if "tournament_id" in said:
+        await services.tournaments.errand(Errand(**said))
+    else:
+        await services.places.take_moved(Handover(**said))
 
 
 class Bot:
@@ -223,13 +254,15 @@ class Bot:
         pages = opener(self.webapp, application.bot.username) if self.webapp else None
         data.services = build_services(
             self._stores, self.pool, JobScheduler(application.job_queue),
-            TelegramPublisher(application.bot, pages), seconds=config.seconds,
+            TelegramPublisher(application.bot, pages, config.paid_broadcast),
+            seconds=config.seconds,
             deal_seconds=config.deal_seconds, solve_timeout=config.solve_timeout,
             pause=match_pause(config.round_seconds), reads_group_messages=reads_all,
             secret=config.token,
             page_links=page_opener(self.webapp, application.bot.username) if self.webapp
             else None, open_rounds=shared_rounds(self._stores) if self.worker else None,
-            shared_names=self.worker, holding=self.holding)
+            shared_names=self.worker, holding=self.holding, deal_rate=config.deal_rate,
+            tournament_pause=config.tournament_pause)
         data.role = STANDBY
         metrics.set_leader(False)
         start_housekeeping(application, heartbeat_path(config.database_path), self.sole)
@@ -375,15 +408,17 @@ async def serve_worker(bot: Bot, stop: asyncio.Event) -> None:
         holding = bot.holding
         assert holding is not None, "a worker's bot holds its partitions' chats"
 
-        async def moved_here(body: bytes) -> None:  # another worker's notice: a group moved
-            await bot.services.places.take_moved(Handover(**json.loads(body)))
+        async def notice(body: bytes) -> None:  # another worker's: a move, an errand
+            await noticed(bot.services, body)
 
         async with contextlib.AsyncExitStack() as held:
             feed = await held.enter_async_context(consumers.consumers_of(
                 config, functools.partial(webhook.process_body, application), holding.acts_on,
-                notice=moved_here))
+                notice=notice))
             carrying = asyncio.create_task(carry_handovers(holding.handovers, feed.announce))
             held.callback(carrying.cancel)
+            errands = asyncio.create_task(carry_errands(holding.errands, feed.announce))
+            held.callback(errands.cancel)
             pages = None if bot.webapp is None else await held.enter_async_context(
                 relay.responder_of(config, functools.partial(answer_request, bot.face),
                                    holding.acts_on))

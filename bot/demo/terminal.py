@@ -3,8 +3,11 @@
 `python -m bot --demo` (and `python -m bot` without a token) starts bot.demo.emulator on
 127.0.0.1 and the application of bot.telegram.app against it, with the same handlers and storage
 as production (in its own database file, data/demo.sqlite3, unless DATABASE_PATH is set).
-Each line read from standard input becomes a message of the current speaker in a demo group, and
-every message the bot sends is printed. Nothing here reaches Telegram or any other host.
+Each line read from standard input becomes a message of the current speaker in a demo group
+(`/group NAME` moves the conversation to another group, made at once with the speaker as its
+admin: a tournament between groups can be made in one and joined from another), and every
+message the bot sends is printed, to any group. Nothing here reaches Telegram or any other
+host.
 
 The Mini App's page (bot.webapp) is served on a local port too, as a bot with WEBAPP_URL and
 WEBAPP_SHORT_NAME serves it: the bot's messages carry their Mini App buttons (a deal's "Tap to
@@ -72,8 +75,9 @@ NAME_LIMIT = 64  # Telegram's limit on a first name
 OBSERVER_GROUP = 1_000_000  # after every handler group of the app: the update is fully handled
 SETTLE_SECONDS = 0.05  # for a message sent just after its update was handled
 QUIT = ("/quit", "/exit")
-HELP = ("/user NAME switches the speaker; /reply TEXT answers by replying to the deal; /press "
-        "LABEL presses a button of the bot's; /quit or end of input (Ctrl-D) ends the demo")
+HELP = ("/user NAME switches the speaker; /group NAME speaks in another group (a new one: "
+        "its admin); /reply TEXT answers by replying to the deal; /press LABEL presses a button "
+        "of the bot's; /quit or end of input (Ctrl-D) ends the demo")
 
 Message = Sent | Edit | Reaction
 Shown = Sent | Edit | CallbackAnswer | Reaction
@@ -118,6 +122,8 @@ class DemoChat:
         self.ansi = ansi
         self.reply_timeout = reply_timeout
         self.users: dict[str, int] = {}
+        self.chat_id = DEMO_CHAT_ID  # the group the lines are said in
+        self.titles: dict[int, str] = {DEMO_CHAT_ID: DEMO_CHAT_TITLE}  # the demo's groups
         # the messages (by id) and button presses (by query id) the application is done with
         self.handled: set[int | str] = set()
         self.handled_changed = asyncio.Condition()
@@ -180,6 +186,8 @@ class DemoChat:
             return
         if command == "/user":
             self.switch(text[len(command):])
+        elif command == "/group":
+            self.switch_group(text[len(command):])
         elif command == "/reply":
             await self.reply_to_deal(text[len(command):].strip())
         elif command == "/press":
@@ -203,6 +211,25 @@ class DemoChat:
         else:
             self.write(f"({self.speaker} speaks; {HELP})\n")
 
+    def switch_group(self, name: str) -> None:
+        """/group NAME: the lines are said in that group from now on; a new one is made, the
+        speaker its creator (an admin: a tournament is made and joined by admins)."""
+        name = " ".join(name.split())[:NAME_LIMIT]
+        if not name:
+            groups = ", ".join(self.titles.values())
+            self.write(f"(in {self.titles[self.chat_id]}; the groups: {groups})\n")
+            return
+        found = next((chat for chat, title in self.titles.items()
+                      if title.casefold() == name.casefold()), None)
+        if found is None:
+            found = min(self.titles) - 1
+            self.titles[found] = name
+            self.emulator.chat(found, "group", name)
+            self.emulator.promote(found, self.user()["id"], "creator")
+        self.chat_id = found
+        self.last_deal = None
+        self.write(f"({self.speaker} speaks in {self.titles[found]} now)\n")
+
     def user(self) -> dict:
         """The speaker as a Telegram user; a new name gets an id no other name has."""
         if self.speaker not in self.users:
@@ -214,7 +241,7 @@ class DemoChat:
 
     async def send(self, text: str, reply_to: int | None = None) -> None:
         """Say it in the demo group, wait (bounded) until the bot has handled it, show replies."""
-        message = await self.emulator.say(DEMO_CHAT_ID, self.user(), text[:4096], reply_to)
+        message = await self.emulator.say(self.chat_id, self.user(), text[:4096], reply_to)
         await self.settle(message["message_id"])
 
     async def settle(self, key: int | str) -> None:
@@ -240,9 +267,9 @@ class DemoChat:
         """/press LABEL: the speaker presses the button so labelled (any case, brackets or not,
         with or without its emoji) on the newest of the bot's messages that shows one."""
         for sent in reversed(self.emulator.sent):
-            if sent.chat_id != DEMO_CHAT_ID:
+            if sent.chat_id != self.chat_id:
                 continue
-            for button in self.emulator.keyboard(DEMO_CHAT_ID, sent.message_id):
+            for button in self.emulator.keyboard(self.chat_id, sent.message_id):
                 if names(label, str(button.get("text", ""))):
                     await self.use(sent.message_id, button)
                     return
@@ -255,7 +282,7 @@ class DemoChat:
             self.write(f"{self.speaker} presses [{shown}]\n")
         lead = lead_of(button, self.emulator.username)
         if lead.kind == "press":
-            query_id = await self.emulator.press(DEMO_CHAT_ID, message_id, self.user(),
+            query_id = await self.emulator.press(self.chat_id, message_id, self.user(),
                                                  lead.target)
             self.pressed_by[query_id] = self.speaker
             await self.settle(query_id)
@@ -307,9 +334,9 @@ class DemoChat:
         """The buttons the bot's newest messages with buttons show, to say what can be pressed."""
         labels: list[str] = []
         for sent in reversed(self.emulator.sent):
-            if sent.chat_id != DEMO_CHAT_ID:
+            if sent.chat_id != self.chat_id:
                 continue
-            labels += [f"[{label}]" for label, _ in self.emulator.buttons(DEMO_CHAT_ID,
+            labels += [f"[{label}]" for label, _ in self.emulator.buttons(self.chat_id,
                                                                           sent.message_id)
                        if f"[{label}]" not in labels]
         return f"buttons: {' '.join(labels)}" if labels else "no buttons now"
@@ -356,7 +383,7 @@ class DemoChat:
                     self.show(f"{BOT_NAME} (notice to {name}): {message.text}")
                 continue
             self.show(self.render(message))
-            if isinstance(message, Sent) and message.chat_id == DEMO_CHAT_ID:
+            if isinstance(message, Sent) and message.chat_id == self.chat_id:
                 self.follow_up(message)
 
     def follow_up(self, message: Sent) -> None:
@@ -383,8 +410,9 @@ class DemoChat:
             replied = self.emulator.message(message.chat_id, message.reply_to)
             if replied is not None and not replied["from"].get("is_bot"):
                 header += f" to {replied['from']['first_name']}"
-        if message.chat_id != DEMO_CHAT_ID:  # an old round of another chat in the same database
-            header += f" in chat {message.chat_id}"
+        chat = message.chat_id
+        if chat != self.chat_id:  # another of the demo's groups, or an old chat's
+            header += f" in {self.titles[chat]}" if chat in self.titles else f" in chat {chat}"
         body = message.text
         if message.parse_mode == "HTML":
             with contextlib.suppress(EntityError):  # the emulator refused it: keep its text

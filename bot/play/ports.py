@@ -17,8 +17,8 @@ from bot.store.records import Place, Round, StarterFull
 if TYPE_CHECKING:
     from bot.play.outcomes import Outcome
 
-__all__ = ["KINDS", "NEXT_DEAL", "ROUND_END", "STATUS", "WARNING", "Alarm", "Delivery", "Fate",
-           "Gone", "Handover", "Holding", "HoldsAll", "Moved", "OpenRounds", "PageLink",
+__all__ = ["KINDS", "NEXT_DEAL", "ROUND_END", "STATUS", "WARNING", "Alarm", "Delivery", "Errand",
+           "Fate", "Gone", "Handover", "Holding", "HoldsAll", "Moved", "OpenRounds", "PageLink",
            "PageLinks", "Place", "Publisher", "Round", "Scheduler", "StarterFull", "Target"]
 
 ROUND_END = "round"  # a round's time is up
@@ -64,13 +64,16 @@ class Target:
     """Where an outcome is shown: a chat's topic and, when it answers a message, that message
     (a reply quotes it where `quote`, a reaction marks it). `public_only`: the asker is not in
     the chat (a Mini App's page): only what the whole chat must see is shown there — a deal, a
-    result, the deal rewritten — and the rest goes back to the asker alone."""
+    result, the deal rewritten — and the rest goes back to the asker alone. `broadcast`: one of
+    a message to many chats at once (a tournament's deal or board), sent as a paid broadcast
+    where the operator allows them."""
 
     chat_id: int
     topic: int = 0
     reply_to: int | None = None
     quote: bool = True
     public_only: bool = False
+    broadcast: bool = False
 
     @property
     def place(self) -> Place:
@@ -138,15 +141,31 @@ class Handover:
     match: bool = False
 
 
+@dataclass(frozen=True)
+class Errand:
+    """A tournament's errand to one chat (bot.play.tournaments), for the process playing it:
+    deal round `number` ("deal"), show the board after it ("board"), or say the tournament was
+    cancelled ("cancelled"). It names what to do, never its words or its hand: the process that
+    does it reads them from the database."""
+
+    kind: str
+    tournament_id: int
+    number: int
+    chat_id: int
+
+
 class Holding(Protocol):
     """Which chats this process plays (a cluster's worker: its partitions'), and how what moved
-    to a chat it does not play reaches the process that does."""
+    to a chat it does not play, or what is to be done there, reaches the process that does."""
 
     def holds(self, chat_id: int) -> bool:
         """Whether this process plays the chat."""
 
     async def hand_over(self, moved: Handover) -> None:
         """Have the process playing `moved.new_id` take up what moved there."""
+
+    async def carry(self, errand: Errand) -> None:
+        """Have the process playing `errand.chat_id` do the errand."""
 
 
 class HoldsAll:
@@ -157,6 +176,9 @@ class HoldsAll:
 
     async def hand_over(self, moved: Handover) -> None:
         raise RuntimeError(f"nobody to hand chat {moved.new_id} to: one process plays all")
+
+    async def carry(self, errand: Errand) -> None:
+        raise RuntimeError(f"nobody to carry chat {errand.chat_id}'s errand: one process plays all")
 
 
 # --- the open rounds beyond this process ------------------------------------------------------

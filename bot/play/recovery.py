@@ -23,6 +23,7 @@ from bot.play.round.open_round import OpenRound
 from bot.play.round.outbox import Outbox
 from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
+from bot.play.tournaments.service import Tournaments
 from bot.store.protocols import RoundStore
 from bot.store.records import Result
 
@@ -35,7 +36,8 @@ ANNOUNCE_WITHIN = 24 * 3600.0
 
 class Recovery:
     def __init__(self, store: RoundStore, people: People, settings: Settings,
-                 table: RoundTable, rounds: Rounds, matches: Matches, outbox: Outbox) -> None:
+                 table: RoundTable, rounds: Rounds, matches: Matches, outbox: Outbox,
+                 tournaments: Tournaments | None = None) -> None:
         self.store = store
         self.people = people
         self.settings = settings
@@ -43,6 +45,7 @@ class Recovery:
         self.rounds = rounds  # closes the rounds that ran out meanwhile, words every result
         self.matches = matches
         self.outbox = outbox
+        self.tournaments = tournaments  # their live hands, live again before any result
 
     async def resume(self, chats: Chats | None = None) -> list[Closed | Dealt]:
         """Load the chats' languages and settings and the open rounds, arm the end of every
@@ -50,6 +53,8 @@ class Recovery:
         Returns the results (and deals) shown. With `chats`, only those chats' rounds and
         matches are taken up, beside the rounds held already (a process that plays some chats
         of many, taking more of them over): what is owed there is late, not after a restart."""
+        if self.tournaments is not None and chats is None:
+            await self.tournaments.resume()
         owed = await self.owed(chats)
         for outcome in owed:
             await self._show(outcome, outcome.round.place)

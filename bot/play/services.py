@@ -27,14 +27,14 @@ from bot.play.dealing.analyses import Analyses
 from bot.play.dealing.dealer import Dealer
 from bot.play.dealing.stock import Stock
 from bot.play.games.batches import DEAL_SECONDS
-from bot.play.guards.live import LivePuzzles
+from bot.play.guards.live import LivePuzzles, Shared
 from bot.play.guards.once import Once
 from bot.play.guards.throttle import Throttle, WorkBudget
 from bot.play.matches.book import MatchBook
 from bot.play.matches.matches import DEFAULT_ROUNDS, PAUSE, Matches
 from bot.play.pages import PageOpener, Pages
 from bot.play.places import Fates, Places
-from bot.play.ports import Holding, OpenRounds, Publisher, Scheduler
+from bot.play.ports import Holding, HoldsAll, OpenRounds, Publisher, Scheduler
 from bot.play.ratings.rater import Rater
 from bot.play.recovery import Recovery
 from bot.play.round.dealing import seconds_of
@@ -44,6 +44,9 @@ from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
 from bot.play.round.views import Views
 from bot.play.solving.solving import Solving
+from bot.play.tournaments.book import TournamentBook
+from bot.play.tournaments.rules import PAUSE as TOURNAMENT_PAUSE
+from bot.play.tournaments.service import DEAL_RATE, Tournaments
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
 
@@ -78,6 +81,7 @@ class Services:
     once: Once
     achievements: Achievements
     pages: Pages  # the Mini App's pages of a player and of a group
+    tournaments: Tournaments  # tournaments between groups
 
 
 def nearest_of(analyses: Analyses) -> Callable[[str, tuple, int], int | None]:
@@ -113,7 +117,8 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                    page_links: PageOpener | None = None,
                    open_rounds: OpenRounds | None = None, shared_names: bool = False,
                    holding: Holding | None = None, throttle: Throttle | None = None,
-                   daily_hands: DailyHands | None = None) -> Services:
+                   daily_hands: DailyHands | None = None, deal_rate: float = DEAL_RATE,
+                   tournament_pause: float = TOURNAMENT_PAUSE) -> Services:
     """The services of one bot. `clock` is the game's time (deadlines, answer times); the
     budget of solver seconds is shared by deals and /solve, one allowance per person, and the
     live puzzles of the open rounds are what the solving service refuses; `secret` (the bot's
@@ -125,7 +130,9 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     names too, so this one trusts what it stored for a minute only (bot.play.chats.people);
     `holding`, which chats this process plays where it plays only some (None: every chat);
     `throttle`, who hears a reply to a wrong answer (None: a burst of 3, then one a second);
-    `daily_hands`, the daily puzzle's hands (None: drawn with `secret` on `clock`)."""
+    `daily_hands`, the daily puzzle's hands (None: drawn with `secret` on `clock`);
+    `deal_rate`, the errands a second a tournament's schedule sends (deals, boards: under the
+    bot's send rate), and `tournament_pause`, its seconds between a round and the next."""
     rng = rng or random.Random()
     people = People(stores.people, shared=shared_names)
     analyses = Analyses(pool)
@@ -133,7 +140,8 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     # the daily puzzle is live all day for everyone (what /solve and inline refuse, and what
     # the dealer never deals), as the table's live puzzles hold it
     daily_hands = daily_hands or DailyHands(secret, clock)
-    table = RoundTable(stores.rounds, clock, scheduler, LivePuzzles(daily_hands.now),
+    shared = Shared()  # and each tournament's live round, for everyone too
+    table = RoundTable(stores.rounds, clock, scheduler, LivePuzzles(daily_hands.now, shared),
                        stored=people.stored, rater=rater)
     budget = WorkBudget()
     settings = Settings(stores.people, people,
@@ -141,9 +149,11 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     views = Views(people, table, reads_group_messages)
     book = MatchBook(stores.matches, people, table, scheduler, pause)
     achievements = Achievements(stores.achievements, people)
+    entries = TournamentBook(stores.tournaments, people)  # a tournament's rounds, who may answer
     # a close's followers, in the order their lines go under its result: a match's scoreboard,
-    # then the achievements (which a late result says too)
+    # a tournament's line, then the achievements (the last two a late result says too)
     closings = Closings([Following(book.after_round),
+                         Following(entries.after_round, late=True),
                          Following(achievements.after_round, late=True)])
     moving = asyncio.Lock()  # one move of a group to its supergroup at a time
     fates = Fates(stores.rounds, people, settings, table, scheduler, book, views, moving,
@@ -153,11 +163,15 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                     daily=table.live)
     adaptive = AdaptiveDeals(rater, analyses, table.live, clock, rng)
     rounds = Rounds(stores.rounds, people, table, dealer, analyses, closings, outbox, settings,
-                    views, throttle=throttle, adaptive=adaptive, open_rounds=open_rounds)
+                    views, throttle=throttle, adaptive=adaptive, open_rounds=open_rounds,
+                    entries=entries)
     matches = Matches(book, stores.matches, stores.people, people, rounds, table, scheduler,
                       outbox, pause)
     places = Places(fates, stores.rounds, people, settings, table, scheduler, rounds, matches,
                     outbox, moving)
+    tournaments = Tournaments(stores.tournaments, people, stores.people, entries, rounds, table,
+                              dealer, analyses, shared, outbox, holding or HoldsAll(), clock,
+                              rng, deal_rate, tournament_pause)
     daily = Daily(stores.daily, people, daily_hands, clock, rater, achievements)
     privacy = Privacy(stores.forgetting, people, clock, stop_matches=book.stop_all,
                       drop_rounds=round_dropper(rounds, table, people))
@@ -167,10 +181,12 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                                               unfinished_forgets=privacy.finish_unfinished))
     return Services(
         people=people, table=table, rounds=rounds, alarms=Alarms(rounds, matches),
-        recovery=Recovery(stores.rounds, people, settings, table, rounds, matches, outbox),
+        recovery=Recovery(stores.rounds, people, settings, table, rounds, matches, outbox,
+                          tournaments),
         matches=matches, places=places, community=community,
         solving=Solving(pool, solve_timeout, analyses, budget, table.live, open_rounds),
         settings=settings,
         outbox=outbox, once=Once(stores.updates), achievements=achievements,
         pages=Pages(stores.pages, stores.ratings, clock, page_links, stores.achievements,
-                    daily))
+                    daily, stores.tournaments),
+        tournaments=tournaments)

@@ -48,6 +48,11 @@ SEND_RATE_RANGE = (1, 1000)
 # Past it, updates wait at Telegram (or a webhook's request waits), in order.
 MAX_UPDATES_IN_FLIGHT = 256
 IN_FLIGHT_RANGE = (1, 100_000)
+# A tournament's pause between a round's close in every group and its next deal (the board is
+# read meanwhile), and whether its deals and boards go as Telegram's paid broadcasts (billed in
+# Stars, up to 1,000 a second with SEND_RATE raised to match): off by default.
+TOURNAMENT_PAUSE = 20.0
+TOURNAMENT_PAUSE_RANGE = (1.0, 600.0)
 
 
 class ConfigError(ValueError):
@@ -105,6 +110,14 @@ class Config:
     nats_stream: str = "UPDATES"  # its subjects are `<stream in lower case>.<partition>`
     partitions: int = 64  # the same in every ingress and worker of the bot
     redeliver_seconds: float = REDELIVER_SECONDS  # JetStream's ack wait
+    tournament_pause: float = TOURNAMENT_PAUSE  # seconds between a tournament's rounds
+    paid_broadcast: bool = False  # tournaments' deals and boards as paid broadcasts
+
+    @property
+    def deal_rate(self) -> float:
+        """Messages a second a tournament's deals (and boards) are spread at: five sixths of
+        the send rate (25 of Telegram's free 30), the rest left to every other message."""
+        return self.send_rate * 5 / 6 if self.rate_limit else 200.0
 
     @property
     def seconds(self) -> dict[str, float]:
@@ -164,6 +177,10 @@ class Config:
             partitions=_whole(values, "PARTITIONS", 64, *PARTITIONS_RANGE) or 64,
             redeliver_seconds=_number(values, "REDELIVER_SECONDS", REDELIVER_SECONDS,
                                       low=REDELIVER_RANGE[0], high=REDELIVER_RANGE[1]),
+            tournament_pause=_number(values, "TOURNAMENT_PAUSE", TOURNAMENT_PAUSE,
+                                     low=TOURNAMENT_PAUSE_RANGE[0],
+                                     high=TOURNAMENT_PAUSE_RANGE[1]),
+            paid_broadcast=_switch(values, "PAID_BROADCAST", False),
         )
         if config.webhook_url and config.metrics_port == config.webhook_port:
             raise ConfigError(f"METRICS_PORT must differ from WEBHOOK_PORT ({config.webhook_port}"

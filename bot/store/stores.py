@@ -17,6 +17,7 @@ from bot.store.protocols import (
     UpdateStore,
 )
 from bot.store.score_store import ForgetStore
+from bot.store.tournament_store import TournamentStore
 
 
 @dataclass(frozen=True)
@@ -32,3 +33,4 @@ class Stores:
     ratings: RatingStore
     achievements: AchievementStore
     pages: PageStore  # what the Mini App's pages read
+    tournaments: TournamentStore  # tournaments between groups

@@ -34,7 +34,7 @@ from telegram.ext import (
 from bot.play.guards.once import Claimed, Seen
 from bot.runtime import metrics
 from bot.runtime.config import Config
-from bot.telegram import buttons, community, handlers
+from bot.telegram import buttons, community, handlers, tournaments
 from bot.telegram.context import CONTEXT_TYPES, App, Context
 from bot.telegram.fairness import FairUpdates
 from bot.telegram.intake import Intake
@@ -59,6 +59,7 @@ COMMANDS = [
     (("lang",), handlers.lang),
     (("settings",), handlers.settings),
     *community.COMMANDS,
+    *tournaments.COMMANDS,
 ]
 
 # my_chat_member: the bot removed, banned, blocked or added (Telegram sends it only if asked)
@@ -102,6 +103,7 @@ def build_application(config: Config, opening: Hook | None = None,
     application: App = builder.build()
     application.bot_data.config = config
     application.add_handler(TypeHandler(Update, handle_once), group=-1)
+    application.add_handlers(tournaments.LINKS)  # /start t_CODE: ahead of /start itself
     for names, callback in COMMANDS:
         application.add_handler(CommandHandler(list(names), callback))
     # a person's messages only (and their edits): never a channel's post, a business account's

@@ -1,7 +1,7 @@
 """Every use of PTB's JobQueue: the game services' scheduler port (one job per alarm kind, chat
 and topic, found by its name), ringing an alarm (play decides what it does and shows it, through
 its outbox), and the housekeeping jobs (heartbeat, forgetting old update ids, the sweep for rounds
-whose alarm did not ring, the answers' retention)."""
+whose alarm did not ring, the answers' retention, the tournaments' schedules)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from telegram.ext import Job, JobQueue
 
 from bot.play.community.retention import EXPIRE_EVERY
 from bot.play.ports import Alarm
-from bot.runtime.health import HEARTBEAT_SECONDS, heartbeat_job
+from bot.runtime.health import HEARTBEAT_SECONDS, LEADER, heartbeat_job
 from bot.telegram.context import App, Context
 
 log = logging.getLogger(__name__)
@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 HANDLED_UPDATES_KEPT = 2 * 24 * 3600.0
 FORGET_EVERY = 3600.0
 OVERDUE_EVERY = 5.0  # the sweep for rounds whose end alarm did not ring
+TOURNAMENTS_EVERY = 1.0  # a look at the tournaments' schedules due
 
 
 def job_name(kind: str, chat_id: int, topic: int = 0) -> str:
@@ -116,7 +117,8 @@ def start_housekeeping(application: App, heartbeat: Path,
     for callback, interval, name in ((heartbeat_job(heartbeat), HEARTBEAT_SECONDS, "heartbeat"),
                                      (forget_handled_updates, FORGET_EVERY, "forget-updates"),
                                      (expire_answers, EXPIRE_EVERY, "expire-answers"),
-                                     (end_overdue, OVERDUE_EVERY, "overdue")):
+                                     (end_overdue, OVERDUE_EVERY, "overdue"),
+                                     (tournaments, TOURNAMENTS_EVERY, "tournaments")):
         queue.run_repeating(callback, interval=interval, name=name, job_kwargs=at_start())
 
 
@@ -124,6 +126,13 @@ async def end_overdue(context: Context) -> None:
     """End the rounds whose time ran out without their alarm ringing (a stall past it, a
     job lost): an end is late by one sweep at most, never missed."""
     await context.bot_data.services.alarms.sweep()
+
+
+async def tournaments(context: Context) -> None:
+    """A look at the tournaments' schedules due now, where this process plays (a standby
+    waits); it runs on its own, holding no job's turn."""
+    if context.bot_data.role == LEADER:
+        await context.bot_data.services.tournaments.tick()
 
 
 def at_start() -> dict[str, object]:

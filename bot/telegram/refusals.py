@@ -39,6 +39,7 @@ LIMITS: dict[str, dict[str, int]] = {
     "yahtzee_usage": {"dice": DICE},
     "match_usage": {"low": MIN_ROUNDS, "high": MAX_ROUNDS, "default": DEFAULT_ROUNDS},
     "top_usage": {},
+    "tournament_usage": {},
 }
 COUNTDOWN_SOLVE = "/countdown 2 8 25 50 75 150 = 1234"
 # a game of Yahtzee as it is typed: 13 rolls of five dice
@@ -49,7 +50,8 @@ YAHTZEE_GAME = "/yahtzee " + " ".join(["11111", "22222", "33333", "44444", "5555
 EXAMPLES = {"play_usage": "/play hard", "countdown_usage": "/countdown 2",
             "closest_usage": "/solve --closest 2 8 25 50 75 150 = 1234",
             "solve_usage": "/solve 1 4 12 14", "yahtzee_usage": YAHTZEE_GAME,
-            "match_usage": "/match 5", "top_usage": "/top week"}
+            "match_usage": "/match 5", "top_usage": "/top week",
+            "tournament_usage": "/tournament new Friday hard rounds=5"}
 EXAMPLES_FOR = {
     ("play_usage", "count"): "/play 5",
     ("play_usage", "target_range"): "/play 4 = 36",

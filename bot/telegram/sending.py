@@ -94,14 +94,16 @@ async def guarded(chat_id: int, topic: int, send: Callable[[int], Awaitable[T]],
 class TelegramPublisher:
     """The Publisher port on the bot: renders each outcome as Telegram messages and keyboards,
     sends it to its target, and says what became of it. `pages` gives a deal's button to its
-    page (the Mini App), when one is mounted."""
+    page (the Mini App), when one is mounted; `paid`: a target's broadcast goes as Telegram's
+    paid broadcast (the operator's PAID_BROADCAST)."""
 
-    def __init__(self, bot: Bot, pages: PageLinks | None = None) -> None:
+    def __init__(self, bot: Bot, pages: PageLinks | None = None, paid: bool = False) -> None:
         self.bot = bot
         self.pages = pages
+        self.paid = paid
 
     async def show(self, outcome: Outcome, target: Target) -> Delivery:
-        shown = _Showing(self.bot, target)
+        shown = _Showing(self.bot, target, self.paid and target.broadcast)
         message_id = await self._show(shown, outcome, target)
         return Delivery(message_id, shown.fate)
 
@@ -164,9 +166,10 @@ class _Showing:
     """One outcome's sends to its target, and the chat's fate they found (the first wins: a
     move must be settled before anything else)."""
 
-    def __init__(self, bot: Bot, target: Target) -> None:
+    def __init__(self, bot: Bot, target: Target, paid: bool = False) -> None:
         self.bot = bot
         self.target = target
+        self.paid = paid  # sent as a paid broadcast
         self.fate: Fate | None = None
 
     async def guard(self, chat_id: int, topic: int, send: Callable[[int], Awaitable[T]], *,
@@ -197,7 +200,8 @@ class _Showing:
             here = to == target.chat_id
             return await self.bot.send_message(
                 to, text, reply_markup=keyboard, message_thread_id=thread(target.topic)
-                if here else None, reply_parameters=reply if here else None)
+                if here else None, reply_parameters=reply if here else None,
+                allow_paid_broadcast=True if self.paid else None)
 
         if isinstance(self.fate, Gone):
             return None  # the chat takes nothing more

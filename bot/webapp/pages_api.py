@@ -1,12 +1,14 @@
 """The Mini App's pages (bot.play.pages), as the server's endpoints answer them:
-`POST /webapp/api/page` (a player's or a group's page) and `POST /webapp/api/card` (a player's
-share card, PNG in base64: a season's, or a daily puzzle result's).
+`POST /webapp/api/page` (a player's, a group's or a tournament's page) and
+`POST /webapp/api/card` (a player's share card, PNG in base64: a season's, or a daily puzzle
+result's).
 
 Who asks is only what Telegram signed, within PAGE_AGE; from a Direct Link only the page it
 named. A player's page and cards are that player's alone (a card is drawn from their own
 records only, whatever the request names); a group's page is its current members' (Telegram
-asked, as for a round). A daily card names its day (else the latest): one the asker has no
-result of is refused in their words. Words and rules are play's; this checks and hands over.
+asked, as for a round); a tournament's page is anyone's. A daily card names its day (else the
+latest): one the asker has no result of is refused in their words. Words and rules are play's;
+this checks and hands over.
 """
 
 from __future__ import annotations
@@ -47,9 +49,15 @@ def signed_page(face: Face, body: dict[str, Any]) -> tuple[Signed, PageAsk, Text
 
 
 async def page(face: Face, body: dict[str, Any]) -> dict[str, Any]:
-    """A player's page, only to that player; a group's, only to its members."""
+    """A player's page, only to that player; a group's, only to its members; a tournament's,
+    to anyone (anyone may follow one)."""
     signed, ask, texts = signed_page(face, body)
     pages = face.services().pages
+    if ask.kind == "tournament":
+        found = await pages.tournament(ask.id, texts)
+        if found is None:
+            raise Refusal(HTTPStatus.NOT_FOUND, "no such tournament", "nothing")
+        return found
     if ask.kind == "player":
         if ask.id != signed.user_id:
             raise Refusal(HTTPStatus.FORBIDDEN, "another person's page", "not_yours")

@@ -40,6 +40,7 @@ from bot.store.sql import (
     ratings,
     rounds,
     scores,
+    tournaments,
     updates,
 )
 from bot.store.sqlite.rounds import ANNOUNCED as SQLITE_ANNOUNCED
@@ -49,7 +50,7 @@ from bot.store.sqlite.updates import CLAIM_MANY
 STORE = Path(__file__).resolve().parents[2] / "bot" / "store"
 SHARED = {"rounds": rounds, "people": people, "scores": scores, "matches": matches,
           "updates": updates, "daily": daily, "forgetting": forgetting, "ratings": ratings,
-          "achievements": achievements, "pages": pages}
+          "achievements": achievements, "pages": pages, "tournaments": tournaments}
 
 # Tables that grow with play (chats and players, rounds, answers, days): a statement may read
 # all of one only where WHOLE says why.
@@ -57,7 +58,8 @@ LARGE = frozenset({"users", "chats", "rounds", "answers", "scores", "matches", "
                    "round_passes", "daily_results", "chat_settings", "handled_updates",
                    "player_totals", "board_steps", "board_ties", "player_ratings",
                    "hand_ratings", "rated_rounds", "achievements", "rating_days",
-                   "answered_rounds"})
+                   "answered_rounds", "tournaments", "tournament_groups", "tournament_followers",
+                   "tournament_rounds", "tournament_deals", "tournament_players"})
 
 # Statement -> the large tables it reads whole, and why that is bounded.
 WHOLE: dict[str, tuple[frozenset[str], str]] = {
@@ -74,6 +76,8 @@ SMALL_INDEXES = {
     "one_match_per_topic": "the matches on now",
     "rounds_unannounced": "the results not yet sent",
     "answers_unexpired": "the answers of the last 30 days, once the retention has caught up",
+    "tournaments_due": "the tournaments not over",
+    "tournament_rounds_live": "the tournament rounds being played now",
 }
 
 # Statements that must read a window of time, not all a chat (or every chat) ever did: the
@@ -169,7 +173,9 @@ def postgres_statements() -> dict[str, str]:
                   "postgres.USER_LOCKS": USER_LOCKS, "postgres.USER_CHATS": USER_CHATS,
                   **POSTGRES_INLINE,
                   "live.REACHING": live_rounds.REACHING,
-                  "live.STARTED_OPEN": live_rounds.STARTED_OPEN})
+                  "live.STARTED_OPEN": live_rounds.STARTED_OPEN,
+                  "live.LIVE_TOURNAMENTS": live_rounds.LIVE_TOURNAMENTS,
+                  "tournaments.WORKER_DUE": tournaments.WORKER_DUE})
     for prefix, module in (("leader", postgres_leader), ("worker", worker_lease),
                            ("owners", partition_owners)):
         found.update({f"{prefix}.{name}": value for name, value in vars(module).items()

@@ -265,11 +265,13 @@ def test_the_check_command_says_every_catalog_is_complete(capsys: pytest.Capture
 
 # what stays Latin in any script: the Yahtzee table's column heads the code prints (Σ 3K 4K 5K SS
 # LS FH), the Yahtzee problem's name (UVa 10149), BotFather's own name and button, and the words
-# the bot reads after a command (easy, week, countdown...), which a player types as they are
+# the bot reads after a command (easy, week, countdown, join CODE...), which a player types as
+# they are, and UTC, a tournament's clock
 KEPT_LATIN = re.compile(r"</?[a-z][^>]*>|<code>.*?</code>|\{[^}]*\}|/[A-Za-z_]+(?:@\w+)?|"
                         r"@BotFather|\bDisable\b|\b(?:3K|4K|5K|SS|LS|FH|UVa)\b|"
                         r"\b(?:easy|medium|hard|adaptive|week|daily|all|stop|end|countdown|"
-                        r"rating|yahtzee|closest|on|off|en|zh|ru|es|de|fr|fa|ar|hi|uk)\b|"
+                        r"rating|yahtzee|closest|on|off|en|zh|ru|es|de|fr|fa|ar|hi|uk|"
+                        r"new|join|follow|leave|cancel|start|mix|rounds|seconds|in|at|CODE|UTC)\b|"
                         r"--closest", re.S)
 OWN_SCRIPT = ("fa", "ar", "hi", "uk")
 

@@ -207,7 +207,7 @@ PLAY_FLOORS: list[tuple[str, ...]] = [
     ("words", "guards"),
     ("chats", "dealing"),
     ("round", "solving", "community"),
-    ("matches", "achievements"),  # they follow a round's close
+    ("matches", "achievements", "tournaments"),  # they follow a round's close
     ("places", "recovery", "daily", "alarms"),  # they act on rounds and matches
     ("cards",),
     ("pages",),

@@ -19,6 +19,7 @@ from babel.numbers import get_group_symbol
 from bot.play.guards.live import could_be_live
 from bot.telegram import grammar
 from bot.telegram.refusals import EXAMPLES, EXAMPLES_FOR, YAHTZEE_GAME, example
+from bot.telegram.tournaments.grammar import read_tournament
 from bot.text.html_text import visible_text
 from bot.text.i18n import LANGUAGES, Texts, texts_for
 from solver.digits import plain_digits
@@ -175,7 +176,8 @@ def test_every_example_reads():
     """The examples refusals give are commands their readers take."""
     readers = {"/play": grammar.read_play_request, "/countdown": grammar.read_countdown_request,
                "/solve": grammar.read_solve, "/yahtzee": grammar.read_yahtzee_request,
-               "/match": grammar.read_match, "/top": grammar.read_board}
+               "/match": grammar.read_match, "/top": grammar.read_board,
+               "/tournament": lambda given: read_tournament(given.split()[1:])}
     for given in [*EXAMPLES.values(), *EXAMPLES_FOR.values()]:
         command, _, arguments = given.partition(" ")
         readers[command](arguments)  # raises UsageError if it does not read

@@ -9,6 +9,7 @@ import asyncpg
 
 from solver import solve
 from tests.demo.test_demo import finish, play, read_until, start, type_line
+from tests.demo.test_demo_tournament import check_the_tournament, play_a_tournament
 from tests.postgres import PostgresServer, new_database
 
 
@@ -39,3 +40,19 @@ async def test_the_demo_plays_a_round_into_postgres(postgres_server: PostgresSer
     finally:
         await connection.close()
     assert len(won) == 1 and won[0]["points"] > 0
+
+
+async def test_the_demo_plays_a_tournament_into_postgres(postgres_server: PostgresServer,
+                                                         tmp_path: Path):
+    """Two demo groups, ten rounds, the boards and the podium, with every standing read from
+    PostgreSQL."""
+    url = await new_database(postgres_server)
+    check_the_tournament(await play_a_tournament(tmp_path, DATABASE_URL=url))
+    assert not (tmp_path / "demo.sqlite3").exists()
+    connection = await asyncpg.connect(url)
+    try:
+        dealt = await connection.fetchval("SELECT COUNT(*) FROM tournament_deals "
+                                          "WHERE status = 'dealt' AND shown_at IS NOT NULL")
+    finally:
+        await connection.close()
+    assert dealt == 20  # ten rounds, two groups, each board shown once

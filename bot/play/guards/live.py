@@ -18,7 +18,10 @@ Who may not have it: the members of a chat where a reached round is live (asked 
 the face when a request reaches one; a member who never spoke counts). Everyone else is answered
 as usual, so thousands of live rounds refuse next to nothing to the rest of the world. The daily
 puzzle (bot.play.daily.daily) is live for everyone, in every chat, until its UTC day ends: it is
-reached as a round of 24 is, and found as chat EVERYONE. Kept in memory beside the open rounds;
+reached as a round of 24 is, and found as chat EVERYONE; so is each live round of a tournament
+between groups (bot.play.tournaments), from its first deal until its round closed in every group
+(`Shared`: found as chat EVERYONE, with its key's negative as its round id). Kept in memory beside
+the open rounds;
 no I/O here. Where each of several processes holds only its own chats' rounds, the callers also
 ask the rest (bot.play.ports.OpenRounds) and judge what they find by this same rule
 (`reached_among`).
@@ -41,6 +44,7 @@ PART_GAMES = frozenset({"countdown"})  # an answer may use part of the hand
 ROLLS_SHARED = 10  # of 13: requests sharing this many rolls with a live Yahtzee round reach it
 EVERYONE = 0  # the "chat" of a puzzle live for everyone (the daily); no chat has id 0
 DAILY_ROUND = 0  # and its round id (no round has id 0)
+TOURNAMENT_ROUNDS = 100  # a tournament round's key: the tournament's id × this + its number
 DailyHand = Callable[[], Sequence[int] | None]
 
 
@@ -107,13 +111,63 @@ class Live:
     hand: Hand
     target: int
 
+    @property
+    def for_everyone(self) -> bool:
+        """Live for everyone: the daily puzzle, or a tournament's round."""
+        return self.chat_id == EVERYONE
+
+    @property
+    def tournament(self) -> bool:
+        """A tournament's round (its round id is its key's negative)."""
+        return self.chat_id == EVERYONE and self.round_id < 0
+
+
+def tournament_key(tournament_id: int, number: int) -> int:
+    """A tournament round's key among the shared live hands (a tournament has fewer than
+    TOURNAMENT_ROUNDS rounds)."""
+    return tournament_id * TOURNAMENT_ROUNDS + number
+
+
+def reaches(live: Live, request: Hand, target: int) -> bool:
+    """Whether a request for these numbers (sorted) and target reaches this live round: the
+    rule of the module, for one round."""
+    if reaches_whole(request, live.hand):
+        return True
+    if live.game not in PART_GAMES or len(request) >= len(live.hand) or \
+            Counter(request) - Counter(live.hand):
+        return False
+    left = list((Counter(live.hand) - Counter(request)).elements())
+    return Fraction(target) in one_step_targets(live.target, left)
+
+
+class Shared:
+    """The hands live for everyone beside the daily one: each tournament round's, from its
+    first deal until its round closed in every group (the tournaments keep it)."""
+
+    def __init__(self) -> None:
+        self._live: dict[int, Live] = {}  # key -> the round, live for everyone
+
+    def add(self, key: int, game: str, hand: Sequence[int], target: int) -> None:
+        self._live[key] = Live(-key, EVERYONE, game, hand_key(hand), target)
+
+    def remove(self, key: int) -> None:
+        self._live.pop(key, None)
+
+    def keys(self) -> set[int]:
+        return set(self._live)
+
+    def reaching(self, request: Hand, target: int) -> list[Live]:
+        return [live for live in self._live.values() if reaches(live, request, target)]
+
 
 class LivePuzzles:
     """The live rounds, indexed by what requests reach them."""
 
-    def __init__(self, daily: DailyHand | None = None) -> None:
+    def __init__(self, daily: DailyHand | None = None, shared: Shared | None = None) -> None:
         """`daily` gives the hand of the daily puzzle of the moment it is called (None: none),
-        kept live for everyone: asked at each request, so the day's end needs no timer."""
+        kept live for everyone: asked at each request, so the day's end needs no timer;
+        `shared`, the other hands live for everyone (the tournaments' rounds)."""
+        self.shared = shared or Shared()
         self._live: dict[int, Live] = {}
         self._rolls: dict[int, tuple[int, Rolls]] = {}  # round id -> chat, its rolls
         self._whole: defaultdict[Hand, set[int]] = defaultdict(set)  # hand -> rounds
@@ -178,7 +232,7 @@ class LivePuzzles:
                 found.add(round_id)
         if besides is not None:
             found.discard(besides)
-        reached = [self._live[i] for i in sorted(found)]
+        reached = self.shared.reaching(request, target) + [self._live[i] for i in sorted(found)]
         daily = self.daily()
         if daily is not None and reaches_whole(request, daily.hand):
             reached.insert(0, daily)

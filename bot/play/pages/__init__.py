@@ -1,7 +1,8 @@
-"""The Mini App's pages of a player and of a group (issue 47): each one JSON object made in one
-request, worded in the asker's language, as a list of sections the page draws. Who may see
-which page is the Mini App face's to check (bot.webapp.pages_api); the links that open them from
-/stats and /top are made here from the face's opener (`links`)."""
+"""The Mini App's pages of a player, of a group (issue 47) and of a tournament: each one JSON
+object made in one request, worded in the asker's language, as a list of sections the page
+draws. Who may see which page is the Mini App face's to check (bot.webapp.pages_api); the links
+that open them from /stats, /top and /tournament are made here from the face's opener
+(`links`)."""
 
 from __future__ import annotations
 
@@ -23,8 +24,10 @@ from bot.play.pages.sharing import (
     read_day,
     season_of_player,
 )
+from bot.play.pages.tournament import tournament_page
 from bot.play.ports import PageLink
 from bot.store.protocols import AchievementStore, PageStore, RatingStore
+from bot.store.tournament_store import TournamentStore
 from bot.text.i18n import Texts
 
 # the page's own words besides each section's: a refusal's, an empty page's
@@ -37,8 +40,10 @@ class Pages:
                  clock: Callable[[], float] = time.time,
                  links: PageOpener | None = None,
                  achievements: AchievementStore | None = None,
-                 daily: DailyFacts | None = None) -> None:
+                 daily: DailyFacts | None = None,
+                 tournaments: TournamentStore | None = None) -> None:
         self.store = store
+        self.tournaments = tournaments  # a tournament's page reads its standings
         self.daily = daily  # the daily results a player's card is drawn from
         self.achievements = achievements
         self.ratings = ratings
@@ -64,6 +69,17 @@ class Pages:
         if badges is not None:
             page["sections"].append(badges)
         return framed(texts, page)
+
+    async def tournament(self, tournament_id: int, texts: Texts) -> dict[str, Any] | None:
+        """A tournament's page (None: no such tournament)."""
+        if self.tournaments is None:
+            return None
+        page = await tournament_page(self.tournaments, texts, tournament_id, self.clock())
+        return framed(texts, page) if page is not None else None
+
+    def tournament_link(self, tournament_id: int, chat_id: int) -> PageLink | None:
+        """What opens a tournament's page from a chat, if the Mini App is set."""
+        return self.links(PageAsk("tournament", tournament_id), chat_id) if self.links else None
 
     @staticmethod
     def has_game(game: object) -> bool:

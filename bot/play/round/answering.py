@@ -7,6 +7,7 @@ judges; this only fetches, commits and words.
 from __future__ import annotations
 
 import time
+from typing import Protocol
 
 from bot.play.chats.people import Chat, People, Player
 from bot.play.guards.throttle import Admission, Throttle
@@ -34,18 +35,32 @@ from bot.play.words import WORDS
 from bot.play.words.yahtzee import GUESS_REACTION
 from bot.runtime import metrics
 from bot.store.protocols import RoundStore
+from bot.store.records import Round
 from bot.text import markup
 from bot.text.i18n import Texts
 
 Answered = Closed | Edited | Marked | Noted | Said | None
 
 
+class Entries(Protocol):
+    """Who may answer a round that is part of something wider (a tournament between groups,
+    bot.play.tournaments): built before the rounds and handed in."""
+
+    async def refusal(self, record: Round, chat: Chat, player: Player,
+                      texts: Texts) -> str | None:
+        """Why the player's attempt at this round does not count (they play for another
+        group of its tournament), or None: it counts (and binds them here, if it is their
+        first)."""
+
+
 class Answering:
     """Answers to the open rounds, judged one by one as they arrive."""
 
     def __init__(self, store: RoundStore, people: People, table: RoundTable, results: Results,
-                 throttle: Throttle, views: Views, endings: Endings, outbox: Outbox) -> None:
+                 throttle: Throttle, views: Views, endings: Endings, outbox: Outbox,
+                 entries: Entries | None = None) -> None:
         self.store = store
+        self.entries = entries  # who may answer a tournament's round (None: anyone)
         self.people = people
         self.table = table
         self.results = results
@@ -82,6 +97,12 @@ class Answering:
             current.guesses_known(player.id,
                                   await self.store.guesses_made(current.id, player.id))
         typing = chat.type == "private" or current.terms.typing
+        if self.entries is not None and current.is_open and \
+                _attempt(current, text, explicit, replied, typing):
+            texts = await self.people.texts(chat, player)
+            refused = await self.entries.refusal(current.record, chat, player, texts)
+            if refused is not None:
+                return self._in_words(chat, player, texts, refused)
         judging = time.monotonic()
         taken = current.accept(Answer(player.id, player.first_name, text, explicit, replied,
                                       typing), self.table.clock())
@@ -104,8 +125,10 @@ class Answering:
             winner = await self.store.race(record.id)
             return Said(too_late(winner.name, self.table.clock() - winner.at, texts)
                         if winner else texts("round_over"))
-        shown = markup.code(taken.verdict.expression) if taken.verdict.expression else \
-            f"<code>{taken.verdict.value}</code>"
+        shown: str | None = markup.code(taken.verdict.expression) \
+            if taken.verdict.expression else f"<code>{taken.verdict.value}</code>"
+        if await self.results.for_everyone(record):
+            shown = None  # a tournament's hand other groups still play: not even this answer
         head = self.results.won_head(record, player.first_name, shown, taken.elapsed, texts)
         details = await self.results.win_details(record, texts)
         return await self.endings.finish(record, head, f"\n\n{details}" if details else "",
@@ -149,3 +172,12 @@ class Answering:
         if admission is Admission.NOTE:
             return Said(texts("slow_down", name=markup.name(player.first_name)))
         return Said(said)
+
+
+def _attempt(current: OpenRound, text: str, explicit: bool, replied: bool, typing: bool) -> bool:
+    """Whether the text is an attempt at the round, as its rules tell one (what `accept` takes
+    further than chatter)."""
+    rules = current.rules
+    if not explicit and not (typing and rules.looks_like_answer(text)):
+        return False
+    return not (replied and not rules.tries(text, current.record))

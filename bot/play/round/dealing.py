@@ -33,6 +33,7 @@ DEFAULT_SECONDS = {"24": 120.0, "countdown": 60.0, "yahtzee": 300.0}
 # one account then refuses a member of its group under 1% of the 1,820 four-number hands.
 ROUNDS_PER_PLAYER = 3  # open rounds one person started, in all chats (on every process: OpenRounds)
 ROUNDS_PER_CHAT = 5  # open rounds in one group's forum topics
+UNBOUNDED = 1 << 30  # a round dealt for a group (a tournament's) counts against no one's bound
 
 
 class Dealing:
@@ -137,6 +138,20 @@ class Dealing:
             dealt, learned = again, await adaptive.learned_level(again)
         return dealt if learned is None else adaptive.relevelled(dealt, learned)
 
+    async def deal_given(self, chat: Chat, player: Player, dealt: Deal, length: float,
+                         terms: Terms) -> Dealt | Said:
+        """A round of a hand drawn elsewhere (a tournament's, the same in every group),
+        lasting `length` seconds from now under these terms, started in `player`'s name
+        without counting against their bound; stored with its end armed, not shown. A round
+        on in the topic is said instead."""
+        texts = await self.people.texts(chat, player)
+        async with self._dealing.held((chat.id, chat.topic)):
+            current = self.table.of(chat.id, chat.topic)
+            if current is not None:
+                return Said(self.views.still_open(current.record, texts))
+            return await self._open(chat, player, dealt, PlayOptions(), texts,
+                                    length=length, terms=terms, most=UNBOUNDED)
+
     def _bound(self, chat: Chat, player: Player, texts: Texts) -> Said | None:
         """Why no new round may open now: the player has ROUNDS_PER_PLAYER open, or the
         group's topics ROUNDS_PER_CHAT."""
@@ -147,15 +162,17 @@ class Dealing:
         return None
 
     async def _open(self, chat: Chat, player: Player, dealt: Deal, options: PlayOptions,
-                    texts: Texts) -> Dealt | Said:
+                    texts: Texts, length: float | None = None, terms: Terms | None = None,
+                    most: int = ROUNDS_PER_PLAYER) -> Dealt | Said:
         """Store the dealt round and arm its end (before anything is sent, so that a failed
-        send cannot leave a round without an end)."""
+        send cannot leave a round without an end); its length and terms the chat's, unless
+        given."""
         await self.people.remember(chat, player)
         now = self.table.clock()
-        terms = await self.terms(chat.id)
-        length = (await self.settings.of(chat.id)).seconds[dealt.game]
+        terms = terms or await self.terms(chat.id)
+        length = length or (await self.settings.of(chat.id)).seconds[dealt.game]
         new = await self.open_rounds.open_round(
-            ROUNDS_PER_PLAYER, chat.id, dealt.game, dealt.hand, dealt.target, dealt.level,
+            most, chat.id, dealt.game, dealt.hand, dealt.target, dealt.level,
             dealt.points, texts.language, now, now + length, player.id, chat.topic,
             hints_on=terms.hints, typing_on=terms.typing)
         if isinstance(new, StarterFull):  # the table counted only this process's rounds

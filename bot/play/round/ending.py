@@ -108,10 +108,11 @@ class Endings:
         for event in events:
             said = await self.closings.closed(event, texts)  # one language: the head's
             followed = FollowUp("\n".join(filter(None, [followed.lines, said.lines])) or None,
-                                followed.match_on or said.match_on)
+                                followed.match_on or said.match_on,
+                                followed.answers_later or said.answers_later)
         if followed.lines:
             head = f"{head}\n{followed.lines}"
-        actions = result_actions(ended, followed.match_on, listed_all)
+        actions = result_actions(ended, followed.match_on, listed_all or followed.answers_later)
         return Closed(ended, head + rest, head, texts, actions)
 
 

@@ -26,11 +26,14 @@ class RoundClosed:
 
 @dataclass(frozen=True)
 class FollowUp:
-    """What a follower adds to a result: `lines` under its head (a scoreboard, a podium), and
-    whether a match still runs in the topic (its result then offers no Play again)."""
+    """What a follower adds to a result: `lines` under its head (a scoreboard, a podium),
+    whether a match still runs in the topic (its result then offers no Play again), and
+    whether the round's answers come later (a tournament's: no Show all solutions until the
+    round closed in every group)."""
 
     lines: str | None = None
     match_on: bool = False
+    answers_later: bool = False
 
 
 Follower = Callable[[RoundClosed, Texts], Awaitable[FollowUp]]
@@ -56,7 +59,7 @@ class Closings:
     async def closed(self, event: RoundClosed, texts: Texts) -> FollowUp:
         """Every follower's answer to the event (a late one: those that follow late closes),
         joined, each worded in `texts`: the result's own words."""
-        lines, match_on = [], False
+        lines, match_on, later = [], False, False
         for following in self._followers:
             if event.late and not following.late:
                 continue
@@ -64,4 +67,5 @@ class Closings:
             if said.lines:
                 lines.append(said.lines)
             match_on = match_on or said.match_on
-        return FollowUp("\n".join(lines) or None, match_on)
+            later = later or said.answers_later
+        return FollowUp("\n".join(lines) or None, match_on, later)

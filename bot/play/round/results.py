@@ -36,6 +36,18 @@ class Results:
                        else self.beyond.reaching(current.hand))
         return live_among(found).elsewhere(current)
 
+    async def for_everyone(self, current: Round) -> bool:
+        """Whether the round's hand is live for everyone besides it (a tournament's round,
+        still played in another group): then not even its winner's answer is shown."""
+        reached = self.live.reaching(current.hand, current.target, besides=current.id)
+        if any(live.for_everyone for live in reached):
+            return True
+        if self.beyond is None or is_rolls(current.hand):
+            return False
+        found = live_among(await self.beyond.reaching(current.hand))
+        return any(live.for_everyone for live in found.reaching(current.hand, current.target,
+                                                                besides=current.id))
+
     async def answers_shown(self, current: Round, texts: Texts) -> Revealed:
         """The puzzle's answers for its result, or a line saying they are kept back while
         the same puzzle is live in another chat (the bot solves no live round for anyone)."""
@@ -62,8 +74,13 @@ class Results:
         analysis = await self.analyses.of(current.game, current.hand, current.target)
         return len(analysis.solutions) <= 1
 
-    def won_head(self, current: Round, name: str, shown: str, elapsed: float,
+    def won_head(self, current: Round, name: str, shown: str | None, elapsed: float,
                  texts: Texts) -> str:
+        """Who won, with what (None: the answer is kept back, the hand is live for everyone),
+        how fast, and the points."""
+        if shown is None:
+            return texts("won_held_back", name=markup.name(name),
+                         elapsed=texts.seconds(elapsed), points=current.points)
         return texts("won", name=markup.name(name), answer=shown,
                      elapsed=texts.seconds(elapsed), points=current.points)
 

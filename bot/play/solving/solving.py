@@ -3,10 +3,10 @@ the puzzle given, and inline queries. Stateless but for a small cache of inline 
 
 A request that reaches a puzzle being played right now is refused to the members of the chats
 where it is live, however it is asked (the rule and its reach: bot.play.guards.live); everyone
-else is answered as usual. The solver runs in the pool's heavy lane
-under a time limit, and each person (and chat) draws on a budget of solver seconds
-(bot.play.guards.throttle), so that no one can keep it busy for long; the texts come from the games'
-own wording.
+else is answered as usual; the daily puzzle and a tournament's live round are refused to all.
+The solver runs in the pool's heavy lane under a time limit, and each person (and chat) draws
+on a budget of solver seconds (bot.play.guards.throttle), so that no one can keep it busy for
+long; the texts come from the games' own wording.
 """
 
 from __future__ import annotations
@@ -141,6 +141,8 @@ class Solving:
         """The friendly refusal when the request reaches a round live in a chat the asker is
         in (`member`; None: in every chat), else None."""
         reached = await self._reaching(request)
+        if any(r.tournament for r in reached):  # a tournament's round: nobody may have it
+            return texts("tournament_live")
         if any(r.chat_id == EVERYONE for r in reached):  # the daily puzzle: nobody may have it
             return texts("daily_live")
         return texts("live_puzzle") if await _in_any({r.chat_id for r in reached}, member) \

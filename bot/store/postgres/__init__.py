@@ -21,6 +21,7 @@ from bot.store.sql import (
     pages,
     ratings,
     scores,
+    tournaments,
     updates,
 )
 from bot.store.stores import Stores
@@ -55,7 +56,8 @@ def stores_of(db: Database) -> Stores:
                   close=db.close,
                   ratings=ratings.Ratings(db, ratings.NUMBERED, daily.NUMBERED),
                   achievements=achievements.Achievements(db, achievements.NUMBERED),
-                  pages=pages.Pages(db, pages.NUMBERED))
+                  pages=pages.Pages(db, pages.NUMBERED),
+                  tournaments=tournaments.Tournaments(db, tournaments.POSTGRES))
 
 
 __all__ = ["Database", "PostgresLeader", "open_postgres", "stores_of"]

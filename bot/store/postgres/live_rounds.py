@@ -21,11 +21,17 @@ from bot.store.postgres.connection import Database
 from bot.store.postgres.rounds import PostgresRounds
 from bot.store.records import Round, StarterFull
 from bot.store.sql.rounds import NUMBERED
-from bot.store.sql.rows import ROUND_COLUMNS, round_of
+from bot.store.sql.rows import ROUND_COLUMNS, hand_of, round_of
 from bot.store.stores import Stores
 
 REACHING = f"SELECT {ROUND_COLUMNS} FROM rounds WHERE status = 'open' " \
            "AND live_keys(game, hand) && $1::text[]"
+# Each tournament round live now (from its first deal until it closed in every group: live for
+# everyone, wherever its schedule runs), as a round of chat 0 — the live rule's "everyone" —
+# whose id is its key's negative (bot.play.guards.live.tournament_key): few at any moment.
+TOURNAMENT_ROUNDS = 100
+LIVE_TOURNAMENTS = ("SELECT tournament_id, number, game, hand, target, level, points, "
+                    "opened_at FROM tournament_rounds WHERE status = 'live'")
 STARTED_OPEN = "SELECT COUNT(*) FROM rounds WHERE started_by = $1 AND status = 'open'"
 # A person's openings take the one-bigint advisory lock of their id moved past every chat's id
 # (Telegram's ids stay under 2**53): apart from the chats' scoring locks, which take the id.
@@ -59,8 +65,13 @@ class SharedRounds:
 
     async def reaching(self, numbers: Sequence[int]) -> list[Round]:
         """At least every open round that a request for these numbers reaches, for any
-        target."""
-        return [round_of(row) for row in await self.db.fetch(REACHING, (number_keys(numbers),))]
+        target, and every tournament round live now (for everyone: chat 0)."""
+        found = [round_of(row) for row in await self.db.fetch(REACHING, (number_keys(numbers),))]
+        for row in await self.db.fetch(LIVE_TOURNAMENTS):
+            key = row[0] * TOURNAMENT_ROUNDS + row[1]
+            found.append(Round(-key, 0, row[2], hand_of(row[3]), row[4], row[5], row[6], "en",
+                               None, row[7], row[7], "open", False))
+        return found
 
     async def reaching_rolls(self, rolls: Sequence[Sequence[int]]) -> list[Round]:
         """At least every open Yahtzee round these rolls reach (they share two rolls with it)."""

@@ -8,7 +8,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.store.schema import LATEST
-from bot.store.sql import achievements, daily, matches, pages, people, ratings, scores
+from bot.store.sql import (
+    achievements,
+    daily,
+    matches,
+    pages,
+    people,
+    ratings,
+    scores,
+    tournaments,
+)
 from bot.store.sqlite.database import BUSY_SECONDS, Database
 from bot.store.sqlite.forgetting import SqliteForgetting
 from bot.store.sqlite.rounds import SqliteRounds
@@ -31,7 +40,8 @@ def stores_of(db: Database) -> Stores:
                   forgetting=SqliteForgetting(db), close=db.close,
                   ratings=ratings.Ratings(db, ratings.QMARK, daily.QMARK),
                   achievements=achievements.Achievements(db, achievements.QMARK),
-                  pages=pages.Pages(db, pages.QMARK))
+                  pages=pages.Pages(db, pages.QMARK),
+                  tournaments=tournaments.Tournaments(db, tournaments.QMARK))
 
 
 __all__ = ["Database", "open_sqlite", "stores_of"]

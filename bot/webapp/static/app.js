@@ -4,7 +4,7 @@
 // shows comes from the bot, in the user's language; it names no game. Values are exact fractions
 // (BigInt); the server rebuilds the expression from the steps and judges it like a typed answer.
 // Works with Telegram's WebApp object when there is one (theme), and without it (a browser, the
-// demo, the tests). A link to a player's or a group's page loads pages.js instead of a round.
+// demo, the tests). A link to a player's, a group's or a tournament's page loads pages.js instead.
 "use strict";
 
 // --- exact fractions ------------------------------------------------------------------------
@@ -283,8 +283,9 @@ $("reset").addEventListener("click", () => { if (!state.done) start(); });
 $("submit").addEventListener("click", submit);
 $("guess").addEventListener("input", draw);
 $("guess").addEventListener("keydown", (event) => { if (event.key === "Enter") submit(); });
-// a player's or a group's page (u<id>, g<chat>) rather than a round: pages.js draws it
-if (query.get("page") || /^[ug]-?[0-9]+$/.test(roundTicket())) {
+// a player's, a group's or a tournament's page (u<id>, g<chat>, t<id>) rather than a round:
+// pages.js draws it
+if (query.get("page") || /^[ugt]-?[0-9]+$/.test(roundTicket())) {
   $("app").hidden = true;
   document.head.appendChild(Object.assign(document.createElement("link"), {rel: "stylesheet", href: "pages.css"}));
   document.body.appendChild(Object.assign(document.createElement("script"), {src: "pages.js"}));

@@ -1,4 +1,5 @@
-// A player's or a group's page (loaded by app.js when the link names one: u<id> or g<chat>).
+// A player's, a group's or a tournament's page (loaded by app.js when the link names one: u<id>,
+// g<chat> or t<tournament>).
 // It asks the bot once (api/page) and draws each section the answer lists, by its kind; every
 // chart is SVG drawn here, every word is the bot's, in the user's language, numbers in its
 // digits. Charts keep time left to right in every language; the page around them follows the
@@ -351,6 +352,22 @@ function boardTable(section) {
   }
   return table;
 }
+function standingsTable(section) {
+  // a tournament's players or groups: a place, a name (and what it plays for), the score
+  if (!section.rows.length) return null;
+  const table = el("table", {class: "board standings"});
+  for (const row of section.rows) {
+    const line = el("tr");
+    line.appendChild(el("td", {class: "num rank"}, local(row.place)));
+    const name = el("td", {class: "name"});
+    name.appendChild(el("bdi", {}, row.name));
+    if (row.detail) name.appendChild(el("small", {dir: "auto"}, row.detail));
+    line.appendChild(name);
+    line.appendChild(el("td", {class: "num"}, row.value));
+    table.appendChild(line);
+  }
+  return table;
+}
 function weeksChart(section) {
   // a bar a week, the last one this week; months labelled where they begin, the year under
   // a month where it changes
@@ -371,7 +388,8 @@ function weeksChart(section) {
 }
 const DRAW = {rating: ratingChart, games: gamesChart, levels: levelsTable, calendar: calendarChart,
               records: itemsList, hands: itemsList, board: boardTable, weeks: weeksChart,
-              achievements: badges, share: shareCards};
+              achievements: badges, share: shareCards,
+              about: itemsList, players: standingsTable, groups: standingsTable, rounds: itemsList};
 
 // --- the page --------------------------------------------------------------------------------
 function drawPage(data) {

@@ -1,0 +1,123 @@
+"""A tournament across workers, as services over one PostgreSQL database: each of two bots
+plays its own group (its Holding), the schedule runs on the first, and its errands to the
+second's group are carried to the second (here by hand, as the stream carries them). The second
+deals its group's round and shows its board; the hand is refused to everyone by the second too,
+which holds no tournament in memory (the database's live tournament rounds are what lies beyond
+its table), until the round closed in both groups; the standings are read in PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.play.chats.people import Chat, Player
+from bot.play.guards.live import tournament_key
+from bot.play.outcomes import Closed, Dealt, Said
+from bot.play.ports import Errand, Handover
+from bot.play.services import Services
+from bot.play.solving.requests import SolveRequest
+from bot.play.tournaments.rules import TournamentRequest
+from bot.runtime.pool import SolverPool
+from bot.store.postgres import open_postgres
+from bot.store.postgres.live_rounds import TOURNAMENT_ROUNDS, shared_rounds
+from solver import solve
+from tests.bot.conftest import Clock, FakePublisher, new_services
+from tests.postgres import emptied
+
+RED = Chat(-4601, "supergroup", "Red")
+BLUE = Chat(-4602, "supergroup", "Blue")
+ANN, BEN, EVE = Player(461, "Ann"), Player(462, "Ben"), Player(469, "Eve")
+
+
+async def admin() -> bool:
+    return True
+
+
+class Holds:
+    """A worker's holding of one group; its errands for the other's group go to `other`."""
+
+    def __init__(self, chat: int) -> None:
+        self.chat = chat
+        self.other: Services | None = None
+        self.carried: list[Errand] = []
+
+    def holds(self, chat_id: int) -> bool:
+        return chat_id == self.chat
+
+    async def hand_over(self, moved: Handover) -> None:
+        raise AssertionError("no group moves here")
+
+    async def carry(self, errand: Errand) -> None:
+        self.carried.append(errand)
+        assert self.other is not None
+        await self.other.tournaments.errand(errand)  # as the stream would, in order
+
+
+@pytest.fixture
+async def workers(postgres_url: str, pool: SolverPool
+                  ) -> AsyncIterator[tuple[Services, Services, Holds, Clock]]:
+    await emptied(postgres_url)
+    opened = [await open_postgres(postgres_url) for _ in range(2)]
+    clock = Clock()
+    holds = [Holds(RED.id), Holds(BLUE.id)]
+    built = [new_services(stores, pool, clock, seed=n, open_rounds=shared_rounds(stores),
+                          holding=holds[n], publisher=FakePublisher(sends=True),
+                          shared_names=True, deal_rate=1000.0, tournament_pause=10.0)[0]
+             for n, stores in enumerate(opened)]
+    holds[0].other, holds[1].other = built[1], built[0]
+    try:
+        yield built[0], built[1], holds[0], clock
+    finally:
+        for stores in opened:
+            await stores.close()
+
+
+def shown(services: Services, chat: Chat) -> list:
+    publisher = services.outbox.publisher
+    return [o for o, target in publisher.shown if target.chat_id == chat.id]  # type: ignore
+
+
+async def look(services: Services, clock: Clock) -> None:
+    clock.now += 1
+    await services.tournaments.tick()
+    await services.tournaments.settled()
+
+
+async def test_a_tournament_across_two_workers(workers):
+    first, second, holds, clock = workers
+    said = await first.tournaments.new(RED, ANN, TournamentRequest(
+        name="Cup", rounds=2, seconds=60, starts_in=10), admin)
+    assert said.code is not None
+    joined = await second.tournaments.join(BLUE, BEN, said.code, admin)
+    assert "joined" in joined.text
+    clock.now += 10
+    await look(first, clock)
+    red = [o for o in shown(first, RED) if isinstance(o, Dealt)]
+    blue = [o for o in shown(second, BLUE) if isinstance(o, Dealt)]
+    assert len(red) == len(blue) == 1 and red[0].round.hand == blue[0].round.hand
+    assert [e.kind for e in holds.carried] == ["deal"], "Blue's deal carried to its worker"
+    assert not shown(first, BLUE), "the schedule's worker sends nothing to Blue itself"
+    hand = red[0].round.hand
+    # the second worker holds no tournament in memory: the database's live rounds refuse it
+    assert not second.table.live.shared.keys()
+    for numbers in (hand, (*hand, 1), tuple(reversed(hand))):
+        refused = await second.solving.refusal(SolveRequest(numbers, 24),
+                                               await second.people.texts(BLUE, EVE), None)
+        assert refused is not None and "tournament" in refused, numbers
+    assert tournament_key(1, 1) == 1 * TOURNAMENT_ROUNDS + 1  # the store's key is play's
+    clock.now += 2
+    won = await second.rounds.answer(BLUE, BEN, solve(hand)[0], explicit=True)
+    assert isinstance(won, Closed) and solve(hand)[0] not in won.text
+    assert "every group has played it" in won.text and "solutions" not in won.actions
+    await look(first, clock)
+    assert not [o for o in shown(first, RED) if isinstance(o, Said)], "Red still plays"
+    clock.now += 60
+    await first.alarms.sweep()  # Red's round runs out
+    await look(first, clock)
+    boards = [o.text for o in shown(second, BLUE) if isinstance(o, Said)]
+    assert len(boards) == 1 and "Here: <b>Ben</b> solved it in 2.0 s" in boards[0]
+    red_board = next(o.text for o in shown(first, RED) if isinstance(o, Said))
+    assert red_board.count("Ben (Blue)") == 1
+    assert await second.solving.refusal(SolveRequest(hand, 24), await second.people.texts(
+        BLUE, EVE), None) is None, "free once both groups closed"

@@ -214,7 +214,7 @@ class Bot:
         pages = opener(self.webapp, application.bot.username) if self.webapp else None
         data.services = build_services(
             self._stores, self.pool, JobScheduler(application.job_queue),
-            TelegramPublisher(application.bot, pages), seconds=config.seconds,
+            TelegramPublisher(application.bot, pages, data.refusals), seconds=config.seconds,
             deal_seconds=config.deal_seconds, solve_timeout=config.solve_timeout,
             pause=match_pause(config.round_seconds), reads_group_messages=reads_all,
             secret=config.token,

@@ -214,8 +214,8 @@ class DemoChat:
         on the newest of the bot's messages that shows one."""
         wanted = label.strip("[] ").casefold()
         for sent in reversed(self.emulator.sent):
-            if sent.chat_id != DEMO_CHAT_ID:
-                continue
+            if sent.chat_id != DEMO_CHAT_ID or sent.receiver not in (None, self.user()["id"]):
+                continue  # another chat's, or shown to someone else alone
             for shown, _ in self.emulator.buttons(DEMO_CHAT_ID, sent.message_id):
                 if wanted and shown.casefold() == wanted:
                     if not self.interactive:
@@ -294,8 +294,11 @@ class DemoChat:
         if isinstance(message, Reaction):
             return self.render_reaction(message)
         header = BOT_NAME
+        alone = self.name_of(message.receiver) if message.receiver is not None else None
         if isinstance(message, Edit):
-            header += " (edited)"
+            header += f" (edited, only {alone} sees this)" if alone else " (edited)"
+        elif alone is not None:  # an ephemeral message: its receiver alone sees it
+            header += f" to {alone} (only {alone} sees this)"
         elif message.reply_to is not None:
             replied = self.emulator.message(message.chat_id, message.reply_to)
             if replied is not None and not replied["from"].get("is_bot"):
@@ -303,7 +306,11 @@ class DemoChat:
         if message.chat_id != DEMO_CHAT_ID:  # an old round of another chat in the same database
             header += f" in chat {message.chat_id}"
         body = message.text
-        if message.parse_mode == "HTML":
+        if message.rich is not None:  # mathematics: each block's LaTeX on a line of its own
+            body = "\n".join(block.get("text", "") if block.get("type") == "paragraph"
+                             else f"  ∑ {block.get('expression', '')}"
+                             for block in message.rich.get("blocks", []))
+        elif message.parse_mode == "HTML":
             with contextlib.suppress(EntityError):  # the emulator refused it: keep its text
                 body = terminal_text(message.html, self.ansi)
         first, *rest = body.split("\n")
@@ -312,6 +319,10 @@ class DemoChat:
         if self.ansi:
             header = f"\x1b[1m{header}\x1b[0m"
         return "\n".join([f"{header}: {first}", *(f"  {line}" for line in rest)])
+
+    def name_of(self, user_id: int) -> str:
+        """A demo speaker's name by their id."""
+        return next((name for name, number in self.users.items() if number == user_id), "?")
 
     def render_reaction(self, reaction: Reaction) -> str:
         """`(Twenty-Four reacts 👎 to Ann's "1+2+3+4")`: a reaction is not a message."""

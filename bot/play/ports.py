@@ -64,13 +64,16 @@ class Target:
     """Where an outcome is shown: a chat's topic and, when it answers a message, that message
     (a reply quotes it where `quote`, a reaction marks it). `public_only`: the asker is not in
     the chat (a Mini App's page): only what the whole chat must see is shown there — a deal, a
-    result, the deal rewritten — and the rest goes back to the asker alone."""
+    result, the deal rewritten — and the rest goes back to the asker alone. `alone`: the asker
+    wrote where only the bot sees it (a face that can answer them alone does so): what they
+    wrote is kept from the chat — a miss is told to them, never written into the deal."""
 
     chat_id: int
     topic: int = 0
     reply_to: int | None = None
     quote: bool = True
     public_only: bool = False
+    alone: bool = False
 
     @property
     def place(self) -> Place:

@@ -120,6 +120,8 @@ def cache_sizes(bot: Any) -> dict[str, tuple[int, str]]:
         "privacy: questions": lambda: (services.community.privacy._pending, in_use),
         "members: answers": lambda: (app.bot_data.members._known,
                                      _bound(app.bot_data.members._known)),
+        "refusals: chats": lambda: (app.bot_data.refusals._refused,
+                                    _bound(app.bot_data.refusals._refused)),
         "fair lane: users served": lambda: (app.update_processor._served,  # type: ignore
                                             _bound(app.update_processor._served)),  # type: ignore
         "fair lane: users waiting": lambda: (app.update_processor._waiting, in_use),  # type: ignore

@@ -88,6 +88,54 @@ def read_back(latex: str) -> tuple[Fraction, Fraction]:
     return LatexReader(latex).equation()
 
 
+class InfixWriter(LatexReader):
+    """The same reader, writing the left side back as the infix a player would type (what a
+    test that looks for solutions in what the bot sent reads a mathematical block as)."""
+
+    def text(self) -> str:
+        written = self.sum_text()
+        self.take("=")
+        return written
+
+    def sum_text(self) -> str:
+        written = self.product_text()
+        while self.peek() in ("+", "-"):
+            sign = self.take()
+            written += sign + self.product_text()
+        return written
+
+    def product_text(self) -> str:
+        written = self.factor_text()
+        while self.peek() == r"\times":
+            self.take()
+            written += "*" + self.factor_text()
+        return written
+
+    def factor_text(self) -> str:
+        token = self.take()
+        if token.isdigit():
+            return token
+        if token == r"\frac":
+            self.take("{")
+            numerator = self.sum_text()
+            self.take("}")
+            self.take("{")
+            denominator = self.sum_text()
+            self.take("}")
+            return f"({numerator})/({denominator})"
+        if token == r"\left(":
+            inside = self.sum_text()
+            self.take(r"\right)")
+            return f"({inside})"
+        raise ValueError(f"unexpected {token!r}")
+
+
+def infix_of(latex: str) -> str:
+    """A mathematical block's left side as infix text: \\frac{8}{3 - \\frac{8}{3}} = 24 gives
+    (8)/(3-(8)/(3))."""
+    return InfixWriter(latex).text()
+
+
 @pytest.mark.parametrize(("hand", "target"), HANDS, ids=lambda h: str(h))
 def test_every_block_reads_back_to_its_exact_value(hand: tuple[int, ...], target: int):
     found = solve(hand, target)
@@ -121,6 +169,11 @@ def test_the_writer_keeps_the_brackets_the_value_needs():
             assert written == expected
         left, _ = LatexReader(written + " = 0").equation()
         assert left == Fraction(evaluate(text)), (text, written)
+
+
+def test_a_block_reads_as_the_infix_a_player_types():
+    for solution in solve((3, 3, 8, 8)) + solve((1, 1, 1, 2, 2, 8)):
+        assert evaluate(infix_of(solution_latex(solution, 24))) == 24
 
 
 def test_the_reader_refuses_what_the_writer_never_writes():

@@ -112,10 +112,13 @@ bench-transport: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]' --constraint deploy/constraints.txt
 	$(PY) bench/bench_transport.py $(ARGS)
 
-# the Mini App in Persian, as docs/translating.md shows it: the browser tests' own screenshots
+# the browser tests' own screenshots: the Mini App in Persian, as docs/translating.md shows it;
+# a player's and a group's page (three weeks, one day, a year; English and Persian), as
+# docs/pages.md shows them
 screenshots: $(STAMP) browser fonts
 	mkdir -p docs/screenshots
 	SCREENSHOTS=docs/screenshots $(PY) -m pytest -p no:cacheprovider -q tests/e2e/test_webapp_browser.py -k persian
+	SCREENSHOTS=docs/screenshots $(PY) -m pytest -p no:cacheprovider -q tests/e2e/test_pages_browser.py tests/e2e/test_pages_charts.py
 
 # a short capacity check after a change to a round's path: the bot's burst against the bare
 # python-telegram-bot app's in the same run, median of three; exits non-zero below 0.9x

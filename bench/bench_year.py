@@ -444,13 +444,14 @@ async def make(name: str, scale: Scale, backend: str, folder: Path, server: obje
                now: float, schema: int | None = None) -> Database:
     """A fresh database of the backend, migrated by the project's code (to `schema`, or the
     latest), the year written in."""
+    from bot.store.schema import LATEST
+
     began = time.perf_counter()
     aged = schema is None and name != "empty"  # the empty file: a young bot, nothing expired
     year = generate(scale, now, expired_before=retention_cutoff(now) if aged else None)
     generated = time.perf_counter() - began
     if backend == "sqlite":
         from bot.store.sqlite import open_sqlite
-        from bot.store.sqlite.migrations import LATEST
 
         path = folder / f"{name}.sqlite3"
         await (await open_sqlite(path, migrate_to=schema or SUMMARISED - 1)).close()
@@ -462,7 +463,6 @@ async def make(name: str, scale: Scale, backend: str, folder: Path, server: obje
         db = Database(name, year, {"DATABASE_PATH": str(path)}, path=path)
     else:
         from bot.store.postgres import open_postgres
-        from bot.store.postgres.migrations import LATEST as POSTGRES_LATEST
         from tests.postgres import admin
 
         await admin(server, f"CREATE DATABASE {name}")  # type: ignore[arg-type]
@@ -471,7 +471,7 @@ async def make(name: str, scale: Scale, backend: str, folder: Path, server: obje
         steps = await load_postgres(url, year)
         if schema is None:
             began_summary = time.perf_counter()
-            await (await open_postgres(url, migrate_to=POSTGRES_LATEST)).close()
+            await (await open_postgres(url, migrate_to=LATEST)).close()
             steps[f"migration {SUMMARISED}"] = time.perf_counter() - began_summary
             await vacuum(url, "answered_rounds")  # as autovacuum does after the inserts
         db = Database(name, year, {"DATABASE_URL": url}, url=url)

@@ -6,10 +6,12 @@ The year: group chats whose activity falls off like a power law (the busiest pla
 rounds, most a few dozen), players who each belong to one or two of them, rounds of the three
 games spread over the year with about four answers each, private rounds, a year of daily
 results, matches, passes, settings and the last two days' update ids, the ratings (each
-player's rating day by day per game, each season's row, the hands of 24's difficulties), plus
-`heavy` players with `heavy_answers` answers each (for /forget). Scores are not generated: they
-are what the database's own definition (the view `scores_from_rounds`) says, inserted with the
-triggers on, so every summary the schema keeps is kept as the bot would.
+player's rating day by day per game, each season's row, the hands of 24's difficulties, the
+rated games' scales), plus `heavy` players with `heavy_answers` answers each (for /forget).
+Scores are not generated: they are what the database's own definition (the view
+`scores_from_rounds`) says, inserted with the triggers on, so every summary the schema keeps is
+kept as the bot would; each player's answered rounds, where the schema has the table, are what
+its step fills it with from the answers.
 
 Fast because it is bulk: numpy draws every column at once, secondary indexes and triggers are
 dropped during the load and made again from their own definitions (SQLite's sqlite_master,
@@ -371,6 +373,14 @@ def player_rating_rows(year: Year) -> Iterator[list[tuple]]:
                        [at] * len(rows), strict=True))
 
 
+def scale_rows(year: Year) -> Iterator[list[tuple]]:
+    """The rated games' scales (24's and Countdown's), learned over their rounds of the year
+    from the shape every game starts at (bot/play/ratings/model.py)."""
+    counts = np.bincount(year.rounds["game"].astype(np.int64), minlength=len(GAMES))
+    yield [(GAMES[g], 1.0 + 0.05 * g, 0.05, int(counts[g]), year.ratings["updated_at"])
+           for g in (0, 1)]
+
+
 def hand_rating_rows(year: Year) -> Iterator[list[tuple]]:
     r = year.ratings
     yield [("24", hand, 4, 24, float(d), 0.3, 20, r["updated_at"])
@@ -477,6 +487,8 @@ def tables(year: Year) -> list[tuple[str, Sequence[str], Iterator[list[tuple]]]]
         ("hand_ratings", ("game", "hand", "numbers", "target", "difficulty", "uncertainty",
                           "responses", "updated_at"), hand_rating_rows(year)),
         ("rating_days", ("user_id", "game", "day", "season", "rating"), rating_rows(year)),
+        ("rating_scales", ("game", "shape", "uncertainty", "rounds", "updated_at"),
+         scale_rows(year)),
     ]
 
 
@@ -487,6 +499,16 @@ SCORES_FROM_ROUNDS = (
     "INSERT INTO scores (chat_id, user_id, game, points, wins, rounds_played, fastest_win, "
     "current_streak, best_streak) SELECT chat_id, user_id, game, points, wins, rounds_played, "
     "fastest_win, current_streak, best_streak FROM scores_from_rounds")
+
+
+def answered_from_answers(engine: str) -> str:
+    """How step 19 fills each player's answered rounds from the answers of the closed rounds
+    (bot/store/schema/delta/19), for a year written where the table is: the triggers that keep
+    it are off while the rows go in."""
+    from bot.store.schema import DELTAS, sqlite_words
+
+    text = (DELTAS / "19" / "3_filled.sql").read_text(encoding="utf-8")
+    return sqlite_words(text) if engine == "sqlite" else text
 
 
 def load_sqlite(path: Path, year: Year) -> dict[str, float]:
@@ -524,6 +546,8 @@ def load_sqlite(path: Path, year: Year) -> dict[str, float]:
         started = time.perf_counter()
         connection.execute("BEGIN")
         connection.execute(SCORES_FROM_ROUNDS)
+        if "answered_rounds" in present:
+            connection.execute(answered_from_answers("sqlite"))
         connection.execute("COMMIT")
         took["scores"] = time.perf_counter() - started
         connection.execute("PRAGMA journal_mode=WAL")
@@ -569,6 +593,8 @@ async def load_postgres(url: str, year: Year) -> dict[str, float]:
         await connection.execute("SET session_replication_role = origin")
         started = time.perf_counter()
         await connection.execute(SCORES_FROM_ROUNDS)
+        if "answered_rounds" in present:
+            await connection.execute(answered_from_answers("postgres"))
         took["scores"] = time.perf_counter() - started
         started = time.perf_counter()
         await connection.execute("VACUUM ANALYZE")

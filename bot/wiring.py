@@ -42,7 +42,14 @@ from bot.runtime import heap, metrics
 from bot.runtime.config import Config
 from bot.runtime.health import LEADER, STANDBY, beat, heartbeat_path
 from bot.runtime.pool import SolverPool
-from bot.store import leader_lock, open_stores, partition_owners, shared_rounds, worker_lock
+from bot.store import (
+    leader_lock,
+    lost_lead_exit,
+    open_stores,
+    partition_owners,
+    shared_rounds,
+    worker_lock,
+)
 from bot.store.outage import Outage
 from bot.store.protocols import LeaderLock
 from bot.store.stores import Stores
@@ -129,6 +136,7 @@ class Bot:
         self.waiting: asyncio.Task[None] | None = None  # waiting for the lead: a stop cancels
         self.lead_watch: asyncio.Task[None] | None = None
         self.page_server: tornado.httpserver.HTTPServer | None = None
+        self.page_port: int | None = None  # where page_server listens (WEBAPP_PORT 0: any)
         # a worker plays its partitions' chats only: those its Ownership keeps in `owned`
         # (serve_worker), while its lease holds
         self.owned: set[int] = set()
@@ -198,8 +206,9 @@ class Bot:
         application, config = self.application, self.config
         data = application.bot_data
         self.leader = worker_lock(config.database_url or "", config.partitions,
-                                  config.lease_seconds) if self.worker else \
-            leader_lock(config.database_url, config.lead_check, config.lease_seconds)
+                                  config.lease_seconds, self.lost) if self.worker else \
+            leader_lock(config.database_url, config.lead_check, config.lease_seconds,
+                        self.lost)
         guard(application.bot, self.leader.check)
         data.lease_check = self.leader.check
         self._stores = await open_stores(config.database_path, config.database_url,
@@ -226,8 +235,17 @@ class Bot:
         start_housekeeping(application, heartbeat_path(config.database_path), self.sole)
         # else the webhook's server, or a worker's: the Mini App role's, relayed (serve_webapp)
         if self.webapp is not None and not config.webhook_url and not self.worker:
-            self.page_server, port = serve(self.face, self.webapp.port, self.webapp.listen)
-            log.info("Mini App page on %s:%d/webapp/", self.webapp.listen, port)
+            self.page_server, self.page_port = serve(self.face, self.webapp.port,
+                                                     self.webapp.listen)
+            log.info("Mini App page on %s:%d/webapp/", self.webapp.listen, self.page_port)
+
+    def lost(self, why: str) -> None:
+        """A lost lease ends the process at once, before another task can send or write
+        (bot.store.postgres.leader.exit_now); its solver workers are stopped first, so that
+        nothing of the pool outlives it (their semaphores, else reported leaked)."""
+        if self.pool is not None and self.own_pool:
+            self.pool.stop_now()
+        lost_lead_exit(why)
 
     async def take_lead(self) -> None:
         """Return once this process leads. A standby tries every `lead_check` seconds (or at
@@ -350,8 +368,7 @@ async def serve_worker(bot: Bot, stop: asyncio.Event) -> None:
                 not await webhook.unless_stopped(application.post_init(application), stop):
             return
         await application.start()
-        table = partition_owners(bot.stores, config.partitions)
-        table.epoch = getattr(bot.leader, "epoch", None)
+        table = partition_owners(bot.stores, config.partitions, getattr(bot.leader, "epoch", None))
         await table.seed()
         n = config.partitions
 

@@ -6,10 +6,14 @@ as production (in its own database file, data/demo.sqlite3, unless DATABASE_PATH
 Each line read from standard input becomes a message of the current speaker in a demo group, and
 every message the bot sends is printed. Nothing here reaches Telegram or any other host.
 
-The Mini App's page (bot.webapp) is served on a local port too, and each deal of every game is
-followed by a line with the round's page for a desktop browser, signed for the demo's current
-speaker as Telegram would sign it (the demo holds the emulator's token): answer there, and the
-win is printed here like any other.
+The Mini App's page (bot.webapp) is served on a local port too, as a bot with WEBAPP_URL and
+WEBAPP_SHORT_NAME serves it: the bot's messages carry their Mini App buttons (a deal's "Tap to
+solve", the pages under /stats and /top), and each is followed by a line with that page's local
+address for a desktop browser, signed for the demo's current speaker as Telegram would sign it
+(the demo holds the emulator's token): answer there, and the win is printed here like any other.
+`/press` presses any button: one the bot reads (callback data) goes to the bot; a link, a Mini
+App, a login or a share button says where it leads (bot.demo.buttons), as Telegram's client
+would go there instead. No line typed ends the demo but /quit and the end of input.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import sys
 import threading
 import time
 import zlib
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import TextIO
 from urllib.parse import quote
@@ -32,6 +36,7 @@ from urllib.parse import quote
 from telegram import Update
 from telegram.ext import Application, ContextTypes, TypeHandler
 
+from bot.demo.buttons import Lead, lead_of, names
 from bot.demo.emulator import (
     BOT_NAME,
     BotApiEmulator,
@@ -47,14 +52,21 @@ from bot.telegram.keyboards import REVEAL, action_of
 from bot.telegram.lifecycle import stop_application
 from bot.text.html_text import EntityError, terminal_text
 from bot.webapp.init_data import sign, user_fields
-from bot.webapp.server import serve, ticket_of
-from bot.wiring import Bot, build_bot
+from bot.webapp.settings import WebappSettings
+from bot.wiring import build_bot
+
+log = logging.getLogger(__name__)
 
 DEMO_TOKEN = "1000000000:DEMO-local-emulator-no-telegram"  # shaped like a token, worth nothing
 DEMO_USERNAME = "twentyfour_demo_bot"
 DEMO_CHAT_ID = -1000
 DEMO_DATABASE = "data/demo.sqlite3"
 DEMO_CHAT_TITLE = "Twenty-Four demo"
+# the demo's Mini App, as @BotFather would register it: groups get its Direct Link; its page is
+# served on a free local port (the URL is what a private chat's web_app button would carry: the
+# demo opens every page on the local port whatever the button names)
+DEMO_APP = WebappSettings(url="https://twentyfour.invalid/webapp/", short_name="play", port=0)
+INLINE_WAIT = 5.0  # seconds the demo waits for the bot's answer to a share button's query
 DEFAULT_SPEAKER = "Ann"
 NAME_LIMIT = 64  # Telegram's limit on a first name
 OBSERVER_GROUP = 1_000_000  # after every handler group of the app: the update is fully handled
@@ -116,22 +128,22 @@ class DemoChat:
         self.pressed_by: dict[str, str] = {}  # query id -> who pressed
         self.last_deal: int | None = None  # the bot's latest deal message: what /reply answers
         self.prompting = False
-        self.bot: Bot | None = None  # once started: the deals' pages
         self.page_base: str | None = None  # the Mini App's page on the local port
 
-    def page_link(self) -> str | None:
-        """The open round's page, signed for the current speaker (None: no round, or no
-        page): every game's round has one."""
-        if self.bot is None or self.page_base is None:
-            return None
-        opened = self.bot.services.rounds.open_round(DEMO_CHAT_ID)
-        if opened is None:
+    def page_address(self, lead: Lead) -> str | None:
+        """A Mini App page's local address, signed for the current speaker, opened as Telegram
+        opens it: a Direct Link's start parameter (a round's ticket, a player's or a group's
+        page) signed with the user and passed as tgWebAppStartParam, a web_app button's URL
+        with its query (None without the local page)."""
+        if self.page_base is None:
             return None
         user = self.user()
-        ticket = ticket_of(opened).text
+        start = None if lead.target.startswith("?") else lead.target
         data = sign(user_fields(user["id"], user["first_name"], int(time.time()),
-                                user.get("language_code", "en"), ticket), self.emulator.token)
-        return f"{self.page_base}?round={ticket}#tgWebAppData={quote(data, safe='')}"
+                                user.get("language_code", "en"), start), self.emulator.token)
+        query, fragment = (lead.target, "") if start is None else \
+            ("", f"&tgWebAppStartParam={quote(start, safe='')}")
+        return f"{self.page_base}{query}#tgWebAppData={quote(data, safe='')}{fragment}"
 
     # --- input -------------------------------------------------------------------------------
 
@@ -141,26 +153,41 @@ class DemoChat:
             self.prompt()
             line = await lines.get()
             self.prompting = False
-            if line is None:
-                if self.interactive:
-                    self.write("\n")
+            if not await self.take(line):
                 return
-            text = line.strip()
-            command = text.split()[0].lower() if text else ""
-            if command in QUIT:
-                return
-            if await self.own_command(command, text[len(command):].strip()):
-                continue
-            if command == "/user":
-                self.switch(text[len(command):])
-            elif command == "/reply":
-                await self.reply_to_deal(text[len(command):].strip())
-            elif command == "/press":
-                await self.press(text[len(command):].strip())
-            elif text:
-                if not self.interactive:
-                    self.write(f"{self.speaker}: {text}\n")
-                await self.send(text)
+
+    async def take(self, line: str | None) -> bool:
+        """One line typed (None: the end of input); False once the demo is to end. Whatever
+        goes wrong with a line is said in one line, and the demo goes on."""
+        if line is None:
+            if self.interactive:
+                self.write("\n")
+            return False
+        text = line.strip()
+        command = text.split()[0].lower() if text else ""
+        if command in QUIT:
+            return False
+        try:
+            await self.act(command, text)
+        except Exception as error:  # the demo's own mistake: said, never a traceback
+            log.debug("the demo could not take %r", text, exc_info=True)
+            self.write(f"(the demo could not do that: {type(error).__name__}: {error})\n")
+        return True
+
+    async def act(self, command: str, text: str) -> None:
+        """A line that is not /quit: the demo's own commands, else a message of the speaker."""
+        if await self.own_command(command, text[len(command):].strip()):
+            return
+        if command == "/user":
+            self.switch(text[len(command):])
+        elif command == "/reply":
+            await self.reply_to_deal(text[len(command):].strip())
+        elif command == "/press":
+            await self.press(text[len(command):].strip())
+        elif text:
+            if not self.interactive:
+                self.write(f"{self.speaker}: {text}\n")
+            await self.send(text)
 
     async def own_command(self, command: str, rest: str) -> bool:
         """A command of a demo built on this one (the cluster's /kill), done here: True; the
@@ -210,30 +237,81 @@ class DemoChat:
             await self.send(text, reply_to=self.last_deal)
 
     async def press(self, label: str) -> None:
-        """/press LABEL: the speaker presses the button so labelled (any case, brackets or not)
-        on the newest of the bot's messages that shows one."""
-        wanted = label.strip("[] ").casefold()
+        """/press LABEL: the speaker presses the button so labelled (any case, brackets or not,
+        with or without its emoji) on the newest of the bot's messages that shows one."""
         for sent in reversed(self.emulator.sent):
             if sent.chat_id != DEMO_CHAT_ID or sent.receiver not in (None, self.user()["id"]):
                 continue  # another chat's, or shown to someone else alone
-            for shown, _ in self.emulator.buttons(DEMO_CHAT_ID, sent.message_id):
-                if wanted and shown.casefold() == wanted:
-                    if not self.interactive:
-                        self.write(f"{self.speaker} presses [{shown}]\n")
-                    query_id = await self.emulator.press_button(DEMO_CHAT_ID, sent.message_id,
-                                                                self.user(), shown)
-                    self.pressed_by[query_id] = self.speaker
-                    await self.settle(query_id)
+            for button in self.emulator.keyboard(DEMO_CHAT_ID, sent.message_id):
+                if names(label, str(button.get("text", ""))):
+                    await self.use(sent.message_id, button)
                     return
         self.write(f"(no button {label!r} to press; {self.buttons_now()})\n")
+
+    async def use(self, message_id: int, button: dict) -> None:
+        """A press of this button of that message: the bot's to answer, or where it leads."""
+        shown = str(button.get("text", ""))
+        if not self.interactive:
+            self.write(f"{self.speaker} presses [{shown}]\n")
+        lead = lead_of(button, self.emulator.username)
+        if lead.kind == "press":
+            query_id = await self.emulator.press(DEMO_CHAT_ID, message_id, self.user(),
+                                                 lead.target)
+            self.pressed_by[query_id] = self.speaker
+            await self.settle(query_id)
+        elif lead.kind in ("share", "share_here"):
+            await self.share(shown, lead)
+        else:
+            self.show(f"({self.leads(shown, lead)})")
+
+    def leads(self, shown: str, lead: Lead) -> str:
+        """Where a button the bot does not hear about leads, in a sentence."""
+        bot = f"@{self.emulator.username}"
+        if lead.kind == "page":
+            where = self.page_address(lead)
+            return f"[{shown}] opens the Mini App: in a browser, {where}" if where else \
+                f"[{shown}] opens the bot's Mini App, which this demo does not serve"
+        if lead.kind == "chat":
+            start = f"/start {lead.target}".strip()
+            return f"[{shown}] opens a private chat with {bot}, which begins with {start}; " \
+                   "the demo plays in its group only"
+        if lead.kind == "group":
+            return f"[{shown}] lets {self.speaker} pick a group to add {bot} to"
+        if lead.kind == "link":
+            return f"[{shown}] opens {lead.target}"
+        if lead.kind == "login":
+            return f"[{shown}] opens {lead.target}, signed in as {self.speaker} by Telegram"
+        if lead.kind == "copy":
+            return f"[{shown}] copies {lead.target!r}"
+        return f"[{shown}] is Telegram's own (a game or a payment): nothing the demo plays"
+
+    async def share(self, shown: str, lead: Lead) -> None:
+        """A share button: the bot's inline answer to its query, as the chat the speaker picks
+        would get it (its first result)."""
+        where = "this chat" if lead.kind == "share_here" else "a chat they pick"
+        query_id = await self.emulator.inline_query(self.user(), lead.target)
+        answered = await self.emulator.wait_for(
+            lambda: self.emulator.inline_answer(query_id) is not None, INLINE_WAIT)
+        answer = self.emulator.inline_answer(query_id)
+        results = answer.results if answered and answer is not None else []
+        content = results[0].get("input_message_content", {}) if results else {}
+        first = content.get("message_text")
+        if first and content.get("parse_mode") == "HTML":
+            with contextlib.suppress(EntityError):  # as the chat would show it
+                first = terminal_text(first, self.ansi)
+        said = f"would post: {first}" if first else "has nothing to post"
+        self.show(f"([{shown}] types \"@{self.emulator.username} {lead.target}\" in {where}: "
+                  f"{self.speaker} {said})")
 
     def buttons_now(self) -> str:
         """The buttons the bot's newest messages with buttons show, to say what can be pressed."""
         labels: list[str] = []
         for sent in reversed(self.emulator.sent):
-            labels += [f"[{shown}]" for shown, _ in self.emulator.buttons(DEMO_CHAT_ID,
+            if sent.chat_id != DEMO_CHAT_ID:
+                continue
+            labels += [f"[{label}]" for label, _ in self.emulator.buttons(DEMO_CHAT_ID,
                                                                           sent.message_id)
-                       if sent.chat_id == DEMO_CHAT_ID and f"[{shown}]" not in labels]
+                       if f"[{label}]" not in labels]
         return f"buttons: {' '.join(labels)}" if labels else "no buttons now"
 
     async def observe(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -277,16 +355,21 @@ class DemoChat:
                     name = self.pressed_by.get(message.query_id, "you")
                     self.show(f"{BOT_NAME} (notice to {name}): {message.text}")
                 continue
-            if isinstance(message, Sent) and message.chat_id == DEMO_CHAT_ID and any(
-                    action_of(b.get("callback_data")) == REVEAL
-                    for row in (message.reply_markup or {}).get("inline_keyboard", [])
-                    for b in row):
-                self.last_deal = message.message_id  # a deal: it has a Reveal button
-                self.show(self.render(message))
-                if link := self.page_link():
-                    self.show(f"  tap to solve in a browser: {link}")
-                continue
             self.show(self.render(message))
+            if isinstance(message, Sent) and message.chat_id == DEMO_CHAT_ID:
+                self.follow_up(message)
+
+    def follow_up(self, message: Sent) -> None:
+        """After a message of the bot's in the demo group: a deal (it has a Reveal button) is
+        what /reply answers; each Mini App button is followed by its page's local address."""
+        buttons = [b for row in (message.reply_markup or {}).get("inline_keyboard", [])
+                   for b in row]
+        if any(action_of(b.get("callback_data")) == REVEAL for b in buttons):
+            self.last_deal = message.message_id
+        for button in buttons:
+            lead = lead_of(button, self.emulator.username)
+            if lead.kind == "page" and (where := self.page_address(lead)):
+                self.show(f"  [{button.get('text', '')}] in a browser: {where}")
 
     def render(self, message: Message) -> str:
         """`Twenty-Four to Ann: first line`, further lines indented, then a line of buttons per
@@ -389,32 +472,28 @@ async def start(application: Application) -> None:
     await application.start()
 
 
-async def run_demo(config: Config, speaker: str, out: TextIO, stdin_fd: int = 0) -> None:
-    """The whole demo: emulator, bot, conversation, then everything stopped in order."""
+@contextlib.asynccontextmanager
+async def session(config: Config, speaker: str, out: TextIO, interactive: bool = False,
+                  ansi: bool = False) -> AsyncIterator[DemoChat]:
+    """The emulator, the bot and its local Mini App page, running; the demo's chat to type
+    into (`take`), everything stopped in order at the end."""
     emulator = BotApiEmulator(token=config.token, username=DEMO_USERNAME, open_chats=True)
     await emulator.start()
     try:
         emulator.chat(DEMO_CHAT_ID, "group", DEMO_CHAT_TITLE)
-        bot = build_bot(dataclasses.replace(config, base_url=emulator.base_url), webapp=None)
+        bot = build_bot(dataclasses.replace(config, base_url=emulator.base_url),
+                        webapp=DEMO_APP)
         application = bot.application
-        chat = DemoChat(emulator, out, speaker, interactive=os.isatty(stdin_fd),
-                        ansi=out.isatty() and "NO_COLOR" not in os.environ
-                        and os.environ.get("TERM") != "dumb",
+        chat = DemoChat(emulator, out, speaker, interactive=interactive, ansi=ansi,
                         reply_timeout=config.solve_timeout + 10.0)
         emulator.promote(DEMO_CHAT_ID, chat.user()["id"], "creator")  # the first speaker's group
         application.add_handler(TypeHandler(Update, chat.observe), group=OBSERVER_GROUP)
-        lines: asyncio.Queue[str | None] = asyncio.Queue()
-        read_lines(stdin_fd, asyncio.get_running_loop(), lines)
         follower = asyncio.create_task(chat.follow())
-        page = None
         try:
             await start(application)
-            page, port = serve(bot.face, 0)  # a free port on 127.0.0.1
-            chat.bot, chat.page_base = bot, f"http://127.0.0.1:{port}/webapp/"
-            await chat.converse(lines)
+            chat.page_base = f"http://127.0.0.1:{bot.page_port}/webapp/"
+            yield chat
         finally:
-            if page is not None:
-                page.stop()
             await stop_application(application)
             follower.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -422,6 +501,16 @@ async def run_demo(config: Config, speaker: str, out: TextIO, stdin_fd: int = 0)
             chat.show_new()
     finally:
         await emulator.stop()
+
+
+async def run_demo(config: Config, speaker: str, out: TextIO, stdin_fd: int = 0) -> None:
+    """The whole demo: emulator, bot, conversation, then everything stopped in order."""
+    async with session(config, speaker, out, interactive=os.isatty(stdin_fd),
+                       ansi=out.isatty() and "NO_COLOR" not in os.environ
+                       and os.environ.get("TERM") != "dumb") as chat:
+        lines: asyncio.Queue[str | None] = asyncio.Queue()
+        read_lines(stdin_fd, asyncio.get_running_loop(), lines)
+        await chat.converse(lines)
 
 
 def main(speaker: str | None = None) -> int:

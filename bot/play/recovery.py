@@ -1,10 +1,14 @@
-"""After a restart: rounds still running get their end alarms again, and the results the bot owes
-are worded and shown — rounds that ran out while it was down, that had a right answer already, or
-whose result it had no time to send — then matches go on where they stopped.
+"""After a restart, or when a process takes chats over from another (a cluster's worker taking up
+partitions whose owner stopped answering): rounds still running get their end alarms again, and
+the results owed are worded and shown — rounds that ran out meanwhile, that had a right answer
+already, or whose result had no time to be sent — then matches go on where they stopped. A
+result owed after a take-over says it is late, never that the bot restarted: for the chat,
+nothing did.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
 
@@ -45,7 +49,7 @@ class Recovery:
         round still running, show what the bot owes, oldest first, then let the matches go on.
         Returns the results (and deals) shown. With `chats`, only those chats' rounds and
         matches are taken up, beside the rounds held already (a process that plays some chats
-        of many, taking more of them over)."""
+        of many, taking more of them over): what is owed there is late, not after a restart."""
         owed = await self.owed(chats)
         for outcome in owed:
             await self._show(outcome, outcome.round.place)
@@ -83,11 +87,12 @@ class Recovery:
         else:
             self.table.adopt(loaded, self.rounds.terms)
         clock = self.table.clock
+        restarted = chats is None  # else taken over from another process
         results: list[Closed | Dealt] = [*await self._late_results(chats)]
         for record in loaded:
             current = self.table.find(record.id)
             assert current is not None
-            if (settled := await self._settle(current)) is not None:
+            if (settled := await self._settle(current, restarted)) is not None:
                 results.append(settled)
             elif record.deadline > clock():
                 self.table.arm(current)
@@ -108,11 +113,11 @@ class Recovery:
             if now - result.ended_at > ANNOUNCE_WITHIN:
                 stale.append(result.round.id)
             else:
-                found.append(await self._late(result))
+                found.append(await self._late(result, chats is None))
         await self.store.set_announced(stale)
         return found
 
-    async def _settle(self, current: OpenRound) -> Closed | None:
+    async def _settle(self, current: OpenRound, restarted: bool) -> Closed | None:
         """Close an open round that already has a right answer (the bot stopped between
         storing it and closing the round): the earliest right answer wins."""
         record = current.record
@@ -127,12 +132,17 @@ class Recovery:
         elapsed = right.at - record.started_at
         return await self._late(Result(record, right.at,
                                        await self.store.winner_name(record.id), shown,
-                                       record.points, elapsed, True, None))
+                                       record.points, elapsed, True, None), restarted)
 
-    async def _late(self, result: Result) -> Closed:
-        """A result owed since before the stop, worded as late, with the achievements the round
-        earned under its head (a late close: matches resume on their own)."""
-        head, rest, listed_all = await self.rounds.results.late(result)
+    async def _late(self, result: Result, restarted: bool) -> Closed:
+        """A result owed since before the stop (or the take-over), worded as late, with the
+        winning answer and the achievements the round earned under its head (a late close:
+        matches resume on their own)."""
+        if result.winner_name is not None and not result.answer:  # quote what won it
+            right = await self.store.first_right_answer(result.round.id)
+            if right is not None:
+                result = dataclasses.replace(result, answer=right.text)
+        head, rest, listed_all = await self.rounds.results.late(result, restarted)
         texts = self.people.round_texts(result.round)
         return await self.rounds.finish(result.round, head, rest, texts, listed_all,
                                         [RoundClosed(result.round, late=True)])

@@ -21,13 +21,15 @@ from bot.play.community.privacy import Privacy
 from bot.play.community.retention import Retention
 from bot.play.community.standings import Standings
 from bot.play.daily.daily import Daily
+from bot.play.daily.puzzle import DailyHands
 from bot.play.dealing.adaptive import AdaptiveDeals
 from bot.play.dealing.analyses import Analyses
 from bot.play.dealing.dealer import Dealer
 from bot.play.dealing.stock import Stock
 from bot.play.games.batches import DEAL_SECONDS
+from bot.play.guards.live import LivePuzzles
 from bot.play.guards.once import Once
-from bot.play.guards.throttle import WorkBudget
+from bot.play.guards.throttle import Throttle, WorkBudget
 from bot.play.matches.book import MatchBook
 from bot.play.matches.matches import DEFAULT_ROUNDS, PAUSE, Matches
 from bot.play.pages import PageOpener, Pages
@@ -110,7 +112,8 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                    rng: random.Random | None = None, secret: str = "",
                    page_links: PageOpener | None = None,
                    open_rounds: OpenRounds | None = None, shared_names: bool = False,
-                   holding: Holding | None = None) -> Services:
+                   holding: Holding | None = None, throttle: Throttle | None = None,
+                   daily_hands: DailyHands | None = None) -> Services:
     """The services of one bot. `clock` is the game's time (deadlines, answer times); the
     budget of solver seconds is shared by deals and /solve, one allowance per person, and the
     live puzzles of the open rounds are what the solving service refuses; `secret` (the bot's
@@ -120,12 +123,18 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     deals every round, its table holds them all): what /solve and the like refuse, and the
     bound on one person's rounds, count there too; `shared_names`: other processes store
     names too, so this one trusts what it stored for a minute only (bot.play.chats.people);
-    `holding`, which chats this process plays where it plays only some (None: every chat)."""
+    `holding`, which chats this process plays where it plays only some (None: every chat);
+    `throttle`, who hears a reply to a wrong answer (None: a burst of 3, then one a second);
+    `daily_hands`, the daily puzzle's hands (None: drawn with `secret` on `clock`)."""
     rng = rng or random.Random()
     people = People(stores.people, shared=shared_names)
     analyses = Analyses(pool)
     rater = Rater(stores.ratings, nearest_of(analyses))
-    table = RoundTable(stores.rounds, clock, scheduler, stored=people.stored, rater=rater)
+    # the daily puzzle is live all day for everyone (what /solve and inline refuse, and what
+    # the dealer never deals), as the table's live puzzles hold it
+    daily_hands = daily_hands or DailyHands(secret, clock)
+    table = RoundTable(stores.rounds, clock, scheduler, LivePuzzles(daily_hands.now),
+                       stored=people.stored, rater=rater)
     budget = WorkBudget()
     settings = Settings(stores.people, people,
                         ChatSettings(seconds=seconds_of(seconds), match=DEFAULT_ROUNDS), clock)
@@ -140,18 +149,16 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     fates = Fates(stores.rounds, people, settings, table, scheduler, book, views, moving,
                   holding)
     outbox = Outbox(publisher, table, stores.rounds, fates)
-    # the daily puzzle is live in the table's live puzzles (what /solve and inline refuse), and
-    # the dealer deals no hand that reaches it
     dealer = Dealer(Stock(pool, lambda: rng.getrandbits(64)), budget, deal_seconds,
                     daily=table.live)
     adaptive = AdaptiveDeals(rater, analyses, table.live, clock, rng)
     rounds = Rounds(stores.rounds, people, table, dealer, analyses, closings, outbox, settings,
-                    views, adaptive=adaptive, open_rounds=open_rounds)
+                    views, throttle=throttle, adaptive=adaptive, open_rounds=open_rounds)
     matches = Matches(book, stores.matches, stores.people, people, rounds, table, scheduler,
                       outbox, pause)
     places = Places(fates, stores.rounds, people, settings, table, scheduler, rounds, matches,
                     outbox, moving)
-    daily = Daily(stores.daily, people, table.live, clock, secret, rater, achievements)
+    daily = Daily(stores.daily, people, daily_hands, clock, rater, achievements)
     privacy = Privacy(stores.forgetting, people, clock, stop_matches=book.stop_all,
                       drop_rounds=round_dropper(rounds, table, people))
     community = Community(standings=Standings(stores.scores, people, clock, stores.ratings),

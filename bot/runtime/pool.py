@@ -208,6 +208,14 @@ class Lane:
     def shutdown(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
 
+    def stop_now(self) -> None:
+        """Stop at once, the process being about to exit: the workers terminated, then the
+        executor shut down, so that its queues release what they hold (their semaphores,
+        which the resource tracker would otherwise report leaked)."""
+        for process in list(getattr(self._executor, "_processes", {}).values()):
+            process.terminate()
+        self._executor.shutdown(wait=True, cancel_futures=True)
+
 
 class SolverPool:
     """`workers` processes (at least one) in the heavy lane; `heavy` is the lane."""
@@ -231,6 +239,10 @@ class SolverPool:
 
     def shutdown(self) -> None:
         self.heavy.shutdown()
+
+    def stop_now(self) -> None:
+        """Stop every worker at once (a lost lease ends the process next)."""
+        self.heavy.stop_now()
 
 
 class _Begun:

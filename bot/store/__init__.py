@@ -83,26 +83,38 @@ def leader_lock(database_url: str | None, check_seconds: float = 2.0,
 
 
 __all__ = ["LeaderLock", "MatchStore", "PeopleStore", "RoundStore", "ScoreStore", "SoleLeader",
-           "Stores", "UpdateStore", "leader_lock", "open_stores"]
+           "Stores", "UpdateStore", "leader_lock", "lost_lead_exit", "open_stores"]
 
 
-def worker_lock(database_url: str, partitions: int, lease_seconds: float = 4.0) -> LeaderLock:
+def worker_lock(database_url: str, partitions: int, lease_seconds: float = 4.0,
+                on_lost: Callable[[str], None] | None = None) -> LeaderLock:
     """A cluster worker's own lease on PostgreSQL (bot.store.postgres.worker_lease): every
-    worker holds one and works; the partitions it owns say for which chats."""
+    worker holds one and works; the partitions it owns say for which chats (`on_lost` as for
+    `leader_lock`)."""
+    from bot.store.postgres.leader import exit_now
     from bot.store.postgres.worker_lease import WorkerLease
 
-    return WorkerLease(database_url, partitions, lease_seconds)
+    return WorkerLease(database_url, partitions, lease_seconds, on_lost or exit_now)
 
 
-def partition_owners(stores: Stores, partitions: int) -> PartitionOwners:
-    """The partitions' owners, on the pool of PostgreSQL stores (a worker's)."""
+def lost_lead_exit(why: str) -> None:
+    """How a lost lease ends a process by default: one line, and exit status 3 at once."""
+    from bot.store.postgres.leader import exit_now
+
+    exit_now(why)
+
+
+def partition_owners(stores: Stores, partitions: int, epoch: int | None = None
+                     ) -> PartitionOwners:
+    """The partitions' owners, on the pool of PostgreSQL stores (a worker's), as the worker
+    whose lease has this `epoch` sees them."""
     from bot.store.postgres.connection import Database
     from bot.store.postgres.partition_owners import PartitionOwners
 
     db = getattr(stores.rounds, "db", None)
     if not isinstance(db, Database):
         raise ValueError("a worker's partitions need PostgreSQL")
-    return PartitionOwners(db.pool, partitions)
+    return PartitionOwners(db.pool, partitions, epoch)
 
 
 def shared_rounds(stores: Stores) -> SharedRounds:

@@ -1,7 +1,7 @@
 """Each command's grammar, beside the face that reads it: what players type after a command, read
 into play's typed requests (a `DealRequest`, a `SolveRequest`, a `BoardAsk`, a match's length).
-`read_*` raise UsageError naming what is wrong (too many numbers, a target out of range...);
-`parse_*` return None instead, for "show the usage line".
+`read_*` raise UsageError naming what is wrong (too many numbers, a target out of range...), which
+bot.telegram.refusals words in the shape of every refusal; `parse_*` return None instead.
 
 Pure functions: no Telegram objects, no solver work. Limits are checked here, before anything
 reaches the pool, so a giant or malformed request costs nothing. Numbers are read as in answers:
@@ -43,6 +43,8 @@ LEVEL_WORDS = {"easy": "easy", "medium": "medium", "hard": "hard", "adaptive": "
 GAME_WORDS = {"24": "24", "countdown": "countdown", "yahtzee": "yahtzee"}
 CLOSEST_FLAG = re.compile(r"(?:^|\s)(?:--closest|-c)(?=\s|$)")
 WHOLE = re.compile(r"-?[0-9]+")
+# a number with a decimal part (3.5; the Arabic decimal sign too): not whole, said so
+FRACTIONAL = re.compile(r"-?[0-9]*[.٫][0-9]+|-?[0-9]+[.٫]")
 MAX_ARGUMENTS = 400  # characters; well under Python's 4300-digit limit on int()
 MATCH_STOP_WORDS = ("stop", "end", "停止", "结束")
 SHOWN_WORD = 20  # characters of a word a usage answer quotes
@@ -71,30 +73,26 @@ __all__ = [
     "read_solve",
     "read_top",
     "usage_problem",
-    "usage_text",
 ]
 
 
 class UsageError(ValueError):
-    """What is wrong with a command's arguments: `code` names the catalog's `usage_<code>`
-    (empty: nothing to point at, the usage line says it all) and `params` fill it."""
+    """What is wrong with a command's arguments: `code` names the catalog's `usage_<code>` and
+    `params` fill it (a number as a number, written as the language writes numbers; what was
+    typed as text, quoted as typed); `rules`: the usage line that says what is allowed, when it
+    is not the command's own (/solve --closest has Countdown's limits)."""
 
-    def __init__(self, code: str = "", **params: object) -> None:
+    def __init__(self, code: str, rules: str = "", **params: object) -> None:
         super().__init__(code)
         self.code = code
+        self.rules = rules
         self.params = params
-
-
-def usage_text(texts: Texts, usage_key: str, error: UsageError | None) -> str:
-    """The usage line, after what was wrong when that is known."""
-    if error is None or not error.code:
-        return texts(usage_key)
-    return texts("usage_wrong", problem=usage_problem(texts, error), usage=texts(usage_key))
 
 
 def usage_problem(texts: Texts, error: UsageError) -> str:
     """What is wrong, in one sentence (HTML)."""
-    params = {k: markup.escape(str(v)) for k, v in error.params.items()}
+    params = {k: v if isinstance(v, int) else markup.escape(str(v))
+              for k, v in error.params.items()}
     return texts(f"usage_{error.code}", **params)
 
 
@@ -146,18 +144,21 @@ def _numbers_and_target(text: str) -> tuple[list[int], int | None]:
     """"3 8 3 8", "1 2 3 4 5 = 100": the numbers (negative ones too, for the range check to
     name) and the target after "=", if any; what does not read is named."""
     if len(text) > MAX_ARGUMENTS:
-        raise UsageError("too_long")
+        raise UsageError("too_long", length=len(text), most=MAX_ARGUMENTS)
     left, equals, right = text.partition("=")
     words = [w for w in re.split(r"[\s,،]+", left) if w]
     if odd := next((w for w in words if not WHOLE.fullmatch(w)), None):
-        raise UsageError("unknown_word", word=_word(odd))
+        raise UsageError("not_whole" if FRACTIONAL.fullmatch(odd) else "unknown_word",
+                         word=_word(odd))
     if not words:
-        raise UsageError()
+        raise UsageError("no_numbers")
     if not equals:
         return [int(w) for w in words], None
     after = right.split()
     if not after:
         raise UsageError("nothing_after_equals")
+    if len(after) == 1 and FRACTIONAL.fullmatch(after[0]):
+        raise UsageError("not_whole", word=_word(after[0]))
     if len(after) > 1 or not WHOLE.fullmatch(after[0]):
         raise UsageError("unknown_word", word=_word(" ".join(after)))
     return [int(w) for w in words], int(after[0])
@@ -169,13 +170,13 @@ def read_solve(arguments: str) -> SolveRequest:
     closest = bool(CLOSEST_FLAG.search(arguments))
     numbers, target = _numbers_and_target(CLOSEST_FLAG.sub(" ", arguments))
     if closest:
-        return closest_request(numbers, target, "no_target")
+        return closest_request(numbers, target, "no_target", "closest_usage")
     _count(numbers, SOLVE_MAX_NUMBERS)
     _range(numbers, 0, SOLVE_MAX_NUMBER)
     target = 24 if target is None else target
     if abs(target) > SOLVE_MAX_TARGET:
         raise UsageError("target_range", target=_word(markup.signed(target)),
-                         low=markup.signed(-SOLVE_MAX_TARGET), high=SOLVE_MAX_TARGET)
+                         low=-SOLVE_MAX_TARGET, high=SOLVE_MAX_TARGET)
     return SolveRequest(tuple(numbers), target)
 
 
@@ -193,16 +194,22 @@ def _range(numbers: list[int], low: int, high: int) -> None:
         raise UsageError("number_range", number=_word(markup.signed(odd)), low=low, high=high)
 
 
-def closest_request(numbers: list[int], target: int | None, missing: str) -> SolveRequest:
+def closest_request(numbers: list[int], target: int | None, missing: str,
+                    rules: str = "") -> SolveRequest:
     """Countdown's limits: up to six numbers 1..1000 and a target 1..100,000 (no default;
-    `missing` names the catalog's words for its absence, which say how to give one)."""
-    _count(numbers, SOLVE_MAX_NUMBERS)
-    _range(numbers, 1, CLOSEST_MAX_NUMBER)
-    if target is None:
-        raise UsageError(missing)
-    if not 1 <= target <= CLOSEST_MAX_TARGET:
-        raise UsageError("target_range", target=_word(markup.signed(target)), low=1,
-                         high=CLOSEST_MAX_TARGET)
+    `missing` names the catalog's words for its absence, which say how to give one; `rules`
+    the usage line of those limits, when the command's own is not)."""
+    try:
+        _count(numbers, SOLVE_MAX_NUMBERS)
+        _range(numbers, 1, CLOSEST_MAX_NUMBER)
+        if target is None:
+            raise UsageError(missing)
+        if not 1 <= target <= CLOSEST_MAX_TARGET:
+            raise UsageError("target_range", target=_word(markup.signed(target)), low=1,
+                             high=CLOSEST_MAX_TARGET)
+    except UsageError as error:
+        error.rules = error.rules or rules
+        raise
     return SolveRequest(tuple(numbers), target, closest=True)
 
 
@@ -239,7 +246,8 @@ def read_play(arguments: str) -> PlayOptions:
 def _play_target(word: str) -> int:
     """A /play target: a whole number from 1 to 999 (any other number is out of range)."""
     if not WHOLE.fullmatch(word):
-        raise UsageError("unknown_word", word=_word(word))
+        raise UsageError("not_whole" if FRACTIONAL.fullmatch(word) else "unknown_word",
+                         word=_word(word))
     if len(word) > SHORT_NUMBER or not TARGETS[0] <= int(word) <= TARGETS[1]:
         raise UsageError("target_range", target=_word(markup.signed(word)), low=TARGETS[0],
                          high=TARGETS[1])
@@ -299,13 +307,14 @@ def read_dice(arguments: str) -> list[tuple[int, ...]]:
 def read_match(arguments: str) -> int | str:
     """/match's argument: a number of rounds (default 10) or "stop"; what is wrong named. The
     number's length is checked before `int()`, which refuses 4,301 digits and more."""
-    text = arguments.strip().lower()
+    text = plain_digits(arguments).strip().lower()
     if not text:
         return DEFAULT_ROUNDS
     if text in MATCH_STOP_WORDS:
         return "stop"
     if not WHOLE.fullmatch(text):
-        raise UsageError("unknown_word", word=_word(text))
+        raise UsageError("not_whole" if FRACTIONAL.fullmatch(text) else "unknown_word",
+                         word=_word(text))
     if len(text) > SHORT_NUMBER or not MIN_ROUNDS <= int(text) <= MAX_ROUNDS:
         raise UsageError("number_range", number=_word(text), low=MIN_ROUNDS, high=MAX_ROUNDS)
     return int(text)

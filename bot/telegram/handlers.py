@@ -38,9 +38,9 @@ from bot.telegram.grammar import (
     read_solve,
     read_yahtzee_request,
     usage_problem,
-    usage_text,
 )
 from bot.telegram.members import OUT_STATUSES
+from bot.telegram.refusals import refusal
 from bot.telegram.sending import Sent, fate_of, reply, say
 from bot.telegram.speakers import (
     admin_check,
@@ -126,18 +126,16 @@ async def match(update: Update, context: Context) -> None:
 
 
 async def usage(update: Update, context: Context, key: str, error: UsageError) -> None:
-    """A command's usage line, after what was wrong with its arguments."""
-    await answer_with(update, context, usage_text(texts_of(update, context), key, error))
+    """What was wrong with a command's arguments, what it takes, and an example that works."""
+    await answer_with(update, context, refusal(texts_of(update, context), key, error,
+                                               arguments(context)))
 
 
 async def answer(update: Update, context: Context) -> None:
-    """/answer (or /a) <expression>: answer the round."""
-    expression = arguments(context)
-    if not expression:
-        await answer_with(update, context, texts_of(update, context)("answer_usage"))
-        return
-    await services_of(context).rounds.answer(chat_of(update), player_of(update), expression,
-                                             True, target=target_of(update))
+    """/answer (or /a) <expression>: answer the round (nothing after it is an answer that
+    can't be read: the round's game says what an answer is, with an example of its numbers)."""
+    await services_of(context).rounds.answer(chat_of(update), player_of(update),
+                                             arguments(context), True, target=target_of(update))
 
 
 async def plain_text(update: Update, context: Context) -> None:

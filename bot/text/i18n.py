@@ -26,7 +26,7 @@ from functools import cache
 from typing import Any, Literal
 
 from babel.dates import format_timedelta
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent
 
 from bot.text import markup
 from bot.text.catalogs import PRIVATE, Catalog, read_catalog
@@ -132,6 +132,18 @@ class Texts:
         decimal sign, negative with "−"."""
         return self.script.number_digits(markup.signed(format_decimal(
             value, locale=self.locale, numbering_system="default")))
+
+    def percent(self, share: float) -> str:
+        """A share (0.5) as the language writes a percentage: "50%", "50 %", "۵۰٪". The sign is
+        CLDR's for the language's own numbering system (arabext: ٪, with its ٫ and ٬): Babel's
+        format_percent writes the Latin "%" whatever the system, so it is put back here."""
+        written = format_percent(share, locale=self.locale, numbering_system="default")
+        symbols = self.locale.number_symbols
+        own = symbols.get(self.locale.default_numbering_system, {}).get("percentSign")
+        latin = symbols.get("latn", {}).get("percentSign")
+        if own and latin and own != latin:
+            written = written.replace(latin, own)
+        return self.script.number_digits(written)
 
     def unit(self, count: float, unit: Literal["second", "minute"]) -> str:
         """A number of seconds or minutes in CLDR's words: "90 seconds", "5 минут"."""

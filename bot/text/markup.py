@@ -109,6 +109,12 @@ def code(text: str) -> str:
     return f"<code>{expression(text)}</code>"
 
 
+def typed(text: str) -> str:
+    """Something to type as it stands (a command with its arguments), in <code>: escaped,
+    never prettified (an expression's `/` stays the slash of a command)."""
+    return f"<code>{escape(text)}</code>"
+
+
 def numbers(values: Iterable[int]) -> str:
     """Each number in its own <code>, in the order given."""
     return " ".join(f"<code>{n}</code>" for n in values)

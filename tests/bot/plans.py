@@ -189,11 +189,9 @@ def is_sql(text: str) -> bool:
 
 def sql_literals(root: Path = STORE) -> Iterator[tuple[str, str]]:
     """(file:line, text) of every string under `root` that begins like a statement (and every
-    such piece of an f-string), but docstrings, asserted examples and the migrations (their
-    triggers: test_plans.py)."""
+    such piece of an f-string), but docstrings and asserted examples (the schema's steps are
+    .sql files; their triggers' statements: test_plans.py)."""
     for path in sorted(root.rglob("*.py")):
-        if path.name == "migrations.py":
-            continue
         tree = ast.parse(path.read_text(), str(path))
         skipped = {id(node.body[0].value) for node in ast.walk(tree)
                    if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef |

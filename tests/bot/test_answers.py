@@ -339,26 +339,34 @@ async def test_countdown_names_the_step_that_breaks_the_rule(harness: Harness, a
 @pytest.mark.parametrize(("command", "said"), [
     ("/solve 1 2 3 4 5 6 7", "❌ Too many numbers: at most 6.\nUsage: /solve"),
     ("/solve 3 8 3 8 = 99999999999", "❌ The target 99999999999 is out of range"),
-    ("/solve 3 8 3 2000000", "❌ 2000000 is out of range: numbers go from 0 to 1000000."),
-    ("/solve --closest 1 3 7 10 25 50", "❌ --closest needs a target, e.g. = 765.\nUsage: /solve"),
+    ("/solve 3 8 3 2000000", "❌ 2000000 is out of range: numbers go from 0 to 1,000,000."),
+    ("/solve --closest 1 3 7 10 25 50", "❌ --closest needs a target after =.\nUsage: /solve"),
+    ("/solve 3.5 8 3 8", "❌ 3.5 is not a whole number.\nUsage: /solve"),
     ("/solve 3 8 three 8", "❌ I don't understand three."),
     ("/play = 1000", "❌ The target 1000 is out of range: 1 to 999.\nUsage: /play"),
     ("/play 7", "❌ A round has 4, 5 or 6 numbers, not 7."),
     ("/play hard easy", "❌ easy repeats something given already."),
     ("/countdown 5", "❌ At most 4 large numbers, not 5.\nUsage: /countdown"),
-    ("/countdown 1 3 7 10 25 50 = 100001", "❌ The target 100001 is out of range: 1 to 100000."),
+    ("/countdown 1 3 7 10 25 50 = 100001", "❌ The target 100001 is out of range: 1 to 100,000."),
     ("/countdown 1 2 3 4 5 6 7 = 100", "❌ Too many numbers: at most 6."),
     ("/top everything", "❌ I don't understand everything.\nUsage: /top"),
-    ("/solve " + "9" * 500, "❌ That is too long."),
+    ("/solve " + "9" * 500, "❌ That is too long: 500 characters, at most 400."),
 ])
 async def test_each_usage_mistake_says_what_was_wrong(harness: Harness, command, said):
     await harness.send(GROUP, ANN, command)
     assert (await harness.telegram.reply(GROUP)).text.startswith(said)
 
 
-async def test_the_usage_line_alone_when_nothing_was_given(harness: Harness):
-    await harness.send(GROUP, ANN, "/solve")
-    assert (await harness.telegram.reply(GROUP)).text.startswith("Usage: /solve")
+async def test_nothing_given_is_said_as_any_mistake_is(harness: Harness):
+    """/solve alone, /solve = 24 and /countdown = say that no numbers came, what the command
+    takes and an example, as every refusal does (docs/refusals.md)."""
+    for command, usage, given in (("/solve", "/solve", "/solve 1 4 12 14"),
+                                  ("/solve = 24", "/solve", "/solve 1 4 12 14"),
+                                  ("/countdown =", "/countdown", "/countdown 2")):
+        await harness.send(GROUP, ANN, command)
+        said = (await harness.telegram.reply(GROUP)).text
+        assert said.startswith(f"❌ No numbers were given.\nUsage: {usage} "), said
+        assert said.endswith(f"\nFor example: {given}"), said
 
 
 async def test_hints_go_into_the_deal_each_with_its_value(harness: Harness):

@@ -204,13 +204,11 @@ def test_the_new_statements_are_written_once_for_both_databases():
     import sqlite3
 
     from bot.store.sql import daily, forgetting
-    from bot.store.sqlite.migrations import MIGRATIONS, statements
+    from bot.store.sqlite.schema import apply
     from tests.bot.test_store_queries import named_statements
 
     connection = sqlite3.connect(":memory:")
-    for script in MIGRATIONS:
-        for statement in statements(script):
-            connection.execute(statement)
+    apply(connection)
     for module in (daily, forgetting):
         written = dict(named_statements(module.QMARK))
         rendered = dict(named_statements(module.NUMBERED))

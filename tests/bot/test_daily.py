@@ -12,7 +12,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from bot.play.daily.puzzle import daily_hand, day_of, day_start, secret_key, streaks
+from bot.play.daily.puzzle import DailyHands, daily_hand, day_of, day_start, secret_key, streaks
 from bot.play.daily.puzzle import daily_hands as every_daily_hand  # the real one: see conftest
 from bot.play.guards.live import EVERYONE, LivePuzzles
 from bot.store.records import Round
@@ -37,6 +37,7 @@ def today(harness: Harness) -> Clock:
     confirmations keep the same time."""
     clock = Clock(START + 3600)
     harness.services.community.daily.clock = clock
+    harness.services.community.daily.hands.clock = clock  # the hand of its day, live all day
     harness.services.community.privacy.clock = clock
     return clock
 
@@ -193,14 +194,14 @@ async def test_the_daily_hand_is_unsolvable_by_the_bot_all_day(harness: Harness,
 
 
 def test_a_round_of_the_daily_hand_holds_its_solutions_back():
-    live = LivePuzzles()
-    live.hold_daily(lambda: (3, 8, 3, 8))
+    today: list[tuple[int, ...] | None] = [(3, 8, 3, 8)]
+    live = LivePuzzles(lambda: today[0])
     dealt = Round(5, -1, "24", (8, 3, 8, 3), 24, "hard", 30, "en", None, 0.0, 60.0, "open",
                   False)
     assert live.elsewhere(dealt)
     assert [r.chat_id for r in live.reaching((3, 8, 3, 8, 13), 99)] == [EVERYONE]
     assert live.reaching((3, 8, 4, 8), 24) == []
-    live.hold_daily(lambda: None)
+    today[0] = None  # a day with no daily puzzle
     assert not live.elsewhere(dealt)
 
 
@@ -322,8 +323,12 @@ async def test_no_round_deals_the_daily_hand(stores, pool):
     hand = dealt.round.hand
     await first.rounds.reveal(group, ann)
 
-    again, _ = new_services(stores, pool, Clock(), seed=7)
-    again.table.live.hold_daily(lambda: hand)
+    class Today(DailyHands):  # the hand the first bot dealt is today's daily puzzle
+        def now(self) -> tuple[int, ...]:
+            return hand
+
+    again, _ = new_services(stores, pool, Clock(), seed=7,
+                            daily_hands=Today("", Clock()))
     dealt = await again.rounds.play(Chat(-2606, "group", "G"), ann, "24")
     assert isinstance(dealt, Dealt) and sorted(dealt.round.hand) != sorted(hand)
 
@@ -336,10 +341,14 @@ async def test_wrong_answers_to_the_daily_say_why_and_count_nothing(harness: Har
     for attempt, why in ((f"{a}-{b}-{c}-{d}", "not 24"), ("1+", "can't read"),
                          (f"{a}*{b}*{c}*{d}*{a}", "❌"), ("(" * 300, "❌")):
         reply = await said(harness, ANN["id"], ANN, f"/daily {attempt}")
-        assert why in reply.text and "Try again" in reply.text, (attempt, reply.text)
+        # a wrong answer says to try again; one that can't be read is refused as every
+        # refusal is, its example typed as /daily
+        again = "For example: /daily " if why == "can't read" or attempt.startswith("(") \
+            else "Try again"
+        assert why in reply.text and again in reply.text, (attempt, reply.text)
     assert await harness.stores.daily.daily_result(DAY, ANN["id"]) is None
     zh = await said(harness, ZHAO["id"], ZHAO, "/daily 1+")
-    assert "再试一次" in zh.text
+    assert zh.text.startswith("❌ 看不懂") and "例如：/daily " in zh.text
 
 
 @pytest.mark.parametrize("language", ["en", "zh", "zh-Hant", "ru", "es", "pt-BR"])

@@ -353,8 +353,8 @@ async def test_a_yahtzee_guess_out_of_range_is_read_and_said_so(harness: Harness
     await ask(harness, "/yahtzee")
     low, high = total_bounds(harness.services.rounds.open_round(GROUP).hand)
     said = await ask(harness, f"/a {low - 1}", BOB)  # read fine: below what any table scores
-    assert said.text == f"❌ {low - 1} can't be the best total of these rolls: it lies between " \
-        f"{low} and {high}."
+    assert said.text == f"❌ {low - 1} can't be the best total of these rolls.\n" \
+        f"A guess is one whole number from {low} to {high}.\nFor example: /a {high}"
     zh = await ask(harness, "/a 999", ZHANG)
     assert zh.text.startswith("❌ 999 不可能是这些掷骰的最高总分")
 

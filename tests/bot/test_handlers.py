@@ -93,7 +93,8 @@ async def test_plain_expression_counts_as_an_answer(harness: Harness):
 async def test_unreadable_and_division_by_zero(harness: Harness):
     _, current = await deal(harness)
     await harness.send(GROUP, BOB, "/a 2(3+4)")
-    assert "write every operation" in (await harness.telegram.reply(GROUP)).text
+    refused = (await harness.telegram.reply(GROUP)).text
+    assert "no operation between them" in refused and "For example: /a " in refused
     a, b, c, d = current.hand
     await harness.send(GROUP, BOB, f"/a {a}/({b}-{b})*{c}*{d}")
     status = harness.telegram.edits[-1].text.splitlines()[-1]

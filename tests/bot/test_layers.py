@@ -264,6 +264,103 @@ def test_the_plan_catches_what_it_forbids():
     assert not against_the_plan("bot.play.services", "bot.play.round.service")
 
 
+def attributes_set(source: str, functions: tuple[str, ...]) -> list[str]:
+    """Where the named functions (and what they define) assign to another object's attribute:
+    `x.y = ...` with x not `self` — a collaborator patched onto a built object."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in functions:
+            for inner in ast.walk(node):
+                targets = inner.targets if isinstance(inner, ast.Assign) else \
+                    [inner.target] if isinstance(inner, ast.AnnAssign | ast.AugAssign) else []
+                found += [f"{node.name}: line {inner.lineno}" for target in targets
+                          if isinstance(target, ast.Attribute) and not
+                          (isinstance(target.value, ast.Name) and target.value.id == "self")]
+    return found
+
+
+# the composition: each service built with what it talks to, never told later (architecture.md)
+COMPOSING = {"bot/play/services.py": ("build_services",),
+             "bot/wiring.py": ("serve_worker", "open_services")}
+
+
+@pytest.mark.parametrize("file", sorted(COMPOSING))
+def test_no_service_is_told_later_who_it_talks_to(file: str):
+    """What the root puts into PTB's context data (`bot_data`, which the handlers read) is the
+    one attribute it may set: that is where a face finds its services."""
+    source = (ROOT / file).read_text(encoding="utf-8")
+    for data in ("application.bot_data.", "data."):  # `data` is bot_data, named shorter
+        source = source.replace(data, "bot_data_")
+    assert attributes_set(source, COMPOSING[file]) == []
+
+
+def test_the_composition_check_catches_a_patch():
+    """The check itself, on what serve_worker once did: a lambda patched onto a built holding,
+    and a setter-free assignment onto a service; `self.x = ...` in a constructor is not one."""
+    once = ("async def serve_worker(bot):\n    bot.holding.owns = lambda chat: True\n"
+            "    bot.sole = lambda: False\n")
+    assert attributes_set(once, ("serve_worker",)) == ["serve_worker: line 2",
+                                                     "serve_worker: line 3"]
+    assert attributes_set("def serve_worker(self):\n    self.x = 1\n", ("serve_worker",)) == []
+
+
+def collaborator_types() -> set[str]:
+    """The names that type a collaborator in play: its classes with a constructor of their own
+    (services, units, caches) or a protocol's base, and its aliases of a callable."""
+    names = {"Callable"}
+    for path in [*PLAY_SOURCES, ROOT / "bot" / "store" / "protocols.py"]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and (
+                    any(isinstance(item, ast.FunctionDef) and item.name == "__init__"
+                        for item in node.body) or
+                    any(ast.unparse(base) == "Protocol" for base in node.bases)):
+                names.add(node.name)
+            elif isinstance(node, ast.Assign) and "Callable[" in ast.unparse(node.value):
+                names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return names
+
+
+def is_setter(function: ast.FunctionDef, collaborators: set[str]) -> bool:
+    """A method whose one statement (its docstring aside) stores on `self` a parameter typed as
+    a collaborator: a service told later who it talks to (state a transition records is not)."""
+    body = [statement for statement in function.body if not (
+        isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant))]
+    typed = {argument.arg: argument.annotation for argument in function.args.args[1:]}
+    if len(body) != 1 or not isinstance(body[0], ast.Assign) or \
+            not isinstance(body[0].value, ast.Name) or body[0].value.id not in typed or \
+            not all(isinstance(target, ast.Attribute) for target in body[0].targets):
+        return False
+    annotation = typed[body[0].value.id]
+    return annotation is not None and any(
+        isinstance(name, ast.Name) and name.id in collaborators for name in ast.walk(annotation))
+
+
+def test_the_setter_check_catches_one():
+    collaborators = {"Callable", "Fate", "LivePuzzles"}
+    once = ast.parse("def settle_with(self, settle: Callable[[Fate], None]):\n"
+                     "    \"\"\"Who acts.\"\"\"\n    self._settle = settle\n").body[0]
+    assert isinstance(once, ast.FunctionDef) and is_setter(once, collaborators)
+    kept = ast.parse("def keep_daily_back(self, live: LivePuzzles):\n    self.live = live\n"
+                     ).body[0]
+    assert isinstance(kept, ast.FunctionDef) and is_setter(kept, collaborators)
+    state = ast.parse("def written(self, at: float):\n    self.at = at\n").body[0]
+    assert isinstance(state, ast.FunctionDef) and not is_setter(state, collaborators)
+    plain = ast.parse("def keep(self, f: Callable):\n    self.kept = f\n    return 1\n").body[0]
+    assert isinstance(plain, ast.FunctionDef) and not is_setter(plain, collaborators)
+
+
+def test_no_setter_wires_a_service():
+    """No service offers a method that hands it a collaborator after it is built (as
+    `Outbox.settle_with` and `Dealer.keep_daily_back` once did)."""
+    setters, collaborators = [], collaborator_types()
+    for path in PLAY_SOURCES:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and node.name != "__init__" and \
+                    is_setter(node, collaborators):
+                setters.append(f"{module_name(path)}.{node.name}")
+    assert setters == []
+
+
 SOLVER_TESTS = sorted((ROOT / "tests" / "solver").rglob("*.py"))
 BOT_SIDE = ("bot", "telegram")  # packages, and the tests' folders that lean on them
 BOT_TESTS = ("tests.bot", "tests.e2e", "tests.postgres", "tests.demo")

@@ -83,7 +83,9 @@ def test_parse_match():
     assert parse_match("") == DEFAULT_ROUNDS == 10
     assert parse_match(" 2 ") == 2 and parse_match("20") == 20
     assert parse_match("stop") == "stop" and parse_match("STOP") == "stop"
-    for bad in ("1", "21", "0", "ten", "-3", "５", "3 4"):
+    # every script's digits, as every number the bot reads (issue 55: /match ۲۰ was refused)
+    assert parse_match("５") == 5 and parse_match("۲۰") == 20 and parse_match("१०") == 10
+    for bad in ("1", "21", "0", "ten", "-3", "２１", "3 4", "2.5"):
         assert parse_match(bad) is None, bad
 
 

@@ -67,9 +67,11 @@ async def test_a_players_page_shows_their_year(harness: Harness, clock: Clock):
                            "achievements"]
     [line] = section(page, "rating")["lines"]
     assert line["name"] == "24" and [day for day, _ in line["points"]] == [day_of(clock())]
+    assert section(page, "rating")["today"] == day_of(clock())  # the axis ends today
     assert section(page, "games")["games"] == [{"name": "24", "rounds": 1, "wins": 1}]
     [level] = section(page, "levels")["rows"]
-    assert level == {"name": "24 · easy", "rounds": 1, "share": 100, "median": "7.0 s"}
+    assert level == {"name": "24 · easy", "rounds": 1, "share": 100, "share_text": "100%",
+                     "median": "7.0 s"}
     calendar = section(page, "calendar")
     assert calendar["days"] == [[day_of(clock()), 1]] and calendar["to"] == day_of(clock())
     assert calendar["streaks"] == ["Days in a row now: 1", "Most days in a row: 1"]
@@ -192,3 +194,18 @@ async def test_a_player_shares_their_season_as_a_card(harness: Harness, clock: C
     assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 5000
     assert other[0] == 403 and "png" not in other[1]
     assert unknown[0] == 400 and unrated[0] == 404
+
+
+def test_a_percentage_is_written_as_the_language_writes_numbers():
+    """The levels' share: Babel's format_percent writes the Latin "%" in every numbering
+    system; Persian's is CLDR's arabext sign ٪, with Persian digits, as the page's other
+    numbers (issue 55)."""
+    from babel.numbers import format_percent
+
+    from bot.text.i18n import texts_for
+    persian = texts_for("fa")
+    assert format_percent(0.5, locale=persian.locale, numbering_system="default") == "50%"
+    assert persian.percent(0.5) == "۵۰٪" and persian.percent(1) == "۱۰۰٪"
+    assert persian.locale.number_symbols["arabext"]["percentSign"] == "٪"
+    assert texts_for("en").percent(0.07) == "7%" and texts_for("tr").percent(0.5) == "%50"
+    assert texts_for("fr").percent(0.5) == "50\u00a0%"

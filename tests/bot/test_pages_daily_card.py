@@ -41,6 +41,7 @@ def clock(harness: Harness) -> Clock:
     clock = Clock(day_start(DAY) + 3600)
     harness.services.table.clock = clock
     harness.services.community.daily.clock = clock
+    harness.services.community.daily.hands.clock = clock
     harness.services.pages.clock = clock
     return clock
 

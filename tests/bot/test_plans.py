@@ -11,15 +11,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.store.sqlite.migrations import MIGRATIONS, statements
+from bot.store.sqlite.schema import apply
 from tests.bot import plans
 
 
 def migrated() -> sqlite3.Connection:
     connection = sqlite3.connect(":memory:")
-    for script in MIGRATIONS:
-        for statement in statements(script):
-            connection.execute(statement)
+    apply(connection)
     return connection
 
 

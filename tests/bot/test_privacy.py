@@ -52,6 +52,7 @@ async def test_forget_is_asked_in_private_and_deletes_you_everywhere(harness: Ha
     lost = await play_and_win(harness, BEN, ANN)
     today = Clock(1_900_000_000.0)  # the daily puzzle's day: set, not read from the wall
     harness.services.community.daily.clock = today
+    harness.services.community.daily.hands.clock = today
     hand = harness.services.community.daily.hand_now()
     await said(harness, ANN, "/daily", ANN["id"])
     await said(harness, ANN, f"/daily {solve(list(hand))[0]}", ANN["id"])

@@ -23,6 +23,7 @@ DAY = "2030-03-01"
 def today(harness: Harness) -> Clock:
     clock = Clock(day_start(DAY) + 3600)
     harness.services.community.daily.clock = clock
+    harness.services.community.daily.hands.clock = clock
     return clock
 
 

@@ -12,7 +12,7 @@ from bot.play.recovery import ANNOUNCE_WITHIN
 from bot.play.services import Services
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
-from solver import solve
+from solver import prettify, solve
 from tests.bot.conftest import Clock, FakeScheduler, Harness, new_services
 
 GROUP = Chat(-42, "group", "G")
@@ -157,3 +157,47 @@ async def test_an_update_delivered_twice_is_handled_once(harness: Harness):
     rows = await harness.stores.rounds.db.fetch(
         "SELECT COUNT(*) FROM answers WHERE round_id = ?", (current.id,))
     assert rows[0][0] == 1
+
+
+async def test_a_take_over_says_late_with_the_winning_answer(services: Services, stores: Stores,
+                                                            pool: SolverPool, clock: Clock):
+    """Another process takes the chats over (a cluster's worker after the owner froze): what is
+    owed says "🔁 Late" with the answer that won, never "after a restart" — for the chat,
+    nothing restarted. The bot's own start still says it restarted."""
+    won = (await services.rounds.play(GROUP, ANN, "24")).round
+    settled = (await services.rounds.play(Chat(-43, "group", "H"), ANN, "24")).round
+    assert won is not None and settled is not None
+    answer = solve(won.hand)[0]
+    clock.now += 3
+    services.outbox.publisher.fails = True  # type: ignore[attr-defined]  # the frozen owner
+    with pytest.raises(ConnectionError):
+        await services.rounds.answer(GROUP, BEN, answer, explicit=True)
+    await stores.people.remember_user(BEN.id, BEN.first_name)  # stored, then the owner froze
+    await stores.rounds.record_answer(settled.id, BEN.id, solve(settled.hand)[0], True,
+                                      settled.started_at + 4)
+    taker, _ = restart(stores, pool, clock)
+    results = await taker.recovery.resume(lambda chat: chat in (GROUP.id, -43))
+    assert sorted(r.round.id for r in results) == sorted([won.id, settled.id])
+    for result in results:
+        assert result.text.startswith("🔁 Late: how this round of 24 ended."), result.text
+        assert "restart" not in result.text and "<b>Ben</b> wins with <code>" in result.text
+    shown = {r.round.id: r.text for r in results}
+    assert f"<code>{prettify(answer)}</code>" in shown[won.id]
+    assert f"<code>{prettify(solve(settled.hand)[0])}</code>" in shown[settled.id]
+
+
+async def test_a_late_result_quotes_the_answer_even_when_the_close_lost_it(
+        services: Services, stores: Stores, pool: SolverPool, clock: Clock):
+    """A close stored without its winning answer (written before the answer's text was kept
+    with it): the late result quotes the first right answer stored."""
+    won = (await services.rounds.play(GROUP, ANN, "24")).round
+    assert won is not None
+    answer = solve(won.hand)[0]
+    services.outbox.publisher.fails = True  # type: ignore[attr-defined]
+    with pytest.raises(ConnectionError):
+        await services.rounds.answer(GROUP, BEN, answer, explicit=True)
+    await stores.rounds.db.run(  # type: ignore[attr-defined]
+        f"UPDATE rounds SET winning_answer = NULL WHERE id = {int(won.id)}")
+    [late] = await restart(stores, pool, clock)[0].recovery.resume()
+    assert late.text.startswith("🔁 Sent after a restart")
+    assert f"<b>Ben</b> wins with <code>{prettify(answer)}</code>" in late.text

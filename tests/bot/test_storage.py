@@ -11,10 +11,11 @@ import sqlite3
 
 import pytest
 
+from bot.store.schema import LATEST
 from bot.store.sql.connection import Refused
 from bot.store.sqlite import open_sqlite
 from bot.store.sqlite.database import Database, Gate
-from bot.store.sqlite.migrations import LATEST, MIGRATIONS, statements
+from bot.store.sqlite.schema import statements, steps
 from bot.store.stores import Stores
 from tests.postgres import open_backend
 
@@ -80,55 +81,12 @@ async def test_migrations_from_empty(tmp_path):
     await again.close()
 
 
-async def old_rounds(stores: Stores, version: int) -> None:
-    """Two rounds won by Ann with Ben answering, written as a bot of that version did."""
-    connection = database(stores).connection
-    for _ in range(2):
-        cursor = await connection.execute(
-            "INSERT INTO rounds (chat_id, hand, target, level, points, started_at, deadline) "
-            "VALUES (?, '[1, 2, 3, 4]', 24, 'easy', 10, 100.0, 160.0)", (CHAT,))
-        round_id = cursor.lastrowid
-        await connection.execute("INSERT INTO answers (round_id, user_id, text, correct, at) "
-                                 "VALUES (?, 2, '1+2', 0, 101.0)", (round_id,))
-        timed = ", win_seconds=4.0" if version >= 3 else ""
-        await connection.execute(
-            "UPDATE rounds SET status='won', winner_id=1, awarded=points, ended_at=104"
-            f"{timed} WHERE id=?", (round_id,))
-    await connection.execute(
-        "INSERT INTO rounds (chat_id, hand, target, level, points, started_at, deadline) "
-        "VALUES (?, '[3, 3, 8, 8]', 24, 'hard', 30, 200.0, 260.0)", (CHAT,))
-
-
-@pytest.mark.parametrize("version", range(1, LATEST))
-async def test_migration_from_each_earlier_version(tmp_path, version):
-    stores = await fresh(tmp_path, version=version)
-    if version == 2:  # version 2 kept scores itself, as its code did when a round closed
-        await database(stores).connection.execute(
-            "INSERT INTO scores (chat_id, user_id, points, wins, rounds_played, fastest_win) "
-            "VALUES (?, 1, 20, 2, 2, 4.0), (?, 2, 0, 0, 2, NULL)", (CHAT, CHAT))
-    await old_rounds(stores, version)
-    await stores.close()
-    upgraded = await open_sqlite(tmp_path / "db.sqlite3")
-    assert await database(upgraded).version() == LATEST
-    [ann] = await upgraded.scores.stats(CHAT, 1)
-    [ben] = await upgraded.scores.stats(CHAT, 2)
-    assert (ann.game, ann.points, ann.wins, ann.rounds_played) == ("24", 20, 2, 2)
-    assert ann.fastest_win == 4.0
-    assert (ben.points, ben.rounds_played) == (0, 2)
-    [still_open] = await upgraded.rounds.open_rounds()
-    assert (still_open.game, still_open.hand, still_open.lang) == ("24", (3, 3, 8, 8), "en")
-    assert await upgraded.rounds.close_round(still_open.id, "won", 205.0, 2, "8/(3-8/3)", 30,
-                                             5.0)
-    [ben] = await upgraded.scores.stats(CHAT, 2)
-    assert (ben.points, ben.wins, ben.rounds_played, ben.fastest_win) == (30, 1, 3, 5.0)
-    await upgraded.close()
-
-
 def test_statements_keep_a_triggers_body_whole():
-    found = statements(MIGRATIONS[2])
+    found = steps(3)
     trigger = [s for s in found if s.startswith("CREATE TRIGGER")]
     assert len(trigger) == 1 and trigger[0].rstrip().endswith("END;")
     assert all(s.endswith(";") for s in found)
+    assert statements("-- only words; nothing to run\n") == []
 
 
 async def test_queries_are_parameterised(filled):

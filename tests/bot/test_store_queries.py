@@ -14,8 +14,8 @@ import pytest
 
 from bot.store.sql import matches, people, rounds, scores, updates
 from bot.store.sql.connection import numbered
-from bot.store.sqlite.migrations import MIGRATIONS, statements
 from bot.store.sqlite.rounds import GUESS
+from bot.store.sqlite.schema import apply
 
 TABLES = (rounds, people, scores, matches, updates)
 
@@ -48,9 +48,7 @@ def test_postgres_runs_the_same_statements_but_for_placeholders(module):
 
 def test_sqlite_accepts_every_statement_over_the_migrated_schema():
     connection = sqlite3.connect(":memory:")
-    for script in MIGRATIONS:
-        for statement in statements(script):
-            connection.execute(statement)
+    apply(connection)
     checked = 0
     for module in TABLES:
         for _name, sql in named_statements(module.QMARK):

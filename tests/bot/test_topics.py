@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.store.schema import LATEST
 from bot.store.sqlite import open_sqlite
-from bot.store.sqlite.migrations import LATEST
 from solver import solve
 from tests.bot.conftest import Harness
 

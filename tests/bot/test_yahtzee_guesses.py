@@ -29,9 +29,9 @@ CY = Player(3, "Cy", language_code="en")
 
 
 def new_game(stores: Stores, pool: SolverPool, clock: Clock) -> Services:
-    services, _ = new_services(stores, pool, clock, seed=5, seconds={"yahtzee": 60})
     # replies to wrong guesses follow the test's clock
-    services.rounds.throttle = Throttle(clock=clock)
+    services, _ = new_services(stores, pool, clock, seed=5, seconds={"yahtzee": 60},
+                               throttle=Throttle(clock=clock))
     return services
 
 
@@ -148,7 +148,7 @@ async def test_numbers_outside_the_range_are_chat(services: Services, stores: St
     for chatter in ("3", str(low - 1), str(high + 1), "13"):
         assert await services.rounds.answer(GROUP, BEN, chatter, explicit=False) is None
     asked = await services.rounds.answer(GROUP, BEN, str(high + 1), explicit=True)
-    assert asked is not None and f"between {low} and {high}" in asked.text
+    assert asked is not None and f"from {low} to {high}" in asked.text
     assert await stores.rounds.guesses_made(round_.id, BEN.id) == 0
 
 
@@ -228,7 +228,7 @@ CHAT = -5150
 
 
 async def test_guessing_through_the_application(harness: Harness):
-    harness.services.rounds.throttle = Throttle(burst=10)
+    harness.services.rounds.throttle.burst = 10  # every guess of this test gets its reply
     await harness.send(CHAT, ALICE, "/yahtzee")
     deal_message = await harness.telegram.reply(CHAT)
     assert "<pre>" in deal_message.html and "3K" in deal_message.text

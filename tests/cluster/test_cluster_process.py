@@ -266,6 +266,8 @@ async def test_a_paused_worker_is_replaced_and_once_let_go_does_nothing(
         paused.signal(signal.SIGCONT)
         assert paused.process is not None
         assert await asyncio.wait_for(paused.process.wait(), 30) == 3  # LOST_LEAD
+        await asyncio.sleep(2.0)  # multiprocessing's resource tracker speaks after the exit
+        assert "leaked" not in paused.log.read_text()  # its solver pool stopped first
         assert [r for r in telegram.journal[sent_before:] if r.pid == paused.pid] == []
         assert [s.text for s in telegram.sent if "wins" in s.text or "Time is up" in s.text] \
             == [won.text, ended.text]  # once each

@@ -111,12 +111,12 @@ async def test_bad_input_is_named(telegram: BotApiEmulator, make_bot):
     await make_bot().start()
     telegram.chat(GROUP)
     for command, said in (
-            ("/solve -3 8 3 8", "❌ −3 is out of range: numbers go from 0 to 1000000."),
-            ("/solve 3 8 3 8 =", "❌ Nothing follows =: put the target after it"),
+            ("/solve -3 8 3 8", "❌ −3 is out of range: numbers go from 0 to 1,000,000."),
+            ("/solve 3 8 3 8 =", "❌ Nothing follows =: the target goes after it"),
             ("/yahtzee 1 2 3", "❌ That is 3 dice, and a game needs 65"),
             ("/play = 1000000", "❌ The target 1000000 is out of range: 1 to 999."),
             ("/play = -5", "❌ The target −5 is out of range: 1 to 999."),
-            ("/lang nl", "I don't speak nl"),
+            ("/lang nl", "❌ I don't speak nl"),
             ("/countdown 1 3 7 10 25 50", "❌ The target is missing")):
         await telegram.say(GROUP, ANN, command)
         assert (await telegram.reply(GROUP)).text.startswith(said), command

@@ -205,6 +205,7 @@ async def test_the_daily_results_button_opens_the_page_on_its_card(
     harness.services.pages.clock = clock
     daily = harness.services.community.daily
     daily.clock = clock
+    daily.hands.clock = clock  # the live puzzles hold the same day back
     await harness.send(ANN["id"], ANN, f"/daily {solve(list(daily.hand_now()))[0]}",
                        kind="private")
     assert "✅" in (await harness.telegram.reply(ANN["id"])).text

@@ -1,13 +1,14 @@
-"""`make run` shows the Mini App (issue 27, item 5; issue 34, item 6): after a deal of every game
-the demo prints a local URL of the round's page, signed for the demo's speaker; the page's API
-there shows that round, and a solution posted as taps wins it in the terminal like a typed
-one."""
+"""`make run` shows the Mini App (issue 27, item 5; issue 34, item 6; issue 55, item 5): after a
+deal of every game the demo prints a local URL of the round's page, signed for the demo's speaker
+as Telegram signs a Direct Link; the page's API there shows that round, and a solution posted as
+taps wins it in the terminal like a typed one. After /stats and /top it prints the player's and
+the group's pages the same way, and they open."""
 
 from __future__ import annotations
 
 import json
 import re
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
@@ -17,7 +18,20 @@ from solver.expr import BinOp, Expr, Num
 from tests.demo.test_demo import DEAL, read_until, start, type_line
 
 pytestmark = pytest.mark.slow
-LINK = re.compile(r"tap to solve in a browser: (http://127\.0\.0\.1:\d+/webapp/\S+)")
+LINK = re.compile(r"Tap to solve\] in a browser: (http://127\.0\.0\.1:\d+/webapp/\S+)")
+PAGE = re.compile(r"^  \[📊 [^]]+\] in a browser: (http://127\.0\.0\.1:\d+/webapp/\S+)$",
+                  re.MULTILINE)
+
+
+def opened(link: str) -> tuple[str, str, str]:
+    """What a printed address hands the page: its base, the signed initData, the start
+    parameter (a round's ticket, a page's u<id> or g<chat>)."""
+    parts = urlsplit(link)
+    fragment = parse_qs(parts.fragment)
+    init_data = fragment["tgWebAppData"][0]
+    start = fragment["tgWebAppStartParam"][0]
+    assert parse_qs(init_data)["start_param"] == [start]  # signed with it, as Telegram does
+    return link.split("#")[0].split("?")[0], init_data, start
 
 
 def steps_of(expression: str, numbers: list[int]) -> list[list]:
@@ -50,11 +64,7 @@ async def test_the_demo_prints_a_signed_page_that_wins(tmp_path):
         await type_line(process, "/play")
         said = await read_until(process, LINK.pattern)
         hand = [int(n) for n in DEAL.findall(said)[-1]]
-        link = LINK.search(said).group(1)  # type: ignore[union-attr]
-        parts = urlsplit(link)
-        ticket = parse_qs(parts.query)["round"][0]
-        init_data = unquote(parts.fragment.removeprefix("tgWebAppData="))
-        base = link.split("?")[0]
+        base, init_data, ticket = opened(LINK.search(said).group(1))  # type: ignore[union-attr]
         async with httpx.AsyncClient(timeout=30) as client:
             assert (await client.get(base)).status_code == 200  # the page itself
             shown = (await client.post(base + "api/round", content=json.dumps(
@@ -71,13 +81,21 @@ async def test_the_demo_prints_a_signed_page_that_wins(tmp_path):
                 await type_line(process, command)
                 found = LINK.search(await read_until(process, LINK.pattern))
                 assert found is not None
-                link = found.group(1)
-                parts = urlsplit(link)
-                shown = (await client.post(link.split("?")[0] + "api/round", content=json.dumps(
-                    {"init_data": unquote(parts.fragment.removeprefix("tgWebAppData=")),
-                     "round": parse_qs(parts.query)["round"][0]}))).json()
+                base, init_data, ticket = opened(found.group(1))
+                shown = (await client.post(base + "api/round", content=json.dumps(
+                    {"init_data": init_data, "round": ticket}))).json()
                 assert shown["answer"]["kind"] == kind, shown
                 await type_line(process, "/reveal")
+            for command, kind in (("/stats", "player"), ("/top", "group")):
+                await type_line(process, command)
+                found = PAGE.search(await read_until(process, PAGE.pattern))
+                assert found is not None
+                base, init_data, asked = opened(found.group(1))
+                page = (await client.post(base + "api/page", content=json.dumps(
+                    {"init_data": init_data, "page": asked}))).json()
+                assert page["kind"] == kind and page["sections"], page
+                if kind == "player":  # Ann's own page: her win above is on it
+                    assert any(s["kind"] == "games" for s in page["sections"]), page
         await type_line(process, "/quit")
         assert await process.wait() == 0
     finally:

@@ -10,15 +10,16 @@ import re
 import asyncpg
 
 from bot.store.postgres.connection import HOLD_LOCK, MIGRATION_LOCK, TOTALS_LOCK
-from bot.store.postgres.migrations import MIGRATIONS
+from bot.store.schema import LATEST, script
 from bot.store.stores import Stores
 
 CHAT, ANN, BEN = -71, 71, 72
 
 
 def test_the_triggers_take_the_totals_own_key():
-    taken = {(int(a), int(b)) for script in MIGRATIONS
-             for a, b in re.findall(r"pg_advisory_xact_lock\((\d+), (\d+)\)", script)}
+    taken = {(int(a), int(b)) for number in range(1, LATEST + 1)
+             for a, b in re.findall(r"pg_advisory_xact_lock\((\d+), (\d+)\)",
+                                    script(number, "postgres"))}
     assert taken == {TOTALS_LOCK}
     assert TOTALS_LOCK not in (HOLD_LOCK, MIGRATION_LOCK)
 

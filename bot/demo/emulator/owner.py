@@ -19,6 +19,7 @@ from bot.demo.emulator.records import (
     ADMIN_RIGHTS,
     BOT_ID,
     CallbackAnswer,
+    InlineAnswer,
     Sent,
     TelegramError,
 )
@@ -246,12 +247,20 @@ class BotApiEmulator(BotApi10):
                                               "chat_instance": str(chat_id), "data": data}})
         return query_id
 
-    def buttons(self, chat_id: int, message_id: int) -> list[tuple[str, str]]:
-        """The (label, callback data) of the buttons a message shows now, row by row."""
+    def keyboard(self, chat_id: int, message_id: int) -> list[dict]:
+        """The buttons a message shows now (a chat's, or an ephemeral one's), row by row, as
+        Telegram's InlineKeyboardButton objects (a link's `url`, a Mini App's `web_app`, a
+        press's `callback_data`...)."""
         message = self._messages.get((chat_id, message_id)) or \
             self._ephemeral.get((chat_id, message_id)) or {}
         rows = (message.get("reply_markup") or {}).get("inline_keyboard", [])
-        return [(b["text"], b.get("callback_data", "")) for row in rows for b in row]
+        return [button for row in rows for button in row]
+
+    def buttons(self, chat_id: int, message_id: int) -> list[tuple[str, str]]:
+        """The (label, callback data) of the buttons a message shows now, row by row (""
+        for a button that sends no press: a link, a Mini App, a share)."""
+        return [(b["text"], b.get("callback_data", ""))
+                for b in self.keyboard(chat_id, message_id)]
 
     async def press_button(self, chat_id: int, message_id: int, user: dict, label: str) -> str:
         """A user presses the button with this label (as a real client can: only one the
@@ -260,6 +269,10 @@ class BotApiEmulator(BotApi10):
             if text == label and data:
                 return await self.press(chat_id, message_id, user, data)
         raise KeyError(f"message {message_id} in chat {chat_id} has no button {label!r}")
+
+    def inline_answer(self, query_id: str) -> InlineAnswer | None:
+        """What the bot answered to an inline query (None: not yet)."""
+        return next((a for a in self.inline_answers if a.query_id == query_id), None)
 
     def callback_answer(self, query_id: str) -> CallbackAnswer | None:
         """What the bot answered to a button press (None: not yet)."""

@@ -22,6 +22,8 @@ from bot.text.i18n import Texts
 
 SHOWN = 10
 WEEK = 7 * 86400
+# what an empty board tells to type: the command that deals a round of its game (all: /play)
+STARTS = {"": "/play", "24": "/play", "countdown": "/countdown", "yahtzee": "/yahtzee"}
 # The model's unit (the log-odds of solving within the usual round) as Elo shows it: 400 points
 # are a factor of ten in the odds. A new player stands at SHOWN_MEAN.
 SHOWN_PER_UNIT = 400 / math.log(10)
@@ -67,7 +69,8 @@ class Standings:
             lines = [(s.name, s.points, s.wins)
                      for s in await self.store.top(board.chat_id, board.game, SHOWN)]
         if not lines:
-            return texts("board_week_empty" if week else "top_empty")
+            return texts("board_week_empty" if week else "top_empty",
+                         start=STARTS.get(ask.game or "", STARTS[""]))
         where = texts("top_all" if ask.everywhere else "top_chat")
         if week:
             where = texts("board_week", where=where)
@@ -89,10 +92,10 @@ class Standings:
         season = season_of(self.clock())
         chat_id = None if ask.everywhere else chat.id
         if self.ratings is None or game not in RATED_GAMES:
-            return texts("rating_empty", game=texts.game(game), season=season)
+            return rating_empty(texts, game, season)
         placings = await self.ratings.board(game, season, 1, SHOWN, chat_id)
         if not placings:
-            return texts("rating_empty", game=texts.game(game), season=season)
+            return rating_empty(texts, game, season)
         where = texts("top_all" if ask.everywhere else "top_chat")
         shown = [texts("rating_title", where=where, game=texts.game(game), season=season)]
         shown += [rating_line(texts, p.rank, p.name, p.rating, p.uncertainty, p.responses)
@@ -171,3 +174,12 @@ def stats_line(texts: Texts, row: Stats) -> str:
     return texts("stats_game", game=texts.game(row.game), points=row.points, wins=row.wins,
                  played=row.rounds_played, fastest=fastest, streak=row.current_streak,
                  best_streak=row.best_streak)
+
+
+def rating_empty(texts: Texts, game: str, season: str) -> str:
+    """An empty season's board, naming the command that deals its game (the daily puzzle rates
+    24 only)."""
+    if game == RATED_DEFAULT:
+        return texts("rating_empty", game=texts.game(game), season=season)
+    return texts("rating_empty_other", game=texts.game(game), season=season,
+                 start=STARTS.get(game, STARTS[""]))

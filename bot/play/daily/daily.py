@@ -24,19 +24,18 @@ from bot.play.achievements.service import Achievements
 from bot.play.chats.people import Chat, People, Player
 from bot.play.daily.puzzle import (
     TARGET,
-    daily_hand,
+    DailyHands,
     day_of,
     day_start,
     into_day,
     seconds_left,
-    secret_key,
     streaks,
 )
-from bot.play.games.records import Right
+from bot.play.games.records import Right, Unreadable
 from bot.play.games.twentyfour import GAME, judge
-from bot.play.guards.live import LivePuzzles
 from bot.play.ratings.rater import Rater
 from bot.play.words import WORDS
+from bot.play.words.game import unreadable_text
 from bot.store.daily_store import DailyResult, DailyStore
 from bot.store.records import Round
 from bot.text import markup
@@ -59,8 +58,8 @@ class DailyReply:
 
 
 class Daily:
-    def __init__(self, store: DailyStore, people: People, live: LivePuzzles,
-                 clock: Callable[[], float], secret: str = "", rater: Rater | None = None,
+    def __init__(self, store: DailyStore, people: People, hands: DailyHands,
+                 clock: Callable[[], float], rater: Rater | None = None,
                  achievements: Achievements | None = None) -> None:
         self.store = store
         self.achievements = achievements  # a result's achievements, said in its reply
@@ -70,16 +69,16 @@ class Daily:
         self._shown: FIFOCache[tuple[str, int], float] = FIFOCache(SHOWN_KEPT)
         self.people = people
         self.clock = clock
-        self.key = secret_key(secret)  # draws the days' order: nobody can tell a hand ahead
-        live.hold_daily(self.hand_now)
+        self.hands = hands  # the same the live puzzles hold back all day
+        self.key = hands.key
 
     def hand_now(self) -> tuple[int, ...]:
-        """Today's hand (UTC)."""
-        return self.hand_of(day_of(self.clock()))
+        """Today's hand (UTC) by this service's clock."""
+        return self.hands.of(day_of(self.clock()))
 
     def hand_of(self, day: str) -> tuple[int, ...]:
         """The hand of a UTC day."""
-        return daily_hand(day, self.key)
+        return self.hands.of(day)
 
     async def show(self, chat: Chat, player: Player) -> DailyReply:
         """/daily: today's hand, or, once solved, the person's result and streak."""
@@ -108,6 +107,9 @@ class Daily:
         if done is not None:
             return DailyReply(await self._solved(texts, done, now), share=True)
         verdict = judge(text, hand, TARGET, True)  # in the loop, as a round's answers are
+        if isinstance(verdict, Unreadable):  # a refusal, its example typed as /daily
+            return DailyReply(WORDS[GAME].refused(unreadable_text(verdict, texts), _as_round(
+                chat, hand, day, texts), texts, command="/daily"))
         if not isinstance(verdict, Right):
             return DailyReply(texts("daily_wrong", why=WORDS[GAME].verdict_text(
                 verdict, _as_round(chat, hand, day, texts), texts)))

@@ -13,7 +13,7 @@ import hashlib
 import hmac
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
 
 from bot.play.daily import hands as daily_table
@@ -136,3 +136,21 @@ if __name__ == "__main__":
     if sys.argv[1:] != ["--write"]:
         sys.exit("usage: python -m bot.play.daily.puzzle --write")
     write_table(daily_table.__file__)
+
+
+class DailyHands:
+    """The daily puzzle's hand at any moment: drawn with the bot's own secret (the same on each
+    of its processes), so nobody can tell a day's hand before it begins. Built once and handed
+    to what keeps the hand live (bot.play.guards.live) and to the daily service."""
+
+    def __init__(self, secret: str, clock: Callable[[], float]) -> None:
+        self.key = secret_key(secret)  # draws the days' order
+        self.clock = clock
+
+    def now(self) -> tuple[int, ...]:
+        """Today's hand (UTC)."""
+        return self.of(day_of(self.clock()))
+
+    def of(self, day: str) -> tuple[int, ...]:
+        """The hand of a UTC day."""
+        return daily_hand(day, self.key)

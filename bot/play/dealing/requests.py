@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.play.games import PlayOptions, countdown, twentyfour, yahtzee
-from bot.play.games.countdown import LARGE
+from bot.play.games.countdown import DEFAULT_LARGE, LARGE
 from bot.play.games.twentyfour import COUNTS, TARGETS
 from bot.play.games.yahtzee import parse_dice
 
-__all__ = ["COUNTS", "LARGE", "TARGETS", "DealRequest", "PlayOptions", "parse_dice"]
+__all__ = ["COUNTS", "DEFAULT_LARGE", "LARGE", "TARGETS", "DealRequest", "PlayOptions",
+           "parse_dice"]
 
 
 @dataclass(frozen=True)

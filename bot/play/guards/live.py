@@ -111,18 +111,15 @@ class Live:
 class LivePuzzles:
     """The live rounds, indexed by what requests reach them."""
 
-    def __init__(self) -> None:
+    def __init__(self, daily: DailyHand | None = None) -> None:
+        """`daily` gives the hand of the daily puzzle of the moment it is called (None: none),
+        kept live for everyone: asked at each request, so the day's end needs no timer."""
         self._live: dict[int, Live] = {}
         self._rolls: dict[int, tuple[int, Rolls]] = {}  # round id -> chat, its rolls
         self._whole: defaultdict[Hand, set[int]] = defaultdict(set)  # hand -> rounds
         self._less_one: defaultdict[Hand, set[int]] = defaultdict(set)  # hand less a number
         self._parts: defaultdict[Hand, set[int]] = defaultdict(set)  # Countdown: any part
-        self._daily: DailyHand | None = None
-
-    def hold_daily(self, today: DailyHand) -> None:
-        """Keep the hand `today()` gives (the daily puzzle of the moment it is called; None:
-        none) live for everyone: asked at each request, so the day's end needs no timer."""
-        self._daily = today
+        self._daily = daily
 
     def daily(self) -> Live | None:
         """The daily puzzle live now, as a round of 24 live in every chat."""

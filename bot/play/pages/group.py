@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.play.pages.days import days_back, moment_of
+from bot.play.pages.days import day_of, days_back, moment_of
 from bot.play.pages.player import (
     HardestOf,
     hand_text,
@@ -39,7 +39,8 @@ async def group_page(store: PageStore, ratings: RatingStore, texts: Texts, chat_
     thread, on PostgreSQL they run on connections of their own."""
     season, start = season_of(now), season_start(now)
     boards, records, hands, weeks = await asyncio.gather(
-        asyncio.gather(*(board_section(store, ratings, texts, chat_id, game, season, start)
+        asyncio.gather(*(board_section(store, ratings, texts, chat_id, game, season, start,
+                                       day_of(now))
                          for game in RATED_GAMES)),
         records_section(store, texts, chat_id),
         hands_section(store, texts, chat_id, now, start),
@@ -49,15 +50,16 @@ async def group_page(store: PageStore, ratings: RatingStore, texts: Texts, chat_
 
 
 async def board_section(store: PageStore, ratings: RatingStore, texts: Texts, chat_id: int,
-                        game: str, season: str, start: str) -> dict[str, Any] | None:
-    """The season's board of a game with each player's rating day by day (None: nobody
-    rated in the chat yet)."""
+                        game: str, season: str, start: str, today: str
+                        ) -> dict[str, Any] | None:
+    """The season's board of a game with each player's rating day by day, from the season's
+    start to `today` (None: nobody rated in the chat yet)."""
     placings = await ratings.board(game, season, 1, BOARD, chat_id)
     if not placings:
         return None
     trends = await store.days_of(game, [p.user_id for p in placings], start)
     return {"kind": "board", "title": texts("webapp_board_title", game=texts.game(game)),
-            "season_start": start,
+            "season_start": start, "today": today,
             "rows": [{"rank": p.rank, "name": p.name, "rating": shown(p.rating),
                       "trend": [[day, shown(r)] for day, r in trends.get(p.user_id, [])]}
                      for p in placings]}
@@ -68,7 +70,7 @@ async def weeks_section(store: PageStore, texts: Texts, chat_id: int, now: float
     first = now - WEEKS * WEEK + 1  # the last week ends now, its round too
     weeks = await store.weeks(chat_id, first)
     return {"kind": "weeks", "title": texts("webapp_weeks_title"),
-            "from": days_back(now, WEEKS * 7),
+            "from": days_back(now, WEEKS * 7), "to": day_of(now),
             "weeks": [weeks.get(week, 0) for week in range(WEEKS)]}
 
 

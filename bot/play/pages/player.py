@@ -111,7 +111,7 @@ async def player_page(store: PageStore, texts: Texts, user_id: int, name: str,
     played = played_days(rounds, daily)
     now_run, longest = streaks(played, day_of(now))
     sections: list[dict[str, Any]] = [
-        rating_section(texts, days, season_start(now)),
+        rating_section(texts, days, season_start(now), day_of(now)),
         {"kind": "games", "title": texts("webapp_games_title"),
          "legend": [texts("webapp_rounds"), texts("webapp_wins")],
          "games": [{"name": texts.game(t.game), "rounds": t.rounds, "wins": t.wins}
@@ -141,21 +141,25 @@ def played_days(rounds: dict[int, int], daily: list[str]) -> Counter[str]:
     return found
 
 
-def rating_section(texts: Texts, days: list, season: str) -> dict[str, Any]:
+def rating_section(texts: Texts, days: list, season: str, today: str) -> dict[str, Any]:
+    """The rating day by day, one line per game, on an axis that ends `today` (the page's
+    day: a rating last written a week ago ends a week before the axis does)."""
     by_game: dict[str, list[tuple[str, int]]] = defaultdict(list)
     for day in days:
         by_game[day.game].append((day.day, shown(day.rating)))
     return {"kind": "rating", "title": texts("webapp_rating_title"), "season_start": season,
-            "season_word": texts("webapp_season_start"),
+            "season_word": texts("webapp_season_start"), "today": today,
             "lines": [{"name": texts.game(game), "points": points}
                       for game, points in by_game.items()]}
 
 
 def levels_section(texts: Texts, levels: list[LevelYear]) -> dict[str, Any]:
-    """Per game and level: rounds answered, the share solved, the median seconds from the deal
-    to a right answer."""
+    """Per game and level: rounds answered, the share solved (a number for the meter, and as
+    the language writes a percentage: ٪ and Persian digits in Persian), the median seconds from
+    the deal to a right answer."""
     rows = [{"name": level_name(texts, y.game, y.level), "rounds": y.rounds,
              "share": round(100 * y.solved / y.rounds),
+             "share_text": texts.percent(round(100 * y.solved / y.rounds) / 100),
              "median": texts.seconds(y.median) if y.median is not None else ""}
             for y in sorted(levels, key=lambda y: (y.game, LEVEL_ORDER.get(y.level, 0)))]
     return {"kind": "levels", "title": texts("webapp_levels_title"),

@@ -87,15 +87,16 @@ class Results:
             lines.append(texts("ended_by_passes"))
         return "\n".join(lines)
 
-    async def late(self, result: Result) -> tuple[str, str, bool]:
-        """A closed round's result, said late (after a restart): its head (which round, who won
-        it or that nobody did), the rest (what the round's end shows), and whether that lists
-        every solution."""
+    async def late(self, result: Result, restarted: bool = True) -> tuple[str, str, bool]:
+        """A closed round's result, said late: its head (which round, and why late: after a
+        restart of the bot, or after another of its processes took the chat over), who won it
+        or that nobody did, the rest (what the round's end shows), and whether that lists every
+        solution."""
         current = result.round
         rules, words = GAMES[current.game], WORDS[current.game]
         texts = self.people.round_texts(current)
-        lines = [texts("late_result", game=texts.game(rules.name),
-                       puzzle=words.puzzle_html(current))]
+        lines = [texts("late_result" if restarted else "late_taken_over",
+                       game=texts.game(rules.name), puzzle=words.puzzle_html(current))]
         name, answer = markup.name(result.winner_name), markup.code(result.answer or "")
         if result.winner_name is None or (rules.closest_wins and not result.exact):
             if result.winner_name is not None and result.distance is not None:

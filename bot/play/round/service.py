@@ -89,10 +89,6 @@ class Rounds:
         """Who may hear a reply to what is no answer at all (the answering unit's)."""
         return self.answering.throttle
 
-    @throttle.setter
-    def throttle(self, throttle: Throttle) -> None:
-        self.answering.throttle = throttle
-
     @property
     def reads_group_messages(self) -> bool:
         """False in privacy mode: groups' plain messages never reach the bot."""

@@ -234,11 +234,13 @@ class Solving:
         wrong with the query in words, or None for nothing to read): one per distinct
         solution, or one that explains (how to ask, what is wrong with the numbers, that the
         hand is being played)."""
-        if isinstance(asked, str):
+        if isinstance(asked, str):  # a refusal, in the shape of every refusal
             return InlineResults([InlineAnswer("problem", visible_text(asked),
                                                texts("inline_usage_title"),
-                                               texts("inline_problem", problem=asked,
-                                                     bot=bot_name))])
+                                               texts("refusal", problem=asked,
+                                                     allowed=texts("inline_rules"),
+                                                     example=markup.typed(
+                                                         f"@{bot_name} 1 4 12 14")))])
         if asked is None or asked.closest:
             return InlineResults([usage_answer(texts, bot_name)])
         if (refused := await self.refusal(asked, texts, member)) is not None:

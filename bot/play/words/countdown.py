@@ -17,6 +17,14 @@ class CountdownWords(GameWords):
     def how_to_answer(self, texts: Texts, typing: bool) -> str:
         return texts("answer_how_countdown" if typing else "answer_how_countdown_no_typing")
 
+    def answer_example(self, round_: Round, command: str = "/a") -> str:
+        """Two of the tiles added (three where two make the target): an answer that reads,
+        with whole steps, and is not exact."""
+        first, second, *rest = round_.hand
+        if first + second == round_.target and rest:
+            return f"{command} {first}+{second}+{rest[0]}"
+        return f"{command} {first}+{second}"
+
     def deal_text(self, round_: Round, texts: Texts) -> str:
         return texts("deal_countdown", numbers=markup.numbers(round_.hand), target=round_.target,
                      seconds=round(round_.deadline - round_.started_at))

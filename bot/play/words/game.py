@@ -95,7 +95,7 @@ class GameWords(ABC):
         if isinstance(verdict, Wrong):
             return self.wrong_text(verdict, verdict.reason, round_, texts)
         if isinstance(verdict, Unreadable):
-            return unreadable_text(verdict, texts)
+            return self.refused(unreadable_text(verdict, texts), round_, texts)
         return texts("why_wrong")
 
     def wrong_text(self, verdict: Wrong, reason: WrongValue | WrongNumbers | DivisionByZero |
@@ -113,12 +113,32 @@ class GameWords(ABC):
         return texts("bad_step", expression=markup.code(verdict.expression),
                      step=markup.code(reason.step), reason=texts(f"step_{reason.reason}"))
 
+    def answer_rules(self, round_: Round, texts: Texts) -> str:
+        """What an answer to the round is, in a sentence (the middle line of a refusal)."""
+        return texts(f"answer_rules_{self.name}", target=round_.target)
+
+    def answer_example(self, round_: Round, command: str = "/a") -> str:
+        """An answer to the round that reads (`command` and the dealt numbers added up), and is
+        not right: it never gives the round away. Where the sum is the target, the last number
+        is taken away instead."""
+        numbers = [str(n) for n in round_.hand]
+        if sum(round_.hand) == round_.target:
+            return f"{command} {'+'.join(numbers[:-1])}-{numbers[-1]}"
+        return f"{command} {'+'.join(numbers)}"
+
+    def refused(self, problem: str, round_: Round, texts: Texts, command: str = "/a") -> str:
+        """An answer refused, in the shape of every refusal (docs/refusals.md): what was wrong,
+        what an answer is, and an answer of this round's numbers that reads."""
+        return texts("refusal", problem=problem, allowed=self.answer_rules(round_, texts),
+                     example=markup.typed(self.answer_example(round_, command)))
+
     def every_number_line(self, round_: Round, texts: Texts) -> str:
         """A line for deals of more than four numbers: each is used, once."""
         return texts("deal_every_number", count=len(round_.hand)) if len(round_.hand) > 4 else ""
 
 
 def unreadable_text(verdict: Unreadable, texts: Texts) -> str:
-    """What cannot be read as an answer, and why (the reader's error, its fields escaped)."""
+    """What cannot be read as an answer, and why (the reader's error, its fields escaped), in
+    one sentence: a refusal's first line."""
     params = {k: markup.escape(str(v)) for k, v in verdict.fields}
     return texts("unreadable", reason=texts(f"parse_{verdict.error or 'parse'}", **params))

@@ -42,8 +42,20 @@ class YahtzeeWords(GameWords):
         if isinstance(verdict, Near):  # said only where reactions are off: the same for all
             return texts("yahtzee_noted", total=verdict.value, left=left or 0)
         if isinstance(verdict, Unreadable) and verdict.error == "total_range":
-            return texts("yahtzee_out_of_range", **verdict.params)  # read fine: no total can be
+            return self.refused(texts("yahtzee_out_of_range", total=verdict.params["total"]),
+                                round_, texts)  # read fine: no total can be
         return super().verdict_text(verdict, round_, texts, left)
+
+    def answer_rules(self, round_: Round, texts: Texts) -> str:
+        low, high = total_bounds(round_.hand)
+        return texts("answer_rules_yahtzee", low=low, high=high)
+
+    def answer_example(self, round_: Round, command: str = "/a") -> str:
+        """A guess in the range the deal states: its top, which no dealt rolls reach but the
+        best of all (and then the one below it), so the example is never the answer."""
+        low, high = total_bounds(round_.hand)
+        guess = high if high != round_.target else max(low, high - 1)
+        return f"{command} {guess}"
 
     def revealed(self, analysis: Analysis, round_: Round, texts: Texts) -> Revealed:
         assert analysis.table is not None

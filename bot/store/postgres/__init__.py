@@ -1,6 +1,6 @@
 """The PostgreSQL backend (DATABASE_URL=postgresql://...): every store over one asyncpg pool
-(bot.store.postgres.connection), the same numbered migrations as SQLite in PostgreSQL's dialect,
-scoring by the database's triggers, and the leader's lease that lets several bot processes share
+(bot.store.postgres.connection), the schema's steps as SQLite's (bot.store.schema), scoring by
+the database's triggers, and the leader's lease that lets several bot processes share
 one database, one of them leading, its writes fenced (bot.store.postgres.leader). The stores
 are the shared ones (bot.store.sql) with the statements numbered `$1..$n` (asyncpg prepares and
 caches each); rounds and a chat's move add the locks that only PostgreSQL's concurrent writers
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from bot.store.postgres.connection import Database
 from bot.store.postgres.leader import PostgresLeader
-from bot.store.postgres.migrations import LATEST
 from bot.store.postgres.people import PostgresPeople
 from bot.store.postgres.rounds import PostgresRounds
+from bot.store.schema import LATEST
 from bot.store.sql import (
     achievements,
     daily,

@@ -1,5 +1,5 @@
 """A pool of asyncpg connections to one PostgreSQL database, shared by every PostgreSQL store,
-and its numbered migrations (bot.store.postgres.migrations) applied at start-up.
+and the schema's steps (bot.store.schema) applied at start-up.
 
 As in SQLite, every state change that must be atomic is one statement (a conditional UPDATE
 whose row count says who won it, the trigger scoring in the same statement); the few
@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 import asyncpg
 
 from bot.store.outage import quiet_pool_outages
-from bot.store.postgres.migrations import LATEST, MIGRATIONS
+from bot.store.schema import LATEST, script
 from bot.store.sql.connection import Refused, Step
 from bot.store.unavailable import DatabaseUnavailable
 
@@ -202,8 +202,9 @@ class Database:
             return await _version(connection)
 
     async def migrate(self, to: int = LATEST) -> None:
-        """Apply the migrations after the current version, each in its own transaction, under
-        a lock: of processes starting together, one migrates and the others then see it done."""
+        """Apply the schema's steps after the current version, each in its own transaction,
+        under a lock: of processes starting together, one migrates and the others then see it
+        done."""
         async with self.pool.acquire() as connection:
             while True:
                 async with connection.transaction():
@@ -216,7 +217,9 @@ class Database:
                     current = await _version(connection)
                     if current >= to:
                         return
-                    await connection.execute(MIGRATIONS[current])  # a script: simple protocol
+                    step = script(current + 1, "postgres")
+                    if step:  # (a step may be SQLite's alone)
+                        await connection.execute(step)  # a script: the simple protocol
                     await connection.execute("INSERT INTO schema_migrations (number) VALUES ($1)",
                                              current + 1)
 

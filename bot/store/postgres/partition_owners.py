@@ -71,12 +71,12 @@ class Survey:
 
 
 class PartitionOwners:
-    """The owners' table as one worker sees it; `epoch` is its lease's (set once registered)."""
+    """The owners' table as one worker sees it; `epoch` is its lease's (None: not registered)."""
 
-    def __init__(self, pool: asyncpg.Pool, partitions: int) -> None:
+    def __init__(self, pool: asyncpg.Pool, partitions: int, epoch: int | None = None) -> None:
         self.pool = pool
         self.partitions = partitions
-        self.epoch: int | None = None
+        self.epoch = epoch
 
     async def seed(self) -> None:
         """A row for every partition (the first worker to come makes them)."""

@@ -1,16 +1,16 @@
 """The SQLite backend: every store over one aiosqlite connection (bot.store.sqlite.database),
-with numbered migrations applied at start-up and scoring done by the database's triggers. The
-stores are the shared ones (bot.store.sql) with the statements in `?` style; rounds and update
-claims add what only SQLite does."""
+with the schema's steps (bot.store.schema) applied at start-up and scoring done by the
+database's triggers. The stores are the shared ones (bot.store.sql) with the statements in `?`
+style; rounds and update claims add what only SQLite does."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from bot.store.schema import LATEST
 from bot.store.sql import achievements, daily, matches, pages, people, ratings, scores
 from bot.store.sqlite.database import BUSY_SECONDS, Database
 from bot.store.sqlite.forgetting import SqliteForgetting
-from bot.store.sqlite.migrations import LATEST
 from bot.store.sqlite.rounds import SqliteRounds
 from bot.store.sqlite.updates import SqliteUpdates
 from bot.store.stores import Stores

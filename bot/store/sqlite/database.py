@@ -1,4 +1,5 @@
-"""One SQLite connection over aiosqlite, shared by every SQLite store, and its migrations.
+"""One SQLite connection over aiosqlite, shared by every SQLite store, and the schema's steps
+applied to it (bot.store.schema).
 
 Every state change is one SQL statement, so one transaction: closing a round is a conditional
 UPDATE whose row count decides, atomically, whether this caller closed it (two right answers
@@ -22,9 +23,10 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.store.schema import LATEST
 from bot.store.sql.connection import Refused, Step
 from bot.store.sqlite.hold import hold, release
-from bot.store.sqlite.migrations import LATEST, MIGRATIONS, statements
+from bot.store.sqlite.schema import steps
 from bot.store.unavailable import DatabaseUnavailable
 
 
@@ -322,7 +324,8 @@ class Database:
         return int(rows[0][0]) if rows else 0
 
     async def migrate(self, to: int = LATEST) -> None:
-        """Apply the migrations after the current version, each in its own transaction."""
+        """Apply the schema's steps after the current version (bot.store.schema), each in its
+        own transaction."""
         for number in range(await self.version() + 1, to + 1):
-            steps = [(sql, ()) for sql in statements(MIGRATIONS[number - 1])]
-            await self.run_all([*steps, (f"PRAGMA user_version = {number}", ())])
+            await self.run_all([*((sql, ()) for sql in steps(number)),
+                                (f"PRAGMA user_version = {number}", ())])

@@ -29,19 +29,100 @@ function chart(width, height, label) {
                      "aria-label": label});
 }
 function dayIndex(day) { return Math.round(Date.parse(day + "T00:00:00Z") / DAY_MS); }
-function shortDay(day) { return local(day.slice(5).replace("-", "/")); }
+function dayOf(index) { return new Date(index * DAY_MS); }
+function dates(options) {
+  // dates in the page's language, on the Gregorian calendar (Persian's default is another),
+  // in Latin digits that local() writes as the page's other numbers
+  try {
+    return new Intl.DateTimeFormat(page.language || "en", {timeZone: "UTC", calendar: "gregory",
+                                                           numberingSystem: "latn", ...options});
+  } catch (e) {
+    return new Intl.DateTimeFormat("en", {timeZone: "UTC", ...options});
+  }
+}
+function dayText(index, year) {
+  return local(dates(year ? {day: "numeric", month: "short", year: "numeric"}
+                          : {day: "numeric", month: "short"}).format(dayOf(index)));
+}
+let ruler = null;
+function textWidth(text) {
+  // how wide a label is in the charts' font: measured once drawn (an SVG of its own, out of
+  // sight), else guessed
+  try {
+    if (!ruler) {
+      const box = svg("svg", {class: "chart", style: "position:absolute;visibility:hidden;width:0;height:0"});
+      ruler = svg("text", {class: "axis"});
+      box.appendChild(ruler);
+      document.body.appendChild(box);
+    }
+    ruler.textContent = text;
+    const width = ruler.getComputedTextLength();
+    if (width > 0) return width + 2;
+  } catch (e) { /* no layout: guess */ }
+  return text.length * 5.6 + 2;
+}
+function timeAxis(box, first, last, x, top, left, right) {
+  // the labels under a chart whose time runs from day `first` to day `last` (today): both
+  // ends' dates when it spans two months or less, else each month where it begins, with its
+  // year under it where the year changes (and under the first). Months whose labels would
+  // touch are left out, a January (a year's start) last of all; no label runs past the edges.
+  const yearOf = (d) => dayOf(d).getUTCFullYear();
+  let ticks = [];
+  if (last - first <= 62) {
+    const years = yearOf(first) !== yearOf(last);
+    ticks.push({d: first, text: dayText(first, years), anchor: "start", at: x(first)});
+    ticks.push({d: last, text: dayText(last, years), anchor: "end", at: x(last)});
+  } else {
+    const month = dates({month: "short"});
+    const candidates = [];
+    for (let d = first + 1; d <= last; d++) {
+      if (dayOf(d).getUTCDate() !== 1) continue;
+      const text = local(month.format(dayOf(d)));
+      const half = textWidth(text) / 2;
+      candidates.push({d, text, anchor: "middle", half, first: !candidates.length,
+                       at: Math.min(Math.max(x(d), left + half), right - half)});
+    }
+    const kept = [];
+    const fits = (c) => kept.every((k) => Math.abs(k.at - c.at) >= k.half + c.half + 3);
+    // the first month and each January first, then the others from the left
+    const order = [...candidates.filter((c) => c.first || dayOf(c.d).getUTCMonth() === 0),
+                   ...candidates.filter((c) => !c.first && dayOf(c.d).getUTCMonth() !== 0)];
+    for (const c of order) if (fits(c)) kept.push(c);
+    ticks = kept.sort((a, b) => a.d - b.d);
+    let shownYear = null;
+    for (const tick of ticks) {
+      const year = yearOf(tick.d);
+      tick.year = year !== shownYear ? local(String(year)) : null;
+      shownYear = year;
+    }
+  }
+  for (const tick of ticks) {
+    if (tick.anchor === "middle") {
+      box.appendChild(svg("line", {x1: x(tick.d), x2: x(tick.d), y1: top - 3, y2: top, class: "grid"}));
+    }
+    box.appendChild(svg("text", {x: tick.at, y: top + 10, class: "axis", "text-anchor": tick.anchor},
+                        tick.text));
+    if (tick.year) {
+      box.appendChild(svg("text", {x: tick.at, y: top + 21, class: "axis year", "text-anchor": "middle"},
+                          tick.year));
+    }
+  }
+}
 function pageWord(key) { return (page.words && page.words[key]) || "⚠"; }
 
 const page = {words: {}};
 
 // --- the sections, by kind -------------------------------------------------------------------
 function ratingChart(section) {
+  // one line per game, from its first rated day to today; a game with a single day is a point
+  // with its value written by it; the legend names each game, then its rating, apart
   const lines = section.lines.filter((line) => line.points.length);
   if (!lines.length) return null;
-  const W = 340, H = 170, L = 34, R = 8, T = 14, B = 20;
+  const W = 340, H = 186, L = 34, R = 12, T = 14, B = 36;
   const days = lines.flatMap((line) => line.points.map(([d]) => dayIndex(d)));
   const values = lines.flatMap((line) => line.points.map(([, v]) => v));
-  const first = Math.min(...days), last = Math.max(first + 1, ...days);
+  const last = Math.max(section.today ? dayIndex(section.today) : 0, ...days);
+  const first = Math.min(last - 6, ...days);  // a week at least: one day is not a span
   let low = Math.min(...values), high = Math.max(...values);
   if (high - low < 20) { low -= 10; high += 10; }
   const x = (d) => L + (W - L - R) * (d - first) / (last - first);
@@ -54,22 +135,35 @@ function ratingChart(section) {
   const season = dayIndex(section.season_start);
   if (season > first && season <= last) {
     box.appendChild(svg("line", {x1: x(season), x2: x(season), y1: T - 4, y2: H - B, class: "season"}));
-    box.appendChild(svg("text", {x: x(season) + 3, y: T + 6, class: "axis"}, section.season_word));
+    // the season's word beside its line, on the side with room for it
+    const room = x(season) + 3 + textWidth(section.season_word) <= W - R;
+    box.appendChild(svg("text", {x: room ? x(season) + 3 : x(season) - 3, y: T + 6, class: "axis",
+                                 "text-anchor": room ? "start" : "end"}, section.season_word));
   }
-  box.appendChild(svg("text", {x: L, y: H - 4, class: "axis"}, shortDay(new Date(first * DAY_MS).toISOString().slice(0, 10))));
-  box.appendChild(svg("text", {x: W - R, y: H - 4, class: "axis", "text-anchor": "end"},
-                      shortDay(new Date(last * DAY_MS).toISOString().slice(0, 10))));
+  timeAxis(box, first, last, x, H - B + 4, L, W - R);
   lines.forEach((line, i) => {
-    const points = line.points.map(([d, v]) => `${x(dayIndex(d)).toFixed(1)},${y(v).toFixed(1)}`);
-    if (points.length === 1) points.push(points[0].replace(/^[^,]+/, (p) => String(+p + 2)));
-    box.appendChild(svg("polyline", {points: points.join(" "), class: `line c${i % 3}`}));
+    const at = line.points.map(([d, v]) => [x(dayIndex(d)), y(v)]);
+    if (at.length > 1) {
+      box.appendChild(svg("polyline", {points: at.map(([px, py]) => `${px.toFixed(1)},${py.toFixed(1)}`).join(" "),
+                                       class: `line c${i % 3}`}));
+    }
+    const [px, py] = at[at.length - 1];
+    box.appendChild(svg("circle", {cx: px.toFixed(1), cy: py.toFixed(1), r: 3.5, class: `point c${i % 3}`}));
+    if (at.length === 1) {
+      box.appendChild(svg("text", {x: px - 6, y: py - 7, class: "value", "text-anchor": "end"},
+                          local(line.points[0][1])));
+    }
   });
   const wrap = el("div");
   wrap.appendChild(box);
   const legend = el("p", {class: "legend"});
   lines.forEach((line, i) => {
-    legend.appendChild(el("span", {class: `key c${i % 3}`}));
-    legend.appendChild(el("span", {}, `${line.name} ${local(line.points[line.points.length - 1][1])}`));
+    const entry = el("span", {class: "entry"});
+    entry.appendChild(el("span", {class: `key c${i % 3}`}));
+    // a name, a colon, the value: never two numbers read as one (a full-width colon in Chinese)
+    entry.appendChild(el("span", {class: "name"}, line.name + (/^zh/.test(page.language) ? "：" : ":")));
+    entry.appendChild(el("b", {class: "value"}, local(line.points[line.points.length - 1][1])));
+    legend.appendChild(entry);
   });
   wrap.appendChild(legend);
   return wrap;
@@ -111,7 +205,8 @@ function levelsTable(section) {
     const meter = el("span", {class: "meter"});
     meter.appendChild(el("span", {style: `width:${row.share}%`}));
     share.appendChild(meter);
-    share.appendChild(el("span", {}, local(`${row.share}%`)));
+    // the bot writes the share as the language writes a percentage (٪ in Persian)
+    share.appendChild(el("span", {}, row.share_text || local(`${row.share}%`)));
     line.appendChild(share);
     line.appendChild(el("td", {class: "num"}, row.median));
     table.appendChild(line);
@@ -224,23 +319,26 @@ function itemsList(section) {
   return list;
 }
 function sparkline(points, first, last) {
+  // a player's rating this season, from its start to today; one day rated is a point
   const W = 90, H = 26;
   const box = chart(W, H, "");
   if (points.length < 1) return box;
   const values = points.map(([, v]) => v);
   let low = Math.min(...values), high = Math.max(...values);
   if (high - low < 10) { low -= 5; high += 5; }
-  const x = (d) => 2 + (W - 4) * (dayIndex(d) - first) / Math.max(1, last - first);
-  const y = (v) => 2 + (H - 4) * (high - v) / (high - low);
+  const x = (d) => 3 + (W - 6) * (dayIndex(d) - first) / Math.max(1, last - first);
+  const y = (v) => 3 + (H - 6) * (high - v) / (high - low);
   const drawn = points.map(([d, v]) => `${x(d).toFixed(1)},${y(v).toFixed(1)}`);
-  if (drawn.length === 1) drawn.unshift(`2,${y(values[0]).toFixed(1)}`);
-  box.appendChild(svg("polyline", {points: drawn.join(" "), class: "line c0"}));
+  if (drawn.length > 1) box.appendChild(svg("polyline", {points: drawn.join(" "), class: "line c0"}));
+  const [d, v] = points[points.length - 1];
+  box.appendChild(svg("circle", {cx: x(d).toFixed(1), cy: y(v).toFixed(1), r: 2.5, class: "point c0"}));
   return box;
 }
 function boardTable(section) {
   const table = el("table", {class: "board"});
   const first = dayIndex(section.season_start);
-  const last = Math.max(first + 1, ...section.rows.flatMap((row) => row.trend.map(([d]) => dayIndex(d))));
+  const last = Math.max(first + 1, section.today ? dayIndex(section.today) : 0,
+                        ...section.rows.flatMap((row) => row.trend.map(([d]) => dayIndex(d))));
   for (const row of section.rows) {
     const line = el("tr");
     line.appendChild(el("td", {class: "num rank"}, local(row.rank)));
@@ -254,9 +352,12 @@ function boardTable(section) {
   return table;
 }
 function weeksChart(section) {
+  // a bar a week, the last one this week; months labelled where they begin, the year under
+  // a month where it changes
   const most = Math.max(...section.weeks, 1);
   if (most <= 1 && !section.weeks.some(Boolean)) return null;
-  const W = 340, H = 110, B = 16, step = W / section.weeks.length;
+  const W = 340, H = 124, B = 30, step = W / section.weeks.length;
+  const first = dayIndex(section.from), last = section.to ? dayIndex(section.to) : first + 7 * section.weeks.length - 1;
   const box = chart(W, H, section.title);
   section.weeks.forEach((n, i) => {
     const height = (H - B - 12) * n / most;
@@ -264,7 +365,7 @@ function weeksChart(section) {
     bar.appendChild(svg("title", {}, local(n)));
     box.appendChild(bar);
   });
-  box.appendChild(svg("text", {x: 0, y: H - 3, class: "axis"}, shortDay(section.from)));
+  timeAxis(box, first, last, (d) => step * (d - first) / 7, H - B + 4, 0, W);
   box.appendChild(svg("text", {x: W, y: 10, class: "axis", "text-anchor": "end"}, local(most)));
   return box;
 }

@@ -6,9 +6,10 @@ what changes; nothing else reads an unknown field or names a new method (docs/bo
 Two forward-compatible paths carry it: `api_kwargs` on a method PTB knows (sendMessage's
 ephemeral_message_parameters, BotCommand's is_ephemeral, a Message's ephemeral_message_id read
 back), and `Bot.do_api_request` for a method it does not know (sendRichMessage,
-editEphemeralMessageText, editEphemeralMessageReplyMarkup, deleteEphemeralMessage). The latter
-skips PTB's Defaults: the parse mode and link previews are passed here explicitly. Whether a chat
-takes either is not known in advance: `Refusals` remembers, a while, the chats that refused.
+editEphemeralMessageText) or would send without the new parameters (editMessageText with a
+rich_message). The latter skips PTB's Defaults: the parse mode and link previews are passed here
+explicitly. Whether a chat takes either is not known in advance: `Refusals` remembers, a while,
+the chats that refused.
 """
 
 from __future__ import annotations
@@ -40,9 +41,8 @@ TEXT_OPTIONS: dict[str, Any] = {"parse_mode": ParseMode.HTML,
                                 "link_preview_options": LinkPreviewOptions(is_disabled=True)}
 
 __all__ = ["CHATS_KEPT", "EPHEMERAL", "REMEMBERED", "RICH", "Refusals",
-           "Rich", "Whisper", "WhisperTarget", "command", "delete_ephemeral", "edit_ephemeral",
-           "edit_ephemeral_markup", "edit_rich", "ephemeral_id", "pressed_whisper", "send_rich",
-           "send_text", "whisper_of"]
+           "Rich", "Whisper", "WhisperTarget", "command", "edit_ephemeral", "edit_rich",
+           "ephemeral_id", "pressed_whisper", "send_rich", "send_text", "whisper_of"]
 
 
 # --- reading what Telegram sends ---------------------------------------------------------------
@@ -185,20 +185,6 @@ async def edit_ephemeral(bot: Bot, chat_id: int, receiver: int, message_id: int,
     else:
         params.update(text=text, **TEXT_OPTIONS)
     await _call(bot, "editEphemeralMessageText", params)
-
-
-async def edit_ephemeral_markup(bot: Bot, chat_id: int, receiver: int, message_id: int,
-                                keyboard: InlineKeyboardMarkup | None) -> None:
-    """editEphemeralMessageReplyMarkup (10.2): new buttons (None: none)."""
-    await _call(bot, "editEphemeralMessageReplyMarkup", {
-        "chat_id": chat_id, "receiver_user_id": receiver, "ephemeral_message_id": message_id,
-        "reply_markup": keyboard})
-
-
-async def delete_ephemeral(bot: Bot, chat_id: int, receiver: int, message_id: int) -> None:
-    """deleteEphemeralMessage (10.2)."""
-    await _call(bot, "deleteEphemeralMessage", {
-        "chat_id": chat_id, "receiver_user_id": receiver, "ephemeral_message_id": message_id})
 
 
 # --- what chats refused ------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from telegram import Bot, InlineKeyboardMarkup, Message, ReplyParameters, Update
+from telegram.constants import ChatType
 from telegram.error import (
     BadRequest,
     ChatMigrated,
@@ -338,8 +339,11 @@ async def reply(update: Update, text: str, quote: bool = True,
     if message is None:
         return Sent()
     bot, chat_id, topic = message.get_bot(), message.chat_id, topic_of(message)
-    user = update.effective_user
+    user, query = update.effective_user, update.callback_query
     whisper = bot_api_10.whisper_of(message, user.id if user else None)
+    if query is not None:  # said after a press in a group: to its presser alone
+        whisper = bot_api_10.pressed_whisper(query) \
+            if message.chat.type in (ChatType.GROUP, ChatType.SUPERGROUP) else None
     quote = quote and bot_api_10.ephemeral_id(message) is None
 
     async def send(to: int) -> object:

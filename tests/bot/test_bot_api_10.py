@@ -249,3 +249,26 @@ def test_refusals_are_remembered_a_while_and_bounded():
     for chat in range(10):
         refusals.refused(chat, RICH)
     assert len(refusals) == 2 and not refusals.allows(9, RICH) and refusals.allows(0, RICH)
+
+
+async def test_what_a_press_is_told_in_words_goes_to_its_presser_alone(
+        harness: Harness, monkeypatch: pytest.MonkeyPatch):
+    """A press answered by a message, not a notice (the solver busy for the presser): in a
+    group, to the presser alone."""
+    telegram = harness.telegram
+    many_solutions(monkeypatch, harness, (1, 2, 3, 4, 6))
+    await harness.send(GROUP, ANN, "/play")
+    await telegram.reply(GROUP)
+    current = harness.services.rounds.open_round(GROUP)
+    assert current is not None
+    await harness.send(GROUP, ANN, f"/a {solve(current.hand)[0]}")
+    won = await telegram.reply(GROUP)
+    busy = EN("busy", seconds=7)
+
+    async def too_busy(*args, **kwargs):
+        return busy
+
+    monkeypatch.setattr(harness.services.solving, "solve_page", too_busy)
+    await press(harness, won.message_id, BOB, "Show all solutions", GROUP)
+    told = await telegram.reply(GROUP)
+    assert told.receiver == BOB["id"] and told.text == visible_text(busy)

@@ -364,6 +364,8 @@ def cache_sizes(bot: Any) -> dict[str, tuple[int, str]]:
                                        _bound(services.community.privacy._pending)),
         "members: answers": lambda: (app.bot_data.members._known,
                                      _bound(app.bot_data.members._known)),
+        "refusals: chats": lambda: (app.bot_data.refusals._refused,
+                                    _bound(app.bot_data.refusals._refused)),
         "fair lane: chats served": lambda: (app.update_processor._served,  # type: ignore
                                             _bound(app.update_processor._served)),  # type: ignore
         "fair lane: chats waiting": lambda: (app.update_processor._waiting, in_use),  # type: ignore

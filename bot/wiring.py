@@ -254,7 +254,7 @@ class Bot:
         pages = opener(self.webapp, application.bot.username) if self.webapp else None
         data.services = build_services(
             self._stores, self.pool, JobScheduler(application.job_queue),
-            TelegramPublisher(application.bot, pages, config.paid_broadcast),
+            TelegramPublisher(application.bot, pages, data.refusals, config.paid_broadcast),
             seconds=config.seconds,
             deal_seconds=config.deal_seconds, solve_timeout=config.solve_timeout,
             pause=match_pause(config.round_seconds), reads_group_messages=reads_all,

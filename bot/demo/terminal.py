@@ -267,8 +267,8 @@ class DemoChat:
         """/press LABEL: the speaker presses the button so labelled (any case, brackets or not,
         with or without its emoji) on the newest of the bot's messages that shows one."""
         for sent in reversed(self.emulator.sent):
-            if sent.chat_id != self.chat_id:
-                continue
+            if sent.chat_id != self.chat_id or sent.receiver not in (None, self.user()["id"]):
+                continue  # another chat's, or shown to someone else alone
             for button in self.emulator.keyboard(self.chat_id, sent.message_id):
                 if names(label, str(button.get("text", ""))):
                     await self.use(sent.message_id, button)
@@ -404,8 +404,11 @@ class DemoChat:
         if isinstance(message, Reaction):
             return self.render_reaction(message)
         header = BOT_NAME
+        alone = self.name_of(message.receiver) if message.receiver is not None else None
         if isinstance(message, Edit):
-            header += " (edited)"
+            header += f" (edited, only {alone} sees this)" if alone else " (edited)"
+        elif alone is not None:  # an ephemeral message: its receiver alone sees it
+            header += f" to {alone} (only {alone} sees this)"
         elif message.reply_to is not None:
             replied = self.emulator.message(message.chat_id, message.reply_to)
             if replied is not None and not replied["from"].get("is_bot"):
@@ -414,7 +417,11 @@ class DemoChat:
         if chat != self.chat_id:  # another of the demo's groups, or an old chat's
             header += f" in {self.titles[chat]}" if chat in self.titles else f" in chat {chat}"
         body = message.text
-        if message.parse_mode == "HTML":
+        if message.rich is not None:  # mathematics: each block's LaTeX on a line of its own
+            body = "\n".join(block.get("text", "") if block.get("type") == "paragraph"
+                             else f"  ∑ {block.get('expression', '')}"
+                             for block in message.rich.get("blocks", []))
+        elif message.parse_mode == "HTML":
             with contextlib.suppress(EntityError):  # the emulator refused it: keep its text
                 body = terminal_text(message.html, self.ansi)
         first, *rest = body.split("\n")
@@ -423,6 +430,10 @@ class DemoChat:
         if self.ansi:
             header = f"\x1b[1m{header}\x1b[0m"
         return "\n".join([f"{header}: {first}", *(f"  {line}" for line in rest)])
+
+    def name_of(self, user_id: int) -> str:
+        """A demo speaker's name by their id."""
+        return next((name for name, number in self.users.items() if number == user_id), "?")
 
     def render_reaction(self, reaction: Reaction) -> str:
         """`(Twenty-Four reacts 👎 to Ann's "1+2+3+4")`: a reaction is not a message."""

@@ -66,7 +66,9 @@ class Target:
     the chat (a Mini App's page): only what the whole chat must see is shown there — a deal, a
     result, the deal rewritten — and the rest goes back to the asker alone. `broadcast`: one of
     a message to many chats at once (a tournament's deal or board), sent as a paid broadcast
-    where the operator allows them."""
+    where the operator allows them. `alone`: the asker wrote where only the bot sees it (a face
+    that can answer them alone does so): what they wrote is kept from the chat — a miss is told
+    to them, never written into the deal."""
 
     chat_id: int
     topic: int = 0
@@ -74,6 +76,7 @@ class Target:
     quote: bool = True
     public_only: bool = False
     broadcast: bool = False
+    alone: bool = False
 
     @property
     def place(self) -> Place:

@@ -35,6 +35,7 @@ from bot.play.guards.once import Claimed, Seen
 from bot.runtime import metrics
 from bot.runtime.config import Config
 from bot.telegram import buttons, community, handlers, tournaments
+from bot.telegram.bot_api_10 import ephemeral_id
 from bot.telegram.context import CONTEXT_TYPES, App, Context
 from bot.telegram.fairness import FairUpdates
 from bot.telegram.intake import Intake
@@ -249,7 +250,8 @@ async def tell(update: Update, context: Context, key: str | None) -> bool:
             await update.callback_query.answer(said[:200] if said else None)
             return True
         if said is not None and update.effective_message is not None:
-            await update.effective_message.reply_text(said)
+            message = update.effective_message  # an ephemeral command is not there to quote
+            await message.reply_text(said, do_quote=ephemeral_id(message) is None)
             return True
     except TelegramError as error:
         log.info("could not say the database is busy: %s", error)

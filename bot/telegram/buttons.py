@@ -8,10 +8,13 @@ already on (a second Play again), a puzzle being played somewhere right now, dat
 bot carries, a page of solutions asked of a message that shows no such pages. A hint is told as the
 press's notice and written into the deal; Reveal goes to the round service as /reveal does, Pass
 as /pass does, Play again and Same level to `replay` (the game says what it deals again); Show
-all solutions and the ◀ ▶ under them page through the round's solutions in the result's own
-message. A press of the /settings panel changes one setting and the panel says so in place; a
-press naming another chat, a value no button offers, or pressed by someone not an admin is
-refused with a notice.
+all solutions in a group sends its presser the first page to them alone (an ephemeral message,
+where Telegram takes it; else, as in a private chat, the result's own message turns into the
+pages), and the ◀ ▶ under them page through the round's solutions in the message that shows
+them; solutions are written as mathematics where Telegram takes a rich message. A press of the
+/settings panel changes one setting and the panel says so in place; a press naming another
+chat, a value no button offers, or pressed by someone not an admin is refused with a notice.
+A message only its presser sees (ephemeral) is edited as such (bot.telegram.bot_api_10).
 """
 
 from __future__ import annotations
@@ -19,13 +22,14 @@ from __future__ import annotations
 import logging
 
 from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update
-from telegram.error import BadRequest, TelegramError
+from telegram.error import BadRequest, EndPointNotFound, InvalidToken, TelegramError
 
 from bot.play.outcomes import Dealt, Edited, Marked, Outcome, Refused, Said
-from bot.telegram import keyboards
+from bot.telegram import bot_api_10, keyboards, menus
+from bot.telegram.bot_api_10 import EPHEMERAL, RICH, Refusals, Rich
 from bot.telegram.context import Context
 from bot.telegram.grammar import SolveRequest
-from bot.telegram.handlers import answer_with
+from bot.telegram.handlers import answer_with, rich_page
 from bot.telegram.keyboards import (
     DEAL_ACTIONS,
     HINT,
@@ -37,6 +41,7 @@ from bot.telegram.keyboards import (
     RoundPress,
     SettingPress,
 )
+from bot.telegram.sending import Attempt, deliver, tried
 from bot.telegram.speakers import (
     admin_check,
     asker_of,
@@ -81,20 +86,42 @@ async def button(update: Update, context: Context) -> None:
         await after_round(update, context, query, press)
 
 
-async def notify(query: CallbackQuery, text: str | None = None) -> None:
-    """Answer the press (the client stops its spinner), with a short plain notice if given. A
-    query Telegram no longer takes (the bot was down a while) is only logged."""
+async def notify(query: CallbackQuery, text: str | None = None,
+                 refusals: Refusals | None = None) -> None:
+    """Answer the press (the client stops its spinner), with a short plain notice if given; a
+    text too long for a notice goes whole to the presser alone where Telegram takes that (an
+    ephemeral message in a group, `refusals` given), else it is cut. A query Telegram no
+    longer takes (the bot was down a while) is only logged."""
     notice = None
     if text is not None:
         try:
             notice = visible_text(text)
         except EntityError:
             notice = text
-        notice = notice[:NOTICE_LIMIT]
+        if len(notice) > NOTICE_LIMIT and refusals is not None and \
+                await whisper_text(query, text, refusals):
+            notice = None
+        notice = notice[:NOTICE_LIMIT] if notice else None
     try:
         await query.answer(notice)
     except BadRequest as error:
         log.info("could not answer a button press: %s", error)
+
+
+async def whisper_text(query: CallbackQuery, text: str, refusals: Refusals) -> bool:
+    """`text` to the presser alone (an ephemeral message answering the press), in a group
+    where Telegram takes it; whether it went."""
+    message = query.message
+    if not isinstance(message, Message) or message.chat.type not in ("group", "supergroup"):
+        return False
+    whisper = bot_api_10.pressed_whisper(query)
+    topic = message.message_thread_id if message.is_topic_message else None
+
+    async def send(to: int) -> object:
+        return await bot_api_10.send_text(query.get_bot(), to, text, whisper, topic=topic)
+
+    sent = await deliver(message.chat_id, 0, refusals, [(frozenset({EPHEMERAL}), send)])
+    return sent.value is not None
 
 
 async def set_keyboard(query: CallbackQuery, keyboard: InlineKeyboardMarkup | None) -> None:
@@ -120,7 +147,7 @@ async def steer(update: Update, context: Context, query: CallbackQuery,
         outcome = await rounds.pass_round(chat, player, is_admin, press.round_id, target)
     else:
         outcome = await rounds.reveal(chat, player, is_admin, press.round_id, target)
-    await notify(query, notice_of(outcome))
+    await notify(query, notice_of(outcome), context.bot_data.refusals)
     if isinstance(outcome, Refused) and outcome.over:
         await drop_left_behind(query)
 
@@ -151,10 +178,43 @@ async def change_setting(update: Update, context: Context, query: CallbackQuery,
         await notify(query, panel.text)
         return
     await notify(query, (await texts_of(update, context))("settings_saved"))
+    await edit_pressed(context, query, panel.text, keyboards.settings_keyboard(panel))
+    if press.key == menus.UNSEEN:  # /a is declared seen by the bot alone there, or no more
+        await menus.set_chat_menus(context.bot, press.chat_id,
+                                   (await services.settings.of(press.chat_id)).unseen)
+
+
+async def edit_pressed(context: Context, query: CallbackQuery, text: str,
+                       keyboard: InlineKeyboardMarkup | None, rich: Rich | None = None) -> None:
+    """The pressed message shows `text` now (as mathematics, `rich`, where Telegram takes a
+    rich message): a message of the chat is edited as always, one only its presser sees with
+    editEphemeralMessageText. Pressed twice, it shows that already: only logged."""
+    message = query.message
+    assert isinstance(message, Message)
+    bot, refusals, chat_id = context.bot, context.bot_data.refusals, message.chat_id
+    ephemeral, receiver = bot_api_10.ephemeral_id(message), query.from_user.id
+
+    async def as_rich(to: int) -> bool:
+        assert rich is not None
+        if ephemeral is not None:
+            await bot_api_10.edit_ephemeral(bot, to, receiver, ephemeral, rich=rich,
+                                            keyboard=keyboard)
+        else:
+            await bot_api_10.edit_rich(bot, to, message.message_id, rich, keyboard)
+        return True
+
     try:
-        await query.edit_message_text(panel.text, reply_markup=keyboards.settings_keyboard(panel))
-    except BadRequest as error:  # pressed twice: the panel shows it already
-        log.info("could not show the settings: %s", error)
+        if rich is not None and refusals.allows(chat_id, RICH):
+            if await tried(chat_id, 0, as_rich) is not None:
+                return
+            refusals.refused(chat_id, RICH)
+        if ephemeral is not None:
+            await bot_api_10.edit_ephemeral(bot, chat_id, receiver, ephemeral, text=text,
+                                            keyboard=keyboard)
+        else:
+            await query.edit_message_text(text, reply_markup=keyboard)
+    except (BadRequest, EndPointNotFound, InvalidToken) as error:  # pressed twice, or gone
+        log.info("could not edit a pressed message: %s", error)
 
 
 async def drop_left_behind(query: CallbackQuery) -> None:
@@ -192,7 +252,7 @@ async def show_solutions(update: Update, context: Context, query: CallbackQuery,
     request = SolveRequest(ended.hand, ended.target)
     member = member_check(update, context)
     if (refused := await services.solving.refusal(request, texts, member)) is not None:
-        await notify(query, refused)
+        await notify(query, refused, context.bot_data.refusals)
         return
     await notify(query)
     shown = await services.solving.solve_page(request, texts, asker_of(update), press.page,
@@ -202,13 +262,40 @@ async def show_solutions(update: Update, context: Context, query: CallbackQuery,
         return
     assert isinstance(query.message, Message)
     head = services.rounds.result_head(ended.id)
+    text = "\n\n".join(filter(None, [head, shown.text]))
+    rich = rich_page(shown, head)
+    if bot_api_10.ephemeral_id(query.message) is None and \
+            chat_of(update).type in ("group", "supergroup"):
+        # the result stays as the chat saw it; the pages go to whoever asked for them
+        pages = keyboards.result_pages(ended.id, shown.index, shown.pages, None)
+        if await whisper_pages(context, query, text, pages, rich):
+            return
     rest = keyboards.without(query.message.reply_markup, (SOLUTIONS,))
-    try:
-        await query.edit_message_text("\n\n".join(filter(None, [head, shown.text])),
-                                      reply_markup=keyboards.result_pages(
-                                          ended.id, shown.index, shown.pages, rest))
-    except BadRequest as error:  # pressed twice: the page shows already
-        log.info("could not show a round's solutions: %s", error)
+    await edit_pressed(context, query, text, keyboards.result_pages(
+        ended.id, shown.index, shown.pages, rest), rich)
+
+
+async def whisper_pages(context: Context, query: CallbackQuery, text: str,
+                        keyboard: InlineKeyboardMarkup | None, rich: Rich) -> bool:
+    """A page of solutions sent to the presser alone, as mathematics where Telegram takes it;
+    False when it takes no ephemeral message here (the pressed message then shows it)."""
+    message = query.message
+    assert isinstance(message, Message)
+    bot, whisper = context.bot, bot_api_10.pressed_whisper(query)
+    topic = message.message_thread_id if message.is_topic_message else None
+
+    async def rich_to(to: int) -> object:
+        return await bot_api_10.send_rich(bot, to, rich, topic=topic, keyboard=keyboard,
+                                          whisper=whisper)
+
+    async def text_to(to: int) -> object:
+        return await bot_api_10.send_text(bot, to, text, whisper, topic=topic,
+                                          keyboard=keyboard)
+
+    attempts: list[Attempt[object]] = [(frozenset({EPHEMERAL, RICH}), rich_to),
+                                       (frozenset({EPHEMERAL}), text_to)]
+    sent = await deliver(message.chat_id, 0, context.bot_data.refusals, attempts)
+    return sent.value is not None or sent.fate is not None
 
 
 async def turn_page(update: Update, context: Context, query: CallbackQuery,
@@ -218,7 +305,7 @@ async def turn_page(update: Update, context: Context, query: CallbackQuery,
     services, texts = services_of(context), await texts_of(update, context)
     member = member_check(update, context)
     if (refused := await services.solving.refusal(press.request, texts, member)) is not None:
-        await notify(query, refused)
+        await notify(query, refused, context.bot_data.refusals)
         return
     await notify(query)
     shown = await services.solving.solve_page(press.request, texts, asker_of(update),
@@ -226,8 +313,5 @@ async def turn_page(update: Update, context: Context, query: CallbackQuery,
     if isinstance(shown, str):  # busy or too slow now: said in the chat
         await answer_with(update, context, shown)
         return
-    try:
-        await query.edit_message_text(shown.text, reply_markup=keyboards.page_keyboard(
-            shown.numbers, shown.target, shown.index, shown.pages))
-    except BadRequest as error:  # pressed twice: the page shows already
-        log.info("could not turn a page: %s", error)
+    await edit_pressed(context, query, shown.text, keyboards.page_keyboard(
+        shown.numbers, shown.target, shown.index, shown.pages), rich_page(shown))

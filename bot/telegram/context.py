@@ -17,6 +17,7 @@ from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
 from bot.play.services import Services
 from bot.runtime.config import Config
 from bot.runtime.health import STANDBY
+from bot.telegram.bot_api_10 import Refusals
 from bot.telegram.members import ChatMembers
 
 
@@ -26,6 +27,7 @@ class BotData:
     def __init__(self) -> None:
         self.config: Config | None = None
         self.members = ChatMembers()
+        self.refusals = Refusals()  # the chats that lately refused a message's new form
         self._services: Services | None = None
         self.role = STANDBY
         self.lost_lead = False  # the exit status says so: a supervisor restarts a standby

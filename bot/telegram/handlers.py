@@ -25,6 +25,7 @@ from bot.play.ports import Fate, Moved
 from bot.play.solving.paging import Page
 from bot.play.words.help import help_text
 from bot.telegram import keyboards
+from bot.telegram.bot_api_10 import Rich
 from bot.telegram.context import Context
 from bot.telegram.grammar import (
     DealRequest,
@@ -53,6 +54,7 @@ from bot.telegram.speakers import (
     texts_of,
     topic_of,
 )
+from bot.text.html_text import EntityError, visible_text
 from bot.text.i18n import Texts, language_of, texts_for
 
 log = logging.getLogger(__name__)
@@ -194,19 +196,38 @@ async def solve(update: Update, context: Context) -> None:
 
 
 async def send_page(update: Update, context: Context, shown: Page | str) -> None:
-    """A first page of solutions, with ◀ ▶ when there are more (or the text that stands in)."""
+    """A first page of solutions, with ◀ ▶ when there are more (or the text that stands in):
+    as mathematics where Telegram takes a rich message, else as text."""
     if isinstance(shown, str):
         await answer_with(update, context, shown)
     else:
         await answer_with(update, context, shown.text, keyboard=keyboards.page_keyboard(
-            shown.numbers, shown.target, shown.index, shown.pages))
+            shown.numbers, shown.target, shown.index, shown.pages), rich=rich_page(shown))
+
+
+def rich_page(shown: Page, head: str | None = None) -> Rich:
+    """A page of solutions as a rich message: its first line (after `head`, a result's), each
+    solution a mathematical block, and how many more there are."""
+    return Rich.of([visible(head or ""), visible(shown.head)], shown.formulas,
+                   [visible(shown.tail)])
+
+
+def visible(html: str) -> str:
+    """Our HTML as the plain text a rich message's paragraph holds."""
+    try:
+        return visible_text(html)
+    except EntityError:
+        return html
 
 
 async def answer_with(update: Update, context: Context, text: str, quote: bool = True,
-                      keyboard: InlineKeyboardMarkup | None = None) -> None:
-    """The face's own reply (what no service publishes); what it found of the chat goes to
-    play, the one place that acts on it."""
-    await settle(context, await reply(update, text, quote, keyboard))
+                      keyboard: InlineKeyboardMarkup | None = None,
+                      rich: Rich | None = None) -> None:
+    """The face's own reply (what no service publishes): to the asker alone where they wrote
+    to the bot alone, as mathematics where `rich` and Telegram takes it; what it found of the
+    chat goes to play, the one place that acts on it."""
+    await settle(context, await reply(update, text, quote, keyboard,
+                                      context.bot_data.refusals, rich))
 
 
 async def settle(context: Context, sent: Sent) -> None:

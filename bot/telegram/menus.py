@@ -6,11 +6,19 @@ group no /forget, and its admins see their own commands besides the group's.
 Telegram keys these by a two-letter language code, so two of the bot's languages that share one
 share its menu: the first registered gets it (zh: Simplified Chinese; a Traditional Chinese app
 shows that menu, while every reply follows the speaker's own tag). English is the default, for
-every language without its own menu."""
+every language without its own menu.
+
+In groups, the commands whose answer is for the asker alone are declared ephemeral (Bot API
+10.2, BotCommand.is_ephemeral): Telegram shows them to the bot alone, and the answer goes to the
+asker alone (bot.telegram.sending). A group whose admins chose answers unseen (/settings) gets
+lists of its own (BotCommandScopeChat, and its admins' BotCommandScopeChatAdministrators, in
+every language) that declare /a and /answer ephemeral too; choosing otherwise deletes them, and
+the group sees the lists of every group again."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Sequence
 
 from telegram import (
@@ -20,23 +28,31 @@ from telegram import (
     BotCommandScopeAllChatAdministrators,
     BotCommandScopeAllGroupChats,
     BotCommandScopeAllPrivateChats,
+    BotCommandScopeChat,
+    BotCommandScopeChatAdministrators,
     BotCommandScopeDefault,
 )
+from telegram.error import BadRequest, TelegramError
 
+from bot.telegram.bot_api_10 import command
 from bot.text.i18n import DEFAULT_LANGUAGE, LANGUAGES, texts_for
 from bot.text.languages import telegram_code
 
+log = logging.getLogger(__name__)
 PRIVATE, GROUPS, ADMINS = "private", "groups", "admins"
 # where each command is offered; a command not named here is offered in every scope
 ONLY = {
     "start": {PRIVATE},
     "forget": {PRIVATE},
-    "privacy": {PRIVATE},
     "match": {GROUPS, ADMINS},
     "resetscores": {ADMINS},
     "settings": {PRIVATE, ADMINS},
     "pass": {GROUPS, ADMINS},
 }
+# in groups, what answers the asker alone: seen by the bot alone, answered to the asker alone
+FOR_THE_ASKER = frozenset({"stats", "help", "privacy", "solve", "lang", "settings"})
+ANSWERS = ("answer", "a")  # what a group's "unseen" setting declares ephemeral there besides
+UNSEEN = "unseen"  # that setting's key (bot.play.chats.settings)
 SCOPES: tuple[tuple[str, BotCommandScope], ...] = (
     (PRIVATE, BotCommandScopeDefault()),  # what a client shows before it knows the chat
     (PRIVATE, BotCommandScopeAllPrivateChats()),
@@ -50,10 +66,19 @@ def offered(scope: str, commands: Sequence[Sequence[str]]) -> list[str]:
     return [names[0] for names in commands if scope in ONLY.get(names[0], {scope})]
 
 
-def menu(language: str, names: Sequence[str]) -> list[BotCommand]:
-    """A command menu in one language: each command and its "cmd_<name>" line."""
+def menu(language: str, names: Sequence[str],
+         ephemeral: frozenset[str] = frozenset()) -> list[BotCommand]:
+    """A command menu in one language: each command and its "cmd_<name>" line (/a shares
+    /answer's), those in `ephemeral` declared seen by the bot alone."""
     texts = texts_for(language)
-    return [BotCommand(name, texts(f"cmd_{name}")) for name in names]
+    return [command(name, texts(f"cmd_{'answer' if name == 'a' else name}"), name in ephemeral)
+            for name in names]
+
+
+def ephemeral_in(scope: str) -> frozenset[str]:
+    """The commands a scope's menu declares ephemeral: in groups, those answered to the asker
+    alone; Telegram has ephemeral messages in groups only."""
+    return FOR_THE_ASKER if scope in (GROUPS, ADMINS) else frozenset()
 
 
 def menu_languages() -> dict[str | None, str]:
@@ -73,9 +98,47 @@ async def set_menus(bot: Bot, commands: Sequence[Sequence[str]]) -> None:
     for code, language in menu_languages().items():
         texts = texts_for(language)
         for scope_name, scope in SCOPES:
-            calls.append(bot.set_my_commands(menu(language, offered(scope_name, commands)),
-                                             scope=scope, language_code=code))
+            calls.append(set_list(bot, menu(language, offered(scope_name, commands),
+                                            ephemeral_in(scope_name)), scope, code))
         calls.append(bot.set_my_description(texts("bot_description"), language_code=code))
         calls.append(bot.set_my_short_description(texts("bot_short_description"),
                                                   language_code=code))
     await asyncio.gather(*calls)
+
+
+async def set_chat_menus(bot: Bot, chat_id: int, unseen: bool,
+                         commands: Sequence[Sequence[str]] | None = None) -> None:
+    """A group's own lists, per language: with answers unseen, the group's and its admins' lists
+    with /a and /answer declared ephemeral; otherwise none (the lists of every group apply)."""
+    if commands is None:
+        from bot.telegram.app import COMMANDS  # the table of every handler, built above menus
+        commands = [names for names, _ in COMMANDS]
+    scopes = ((GROUPS, BotCommandScopeChat(chat_id)),
+              (ADMINS, BotCommandScopeChatAdministrators(chat_id)))
+    calls: list[Awaitable[bool]] = []
+    for code, language in menu_languages().items():
+        for scope_name, scope in scopes:
+            if not unseen:
+                calls.append(bot.delete_my_commands(scope=scope, language_code=code))
+                continue
+            names = [*offered(scope_name, commands), "a"]
+            calls.append(set_list(bot, menu(language, names, ephemeral_in(scope_name)
+                                            | frozenset(ANSWERS)), scope, code))
+    try:
+        await asyncio.gather(*calls)
+    except TelegramError as error:  # the setting holds; only the menu is not the group's own
+        log.warning("could not set chat %s's own command lists: %s", chat_id, error)
+
+
+async def set_list(bot: Bot, listed: list[BotCommand], scope: BotCommandScope,
+                   code: str | None) -> bool:
+    """setMyCommands; a Bot API that refuses the ephemeral declarations (older than 10.2) gets
+    the same list without them, and the bot answers those commands as it always did."""
+    try:
+        return await bot.set_my_commands(listed, scope=scope, language_code=code)
+    except BadRequest as error:
+        if not any(line.api_kwargs for line in listed):
+            raise
+        log.warning("Telegram refused commands declared ephemeral (%s): set without", error)
+        return await bot.set_my_commands([BotCommand(line.command, line.description)
+                                          for line in listed], scope=scope, language_code=code)

@@ -9,6 +9,12 @@ and *returned* (a `Delivery`'s fate), never acted on here: a group that became a
 message is sent there again, where that makes sense: the new id is where it belongs), a chat or
 topic the bot can no longer write to; play acts on it (bot.play.places). Another refusal of
 one message is logged. None of them reaches the error handler, which would apologise.
+
+What is for one person alone — the answer to a command they wrote where only the bot sees it (an
+ephemeral command), a verdict on such an answer — goes to them alone where Telegram takes it, and
+solutions go as mathematics (a rich message) where it takes that: `deliver` tries each way in
+turn, remembers a chat that refused one (bot.telegram.bot_api_10.Refusals) and ends with the
+plain public message the bot has always sent. A refusal there is never the chat's fate.
 """
 
 from __future__ import annotations
@@ -19,11 +25,21 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from telegram import Bot, InlineKeyboardMarkup, Message, ReplyParameters, Update
-from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, TelegramError
+from telegram.constants import ChatType
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    EndPointNotFound,
+    Forbidden,
+    InvalidToken,
+    NetworkError,
+    TelegramError,
+)
 
 from bot.play.outcomes import Closed, Dealt, Edited, Marked, Outcome, Refused, Said
 from bot.play.ports import Delivery, Fate, Gone, Moved, PageLink, PageLinks, Round, Target
-from bot.telegram import keyboards
+from bot.telegram import bot_api_10, keyboards
+from bot.telegram.bot_api_10 import EPHEMERAL, RICH, Refusals, Rich, WhisperTarget
 from bot.telegram.speakers import thread, topic_of
 
 log = logging.getLogger(__name__)
@@ -91,19 +107,68 @@ async def guarded(chat_id: int, topic: int, send: Callable[[int], Awaitable[T]],
         return Sent(None, fate_of(error, chat_id, topic, quiet))
 
 
+Attempt = tuple[frozenset[str], Callable[[int], Awaitable[T]]]
+"""One way to send a message: the features of Bot API 10 it needs (EPHEMERAL, RICH; none: the
+plain message), and its send to a chat id."""
+
+
+async def tried(chat_id: int, topic: int, send: Callable[[int], Awaitable[T]]) -> Sent[T] | None:
+    """`send(chat_id)` with a new feature: None when Telegram declined it (a 400 that is not the
+    chat's own refusal, or a Bot API server that has no such method); what it says of the chat
+    itself is its fate, as in `guarded`."""
+    try:
+        return Sent(await send(chat_id))
+    except ChatMigrated as moved:
+        return Sent(None, Moved(chat_id, moved.new_chat_id))
+    except Forbidden as error:
+        return Sent(None, fate_of(error, chat_id, topic))
+    except (BadRequest, EndPointNotFound, InvalidToken) as error:
+        if isinstance(error, BadRequest) and "not modified" in str(error).lower():
+            return Sent()  # an edit pressed twice: it shows that already
+        if isinstance(error, BadRequest) and refused_place(error) is not None:
+            return Sent(None, fate_of(error, chat_id, topic))
+        log.info("Telegram declined a message's new form in chat %s: %s", chat_id, error)
+        return None
+
+
+async def deliver(chat_id: int, topic: int, refusals: Refusals,
+                  attempts: list[Attempt[T]]) -> Sent[T]:
+    """The first of `attempts` that Telegram takes, skipping those the chat refused lately. A
+    refusal is put down to the features it needed that a later success did without (or to its
+    only one); the last attempt, needing none, is the plain message, sent as `guarded` sends."""
+    declined: list[frozenset[str]] = []
+    for features, send in attempts:
+        if not all(refusals.allows(chat_id, feature) for feature in features):
+            continue
+        done = await tried(chat_id, topic, send) if features else \
+            await guarded(chat_id, topic, send)
+        if done is None:
+            if len(features) == 1:
+                refusals.refused(chat_id, next(iter(features)))
+            declined.append(features)
+            continue
+        for earlier in declined:
+            for feature in earlier - features:
+                refusals.refused(chat_id, feature)
+        return done
+    return Sent()
+
+
 class TelegramPublisher:
     """The Publisher port on the bot: renders each outcome as Telegram messages and keyboards,
     sends it to its target, and says what became of it. `pages` gives a deal's button to its
     page (the Mini App), when one is mounted; `paid`: a target's broadcast goes as Telegram's
     paid broadcast (the operator's PAID_BROADCAST)."""
 
-    def __init__(self, bot: Bot, pages: PageLinks | None = None, paid: bool = False) -> None:
+    def __init__(self, bot: Bot, pages: PageLinks | None = None,
+                 refusals: Refusals | None = None, paid: bool = False) -> None:
         self.bot = bot
         self.pages = pages
+        self.refusals = Refusals() if refusals is None else refusals
         self.paid = paid
 
     async def show(self, outcome: Outcome, target: Target) -> Delivery:
-        shown = _Showing(self.bot, target, self.paid and target.broadcast)
+        shown = _Showing(self.bot, target, self.refusals, self.paid and target.broadcast)
         message_id = await self._show(shown, outcome, target)
         return Delivery(message_id, shown.fate)
 
@@ -121,13 +186,13 @@ class TelegramPublisher:
                 await shown.send(outcome.text, None)
         elif isinstance(outcome, Closed):
             message = await shown.send(outcome.text, keyboards.result_keyboard(
-                outcome.texts, outcome.round.id, outcome.actions))
+                outcome.texts, outcome.round.id, outcome.actions), public=True)
             await clear_keyboard(self.bot, outcome.round)
             return message.message_id if message is not None else None
         elif isinstance(outcome, Dealt):
             message = await shown.send(outcome.text, keyboards.deal_keyboard(
                 outcome.texts, outcome.round.id, outcome.actions, self.page_of(outcome)),
-                quote=False)  # a deal never quotes
+                quote=False, public=True)  # a deal never quotes
             return message.message_id if message is not None else None
         elif isinstance(outcome, Said | Refused):
             await shown.send(outcome.text, None)
@@ -166,9 +231,10 @@ class _Showing:
     """One outcome's sends to its target, and the chat's fate they found (the first wins: a
     move must be settled before anything else)."""
 
-    def __init__(self, bot: Bot, target: Target, paid: bool = False) -> None:
+    def __init__(self, bot: Bot, target: Target, refusals: Refusals, paid: bool = False) -> None:
         self.bot = bot
         self.target = target
+        self.refusals = refusals
         self.paid = paid  # sent as a paid broadcast
         self.fate: Fate | None = None
 
@@ -188,13 +254,15 @@ class _Showing:
         return done
 
     async def send(self, text: str, keyboard: InlineKeyboardMarkup | None,
-                   quote: bool | None = None) -> Message | None:
+                   quote: bool | None = None, public: bool = False) -> Message | None:
         """A message to the target's topic: a reply to the message it answers (quoted where
-        asked), or a message of its own."""
+        asked), or a message of its own; unless `public`, to the asker alone where they wrote
+        to the bot alone (and Telegram takes it)."""
         target = self.target
         quoted = target.quote if quote is None else quote
         reply = ReplyParameters(target.reply_to, allow_sending_without_reply=True) \
             if target.reply_to is not None and quoted else None
+        whisper = target.whisper if isinstance(target, WhisperTarget) and not public else None
 
         async def send(to: int) -> Message:
             here = to == target.chat_id
@@ -205,7 +273,28 @@ class _Showing:
 
         if isinstance(self.fate, Gone):
             return None  # the chat takes nothing more
-        return (await self.guard(target.chat_id, target.topic, send)).value
+        attempts: list[Attempt[Message]] = []
+        if whisper is not None:
+            async def whispered(to: int) -> Message:
+                return await bot_api_10.send_text(self.bot, to, text, whisper,
+                                                  topic=thread(target.topic), keyboard=keyboard)
+            attempts.append((frozenset({EPHEMERAL}), whispered))
+        attempts.append((frozenset(), send))
+        return (await self.deliver(attempts)).value
+
+    async def deliver(self, attempts: list[Attempt[T]]) -> Sent[T]:
+        """`deliver` to the target, with what `guard` makes of the network and the fate."""
+        try:
+            done = await deliver(self.target.chat_id, self.target.topic, self.refusals,
+                                 attempts)
+        except BadRequest:
+            raise
+        except NetworkError as error:
+            log.warning("a message to chat %s may not have arrived: %s", self.target.chat_id,
+                        error)
+            return Sent(unsure=True)
+        self.fate = self.fate or done.fate
+        return done
 
     async def react(self, emoji: str) -> bool:
         """Mark the message answered with a reaction; False when it can't be (none answered,
@@ -243,19 +332,59 @@ async def clear_keyboard(bot: Bot, round_: Round) -> None:
 # --- the face's own replies (what no service publishes: help, boards, panels, pages) -----------
 
 async def reply(update: Update, text: str, quote: bool = True,
-                keyboard: InlineKeyboardMarkup | None = None) -> Sent[Message]:
+                keyboard: InlineKeyboardMarkup | None = None, refusals: Refusals | None = None,
+                rich: Rich | None = None) -> Sent[object]:
     """A reply in the message's chat and topic (guarded: in a group that migrated meanwhile,
-    a message to the supergroup); the chat's fate found is the caller's to hand to play."""
+    a message to the supergroup); the chat's fate found is the caller's to hand to play. To an
+    ephemeral message (a command only the bot saw), a message to its sender alone; `rich`: the
+    same as a rich message — each where Telegram takes it (`refusals`), else as it always was,
+    the plain message, which then quotes nothing (the command is not in the chat)."""
     message = update.effective_message
     if message is None:
         return Sent()
+    bot, chat_id, topic = message.get_bot(), message.chat_id, topic_of(message)
+    user, query = update.effective_user, update.callback_query
+    whisper = bot_api_10.whisper_of(message, user.id if user else None)
+    if query is not None:  # said after a press in a group: to its presser alone
+        whisper = bot_api_10.pressed_whisper(query) \
+            if message.chat.type in (ChatType.GROUP, ChatType.SUPERGROUP) else None
+    quote = quote and bot_api_10.ephemeral_id(message) is None
 
-    async def send(to: int) -> Message:
-        if to == message.chat_id:
+    async def send(to: int) -> object:
+        if to == chat_id:
             return await message.reply_text(text, do_quote=quote, reply_markup=keyboard)
-        return await message.get_bot().send_message(to, text, reply_markup=keyboard)
+        return await bot.send_message(to, text, reply_markup=keyboard)
 
-    return await guarded(message.chat_id, topic_of(message), send)
+    attempts: list[Attempt[object]] = []
+    if refusals is not None:
+        attempts = ways(bot, topic, text, keyboard, whisper, rich,
+                        message.message_id if quote else None)
+    attempts.append((frozenset(), send))
+    return await deliver(chat_id, topic, Refusals() if refusals is None else refusals,
+                         attempts)
+
+
+def ways(bot: Bot, topic: int, text: str, keyboard: InlineKeyboardMarkup | None,
+         whisper: bot_api_10.Whisper | None, rich: Rich | None,
+         reply_to: int | None) -> list[Attempt[object]]:
+    """The ways to send a reply before the plain message, most wanted first: rich and to the
+    asker alone, then either alone."""
+    found: list[Attempt[object]] = []
+
+    def rich_to(alone: bot_api_10.Whisper | None) -> Callable[[int], Awaitable[object]]:
+        assert rich is not None
+        return lambda to: bot_api_10.send_rich(bot, to, rich, topic=thread(topic),
+                                               keyboard=keyboard, reply_to=reply_to,
+                                               whisper=alone)
+
+    if whisper is not None and rich is not None:
+        found.append((frozenset({EPHEMERAL, RICH}), rich_to(whisper)))
+    if whisper is not None:
+        found.append((frozenset({EPHEMERAL}), lambda to: bot_api_10.send_text(
+            bot, to, text, whisper, topic=thread(topic), keyboard=keyboard)))
+    if rich is not None:
+        found.append((frozenset({RICH}), rich_to(None)))
+    return found
 
 
 async def say(bot: Bot, chat_id: int, topic: int, text: str) -> Sent[Message]:

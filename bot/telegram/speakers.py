@@ -10,6 +10,7 @@ from bot.play.guards.permissions import AdminCheck, MemberCheck
 from bot.play.ports import Target
 from bot.play.services import Services
 from bot.play.solving.solving import Asker
+from bot.telegram import bot_api_10
 from bot.telegram.context import Context
 from bot.text.i18n import Texts
 
@@ -47,9 +48,16 @@ def thread(topic: int) -> int | None:
 
 
 def target_of(update: Update, quote: bool = True) -> Target:
-    """Where what answers this update goes: its chat's topic, replying to its message."""
+    """Where what answers this update goes: its chat's topic, replying to its message; for a
+    message only the bot saw (an ephemeral command), what is for its sender goes to them
+    alone, and play keeps what they wrote from the chat (`alone`)."""
     chat = chat_of(update)
     message = update.effective_message
+    user = update.effective_user
+    whisper = bot_api_10.whisper_of(message, user.id if user else None)
+    if whisper is not None:
+        return bot_api_10.WhisperTarget(chat.id, chat.topic, None, False, alone=True,
+                                        whisper=whisper)
     return Target(chat.id, chat.topic, message.message_id if message else None, quote)
 
 

@@ -212,6 +212,9 @@ def many_solutions(monkeypatch: pytest.MonkeyPatch, harness: Harness,
 
 
 async def test_show_all_solutions_pages_them(harness: Harness, monkeypatch: pytest.MonkeyPatch):
+    # where Telegram takes neither an ephemeral nor a rich message: the pages, as text, in the
+    # result's own message (tests/bot/test_bot_api_10.py has them sent to the presser alone)
+    harness.telegram.refuse_ephemeral = harness.telegram.refuse_rich = True
     hand = (1, 2, 3, 4, 6)
     found = solve(hand)
     pages = page_count(len(found))

@@ -27,6 +27,7 @@ from solver.errors import SolverError
 from solver.expr import numbers as expr_numbers
 from solver.yahtzee import best_assignment
 from tests.bot.conftest import Harness
+from tests.bot.test_latex import infix_of
 
 pytestmark = pytest.mark.slow
 
@@ -120,7 +121,7 @@ async def cheat(h: Harness, user: dict, hand: tuple[int, ...], target: int,
         sent = len(h.telegram.sent)
         await h.send(private, user, ask, kind="private")
         given += [e for s in h.telegram.sent[sent:] if s.chat_id == private
-                  for e in expressions_in(s.html)]
+                  for e in [*expressions_in(s.html), *map(infix_of, s.formulas)]]
     return any(answers(candidate, hand, target, part)
                for expression in given for candidate in one_step(expression, hand))
 

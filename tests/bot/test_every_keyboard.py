@@ -29,6 +29,7 @@ async def ask(h: Harness, text: str, user: dict, chat: int) -> str:
 async def test_solve_reads_each_keyboards_digits(harness: Harness, language: str):
     """/solve ۳ ۸ ۳ ८ from a Persian, Arabic or Hindi keyboard lists the solution of 3 8 3 8, in the
     asker's language, as /solve 3 8 3 8 does."""
+    harness.telegram.refuse_rich = True  # the text form, in the asker's digits
     user = USERS[language]
     typed = await ask(harness, f"/solve {KEYBOARDS[language]}", user, user["id"])
     ascii_ = await ask(harness, "/solve 3 8 3 8", user, user["id"])
@@ -41,6 +42,7 @@ async def test_solve_reads_each_keyboards_digits(harness: Harness, language: str
 
 
 async def test_a_persian_chat_sees_persian_digits_and_isolated_expressions(harness: Harness):
+    harness.telegram.refuse_rich = True  # the text form (a rich message's LaTeX writes 0-9)
     user = USERS["fa"]
     said = await ask(harness, "/solve ۳ ۸ ۳ ۸", user, user["id"])
     assert f"{LRI}۸÷(۳−۸÷۳){PDI}" in said

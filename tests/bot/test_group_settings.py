@@ -174,6 +174,8 @@ async def test_settings_survive_a_restart(telegram: BotApiEmulator, pool: Solver
 
 
 async def test_forged_and_stale_settings_presses_are_refused(harness: Harness):
+    # the panel in the group's sight (Telegram took no ephemeral message): anyone may press it
+    harness.telegram.refuse_ephemeral = True
     harness.telegram.promote(GROUP, ALICE["id"])
     panel = await ask(harness, "/settings")
     edits = len(harness.telegram.edits)

@@ -120,6 +120,9 @@ async def ask(h: Harness, chat: int, text: str, user: dict = BEN) -> str:
 
 @pytest.mark.parametrize("chat", [GROUP, OTHER, PRIVATE])
 async def test_solving_commands_refuse_a_live_24_hand_anywhere(harness: Harness, chat: int):
+    # solutions as text, so that the search for a leak below reads every form they take (the
+    # mathematical form: tests/bot/test_bot_api_10.py)
+    harness.telegram.refuse_rich = True
     await deal_known(harness, GROUP, "24", (6, 7, 10, 10), 24)
     for command in ("/solve 6 7 10 10", "/solve 10 6 10 7 = 24", "/solve 10,7,6,10",
                     "/solve 6 7 10 10 = 24 --closest"):

@@ -28,6 +28,7 @@ from bot.play.round.table import LATE_WITHIN
 from bot.play.services import Services
 from bot.runtime.locks import KeyedLocks
 from bot.runtime.pool import SolverPool
+from bot.telegram.bot_api_10 import CHATS_KEPT, EPHEMERAL, REMEMBERED, Refusals
 from bot.telegram.fairness import SERVED_KEPT, FairUpdates
 from bot.telegram.members import ADMIN_CACHE_SECONDS, MEMBERS_KEPT, ChatMembers
 from solver import solve
@@ -132,6 +133,20 @@ async def test_a_keyed_lock_lives_while_held_or_waited_for_and_goes_after():
     second.cancel()
     await asyncio.gather(first, second, return_exceptions=True)
     assert len(locks) == 0
+
+
+# --- chats that refused an ephemeral or rich message: a while each, at most CHATS_KEPT -----------
+
+def test_refusals_are_bounded_and_forgotten_in_time():
+    now = [0.0]
+    refusals = Refusals(timer=lambda: now[0])
+    for chat in range(CHATS_KEPT + 10):
+        refusals.refused(-chat, EPHEMERAL)
+    assert len(refusals) == CHATS_KEPT  # the bound holds
+    assert refusals.allows(0, EPHEMERAL)  # the first went: that chat is tried again
+    assert not refusals.allows(-(CHATS_KEPT + 9), EPHEMERAL)
+    now[0] += REMEMBERED + 1
+    assert len(refusals) == 0  # a while on, every chat is tried again
 
 
 # --- membership: a minute each, and at most MEMBERS_KEPT ----------------------------------------

@@ -28,6 +28,9 @@ async def test_styled_digits_in_commands_get_the_usage_line(harness: Harness, co
 
 async def test_full_width_digits_in_a_command_work(harness: Harness):
     await harness.send(GROUP, ANN, "/solve ３ ８ ３ ８")
+    assert (await harness.telegram.reply(GROUP)).formulas == [r"\frac{8}{3 - \frac{8}{3}} = 24"]
+    harness.telegram.refuse_rich = True  # and as text
+    await harness.send(GROUP, ANN, "/solve ３ ８ ３ ８")
     assert "8÷(3−8÷3) = 24" in (await harness.telegram.reply(GROUP)).text
 
 

@@ -96,9 +96,11 @@ def test_piped_script_plays_solves_and_ends_at_end_of_input(tmp_path: Path):
     out = done.stdout
     assert out.startswith("Ann: /play\n")
     assert DEAL.search(out) and "Make 24" in out  # the deal: four numbers, then the rules
-    assert "Ann: /solve 3 8 3 8\nTwenty-Four to Ann: 3 8 3 8 → 24" in out
-    assert "\n  8÷(3−8÷3)" in out  # the one solution, on its own indented line
-    assert "(Bob speaks now)\nBob: /stats\nTwenty-Four to Bob: " in out
+    # in a group, seen by the asker alone; the one solution as a mathematical block, its LaTeX
+    # on its own indented line
+    assert "Ann: /solve 3 8 3 8\nTwenty-Four to Ann (only Ann sees this): 3 8 3 8 → 24" in out
+    assert "\n    ∑ \\frac{8}{3 - \\frac{8}{3}} = 24" in out
+    assert "(Bob speaks now)\nBob: /stats\nTwenty-Four to Bob (only Bob sees this): " in out
     assert not re.search(r"</?(b|i|code)>|&(lt|gt|amp);|\x1b", out)  # rendered, no colours
     assert "Traceback" not in done.stderr
     assert (tmp_path / "demo.sqlite3").is_file()
@@ -110,13 +112,13 @@ def test_without_a_token_and_a_terminal_it_says_how_to_start(tmp_path: Path):
     done = run(tmp_path, "/solve 3 8 3 8\n")
     assert done.returncode == 2
     assert "TELEGRAM_BOT_TOKEN" in done.stderr and "--demo" in done.stderr
-    assert "8÷(3−8÷3)" not in done.stdout
+    assert "8÷(3−8÷3)" not in done.stdout and "frac" not in done.stdout
 
 
 def test_piped_input_with_the_demo_flag_plays(tmp_path: Path):
     done = run(tmp_path, "/solve 3 8 3 8\n", "--demo")
     assert done.returncode == 0, done.stderr
-    assert "8÷(3−8÷3)" in done.stdout
+    assert r"\frac{8}{3 - \frac{8}{3}} = 24" in done.stdout
 
 
 def test_user_flag_needs_the_demo_when_a_token_is_set(tmp_path: Path):

@@ -20,8 +20,8 @@ def test_reply_and_press_before_there_is_anything_to_answer_or_press(tmp_path: P
     assert "(no deal to reply to yet: /play first)" in out
     assert "(no button 'Hint' to press; no buttons now)" in out
     assert f"{count} distinct solutions, 10 shown" in out and "\n  [▶]\n" in out
-    assert f"Ann presses [▶]\nTwenty-Four (edited): 1 2 3 4 5 → 15: {count} distinct " \
-           "solutions, 11–20 shown" in out
+    assert f"Ann presses [▶]\nTwenty-Four (edited, only Ann sees this): 1 2 3 4 5 → 15: " \
+           f"{count} distinct solutions, 11–20 shown" in out
     assert "\n  [◀] [▶]\n" in out
     assert out.count(f"{count} distinct solutions, 10 shown") == 2  # ◀ went back to the first page
     assert "Traceback" not in done.stderr

@@ -123,7 +123,7 @@ async def test_solve_good_and_bad(telegram: BotApiEmulator, make_bot):
     chat = 31
     telegram.chat(chat, "private")
     await telegram.say(chat, ANN, "/solve 3 8 3 8", kind="private")
-    assert "8÷(3−8÷3)" in (await telegram.reply(chat)).text
+    assert (await telegram.reply(chat)).formulas == [r"\frac{8}{3 - \frac{8}{3}} = 24"]
     await telegram.say(chat, ANN, "/solve 1 2 three", kind="private")
     assert "Usage: /solve" in (await telegram.reply(chat)).text
     errors = [c for c in telegram.calls if c[0] == "sendMessage"]

@@ -16,11 +16,17 @@ it replies to, else to General; an unknown topic is refused), has the bot's own 
 (`remove_bot`: kicked, removed or blocked, then a my_chat_member update and Telegram's 403 for what
 the bot sends there; `add_bot`; a group `migrate`d to a supergroup answers a send to its old id
 with 400 and migrate_to_chat_id), and lets its owner inject users' messages, inline queries and
-button presses, then read or await what the bot sent. It keeps everything in memory.
+button presses, then read or await what the bot sent. It speaks Bot API 10.3: command lists by
+scope, where a command declared ephemeral (`is_ephemeral`) makes a user's message seen by the bot
+alone; ephemeral messages to one receiver (answering a press or an ephemeral message of the last
+15 seconds, or from an admin bot), edited and deleted with their own methods, pressed only by
+their receiver (`seen_by` says what a user sees); rich messages with mathematical blocks; and,
+with `refuse_ephemeral` and `refuse_rich`, a Telegram that refuses both. It keeps everything in
+memory.
 
 One module per side: `records` (limits and what is kept), `state` (the memory both sides share),
-`bot_api` (the methods the bot calls), `wire` (HTTP and Telegram's checks on what is sent), `owner`
-(`BotApiEmulator`: what a test or the demo does).
+`bot_api` (the methods the bot calls), `bot_api_10` (what 10.1 to 10.3 added), `wire` (HTTP and
+Telegram's checks on what is sent), `owner` (`BotApiEmulator`: what a test or the demo does).
 """
 
 from bot.demo.emulator.owner import BotApiEmulator
@@ -29,6 +35,7 @@ from bot.demo.emulator.records import (
     BOT_NAME,
     BOT_USERNAME,
     CallbackAnswer,
+    Deletion,
     Edit,
     FloodLimits,
     InlineAnswer,
@@ -39,6 +46,7 @@ from bot.demo.emulator.records import (
     TelegramError,
 )
 
-__all__ = ["BOT_ID", "BOT_NAME", "BOT_USERNAME", "BotApiEmulator", "CallbackAnswer", "Edit",
+__all__ = ["BOT_ID", "BOT_NAME", "BOT_USERNAME", "BotApiEmulator", "CallbackAnswer", "Deletion",
+           "Edit",
            "FloodLimits", "InlineAnswer", "MarkupEdit", "Reaction", "Request", "Sent",
            "TelegramError"]

@@ -14,19 +14,20 @@ import tornado.iostream
 import tornado.netutil
 import tornado.web
 
-from bot.demo.emulator.bot_api import BotApi
+from bot.demo.emulator.bot_api_10 import BotApi10
 from bot.demo.emulator.records import (
     ADMIN_RIGHTS,
     BOT_ID,
     CallbackAnswer,
     InlineAnswer,
     Sent,
+    TelegramError,
 )
 from bot.demo.emulator.wire import Handler
 
 
 @dataclass
-class BotApiEmulator(BotApi):
+class BotApiEmulator(BotApi10):
     """Start with `await emulator.start()`; `emulator.base_url` goes into TELEGRAM_BASE_URL."""
 
     # --- lifecycle ---------------------------------------------------------------------------
@@ -97,8 +98,10 @@ class BotApiEmulator(BotApi):
             self._statuses[(chat_id, user_id)] = status
 
     def message(self, chat_id: int, message_id: int) -> dict | None:
-        """A message of the chat, as Telegram would send it in an update (None if unknown)."""
-        return self._messages.get((chat_id, message_id))
+        """A message of the chat, or an ephemeral one, as Telegram would send it in an update
+        (None if unknown)."""
+        return self._messages.get((chat_id, message_id)) or \
+            self._ephemeral.get((chat_id, message_id))
 
     async def say(self, chat_id: int, user: dict, text: str, reply_to: int | None = None,
                   kind: str = "group", topic: int | None = None) -> dict:
@@ -112,6 +115,8 @@ class BotApiEmulator(BotApi):
         if text.startswith("/"):
             command = text.split()[0]
             message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
+        if self.is_ephemeral_command(chat, user, text):
+            return await self._say_ephemeral(message, topic, reply_to)
         original = self._messages.get((chat_id, reply_to)) if reply_to is not None else None
         if original is not None:
             message["reply_to_message"] = original
@@ -123,6 +128,28 @@ class BotApiEmulator(BotApi):
             self._in_topic(message, chat_id, topic)
         self._messages[(chat_id, message["message_id"])] = message
         if self._bot_sees(message) and chat_id not in self._refusing:
+            await self._queue({"message": message})
+        return message
+
+    async def _say_ephemeral(self, message: dict, topic: int | None,
+                             reply_to: int | None) -> dict:
+        """A command its sender's list declares ephemeral (Bot API 10.2): seen by its sender
+        and the bot alone, never in the chat's history, carrying its ephemeral_message_id (the
+        emulator gives it the same number as message_id) and its receiver, the bot. Answering
+        it opens the 15 seconds in which any bot may answer its sender alone."""
+        chat_id = message["chat"]["id"]
+        message.update(ephemeral_message_id=message["message_id"], receiver_user=self.bot_user)
+        if message["chat"].get("is_forum"):
+            original = self._messages.get((chat_id, reply_to)) if reply_to is not None else None
+            topic = topic or (original or {}).get("message_thread_id")
+        if topic:
+            if (chat_id, topic) not in self._topics:
+                raise TelegramError(400, "Bad Request: message thread not found")
+            message.update(message_thread_id=topic, is_topic_message=True)
+        self._ephemeral[(chat_id, message["message_id"])] = message
+        self._actions[(chat_id, message["message_id"])] = (message["from"]["id"],
+                                                           time.monotonic())
+        if chat_id not in self._refusing:
             await self._queue({"message": message})
         return message
 
@@ -206,19 +233,26 @@ class BotApiEmulator(BotApi):
         """A user's client sends a button press on the bot's message with this callback data
         (any data: a modified client can forge it); returns the query id."""
         message = self._messages.get((chat_id, message_id))
+        ephemeral = self._ephemeral.get((chat_id, message_id)) if message is None else None
+        if ephemeral is not None and ephemeral["receiver_user"]["id"] == user["id"]:
+            message = ephemeral  # only its receiver sees it, and can press its buttons
         if message is None:
-            raise KeyError(f"no message {message_id} in chat {chat_id}")
+            raise KeyError(f"no message {message_id} in chat {chat_id} that "
+                           f"{user['first_name']} sees")
         self._users[user["id"]] = user
         query_id = str(next(self._query_ids))
         self._open_queries.add(query_id)
+        self._presses[query_id] = (chat_id, user["id"], time.monotonic(), message is ephemeral)
         await self._queue({"callback_query": {"id": query_id, "from": user, "message": message,
                                               "chat_instance": str(chat_id), "data": data}})
         return query_id
 
     def keyboard(self, chat_id: int, message_id: int) -> list[dict]:
-        """The buttons a message shows now, row by row, as Telegram's InlineKeyboardButton
-        objects (a link's `url`, a Mini App's `web_app`, a press's `callback_data`...)."""
-        message = self._messages.get((chat_id, message_id)) or {}
+        """The buttons a message shows now (a chat's, or an ephemeral one's), row by row, as
+        Telegram's InlineKeyboardButton objects (a link's `url`, a Mini App's `web_app`, a
+        press's `callback_data`...)."""
+        message = self._messages.get((chat_id, message_id)) or \
+            self._ephemeral.get((chat_id, message_id)) or {}
         rows = (message.get("reply_markup") or {}).get("inline_keyboard", [])
         return [button for row in rows for button in row]
 

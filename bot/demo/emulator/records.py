@@ -11,6 +11,9 @@ BOT_ID = 7_000_000_001
 BOT_USERNAME = "twentyfour_test_bot"
 BOT_NAME = "Twenty-Four"
 TEXT_LIMIT = 4096
+# Bot API 10.2's "Ephemeral messages and commands": any bot may answer within 15 seconds of the
+# eligible action (a press, an ephemeral message); a bot that is a chat administrator at any time
+EPHEMERAL_WINDOW = 15.0
 INLINE_RESULTS_LIMIT = 50
 CALLBACK_TEXT_LIMIT = 200
 CALLBACK_DATA_LIMIT = 64  # bytes
@@ -75,6 +78,16 @@ class Sent:
     reply_markup: dict | None = None
     topic: int = 0  # the forum topic it went to (0: General, or a chat without topics)
     pid: int | None = None  # the bot process that sent it, when its User-Agent says
+    receiver: int | None = None  # an ephemeral message's one receiver (None: the chat's)
+    reply_to_ephemeral: int | None = None  # the ephemeral message it answers
+    rich: dict | None = None  # a rich message's InputRichMessage (`text`: its blocks' text)
+    method: str = "sendMessage"
+
+    @property
+    def formulas(self) -> list[str]:
+        """The LaTeX of a rich message's mathematical blocks, in order."""
+        return [block["expression"] for block in (self.rich or {}).get("blocks", [])
+                if block.get("type") == "mathematical_expression"]
 
 
 @dataclass
@@ -89,6 +102,18 @@ class Edit:
     at: float
     parse_mode: str | None = None
     reply_markup: dict | None = None
+    receiver: int | None = None  # an ephemeral message's receiver
+    rich: dict | None = None  # the rich message it now shows
+
+
+@dataclass
+class Deletion:
+    """An ephemeral message the bot deleted (deleteEphemeralMessage)."""
+
+    chat_id: int
+    message_id: int
+    receiver: int
+    at: float
 
 
 @dataclass

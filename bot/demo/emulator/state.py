@@ -20,7 +20,9 @@ from bot.demo.emulator.records import (
     BOT_NAME,
     BOT_USERNAME,
     DEFAULT_UPDATE_TYPES,
+    EPHEMERAL_WINDOW,
     CallbackAnswer,
+    Deletion,
     Edit,
     FloodLimits,
     InlineAnswer,
@@ -54,6 +56,12 @@ class EmulatorState:
     journal: list[Request] = field(default_factory=list)  # every request, with its caller
     commands: list[dict] = field(default_factory=list)  # the default menu
     menus: dict[str, list[dict]] = field(default_factory=dict)  # by language code ("" default)
+    # every list setMyCommands set: by scope (("all_group_chats",), ("chat", id)...) and language
+    scoped_menus: dict[tuple[tuple, str], list[dict]] = field(default_factory=dict)
+    deletions: list[Deletion] = field(default_factory=list)  # ephemeral messages deleted
+    refuse_ephemeral: bool = False  # True: every ephemeral send is refused (an older Telegram)
+    refuse_rich: bool = False  # True: every rich message is refused
+    ephemeral_window: float = EPHEMERAL_WINDOW  # seconds after a press or an ephemeral message
     descriptions: dict[str, str] = field(default_factory=dict)  # setMyDescription, the same way
     short_descriptions: dict[str, str] = field(default_factory=dict)  # setMyShortDescription
     webhook: dict = field(default_factory=dict)  # setWebhook's url, secret_token, allowed_updates
@@ -75,6 +83,13 @@ class EmulatorState:
         self._messages: dict[tuple[int, int], dict] = {}
         self._written: dict[tuple[int, int], tuple[str, str | None]] = {}  # bot's: (raw, mode)
         self._topics: dict[tuple[int, int], dict] = {}  # (chat, topic id): its opening message
+        # ephemeral messages (a user's ephemeral command, the bot's to one receiver), apart from
+        # the chat's: (chat, ephemeral id) -> the message, which carries its receiver
+        self._ephemeral: dict[tuple[int, int], dict] = {}
+        # the actions a bot may answer ephemerally, and when: a user's ephemeral message by
+        # (chat, its id), a press by query id -> (chat, user, when, pressed on an ephemeral)
+        self._actions: dict[tuple[int, int], tuple[int, float]] = {}
+        self._presses: dict[str, tuple[int, int, float, bool]] = {}
         self._open_queries: set[str] = set()  # inline and callback queries not yet answered
         self._allowed: frozenset[str] = DEFAULT_UPDATE_TYPES
         self._refusing: dict[int, str] = {}  # chats the bot is not in: Telegram's 403 there

@@ -1,5 +1,7 @@
 """A chat's own settings (/settings): round length per game, the default hand size and level of
-24, hints on or off, a match's length, whether plain typed answers count, and the language.
+24, hints on or off, a match's length, whether plain typed answers count, whether answers given
+with /a are seen by the bot alone (`unseen`: the face declares /a so for that chat), and the
+language.
 
 The environment's values are the defaults; a chat stores only what its admins changed (a JSON
 object per chat, bot.store.sql.people), remembered for the CHOICES_KEPT chats asked about most
@@ -34,7 +36,7 @@ LEVELS = ("mix", "easy", "medium", "hard", "adaptive")
 MATCH_ROUNDS = (5, 10, 15, 20)
 SWITCHES = (True, False)
 GAME_KEYS = {f"seconds_{game}": game for game in SECONDS}
-KEYS = (*GAME_KEYS, "count", "level", "hints", "match", "typing", "lang")
+KEYS = (*GAME_KEYS, "count", "level", "hints", "match", "typing", "unseen", "lang")
 LANGUAGES_A_ROW = 4  # the other fifteen languages' names in rows a phone shows whole
 
 
@@ -48,6 +50,7 @@ class ChatSettings:
     hints: bool = True
     match: int = 10
     typing: bool = True
+    unseen: bool = False
 
     def value(self, key: str) -> object:
         if key in GAME_KEYS:
@@ -241,7 +244,7 @@ class Settings:
             return LANGUAGES
         offered: dict[str, tuple[object, ...]] = {
             "count": COUNTS, "level": LEVELS, "hints": SWITCHES, "match": MATCH_ROUNDS,
-            "typing": SWITCHES}
+            "typing": SWITCHES, "unseen": SWITCHES}
         if key == "match":
             return list(sorted({*MATCH_ROUNDS, self.defaults.match}))
         return list(dict.fromkeys([*offered[key], self.defaults.value(key)]))

@@ -83,12 +83,13 @@ class Answering:
             outcome: Answered = Said((await self.people.texts(chat, player))("no_round")) \
                 if explicit else None
         else:
-            outcome = await self._answer(current, chat, player, text, explicit, replied)
+            outcome = await self._answer(current, chat, player, text, explicit, replied,
+                                         target.alone)
         await self.outbox.show(outcome, target)
         return outcome
 
     async def _answer(self, current: OpenRound, chat: Chat, player: Player, text: str,
-                      explicit: bool, replied: bool) -> Answered:
+                      explicit: bool, replied: bool, private: bool = False) -> Answered:
         """The round takes the answer, what it recorded is committed, and what it did is
         worded."""
         rules = current.rules
@@ -105,7 +106,7 @@ class Answering:
                 return self._in_words(chat, player, texts, refused)
         judging = time.monotonic()
         taken = current.accept(Answer(player.id, player.first_name, text, explicit, replied,
-                                      typing), self.table.clock())
+                                      typing, private), self.table.clock())
         metrics.observe_answer_latency(current.record.game, time.monotonic() - judging)
         if taken is None:
             return None
@@ -114,6 +115,10 @@ class Answering:
         committed = await self.table.commit(current)
         if isinstance(taken, Won):
             return await self._won(current, taken, committed, player, texts)
+        if private and isinstance(taken, Missed):  # its verdict to its author alone
+            return Said(WORDS[current.record.game].verdict_text(taken.verdict, current.record,
+                                                                 texts)) \
+                if current.is_open else None
         return await self._worded(current, taken, chat, player, texts)
 
     async def _won(self, current: OpenRound, taken: Won, committed: Committed, player: Player,

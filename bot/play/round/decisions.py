@@ -28,8 +28,9 @@ class Attempt:
 @dataclass(frozen=True)
 class Answer:
     """An answer as the round takes it: who, what, how it was given (`explicit`: /a, a reply
-    to the deal or a page; `replied`: a reply to the deal), and whether plain typed messages
-    count where it was written."""
+    to the deal or a page; `replied`: a reply to the deal), whether plain typed messages
+    count where it was written, and whether only the bot saw it (`private`: a miss is then
+    never the latest attempt the deal shows)."""
 
     user_id: int
     name: str
@@ -37,6 +38,7 @@ class Answer:
     explicit: bool
     replied: bool = False
     typing: bool = True
+    private: bool = False
 
 
 @dataclass(frozen=True)

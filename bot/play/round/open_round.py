@@ -209,8 +209,9 @@ class OpenRound:
             return Guessed(verdict, rules.guesses - self._guesses[answer.user_id])
         valid = verdict.distance if isinstance(verdict, Near) else None
         attempt = Attempt(answer.user_id, answer.name, verdict, valid, now)
-        self._unwritten.append(attempt)
-        del self._unwritten[:-MISSES_SHOWN]
+        if not answer.private:  # what only the bot saw stays out of the deal
+            self._unwritten.append(attempt)
+            del self._unwritten[:-MISSES_SHOWN]
         if valid is not None:
             best = self._closest.get(answer.user_id)
             if best is None or best.distance is None or valid < best.distance:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.play.words.latex import solution_latex
 from bot.play.words.twentyfour import solutions_text
 from bot.text import markup
 from bot.text.i18n import Texts
@@ -18,13 +19,19 @@ PAGE_SIZE = 10
 
 @dataclass(frozen=True)
 class Page:
-    """One page of a hand's solutions: its text, and where it sits (`index` of `pages`)."""
+    """One page of a hand's solutions: its text, and where it sits (`index` of `pages`); and
+    the same as mathematics: the text's first line (`head`), each solution listed as LaTeX
+    (`formulas`: "\\frac{8}{3 - \\frac{8}{3}} = 24"), and its last line, if it says how many
+    more there are (`tail`)."""
 
     text: str
     numbers: tuple[int, ...]
     target: int
     index: int
     pages: int
+    head: str = ""
+    formulas: tuple[str, ...] = ()
+    tail: str = ""
 
 
 def page_count(solutions: int, size: int = PAGE_SIZE) -> int:
@@ -37,15 +44,19 @@ def page_of(texts: Texts, numbers: tuple[int, ...], target: int, found: list[str
     """Page `index` (from 0; past the end, the last) of the solutions `found`."""
     pages = page_count(len(found), size)
     index = min(max(index, 0), pages - 1)
-    if index == 0:
-        return Page(solutions_text(texts, numbers, target, found, size), numbers, target, 0,
-                    pages)
     first = index * size
     listed = found[first:first + size]
+    after = len(found) - first - len(listed)
+    formulas = tuple(solution_latex(s, target) for s in listed)
+    tail = texts("solve_more", count=after) if after > 0 else ""
+    if index == 0:
+        text = solutions_text(texts, numbers, target, found, size)
+        return Page(text, numbers, target, 0, pages, text.split("\n", 1)[0], formulas, tail)
     lines = [texts("solutions_head", numbers=markup.numbers(numbers), target=target,
                    count=texts("count_page", count=len(found), first=first + 1,
                                last=first + len(listed)))]
     lines += [texts.written(f"{markup.code(s)} = {target}") for s in listed]
-    if (after := len(found) - first - len(listed)) > 0:
-        lines.append(texts("solve_more", count=after))
-    return Page(markup.clip("\n".join(lines)), numbers, target, index, pages)
+    if tail:
+        lines.append(tail)
+    return Page(markup.clip("\n".join(lines)), numbers, target, index, pages, lines[0],
+                formulas, tail)

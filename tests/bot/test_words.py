@@ -88,7 +88,13 @@ def test_private_chats_are_worded_as_such():
     group_only = {"lang_not_allowed", "settings_admins_only", "settings_head", "hints_off",
                   "greet_privacy", "play_too_many_topics",  # said in groups alone
                   "webapp_page_group", "webapp_hands_title", "webapp_weeks_title",
-                  "webapp_board_title", "webapp_group_button"}  # a group's page, its button
+                  "webapp_board_title", "webapp_group_button",  # a group's page, its button
+                  # a tournament's words for a group that made, joined or plays one: a private
+                  # chat is refused before any (it may follow one, and hears none of these)
+                  "tournament_this_group", "tournament_admins_only", "tournament_already_in",
+                  "tournament_joined", "tournament_leave_own", "tournament_left",
+                  "tournament_round_done", "tournament_here_won", "tournament_here_nobody",
+                  "tournament_own_players", "tournament_own_place"}
     for language, this_group in (("zh", "本群"), ("zh-Hant", "這個群組")):
         texts = texts_for(language, private=True)  # no "this group" in a private chat
         for key, message in texts.messages.items():

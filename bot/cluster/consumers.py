@@ -37,7 +37,7 @@ from nats.aio.client import Client
 from nats.aio.msg import Msg
 
 from bot.cluster.partitions import partition_of
-from bot.cluster.pulling import Pull
+from bot.cluster.pulling import Pull, hand_back
 from bot.cluster.stream import (
     MSG_ID,
     REQUEST_SECONDS,
@@ -144,10 +144,15 @@ class Consumers:
 
     async def subscribe(self, partition: int) -> Pull:
         """The partition's durable consumer, declared (or brought to this configuration: a
-        changed REDELIVER_SECONDS applies), and a pull from it."""
-        await self.js.add_consumer(self.layout.stream,
-                                   consumer_config(self.layout, partition,
-                                                   self.redeliver_seconds))
+        changed REDELIVER_SECONDS applies), and a pull from it. An update its last reader had
+        in hand (a worker that died with it, or froze) is delivered again at once rather than
+        after REDELIVER_SECONDS."""
+        info = await self.js.add_consumer(self.layout.stream,
+                                          consumer_config(self.layout, partition,
+                                                          self.redeliver_seconds))
+        if await hand_back(self.client, info):
+            log.info("partition %d: the update its last owner had in hand, delivered again now",
+                     partition)
         return await Pull(self.client, self.layout.stream, self.layout.consumer(partition),
                           FETCH_SECONDS).open()
 

@@ -378,8 +378,8 @@ def cache_sizes(bot: Any) -> dict[str, tuple[int, str]]:
         "PTB user_data": lambda: (app.user_data, in_use),
     }
     limiter = app.bot.rate_limiter
-    if limiter is not None and hasattr(limiter, "_group_limiters"):  # idle ones go past 512
-        maps["rate limiter: groups"] = lambda: (limiter._group_limiters, 512)  # type: ignore
+    if limiter is not None and hasattr(limiter, "chats"):  # idle ones go past 512
+        maps["rate limiter: chats"] = lambda: (limiter.chats.windows, 512)  # type: ignore
     found = {}
     for name, of in maps.items():
         try:

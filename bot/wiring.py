@@ -237,7 +237,7 @@ class Bot:
         application, config = self.application, self.config
         data = application.bot_data
         self.leader = worker_lock(config.database_url or "", config.partitions,
-                                  config.lease_seconds, self.lost) if self.worker else \
+                                  config.worker_lease_seconds, self.lost) if self.worker else \
             leader_lock(config.database_url, config.lead_check, config.lease_seconds,
                         self.lost)
         guard(application.bot, self.leader.check)
@@ -426,10 +426,10 @@ async def serve_worker(bot: Bot, stop: asyncio.Event) -> None:
             async def gained(partitions: list[int]) -> None:
                 mine = set(partitions)
                 await bot.services.recovery.resume(lambda chat: partition_of(chat, n) in mine)
-                for partition in partitions:
-                    await feed.add(partition)
-                    if pages is not None:
-                        await pages.add(partition)
+                # side by side: a round trip to the broker each, a take-over waits for all
+                await asyncio.gather(*(feed.add(partition) for partition in partitions))
+                if pages is not None:
+                    await asyncio.gather(*(pages.add(partition) for partition in partitions))
 
             async def shed(partitions: list[int]) -> None:
                 if pages is not None:

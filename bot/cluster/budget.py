@@ -5,14 +5,14 @@ SEND_BUDGET, a key per bot: its NATS_STREAM), changed only by compare-and-set on
 revision; a worker that loses the race reads the entry again and retries.
 
 The entry holds the grants of the last WINDOW (when, how many) and the moment sending may resume
-after a 429. A grant fits while that window's grants leave room: a bucket whose tokens come back
-WINDOW (a second, and a tenth for the sends' way to Telegram) after they were taken, so no
-one-second window of arrivals holds more than the rate: SEND_RATE 30 sends at most 27 a second
-on end. (A
-bucket refilled by the time elapsed and capped at a second's worth lets twice the rate through in
-the second after a quiet spell, and what is measured is the most messages in any one second.)
+after a 429, as a `Window` (bot.runtime.send_budget: the rules, which the one process keeps in
+memory): a grant fits while that window's grants leave room, and a token comes back a whole
+window after it was taken, so no one-second window of arrivals holds more than the rate.
 A worker asks for as many tokens as it has sends waiting, up to BATCH, in one round trip; a token
-left unspent HOLD seconds after its grant is dropped, so a grant's time stays its send's.
+left unspent HOLD seconds after its grant is dropped. The window spans a second, the send's way to
+Telegram (TRAVEL) and HOLD, since a token granted at a batch's start may be spent HOLD later:
+SEND_RATE 30 sends at most 25 a second on end (a window of a second and TRAVEL let a token
+spent HOLD after its grant arrive in the same second as the tokens granted when it came back).
 
 The one known window: a 429 reaches another worker on its next round trip, so that worker may
 still spend the tokens it holds (BATCH - 1 at most, within HOLD). The workers' clocks are
@@ -30,11 +30,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 
 import nats.errors
 from nats.aio.client import Client
@@ -45,60 +43,22 @@ from nats.js.kv import KeyValue
 from bot.cluster.stream import REQUEST_SECONDS, close, connect
 from bot.cluster.unreachable import BrokerUnreachable
 from bot.runtime.config import Config
+from bot.runtime.send_budget import TRAVEL, Window
+
+__all__ = ["BATCH", "BUCKET", "HOLD", "RETRY", "WINDOW", "SendBudget", "Window", "bucket",
+           "open_budget"]
 
 BUCKET = "SEND_BUDGET"
 BATCH = 5  # tokens one round trip may take: the sends waiting in this worker, up to this
-HOLD = 0.2  # seconds a granted token may wait for its send before it is dropped
-# seconds after its grant a token comes back: a second, and the time a send may take to reach
-# Telegram after its grant (what Telegram counts is arrivals: without it, sends granted at a
-# second's two ends and delayed unevenly on their way arrive 31 in one second)
-WINDOW = 1.1
+HOLD = 0.1  # seconds a granted token may wait for its send before it is dropped
+WINDOW = 1.0 + TRAVEL + HOLD  # seconds after its grant a token comes back
 RETRY = 1.0  # seconds between two tries of a broker that failed
 BROKER_SECONDS = 0.5  # a budget's round trip: longer, and a send is better off alone
-LEAST_WAIT = 0.001  # seconds: a wait that float rounding could make nothing
 BROKER_ERRORS = (nats.errors.Error, TimeoutError, OSError)
 
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class Window:
-    """The budget's state: the last second's grants and the pause. The rules alone, so the
-    shared entry and the fallback keep the same ones."""
-
-    grants: list[tuple[float, int]] = field(default_factory=list)
-    paused_until: float = 0.0
-
-    def grant(self, now: float, want: int, rate: int) -> tuple[int, float]:
-        """Take up to `want` tokens at `now`: (how many, 0), or (0, seconds to wait first)."""
-        if now < self.paused_until:
-            return 0, max(self.paused_until - now, LEAST_WAIT)
-        # a grant more than a second ahead is a clock stepped back, not a send to wait for
-        last_second = [(at, count) for at, count in self.grants if now - WINDOW < at < now + 1]
-        room = rate - sum(count for _, count in last_second)
-        if room <= 0:  # the oldest grant of the window comes back first
-            return 0, max(min(at for at, _ in last_second) + WINDOW - now, LEAST_WAIT)
-        taken = min(want, room)
-        self.grants = [*last_second, (now, taken)]
-        return taken, 0.0
-
-    def pause(self, until: float) -> None:
-        self.paused_until = max(self.paused_until, until)
-
-    def encode(self) -> bytes:
-        return json.dumps({"grants": self.grants, "paused_until": self.paused_until}).encode()
-
-    @classmethod
-    def decode(cls, raw: bytes | None) -> Window:
-        """The entry's window; one that cannot be read is begun again."""
-        try:
-            data = json.loads(raw or b"")
-            return cls([(float(at), int(count)) for at, count in data["grants"]],
-                       float(data["paused_until"]))
-        except (ValueError, TypeError, KeyError):
-            return cls()
 
 
 class SendBudget:
@@ -171,7 +131,7 @@ class SendBudget:
 
     def granting(self, window: Window, want: int) -> float:
         now = self.clock()
-        taken, wait = window.grant(now, want, self.rate)
+        taken, wait = window.grant(now, want, self.rate, WINDOW)
         self.paused_until = max(self.paused_until, window.paused_until)
         if taken:
             self.allowance, self.granted_at = taken, now

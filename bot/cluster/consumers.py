@@ -37,7 +37,7 @@ from nats.aio.client import Client
 from nats.aio.msg import Msg
 
 from bot.cluster.partitions import partition_of
-from bot.cluster.pulling import Pull
+from bot.cluster.pulling import Pull, hand_back
 from bot.cluster.stream import (
     MSG_ID,
     REQUEST_SECONDS,
@@ -53,7 +53,12 @@ from bot.runtime.config import Config
 
 Handle = Callable[[bytes], Awaitable[None]]
 NOTICE = "Twentyfour-Notice"  # the header of a worker's own message in a partition
-FETCH_SECONDS = 5.0  # one long poll of a partition's consumer
+# One long poll of a partition's consumer, at most: a worker frozen with a poll waiting at the
+# broker would be handed the partition's next update even after another worker took the
+# partition over (the broker serves the polls in turn), and that update would wait there for
+# REDELIVER_SECONDS; a poll that ends before the frozen worker's lease does cannot.
+FETCH_SECONDS = 5.0
+LEASE_SHARE = 0.8  # of the worker's lease: its polls end before it could be taken over
 RETRY_SECONDS = 1.0  # after a fetch failed (the broker away): the client reconnects meanwhile
 DRAIN_SECONDS = 20.0  # a stop waits this long for the updates being handled to finish
 LAG_SECONDS = 5.0  # between two readings of the partitions' lag
@@ -76,7 +81,8 @@ class Consumers:
 
     def __init__(self, client: Client, layout: Layout, redeliver_seconds: float,
                  handle: Handle, may_act: Callable[[int], bool],
-                 lag_seconds: float = LAG_SECONDS, notice: Handle | None = None) -> None:
+                 lag_seconds: float = LAG_SECONDS, notice: Handle | None = None,
+                 fetch_seconds: float = FETCH_SECONDS) -> None:
         self.client = client
         self.js = client.jetstream(timeout=REQUEST_SECONDS)
         self.layout = layout
@@ -85,6 +91,7 @@ class Consumers:
         self.notice = notice
         self.may_act = may_act
         self.lag_seconds = lag_seconds
+        self.fetch_seconds = fetch_seconds
         self.clock: Callable[[], float] = time.perf_counter  # an update's handling seconds
         self.consuming: set[int] = set()  # partitions whose loop runs
         self.handling: set[int] = set()  # partitions with an update in hand
@@ -144,12 +151,17 @@ class Consumers:
 
     async def subscribe(self, partition: int) -> Pull:
         """The partition's durable consumer, declared (or brought to this configuration: a
-        changed REDELIVER_SECONDS applies), and a pull from it."""
-        await self.js.add_consumer(self.layout.stream,
-                                   consumer_config(self.layout, partition,
-                                                   self.redeliver_seconds))
+        changed REDELIVER_SECONDS applies), and a pull from it. An update its last reader had
+        in hand (a worker that died with it, or froze) is delivered again at once rather than
+        after REDELIVER_SECONDS."""
+        info = await self.js.add_consumer(self.layout.stream,
+                                          consumer_config(self.layout, partition,
+                                                          self.redeliver_seconds))
+        if await hand_back(self.client, info):
+            log.info("partition %d: the update its last owner had in hand, delivered again now",
+                     partition)
         return await Pull(self.client, self.layout.stream, self.layout.consumer(partition),
-                          FETCH_SECONDS).open()
+                          self.fetch_seconds).open()
 
     async def consume(self, partition: int, pull: Pull) -> None:
         """One partition's loop, counted as consumed while it runs (`take`)."""
@@ -296,6 +308,8 @@ async def consumers_of(config: Config, handle: Handle, may_act: Callable[[int], 
     try:
         yield Consumers(client,
                         Layout(config.nats_stream, config.partitions),
-                        config.redeliver_seconds, handle, may_act, notice=notice)
+                        config.redeliver_seconds, handle, may_act, notice=notice,
+                        fetch_seconds=min(FETCH_SECONDS,
+                                          LEASE_SHARE * config.worker_lease_seconds))
     finally:
         await close(client)

@@ -8,6 +8,12 @@ chats go (`shed`: the consumers drained, the rounds dropped from memory), then m
 — so that the newcomer takes them at its next look. A worker never takes a partition a live
 worker owns: the only way to lose one is to give it up, or to lose the lease, which ends the
 process (bot.store.postgres.leader).
+
+A worker looks every `every` seconds, and sooner when another worker's lease ends sooner: the
+survey says when the first of them would end if not renewed, and the worker looks again just
+after that moment. A live worker renews its lease long before, and the look finds it renewed;
+a dead or frozen one's partitions are taken the moment its lease runs out, not up to a look's
+interval later.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from bot.runtime import metrics
 
 log = logging.getLogger(__name__)
 EVERY = 1.0  # seconds between two looks at the owners' table
+PAST_END = 0.02  # seconds after another worker's lease would end that the look comes
 Change = Callable[[list[int]], Awaitable[None]]
 
 
@@ -31,6 +38,8 @@ class Survey(Protocol):
     def workers(self) -> int: ...  # live workers, this one among them
     @property
     def free(self) -> int: ...  # partitions no live worker owns
+    @property
+    def next_end(self) -> float | None: ...  # seconds until another worker's lease ends
 
 
 class Owners(Protocol):
@@ -59,12 +68,14 @@ class Ownership:
         self.owned: set[int] = set() if owned is None else owned
         self.giving: list[int] = []  # let go of, not yet marked free (the database was away)
         self.failed_said = False
+        self.next_look = every  # seconds until the next look
 
     def owns(self, partition: int) -> bool:
         return partition in self.owned
 
     async def run(self, stop: asyncio.Event) -> None:
         while not stop.is_set():
+            self.next_look = self.every
             try:
                 await self.step()
                 self.failed_said = False
@@ -74,7 +85,7 @@ class Ownership:
                                 "every %g s", type(error).__name__, error, self.every)
                     self.failed_said = True
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(self.every):
+                async with asyncio.timeout(self.next_look):
                     await stop.wait()
 
     async def step(self) -> None:
@@ -83,6 +94,8 @@ class Ownership:
             await self.owners.give_up(self.giving)
             self.giving = []
         survey = await self.owners.survey()
+        if survey.next_end is not None:
+            self.next_look = min(self.every, survey.next_end + PAST_END)
         most = share(self.partitions, survey.workers)
         if len(self.owned) < most and survey.free:
             taken = await self.owners.take(most - len(self.owned))

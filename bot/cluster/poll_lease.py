@@ -28,8 +28,13 @@ from nats.js.errors import BucketNotFoundError, KeyNotFoundError, KeyWrongLastSe
 from nats.js.kv import KeyValue
 
 BUCKET = "POLL_LEASE"
-RENEW = 1.0  # seconds between two writes of the holder, and two reads of a standby
-LEASE = 6.0  # seconds a standby sees one revision before it takes the lease over
+# A killed or frozen poller is replaced within LEASE and two RENEWs: a standby first sees the
+# holder's last revision up to RENEW after it was written, and looks every RENEW (2.5 s at
+# most, then a poll; with 1 s and 6 s, no update flowed for 8 s). Four writes a second of a
+# few bytes are nothing to the broker; a broker slower than HOLD to confirm pauses the polls,
+# it never lets two poll at once.
+RENEW = 0.25  # seconds between two writes of the holder, and two reads of a standby
+LEASE = 2.0  # seconds a standby sees one revision before it takes the lease over
 HOLD = LEASE - 2 * RENEW  # seconds the holder polls past its last confirmed write
 BROKER_ERRORS = (nats.errors.Error, TimeoutError, OSError)
 
@@ -83,10 +88,23 @@ class PollLease:
             else:
                 self.revision = await self.kv.update(self.key, value, last=last)
         except KeyWrongLastSequenceError:
+            # a renewal given up waiting may have been written all the same: the entry then
+            # still names this holder, on a later revision, and no one else wrote meanwhile
+            mine = await self.own_revision() if self.revision is not None else None
             self.revision = None
-            return False
+            if mine is None:
+                return False
+            return await self.write(mine, now)
         self.confirmed_at = now
         return True
+
+    async def own_revision(self) -> int | None:
+        """The entry's revision if it names this holder, else None."""
+        try:
+            entry = await self.kv.get(self.key)
+        except KeyNotFoundError:
+            return None
+        return entry.revision if holder_of(entry.value) == self.holder else None
 
     async def release(self) -> None:
         """Give the lease up (a stop): the entry deleted on this holder's revision, so a standby

@@ -34,8 +34,8 @@ from bot.cluster.stream import REQUEST_SECONDS, Layout, close, connect, ensure_s
 from bot.runtime.config import Config
 
 POLL_SECONDS = 10  # getUpdates' long poll: a lease lost ends it sooner (the task is cancelled)
-RETRY_SECONDS = 1.0  # after a failed poll or an unacknowledged publish
-PUBLISH_SECONDS = 1.0  # well under the lease's HOLD: an unconfirmed publish is polled again
+RETRY_SECONDS = 1.0  # after a failed poll (an unacknowledged publish: RENEW)
+PUBLISH_SECONDS = 0.5  # well under the lease's HOLD: an unconfirmed publish is polled again
 # while the lease holds (JetStream confirms in milliseconds; one retry costs a second)
 SAY_EVERY = 60.0  # seconds between two lines about the same failure
 SMALL_BODY = 1 << 10  # bytes: its server answers GETs only
@@ -164,7 +164,7 @@ async def poll(source: Source, js: JetStreamContext, layout: Layout) -> None:
                 log.warning("getUpdates gave something that is not an update: %.200r", update)
                 continue
             if not await published(js, layout, update_id, subject, body):
-                await asyncio.sleep(RETRY_SECONDS)
+                await asyncio.sleep(RENEW)  # within the lease's HOLD: the broker may be back
                 break  # the offset stays before it: the next poll gives it again
             offset = update_id + 1
 

@@ -11,6 +11,14 @@ requests are waiting, the next message comes only after the last was acknowledge
 the broker's to keep. Each request has a reply subject of its own (the pull's inbox, numbered),
 so the end of a request given up — asked again after it went unanswered — is told apart from the
 end of the one awaited, and never makes the pull ask twice.
+
+A partition taken over from a worker that died with an update in hand would wait for it until
+the broker's ack wait (REDELIVER_SECONDS) ran out: the new owner hands it back at once instead
+(`hand_back`), with a negative acknowledgement on the subject the broker gave it, which the
+consumer's record names (JetStream's acknowledgement subjects are
+`$JS.ACK.<stream>.<consumer>.<deliveries>.<stream seq>.<consumer seq>.<time>.<pending>`, of
+which the broker reads the sequences). Nothing else could hold it: a partition is taken only
+from a worker whose lease ran out, and a worker giving one up drains it first.
 """
 
 from __future__ import annotations
@@ -22,8 +30,11 @@ from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
 from nats.errors import TimeoutError as NoMessage
+from nats.js.api import ConsumerInfo
 
 NEXT_API = "$JS.API.CONSUMER.MSG.NEXT.{stream}.{consumer}"
+ACK_SUBJECT = "$JS.ACK.{stream}.{consumer}.1.{stream_seq}.{consumer_seq}.0.0"
+NAK = b"-NAK"  # JetStream's "not handled: deliver it again now"
 ACK_NEXT = b"+NXT "  # JetStream's "acknowledged; deliver the next to my reply subject"
 GRACE_SECONDS = 1.0  # past a request's expiry with no word from the broker: it was lost
 HEARTBEAT = "100"  # a status the broker sends to a request that asked for idle heartbeats
@@ -105,3 +116,14 @@ class Pull:
         except Exception:
             self.asked_at = None
             raise
+
+
+async def hand_back(client: Client, info: ConsumerInfo) -> bool:
+    """The update a consumer's last reader had in hand, if any, delivered again at once
+    (whether there was one). With one unacknowledged at most, it is the last delivered."""
+    if not info.num_ack_pending or info.delivered is None:
+        return False
+    await client.publish(ACK_SUBJECT.format(
+        stream=info.stream_name, consumer=info.name, stream_seq=info.delivered.stream_seq,
+        consumer_seq=info.delivered.consumer_seq), NAK)
+    return True

@@ -23,6 +23,9 @@ LEAD_CHECK_RANGE = (0.1, 5.0)
 # leader is replaced within LEASE_SECONDS (plus a standby's wake-up) and acts on nothing after.
 LEASE_SECONDS = 4.0
 LEASE_RANGE = (1.0, 60.0)
+# A cluster worker's own lease (bot/store/postgres/worker_lease.py), shorter: a dead or frozen
+# worker's partitions are taken over once it ran out (docs/reliability.md, "Many workers").
+WORKER_LEASE_SECONDS = 2.5
 # How long start-up keeps trying to reach the Bot API (getMe) before it exits with one line:
 # long enough for a network that comes up with the machine, short enough that a supervisor
 # (Docker's restart policy, systemd's Restart=) sees a failure within a minute.
@@ -89,6 +92,7 @@ class Config:
     database_url: str | None = None  # postgresql://...: PostgreSQL, shared by standbys
     lead_check: float = 2.0  # seconds between a standby's tries (sooner at a lease's end)
     lease_seconds: float = LEASE_SECONDS  # a leader not renewing its lease this long is replaced
+    worker_lease_seconds: float = WORKER_LEASE_SECONDS  # the same for a cluster's worker
     round_seconds: float = 120.0
     countdown_seconds: float = 60.0
     yahtzee_seconds: float = 300.0
@@ -153,6 +157,8 @@ class Config:
                                high=LEAD_CHECK_RANGE[1]),
             lease_seconds=_number(values, "LEASE_SECONDS", LEASE_SECONDS, low=LEASE_RANGE[0],
                                   high=LEASE_RANGE[1]),
+            worker_lease_seconds=_number(values, "WORKER_LEASE_SECONDS", WORKER_LEASE_SECONDS,
+                                         low=LEASE_RANGE[0], high=LEASE_RANGE[1]),
             round_seconds=_number(values, "ROUND_SECONDS", 120.0, low=1.0),
             countdown_seconds=_number(values, "COUNTDOWN_SECONDS", 60.0, low=1.0),
             yahtzee_seconds=_number(values, "YAHTZEE_SECONDS", 300.0, low=1.0),

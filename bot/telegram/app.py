@@ -16,7 +16,6 @@ from telegram import LinkPreviewOptions, Update
 from telegram.constants import ParseMode
 from telegram.error import RetryAfter, TelegramError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     ApplicationHandlerStop,
@@ -34,6 +33,7 @@ from telegram.ext import (
 from bot.play.guards.once import Claimed, Seen
 from bot.runtime import metrics
 from bot.runtime.config import Config
+from bot.runtime.send_budget import ChatShares, LocalBudget
 from bot.telegram import buttons, community, handlers, tournaments
 from bot.telegram.bot_api_10 import ephemeral_id
 from bot.telegram.context import CONTEXT_TYPES, App, Context
@@ -132,8 +132,8 @@ def intake_of(application: Application[Any, Any, Any, Any, Any, Any]) -> Intake:
 
 
 class Budget(Protocol):
-    """The bot's overall send budget when it is shared with other processes (a cluster's
-    workers: bot/cluster/budget.py)."""
+    """The bot's overall send budget: the process's own (bot.runtime.send_budget), or one
+    shared with other processes (a cluster's workers: bot/cluster/budget.py)."""
 
     def take(self) -> Awaitable[object]: ...
 
@@ -141,53 +141,53 @@ class Budget(Protocol):
 
 
 class RateLimiter(BaseRateLimiter[int]):
-    """PTB's AIORateLimiter (SEND_RATE a second overall, 20 a minute per group, a 429 retried
-    after its wait), until `share` hands it a budget kept with other workers: then the overall
-    limit is drawn from that budget, a 429 pauses it for every worker, and the per-group limit
-    and the retries stay here (a group's sends all leave its owner)."""
+    """Telegram's limits on sending, kept as sliding windows (bot.runtime.send_budget): every
+    Bot API call that names a chat — a message, an edit, a reaction, a chat action, a member's
+    look-up — waits for its chat's own share (20 a minute in a group, about one a second in a
+    private chat), then for the overall rate (SEND_RATE a second: the process's own budget, or
+    from `share`, one kept with other workers). A 429 pauses the overall budget for every
+    call (and, shared, for every worker) and the call is tried again after its wait, up to
+    RETRIES times. A chat's calls go in the order they were asked."""
 
     RETRIES = 5
 
     def __init__(self, send_rate: int) -> None:
-        self.limiter = AIORateLimiter(overall_max_rate=send_rate, max_retries=self.RETRIES)
-        self.budget: Budget | None = None
+        self.budget: Budget = LocalBudget(send_rate)
+        self.chats = ChatShares()
 
     def share(self, budget: Budget) -> None:
         """Draw the overall rate from `budget` from now on (before the bot sends anything)."""
-        self.limiter = AIORateLimiter(overall_max_rate=0, max_retries=self.RETRIES)
         self.budget = budget
 
-    @property
-    def _group_limiters(self) -> dict[str | int, Any]:
-        """The per-group limiters (bench/bench_memory.py watches their bound)."""
-        return self.limiter._group_limiters
-
     async def initialize(self) -> None:
-        await self.limiter.initialize()
+        """Nothing to open."""
 
     async def shutdown(self) -> None:
-        await self.limiter.shutdown()
+        """Nothing to close."""
 
     async def process_request(self, callback: Callable[..., Coroutine[Any, Any, Any]],
                               args: Any, kwargs: dict[str, Any], endpoint: str,
                               data: dict[str, Any], rate_limit_args: int | None) -> Any:
-        budget = self.budget
-        if budget is None:
-            return await self.limiter.process_request(callback, args, kwargs, endpoint, data,
-                                                      rate_limit_args)
-        counted = data.get("chat_id") is not None  # what Telegram's overall limit counts
-
-        async def send(*args: Any, **kwargs: Any) -> Any:
-            if counted:
-                await budget.take()
+        chat = data.get("chat_id")
+        retries = self.RETRIES if rate_limit_args is None else rate_limit_args
+        for attempt in range(retries + 1):
+            if chat is not None:  # what Telegram's limits count
+                await self.chats.take(chat)
+                await self.budget.take()
             try:
                 return await callback(*args, **kwargs)
             except RetryAfter as error:
-                await budget.pause(retry_seconds(error))
-                raise  # the per-group limiter waits it out and tries again
-
-        return await self.limiter.process_request(send, args, kwargs, endpoint, data,
-                                                  rate_limit_args)
+                seconds = retry_seconds(error)
+                if attempt == retries:
+                    log.error("%s: Telegram still said too many requests after %d tries",
+                              endpoint, retries + 1)
+                    raise
+                log.info("%s: Telegram said too many requests; trying again in %.1f s",
+                         endpoint, seconds)
+                await self.budget.pause(seconds)  # every call to a chat waits it out
+                if chat is None:
+                    await asyncio.sleep(seconds)
+        raise AssertionError("unreachable: the last try returns or raises")
 
 
 def retry_seconds(error: RetryAfter) -> float:

@@ -16,15 +16,24 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from nats.aio.client import Client
 from nats.js.kv import KeyValue
 from telegram.error import RetryAfter
 
-from bot.cluster.budget import BROKER_SECONDS, RETRY, WINDOW, SendBudget, Window, bucket
+from bot.cluster.budget import (
+    BROKER_SECONDS,
+    HOLD,
+    RETRY,
+    WINDOW,
+    SendBudget,
+    Window,
+    bucket,
+)
 from bot.cluster.stream import connect
 from bot.runtime.config import Config, ConfigError
+from bot.runtime.send_budget import TRAVEL
 from bot.telegram.app import RateLimiter
 from tests.cluster.broker_server import BrokerServer
 from tests.cluster.processes import MakeCluster
@@ -184,25 +193,31 @@ async def test_the_broker_away_a_worker_sends_alone_at_the_rate(stream, clock, c
                 await asyncio.wait_for(connection.close(), 5)
 
 
-@given(st.lists(st.tuples(st.floats(0, 0.3), st.integers(1, 5), st.floats(0, 0.1)),
+@example([(0.0, 5, [HOLD] * 5, TRAVEL), (0.0, 5, [HOLD] * 5, TRAVEL),
+          (1.0 + TRAVEL, 5, [0.0] * 5, 0.0)])  # spent late, then granted the moment they'd be back
+@given(st.lists(st.tuples(st.floats(0, 0.3), st.integers(1, 5),
+                          st.lists(st.floats(0, HOLD), min_size=5, max_size=5),
+                          st.floats(0, TRAVEL)),
                 min_size=1, max_size=200))
-def test_sends_delayed_on_their_way_still_arrive_within_the_rate(asks):
-    """Each ask comes `gap` seconds after the last, wants `want` tokens, and every send it is
-    granted reaches Telegram `late` seconds after its grant (up to a tenth): no one-second
-    window of arrivals holds more than the rate."""
+def test_sends_spent_late_and_delayed_on_their_way_still_arrive_within_the_rate(asks):
+    """Each ask comes `gap` seconds after the last and wants `want` tokens; each token granted
+    is spent up to HOLD after its grant (its worker's sends take their turns) and reaches
+    Telegram up to TRAVEL after that: no one-second window of arrivals holds more than the
+    rate. (With the window a second and TRAVEL, as it was, this fails.)"""
     window, now, arrivals = Window(), 0.0, []
-    for gap, want, late in asks:
+    for gap, want, spent, late in asks:
         now += gap
-        taken, _wait = window.grant(now, want, RATE)
-        arrivals += [now + late] * taken
+        taken, _wait = window.grant(now, want, RATE, WINDOW)
+        arrivals += [now + spent[n] + late for n in range(taken)]
     assert busiest_second(arrivals) <= RATE
 
 
 def test_a_clock_stepped_back_does_not_stall_the_budget():
     """Grants more than a second ahead of the clock (a wall clock stepped back, or a worker's
     far off) do not hold sending until that clock catches up; a little ahead, they count."""
-    assert Window([(1_000.0, RATE)]).grant(900.0, 3, RATE) == (3, 0.0)
-    assert Window([(900.5, RATE)]).grant(900.0, 3, RATE) == (0, pytest.approx(0.5 + WINDOW))
+    assert Window([(1_000.0, RATE)]).grant(900.0, 3, RATE, WINDOW) == (3, 0.0)
+    assert Window([(900.5, RATE)]).grant(900.0, 3, RATE, WINDOW) == \
+        (0, pytest.approx(0.5 + WINDOW))
 
 
 @pytest.mark.parametrize("value", ["0", "-5", "1001", "fast", "2.5"])

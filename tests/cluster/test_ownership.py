@@ -1,23 +1,26 @@
 """A worker's share of the partitions (bot/cluster/ownership.py) against a table of owners in
 memory: it takes free partitions up to ⌈P/n⌉, never a live worker's; it gives up what is over
 its share when workers join, no longer acting on a partition before its chats are let go and
-marking it free only after; a give-up the database refused is tried again."""
+marking it free only after; a give-up the database refused is tried again; the next look comes
+just after another worker's lease would end."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.cluster.ownership import Ownership, share, spans
+from bot.cluster.ownership import PAST_END, Ownership, share, spans
 
 
 @dataclass(frozen=True)
 class Seen:
     workers: int
     free: int
+    next_end: float | None = None
 
 
 class Table:
@@ -142,3 +145,32 @@ async def test_no_partition_is_ever_acted_on_by_two_live_workers(moves, partitio
     assert owned == list(range(partitions))  # and in the end every partition has one
     most = share(partitions, len(workers))
     assert all(len(worker.ownership.owned) <= most for _name, worker in workers)
+
+
+class Ending(Owners):
+    """Owners whose survey says another worker's lease ends in `next_end` seconds."""
+
+    def __init__(self, table: Table, name: str, next_end: float | None) -> None:
+        super().__init__(table, name)
+        self.next_end = next_end
+
+    async def survey(self) -> Seen:
+        return Seen(len(self.table.alive), len(self.table.free()), self.next_end)
+
+
+@pytest.mark.parametrize(("next_end", "look"), [(None, 1.0), (0.3, 0.3 + PAST_END),
+                                               (2.0, 1.0), (0.0, PAST_END)])
+async def test_the_next_look_comes_just_after_another_workers_lease_would_end(next_end, look):
+    """Not up to a look's interval later: a dead worker's partitions are taken the moment its
+    lease runs out; a live one's renewal long before keeps the looks a second apart."""
+    table = Table(4)
+    table.alive.add("a")
+    ownership = Ownership(Ending(table, "a", next_end), 4, lambda _p: asyncio.sleep(0),
+                          lambda _p: asyncio.sleep(0), every=1.0)
+    stop = asyncio.Event()
+    running = asyncio.create_task(ownership.run(stop))
+    while not ownership.owned:
+        await asyncio.sleep(0.01)
+    assert ownership.next_look == pytest.approx(look)
+    stop.set()
+    await running

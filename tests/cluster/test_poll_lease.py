@@ -11,7 +11,7 @@ import secrets
 
 from nats.aio.client import Client
 
-from bot.cluster.poll_lease import HOLD, LEASE, PollLease, bucket
+from bot.cluster.poll_lease import HOLD, LEASE, RENEW, PollLease, bucket
 
 
 class Clock:
@@ -33,8 +33,8 @@ async def test_a_standby_takes_over_only_once_the_revision_stood_still(client):
     clock, (first, second) = await leases(client, 2)
     assert await first.take() and first.held()
     assert not await second.take()  # its first look
-    for _ in range(int(LEASE) * 2):  # the holder renews every second: never taken over
-        clock.now += 1.0
+    for _ in range(int(LEASE / RENEW) * 2):  # the holder renews every RENEW: never taken
+        clock.now += RENEW
         assert await first.take()
         assert not await second.take()
     clock.now += LEASE - 0.1
@@ -68,3 +68,21 @@ async def test_of_two_standbys_racing_one_wins(client):
     assert not await second.take() and not await third.take()
     clock.now += LEASE
     assert sorted(await asyncio.gather(second.take(), third.take())) == [False, True]
+
+
+async def test_a_renewal_given_up_but_written_keeps_the_lease(client):
+    """The holder's write reached the broker but its answer did not (given up after RENEW):
+    its next renewal, on the revision it knew, is refused, yet the entry names it and no one
+    else wrote: it renews on the entry's revision and keeps the lease; a standby's write is
+    never mistaken for its own."""
+    clock, (first, second) = await leases(client, 2)
+    assert await first.take()
+    known = first.revision
+    assert known is not None
+    await first.kv.update(first.key, b'{"holder": "ingress-0"}', last=known)  # the lost answer
+    clock.now += RENEW
+    assert await first.take() and first.held()
+    assert not await second.take()
+    await second.kv.update(first.key, b'{"holder": "ingress-1"}', last=first.revision)
+    clock.now += RENEW
+    assert not await first.take() and not first.held()

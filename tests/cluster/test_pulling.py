@@ -2,7 +2,8 @@
 in one message, the next delivered to it, in order, one unacknowledged at most; a request that
 expired asked again, once; the end of a request given up never makes it ask twice; a request
 lost with the broker (killed) given up at its expiry and asked anew, one ended by its shutdown
-refused and asked anew; a deleted consumer's refusal raised."""
+refused and asked anew; a deleted consumer's refusal raised; an update a dead reader had in hand
+handed back to the next at once."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import nats
 import pytest
 from nats.aio.client import Client
 
-from bot.cluster.pulling import Pull, PullRefused
+from bot.cluster.pulling import Pull, PullRefused, hand_back
 from bot.cluster.stream import Layout, consumer_config, ensure_stream
 from tests.cluster.broker_server import BrokerServer
 
@@ -169,5 +170,41 @@ async def test_a_refusal_is_raised(client, layout):
         await client.jetstream().delete_consumer(layout.stream, layout.consumer(0))
         with pytest.raises(PullRefused, match="409"):
             await waiting
+    finally:
+        await pull.close()
+
+
+async def test_an_update_its_last_reader_had_in_hand_is_handed_back_at_once(client, layout):
+    """A reader takes an update and dies with it (the ack wait: 30 s): the next reader's
+    declaration says one is in hand, and `hand_back` has the broker deliver it again now —
+    then, acknowledged, the next in order. Once nothing is in hand, nothing is handed back."""
+    dying = await declared(client, layout)
+    await publish(client, layout, "a", "b")
+    taken = await dying.next()
+    assert taken is not None and taken.data == b"a"
+    await dying.close()  # never acknowledged
+    await publish(client, layout, "c")
+    info = await client.jetstream().add_consumer(layout.stream,
+                                                 consumer_config(layout, 0, 30.0))
+    assert info.num_ack_pending == 1
+    assert await hand_back(client, info)
+    pull = await Pull(client, layout.stream, layout.consumer(0), 5.0).open()
+    try:
+        again = await asyncio.wait_for(pull.next(), 3.0)  # not the ack wait's 30 s
+        assert again is not None and again.data == b"a"
+        assert again.metadata.num_delivered == 2
+        await pull.done(again)
+        after = await pull.next()
+        assert after is not None and after.data == b"b"
+        await pull.done(after)
+        last = await pull.next()
+        assert last is not None and last.data == b"c"
+        await pull.done(last)
+        for _ in range(100):
+            info = await consumer(client, layout)
+            if info.num_ack_pending == 0:
+                break
+            await asyncio.sleep(0.02)
+        assert not await hand_back(client, info)
     finally:
         await pull.close()

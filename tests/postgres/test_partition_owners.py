@@ -16,7 +16,7 @@ import asyncpg
 import pytest
 
 from bot.cluster.partitions import partition_of
-from bot.store.postgres import open_postgres
+from bot.store.postgres import open_postgres, partition_owners
 from bot.store.postgres.connection import FENCED, Database
 from bot.store.postgres.partition_owners import PartitionOwners
 from bot.store.postgres.worker_lease import WorkerLease
@@ -190,14 +190,43 @@ async def test_giving_a_partition_up_waits_for_its_round_writes_in_flight(url, w
             "SELECT owner FROM partition_owners WHERE partition = 5") is None
 
 
-async def test_a_take_over_waits_for_the_dead_workers_writes_in_flight(url, workers):
+async def test_a_take_over_ends_the_dead_workers_transaction_in_flight(url, workers):
+    """A worker frozen inside a transaction that wrote (the fence's locks held, its rows
+    locked) while its lease ran out: the take-over ends its session at once — its write rolled
+    back, never committed after the lease — rather than waiting for the server's
+    idle_in_transaction_session_timeout (5 s)."""
     first = await join(workers, url)
     second = await join(workers, url)
     assert await first.owners.take(PARTITIONS) == list(range(PARTITIONS))
     async with first.database.pool.acquire() as connection:
         writing = connection.transaction()
         await writing.start()
-        await open_round(connection, chat_in(5))  # fenced when it ran: its lease held then
+        round_id = await open_round(connection, chat_in(5))  # fenced when it ran: its lease
+        # held then; and the frozen worker never commits
+        await first.freeze()
+        await lease_ended(url, first)
+        assert await asyncio.wait_for(second.owners.take(PARTITIONS), 3.0) == \
+            list(range(PARTITIONS))
+        with pytest.raises((asyncpg.PostgresError, asyncpg.InterfaceError, OSError)):
+            await writing.commit()  # its session was ended
+    async with second.database.pool.acquire() as connection:
+        assert await connection.fetchval("SELECT COUNT(*) FROM rounds WHERE id = $1",
+                                         round_id) == 0
+        await open_round(connection, chat_in(5))  # the new owner writes the partition
+
+
+async def test_a_take_over_waits_for_a_dead_workers_statement_it_may_not_end(url, workers,
+                                                                            monkeypatch):
+    """A server that refuses to end the dead worker's sessions (another role's): the
+    take-over waits for its writes in flight, as before, and says why once."""
+    first = await join(workers, url)
+    second = await join(workers, url)
+    assert await first.owners.take(PARTITIONS) == list(range(PARTITIONS))
+    monkeypatch.setattr(partition_owners, "END_DEAD", REFUSED)
+    async with first.database.pool.acquire() as connection:
+        writing = connection.transaction()
+        await writing.start()
+        await open_round(connection, chat_in(5))
         await first.freeze()
         await lease_ended(url, first)
         taking = asyncio.create_task(second.owners.take(PARTITIONS))
@@ -205,3 +234,19 @@ async def test_a_take_over_waits_for_the_dead_workers_writes_in_flight(url, work
         assert not taking.done()
         await writing.commit()
     assert await taking == list(range(PARTITIONS))
+    assert second.owners.refused_said
+
+
+# what the server answers a role ending a superuser's session: SQLSTATE 42501
+REFUSED = "DO $$ BEGIN RAISE insufficient_privilege USING MESSAGE = 'not allowed'; END $$"
+
+
+async def test_the_survey_says_when_the_first_other_lease_would_end(url, workers):
+    first = await join(workers, url)
+    assert (await first.owners.survey()).next_end is None  # alone
+    second = await join(workers, url)
+    ends = (await first.owners.survey()).next_end
+    assert ends is not None and 0 < ends <= LEASE
+    await second.freeze()
+    await lease_ended(url, second)
+    assert (await first.owners.survey()).next_end is None  # ran out: none live but its own

@@ -174,8 +174,14 @@ class PostgresLeader:
                           f"{time.monotonic() - self.renewed:.1f} s")
                 break
             sent = time.monotonic()
+            # a slow answer (a busy server, this process's own loop running late) is waited
+            # for while the lease is surely fresh: dropped and asked again sooner, it would
+            # wait for a new connection besides
+            patience = max(self.renew_seconds,
+                           self.lease_seconds - self.renew_seconds - (sent - self.renewed))
             try:
-                renewed = await self._run(self.renew, self.epoch, self.lease_seconds)
+                renewed = await self._run(self.renew, self.epoch, self.lease_seconds,
+                                          timeout=patience)
             except Exception as error:  # out of reach or slow: try again while still fresh
                 self._outage.failed(error)
                 continue
@@ -212,10 +218,11 @@ class PostgresLeader:
             raise
         return tuple(row) if row is not None else ()
 
-    async def _run(self, sql: str, *params: object) -> int:
+    async def _run(self, sql: str, *params: object, timeout: float | None = None) -> int:
         connection = await self._connected()
         try:
-            status = await connection.execute(sql, *params, timeout=self.renew_seconds)
+            status = await connection.execute(sql, *params,
+                                              timeout=timeout or self.renew_seconds)
         except BaseException:
             await self._drop()
             raise

@@ -7,11 +7,13 @@ epoch from the row's sequence), the renewals and the clock's gate before every s
 same, and so is the end of a lease that ran out or was taken: the process exits (LOST_LEAD), and
 the fence refuses its writes from the moment its row's time is up. The worker's connections
 carry its epoch in `twentyfour.worker`, and the count of partitions, which the per-partition
-fence needs to find a chat's partition.
+fence needs to find a chat's partition; their application name carries the epoch too
+(`session_name`).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 from bot.store.postgres.leader import LEASE_SECONDS, PostgresLeader, exit_now
@@ -42,4 +44,12 @@ class WorkerLease(PostgresLeader):
         self.partitions = partitions
 
     def settings(self, epoch: int) -> dict[str, str]:
-        return {WORKER_SETTING: str(epoch), PARTITIONS_SETTING: str(self.partitions)}
+        return {WORKER_SETTING: str(epoch), PARTITIONS_SETTING: str(self.partitions),
+                "application_name": session_name(os.getpid(), epoch)}
+
+
+def session_name(pid: int, epoch: int) -> str:
+    """The application name of a worker's sessions once it holds lease `epoch`: whoever takes
+    its partitions over once the lease ran out ends them by it (bot.store.postgres.
+    partition_owners), so that a worker frozen inside a transaction holds its locks no longer."""
+    return f"twentyfour/{pid} worker {epoch}"

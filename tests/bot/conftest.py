@@ -34,7 +34,7 @@ from tests.postgres import postgres_server as postgres_server
 from tests.postgres import postgres_url as postgres_url
 
 # The daily puzzle's hand follows the date, and no one may /solve it all day: the tests see two
-# hands that none of them asks to solve, so that no date makes them fail (tests/bot/test_daily.py
+# hands that none of them asks to solve, so that no date makes them fail (tests/bot/play/daily/test_daily.py
 # checks the real choice).
 TEST_DAILY_HANDS = ((9, 11, 13, 13), (2, 11, 11, 13))
 

@@ -1,7 +1,7 @@
 """The daily puzzle's hands in the order the days take them, written once by
 `python -m bot.play.daily.puzzle --write` from `daily_puzzle.eligible_hands` (every solvable
 hand of four numbers 1..13 rated medium and not obvious, shuffled with a fixed seed), so the
-bot never rates 1,820 hands in its event loop; tests/bot/test_daily.py fails while the two
+bot never rates 1,820 hands in its event loop; tests/bot/play/daily/test_daily.py fails while the two
 disagree."""
 
 HANDS: tuple[tuple[int, int, int, int], ...] = (

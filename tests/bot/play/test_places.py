@@ -15,11 +15,11 @@ import pytest
 from telegram import Update
 from telegram.error import Forbidden
 
-from bot.demo.emulator import BotApiEmulator
 from bot.play.ports import NEXT_DEAL, ROUND_END, Alarm
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.telegram import handlers
+from demo.emulator import BotApiEmulator
 from tests.bot.conftest import Harness, make_config, running
 from tests.waiting import until
 

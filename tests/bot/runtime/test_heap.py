@@ -7,9 +7,9 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
-from bot.demo.emulator import BotApiEmulator
 from bot.runtime.heap import settle
 from bot.runtime.pool import SolverPool
+from demo.emulator import BotApiEmulator
 from tests.bot.conftest import make_config, running
 
 

@@ -10,10 +10,10 @@ import asyncio
 import time
 from pathlib import Path
 
-from bot.demo.emulator import BotApiEmulator
 from bot.runtime.pool import SolverPool
 from bot.store.retention import ANSWER_TEXTS_KEPT, EXPIRE_ANSWERS
 from bot.store.stores import Stores
+from demo.emulator import BotApiEmulator
 from tests.bot.conftest import make_config, running
 from tests.bot.scoring import SCORES_SQL
 

@@ -10,12 +10,12 @@ import re
 import pytest
 from telegram import Update
 
-from bot.demo.emulator import CallbackAnswer
 from bot.play.games import Deal
 from bot.play.solving.paging import page_count
 from bot.telegram import keyboards
 from bot.text.html_text import visible_text
 from bot.text.i18n import LANGUAGES, Texts, catalog
+from demo.emulator import CallbackAnswer
 from solver import solve
 from tests.bot.conftest import Harness
 
@@ -213,7 +213,8 @@ def many_solutions(monkeypatch: pytest.MonkeyPatch, harness: Harness,
 
 async def test_show_all_solutions_pages_them(harness: Harness, monkeypatch: pytest.MonkeyPatch):
     # where Telegram takes neither an ephemeral nor a rich message: the pages, as text, in the
-    # result's own message (tests/bot/telegram/test_bot_api_10.py has them sent to the presser alone)
+    # result's own message (tests/bot/telegram/test_bot_api_10.py has them sent to the presser
+    # alone)
     harness.telegram.refuse_ephemeral = harness.telegram.refuse_rich = True
     hand = (1, 2, 3, 4, 6)
     found = solve(hand)

@@ -13,10 +13,10 @@ from types import SimpleNamespace
 import pytest
 from telegram import Update
 
-from bot.demo.emulator import BotApiEmulator
 from bot.runtime.pool import SolverPool
 from bot.store.protocols import StoreBusy
 from bot.telegram import app
+from demo.emulator import BotApiEmulator
 from tests.bot.conftest import Harness, make_config, running
 
 GROUP = -7601

@@ -12,8 +12,8 @@ from types import SimpleNamespace
 from telegram import Update
 from telegram.ext import ApplicationBuilder, ContextTypes, TypeHandler
 
-from bot.demo.emulator import BotApiEmulator
 from bot.telegram.fairness import FairUpdates, install, sender
+from demo.emulator import BotApiEmulator
 
 A, B, C = -1, -2, -3  # chats
 

@@ -8,11 +8,11 @@ import asyncio
 import time
 from pathlib import Path
 
-from bot.demo.emulator import BotApiEmulator
 from bot.runtime.health import heartbeat_path
 from bot.runtime.pool import SolverPool
 from bot.telegram.jobs import FORGET_EVERY, HANDLED_UPDATES_KEPT
 from bot.wiring import build_bot
+from demo.emulator import BotApiEmulator
 from tests.bot.conftest import make_config, running
 
 WAIT = 10.0  # seconds: far less than either interval (30 s, an hour)

@@ -12,12 +12,12 @@ import pytest
 import tornado.netutil
 from telegram.ext import ApplicationBuilder
 
-from bot.demo.emulator import BotApiEmulator
 from bot.runtime.config import Config
 from bot.telegram import webhook
 from bot.telegram.app import ALLOWED_UPDATES
 from bot.telegram.intake import Intake
 from bot.telegram.polling import Poller, PollingBot
+from demo.emulator import BotApiEmulator
 from tests.e2e.test_webhook import SECRET, UPDATE, post, update_headers
 from tests.waiting import until
 

@@ -17,9 +17,9 @@ from telegram.error import NetworkError, TimedOut
 from telegram.request import RequestData
 from telegram.request._requestparameter import RequestParameter
 
-from bot.demo.emulator import BotApiEmulator
 from bot.runtime import metrics
 from bot.telegram.lean_request import LeanRequest
+from demo.emulator import BotApiEmulator
 from tests.waiting import until
 
 OK = b'{"ok":true,"result":true}'

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.demo.emulator import BotApiEmulator
 from bot.runtime.pool import SolverPool
+from demo.emulator import BotApiEmulator
 from solver import solve
 from tests.bot.conftest import Harness, make_config
 from tests.bot.conftest import running as started

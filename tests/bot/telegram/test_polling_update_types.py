@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from telegram import Update
 
-from bot.demo.emulator.records import ADMIN_RIGHTS, BOT_ID
+from demo.emulator.records import ADMIN_RIGHTS, BOT_ID
 from solver import solve
 from tests.bot.conftest import ON_BOTH_BACKENDS, Harness
 

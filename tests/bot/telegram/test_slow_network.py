@@ -12,9 +12,9 @@ import sqlite3
 import time
 from pathlib import Path
 
-from bot.demo.emulator import BotApiEmulator
 from bot.runtime.pool import SolverPool
 from bot.telegram.handlers import in_transport
+from demo.emulator import BotApiEmulator
 from solver import solve
 from tests.bot.conftest import Harness, make_config, running
 from tests.waiting import until

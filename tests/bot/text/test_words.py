@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.demo.emulator import BotApiEmulator
 from bot.runtime.pool import SolverPool
 from bot.text.catalogs import read_catalog
 from bot.text.i18n import LANGUAGES, PRIVATE, Texts, language_of, parse_language, texts_for
+from demo.emulator import BotApiEmulator
 from solver import solve
 from tests.bot.conftest import Harness, make_config, running
 from tests.bot.telegram.test_buttons import press
@@ -27,7 +27,8 @@ ZHANG = {"id": 13, "is_bot": False, "first_name": "张", "language_code": "zh-ha
 
 
 # --- the words ----------------------------------------------------------------------------------
-# (The catalogs' completeness, every message rendered, CLDR's forms: tests/bot/text/test_catalogs.py.)
+# (The catalogs' completeness, every message rendered, CLDR's forms:
+# tests/bot/text/test_catalogs.py.)
 
 def placeholders(message: str) -> set[str]:
     return {field for _, field, _, _ in string.Formatter().parse(message) if field}

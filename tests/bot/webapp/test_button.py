@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.demo.emulator import BotApiEmulator
-from bot.demo.emulator.records import BOT_USERNAME
 from bot.runtime.config import ConfigError
 from bot.runtime.pool import SolverPool
 from bot.webapp.settings import DEFAULT_PORT, WebappSettings, read_settings
+from demo.emulator import BotApiEmulator
+from demo.emulator.records import BOT_USERNAME
 from tests.bot.conftest import Harness, make_config, running
 from tests.bot.webapp_support import (
     ANN,

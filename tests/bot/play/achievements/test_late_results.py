@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.demo.emulator import BotApiEmulator
 from bot.play.chats.people import Chat, Player
 from bot.play.services import Services
 from bot.runtime.config import Config
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
+from demo.emulator import BotApiEmulator
 from solver import solve
 from tests.bot.conftest import Clock, Harness, make_config, new_services, opened_outside, running
 from tests.postgres import BACKENDS, emptied

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.demo.emulator import BotApiEmulator
 from bot.play.chats.people import Chat, Player
 from bot.play.chats.settings import Panel
 from bot.play.games.feedback import hints_allowed
@@ -28,6 +27,7 @@ from bot.runtime.pool import SolverPool
 from bot.store.records import MatchScore
 from bot.store.stores import Stores
 from bot.text.i18n import texts_for
+from demo.emulator import BotApiEmulator
 from tests.bot.conftest import (
     Clock,
     FakeScheduler,

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.demo.emulator import BotApiEmulator
 from bot.play.ports import NEXT_DEAL, ROUND_END, STATUS, WARNING, Alarm
 from bot.runtime.pool import SolverPool
+from demo.emulator import BotApiEmulator
 from tests.bot.conftest import ON_BOTH_BACKENDS, Harness, make_config, running
 from tests.bot.store.test_forget_on_disk import BEN, CY, ZED, rows_naming
 from tests.postgres import BACKENDS, emptied

@@ -14,7 +14,6 @@ import json
 import httpx
 import pytest
 
-from bot.demo.emulator import BotApiEmulator
 from bot.play.cards import DailyCard, daily_card
 from bot.play.daily.daily import daily_number
 from bot.play.daily.puzzle import DAY as DAY_SECONDS
@@ -23,6 +22,7 @@ from bot.play.pages.days import day_of
 from bot.runtime.pool import SolverPool
 from bot.webapp.server import CSP
 from bot.webapp.settings import WebappSettings
+from demo.emulator import BotApiEmulator
 from solver import solve
 from tests.bot.conftest import ON_BOTH_BACKENDS, Clock, Harness, make_config, running
 from tests.bot.play.pages.test_pages import opened

@@ -10,10 +10,10 @@ import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from bot.demo.emulator import BotApiEmulator
-from bot.demo.emulator.records import BOT_USERNAME
 from bot.runtime.pool import SolverPool
 from bot.webapp.settings import WebappSettings
+from demo.emulator import BotApiEmulator
+from demo.emulator.records import BOT_USERNAME
 from tests.bot.conftest import Harness, make_config, running
 from tests.bot.webapp_support import ANN, GROUP
 

@@ -8,7 +8,6 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
-from bot.demo.emulator import BotApiEmulator
 from bot.play.chats.people import Chat, Player
 from bot.play.ratings import hand_key, new_hand
 from bot.play.ratings.rater import fixed_difficulty
@@ -16,6 +15,7 @@ from bot.play.services import Services
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.store.stores import Stores
+from demo.emulator import BotApiEmulator
 from solver import solve
 from tests.bot.conftest import Clock, FakeScheduler, make_config, new_services, ring_due, running
 from tests.bot.play.community.test_rating_boards import settle

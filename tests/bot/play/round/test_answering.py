@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.demo.emulator import BotApiEmulator
 from bot.play.chats.people import Chat, Player
 from bot.play.round.table import LATE_WITHIN
 from bot.play.services import Services
 from bot.runtime.pool import SolverPool
 from bot.wiring import build_bot
+from demo.emulator import BotApiEmulator
 from solver import solve
 from tests.bot.conftest import Harness, make_config, new_services, running
 from tests.bot.scoring import score_mismatches

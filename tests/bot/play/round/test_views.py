@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.demo.emulator import BotApiEmulator
 from bot.play.ports import STATUS
 from bot.runtime.pool import SolverPool
+from demo.emulator import BotApiEmulator
 from tests.bot.conftest import Clock, Harness, make_config, running
 
 GROUP = -2801

@@ -21,8 +21,8 @@ from bot.play.words.places import shared_places
 from bot.store.stores import Stores
 from bot.text.i18n import texts_for
 from tests.bot.conftest import Clock
-from tests.bot.store.test_community_stores import play
 from tests.bot.play.community.test_rating_boards import settle
+from tests.bot.store.test_community_stores import play
 
 GROUP = Chat(-61, "group", "G")
 ANN, BEN, CY = (Player(i, name, language_code="en") for i, name in ((1, "Ann"), (2, "Ben"),

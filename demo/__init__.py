@@ -6,8 +6,8 @@ from __future__ import annotations
 
 
 def main(speaker: str | None = None) -> int:
-    """`python -m bot --demo`: bot.demo.terminal's main."""
-    from bot.demo.terminal import main as run
+    """`python -m bot --demo`: demo.terminal's main."""
+    from demo.terminal import main as run
 
     return run(speaker)
 

@@ -13,15 +13,15 @@ import tornado.iostream
 import tornado.netutil
 import tornado.web
 
-from bot.demo.emulator.records import (
+from bot.text.html_text import EntityError, visible_text
+from demo.emulator.records import (
     CALLBACK_DATA_LIMIT,
     TEXT_LIMIT,
     TelegramError,
 )
-from bot.text.html_text import EntityError, visible_text
 
 if TYPE_CHECKING:
-    from bot.demo.emulator.bot_api import BotApi
+    from demo.emulator.bot_api import BotApi
 
 
 def message_text(params: dict) -> tuple[str, str]:

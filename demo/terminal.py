@@ -1,6 +1,6 @@
 """The demo: the real bot against the local Bot API emulator, played from a terminal.
 
-`python -m bot --demo` (and `python -m bot` without a token) starts bot.demo.emulator on
+`python -m bot --demo` (and `python -m bot` without a token) starts demo.emulator on
 127.0.0.1 and the application of bot.telegram.app against it, with the same handlers and storage
 as production (in its own database file, data/demo.sqlite3, unless DATABASE_PATH is set).
 Each line read from standard input becomes a message of the current speaker in a demo group
@@ -15,7 +15,7 @@ solve", the pages under /stats and /top), and each is followed by a line with th
 address for a desktop browser, signed for the demo's current speaker as Telegram would sign it
 (the demo holds the emulator's token): answer there, and the win is printed here like any other.
 `/press` presses any button: one the bot reads (callback data) goes to the bot; a link, a Mini
-App, a login or a share button says where it leads (bot.demo.buttons), as Telegram's client
+App, a login or a share button says where it leads (demo.buttons), as Telegram's client
 would go there instead. No line typed ends the demo but /quit and the end of input.
 """
 
@@ -39,15 +39,6 @@ from urllib.parse import quote
 from telegram import Update
 from telegram.ext import Application, ContextTypes, TypeHandler
 
-from bot.demo.buttons import Lead, lead_of, names
-from bot.demo.emulator import (
-    BOT_NAME,
-    BotApiEmulator,
-    CallbackAnswer,
-    Edit,
-    Reaction,
-    Sent,
-)
 from bot.runtime import log_mask
 from bot.runtime.config import Config, ConfigError, read_env_file
 from bot.telegram.app import ALLOWED_UPDATES
@@ -57,6 +48,15 @@ from bot.text.html_text import EntityError, terminal_text
 from bot.webapp.init_data import sign, user_fields
 from bot.webapp.settings import WebappSettings
 from bot.wiring import build_bot
+from demo.buttons import Lead, lead_of, names
+from demo.emulator import (
+    BOT_NAME,
+    BotApiEmulator,
+    CallbackAnswer,
+    Edit,
+    Reaction,
+    Sent,
+)
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ import contextvars
 import time
 from typing import Any
 
-from bot.demo.emulator.records import (
+from demo.emulator.records import (
     ADMIN_RIGHTS,
     ALLOWED_REACTIONS,
     BOT_ID,
@@ -27,8 +27,8 @@ from bot.demo.emulator.records import (
     Sent,
     TelegramError,
 )
-from bot.demo.emulator.state import EmulatorState
-from bot.demo.emulator.wire import json_param, markup_of, message_text
+from demo.emulator.state import EmulatorState
+from demo.emulator.wire import json_param, markup_of, message_text
 
 # the pid of the bot process whose request is being answered (each request is a task of its own)
 CALLER: contextvars.ContextVar[int | None] = contextvars.ContextVar("caller", default=None)

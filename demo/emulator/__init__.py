@@ -29,8 +29,8 @@ One module per side: `records` (limits and what is kept), `state` (the memory bo
 Telegram's checks on what is sent), `owner` (`BotApiEmulator`: what a test or the demo does).
 """
 
-from bot.demo.emulator.owner import BotApiEmulator
-from bot.demo.emulator.records import (
+from demo.emulator.owner import BotApiEmulator
+from demo.emulator.records import (
     BOT_ID,
     BOT_NAME,
     BOT_USERNAME,

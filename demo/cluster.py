@@ -1,8 +1,8 @@
-"""`make run-cluster` (`python -m bot.demo.cluster`): the terminal demo on the cluster.
+"""`make run-cluster` (`python -m demo.cluster`): the terminal demo on the cluster.
 
 Everything runs on this machine, on free loopback ports, with fresh data folders under a
 temporary folder: the Bot API emulator (in this process), a NATS server with JetStream and a
-PostgreSQL server (bot.demo.broker_server, bot.demo.postgres_server: the dev extra's wheels), one
+PostgreSQL server (demo.broker_server, demo.postgres_server: the dev extra's wheels), one
 `python -m bot ingress` and two `python -m bot worker` processes, which share the partitions
 (half each). This process plays Telegram: a line typed here becomes a message in a demo group,
 its update is POSTed to the ingress's webhook (again and again until it answers 200, as
@@ -44,11 +44,13 @@ import asyncpg
 import bot
 from bot.cluster.ownership import share, spans
 from bot.cluster.partitions import partition_of
-from bot.demo.broker_server import BrokerServer, free_port
-from bot.demo.emulator import BotApiEmulator
-from bot.demo.postgres_server import PostgresServer, major_version
-from bot.demo.roles import CONSUMING, RoleProcess, post_update
-from bot.demo.terminal import (
+from bot.runtime.config import INGRESS, WORKER
+from bot.telegram.webhook import WEBHOOK_PATH
+from demo.broker_server import BrokerServer, free_port
+from demo.emulator import BotApiEmulator
+from demo.postgres_server import PostgresServer, major_version
+from demo.roles import CONSUMING, RoleProcess, post_update
+from demo.terminal import (
     DEFAULT_SPEAKER,
     DEMO_CHAT_ID,
     DEMO_CHAT_TITLE,
@@ -59,8 +61,6 @@ from bot.demo.terminal import (
     read_lines,
     speaker_name,
 )
-from bot.runtime.config import INGRESS, WORKER
-from bot.telegram.webhook import WEBHOOK_PATH
 
 SECRET = "twentyfour_cluster_demo"  # the webhook's secret: every ingress has the same
 WEBHOOK_URL = f"https://bot.example/{WEBHOOK_PATH}"  # registered only: this process posts
@@ -463,9 +463,9 @@ async def run_cluster(speaker: str, out: TextIO, stdin_fd: int = 0) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m bot.demo.cluster [--user NAME]`: 0 at /quit or the end of input, 130 after
+    """`python -m demo.cluster [--user NAME]`: 0 at /quit or the end of input, 130 after
     Ctrl-C, 1 when a server or a role could not start."""
-    parser = argparse.ArgumentParser(prog="python -m bot.demo.cluster",
+    parser = argparse.ArgumentParser(prog="python -m demo.cluster",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--user", metavar="NAME", help="the first speaker")
     arguments = parser.parse_args(argv)

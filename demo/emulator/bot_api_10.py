@@ -13,9 +13,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from bot.demo.emulator.bot_api import BotApi
-from bot.demo.emulator.records import BOT_ID, NOT_MODIFIED, Deletion, Edit, Sent, TelegramError
-from bot.demo.emulator.wire import json_param, markup_of, message_text
+from demo.emulator.bot_api import BotApi
+from demo.emulator.records import BOT_ID, NOT_MODIFIED, Deletion, Edit, Sent, TelegramError
+from demo.emulator.wire import json_param, markup_of, message_text
 
 GROUPS = ("group", "supergroup")
 ADMINS = ("creator", "administrator")

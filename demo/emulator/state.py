@@ -15,7 +15,7 @@ import tornado.iostream
 import tornado.netutil
 import tornado.web
 
-from bot.demo.emulator.records import (
+from demo.emulator.records import (
     BOT_ID,
     BOT_NAME,
     BOT_USERNAME,

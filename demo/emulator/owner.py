@@ -14,8 +14,8 @@ import tornado.iostream
 import tornado.netutil
 import tornado.web
 
-from bot.demo.emulator.bot_api_10 import BotApi10
-from bot.demo.emulator.records import (
+from demo.emulator.bot_api_10 import BotApi10
+from demo.emulator.records import (
     ADMIN_RIGHTS,
     BOT_ID,
     CallbackAnswer,
@@ -23,7 +23,7 @@ from bot.demo.emulator.records import (
     Sent,
     TelegramError,
 )
-from bot.demo.emulator.wire import Handler
+from demo.emulator.wire import Handler
 
 
 @dataclass

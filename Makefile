@@ -32,7 +32,7 @@ run: $(STAMP)
 # wheels), one ingress and two workers on this machine; /kill SIGKILLs the leading worker
 .PHONY: run-cluster
 run-cluster: $(STAMP)
-	$(PY) -m bot.demo.cluster $(ARGS)
+	$(PY) -m demo.cluster $(ARGS)
 
 # REQUIRE_NATIVE, REQUIRE_SHARED: a test that needs the compiled solver or ../shared fails
 # without it here (and so in CI), where a bare `pytest` skips it (tests/conftest.py)
@@ -48,8 +48,8 @@ TEST_WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
 XDIST := -n $(TEST_WORKERS) --dist worksteal
 
 test: $(STAMP) browser fonts postgres-oldest
-	$(PY) -m ruff check solver bot tests bench
-	$(PY) -m mypy solver bot
+	$(PY) -m ruff check solver bot demo tests bench
+	$(PY) -m mypy solver bot demo
 	$(REQUIRED) POSTGRES_BIN= POSTGRES_VERSION=$(PG_NEWEST) $(PY) -m pytest $(XDIST) \
 		--durations=20
 	$(REQUIRED) POSTGRES_BIN=$(PG_OLDEST_BIN) POSTGRES_VERSION=$(PG_OLDEST) $(PY) -m pytest \
@@ -92,7 +92,7 @@ postgres-oldest:
 # real bot process (tests/e2e),
 # spread over the CPUs; `make test` still runs it all
 test-fast: $(STAMP) fonts
-	$(PY) -m ruff check solver bot tests bench
+	$(PY) -m ruff check solver bot demo tests bench
 	$(PY) -m pytest -m "not slow" -k "not postgres" -n auto tests/solver tests/bot tests/demo tests/deploy
 
 test-solver-alone:
@@ -126,8 +126,8 @@ bench-guard: $(STAMP)
 	$(PY) bench/bench_guard.py $(ARGS)
 
 lint: $(STAMP)
-	$(PY) -m ruff check solver bot tests bench
-	$(PY) -m mypy solver bot
+	$(PY) -m ruff check solver bot demo tests bench
+	$(PY) -m mypy solver bot demo
 
 clean:
 	rm -rf $(VENV) $(SOLVER_VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -57,7 +57,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.demo.emulator import BotApiEmulator, FloodLimits  # noqa: E402
+from demo.emulator import BotApiEmulator, FloodLimits  # noqa: E402
 from solver import first_solution  # noqa: E402
 
 PLAYERS = 3

@@ -91,14 +91,14 @@ from bench.bench_bot_load import start as start_single  # noqa: E402
 from bench.bench_bot_load import stop as stop_single  # noqa: E402
 from bench.cgroups import CapsUnavailable, CpuCaps, cores_here  # noqa: E402
 from bot.cluster.partitions import partition_of  # noqa: E402
-from bot.demo.broker_server import BrokerServer, free_port  # noqa: E402
-from bot.demo.cluster import SECRET, WEBHOOK_URL, role_env  # noqa: E402
-from bot.demo.emulator import BotApiEmulator, FloodLimits, Sent  # noqa: E402
-from bot.demo.postgres_server import PostgresServer  # noqa: E402
-from bot.demo.roles import CONSUMING, RoleProcess  # noqa: E402
 from bot.runtime.config import INGRESS, WORKER  # noqa: E402
 from bot.store.postgres.partition_owners import owner_pids  # noqa: E402
 from bot.telegram.webhook import SECRET_HEADER, WEBHOOK_PATH  # noqa: E402
+from demo.broker_server import BrokerServer, free_port  # noqa: E402
+from demo.cluster import SECRET, WEBHOOK_URL, role_env  # noqa: E402
+from demo.emulator import BotApiEmulator, FloodLimits, Sent  # noqa: E402
+from demo.postgres_server import PostgresServer  # noqa: E402
+from demo.roles import CONSUMING, RoleProcess  # noqa: E402
 
 PARTITIONS = 64  # the default (bot/runtime/config.py)
 TICK = os.sysconf("SC_CLK_TCK")

@@ -37,7 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.demo.emulator import BotApiEmulator, Sent  # noqa: E402
+from demo.emulator import BotApiEmulator, Sent  # noqa: E402
 from solver import first_solution  # noqa: E402
 from tests.bot.scoring import (  # noqa: E402
     ANSWERS_SQL,

@@ -58,9 +58,9 @@ from bench.bench_crash import (  # noqa: E402
     check_results,
     play,
 )
-from bot.demo.emulator import BotApiEmulator  # noqa: E402
 from bot.runtime.health import LEADER, STANDBY, heartbeat_path, heartbeat_role  # noqa: E402
 from bot.store.postgres import open_postgres  # noqa: E402
+from demo.emulator import BotApiEmulator  # noqa: E402
 from tests.bot.scoring import (  # noqa: E402
     ANSWERS_SQL,
     ROUNDS_SQL,

@@ -39,8 +39,8 @@ sys.path.insert(0, str(ROOT))
 
 from telegram import Update  # noqa: E402
 
-from bot.demo.emulator import BotApiEmulator  # noqa: E402
-from bot.demo.emulator.records import ADMIN_RIGHTS  # noqa: E402
+from demo.emulator import BotApiEmulator  # noqa: E402
+from demo.emulator.records import ADMIN_RIGHTS  # noqa: E402
 from tests.e2e.conftest import BotProcess  # noqa: E402
 
 ROUND_SECONDS = 5.0

@@ -58,8 +58,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_bot_load import OURS, idle  # noqa: E402
 
-from bot.demo.emulator import BotApiEmulator  # noqa: E402
-from bot.demo.emulator.records import Sent  # noqa: E402
+from demo.emulator import BotApiEmulator  # noqa: E402
+from demo.emulator.records import Sent  # noqa: E402
 from solver import first_solution  # noqa: E402
 
 PASSES = 3

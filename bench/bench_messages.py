@@ -22,12 +22,12 @@ from pathlib import Path
 from telegram import Update
 from telegram.ext import Application
 
-from bot.demo.emulator import BotApiEmulator
 from bot.play.dealing.stock import Stock
 from bot.play.games import Deal
 from bot.runtime.config import Config
 from bot.runtime.pool import SolverPool
 from bot.wiring import build_bot
+from demo.emulator import BotApiEmulator
 
 CHAT = -9001
 ANN = {"id": 901, "is_bot": False, "first_name": "Ann", "language_code": "en"}

@@ -224,7 +224,7 @@ async def soak(chats: int, hours: int, bound: int) -> None:
         clock = Clock(Path(folder) / "clock")
         install_clock(str(Path(folder) / "clock"))  # the emulator's dates follow it too
         sys.path.insert(0, str(ROOT))
-        from bot.demo.emulator import BotApiEmulator
+        from demo.emulator import BotApiEmulator
 
         emulator = BotApiEmulator()
         await emulator.start()

@@ -47,8 +47,8 @@ from bench.bench_bot_load import Run, chats, percentile  # noqa: E402
 from bench.bench_bot_load import start as start_single  # noqa: E402
 from bench.bench_bot_load import stop as stop_single  # noqa: E402
 from bench.bench_cluster import Cluster, database  # noqa: E402
-from bot.demo.broker_server import BrokerServer  # noqa: E402
-from bot.demo.postgres_server import PostgresServer  # noqa: E402
+from demo.broker_server import BrokerServer  # noqa: E402
+from demo.postgres_server import PostgresServer  # noqa: E402
 from solver import first_solution  # noqa: E402
 
 ANSWER_AFTER = 1.0  # seconds after its own group's deal arrived each group's player answers

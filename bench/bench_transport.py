@@ -35,7 +35,7 @@ CHAT = -1001
 CONNECTIONS = 8  # as bot/telegram/app.py's pool
 SERVER = """
 import asyncio, sys
-from bot.demo.emulator import BotApiEmulator
+from demo.emulator import BotApiEmulator
 
 async def main():
     emulator = BotApiEmulator(open_chats=True)

@@ -27,7 +27,6 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.demo.emulator import BotApiEmulator  # noqa: E402
 from bot.runtime.config import Config  # noqa: E402
 from bot.runtime.pool import SolverPool  # noqa: E402
 from bot.store.records import Round  # noqa: E402
@@ -35,6 +34,7 @@ from bot.telegram.context import App  # noqa: E402
 from bot.webapp.init_data import sign, user_fields  # noqa: E402
 from bot.webapp.server import serve, ticket_of  # noqa: E402
 from bot.wiring import Bot, build_bot  # noqa: E402
+from demo.emulator import BotApiEmulator  # noqa: E402
 from tests.bot.webapp_support import BEST, EXACT, ROLLS, TARGET, TILES  # noqa: E402
 from tests.e2e.webapp_browser import DARK, LIGHT, Browser, page_address  # noqa: E402
 

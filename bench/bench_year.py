@@ -62,7 +62,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.bench_bot_load import percentile  # noqa: E402
 from bench.year_data import Scale, Year, generate, load_postgres, load_sqlite  # noqa: E402
-from bot.demo.emulator import BotApiEmulator  # noqa: E402
+from demo.emulator import BotApiEmulator  # noqa: E402
 from solver import first_solution  # noqa: E402
 
 BOT = [str(ROOT / "bench" / "run_bot.py")]

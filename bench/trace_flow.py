@@ -22,11 +22,11 @@ from typing import Any
 from telegram import Update
 
 import bot
-from bot.demo.emulator import BotApiEmulator
 from bot.play.games import Deal
 from bot.runtime.config import Config
 from bot.runtime.pool import SolverPool
 from bot.telegram.app import build_application
+from demo.emulator import BotApiEmulator
 
 try:  # where the stock lives moved with issues 23 and 34
     from bot.play.dealing.stock import Stock
@@ -85,7 +85,7 @@ class Trace:
         self.seen_ids.add(id(frame))
         callee = self.where(frame)
         if callee is None or not callee.startswith(("bot/", "solver/")) or \
-                callee.startswith("bot/demo/"):  # the emulator plays Telegram
+                callee.startswith("demo/"):  # the emulator plays Telegram
             return
         self.files.add(callee)
         caller = self.where(frame.f_back)

@@ -148,9 +148,21 @@ def main(argv: list[str] | None = None) -> int:
         return INTERRUPTED
 
 
-def run_demo(speaker: str | None) -> int:
-    from bot import demo  # the emulator is only loaded when it is used
+NO_DEMO = ("error: the demo is not installed here: it lives beside the bot in the source tree "
+           "(demo/), not in the package an image installs; run it from a clone with `make run`, "
+           "or set TELEGRAM_BOT_TOKEN")
 
+
+def run_demo(speaker: str | None) -> int:
+    """The demo, loaded only when it is used, and only where it is: a clone has it beside the
+    bot, a production image (bot/ and solver/ alone) does not."""
+    try:
+        import demo
+    except ModuleNotFoundError as error:
+        if error.name != "demo":
+            raise
+        print(NO_DEMO, file=sys.stderr)
+        return BAD_SETTINGS
     return demo.main(speaker)
 
 

@@ -2,8 +2,8 @@
 what was wrong (the reader's UsageError, bot.telegram.grammar), what the command takes (its usage
 line, with its limits written as the language writes numbers), and an example that works.
 
-The examples are commands that read: `tests/bot/test_refusals.py` sends each back and sees it
-taken. Their hands are ones the bot never deals (a number above 13, a tile no draw has), as
+The examples are commands that read: `tests/bot/telegram/test_refusals.py` sends each back and
+sees it taken. Their hands are ones the bot never deals (a number above 13, a tile no draw has), as
 /help's are: an example is never refused for touching a round that is live. Each usage line's
 limits come from the readers' own constants, so a line never says one range while the reader
 checks another.

@@ -16,7 +16,6 @@ import pytest
 from telegram import Update
 from telegram.ext import Application
 
-from bot.demo.emulator import BotApiEmulator
 from bot.play.daily import puzzle as daily_puzzle
 from bot.play.outcomes import Closed, Dealt, Outcome
 from bot.play.ports import Alarm, Delivery, Target
@@ -28,14 +27,15 @@ from bot.store.records import Round
 from bot.store.stores import Stores
 from bot.webapp.settings import WebappSettings
 from bot.wiring import Bot, build_bot
+from demo.emulator import BotApiEmulator
 from tests.fake_telegram import telegram as telegram
 from tests.postgres import BACKENDS, emptied, open_backend
 from tests.postgres import postgres_server as postgres_server
 from tests.postgres import postgres_url as postgres_url
 
 # The daily puzzle's hand follows the date, and no one may /solve it all day: the tests see two
-# hands that none of them asks to solve, so that no date makes them fail (tests/bot/test_daily.py
-# checks the real choice).
+# hands that none of them asks to solve, so that no date makes them fail
+# (tests/bot/play/daily/test_daily.py checks the real choice).
 TEST_DAILY_HANDS = ((9, 11, 13, 13), (2, 11, 11, 13))
 
 

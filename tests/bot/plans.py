@@ -2,12 +2,11 @@
 statement reads a whole table that grows with play, unless the catalogue says why it may; the
 boards named ORDERED read their rows in order (no sort of everything that matched).
 
-tests/bot/test_plans.py checks it on SQLite (EXPLAIN QUERY PLAN, and the statements inside the
-triggers), tests/postgres/test_plans.py on PostgreSQL (EXPLAIN of the generic plan, sequential
-scans priced out so that one shows only where no index can serve). Both fail on a statement
-that is not in the catalogue, and on a string of SQL anywhere in bot/store that no catalogued
-statement contains, so a new one cannot slip by.
-"""
+tests/bot/store/sqlite/test_plans.py checks it on SQLite (EXPLAIN QUERY PLAN, and the statements
+inside the triggers), tests/postgres/test_plans.py on PostgreSQL (EXPLAIN of the generic plan,
+sequential scans priced out so that one shows only where no index can serve). Both fail on a
+statement that is not in the catalogue, and on a string of SQL anywhere in bot/store that no
+catalogued statement contains, so a new one cannot slip by."""
 
 from __future__ import annotations
 

@@ -34,12 +34,13 @@ MAY_IMPORT = {
     # the composition root: opens the stores and the pool, builds play, mounts both faces
     "bot.wiring": {"bot.play", "bot.store", "bot.text", "bot.runtime", "solver", "bot.telegram",
                    "bot.webapp", "bot.cluster"},
-    "bot.demo": {"bot.telegram", "bot.webapp", "bot.wiring", "bot.text", "bot.runtime",
-                 "bot.cluster"},
-    "bot.__main__": {"bot.telegram", "bot.webapp", "bot.runtime", "bot.demo", "bot.wiring"},
+    # beside the package, not in it (an image installs bot/ and solver/ alone)
+    "demo": {"bot.telegram", "bot.webapp", "bot.wiring", "bot.text", "bot.runtime",
+             "bot.cluster"},
+    "bot.__main__": {"bot.telegram", "bot.webapp", "bot.runtime", "demo", "bot.wiring"},
     "solver": set(),
 }
-TELEGRAM_USERS = ("bot.telegram", "bot.demo", "bot.__main__")
+TELEGRAM_USERS = ("bot.telegram", "demo", "bot.__main__")
 FACES = ("bot.telegram", "bot.webapp")
 
 
@@ -68,7 +69,8 @@ def layer_of(module: str) -> str | None:
     return None
 
 
-SOURCES = sorted([*(ROOT / "bot").rglob("*.py"), *(ROOT / "solver").rglob("*.py")])
+SOURCES = sorted([*(ROOT / "bot").rglob("*.py"), *(ROOT / "solver").rglob("*.py"),
+                  *(ROOT / "demo").rglob("*.py")])
 
 
 def climbs(module: str, imported: str) -> bool:

@@ -12,8 +12,8 @@ import nats
 import pytest
 from nats.aio.client import Client
 
-from bot.demo.emulator import BotApiEmulator
 from bot.store.postgres import open_postgres
+from demo.emulator import BotApiEmulator
 from tests.cluster.broker_server import BrokerServer
 from tests.cluster.processes import Cluster, MakeCluster
 from tests.fake_telegram import telegram as telegram

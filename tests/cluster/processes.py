@@ -14,12 +14,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from bot.cluster.partitions import partition_of
-from bot.demo import roles
-from bot.demo.broker_server import BrokerServer, free_port
-from bot.demo.emulator import BotApiEmulator
 from bot.runtime.config import INGRESS, WORKER
 from bot.store.postgres.partition_owners import owner_pids
 from bot.telegram.webhook import WEBHOOK_PATH
+from demo import roles
+from demo.broker_server import BrokerServer, free_port
+from demo.emulator import BotApiEmulator
 from tests.conftest import ROOT
 from tests.e2e.test_webhook import post, update_headers
 from tests.waiting import until
@@ -31,7 +31,7 @@ PARTITIONS = 16
 
 
 class RoleProcess(roles.RoleProcess):
-    """One `python -m bot <role>` (bot/demo/roles.py), run from the project's folder, with
+    """One `python -m bot <role>` (demo/roles.py), run from the project's folder, with
     `until` to wait on it while it runs."""
 
     def __init__(self, role: str, name: str, folder: Path, env: dict[str, str]) -> None:

@@ -1,4 +1,4 @@
-"""`make run-cluster` end to end (bot/demo/cluster.py): its own PostgreSQL, NATS, emulator,
+"""`make run-cluster` end to end (demo/cluster.py): its own PostgreSQL, NATS, emulator,
 ingress and two workers sharing the partitions; a round dealt, `/kill` SIGKILLs the worker that
 owns the group's partition, the other takes the partition over (the database's owners say so)
 and the round ends there on time; the killed worker is started again and takes its share back;
@@ -13,8 +13,8 @@ import re
 
 import pytest
 
-from bot.demo import cluster
-from bot.demo.cluster import GROUP_PARTITION, PARTITIONS, ClusterDemo, held
+from demo import cluster
+from demo.cluster import GROUP_PARTITION, PARTITIONS, ClusterDemo, held
 from tests.waiting import until
 
 pytestmark = pytest.mark.slow

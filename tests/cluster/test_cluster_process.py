@@ -20,7 +20,7 @@ from nats.aio.client import Client
 
 from bot.cluster.partitions import partition_of
 from bot.cluster.stream import Layout
-from bot.demo.emulator import BotApiEmulator
+from demo.emulator import BotApiEmulator
 from solver import solve
 from tests.cluster.broker_server import BrokerServer
 from tests.cluster.processes import Cluster, RoleProcess

@@ -18,8 +18,8 @@ import asyncio
 import asyncpg
 import pytest
 
-from bot.demo.broker_server import BrokerServer, free_port
-from bot.demo.roles import post_update
+from demo.broker_server import BrokerServer, free_port
+from demo.roles import post_update
 from tests.cluster.processes import SECRET, Cluster, RoleProcess, paused, unread_by_broker
 from tests.cluster.test_ingress import stored
 from tests.waiting import until

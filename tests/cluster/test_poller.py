@@ -20,9 +20,9 @@ from nats.aio.client import Client
 from nats.js.errors import NotFoundError
 
 from bot.cluster.poll_lease import LEASE, RENEW
-from bot.demo.broker_server import BrokerServer
-from bot.demo.emulator import BotApiEmulator
 from bot.telegram.app import ALLOWED_UPDATES
+from demo.broker_server import BrokerServer
+from demo.emulator import BotApiEmulator
 from tests.cluster.processes import Cluster, RoleProcess, paused
 from tests.waiting import until
 

@@ -15,7 +15,7 @@ import asyncpg
 import pytest
 
 from bot.cluster.partitions import partition_of
-from bot.demo.emulator import BotApiEmulator
+from demo.emulator import BotApiEmulator
 from solver import solve
 from tests.cluster.processes import PARTITIONS
 from tests.waiting import until

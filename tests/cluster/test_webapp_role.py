@@ -12,10 +12,10 @@ from itertools import permutations
 import asyncpg
 import pytest
 
-from bot.demo.broker_server import free_port
 from bot.runtime.config import WEBAPP
 from bot.webapp.init_data import sign, user_fields
 from bot.webapp.server import Ticket
+from demo.broker_server import free_port
 from tests.bot.webapp_support import post
 from tests.cluster.processes import RoleProcess
 from tests.e2e.test_bot_process import hand_of

@@ -160,3 +160,15 @@ async def test_round_timeout_is_shown_while_nobody_types(tmp_path: Path):
             process.kill()
             await process.wait()
     assert returncode == 0, err
+
+
+def test_an_installation_without_the_demo_says_so(tmp_path: Path):
+    """The demo lives beside the package, not in it: where it is not (an image installs bot/ and
+    solver/ alone), `--demo` says where it is, in one line, and exits 2 without a traceback."""
+    env = demo_env(tmp_path)
+    env.pop("PYTHONPATH")
+    done = subprocess.run([sys.executable, "-m", "bot", "--demo"], input="/quit\n", text=True,
+                          capture_output=True, cwd=tmp_path, env=env, timeout=TIMEOUT)
+    assert done.returncode == 2, done.stderr
+    assert "the demo is not installed here" in done.stderr and "make run" in done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1

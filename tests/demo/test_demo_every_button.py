@@ -2,7 +2,7 @@
 lists (bot.telegram.app's and bot.telegram.community's, read from the code), every button the
 emulator recorded on the bot's answer is pressed, by its label without its emoji where it has
 words; each press shows something, and nothing typed ends the demo. The demo runs in this
-process (bot.demo.terminal.session): the same emulator, bot and page as `python -m bot --demo`."""
+process (demo.terminal.session): the same emulator, bot and page as `python -m bot --demo`."""
 
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
-from bot.demo.buttons import bare, lead_of
-from bot.demo.terminal import DEMO_CHAT_ID, DemoChat, demo_config, session
 from bot.telegram import app, community
 from bot.webapp.init_data import verify
+from demo.buttons import bare, lead_of
+from demo.terminal import DEMO_CHAT_ID, DemoChat, demo_config, session
 
 FAILED = "(the demo could not do that"
 # /solve 3 8 3 8's one solution as the demo prints its mathematical block (Bot API 10.1)

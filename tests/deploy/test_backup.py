@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.demo.emulator import BotApiEmulator
 from bot.runtime.backup import (
     DUMP_SUFFIX,
     HOLD_LOCK,
@@ -36,6 +35,7 @@ from bot.store import Stores, open_stores
 from bot.store.postgres import connection as postgres_connection
 from bot.store.sqlite import hold as sqlite_hold
 from bot.store.unavailable import DatabaseUnavailable
+from demo.emulator import BotApiEmulator
 from solver import solve
 from tests.deploy.test_deploy import ROOT, subprocess_env
 from tests.e2e.conftest import BotProcess

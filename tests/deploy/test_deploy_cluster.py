@@ -155,4 +155,4 @@ def test_the_guide_says_how_to_run_scale_and_restart_the_cluster():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     target = re.search(r"^run-cluster: (.*)\n\t(.*)$", makefile, re.MULTILINE)
     assert target and "$(STAMP)" in target.group(1)
-    assert target.group(2).endswith("-m bot.demo.cluster $(ARGS)")
+    assert target.group(2).endswith("-m demo.cluster $(ARGS)")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from bot.demo.emulator import BotApiEmulator
+from demo.emulator import BotApiEmulator
 from tests.conftest import ROOT
 from tests.fake_telegram import telegram as telegram
 

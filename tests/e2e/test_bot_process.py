@@ -9,7 +9,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from bot.demo.emulator import BotApiEmulator
+from demo.emulator import BotApiEmulator
 from solver import solve
 from tests.waiting import until
 

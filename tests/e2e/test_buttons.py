@@ -3,8 +3,8 @@ buttons the emulator shows on the bot's messages, as a Telegram client would."""
 
 from __future__ import annotations
 
-from bot.demo.emulator import BotApiEmulator, CallbackAnswer
 from bot.text.i18n import Texts
+from demo.emulator import BotApiEmulator, CallbackAnswer
 from tests.e2e.test_bot_process import hand_of
 
 GROUP = -2101

@@ -12,8 +12,8 @@ import pytest
 from telegram import Bot, InlineQueryResultArticle, InputTextMessageContent, Message
 from telegram.error import BadRequest
 
-from bot.demo.emulator import BotApiEmulator
 from bot.text.html_text import terminal_text, visible_text
+from demo.emulator import BotApiEmulator
 from tests.waiting import until
 
 CHAT = -300

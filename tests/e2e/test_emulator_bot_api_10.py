@@ -6,7 +6,7 @@ paragraphs and mathematical blocks; and it refuses what Telegram refuses."""
 
 from __future__ import annotations
 
-from bot.demo.emulator import BotApiEmulator
+from demo.emulator import BotApiEmulator
 from tests.e2e.test_fake_server import call
 
 GROUP = -5911

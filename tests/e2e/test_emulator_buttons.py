@@ -10,7 +10,7 @@ import pytest
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.error import BadRequest
 
-from bot.demo.emulator import BotApiEmulator
+from demo.emulator import BotApiEmulator
 
 CHAT = -310
 ANN = {"id": 51, "is_bot": False, "first_name": "Ann"}

@@ -10,7 +10,7 @@ import pytest
 from telegram import Bot, ChatMemberAdministrator, ChatMemberBanned, ChatMemberLeft, Update
 from telegram.error import ChatMigrated, Forbidden
 
-from bot.demo.emulator import BOT_ID, BotApiEmulator
+from demo.emulator import BOT_ID, BotApiEmulator
 
 GROUP = -320
 ANN = {"id": 71, "is_bot": False, "first_name": "Ann"}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.demo.emulator import BotApiEmulator
+from demo.emulator import BotApiEmulator
 from tests.e2e.test_fake_server import call
 
 GROUP = -2201

@@ -11,8 +11,8 @@ import pytest
 from telegram import Bot, Update
 from telegram.error import BadRequest
 
-from bot.demo.emulator import BotApiEmulator
 from bot.telegram.speakers import topic_of
+from demo.emulator import BotApiEmulator
 
 FORUM, GROUP = -100300, -100301
 ANN = {"id": 41, "is_bot": False, "first_name": "Ann"}

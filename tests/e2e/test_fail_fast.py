@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.demo.emulator import BotApiEmulator
 from bot.store.sqlite.database import BUSY_SECONDS
+from demo.emulator import BotApiEmulator
 from tests.conftest import ROOT
 
 EXIT_WITHIN = 60.0  # seconds: a hang, not slowness, is what this catches

@@ -19,10 +19,10 @@ import pytest
 
 from bench.bench_failover import JOURNAL, Replica, after_the_lease, failover_trials, terminate
 from bot.__main__ import LOST_LEAD
-from bot.demo.emulator import BotApiEmulator
 from bot.runtime.health import LEADER, STANDBY
 from bot.store.postgres import open_postgres
 from bot.telegram.webhook import LEADER_PATH, SECRET_HEADER, WEBHOOK_PATH
+from demo.emulator import BotApiEmulator
 from tests.conftest import ROOT
 from tests.e2e.test_bot_process import ANN, GROUP
 from tests.e2e.test_webhook import free_port, post, update_headers

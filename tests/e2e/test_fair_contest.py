@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 
-from bot.demo.emulator import BotApiEmulator
+from demo.emulator import BotApiEmulator
 from solver import evaluate, solve
 from tests.e2e.test_bot_process import hand_of
 

@@ -8,8 +8,8 @@ import json
 import httpx
 import pytest
 
-from bot.demo.emulator import BotApiEmulator, FloodLimits
 from bot.text.html_text import EntityError, visible_text
+from demo.emulator import BotApiEmulator, FloodLimits
 
 
 async def call(server: BotApiEmulator, method: str, token: str | None = None, **params):

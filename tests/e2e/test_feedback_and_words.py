@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.demo.emulator import BotApiEmulator
+from demo.emulator import BotApiEmulator
 from tests.e2e.test_bot_process import hand_of
 
 GROUP = -2201

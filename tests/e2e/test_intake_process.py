@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.demo.emulator import BotApiEmulator
+from demo.emulator import BotApiEmulator
 from tests.waiting import until
 
 pytestmark = pytest.mark.slow

@@ -11,7 +11,7 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
-from bot.demo.emulator import BotApiEmulator
+from demo.emulator import BotApiEmulator
 from tests.e2e.test_bot_process import ANN, GROUP
 
 SUPERGROUP = -1002001

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.demo.emulator import BotApiEmulator
+from demo.emulator import BotApiEmulator
 from solver import solve
 from tests.conftest import ROOT
 from tests.e2e.conftest import BotProcess

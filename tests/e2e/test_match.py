@@ -3,7 +3,7 @@ a match that survives kill -9 between rounds."""
 
 from __future__ import annotations
 
-from bot.demo.emulator import BotApiEmulator
+from demo.emulator import BotApiEmulator
 from solver import solve
 from tests.e2e.test_bot_process import ANN, BEN, GROUP, hand_of
 

@@ -20,13 +20,13 @@ from telegram.error import BadRequest
 
 from bench.bench_failover import Replica
 from bot.__main__ import BAD_SETTINGS
-from bot.demo.emulator import BotApiEmulator
 from bot.runtime import metrics
 from bot.runtime.health import LEADER
 from bot.runtime.pool import Slots
 from bot.telegram.fairness import FairUpdates
 from bot.telegram.metered_request import MeteredRequest
 from bot.telegram.webhook import METRICS_PATH, make_server
+from demo.emulator import BotApiEmulator
 from solver import solve
 from tests.e2e.test_bot_process import hand_of
 from tests.e2e.test_failover import replicas as replicas

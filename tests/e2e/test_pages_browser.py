@@ -18,9 +18,9 @@ from urllib.parse import quote
 import pytest
 from selenium.webdriver.common.by import By
 
-from bot.demo.emulator import BotApiEmulator
 from bot.runtime.pool import SolverPool
 from bot.webapp.init_data import sign, user_fields
+from demo.emulator import BotApiEmulator
 from solver import solve
 from tests.bot.conftest import Clock, Harness, make_config, running
 from tests.bot.conftest import pool as pool

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from bench.year_data import Scale, generate, load_sqlite
-from bot.demo.emulator import BotApiEmulator
 from bot.runtime.pool import SolverPool
 from bot.store.sqlite import open_sqlite
+from demo.emulator import BotApiEmulator
 from tests.bot.conftest import Clock, Harness, make_config, running
 from tests.bot.conftest import pool as pool
 from tests.bot.webapp_support import ANN, GROUP, START, deal_known, hand_clock, page_server

@@ -4,7 +4,7 @@ privacy mode reads getMe, explains it in the log and stops inviting typed answer
 
 from __future__ import annotations
 
-from bot.demo.emulator import BotApiEmulator
+from demo.emulator import BotApiEmulator
 from solver import solve
 from tests.e2e.test_bot_process import hand_of
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.demo.emulator import BotApiEmulator
+from demo.emulator import BotApiEmulator
 from tests.e2e.test_bot_process import open_deadline
 from tests.waiting import until
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import BAD_SETTINGS, NO_TELEGRAM
-from bot.demo.emulator import BotApiEmulator
+from demo.emulator import BotApiEmulator
 from tests.conftest import ROOT
 from tests.waiting import until as until_true
 

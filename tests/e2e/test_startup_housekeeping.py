@@ -11,8 +11,8 @@ import sqlite3
 import time
 from pathlib import Path
 
-from bot.demo.emulator import BotApiEmulator
 from bot.store.sqlite import open_sqlite
+from demo.emulator import BotApiEmulator
 
 DAY = 24 * 3600.0
 

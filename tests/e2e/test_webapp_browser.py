@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.demo.emulator import BotApiEmulator
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.webapp.server import ticket_of
+from demo.emulator import BotApiEmulator
 from tests.bot.conftest import Harness, make_config, running
 from tests.bot.conftest import pool as pool
 from tests.bot.webapp_support import (

@@ -11,9 +11,9 @@ import time
 import httpx
 import pytest
 
-from bot.demo.emulator import BotApiEmulator
-from bot.demo.emulator.records import BOT_USERNAME
 from bot.webapp.init_data import sign, user_fields
+from demo.emulator import BotApiEmulator
+from demo.emulator.records import BOT_USERNAME
 from solver import solve
 from tests.e2e.test_webapp_demo import steps_of
 

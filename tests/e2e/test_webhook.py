@@ -16,10 +16,10 @@ import pytest
 import tornado.netutil
 from telegram.ext import Application, ApplicationBuilder
 
-from bot.demo.emulator import BotApiEmulator
 from bot.runtime.config import Config, ConfigError
 from bot.telegram.intake import Intake
 from bot.telegram.webhook import MAX_BODY, SECRET_HEADER, WEBHOOK_PATH, make_server
+from demo.emulator import BotApiEmulator
 from tests.conftest import ROOT
 from tests.e2e.test_bot_process import ANN, GROUP
 

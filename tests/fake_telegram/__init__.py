@@ -1,4 +1,4 @@
-"""The `telegram` fixture: the demo's Bot API emulator (bot.demo.emulator) served on 127.0.0.1 for
+"""The `telegram` fixture: the demo's Bot API emulator (demo.emulator) served on 127.0.0.1 for
 the bot's handler and end-to-end tests (imported by the conftests of the tests that talk to it, so
 that the solver's tests never import python-telegram-bot)."""
 
@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.demo.emulator import BotApiEmulator
+from demo.emulator import BotApiEmulator
 
 __all__ = ["telegram"]
 

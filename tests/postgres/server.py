@@ -1,9 +1,9 @@
-"""The tests' PostgreSQL server: bot/demo/postgres_server.py (the cluster's demo starts it too).
+"""The tests' PostgreSQL server: demo/postgres_server.py (the cluster's demo starts it too).
 This name is the same module object, so `import tests.postgres.server as s; s.SETTINGS = ...`
 still changes what the next server starts with."""
 
 import sys
 
-from bot.demo import postgres_server
+from demo import postgres_server
 
 sys.modules[__name__] = postgres_server

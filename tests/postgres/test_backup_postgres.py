@@ -26,7 +26,6 @@ import pytest
 
 from bench.bench_failover import Replica, score_mismatches
 from bot.__main__ import LOST_LEAD
-from bot.demo.emulator import BotApiEmulator
 from bot.runtime.backup import (
     DUMP_SUFFIX,
     PREFIX,
@@ -37,6 +36,7 @@ from bot.runtime.backup import (
     restore_postgres,
 )
 from bot.store.postgres import PostgresLeader
+from demo.emulator import BotApiEmulator
 from solver import solve
 from tests.conftest import ROOT
 from tests.e2e.test_bot_process import ANN, GROUP, hand_of

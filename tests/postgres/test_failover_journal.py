@@ -10,8 +10,8 @@ import types
 import asyncpg
 
 from bench.bench_failover import JOURNAL, after_the_lease
-from bot.demo.emulator import Request
 from bot.store.postgres import open_postgres
+from demo.emulator import Request
 from tests.postgres import new_database
 
 OLD, NEW = 4242, 4343  # the two processes' ids

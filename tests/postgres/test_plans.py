@@ -1,8 +1,9 @@
-"""PostgreSQL's plan of every statement the stores run (issue 40), as tests/bot/test_plans.py
-checks SQLite's: the generic plan each prepared statement gets (what asyncpg's cached
-statements run), with sequential scans priced out (enable_seqscan off), so that a Seq Scan of a
-large table, or an index read end to end, shows only where no index can serve the statement.
-Every foreign key has an index; dropping any index of the schema breaks some check."""
+"""PostgreSQL's plan of every statement the stores run (issue 40), as
+tests/bot/store/sqlite/test_plans.py checks SQLite's: the generic plan each prepared statement gets
+(what asyncpg's cached statements run), with sequential scans priced out (enable_seqscan off), so
+that a Seq Scan of a large table, or an index read end to end, shows only where no index can serve
+the statement. Every foreign key has an index; dropping any index of the schema breaks some
+check."""
 
 from __future__ import annotations
 
@@ -127,7 +128,8 @@ UNREAD = {
                           "(tests/bot/plans.py, POSTGRES_WINDOWED)",
     "open_rounds_by_keys": "live.REACHING finds the rounds a request reaches by it, where many "
                            "are open; this year has none open, so any index of the open "
-                           "rounds serves it as cheaply (tests/bot/test_live_across_workers.py "
+                           "rounds serves it as cheaply "
+                           "(tests/bot/play/guards/test_live_across_workers.py "
                            "checks the plan with rounds open)",
     "hand_ratings_by_kind": "ratings.hands reads one kind of hand at start-up; without it the "
                             "key's game alone reads every hand of the game (tests/bot/"

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 from bot.store.stores import Stores
 from tests.bot import scoring
-from tests.bot.test_recount import USERS, People, operation
-from tests.bot.test_scores import open_empty
+from tests.bot.store.test_recount import USERS, People, operation
+from tests.bot.store.test_scores import open_empty
 
 KEPT = {
     "scores": scoring.SCORES_SQL,

@@ -10,7 +10,7 @@ from bot.store.postgres.people import MET_ROUNDS, SCORING_LOCKS
 from bot.store.postgres.rounds import ANNOUNCED, GUESS_LOCK
 from bot.store.sql import matches, people, rounds, scores, updates
 from bot.store.sql.connection import Refused
-from tests.bot.test_store_queries import named_statements
+from tests.bot.store.sql.test_statements import named_statements
 
 
 async def test_postgres_prepares_every_statement(postgres_url: str):

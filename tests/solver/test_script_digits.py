@@ -1,6 +1,7 @@
 """Every script's decimal digits read by the solver as the digits they are; styled digits,
 numerals that are not digits, and signs that only look like division named. (The bot's commands:
-tests/bot/test_command_digits.py; this folder runs without the bot, `make test-solver-alone`.)"""
+tests/bot/telegram/test_grammar_digits.py; this folder runs without the bot,
+`make test-solver-alone`.)"""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ solver is the only opponent) that at least two different people answered. So a f
 round after round alone, privately or in a group of their own, earns nothing; the daily puzzle
 counts (one hand a day, the same for everyone, its first right answer kept). Migration 17 says
 the same rules in SQL for the history stored before it (the backfill); a test holds the two
-together (tests/bot/test_achievements_backfill.py).
+together (tests/bot/store/test_achievements_backfill.py).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The daily puzzle's hands in the order the days take them, written once by
 `python -m bot.play.daily.puzzle --write` from `daily_puzzle.eligible_hands` (every solvable
 hand of four numbers 1..13 rated medium and not obvious, shuffled with a fixed seed), so the
-bot never rates 1,820 hands in its event loop; tests/bot/test_daily.py fails while the two
-disagree."""
+bot never rates 1,820 hands in its event loop; tests/bot/play/daily/test_daily.py fails while
+the two disagree."""
 
 HANDS: tuple[tuple[int, int, int, int], ...] = (
     (1, 3, 3, 10), (1, 3, 7, 10), (3, 4, 9, 11), (1, 8, 10, 11), (5, 6, 8, 12), (1, 2, 5, 10),

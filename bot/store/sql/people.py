@@ -13,7 +13,7 @@ from bot.store.sql.connection import Connection, Step, numbered_table
 # One chat's scores as the view scores_from_rounds defines them (migration 5), read from that
 # chat's rounds and answers only (CHAT_SCORES; params: the chat, twice). The view itself,
 # filtered by chat, aggregates every chat's history first: the planners do not push the filter
-# through its window functions. tests/bot/test_recount.py holds the two equal.
+# through its window functions. tests/bot/store/test_recount.py holds the two equal.
 CHAT_RUNS = (
     "WITH played AS ("
     "SELECT DISTINCT r.chat_id, r.game, a.user_id, r.id AS round_id, 0 AS won, r.awarded, "

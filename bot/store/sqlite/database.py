@@ -220,7 +220,7 @@ class Database:
             # cut may lose the last moments. Syncing every commit would cap it at disk speed.
             await connection.execute("PRAGMA synchronous=NORMAL")
             # A deleted row's bytes are overwritten with zeros, not left in the page's free
-            # space (/forget: tests/bot/test_forget_on_disk.py). Debian's SQLite does it by
+            # space (/forget: tests/bot/store/test_forget_on_disk.py). Debian's SQLite does it by
             # default; other builds must be told. It costs writing the zeros, in pages that are
             # written anyway (bench/bench_year.py: /forget and a right answer with and without).
             await connection.execute(f"PRAGMA secure_delete={SECURE_DELETE}")

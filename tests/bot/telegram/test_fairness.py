@@ -1,0 +1,252 @@
+"""Fair update handling (bot.telegram.fairness): a chat's burst waits behind the updates of
+chats served less lately, a chat has a few updates handled at a time, started in the order they
+came, nothing is dropped — past the processor's bound an update waits for room — and the
+processor works inside a real Application."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from types import SimpleNamespace
+
+from telegram import Update
+from telegram.ext import ApplicationBuilder, ContextTypes, TypeHandler
+
+from bot.telegram.fairness import FairUpdates, install, sender
+from demo.emulator import BotApiEmulator
+
+A, B, C = -1, -2, -3  # chats
+
+
+def update_of(chat: int | None, user: int | None = None) -> SimpleNamespace:
+    return SimpleNamespace(
+        effective_user=None if user is None else SimpleNamespace(id=user),
+        effective_chat=None if chat is None else SimpleNamespace(id=chat))
+
+
+async def settle() -> None:
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.order: list[str] = []
+        self.gate = asyncio.Event()
+
+    async def handle(self, name: str, wait: bool = False) -> None:
+        self.order.append(f"start {name}")
+        if wait:
+            await self.gate.wait()
+        self.order.append(name)
+
+    def done(self) -> list[str]:
+        return [n for n in self.order if not n.startswith("start")]
+
+
+async def test_a_burst_waits_behind_every_other_chats_updates():
+    fair, seen = FairUpdates(concurrent=1, per_chat_running=1), Recorder()
+    tasks = [asyncio.create_task(fair.process_update(update_of(A), seen.handle("a1", True)))]
+    await settle()
+    for i in range(2, 5):
+        tasks.append(asyncio.create_task(fair.process_update(update_of(A), seen.handle(f"a{i}"))))
+    await settle()
+    for chat, name in ((B, "b1"), (C, "c1")):
+        tasks.append(asyncio.create_task(fair.process_update(update_of(chat), seen.handle(name))))
+    await settle()
+    assert fair.waiting() == 5
+    seen.gate.set()
+    await asyncio.gather(*tasks)
+    assert seen.done() == ["a1", "b1", "c1", "a2", "a3", "a4"]
+
+
+async def test_a_chat_has_few_updates_handled_at_a_time():
+    fair, seen = FairUpdates(concurrent=8, per_chat_running=2), Recorder()
+    burst = [asyncio.create_task(fair.process_update(update_of(A), seen.handle(f"a{i}", True)))
+             for i in range(5)]
+    await settle()
+    assert seen.order == ["start a0", "start a1"] and fair.waiting(("chat", A)) == 3
+    await fair.process_update(update_of(B), seen.handle("b"))  # not held behind A's burst
+    assert seen.order[-1] == "b"
+    seen.gate.set()
+    await asyncio.gather(*burst)
+    assert sum(n.startswith("start a") for n in seen.order) == 5
+
+
+async def test_a_chats_updates_start_in_the_order_they_came():
+    """Two players answer in one busy chat: the first to arrive is started first, even though
+    the second was served less lately (a race is decided by arrival, never by the queue)."""
+    fair, seen = FairUpdates(concurrent=1, per_chat_running=1), Recorder()
+    ann, ben = 10, 20
+    first = asyncio.create_task(fair.process_update(update_of(B, ben), seen.handle("ben", True)))
+    await settle()
+    answers = [asyncio.create_task(fair.process_update(update_of(A, user), seen.handle(name)))
+               for user, name in ((ben, "ben's answer"), (ann, "ann's answer"))]
+    await settle()
+    seen.gate.set()
+    await asyncio.gather(first, *answers)
+    assert seen.done() == ["ben", "ben's answer", "ann's answer"]
+
+
+async def test_past_its_bound_an_update_waits_and_nothing_is_dropped():
+    fair, seen = FairUpdates(concurrent=1, per_chat_running=1, bound=3), Recorder()
+    first = asyncio.create_task(fair.process_update(update_of(A), seen.handle("a0", True)))
+    await settle()
+    coroutines = [seen.handle(f"a{i}") for i in range(1, 10)]
+    burst = [asyncio.create_task(fair.process_update(update_of(A), c)) for c in coroutines]
+    await settle()
+    assert fair.waiting() == 2  # the bound: one running, two queued, the rest wait for room
+    assert not any(inspect.getcoroutinestate(c) == inspect.CORO_CLOSED for c in coroutines)
+    other = asyncio.create_task(fair.process_update(update_of(B), seen.handle("b")))
+    await settle()
+    seen.gate.set()
+    await asyncio.gather(first, other, *burst)
+    done = seen.done()
+    assert sorted(done) == sorted(["a0", "b", *(f"a{i}" for i in range(1, 10))])
+    assert [n for n in done if n.startswith("a")] == [f"a{i}" for i in range(10)]  # in order
+
+
+async def test_a_cancelled_update_gives_its_place_back():
+    fair, seen = FairUpdates(concurrent=1, per_chat_running=1), Recorder()
+    first = asyncio.create_task(fair.process_update(update_of(A), seen.handle("a", True)))
+    await settle()
+    waiting = asyncio.create_task(fair.process_update(update_of(B), seen.handle("b")))
+    await settle()
+    waiting.cancel()
+    await asyncio.gather(waiting, return_exceptions=True)
+    seen.gate.set()
+    await first
+    await fair.process_update(update_of(C), seen.handle("c"))
+    assert seen.done() == ["a", "c"]
+    assert fair.waiting() == 0
+
+
+def test_whose_turn_an_update_takes():
+    assert sender(update_of(-5, 7)) == ("chat", -5)
+    assert sender(update_of(None, 7)) == ("user", 7)  # an inline query: no chat
+    assert sender(object()) == ("other", 0)
+
+
+async def test_in_a_real_application_updates_are_served_fairly(telegram: BotApiEmulator):
+    app = ApplicationBuilder().token(telegram.token).base_url(telegram.base_url) \
+        .updater(None).build()
+    fair = install(app, FairUpdates(concurrent=1, per_chat_running=1))
+    assert app.update_processor is fair
+    order: list[int] = []
+    gate = asyncio.Event()
+
+    async def record(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if update.update_id == 1:
+            await gate.wait()
+        order.append(update.update_id)
+
+    app.add_handler(TypeHandler(Update, record))
+    who = {"id": 1, "is_bot": False, "first_name": "A"}
+    await app.initialize()
+    await app.start()
+    try:
+        for update_id, chat in ((1, -9), (2, -9), (3, -9), (4, -8)):
+            message = {"message_id": update_id, "date": 0, "from": who, "text": "x",
+                       "chat": {"id": chat, "type": "group", "title": "g"}}
+            await app.update_queue.put(Update.de_json(
+                {"update_id": update_id, "message": message}, app.bot))
+        for _ in range(100):
+            if fair.waiting() == 3:
+                break
+            await asyncio.sleep(0.01)
+        gate.set()
+        for _ in range(500):
+            if len(order) == 4:
+                break
+            await asyncio.sleep(0.01)
+    finally:
+        await app.stop()
+        await app.shutdown()
+    assert order == [1, 4, 2, 3]
+
+
+def test_the_bot_is_built_with_the_fair_processor_and_the_intake():
+    from bot.runtime.config import Config
+    from bot.telegram.app import CONCURRENT_UPDATES, build_application, intake_of
+
+    application = build_application(Config(token="123:abc", max_updates_in_flight=77))
+    assert isinstance(application.update_processor, FairUpdates)
+    assert application.update_processor.concurrent == CONCURRENT_UPDATES
+    assert application.update_processor.bound == 77 == intake_of(application).bound
+    assert application.update_processor.max_concurrent_updates == 77  # PTB's gate
+
+
+ANONYMOUS_ADMIN = {"id": 1087968824, "is_bot": True, "first_name": "Group"}  # every group's
+
+
+async def test_an_anonymous_admins_flood_waits_in_its_own_groups_line(
+        telegram: BotApiEmulator):
+    """Every group's anonymous admins write as one user: keyed by the chat they write in,
+    group A's flood waits in A's line only, group B's right answer is handled next, and every
+    one of A's is handled after it, in order."""
+    app = ApplicationBuilder().token(telegram.token).base_url(telegram.base_url) \
+        .updater(None).build()
+    fair = install(app, FairUpdates(concurrent=1, per_chat_running=1, bound=4))
+    handled: list[int] = []
+    gate = asyncio.Event()
+
+    async def record(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if update.update_id == 1:
+            await gate.wait()
+        handled.append(update.update_id)
+
+    app.add_handler(TypeHandler(Update, record))
+    await app.initialize()
+    await app.start()
+    try:
+        for update_id in (*range(1, 4), 11, *range(4, 11)):  # A's three, B's answer, A's rest
+            group = -101 if update_id <= 10 else -202
+            chat = {"id": group, "type": "supergroup", "title": "g"}
+            message = {"message_id": update_id, "date": 0, "from": ANONYMOUS_ADMIN,
+                       "sender_chat": chat, "chat": chat, "text": "/a 8/(3-8/3)"}
+            await app.update_queue.put(Update.de_json(
+                {"update_id": update_id, "message": message}, app.bot))
+        for _ in range(200):
+            if fair.waiting() == 3:
+                break
+            await asyncio.sleep(0.01)
+        gate.set()
+        for _ in range(500):
+            if len(handled) == 11:
+                break
+            await asyncio.sleep(0.01)
+    finally:
+        await app.stop()
+        await app.shutdown()
+    assert handled == [1, 11, *range(2, 11)]
+    assert sender(Update.de_json({"update_id": 1, "message": {
+        "message_id": 1, "date": 0, "from": ANONYMOUS_ADMIN, "text": "x",
+        "sender_chat": {"id": -202, "type": "supergroup", "title": "g"},
+        "chat": {"id": -202, "type": "supergroup", "title": "g"}}}, None)) == ("chat", -202)
+
+
+async def test_every_press_of_a_burst_is_answered(harness):
+    """300 presses at once from one person (issue 35, item 8; issue 54): none is dropped, each
+    is handled and answered in turn (Bob may not reveal Alice's round: 300 refusals)."""
+    from tests.bot.telegram.test_buttons import ALICE, BOB, GROUP, deal
+
+    fair = harness.app.update_processor
+    assert isinstance(fair, FairUpdates)
+    sent, _ = await deal(harness)
+    [(_, reveal)] = [b for b in harness.telegram.buttons(GROUP, sent.message_id)
+                     if b[0] == "Reveal"]
+    queries = [await harness.telegram.press(GROUP, sent.message_id, BOB, reveal)
+               for _ in range(300)]
+    updates = [Update.de_json({k: v for k, v in u.items() if not k.startswith("_")},
+                              harness.app.bot)
+               for u in harness.telegram.updates if "callback_query" in u]
+    harness.telegram.updates.clear()
+    for update in updates:  # as the bot's fetcher takes them: through the fair processor
+        await harness.app.update_queue.put(update)
+    await harness.telegram.wait_for(
+        lambda: all(harness.telegram.callback_answer(q) for q in queries), 60)
+    answers = [harness.telegram.callback_answer(q) for q in queries]
+    assert all(answers), f"{answers.count(None)} of 300 presses never answered"
+    assert all(a.text.startswith("Only Alice") for a in answers if a)  # 300 refusals
+    assert harness.services.rounds.open_round(GROUP) is not None  # Bob may not end it
+    assert ALICE["id"] != BOB["id"]

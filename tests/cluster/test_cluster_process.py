@@ -155,7 +155,8 @@ async def test_the_broker_away_is_503_and_the_update_posted_again_acts(telegram,
                 break
             await asyncio.sleep(0.5)
         assert status == 200
-        assert "8÷(3−8÷3) = 24" in (await telegram.reply(GROUP, timeout=30)).text
+        assert (await telegram.reply(GROUP, timeout=30)).formulas == [
+            r"\frac{8}{3 - \frac{8}{3}} = 24"]
 
 
 async def consumer_holds(client: Client, layout: Layout, partition: int) -> bool:

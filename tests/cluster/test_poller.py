@@ -174,4 +174,4 @@ async def test_an_update_polled_is_answered_by_the_worker(telegram, cluster):
     await running.start_worker("w")
     telegram.chat(GROUP)
     await telegram.say(GROUP, ANN, "/solve 3 8 3 8")
-    assert "8÷(3−8÷3) = 24" in (await telegram.reply(GROUP, timeout=30)).text
+    assert (await telegram.reply(GROUP, timeout=30)).formulas == [r"\frac{8}{3 - \frac{8}{3}} = 24"]

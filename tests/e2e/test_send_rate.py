@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.demo.emulator import BotApiEmulator
 from bot.runtime.send_budget import PRIVATE_SHARE
+from demo.emulator import BotApiEmulator
 from tests.e2e.test_bot_process import hand_of
 
 RATE = 5

@@ -21,7 +21,7 @@ from bot.play.outcomes import Closed, Dealt, Outcome
 from bot.play.ports import Alarm, Delivery, Target
 from bot.play.round.open_round import OpenRound
 from bot.play.services import Services, build_services
-from bot.runtime.config import Config
+from bot.runtime.config import LEASE_RANGE, Config
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.store.stores import Stores
@@ -97,9 +97,14 @@ class Harness:
 
 
 def make_config(telegram: BotApiEmulator, database: Path, round_seconds: float = 60.0) -> Config:
+    # the longest lease (LEASE_RANGE): on PostgreSQL the application in the test's own process
+    # leads, and a lease lost to a loaded machine ends that process at once, as it must in
+    # production (bot.store.postgres.leader.exit_now) — here it would take the test worker with
+    # it. The lease's own rules are tested with processes (tests/postgres, tests/e2e).
     return Config(token=telegram.token, base_url=telegram.base_url, database_path=database,
                   round_seconds=round_seconds, countdown_seconds=60.0, yahtzee_seconds=60.0,
-                  solver_workers=1, rate_limit=False, solve_timeout=10.0)
+                  solver_workers=1, rate_limit=False, solve_timeout=10.0,
+                  lease_seconds=LEASE_RANGE[1])
 
 
 @contextlib.asynccontextmanager

@@ -1,5 +1,5 @@
 """What the shared stores need of a database (`Connection`), the one error they catch
-(`Refused`), and the turning of SQLite's question-mark placeholders into PostgreSQL's
+(`Refused`), and the turning of SQLite's question-mark parameter markers into PostgreSQL's
 numbered ones."""
 
 from __future__ import annotations

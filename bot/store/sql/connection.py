@@ -46,7 +46,7 @@ QUESTION_MARK = re.compile(r"\?")
 
 
 def numbered(sql: str) -> str:
-    """Question-mark placeholders as `$1, $2` and on, in order (no statement holds a question
+    """Question-mark parameter markers as `$1, $2` and on, in order (no statement holds a question
     mark inside a literal)."""
     count = iter(range(1, sql.count("?") + 1))
     return QUESTION_MARK.sub(lambda _: f"${next(count)}", sql)

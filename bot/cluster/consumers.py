@@ -48,7 +48,7 @@ from bot.cluster.stream import (
     consumer_config,
     ensure_stream,
 )
-from bot.runtime import metrics
+from bot.runtime import arrivals, metrics
 from bot.runtime.config import Config
 
 Handle = Callable[[bytes], Awaitable[None]]
@@ -215,7 +215,8 @@ class Consumers:
                 if self.notice is not None:
                     await self.notice(message.data)
             else:
-                await self.handle(message.data)
+                with arrivals.arrived(arrivals.monotonic() - stored_for(message)):
+                    await self.handle(message.data)
         except Exception:
             failed = True
             log.exception("partition %d: an update failed; acknowledged all the same (taken "
@@ -292,6 +293,16 @@ class Reminder:
 
     def cancel(self) -> None:
         self.timer.cancel()
+
+
+def stored_for(message: Msg) -> float:
+    """How long the update waited in the stream: since the broker stored it (the ingress put
+    it there as it took it from Telegram), as the broker's clock and ours tell (0 if unknown)."""
+    try:
+        stored = message.metadata.timestamp
+    except Exception:  # not a JetStream message (a test's)
+        return 0.0
+    return max(0.0, time.time() - stored.timestamp())
 
 
 async def quietly(work: Awaitable[object]) -> None:

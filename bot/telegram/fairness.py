@@ -22,7 +22,7 @@ from typing import Any
 from cachetools import LRUCache
 from telegram.ext import Application, BaseUpdateProcessor
 
-from bot.runtime import metrics
+from bot.runtime import arrivals, metrics
 
 CONCURRENT = 32  # updates handled at a time, in all
 PER_CHAT_RUNNING = 4  # of them at most this many of one chat's
@@ -82,6 +82,10 @@ class FairUpdates(BaseUpdateProcessor):
         return sum(map(len, self._waiting.values()))
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        with arrivals.arrived():  # a player's time counts from here, not from its turn
+            await self._in_turn(update, coroutine)
+
+    async def _in_turn(self, update: object, coroutine: Awaitable[Any]) -> None:
         key = sender(update)
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiting.setdefault(key, deque()).append(turn)

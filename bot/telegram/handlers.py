@@ -53,6 +53,7 @@ from bot.telegram.speakers import (
     target_of,
     texts_of,
     topic_of,
+    waited_of,
 )
 from bot.text.html_text import EntityError, visible_text
 from bot.text.i18n import Texts, language_of, texts_for
@@ -137,7 +138,8 @@ async def answer(update: Update, context: Context) -> None:
     """/answer (or /a) <expression>: answer the round (nothing after it is an answer that
     can't be read: the round's game says what an answer is, with an example of its numbers)."""
     await services_of(context).rounds.answer(chat_of(update), player_of(update),
-                                             arguments(context), True, target=target_of(update))
+                                             arguments(context), True, target=target_of(update),
+                                             waited=waited_of(update))
 
 
 async def plain_text(update: Update, context: Context) -> None:
@@ -148,7 +150,8 @@ async def plain_text(update: Update, context: Context) -> None:
     replied = message.reply_to_message
     await services_of(context).rounds.answer(
         chat_of(update), player_of(update), message.text, False,
-        replied.message_id if replied is not None else None, target_of(update))
+        replied.message_id if replied is not None else None, target_of(update),
+        waited_of(update))
 
 
 async def hint(update: Update, context: Context) -> None:

@@ -10,6 +10,7 @@ from bot.play.guards.permissions import AdminCheck, MemberCheck
 from bot.play.ports import Target
 from bot.play.services import Services
 from bot.play.solving.solving import Asker
+from bot.runtime import arrivals
 from bot.telegram import bot_api_10
 from bot.telegram.context import Context
 from bot.text.i18n import Texts
@@ -59,6 +60,14 @@ def target_of(update: Update, quote: bool = True) -> Target:
         return bot_api_10.WhisperTarget(chat.id, chat.topic, None, False, alone=True,
                                         whisper=whisper)
     return Target(chat.id, chat.topic, message.message_id if message else None, quote)
+
+
+def waited_of(update: Update) -> float:
+    """Seconds since the update's message reached the bot, or since Telegram dated it where
+    it waited there longer (an edit by its edit's date): an answer is timed from then."""
+    message = update.effective_message
+    sent = None if message is None else message.edit_date or message.date
+    return arrivals.waited(sent)
 
 
 def press_target(update: Update) -> Target:

@@ -70,10 +70,12 @@ class Answering:
         self.outbox = outbox
 
     async def answer(self, chat: Chat, player: Player, text: str, explicit: bool,
-                     replied_to: int | None = None, target: Target | None = None) -> Answered:
+                     replied_to: int | None = None, target: Target | None = None,
+                     waited: float = 0.0) -> Answered:
         """Judge an answer and show what it did; None means stay silent (not an attempt, no
         round, throttled). `explicit`: given as an answer (/a, a page); a reply to the deal
-        (`replied_to` its message) is one too."""
+        (`replied_to` its message) is one too. `waited`: seconds since the answer reached the
+        bot (bot.runtime.arrivals) — it is timed from then, not from when it is judged."""
         target = target or Target(chat.id, chat.topic)
         current = self.table.get(chat.id, chat.topic)
         replied = replied_to is not None and current is not None and \
@@ -84,12 +86,13 @@ class Answering:
                 if explicit else None
         else:
             outcome = await self._answer(current, chat, player, text, explicit, replied,
-                                         target.alone)
+                                         target.alone, waited)
         await self.outbox.show(outcome, target)
         return outcome
 
     async def _answer(self, current: OpenRound, chat: Chat, player: Player, text: str,
-                      explicit: bool, replied: bool, private: bool = False) -> Answered:
+                      explicit: bool, replied: bool, private: bool = False,
+                      waited: float = 0.0) -> Answered:
         """The round takes the answer, what it recorded is committed, and what it did is
         worded."""
         rules = current.rules
@@ -105,8 +108,10 @@ class Answering:
             if refused is not None:
                 return self._in_words(chat, player, texts, refused)
         judging = time.monotonic()
+        # when it came, never before the round began (a message typed before the deal arrived)
+        came = max(self.table.clock() - waited, current.record.started_at)
         taken = current.accept(Answer(player.id, player.first_name, text, explicit, replied,
-                                      typing, private), self.table.clock())
+                                      typing, private), came)
         metrics.observe_answer_latency(current.record.game, time.monotonic() - judging)
         if taken is None:
             return None

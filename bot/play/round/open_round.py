@@ -245,7 +245,7 @@ class OpenRound:
             return Over() if answer.explicit else None
         distance = 0 if self.rules.closest_wins else None
         self.pending.append(AnswerWrite(answer.user_id, answer.text[:200], True, now, distance))
-        return LateRight(won.name, now - won.at)
+        return LateRight(won.name, max(0.0, now - won.at))  # came as it won: judged after
 
     def guesses_known(self, user_id: int, made: int) -> None:
         """How many guesses a player made in this round, as stored (after a restart)."""

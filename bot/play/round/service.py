@@ -177,9 +177,9 @@ class Rounds:
     # --- answers (bot.play.round.answering) ------------------------------------------------------
 
     def answer(self, chat: Chat, player: Player, text: str, explicit: bool,
-               replied_to: int | None = None, target: Target | None = None
-               ) -> Later[Answered]:
-        return self.answering.answer(chat, player, text, explicit, replied_to, target)
+               replied_to: int | None = None, target: Target | None = None,
+               waited: float = 0.0) -> Later[Answered]:
+        return self.answering.answer(chat, player, text, explicit, replied_to, target, waited)
 
     # --- hints, passes, reveals (bot.play.round.steering) ----------------------------------------
 

@@ -8,14 +8,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from telegram import Update
 
 from bot.play.chats.people import Chat, Player
 from bot.play.round.table import LATE_WITHIN
 from bot.play.services import Services
+from bot.runtime import arrivals
 from bot.runtime.pool import SolverPool
 from bot.wiring import build_bot
 from demo.emulator import BotApiEmulator
@@ -114,6 +117,69 @@ async def test_a_late_right_answer_hears_who_was_first_and_by_how_much(
     await harness.send(GROUP, ANN, "/stats")  # she played that round: it counts, exactly
     assert "0 wins in 1 round" in (await harness.telegram.reply(GROUP)).text
     assert scores_are_exact(harness) == []
+
+
+async def send_arrived(h: Harness, user: dict, text: str, ago: float,
+                       dated_ago: float = 0.0) -> None:
+    """A message that reached the bot `ago` seconds before its handler ran (it waited for its
+    turn behind a burst), and that Telegram dated `dated_ago` seconds before now."""
+    message = await h.telegram.say(GROUP, user, text, None, "group", None)
+    h.telegram.updates.clear()
+    message["date"] = int(time.time() - dated_ago)
+    update = Update.de_json({"update_id": next(h.ids), "message": message}, h.app.bot)
+    with arrivals.arrived(arrivals.monotonic() - ago):
+        await h.app.process_update(update)
+
+
+def stored_seconds(h: Harness) -> float:
+    """The last round's time to its win, as the database keeps it."""
+    with sqlite3.connect(h.app.bot_data.settings.database_path) as database:
+        [(seconds,)] = database.execute(
+            "SELECT win_seconds FROM rounds ORDER BY id DESC LIMIT 1").fetchall()
+    return float(seconds)
+
+
+async def test_an_answer_is_timed_from_when_it_came_not_from_when_it_was_judged(
+        harness: Harness, clock: Clock):
+    """Under a burst (a tournament's 300 groups answering at once) an answer waits for its
+    turn: its player's time counts to its arrival."""
+    await deal(harness, (3, 3, 8, 8))
+    clock.now += 9.0
+    await send_arrived(harness, BOB, "8/(3-8/3)", ago=6.5)
+    assert "in 2.5 s" in (await harness.telegram.reply(GROUP)).text
+    assert stored_seconds(harness) == pytest.approx(2.5, abs=0.05)
+    assert scores_are_exact(harness) == []
+
+
+async def test_an_answer_that_waited_at_telegram_is_timed_to_its_date_within_a_second(
+        harness: Harness, clock: Clock):
+    """A full intake leaves updates at Telegram: the message's own date (whole seconds)
+    bounds how late the bot may time it."""
+    await deal(harness, (3, 3, 8, 8))
+    clock.now += 30.0
+    await send_arrived(harness, BOB, "8/(3-8/3)", ago=0.0, dated_ago=20.0)
+    assert 9.0 <= stored_seconds(harness) <= 11.0
+
+
+async def test_an_answer_is_never_timed_before_its_round_began(harness: Harness,
+                                                               clock: Clock):
+    await deal(harness, (3, 3, 8, 8))
+    clock.now += 1.0
+    await send_arrived(harness, BOB, "8/(3-8/3)", ago=50.0)
+    await harness.telegram.reply(GROUP)
+    assert stored_seconds(harness) == 0.0
+
+
+async def test_a_late_answer_that_came_as_the_winner_did_is_late_by_nothing(
+        harness: Harness, clock: Clock):
+    """Judged after the winner, but it came a moment before: no negative gap, and still late
+    (the first judged wins; the fair queue starts a chat's updates in the order they came)."""
+    await deal(harness, (3, 3, 8, 8))
+    clock.now += 5.0
+    await send_arrived(harness, BOB, "8/(3-8/3)", ago=0.0)
+    await harness.telegram.reply(GROUP)
+    await send_arrived(harness, ANN, "/a 8/(3-8/3)", ago=0.5)
+    assert "less than 0.1 s before you" in (await harness.telegram.reply(GROUP)).text
 
 
 async def test_after_a_win_other_answers_hear_the_round_is_over(harness: Harness,

@@ -1,0 +1,57 @@
+"""When the update being handled reached the bot, so that a player's time counts to the moment
+their answer came in, not to the moment its turn to be judged came.
+
+Under a burst an update waits before it is judged: in the fair queue (bot.telegram.fairness)
+behind other chats' updates, or in a cluster's stream until its worker pulls it; a tournament
+deals one hand to hundreds of groups at once, and their answers then wait behind each other's
+results, which Telegram lets out at 30 a second. Timed when judged, the last of 300 answers of
+one second would be timed 10 s slow. So whoever takes an update in says when it arrived
+(`arrived`, around its handling: the fair processor for polled and webhook updates, the worker
+from the time the broker stored it), and the answer's handler asks how long ago that was
+(`waited`). A context variable carries it, since the update reaches its handler through
+python-telegram-bot, whose handlers take only the update and a context; each update is handled
+in a task of its own, and a task sees only its own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+from contextvars import ContextVar
+from datetime import datetime
+
+# when the update in hand arrived, on time.monotonic; None outside the handling of one
+_ARRIVED: ContextVar[float | None] = ContextVar("arrived", default=None)
+# a message's own date (Telegram's clock, whole seconds) is believed as a bound on how long it
+# waited at Telegram only within this many seconds: older means a clock that is off, not a
+# wait (and a round lasts minutes, so nothing older could time an answer anyway)
+HELD_BELIEVED = 3600.0
+monotonic = time.monotonic  # the clock arrivals are told on (a test's own, in tests)
+
+
+@contextlib.contextmanager
+def arrived(at: float | None = None) -> Iterator[None]:
+    """The update handled inside the block arrived at `at` (`monotonic`; now by default) —
+    unless the one who took it in said when already (the worker, before the fair processor)."""
+    if _ARRIVED.get() is not None:
+        yield
+        return
+    token = _ARRIVED.set(monotonic() if at is None else at)
+    try:
+        yield
+    finally:
+        _ARRIVED.reset(token)
+
+
+def waited(sent: datetime | None = None, now: float | None = None) -> float:
+    """Seconds since the update in hand arrived (0 outside one); with `sent`, the message's own
+    date, at least the time it waited at Telegram before the bot took it (an intake that was
+    full leaves updates there): Telegram dates a message in whole seconds, so it was sent
+    before `sent` + 1 s, and that bounds the error to a second."""
+    at = _ARRIVED.get()
+    here = 0.0 if at is None else max(0.0, monotonic() - at)
+    if sent is None:
+        return here
+    behind = (time.time() if now is None else now) - sent.timestamp() - 1.0
+    return max(here, behind) if 0.0 < behind <= HELD_BELIEVED else here

@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import Application
 
+from bot.roles import BrokerUnreachable, serve_ingress, serve_webapp, serve_worker
 from bot.runtime import log_mask, metrics
 from bot.runtime.config import (
     ROLES,
@@ -45,14 +46,7 @@ from bot.telegram.polling import Poller
 from bot.telegram.startup import TelegramUnreachable, TokenRejected, reach_telegram, where
 from bot.telegram.webhook import WEBHOOK_PATH
 from bot.webapp.settings import read_settings as read_webapp_settings
-from bot.wiring import (
-    BrokerUnreachable,
-    DatabaseUnavailable,
-    build_bot,
-    serve_ingress,
-    serve_webapp,
-    serve_worker,
-)
+from bot.wiring import DatabaseUnavailable, build_bot
 
 __all__ = ["BAD_SETTINGS", "LOST_LEAD", "NO_BROKER", "NO_DATABASE", "NO_TELEGRAM", "WEBHOOK_PATH",
            "main", "run", "version"]

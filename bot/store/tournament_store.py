@@ -1,11 +1,12 @@
 """What the tournaments need of a database (bot.store.sql.tournaments holds the one
-implementation, over either backend's connection)."""
+implementation, over either backend's connection; bot.store.tournament_records, what it hands
+back)."""
 
 from __future__ import annotations
 
 from typing import Protocol
 
-from bot.store.sql.tournaments import (
+from bot.store.tournament_records import (
     Deal,
     Entrant,
     GroupStanding,
@@ -15,9 +16,6 @@ from bot.store.sql.tournaments import (
     Tournament,
     TournamentRound,
 )
-
-__all__ = ["Deal", "Entrant", "GroupStanding", "PlayerStanding", "Seat", "Solve", "Tournament",
-           "TournamentRound", "TournamentStore"]
 
 
 class TournamentStore(Protocol):

@@ -34,10 +34,14 @@ MAY_IMPORT = {
     # the composition root: opens the stores and the pool, builds play, mounts both faces
     "bot.wiring": {"bot.play", "bot.store", "bot.text", "bot.runtime", "solver", "bot.telegram",
                    "bot.webapp", "bot.cluster"},
+    # the cluster's roles: each starts a bot the root built, or a face of its own, over the broker
+    "bot.roles": {"bot.wiring", "bot.play", "bot.store", "bot.runtime", "bot.telegram",
+                  "bot.webapp", "bot.cluster"},
     # beside the package, not in it (an image installs bot/ and solver/ alone)
     "demo": {"bot.telegram", "bot.webapp", "bot.wiring", "bot.text", "bot.runtime",
              "bot.cluster"},
-    "bot.__main__": {"bot.telegram", "bot.webapp", "bot.runtime", "demo", "bot.wiring"},
+    "bot.__main__": {"bot.telegram", "bot.webapp", "bot.runtime", "demo", "bot.wiring",
+                     "bot.roles"},
     "solver": set(),
 }
 TELEGRAM_USERS = ("bot.telegram", "demo", "bot.__main__")
@@ -122,14 +126,15 @@ def test_only_the_face_speaks_telegram(path: Path):
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: module_name(p))
 def test_only_the_cluster_speaks_to_the_broker(path: Path):
-    """The broker's client (nats) is bot.cluster's alone, and the composition root loads
-    bot.cluster only inside the roles: `python -m bot` with no role, and the faces (the
-    worker's rate limiter draws on the shared budget through a protocol), never import it."""
+    """The broker's client (nats) is bot.cluster's alone, and the composition root and the
+    roles (bot.roles) load bot.cluster only inside a role: `python -m bot` with no role, and the
+    faces (the worker's rate limiter draws on the shared budget through a protocol), never
+    import it."""
     name = module_name(path)
     broker = [m for m in imports(path) if m.split(".")[0] == "nats"]
     if not name.startswith("bot.cluster"):
         assert not broker, f"{name} imports {broker}"
-    if name in ("bot.wiring", "bot.__main__"):
+    if name in ("bot.wiring", "bot.roles", "bot.__main__"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         top = [node for node in tree.body if isinstance(node, ast.Import | ast.ImportFrom)]
         at_top = [f"{node.module}" for node in top if isinstance(node, ast.ImportFrom)
@@ -283,7 +288,7 @@ def attributes_set(source: str, functions: tuple[str, ...]) -> list[str]:
 
 # the composition: each service built with what it talks to, never told later (architecture.md)
 COMPOSING = {"bot/play/services.py": ("build_services",),
-             "bot/wiring.py": ("serve_worker", "open_services")}
+             "bot/wiring.py": ("open_services",), "bot/roles.py": ("serve_worker",)}
 
 
 @pytest.mark.parametrize("file", sorted(COMPOSING))

@@ -14,7 +14,8 @@ from typing import Any
 from bot.play.pages.player import hand_text, separator
 from bot.play.tournaments.rules import BEST_PLAYERS
 from bot.play.tournaments.words import level_words, terms, when
-from bot.store.tournament_store import Solve, Tournament, TournamentRound, TournamentStore
+from bot.store.tournament_records import Solve, Tournament, TournamentRound
+from bot.store.tournament_store import TournamentStore
 from bot.text.i18n import Texts
 
 SHOWN = 10  # players on the board

@@ -17,7 +17,8 @@ from cachetools import LRUCache
 from bot.play.chats.people import Chat, People, Player
 from bot.play.round.events import FollowUp, RoundClosed
 from bot.store.records import Round
-from bot.store.tournament_store import Seat, TournamentStore
+from bot.store.tournament_records import Seat
+from bot.store.tournament_store import TournamentStore
 from bot.text import markup
 from bot.text.i18n import Texts
 

@@ -31,12 +31,8 @@ from bot.play.tournaments.words import SHOWN, Board, board_text
 from bot.play.words import WORDS
 from bot.store.protocols import PeopleStore
 from bot.store.records import Round
-from bot.store.tournament_store import (
-    Seat,
-    Tournament,
-    TournamentRound,
-    TournamentStore,
-)
+from bot.store.tournament_records import Seat, Tournament, TournamentRound
+from bot.store.tournament_store import TournamentStore
 from bot.text import markup
 from bot.text.i18n import Texts
 

@@ -35,7 +35,8 @@ from bot.play.tournaments.rules import (
     deal_order,
     level_of,
 )
-from bot.store.tournament_store import Tournament, TournamentRound, TournamentStore
+from bot.store.tournament_records import Tournament, TournamentRound
+from bot.store.tournament_store import TournamentStore
 
 log = logging.getLogger(__name__)
 REDRAWS = 5  # a hand this tournament dealt already is drawn again, so many times at most

@@ -42,7 +42,8 @@ from bot.play.tournaments.rules import (
 from bot.play.tournaments.schedule import Schedule
 from bot.play.tournaments.words import terms, when
 from bot.store.protocols import PeopleStore
-from bot.store.tournament_store import Tournament, TournamentStore
+from bot.store.tournament_records import Tournament
+from bot.store.tournament_store import TournamentStore
 from bot.text import markup
 from bot.text.i18n import Texts
 

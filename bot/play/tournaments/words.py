@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.play.tournaments.rules import BEST_PLAYERS, MIX
-from bot.store.tournament_store import (
+from bot.store.tournament_records import (
     GroupStanding,
     PlayerStanding,
     Solve,

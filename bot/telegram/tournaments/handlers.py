@@ -50,6 +50,9 @@ async def tournament(update: Update, context: Context) -> None:
         said = await service.start_now(chat, player, admin_check(update, context, fresh=True))
     elif not asked:
         said = await service.show(chat, player)
+    elif asked in ("join", "follow"):  # no code after it: say that, not "don't understand"
+        await usage(update, context, "tournament_usage", UsageError("no_code", word=asked))
+        return
     else:
         await usage(update, context, "tournament_usage",
                     UsageError("unknown_word", word=" ".join(words)[:SHOWN_WORD]))

@@ -36,10 +36,10 @@ def test_outside_an_update_nothing_waited(monotonic: Monotonic):
 
 def test_an_update_waited_since_it_arrived_and_the_first_to_say_when_counts(
         monotonic: Monotonic):
-    with arrivals.arrived(monotonic.now - 3.0):  # the worker: stored 3 s ago
-        with arrivals.arrived():  # the fair processor, later: not the arrival
-            monotonic.now += 1.5
-            assert arrivals.waited() == 4.5
+    # the worker (stored 3 s ago), then the fair processor: not the arrival
+    with arrivals.arrived(monotonic.now - 3.0), arrivals.arrived():
+        monotonic.now += 1.5
+        assert arrivals.waited() == 4.5
     assert arrivals.waited() == 0.0  # the next update starts afresh
 
 

@@ -132,6 +132,11 @@ async def test_only_a_groups_admin_makes_or_joins_and_usage(harness: Harness):
     assert "out of range" in (await h.telegram.reply(RED)).text
     await h.send(RED, ANN, "/tournament dance")
     assert "Usage: /tournament new" in (await h.telegram.reply(RED)).text
+    for word in ("join", "follow", "JOIN"):  # the code forgotten: said so, not "don't know"
+        await h.send(RED, ANN, f"/tournament {word}")
+        said = (await h.telegram.reply(RED)).text
+        assert f"{word.lower()} needs the tournament's code after it" in said, said
+        assert "Usage: /tournament new" in said and "understand" not in said
     await h.send(ANN["id"], ANN, "/tournament new", kind="private")
     assert "between groups" in (await h.telegram.reply(ANN["id"])).text
     await h.send(RED, ANN, "/tournament")

@@ -71,6 +71,7 @@ class OpenRound:
         self._passers: dict[int, str] = {}  # who passed, in order: their names
         self._guesses: dict[int, int] = {}  # player -> guesses made (read once after a restart)
         self._fresh = fresh  # dealt by this process: nothing of it is stored that memory lacks
+        self._deal_went = record.message_id is not None  # its deal was sent once (the clock set)
         self._status_at: float | None = None  # when the status was last written into the deal
         self._shown: View | None = None  # what the deal message was last rewritten to show
         self._winner: Winner | None = None
@@ -337,11 +338,31 @@ class OpenRound:
         if self._record.started_by == user_id:
             self._record = dataclasses.replace(self._record, started_by=None)
 
-    def sent(self, message_id: int | None) -> None:
-        """The deal was sent as this message (None: forgotten, as in a group that moved)."""
-        self._record = dataclasses.replace(self._record, message_id=message_id)
+    def sent(self, message_id: int | None, at: float | None = None) -> bool:
+        """The deal was sent as this message (None: forgotten, as in a group that moved), at
+        `at`. The round's clock starts when its deal first went, not when it was dealt: a deal
+        can wait for Telegram's send limit (a tournament deals to hundreds of groups in a few
+        seconds, a 429 holds one back), and its players' times count from the deal they saw,
+        its length kept whole. Only for a round this process dealt, that nobody has touched
+        yet. Whether the clock moved (its end alarm must move with it)."""
+        record, moved = self._record, False
+        if message_id is not None and at is not None and at > record.started_at and \
+                self._fresh and not self._deal_went and self._untouched():
+            shift = at - record.started_at
+            record = dataclasses.replace(record, started_at=at,
+                                         deadline=record.deadline + shift)
+            moved = True
+        self._deal_went = self._deal_went or message_id is not None
+        self._record = dataclasses.replace(record, message_id=message_id)
         if message_id is not None:
-            self.pending.append(MessageWrite(message_id))
+            self.pending.append(MessageWrite(message_id, record.started_at, record.deadline)
+                                if moved else MessageWrite(message_id))
+        return moved
+
+    def _untouched(self) -> bool:
+        """Nothing yet depends on when it started: no answer, hint, pass or close."""
+        return not (self._closed or self._answered or self._passers or self._guesses
+                    or self._hints_given or self.pending)
 
     def move(self, chat_id: int) -> bool:
         """Its group became a supergroup (a group has no topics): the round is there now, and

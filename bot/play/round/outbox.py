@@ -53,5 +53,6 @@ class Outbox:
         if held is None:
             await self.store.set_message(round_id, message_id)
             return
-        held.sent(message_id)
+        if held.sent(message_id, self.table.clock()):
+            self.table.arm(held)  # its end moved with its start
         await self.table.commit(held)

@@ -183,7 +183,8 @@ class RoundTable:
             elif isinstance(write, PassWrite):
                 await self.store.record_pass(record.id, write.user_id, write.at)
             elif isinstance(write, MessageWrite):
-                await self.store.set_message(record.id, write.message_id)
+                await self.store.set_message(record.id, write.message_id, write.started_at,
+                                             write.deadline)
         return Committed(confirmed, events if confirmed else [])
 
     async def _rating(self, record: Round, ended_at: float,

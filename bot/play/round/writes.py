@@ -45,6 +45,8 @@ class PassWrite:
 @dataclass(frozen=True)
 class MessageWrite:
     message_id: int
+    started_at: float | None = None  # the clock started again as the deal went (its
+    deadline: float | None = None    # length kept): both, or neither
 
 
 Write = AnswerWrite | CloseWrite | HintWrite | PassWrite | MessageWrite

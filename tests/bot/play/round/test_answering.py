@@ -16,6 +16,8 @@ import pytest
 from telegram import Update
 
 from bot.play.chats.people import Chat, Player
+from bot.play.outcomes import Dealt
+from bot.play.ports import ROUND_END
 from bot.play.round.table import LATE_WITHIN
 from bot.play.services import Services
 from bot.runtime import arrivals
@@ -180,6 +182,69 @@ async def test_a_late_answer_that_came_as_the_winner_did_is_late_by_nothing(
     await harness.telegram.reply(GROUP)
     await send_arrived(harness, ANN, "/a 8/(3-8/3)", ago=0.5)
     assert "less than 0.1 s before you" in (await harness.telegram.reply(GROUP)).text
+
+
+def slow_deals(h: Harness, clock: Clock, seconds: float) -> None:
+    """Each deal's send takes `seconds` on the game's clock (Telegram's send limit held it)."""
+    publisher = h.services.outbox.publisher
+    show = publisher.show
+
+    async def slowly(outcome, target):
+        if isinstance(outcome, Dealt):
+            clock.now += seconds
+        return await show(outcome, target)
+
+    publisher.show = slowly  # type: ignore[method-assign]
+
+
+async def test_a_rounds_clock_starts_when_its_deal_went_not_when_it_was_dealt(
+        harness: Harness, clock: Clock):
+    slow_deals(harness, clock, 7.0)
+    scheduler, armed = harness.services.table.scheduler, []
+    set_alarm = scheduler.set
+
+    def arming(alarm, seconds):
+        armed.append((alarm.kind, clock.now + seconds))  # when it will ring, on the clock
+        set_alarm(alarm, seconds)
+
+    scheduler.set = arming  # type: ignore[method-assign]
+    await harness.send(GROUP, ANN, "/play")
+    await harness.telegram.reply(GROUP)
+    current = harness.services.rounds.open_round(GROUP)
+    assert current.started_at == clock.now  # the deal went 7 s after the round was dealt
+    assert current.deadline - current.started_at == harness.app.bot_data.settings.round_seconds
+    with sqlite3.connect(harness.app.bot_data.settings.database_path) as database:
+        [(started, deadline)] = database.execute(
+            "SELECT started_at, deadline FROM rounds WHERE id = ?", (current.id,)).fetchall()
+    assert (started, deadline) == (current.started_at, current.deadline)
+    assert [at for kind, at in armed if kind == ROUND_END][-1] == current.deadline
+    clock.now += 3.0
+    await harness.send(GROUP, BOB, solve(current.hand)[0])
+    assert "in 3.0 s" in (await harness.telegram.reply(GROUP)).text
+
+
+async def test_a_deal_sent_again_does_not_start_the_clock_again(harness: Harness,
+                                                                clock: Clock):
+    """Once its deal went, a round's clock stays (a deal sent again after a move, a restart)."""
+    await harness.send(GROUP, ANN, "/play")
+    await harness.telegram.reply(GROUP)
+    current = harness.services.table.get(GROUP, 0)
+    started, deadline = current.record.started_at, current.record.deadline
+    clock.now += 5.0
+    assert not current.sent(None, clock.now)  # forgotten (its group moved)
+    assert not current.sent(999, clock.now)  # and sent again
+    assert (current.record.started_at, current.record.deadline) == (started, deadline)
+
+
+async def test_a_round_someone_answered_keeps_its_clock_when_its_deal_goes(
+        harness: Harness, clock: Clock):
+    """An answer came before the deal went (a player who saw the hand in another group of a
+    tournament): its time counted from the round's start, which then stays."""
+    await deal(harness, (3, 3, 8, 8))
+    current = harness.services.table.get(GROUP, 0)
+    await harness.send(GROUP, BOB, "/a 3+3+8+8")
+    clock.now += 2.0
+    assert not current.sent(1234, clock.now)
 
 
 async def test_after_a_win_other_answers_hear_the_round_is_over(harness: Harness,

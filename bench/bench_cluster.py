@@ -97,6 +97,7 @@ from bot.telegram.webhook import SECRET_HEADER, WEBHOOK_PATH  # noqa: E402
 from demo.broker_server import BrokerServer, free_port  # noqa: E402
 from demo.cluster import SECRET, WEBHOOK_URL, role_env  # noqa: E402
 from demo.emulator import BotApiEmulator, FloodLimits, Sent  # noqa: E402
+from demo.emulator.records import busiest  # noqa: E402
 from demo.postgres_server import PostgresServer  # noqa: E402
 from demo.roles import CONSUMING, RoleProcess  # noqa: E402
 
@@ -588,17 +589,6 @@ async def rejoin(cluster: Cluster) -> None:
             await cluster.spawn(worker)
             await until(lambda w=worker: w.said(CONSUMING), worker, "consuming")
     await cluster.shared(cluster.workers)
-
-
-def busiest(times: list[float], span: float = 1.0) -> int:
-    """The most of `times` in any window [t, t + span): a sliding window, not a calendar's."""
-    times = sorted(times)
-    most, low = 0, 0
-    for high, at in enumerate(times):
-        while at - times[low] >= span:
-            low += 1
-        most = max(most, high - low + 1)
-    return most
 
 
 async def rate_limited(cluster: Cluster, run: Run, count: int) -> dict:

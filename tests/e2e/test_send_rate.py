@@ -10,21 +10,12 @@ import pytest
 
 from bot.runtime.send_budget import PRIVATE_SHARE
 from demo.emulator import BotApiEmulator
+from demo.emulator.records import busiest
 from tests.e2e.test_bot_process import hand_of
 
 RATE = 5
 GROUPS = [-(7100 + n) for n in range(6)]
 PRIVATE = [7200 + n for n in range(4)]
-
-
-def busiest(times: list[float], span: float) -> int:
-    times = sorted(times)
-    most, low = 0, 0
-    for high, at in enumerate(times):
-        while at - times[low] >= span:
-            low += 1
-        most = max(most, high - low + 1)
-    return most
 
 
 @pytest.mark.slow

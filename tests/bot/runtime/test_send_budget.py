@@ -26,6 +26,7 @@ from bot.runtime.send_budget import (
     Window,
 )
 from bot.telegram.app import RateLimiter
+from demo.emulator.records import busiest
 
 RATE = 30
 
@@ -44,17 +45,6 @@ class FakeClock:
         end = self.now + seconds
         await asyncio.sleep(0)
         self.now = max(self.now, end)
-
-
-def busiest(times: list[float], span: float = 1.0) -> int:
-    """The most of `times` in any window [t, t + span)."""
-    times = sorted(times)
-    most, low = 0, 0
-    for high, at in enumerate(times):
-        while at - times[low] >= span:
-            low += 1
-        most = max(most, high - low + 1)
-    return most
 
 
 def test_a_refilled_bucket_lets_twice_the_rate_into_one_second_and_the_window_does_not():

@@ -4,13 +4,14 @@ attempts that missed since the status was last written, Countdown's closest answ
 and passed) and, once won, who won it.
 
 It changes only through its own transitions — `accept` an answer, `hint`, `pass_`, `close`, `sent`,
-`numbered`, `move`, `status_written`, `rewritten` — each deciding in memory (this process is the
-database's only writer, so memory decides first and the database's conditional writes only
-confirm) and recording what must be written (`pending`, written by the table's `commit`) and what
-happened (`events`, handled by the round service once the writes are done). Nothing outside
-assigns to its fields. What the status shows, and what the deal was last rewritten to show, are
-held here only, not stored: after a restart they start again empty. What its transitions take
-and decide are values of bot.play.round.decisions; what they record, of bot.play.round.writes.
+`restarted`, `numbered`, `move`, `status_written`, `rewritten` — each deciding in memory (this
+process is the database's only writer, so memory decides first and the database's conditional
+writes only confirm) and recording what must be written (`pending`, written by the table's
+`commit`) and what happened (`events`, handled by the round service once the writes are done).
+Nothing outside assigns to its fields. What the status shows, and what the deal was last
+rewritten to show, are held here only, not stored: after a restart they start again empty. What
+its transitions take and decide are values of bot.play.round.decisions; what they record, of
+bot.play.round.writes.
 """
 
 from __future__ import annotations
@@ -35,7 +36,15 @@ from bot.play.round.decisions import (
     Won,
 )
 from bot.play.round.events import RoundClosed
-from bot.play.round.writes import AnswerWrite, CloseWrite, HintWrite, MessageWrite, PassWrite, Write
+from bot.play.round.writes import (
+    AnswerWrite,
+    ClockWrite,
+    CloseWrite,
+    HintWrite,
+    MessageWrite,
+    PassWrite,
+    Write,
+)
 from bot.store.records import Place, Round
 
 MISSES_SHOWN = 10  # the most misses the deal's status names at once (a burst inside a second)
@@ -342,6 +351,18 @@ class OpenRound:
         self._record = dataclasses.replace(self._record, message_id=message_id)
         if message_id is not None:
             self.pending.append(MessageWrite(message_id))
+
+    def restarted(self, now: float) -> bool:
+        """Its deal was never shown (the process dealing it stopped before its message
+        went): its clock starts again now, for its whole length, as the deal shown now is the
+        first its chat sees. Whether it did (not for a deal that was shown)."""
+        record = self._record
+        if record.message_id is not None or self._closed:
+            return False
+        self._record = dataclasses.replace(record, started_at=now,
+                                           deadline=now + record.deadline - record.started_at)
+        self.pending.append(ClockWrite(now, self._record.deadline))
+        return True
 
     def move(self, chat_id: int) -> bool:
         """Its group became a supergroup (a group has no topics): the round is there now, and

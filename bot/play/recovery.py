@@ -82,8 +82,9 @@ class Recovery:
         whose result was never sent, of rounds that had a right answer already (the earliest
         wins, as it would have), and of rounds that ran out while the bot was down; and the
         deal of a running round whose deal message is unknown (the bot stopped between sending
-        it and storing its id: replies and hints could not reach it). A match's next step is
-        its own resume, so these results carry no scoreboard."""
+        it and storing its id: replies and hints could not reach it), a tournament's as the
+        tournament deals it. A match's next step is its own resume, so these results carry no
+        scoreboard."""
         await self.people.load()
         await self.settings.load()
         loaded = [r for r in await self.store.open_rounds() if chats is None or chats(r.chat_id)]
@@ -100,6 +101,8 @@ class Recovery:
             assert current is not None
             if (settled := await self._settle(current, restarted)) is not None:
                 results.append(settled)
+            elif (numbered := await self._never_shown(current)) is not None:
+                results.append(numbered)
             elif record.deadline > clock():
                 self.table.arm(current)
                 if record.message_id is None:
@@ -108,6 +111,14 @@ class Recovery:
                     current, "expired", await self.people.round_texts(record), follow=False)):
                 results.append(closed)
         return results
+
+    async def _never_shown(self, current: OpenRound) -> Dealt | None:
+        """A group's round of a tournament whose deal was never shown (the process dealing it
+        stopped before its message went), dealt again with its line and its clock from now,
+        even past its deadline: the group never saw it. None for any other round."""
+        if self.tournaments is None or current.record.message_id is not None:
+            return None
+        return await self.tournaments.never_shown(current)
 
     async def _late_results(self, chats: Chats | None) -> list[Closed]:
         """The results of rounds closed before the stop that were never sent; those older than

@@ -4,13 +4,14 @@ attempts that missed since the status was last written, Countdown's closest answ
 and passed) and, once won, who won it.
 
 It changes only through its own transitions — `accept` an answer, `hint`, `pass_`, `close`, `sent`,
-`numbered`, `move`, `status_written`, `rewritten` — each deciding in memory (this process is the
-database's only writer, so memory decides first and the database's conditional writes only
-confirm) and recording what must be written (`pending`, written by the table's `commit`) and what
-happened (`events`, handled by the round service once the writes are done). Nothing outside
-assigns to its fields. What the status shows, and what the deal was last rewritten to show, are
-held here only, not stored: after a restart they start again empty. What its transitions take
-and decide are values of bot.play.round.decisions; what they record, of bot.play.round.writes.
+`restarted`, `numbered`, `move`, `status_written`, `rewritten` — each deciding in memory (this
+process is the database's only writer, so memory decides first and the database's conditional
+writes only confirm) and recording what must be written (`pending`, written by the table's
+`commit`) and what happened (`events`, handled by the round service once the writes are done).
+Nothing outside assigns to its fields. What the status shows, and what the deal was last
+rewritten to show, are held here only, not stored: after a restart they start again empty. What
+its transitions take and decide are values of bot.play.round.decisions; what they record, of
+bot.play.round.writes.
 """
 
 from __future__ import annotations
@@ -35,7 +36,15 @@ from bot.play.round.decisions import (
     Won,
 )
 from bot.play.round.events import RoundClosed
-from bot.play.round.writes import AnswerWrite, CloseWrite, HintWrite, MessageWrite, PassWrite, Write
+from bot.play.round.writes import (
+    AnswerWrite,
+    ClockWrite,
+    CloseWrite,
+    HintWrite,
+    MessageWrite,
+    PassWrite,
+    Write,
+)
 from bot.store.records import Place, Round
 
 MISSES_SHOWN = 10  # the most misses the deal's status names at once (a burst inside a second)
@@ -340,11 +349,9 @@ class OpenRound:
 
     def sent(self, message_id: int | None, at: float | None = None) -> bool:
         """The deal was sent as this message (None: forgotten, as in a group that moved), at
-        `at`. The round's clock starts when its deal first went, not when it was dealt: a deal
-        can wait for Telegram's send limit (a tournament deals to hundreds of groups in a few
-        seconds, a 429 holds one back), and its players' times count from the deal they saw,
-        its length kept whole. Only for a round this process dealt, that nobody has touched
-        yet. Whether the clock moved (its end alarm must move with it)."""
+        `at`. The clock starts when the deal first went, its length kept (a deal can wait for
+        the send limit: a tournament's hundreds, a 429), for a round this process dealt that
+        nobody touched yet. Whether it moved (its end alarm must move with it)."""
         record, moved = self._record, False
         if message_id is not None and at is not None and at > record.started_at and \
                 self._fresh and not self._deal_went and self._untouched():
@@ -354,15 +361,28 @@ class OpenRound:
             moved = True
         self._deal_went = self._deal_went or message_id is not None
         self._record = dataclasses.replace(record, message_id=message_id)
+        if moved:  # written before its message: a clock starts again only for a deal unshown
+            self.pending.append(ClockWrite(record.started_at, record.deadline))
         if message_id is not None:
-            self.pending.append(MessageWrite(message_id, record.started_at, record.deadline)
-                                if moved else MessageWrite(message_id))
+            self.pending.append(MessageWrite(message_id))
         return moved
 
     def _untouched(self) -> bool:
         """Nothing yet depends on when it started: no answer, hint, pass or close."""
         return not (self._closed or self._answered or self._passers or self._guesses
                     or self._hints_given or self.pending)
+
+    def restarted(self, now: float) -> bool:
+        """Its deal was never shown (the process dealing it stopped before its message
+        went): its clock starts again now, for its whole length, as the deal shown now is the
+        first its chat sees. Whether it did (not for a deal that was shown)."""
+        record = self._record
+        if record.message_id is not None or self._closed:
+            return False
+        self._record = dataclasses.replace(record, started_at=now,
+                                           deadline=now + record.deadline - record.started_at)
+        self.pending.append(ClockWrite(now, self._record.deadline))
+        return True
 
     def move(self, chat_id: int) -> bool:
         """Its group became a supergroup (a group has no topics): the round is there now, and

@@ -22,6 +22,7 @@ from bot.play.ratings.rater import Rater
 from bot.play.round.open_round import OpenRound, Terms
 from bot.play.round.writes import (
     AnswerWrite,
+    ClockWrite,
     CloseWrite,
     Committed,
     HintWrite,
@@ -183,8 +184,9 @@ class RoundTable:
             elif isinstance(write, PassWrite):
                 await self.store.record_pass(record.id, write.user_id, write.at)
             elif isinstance(write, MessageWrite):
-                await self.store.set_message(record.id, write.message_id, write.started_at,
-                                             write.deadline)
+                await self.store.set_message(record.id, write.message_id)
+            elif isinstance(write, ClockWrite):
+                await self.store.restart_clock(record.id, write.started_at, write.deadline)
         return Committed(confirmed, events if confirmed else [])
 
     async def _rating(self, record: Round, ended_at: float,

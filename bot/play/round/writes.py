@@ -1,6 +1,7 @@
 """What an open round records to be written (an answer, a close, a hint, a pass, its deal's
-message), and what the table's commit made of it. Plain records: the aggregate
-(bot.play.round.open_round) makes them, the table writes them; neither decides anything here.
+message, its clock started again), and what the table's commit made of it. Plain records: the
+aggregate (bot.play.round.open_round) makes them, the table writes them; neither decides anything
+here.
 """
 
 from __future__ import annotations
@@ -45,11 +46,15 @@ class PassWrite:
 @dataclass(frozen=True)
 class MessageWrite:
     message_id: int
-    started_at: float | None = None  # the clock started again as the deal went (its
-    deadline: float | None = None    # length kept): both, or neither
 
 
-Write = AnswerWrite | CloseWrite | HintWrite | PassWrite | MessageWrite
+@dataclass(frozen=True)
+class ClockWrite:
+    started_at: float
+    deadline: float
+
+
+Write = AnswerWrite | CloseWrite | HintWrite | PassWrite | MessageWrite | ClockWrite
 
 
 @dataclass(frozen=True)

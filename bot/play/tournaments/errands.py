@@ -2,12 +2,15 @@
 process; its partitions' on a cluster's worker, the errand carried to it through the stream):
 deal a round to a group, show the board after a round, say the tournament was cancelled. Each
 is claimed in the database first, so an errand done twice (sent again by a schedule taken over,
-delivered again after a worker died) deals or shows once.
+delivered again after a worker died) deals or shows once; a deal sent again while the first is
+still at work here waits for it.
 
 A group's deal is an ordinary round of that group, opened the moment before its message is
 sent: its clock starts at its own deal, and every answer is timed from there. It keeps no hint
 (every group plays the same hand on the same terms) and counts against nobody's bound on open
-rounds. An ordinary round still open where the deal goes is ended first, its result shown.
+rounds. An ordinary round still open where the deal goes is ended first, its result shown. A
+deal stored and never shown (the process dealing it stopped before its message went) is shown by
+the process that takes the group up, with its line, its clock started at that deal.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from bot.play.dealing.analyses import Analyses
 from bot.play.games import Deal
 from bot.play.outcomes import Dealt, Said
 from bot.play.ports import Delivery, Errand, Gone, Target
+from bot.play.round.open_round import OpenRound
 from bot.play.round.outbox import Outbox
 from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
@@ -29,6 +33,7 @@ from bot.play.tournaments.book import TournamentBook
 from bot.play.tournaments.rules import BEST_PLAYERS
 from bot.play.tournaments.words import SHOWN, Board, board_text
 from bot.play.words import WORDS
+from bot.runtime.locks import KeyedLocks
 from bot.store.protocols import PeopleStore
 from bot.store.records import Round
 from bot.store.tournament_records import Seat, Tournament, TournamentRound
@@ -56,6 +61,7 @@ class Errands:
         self.outbox = outbox
         self.clock = clock
         self.pause = pause
+        self._dealing = KeyedLocks()  # one deal of a round to a group at a time
 
     async def do(self, errand: Errand) -> None:
         """Do the errand here (this process plays its chat)."""
@@ -74,6 +80,10 @@ class Errands:
     async def deal(self, tournament: Tournament, number: int, chat_id: int) -> Dealt | None:
         """Deal round `number` to the group, unless it was dealt (or skipped) already, the
         round closed, or the group no longer plays."""
+        async with self._dealing.held((tournament.id, number, chat_id)):
+            return await self._deal(tournament, number, chat_id)
+
+    async def _deal(self, tournament: Tournament, number: int, chat_id: int) -> Dealt | None:
         if tournament.status != "running":
             return None
         done = next((r for r in await self.store.rounds(tournament.id) if r.number == number),
@@ -98,11 +108,46 @@ class Errands:
         dealt = await self.rounds.deal_given(chat, player, Deal(
             done.game, done.hand, done.target, done.level, done.points,
             self.analyses.known(done.game, done.hand, done.target)), tournament.seconds, terms)
-        if not isinstance(dealt, Dealt):
-            await self.store.skip_deal(tournament.id, number, chat_id)
-            return None
+        if not isinstance(dealt, Dealt):  # a round stored and not in this process's table yet
+            return None  # (its chat being taken up): the deal stays claimed, sent again later
         return await self._show(tournament, dealt, number, len(
             [e for e in entrants if e.playing]))
+
+    async def never_shown(self, current: OpenRound) -> Dealt | None:
+        """A group's round of a tournament stored and never shown (the process dealing it
+        stopped before its message went: a restart, a worker's chats taken over), to be shown
+        now with its line, its clock started again: the group's time runs from the deal it
+        sees. None if it is no tournament's."""
+        seated = await self._seated(current.record)
+        if seated is None or not current.restarted(self.table.clock()):
+            return None
+        tournament, number = seated
+        await self.table.commit(current)
+        self.table.arm(current)
+        dealt = await self.rounds.dealt_again(current)
+        playing = [e for e in await self.store.entrants(tournament.id) if e.playing]
+        return self._numbered(tournament, dealt, number, len(playing))
+
+    async def _seated(self, record: Round) -> tuple[Tournament, int] | None:
+        """The tournament and the round a stored round is a group's deal of: its seat, or
+        the deal claimed in its chat of a live round of its hand and not linked yet (the
+        process dealing it stopped in between), linked now."""
+        seat = await self.book.seat(record)
+        if seat is not None:
+            tournament = await self.store.get(seat.tournament_id)
+            return None if tournament is None else (tournament, seat.number)
+        tournament = await self.store.of_chat(record.chat_id)
+        if tournament is None or tournament.status != "running":
+            return None
+        live = next((r for r in await self.store.rounds(tournament.id)
+                     if r.status == "live" and tuple(r.hand) == tuple(record.hand)), None)
+        if live is None:
+            return None
+        claim = await self.store.deal(tournament.id, live.number, record.chat_id)
+        if claim is None or claim.status != "dealing" or record.started_at < claim.claimed_at:
+            return None
+        await self._link(tournament, live.number, record)
+        return tournament, live.number
 
     async def _starter(self, tournament: Tournament, chat_id: int, joined_by: int | None
                        ) -> tuple[Chat, Player] | None:
@@ -148,16 +193,21 @@ class Errands:
         more is skipped from now on."""
         record = dealt.round
         await self._link(tournament, number, record)
-        line = dealt.texts("tournament_round_line", name=markup.name(tournament.name),
-                           number=number, count=tournament.rounds, groups=groups)
-        if (opened := self.table.find(record.id)) is not None:
-            opened.numbered(line)  # hints and notices edit it as it is
-        dealt = replace(dealt, text=f"{dealt.text}\n{line}")
+        dealt = self._numbered(tournament, dealt, number, groups)
         delivery = await self.shown(dealt, Target(record.chat_id, record.topic, broadcast=True))
         if delivery is not None and isinstance(delivery.fate, Gone) and \
                 delivery.fate.topic is None:
             await self.store.drop_group(tournament.id, record.chat_id)
         return dealt
+
+    def _numbered(self, tournament: Tournament, dealt: Dealt, number: int,
+                  groups: int) -> Dealt:
+        """The deal with its line in the tournament under it, for good."""
+        line = dealt.texts("tournament_round_line", name=markup.name(tournament.name),
+                           number=number, count=tournament.rounds, groups=groups)
+        if (opened := self.table.find(dealt.round.id)) is not None:
+            opened.numbered(line)  # hints and notices edit it as it is
+        return replace(dealt, text=f"{dealt.text}\n{line}")
 
     async def shown(self, outcome: Dealt | Said, target: Target) -> Delivery | None:
         """Shown, tried again SEND_TRIES times SEND_WAIT apart when the send raised (nothing

@@ -9,7 +9,8 @@ next one a PAUSE later; after the last, the podium.
 
 Everything it decides is in the database before it acts (the round drawn, closed; the deals and
 boards claimed where they are done), so a schedule taken over mid-round goes on from there: the
-errands it may have sent already are sent again, and do nothing twice.
+errands it may have sent already are sent again, and do nothing twice; a deal claimed by a
+process that died before dealing it is sent again too.
 """
 
 from __future__ import annotations
@@ -249,8 +250,10 @@ class Schedule:
                           kind: str) -> None:
         """Errands of this round that left no trace (a schedule taken over mid-way, a stream
         that lost one), sent again, REDISPATCH seconds apart at most: a deal to a playing
-        group that has none, a board to a group that was not shown it (followers: each
-        claims its own)."""
+        group that has none, or whose deal was claimed REDISPATCH ago and never dealt (the
+        process claiming it may have died with it: one still at work finishes first, and the
+        errand sent again finds the deal done), a board to a group that was not shown it
+        (followers: each claims its own)."""
         key = (tournament.id, done.number, kind)
         now = self.clock()
         if now - self._sent_again.get(key, done.closed_at or done.opened_at) < REDISPATCH:
@@ -259,9 +262,10 @@ class Schedule:
                             if now - at < DEAL_GRACE}  # a round's key lives a while only
         self._sent_again[key] = now
         if kind == DEAL:
-            dealt = {d.chat_id for d in await self.store.deals(tournament.id, done.number)}
+            begun = {d.chat_id for d in await self.store.deals(tournament.id, done.number)
+                     if d.status != "dealing" or now - d.claimed_at < REDISPATCH}
             chats = [e.chat_id for e in await self.store.entrants(tournament.id)
-                     if e.playing and e.chat_id not in dealt]
+                     if e.playing and e.chat_id not in begun]
         else:
             chats = await self._board_chats(tournament.id, done.number, unshown=True)
         await self._dispatch(tournament.id, done.number, kind, chats)

@@ -24,7 +24,9 @@ from bot.play.dealing.analyses import Analyses
 from bot.play.dealing.dealer import Dealer
 from bot.play.guards.live import Shared, tournament_key
 from bot.play.guards.permissions import AdminCheck
+from bot.play.outcomes import Dealt
 from bot.play.ports import Errand, Holding
+from bot.play.round.open_round import OpenRound
 from bot.play.round.outbox import Outbox
 from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
@@ -118,6 +120,11 @@ class Tournaments:
     async def errand(self, errand: Errand) -> None:
         """An errand another process sent for a chat this one plays."""
         await self.errands.do(errand)
+
+    async def never_shown(self, current: OpenRound) -> Dealt | None:
+        """A group's deal of a tournament that was stored and never shown, as recovery finds
+        it: to be shown now, with its line and its clock from now (None: no tournament's)."""
+        return await self.errands.never_shown(current)
 
     async def resume(self) -> None:
         """After a restart of the one process: the tournaments' live hands are live again at

@@ -30,7 +30,7 @@ EXPIRED_ROUNDS = ("round_id BETWEEN ? AND ? AND round_id IN (SELECT id FROM roun
 class RoundStatements:
     open_round: str
     set_message: str
-    set_message_started: str
+    restart_clock: str
     open_round_of: str
     get_round: str
     open_rounds: str
@@ -57,8 +57,9 @@ QMARK = RoundStatements(
                "started_at, deadline, started_by, topic, hints_on, typing_on) "
                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     set_message="UPDATE rounds SET message_id = ? WHERE id = ?",
-    set_message_started="UPDATE rounds SET message_id = ?, started_at = ?, deadline = ? "
-                        "WHERE id = ? AND status = 'open'",
+    # a deal never shown (no message): its clock starts again
+    restart_clock="UPDATE rounds SET started_at = ?, deadline = ? WHERE id = ? "
+                  "AND status = 'open' AND message_id IS NULL",
     open_round_of=f"SELECT {ROUND_COLUMNS} FROM rounds WHERE chat_id = ? AND topic = ? "
                   "AND status = 'open'",
     get_round=f"SELECT {ROUND_COLUMNS} FROM rounds WHERE id = ?",
@@ -148,16 +149,13 @@ class Rounds:
         return Round(round_id, chat_id, game, hand_of(stored), target, level, points, lang, None,
                      started_at, deadline, "open", False, started_by, topic, hints_on, typing_on)
 
-    async def set_message(self, round_id: int, message_id: int,
-                          started_at: float | None = None,
-                          deadline: float | None = None) -> None:
-        """The deal's message; with `started_at` and `deadline`, the round's clock as it
-        started again when the deal went."""
-        if started_at is None or deadline is None:
-            await self.db.run(self.sql.set_message, (message_id, round_id))
-        else:
-            await self.db.run(self.sql.set_message_started,
-                              (message_id, started_at, deadline, round_id))
+    async def set_message(self, round_id: int, message_id: int) -> None:
+        await self.db.run(self.sql.set_message, (message_id, round_id))
+
+    async def restart_clock(self, round_id: int, started_at: float, deadline: float) -> bool:
+        """The open round's clock starts again (its deal was never shown); False if it was
+        shown or closed meanwhile."""
+        return await self.db.run(self.sql.restart_clock, (started_at, deadline, round_id)) == 1
 
     async def open_round_of(self, chat_id: int, topic: int = 0) -> Round | None:
         rows = await self.db.fetch(self.sql.open_round_of, (chat_id, topic))

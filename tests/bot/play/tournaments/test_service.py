@@ -12,9 +12,9 @@ import pytest
 
 from bot.play.chats.people import Chat, Player
 from bot.play.outcomes import Closed, Dealt, Said
-from bot.play.ports import Delivery, Gone, Target
+from bot.play.ports import Delivery, Errand, Gone, Target
 from bot.play.services import Services
-from bot.play.tournaments.rules import BEST_PLAYERS, TournamentRequest
+from bot.play.tournaments.rules import BEST_PLAYERS, REDISPATCH, TournamentRequest
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
 from solver import solve
@@ -315,3 +315,84 @@ async def test_a_board_telegram_refused_is_sent_again_once(
         assert len(deals(publisher, group)) == 2  # and the next round went on
     await look(services, clock)
     assert len([o for o in publisher.to(RED) if isinstance(o, Said)]) == 1
+
+
+class Unanswered(Publisher):
+    """Sends, except what the test holds up: a send of `kind` to `chat` that never returns (a
+    process killed while Telegram's limit held its message back), until `killed`."""
+
+    def __init__(self, chat: Chat, kind: type) -> None:
+        super().__init__()
+        self.chat, self.kind = chat, kind
+        self.stuck = asyncio.Event()  # the held-up send began
+        self.dead = asyncio.Event()
+
+    async def show(self, outcome, target: Target) -> Delivery:
+        if target.chat_id == self.chat.id and isinstance(outcome, self.kind):
+            self.stuck.set()
+            await self.dead.wait()
+            raise asyncio.CancelledError  # the process is gone: nothing after the send runs
+        return await super().show(outcome, target)
+
+    async def killed(self, services: Services) -> None:
+        """The process ends where it stood (its errands' tasks end with it)."""
+        await asyncio.wait_for(self.stuck.wait(), 10)
+        self.dead.set()
+        await services.tournaments.settled()
+
+
+async def test_a_deal_stored_and_never_shown_is_dealt_again_numbered_its_clock_fresh(
+        stores: Stores, pool: SolverPool, clock: Clock):
+    """The process dealing the round is killed after Blue's round was stored and linked and
+    before its message went: the next process deals it with its tournament line, and Blue's
+    clock starts at that deal, not at the one nobody saw."""
+    held = Unanswered(BLUE, Dealt)
+    first, _ = build(stores, pool, clock, held)
+    await made(first)
+    clock.now += 60
+    await first.tournaments.tick()
+    await held.killed(first)
+    assert len(deals(held, RED)) == 1 and not deals(held, BLUE)
+    clock.now += 30  # the next process takes over
+    again_shown = Publisher()
+    again, _ = build(stores, pool, clock, again_shown, seed=2)
+    await again.recovery.resume()
+    blue = deals(again_shown, BLUE)
+    assert len(blue) == 1 and "round 1 of 3, the same hand in 2 groups" in blue[0].text
+    assert blue[0].round.hand == deals(held, RED)[0].round.hand
+    stored = await stores.rounds.get_round(blue[0].round.id)
+    assert stored is not None and stored.started_at == clock.now, "its clock from this deal"
+    assert stored.deadline == clock.now + 60
+    await look(again)
+    await again.tournaments.errands.do(Errand("deal", 1, 1, BLUE.id))  # the errand again
+    assert len(deals(again_shown, BLUE)) == 1 and not deals(again_shown, RED)
+    clock.now += 4
+    won = await again.rounds.answer(BLUE, BEN, solve(blue[0].round.hand)[0], explicit=True)
+    assert isinstance(won, Closed) and "4.0 s" in won.text
+
+
+async def test_a_deal_claimed_by_a_killed_process_is_sent_again(
+        stores: Stores, pool: SolverPool, clock: Clock):
+    """The process dealing the round is killed after it claimed Blue's deal, while it was
+    ending Blue's own round to make way: the next process's schedule sends the deal again
+    (REDISPATCH after), long before a deal that never came would be skipped."""
+    held = Unanswered(BLUE, Closed)
+    first, _ = build(stores, pool, clock, held)
+    await made(first)
+    played = await first.rounds.play(BLUE, BEN, "24")
+    assert isinstance(played, Dealt)
+    clock.now += 60
+    await first.tournaments.tick()
+    await held.killed(first)
+    claims = await stores.tournaments.deals(1, 1)
+    assert [(d.chat_id, d.status) for d in claims if d.chat_id == BLUE.id] == \
+        [(BLUE.id, "dealing")], "claimed, never dealt"
+    again_shown = Publisher()
+    again, _ = build(stores, pool, clock, again_shown, seed=2)
+    await again.recovery.resume()
+    for _ in range(int(REDISPATCH) + 1):
+        await look(again, clock)
+    blue = deals(again_shown, BLUE)
+    assert len(blue) == 1 and "round 1 of 3, the same hand" in blue[0].text
+    assert blue[0].round.hand == deals(held, RED)[0].round.hand
+    assert not deals(again_shown, RED), "Red's deal is not sent twice"

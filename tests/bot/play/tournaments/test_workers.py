@@ -3,10 +3,12 @@ plays its own group (its Holding), the schedule runs on the first, and its erran
 second's group are carried to the second (here by hand, as the stream carries them). The second
 deals its group's round and shows its board; the hand is refused to everyone by the second too,
 which holds no tournament in memory (the database's live tournament rounds are what lies beyond
-its table), until the round closed in both groups; the standings are read in PostgreSQL."""
+its table), until the round closed in both groups; the standings are read in PostgreSQL. A
+worker killed with a group's deal stored and unsent: the worker taking the group over deals it."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
@@ -14,7 +16,7 @@ import pytest
 from bot.play.chats.people import Chat, Player
 from bot.play.guards.live import tournament_key
 from bot.play.outcomes import Closed, Dealt, Said
-from bot.play.ports import Errand, Handover
+from bot.play.ports import Delivery, Errand, Handover, Target
 from bot.play.services import Services
 from bot.play.solving.requests import SolveRequest
 from bot.play.tournaments.rules import TournamentRequest
@@ -35,15 +37,19 @@ async def admin() -> bool:
 
 
 class Holds:
-    """A worker's holding of one group; its errands for the other's group go to `other`."""
+    """A worker's holding of one group (more, once it took another's over); its errands for
+    the other's group go to `other`, done at once, or with `detached` on their own (as the
+    stream would, the sender not waiting)."""
 
     def __init__(self, chat: int) -> None:
-        self.chat = chat
+        self.chats = {chat}
         self.other: Services | None = None
         self.carried: list[Errand] = []
+        self.detached = False
+        self.in_flight: list[asyncio.Future[None]] = []
 
     def holds(self, chat_id: int) -> bool:
-        return chat_id == self.chat
+        return chat_id in self.chats
 
     async def hand_over(self, moved: Handover) -> None:
         raise AssertionError("no group moves here")
@@ -51,7 +57,10 @@ class Holds:
     async def carry(self, errand: Errand) -> None:
         self.carried.append(errand)
         assert self.other is not None
-        await self.other.tournaments.errand(errand)  # as the stream would, in order
+        if self.detached:
+            self.in_flight.append(asyncio.ensure_future(self.other.tournaments.errand(errand)))
+        else:
+            await self.other.tournaments.errand(errand)  # as the stream would, in order
 
 
 @pytest.fixture
@@ -121,3 +130,69 @@ async def test_a_tournament_across_two_workers(workers):
     assert red_board.count("Ben (Blue)") == 1
     assert await second.solving.refusal(SolveRequest(hand, 24), await second.people.texts(
         BLUE, EVE), None) is None, "free once both groups closed"
+
+
+class Unsent(FakePublisher):
+    """The second worker's sends: its deal to Blue never returns (Telegram's limit held it
+    back), until the worker is killed there."""
+
+    def __init__(self) -> None:
+        super().__init__(sends=True)
+        self.stuck = asyncio.Event()
+        self.dead = asyncio.Event()
+
+    async def show(self, outcome, target: Target) -> Delivery:
+        if target.chat_id == BLUE.id and isinstance(outcome, Dealt) and not self.dead.is_set():
+            self.stuck.set()
+            await self.dead.wait()
+            raise asyncio.CancelledError  # the worker is gone: nothing after the send runs
+        return await super().show(outcome, target)
+
+
+async def test_a_worker_killed_with_a_deal_unsent_its_group_taken_over(
+        postgres_url: str, pool: SolverPool):
+    """The worker playing Blue is killed with Blue's round stored and linked and its deal not
+    sent yet; the other worker takes Blue's partition over: its recovery deals the round with
+    its line, its clock from that deal, and the errand the stream delivers again does
+    nothing twice."""
+    await emptied(postgres_url)
+    opened = [await open_postgres(postgres_url) for _ in range(2)]
+    clock, unsent = Clock(), Unsent()
+    holds = [Holds(RED.id), Holds(BLUE.id)]
+    first, second = [new_services(stores, pool, clock, seed=n,
+                                  open_rounds=shared_rounds(stores), holding=holds[n],
+                                  publisher=FakePublisher(sends=True) if n == 0 else unsent,
+                                  shared_names=True, deal_rate=1000.0,
+                                  tournament_pause=10.0)[0]
+                     for n, stores in enumerate(opened)]
+    holds[0].other = second
+    holds[0].detached = True  # the errand in flight, as the stream holds it
+    try:
+        said = await first.tournaments.new(RED, ANN, TournamentRequest(
+            name="Cup", rounds=2, seconds=60, starts_in=10), admin)
+        assert said.code is not None
+        await second.tournaments.join(BLUE, BEN, said.code, admin)
+        clock.now += 10
+        await look(first, clock)
+        await asyncio.wait_for(unsent.stuck.wait(), 10)
+        unsent.dead.set()  # killed: the errand it had in hand is never acknowledged
+        await asyncio.gather(*holds[0].in_flight, return_exceptions=True)
+        assert not [o for o in shown(second, BLUE) if isinstance(o, Dealt)]
+        clock.now += 5  # its lease ran out: Blue's partition is the first worker's now
+        holds[0].chats.add(BLUE.id)
+        resumed = await first.recovery.resume(lambda chat: chat == BLUE.id)
+        blue = [o for o in shown(first, BLUE) if isinstance(o, Dealt)]
+        assert len(blue) == 1 and resumed == blue
+        assert "round 1 of 2, the same hand in 2 groups" in blue[0].text
+        red = [o for o in shown(first, RED) if isinstance(o, Dealt)]
+        assert blue[0].round.hand == red[0].round.hand
+        assert blue[0].round.started_at == clock.now, "Blue's clock from the deal it sees"
+        await first.tournaments.errand(holds[0].carried[0])  # delivered again by the stream
+        await look(first, clock)
+        assert len([o for o in shown(first, BLUE) if isinstance(o, Dealt)]) == 1
+        clock.now += 3
+        won = await first.rounds.answer(BLUE, BEN, solve(blue[0].round.hand)[0], explicit=True)
+        assert isinstance(won, Closed) and "solves it in 4.0 s" in won.text
+    finally:
+        for stores in opened:
+            await stores.close()

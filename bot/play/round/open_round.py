@@ -81,6 +81,7 @@ class OpenRound:
         self._guesses: dict[int, int] = {}  # player -> guesses made (read once after a restart)
         self._fresh = fresh  # dealt by this process: nothing of it is stored that memory lacks
         self._deal_went = record.message_id is not None  # its deal was sent once (the clock set)
+        self._clock_waits = fresh  # its clock starts again as its deal first goes
         self._status_at: float | None = None  # when the status was last written into the deal
         self._shown: View | None = None  # what the deal message was last rewritten to show
         self._winner: Winner | None = None
@@ -348,13 +349,12 @@ class OpenRound:
             self._record = dataclasses.replace(self._record, started_by=None)
 
     def sent(self, message_id: int | None, at: float | None = None) -> bool:
-        """The deal was sent as this message (None: forgotten, as in a group that moved), at
-        `at`. The clock starts when the deal first went, its length kept (a deal can wait for
-        the send limit: a tournament's hundreds, a 429), for a round this process dealt that
-        nobody touched yet. Whether it moved (its end alarm must move with it)."""
+        """The deal was sent as this message (None: forgotten, its group moved), at `at`: the
+        clock starts as the deal first goes, its length kept (a send limit, a 429 held it), if
+        nobody touched the round yet. Whether it moved (its end alarm must move with it)."""
         record, moved = self._record, False
         if message_id is not None and at is not None and at > record.started_at and \
-                self._fresh and not self._deal_went and self._untouched():
+                self._clock_waits and not self._deal_went and self._untouched():
             shift = at - record.started_at
             record = dataclasses.replace(record, started_at=at,
                                          deadline=record.deadline + shift)
@@ -373,15 +373,15 @@ class OpenRound:
                     or self._hints_given or self.pending)
 
     def restarted(self, now: float) -> bool:
-        """Its deal was never shown (the process dealing it stopped before its message
-        went): its clock starts again now, for its whole length, as the deal shown now is the
-        first its chat sees. Whether it did (not for a deal that was shown)."""
+        """Its deal was never shown (its dealer stopped before the message went): its clock
+        starts again, whole, as the deal now shown is the first its chat sees. Whether it did."""
         record = self._record
         if record.message_id is not None or self._closed:
             return False
-        self._record = dataclasses.replace(record, started_at=now,
-                                           deadline=now + record.deadline - record.started_at)
-        self.pending.append(ClockWrite(now, self._record.deadline))
+        self._record = record = dataclasses.replace(
+            record, started_at=now, deadline=now + record.deadline - record.started_at)
+        self.pending.append(ClockWrite(now, record.deadline))
+        self._clock_waits = True  # and again when it goes (a send limit between)
         return True
 
     def move(self, chat_id: int) -> bool:

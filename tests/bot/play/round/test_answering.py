@@ -236,6 +236,23 @@ async def test_a_deal_sent_again_does_not_start_the_clock_again(harness: Harness
     assert (current.record.started_at, current.record.deadline) == (started, deadline)
 
 
+async def test_a_deal_never_shown_before_a_restart_starts_its_clock_when_it_goes(
+        harness: Harness, clock: Clock):
+    """Read back after a restart, a round keeps its clock when its deal goes; one whose deal
+    was never shown (a tournament's, dealt again with its line) starts it again, then once
+    more when that deal goes (it too can wait for the send limit)."""
+    await deal(harness, (3, 3, 8, 8))
+    kept = harness.services.table.get(GROUP, 0)
+    length = kept.record.deadline - kept.record.started_at
+    clock.now += 2.0
+    assert not kept.sent(None, clock.now)  # not dealt by this process: its clock stays
+    assert kept.restarted(clock.now)
+    await harness.services.table.commit(kept)
+    clock.now += 3.0
+    assert kept.sent(4321, clock.now)
+    assert (kept.record.started_at, kept.record.deadline) == (clock.now, clock.now + length)
+
+
 async def test_a_round_someone_answered_keeps_its_clock_when_its_deal_goes(
         harness: Harness, clock: Clock):
     """An answer came before the deal went (a player who saw the hand in another group of a

@@ -1,8 +1,13 @@
 """Shared test helpers: where the repository and the public reference data live, and how a
 test goes without something it needs.
 
-Imports nothing beyond pytest, so that tests/solver collects with only the solver installed;
-the fake Telegram server's fixture lives with the tests that use it (tests/fake_telegram).
+Imports nothing beyond pytest and hypothesis (the solver's own test extra), so that tests/solver
+collects with only the solver installed; the fake Telegram server's fixture lives with the tests
+that use it (tests/fake_telegram).
+
+Hypothesis's per-example deadline is off for the whole suite: it is a limit on wall time, and a
+test never asserts on wall time (a loaded CI machine once took 356 ms over a first example that
+takes 0.04 ms, and failed a test of nothing but correctness).
 """
 
 from __future__ import annotations
@@ -14,6 +19,10 @@ from collections.abc import Iterator
 from typing import NoReturn
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"

@@ -25,6 +25,7 @@ from telegram.ext import (
     CommandHandler,
     Defaults,
     InlineQueryHandler,
+    Job,
     MessageHandler,
     TypeHandler,
     filters,
@@ -81,6 +82,20 @@ DEFAULTS = Defaults(parse_mode=ParseMode.HTML,
 Hook = Callable[[App], Coroutine[Any, Any, None]]
 
 
+class Unpersisted(Application[Any, Any, Any, Any, Any, Any]):
+    """PTB's Application for a bot without a PTB persistence (its state is in the stores): PTB
+    22.8 marks the chat and user of every update and job for its persistence, in two sets that
+    only a persistence's flush empties, so without one they kept every chat and player ever
+    seen (10,000 ids a pass of bench/bench_memory.py, never let go)."""
+
+    __slots__ = ()
+
+    def _mark_for_persistence_update(self, *, update: object | None = None,
+                                     job: Job[Any] | None = None) -> None:
+        if self.persistence is not None:
+            super()._mark_for_persistence_update(update=update, job=job)
+
+
 def build_application(config: Config, opening: Hook | None = None,
                       closing: Hook | None = None) -> App:
     """The bot with every handler registered; `opening` (post_init) opens what the handlers
@@ -94,7 +109,8 @@ def build_application(config: Config, opening: Hook | None = None,
         rate_limiter=RateLimiter(config.send_rate) if config.rate_limit  # type: ignore[arg-type]
         else None)
     bound = config.max_updates_in_flight
-    builder = (ApplicationBuilder().context_types(CONTEXT_TYPES).bot(bot)
+    builder = (ApplicationBuilder().application_class(Unpersisted)
+               .context_types(CONTEXT_TYPES).bot(bot)
                .update_queue(Intake(bound))
                .concurrent_updates(FairUpdates(CONCURRENT_UPDATES, bound=bound)))
     if opening is not None:

@@ -9,6 +9,7 @@ import math
 
 import pytest
 from cachetools import Cache
+from telegram.ext import Job
 
 from bot.play.chats import people as people_module
 from bot.play.chats.people import Chat, People, Player
@@ -32,7 +33,7 @@ from bot.telegram.bot_api_10 import CHATS_KEPT, EPHEMERAL, REMEMBERED, Refusals
 from bot.telegram.fairness import SERVED_KEPT, FairUpdates
 from bot.telegram.members import ADMIN_CACHE_SECONDS, MEMBERS_KEPT, ChatMembers
 from solver import solve
-from tests.bot.conftest import Clock
+from tests.bot.conftest import Clock, Harness
 
 
 class CountingPeopleStore:
@@ -324,3 +325,20 @@ async def test_chats_settings_are_bounded_and_a_chat_gone_is_read_again(
     assert -1 not in chats._changed  # asked least lately: gone
     assert chats._changed[-2] == {"level": "easy"}  # a setting no longer offered is left out
     assert (await chats.of(-1)).count == 6 and store.reads == 4  # read again, the same
+
+
+async def test_ptb_marks_no_chat_or_player_for_a_persistence_the_bot_does_not_have(
+        harness: Harness):
+    """PTB marks every update's chat and user, and every job's, for its persistence, in sets
+    only a persistence empties: without one they grew by every chat and player ever seen."""
+    app = harness.app
+    assert app.persistence is None
+    for n in range(1, 6):
+        await harness.send(-100 - n, harness.telegram.user(100 + n, f"P{n}"), "nice hand")
+
+    async def nothing(context: object) -> None:
+        pass
+
+    await Job(nothing, chat_id=-101, user_id=101).run(app)
+    assert app._chat_ids_to_be_updated_in_persistence == set()
+    assert app._user_ids_to_be_updated_in_persistence == set()

@@ -25,7 +25,6 @@ from telegram.ext import (
     CommandHandler,
     Defaults,
     InlineQueryHandler,
-    Job,
     MessageHandler,
     TypeHandler,
     filters,
@@ -91,7 +90,8 @@ class Unpersisted(Application[Any, Any, Any, Any, Any, Any]):
     __slots__ = ()
 
     def _mark_for_persistence_update(self, *, update: object | None = None,
-                                     job: Job[Any] | None = None) -> None:
+                                     job: Any = None) -> None:
+        # `job` is a PTB Job; its type is not named here (timers are bot.telegram.jobs' alone)
         if self.persistence is not None:
             super()._mark_for_persistence_update(update=update, job=job)
 

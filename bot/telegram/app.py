@@ -9,6 +9,7 @@ import logging
 import time
 import warnings
 from collections.abc import Awaitable, Callable, Coroutine
+from contextvars import ContextVar
 from datetime import timedelta
 from typing import Any, Protocol
 
@@ -44,6 +45,11 @@ from bot.telegram.polling import PollingBot
 from bot.text.i18n import language_of, texts_for
 
 log = logging.getLogger(__name__)
+
+# Commands whose handling writes nothing but their reply: their claim is owed until the reply
+# went, and a process given one that another died owing answers it (bot.play.guards.once)
+OWED_COMMANDS = frozenset({"help", "solve", "stats", "top", "privacy"})
+OWED: ContextVar[int | None] = ContextVar("owed", default=None)  # the update this task owes
 
 # (commands, handler); each command's menu line is "cmd_<first name>" in bot/text/locales
 COMMANDS = [
@@ -135,6 +141,7 @@ def build_application(config: Config, opening: Hook | None = None,
     for pattern, pressed in community.PRESSES:
         application.add_handler(CallbackQueryHandler(pressed, pattern=pattern))
     application.add_handler(CallbackQueryHandler(buttons.button))
+    application.add_handler(TypeHandler(Update, settle_once), group=1)  # after every reply
     application.add_error_handler(handlers.on_error)
     return application
 
@@ -229,20 +236,39 @@ async def handle_once(update: Update, context: Context) -> None:
             log.info("skipped %d stale updates so far (messages older than a round)",
                      data.stale_skipped)
         raise ApplicationHandlerStop
-    if not await claimed_soon(update, context):
+    owed = owes_reply(update)
+    if not await claimed_soon(update, context, owed):
         metrics.record_update_dropped(metrics.HANDLED_BEFORE)
         log.info("update %d was handled before; skipped", update.update_id)
         await tell(update, context, None)  # a press delivered again: its spinner stops
         raise ApplicationHandlerStop
+    if owed:
+        OWED.set(update.update_id)
 
 
-async def claimed_soon(update: Update, context: Context) -> bool:
+async def settle_once(update: Update, context: Context) -> None:
+    """The handlers are done with an owed update (its reply went, or its error's): settled."""
+    if OWED.get() == update.update_id:
+        OWED.set(None)
+        await context.bot_data.services.once.settle(update.update_id)
+
+
+def owes_reply(update: Update) -> bool:
+    """Whether the update is one of OWED_COMMANDS (a new message, not an edit)."""
+    text = update.message.text if update.message is not None else None
+    if not text or not text.startswith("/") or len(text) < 2:
+        return False
+    name = text[1:].split(maxsplit=1)[0].partition("@")[0] if not text[1].isspace() else ""
+    return name.lower() in OWED_COMMANDS
+
+
+async def claimed_soon(update: Update, context: Context, owed: bool = False) -> bool:
     """Claim the update (True: the first time); a player whose message waits on a busy
     database hears so within BUSY_NOTICE seconds, and, if it could not be claimed (locked
     through every retry, or the database out of reach), to try again: the update is then not
     handled, or a redelivery could act on it twice."""
     claim = asyncio.ensure_future(context.bot_data.services.once.claim(update.update_id,
-                                                                       time.time()))
+                                                                       time.time(), owed))
     told = False
     done, _ = await asyncio.wait({claim}, timeout=BUSY_NOTICE)
     if not done:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from demo.emulator.bot_api import BotApi
+from demo.emulator.bot_api import CALLER, BotApi
 from demo.emulator.records import BOT_ID, NOT_MODIFIED, Deletion, Edit, Sent, TelegramError
 from demo.emulator.wire import json_param, markup_of, message_text
 
@@ -272,7 +272,7 @@ class BotApi10(BotApi):
                                               {"rich_message": rich})
             await self._record(Sent(chat_id, message["message_id"], shown, shown, None,
                                     time.perf_counter(), None, message.get("reply_markup"),
-                                    topic, receiver=whispered[0],
+                                    topic, CALLER.get(), receiver=whispered[0],
                                     reply_to_ephemeral=whispered[1], rich=rich,
                                     method="sendRichMessage"), self.sent)
             return message
@@ -287,8 +287,8 @@ class BotApi10(BotApi):
         self._messages[(chat_id, message["message_id"])] = message
         await self._record(Sent(chat_id, message["message_id"], shown, shown,
                                 int(reply_to) if reply_to is not None else None,
-                                time.perf_counter(), None, markup, topic, rich=rich,
-                                method="sendRichMessage"), self.sent)
+                                time.perf_counter(), None, markup, topic, CALLER.get(),
+                                rich=rich, method="sendRichMessage"), self.sent)
         return message
 
     # --- what the owner reads ------------------------------------------------------------------

@@ -21,6 +21,7 @@ from nats.aio.client import Client
 from bot.cluster.partitions import partition_of
 from bot.cluster.stream import Layout
 from demo.emulator import BotApiEmulator
+from demo.emulator.records import TelegramError
 from solver import solve
 from tests.cluster.broker_server import BrokerServer
 from tests.cluster.processes import Cluster, RoleProcess
@@ -354,3 +355,54 @@ async def test_a_live_hand_is_refused_by_the_worker_that_does_not_own_the_group(
     await telegram.say(member["id"], member, ask, kind="private")
     assert await running.deliver() == [200]
     assert "= 24" in (await telegram.reply(member["id"], timeout=30)).text
+
+
+async def test_a_worker_killed_after_claiming_a_solve_does_not_lose_its_reply(
+        telegram, cluster, database, monkeypatch):
+    """The worker owning a group claims a /solve (owed: bot.play.guards.once) and is killed
+    while its reply is on the way, before Telegram took it (the emulator holds the call, then
+    refuses it). The other worker takes the partition over, the broker delivers the /solve
+    again, and the other worker, finding it owed by the dead one, answers it: once, and the
+    claim settled."""
+    connection = await asyncpg.connect(database)
+    running = cluster()
+    held, release = asyncio.Event(), asyncio.Event()
+    original = telegram.call
+
+    async def holding(method: str, params: dict, agent: str = "") -> object:
+        if method.lower() in ("sendmessage", "sendrichmessage") \
+                and str(params.get("chat_id")) == str(GROUP) \
+                and not held.is_set():
+            held.set()
+            await release.wait()
+            raise TelegramError(502, "Bad Gateway")  # never taken: its sender is gone
+        return await original(method, params, agent)
+
+    monkeypatch.setattr(telegram, "call", holding)
+    try:
+        await running.start_ingress()
+        workers = [await running.start_worker("a"), await running.start_worker("b")]
+        await running.shared(workers)
+        owner = await running.owner(GROUP)
+        assert owner is not None
+        [other] = [w for w in workers if w is not owner]
+        telegram.chat(GROUP)
+        await telegram.say(GROUP, ANN, "/solve 3 3 8 8")
+        [asked] = running.take()
+        assert await running.post(asked) == 200
+        await until(held.is_set, "the owner's reply on its way")
+        assert await connection.fetchval(
+            "SELECT owed_by IS NOT NULL FROM handled_updates WHERE update_id = $1",
+            asked["update_id"])  # claimed, owed
+        await owner.kill()
+        release.set()
+        await running.shared([other])
+        reply = await telegram.reply(GROUP, timeout=30)
+        assert "1 distinct solution" in reply.text and reply.pid == other.pid
+        await until(lambda: connection.fetchval(
+            "SELECT owed_by IS NULL FROM handled_updates WHERE update_id = $1",
+            asked["update_id"]), "the claim settled")
+        await asyncio.sleep(2)
+        assert [s.text for s in telegram.sent if s.chat_id == GROUP] == [reply.text]  # once
+    finally:
+        await connection.close()

@@ -248,7 +248,12 @@ def every_row_sqlite(path: Path) -> dict[str, Counter[tuple]]:
     try:
         names = [row[0] for row in connection.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
-        return {name: Counter(connection.execute(f"SELECT * FROM {name}")) for name in names}
+        tables = {}
+        for name in names:
+            cursor = connection.execute(f"SELECT * FROM {name}")
+            columns = [column[0] for column in cursor.description]
+            tables[name] = Counter(tuple(zip(columns, row, strict=True)) for row in cursor)
+        return tables
     finally:
         connection.close()
 
@@ -260,7 +265,7 @@ async def every_row_postgres(url: str) -> dict[str, Counter[tuple]]:
         names = [row[0] for row in await connection.fetch(
             "SELECT tablename FROM pg_tables WHERE schemaname = 'public' "
             "AND tablename <> 'schema_migrations'")]
-        return {name: Counter(tuple(row) for row in await connection.fetch(
+        return {name: Counter(tuple(row.items()) for row in await connection.fetch(
             f"SELECT * FROM {name}")) for name in names}
     finally:
         await connection.close()
@@ -275,8 +280,22 @@ def filled(rows: dict[str, Counter[tuple]]) -> None:
 
 
 def kept_all(after: dict[str, Counter[tuple]], before: dict[str, Counter[tuple]]) -> None:
-    """Every row of every table kept; a table a later step made is there, empty."""
-    assert {name: rows for name, rows in after.items() if name in before} == before
+    """Every row of every table kept, each value of every column it had (a row is its
+    (column, value) pairs); a column a later step added holds its default (NULL: nothing
+    is owed, say, for an update claimed before step 24); a table a later step made is there,
+    empty."""
+    def kept(rows: Counter[tuple], then: Counter[tuple]) -> Counter[tuple]:
+        columns = {column for row in then for column, _ in row}
+        if not columns:
+            return rows
+        projected: Counter[tuple] = Counter()
+        for row, count in rows.items():
+            assert all(value is None for column, value in row if column not in columns), row
+            projected[tuple(pair for pair in row if pair[0] in columns)] += count
+        return projected
+
+    assert {name: kept(rows, before[name]) for name, rows in after.items()
+            if name in before} == before
     assert {name: rows for name, rows in after.items() if name not in before and rows} == {}
 
 

@@ -45,9 +45,17 @@ class SqliteUpdates(Updates):
         except sqlite3.OperationalError as error:
             if not is_locked(error):
                 raise
-            log.error("update %d not handled: the database stayed locked by another connection",
-                      update_id)
-            raise StoreBusy(str(error)) from error
+            raise busy(error, update_id) from error
+
+    async def claim_owed(self, update_id: int, at: float, owner: int) -> bool:
+        """As the shared one, a statement of its own (a few commands' claims, not a burst's),
+        with claim_update's StoreBusy."""
+        try:
+            return await super().claim_owed(update_id, at, owner)
+        except sqlite3.OperationalError as error:
+            if not is_locked(error):
+                raise
+            raise busy(error, update_id) from error
 
     async def _claim_in_batch(self, update_id: int, at: float) -> bool:
         loop = asyncio.get_running_loop()
@@ -91,3 +99,10 @@ class SqliteUpdates(Updates):
             for waiting in claims.values():
                 for _, claimed in waiting:
                     claimed.cancel()
+
+
+def busy(error: sqlite3.OperationalError, update_id: int) -> StoreBusy:
+    """What a claim the database's lock kept out raises: the update is not handled."""
+    log.error("update %d not handled: the database stayed locked by another connection",
+              update_id)
+    return StoreBusy(str(error))

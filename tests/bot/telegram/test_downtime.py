@@ -101,10 +101,11 @@ async def test_an_update_the_database_cannot_claim_is_not_handled(harness: Harne
     link): the player hears "busy, send it again" and nothing acts — not even /help, which
     writes nothing — since an unclaimed update could come again and act twice."""
 
-    async def unreachable(update_id: int, at: float) -> bool:
+    async def unreachable(update_id: int, at: float, owner: int | None = None) -> bool:
         raise error
 
     monkeypatch.setattr(harness.stores.updates, "claim_update", unreachable)
+    monkeypatch.setattr(harness.stores.updates, "claim_owed", unreachable)  # /help's
     await harness.send(GROUP, ANN, "/play")
     await harness.send(GROUP, ANN, "/help")
     said = [s.text for s in harness.telegram.sent if s.chat_id == GROUP]

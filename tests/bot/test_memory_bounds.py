@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import math
+import tracemalloc
 
 import pytest
 from cachetools import Cache
@@ -15,7 +16,7 @@ from bot.play.chats import people as people_module
 from bot.play.chats.people import Chat, People, Player
 from bot.play.daily import daily as daily_module
 from bot.play.dealing import adaptive as adaptive_module
-from bot.play.dealing.analyses import Analyses
+from bot.play.dealing.analyses import ENTRY_WEIGHT, Analyses
 from bot.play.games.records import Analysis
 from bot.play.guards.throttle import (
     BUCKETS_KEPT,
@@ -209,17 +210,37 @@ def test_work_buckets_are_bounded_and_a_running_jobs_settle_survives_its_buckets
 # --- the rest of the bounded maps ----------------------------------------------------------------
 
 def test_the_analyses_memo_and_the_fair_lanes_turns_are_bounded(pool: SolverPool):
-    memo = Analyses(pool, kept=100)
+    kept = 20 * (ENTRY_WEIGHT + 4)
+    memo = Analyses(pool, kept=kept)
     for n in range(200):
         memo.keep("24", (n,), 24, Analysis(solutions=("x",) * 4))
-    assert memo.held <= 100 and len(memo._known) == 20  # 5 each
-    memo.keep("24", (0,), 24, Analysis(solutions=("y",) * 500))  # heavier than the memo
-    assert memo.known("24", (0,), 24) is None and memo.held <= 100
+    assert memo.held <= kept and len(memo._known) == 20
+    memo.keep("24", (0,), 24, Analysis(solutions=("y",) * kept))  # heavier than the memo
+    assert memo.known("24", (0,), 24) is None and memo.held <= kept
     fair = FairUpdates()
     assert fair._served.maxsize == SERVED_KEPT
     for user in range(SERVED_KEPT + 10):
         fair._served["user", user] = user
     assert len(fair._served) == SERVED_KEPT and ("user", 0) not in fair._served
+
+
+def test_a_full_memo_of_analyses_holds_about_3_mb(pool: SolverPool):
+    """Weighed by their solutions alone, puzzles of four numbers (two or three solutions each)
+    filled it with 7,700 of them, 9 MB; each entry's own cost counts too (ENTRY_WEIGHT)."""
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        memo = Analyses(pool)
+        for n in range(10_000):
+            a, b, c, d = n % 13 + 1, n // 13 % 13 + 1, n // 169 % 13 + 1, n // 2197 + 1
+            memo.keep("24", (a, b, c, d), 24, Analysis(
+                solutions=(f"{a}*{b}+{c}-{d}", f"({a}+{b})*{c}-{d}"),
+                steps=((f"{a}*{b}", str(a * b)), (f"{a}*{b}+{c}", str(a * b + c)),
+                       (f"{a}*{b}+{c}-{d}", "24"))))
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert held < 4 * 2**20
 
 
 def test_every_per_chat_and_per_player_cache_of_the_services_has_a_bound(services: Services):

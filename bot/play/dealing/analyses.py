@@ -12,25 +12,31 @@ from bot.play.games.records import Analysis
 from bot.runtime.pool import ROUND_WORK, SolverPool
 
 Key = tuple[str, tuple, int]  # game, hand, target
+# An entry's own cost, in solutions' worth: its key, record and hint steps come to about 900
+# bytes, a solution to about 75 (bench/bench_memory.py's walk of the memo). Weighed by its
+# solutions alone, the memo held 7,700 puzzles of four numbers (two or three solutions each):
+# 9 MB where about 3 were meant.
+ENTRY_WEIGHT = 12
+KEPT = 30_000  # weight held: about 3 MB — 2,000 puzzles of four numbers, or 20 of 1,500 solutions
 
 
 class Analyses:
     """The analyses of the puzzles being played, by game, hand and target: kept when a round is
     dealt with one (`keep`), or worked out in the heavy lane, ahead of the questions waiting
-    there, for a round that came without one (dealt before a restart). A FIFO weighed by
-    solutions: the first kept go once more than `kept` solutions (a six-number hand may have
-    1,500) are held, about 3 MB, thousands of puzzles (a round reads its analysis a few times,
-    all soon after its deal: recency would buy nothing); one evicted while its round is on is
-    worked out again when asked."""
+    there, for a round that came without one (dealt before a restart). A FIFO weighed by what
+    each costs (ENTRY_WEIGHT and a solution's worth each: a six-number hand may have 1,500):
+    the first kept go once more than `kept` is held, about 3 MB (a round reads its analysis a
+    few times, all soon after its deal: recency would buy nothing); one evicted while its round
+    is on is worked out again when asked."""
 
-    def __init__(self, pool: SolverPool, kept: int = 20_000) -> None:
+    def __init__(self, pool: SolverPool, kept: int = KEPT) -> None:
         self.pool = pool
         self.kept = kept
         self._known: FIFOCache[Key, Analysis] = FIFOCache(kept, getsizeof=_weight)
 
     @property
     def held(self) -> int:
-        """Solutions held (the weight the bound is on)."""
+        """The weight held (what the bound is on)."""
         return int(self._known.currsize)
 
     def keep(self, game: str, hand: tuple, target: int, analysis: Analysis) -> None:
@@ -56,4 +62,4 @@ class Analyses:
 
 
 def _weight(analysis: Analysis) -> int:
-    return 1 + len(analysis.solutions)
+    return ENTRY_WEIGHT + len(analysis.solutions)

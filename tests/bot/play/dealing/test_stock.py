@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.play.chats.people import Chat, Player
-from bot.play.dealing.analyses import Analyses
+from bot.play.dealing.analyses import ENTRY_WEIGHT, Analyses
 from bot.play.dealing.stock import COSTLY_MOST, FIRST_SIZE, Stock
 from bot.play.games import GAMES, Analysis, PlayOptions
 from bot.play.games.twentyfour import ready, solutions
@@ -122,12 +122,13 @@ async def test_a_round_without_its_analysis_gets_one_in_the_heavy_lane(
         assert ("heavy", "analyse") in lanes.calls
 
 
-def test_the_memo_of_analyses_is_bounded_by_solutions_held(pool: SolverPool):
-    memo = Analyses(pool, kept=10)
+def test_the_memo_of_analyses_is_bounded_by_what_it_holds(pool: SolverPool):
+    memo = Analyses(pool, kept=2 * ENTRY_WEIGHT + 10)
     memo.keep("24", (1, 2, 3, 4), 24, Analysis(solutions=("a",) * 6))
     memo.keep("24", (3, 3, 8, 8), 24, Analysis(solutions=("b",)))
-    assert memo.held == 9 and memo.known("24", (1, 2, 3, 4), 24) is not None
-    memo.keep("24", (1, 1, 4, 6), 24, Analysis(solutions=("c",) * 3))  # 13 > 10: oldest goes
-    assert memo.known("24", (1, 2, 3, 4), 24) is None and memo.held == 6
+    assert memo.held == 2 * ENTRY_WEIGHT + 7
+    assert memo.known("24", (1, 2, 3, 4), 24) is not None
+    memo.keep("24", (1, 1, 4, 6), 24, Analysis(solutions=("c",) * 3))  # over: the oldest goes
+    assert memo.known("24", (1, 2, 3, 4), 24) is None and memo.held == 2 * ENTRY_WEIGHT + 4
     memo.keep("24", (3, 3, 8, 8), 24, Analysis(solutions=("b",)))  # kept again: counted once
-    assert memo.held == 6
+    assert memo.held == 2 * ENTRY_WEIGHT + 4

@@ -15,7 +15,11 @@ the moment what they need is out (the answers need the deal's hand, the buttons 
 Two runs. (1) RSS: the real bot as `python -m bot` (its own process, bench/run_bot.py) against
 the emulator, PASSES passes; the bot's resident memory once idle after each, the most updates it
 held at once (its own /metrics: `twentyfour_updates_in_hand_max`) and the largest getUpdates it
-asked for. (2) What grows, in-process: the composition root's application polling the emulator
+asked for; and, read in its process after each pass (bench/heap_stats.py, on SIGUSR1), where its
+memory is — the bytes its objects use against what the allocators hold free (pymalloc's arenas
+and glibc's heaps: what a burst left, not what grows with chats) — and every map of 500 entries
+or more reachable from its application or a module of the bot, by name, whether or not (2)
+knows it. (2) What grows, in-process: the composition root's application polling the emulator
 with the bot's own poller (bot.telegram.polling), the same mix and passes; between passes the
 garbage collector runs and `tracemalloc` takes a snapshot of what the bot's code and its
 libraries hold (the emulator's files and this script left out: the emulator keeps every
@@ -37,9 +41,11 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import json
 import math
 import os
 import re
+import signal
 import sqlite3
 import sys
 import tempfile
@@ -248,6 +254,49 @@ def scrape(port: int, name: str) -> float:
     return math.nan
 
 
+async def heap_of(process: asyncio.subprocess.Process, path: Path) -> dict[str, Any]:
+    """Where the bot's memory is (bench/heap_stats.py), read in its process on SIGUSR1."""
+    path.unlink(missing_ok=True)
+    process.send_signal(signal.SIGUSR1)
+    for _ in range(200):
+        await asyncio.sleep(0.05)
+        if path.exists():
+            return dict(json.loads(path.read_text()))
+    return {}
+
+
+def heap_row(phase: str, heap: dict[str, Any]) -> str:
+    """The objects' bytes (pymalloc's blocks in use, glibc's in use and mapped) against what
+    the allocators hold free (pymalloc's arenas less their blocks in use; glibc's free)."""
+    if not heap:
+        return f"{phase:<10} (no reading)"
+    mb = 2**20
+    used = heap["blocks_used"] + heap.get("malloc_used", 0) + heap.get("malloc_mapped", 0)
+    free = heap["arenas"] * mb - heap["blocks_used"] + heap.get("malloc_free", 0)
+    return (f"{phase:<10} {heap['VmRSS'] / 1024:8.1f} {heap['RssAnon'] / 1024:8.1f} "
+            f"{used / mb:9.1f} {free / mb:9.1f} {heap['arenas']:7d} {heap['arenas_highest']:6d} "
+            f"{heap['blocks_used'] / mb:9.1f} {heap.get('malloc_used', 0) / mb:9.1f} "
+            f"{heap.get('malloc_free', 0) / mb:9.1f}")
+
+
+def print_maps(phases: list[str], heaps: list[dict[str, Any]]) -> None:
+    """The maps of 500 entries or more in the bot's process at each reading, found by walking
+    its application (bench/heap_stats.py): named or not in the traced run's table."""
+    names = sorted({name for heap in heaps for name in heap.get("maps", {})})
+    if not names:
+        return
+    print("\nmaps of 500 entries or more in the bot's process, at each phase: entries, and KB "
+          "with what only\nthe map holds (its keys and values):\n")
+    print(f"{'map':<48}" + "".join(f"{phase:>16}" for phase in phases))
+    for name in names:
+        cells = []
+        for heap in heaps:
+            entries, held = heap.get("maps", {}).get(name, (0, 0))
+            cells.append(f"{entries:>8} {held / 1024:>7.0f}" if held >= 0 else f"{entries:>8} "
+                         f"{'':>7}")
+        print(f"{name:<48}" + "".join(cells))
+
+
 async def rss(count: int, passes: int, bound: int) -> None:
     """The bot's own process: its RSS after start-up and after each pass of new chats."""
     emulator = BotApiEmulator()
@@ -255,11 +304,12 @@ async def rss(count: int, passes: int, bound: int) -> None:
     port = free_port()
     with tempfile.TemporaryDirectory() as folder:
         database = Path(folder) / "memory.sqlite3"
+        heap_file = Path(folder) / "heap.json"
         env = {**os.environ, "TELEGRAM_BOT_TOKEN": emulator.token,
                "TELEGRAM_BASE_URL": emulator.base_url, "DATABASE_PATH": str(database),
                "ROUND_SECONDS": str(ROUND_SECONDS), "LOG_LEVEL": "WARNING",
                "SOLVER_WORKERS": "1", "RATE_LIMIT": "off", "METRICS_PORT": str(port),
-               "MAX_UPDATES_IN_FLIGHT": str(bound)}
+               "MAX_UPDATES_IN_FLIGHT": str(bound), "BENCH_HEAP": str(heap_file)}
         process = await asyncio.create_subprocess_exec(sys.executable, *OURS, cwd=ROOT, env=env,
                                                        stdin=asyncio.subprocess.DEVNULL)
         try:
@@ -271,6 +321,7 @@ async def rss(count: int, passes: int, bound: int) -> None:
                 raise SystemExit("the bot did not start")
             await idle(process)
             rows = [("started", rss_of(process.pid), 0, 0.0, Counter[str]())]
+            heaps = [await heap_of(process, heap_file)]
             for number in range(passes):
                 mix = Mix(emulator, -2_000_000 - number * 100_000, count,
                           10_000_000 + number * 1_000_000)
@@ -278,6 +329,7 @@ async def rss(count: int, passes: int, bound: int) -> None:
                 await idle(process)
                 rows.append((f"pass {number + 1}", rss_of(process.pid), found["updates"],
                              found["seconds"], found["endings"]))
+                heaps.append(await heap_of(process, heap_file))
                 emulator.sent.clear()  # what the emulator keeps is the bench's memory, not
                 emulator.edits.clear()  # the bot's; its lists only slow the next pass
                 emulator.calls[:] = [c for c in emulator.calls if c[0] == "getUpdates"]
@@ -299,6 +351,14 @@ async def rss(count: int, passes: int, bound: int) -> None:
               f"{adds * 1024 / count if i else 0.0:10.2f}   {kinds}")
     print(f"\nmost updates held at once: {most:.0f} (bound {bound}); the largest getUpdates "
           f"asked for {largest_poll(emulator)}")
+    print("\nwhere the bot's memory is, MB (objects: the bytes its objects use; free: what its "
+          "allocators hold\nunused — pymalloc's arenas less their blocks in use, glibc's free "
+          "chunks):\n")
+    print(f"{'phase':<10} {'RSS':>8} {'anon':>8} {'objects':>9} {'free':>9} {'arenas':>7} "
+          f"{'most':>6} {'pymalloc':>9} {'malloc':>9} {'m. free':>9}")
+    for (phase, *_), heap in zip(rows, heaps, strict=True):
+        print(heap_row(phase, heap))
+    print_maps([phase for phase, *_ in rows], heaps)
     if passes >= 3:
         print(f"second pass adds {rows[2][1] - rows[1][1]:.1f} MB (goal < 10 MB), third "
               f"{rows[3][1] - rows[2][1]:.1f} MB (goal < 5 MB)\n")
@@ -309,6 +369,20 @@ async def rss(count: int, passes: int, bound: int) -> None:
 def bots(snapshot: tracemalloc.Snapshot) -> tracemalloc.Snapshot:
     """What the bot and its libraries hold (not the emulator's, nor this script's)."""
     return snapshot.filter_traces(NOT_THE_BOTS)
+
+
+def by_bot_line(snapshot: tracemalloc.Snapshot) -> Counter[str]:
+    """Bytes held, by the bot's own line that asked for them (the innermost frame in bot/):
+    a cache's entries are named by the line that stores into it, not by cachetools."""
+    mine = str(ROOT / "bot") + os.sep
+    held: Counter[str] = Counter()
+    for trace in snapshot.traces:
+        frames = list(trace.traceback)[::-1]  # the most recent first
+        where = next((f for f in frames if f.filename.startswith(mine)), None)
+        key = (f"{os.path.relpath(where.filename, ROOT)}:{where.lineno}" if where else
+               f"(no bot frame) {os.path.relpath(frames[0].filename, ROOT)}")
+        held[key] += trace.size
+    return held
 
 
 def held(snapshot: tracemalloc.Snapshot) -> int:
@@ -376,6 +450,9 @@ def cache_sizes(bot: Any) -> dict[str, tuple[int, str]]:
         "jobs": lambda: (app.job_queue.jobs() if app.job_queue else (), in_use),
         "PTB chat_data": lambda: (app.chat_data, in_use),
         "PTB user_data": lambda: (app.user_data, in_use),
+        "PTB persistence marks": lambda: (  # nothing: the bot has no PTB persistence
+            [*app._chat_ids_to_be_updated_in_persistence,  # type: ignore[attr-defined]
+             *app._user_ids_to_be_updated_in_persistence], 0),  # type: ignore[attr-defined]
     }
     limiter = app.bot.rate_limiter
     if limiter is not None and hasattr(limiter, "chats"):  # idle ones go past 512
@@ -447,6 +524,11 @@ async def traced(count: int, passes: int, bound: int) -> None:
                 print(f"\nwhat grew in pass {i}, by file (top 12):")
                 for stat in snapshots[i].compare_to(snapshots[i - 1], "filename")[:12]:
                     print(f"  {stat.size_diff / 1024:9.1f} KB  {stat.traceback[0].filename}")
+                grown = by_bot_line(snapshots[i])
+                grown.subtract(by_bot_line(snapshots[i - 1]))
+                print(f"\nwhat grew in pass {i}, by the bot's line that asked (top 15):")
+                for line, size in sorted(grown.items(), key=lambda kv: -abs(kv[1]))[:15]:
+                    print(f"  {size / 1024:9.1f} KB  {line}")
             print("\nmaps kept in memory (entries, bound):")
             for name, (size, kept) in cache_sizes(bot).items():
                 print(f"  {name:<28} {size:>8}  {kept:>8}")

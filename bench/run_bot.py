@@ -1,13 +1,16 @@
 """The bot as `python -m bot` runs it (with its fair update processor; BENCH_FAIR=off: PTB's
 first-come queue instead, for comparison; BENCH_TRANSPORT=aiohttp: its requests through aiohttp,
 bench/aiohttp_request.py, instead of its own transport) and,
-with BENCH_PROFILE=<file>, under cProfile (the profile is written when the bot stops). The
+with BENCH_PROFILE=<file>, under cProfile (the profile is written when the bot stops); with
+BENCH_HEAP=<file>, SIGUSR1 writes where its memory is (bench/heap_stats.py) to that file. The
 benchmarks start the bot through this file."""
 
 from __future__ import annotations
 
 import cProfile
+import json
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -24,6 +27,7 @@ from bot.telegram.fairness import FairUpdates, install
 
 FAIR = os.environ.get("BENCH_FAIR", "on") != "off"
 TRANSPORT = os.environ.get("BENCH_TRANSPORT", "lean")
+BUILT: list[Application] = []  # the application, for BENCH_HEAP's walk of its maps
 
 
 def build_fair(config: Config, opening: Hook | None = None,
@@ -33,10 +37,25 @@ def build_fair(config: Config, opening: Hook | None = None,
         install(application, SimpleUpdateProcessor(app_module.CONCURRENT_UPDATES))
     elif not isinstance(application.update_processor, FairUpdates):
         install(application, FairUpdates(app_module.CONCURRENT_UPDATES))
+    BUILT.append(application)
     return application
 
 
+def report_heap_to(path: str) -> None:
+    """On SIGUSR1, the heap's figures and the application's big maps into `path` (written
+    whole, then renamed)."""
+    from bench.heap_stats import stats
+
+    def write(*_: object) -> None:
+        Path(path + ".part").write_text(json.dumps(stats(BUILT[-1] if BUILT else None)))
+        os.replace(path + ".part", path)
+
+    signal.signal(signal.SIGUSR1, write)
+
+
 def main() -> int:
+    if os.environ.get("BENCH_HEAP"):
+        report_heap_to(os.environ["BENCH_HEAP"])
     wiring.build_application = build_fair  # type: ignore[assignment]
     if TRANSPORT == "aiohttp":
         from bench.aiohttp_request import AiohttpRequest

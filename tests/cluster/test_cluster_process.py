@@ -165,17 +165,24 @@ async def consumer_holds(client: Client, layout: Layout, partition: int) -> bool
     return info.num_ack_pending == 1
 
 
+async def owner_and_other(running: Cluster, chat: int) -> tuple[RoleProcess, RoleProcess]:
+    """An ingress and two workers sharing the partitions: the one owning `chat`, the other."""
+    await running.start_ingress()
+    workers = [await running.start_worker("a"), await running.start_worker("b")]
+    await running.shared(workers)
+    owner = await running.owner(chat)
+    assert owner is not None
+    [other] = [w for w in workers if w is not owner]
+    return owner, other
+
+
 async def two_rounds_on_one_worker(running: Cluster, telegram: BotApiEmulator,
                                    connection: asyncpg.Connection
                                    ) -> tuple[RoleProcess, RoleProcess, list[int], float]:
     """Two workers sharing the partitions, a round dealt in GROUP and one in OTHER_GROUP, both
     on one worker: that worker, the other, GROUP's hand and OTHER_GROUP's deadline."""
-    await running.start_ingress()
-    workers = [await running.start_worker("a"), await running.start_worker("b")]
-    await running.shared(workers)
-    owner = await running.owner(GROUP)
-    assert owner is not None and await running.owner(OTHER_GROUP) is owner
-    [other] = [w for w in workers if w is not owner]
+    owner, other = await owner_and_other(running, GROUP)
+    assert await running.owner(OTHER_GROUP) is owner
     for chat in (GROUP, OTHER_GROUP):
         telegram.chat(chat)
         await telegram.say(chat, ANN, "/play")
@@ -286,12 +293,7 @@ async def test_a_worker_stopped_cleanly_gives_its_partitions_up_at_once(
     them over and ends the open round on time."""
     connection = await asyncpg.connect(database)
     running = cluster(round_seconds=20.0)
-    await running.start_ingress()
-    workers = [await running.start_worker("a"), await running.start_worker("b")]
-    await running.shared(workers)
-    stopping = await running.owner(GROUP)
-    assert stopping is not None
-    [other] = [w for w in workers if w is not stopping]
+    stopping, other = await owner_and_other(running, GROUP)
     try:
         telegram.chat(GROUP)
         await telegram.say(GROUP, ANN, "/play")
@@ -380,12 +382,7 @@ async def test_a_worker_killed_after_claiming_a_solve_does_not_lose_its_reply(
 
     monkeypatch.setattr(telegram, "call", holding)
     try:
-        await running.start_ingress()
-        workers = [await running.start_worker("a"), await running.start_worker("b")]
-        await running.shared(workers)
-        owner = await running.owner(GROUP)
-        assert owner is not None
-        [other] = [w for w in workers if w is not owner]
+        owner, other = await owner_and_other(running, GROUP)
         telegram.chat(GROUP)
         await telegram.say(GROUP, ANN, "/solve 3 3 8 8")
         [asked] = running.take()

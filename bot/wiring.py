@@ -175,7 +175,7 @@ class Bot:
         await self.take_lead()
         if not self.worker:  # a worker takes its chats up with its partitions (bot.roles)
             await self.services.recovery.resume()
-        log.info("start-up done: %d objects kept out of later collections", heap.settle())
+        log.info("start-up done: %d objects kept out of later collections", heap.settle_once())
 
     async def open_services(self) -> None:
         """Open the stores (migrations applied), start the pool, build the services and mount

@@ -51,9 +51,8 @@ def without_native(status: str) -> NoReturn:
 
 @pytest.fixture(autouse=True)
 def collectable() -> Iterator[None]:
-    """A bot opened in the test's own process freezes what it made (bot/runtime/heap.py): it is
-    let go after the test, or hundreds of bots' cycles would stay in a test process forever
-    (the bot's own process opens one)."""
+    """The first bot opened in a test process freezes what start-up made (bot/runtime/heap.py):
+    it is let go after the test, or that bot's cycles would stay in the process forever."""
     yield
     gc.unfreeze()
 

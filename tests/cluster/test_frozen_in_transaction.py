@@ -27,7 +27,7 @@ from tests.cluster.test_cluster_process import ANN, GROUP
 from tests.e2e.test_bot_process import hand_of
 from tests.waiting import until
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.server_behaviour]  # on the oldest server too
 IDLE_TIMEOUT = 5.0  # the sessions' idle_in_transaction_session_timeout (bot/store/postgres)
 
 

@@ -10,6 +10,7 @@ clock, never for a fixed while."""
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import AsyncIterator
 
 import asyncpg
@@ -115,6 +116,9 @@ async def test_workers_take_free_partitions_and_never_a_live_workers(url, worker
     assert (await second.owners.survey()).free == 0
     await first.owners.give_up([8, 9])
     assert await second.owners.take(10) == [8, 9]
+    # what an operator's look (and the cluster's tests and bench) reads: both leases are this
+    # process's, so every partition is owned by its pid
+    assert await partition_owners.owner_pids(url) == {p: os.getpid() for p in range(PARTITIONS)}
 
 
 async def test_a_dead_workers_partitions_are_taken_and_its_writes_refused(url, workers):

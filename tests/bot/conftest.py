@@ -29,7 +29,7 @@ from bot.webapp.settings import WebappSettings
 from bot.wiring import Bot, build_bot
 from demo.emulator import BotApiEmulator
 from tests.fake_telegram import telegram as telegram
-from tests.postgres import BACKENDS, emptied, open_backend
+from tests.postgres import BACKENDS, emptied, migrated_sqlite, open_backend
 from tests.postgres import postgres_server as postgres_server
 from tests.postgres import postgres_url as postgres_url
 
@@ -135,6 +135,8 @@ async def harness(telegram: BotApiEmulator, pool: SolverPool, tmp_path: Path,
         url = request.getfixturevalue("postgres_url")
         await emptied(url)
         config = dataclasses.replace(config, database_url=url)
+    else:
+        await migrated_sqlite(config.database_path)
     async with running(telegram, pool, config) as h:
         yield h
 

@@ -73,8 +73,7 @@ async def kept(stores: Stores) -> dict[str, Counter[tuple]]:
 async def played(plays: list[tuple], database: str | None
                  ) -> list[dict[str, Counter[tuple]]]:
     """What the triggers kept after the plays, then after the group moved to a supergroup."""
-    stores = await open_empty(database)
-    try:
+    async with open_empty(database) as stores:
         scenario = People(stores)
         scenario.clock = MIDNIGHT - 4.5
         await scenario.setup()
@@ -87,8 +86,6 @@ async def played(plays: list[tuple], database: str | None
                 await stores.rounds.close_round(current, "expired", scenario.tick())
         await stores.people.migrate_chat(GROUP, SUPERGROUP)
         return [after_plays, await kept(stores)]
-    finally:
-        await stores.close()
 
 
 async def on_both(plays: list[tuple], postgres_url: str) -> None:

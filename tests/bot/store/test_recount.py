@@ -168,8 +168,7 @@ def plain(row: tuple) -> tuple:
 async def played(operations: list[tuple], database: str | None, move: str | None) -> None:
     """The operations, every check, then (`move`) the first group moves to a supergroup that
     is "new", or had "played" already (Ann won a round there: its scores are counted again)."""
-    stores = await open_empty(database)
-    try:
+    async with open_empty(database) as stores:
         scenario = People(stores)
         await scenario.setup()
         for op in operations:
@@ -195,8 +194,6 @@ async def played(operations: list[tuple], database: str | None, move: str | None
             assert stored_scores(await db.fetch(SCORES_SQL)) == \
                 expected_scores(rounds, answers)
             await ladders_hold(db)
-    finally:
-        await stores.close()
 
 
 @pytest.fixture

@@ -34,6 +34,8 @@ deals alone (the /play phase, the bot's deal against the baseline's first reply)
 BENCH_TRANSPORT=aiohttp in the environment sends the bot's requests through aiohttp
 (bench/aiohttp_request.py) instead of its own transport; `--bursts N --transports` measures the
 two against each other (the bot on aiohttp in the "ours" column, on its own in "baseline").
+`--bursts N --poll-rtt S` answers each getUpdates S seconds late, as a round trip to Telegram
+would be (loopback has none), and both bots' polls during a burst are counted.
 """
 
 from __future__ import annotations
@@ -160,6 +162,7 @@ async def burst(run: Run, ids: list[int], timeout: float) -> dict:
         run.emulator.chat(chat)
     await idle(run.process)
     cpu = cpu_seconds(run.process)
+    polled = sum(1 for call in run.emulator.calls if call[0] == "getUpdates")
     started = time.perf_counter()
     for chat in ids:
         await run.emulator.say(chat, player(run, chat, 0), "/play")
@@ -174,7 +177,9 @@ async def burst(run: Run, ids: list[int], timeout: float) -> dict:
     complete = await sent_to(run, ids, run.replies, timeout)
     finished = time.perf_counter()
     used = await idle(run.process) - cpu  # with what was still being handled, and alarms
-    return {"deal_rate": len(deals) / (dealt - started),
+    polls = sum(1 for call in run.emulator.calls if call[0] == "getUpdates") - polled
+    return {"polls": polls,
+            "deal_rate": len(deals) / (dealt - started),
             "answer_rate": PLAYERS * len(deals) / (finished - answering),
             "rate": (1 + PLAYERS) * len(ids) / (dealt - started + finished - answering),
             "cpu_ms": used * 1000 / ((1 + PLAYERS) * len(ids)),
@@ -386,10 +391,12 @@ async def bot_database(postgres: bool) -> AsyncIterator[dict[str, str]]:
 
 
 async def paired_bursts(chats_count: int, runs: int, workers: int, postgres: bool = False,
-                        transports: bool = False) -> list[Pair]:
+                        transports: bool = False, poll_rtt: float = 0.0) -> list[Pair]:
     """`runs` bursts of `chats_count` chats each, the baseline's then the bot's, both processes
     started once (and warmed with a small burst each). With `transports` the baseline is the
-    bot on its own transport, and the bot is on aiohttp's (bench/aiohttp_request.py)."""
+    bot on its own transport, and the bot is on aiohttp's (bench/aiohttp_request.py). With
+    `poll_rtt` each getUpdates is answered that many seconds late (the round trip to Telegram,
+    which loopback does not have: the bot's polls during a burst cost that much each)."""
     pairs = []
     async with bot_database(postgres) as database:
         with tempfile.TemporaryDirectory() as folder:
@@ -405,6 +412,8 @@ async def paired_bursts(chats_count: int, runs: int, workers: int, postgres: boo
                 ours = await start(False, workers, Path(folder), OURS, **database)
             try:
                 for run in (base, ours):
+                    if poll_rtt:
+                        run.emulator.stalls["getupdates"] = poll_rtt
                     assert (await burst(run, chats(0, 20), 60))["complete"]
                 for number in range(runs):
                     ids = chats(100 + number * 10_000, chats_count)
@@ -441,6 +450,7 @@ def print_bursts(pairs: list[Pair], chats_count: int, label: str = "") -> None:
     row("deals alone (/play) per second", "deal_rate")
     row("answers (/a) per second", "answer_rate")
     row("CPU per update", "cpu_ms", "ms")
+    row("getUpdates during the burst", "polls", ratio=False)
 
 
 AREAS = (  # where a profiled function's own time goes, by the file it is in (first match)
@@ -516,6 +526,9 @@ def main() -> None:
                         help="only the burst, this many times, bot and baseline side by side")
     parser.add_argument("--postgres", action="store_true",
                         help="the bot on a PostgreSQL server of its own (with --bursts)")
+    parser.add_argument("--poll-rtt", type=float, default=0.0,
+                        help="with --bursts: seconds each getUpdates answer is late (the round "
+                             "trip to Telegram)")
     parser.add_argument("--transports", action="store_true",
                         help="with --bursts: the bot on aiohttp (ours) against the bot on its "
                              "own transport (baseline)")
@@ -523,9 +536,11 @@ def main() -> None:
     if args.bursts:
         print("load average at start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
         pairs = asyncio.run(paired_bursts(args.chats, args.bursts, args.workers, args.postgres,
-                                          args.transports))
-        print_bursts(pairs, args.chats, ", the bot on aiohttp against the bot on lean_request"
+                                          args.transports, args.poll_rtt))
+        rtt = f", getUpdates {args.poll_rtt * 1000:g} ms late" if args.poll_rtt else ""
+        print_bursts(pairs, args.chats, (", the bot on aiohttp against the bot on lean_request"
                      if args.transports else ", PostgreSQL" if args.postgres else ", SQLite")
+                     + rtt)
         print("load average at the end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
         return
     if args.quick:

@@ -9,7 +9,8 @@ unreadable update would stop the bot in every chat. Here an update that does not
 confirms it and the bot goes on. The webhook reads one update a request (bot.telegram.webhook).
 
 `Poller` is the long poll (PTB's Updater, but bounded): it waits for room in the intake
-(bot.telegram.intake), asks for at most that many updates, and puts them in; while the intake is
+(bot.telegram.intake) — for a batch's worth once the intake was full — asks for at most that
+many updates, and puts them in; while the intake is
 full it sends no getUpdates, so the updates wait at Telegram, in order. `serve` runs the bot
 with it until a stop signal: start-up, the poll, then in order the stop — no more polls, the
 updates in hand handled to their end, and only then the offset confirmed to Telegram, so an
@@ -36,7 +37,7 @@ from telegram._utils.types import JSONDict, ODVInput
 from telegram.error import InvalidToken, RetryAfter, TelegramError, TimedOut
 from telegram.ext import Application, ExtBot
 
-from bot.telegram.intake import MAX_BATCH, Intake
+from bot.telegram.intake import GATHER_SECONDS, MAX_BATCH, Intake
 from bot.telegram.lifecycle import stop_application
 
 log = logging.getLogger(__name__)
@@ -121,6 +122,7 @@ class Poller:
         self.intake = intake
         self.allowed_updates = list(allowed_updates)
         self.timeout = timeout
+        self.gather = GATHER_SECONDS  # the longest wait for a batch's room once some is free
         self.offset: int | None = None
         self.polls = 0
         self._failing_since: float | None = None
@@ -164,7 +166,8 @@ class Poller:
     async def poll_once(self) -> int:
         """Wait for room, then one getUpdates for at most that many updates, put in the intake;
         how many came."""
-        room = await self.intake.room(MAX_BATCH)
+        room = await self.intake.room(MAX_BATCH, least=self.intake.batch(),
+                                      gather=self.gather)
         try:
             updates = await self.bot.get_updates(
                 offset=self.offset, limit=room, timeout=self.timeout,

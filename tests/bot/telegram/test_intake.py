@@ -196,3 +196,65 @@ def test_the_bound_is_a_setting():
     for bad in ("0", "-3", "many"):
         with pytest.raises(ConfigError, match="MAX_UPDATES_IN_FLIGHT"):
             Config.from_env({"TELEGRAM_BOT_TOKEN": "1:x", "MAX_UPDATES_IN_FLIGHT": bad}, None)
+
+
+async def test_once_full_the_poller_waits_for_a_batch_of_room(telegram: BotApiEmulator):
+    """A full intake frees a place at a time: the poller asks again only when a batch's room
+    (a quarter of the bound) is free, and asks for all of it — not an update a getUpdates."""
+    telegram.chat(-1)
+    for n in range(60):
+        await telegram.say(-1, USER, f"/lang {n}")
+    bot = PollingBot(telegram.token, base_url=telegram.base_url)
+    await bot.initialize()
+    intake = Intake(40)
+    assert intake.batch() == 10
+    stop = asyncio.Event()
+    poller = Poller(bot, intake, ALLOWED_UPDATES, timeout=1)
+    poller.gather = 60.0  # no giving up on the batch within the test
+    polling = asyncio.create_task(poller.run(stop))
+    try:
+        await until(lambda: intake.in_hand == 40, "the intake full")
+        polls = poller.polls
+        for _ in range(9):  # nine places free, one by one: not yet a batch
+            intake.get_nowait()
+            intake.task_done()
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.3)
+        assert poller.polls == polls and intake.in_hand == 31
+        intake.get_nowait()
+        intake.task_done()  # the tenth: a batch
+        await until(lambda: intake.in_hand == 40, "a batch taken")
+    finally:
+        stop.set()
+        await polling
+        await bot.shutdown()
+    limits = [int(params["limit"]) for method, params, _ in telegram.calls
+              if method == "getUpdates"]
+    assert limits[-1] == 10 and poller.polls == polls + 1  # the batch in one poll
+    assert poller.offset == telegram.updates_log[49]["update_id"] + 1  # fifty taken, in order
+
+
+async def test_a_batch_that_never_frees_is_given_up_for_what_is_free(telegram: BotApiEmulator):
+    """A handler stuck with most of the intake: after `gather` the poller takes the room there
+    is, so the bot does not stop taking updates."""
+    telegram.chat(-1)
+    for n in range(45):
+        await telegram.say(-1, USER, f"/lang {n}")
+    bot = PollingBot(telegram.token, base_url=telegram.base_url)
+    await bot.initialize()
+    intake = Intake(40)
+    stop = asyncio.Event()
+    poller = Poller(bot, intake, ALLOWED_UPDATES, timeout=1)
+    poller.gather = 0.2
+    polling = asyncio.create_task(poller.run(stop))
+    try:
+        await until(lambda: intake.in_hand == 40, "the intake full")
+        for _ in range(3):  # three free, and no more ever
+            intake.get_nowait()
+            intake.task_done()
+        await until(lambda: intake.in_hand == 40, "what was free taken after the gather")
+    finally:
+        stop.set()
+        await polling
+        await bot.shutdown()
+    assert poller.offset == telegram.updates_log[42]["update_id"] + 1

@@ -29,7 +29,7 @@ from babel.dates import format_timedelta
 from babel.numbers import format_decimal, format_percent
 
 from bot.text import markup
-from bot.text.catalogs import PRIVATE, Catalog, read_catalog
+from bot.text.catalogs import PRIVATE, Catalog, load_catalog
 from bot.text.languages import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
@@ -55,7 +55,7 @@ UNITS: dict[str, Literal["second", "minute"]] = {"seconds": "second", "minutes":
 
 @cache
 def _catalog(language: str) -> Catalog:
-    return read_catalog(language)
+    return load_catalog(language)
 
 
 def catalog(language: str) -> dict[str, str]:

@@ -322,3 +322,49 @@ def test_button_labels_fit_a_phone(language: str):
         if len(label) > BUTTON_WIDTH:
             long[key] = label
     assert long == {}
+
+
+def test_a_kept_catalog_is_what_the_po_says_in_every_language(tmp_path: Path):
+    """The bot's reader keeps what it read beside the .po; read back, it is the .po's catalog
+    exactly, the translators' notes left out, in every language."""
+    for language in LANGUAGES:
+        source = tmp_path / language / "messages.po"
+        source.parent.mkdir()
+        source.write_bytes(catalogs.path_of(language).read_bytes())
+        first = catalogs.load_catalog(language, source)
+        assert list((source.parent / "__pycache__").glob("messages.*.json"))
+        assert first == catalogs.load_catalog(language, source) == \
+            replace(read_catalog(language), notes={})
+
+
+def test_an_edited_po_is_read_afresh_and_a_broken_kept_file_is_not_trusted(tmp_path: Path):
+    source = tmp_path / "messages.po"
+    source.write_bytes(catalogs.path_of("ru").read_bytes())
+    assert catalogs.load_catalog("ru", source) == replace(read_catalog("ru"), notes={})
+    text = source.read_text(encoding="utf-8")
+    won = f'msgstr "{read_catalog("ru").messages["won"]}"'
+    assert won in text
+    source.write_text(text.replace(won, 'msgstr "Победа: {name}"', 1), encoding="utf-8")
+    edited = replace(read_catalog("ru", source), notes={})
+    assert edited.messages["won"] == "Победа: {name}"
+    assert catalogs.load_catalog("ru", source) == edited  # not the kept one of the old text
+    kept = list((tmp_path / "__pycache__").glob("messages.*.json"))
+    assert len(kept) == 1  # the old one removed
+    kept[0].write_text('{"messages": ', encoding="utf-8")  # cut short
+    assert catalogs.load_catalog("ru", source) == edited
+    kept[0].write_text('{"messages": {}}', encoding="utf-8")  # not a catalog's fields
+    assert catalogs.load_catalog("ru", source) == edited
+
+
+def test_a_catalog_is_read_where_nothing_can_be_kept(tmp_path: Path):
+    """A read-only install: the .po is read each time, and nothing fails."""
+    source = tmp_path / "messages.po"
+    source.write_bytes(catalogs.path_of("fa").read_bytes())
+    (tmp_path / "__pycache__").write_text("a file where the folder would be")
+    assert catalogs.load_catalog("fa", source) == replace(read_catalog("fa"), notes={})
+
+
+def test_the_keep_command_keeps_every_catalog(capsys: pytest.CaptureFixture):
+    """What an image's build runs (deploy/Dockerfile): after it, every language is kept."""
+    assert catalogs.main(["keep"]) == 0
+    assert capsys.readouterr().out.strip() == f"kept {len(LANGUAGES)} catalogs"

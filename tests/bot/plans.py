@@ -172,8 +172,11 @@ def postgres_statements() -> dict[str, str]:
                   "postgres.USER_LOCKS": USER_LOCKS, "postgres.USER_CHATS": USER_CHATS,
                   **POSTGRES_INLINE,
                   "live.REACHING": live_rounds.REACHING,
-                  "live.STARTED_OPEN": live_rounds.STARTED_OPEN,
+                  # the count schema step 25's open_round_within makes under the starter's lock
+                  "live.STARTED_OPEN": "SELECT COUNT(*) FROM rounds WHERE started_by = $1 "
+                                       "AND status = 'open'",
                   "live.LIVE_TOURNAMENTS": live_rounds.LIVE_TOURNAMENTS,
+                  "live.OPEN_WITHIN": live_rounds.OPEN_WITHIN,
                   "tournaments.WORKER_DUE": tournaments.WORKER_DUE})
     for prefix, module in (("leader", postgres_leader), ("worker", worker_lease),
                            ("owners", partition_owners)):

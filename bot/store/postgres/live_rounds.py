@@ -16,11 +16,9 @@ from itertools import combinations
 
 import asyncpg
 
-from bot.store.postgres import CHAT_LOCK
 from bot.store.postgres.connection import Database
 from bot.store.postgres.rounds import PostgresRounds
 from bot.store.records import Round, StarterFull
-from bot.store.sql.rounds import NUMBERED
 from bot.store.sql.rows import ROUND_COLUMNS, hand_of, round_of
 from bot.store.stores import Stores
 
@@ -32,10 +30,11 @@ REACHING = f"SELECT {ROUND_COLUMNS} FROM rounds WHERE status = 'open' " \
 TOURNAMENT_ROUNDS = 100
 LIVE_TOURNAMENTS = ("SELECT tournament_id, number, game, hand, target, level, points, "
                     "opened_at FROM tournament_rounds WHERE status = 'live'")
-STARTED_OPEN = "SELECT COUNT(*) FROM rounds WHERE started_by = $1 AND status = 'open'"
 # A person's openings take the one-bigint advisory lock of their id moved past every chat's id
-# (Telegram's ids stay under 2**53): apart from the chats' scoring locks, which take the id.
-STARTERS = 1 << 62
+# (2**62 + the id; Telegram's ids stay under 2**53), apart from the chats' scoring locks, which
+# take the id; the lock, the count of their open rounds and the insert are schema step 25's
+OPEN_WITHIN = "SELECT round_id, started FROM open_round_within(" + \
+    ", ".join(f"${n}" for n in range(1, 15)) + ")"
 
 
 def key(numbers: Iterable[int]) -> str:
@@ -83,21 +82,17 @@ class SharedRounds:
                          typing_on: bool | None = None) -> Round | StarterFull | None:
         """A new open round, unless its starter has `most` open (StarterFull) or the chat's
         topic has one (None). The count and the insert are one transaction under the
-        starter's lock: of two workers opening for one person at once, the second counts
-        after the first committed."""
+        starter's lock, in one round trip (step 25's `open_round_within`): of two workers
+        opening for one person at once, the second counts after the first committed."""
         params = (chat_id, game, json.dumps(hand), target, level, points, lang, started_at,
                   deadline, started_by, topic, _flag(hints_on), _flag(typing_on))
         try:
-            async with self.db.transaction() as connection:
-                await connection.execute(CHAT_LOCK, STARTERS + started_by)
-                started = int(await connection.fetchval(STARTED_OPEN, started_by))
-                if started >= most:
-                    return StarterFull(started)
-                round_id = await connection.fetchval(NUMBERED.open_round + " RETURNING id",
-                                                     *params)
+            [(round_id, started)] = await self.db.fetch(OPEN_WITHIN, (most, *params))
         except asyncpg.UniqueViolationError:
             return None
-        # the row as inserted, not read back: a round trip fewer inside the starter's lock
+        if round_id is None:
+            return StarterFull(int(started))
+        # the row as inserted, not read back
         return round_of((round_id, chat_id, game, params[2], target, level, points, lang, None,
                          started_at, deadline, "open", 0, started_by, topic, params[11],
                          params[12]))

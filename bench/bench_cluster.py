@@ -570,6 +570,12 @@ async def trial(cluster: Cluster, first_chat: int, count: int, per_second: float
             "first_reply": (theirs[0] - stopped_at) if theirs else float("nan"),
             "their_chats": len(victims_chats),
             "lost": len(ids_set - results),
+            # each lost chat: the victim's or another worker's, and whether its deal came (no
+            # deal: its /play was lost; a deal and no result: an answer was)
+            "lost_how": Counter(("the victim's" if chat in victims_chats else "another's",
+                                 "dealt" if any("Make 24" in s.text for s in mine
+                                                if s.chat_id == chat) else "no deal")
+                                for chat in ids_set - results),
             "twice": len(twice),
             "in_window": len(in_window),
             # which: a deal or a result, sent by the victim and again by the next owner
@@ -994,6 +1000,11 @@ def report_trials(args: argparse.Namespace, trials: dict, twice: int) -> None:
               f"{sent_twice} (in the stated window: sent by the victim, again by the next "
               f"owner: {window}; outside it: {sent_twice - window}), a result before its deal "
               f"{sum(t['out_of_order'] for t in done)}")
+        lost_how: Counter[tuple[str, str]] = sum((t["lost_how"] for t in done), Counter())
+        if lost_how:
+            print("  the lost results' chats: " + ", ".join(
+                f"{count} {whose} chat{'s' if count > 1 else ''} {how}"
+                for (whose, how), count in sorted(lost_how.items())))
         for t in done:
             if t["twice"]:
                 print(f"    {t['twice_what']}")

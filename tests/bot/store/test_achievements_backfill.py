@@ -37,8 +37,9 @@ async def migrated_again(backend: str, tmp_path: Path, request: pytest.FixtureRe
     rounds gone), then opened as a start-up after this change lands finds it: migration 17
     runs on its history."""
     await stores.close()
-    # 17 to 24 to run again (19's triggers are on rounds and answers: they go by name; 20's
-    # partition fence and 21's keys are functions, their triggers and index going with them)
+    # 17 to 25 to run again (19's triggers are on rounds and answers: they go by name; 20's
+    # partition fence and 21's keys are functions, their triggers and index going with them;
+    # 25 is PostgreSQL's function alone)
     undo = ("ALTER TABLE handled_updates DROP COLUMN owed_by",  # 24's
             "DROP TABLE tournament_players", "DROP TABLE tournament_deals",
             "DROP TABLE tournament_rounds", "DROP TABLE tournament_followers",
@@ -59,6 +60,7 @@ async def migrated_again(backend: str, tmp_path: Path, request: pytest.FixtureRe
                               "DROP FUNCTION answered_after_close() CASCADE",
                               "DROP FUNCTION partition_fence() CASCADE",
                               "DROP FUNCTION live_keys(TEXT, TEXT) CASCADE",
+                              "DROP FUNCTION open_round_within",
                               f"DELETE FROM schema_migrations WHERE number > {BEFORE}"):
                 await connection.execute(statement)
         finally:

@@ -16,8 +16,8 @@ and the places promised together never pass the bound, however many requests wai
 The same idea as grammY's runner, whose sink tells its source how many more updates it takes.
 
 A full intake frees its places one at a time, as handlers end: a poller that asked as soon as
-one was free would fetch the rest of a burst one or two updates a getUpdates (a burst of 880
-updates took 192 polls that way, each a round trip during which nothing more came in). So the
+one was free would fetch the rest of a burst a few updates a getUpdates, each a round trip during
+which nothing more came in (a burst of 800 updates took 26 polls that way, 11 this way). So the
 poller waits for a batch's room — a quarter of the bound, at most Telegram's 100 — and takes
 what is free after GATHER_SECONDS if that much never frees (a handler stuck, places promised to
 the webhook): with three quarters of the bound still in hand the bot has work meanwhile.

@@ -6,7 +6,9 @@ and Telegram's order is kept."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+from collections.abc import AsyncIterator
 
 import pytest
 import tornado.netutil
@@ -81,6 +83,29 @@ class Handled:
         self.intake.task_done()
 
 
+@contextlib.asynccontextmanager
+async def polling(telegram: BotApiEmulator, messages: int, intake: Intake,
+                  gather: float | None = None) -> AsyncIterator[Poller]:
+    """`messages` /lang waiting in a group, and a poller taking them into `intake` while the
+    block runs (`gather`: its longest wait for a batch's room); stopped after it."""
+    telegram.chat(-1)
+    for n in range(messages):
+        await telegram.say(-1, USER, f"/lang {n}")
+    bot = PollingBot(telegram.token, base_url=telegram.base_url)
+    await bot.initialize()
+    stop = asyncio.Event()
+    poller = Poller(bot, intake, ALLOWED_UPDATES, timeout=1)
+    if gather is not None:
+        poller.gather = gather
+    running = asyncio.create_task(poller.run(stop))
+    try:
+        yield poller
+    finally:
+        stop.set()
+        await running
+        await bot.shutdown()
+
+
 async def test_the_poller_takes_no_more_than_there_is_room_for(telegram: BotApiEmulator):
     telegram.chat(-1)
     sent = [await telegram.say(-1, USER, f"/lang {n}") for n in range(60)]
@@ -110,16 +135,8 @@ async def test_the_poller_takes_no_more_than_there_is_room_for(telegram: BotApiE
 
 
 async def test_while_full_the_poller_sends_no_getupdates(telegram: BotApiEmulator):
-    telegram.chat(-1)
-    for n in range(5):
-        await telegram.say(-1, USER, f"/lang {n}")
-    bot = PollingBot(telegram.token, base_url=telegram.base_url)
-    await bot.initialize()
     intake = Intake(2)
-    stop = asyncio.Event()
-    poller = Poller(bot, intake, ALLOWED_UPDATES, timeout=1)
-    polling = asyncio.create_task(poller.run(stop))
-    try:
+    async with polling(telegram, 5, intake) as poller:
         await until(lambda: intake.in_hand == 2, "the intake full")
         polls = poller.polls
         await asyncio.sleep(0.3)  # nobody is done with an update: the poller waits
@@ -128,10 +145,6 @@ async def test_while_full_the_poller_sends_no_getupdates(telegram: BotApiEmulato
         intake.get_nowait()
         intake.task_done()
         await until(lambda: intake.in_hand == 2 and poller.polls > polls, "one more taken")
-    finally:
-        stop.set()
-        await polling
-        await bot.shutdown()
     queued = [u["update_id"] for u in telegram.updates_log]
     assert poller.offset == queued[2] + 1
     assert [u["update_id"] for u in telegram.updates] == queued[2:]  # unconfirmed, in order
@@ -201,18 +214,10 @@ def test_the_bound_is_a_setting():
 async def test_once_full_the_poller_waits_for_a_batch_of_room(telegram: BotApiEmulator):
     """A full intake frees a place at a time: the poller asks again only when a batch's room
     (a quarter of the bound) is free, and asks for all of it — not an update a getUpdates."""
-    telegram.chat(-1)
-    for n in range(60):
-        await telegram.say(-1, USER, f"/lang {n}")
-    bot = PollingBot(telegram.token, base_url=telegram.base_url)
-    await bot.initialize()
     intake = Intake(40)
     assert intake.batch() == 10
-    stop = asyncio.Event()
-    poller = Poller(bot, intake, ALLOWED_UPDATES, timeout=1)
-    poller.gather = 60.0  # no giving up on the batch within the test
-    polling = asyncio.create_task(poller.run(stop))
-    try:
+    # no giving up on the batch within the test
+    async with polling(telegram, 60, intake, gather=60.0) as poller:
         await until(lambda: intake.in_hand == 40, "the intake full")
         polls = poller.polls
         for _ in range(9):  # nine places free, one by one: not yet a batch
@@ -224,10 +229,6 @@ async def test_once_full_the_poller_waits_for_a_batch_of_room(telegram: BotApiEm
         intake.get_nowait()
         intake.task_done()  # the tenth: a batch
         await until(lambda: intake.in_hand == 40, "a batch taken")
-    finally:
-        stop.set()
-        await polling
-        await bot.shutdown()
     limits = [int(params["limit"]) for method, params, _ in telegram.calls
               if method == "getUpdates"]
     assert limits[-1] == 10 and poller.polls == polls + 1  # the batch in one poll
@@ -237,24 +238,11 @@ async def test_once_full_the_poller_waits_for_a_batch_of_room(telegram: BotApiEm
 async def test_a_batch_that_never_frees_is_given_up_for_what_is_free(telegram: BotApiEmulator):
     """A handler stuck with most of the intake: after `gather` the poller takes the room there
     is, so the bot does not stop taking updates."""
-    telegram.chat(-1)
-    for n in range(45):
-        await telegram.say(-1, USER, f"/lang {n}")
-    bot = PollingBot(telegram.token, base_url=telegram.base_url)
-    await bot.initialize()
     intake = Intake(40)
-    stop = asyncio.Event()
-    poller = Poller(bot, intake, ALLOWED_UPDATES, timeout=1)
-    poller.gather = 0.2
-    polling = asyncio.create_task(poller.run(stop))
-    try:
+    async with polling(telegram, 45, intake, gather=0.2) as poller:
         await until(lambda: intake.in_hand == 40, "the intake full")
         for _ in range(3):  # three free, and no more ever
             intake.get_nowait()
             intake.task_done()
         await until(lambda: intake.in_hand == 40, "what was free taken after the gather")
-    finally:
-        stop.set()
-        await polling
-        await bot.shutdown()
     assert poller.offset == telegram.updates_log[42]["update_id"] + 1

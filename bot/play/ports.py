@@ -12,14 +12,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from bot.store.records import Place, Round, StarterFull
+from bot.store.records import ClaimGone, OwedClaim, Place, Round, StarterFull
 
 if TYPE_CHECKING:
     from bot.play.outcomes import Outcome
 
-__all__ = ["KINDS", "NEXT_DEAL", "ROUND_END", "STATUS", "WARNING", "Alarm", "Delivery", "Errand",
-           "Fate", "Gone", "Handover", "Holding", "HoldsAll", "Moved", "OpenRounds", "PageLink",
-           "PageLinks", "Place", "Publisher", "Round", "Scheduler", "StarterFull", "Target"]
+__all__ = ["KINDS", "NEXT_DEAL", "ROUND_END", "STATUS", "WARNING", "Alarm", "ClaimGone",
+           "Delivery", "Errand", "Fate", "Gone", "Handover", "Holding", "HoldsAll", "Moved",
+           "OpenRounds", "OwedClaim", "PageLink", "PageLinks", "Place", "Publisher", "Round",
+           "Scheduler", "StarterFull", "Target"]
 
 ROUND_END = "round"  # a round's time is up
 NEXT_DEAL = "match"  # a match deals its next round
@@ -202,6 +203,8 @@ class OpenRounds(Protocol):
     async def open_round(self, most: int, chat_id: int, game: str, hand: tuple, target: int,
                          level: str, points: int, lang: str, started_at: float, deadline: float,
                          started_by: int, topic: int = 0, hints_on: bool | None = None,
-                         typing_on: bool | None = None) -> Round | StarterFull | None:
-        """Store a new open round (as RoundStore.open_round), unless its starter has `most`
-        open in all chats (StarterFull) or the topic has one (None)."""
+                         typing_on: bool | None = None, claim: OwedClaim | None = None
+                         ) -> Round | StarterFull | ClaimGone | None:
+        """Store a new open round (as RoundStore.open_round, its update's claim settled with
+        it), unless its starter has `most` open in all chats (StarterFull), the topic has one
+        (None) or the claim is another process's now (ClaimGone)."""

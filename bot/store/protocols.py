@@ -13,10 +13,12 @@ from typing import Protocol
 from bot.store.leader_lock import LeaderLock
 from bot.store.records import (
     BestAnswer,
+    ClaimGone,
     HandRow,
     Match,
     MatchRound,
     MatchScore,
+    OwedClaim,
     RaceWinner,
     RatedPlacing,
     RatingRow,
@@ -49,8 +51,8 @@ class RoundStore(Protocol):
     async def open_round(self, chat_id: int, game: str, hand: tuple, target: int, level: str,
                          points: int, lang: str, started_at: float, deadline: float,
                          started_by: int | None = None, topic: int = 0,
-                         hints_on: bool | None = None, typing_on: bool | None = None
-                         ) -> Round | None: ...
+                         hints_on: bool | None = None, typing_on: bool | None = None,
+                         claim: OwedClaim | None = None) -> Round | ClaimGone | None: ...
     async def set_message(self, round_id: int, message_id: int) -> None: ...
     async def restart_clock(self, round_id: int, started_at: float, deadline: float
                             ) -> bool: ...

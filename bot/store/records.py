@@ -39,6 +39,22 @@ class Round:
 
 
 @dataclass(frozen=True)
+class OwedClaim:
+    """An update's claim that a process holds until what it asks is done (bot.play.guards.once):
+    a /play's round is stored only while `owner` still holds it, and storing it settles it in
+    the same transaction, so that of the processes given the update, exactly one deals."""
+
+    update_id: int
+    owner: int
+
+
+@dataclass(frozen=True)
+class ClaimGone:
+    """A round not opened: its update's claim is another process's now (the update was given
+    again after this one stalled), and that process answers it."""
+
+
+@dataclass(frozen=True)
 class StarterFull:
     """A round not opened: its starter has `started` rounds open already, the most allowed."""
 

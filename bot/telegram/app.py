@@ -9,7 +9,6 @@ import logging
 import time
 import warnings
 from collections.abc import Awaitable, Callable, Coroutine
-from contextvars import ContextVar
 from datetime import timedelta
 from typing import Any, Protocol
 
@@ -42,14 +41,17 @@ from bot.telegram.fairness import FairUpdates
 from bot.telegram.intake import Intake
 from bot.telegram.lean_request import LeanRequest
 from bot.telegram.polling import PollingBot
+from bot.telegram.speakers import OWED
 from bot.text.i18n import language_of, texts_for
 
 log = logging.getLogger(__name__)
 
 # Commands whose handling writes nothing but their reply: their claim is owed until the reply
 # went, and a process given one that another died owing answers it (bot.play.guards.once)
-OWED_COMMANDS = frozenset({"help", "solve", "stats", "top", "privacy"})
-OWED: ContextVar[int | None] = ContextVar("owed", default=None)  # the update this task owes
+# the commands whose claim is owed (docs/reliability.md, "A reply owed"): those that write
+# nothing but their reply, and those that deal, whose round's insert settles the claim
+OWED_COMMANDS = frozenset({"help", "solve", "stats", "top", "privacy",
+                           "play", "countdown", "yahtzee"})
 
 # (commands, handler); each command's menu line is "cmd_<first name>" in bot/text/locales
 COMMANDS = [

@@ -47,6 +47,7 @@ from bot.telegram.speakers import (
     arguments,
     asker_of,
     chat_of,
+    claim_of,
     member_check,
     player_of,
     services_of,
@@ -112,7 +113,8 @@ async def yahtzee(update: Update, context: Context) -> None:
 
 async def deal(update: Update, context: Context, request: DealRequest) -> None:
     await services_of(context).rounds.play(chat_of(update), player_of(update), request.game,
-                                           request.options, target_of(update))
+                                           request.options, target_of(update),
+                                           claim_of(update, context))
 
 
 async def match(update: Update, context: Context) -> None:

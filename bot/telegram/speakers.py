@@ -3,11 +3,13 @@ and Asker, once, for command handlers, button presses and inline queries alike."
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 from telegram import Message, Update
 
 from bot.play.chats.people import Chat, Player
 from bot.play.guards.permissions import AdminCheck, MemberCheck
-from bot.play.ports import Target
+from bot.play.ports import OwedClaim, Target
 from bot.play.services import Services
 from bot.play.solving.solving import Asker
 from bot.runtime import arrivals
@@ -15,9 +17,19 @@ from bot.telegram import bot_api_10
 from bot.telegram.context import Context
 from bot.text.i18n import Texts
 
+OWED: ContextVar[int | None] = ContextVar("owed", default=None)  # the update this task owes
+
 
 def services_of(context: Context) -> Services:
     return context.bot_data.services
+
+
+def claim_of(update: Update, context: Context) -> OwedClaim | None:
+    """The owed claim this task holds on the update (bot.telegram.app.handle_once), if any:
+    what it writes for the update it writes only while the claim is still this process's."""
+    if OWED.get() != update.update_id:
+        return None
+    return OwedClaim(update.update_id, services_of(context).once.owner)
 
 
 def player_of(update: Update) -> Player:

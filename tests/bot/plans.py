@@ -172,7 +172,7 @@ def postgres_statements() -> dict[str, str]:
                   "postgres.USER_LOCKS": USER_LOCKS, "postgres.USER_CHATS": USER_CHATS,
                   **POSTGRES_INLINE,
                   "live.REACHING": live_rounds.REACHING,
-                  # the count schema step 25's open_round_within makes under the starter's lock
+                  # the count schema step 26's open_round_within makes under the starter's lock
                   "live.STARTED_OPEN": "SELECT COUNT(*) FROM rounds WHERE started_by = $1 "
                                        "AND status = 'open'",
                   "live.LIVE_TOURNAMENTS": live_rounds.LIVE_TOURNAMENTS,

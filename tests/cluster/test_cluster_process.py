@@ -403,3 +403,45 @@ async def test_a_worker_killed_after_claiming_a_solve_does_not_lose_its_reply(
         assert [s.text for s in telegram.sent if s.chat_id == GROUP] == [reply.text]  # once
     finally:
         await connection.close()
+
+
+
+async def test_a_worker_killed_after_claiming_a_play_does_not_lose_its_deal(
+        telegram, cluster, database):
+    """The worker owning a group claims a /play (owed: bot.telegram.app.OWED_COMMANDS) and is
+    killed before its round is stored: the test holds the starter's lock that the opening
+    waits on (schema step 26), so the claim is committed and the round not. The other worker
+    takes the partition over, the broker delivers the /play again, and the other worker,
+    finding it owed by the dead one, deals it: one deal, one round, the claim settled by the
+    round's insert. (The dead worker's session, still waiting on the lock when it is let go,
+    stores nothing: the claim is no longer its own.)"""
+    connection = await asyncpg.connect(database)
+    running = cluster()
+    starter_lock = (1 << 62) + ANN["id"]
+    try:
+        owner, other = await owner_and_other(running, GROUP)
+        telegram.chat(GROUP)
+        await connection.execute("SELECT pg_advisory_lock($1)", starter_lock)
+        await telegram.say(GROUP, ANN, "/play")
+        [asked] = running.take()
+        assert await running.post(asked) == 200
+        await until(lambda: connection.fetchval(
+            "SELECT COUNT(*) > 0 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"),
+            "the owner's opening waiting on the starter's lock")
+        assert await connection.fetchval(
+            "SELECT owed_by IS NOT NULL FROM handled_updates WHERE update_id = $1",
+            asked["update_id"])  # claimed, owed; no round yet
+        await owner.kill()
+        await running.shared([other])
+        await connection.execute("SELECT pg_advisory_unlock($1)", starter_lock)
+        deal = await telegram.reply(GROUP, timeout=30)
+        assert "Make 24" in deal.text and deal.pid == other.pid
+        await until(lambda: connection.fetchval(
+            "SELECT owed_by IS NULL FROM handled_updates WHERE update_id = $1",
+            asked["update_id"]), "the claim settled")
+        await asyncio.sleep(2)
+        assert [s.text for s in telegram.sent if s.chat_id == GROUP] == [deal.text]  # once
+        assert await connection.fetchval(
+            "SELECT COUNT(*) FROM rounds WHERE chat_id = $1", GROUP) == 1
+    finally:
+        await connection.close()

@@ -15,7 +15,7 @@ from bot.play.dealing.analyses import Analyses
 from bot.play.dealing.dealer import Dealer
 from bot.play.games import GAMES, Deal, PlayOptions
 from bot.play.outcomes import Dealt, Refused, Said
-from bot.play.ports import OpenRounds, StarterFull, Target
+from bot.play.ports import ClaimGone, OpenRounds, OwedClaim, StarterFull, Target
 from bot.play.round.ending import Endings
 from bot.play.round.open_round import OpenRound, Terms
 from bot.play.round.outbox import Outbox
@@ -64,11 +64,13 @@ class Dealing:
         return Terms(hints=chosen.hints, typing=chosen.typing)
 
     async def play(self, chat: Chat, player: Player, game: str,
-                   options: PlayOptions | None = None, target: Target | None = None
-                   ) -> Dealt | Said:
+                   options: PlayOptions | None = None, target: Target | None = None,
+                   claim: OwedClaim | None = None) -> Dealt | Said | None:
         """/play, /countdown, /yahtzee: deal a new round of the game and show it, or say which
-        round is on in this topic already."""
-        outcome = await self.deal(chat, player, game, options)
+        round is on in this topic already. With the owed claim of the update that asks: the
+        round is stored only while this process holds it, and settles it (None, nothing shown:
+        another process was given the update meanwhile and answers it)."""
+        outcome = await self._deal(chat, player, game, options, claim)
         await self.outbox.show(outcome, target or Target(chat.id, chat.topic))
         return outcome
 
@@ -95,6 +97,13 @@ class Dealing:
         """A new round of the game, dealt and stored but not shown (a match numbers it first).
         One deal at a time per topic: a /play sent meanwhile waits, then hears of the new
         round."""
+        outcome = await self._deal(chat, player, game, options, None)
+        assert outcome is not None  # only a claim can be another process's
+        return outcome
+
+    async def _deal(self, chat: Chat, player: Player, game: str, options: PlayOptions | None,
+                    claim: OwedClaim | None) -> Dealt | Said | None:
+        """deal, under the update's claim if any (None: the claim is another process's)."""
         texts = await self.people.texts(chat, player)
         options = options or PlayOptions()
         async with self._dealing.held((chat.id, chat.topic)):
@@ -107,7 +116,7 @@ class Dealing:
             dealt = await self._dealt(chat, player, game, options, texts)
             if isinstance(dealt, str):
                 return Said(dealt)
-            return await self._open(chat, player, dealt, options, texts)
+            return await self._open(chat, player, dealt, options, texts, claim=claim)
 
     async def _dealt(self, chat: Chat, player: Player, game: str, options: PlayOptions,
                      texts: Texts) -> Deal | str:
@@ -149,8 +158,10 @@ class Dealing:
             current = self.table.of(chat.id, chat.topic)
             if current is not None:
                 return Said(self.views.still_open(current.record, texts))
-            return await self._open(chat, player, dealt, PlayOptions(), texts,
-                                    length=length, terms=terms, most=UNBOUNDED)
+            opened = await self._open(chat, player, dealt, PlayOptions(), texts,
+                                      length=length, terms=terms, most=UNBOUNDED)
+        assert opened is not None  # only a claim can be another process's
+        return opened
 
     def _bound(self, chat: Chat, player: Player, texts: Texts) -> Said | None:
         """Why no new round may open now: the player has ROUNDS_PER_PLAYER open, or the
@@ -163,10 +174,11 @@ class Dealing:
 
     async def _open(self, chat: Chat, player: Player, dealt: Deal, options: PlayOptions,
                     texts: Texts, length: float | None = None, terms: Terms | None = None,
-                    most: int = ROUNDS_PER_PLAYER) -> Dealt | Said:
+                    most: int = ROUNDS_PER_PLAYER, claim: OwedClaim | None = None
+                    ) -> Dealt | Said | None:
         """Store the dealt round and arm its end (before anything is sent, so that a failed
         send cannot leave a round without an end); its length and terms the chat's, unless
-        given."""
+        given. With a claim, stored only while it is this process's (None if not)."""
         await self.people.remember(chat, player)
         now = self.table.clock()
         terms = terms or await self.terms(chat.id)
@@ -174,7 +186,9 @@ class Dealing:
         new = await self.open_rounds.open_round(
             most, chat.id, dealt.game, dealt.hand, dealt.target, dealt.level,
             dealt.points, texts.language, now, now + length, player.id, chat.topic,
-            hints_on=terms.hints, typing_on=terms.typing)
+            hints_on=terms.hints, typing_on=terms.typing, claim=claim)
+        if isinstance(new, ClaimGone):
+            return None
         if isinstance(new, StarterFull):  # the table counted only this process's rounds
             return Said(texts("play_too_many_rounds", most=ROUNDS_PER_PLAYER))
         if new is None:  # another /play won the race while this hand was dealt

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.store.protocols import RoundStore
-from bot.store.records import Round, StarterFull
+from bot.store.records import ClaimGone, OwedClaim, Round, StarterFull
 
 
 class OwnRounds:
@@ -25,8 +25,9 @@ class OwnRounds:
     async def open_round(self, most: int, chat_id: int, game: str, hand: tuple, target: int,
                          level: str, points: int, lang: str, started_at: float, deadline: float,
                          started_by: int, topic: int = 0, hints_on: bool | None = None,
-                         typing_on: bool | None = None) -> Round | StarterFull | None:
+                         typing_on: bool | None = None, claim: OwedClaim | None = None
+                         ) -> Round | StarterFull | ClaimGone | None:
         """The store's open_round: the table counted the starter's rounds before the deal."""
         return await self.store.open_round(chat_id, game, hand, target, level, points, lang,
                                            started_at, deadline, started_by, topic,
-                                           hints_on=hints_on, typing_on=typing_on)
+                                           hints_on=hints_on, typing_on=typing_on, claim=claim)

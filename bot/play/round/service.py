@@ -30,7 +30,7 @@ from bot.play.games import Deal, PlayOptions
 from bot.play.guards.permissions import AdminCheck
 from bot.play.guards.throttle import Throttle
 from bot.play.outcomes import Closed, Dealt, Edited, Marked, Noted, Refused, Said
-from bot.play.ports import OpenRounds, Target
+from bot.play.ports import OpenRounds, OwedClaim, Target
 from bot.play.round.answering import Answered, Answering, Entries
 from bot.play.round.dealing import Dealing
 from bot.play.round.ending import Endings
@@ -159,8 +159,9 @@ class Rounds:
     # --- dealing (bot.play.round.dealing) --------------------------------------------------------
 
     def play(self, chat: Chat, player: Player, game: str, options: PlayOptions | None = None,
-             target: Target | None = None) -> Later[Dealt | Said]:
-        return self.dealing.play(chat, player, game, options, target)
+             target: Target | None = None, claim: OwedClaim | None = None
+             ) -> Later[Dealt | Said | None]:
+        return self.dealing.play(chat, player, game, options, target, claim)
 
     def replay(self, chat: Chat, player: Player, round_id: int, same_level: bool,
                target: Target | None = None) -> Later[Dealt | Said | Refused]:

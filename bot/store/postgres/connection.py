@@ -190,6 +190,18 @@ class Database:
                 await connection.execute(sql, *params)
             return True
 
+    async def insert_guarded(self, guard: Step, sql: str, params: Sequence[Any] = ()
+                             ) -> int | None:
+        """`guard`, then the INSERT, in one transaction, only if the guard changed a row; the
+        new id, None if it changed nothing, or Refused when a unique index refuses it."""
+        try:
+            async with self.transaction() as connection:
+                if not rows_changed(await connection.execute(guard[0], *guard[1])):
+                    return None
+                return int(await connection.fetchval(sql + " RETURNING id", *params))
+        except asyncpg.UniqueViolationError as error:
+            raise Refused(str(error)) from error
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[asyncpg.Connection]:
         """A connection of its own inside one transaction (committed unless it raises)."""

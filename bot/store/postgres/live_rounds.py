@@ -18,7 +18,7 @@ import asyncpg
 
 from bot.store.postgres.connection import Database
 from bot.store.postgres.rounds import PostgresRounds
-from bot.store.records import Round, StarterFull
+from bot.store.records import ClaimGone, OwedClaim, Round, StarterFull
 from bot.store.sql.rows import ROUND_COLUMNS, hand_of, round_of
 from bot.store.stores import Stores
 
@@ -32,9 +32,11 @@ LIVE_TOURNAMENTS = ("SELECT tournament_id, number, game, hand, target, level, po
                     "opened_at FROM tournament_rounds WHERE status = 'live'")
 # A person's openings take the one-bigint advisory lock of their id moved past every chat's id
 # (2**62 + the id; Telegram's ids stay under 2**53), apart from the chats' scoring locks, which
-# take the id; the lock, the count of their open rounds and the insert are schema step 25's
+# take the id; the lock, the count of their open rounds, the owed claim's settle and the insert
+# are schema step 26's (step 25's, with the claim)
 OPEN_WITHIN = "SELECT round_id, started FROM open_round_within(" + \
-    ", ".join(f"${n}" for n in range(1, 15)) + ")"
+    ", ".join(f"${n}" for n in range(1, 17)) + ")"
+CLAIM_GONE = -1  # what `started` says when the claim is another worker's now
 
 
 def key(numbers: Iterable[int]) -> str:
@@ -79,19 +81,22 @@ class SharedRounds:
     async def open_round(self, most: int, chat_id: int, game: str, hand: tuple, target: int,
                          level: str, points: int, lang: str, started_at: float, deadline: float,
                          started_by: int, topic: int = 0, hints_on: bool | None = None,
-                         typing_on: bool | None = None) -> Round | StarterFull | None:
-        """A new open round, unless its starter has `most` open (StarterFull) or the chat's
-        topic has one (None). The count and the insert are one transaction under the
-        starter's lock, in one round trip (step 25's `open_round_within`): of two workers
-        opening for one person at once, the second counts after the first committed."""
+                         typing_on: bool | None = None, claim: OwedClaim | None = None
+                         ) -> Round | StarterFull | ClaimGone | None:
+        """A new open round, unless its starter has `most` open (StarterFull), the chat's
+        topic has one (None) or the update's claim is another worker's now (ClaimGone). The
+        count, the claim's settle and the insert are one transaction under the starter's
+        lock, in one round trip (step 26's `open_round_within`): of two workers opening for
+        one person at once, the second counts after the first committed."""
         params = (chat_id, game, json.dumps(hand), target, level, points, lang, started_at,
                   deadline, started_by, topic, _flag(hints_on), _flag(typing_on))
+        claimed = (claim.update_id, claim.owner) if claim is not None else (None, None)
         try:
-            [(round_id, started)] = await self.db.fetch(OPEN_WITHIN, (most, *params))
+            [(round_id, started)] = await self.db.fetch(OPEN_WITHIN, (most, *params, *claimed))
         except asyncpg.UniqueViolationError:
             return None
         if round_id is None:
-            return StarterFull(int(started))
+            return ClaimGone() if started == CLAIM_GONE else StarterFull(int(started))
         # the row as inserted, not read back
         return round_of((round_id, chat_id, game, params[2], target, level, points, lang, None,
                          started_at, deadline, "open", 0, started_by, topic, params[11],

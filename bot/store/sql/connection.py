@@ -41,6 +41,12 @@ class Connection(Protocol):
         closed, a daily result stored); whether it did."""
         ...
 
+    async def insert_guarded(self, guard: Step, sql: str, params: Params = ()) -> int | None:
+        """`guard`, then the INSERT, in one transaction, only if the guard changed a row (an
+        update's claim settled); the new id, None if the guard changed nothing, or Refused
+        (nothing written)."""
+        ...
+
 
 QUESTION_MARK = re.compile(r"\?")
 

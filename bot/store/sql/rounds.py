@@ -11,9 +11,18 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from bot.store.records import BestAnswer, RaceWinner, RatingWrite, Result, RightAnswer, Round
+from bot.store.records import (
+    BestAnswer,
+    ClaimGone,
+    OwedClaim,
+    RaceWinner,
+    RatingWrite,
+    Result,
+    RightAnswer,
+    Round,
+)
 from bot.store.retention import EXPIRE_ANSWERS, EXPIRE_BATCHES
-from bot.store.sql import ratings
+from bot.store.sql import ratings, updates
 from bot.store.sql.connection import Connection, Refused, numbered_table
 from bot.store.sql.rows import ROUND_COLUMNS, hand_of, round_of
 
@@ -29,6 +38,7 @@ EXPIRED_ROUNDS = ("round_id BETWEEN ? AND ? AND round_id IN (SELECT id FROM roun
 @dataclass(frozen=True)
 class RoundStatements:
     open_round: str
+    settle_claim: str  # the guard of a round opened by an owed update (its claim settled)
     set_message: str
     restart_clock: str
     open_round_of: str
@@ -56,6 +66,7 @@ QMARK = RoundStatements(
     open_round="INSERT INTO rounds (chat_id, game, hand, target, level, points, lang, "
                "started_at, deadline, started_by, topic, hints_on, typing_on) "
                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    settle_claim=updates.QMARK.settle_update,
     set_message="UPDATE rounds SET message_id = ? WHERE id = ?",
     # a deal never shown (no message): its clock starts again
     restart_clock="UPDATE rounds SET started_at = ?, deadline = ? WHERE id = ? "
@@ -134,16 +145,25 @@ class Rounds:
     async def open_round(self, chat_id: int, game: str, hand: tuple, target: int, level: str,
                          points: int, lang: str, started_at: float, deadline: float,
                          started_by: int | None = None, topic: int = 0,
-                         hints_on: bool | None = None, typing_on: bool | None = None
-                         ) -> Round | None:
+                         hints_on: bool | None = None, typing_on: bool | None = None,
+                         claim: OwedClaim | None = None) -> Round | ClaimGone | None:
         """A new open round, or None when the chat's topic already has one; `hints_on` and
-        `typing_on`, the terms it is dealt with (kept across a restart)."""
+        `typing_on`, the terms it is dealt with (kept across a restart). With the claim of the
+        update that asks for it: stored only while that claim is still its owner's, and the
+        claim settled in the same transaction (ClaimGone, nothing written, if another process
+        took it over): a redelivery then finds the update handled and the deal in the store."""
         stored = json.dumps(hand)
+        row = (chat_id, game, stored, target, level, points, lang, started_at, deadline,
+               started_by, topic, _stored(hints_on), _stored(typing_on))
         try:
-            round_id = await self.db.insert(
-                self.sql.open_round, (chat_id, game, stored, target, level, points, lang,
-                                      started_at, deadline, started_by, topic,
-                                      _stored(hints_on), _stored(typing_on)))
+            if claim is None:
+                round_id = await self.db.insert(self.sql.open_round, row)
+            else:
+                guard = (self.sql.settle_claim, (claim.update_id, claim.owner))
+                opened = await self.db.insert_guarded(guard, self.sql.open_round, row)
+                if opened is None:
+                    return ClaimGone()
+                round_id = opened
         except Refused:
             return None
         return Round(round_id, chat_id, game, hand_of(stored), target, level, points, lang, None,

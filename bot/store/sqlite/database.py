@@ -184,6 +184,24 @@ def transaction(connection: sqlite3.Connection, guard: Step | None,
     return changed
 
 
+def guarded_insert(connection: sqlite3.Connection, guard: Step, sql: str,
+                   params: Sequence[Any]) -> int | None:
+    """`guard`, then the INSERT only if it changed a row, in one transaction, on the database's
+    thread; the new row's id, or None if the guard changed nothing. Rolled back whole on any
+    error (a constraint's refusal included)."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        new: int | None = None
+        if connection.execute(*guard).rowcount > 0:
+            new = connection.execute(sql, params).lastrowid
+            assert new is not None  # an INSERT's: SQLite's last_insert_rowid()
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+    return new
+
+
 class Database:
     """The connection; build with `await Database.open(path)` (migrations applied)."""
 
@@ -282,6 +300,18 @@ class Database:
             return cursor.lastrowid
         try:
             return await self._patiently(lambda: self._single(work))
+        except sqlite3.IntegrityError as error:
+            raise Refused(str(error)) from error
+
+    async def insert_guarded(self, guard: Step, sql: str, params: Sequence[Any] = ()
+                             ) -> int | None:
+        """`guard`, then the INSERT, in one transaction alone behind the gate, only if the
+        guard changed a row; the new id, None if it changed nothing, or Refused."""
+        async def attempt() -> int | None:
+            async with self.gate.exclusive():
+                return await self._on_thread(guarded_insert, guard, sql, params)
+        try:
+            return await self._patiently(attempt)
         except sqlite3.IntegrityError as error:
             raise Refused(str(error)) from error
 

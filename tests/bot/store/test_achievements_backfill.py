@@ -39,7 +39,7 @@ async def migrated_again(backend: str, tmp_path: Path, request: pytest.FixtureRe
     await stores.close()
     # 17 to 25 to run again (19's triggers are on rounds and answers: they go by name; 20's
     # partition fence and 21's keys are functions, their triggers and index going with them;
-    # 25 is PostgreSQL's function alone)
+    # 25 and 26 are PostgreSQL's function alone)
     undo = ("ALTER TABLE handled_updates DROP COLUMN owed_by",  # 24's
             "DROP TABLE tournament_players", "DROP TABLE tournament_deals",
             "DROP TABLE tournament_rounds", "DROP TABLE tournament_followers",

@@ -77,11 +77,12 @@ async def test_a_player_hears_back_when_the_database_stays_busy(harness: Harness
     monkeypatch.setattr(app, "BUSY_NOTICE", 0.05)
     gate = asyncio.Event()
 
-    async def locked(update_id: int, at: float) -> bool:
+    async def locked(update_id: int, at: float, owner: int | None = None) -> bool:
         await gate.wait()
         raise StoreBusy("database is locked")
 
     monkeypatch.setattr(harness.stores.updates, "claim_update", locked)
+    monkeypatch.setattr(harness.stores.updates, "claim_owed", locked)  # /play's
     handling = asyncio.ensure_future(harness.send(GROUP, ANN, "/play"))
     await harness.telegram.wait_for(lambda: any(
         s.chat_id == GROUP for s in harness.telegram.sent), 10)
@@ -105,11 +106,12 @@ async def test_an_update_the_database_cannot_claim_is_not_handled(harness: Harne
         raise error
 
     monkeypatch.setattr(harness.stores.updates, "claim_update", unreachable)
-    monkeypatch.setattr(harness.stores.updates, "claim_owed", unreachable)  # /help's
+    monkeypatch.setattr(harness.stores.updates, "claim_owed", unreachable)  # /play's, /help's
     await harness.send(GROUP, ANN, "/play")
     await harness.send(GROUP, ANN, "/help")
+    await harness.send(GROUP, ANN, "/hint")  # a plain claim's
     said = [s.text for s in harness.telegram.sent if s.chat_id == GROUP]
-    assert len(said) == 2 and all("busy" in text for text in said)
+    assert len(said) == 3 and all("busy" in text for text in said)
     assert harness.services.rounds.open_round(GROUP) is None
 
 

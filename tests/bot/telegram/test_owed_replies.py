@@ -1,8 +1,11 @@
 """A reply owed (docs/reliability.md): a /solve, /help, /stats, /top or /privacy claimed by a
 process that died before its reply went is answered by the process given it again, once; the
-claim is settled once the reply went, so a redelivery after that answers nothing; a /play or an
-answer, claimed before their handlers as ever, stay once-only even when their claimant died
-first (their own rows, not a reply, are what they owe)."""
+claim is settled once the reply went, so a redelivery after that answers nothing. A /play,
+/countdown or /yahtzee claimed by a process that died before its round was stored is dealt by
+the process given it again, once: the round's insert settles the claim, so a redelivery after
+it deals nothing (the rounds' outbox sends a stored deal), and a claimant that stalled while
+another took its claim over stores nothing. An answer, claimed before its handler as ever,
+stays once-only even when its claimant died first."""
 
 from __future__ import annotations
 
@@ -11,6 +14,8 @@ import time
 
 from telegram import Update
 
+from bot.play.chats.people import Chat, Player
+from bot.store.records import OwedClaim
 from bot.telegram import app
 from solver import solve
 from tests.bot.conftest import ON_BOTH_BACKENDS, Harness
@@ -21,15 +26,15 @@ ANN = {"id": 791, "is_bot": False, "first_name": "Ann", "language_code": "en"}
 DEAD = 4_242  # the owner id of a process that claimed and died
 
 
-async def given(h: Harness, update_id: int, text: str) -> Update:
+async def given(h: Harness, update_id: int, text: str, chat: int = GROUP) -> Update:
     """The message as an update of `update_id`, not yet fed."""
-    message = await h.telegram.say(GROUP, ANN, text)
+    message = await h.telegram.say(chat, ANN, text)
     h.telegram.updates.clear()
     return Update.de_json({"update_id": update_id, "message": message}, h.app.bot)
 
 
-def replies(h: Harness) -> list[str]:
-    return [s.text for s in h.telegram.sent if s.chat_id == GROUP]
+def replies(h: Harness, chat: int = GROUP) -> list[str]:
+    return [s.text for s in h.telegram.sent if s.chat_id == chat]
 
 
 @ON_BOTH_BACKENDS
@@ -62,16 +67,64 @@ async def test_the_same_owed_update_at_the_same_instant_is_answered_once(harness
 
 
 @ON_BOTH_BACKENDS
-async def test_a_play_and_an_answer_whose_claimant_died_stay_once_only(harness: Harness):
+async def test_a_deal_its_claimant_died_before_storing_is_dealt_once(harness: Harness):
+    for update_id, (chat, text) in enumerate([(GROUP, "/play"), (GROUP - 1, "/countdown"),
+                                              (GROUP - 2, "/yahtzee")], start=810):
+        update = await given(harness, update_id, text, chat)
+        assert await harness.stores.updates.claim_owed(update_id, time.time(), owner=DEAD)
+        await harness.app.process_update(update)  # given again, after its claimant died
+        dealt = harness.services.rounds.open_round(chat)
+        assert dealt is not None and len(replies(harness, chat)) == 1, text
+        assert await owed_by(harness.stores, update_id) is None, text  # settled with the round
+        await harness.app.process_update(update)  # once more: handled
+        assert harness.services.rounds.open_round(chat) is dealt
+        assert len(replies(harness, chat)) == 1, text
+
+
+@ON_BOTH_BACKENDS
+async def test_a_play_stored_before_its_claimant_died_is_not_dealt_again(harness: Harness):
+    """Its round's insert settled the claim: a redelivery skips the update (the outbox sends
+    the stored deal), whoever is given it."""
+    update = await given(harness, 820, "/play")
+    await harness.app.process_update(update)
+    dealt = harness.services.rounds.open_round(GROUP)
+    assert dealt is not None and len(replies(harness)) == 1
+    assert await owed_by(harness.stores, 820) is None  # settled by the round's insert
+    await harness.stores.updates.claim_owed(820, time.time(), owner=DEAD)  # settled: no-op
+    await harness.app.process_update(update)
+    assert harness.services.rounds.open_round(GROUP) is dealt and len(replies(harness)) == 1
+
+
+@ON_BOTH_BACKENDS
+async def test_a_stalled_claimant_whose_play_was_taken_over_deals_nothing(harness: Harness):
+    """It claimed the /play, stalled, and the update went to another process that took the
+    claim over: when it wakes, its deal stores nothing and shows nothing."""
+    services = harness.services
+    assert await harness.stores.updates.claim_owed(830, time.time(), owner=services.once.owner)
+    assert await harness.stores.updates.claim_owed(830, time.time(), owner=DEAD)  # taken over
+    outcome = await services.rounds.play(Chat(GROUP, "group", "G"), Player(791, "Ann"), "24",
+                                         claim=OwedClaim(830, services.once.owner))
+    assert outcome is None and services.rounds.open_round(GROUP) is None
+    assert not replies(harness)
+    assert await owed_by(harness.stores, 830) == DEAD  # still the other's, who deals
+
+
+async def test_the_same_play_at_the_same_instant_deals_once(harness: Harness):
+    update = await given(harness, 840, "/play")
+    await asyncio.gather(*(harness.app.process_update(update) for _ in range(3)))
+    assert harness.services.rounds.open_round(GROUP) is not None
+    assert len(replies(harness)) == 1
+
+
+@ON_BOTH_BACKENDS
+async def test_a_plain_claimed_play_and_answer_whose_claimant_died_stay_once_only(
+        harness: Harness):
+    """A plain claim (a process of the version before, which claimed a /play so) and an
+    answer's: their claimant's death loses them; they never act twice."""
     play = await given(harness, 801, "/play")
     assert await harness.stores.updates.claim_update(801, time.time())  # then its claimant died
     await harness.app.process_update(play)
     assert harness.services.rounds.open_round(GROUP) is None and not replies(harness)
-    # an owed claim a dead process left on a /play (no process writes one) is not a licence
-    play_again = await given(harness, 802, "/play")
-    assert await harness.stores.updates.claim_owed(802, time.time(), owner=DEAD)
-    await harness.app.process_update(play_again)
-    assert harness.services.rounds.open_round(GROUP) is None
     await harness.app.process_update(await given(harness, 803, "/play"))
     round_ = harness.services.rounds.open_round(GROUP)
     assert round_ is not None
@@ -90,7 +143,8 @@ def test_which_updates_owe_a_reply():
 
     assert owes("/solve 1 2 3 4") and owes("/SOLVE 1 2 3 4") and owes("/top@TwentyFourBot week")
     assert owes("/help") and owes("/stats") and owes("/privacy")
-    for text in ("/play", "/a 1+2", "/hint", "/daily", "/start", "solve 1 2 3 4", "/", "/ solve",
+    assert owes("/play") and owes("/play hard 5") and owes("/countdown") and owes("/yahtzee")
+    for text in ("/match", "/a 1+2", "/hint", "/daily", "/start", "solve 1 2 3 4", "/", "/ solve",
                  "", None, "/solvee 1 2"):
         assert not owes(text), text
-    assert not owes("/solve 1 2 3 4", edited=True)
+    assert not owes("/solve 1 2 3 4", edited=True) and not owes("/play", edited=True)

@@ -24,10 +24,15 @@ from bot.play.solving.requests import SolveRequest
 from bot.runtime.pool import SolverPool
 from bot.store.postgres import open_postgres
 from bot.store.postgres.live_rounds import REACHING, shared_rounds
-from bot.store.records import Round
+from bot.store.records import OwedClaim, Round, StarterFull
 from bot.store.stores import Stores
 from bot.text.i18n import Texts
 from tests.bot.conftest import Clock, new_services, opened_outside
+from tests.bot.store.test_owed_claims import (
+    a_round_settles_its_claim_and_a_stalled_claimant_opens_nothing,
+    opening,
+    owed_by,
+)
 from tests.postgres import emptied
 
 EN = Texts("en")
@@ -169,6 +174,23 @@ async def test_a_round_opened_is_the_round_stored(postgres_url: str):
                                              hints_on=hints_on, typing_on=typing_on)
             assert isinstance(opened, Round)
             assert opened == await stores.rounds.get_round(opened.id)
+    finally:
+        await stores.close()
+
+
+async def test_a_workers_round_under_an_owed_claim_settles_it(postgres_url: str):
+    """A worker's opening (schema step 26) keeps the rules of the one process's: the round
+    settles the claim it is dealt under, a claim another worker took over opens nothing; and
+    a starter at the bound keeps the claim owed (the refusal is the reply owed)."""
+    await emptied(postgres_url)
+    stores = await open_postgres(postgres_url)
+    try:
+        await a_round_settles_its_claim_and_a_stalled_claimant_opens_nothing(
+            stores, opening(stores, ROUNDS_PER_PLAYER))
+        full = opening(stores, 1)  # person 5 has rounds open: at the bound of one
+        assert await stores.updates.claim_owed(41, 1.0, owner=11)
+        assert isinstance(await full(-41, OwedClaim(41, 11)), StarterFull)
+        assert await owed_by(stores, 41) == 11
     finally:
         await stores.close()
 

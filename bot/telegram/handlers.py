@@ -21,6 +21,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError
 
 from bot.play.chats.settings import Panel
 from bot.play.guards.once import Outage, is_outage
+from bot.play.outcomes import Said
 from bot.play.ports import Fate, Moved
 from bot.play.solving.paging import Page
 from bot.play.words.help import help_text
@@ -51,6 +52,7 @@ from bot.telegram.speakers import (
     member_check,
     player_of,
     services_of,
+    settled,
     target_of,
     texts_of,
     topic_of,
@@ -112,9 +114,12 @@ async def yahtzee(update: Update, context: Context) -> None:
 
 
 async def deal(update: Update, context: Context, request: DealRequest) -> None:
-    await services_of(context).rounds.play(chat_of(update), player_of(update), request.game,
-                                           request.options, target_of(update),
-                                           claim_of(update, context))
+    claim = claim_of(update, context)
+    outcome = await services_of(context).rounds.play(chat_of(update), player_of(update),
+                                                     request.game, request.options,
+                                                     target_of(update), claim)
+    if claim is not None and not isinstance(outcome, Said):
+        settled(update)  # by the round's insert (or the claim is another's): no settle after
 
 
 async def match(update: Update, context: Context) -> None:

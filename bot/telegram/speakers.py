@@ -32,6 +32,13 @@ def claim_of(update: Update, context: Context) -> OwedClaim | None:
     return OwedClaim(update.update_id, services_of(context).once.owner)
 
 
+def settled(update: Update) -> None:
+    """The task's owed claim on the update needs no settle after its handlers: what it wrote
+    settled it (a round's insert), or it is another process's now."""
+    if OWED.get() == update.update_id:
+        OWED.set(None)
+
+
 def player_of(update: Update) -> Player:
     user = update.effective_user
     assert user is not None

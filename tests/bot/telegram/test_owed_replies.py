@@ -109,6 +109,26 @@ async def test_a_stalled_claimant_whose_play_was_taken_over_deals_nothing(harnes
     assert await owed_by(harness.stores, 830) == DEAD  # still the other's, who deals
 
 
+async def test_a_deal_settles_with_its_round_and_a_refusal_after_its_reply(harness: Harness,
+                                                                         monkeypatch):
+    """A dealt /play's claim is settled by its round's insert: no settle after it (a round
+    trip saved); a /play refused (a round on in the topic) is settled once its reply went."""
+    settles: list[int] = []
+    settle = harness.stores.updates.settle_update
+
+    async def counted(update_id: int, owner: int) -> None:
+        settles.append(update_id)
+        await settle(update_id, owner)
+
+    monkeypatch.setattr(harness.stores.updates, "settle_update", counted)
+    await harness.app.process_update(await given(harness, 850, "/play"))
+    assert harness.services.rounds.open_round(GROUP) is not None and settles == []
+    assert await owed_by(harness.stores, 850) is None
+    await harness.app.process_update(await given(harness, 851, "/play"))
+    assert len(replies(harness)) == 2 and settles == [851]  # "a round is on", then settled
+    assert await owed_by(harness.stores, 851) is None
+
+
 async def test_the_same_play_at_the_same_instant_deals_once(harness: Harness):
     update = await given(harness, 840, "/play")
     await asyncio.gather(*(harness.app.process_update(update) for _ in range(3)))

@@ -148,7 +148,7 @@ def sqlite_statements() -> dict[str, str]:
     """Every statement the SQLite stores run (the templates filled for two ids)."""
     found = dict(shared("qmark"))
     found.update({"sqlite.GUESS": GUESS, "sqlite.ANNOUNCED": SQLITE_ANNOUNCED.format("?, ?"),
-                  "sqlite.CLAIM_MANY": CLAIM_MANY.format("(?, ?), (?, ?)")})
+                  "sqlite.CLAIM_MANY": CLAIM_MANY.format("(?, ?, ?), (?, ?, ?)")})
     return found
 
 

@@ -305,13 +305,14 @@ class Database:
 
     async def insert_guarded(self, guard: Step, sql: str, params: Sequence[Any] = ()
                              ) -> int | None:
-        """`guard`, then the INSERT, in one transaction alone behind the gate, only if the
-        guard changed a row; the new id, None if it changed nothing, or Refused."""
-        async def attempt() -> int | None:
-            async with self.gate.exclusive():
-                return await self._on_thread(guarded_insert, guard, sql, params)
+        """`guard`, then the INSERT, in one transaction, only if the guard changed a row; the
+        new id, None if it changed nothing, or Refused. The transaction is one call on the
+        database's thread, so it rides in a trip with the single statements (a burst's /play
+        would otherwise wait for every statement in flight, and hold the next ones back)."""
+        def work(connection: sqlite3.Connection) -> int | None:
+            return guarded_insert(connection, guard, sql, params)
         try:
-            return await self._patiently(attempt)
+            return await self._patiently(lambda: self._single(work))
         except sqlite3.IntegrityError as error:
             raise Refused(str(error)) from error
 

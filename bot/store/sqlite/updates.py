@@ -3,8 +3,11 @@ the same moment (a getUpdates answer's updates start together) written by one st
 a claim that gives up, rather than fails, when another connection keeps the database locked.
 
 One statement per batch, not per update: each statement is a trip to aiosqlite's thread and a
-commit, and a burst's updates paid one each. PostgreSQL keeps a statement per claim (its writes
-are fenced by the leader's lease, and the shared store's claim is one of them)."""
+commit, and a burst's updates paid one each. A batch holds plain and owed claims alike (a /play
+of the burst is owed): one upsert that takes an owed row over only for an owed claim of another
+owner, as the shared `claim_owed` does, and leaves a plain claim's conflict alone, as the
+shared `claim_update` does. PostgreSQL keeps a statement per claim (its writes are fenced by the
+leader's lease, and the shared store's claim is one of them)."""
 
 from __future__ import annotations
 
@@ -19,11 +22,16 @@ from bot.store.sqlite.database import Database, is_locked
 log = logging.getLogger(__name__)
 
 BATCH_MOST = 100  # ids in one statement: a getUpdates answer's most
-CLAIM_MANY = ("INSERT INTO handled_updates (update_id, at) VALUES {} "
-              "ON CONFLICT DO NOTHING RETURNING update_id")  # RETURNING: SQLite 3.35 on
+# a plain claim's owner is NULL: on a conflict `owed_by <> NULL` is never true, so it takes
+# nothing over; RETURNING (SQLite 3.35 on) names the rows inserted or taken over
+CLAIM_MANY = ("INSERT INTO handled_updates (update_id, at, owed_by) VALUES {} "
+              "ON CONFLICT (update_id) DO UPDATE SET owed_by = excluded.owed_by "
+              "WHERE handled_updates.owed_by IS NOT NULL "
+              "AND handled_updates.owed_by <> excluded.owed_by RETURNING update_id")
 BATCHES = sqlite3.sqlite_version_info >= (3, 35, 0)
 
-Claims = dict[int, list[tuple[float, asyncio.Future[bool]]]]
+# the claims of a batch: by update id, each asker's time, owner (None: a plain claim), answer
+Claims = dict[int, list[tuple[float, int | None, asyncio.Future[bool]]]]
 
 
 class SqliteUpdates(Updates):
@@ -41,29 +49,31 @@ class SqliteUpdates(Updates):
         try:
             if not self.batched:
                 return await super().claim_update(update_id, at)
-            return await self._claim_in_batch(update_id, at)
+            return await self._claim_in_batch(update_id, at, None)
         except sqlite3.OperationalError as error:
             if not is_locked(error):
                 raise
             raise busy(error, update_id) from error
 
     async def claim_owed(self, update_id: int, at: float, owner: int) -> bool:
-        """As the shared one, a statement of its own (a few commands' claims, not a burst's),
-        with claim_update's StoreBusy."""
+        """As the shared one, in the batch of the claims asked this turn, with claim_update's
+        StoreBusy."""
         try:
-            return await super().claim_owed(update_id, at, owner)
+            if not self.batched:
+                return await super().claim_owed(update_id, at, owner)
+            return await self._claim_in_batch(update_id, at, owner)
         except sqlite3.OperationalError as error:
             if not is_locked(error):
                 raise
             raise busy(error, update_id) from error
 
-    async def _claim_in_batch(self, update_id: int, at: float) -> bool:
+    async def _claim_in_batch(self, update_id: int, at: float, owner: int | None) -> bool:
         loop = asyncio.get_running_loop()
         if self._waiting is None:  # the first claim of a batch: it goes once this turn ends
             self._waiting = {}
             loop.call_soon(self._send_batch)
         claimed: asyncio.Future[bool] = loop.create_future()
-        self._waiting.setdefault(update_id, []).append((at, claimed))
+        self._waiting.setdefault(update_id, []).append((at, owner, claimed))
         return await claimed
 
     def _send_batch(self) -> None:
@@ -80,24 +90,24 @@ class SqliteUpdates(Updates):
             for start in range(0, len(ids), BATCH_MOST):
                 part = ids[start:start + BATCH_MOST]
                 params = [value for update_id in part
-                          for value in (update_id, claims[update_id][0][0])]
-                rows_sql = ", ".join(["(?, ?)"] * len(part))
+                          for value in (update_id, *claims[update_id][0][:2])]
+                rows_sql = ", ".join(["(?, ?, ?)"] * len(part))
                 try:
                     rows = await self.db.fetch(CLAIM_MANY.format(rows_sql), params)
                 except Exception as error:  # handed to each claim of the part
                     for update_id in part:
-                        for _, claimed in claims[update_id]:
+                        for _, _, claimed in claims[update_id]:
                             if not claimed.done():
                                 claimed.set_exception(error)
                     continue
                 new = {row[0] for row in rows}
                 for update_id in part:
-                    for order, (_, claimed) in enumerate(claims[update_id]):
+                    for order, (_, _, claimed) in enumerate(claims[update_id]):
                         if not claimed.done():
                             claimed.set_result(order == 0 and update_id in new)
         finally:  # cancelled (the bot stopping): nobody waits for ever
             for waiting in claims.values():
-                for _, claimed in waiting:
+                for _, _, claimed in waiting:
                     claimed.cancel()
 
 

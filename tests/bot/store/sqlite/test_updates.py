@@ -55,6 +55,39 @@ async def test_claims_asked_together_go_in_one_statement(tmp_path: Path) -> None
 
 
 @pytest.mark.parametrize("batched", [True, False])
+async def test_owed_and_plain_claims_asked_together_keep_each_kinds_rules(
+        tmp_path: Path, batched: bool) -> None:
+    """A burst's /play is claimed owed beside its answers' plain claims: batched, they go in
+    one statement and each keeps its rule — an owed claim takes over another owner's unsettled
+    row only, a plain claim takes nothing over (tests/bot/store/test_owed_claims.py, one at
+    a time, on both databases)."""
+    stores = await open_sqlite(tmp_path / "db.sqlite3")
+    updates = stores.updates
+    assert isinstance(updates, SqliteUpdates)
+    updates.batched = batched
+    try:
+        assert await updates.claim_owed(1, 1.0, owner=11) and await updates.claim_update(2, 1.0)
+        assert await updates.claim_owed(3, 1.0, owner=11) and await updates.claim_owed(4, 1.0, 11)
+        await updates.settle_update(3, owner=11)
+        sent = counted(updates)
+        found = await asyncio.gather(
+            updates.claim_owed(1, 2.0, owner=12),  # owed by another: taken over
+            updates.claim_owed(2, 2.0, owner=12),  # a plain claim's: never
+            updates.claim_owed(3, 2.0, owner=12),  # settled: never
+            updates.claim_update(4, 2.0),  # a plain claim never takes an owed one
+            updates.claim_owed(5, 2.0, owner=12), updates.claim_update(6, 2.0))  # new: both
+        assert list(found) == [True, False, False, False, True, True]
+        assert len(sent) == (1 if batched else 6)
+        owners = dict(await stores.updates.db.fetch(  # type: ignore[attr-defined]
+            "SELECT update_id, owed_by FROM handled_updates"))
+        assert owners == {1: 12, 2: None, 3: None, 4: 11, 5: 12, 6: None}
+        assert await asyncio.gather(updates.claim_owed(1, 3.0, owner=12),
+                                    updates.claim_owed(5, 3.0, owner=12)) == [False, False]
+    finally:
+        await stores.close()
+
+
+@pytest.mark.parametrize("batched", [True, False])
 async def test_each_update_is_claimed_once_whoever_asks(tmp_path: Path, batched: bool) -> None:
     stores = await open_sqlite(tmp_path / "db.sqlite3")
     assert isinstance(stores.updates, SqliteUpdates)

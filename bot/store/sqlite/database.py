@@ -6,9 +6,13 @@ UPDATE whose row count decides, atomically, whether this caller closed it (two r
 make one winner), and the database's own trigger scores the round in that same statement.
 Single statements are pipelined through aiosqlite's thread, those asked for while a trip to it
 is under way going together in the next (`Trips`); the few multi-statement transactions
-(migrations, a chat's move, a round's close with its ratings) run alone behind `Gate`, each in
-one trip. A trip (a queue, a future, waking the thread and then the event loop) costs more CPU
-than the statements it carries: one per statement was a good part of an update's CPU.
+(migrations, a chat's move, a round's close with its ratings, a round opened under its update's
+claim) are each one call on that thread, BEGIN to COMMIT, and ride in a trip like a statement:
+aiosqlite's thread runs one call at a time, so nothing of another's comes inside them. (A gate
+once held a transaction apart from every statement in flight, from when a transaction was
+spread over several awaits; it made a burst's closes wait for every statement under way.) A
+trip (a queue, a future, waking the thread and then the event loop) costs more CPU than the
+statements it carries: one per statement was a good part of an update's CPU.
 """
 
 from __future__ import annotations
@@ -16,8 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -28,47 +31,6 @@ from bot.store.sql.connection import Refused, Step
 from bot.store.sqlite.hold import hold, release
 from bot.store.sqlite.schema import steps
 from bot.store.unavailable import DatabaseUnavailable
-
-
-class Gate:
-    """Many single statements at once, or one multi-statement transaction alone.
-
-    aiosqlite runs statements one after another on its thread, so single statements need no
-    lock; a transaction spread over several awaits must not have others' statements inside it.
-    """
-
-    def __init__(self) -> None:
-        self._sharing = 0
-        self._exclusive = False
-        self._changed = asyncio.Condition()
-
-    @asynccontextmanager
-    async def shared(self) -> AsyncIterator[None]:
-        if self._exclusive:
-            async with self._changed:
-                await self._changed.wait_for(lambda: not self._exclusive)
-        self._sharing += 1
-        try:
-            yield
-        finally:
-            self._sharing -= 1
-            if self._exclusive and not self._sharing:
-                async with self._changed:
-                    self._changed.notify_all()
-
-    @asynccontextmanager
-    async def exclusive(self) -> AsyncIterator[None]:
-        async with self._changed:
-            await self._changed.wait_for(lambda: not self._exclusive)
-            self._exclusive = True
-            await self._changed.wait_for(lambda: not self._sharing)
-        try:
-            yield
-        finally:
-            async with self._changed:
-                self._exclusive = False
-                self._changed.notify_all()
-
 
 # A write lock held by someone else is waited for BUSY_SECONDS (SQLite's busy_timeout); past
 # that, a statement is tried again LOCKED_RETRIES more times, after LOCKED_PAUSE, before the
@@ -208,7 +170,6 @@ class Database:
     def __init__(self, connection: aiosqlite.Connection, busy_seconds: float = BUSY_SECONDS,
                  retries: int = LOCKED_RETRIES) -> None:
         self.connection = connection
-        self.gate = Gate()
         self.trips = Trips(connection)
         self.retries = retries
         self.pause = min(LOCKED_PAUSE, busy_seconds)
@@ -317,30 +278,23 @@ class Database:
             raise Refused(str(error)) from error
 
     async def _single(self, work: Work) -> Any:
-        """One statement, in the next trip to the database's thread."""
-        async with self.gate.shared():
-            return await self.trips.run(work)
+        """One statement (or one transaction's call), in the next trip to the database's
+        thread."""
+        return await self.trips.run(work)
 
     async def run_all(self, steps: Sequence[Step]) -> None:
-        """The statements in one transaction, alone behind the gate."""
-        async def attempt() -> None:
-            async with self.gate.exclusive():
-                await self._on_thread(transaction, None, steps)
-        await self._patiently(attempt)
+        """The statements in one transaction: one call on the database's thread, in a trip
+        with the single statements (nothing of theirs can come inside it)."""
+        def work(connection: sqlite3.Connection) -> None:
+            transaction(connection, None, steps)
+        await self._patiently(lambda: self._single(work))
 
     async def run_guarded(self, guard: Step, steps: Sequence[Step]) -> bool:
-        """`guard`, then `steps`, in one transaction alone behind the gate, only if the guard
-        changed a row; whether it did (if not, nothing is written)."""
-        async def attempt() -> bool:
-            async with self.gate.exclusive():
-                return await self._on_thread(transaction, guard, steps)
-        return await self._patiently(attempt)
-
-    async def _on_thread(self, work: Callable[..., T], *args: Any) -> T:
-        """`work(sqlite3 connection, *args)` run on aiosqlite's thread, in one trip, after the
-        statements queued before it (aiosqlite's own way to run its calls there)."""
-        return await self.connection._execute(
-            lambda: work(self.connection._conn, *args))
+        """`guard`, then `steps`, in one transaction, only if the guard changed a row; whether
+        it did (if not, nothing is written). One call on the database's thread, as run_all."""
+        def work(connection: sqlite3.Connection) -> bool:
+            return transaction(connection, guard, steps)
+        return await self._patiently(lambda: self._single(work))
 
     async def checkpoint(self) -> bool:
         """Copy the write-ahead log into the file and cut the log to nothing, so that no

@@ -9,6 +9,7 @@ from __future__ import annotations
 import struct
 from pathlib import Path
 
+from bot.store.sqlite.database import Database
 from solver import solve
 from tests.bot.conftest import ON_BOTH_BACKENDS, Harness
 
@@ -68,7 +69,7 @@ async def rows_naming(h: Harness) -> list[str]:
     """Every (table, column) whose value is Zed's id, or holds their name or username."""
     db = h.stores.rounds.db  # type: ignore[attr-defined]
     names = await db.fetch("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT "
-                           "LIKE 'sqlite_%'") if hasattr(db, "gate") else await db.fetch(
+                           "LIKE 'sqlite_%'") if isinstance(db, Database) else await db.fetch(
         "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
     found = []
     for (table,) in names:

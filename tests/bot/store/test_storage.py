@@ -14,7 +14,7 @@ import pytest
 from bot.store.schema import LATEST
 from bot.store.sql.connection import Refused
 from bot.store.sqlite import open_sqlite
-from bot.store.sqlite.database import Database, Gate
+from bot.store.sqlite.database import Database
 from bot.store.sqlite.schema import statements, steps
 from bot.store.stores import Stores
 from tests.postgres import open_backend
@@ -101,28 +101,28 @@ async def test_queries_are_parameterised(filled):
     assert json.loads(hand) == [1, 2, 3, 4]
 
 
-async def test_gate_lets_a_transaction_run_alone():
-    gate = Gate()
-    order: list[str] = []
-
-    async def single(name: str) -> None:
-        async with gate.shared():
-            order.append(f"{name}+")
-            await asyncio.sleep(0.01)
-            order.append(f"{name}-")
-
-    async def transaction() -> None:
-        async with gate.exclusive():
-            order.append("T+")
-            await asyncio.sleep(0.01)
-            order.append("T-")
-
-    first = asyncio.create_task(single("a"))
-    await asyncio.sleep(0)
-    both = asyncio.gather(transaction(), single("b"))
-    await asyncio.gather(first, both)
-    assert order.index("T+") > order.index("a-")  # waits for the statement under way
-    assert order.index("b+") > order.index("T-")  # and keeps new ones out until it is done
+async def test_a_transaction_among_statements_at_once_keeps_theirs_out(tmp_path):
+    """Transactions ride in the trips with the single statements: each is one call on the
+    database's thread, so statements asked for around it land before or after it, never
+    inside — one that fails rolls back its own steps only, and every statement beside it
+    keeps its write."""
+    stores = await fresh(tmp_path)
+    db = database(stores)
+    try:
+        singles = [db.run("UPDATE users SET username = ? WHERE id = 2", (f"b{n}",))
+                   for n in range(10)]
+        failing = db.run_all([("UPDATE users SET first_name = 'Gone' WHERE id = 1", ()),
+                              ("INSERT INTO users (id) VALUES (?)", (2,))])  # Ben's id: fails
+        guarded = db.run_guarded(("UPDATE users SET first_name = 'Benjamin' WHERE id = 2", ()),
+                                 [("UPDATE users SET username = 'guarded' WHERE id = 2", ())])
+        found = await asyncio.gather(*singles[:5], failing, guarded, *singles[5:],
+                                     return_exceptions=True)
+        assert isinstance(found[5], sqlite3.IntegrityError) and found[6] is True
+        assert found[:5] + found[7:] == [1] * 10
+        assert await db.fetch("SELECT first_name, username FROM users ORDER BY id") == [
+            ("Ann", None), ("Benjamin", "b9")]  # in the order asked: the last single's
+    finally:
+        await stores.close()
 
 
 async def test_a_transaction_is_written_whole_or_not_at_all(tmp_path):

@@ -359,6 +359,17 @@ async def test_a_live_hand_is_refused_by_the_worker_that_does_not_own_the_group(
     assert "= 24" in (await telegram.reply(member["id"], timeout=30)).text
 
 
+async def settled_and_sent_once(connection: asyncpg.Connection, telegram: BotApiEmulator,
+                                update_id: int, text: str) -> None:
+    """The update's owed claim settled, and `text` the one message GROUP got (nothing more
+    within two seconds)."""
+    await until(lambda: connection.fetchval(
+        "SELECT owed_by IS NULL FROM handled_updates WHERE update_id = $1", update_id),
+        "the claim settled")
+    await asyncio.sleep(2)
+    assert [s.text for s in telegram.sent if s.chat_id == GROUP] == [text]  # once
+
+
 async def test_a_worker_killed_after_claiming_a_solve_does_not_lose_its_reply(
         telegram, cluster, database, monkeypatch):
     """The worker owning a group claims a /solve (owed: bot.play.guards.once) and is killed
@@ -396,11 +407,7 @@ async def test_a_worker_killed_after_claiming_a_solve_does_not_lose_its_reply(
         await running.shared([other])
         reply = await telegram.reply(GROUP, timeout=30)
         assert "1 distinct solution" in reply.text and reply.pid == other.pid
-        await until(lambda: connection.fetchval(
-            "SELECT owed_by IS NULL FROM handled_updates WHERE update_id = $1",
-            asked["update_id"]), "the claim settled")
-        await asyncio.sleep(2)
-        assert [s.text for s in telegram.sent if s.chat_id == GROUP] == [reply.text]  # once
+        await settled_and_sent_once(connection, telegram, asked["update_id"], reply.text)
     finally:
         await connection.close()
 
@@ -436,11 +443,7 @@ async def test_a_worker_killed_after_claiming_a_play_does_not_lose_its_deal(
         await connection.execute("SELECT pg_advisory_unlock($1)", starter_lock)
         deal = await telegram.reply(GROUP, timeout=30)
         assert "Make 24" in deal.text and deal.pid == other.pid
-        await until(lambda: connection.fetchval(
-            "SELECT owed_by IS NULL FROM handled_updates WHERE update_id = $1",
-            asked["update_id"]), "the claim settled")
-        await asyncio.sleep(2)
-        assert [s.text for s in telegram.sent if s.chat_id == GROUP] == [deal.text]  # once
+        await settled_and_sent_once(connection, telegram, asked["update_id"], deal.text)
         assert await connection.fetchval(
             "SELECT COUNT(*) FROM rounds WHERE chat_id = $1", GROUP) == 1
     finally:

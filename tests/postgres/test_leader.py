@@ -106,6 +106,21 @@ async def test_one_leader_at_a_time_and_a_close_hands_on_at_once(url):
     await second.close()
 
 
+async def test_a_lease_row_gone_is_made_again_and_taken_at_the_first_try(url):
+    """Without its row (a table emptied by hand, as the tests empty theirs) the first try
+    makes the row and leads, not a standby's whole try later."""
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute("DELETE FROM leader_lease")
+    finally:
+        await connection.close()
+    first, second = lease(url), lease(url)
+    assert await first.acquire()
+    assert (await lease_row(url))[:2] == (first.epoch, first.holder)
+    assert not await second.acquire()
+    await first.close()
+
+
 async def test_a_renewed_lease_holds_and_an_unrenewed_one_is_taken_over(url, server_clock):
     lost: list[str] = []
     first, second = lease(url, lost), lease(url)

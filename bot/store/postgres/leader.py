@@ -125,11 +125,12 @@ class PostgresLeader:
             return self.leading
         sent = time.monotonic()
         epoch, left = await self._ask(self.take, self.holder, self.lease_seconds)
-        if epoch is None and left is None:  # no row yet (a fresh or emptied table)
-            await self._ask(self.seed)
-            return False
+        if epoch is None and left is None:  # no row yet (a fresh or emptied table): seed it
+            await self._ask(self.seed)  # and take it now, not a whole try later
+            sent = time.monotonic()
+            epoch, left = await self._ask(self.take, self.holder, self.lease_seconds)
         if epoch is None:  # wake at its end rather than up to a whole try later
-            self.next_try = min(self.check_seconds, max(float(left), 0.0) + 0.05)
+            self.next_try = min(self.check_seconds, max(float(left or 0.0), 0.0) + 0.05)
             return False
         self.epoch, self.renewed, self.leading = int(epoch), sent, True
         for tell in self.on_lead:

@@ -107,8 +107,8 @@ class BotApi(EmulatorState):
             allowed = json_param(params["allowed_updates"])
             self._allowed = frozenset(allowed) if allowed else DEFAULT_UPDATE_TYPES
         async with self._changed:
-            if offset:
-                self._confirm(offset)
+            if offset and self._confirm(offset):
+                self._changed.notify_all()  # a wait for the updates to be taken ends here
             batch = self._batch(limit)
             if not batch and timeout > 0 and not self._closing:
                 with contextlib.suppress(TimeoutError):
@@ -120,16 +120,18 @@ class BotApi(EmulatorState):
             update.setdefault("_delivered_at", now)
         return [{k: v for k, v in u.items() if not k.startswith("_")} for u in batch]
 
-    def _confirm(self, offset: int) -> None:
-        """Forget the updates the bot confirmed (those before `offset`). They are made in id
-        order, so only the front of the list is read: a backlog of twenty thousand read whole
-        at each of a bot's three thousand polls cost the tests' process a minute and a half."""
+    def _confirm(self, offset: int) -> int:
+        """Forget the updates the bot confirmed (those before `offset`); how many. They are
+        made in id order, so only the front of the list is read: a backlog of twenty thousand
+        read whole at each of a bot's three thousand polls cost the tests' process a minute and
+        a half."""
         confirmed = 0
         for update in self.updates:
             if update["update_id"] >= offset:
                 break
             confirmed += 1
         del self.updates[:confirmed]
+        return confirmed
 
     def _batch(self, limit: int) -> list[dict]:
         """The first `limit` updates of the kinds the bot asked for; those of other kinds met

@@ -105,6 +105,18 @@ async def test_allowed_updates_are_remembered_and_filter(telegram: BotApiEmulato
     assert [u["inline_query"]["query"] for u in body["result"]] == ["5 6 7 8"]
 
 
+async def test_a_wait_for_the_updates_to_be_taken_ends_when_the_bot_confirms_them(
+        telegram: BotApiEmulator):
+    """The confirming poll wakes whoever waits for the list to empty (a bot that answers
+    nothing sends nothing else that would): the wait ends with that poll, not at its time."""
+    await telegram.say(CHAT, ANN, "nice hand")
+    _, body = await call(telegram, "getUpdates")
+    emptied = asyncio.create_task(telegram.wait_for(lambda: not telegram.updates, 30))
+    await asyncio.sleep(0)  # the wait has begun
+    await call(telegram, "getUpdates", offset=body["result"][-1]["update_id"] + 1)
+    assert await asyncio.wait_for(emptied, 5)
+
+
 async def test_open_chats_and_unknown_chats(telegram: BotApiEmulator, bot: Bot):
     with pytest.raises(BadRequest, match=r"(?i)chat not found"):
         await bot.send_message(77, "hi")

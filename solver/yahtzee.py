@@ -3,7 +3,10 @@
 A dynamic programme over the set of rolls used so far, filling categories in their fixed order;
 the upper bonus is decided once the six upper categories are filled, because more upper points
 never hurt (x + 35*[x >= 63] grows with x). Vectorised with NumPy: one array operation per
-(category, roll) pair instead of 53,248 Python steps per game.
+(category, roll) pair instead of 53,248 Python steps per game. NumPy is imported by the first
+game solved, not with the module: the bot imports this module at start, and its processes and
+their solver workers had each paid a tenth of a second of CPU for NumPy whether or not anyone
+played Yahtzee.
 """
 
 from __future__ import annotations
@@ -12,10 +15,12 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from solver.errors import InputError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 CATEGORIES = ("ones", "twos", "threes", "fours", "fives", "sixes", "chance", "three of a kind",
               "four of a kind", "five of a kind", "short straight", "long straight", "full house")
@@ -81,6 +86,8 @@ UNREACHED = -(1 << 40)  # so far below any score that adding a roll's points nev
 @cache
 def _layers() -> list[tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]]:
     """Per count k of used rolls: those masks, and per roll r the ones without r (and with r)."""
+    import numpy as np
+
     masks = np.arange(1 << ROLLS)
     popcount = np.array([bin(m).count("1") for m in range(1 << ROLLS)])
     layers = []
@@ -96,6 +103,8 @@ def _layers() -> list[tuple[np.ndarray, list[tuple[np.ndarray, np.ndarray]]]]:
 
 def best_assignment(rolls: Sequence[Sequence[int]]) -> YahtzeeResult:
     """An optimal assignment of the 13 rolls to the 13 categories, with bonus and total."""
+    import numpy as np
+
     game = validate_rolls(rolls)
     table = np.array([[category_score(roll, c) for c in range(ROLLS)] for roll in game])
     best = np.full(1 << ROLLS, UNREACHED, dtype=np.int64)

@@ -9,7 +9,9 @@ What it sends is what HTTPXRequest sends (a form-encoded POST with PTB's User-Ag
 timeouts and errors are HTTPXRequest's (TimedOut, NetworkError; a read timeout bounds the
 whole response, as getUpdates' long poll wants), and a request with files goes through
 HTTPXRequest itself (multipart), as every request does where a proxy is set in the environment
-(HTTPS_PROXY...: httpx honours them).
+(HTTPS_PROXY...: httpx honours them). Without a proxy, HTTPXRequest's httpx client is built by the
+first request with files (`DeferredClient`): building it imports httpcore, a tenth of a second of
+CPU at each start of a bot that may never send a file.
 """
 
 from __future__ import annotations
@@ -20,10 +22,12 @@ import logging
 import ssl
 import time
 from dataclasses import dataclass
+from typing import Any, cast
 from urllib.parse import urlsplit
 from urllib.request import getproxies
 
 import certifi
+import httpx
 from telegram._utils.defaultvalue import DefaultValue
 from telegram._utils.types import ODVInput
 from telegram.error import NetworkError, TelegramError, TimedOut
@@ -197,6 +201,27 @@ def authorities() -> ssl.SSLContext:
     return ssl.create_default_context(cafile=certifi.where())
 
 
+class DeferredClient:
+    """HTTPXRequest's httpx client as HTTPXRequest uses it (its timeouts, `request`, `aclose`,
+    `is_closed`), the client itself built by the first request."""
+
+    def __init__(self, settings: dict[str, Any]) -> None:
+        self.settings = settings
+        self.timeout: httpx.Timeout = settings["timeout"]
+        self.client: httpx.AsyncClient | None = None
+        self.is_closed = False
+
+    async def request(self, *args: Any, **kwargs: Any) -> httpx.Response:
+        if self.client is None:
+            self.client = httpx.AsyncClient(**self.settings)
+        return await self.client.request(*args, **kwargs)
+
+    async def aclose(self) -> None:
+        self.is_closed = True
+        if self.client is not None:
+            await self.client.aclose()
+
+
 class LeanTransport(HTTPXRequest):
     """HTTPXRequest's settings and behaviour, its requests without files sent on lean
     connections (see the module's docstring)."""
@@ -208,13 +233,20 @@ class LeanTransport(HTTPXRequest):
         # one context of certifi's authorities a process, not one per client: loading them
         # costs tens of ms, and a bot builds two clients (getUpdates' and the rest)
         settings.setdefault("httpx_kwargs", {"verify": authorities()})
+        self._proxied = any(kind != "no" for kind in getproxies())  # then httpx, by the proxy
         super().__init__(connection_pool_size=connection_pool_size, **settings)  # type: ignore
         self._size = connection_pool_size
         self._pools: dict[tuple[bool, str, int], Pool] = {}
         self._targets: dict[str, Target] = {}  # per URL (one per Bot API method)
         self._tls = tls
         self._open = True
-        self._proxied = any(kind != "no" for kind in getproxies())  # then httpx, by the proxy
+
+    def _build_client(self) -> httpx.AsyncClient:
+        """Through a proxy every request is httpx's: its client at once, as HTTPXRequest builds
+        it (a proxy's missing extra said at start); else built by the first file sent."""
+        if self._proxied:
+            return super()._build_client()
+        return cast(httpx.AsyncClient, DeferredClient(self._client_kwargs))
 
     async def initialize(self) -> None:
         await super().initialize()

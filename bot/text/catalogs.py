@@ -124,15 +124,20 @@ def load_catalog(language: str, source: Path | None = None) -> Catalog:
 
 
 def _keep(kept: Path, read: Catalog) -> None:
-    """Written whole then renamed (processes starting side by side), the older ones removed."""
+    keep_file(kept, json.dumps({"messages": read.messages, "plurals": read.plurals,
+                                "untranslated": sorted(read.untranslated),
+                                "plural_forms": read.plural_forms}, ensure_ascii=False),
+              f"{DOMAIN}.*.json")
+
+
+def keep_file(kept: Path, body: str, older: str) -> None:
+    """Written whole then renamed (processes starting side by side), the older ones (the
+    files of its folder that match `older`) removed."""
     kept.parent.mkdir(exist_ok=True)
-    body = json.dumps({"messages": read.messages, "plurals": read.plurals,
-                       "untranslated": sorted(read.untranslated),
-                       "plural_forms": read.plural_forms}, ensure_ascii=False)
     part = kept.with_name(f"{kept.name}.{os.getpid()}.part")
     part.write_text(body, encoding="utf-8")
     os.replace(part, kept)
-    for old in kept.parent.glob(f"{DOMAIN}.*.json"):
+    for old in kept.parent.glob(older):
         if old != kept:
             with contextlib.suppress(OSError):
                 old.unlink()
@@ -357,11 +362,16 @@ def main(argv: list[str] | None = None) -> int:
                                      "image's build: its user cannot write there)")
     arguments = parser.parse_args(argv)
     if arguments.command == "keep":
+        from bot.text.language_facts import facts_of, kept_path
+
         for language in LANGUAGES:
             load_catalog(language)
+            facts_of(language)
         kept = sorted(Path(str(folder())).glob(f"*/LC_MESSAGES/{KEPT_IN}/{DOMAIN}.*.json"))
-        print(f"kept {len(kept)} catalogs")
-        return 0 if len(kept) == len(LANGUAGES) else 1
+        facts = kept_path()
+        print(f"kept {len(kept)} catalogs" + (" and the languages' CLDR facts"
+                                              if facts and facts.exists() else ""))
+        return 0 if len(kept) == len(LANGUAGES) and facts and facts.exists() else 1
     root = Path(str(folder()))
     english = read_catalog(DEFAULT_LANGUAGE)
     if arguments.command == "template":

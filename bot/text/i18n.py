@@ -30,17 +30,15 @@ from babel.numbers import format_decimal, format_percent
 
 from bot.text import markup
 from bot.text.catalogs import PRIVATE, Catalog, load_catalog
+from bot.text.language_facts import facts_of
 from bot.text.languages import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
     language_of,
     locale_of,
-    own_name,
     parse_language,
-    plural_categories,
     plural_category,
 )
-from bot.text.scripts import script_of
 
 __all__ = ["DEFAULT_LANGUAGE", "LANGUAGES", "PRIVATE", "Texts", "catalog", "language_of",
            "parse_language", "texts_for"]
@@ -63,11 +61,11 @@ def catalog(language: str) -> dict[str, str]:
     plural form as `<noun>_<category>` (points_one, points_few, ...) and `lang_name`, the
     language's own name from CLDR."""
     english, own = _catalog(DEFAULT_LANGUAGE), _catalog(language)
-    messages = {**english.messages, **own.messages, "lang_name": own_name(language)}
+    messages = {**english.messages, **own.messages, "lang_name": facts_of(language).own_name}
     for noun in english.plurals.keys() | own.plurals.keys():
         speaker = own if noun in own.plurals else english
         messages.update(zip((f"{noun}_{category}" for category in
-                             plural_categories(speaker.language)), speaker.plurals[noun],
+                             facts_of(speaker.language).categories), speaker.plurals[noun],
                             strict=False))
     return messages
 
@@ -99,7 +97,7 @@ class Texts:
         self.language = language if language in LANGUAGES else language_of(language)
         self.private = private
         self.locale = locale_of(self.language)
-        self.script = script_of(self.locale)
+        self.script = facts_of(self.language).script
         self.messages = catalog(self.language)
         self._own = _catalog(self.language)
         self._formatter = MessageFormatter(self)
@@ -122,7 +120,7 @@ class Texts:
         count = count if isinstance(count, NUMBER) else Decimal(str(count))
         speaker = self._own if noun in self._own.plurals else _catalog(DEFAULT_LANGUAGE)
         category = plural_category(speaker.language, count)
-        forms = dict(zip(plural_categories(speaker.language), speaker.plurals[noun],
+        forms = dict(zip(facts_of(speaker.language).categories, speaker.plurals[noun],
                          strict=True))
         message = forms.get(category) or forms["other"]
         return self._formatter.format(message, count=count, **params)
@@ -181,7 +179,7 @@ class Texts:
 
     def languages(self) -> str:
         """Every language the bot speaks, by its own name, with the /lang that chooses it."""
-        return self.listing([self("lang_option", name=own_name(language), tag=language)
+        return self.listing([self("lang_option", name=facts_of(language).own_name, tag=language)
                              for language in LANGUAGES], "list_or")
 
 

@@ -367,4 +367,5 @@ def test_a_catalog_is_read_where_nothing_can_be_kept(tmp_path: Path):
 def test_the_keep_command_keeps_every_catalog(capsys: pytest.CaptureFixture):
     """What an image's build runs (deploy/Dockerfile): after it, every language is kept."""
     assert catalogs.main(["keep"]) == 0
-    assert capsys.readouterr().out.strip() == f"kept {len(LANGUAGES)} catalogs"
+    assert capsys.readouterr().out.strip() == \
+        f"kept {len(LANGUAGES)} catalogs and the languages' CLDR facts"

@@ -119,6 +119,16 @@ async def test_a_lease_row_gone_is_made_again_and_taken_at_the_first_try(url):
     assert (await lease_row(url))[:2] == (first.epoch, first.holder)
     assert not await second.acquire()
     await first.close()
+    connection = await asyncpg.connect(url)
+    try:
+        await connection.execute("DELETE FROM leader_lease")
+    finally:
+        await connection.close()
+    both = [lease(url) for _ in range(3)]  # gone again, and three try at once: one leads
+    assert sorted(await asyncio.gather(*(each.acquire() for each in both))) \
+        == [False, False, True]
+    for each in both:
+        await each.close()
 
 
 async def test_a_renewed_lease_holds_and_an_unrenewed_one_is_taken_over(url, server_clock):

@@ -59,3 +59,11 @@ def test_a_folder_that_cannot_be_written_reads_from_babel(kept_at: Path):
     kept_at.parent.write_text("a file where the folder would be")
     assert language_facts._kept()["uk"] == read_facts("uk")
     assert not kept_at.exists()
+
+
+def test_another_set_of_languages_keeps_its_facts_apart(monkeypatch: pytest.MonkeyPatch):
+    """A language added (or another Babel, or a changed rule) names another file: the facts
+    kept for the old set are never read for the new one."""
+    kept = language_facts.kept_path()
+    monkeypatch.setattr(language_facts, "LANGUAGES", (*LANGUAGES, "nl"))
+    assert language_facts.kept_path() not in (kept, None)

@@ -30,6 +30,7 @@ from telegram.ext import Application
 
 from bot.roles import BrokerUnreachable, serve_ingress, serve_webapp, serve_worker
 from bot.runtime import log_mask, metrics
+from bot.runtime.allocator import settle_allocator
 from bot.runtime.config import (
     ROLES,
     WEBAPP,
@@ -91,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     if arguments.version:
         print(version())
         return 0
+    settle_allocator()  # before any thread: a burst's memory goes back (bot.runtime.allocator)
     if arguments.demo:
         if arguments.role is not None:
             print("error: --demo is the one process; it takes no role", file=sys.stderr)

@@ -16,7 +16,9 @@ at the hour's end), the others chat, ask /stats, /top or /daily; a tenth of the 
 come back with one more word. Three times a day a burst of BURST updates arrives at once (a
 thousand chats, ten updates each), as after a restart, at a quarter, half and three quarters
 of the day. The bot's RSS is sampled every second,
-and once idle at each hour's end.
+and once idle at each hour's end, when the bench also reads where its memory is (in its process,
+bench/heap_stats.py, as bench/bench_memory.py does): its objects against what its allocators
+hold free, and its maps of 500 entries or more.
 
     python bench/bench_soak.py                 # 50,000 chats over 24 simulated hours
     python bench/bench_soak.py --chats 5000 --hours 6
@@ -41,6 +43,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 CLOCK = "TWENTYFOUR_SOAK_CLOCK"  # the shared file with the clock's offset (8 bytes, a double)
@@ -81,11 +84,14 @@ class Clock:
 
 
 def run_bot() -> int:
+    """The bot as the other benches run it (bench/run_bot.py: on SIGUSR1 it writes where its
+    memory is), on the moved clock."""
     install_clock(os.environ[CLOCK])
     sys.path.insert(0, str(ROOT))
-    import bot.__main__ as entry
+    sys.argv[1:] = []
+    from bench import run_bot as runner
 
-    return entry.main([])
+    return runner.main()
 
 
 # --- the bench's side -------------------------------------------------------------------------
@@ -224,19 +230,25 @@ async def soak(chats: int, hours: int, bound: int) -> None:
         clock = Clock(Path(folder) / "clock")
         install_clock(str(Path(folder) / "clock"))  # the emulator's dates follow it too
         sys.path.insert(0, str(ROOT))
+        sys.path.insert(0, str(ROOT / "bench"))
+        from bench_memory import heap_of, heap_row, print_maps
+
         from demo.emulator import BotApiEmulator
 
         emulator = BotApiEmulator()
         await emulator.start()
         database = Path(folder) / "soak.sqlite3"
+        heap_file = Path(folder) / "heap.json"
         env = {**os.environ, "TELEGRAM_BOT_TOKEN": emulator.token,
                "TELEGRAM_BASE_URL": emulator.base_url, "DATABASE_PATH": str(database),
                "LOG_LEVEL": "WARNING", "SOLVER_WORKERS": "1", "RATE_LIMIT": "off",
-               "MAX_UPDATES_IN_FLIGHT": str(bound), CLOCK: str(Path(folder) / "clock")}
+               "MAX_UPDATES_IN_FLIGHT": str(bound), CLOCK: str(Path(folder) / "clock"),
+               "BENCH_HEAP": str(heap_file)}
         process = await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--bot", cwd=ROOT, env=env,
             stdin=asyncio.subprocess.DEVNULL)
         day = Day(emulator, process, database)
+        heaps: list[tuple[str, dict[str, Any]]] = []  # where its memory is, each hour
         stop = asyncio.Event()
         sampling = None
         try:
@@ -255,6 +267,7 @@ async def soak(chats: int, hours: int, bound: int) -> None:
                     await burst(day, -80_000_000 - hour * 100_000)
                 await day.idle()
                 day.hourly.append((hour + 1, rss_of(process.pid), day.updates))
+                heaps.append((f"hour {hour + 1}", await heap_of(process, heap_file)))
                 print(f"hour {hour + 1:2d}: RSS {day.hourly[-1][1]:6.1f} MB, "
                       f"{day.updates} updates so far, {open_rounds(database)} rounds open "
                       f"({time.monotonic() - began:.0f} s real)", flush=True)
@@ -284,6 +297,15 @@ async def soak(chats: int, hours: int, bound: int) -> None:
           f"{last:.1f} at the end ({(last - first) / first:+.1%}), highest sample {peak:.1f} "
           f"(ceiling {CEILING_MB:.0f})")
     print("hourly RSS, MB: " + " ".join(f"{rss:.0f}" for _, rss, _ in day.hourly))
+    print("\nwhere the bot's memory is at each hour's end, MB (the columns: bench/bench_memory.py):"
+          "\n")
+    print(f"{'phase':<10} {'RSS':>8} {'anon':>8} {'objects':>9} {'free':>9} {'arenas':>7} "
+          f"{'most':>6} {'pymalloc':>9} {'malloc':>9} {'m. free':>9}")
+    for phase, heap in heaps:
+        print(heap_row(phase, heap))
+    shown = sorted({0, hours // 4, hours // 2, hours - 1})  # the maps at the first hour, the end
+    print_maps([heaps[n][0] for n in shown if n < len(heaps)],
+               [heaps[n][1] for n in shown if n < len(heaps)])
     within = abs(last - first) <= 0.10 * first and peak <= CEILING_MB
     print("goal met" if within else "goal NOT met")
 

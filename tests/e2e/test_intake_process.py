@@ -1,7 +1,7 @@
 """The intake of the real bot (`python -m bot`, issue 54): a restart after downtime with twenty
 thousand updates waiting at getUpdates answers every one while holding at most its bound (seen
 from the emulator's side, not from the bot's word alone), and its memory rises little; a stop in
-the middle of a burst, a dozen times over, exits 0 with a clean log, and every update is answered
+the middle of a burst, twenty times over, exits 0 with a clean log, and every update is answered
 exactly once in the end."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.slow
 BOUND = 100  # MAX_UPDATES_IN_FLIGHT in these runs
 BACKLOG_CHATS = 2_000
 PER_CHAT = 10
-STOPS = 12  # one stop in six was unclean before the intake: 89 % to see it at least once
+STOPS = 20  # issue 54; one stop in six was unclean before the intake: 97 % to see it once
 BURST = 120
 RSS_RISE_MB = 30.0  # issue 54: what the backlog may add above the idle level
 UNCLEAN = ("ERROR", "CRITICAL", "Traceback", "Task was destroyed", "Event loop is closed",
@@ -126,7 +126,7 @@ async def test_a_restart_takes_twenty_thousand_waiting_updates_within_its_bound(
     assert unclean(bot.log) == []
 
 
-async def test_a_stop_mid_burst_a_dozen_times_is_clean_and_nothing_is_lost(
+async def test_a_stop_mid_burst_twenty_times_is_clean_and_nothing_is_lost(
         telegram: BotApiEmulator, make_bot):
     bot = make_bot(round_seconds=3600)
     bot.env.update(MAX_UPDATES_IN_FLIGHT="40")
@@ -139,7 +139,7 @@ async def test_a_stop_mid_burst_a_dozen_times_is_clean_and_nothing_is_lost(
             telegram.chat(chat)
             user = {"id": 8_000_000 + 1000 * stop + n, "is_bot": False, "first_name": "P"}
             asked.append((chat, (await telegram.say(chat, user, "/lang"))["message_id"]))
-        wanted = before + 10 + stop * 5  # stops at different points of the burst
+        wanted = before + 10 + stop * 7 % 100  # stops at different points of the burst
         await until(lambda wanted=wanted: len(telegram.sent) >= wanted, "a few answered")
         await bot.stop()  # SIGTERM mid-burst: updates in hand, more waiting at Telegram
         assert bot.process is not None and bot.process.returncode == 0, stop

@@ -62,8 +62,8 @@ test: $(STAMP) $(SOLVER_STAMP) browser fonts postgres-oldest
 	$(REQUIRED) POSTGRES_BIN= POSTGRES_VERSION=$(PG_NEWEST) $(PY) -m pytest $(XDIST) \
 		--ignore=tests/solver --durations=20
 	$(REQUIRED) POSTGRES_BIN=$(PG_OLDEST_BIN) POSTGRES_VERSION=$(PG_OLDEST) $(PY) -m pytest \
-		-p tests.postgres.only $(XDIST) --durations=10
-	$(SOLVER_TESTS) $(XDIST) --durations=5
+		-p tests.postgres.only $(XDIST) --durations=20
+	$(SOLVER_TESTS) $(XDIST) --durations=20
 
 # Debian's chromium and its chromedriver, for the Mini App's browser test
 # (tests/e2e/test_webapp_browser.py): installed with apt when missing (CI runs as root)

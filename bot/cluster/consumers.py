@@ -100,6 +100,7 @@ class Consumers:
         self.handled = 0
         self.stopping = False
         self.failed_said_at = -SAY_EVERY  # the last line about a failed fetch: one a minute
+        self.reminders = Reminders(redeliver_seconds * REMIND_AT)
 
     async def run(self, stop: asyncio.Event, every: bool = False) -> None:
         """Declare the stream, consume (every partition with `every`, else those added) until
@@ -121,6 +122,7 @@ class Consumers:
             with contextlib.suppress(asyncio.CancelledError):
                 await lag
             await self.drain(list(self.loops))
+            await self.reminders.stop()
 
     async def add(self, partition: int) -> None:
         """Start consuming the partition (its consumer declared first)."""
@@ -208,7 +210,7 @@ class Consumers:
                 self.handling.discard(partition)
 
     async def handle_one(self, partition: int, message: Msg, pull: Pull) -> None:
-        reminder = Reminder(message, self.redeliver_seconds * REMIND_AT)
+        self.reminders.hold(partition, message)
         started, failed = self.clock(), False
         try:
             if message.headers and NOTICE in message.headers:
@@ -223,7 +225,7 @@ class Consumers:
                           "again, it would fail again)", partition)
         finally:
             seconds = self.clock() - started  # the handling's own, not the waits after it
-            reminder.cancel()
+            self.reminders.release(partition)
         try:
             if self.stopping or partition in self.leaving:
                 # the last one before the partition is let go: waited for, so that the broker
@@ -274,25 +276,44 @@ class Consumers:
             if not listed or offset >= page.get("total", 0):
                 return
 
-class Reminder:
-    """Tells the broker, every `every` seconds, that an update is still in hand: a timer, not
-    a task, as most updates are done long before the first reminder."""
+class Reminders:
+    """Tells the broker, for each update in hand `every` seconds, that the worker is still at
+    work on it, and again each `every` after: one sweep over the partitions SWEEPS times in
+    `every`, not a timer and a task an update. In a burst every partition holds an update at
+    once, each for longer the more there are, so reminders an update grow with the load; a
+    sweep sends its reminders in one write to the broker. The first comes between
+    (SWEEPS - 1) / SWEEPS of `every` and `every` after the update was taken, never later."""
 
-    def __init__(self, message: Msg, every: float) -> None:
-        self.message = message
+    SWEEPS = 4
+
+    def __init__(self, every: float) -> None:
         self.every = every
-        self.loop = asyncio.get_running_loop()
-        self.sending: set[asyncio.Task[None]] = set()
-        self.timer = self.loop.call_later(every, self.ring)
+        self.held: dict[int, list] = {}  # partition -> [its message, when taken or reminded]
+        self.sweeping: asyncio.Task[None] | None = None
 
-    def ring(self) -> None:
-        task = self.loop.create_task(quietly(self.message.in_progress()))
-        self.sending.add(task)
-        task.add_done_callback(self.sending.discard)
-        self.timer = self.loop.call_later(self.every, self.ring)
+    def hold(self, partition: int, message: Msg) -> None:
+        self.held[partition] = [message, time.monotonic()]
+        if self.sweeping is None:
+            self.sweeping = asyncio.create_task(self.sweep())
 
-    def cancel(self) -> None:
-        self.timer.cancel()
+    def release(self, partition: int) -> None:
+        self.held.pop(partition, None)
+
+    async def sweep(self) -> None:
+        period = self.every / self.SWEEPS
+        while True:
+            await asyncio.sleep(period)
+            now = time.monotonic()
+            for entry in [e for e in self.held.values() if now - e[1] >= self.every - period]:
+                entry[1] = now
+                await quietly(entry[0].in_progress())
+
+    async def stop(self) -> None:
+        if self.sweeping is not None:
+            self.sweeping.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.sweeping
+            self.sweeping = None
 
 
 def stored_for(message: Msg) -> float:

@@ -23,13 +23,14 @@ from a worker whose lease ran out, and a worker giving one up drains it first.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
+from collections import deque
 
 from nats.aio.client import Client
 from nats.aio.msg import Msg
 from nats.aio.subscription import Subscription
-from nats.errors import TimeoutError as NoMessage
 from nats.js.api import ConsumerInfo
 
 NEXT_API = "$JS.API.CONSUMER.MSG.NEXT.{stream}.{consumer}"
@@ -49,7 +50,11 @@ class PullRefused(RuntimeError):
 
 class Pull:
     """`next()` the partition's next message (None: nothing came within `expires` seconds);
-    `done(message)` once it is handled: acknowledged, and the next one asked for."""
+    `done(message)` once it is handled: acknowledged, and the next one asked for.
+
+    The inbox's messages come to a callback that hands each to the waiting `next()` (a deque
+    and one future), not through nats-py's `next_msg`: that makes two tasks, a `wait_for` and
+    a random id a message, a worker's dearest step per update after the handling itself."""
 
     def __init__(self, client: Client, stream: str, consumer: str, expires: float) -> None:
         self.client = client
@@ -60,14 +65,21 @@ class Pull:
         self.number = 0  # the request awaited is the inbox's `number`th
         self.asked_at: float | None = None  # when it was sent; None: none awaited
         self.body = json.dumps({"batch": 1, "expires": int(expires * 1e9)}).encode()
+        self.arrived: deque[Msg] = deque()  # come, not yet taken by `next()`
+        self.waiter: asyncio.Future[None] | None = None  # the `next()` waiting for one
 
     async def open(self) -> Pull:
-        self.subscription = await self.client.subscribe(f"{self.inbox}.*")
+        self.subscription = await self.client.subscribe(f"{self.inbox}.*", cb=self.arrive)
         return self
 
     async def close(self) -> None:
         if self.subscription is not None:
             await self.subscription.unsubscribe()
+
+    async def arrive(self, message: Msg) -> None:
+        self.arrived.append(message)
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
 
     def request(self) -> tuple[str, bytes]:
         """A new request: its reply subject, and its body."""
@@ -88,11 +100,7 @@ class Pull:
         awaited = f"{self.inbox}.{self.number}"
         assert self.asked_at is not None
         deadline = self.asked_at + self.expires + GRACE_SECONDS
-        while (left := deadline - time.monotonic()) > 0:
-            try:
-                message = await self.subscription.next_msg(timeout=left)
-            except NoMessage:
-                break
+        while (message := await self.arrival(deadline)) is not None:
             headers = message.headers or {}
             status = headers.get("Status")
             if status is None:  # a message of the stream, whichever request brought it
@@ -107,6 +115,24 @@ class Pull:
         self.asked_at = None
         return None
 
+    async def arrival(self, deadline: float) -> Msg | None:
+        """The inbox's next message, or None if none came by `deadline` (time.monotonic)."""
+        if not self.arrived:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            loop = asyncio.get_running_loop()
+            self.waiter = waiter = loop.create_future()
+            timer = loop.call_later(left, _expire, waiter)
+            try:
+                await waiter
+            finally:
+                timer.cancel()
+                self.waiter = None
+            if not self.arrived:
+                return None
+        return self.arrived.popleft()
+
     async def done(self, message: Msg) -> None:
         """Acknowledge the message and ask for the next in one message to the broker (not
         waited for: one lost brings the message again, and the next call asks anew)."""
@@ -116,6 +142,11 @@ class Pull:
         except Exception:
             self.asked_at = None
             raise
+
+
+def _expire(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
 
 
 async def hand_back(client: Client, info: ConsumerInfo) -> bool:

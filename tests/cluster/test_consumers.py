@@ -14,7 +14,7 @@ import pytest
 from nats.aio.client import Client
 from nats.js.errors import NotFoundError
 
-from bot.cluster.consumers import Consumers, Handle
+from bot.cluster.consumers import Consumers, Handle, Reminders
 from bot.cluster.pulling import Pull
 from bot.cluster.stream import Layout, ensure_stream
 
@@ -216,3 +216,40 @@ async def test_an_update_in_hand_past_the_redelivery_time_is_not_delivered_again
         if other is not None:
             await other.close()
     assert await settled(client, layout, 1) == (0, 0)
+
+
+class Held:
+    """A message in hand, counting the broker's reminders."""
+
+    def __init__(self) -> None:
+        self.reminded: list[float] = []
+
+    async def in_progress(self) -> None:
+        self.reminded.append(time.monotonic())
+
+
+async def test_reminders_come_before_their_interval_is_out_and_stop_at_release():
+    """Each update in hand is reminded within `every` of its taking and again within each
+    `every` after, by one sweep for all; a released one is reminded no more."""
+    every = 0.4
+    reminders = Reminders(every)
+    first, second = Held(), Held()
+    taken = time.monotonic()
+    reminders.hold(1, first)  # type: ignore[arg-type]
+    await asyncio.sleep(every / 2)
+    reminders.hold(2, second)  # type: ignore[arg-type]
+    second_taken = time.monotonic()
+    try:
+        await asyncio.sleep(every * 2.6)
+        reminders.release(1)
+        released = time.monotonic()
+        await asyncio.sleep(every * 1.5)
+    finally:
+        await reminders.stop()
+    for held, since in ((first, taken), (second, second_taken)):
+        assert held.reminded, "never reminded"
+        gaps = [b - a for a, b in zip([since, *held.reminded], held.reminded, strict=False)]
+        assert all(gap <= every + 0.08 for gap in gaps), gaps  # never later than `every`
+        assert all(gap >= every / 2 for gap in gaps), gaps  # nor far earlier: not per sweep
+    assert all(at <= released for at in first.reminded)
+    assert second.reminded[-1] > released  # the other goes on

@@ -38,7 +38,11 @@ libc.free.argtypes = (ctypes.c_void_p,)
 libc.free(libc.malloc(4 << 20))
 before = libc.mallinfo2().hblkhd
 block = libc.malloc(1 << 20)
-print(json.dumps({"settled": settled, "mapped": libc.mallinfo2().hblkhd - before}))
+mapped = libc.mallinfo2().hblkhd - before
+read = libc.malloc(256 << 10)  # a socket read's buffer, as asyncio asks for it
+print(json.dumps({"settled": settled, "mapped": mapped,
+                  "read_mapped": libc.mallinfo2().hblkhd - before - mapped}))
+libc.free(read)
 libc.free(block)
 """
 
@@ -57,6 +61,13 @@ def test_a_large_block_freed_no_longer_sends_the_next_ones_to_the_heap() -> None
     assert fixed["settled"] == {"MALLOC_MMAP_THRESHOLD_": allocator.MMAP_THRESHOLD,
                                 "MALLOC_TRIM_THRESHOLD_": allocator.TRIM_THRESHOLD}
     assert isinstance(fixed["mapped"], int) and fixed["mapped"] >= 1 << 20
+
+
+@glibc
+def test_a_socket_reads_buffer_comes_from_the_heap_not_a_mapping_of_its_own() -> None:
+    """asyncio reads a socket into a 256 KiB buffer cut down to what came: mapped on its own,
+    each read would cost a mapping, its shrinking and its unmapping, and page faults."""
+    assert probe("settle")["read_mapped"] == 0
 
 
 @glibc

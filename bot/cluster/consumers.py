@@ -32,6 +32,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 
 from nats.aio.client import Client
 from nats.aio.msg import Msg
@@ -276,6 +277,14 @@ class Consumers:
             if not listed or offset >= page.get("total", 0):
                 return
 
+@dataclass
+class Held:
+    """An update in hand, and when it was taken or last reminded."""
+
+    message: Msg
+    since: float
+
+
 class Reminders:
     """Tells the broker, for each update in hand `every` seconds, that the worker is still at
     work on it, and again each `every` after: one sweep over the partitions SWEEPS times in
@@ -288,11 +297,11 @@ class Reminders:
 
     def __init__(self, every: float) -> None:
         self.every = every
-        self.held: dict[int, list] = {}  # partition -> [its message, when taken or reminded]
+        self.held: dict[int, Held] = {}  # partition -> the update it has in hand
         self.sweeping: asyncio.Task[None] | None = None
 
     def hold(self, partition: int, message: Msg) -> None:
-        self.held[partition] = [message, time.monotonic()]
+        self.held[partition] = Held(message, time.monotonic())
         if self.sweeping is None:
             self.sweeping = asyncio.create_task(self.sweep())
 
@@ -304,9 +313,9 @@ class Reminders:
         while True:
             await asyncio.sleep(period)
             now = time.monotonic()
-            for entry in [e for e in self.held.values() if now - e[1] >= self.every - period]:
-                entry[1] = now
-                await quietly(entry[0].in_progress())
+            for held in [h for h in self.held.values() if now - h.since >= self.every - period]:
+                held.since = now
+                await quietly(held.message.in_progress())
 
     async def stop(self) -> None:
         if self.sweeping is not None:

@@ -9,8 +9,8 @@ the holes they leave: free memory it cannot give back. The soak bench (`bench/be
 saw the heap's free chunks go from 2 to 25 MB over a simulated day, each burst raising the
 floor. Fixed thresholds stop the drift: a block of MMAP_THRESHOLD or more that the heap's top
 cannot hold is mapped on its own and unmapped when freed, and free memory at the top past
-TRIM_THRESHOLD goes back to the system at once. The same day then keeps about 2 MB of free
-chunks and is flat from its eighth hour (docs/benchmarks.md).
+TRIM_THRESHOLD goes back to the system at once. The same day then kept about 2 MB of free
+chunks and was flat from its eighth hour (docs/benchmarks.md: measured with both at 128 KiB).
 
 An operator's own MALLOC_MMAP_THRESHOLD_ or MALLOC_TRIM_THRESHOLD_ (glibc's environment
 settings) wins; elsewhere than glibc (musl, macOS) nothing is set.
@@ -24,8 +24,8 @@ import sys
 
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # mallopt's parameters (glibc's malloc.h)
 # Above the 256 KiB every socket read asks for (asyncio's receive buffer, cut down to what came):
-# at glibc's own 128 KiB each read was a mapping made, shrunk and unmapped, with its page faults
-# (three system calls and a fault of the 150 an update in a burst), 8 % of the bot's CPU
+# at glibc's own 128 KiB each read was a mapping made, shrunk and unmapped (3 of the ~150 system
+# calls an update in a burst, and half its page faults), about 8 % of the bot's CPU
 MMAP_THRESHOLD = 512 * 1024
 TRIM_THRESHOLD = 128 * 1024  # free memory at the heap's top past this goes back at once
 OVERRIDES = {M_MMAP_THRESHOLD: "MALLOC_MMAP_THRESHOLD_", M_TRIM_THRESHOLD: "MALLOC_TRIM_THRESHOLD_"}

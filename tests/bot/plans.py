@@ -28,7 +28,7 @@ from bot.store.postgres import (
 from bot.store.postgres import leader as postgres_leader
 from bot.store.postgres.people import MET_ROUNDS, SCORING_LOCKS
 from bot.store.postgres.rounds import ANNOUNCED as POSTGRES_ANNOUNCED
-from bot.store.postgres.rounds import GUESS_LOCK
+from bot.store.postgres.rounds import GUESS_LOCK, RATE_OPEN, SCALED_CLOSE
 from bot.store.sql import (
     achievements,
     daily,
@@ -169,6 +169,7 @@ def postgres_statements() -> dict[str, str]:
     found.update({"postgres.GUESS_LOCK": GUESS_LOCK, "postgres.ANNOUNCED": POSTGRES_ANNOUNCED,
                   "postgres.SCORING_LOCKS": SCORING_LOCKS, "postgres.MET_ROUNDS": MET_ROUNDS,
                   "postgres.CHAT_LOCK": CHAT_LOCK,
+                  "postgres.RATE_OPEN": RATE_OPEN, "postgres.SCALED_CLOSE": SCALED_CLOSE,
                   "postgres.USER_LOCKS": USER_LOCKS, "postgres.USER_CHATS": USER_CHATS,
                   **POSTGRES_INLINE,
                   "live.REACHING": live_rounds.REACHING,

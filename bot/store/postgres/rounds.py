@@ -11,13 +11,27 @@ from collections.abc import Sequence
 
 from bot.store.postgres.connection import Database
 from bot.store.sql import ratings
-from bot.store.sql.rounds import NUMBERED, Rounds
+from bot.store.sql.connection import Step, numbered
+from bot.store.sql.rounds import NUMBERED, QMARK, Rounds
 
 # Under READ COMMITTED a conditional INSERT could let two guesses both see the count below the
 # limit: a guess takes its chat's advisory lock first (SQLite has one writer and needs none).
 GUESS_LOCK = "SELECT pg_advisory_xact_lock(chat_id) FROM rounds WHERE id = $1"
 # One array parameter (SQLite has none): one prepared statement for any number of ids.
 ANNOUNCED = "UPDATE rounds SET announced = 1 WHERE id = ANY($1::bigint[])"
+# A close with its rating: the rating's key is the guard, written only while the round is open,
+# whose row it locks until the COMMIT; the rating's other steps follow, and the close comes
+# last. The close's triggers take the lock on the totals every chat's scores share
+# (connection.TOTALS_LOCK), and the rating's last step the game's scale row every round shares.
+# Closed first (SQLite's order), a round held both across its rating's dozen round trips, and
+# with several processes every close waited for the client of the one holding them: four
+# workers capped at 0.15 cores spent the answers' phase with 20 closes queued on that lock
+# (issue 57). Now both are held for the last two statements and the COMMIT. The order of locks
+# stays the round's row, then its chat's, then the totals'.
+RATE_OPEN = ("INSERT INTO rated_rounds (round_id, at) SELECT id, $2::DOUBLE PRECISION "
+             "FROM rounds WHERE id = $1 AND status = 'open' FOR NO KEY UPDATE")
+SCALED_CLOSE = numbered(f"WITH scaled AS ({ratings.QMARK.put_scale} RETURNING 1) "
+                        f"{QMARK.close_round}")
 
 
 class PostgresRounds(Rounds):
@@ -38,6 +52,12 @@ class PostgresRounds(Rounds):
             await connection.execute(self.sql.record_answer, round_id, user_id, text,
                                      int(correct), at, distance)
             return made + 1
+
+    async def rated_close(self, close: Step, steps: list[Step]) -> bool:
+        (key, rated), *middle, (scale, scaled) = steps
+        assert key == self.rated.rate_round and scale == self.rated.put_scale
+        return await self.db.run_guarded((RATE_OPEN, rated),
+                                         [*middle, (SCALED_CLOSE, (*scaled, *close[1]))])
 
     async def set_announced(self, round_ids: Sequence[int]) -> None:
         """The result of these rounds was sent (or will never be)."""

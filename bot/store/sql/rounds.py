@@ -23,7 +23,7 @@ from bot.store.records import (
 )
 from bot.store.retention import EXPIRE_ANSWERS, EXPIRE_BATCHES
 from bot.store.sql import ratings, updates
-from bot.store.sql.connection import Connection, Refused, numbered_table
+from bot.store.sql.connection import Connection, Refused, Step, numbered_table
 from bot.store.sql.rows import ROUND_COLUMNS, hand_of, round_of
 
 RESULT_COLUMNS = ", ".join("r." + column for column in ROUND_COLUMNS.split(", "))
@@ -222,9 +222,14 @@ class Rounds:
                                         awarded if winner is not None else 0, win_seconds,
                                         round_id))
         if rating is not None:
-            return await self.db.run_guarded(close, ratings.rating_steps(self.rated, rating,
-                                                                         round_id))
+            return await self.rated_close(close, ratings.rating_steps(self.rated, rating,
+                                                                      round_id))
         return await self.db.run(*close) == 1
+
+    async def rated_close(self, close: Step, steps: list[Step]) -> bool:
+        """The close, then its rating's steps (the first, the round's key), one transaction:
+        SQLite has one writer, so the order costs no other writer anything."""
+        return await self.db.run_guarded(close, steps)
 
     async def best_answer(self, round_id: int, excluding: int | None = None
                           ) -> BestAnswer | None:

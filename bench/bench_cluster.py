@@ -421,7 +421,11 @@ async def turns(single: System, cluster: System, count: int, runs: int, first: i
     7 s deal phase at 0.15 cores)."""
     for system in (single, cluster):
         warm = chats(first + 5_000, max(count, PARTITIONS))  # no turn's chats
-        assert (await burst(system.run, warm, 300))["complete"]
+        if not (await burst(system.run, warm, 300))["complete"]:
+            said = Counter(s.chat_id for s in system.run.emulator.sent if s.chat_id in warm)
+            raise SystemExit(f"{system.name}: the warm-up's replies did not all come: "
+                             f"{len(said)} of {len(warm)} chats answered, "
+                             f"{sum(1 for n in said.values() if n >= 2)} with a result")
     rates: dict[tuple[str, str], list[float]] = defaultdict(list)
     ratios: dict[str, list[float]] = defaultdict(list)
     where: dict[str, dict[str, float]] = {single.name: defaultdict(float),

@@ -1,11 +1,12 @@
 """A worker frozen (SIGSTOP) in the middle of a transaction that wrote: its session idle inside
 the transaction, holding the fence's locks and the round's row. How it is put there, through
-PostgreSQL alone: the test locks the table of rated rounds; a right answer's close (a rated
-round's: the close and its rating are one transaction) writes the round closed, takes the
-fence's locks, and waits on the rating's insert; the worker is SIGSTOPped there and the table
-let go, so the session, inside its transaction, waits for its frozen client (PostgreSQL shows
-it 'active', waiting on the client: the statement's messages half read, which
-idle_in_transaction_session_timeout never ends, or 'idle in transaction').
+PostgreSQL alone: the test locks the table of the hands' ratings; a right answer's close (a
+rated round's: the close and its rating are one transaction) writes the round's rating key,
+locking the round's row, takes the fence's locks, and waits on the hand's upsert (on
+PostgreSQL the close itself comes last: docs/ratings.md); the worker is SIGSTOPped there
+and the table let go, so the session, inside its transaction, waits for its frozen client
+(PostgreSQL shows it 'active', waiting on the client: the statement's messages half read,
+which idle_in_transaction_session_timeout never ends, or 'idle in transaction').
 
 The other worker takes the frozen one's partitions the moment its lease runs out, ending its
 session (the close rolled back) rather than waiting on its locks; the round goes on there and
@@ -59,20 +60,21 @@ async def test_a_worker_frozen_inside_a_transaction_is_replaced_within_its_lease
 
         holding = connection.transaction()
         await holding.start()
-        await connection.execute("LOCK TABLE rated_rounds IN SHARE MODE")
+        await connection.execute("LOCK TABLE hand_ratings IN SHARE MODE")
         await telegram.say(GROUP, ANN, f"/a {solve(hand)[0]}")
         assert await running.deliver() == [200]
         await until(lambda: watching.fetchval(sessions_of(
-            frozen.pid, "wait_event_type = 'Lock' AND query LIKE '%rated_rounds%'")),
+            frozen.pid, "wait_event_type = 'Lock' AND query LIKE 'INSERT INTO hand_ratings%'")),
             "the close's rating waiting on the table")
         frozen.signal(signal.SIGSTOP)
         stopped_at = time.monotonic()
-        await holding.commit()  # the insert completes; the COMMIT never comes
+        await holding.commit()  # the upsert completes; the COMMIT never comes
         await until(lambda: watching.fetchval(sessions_of(  # inside its transaction,
             # waiting for its client: 'idle in transaction', or 'active' with the statement's
             # messages half read, which no idle timeout ends
             frozen.pid, "wait_event_type = 'Client' AND xact_start IS NOT NULL "
-            "AND query LIKE '%rated_rounds%'")), "the session waiting for its frozen client")
+            "AND query LIKE 'INSERT INTO hand_ratings%'")),
+            "the session waiting for its frozen client")
         idle_at = time.monotonic()
         xid = await watching.fetchval(  # the frozen transaction's id: what its writes carry
             f"SELECT backend_xid::text FROM pg_stat_activity WHERE application_name LIKE "

@@ -26,8 +26,9 @@ ANNOUNCED = "UPDATE rounds SET announced = 1 WHERE id = ANY($1::bigint[])"
 # Closed first (SQLite's order), a round held both across its rating's dozen round trips, and
 # with several processes every close waited for the client of the one holding them: four
 # workers capped at 0.15 cores spent the answers' phase with 20 closes queued on that lock
-# (issue 57). Now both are held for the last two statements and the COMMIT. The order of locks
-# stays the round's row, then its chat's, then the totals'.
+# (issue 57). Now the scale's upsert rides in the close's own statement (SCALED_CLOSE), so both
+# are held for that last statement and the COMMIT. The order of locks stays the round's row,
+# then its chat's, then the totals'.
 RATE_OPEN = ("INSERT INTO rated_rounds (round_id, at) SELECT id, $2::DOUBLE PRECISION "
              "FROM rounds WHERE id = $1 AND status = 'open' FOR NO KEY UPDATE")
 SCALED_CLOSE = numbered(f"WITH scaled AS ({ratings.QMARK.put_scale} RETURNING 1) "

@@ -5,6 +5,7 @@ ratings."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 
 from bot.play.ratings.model import SHAPES
@@ -177,3 +178,29 @@ async def test_a_daily_answer_is_rated_with_its_result_once(stores: Stores):
     assert (ann.rating, ann.responses) == (0.3, 1)
     done = await stores.daily.daily_result("2026-11-24", 1)
     assert done is not None and done.seconds == 40.0
+
+
+async def test_closes_of_one_round_at_once_close_and_rate_it_once(stores: Stores):
+    """The same round closed several times at once (a right answer, its retry, the timer's
+    time-out, each rated or not, in any order): one of them closes it, its rating is written
+    if it had one, and the others write nothing, neither a second rating nor a second score.
+    On PostgreSQL a rated close's guard is its rating's key, which locks the round's row: a
+    close arriving meanwhile waits for it, then finds the round closed."""
+    await people(stores)
+    for number in range(4):
+        round_id = await dealt(stores, 1000.0 * (number + 1))
+        at = 1000.0 * (number + 1) + 5
+        await stores.rounds.record_answer(round_id, 1, "1*2*3*4", True, at)
+        rated = [stores.rounds.close_round(round_id, "won", at, 1, "1*2*3*4", 10, 5.0,
+                                           write(at, (1, 0.1, 0.1))) for _ in range(3)]
+        plain = [stores.rounds.close_round(round_id, "expired", at + 55)]
+        tries = rated + plain if number % 2 == 0 else plain + rated
+        results = await asyncio.gather(*tries)
+        assert results.count(True) == 1
+        status = (await stores.rounds.get_round(round_id)).status
+        assert await stores.ratings.is_rated(round_id) == (status == "won")
+    [ann] = await stores.ratings.player_ratings(1, "24")
+    wins = [s.wins for s in await stores.scores.stats(CHAT, 1)]
+    assert ann.responses == wins[0] and wins[0] >= 1 and len(wins) == 1
+    scale = await stores.ratings.scale("24")
+    assert scale is not None and scale.rounds == wins[0]

@@ -91,7 +91,7 @@ from bench.bench_bot_load import start as start_single  # noqa: E402
 from bench.bench_bot_load import stop as stop_single  # noqa: E402
 from bench.cgroups import CapsUnavailable, CpuCaps, cores_here  # noqa: E402
 from bot.cluster.partitions import partition_of  # noqa: E402
-from bot.runtime.config import INGRESS, WORKER  # noqa: E402
+from bot.runtime.config import INGRESS, REDELIVER_SECONDS, WORKER  # noqa: E402
 from bot.store.postgres.partition_owners import owner_pids  # noqa: E402
 from bot.telegram.webhook import SECRET_HEADER, WEBHOOK_PATH  # noqa: E402
 from demo.broker_server import BrokerServer, free_port  # noqa: E402
@@ -136,6 +136,7 @@ class Cluster:
         env = role_env({**os.environ, "LOG_LEVEL": "WARNING", "ROUND_SECONDS": "600"},
                        self.emulator, self.database_url, self.nats_url)
         env["PARTITIONS"] = str(PARTITIONS)  # the roles' default, not the demo's few
+        env["REDELIVER_SECONDS"] = f"{REDELIVER_SECONDS:g}"  # the roles' default, not the demo's 2
         env["RATE_LIMIT"] = "on" if self.rate_limit else "off"
         env["NATS_STREAM"] = f"B{self.folder.name.upper()}"  # a stream of its own
         self.env = env

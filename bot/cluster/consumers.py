@@ -54,12 +54,18 @@ from bot.runtime.config import Config
 
 Handle = Callable[[bytes], Awaitable[None]]
 NOTICE = "Twentyfour-Notice"  # the header of a worker's own message in a partition
-# One long poll of a partition's consumer, at most: a worker frozen with a poll waiting at the
-# broker would be handed the partition's next update even after another worker took the
-# partition over (the broker serves the polls in turn), and that update would wait there for
-# REDELIVER_SECONDS; a poll that ends before the frozen worker's lease does cannot.
-FETCH_SECONDS = 5.0
-LEASE_SHARE = 0.8  # of the worker's lease: its polls end before it could be taken over
+# One long poll of a partition's consumer: each that ends with nothing is an answer from the
+# broker and a new request, so the worker and the broker pay for idle partitions by the second
+# (64 partitions at 2 s: 32 a second, 4.5 ms of an idle worker's CPU a second and 2 of the
+# broker's). A poll is not bounded by the lease: a worker frozen with one waiting would be
+# handed the partition's next update after another took the partition over (the broker serves
+# the polls in turn), and the new owner finds that poll waiting (`suspect`) and hands back
+# what it took. A poll lost with the connection is asked anew as the client reconnects.
+FETCH_SECONDS = 30.0
+# A partition whose consumer had another's poll waiting when it was taken is polled this long
+# at a time, its consumer read after each: an update the other poll took (its worker frozen,
+# its lease gone) is delivered again at once, not after REDELIVER_SECONDS.
+SUSPECT_SECONDS = 1.0
 RETRY_SECONDS = 1.0  # after a fetch failed (the broker away): the client reconnects meanwhile
 DRAIN_SECONDS = 20.0  # a stop waits this long for the updates being handled to finish
 LAG_SECONDS = 5.0  # between two readings of the partitions' lag
@@ -97,6 +103,9 @@ class Consumers:
         self.consuming: set[int] = set()  # partitions whose loop runs
         self.handling: set[int] = set()  # partitions with an update in hand
         self.loops: dict[int, asyncio.Task[None]] = {}
+        self.pulls: dict[int, Pull] = {}  # the consumed partitions' pulls
+        self.suspect: set[int] = set()  # taken with another's poll waiting (SUSPECT_SECONDS)
+        self.last_taken: dict[int, int] = {}  # partition -> stream sequence of its last update
         self.leaving: set[int] = set()  # partitions being drained: no more fetches
         self.handled = 0
         self.stopping = False
@@ -130,8 +139,8 @@ class Consumers:
         if partition in self.loops:
             return
         self.leaving.discard(partition)
-        subscription = await self.subscribe(partition)
-        self.loops[partition] = asyncio.create_task(self.consume(partition, subscription))
+        pull = await self.subscribe(partition)
+        self.loops[partition] = asyncio.create_task(self.consume(partition, pull))
 
     async def drain(self, partitions: list[int]) -> None:
         """Stop consuming the partitions: those waiting on the broker at once, those with an
@@ -156,24 +165,54 @@ class Consumers:
         """The partition's durable consumer, declared (or brought to this configuration: a
         changed REDELIVER_SECONDS applies), and a pull from it. An update its last reader had
         in hand (a worker that died with it, or froze) is delivered again at once rather than
-        after REDELIVER_SECONDS."""
+        after REDELIVER_SECONDS; a poll of another worker still waiting there makes the
+        partition `suspect`."""
         info = await self.js.add_consumer(self.layout.stream,
                                           consumer_config(self.layout, partition,
                                                           self.redeliver_seconds))
         if await hand_back(self.client, info):
             log.info("partition %d: the update its last owner had in hand, delivered again now",
                      partition)
+        if info.num_waiting:
+            self.suspect.add(partition)
+        else:
+            self.suspect.discard(partition)
         return await Pull(self.client, self.layout.stream, self.layout.consumer(partition),
                           self.fetch_seconds).open()
+
+    def life(self, partition: int) -> float | None:
+        """How long the partition's next poll lives: None for the pull's own."""
+        return SUSPECT_SECONDS if partition in self.suspect else None
+
+    async def settle(self, partition: int) -> None:
+        """A suspect partition's poll ended with nothing: an update delivered to another's
+        poll (not this worker's last) is handed back; once no other poll waits, the partition
+        is polled as any other."""
+        info = await self.js.consumer_info(self.layout.stream, self.layout.consumer(partition))
+        delivered = info.delivered.stream_seq if info.delivered is not None else None
+        if info.num_ack_pending and delivered != self.last_taken.get(partition) \
+                and await hand_back(self.client, info):
+            log.info("partition %d: an update another worker's poll took, delivered again now",
+                     partition)
+        if not info.num_waiting:
+            self.suspect.discard(partition)
+
+    def reconnected(self) -> None:
+        """The broker's connection came back: every poll awaited may be gone with it."""
+        for pull in self.pulls.values():
+            pull.lost()
 
     async def consume(self, partition: int, pull: Pull) -> None:
         """One partition's loop, counted as consumed while it runs (`take`)."""
         self.consuming.add(partition)
+        self.pulls[partition] = pull
         metrics.record_partition_consumed(partition, True)
         try:
             await self.take(partition, pull)
         finally:
             self.consuming.discard(partition)
+            if self.pulls.get(partition) is pull:
+                del self.pulls[partition]
             metrics.record_partition_consumed(partition, False)
             with contextlib.suppress(Exception):
                 await pull.close()
@@ -182,7 +221,9 @@ class Consumers:
         """Take an update, handle it, acknowledge it (asking for the next), and again."""
         while not self.stopping and partition not in self.leaving:
             try:
-                message = await pull.next()
+                message = await pull.next(self.life(partition))
+                if message is None and partition in self.suspect:
+                    await self.settle(partition)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # the broker away: every partition sees it
@@ -195,6 +236,7 @@ class Consumers:
                 continue
             if message is None:
                 continue  # nothing came
+            self.last_taken[partition] = message.metadata.sequence.stream
             if message.metadata.num_delivered > 1:  # taken before, never acknowledged
                 metrics.record_redelivery(partition)
             if partition in self.leaving or not self.may_act(partition):
@@ -235,7 +277,7 @@ class Consumers:
             else:
                 # not waited for: one lost (the connection dropped) only brings the update
                 # again, whose claim makes it act once
-                await pull.done(message)
+                await pull.done(message, self.life(partition))
         except Exception as error:
             log.warning("partition %d: an update's acknowledgement failed (%s: %s)",
                         partition, type(error).__name__, error)
@@ -345,12 +387,17 @@ async def consumers_of(config: Config, handle: Handle, may_act: Callable[[int], 
                        notice: Handle | None = None) -> AsyncIterator[Consumers]:
     """The worker's consumers on the broker of NATS_URL, connected while the block runs."""
     assert config.nats_url, "check_role(config, WORKER) first"
-    client: Client = await connect(config.nats_url, "twentyfour-worker", config.startup_seconds)
+    consumers: Consumers | None = None
+
+    def reconnected() -> None:
+        if consumers is not None:
+            consumers.reconnected()
+
+    client: Client = await connect(config.nats_url, "twentyfour-worker", config.startup_seconds,
+                                   reconnected)
     try:
-        yield Consumers(client,
-                        Layout(config.nats_stream, config.partitions),
-                        config.redeliver_seconds, handle, may_act, notice=notice,
-                        fetch_seconds=min(FETCH_SECONDS,
-                                          LEASE_SHARE * config.worker_lease_seconds))
+        consumers = Consumers(client, Layout(config.nats_stream, config.partitions),
+                              config.redeliver_seconds, handle, may_act, notice=notice)
+        yield consumers
     finally:
         await close(client)

@@ -64,7 +64,8 @@ class Pull:
         self.subscription: Subscription | None = None
         self.number = 0  # the request awaited is the inbox's `number`th
         self.asked_at: float | None = None  # when it was sent; None: none awaited
-        self.body = json.dumps({"batch": 1, "expires": int(expires * 1e9)}).encode()
+        self.life = expires  # the awaited request's (`next(expires=...)` may shorten it)
+        self.bodies: dict[float, bytes] = {}  # a request's body, by its life
         self.arrived: deque[Msg] = deque()  # come, not yet taken by `next()`
         self.waiter: asyncio.Future[None] | None = None  # the `next()` waiting for one
 
@@ -81,26 +82,42 @@ class Pull:
         if self.waiter is not None and not self.waiter.done():
             self.waiter.set_result(None)
 
-    def request(self) -> tuple[str, bytes]:
-        """A new request: its reply subject, and its body."""
+    def request(self, expires: float | None = None) -> tuple[str, bytes]:
+        """A new request living `expires` seconds (the pull's own by default): its reply
+        subject, and its body."""
         self.number += 1
         self.asked_at = time.monotonic()
-        return f"{self.inbox}.{self.number}", self.body
+        self.life = self.expires if expires is None else expires
+        body = self.bodies.get(self.life)
+        if body is None:
+            body = self.bodies[self.life] = json.dumps(
+                {"batch": 1, "expires": int(self.life * 1e9)}).encode()
+        return f"{self.inbox}.{self.number}", body
 
-    async def ask(self) -> None:
-        reply, body = self.request()
+    async def ask(self, expires: float | None = None) -> None:
+        reply, body = self.request(expires)
         await self.client.publish(self.api, body, reply=reply)
 
-    async def next(self) -> Msg | None:
-        """The next message; None once the request awaited ended without one (expired, or lost:
-        no word from the broker by its expiry), the next call asking again."""
+    def lost(self) -> None:
+        """The request awaited is gone with the connection (the client reconnected: the
+        broker it reached may have restarted, forgetting its waiting requests): `next()`
+        returns None now rather than at its expiry, and the next call asks anew."""
+        self.asked_at = None
+        if self.waiter is not None:
+            _expire(self.waiter)
+
+    async def next(self, expires: float | None = None) -> Msg | None:
+        """The next message; None once the request awaited ended without one (expired, lost:
+        no word from the broker by its expiry, or `lost()`), the next call asking again — for
+        `expires` seconds if given, else the pull's own."""
         assert self.subscription is not None, "open() first"
         if self.asked_at is None:
-            await self.ask()
+            await self.ask(expires)
         awaited = f"{self.inbox}.{self.number}"
         assert self.asked_at is not None
-        deadline = self.asked_at + self.expires + GRACE_SECONDS
-        while (message := await self.arrival(deadline)) is not None:
+        deadline = self.asked_at + self.life + GRACE_SECONDS
+        while self.asked_at is not None \
+                and (message := await self.arrival(deadline)) is not None:
             headers = message.headers or {}
             status = headers.get("Status")
             if status is None:  # a message of the stream, whichever request brought it
@@ -133,10 +150,11 @@ class Pull:
                 return None
         return self.arrived.popleft()
 
-    async def done(self, message: Msg) -> None:
-        """Acknowledge the message and ask for the next in one message to the broker (not
-        waited for: one lost brings the message again, and the next call asks anew)."""
-        reply, body = self.request()
+    async def done(self, message: Msg, expires: float | None = None) -> None:
+        """Acknowledge the message and ask for the next (for `expires` seconds if given) in
+        one message to the broker (not waited for: one lost brings the message again, and the
+        next call asks anew)."""
+        reply, body = self.request(expires)
         try:
             await self.client.publish(message.reply, ACK_NEXT + body, reply=reply)
         except Exception:

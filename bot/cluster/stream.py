@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import nats
@@ -70,12 +71,14 @@ class Layout:
         return f"partition-{partition}"
 
 
-async def connect(url: str, name: str, seconds: float) -> Client:
+async def connect(url: str, name: str, seconds: float,
+                  reconnected: Callable[[], None] | None = None) -> Client:
     """A connection to the broker (`url`: one server or several, comma-separated), tried for
     `seconds` (STARTUP_SECONDS) and then kept for ever: a broker that goes away later is
-    reconnected to, its failures logged a line a minute at most."""
+    reconnected to, its failures logged a line a minute at most, `reconnected` called once it
+    is back."""
     servers = [server.strip() for server in url.split(",") if server.strip()]
-    said = Said()
+    said = Said(reconnected)
     try:
         said.client = await asyncio.wait_for(
             nats.connect(servers, name=name, connect_timeout=CONNECT_SECONDS,
@@ -93,7 +96,8 @@ class Said:
     """The connection's troubles, logged once a minute at most (the client retries every half
     second while the broker is away)."""
 
-    def __init__(self) -> None:
+    def __init__(self, then: Callable[[], None] | None = None) -> None:
+        self.then = then  # called on each reconnection
         self.last: str | None = None
         self.logged_at = -SAY_EVERY
         self.client: Client | None = None
@@ -112,6 +116,8 @@ class Said:
     async def reconnected(self) -> None:
         self.logged_at = -SAY_EVERY
         log.info("broker: reconnected")
+        if self.then is not None:
+            self.then()
 
 
 async def close(client: Client) -> None:

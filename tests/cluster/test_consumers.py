@@ -2,21 +2,28 @@
 time in the order published, the partitions side by side; an update acknowledged once handled,
 one whose handling raised acknowledged all the same (no loop on it); one taken while not leading
 left for the next owner, which gets it after the redelivery time; one in hand longer than that
-not delivered again; a stop lets the update in hand finish."""
+not delivered again; a stop lets the update in hand finish; a partition taken with a frozen
+worker's poll waiting, or whose polls were lost with the broker, waits for neither."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+import signal
 import time
 from collections.abc import Callable
 
+import nats
 import pytest
 from nats.aio.client import Client
+from nats.aio.msg import Msg
 from nats.js.errors import NotFoundError
 
-from bot.cluster.consumers import Consumers, Handle, Reminders
-from bot.cluster.pulling import Pull
-from bot.cluster.stream import Layout, ensure_stream
+from bot.cluster.consumers import Consumers, Handle, Reminders, consumers_of
+from bot.cluster.pulling import NEXT_API, Pull
+from bot.cluster.stream import Layout, consumer_config, ensure_stream
+from bot.runtime.config import Config
+from tests.cluster.broker_server import BrokerServer
 
 PARTITIONS = 4
 REDELIVER = 1.0
@@ -37,8 +44,9 @@ class Running:
     """A Consumers run in the background; `stop()` ends it."""
 
     def __init__(self, client: Client, layout: Layout, handle: Handle,
-                 may_act: Callable[[int], bool] = lambda _partition: True) -> None:
-        self.consumers = Consumers(client, layout, REDELIVER, handle, may_act)
+                 may_act: Callable[[int], bool] = lambda _partition: True,
+                 redeliver: float = REDELIVER) -> None:
+        self.consumers = Consumers(client, layout, redeliver, handle, may_act)
         self.stopping = asyncio.Event()
         self.task = asyncio.create_task(self.consumers.run(self.stopping, every=True))
 
@@ -216,6 +224,85 @@ async def test_an_update_in_hand_past_the_redelivery_time_is_not_delivered_again
         if other is not None:
             await other.close()
     assert await settled(client, layout, 1) == (0, 0)
+
+
+async def test_a_partition_taken_with_a_frozen_workers_poll_waiting_gets_its_updates_at_once(
+        client, broker_server, layout):
+    """A worker froze with a long poll waiting at partition 0 (its lease ran out since; the
+    ack wait here is 30 s). The next owner finds the poll there, and the update it takes is
+    delivered again at once, then the next: in order, each handled once, neither waiting for
+    the ack wait."""
+    js = client.jetstream()
+    await ensure_stream(js, layout)
+    await js.add_consumer(layout.stream, consumer_config(layout, 0, 30.0))
+    frozen = await nats.connect(broker_server.url)
+    swallowed: list[bytes] = []
+
+    async def never_acknowledged(message: Msg) -> None:
+        swallowed.append(message.data)
+
+    handled: list[str] = []
+
+    async def handle(body: bytes) -> None:
+        handled.append(body.decode())
+
+    running = None
+    try:
+        await frozen.subscribe("_FROZEN.*", cb=never_acknowledged)
+        await frozen.publish(NEXT_API.format(stream=layout.stream, consumer=layout.consumer(0)),
+                             json.dumps({"batch": 1, "expires": 120 * 10**9}).encode(),
+                             reply="_FROZEN.1")
+        await frozen.flush()
+        running = Running(client, layout, handle, redeliver=30.0)
+        await until(lambda: 0 in running.consumers.consuming)
+        assert 0 in running.consumers.suspect  # the frozen worker's poll was found waiting
+        await publish(client, layout, 0, "a")
+        await publish(client, layout, 0, "b")
+        await until(lambda: len(handled) == 2, timeout=8.0)  # not the ack wait's 30 s
+        assert handled == ["a", "b"]
+        assert swallowed == [b"a"]  # the frozen poll took it, and it came again
+        assert 0 not in running.consumers.suspect  # no other poll waits now
+    finally:
+        if running is not None:
+            await running.stop()
+        await frozen.close()
+    assert await settled(client, layout, 0) == (0, 0)
+
+
+async def test_a_partition_waits_for_no_poll_lost_with_the_broker():
+    """The broker killed and back: the worker's client reconnects, its 30 s polls are asked
+    anew at once, and an update published then is handled in seconds, not at their expiry."""
+    handled: list[str] = []
+
+    async def handle(body: bytes) -> None:
+        handled.append(body.decode())
+
+    with BrokerServer() as server:
+        config = Config.from_env({"TELEGRAM_BOT_TOKEN": "1:test", "NATS_URL": server.url,
+                                  "NATS_STREAM": "OWN", "PARTITIONS": "2"}, env_file=None)
+        layout = Layout("OWN", 2)
+        async with consumers_of(config, handle, lambda _partition: True) as consumers:
+            assert consumers.fetch_seconds >= 30.0
+            stopping = asyncio.Event()
+            task = asyncio.create_task(consumers.run(stopping, every=True))
+            try:
+                await until(lambda: consumers.consuming == {0, 1})
+                await asyncio.sleep(0.2)  # both polls wait at the broker
+                assert server.process is not None
+                server.process.send_signal(signal.SIGKILL)
+                await asyncio.to_thread(server.restart)
+                publisher = await nats.connect(server.url, max_reconnect_attempts=-1)
+                try:
+                    await until(lambda: consumers.client.is_connected)
+                    for partition, body in ((0, "a"), (1, "b")):
+                        await publisher.jetstream().publish(layout.subject(partition),
+                                                            body.encode(), stream="OWN")
+                    await until(lambda: sorted(handled) == ["a", "b"], timeout=10.0)
+                finally:
+                    await publisher.close()
+            finally:
+                stopping.set()
+                await asyncio.wait_for(task, 30)
 
 
 class Held:

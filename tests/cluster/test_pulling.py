@@ -1,7 +1,8 @@
 """A partition's pull against a real NATS server: the acknowledgement and the request for the next
 in one message, the next delivered to it, in order, one unacknowledged at most; a request that
 expired asked again, once; the end of a request given up never makes it ask twice; a request
-lost with the broker (killed) given up at its expiry and asked anew, one ended by its shutdown
+lost with the broker (killed) given up at its expiry, or at once when declared lost (the client
+reconnected), and asked anew; a request's life shortened for one call; one ended by its shutdown
 refused and asked anew; a deleted consumer's refusal raised; an update a dead reader had in hand
 handed back to the next at once."""
 
@@ -145,6 +146,39 @@ async def test_a_request_lost_with_the_broker_is_given_up_at_its_expiry_and_aske
         assert await pull.next() is None  # given up at its expiry (and the grace)
         found = await pull.next()  # asked anew
         assert found is not None and found.data == b"after"
+
+
+async def test_a_request_declared_lost_ends_at_once_and_the_next_call_asks_anew():
+    """The client reconnected (the broker killed and back): the worker declares its requests
+    lost, and a 30 s request ends now rather than at its expiry."""
+    async with broker_of_its_own(30.0) as (server, client, pull):
+        waiting = asyncio.create_task(pull.next())
+        await asyncio.sleep(0.2)
+        assert server.process is not None
+        server.process.send_signal(signal.SIGKILL)
+        await asyncio.to_thread(server.restart)
+        await back_and_published(client, "after")
+        assert not waiting.done()  # the lost request would be waited for until its expiry
+        pull.lost()
+        assert await asyncio.wait_for(waiting, 2.0) is None
+        found = await asyncio.wait_for(pull.next(), 5.0)  # asked anew
+        assert found is not None and found.data == b"after"
+
+
+async def test_a_request_of_a_shorter_life_than_the_pulls_expires_at_its_own(client, layout):
+    pull = await declared(client, layout, expires=30.0)
+    try:
+        assert await asyncio.wait_for(pull.next(expires=0.3), 5.0) is None
+        await publish(client, layout, "a", "b")
+        message = await pull.next(expires=0.3)
+        assert message is not None and message.data == b"a"
+        await pull.done(message, expires=0.3)
+        message = await pull.next()  # brought by done's request
+        assert message is not None and message.data == b"b"
+        await pull.done(message, expires=0.3)
+        assert await asyncio.wait_for(pull.next(), 5.0) is None  # done's request: 0.3 s
+    finally:
+        await pull.close()
 
 
 async def test_a_shutdown_ends_a_request_with_a_refusal_and_the_next_call_asks_anew():

@@ -56,11 +56,12 @@ Handle = Callable[[bytes], Awaitable[None]]
 NOTICE = "Twentyfour-Notice"  # the header of a worker's own message in a partition
 # One long poll of a partition's consumer: each that ends with nothing is an answer from the
 # broker and a new request, so the worker and the broker pay for idle partitions by the second
-# (64 partitions at 2 s: 32 a second, 4.5 ms of an idle worker's CPU a second and 2 of the
-# broker's). A poll is not bounded by the lease: a worker frozen with one waiting would be
-# handed the partition's next update after another took the partition over (the broker serves
-# the polls in turn), and the new owner finds that poll waiting (`suspect`) and hands back
-# what it took. A poll lost with the connection is asked anew as the client reconnects.
+# (64 partitions at 2 s: 32 a second, 2.7 ms of an idle worker's CPU a second and as much of
+# the broker's, more than at 30 s). A poll is not bounded by the lease: a worker frozen with
+# one waiting would be handed the partition's next update after another took the partition
+# over (the broker serves the polls in turn), and the new owner finds that poll waiting
+# (`suspect`) and hands back what it took. A poll lost with the connection is asked anew as
+# the client reconnects.
 FETCH_SECONDS = 30.0
 # A partition whose consumer had another's poll waiting when it was taken is polled this long
 # at a time, its consumer read after each: an update the other poll took (its worker frozen,

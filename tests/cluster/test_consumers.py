@@ -226,12 +226,14 @@ async def test_an_update_in_hand_past_the_redelivery_time_is_not_delivered_again
     assert await settled(client, layout, 1) == (0, 0)
 
 
+@pytest.mark.parametrize(("polls", "in_hand"), [(1, False), (2, False), (1, True), (2, True)])
 async def test_a_partition_taken_with_a_frozen_workers_poll_waiting_gets_its_updates_at_once(
-        client, broker_server, layout):
-    """A worker froze with a long poll waiting at partition 0 (its lease ran out since; the
-    ack wait here is 30 s). The next owner finds the poll there, and the update it takes is
-    delivered again at once, then the next: in order, each handled once, neither waiting for
-    the ack wait."""
+        client, broker_server, layout, polls, in_hand):
+    """A worker froze with long polls waiting at partition 0 — one, or two (a request given
+    up and asked again) — and, `in_hand`, an update one of them had taken before the freeze
+    (its lease ran out since; the ack wait here is 30 s). The next owner finds the polls
+    there, and each update a frozen poll takes is delivered again at once: every update
+    handled once, in order, none waiting for the ack wait."""
     js = client.jetstream()
     await ensure_stream(js, layout)
     await js.add_consumer(layout.stream, consumer_config(layout, 0, 30.0))
@@ -249,24 +251,55 @@ async def test_a_partition_taken_with_a_frozen_workers_poll_waiting_gets_its_upd
     running = None
     try:
         await frozen.subscribe("_FROZEN.*", cb=never_acknowledged)
-        await frozen.publish(NEXT_API.format(stream=layout.stream, consumer=layout.consumer(0)),
-                             json.dumps({"batch": 1, "expires": 120 * 10**9}).encode(),
-                             reply="_FROZEN.1")
+        for number in range(1, polls + 1):
+            await frozen.publish(NEXT_API.format(stream=layout.stream,
+                                                 consumer=layout.consumer(0)),
+                                 json.dumps({"batch": 1, "expires": 120 * 10**9}).encode(),
+                                 reply=f"_FROZEN.{number}")
         await frozen.flush()
+        earlier = ["z"] if in_hand else []
+        for body in earlier:
+            await publish(client, layout, 0, body)
+            await until(lambda: len(swallowed) == 1)  # taken before the freeze
         running = Running(client, layout, handle, redeliver=30.0)
         await until(lambda: 0 in running.consumers.consuming)
-        assert 0 in running.consumers.suspect  # the frozen worker's poll was found waiting
         await publish(client, layout, 0, "a")
         await publish(client, layout, 0, "b")
-        await until(lambda: len(handled) == 2, timeout=8.0)  # not the ack wait's 30 s
-        assert handled == ["a", "b"]
-        assert swallowed == [b"a"]  # the frozen poll took it, and it came again
+        expected = [*earlier, "a", "b"]
+        await until(lambda: len(handled) == len(expected), timeout=10.0)  # not the 30 s
+        assert handled == expected
+        assert len(swallowed) == polls  # each frozen poll took one, and it came again
         assert 0 not in running.consumers.suspect  # no other poll waits now
     finally:
         if running is not None:
             await running.stop()
         await frozen.close()
     assert await settled(client, layout, 0) == (0, 0)
+
+
+async def test_the_next_owner_finds_a_frozen_workers_waiting_poll(client, broker_server,
+                                                                  layout):
+    """Only the partition with another's poll waiting is polled a second at a time."""
+    await ensure_stream(client.jetstream(), layout)
+    frozen = await nats.connect(broker_server.url)
+    running = None
+    try:
+        await client.jetstream().add_consumer(layout.stream, consumer_config(layout, 0, 30.0))
+        async def never_acknowledged(message: Msg) -> None:
+            pass
+
+        await frozen.subscribe("_FROZEN.*", cb=never_acknowledged)
+        await frozen.publish(NEXT_API.format(stream=layout.stream, consumer=layout.consumer(0)),
+                             json.dumps({"batch": 1, "expires": 120 * 10**9}).encode(),
+                             reply="_FROZEN.1")
+        await frozen.flush()
+        running = Running(client, layout, lambda body: asyncio.sleep(0), redeliver=30.0)
+        await until(lambda: running.consumers.consuming == set(range(PARTITIONS)))
+        assert running.consumers.suspect == {0}  # the others had no poll of another's
+    finally:
+        if running is not None:
+            await running.stop()
+        await frozen.close()
 
 
 async def test_a_partition_waits_for_no_poll_lost_with_the_broker():

@@ -1,7 +1,8 @@
 """The bot as `python -m bot` runs it (with its fair update processor; BENCH_FAIR=off: PTB's
 first-come queue instead, for comparison; BENCH_TRANSPORT=aiohttp: its requests through aiohttp,
 bench/aiohttp_request.py, instead of its own transport) and,
-with BENCH_PROFILE=<file>, under cProfile (the profile is written when the bot stops); with
+with BENCH_PROFILE=<file>, under cProfile (the profile is written when the bot stops; with
+BENCH_PROFILE_CPU=1 timed by its CPU, with BENCH_PROFILE_WINDOW=1 only between two SIGUSR2); with
 BENCH_HEAP=<file>, SIGUSR1 writes where its memory is (bench/heap_stats.py) to that file. The
 benchmarks start the bot through this file."""
 
@@ -12,6 +13,7 @@ import json
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -21,6 +23,7 @@ from telegram.ext import Application, SimpleUpdateProcessor
 import bot.__main__ as entry
 from bot import wiring
 from bot.runtime.config import Config
+from bot.runtime.doors import Doors
 from bot.telegram import app as app_module
 from bot.telegram.app import Hook
 from bot.telegram.fairness import FairUpdates, install
@@ -31,8 +34,8 @@ BUILT: list[Application] = []  # the application, for BENCH_HEAP's walk of its m
 
 
 def build_fair(config: Config, opening: Hook | None = None,
-               closing: Hook | None = None) -> Application:
-    application = app_module.build_application(config, opening, closing)
+               closing: Hook | None = None, doors: Doors | None = None) -> Application:
+    application = app_module.build_application(config, opening, closing, doors)
     if not FAIR:  # PTB's own first-come queue, for comparison
         install(application, SimpleUpdateProcessor(app_module.CONCURRENT_UPDATES))
     elif not isinstance(application.update_processor, FairUpdates):
@@ -65,8 +68,21 @@ def main() -> int:
     profile_to = os.environ.get("BENCH_PROFILE")
     if not profile_to:
         return entry.main()
-    profiler = cProfile.Profile()
-    profiler.enable()
+    # BENCH_PROFILE_CPU=1: the process's CPU time (what an update costs, whatever else runs on
+    # the machine) instead of the wall clock's; BENCH_PROFILE_WINDOW=1: profiling only between
+    # two SIGUSR2 (the bench sends one before what it measures and one after)
+    timer = time.process_time if os.environ.get("BENCH_PROFILE_CPU") == "1" else None
+    profiler = cProfile.Profile(timer) if timer else cProfile.Profile()
+    if os.environ.get("BENCH_PROFILE_WINDOW") == "1":
+        window = {"on": False}
+
+        def toggle(*_: object) -> None:
+            window["on"] = not window["on"]
+            (profiler.enable if window["on"] else profiler.disable)()
+
+        signal.signal(signal.SIGUSR2, toggle)
+    else:
+        profiler.enable()
     try:
         return entry.main()
     finally:

@@ -20,6 +20,7 @@ from bot.cluster.unreachable import BrokerUnreachable  # what a broker out of re
 from bot.play.ports import Errand, Handover
 from bot.play.services import Services
 from bot.runtime.config import Config
+from bot.runtime.doors import Doors
 from bot.store import partition_owners
 from bot.telegram import webhook
 from bot.telegram.app import ALLOWED_UPDATES, RateLimiter, build_application
@@ -180,7 +181,8 @@ async def serve_webapp(config: Config, settings: WebappSettings | None,
 
     assert settings is not None, "python -m bot webapp needs WEBAPP_URL"
     async with relay.relay_of(config) as relayer:
-        server, port = serve(RelayedFace(relayer.ask, config.token), settings.port,
+        doors = Doors(config.person_budget, config.chat_budget)  # the askers' (docs/scaling.md)
+        server, port = serve(RelayedFace(relayer.ask, config.token, doors=doors), settings.port,
                              settings.listen, RELAYED)
         log.info("Mini App page on %s:%d/webapp/, its requests relayed to the workers",
                  settings.listen, port)

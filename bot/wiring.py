@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 import tornado.httpserver
+import tornado.routing
 import tornado.web
 
 from bot.play.matches.matches import match_pause
@@ -33,6 +34,7 @@ from bot.play.ports import Errand, Handover
 from bot.play.services import Services, build_services
 from bot.runtime import heap, metrics
 from bot.runtime.config import Config
+from bot.runtime.doors import Doors
 from bot.runtime.health import LEADER, STANDBY, beat, heartbeat_path
 from bot.runtime.pool import SolverPool
 from bot.store import (
@@ -64,7 +66,9 @@ PRIVACY_NOTE = (
     "only commands and replies to its messages, so players answer with /a or by replying to "
     "the deal. To let them just type answers: in @BotFather send /setprivacy, choose this bot, "
     "pick Disable, then remove the bot from each group and add it again.")
-Routes = list[tuple[str, type[tornado.web.RequestHandler], dict[str, Any]]]
+# routes to mount beside the server's own: (pattern, handler class, its arguments), or
+# tornado's Rule (the Mini App's API endpoints are targets of their own: bot.webapp.api)
+Routes = list[tuple[str, type[tornado.web.RequestHandler], dict[str, Any]] | tornado.routing.Rule]
 
 
 class Partitions:
@@ -104,7 +108,10 @@ class Bot:
         self.config = config
         self.worker = worker  # a cluster worker: its own lease, the partitions it owns
         self.webapp = webapp
-        self.application: App = build_application(config, self.open, self.close)
+        # one budget per person and per chat, for every door of this process: its updates and
+        # the Mini App's requests (bot.runtime.doors)
+        self.doors = Doors(config.person_budget, config.chat_budget)
+        self.application: App = build_application(config, self.open, self.close, self.doors)
         self.application.bot_data.config = config
         self.pool = pool  # tests may hand one pool to many bots
         self.own_pool = pool is None  # this bot started its pool, so it shuts it down
@@ -120,7 +127,7 @@ class Bot:
         self.holding = Partitions(config.partitions, self.owned, self.leading_now) \
             if worker else None
         self.face = Face(lambda: self.services, config.token, self.leading,
-                         functools.partial(self._belongs), self._submit)
+                         functools.partial(self._belongs), self._submit, doors=self.doors)
 
     @property
     def services(self) -> Services:
@@ -162,7 +169,7 @@ class Bot:
 
     def page_routes(self) -> Routes:
         """The Mini App's routes, for the webhook's server to mount (none without WEBAPP_URL)."""
-        return webapp_routes(self.face) if self.webapp is not None else []
+        return [*webapp_routes(self.face)] if self.webapp is not None else []
 
     # --- start-up ----------------------------------------------------------------------------
 
@@ -208,7 +215,8 @@ class Bot:
             page_links=page_opener(self.webapp, application.bot.username) if self.webapp
             else None, open_rounds=shared_rounds(self._stores) if self.worker else None,
             shared_names=self.worker, holding=self.holding, deal_rate=config.deal_rate,
-            tournament_pause=config.tournament_pause)
+            tournament_pause=config.tournament_pause,
+            tournament_followers=config.tournament_followers)
         data.role = STANDBY
         metrics.set_leader(False)
         start_housekeeping(application, heartbeat_path(config.database_path), self.sole)

@@ -39,6 +39,7 @@ from typing import Any
 import tornado.httpserver
 import tornado.httputil
 import tornado.netutil
+import tornado.routing
 import tornado.web
 from telegram import Update
 from telegram.ext import Application
@@ -49,6 +50,7 @@ from bot.runtime.health import LEADER, STANDBY
 from bot.telegram.app import ALLOWED_UPDATES, intake_of
 from bot.telegram.intake import Intake
 from bot.telegram.lifecycle import stop_application
+from bot.telegram.over_budget import unread
 from bot.telegram.startup import reach_telegram
 
 WEBHOOK_PATH = "telegram"  # never the token: paths end up in proxy logs
@@ -92,8 +94,13 @@ def admit(request: tornado.httputil.HTTPServerRequest, secret: bytes) -> None:
 
 
 def read_update(body: bytes | bytearray, application: Application) -> Update | None:
-    """An update's JSON body as the application's Update (raising when it is not one)."""
-    return Update.de_json(json.loads(body), application.bot)
+    """An update's JSON body as the application's Update (raising when it is not one); None
+    for one dropped unread, past its sender's budget (bot.telegram.over_budget.unread)."""
+    data = json.loads(body)
+    processor = getattr(application, "update_processor", None)  # one built with its budget
+    if unread(getattr(processor, "doors", None), data):
+        return None
+    return Update.de_json(data, application.bot)
 
 
 async def process_body(application: Application, body: bytes) -> None:
@@ -204,7 +211,12 @@ class MetricsHandler(tornado.web.RequestHandler):
 
 
 def _log_request(handler: tornado.web.RequestHandler) -> None:
-    """Refusals at INFO (someone is knocking), accepted updates at DEBUG."""
+    """Refusals at INFO (someone is knocking), accepted updates at DEBUG; a route mounted here
+    that logs its own requests (the Mini App's: `access_log`) does so."""
+    own = getattr(handler, "access_log", None)
+    if own is not None:
+        own()
+        return
     status = handler.get_status()
     level = logging.DEBUG if status in (HTTPStatus.OK, HTTPStatus.SERVICE_UNAVAILABLE) \
         else logging.INFO
@@ -214,7 +226,9 @@ def _log_request(handler: tornado.web.RequestHandler) -> None:
             handler.request.path, handler.request.remote_ip)
 
 
-Routes = list[tuple[str, type[tornado.web.RequestHandler], dict[str, Any]]]
+# routes to mount beside the server's own: (pattern, handler class, its arguments), or
+# tornado's Rule (the Mini App's API endpoints are targets of their own: bot.webapp.api)
+Routes = list[tuple[str, type[tornado.web.RequestHandler], dict[str, Any]] | tornado.routing.Rule]
 
 
 def make_server(application: Application, secret: str,

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 
 class Refusal(Exception):
-    """A request refused: its status, why (for the log), and the page's word for it."""
+    """A request refused: its status, why (for the log), the page's word for it, and for a
+    request past a budget the seconds until one would be let in (its Retry-After)."""
 
-    def __init__(self, status: int, why: str, said: str = "forbidden") -> None:
+    def __init__(self, status: int, why: str, said: str = "forbidden",
+                 retry_after: int | None = None) -> None:
         super().__init__(why)
         self.status = status
         self.why = why
         self.said = said
+        self.retry_after = retry_after

@@ -22,6 +22,7 @@ from functools import partial
 from http import HTTPStatus
 from typing import Any
 
+from bot.runtime.doors import Doors
 from bot.webapp.refusal import Refusal
 from bot.webapp.server import ACTS, Act, Face, read_ticket, refusal_language
 
@@ -57,13 +58,18 @@ class RelayedFace:
     """What the role's handlers serve: the refusal's language read here (the token checks the
     signature), the answers asked of the workers through `ask`."""
 
-    def __init__(self, ask: Ask, token: str, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, ask: Ask, token: str, clock: Callable[[], float] = time.time,
+                 doors: Doors | None = None) -> None:
         self.ask = ask
         self.token = token
         self.clock = clock
+        self.doors = doors  # the role's own budget of each asker (a chat's: its worker's)
+
+    def now(self) -> float:
+        return self.clock()
 
     def refusal_language(self, body: dict[str, Any]) -> str:
-        return refusal_language(body, self.token, self.clock())
+        return refusal_language(body)
 
     async def relay(self, act: str, body: dict[str, Any]) -> dict[str, Any]:
         chat = None

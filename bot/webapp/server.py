@@ -27,28 +27,32 @@ or a group's page its members' (asked of Telegram as for a round: `member`). Eve
 response carries a Content-Security-Policy that lets only Telegram's web clients frame the page,
 and a charset.
 
-One user's submissions are served one at a time: each goes through the bot's fair lane (as a
-"submission" of that user, beside their typed answers), and inside it waits for that user's own
-lock, so a second submission waits for the first one's verdict, as typed answers of one user
-never overtake each other.
+Every request draws on its asker's budget first (bot.webapp.door: the budget their updates draw
+on too, bot.runtime.doors), and one about a group's round or page on the group's too once the
+asker is known to be in it (`Face.in_chat`); past either it is refused at once, 429 (or 503 past
+everyone's) with Retry-After. Within it, one user's submissions are served one at a time: each
+goes through the bot's fair lane (as a "submission" of that user, beside their typed answers),
+and inside it waits for that user's own lock, so a second submission waits for the first one's
+verdict, as typed answers of one user never overtake each other.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import re
-from collections.abc import Awaitable, Callable, Coroutine, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 from urllib.parse import quote
 
 import tornado.httpserver
 import tornado.netutil
 import tornado.web
+from tornado.routing import PathMatches, Rule
 
 from bot.play.chats.people import Player
 from bot.play.outcomes import Closed, Edited, Marked, Outcome, Said
@@ -56,11 +60,14 @@ from bot.play.pages import PageAsk, PageOpener
 from bot.play.ports import PageLink, Round, Target
 from bot.play.round.page import Combine, Form, Guess, Page, Tiles, describe, form_of, word
 from bot.play.services import Services
+from bot.runtime.doors import ANSWER, VIEW, Doors, Refused, chat_key
 from bot.runtime.locks import KeyedLocks
 from bot.text.html_text import visible_text
 from bot.text.i18n import language_of, texts_for
-from bot.webapp import pages_api
-from bot.webapp.init_data import Signed, Unsigned, verify
+from bot.webapp import door, pages_api
+from bot.webapp.api import CSP, MAX_BODY, SECURE, Act, Endpoint, Lane, Speaker, words_of
+from bot.webapp.api import refusal_language as api_refusal_language
+from bot.webapp.init_data import Signed, Unsigned, claimed, verify
 from bot.webapp.refusal import Refusal
 from bot.webapp.settings import WebappSettings, read_settings
 from bot.webapp.steps import NotWhole, StepError, chosen, read_guess, read_steps, rebuild
@@ -68,18 +75,9 @@ from bot.webapp.steps import NotWhole, StepError, chosen, read_guess, read_steps
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 PREFIX = "/webapp"
-MAX_BODY = 16 << 10  # bytes: initData and a few steps (the webhook's bound is 1 MB)
 MAX_HEADERS = 16 << 10
 BODY_SECONDS = 30.0
 IDLE_SECONDS = 120.0
-LANGUAGE_HINT = 35  # characters of the language an unsigned request asks its refusal in
-# Telegram's web clients (web.telegram.org/a, /k) frame a Mini App; its phone and desktop apps
-# open it in a web view of their own, where no frame-ancestors applies. Telegram's page script
-# (loaded inside Telegram only) gives the web clients' styles through a <style> it fills.
-CSP = "; ".join((
-    "default-src 'none'", "script-src 'self' https://telegram.org", "img-src 'self' data:",
-    "style-src 'self' 'unsafe-inline'", "connect-src 'self'", "base-uri 'none'",
-    "form-action 'none'", "frame-ancestors https://web.telegram.org https://*.web.telegram.org"))
 TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}  # the page's files
 TICKET = re.compile(r"(-?[1-9][0-9]{0,15})_([0-9]{1,12})_([1-9][0-9]{0,17})")
 
@@ -149,16 +147,7 @@ def page_opener(settings: WebappSettings, bot_username: str | None) -> PageOpene
 Belongs = Callable[[int, int], Awaitable[bool | None]]
 """Whether a user is in a group (None: Telegram can't tell now)."""
 Submit = Callable[[int, Coroutine[None, None, None]], Awaitable[None]]
-"""Run a user's submission through the bot's fair lane (dropped past its bound)."""
-
-
-class Speaker(Protocol):
-    """What the API's handler needs of the one it serves: the language of a refusal."""
-
-    def refusal_language(self, body: dict[str, Any]) -> str: ...
-
-
-Act = Callable[[Any, dict[str, Any]], Awaitable[dict[str, Any]]]  # an endpoint's answer
+"""Run a user's submission through the bot's fair lane (admitted at the door already)."""
 
 
 class Face:
@@ -166,13 +155,14 @@ class Face:
 
     def __init__(self, services: Callable[[], Services], token: str,
                  leading: Callable[[], bool], belongs: Belongs, submit: Submit,
-                 clock: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None, doors: Doors | None = None) -> None:
         self.services = services
         self.token = token
         self.leading = leading
         self.belongs = belongs
         self.submit = submit
         self.clock = clock
+        self.doors = doors  # the budgets the bot's updates draw on too (None: none)
         self._turns = KeyedLocks()  # one submission of a user at a time
 
     def now(self) -> float:
@@ -209,29 +199,29 @@ class Face:
         """The round's page as play describes it, in the user's words: only for one who may
         answer it (a group's member; a private chat's own person)."""
         signed, ticket, record = self.admit(body)
-        await self.member(ticket.chat_id, signed.user_id)
-        page = describe(record, texts_for(language_of(signed.language_code)), self.now())
+        async with self.in_chat(ticket.chat_id, signed.user_id, VIEW):
+            page = describe(record, texts_for(language_of(signed.language_code)), self.now())
         return {**page_json(page), "name": signed.first_name}
 
     async def answer(self, body: dict[str, Any]) -> dict[str, Any]:
         """Judge the answer made on the page as the typed answer it makes, one submission of a
         user at a time."""
         signed, ticket, record = self.admit(body)
-        await self.member(ticket.chat_id, signed.user_id)
-        text = answer_text(form_of(record), record.hand, body)
-        judged: list[dict[str, Any]] = []
+        async with self.in_chat(ticket.chat_id, signed.user_id, ANSWER):
+            text = answer_text(form_of(record), record.hand, body)
+            judged: list[dict[str, Any]] = []
 
-        async def judge() -> None:
-            async with self._turns.held(signed.user_id):
-                judged.append(await self._judge(signed, ticket, text))
+            async def judge() -> None:
+                async with self._turns.held(signed.user_id):
+                    judged.append(await self._judge(signed, ticket, text))
 
-        await self.submit(signed.user_id, judge())
-        if not judged:  # the user's burst was past the lane's bound: dropped
-            raise Refusal(HTTPStatus.TOO_MANY_REQUESTS, "slow down", "held")
+            await self.submit(signed.user_id, judge())
+        if not judged:  # its work was closed unrun: the process is stopping
+            raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "stopping", "try_again")
         return judged[0]
 
     def refusal_language(self, body: dict[str, Any]) -> str:
-        return refusal_language(body, self.token, self.now())
+        return refusal_language(body)
 
     async def _judge(self, signed: Signed, ticket: Ticket, expression: str) -> dict[str, Any]:
         services = self.services()
@@ -243,11 +233,31 @@ class Face:
             target=Target(ticket.chat_id, ticket.topic, public_only=True))
         return verdict(outcome, expression)
 
+    @asynccontextmanager
+    async def in_chat(self, chat_id: int, user_id: int, kind: str) -> AsyncIterator[None]:
+        """Work of the user's about a chat: only once they are known to be in it (`member`),
+        and drawn on the chat's budget then (everyone's in it together, their updates' too);
+        Refusal (429) past it."""
+        await self.member(chat_id, user_id)
+        key = chat_key(chat_id, user_id)
+        if self.doors is None or key is None:
+            yield
+            return
+        admitted = self.doors.enter(kind, key)
+        if isinstance(admitted, Refused):
+            raise door.refused(admitted)
+        try:
+            yield
+        finally:
+            self.doors.leave(admitted)
+
     async def member(self, chat_id: int, user_id: int) -> None:
         """Refusal unless the user is in the group (a start parameter names any chat: a link
         to another group's round must not show or let a stranger answer there); what Telegram
-        can't tell grants nothing (try again). A private chat is never asked about: `admit`
-        let in only its own person."""
+        can't tell grants nothing (try again). What the bot knows already answers before any
+        look-up (`belongs`: bot.telegram.members — a member Telegram said left, a group the bot
+        is not in, an answer of the last minute), so a stranger's link costs Telegram nothing.
+        A private chat is never asked about: `admit` let in only its own person."""
         if chat_id > 0:
             return
         belongs = await self.belongs(chat_id, user_id)
@@ -257,14 +267,9 @@ class Face:
             raise Refusal(HTTPStatus.FORBIDDEN, "not a member of the group", "not_member")
 
 
-def refusal_language(body: dict[str, Any], token: str, now: float) -> str:
-    """The language a refusal is said in: the signed user's, else the one the page asks for
-    (it only chooses words), else English."""
-    try:
-        return language_of(verify(body.get("init_data"), token, now).language_code)
-    except Unsigned:
-        hint = body.get("language")
-        return language_of(hint[:LANGUAGE_HINT] if isinstance(hint, str) else None)
+def refusal_language(body: dict[str, Any]) -> str:
+    """The language a refusal is said in (bot.webapp.api.refusal_language)."""
+    return api_refusal_language(body, claimed(body.get("init_data")))
 
 
 def answer_text(form: Form, hand: tuple, body: dict[str, Any]) -> str:
@@ -317,62 +322,6 @@ def verdict(outcome: Outcome | None, expression: str) -> dict[str, Any]:
             "held": outcome is None}
 
 
-@tornado.web.stream_request_body
-class ApiHandler(tornado.web.RequestHandler):
-    """POST a JSON object of at most MAX_BODY bytes (its announced size checked before a byte
-    of it is read, as the webhook does; a chunked body is cut by the server past MAX_BODY); the
-    answer is JSON; a refusal is its status with {"error": why, "said": the page's words for
-    it, "language": theirs}."""
-
-    SUPPORTED_METHODS = ("POST",)
-
-    def set_default_headers(self) -> None:
-        secure(self)
-
-    def initialize(self, face: Speaker, act: Act) -> None:
-        self.face = face
-        self.act = act
-        self.body = bytearray()
-
-    def data_received(self, chunk: bytes) -> None:
-        self.body += chunk
-
-    def prepare(self) -> None:
-        length = self.request.headers.get("Content-Length")
-        if length is None:
-            return  # chunked: counted as it arrives
-        if not length.isdigit():
-            raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST)
-        if len(length) > 8 or int(length) > MAX_BODY:
-            raise tornado.web.HTTPError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
-
-    async def post(self) -> None:
-        self.set_header("Cache-Control", "no-store")
-        try:
-            body = json.loads(self.body)
-            if not isinstance(body, dict):
-                raise ValueError
-        except ValueError:
-            return self._refuse(HTTPStatus.BAD_REQUEST, "not a JSON object")
-        try:
-            self.finish(await self.act(self.face, body))
-        except Refusal as refusal:
-            if refusal.status == HTTPStatus.FORBIDDEN:
-                log.info("webapp refused %s: %s", self.request.path, refusal.why)
-            language = self.face.refusal_language(body)
-            self._refuse(refusal.status, refusal.why, word(texts_for(language), refusal.said),
-                         language)
-
-    def _refuse(self, status: int, why: str, said: str = "", language: str = "") -> None:
-        """The refusal, and the page's words for it in the asker's language."""
-        self.set_status(status)
-        self.finish({"error": why, "said": said, "language": language} if said else
-                    {"error": why})
-
-    def write_error(self, status_code: int, **kwargs: object) -> None:
-        self.finish({"error": HTTPStatus(status_code).phrase})
-
-
 async def _show(face: Face, body: dict[str, Any]) -> dict[str, Any]:
     return await face.show(body)
 
@@ -381,12 +330,11 @@ async def _answer(face: Face, body: dict[str, Any]) -> dict[str, Any]:
     return await face.answer(body)
 
 
-def secure(handler: tornado.web.RequestHandler) -> None:
-    """What every response of the page carries: its Content-Security-Policy (framed by
-    Telegram's web clients only; scripts, styles and requests from its own origin, and
-    Telegram's page script) and no sniffing of its types."""
-    handler.set_header("Content-Security-Policy", CSP)
-    handler.set_header("X-Content-Type-Options", "nosniff")
+def access_log(handler: tornado.web.RequestHandler) -> None:
+    """A request for the page's files in the log, at DEBUG (the API's log their own:
+    bot.webapp.api)."""
+    log.debug("webapp %d %s %s", handler.get_status(), handler.request.method,
+              handler.request.path)
 
 
 class PageHandler(tornado.web.StaticFileHandler):
@@ -394,7 +342,11 @@ class PageHandler(tornado.web.StaticFileHandler):
     each with its charset."""
 
     def set_default_headers(self) -> None:
-        secure(self)
+        for name, value in SECURE.items():
+            self.set_header(name, value)
+
+    def access_log(self) -> None:
+        access_log(self)
 
     def set_extra_headers(self, path: str) -> None:
         self.set_header("Cache-Control", "no-cache")
@@ -409,16 +361,19 @@ ACTS: dict[str, Act] = {"round": _show, "answer": _answer, "page": pages_api.pag
                         "card": pages_api.card}
 
 
-def webapp_routes(face: Speaker, acts: Mapping[str, Act] | None = None
-                  ) -> list[tuple[str, type[tornado.web.RequestHandler], dict[str, Any]]]:
-    """The Mini App's routes, for a tornado Application (the webhook's server, or its own);
-    `acts` other than the bot's own: the Mini App role's, which relay each (bot.webapp.relayed)."""
+def webapp_routes(face: Speaker, acts: Mapping[str, Act] | None = None) -> list[Rule]:
+    """The Mini App's routes, for a tornado Application (the webhook's server, or its own): the
+    API's endpoints (bot.webapp.api) and the page's files; `acts` other than the bot's own: the
+    Mini App role's, which relay each (bot.webapp.relayed)."""
     acts = ACTS if acts is None else acts
+    words, lane = words_of(word), Lane()
     return [
-        *((rf"{PREFIX}/api/{name}", ApiHandler, {"face": face, "act": act})
+        *(Rule(PathMatches(rf"{PREFIX}/api/{name}"), Endpoint(face, act, name, words, lane))
           for name, act in acts.items()),
-        (rf"{PREFIX}/()", PageHandler, {"path": str(STATIC), "default_filename": "index.html"}),
-        (rf"{PREFIX}/(app\.js|app\.css|pages\.js|pages\.css)", PageHandler, {"path": str(STATIC)}),
+        Rule(PathMatches(rf"{PREFIX}/()"), PageHandler,
+             {"path": str(STATIC), "default_filename": "index.html"}),
+        Rule(PathMatches(rf"{PREFIX}/(app\.js|app\.css|pages\.js|pages\.css)"), PageHandler,
+             {"path": str(STATIC)}),
     ]
 
 
@@ -426,7 +381,8 @@ def make_server(face: Speaker, acts: Mapping[str, Act] | None = None
                 ) -> tornado.httpserver.HTTPServer:
     """The page's own server (add sockets to start it), bounded like the webhook's."""
     return tornado.httpserver.HTTPServer(
-        tornado.web.Application(webapp_routes(face, acts)), max_body_size=MAX_BODY,
+        tornado.web.Application(webapp_routes(face, acts), log_function=access_log),
+        max_body_size=MAX_BODY,
         max_header_size=MAX_HEADERS, body_timeout=BODY_SECONDS,
         idle_connection_timeout=IDLE_SECONDS)
 

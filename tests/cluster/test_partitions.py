@@ -42,7 +42,8 @@ def test_every_kind_the_bot_asks_for_has_a_key():
     samples = {"message": MESSAGE, "edited_message": MESSAGE,
                "inline_query": {"id": "1", "from": ANN, "query": ""},
                "callback_query": {"id": "1", "from": ANN, "message": MESSAGE},
-               "my_chat_member": {"chat": GROUP, "from": ANN}}
+               "my_chat_member": {"chat": GROUP, "from": ANN},
+               "chat_member": {"chat": GROUP, "from": ANN}}
     assert set(ALLOWED_UPDATES) == set(samples)
     for kind, body in samples.items():
         assert update_key({"update_id": 1, kind: body}) != NO_KEY

@@ -62,6 +62,12 @@ EXPECTED = {
     "twentyfour_partition_updates_handled": "counter",
     "twentyfour_partition_handling_seconds": "histogram",
     "twentyfour_partition_redeliveries": "counter",
+    # where an update's time goes, and what held the process (issue 71)
+    "twentyfour_update_stage_seconds": "histogram",
+    "twentyfour_gc_pause_seconds": "histogram",
+    "twentyfour_bot_api_request_seconds": "histogram",
+    # the budgets every door draws on (issue 70)
+    "twentyfour_webapp_requests_refused": "counter",
 }
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 README = Path(__file__).resolve().parents[2] / "deploy" / "README.md"

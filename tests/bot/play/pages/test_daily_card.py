@@ -19,6 +19,7 @@ from bot.play.daily.daily import daily_number
 from bot.play.daily.puzzle import DAY as DAY_SECONDS
 from bot.play.daily.puzzle import day_start
 from bot.play.pages.days import day_of
+from bot.runtime.doors import Doors, Limits
 from bot.runtime.pool import SolverPool
 from bot.webapp.server import CSP
 from bot.webapp.settings import WebappSettings
@@ -43,6 +44,9 @@ def clock(harness: Harness) -> Clock:
     harness.services.community.daily.clock = clock
     harness.services.community.daily.hands.clock = clock
     harness.services.pages.clock = clock
+    # these tests ask for a card after a card, far faster than a person taps: a budget that
+    # never refuses them (the budget itself is tests/bot/webapp/test_door.py's)
+    harness.bot.face.doors = Doors(person=Limits(rate=1000.0, burst=1000.0, at_once=100))
     return clock
 
 

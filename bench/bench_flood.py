@@ -1,0 +1,332 @@
+"""Flood benchmark (issue 70): one person — or a group of fifty together — floods every door at
+once while 200 other groups play, and those groups must not notice.
+
+The real bot (`python -m bot` through bench/run_bot.py, the Mini App on, RATE_LIMIT=off as in
+the load bench's capacity runs) against the Bot API emulator. Its capacity is measured first
+(the load bench's burst), then three runs of 200 new groups each playing at half that capacity
+(each group's /play, and its three answers once the deal is out: bench_bot_load's steady load):
+
+  quiet  nothing else happens;
+  one    one signed member of a flood group sends, all at once: 6,000 answers to
+         /webapp/api/answer (wrong ones, so the round stays on), 2,000 page and card requests
+         (/webapp/api/page, /webapp/api/card), 2,000 presses under the group's deal and 2,000
+         inline queries;
+  fifty  the same, spread over fifty members of the flood group.
+
+The HTTP flood comes from a process of its own (this file with --client, at the lowest CPU
+priority: an attacker's machine is not the bot's) over 64 kept-alive connections, each sending
+its next request as soon as the last was answered; it reports each request's status and time.
+The presses and inline queries are queued at the emulator ahead of the groups' own updates, as
+Telegram would deliver them.
+
+Printed: the other groups' p50 and p99 delivery -> reply in each run against the quiet one
+(goal: within 1.5x and under 1 s), whether every reply came; the flood's requests by answer
+(judged, 429, 503) and the refusals' p50 and p99 time (goal p99 < 50 ms); the updates the bot
+dropped past a budget (its /metrics) against the flood's; the bot's CPU in each run, and the
+flood's cost per request. The load average at the start and the end.
+
+    .venv/bin/python bench/bench_flood.py [--chats 200] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import pstats
+import signal
+import socket
+import statistics
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.bench_bot_load import (  # noqa: E402
+    Run,
+    burst,
+    chats,
+    cpu_seconds,
+    idle,
+    percentile,
+    start,
+    steady,
+    stop,
+)
+from bot.webapp.init_data import sign, user_fields  # noqa: E402
+
+FLOOD_GROUPS = -990_000  # the flood groups: -990_001, -990_002...
+CONNECTIONS = 64
+WRONG = [[0, "+", 1], [0, "+", 1], [0, "+", 1]]  # every tile added: a wrong answer for most
+SHORT_NAME = "flood"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Flood:
+    """What one run's flood sends, and from whom."""
+
+    members: int
+    answers: int = 6000
+    pages: int = 2000
+    presses: int = 2000
+    inline: int = 2000
+
+
+@dataclass
+class Phase:
+    """One run of the groups' steady play, with or without a flood."""
+
+    steady: dict
+    cpu: float
+    flood: dict = field(default_factory=dict)
+    dropped: float = 0.0
+    refused_http: float = 0.0
+    presses_answered: int = 0
+    inline_answered: int = 0
+
+
+def scrape(port: int) -> dict[str, float]:
+    """The bot's /metrics: each counter of refusals and drops, by its labels."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as response:
+        text = response.read().decode()
+    found: dict[str, float] = {}
+    for line in text.splitlines():
+        if line.startswith(("twentyfour_updates_dropped_total",
+                            "twentyfour_webapp_requests_refused_total")):
+            name, _, value = line.rpartition(" ")
+            found[name] = float(value)
+    return found
+
+
+def over_budget(metrics: dict[str, float]) -> float:
+    return sum(v for k, v in metrics.items() if 'reason="over_budget"' in k)
+
+
+def refused_http(metrics: dict[str, float]) -> float:
+    return sum(v for k, v in metrics.items() if k.startswith("twentyfour_webapp"))
+
+
+async def flood_group(run: Run, group: int, members: int) -> tuple[list[dict], str, int, str]:
+    """The flood group's flooding members, and a round dealt there by another of its members
+    (so the floods' presses of Reveal cannot end it): (members, its ticket, the deal's message
+    id, the Reveal button's data)."""
+    people = [run.emulator.user(5_000_000 + 100 * abs(group % 1000) + n, f"F{n}")
+              for n in range(members + 1)]
+    dealer, people = people[0], people[1:]
+    run.emulator.chat(group)
+    await run.emulator.say(group, dealer, "/play")
+    assert await run.emulator.wait_for(
+        lambda: any(s.chat_id == group for s in run.emulator.sent), 30)
+    deal = next(s for s in run.emulator.sent if s.chat_id == group)
+    ticket = reveal = ""
+    for button in run.emulator.keyboard(group, deal.message_id):
+        url = button.get("url") or ""
+        if SHORT_NAME in url:
+            ticket = parse_qs(urlsplit(url).query)["startapp"][0]
+        if button.get("text") == "Reveal":
+            reveal = button["callback_data"]
+    assert ticket and reveal, "the deal has a Direct Link and a Reveal button"
+    return people, ticket, deal.message_id, reveal
+
+
+def requests_of(flood: Flood, people: list[dict], ticket: str, token: str) -> list[dict]:
+    """The flood's HTTP requests, the members taking turns: (path, body) of each."""
+    now = int(time.time())
+    signed = [sign(user_fields(p["id"], p["first_name"], now, "en", ticket), token)
+              for p in people]
+    pages = [sign(user_fields(p["id"], p["first_name"], now, "en"), token) for p in people]
+    asked = [{"path": "answer", "body": {"init_data": signed[n % len(people)], "round": ticket,
+                                         "steps": WRONG}} for n in range(flood.answers)]
+    for n in range(flood.pages):
+        person = people[n % len(people)]
+        body = {"init_data": pages[n % len(people)], "page": f"u{person['id']}"}
+        asked.append({"path": "page", "body": body} if n % 2 else
+                     {"path": "card", "body": {**body, "card": "season", "game": "24"}})
+    return asked
+
+
+async def flooded(run: Run, ids: list[int], rate: float, flood: Flood, group: int,
+                  ports: tuple[int, int]) -> Phase:
+    """The groups' steady play with the flood sent at its start, from `group`."""
+    web_port, metrics_port = ports
+    people, ticket, deal_id, reveal = await flood_group(run, group, flood.members)
+    await idle(run.process)
+    before = scrape(metrics_port)
+    cpu = cpu_seconds(run.process)
+    presses = len(run.emulator.callback_answers)
+    inline = len(run.emulator.inline_answers)
+    spec = {"port": web_port, "connections": CONNECTIONS,
+            "requests": requests_of(flood, people, ticket, run.emulator.token)}
+    client = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--client", stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE, preexec_fn=lambda: os.nice(19))
+    assert client.stdin is not None
+    client.stdin.write(json.dumps(spec).encode())
+    client.stdin.close()
+    for n in range(max(flood.presses, flood.inline)):  # ahead of the groups' own updates
+        person = people[n % len(people)]
+        if n < flood.presses:
+            await run.emulator.press(group, deal_id, person, reveal)
+        if n < flood.inline:
+            await run.emulator.inline_query(person, "8 3 8 3")
+    played = await steady(run, ids, rate, 120)
+    out, _ = await client.communicate()
+    await idle(run.process)
+    after = scrape(metrics_port)
+    return Phase(played, cpu_seconds(run.process) - cpu, json.loads(out),
+                 over_budget(after) - over_budget(before),
+                 refused_http(after) - refused_http(before),
+                 len(run.emulator.callback_answers) - presses,
+                 len(run.emulator.inline_answers) - inline)
+
+
+async def quiet(run: Run, ids: list[int], rate: float) -> Phase:
+    await idle(run.process)
+    cpu = cpu_seconds(run.process)
+    played = await steady(run, ids, rate, 120)
+    await idle(run.process)
+    return Phase(played, cpu_seconds(run.process) - cpu)
+
+
+async def bench(args: argparse.Namespace) -> tuple[float, list[tuple[str, Phase, Flood | None]]]:
+    web_port, metrics_port = free_port(), free_port()
+    with tempfile.TemporaryDirectory() as folder:
+        profiled = {"BENCH_PROFILE": str(args.profile.resolve())} if args.profile else {}
+        run = await start(False, args.workers, Path(folder), None,
+                          WEBAPP_URL="https://flood.example/webapp/",
+                          WEBAPP_SHORT_NAME=SHORT_NAME, WEBAPP_PORT=str(web_port),
+                          METRICS_PORT=str(metrics_port), **profiled)
+        try:
+            assert (await burst(run, chats(0, 20), 60))["complete"]
+            capacity = await burst(run, chats(100, args.chats), 120)
+            rate = capacity["rate"] / 2
+            phases: list[tuple[str, Phase, Flood | None]] = [
+                ("quiet", await quiet(run, chats(1000, args.chats), rate), None)]
+            runs = (("one", 1, 2000), ("fifty", 50, 3000))[:1 if args.profile else 2]
+            for number, (label, members, base) in enumerate(runs, start=1):
+                flood = Flood(members, *(round(n * args.scale) for n in (6000, 2000, 2000,
+                                                                          2000)))
+                phases.append((label, await flooded(run, chats(base, args.chats), rate, flood,
+                                                    FLOOD_GROUPS - number,
+                                                    (web_port, metrics_port)), flood))
+        finally:
+            if args.profile:  # the profile is written as the bot stops on SIGINT
+                run.process.send_signal(signal.SIGINT)
+                await run.process.wait()
+                await run.emulator.stop()
+            else:
+                await stop(run)
+    return rate, phases
+
+
+def report(rate: float, phases: list[tuple[str, Phase, Flood | None]], chats_count: int) -> None:
+    quiet_phase = phases[0][1]
+    print(f"{chats_count} groups at half the bot's capacity ({rate:.0f} updates/s offered)")
+    print(f"{'run':<8}{'p50 ms':>9}{'p99 ms':>9}{'p99/quiet':>11}{'replies':>9}"
+          f"{'bot CPU s':>11}")
+    for label, phase, _ in phases:
+        ratio = phase.steady["p99"] / quiet_phase.steady["p99"]
+        print(f"{label:<8}{phase.steady['p50'] * 1000:>9.1f}{phase.steady['p99'] * 1000:>9.1f}"
+              f"{ratio:>10.2f}x{'all' if phase.steady['complete'] else 'LOST':>9}"
+              f"{phase.cpu:>11.2f}")
+    for label, phase, flood in phases[1:]:
+        assert flood is not None
+        statuses = phase.flood["statuses"]
+        refusals = phase.flood["refusal_ms"]
+        sent = flood.answers + flood.pages + flood.presses + flood.inline
+        print(f"\nflood '{label}' ({flood.members} member{'s' if flood.members > 1 else ''}): "
+              f"{flood.answers} answers, {flood.pages} pages and cards, {flood.presses} "
+              f"presses, {flood.inline} inline queries, all at once")
+        print(f"  HTTP: {', '.join(f'{n} x {s}' for s, n in sorted(statuses.items()))} "
+              f"in {phase.flood['seconds']:.2f} s; refusals p50 "
+              f"{percentile(refusals, 0.5):.1f} ms, p99 {percentile(refusals, 0.99):.1f} ms "
+              f"(goal < 50); refused by the bot's count: {phase.refused_http:.0f}")
+        print(f"  updates dropped past a budget: {phase.dropped:.0f} of "
+              f"{flood.presses + flood.inline} flood updates; presses answered "
+              f"{phase.presses_answered}, inline queries answered {phase.inline_answered}")
+        extra = phase.cpu - quiet_phase.cpu
+        print(f"  the bot's CPU beyond the quiet run: {extra:.2f} s, "
+              f"{extra * 1e6 / sent:.0f} us a flood request")
+
+
+# --- the flood's own process ----------------------------------------------------------------
+
+async def client(spec: dict) -> dict:
+    """Send every request over `connections` kept-alive connections, each its next as soon as
+    the last was answered; each request's status and time."""
+    pending = list(reversed(spec["requests"]))
+    statuses: dict[str, int] = {}
+    refusal_ms: list[float] = []
+    began = time.perf_counter()
+
+    async def connection() -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", spec["port"])
+        try:
+            while pending:
+                asked = pending.pop()
+                body = json.dumps(asked["body"]).encode()
+                sent = time.perf_counter()
+                writer.write(f"POST /webapp/api/{asked['path']} HTTP/1.1\r\nHost: bot\r\n"
+                             f"Content-Type: application/json\r\nContent-Length: {len(body)}"
+                             "\r\n\r\n".encode() + body)
+                status = int((await reader.readline()).split()[1])
+                length = 0
+                while (line := await reader.readline()) not in (b"\r\n", b""):
+                    name, _, value = line.decode().partition(":")
+                    if name.lower() == "content-length":
+                        length = int(value)
+                await reader.readexactly(length)
+                statuses[str(status)] = statuses.get(str(status), 0) + 1
+                if status in (429, 503):
+                    refusal_ms.append((time.perf_counter() - sent) * 1000)
+        finally:
+            writer.close()
+
+    await asyncio.gather(*(connection() for _ in range(spec["connections"])))
+    return {"statuses": statuses, "refusal_ms": refusal_ms,
+            "seconds": time.perf_counter() - began}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--chats", type=int, default=200)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--scale", type=float, default=1.0,
+                        help="the flood's size against the issue's (6,000 answers...)")
+    parser.add_argument("--quick", action="store_true", help="50 groups, a tenth of the flood")
+    parser.add_argument("--profile", type=Path,
+                        help="the bot under cProfile (the quiet run and one flood), into FILE")
+    parser.add_argument("--client", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.client:
+        print(json.dumps(asyncio.run(client(json.loads(sys.stdin.read())))))
+        return
+    if args.quick:
+        args.chats, args.scale = 50, 0.1
+    logging.getLogger("tornado.access").setLevel(logging.ERROR)  # the emulator's 4xx lines
+    print("load average at start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+    rate, phases = asyncio.run(bench(args))
+    report(rate, phases, args.chats)
+    if args.profile:
+        pstats.Stats(str(args.profile)).sort_stats("tottime").print_stats(25)
+    print("load average at the end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+    print(f"median p99 of the flooded runs against the quiet one: "
+          f"{statistics.median(p.steady['p99'] for _, p, _ in phases[1:]) * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""Updates against the budget every door shares (bot.runtime.doors): whose budget an update
+draws on, and what its sender hears when it is past it — a press, one short notice a burst (its
+spinner stops, and they know why nothing happened); a message or an inline query, nothing: a
+reply to each piece of a flood would be the flood's echo, spent from the chat's own share.
+
+Only the first refusal since the person was last admitted is answered: a script's two thousand
+presses cost one answerCallbackQuery, not two thousand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable
+
+from telegram import Update
+from telegram.error import TelegramError
+
+from bot.runtime import metrics
+from bot.runtime.doors import Doors, Key, Refused, chat_key, news_key, person_key
+from bot.text.i18n import language_of, texts_for
+
+log = logging.getLogger(__name__)
+NOTICE_CHARACTERS = 200  # Telegram's bound on a press's notice
+
+
+SENT_BY_SOMEONE = ("message", "edited_message", "callback_query", "inline_query")
+
+
+def unread(doors: Doors | None, data: object) -> bool:
+    """Whether an update, still JSON, is dropped before it is read: its sender is past their
+    budget and has nothing more to hear (a press's notice, once a burst, goes by the read path).
+    Reading a press or a message into PTB's objects costs far more than this look, and a flood
+    is thousands of them."""
+    if doors is None or not isinstance(data, dict):
+        return False
+    kind = next((name for name in SENT_BY_SOMEONE if isinstance(data.get(name), dict)), None)
+    if kind is None:
+        return False
+    item = data[kind]
+    sender, on_behalf = item.get("from"), item.get("sender_chat")
+    user_id = sender.get("id") if isinstance(sender, dict) else None
+    chat_id = on_behalf.get("id") if isinstance(on_behalf, dict) else None
+    if type(user_id) is not int:
+        return False
+    person = person_key(user_id, chat_id if type(chat_id) is int else None)
+    if not doors.unread(person, told=kind == "callback_query"):
+        return False
+    metrics.record_update_dropped(metrics.OVER_BUDGET)
+    return True
+
+
+def keys_of(update: object) -> tuple[Key, Key | None] | None:
+    """The person's and the chat's budget an update draws on; None for one from nobody (a
+    channel's post, a poll's answer: the update-once gate drops those at once). Someone's
+    status changed in a group (chat_member) is news, not their request: it draws on the
+    group's news alone."""
+    user = getattr(update, "effective_user", None)
+    chat = getattr(update, "effective_chat", None)
+    if getattr(update, "chat_member", None) is not None and chat is not None:
+        return news_key(chat.id), None
+    if user is None:
+        return None
+    message = getattr(update, "effective_message", None)
+    sender_chat = getattr(message, "sender_chat", None) if message is not None else None
+    person = person_key(user.id, sender_chat.id if sender_chat is not None else None)
+    return person, chat_key(chat.id if chat is not None else None, user.id)
+
+
+class Notices:
+    """What a refused update's sender hears; the notices on their way are held here, so none is
+    collected before it is sent."""
+
+    def __init__(self) -> None:
+        self._sending: set[asyncio.Task[None]] = set()
+
+    def refused(self, update: object, refused: Refused) -> None:
+        metrics.record_update_dropped(metrics.OVER_BUDGET)
+        query = update.callback_query if isinstance(update, Update) else None
+        if query is None or not refused.first:
+            return
+        user = update.effective_user if isinstance(update, Update) else None
+        texts = texts_for(language_of(user.language_code if user else None))
+        said = texts("too_fast")
+        task = asyncio.ensure_future(_answer(query.answer(said[:NOTICE_CHARACTERS])))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+
+async def _answer(sending: Awaitable[bool]) -> None:
+    try:
+        await sending
+    except (TelegramError, TimeoutError) as error:  # the press is gone: nothing to stop
+        log.info("could not answer a press past its budget: %s", error)

@@ -1,0 +1,134 @@
+"""Updates past their sender's budget dropped before they are read (issue 70, item 1): a
+flood's messages, presses and inline queries cost a look at their JSON, never PTB's objects nor
+a place in the intake; a press still hears its one notice; the poll confirms what it dropped;
+the webhook answers Telegram and takes nothing; another sender is read as ever."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.runtime.doors import Doors, Limits, person_key
+from bot.telegram.app import ALLOWED_UPDATES
+from bot.telegram.intake import Intake
+from bot.telegram.over_budget import unread
+from bot.telegram.polling import Poller, PollingBot
+from demo.emulator import BotApiEmulator
+from tests.waiting import until
+
+FLOODER = {"id": 66, "is_bot": False, "first_name": "Flo"}
+OTHER = {"id": 67, "is_bot": False, "first_name": "Oli"}
+TIGHT = Limits(rate=1.0, burst=3.0, at_once=3)
+
+
+def spent(doors: Doors, user_id: int, sender_chat: int | None = None) -> None:
+    """The person's bucket emptied (their first refusal said, as a press's notice is)."""
+    person = person_key(user_id, sender_chat)
+    while not doors.unread(person, told=False):
+        admitted = doors.enter("update", person)
+        if hasattr(admitted, "keys"):
+            doors.leave(admitted)
+    doors.enter("update", person)  # refused: said once
+
+
+def message(user: dict, text: str = "x", sender_chat: dict | None = None) -> dict:
+    item = {"message_id": 1, "date": 0, "text": text, "from": user,
+            "chat": {"id": -5, "type": "group", "title": "G"}}
+    if sender_chat is not None:
+        item["sender_chat"] = sender_chat
+    return {"update_id": 1, "message": item}
+
+
+def test_a_flooders_update_is_dropped_unread_and_another_s_is_not():
+    doors = Doors(person=TIGHT, clock=lambda: 0.0)
+    spent(doors, FLOODER["id"])
+    refusals = doors.refusals
+    assert unread(doors, message(FLOODER))
+    assert unread(doors, {"update_id": 2, "inline_query": {"id": "1", "from": FLOODER,
+                                                            "query": "1 2 3 4", "offset": ""}})
+    assert not unread(doors, message(OTHER))
+    assert not unread(doors, {"update_id": 3, "channel_post": {"message_id": 1}})
+    assert not unread(None, message(FLOODER))
+    assert doors.refusals == refusals + 2
+
+
+def test_a_press_hears_its_notice_before_presses_go_unread():
+    """A press past the budget goes the read path until its notice was said; after, unread."""
+    doors = Doors(person=TIGHT, clock=lambda: 0.0)
+    person = person_key(FLOODER["id"])
+    for _ in range(3):
+        admitted = doors.enter("update", person)
+        doors.leave(admitted)  # type: ignore[arg-type]
+    press = {"update_id": 4, "callback_query": {"id": "9", "from": FLOODER,
+                                                "chat_instance": "1", "data": "h:1"}}
+    assert not unread(doors, press)  # not told yet: read, refused, noticed
+    assert doors.enter("update", person).first  # type: ignore[union-attr]
+    assert unread(doors, press)
+
+
+def test_anonymous_admins_of_another_group_are_not_the_flooders():
+    anonymous = {"id": 1087968824, "is_bot": True, "first_name": "Group"}
+    doors = Doors(person=TIGHT, clock=lambda: 0.0)
+    spent(doors, anonymous["id"], -1)
+    red = {"id": -1, "type": "supergroup", "title": "Red"}
+    blue = {"id": -2, "type": "supergroup", "title": "Blue"}
+    assert unread(doors, message(anonymous, sender_chat=red))
+    assert not unread(doors, message(anonymous, sender_chat=blue))
+
+
+async def test_the_poll_confirms_what_it_dropped_and_holds_none_of_it(telegram: BotApiEmulator):
+    """Two hundred of one person's messages and one of another's: the flooder's past the
+    budget are never in hand, every update is confirmed, the other's is handled."""
+    telegram.chat(-1)
+    for n in range(200):
+        await telegram.say(-1, FLOODER, f"spam {n}")
+    await telegram.say(-1, OTHER, "hello")
+    doors = Doors(person=TIGHT, clock=lambda: 0.0)
+    spent(doors, FLOODER["id"])  # the flood began before: its first refusal said
+    refusals = doors.refusals
+    bot = PollingBot(telegram.token, base_url=telegram.base_url, doors=doors)
+    await bot.initialize()
+    intake = Intake(256)
+    taken: list[int] = []
+
+    async def consume() -> None:
+        """As the fair processor does: each update drawn on its sender's budget."""
+        while True:
+            update = await intake.get()
+            user = update.effective_user.id if update.effective_user else 0
+            taken.append(user)
+            admitted = doors.enter("update", person_key(user))
+            if hasattr(admitted, "keys"):
+                doors.leave(admitted)  # type: ignore[arg-type]
+            intake.task_done()
+
+    consumer = asyncio.create_task(consume())
+    stop = asyncio.Event()
+    poller = Poller(bot, intake, ALLOWED_UPDATES, timeout=1)
+    polling = asyncio.create_task(poller.run(stop))
+    try:
+        await until(lambda: OTHER["id"] in taken, "the other's message in hand")
+        await until(lambda: not telegram.updates, "every update confirmed")
+    finally:
+        stop.set()
+        await polling
+        consumer.cancel()
+        await poller.confirm()
+        await bot.shutdown()
+    assert taken == [OTHER["id"]]  # none of the flooder's ever in hand
+    assert doors.refusals == refusals + 200
+
+
+def test_the_webhook_takes_nothing_of_a_flooder():
+    """A webhook's body from a person past their budget is read as no update: Telegram gets its
+    200, the intake takes nothing; another person's body is an update."""
+    import json
+
+    from bot.runtime.config import Config
+    from bot.telegram.app import build_application
+    from bot.telegram.webhook import read_update
+
+    doors = Doors(person=TIGHT, clock=lambda: 0.0)
+    application = build_application(Config(token="123:abc"), doors=doors)
+    spent(doors, FLOODER["id"])
+    assert read_update(json.dumps(message(FLOODER)).encode(), application) is None
+    assert read_update(json.dumps(message(OTHER)).encode(), application) is not None

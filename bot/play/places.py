@@ -1,9 +1,10 @@
 """What happens to a chat's state when Telegram says something of the chat itself — the one place
 that acts on a chat's fate, whoever found it (a send through the outbox, a service message, the
 bot's own member status): a group that became a supergroup (its rounds, scores, match and timers
-move to the new id, merged with what the supergroup already has, and a deal left behind is shown
-again there), and a chat or forum topic the bot can no longer write to (its matches stop and its
-open rounds close with no winner and no points, without a word).
+move to the new id, merged with what the supergroup already has, a deal left behind is shown
+again there, and what the tournaments' book remembers of the group follows), and a chat or forum
+topic the bot can no longer write to (its matches stop and its open rounds close with no winner
+and no points, without a word).
 
 Two classes, because the outbox that finds a fate is built on what acts on it: `Fates` acts and
 hands back what to show (it deals, ends and sends nothing, so the composition builds it before
@@ -13,7 +14,8 @@ shows what `Fates` handed back through the outbox, and takes up a round another 
 Where several processes each play some chats (a cluster's workers, by partition), the supergroup
 is mostly another process's: this one moves the rows, lets the group's round and alarms go, and
 hands over (the Holding port); the other takes the round up (`take_moved`), arms its end and
-shows its deal again in the supergroup, and goes on with the match.
+shows its deal again in the supergroup, and goes on with the match; its tournaments' book
+follows the move as the moving process's did.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from bot.play.round.outbox import Outbox
 from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
 from bot.play.round.views import Views
+from bot.play.tournaments.book import TournamentBook
 from bot.runtime import metrics
 from bot.store.protocols import RoundStore
 from bot.store.records import Place, Round
@@ -57,7 +60,8 @@ class Fates:
 
     def __init__(self, store: RoundStore, people: People, settings: Settings,
                  table: RoundTable, scheduler: Scheduler, book: MatchBook, views: Views,
-                 moving: asyncio.Lock, holding: Holding | None = None) -> None:
+                 entries: TournamentBook, moving: asyncio.Lock,
+                 holding: Holding | None = None) -> None:
         self.store = store
         self.people = people
         self.settings = settings
@@ -65,6 +69,7 @@ class Fates:
         self.scheduler = scheduler
         self.book = book  # the places' matches: stopped, or following the move
         self.views = views  # words a moved round's deal again
+        self.entries = entries  # who plays for which group of a tournament: follows the move
         self.holding = holding or HoldsAll()
         self._moving = moving  # one move at a time: the table follows each in turn
 
@@ -94,6 +99,7 @@ class Fates:
             if await self.book.is_on(new_id):  # the supergroup's match goes on
                 await self.book.stop_all(old_id)
             await self.people.migrate_chat(old_id, new_id)
+            self.entries.moved(old_id, new_id)
             self.settings.migrate(old_id, new_id)
             if self.holding.holds(new_id):
                 moved = await self._follow(old_id, new_id)
@@ -173,7 +179,7 @@ class Places:
 
     def __init__(self, fates: Fates, store: RoundStore, people: People, settings: Settings,
                  table: RoundTable, scheduler: Scheduler, rounds: Rounds, matches: Matches,
-                 outbox: Outbox, moving: asyncio.Lock) -> None:
+                 entries: TournamentBook, outbox: Outbox, moving: asyncio.Lock) -> None:
         self.fates = fates
         self.store = store
         self.people = people
@@ -182,6 +188,7 @@ class Places:
         self.scheduler = scheduler
         self.rounds = rounds  # ends or words a round taken up
         self.matches = matches
+        self.entries = entries  # who plays for which group of a tournament: follows a move
         self.outbox = outbox
         self._moving = moving  # the lock `Fates` moves under: one move at a time
 
@@ -206,12 +213,15 @@ class Places:
         moved (if still open, and the topic holds no other) is taken up — its end armed, or
         ended if its time ran out meanwhile, its deal shown again in the supergroup, where its
         old message is not — and a match that moved goes on, unless the supergroup's own
-        match has its next deal set. Telegram may say it again: what is held already is left."""
+        match has its next deal set; who played for the group plays for the supergroup here
+        too (this process may remember them bound to the group: a refusal elsewhere read it).
+        Telegram may say it again: what is held already is left."""
         new_id, shown = moved.new_id, []
         said: list[tuple[Place, str]] = []
         async with self._moving:
             await self.people.load()  # the languages and settings that moved with the rows
             await self.settings.load()
+            self.entries.moved(moved.old_id, new_id)
             record = None if moved.round_id is None else \
                 await self.store.get_round(moved.round_id)
             if record is not None and record.status == "open" and \

@@ -8,8 +8,8 @@ One alarm of each kind per chat and topic: setting one replaces that topic's ala
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from bot.store.records import ClaimGone, OwedClaim, Place, Round, StarterFull
@@ -107,10 +107,14 @@ Fate = Gone | Moved
 @dataclass(frozen=True)
 class Delivery:
     """What became of an outcome shown: the message that carries it, if one was sent (a deal's
-    or a result's), and what Telegram said of the chat meanwhile (None: nothing)."""
+    or a result's), and what Telegram said of the chat meanwhile (None: nothing); `then`, what
+    the face still does once play has recorded it (a result's deal losing its buttons): after
+    the record, so that the time between Telegram taking a message and its record, in which a
+    process killed sends it again, is one send's, not two (issue 70)."""
 
     message_id: int | None = None
     fate: Fate | None = None
+    then: Callable[[], Awaitable[None]] | None = field(default=None, compare=False)
 
 
 class Publisher(Protocol):
@@ -202,7 +206,7 @@ class OpenRounds(Protocol):
 
     async def open_round(self, most: int, chat_id: int, game: str, hand: tuple, target: int,
                          level: str, points: int, lang: str, started_at: float, deadline: float,
-                         started_by: int, topic: int = 0, hints_on: bool | None = None,
+                         started_by: int | None, topic: int = 0, hints_on: bool | None = None,
                          typing_on: bool | None = None, claim: OwedClaim | None = None
                          ) -> Round | StarterFull | ClaimGone | None:
         """Store a new open round (as RoundStore.open_round, its update's claim settled with

@@ -25,7 +25,7 @@ from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
 from bot.play.tournaments.service import Tournaments
 from bot.store.protocols import RoundStore
-from bot.store.records import Result
+from bot.store.records import Result, Round
 
 log = logging.getLogger(__name__)
 Chats = Callable[[int], bool]  # which chats a resume or a release is about (None: all)
@@ -55,7 +55,7 @@ class Recovery:
         of many, taking more of them over): what is owed there is late, not after a restart."""
         if self.tournaments is not None and chats is None:
             await self.tournaments.resume()
-        owed = await self.owed(chats)
+        owed = await self._owed_taking_up(chats)
         for outcome in owed:
             await self._show(outcome, outcome.round.place)
         said = await self.matches.resume(chats)
@@ -64,6 +64,16 @@ class Recovery:
         if owed or said:
             log.info("resumed: sent %d results, %d matches went on", len(owed), len(said))
         return owed
+
+    async def _owed_taking_up(self, chats: Chats | None) -> list[Closed | Dealt]:
+        """What is owed, read (for chats taken over) while no tournament's deal of this
+        process opens a round in them: the worker running a schedule plays a partition's chats
+        from the moment it owns it, so its errands may deal there while their rounds are being
+        taken up (bot.play.tournaments.errands, `taking_up`)."""
+        if chats is None or self.tournaments is None:
+            return await self.owed(chats)
+        async with self.tournaments.errands.taking_up(chats):
+            return await self.owed(chats)
 
     async def _show(self, outcome: Outcome, place: tuple[int, int]) -> None:
         try:  # a chat gone or migrated is settled by the outbox
@@ -88,6 +98,9 @@ class Recovery:
         await self.people.load()
         await self.settings.load()
         loaded = [r for r in await self.store.open_rounds() if chats is None or chats(r.chat_id)]
+        if chats is not None:  # one held already was dealt here meanwhile: its errand shows it
+            held = {current.id for current in self.table.rounds()}
+            loaded = [r for r in loaded if r.id not in held]
         terms = await self.rounds.stand_in_terms(loaded)
         if chats is None:
             self.table.load(loaded, terms)
@@ -159,7 +172,14 @@ class Recovery:
             right = await self.store.first_right_answer(result.round.id)
             if right is not None:
                 result = dataclasses.replace(result, answer=right.text)
-        head, rest, listed_all = await self.rounds.results.late(result, restarted)
+        head, rest, listed_all = await self.rounds.results.late(
+            result, restarted, await self._live_elsewhere(result.round))
         texts = await self.people.round_texts(result.round)
         return await self.rounds.finish(result.round, head, rest, texts, listed_all,
                                         [RoundClosed(result.round, late=True)])
+
+    async def _live_elsewhere(self, record: Round) -> bool:
+        """Whether the round is a group's round of a tournament round not closed in every
+        group yet, asked of the database: a take-over loads no tournament's live hands into
+        memory (a restart loads them first), and the round's own seat tells without them."""
+        return self.tournaments is not None and await self.tournaments.book.still_live(record)

@@ -45,6 +45,7 @@ from bot.play.round.table import RoundTable
 from bot.play.round.views import Views
 from bot.play.solving.solving import Solving
 from bot.play.tournaments.book import TournamentBook
+from bot.play.tournaments.rules import MAX_FOLLOWERS
 from bot.play.tournaments.rules import PAUSE as TOURNAMENT_PAUSE
 from bot.play.tournaments.service import DEAL_RATE, Tournaments
 from bot.runtime.pool import SolverPool
@@ -118,7 +119,8 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                    open_rounds: OpenRounds | None = None, shared_names: bool = False,
                    holding: Holding | None = None, throttle: Throttle | None = None,
                    daily_hands: DailyHands | None = None, deal_rate: float = DEAL_RATE,
-                   tournament_pause: float = TOURNAMENT_PAUSE) -> Services:
+                   tournament_pause: float = TOURNAMENT_PAUSE,
+                   tournament_followers: int = MAX_FOLLOWERS) -> Services:
     """The services of one bot. `clock` is the game's time (deadlines, answer times); the
     budget of solver seconds is shared by deals and /solve, one allowance per person, and the
     live puzzles of the open rounds are what the solving service refuses; `secret` (the bot's
@@ -132,7 +134,8 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     `throttle`, who hears a reply to a wrong answer (None: a burst of 3, then one a second);
     `daily_hands`, the daily puzzle's hands (None: drawn with `secret` on `clock`);
     `deal_rate`, the errands a second a tournament's schedule sends (deals, boards: under the
-    bot's send rate), and `tournament_pause`, its seconds between a round and the next."""
+    bot's send rate), `tournament_pause`, its seconds between a round and the next, and
+    `tournament_followers`, the chats that may follow one tournament."""
     rng = rng or random.Random()
     people = People(stores.people, shared=shared_names)
     analyses = Analyses(pool)
@@ -156,8 +159,8 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                          Following(entries.after_round, late=True),
                          Following(achievements.after_round, late=True)])
     moving = asyncio.Lock()  # one move of a group to its supergroup at a time
-    fates = Fates(stores.rounds, people, settings, table, scheduler, book, views, moving,
-                  holding)
+    fates = Fates(stores.rounds, people, settings, table, scheduler, book, views, entries,
+                  moving, holding)
     outbox = Outbox(publisher, table, stores.rounds, fates)
     dealer = Dealer(Stock(pool, lambda: rng.getrandbits(64)), budget, deal_seconds,
                     daily=table.live)
@@ -168,10 +171,10 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     matches = Matches(book, stores.matches, stores.people, people, rounds, table, scheduler,
                       outbox, pause)
     places = Places(fates, stores.rounds, people, settings, table, scheduler, rounds, matches,
-                    outbox, moving)
+                    entries, outbox, moving)
     tournaments = Tournaments(stores.tournaments, people, stores.people, entries, rounds, table,
                               dealer, analyses, shared, outbox, holding or HoldsAll(), clock,
-                              rng, deal_rate, tournament_pause)
+                              rng, deal_rate, tournament_pause, tournament_followers)
     daily = Daily(stores.daily, people, daily_hands, clock, rater, achievements)
     privacy = Privacy(stores.forgetting, people, clock, stop_matches=book.stop_all,
                       drop_rounds=round_dropper(rounds, table, people))

@@ -5,6 +5,14 @@ it, its rounds and each group's deal of them, and the standings. Both backends r
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
+
+# What a group's join came to: in it now; in it before; too late to fit (the tournament had its
+# most groups); or in another tournament not over (one at a time: the database refused it).
+Joined = Literal["joined", "already", "full", "elsewhere"]
+# What a chat's follow came to: following now; following before; refused for the tournament's
+# bound on followers, or for the chat's on tournaments followed at once; the tournament over.
+Followed = Literal["followed", "already", "full", "too_many", "over"]
 
 
 @dataclass(frozen=True)

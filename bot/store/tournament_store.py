@@ -9,7 +9,9 @@ from typing import Protocol
 from bot.store.tournament_records import (
     Deal,
     Entrant,
+    Followed,
     GroupStanding,
+    Joined,
     PlayerStanding,
     Seat,
     Solve,
@@ -37,15 +39,32 @@ class TournamentStore(Protocol):
         """Every chat in a tournament not over."""
 
     async def join(self, tournament_id: int, chat_id: int, topic: int, joined_by: int | None,
-                   lang: str, at: float, most: int) -> str:
-        """The group joins: "joined", "already" (it had), or "full" (`most` joined before it:
-        of groups joining at once, the first `most` by time stay)."""
+                   lang: str, at: float, most: int) -> Joined:
+        """The group joins: "joined", "already" (it had), "full" (`most` joined before it: of
+        groups joining at once, the first `most` by time stay), or "elsewhere" (it is in
+        another tournament not over: of joins at once, the database lets one in)."""
 
     async def leave(self, tournament_id: int, chat_id: int) -> bool:
         ...
 
-    async def follow(self, tournament_id: int, chat_id: int, lang: str) -> bool:
-        """The chat follows the tournament (its boards, its podium); False if it did."""
+    async def discard(self, tournament_id: int) -> bool:
+        """A tournament just made that no group is in (its group joined another meanwhile)
+        goes, as if never made."""
+
+    async def follow(self, tournament_id: int, chat_id: int, lang: str, most: int,
+                     most_followed: int) -> Followed:
+        """The chat follows the tournament (its boards, its podium): "followed", "already",
+        "full" (it has `most` followers), "too_many" (the chat follows `most_followed` not
+        over) or "over". The bounds hold for follows at once."""
+
+    async def follows(self, tournament_id: int, chat_id: int) -> bool:
+        """Whether the chat follows the tournament."""
+
+    async def followed(self, chat_id: int) -> list[Tournament]:
+        """The tournaments not over that the chat follows, the oldest first."""
+
+    async def unfollow(self, tournament_id: int, chat_id: int) -> bool:
+        """The chat follows the tournament no more; False if it did not."""
 
     async def entrants(self, tournament_id: int) -> list[Entrant]:
         """The groups that joined, in the order they did."""
@@ -69,7 +88,8 @@ class TournamentStore(Protocol):
         """It starts at `starts_at` instead (while it has not started)."""
 
     async def finish(self, tournament_id: int, status: str, at: float) -> bool:
-        """It ends, "done" or "cancelled" (one caller wins)."""
+        """It ends, "done" or "cancelled" (one caller wins), and its groups are free to join
+        another, in the same transaction."""
 
     async def open_round(self, tournament_id: int, number: int, game: str, hand: tuple,
                          target: int, level: str, points: int, at: float) -> TournamentRound:
@@ -138,3 +158,6 @@ class TournamentStore(Protocol):
 
     async def solves(self, tournament_id: int) -> list[Solve]:
         """Every round won in every group, by round, the fastest first."""
+
+    async def plays_for(self, tournament_id: int, user_id: int) -> int | None:
+        """The group the person plays for, if they answered in one (nothing written)."""

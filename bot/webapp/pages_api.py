@@ -6,7 +6,8 @@ result's).
 Who asks is only what Telegram signed, within PAGE_AGE; from a Direct Link only the page it
 named. A player's page and cards are that player's alone (a card is drawn from their own
 records only, whatever the request names); a group's page is its current members' (Telegram
-asked, as for a round); a tournament's page is anyone's. A daily card names its day (else the
+asked, as for a round); a tournament's page is for whoever holds a link with its key (its code)
+or is in one of its groups or of the chats that follow it. A daily card names its day (else the
 latest): one the asker has no result of is refused in their words. Words and rules are play's;
 this checks and hands over.
 """
@@ -18,6 +19,7 @@ from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
 
 from bot.play.pages import PageAsk, read_page
+from bot.runtime.doors import PAGE
 from bot.text.i18n import Texts, language_of, texts_for
 from bot.webapp.init_data import Signed, Unsigned, verify
 from bot.webapp.refusal import Refusal
@@ -50,10 +52,11 @@ def signed_page(face: Face, body: dict[str, Any]) -> tuple[Signed, PageAsk, Text
 
 async def page(face: Face, body: dict[str, Any]) -> dict[str, Any]:
     """A player's page, only to that player; a group's, only to its members; a tournament's,
-    to anyone (anyone may follow one)."""
+    only to those it concerns (`concerned`)."""
     signed, ask, texts = signed_page(face, body)
     pages = face.services().pages
     if ask.kind == "tournament":
+        await concerned(face, ask, signed.user_id)
         found = await pages.tournament(ask.id, texts)
         if found is None:
             raise Refusal(HTTPStatus.NOT_FOUND, "no such tournament", "nothing")
@@ -62,8 +65,29 @@ async def page(face: Face, body: dict[str, Any]) -> dict[str, Any]:
         if ask.id != signed.user_id:
             raise Refusal(HTTPStatus.FORBIDDEN, "another person's page", "not_yours")
         return await pages.player(ask.id, signed.first_name, texts)
-    await face.member(ask.id, signed.user_id)
-    return await pages.group(ask.id, texts)
+    async with face.in_chat(ask.id, signed.user_id, PAGE):  # the group's budget too
+        return await pages.group(ask.id, texts)
+
+
+async def concerned(face: Face, ask: PageAsk, user_id: int) -> None:
+    """Refusal unless the tournament's page is the asker's to see: the link carries its key, or
+    they are in one of its groups or of the chats that follow it (Telegram asked, through
+    `belongs`, about the chats play names); what Telegram can't tell grants nothing (try
+    again)."""
+    readers = await face.services().pages.tournament_readers(ask, user_id)
+    if readers is None:
+        raise Refusal(HTTPStatus.NOT_FOUND, "no such tournament", "nothing")
+    if readers.anyone:
+        return
+    unsure = False
+    for chat_id in readers.chats:
+        belongs = await face.belongs(chat_id, user_id)
+        if belongs:
+            return
+        unsure = unsure or belongs is None
+    if unsure:
+        raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "try again", "try_again")
+    raise Refusal(HTTPStatus.FORBIDDEN, "in none of the tournament's chats", "not_concerned")
 
 
 async def card(face: Face, body: dict[str, Any]) -> dict[str, Any]:

@@ -6,7 +6,8 @@ worker that joins; the same update POSTed twice acts once; the broker away, the 
 503 and the update re-POSTed once it is back acts; a worker killed with an update taken and not
 acknowledged hands it to the worker taking its partitions over, where it acts once, and the
 rounds end on time; a worker paused mid-round is replaced, and once let go it writes and sends
-nothing and exits."""
+nothing and exits; a worker killed while its result's deal loses its buttons has its result on
+record already, and the next owner does not send it again."""
 
 from __future__ import annotations
 
@@ -446,5 +447,56 @@ async def test_a_worker_killed_after_claiming_a_play_does_not_lose_its_deal(
         await settled_and_sent_once(connection, telegram, asked["update_id"], deal.text)
         assert await connection.fetchval(
             "SELECT COUNT(*) FROM rounds WHERE chat_id = $1", GROUP) == 1
+    finally:
+        await connection.close()
+
+
+async def test_a_worker_killed_while_its_results_deal_loses_its_buttons_sends_it_once(
+        telegram, cluster, database, monkeypatch):
+    """The worker owning a group sends a round's result, Telegram takes it, and the worker is
+    killed while the deal's buttons are being taken off (the emulator holds that call, behind
+    the send limit as it were, then refuses it). The result went on record before that call,
+    so the worker taking the partition over owes nothing: the group sees one result (issue 70:
+    the record came after the buttons' call, and the next owner sent the result again, late)."""
+    connection = await asyncpg.connect(database)
+    running = cluster()
+    held, release = asyncio.Event(), asyncio.Event()
+    original = telegram.call
+
+    async def holding(method: str, params: dict, agent: str = "") -> object:
+        if method.lower() == "editmessagereplymarkup" \
+                and str(params.get("chat_id")) == str(GROUP) and not held.is_set():
+            held.set()
+            await release.wait()
+            raise TelegramError(502, "Bad Gateway")  # its sender is gone
+        return await original(method, params, agent)
+
+    monkeypatch.setattr(telegram, "call", holding)
+    try:
+        owner, other = await owner_and_other(running, GROUP)
+        telegram.chat(GROUP)
+        await telegram.say(GROUP, ANN, "/play")
+        assert await running.deliver() == [200]
+        hand = hand_of((await telegram.reply(GROUP, timeout=30)).text)
+        await until(lambda: connection.fetchval(
+            "SELECT message_id IS NOT NULL FROM rounds WHERE chat_id = $1", GROUP),
+            "the deal's message id stored")
+        await telegram.say(GROUP, ANN, f"/a {solve(hand)[0]}")
+        assert await running.deliver() == [200]
+        await until(held.is_set, "the deal's buttons being taken off")
+        [won] = [s for s in telegram.sent if s.chat_id == GROUP and "wins" in s.text]
+        assert won.pid == owner.pid
+        await owner.kill()
+        release.set()
+        await running.shared([other])
+        await telegram.say(GROUP, ANN, "/solve 3 3 8 8")  # answered once the group is taken up
+        assert await running.deliver() == [200]
+        await until(lambda: any("distinct solution" in s.text for s in telegram.sent
+                                if s.chat_id == GROUP), "the next owner answering the group")
+        results = [s.text for s in telegram.sent if s.chat_id == GROUP
+                   and ("wins" in s.text or "Late" in s.text)]
+        assert results == [won.text]
+        assert await connection.fetchval(
+            "SELECT announced FROM rounds WHERE chat_id = $1", GROUP) == 1
     finally:
         await connection.close()

@@ -4,7 +4,10 @@ worker's (the tournament's row names its lease); every group is dealt each round
 owning it, the errands to the other workers' groups carried through the stream; the worker that
 runs the schedule is killed after the first deals, and the tournament goes on: another worker
 takes the schedule over (its lease ran out) and the dead worker's groups (their partitions), and
-every round is played in every group, its board shown once in each, the podium at the end."""
+every round is played in every group, its board shown once in each, the podium at the end. The
+kill comes once every deal of the round is on record (its message id stored): outside the one
+window a message can be shown twice in (docs/reliability.md), so every deal, group's result and
+board is shown once (issue 70)."""
 
 from __future__ import annotations
 
@@ -24,6 +27,8 @@ pytestmark = pytest.mark.slow
 ROUNDS = 3
 GROUPS = [-(5100 + n) for n in range(40)]
 HAND = re.compile(r"^(\d+) (\d+) (\d+) (\d+)$", re.MULTILINE)
+KINDS = {"deal": r"round (\d+) of \d+, the same hand", "result": r"round (\d+) of \d+: this group "
+         "is done", "board": r"round (\d+) of \d+ is over in every group"}
 
 
 def spread(count: int) -> list[int]:
@@ -48,6 +53,17 @@ async def schedule_owner(database: str) -> int:
     finally:
         await connection.close()
     return int(holder.split("@")[0]) if holder else 0
+
+
+async def deals_on_record(database: str, number: int) -> bool:
+    """Whether every group's deal of round `number` has its message id stored."""
+    connection = await asyncpg.connect(database)
+    try:
+        return await connection.fetchval(
+            "SELECT COUNT(*) FROM tournament_deals d JOIN rounds r ON r.id = d.round_id "
+            "WHERE d.number = $1 AND r.message_id IS NOT NULL", number) == 6
+    finally:
+        await connection.close()
 
 
 async def test_a_tournament_outlives_the_worker_running_its_schedule(
@@ -90,6 +106,7 @@ async def test_a_tournament_outlives_the_worker_running_its_schedule(
         hands = {HAND.search(d.text).groups() for d in deals.values()}  # type: ignore[union-attr]
         assert len(hands) == 1, "the same hand in every group"
         if killed is None:  # the schedule's worker dies with the round dealt
+            await until(lambda n=number: deals_on_record(database, n), "the deals on record")
             pid = await schedule_owner(database)
             killed = next(w for w in workers if w.pid == pid)
             await killed.kill()
@@ -107,6 +124,9 @@ async def test_a_tournament_outlives_the_worker_running_its_schedule(
     boards = Counter((s.chat_id, m.group(1)) for s in telegram.sent
                      if (m := re.search(r"round (\d+) of \d+ is over in every group", s.text)))
     assert set(boards.values()) == {1} and len(boards) == 6 * ROUNDS  # each once, none lost
+    shown = Counter((s.chat_id, kind, m.group(1)) for s in telegram.sent
+                    for kind, pattern in KINDS.items() if (m := re.search(pattern, s.text)))
+    assert len(shown) == 3 * 6 * ROUNDS and [k for k, n in shown.items() if n > 1] == []
     for group in groups:
         last = [s for s in telegram.sent if s.chat_id == group][-1]
         assert "The podium — players:" in last.text and "is over. Thank you" in last.text

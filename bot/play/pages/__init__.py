@@ -24,15 +24,16 @@ from bot.play.pages.sharing import (
     read_day,
     season_of_player,
 )
-from bot.play.pages.tournament import tournament_page
+from bot.play.pages.tournament import Readers, readers, tournament_page
 from bot.play.ports import PageLink
 from bot.store.protocols import AchievementStore, PageStore, RatingStore
+from bot.store.sql.pages import NOBODY
 from bot.store.tournament_store import TournamentStore
 from bot.text.i18n import Texts
 
 # the page's own words besides each section's: a refusal's, an empty page's
 WORDS = ("failed", "page_forbidden", "not_member", "try_again", "not_yours", "expired",
-         "nothing", "no_daily")
+         "nothing", "no_daily", "not_concerned")
 
 
 class Pages:
@@ -51,7 +52,10 @@ class Pages:
         self.links = links
 
     async def player(self, user_id: int, name: str, texts: Texts) -> dict[str, Any]:
-        """The player's own page."""
+        """The player's own page: nobody's while their /forget is under way (their rows go
+        a part at a time after the confirmation, and none is shown meanwhile)."""
+        if await self.store.erasing(user_id):
+            user_id = NOBODY
         page, badges = await asyncio.gather(
             player_page(self.store, texts, user_id, name, self.clock()),
             player_badges(self.achievements, texts, user_id) if self.achievements else none())
@@ -77,9 +81,23 @@ class Pages:
         page = await tournament_page(self.tournaments, texts, tournament_id, self.clock())
         return framed(texts, page) if page is not None else None
 
-    def tournament_link(self, tournament_id: int, chat_id: int) -> PageLink | None:
-        """What opens a tournament's page from a chat, if the Mini App is set."""
-        return self.links(PageAsk("tournament", tournament_id), chat_id) if self.links else None
+    async def tournament_readers(self, ask: PageAsk, user_id: int) -> Readers | None:
+        """Who may see the tournament's page a link names, for this asker: anyone with its
+        key, else the members of its chats, whom the face asks Telegram about (None: no
+        such tournament)."""
+        if self.tournaments is None:
+            return None
+        return await readers(self.tournaments, ask.id, ask.key, user_id)
+
+    async def tournament_link(self, tournament_id: int, chat_id: int) -> PageLink | None:
+        """What opens a tournament's page from a chat, if the Mini App is set: with its key
+        (its code), so that whoever the bot shows it to may open it."""
+        if self.links is None or self.tournaments is None:
+            return None
+        tournament = await self.tournaments.get(tournament_id)
+        if tournament is None:
+            return None
+        return self.links(PageAsk("tournament", tournament_id, key=tournament.code), chat_id)
 
     @staticmethod
     def has_game(game: object) -> bool:
@@ -143,4 +161,4 @@ def framed(texts: Texts, page: dict[str, Any]) -> dict[str, Any]:
             "words": {name: texts(f"webapp_{name}") for name in WORDS}}
 
 
-__all__ = ["PageAsk", "PageOpener", "Pages", "read_page"]
+__all__ = ["PageAsk", "PageOpener", "Pages", "Readers", "read_page"]

@@ -33,7 +33,9 @@ class DailyFacts(Protocol):
 async def season_of_player(store: PageStore, user_id: int, name: str, game: str,
                            now: float) -> SeasonCard | None:
     """The card's figures for the game this season; None before the player's first rated
-    round in it (there is no rating to show)."""
+    round in it (there is no rating to show), or while their /forget is under way."""
+    if await store.erasing(user_id):
+        return None
     days = [day for day in await store.rating_days(user_id, season_start(now))
             if day.game == game and day.season == season_of(now)]
     totals = next((t for t in await store.game_totals(user_id) if t.game == game), None)

@@ -1,14 +1,19 @@
 """A tournament's page: its terms and state, the best players across the groups, the groups
 ranked, and each round's hand with its fastest solvers — sections as on a group's page
-(bot.play.pages.group), drawn by the same page. Anyone signed may see it (anyone may follow a
-tournament); a round still being played shows neither its hand nor who solved it: its hand is
-live for everyone until it closed in every group, and a group dealt a second after another must
-not read it here first."""
+(bot.play.pages.group), drawn by the same page. It is for those the tournament concerns
+(`readers`): whoever holds a link with its key (its code: the bot's own links carry it, and
+whoever has the code may follow it), or a member of one of its groups or of a chat that follows
+it; ids are sequential, so without that anyone could read every tournament's groups and
+players. A round still being played shows neither its hand nor who solved it, and counts in no
+standing (the store's): its hand is live for everyone until it closed in every group, and a
+group dealt a second after another must not read it, nor who won it where, here first."""
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 from collections import defaultdict
+from dataclasses import dataclass
 from typing import Any
 
 from bot.play.pages.player import hand_text, separator
@@ -20,6 +25,41 @@ from bot.text.i18n import Texts
 
 SHOWN = 10  # players on the board
 SOLVERS = 3  # a round's fastest solvers shown
+# Telegram is asked about at most this many of a tournament's chats for one request (else a
+# stranger's request costs a getChatMember a chat: up to 500 groups and their followers): the
+# group the asker plays for first, then the groups as they joined, then the followers. A member
+# of a chat past these opens the page from the bot's link, which carries its key.
+ASKED = 20
+
+
+@dataclass(frozen=True)
+class Readers:
+    """Who may see a tournament's page: the asker, at once (`anyone`: the link's key is the
+    tournament's, or the asker's own private chat follows it); else a member of one of these
+    chats, as Telegram says."""
+
+    anyone: bool
+    chats: tuple[int, ...] = ()
+
+
+async def readers(store: TournamentStore, tournament_id: int, key: str,
+                  user_id: int) -> Readers | None:
+    """Who may see the tournament's page, for this asker with this key (None: no such
+    tournament)."""
+    tournament = await store.get(tournament_id)
+    if tournament is None:
+        return None
+    if key and hmac.compare_digest(key.encode(), tournament.code.encode()):
+        return Readers(True)
+    entrants, followers, plays_for = await asyncio.gather(
+        store.entrants(tournament_id), store.followers(tournament_id),
+        store.plays_for(tournament_id, user_id))
+    chats = [plays_for] if plays_for is not None else []
+    chats += [e.chat_id for e in entrants if e.playing]  # (where the bot is: Telegram tells)
+    chats += [chat_id for chat_id, _ in followers]
+    if user_id in chats:  # a private chat's only member is its person
+        return Readers(True)
+    return Readers(False, tuple(dict.fromkeys(c for c in chats if c < 0))[:ASKED])
 
 
 async def tournament_page(store: TournamentStore, texts: Texts, tournament_id: int,

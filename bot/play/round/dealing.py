@@ -14,6 +14,7 @@ from bot.play.dealing.adaptive import ADAPTIVE, ADAPTIVE_AFTER, REDRAWS, Adaptiv
 from bot.play.dealing.analyses import Analyses
 from bot.play.dealing.dealer import Dealer
 from bot.play.games import GAMES, Deal, PlayOptions
+from bot.play.guards.stand_ins import counted_as, speaks_for_a_chat
 from bot.play.outcomes import Dealt, Refused, Said
 from bot.play.ports import ClaimGone, OpenRounds, OwedClaim, StarterFull, Target
 from bot.play.round.ending import Endings
@@ -30,7 +31,9 @@ from bot.text.i18n import Texts
 DEFAULT_SECONDS = {"24": 120.0, "countdown": 60.0, "yahtzee": 300.0}
 # Each open round makes the solving commands refuse its chat's members a few hands (the rule of
 # bot.play.guards.live), so how many one person, or one group's topics, keep open is bounded:
-# one account then refuses a member of its group under 1% of the 1,820 four-number hands.
+# one account then refuses a member of its group under 1% of the 1,820 four-number hands. A
+# stand-in for a chat (a group's anonymous admins: bot.play.guards.stand_ins) is one person in
+# each chat it writes in, so its rounds are counted in that chat alone, which one process plays.
 ROUNDS_PER_PLAYER = 3  # open rounds one person started, in all chats (on every process: OpenRounds)
 ROUNDS_PER_CHAT = 5  # open rounds in one group's forum topics
 UNBOUNDED = 1 << 30  # a round dealt for a group (a tournament's) counts against no one's bound
@@ -116,7 +119,8 @@ class Dealing:
             dealt = await self._dealt(chat, player, game, options, texts)
             if isinstance(dealt, str):
                 return Said(dealt)
-            return await self._open(chat, player, dealt, options, texts, claim=claim)
+            return await self._open(chat, player, dealt, options, texts, claim=claim,
+                                    most=most_for(player))
 
     async def _dealt(self, chat: Chat, player: Player, game: str, options: PlayOptions,
                      texts: Texts) -> Deal | str:
@@ -134,25 +138,26 @@ class Dealing:
             return await adaptive.deal(chat.id, player.id, seconds)
         if options.level == ADAPTIVE:  # another size or target: a level drawn, as by default
             options = replace(options, level=None)
-        dealt = await self.dealer.deal(GAMES[game], options, player.id, chat.id, texts)
+        asker = counted_as(chat.id, player.id)  # a rare deal's turn, budget, one at a time
+        dealt = await self.dealer.deal(GAMES[game], options, asker, chat.id, texts)
         if adaptive is None or not isinstance(dealt, Deal):
             return dealt
         learned = await adaptive.learned_level(dealt)
         for _ in range(REDRAWS):
             if learned is None or options.level in (None, learned):
                 break
-            again = await self.dealer.deal(GAMES[game], options, player.id, chat.id, texts)
+            again = await self.dealer.deal(GAMES[game], options, asker, chat.id, texts)
             if not isinstance(again, Deal):
                 break
             dealt, learned = again, await adaptive.learned_level(again)
         return dealt if learned is None else adaptive.relevelled(dealt, learned)
 
-    async def deal_given(self, chat: Chat, player: Player, dealt: Deal, length: float,
+    async def deal_given(self, chat: Chat, player: Player | None, dealt: Deal, length: float,
                          terms: Terms) -> Dealt | Said:
         """A round of a hand drawn elsewhere (a tournament's, the same in every group),
         lasting `length` seconds from now under these terms, started in `player`'s name
-        without counting against their bound; stored with its end armed, not shown. A round
-        on in the topic is said instead."""
+        without counting against their bound (None: in nobody's, the chat as stored); stored
+        with its end armed, not shown. A round on in the topic is said instead."""
         texts = await self.people.texts(chat, player)
         async with self._dealing.held((chat.id, chat.topic)):
             current = self.table.of(chat.id, chat.topic)
@@ -164,28 +169,30 @@ class Dealing:
         return opened
 
     def _bound(self, chat: Chat, player: Player, texts: Texts) -> Said | None:
-        """Why no new round may open now: the player has ROUNDS_PER_PLAYER open, or the
-        group's topics ROUNDS_PER_CHAT."""
-        if self.table.started_by(player.id) >= ROUNDS_PER_PLAYER:
+        """Why no new round may open now: the player has ROUNDS_PER_PLAYER open (a stand-in
+        for a chat, in this chat), or the group's topics ROUNDS_PER_CHAT."""
+        if self.table.started_by(counted_as(chat.id, player.id)) >= ROUNDS_PER_PLAYER:
             return Said(texts("play_too_many_rounds", most=ROUNDS_PER_PLAYER))
         if self.table.in_chat(chat.id) >= ROUNDS_PER_CHAT:
             return Said(texts("play_too_many_topics", most=ROUNDS_PER_CHAT))
         return None
 
-    async def _open(self, chat: Chat, player: Player, dealt: Deal, options: PlayOptions,
+    async def _open(self, chat: Chat, player: Player | None, dealt: Deal, options: PlayOptions,
                     texts: Texts, length: float | None = None, terms: Terms | None = None,
                     most: int = ROUNDS_PER_PLAYER, claim: OwedClaim | None = None
                     ) -> Dealt | Said | None:
         """Store the dealt round and arm its end (before anything is sent, so that a failed
         send cannot leave a round without an end); its length and terms the chat's, unless
         given. With a claim, stored only while it is this process's (None if not)."""
-        await self.people.remember(chat, player)
+        if player is not None:  # nobody's: a deal of a chat known already
+            await self.people.remember(chat, player)
+        starter = player.id if player is not None else None
         now = self.table.clock()
         terms = terms or await self.terms(chat.id)
         length = length or (await self.settings.of(chat.id)).seconds[dealt.game]
         new = await self.open_rounds.open_round(
             most, chat.id, dealt.game, dealt.hand, dealt.target, dealt.level,
-            dealt.points, texts.language, now, now + length, player.id, chat.topic,
+            dealt.points, texts.language, now, now + length, starter, chat.topic,
             hints_on=terms.hints, typing_on=terms.typing, claim=claim)
         if isinstance(new, ClaimGone):
             return None
@@ -208,6 +215,13 @@ class Dealing:
         actions = self.views.actions(opened)
         opened.rewritten((text, actions, texts.language))
         return Dealt(new, text, texts, actions)
+
+
+def most_for(player: Player) -> int:
+    """The bound the store holds a new round's starter to, in every chat: ROUNDS_PER_PLAYER; a
+    stand-in for a chat, none there (`_bound` counted its rounds in the chat it writes in, and
+    the table holds every round of that chat; the store would count its id in every chat)."""
+    return UNBOUNDED if speaks_for_a_chat(player.id) else ROUNDS_PER_PLAYER
 
 
 def seconds_of(seconds: Mapping[str, float] | None) -> dict[str, float]:

@@ -91,8 +91,10 @@ class Endings:
         committed = await self.table.commit(current)
         if not committed.closed:
             return None
-        head = self.results.ending_head(record, ending, texts,
-                                        ended_by.first_name if ended_by else None)
+        quoted = ending.best is not None and ending.points > 0  # the closest answer, unless
+        head = self.results.ending_head(  # the hand is live for everyone (a tournament's)
+            record, ending, texts, ended_by.first_name if ended_by else None,
+            quoted and await self.results.for_everyone(record))
         revealed = await self.results.answers_shown(record, texts)
         if more is not None:
             head = f"{head}\n{await more()}"

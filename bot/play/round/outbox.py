@@ -45,6 +45,8 @@ class Outbox:
             await self.store.set_announced([outcome.round.id])
             if delivery.message_id is not None:
                 self.table.remember_head(outcome.round.id, outcome.head)
+        if delivery.then is not None:  # the face's last step, once the send is on record
+            await delivery.then()
         return delivery
 
     async def deal_sent(self, round_id: int, message_id: int) -> None:

@@ -24,7 +24,7 @@ class OwnRounds:
 
     async def open_round(self, most: int, chat_id: int, game: str, hand: tuple, target: int,
                          level: str, points: int, lang: str, started_at: float, deadline: float,
-                         started_by: int, topic: int = 0, hints_on: bool | None = None,
+                         started_by: int | None, topic: int = 0, hints_on: bool | None = None,
                          typing_on: bool | None = None, claim: OwedClaim | None = None
                          ) -> Round | StarterFull | ClaimGone | None:
         """The store's open_round: the table counted the starter's rounds before the deal."""

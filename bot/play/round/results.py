@@ -78,23 +78,19 @@ class Results:
                  texts: Texts) -> str:
         """Who won, with what (None: the answer is kept back, the hand is live for everyone),
         how fast, and the points."""
-        if shown is None:
-            return texts("won_held_back", name=markup.name(name),
-                         elapsed=texts.seconds(elapsed), points=current.points)
-        return texts("won", name=markup.name(name), answer=shown,
-                     elapsed=texts.seconds(elapsed), points=current.points)
+        return won(name, shown, elapsed, current.points, texts)
 
     def ending_head(self, current: Round, ending: Ending, texts: Texts,
-                    ended_by_name: str | None) -> str:
+                    ended_by_name: str | None, held_back: bool = False) -> str:
         """The result's head for a round that closed without a right answer (that its ender's
-        answers could not win it is said only if they gave any)."""
+        answers could not win it is said only if they gave any); `held_back`: the hand is live
+        for everyone (for_everyone), so the closest answer is not quoted."""
         rules, words = GAMES[current.game], WORDS[current.game]
         lines = [texts("timeout" if ending.status == "expired" else "revealed",
                        goal=words.goal_html(current, texts))]
         if ending.best is not None and ending.points > 0:
-            lines.append(texts("closest_wins", name=markup.name(ending.best.name),
-                               answer=markup.code(ending.best.text),
-                               distance=ending.best.distance, points=ending.points))
+            lines.append(closest(ending.best.name, None if held_back else ending.best.text,
+                                 ending.best.distance, ending.points, texts))
         elif rules.closest_wins:
             lines.append(texts("nobody_close"))
         if ending.early and rules.closest_wins and ended_by_name is not None:
@@ -104,31 +100,58 @@ class Results:
             lines.append(texts("ended_by_passes"))
         return "\n".join(lines)
 
-    async def late(self, result: Result, restarted: bool = True) -> tuple[str, str, bool]:
+    async def late(self, result: Result, restarted: bool = True,
+                   live: bool = False) -> tuple[str, str, bool]:
         """A closed round's result, said late: its head (which round, and why late: after a
         restart of the bot, or after another of its processes took the chat over), who won it
         or that nobody did, the rest (what the round's end shows), and whether that lists every
-        solution."""
+        solution. Its hand live for everyone (`live`: the caller knows it of the round itself,
+        a tournament's round not closed in every group; or as `for_everyone` finds it), neither
+        the answer that won or came closest nor any solution is said, as on time."""
         current = result.round
         rules, words = GAMES[current.game], WORDS[current.game]
         texts = await self.people.round_texts(current)
+        held = live or await self.for_everyone(current)
         lines = [texts("late_result" if restarted else "late_taken_over",
                        game=texts.game(rules.name), puzzle=words.puzzle_html(current))]
-        name, answer = markup.name(result.winner_name), markup.code(result.answer or "")
+        answer = None if held else result.answer or ""
         if result.winner_name is None or (rules.closest_wins and not result.exact):
             if result.winner_name is not None and result.distance is not None:
-                lines.append(texts("closest_wins", name=name, answer=answer,
-                                   distance=result.distance, points=result.awarded))
+                lines.append(closest(result.winner_name, answer, result.distance,
+                                     result.awarded, texts))
             elif rules.closest_wins:
                 lines.append(texts("nobody_close"))
-            revealed = await self.answers_shown(current, texts)
+            revealed = Revealed(texts("answers_held_back"), complete=False) if held else \
+                await self.answers_shown(current, texts)
             return "\n".join(lines), "\n" + revealed.text, revealed.complete
         seconds = result.win_seconds if result.win_seconds is not None else \
             result.ended_at - current.started_at
-        lines.append(texts("won", name=name, answer=answer, elapsed=texts.seconds(seconds),
-                           points=result.awarded))
-        details = await self.win_details(current, texts)
+        assert result.winner_name is not None
+        lines.append(won(result.winner_name, None if answer is None else markup.code(answer),
+                         seconds, result.awarded, texts))
+        details = texts("answers_held_back") if held and rules.shows_best_on_win() else \
+            await self.win_details(current, texts)
         return "\n".join(lines), f"\n{details}" if details else "", not rules.pages_solutions
+
+
+def won(name: str, shown: str | None, elapsed: float, points: int, texts: Texts) -> str:
+    """Who won, with what (`shown`, as markup; None: kept back, the hand is live for
+    everyone), how fast, and the points."""
+    if shown is None:
+        return texts("won_held_back", name=markup.name(name), elapsed=texts.seconds(elapsed),
+                     points=points)
+    return texts("won", name=markup.name(name), answer=shown, elapsed=texts.seconds(elapsed),
+                 points=points)
+
+
+def closest(name: str, answer: str | None, distance: int, points: int, texts: Texts) -> str:
+    """Who came closest, with what (None: the answer is kept back, the hand is live for
+    everyone), how far off, and the points."""
+    if answer is None:
+        return texts("closest_held_back", name=markup.name(name), distance=distance,
+                     points=points)
+    return texts("closest_wins", name=markup.name(name), answer=markup.code(answer),
+                 distance=distance, points=points)
 
 
 def too_late(winner: str, gap: float, texts: Texts) -> str:

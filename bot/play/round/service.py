@@ -171,7 +171,7 @@ class Rounds:
              ) -> Later[Dealt | Said]:
         return self.dealing.deal(chat, player, game, options)
 
-    def deal_given(self, chat: Chat, player: Player, dealt: Deal, length: float,
+    def deal_given(self, chat: Chat, player: Player | None, dealt: Deal, length: float,
                    terms: Terms) -> Later[Dealt | Said]:
         return self.dealing.deal_given(chat, player, dealt, length, terms)
 

@@ -30,6 +30,7 @@ from bot.play.guards.live import (
     rolls_reached_among,
 )
 from bot.play.guards.permissions import MemberCheck
+from bot.play.guards.stand_ins import counted_as
 from bot.play.guards.throttle import Ticket, WorkBudget
 from bot.play.ports import OpenRounds
 from bot.play.solving.paging import Page, page_of
@@ -113,7 +114,8 @@ class Solving:
             if isinstance(taken, int):
                 raise Busy(taken)
             ticket = taken
-        who = asker[0] if asker is not None else None
+        # whose turn in the heavy lane: a chat's stand-in (its anonymous admins) as that chat's
+        who = counted_as(asker[1], asker[0]) if asker is not None else None
         work = asyncio.ensure_future(self._work(ticket, timeout, who, fn, *args))
         self._running[key] = work
         work.add_done_callback(lambda done: self._done(key, done))

@@ -1,20 +1,25 @@
 """Which rounds are a tournament's, apart from dealing them: a group's round of a tournament (its
-seat), who may answer it (a person plays for the first group they answer in), and the line under
-its result. It deals and shows nothing, so it is built before the round service (whose answers
-it admits and whose closes it follows); the tournament service (bot.play.tournaments.service)
-deals on it.
+seat), who may answer it (a person plays for the first group they answer in; a group's anonymous
+admins, or a channel, for the group they write in), whether its round is still live somewhere,
+and the line under its result. It deals and shows nothing, so it is built before the round
+service (whose answers it admits and whose closes it follows); the tournament service
+(bot.play.tournaments.service) deals on it.
 
 What it knows of the seats is what this process dealt, and what it read of the rest: a round
 dealt by another process (before a restart, or a worker's chats taken over) is looked up once,
 and only in a chat that is in a tournament (the chats in one are read at each look of the
-schedule), so an ordinary round costs no look-up.
+schedule), so an ordinary round costs no look-up. A group that becomes a supergroup takes what
+it knows of the group along (`moved`), as the store's move takes the rows.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from cachetools import LRUCache
 
 from bot.play.chats.people import Chat, People, Player
+from bot.play.guards.stand_ins import speaks_for_a_chat
 from bot.play.round.events import FollowUp, RoundClosed
 from bot.store.records import Round
 from bot.store.tournament_records import Seat
@@ -50,6 +55,22 @@ class TournamentBook:
         if self._chats is not None:
             self._chats.add(chat_id)
 
+    def moved(self, old_id: int, new_id: int) -> None:
+        """The group became a supergroup, and the store moved its rows (the people who play for
+        it, its deals: bot.store.sql.tournaments' CHAT_MOVE): what this process remembers of
+        the group follows. Left under the old id, a person bound to the group before the move
+        would be refused in the supergroup as one who plays for "another" group, until the
+        process restarted. A move is rare, so a walk over the bounded maps is cheap."""
+        for key, chat_id in list(self._bound.items()):
+            if chat_id == old_id:
+                self._bound[key] = new_id
+        for round_id, seat in list(self._seats.items()):
+            if seat is not None and seat.chat_id == old_id:  # the round moved with the rows
+                self._seats[round_id] = replace(seat, chat_id=new_id)
+        if self._chats is not None and old_id in self._chats:
+            self._chats.discard(old_id)
+            self._chats.add(new_id)
+
     async def seat(self, record: Round) -> Seat | None:
         """The tournament round this round is, if it is one."""
         if record.id in self._seats:
@@ -60,10 +81,27 @@ class TournamentBook:
         self._seats[record.id] = found
         return found
 
+    async def still_live(self, record: Round) -> bool:
+        """Whether this round is a group's round of a tournament round not closed in every
+        group yet (its hand live for everyone), as the database says: a result said late
+        (after a restart, or a worker's take-over) asks it before anything in memory knows
+        the tournament's live hands."""
+        seat = await self.seat(record)
+        if seat is None:
+            return False
+        played = await self.store.rounds(seat.tournament_id)
+        return any(r.number == seat.number and r.status == "live" for r in played)
+
     async def refusal(self, record: Round, chat: Chat, player: Player,
                       texts: Texts) -> str | None:
         """Why the player's attempt at a tournament's round does not count here: they play
-        for another group of it (the first they answered in; this one if none yet)."""
+        for another group of it (the first they answered in; this one if none yet). A sender
+        that speaks for a chat (a group's anonymous admins, a channel: bot.play.guards.stand_ins)
+        is no person: it plays for the group it writes in, and is bound to none. Bound to the
+        first group it answered in, one group's anonymous admins would take the id, and every
+        other group's would be refused."""
+        if speaks_for_a_chat(player.id):
+            return None
         seat = await self.seat(record)
         if seat is None:
             return None

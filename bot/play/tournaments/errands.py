@@ -10,15 +10,19 @@ sent: its clock starts at its own deal, and every answer is timed from there. It
 (every group plays the same hand on the same terms) and counts against nobody's bound on open
 rounds. An ordinary round still open where the deal goes is ended first, its result shown. A
 deal stored and never shown (the process dealing it stopped before its message went) is shown by
-the process that takes the group up, with its line, its clock started at that deal.
+the process that takes the group up, with its line, its clock started at that deal; a group
+taken up here while a deal errand of this process opens its round there waits for that round
+(`taking_up`), so the round is shown once, by the errand.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Callable
-from dataclasses import replace
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, replace
 
 from bot.play.chats.people import Chat, People, Player
 from bot.play.dealing.analyses import Analyses
@@ -45,6 +49,16 @@ log = logging.getLogger(__name__)
 DEAL, BOARD, CANCELLED = "deal", "board", "cancelled"
 NOBODY, CALLED_OFF = 0, 1  # why a tournament was cancelled (a cancellation errand's `number`)
 SEND_TRIES, SEND_WAIT = 3, 2.0  # a refused send of a deal or a board: tried again so
+Chats = Callable[[int], bool]  # the chats being taken up from another process
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A group's round opened by a deal errand here (stored, in this process's table, linked
+    to its deal), to be shown numbered among `groups`."""
+
+    dealt: Dealt
+    groups: int
 
 
 class Errands:
@@ -62,6 +76,12 @@ class Errands:
         self.clock = clock
         self.pause = pause
         self._dealing = KeyedLocks()  # one deal of a round to a group at a time
+        # A group taken up here (its open rounds read from the database and resumed) and a
+        # deal errand of this process opening a round there wait for each other: the chats
+        # being taken up now, the chats where a deal is opening its round now (`taking_up`)
+        self._taking: list[Chats] = []
+        self._opening: Counter[int] = Counter()
+        self._turn = asyncio.Condition()
 
     async def do(self, errand: Errand) -> None:
         """Do the errand here (this process plays its chat)."""
@@ -84,6 +104,18 @@ class Errands:
             return await self._deal(tournament, number, chat_id)
 
     async def _deal(self, tournament: Tournament, number: int, chat_id: int) -> Dealt | None:
+        async with self._opening_in(chat_id):
+            opened = await self._open(tournament, number, chat_id)
+        if not isinstance(opened, Opened):
+            return opened
+        return await self._show(tournament, opened.dealt, number, opened.groups)
+
+    async def _open(self, tournament: Tournament, number: int, chat_id: int
+                    ) -> Opened | Dealt | None:
+        """The group's round opened here, to be shown; or this deal's own round, dealt before
+        the process that dealt it stopped (linked, and not shown again: a Dealt); None when
+        there is nothing to deal (dealt or skipped already, the round closed, the group no
+        longer playing, or a round stored there that this process does not hold yet)."""
         if tournament.status != "running":
             return None
         done = next((r for r in await self.store.rounds(tournament.id) if r.number == number),
@@ -110,8 +142,44 @@ class Errands:
             self.analyses.known(done.game, done.hand, done.target)), tournament.seconds, terms)
         if not isinstance(dealt, Dealt):  # a round stored and not in this process's table yet
             return None  # (its chat being taken up): the deal stays claimed, sent again later
-        return await self._show(tournament, dealt, number, len(
-            [e for e in entrants if e.playing]))
+        await self._link(tournament, number, dealt.round)
+        return Opened(dealt, len([e for e in entrants if e.playing]))
+
+    @contextlib.asynccontextmanager
+    async def taking_up(self, chats: Chats) -> AsyncIterator[None]:
+        """While these chats are taken up from another process (their open rounds read from
+        the database and resumed): a deal errand of this process opening a round in one of
+        them now finishes opening it first (stored, in the table, linked), and one that comes
+        meanwhile waits until the end. Else the round an errand here had just stored, its
+        deal not yet shown, would be read as a deal never shown and shown by the take-over
+        too (issue 70): a partition taken by the worker that runs the schedule while it deals
+        a round."""
+        async with self._turn:
+            self._taking.append(chats)
+        try:
+            async with self._turn:
+                await self._turn.wait_for(lambda: not any(chats(c) for c in self._opening))
+            yield
+        finally:
+            async with self._turn:
+                self._taking.remove(chats)
+                self._turn.notify_all()
+
+    @contextlib.asynccontextmanager
+    async def _opening_in(self, chat_id: int) -> AsyncIterator[None]:
+        """While a deal errand opens its round in the chat: never while the chat is being
+        taken up here (`taking_up`)."""
+        async with self._turn:
+            await self._turn.wait_for(lambda: not any(t(chat_id) for t in self._taking))
+            self._opening[chat_id] += 1
+        try:
+            yield
+        finally:
+            async with self._turn:
+                self._opening[chat_id] -= 1
+                if self._opening[chat_id] <= 0:
+                    del self._opening[chat_id]
+                self._turn.notify_all()
 
     async def never_shown(self, current: OpenRound) -> Dealt | None:
         """A group's round of a tournament stored and never shown (the process dealing it
@@ -150,9 +218,11 @@ class Errands:
         return tournament, live.number
 
     async def _starter(self, tournament: Tournament, chat_id: int, joined_by: int | None
-                       ) -> tuple[Chat, Player] | None:
+                       ) -> tuple[Chat, Player | None] | None:
         """The group, and whose name its rounds are dealt in: who joined it (or made the
-        tournament), as stored."""
+        tournament), as stored; nobody's once neither is (a /forget takes a person's name
+        off the tournament, never their group out of it: issue 70). None: the group itself
+        is not stored."""
         for user_id in (joined_by, tournament.created_by):
             if user_id is None:
                 continue
@@ -161,7 +231,8 @@ class Errands:
                 (kind, title), (first_name, username) = known
                 return Chat(chat_id, kind, title), Player(user_id, first_name, username,
                                                           tournament.lang)
-        return None
+        group = await self.people_store.chat(chat_id)
+        return (Chat(chat_id, *group), None) if group is not None else None
 
     async def _in_the_way(self, tournament: Tournament, done: TournamentRound, chat: Chat,
                           claimed_at: float) -> Dealt | None:
@@ -192,7 +263,6 @@ class Errands:
         """The deal, numbered in the tournament, shown; a group the bot may not write to any
         more is skipped from now on."""
         record = dealt.round
-        await self._link(tournament, number, record)
         dealt = self._numbered(tournament, dealt, number, groups)
         delivery = await self.shown(dealt, Target(record.chat_id, record.topic, broadcast=True))
         if delivery is not None and isinstance(delivery.fate, Gone) and \

@@ -21,6 +21,12 @@ MAX_START_MINUTES = 7 * 24 * 60  # at most a week ahead
 # deal it in under a second
 MAX_GROUPS = 500
 MIN_GROUPS = 2  # a tournament nobody joined (the group that made it alone) is cancelled
+# The chats following a tournament get its boards beside its groups, at the same deal rate (with
+# paid broadcasts, each billed): MAX_FOLLOWERS by default (bot.runtime.config's
+# TOURNAMENT_FOLLOWERS, docs/tournaments.md says why). A chat follows MAX_FOLLOWED not over at
+# once: more would be a board every few seconds, and each one's boards cost as much as a group's.
+MAX_FOLLOWERS = 100
+MAX_FOLLOWED = 5
 BEST_PLAYERS = 3  # a group scores the points of its three best players: a big group gains little
 PAUSE = 20.0  # seconds between a round's close in every group and the next deal: the board
 DEAL_GRACE = 120.0  # a group's deal not begun this long after its round opened is skipped

@@ -1,9 +1,11 @@
 """Tournaments between groups: a group's admin makes one (/tournament new: its name, game, level,
 rounds, round length and start) and gets a code; admins of other groups join with it until the
-start; anyone may follow it. At the start every joined group is dealt the same hand, round after
-round on one schedule (bot.play.tournaments.schedule), each group's round an ordinary round of
-that group (bot.play.tournaments.errands: every answer path as in any round, its clock from its
-own deal); the board follows each round in every group, and the podium the last.
+start (a group is in one at a time: the database holds it); a group's admin, or anyone in their
+own private chat, may follow it, within bounds, and unfollow it. At the start every joined
+group is dealt the same hand, round after round on one schedule
+(bot.play.tournaments.schedule), each group's round an ordinary round of that group
+(bot.play.tournaments.errands: every answer path as in any round, its clock from its own deal);
+the board follows each round in every group and follower, and the podium the last.
 
 One instance for the whole bot, built at start-up: the faces call its commands; the housekeeping
 calls `tick` every second (the schedules this process runs); a cluster's worker hands it the
@@ -33,6 +35,8 @@ from bot.play.round.table import RoundTable
 from bot.play.tournaments.book import TournamentBook
 from bot.play.tournaments.errands import CALLED_OFF, CANCELLED, Errands
 from bot.play.tournaments.rules import (
+    MAX_FOLLOWED,
+    MAX_FOLLOWERS,
     MAX_GROUPS,
     NAME_LIMIT,
     PAUSE,
@@ -42,7 +46,7 @@ from bot.play.tournaments.rules import (
     starts,
 )
 from bot.play.tournaments.schedule import Schedule
-from bot.play.tournaments.words import terms, when
+from bot.play.tournaments.words import named, terms, when
 from bot.store.protocols import PeopleStore
 from bot.store.tournament_records import Tournament
 from bot.store.tournament_store import TournamentStore
@@ -71,7 +75,8 @@ class Tournaments:
                  book: TournamentBook, rounds: Rounds, table: RoundTable, dealer: Dealer,
                  analyses: Analyses, shared: Shared, outbox: Outbox, holding: Holding,
                  clock: Callable[[], float], rng: random.Random,
-                 deal_rate: float = DEAL_RATE, pause: float = PAUSE) -> None:
+                 deal_rate: float = DEAL_RATE, pause: float = PAUSE,
+                 most_followers: int = MAX_FOLLOWERS) -> None:
         self.store = store
         self.people = people
         self.book = book
@@ -80,6 +85,7 @@ class Tournaments:
         self.holding = holding
         self.clock = clock
         self.rng = rng
+        self.most_followers = most_followers  # chats following one tournament, at most
         self.errands = Errands(store, people, people_store, book, rounds, table, analyses,
                                outbox, clock, pause)
         self.schedule = Schedule(store, people, book, dealer, analyses, shared, self.send,
@@ -160,8 +166,10 @@ class Tournaments:
                 break
         if made is None:
             return Announced(texts("tournament_try_again"))
-        await self.store.join(made.id, chat.id, chat.topic, player.id, texts.language, now,
-                              MAX_GROUPS)
+        if await self.store.join(made.id, chat.id, chat.topic, player.id, texts.language, now,
+                                 MAX_GROUPS) == "elsewhere":  # a join beside it came first
+            await self.store.discard(made.id)
+            return await self._taken(chat, texts)
         self.book.in_play(chat.id)
         return Announced(texts("tournament_created", name=markup.name(made.name),
                                terms=terms(texts, made), when=when(texts, made, now),
@@ -187,15 +195,23 @@ class Tournaments:
         if joined == "full":
             return Announced(texts("tournament_full", name=markup.name(found.name),
                                    most=MAX_GROUPS))
+        if joined == "elsewhere":  # another join (or /tournament new) of the group came first
+            return await self._taken(chat, texts)
         self.book.in_play(chat.id)
         groups = len(await self.store.entrants(found.id))
         return Announced(texts("tournament_joined", name=markup.name(found.name),
                                groups=groups, terms=terms(texts, found),
                                when=when(texts, found, self.clock())), found.code, found.id)
 
-    async def follow(self, chat: Chat, player: Player, code: str) -> Announced:
-        """/tournament follow CODE: any chat gets the boards and the podium (not the hands)."""
+    async def follow(self, chat: Chat, player: Player, code: str,
+                     is_admin: AdminCheck | None) -> Announced:
+        """/tournament follow CODE: the chat gets the boards and the podium (not the hands),
+        as its admin or, in a private chat, its person asks; within the bounds on a
+        tournament's followers (each board to each costs a send, with paid broadcasts Stars)
+        and on the tournaments a chat follows at once."""
         texts = await self.people.texts(chat, player)
+        if (refused := await self._not_following_for(chat, is_admin, texts)) is not None:
+            return refused
         found = await self._by_code(code, texts)
         if isinstance(found, Announced):
             return found
@@ -204,9 +220,41 @@ class Tournaments:
         if any(e.chat_id == chat.id for e in await self.store.entrants(found.id)):
             return self._already(found, texts)
         await self.people.remember(chat, player)
-        await self.store.follow(found.id, chat.id, texts.language)
+        followed = await self.store.follow(found.id, chat.id, texts.language,
+                                           self.most_followers, MAX_FOLLOWED)
+        if followed == "full":
+            return Announced(texts("tournament_followers_full", name=markup.name(found.name),
+                                   most=self.most_followers), tournament_id=found.id)
+        if followed == "too_many":
+            return Announced(texts("tournament_follows_too_many", most=MAX_FOLLOWED))
+        if followed == "over":
+            return Announced(texts("tournament_ended", name=markup.name(found.name)))
         return Announced(texts("tournament_following", name=markup.name(found.name)),
                          tournament_id=found.id)
+
+    async def unfollow(self, chat: Chat, player: Player, code: str | None,
+                       is_admin: AdminCheck | None) -> Announced:
+        """/tournament unfollow CODE: the chat gets that tournament's boards no more; without
+        a code, none of the tournaments it follows (each named)."""
+        texts = await self.people.texts(chat, player)
+        if (refused := await self._not_following_for(chat, is_admin, texts)) is not None:
+            return refused
+        if not code:
+            return await self._unfollow_all(chat, texts)
+        found = await self._by_code(code, texts)
+        if isinstance(found, Announced):
+            return found
+        if not await self.store.unfollow(found.id, chat.id):
+            return Announced(texts("tournament_not_following", name=markup.name(found.name)))
+        return Announced(texts("tournament_unfollowed", names=named(texts, [found])))
+
+    async def _unfollow_all(self, chat: Chat, texts: Texts) -> Announced:
+        """Every tournament not over that the chat follows, unfollowed and named."""
+        gone = [t for t in await self.store.followed(chat.id)
+                if await self.store.unfollow(t.id, chat.id)]
+        if not gone:
+            return Announced(texts("tournament_follows_none"))
+        return Announced(texts("tournament_unfollowed", names=named(texts, gone)))
 
     async def show(self, chat: Chat, player: Player) -> Announced:
         """/tournament alone: the tournament this group is in, or how to make or join one."""
@@ -277,6 +325,20 @@ class Tournaments:
         if is_admin is None or not await is_admin():
             return Announced(texts("tournament_admins_only"))
         return None
+
+    async def _not_following_for(self, chat: Chat, is_admin: AdminCheck | None,
+                                 texts: Texts) -> Announced | None:
+        """Why this speaker may not have the chat follow or unfollow: in a group, not one of
+        its admins (a private chat is its own person's)."""
+        if chat.type == "private" or (is_admin is not None and await is_admin()):
+            return None
+        return Announced(texts("tournament_follow_admins_only"))
+
+    async def _taken(self, chat: Chat, texts: Texts) -> Announced:
+        """The group's own join lost to another at the same moment: the tournament it is in."""
+        on = await self.store.of_chat(chat.id)
+        return self._already(on, texts) if on is not None else Announced(
+            texts("tournament_try_again"))
 
     async def _by_code(self, code: str, texts: Texts) -> Tournament | Announced:
         read = read_code(code)

@@ -54,6 +54,11 @@ def terms(texts: Texts, tournament: Tournament) -> str:
                  seconds=round(tournament.seconds))
 
 
+def named(texts: Texts, tournaments: Sequence[Tournament]) -> str:
+    """The tournaments' names in bold, as a sentence lists them: "<b>Cup</b> and <b>Open</b>"."""
+    return texts.listing([f"<b>{markup.name(t.name)}</b>" for t in tournaments])
+
+
 def when(texts: Texts, tournament: Tournament, now: float) -> str:
     """When it starts: in how long, and at what time (UTC)."""
     moment = int(tournament.starts_at) % (24 * 3600)

@@ -1,11 +1,14 @@
-"""/tournament new's arguments read into play's request: the game (24, countdown), the level
-(easy, medium, hard, mix), `rounds=N`, `seconds=N` (or `90s`), `in N` minutes or `at HH:MM`
-(UTC); every other word is the tournament's name. A value out of range, or an option given
-twice, is refused with the usage line."""
+"""/tournament's words: what is asked (`read_command`: new, join CODE, follow CODE,
+unfollow [CODE], leave, cancel, start, or nothing: this group's), and /tournament new's
+arguments read into play's request: the game (24, countdown), the level (easy, medium, hard,
+mix), `rounds=N`, `seconds=N` (or `90s`), `in N` minutes or `at HH:MM` (UTC); every other word
+is the tournament's name. A word it does not know, a code missing, a value out of range, or an
+option given twice, is refused with the usage line."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import TypeVar
 
 from bot.play.tournaments.rules import (
@@ -21,12 +24,41 @@ from bot.play.tournaments.rules import (
     NAME_LIMIT,
     TournamentRequest,
 )
-from bot.telegram.grammar import LEVEL_WORDS, UsageError
+from bot.telegram.grammar import LEVEL_WORDS, SHOWN_WORD, UsageError
 
+# what /tournament's first word may ask; those that need the tournament's code after it
+VERBS = ("new", "join", "follow", "unfollow", "leave", "cancel", "start")
+CODED = ("join", "follow")
 OPTIONS = ("rounds", "seconds", "in", "at")
 SECONDS = re.compile(r"([0-9]{1,4})s")
 T = TypeVar("T")
 CLOCK = re.compile(r"([01]?[0-9]|2[0-3])[:.h]([0-5][0-9])")
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What /tournament asks: `verb` one of VERBS, or "" (this group's tournament); `code`, the
+    tournament's as typed ("" when none came: /tournament unfollow alone means every one the
+    chat follows); `request`, what /tournament new asked for."""
+
+    verb: str = ""
+    code: str = ""
+    request: TournamentRequest | None = None
+
+
+def read_command(words: list[str]) -> Asked:
+    """What /tournament's words ask (UsageError: a word it does not know, or a code missing)."""
+    if not words:
+        return Asked()
+    verb = words[0].lower()
+    if verb == "new":
+        return Asked(verb, request=read_tournament(words[1:]))
+    if verb not in VERBS:
+        raise UsageError("unknown_word", word=" ".join(words)[:SHOWN_WORD])
+    code = words[1] if len(words) > 1 else ""
+    if verb in CODED and not code:  # said so, not "I don't understand"
+        raise UsageError("no_code", word=verb)
+    return Asked(verb, code)
 
 
 def read_tournament(words: list[str]) -> TournamentRequest:
@@ -89,3 +121,6 @@ assert read_tournament([]) == TournamentRequest()
 assert read_tournament(["Friday", "Cup", "hard", "rounds=5", "in", "15", "90s"]) == \
     TournamentRequest(name="Friday Cup", level="hard", rounds=5, seconds=90, starts_in=900.0)
 assert read_tournament(["at", "20:30"]).starts_at == 20 * 60 + 30
+assert read_command([]) == Asked() and read_command(["Unfollow"]) == Asked("unfollow")
+assert read_command(["follow", "abc234"]) == Asked("follow", "abc234")
+assert read_command(["new", "hard"]).request == TournamentRequest(level="hard")

@@ -283,9 +283,9 @@ $("reset").addEventListener("click", () => { if (!state.done) start(); });
 $("submit").addEventListener("click", submit);
 $("guess").addEventListener("input", draw);
 $("guess").addEventListener("keydown", (event) => { if (event.key === "Enter") submit(); });
-// a player's, a group's or a tournament's page (u<id>, g<chat>, t<id>) rather than a round:
-// pages.js draws it
-if (query.get("page") || /^[ugt]-?[0-9]+$/.test(roundTicket())) {
+// a player's, a group's or a tournament's page (u<id>, g<chat>, t<id>, t<id>_<its key>) rather
+// than a round: pages.js draws it
+if (query.get("page") || /^([ugt]-?[0-9]+|t[0-9]+_[0-9A-Z]+)$/.test(roundTicket())) {
   $("app").hidden = true;
   document.head.appendChild(Object.assign(document.createElement("link"), {rel: "stylesheet", href: "pages.css"}));
   document.body.appendChild(Object.assign(document.createElement("script"), {src: "pages.js"}));

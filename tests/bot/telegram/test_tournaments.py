@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from telegram import Update
 
 from bot.play.games import Deal
 from bot.play.tournaments.schedule import Schedule
@@ -22,6 +23,9 @@ ANN = {"id": 811, "is_bot": False, "first_name": "Ann", "language_code": "en"}
 BEN = {"id": 812, "is_bot": False, "first_name": "Ben", "language_code": "en"}
 CY = {"id": 813, "is_bot": False, "first_name": "Cy", "language_code": "en"}
 EVE = {"id": 819, "is_bot": False, "first_name": "Eve", "language_code": "en"}  # in no group
+# every group's anonymous admins, as Telegram sends them (the group itself the sender_chat)
+GROUP_ADMIN = {"id": 1087968824, "is_bot": True, "first_name": "Group",
+               "username": "GroupAnonymousBot"}
 HAND = (8, 3, 8, 3)
 
 
@@ -163,22 +167,108 @@ async def test_paid_broadcasts_carry_the_deals_where_the_operator_allows_them(
     assert others and not any(p.get("allow_paid_broadcast") for p in others)
 
 
-async def test_anyone_signed_opens_a_tournaments_page(harness: Harness):
-    """The page (api/page, `t<id>`) is anyone's: someone in no group of it sees it; an unknown
-    tournament is said to be nothing; an unsigned request is refused."""
+@ON_BOTH_BACKENDS
+async def test_a_tournaments_page_is_for_those_it_concerns(harness: Harness):
+    """The page (api/page) names its tournament by its id, and ids are sequential: `t<id>` alone
+    opens it to a member of one of its groups or of a chat that follows it (Telegram asked),
+    and to nobody else, refused in their words; `t<id>_<its code>`, the key the bot's own links
+    carry, opens it to whoever holds it, a Direct Link's too. An unknown tournament is said to
+    be nothing; an unsigned request is refused."""
     import time
 
     from bot.webapp.init_data import sign, user_fields
     h = harness
-    await made_and_joined(h)
-    h.telegram.leave(RED, EVE["id"])
-    signed = sign(user_fields(EVE["id"], "Eve", int(time.time()), "en", None), h.telegram.token)
+    code = await made_and_joined(h)
+    green = -8103
+    h.telegram.chat(green, "supergroup", "Green")
+    h.telegram.promote(green, CY["id"])
+    await h.send(green, CY, f"/start f_{code}")  # Green follows it (its admin chose to)
+    assert "follows" in (await h.telegram.reply(green)).text
+    stranger = {"id": 817, "is_bot": False, "first_name": "Sasha", "language_code": "ru"}
+    greta = {"id": 818, "is_bot": False, "first_name": "Greta", "language_code": "en"}
+    for user in (stranger, greta, EVE):
+        for chat in (RED, BLUE):
+            h.telegram.leave(chat, user["id"])
+    h.telegram.leave(green, stranger["id"])
+
+    def signed(user: dict, start_param: str | None = None) -> str:
+        return sign(user_fields(user["id"], user["first_name"], int(time.time()),
+                                user["language_code"], start_param), h.telegram.token)
+
     async with page_server(h) as base:
-        status, page = await post(base, "api/page", {"init_data": signed, "page": "t1"})
-        assert status == 200 and page["title"] == "Friday Cup"
-        about = page["sections"][0]
-        assert about["kind"] == "about" and "2 rounds of 24" in about["items"][0]["value"]
-        status, refused = await post(base, "api/page", {"init_data": signed, "page": "t9"})
+        status, refused = await post(base, "api/page", {"init_data": signed(stranger),
+                                                        "page": "t1"})
+        assert status == 403 and "sections" not in refused, refused
+        assert refused["said"] == ("Страницу турнира видят только его группы и чаты, которые за "
+                                   "ним следят: откройте её из сообщения турнира в своём чате.")
+        for who, asked, start in ((BEN, "t1", None),  # in Blue
+                                  (greta, "t1", None),  # in Green, which follows it
+                                  (EVE, "t1", None),  # her private chat follows it
+                                  (stranger, f"t1_{code}", None),  # the key
+                                  (stranger, f"t1_{code}", f"t1_{code}")):  # a Direct Link's
+            status, page = await post(base, "api/page", {"init_data": signed(who, start),
+                                                         "page": asked})
+            assert status == 200 and page["title"] == "Friday Cup", (who, asked, page)
+            assert page["sections"][0]["kind"] == "about"
+        for asked, start in (("t1_ZZZZZZ", None), (f"t1_{code}", "t1")):  # a wrong key; a link
+            status, refused = await post(base, "api/page", {  # for another page
+                "init_data": signed(stranger, start), "page": asked})
+            assert status == 403 and "sections" not in refused, (asked, refused)
+        status, refused = await post(base, "api/page", {"init_data": signed(EVE), "page": "t9"})
         assert status == 404 and refused["said"] == "Nothing here yet: play a round first."
         status, _ = await post(base, "api/page", {"init_data": "forged", "page": "t1"})
         assert status == 403
+
+
+async def as_the_group(h: Harness, chat: int, text: str, update_id: int) -> None:
+    """An anonymous admin of the group writes: Telegram sends GroupAnonymousBot, with the group
+    as the message's sender_chat."""
+    message = await h.telegram.say(chat, GROUP_ADMIN, text)
+    message["sender_chat"] = message["chat"]
+    h.telegram.updates.clear()
+    await h.app.process_update(Update.de_json({"update_id": update_id, "message": message},
+                                              h.app.bot))
+
+
+@ON_BOTH_BACKENDS
+async def test_each_groups_anonymous_admins_play_for_their_own_group(harness: Harness):
+    """Blue's anonymous admin answers first; Red's then wins Red's round (not refused as one
+    who plays for Blue: the id is every group's), and Blue's still plays Blue's."""
+    h = harness
+    await made_and_joined(h)
+    await started(h)
+    await as_the_group(h, BLUE, "/a 8+8+3+3", 90_001)  # wrong: into Blue's deal's status
+    await as_the_group(h, RED, f"/a {solve(HAND)[0]}", 90_002)
+    won = await h.telegram.reply(RED)
+    assert "Group" in won.text and "solves it" in won.text, won.text
+    assert "you play this tournament" not in won.text
+    await as_the_group(h, BLUE, f"/a {solve(HAND)[0]}", 90_003)
+    won = await h.telegram.reply(BLUE)
+    assert "Group" in won.text and "solves it" in won.text, won.text
+
+
+@ON_BOTH_BACKENDS
+async def test_a_group_follows_as_its_admin_asks_and_unfollows(harness: Harness):
+    """/tournament follow in a group is its admins' (a member is told where to follow it
+    alone), so is the follow link's /start typed there; /tournament unfollow with no code
+    unfollows every one the chat follows, naming them; /help says so."""
+    h = harness
+    code = await made_and_joined(h)
+    chess = -8103
+    h.telegram.chat(chess, "supergroup", "Chess")
+    for asked in (f"/tournament follow {code}", f"/start f_{code}", "/tournament unfollow"):
+        said = await refused(h, chess, CY, asked)
+        assert "Only an admin of this group" in said and "private chat" in said, asked
+    h.telegram.promote(chess, CY["id"])
+    assert "follows" in await refused(h, chess, CY, f"/tournament follow {code.lower()}")
+    assert await refused(h, chess, CY, "/tournament unfollow") == \
+        "🔕 This chat no longer follows Friday Cup."
+    assert await refused(h, chess, CY, f"/tournament unfollow {code}") == \
+        "This chat does not follow Friday Cup."
+    eve = EVE["id"]
+    assert "no longer follows Friday Cup" in await refused(h, eve, EVE, "/tournament unfollow",
+                                                           "private")
+    help_text = await refused(h, eve, EVE, "/help", "private")
+    assert "/tournament unfollow" in help_text
+    await h.send(RED, ANN, "/tournament dance")
+    assert "/tournament unfollow [CODE]" in (await h.telegram.reply(RED)).text

@@ -210,7 +210,7 @@ async def test_only_admins_of_groups_make_and_join(services: Services):
                                                                          admin)).text
     assert "No tournament has the code" in (await services.tournaments.join(
         GREEN, BEN, "ZZZZZZ", admin)).text
-    followed = await services.tournaments.follow(private, ANN, code)
+    followed = await services.tournaments.follow(private, ANN, code, None)
     assert "follows" in followed.text
 
 

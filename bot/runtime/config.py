@@ -10,6 +10,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from bot.runtime.cpus import usable_cpus
+from bot.runtime.doors import CHAT, PERSON, Limits
 
 DEFAULT_BASE_URL = "https://api.telegram.org/bot"
 ON, OFF = ("on", "1", "true", "yes"), ("off", "0", "false", "no")
@@ -45,6 +46,9 @@ REDELIVER_RANGE = (1.0, 300.0)
 # process keeps it alone; a cluster's workers share it (bot/cluster/budget.py).
 SEND_RATE = 30
 SEND_RATE_RANGE = (1, 1000)
+# Look-ups a second (getChatMember...), apart from the messages: Telegram publishes no figure
+# for them; its one figure for a whole bot, the messages', is the default (docs/scaling.md)
+LOOKUP_RATE = 30
 # Updates the process holds at once, taken from Telegram and not yet handled (bot.telegram.intake):
 # two getUpdates answers of 100 and the 32 handled at a time, so a poll is in flight while the
 # last batch is handled and the handlers never wait for Telegram; a few hundred kB of memory.
@@ -56,6 +60,11 @@ IN_FLIGHT_RANGE = (1, 100_000)
 # Stars, up to 1,000 a second with SEND_RATE raised to match): off by default.
 TOURNAMENT_PAUSE = 20.0
 TOURNAMENT_PAUSE_RANGE = (1.0, 600.0)
+# The chats that may follow one tournament: each gets every board, sent at the deal rate beside
+# the groups' (100 more take 4 s at the free rate, a fifth of the pause) and, with paid
+# broadcasts, billed like them (100 followers: 10 Stars a round). docs/tournaments.md says more.
+TOURNAMENT_FOLLOWERS = 100
+TOURNAMENT_FOLLOWERS_RANGE = (0, 10_000)
 
 
 class ConfigError(ValueError):
@@ -104,6 +113,7 @@ class Config:
     log_level: str = "INFO"
     rate_limit: bool = True
     send_rate: int = SEND_RATE  # messages a second overall (RATE_LIMIT on)
+    lookup_rate: int = LOOKUP_RATE  # look-ups a second, apart from the messages (RATE_LIMIT on)
     max_updates_in_flight: int = MAX_UPDATES_IN_FLIGHT  # updates held at once (the intake)
     solve_timeout: float = 10.0
     deal_seconds: float = 1.0
@@ -116,6 +126,9 @@ class Config:
     redeliver_seconds: float = REDELIVER_SECONDS  # JetStream's ack wait
     tournament_pause: float = TOURNAMENT_PAUSE  # seconds between a tournament's rounds
     paid_broadcast: bool = False  # tournaments' deals and boards as paid broadcasts
+    tournament_followers: int = TOURNAMENT_FOLLOWERS  # chats that may follow one tournament
+    person_budget: Limits = PERSON  # what one person may ask at every door (bot.runtime.doors)
+    chat_budget: Limits = CHAT  # ... and one chat, everyone in it together
 
     @property
     def deal_rate(self) -> float:
@@ -170,6 +183,8 @@ class Config:
             log_level=_log_level(values),
             rate_limit=_switch(values, "RATE_LIMIT", True),
             send_rate=_whole(values, "SEND_RATE", SEND_RATE, *SEND_RATE_RANGE) or SEND_RATE,
+            lookup_rate=_whole(values, "LOOKUP_RATE", LOOKUP_RATE, *SEND_RATE_RANGE)
+            or LOOKUP_RATE,
             max_updates_in_flight=_whole(values, "MAX_UPDATES_IN_FLIGHT", MAX_UPDATES_IN_FLIGHT,
                                          *IN_FLIGHT_RANGE) or MAX_UPDATES_IN_FLIGHT,
             solve_timeout=_number(values, "SOLVE_TIMEOUT", 10.0, low=0.1),
@@ -187,6 +202,10 @@ class Config:
                                      low=TOURNAMENT_PAUSE_RANGE[0],
                                      high=TOURNAMENT_PAUSE_RANGE[1]),
             paid_broadcast=_switch(values, "PAID_BROADCAST", False),
+            tournament_followers=_whole(values, "TOURNAMENT_FOLLOWERS", TOURNAMENT_FOLLOWERS,
+                                        *TOURNAMENT_FOLLOWERS_RANGE) or 0,  # 0: none follows
+            person_budget=_limits(values, "PERSON_BUDGET", PERSON),
+            chat_budget=_limits(values, "CHAT_BUDGET", CHAT),
         )
         if config.webhook_url and config.metrics_port == config.webhook_port:
             raise ConfigError(f"METRICS_PORT must differ from WEBHOOK_PORT ({config.webhook_port}"
@@ -292,6 +311,25 @@ def _whole(values: Mapping[str, str], name: str, default: int | None, low: int,
         bounds = f"from {low} to {high}" if high is not None else f"at least {low}"
         raise ConfigError(f"{name} must be {bounds}, not {raw!r}")
     return number
+
+
+def _limits(values: Mapping[str, str], name: str, default: Limits) -> Limits:
+    """A budget (bot.runtime.doors) as three numbers: so many a second, so many at once after
+    a pause, so many in hand ("5,20,8")."""
+    raw = (values.get(name) or "").strip()
+    if not raw:
+        return default
+    parts = [part.strip() for part in raw.split(",")]
+    try:
+        rate, burst, at_once = float(parts[0]), float(parts[1]), int(parts[2])
+        if len(parts) != 3 or not (0 < rate <= 10_000 and 1 <= burst <= 100_000
+                                   and 1 <= at_once <= 100_000):
+            raise ValueError
+    except (ValueError, IndexError):
+        raise ConfigError(f"{name} must be three numbers, a rate a second, a burst and how "
+                          f"many at once, e.g. {default.rate:g},{default.burst:g},"
+                          f"{default.at_once}; not {raw!r}") from None
+    return Limits(rate, burst, at_once)
 
 
 def _webhook_secret(values: Mapping[str, str]) -> str | None:

@@ -12,13 +12,17 @@ second (or minute), and this counts the same.
 - `Window`: the grants of the last window (when, how many) and the end of a 429's pause; the
   rules alone, shared by the one process and by the cluster's budget (bot/cluster/budget.py,
   which keeps the window in the broker).
-- `LocalBudget`: the overall rate of one process (SEND_RATE), on a `Window` of its own.
+- `LocalBudget`: a rate of one process on a `Window` of its own: the messages' (SEND_RATE), and
+  the look-ups' (LOOKUP_RATE).
 - `ChatShares`: each chat's own share (a group's 20 a minute, a private chat's about one a
   second), which every worker keeps for the chats it owns.
 
-Every call that names a chat counts — messages, edits, reactions, chat actions, member look-ups:
-whatever carries a `chat_id` — since Telegram's answer to too many is a 429 for the chat or the
-bot, whatever the method.
+Every call that names a chat and changes something counts against its chat's share and the
+messages' rate — messages, edits, reactions, chat actions: whatever carries a `chat_id` — since
+Telegram's answer to too many is a 429 for the chat or the bot, whatever the method. A look-up
+(`is_lookup`: getChatMember and every other read) is no message: it draws on the look-ups' rate
+alone, so a group whose members open the Mini App does not wait for its own deal behind their
+membership checks (docs/scaling.md, "What Telegram allows").
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ LEAST_WAIT = 0.001  # seconds: a wait that float rounding could make nothing
 GROUP_SHARE = (20, 60.0)
 PRIVATE_SHARE = (3, 3.0)
 KEEP_CHATS = 512  # past this many chats' windows, the idle ones are dropped
+READS = "get"  # the Bot API names every method that only reads get... (getChatMember, getChat)
 
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
@@ -89,9 +94,16 @@ class Window:
         return now >= self.paused_until and all(at <= now - span for at, _ in self.grants)
 
 
+def is_lookup(endpoint: str) -> bool:
+    """Whether a Bot API method only reads (getChatMember, getChat, getChatAdministrators,
+    getChatMemberCount...): a look-up, not a message, whichever chat it names. Method names are
+    case-insensitive in the Bot API."""
+    return endpoint.lower().startswith(READS)
+
+
 class LocalBudget:
-    """The overall rate of one process: `take()` before each call naming a chat (it returns
-    once the call may go, in the order asked), `pause(seconds)` on a 429."""
+    """A rate of one process (the messages', or the look-ups'): `take()` before each call it
+    counts (it returns once the call may go, in the order asked), `pause(seconds)` on a 429."""
 
     def __init__(self, rate: int, clock: Clock = time.monotonic,
                  sleep: Sleep = asyncio.sleep) -> None:

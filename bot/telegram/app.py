@@ -32,14 +32,16 @@ from telegram.ext import (
 
 from bot.play.guards.once import Claimed, Seen
 from bot.runtime import metrics
-from bot.runtime.config import Config
-from bot.runtime.send_budget import ChatShares, LocalBudget
+from bot.runtime.config import LOOKUP_RATE, Config
+from bot.runtime.doors import Doors
+from bot.runtime.send_budget import ChatShares, LocalBudget, is_lookup
 from bot.telegram import buttons, community, handlers, tournaments
 from bot.telegram.bot_api_10 import ephemeral_id
 from bot.telegram.context import CONTEXT_TYPES, App, Context
 from bot.telegram.fairness import FairUpdates
 from bot.telegram.intake import Intake
 from bot.telegram.lean_request import LeanRequest
+from bot.telegram.over_budget import Notices
 from bot.telegram.polling import PollingBot
 from bot.telegram.speakers import OWED
 from bot.text.i18n import language_of, texts_for
@@ -71,9 +73,14 @@ COMMANDS = [
     *tournaments.COMMANDS,
 ]
 
-# my_chat_member: the bot removed, banned, blocked or added (Telegram sends it only if asked)
+# my_chat_member: the bot removed, banned, blocked or added; chat_member: someone's status in a
+# group changed, which Telegram sends to a bot that is an admin there (both only if asked).
+# chat_member is news, nobody's request: it drops the membership cache's answer
+# (handlers.MEMBER_CHANGES, neither claimed nor answered) and draws on a budget of the group's
+# news, never on its members' (bot.telegram.over_budget.keys_of): a join raid is refused past
+# it and spends nothing of what the group's messages may do.
 ALLOWED_UPDATES = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.INLINE_QUERY,
-                   Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER]
+                   Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER, Update.CHAT_MEMBER]
 # Replies go on LeanRequest's kept-alive connections (httpx's pool costs more CPU per request
 # than the update itself; see lean_request.py). 8 connections carry far more than Telegram's 30
 # messages a second; a reply waits for a free one up to POOL_TIMEOUT rather than failing.
@@ -105,28 +112,33 @@ class Unpersisted(Application[Any, Any, Any, Any, Any, Any]):
 
 
 def build_application(config: Config, opening: Hook | None = None,
-                      closing: Hook | None = None) -> App:
+                      closing: Hook | None = None, doors: Doors | None = None) -> App:
     """The bot with every handler registered; `opening` (post_init) opens what the handlers
     need and fills the bot data, `closing` (post_shutdown) closes it. Its update queue is the
-    intake (`intake_of`): at most MAX_UPDATES_IN_FLIGHT updates in hand."""
+    intake (`intake_of`): at most MAX_UPDATES_IN_FLIGHT updates in hand; each update draws on
+    its sender's and its chat's budget first (`doors`, shared with the Mini App's face; its own
+    when none is given)."""
+    doors = doors or Doors(config.person_budget, config.chat_budget)
     bot = PollingBot(  # reads each polled update on its own: one unreadable stops nothing
-        config.token, base_url=config.base_url, base_file_url=config.base_file_url,
-        defaults=DEFAULTS,
+        config.token, doors=doors, base_url=config.base_url,
+        base_file_url=config.base_file_url, defaults=DEFAULTS,
         request=LeanRequest(connection_pool_size=CONNECTIONS, pool_timeout=POOL_TIMEOUT),
         get_updates_request=LeanRequest(connection_pool_size=1),
-        rate_limiter=RateLimiter(config.send_rate) if config.rate_limit  # type: ignore[arg-type]
-        else None)
+        rate_limiter=RateLimiter(config.send_rate, config.lookup_rate)
+        if config.rate_limit else None)
     bound = config.max_updates_in_flight
+    fair = FairUpdates(CONCURRENT_UPDATES, bound=bound, doors=doors, refused=Notices().refused)
     builder = (ApplicationBuilder().application_class(Unpersisted)
                .context_types(CONTEXT_TYPES).bot(bot)
                .update_queue(Intake(bound))
-               .concurrent_updates(FairUpdates(CONCURRENT_UPDATES, bound=bound)))
+               .concurrent_updates(fair))
     if opening is not None:
         builder = builder.post_init(opening)
     if closing is not None:
         builder = builder.post_shutdown(closing)
     application: App = builder.build()
     application.bot_data.config = config
+    application.add_handler(handlers.MEMBER_CHANGES, group=-2)  # unclaimed, unanswered
     application.add_handler(TypeHandler(Update, handle_once), group=-1)
     application.add_handlers(tournaments.LINKS)  # /start t_CODE: ahead of /start itself
     for names, callback in COMMANDS:
@@ -167,18 +179,22 @@ class Budget(Protocol):
 
 class RateLimiter(BaseRateLimiter[int]):
     """Telegram's limits on sending, kept as sliding windows (bot.runtime.send_budget): every
-    Bot API call that names a chat — a message, an edit, a reaction, a chat action, a member's
-    look-up — waits for its chat's own share (20 a minute in a group, about one a second in a
-    private chat), then for the overall rate (SEND_RATE a second: the process's own budget, or
-    from `share`, one kept with other workers). A 429 pauses the overall budget for every
-    call (and, shared, for every worker) and the call is tried again after its wait, up to
-    RETRIES times. A chat's calls go in the order they were asked."""
+    Bot API call that names a chat and changes something — a message, an edit, a reaction, a
+    chat action — waits for its chat's own share (20 a minute in a group, about one a second in
+    a private chat), then for the overall rate (SEND_RATE a second: the process's own budget,
+    or from `share`, one kept with other workers). A look-up (getChatMember, any read that
+    names a chat: `is_lookup`) is no message: it waits for the look-ups' own rate alone
+    (LOOKUP_RATE a second, this process's), so members opening the Mini App never hold their
+    group's deal back. A 429 pauses the budget of what it refused — the messages' for every
+    message (and, shared, for every worker), the look-ups' for every look-up — and the call is
+    tried again after its wait, up to RETRIES times. A chat's calls go in the order asked."""
 
     RETRIES = 5
 
-    def __init__(self, send_rate: int) -> None:
+    def __init__(self, send_rate: int, lookup_rate: int = LOOKUP_RATE) -> None:
         self.budget: Budget = LocalBudget(send_rate)
         self.chats = ChatShares()
+        self.lookups: Budget = LocalBudget(lookup_rate)
 
     def share(self, budget: Budget) -> None:
         """Draw the overall rate from `budget` from now on (before the bot sends anything)."""
@@ -194,11 +210,11 @@ class RateLimiter(BaseRateLimiter[int]):
                               args: Any, kwargs: dict[str, Any], endpoint: str,
                               data: dict[str, Any], rate_limit_args: int | None) -> Any:
         chat = data.get("chat_id")
+        lookup = is_lookup(endpoint)
         retries = self.RETRIES if rate_limit_args is None else rate_limit_args
         for attempt in range(retries + 1):
             if chat is not None:  # what Telegram's limits count
-                await self.chats.take(chat)
-                await self.budget.take()
+                await self.turn(chat, lookup)
             try:
                 return await callback(*args, **kwargs)
             except RetryAfter as error:
@@ -209,10 +225,20 @@ class RateLimiter(BaseRateLimiter[int]):
                     raise
                 log.info("%s: Telegram said too many requests; trying again in %.1f s",
                          endpoint, seconds)
-                await self.budget.pause(seconds)  # every call to a chat waits it out
+                # every call of its kind (a message, a look-up) to a chat waits it out
+                await (self.lookups if lookup else self.budget).pause(seconds)
                 if chat is None:
                     await asyncio.sleep(seconds)
         raise AssertionError("unreachable: the last try returns or raises")
+
+    async def turn(self, chat: int | str, lookup: bool) -> None:
+        """Wait until a call to `chat` may go: a look-up in the look-ups' rate alone, anything
+        else in the chat's share, then in the overall rate."""
+        if lookup:
+            await self.lookups.take()
+            return
+        await self.chats.take(chat)
+        await self.budget.take()
 
 
 def retry_seconds(error: RetryAfter) -> float:

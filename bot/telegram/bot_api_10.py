@@ -8,8 +8,9 @@ ephemeral_message_parameters, BotCommand's is_ephemeral, a Message's ephemeral_m
 back), and `Bot.do_api_request` for a method it does not know (sendRichMessage,
 editEphemeralMessageText) or would send without the new parameters (editMessageText with a
 rich_message). The latter skips PTB's Defaults: the parse mode and link previews are passed here
-explicitly. Whether a chat takes either is not known in advance: `Refusals` remembers, a while,
-the chats that refused.
+explicitly. Whether a chat takes either is not known in advance: `declined` tells Telegram's
+refusal of a new form from any other error, and `Refusals` remembers, a while, the chats that
+refused.
 """
 
 from __future__ import annotations
@@ -30,19 +31,38 @@ from telegram import (
     Message,
 )
 from telegram.constants import ParseMode
+from telegram.error import BadRequest, EndPointNotFound
 
 from bot.play.ports import Target
 
 EPHEMERAL, RICH = "ephemeral", "rich"  # what a chat may refuse, as `Refusals` keys it
+NEW_FORMS = frozenset({EPHEMERAL, RICH})
 REMEMBERED = 15 * 60.0  # seconds a chat's refusal is believed before it is tried again
 CHATS_KEPT = 10_000  # chats (and what each refused) remembered at most; the oldest go first
 # what the Bot API passes for a message PTB would send with the application's Defaults
 TEXT_OPTIONS: dict[str, Any] = {"parse_mode": ParseMode.HTML,
                                 "link_preview_options": LinkPreviewOptions(is_disabled=True)}
 
-__all__ = ["CHATS_KEPT", "EPHEMERAL", "REMEMBERED", "RICH", "Refusals",
-           "Rich", "Whisper", "WhisperTarget", "command", "edit_ephemeral", "edit_rich",
-           "ephemeral_id", "pressed_whisper", "send_rich", "send_text", "whisper_of"]
+# Telegram's refusals of a new form (docs/bot-api.md, "When Telegram refuses"): what a 400's
+# description says (lower case; PTB drops "Bad Request: "), the feature refused, and whether the
+# chat refuses it (remembered) or only this message (the next may go). The Bot API's pages give
+# the rules these enforce, not their words: the words are the emulator's (demo/emulator).
+REFUSALS: tuple[tuple[str, str, bool], ...] = (
+    # the chat takes none: not a group ("for group and supergroup chats only"), or refused there
+    ("ephemeral messages can't be sent to this chat", EPHEMERAL, True),
+    ("rich messages can't be sent to this chat", RICH, True),
+    # a Bot API before 10.1 reads no rich_message: editMessageText has no text then
+    ("message text is empty", RICH, True),
+    # past "15 seconds of the incoming eligible action", which this message alone answered
+    ("no eligible action", EPHEMERAL, False),
+    # "any non-bot member": a bot is no receiver
+    ("receiver can't be a bot", EPHEMERAL, False),
+)
+
+__all__ = ["CHATS_KEPT", "EPHEMERAL", "NEW_FORMS", "REFUSALS", "REMEMBERED", "RICH",
+           "Declined", "Refusals", "Rich", "Whisper", "WhisperTarget", "command", "declined",
+           "edit_ephemeral", "edit_rich", "ephemeral_id", "pressed_whisper", "send_rich",
+           "send_text", "whisper_of"]
 
 
 # --- reading what Telegram sends ---------------------------------------------------------------
@@ -188,6 +208,30 @@ async def edit_ephemeral(bot: Bot, chat_id: int, receiver: int, message_id: int,
 
 
 # --- what chats refused ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Declined:
+    """Telegram refused a message's new form: the feature (None: the Bot API server has no
+    such method, so whichever the method needed), and whether the chat takes none of it
+    (`chats`: remembered a while) or only this message was refused (the next may go)."""
+
+    feature: str | None
+    chats: bool = True
+
+
+def declined(error: Exception, features: frozenset[str] = NEW_FORMS) -> Declined | None:
+    """What `error`, met by a send needing `features`, says of them: a refusal of one of
+    them (REFUSALS), a Bot API server without the method (404), or None — anything else is
+    the message's own (too long, the chat gone or moved, the bot blocked, the network), and
+    goes the plain message's way."""
+    if isinstance(error, EndPointNotFound):
+        return Declined(None)
+    if not isinstance(error, BadRequest):
+        return None
+    said = str(error).lower()
+    return next((Declined(feature, chats) for words, feature, chats in REFUSALS
+                 if feature in features and words in said), None)
+
 
 class Refusals:
     """The chats that lately refused an ephemeral message or a rich message: no Bot API field

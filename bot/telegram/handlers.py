@@ -18,6 +18,7 @@ from telegram import (
 )
 from telegram.constants import ChatType
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError
+from telegram.ext import ApplicationHandlerStop, ChatMemberHandler
 
 from bot.play.chats.settings import Panel
 from bot.play.guards.once import Outage, is_outage
@@ -40,7 +41,7 @@ from bot.telegram.grammar import (
     read_yahtzee_request,
     usage_problem,
 )
-from bot.telegram.members import OUT_STATUSES
+from bot.telegram.members import OUT_STATUSES, standing
 from bot.telegram.refusals import refusal
 from bot.telegram.sending import Sent, fate_of, reply, say
 from bot.telegram.speakers import (
@@ -264,20 +265,23 @@ async def migrate(update: Update, context: Context) -> None:
 
 
 def may_write(member: ChatMember) -> bool:
-    """Whether the bot may post in the chat with this status (a muted member may not)."""
-    if member.status in OUT_STATUSES:
+    """Whether the bot may post in the chat with this status (a muted member may not, nor
+    one that left while restricted)."""
+    if standing(member) in OUT_STATUSES:
         return False
     return member.status != ChatMember.RESTRICTED or \
         bool(getattr(member, "can_send_messages", False))
 
 
 async def member_status(update: Update, context: Context) -> None:
-    """The bot's own status in a chat changed (my_chat_member): removed, banned, blocked or
-    muted, the chat's rounds and matches end quietly; added to a group, a short greeting."""
+    """The bot's own status in a chat changed (my_chat_member): what it knows of the chat's
+    members follows (bot.telegram.members); removed, banned, blocked or muted, the chat's
+    rounds and matches end quietly; added to a group, a short greeting."""
     changed = update.my_chat_member
     if changed is None:
         return
     chat = changed.chat
+    context.bot_data.members.bot_changed(chat.id, changed.new_chat_member)
     if not may_write(changed.new_chat_member):
         await services_of(context).places.abandon(chat.id, None,
                                                   str(changed.new_chat_member.status))
@@ -287,6 +291,21 @@ async def member_status(update: Update, context: Context) -> None:
         services = services_of(context)
         await settle(context, await say(context.bot, chat.id, 0, await services.people.greeting(
             chat_of(update), player_of(update), services.rounds.reads_group_messages)))
+
+
+async def member_changed(update: Update, context: Context) -> None:
+    """Someone's status in a group changed (chat_member: Telegram sends it to an admin bot
+    that asked for it): what the bot remembered of them is replaced, so one who left is
+    refused from now on. Nothing else: no reply, and no claim (the update-once gate is after
+    this), since replacing it twice is the same as once."""
+    changed = update.chat_member
+    if changed is not None:
+        context.bot_data.members.changed(changed.chat.id, changed.new_chat_member)
+    raise ApplicationHandlerStop
+
+
+# before the update-once gate (group -1 in bot.telegram.app)
+MEMBER_CHANGES = ChatMemberHandler(member_changed, ChatMemberHandler.CHAT_MEMBER)
 
 
 async def inline_query(update: Update, context: Context) -> None:

@@ -13,12 +13,15 @@ one message is logged. None of them reaches the error handler, which would apolo
 What is for one person alone — the answer to a command they wrote where only the bot sees it (an
 ephemeral command), a verdict on such an answer — goes to them alone where Telegram takes it, and
 solutions go as mathematics (a rich message) where it takes that: `deliver` tries each way in
-turn, remembers a chat that refused one (bot.telegram.bot_api_10.Refusals) and ends with the
-plain public message the bot has always sent. A refusal there is never the chat's fate.
+turn, moving on only when Telegram refuses the new form itself (bot.telegram.bot_api_10.declined;
+a chat's refusal is remembered a while, `Refusals`), and ends with the plain public message the
+bot has always sent. Any other error on a new form is met as the plain message's would be: a
+message refused for another reason is not made public.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -31,7 +34,6 @@ from telegram.error import (
     ChatMigrated,
     EndPointNotFound,
     Forbidden,
-    InvalidToken,
     NetworkError,
     TelegramError,
 )
@@ -39,7 +41,15 @@ from telegram.error import (
 from bot.play.outcomes import Closed, Dealt, Edited, Marked, Outcome, Refused, Said
 from bot.play.ports import Delivery, Fate, Gone, Moved, PageLink, PageLinks, Round, Target
 from bot.telegram import bot_api_10, keyboards
-from bot.telegram.bot_api_10 import EPHEMERAL, RICH, Refusals, Rich, WhisperTarget
+from bot.telegram.bot_api_10 import (
+    EPHEMERAL,
+    NEW_FORMS,
+    RICH,
+    Declined,
+    Refusals,
+    Rich,
+    WhisperTarget,
+)
 from bot.telegram.speakers import thread, topic_of
 
 log = logging.getLogger(__name__)
@@ -112,44 +122,105 @@ Attempt = tuple[frozenset[str], Callable[[int], Awaitable[T]]]
 plain message), and its send to a chat id."""
 
 
-async def tried(chat_id: int, topic: int, send: Callable[[int], Awaitable[T]]) -> Sent[T] | None:
-    """`send(chat_id)` with a new feature: None when Telegram declined it (a 400 that is not the
-    chat's own refusal, or a Bot API server that has no such method); what it says of the chat
-    itself is its fate, as in `guarded`."""
+class _Declining(Exception):
+    """Telegram declined a new form: carried past `guarded`, which handles everything else."""
+
+    def __init__(self, found: Declined) -> None:
+        super().__init__(found)
+        self.found = found
+
+
+class _Unchanged(Exception):
+    """An edit that changes nothing: it shows that already."""
+
+
+async def attempted(chat_id: int, topic: int, features: frozenset[str],
+                    send: Callable[[int], Awaitable[T]], *,
+                    follow: bool = True) -> Sent[T] | Declined:
+    """`send(chat_id)` in a new form (`features`), with what Telegram says handled as `guarded`
+    handles the plain message's — a migrated group followed (if `follow`), a chat or topic
+    gone, another refusal of this message logged (nothing then goes public) — except Telegram
+    declining the form itself (bot_api_10.declined), which is handed back; an edit that changes
+    nothing is done."""
+    async def checked(to: int) -> T:
+        try:
+            return await send(to)
+        except (BadRequest, EndPointNotFound) as error:
+            if isinstance(error, BadRequest) and "not modified" in str(error).lower():
+                raise _Unchanged from error
+            found = bot_api_10.declined(error, features)
+            if found is None:
+                raise
+            raise _Declining(found) from error
+
     try:
-        return Sent(await send(chat_id))
-    except ChatMigrated as moved:
-        return Sent(None, Moved(chat_id, moved.new_chat_id))
-    except Forbidden as error:
-        return Sent(None, fate_of(error, chat_id, topic))
-    except (BadRequest, EndPointNotFound, InvalidToken) as error:
-        if isinstance(error, BadRequest) and "not modified" in str(error).lower():
-            return Sent()  # an edit pressed twice: it shows that already
-        if isinstance(error, BadRequest) and refused_place(error) is not None:
-            return Sent(None, fate_of(error, chat_id, topic))
-        log.info("Telegram declined a message's new form in chat %s: %s", chat_id, error)
-        return None
+        return await guarded(chat_id, topic, checked, follow=follow)
+    except _Unchanged:
+        return Sent()
+    except _Declining as declining:
+        log.info("Telegram declined a message's new form in chat %s: %s", chat_id,
+                 declining.__cause__)
+        return declining.found
+
+
+async def tried(chat_id: int, topic: int, send: Callable[[int], Awaitable[T]],
+                features: frozenset[str] = NEW_FORMS) -> Sent[T] | None:
+    """`attempted`, staying in a migrated group (an edit is of the message there): None when
+    Telegram declined the new form."""
+    done = await attempted(chat_id, topic, features, send, follow=False)
+    return None if isinstance(done, Declined) else done
+
+
+class _Declines:
+    """What Telegram declined while one message was being delivered, and what follows: a
+    chat's refusal of a feature is remembered (`Refusals`); a refusal naming no feature (a
+    Bot API without the method) is put down to the features it needed that a later success
+    did without, or to its only one; a refusal of this message alone (the 15 seconds past)
+    skips the feature for this message only."""
+
+    def __init__(self, chat_id: int, refusals: Refusals) -> None:
+        self.chat_id = chat_id
+        self.refusals = refusals
+        self.unnamed: list[frozenset[str]] = []
+        self.passed: set[str] = set()
+
+    def skips(self, features: frozenset[str]) -> bool:
+        return bool(features & self.passed) or \
+            not all(self.refusals.allows(self.chat_id, feature) for feature in features)
+
+    def note(self, found: Declined, features: frozenset[str]) -> None:
+        if found.feature is not None and found.chats:
+            self.refusals.refused(self.chat_id, found.feature)
+        elif found.feature is not None:
+            self.passed.add(found.feature)
+        else:
+            if len(features) == 1:
+                self.refusals.refused(self.chat_id, next(iter(features)))
+            self.unnamed.append(features)
+
+    def settle(self, features: frozenset[str]) -> None:
+        """A way with `features` went: what the declined ones needed beyond it is refused."""
+        for earlier in self.unnamed:
+            for feature in earlier - features:
+                self.refusals.refused(self.chat_id, feature)
 
 
 async def deliver(chat_id: int, topic: int, refusals: Refusals,
                   attempts: list[Attempt[T]]) -> Sent[T]:
-    """The first of `attempts` that Telegram takes, skipping those the chat refused lately. A
-    refusal is put down to the features it needed that a later success did without (or to its
-    only one); the last attempt, needing none, is the plain message, sent as `guarded` sends."""
-    declined: list[frozenset[str]] = []
+    """The first of `attempts` that Telegram takes, skipping those the chat refused lately.
+    Only Telegram declining a new form moves on to the next way (`_Declines` says what is
+    remembered); anything else ends it as the plain message's send would (`attempted`). The
+    last attempt, needing none, is the plain message, sent as `guarded` sends."""
+    declines = _Declines(chat_id, refusals)
     for features, send in attempts:
-        if not all(refusals.allows(chat_id, feature) for feature in features):
+        if declines.skips(features):
             continue
-        done = await tried(chat_id, topic, send) if features else \
+        done = await attempted(chat_id, topic, features, send) if features else \
             await guarded(chat_id, topic, send)
-        if done is None:
-            if len(features) == 1:
-                refusals.refused(chat_id, next(iter(features)))
-            declined.append(features)
+        if isinstance(done, Declined):
+            declines.note(done, features)
             continue
-        for earlier in declined:
-            for feature in earlier - features:
-                refusals.refused(chat_id, feature)
+        declines.settle(features)
         return done
     return Sent()
 
@@ -170,6 +241,9 @@ class TelegramPublisher:
     async def show(self, outcome: Outcome, target: Target) -> Delivery:
         shown = _Showing(self.bot, target, self.refusals, self.paid and target.broadcast)
         message_id = await self._show(shown, outcome, target)
+        if isinstance(outcome, Closed):  # its deal's buttons go once play recorded the result
+            return Delivery(message_id, shown.fate,
+                            functools.partial(clear_keyboard, self.bot, outcome.round))
         return Delivery(message_id, shown.fate)
 
     async def _show(self, shown: _Showing, outcome: Outcome, target: Target) -> int | None:
@@ -187,7 +261,6 @@ class TelegramPublisher:
         elif isinstance(outcome, Closed):
             message = await shown.send(outcome.text, keyboards.result_keyboard(
                 outcome.texts, outcome.round.id, outcome.actions), public=True)
-            await clear_keyboard(self.bot, outcome.round)
             return message.message_id if message is not None else None
         elif isinstance(outcome, Dealt):
             message = await shown.send(outcome.text, keyboards.deal_keyboard(

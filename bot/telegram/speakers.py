@@ -40,6 +40,11 @@ def settled(update: Update) -> None:
 
 
 def player_of(update: Update) -> Player:
+    """Who speaks, as Telegram names them. A group's anonymous admins, a channel and a linked
+    channel's posts come as one account in every chat (GroupAnonymousBot, Channel_Bot,
+    Telegram's own), the chat they speak for in the message's sender_chat: play needs no more
+    than the account and the chat written in to count such a sender as one person a chat
+    (bot.play.guards.stand_ins), so the sender_chat stays here."""
     user = update.effective_user
     assert user is not None
     return Player(user.id, user.first_name or "", user.username, user.language_code)

@@ -6,7 +6,8 @@ fields, JSON for objects); answers are {"ok": true, "result": ...} or Telegram's
 checks what Telegram checks for the methods the bot uses (HTML entities, 4096 characters, empty
 text, inline results), serves getUpdates long polling with offsets and allowed_updates, can enforce
 Telegram's flood limits (429 with retry_after), answers getChatMember (everyone is a member unless
-its owner made them an admin with `promote`, or had them `leave`), takes reactions
+its owner made them an admin with `promote`, or had them `leave`; `member_changes` changes a
+status and tells an admin bot in a chat_member update), takes reactions
 (setMessageReaction, with Telegram's list of emoji; a chat in `no_reactions` refuses them), has the
 bot's privacy mode (`privacy_mode`: getMe says so, and a group's plain messages that are neither
 replies to the bot nor mention it are not delivered), has forum topics (`topic` opens one in a

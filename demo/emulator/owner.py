@@ -90,6 +90,28 @@ class BotApiEmulator(BotApi10):
         self._left.add((chat_id, user_id))
         self._statuses.pop((chat_id, user_id), None)
 
+    async def member_changes(self, chat_id: int, user: dict, status: str,
+                             by: dict | None = None) -> None:
+        """A user's status in a group changes (they join: "member", leave: "left", are banned
+        by `by`: "kicked", promoted...): getChatMember says so from now on, and a bot that is
+        an admin there is told in a chat_member update (Telegram sends those to admins alone,
+        and only when asked for in allowed_updates)."""
+        chat = self._chats.get(chat_id) or self.chat(chat_id)
+        self._users[user["id"]] = user
+        key = (chat_id, user["id"])
+        old = self._statuses.get(key) or ("left" if key in self._left else "member")
+        self._left.discard(key)
+        self._statuses.pop(key, None)
+        if status in ("left", "kicked"):
+            self._left.add(key)
+        elif status != "member":
+            self._statuses[key] = status
+        if self._bot_status.get(chat_id) in ("administrator", "creator"):
+            await self._queue({"chat_member": {
+                "chat": chat, "from": by or user, "date": int(time.time()),
+                "old_chat_member": self._member(old, user),
+                "new_chat_member": self._member(status, user)}})
+
     def promote(self, chat_id: int, user_id: int, status: str = "administrator") -> None:
         """Make a user the chat's "creator" or an "administrator" ("member" demotes them)."""
         if status == "member":
@@ -212,9 +234,10 @@ class BotApiEmulator(BotApi10):
             "chat": chat, "from": by, "date": int(time.time()),
             "old_chat_member": self._member(old), "new_chat_member": self._member(new)}})
 
-    def _member(self, status: str) -> dict:
-        """The bot as a ChatMember of that status, with the fields Telegram sends for it."""
-        member: dict[str, Any] = {"status": status, "user": self.bot_user}
+    def _member(self, status: str, user: dict | None = None) -> dict:
+        """The bot (or `user`) as a ChatMember of that status, with the fields Telegram sends
+        for it."""
+        member: dict[str, Any] = {"status": status, "user": user or self.bot_user}
         if status == "kicked":
             member["until_date"] = 0
         elif status == "administrator":

@@ -77,6 +77,7 @@ SMALL_INDEXES = {
     "answers_unexpired": "the answers of the last 30 days, once the retention has caught up",
     "tournaments_due": "the tournaments not over",
     "tournament_rounds_live": "the tournament rounds being played now",
+    "tournament_groups_one_at_a_time": "the groups in a tournament not over",
 }
 
 # Statements that must read a window of time, not all a chat (or every chat) ever did: the
@@ -178,7 +179,8 @@ def postgres_statements() -> dict[str, str]:
                                        "AND status = 'open'",
                   "live.LIVE_TOURNAMENTS": live_rounds.LIVE_TOURNAMENTS,
                   "live.OPEN_WITHIN": live_rounds.OPEN_WITHIN,
-                  "tournaments.WORKER_DUE": tournaments.WORKER_DUE})
+                  "tournaments.WORKER_DUE": tournaments.WORKER_DUE,
+                  "tournaments.HOLD_CHAT": tournaments.HOLD_CHAT})
     for prefix, module in (("leader", postgres_leader), ("worker", worker_lease),
                            ("owners", partition_owners)):
         found.update({f"{prefix}.{name}": value for name, value in vars(module).items()

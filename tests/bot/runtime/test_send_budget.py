@@ -2,7 +2,9 @@
 on a fake clock: no sliding window of arrivals holds more than a limit allows, after a quiet
 spell or a backlog too (PTB's AIORateLimiter, a bucket refilled by the time elapsed, let twice
 the rate into one sliding second); every call that names a chat counts, whatever its method; a
-chat's calls keep their order; a 429 pauses every call to a chat and the call is tried again."""
+chat's calls keep their order; a 429 pauses every call to a chat and the call is tried again.
+Look-ups (getChatMember...) are no messages: they keep a rate of their own and leave a group's
+share and the overall rate to its messages; a 429 on one pauses the look-ups alone."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from hypothesis import strategies as st
 from telegram.error import RetryAfter
 
 from bot.runtime import send_budget
+from bot.runtime.config import LOOKUP_RATE, Config, ConfigError
 from bot.runtime.send_budget import (
     GROUP_SHARE,
     KEEP_CHATS,
@@ -24,6 +27,7 @@ from bot.runtime.send_budget import (
     ChatShares,
     LocalBudget,
     Window,
+    is_lookup,
 )
 from bot.telegram.app import RateLimiter
 from demo.emulator.records import busiest
@@ -153,10 +157,11 @@ async def test_a_chat_whose_window_still_counts_is_kept():
     assert clock() >= before + GROUP_SHARE[1] + TRAVEL - 1.0 - 1e-9
 
 
-def limiter_on(clock: FakeClock, rate: int = RATE) -> RateLimiter:
-    limiter = RateLimiter(rate)
+def limiter_on(clock: FakeClock, rate: int = RATE, lookups: int = LOOKUP_RATE) -> RateLimiter:
+    limiter = RateLimiter(rate, lookups)
     limiter.budget = LocalBudget(rate, clock, clock.sleep)
     limiter.chats = ChatShares(clock, clock.sleep)
+    limiter.lookups = LocalBudget(lookups, clock, clock.sleep)
     return limiter
 
 
@@ -166,7 +171,7 @@ async def answer(**_kwargs: Any) -> dict:
 
 @pytest.mark.parametrize("method", ["sendMessage", "editMessageText", "editMessageReplyMarkup",
                                     "setMessageReaction", "sendChatAction", "deleteMessage",
-                                    "getChatMember", "sendPhoto"])
+                                    "sendPhoto", "sendRichMessage", "editEphemeralMessageText"])
 async def test_every_method_naming_a_chat_counts(method):
     """RATE calls of one method to RATE private chats use the whole second; the next call,
     of whatever method, waits for the window."""
@@ -214,3 +219,85 @@ async def test_a_429_past_the_retries_is_raised():
 
     with pytest.raises(RetryAfter):
         await limiter.process_request(always, (), {}, "sendMessage", {"chat_id": -1}, 2)
+
+
+# --- look-ups apart from messages (issue 70) ---------------------------------------------------
+
+@pytest.mark.parametrize(("method", "reads"), [
+    ("getChatMember", True), ("getChat", True), ("getChatAdministrators", True),
+    ("getchatmembercount", True), ("sendMessage", False), ("setMessageReaction", False),
+    ("deleteMessage", False), ("editMessageText", False)])
+def test_a_lookup_is_a_read(method, reads):
+    assert is_lookup(method) == reads
+
+
+async def test_lookups_leave_a_groups_twenty_messages_free():
+    """25 members of one group open the Mini App in a minute: their 25 look-ups leave the
+    group's 20 messages a minute (and the overall rate) whole; the deal, the result and the
+    board go at once."""
+    clock = FakeClock()
+    limiter = limiter_on(clock)
+    group = -100123
+    for user in range(25):
+        await limiter.process_request(answer, (), {}, "getChatMember",
+                                      {"chat_id": group, "user_id": user}, None)
+    assert limiter.budget.window.grants == []  # type: ignore[attr-defined]
+    assert group not in limiter.chats.windows
+    asked = clock()
+    for _ in range(GROUP_SHARE[0]):
+        await limiter.process_request(answer, (), {}, "sendMessage", {"chat_id": group}, None)
+    assert clock() == asked  # its twenty went at once
+    await limiter.process_request(answer, (), {}, "sendMessage", {"chat_id": group}, None)
+    assert clock() >= asked + GROUP_SHARE[1]  # the twenty-first waits for the minute
+
+
+async def test_lookups_keep_a_rate_of_their_own():
+    """Past LOOKUP_RATE look-ups in a second the next waits for the window, whatever the
+    messages do; no sliding second holds more than the rate."""
+    clock = FakeClock()
+    limiter = limiter_on(clock, lookups=5)
+    granted: list[float] = []
+    for user in range(16):
+        await limiter.process_request(answer, (), {}, "getChatMember",
+                                      {"chat_id": -7 - user % 3, "user_id": user}, None)
+        granted.append(clock())
+    assert busiest(granted) == 5
+    assert granted[5] > granted[0]  # the sixth waited
+    before = clock()
+    await limiter.process_request(answer, (), {}, "sendMessage", {"chat_id": -7}, None)
+    assert clock() == before  # a message does not wait behind look-ups
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")  # RetryAfter's
+async def test_a_429_on_a_lookup_pauses_lookups_and_no_message():
+    clock = FakeClock()
+    limiter = limiter_on(clock)
+    tries: list[float] = []
+
+    async def flooded(**_kwargs: Any) -> dict:
+        tries.append(clock())
+        if len(tries) == 1:
+            raise RetryAfter(timedelta(seconds=4))
+        return {"ok": True}
+
+    started = clock()
+    assert await limiter.process_request(flooded, (), {}, "getChatMember",
+                                         {"chat_id": -1, "user_id": 2}, None) == {"ok": True}
+    assert tries == [started, started + 4]  # the look-up waited what Telegram said
+    assert limiter.lookups.window.paused_until == started + 4  # type: ignore[attr-defined]
+    assert limiter.budget.window.paused_until == 0.0  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("value", ["0", "1001", "fast"])
+def test_lookup_rate_out_of_range_is_refused_in_one_line(value):
+    with pytest.raises(ConfigError) as refused:
+        Config.from_env({"TELEGRAM_BOT_TOKEN": "1:x", "LOOKUP_RATE": value}, env_file=None)
+    said = str(refused.value)
+    assert said.startswith("LOOKUP_RATE") and value in said and "\n" not in said
+
+
+def test_lookup_rate_is_a_setting_and_reaches_the_limiter():
+    assert Config.from_env({"TELEGRAM_BOT_TOKEN": "1:x"}, env_file=None).lookup_rate == 30
+    config = Config.from_env({"TELEGRAM_BOT_TOKEN": "1:x", "LOOKUP_RATE": "12"}, env_file=None)
+    assert config.lookup_rate == 12
+    assert RateLimiter(config.send_rate, config.lookup_rate).lookups.rate == 12  # type: ignore[attr-defined]

@@ -107,9 +107,10 @@ async def test_a_telegram_refusing_both_gets_todays_replies(harness: Harness,
     assert not any(visible_text(EN("error")) in text for text in texts)  # no apology
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
     tried_rich = sum(1 for name, _, _ in telegram.calls if name == "sendRichMessage")
-    # /solve tried rich to Ann alone, text to Ann alone, rich to all, then text; then the
-    # group is not asked again: /help and /stats went straight to the chat
-    assert (ephemeral_calls(harness), tried_rich) == (1, 2)
+    # /solve tried rich to Ann alone (refused: rich, remembered at once), text to Ann alone
+    # (refused: ephemeral), then text; then the group is not asked again: /help and /stats
+    # went straight to the chat
+    assert (ephemeral_calls(harness), tried_rich) == (1, 1)
     refusals = harness.app.bot_data.refusals
     assert not refusals.allows(GROUP, EPHEMERAL) and not refusals.allows(GROUP, RICH)
     assert refusals.allows(OTHER_GROUP, EPHEMERAL)  # another chat is asked afresh
@@ -117,10 +118,15 @@ async def test_a_telegram_refusing_both_gets_todays_replies(harness: Harness,
 
 async def test_a_late_answer_is_refused_and_answered_as_today(harness: Harness):
     """Past the 15 seconds after the command (here: none), Telegram refuses an ephemeral
-    message: the answer goes to the chat instead."""
+    message: the answer goes to the chat instead; the chat still takes ephemeral messages,
+    so it is not marked, and the next command is answered to its asker alone."""
     harness.telegram.ephemeral_window = -1.0
     await harness.send(GROUP, ANN, "/stats")
     assert (await harness.telegram.reply(GROUP)).receiver is None
+    assert harness.app.bot_data.refusals.allows(GROUP, EPHEMERAL)
+    harness.telegram.ephemeral_window = 15.0
+    await harness.send(GROUP, ANN, "/help")
+    assert (await harness.telegram.reply(GROUP)).receiver == ANN["id"]
 
 
 async def test_only_ephemeral_refused_keeps_the_mathematics(harness: Harness):

@@ -271,7 +271,8 @@ KEPT_LATIN = re.compile(r"</?[a-z][^>]*>|<code>.*?</code>|\{[^}]*\}|/[A-Za-z_]+(
                         r"@BotFather|\bDisable\b|\b(?:3K|4K|5K|SS|LS|FH|UVa)\b|"
                         r"\b(?:easy|medium|hard|adaptive|week|daily|all|stop|end|countdown|"
                         r"rating|yahtzee|closest|on|off|en|zh|ru|es|de|fr|fa|ar|hi|uk|"
-                        r"new|join|follow|leave|cancel|start|mix|rounds|seconds|in|at|CODE|UTC)\b|"
+                        r"new|join|follow|unfollow|leave|cancel|start|mix|rounds|seconds|in|at|CODE|"
+                        r"UTC)\b|"
                         r"--closest", re.S)
 OWN_SCRIPT = ("fa", "ar", "hi", "uk")
 

@@ -5,7 +5,9 @@ Both are token buckets in memory (this process is the only one answering), each 
 a bucket untouched for as long as it takes to refill is full again, the same as no bucket, so it
 goes (and past BUCKETS_KEPT the least lately used goes early: it counts as full, lenient, never a
 wrong refusal). Neither ever drops a right answer: the round service judges first and asks the
-throttle only about the reply.
+throttle only about the reply. Both count a stand-in for a chat (a group's anonymous admins) as
+one person in each chat: the throttle keys by chat and sender anyway, the budget by whom
+bot.play.guards.stand_ins counts the sender as.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from cachetools import TTLCache
+
+from bot.play.guards.stand_ins import counted_as
 
 BUCKETS_KEPT = 10_000  # buckets of each kind held at once (those in use: far fewer)
 
@@ -112,9 +116,12 @@ class WorkBudget:
             lambda: self.clock())
 
     def take(self, user_id: int, chat_id: int | None, seconds: float) -> Ticket | int:
-        """A ticket for work that may take `seconds`, or how many seconds to wait first."""
+        """A ticket for work that may take `seconds`, or how many seconds to wait first. A
+        stand-in for a chat (a group's anonymous admins: bot.play.guards.stand_ins) has a
+        person's allowance in each chat it writes in, not one across them all."""
         now = self.clock()
-        keys = (("user", user_id),) + ((("chat", chat_id),) if chat_id is not None else ())
+        keys = (("user", counted_as(chat_id, user_id)),) + \
+            ((("chat", chat_id),) if chat_id is not None else ())
         short = {key: self._short(key, seconds, now) for key in keys}
         if any(missing > 1e-9 for missing in short.values()):
             return max(1, math.ceil(max(self._wait(key, missing, now)

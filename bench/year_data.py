@@ -7,7 +7,9 @@ rounds, most a few dozen), players who each belong to one or two of them, rounds
 games spread over the year with about four answers each, private rounds, a year of daily
 results, matches, passes, settings and the last two days' update ids, the ratings (each
 player's rating day by day per game, each season's row, the hands of 24's difficulties, the
-rated games' scales), plus `heavy` players with `heavy_answers` answers each (for /forget).
+rated games' scales), tournaments between the busiest groups (one a fiftieth of the matches,
+all over but one, running in the busiest group: its deals are rounds the groups played), plus
+`heavy` players with `heavy_answers` answers each (for /forget).
 Scores are not generated: they are what the database's own definition (the view
 `scores_from_rounds`) says, inserted with the triggers on, so every summary the schema keeps is
 kept as the bot would; each player's answered rounds, where the schema has the table, are what
@@ -38,6 +40,7 @@ GAME_SHARE = (0.75, 0.15, 0.10)
 PRIVATE_SHARE = 0.03  # of rounds, played in players' private chats
 WON_SHARE, REVEALED_SHARE = 0.70, 0.05  # the rest expire
 MATCH_ROUNDS = 10
+TOURNAMENT_ROUNDS, TOURNAMENT_GROUPS, TOURNAMENT_CHATS = 10, 10, 200
 CHUNK = 200_000
 
 
@@ -86,6 +89,7 @@ class Year:
     settings: list[tuple[int, str, float]]
     updates: list[tuple[int, float]]
     ratings: dict[str, Any]  # rate_days's
+    tournaments: dict[str, list[tuple]]  # play_tournaments's rows, by table
 
     @property
     def round_count(self) -> int:
@@ -151,8 +155,11 @@ def generate(scale: Scale, now: float | None = None, seed: int = 24,
     updates = [(first_update + i, now - 2 * DAY + i * (2 * DAY / 60_000))
                for i in range(max(100, int(60_000 * scale.rounds / 2_000_000)))]
     ratings = rate_days(rng, now, rounds, answers)
+    tournaments = play_tournaments(np.random.default_rng(seed + 1), scale, now, rounds,
+                                   group_ids, members, match_rounds)
     return Year(now, scale, users, chats, group_ids, members, user_ids, heavy_ids, rounds,
-                answers, matches, match_rounds, passes, daily, settings, updates, ratings)
+                answers, matches, match_rounds, passes, daily, settings, updates, ratings,
+                tournaments)
 
 
 def memberships(rng: np.random.Generator, scale: Scale, activity: np.ndarray,
@@ -312,6 +319,73 @@ def play_matches(rng: np.random.Generator, scale: Scale, rounds: dict[str, Any]
     return matches, links
 
 
+def play_tournaments(rng: np.random.Generator, scale: Scale, now: float, rounds: dict[str, Any],
+                     group_ids: np.ndarray, members: list[np.ndarray],
+                     match_rounds: list[tuple[int, int, int]]) -> dict[str, list[tuple]]:
+    """Tournaments of TOURNAMENT_ROUNDS rounds of 24 between the TOURNAMENT_CHATS busiest
+    groups, their deals rounds those groups played (none a match's): the first running in the
+    TOURNAMENT_GROUPS busiest (half its rounds played, the next a day away: nothing of it is
+    dealt while the bench runs), the others over, two to ten groups
+    each, latest first back through the year. Rows by table, keyed by the columns of
+    TOURNAMENT_COLUMNS."""
+    in_matches = np.array([r - 1 for _, _, r in match_rounds], dtype=np.int64)
+    of24 = np.flatnonzero((rounds["game"] == 0) & (rounds["chat_id"] < 0))
+    of24 = np.setdiff1d(of24, in_matches)
+    chats = group_ids[:min(TOURNAMENT_CHATS, len(group_ids))]
+    pool = {int(c): of24[rounds["chat_id"][of24] == c].tolist()[::-1] for c in chats.tolist()}
+    rows: dict[str, list[tuple]] = {table: [] for table in TOURNAMENT_COLUMNS}
+    count = max(2, scale.matches // 50)
+    for tid in range(1, count + 1):
+        running = tid == 1
+        size = min(TOURNAMENT_GROUPS, len(chats)) if running else int(rng.integers(2, 11))
+        groups = chats[:size] if running else rng.choice(chats, min(size, len(chats)),
+                                                        replace=False)
+        played = TOURNAMENT_ROUNDS // 2 if running else TOURNAMENT_ROUNDS
+        taken = {int(c): pool[int(c)][:played][::-1] for c in groups.tolist()
+                 if len(pool[int(c)]) >= played}
+        if len(taken) < 2:
+            continue
+        for chat in taken:
+            del pool[chat][:played]
+        tournament_rows(rows, tid, running, taken, rounds, members, group_ids, now)
+    return rows
+
+
+def tournament_rows(rows: dict[str, list[tuple]], tid: int, running: bool,
+                    taken: dict[int, list[int]], rounds: dict[str, Any],
+                    members: list[np.ndarray], group_ids: np.ndarray, now: float) -> None:
+    """One tournament's rows: its own, its groups', its rounds', their deals and who played
+    for which group (the winners, bound where they first won)."""
+    first = float(min(rounds["started_at"][r[0]] for r in taken.values()))
+    maker = next(iter(taken))
+    made_by = int(members[int(np.flatnonzero(group_ids == maker)[0])][0])
+    status, ended = ("running", None) if running else \
+        ("done", max(float(rounds["ended_at"][r[-1]]) for r in taken.values()))
+    code = f"Y{tid:05d}"
+    rows["tournaments"].append((tid, code, f"Cup {tid}", "24", "mix", TOURNAMENT_ROUNDS, 120.0,
+                                first, maker, made_by, "en", first - 3600.0, status, ended,
+                                now + DAY if running else ended))
+    rows["tournament_groups"] += [(tid, chat, 0, made_by if chat == maker else None,
+                                   first - 3600.0 + n, "en", 1, int(running))
+                                  for n, chat in enumerate(taken)]
+    bound: set[int] = set()
+    for number in range(len(next(iter(taken.values())))):
+        dealt = [(chat, r[number]) for chat, r in taken.items()]
+        opened = min(float(rounds["started_at"][r]) for _, r in dealt)
+        closed = max(float(rounds["ended_at"][r]) for _, r in dealt)
+        hand = rounds["texts"]["hand:24"][int(rounds["hand"][dealt[0][1]])]
+        rows["tournament_rounds"].append((tid, number + 1, "24", hand, 24, "easy", 10,
+                                          "closed", opened, closed))
+        for chat, r in dealt:
+            started, ended = float(rounds["started_at"][r]), float(rounds["ended_at"][r])
+            rows["tournament_deals"].append((tid, number + 1, chat, r + 1, "dealt",
+                                             started - 1.0, started, ended + 1.0))
+            winner = int(rounds["winner_id"][r])
+            if winner and winner not in bound:
+                bound.add(winner)
+                rows["tournament_players"].append((tid, winner, chat))
+
+
 def pass_rounds(rng: np.random.Generator, rounds: dict[str, Any], answers: dict[str, Any]
                 ) -> list[tuple[int, int, float]]:
     """Who passed: the first answerer of one expired round in fifty."""
@@ -420,6 +494,19 @@ ROUND_COLUMNS = ("id", "chat_id", "game", "hand", "target", "level", "points", "
                  "winning_answer", "hint_used", "awarded", "win_seconds", "started_by",
                  "announced", "topic")
 ANSWER_COLUMNS = ("id", "round_id", "user_id", "text", "correct", "at", "distance")
+# the tournaments' tables (schema step 23; `ongoing`, step 27's, where the schema has it)
+TOURNAMENT_COLUMNS = {
+    "tournaments": ("id", "code", "name", "game", "level", "rounds", "seconds", "starts_at",
+                    "chat_id", "created_by", "lang", "created_at", "status", "ended_at",
+                    "next_at"),
+    "tournament_groups": ("tournament_id", "chat_id", "topic", "joined_by", "joined_at", "lang",
+                          "playing", "ongoing"),
+    "tournament_rounds": ("tournament_id", "number", "game", "hand", "target", "level",
+                          "points", "status", "opened_at", "closed_at"),
+    "tournament_deals": ("tournament_id", "number", "chat_id", "round_id", "status",
+                         "claimed_at", "dealt_at", "shown_at"),
+    "tournament_players": ("tournament_id", "user_id", "chat_id"),
+}
 STATUS = ("won", "revealed", "expired")
 LEVELS = {0: ("easy", "medium", "hard"), 1: ("2",), 2: ("",)}
 
@@ -602,3 +689,62 @@ async def load_postgres(url: str, year: Year) -> dict[str, float]:
     finally:
         await connection.close()
     return took
+
+
+def tournament_chunks(year: Year, has: dict[str, set[str]]
+                      ) -> Iterator[tuple[str, list[str], list[tuple]]]:
+    """(table, columns, rows) of the tournaments, parents first, each row cut to the columns
+    the schema has (`has`: a table's columns; a table it lacks is left out)."""
+    for table, columns in TOURNAMENT_COLUMNS.items():
+        kept = [n for n, column in enumerate(columns) if column in has.get(table, set())]
+        if kept and year.tournaments[table]:
+            yield (table, [columns[n] for n in kept],
+                   [tuple(row[n] for n in kept) for row in year.tournaments[table]])
+
+
+def load_tournaments_sqlite(path: Path, year: Year) -> float:
+    """The tournaments into the SQLite file at `path`, migrated to where it has them (step 23,
+    after the year's other rows: bench/bench_year.py writes those at an older schema); seconds."""
+    started = time.perf_counter()
+    connection = sqlite3.connect(path, isolation_level=None)
+    try:
+        has = {table: {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
+               for table in TOURNAMENT_COLUMNS}
+        connection.execute("BEGIN")
+        for table, columns, rows in tournament_chunks(year, has):
+            marks = ", ".join("?" * len(columns))
+            connection.executemany(f"INSERT INTO {table} ({', '.join(columns)}) "
+                                   f"VALUES ({marks})", rows)
+        connection.execute("COMMIT")
+    finally:
+        connection.close()
+    return time.perf_counter() - started
+
+
+async def load_tournaments_postgres(url: str, year: Year) -> float:
+    """The tournaments into the PostgreSQL database at `url`, as load_tournaments_sqlite;
+    the tables analysed after, as autovacuum would."""
+    import asyncpg
+
+    started = time.perf_counter()
+    connection = await asyncpg.connect(url)
+    try:
+        has: dict[str, set[str]] = {}
+        for row in await connection.fetch(
+                "SELECT table_name, column_name FROM information_schema.columns "
+                "WHERE table_schema = 'public' AND table_name = ANY($1::text[])",
+                list(TOURNAMENT_COLUMNS)):
+            has.setdefault(row["table_name"], set()).add(row["column_name"])
+        await connection.execute("SET session_replication_role = replica")
+        for table, columns, rows in tournament_chunks(year, has):
+            await connection.copy_records_to_table(table, records=rows, columns=columns)
+        await connection.execute("SET session_replication_role = origin")
+        if "tournaments" in has:
+            await connection.execute(
+                "SELECT setval(pg_get_serial_sequence('tournaments', 'id'), "
+                "(SELECT COALESCE(MAX(id), 0) + 1 FROM tournaments), false)")
+            for table in TOURNAMENT_COLUMNS:
+                await connection.execute(f"ANALYZE {table}")
+    finally:
+        await connection.close()
+    return time.perf_counter() - started

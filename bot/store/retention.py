@@ -10,7 +10,7 @@ Not kept: after ANSWER_TEXTS_KEPT, the text of each answer (a round's winning an
 the round) and every answer of a player's after their first in that round, and who passed in
 it; after two days, the ids of handled updates (bot/telegram/jobs.py). So the database grows
 with rounds and players, not with how much the players typed. /forget deletes a person's rows
-at once (bot/store/sql/forgetting.py).
+just after their answer, hiding them from it on (bot/store/sql/forgetting.py).
 """
 
 from __future__ import annotations

@@ -5,14 +5,20 @@ memory only (a restart lets them lapse: nothing is deleted unasked). A press by 
 naming the token in another chat, leaves the asker's question pending; a reset is confirmed
 only by someone who still administers the group at the press (Telegram asked again then).
 
-A person's forget ends what they have on in their private chat without a word to anyone (a
-match stopped, a round taken off the table once its rows are gone: it scores nothing), and is
-noted in the store while it runs: one a kill interrupted is finished by the housekeeping's next
-run (the first comes at start-up), or by the person's next /forget."""
+A person's forget is answered as soon as it is noted in the store: from the note on, nothing of
+the person is shown anywhere (every read of a name leaves out whoever has a forget under way:
+the view shown_users, schema step 28). It ends what they have on in their private chat without
+a word to anyone (a match stopped, a round deleted and taken off the table: it scores nothing);
+their rows then go in the background, a part at a time (bot/store/sql/forgetting.py), and the
+note with the last of them. One a kill or an error interrupted is finished by the housekeeping's
+next run (the first comes at start-up), or by the person's next /forget."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import secrets
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -24,7 +30,13 @@ from bot.runtime.locks import KeyedLocks
 from bot.store.score_store import ForgetStore
 from bot.text import markup
 
+log = logging.getLogger(__name__)
+
 CONFIRM_SECONDS = 60.0
+# An erasure that fails (the person playing again at that very moment: a row of theirs written
+# beside its last transaction) is tried again a moment later, this many times in all; past
+# that, the housekeeping's next run finishes it (the note keeps them hidden until then).
+ERASE_TRIES, ERASE_PAUSE = 3, 0.5
 PENDING_KEPT = 10_000  # questions waiting for their Confirm at once, at most
 FORGET, RESET = "forget", "reset"
 # What play has on in a chat, as /forget ends it (bot.play.services wires both): its matches
@@ -80,8 +92,10 @@ class Privacy:
         # PENDING_KEPT at once: a flood of questions forgets the oldest, which the asker re-asks)
         self._pending: TTLCache[str, Pending] = TTLCache(PENDING_KEPT, CONFIRM_SECONDS,
                                                          timer=lambda: self.clock())
-        self._forgetting: set[int] = set()  # the people whose forget runs in this process
         self._one_at_a_time = KeyedLocks()  # per person: a second confirmation waits
+        self._erasing_one = KeyedLocks()  # per person: a second erasure waits for the first
+        self._erasing: Counter[int] = Counter()  # the people this process erases now
+        self._erasures: set[asyncio.Task[None]] = set()  # held, so that none is collected
 
     async def text(self, chat: Chat, player: Player) -> str:
         """/privacy: what is kept, why, and how to delete it."""
@@ -138,30 +152,70 @@ class Privacy:
                        texts("reset_done_notice"))
 
     async def forget(self, user_id: int) -> bool:
-        """Delete everything kept about the person; whether a round of theirs was on in their
-        private chat (it ended with the forget). Noted first, so that a kill anywhere after
-        leaves it to be finished; their match there stops before their rows go (its alarms
-        with it), their open rounds there leave the table after (their rows gone, a close or a
-        late answer there then writes nothing, and no result is owed)."""
-        async with self._one_at_a_time.held(user_id):
-            self._forgetting.add(user_id)
-            try:
-                await self.store.note_forget(user_id, self.clock())
-                await self.stop_matches(user_id)
-                await self.store.forget_user(user_id)
-                ended = await self.drop_rounds(user_id)
-                self.people.forget(user_id)
-            finally:
-                self._forgetting.discard(user_id)
+        """What a confirmed /forget does before it is answered; whether a round of theirs was
+        on in their private chat (it ended with the forget). The rows go after, in the
+        background (`erased` waits for them): a long history costs the answer nothing."""
+        ended = await self._hide(user_id)
+        self._erasing[user_id] += 1
+        task = asyncio.ensure_future(self._erase(user_id))
+        self._erasures.add(task)
+        task.add_done_callback(self._erasures.discard)
         return ended
 
+    async def _hide(self, user_id: int) -> bool:
+        """Noted first, so that nothing of the person is shown from here on and a kill anywhere
+        after leaves the forget to be finished; their match in their private chat stops (its
+        alarms with it), their open rounds there are deleted, then taken off the table (a close
+        or a late answer there writes nothing, and no result is owed), and their name leaves
+        memory. Whether a round was on."""
+        async with self._one_at_a_time.held(user_id):
+            await self.store.note_forget(user_id, self.clock())
+            await self.stop_matches(user_id)
+            await self.store.drop_open_private(user_id)
+            ended = await self.drop_rounds(user_id)
+            self.people.forget(user_id)
+        return ended
+
+    async def _erase(self, user_id: int) -> None:
+        """Every row of the person, a part at a time, then the note (bot/store/sql/
+        forgetting.py), tried ERASE_TRIES times. Marked in `_erasing` by the caller, unmarked
+        here. A failure leaves the note: the housekeeping's next run finishes it."""
+        try:
+            async with self._erasing_one.held(user_id):
+                for tried in range(1, ERASE_TRIES + 1):
+                    if await self._erased_now(user_id, last=tried == ERASE_TRIES):
+                        return
+                    await asyncio.sleep(ERASE_PAUSE)
+        finally:
+            self._erasing[user_id] -= 1
+            if self._erasing[user_id] <= 0:
+                del self._erasing[user_id]
+
+    async def _erased_now(self, user_id: int, last: bool) -> bool:
+        """One try of the erasure: whether it ended (its note gone)."""
+        try:
+            await self.store.forget_user(user_id)
+        except Exception:  # the note stays: nothing of theirs is shown, and it is tried again
+            log.warning("/forget: an erasure stopped%s", "; the housekeeping finishes it"
+                        if last else "; trying again", exc_info=True)
+            return False
+        return True
+
+    async def erased(self) -> None:
+        """Until every erasure this process began has ended (tests, and a stop that can
+        wait; one cut short by a stop is finished at the next start)."""
+        while self._erasures:
+            await asyncio.gather(*self._erasures, return_exceptions=True)
+
     async def finish_unfinished(self) -> int:
-        """Finish the forgets a kill interrupted (their note is still stored), but those this
-        process runs now: how many."""
+        """Finish the forgets a kill or an error interrupted (their note is still stored), but
+        those this process erases now: how many."""
         unfinished = [user_id for user_id in await self.store.unfinished_forgets()
-                      if user_id not in self._forgetting]
+                      if user_id not in self._erasing]
         for user_id in unfinished:
-            await self.forget(user_id)
+            await self._hide(user_id)
+            self._erasing[user_id] += 1
+            await self._erase(user_id)
         return len(unfinished)
 
     def _ask(self, kind: str, chat: Chat, player: Player) -> str:

@@ -128,10 +128,11 @@ class AdaptiveDeals:
         index = await self.loaded()
         now = self.clock()
         season = ratings.season_of(now)
-        group = set(await self.store.recent_players(chat_id, GAME, RECENT_ROUNDS,
-                                                    now - RECENT_SECONDS)) | {player_id}
-        rows = [current(await self.store.player_ratings(user, GAME), user, GAME, season, now)
-                for user in sorted(group)]
+        group = await self.store.recent_ratings(chat_id, GAME, RECENT_ROUNDS,
+                                                now - RECENT_SECONDS)
+        if player_id not in group:
+            group[player_id] = await self.store.player_ratings(player_id, GAME)
+        rows = [current(group[user], user, GAME, season, now) for user in sorted(group)]
         stored = await self.store.scale(GAME)
         scale = scale_of(stored) if stored is not None else ratings.new_scale(GAME, now)
         keys = ratings.adaptive_hands(index, [(r.rating, r.uncertainty) for r in rows],

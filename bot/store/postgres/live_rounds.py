@@ -80,7 +80,7 @@ class SharedRounds:
 
     async def open_round(self, most: int, chat_id: int, game: str, hand: tuple, target: int,
                          level: str, points: int, lang: str, started_at: float, deadline: float,
-                         started_by: int, topic: int = 0, hints_on: bool | None = None,
+                         started_by: int | None, topic: int = 0, hints_on: bool | None = None,
                          typing_on: bool | None = None, claim: OwedClaim | None = None
                          ) -> Round | StarterFull | ClaimGone | None:
         """A new open round, unless its starter has `most` open (StarterFull), the chat's

@@ -85,7 +85,7 @@ QMARK = AchievementStatements(
     closed="SELECT r.status, r.winner_id, r.win_seconds, r.ended_at, "
            "EXISTS (SELECT 1 FROM answers a WHERE a.round_id = r.id "
            "AND a.user_id = r.winner_id AND a.correct = 1) FROM rounds r WHERE r.id = ?",
-    players="SELECT a.user_id, MIN(u.first_name) FROM answers a JOIN users u "
+    players="SELECT a.user_id, MIN(u.first_name) FROM answers a JOIN shown_users u "
             "ON u.id = a.user_id WHERE a.round_id = ? GROUP BY a.user_id ORDER BY MIN(a.id)",
     codes="SELECT code FROM achievements WHERE user_id = ?",
     wins_in_chat="SELECT COUNT(*) FROM (SELECT r.id FROM rounds r WHERE r.winner_id = ? "
@@ -105,7 +105,7 @@ QMARK = AchievementStatements(
     earned="SELECT code, earned_at, chat_id, round_id FROM achievements WHERE user_id = ? "
            "ORDER BY earned_at, code",
     earned_in_chat="SELECT a.user_id, u.first_name, a.code, a.earned_at, a.round_id "
-                   "FROM achievements a JOIN users u ON u.id = a.user_id WHERE a.chat_id = ? "
+                   "FROM achievements a JOIN shown_users u ON u.id = a.user_id WHERE a.chat_id = ? "
                    "ORDER BY a.earned_at DESC, a.user_id, a.code LIMIT ?",
 )
 NUMBERED = numbered_table(QMARK)

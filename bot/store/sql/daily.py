@@ -9,7 +9,7 @@ from bot.store.daily_store import DailyResult
 from bot.store.sql.connection import Connection, numbered_table
 
 RESULT = ("SELECT d.day, d.user_id, u.first_name, d.chat_id, d.answer, d.seconds, d.at "
-          "FROM daily_results d JOIN users u ON u.id = d.user_id ")
+          "FROM daily_results d JOIN shown_users u ON u.id = d.user_id ")
 
 
 @dataclass(frozen=True)

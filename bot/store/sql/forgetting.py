@@ -9,12 +9,15 @@ scores when it closes. A person's erasure deletes their answers, scores, daily r
 name, ratings and the pages' rows (these with the person's row too: their foreign keys
 cascade); the rounds they won or
 started stay, naming nobody (other players' scores are unchanged: those rounds were their losses
-before and still are); their private chat goes, with every round and match played there — play
-ends the ones still on first (bot.play.community.privacy), and one whose close races the erasure
-goes all the same (its close then finds no row, and scores nothing).
+before and still are); their private chat goes, with every round and match played there — its
+open rounds at the note, before play ends them (bot.play.community.privacy), so that a close
+racing the forget finds no row and scores nothing.
 
 A forget is noted (table forgets) before any of it, and the note deleted last, so that a kill
-in between leaves a note that a start finishes; the note names the person until then."""
+in between leaves a note that a start finishes; the note names the person until then. While it
+stands, nothing of the person is shown: every read of a name goes through the view shown_users
+(schema step 28), which leaves them out, so the erasure may take its time after the
+confirmation (bot.play.community.privacy runs it in the background)."""
 
 from __future__ import annotations
 
@@ -35,6 +38,7 @@ class ForgetStatements:
     forget_rounds: tuple[str, ...]  # (user,) each: the rows of rounds first, as a close does
     forget_scores: tuple[str, ...]  # after the scoring locks of the chats the person is in
     noted: str  # (user, at): a forget begins
+    open_private: str  # (user,): the rounds open in their private chat, deleted at the note
     unfinished: str  # the people whose forget began and did not end, oldest first
     done: str  # (user,): the forget ended
 
@@ -85,6 +89,8 @@ QMARK = ForgetStatements(
                    "DELETE FROM answered_rounds WHERE user_id = ?",  # the pages' rounds
                    "DELETE FROM users WHERE id = ?"),
     noted="INSERT INTO forgets (user_id, at) VALUES (?, ?) ON CONFLICT (user_id) DO NOTHING",
+    # the private chat's id is the person's (its answers and passes go with it)
+    open_private="DELETE FROM rounds WHERE chat_id = ? AND status = 'open'",
     unfinished="SELECT user_id FROM forgets ORDER BY at",
     done="DELETE FROM forgets WHERE user_id = ?",
 )
@@ -116,6 +122,12 @@ class Forgetting:
     async def note_forget(self, user_id: int, at: float) -> None:
         """A forget of the person begins: noted until `forget_user` ends it."""
         await self.db.run(self.sql.noted, (user_id, at))
+
+    async def drop_open_private(self, user_id: int) -> None:
+        """The rounds open in the person's private chat go at once, before their erasure: a
+        close there then finds no row, so nothing scores, rates or is owed (play ends them in
+        memory after this)."""
+        await self.db.run(self.sql.open_private, (user_id,))
 
     async def unfinished_forgets(self) -> list[int]:
         """The people whose forget began and never ended (a kill came between), oldest

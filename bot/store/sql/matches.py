@@ -36,7 +36,7 @@ QMARK = MatchStatements(
                  "JOIN rounds r ON r.id = m.round_id WHERE m.match_id = ? ORDER BY m.number",
     end_match="UPDATE matches SET status = ?, ended_at = ? WHERE id = ? AND status = 'on'",
     match_scores="SELECT r.winner_id, u.first_name, SUM(r.awarded), COUNT(*) FROM match_rounds m "
-                 "JOIN rounds r ON r.id = m.round_id JOIN users u ON u.id = r.winner_id "
+                 "JOIN rounds r ON r.id = m.round_id JOIN shown_users u ON u.id = r.winner_id "
                  "WHERE m.match_id = ? AND r.status = 'won' GROUP BY r.winner_id, u.first_name "
                  "ORDER BY SUM(r.awarded) DESC, COUNT(*) DESC, MAX(m.number), r.winner_id",
 )

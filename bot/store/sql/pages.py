@@ -47,6 +47,7 @@ class PageStatements:
     group_hands: str  # (chat, since, most, skip): the latest won rounds: game, level, hand,
     #                    target, winner, their name, seconds
     group_weeks: str  # (since, chat, since): rounds won each week (0 = the oldest)
+    erasing: str  # (user,): whether the person's /forget is under way
 
 
 LEVELS = ("easy", "medium", "hard")  # 24's levels (bot.play.pages.player.LEVEL_ORDER)
@@ -96,9 +97,9 @@ QMARK = PageStatements(
                   "s.best_streak = b.r AND b.r > 0, s.wins = b.w AND b.w > 0, b.f, b.r, b.w "
                   "FROM b JOIN scores s ON s.chat_id = ? AND s.game = b.game "
                   "AND (s.fastest_win = b.f OR (s.best_streak = b.r AND b.r > 0) "
-                  "OR (s.wins = b.w AND b.w > 0)) JOIN users u ON u.id = s.user_id",
+                  "OR (s.wins = b.w AND b.w > 0)) JOIN shown_users u ON u.id = s.user_id",
     group_hands="SELECT r.game, r.level, r.hand, r.target, r.winner_id, u.first_name, "
-                "r.win_seconds FROM rounds r LEFT JOIN users u ON u.id = r.winner_id "
+                "r.win_seconds FROM rounds r LEFT JOIN shown_users u ON u.id = r.winner_id "
                 "WHERE r.chat_id = ? AND r.status = 'won' AND r.ended_at >= ? "
                 "ORDER BY r.ended_at DESC, r.id DESC LIMIT ? OFFSET ?",
     # whole seconds, so that both databases divide whole numbers (and round down alike)
@@ -106,6 +107,7 @@ QMARK = PageStatements(
                 "COUNT(*) "
                 "FROM rounds WHERE chat_id = ? AND status = 'won' AND ended_at >= ? "
                 "GROUP BY week ORDER BY week",
+    erasing="SELECT COUNT(*) FROM forgets WHERE user_id = ?",
 )
 NUMBERED = numbered_table(QMARK)
 
@@ -258,6 +260,12 @@ class Pages:
         rows = await self.db.fetch(self.sql.group_hands, (chat_id, since, most, skip))
         return [WonRound(game, level, hand, int(target), winner, name, seconds)
                 for game, level, hand, target, winner, name, seconds in rows]
+
+    async def erasing(self, user_id: int) -> bool:
+        """Whether the person's /forget is under way: their page and cards show nothing of
+        theirs until it ends (their rows go a part at a time after the confirmation)."""
+        rows = await self.db.fetch(self.sql.erasing, (user_id,))
+        return bool(rows[0][0])
 
     async def weeks(self, chat_id: int, since: float) -> dict[int, int]:
         """Rounds won in the chat each week since a moment (week 0 starts then)."""

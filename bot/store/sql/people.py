@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.store.sql.connection import Connection, Step, numbered_table
+from bot.store.sql.tournaments import CHAT_MOVE, chat_move
 
 # One chat's scores as the view scores_from_rounds defines them (migration 5), read from that
 # chat's rounds and answers only (CHAT_SCORES; params: the chat, twice). The view itself,
@@ -51,6 +52,7 @@ class PeopleStatements:
     remember_user: str
     user_name: str
     chat_and_user: str
+    chat: str
     language: str
     set_language: str
     chat_settings: str
@@ -62,6 +64,7 @@ class PeopleStatements:
     move_chat: tuple[str, str]  # (new, old) each: the chat's row, its settings
     supergroup_row: str  # (new,): the chat's row where the group's was not there to copy
     move_language: str  # (old, new)
+    move_tournaments: tuple[str, ...]  # their parameters in MOVE_ORDERS' order (tournaments)
     move_played: tuple[str, str]  # (new, old, new) each: rounds, matches, but the ones met
     end_met: tuple[str, str]  # (at, new, old) each: the open round, the match on, met
     move_done: str  # (old,)
@@ -75,9 +78,10 @@ QMARK = PeopleStatements(
     remember_user="INSERT INTO users (id, first_name, username) VALUES (?, ?, ?) "
                   "ON CONFLICT (id) DO UPDATE SET first_name = excluded.first_name, "
                   "username = excluded.username",
-    user_name="SELECT first_name FROM users WHERE id = ?",
+    user_name="SELECT first_name FROM shown_users WHERE id = ?",
     chat_and_user="SELECT c.type, c.title, u.first_name, u.username FROM "
-                  "chats c, users u WHERE c.id = ? AND u.id = ?",
+                  "chats c, shown_users u WHERE c.id = ? AND u.id = ?",
+    chat="SELECT type, title FROM chats WHERE id = ?",
     language="SELECT lang FROM chats WHERE id = ?",
     set_language="UPDATE chats SET lang = ? WHERE id = ?",
     chat_settings="SELECT body FROM chat_settings WHERE chat_id = ?",
@@ -102,6 +106,8 @@ QMARK = PeopleStatements(
                    "ON CONFLICT (id) DO NOTHING",
     move_language="UPDATE chats SET lang = (SELECT o.lang FROM chats o WHERE o.id = ?) "
                   "WHERE id = ? AND lang IS NULL",
+    # every tournament row naming the group (bot.store.sql.tournaments says how they merge)
+    move_tournaments=CHAT_MOVE,
     # Every round and match moves but an open round, or a match on, in a topic where the
     # supergroup has its own (a topic holds one of each): those are met, and stay behind
     # until `end_met` ends them quietly and moves them too.
@@ -156,6 +162,11 @@ class People:
         rows = await self.db.fetch(self.sql.chat_and_user, (chat_id, user_id))
         return ((rows[0][0], rows[0][1]), (rows[0][2], rows[0][3])) if rows else None
 
+    async def chat(self, chat_id: int) -> tuple[str, str | None] | None:
+        """A known chat's (type, title)."""
+        rows = await self.db.fetch(self.sql.chat, (chat_id,))
+        return (rows[0][0], rows[0][1]) if rows else None
+
     async def language(self, chat_id: int) -> str | None:
         """The language the chat chose with /lang (None: none, or a chat never stored)."""
         rows = await self.db.fetch(self.sql.language, (chat_id,))
@@ -181,8 +192,9 @@ class People:
                           (chat_id, json.dumps(body, sort_keys=True), at))
 
     async def migrate_chat(self, old_id: int, new_id: int) -> None:
-        """A group became a supergroup: its rounds, matches, settings, daily results and scores
-        follow the new chat id; where the supergroup had scores of its own, its scores are
+        """A group became a supergroup: its rounds, matches, settings, daily results, scores
+        and tournaments (the ones it made, its places, deals and players in them, what it
+        follows) follow the new chat id; where the supergroup had scores of its own, its scores are
         counted again from its rounds (streaks cannot simply be added), which costs what that
         chat played, not what every chat did.
 
@@ -219,10 +231,13 @@ class People:
         then the scores. The supergroup's row is made even where the group's was not found to
         copy: on PostgreSQL each statement sees what was committed before it began, so a
         group's first /play committed between the copy and the rounds' move brings a round
-        whose new chat would otherwise have no row."""
+        whose new chat would otherwise have no row. The tournaments' rows move after it (they
+        name the chat's row) and before the chats' rows are written: a tournament's row, then
+        a chat's, is the order a follow holds them in (bot.store.sql.tournaments)."""
         move, delete, insert = self.sql.recount
         return [*((sql, (new_id, old_id)) for sql in self.sql.move_chat),
                 (self.sql.supergroup_row, (new_id,)),
+                *chat_move(self.sql.move_tournaments, old_id, new_id),
                 (self.sql.move_language, (old_id, new_id)),
                 *((sql, (new_id, old_id, new_id)) for sql in self.sql.move_played),
                 *self.met_locks(old_id),

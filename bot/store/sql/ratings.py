@@ -42,12 +42,15 @@ class RatingStatements:
     scale: str
     responses: str  # a round's answers
     passes: str
-    recent_players: str  # who answered in a chat's latest rounds of a game, since a moment
+    # who answered in a chat's latest rounds of a game since a moment, each with their latest
+    # season's row in the game (a row of NULLs for a player never rated)
+    recent_ratings: str
     rounds_played: str  # a chat's closed rounds of a game, counted up to a number
     rated: str
     board: str  # a season's best, every chat's
     chat_board: str  # a season's best among a chat's players
     place: str  # 1 + those ahead on the every-chat board
+    place_any: str  # ... rated on one round at least: every row (see below)
     chat_place: str
     rate_round: str  # the round's key: a second rating of it fails
     put_player: str
@@ -57,8 +60,11 @@ class RatingStatements:
 
 
 QMARK = RatingStatements(
-    player=f"SELECT {PLAYER_COLUMNS} FROM player_ratings WHERE user_id = ? AND game = ? "
-           "ORDER BY season DESC",
+    # none while the person's /forget is under way (/stats shows them; a close meanwhile
+    # rates them as new, and the erasure then deletes what it wrote)
+    player=f"SELECT {PLAYER_COLUMNS} FROM player_ratings p WHERE p.user_id = ? AND p.game = ? "
+           "AND EXISTS (SELECT 1 FROM shown_users u WHERE u.id = p.user_id) "
+           "ORDER BY p.season DESC",
     hand=f"SELECT {HAND_COLUMNS} FROM hand_ratings WHERE game = ? AND hand = ?",
     hands=f"SELECT {HAND_COLUMNS} FROM hand_ratings WHERE game = ? AND numbers = ? "
           "AND target = ?",
@@ -66,13 +72,20 @@ QMARK = RatingStatements(
     responses="SELECT user_id, correct, distance, at FROM answers WHERE round_id = ? "
               "ORDER BY at, id",
     passes="SELECT user_id, at FROM round_passes WHERE round_id = ?",
-    recent_players="SELECT DISTINCT a.user_id FROM answers a WHERE a.round_id IN "
-                   "(SELECT r.id FROM rounds r WHERE r.chat_id = ? AND r.game = ? "
-                   "AND r.status <> 'open' ORDER BY r.id DESC LIMIT ?) AND a.at >= ?",
+    # one statement for the whole group, each player's latest season only (what a deal's aim
+    # reads of them): a busy group's fifty players read one by one, every season of theirs,
+    # were half of a deal's time on a year-old database (bench/bench_year.py)
+    recent_ratings="SELECT g.user_id, p.game, p.season, p.rating, p.uncertainty, p.responses, "
+                   "p.updated_at FROM (SELECT DISTINCT a.user_id FROM answers a "
+                   "WHERE a.round_id IN (SELECT r.id FROM rounds r WHERE r.chat_id = ? "
+                   "AND r.game = ? AND r.status <> 'open' ORDER BY r.id DESC LIMIT ?) "
+                   "AND a.at >= ?) g LEFT JOIN player_ratings p ON p.user_id = g.user_id "
+                   "AND p.game = ? AND p.season = (SELECT MAX(q.season) FROM player_ratings q "
+                   "WHERE q.user_id = g.user_id AND q.game = ?) ORDER BY g.user_id",
     rounds_played="SELECT COUNT(*) FROM (SELECT 1 FROM rounds WHERE chat_id = ? AND game = ? "
                   "AND status <> 'open' LIMIT ?) AS played",
     rated="SELECT at FROM rated_rounds WHERE round_id = ?",
-    board=f"SELECT {LINE} FROM player_ratings p JOIN users u ON u.id = p.user_id "
+    board=f"SELECT {LINE} FROM player_ratings p JOIN shown_users u ON u.id = p.user_id "
           "WHERE p.game = ? AND p.season = ? AND p.responses >= ? "
           "ORDER BY p.rating DESC, p.user_id LIMIT ?",
     # the chat's players first, then each one's row by its key (a season of every chat's
@@ -84,9 +97,15 @@ QMARK = RatingStatements(
                "ON p.user_id = c.user_id AND p.game = ? AND p.season = ? "
                "WHERE p.responses >= ? ORDER BY p.rating DESC, p.user_id LIMIT ?) "
                "SELECT b.user_id, u.first_name, b.rating, b.uncertainty, b.responses "
-               "FROM b JOIN users u ON u.id = b.user_id ORDER BY b.rating DESC, b.user_id",
+               "FROM b JOIN shown_users u ON u.id = b.user_id ORDER BY b.rating DESC, b.user_id",
     place="SELECT 1 + COUNT(*) FROM player_ratings WHERE game = ? AND season = ? "
           "AND responses >= ? AND rating > ?",
+    # a row is written by a response, so every row has one: counted in the board's index
+    # alone, without reading each row for its responses (a season's 100,000 players above the
+    # asker were 100,000 rows read one to a page: 0.6 to 0.9 s on a year-old SQLite file,
+    # against 10 to 22 ms counted in the index)
+    place_any="SELECT 1 + COUNT(*) FROM player_ratings WHERE game = ? AND season = ? "
+              "AND rating > ?",
     # each of the chat's players looked up by their key, one by one: a scalar subquery is
     # never turned into a join, which PostgreSQL 15 would make by reading a season of every
     # chat's players (a join's plan differs by version; this one does not)
@@ -194,11 +213,19 @@ class Ratings:
         """Who passed in a round, and when."""
         return [(row[0], row[1]) for row in await self.db.fetch(self.sql.passes, (round_id,))]
 
-    async def recent_players(self, chat_id: int, game: str, rounds: int,
-                             since: float) -> list[int]:
-        """Who answered in the chat's last `rounds` closed rounds of the game, since `since`."""
-        rows = await self.db.fetch(self.sql.recent_players, (chat_id, game, rounds, since))
-        return sorted(row[0] for row in rows)
+    async def recent_ratings(self, chat_id: int, game: str, rounds: int,
+                             since: float) -> dict[int, list[RatingRow]]:
+        """Who answered in the chat's last `rounds` closed rounds of the game, since `since`,
+        each with their latest season's row in the game (none: never rated), as
+        player_ratings's first."""
+        found: dict[int, list[RatingRow]] = {}
+        rows = await self.db.fetch(self.sql.recent_ratings,
+                                   (chat_id, game, rounds, since, game, game))
+        for user_id, *rated in rows:
+            kept = found.setdefault(user_id, [])
+            if rated[0] is not None:
+                kept.append(RatingRow(user_id, *rated))
+        return found
 
     async def rounds_played(self, chat_id: int, game: str, most: int) -> int:
         """How many rounds of the game the chat closed, counted up to `most`."""
@@ -224,7 +251,9 @@ class Ratings:
         """Where a player's row stands on that board: 1 + those rated higher (players level
         on their rating share a place)."""
         after = (least, row.rating)
-        if chat_id is None:
+        if chat_id is None and least <= 1:
+            found = await self.db.fetch(self.sql.place_any, (game, season, row.rating))
+        elif chat_id is None:
             found = await self.db.fetch(self.sql.place, (game, season, *after))
         else:
             found = await self.db.fetch(self.sql.chat_place,

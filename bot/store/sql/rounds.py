@@ -89,7 +89,7 @@ QMARK = RoundStatements(
     # "user_id IS DISTINCT FROM ?" would need SQLite 3.39; with a NULL `excluding`, the
     # COALESCE below leaves out nobody, as that would.
     best_answer="SELECT a.user_id, u.first_name, a.text, a.distance, a.at FROM answers a "
-                "JOIN users u ON u.id = a.user_id WHERE a.round_id = ? "
+                "JOIN shown_users u ON u.id = a.user_id WHERE a.round_id = ? "
                 "AND a.distance IS NOT NULL AND COALESCE(a.user_id <> ?, TRUE) "
                 "ORDER BY a.distance, a.at, a.id LIMIT 1",
     answerers="SELECT user_id FROM answers WHERE round_id = ? "
@@ -102,18 +102,18 @@ QMARK = RoundStatements(
                 "        AND a.user_id = r.winner_id AND a.correct = 1), "
                 "(SELECT MIN(a.distance) FROM answers a WHERE a.round_id = r.id "
                 "        AND a.user_id = r.winner_id AND a.text = r.winning_answer) "
-                "FROM rounds r LEFT JOIN users u ON u.id = r.winner_id "
+                "FROM rounds r LEFT JOIN shown_users u ON u.id = r.winner_id "
                 "WHERE r.announced = 0 AND r.status <> 'open' ORDER BY r.ended_at, r.id",
     # the winner's first right answer in a subquery (NULL: none), so that no planner reaches
     # the round through its winner (every round they ever won) rather than by its id
     race="SELECT r.winner_id, u.first_name, (SELECT MIN(a.at) FROM answers a "
          "WHERE a.round_id = r.id AND a.user_id = r.winner_id AND a.correct = 1) "
-         "FROM rounds r JOIN users u ON u.id = r.winner_id WHERE r.id = ?",
-    winner_name="SELECT u.first_name FROM rounds r JOIN users u "
+         "FROM rounds r JOIN shown_users u ON u.id = r.winner_id WHERE r.id = ?",
+    winner_name="SELECT u.first_name FROM rounds r JOIN shown_users u "
                 "ON u.id = r.winner_id WHERE r.id = ?",
     record_pass="INSERT INTO round_passes (round_id, user_id, at) VALUES (?, ?, ?) "
                 "ON CONFLICT (round_id, user_id) DO NOTHING",
-    passers="SELECT p.user_id, u.first_name FROM round_passes p JOIN users u "
+    passers="SELECT p.user_id, u.first_name FROM round_passes p JOIN shown_users u "
             "ON u.id = p.user_id WHERE p.round_id = ? ORDER BY p.at, p.user_id",
     # the retention (bot/store/retention.py): the rounds of the oldest answers that still have
     # their text (the index answers_unexpired holds only those), and of them the ones closed

@@ -17,7 +17,7 @@ from bot.store.sql.connection import Connection, numbered_table
 def top_query(by_chat: bool, by_game: bool) -> str:
     """(name, points, wins) of an all-time board's first players, in the order of its index."""
     return (f"SELECT u.first_name, t.points, t.wins FROM {totals(by_chat, by_game)} t "
-            f"JOIN users u ON u.id = t.user_id WHERE {totals_where(by_chat, by_game, 't')} "
+            f"JOIN shown_users u ON u.id = t.user_id WHERE {totals_where(by_chat, by_game, 't')} "
             "ORDER BY t.points DESC, t.wins DESC, t.user_id LIMIT ?")
 
 
@@ -43,19 +43,22 @@ def week_totals(by_chat: bool, by_game: bool) -> str:
     # `+ 0`: SQLite would otherwise read every winner in the order of their index
     where = ["r.status = 'won'", "r.ended_at >= ?", *(["r.chat_id = ?"] if by_chat else []),
              *(["r.game = ?"] if by_game else []), "r.winner_id + 0 IS NOT NULL"]
+    # a person whose /forget is under way is left out before the board's first rows are
+    # taken (the names' join after them would leave the board a line short)
     return ("SELECT r.winner_id AS uid, SUM(r.awarded) AS p, COUNT(*) AS w FROM rounds r "
-            f"WHERE {' AND '.join(where)} GROUP BY r.winner_id HAVING SUM(r.awarded) > 0")
+            f"WHERE {' AND '.join(where)} GROUP BY r.winner_id HAVING SUM(r.awarded) > 0 "
+            "AND NOT EXISTS (SELECT 1 FROM forgets f WHERE f.user_id = r.winner_id)")
 
 
 def board_query(week: bool, by_chat: bool, by_game: bool) -> str:
     if not week:
         return (f"SELECT t.user_id, u.first_name, t.points, t.wins FROM "
-                f"{totals(by_chat, by_game)} t JOIN users u ON u.id = t.user_id "
+                f"{totals(by_chat, by_game)} t JOIN shown_users u ON u.id = t.user_id "
                 f"WHERE {totals_where(by_chat, by_game, 't')} "
                 "ORDER BY t.points DESC, t.wins DESC, t.user_id LIMIT ?")
     shown = f"{week_totals(by_chat, by_game)} ORDER BY p DESC, w DESC, uid LIMIT ?"
     return (f"SELECT t.uid, u.first_name, t.p, t.w FROM ({shown}) AS t "
-            "JOIN users u ON u.id = t.uid ORDER BY t.p DESC, t.w DESC, t.uid")
+            "JOIN shown_users u ON u.id = t.uid ORDER BY t.p DESC, t.w DESC, t.uid")
 
 
 # A player's place on every chat's board: 1 + the players on the steps above theirs (more points,
@@ -78,12 +81,12 @@ def placing_query(week: bool, by_chat: bool, by_game: bool) -> str:
     if not week:
         table = totals(by_chat, by_game)
         place = CHAT_PLACE.format(table=table) if by_chat else EVERY_CHAT_PLACE
-        return (f"{place}FROM {table} m JOIN users u ON u.id = m.user_id "
+        return (f"{place}FROM {table} m JOIN shown_users u ON u.id = m.user_id "
                 f"WHERE {totals_where(by_chat, by_game, 'm', board=False)} AND m.user_id = ?")
     return (f"WITH t AS ({week_totals(by_chat, by_game)}) "
             "SELECT 1 + (SELECT COUNT(*) FROM t AS o WHERE o.p > m.p OR (o.p = m.p AND "
             "o.w > m.w)), m.uid, u.first_name, m.p, m.w "
-            "FROM t AS m JOIN users u ON u.id = m.uid WHERE m.uid = ?")
+            "FROM t AS m JOIN shown_users u ON u.id = m.uid WHERE m.uid = ?")
 
 
 def variants(query: Callable[[bool, bool, bool], str]) -> tuple[str, ...]:
@@ -112,8 +115,10 @@ class ScoreStatements:
 QMARK = ScoreStatements(
     top=(top_query(False, False), top_query(False, True), top_query(True, False),
          top_query(True, True)),
+    # nothing while the person's /forget is under way (their scores go last of all)
     stats="SELECT game, points, wins, rounds_played, fastest_win, current_streak, best_streak "
-          "FROM scores WHERE chat_id = ? AND user_id = ? ORDER BY game",
+          "FROM scores s WHERE s.chat_id = ? AND s.user_id = ? "
+          "AND EXISTS (SELECT 1 FROM shown_users u WHERE u.id = s.user_id) ORDER BY game",
     board=variants(board_query),
     placing=variants(placing_query),
 )

@@ -308,7 +308,9 @@ async def test_the_services_forget_and_reset_on_both_backends(stores: Stores, po
     assert not isinstance(asked, str)
     assert (await community.privacy.press(asked.token, True, private, ben, admin)).text is None
     done = await community.privacy.press(asked.token, True, private, ann, admin)
-    assert done.notice == "Deleted." and await stores.daily.daily_days(ANN) == []
+    assert done.notice == "Deleted." and await stores.people.user_name(ANN) is None
+    await community.privacy.erased()  # the rows go after the answer
+    assert await stores.daily.daily_days(ANN) == []
     assert await stores.people.user_name(ANN) is None
     assert not any(key[1] == ANN for key in await consistent(stores))
 

@@ -63,6 +63,7 @@ async def forget(h: Harness) -> None:
     asked = await h.telegram.reply(ZED["id"])
     done = await h.press(ZED["id"], asked.message_id, ZED, YES)
     assert done.text == "已删除。"
+    await h.services.community.privacy.erased()  # the rows go after the answer
 
 
 async def rows_naming(h: Harness) -> list[str]:

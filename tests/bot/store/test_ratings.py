@@ -147,6 +147,9 @@ async def test_the_boards(stores: Stores):
     assert await stores.ratings.place("24", SEASON, 1, ann, chat_id=CHAT) == 2
     [cy] = await stores.ratings.player_ratings(3, "24")
     assert await stores.ratings.place("24", SEASON, 1, cy, chat_id=-600) == 1
+    # every row has a response: rated on one round at least, all count; on two, Cy alone
+    assert await stores.ratings.place("24", SEASON, 1, cy) == 3
+    assert await stores.ratings.place("24", SEASON, 2, cy) == 1
     assert await stores.ratings.board("24", "2026-10", 1, 10) == []
 
 
@@ -164,8 +167,25 @@ async def test_what_a_rating_reads_of_a_round(stores: Stores):
     assert await stores.ratings.rounds_played(CHAT, "24", 5) == 0
     assert await stores.rounds.close_round(round_id, "won", 105.0, 1, "1*2*3*4", 10, 5.0)
     assert await stores.ratings.rounds_played(CHAT, "24", 5) == 1
-    assert await stores.ratings.recent_players(CHAT, "24", 10, 0.0) == [1, 2]
-    assert await stores.ratings.recent_players(CHAT, "24", 10, 104.0) == [1]
+    assert await stores.ratings.recent_ratings(CHAT, "24", 10, 0.0) == {1: [], 2: []}
+    assert await stores.ratings.recent_ratings(CHAT, "24", 10, 104.0) == {1: []}
+
+
+async def test_the_recent_players_come_with_their_ratings_in_one_read(stores: Stores):
+    """What an adaptive deal aims at: each recent player's latest season's row, as
+    player_ratings has it first; a player never rated, none."""
+    await people(stores)
+    for at, rated in ((100.0, write(105.0, (1, 0.4, 0.4))),
+                      (200.0, dataclasses.replace(write(205.0, (1, 0.9, 0.5)), players=(
+                          (RatingRow(1, "24", "2026-12", 0.9, 1.0, 1, 205.0), 0.5),)))):
+        round_id = await dealt(stores, at)
+        await stores.rounds.record_answer(round_id, 1, "1*2*3*4", True, at + 5)
+        await stores.rounds.record_answer(round_id, 2, "1+2", False, at + 4)
+        assert await stores.rounds.close_round(round_id, "won", at + 5, 1, "1*2*3*4", 10, 5.0,
+                                               rated)
+    found = await stores.ratings.recent_ratings(CHAT, "24", 10, 0.0)
+    assert found == {1: (await stores.ratings.player_ratings(1, "24"))[:1], 2: []}
+    assert [row.season for row in found[1]] == ["2026-12"]
 
 
 async def test_a_daily_answer_is_rated_with_its_result_once(stores: Stores):

@@ -245,6 +245,7 @@ async def test_a_forget_between_close_and_award_brings_no_one_back(
     await won(play, GROUP, ANN, "8/(3-8/3)", [BEN])
     assert await stores.achievements.earned(ANN.id) != []
     await services.community.privacy.forget(ANN.id)
+    await services.community.privacy.erased()
     assert await stores.achievements.earned(ANN.id) == []
     # the close followed again (a retry after the forget): Ann is no longer stored
     again = await services.achievements.after_round(RoundClosed(record), texts_for("en"))

@@ -2,7 +2,9 @@
 round (or match) open in the person's private chat ends with the forget, unscored and unsaid,
 and nothing of it stays; a group round they answered in keeps only its anonymous outcome; the
 forget and the round's end may race either way; a second forget is harmless; and a forget a kill
-interrupted is finished by the next start (or by the person's next /forget)."""
+interrupted is finished by the next start (or by the person's next /forget). The confirmation is
+answered before the rows go (their erasure runs after it): a test that looks at the rows waits
+for the erasure (`Privacy.erased`)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.play.community import privacy
 from bot.play.ports import NEXT_DEAL, ROUND_END, STATUS, WARNING, Alarm
 from bot.runtime.pool import SolverPool
 from demo.emulator import BotApiEmulator
@@ -45,6 +48,7 @@ async def confirm_forget(h: Harness) -> str:
     asked = await h.telegram.reply(ZED_ID)
     done = await h.press(ZED_ID, asked.message_id, ZED, YES)
     assert done.text == "Deleted."
+    await h.services.community.privacy.erased()  # the rows go after the answer
     message = h.telegram.message(ZED_ID, asked.message_id)
     assert message is not None
     return str(message["text"])
@@ -168,6 +172,7 @@ async def test_the_round_closing_while_the_forget_runs(harness: Harness,
     ending = asyncio.create_task(harness.services.rounds.expire(round_id))
     await closing.wait()
     await harness.services.community.privacy.forget(ZED_ID)
+    await harness.services.community.privacy.erased()
     go_on.set()
     assert await ending is None
     assert said_since(harness, sent) == []
@@ -177,11 +182,11 @@ async def test_the_round_closing_while_the_forget_runs(harness: Harness,
 
 
 @ON_BOTH_BACKENDS
-async def test_the_round_ending_while_the_forget_waits_to_erase(
-        harness: Harness, monkeypatch: pytest.MonkeyPatch):
-    """The round's time runs out while the forget is under way, before its rows go: the round
-    ends as any time-out does (its result to the person's own chat, and nowhere else), and the
-    forget then deletes it with the rest."""
+async def test_the_round_s_end_while_the_erasure_waits(harness: Harness,
+                                                       monkeypatch: pytest.MonkeyPatch):
+    """The confirmation is answered before the erasure: it ended the private round (its row
+    deleted, the round off the table), so its end, rung while the erasure waits, finds
+    nothing and says nothing; the erasure then deletes the rest."""
     round_id = await private_round(harness)
     forgetting = harness.stores.forgetting
     erasing, go_on = asyncio.Event(), asyncio.Event()
@@ -194,15 +199,17 @@ async def test_the_round_ending_while_the_forget_waits_to_erase(
 
     monkeypatch.setattr(forgetting, "forget_user", slow_forget)
     sent = len(harness.telegram.sent)
-    forget = asyncio.create_task(harness.services.community.privacy.forget(ZED_ID))
+    assert await harness.services.community.privacy.forget(ZED_ID) is True
     await erasing.wait()
-    assert await harness.services.rounds.expire(round_id) is not None
+    assert await harness.stores.rounds.get_round(round_id) is None
+    assert await harness.services.alarms.ring(Alarm(ROUND_END, ZED_ID, round_id)) is None
+    assert await harness.stores.forgetting.unfinished_forgets() == [ZED_ID]
     go_on.set()
-    assert await forget is False  # no round was left on for it to end
-    assert [chat for chat, _ in said_since(harness, sent)] == [ZED_ID]
+    await harness.services.community.privacy.erased()
+    assert said_since(harness, sent) == []
     assert alarms_of(harness, ZED_ID) == []
     assert await rows_naming(harness) == []
-    assert await harness.stores.rounds.get_round(round_id) is None
+    assert await harness.stores.forgetting.unfinished_forgets() == []
 
 
 @ON_BOTH_BACKENDS
@@ -212,6 +219,7 @@ async def test_forgetting_twice_in_a_row(harness: Harness):
     privacy = harness.services.community.privacy
     assert sorted(await asyncio.gather(privacy.forget(ZED_ID), privacy.forget(ZED_ID))) == \
         [False, True]  # one after the other: the first ended the round
+    await privacy.erased()
     assert await rows_naming(harness) == []
     text = await confirm_forget(harness)  # and once more, with nothing left
     assert "no longer keep" in text and ROUND_ENDED not in text
@@ -220,8 +228,9 @@ async def test_forgetting_twice_in_a_row(harness: Harness):
 
 
 async def killed_mid_forget(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Zed's forget dies after its parts ran (their answers deleted a part at a time), before
-    its one transaction: the note stays, and so does the private round."""
+    """Zed's forget is answered (the private round ended with it), then its erasure dies at
+    each try after its parts ran (their answers deleted a part at a time), before its one
+    transaction: the note stays, and so does what that transaction deletes."""
     db = h.stores.forgetting.db  # type: ignore[attr-defined]
 
     async def killed(_steps) -> None:
@@ -229,8 +238,9 @@ async def killed_mid_forget(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None
 
     with monkeypatch.context() as patch:
         patch.setattr(db, "run_all", killed)
-        with pytest.raises(Killed):
-            await h.services.community.privacy.forget(ZED_ID)
+        patch.setattr(privacy, "ERASE_PAUSE", 0.0)
+        assert await h.services.community.privacy.forget(ZED_ID) is True
+        await h.services.community.privacy.erased()
     assert await h.stores.forgetting.unfinished_forgets() == [ZED_ID]
     assert await rows_naming(h)  # what the one transaction deletes is still there
 
@@ -265,7 +275,7 @@ async def test_the_next_forget_finishes_one_a_kill_interrupted(
     await private_round(harness)
     await killed_mid_forget(harness, monkeypatch)
     sent = len(harness.telegram.sent)
-    assert ROUND_ENDED in await confirm_forget(harness)
+    assert ROUND_ENDED not in await confirm_forget(harness)  # the first answer ended it
     assert said_since(harness, sent + 1) == []
     assert alarms_of(harness, ZED_ID) == []
     assert await rows_naming(harness) == []

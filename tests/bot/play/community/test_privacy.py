@@ -67,19 +67,21 @@ async def test_forget_is_asked_in_private_and_deletes_you_everywhere(harness: Ha
     assert "no longer keep" in harness.telegram.message(ANN["id"], asked.message_id)["text"]
 
     stores = harness.stores
-    assert await stores.people.user_name(ANN["id"]) is None
-    assert await stores.daily.daily_result(day_of(today()), ANN["id"]) is None
-    top = (await said(harness, BEN, "/top")).text
-    assert "Ann" not in top and "1. Ben" in top
-    assert "Ann" not in (await said(harness, BEN, "/top week")).text
-    assert "Nobody has solved" in (await said(harness, BEN, "/top daily")).text
-    kept = await stores.rounds.get_round(won)
-    assert kept is not None and kept.status == "won"  # the round stays, naming nobody
-    assert await stores.rounds.winner_name(won) is None
+    for _when in ("erasing", "erased"):  # hidden from the answer on; then every row gone
+        assert await stores.people.user_name(ANN["id"]) is None
+        assert await stores.daily.daily_result(day_of(today()), ANN["id"]) is None
+        top = (await said(harness, BEN, "/top")).text
+        assert "Ann" not in top and "1. Ben" in top
+        assert "Ann" not in (await said(harness, BEN, "/top week")).text
+        assert "Nobody has solved" in (await said(harness, BEN, "/top daily")).text
+        kept = await stores.rounds.get_round(won)
+        assert kept is not None and kept.status == "won"  # the round stays, naming nobody
+        assert await stores.rounds.winner_name(won) is None
+        ben = (await said(harness, BEN, "/stats")).text
+        assert "1 win in 2 rounds" in ben  # Ben's record is what it was
+        assert "no rounds played here yet" in (await said(harness, ANN, "/stats")).text
+        await harness.services.community.privacy.erased()
     assert await stores.rounds.answerers(lost) == [BEN["id"]]  # Ann's answers are gone
-    ben = (await said(harness, BEN, "/stats")).text
-    assert "1 win in 2 rounds" in ben  # Ben's record is what it was
-    assert "no rounds played here yet" in (await said(harness, ANN, "/stats")).text
 
     await play_and_win(harness, ANN, BEN)  # Ann comes back: she starts from zero
     assert await stores.people.user_name(ANN["id"]) == "Ann"

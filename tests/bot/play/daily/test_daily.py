@@ -281,7 +281,8 @@ async def test_forgetting_and_answering_again_gains_nothing(harness: Harness, to
     asked = await said(harness, ANN["id"], ANN, "/forget")
     [(_, yes), _] = harness.telegram.buttons(ANN["id"], asked.message_id)
     assert (await press_data(harness, asked.message_id, ANN, yes, ANN["id"])).text == "Deleted."
-    assert await harness.stores.daily.daily_result(DAY, ANN["id"]) is None
+    assert await harness.stores.daily.daily_result(DAY, ANN["id"]) is None  # hidden at once
+    await harness.services.community.privacy.erased()  # and gone once the erasure ended
     assert await harness.stores.daily.daily_count(DAY) == 1
 
     today.now = START + 61

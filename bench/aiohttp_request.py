@@ -15,10 +15,10 @@ from telegram._utils.types import ODVInput
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, HTTPXRequest, RequestData
 
-from bot.telegram.lean_request import FORM, KEEPALIVE_SECONDS
+from bot.telegram.lean_request import JSON, KEEPALIVE_SECONDS
 from bot.telegram.metered_request import MeteredRequest
 
-HEADERS = {"Content-Type": FORM, "Accept": "*/*"}
+HEADERS = {"Content-Type": JSON, "Accept": "*/*"}
 
 
 class AiohttpTransport(HTTPXRequest):
@@ -76,7 +76,7 @@ class AiohttpTransport(HTTPXRequest):
                 limits.pool if isinstance(pool_timeout, DefaultValue) else pool_timeout,
                 limits.connect if isinstance(connect_timeout, DefaultValue) else connect_timeout,
                 limits.read if isinstance(read_timeout, DefaultValue) else read_timeout)
-        body = request_data.url_encoded_parameters().encode() if request_data else b""
+        body = request_data.json_payload if request_data else b"{}"
         try:
             async with self._session.post(url, data=body, headers=HEADERS,
                                           timeout=timeout) as response:

@@ -42,14 +42,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import pstats
 import re
 import signal
+import socket
 import statistics
 import sys
 import tempfile
 import time
+import urllib.request
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -82,15 +85,19 @@ class Run:
 
 
 async def start(rate_limit: bool, workers: int, folder: Path, program: list[str] | None = None,
-                **env_more: str) -> Run:
-    """The bot (or `program`, a script run with this Python) polling a new emulator."""
+                *, root: Path = ROOT, **env_more: str) -> Run:
+    """The bot (or `program`, a script run with this Python) polling a new emulator. `root` is
+    the checkout whose packages it imports (its folder and first on PYTHONPATH): another
+    commit's worktree runs that commit's bot (bench/bench_guard.py)."""
     emulator = BotApiEmulator(flood=FloodLimits() if rate_limit else None)
     await emulator.start()
     env = {**os.environ, "TELEGRAM_BOT_TOKEN": emulator.token,
            "TELEGRAM_BASE_URL": emulator.base_url, "DATABASE_PATH": str(folder / "load.sqlite3"),
            "ROUND_SECONDS": "600", "LOG_LEVEL": "WARNING", "SOLVER_WORKERS": str(workers),
-           "RATE_LIMIT": "on" if rate_limit else "off", **env_more}
-    process = await asyncio.create_subprocess_exec(sys.executable, *(program or OURS), cwd=ROOT,
+           "RATE_LIMIT": "on" if rate_limit else "off",
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])),
+           **env_more}
+    process = await asyncio.create_subprocess_exec(sys.executable, *(program or OURS), cwd=root,
                                                    env=env, stdin=asyncio.subprocess.DEVNULL)
     for _ in range(1200):  # ready once it polls for updates
         if any(call[0] == "getUpdates" for call in emulator.calls):
@@ -105,9 +112,18 @@ async def start(rate_limit: bool, workers: int, folder: Path, program: list[str]
 
 
 async def stop(run: Run) -> None:
-    run.process.terminate()
+    """The bot stopped (it may have ended already: a Ctrl-C reaches it too) and its emulator."""
+    with contextlib.suppress(ProcessLookupError):
+        run.process.terminate()
     await run.process.wait()
     await run.emulator.stop()
+
+
+async def warm(run: Run) -> None:
+    """A small burst before any measured one: the solver workers' caches, the connections and
+    the first imports are paid here, not in the first figure."""
+    if not (await burst(run, chats(0, 20), 60))["complete"]:
+        raise SystemExit("the warming burst: a reply did not arrive")
 
 
 def chats(start: int, count: int) -> list[int]:
@@ -281,20 +297,76 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+STAGES = (("waiting for its turn (fair queue)", "twentyfour_update_stage_seconds",
+           {"stage": "waiting"}),
+          ("handling (store, replies)", "twentyfour_update_stage_seconds", {"stage": "handling"}),
+          ("a sendMessage's round trip", "twentyfour_bot_api_request_seconds",
+           {"method": "sendMessage"}),
+          ("a garbage collection, generation 0", "twentyfour_gc_pause_seconds",
+           {"generation": "0"}),
+          ("generation 1", "twentyfour_gc_pause_seconds", {"generation": "1"}),
+          ("generation 2", "twentyfour_gc_pause_seconds", {"generation": "2"}))
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def histograms(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], dict[float, float]]:
+    """The bot's histograms from its /metrics: (name, labels but `le`) -> {bucket: count}."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as response:
+        text = response.read().decode()
+    found: dict[tuple[str, tuple[tuple[str, str], ...]], dict[float, float]] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name.endswith("_bucket"):
+                labels = tuple(sorted((k, v) for k, v in sample.labels.items() if k != "le"))
+                key = (sample.name.removesuffix("_bucket"), labels)
+                found.setdefault(key, {})[float(sample.labels["le"])] = sample.value
+    return found
+
+
+def stages(before: dict, after: dict) -> list[tuple[str, float, float, float]]:
+    """Each stage's (name, count, p50, p99) between two readings: a quantile is the upper bound
+    of the bucket it falls in (seconds), as the histogram can tell."""
+    rows = []
+    for name, metric, labels in STAGES:
+        key = (metric, tuple(sorted(labels.items())))
+        now, then = after.get(key, {}), before.get(key, {})
+        cumulative = sorted((bound, now[bound] - then.get(bound, 0.0)) for bound in now)
+        count = cumulative[-1][1] if cumulative else 0.0
+
+        def quantile(q: float, rows: list[tuple[float, float]] = cumulative,
+                     total: float = count) -> float:
+            return next((bound for bound, seen in rows if seen >= q * total), float("nan"))
+
+        rows.append((name, count, quantile(0.5), quantile(0.99)))
+    return rows
+
+
 async def capacity(chats_count: int, rate: float, workers: int, program: list[str],
                    half: bool = False) -> dict:
     """Bursts, steady runs (at `rate`, and with `half` at half the burst's rate) and chatter
-    of one program."""
+    of one program; the bot's own figures of where the half-load run's time went (its
+    /metrics: the fair queue, the handling, its replies' round trips, the collector)."""
+    port = free_port()
     with tempfile.TemporaryDirectory() as folder:
-        run = await start(False, workers, Path(folder), program)
+        run = await start(False, workers, Path(folder), program,
+                          **({"METRICS_PORT": str(port)} if program == OURS else {}))
         try:
-            warm = await burst(run, chats(0, 20), 60)  # the workers' caches, the connections
-            assert warm["complete"]
+            await warm(run)
             found = {"burst": await burst(run, chats(100, chats_count), 120),
                      "steady": await steady(run, chats(1000, chats_count), rate, 120)}
             if half:
+                before = histograms(port) if program == OURS else {}
                 found["half"] = await steady(run, chats(2000, chats_count),
                                              found["burst"]["rate"] / 2, 120)
+                if program == OURS:
+                    found["stages"] = stages(before, histograms(port))
             found["chatter"] = await chatter(run, chats(3000, chats_count), 2,
                                              program == BASELINE)
         finally:
@@ -327,8 +399,9 @@ async def limited(chats_count: int, group_burst: int, workers: int) -> dict:
             result = await burst(run, ids, 300)
             busy = chats(5000, 1)
             run.emulator.chat(busy[0])
-            for _ in range(group_burst):
-                await run.emulator.say(busy[0], run.players[1], "/solve 3 8 3 8")
+            for number in range(group_burst):  # each member asks once: a busy group, not one
+                await run.emulator.say(busy[0], player(run, busy[0], number),  # person's flood
+                                       "/solve 3 8 3 8")
             result["complete"] &= await sent_to(run, busy, group_burst, 300)
             ids += busy
             sent = [s for s in run.emulator.sent if s.chat_id in set(ids)]
@@ -368,12 +441,9 @@ class Pair:
 
 
 @asynccontextmanager
-async def bot_database(postgres: bool) -> AsyncIterator[dict[str, str]]:
-    """The bot's database settings: SQLite in its temporary folder (the default), or a
-    PostgreSQL server of its own, started for the run and stopped after it."""
-    if not postgres:
-        yield {}
-        return
+async def postgres_databases(names: tuple[str, ...]) -> AsyncIterator[dict[str, dict[str, str]]]:
+    """A PostgreSQL server of its own, started for the run and stopped after it, with one
+    database per name: each name's settings for a bot (two bots never share one's tables)."""
     import asyncpg
 
     import tests.postgres.server as pg_server
@@ -382,12 +452,24 @@ async def bot_database(postgres: bool) -> AsyncIterator[dict[str, str]]:
     try:
         connection = await asyncpg.connect(server.url())
         try:
-            await connection.execute("CREATE DATABASE load")
+            for name in names:
+                await connection.execute(f"CREATE DATABASE {name}")
         finally:
             await connection.close()
-        yield {"DATABASE_URL": server.url("load")}
+        yield {name: {"DATABASE_URL": server.url(name)} for name in names}
     finally:
         await asyncio.to_thread(server.stop)
+
+
+@asynccontextmanager
+async def bot_database(postgres: bool) -> AsyncIterator[dict[str, str]]:
+    """The bot's database settings: SQLite in its temporary folder (the default), or a
+    PostgreSQL server of its own (postgres_databases)."""
+    if not postgres:
+        yield {}
+        return
+    async with postgres_databases(("load",)) as found:
+        yield found["load"]
 
 
 async def paired_bursts(chats_count: int, runs: int, workers: int, postgres: bool = False,
@@ -414,7 +496,7 @@ async def paired_bursts(chats_count: int, runs: int, workers: int, postgres: boo
                 for run in (base, ours):
                     if poll_rtt:
                         run.emulator.stalls["getupdates"] = poll_rtt
-                    assert (await burst(run, chats(0, 20), 60))["complete"]
+                    await warm(run)
                 for number in range(runs):
                     ids = chats(100 + number * 10_000, chats_count)
                     base_found = await burst(base, ids, 120)
@@ -506,6 +588,12 @@ def print_capacity(ours: dict, base: dict, args: argparse.Namespace) -> None:
         row("   p99 delivery -> reply", a["p99"] * 1000, b["p99"] * 1000 if b else float("nan"),
             "ms", "< 50 ms" if key == "half" else "")
         print(f"{'   every reply arrived':<44}{'yes' if a['complete'] else 'NO':>10}")
+        if key == "half" and ours.get("stages"):
+            print("   where the half-load run's time went (the bot's own histograms: a quantile "
+                  "is its bucket's upper bound)")
+            for name, count, p50, p99 in ours["stages"]:
+                print(f"     {name:<40}{count:>8.0f} x  p50 <= {p50 * 1000:>6.1f} ms  "
+                      f"p99 <= {p99 * 1000:>7.1f} ms")
     row("c. chatter (no round): CPU per update", ours["chatter"]["cpu_ms"],
         base["chatter"]["cpu_ms"], "ms", "<= 1x")
     print()

@@ -7,8 +7,12 @@ year bench saw a heavy player's page take 118 ms where its reads took 30."""
 from __future__ import annotations
 
 import gc
+import time
+
+from bot.runtime import metrics
 
 _settled = False  # whether this process's first start-up has settled
+_began: list[float] = []  # the collection under way began then (perf_counter)
 
 
 def settle_once() -> int:
@@ -20,7 +24,18 @@ def settle_once() -> int:
     if _settled:
         return gc.get_freeze_count()
     _settled = True
+    gc.callbacks.append(timed)
     return settle()
+
+
+def timed(phase: str, info: dict[str, int]) -> None:
+    """gc's callback: each collection's pause, a metric (a tail of the updates' times is often
+    a full collection, which stops everything while it walks the heap)."""
+    if phase == "start":
+        _began[:] = [time.perf_counter()]
+    elif _began:
+        metrics.observe_gc_pause(info.get("generation", 0), time.perf_counter() - _began[0])
+        _began.clear()
 
 
 def settle() -> int:

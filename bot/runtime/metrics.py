@@ -36,14 +36,14 @@ from prometheus_client import (
     start_http_server,
 )
 
-__all__ = ["BUILD", "CONTENT_TYPE_LATEST", "HANDLED_BEFORE", "REGISTRY",
-           "WRONG_SECRET", "exposition", "observe_answer_latency", "observe_intake_wait",
-           "observe_lane_wait", "observe_partition_update", "record_api_call",
-           "record_api_error", "record_partition_consumed", "record_redelivery",
-           "record_round_dealt", "record_round_ended", "record_takeover",
-           "record_update_dropped", "record_update_handled", "serve", "set_leader",
-           "set_partition_lag", "versions", "watch_fair_queue", "watch_intake",
-           "watch_lane_queue", "watch_stock"]
+__all__ = ["BUILD", "CONTENT_TYPE_LATEST", "HANDLED_BEFORE", "REGISTRY", "WRONG_SECRET",
+           "exposition", "observe_answer_latency", "observe_api_time", "observe_gc_pause",
+           "observe_intake_wait", "observe_lane_wait", "observe_partition_update",
+           "record_api_call", "record_api_error", "record_partition_consumed",
+           "record_redelivery", "record_round_dealt", "record_round_ended", "record_takeover",
+           "record_update_dropped", "record_update_handled", "record_webapp_refused", "serve",
+           "set_leader", "set_partition_lag", "stage_timer", "versions", "watch_fair_queue",
+           "watch_intake", "watch_lane_queue", "watch_stock"]
 
 # No `_created` series beside each counter and histogram: in the text format each is a gauge
 # family of its own, which doubles the series and tells an alert nothing.
@@ -54,6 +54,7 @@ for _collector in (PROCESS_COLLECTOR, PLATFORM_COLLECTOR, GC_COLLECTOR):
 
 PREFIX = "twentyfour"
 BUSY = "database_busy"  # the database stayed locked through every retry: not claimed
+OVER_BUDGET = "over_budget"  # its sender or its chat was past their budget (bot.runtime.doors)
 STALE = "stale"  # a message older than a round when it arrived (the bot was down)
 HANDLED_BEFORE = "handled_before"  # Telegram sent an update again that was handled already
 WRONG_SECRET = "wrong_secret"  # a POST to the webhook without its secret header (webhook.py)
@@ -70,6 +71,9 @@ INTAKE_BUCKETS = (0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 # each is a series for every one of the partitions.
 HANDLING_BUCKETS = (0.005, 0.025, 0.1, 0.5, 2.5, 10.0)
 
+# Where an update's time goes, and the process's pauses: from half a millisecond to seconds.
+STAGE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
 UPDATES_HANDLED = Counter(
     f"{PREFIX}_updates_handled", "Updates that went through the bot's handlers, by kind.",
     ["kind"], registry=REGISTRY)
@@ -80,6 +84,23 @@ LAST_UPDATE_HANDLED = Gauge(
 UPDATES_DROPPED = Counter(
     f"{PREFIX}_updates_dropped", "Updates not acted on, by reason.", ["reason"],
     registry=REGISTRY)
+UPDATE_STAGE = Histogram(
+    f"{PREFIX}_update_stage_seconds",
+    "Where an update's time goes: `waiting` for its turn in the fair queues, `handling` from "
+    "its turn to its handlers' end (its store's trips and its replies included).", ["stage"],
+    buckets=STAGE_BUCKETS, registry=REGISTRY)
+GC_PAUSE = Histogram(
+    f"{PREFIX}_gc_pause_seconds",
+    "The garbage collector's pauses (the event loop stands still meanwhile), by generation.",
+    ["generation"], buckets=STAGE_BUCKETS, registry=REGISTRY)
+API_TIME = Histogram(
+    f"{PREFIX}_bot_api_request_seconds",
+    "A Bot API request's round trip, by method (getUpdates' long polls included: they wait "
+    "for updates).", ["method"], buckets=STAGE_BUCKETS, registry=REGISTRY)
+WEBAPP_REFUSED = Counter(
+    f"{PREFIX}_webapp_requests_refused",
+    "Mini App API requests refused before their work, by whose budget ran out (`person`, "
+    "`sender`, `chat`, `door`: bot.runtime.doors).", ["budget"], registry=REGISTRY)
 API_REQUESTS = Counter(
     f"{PREFIX}_bot_api_requests", "Bot API requests made (replies, edits, polls), by method.",
     ["method"], registry=REGISTRY)
@@ -189,6 +210,11 @@ def record_update_handled(kind: str) -> None:
     LAST_UPDATE_HANDLED.set(time.time())
 
 
+def record_webapp_refused(budget: str) -> None:
+    """A Mini App request refused past a budget (bot.runtime.doors), before its work."""
+    WEBAPP_REFUSED.labels(budget).inc()
+
+
 def record_update_dropped(reason: str) -> None:
     """An update the bot did not act on: HANDLED_BEFORE, STALE, or another short word."""
     UPDATES_DROPPED.labels(reason).inc()
@@ -203,6 +229,22 @@ def api_method(url: str) -> str:
 def record_api_call(method: str) -> None:
     """A Bot API request was sent (`sendMessage`, `getUpdates`...)."""
     API_REQUESTS.labels(method).inc()
+
+
+def observe_api_time(method: str, seconds: float) -> None:
+    """A Bot API request of `method` took `seconds`, sent to answered (or failed)."""
+    API_TIME.labels(method).observe(seconds)
+
+
+def observe_gc_pause(generation: int, seconds: float) -> None:
+    """A collection of `generation` held the process `seconds`."""
+    GC_PAUSE.labels(str(generation)).observe(seconds)
+
+
+def stage_timer(stage: str) -> Callable[[float], None]:
+    """The observer of one stage of an update's handling (its label bound once: it is asked
+    twice an update)."""
+    return UPDATE_STAGE.labels(stage).observe
 
 
 def record_api_error(method: str, error: str) -> None:

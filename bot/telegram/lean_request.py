@@ -5,7 +5,10 @@ closed (getpeername and poll) before and after each request, and it writes a req
 body apart. Here a connection the server closed is seen for free (its reader is at EOF), and
 connections idle past KEEPALIVE_SECONDS are not reused.
 
-What it sends is what HTTPXRequest sends (a form-encoded POST with PTB's User-Agent), its
+What it sends is what HTTPXRequest sends, PTB's parameters with PTB's User-Agent, as a JSON body
+rather than a form: the Bot API takes both, reads a JSON string exactly as the same form field,
+and PTB's JSON of a message costs half its percent-encoding (56 µs against 100 for a deal with
+its keyboard: a few percent of an update's CPU, two or three requests an update). Its
 timeouts and errors are HTTPXRequest's (TimedOut, NetworkError; a read timeout bounds the
 whole response, as getUpdates' long poll wants), and a request with files goes through
 HTTPXRequest itself (multipart), as every request does where a proxy is set in the environment
@@ -39,7 +42,7 @@ log = logging.getLogger(__name__)
 
 KEEPALIVE_SECONDS = 5.0  # as httpcore's keepalive_expiry: servers close idle connections
 HEAD_LIMIT = 64 * 1024  # bytes a response's status line and headers may take
-FORM = "application/x-www-form-urlencoded"
+JSON = "application/json"
 
 
 @dataclass(frozen=True)
@@ -277,9 +280,9 @@ class LeanTransport(HTTPXRequest):
             raise RuntimeError("This LeanTransport is not initialized!")
         limits = self._client.timeout
         target = self._target(url)
-        body = request_data.url_encoded_parameters().encode() if request_data else b""
+        body = request_data.json_payload if request_data else b"{}"
         head = (f"POST {target.path} HTTP/1.1\r\nHost: {target.host_header}\r\n"
-                f"User-Agent: {self.USER_AGENT}\r\nAccept: */*\r\nContent-Type: {FORM}\r\n"
+                f"User-Agent: {self.USER_AGENT}\r\nAccept: */*\r\nContent-Type: {JSON}\r\n"
                 f"Content-Length: {len(body)}\r\n\r\n").encode()
         pool = self._pool(target)
         try:

@@ -14,6 +14,7 @@ getUpdates included, is sent only while the `gate` passes. Its User-Agent names 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from http import HTTPStatus
 
@@ -45,6 +46,7 @@ class MeteredRequest(HTTPXRequest):
             self.gate()
         api_method = metrics.api_method(url)
         metrics.record_api_call(api_method)
+        began = time.perf_counter()
         try:
             code, payload = await super().do_request(
                 url, method, request_data, read_timeout=read_timeout,
@@ -56,6 +58,8 @@ class MeteredRequest(HTTPXRequest):
         except Exception:  # NetworkError, and whatever else the transport raises
             metrics.record_api_error(api_method, "network")
             raise
+        finally:
+            metrics.observe_api_time(api_method, time.perf_counter() - began)
         if not HTTPStatus.OK <= code <= 299:
             metrics.record_api_error(api_method, str(code))
         return code, payload

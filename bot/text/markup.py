@@ -25,8 +25,9 @@ __all__ = ["clip", "code", "dice", "escape", "expression", "name", "numbers", "p
 
 
 def utf16_length(text: str) -> int:
-    """Telegram's unit of length: UTF-16 code units (an emoji past U+FFFF counts two)."""
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+    """Telegram's unit of length: UTF-16 code units (an emoji past U+FFFF counts two). Counted
+    by the codec, not a character at a time: every message passes through here."""
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def _shown(entity: str) -> str:

@@ -26,9 +26,10 @@ from bot.play.guards.throttle import (
     Ticket,
     WorkBudget,
 )
-from bot.play.round.table import LATE_WITHIN
+from bot.play.round.table import LATE_WITHIN, TEXTS_KEPT
 from bot.play.services import Services
 from bot.runtime.locks import KeyedLocks
+from bot.runtime.lru import FIFO
 from bot.runtime.pool import SolverPool
 from bot.telegram.bot_api_10 import CHATS_KEPT, EPHEMERAL, REMEMBERED, Refusals
 from bot.telegram.fairness import SERVED_KEPT, FairUpdates
@@ -214,14 +215,27 @@ def test_the_analyses_memo_and_the_fair_lanes_turns_are_bounded(pool: SolverPool
     memo = Analyses(pool, kept=kept)
     for n in range(200):
         memo.keep("24", (n,), 24, Analysis(solutions=("x",) * 4))
-    assert memo.held <= kept and len(memo._known) == 20
+    assert memo.held <= kept and 19 <= len(memo._known) <= 20  # two go at once past it
+    assert memo.known("24", (199,), 24) is not None and memo.known("24", (179,), 24) is None
     memo.keep("24", (0,), 24, Analysis(solutions=("y",) * kept))  # heavier than the memo
     assert memo.known("24", (0,), 24) is None and memo.held <= kept
     fair = FairUpdates()
     assert fair._served.maxsize == SERVED_KEPT
     for user in range(SERVED_KEPT + 10):
         fair._served["user", user] = user
-    assert len(fair._served) == SERVED_KEPT and ("user", 0) not in fair._served
+        if user % 100 == 0:
+            fair._served.get(("user", 0))  # served again and again: kept (LRU)
+    assert len(fair._served) <= SERVED_KEPT and ("user", 0) in fair._served
+    assert ("user", 1) not in fair._served  # served least lately: the first to go
+
+
+def test_result_heads_are_kept_for_the_latest_results(services: Services):
+    table = services.table
+    for round_id in range(1, TEXTS_KEPT + 11):
+        table.remember_head(round_id, f"head {round_id}")
+        table.head(1)  # read again and again: still the first stored (FIFO)
+    assert len(table._heads) <= TEXTS_KEPT and table._heads.maxsize == TEXTS_KEPT
+    assert table.head(1) == "" and table.head(TEXTS_KEPT + 10) == f"head {TEXTS_KEPT + 10}"
 
 
 def test_a_full_memo_of_analyses_holds_about_3_mb(pool: SolverPool):
@@ -253,9 +267,10 @@ def test_every_per_chat_and_per_player_cache_of_the_services_has_a_bound(service
               "daily: shown": services.community.daily._shown,
               "throttle: buckets": services.rounds.throttle.buckets,
               "work budget": services.solving.budget._buckets,
-              "analyses": services.rounds.analyses._known}
+              "analyses": services.rounds.analyses._known,
+              "table: result heads": services.table._heads}
     unbounded = {name for name, cache in caches.items()
-                 if not isinstance(cache, Cache) or cache.maxsize == math.inf}
+                 if not isinstance(cache, Cache | FIFO) or cache.maxsize == math.inf}
     assert unbounded == set()
 
 
@@ -342,6 +357,7 @@ async def test_chats_settings_are_bounded_and_a_chat_gone_is_read_again(
     assert (await chats.of(-1)).count == 6
     assert (await chats.of(-2)).level == "easy" and await chats.chose_level(-2)
     assert (await chats.of(-3)) == services.settings.defaults  # set nothing
+    assert chats._changed[-3] is settings_module.NOTHING_SET  # one value for all such chats
     assert len(chats._changed) == 2 and store.reads == 3
     assert -1 not in chats._changed  # asked least lately: gone
     assert chats._changed[-2] == {"level": "easy"}  # a setting no longer offered is left out

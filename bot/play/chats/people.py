@@ -20,9 +20,10 @@ import time
 from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 
-from cachetools import LRUCache, TTLCache
+from cachetools import TTLCache
 
 from bot.play.guards.permissions import AdminCheck, may_steer
+from bot.runtime.lru import LRU
 from bot.store.protocols import PeopleStore
 from bot.store.records import Round
 from bot.text import markup
@@ -62,7 +63,7 @@ class People:
         """`shared`: other processes write names to the same database."""
         self.store = store
         # chat -> its /lang choice (None: it chose none); the least lately asked go first
-        self._languages: LRUCache[int, str | None] = LRUCache(CHOICES_KEPT)
+        self._languages: LRU[int, str | None] = LRU(CHOICES_KEPT)
         self._changes = 0  # choices changed or moved: a read begun before is not remembered
         self._chats: MutableMapping[int, Names] = _names(shared, clock)  # chat -> kind, title
         self._users: MutableMapping[int, Names] = _names(shared, clock)  # player -> names
@@ -200,7 +201,7 @@ class People:
 def _names(shared: bool, clock: Callable[[], float]) -> MutableMapping[int, Names]:
     if shared:
         return TTLCache(KEPT, SHARED_NAMES_SECONDS, timer=clock)
-    return LRUCache(KEPT)
+    return LRU(KEPT)
 
 
 def _known(cache: Mapping[int, Names], key: int, value: Names) -> bool:

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-
-from cachetools import LRUCache
+from types import MappingProxyType
 
 from bot.play.chats.people import CHOICES_KEPT, Chat, People, Player
 from bot.play.games import PlayOptions
 from bot.play.guards.permissions import AdminCheck, may_steer
 from bot.play.outcomes import Refused, Said
+from bot.runtime.lru import LRU
 from bot.store.protocols import PeopleStore
 from bot.text.i18n import LANGUAGES, Texts, texts_for
 
@@ -38,6 +38,9 @@ SWITCHES = (True, False)
 GAME_KEYS = {f"seconds_{game}": game for game in SECONDS}
 KEYS = (*GAME_KEYS, "count", "level", "hints", "match", "typing", "unseen", "lang")
 LANGUAGES_A_ROW = 4  # the other fifteen languages' names in rows a phone shows whole
+# what most chats set: one shared, read-only value for all of them in the memory of settings
+# (a dict of its own each was 64 bytes of the 140 a remembered chat cost)
+NOTHING_SET: Mapping[str, object] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -98,8 +101,8 @@ class Settings:
         self.people = people
         self.defaults = defaults
         self.clock = clock
-        # chat -> what its admins set ({}: nothing); the least lately asked go first
-        self._changed: LRUCache[int, dict[str, object]] = LRUCache(CHOICES_KEPT)
+        # chat -> what its admins set (NOTHING_SET: nothing); the least lately asked go first
+        self._changed: LRU[int, Mapping[str, object]] = LRU(CHOICES_KEPT)
         self._changes = 0  # settings changed or moved: a read begun before is not remembered
 
     async def load(self) -> None:
@@ -108,7 +111,7 @@ class Settings:
         self._changes += 1
         self._changed.clear()
 
-    async def _set(self, chat_id: int) -> dict[str, object]:
+    async def _set(self, chat_id: int) -> Mapping[str, object]:
         """What the chat's admins set, from memory or the store; a value no longer offered
         is left out."""
         try:
@@ -119,7 +122,7 @@ class Settings:
         body = {k: v for k, v in (await self.store.chat_settings(chat_id)).items()
                 if self._allowed(k, v)}
         if changes == self._changes:  # else it changed while it was read: ask again
-            self._changed[chat_id] = body
+            self._changed[chat_id] = body or NOTHING_SET
         return body
 
     async def of(self, chat_id: int) -> ChatSettings:

@@ -5,10 +5,9 @@ whoever reads it."""
 
 from __future__ import annotations
 
-from cachetools import FIFOCache
-
 from bot.play.games import GAMES
 from bot.play.games.records import Analysis
+from bot.runtime.lru import WeighedFIFO
 from bot.runtime.pool import ROUND_WORK, SolverPool
 
 Key = tuple[str, tuple, int]  # game, hand, target
@@ -32,12 +31,12 @@ class Analyses:
     def __init__(self, pool: SolverPool, kept: int = KEPT) -> None:
         self.pool = pool
         self.kept = kept
-        self._known: FIFOCache[Key, Analysis] = FIFOCache(kept, getsizeof=_weight)
+        self._known: WeighedFIFO[Key, Analysis] = WeighedFIFO(kept, _weight)
 
     @property
     def held(self) -> int:
         """The weight held (what the bound is on)."""
-        return int(self._known.currsize)
+        return self._known.currsize
 
     def keep(self, game: str, hand: tuple, target: int, analysis: Analysis) -> None:
         key = (game, hand, target)

@@ -14,9 +14,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 
-from cachetools import FIFOCache, TTLCache
+from cachetools import TTLCache
 
 from bot.play.guards.live import LivePuzzles
+from bot.play.guards.stand_ins import counted_as
 from bot.play.ports import ROUND_END, STATUS, Alarm, Scheduler
 from bot.play.ratings.rater import Rater
 from bot.play.round.open_round import OpenRound, Terms
@@ -30,6 +31,7 @@ from bot.play.round.writes import (
     PassWrite,
 )
 from bot.runtime import metrics
+from bot.runtime.lru import FIFO
 from bot.store.protocols import RoundStore
 from bot.store.records import Place, RatingWrite, Round
 
@@ -54,20 +56,29 @@ class RoundTable:
         self.scheduler = scheduler
         self.live = live or LivePuzzles()
         self._open: dict[Place, OpenRound] = {}
+        # what is asked of the open rounds, kept as they change (`_put`, `_pop`), so that no
+        # question scans them all: with thousands open, an alarm's look-up by id and a deal's
+        # bounds were each a scan of every one
+        self._by_id: dict[int, OpenRound] = {}
+        self._starters: dict[int, int] = {}  # open rounds a starter has (counted_as)
+        self._chats: dict[int, int] = {}  # open rounds a chat has, in all its topics
+        self._counted: dict[Place, int] = {}  # whom each place's round counts against
         # -> its last round won, and when: kept LATE_WITHIN on the game's clock, at most
         # WON_KEPT topics (a burst of wins past that forgets the oldest: a late answer there is
         # judged as after any round)
         self._won: TTLCache[Place, tuple[OpenRound, float]] = TTLCache(
             WON_KEPT, LATE_WITHIN, timer=lambda: self.clock())
         # round id -> its result's head; the oldest of TEXTS_KEPT go first
-        self._heads: FIFOCache[int, str] = FIFOCache(TEXTS_KEPT)
+        self._heads: FIFO[int, str] = FIFO(TEXTS_KEPT)
 
     def load(self, rounds: Iterable[Round], terms: Callable[[int], Terms] | None = None
              ) -> None:
         """The rounds open at start-up (their ends are armed by recovery, which first settles
         those that ended while the bot was down)."""
-        self._open = {r.place: OpenRound(r, dealt_with(r) or (terms(r.chat_id) if terms else None))
-                      for r in rounds}
+        for place in list(self._open):
+            self._pop(place)
+        for r in rounds:
+            self._put(OpenRound(r, dealt_with(r) or (terms(r.chat_id) if terms else None)))
         self._won.clear()
         self.live.clear()
         for current in self._open.values():
@@ -80,7 +91,7 @@ class RoundTable:
         for record in rounds:
             adopted = OpenRound(record, dealt_with(record) or (terms(record.chat_id) if terms
                                                                else None))
-            self._open[record.place] = adopted
+            self._put(adopted)
             self._won.pop(record.place, None)
             self.live.add(record)
 
@@ -90,7 +101,9 @@ class RoundTable:
         left."""
         gone = [place for place in self._open if chats(place[0])]
         for place in gone:
-            self.live.remove(self._open.pop(place).record)
+            left = self._pop(place)
+            if left is not None:
+                self.live.remove(left.record)
         for place in [place for place in self._won if chats(place[0])]:
             del self._won[place]
         self.scheduler.cancel_chats(chats)
@@ -120,7 +133,7 @@ class RoundTable:
 
     def find(self, round_id: int) -> OpenRound | None:
         """An open round by its id (a timer names its round)."""
-        return next((r for r in self._open.values() if r.id == round_id), None)
+        return self._by_id.get(round_id)
 
     def held(self, round_id: int) -> OpenRound | None:
         """A round by its id, open or just won (its deal's message id arrives once it is
@@ -128,18 +141,20 @@ class RoundTable:
         return self.find(round_id) or next(
             (won for won, _at in self._won.values() if won.id == round_id), None)
 
-    def started_by(self, user_id: int) -> int:
-        """How many open rounds this user started (in any chat)."""
-        return sum(r.record.started_by == user_id for r in self._open.values())
+    def started_by(self, counted: int) -> int:
+        """How many open rounds were started by whom a limit counts as `counted`
+        (bot.play.guards.stand_ins.counted_as): a person's in any chat, a stand-in's for a chat
+        (a group's anonymous admins) in that chat alone."""
+        return self._starters.get(counted, 0)
 
     def in_chat(self, chat_id: int) -> int:
         """How many rounds are open in the chat's topics."""
-        return sum(place[0] == chat_id for place in self._open)
+        return self._chats.get(chat_id, 0)
 
     def add(self, opened: OpenRound) -> None:
         """A round was dealt: it is its topic's open round (the one won before is history), its
         puzzle is live and its end armed."""
-        self._open[opened.place] = opened
+        self._put(opened)
         self._won.pop(opened.place, None)
         self.live.add(opened.record)
         self.arm(opened)
@@ -206,7 +221,7 @@ class RoundTable:
         its puzzle is no longer live, its end alarm (and a status due to be written) goes."""
         record = current.record
         if self._open.get(record.place) is current:
-            del self._open[record.place]
+            self._pop(record.place)
             self.live.remove(record)
         self.scheduler.cancel(ROUND_END, record.chat_id, record.topic)
         self.scheduler.cancel(STATUS, record.chat_id, record.topic)
@@ -221,8 +236,12 @@ class RoundTable:
     def forget(self, user_id: int) -> None:
         """The person was forgotten (/forget): the open rounds hold nothing of theirs, and a
         round they won a moment ago no longer tells a late answer who was first."""
-        for current in self._open.values():
+        for current in list(self._open.values()):
+            started_by = current.record.started_by
             current.forget(user_id)
+            if current.record.started_by != started_by:  # no longer counted as theirs
+                self._pop(current.place)
+                self._put(current)
         for place in [place for place, (won, _at) in self._won.items()
                       if won.winner is not None and won.winner.user_id == user_id]:
             del self._won[place]
@@ -238,7 +257,7 @@ class RoundTable:
     def move(self, old_id: int, new_id: int) -> tuple[OpenRound, bool] | None:
         """A group became a supergroup (a group has no topics): its open round, now under the
         new id, with its end alarm moved, and whether its deal was sent (in the old group)."""
-        moved = self._open.pop((old_id, 0), None)
+        moved = self._pop((old_id, 0))
         self._won.pop((old_id, 0), None)
         if moved is None:
             return None
@@ -246,10 +265,47 @@ class RoundTable:
         self.scheduler.cancel(STATUS, old_id)
         self.live.remove(moved.record)
         had_deal = moved.move(new_id)
-        self._open[moved.place] = moved
+        self._put(moved)
         self.live.add(moved.record)
         self.arm(moved)
         return moved, had_deal
+
+
+    def _put(self, current: OpenRound) -> None:
+        """The round is its place's open round, counted where the table's questions read."""
+        place = current.place
+        if place in self._open:
+            self._pop(place)
+        record = current.record
+        self._open[place] = current
+        self._by_id[current.id] = current
+        self._chats[record.chat_id] = self._chats.get(record.chat_id, 0) + 1
+        if record.started_by is not None:
+            counted = counted_as(record.chat_id, record.started_by)
+            self._counted[place] = counted
+            self._starters[counted] = self._starters.get(counted, 0) + 1
+
+    def _pop(self, place: Place) -> OpenRound | None:
+        """The place's open round leaves the table (None: it had none), uncounted."""
+        current = self._open.pop(place, None)
+        if current is None:
+            return None
+        if self._by_id.get(current.id) is current:
+            del self._by_id[current.id]
+        _less(self._chats, place[0])
+        counted = self._counted.pop(place, None)
+        if counted is not None:
+            _less(self._starters, counted)
+        return current
+
+
+def _less(counts: dict[int, int], key: int) -> None:
+    """One fewer of `key`; none is no entry."""
+    left = counts.get(key, 0) - 1
+    if left > 0:
+        counts[key] = left
+    else:
+        counts.pop(key, None)
 
 
 async def _stored(_user_id: int) -> None:

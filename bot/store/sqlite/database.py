@@ -28,6 +28,7 @@ import aiosqlite
 
 from bot.store.schema import LATEST
 from bot.store.sql.connection import Refused, Step
+from bot.store.sqlite.checkpoints import Checkpoints
 from bot.store.sqlite.hold import hold, release
 from bot.store.sqlite.schema import steps
 from bot.store.unavailable import DatabaseUnavailable
@@ -174,6 +175,7 @@ class Database:
         self.retries = retries
         self.pause = min(LOCKED_PAUSE, busy_seconds)
         self.held: int | None = None  # the hold on the file (bot.store.sqlite.hold)
+        self.checkpoints: Checkpoints | None = None  # off the writer's thread (a file's)
 
     @classmethod
     async def open(cls, path: Path | str, migrate_to: int = LATEST,
@@ -208,6 +210,10 @@ class Database:
             await database.prove_writable()
             database.retries = LOCKED_RETRIES
             database.held = held
+            if str(path) != ":memory:":  # the log folded in off the writer's thread
+                await connection.execute("PRAGMA wal_autocheckpoint=0")
+                database.checkpoints = Checkpoints(path)
+                database.checkpoints.start()
         except BaseException as error:
             await connection.close()
             release(held)
@@ -217,6 +223,8 @@ class Database:
         return database
 
     async def close(self) -> None:
+        if self.checkpoints is not None:
+            await self.checkpoints.stop()
         await self.connection.close()
         release(self.held)  # after the last write: a restore may go ahead from here
         self.held = None

@@ -28,9 +28,11 @@ QMARK = DailyStatements(
     result=RESULT + "WHERE d.day = ? AND d.user_id = ?",
     days="SELECT day FROM daily_results WHERE user_id = ? ORDER BY day",
     board=RESULT + "WHERE d.day = ? ORDER BY d.seconds, d.at, d.user_id LIMIT ?",
-    count="SELECT COUNT(*) FROM daily_results WHERE day = ?",
-    rank="SELECT 1 + (SELECT COUNT(*) FROM daily_results o WHERE o.day = m.day AND "
-         "o.seconds < m.seconds) FROM daily_results m WHERE m.day = ? AND m.user_id = ?",
+    count="SELECT COUNT(*) FROM daily_results d JOIN shown_users u ON u.id = d.user_id "
+          "WHERE d.day = ?",
+    rank="SELECT 1 + (SELECT COUNT(*) FROM daily_results o JOIN shown_users u ON u.id = o.user_id "
+         "WHERE o.day = m.day AND o.seconds < m.seconds) "
+         "FROM daily_results m WHERE m.day = ? AND m.user_id = ?",
 )
 NUMBERED = numbered_table(QMARK)
 

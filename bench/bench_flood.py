@@ -113,7 +113,7 @@ def scrape(port: int) -> dict[str, float]:
 
 
 def over_budget(metrics: dict[str, float]) -> float:
-    return sum(v for k, v in metrics.items() if 'reason="over_budget"' in k)
+    return sum(v for k, v in metrics.items() if 'reason="over_budget' in k)
 
 
 def refused_http(metrics: dict[str, float]) -> float:

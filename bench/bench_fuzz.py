@@ -12,8 +12,10 @@ message) — and updates PTB cannot read at all (required fields missing, wrong 
 one person pass the fair processor's bound.
 
 What is counted: tracebacks in the bot's log (0), presses that can be read and were never answered
-(0), whether the bot process is still running and still answers a /help at the end, and what it
-sent. `python bench/bench_fuzz.py [--updates 100000] [--rate 400] [--seed 1] [--postgres]`
+(0, but those the bot refused past their sender's budget after its first notice, which it leaves
+unanswered by design: its /metrics count them, docs/fairness.md), whether the bot process is
+still running and still answers a /help at the end, and what it sent.
+`python bench/bench_fuzz.py [--updates 100000] [--rate 400] [--seed 1] [--postgres]`
 (`--rate`: updates a second, under the bot's capacity: this is a fuzz of what it is sent, not a
 load test); the PostgreSQL run starts its own server (tests/postgres/server.py). Loopback only;
 every wait is bounded.
@@ -39,6 +41,8 @@ sys.path.insert(0, str(ROOT))
 
 from telegram import Update  # noqa: E402
 
+from bench.bench_bot_load import free_port  # noqa: E402
+from bench.bench_flood import scrape  # noqa: E402
 from demo.emulator import BotApiEmulator  # noqa: E402
 from demo.emulator.records import ADMIN_RIGHTS  # noqa: E402
 from tests.e2e.conftest import BotProcess  # noqa: E402
@@ -90,6 +94,7 @@ class Figures:
     fed: Counter[str] = field(default_factory=Counter)
     presses: set[str] = field(default_factory=set)  # ids of readable callback queries fed
     unanswered: int = 0
+    unanswered_past_budget: int = 0  # presses left unanswered by design (/metrics)
     tracebacks: int = 0
     errors: int = 0  # log lines at ERROR or CRITICAL
     skipped_unreadable: int = 0  # "does not read" lines: updates the bot skipped by their id
@@ -441,7 +446,9 @@ async def run(updates: int, seed: int, folder: Path, database_url: str | None = 
     emulator = FuzzEmulator()
     await emulator.start()
     bot = BotProcess(emulator, folder / "fuzz.sqlite3", ROUND_SECONDS)
-    bot.env.update(COUNTDOWN_SECONDS="5", YAHTZEE_SECONDS="5", SOLVE_TIMEOUT="2")
+    metrics_port = free_port()
+    bot.env.update(COUNTDOWN_SECONDS="5", YAHTZEE_SECONDS="5", SOLVE_TIMEOUT="2",
+                   METRICS_PORT=str(metrics_port))
     if database_url is not None:
         bot.env["DATABASE_URL"] = database_url
     fuzzer = Fuzzer(emulator, random.Random(seed))
@@ -460,6 +467,10 @@ async def run(updates: int, seed: int, folder: Path, database_url: str | None = 
             lambda: any("/play" in s.text for s in emulator.sent[-50:] if s.chat_id == last)
             and len([s for s in emulator.sent if s.chat_id == last]) > before, 60)
         figures.running = bot.process is not None and bot.process.returncode is None
+        if figures.running:
+            figures.unanswered_past_budget = int(sum(
+                value for name, value in scrape(metrics_port).items()
+                if 'reason="over_budget_unanswered"' in name))
     finally:
         await bot.stop()
         await emulator.stop()
@@ -517,6 +528,7 @@ def table(figures: Figures, backend: str) -> str:
         ("unreadable updates skipped by their id", figures.skipped_unreadable),
         ("button presses fed (readable)", len(figures.presses)),
         ("presses never answered", figures.unanswered),
+        ("of them refused past a budget, after its notice", figures.unanswered_past_budget),
         ("messages sent / edits / press answers",
          f"{figures.sent} / {figures.edits} / {figures.answers}"),
         ("bot still running; answers /help at the end",

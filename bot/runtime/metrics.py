@@ -55,6 +55,9 @@ for _collector in (PROCESS_COLLECTOR, PLATFORM_COLLECTOR, GC_COLLECTOR):
 PREFIX = "twentyfour"
 BUSY = "database_busy"  # the database stayed locked through every retry: not claimed
 OVER_BUDGET = "over_budget"  # its sender or its chat was past their budget (bot.runtime.doors)
+# a press past the budget after its sender's first refusal: left unanswered, by design (one
+# notice a burst, bot.telegram.over_budget), so counted apart from the presses answered
+OVER_BUDGET_UNANSWERED = "over_budget_unanswered"
 STALE = "stale"  # a message older than a round when it arrived (the bot was down)
 HANDLED_BEFORE = "handled_before"  # Telegram sent an update again that was handled already
 WRONG_SECRET = "wrong_secret"  # a POST to the webhook without its secret header (webhook.py)

@@ -75,9 +75,11 @@ class Notices:
         self._sending: set[asyncio.Task[None]] = set()
 
     def refused(self, update: object, refused: Refused) -> None:
-        metrics.record_update_dropped(metrics.OVER_BUDGET)
         query = update.callback_query if isinstance(update, Update) else None
-        if query is None or not refused.first:
+        quiet = query is not None and not refused.first
+        metrics.record_update_dropped(metrics.OVER_BUDGET_UNANSWERED if quiet
+                                      else metrics.OVER_BUDGET)
+        if query is None or quiet:
             return
         user = update.effective_user if isinstance(update, Update) else None
         texts = texts_for(language_of(user.language_code if user else None))

@@ -53,5 +53,7 @@ async def test_a_fuzz_of_every_update_type_leaves_no_traceback(tmp_path, backend
     assert figures.delivered >= 1500 and len(figures.fed) >= 25
     assert figures.fed["unreadable"] > 0 and figures.skipped_unreadable > 0
     assert figures.tracebacks == 0 and figures.errors == 0, figures.samples
-    assert figures.presses and figures.unanswered == 0
+    # every press answered but those past their sender's budget after its one notice (a burst
+    # of one person's presses on a loaded machine): the bot counts those apart
+    assert figures.presses and figures.unanswered <= figures.unanswered_past_budget
     assert figures.running and figures.help_answered

@@ -12,6 +12,7 @@ from types import SimpleNamespace
 from telegram import Update
 from telegram.ext import ApplicationBuilder, ContextTypes, TypeHandler
 
+from bot.runtime import metrics
 from bot.runtime.doors import PERSON, Doors
 from bot.telegram.fairness import FairUpdates, install, sender
 from demo.emulator import BotApiEmulator
@@ -237,6 +238,9 @@ async def test_a_burst_of_presses_past_the_budget(harness):
     fair = harness.app.update_processor
     assert isinstance(fair, FairUpdates)
     fair.doors = Doors(clock=lambda: 0.0)  # time stands still: the bucket does not refill
+    dropped = metrics.UPDATES_DROPPED.labels
+    quiet_before = dropped(metrics.OVER_BUDGET_UNANSWERED)._value.get()
+    said_before = dropped(metrics.OVER_BUDGET)._value.get()
     sent, _ = await deal(harness)
     [(_, reveal)] = [b for b in harness.telegram.buttons(GROUP, sent.message_id)
                      if b[0] == "Reveal"]
@@ -259,6 +263,10 @@ async def test_a_burst_of_presses_past_the_budget(harness):
     assert len(notices) == 1
     assert answers.count(None) == 300 - len(handled) - 1
     assert fair.doors.refusals == 300 - len(handled)
+    # the unanswered ones counted apart (bench/bench_fuzz.py allows for them, and no more)
+    assert dropped(metrics.OVER_BUDGET_UNANSWERED)._value.get() - quiet_before == \
+        answers.count(None)
+    assert dropped(metrics.OVER_BUDGET)._value.get() - said_before == 1
     assert harness.services.rounds.open_round(GROUP) is not None  # Bob may not end it
     assert ALICE["id"] != BOB["id"]
 

@@ -74,7 +74,12 @@ DEFAULT_SPEAKER = "Ann"
 NAME_LIMIT = 64  # Telegram's limit on a first name
 OBSERVER_GROUP = 1_000_000  # after every handler group of the app: the update is fully handled
 SETTLE_SECONDS = 0.05  # for a message sent just after its update was handled
+# ...and, on a busy machine, for as long as the bot goes on sending (a reply sent by a task the
+# handler started), at most this long: then what it sent since shows together
+SETTLE_MOST = 2.0
 QUIT = ("/quit", "/exit")
+# a second, after a pause, in hand: a speaker whose every line is waited for is never past it
+DEMO_BUDGET = "1000,10000,64"
 HELP = ("/user NAME switches the speaker; /group NAME speaks in another group (a new one: "
         "its admin); /reply TEXT answers by replying to the deal; /press LABEL presses a button "
         "of the bot's; /quit or end of input (Ctrl-D) ends the demo")
@@ -87,6 +92,8 @@ def demo_config(environ: Mapping[str, str] | None = None,
                 env_file: Path | None = Path(".env")) -> Config:
     """The production settings (round length, workers...) with the demo's token and no rate
     limiter; logging at WARNING unless LOG_LEVEL is set. base_url comes with the emulator.
+    The budgets of a person and a chat (docs/fairness.md) are DEMO_BUDGET unless set: a script
+    piped in types faster than any person, and its lines, each waited for, are no flood.
 
     The database is the same kind (same storage, same migrations) but, unless DATABASE_PATH says
     otherwise, its own file: resuming real chats' open rounds inside a demo would close them
@@ -96,6 +103,8 @@ def demo_config(environ: Mapping[str, str] | None = None,
         values = {**read_env_file(env_file), **values}
     values.setdefault("LOG_LEVEL", "WARNING")
     values.setdefault("DATABASE_PATH", DEMO_DATABASE)
+    values.setdefault("PERSON_BUDGET", DEMO_BUDGET)
+    values.setdefault("CHAT_BUDGET", DEMO_BUDGET)
     values.update(TELEGRAM_BOT_TOKEN=DEMO_TOKEN, RATE_LIMIT="off")
     return Config.from_env(values, env_file)
 
@@ -249,8 +258,18 @@ class DemoChat:
         with contextlib.suppress(TimeoutError):  # replies that come later show when they come
             async with asyncio.timeout(self.reply_timeout), self.handled_changed:
                 await self.handled_changed.wait_for(lambda: key in self.handled)
-        await asyncio.sleep(SETTLE_SECONDS)
+        deadline = asyncio.get_running_loop().time() + SETTLE_MOST
+        while True:  # until the bot has sent, edited and answered nothing for SETTLE_SECONDS
+            before = self.sending()
+            await asyncio.sleep(SETTLE_SECONDS)
+            if self.sending() == before or asyncio.get_running_loop().time() > deadline:
+                break
         self.show_new()
+
+    def sending(self) -> tuple[int, int, int]:
+        """How much the bot has sent, edited and answered so far."""
+        emulator = self.emulator
+        return len(emulator.sent), len(emulator.edits), len(emulator.callback_answers)
 
     async def reply_to_deal(self, text: str) -> None:
         """/reply TEXT: the speaker replies to the bot's latest deal with TEXT."""

@@ -214,3 +214,14 @@ async def test_a_failure_is_one_line_and_the_demo_goes_on(demo, monkeypatch):
     monkeypatch.undo()
     assert await chat.take("/solve 3 8 3 8")
     assert SOLVED in out.getvalue()
+
+
+def test_the_demo_lifts_the_budgets_a_script_would_pass():
+    """A script piped into the demo types faster than any person: at the production budget
+    (5 a second, 20 after a pause) the run above was once told "too many at once" on the
+    settings panel and its /resetscores then went unanswered. Set, they stay as set."""
+    from bot.runtime.doors import CHAT, PERSON
+    config = demo_config({}, env_file=None)
+    assert config.person_budget.rate >= 1000 > PERSON.rate
+    assert config.chat_budget.burst >= 10_000 > CHAT.burst
+    assert demo_config({"PERSON_BUDGET": "5,20,12"}, env_file=None).person_budget == PERSON

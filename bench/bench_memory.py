@@ -476,7 +476,7 @@ async def traced(count: int, passes: int, bound: int) -> None:
     from bot.runtime.pool import SolverPool
     from bot.telegram.app import ALLOWED_UPDATES, intake_of
     from bot.telegram.polling import Poller
-    from bot.wiring import build_bot
+    from bot.wiring import running
 
     emulator = BotApiEmulator()
     await emulator.start()
@@ -486,12 +486,9 @@ async def traced(count: int, passes: int, bound: int) -> None:
         config = Config(token=emulator.token, base_url=emulator.base_url,
                         database_path=database, solver_workers=1, rate_limit=False,
                         round_seconds=float(ROUND_SECONDS), max_updates_in_flight=bound)
-        bot = build_bot(config, pool, webapp=None)
+        started = contextlib.AsyncExitStack()  # the composition root's bot, closed at the end
+        bot = await started.enter_async_context(running(config, pool))
         app = bot.application
-        await app.initialize()
-        assert app.post_init is not None
-        await app.post_init(app)
-        await app.start()
         stop = asyncio.Event()
         poller = Poller(app.bot, intake_of(app), ALLOWED_UPDATES)
         polling = asyncio.create_task(poller.run(stop))
@@ -536,10 +533,7 @@ async def traced(count: int, passes: int, bound: int) -> None:
             tracemalloc.stop()
             stop.set()
             await polling
-            await app.stop()
-            await app.shutdown()
-            if app.post_shutdown is not None:
-                await app.post_shutdown(app)
+            await started.aclose()
             pool.shutdown()
             await emulator.stop()
 

@@ -26,7 +26,7 @@ from bot.play.dealing.stock import Stock
 from bot.play.games import Deal
 from bot.runtime.config import Config
 from bot.runtime.pool import SolverPool
-from bot.wiring import build_bot
+from bot.wiring import running
 from demo.emulator import BotApiEmulator
 
 CHAT = -9001
@@ -220,23 +220,15 @@ async def run(scenario: Callable[[Table], Awaitable[None]], pool: SolverPool,
     config = Config(token=emulator.token, base_url=emulator.base_url,
                     database_path=folder / f"{scenario.__name__}.sqlite3", round_seconds=120.0,
                     solver_workers=1, rate_limit=False)
-    app = build_bot(config, pool, webapp=None).application
     original = Stock.take
     Stock.take = fixed_hand  # type: ignore[method-assign, assignment]
     try:
-        await app.initialize()
-        assert app.post_init is not None
-        await app.post_init(app)
-        await app.start()
-        table = Table(app, emulator)
-        await scenario(table)
-        return table.count()
+        async with running(config, pool) as bot:
+            table = Table(bot.application, emulator)
+            await scenario(table)
+            return table.count()
     finally:
         Stock.take = original  # type: ignore[method-assign]
-        await app.stop()
-        await app.shutdown()
-        if app.post_shutdown is not None:
-            await app.post_shutdown(app)
         await emulator.stop()
 
 

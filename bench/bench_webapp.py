@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import statistics
 import sys
@@ -33,7 +34,7 @@ from bot.store.records import Round  # noqa: E402
 from bot.telegram.context import App  # noqa: E402
 from bot.webapp.init_data import sign, user_fields  # noqa: E402
 from bot.webapp.server import serve, ticket_of  # noqa: E402
-from bot.wiring import Bot, build_bot  # noqa: E402
+from bot.wiring import Bot, running  # noqa: E402
 from demo.emulator import BotApiEmulator  # noqa: E402
 from tests.bot.webapp_support import BEST, EXACT, ROLLS, TARGET, TILES  # noqa: E402
 from tests.e2e.webapp_browser import DARK, LIGHT, Browser, page_address  # noqa: E402
@@ -137,12 +138,9 @@ async def main() -> None:
         config = Config(token=emulator.token, base_url=emulator.base_url,
                         database_path=Path(folder) / "bench.sqlite3", solver_workers=1,
                         rate_limit=False)
-        bot = build_bot(config, pool, webapp=None)
+        started = contextlib.AsyncExitStack()  # the composition root's bot, closed at the end
+        bot = await started.enter_async_context(running(config, pool))
         app = BOTS.setdefault(id(bot.application), bot).application
-        await app.initialize()
-        assert app.post_init is not None
-        await app.post_init(app)
-        await app.start()
         server, port = serve(bot.face, 0)
         base = f"http://127.0.0.1:{port}/webapp/"
         try:
@@ -166,10 +164,7 @@ async def main() -> None:
                       f"{min(times) * 1000:6.0f} {max(times) * 1000:6.0f}  {len(times)}")
         finally:
             server.stop()
-            await app.stop()
-            await app.shutdown()
-            if app.post_shutdown is not None:
-                await app.post_shutdown(app)
+            await started.aclose()
             pool.shutdown()
             await emulator.stop()
 

@@ -485,7 +485,7 @@ async def page_server(db: Database) -> AsyncIterator[Callable[[PageAsk], Awaitab
     async def member(chat_id: int, user_id: int) -> bool:
         return True  # Telegram's answer, cached by the bot: not what is timed here
 
-    face = Face(lambda: SimpleNamespace(pages=pages), token, lambda: True,  # type: ignore
+    face = Face(SimpleNamespace(pages=pages), token, lambda: True,  # type: ignore
                 member, None, clock=lambda: year.now)  # type: ignore[arg-type]
     server, port = serve(face, 0)
     settle()  # as the bot does once open (bot/runtime/heap.py)

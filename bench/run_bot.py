@@ -18,28 +18,32 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from telegram.ext import Application, SimpleUpdateProcessor
+from typing import Any
+
+from telegram.ext import Application, BaseUpdateProcessor, SimpleUpdateProcessor
 
 import bot.__main__ as entry
 from bot import wiring
 from bot.runtime.config import Config
 from bot.runtime.doors import Doors
 from bot.telegram import app as app_module
-from bot.telegram.app import Hook
-from bot.telegram.fairness import FairUpdates, install
 
 FAIR = os.environ.get("BENCH_FAIR", "on") != "off"
 TRANSPORT = os.environ.get("BENCH_TRANSPORT", "lean")
 BUILT: list[Application] = []  # the application, for BENCH_HEAP's walk of its maps
 
 
-def build_fair(config: Config, opening: Hook | None = None,
-               closing: Hook | None = None, doors: Doors | None = None) -> Application:
-    application = app_module.build_application(config, opening, closing, doors)
-    if not FAIR:  # PTB's own first-come queue, for comparison
-        install(application, SimpleUpdateProcessor(app_module.CONCURRENT_UPDATES))
-    elif not isinstance(application.update_processor, FairUpdates):
-        install(application, FairUpdates(app_module.CONCURRENT_UPDATES))
+def processor(config: Config, doors: Doors) -> BaseUpdateProcessor:
+    """The update processor the composition root builds the bot with: its fair one, or
+    (BENCH_FAIR=off) PTB's own first-come queue, for comparison."""
+    if FAIR:
+        return app_module.fair_updates(config, doors)
+    return SimpleUpdateProcessor(app_module.CONCURRENT_UPDATES)
+
+
+def build(*args: Any, **kwargs: Any) -> Application:
+    """The root's application, kept for BENCH_HEAP's walk of its maps."""
+    application = app_module.build_application(*args, **kwargs)
     BUILT.append(application)
     return application
 
@@ -59,7 +63,8 @@ def report_heap_to(path: str) -> None:
 def main() -> int:
     if os.environ.get("BENCH_HEAP"):
         report_heap_to(os.environ["BENCH_HEAP"])
-    wiring.build_application = build_fair  # type: ignore[assignment]
+    wiring.fair_updates = processor  # type: ignore[assignment]
+    wiring.build_application = build
     if TRANSPORT == "aiohttp":
         from bench.aiohttp_request import AiohttpRequest
         app_module.LeanRequest = AiohttpRequest  # type: ignore[assignment]

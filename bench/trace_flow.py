@@ -10,10 +10,11 @@ checkout first on the path: `PYTHONPATH=/tmp/old .venv/bin/python bench/trace_fl
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import sys
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
@@ -44,9 +45,34 @@ HAND = (3, 3, 8, 8)
 LOOKUPS = {"of", "find", "get", "held", "open_round", "just_won", "is_deal"}
 
 
+@contextlib.asynccontextmanager
+async def started(config: Config, pool: SolverPool) -> AsyncIterator[Any]:
+    """The bot's Application with `pool`, started as this checkout starts it: the composition
+    root's bot in this loop, or, in a checkout from before `running`, the application built,
+    then its post_init; stopped at the end."""
+    try:
+        from bot.wiring import running
+    except ImportError:
+        app = application(config, pool)
+        await app.initialize()
+        await app.post_init(app)
+        await app.start()
+        try:
+            yield app
+        finally:
+            await app.stop()
+            await app.shutdown()
+            if app.post_shutdown is not None:
+                await app.post_shutdown(app)
+        return
+    async with running(config, pool) as built:
+        yield built.application
+
+
 def application(config: Config, pool: SolverPool) -> Any:
-    """The bot's Application with `pool`, as this checkout builds it (the composition root, or,
-    in a checkout from before it, the application with its pool in the bot data)."""
+    """The bot's Application with `pool`, as a checkout from before `running` builds it (the
+    composition root's `build_bot`, or, before it, the application with its pool in the bot
+    data)."""
     try:
         from bot.wiring import build_bot
     except ImportError:
@@ -143,27 +169,24 @@ async def run(pool: SolverPool, folder: Path) -> dict[str, Trace]:
     config = Config(token=emulator.token, base_url=emulator.base_url,
                     database_path=folder / "trace.sqlite3", round_seconds=120.0,
                     solver_workers=1, rate_limit=False)
-    app = application(config, pool)
     original = Stock.take
     Stock.take = fixed_hand  # type: ignore[method-assign, assignment]
     try:
-        await app.initialize()
-        await app.post_init(app)
-        await app.start()
-        table = Table(app, emulator)
-        await table.say(ANN, "/play")
-        deal = table.last()
-        await table.say(BEN, "1+2")  # warm: the judging worker has started
-        found = {"Hint press": await traced(table, lambda: table.press(ANN, deal, "Hint"))}
-        found["typed answer that wins"] = await traced(table, lambda: table.say(BEN, "8/(3-8/3)"))
-        return found
+        async with started(config, pool) as app:
+            return await trace_both(Table(app, emulator))
     finally:
         Stock.take = original  # type: ignore[method-assign]
-        await app.stop()
-        await app.shutdown()
-        if app.post_shutdown is not None:
-            await app.post_shutdown(app)
         await emulator.stop()
+
+
+async def trace_both(table: Table) -> dict[str, Trace]:
+    """A Hint press, then a typed answer that wins, each traced."""
+    await table.say(ANN, "/play")
+    deal = table.last()
+    await table.say(BEN, "1+2")  # warm: the judging worker has started
+    found = {"Hint press": await traced(table, lambda: table.press(ANN, deal, "Hint"))}
+    found["typed answer that wins"] = await traced(table, lambda: table.say(BEN, "8/(3-8/3)"))
+    return found
 
 
 async def main() -> None:

@@ -26,9 +26,8 @@ from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from telegram.error import InvalidToken, NetworkError, TelegramError
-from telegram.ext import Application
 
-from bot.roles import BrokerUnreachable, serve_ingress, serve_webapp, serve_worker
+from bot.roles import BrokerUnreachable, serve_ingress, serve_one, serve_webapp, serve_worker
 from bot.runtime import log_mask, metrics
 from bot.runtime.allocator import settle_allocator
 from bot.runtime.config import (
@@ -40,14 +39,11 @@ from bot.runtime.config import (
     MissingTokenError,
     check_role,
 )
-from bot.telegram import polling, webhook
-from bot.telegram.app import ALLOWED_UPDATES, intake_of
-from bot.telegram.lifecycle import stop_application
-from bot.telegram.polling import Poller
-from bot.telegram.startup import TelegramUnreachable, TokenRejected, reach_telegram, where
+from bot.telegram import webhook
+from bot.telegram.startup import TelegramUnreachable, TokenRejected, where
 from bot.telegram.webhook import WEBHOOK_PATH
 from bot.webapp.settings import read_settings as read_webapp_settings
-from bot.wiring import DatabaseUnavailable, build_bot
+from bot.wiring import DatabaseUnavailable
 
 __all__ = ["BAD_SETTINGS", "LOST_LEAD", "NO_BROKER", "NO_DATABASE", "NO_TELEGRAM", "WEBHOOK_PATH",
            "main", "run", "version"]
@@ -212,88 +208,39 @@ def one_line(record: logging.LogRecord) -> bool:
 def run(config: Config, role: str | None = None) -> int:
     """The bot on Telegram until SIGINT or SIGTERM (exit status 0), or until it loses the lead
     to another process on the same PostgreSQL database (LOST_LEAD); a `role` of the cluster
-    instead (check_role first)."""
-    if role is not None:
-        return run_role(config, role)
-    generated = bool(config.webhook_url and not config.webhook_secret)
+    instead (check_role first): the ingress, a worker (which exits with LOST_LEAD too when its
+    lease ended) or the Mini App."""
+    generated = role is None and bool(config.webhook_url and not config.webhook_secret)
     if generated:  # made before logging starts, so that the mask knows it
         config = dataclasses.replace(config, webhook_secret=webhook.new_secret())
     configure_logging(config)
     if generated:
         logging.getLogger("bot").info("WEBHOOK_SECRET is not set: this run uses a random "
                                       "secret, registered with Telegram at start-up")
-    bot = build_bot(config)
-    application = bot.application
     stop_metrics = serve_metrics(config)
     try:
-        if config.webhook_url:
-            webhook.run(application, config, bot.page_routes())
-        else:
-            poll(application, config)
+        lost = asyncio.run(until_signalled(config, role))
     finally:
         stop_metrics()
-    return LOST_LEAD if application.bot_data.lost_lead else 0
+    return LOST_LEAD if lost else 0
 
 
-def run_role(config: Config, role: str) -> int:
-    """The ingress, a worker or the Mini App until SIGINT or SIGTERM (0); a worker that lost
-    its lease exits with LOST_LEAD, as the one process does."""
-    configure_logging(config)
-    bot = build_bot(config, worker=True) if role == WORKER else None
-    stop_metrics = serve_metrics(config)
-
-    async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for stop_signal in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(stop_signal, stop.set)
-        if bot is not None:
-            await serve_worker(bot, stop)
-        elif role == WEBAPP:
-            await serve_webapp(config, read_webapp_settings(), stop)
-        else:
-            await serve_ingress(config, stop)
-
-    try:
-        asyncio.run(main())
-    finally:
-        stop_metrics()
-    return LOST_LEAD if bot is not None and bot.application.bot_data.lost_lead else 0
-
-
-def poll(application: Application, config: Config) -> None:
-    """Long polling until SIGTERM or SIGINT (bot.telegram.polling.serve), on a loop of its own
-    that ends with every task of the bot ended (asyncio.run)."""
-
-    async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for stop_signal in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(stop_signal, stop.set)
-        application.bot_data.stop = stop.set  # how a leader that lost its lease stops
-        poller = Poller(application.bot, intake_of(application), ALLOWED_UPDATES)
-        await polling.serve(application, poller, stop,
-                            lambda: start_up(application, config, stop))
-
-    asyncio.run(main())
-
-
-async def start_up(application: Application, config: Config, stop: asyncio.Event) -> bool:
-    """Reach the Bot API (`reach_telegram`), then run post_init (the stores, the pool, the
-    menus, a standby's wait for the lead) unless `stop` is set first: False then, after
-    closing what was opened. A failure closes what was opened too, and is raised."""
-    try:
-        if not await webhook.unless_stopped(
-                reach_telegram(application, config.startup_seconds, config.base_url), stop):
-            return False
-        if application.post_init is not None and \
-                not await webhook.unless_stopped(application.post_init(application), stop):
-            await stop_application(application)
-            return False
-        return True
-    except BaseException:
-        await stop_application(application)
-        raise
+async def until_signalled(config: Config, role: str | None) -> bool:
+    """The role's process (bot.roles) until SIGINT or SIGTERM sets its stop, on a loop that
+    ends with every task of it ended (asyncio.run); whether it lost its lease."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for stop_signal in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(stop_signal, stop.set)
+    if role is None:
+        return await serve_one(config, read_webapp_settings(), stop)
+    if role == WORKER:
+        return await serve_worker(config, read_webapp_settings(), stop)
+    if role == WEBAPP:
+        await serve_webapp(config, read_webapp_settings(), stop)
+    else:
+        await serve_ingress(config, stop)
+    return False
 
 
 def serve_metrics(config: Config) -> Callable[[], None]:

@@ -1,65 +1,79 @@
-"""The composition root: one bot process put together. It opens the stores (migrations applied),
-the solver pool and the leader's lease, builds the game services (bot.play.services) with the
-ports the Telegram face implements (its JobQueue as the scheduler, its sending as the publisher),
-and mounts the faces side by side — the Telegram application and, when WEBAPP_URL is set, the
-Mini App's page — which never import each other: what one needs of the other passes through here
-(the page's button under a deal; whether this process leads; who is in a group; the fair lane).
+"""The composition root: every role of the bot (bot.roles) is put together here, in an order that
+hands each part what it needs when it is built, so that nothing is set on a built object later:
 
-With PostgreSQL several processes may share the database: opening then waits for the lead
-(`take_lead`), so a standby has everything open but takes no update and runs no round. The lead
-is a lease the leader renews every second or so (bot/store/postgres/leader.py); when the leader
-dies or freezes, its lease runs out, a standby's next try takes it, and it goes on through the
-resume a restart runs. A leader whose lease ended sends nothing more: every Bot API request passes
-the lease's gate first (bot.telegram.metered_request.guard); it logs one line and exits with
-status 3. Open rounds stay in the database across a stop.
+1. `opening`: the lease first (its gate is in the requests the bot is built with), the bot with
+   its rate limiter (a worker's drawing on the budget it shares, opened before), the Bot API
+   reached (getMe: the bot's name, whether it reads every group message), the stores (migrations
+   applied; a worker's with what the workers share) and the solver pool.
+2. `built`: play's services (bot.play.services) over them, with the ports the Telegram face
+   implements (its JobQueue as the scheduler, its sending as the publisher); then the Telegram
+   application with those services in its bot data (bot.telegram.context.made_of); the Mini
+   App's face beside it, which never imports the other face: what it needs of the bot passes
+   through here (the page's button under a deal, whether this process leads, who is in a group,
+   the fair lane).
+3. `begin`: the menus set, the lead taken (`leading`), the rounds resumed.
 
-Past one process (bot/cluster, docs/scaling.md) it builds a worker's bot too (`worker`: its own
-lease, the partitions it owns); bot.roles starts each role of the cluster.
+With PostgreSQL several processes may share the database: the lead is a lease the leader renews
+every second or so (bot/store/postgres/leader.py), so a standby has everything built but takes no
+update and runs no round until its try takes the lease, and goes on through the resume a restart
+runs. A leader whose lease ended sends nothing more (every Bot API request passes the lease's
+gate first: bot.telegram.metered_request); it logs one line and exits with status 3. Open rounds
+stay in the database across a stop.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
-from collections.abc import Callable
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import tornado.httpserver
 import tornado.routing
 import tornado.web
 
 from bot.play.matches.matches import match_pause
-from bot.play.ports import Errand, Handover
+from bot.play.ports import Errand, Handover, Holding
 from bot.play.services import Services, build_services
-from bot.runtime import heap, metrics
+from bot.runtime import heap
 from bot.runtime.config import Config
 from bot.runtime.doors import Doors
 from bot.runtime.health import LEADER, STANDBY, beat, heartbeat_path
+from bot.runtime.lead import Lead
 from bot.runtime.pool import SolverPool
 from bot.store import (
+    Shared,
     leader_lock,
     lost_lead_exit,
+    open_shared,
     open_stores,
-    shared_rounds,
     worker_lock,
 )
 from bot.store.outage import Outage
 from bot.store.protocols import LeaderLock
 from bot.store.stores import Stores
 from bot.store.unavailable import DatabaseUnavailable  # what a bad database raises at start-up
-from bot.telegram import menus
-from bot.telegram.app import COMMANDS, build_application
-from bot.telegram.context import App
+from bot.telegram.app import COMMANDS, build_application, fair_updates, telegram_bot
+from bot.telegram.bot_api_10 import Refusals
+from bot.telegram.context import App, made_of
 from bot.telegram.fairness import submit_as
 from bot.telegram.jobs import JobScheduler, start_housekeeping
-from bot.telegram.metered_request import guard
+from bot.telegram.lifecycle import stop_application
+from bot.telegram.members import ChatMembers
+from bot.telegram.menus import Menus
+from bot.telegram.polling import PollingBot
+from bot.telegram.rate_limiter import RateLimiter
 from bot.telegram.sending import TelegramPublisher
+from bot.telegram.startup import reach_telegram
+from bot.telegram.webhook import unless_stopped
 from bot.webapp.server import Face, opener, page_opener, serve, webapp_routes
-from bot.webapp.settings import WebappSettings, read_settings
+from bot.webapp.settings import WebappSettings
 from solver.native import STATUS as NATIVE_STATUS
 
-__all__ = ["Bot", "DatabaseUnavailable", "build_bot"]
+__all__ = ["Bot", "DatabaseUnavailable", "Opened", "begin", "built", "opening", "running"]
 log = logging.getLogger(__name__)
 PRIVACY_NOTE = (
     "privacy mode is on (getMe: can_read_all_group_messages is false): in groups the bot sees "
@@ -69,25 +83,72 @@ PRIVACY_NOTE = (
 # routes to mount beside the server's own: (pattern, handler class, its arguments), or
 # tornado's Rule (the Mini App's API endpoints are targets of their own: bot.webapp.api)
 Routes = list[tuple[str, type[tornado.web.RequestHandler], dict[str, Any]] | tornado.routing.Rule]
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Opened:
+    """What a bot process opens before it builds anything over it (closed in reverse at the
+    end of `opening`)."""
+
+    lease: LeaderLock
+    lead: Lead  # whether this process plays now, by that lease
+    doors: Doors  # one budget per person and per chat, for every door of this process
+    telegram: PollingBot  # the bot, the Bot API reached
+    stores: Stores
+    pool: SolverPool
+    shared: Shared | None  # a cluster worker's: what the workers share through PostgreSQL
+
+
+@dataclass(frozen=True)
+class Bot:
+    """One bot process, built: its Telegram application over play's services, the Mini App's
+    face beside it, and what was opened for them."""
+
+    config: Config
+    opened: Opened
+    services: Services
+    application: App
+    face: Face
+    menus: Menus
+    page_port: int | None  # where the Mini App's own server listens (None: none here)
+
+    @property
+    def stores(self) -> Stores:
+        return self.opened.stores
+
+    @property
+    def lead(self) -> Lead:
+        return self.opened.lead
+
+    @property
+    def pool(self) -> SolverPool:
+        return self.opened.pool
+
+    def page_routes(self, webapp: WebappSettings | None) -> Routes:
+        """The Mini App's routes, for the webhook's server to mount (none without WEBAPP_URL)."""
+        return [*webapp_routes(self.face)] if webapp is not None else []
 
 
 class Partitions:
-    """play's Holding port for a worker: the chats of the partitions it owns while its lease
-    holds (`owned`, the set its Ownership keeps), and a move to a supergroup another worker plays
-    or a tournament's errand to a chat another worker plays, queued for the worker's feed to
-    carry through the stream (bot.roles: `carry_handovers`, `carry_errands`)."""
+    """play's Holding port for a worker: the chats of the partitions its Ownership owns
+    (`owns`, asked of it) while its lease holds (`leading`), and a move to a supergroup
+    another worker plays or a tournament's errand to a chat another worker plays, queued for
+    the worker's feed to carry through the stream (bot.roles: `carry_handovers`,
+    `carry_errands`)."""
 
-    def __init__(self, count: int, owned: set[int], leading: Callable[[], bool]) -> None:
+    def __init__(self, count: int, owns: Callable[[int], bool],
+                 leading: Callable[[], bool]) -> None:
         from bot.cluster.partitions import partition_of  # pure: no broker's client
         self.count = count
-        self.owned = owned
+        self.owns = owns
         self.leading = leading
         self.partition_of = partition_of
         self.handovers: asyncio.Queue[Handover] = asyncio.Queue()  # the moves in flight
         self.errands: asyncio.Queue[Errand] = asyncio.Queue()  # tournaments' errands in flight
 
     def acts_on(self, partition: int) -> bool:
-        return partition in self.owned and self.leading()
+        return self.owns(partition) and self.leading()
 
     def holds(self, chat_id: int) -> bool:
         return self.acts_on(self.partition_of(chat_id, self.count))
@@ -99,217 +160,214 @@ class Partitions:
         self.errands.put_nowait(errand)
 
 
-class Bot:
-    """One bot process: its Telegram application (`application`) and what the root opened for
-    it — stores, pool, lease, the page's face and server."""
+async def until_stopped(work: Awaitable[T], stop: asyncio.Event) -> T | None:
+    """What `work` gives, or None once `stop` is set first (the work cancelled: a start-up cut
+    short, what it opened closed by its own `async with`)."""
+    task = asyncio.ensure_future(work)
+    if not await unless_stopped(task, stop):
+        return None
+    return task.result()
 
-    def __init__(self, config: Config, pool: SolverPool | None = None,
-                 webapp: WebappSettings | None = None, worker: bool = False) -> None:
-        self.config = config
-        self.worker = worker  # a cluster worker: its own lease, the partitions it owns
-        self.webapp = webapp
-        # one budget per person and per chat, for every door of this process: its updates and
-        # the Mini App's requests (bot.runtime.doors)
-        self.doors = Doors(config.person_budget, config.chat_budget)
-        self.application: App = build_application(config, self.open, self.close, self.doors)
-        self.application.bot_data.config = config
-        self.pool = pool  # tests may hand one pool to many bots
-        self.own_pool = pool is None  # this bot started its pool, so it shuts it down
-        self._stores: Stores | None = None
-        self.leader: LeaderLock | None = None
-        self.waiting: asyncio.Task[None] | None = None  # waiting for the lead: a stop cancels
-        self.lead_watch: asyncio.Task[None] | None = None
-        self.page_server: tornado.httpserver.HTTPServer | None = None
-        self.page_port: int | None = None  # where page_server listens (WEBAPP_PORT 0: any)
-        # a worker plays its partitions' chats only: those its Ownership keeps in `owned`
-        # (bot.roles.serve_worker), while its lease holds
-        self.owned: set[int] = set()
-        self.holding = Partitions(config.partitions, self.owned, self.leading_now) \
-            if worker else None
-        self.face = Face(lambda: self.services, config.token, self.leading,
-                         functools.partial(self._belongs), self._submit, doors=self.doors)
 
-    @property
-    def services(self) -> Services:
-        return self.application.bot_data.services
+# --- 1. what is opened first ---------------------------------------------------------------
 
-    @property
-    def stores(self) -> Stores:
-        if self._stores is None:
-            raise RuntimeError("the stores open in post_init")
-        return self._stores
+def lost(pool: SolverPool | None, why: str) -> None:
+    """A lost lease ends the process at once, before another task can send or write
+    (bot.store.postgres.leader.exit_now); its solver workers are stopped first (`pool`, when
+    this process started it), so that nothing of the pool outlives it."""
+    if pool is not None:
+        pool.stop_now()
+    lost_lead_exit(why)
 
-    def leading(self) -> bool:
-        return self.application.bot_data.role == LEADER
 
-    def sole(self) -> bool:
-        """Whether this process runs the housekeeping that spans the database: the one
-        process, or of many workers the owner of partition 0 (one worker at a time)."""
-        return not self.worker or 0 in self.owned
+def lease_of(config: Config, worker: bool, on_lost: Callable[[str], None]) -> LeaderLock:
+    """The one process's lease on the lead (SQLite's is always its own), or a worker's own."""
+    if worker:
+        return worker_lock(config.database_url or "", config.partitions,
+                           config.worker_lease_seconds, on_lost)
+    return leader_lock(config.database_url, config.lead_check, config.lease_seconds, on_lost)
 
-    def leading_now(self) -> bool:
-        """Leading, and the lease still fresh by the clock (a worker acts on an update only
-        then; one whose lease ended is on its way out)."""
-        check = self.application.bot_data.lease_check
-        if not self.leading():
-            return False
-        try:
-            if check is not None:
-                check()
-        except Exception:
-            return False
-        return True
 
-    async def _belongs(self, chat_id: int, user_id: int) -> bool | None:
-        bot_data = self.application.bot_data
-        return await bot_data.members.belongs(self.application.bot, chat_id, user_id)
+async def stores_of(config: Config, lease: LeaderLock, worker: bool
+                    ) -> tuple[Stores, Shared | None]:
+    """The stores (a database that cannot be opened raises DatabaseUnavailable, with nothing
+    of it left open); a worker's with what the workers share."""
+    if worker:
+        shared = await open_shared(config.database_url or "", lease)
+        return shared.stores, shared
+    return await open_stores(config.database_path, config.database_url, lease), None
 
-    async def _submit(self, user_id: int, work: Any) -> None:
-        await submit_as(self.application, user_id, work)
 
-    def page_routes(self) -> Routes:
-        """The Mini App's routes, for the webhook's server to mount (none without WEBAPP_URL)."""
-        return [*webapp_routes(self.face)] if self.webapp is not None else []
-
-    # --- start-up ----------------------------------------------------------------------------
-
-    async def open(self, application: App) -> None:
-        """post_init: open everything, set the menus, wait for the lead, resume what a stop
-        left. A database that cannot be opened raises DatabaseUnavailable, with nothing left
-        open."""
-        await self.open_services()
-        await menus.set_menus(application.bot, [names for names, _ in COMMANDS])
-        await self.take_lead()
-        if not self.worker:  # a worker takes its chats up with its partitions (bot.roles)
-            await self.services.recovery.resume()
-        log.info("start-up done: %d objects kept out of later collections", heap.settle_once())
-
-    async def open_services(self) -> None:
-        """Open the stores (migrations applied), start the pool, build the services and mount
-        the Mini App's page."""
-        application, config = self.application, self.config
-        data = application.bot_data
-        self.leader = worker_lock(config.database_url or "", config.partitions,
-                                  config.worker_lease_seconds, self.lost) if self.worker else \
-            leader_lock(config.database_url, config.lead_check, config.lease_seconds,
-                        self.lost)
-        guard(application.bot, self.leader.check)
-        data.lease_check = self.leader.check
-        self._stores = await open_stores(config.database_path, config.database_url,
-                                         self.leader)
-        if self.pool is None:
-            self.pool = SolverPool(config.solver_workers)
-        await self.pool.warm_up()
+@contextlib.asynccontextmanager
+async def opening(config: Config, pool: SolverPool | None = None,
+                  limiter: RateLimiter | None = None, worker: bool = False
+                  ) -> AsyncIterator[Opened]:
+    """The lease, the bot (`limiter` between it and Telegram: RATE_LIMIT's own by default)
+    with the Bot API reached (for STARTUP_SECONDS: bot.telegram.startup), the stores and the
+    pool (`pool`: one the caller keeps; else this process's own, stopped at the end); closed
+    in reverse at the end, the lease last: a standby takes over after this one's last write."""
+    own = pool is None
+    solver = SolverPool(config.solver_workers) if pool is None else pool
+    lease = lease_of(config, worker, functools.partial(lost, solver if own else None))
+    doors = Doors(config.person_budget, config.chat_budget)
+    telegram = telegram_bot(config, doors, lease.check, limiter)
+    async with contextlib.AsyncExitStack() as stack:
+        stack.push_async_callback(lease.close)
+        stack.push_async_callback(telegram.shutdown)
+        await reach_telegram(telegram, config.startup_seconds, config.base_url)
+        stores, shared = await stores_of(config, lease, worker)
+        stack.push_async_callback(stores.close)
+        if own:
+            stack.callback(solver.shutdown)
+        await solver.warm_up()
         log.info("solver: native core %s", NATIVE_STATUS)
-        reads_all = bool(application.bot.can_read_all_group_messages)
-        if not reads_all:
-            log.warning(PRIVACY_NOTE)
-        pages = opener(self.webapp, application.bot.username) if self.webapp else None
-        data.services = build_services(
-            self._stores, self.pool, JobScheduler(application.job_queue),
-            TelegramPublisher(application.bot, pages, data.refusals, config.paid_broadcast),
-            seconds=config.seconds,
-            deal_seconds=config.deal_seconds, solve_timeout=config.solve_timeout,
-            pause=match_pause(config.round_seconds), reads_group_messages=reads_all,
-            secret=config.token,
-            page_links=page_opener(self.webapp, application.bot.username) if self.webapp
-            else None, open_rounds=shared_rounds(self._stores) if self.worker else None,
-            shared_names=self.worker, holding=self.holding, deal_rate=config.deal_rate,
-            tournament_pause=config.tournament_pause,
-            tournament_followers=config.tournament_followers)
-        data.role = STANDBY
-        metrics.set_leader(False)
-        start_housekeeping(application, heartbeat_path(config.database_path), self.sole)
-        # else the webhook's server, or a worker's: the Mini App role's, relayed (bot.roles)
-        if self.webapp is not None and not config.webhook_url and not self.worker:
-            self.page_server, self.page_port = serve(self.face, self.webapp.port,
-                                                     self.webapp.listen)
-            log.info("Mini App page on %s:%d/webapp/", self.webapp.listen, self.page_port)
+        yield Opened(lease, Lead(lease.check), doors, telegram, stores, solver, shared)
 
-    def lost(self, why: str) -> None:
-        """A lost lease ends the process at once, before another task can send or write
-        (bot.store.postgres.leader.exit_now); its solver workers are stopped first, so that
-        nothing of the pool outlives it (their semaphores, else reported leaked)."""
-        if self.pool is not None and self.own_pool:
-            self.pool.stop_now()
-        lost_lead_exit(why)
 
-    async def take_lead(self) -> None:
-        """Return once this process leads. A standby tries every `lead_check` seconds (or at
-        the lease's end, when that comes sooner) and writes its heartbeat as a standby after
-        each answer of the database; an unreachable database is said once a minute. The leader
-        renews its lease from then on (`watch_lead`)."""
-        data, config, lock = self.application.bot_data, self.config, self.leader
-        assert lock is not None, "open_services sets the leader's lease"
-        heartbeat = heartbeat_path(config.database_path)
-        self.waiting = asyncio.current_task()  # cancelled by a stop meanwhile
-        waited = said = False
-        outage = Outage(log, "a standby's try for the lead")
+# --- 2. what is built over it --------------------------------------------------------------
+
+def play_of(config: Config, opened: Opened, scheduler: JobScheduler, refusals: Refusals,
+            webapp: WebappSettings | None, holding: Holding | None) -> Services:
+    """Play's services over what was opened, with the Telegram face's ports: its scheduler,
+    and its publisher on the bot (with the Mini App's button under a deal, where it serves)."""
+    telegram, shared = opened.telegram, opened.shared
+    reads_all = bool(telegram.can_read_all_group_messages)
+    if not reads_all:
+        log.warning(PRIVACY_NOTE)
+    pages = opener(webapp, telegram.username) if webapp else None
+    return build_services(
+        opened.stores, opened.pool, scheduler,
+        TelegramPublisher(telegram, pages, refusals, config.paid_broadcast),
+        seconds=config.seconds, deal_seconds=config.deal_seconds,
+        solve_timeout=config.solve_timeout, pause=match_pause(config.round_seconds),
+        reads_group_messages=reads_all, secret=config.token,
+        page_links=page_opener(webapp, telegram.username) if webapp else None,
+        open_rounds=shared.open_rounds if shared else None, shared_names=shared is not None,
+        holding=holding, deal_rate=config.deal_rate, tournament_pause=config.tournament_pause,
+        tournament_followers=config.tournament_followers)
+
+
+def everywhere() -> bool:
+    """The one process runs every housekeeping job."""
+    return True
+
+
+@contextlib.asynccontextmanager
+async def built(config: Config, opened: Opened, webapp: WebappSettings | None = None, *,
+                holding: Holding | None = None, sole: Callable[[], bool] = everywhere,
+                page: bool = True) -> AsyncIterator[Bot]:
+    """Play's services, then the application with them (initialized, not started: the
+    housekeeping's jobs run from its start; `sole`: whether this process runs the housekeeping
+    that spans the database), and the Mini App's face; with `webapp` and `page`, the page on a
+    server of its own (else the webhook's server mounts it, or a worker answers it relayed).
+    Stopped and shut down at the end."""
+    scheduler, members, refusals = JobScheduler(), ChatMembers(), Refusals()
+    services = play_of(config, opened, scheduler, refusals, webapp, holding)
+    menus, fair = Menus(COMMANDS), fair_updates(config, opened.doors)
+    application = build_application(
+        config, opened.telegram, made_of(config, services, opened.lead, members, refusals, menus),
+        scheduler, fair)
+    face = Face(services, config.token, opened.lead.leading,
+                functools.partial(members.belongs, opened.telegram),
+                functools.partial(submit_as, fair), doors=opened.doors)
+    async with contextlib.AsyncExitStack() as stack:
+        await application.initialize()
+        stack.push_async_callback(stop_application, application)
+        start_housekeeping(application, heartbeat_path(config.database_path), sole)
+        port = None
+        if webapp is not None and page:
+            server, port = serve(face, webapp.port, webapp.listen)
+            stack.push_async_callback(closed, server)
+            log.info("Mini App page on %s:%d/webapp/", webapp.listen, port)
+        yield Bot(config, opened, services, application, face, menus, port)
+
+
+async def closed(server: tornado.httpserver.HTTPServer) -> None:
+    """A server stopped, its connections closed."""
+    server.stop()
+    await server.close_all_connections()
+
+
+# --- 3. the lead, and the start ------------------------------------------------------------
+
+async def take_lead(lease: LeaderLock, lead: Lead, config: Config) -> None:
+    """Return once this process leads. A standby tries every `lead_check` seconds (or at the
+    lease's end, when that comes sooner) and writes its heartbeat as a standby after each
+    answer of the database; an unreachable database is said once a minute."""
+    heartbeat = heartbeat_path(config.database_path)
+    waited = said = False
+    outage = Outage(log, "a standby's try for the lead")
+    while True:
         try:
-            while True:
-                try:
-                    if await lock.acquire():
-                        break
-                    outage.recovered()
-                    beat(heartbeat, STANDBY)
-                    if not said:
-                        log.info("standby: another process leads; trying every %g s",
-                                 config.lead_check)
-                        said = True
-                except Exception as error:  # the database is out of reach: no beat, try again
-                    outage.failed(error)
-                waited = True
-                await asyncio.sleep(min(config.lead_check, lock.next_try) or config.lead_check)
-        finally:
-            self.waiting = None
-        data.role = LEADER
-        metrics.set_leader(True)
-        beat(heartbeat, LEADER)
-        if waited:
-            log.info("took the lead: resuming the rounds and matches, then taking updates")
-        self.lead_watch = asyncio.create_task(self.watch_lead())
-
-    async def watch_lead(self) -> None:
-        """Renew the lease; stop the bot when the lead is lost (by default the lease itself has
-        exited by then: bot.store.postgres.leader.exit_now): a standby may take over at any
-        moment, and two leaders would play the same rounds twice."""
-        data = self.application.bot_data
-        assert self.leader is not None, "open_services sets the leader's lease"
-        try:
-            await self.leader.lost()
-        except Exception:  # the lead cannot be confirmed: stop all the same
-            log.exception("the leader's lease failed")
-        data.role = STANDBY
-        metrics.set_leader(False)
-        data.lost_lead = True
-        log.error("lost the lead (its lease ended): stopping; a standby takes over")
-        stop = data.stop or self.application.stop_running
-        stop()
-
-    # --- shut-down ---------------------------------------------------------------------------
-
-    async def close(self, _application: App | None = None) -> None:
-        """post_shutdown: close the page's server, the stores and the pool, then give the lead
-        up (a standby takes over only after this process's last write); open rounds stay in the
-        database and resume next time."""
-        for task in (self.waiting, self.lead_watch):
-            if task is not None and task is not asyncio.current_task() and not task.done():
-                task.cancel()
-        self.waiting = self.lead_watch = None
-        server, self.page_server = self.page_server, None
-        if server is not None:
-            server.stop()
-            await server.close_all_connections()
-        if self.pool is not None and self.own_pool:
-            self.pool.shutdown()
-        if self._stores is not None:
-            await self._stores.close()
-        if self.leader is not None:
-            await self.leader.close()
+            if await lease.acquire():
+                break
+            outage.recovered()
+            beat(heartbeat, STANDBY)
+            if not said:
+                log.info("standby: another process leads; trying every %g s", config.lead_check)
+                said = True
+        except Exception as error:  # the database is out of reach: no beat, try again
+            outage.failed(error)
+        waited = True
+        await asyncio.sleep(min(config.lead_check, lease.next_try) or config.lead_check)
+    lead.took()
+    beat(heartbeat, LEADER)
+    if waited:
+        log.info("took the lead: resuming the rounds and matches, then taking updates")
 
 
-def build_bot(config: Config, pool: SolverPool | None = None,
-              webapp: WebappSettings | bool | None = True, worker: bool = False) -> Bot:
-    """The bot for `config`; the Mini App's page as WEBAPP_* says (`webapp` True: read them
-    from the environment; None: no page); `worker`: a cluster worker's (bot.roles)."""
-    return Bot(config, pool, read_settings() if webapp is True else webapp or None, worker)
+async def watch_lead(lease: LeaderLock, lead: Lead, stop: Callable[[], None]) -> None:
+    """Renew the lease; stop the process (`stop`) when the lead is lost (by default the lease
+    itself has exited by then: bot.store.postgres.leader.exit_now): a standby may take over at
+    any moment, and two leaders would play the same rounds twice."""
+    try:
+        await lease.lost()
+    except Exception:  # the lead cannot be confirmed: stop all the same
+        log.exception("the leader's lease failed")
+    lead.ended()
+    log.error("lost the lead (its lease ended): stopping; a standby takes over")
+    stop()
+
+
+@contextlib.asynccontextmanager
+async def leading(opened: Opened, config: Config, stop: Callable[[], None]
+                  ) -> AsyncIterator[None]:
+    """The lead taken (a standby waits here), and renewed while inside (`watch_lead`)."""
+    await take_lead(opened.lease, opened.lead, config)
+    watch = asyncio.create_task(watch_lead(opened.lease, opened.lead, stop))
+    try:
+        yield
+    finally:
+        watch.cancel()
+
+
+async def started(bot: Bot, stack: contextlib.AsyncExitStack, stop: asyncio.Event,
+                  resume: bool = True) -> None:
+    """The menus set, the lead taken and held while `stack` is open, and, with `resume`,
+    what a stop left resumed (a worker's chats come with its partitions: bot.roles)."""
+    await bot.menus.set(bot.application.bot)
+    await stack.enter_async_context(leading(bot.opened, bot.config, stop.set))
+    if resume:
+        await bot.services.recovery.resume()
+    log.info("start-up done: %d objects kept out of later collections", heap.settle_once())
+
+
+async def begin(bot: Bot, stack: contextlib.AsyncExitStack, stop: asyncio.Event) -> bool:
+    """`started`, unless `stop` is set first (a standby stopped while it waits): False then."""
+    return await unless_stopped(started(bot, stack, stop), stop)
+
+
+@contextlib.asynccontextmanager
+async def running(config: Config, pool: SolverPool | None = None,
+                  webapp: WebappSettings | None = None) -> AsyncIterator[Bot]:
+    """One bot process in this event loop, started as `python -m bot` starts it but fed by
+    whoever holds it (the tests, the demo, the benchmarks): opened, built (the Mini App's page
+    on a server of its own with `webapp`), begun, the application started; everything stopped
+    and closed in order at the end."""
+    stop = asyncio.Event()  # set by a lost lead; whoever holds the bot stops it
+    async with contextlib.AsyncExitStack() as stack:
+        opened = await stack.enter_async_context(opening(config, pool))
+        bot = await stack.enter_async_context(built(config, opened, webapp))
+        await started(bot, stack, stop)
+        await bot.application.start()
+        yield bot

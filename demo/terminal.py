@@ -43,11 +43,10 @@ from bot.runtime import log_mask
 from bot.runtime.config import Config, ConfigError, read_env_file
 from bot.telegram.app import ALLOWED_UPDATES
 from bot.telegram.keyboards import REVEAL, action_of
-from bot.telegram.lifecycle import stop_application
 from bot.text.html_text import EntityError, terminal_text
 from bot.webapp.init_data import sign, user_fields
 from bot.webapp.settings import WebappSettings
-from bot.wiring import build_bot
+from bot.wiring import running
 from demo.buttons import Lead, lead_of, names
 from demo.emulator import (
     BOT_NAME,
@@ -509,39 +508,36 @@ def read_lines(fd: int, loop: asyncio.AbstractEventLoop,
     return thread
 
 
-async def start(application: Application) -> None:
-    """What run_polling does before it waits: initialize, post_init, poll, start."""
-    await application.initialize()
-    if application.post_init is not None:
-        await application.post_init(application)
+async def start_polling(application: Application) -> None:
+    """What run_polling does after the start: PTB's own poller, which the demo keeps."""
     assert application.updater is not None
     await application.updater.start_polling(poll_interval=0.0, allowed_updates=ALLOWED_UPDATES)
-    await application.start()
 
 
 @contextlib.asynccontextmanager
 async def session(config: Config, speaker: str, out: TextIO, interactive: bool = False,
                   ansi: bool = False) -> AsyncIterator[DemoChat]:
-    """The emulator, the bot and its local Mini App page, running; the demo's chat to type
-    into (`take`), everything stopped in order at the end."""
+    """The emulator, the bot (as the composition root runs it in one process) and its local
+    Mini App page, running; the demo's chat to type into (`take`), everything stopped in order
+    at the end."""
     emulator = BotApiEmulator(token=config.token, username=DEMO_USERNAME, open_chats=True)
     await emulator.start()
     try:
         emulator.chat(DEMO_CHAT_ID, "group", DEMO_CHAT_TITLE)
-        bot = build_bot(dataclasses.replace(config, base_url=emulator.base_url),
-                        webapp=DEMO_APP)
-        application = bot.application
         chat = DemoChat(emulator, out, speaker, interactive=interactive, ansi=ansi,
                         reply_timeout=config.solve_timeout + 10.0)
         emulator.promote(DEMO_CHAT_ID, chat.user()["id"], "creator")  # the first speaker's group
-        application.add_handler(TypeHandler(Update, chat.observe), group=OBSERVER_GROUP)
         follower = asyncio.create_task(chat.follow())
         try:
-            await start(application)
-            chat.page_base = f"http://127.0.0.1:{bot.page_port}/webapp/"
-            yield chat
+            async with running(dataclasses.replace(config, base_url=emulator.base_url),
+                               webapp=DEMO_APP) as bot:
+                # before the first poll: the demo sees every update the bot handles
+                bot.application.add_handler(TypeHandler(Update, chat.observe),
+                                            group=OBSERVER_GROUP)
+                await start_polling(bot.application)
+                chat.page_base = f"http://127.0.0.1:{bot.page_port}/webapp/"
+                yield chat
         finally:
-            await stop_application(application)
             follower.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await follower

@@ -54,18 +54,15 @@ def share(partitions: int, workers: int) -> int:
 
 
 class Ownership:
-    """`owned` is what this worker acts on; `run` keeps it to the share until `stop`."""
+    """`owned` is what this worker acts on, this object's alone (others ask `owns`); `run` keeps
+    it to the share until `stop`, telling `gained` and `shed` as it changes. Built before what
+    reads it (a worker's holding of its chats: bot.wiring), run once what it tells is built."""
 
-    def __init__(self, owners: Owners, partitions: int, gained: Change, shed: Change,
-                 every: float = EVERY, owned: set[int] | None = None) -> None:
-        """`owned`: the set to keep what it owns in, which others read (the worker's holding of
-        its chats); a new one by default."""
+    def __init__(self, owners: Owners, partitions: int, every: float = EVERY) -> None:
         self.owners = owners
         self.partitions = partitions
-        self.gained = gained
-        self.shed = shed
         self.every = every
-        self.owned: set[int] = set() if owned is None else owned
+        self.owned: set[int] = set()
         self.giving: list[int] = []  # let go of, not yet marked free (the database was away)
         self.failed_said = False
         self.next_look = every  # seconds until the next look
@@ -73,11 +70,14 @@ class Ownership:
     def owns(self, partition: int) -> bool:
         return partition in self.owned
 
-    async def run(self, stop: asyncio.Event) -> None:
+    async def run(self, stop: asyncio.Event, gained: Change, shed: Change) -> None:
+        """Look every `every` seconds (or sooner: see the module's docstring) until `stop`;
+        `gained`: the partitions taken, their chats to take up; `shed`: those given up, their
+        chats to let go of before they are marked free."""
         while not stop.is_set():
             self.next_look = self.every
             try:
-                await self.step()
+                await self.step(gained, shed)
                 self.failed_said = False
             except Exception as error:  # the database away: the lease's gate decides the rest
                 if not self.failed_said:
@@ -88,7 +88,7 @@ class Ownership:
                 async with asyncio.timeout(self.next_look):
                     await stop.wait()
 
-    async def step(self) -> None:
+    async def step(self, gained: Change, shed: Change) -> None:
         """One look: take up to the share, or give up what is over it."""
         if self.giving:
             await self.owners.give_up(self.giving)
@@ -102,7 +102,7 @@ class Ownership:
             if taken:
                 self.owned.update(taken)
                 metrics.record_takeover()
-                await self.gained(taken)
+                await gained(taken)
                 log.info("partitions: took %d (%s), consuming %d of %d with %d workers",
                          len(taken), spans(taken), len(self.owned), self.partitions,
                          survey.workers)
@@ -110,7 +110,7 @@ class Ownership:
             extra = sorted(self.owned)[most:]
             self.owned.difference_update(extra)  # acted on no more from here
             self.giving = extra
-            await self.shed(extra)
+            await shed(extra)
             await self.owners.give_up(extra)
             self.giving = []
             log.info("partitions: gave up %d (%s) for %d workers, owning %d", len(extra),

@@ -11,6 +11,7 @@ talks to.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,6 +28,7 @@ from bot.store.stores import Stores
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from bot.store.postgres.connection import Database
     from bot.store.postgres.live_rounds import SharedRounds
     from bot.store.postgres.partition_owners import PartitionOwners
 
@@ -55,6 +57,7 @@ class SoleLeader:
     lease never running out (nothing else could take it)."""
 
     next_try = 0.0
+    epoch: int | None = None
 
     async def acquire(self) -> bool:
         return True
@@ -82,8 +85,9 @@ def leader_lock(database_url: str | None, check_seconds: float = 2.0,
     return SoleLeader()
 
 
-__all__ = ["LeaderLock", "MatchStore", "PeopleStore", "RoundStore", "ScoreStore", "SoleLeader",
-           "Stores", "UpdateStore", "leader_lock", "lost_lead_exit", "open_stores"]
+__all__ = ["LeaderLock", "MatchStore", "PeopleStore", "RoundStore", "ScoreStore", "Shared",
+           "SoleLeader", "Stores", "UpdateStore", "leader_lock", "lost_lead_exit", "open_shared",
+           "open_stores", "worker_lock"]
 
 
 def worker_lock(database_url: str, partitions: int, lease_seconds: float = 4.0,
@@ -104,22 +108,31 @@ def lost_lead_exit(why: str) -> None:
     exit_now(why)
 
 
-def partition_owners(stores: Stores, partitions: int, epoch: int | None = None
-                     ) -> PartitionOwners:
-    """The partitions' owners, on the pool of PostgreSQL stores (a worker's), as the worker
-    whose lease has this `epoch` sees them."""
-    from bot.store.postgres.connection import Database
-    from bot.store.postgres.partition_owners import PartitionOwners
+@dataclass(frozen=True)
+class Shared:
+    """A cluster worker's stores, and what the workers share through their PostgreSQL besides:
+    every worker's open rounds (play refuses and bounds by them), and the owners of the
+    partitions, as the worker whose lease has `epoch` sees them."""
 
-    db = getattr(stores.rounds, "db", None)
-    if not isinstance(db, Database):
+    stores: Stores
+    open_rounds: SharedRounds
+    database: Database
+
+    def owners(self, partitions: int, epoch: int | None) -> PartitionOwners:
+        from bot.store.postgres.partition_owners import PartitionOwners
+
+        return PartitionOwners(self.database.pool, partitions, epoch)
+
+
+async def open_shared(database_url: str, lease: LeaderLock) -> Shared:
+    """A worker's stores on the PostgreSQL at `database_url` (migrated; its writes fenced by
+    its `lease`, a WorkerLease), with what the workers share there."""
+    if not database_url.startswith(POSTGRES_SCHEMES):
         raise ValueError("a worker's partitions need PostgreSQL")
-    return PartitionOwners(db.pool, partitions, epoch)
+    from bot.store.postgres import PostgresLeader, stores_of
+    from bot.store.postgres.connection import Database
+    from bot.store.postgres.live_rounds import SharedRounds
 
-
-def shared_rounds(stores: Stores) -> SharedRounds:
-    """Every worker's open rounds, read from PostgreSQL (bot.store.postgres.live_rounds): a
-    worker holds only its own chats' in memory."""
-    from bot.store.postgres.live_rounds import shared_rounds as shared
-
-    return shared(stores)
+    database = await Database.open(
+        database_url, lease=lease if isinstance(lease, PostgresLeader) else None)
+    return Shared(stores_of(database), SharedRounds(database), database)

@@ -13,6 +13,7 @@ class LeaderLock(Protocol):
     a lost lead is never taken back by the same process."""
 
     next_try: float  # seconds a standby may wait before its next `acquire`
+    epoch: int | None  # the lease's number once taken (None before, and on an embedded database)
 
     async def acquire(self) -> bool: ...
     async def lost(self) -> None: ...

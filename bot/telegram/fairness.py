@@ -12,8 +12,9 @@ budget per person and per chat for every door, bot.runtime.doors); past it, it i
 (its coroutine closed, `refused` told) and its place is free again: a flood never holds a place
 another chat's update waits for. Work the Mini App submits was admitted at its own door.
 
-Wired with `ApplicationBuilder().concurrent_updates(FairUpdates())`; `install` puts it into an
-application already built (the benchmarks use it).
+Wired with `ApplicationBuilder().concurrent_updates(FairUpdates(...))`: the composition root
+builds it before the application (bot.telegram.app.fair_updates), and hands it to the Mini App's
+face too, whose work for a user takes its turn here (`submit_as`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
-from telegram.ext import Application, BaseUpdateProcessor
+from telegram.ext import BaseUpdateProcessor
 
 from bot.runtime import arrivals, metrics
 from bot.runtime.doors import UPDATE, Doors, Refused
@@ -201,15 +202,6 @@ def _close(coroutine: Awaitable[Any]) -> None:
         close()
 
 
-def install(application: Application, processor: BaseUpdateProcessor | None = None
-            ) -> BaseUpdateProcessor:
-    """Put the fair processor into an application already built (before it starts); the same
-    as building it with `ApplicationBuilder().concurrent_updates(processor)`."""
-    processor = processor or FairUpdates()
-    application._update_processor = processor  # what the builder sets
-    return processor
-
-
 @dataclass(frozen=True)
 class _User:
     id: int
@@ -223,8 +215,8 @@ class Submission:
     effective_user: _User
 
 
-async def submit_as(application: Application, user_id: int,
+async def submit_as(processor: BaseUpdateProcessor, user_id: int,
                     work: Coroutine[Any, Any, None]) -> None:
-    """Run `work` in the user's fair turn, beside the chats' updates (waiting for room when
-    the queues are full, as an update would)."""
-    await application.update_processor.process_update(Submission(_User(user_id)), work)
+    """Run `work` in the user's fair turn of the application's update `processor`, beside the
+    chats' updates (waiting for room when the queues are full, as an update would)."""
+    await processor.process_update(Submission(_User(user_id)), work)

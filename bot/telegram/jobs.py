@@ -15,7 +15,7 @@ from telegram.ext import Job, JobQueue
 
 from bot.play.community.retention import EXPIRE_EVERY
 from bot.play.ports import Alarm
-from bot.runtime.health import HEARTBEAT_SECONDS, LEADER, heartbeat_job
+from bot.runtime.health import HEARTBEAT_SECONDS, heartbeat_job
 from bot.telegram.context import App, Context
 
 log = logging.getLogger(__name__)
@@ -36,9 +36,10 @@ class JobScheduler:
     (PTB's get_jobs_by_name wraps every job of the queue to find one: with a round open in
     each of many chats, that scan was a good part of a deal's CPU)."""
 
-    def __init__(self, queue: JobQueue[Context] | None) -> None:
-        assert queue is not None, "python-telegram-bot[job-queue] is not installed"
-        self.queue = queue
+    def __init__(self, queue: JobQueue[Context] | None = None) -> None:
+        """`queue`: the application's, or (None) a new one, which the application is then
+        built with (bot.telegram.app.build_application)."""
+        self.queue: JobQueue[Context] = JobQueue() if queue is None else queue
         self._named: dict[str, Job] = {}  # name -> its job, while scheduled
 
     def set(self, alarm: Alarm, seconds: float) -> None:
@@ -131,13 +132,13 @@ async def end_overdue(context: Context) -> None:
 async def tournaments(context: Context) -> None:
     """A look at the tournaments' schedules due now, where this process plays (a standby
     waits); it runs on its own, holding no job's turn."""
-    if context.bot_data.role == LEADER:
+    if context.bot_data.lead.leading():
         await context.bot_data.services.tournaments.tick()
 
 
 def at_start() -> dict[str, object]:
     """APScheduler's options for a repeating job that runs first when the queue starts. PTB's
-    `first=0` does not: a job added before the scheduler starts (post_init) gets its first
-    time counted from when it was added, a whole interval later; a first time in the past with
-    no grace limit runs at once, however long the start-up took."""
+    `first=0` does not: a job added before the scheduler starts (with the application) gets its
+    first time counted from when it was added, a whole interval later; a first time in the past
+    with no grace limit runs at once, however long the start-up took."""
     return {"next_run_time": datetime.datetime.now(datetime.UTC), "misfire_grace_time": None}

@@ -1,6 +1,7 @@
-"""The end of the Telegram application, for the loops that run it themselves (the demo, the
-webhook server, a start-up cut short): what run_polling and run_webhook do at the end. What the
-application opened at start-up is the composition root's (bot.wiring), closed in post_shutdown.
+"""The end of the Telegram application, for the loops that run it themselves (the poller, the
+webhook server, a worker, the demo): what run_polling and run_webhook do at the end. What was
+opened for the application (the stores, the pool, the lease) is the composition root's
+(bot.wiring), closed by it after this.
 """
 
 from __future__ import annotations
@@ -9,14 +10,11 @@ from bot.telegram.context import App
 
 
 async def stop_application(application: App) -> None:
-    """What run_polling and run_webhook do at the end, for the loops that run the application
-    themselves (the demo, the webhook server); post_shutdown closes the stores and the pool."""
+    """What run_polling and run_webhook do at the end: the updater stopped, the application
+    stopped (the updates in hand handled, the jobs ended) and shut down (its bot's requests
+    closed). Idempotent: a stop already done is done again as nothing."""
     if application.updater is not None and application.updater.running:
         await application.updater.stop()
     if application.running:
         await application.stop()
-        if application.post_stop is not None:
-            await application.post_stop(application)
     await application.shutdown()
-    if application.post_shutdown is not None:
-        await application.post_shutdown(application)

@@ -8,9 +8,11 @@ share its menu: the first registered gets it (zh: Simplified Chinese; a Traditio
 shows that menu, while every reply follows the speaker's own tag). English is the default, for
 every language without its own menu.
 
-In groups, the commands whose answer is for the asker alone are declared ephemeral (Bot API
-10.2, BotCommand.is_ephemeral): Telegram shows them to the bot alone, and the answer goes to the
-asker alone (bot.telegram.sending). A group whose admins chose answers unseen (/settings) gets
+Each command's feature says where its line is offered and whether its answer is the asker's alone
+(bot.telegram.routes.Command); the root builds `Menus` of them. In groups, the commands whose
+answer is for the asker alone are declared ephemeral (Bot API 10.2, BotCommand.is_ephemeral):
+Telegram shows them to the bot alone, and the answer goes to the asker alone
+(bot.telegram.sending). A group whose admins chose answers unseen (/settings) gets
 lists of its own (BotCommandScopeChat, and its admins' BotCommandScopeChatAdministrators, in
 every language) that declare /a and /answer ephemeral too; choosing otherwise deletes them, and
 the group sees the lists of every group again."""
@@ -20,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Sequence
+from typing import Protocol
 
 from telegram import (
     Bot,
@@ -40,17 +43,7 @@ from bot.text.languages import telegram_code
 
 log = logging.getLogger(__name__)
 PRIVATE, GROUPS, ADMINS = "private", "groups", "admins"
-# where each command is offered; a command not named here is offered in every scope
-ONLY = {
-    "start": {PRIVATE},
-    "forget": {PRIVATE},
-    "match": {GROUPS, ADMINS},
-    "resetscores": {ADMINS},
-    "settings": {PRIVATE, ADMINS},
-    "pass": {GROUPS, ADMINS},
-}
-# in groups, what answers the asker alone: seen by the bot alone, answered to the asker alone
-FOR_THE_ASKER = frozenset({"stats", "help", "privacy", "solve", "lang", "settings"})
+EVERYWHERE = frozenset({PRIVATE, GROUPS, ADMINS})
 ANSWERS = ("answer", "a")  # what a group's "unseen" setting declares ephemeral there besides
 UNSEEN = "unseen"  # that setting's key (bot.play.chats.settings)
 SCOPES: tuple[tuple[str, BotCommandScope], ...] = (
@@ -61,9 +54,20 @@ SCOPES: tuple[tuple[str, BotCommandScope], ...] = (
 )
 
 
-def offered(scope: str, commands: Sequence[Sequence[str]]) -> list[str]:
+class Listed(Protocol):
+    """A command as the menus read it (bot.telegram.routes.Command)."""
+
+    @property
+    def names(self) -> tuple[str, ...]: ...
+    @property
+    def alone(self) -> bool: ...  # in groups, its answer is the asker's alone
+    @property
+    def offered(self) -> frozenset[str]: ...  # the scopes whose menus list it
+
+
+def offered(scope: str, commands: Sequence[Listed]) -> list[str]:
     """The first names of the commands a scope's menu lists, in the commands' order."""
-    return [names[0] for names in commands if scope in ONLY.get(names[0], {scope})]
+    return [listed.names[0] for listed in commands if scope in listed.offered]
 
 
 def menu(language: str, names: Sequence[str],
@@ -75,12 +79,6 @@ def menu(language: str, names: Sequence[str],
             for name in names]
 
 
-def ephemeral_in(scope: str) -> frozenset[str]:
-    """The commands a scope's menu declares ephemeral: in groups, those answered to the asker
-    alone; Telegram has ephemeral messages in groups only."""
-    return FOR_THE_ASKER if scope in (GROUPS, ADMINS) else frozenset()
-
-
 def menu_languages() -> dict[str | None, str]:
     """Telegram's language code (None: the default) -> the bot's language set under it."""
     chosen: dict[str | None, str] = {}
@@ -90,44 +88,54 @@ def menu_languages() -> dict[str | None, str]:
     return chosen
 
 
-async def set_menus(bot: Bot, commands: Sequence[Sequence[str]]) -> None:
-    """One menu per scope and language, and the descriptions per language; Telegram shows a
-    user the one of their chat's kind (an admin's in a group they administer) and their app's
-    language. The requests go out together: start-up waits for one round trip, not thirty."""
-    calls: list[Awaitable[bool]] = []
-    for code, language in menu_languages().items():
-        texts = texts_for(language)
-        for scope_name, scope in SCOPES:
-            calls.append(set_list(bot, menu(language, offered(scope_name, commands),
-                                            ephemeral_in(scope_name)), scope, code))
-        calls.append(bot.set_my_description(texts("bot_description"), language_code=code))
-        calls.append(bot.set_my_short_description(texts("bot_short_description"),
-                                                  language_code=code))
-    await asyncio.gather(*calls)
+class Menus:
+    """The menus of the bot's commands (`commands`: the root's table, in its order)."""
 
+    def __init__(self, commands: Sequence[Listed]) -> None:
+        self.commands = list(commands)
+        # in groups, what answers the asker alone: seen by the bot alone, answered to them alone
+        self.for_the_asker = frozenset(c.names[0] for c in self.commands if c.alone)
 
-async def set_chat_menus(bot: Bot, chat_id: int, unseen: bool,
-                         commands: Sequence[Sequence[str]] | None = None) -> None:
-    """A group's own lists, per language: with answers unseen, the group's and its admins' lists
-    with /a and /answer declared ephemeral; otherwise none (the lists of every group apply)."""
-    if commands is None:
-        from bot.telegram.app import COMMANDS  # the table of every handler, built above menus
-        commands = [names for names, _ in COMMANDS]
-    scopes = ((GROUPS, BotCommandScopeChat(chat_id)),
-              (ADMINS, BotCommandScopeChatAdministrators(chat_id)))
-    calls: list[Awaitable[bool]] = []
-    for code, language in menu_languages().items():
-        for scope_name, scope in scopes:
-            if not unseen:
-                calls.append(bot.delete_my_commands(scope=scope, language_code=code))
-                continue
-            names = [*offered(scope_name, commands), "a"]
-            calls.append(set_list(bot, menu(language, names, ephemeral_in(scope_name)
-                                            | frozenset(ANSWERS)), scope, code))
-    try:
+    def ephemeral_in(self, scope: str) -> frozenset[str]:
+        """The commands a scope's menu declares ephemeral: in groups, those answered to the
+        asker alone; Telegram has ephemeral messages in groups only."""
+        return self.for_the_asker if scope in (GROUPS, ADMINS) else frozenset()
+
+    async def set(self, bot: Bot) -> None:
+        """One menu per scope and language, and the descriptions per language; Telegram shows
+        a user the one of their chat's kind (an admin's in a group they administer) and their
+        app's language. The requests go out together: start-up waits for one round trip, not
+        thirty."""
+        calls: list[Awaitable[bool]] = []
+        for code, language in menu_languages().items():
+            texts = texts_for(language)
+            for scope_name, scope in SCOPES:
+                calls.append(set_list(bot, menu(language, offered(scope_name, self.commands),
+                                                self.ephemeral_in(scope_name)), scope, code))
+            calls.append(bot.set_my_description(texts("bot_description"), language_code=code))
+            calls.append(bot.set_my_short_description(texts("bot_short_description"),
+                                                      language_code=code))
         await asyncio.gather(*calls)
-    except TelegramError as error:  # the setting holds; only the menu is not the group's own
-        log.warning("could not set chat %s's own command lists: %s", chat_id, error)
+
+    async def set_chat(self, bot: Bot, chat_id: int, unseen: bool) -> None:
+        """A group's own lists, per language: with answers unseen, the group's and its admins'
+        lists with /a and /answer declared ephemeral; otherwise none (the lists of every group
+        apply)."""
+        scopes = ((GROUPS, BotCommandScopeChat(chat_id)),
+                  (ADMINS, BotCommandScopeChatAdministrators(chat_id)))
+        calls: list[Awaitable[bool]] = []
+        for code, language in menu_languages().items():
+            for scope_name, scope in scopes:
+                if not unseen:
+                    calls.append(bot.delete_my_commands(scope=scope, language_code=code))
+                    continue
+                names = [*offered(scope_name, self.commands), "a"]
+                calls.append(set_list(bot, menu(language, names, self.ephemeral_in(scope_name)
+                                                | frozenset(ANSWERS)), scope, code))
+        try:
+            await asyncio.gather(*calls)
+        except TelegramError as error:  # the setting holds; only the menu is not the group's own
+            log.warning("could not set chat %s's own command lists: %s", chat_id, error)
 
 
 async def set_list(bot: Bot, listed: list[BotCommand], scope: BotCommandScope,

@@ -2,12 +2,12 @@
 failure by method and kind (its HTTP status, `timeout`, `network`), in bot.runtime.metrics.
 
 It only counts; what a request sends, how long it may take and what a failure raises are
-HTTPXRequest's own. Wired with `ApplicationBuilder().request(MeteredRequest(...))` and
-`.get_updates_request(MeteredRequest(...))` (the builder then takes no pool settings of its
-own: they go to the constructor, as HTTPXRequest's).
+HTTPXRequest's own. Given to the bot as its two requests (its own and getUpdates':
+bot.telegram.app.telegram_bot), with HTTPXRequest's settings.
 
-It is also where the leader's lease is checked before anything goes out (`guard`): a request,
-getUpdates included, is sent only while the `gate` passes. Its User-Agent names the process
+It is also where the leader's lease is checked before anything goes out: a request, getUpdates
+included, is sent only while the `gate` it was built with passes (the lease's check: the
+composition root builds the lease before the bot). Its User-Agent names the process
 (`twentyfour/<pid>`), so the Bot API emulator's journal tells two processes' requests apart.
 """
 
@@ -17,8 +17,8 @@ import os
 import time
 from collections.abc import Callable
 from http import HTTPStatus
+from typing import Any
 
-from telegram import Bot
 from telegram._utils.types import ODVInput
 from telegram.error import TimedOut
 from telegram.request import BaseRequest, HTTPXRequest, RequestData
@@ -30,7 +30,12 @@ class MeteredRequest(HTTPXRequest):
     """HTTPXRequest that records each request it makes, and sends none the gate refuses."""
 
     USER_AGENT = f"{HTTPXRequest.USER_AGENT} twentyfour/{os.getpid()}"  # type: ignore[misc]
-    gate: Callable[[], None] | None = None  # raises to keep a request from going out
+
+    def __init__(self, *args: Any, gate: Callable[[], None] | None = None,
+                 **settings: Any) -> None:
+        """HTTPXRequest's settings; `gate` raises to keep a request from going out."""
+        super().__init__(*args, **settings)
+        self.gate = gate
 
     async def do_request(
         self,
@@ -63,12 +68,3 @@ class MeteredRequest(HTTPXRequest):
         if not HTTPStatus.OK <= code <= 299:
             metrics.record_api_error(api_method, str(code))
         return code, payload
-
-
-def guard(bot: Bot, gate: Callable[[], None]) -> int:
-    """Put `gate` before every request of the bot's MeteredRequests (its own and getUpdates');
-    how many. PTB keeps the two in `Bot._request` (no public name for the getUpdates one)."""
-    requests = [r for r in bot._request if isinstance(r, MeteredRequest)]
-    for request in requests:
-        request.gate = gate
-    return len(requests)

@@ -271,9 +271,10 @@ def _retry_seconds(error: RetryAfter) -> float:
 
 async def serve(application: Application, poller: Poller, stop: asyncio.Event,
                 start_up: Callable[[], Awaitable[bool]]) -> None:
-    """Long polling until `stop` is set: `start_up` (the Bot API reached, post_init: False
-    when the stop came first, with what it opened closed), the webhook deleted, the poll;
-    then the stop in order (see the module's docstring). post_shutdown closes the stores."""
+    """Long polling until `stop` is set, for an application the composition root built over a
+    bot that reached the Bot API: `start_up` (the menus, the lead, the resume: False when the
+    stop came first), the webhook deleted, the poll; then the stop in order (see the module's
+    docstring). The root closes what it opened (the stores, the pool, the lease) after."""
     if not await start_up():
         return
     try:

@@ -1,7 +1,8 @@
 """Start-up's first contact with the Bot API: getMe, tried again for a while, then one line.
 
 PTB's own bootstrap counts tries rather than time and logs its last failure with a whole
-traceback. Here the application is initialized (getMe) under a deadline: a rejected token stops
+traceback. Here the bot is initialized (getMe) under a deadline, before anything is built over
+it (the composition root needs its name and its privacy mode): a rejected token stops
 at once (TokenRejected), a network error, a timeout or an answer that is not the Bot API's is
 tried again with growing pauses (1 s, 2 s, 4 s, ... at most 8 s), and when `seconds` have
 passed the last reason is raised as TelegramUnreachable, in one line without the token.
@@ -14,8 +15,8 @@ import asyncio
 import logging
 from urllib.parse import urlsplit
 
+from telegram import Bot
 from telegram.error import InvalidToken, TelegramError, TimedOut
-from telegram.ext import Application
 
 log = logging.getLogger(__name__)
 
@@ -49,15 +50,15 @@ def reason(error: BaseException) -> str:
     return text if len(text) <= REASON_LENGTH else text[:REASON_LENGTH] + "..."
 
 
-async def reach_telegram(application: Application, seconds: float, base_url: str) -> None:
-    """Initialize `application` (its getMe included), trying for up to `seconds`."""
+async def reach_telegram(bot: Bot, seconds: float, base_url: str) -> None:
+    """Initialize `bot` (its requests, and getMe), trying for up to `seconds`."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
     pause, tries = FIRST_PAUSE, 0
     while True:
         tries += 1
         try:
-            await asyncio.wait_for(application.initialize(),
+            await asyncio.wait_for(bot.initialize(),
                                    max(deadline - loop.time(), FIRST_PAUSE))
             return
         except InvalidToken:

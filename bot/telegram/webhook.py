@@ -30,7 +30,6 @@ import json
 import logging
 import re
 import secrets
-import signal
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from http import HTTPStatus
@@ -51,7 +50,6 @@ from bot.telegram.app import ALLOWED_UPDATES, intake_of
 from bot.telegram.intake import Intake
 from bot.telegram.lifecycle import stop_application
 from bot.telegram.over_budget import unread
-from bot.telegram.startup import reach_telegram
 
 WEBHOOK_PATH = "telegram"  # never the token: paths end up in proxy logs
 LEADER_PATH = "leader"  # 200 on the leader taking updates, 503 elsewhere
@@ -129,10 +127,11 @@ class UpdateHandler(tornado.web.RequestHandler):
     SUPPORTED_METHODS = ("POST",)
 
     def initialize(self, bot_application: Application, secret: str,
-                   taking: Callable[[], bool]) -> None:
+                   taking: Callable[[], bool], check: Callable[[], None] | None) -> None:
         self.bot_application = bot_application
         self.secret = secret.encode()
         self.taking = taking
+        self.check = check  # the lease's gate: raises once it may have run out
         self.body = bytearray()
         self.intake: Intake = intake_of(bot_application)
         self.promised = False  # a place in the intake, promised to this request's update
@@ -154,10 +153,9 @@ class UpdateHandler(tornado.web.RequestHandler):
         self.body += chunk  # the server refuses a chunked body past MAX_BODY
 
     async def post(self) -> None:
-        check = getattr(self.bot_application.bot_data, "lease_check", None)  # set in post_init
-        if check is not None:  # a leader whose lease may have run out answers nothing
+        if self.check is not None:  # a leader whose lease may have run out answers nothing
             try:
-                check()
+                self.check()
             except Exception:  # the lease ended (the process is on its way out)
                 raise tornado.web.HTTPError(HTTPStatus.SERVICE_UNAVAILABLE) from None
         try:
@@ -233,13 +231,15 @@ Routes = list[tuple[str, type[tornado.web.RequestHandler], dict[str, Any]] | tor
 
 def make_server(application: Application, secret: str,
                 taking: Callable[[], bool] = lambda: True,
-                more: Routes | None = None) -> tornado.httpserver.HTTPServer:
+                more: Routes | None = None,
+                check: Callable[[], None] | None = None) -> tornado.httpserver.HTTPServer:
     """The HTTP server for /telegram, /leader, /metrics and `more` (the Mini App's page and
     API, which the composition root mounts here; add sockets to start it); `taking` says
-    whether this process takes updates now."""
+    whether this process takes updates now, `check` (the lease's gate) whether it still may."""
     routes = tornado.web.Application(
         [(rf"/{WEBHOOK_PATH}", UpdateHandler,
-          {"bot_application": application, "secret": secret, "taking": taking}),
+          {"bot_application": application, "secret": secret, "taking": taking,
+           "check": check}),
          (rf"/{LEADER_PATH}", LeaderHandler, {"taking": taking}),
          (rf"/{METRICS_PATH}", MetricsHandler),
          *(more or [])],
@@ -255,24 +255,20 @@ def update_server(routes: tornado.web.Application) -> tornado.httpserver.HTTPSer
         idle_connection_timeout=IDLE_SECONDS)
 
 
-async def serve(application: Application, config: Config, secret: str,
-                stop: asyncio.Event, more: Routes | None = None) -> None:
-    """What run_webhook does, with this server: listen (answering 503 while post_init waits
-    for the lead and resumes), register the webhook, handle updates until `stop` is set, then
-    shut down in order (post_shutdown closes storage and the pool). The Bot API is reached first
-    (getMe, tried for STARTUP_SECONDS: bot.telegram.startup)."""
-    if not await unless_stopped(
-            reach_telegram(application, config.startup_seconds, config.base_url), stop):
-        return
+async def serve(application: Application, config: Config, secret: str, stop: asyncio.Event,
+                start_up: Callable[[], Awaitable[bool]], more: Routes | None = None,
+                check: Callable[[], None] | None = None) -> None:
+    """What run_webhook does, with this server, for an application the composition root built
+    over a bot that reached the Bot API: listen (answering 503 while `start_up` waits for the
+    lead and resumes: False when the stop came first), register the webhook, handle updates
+    until `stop` is set, then stop in order (the root closes what it opened)."""
     taking = asyncio.Event()
-    application.bot_data.stop = stop.set  # how a leader that lost its lock stops
-    server = make_server(application, secret, taking.is_set, more)
+    server = make_server(application, secret, taking.is_set, more, check)
     server.add_sockets(tornado.netutil.bind_sockets(config.webhook_port, config.webhook_listen))
     log.info("webhook server on %s:%d/%s", config.webhook_listen, config.webhook_port,
              WEBHOOK_PATH)
     try:
-        if application.post_init is not None and \
-                not await unless_stopped(application.post_init(application), stop):
+        if not await start_up():
             return
         await application.start()
         taking.set()  # before setWebhook: Telegram's first update finds the door open
@@ -293,7 +289,7 @@ def max_connections(config: Config) -> int:
     return max(1, min(MAX_CONNECTIONS, config.max_updates_in_flight))
 
 
-async def unless_stopped(work: Awaitable[None], stop: asyncio.Event) -> bool:
+async def unless_stopped(work: Awaitable[object], stop: asyncio.Event) -> bool:
     """Run `work` unless `stop` is set first (a standby waits for the lead in it): True when
     it finished, False when it was cancelled for the stop."""
     task = asyncio.ensure_future(work)
@@ -307,20 +303,3 @@ async def unless_stopped(work: Awaitable[None], stop: asyncio.Event) -> bool:
         return False
     task.result()
     return True
-
-
-def run(application: Application, config: Config, more: Routes | None = None) -> None:
-    """Webhook mode until SIGINT or SIGTERM (`config.webhook_secret` set: see `new_secret`);
-    `more` routes beside the webhook's (the Mini App's)."""
-    secret = config.webhook_secret
-    if not secret:
-        raise ValueError("webhook mode needs a secret")
-
-    async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for stop_signal in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(stop_signal, stop.set)
-        await serve(application, config, secret, stop, more)
-
-    asyncio.run(main())

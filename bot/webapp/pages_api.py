@@ -54,7 +54,7 @@ async def page(face: Face, body: dict[str, Any]) -> dict[str, Any]:
     """A player's page, only to that player; a group's, only to its members; a tournament's,
     only to those it concerns (`concerned`)."""
     signed, ask, texts = signed_page(face, body)
-    pages = face.services().pages
+    pages = face.services.pages
     if ask.kind == "tournament":
         await concerned(face, ask, signed.user_id)
         found = await pages.tournament(ask.id, texts)
@@ -74,7 +74,7 @@ async def concerned(face: Face, ask: PageAsk, user_id: int) -> None:
     they are in one of its groups or of the chats that follow it (Telegram asked, through
     `belongs`, about the chats play names); what Telegram can't tell grants nothing (try
     again)."""
-    readers = await face.services().pages.tournament_readers(ask, user_id)
+    readers = await face.services.pages.tournament_readers(ask, user_id)
     if readers is None:
         raise Refusal(HTTPStatus.NOT_FOUND, "no such tournament", "nothing")
     if readers.anyone:
@@ -108,7 +108,7 @@ async def card(face: Face, body: dict[str, Any]) -> dict[str, Any]:
 
 
 async def season(face: Face, signed: Signed, game: object, texts: Texts) -> bytes:
-    pages = face.services().pages
+    pages = face.services.pages
     if not pages.has_game(game):
         raise Refusal(HTTPStatus.BAD_REQUEST, "no such game")
     png = await pages.season_card(signed.user_id, signed.first_name, str(game), texts)
@@ -118,7 +118,7 @@ async def season(face: Face, signed: Signed, game: object, texts: Texts) -> byte
 
 
 async def daily(face: Face, signed: Signed, day: object, texts: Texts) -> bytes:
-    pages = face.services().pages
+    pages = face.services.pages
     asked = None if day is None else pages.day_asked(day)
     if day is not None and asked is None:
         raise Refusal(HTTPStatus.BAD_REQUEST, "no such day")

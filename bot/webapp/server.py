@@ -153,7 +153,7 @@ Submit = Callable[[int, Coroutine[None, None, None]], Awaitable[None]]
 class Face:
     """The Mini App of one bot: checks initData against its token, judges by its services."""
 
-    def __init__(self, services: Callable[[], Services], token: str,
+    def __init__(self, services: Services, token: str,
                  leading: Callable[[], bool], belongs: Belongs, submit: Submit,
                  clock: Callable[[], float] | None = None, doors: Doors | None = None) -> None:
         self.services = services
@@ -168,7 +168,7 @@ class Face:
     def now(self) -> float:
         if self.clock is not None:
             return self.clock()
-        return self.services().table.clock()
+        return self.services.table.clock()
 
     def admit(self, body: dict[str, Any]) -> tuple[Signed, Ticket, Round]:
         """The signed user, and the open round the request may act on; else Refusal."""
@@ -188,7 +188,7 @@ class Face:
                 raise Refusal(HTTPStatus.FORBIDDEN, "the link was for another round")
         elif (ticket.chat_id, ticket.topic) != (signed.user_id, 0):
             raise Refusal(HTTPStatus.FORBIDDEN, "a private chat's page answers only there")
-        record = self.services().rounds.open_round(ticket.chat_id, ticket.topic)
+        record = self.services.rounds.open_round(ticket.chat_id, ticket.topic)
         if record is None or record.id != ticket.round_id:
             raise Refusal(HTTPStatus.GONE, "over", "over")
         if signed.auth_date < math.floor(record.started_at):
@@ -224,7 +224,7 @@ class Face:
         return refusal_language(body)
 
     async def _judge(self, signed: Signed, ticket: Ticket, expression: str) -> dict[str, Any]:
-        services = self.services()
+        services = self.services
         chat = services.people.chat_of(ticket.chat_id, ticket.topic)
         player = Player(signed.user_id, signed.first_name, signed.username,
                         signed.language_code)

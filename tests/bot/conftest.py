@@ -22,11 +22,13 @@ from bot.play.ports import Alarm, Delivery, Target
 from bot.play.round.open_round import OpenRound
 from bot.play.services import Services, build_services
 from bot.runtime.config import LEASE_RANGE, Config
+from bot.runtime.doors import Doors
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.store.stores import Stores
 from bot.webapp.settings import WebappSettings
-from bot.wiring import Bot, build_bot
+from bot.wiring import Bot
+from bot.wiring import running as running_bot
 from demo.emulator import BotApiEmulator
 from tests.fake_telegram import telegram as telegram
 from tests.postgres import BACKENDS, emptied, migrated_sqlite, open_backend
@@ -89,11 +91,24 @@ class Harness:
 
     @property
     def services(self) -> Services:
-        return self.app.bot_data.services
+        return self.bot.services
 
     @property
     def stores(self) -> Stores:
         return self.bot.stores
+
+
+def bare_application(config: Config, doors: Doors | None = None) -> Application:
+    """The application as the composition root builds it — its bot, its intake, its fair
+    processor drawing on `doors` — without services behind it (no update is handled)."""
+    from telegram.ext import ContextTypes
+
+    from bot.telegram.app import build_application, fair_updates, telegram_bot
+    from bot.telegram.jobs import JobScheduler
+
+    doors = doors or Doors(config.person_budget, config.chat_budget)
+    return build_application(config, telegram_bot(config, doors), ContextTypes(),
+                             JobScheduler(), fair_updates(config, doors))
 
 
 def make_config(telegram: BotApiEmulator, database: Path, round_seconds: float = 60.0) -> Config:
@@ -110,19 +125,10 @@ def make_config(telegram: BotApiEmulator, database: Path, round_seconds: float =
 @contextlib.asynccontextmanager
 async def running(telegram: BotApiEmulator, pool: SolverPool, config: Config,
                   webapp: WebappSettings | None = None) -> AsyncIterator[Harness]:
-    """The real Application started as the bot starts it (rounds resumed; the Mini App's page
-    with `webapp`), then stopped as on SIGTERM."""
-    bot = build_bot(config, pool, webapp=webapp)
-    app = bot.application
-    await app.initialize()
-    await bot.open(app)
-    await app.start()
-    try:
+    """The real Application started as the bot starts it (the composition root's, rounds
+    resumed; the Mini App's page with `webapp`), then stopped as on SIGTERM."""
+    async with running_bot(config, pool, webapp) as bot:
         yield Harness(bot, telegram)
-    finally:
-        await app.stop()
-        await app.shutdown()
-        await bot.close()
 
 
 @pytest.fixture

@@ -5,6 +5,9 @@ runtime and the solver; only play reaches the stores, and the two faces never im
 the composition root (bot.wiring) puts them together. Only `python -m bot` knows the demo.
 python-telegram-bot is the Telegram face's business alone, and its JobQueue belongs to
 bot.telegram.jobs. The games only decide: bot.play.games imports no words, store or runtime.
+Inside play and inside the Telegram face the rooms stand on floors (PLAY_FLOORS,
+TELEGRAM_FLOORS), and no import in bot/ closes a cycle. The composition root and the roles build
+each part with what it needs: nothing is set on a built object, the bot data or PTB's insides.
 """
 
 from __future__ import annotations
@@ -34,9 +37,9 @@ MAY_IMPORT = {
     # the composition root: opens the stores and the pool, builds play, mounts both faces
     "bot.wiring": {"bot.play", "bot.store", "bot.text", "bot.runtime", "solver", "bot.telegram",
                    "bot.webapp", "bot.cluster"},
-    # the cluster's roles: each starts a bot the root built, or a face of its own, over the broker
-    "bot.roles": {"bot.wiring", "bot.play", "bot.store", "bot.runtime", "bot.telegram",
-                  "bot.webapp", "bot.cluster"},
+    # every role: each puts its process together with the root's parts, and runs it
+    "bot.roles": {"bot.wiring", "bot.play", "bot.runtime", "bot.telegram", "bot.webapp",
+                  "bot.cluster"},
     # beside the package, not in it (an image installs bot/ and solver/ alone)
     "demo": {"bot.telegram", "bot.webapp", "bot.wiring", "bot.text", "bot.runtime",
              "bot.cluster"},
@@ -99,7 +102,7 @@ def test_imports_run_down_the_layers(path: Path):
 def test_the_rule_catches_what_it_forbids():
     """The check itself: a face importing the other face, a face importing a store, a game's
     rules importing words or the pool, each a climb; what the layers allow is none."""
-    assert climbs("bot.telegram.handlers", "bot.webapp.server")
+    assert climbs("bot.telegram.features.rounds", "bot.webapp.server")
     assert climbs("bot.webapp.server", "bot.telegram.sending")
     assert climbs("bot.telegram.app", "bot.store.protocols")
     assert climbs("bot.webapp.server", "bot.store.records")
@@ -190,8 +193,9 @@ def test_the_game_check_catches_what_it_forbids():
     chat face naming its own commands is not."""
     assert names_a_game("bot.webapp.server", 'TAPPABLE = frozenset({"24"})\n') == \
         ["bot.webapp.server names a game: line 1"]
-    assert names_a_game("bot.telegram.handlers", 'def f(game):\n    return game == "yahtzee"\n'
-                        ) == ["bot.telegram.handlers branches on a game: line 2"]
+    assert names_a_game("bot.telegram.features.games",
+                        'def f(game):\n    return game == "yahtzee"\n'
+                        ) == ["bot.telegram.features.games branches on a game: line 2"]
     assert names_a_game("bot.webapp.steps", "from bot.play.games.countdown import GAME\n") == \
         ["bot.webapp.steps imports a game's rules: line 1"]
     assert names_a_game("bot.webapp.page", "from bot.play import games\n") == \
@@ -271,44 +275,236 @@ def test_the_plan_catches_what_it_forbids():
     assert not against_the_plan("bot.play.services", "bot.play.round.service")
 
 
-def attributes_set(source: str, functions: tuple[str, ...]) -> list[str]:
-    """Where the named functions (and what they define) assign to another object's attribute:
-    `x.y = ...` with x not `self` — a collaborator patched onto a built object."""
+# --- the Telegram face, floor by floor ---------------------------------------------------------
+
+# bot/telegram's floor plan, bottom first: a room (a module at the face's top, or a feature:
+# features.<name>, a module or a folder) imports only rooms on floors below its own, so no two
+# features import each other and nothing below the features reaches up to them or to the root
+# (docs/architecture.md draws it)
+TELEGRAM_FLOORS: list[tuple[str, ...]] = [
+    # the wire and the readers: Bot API fields PTB lacks, the transport's meter, the intake,
+    # whose budget an update draws on, the membership cache, the rate limiter, the grammar
+    ("bot_api_10", "grammar", "members", "intake", "metered_request", "over_budget", "startup",
+     "rate_limiter"),
+    ("keyboards", "refusals", "lean_request", "fairness", "menus"),
+    ("context",),  # the typed bot data
+    ("speakers", "lifecycle", "jobs", "routes"),  # an update as play's words; the declarations
+    ("sending", "polling"),  # the Publisher port and the face's own sends; the poller
+    ("replies", "presses", "errors"),  # what every feature's handlers share
+    ("features", "features.help", "features.games", "features.rounds", "features.settings",
+     "features.community", "features.tournaments", "features.chats"),
+    ("app",),  # the root: the features joined, the update-once gate, the application
+    ("webhook",),  # the webhook's server, over the root's application
+]
+TELEGRAM_FLOOR_OF = {room: floor for floor, rooms in enumerate(TELEGRAM_FLOORS) for room in rooms}
+TELEGRAM = ROOT / "bot" / "telegram"
+MODULES = {module_name(path) for path in SOURCES}
+
+
+def module_imports(path: Path) -> list[str]:
+    return imported_modules(path.read_text(encoding="utf-8"))
+
+
+def imported_modules(source: str) -> list[str]:
+    """The modules of the project an import statement loads, at the module's top, inside a
+    function or for type checking alike: `from a import b` is a.b when that is a module (b a
+    submodule, not the package's contents), else a."""
     found = []
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in functions:
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names if alias.name in MODULES]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            subs = [f"{node.module}.{alias.name}" for alias in node.names]
+            found += [sub for sub in subs if sub in MODULES]
+            if node.module in MODULES and any(sub not in MODULES for sub in subs):
+                found.append(node.module)
+    return found
+
+
+def telegram_room(module: str) -> str | None:
+    """The room of bot.telegram a module is in (None: not inside the face, or its package)."""
+    parts = module.split(".")
+    if parts[:2] != ["bot", "telegram"] or len(parts) < 3:
+        return None
+    return ".".join(parts[2:4]) if parts[2] == "features" and len(parts) > 3 else parts[2]
+
+
+def against_the_face(module: str, imported: str) -> bool:
+    """Whether `module` importing `imported` runs sideways or up the face's floors."""
+    own, other = telegram_room(module), telegram_room(imported)
+    if own is None or other is None or own == other:
+        return False
+    return TELEGRAM_FLOOR_OF[other] >= TELEGRAM_FLOOR_OF[own]
+
+
+def test_every_room_of_the_face_has_a_floor():
+    rooms = {telegram_room(module_name(path)) for path in TELEGRAM.rglob("*.py")}
+    assert rooms - {None} == set(TELEGRAM_FLOOR_OF), \
+        "place a new module or feature of bot/telegram on a floor of TELEGRAM_FLOORS"
+
+
+@pytest.mark.parametrize("path", sorted(TELEGRAM.rglob("*.py")), ids=lambda p: module_name(p))
+def test_the_face_imports_run_down_its_floors(path: Path):
+    module = module_name(path)
+    against = [m for m in module_imports(path) if against_the_face(module, m)]
+    assert not against, f"{module} imports {against}: see TELEGRAM_FLOORS"
+
+
+def test_the_face_plan_catches_what_it_forbids():
+    """The check itself, on the imports that once closed the face's cycle (app -> buttons ->
+    menus -> app, the last inside a function) and joined features to one another (community's
+    buttons, the tournaments' reply helpers): each runs up or sideways now; the root's
+    joining of the features does not."""
+    assert against_the_face("bot.telegram.menus", "bot.telegram.app")
+    assert against_the_face("bot.telegram.features.settings", "bot.telegram.app")
+    assert against_the_face("bot.telegram.features.community", "bot.telegram.features.rounds")
+    assert against_the_face("bot.telegram.features.tournaments.handlers",
+                            "bot.telegram.features.community")
+    assert against_the_face("bot.telegram.replies", "bot.telegram.features.games")
+    assert not against_the_face("bot.telegram.app", "bot.telegram.features.games")
+    assert not against_the_face("bot.telegram.features.tournaments.handlers",
+                                "bot.telegram.features.tournaments.grammar")
+    # an import inside a function counts (menus' once did, for the table above it)
+    assert imported_modules("def later():\n    from bot.telegram.app import TABLE\n") == \
+        ["bot.telegram.app"]
+    assert imported_modules("from bot.telegram import app, routes\n") == \
+        ["bot.telegram.app", "bot.telegram.routes"]
+
+
+# --- no cycles ---------------------------------------------------------------------------------
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The graph's strongly connected parts of more than one module, each sorted (Tarjan's)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in sorted(graph.get(node, ())):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            part = []
+            while True:
+                other = stack.pop()
+                part.append(other)
+                if other == node:
+                    break
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+BOT_SOURCES = [path for path in SOURCES if module_name(path).startswith("bot")]
+# Cycles of bot/ outside the chat face, the root and the roles, each through an import inside
+# a function or for type checking, kept by the rooms that own them: a fix there shortens this
+# list, and the test fails until it does (as it fails on any new cycle)
+CYCLES_LEFT = [
+    ["bot.store.postgres.connection", "bot.store.postgres.leader"],
+    ["bot.text.catalogs", "bot.text.language_facts"],
+    ["bot.webapp.pages_api", "bot.webapp.server"],
+]
+
+
+def test_no_import_in_bot_closes_a_cycle():
+    """Imports at a module's top, inside a function and for type checking all count: the chat
+    face, the root and the roles have none (the face's floors hold that already)."""
+    graph = {module_name(path): set(module_imports(path)) - {module_name(path)}
+             for path in BOT_SOURCES}
+    assert cycles(graph) == CYCLES_LEFT
+
+
+def test_the_cycle_check_catches_one():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+# --- the composition: nothing set on a built object --------------------------------------------
+
+def attributes_set(source: str, functions: tuple[str, ...] | None = None) -> list[str]:
+    """Where the named functions (every function, with None; and what they define) assign to
+    another object's attribute: `x.y = ...` with x not `self` — a collaborator patched onto a
+    built object, the bot data filled in later."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and \
+                (functions is None or node.name in functions):
             for inner in ast.walk(node):
                 targets = inner.targets if isinstance(inner, ast.Assign) else \
                     [inner.target] if isinstance(inner, ast.AnnAssign | ast.AugAssign) else []
                 found += [f"{node.name}: line {inner.lineno}" for target in targets
                           if isinstance(target, ast.Attribute) and not
                           (isinstance(target.value, ast.Name) and target.value.id == "self")]
-    return found
+    return sorted(set(found))
 
 
-# the composition: each service built with what it talks to, never told later (architecture.md)
-COMPOSING = {"bot/play/services.py": ("build_services",),
-             "bot/wiring.py": ("open_services",), "bot/roles.py": ("serve_worker",)}
+# the composition: each service built with what it talks to, never told later (architecture.md);
+# in the root and the roles every function is held to it, the bot data and PTB's objects too
+COMPOSING = {"bot/play/services.py": ("build_services",), "bot/wiring.py": None,
+             "bot/roles.py": None, "bot/__main__.py": ("main", "run", "until_signalled")}
 
 
 @pytest.mark.parametrize("file", sorted(COMPOSING))
 def test_no_service_is_told_later_who_it_talks_to(file: str):
-    """What the root puts into PTB's context data (`bot_data`, which the handlers read) is the
-    one attribute it may set: that is where a face finds its services."""
     source = (ROOT / file).read_text(encoding="utf-8")
-    for data in ("application.bot_data.", "data."):  # `data` is bot_data, named shorter
-        source = source.replace(data, "bot_data_")
     assert attributes_set(source, COMPOSING[file]) == []
 
 
 def test_the_composition_check_catches_a_patch():
-    """The check itself, on what serve_worker once did: a lambda patched onto a built holding,
-    and a setter-free assignment onto a service; `self.x = ...` in a constructor is not one."""
+    """The check itself, on what the root and serve_worker once did: a lambda patched onto a
+    built holding, a setter-free assignment onto a service, the services written onto the
+    bot data after the application was built, the lease's gate put into the bot's request, the
+    shared budget swapped into the rate limiter; `self.x = ...` in a constructor is not one."""
     once = ("async def serve_worker(bot):\n    bot.holding.owns = lambda chat: True\n"
             "    bot.sole = lambda: False\n")
     assert attributes_set(once, ("serve_worker",)) == ["serve_worker: line 2",
                                                      "serve_worker: line 3"]
+    root = ("async def open_services(self, application):\n    data = application.bot_data\n"
+            "    data.services = build()\n    application.bot_data.role = 1\n"
+            "    request.gate = check\n    limiter.budget = shared\n")
+    assert attributes_set(root) == [f"open_services: line {n}" for n in (3, 4, 5, 6)]
     assert attributes_set("def serve_worker(self):\n    self.x = 1\n", ("serve_worker",)) == []
+
+
+def written_from_outside(source: str) -> list[str]:
+    """Assignments anywhere in the source to the bot data's attributes (however reached), or to
+    another object's private attribute (PTB's insides: `application._update_processor`)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, ast.AnnAssign | ast.AugAssign) else []
+        for target in targets:
+            if not isinstance(target, ast.Attribute) or \
+                    (isinstance(target.value, ast.Name) and target.value.id == "self"):
+                continue
+            if "bot_data" in ast.unparse(target.value) or target.attr.startswith("_"):
+                found.append(f"line {node.lineno}: {ast.unparse(target)}")
+    return found
+
+
+@pytest.mark.parametrize("path", BOT_SOURCES, ids=lambda p: module_name(p))
+def test_nothing_writes_onto_the_bot_data_or_into_ptbs_insides(path: Path):
+    """The bot data is made whole by PTB from the root's parts (bot.telegram.context.made_of);
+    nothing in bot/ assigns to it, nor to another object's private attribute."""
+    assert written_from_outside(path.read_text(encoding="utf-8")) == []
+
+
+def test_the_outside_writes_check_catches_them():
+    source = ("context.bot_data.stale_skipped += 1\napplication.bot_data.config = config\n"
+              "application._update_processor = fair\nself._kept = 1\nself.x.y = 2\n")
+    assert written_from_outside(source) == [
+        "line 1: context.bot_data.stale_skipped", "line 2: application.bot_data.config",
+        "line 3: application._update_processor"]
 
 
 def collaborator_types() -> set[str]:

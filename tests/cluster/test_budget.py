@@ -34,7 +34,7 @@ from bot.cluster.budget import (
 from bot.cluster.stream import connect
 from bot.runtime.config import Config, ConfigError
 from bot.runtime.send_budget import TRAVEL
-from bot.telegram.app import RateLimiter
+from bot.telegram.rate_limiter import RateLimiter
 from tests.cluster.broker_server import BrokerServer
 from tests.cluster.processes import MakeCluster
 from tests.cluster.test_cluster_process import GROUP
@@ -103,8 +103,7 @@ async def test_a_429_in_one_worker_pauses_the_other(client, stream, clock):
     the pause is published, and worker two's next token comes only after it, though its own
     clock never saw a 429. A request naming no chat draws nothing from the budget."""
     one, two = await budget_on(client, stream, clock), await budget_on(client, stream, clock)
-    limiter = RateLimiter(RATE)
-    limiter.share(one)
+    limiter = RateLimiter(RATE, shared=one)  # the worker's, built over the budget opened first
     calls = 0
 
     async def send_message(**_kwargs: Any) -> dict[str, Any]:

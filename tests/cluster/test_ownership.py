@@ -65,7 +65,10 @@ class Owners:
 class Worker:
     def __init__(self, table: Table, name: str, partitions: int) -> None:
         self.events: list[tuple[str, list[int]]] = []
-        self.ownership = Ownership(table.of(name), partitions, self.gained, self.shed)
+        self.ownership = Ownership(table.of(name), partitions)
+
+    async def step(self) -> None:
+        await self.ownership.step(self.gained, self.shed)
 
     async def gained(self, partitions: list[int]) -> None:
         assert all(self.ownership.owns(p) for p in partitions)  # acted on from now
@@ -85,23 +88,23 @@ def test_the_share_is_the_partitions_over_the_workers_rounded_up():
 async def test_workers_joining_and_dying_share_the_partitions():
     table = Table(16)
     a = Worker(table, "a", 16)
-    await a.ownership.step()
+    await a.step()
     assert a.ownership.owned == set(range(16)) and a.events == [("gained", list(range(16)))]
     b = Worker(table, "b", 16)
-    await b.ownership.step()
+    await b.step()
     assert b.ownership.owned == set()  # nothing free: a lives
-    await a.ownership.step()  # over its share of 8 now
+    await a.step()  # over its share of 8 now
     assert a.ownership.owned == set(range(8)) and a.events[-1] == ("shed", list(range(8, 16)))
     assert all(table.owner[p] is None for p in range(8, 16))  # marked free after the shed
-    await b.ownership.step()
+    await b.step()
     assert b.ownership.owned == set(range(8, 16))
     c = Worker(table, "c", 16)
     for worker in (a, b, c, c):
-        await worker.ownership.step()
+        await worker.step()
     assert sorted(len(w.ownership.owned) for w in (a, b, c)) == [4, 6, 6]
     table.alive.discard("b")  # b dies: its lease ran out
     for worker in (a, c):
-        await worker.ownership.step()
+        await worker.step()
     assert sorted(a.ownership.owned | c.ownership.owned) == list(range(16))
     assert not a.ownership.owned & c.ownership.owned
 
@@ -109,14 +112,14 @@ async def test_workers_joining_and_dying_share_the_partitions():
 async def test_a_refused_give_up_is_tried_again_and_never_acted_on_meanwhile():
     table = Table(8)
     a = Worker(table, "a", 8)
-    await a.ownership.step()
+    await a.step()
     Worker(table, "b", 8)
     table.refuse = 1
     with pytest.raises(ConnectionError):
-        await a.ownership.step()
+        await a.step()
     assert a.ownership.owned == set(range(4))  # 4..7 let go, though still a's in the table
     assert table.owner[7] == "a"
-    await a.ownership.step()
+    await a.step()
     assert table.owner[7] is None and a.ownership.giving == []
 
 
@@ -133,14 +136,14 @@ async def test_no_partition_is_ever_acted_on_by_two_live_workers(moves, partitio
             name, _ = workers.pop(0)
             table.alive.discard(name)
         for _name, worker in workers:
-            await worker.ownership.step()
+            await worker.step()
         owned = [p for _name, worker in workers for p in worker.ownership.owned]
         assert len(owned) == len(set(owned))  # one owner at most
     if not workers:
         return
     for _ in range(3):
         for _name, worker in workers:
-            await worker.ownership.step()
+            await worker.step()
     owned = sorted(p for _name, worker in workers for p in worker.ownership.owned)
     assert owned == list(range(partitions))  # and in the end every partition has one
     most = share(partitions, len(workers))
@@ -165,10 +168,10 @@ async def test_the_next_look_comes_just_after_another_workers_lease_would_end(ne
     lease runs out; a live one's renewal long before keeps the looks a second apart."""
     table = Table(4)
     table.alive.add("a")
-    ownership = Ownership(Ending(table, "a", next_end), 4, lambda _p: asyncio.sleep(0),
-                          lambda _p: asyncio.sleep(0), every=1.0)
+    ownership = Ownership(Ending(table, "a", next_end), 4, every=1.0)
     stop = asyncio.Event()
-    running = asyncio.create_task(ownership.run(stop))
+    running = asyncio.create_task(ownership.run(stop, lambda _p: asyncio.sleep(0),
+                                                lambda _p: asyncio.sleep(0)))
     while not ownership.owned:
         await asyncio.sleep(0.01)
     assert ownership.next_look == pytest.approx(look)

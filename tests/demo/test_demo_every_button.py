@@ -1,5 +1,5 @@
-"""Every button of the demo works (issue 55, item 1): after every command of the bot's two command
-lists (bot.telegram.app's and bot.telegram.community's, read from the code), every button the
+"""Every button of the demo works (issue 55, item 1): after every command of the bot (the root's
+table, bot.telegram.app.COMMANDS, joined from its features' declarations), every button the
 emulator recorded on the bot's answer is pressed, by its label without its emoji where it has
 words; each press shows something, and nothing typed ends the demo. The demo runs in this
 process (demo.terminal.session): the same emulator, bot and page as `python -m bot --demo`."""
@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
-from bot.telegram import app, community
+from bot.telegram import app
 from bot.webapp.init_data import verify
 from demo.buttons import bare, lead_of
 from demo.terminal import DEMO_CHAT_ID, DemoChat, demo_config, session
@@ -37,9 +37,8 @@ async def demo(tmp_path: Path) -> AsyncIterator[tuple[DemoChat, io.StringIO]]:
 
 
 def command_names() -> list[str]:
-    """Every command the bot registers: both lists, each name (aliases too)."""
-    rows = [*app.COMMANDS, *community.COMMANDS]
-    return list(dict.fromkeys(name for names, _ in rows for name in names))
+    """Every command the bot registers, each name (aliases too)."""
+    return list(dict.fromkeys(name for command in app.COMMANDS for name in command.names))
 
 
 def recorded_buttons(chat: DemoChat, sent_from: int, edits_from: int) -> list[tuple[int, dict]]:
@@ -93,7 +92,6 @@ async def press_all(chat: DemoChat, out: io.StringIO, command: str, sent_from: i
 
 async def test_every_button_after_every_command(demo):
     chat, out = demo
-    assert set(community.COMMANDS) <= set(app.COMMANDS)  # the second list is in the first
     names = command_names()
     assert {"play", "daily", "stats", "top", "settings", "resetscores"} <= set(names)
     done: set[str] = set()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import types
 
 import pytest
 import tornado.netutil
@@ -14,10 +13,11 @@ from telegram.error import NetworkError
 from telegram.ext import ApplicationBuilder
 
 from bot.runtime.config import Config
+from bot.runtime.doors import Doors
 from bot.store.postgres.leader import LeaseLost
-from bot.telegram.app import build_application
+from bot.telegram.app import telegram_bot
 from bot.telegram.intake import Intake
-from bot.telegram.metered_request import MeteredRequest, guard
+from bot.telegram.metered_request import MeteredRequest
 from bot.telegram.webhook import make_server
 from tests.e2e.test_webhook import SECRET, UPDATE, post, update_headers
 
@@ -35,11 +35,14 @@ class Gate:
             raise LeaseLost("the lease ended")
 
 
-def test_guard_puts_the_gate_on_both_requests_of_the_bot():
-    application = build_application(Config(token="123456:TEST-token"))
+def test_the_bot_is_built_with_the_gate_on_both_its_requests():
+    """The composition root builds the lease first and the bot with its gate: nothing is put
+    into the bot's requests afterwards."""
+    config = Config(token="123456:TEST-token")
     gate = Gate()
-    assert guard(application.bot, gate) == 2  # the bot's requests and getUpdates'
-    assert all(r.gate is gate for r in application.bot._request)
+    bot = telegram_bot(config, Doors(config.person_budget, config.chat_budget), gate)
+    assert len(bot._request) == 2  # the bot's requests and getUpdates'
+    assert all(isinstance(r, MeteredRequest) and r.gate is gate for r in bot._request)
 
 
 async def test_a_shut_gate_sends_nothing(telegram):
@@ -77,10 +80,7 @@ async def test_a_webhook_update_is_not_answered_once_the_gate_shuts():
     application = ApplicationBuilder().token("123456:TEST-token").updater(None) \
         .update_queue(Intake(8)).build()
     gate = Gate()
-    holder = types.SimpleNamespace(bot_data=types.SimpleNamespace(
-        lease_check=gate), update_queue=application.update_queue,
-        bot=application.bot)
-    server = make_server(holder, SECRET)  # type: ignore[arg-type]
+    server = make_server(application, SECRET, check=gate)
     sockets = tornado.netutil.bind_sockets(0, "127.0.0.1")
     server.add_sockets(sockets)
     port = sockets[0].getsockname()[1]

@@ -21,10 +21,11 @@ import pytest
 
 from bot.runtime.config import Config
 from bot.runtime.health import LEADER, STANDBY, heartbeat_path, heartbeat_role
+from bot.runtime.lead import Lead
 from bot.store.postgres import PostgresLeader, open_postgres
 from bot.store.postgres.connection import FENCED, Database
 from bot.store.postgres.leader import RENEW, LeaseLost
-from bot.wiring import build_bot
+from bot.wiring import take_lead, watch_lead
 from tests.postgres import PostgresServer, new_database
 from tests.waiting import until
 
@@ -258,27 +259,32 @@ async def test_every_table_is_fenced(url):
 
 
 def application(url: str, folder: Path, lost: list[str]) -> types.SimpleNamespace:
-    """A bot as take_lead and watch_lead use it: its lease, its bot data, and a stop."""
+    """A process's lead as take_lead and watch_lead hold it: its lease, its Lead (built with
+    the lease's gate, as the composition root builds it), and a stop."""
     config = Config(token="1:x", database_path=folder / "bot.sqlite3", database_url=url,
                     lead_check=CHECK, lease_seconds=LEASE)
-    stopped = asyncio.Event()
-    bot = build_bot(config, webapp=None)
-    bot.leader = lease(url, lost)
-    bot.application.bot_data.stop = stopped.set
-    return types.SimpleNamespace(bot=bot, bot_data=bot.application.bot_data, stopped=stopped,
+    leader = lease(url, lost)
+    return types.SimpleNamespace(config=config, leader=leader, lead=Lead(leader.check),
+                                 stopped=asyncio.Event(), watch=None,
                                  beat=heartbeat_path(config.database_path))
+
+
+async def take(app: types.SimpleNamespace) -> None:
+    """The lead taken, then watched (as bot.wiring.leading holds it)."""
+    await take_lead(app.leader, app.lead, app.config)
+    app.watch = asyncio.create_task(watch_lead(app.leader, app.lead, app.stopped.set))
 
 
 def counting_tries(app: types.SimpleNamespace) -> list[bool]:
     """What each of the application's tries for the lead answered, in order."""
     tries: list[bool] = []
-    acquire = app.bot.leader.acquire
+    acquire = app.leader.acquire
 
     async def counted() -> bool:
         tries.append(await acquire())
         return tries[-1]
 
-    app.bot.leader.acquire = counted
+    app.leader.acquire = counted
     return tries
 
 
@@ -288,9 +294,9 @@ async def test_a_standby_waits_then_takes_over_from_a_leader_that_stopped_renewi
     first = application(url, tmp_path / "first", lost)
     second = application(url, tmp_path / "second", [])
     tries = counting_tries(second)
-    await first.bot.take_lead()
-    assert first.bot_data.role == LEADER and heartbeat_role(first.beat) == LEADER
-    waiting = asyncio.create_task(second.bot.take_lead())
+    await take(first)
+    assert first.lead.role == LEADER and heartbeat_role(first.beat) == LEADER
+    waiting = asyncio.create_task(take(second))
     await until(lambda: heartbeat_role(second.beat) == STANDBY, "the standby's heartbeat")
     for _ in range(2):  # past the lease's end, and a try after it: twice
         await server_clock.past_the_end()
@@ -298,28 +304,28 @@ async def test_a_standby_waits_then_takes_over_from_a_leader_that_stopped_renewi
         await until(lambda tried=tried: len(tries) > tried or waiting.done(),
                     "the standby's next try")
         assert not waiting.done() and not any(tries)  # the leader renews: the standby waits
-    first.bot.lead_watch.cancel()  # the leader freezes: renewals stop
+    first.watch.cancel()  # the leader freezes: renewals stop
     await asyncio.wait_for(waiting, 30)
-    assert second.bot_data.role == LEADER and heartbeat_role(second.beat) == LEADER
+    assert second.lead.role == LEADER and heartbeat_role(second.beat) == LEADER
     with pytest.raises(LeaseLost):
-        first.bot.leader.check()  # the old one, waking, sends nothing
+        first.leader.check()  # the old one, waking, sends nothing
     assert len(lost) == 1
-    second.bot.lead_watch.cancel()
+    second.watch.cancel()
     for app in (first, second):
-        await app.bot.leader.close()
+        await app.leader.close()
 
 
 async def test_the_lead_watch_stops_nothing_while_the_lease_is_renewed(url, tmp_path,
                                                                       server_clock):
     only = application(url, tmp_path, [])
-    await only.bot.take_lead()
+    await take(only)
     for _ in range(3):  # past the lease's end three times: still renewed, still running
         await server_clock.past_the_end()
         assert not await server_clock.ended()
-    assert not only.stopped.is_set() and not only.bot.lead_watch.done()
-    only.bot.leader.check()
-    only.bot.lead_watch.cancel()
-    await only.bot.leader.close()
+    assert not only.stopped.is_set() and not only.watch.done()
+    only.leader.check()
+    only.watch.cancel()
+    await only.leader.close()
 
 
 async def test_renewals_stop_and_the_lead_ends_when_the_lease_went_stale(url):

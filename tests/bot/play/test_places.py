@@ -18,7 +18,7 @@ from telegram.error import Forbidden
 from bot.play.ports import NEXT_DEAL, ROUND_END, Alarm
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
-from bot.telegram import handlers
+from bot.telegram.errors import on_error
 from demo.emulator import BotApiEmulator
 from tests.bot.conftest import Harness, make_config, running
 from tests.waiting import until
@@ -159,7 +159,7 @@ async def test_no_apology_to_a_chat_the_bot_cannot_write_to(harness: Harness, ca
                                    "application": harness.app, "bot": harness.app.bot,
                                    "bot_data": harness.app.bot_data})()
     before = len(harness.telegram.calls)
-    await handlers.on_error(update, context)  # type: ignore[arg-type]
+    await on_error(update, context)  # type: ignore[arg-type]
     assert harness.telegram.calls[before:] == [] and errors(caplog) == []
 
 

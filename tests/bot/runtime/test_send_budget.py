@@ -1,10 +1,11 @@
-"""The send budget of one process (bot.runtime.send_budget, the RateLimiter of bot.telegram.app),
-on a fake clock: no sliding window of arrivals holds more than a limit allows, after a quiet
-spell or a backlog too (PTB's AIORateLimiter, a bucket refilled by the time elapsed, let twice
-the rate into one sliding second); every call that names a chat counts, whatever its method; a
-chat's calls keep their order; a 429 pauses every call to a chat and the call is tried again.
-Look-ups (getChatMember...) are no messages: they keep a rate of their own and leave a group's
-share and the overall rate to its messages; a 429 on one pauses the look-ups alone."""
+"""The send budget of one process (bot.runtime.send_budget, bot.telegram.rate_limiter's
+RateLimiter), on a fake clock: no sliding window of arrivals holds more than a limit allows,
+after a quiet spell or a backlog too (PTB's AIORateLimiter, a bucket refilled by the time
+elapsed, let twice the rate into one sliding second); every call that names a chat counts,
+whatever its method; a chat's calls keep their order; a 429 pauses every call to a chat and the
+call is tried again. Look-ups (getChatMember...) are no messages: they keep a rate of their own
+and leave a group's share and the overall rate to its messages; a 429 on one pauses the
+look-ups alone."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from bot.runtime.send_budget import (
     Window,
     is_lookup,
 )
-from bot.telegram.app import RateLimiter
+from bot.telegram.rate_limiter import RateLimiter
 from demo.emulator.records import busiest
 
 RATE = 30

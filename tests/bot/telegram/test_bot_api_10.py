@@ -14,7 +14,6 @@ from telegram import Update
 
 from bot.play.words.latex import solution_latex
 from bot.telegram.bot_api_10 import EPHEMERAL, RICH, Refusals
-from bot.telegram.menus import FOR_THE_ASKER
 from bot.text.html_text import visible_text
 from bot.text.i18n import texts_for
 from solver import solve
@@ -36,6 +35,10 @@ async def deliver(h: Harness, message: dict) -> None:
     h.telegram.updates.clear()
     await h.app.process_update(Update.de_json({"update_id": next(UPDATE_IDS),
                                                "message": message}, h.app.bot))
+
+
+# in groups, the commands whose answer is the asker's alone (each declared so by its feature)
+FOR_THE_ASKER = frozenset({"stats", "help", "privacy", "solve", "lang", "settings"})
 
 
 def ephemeral_calls(h: Harness, method: str = "sendMessage") -> int:

@@ -120,15 +120,15 @@ async def test_a_database_out_of_reach_is_one_warning_line_not_a_traceback_each_
     sweep) is said once a minute in one line; any other error keeps its traceback."""
     from types import SimpleNamespace
 
-    from bot.telegram import handlers
+    from bot.telegram import errors
 
     caplog.set_level(logging.WARNING)
     for _ in range(5):
-        await handlers.on_error(None, SimpleNamespace(  # type: ignore[arg-type]
+        await errors.on_error(None, SimpleNamespace(  # type: ignore[arg-type]
             error=ConnectionRefusedError(111, "Connection refused")))
-    down = [r for r in caplog.records if r.name == handlers.__name__]
+    down = [r for r in caplog.records if r.name == errors.__name__]
     assert len(down) == 1 and down[0].exc_info is None
     assert "out of reach" in down[0].getMessage()
     caplog.clear()
-    await handlers.on_error(None, SimpleNamespace(error=ValueError("a bug")))  # type: ignore
+    await errors.on_error(None, SimpleNamespace(error=ValueError("a bug")))  # type: ignore
     assert [r.exc_info is not None for r in caplog.records] == [True]

@@ -14,7 +14,7 @@ from telegram.ext import ApplicationBuilder, ContextTypes, TypeHandler
 
 from bot.runtime import metrics
 from bot.runtime.doors import PERSON, Doors
-from bot.telegram.fairness import FairUpdates, install, sender
+from bot.telegram.fairness import FairUpdates, sender
 from demo.emulator import BotApiEmulator
 from tests.waiting import until
 
@@ -131,9 +131,9 @@ def test_whose_turn_an_update_takes():
 
 
 async def test_in_a_real_application_updates_are_served_fairly(telegram: BotApiEmulator):
+    fair = FairUpdates(concurrent=1, per_chat_running=1)
     app = ApplicationBuilder().token(telegram.token).base_url(telegram.base_url) \
-        .updater(None).build()
-    fair = install(app, FairUpdates(concurrent=1, per_chat_running=1))
+        .updater(None).concurrent_updates(fair).build()
     assert app.update_processor is fair
     order: list[int] = []
     gate = asyncio.Event()
@@ -170,9 +170,10 @@ async def test_in_a_real_application_updates_are_served_fairly(telegram: BotApiE
 
 def test_the_bot_is_built_with_the_fair_processor_and_the_intake():
     from bot.runtime.config import Config
-    from bot.telegram.app import CONCURRENT_UPDATES, build_application, intake_of
+    from bot.telegram.app import CONCURRENT_UPDATES, intake_of
+    from tests.bot.conftest import bare_application
 
-    application = build_application(Config(token="123:abc", max_updates_in_flight=77))
+    application = bare_application(Config(token="123:abc", max_updates_in_flight=77))
     assert isinstance(application.update_processor, FairUpdates)
     assert application.update_processor.concurrent == CONCURRENT_UPDATES
     assert application.update_processor.bound == 77 == intake_of(application).bound
@@ -187,9 +188,9 @@ async def test_an_anonymous_admins_flood_waits_in_its_own_groups_line(
     """Every group's anonymous admins write as one user: keyed by the chat they write in,
     group A's flood waits in A's line only, group B's right answer is handled next, and every
     one of A's is handled after it, in order."""
+    fair = FairUpdates(concurrent=1, per_chat_running=1, bound=4)
     app = ApplicationBuilder().token(telegram.token).base_url(telegram.base_url) \
-        .updater(None).build()
-    fair = install(app, FairUpdates(concurrent=1, per_chat_running=1, bound=4))
+        .updater(None).concurrent_updates(fair).build()
     handled: list[int] = []
     gate = asyncio.Event()
 

@@ -5,13 +5,14 @@ more often than hourly would otherwise never clean up)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from pathlib import Path
 
 from bot.runtime.health import heartbeat_path
 from bot.runtime.pool import SolverPool
 from bot.telegram.jobs import FORGET_EVERY, HANDLED_UPDATES_KEPT
-from bot.wiring import build_bot
+from bot.wiring import built, opening, started
 from demo.emulator import BotApiEmulator
 from tests.bot.conftest import make_config, running
 
@@ -22,22 +23,17 @@ async def test_the_first_heartbeat_comes_at_start(telegram: BotApiEmulator, pool
                                                   tmp_path: Path):
     config = make_config(telegram, tmp_path / "bot.sqlite3")
     beat = heartbeat_path(config.database_path)
-    bot = build_bot(config, pool, webapp=None)
-    app = bot.application
-    await app.initialize()
-    await bot.open(app)
-    beat.unlink()  # what the start-up wrote itself: only the job can write it again now
-    await app.start()
-    try:
+    async with contextlib.AsyncExitStack() as stack:  # the composition root's steps, in order
+        opened = await stack.enter_async_context(opening(config, pool))
+        bot = await stack.enter_async_context(built(config, opened))
+        await started(bot, stack, asyncio.Event())
+        beat.unlink()  # what the start-up wrote itself: only the job can write it again now
+        await bot.application.start()
         for _ in range(int(WAIT / 0.05)):
             if beat.exists():
                 break
             await asyncio.sleep(0.05)
         assert beat.exists(), "no heartbeat after the job queue started"
-    finally:
-        await app.stop()
-        await app.shutdown()
-        await bot.close()
 
 
 async def test_old_update_ids_are_forgotten_at_start(telegram: BotApiEmulator, pool: SolverPool,

@@ -10,7 +10,7 @@ from telegram.ext import ApplicationBuilder
 
 from bot.play.ports import Alarm
 from bot.telegram import jobs as jobs_module
-from bot.telegram.context import CONTEXT_TYPES, Context
+from bot.telegram.context import Context
 from bot.telegram.jobs import JobScheduler
 
 
@@ -23,11 +23,11 @@ async def test_an_alarm_is_found_replaced_cancelled_and_forgotten_once_it_rang(
         rung.append(context.job.data)
 
     monkeypatch.setattr(jobs_module, "ring", ring)
-    application = ApplicationBuilder().token("1:x").updater(None).context_types(CONTEXT_TYPES) \
-        .build()
+    scheduler = JobScheduler()  # its own queue, which the application is built with
+    application = ApplicationBuilder().token("1:x").updater(None) \
+        .job_queue(scheduler.queue).build()
     queue = application.job_queue
-    assert queue is not None
-    scheduler = JobScheduler(queue)
+    assert queue is scheduler.queue
     first, second = Alarm("round", -5, 1), Alarm("round", -5, 2)
     await queue.start()
     try:

@@ -354,16 +354,20 @@ async def test_https_with_the_server_name_checked(tmp_path: Path) -> None:
 
 def test_the_bot_sends_and_polls_with_the_lean_transport(tmp_path: Path) -> None:
     from bot.runtime.config import Config
-    from bot.telegram.app import CONNECTIONS, build_application
+    from bot.runtime.doors import Doors
+    from bot.telegram.app import CONNECTIONS, telegram_bot
 
-    application = build_application(Config(token="123456:TEST", database_path=tmp_path / "db"))
-    polls, sends = application.bot._request  # PTB keeps (getUpdates', everything else's)
+    config = Config(token="123456:TEST", database_path=tmp_path / "db")
+    bot = telegram_bot(config, Doors(config.person_budget, config.chat_budget), gate=print)
+    polls, sends = bot._request  # PTB keeps (getUpdates', everything else's)
+    assert polls.gate is sends.gate is print  # the lease's gate, before each request
     assert isinstance(sends, LeanRequest) and sends._size == CONNECTIONS
     assert isinstance(polls, LeanRequest) and polls._size == 1
 
 
 async def test_the_lease_gate_keeps_a_request_from_going_out() -> None:
-    """The leader's gate (MeteredRequest.gate, set by `guard`) comes before the lean send."""
+    """The leader's gate (MeteredRequest's, the lease's check it is built with) comes before
+    the lean send."""
     class LeaseLost(Exception):
         pass
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 
 from bot.telegram.app import COMMANDS
-from bot.telegram.menus import menu_languages, offered
+from bot.telegram.menus import GROUPS, PRIVATE, menu_languages, offered
+from bot.telegram.routes import Command
 from tests.bot.conftest import Harness
 
 ANN = {"id": 291, "is_bot": False, "first_name": "Ann"}
@@ -52,7 +53,7 @@ async def test_each_scope_has_its_own_menu_in_every_language(harness: Harness):
     assert dict(set_[("all_group_chats", "zh")])["daily"] == "每日谜题，人人相同"
     assert dict(set_[("all_group_chats", "ru")])["daily"] == "Задача дня, одна на всех"
     assert dict(set_[("all_private_chats", "pt")])["play"] == "Quatro números: chegue a 24"
-    every = {names[0] for names, _ in COMMANDS}
+    every = {command.names[0] for command in COMMANDS}
     assert every == set(private) | set(admins)  # every command is offered somewhere
 
 
@@ -67,10 +68,15 @@ async def test_the_descriptions_are_set_in_every_language(harness: Harness):
                                                         "uz", "hi", "ar", "fa")}}
 
 
-def test_a_command_not_named_is_offered_everywhere():
-    commands = [("play",), ("brand_new",), ("forget",)]
-    assert offered("groups", commands) == ["play", "brand_new"]
-    assert offered("private", commands) == ["play", "brand_new", "forget"]
+async def ignored(_update: object, _context: object) -> None:
+    """A handler the menus never call."""
+
+
+def test_a_command_offered_nowhere_in_particular_is_offered_everywhere():
+    commands = [Command(("play",), ignored), Command(("brand_new",), ignored),
+                Command(("forget",), ignored, offered=frozenset({PRIVATE}))]
+    assert offered(GROUPS, commands) == ["play", "brand_new"]
+    assert offered(PRIVATE, commands) == ["play", "brand_new", "forget"]
 
 
 async def test_a_private_start_offers_to_add_the_bot_to_a_group(harness: Harness):

@@ -124,11 +124,11 @@ def test_the_webhook_takes_nothing_of_a_flooder():
     import json
 
     from bot.runtime.config import Config
-    from bot.telegram.app import build_application
     from bot.telegram.webhook import read_update
+    from tests.bot.conftest import bare_application
 
     doors = Doors(person=TIGHT, clock=lambda: 0.0)
-    application = build_application(Config(token="123:abc"), doors=doors)
+    application = bare_application(Config(token="123:abc"), doors)
     spent(doors, FLOODER["id"])
     assert read_update(json.dumps(message(FLOODER)).encode(), application) is None
     assert read_update(json.dumps(message(OTHER)).encode(), application) is not None

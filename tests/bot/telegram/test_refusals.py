@@ -18,8 +18,8 @@ from babel.numbers import get_group_symbol
 
 from bot.play.guards.live import could_be_live
 from bot.telegram import grammar
+from bot.telegram.features.tournaments.grammar import read_tournament
 from bot.telegram.refusals import EXAMPLES, EXAMPLES_FOR, YAHTZEE_GAME, example
-from bot.telegram.tournaments.grammar import read_tournament
 from bot.text.html_text import visible_text
 from bot.text.i18n import LANGUAGES, Texts, texts_for
 from solver.digits import plain_digits

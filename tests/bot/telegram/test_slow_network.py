@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from bot.runtime.pool import SolverPool
-from bot.telegram.handlers import in_transport
+from bot.telegram.errors import in_transport
 from demo.emulator import BotApiEmulator
 from solver import solve
 from tests.bot.conftest import Harness, make_config, running

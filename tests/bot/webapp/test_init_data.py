@@ -178,7 +178,7 @@ async def test_a_stranger_to_the_group_gets_403(harness: Harness, clock: Clock):
 async def test_a_standby_answers_503(harness: Harness, clock: Clock):
     current = await deal_known(harness, (8, 3, 8, 3))
     sent_before = sent_to(harness)
-    harness.app.bot_data.role = "standby"
+    harness.bot.lead.role = "standby"  # as while a standby waits for the lead
     try:
         async with page_server(harness) as base:
             status, _ = await post(base, "api/answer", {
@@ -186,5 +186,5 @@ async def test_a_standby_answers_503(harness: Harness, clock: Clock):
                 "round": f"{GROUP}_0_{current.id}", "steps": SOLUTION})
         assert status == 503
     finally:
-        harness.app.bot_data.role = "leader"
+        harness.bot.lead.role = "leader"
     await unchanged(harness, current.id, sent_before)

@@ -10,7 +10,7 @@ import pytest
 
 from bot.play.daily.daily import daily_number
 from bot.play.daily.puzzle import day_start
-from bot.telegram.handlers import SHARE_QUERY
+from bot.telegram.features.community import SHARE_QUERY
 from solver import solve
 from tests.bot.conftest import Clock, Harness
 

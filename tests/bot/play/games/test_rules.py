@@ -207,7 +207,7 @@ def test_hint_points_and_throttle():
 def test_every_key_the_code_uses_is_in_the_catalogs():
     source = "\n".join(p.read_text() for p in Path("bot").rglob("*.py"))
     used = set(re.findall(r"texts\(\s*\"([a-z0-9_]+)\"", source))
-    used |= {f"cmd_{names[0]}" for names, _ in COMMANDS}
+    used |= {f"cmd_{command.names[0]}" for command in COMMANDS}
     used |= {f"game_{name}" for name in GAMES} | {f"level_{n}" for n in ("easy", "medium", "hard")}
     used |= set(yahtzee_words.CATEGORY_KEYS)
     assert used - set(catalog("en")) == set()
@@ -216,7 +216,7 @@ def test_every_key_the_code_uses_is_in_the_catalogs():
 
 def test_help_names_every_command_in_every_language():
     # /start is what Telegram sends on opening the chat, not a command a player looks up
-    wanted = {names[0] for names, _ in COMMANDS} - {"start"}
+    wanted = {command.names[0] for command in COMMANDS} - {"start"}
     for language in LANGUAGES:
         named = set(re.findall(r"/([a-z]+)", catalog(language)["help"]))
         assert wanted - named == set(), language

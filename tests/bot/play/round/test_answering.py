@@ -6,6 +6,7 @@ the rule, usage mistakes, hints step by step)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sqlite3
 import time
@@ -22,7 +23,7 @@ from bot.play.round.table import LATE_WITHIN
 from bot.play.services import Services
 from bot.runtime import arrivals
 from bot.runtime.pool import SolverPool
-from bot.wiring import build_bot
+from bot.wiring import built, opening
 from demo.emulator import BotApiEmulator
 from solver import solve
 from tests.bot.conftest import Harness, make_config, new_services, running
@@ -426,17 +427,14 @@ async def test_privacy_mode_is_read_from_getme_and_explained_in_the_log(
         caplog: pytest.LogCaptureFixture):
     for privacy in (False, True):
         telegram.privacy_mode = privacy
-        bot = build_bot(make_config(telegram, tmp_path / f"{privacy}.sqlite3"), pool,
-                        webapp=None)
-        app = bot.application
+        config = make_config(telegram, tmp_path / f"{privacy}.sqlite3")
         caplog.clear()
-        with caplog.at_level(logging.WARNING, logger="bot.wiring"):
-            await app.initialize()
-            await bot.open(app)
-        assert app.bot_data.services.rounds.reads_group_messages is not privacy
-        assert ("/setprivacy" in caplog.text) is privacy
-        await app.shutdown()
-        await bot.close()
+        async with contextlib.AsyncExitStack() as stack:
+            with caplog.at_level(logging.WARNING, logger="bot.wiring"):
+                opened = await stack.enter_async_context(opening(config, pool))
+                bot = await stack.enter_async_context(built(config, opened))
+            assert bot.services.rounds.reads_group_messages is not privacy
+            assert ("/setprivacy" in caplog.text) is privacy
 
 
 async def test_in_a_normal_group_the_deal_invites_typing(harness: Harness):

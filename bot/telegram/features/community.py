@@ -1,32 +1,33 @@
-"""The community's commands: a greeting, the boards, a player's own record, the daily puzzle,
-what the bot keeps about a person (and deleting it), and a group admin's reset of the board.
-Apart from the round's handlers (bot.telegram.handlers) because they answer about people, not
-about a puzzle."""
+"""The community's commands: a greeting, the boards, a player's own record, the daily puzzle
+(and its share: an inline query, @bot daily), what the bot keeps about a person (and deleting it,
+once confirmed by a press), and a group admin's reset of the board. Apart from the round's
+because they answer about people, not about a puzzle."""
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Coroutine
-from typing import Any
 
 from telegram import (
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InlineQueryResultArticle,
+    InputTextMessageContent,
     Message,
     SwitchInlineQueryChosenChat,
     Update,
     WebAppInfo,
 )
-from telegram.error import TelegramError
+from telegram.error import BadRequest, TelegramError
 
 from bot.play.community.privacy import Asked
 from bot.play.ports import PageLink
 from bot.telegram import keyboards
-from bot.telegram.buttons import notify
 from bot.telegram.context import Context
 from bot.telegram.grammar import UsageError, read_arguments, read_board
-from bot.telegram.handlers import SHARE_QUERY, answer_with, usage
+from bot.telegram.presses import notify
+from bot.telegram.replies import answer_with, link, usage
+from bot.telegram.routes import ADMINS, PRIVATE, Command, Feature, Inline, Press, the_word
 from bot.telegram.speakers import (
     admin_check,
     arguments,
@@ -41,12 +42,9 @@ from bot.text.i18n import Texts, language_of, texts_for
 log = logging.getLogger(__name__)
 DAILY_START = "daily"  # the deep link's payload: /start daily in the private chat
 CONFIRM = re.compile(r"cf:([yn]):([0-9a-f]{8})")
-
-
-def link(context: Context, **query: str) -> str:
-    """A deep link to the bot: https://t.me/<bot>?start=daily, ?startgroup=true."""
-    asked = "&".join(f"{key}={value}" for key, value in query.items())
-    return f"https://t.me/{context.bot.username}?{asked}"
+# The inline query the daily puzzle's Share button writes: answered with the person's result of
+# the day, without a spoiler (bot.play.daily.Daily.shared); personal, kept by nobody.
+SHARE_QUERY = "daily"
 
 
 def add_to_group(texts: Texts, context: Context) -> InlineKeyboardMarkup:
@@ -119,7 +117,7 @@ async def answer_daily(update: Update, context: Context, expression: str) -> Non
 
 def share_button(texts: Texts, card: PageLink | None = None) -> InlineKeyboardMarkup:
     """Share: the person picks a chat, and the bot's inline answer there is their result of the
-    day as one line, without a spoiler (handlers.share_daily); and, with the Mini App, the
+    day as one line, without a spoiler (`share_daily`, below); and, with the Mini App, the
     result as a picture: their page, opened on its card (tiles face down while the day lasts)."""
     rows = [[InlineKeyboardButton(
         texts("daily_share_button"), switch_inline_query_chosen_chat=SwitchInlineQueryChosenChat(
@@ -196,19 +194,31 @@ async def confirm(update: Update, context: Context) -> None:
             log.info("could not close a confirmation: %s", error)
 
 
-# (callback-data pattern, handler) of the community's own buttons, registered before the
-# round's buttons (bot.telegram.buttons) in bot.telegram.app
-PRESSES: list[tuple[str, Callable[[Update, Context], Coroutine[Any, Any, None]]]] = [
-    (r"^cf:", confirm),
-]
+async def share_daily(update: Update, context: Context) -> None:
+    """'@bot daily' (the daily puzzle's Share button): the person's result of the day as one
+    line to post, no answer in it; nothing when they have not solved it today."""
+    query = update.inline_query
+    assert query is not None
+    texts = texts_for(language_of(query.from_user.language_code))
+    line = await services_of(context).community.daily.shared(player_of(update))
+    results = [] if line is None else [InlineQueryResultArticle(
+        SHARE_QUERY, texts("daily_share_button"), InputTextMessageContent(line),
+        description=line)]
+    try:
+        await query.answer(results, cache_time=0, is_personal=True)
+    except BadRequest as error:
+        log.info("could not answer an inline query: %s", error)
 
-# (commands, handler), registered with the round's commands in bot.telegram.app
-COMMANDS = [
-    (("start",), start),
-    (("daily",), daily),
-    (("top",), top),
-    (("stats",), stats),
-    (("privacy",), privacy),
-    (("forget",), forget),
-    (("resetscores",), resetscores),
-]
+
+ONLY_PRIVATE = frozenset({PRIVATE})
+FEATURE = Feature(
+    "community",
+    commands=(Command(("start",), start, offered=ONLY_PRIVATE),
+              Command(("daily",), daily),
+              Command(("top",), top, owed=True),
+              Command(("stats",), stats, owed=True, alone=True),
+              Command(("privacy",), privacy, owed=True, alone=True),
+              Command(("forget",), forget, offered=ONLY_PRIVATE),
+              Command(("resetscores",), resetscores, offered=frozenset({ADMINS}))),
+    inline=(Inline(share_daily, the_word(SHARE_QUERY)),),
+    presses=(Press("cf:", confirm),))

@@ -9,23 +9,22 @@ its admin: each hands play the admin check, which play asks only where it matter
 from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
-from telegram.ext import BaseHandler, CommandHandler, filters
 
 from bot.play.chats.people import Chat, Player
 from bot.play.guards.permissions import AdminCheck
 from bot.play.ports import PageLink
 from bot.play.tournaments.service import Announced, Tournaments
 from bot.telegram import keyboards
-from bot.telegram.community import link
 from bot.telegram.context import Context
+from bot.telegram.features.tournaments.grammar import Asked, read_command
 from bot.telegram.grammar import UsageError
-from bot.telegram.handlers import answer_with, usage
+from bot.telegram.replies import answer_with, link, usage
+from bot.telegram.routes import Command, Feature, Link
 from bot.telegram.speakers import admin_check, chat_of, player_of, services_of, texts_of
-from bot.telegram.tournaments.grammar import Asked, read_command
 from bot.text.i18n import Texts
 
 JOIN, FOLLOW = "t_", "f_"  # a deep link's payload: join with a group, follow in private
-LINKED = filters.Regex(r"^/start(@\w+)?\s+[tTfF]_")
+LINKED = "[tTfF]_"  # what starts either's payload, in any case
 
 
 async def tournament(update: Update, context: Context) -> None:
@@ -101,6 +100,5 @@ def links(texts: Texts, context: Context, code: str | None,
     return InlineKeyboardMarkup(rows) if rows else None
 
 
-# the root's table: the command, and the deep links, ahead of /start's own handler
-COMMANDS = [(("tournament",), tournament)]
-LINKS: list[BaseHandler] = [CommandHandler("start", linked, filters=LINKED)]
+FEATURE = Feature("tournaments", commands=(Command(("tournament",), tournament),),
+                  links=(Link(LINKED, linked),))

@@ -48,6 +48,7 @@ FRACTIONAL = re.compile(r"-?[0-9]*[.٫][0-9]+|-?[0-9]+[.٫]")
 MAX_ARGUMENTS = 400  # characters; well under Python's 4300-digit limit on int()
 MATCH_STOP_WORDS = ("stop", "end", "停止", "结束")
 SHOWN_WORD = 20  # characters of a word a usage answer quotes
+PLAY_NUMBERS = 3  # numbers after /play that are a hand, not a count (/solve is named)
 SHORT_NUMBER = 6  # digits a small count may have (leading zeros too) before int() reads it
 T = TypeVar("T")
 
@@ -214,8 +215,13 @@ def closest_request(numbers: list[int], target: int | None, missing: str,
 
 
 def read_play(arguments: str) -> PlayOptions:
-    """'/play', '/play hard', '/play 5', '/play 4 = 36', in any order."""
+    """'/play', '/play hard', '/play 5', '/play 4 = 36', in any order. Three numbers or more
+    before any "=" are a hand to play, which /play does not take: /solve is named for them."""
     words = plain_digits(arguments).replace("=", " = ").split()
+    given = [w for w in words[:words.index("=") if "=" in words else len(words)]
+             if re.fullmatch(r"[0-9]+", w)]
+    if len(given) >= PLAY_NUMBERS:
+        raise UsageError("play_numbers", numbers=_word(" ".join(given)))
     level = count = target = None
     i = 0
     while i < len(words):
@@ -264,8 +270,8 @@ def read_countdown(arguments: str) -> PlayOptions | SolveRequest:
     words = arguments.split()
     if not words:
         return PlayOptions()
-    if len(words) == 1 and re.fullmatch(r"[0-9]", words[0]):
-        if int(words[0]) > len(LARGE):
+    if len(words) == 1 and re.fullmatch(r"[0-9]{1,3}", words[0]):  # one number: how many large
+        if int(words[0]) > len(LARGE):  # (a game to solve has numbers and a target: not one)
             raise UsageError("large", most=len(LARGE), count=int(words[0]))
         return PlayOptions(large=int(words[0]))
     return closest_request(*_numbers_and_target(arguments), "no_target_countdown")

@@ -158,11 +158,12 @@ class Matches:
         return ended or Said(await self._final(match, texts)())
 
     def _final(self, match: Match, texts: Texts) -> Callable[[], Awaitable[str]]:
-        """The podium of a stopped match, worded once its last round is closed."""
+        """The podium of a stopped match, worded once its last round is closed: stopped in
+        its last round, every round was played, and it says so."""
         async def final() -> str:
             done = played(await self.store.match_rounds(match.id))
-            return podium(texts, "match_stopped", done, match.rounds,
-                          await self.store.match_scores(match.id))
+            return podium(texts, "match_over" if done >= match.rounds else "match_stopped",
+                          done, match.rounds, await self.store.match_scores(match.id))
         return final
 
     async def _on_text(self, match: Match, texts: Texts) -> str:

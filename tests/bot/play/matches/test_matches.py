@@ -173,6 +173,19 @@ async def test_the_starter_stops_between_rounds(services: Services):
     assert "🥇 Ben — " in stopped.text
 
 
+async def test_stopped_in_its_last_round_it_was_played_to_the_end(services: Services,
+                                                                  scheduler: FakeScheduler):
+    """/match stop in round 2 of 2 ends a match every round of which was played: it says so,
+    not "stopped after 2 of 2" (issue 73); stopped in round 1 of 2, it was stopped."""
+    await services.matches.start(GROUP, ANN, 2)
+    await win(services, BEN)
+    second = await deal_next(services, scheduler)
+    assert second is not None and "round 2 of 2" in second.text
+    stopped = await services.matches.stop(GROUP, ANN, not_admin)
+    assert isinstance(stopped, Closed) and "Match over: 2 of 2 rounds played" in stopped.text
+    assert "stopped" not in stopped.text
+
+
 async def test_the_notice_before_the_end(services: Services, clock: Clock):
     matches = services.matches
     first = await matches.start(GROUP, ANN, 2)

@@ -18,7 +18,7 @@ second per round, so a burst of wrong answers costs one); the baseline with four
        folded into a later edit with others has no time of its own and is not counted).
     c. chatter: plain messages in chats with no round (the bot says nothing to them): the CPU
        time per update, against the baseline's per answered update.
-(2) With rate limiting on (the default: PTB's AIORateLimiter) and the emulator enforcing
+(2) With rate limiting on (the default: the bot's own RateLimiter) and the emulator enforcing
     Telegram's limits (30 messages a second, 20 a minute per group, 429 with retry_after
     beyond): the highest rates the emulator saw, its 429 answers, and whether a reply was lost.
 
@@ -651,7 +651,8 @@ def main() -> None:
     ours = asyncio.run(capacity(args.chats, args.rate, args.workers, OURS, half=True))
     print_capacity(ours, base, args)
     lim = asyncio.run(limited(args.limited_chats, args.group_burst, args.workers))
-    print(f"(2) rate limited (AIORateLimiter), the emulator enforcing 30/s and 20/min per group:"
+    print(f"(2) rate limited (the bot's RateLimiter), the emulator enforcing 30/s and 20/min"
+          " per group:"
           f" {args.limited_chats} chats, then {args.group_burst} questions in one group")
     print(f"{'highest messages in any second':<44}{lim['per_second']:>10}{'<= 30':>12}")
     print(f"{'highest messages to one group in a minute':<44}{lim['per_group']:>10}"

@@ -21,6 +21,8 @@ import pytest
 from tests.conftest import ROOT
 
 DOCS = [ROOT / "docs" / "architecture.md", ROOT / "docs" / "scaling.md"]
+# the operator's guides say which rate limiter runs too (README's RATE_LIMIT row once named PTB's)
+GUIDES = [ROOT / "README.md", ROOT / "deploy" / "README.md"]
 CODE = ("bot", "solver", "demo")  # what the docs describe
 CLASSES_IN = (*CODE, "tests")  # where a class they name may be defined (the tests' fakes)
 FOLDERS = (*CODE, "tests", "bench", "deploy", "docs")  # what they may point at
@@ -192,7 +194,7 @@ def test_a_class_is_where_the_docs_say(doc: Path):
     assert misplaced(text_of(doc)) == []
 
 
-@pytest.mark.parametrize("doc", DOCS, ids=lambda d: d.name)
+@pytest.mark.parametrize("doc", [*DOCS, *GUIDES], ids=lambda d: str(d.relative_to(ROOT)))
 def test_the_rate_limiter_the_docs_describe_is_the_bots(doc: Path):
     """The bot sends through its own RateLimiter (bot.telegram.rate_limiter), never PTB's
     AIORateLimiter: a page may name the latter only as what the bot does not use."""

@@ -57,10 +57,11 @@ class TournamentBook:
 
     def moved(self, old_id: int, new_id: int) -> None:
         """The group became a supergroup, and the store moved its rows (the people who play for
-        it, its deals: bot.store.sql.tournaments' CHAT_MOVE): what this process remembers of
-        the group follows. Left under the old id, a person bound to the group before the move
-        would be refused in the supergroup as one who plays for "another" group, until the
-        process restarted. A move is rare, so a walk over the bounded maps is cheap."""
+        it, its deals: bot.store.sql.tournament_statements' CHAT_MOVE): what this process
+        remembers of the group follows. Left under the old id, a person bound to the group
+        before the move would be refused in the supergroup as one who plays for "another"
+        group, until the process restarted. A move is rare, so a walk over the bounded maps
+        is cheap."""
         for key, chat_id in list(self._bound.items()):
             if chat_id == old_id:
                 self._bound[key] = new_id

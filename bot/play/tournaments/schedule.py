@@ -1,6 +1,6 @@
 """A tournament's schedule, run by one process (the only one, or on a cluster the worker whose
-schedule it is: bot.store.sql.tournaments' WORKER_DUE, a lease of its own taken over like a
-partition): at its start it is cancelled if nobody joined, or it deals its first round; each
+schedule it is: bot.store.sql.tournament_statements' WORKER_DUE, a lease of its own taken over
+like a partition): at its start it is cancelled if nobody joined, or it deals its first round; each
 round's hand is drawn once, made live for everyone, and a deal errand goes to every group in an
 order drawn afresh each round, spread at the deal rate; while the groups play it watches until
 every group's round is over (a deal that never came is skipped after DEAL_GRACE), then closes the

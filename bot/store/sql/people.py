@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.store.sql.connection import Connection, Step, numbered_table
-from bot.store.sql.tournaments import CHAT_MOVE, chat_move
+from bot.store.sql.tournament_statements import CHAT_MOVE, chat_move
 
 # One chat's scores as the view scores_from_rounds defines them (migration 5), read from that
 # chat's rounds and answers only (CHAT_SCORES; params: the chat, twice). The view itself,
@@ -106,7 +106,7 @@ QMARK = PeopleStatements(
                    "ON CONFLICT (id) DO NOTHING",
     move_language="UPDATE chats SET lang = (SELECT o.lang FROM chats o WHERE o.id = ?) "
                   "WHERE id = ? AND lang IS NULL",
-    # every tournament row naming the group (bot.store.sql.tournaments says how they merge)
+    # every tournament row naming the group (bot.store.sql.tournament_statements: how they merge)
     move_tournaments=CHAT_MOVE,
     # Every round and match moves but an open round, or a match on, in a topic where the
     # supergroup has its own (a topic holds one of each): those are met, and stay behind

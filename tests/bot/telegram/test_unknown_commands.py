@@ -5,7 +5,12 @@ another bot that shares a name with one of ours."""
 
 from __future__ import annotations
 
+from telegram import Update
+
+from bot.runtime.doors import PERSON, Doors
+from bot.telegram.fairness import FairUpdates
 from tests.bot.conftest import Harness
+from tests.waiting import until
 
 ANN = {"id": 7301, "is_bot": False, "first_name": "Ann", "language_code": "en"}
 GROUP = -7301
@@ -52,3 +57,39 @@ async def test_in_every_language(harness: Harness):
     await harness.send(ru["id"], ru, "/foo", kind="private")
     [said] = sent_to(harness, ru["id"])
     assert said == "Команды /foo я не знаю. /help покажет все команды."
+
+
+async def test_the_bots_name_in_any_case_and_not_an_edit_or_a_channels_post(harness: Harness):
+    """@ the bot's name is read as Telegram reads it, in any case; an edited /foo (already
+    answered, or not, when it was sent) and a channel's post are never answered."""
+    me = harness.telegram.username
+    await harness.send(GROUP, ANN, f"/foo@{me.upper()}")
+    assert len(sent_to(harness, GROUP)) == 1
+    message = await harness.telegram.say(ANN["id"], ANN, "/bar", kind="private")
+    harness.telegram.updates.clear()
+    post = {**message, "chat": {"id": -7399, "type": "channel", "title": "c"}}
+    post.pop("from")
+    for update in ({"update_id": 90, "edited_message": {**message, "edit_date": 1}},
+                   {"update_id": 91, "channel_post": post}):
+        await harness.app.process_update(Update.de_json(update, harness.app.bot))
+    assert sent_to(harness, ANN["id"]) == [] and sent_to(harness, -7399) == []
+
+
+async def test_a_flood_of_unknown_commands_is_answered_within_the_budget(harness: Harness):
+    """300 /foo at once from one person in private: a door like any other, so those past the
+    person's budget are dropped unanswered, not each answered (the flood's echo)."""
+    fair = harness.app.update_processor
+    assert isinstance(fair, FairUpdates)
+    fair.doors = Doors(clock=lambda: 0.0)  # time stands still: the bucket does not refill
+    updates = []
+    for n in range(300):
+        message = await harness.telegram.say(ANN["id"], ANN, f"/foo{n}", kind="private")
+        updates.append(Update.de_json({"update_id": 1000 + n, "message": message},
+                                      harness.app.bot))
+    harness.telegram.updates.clear()
+    for update in updates:
+        await harness.app.update_queue.put(update)
+    await until(lambda: harness.app.update_queue.in_hand == 0, "every update handled")
+    answered = sent_to(harness, ANN["id"])
+    assert 1 <= len(answered) <= PERSON.burst
+    assert fair.doors.refusals == 300 - len(answered)

@@ -23,11 +23,13 @@ from bot.cluster.unreachable import BrokerUnreachable  # what a broker out of re
 from bot.play.ports import Errand, Handover
 from bot.play.services import Services
 from bot.runtime.config import Config
-from bot.runtime.doors import Doors
+from bot.runtime.doors import Doors, Limits
 from bot.telegram import polling, webhook
 from bot.telegram.app import ALLOWED_UPDATES, intake_of, telegram_bot
 from bot.telegram.rate_limiter import RateLimiter
 from bot.telegram.startup import reach_telegram
+from bot.webapp.page_process import Spec, page_apart
+from bot.webapp.relayed import RELAYED, RelayedFace, answer_request
 from bot.webapp.server import serve
 from bot.webapp.settings import WebappSettings
 from bot.wiring import Bot, Partitions, begin, built, leading, opening, until_stopped
@@ -43,15 +45,20 @@ Announce = Callable[[int, str, bytes], Awaitable[None]]
 
 
 async def serve_one(config: Config, webapp: WebappSettings | None, stop: asyncio.Event) -> bool:
-    """`python -m bot` until `stop` is set: the one process, long polling, or with WEBHOOK_URL
-    a webhook server (its secret: WEBHOOK_SECRET, or the run's own) that mounts the Mini App's
+    """`python -m bot` until `stop` is set: the one process, long polling (the Mini App's page,
+    with WEBAPP_URL, served by a process of its own: bot.webapp.page_process), or with
+    WEBHOOK_URL a webhook server (its secret: WEBHOOK_SECRET, or the run's own) that mounts the
     page; whether it lost the lead (a supervisor restarts it as a standby)."""
     async with contextlib.AsyncExitStack() as stack:
         opened = await until_stopped(stack.enter_async_context(opening(config)), stop)
         if opened is None:
             return False
-        bot = await stack.enter_async_context(
-            built(config, opened, webapp, page=not config.webhook_url))
+        bot = await stack.enter_async_context(built(config, opened, webapp, page=False))
+        if webapp is not None and not config.webhook_url:  # else the webhook's server has it
+            port = await stack.enter_async_context(page_apart(
+                functools.partial(answer_request, bot.face), page_spec(config, webapp)))
+            log.info("Mini App page on %s:%d/webapp/ (a process of its own)", webapp.listen,
+                     port)
         start = functools.partial(begin, bot, stack, stop)
         if config.webhook_url:
             assert config.webhook_secret, "python -m bot makes a secret when none is set"
@@ -61,6 +68,15 @@ async def serve_one(config: Config, webapp: WebappSettings | None, stop: asyncio
             poller = polling.Poller(opened.telegram, intake_of(bot.application), ALLOWED_UPDATES)
             await polling.serve(bot.application, poller, stop, start)
         return opened.lead.lost
+
+
+def page_spec(config: Config, webapp: WebappSettings) -> Spec:
+    """What the page's own process is told: the token its signatures are checked with, the
+    budgets it refuses past, where it listens."""
+    def budget(limits: Limits) -> tuple[float, float, int]:
+        return (limits.rate, limits.burst, limits.at_once)
+    return Spec(config.token, budget(config.person_budget), budget(config.chat_budget),
+                webapp.port, webapp.listen, socket="", log_level=config.log_level)
 
 
 async def serve_worker(config: Config, webapp: WebappSettings | None,
@@ -127,7 +143,6 @@ async def fed(stack: contextlib.AsyncExitStack, config: Config, worker: Worker,
     face; the moves and errands its holding queues carried to their chats' owners. What a
     change of its partitions does to them (`Changes`)."""
     from bot.cluster import consumers, relay  # the broker's client: the roles' alone
-    from bot.webapp.relayed import answer_request
 
     bot, holding = worker.bot, worker.holding
     feed = await stack.enter_async_context(consumers.consumers_of(
@@ -245,7 +260,6 @@ async def serve_webapp(config: Config, settings: WebappSettings | None,
     worker for a page or a card: bot.webapp.relayed). It holds nothing, and needs neither
     Telegram nor the database: start as many as the proxy spreads requests over."""
     from bot.cluster import relay  # the broker's client: the roles' alone
-    from bot.webapp.relayed import RELAYED, RelayedFace
 
     assert settings is not None, "python -m bot webapp needs WEBAPP_URL"
     async with relay.relay_of(config) as relayer:

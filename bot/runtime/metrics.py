@@ -213,9 +213,10 @@ def record_update_handled(kind: str) -> None:
     LAST_UPDATE_HANDLED.set(time.time())
 
 
-def record_webapp_refused(budget: str) -> None:
-    """A Mini App request refused past a budget (bot.runtime.doors), before its work."""
-    WEBAPP_REFUSED.labels(budget).inc()
+def record_webapp_refused(budget: str, count: int = 1) -> None:
+    """A Mini App request refused past a budget (bot.runtime.doors), before its work (`count`
+    of them: the page's own process tallies its refusals, bot.webapp.page_process)."""
+    WEBAPP_REFUSED.labels(budget).inc(count)
 
 
 def record_update_dropped(reason: str) -> None:

@@ -7,7 +7,8 @@ A request about a round (`round`, `answer`) goes to the owner of the chat its ti
 page or a card to any worker. The ticket is read here only to pick the partition: the worker
 checks everything again (a forged ticket reaches a worker that then refuses it). The worker's
 reply is the endpoint's answer or its refusal (status, why, the page's word), said here in the
-asker's language as the one process says it. A request nobody answered (the partition between
+asker's language as the one process says it. A request that is not signed for the bot is refused
+here (403), so a forged flood never reaches a worker. A request nobody answered (the partition between
 two owners, no worker up, no reply in time) is refused with 503 and the page's "try again": an
 answer that reached a worker which died before replying may have counted, and the page's next
 request shows whether it did.
@@ -23,6 +24,8 @@ from http import HTTPStatus
 from typing import Any
 
 from bot.runtime.doors import Doors
+from bot.webapp import door
+from bot.webapp.init_data import Unsigned, claimed, verify
 from bot.webapp.refusal import Refusal
 from bot.webapp.server import ACTS, Act, Face, read_ticket, refusal_language
 
@@ -35,7 +38,10 @@ def request(act: str, body: dict[str, Any]) -> bytes:
 
 
 async def answer_request(face: Face, data: bytes) -> bytes:
-    """A worker's reply to a relayed request: its Face's answer, or the refusal it raised."""
+    """A reply to a relayed request (a worker's, or the one process's from its page's own
+    process): its Face's answer, or the refusal it raised. It draws on the asker's budget here
+    too, the one their updates draw on (the relaying process drew on its own): one budget for
+    a person across every door."""
     try:
         asked = json.loads(data)
         act = ACTS[asked["act"]]
@@ -44,10 +50,17 @@ async def answer_request(face: Face, data: bytes) -> bytes:
             raise TypeError
     except (ValueError, KeyError, TypeError):
         return _reply({"refused": [HTTPStatus.BAD_REQUEST, "not a relayed request", "forbidden"]})
+    admitted = None
     try:
+        if face.doors is not None:
+            admitted = door.enter(face.doors, asked["act"], body, face.token, face.now(),
+                                  claimed(body.get("init_data")))
         return _reply({"ok": await act(face, body)})
     except Refusal as refusal:
-        return _reply({"refused": [refusal.status, refusal.why, refusal.said]})
+        return _reply({"refused": [refusal.status, refusal.why, refusal.said, refusal.retry_after]})
+    finally:
+        if admitted is not None and face.doors is not None:
+            face.doors.leave(admitted)
 
 
 def _reply(content: dict[str, Any]) -> bytes:
@@ -72,6 +85,10 @@ class RelayedFace:
         return refusal_language(body)
 
     async def relay(self, act: str, body: dict[str, Any]) -> dict[str, Any]:
+        try:  # here: a forged flood must cost the process that answers nothing
+            verify(body.get("init_data"), self.token, self.now())
+        except Unsigned as error:
+            raise Refusal(HTTPStatus.FORBIDDEN, str(error)) from None
         chat = None
         if act in ROUND_ACTS:
             ticket = read_ticket(body.get("round"))
@@ -83,8 +100,8 @@ class RelayedFace:
             raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "no worker answered", "try_again")
         reply = json.loads(data)
         if "refused" in reply:
-            status, why, said = reply["refused"]
-            raise Refusal(status, why, said)
+            status, why, said, *retry_after = reply["refused"]
+            raise Refusal(status, why, said, *retry_after)
         answer: dict[str, Any] = reply["ok"]
         return answer
 

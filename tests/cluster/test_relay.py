@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from http import HTTPStatus
 from typing import Any
 
@@ -17,6 +18,7 @@ from nats.aio.client import Client
 from bot.cluster.partitions import partition_of
 from bot.cluster.relay import Relay, Responder
 from bot.cluster.stream import Layout
+from bot.webapp.init_data import sign, user_fields
 from bot.webapp.refusal import Refusal
 from bot.webapp.relayed import RELAYED, RelayedFace, answer_request, request
 from bot.webapp.server import ACTS
@@ -24,6 +26,7 @@ from bot.webapp.server import ACTS
 PARTITIONS = 8
 GROUP, OTHER = -1001, -1002  # in partitions 7 and 6 of 8
 TOKEN = "123:relay"
+SIGNED = sign(user_fields(7, "Ann", int(time.time()), "en", None), TOKEN)
 
 
 class Worker:
@@ -50,7 +53,7 @@ class Worker:
 
 
 def ticket(chat: int) -> dict[str, Any]:
-    return {"round": f"{chat}_0_5", "init_data": "unsigned"}
+    return {"round": f"{chat}_0_5", "init_data": SIGNED}
 
 
 @pytest.fixture
@@ -84,7 +87,7 @@ async def test_a_rounds_request_reaches_the_owner_of_its_chat(client, layout, tw
         for act in ("round", "answer"):
             said = await RELAYED[act](face, ticket(chat))
             assert said == {"by": owner[partition_of(chat, PARTITIONS) % 2], "act": act}
-    pages = [await RELAYED["page"](face, {"page": "p_1"}) for _ in range(6)]
+    pages = [await RELAYED["page"](face, {"page": "p_1", "init_data": SIGNED}) for _ in range(6)]
     assert {said["act"] for said in pages} == {"page"}  # any worker: one of the two
 
 
@@ -105,7 +108,7 @@ async def test_nobody_owning_it_or_an_owner_that_let_it_go_is_try_again(client, 
     assert refused.value.status == HTTPStatus.SERVICE_UNAVAILABLE
     assert "answer" not in mine.answered  # it did not act on it
     with pytest.raises(Refusal) as refused:  # no ticket: no partition to ask
-        await RELAYED["answer"](face, {"round": "nonsense"})
+        await RELAYED["answer"](face, {"round": "nonsense", "init_data": SIGNED})
     assert refused.value.status == HTTPStatus.BAD_REQUEST
 
 
@@ -143,7 +146,8 @@ async def test_a_workers_refusal_comes_back_as_it_said_it(client, layout, stream
     status and word; a request that is not one is refused, not a crash."""
 
     class Refusing:
-        token = TOKEN
+        token = "123:another"  # the worker's: the role's signature is not its
+        doors = None
 
         def leading(self) -> bool:
             return True
@@ -158,7 +162,7 @@ async def test_a_workers_refusal_comes_back_as_it_said_it(client, layout, stream
     await responder.add(None)
     try:
         with pytest.raises(Refusal) as refused:
-            await RELAYED["page"](relayed(client, layout), {"page": "p_1", "init_data": "x"})
+            await RELAYED["page"](relayed(client, layout), {"page": "p_1", "init_data": SIGNED})
         assert refused.value.status == HTTPStatus.FORBIDDEN
         assert refused.value.said == "page_forbidden"
         said = json.loads(await answer(b"{not json"))

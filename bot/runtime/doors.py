@@ -78,8 +78,8 @@ class Pass:
 @dataclass(frozen=True)
 class Refused:
     """Work refused: the seconds after which the same would be let in (whole, at least one:
-    what a Retry-After says), and whether it is the first refusal since the person was last
-    admitted (a notice is said once a burst)."""
+    what a Retry-After says), and whether it is said: the first refusal since the person was
+    last admitted, and none said within NOTICE_SECONDS (a notice once a burst)."""
 
     retry_after: int
     first: bool
@@ -91,6 +91,13 @@ class _Bucket:
     tokens: float
     at: float
     refused: bool = False  # refused since it was last admitted (a notice went)
+    told: float = -math.inf  # when a refusal was last said to it
+
+
+# A refusal is said (a press's notice) at most once in this many seconds to one person, however
+# often their bucket lets one more in between: fifty members of one group pressing together,
+# each let in again as the group's bucket refills, were a notice for every press let in.
+NOTICE_SECONDS = 5.0
 
 
 class Doors:
@@ -127,7 +134,7 @@ class Doors:
         if self.waiting(person) is None:
             return False
         bucket = self._buckets.get(person)
-        if told and (bucket is None or not bucket.refused):
+        if told and (bucket is None or _sayable(bucket, self.clock())):
             return False
         self.refusals += 1
         return True
@@ -154,7 +161,10 @@ class Doors:
                 wait, by = short, key[0]
         if wait:
             self.refusals += 1
-            first, buckets[0].refused = not buckets[0].refused, True
+            first = _sayable(buckets[0], now)
+            buckets[0].refused = True
+            if first:
+                buckets[0].told = now
             return Refused(wait, first, by)
         for key, bucket in zip(keys, buckets, strict=True):
             bucket.tokens -= cost
@@ -184,6 +194,12 @@ class Doors:
             bucket.at = now
         self._buckets[key] = bucket  # (again: its time to live counts from now)
         return bucket
+
+
+def _sayable(bucket: _Bucket, now: float) -> bool:
+    """Whether a refusal now is said: the first since the person was last let in, and none
+    said within NOTICE_SECONDS."""
+    return not bucket.refused and now - bucket.told >= NOTICE_SECONDS
 
 
 def person_key(user_id: int, sender_chat_id: int | None = None) -> Key:

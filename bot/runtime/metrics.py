@@ -60,6 +60,7 @@ OVER_BUDGET = "over_budget"  # its sender or its chat was past their budget (bot
 OVER_BUDGET_UNANSWERED = "over_budget_unanswered"
 STALE = "stale"  # a message older than a round when it arrived (the bot was down)
 HANDLED_BEFORE = "handled_before"  # Telegram sent an update again that was handled already
+SUPERSEDED = "superseded"  # an inline query still waiting when its sender's next one came
 WRONG_SECRET = "wrong_secret"  # a POST to the webhook without its secret header (webhook.py)
 METHOD_FORM = re.compile(r"[A-Za-z]{1,40}")  # a Bot API method name; anything else is "other"
 

@@ -12,6 +12,12 @@ budget per person and per chat for every door, bot.runtime.doors); past it, it i
 (its coroutine closed, `refused` told) and its place is free again: a flood never holds a place
 another chat's update waits for. Work the Mini App submits was admitted at its own door.
 
+An inline query still waiting for its turn when the same person's next one arrives is dropped
+(counted `superseded`): Telegram's client sends a query at each change of what is typed and
+shows the answer to the newest alone, so answering the older is work nobody sees. A person
+typing, or a script sending a thousand, has one inline query waiting at a time, not a thousand
+holding the places other chats' updates need.
+
 Wired with `ApplicationBuilder().concurrent_updates(FairUpdates(...))`: the composition root
 builds it before the application (bot.telegram.app.fair_updates), and hands it to the Mini App's
 face too, whose work for a user takes its turn here (`submit_as`).
@@ -78,7 +84,7 @@ class FairUpdates(BaseUpdateProcessor):
         self.bound = bound
         self._running = 0
         self._busy: dict[Key, int] = {}  # a chat's updates being handled
-        self._waiting: OrderedDict[Key, deque[asyncio.Future[None]]] = OrderedDict()
+        self._waiting: OrderedDict[Key, deque[asyncio.Future[bool]]] = OrderedDict()
         # the chats with an update waiting that may start one now, by (the turn they were last
         # served, -1 never; when they began to wait): the next is the heap's least, not a scan
         # of every chat waiting (with 200 chats waiting a scan was a fifth of an update's CPU)
@@ -88,6 +94,7 @@ class FairUpdates(BaseUpdateProcessor):
         # chat -> the turn it last had; the SERVED_KEPT least lately served or asked about go
         self._served: LRU[Key, int] = LRU(SERVED_KEPT)
         self._turns = 0
+        self._newest_query: dict[int, asyncio.Future[bool]] = {}  # a person's waiting query
         metrics.watch_fair_queue(self.waiting)
 
     async def initialize(self) -> None:
@@ -123,19 +130,28 @@ class FairUpdates(BaseUpdateProcessor):
     async def _in_turn(self, update: object, coroutine: Awaitable[Any]) -> None:
         key = sender(update)
         joined = time.perf_counter()
-        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        turn: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._waiting.setdefault(key, deque()).append(turn)
+        querier = self._supersede(update, turn)
         self._make_ready(key)
         self._dispatch()
         try:
-            await turn
+            superseded = await turn
         except asyncio.CancelledError:
-            if turn.done() and not turn.cancelled():  # its turn had come: give it back
-                self._finished(key)
+            if turn.done() and not turn.cancelled() and not turn.result():  # its turn had
+                self._finished(key)  # come: give it back
             else:
                 self._forget(key, turn)
             _close(coroutine)
             raise
+        finally:
+            if querier is not None and self._newest_query.get(querier) is turn:
+                del self._newest_query[querier]
+        if superseded:
+            self._forget(key, turn)
+            _close(coroutine)
+            metrics.record_update_dropped(metrics.SUPERSEDED)
+            return
         began = time.perf_counter()
         WAITING(began - joined)
         try:
@@ -144,6 +160,18 @@ class FairUpdates(BaseUpdateProcessor):
             self._finished(key)
             HANDLING(time.perf_counter() - began)
             metrics.record_update_handled(kind(update))
+
+    def _supersede(self, update: object, turn: asyncio.Future[bool]) -> int | None:
+        """For an inline query: its sender's query still waiting, if any, given up (its turn
+        told True); this one their newest. Its sender's id (None: not an inline query)."""
+        query = getattr(update, "inline_query", None)
+        if query is None:
+            return None
+        older = self._newest_query.get(query.from_user.id)
+        if older is not None and not older.done():
+            older.set_result(True)
+        self._newest_query[query.from_user.id] = turn
+        return int(query.from_user.id)
 
     def _make_ready(self, key: Key) -> None:
         """The chat may start an update now (it has one waiting, and room to run it): in the
@@ -174,7 +202,7 @@ class FairUpdates(BaseUpdateProcessor):
             self._busy[key] = self._busy.get(key, 0) + 1
             self._turns += 1
             self._served[key] = self._turns
-            turn.set_result(None)
+            turn.set_result(False)
             self._make_ready(key)
 
     def _finished(self, key: Key) -> None:
@@ -187,7 +215,7 @@ class FairUpdates(BaseUpdateProcessor):
         self._make_ready(key)
         self._dispatch()
 
-    def _forget(self, key: Key, turn: asyncio.Future[None]) -> None:
+    def _forget(self, key: Key, turn: asyncio.Future[bool]) -> None:
         queue = self._waiting.get(key)
         if queue is not None and turn in queue:
             queue.remove(turn)

@@ -15,7 +15,7 @@ admits goes, whole, over a Unix socket in a private directory to the bot, whose 
 (`answer_request`, which draws on the same person's budget as their updates: one budget across
 every door). One line a request each way, `<id> <request>` and `<id> <reply>` (both compact JSON,
 so a line): the bot answers each in a task of its own, so one slow answer holds no other back.
-Every second the child also sends what it refused (`tally <JSON>`), counted in the bot's
+Four times a second the child also sends what it refused (`tally <JSON>`), counted in the bot's
 /metrics as if the bot had refused it.
 
 The child reads its settings (the token among them) as one JSON line on its stdin, says
@@ -49,7 +49,7 @@ REPLY_SECONDS = 30.0  # an answer not back by then is refused "try again" (the c
 RESTART_SECONDS = 1.0
 STOP_SECONDS = 5.0
 LINE_LIMIT = 16 << 20  # a reply's line: a share card is a picture in it
-TALLY_SECONDS = 1.0
+TALLY_SECONDS = 0.25
 
 Answer = Callable[[bytes], Awaitable[bytes]]  # a relayed request -> its reply
 

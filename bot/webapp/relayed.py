@@ -8,10 +8,10 @@ page or a card to any worker. The ticket is read here only to pick the partition
 checks everything again (a forged ticket reaches a worker that then refuses it). The worker's
 reply is the endpoint's answer or its refusal (status, why, the page's word), said here in the
 asker's language as the one process says it. A request that is not signed for the bot is refused
-here (403), so a forged flood never reaches a worker. A request nobody answered (the partition between
-two owners, no worker up, no reply in time) is refused with 503 and the page's "try again": an
-answer that reached a worker which died before replying may have counted, and the page's next
-request shows whether it did.
+here (403), so a forged flood never reaches a worker. A request nobody answered (the partition
+between two owners, no worker up, no reply in time) is refused with 503 and the page's "try
+again": an answer that reached a worker which died before replying may have counted, and the
+page's next request shows whether it did.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ import pytest
 from bot.runtime.doors import (
     BUCKETS_KEPT,
     CARD,
+    NOTICE_SECONDS,
     PAGE,
     UPDATE,
     Doors,
@@ -51,7 +52,29 @@ def test_a_burst_then_the_rate():
     clock.now += 1.0  # five more a second
     again = [done(budget, budget.enter(UPDATE, ANN, GROUP)) for _ in range(6)]
     assert [isinstance(a, Pass) for a in again] == [True] * 5 + [False]
+    assert isinstance(again[-1], Refused) and not again[-1].first  # told a second ago
+    clock.now += NOTICE_SECONDS
+    again = [done(budget, budget.enter(UPDATE, ANN, GROUP)) for _ in range(21)]
     assert isinstance(again[-1], Refused) and again[-1].first  # a new burst: a new notice
+
+
+def test_a_group_pressing_together_hears_a_notice_a_person_a_while():
+    """Fifty members press 20 times a second each for ten seconds: the group's bucket lets
+    one more in now and then, each of them in turn, and each of those used to re-arm a notice
+    (a notice for nearly every press let in); now each person hears one at most every
+    NOTICE_SECONDS."""
+    clock = Clock()
+    budget = doors(clock)
+    members = [person_key(700 + n) for n in range(50)]
+    said = let_in = 0
+    for tick in range(200):
+        clock.now = 1000.0 + tick * 0.05
+        for member in members:
+            admitted = done(budget, budget.enter(UPDATE, member, GROUP))
+            let_in += isinstance(admitted, Pass)
+            said += isinstance(admitted, Refused) and admitted.first
+    assert let_in >= 300  # the group's 120, then 30 a second
+    assert said <= len(members) * (10 / NOTICE_SECONDS + 1)
 
 
 def test_refused_work_spends_nothing_of_the_chat():

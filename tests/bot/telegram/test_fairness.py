@@ -14,7 +14,7 @@ from telegram.ext import ApplicationBuilder, ContextTypes, TypeHandler
 
 from bot.runtime import metrics
 from bot.runtime.doors import PERSON, Doors
-from bot.telegram.fairness import FairUpdates, sender
+from bot.telegram.fairness import PER_CHAT_RUNNING, FairUpdates, sender
 from demo.emulator import BotApiEmulator
 from tests.waiting import until
 
@@ -290,3 +290,67 @@ async def test_another_chat_is_served_during_a_flood(harness):
         await harness.app.update_queue.put(update)
     await harness.telegram.reply(-777, timeout=30)
     assert harness.app.update_processor.doors.refusals >= 600 - PERSON.burst
+
+
+def query_of(user: int) -> SimpleNamespace:
+    """An inline query as the processor sees it: no chat, its sender's."""
+    person = SimpleNamespace(id=user)
+    return SimpleNamespace(effective_user=person, effective_chat=None,
+                           inline_query=SimpleNamespace(from_user=person))
+
+
+async def test_a_waiting_inline_query_gives_way_to_its_senders_next():
+    """A person's five inline queries wait behind a busy chat: only the newest is answered
+    (Telegram's client shows the answer to the newest alone), the four before it dropped and
+    counted; another person's query is not theirs to replace; one already running is not
+    stopped by the next."""
+    fair, seen = FairUpdates(concurrent=1, per_chat_running=1), Recorder()
+    dropped = metrics.UPDATES_DROPPED.labels(metrics.SUPERSEDED)._value.get
+    before = dropped()
+    tasks = [asyncio.create_task(fair.process_update(update_of(A), seen.handle("a", True)))]
+    await settle()
+    for n in range(1, 6):
+        tasks.append(asyncio.create_task(fair.process_update(query_of(7), seen.handle(f"q{n}"))))
+        if n == 3:
+            tasks.append(asyncio.create_task(fair.process_update(query_of(8),
+                                                                 seen.handle("other"))))
+    await settle()
+    assert fair.waiting() == 2 and dropped() - before == 4
+    seen.gate.set()
+    await asyncio.gather(*tasks)
+    assert sorted(seen.done()) == ["a", "other", "q5"]
+
+    seen = Recorder()
+    running = asyncio.create_task(fair.process_update(query_of(7), seen.handle("r1", True)))
+    await settle()
+    later = asyncio.create_task(fair.process_update(query_of(7), seen.handle("r2")))
+    await settle()
+    seen.gate.set()
+    await asyncio.gather(running, later)
+    assert seen.done() == ["r1", "r2"] and dropped() - before == 4
+    assert fair._newest_query == {}  # nobody's query is remembered once it ran
+
+
+async def test_a_flood_of_inline_queries_is_answered_once_a_wait(harness):
+    """A script sends 200 inline queries at once from one person, behind a busy moment: far
+    fewer than its budget's worth are answered (a waiting query gives way to the next), and
+    another person's query is answered."""
+    fair = harness.app.update_processor
+    assert isinstance(fair, FairUpdates)
+    fair.doors = Doors(clock=lambda: 0.0)  # time stands still: her first 20 are let in
+    ann, ben = harness.telegram.user(91, "Ann"), harness.telegram.user(92, "Ben")
+    asked = [await harness.telegram.inline_query(ann, "8 3 8 3") for _ in range(200)]
+    bens = await harness.telegram.inline_query(ben, "1 2 3 4")
+    updates = [Update.de_json({k: v for k, v in u.items() if not k.startswith("_")},
+                              harness.app.bot) for u in harness.telegram.updates]
+    harness.telegram.updates.clear()
+    for update in updates:
+        await harness.app.update_queue.put(update)
+    await until(lambda: harness.app.update_queue.in_hand == 0, "every update handled")
+    await harness.telegram.wait_for(lambda: harness.telegram.inline_answer(bens) is not None, 10)
+    answered = [q for q in asked if harness.telegram.inline_answer(q) is not None]
+    # those started at once (a sender's few at a time), then the newest of those let in
+    # (the person's 12 in hand), not every one her budget let in
+    started = [asked.index(q) for q in answered]
+    assert started[:PER_CHAT_RUNNING] == list(range(PER_CHAT_RUNNING))
+    assert len(started) == PER_CHAT_RUNNING + 1 and started[-1] >= PER_CHAT_RUNNING + 1

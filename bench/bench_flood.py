@@ -14,7 +14,8 @@ the load bench's capacity runs) against the Bot API emulator. Its capacity is me
   fifty  the same, spread over fifty members of the flood group.
 
 The HTTP flood comes from a process of its own (this file with --client, at the lowest CPU
-priority: an attacker's machine is not the bot's) over 64 kept-alive connections, each sending
+priority, SCHED_IDLE: an attacker's machine is not the bot's; at `nice` 19 it still slowed the
+rounds by holding a core as the bot woke) over 64 kept-alive connections, each sending
 its next request as soon as the last was answered; it reports each request's status and time.
 The presses and inline queries are queued at the emulator ahead of the groups' own updates, as
 Telegram would deliver them.
@@ -25,7 +26,8 @@ Printed: the other groups' p50 and p99 delivery -> reply in each run against the
 dropped past a budget (its /metrics) against the flood's; the bot's CPU in each run, and the
 flood's cost per request. The load average at the start and the end.
 
-    .venv/bin/python bench/bench_flood.py [--chats 200] [--quick]
+    .venv/bin/python bench/bench_flood.py [--chats 200] [--quick] [--only one|fifty]
+        [--kinds answers,pages,presses,inline] [--profile FILE]
 """
 
 from __future__ import annotations
@@ -62,11 +64,13 @@ from bench.bench_bot_load import (  # noqa: E402
     stop,
 )
 from bot.webapp.init_data import sign, user_fields  # noqa: E402
+from bot.webapp.page_process import lowest_priority  # noqa: E402
 
 FLOOD_GROUPS = -990_000  # the flood groups: -990_001, -990_002...
 CONNECTIONS = 64
 WRONG = [[0, "+", 1], [0, "+", 1], [0, "+", 1]]  # every tile added: a wrong answer for most
 SHORT_NAME = "flood"
+KINDS = ("answers", "pages", "presses", "inline")  # the flood's parts
 
 
 def free_port() -> int:
@@ -97,19 +101,60 @@ class Phase:
     refused_http: float = 0.0
     presses_answered: int = 0
     inline_answered: int = 0
+    others: dict = field(default_factory=dict)  # CPU s of the other processes on the machine
+    timed: str = ""  # where the bot's time went (where_time_went)
+
+
+def machine_cpu(bot: int) -> dict[str, float]:
+    """CPU seconds so far of what shares the machine with the bot: its page's process, its
+    solver workers, and this process (the emulator — Telegram — and the groups' drivers)."""
+    spent = {"page process": 0.0, "solver workers": 0.0}
+    for child in Path(f"/proc/{bot}/task/{bot}/children").read_text().split():
+        try:
+            command = Path(f"/proc/{child}/cmdline").read_bytes()
+            fields = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        name = "page process" if b"page_process" in command else "solver workers"
+        spent[name] += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    times = os.times()
+    spent["emulator and drivers"] = times.user + times.system
+    return spent
 
 
 def scrape(port: int) -> dict[str, float]:
-    """The bot's /metrics: each counter of refusals and drops, by its labels."""
+    """The bot's /metrics: each counter of refusals and drops, by its labels; and where its
+    updates' time went (the stages' and the Bot API's sums and counts)."""
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as response:
         text = response.read().decode()
     found: dict[str, float] = {}
     for line in text.splitlines():
         if line.startswith(("twentyfour_updates_dropped_total",
-                            "twentyfour_webapp_requests_refused_total")):
+                            "twentyfour_webapp_requests_refused_total")) or \
+                (line.startswith(TIMED) and line.split("{")[0].endswith(("_sum", "_count"))):
             name, _, value = line.rpartition(" ")
             found[name] = float(value)
     return found
+
+
+TIMED = ("twentyfour_update_stage_seconds", "twentyfour_bot_api_request_seconds",
+         "twentyfour_gc_pause_seconds")
+
+
+def where_time_went(before: dict[str, float], after: dict[str, float]) -> str:
+    """Each stage's and each Bot API method's mean time in a run, and how many (from the
+    differences of the bot's histograms)."""
+    said = []
+    for key in sorted(after):
+        if not key.startswith(TIMED) or "_count{" not in key or "getUpdates" in key:
+            continue
+        count = after[key] - before.get(key, 0.0)
+        total_key = key.replace("_count{", "_sum{")
+        total = after.get(total_key, 0.0) - before.get(total_key, 0.0)
+        if count >= 1:
+            label = key.split('"')[1]
+            said.append(f"{label} {total / count * 1000:.1f} ms x {count:.0f}")
+    return ", ".join(said)
 
 
 def over_budget(metrics: dict[str, float]) -> float:
@@ -167,13 +212,14 @@ async def flooded(run: Run, ids: list[int], rate: float, flood: Flood, group: in
     await idle(run.process)
     before = scrape(metrics_port)
     cpu = cpu_seconds(run.process)
+    others = machine_cpu(run.process.pid)
     presses = len(run.emulator.callback_answers)
     inline = len(run.emulator.inline_answers)
     spec = {"port": web_port, "connections": CONNECTIONS,
             "requests": requests_of(flood, people, ticket, run.emulator.token)}
     client = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--client", stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE, preexec_fn=lambda: os.nice(19))
+        stdout=asyncio.subprocess.PIPE, preexec_fn=lowest_priority)
     assert client.stdin is not None
     client.stdin.write(json.dumps(spec).encode())
     client.stdin.close()
@@ -184,22 +230,30 @@ async def flooded(run: Run, ids: list[int], rate: float, flood: Flood, group: in
         if n < flood.inline:
             await run.emulator.inline_query(person, "8 3 8 3")
     played = await steady(run, ids, rate, 120)
-    out, _ = await client.communicate()
+    out, _ = await client.communicate()  # (its CPU: in its report)
     await idle(run.process)
     after = scrape(metrics_port)
+    spent = {name: cpu_now - others[name]
+             for name, cpu_now in machine_cpu(run.process.pid).items()}
     return Phase(played, cpu_seconds(run.process) - cpu, json.loads(out),
                  over_budget(after) - over_budget(before),
                  refused_http(after) - refused_http(before),
                  len(run.emulator.callback_answers) - presses,
-                 len(run.emulator.inline_answers) - inline)
+                 len(run.emulator.inline_answers) - inline, spent,
+                 where_time_went(before, after))
 
 
-async def quiet(run: Run, ids: list[int], rate: float) -> Phase:
+async def quiet(run: Run, ids: list[int], rate: float, metrics_port: int) -> Phase:
     await idle(run.process)
+    before = scrape(metrics_port)
     cpu = cpu_seconds(run.process)
+    others = machine_cpu(run.process.pid)
     played = await steady(run, ids, rate, 120)
     await idle(run.process)
-    return Phase(played, cpu_seconds(run.process) - cpu)
+    spent = {name: cpu_now - others[name]
+             for name, cpu_now in machine_cpu(run.process.pid).items()}
+    return Phase(played, cpu_seconds(run.process) - cpu, others=spent,
+                 timed=where_time_went(before, scrape(metrics_port)))
 
 
 async def bench(args: argparse.Namespace) -> tuple[float, list[tuple[str, Phase, Flood | None]]]:
@@ -215,11 +269,13 @@ async def bench(args: argparse.Namespace) -> tuple[float, list[tuple[str, Phase,
             capacity = await burst(run, chats(100, args.chats), 120)
             rate = capacity["rate"] / 2
             phases: list[tuple[str, Phase, Flood | None]] = [
-                ("quiet", await quiet(run, chats(1000, args.chats), rate), None)]
-            runs = (("one", 1, 2000), ("fifty", 50, 3000))[:1 if args.profile else 2]
+                ("quiet", await quiet(run, chats(1000, args.chats), rate, metrics_port), None)]
+            runs = tuple(run_ for run_ in (("one", 1, 2000), ("fifty", 50, 3000))
+                         if args.only in (None, run_[0]))
             for number, (label, members, base) in enumerate(runs, start=1):
-                flood = Flood(members, *(round(n * args.scale) for n in (6000, 2000, 2000,
-                                                                          2000)))
+                flood = Flood(members, *(round(n * args.scale) if kind in args.kinds else 0
+                                         for kind, n in zip(KINDS, (6000, 2000, 2000, 2000),
+                                                            strict=True)))
                 phases.append((label, await flooded(run, chats(base, args.chats), rate, flood,
                                                     FLOOD_GROUPS - number,
                                                     (web_port, metrics_port)), flood))
@@ -243,6 +299,11 @@ def report(rate: float, phases: list[tuple[str, Phase, Flood | None]], chats_cou
         print(f"{label:<8}{phase.steady['p50'] * 1000:>9.1f}{phase.steady['p99'] * 1000:>9.1f}"
               f"{ratio:>10.2f}x{'all' if phase.steady['complete'] else 'LOST':>9}"
               f"{phase.cpu:>11.2f}")
+    print("CPU s of the rest of the machine in each run (the flood's client apart): " + "; ".join(
+        f"{label} " + ", ".join(f"{name} {cpu:.2f}" for name, cpu in phase.others.items())
+        for label, phase, _ in phases))
+    for label, phase, _ in phases:
+        print(f"where the bot's time went, {label}: {phase.timed}")
     for label, phase, flood in phases[1:]:
         assert flood is not None
         statuses = phase.flood["statuses"]
@@ -254,7 +315,8 @@ def report(rate: float, phases: list[tuple[str, Phase, Flood | None]], chats_cou
         print(f"  HTTP: {', '.join(f'{n} x {s}' for s, n in sorted(statuses.items()))} "
               f"in {phase.flood['seconds']:.2f} s; refusals p50 "
               f"{percentile(refusals, 0.5):.1f} ms, p99 {percentile(refusals, 0.99):.1f} ms "
-              f"(goal < 50); refused by the bot's count: {phase.refused_http:.0f}")
+              f"(goal < 50); refused by the bot's count: {phase.refused_http:.0f}; the client's "
+              f"CPU {phase.flood['cpu']:.2f} s")
         print(f"  updates dropped past a budget: {phase.dropped:.0f} of "
               f"{flood.presses + flood.inline} flood updates; presses answered "
               f"{phase.presses_answered}, inline queries answered {phase.inline_answered}")
@@ -298,7 +360,7 @@ async def client(spec: dict) -> dict:
 
     await asyncio.gather(*(connection() for _ in range(spec["connections"])))
     return {"statuses": statuses, "refusal_ms": refusal_ms,
-            "seconds": time.perf_counter() - began}
+            "seconds": time.perf_counter() - began, "cpu": sum(os.times()[:2])}
 
 
 def main() -> None:
@@ -309,7 +371,11 @@ def main() -> None:
                         help="the flood's size against the issue's (6,000 answers...)")
     parser.add_argument("--quick", action="store_true", help="50 groups, a tenth of the flood")
     parser.add_argument("--profile", type=Path,
-                        help="the bot under cProfile (the quiet run and one flood), into FILE")
+                        help="the bot under cProfile, into FILE (with --only: that flood)")
+    parser.add_argument("--kinds", type=lambda text: set(text.split(",")), default=set(KINDS),
+                        help="the flood's parts, of " + ",".join(KINDS) + " (default: all)")
+    parser.add_argument("--only", choices=("one", "fifty"),
+                        help="the quiet run and this flood alone")
     parser.add_argument("--client", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.client:

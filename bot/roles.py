@@ -263,7 +263,8 @@ async def serve_webapp(config: Config, settings: WebappSettings | None,
 
     assert settings is not None, "python -m bot webapp needs WEBAPP_URL"
     async with relay.relay_of(config) as relayer:
-        doors = Doors(config.person_budget, config.chat_budget)  # the askers' (docs/scaling.md)
+        doors = Doors(config.person_budget, config.chat_budget,
+                  inline=config.inline_budget)  # the askers' (docs/scaling.md)
         server, port = serve(RelayedFace(relayer.ask, config.token, doors=doors), settings.port,
                              settings.listen, RELAYED)
         log.info("Mini App page on %s:%d/webapp/, its requests relayed to the workers",
@@ -283,7 +284,8 @@ async def serve_ingress(config: Config, stop: asyncio.Event) -> None:
     broker (bot/cluster/poller.py). Its bot alone: no store, no handler runs here."""
     from bot.cluster import ingress  # the broker's client: the roles' alone
 
-    telegram = telegram_bot(config, Doors(config.person_budget, config.chat_budget))
+    telegram = telegram_bot(config, Doors(config.person_budget, config.chat_budget,
+                                          inline=config.inline_budget))
     try:
         if not await webhook.unless_stopped(
                 reach_telegram(telegram, config.startup_seconds, config.base_url), stop):

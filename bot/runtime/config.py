@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from bot.runtime.cpus import usable_cpus
-from bot.runtime.doors import CHAT, PERSON, Limits
+from bot.runtime.doors import CHAT, INLINE, PERSON, Limits
 
 DEFAULT_BASE_URL = "https://api.telegram.org/bot"
 ON, OFF = ("on", "1", "true", "yes"), ("off", "0", "false", "no")
@@ -129,6 +129,7 @@ class Config:
     tournament_followers: int = TOURNAMENT_FOLLOWERS  # chats that may follow one tournament
     person_budget: Limits = PERSON  # what one person may ask at every door (bot.runtime.doors)
     chat_budget: Limits = CHAT  # ... and one chat, everyone in it together
+    inline_budget: Limits = INLINE  # ... and every inline query together (asked in no chat)
 
     @property
     def deal_rate(self) -> float:
@@ -206,6 +207,7 @@ class Config:
                                         *TOURNAMENT_FOLLOWERS_RANGE) or 0,  # 0: none follows
             person_budget=_limits(values, "PERSON_BUDGET", PERSON),
             chat_budget=_limits(values, "CHAT_BUDGET", CHAT),
+            inline_budget=_limits(values, "INLINE_BUDGET", INLINE),
         )
         if config.webhook_url and config.metrics_port == config.webhook_port:
             raise ConfigError(f"METRICS_PORT must differ from WEBHOOK_PORT ({config.webhook_port}"

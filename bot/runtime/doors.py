@@ -37,9 +37,10 @@ from cachetools import TTLCache
 BUCKETS_KEPT = 20_000  # people and chats whose buckets are remembered (those in use: far fewer)
 
 # ("person", id), ("sender", a group's or channel's id), ("chat", id), ("news", a group's id),
-# ("door", 0)
+# ("door", 0), ("inline", 0)
 Key = tuple[str, int]
 WEBAPP_DOOR: Key = ("door", 0)
+INLINE_DOOR: Key = ("inline", 0)
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,13 @@ CHAT = Limits(rate=30.0, burst=120.0, at_once=64)
 # the event loop than the updates' own bound (MAX_UPDATES_IN_FLIGHT) would.
 WEBAPP = Limits(rate=400.0, burst=400.0, at_once=64)
 
+# Inline queries, everyone's together: they are asked in no chat, so no chat's budget holds a
+# crowd's, and fifty people's five a second each were more than every group's play. At most
+# this many in hand at once — well under the connections replies go on (bot.telegram.app
+# CONNECTIONS), so a crowd's answers never queue a group's reply behind them — and 50 a second.
+# A query refused hears nothing: Telegram's client asks again at the next change typed.
+INLINE = Limits(rate=50.0, burst=100.0, at_once=8)
+
 # What each kind of work weighs, in units of the buckets.
 UPDATE, VIEW, ANSWER, PAGE, CARD = "update", "view", "answer", "page", "card"
 COSTS = {UPDATE: 1.0, VIEW: 1.0, ANSWER: 1.0, PAGE: 2.0, CARD: 4.0}
@@ -83,7 +91,7 @@ class Refused:
 
     retry_after: int
     first: bool
-    by: str = "person"  # whose budget ran out: "person", "sender", "chat" or "door"
+    by: str = "person"  # whose budget ran out: "person", "sender", "chat", "door", "inline"
 
 
 @dataclass
@@ -104,11 +112,11 @@ class Doors:
     """The budget of every person and chat: `enter` before work, `leave` when it is done."""
 
     def __init__(self, person: Limits = PERSON, chat: Limits = CHAT, webapp: Limits = WEBAPP,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, inline: Limits = INLINE) -> None:
         self.limits = {"person": person, "sender": person, "chat": chat, "news": chat,
-                       "door": webapp}
+                       "door": webapp, "inline": inline}
         self.clock = clock
-        refill = max(_refill(limits) for limits in (person, chat, webapp))
+        refill = max(_refill(limits) for limits in (person, chat, webapp, inline))
         self._buckets: TTLCache[Key, _Bucket] = TTLCache(BUCKETS_KEPT, refill,
                                                          lambda: self.clock())
         self._held: dict[Key, int] = {}  # work admitted and not done, by key

@@ -64,9 +64,13 @@ OWED_COMMANDS = TABLE.owed
 ALLOWED_UPDATES = [Update.MESSAGE, Update.EDITED_MESSAGE, Update.INLINE_QUERY,
                    Update.CALLBACK_QUERY, Update.MY_CHAT_MEMBER, Update.CHAT_MEMBER]
 # Replies go on LeanRequest's kept-alive connections (httpx's pool costs more CPU per request
-# than the update itself; see lean_request.py). 8 connections carry far more than Telegram's 30
-# messages a second; a reply waits for a free one up to POOL_TIMEOUT rather than failing.
-CONNECTIONS = 8
+# than the update itself; see lean_request.py). A reply waits for a free one up to POOL_TIMEOUT
+# rather than failing, first come first served: so the connections are many enough that what
+# one crowd is owed at once (fifty people's inline answers, a group's presses answered) never
+# queues another chat's reply behind it. With 8, fifty people's 2,000 inline queries put 200
+# answers in front of every group's next reply (p99 4.5x the quiet run's); with 32, none
+# (docs/benchmarks.md, "Floods"). Idle ones close after lean_request.KEEPALIVE_SECONDS.
+CONNECTIONS = 32
 POOL_TIMEOUT = 30.0
 BUSY_NOTICE = 3.0  # seconds an update may wait on a busy database before its sender hears so
 CONCURRENT_UPDATES = 32  # handled at once, served fairly between chats (fairness.py)

@@ -10,7 +10,8 @@ since the intake (bot.telegram.intake) takes no more than that many from Telegra
 Before an update joins a queue it draws on its sender's and its chat's budget (`doors`: one
 budget per person and per chat for every door, bot.runtime.doors); past it, it is refused at once
 (its coroutine closed, `refused` told) and its place is free again: a flood never holds a place
-another chat's update waits for. Work the Mini App submits was admitted at its own door.
+another chat's update waits for. Work the Mini App submits was admitted at its own door, and
+takes the turn of the chat it is about (`submit_as`).
 
 An inline query still waiting for its turn when the same person's next one arrives is dropped
 (counted `superseded`): Telegram's client sends a query at each change of what is typed and
@@ -231,20 +232,26 @@ def _close(coroutine: Awaitable[Any]) -> None:
 
 
 @dataclass(frozen=True)
-class _User:
+class _Id:
     id: int
 
 
 @dataclass(frozen=True)
 class Submission:
     """Work done for a user outside an update (an answer from the Mini App's page), as the
-    processor sees it: whose it is (`sender` reads `effective_user.id`)."""
+    processor sees it: whose it is, and the chat it is about — whose turn it takes (`sender`
+    reads `effective_chat.id`), as that chat's typed answers do."""
 
-    effective_user: _User
+    effective_user: _Id
+    effective_chat: _Id
 
 
-async def submit_as(processor: BaseUpdateProcessor, user_id: int,
+async def submit_as(processor: BaseUpdateProcessor, user_id: int, chat_id: int,
                     work: Coroutine[Any, Any, None]) -> None:
-    """Run `work` in the user's fair turn of the application's update `processor`, beside the
-    chats' updates (waiting for room when the queues are full, as an update would)."""
-    await processor.process_update(Submission(_User(user_id)), work)
+    """Run `work` in the fair turn of the chat it is about (`chat_id`: the round's group, or the
+    user's private chat), beside the chats' updates (waiting for room when the queues are full,
+    as an update would). The chat's, not the user's: fifty members answering a group's round on
+    the page take the group's few places at a time, as their typed answers would, not fifty
+    people's — each of whom would wait on the group's round while holding a place another
+    chat's update needs."""
+    await processor.process_update(Submission(_Id(user_id), _Id(chat_id)), work)

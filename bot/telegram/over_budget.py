@@ -17,7 +17,7 @@ from telegram import Update
 from telegram.error import TelegramError
 
 from bot.runtime import metrics
-from bot.runtime.doors import Doors, Key, Refused, chat_key, news_key, person_key
+from bot.runtime.doors import INLINE_DOOR, Doors, Key, Refused, chat_key, news_key, person_key
 from bot.text.i18n import language_of, texts_for
 
 log = logging.getLogger(__name__)
@@ -56,7 +56,8 @@ def keys_of(update: object) -> tuple[Key, Key | None] | None:
     """The person's and the chat's budget an update draws on; None for one from nobody (a
     channel's post, a poll's answer: the update-once gate drops those at once). Someone's
     status changed in a group (chat_member) is news, not their request: it draws on the
-    group's news alone."""
+    group's news alone. An inline query, asked in no chat, draws on the door every inline query
+    shares (doors.INLINE) in its chat's stead."""
     user = getattr(update, "effective_user", None)
     chat = getattr(update, "effective_chat", None)
     if getattr(update, "chat_member", None) is not None and chat is not None:
@@ -66,6 +67,8 @@ def keys_of(update: object) -> tuple[Key, Key | None] | None:
     message = getattr(update, "effective_message", None)
     sender_chat = getattr(message, "sender_chat", None) if message is not None else None
     person = person_key(user.id, sender_chat.id if sender_chat is not None else None)
+    if chat is None and getattr(update, "inline_query", None) is not None:
+        return person, INLINE_DOOR
     return person, chat_key(chat.id if chat is not None else None, user.id)
 
 

@@ -6,8 +6,11 @@ Why: a refusal costs little, but not nothing — tornado's reading and writing o
 about 150 µs of Python — and a script on 64 connections can ask for one every 0.2 ms. In the
 bot's own loop that was 60 % of a core spent refusing while every group's update queued behind
 it (docs/benchmarks.md, "Floods"). Here the operating system shares the cores between the two
-processes by time, not by turns of one loop, and the page's process runs at a lower priority
-(NICE), so the rounds come first and the page is answered with what is left.
+processes by time, not by turns of one loop, and the page's process runs at the lowest priority
+(`lowest_priority`: Linux's SCHED_IDLE), so the rounds come first and the page is answered with
+the cores' idle time. `nice` 5 and 19 were not enough: a nice process still holds a core it is
+running on for a few milliseconds after the bot wakes, and the bot wakes thousands of times a
+second (a 2-core machine's rounds took 7x longer under one person's flood at `nice` 5).
 
 The child is the cluster's Mini App role in small (bot.webapp.relayed): it serves the page and
 draws each request on its asker's budget (bot.runtime.doors) before anything else; what it
@@ -43,7 +46,6 @@ from bot.runtime import metrics
 from bot.runtime.doors import Doors, Limits
 
 log = logging.getLogger(__name__)
-NICE = 5  # the page's process yields the cores to the rounds' when both want them
 STARTUP_SECONDS = 60.0  # for the child to import and listen (a loaded machine is slow)
 REPLY_SECONDS = 30.0  # an answer not back by then is refused "try again" (the cluster's too)
 RESTART_SECONDS = 1.0
@@ -304,12 +306,21 @@ async def child(spec: Spec) -> int:
     return 0
 
 
+def lowest_priority() -> None:
+    """This process runs only when the bot's need no core (SCHED_IDLE); where the system has no
+    such class or refuses it, at `nice` 19."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    except (AttributeError, OSError):
+        with contextlib.suppress(OSError):
+            os.nice(19)
+
+
 def main() -> int:
     from bot.runtime import log_mask
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the bot's terminal's Ctrl-C: the bot stops it
-    with contextlib.suppress(OSError):
-        os.nice(NICE)
+    lowest_priority()
     said = json.loads(sys.stdin.buffer.readline())
     spec = Spec(**{**said, "person_budget": tuple(said["person_budget"]),
                    "chat_budget": tuple(said["chat_budget"])})

@@ -146,8 +146,9 @@ def page_opener(settings: WebappSettings, bot_username: str | None) -> PageOpene
 
 Belongs = Callable[[int, int], Awaitable[bool | None]]
 """Whether a user is in a group (None: Telegram can't tell now)."""
-Submit = Callable[[int, Coroutine[None, None, None]], Awaitable[None]]
-"""Run a user's submission through the bot's fair lane (admitted at the door already)."""
+Submit = Callable[[int, int, Coroutine[None, None, None]], Awaitable[None]]
+"""Run a user's submission about a chat (user, chat, work) in that chat's fair turn (admitted
+at the door already)."""
 
 
 class Face:
@@ -215,7 +216,7 @@ class Face:
                 async with self._turns.held(signed.user_id):
                     judged.append(await self._judge(signed, ticket, text))
 
-            await self.submit(signed.user_id, judge())
+            await self.submit(signed.user_id, ticket.chat_id, judge())
         if not judged:  # its work was closed unrun: the process is stopping
             raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "stopping", "try_again")
         return judged[0]

@@ -164,8 +164,8 @@ def test_the_settings(raw):
     from bot.runtime.config import Config
 
     config = Config.from_env({"TELEGRAM_BOT_TOKEN": "1:a", "PERSON_BUDGET": raw,
-                              "CHAT_BUDGET": raw}, env_file=None)
-    assert config.person_budget == config.chat_budget
+                              "CHAT_BUDGET": raw, "INLINE_BUDGET": raw}, env_file=None)
+    assert config.person_budget == config.chat_budget == config.inline_budget
     assert config.person_budget.at_once >= 1
 
 

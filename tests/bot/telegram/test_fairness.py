@@ -354,3 +354,55 @@ async def test_a_flood_of_inline_queries_is_answered_once_a_wait(harness):
     started = [asked.index(q) for q in answered]
     assert started[:PER_CHAT_RUNNING] == list(range(PER_CHAT_RUNNING))
     assert len(started) == PER_CHAT_RUNNING + 1 and started[-1] >= PER_CHAT_RUNNING + 1
+
+
+async def test_a_crowds_inline_queries_never_hold_a_groups_reply(harness):
+    """Fifty people each ask one inline query while Telegram is slow to take the answers (each
+    holds a connection 8 s): every inline query shares one door (doors.INLINE, 8 in hand), so
+    the crowd's answers hold 8 of the connections replies go on and a group's /play, coming
+    after all fifty, is dealt while they are still held. Without the door, 32 of them (every
+    update running at once) held every connection, and the deal waited for them."""
+    from bot.runtime.doors import INLINE
+    from tests.bot.telegram.test_buttons import GROUP
+
+    fair = harness.app.update_processor
+    assert isinstance(fair, FairUpdates) and fair.doors is not None
+    harness.telegram.chat(GROUP)
+    crowd = [harness.telegram.user(3000 + n, f"P{n}") for n in range(50)]
+    for person in crowd:
+        await harness.telegram.inline_query(person, "8 3 8 3")
+    await harness.telegram.say(GROUP, harness.telegram.user(77, "Oz"), "/play")
+    updates = [Update.de_json({k: v for k, v in u.items() if not k.startswith("_")},
+                              harness.app.bot) for u in harness.telegram.updates]
+    harness.telegram.updates.clear()
+    harness.telegram.stalls["answerinlinequery"] = 8.0
+    refused = fair.doors.refusals
+    try:
+        for update in updates:
+            await harness.app.update_queue.put(update)
+        await harness.telegram.reply(GROUP, timeout=5)
+        assert len(harness.telegram.inline_answers) <= INLINE.at_once
+        assert fair.doors.refusals - refused >= len(crowd) - INLINE.at_once
+    finally:
+        harness.telegram.stalls.clear()
+
+
+async def test_the_pages_answers_take_their_groups_turn_not_each_members():
+    """Twenty members answer one group's round on the page while it is slow: their work takes
+    the group's few places at a time (as their typed answers would), so another chat's update
+    runs at once though only four places are left in all. Keyed by each member, twenty
+    places were taken and the other chat's update waited for the group's round."""
+    from bot.telegram.fairness import submit_as
+
+    fair, seen = FairUpdates(concurrent=PER_CHAT_RUNNING + 1), Recorder()
+    tasks = [asyncio.create_task(submit_as(fair, 100 + n, A, seen.handle(f"m{n}", True)))
+             for n in range(20)]
+    await settle()
+    assert seen.order.count("start m0") == 1
+    assert sum(name.startswith("start m") for name in seen.order) == PER_CHAT_RUNNING
+    other = asyncio.create_task(fair.process_update(update_of(B), seen.handle("b")))
+    await settle()
+    assert "b" in seen.done()
+    seen.gate.set()
+    await asyncio.gather(other, *tasks)
+    assert len(seen.done()) == 21

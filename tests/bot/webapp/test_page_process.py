@@ -1,8 +1,8 @@
 """The Mini App's page in a process of its own (bot/webapp/page_process.py, issue 70): a flood of
 the page's requests is refused there and never reaches the bot's event loop, attacked the ways
 around it — one person's signed flood, a forged flood in another's name, a flood through
-another door first (typed messages: one budget for a person), the page's process killed, the
-bot killed (its page's process goes with it), a port already taken."""
+another door first (typed messages: one budget for a person), the page's process killed or
+paused, the bot killed (its page's process goes with it), a port already taken."""
 
 from __future__ import annotations
 
@@ -169,6 +169,24 @@ async def test_the_page_s_process_is_started_again_when_killed(harness: Harness)
             except httpx.TransportError:
                 return False
         await until(shown, "the round shown again on the same port", timeout=60)
+
+
+async def test_a_paused_page_s_process_holds_no_round_up(harness: Harness):
+    """The page's process runs only on idle cores (SCHED_IDLE), and paused (SIGSTOP: what a
+    starved one looks like) it holds nothing of the bot's: a group's round is dealt meanwhile,
+    and the page answers again once it runs."""
+    async with apart(harness) as base, httpx.AsyncClient(timeout=30) as client:
+        page = child_of(os.getpid())
+        assert page is not None and os.sched_getscheduler(page) == os.SCHED_IDLE
+        os.kill(page, signal.SIGSTOP)
+        try:
+            current = await asyncio.wait_for(deal_known(harness), 30)
+        finally:
+            os.kill(page, signal.SIGCONT)
+        anns = signed_for(ANN, current, harness.telegram.token)
+        shown = await post(client, base, "api/round",
+                           {"init_data": anns, "round": f"{GROUP}_0_{current.id}"})
+        assert shown.status_code == 200 and shown.json()["puzzle"]["tiles"] == [8, 3, 8, 3]
 
 
 async def test_the_page_s_process_goes_with_a_killed_bot(tmp_path):

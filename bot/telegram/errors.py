@@ -14,7 +14,8 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError
 from bot.play.guards.once import Outage, is_outage
 from bot.play.ports import Fate, Moved
 from bot.telegram.context import Context
-from bot.telegram.sending import fate_of, say
+from bot.telegram.delivery import fate_of
+from bot.telegram.sending import say
 from bot.telegram.speakers import services_of, topic_of
 from bot.text.i18n import language_of, texts_for
 

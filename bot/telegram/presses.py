@@ -20,8 +20,8 @@ from telegram.error import BadRequest, EndPointNotFound, InvalidToken, TelegramE
 from bot.telegram import bot_api_10, keyboards
 from bot.telegram.bot_api_10 import EPHEMERAL, RICH, Refusals, Rich
 from bot.telegram.context import Context
+from bot.telegram.delivery import deliver, tried
 from bot.telegram.keyboards import PagePress, RoundPress, SettingPress
-from bot.telegram.sending import deliver, tried
 from bot.telegram.speakers import texts_of
 from bot.text.html_text import EntityError, visible_text
 from bot.text.i18n import language_of, texts_for

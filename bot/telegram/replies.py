@@ -11,9 +11,10 @@ from telegram import InlineKeyboardMarkup, Update
 from bot.play.solving.paging import Page
 from bot.telegram.bot_api_10 import Rich
 from bot.telegram.context import Context
+from bot.telegram.delivery import Sent
 from bot.telegram.grammar import UsageError
 from bot.telegram.refusals import refusal
-from bot.telegram.sending import Sent, reply
+from bot.telegram.sending import reply
 from bot.telegram.speakers import arguments, services_of, texts_of
 from bot.text.html_text import EntityError, visible_text
 

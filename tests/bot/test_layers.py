@@ -286,7 +286,8 @@ TELEGRAM_FLOORS: list[tuple[str, ...]] = [
     # whose budget an update draws on, the membership cache, the rate limiter, the grammar
     ("bot_api_10", "grammar", "members", "intake", "metered_request", "over_budget", "startup",
      "rate_limiter"),
-    ("keyboards", "refusals", "lean_request", "fairness", "menus"),
+    ("keyboards", "refusals", "lean_request", "fairness", "menus",
+     "delivery"),  # ... and how one message reaches a chat
     ("context",),  # the typed bot data
     ("speakers", "lifecycle", "jobs", "routes"),  # an update as play's words; the declarations
     ("sending", "polling"),  # the Publisher port and the face's own sends; the poller

@@ -25,6 +25,7 @@ from bot.play.outcomes import Dealt, Edited, Marked, Outcome, Refused, Said
 from bot.telegram import bot_api_10, keyboards
 from bot.telegram.bot_api_10 import EPHEMERAL, RICH, Rich
 from bot.telegram.context import Context
+from bot.telegram.delivery import Attempt, deliver
 from bot.telegram.grammar import SolveRequest, UsageError, read_arguments, read_match
 from bot.telegram.keyboards import (
     DEAL_ACTIONS,
@@ -39,7 +40,6 @@ from bot.telegram.keyboards import (
 from bot.telegram.presses import edit_pressed, notify, pressed, set_keyboard
 from bot.telegram.replies import answer_with, rich_page, usage
 from bot.telegram.routes import ADMINS, GROUPS, Command, Feature, Press
-from bot.telegram.sending import Attempt, deliver
 from bot.telegram.speakers import (
     admin_check,
     arguments,

@@ -22,7 +22,7 @@ from telegram.error import (
 
 from bot.play.ports import Gone, Moved
 from bot.telegram.bot_api_10 import EPHEMERAL, REFUSALS, RICH, Refusals
-from bot.telegram.sending import Attempt, deliver, tried
+from bot.telegram.delivery import Attempt, deliver, tried
 
 GROUP, SUPERGROUP = -3001, -1003001
 Send = Callable[[int], Awaitable[str]]

@@ -153,6 +153,8 @@ def where_time_went(before: dict[str, float], after: dict[str, float]) -> str:
         total = after.get(total_key, 0.0) - before.get(total_key, 0.0)
         if count >= 1:
             label = key.split('"')[1]
+            if key.startswith("twentyfour_gc_pause"):
+                label = f"gc pause (generation {label})"
             said.append(f"{label} {total / count * 1000:.1f} ms x {count:.0f}")
     return ", ".join(said)
 

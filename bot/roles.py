@@ -23,7 +23,7 @@ from bot.cluster.unreachable import BrokerUnreachable  # what a broker out of re
 from bot.play.ports import Errand, Handover
 from bot.play.services import Services
 from bot.runtime.config import Config
-from bot.runtime.doors import Doors, Limits
+from bot.runtime.doors import Limits
 from bot.telegram import polling, webhook
 from bot.telegram.app import ALLOWED_UPDATES, intake_of, telegram_bot
 from bot.telegram.rate_limiter import RateLimiter
@@ -263,8 +263,7 @@ async def serve_webapp(config: Config, settings: WebappSettings | None,
 
     assert settings is not None, "python -m bot webapp needs WEBAPP_URL"
     async with relay.relay_of(config) as relayer:
-        doors = Doors(config.person_budget, config.chat_budget,
-                  inline=config.inline_budget)  # the askers' (docs/scaling.md)
+        doors = config.doors()  # the askers' (docs/scaling.md)
         server, port = serve(RelayedFace(relayer.ask, config.token, doors=doors), settings.port,
                              settings.listen, RELAYED)
         log.info("Mini App page on %s:%d/webapp/, its requests relayed to the workers",
@@ -284,8 +283,7 @@ async def serve_ingress(config: Config, stop: asyncio.Event) -> None:
     broker (bot/cluster/poller.py). Its bot alone: no store, no handler runs here."""
     from bot.cluster import ingress  # the broker's client: the roles' alone
 
-    telegram = telegram_bot(config, Doors(config.person_budget, config.chat_budget,
-                                          inline=config.inline_budget))
+    telegram = telegram_bot(config, config.doors())
     try:
         if not await webhook.unless_stopped(
                 reach_telegram(telegram, config.startup_seconds, config.base_url), stop):

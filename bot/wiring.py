@@ -209,8 +209,7 @@ async def opening(config: Config, pool: SolverPool | None = None,
     own = pool is None
     solver = SolverPool(config.solver_workers) if pool is None else pool
     lease = lease_of(config, worker, functools.partial(lost, solver if own else None))
-    doors = Doors(config.person_budget, config.chat_budget,
-                  inline=config.inline_budget)
+    doors = config.doors()
     telegram = telegram_bot(config, doors, lease.check, limiter)
     async with contextlib.AsyncExitStack() as stack:
         stack.push_async_callback(lease.close)

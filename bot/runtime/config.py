@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from bot.runtime.cpus import usable_cpus
-from bot.runtime.doors import CHAT, INLINE, PERSON, Limits
+from bot.runtime.doors import CHAT, INLINE, PERSON, Doors, Limits
 
 DEFAULT_BASE_URL = "https://api.telegram.org/bot"
 ON, OFF = ("on", "1", "true", "yes"), ("off", "0", "false", "no")
@@ -142,6 +142,11 @@ class Config:
         """How long a round of each game lasts."""
         return {"24": self.round_seconds, "countdown": self.countdown_seconds,
                 "yahtzee": self.yahtzee_seconds}
+
+    def doors(self) -> Doors:
+        """A process's budgets for every door (bot.runtime.doors), as these settings set them:
+        each process that admits work keeps its own."""
+        return Doors(self.person_budget, self.chat_budget, inline=self.inline_budget)
 
     def __repr__(self) -> str:  # no token, no database password
         database = "postgresql" if self.database_url else str(self.database_path)

@@ -12,6 +12,7 @@ from bot.runtime.doors import (
     NOTICE_SECONDS,
     PAGE,
     UPDATE,
+    WEBAPP,
     Doors,
     Limits,
     Pass,
@@ -166,6 +167,10 @@ def test_the_settings(raw):
     config = Config.from_env({"TELEGRAM_BOT_TOKEN": "1:a", "PERSON_BUDGET": raw,
                               "CHAT_BUDGET": raw, "INLINE_BUDGET": raw}, env_file=None)
     assert config.person_budget == config.chat_budget == config.inline_budget
+    person, chat = config.person_budget, config.chat_budget
+    assert config.doors().limits == {"person": person, "sender": person, "chat": chat,
+                                     "news": chat, "door": WEBAPP,
+                                     "inline": config.inline_budget}
     assert config.person_budget.at_once >= 1
 
 

@@ -63,8 +63,8 @@ from bench.bench_bot_load import (  # noqa: E402
     stop,
 )
 from bot.play.games import GAMES  # noqa: E402
-from bot.play.games.records import PlayOptions  # noqa: E402
-from bot.play.games.twentyfour import ready, solutions  # noqa: E402
+from bot.play.games.twentyfour.rules import ready, solutions  # noqa: E402
+from bot.play.rules.records import PlayOptions  # noqa: E402
 from bot.store.postgres import open_postgres  # noqa: E402
 from bot.store.sqlite import open_sqlite  # noqa: E402
 from bot.store.stores import Stores  # noqa: E402
@@ -238,8 +238,8 @@ def rate_of(work: Callable[[int], object], seconds: float) -> float:
 
 
 def solver_envelope(runs: int, seconds: float) -> dict[str, list[float]]:
-    countdown, countdown_args = GAMES["countdown"].dealer(PlayOptions())
-    yahtzee, yahtzee_args = GAMES["yahtzee"].dealer(PlayOptions())
+    countdown, countdown_args = GAMES["countdown"].rules.dealer(PlayOptions())
+    yahtzee, yahtzee_args = GAMES["yahtzee"].rules.dealer(PlayOptions())
     draw = random.Random(24)
     hands = {count: [tuple(draw.randint(1, 13) for _ in range(count)) for _ in range(HANDS)]
              for count in (4, 5, 6)}

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from functools import partial
 from itertools import combinations_with_replacement
 
-from bot.play.games import countdown
+from bot.play.games.countdown import rules as countdown
 from bot.play.guards.live import LivePuzzles
 from bot.play.round.dealing import ROUNDS_PER_PLAYER
 from bot.play.solving.solving import Solving

@@ -23,7 +23,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.play.dealing.stock import Stock
-from bot.play.games import Deal
+from bot.play.rules import Deal
 from bot.runtime.config import Config
 from bot.runtime.pool import SolverPool
 from bot.wiring import running

@@ -9,7 +9,7 @@ the repository; 24GamePro reads hands interactively, so it is timed as a whole p
 start-up is about a millisecond). Peak memory is each process's own max RSS (os.wait4).
 The batch row times `python -m solver batch`'s own loop (solver.cli) in a worker of this file
 (`--batch-worker`): reading the hands from a file, solving, writing the JSON lines to a file.
-The bot's six-number round (deal and analysis, bot.play.games.twentyfour through the project's
+The bot's six-number round (deal and analysis, bot.play.games.twentyfour.rules through the project's
 worker) is timed warm (one process, the caches the bot keeps) and cold (the first round of a
 fresh process). Each row carries its goal (issue 28 where it set one, else issue 19's).
 The references are found through BENCH_24GAMEPRO, BENCH_INRUST and BENCH_NUMBERS (or the

@@ -22,7 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.play.games import twentyfour  # imported, not changed: the bot's own deal
+from bot.play.games.twentyfour import (
+    rules as twentyfour,  # imported, not changed: the bot's own deal
+)
 from solver import rating as rating_module
 
 GOALS_MS = {"warm": 10.0, "cold": 20.0, "fresh": 20.0}  # issue 28: "cold" either way

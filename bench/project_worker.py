@@ -38,7 +38,7 @@ def countdown_nearest(job: Sequence[int]) -> int:
 def bot_round(job: Sequence[int], count: int = 6, target: int = 24) -> int:
     """Deal and rate a hand as the bot does (its own deal, imported), then find every solution
     for the reveal."""
-    from bot.play.games.twentyfour import deal, solutions  # the bot's dependencies, only here
+    from bot.play.games.twentyfour.rules import deal, solutions  # the bot's dependencies, only here
 
     began = time.perf_counter()
     # no time budget: the bot's (DEAL_SECONDS) would make the hand depend on the machine's load
@@ -60,7 +60,7 @@ def main() -> None:
         raise SystemExit(f"usage: project_worker.py {{{','.join(MODES)}}} < jobs")
     work = MODES[sys.argv[1]]
     if sys.argv[1] == "bot":  # the bot's modules (~180 ms of imports) load before the clock too
-        import bot.play.games.twentyfour  # noqa: F401
+        import bot.play.games.twentyfour.rules  # noqa: F401
     jobs = [[int(word) for word in line.split()] for line in sys.stdin if line.strip()]
     out = []
     start = time.perf_counter()

@@ -23,7 +23,7 @@ from typing import Any
 from telegram import Update
 
 import bot
-from bot.play.games import Deal
+from bot.play.rules import Deal
 from bot.runtime.config import Config
 from bot.runtime.pool import SolverPool
 from bot.telegram.app import build_application

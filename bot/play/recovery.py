@@ -14,7 +14,6 @@ from collections.abc import Callable
 
 from bot.play.chats.people import People
 from bot.play.chats.settings import Settings
-from bot.play.games.records import Right
 from bot.play.matches.matches import Matches
 from bot.play.outcomes import Closed, Dealt, Outcome, Said
 from bot.play.ports import Target
@@ -23,6 +22,7 @@ from bot.play.round.open_round import OpenRound
 from bot.play.round.outbox import Outbox
 from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
+from bot.play.rules.records import Right
 from bot.play.tournaments.service import Tournaments
 from bot.store.protocols import RoundStore
 from bot.store.records import Result, Round

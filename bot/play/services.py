@@ -26,7 +26,6 @@ from bot.play.dealing.adaptive import AdaptiveDeals
 from bot.play.dealing.analyses import Analyses
 from bot.play.dealing.dealer import Dealer
 from bot.play.dealing.stock import Stock
-from bot.play.games.batches import DEAL_SECONDS
 from bot.play.guards.live import LivePuzzles, Shared
 from bot.play.guards.once import Once
 from bot.play.guards.throttle import Throttle, WorkBudget
@@ -43,6 +42,7 @@ from bot.play.round.outbox import Outbox
 from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
 from bot.play.round.views import Views
+from bot.play.rules.batches import DEAL_SECONDS
 from bot.play.solving.solving import Solving
 from bot.play.tournaments.book import TournamentBook
 from bot.play.tournaments.rules import MAX_FOLLOWERS

@@ -4,7 +4,8 @@ Imports run one way: a face (bot.telegram, bot.webapp) -> the game services (bot
 runtime and the solver; only play reaches the stores, and the two faces never import each other:
 the composition root (bot.wiring) puts them together. Only `python -m bot` knows the demo.
 python-telegram-bot is the Telegram face's business alone, and its JobQueue belongs to
-bot.telegram.jobs. The games only decide: bot.play.games imports no words, store or runtime.
+bot.telegram.jobs. Rules only decide: bot.play.rules, and each game's rules.py, import no words,
+store or runtime (a game's words and its `Game` sit beside its rules in its folder).
 Inside play and inside the Telegram face the rooms stand on floors (PLAY_FLOORS,
 TELEGRAM_FLOORS), and no import in bot/ closes a cycle. The composition root and the roles build
 each part with what it needs: nothing is set on a built object, the bot data or PTB's insides.
@@ -27,7 +28,7 @@ MAY_IMPORT = {
     "bot.runtime": {"solver"},
     "bot.store": set(),
     "bot.play": {"bot.store", "bot.text", "bot.runtime", "solver"},
-    "bot.play.games": {"solver"},  # the rules decide: no words, no store, no pool
+    "bot.play.rules": {"solver"},  # what every game's rules are made of: no words, no store
     # the two faces: each over play, neither over the other nor over the stores
     "bot.telegram": {"bot.play", "bot.text", "bot.runtime", "solver"},
     "bot.webapp": {"bot.play", "bot.text", "bot.runtime", "solver"},
@@ -106,14 +107,42 @@ def test_the_rule_catches_what_it_forbids():
     assert climbs("bot.webapp.server", "bot.telegram.sending")
     assert climbs("bot.telegram.app", "bot.store.protocols")
     assert climbs("bot.webapp.server", "bot.store.records")
-    assert climbs("bot.play.games.rules", "bot.text.i18n")
-    assert climbs("bot.play.games.rules", "bot.runtime.pool")
-    assert climbs("bot.play.games.rules", "bot.store.records")
-    assert climbs("bot.play.games.rules", "bot.play.round.table")
-    assert not climbs("bot.play.games.rules", "bot.play.games.records")
-    assert not climbs("bot.play.round.service", "bot.play.games.rules")
+    assert climbs("bot.play.rules.base", "bot.text.i18n")
+    assert climbs("bot.play.rules.base", "bot.runtime.pool")
+    assert climbs("bot.play.rules.base", "bot.store.records")
+    assert climbs("bot.play.rules.base", "bot.play.round.table")
+    assert not climbs("bot.play.rules.base", "bot.play.rules.records")
+    assert not climbs("bot.play.round.service", "bot.play.rules.base")
     assert not climbs("bot.wiring", "bot.telegram.app") and not climbs("bot.wiring",
                                                                         "bot.webapp.server")
+
+
+GAME_RULES = sorted((ROOT / "bot" / "play" / "games").glob("*/rules.py"))
+
+
+def decides_only(module: str, imported: str) -> bool:
+    """Whether a game's rules module may import this: the solver, the parts every game's rules
+    are made of (bot.play.rules), and its own folder's other rules."""
+    folder = module.rsplit(".", 1)[0]
+    return not imported.startswith("bot") or imported.startswith("bot.play.rules") or \
+        imported.startswith(folder + ".rules")
+
+
+@pytest.mark.parametrize("path", GAME_RULES, ids=lambda p: module_name(p))
+def test_a_games_rules_only_decide(path: Path):
+    """A game's rules are pure, so the solver pool can run its deal and its analysis, and a test
+    can judge an answer, with no catalog, store or process around."""
+    for imported in imports(path):
+        assert decides_only(module_name(path), imported), f"{module_name(path)} imports {imported}"
+
+
+def test_the_rules_check_catches_what_it_forbids():
+    assert GAME_RULES, "no game's rules found"
+    assert not decides_only("bot.play.games.krypto.rules", "bot.play.words.game")
+    assert not decides_only("bot.play.games.krypto.rules", "bot.play.games.make10.rules")
+    assert not decides_only("bot.play.games.krypto.rules", "bot.text.i18n")
+    assert decides_only("bot.play.games.krypto.rules", "bot.play.rules.records")
+    assert decides_only("bot.play.games.krypto.rules", "solver.expr")
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: module_name(p))
@@ -149,11 +178,14 @@ def test_only_the_cluster_speaks_to_the_broker(path: Path):
 FACE = [path for path in SOURCES if module_name(path).startswith(FACES)]
 PAGE_FILES = sorted((ROOT / "bot" / "webapp" / "static").glob("*.[hj][ts]*"))  # .html, .js
 GAME_NAMES = {"24", "countdown", "yahtzee"}
+# what a face may read of bot.play.games: the registry of every game, never one game's folder
+REGISTRY_NAMES = {"registry", "game", "help", "GAMES", "FIRST", "Game"}
 GAME_WORD = re.compile(r"\b(24|countdown|yahtzee)\b", re.IGNORECASE)
 
 
 def names_a_game(name: str, source: str) -> list[str]:
-    """Where the module imports a game's rules, branches on a game's name, or (the Mini App,
+    """Where the module imports one game's folder (the registry of them all it may read),
+    branches on a game's name, or (the Mini App,
     which has no commands of its own to name) holds a game's name at all: a set of the games
     it serves is a branch on a game too."""
     found = []
@@ -161,7 +193,8 @@ def names_a_game(name: str, source: str) -> list[str]:
         if isinstance(node, ast.ImportFrom | ast.Import):
             modules = [f"{node.module}.{alias.name}" for alias in node.names] \
                 if isinstance(node, ast.ImportFrom) else [alias.name for alias in node.names]
-            if any(m.startswith("bot.play.games") for m in modules):
+            if any(m.startswith("bot.play.games.") and
+                   m.split(".")[3] not in REGISTRY_NAMES for m in modules):
                 found.append(f"{name} imports a game's rules: line {node.lineno}")
         elif isinstance(node, ast.Compare):
             named = {c.value for c in ast.walk(node) if isinstance(c, ast.Constant)}
@@ -196,10 +229,11 @@ def test_the_game_check_catches_what_it_forbids():
     assert names_a_game("bot.telegram.features.games",
                         'def f(game):\n    return game == "yahtzee"\n'
                         ) == ["bot.telegram.features.games branches on a game: line 2"]
-    assert names_a_game("bot.webapp.steps", "from bot.play.games.countdown import GAME\n") == \
+    assert names_a_game("bot.webapp.steps", "from bot.play.games.countdown import rules\n") == \
         ["bot.webapp.steps imports a game's rules: line 1"]
-    assert names_a_game("bot.webapp.page", "from bot.play import games\n") == \
+    assert names_a_game("bot.webapp.page", "from bot.play.games import yahtzee\n") == \
         ["bot.webapp.page imports a game's rules: line 1"]
+    assert names_a_game("bot.webapp.page", "from bot.play.games import GAMES\n") == []
     assert names_a_game("bot.telegram.app", 'COMMANDS = [("countdown", None)]\n') == []
     assert not GAME_WORD.search("state.target = 0n; font-size: 24px")
     assert GAME_WORD.search('if (round.game === "Yahtzee")')
@@ -213,9 +247,11 @@ def test_every_layer_has_modules():
 # bot/play's floor plan, bottom first: a room (a folder, or a module at play's top) imports only
 # rooms on floors below its own, never one beside it or above (docs/architecture.md draws it)
 PLAY_FLOORS: list[tuple[str, ...]] = [
-    ("games", "ratings", "outcomes"),  # rules, the rating model, what a transition hands out
+    ("rules", "ratings", "outcomes"),  # rules' parts, the rating model, what a transition hands out
     ("ports",),  # what play needs of a face
-    ("words", "guards"),
+    ("words",),  # words' parts
+    ("games",),  # each game's rules and words, and the registry of games
+    ("guards",),
     ("chats", "dealing"),
     ("round", "solving", "community"),
     ("matches", "achievements", "tournaments"),  # they follow a round's close

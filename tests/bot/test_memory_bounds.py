@@ -17,7 +17,6 @@ from bot.play.chats.people import Chat, People, Player
 from bot.play.daily import daily as daily_module
 from bot.play.dealing import adaptive as adaptive_module
 from bot.play.dealing.analyses import ENTRY_WEIGHT, Analyses
-from bot.play.games.records import Analysis
 from bot.play.guards.throttle import (
     BUCKETS_KEPT,
     Admission,
@@ -27,6 +26,7 @@ from bot.play.guards.throttle import (
     WorkBudget,
 )
 from bot.play.round.table import LATE_WITHIN, TEXTS_KEPT
+from bot.play.rules.records import Analysis
 from bot.play.services import Services
 from bot.runtime.locks import KeyedLocks
 from bot.runtime.lru import FIFO

@@ -3,7 +3,7 @@ for a wrong answer its reason."""
 
 from __future__ import annotations
 
-from bot.play.games.records import (
+from bot.play.rules.records import (
     BadStep,
     DivisionByZero,
     Ignored,

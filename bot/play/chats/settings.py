@@ -19,9 +19,9 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from bot.play.chats.people import CHOICES_KEPT, Chat, People, Player
-from bot.play.games import PlayOptions
 from bot.play.guards.permissions import AdminCheck, may_steer
 from bot.play.outcomes import Refused, Said
+from bot.play.rules import PlayOptions
 from bot.runtime.lru import LRU
 from bot.store.protocols import PeopleStore
 from bot.text.i18n import LANGUAGES, Texts, texts_for

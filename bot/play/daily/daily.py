@@ -31,10 +31,11 @@ from bot.play.daily.puzzle import (
     seconds_left,
     streaks,
 )
-from bot.play.games.records import Right, Unreadable
-from bot.play.games.twentyfour import GAME, judge
+from bot.play.games import GAMES
+from bot.play.games.twentyfour.rules import NAME as GAME
+from bot.play.games.twentyfour.rules import judge
 from bot.play.ratings.rater import Rater
-from bot.play.words import WORDS
+from bot.play.rules.records import Right, Unreadable
 from bot.play.words.game import unreadable_text
 from bot.play.words.places import shared_places
 from bot.store.daily_store import DailyResult, DailyStore
@@ -109,10 +110,10 @@ class Daily:
             return DailyReply(await self._solved(texts, done, now), share=True)
         verdict = judge(text, hand, TARGET, True)  # in the loop, as a round's answers are
         if isinstance(verdict, Unreadable):  # a refusal, its example typed as /daily
-            return DailyReply(WORDS[GAME].refused(unreadable_text(verdict, texts), _as_round(
+            return DailyReply(GAMES[GAME].words.refused(unreadable_text(verdict, texts), _as_round(
                 chat, hand, day, texts), texts, command="/daily"))
         if not isinstance(verdict, Right):
-            return DailyReply(texts("daily_wrong", why=WORDS[GAME].verdict_text(
+            return DailyReply(texts("daily_wrong", why=GAMES[GAME].words.verdict_text(
                 verdict, _as_round(chat, hand, day, texts), texts)))
         await self.people.remember(chat, player)
         await self._record(day, player.id, chat.id, hand, verdict.expression, now)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
 
 from bot.play.daily import hands as daily_table
-from bot.play.games.twentyfour import FOURS
+from bot.play.games.twentyfour.rules import FOURS
 from solver import is_solvable
 from solver.rating import level
 

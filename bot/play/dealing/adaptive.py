@@ -21,12 +21,12 @@ from cachetools import LRUCache
 
 from bot.play import ratings
 from bot.play.dealing.analyses import Analyses
-from bot.play.games.records import Deal
-from bot.play.games.twentyfour import GAME, LEVEL_POINTS
+from bot.play.games.twentyfour.rules import LEVEL_POINTS, NAME
 from bot.play.guards.live import EVERYONE, LivePuzzles
 from bot.play.ratings import HandIndex
 from bot.play.ratings.rater import Rater, current, scale_of
 from bot.play.ratings.records import HAND_PROVISIONAL
+from bot.play.rules.records import Deal
 from bot.store.records import HandRow
 from solver.rating import modelled_difficulty
 
@@ -87,9 +87,9 @@ class AdaptiveDeals:
         now, index = self.clock(), HandIndex()
         for hand, fixed in await asyncio.to_thread(four_number_hands):
             key = ratings.hand_key(hand, TARGET)
-            prior = ratings.new_hand(GAME, key, now, FOUR, TARGET, fixed)
+            prior = ratings.new_hand(NAME, key, now, FOUR, TARGET, fixed)
             self.hands[key] = (hand, prior.difficulty, 0)
-        for row in await self.store.hand_ratings(GAME, FOUR, TARGET):
+        for row in await self.store.hand_ratings(NAME, FOUR, TARGET):
             if row.hand in self.hands:
                 self.hands[row.hand] = (self.hands[row.hand][0], row.difficulty, row.responses)
         for key, (_hand, difficulty, _count) in self.hands.items():
@@ -107,7 +107,7 @@ class AdaptiveDeals:
     async def learned_level(self, deal: Deal) -> str | None:
         """The level play has learned for a dealt hand of four numbers for 24 (None: another
         kind, or a hand not yet rated on enough responses to overrule the model)."""
-        if deal.game != GAME or len(deal.hand) != FOUR or deal.target != TARGET:
+        if deal.game != NAME or len(deal.hand) != FOUR or deal.target != TARGET:
             return None
         await self.loaded()
         found = self.hands.get(ratings.hand_key(deal.hand, deal.target))
@@ -119,7 +119,7 @@ class AdaptiveDeals:
         return replace(deal, level=level, points=LEVEL_POINTS[level])
 
     async def rounds_played(self, chat_id: int) -> int:
-        return await self.store.rounds_played(chat_id, GAME, ADAPTIVE_AFTER)
+        return await self.store.rounds_played(chat_id, NAME, ADAPTIVE_AFTER)
 
     async def deal(self, chat_id: int, player_id: int, seconds: float) -> Deal:
         """A hand for the chat's players of late (and the one asking) to solve with chance
@@ -128,13 +128,13 @@ class AdaptiveDeals:
         index = await self.loaded()
         now = self.clock()
         season = ratings.season_of(now)
-        group = await self.store.recent_ratings(chat_id, GAME, RECENT_ROUNDS,
+        group = await self.store.recent_ratings(chat_id, NAME, RECENT_ROUNDS,
                                                 now - RECENT_SECONDS)
         if player_id not in group:
-            group[player_id] = await self.store.player_ratings(player_id, GAME)
-        rows = [current(group[user], user, GAME, season, now) for user in sorted(group)]
-        stored = await self.store.scale(GAME)
-        scale = scale_of(stored) if stored is not None else ratings.new_scale(GAME, now)
+            group[player_id] = await self.store.player_ratings(player_id, NAME)
+        rows = [current(group[user], user, NAME, season, now) for user in sorted(group)]
+        stored = await self.store.scale(NAME)
+        scale = scale_of(stored) if stored is not None else ratings.new_scale(NAME, now)
         keys = ratings.adaptive_hands(index, [(r.rating, r.uncertainty) for r in rows],
                                       seconds, scale, NEAREST, self._recent.get(chat_id, ()))
         # never the daily puzzle's hand: its round would show the day's answers in the chat
@@ -143,8 +143,8 @@ class AdaptiveDeals:
         hand, difficulty, _count = self.hands[key]
         self._remember(chat_id, key)
         level = ratings.level_of(difficulty)
-        analysis = await self.analyses.of(GAME, hand, TARGET)
-        return Deal(GAME, hand, TARGET, level, LEVEL_POINTS[level], analysis)
+        analysis = await self.analyses.of(NAME, hand, TARGET)
+        return Deal(NAME, hand, TARGET, level, LEVEL_POINTS[level], analysis)
 
     def _daily(self, hand: tuple[int, ...]) -> bool:
         return any(r.chat_id == EVERYONE for r in self.live.reaching(hand, TARGET))

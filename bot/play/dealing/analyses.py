@@ -6,7 +6,7 @@ whoever reads it."""
 from __future__ import annotations
 
 from bot.play.games import GAMES
-from bot.play.games.records import Analysis
+from bot.play.rules.records import Analysis
 from bot.runtime.lru import WeighedFIFO
 from bot.runtime.pool import ROUND_WORK, SolverPool
 
@@ -54,7 +54,7 @@ class Analyses:
         """The puzzle's analysis, worked out in the heavy lane when it is not known."""
         found = self.known(game, hand, target)
         if found is None:
-            found = await self.pool.run_heavy(GAMES[game].analyser(), hand, target,
+            found = await self.pool.run_heavy(GAMES[game].rules.analyser(), hand, target,
                                               rank=ROUND_WORK)
             self.keep(game, hand, target, found)
         return found

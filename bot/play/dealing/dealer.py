@@ -5,10 +5,10 @@ take long (another target, more numbers)."""
 from __future__ import annotations
 
 from bot.play.dealing.stock import Stock
-from bot.play.games import Deal, PlayOptions, Rules
-from bot.play.games.batches import DEAL_SECONDS
 from bot.play.guards.live import EVERYONE, LivePuzzles, is_rolls
 from bot.play.guards.throttle import Ticket, WorkBudget
+from bot.play.rules import Deal, PlayOptions, Rules
+from bot.play.rules.batches import DEAL_SECONDS
 from bot.runtime.pool import SolverTimeout
 from bot.text.i18n import Texts
 

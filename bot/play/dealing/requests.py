@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.play.games import PlayOptions, countdown, twentyfour, yahtzee
-from bot.play.games.countdown import DEFAULT_LARGE, LARGE
-from bot.play.games.twentyfour import COUNTS, TARGETS
-from bot.play.games.yahtzee import parse_dice
+from bot.play.games.countdown import rules as countdown
+from bot.play.games.countdown.rules import DEFAULT_LARGE, LARGE
+from bot.play.games.twentyfour import rules as twentyfour
+from bot.play.games.twentyfour.rules import COUNTS, TARGETS
+from bot.play.games.yahtzee import rules as yahtzee
+from bot.play.games.yahtzee.rules import parse_dice
+from bot.play.rules import PlayOptions
 
 __all__ = ["COUNTS", "DEFAULT_LARGE", "LARGE", "TARGETS", "DealRequest", "PlayOptions",
            "parse_dice"]
@@ -23,12 +26,12 @@ class DealRequest:
 
     @staticmethod
     def of_24(options: PlayOptions) -> DealRequest:
-        return DealRequest(twentyfour.GAME, options)
+        return DealRequest(twentyfour.NAME, options)
 
     @staticmethod
     def of_countdown(options: PlayOptions) -> DealRequest:
-        return DealRequest(countdown.GAME, options)
+        return DealRequest(countdown.NAME, options)
 
     @staticmethod
     def of_yahtzee() -> DealRequest:
-        return DealRequest(yahtzee.GAME)
+        return DealRequest(yahtzee.NAME)

@@ -22,7 +22,8 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot.play.games.batches import (
+from bot.play.rules.base import Rules
+from bot.play.rules.batches import (
     ANALYSIS_GRACE,
     DEAL_GRACE,
     DEAL_SECONDS,
@@ -32,8 +33,7 @@ from bot.play.games.batches import (
     deal_many,
     deal_slice,
 )
-from bot.play.games.records import Deal, PlayOptions
-from bot.play.games.rules import Rules
+from bot.play.rules.records import Deal, PlayOptions
 from bot.runtime import metrics
 from bot.runtime.pool import QUESTIONS, ROUND_WORK, SPARES, SolverPool, SolverTimeout
 

@@ -35,7 +35,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
-from bot.play.games import countdown, twentyfour
+from bot.play.games.countdown import rules as countdown
+from bot.play.games.twentyfour import rules as twentyfour
 from bot.store.records import Round
 
 Hand = tuple[int, ...]
@@ -178,7 +179,7 @@ class LivePuzzles:
     def daily(self) -> Live | None:
         """The daily puzzle live now, as a round of 24 live in every chat."""
         hand = self._daily() if self._daily is not None else None
-        return Live(DAILY_ROUND, EVERYONE, twentyfour.GAME, hand_key(hand), 24) \
+        return Live(DAILY_ROUND, EVERYONE, twentyfour.NAME, hand_key(hand), 24) \
             if hand else None
 
     def add(self, round_: Round) -> None:

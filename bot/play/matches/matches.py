@@ -14,6 +14,7 @@ import dataclasses
 from collections.abc import Awaitable, Callable
 
 from bot.play.chats.people import Chat, People, Player
+from bot.play.games import GAMES
 from bot.play.guards.permissions import AdminCheck, may_steer
 from bot.play.matches.book import PAUSE, WARN, MatchBook, played
 from bot.play.matches.scoreboard import podium
@@ -23,7 +24,6 @@ from bot.play.round.outbox import Outbox
 from bot.play.round.service import Rounds
 from bot.play.round.showing import time_left
 from bot.play.round.table import RoundTable
-from bot.play.words import WORDS
 from bot.store.protocols import MatchStore, PeopleStore
 from bot.store.records import Match, Place, Round
 from bot.text.i18n import Texts
@@ -188,7 +188,7 @@ class Matches:
         opened.note("warn", texts("match_time_left", seconds=left))
         outcome = await self.rounds.rewrite(opened, texts, texts(
             "match_time_left_alone", seconds=left,
-            puzzle=WORDS[current.game].puzzle_html(current)))
+            puzzle=GAMES[current.game].words.puzzle_html(current)))
         await self.outbox.show(outcome, Target(chat_id, topic))
         return outcome
 

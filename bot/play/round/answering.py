@@ -10,6 +10,8 @@ import time
 from typing import Protocol
 
 from bot.play.chats.people import Chat, People, Player
+from bot.play.games import GAMES
+from bot.play.games.yahtzee.words import GUESS_REACTION
 from bot.play.guards.throttle import Admission, Throttle
 from bot.play.outcomes import Closed, Edited, Marked, Noted, Said
 from bot.play.ports import Target
@@ -31,8 +33,6 @@ from bot.play.round.results import Results, too_late
 from bot.play.round.table import RoundTable
 from bot.play.round.views import Views
 from bot.play.round.writes import Committed
-from bot.play.words import WORDS
-from bot.play.words.yahtzee import GUESS_REACTION
 from bot.runtime import metrics
 from bot.store.protocols import RoundStore
 from bot.store.records import Round
@@ -121,7 +121,7 @@ class Answering:
         if isinstance(taken, Won):
             return await self._won(current, taken, committed, player, texts)
         if private and isinstance(taken, Missed):  # its verdict to its author alone
-            return Said(WORDS[current.record.game].verdict_text(taken.verdict, current.record,
+            return Said(GAMES[current.record.game].words.verdict_text(taken.verdict, current.record,
                                                                  texts)) \
                 if current.is_open else None
         return await self._worded(current, taken, chat, player, texts)
@@ -150,7 +150,7 @@ class Answering:
         """What an answer that did not win did, in words: too late, over, a sealed guess's
         mark, no guesses left, no answer at all, or a miss written into the deal's status."""
         record = current.record
-        words = WORDS[record.game]
+        words = GAMES[record.game].words
         if isinstance(taken, Over):
             return Said(texts("round_over"))
         if isinstance(taken, LateRight):

@@ -13,7 +13,7 @@ from bot.play.chats.settings import Settings
 from bot.play.dealing.adaptive import ADAPTIVE, ADAPTIVE_AFTER, REDRAWS, AdaptiveDeals
 from bot.play.dealing.analyses import Analyses
 from bot.play.dealing.dealer import Dealer
-from bot.play.games import GAMES, Deal, PlayOptions
+from bot.play.games import GAMES
 from bot.play.guards.stand_ins import counted_as, speaks_for_a_chat
 from bot.play.outcomes import Dealt, Refused, Said
 from bot.play.ports import ClaimGone, OpenRounds, OwedClaim, StarterFull, Target
@@ -23,6 +23,7 @@ from bot.play.round.outbox import Outbox
 from bot.play.round.own import OwnRounds
 from bot.play.round.table import RoundTable
 from bot.play.round.views import Views
+from bot.play.rules import Deal, PlayOptions
 from bot.runtime import metrics
 from bot.runtime.locks import KeyedLocks
 from bot.store.protocols import RoundStore
@@ -90,7 +91,7 @@ class Dealing:
         if (current := self.table.of(chat.id, chat.topic)) is not None:
             return Refused(self.views.still_open(current.record, texts))
         outcome = await self.deal(chat, player, ended.game,
-                                  GAMES[ended.game].replay_options(ended, same_level))
+                                  GAMES[ended.game].rules.replay_options(ended, same_level))
         if isinstance(outcome, Dealt) or self.table.of(chat.id, chat.topic) is None:
             await self.outbox.show(outcome, target or Target(chat.id, chat.topic, quote=False))
         return outcome
@@ -139,14 +140,14 @@ class Dealing:
         if options.level == ADAPTIVE:  # another size or target: a level drawn, as by default
             options = replace(options, level=None)
         asker = counted_as(chat.id, player.id)  # a rare deal's turn, budget, one at a time
-        dealt = await self.dealer.deal(GAMES[game], options, asker, chat.id, texts)
+        dealt = await self.dealer.deal(GAMES[game].rules, options, asker, chat.id, texts)
         if adaptive is None or not isinstance(dealt, Deal):
             return dealt
         learned = await adaptive.learned_level(dealt)
         for _ in range(REDRAWS):
             if learned is None or options.level in (None, learned):
                 break
-            again = await self.dealer.deal(GAMES[game], options, asker, chat.id, texts)
+            again = await self.dealer.deal(GAMES[game].rules, options, asker, chat.id, texts)
             if not isinstance(again, Deal):
                 break
             dealt, learned = again, await adaptive.learned_level(again)

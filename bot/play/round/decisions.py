@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.play.games import Verdict
-from bot.play.games.records import Near, Right, Unreadable, Wrong
+from bot.play.rules import Verdict
+from bot.play.rules.records import Near, Right, Unreadable, Wrong
 from bot.store.records import BestAnswer
 
 

@@ -42,7 +42,7 @@ class Endings:
         its solutions), or None: a forged press names a round that never ended here."""
         ended = await self.store.get_round(round_id)
         if ended is None or ended.chat_id != chat.id or ended.status == "open" or \
-                (pages and not GAMES[ended.game].pages_solutions):
+                (pages and not GAMES[ended.game].rules.pages_solutions):
             return None
         return ended
 

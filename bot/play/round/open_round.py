@@ -19,8 +19,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from bot.play.games import GAMES, Rules, Verdict
-from bot.play.games.records import Ignored, Near, Right, Unreadable, Wrong
+from bot.play.games import GAMES
 from bot.play.round.decisions import (
     Accepted,
     Answer,
@@ -45,6 +44,7 @@ from bot.play.round.writes import (
     PassWrite,
     Write,
 )
+from bot.play.rules.records import Ignored, Near, Right, Unreadable, Verdict, Wrong
 from bot.store.records import Place, Round
 
 MISSES_SHOWN = 10  # the most misses the deal's status names at once (a burst inside a second)
@@ -68,7 +68,7 @@ class OpenRound:
     def __init__(self, record: Round, terms: Terms | None = None,
                  deal_text: str | None = None, fresh: bool = False) -> None:
         self._record = record
-        self.rules: Rules = GAMES[record.game]
+        self.rules = GAMES[record.game].rules
         self.terms = terms or Terms()
         self._deal_text = deal_text  # as dealt; None after a restart (worded again when needed)
         self._hints_given: int | None = 0 if not record.hint_used else None  # None: not read yet

@@ -15,8 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from bot.play.games import countdown, twentyfour, yahtzee
-from bot.play.words.yahtzee import COLUMNS
+from bot.play.games.countdown import rules as countdown
+from bot.play.games.twentyfour import rules as twentyfour
+from bot.play.games.yahtzee import rules as yahtzee
+from bot.play.games.yahtzee.words import COLUMNS
 from bot.store.records import Round
 from bot.text.html_text import visible_text
 from bot.text.i18n import Texts
@@ -117,9 +119,9 @@ def sealed_total(record: Round) -> tuple[Puzzle, Form]:
 
 
 PAGES: dict[str, Callable[[Round], tuple[Puzzle, Form]]] = {
-    twentyfour.GAME: every_tile,  # every number once, the target exactly
-    countdown.GAME: closest_tile,  # some numbers, whole steps, the closest wins
-    yahtzee.GAME: sealed_total,  # the best total, guessed and sealed
+    twentyfour.NAME: every_tile,  # every number once, the target exactly
+    countdown.NAME: closest_tile,  # some numbers, whole steps, the closest wins
+    yahtzee.NAME: sealed_total,  # the best total, guessed and sealed
 }
 
 

@@ -11,7 +11,7 @@ from bot.play.games import GAMES
 from bot.play.guards.live import LivePuzzles, is_rolls, live_among
 from bot.play.ports import OpenRounds
 from bot.play.round.decisions import Ending
-from bot.play.words import WORDS, Revealed
+from bot.play.words import Revealed
 from bot.store.records import Result, Round
 from bot.text import markup
 from bot.text.i18n import Texts
@@ -54,22 +54,22 @@ class Results:
         if await self.elsewhere(current):
             return Revealed(texts("answers_held_back"), complete=False)
         analysis = await self.analyses.of(current.game, current.hand, current.target)
-        return WORDS[current.game].revealed(analysis, current, texts)
+        return GAMES[current.game].words.revealed(analysis, current, texts)
 
     async def win_details(self, current: Round, texts: Texts) -> str:
         """What a win shows under its answer (Yahtzee: the optimal table), unless the puzzle
         is live elsewhere."""
-        if not GAMES[current.game].shows_best_on_win():
+        if not GAMES[current.game].rules.shows_best_on_win():
             return ""
         if await self.elsewhere(current):
             return texts("answers_held_back")
         analysis = await self.analyses.of(current.game, current.hand, current.target)
-        return WORDS[current.game].win_details(analysis, current, texts)
+        return GAMES[current.game].words.win_details(analysis, current, texts)
 
     async def one_way(self, current: Round) -> bool:
         """Whether a won round has nothing more to page through: its game pages no solutions,
         or the winning answer is its only one (no [Show all solutions] under "1 solution")."""
-        if not GAMES[current.game].pages_solutions:
+        if not GAMES[current.game].rules.pages_solutions:
             return True
         analysis = await self.analyses.of(current.game, current.hand, current.target)
         return len(analysis.solutions) <= 1
@@ -85,7 +85,8 @@ class Results:
         """The result's head for a round that closed without a right answer (that its ender's
         answers could not win it is said only if they gave any); `held_back`: the hand is live
         for everyone (for_everyone), so the closest answer is not quoted."""
-        rules, words = GAMES[current.game], WORDS[current.game]
+        game = GAMES[current.game]
+        rules, words = game.rules, game.words
         lines = [texts("timeout" if ending.status == "expired" else "revealed",
                        goal=words.goal_html(current, texts))]
         if ending.best is not None and ending.points > 0:
@@ -109,7 +110,8 @@ class Results:
         a tournament's round not closed in every group; or as `for_everyone` finds it), neither
         the answer that won or came closest nor any solution is said, as on time."""
         current = result.round
-        rules, words = GAMES[current.game], WORDS[current.game]
+        game = GAMES[current.game]
+        rules, words = game.rules, game.words
         texts = await self.people.round_texts(current)
         held = live or await self.for_everyone(current)
         lines = [texts("late_result" if restarted else "late_taken_over",

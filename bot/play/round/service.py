@@ -26,7 +26,6 @@ from bot.play.chats.settings import ChatSettings, Settings
 from bot.play.dealing.adaptive import AdaptiveDeals
 from bot.play.dealing.analyses import Analyses
 from bot.play.dealing.dealer import Dealer
-from bot.play.games import Deal, PlayOptions
 from bot.play.guards.permissions import AdminCheck
 from bot.play.guards.throttle import Throttle
 from bot.play.outcomes import Closed, Dealt, Edited, Marked, Noted, Refused, Said
@@ -41,6 +40,7 @@ from bot.play.round.results import Results
 from bot.play.round.steering import Steering
 from bot.play.round.table import RoundTable, dealt_with
 from bot.play.round.views import Views
+from bot.play.rules import Deal, PlayOptions
 from bot.store.protocols import RoundStore
 from bot.store.records import Round
 from bot.text.i18n import Texts

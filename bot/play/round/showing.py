@@ -21,7 +21,7 @@ def deal_actions(record: Round, hints: bool = True, answered: bool = False
     Pass in a group once someone answered — from the start where guesses are sealed (Yahtzee:
     a guess is marked with a reaction and writes no status, so the deal would never show it
     otherwise) — and Reveal."""
-    rules = GAMES[record.game]
+    rules = GAMES[record.game].rules
     hint = (HINT,) if hints and rules.gives_hints else ()
     passing = (PASS,) if (answered or rules.guesses is not None) and record.chat_id < 0 else ()
     return hint + passing + (REVEAL,)
@@ -39,6 +39,6 @@ def result_actions(record: Round, match_on: bool, listed_all: bool) -> tuple[str
     """The buttons under a result: Play again (and Same level, where the game deals by level),
     unless a match deals the next round itself; Show all solutions when the result does not
     list them all."""
-    rules = GAMES[record.game]
+    rules = GAMES[record.game].rules
     again = () if match_on else (AGAIN, SAME) if rules.levels else (AGAIN,)
     return again + ((SOLUTIONS,) if not listed_all and rules.pages_solutions else ())

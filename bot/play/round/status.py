@@ -9,8 +9,8 @@ each).
 
 from __future__ import annotations
 
+from bot.play.games import GAMES
 from bot.play.round.open_round import OpenRound
-from bot.play.words import WORDS
 from bot.text import markup
 from bot.text.i18n import Texts
 
@@ -21,7 +21,7 @@ def status_line(current: OpenRound, texts: Texts, answered: int) -> str:
     """The status as it stands (empty: nothing to say yet), in the round's language (the
     deal's); `answered`: how many players answered, of whom those in `current.passed`
     passed."""
-    rules, words = current.rules, WORDS[current.record.game]
+    rules, words = current.rules, GAMES[current.record.game].words
     lines = []
     leaders = [(a, rules.points_for(a.distance)) for a in current.leaders()
                if a.distance is not None]

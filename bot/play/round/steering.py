@@ -9,8 +9,6 @@ from collections.abc import Sequence
 
 from bot.play.chats.people import Chat, People, Player
 from bot.play.dealing.analyses import Analyses
-from bot.play.games.feedback import Step
-from bot.play.games.records import Hint, Together
 from bot.play.guards.permissions import AdminCheck, end_refusal, may_steer
 from bot.play.outcomes import Closed, Edited, Marked, Noted, Refused, Said
 from bot.play.ports import Target
@@ -20,6 +18,8 @@ from bot.play.round.outbox import Outbox
 from bot.play.round.showing import hint_points, time_left
 from bot.play.round.table import RoundTable
 from bot.play.round.views import Views
+from bot.play.rules.feedback import Step
+from bot.play.rules.records import Hint, Together
 from bot.store.protocols import RoundStore
 from bot.store.records import Round
 from bot.text import markup

@@ -8,13 +8,13 @@ moved deal before the outbox exists).
 from __future__ import annotations
 
 from bot.play.chats.people import People
+from bot.play.games import GAMES
 from bot.play.outcomes import Dealt, Edited, Marked, Noted
 from bot.play.ports import STATUS, Alarm
 from bot.play.round.open_round import OpenRound, Terms
 from bot.play.round.showing import deal_actions, time_left
 from bot.play.round.status import STATUS_EVERY, status_line
 from bot.play.round.table import RoundTable
-from bot.play.words import WORDS
 from bot.store.records import Round
 from bot.text import markup
 from bot.text.i18n import Texts
@@ -34,7 +34,7 @@ class Views:
     def deal_text(self, current: Round, texts: Texts, chat_type: str, terms: Terms) -> str:
         """A deal's words: its puzzle, and how to answer it where it is played."""
         typing = (self.reads_group_messages and terms.typing) or chat_type == "private"
-        words = WORDS[current.game]
+        words = GAMES[current.game].words
         return "\n".join(filter(None, [words.deal_text(current, texts),
                                         words.how_to_answer(texts, typing)]))
 
@@ -54,7 +54,7 @@ class Views:
 
     def still_open(self, current: Round, texts: Texts) -> str:
         """Which round is on, and for how long still: the answer to a deal asked for over it."""
-        return WORDS[current.game].still_open_text(
+        return GAMES[current.game].words.still_open_text(
             current, texts, time_left(texts, current.deadline - self.table.clock()))
 
     async def dealt_again(self, current: OpenRound) -> Dealt:

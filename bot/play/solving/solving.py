@@ -19,8 +19,10 @@ from typing import Any, TypeVar
 from cachetools import LRUCache
 
 from bot.play.dealing.analyses import Analyses
-from bot.play.games.countdown import best
-from bot.play.games.twentyfour import GAME, solutions
+from bot.play.games.countdown.rules import best
+from bot.play.games.countdown.words import best_text
+from bot.play.games.twentyfour.rules import NAME, solutions
+from bot.play.games.yahtzee.words import table_text
 from bot.play.guards.live import (
     EVERYONE,
     Live,
@@ -35,8 +37,6 @@ from bot.play.guards.throttle import Ticket, WorkBudget
 from bot.play.ports import OpenRounds
 from bot.play.solving.paging import Page, page_of
 from bot.play.solving.requests import SolveRequest
-from bot.play.words.countdown import best_text
-from bot.play.words.yahtzee import table_text
 from bot.runtime.pool import SolverPool, SolverTimeout, timed
 from bot.text import markup
 from bot.text.html_text import visible_text
@@ -186,7 +186,7 @@ class Solving:
                         timeout: float | None = None, asker: Asker | None = None) -> list[str]:
         """The distinct solutions, from a round's analysis or the cache when this hand was
         dealt or asked lately (free)."""
-        dealt = self.analyses.known(GAME, tuple(numbers), target)
+        dealt = self.analyses.known(NAME, tuple(numbers), target)
         if dealt is not None:
             return list(dealt.solutions)
         key = (tuple(sorted(numbers)), target)

@@ -26,17 +26,17 @@ from dataclasses import dataclass, replace
 
 from bot.play.chats.people import Chat, People, Player
 from bot.play.dealing.analyses import Analyses
-from bot.play.games import Deal
+from bot.play.games import GAMES
 from bot.play.outcomes import Dealt, Said
 from bot.play.ports import Delivery, Errand, Gone, Target
 from bot.play.round.open_round import OpenRound
 from bot.play.round.outbox import Outbox
 from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
+from bot.play.rules import Deal
 from bot.play.tournaments.book import TournamentBook
 from bot.play.tournaments.rules import BEST_PLAYERS
 from bot.play.tournaments.words import SHOWN, Board, board_text
-from bot.play.words import WORDS
 from bot.runtime.locks import KeyedLocks
 from bot.store.protocols import PeopleStore
 from bot.store.records import Round
@@ -341,7 +341,7 @@ class Errands:
         """The round's hand and its answers, shown once it closed in every group."""
         record = as_round(tournament, done)
         analysis = await self.analyses.of(done.game, done.hand, done.target)
-        return WORDS[done.game].revealed(analysis, record, texts).text
+        return GAMES[done.game].words.revealed(analysis, record, texts).text
 
     async def cancelled(self, tournament: Tournament, chat_id: int, why: int) -> Said:
         """The tournament was cancelled (`why`: NOBODY joined it in time, or the group that

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from bot.play.games import twentyfour
+from bot.play.games.twentyfour import rules as twentyfour
 
 GAMES = ("24", "countdown")  # games whose hand every group can be dealt alike (not Yahtzee's dice)
 MIX = "mix"  # a level per round: easy, then medium, then hard

@@ -23,9 +23,10 @@ from collections.abc import Awaitable, Callable
 from bot.play.chats.people import People
 from bot.play.dealing.analyses import Analyses
 from bot.play.dealing.dealer import Dealer
-from bot.play.games import GAMES, Deal, PlayOptions
+from bot.play.games import GAMES
 from bot.play.guards.live import Shared, tournament_key
 from bot.play.ports import Errand
+from bot.play.rules import Deal, PlayOptions
 from bot.play.tournaments.book import TournamentBook
 from bot.play.tournaments.errands import BOARD, CANCELLED, DEAL, NOBODY
 from bot.play.tournaments.rules import (
@@ -184,7 +185,7 @@ class Schedule:
     async def _draw(self, tournament: Tournament, level: str, used: set[tuple]) -> Deal | None:
         """A hand this tournament has not dealt yet (REDRAWS tries), never the daily puzzle's
         (the dealer sees to that)."""
-        rules = GAMES[tournament.game]
+        rules = GAMES[tournament.game].rules
         options = PlayOptions(level=level) if rules.levels else PlayOptions()
         texts = await self.people.chat_texts(tournament.chat_id, tournament.lang)
         drawn = None

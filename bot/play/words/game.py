@@ -1,5 +1,5 @@
 """The words of a game: what its deal, its verdicts, its end and its win say, from the catalogs.
-A subclass per game (bot.play.words.twentyfour, countdown, yahtzee), beside the game's rules
+A subclass per game (bot.play.games.twentyfour.words, countdown, yahtzee), beside the game's rules
 (bot.play.games), which decide and never word."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import ClassVar
 
-from bot.play.games.records import (
+from bot.play.rules.records import (
     Analysis,
     BadStep,
     DivisionByZero,
@@ -55,6 +55,11 @@ class GameWords(ABC):
 
     def win_details(self, analysis: Analysis, round_: Round, texts: Texts) -> str:
         """What to show under a winning answer (nothing, unless the game has more to tell)."""
+        return ""
+
+    def help_text(self, texts: Texts, seconds: float) -> str:
+        """How the game scores, for `/help` and one of the game's help topics (`seconds`: this
+        chat's round length); a game without topics of its own is told in the common help."""
         return ""
 
     def still_open_text(self, round_: Round, texts: Texts, left: str) -> str:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.play.games import feedback
-from bot.play.games.records import WrongNumbers
+from bot.play.rules import feedback
+from bot.play.rules.records import WrongNumbers
 from bot.text import markup
 from bot.text.i18n import Texts
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from telegram import MessageEntity, Update
 from telegram.ext import MessageHandler, filters
 
-from bot.play.words.help import help_text
+from bot.play.games.help import help_text
 from bot.telegram.context import Context
 from bot.telegram.replies import answer_with
 from bot.telegram.routes import Command, Feature

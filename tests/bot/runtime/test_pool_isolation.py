@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 
 from bot.play.chats.people import Chat, Player
-from bot.play.games import GAMES, PlayOptions
-from bot.play.games.twentyfour import deal
+from bot.play.games import GAMES
+from bot.play.games.twentyfour.rules import deal
 from bot.play.guards.throttle import Allowance, WorkBudget
 from bot.play.outcomes import Dealt
+from bot.play.rules import PlayOptions
 from bot.runtime.config import Config
 from bot.runtime.pool import SolverPool, SolverTimeout
 from bot.store.stores import Stores
@@ -73,7 +74,7 @@ async def test_rounds_are_not_queued_behind_heavy_work(harness: Harness, pool: S
     worker is busy: a deal is a lookup, its solutions were worked out with it."""
     harness.services.solving.timeout = 600.0  # however slow the machine, it waits
     dealer = harness.services.rounds.dealer
-    assert await dealer.stock.fill(GAMES["24"], PlayOptions(), dealer.deal_seconds) > 0
+    assert await dealer.stock.fill(GAMES["24"].rules, PlayOptions(), dealer.deal_seconds) > 0
     async with heavy_lane_held(pool, tmp_path):
         solving = asyncio.ensure_future(harness.send(CHAT_A, ANN, "/solve 1 2 3 4 5 = 101"))
         await harness.send(CHAT_B, BEN, "/play")

@@ -10,7 +10,7 @@ import re
 import pytest
 from telegram import Update
 
-from bot.play.games import Deal
+from bot.play.rules import Deal
 from bot.play.solving.paging import page_count
 from bot.telegram import keyboards
 from bot.text.html_text import visible_text

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.play.games.reading import read_expression
-from bot.play.games.yahtzee import parse_dice
+from bot.play.games.yahtzee.rules import parse_dice
+from bot.play.rules.reading import read_expression
 from bot.telegram.grammar import parse_countdown, parse_play, parse_solve
 from bot.webapp.steps import read_guess
 from solver import parse

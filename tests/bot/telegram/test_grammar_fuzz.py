@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.play.games import PlayOptions
-from bot.play.games import countdown as countdown_game
-from bot.play.games import twentyfour as twentyfour_game
-from bot.play.games import yahtzee as yahtzee_game
-from bot.play.games.records import Verdict
+from bot.play.games.countdown import rules as countdown_game
+from bot.play.games.twentyfour import rules as twentyfour_game
+from bot.play.games.yahtzee import rules as yahtzee_game
+from bot.play.rules import PlayOptions
+from bot.play.rules.records import Verdict
 from bot.telegram.grammar import (
     CLOSEST_MAX_NUMBER,
     CLOSEST_MAX_TARGET,

@@ -12,7 +12,7 @@ import re
 import pytest
 from telegram import Update
 
-from bot.play.games import Deal
+from bot.play.rules import Deal
 from bot.play.tournaments.schedule import Schedule
 from solver import solve
 from tests.bot.conftest import ON_BOTH_BACKENDS, Harness

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.play.games import countdown
-from bot.play.games.records import BadStep, DivisionByZero, Near, Right, Wrong
+from bot.play.games.countdown import rules as countdown
+from bot.play.rules.records import BadStep, DivisionByZero, Near, Right, Wrong
 from bot.webapp.steps import (
     OPERATIONS,
     NotWhole,

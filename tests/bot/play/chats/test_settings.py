@@ -15,13 +15,13 @@ import pytest
 
 from bot.play.chats.people import Chat, Player
 from bot.play.chats.settings import Panel
-from bot.play.games.feedback import hints_allowed
-from bot.play.games.yahtzee import total_bounds
+from bot.play.games import GAMES
+from bot.play.games.yahtzee.rules import total_bounds
 from bot.play.matches.scoreboard import board
 from bot.play.outcomes import Closed, Edited, Marked, Said
 from bot.play.round.showing import time_left
+from bot.play.rules.feedback import hints_allowed
 from bot.play.services import Services
-from bot.play.words import WORDS
 from bot.play.words.places import shared_places
 from bot.runtime.pool import SolverPool
 from bot.store.records import MatchScore
@@ -419,7 +419,7 @@ async def test_no_show_all_solutions_under_the_only_solution(harness: Harness):
 
 
 def test_a_deal_of_five_or_six_says_every_number_is_used_once():
-    rules = WORDS["24"]
+    rules = GAMES["24"].words
     for texts, said in ((EN, "Use each of the 5 numbers exactly once."),
                         (ZH, "这 5 个数每个都要用，且只用一次。")):
         record = _round((1, 2, 3, 4, 5))
@@ -439,9 +439,9 @@ def _round(hand: tuple[int, ...]):
           "= 825，差 6"]),
 ])
 def test_why_an_answer_does_not_win_in_a_few_words(texts, said):
-    from bot.play.games.countdown import judge as countdown_judge
-    from bot.play.games.twentyfour import judge as judge_24
-    twenty_four, countdown = WORDS["24"], WORDS["countdown"]
+    from bot.play.games.countdown.rules import judge as countdown_judge
+    from bot.play.games.twentyfour.rules import judge as judge_24
+    twenty_four, countdown = GAMES["24"].words, GAMES["countdown"].words
     why = []
     for hand, answer in (((11, 9, 12, 13), "12*(11-9)"), ((8, 3, 1, 4), "(8+8)*(3-1)"),
                          ((11, 9, 13, 11), "11+9+13-11")):

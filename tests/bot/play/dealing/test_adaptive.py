@@ -10,7 +10,7 @@ from bot.play import ratings
 from bot.play.chats.people import Chat, Player
 from bot.play.dealing import adaptive as adaptive_module
 from bot.play.dealing.adaptive import ADAPTIVE_AFTER, NEAREST, four_number_hands
-from bot.play.games import Deal, PlayOptions
+from bot.play.rules import Deal, PlayOptions
 from bot.play.services import Services
 from bot.runtime.pool import SolverPool
 from bot.store.records import HandRow, RatingRow, RatingWrite, ScaleRow

@@ -12,9 +12,10 @@ import pytest
 from bot.play.chats.people import Chat, Player
 from bot.play.dealing.analyses import ENTRY_WEIGHT, Analyses
 from bot.play.dealing.stock import COSTLY_MOST, FIRST_SIZE, Stock
-from bot.play.games import GAMES, Analysis, PlayOptions
-from bot.play.games.twentyfour import ready, solutions
+from bot.play.games import GAMES
+from bot.play.games.twentyfour.rules import ready, solutions
 from bot.play.outcomes import Closed, Edited
+from bot.play.rules import Analysis, PlayOptions
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
 from tests.bot.conftest import Clock, new_services
@@ -46,7 +47,7 @@ def seeded(seed: int):
 async def test_a_filled_shelf_deals_without_the_pool(pool: SolverPool):
     lanes = Lanes(pool)
     stock = Stock(lanes, seeded(1))  # type: ignore[arg-type]
-    rules, options = GAMES["24"], PlayOptions()
+    rules, options = GAMES["24"].rules, PlayOptions()
     assert await stock.fill(rules, options) == FIRST_SIZE
     assert {lane for lane, _ in lanes.calls} == {"heavy"}
     lanes.closed, made = True, len(lanes.calls)
@@ -62,7 +63,7 @@ async def test_a_filled_shelf_deals_without_the_pool(pool: SolverPool):
 async def test_an_empty_shelf_deals_in_the_heavy_lane_and_grows(pool: SolverPool):
     lanes = Lanes(pool)
     stock = Stock(lanes, seeded(2))  # type: ignore[arg-type]
-    rules, rare = GAMES["24"], PlayOptions(count=6, target=997)
+    rules, rare = GAMES["24"].rules, PlayOptions(count=6, target=997)
     dealt, _ = await stock.take(rules, rare)
     assert dealt is not None and len(dealt.hand) == 6 and dealt.target == 997
     await stock.fill(rules, rare)
@@ -76,7 +77,7 @@ async def test_an_empty_shelf_deals_in_the_heavy_lane_and_grows(pool: SolverPool
 async def test_the_first_deal_of_a_seed_is_the_games_own(pool: SolverPool):
     for seed in range(3):
         stock = Stock(pool, seeded(seed))
-        dealt, _ = await stock.take(GAMES["24"], PlayOptions(level="hard", count=5))
+        dealt, _ = await stock.take(GAMES["24"].rules, PlayOptions(level="hard", count=5))
         expected = ready(random.Random(seed).getrandbits(64), "hard", 5, 24, 1.0)
         assert dealt == expected and dealt is not None
         assert dealt.analysis == expected.analysis
@@ -86,11 +87,11 @@ async def test_a_kind_with_no_hand_is_not_refilled(pool: SolverPool):
     lanes = Lanes(pool)
     stock = Stock(lanes, seeded(3))  # type: ignore[arg-type]
     none = PlayOptions(count=4, target=997)  # nothing found in no time: refused
-    dealt, _ = await stock.take(GAMES["24"], none, budget=0.0)
+    dealt, _ = await stock.take(GAMES["24"].rules, none, budget=0.0)
     # no time: one hand drawn and one of every four tried, the same ones for the same seed
     assert dealt is None, "this seed's two hands make 997 now: choose a seed whose do not"
     calls = len(lanes.calls)
-    assert await stock.fill(GAMES["24"], none, budget=0.0) == 0
+    assert await stock.fill(GAMES["24"].rules, none, budget=0.0) == 0
     assert len(lanes.calls) == calls  # barren: made again only when asked
 
 

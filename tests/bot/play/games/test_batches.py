@@ -16,9 +16,11 @@ from typing import Any
 import pytest
 
 from bot.play.dealing.stock import Stock
-from bot.play.games import GAMES, PlayOptions, batches, twentyfour
-from bot.play.games.batches import Unfinished, deal_many, deal_slice
-from bot.play.games.twentyfour import Search, deal, ready, solutions
+from bot.play.games import GAMES
+from bot.play.games.twentyfour import rules as twentyfour
+from bot.play.games.twentyfour.rules import Search, deal, ready, solutions
+from bot.play.rules import PlayOptions, batches
+from bot.play.rules.batches import Unfinished, deal_many, deal_slice
 from bot.runtime.pool import SPARES, SolverPool, SolverTimeout
 from tests.waiting import BOUND
 
@@ -154,7 +156,7 @@ async def test_another_persons_question_gets_in_between_a_rare_deals_slices(
     stock = Stock(lanes, lambda: seeds.getrandbits(64))  # type: ignore[arg-type]
     first_seed = random.Random(8).getrandbits(64)
     rare = PlayOptions(level="easy", count=5, target=501)
-    taking = asyncio.create_task(stock.take(GAMES["24"], rare, BUDGET, who=TROLL))
+    taking = asyncio.create_task(stock.take(GAMES["24"].rules, rare, BUDGET, who=TROLL))
     while ("deal_slice", TROLL) not in lanes.asked:
         await asyncio.sleep(0.01)
     answer = await lanes.run_heavy(solutions, (1, 5, 7, 9, 12), 61, who=BYSTANDER)
@@ -165,7 +167,7 @@ async def test_another_persons_question_gets_in_between_a_rare_deals_slices(
     assert dealt is not None and dealt == ready(first_seed, "easy", 5, 501, BUDGET)
     assert dealt.level == "hard"  # no easy hand for 501: the first solvable one
     lanes.asked.clear()
-    assert await stock.fill(GAMES["24"], rare, BUDGET) == 2
+    assert await stock.fill(GAMES["24"].rules, rare, BUDGET) == 2
     # the spares in slices, as nobody's work (how many a search takes depends on the machine's
     # speed and on what the troll's search left: a quick one finds both hands in one each, or
     # less)
@@ -181,15 +183,15 @@ async def test_a_rare_deal_nobody_waits_for_any_more_goes_on_as_a_spare(pool: So
     stock = Stock(lanes, lambda: seeds.getrandbits(64))  # type: ignore[arg-type]
     first_seed = random.Random(9).getrandbits(64)
     rare = PlayOptions(level="easy", count=5, target=502)
-    taking = asyncio.create_task(stock.take(GAMES["24"], rare, BUDGET, who=TROLL))
+    taking = asyncio.create_task(stock.take(GAMES["24"].rules, rare, BUDGET, who=TROLL))
     while ("deal_slice", TROLL) not in lanes.asked:
         await asyncio.sleep(0.01)
     taking.cancel()
     asked_before = len(lanes.asked)
-    assert await stock.fill(GAMES["24"], rare, BUDGET) == 2
+    assert await stock.fill(GAMES["24"].rules, rare, BUDGET) == 2
     later = lanes.asked[asked_before:]
     assert later and all(who is None for _, who in later)
-    dealt, _ = await stock.take(GAMES["24"], rare, BUDGET, who=TROLL)
+    dealt, _ = await stock.take(GAMES["24"].rules, rare, BUDGET, who=TROLL)
     assert dealt is not None and dealt == ready(first_seed, "easy", 5, 502, BUDGET)
 
 

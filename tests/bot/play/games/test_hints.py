@@ -1,4 +1,4 @@
-"""Hints that teach (bot.play.games.feedback, the rules' `hints`, steering's /hint): over every
+"""Hints that teach (bot.play.rules.feedback, the rules' `hints`, steering's /hint): over every
 hand of four numbers 1..13 that makes 24, no hint is a step that leaves a number as it was (×1,
 ÷1, +0, −0 by value), and each is a step of one of the hand's distinct solutions; a hand whose
 every step but the answer teaches nothing is told which numbers go together, at no cost."""
@@ -12,10 +12,10 @@ from itertools import combinations, combinations_with_replacement
 import pytest
 
 from bot.play.chats.people import Chat, Player
-from bot.play.games.feedback import hint_plan, together
-from bot.play.games.records import Analysis, Together
-from bot.play.games.twentyfour import TwentyFour, analyse
+from bot.play.games.twentyfour.rules import TwentyFour, analyse
 from bot.play.outcomes import Edited, Marked
+from bot.play.rules.feedback import hint_plan, together
+from bot.play.rules.records import Analysis, Together
 from bot.play.services import Services
 from bot.store.stores import Stores
 from solver import BinOp, DivisionByZeroError, Expr, Num, canonical, evaluate, parse, solve

@@ -9,8 +9,9 @@ from fractions import Fraction
 import pytest
 
 from bot.play.games import GAMES
-from bot.play.games.countdown import judge as countdown_judge
-from bot.play.games.records import (
+from bot.play.games.countdown.rules import judge as countdown_judge
+from bot.play.games.twentyfour.rules import judge as judge_24
+from bot.play.rules.records import (
     IGNORED,
     BadStep,
     Near,
@@ -20,7 +21,6 @@ from bot.play.games.records import (
     WrongNumbers,
     WrongValue,
 )
-from bot.play.games.twentyfour import judge as judge_24
 from bot.store.records import Round
 from solver.parser import MAX_DEPTH, MAX_LENGTH
 from tests.bot.conftest import Harness
@@ -78,11 +78,11 @@ def test_countdown_worst_cases_are_judged_exactly():
 def test_the_games_judge_without_the_pool():
     record = Round(1, GROUP, "24", (3, 3, 8, 8), 24, "hard", 30, "en", None, 0.0, 60.0, "open",
                    False)
-    verdict = GAMES["24"].judge(record, "8/(3-8/3)", True)  # no pool to hand it: none used
+    verdict = GAMES["24"].rules.judge(record, "8/(3-8/3)", True)  # no pool to hand it: none used
     assert isinstance(verdict, Right)
     tiles = Round(2, GROUP, "countdown", (1, 3, 7, 10, 25, 50), 831, "2", 10, "en", None, 0.0,
                   60.0, "open", False)
-    assert GAMES["countdown"].judge(tiles, "10*(3*25+1+7)", True) == \
+    assert GAMES["countdown"].rules.judge(tiles, "10*(3*25+1+7)", True) == \
         Near("10*(3*25+1+7)", "830", 1)
 
 

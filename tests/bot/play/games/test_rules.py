@@ -8,11 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.play.games import GAMES, PlayOptions, countdown, twentyfour, yahtzee
-from bot.play.games.records import BadStep, Near, Unreadable, Wrong, WrongNumbers, WrongValue
+from bot.play.games import GAMES
+from bot.play.games.countdown import rules as countdown
+from bot.play.games.twentyfour import rules as twentyfour
+from bot.play.games.yahtzee import rules as yahtzee
+from bot.play.games.yahtzee import words as yahtzee_words
 from bot.play.guards.throttle import Throttle
 from bot.play.round.showing import hint_points
-from bot.play.words import yahtzee as yahtzee_words
+from bot.play.rules import PlayOptions
+from bot.play.rules.records import BadStep, Near, Unreadable, Wrong, WrongNumbers, WrongValue
 from bot.telegram.app import COMMANDS
 from bot.telegram.grammar import (
     SolveRequest,

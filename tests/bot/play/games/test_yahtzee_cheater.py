@@ -16,9 +16,9 @@ import re
 
 import pytest
 
-from bot.play.games import yahtzee
-from bot.play.games.records import Near, Verdict
-from bot.play.words.yahtzee import YahtzeeWords
+from bot.play.games.yahtzee import rules as yahtzee
+from bot.play.games.yahtzee.words import YahtzeeWords
+from bot.play.rules.records import Near, Verdict
 from bot.store.records import Round
 from bot.text.i18n import Texts
 from tests.bot.conftest import Harness

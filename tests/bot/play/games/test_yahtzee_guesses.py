@@ -9,12 +9,12 @@ import asyncio
 import pytest
 
 from bot.play.chats.people import Chat, Player
-from bot.play.games import yahtzee
-from bot.play.games.records import IGNORED, Near, Right
+from bot.play.games.yahtzee import rules as yahtzee
+from bot.play.games.yahtzee import words as yahtzee_words
 from bot.play.guards.throttle import Throttle
 from bot.play.outcomes import Closed, Dealt
+from bot.play.rules.records import IGNORED, Near, Right
 from bot.play.services import Services
-from bot.play.words import yahtzee as yahtzee_words
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.store.stores import Stores

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from bot.play.games import GAMES
-from bot.play.games.yahtzee import GUESSES, total_bounds
+from bot.play.games.yahtzee.rules import GUESSES, total_bounds
+from bot.play.games.yahtzee.words import COLUMNS
 from bot.play.round.page import (
     LEFT_FOR_THE_PAGE,
     PAGES,
@@ -23,7 +24,6 @@ from bot.play.round.page import (
     Tiles,
     describe,
 )
-from bot.play.words.yahtzee import COLUMNS
 from bot.text.i18n import LANGUAGES, texts_for
 from solver.yahtzee import category_score
 from tests.bot.conftest import Clock, Harness

@@ -9,10 +9,10 @@ from functools import partial
 import pytest
 
 from bot.play.chats.people import Chat, Player
-from bot.play.games import PlayOptions
 from bot.play.outcomes import Closed, Dealt, Edited, Said
 from bot.play.ports import ROUND_END
 from bot.play.round.showing import hint_points
+from bot.play.rules import PlayOptions
 from bot.play.services import Services
 from bot.play.solving.solving import Solving
 from bot.runtime.pool import SolverPool
@@ -280,7 +280,7 @@ async def test_a_timeout_does_not_take_down_other_work(workers):
     """A stopped /solve restarts the pool; work queued or running beside it runs again."""
     import asyncio
 
-    from bot.play.games.twentyfour import solutions
+    from bot.play.games.twentyfour.rules import solutions
     from bot.runtime.pool import SolverTimeout
 
     own = SolverPool(workers)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.play.games import Deal
 from bot.play.outcomes import Closed
+from bot.play.rules import Deal
 from bot.play.services import Services
 from bot.play.tournaments.rules import TournamentRequest
 from bot.play.tournaments.schedule import Schedule

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.play.games.records import IGNORED, Ignored, Unreadable
+from bot.play.rules.records import IGNORED, Ignored, Unreadable
 from solver import Expr, ParseError, parse
 from solver.digits import plain_digits
 from solver.parser import normalise

@@ -3,8 +3,8 @@ how to answer."""
 
 from __future__ import annotations
 
-from bot.play.games.records import Analysis
-from bot.play.games.twentyfour import GAME
+from bot.play.games.twentyfour.rules import NAME
+from bot.play.rules.records import Analysis
 from bot.play.words.game import GameWords, Revealed
 from bot.store.records import Round
 from bot.text import markup
@@ -14,7 +14,7 @@ REVEAL_SHOWN = 5  # solutions a round's end lists (Show all solutions pages the 
 
 
 class TwentyFourWords(GameWords):
-    name = GAME
+    name = NAME
 
     def deal_text(self, round_: Round, texts: Texts) -> str:
         dealt = texts("deal_24", numbers=markup.numbers(round_.hand), target=round_.target,

@@ -3,8 +3,8 @@ can do (a round's end, and /countdown with the numbers given)."""
 
 from __future__ import annotations
 
-from bot.play.games.countdown import GAME, WITHIN, points_for
-from bot.play.games.records import Analysis, Near, Verdict
+from bot.play.games.countdown.rules import NAME, WITHIN, points_for
+from bot.play.rules.records import Analysis, Near, Verdict
 from bot.play.words.game import GameWords, Revealed
 from bot.store.records import Round
 from bot.text import markup
@@ -12,7 +12,7 @@ from bot.text.i18n import Texts
 
 
 class CountdownWords(GameWords):
-    name = GAME
+    name = NAME
 
     def how_to_answer(self, texts: Texts, typing: bool) -> str:
         return texts("answer_how_countdown" if typing else "answer_how_countdown_no_typing")

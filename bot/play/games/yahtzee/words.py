@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.play.games.records import Analysis, Near, Unreadable, Verdict
-from bot.play.games.yahtzee import GAME, GUESSES, total_bounds
+from bot.play.games.yahtzee.rules import GUESSES, NAME, POINTS, most_any_rolls, total_bounds
+from bot.play.rules.records import Analysis, Near, Unreadable, Verdict
 from bot.play.words.game import GameWords, Revealed
 from bot.store.records import Round
 from bot.text import markup
@@ -23,7 +23,7 @@ COLUMNS = (("Σ", CATEGORIES.index("chance")), ("3K", CATEGORIES.index("three of
 
 
 class YahtzeeWords(GameWords):
-    name = GAME
+    name = NAME
 
     def puzzle_html(self, round_: Round) -> str:
         return markup.preformatted(score_table(round_.hand))
@@ -33,6 +33,11 @@ class YahtzeeWords(GameWords):
         return texts("deal_yahtzee", rolls=self.puzzle_html(round_), guesses=GUESSES,
                      seconds=round(round_.deadline - round_.started_at), points=round_.points,
                      low=low, high=high)
+
+    def help_text(self, texts: Texts, seconds: float) -> str:
+        return texts("help_yahtzee", guesses=GUESSES, seconds=seconds,
+                     exact=POINTS[0][1], near=POINTS[1][1], near_within=POINTS[1][0],
+                     far=POINTS[2][1], far_within=POINTS[2][0], most=most_any_rolls())
 
     def how_to_answer(self, texts: Texts, typing: bool) -> str:
         return texts("answer_how_yahtzee" if typing else "answer_how_yahtzee_no_typing")

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.play.games.records import Deal
+from bot.play.rules.records import Deal
 
 DEAL_SECONDS = 1.0  # how long a deal may search before it settles for what it found
 DEAL_GRACE = 4.0  # past its budget (and a wait for the worker), a deal is stopped

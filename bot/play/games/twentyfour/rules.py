@@ -1,7 +1,7 @@
 """The 24 game in a chat: deal a solvable hand of the asked level, judge answers exactly, reveal.
 
 The top-level functions run in the solver pool; `TwentyFour` holds the rules the round service
-asks about (its words are bot.play.words.twentyfour).
+asks about (its words are bot.play.games.twentyfour.words).
 """
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ import time
 from collections.abc import Callable
 from itertools import combinations_with_replacement
 
-from bot.play.games import feedback
-from bot.play.games.batches import DEAL_SECONDS, Maker, Unfinished
-from bot.play.games.reading import read_expression
-from bot.play.games.records import (
+from bot.play.rules import feedback
+from bot.play.rules.base import Rules
+from bot.play.rules.batches import DEAL_SECONDS, Maker, Unfinished
+from bot.play.rules.reading import read_expression
+from bot.play.rules.records import (
     IGNORED,
     Analysis,
     Deal,
@@ -28,7 +29,6 @@ from bot.play.games.records import (
     WrongNumbers,
     WrongValue,
 )
-from bot.play.games.rules import Rules
 from solver import (
     DivisionByZeroError,
     Expr,
@@ -41,7 +41,7 @@ from solver import (
 )
 from solver.rating import level as rated_level
 
-GAME = "24"
+NAME = "24"
 LEVEL_POINTS = {"easy": 10, "medium": 20, "hard": 30}
 LEVEL_MIX = (("easy", 40), ("medium", 35), ("hard", 25))  # percent of deals without a level
 CARDS = (1, 13)
@@ -94,7 +94,7 @@ def deal(seed: int | Search, level: str | None = None, count: int = 4, target: i
         if is_solvable(drawn, target):
             found = rated_level(drawn, target)
             if found == search.wanted:
-                return Deal(GAME, tuple(drawn), target, found, LEVEL_POINTS[found])
+                return Deal(NAME, tuple(drawn), target, found, LEVEL_POINTS[found])
             search.fallback = search.fallback or (tuple(drawn), found)
         if (now := time.monotonic()) >= deadline:
             break
@@ -106,7 +106,7 @@ def deal(seed: int | Search, level: str | None = None, count: int = 4, target: i
     if search.fallback is None:
         return None
     hand, found = search.fallback
-    return Deal(GAME, hand, target, found, LEVEL_POINTS[found])
+    return Deal(NAME, hand, target, found, LEVEL_POINTS[found])
 
 
 def any_four(rng: random.Random, target: int,
@@ -182,7 +182,7 @@ def solutions(hand: tuple[int, ...], target: int) -> list[str]:
 
 
 class TwentyFour(Rules):
-    name = GAME
+    name = NAME
     gives_hints = True
     pages_solutions = True
     levels = True

@@ -10,10 +10,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import ClassVar
 
-from bot.play.games.batches import DEAL_SECONDS, Maker
-from bot.play.games.feedback import hints_allowed
-from bot.play.games.reading import is_attempt, looks_like_math
-from bot.play.games.records import Analysis, Hint, PlayOptions, Puzzle, Together, Verdict
+from bot.play.rules.batches import DEAL_SECONDS, Maker
+from bot.play.rules.feedback import hints_allowed
+from bot.play.rules.reading import is_attempt, looks_like_math
+from bot.play.rules.records import Analysis, Hint, PlayOptions, Puzzle, Together, Verdict
 
 
 class Rules(ABC):

@@ -2,7 +2,7 @@
 
 Subset rules (each number at most once, every step a positive whole number). Anyone may answer
 while the round runs; an exact answer ends it at once, since nothing can beat it. The top-level
-functions run in the solver pool; `Countdown` holds the rules (its words: bot.play.words.countdown).
+functions run in the solver pool; `Countdown` holds the rules (its words: the folder's words.py).
 """
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ import random
 from collections import Counter
 from collections.abc import Callable
 
-from bot.play.games import feedback
-from bot.play.games.batches import DEAL_SECONDS, Maker
-from bot.play.games.reading import read_expression
-from bot.play.games.records import (
+from bot.play.rules import feedback
+from bot.play.rules.base import Rules
+from bot.play.rules.batches import DEAL_SECONDS, Maker
+from bot.play.rules.reading import read_expression
+from bot.play.rules.records import (
     IGNORED,
     Analysis,
     BadStep,
@@ -29,12 +30,11 @@ from bot.play.games.records import (
     Wrong,
     WrongNumbers,
 )
-from bot.play.games.rules import Rules
 from solver import Expr, evaluate, to_text
 from solver.countdown import solve_countdown
 from solver.expr import numbers as expr_numbers
 
-GAME = "countdown"
+NAME = "countdown"
 LARGE = (25, 50, 75, 100)
 SMALL = tuple(n for n in range(1, 11) for _ in range(2))  # two cards of each
 CARDS = 6
@@ -53,7 +53,7 @@ def draw(seed: int, large: int = DEFAULT_LARGE) -> Deal:
     """The TV draw: `large` of 25 50 75 100, the rest from two each of 1..10; a target 101..999."""
     rng = random.Random(seed)
     cards = rng.sample(LARGE, large) + rng.sample(SMALL, CARDS - large)
-    return Deal(GAME, tuple(cards), rng.randint(*TARGETS), str(large), POINTS[0][1])
+    return Deal(NAME, tuple(cards), rng.randint(*TARGETS), str(large), POINTS[0][1])
 
 
 def ready(seed: int, large: int = DEFAULT_LARGE) -> Deal:
@@ -99,7 +99,7 @@ def best(hand: tuple[int, ...], target: int) -> tuple[int, str]:
 
 
 class Countdown(Rules):
-    name = GAME
+    name = NAME
     closest_wins = True
 
     def replay_options(self, ended: Puzzle, same_level: bool) -> PlayOptions:
@@ -113,7 +113,7 @@ class Countdown(Rules):
         return analyse
 
     def judge(self, puzzle: Puzzle, text: str, explicit: bool) -> Verdict:
-        """Judged in the event loop, as 24's answers are (bot.play.games.twentyfour)."""
+        """Judged in the event loop, as 24's answers are (bot.play.games.twentyfour.rules)."""
         return judge(text, puzzle.hand, puzzle.target, explicit)
 
     def points_for(self, distance: int) -> int:

@@ -10,7 +10,7 @@ ends come from what everyone sees, so they tell nothing either); chatter ("3") i
 optimal total is computed when the round is dealt (in the pool) and kept as the round's target,
 so a guess is judged by comparing whole numbers. How many guesses a player has left is counted
 from the stored answers, not here; the words (the deal's table, the optimal table revealed) are
-bot.play.words.yahtzee.
+bot.play.games.yahtzee.words.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ import re
 from collections.abc import Callable, Sequence
 from functools import cache
 
-from bot.play.games.batches import DEAL_SECONDS, Maker
-from bot.play.games.records import (
+from bot.play.rules.base import Rules
+from bot.play.rules.batches import DEAL_SECONDS, Maker
+from bot.play.rules.records import (
     IGNORED,
     Analysis,
     Deal,
@@ -33,7 +34,6 @@ from bot.play.games.records import (
     Unreadable,
     Verdict,
 )
-from bot.play.games.rules import Rules
 from solver.digits import plain_digits
 from solver.yahtzee import (
     BONUS,
@@ -44,7 +44,7 @@ from solver.yahtzee import (
     category_score,
 )
 
-GAME = "yahtzee"
+NAME = "yahtzee"
 POINTS = ((0, 20), (5, 10), (10, 5))  # (at most this far from the best total, points)
 WITHIN = POINTS[-1][0]
 GUESSES = 3  # per player and round
@@ -62,7 +62,7 @@ def roll_all(seed: int) -> Deal:
     rng = random.Random(seed)
     rolls = tuple(tuple(rng.randint(1, 6) for _ in range(5)) for _ in range(ROLLS))
     table = best_assignment(rolls)
-    return Deal(GAME, rolls, table.total, "", POINTS[0][1], Analysis(table=table))
+    return Deal(NAME, rolls, table.total, "", POINTS[0][1], Analysis(table=table))
 
 
 def analyse(rolls: tuple, target: int) -> Analysis:
@@ -117,7 +117,7 @@ def parse_dice(text: str) -> list[tuple[int, ...]] | None:
 
 
 class Yahtzee(Rules):
-    name = GAME
+    name = NAME
     closest_wins = True
     guesses = GUESSES
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from bot.play.games import feedback
+from bot.play.rules import feedback
 from solver.yahtzee import YahtzeeResult
 
 

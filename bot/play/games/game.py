@@ -1,0 +1,43 @@
+"""What a game is, in the one place every other part of play reads it: its rules (which decide),
+its words (which say it), and the facts the rest of the bot asks of it — the command that deals
+it, how long its rounds last, whether a tournament can deal it to every group alike, whether an
+answer may use part of its hand. A new game is a folder beside this one that makes a `Game` and
+adds it to the registry (bot.play.games); no other file names it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.play.rules import Rules
+from bot.play.words import GameWords
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game, as every part of play asks about it."""
+
+    rules: Rules
+    words: GameWords
+    command: str  # the command that deals a round of it (without the slash)
+    seconds: float  # a round's length unless the environment or the chat says otherwise
+    seconds_choices: tuple[int, ...]  # the lengths /settings offers a chat
+    seconds_setting: str  # the environment's name for its round length (deploy/README.md)
+    tournaments: bool = False  # one hand dealt to every group alike means a fair contest
+    part_answers: bool = False  # an answer may use part of the hand (the live-hand guard)
+    help_topics: tuple[str, ...] = ()  # words after /help that ask for its rules (words.help_text)
+
+    def __post_init__(self) -> None:
+        if self.rules.name != self.words.name:
+            raise ValueError(f"a game's rules ({self.rules.name}) and words ({self.words.name}) "
+                             "must name the same game")
+
+    @property
+    def name(self) -> str:
+        """The key a round, a score and a setting of this game are stored under."""
+        return self.rules.name
+
+    @property
+    def start(self) -> str:
+        """The command a reply names for playing it."""
+        return f"/{self.command}"

@@ -1,0 +1,12 @@
+"""The Yahtzee puzzle: thirteen rolls of five dice, each scored in a category of its own; guess
+the best total in three sealed guesses. Each group's dice are its own: no tournaments."""
+
+from __future__ import annotations
+
+from bot.play.games.game import Game
+from bot.play.games.yahtzee.rules import Yahtzee
+from bot.play.games.yahtzee.words import YahtzeeWords
+
+GAME = Game(Yahtzee(), YahtzeeWords(), command="yahtzee", seconds=300.0,
+            seconds_choices=(120, 180, 300), seconds_setting="YAHTZEE_SECONDS",
+            help_topics=("yahtzee", "快艇骰子"))

@@ -144,7 +144,7 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     # the dealer never deals), as the table's live puzzles hold it
     daily_hands = daily_hands or DailyHands(secret, clock)
     shared = Shared()  # and each tournament's live round, for everyone too
-    table = RoundTable(stores.rounds, clock, scheduler, LivePuzzles(daily_hands.now, shared),
+    table = RoundTable(stores.rounds, clock, scheduler, LivePuzzles(daily_hands.live, shared),
                        stored=people.stored, rater=rater)
     budget = WorkBudget()
     settings = Settings(stores.people, people,

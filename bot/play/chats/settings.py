@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from bot.play.chats.people import CHOICES_KEPT, Chat, People, Player
+from bot.play.games import GAMES
 from bot.play.guards.permissions import AdminCheck, may_steer
 from bot.play.outcomes import Refused, Said
 from bot.play.rules import PlayOptions
@@ -27,8 +28,7 @@ from bot.store.protocols import PeopleStore
 from bot.text.i18n import LANGUAGES, Texts, texts_for
 
 # the values a button offers (the environment's default joins them, wherever it lies)
-SECONDS = {"24": (60, 120, 180, 300), "countdown": (30, 60, 90, 120),
-           "yahtzee": (120, 180, 300)}
+SECONDS = {name: game.seconds_choices for name, game in GAMES.items()}
 COUNTS = (4, 5, 6)
 # mix: a level drawn for each deal (adaptive, once a group has played enough: round/dealing.py);
 # adaptive: a hand the chat's players of late solve about three times in four

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 
 from bot.play.chats.people import Chat, People, Player
 from bot.play.community.boards import BoardAsk
+from bot.play.games import FIRST, GAMES
 from bot.play.ratings import GAMES as RATED_GAMES
 from bot.play.ratings import season_of
 from bot.play.ratings.records import PLAYER_PROVISIONAL
@@ -24,7 +25,7 @@ from bot.text.i18n import Texts
 SHOWN = 10
 WEEK = 7 * 86400
 # what an empty board tells to type: the command that deals a round of its game (all: /play)
-STARTS = {"": "/play", "24": "/play", "countdown": "/countdown", "yahtzee": "/yahtzee"}
+STARTS = {"": FIRST.start, **{name: game.start for name, game in GAMES.items()}}
 # The model's unit (the log-odds of solving within the usual round) as Elo shows it: 400 points
 # are a factor of ten in the odds. A new player stands at SHOWN_MEAN.
 SHOWN_PER_UNIT = 400 / math.log(10)

@@ -17,7 +17,8 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
 
 from bot.play.daily import hands as daily_table
-from bot.play.games.twentyfour.rules import FOURS
+from bot.play.games.twentyfour.rules import FOURS, NAME
+from bot.play.guards.live import DAILY_ROUND, EVERYONE, Live, hand_key
 from solver import is_solvable
 from solver.rating import level
 
@@ -150,6 +151,11 @@ class DailyHands:
     def now(self) -> tuple[int, ...]:
         """Today's hand (UTC)."""
         return self.of(day_of(self.clock()))
+
+    def live(self) -> Live | None:
+        """Today's puzzle as the live-hand guard keeps it: a round of 24 live in every chat."""
+        hand = self.now()
+        return Live(DAILY_ROUND, EVERYONE, NAME, hand_key(hand), TARGET) if hand else None
 
     def of(self, day: str) -> tuple[int, ...]:
         """The hand of a UTC day."""

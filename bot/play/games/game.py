@@ -26,6 +26,7 @@ class Game:
     tournaments: bool = False  # one hand dealt to every group alike means a fair contest
     part_answers: bool = False  # an answer may use part of the hand (the live-hand guard)
     help_topics: tuple[str, ...] = ()  # words after /help that ask for its rules (words.help_text)
+    levels: tuple[str, ...] = ()  # the levels a deal may ask for, easiest first
 
     def __post_init__(self) -> None:
         if self.rules.name != self.words.name:

@@ -35,18 +35,16 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
 
-from bot.play.games.countdown import rules as countdown
-from bot.play.games.twentyfour import rules as twentyfour
+from bot.play.games import GAMES
 from bot.store.records import Round
 
 Hand = tuple[int, ...]
 Rolls = tuple[Hand, ...]
-PART_GAMES = frozenset({"countdown"})  # an answer may use part of the hand
 ROLLS_SHARED = 10  # of 13: requests sharing this many rolls with a live Yahtzee round reach it
 EVERYONE = 0  # the "chat" of a puzzle live for everyone (the daily); no chat has id 0
 DAILY_ROUND = 0  # and its round id (no round has id 0)
 TOURNAMENT_ROUNDS = 100  # a tournament round's key: the tournament's id × this + its number
-DailyHand = Callable[[], Sequence[int] | None]
+DailyPuzzle = Callable[[], "Live | None"]
 
 
 def hand_key(numbers: Iterable[int]) -> Hand:
@@ -83,16 +81,9 @@ def one_step_targets(target: int, left_out: Iterable[int]) -> set[Fraction]:
 def could_be_live(numbers: Sequence[int], target: int) -> bool:
     """Whether some round the bot could deal would be reached by this request (see the
     module's rule), whatever is live now: then an answer about it must never be kept for
-    everyone (Telegram's inline cache), since such a round may be dealt any time. A hand of 24
-    is 4 to 6 cards 1..13 (any target); Countdown's, six tiles of 1..10 and its large numbers."""
-    low, high = twentyfour.CARDS
-    cards = [n for n in numbers if low <= n <= high]
-    if len(cards) >= min(twentyfour.COUNTS):  # a possible hand of 24, with extras or none
-        return True
-    if len(cards) == len(numbers) and len(numbers) + 1 in twentyfour.COUNTS:  # less one
-        return True
-    tiles = Counter(countdown.SMALL) + Counter(countdown.LARGE)
-    return bool(numbers) and not Counter(numbers) - tiles  # a part of a Countdown draw
+    everyone (Telegram's inline cache), since such a round may be dealt any time. Each game
+    says which requests some hand of its own could be reached by (`Rules.may_reach`)."""
+    return any(game.rules.may_reach(numbers) for game in GAMES.values())
 
 
 def reaches_whole(request: Hand, hand: Hand) -> bool:
@@ -134,7 +125,7 @@ def reaches(live: Live, request: Hand, target: int) -> bool:
     rule of the module, for one round."""
     if reaches_whole(request, live.hand):
         return True
-    if live.game not in PART_GAMES or len(request) >= len(live.hand) or \
+    if not GAMES[live.game].part_answers or len(request) >= len(live.hand) or \
             Counter(request) - Counter(live.hand):
         return False
     left = list((Counter(live.hand) - Counter(request)).elements())
@@ -164,8 +155,8 @@ class Shared:
 class LivePuzzles:
     """The live rounds, indexed by what requests reach them."""
 
-    def __init__(self, daily: DailyHand | None = None, shared: Shared | None = None) -> None:
-        """`daily` gives the hand of the daily puzzle of the moment it is called (None: none),
+    def __init__(self, daily: DailyPuzzle | None = None, shared: Shared | None = None) -> None:
+        """`daily` gives the daily puzzle of the moment it is called (None: none),
         kept live for everyone: asked at each request, so the day's end needs no timer;
         `shared`, the other hands live for everyone (the tournaments' rounds)."""
         self.shared = shared or Shared()
@@ -173,14 +164,12 @@ class LivePuzzles:
         self._rolls: dict[int, tuple[int, Rolls]] = {}  # round id -> chat, its rolls
         self._whole: defaultdict[Hand, set[int]] = defaultdict(set)  # hand -> rounds
         self._less_one: defaultdict[Hand, set[int]] = defaultdict(set)  # hand less a number
-        self._parts: defaultdict[Hand, set[int]] = defaultdict(set)  # Countdown: any part
+        self._parts: defaultdict[Hand, set[int]] = defaultdict(set)  # part answers: any part
         self._daily = daily
 
     def daily(self) -> Live | None:
-        """The daily puzzle live now, as a round of 24 live in every chat."""
-        hand = self._daily() if self._daily is not None else None
-        return Live(DAILY_ROUND, EVERYONE, twentyfour.NAME, hand_key(hand), 24) \
-            if hand else None
+        """The daily puzzle live now, as a round live in every chat."""
+        return self._daily() if self._daily is not None else None
 
     def add(self, round_: Round) -> None:
         if round_.id in self._live or round_.id in self._rolls:
@@ -212,7 +201,7 @@ class LivePuzzles:
         keys = [(live.hand, self._whole)]
         keys += [(hand_key(live.hand[:i] + live.hand[i + 1:]), self._less_one)
                  for i in range(len(live.hand))]
-        if live.game in PART_GAMES:
+        if GAMES[live.game].part_answers:
             keys += [(part, self._parts) for part in parts(live.hand)
                      if len(part) < len(live.hand)]
         return keys

@@ -29,7 +29,7 @@ from bot.runtime.locks import KeyedLocks
 from bot.store.protocols import RoundStore
 from bot.text.i18n import Texts
 
-DEFAULT_SECONDS = {"24": 120.0, "countdown": 60.0, "yahtzee": 300.0}
+DEFAULT_SECONDS = {name: game.seconds for name, game in GAMES.items()}
 # Each open round makes the solving commands refuse its chat's members a few hands (the rule of
 # bot.play.guards.live), so how many one person, or one group's topics, keep open is bounded:
 # one account then refuses a member of its group under 1% of the 1,820 four-number hands. A

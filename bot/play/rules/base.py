@@ -7,11 +7,13 @@ functions of the game's module (picklable), and no store, pool or catalog is kno
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from bot.play.rules.batches import DEAL_SECONDS, Maker
 from bot.play.rules.feedback import hints_allowed
+from bot.play.rules.page import Form
+from bot.play.rules.page import Puzzle as PagePuzzle
 from bot.play.rules.reading import is_attempt, looks_like_math
 from bot.play.rules.records import Analysis, Hint, PlayOptions, Puzzle, Together, Verdict
 
@@ -72,6 +74,18 @@ class Rules(ABC):
         if len(analysis.steps) > 1:
             return analysis.steps[:hints_allowed(len(analysis.steps))]
         return (Together(analysis.together),) if analysis.together else ()
+
+    @abstractmethod
+    def page(self, hand: tuple, target: int) -> tuple[PagePuzzle, Form]:
+        """What a round's page (the Mini App) draws of this hand and how it is answered there:
+        tiles or rolls, combined or guessed (bot.play.rules.page)."""
+
+    def may_reach(self, numbers: Sequence[int]) -> bool:
+        """Whether a request for these numbers could reach some hand this game deals, by the
+        rule of bot.play.guards.live (the hand with extras or none, the hand less one number,
+        and where part of a hand may answer, a part): an answer about it is then never kept
+        for everyone, since such a round may be dealt any time."""
+        return False
 
     def shows_best_on_win(self) -> bool:
         """Whether a win's result shows the puzzle's best answer under it (Yahtzee's table)."""

@@ -7,11 +7,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from bot.play.games.twentyfour import rules as twentyfour
+from bot.play.games import GAMES as PLAYED
 
-GAMES = ("24", "countdown")  # games whose hand every group can be dealt alike (not Yahtzee's dice)
+GAMES = tuple(name for name, game in PLAYED.items() if game.tournaments)  # one hand for all
 MIX = "mix"  # a level per round: easy, then medium, then hard
-LEVELS = (*twentyfour.LEVEL_POINTS, MIX)
+GRADES = tuple(dict.fromkeys(level for name in GAMES for level in PLAYED[name].levels))
+LEVELS = (*GRADES, MIX)
 MIN_ROUNDS, MAX_ROUNDS, DEFAULT_ROUNDS = 1, 20, 10
 MIN_SECONDS, MAX_SECONDS = 20, 600  # a round's length
 START_MINUTES = 10  # a tournament starts this long after it is made, unless asked otherwise
@@ -66,8 +67,7 @@ def level_of(level: str, number: int, rounds: int) -> str:
     easy, then medium, then hard, a third of the rounds each (the first rounds easy)."""
     if level != MIX:
         return level
-    names = list(twentyfour.LEVEL_POINTS)  # easy, medium, hard
-    return names[min(len(names) - 1, (number - 1) * len(names) // max(rounds, 1))]
+    return GRADES[min(len(GRADES) - 1, (number - 1) * len(GRADES) // max(rounds, 1))]
 
 
 def draw_code(rng: random.Random) -> str:

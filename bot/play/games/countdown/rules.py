@@ -10,11 +10,13 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from bot.play.rules import feedback
 from bot.play.rules.base import Rules
 from bot.play.rules.batches import DEAL_SECONDS, Maker
+from bot.play.rules.page import Combine, Form, Tiles
+from bot.play.rules.page import Puzzle as PagePuzzle
 from bot.play.rules.reading import read_expression
 from bot.play.rules.records import (
     IGNORED,
@@ -42,6 +44,7 @@ TARGETS = (101, 999)
 DEFAULT_LARGE = 2
 POINTS = ((0, 10), (5, 7), (10, 5))  # (at most this far from the target, points)
 WITHIN = POINTS[-1][0]
+TILES = Counter(SMALL) + Counter(LARGE)  # every tile a draw may hold
 
 
 def points_for(distance: int) -> int:
@@ -111,6 +114,14 @@ class Countdown(Rules):
 
     def analyser(self) -> Callable[[tuple, int], Analysis]:
         return analyse
+
+    def page(self, hand: tuple, target: int) -> tuple[PagePuzzle, Form]:
+        """Some tiles, whole steps; the closest answer wins."""
+        return Tiles(tuple(hand), target), Combine(every=False, whole=True)
+
+    def may_reach(self, numbers: Sequence[int]) -> bool:
+        """Any part of the tiles may answer: numbers all drawn from the six tiles' bag."""
+        return bool(numbers) and not Counter(numbers) - TILES
 
     def judge(self, puzzle: Puzzle, text: str, explicit: bool) -> Verdict:
         """Judged in the event loop, as 24's answers are (bot.play.games.twentyfour.rules)."""

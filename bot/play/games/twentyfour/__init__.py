@@ -4,9 +4,9 @@ make 24 (or the target asked); dealt by level, rated, played in tournaments."""
 from __future__ import annotations
 
 from bot.play.games.game import Game
-from bot.play.games.twentyfour.rules import TwentyFour
+from bot.play.games.twentyfour.rules import LEVEL_POINTS, TwentyFour
 from bot.play.games.twentyfour.words import TwentyFourWords
 
 GAME = Game(TwentyFour(), TwentyFourWords(), command="play", seconds=120.0,
             seconds_choices=(60, 120, 180, 300), seconds_setting="ROUND_SECONDS",
-            tournaments=True)
+            tournaments=True, levels=tuple(LEVEL_POINTS))

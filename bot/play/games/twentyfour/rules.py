@@ -9,12 +9,14 @@ from __future__ import annotations
 import dataclasses
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import combinations_with_replacement
 
 from bot.play.rules import feedback
 from bot.play.rules.base import Rules
 from bot.play.rules.batches import DEAL_SECONDS, Maker, Unfinished
+from bot.play.rules.page import Combine, Form, Tiles
+from bot.play.rules.page import Puzzle as PagePuzzle
 from bot.play.rules.reading import read_expression
 from bot.play.rules.records import (
     IGNORED,
@@ -201,6 +203,19 @@ class TwentyFour(Rules):
 
     def costly(self, options: PlayOptions) -> bool:
         return (options.count or 4) > 4 or options.target not in (None, 24)
+
+    def page(self, hand: tuple, target: int) -> tuple[PagePuzzle, Form]:
+        """Every tile once, the target exactly."""
+        return Tiles(tuple(hand), target), Combine(every=True, whole=False)
+
+    def may_reach(self, numbers: Sequence[int]) -> bool:
+        """A hand is 4 to 6 cards 1..13 (any target): a request holding one, with extras or
+        none, or made of cards and one short of a hand's count."""
+        low, high = CARDS
+        cards = [n for n in numbers if low <= n <= high]
+        if len(cards) >= min(COUNTS):
+            return True
+        return len(cards) == len(numbers) and len(numbers) + 1 in COUNTS
 
     def judge(self, puzzle: Puzzle, text: str, explicit: bool) -> Verdict:
         """Judged here, in the event loop: the reader bounds an answer's length and depth

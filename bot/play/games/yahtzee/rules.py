@@ -23,6 +23,8 @@ from functools import cache
 
 from bot.play.rules.base import Rules
 from bot.play.rules.batches import DEAL_SECONDS, Maker
+from bot.play.rules.page import Form, Guess, Rolls
+from bot.play.rules.page import Puzzle as PagePuzzle
 from bot.play.rules.records import (
     IGNORED,
     Analysis,
@@ -38,6 +40,7 @@ from solver.digits import plain_digits
 from solver.yahtzee import (
     BONUS,
     BONUS_THRESHOLD,
+    CATEGORIES,
     ROLLS,
     UPPER,
     best_assignment,
@@ -48,6 +51,11 @@ NAME = "yahtzee"
 POINTS = ((0, 20), (5, 10), (10, 5))  # (at most this far from the best total, points)
 WITHIN = POINTS[-1][0]
 GUESSES = 3  # per player and round
+# The deal's table: chance, then the lower categories; ones .. sixes are the dice of one face.
+COLUMNS = (("Σ", CATEGORIES.index("chance")), ("3K", CATEGORIES.index("three of a kind")),
+           ("4K", CATEGORIES.index("four of a kind")), ("5K", CATEGORIES.index("five of a kind")),
+           ("SS", CATEGORIES.index("short straight")), ("LS", CATEGORIES.index("long straight")),
+           ("FH", CATEGORIES.index("full house")))
 TOTAL = re.compile(r"^\s*([0-9]{1,5})\s*$")  # read after every script's digits are ASCII
 DICE_TEXT = re.compile(r"[1-6]")
 
@@ -138,6 +146,15 @@ class Yahtzee(Rules):
 
     def points_for(self, distance: int) -> int:
         return points_for(distance)
+
+    def page(self, hand: tuple, target: int) -> tuple[PagePuzzle, Form]:
+        """The 13 rolls with what each scores in chance and the lower categories, as the deal's
+        table has them; the best total guessed, and sealed."""
+        dice = tuple(tuple(sorted(roll)) for roll in hand)
+        low, high = total_bounds(hand)
+        return Rolls(tuple(head for head, _ in COLUMNS), dice,
+                     tuple(tuple(category_score(roll, column) for _, column in COLUMNS)
+                           for roll in dice)), Guess(low, high, GUESSES)
 
     def shows_best_on_win(self) -> bool:
         return True  # the optimal table: how the best total is made

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.play.games.yahtzee.rules import GUESSES, NAME, POINTS, most_any_rolls, total_bounds
+from bot.play.games.yahtzee.rules import (
+    COLUMNS,
+    GUESSES,
+    NAME,
+    POINTS,
+    most_any_rolls,
+    total_bounds,
+)
 from bot.play.rules.records import Analysis, Near, Unreadable, Verdict
 from bot.play.words.game import GameWords, Revealed
 from bot.store.records import Round
@@ -15,11 +22,6 @@ from solver.yahtzee import CATEGORIES, UPPER, YahtzeeResult, category_score
 
 GUESS_REACTION = "✍"  # the same mark on every guess that counts: noted, nothing more
 CATEGORY_KEYS = tuple("yz_" + name.replace(" ", "_") for name in CATEGORIES)
-# The deal's table: chance, then the lower categories; ones .. sixes are the dice of one face.
-COLUMNS = (("Σ", CATEGORIES.index("chance")), ("3K", CATEGORIES.index("three of a kind")),
-           ("4K", CATEGORIES.index("four of a kind")), ("5K", CATEGORIES.index("five of a kind")),
-           ("SS", CATEGORIES.index("short straight")), ("LS", CATEGORIES.index("long straight")),
-           ("FH", CATEGORIES.index("full house")))
 
 
 class YahtzeeWords(GameWords):

@@ -14,7 +14,7 @@ import pytest
 
 from bot.play.daily.puzzle import DailyHands, daily_hand, day_of, day_start, secret_key, streaks
 from bot.play.daily.puzzle import daily_hands as every_daily_hand  # the real one: see conftest
-from bot.play.guards.live import EVERYONE, LivePuzzles
+from bot.play.guards.live import DAILY_ROUND, EVERYONE, Live, LivePuzzles, hand_key
 from bot.store.records import Round
 from bot.text import markup
 from solver import solve
@@ -195,7 +195,8 @@ async def test_the_daily_hand_is_unsolvable_by_the_bot_all_day(harness: Harness,
 
 def test_a_round_of_the_daily_hand_holds_its_solutions_back():
     today: list[tuple[int, ...] | None] = [(3, 8, 3, 8)]
-    live = LivePuzzles(lambda: today[0])
+    live = LivePuzzles(lambda: Live(DAILY_ROUND, EVERYONE, "24", hand_key(today[0]), 24)
+                        if today[0] else None)
     dealt = Round(5, -1, "24", (8, 3, 8, 3), 24, "hard", 30, "en", None, 0.0, 60.0, "open",
                   False)
     assert live.elsewhere(dealt)

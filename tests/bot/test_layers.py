@@ -249,7 +249,7 @@ def test_every_layer_has_modules():
 PLAY_FLOORS: list[tuple[str, ...]] = [
     ("rules", "ratings", "outcomes"),  # rules' parts, the rating model, what a transition hands out
     ("ports",),  # what play needs of a face
-    ("words",),  # words' parts
+    ("words", "asking"),  # the parts of every game's words and of every reader of a command
     ("games",),  # each game's rules and words, and the registry of games
     ("guards",),
     ("chats", "dealing"),

@@ -1,14 +1,19 @@
 """What a game is, in the one place every other part of play reads it: its rules (which decide),
 its words (which say it), and the facts the rest of the bot asks of it — the command that deals
-it, how long its rounds last, whether a tournament can deal it to every group alike, whether an
-answer may use part of its hand. A new game is a folder beside this one that makes a `Game` and
-adds it to the registry (bot.play.games); no other file names it.
+it and the reader of its arguments, how long its rounds last, whether a tournament can deal it
+to every group alike, whether an answer may use part of its hand. A new game is a folder beside
+this one that makes a `Game` and adds it to the registry (bot.play.games.registry); no other file
+names it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.play.asking.requests import Asked
+from bot.play.asking.usage import Usage
+from bot.play.ratings import GAMES as SCALES
 from bot.play.rules import Rules
 from bot.play.words import GameWords
 
@@ -20,6 +25,8 @@ class Game:
     rules: Rules
     words: GameWords
     command: str  # the command that deals a round of it (without the slash)
+    read: Callable[[str], Asked]  # its arguments read: a round, or a puzzle of it to solve
+    usage: Usage  # what the command takes, for a refusal of its arguments
     seconds: float  # a round's length unless the environment or the chat says otherwise
     seconds_choices: tuple[int, ...]  # the lengths /settings offers a chat
     seconds_setting: str  # the environment's name for its round length (deploy/README.md)
@@ -37,6 +44,11 @@ class Game:
     def name(self) -> str:
         """The key a round, a score and a setting of this game are stored under."""
         return self.rules.name
+
+    @property
+    def rated(self) -> bool:
+        """Whether its players and hands are rated (bot.play.ratings: the game has a scale)."""
+        return self.name in SCALES
 
     @property
     def start(self) -> str:

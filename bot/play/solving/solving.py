@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from cachetools import LRUCache
 
+from bot.play.asking.requests import DiceRequest, SolveRequest
 from bot.play.dealing.analyses import Analyses
 from bot.play.games.countdown.rules import best
 from bot.play.games.countdown.words import best_text
@@ -36,7 +37,6 @@ from bot.play.guards.stand_ins import counted_as
 from bot.play.guards.throttle import Ticket, WorkBudget
 from bot.play.ports import OpenRounds
 from bot.play.solving.paging import Page, page_of
-from bot.play.solving.requests import SolveRequest
 from bot.runtime.pool import SolverPool, SolverTimeout, timed
 from bot.text import markup
 from bot.text.html_text import visible_text
@@ -209,9 +209,10 @@ class Solving:
         nearest, expression = found
         return best_text(texts, request.numbers, request.target, nearest, expression)
 
-    async def yahtzee(self, rolls: list[tuple[int, ...]], texts: Texts,
-                      asker: Asker | None = None, member: MemberCheck | None = None) -> str:
+    async def dice(self, request: DiceRequest, texts: Texts, asker: Asker | None = None,
+                   member: MemberCheck | None = None) -> str:
         """The optimal scoring of 13 given rolls (refused where they reach a live round)."""
+        rolls = list(request.rolls)
         chats = set(self.live.reaching_rolls(rolls))
         if self.beyond is not None:
             chats |= set(rolls_reached_among(await self.beyond.reaching_rolls(rolls), rolls))

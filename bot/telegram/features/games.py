@@ -1,7 +1,8 @@
-"""The games: /play, /countdown and /yahtzee deal a round of their game (or, given a draw, solve
-it), /solve works out a hand's solutions, an inline query (@bot 3 8 3 8 in any chat) offers them
-to share, and ◀ ▶ under a page of solutions turn it. Each handler reads its arguments
-(bot.telegram.grammar), calls one play method and sends what it says; the rules live in play.
+"""The games: each registered game's command (bot.play.games: /play, and one a game) deals a round
+of it, or, given a puzzle of it, solves that; /solve works out a hand's solutions, an inline query
+(@bot 3 8 3 8 in any chat) offers them to share, and ◀ ▶ under a page of solutions turn it. Each
+handler reads its arguments (the game's reader, or bot.telegram.grammar), calls one play method
+and sends what it says; the rules live in play, and no game is named here.
 """
 
 from __future__ import annotations
@@ -11,19 +12,18 @@ import logging
 from telegram import InlineQueryResultArticle, InputTextMessageContent, Update
 from telegram.error import BadRequest
 
+from bot.play.games import GAMES, Game
 from bot.play.outcomes import Said
 from bot.play.solving.paging import Page
 from bot.telegram import keyboards
 from bot.telegram.context import Context
 from bot.telegram.grammar import (
     DealRequest,
+    DiceRequest,
     SolveRequest,
     UsageError,
     read_arguments,
-    read_countdown_request,
-    read_play_request,
     read_solve,
-    read_yahtzee_request,
     usage_problem,
 )
 from bot.telegram.keyboards import PAGE, PagePress
@@ -48,39 +48,35 @@ log = logging.getLogger(__name__)
 INLINE_CACHE_SECONDS = 3600
 
 
-async def play(update: Update, context: Context) -> None:
-    """/play [easy|medium|hard] [4|5|6] [= target]: deal a round of 24."""
-    request = read_arguments(read_play_request, arguments(context))
-    if isinstance(request, UsageError):
-        await usage(update, context, "play_usage", request)
-        return
-    await deal(update, context, request)
+def game_command(game: Game) -> Command:
+    """The command of one game: a round of it, or the puzzle of it given after the command
+    solved by its rules (every solution, the nearest value, or dice scored), or what is wrong
+    with the arguments."""
+
+    async def command(update: Update, context: Context) -> None:
+        """The game's command, as its reader takes what follows it."""
+        request = read_arguments(game.read, arguments(context))
+        if isinstance(request, UsageError):
+            await usage(update, context, game.usage.key, request)
+        elif isinstance(request, DealRequest):
+            await deal(update, context, request)
+        else:
+            await solved(update, context, request)
+
+    return Command((game.command,), command, owed=True)
 
 
-async def countdown(update: Update, context: Context) -> None:
-    """/countdown [0-4]: a Countdown round; /countdown n1 .. n6 = T: solve one."""
-    request = read_arguments(read_countdown_request, arguments(context))
-    if isinstance(request, UsageError):
-        await usage(update, context, "countdown_usage", request)
-    elif isinstance(request, SolveRequest):
-        texts = await texts_of(update, context)
-        await answer_with(update, context, await services_of(context).solving.closest(
-            request, texts, asker_of(update), member_check(update, context)))
+async def solved(update: Update, context: Context, request: SolveRequest | DiceRequest) -> None:
+    """A puzzle given after a game's command, solved."""
+    solving, texts = services_of(context).solving, await texts_of(update, context)
+    member, asker = member_check(update, context), asker_of(update)
+    if isinstance(request, DiceRequest):
+        await answer_with(update, context, await solving.dice(request, texts, asker, member))
+    elif request.closest:
+        await answer_with(update, context, await solving.closest(request, texts, asker, member))
     else:
-        await deal(update, context, request)
-
-
-async def yahtzee(update: Update, context: Context) -> None:
-    """/yahtzee: a round of the Yahtzee puzzle; /yahtzee and 65 dice: solve that game."""
-    request = read_arguments(read_yahtzee_request, arguments(context))
-    if isinstance(request, UsageError):
-        await usage(update, context, "yahtzee_usage", request)
-    elif isinstance(request, DealRequest):
-        await deal(update, context, request)
-    else:
-        texts = await texts_of(update, context)
-        await answer_with(update, context, await services_of(context).solving.yahtzee(
-            request, texts, asker_of(update), member_check(update, context)))
+        await send_page(update, context, await solving.solve_page(request, texts, asker,
+                                                                  member=member))
 
 
 async def deal(update: Update, context: Context, request: DealRequest) -> None:
@@ -170,9 +166,7 @@ async def turn_page(update: Update, context: Context) -> None:
 
 FEATURE = Feature(
     "games",
-    commands=(Command(("play",), play, owed=True),
-              Command(("countdown",), countdown, owed=True),
-              Command(("yahtzee",), yahtzee, owed=True),
+    commands=(*(game_command(game) for game in GAMES.values()),
               Command(("solve",), solve, owed=True, alone=True)),
     inline=(Inline(inline_query),),  # every inline query another feature does not take
     presses=(Press(f"{PAGE}:", turn_page),))

@@ -7,17 +7,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.play.games.countdown.asking import parse_countdown, read_countdown
+from bot.play.games.twentyfour.asking import parse_play, read_play
 from bot.telegram.grammar import (
     UsageError,
-    parse_countdown,
     parse_match,
-    parse_play,
     parse_solve,
     parse_top,
     read_arguments,
-    read_countdown,
     read_match,
-    read_play,
     read_solve,
     read_top,
 )

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from bot.play.games.countdown.asking import parse_countdown
+from bot.play.games.twentyfour.asking import parse_play
 from bot.play.games.yahtzee.rules import parse_dice
 from bot.play.rules.reading import read_expression
-from bot.telegram.grammar import parse_countdown, parse_play, parse_solve
+from bot.telegram.grammar import parse_solve
 from bot.webapp.steps import read_guess
 from solver import parse
 from tests.solver.test_script_digits import in_script

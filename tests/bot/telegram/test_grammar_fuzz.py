@@ -13,8 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.play.games.countdown import rules as countdown_game
+from bot.play.games.countdown.asking import parse_countdown
 from bot.play.games.twentyfour import rules as twentyfour_game
+from bot.play.games.twentyfour.asking import parse_play
 from bot.play.games.yahtzee import rules as yahtzee_game
+from bot.play.games.yahtzee.rules import parse_dice
 from bot.play.rules import PlayOptions
 from bot.play.rules.records import Verdict
 from bot.telegram.grammar import (
@@ -24,9 +27,6 @@ from bot.telegram.grammar import (
     SOLVE_MAX_NUMBERS,
     SOLVE_MAX_TARGET,
     SolveRequest,
-    parse_countdown,
-    parse_dice,
-    parse_play,
     parse_solve,
     parse_top,
 )

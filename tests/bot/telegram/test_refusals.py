@@ -16,10 +16,12 @@ from pathlib import Path
 import pytest
 from babel.numbers import get_group_symbol
 
+from bot.play.asking.numbers import MAX_ARGUMENTS
+from bot.play.games import GAMES
 from bot.play.guards.live import could_be_live
 from bot.telegram import grammar
 from bot.telegram.features.tournaments.grammar import read_tournament
-from bot.telegram.refusals import EXAMPLES, EXAMPLES_FOR, YAHTZEE_GAME, example
+from bot.telegram.refusals import USAGES, example
 from bot.text.html_text import visible_text
 from bot.text.i18n import LANGUAGES, Texts, texts_for
 from solver.digits import plain_digits
@@ -142,7 +144,7 @@ def test_the_table_is_read():
     typed = {row.typed for row in ROWS}
     assert {"/solve 3.5 8 3 8", "/countdown =", "/solve = 24", "/a 11 11 6 7",
             "/solve 1 2 3 4 5 6 7"} <= typed
-    assert any(len(t) > grammar.MAX_ARGUMENTS for t in typed)  # 200 numbers
+    assert any(len(t) > MAX_ARGUMENTS for t in typed)  # 200 numbers
     commands = {t.split()[0] for t in typed}
     assert {"/solve", "/play", "/countdown", "/yahtzee", "/match", "/top", "/lang", "/a",
             "/daily", "@bot"} <= commands
@@ -172,29 +174,37 @@ async def test_an_empty_board_names_its_own_game(harness: Harness, language: str
         assert start in said and (start == "/play") == ("/play" in said), (language, said)
 
 
+def every_example() -> list[str]:
+    return [given for usage in USAGES.values()
+            for given in (usage.example, *usage.examples_for.values(), usage.several_words)
+            if given]
+
+
+READERS = {**{game.start: game.read for game in GAMES.values()},
+           "/solve": grammar.read_solve, "/match": grammar.read_match, "/top": grammar.read_board,
+           "/tournament": lambda given: read_tournament(given.split()[1:])}
+
+
 def test_every_example_reads():
-    """The examples refusals give are commands their readers take."""
-    readers = {"/play": grammar.read_play_request, "/countdown": grammar.read_countdown_request,
-               "/solve": grammar.read_solve, "/yahtzee": grammar.read_yahtzee_request,
-               "/match": grammar.read_match, "/top": grammar.read_board,
-               "/tournament": lambda given: read_tournament(given.split()[1:])}
-    for given in [*EXAMPLES.values(), *EXAMPLES_FOR.values()]:
+    """The examples refusals give are commands their readers take: every game's, and every
+    other command's."""
+    examples = every_example()
+    assert {given.partition(" ")[0] for given in examples} == set(READERS)
+    for given in examples:
         command, _, arguments = given.partition(" ")
-        readers[command](arguments)  # raises UsageError if it does not read
-    assert len(YAHTZEE_GAME.split()) == 14
+        READERS[command](arguments)  # raises UsageError if it does not read
 
 
 def test_the_examples_are_hands_the_bot_never_deals():
     """As /help's: a refusal's example is never itself refused for touching a live round."""
-    solving = [given for given in [*EXAMPLES.values(), *EXAMPLES_FOR.values()]
-               if given.startswith(("/solve", "/countdown "))]
-    assert len(solving) >= 5
-    for given in solving:
+    solving = []
+    for given in every_example():
         command, _, arguments = given.partition(" ")
-        request = grammar.read_solve(arguments) if command == "/solve" else \
-            grammar.read_countdown(arguments)
+        request = READERS[command](arguments)
         if isinstance(request, grammar.SolveRequest):
+            solving.append(given)
             assert not could_be_live(request.numbers, request.target), given
+    assert len(solving) >= 5
 
 
 def test_a_countdown_refusal_offers_what_was_meant():
@@ -203,7 +213,7 @@ def test_a_countdown_refusal_offers_what_was_meant():
     assert example("countdown_usage", error, "x") == "/countdown 2"
     assert example("countdown_usage", error, "1 2 x = 5").startswith("/countdown 2 8 25")
     assert example("solve_usage", grammar.UsageError("no_target", rules="closest_usage"),
-                   "--closest 1 2") == EXAMPLES["closest_usage"]
+                   "--closest 1 2") == USAGES["closest_usage"].example
 
 
 def test_the_two_ways_check_catches_a_number_written_two_ways():

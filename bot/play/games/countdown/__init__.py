@@ -3,10 +3,12 @@ tiles at most once; the closest answer at the end wins. Rated, played in tournam
 
 from __future__ import annotations
 
+from bot.play.games.countdown import asking
 from bot.play.games.countdown.rules import Countdown
 from bot.play.games.countdown.words import CountdownWords
 from bot.play.games.game import Game
 
-GAME = Game(Countdown(), CountdownWords(), command="countdown", seconds=60.0,
+GAME = Game(Countdown(), CountdownWords(), command="countdown", read=asking.read,
+            usage=asking.USAGE, seconds=60.0,
             seconds_choices=(30, 60, 90, 120), seconds_setting="COUNTDOWN_SECONDS",
             tournaments=True, part_answers=True)

@@ -4,9 +4,11 @@ make 24 (or the target asked); dealt by level, rated, played in tournaments."""
 from __future__ import annotations
 
 from bot.play.games.game import Game
+from bot.play.games.twentyfour import asking
 from bot.play.games.twentyfour.rules import LEVEL_POINTS, TwentyFour
 from bot.play.games.twentyfour.words import TwentyFourWords
 
-GAME = Game(TwentyFour(), TwentyFourWords(), command="play", seconds=120.0,
+GAME = Game(TwentyFour(), TwentyFourWords(), command="play", read=asking.read,
+            usage=asking.USAGE, seconds=120.0,
             seconds_choices=(60, 120, 180, 300), seconds_setting="ROUND_SECONDS",
             tournaments=True, levels=tuple(LEVEL_POINTS))

@@ -10,12 +10,12 @@ from bot.play import ratings
 from bot.play.chats.people import Chat, Player
 from bot.play.dealing import adaptive as adaptive_module
 from bot.play.dealing.adaptive import ADAPTIVE_AFTER, NEAREST, four_number_hands
+from bot.play.games.twentyfour.asking import read_play
 from bot.play.rules import Deal, PlayOptions
 from bot.play.services import Services
 from bot.runtime.pool import SolverPool
 from bot.store.records import HandRow, RatingRow, RatingWrite, ScaleRow
 from bot.store.stores import Stores
-from bot.telegram.grammar import read_play
 from tests.bot.conftest import Clock, new_services
 
 GROUP = Chat(-42, "group", "G")

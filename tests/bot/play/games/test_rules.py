@@ -10,22 +10,18 @@ import pytest
 
 from bot.play.games import GAMES
 from bot.play.games.countdown import rules as countdown
+from bot.play.games.countdown.asking import parse_countdown
 from bot.play.games.twentyfour import rules as twentyfour
+from bot.play.games.twentyfour.asking import parse_play
 from bot.play.games.yahtzee import rules as yahtzee
 from bot.play.games.yahtzee import words as yahtzee_words
+from bot.play.games.yahtzee.rules import parse_dice
 from bot.play.guards.throttle import Throttle
 from bot.play.round.showing import hint_points
 from bot.play.rules import PlayOptions
 from bot.play.rules.records import BadStep, Near, Unreadable, Wrong, WrongNumbers, WrongValue
 from bot.telegram.app import COMMANDS
-from bot.telegram.grammar import (
-    SolveRequest,
-    parse_countdown,
-    parse_dice,
-    parse_play,
-    parse_solve,
-    parse_top,
-)
+from bot.telegram.grammar import SolveRequest, parse_solve, parse_top
 from bot.text.catalogs import read_catalog
 from bot.text.i18n import LANGUAGES, Texts, catalog, language_of
 from solver import evaluate, is_solvable, solve

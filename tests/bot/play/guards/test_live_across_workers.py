@@ -15,12 +15,12 @@ from itertools import count
 import asyncpg
 import pytest
 
+from bot.play.asking.requests import DiceRequest, SolveRequest
 from bot.play.chats.people import Chat, Player
 from bot.play.guards.live import LivePuzzles, reached_among, rolls_reached_among
 from bot.play.outcomes import Closed, Dealt, Said
 from bot.play.round.dealing import ROUNDS_PER_PLAYER
 from bot.play.services import Services
-from bot.play.solving.requests import SolveRequest
 from bot.runtime.pool import SolverPool
 from bot.store.postgres import open_postgres
 from bot.store.postgres.live_rounds import REACHING, shared_rounds
@@ -112,9 +112,9 @@ async def test_yahtzee_rolls_dealt_on_one_worker_are_refused_by_another(workers)
     dealt = await first.rounds.play(Chat(GROUP, "group", "G"), ANN, "yahtzee")
     assert isinstance(dealt, Dealt)
     rolls = list(dealt.round.hand)
-    changed = [(6, 6, 6, 6, 6), *rolls[1:]]
-    assert await second.solving.yahtzee(changed, EN, member=member_of(GROUP)) == LIVE
-    assert await second.solving.yahtzee(changed, EN, member=member_of(OTHER)) != LIVE
+    changed = DiceRequest(((6, 6, 6, 6, 6), *rolls[1:]))
+    assert await second.solving.dice(changed, EN, member=member_of(GROUP)) == LIVE
+    assert await second.solving.dice(changed, EN, member=member_of(OTHER)) != LIVE
 
 
 async def test_the_bound_on_ones_rounds_counts_every_worker(workers):

@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
+from bot.play.asking.requests import SolveRequest
 from bot.play.chats.people import Chat, Player
 from bot.play.outcomes import Dealt, Said
 from bot.play.round.dealing import ROUNDS_PER_PLAYER
 from bot.play.rules import PlayOptions
 from bot.play.rules.batches import deal_slice
 from bot.play.services import Services
-from bot.play.solving.requests import SolveRequest
 from bot.play.solving.solving import Solving
 from bot.play.tournaments.rules import TournamentRequest
 from bot.runtime.pool import SolverPool

@@ -128,7 +128,7 @@ async def test_a_group_close_keeps_the_answers_until_the_last_group_closed(
     assert "solutions" not in won.actions and "again" not in won.actions
     # the hand stays live for everyone, the group that won it too, until Blue closes
     request = services.solving
-    from bot.play.solving.requests import SolveRequest
+    from bot.play.asking.requests import SolveRequest
     refused = await request.refusal(SolveRequest(tuple(hand), 24), await services.people.texts(
         RED, ANN), None)
     assert refused is not None and "tournament" in refused
@@ -242,7 +242,7 @@ async def test_the_schedule_goes_on_after_a_restart(
     again_shown = Publisher()
     again, scheduler = build(stores, pool, clock, again_shown, seed=2)
     await again.recovery.resume()
-    from bot.play.solving.requests import SolveRequest
+    from bot.play.asking.requests import SolveRequest
     assert await again.solving.refusal(SolveRequest(tuple(hand), 24), await again.people.texts(
         GREEN, CY), None) is not None, "live again at once, for someone in no group"
     await again.rounds.answer(RED, ANN, solve(hand)[0], explicit=True)

@@ -15,12 +15,12 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.play.asking.requests import SolveRequest
 from bot.play.chats.people import Chat, Player
 from bot.play.guards.live import tournament_key
 from bot.play.outcomes import Closed, Dealt, Said
 from bot.play.ports import Delivery, Errand, Handover, Target
 from bot.play.services import Services
-from bot.play.solving.requests import SolveRequest
 from bot.play.tournaments.rules import REDISPATCH, TournamentRequest
 from bot.runtime.pool import SolverPool
 from bot.store.postgres import open_postgres

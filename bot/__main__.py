@@ -43,7 +43,7 @@ from bot.telegram import webhook
 from bot.telegram.startup import TelegramUnreachable, TokenRejected, where
 from bot.telegram.webhook import WEBHOOK_PATH
 from bot.webapp.settings import read_settings as read_webapp_settings
-from bot.wiring import DatabaseUnavailable
+from bot.wiring import DatabaseUnavailable, check_settings
 
 __all__ = ["BAD_SETTINGS", "LOST_LEAD", "NO_BROKER", "NO_DATABASE", "NO_TELEGRAM", "WEBHOOK_PATH",
            "main", "run", "version"]
@@ -96,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         return run_demo(arguments.user)
     try:
         config = Config.from_env()
+        check_settings(config)
         page = read_webapp_settings()  # checked here, where a bad one is one line and exit 2
         if arguments.role is not None:
             check_role(config, arguments.role)

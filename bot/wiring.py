@@ -35,6 +35,7 @@ import tornado.httpserver
 import tornado.routing
 import tornado.web
 
+from bot.play.games import round_lengths
 from bot.play.matches.matches import match_pause
 from bot.play.ports import Errand, Handover, Holding
 from bot.play.services import Services, build_services
@@ -171,6 +172,12 @@ async def until_stopped(work: Awaitable[T], stop: asyncio.Event) -> T | None:
 
 # --- 1. what is opened first ---------------------------------------------------------------
 
+def check_settings(config: Config) -> None:
+    """What play reads of the settings that only play can check — each game's round length
+    (`<GAME>_SECONDS`) — checked at start-up with the rest (ConfigError names a bad one)."""
+    round_lengths(config)
+
+
 def lost(pool: SolverPool | None, why: str) -> None:
     """A lost lease ends the process at once, before another task can send or write
     (bot.store.postgres.leader.exit_now); its solver workers are stopped first (`pool`, when
@@ -238,7 +245,7 @@ def play_of(config: Config, opened: Opened, scheduler: JobScheduler, refusals: R
     return build_services(
         opened.stores, opened.pool, scheduler,
         TelegramPublisher(telegram, pages, refusals, config.paid_broadcast),
-        seconds=config.seconds, deal_seconds=config.deal_seconds,
+        seconds=round_lengths(config), deal_seconds=config.deal_seconds,
         solve_timeout=config.solve_timeout, pause=match_pause(config.round_seconds),
         reads_group_messages=reads_all, secret=config.token,
         page_links=page_opener(webapp, telegram.username) if webapp else None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -22,6 +22,7 @@ DATABASE_URL_FORM = re.compile(r"postgres(?:ql)?://\S+")
 LEAD_CHECK_RANGE = (0.1, 5.0)
 # The leader's lease (bot/store/postgres/leader.py): renewed every fifth of it, so a frozen
 # leader is replaced within LEASE_SECONDS (plus a standby's wake-up) and acts on nothing after.
+ROUND_SECONDS = "ROUND_SECONDS"  # the setting of the first game's round length
 LEASE_SECONDS = 4.0
 LEASE_RANGE = (1.0, 60.0)
 # A cluster worker's own lease (bot/store/postgres/worker_lease.py), shorter: a dead or frozen
@@ -102,9 +103,10 @@ class Config:
     lead_check: float = 2.0  # seconds between a standby's tries (sooner at a lease's end)
     lease_seconds: float = LEASE_SECONDS  # a leader not renewing its lease this long is replaced
     worker_lease_seconds: float = WORKER_LEASE_SECONDS  # the same for a cluster's worker
-    round_seconds: float = 120.0
-    countdown_seconds: float = 60.0
-    yahtzee_seconds: float = 300.0
+    round_seconds: float = 120.0  # ROUND_SECONDS: a round of the first game (/play's)
+    # what the environment set for every other `*_SECONDS`, as typed: each game declares the
+    # setting of its round's length (bot.play.games.game), read with `round_length`
+    lengths: Mapping[str, str] = field(default_factory=dict)
     solver_workers: int = 2  # from_env: the CPUs this process may use (bot.runtime.cpus)
     webhook_url: str | None = None
     webhook_port: int = 8443
@@ -137,11 +139,12 @@ class Config:
         the send rate (25 of Telegram's free 30), the rest left to every other message."""
         return self.send_rate * 5 / 6 if self.rate_limit else 200.0
 
-    @property
-    def seconds(self) -> dict[str, float]:
-        """How long a round of each game lasts."""
-        return {"24": self.round_seconds, "countdown": self.countdown_seconds,
-                "yahtzee": self.yahtzee_seconds}
+    def round_length(self, setting: str, default: float) -> float:
+        """A round's length by the name of its setting (a game's `<GAME>_SECONDS`): as the
+        environment set it, checked as every number here is (ConfigError), else `default`."""
+        if setting == ROUND_SECONDS:
+            return self.round_seconds
+        return _number(self.lengths, setting, default, low=1.0)
 
     def doors(self) -> Doors:
         """A process's budgets for every door (bot.runtime.doors), as these settings set them:
@@ -178,9 +181,8 @@ class Config:
                                   high=LEASE_RANGE[1]),
             worker_lease_seconds=_number(values, "WORKER_LEASE_SECONDS", WORKER_LEASE_SECONDS,
                                          low=LEASE_RANGE[0], high=LEASE_RANGE[1]),
-            round_seconds=_number(values, "ROUND_SECONDS", 120.0, low=1.0),
-            countdown_seconds=_number(values, "COUNTDOWN_SECONDS", 60.0, low=1.0),
-            yahtzee_seconds=_number(values, "YAHTZEE_SECONDS", 300.0, low=1.0),
+            round_seconds=_number(values, ROUND_SECONDS, 120.0, low=1.0),
+            lengths={name: value for name, value in values.items() if name.endswith("_SECONDS")},
             solver_workers=_whole(values, "SOLVER_WORKERS", None, low=1) or usable_cpus(),
             webhook_url=_webhook_url(values),
             webhook_port=_whole(values, "WEBHOOK_PORT", 8443, *PORT_RANGE) or 8443,

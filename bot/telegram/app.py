@@ -154,7 +154,7 @@ async def handle_once(update: Update, context: Context) -> None:
     if update.effective_user is None or \
             (update.effective_message is not None and update.effective_chat is None):
         raise ApplicationHandlerStop  # nobody speaks (a channel's post, a poll), or nowhere
-    if is_stale(update, time.time(), max(data.settings.seconds.values())):
+    if is_stale(update, time.time(), data.longest_round):
         skipped = next(data.stale)
         metrics.record_update_dropped(metrics.STALE)
         if skipped == 1 or skipped % 100 == 0:

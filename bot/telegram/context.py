@@ -15,6 +15,7 @@ from typing import Any
 
 from telegram.ext import Application, CallbackContext, ContextTypes, ExtBot
 
+from bot.play.games import round_lengths
 from bot.play.services import Services
 from bot.runtime.config import Config
 from bot.runtime.lead import Lead
@@ -35,6 +36,8 @@ class BotData:
         self.refusals = refusals  # the chats that lately refused a message's new form
         self.menus = menus
         self.stale = itertools.count(1)  # counts the messages too old to act on when they came
+        # a message older than the longest round (as the environment sets them) is history
+        self.longest_round = max(round_lengths(settings).values())
 
 
 Context = CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], BotData]

@@ -117,7 +117,8 @@ def make_config(telegram: BotApiEmulator, database: Path, round_seconds: float =
     # production (bot.store.postgres.leader.exit_now) — here it would take the test worker with
     # it. The lease's own rules are tested with processes (tests/postgres, tests/e2e).
     return Config(token=telegram.token, base_url=telegram.base_url, database_path=database,
-                  round_seconds=round_seconds, countdown_seconds=60.0, yahtzee_seconds=60.0,
+                  round_seconds=round_seconds,
+                  lengths={"COUNTDOWN_SECONDS": "60", "YAHTZEE_SECONDS": "60"},
                   solver_workers=1, rate_limit=False, solve_timeout=10.0,
                   lease_seconds=LEASE_RANGE[1])
 

@@ -179,7 +179,7 @@ FACE = [path for path in SOURCES if module_name(path).startswith(FACES)]
 PAGE_FILES = sorted((ROOT / "bot" / "webapp" / "static").glob("*.[hj][ts]*"))  # .html, .js
 GAME_NAMES = {"24", "countdown", "yahtzee"}
 # what a face may read of bot.play.games: the registry of every game, never one game's folder
-REGISTRY_NAMES = {"registry", "game", "help", "GAMES", "FIRST", "Game"}
+REGISTRY_NAMES = {"registry", "game", "help", "GAMES", "FIRST", "Game", "round_lengths"}
 GAME_WORD = re.compile(r"\b(24|countdown|yahtzee)\b", re.IGNORECASE)
 
 

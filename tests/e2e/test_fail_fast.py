@@ -138,6 +138,7 @@ async def test_no_token_and_no_terminal_is_an_error(tmp_path: Path):
     ("WEBHOOK_PORT", "70000", "WEBHOOK_PORT"),
     ("WEBHOOK_URL", "http://bot.example/telegram", "https"),
     ("WEBAPP_URL", "http://bot.example/webapp/", "https"),
+    ("COUNTDOWN_SECONDS", "soon", "COUNTDOWN_SECONDS"),  # a game's own setting, read by play
 ])
 async def test_a_bad_setting_is_one_line_and_exit_2(telegram: BotApiEmulator, tmp_path: Path,
                                                     name: str, value: str, said: str):

@@ -4,6 +4,6 @@ every other part of play reads them from (bot.play.games.registry): no other fil
 from __future__ import annotations
 
 from bot.play.games.game import Game
-from bot.play.games.registry import FIRST, GAMES
+from bot.play.games.registry import FIRST, GAMES, round_lengths
 
-__all__ = ["FIRST", "GAMES", "Game"]
+__all__ = ["FIRST", "GAMES", "Game", "round_lengths"]

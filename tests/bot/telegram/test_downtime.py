@@ -37,7 +37,7 @@ async def send_written(h: Harness, text: str, ago: int) -> None:
 async def test_a_play_from_hours_ago_deals_nothing(harness: Harness, caplog, monkeypatch):
     caplog.set_level(logging.INFO)
     monkeypatch.setattr(app, "time", SimpleNamespace(time=lambda: float(NOW)))
-    longest = int(max(harness.app.bot_data.settings.seconds.values()))  # a round's longest
+    longest = int(harness.app.bot_data.longest_round)  # a round's longest
     await send_written(harness, "/play", ago=6 * 3600)
     await send_written(harness, "/countdown", ago=longest + 1)
     assert harness.services.rounds.open_round(GROUP) is None

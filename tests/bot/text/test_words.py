@@ -159,8 +159,8 @@ async def timed(telegram: BotApiEmulator, pool: SolverPool, tmp_path: Path
                 ) -> AsyncIterator[Harness]:
     """The bot with round lengths other than the defaults (and a 24 round of one second)."""
     config = dataclasses.replace(make_config(telegram, tmp_path / "bot.sqlite3"),
-                                 round_seconds=1.0, countdown_seconds=90.0,
-                                 yahtzee_seconds=600.0)
+                                 round_seconds=1.0,
+                                 lengths={"COUNTDOWN_SECONDS": "90", "YAHTZEE_SECONDS": "600"})
     async with running(telegram, pool, config) as h:
         yield h
 

@@ -1,0 +1,42 @@
+"""The registry is what every other part reads of a game: each game's round length comes from
+its own setting (checked at start-up as every setting is), and each game's facts hold together."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.play.games import FIRST, GAMES, round_lengths
+from bot.runtime.config import Config, ConfigError
+
+TOKEN = {"TELEGRAM_BOT_TOKEN": "1:x"}
+
+
+def test_each_games_round_length_is_its_own_setting_or_its_default():
+    lengths = round_lengths(Config.from_env(TOKEN, env_file=None))
+    assert lengths == {name: game.seconds for name, game in GAMES.items()}
+    for name, game in GAMES.items():
+        asked = round_lengths(Config.from_env({**TOKEN, game.seconds_setting: "77"},
+                                              env_file=None))
+        assert asked == {**lengths, name: 77.0}, game.seconds_setting
+
+
+@pytest.mark.parametrize("value", ["soon", "0", "-5"])
+def test_a_bad_round_length_is_refused_naming_its_setting(value: str):
+    for game in GAMES.values():
+        with pytest.raises(ConfigError) as refused:
+            round_lengths(Config.from_env({**TOKEN, game.seconds_setting: value},
+                                          env_file=None))
+        assert game.seconds_setting in str(refused.value) and repr(value) in str(refused.value)
+
+
+def test_every_game_is_whole():
+    """Its rules and words name it alike; its command, setting and help topics are its own."""
+    assert FIRST in GAMES.values()
+    for attribute in ("command", "seconds_setting"):
+        values = [getattr(game, attribute) for game in GAMES.values()]
+        assert len(set(values)) == len(values), attribute
+    topics = [topic for game in GAMES.values() for topic in game.help_topics]
+    assert len(set(topics)) == len(topics)
+    for game in GAMES.values():
+        assert game.seconds in game.seconds_choices
+        assert game.usage.example.startswith(game.start)

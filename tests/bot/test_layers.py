@@ -247,11 +247,11 @@ def test_every_layer_has_modules():
 # bot/play's floor plan, bottom first: a room (a folder, or a module at play's top) imports only
 # rooms on floors below its own, never one beside it or above (docs/architecture.md draws it)
 PLAY_FLOORS: list[tuple[str, ...]] = [
-    ("rules", "ratings", "outcomes"),  # rules' parts, the rating model, what a transition hands out
+    ("rules", "outcomes"),  # rules' parts, what a transition hands out
     ("ports",),  # what play needs of a face
     ("words", "asking"),  # the parts of every game's words and of every reader of a command
     ("games",),  # each game's rules and words, and the registry of games
-    ("guards",),
+    ("guards", "ratings"),  # the live-hand guard and the throttle; the rating model
     ("chats", "dealing"),
     ("round", "solving", "community"),
     ("matches", "achievements", "tournaments"),  # they follow a round's close

@@ -155,7 +155,7 @@ class Daily:
             return
         shown = self._shown.pop((day, user_id), None)
         took = now - shown if shown is not None else None
-        rating = await self.rater.of_daily(user_id, hand, TARGET, took, now)
+        rating = await self.rater.of_daily(GAME, user_id, hand, TARGET, took, now)
         if await self.rater.store.record_daily(day, user_id, chat_id, answer, seconds, now,
                                                rating):
             self.rater.written(rating)

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from bot.play.asking.requests import Asked
 from bot.play.asking.usage import Usage
-from bot.play.ratings import GAMES as SCALES
 from bot.play.rules import Rules
+from bot.play.rules.scale import GameScale
 from bot.play.words import GameWords
 
 
@@ -34,6 +34,7 @@ class Game:
     part_answers: bool = False  # an answer may use part of the hand (the live-hand guard)
     help_topics: tuple[str, ...] = ()  # words after /help that ask for its rules (words.help_text)
     levels: tuple[str, ...] = ()  # the levels a deal may ask for, easiest first
+    scale: GameScale | None = None  # its ratings' scale (bot.play.ratings); None: not rated
 
     def __post_init__(self) -> None:
         if self.rules.name != self.words.name:
@@ -47,8 +48,8 @@ class Game:
 
     @property
     def rated(self) -> bool:
-        """Whether its players and hands are rated (bot.play.ratings: the game has a scale)."""
-        return self.name in SCALES
+        """Whether its players and hands are rated (bot.play.ratings)."""
+        return self.scale is not None
 
     @property
     def start(self) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Iterable, Sequence
 
-from bot.play.ratings.model import log_time, logistic, predicted_chance, scale_of
+from bot.play.ratings.model import GAMES, log_time, logistic, predicted_chance, scale_of
 from bot.play.ratings.records import ScaleRating
 
 AIM = 0.75  # Math Garden's: solved about three times in four
@@ -133,6 +133,6 @@ def adaptive_hands(index: HandIndex, group: Sequence[Skill], seconds: float, sca
 
 
 
-_SHAPED = ScaleRating("24", 1.0, 0.1, 0, 0.0)
+_SHAPED = ScaleRating(next(iter(GAMES)), 1.0, 0.1, 0, 0.0)  # any rated game's scale
 assert abs(chance_of(player_terms([(0.3, 0.4), (-1.0, 1.2)], 60.0, _SHAPED), 0.5)
            - group_chance([(0.3, 0.4), (-1.0, 1.2)], 0.5, 60.0, _SHAPED)) < 1e-12

@@ -20,7 +20,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.play.games import GAMES as REGISTERED
 from bot.play.ratings.records import ClosedRound, Response
+from bot.play.rules.scale import GameScale
 
 # Where the shape starts. People either see a hand's trick soon or not at all, so the chance
 # grows slowly: in the 4nums.com data the curve through each hand's two facts (half its solvers
@@ -40,23 +42,11 @@ MIN_SECONDS = 1.0
 FLOOR_SLICES = 16
 
 
-@dataclass(frozen=True)
-class GameScale:
-    """What the scale of a game is measured against."""
-
-    reference_seconds: float  # Δ = 0 means a chance of 1/2 of solving within this time
-    player_mean: float  # where a new player starts
-    player_uncertainty: float  # a new player's standard deviation
-    player_drift: float  # standard deviation a player's skill may move by per response
-    hand_drift: float  # the same for a hand (its difficulty hardly moves)
-
-
-# The usual round lengths (bot/play/round/rounds.py), fixed here: they define the scale, and a
-# chat's own round length enters each response through its deadline.
-GAMES = {
-    "24": GameScale(120.0, 0.0, 1.5, 0.05, 0.02),
-    "countdown": GameScale(60.0, 0.0, 1.5, 0.05, 0.02),
-}
+# Each rated game's scale, as its folder declares it (Game.scale): its usual round length, fixed
+# there, defines the scale, and a chat's own round length enters each response through its
+# deadline.
+GAMES: dict[str, GameScale] = {name: game.scale for name, game in REGISTERED.items()
+                               if game.scale is not None}
 
 
 @dataclass(frozen=True)
@@ -71,7 +61,7 @@ class Evidence:
 
 
 def scale_of(game: str) -> GameScale:
-    """The scale of a rated game; ValueError for a game without ratings (Yahtzee)."""
+    """The scale of a rated game; ValueError for a game without ratings."""
     try:
         return GAMES[game]
     except KeyError:

@@ -52,10 +52,10 @@ def on_scale(fixed: float, count: int = FOUR) -> float:
 def hand_prior(game: str, count: int, target: int,
                fixed: float | None) -> tuple[float, float]:
     """A new hand's (difficulty, uncertainty): from the fixed model for 24 (without it, at the
-    medium cut: a middling hand, very uncertain); for Countdown (whose subset rules and
-    closest-answer scoring the fixed model does not rate) the game's mean."""
+    medium cut: a middling hand, very uncertain); for a game whose rules the fixed model does
+    not rate (subset rules, a closest answer winning: GameScale.fixed_prior) the game's mean."""
     scale = scale_of(game)
-    if game != "24":
+    if not scale.fixed_prior:
         return scale.player_mean, UNKNOWN_SPREAD
     if fixed is None:
         return on_scale(CUTS[FOUR][0]), UNKNOWN_SPREAD

@@ -14,6 +14,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 
 from bot.play import ratings
+from bot.play.games import GAMES
 from bot.play.ratings import ClosedRound, HandRating, PlayerRating, Response, ScaleRating
 from bot.play.ratings.model import SHAPES
 from bot.store.protocols import RatingStore
@@ -135,10 +136,10 @@ class Rater:
         started = record.started_at
         solved: dict[int, float] = {}
         wrong: dict[int, int] = {}
-        # Countdown: solved is reaching the best the hand can do (an unreachable target would
-        # otherwise fail everyone); a valid answer short of it counts as wrong
+        # where the closest answer wins, solved is reaching the best the hand can do (an
+        # unreachable target would otherwise fail everyone); a valid answer short of it is wrong
         nearest = self.best(record.game, record.hand, record.target) \
-            if self.best is not None and record.game != "24" else None
+            if self.best is not None and GAMES[record.game].rules.closest_wins else None
         reached = abs(nearest - record.target) if nearest is not None else 0
         responses, passes = await asyncio.gather(self.store.responses(record.id),
                                                  self.store.passes(record.id))
@@ -163,14 +164,14 @@ class Rater:
                   for user in sorted(taking_part)))
         return await self._rated(closed, record.hand, record.target, record.level, ended_at)
 
-    async def of_daily(self, user_id: int, hand: Sequence[int], target: int,
+    async def of_daily(self, game: str, user_id: int, hand: Sequence[int], target: int,
                        seconds: float | None, now: float) -> RatingWrite:
-        """A right answer to the daily puzzle, a round of one: solved after `seconds` (None:
-        not known, taken as the game's usual round length), its deadline that length (a
-        slower solve is still a solve)."""
-        deadline = ratings.GAMES["24"].reference_seconds
+        """A right answer to the daily puzzle (of `game`), a round of one: solved after
+        `seconds` (None: not known, taken as the game's usual round length), its deadline that
+        length (a slower solve is still a solve)."""
+        deadline = ratings.GAMES[game].reference_seconds
         took = deadline if seconds is None else max(0.0, seconds)
-        closed = ClosedRound("24", ratings.hand_key(hand, target), deadline, took,
+        closed = ClosedRound(game, ratings.hand_key(hand, target), deadline, took,
                              (Response(user_id, took),))
         return await self._rated(closed, hand, target, "", now)
 

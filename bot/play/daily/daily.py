@@ -33,8 +33,8 @@ from bot.play.daily.puzzle import (
 )
 from bot.play.games import GAMES
 from bot.play.games.twentyfour.rules import NAME as GAME
-from bot.play.games.twentyfour.rules import judge
 from bot.play.ratings.rater import Rater
+from bot.play.rules.exact import judge
 from bot.play.rules.records import Right, Unreadable
 from bot.play.words.game import unreadable_text
 from bot.play.words.places import shared_places

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.play.games.twentyfour.words import solutions_text
+from bot.play.words.exact import solutions_text
 from bot.play.words.latex import solution_latex
 from bot.text import markup
 from bot.text.i18n import Texts

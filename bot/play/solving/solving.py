@@ -22,7 +22,7 @@ from bot.play.asking.requests import DiceRequest, SolveRequest
 from bot.play.dealing.analyses import Analyses
 from bot.play.games.countdown.rules import best
 from bot.play.games.countdown.words import best_text
-from bot.play.games.twentyfour.rules import NAME, solutions
+from bot.play.games.twentyfour.rules import NAME
 from bot.play.games.yahtzee.words import table_text
 from bot.play.guards.live import (
     EVERYONE,
@@ -36,6 +36,7 @@ from bot.play.guards.permissions import MemberCheck
 from bot.play.guards.stand_ins import counted_as
 from bot.play.guards.throttle import Ticket, WorkBudget
 from bot.play.ports import OpenRounds
+from bot.play.rules.exact import solutions
 from bot.play.solving.paging import Page, page_of
 from bot.runtime.pool import SolverPool, SolverTimeout, timed
 from bot.text import markup

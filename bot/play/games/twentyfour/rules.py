@@ -9,39 +9,17 @@ from __future__ import annotations
 import dataclasses
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import combinations_with_replacement
 
-from bot.play.rules import feedback
-from bot.play.rules.base import Rules
 from bot.play.rules.batches import DEAL_SECONDS, Maker, Unfinished
-from bot.play.rules.page import Combine, Form, Tiles
-from bot.play.rules.page import Puzzle as PagePuzzle
-from bot.play.rules.reading import read_expression
-from bot.play.rules.records import (
-    IGNORED,
-    Analysis,
-    Deal,
-    DivisionByZero,
-    PlayOptions,
-    Puzzle,
-    Right,
-    Verdict,
-    Wrong,
-    WrongNumbers,
-    WrongValue,
-)
-from solver import (
-    DivisionByZeroError,
-    Expr,
-    NumbersMismatchError,
-    check_numbers,
-    evaluate,
-    is_solvable,
-    solve,
-    to_text,
-)
+from bot.play.rules.exact import ExactRules, analyse, judge, may_reach_hands, solutions
+from bot.play.rules.records import Deal, PlayOptions, Puzzle
+from solver import is_solvable
 from solver.rating import level as rated_level
+
+__all__ = ["CARDS", "COUNTS", "FOURS", "LEVEL_POINTS", "NAME", "TARGETS", "Search", "TwentyFour",
+           "analyse", "deal", "judge", "ready", "solutions"]  # judged exactly: bot.play.rules.exact
 
 NAME = "24"
 LEVEL_POINTS = {"easy": 10, "medium": 20, "hard": 30}
@@ -125,41 +103,6 @@ def any_four(rng: random.Random, target: int,
     return None
 
 
-def judge(text: str, hand: tuple[int, ...], target: int, explicit: bool) -> Verdict:
-    """Judge an answer exactly. A plain message (not explicit) is an attempt only when it uses
-    the hand's numbers and as many as the hand has (feedback.tries_hand): partial workings and
-    chatter are ignored. The numbers are checked before the arithmetic, so `1/0` with no 0
-    dealt names the 0."""
-    expr = read_expression(text, explicit)
-    if not isinstance(expr, Expr):
-        return expr
-    shown = to_text(expr)
-    if not explicit and not feedback.tries_hand(expr, hand, len(hand)) and \
-            not makes_target_short(expr, hand, target):
-        return IGNORED
-    try:
-        check_numbers(expr, hand)
-        value = evaluate(expr)
-    except NumbersMismatchError as error:
-        return Wrong(shown, WrongNumbers(tuple(error.missing), tuple(error.extra)))
-    except DivisionByZeroError:
-        return Wrong(shown, DivisionByZero())
-    if value != target:
-        return Wrong(shown, WrongValue(str(value)))
-    return Right(shown)
-
-
-def makes_target_short(expr: Expr, hand: tuple[int, ...], target: int) -> bool:
-    """Whether a typed expression of the hand's numbers makes the target with some of them
-    left out ("8*(7-6+2)" for 8 7 6 2 3): an attempt that is told what it skips, not chatter."""
-    if not feedback.tries_hand(expr, hand, 2):
-        return False
-    try:
-        return evaluate(expr) == target
-    except DivisionByZeroError:
-        return False
-
-
 def ready(seed: int | Search, level: str | None = None, count: int = 4, target: int = 24,
           budget: float = DEAL_SECONDS, slice_seconds: float | None = None
           ) -> Deal | Search | None:
@@ -170,31 +113,13 @@ def ready(seed: int | Search, level: str | None = None, count: int = 4, target: 
     return dataclasses.replace(dealt, analysis=analyse(dealt.hand, dealt.target))
 
 
-def analyse(hand: tuple[int, ...], target: int) -> Analysis:
-    """Every distinct solution, and what hints give from them (none for an unsolvable hand):
-    the steps that teach of the simplest solution whose steps teach most."""
-    found = solutions(hand, target)
-    plan = feedback.hint_plan(found)
-    return Analysis(solutions=tuple(found), steps=plan.steps, together=plan.together)
-
-
-def solutions(hand: tuple[int, ...], target: int) -> list[str]:
-    """Every distinct solution, simplest first."""
-    return solve(hand, target)
-
-
-class TwentyFour(Rules):
+class TwentyFour(ExactRules):
     name = NAME
-    gives_hints = True
-    pages_solutions = True
     levels = True
 
     def dealer(self, options: PlayOptions, budget: float = DEAL_SECONDS) -> tuple[Maker, tuple]:
         return ready, (options.level, options.count or 4,
                        24 if options.target is None else options.target, budget)
-
-    def analyser(self) -> Callable[[tuple, int], Analysis]:
-        return analyse
 
     def replay_options(self, ended: Puzzle, same_level: bool) -> PlayOptions:
         """As many numbers and the same target again (and the same level, if asked)."""
@@ -204,21 +129,7 @@ class TwentyFour(Rules):
     def costly(self, options: PlayOptions) -> bool:
         return (options.count or 4) > 4 or options.target not in (None, 24)
 
-    def page(self, hand: tuple, target: int) -> tuple[PagePuzzle, Form]:
-        """Every tile once, the target exactly."""
-        return Tiles(tuple(hand), target), Combine(every=True, whole=False)
-
     def may_reach(self, numbers: Sequence[int]) -> bool:
         """A hand is 4 to 6 cards 1..13 (any target): a request holding one, with extras or
         none, or made of cards and one short of a hand's count."""
-        low, high = CARDS
-        cards = [n for n in numbers if low <= n <= high]
-        if len(cards) >= min(COUNTS):
-            return True
-        return len(cards) == len(numbers) and len(numbers) + 1 in COUNTS
-
-    def judge(self, puzzle: Puzzle, text: str, explicit: bool) -> Verdict:
-        """Judged here, in the event loop: the reader bounds an answer's length and depth
-        (solver.parser: MAX_LENGTH, MAX_DEPTH), so judging one costs microseconds, less than a
-        trip to the pool."""
-        return judge(text, puzzle.hand, puzzle.target, explicit)
+        return may_reach_hands(list(numbers), *CARDS, COUNTS)

@@ -2,8 +2,8 @@
 its words (which say it), and the facts the rest of the bot asks of it — the command that deals
 it and the reader of its arguments, how long its rounds last, whether a tournament can deal it
 to every group alike, whether an answer may use part of its hand. A new game is a folder beside
-this one that makes a `Game` and adds it to the registry (bot.play.games.registry); no other file
-names it.
+this one whose package makes its `Game` (as `GAME`): the registry (bot.play.games.registry) finds
+it, and no other file names it.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ class Game:
 
     rules: Rules
     words: GameWords
+    place: int  # where it stands in every list of games (menus, /help, /settings): lowest first
     command: str  # the command that deals a round of it (without the slash)
     read: Callable[[str], Asked]  # its arguments read: a round, or a puzzle of it to solve
     usage: Usage  # what the command takes, for a refusal of its arguments

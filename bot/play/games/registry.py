@@ -1,15 +1,33 @@
-"""The registry of games: every game's folder adds its `Game` here, and every other part of the
-bot reads the games from it (by the name a round is stored under, or in this order)."""
+"""The registry of games: every folder of bot/play/games that makes a `Game` (its `GAME`) is a
+game the bot plays, found here at import, in the order of their `place`; every other part of the
+bot reads the games from here. Adding a game is adding its folder (and its catalogs' lines):
+no file here, nor anywhere else, names it."""
 
 from __future__ import annotations
 
-from bot.play.games import countdown, twentyfour, yahtzee
+import importlib
+import pkgutil
+from pathlib import Path
+
 from bot.play.games.game import Game
 from bot.runtime.config import Config
 
-GAMES: dict[str, Game] = {game.name: game
-                          for game in (twentyfour.GAME, countdown.GAME, yahtzee.GAME)}
-FIRST = twentyfour.GAME  # what /play deals, and the game a reply names when none is asked
+FOLDER = Path(__file__).parent
+
+
+def found_games() -> list[Game]:
+    """Each game folder's `Game`, in the order of their places."""
+    games = []
+    for module in pkgutil.iter_modules([str(FOLDER)]):
+        if module.ispkg:
+            made = getattr(importlib.import_module(f"{__package__}.{module.name}"), "GAME", None)
+            if isinstance(made, Game):
+                games.append(made)
+    return sorted(games, key=lambda game: game.place)
+
+
+GAMES: dict[str, Game] = {game.name: game for game in found_games()}
+FIRST = next(iter(GAMES.values()))  # the first in place: what /play deals, and a board names
 
 
 def round_lengths(config: Config) -> dict[str, float]:

@@ -9,7 +9,7 @@ from bot.play.games.countdown.words import CountdownWords
 from bot.play.games.game import Game
 from bot.play.rules.scale import GameScale
 
-GAME = Game(Countdown(), CountdownWords(), command="countdown", read=asking.read,
+GAME = Game(Countdown(), CountdownWords(), place=20, command="countdown", read=asking.read,
             usage=asking.USAGE, seconds=60.0,
             seconds_choices=(30, 60, 90, 120), seconds_setting="COUNTDOWN_SECONDS",
             tournaments=True, part_answers=True, scale=GameScale(60.0, 0.0, 1.5, 0.05, 0.02))

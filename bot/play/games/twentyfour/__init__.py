@@ -9,7 +9,7 @@ from bot.play.games.twentyfour.rules import LEVEL_POINTS, TwentyFour
 from bot.play.games.twentyfour.words import TwentyFourWords
 from bot.play.rules.scale import GameScale
 
-GAME = Game(TwentyFour(), TwentyFourWords(), command="play", read=asking.read,
+GAME = Game(TwentyFour(), TwentyFourWords(), place=10, command="play", read=asking.read,
             usage=asking.USAGE, seconds=120.0,
             seconds_choices=(60, 120, 180, 300), seconds_setting="ROUND_SECONDS",
             tournaments=True, levels=tuple(LEVEL_POINTS),

@@ -8,7 +8,7 @@ from bot.play.games.yahtzee import asking
 from bot.play.games.yahtzee.rules import Yahtzee
 from bot.play.games.yahtzee.words import YahtzeeWords
 
-GAME = Game(Yahtzee(), YahtzeeWords(), command="yahtzee", read=asking.read,
+GAME = Game(Yahtzee(), YahtzeeWords(), place=30, command="yahtzee", read=asking.read,
             usage=asking.USAGE, seconds=300.0,
             seconds_choices=(120, 180, 300), seconds_setting="YAHTZEE_SECONDS",
             help_topics=("yahtzee", "快艇骰子"))

@@ -3,7 +3,7 @@ what was wrong (the reader's UsageError, bot.telegram.grammar), what the command
 line, with its limits written as the language writes numbers), and an example that works.
 
 The examples are commands that read: `tests/bot/telegram/test_refusals.py` sends each back and
-sees it taken. Their hands are ones the bot never deals (a number above 13, a tile no draw has), as
+sees it taken. Their hands are ones no game deals (a number above 25 and no tile, or two numbers), as
 /help's are: an example is never refused for touching a round that is live. Each usage line's
 limits come from the readers' own constants, so a line never says one range while the reader
 checks another.
@@ -33,9 +33,9 @@ OWN = (
           "/solve --closest 2 8 25 50 75 150 = 1234"),
     Usage("solve_usage", {"most": SOLVE_MAX_NUMBERS, "high": SOLVE_MAX_NUMBER,
                           "target_low": -SOLVE_MAX_TARGET, "target_high": SOLVE_MAX_TARGET},
-          "/solve 1 4 12 14", {"target_range": "/solve 3 5 14 15 16 = 100",
-                               "nothing_after_equals": "/solve 3 5 14 15 16 = 100",
-                               "too_many_numbers": "/solve 3 5 14 15 16 17"}),
+          "/solve 1 2 8 45", {"target_range": "/solve 3 5 14 15 36 = 100",
+                               "nothing_after_equals": "/solve 3 5 14 15 36 = 100",
+                               "too_many_numbers": "/solve 3 5 14 36 48 60"}),
     Usage("match_usage", {"low": MIN_ROUNDS, "high": MAX_ROUNDS, "default": DEFAULT_ROUNDS},
           "/match 5", {"number_range": f"/match {MAX_ROUNDS}"}),
     Usage("top_usage", {}, "/top week"),

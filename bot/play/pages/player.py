@@ -56,7 +56,7 @@ def separator(texts: Texts) -> str:
 
 
 def hand_text(texts: Texts, numbers: list[int], target: int) -> str:
-    """A hand on the page: "1 4 12 14 → 24" in the language's digits, kept left to right in
+    """A hand on the page: "1 2 8 45 → 24" in the language's digits, kept left to right in
     every language (the page isolates it), so its arrow is never mirrored."""
     return texts.script.number_digits(" ".join(map(str, numbers)) + f" → {target}")
 

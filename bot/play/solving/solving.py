@@ -246,7 +246,7 @@ class Solving:
                                                texts("refusal", problem=asked,
                                                      allowed=texts("inline_rules"),
                                                      example=markup.typed(
-                                                         f"@{bot_name} 1 4 12 14")))])
+                                                         f"@{bot_name} 1 2 8 45")))])
         if asked is None or asked.closest:
             return InlineResults([usage_answer(texts, bot_name)])
         if (refused := await self.refusal(asked, texts, member)) is not None:

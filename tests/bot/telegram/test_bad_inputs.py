@@ -117,7 +117,7 @@ async def deal_known_after(h: Harness, hand: tuple[int, ...]) -> None:
 
 
 def example_hands(text: str) -> list[tuple[int, ...]]:
-    """The hands an example shows (`1 4 12 14`, `/solve 3 5 14 15 16 = 100`), with targets."""
+    """The hands an example shows (`1 2 8 45`, `/solve 3 5 14 15 36 = 100`), with targets."""
     found = []
     for numbers, target in re.findall(r"((?:\d+ ){3,5}\d+)(?: = (\d+))?", visible_text(text)):
         found.append((*map(int, numbers.split()), int(target or 24)))
@@ -139,7 +139,7 @@ def test_help_and_start_examples_are_hands_the_bot_never_deals(language: str):
         assert not could_be_live(hand, target), (hand, target)  # so its answer gives none away
 
 
-@pytest.mark.parametrize(("user", "solve"), [(EN, "/solve 1 4 12 14"), (ZH, "/solve 1 4 12 14")])
+@pytest.mark.parametrize(("user", "solve"), [(EN, "/solve 1 2 8 45"), (ZH, "/solve 1 2 8 45")])
 async def test_private_start_shows_solve(harness: Harness, user: dict, solve: str):
     said = await ask(harness, "/start", user, chat=user["id"])
     assert solve in said

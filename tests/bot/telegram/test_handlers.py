@@ -26,7 +26,7 @@ async def test_help(harness: Harness):
     await harness.send(GROUP, ALICE, "/help")
     sent = await harness.telegram.reply(GROUP)
     assert "/play" in sent.text and "/solve" in sent.text
-    assert f"@{harness.app.bot.username} 1 4 12 14" in sent.text  # inline mode, by the bot's name
+    assert f"@{harness.app.bot.username} 1 2 8 45" in sent.text  # inline mode, by the bot's name
     assert "Fair play" in sent.text
 
 

@@ -142,6 +142,7 @@ class MatchRound:
     number: int
     round_id: int
     status: str  # the round's: open | won | revealed | expired
+    game: str  # the round's game: a match deals its first round's game again
 
 
 @dataclass(frozen=True)

@@ -74,6 +74,7 @@ __all__ = [
     "read_arguments",
     "read_board",
     "read_match",
+    "read_match_game",
     "read_solve",
     "read_top",
     "usage_problem",
@@ -129,6 +130,21 @@ def read_match(arguments: str) -> int | str:
     if len(text) > SHORT_NUMBER or not MIN_ROUNDS <= int(text) <= MAX_ROUNDS:
         raise UsageError("number_range", number=shown(text), low=MIN_ROUNDS, high=MAX_ROUNDS)
     return int(text)
+
+
+def read_match_game(arguments: str) -> tuple[str, str | None]:
+    """/match's arguments without the game they name, if any ('/match 5 krypto'): the rest
+    (read by `read_match`) and the game; a second game named is refused."""
+    rest, game = [], None
+    for word in arguments.split():
+        named = GAME_WORDS.get(word.lower())
+        if named is None:
+            rest.append(word)
+        elif game is not None:
+            raise UsageError("repeated", word=shown(word))
+        else:
+            game = named
+    return " ".join(rest), game
 
 
 def parse_match(arguments: str) -> int | str | None:

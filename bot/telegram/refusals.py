@@ -3,10 +3,10 @@ what was wrong (the reader's UsageError, bot.telegram.grammar), what the command
 line, with its limits written as the language writes numbers), and an example that works.
 
 The examples are commands that read: `tests/bot/telegram/test_refusals.py` sends each back and
-sees it taken. Their hands are ones no game deals (a number above 25 and no tile, or two numbers), as
-/help's are: an example is never refused for touching a round that is live. Each usage line's
-limits come from the readers' own constants, so a line never says one range while the reader
-checks another.
+sees it taken. Their hands are ones no game deals (a number above 25 that is no tile, or two
+numbers), as /help's are: an example is never refused for touching a round that is live. Each
+usage line's limits come from the readers' own constants, so a line never says one range while the
+reader checks another.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Awaitable, Callable
 
 from bot.play.chats.people import Chat, People, Player
-from bot.play.games import GAMES
+from bot.play.games import FIRST, GAMES
 from bot.play.guards.permissions import AdminCheck, may_steer
 from bot.play.matches.book import PAUSE, WARN, MatchBook, played
 from bot.play.matches.scoreboard import podium
@@ -59,21 +59,23 @@ class Matches:
         return await self.book.is_on(chat_id, topic)
 
     async def start(self, chat: Chat, player: Player, count: int | None = None,
-                    target: Target | None = None) -> Dealt | Said:
-        """Start a match of `count` rounds (None: the chat's setting) in this topic and deal
-        its first round, shown (refused while a match or a round is on there)."""
-        outcome = await self._start(chat, player, count)
+                    target: Target | None = None, game: str | None = None) -> Dealt | Said:
+        """Start a match of `count` rounds (None: the chat's setting) of `game` (None: the
+        first game's) in this topic and deal its first round, shown (refused while a match or
+        a round is on there)."""
+        outcome = await self._start(chat, player, count, game or FIRST.name)
         await self.outbox.show(outcome, target or Target(chat.id, chat.topic))
         return outcome
 
-    async def _start(self, chat: Chat, player: Player, count: int | None) -> Dealt | Said:
+    async def _start(self, chat: Chat, player: Player, count: int | None,
+                     game: str) -> Dealt | Said:
         texts = await self.people.texts(chat, player)
         count = count or (await self.rounds.chat_settings(chat.id)).match
         if (on := await self.store.match_on(chat.id, chat.topic)) is not None:
             return Said(await self._on_text(on, texts))
         if self.table.of(chat.id, chat.topic) is not None:
             return Said(texts("match_round_on"))
-        dealt = await self.rounds.deal(chat, player, "24")
+        dealt = await self.rounds.deal(chat, player, game)
         if not isinstance(dealt, Dealt):
             return dealt
         match = await self.store.open_match(chat.id, count, player.id, texts.language,
@@ -94,7 +96,8 @@ class Matches:
         match = await self.store.match_on(chat_id, topic)
         if match is None or self.table.of(chat_id, topic) is not None:
             return None
-        if played(await self.store.match_rounds(match.id)) >= match.rounds:
+        rounds = await self.store.match_rounds(match.id)
+        if played(rounds) >= match.rounds:
             return None
         known = await self.people_store.chat_and_user(chat_id, match.started_by or 0)
         if known is None:  # cannot happen: the first deal stored both; end rather than guess
@@ -103,7 +106,7 @@ class Matches:
         (kind, title), (first_name, username) = known
         chat = Chat(chat_id, kind, title, topic)
         starter = Player(match.started_by or 0, first_name, username, match.lang)
-        dealt = await self.rounds.deal(chat, starter, "24")
+        dealt = await self.rounds.deal(chat, starter, rounds[0].game if rounds else FIRST.name)
         if not isinstance(dealt, Dealt):
             if self.table.of(chat_id, topic) is None:  # too slow: try again shortly
                 self.scheduler.set(Alarm(NEXT_DEAL, chat_id, topic=topic), self.pause)

@@ -32,7 +32,7 @@ QMARK = MatchStatements(
     add_match_round="INSERT INTO match_rounds (match_id, number, round_id) SELECT ?, "
                     "COALESCE(MAX(number), 0) + 1, ? FROM match_rounds WHERE match_id = ?",
     match_round_number="SELECT number FROM match_rounds WHERE round_id = ?",
-    match_rounds="SELECT m.number, m.round_id, r.status FROM match_rounds m "
+    match_rounds="SELECT m.number, m.round_id, r.status, r.game FROM match_rounds m "
                  "JOIN rounds r ON r.id = m.round_id WHERE m.match_id = ? ORDER BY m.number",
     end_match="UPDATE matches SET status = ?, ended_at = ? WHERE id = ? AND status = 'on'",
     match_scores="SELECT r.winner_id, u.first_name, SUM(r.awarded), COUNT(*) FROM match_rounds m "

@@ -26,7 +26,12 @@ from bot.telegram import bot_api_10, keyboards
 from bot.telegram.bot_api_10 import EPHEMERAL, RICH, Rich
 from bot.telegram.context import Context
 from bot.telegram.delivery import Attempt, deliver
-from bot.telegram.grammar import SolveRequest, UsageError, read_arguments, read_match
+from bot.telegram.grammar import (
+    SolveRequest,
+    UsageError,
+    read_match,
+    read_match_game,
+)
 from bot.telegram.keyboards import (
     DEAL_ACTIONS,
     HINT,
@@ -99,16 +104,20 @@ async def pass_round(update: Update, context: Context) -> None:
 
 
 async def match(update: Update, context: Context) -> None:
-    """/match [N]: N rounds of 24 in a row (default 10); /match stop ends the match."""
+    """/match [N] [game]: N rounds in a row (default 10) of a game (default the first's);
+    /match stop ends the match."""
     matches, chat, player = services_of(context).matches, chat_of(update), player_of(update)
-    request = read_arguments(read_match, arguments(context))
-    if isinstance(request, UsageError):
-        await usage(update, context, "match_usage", request)
-    elif request == "stop":
+    try:
+        rest, game = read_match_game(arguments(context))
+        request = read_match(rest)
+    except UsageError as error:
+        await usage(update, context, "match_usage", error)
+        return
+    if request == "stop":
         await matches.stop(chat, player, admin_check(update, context), target_of(update))
     else:  # no number: the chat's own match length (/settings)
-        count = int(request) if arguments(context).strip() else None
-        await matches.start(chat, player, count, target_of(update))
+        count = int(request) if rest.strip() else None
+        await matches.start(chat, player, count, target_of(update), game)
 
 
 async def button(update: Update, context: Context) -> None:

@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from bot.play.games import GAMES
 from bot.play.guards.live import could_be_live
 from bot.text.html_text import visible_text
 from bot.text.i18n import LANGUAGES, texts_for
@@ -131,8 +132,8 @@ def test_help_and_start_examples_are_hands_the_bot_never_deals(language: str):
         texts = texts_for(language, private)
         for key in ("help", "start", "cmd_answer", "cmd_solve", "inline_usage",
                     "inline_usage_title"):
-            message = texts(key, bot="bot", name="Ann", seconds_24=120, seconds_countdown=60,
-                            seconds_yahtzee=300)
+            message = texts(key, bot="bot", name="Ann",
+                            **{f"seconds_{name}": 120 for name in GAMES})
             shown += example_hands(message)
     assert len(shown) >= 8
     for *hand, target in shown:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from telegram.ext import CallbackQueryHandler, CommandHandler, InlineQueryHandler
 
+from bot.play.games import GAMES
 from bot.telegram import keyboards, presses
 from bot.telegram.app import COMMANDS, OWED_COMMANDS, TABLE
 from bot.telegram.features import community, games, rounds, settings
@@ -23,7 +24,7 @@ async def ignored(_update: object, _context: object) -> None:
 
 
 def test_the_owed_commands_are_the_declared_ones():
-    owed = {"help", "solve", "stats", "top", "privacy", "play", "countdown", "yahtzee"}
+    owed = {"help", "solve", "stats", "top", "privacy", *(game.command for game in GAMES.values())}
     assert owed == OWED_COMMANDS
 
 

@@ -218,7 +218,7 @@ def test_help_names_every_command_in_every_language():
     # /start is what Telegram sends on opening the chat, not a command a player looks up
     wanted = {command.names[0] for command in COMMANDS} - {"start"}
     for language in LANGUAGES:
-        named = set(re.findall(r"/([a-z]+)", catalog(language)["help"]))
+        named = set(re.findall(r"/([a-z0-9]+)", catalog(language)["help"]))
         assert wanted - named == set(), language
 
 

@@ -257,7 +257,7 @@ async def test_solving_service(pool: SolverPool):
     found = await solving.inline(SolveRequest((1, 2, 3, 4), 24), texts)
     assert len(found.answers) == 3 and len({a.id for a in found.answers}) == 3
     assert not found.cacheable  # a hand a round may deal: Telegram must not keep it
-    assert (await solving.inline(SolveRequest((14, 1, 4, 12), 24), texts)).cacheable  # 14
+    assert (await solving.inline(SolveRequest((45, 1, 2, 8), 24), texts)).cacheable  # 45
     assert (await solving.inline(None, texts)).answers[0].id == "usage"
 
 

@@ -133,8 +133,9 @@ class Settings:
         return current
 
     async def options(self, chat_id: int, game: str, asked: PlayOptions) -> PlayOptions:
-        """What a /play without a size or a level deals in this chat (24 only)."""
-        if game != "24":
+        """What a deal without a size or a level deals in this chat (a game dealt by level;
+        the others as asked)."""
+        if not GAMES[game].levels:
             return asked
         chosen = await self.of(chat_id)
         return replace(asked, count=asked.count or chosen.count,

@@ -30,7 +30,7 @@ STARTS = {"": FIRST.start, **{name: game.start for name, game in GAMES.items()}}
 # are a factor of ten in the odds. A new player stands at SHOWN_MEAN.
 SHOWN_PER_UNIT = 400 / math.log(10)
 SHOWN_MEAN = 1500
-RATED_DEFAULT = "24"  # the game of /top rating when none is named
+RATED_DEFAULT = FIRST.name  # the game of /top rating when none is named
 
 
 def shown_rating(rating: float) -> str:

@@ -31,6 +31,7 @@ from bot.store.records import HandRow
 from solver.rating import modelled_difficulty
 
 ADAPTIVE = "adaptive"
+GAME = NAME  # the game whose hands are rated for a group's skill: 24's four cards to 24
 FOUR, TARGET, HIGHEST = 4, 24, 13
 RECENT_ROUNDS = 20  # the players of a chat's last rounds of 24 ...
 RECENT_SECONDS = 7 * 86400.0  # ... within a week are the group a deal aims at

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, Generic, Protocol, TypeVar
 
 from bot.play.community.standings import SHOWN_MEAN, SHOWN_PER_UNIT
+from bot.play.games import GAMES
 from bot.play.pages.days import DAY, day_of, days_back, streaks
 from bot.play.ratings import hand_key
 from bot.play.ratings.rater import fixed_difficulty
@@ -22,6 +23,7 @@ from bot.store.sql.pages import LEVELS, LevelYear, SolvedHand
 from bot.text.i18n import Texts
 
 YEAR = 365
+RATED = tuple(name for name, game in GAMES.items() if game.rated)  # games with rating days
 LEVEL_ORDER = {"easy": 0, "medium": 1, "hard": 2}  # 24's levels; other games' have one
 HARDEST_OF = 20  # distinct hands of the highest level solved whose difficulty is compared
 TOP_LEVEL = max(LEVEL_ORDER.values())
@@ -105,7 +107,7 @@ async def player_page(store: PageStore, texts: Texts, user_id: int, name: str,
     since_day = days_back(now, YEAR)
     since = now - YEAR * DAY
     days, totals, rounds, daily, levels, hands = await asyncio.gather(
-        store.rating_days(user_id, since_day), store.game_totals(user_id),
+        store.rating_days(user_id, since_day, RATED), store.game_totals(user_id),
         store.round_days(user_id, since), store.daily_days(user_id, since_day),
         store.levels(user_id, since), store.solved_hands(user_id, since))
     played = played_days(rounds, daily)

@@ -36,7 +36,7 @@ async def season_of_player(store: PageStore, user_id: int, name: str, game: str,
     round in it (there is no rating to show), or while their /forget is under way."""
     if await store.erasing(user_id):
         return None
-    days = [day for day in await store.rating_days(user_id, season_start(now))
+    days = [day for day in await store.rating_days(user_id, season_start(now), (game,))
             if day.game == game and day.season == season_of(now)]
     totals = next((t for t in await store.game_totals(user_id) if t.game == game), None)
     if not days or totals is None:

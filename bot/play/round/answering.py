@@ -11,7 +11,6 @@ from typing import Protocol
 
 from bot.play.chats.people import Chat, People, Player
 from bot.play.games import GAMES
-from bot.play.games.yahtzee.words import GUESS_REACTION
 from bot.play.guards.throttle import Admission, Throttle
 from bot.play.outcomes import Closed, Edited, Marked, Noted, Said
 from bot.play.ports import Target
@@ -156,8 +155,8 @@ class Answering:
         if isinstance(taken, LateRight):
             return Said(too_late(taken.winner, taken.gap, texts))
         if isinstance(taken, Guessed):  # sealed: the same mark whatever its distance
-            return Marked(GUESS_REACTION, words.verdict_text(taken.verdict, record, texts,
-                                                             taken.left))
+            return Marked(words.guess_mark(), words.verdict_text(taken.verdict, record, texts,
+                                                                 taken.left))
         if isinstance(taken, NoGuessesLeft):
             return self._in_words(chat, player, texts, texts(
                 "no_guesses_left", guesses=taken.limit, name=markup.name(player.first_name)))

@@ -10,7 +10,15 @@ from dataclasses import replace
 
 from bot.play.chats.people import Chat, People, Player
 from bot.play.chats.settings import Settings
-from bot.play.dealing.adaptive import ADAPTIVE, ADAPTIVE_AFTER, REDRAWS, AdaptiveDeals
+from bot.play.dealing.adaptive import (
+    ADAPTIVE,
+    ADAPTIVE_AFTER,
+    FOUR,
+    REDRAWS,
+    TARGET,
+    AdaptiveDeals,
+)
+from bot.play.dealing.adaptive import GAME as ADAPTIVE_GAME
 from bot.play.dealing.analyses import Analyses
 from bot.play.dealing.dealer import Dealer
 from bot.play.games import GAMES
@@ -130,7 +138,8 @@ class Dealing:
         at the level play has learned of it (a hand learned to be of another level than the
         one asked is set aside, REDRAWS times at most)."""
         adaptive = self.adaptive
-        plain = game == "24" and options.count in (None, 4) and options.target in (None, 24)
+        plain = game == ADAPTIVE_GAME and options.count in (None, FOUR) and \
+            options.target in (None, TARGET)
         if adaptive is not None and plain and (options.level == ADAPTIVE or (
                 options.level is None and chat.type != "private"
                 and not await self.settings.chose_level(chat.id)

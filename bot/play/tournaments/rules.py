@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from bot.play.games import FIRST
 from bot.play.games import GAMES as PLAYED
 
 GAMES = tuple(name for name, game in PLAYED.items() if game.tournaments)  # one hand for all
@@ -44,7 +45,7 @@ class TournamentRequest:
     `starts_at`: a minute of the UTC day (the next one to come)."""
 
     name: str | None = None
-    game: str = "24"
+    game: str = FIRST.name
     level: str = MIX
     rounds: int = DEFAULT_ROUNDS
     seconds: float | None = None

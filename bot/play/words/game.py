@@ -24,6 +24,8 @@ from bot.store.records import Round
 from bot.text import markup
 from bot.text.i18n import Texts
 
+SEALED = "✍"  # the same mark on every sealed guess that counts: noted, nothing more
+
 
 @dataclass(frozen=True)
 class Revealed:
@@ -92,6 +94,10 @@ class GameWords(ABC):
             return texts("why_illegal", step=markup.code(reason.step),
                          reason=texts(f"why_{reason.reason}"))
         return texts("why_not_whole")
+
+    def guess_mark(self) -> str:
+        """The reaction a sealed guess that counts is marked with (where guesses are sealed)."""
+        return SEALED
 
     def verdict_text(self, verdict: Verdict, round_: Round, texts: Texts,
                      left: int | None = None) -> str:

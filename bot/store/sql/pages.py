@@ -16,12 +16,16 @@ statement is prepared once.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from bot.store.sql.connection import Connection, numbered_table
 
-GAMES = ("24", "countdown", "yahtzee")  # a person's days are read game by game, by the key
+# a person's rating days are read game by game, by the key: up to this many games at once, the
+# slots the caller's games leave empty holding NO_GAME
+GAME_SLOTS = 8
+NO_GAME = ""
 KEYS = 10  # players whose rating days one statement reads; hands one statement looks up
 NOBODY = 0  # a user id no person has: fills the unused keys
 NO_HAND = ""
@@ -29,7 +33,7 @@ NO_HAND = ""
 
 @dataclass(frozen=True)
 class PageStatements:
-    player_days: str  # (user, the 3 games, since day): each game's rating, day by day
+    player_days: str  # (user, GAME_SLOTS games, since day): each game's rating, day by day
     player_games: str  # (user,): rounds, wins, fastest win, longest run of wins per game
     # of the closed rounds the player answered since a moment (answered_rounds), each level
     # being 24's own (the LEVELS given first) or else '' (a game's only level):
@@ -61,7 +65,7 @@ def _hand_keys() -> str:
 
 QMARK = PageStatements(
     player_days="SELECT game, day, season, rating FROM rating_days WHERE user_id = ? "
-                "AND game IN (?, ?, ?) AND day >= ? ORDER BY game, day",
+                f"AND game IN ({', '.join('?' * GAME_SLOTS)}) AND day >= ? ORDER BY game, day",
     player_games="SELECT game, SUM(rounds_played), SUM(wins), MIN(fastest_win), "
                  "MAX(best_streak) FROM scores WHERE user_id = ? GROUP BY game ORDER BY game",
     # the rows the round's close wrote (migration 19), the player's together in one index,
@@ -179,8 +183,12 @@ class Pages:
         self.db = db
         self.sql = sql
 
-    async def rating_days(self, user_id: int, since_day: str) -> list[RatingDay]:
-        rows = await self.db.fetch(self.sql.player_days, (user_id, *GAMES, since_day))
+    async def rating_days(self, user_id: int, since_day: str,
+                          games: Sequence[str]) -> list[RatingDay]:
+        if len(games) > GAME_SLOTS:
+            raise ValueError(f"at most {GAME_SLOTS} games' rating days at once, not {len(games)}")
+        slots = (*games, *[NO_GAME] * (GAME_SLOTS - len(games)))
+        rows = await self.db.fetch(self.sql.player_days, (user_id, *slots, since_day))
         return [RatingDay(game, day, season, float(rating)) for game, day, season, rating in rows]
 
     async def game_totals(self, user_id: int) -> list[GameTotals]:

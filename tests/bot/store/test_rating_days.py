@@ -17,18 +17,20 @@ OCTOBER = 1_792_000_000.0  # 2026-10-14 (UTC)
 NOVEMBER = 1_794_000_000.0  # 2026-11-06
 ROWS = [(1, "24", "2026-10", 0.5, OCTOBER), (1, "24", "2026-11", 0.25, NOVEMBER),
         (2, "countdown", "2026-11", -0.5, NOVEMBER)]
+GAMES = ("24", "countdown", "make10", "krypto")  # any games, up to the statement's slots
 PUT = ("INSERT INTO player_ratings (user_id, game, season, rating, uncertainty, responses, "
        "updated_at) VALUES (?, ?, ?, ?, 1.0, 3, ?)")
 
 
 async def seeded(stores: Stores) -> None:
     try:
-        [october, november] = await stores.pages.rating_days(1, "2026-01-01")
+        [october, november] = await stores.pages.rating_days(1, "2026-01-01", GAMES)
         assert (october.day, october.season, october.rating) == ("2026-10-14", "2026-10", 0.5)
         assert (november.day, november.season, november.rating) == ("2026-11-06", "2026-11", 0.25)
-        [other] = await stores.pages.rating_days(2, "2026-01-01")
+        [other] = await stores.pages.rating_days(2, "2026-01-01", GAMES)
+        assert await stores.pages.rating_days(2, "2026-01-01", ("24",)) == []  # its games alone
         assert (other.game, other.day) == ("countdown", "2026-11-06")
-        assert await stores.pages.rating_days(1, "2026-11-07") == []
+        assert await stores.pages.rating_days(1, "2026-11-07", GAMES) == []
     finally:
         await stores.close()
 

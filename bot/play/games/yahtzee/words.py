@@ -14,13 +14,13 @@ from bot.play.games.yahtzee.rules import (
     total_bounds,
 )
 from bot.play.rules.records import Analysis, Near, Unreadable, Verdict
-from bot.play.words.game import GameWords, Revealed
+from bot.play.words.game import SEALED, GameWords, Revealed
 from bot.store.records import Round
 from bot.text import markup
 from bot.text.i18n import Texts
 from solver.yahtzee import CATEGORIES, UPPER, YahtzeeResult, category_score
 
-GUESS_REACTION = "✍"  # the same mark on every guess that counts: noted, nothing more
+GUESS_REACTION = SEALED  # the same mark on every guess that counts: noted, nothing more
 CATEGORY_KEYS = tuple("yz_" + name.replace(" ", "_") for name in CATEGORIES)
 
 

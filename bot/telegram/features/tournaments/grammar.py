@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import TypeVar
 
+from bot.play.games import FIRST
 from bot.play.tournaments.rules import (
     DEFAULT_ROUNDS,
     GAMES,
@@ -87,7 +88,7 @@ def read_tournament(words: list[str]) -> TournamentRequest:
     if "in" in numbers and "at" in numbers:
         raise UsageError("repeated", word="at")
     return TournamentRequest(
-        name=" ".join(name)[:NAME_LIMIT] or None, game=chosen.get("game", "24"),
+        name=" ".join(name)[:NAME_LIMIT] or None, game=chosen.get("game", FIRST.name),
         level=chosen.get("level", MIX), rounds=numbers.get("rounds", DEFAULT_ROUNDS),
         seconds=numbers.get("seconds"),
         starts_in=60.0 * numbers["in"] if "in" in numbers else None,

@@ -16,6 +16,7 @@ from bot.play.chats.people import Player
 from bot.play.games import GAMES
 from bot.play.games.krypto.rules import DECK
 from bot.play.outcomes import Dealt
+from bot.play.pages.player import RATED
 from bot.play.round.page import Combine, Tiles, describe
 from bot.play.rules import PlayOptions
 from bot.play.rules.records import DivisionByZero, Right, Wrong
@@ -180,8 +181,10 @@ async def test_its_rounds_are_rated(harness: Harness, game: str):
     current = h.services.rounds.open_round(GROUP)
     await h.send(GROUP, BEN, f"/a {solve(current.hand, current.target)[0]}")
     await h.telegram.reply(GROUP)
-    assert GAMES[game].rated
+    assert GAMES[game].rated and game in RATED  # the player's page reads its rating days
     assert await h.stores.ratings.player_ratings(BEN["id"], game)
+    days = await h.stores.pages.rating_days(BEN["id"], "1970-01-01", RATED)
+    assert game in {day.game for day in days}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -163,15 +163,15 @@ async def test_the_rating_history_goes_with_the_person(harness: Harness, clock: 
     /forget's erasure deletes the person's history and nobody else's."""
     await played(harness, clock)
     pages = harness.stores.pages
-    [first] = await pages.rating_days(ANN["id"], "1970-01-01")
+    [first] = await pages.rating_days(ANN["id"], "1970-01-01", ("24", "countdown"))
     await played(harness, clock)
-    [again] = await pages.rating_days(ANN["id"], "1970-01-01")
+    [again] = await pages.rating_days(ANN["id"], "1970-01-01", ("24", "countdown"))
     assert again.day == first.day and again.rating > first.rating
     assert (await harness.stores.ratings.player_ratings(ANN["id"], "24"))[0].rating == \
         pytest.approx(again.rating)
     await harness.stores.forgetting.forget_user(ANN["id"])
-    assert await pages.rating_days(ANN["id"], "1970-01-01") == []
-    assert len(await pages.rating_days(EVE["id"], "1970-01-01")) == 1
+    assert await pages.rating_days(ANN["id"], "1970-01-01", ("24", "countdown")) == []
+    assert len(await pages.rating_days(EVE["id"], "1970-01-01", ("24", "countdown"))) == 1
 
 
 @ON_BOTH_BACKENDS

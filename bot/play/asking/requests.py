@@ -24,12 +24,22 @@ class SolveRequest:
     target: int
     closest: bool = False
 
+    @property
+    def puzzle(self) -> tuple:
+        """What a solver is given: the numbers and the target."""
+        return self.numbers, self.target
+
 
 @dataclass(frozen=True)
 class DiceRequest:
     """Thirteen rolls of five dice to score at their best."""
 
     rolls: tuple[tuple[int, ...], ...]
+
+    @property
+    def puzzle(self) -> tuple:
+        """What a solver is given: the rolls."""
+        return (list(self.rolls),)
 
 
 Asked = DealRequest | SolveRequest | DiceRequest

@@ -10,12 +10,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from bot.play.asking.requests import Asked
 from bot.play.asking.usage import Usage
 from bot.play.rules import Rules
 from bot.play.rules.scale import GameScale
 from bot.play.words import GameWords
+from bot.text.i18n import Texts
+
+
+@dataclass(frozen=True)
+class Given:
+    """How a puzzle given after the game's command is solved, where that is not its every
+    solution (/solve's pages, the same for every game of the exact kind): a top-level function
+    the solver pool runs on the request's puzzle, and the words for what it found."""
+
+    solve: Callable[..., Any]  # top-level, so the pool can run it: (*request.puzzle) -> found
+    text: Callable[[Texts, Any, Any], str]  # (texts, the request, what was found) -> the reply
 
 
 @dataclass(frozen=True)
@@ -36,6 +48,7 @@ class Game:
     help_topics: tuple[str, ...] = ()  # words after /help that ask for its rules (words.help_text)
     levels: tuple[str, ...] = ()  # the levels a deal may ask for, easiest first
     scale: GameScale | None = None  # its ratings' scale (bot.play.ratings); None: not rated
+    given: Given | None = None  # a puzzle given after its command, solved its own way
 
     def __post_init__(self) -> None:
         if self.rules.name != self.words.name:

@@ -1,5 +1,6 @@
-"""Answers to questions about a puzzle that is not a round: /solve, /countdown and /yahtzee with
-the puzzle given, and inline queries. Stateless but for a small cache of inline results.
+"""Answers to questions about a puzzle that is not a round: /solve, a game's command with a
+puzzle of it given (solved the game's own way: Game.given), and inline queries. Stateless but
+for a small cache of inline results.
 
 A request that reaches a puzzle being played right now is refused to the members of the chats
 where it is live, however it is asked (the rule and its reach: bot.play.guards.live); everyone
@@ -20,10 +21,7 @@ from cachetools import LRUCache
 
 from bot.play.asking.requests import DiceRequest, SolveRequest
 from bot.play.dealing.analyses import Analyses
-from bot.play.games.countdown.rules import best
-from bot.play.games.countdown.words import best_text
-from bot.play.games.twentyfour.rules import NAME
-from bot.play.games.yahtzee.words import table_text
+from bot.play.games import GAMES, Game
 from bot.play.guards.live import (
     EVERYONE,
     Live,
@@ -36,19 +34,22 @@ from bot.play.guards.permissions import MemberCheck
 from bot.play.guards.stand_ins import counted_as
 from bot.play.guards.throttle import Ticket, WorkBudget
 from bot.play.ports import OpenRounds
-from bot.play.rules.exact import solutions
+from bot.play.rules.exact import ExactRules, solutions
 from bot.play.solving.paging import Page, page_of
 from bot.runtime.pool import SolverPool, SolverTimeout, timed
 from bot.text import markup
 from bot.text.html_text import visible_text
 from bot.text.i18n import Texts
 from solver import prettify
-from solver.yahtzee import best_assignment
 
 SOLVE_SHOWN = 10
 INLINE_SHOWN = 50  # Telegram's limit on inline results
 INLINE_CACHE = 1024
 INLINE_TIMEOUT = 5.0  # Telegram drops an inline query that waits much longer
+# the game whose own way of solving /solve --closest asks for: the closest answer wins it
+CLOSEST = next(game for game in GAMES.values() if game.rules.closest_wins and game.given)
+# the games where every number makes the target exactly: /solve's answers are their analyses'
+EXACT = tuple(name for name, game in GAMES.items() if isinstance(game.rules, ExactRules))
 T = TypeVar("T")
 
 Asker = tuple[int, int | None]
@@ -173,7 +174,7 @@ class Solving:
         if (refused := await self.refusal(request, texts, member)) is not None:
             return refused
         if request.closest:
-            return await self.closest(request, texts, asker, member)
+            return await self.given(CLOSEST, request, texts, asker, member)
         found = await self._answered(texts, self.solutions(request.numbers, request.target,
                                                            asker=asker))
         if isinstance(found, str):
@@ -187,9 +188,10 @@ class Solving:
                         timeout: float | None = None, asker: Asker | None = None) -> list[str]:
         """The distinct solutions, from a round's analysis or the cache when this hand was
         dealt or asked lately (free)."""
-        dealt = self.analyses.known(NAME, tuple(numbers), target)
-        if dealt is not None:
-            return list(dealt.solutions)
+        for game in EXACT:  # a round's analysis of this hand, in any game of the exact kind
+            dealt = self.analyses.known(game, tuple(numbers), target)
+            if dealt is not None:
+                return list(dealt.solutions)
         key = (tuple(sorted(numbers)), target)
         cached = self._cache.get(key)
         if cached is not None:
@@ -198,30 +200,28 @@ class Solving:
         self._cache[key] = found
         return found
 
-    async def closest(self, request: SolveRequest, texts: Texts,
-                      asker: Asker | None = None, member: MemberCheck | None = None) -> str:
-        """Countdown rules: the nearest value the numbers make, with one expression."""
-        if (refused := await self.refusal(request, texts, member)) is not None:
+    async def given(self, game: Game, request: SolveRequest | DiceRequest, texts: Texts,
+                    asker: Asker | None = None, member: MemberCheck | None = None) -> str:
+        """A puzzle given after a game's command (or /solve --closest), solved its own way
+        (Game.given: the nearest value, a game of dice scored); refused where it reaches a
+        round live in a chat the asker is in."""
+        assert game.given is not None, f"{game.name} solves no puzzle of its own"
+        refused = await self.refusal(request, texts, member) if isinstance(request, SolveRequest) \
+            else await self._rolls_refusal(request, texts, member)
+        if refused is not None:
             return refused
-        found = await self._answered(texts, self._run(asker, self.timeout, best,
-                                                      request.numbers, request.target))
-        if isinstance(found, str):
-            return found
-        nearest, expression = found
-        return best_text(texts, request.numbers, request.target, nearest, expression)
+        found = await self._answered(texts, self._run(asker, self.timeout, game.given.solve,
+                                                      *request.puzzle))
+        return found if isinstance(found, str) else game.given.text(texts, request, found)
 
-    async def dice(self, request: DiceRequest, texts: Texts, asker: Asker | None = None,
-                   member: MemberCheck | None = None) -> str:
-        """The optimal scoring of 13 given rolls (refused where they reach a live round)."""
+    async def _rolls_refusal(self, request: DiceRequest, texts: Texts,
+                             member: MemberCheck | None) -> str | None:
+        """The refusal of rolls that reach a live round of rolls in a chat the asker is in."""
         rolls = list(request.rolls)
         chats = set(self.live.reaching_rolls(rolls))
         if self.beyond is not None:
             chats |= set(rolls_reached_among(await self.beyond.reaching_rolls(rolls), rolls))
-        if await _in_any(chats, member):
-            return texts("live_puzzle")
-        result = await self._answered(texts, self._run(asker, self.timeout, best_assignment,
-                                                       rolls))
-        return result if isinstance(result, str) else table_text(texts, result, rolls)
+        return texts("live_puzzle") if await _in_any(chats, member) else None
 
     async def _answered(self, texts: Texts, work: Awaitable[T]) -> T | str:
         """The work's result, or what stands in for it when it can't be had now: its asker's

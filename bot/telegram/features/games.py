@@ -61,22 +61,23 @@ def game_command(game: Game) -> Command:
         elif isinstance(request, DealRequest):
             await deal(update, context, request)
         else:
-            await solved(update, context, request)
+            await solved(update, context, game, request)
 
     return Command((game.command,), command, owed=True)
 
 
-async def solved(update: Update, context: Context, request: SolveRequest | DiceRequest) -> None:
-    """A puzzle given after a game's command, solved."""
+async def solved(update: Update, context: Context, game: Game,
+                 request: SolveRequest | DiceRequest) -> None:
+    """A puzzle given after a game's command: every solution, a page at a time, or what the
+    game's own way of solving it finds."""
     solving, texts = services_of(context).solving, await texts_of(update, context)
     member, asker = member_check(update, context), asker_of(update)
-    if isinstance(request, DiceRequest):
-        await answer_with(update, context, await solving.dice(request, texts, asker, member))
-    elif request.closest:
-        await answer_with(update, context, await solving.closest(request, texts, asker, member))
-    else:
+    if isinstance(request, SolveRequest) and not request.closest:
         await send_page(update, context, await solving.solve_page(request, texts, asker,
                                                                   member=member))
+    else:
+        await answer_with(update, context, await solving.given(game, request, texts, asker,
+                                                               member))
 
 
 async def deal(update: Update, context: Context, request: DealRequest) -> None:

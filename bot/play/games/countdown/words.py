@@ -3,6 +3,7 @@ can do (a round's end, and /countdown with the numbers given)."""
 
 from __future__ import annotations
 
+from bot.play.asking.requests import SolveRequest
 from bot.play.games.countdown.rules import NAME, WITHIN, points_for
 from bot.play.rules.records import Analysis, Near, Verdict
 from bot.play.words.game import GameWords, Revealed
@@ -41,6 +42,11 @@ class CountdownWords(GameWords):
         assert analysis.best is not None
         nearest, expression = analysis.best
         return Revealed(best_text(texts, round_.hand, round_.target, nearest, expression))
+
+
+def given_text(texts: Texts, request: SolveRequest, found: tuple[int, str]) -> str:
+    """/countdown with a puzzle (or /solve --closest): the nearest value and how."""
+    return best_text(texts, request.numbers, request.target, *found)
 
 
 def best_text(texts: Texts, hand: tuple[int, ...] | list[int], target: int, nearest: int,

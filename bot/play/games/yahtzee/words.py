@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.play.asking.requests import DiceRequest
 from bot.play.games.yahtzee.rules import (
     COLUMNS,
     GUESSES,
@@ -95,6 +96,11 @@ def roll_numbers(placed: Sequence[Sequence[int]], dealt: Sequence[Sequence[int]]
         free.remove(index)
         numbers.append(index + 1)
     return numbers
+
+
+def given_text(texts: Texts, request: DiceRequest, found: YahtzeeResult) -> str:
+    """/yahtzee with 65 dice: their optimal scoring."""
+    return table_text(texts, found, request.rolls)
 
 
 def table_text(texts: Texts, result: YahtzeeResult, rolls: Sequence[Sequence[int]]) -> str:

@@ -17,6 +17,7 @@ import pytest
 
 from bot.play.asking.requests import DiceRequest, SolveRequest
 from bot.play.chats.people import Chat, Player
+from bot.play.games import GAMES
 from bot.play.guards.live import LivePuzzles, reached_among, rolls_reached_among
 from bot.play.outcomes import Closed, Dealt, Said
 from bot.play.round.dealing import ROUNDS_PER_PLAYER
@@ -113,8 +114,9 @@ async def test_yahtzee_rolls_dealt_on_one_worker_are_refused_by_another(workers)
     assert isinstance(dealt, Dealt)
     rolls = list(dealt.round.hand)
     changed = DiceRequest(((6, 6, 6, 6, 6), *rolls[1:]))
-    assert await second.solving.dice(changed, EN, member=member_of(GROUP)) == LIVE
-    assert await second.solving.dice(changed, EN, member=member_of(OTHER)) != LIVE
+    dice = GAMES["yahtzee"]
+    assert await second.solving.given(dice, changed, EN, member=member_of(GROUP)) == LIVE
+    assert await second.solving.given(dice, changed, EN, member=member_of(OTHER)) != LIVE
 
 
 async def test_the_bound_on_ones_rounds_counts_every_worker(workers):

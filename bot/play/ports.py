@@ -202,7 +202,7 @@ class OpenRounds(Protocol):
         reach, for any target (the caller applies the rule exactly)."""
 
     async def reaching_rolls(self, rolls: Sequence[Sequence[int]]) -> list[Round]:
-        """At least every open Yahtzee round beyond the table that these rolls may reach."""
+        """At least every open round of rolls beyond the table that these rolls may reach."""
 
     async def open_round(self, most: int, chat_id: int, game: str, hand: tuple, target: int,
                          level: str, points: int, lang: str, started_at: float, deadline: float,

@@ -261,7 +261,7 @@ def record_api_error(method: str, error: str) -> None:
 # --- what the game services record -----------------------------------------------------------
 
 def record_round_dealt(game: str) -> None:
-    """A round of `game` (`24`, `countdown`, `yahtzee`) was dealt."""
+    """A round of `game` (the name it is stored under: bot.play.games) was dealt."""
     ROUNDS_DEALT.labels(game).inc()
 
 

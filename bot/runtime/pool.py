@@ -2,7 +2,7 @@
 
 Answers are judged in the event loop (the reader bounds them: a verdict is a fraction of a
 millisecond), so every process here does the heavy work — dealing and working out a round's
-solutions, /solve, /countdown and /yahtzee with a puzzle, inline queries — at a lower CPU
+solutions, /solve, a game's command with a puzzle, inline queries — at a lower CPU
 priority than the event loop, where the bot's own round work goes ahead of what waits (`rank`:
 quick deals and a round's solutions, then slow deals, then the players' questions).
 A task in a ProcessPoolExecutor cannot be cancelled once it runs, so on a timeout the lane's

@@ -100,7 +100,7 @@ def parse_solve(arguments: str) -> SolveRequest | None:
 
 
 def read_top(arguments: str) -> tuple[bool, str | None]:
-    """'/top', '/top all', '/top countdown', '/top all yahtzee': (all chats?, game or None)."""
+    """'/top', '/top all', '/top <game>', '/top all <game>': (all chats?, game or None)."""
     everywhere, game = False, None
     for word in plain_digits(arguments).lower().split():
         if word in ("all", "全部") and not everywhere:
@@ -133,7 +133,7 @@ def read_match(arguments: str) -> int | str:
 
 
 def read_match_game(arguments: str) -> tuple[str, str | None]:
-    """/match's arguments without the game they name, if any ('/match 5 krypto'): the rest
+    """/match's arguments without the game they name, if any ('/match 5 <game>'): the rest
     (read by `read_match`) and the game; a second game named is refused."""
     rest, game = [], None
     for word in arguments.split():
@@ -160,7 +160,7 @@ RATED_GAMES = frozenset(name for name, game in GAMES.items() if game.rated)  # /
 
 
 def read_board(arguments: str) -> BoardAsk:
-    """'/top', '/top week', '/top all countdown', '/top daily', '/top rating all': each word at
+    """'/top', '/top week', '/top all <game>', '/top daily', '/top rating all': each word at
     most once, in any order; what is not understood is named."""
     period, everywhere, game = "all", False, None
     for word in plain_digits(arguments).lower().split():

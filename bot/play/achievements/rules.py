@@ -13,47 +13,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
-from enum import Enum
 from itertools import pairwise
+
+from bot.play.games import GAMES
+from bot.play.rules.feats import Close, RoundAchievement, Tally
 
 QUICK_SECONDS = 5  # a right answer faster than this
 CROWD = 5  # people who answered in a round won
 EARLY_SECONDS = 3600  # the daily puzzle solved within this of midnight UTC
 PLAYERS_AT_LEAST = 2  # different people who answered, for a round to count
 WEEK = 7
-
-
-@dataclass(frozen=True)
-class Close:
-    """A counting round's close, as one of its players sees it."""
-
-    game: str
-    level: str
-    numbers: int  # in the hand
-    won: bool  # this player won it
-    right: bool  # the winner answered right (not only closest)
-    win_seconds: float | None
-    players: int  # different people who answered
-
-
-class Tally(Enum):
-    """A count of a player's counting rounds that a rule asks the store for."""
-
-    WINS_HERE = "wins here"  # their wins in this chat
-    RUN_HERE = "run here"  # their latest rounds in this chat, all won
-    PLAYED = "played"  # the rounds they played, in any group
-
-
-@dataclass(frozen=True)
-class RoundAchievement:
-    """Earned by a close that `holds` for the player, once their `tally` (if any) reaches
-    `reach`; `won`: only a close the player won can earn it."""
-
-    code: str
-    holds: Callable[[Close], bool]
-    won: bool = True
-    tally: Tally | None = None
-    reach: int = 0
 
 
 @dataclass(frozen=True)
@@ -70,18 +39,11 @@ class DailyAchievement:
     holds: Callable[[Daily], bool]
 
 
-def right_in(game: str) -> Callable[[Close], bool]:
-    return lambda close: close.right and close.game == game
-
-
 ROUND_ACHIEVEMENTS: tuple[RoundAchievement, ...] = (
     RoundAchievement("first_win", lambda close: True),
     RoundAchievement("quick_win", lambda close: close.right and close.win_seconds is not None
                      and close.win_seconds < QUICK_SECONDS),
-    RoundAchievement("hard_hand", lambda close: right_in("24")(close) and close.level == "hard"),
-    RoundAchievement("five_numbers", lambda close: right_in("24")(close) and close.numbers == 5),
-    RoundAchievement("countdown_exact", right_in("countdown")),
-    RoundAchievement("yahtzee_optimum", right_in("yahtzee")),
+    *(rule for game in GAMES.values() for rule in game.achievements),  # each game's own
     RoundAchievement("crowd_win", lambda close: close.players >= CROWD),
     RoundAchievement("ten_wins", lambda close: True, tally=Tally.WINS_HERE, reach=10),
     RoundAchievement("three_in_a_row", lambda close: True, tally=Tally.RUN_HERE, reach=3),

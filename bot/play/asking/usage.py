@@ -19,7 +19,7 @@ class UsageError(ValueError):
     """What is wrong with a command's arguments: `code` names the catalog's `usage_<code>` and
     `params` fill it (a number as a number, written as the language writes numbers; what was
     typed as text, quoted as typed); `rules`: the usage line that says what is allowed, when it
-    is not the command's own (/solve --closest has Countdown's limits)."""
+    is not the command's own (/solve --closest has the closest value's limits)."""
 
     def __init__(self, code: str, rules: str = "", **params: object) -> None:
         super().__init__(code)

@@ -37,7 +37,7 @@ class SeasonCard:
     """A player's season in one game."""
 
     name: str  # as Telegram gives it: any text
-    game: str  # "24", "countdown", "yahtzee"
+    game: str  # the name a round of it is stored under (bot.play.games)
     season: str  # its month, "2026-11"
     rating: int
     change: int  # since the season began

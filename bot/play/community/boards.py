@@ -10,7 +10,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class BoardAsk:
     """period: "all" (all time), "week" (rounds won in the last 7 days), "daily" (today's
-    daily puzzle, every chat's, 24 only) or "rating" (the season's skill: 24 or Countdown)."""
+    daily puzzle, every chat's, its game only) or "rating" (the season's skill in a rated game)."""
 
     period: str = "all"
     everywhere: bool = False

@@ -15,6 +15,7 @@ from typing import Any
 from bot.play.asking.requests import Asked
 from bot.play.asking.usage import Usage
 from bot.play.rules import Rules
+from bot.play.rules.feats import RoundAchievement
 from bot.play.rules.scale import GameScale
 from bot.play.words import GameWords
 from bot.text.i18n import Texts
@@ -49,6 +50,7 @@ class Game:
     levels: tuple[str, ...] = ()  # the levels a deal may ask for, easiest first
     scale: GameScale | None = None  # its ratings' scale (bot.play.ratings); None: not rated
     given: Given | None = None  # a puzzle given after its command, solved its own way
+    achievements: tuple[RoundAchievement, ...] = ()  # earned by a close of its own rounds
 
     def __post_init__(self) -> None:
         if self.rules.name != self.words.name:

@@ -1,6 +1,6 @@
 """The puzzles being played right now, and the rule that keeps them unsolved: while a round is
 live, the bot gives none of its chat's members anything from which the puzzle can be finished by
-hand in one step, however it is asked (/solve, /countdown, /yahtzee, inline, buttons; in any
+hand in one step, however it is asked (/solve, a game's command, inline, buttons; in any
 chat, in private).
 
 What a request *reaches* (`reaching`), by the round's game:
@@ -9,10 +9,10 @@ What a request *reaches* (`reaching`), by the round's game:
   for another target are one step from it at best;
 - a game where every number is used (24): all of the hand but one number, for any target — a
   solution of the rest for T−x, T÷x... is an answer after one step with the number left out;
-- a game where part of the hand may answer (Countdown): any part of the tiles for the round's
-  target, or for a target one step away with a tile left out (T±x, T×x, T÷x, x−T), and all of
-  the tiles but one for any target;
-- Yahtzee: 13 rolls sharing at least 10 with the live rolls (so 1 to 3 dice changed still
+- a game where part of the hand may answer (Game.part_answers): any part of the tiles for the
+  round's target, or for a target one step away with a tile left out (T±x, T×x, T÷x, x−T), and
+  all of the tiles but one for any target;
+- a game of rolls: 13 rolls sharing at least 10 with the live rolls (so 1 to 3 dice changed still
   reach it: the best total moves little).
 Who may not have it: the members of a chat where a reached round is live (asked of Telegram by
 the face when a request reaches one; a member who never spoke counts). Everyone else is answered
@@ -40,7 +40,7 @@ from bot.store.records import Round
 
 Hand = tuple[int, ...]
 Rolls = tuple[Hand, ...]
-ROLLS_SHARED = 10  # of 13: requests sharing this many rolls with a live Yahtzee round reach it
+ROLLS_SHARED = 10  # of 13: requests sharing this many rolls with a live round of rolls reach it
 EVERYONE = 0  # the "chat" of a puzzle live for everyone (the daily); no chat has id 0
 DAILY_ROUND = 0  # and its round id (no round has id 0)
 TOURNAMENT_ROUNDS = 100  # a tournament round's key: the tournament's id × this + its number
@@ -230,7 +230,7 @@ class LivePuzzles:
 
     def reaching_rolls(self, rolls: Iterable[Sequence[int]],
                        besides: int | None = None) -> list[int]:
-        """The chats whose live Yahtzee round these 13 rolls reach (most of the rolls shared)."""
+        """The chats whose live round of rolls these 13 rolls reach (most of the rolls shared)."""
         asked = Counter(rolls_key(rolls))
         return sorted({chat for round_id, (chat, live) in self._rolls.items()
                        if round_id != besides and
@@ -262,5 +262,5 @@ def reached_among(rounds: Iterable[Round], numbers: Iterable[int], target: int) 
 
 
 def rolls_reached_among(rounds: Iterable[Round], rolls: Iterable[Sequence[int]]) -> list[int]:
-    """Of these open rounds, the chats whose live Yahtzee round these rolls reach."""
+    """Of these open rounds, the chats whose live round of rolls these rolls reach."""
     return live_among(rounds).reaching_rolls(rolls)

@@ -41,7 +41,7 @@ def season_start(now: float) -> str:
 
 
 def numbers_of(hand: str) -> list[int] | None:
-    """A stored hand's numbers (a JSON list), or None for a table of rolls (Yahtzee)."""
+    """A stored hand's numbers (a JSON list), or None for a table of rolls."""
     try:
         found = json.loads(hand)
     except ValueError:

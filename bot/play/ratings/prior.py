@@ -22,7 +22,7 @@ SLOPE = 0.5
 CAP = 10.0
 PRIOR_SPREAD = 0.6  # four numbers to 24: the fit's residual spread, rounded up
 OTHER_SPREAD = 1.0  # five or six numbers, other targets: the model was not fitted there
-UNKNOWN_SPREAD = 1.5  # no fixed difficulty (Countdown, or none given): the game's mean
+UNKNOWN_SPREAD = 1.5  # no fixed difficulty (other rules than 24's, or none given): the game's mean
 FOUR = 4
 
 

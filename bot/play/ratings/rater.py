@@ -23,7 +23,8 @@ from solver import rating_table
 from solver.rating import CUTS, modelled_difficulty
 
 FOUR = 4
-# A Countdown hand's nearest reachable value, if its analysis is known (bot.play.dealing.analyses)
+# where the closest wins, a hand's nearest reachable value, if its analysis is known
+# (bot.play.dealing.analyses)
 Best = Callable[[str, tuple, int], int | None]
 
 
@@ -94,7 +95,8 @@ def written(before: dict[int, PlayerRating], hand: HandRating, scale: ScaleRatin
 class Rater:
     def __init__(self, store: RatingStore, best: Best | None = None) -> None:
         self.store = store
-        self.best = best  # Countdown: the nearest a hand can reach (its analysis, if known)
+        # where the closest wins: the nearest a hand can reach (its analysis, if known)
+        self.best = best
         self._followers: list[Callable[[HandRow], None]] = []
 
     def follow(self, follower: Callable[[HandRow], None]) -> None:
@@ -129,7 +131,7 @@ class Rater:
         """The rating of a round closing at `ended_at` (None: its game is not rated, or nobody
         took part). Who took part: whoever answered or passed, and who dealt it (a time-out
         nobody tried still tells about the hand) — but not a `winner` who did not solve it (a
-        Countdown round won by the closest answer, short of the best the hand can reach): to
+        round won by the closest answer, short of the best the hand can reach): to
         the model that answer fell short, and a win never lowers its winner."""
         if record.game not in ratings.GAMES:
             return None

@@ -78,7 +78,7 @@ class Dealing:
     async def play(self, chat: Chat, player: Player, game: str,
                    options: PlayOptions | None = None, target: Target | None = None,
                    claim: OwedClaim | None = None) -> Dealt | Said | None:
-        """/play, /countdown, /yahtzee: deal a new round of the game and show it, or say which
+        """A game's command: deal a new round of the game and show it, or say which
         round is on in this topic already. With the owed claim of the update that asks: the
         round is stored only while this process holds it, and settles it (None, nothing shown:
         another process was given the update meanwhile and answers it)."""

@@ -16,7 +16,7 @@ from bot.store.records import BestAnswer
 @dataclass(frozen=True)
 class Attempt:
     """An answer that did not win (yet), as the status names it: who, and its verdict
-    (`distance`: a valid Countdown answer, this far from the target)."""
+    (`distance`: a valid answer where the closest wins, this far from the target)."""
 
     user_id: int
     name: str
@@ -58,7 +58,7 @@ class Missed:
 
 @dataclass(frozen=True)
 class Guessed:
-    """A sealed guess taken (Yahtzee): marked, never worded to the chat; `left` guesses."""
+    """A sealed guess taken: marked, never worded to the chat; `left` guesses."""
 
     verdict: Verdict
     left: int

@@ -1,7 +1,7 @@
 """One open round of a chat's topic: the aggregate. It holds its record, its rules, the terms it was
 dealt with, its state between messages (hints given, the deal's text and the lines under it, the
-attempts that missed since the status was last written, Countdown's closest answers, who answered
-and passed) and, once won, who won it.
+attempts that missed since the status was last written, the closest answers (where the closest
+wins), who answered and passed) and, once won, who won it.
 
 It changes only through its own transitions — `accept` an answer, `hint`, `pass_`, `close`, `sent`,
 `restarted`, `numbered`, `move`, `status_written`, `rewritten` — each deciding in memory (this
@@ -75,7 +75,7 @@ class OpenRound:
         self._notes: dict[str, str] = {}  # kind -> the line under the deal
         self._unwritten: list[Attempt] = []  # misses since the status was last written
         self._written: list[Attempt] = []  # the misses the status showed when last written
-        self._closest: dict[int, Attempt] = {}  # Countdown: each player's closest valid answer
+        self._closest: dict[int, Attempt] = {}  # closest wins: each player's closest answer
         self._answered: set[int] = set()  # who answered (since this process holds the round)
         self._passers: dict[int, str] = {}  # who passed, in order: their names
         self._guesses: dict[int, int] = {}  # player -> guesses made (read once after a restart)
@@ -194,7 +194,7 @@ class OpenRound:
 
     def _write(self, answer: Answer, text: str, verdict: Right | Near | Wrong, now: float
                ) -> NoGuessesLeft | None:
-        """The attempt recorded to be written; a limited guess (Yahtzee) is counted, unless
+        """The attempt recorded to be written; a limited guess (sealed guesses) is counted, unless
         the player has none left."""
         rules = self.rules
         distance = verdict.distance if isinstance(verdict, Near) else \

@@ -57,7 +57,7 @@ class Results:
         return GAMES[current.game].words.revealed(analysis, current, texts)
 
     async def win_details(self, current: Round, texts: Texts) -> str:
-        """What a win shows under its answer (Yahtzee: the optimal table), unless the puzzle
+        """What a win shows under its answer (a game of rolls: the optimal table), unless the puzzle
         is live elsewhere."""
         if not GAMES[current.game].rules.shows_best_on_win():
             return ""

@@ -18,8 +18,8 @@ def hint_points(points: int) -> int:
 def deal_actions(record: Round, hints: bool = True, answered: bool = False
                  ) -> tuple[str, ...]:
     """The buttons under a deal: Hint (in games that give hints, where the chat has them on),
-    Pass in a group once someone answered — from the start where guesses are sealed (Yahtzee:
-    a guess is marked with a reaction and writes no status, so the deal would never show it
+    Pass in a group once someone answered — from the start where guesses are sealed (a game of
+    rolls: a guess is marked with a reaction and writes no status, so the deal would never show it
     otherwise) — and Reveal."""
     rules = GAMES[record.game].rules
     hint = (HINT,) if hints and rules.gives_hints else ()

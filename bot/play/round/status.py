@@ -1,4 +1,4 @@
-"""The status a deal carries under its puzzle, instead of a message per answer: Countdown's closest
+"""The status a deal carries under its puzzle, instead of a message per answer: the closest
 answers so far, the attempts that did not win and why ("skips 13", "= 22, not 24", "illegal: 7−9
 is negative", "23 away") — each one that came since the status was last written, so a burst of
 misses inside one interval all show in the next edit — and who passed. It is written into the deal

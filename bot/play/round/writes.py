@@ -18,7 +18,7 @@ class AnswerWrite:
     right: bool
     at: float
     distance: int | None
-    guesses: int | None = None  # a limited guess: at most this many a player (Yahtzee)
+    guesses: int | None = None  # a limited guess: at most this many a player (sealed)
 
 
 @dataclass(frozen=True)

@@ -88,6 +88,7 @@ class Rules(ABC):
         return False
 
     def shows_best_on_win(self) -> bool:
-        """Whether a win's result shows the puzzle's best answer under it (Yahtzee's table)."""
+        """Whether a win's result shows the puzzle's best answer under it (a game of rolls: its
+        optimal table)."""
         return False
 

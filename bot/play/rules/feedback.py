@@ -1,4 +1,4 @@
-"""Precise feedback on an answer: how it misuses the hand's numbers, which Countdown step breaks
+"""Precise feedback on an answer: how it misuses the hand's numbers, which step breaks a whole-steps
 the rule, and the steps of a solution that hints give one at a time (never one that teaches
 nothing).
 
@@ -51,12 +51,12 @@ def tries_hand(expr: Expr, hand: Iterable[int], at_least: int) -> bool:
     return len(used) >= at_least and all(n in dealt for n in used)
 
 
-# --- Countdown's steps ---------------------------------------------------------------------------
+# --- whole steps ---------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class BadStep:
-    """The first step of an answer that breaks Countdown's rule, with the values it combines:
-    `reason` is below_zero, zero, fraction or division_by_zero."""
+    """The first step of an answer that breaks the rule of whole steps above zero, with the values
+    it combines: `reason` is below_zero, zero, fraction or division_by_zero."""
 
     text: str
     reason: str

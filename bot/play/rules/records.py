@@ -13,7 +13,7 @@ from solver.yahtzee import YahtzeeResult
 
 
 class Puzzle(Protocol):
-    """What the rules read of a round: its hand (13 rolls in Yahtzee), target and level. A
+    """What the rules read of a round: its hand (numbers, or rolls of dice), target and level. A
     round's record (bot.store.records.Round) is one, without the games knowing the store."""
 
     @property
@@ -31,7 +31,7 @@ class Analysis:
     """What a round's hints, end and win show, worked out once when it is dealt: the distinct
     solutions (24) and what hints give from them (feedback.hint_plan: the steps that teach, the
     answer last; or, when none but the answer does, the numbers that go together), the nearest
-    value and an expression for it (Countdown), the optimal table (Yahtzee)."""
+    value and an expression for it (where the closest wins), the optimal table (a game of rolls)."""
 
     solutions: tuple[str, ...] = ()
     steps: tuple[feedback.Step, ...] = ()
@@ -65,7 +65,7 @@ class Deal:
 
 @dataclass(frozen=True)
 class PlayOptions:
-    """What a player asked for with /play or /countdown (None: the game's default)."""
+    """What a player asked for with a game's command (None: the game's default)."""
 
     level: str | None = None
     count: int | None = None
@@ -77,7 +77,7 @@ class PlayOptions:
 
 @dataclass(frozen=True)
 class Right:
-    """The answer wins: it makes the target (24, Countdown) or is the best total (Yahtzee).
+    """The answer wins: it makes the target, or is the best total (a game of rolls).
     `expression` as shown (none for a guess), `value` where the game shows one."""
 
     expression: str = ""
@@ -91,8 +91,8 @@ class Right:
 
 @dataclass(frozen=True)
 class Near:
-    """A valid answer short of the target: a Countdown value, a Yahtzee guess; it may still
-    win at the end where the closest answer wins."""
+    """A valid answer short of the target: a value where the closest wins, a guess of a total; it
+    may still win at the end where the closest answer wins."""
 
     expression: str
     value: str
@@ -121,8 +121,8 @@ class DivisionByZero:
 
 @dataclass(frozen=True)
 class BadStep:
-    """A Countdown step that is not a whole number above zero (`reason`: negative, zero,
-    fraction); no `step` when no single step can be named."""
+    """A step that is not a whole number above zero, where every step must be one (`reason`:
+    negative, zero, fraction); no `step` when no single step can be named."""
 
     step: str | None
     reason: str
@@ -142,7 +142,7 @@ class Wrong:
 @dataclass(frozen=True)
 class Unreadable:
     """Not an answer at all (an explicit one is told so): the reader's error code (the
-    solver's parse errors; `not_total` and `total_range` for a Yahtzee guess) and its fields."""
+    solver's parse errors; `not_total` and `total_range` for a guess of a total) and its fields."""
 
     error: str
     fields: tuple[tuple[str, object], ...] = ()

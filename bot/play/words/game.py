@@ -1,5 +1,5 @@
 """The words of a game: what its deal, its verdicts, its end and its win say, from the catalogs.
-A subclass per game (bot.play.games.twentyfour.words, countdown, yahtzee), beside the game's rules
+A subclass per game (bot.play.games.<game>.words), beside the game's rules
 (bot.play.games), which decide and never word."""
 
 from __future__ import annotations
@@ -101,8 +101,8 @@ class GameWords(ABC):
 
     def verdict_text(self, verdict: Verdict, round_: Round, texts: Texts,
                      left: int | None = None) -> str:
-        """A wrong (or, in Countdown, a valid but inexact) answer, in one short line; `left`:
-        the guesses a player has left, where guesses are counted."""
+        """A wrong (or, where the closest wins, a valid but inexact) answer, in one short line;
+        `left`: the guesses a player has left, where guesses are counted."""
         if isinstance(verdict, Wrong):
             return self.wrong_text(verdict, verdict.reason, round_, texts)
         if isinstance(verdict, Unreadable):

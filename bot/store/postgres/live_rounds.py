@@ -46,7 +46,8 @@ def key(numbers: Iterable[int]) -> str:
 
 def number_keys(numbers: Sequence[int]) -> list[str]:
     """The keys of a request for these numbers: each part of it that a live hand may be, the
-    request as a hand less one number, and as a part of a Countdown draw."""
+    request as a hand less one number, and as a part of a draw (where part of a hand may
+    answer)."""
     parts = {key(part) for size in range(1, len(numbers) + 1)
              for part in combinations(numbers, size)}
     return sorted({"w" + part for part in parts} | {"l" + key(numbers), "p" + key(numbers)})
@@ -75,7 +76,7 @@ class SharedRounds:
         return found
 
     async def reaching_rolls(self, rolls: Sequence[Sequence[int]]) -> list[Round]:
-        """At least every open Yahtzee round these rolls reach (they share two rolls with it)."""
+        """At least every open round of rolls these rolls reach (they share two rolls with it)."""
         return [round_of(row) for row in await self.db.fetch(REACHING, (roll_keys(rolls),))]
 
     async def open_round(self, most: int, chat_id: int, game: str, hand: tuple, target: int,

@@ -14,7 +14,7 @@ ROUND_COLUMNS = ("id, chat_id, game, hand, target, level, points, lang, message_
 
 
 def tuples(value: Any) -> Any:
-    """JSON arrays back into tuples, nested (a Yahtzee hand is 13 rolls of 5 dice)."""
+    """JSON arrays back into tuples, nested (a hand of rolls is 13 rolls of 5 dice)."""
     return tuple(tuples(v) for v in value) if isinstance(value, list) else value
 
 

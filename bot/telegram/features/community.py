@@ -66,7 +66,7 @@ async def start(update: Update, context: Context) -> None:
 
 
 async def top(update: Update, context: Context) -> None:
-    """/top [week|daily] [all] [24|countdown|yahtzee]: a leaderboard of this chat or of every
+    """/top [week|daily] [all] [game]: a leaderboard of this chat or of every
     chat, all time or the last 7 days; /top daily: today's daily puzzle across every chat. In
     a group, the link that opens the group's page in the Mini App, when there is one."""
     wanted = read_arguments(read_board, arguments(context))

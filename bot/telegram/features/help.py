@@ -18,7 +18,7 @@ COMMAND_SHOWN = 33  # characters of an unknown command quoted back: its slash an
 
 async def help_command(update: Update, context: Context) -> None:
     """/help: every command, with this bot's round lengths and the rules of fair play;
-    /help yahtzee: how Yahtzee scores."""
+    /help <topic>: how the game of that topic scores."""
     await answer_with(update, context, help_text(
         await texts_of(update, context), context.bot.username,
         (await services_of(context).rounds.chat_settings(chat_of(update).id)).seconds,

@@ -1,9 +1,9 @@
 """/tournament's words: what is asked (`read_command`: new, join CODE, follow CODE,
 unfollow [CODE], leave, cancel, start, or nothing: this group's), and /tournament new's
-arguments read into play's request: the game (24, countdown), the level (easy, medium, hard,
-mix), `rounds=N`, `seconds=N` (or `90s`), `in N` minutes or `at HH:MM` (UTC); every other word
-is the tournament's name. A word it does not know, a code missing, a value out of range, or an
-option given twice, is refused with the usage line."""
+arguments read into play's request: the game (one dealt alike to every group), the level (easy,
+medium, hard, mix), `rounds=N`, `seconds=N` (or `90s`), `in N` minutes or `at HH:MM` (UTC); every
+other word is the tournament's name. A word it does not know, a code missing, a value out of
+range, or an option given twice, is refused with the usage line."""
 
 from __future__ import annotations
 

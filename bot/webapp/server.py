@@ -70,7 +70,15 @@ from bot.webapp.api import refusal_language as api_refusal_language
 from bot.webapp.init_data import Signed, Unsigned, claimed, verify
 from bot.webapp.refusal import Refusal
 from bot.webapp.settings import WebappSettings, read_settings
-from bot.webapp.steps import NotWhole, StepError, chosen, read_guess, read_steps, rebuild
+from bot.webapp.steps import (
+    DividesByZero,
+    NotWhole,
+    StepError,
+    chosen,
+    read_guess,
+    read_steps,
+    rebuild,
+)
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
@@ -285,6 +293,8 @@ def answer_text(form: Form, hand: tuple, body: dict[str, Any]) -> str:
             chosen(hand, steps, body.get("tile"), form.whole)
     except NotWhole as error:
         raise Refusal(HTTPStatus.BAD_REQUEST, str(error), "not_whole") from None
+    except DividesByZero as error:
+        raise Refusal(HTTPStatus.BAD_REQUEST, str(error), "zero") from None
     except StepError as error:
         raise Refusal(HTTPStatus.BAD_REQUEST, str(error), "unreadable") from None
     return tile.text

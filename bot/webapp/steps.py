@@ -31,6 +31,11 @@ class StepError(ValueError):
     operation, a division by zero); the message says which step, in English, for the log."""
 
 
+class DividesByZero(StepError):
+    """A step divides by a tile worth zero (a zero dealt, or one a step made): the page's own
+    check says so before sending; a request that did not is told the same."""
+
+
 class NotWhole(StepError):
     """A step makes a fraction, zero or a negative number where every step must be a whole
     number above zero."""
@@ -91,7 +96,7 @@ def combine(left: Tile, op: str, right: Tile) -> Tile:
         value = left.value * right.value
     else:
         if right.value == 0:
-            raise StepError("division by zero")
+            raise DividesByZero("division by zero")
         value = left.value / right.value
     return Tile(value, f"{left_text}{op}{right_text}", binds)
 
@@ -107,8 +112,8 @@ def play(numbers: tuple[int, ...] | list[int], steps: list[Step], whole: bool = 
             raise StepError(f"step {number} names a tile that is not there")
         try:
             made = combine(tiles[step.left], step.op, tiles[step.right])
-        except StepError as error:
-            raise StepError(f"step {number}: {error}") from None
+        except StepError as error:  # the same kind of refusal, naming the step
+            raise type(error)(f"step {number}: {error}") from None
         if whole and (made.value.denominator != 1 or made.value <= 0):
             raise NotWhole(f"step {number} makes {made.value}, not a whole number above zero")
         tiles = [t for i, t in enumerate(tiles) if i not in (step.left, step.right)] + [made]

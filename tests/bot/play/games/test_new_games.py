@@ -26,7 +26,7 @@ from bot.store.records import Round
 from bot.text.html_text import visible_text
 from bot.text.i18n import LANGUAGES, catalog, texts_for
 from solver import solve
-from tests.bot.conftest import Clock, Harness
+from tests.bot.conftest import Clock, Harness, closed_outside
 from tests.bot.play.tournaments.test_service import BLUE, RED, Publisher, admin, deals, started
 from tests.bot.webapp_support import page_server, post, signed_for
 
@@ -171,6 +171,33 @@ async def test_its_round_plays_on_the_page(harness: Harness, game: str):
             "init_data": signed_for(BEN, current, h.telegram.token),
             "round": f"{GROUP}_0_{current.id}"})
     assert status == 200 and shown["title"] == texts_for("en").game(game), shown
+
+
+async def test_make10_is_won_on_the_page_with_a_zero_refused(harness: Harness):
+    """A round of 1 1 5 8 played on the page: a step dividing by the zero a step made is
+    refused, and 8÷(1−1÷5), tapped as steps, wins it in the group."""
+    h = harness
+    await h.send(GROUP, ANN, "/make10")
+    await h.telegram.reply(GROUP)
+    dealt = h.services.rounds.open_round(GROUP)
+    await h.stores.rounds.close_round(dealt.id, "revealed", h.services.rounds.clock())
+    closed_outside(h.services, dealt)
+    now = h.services.rounds.clock()
+    await h.stores.rounds.open_round(GROUP, "make10", (1, 1, 5, 8), 10, "", 10, "en", now,
+                                     now + 60, ANN["id"])
+    h.services.table.load(await h.stores.rounds.open_rounds())
+    current = h.services.table.of(GROUP).record
+    data, ticket = signed_for(BEN, current, h.telegram.token), f"{GROUP}_0_{current.id}"
+    async with page_server(h) as base:
+        status, refused = await post(base, "api/answer", {
+            "init_data": data, "round": ticket, "steps": [[0, "-", 1], [0, "/", 2], [0, "+", 1]],
+            "tile": 0})  # 8+5÷(1−1)
+        assert status == 400 and refused["said"] == texts_for("en")("webapp_zero"), refused
+        status, judged = await post(base, "api/answer", {
+            "init_data": data, "round": ticket,
+            "steps": [[1, "/", 2], [0, "-", 2], [0, "/", 1]], "tile": 0})
+    assert status == 200 and judged["right"] and "Ben" in judged["text"], judged
+    assert h.services.table.of(GROUP) is None
 
 
 @pytest.mark.parametrize("game", NEW)

@@ -43,6 +43,7 @@ from telegram import Update  # noqa: E402
 
 from bench.bench_bot_load import free_port  # noqa: E402
 from bench.bench_flood import scrape  # noqa: E402
+from bot.play.games import GAMES  # noqa: E402
 from demo.emulator import BotApiEmulator  # noqa: E402
 from demo.emulator.records import ADMIN_RIGHTS  # noqa: E402
 from tests.e2e.conftest import BotProcess  # noqa: E402
@@ -447,8 +448,10 @@ async def run(updates: int, seed: int, folder: Path, database_url: str | None = 
     await emulator.start()
     bot = BotProcess(emulator, folder / "fuzz.sqlite3", ROUND_SECONDS)
     metrics_port = free_port()
-    bot.env.update(COUNTDOWN_SECONDS="5", YAHTZEE_SECONDS="5", SOLVE_TIMEOUT="2",
-                   METRICS_PORT=str(metrics_port))
+    # every game's rounds but 24's end within seconds, so the run's end waits on none of them
+    bot.env.update({game.seconds_setting: "5" for game in GAMES.values()
+                    if game.seconds_setting != "ROUND_SECONDS"})
+    bot.env.update(SOLVE_TIMEOUT="2", METRICS_PORT=str(metrics_port))
     if database_url is not None:
         bot.env["DATABASE_URL"] = database_url
     fuzzer = Fuzzer(emulator, random.Random(seed))

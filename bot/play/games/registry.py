@@ -26,7 +26,17 @@ def found_games() -> list[Game]:
     return sorted(games, key=lambda game: game.place)
 
 
-GAMES: dict[str, Game] = {game.name: game for game in found_games()}
+def registered(games: list[Game]) -> dict[str, Game]:
+    """The games by name; two folders naming one game, or one command or setting twice, are
+    refused here, at import, rather than one of them silently lost."""
+    for fact in ("name", "command", "seconds_setting"):
+        values = [getattr(game, fact) for game in games]
+        if twice := sorted({value for value in values if values.count(value) > 1}):
+            raise ValueError(f"two games have the same {fact}: {', '.join(twice)}")
+    return {game.name: game for game in games}
+
+
+GAMES: dict[str, Game] = registered(found_games())
 FIRST = next(iter(GAMES.values()))  # the first in place: what /play deals, and a board names
 
 

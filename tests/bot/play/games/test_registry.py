@@ -3,9 +3,12 @@ its own setting (checked at start-up as every setting is), and each game's facts
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from bot.play.games import FIRST, GAMES, round_lengths
+from bot.play.games.registry import registered
 from bot.runtime.config import Config, ConfigError
 
 TOKEN = {"TELEGRAM_BOT_TOKEN": "1:x"}
@@ -40,3 +43,15 @@ def test_every_game_is_whole():
     for game in GAMES.values():
         assert game.seconds in game.seconds_choices
         assert game.usage.example.startswith(game.start)
+
+
+def test_two_folders_of_one_game_are_refused_not_one_lost():
+    games = list(GAMES.values())
+    assert registered(games) == GAMES
+    with pytest.raises(ValueError, match="same name: 24"):
+        registered([*games, dataclasses.replace(FIRST, command="again",
+                                                seconds_setting="AGAIN_SECONDS")])
+    other = next(game for game in games if game is not FIRST)
+    with pytest.raises(ValueError, match="same command: play"):
+        registered([game for game in games if game is not other] +
+                   [dataclasses.replace(other, command=FIRST.command)])

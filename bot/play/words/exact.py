@@ -13,7 +13,17 @@ REVEAL_SHOWN = 5  # solutions a round's end lists (Show all solutions pages the 
 
 
 class ExactWords(GameWords):
-    """A round's end: how many distinct solutions the hand has, and the first few."""
+    """A round's end: how many distinct solutions the hand has, and the first few; and, unless
+    the game says more, its deal (`deal_<name>`: the hand, the target, the round's length and
+    points) and how to answer (`answer_how_<name>`, and `_no_typing`) from the catalogs."""
+
+    def deal_text(self, round_: Round, texts: Texts) -> str:
+        return texts(f"deal_{self.name}", numbers=markup.numbers(round_.hand),
+                     target=round_.target, seconds=round(round_.deadline - round_.started_at),
+                     points=round_.points)
+
+    def how_to_answer(self, texts: Texts, typing: bool) -> str:
+        return texts(f"answer_how_{self.name}" + ("" if typing else "_no_typing"))
 
     def revealed(self, analysis: Analysis, round_: Round, texts: Texts) -> Revealed:
         found = list(analysis.solutions)

@@ -1,21 +1,12 @@
-"""The words of Krypto: its deal (five cards and the target card) and how to answer; its end
-lists the solutions, as every game of the target exactly does (bot.play.words.exact)."""
+"""The words of Krypto: its deal and how to answer are said by its catalog lines (`deal_krypto`,
+`answer_how_krypto`), as every game of the target exactly words them, and so is its end
+(bot.play.words.exact)."""
 
 from __future__ import annotations
 
 from bot.play.games.krypto.rules import NAME
 from bot.play.words.exact import ExactWords
-from bot.store.records import Round
-from bot.text import markup
-from bot.text.i18n import Texts
 
 
 class KryptoWords(ExactWords):
     name = NAME
-
-    def deal_text(self, round_: Round, texts: Texts) -> str:
-        return texts("deal_krypto", numbers=markup.numbers(round_.hand), target=round_.target,
-                     seconds=round(round_.deadline - round_.started_at), points=round_.points)
-
-    def how_to_answer(self, texts: Texts, typing: bool) -> str:
-        return texts("answer_how_krypto" if typing else "answer_how_krypto_no_typing")

@@ -1,5 +1,6 @@
-"""The words of the 24 game: its deal and how to answer (its end lists the solutions, as every
-game of the target exactly does: bot.play.words.exact)."""
+"""The words of the 24 game: its deal, with the hand's level and a line for more than four
+numbers; how to answer and its end are worded as every game of the target exactly words them
+(bot.play.words.exact)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,3 @@ class TwentyFourWords(ExactWords):
                       seconds=round(round_.deadline - round_.started_at), points=round_.points,
                       level=texts(f"level_{round_.level}"))
         return "\n".join(filter(None, [dealt, self.every_number_line(round_, texts)]))
-
-    def how_to_answer(self, texts: Texts, typing: bool) -> str:
-        return texts("answer_how_24" if typing else "answer_how_24_no_typing")

@@ -11,6 +11,7 @@ import random
 from collections import Counter
 
 import pytest
+from telegram import Update
 
 from bot.play.chats.people import Player
 from bot.play.games import GAMES
@@ -22,6 +23,7 @@ from bot.play.rules import PlayOptions
 from bot.play.rules.records import DivisionByZero, Right, Wrong
 from bot.play.services import Services
 from bot.play.tournaments.rules import TournamentRequest
+from bot.runtime.doors import PERSON
 from bot.store.records import Round
 from bot.text.html_text import visible_text
 from bot.text.i18n import LANGUAGES, catalog, texts_for
@@ -212,6 +214,24 @@ async def test_its_rounds_are_rated(harness: Harness, game: str):
     assert await h.stores.ratings.player_ratings(BEN["id"], game)
     days = await h.stores.pages.rating_days(BEN["id"], "1970-01-01", RATED)
     assert game in {day.game for day in days}
+
+
+async def test_a_flood_of_the_new_commands_holds_no_other_group_up(harness: Harness):
+    """One person sends 2,000 of the new games' commands at once, half of them solver work:
+    another group's /play is dealt meanwhile, and past their budget they are refused at once,
+    none waiting for room."""
+    h = harness
+    flooder = {"id": 797, "is_bot": False, "first_name": "Flo", "language_code": "en"}
+    for number in range(2000):
+        await h.telegram.say(GROUP, flooder, "/krypto 20 5 = 4" if number % 2 else "/make10")
+    await h.telegram.say(-7903, h.telegram.user(78, "Oz"), "/play")
+    updates = [Update.de_json({k: v for k, v in u.items() if not k.startswith("_")}, h.app.bot)
+               for u in h.telegram.updates]
+    h.telegram.updates.clear()
+    for update in updates:  # the other group's /play comes last, behind the flood
+        await h.app.update_queue.put(update)
+    await h.telegram.reply(-7903, timeout=30)
+    assert h.app.update_processor.doors.refusals >= 2000 - PERSON.burst
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -43,8 +43,7 @@ from bot.play.asking.usage import (
     usage_problem,
 )
 from bot.play.community.boards import BoardAsk
-from bot.play.daily.daily import GAME as DAILY_GAME
-from bot.play.games import GAMES
+from bot.play.games import DAILY_GAME, GAMES
 from bot.play.matches.matches import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
 from solver.digits import plain_digits
 
@@ -172,7 +171,7 @@ def read_board(arguments: str) -> BoardAsk:
             game = GAME_WORDS[word]
         else:
             raise UsageError("unknown_word", word=shown(word))
-    if period == "daily" and game not in (None, DAILY_GAME):  # the daily puzzle's game alone
+    if period == "daily" and game not in (None, DAILY_GAME.name):  # the daily puzzle's game alone
         raise UsageError("unknown_word", word=shown(game))
     if period == "rating" and game is not None and game not in RATED_GAMES:
         raise UsageError("unknown_word", word=shown(game))

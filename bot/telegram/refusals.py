@@ -14,6 +14,7 @@ from __future__ import annotations
 from bot.play.asking.usage import Usage
 from bot.play.games import GAMES
 from bot.play.matches.matches import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
+from bot.play.tournaments.rules import GAMES as TOURNAMENT_GAMES
 from bot.telegram.grammar import (
     CLOSEST_MAX_NUMBER,
     CLOSEST_MAX_TARGET,
@@ -37,14 +38,16 @@ OWN = (
                                "nothing_after_equals": "/solve 3 5 14 15 36 = 100",
                                "too_many_numbers": "/solve 3 5 14 36 48 60"}),
     Usage("match_usage", {"low": MIN_ROUNDS, "high": MAX_ROUNDS, "default": DEFAULT_ROUNDS},
-          "/match 5", {"number_range": f"/match {MAX_ROUNDS}"}),
-    Usage("top_usage", {}, "/top week"),
-    Usage("tournament_usage", {}, "/tournament new Friday hard rounds=5"),
+          "/match 5", {"number_range": f"/match {MAX_ROUNDS}"}, choices={"games": tuple(GAMES)}),
+    Usage("top_usage", {}, "/top week", choices={"games": tuple(GAMES)}),
+    Usage("tournament_usage", {}, "/tournament new Friday hard rounds=5",
+          choices={"games": TOURNAMENT_GAMES}),
 )
 USAGES: dict[str, Usage] = {usage.key: usage
                             for usage in (*(game.usage for game in GAMES.values()), *OWN)}
-# each usage line's figures, as numbers (the catalog's {fields}), from the readers' limits
-LIMITS: dict[str, dict[str, int]] = {key: dict(usage.limits) for key, usage in USAGES.items()}
+# each usage line's figures, as numbers (the catalog's {fields}), from the readers' limits, and
+# the words its fields offer
+LIMITS: dict[str, dict[str, int | str]] = {key: usage.fields() for key, usage in USAGES.items()}
 
 
 def example(usage_key: str, error: UsageError, arguments: str) -> str:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, replace
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
+from typing import Literal
 
 import babel
 from babel.messages.catalog import Catalog as PoCatalog
@@ -57,6 +58,8 @@ DOMAIN = "messages"
 # format specs a message may give a field beside a plural noun's: a length of time in words
 # (`duration`: seconds or whole minutes), or a number of seconds or minutes (CLDR's units)
 UNIT_SPECS = frozenset({"duration", "seconds", "minutes"})
+# a list of items joined as the language joins them (CLDR's list patterns): {games:and}, {games:or}
+LIST_SPECS: dict[str, Literal["standard", "or"]] = {"and": "standard", "or": "or"}
 TAG = re.compile(r"</?[a-zA-Z][^<>]*>")
 
 
@@ -239,7 +242,7 @@ def _message_problems(key: str, message: str, english: Catalog) -> list[str]:
     if tags(message) != tags(english.messages.get(key, source)):
         found.append(f"{key}: markup {tags(message)}, English has {tags(source)}")
     found += [f"{key}: {{…:{spec}}} names no plural noun"
-              for spec in specs(message) - UNIT_SPECS - set(english.plurals)]
+              for spec in specs(message) - UNIT_SPECS - LIST_SPECS.keys() - set(english.plurals)]
     return found
 
 

@@ -19,6 +19,7 @@ A message may be worded apart for private chats: `key_private`, where a language
 
 from __future__ import annotations
 
+import re
 import string
 from datetime import timedelta
 from decimal import Decimal
@@ -26,10 +27,11 @@ from functools import cache, lru_cache
 from typing import Any, Literal
 
 from babel.dates import format_timedelta
+from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent
 
 from bot.text import markup
-from bot.text.catalogs import PRIVATE, Catalog, load_catalog
+from bot.text.catalogs import LIST_SPECS, PRIVATE, Catalog, load_catalog
 from bot.text.language_facts import facts_of
 from bot.text.languages import (
     DEFAULT_LANGUAGE,
@@ -49,6 +51,10 @@ AMBIENT = "languages"  # the field a message may use without the code passing it
 NUMBER = (int, float, Decimal)
 PARSED_KEPT = 8192  # messages read into pieces (the catalogs hold about 600 a language)
 # format specs for a number of CLDR's units ("{seconds:seconds}": "60 seconds", "60 секунд")
+# where a Chinese word meets a command or a number in a list ("/make10或/krypto"): a space, as
+# the catalogs write it, and so Telegram reads "/make10" as a command, not a word run on
+HAN_MEETS_LATIN = re.compile(r"(?<=[\w/])(?<![\u3400-\u9fff])(?=[\u3400-\u9fff])|"
+                             r"(?<=[\u3400-\u9fff])(?=[/\w])(?![\u3400-\u9fff])")
 UNITS: dict[str, Literal["second", "minute"]] = {"seconds": "second", "minutes": "minute"}
 
 
@@ -112,6 +118,9 @@ class MessageFormatter(string.Formatter):
             return self.texts.duration(value)
         if format_spec in UNITS:
             return self.texts.unit(value, UNITS[format_spec])
+        if format_spec in LIST_SPECS:  # items joined by the language's "and" or "or"
+            return HAN_MEETS_LATIN.sub(" ", format_list(
+                [str(item) for item in value], LIST_SPECS[format_spec], self.texts.locale))
         if format_spec.replace("_", "").isalpha():
             return self.texts.plural(format_spec, value)
         if isinstance(value, NUMBER) and not isinstance(value, bool) and not format_spec:

@@ -179,7 +179,8 @@ FACE = [path for path in SOURCES if module_name(path).startswith(FACES)]
 PAGE_FILES = sorted((ROOT / "bot" / "webapp" / "static").glob("*.[hj][ts]*"))  # .html, .js
 GAME_NAMES = {"24", "countdown", "yahtzee"}
 # what a face may read of bot.play.games: the registry of every game, never one game's folder
-REGISTRY_NAMES = {"registry", "game", "help", "GAMES", "FIRST", "Game", "round_lengths"}
+REGISTRY_NAMES = {"registry", "game", "help", "GAMES", "FIRST", "Game", "round_lengths",
+                  "DAILY_GAME", "ADAPTIVE_GAME"}
 GAME_WORD = re.compile(r"\b(24|countdown|yahtzee)\b", re.IGNORECASE)
 
 
@@ -204,6 +205,20 @@ def names_a_game(name: str, source: str) -> list[str]:
                 node.value in GAME_NAMES:
             found.append(f"{name} names a game: line {node.lineno}")
     return found
+
+
+OUTSIDE_THE_GAMES = [path for path in SOURCES if module_name(path).startswith("bot")
+                     and not module_name(path).startswith("bot.play.games")]
+
+
+def test_no_module_outside_the_games_imports_one_games_folder():
+    """A game is its folder (issue 72): what the daily, the adaptive deals, the rounds or the
+    stores need of one game they read from the registry (`DAILY_GAME`, `ADAPTIVE_GAME`, `GAMES`),
+    so no module outside bot/play/games imports a game's folder."""
+    found = [line for path in OUTSIDE_THE_GAMES
+             for line in names_a_game(module_name(path), path.read_text(encoding="utf-8"))
+             if "imports a game's rules" in line]
+    assert found == []
 
 
 @pytest.mark.parametrize("path", FACE, ids=lambda p: module_name(p))

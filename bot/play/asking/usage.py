@@ -33,13 +33,20 @@ class Usage:
     """What a command takes: its usage line (`key` in the catalogs, its figures from the
     reader's own limits, so a line never says one range while the reader checks another), the
     example under it, one for a refusal of a particular `code`, and one for arguments of more
-    than one word (where a command takes a puzzle to solve beside its options)."""
+    than one word (where a command takes a puzzle to solve beside its options); `choices`: the
+    words a field offers, shown as `a|b|c` (the games a command reads, from the registry)."""
 
     key: str
     limits: Mapping[str, int] = field(default_factory=dict)
     example: str = ""
     examples_for: Mapping[str, str] = field(default_factory=dict)
     several_words: str | None = None
+    choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def fields(self) -> dict[str, int | str]:
+        """What fills its usage line: the limits, and each field's choices joined by `|`."""
+        return {**self.limits, **{name: markup.escape("|".join(words))
+                                  for name, words in self.choices.items()}}
 
     def example_for(self, error: UsageError, arguments: str) -> str:
         """A command that works, close to what the refusal names."""

@@ -1,8 +1,9 @@
-"""The daily puzzle (/daily): one hand of 24 for everyone in the world each UTC day
-(bot.play.daily.puzzle), answered where nobody else sees the answer (a private chat; a group is
-shown the hand with a way there), each person's first right answer counted once, their streak
-of days, and the day's board across every chat. While its day lasts the hand is live for
-everyone (bot.play.guards.live): the bot solves it for nobody, however asked.
+"""The daily puzzle (/daily): one hand of its game (the registry's DAILY_GAME) for everyone in
+the world each UTC day (bot.play.daily.puzzle), answered where nobody else sees the answer (a
+private chat; a group is shown the hand with a way there), each person's first right answer
+counted once, their streak of days, and the day's board across every chat. While its day lasts
+the hand is live for everyone (bot.play.guards.live): the bot solves it for nobody, however
+asked.
 
 The board ranks by how soon after the UTC day began the right answer arrived: the one moment
 that is the same for everyone and that nobody can move. The hand exists from that moment on
@@ -23,6 +24,7 @@ from cachetools import FIFOCache
 from bot.play.achievements.service import Achievements
 from bot.play.chats.people import Chat, People, Player
 from bot.play.daily.puzzle import (
+    LEVEL,
     TARGET,
     DailyHands,
     day_of,
@@ -31,8 +33,7 @@ from bot.play.daily.puzzle import (
     seconds_left,
     streaks,
 )
-from bot.play.games import GAMES
-from bot.play.games.twentyfour.rules import NAME as GAME
+from bot.play.games import DAILY_GAME
 from bot.play.ratings.rater import Rater
 from bot.play.rules.exact import judge
 from bot.play.rules.records import Right, Unreadable
@@ -110,10 +111,10 @@ class Daily:
             return DailyReply(await self._solved(texts, done, now), share=True)
         verdict = judge(text, hand, TARGET, True)  # in the loop, as a round's answers are
         if isinstance(verdict, Unreadable):  # a refusal, its example typed as /daily
-            return DailyReply(GAMES[GAME].words.refused(unreadable_text(verdict, texts), _as_round(
+            return DailyReply(DAILY_GAME.words.refused(unreadable_text(verdict, texts), _as_round(
                 chat, hand, day, texts), texts, command="/daily"))
         if not isinstance(verdict, Right):
-            return DailyReply(texts("daily_wrong", why=GAMES[GAME].words.verdict_text(
+            return DailyReply(texts("daily_wrong", why=DAILY_GAME.words.verdict_text(
                 verdict, _as_round(chat, hand, day, texts), texts)))
         await self.people.remember(chat, player)
         await self._record(day, player.id, chat.id, hand, verdict.expression, now)
@@ -155,7 +156,7 @@ class Daily:
             return
         shown = self._shown.pop((day, user_id), None)
         took = now - shown if shown is not None else None
-        rating = await self.rater.of_daily(GAME, user_id, hand, TARGET, took, now)
+        rating = await self.rater.of_daily(DAILY_GAME.name, user_id, hand, TARGET, took, now)
         if await self.rater.store.record_daily(day, user_id, chat_id, answer, seconds, now,
                                                rating):
             self.rater.written(rating)
@@ -223,7 +224,7 @@ assert day_clock(42.7) == "00:00:42" and day_clock(23 * 3600 + 129) == "23:02:09
 
 
 def _as_round(chat: Chat, hand: tuple[int, ...], day: str, texts: Texts) -> Round:
-    """The daily hand as a round of 24, for the words of a wrong answer (the rounds' own)."""
+    """The daily hand as a round of its game, for the words of a wrong answer (the rounds' own)."""
     start = day_start(day)
-    return Round(0, chat.id, GAME, hand, TARGET, "medium", 0, texts.language, None, start,
+    return Round(0, chat.id, DAILY_GAME.name, hand, TARGET, LEVEL, 0, texts.language, None, start,
                  start + 86400, "open", False)

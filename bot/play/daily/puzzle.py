@@ -11,21 +11,18 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
-import math
 import random
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
 
-from bot.play.daily import hands as daily_table
-from bot.play.games.twentyfour.rules import FOURS, NAME
+from bot.play.games import DAILY_GAME
 from bot.play.guards.live import DAILY_ROUND, EVERYONE, Live, hand_key
-from solver import is_solvable
-from solver.rating import level
 
-TARGET = 24
-LEVEL = "medium"  # hard enough to be worth a day, easy enough that most players finish it
+assert DAILY_GAME.daily is not None  # the registry found the one game that declares it
+DECK = DAILY_GAME.daily
+TARGET = DECK.target
+LEVEL = DECK.level
 DAY = 86400
-ORDER_SEED = 24  # fixes the table's order (the days take it in an order drawn with a key)
 
 
 def day_of(at: float) -> str:
@@ -49,18 +46,9 @@ def into_day(at: float) -> float:
 
 
 def daily_hands() -> tuple[tuple[int, ...], ...]:
-    """Every hand a day may deal, in the order the days take them (bot.play.daily.hands: made
-    ahead, so the event loop never rates hands)."""
-    return daily_table.HANDS
-
-
-def eligible_hands() -> tuple[tuple[int, ...], ...]:
-    """What bot.play.daily.hands holds, worked out: the hands of four numbers 1..13 that are
-    solvable, rated LEVEL and not `obvious` (451 of them), in a fixed shuffled order (0.3 s)."""
-    eligible = [hand for hand in FOURS if is_solvable(list(hand), TARGET)
-                and level(hand, TARGET) == LEVEL and not obvious(hand)]
-    random.Random(ORDER_SEED).shuffle(eligible)
-    return tuple(eligible)
+    """Every hand a day may deal, in the order the days take them (made ahead by the daily's game,
+    so the event loop never rates hands)."""
+    return DECK.hands
 
 
 def secret_key(secret: str) -> bytes:
@@ -96,12 +84,6 @@ def _drawn(key: bytes, what: str) -> bytes:
     return hmac.new(key, what.encode(), hashlib.sha256).digest()
 
 
-def obvious(hand: tuple[int, ...]) -> bool:
-    """A hand whose plain sum or product is the target: no puzzle for a whole day, whatever
-    the rating (the model rates 2 7 7 8 medium)."""
-    return sum(hand) == TARGET or math.prod(hand) == TARGET
-
-
 def streaks(days: list[str], today: str) -> tuple[int, int]:
     """(current, best) runs of consecutive days solved. The current run ends today, or
     yesterday while today is not solved yet (a streak lives until a day passes unsolved)."""
@@ -120,25 +102,6 @@ assert streaks(["2026-01-01", "2026-01-02"], "2026-01-04") == (0, 2)
 assert day_of(day_start("2026-11-24") + DAY - 1) == "2026-11-24"
 
 
-def write_table(path: str) -> None:
-    """Write bot.play.daily.hands from `eligible_hands` (after a change to the rating)."""
-    hands = eligible_hands()
-    rows = [", ".join(map(str, hands[i:i + 6])) for i in range(0, len(hands), 6)]
-    with open(path) as kept:
-        head = kept.read().split("HANDS:")[0]
-    with open(path, "w") as table:
-        table.write(head + "HANDS: tuple[tuple[int, int, int, int], ...] = (\n"
-                    + "".join(f"    {row},\n" for row in rows) + ")\n")
-
-
-if __name__ == "__main__":
-    import sys
-
-    if sys.argv[1:] != ["--write"]:
-        sys.exit("usage: python -m bot.play.daily.puzzle --write")
-    write_table(daily_table.__file__)
-
-
 class DailyHands:
     """The daily puzzle's hand at any moment: drawn with the bot's own secret (the same on each
     of its processes), so nobody can tell a day's hand before it begins. Built once and handed
@@ -153,9 +116,12 @@ class DailyHands:
         return self.of(day_of(self.clock()))
 
     def live(self) -> Live | None:
-        """Today's puzzle as the live-hand guard keeps it: a round of 24 live in every chat."""
+        """Today's puzzle as the live-hand guard keeps it: a round of its game live in every
+        chat."""
         hand = self.now()
-        return Live(DAILY_ROUND, EVERYONE, NAME, hand_key(hand), TARGET) if hand else None
+        if not hand:
+            return None
+        return Live(DAILY_ROUND, EVERYONE, DAILY_GAME.name, hand_key(hand), TARGET)
 
     def of(self, day: str) -> tuple[int, ...]:
         """The hand of a UTC day."""

@@ -2,8 +2,9 @@
 it, and the level "adaptive" deals a hand the chat's players of late solve about three times in
 four (bot.play.ratings.adaptive, the group's chance).
 
-The candidates are the four-number hands of 1..13 for 24 (every solvable one, 1362, each at its
-prior: the fixed model's difficulty, worked out once, in a thread), held in memory in the
+The candidates are the hands the adaptive game declares (bot.play.games' ADAPTIVE_GAME; 24's:
+every solvable four-number hand of 1..13, 1362, each at its prior: the fixed model's difficulty,
+worked out once, in a thread), held in memory in the
 model's index (HandIndex), with the difficulties play learned over them: loaded from the store
 once, at the first deal that needs them, then kept as the bot's own closes rate hands.
 """
@@ -21,7 +22,7 @@ from cachetools import LRUCache
 
 from bot.play import ratings
 from bot.play.dealing.analyses import Analyses
-from bot.play.games.twentyfour.rules import LEVEL_POINTS, NAME
+from bot.play.games import ADAPTIVE_GAME
 from bot.play.guards.live import EVERYONE, LivePuzzles
 from bot.play.ratings import HandIndex
 from bot.play.ratings.rater import Rater, current, scale_of
@@ -31,11 +32,12 @@ from bot.store.records import HandRow
 from solver.rating import modelled_difficulty
 
 ADAPTIVE = "adaptive"
-GAME = NAME  # the game whose hands are rated for a group's skill: 24's four cards to 24
-FOUR, TARGET, HIGHEST = 4, 24, 13
-RECENT_ROUNDS = 20  # the players of a chat's last rounds of 24 ...
+assert ADAPTIVE_GAME.adaptive is not None  # the registry found the one game that declares it
+HANDS = ADAPTIVE_GAME.adaptive  # the hands dealt for a group's skill (24's: four cards to 24)
+GAME, SIZE, TARGET, HIGHEST = ADAPTIVE_GAME.name, HANDS.size, HANDS.target, HANDS.highest
+RECENT_ROUNDS = 20  # the players of a chat's last rounds of the game ...
 RECENT_SECONDS = 7 * 86400.0  # ... within a week are the group a deal aims at
-# A group plays adaptive deals by default once it has closed this many rounds of 24: by then its
+# A group plays adaptive deals by default once it has closed this many rounds of it: by then its
 # regulars have a few responses each, enough for the aim to beat a level drawn at random.
 ADAPTIVE_AFTER = 20
 NEAREST = 5  # a deal is drawn among the hands this near the aim (a group meets no hand twice)
@@ -44,11 +46,11 @@ CHATS_KEPT = 5_000  # chats whose recent hands are remembered (the least recent 
 REDRAWS = 3  # stock deals set aside, at most, when their learned level is not the one asked
 
 
-def four_number_hands() -> list[tuple[tuple[int, ...], float]]:
-    """Every solvable hand of four numbers 1..13 for 24, with the fixed model's difficulty
-    (about 0.4 s in all)."""
+def candidate_hands() -> list[tuple[tuple[int, ...], float]]:
+    """Every solvable hand of SIZE numbers 1..HIGHEST for TARGET, with the fixed model's
+    difficulty (24's: about 0.4 s in all)."""
     found = []
-    for hand in combinations_with_replacement(range(1, HIGHEST + 1), FOUR):
+    for hand in combinations_with_replacement(range(1, HIGHEST + 1), SIZE):
         difficulty = modelled_difficulty(hand, TARGET)
         if difficulty is not None:
             found.append((hand, difficulty))
@@ -86,11 +88,11 @@ class AdaptiveDeals:
 
     async def _load(self) -> None:
         now, index = self.clock(), HandIndex()
-        for hand, fixed in await asyncio.to_thread(four_number_hands):
+        for hand, fixed in await asyncio.to_thread(candidate_hands):
             key = ratings.hand_key(hand, TARGET)
-            prior = ratings.new_hand(NAME, key, now, FOUR, TARGET, fixed)
+            prior = ratings.new_hand(GAME, key, now, SIZE, TARGET, fixed)
             self.hands[key] = (hand, prior.difficulty, 0)
-        for row in await self.store.hand_ratings(NAME, FOUR, TARGET):
+        for row in await self.store.hand_ratings(GAME, SIZE, TARGET):
             if row.hand in self.hands:
                 self.hands[row.hand] = (self.hands[row.hand][0], row.difficulty, row.responses)
         for key, (_hand, difficulty, _count) in self.hands.items():
@@ -106,9 +108,9 @@ class AdaptiveDeals:
             self.index.put(row.hand, row.difficulty)
 
     async def learned_level(self, deal: Deal) -> str | None:
-        """The level play has learned for a dealt hand of four numbers for 24 (None: another
+        """The level play has learned for a dealt hand of the candidates' kind (None: another
         kind, or a hand not yet rated on enough responses to overrule the model)."""
-        if deal.game != NAME or len(deal.hand) != FOUR or deal.target != TARGET:
+        if deal.game != GAME or len(deal.hand) != SIZE or deal.target != TARGET:
             return None
         await self.loaded()
         found = self.hands.get(ratings.hand_key(deal.hand, deal.target))
@@ -117,10 +119,10 @@ class AdaptiveDeals:
         return ratings.level_of(found[1])
 
     def relevelled(self, deal: Deal, level: str) -> Deal:
-        return replace(deal, level=level, points=LEVEL_POINTS[level])
+        return replace(deal, level=level, points=HANDS.points[level])
 
     async def rounds_played(self, chat_id: int) -> int:
-        return await self.store.rounds_played(chat_id, NAME, ADAPTIVE_AFTER)
+        return await self.store.rounds_played(chat_id, GAME, ADAPTIVE_AFTER)
 
     async def deal(self, chat_id: int, player_id: int, seconds: float) -> Deal:
         """A hand for the chat's players of late (and the one asking) to solve with chance
@@ -129,13 +131,13 @@ class AdaptiveDeals:
         index = await self.loaded()
         now = self.clock()
         season = ratings.season_of(now)
-        group = await self.store.recent_ratings(chat_id, NAME, RECENT_ROUNDS,
+        group = await self.store.recent_ratings(chat_id, GAME, RECENT_ROUNDS,
                                                 now - RECENT_SECONDS)
         if player_id not in group:
-            group[player_id] = await self.store.player_ratings(player_id, NAME)
-        rows = [current(group[user], user, NAME, season, now) for user in sorted(group)]
-        stored = await self.store.scale(NAME)
-        scale = scale_of(stored) if stored is not None else ratings.new_scale(NAME, now)
+            group[player_id] = await self.store.player_ratings(player_id, GAME)
+        rows = [current(group[user], user, GAME, season, now) for user in sorted(group)]
+        stored = await self.store.scale(GAME)
+        scale = scale_of(stored) if stored is not None else ratings.new_scale(GAME, now)
         keys = ratings.adaptive_hands(index, [(r.rating, r.uncertainty) for r in rows],
                                       seconds, scale, NEAREST, self._recent.get(chat_id, ()))
         # never the daily puzzle's hand: its round would show the day's answers in the chat
@@ -144,8 +146,8 @@ class AdaptiveDeals:
         hand, difficulty, _count = self.hands[key]
         self._remember(chat_id, key)
         level = ratings.level_of(difficulty)
-        analysis = await self.analyses.of(NAME, hand, TARGET)
-        return Deal(NAME, hand, TARGET, level, LEVEL_POINTS[level], analysis)
+        analysis = await self.analyses.of(GAME, hand, TARGET)
+        return Deal(GAME, hand, TARGET, level, HANDS.points[level], analysis)
 
     def _daily(self, hand: tuple[int, ...]) -> bool:
         return any(r.chat_id == EVERYONE for r in self.live.reaching(hand, TARGET))

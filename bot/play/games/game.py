@@ -8,7 +8,7 @@ it, and no other file names it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +32,29 @@ class Given:
 
 
 @dataclass(frozen=True)
+class DailyDeck:
+    """The hands a game's daily puzzle deals (bot.play.daily), in the order the days take them,
+    made ahead by the game (the event loop never rates hands), and the day's target and level.
+    One game deals the daily: its results are kept by day and person (daily_results)."""
+
+    hands: tuple[tuple[int, ...], ...]
+    target: int
+    level: str
+
+
+@dataclass(frozen=True)
+class RatedHands:
+    """The hands a game's adaptive deals choose among (bot.play.dealing.adaptive): every solvable
+    one of `size` numbers 1..`highest` for `target`, each at the solver's modelled difficulty
+    until play teaches better, and what a deal at each level is worth."""
+
+    size: int
+    highest: int
+    target: int
+    points: Mapping[str, int]
+
+
+@dataclass(frozen=True)
 class Game:
     """One game, as every part of play asks about it."""
 
@@ -51,6 +74,8 @@ class Game:
     scale: GameScale | None = None  # its ratings' scale (bot.play.ratings); None: not rated
     given: Given | None = None  # a puzzle given after its command, solved its own way
     achievements: tuple[RoundAchievement, ...] = ()  # earned by a close of its own rounds
+    daily: DailyDeck | None = None  # the daily puzzle is this game's (one game's: see DailyDeck)
+    adaptive: RatedHands | None = None  # its level "adaptive" deals for a group's skill (one game)
 
     def __post_init__(self) -> None:
         if self.rules.name != self.words.name:

@@ -1,11 +1,14 @@
 """/help: every command with this chat's round lengths, and the rules of fair play; `/help
-<topic>`: the rules of the game whose help topic that is (a game's words say them)."""
+<topic>`: the rules of the game whose help topic that is (a game's words say them). And every
+other line that lists the games (the greeting, "no round is on here"), from the registry, so a
+new game is named wherever the games are."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.play.games.registry import GAMES
+from bot.play.games.registry import FIRST, GAMES
+from bot.text import markup
 from bot.text.i18n import Texts
 
 TOPICS = {topic: game for game in GAMES.values() for topic in game.help_topics}
@@ -18,3 +21,18 @@ def help_text(texts: Texts, bot_name: str, seconds: Mapping[str, float], topic: 
         return game.words.help_text(texts, seconds[game.name])
     return texts("help", bot=bot_name,
                  **{f"seconds_{name}": seconds[name] for name in GAMES})
+
+
+def no_round(texts: Texts) -> str:
+    """There is no round to act on here: the commands that start one."""
+    return texts("no_round", starts=[game.start for game in GAMES.values()])
+
+
+def greeting(texts: Texts, name: str) -> str:
+    """/start: the greeting, the first game in its words and the others by command (`others`);
+    in a private chat, a line each with its menu's words (`games`)."""
+    others = [game for game in GAMES.values() if game is not FIRST]
+    lines = [texts("start_game", line=markup.escape(texts(f"cmd_{game.command}")),
+                   command=game.start) for game in others]
+    return texts("start", name=name, others=[game.start for game in others],
+                 games="\n".join(lines))

@@ -36,8 +36,20 @@ def registered(games: list[Game]) -> dict[str, Game]:
     return {game.name: game for game in games}
 
 
+def sole(games: list[Game], fact: str) -> Game:
+    """The one game that declares `fact` (the daily puzzle, the adaptive deals: each is kept for
+    one game); none or two are refused at import."""
+    having = [game for game in games if getattr(game, fact) is not None]
+    if len(having) != 1:
+        raise ValueError(f"one game must declare {fact}, not {len(having)}: "
+                         f"{', '.join(game.name for game in having)}")
+    return having[0]
+
+
 GAMES: dict[str, Game] = registered(found_games())
 FIRST = next(iter(GAMES.values()))  # the first in place: what /play deals, and a board names
+DAILY_GAME = sole(list(GAMES.values()), "daily")  # the game of the daily puzzle
+ADAPTIVE_GAME = sole(list(GAMES.values()), "adaptive")  # the game dealt for a group's skill
 
 
 def round_lengths(config: Config) -> dict[str, float]:

@@ -11,6 +11,7 @@ from typing import Protocol
 
 from bot.play.chats.people import Chat, People, Player
 from bot.play.games import GAMES
+from bot.play.games.help import no_round
 from bot.play.guards.throttle import Admission, Throttle
 from bot.play.outcomes import Closed, Edited, Marked, Noted, Said
 from bot.play.ports import Target
@@ -81,7 +82,7 @@ class Answering:
             current.is_deal(replied_to)
         explicit = explicit or replied
         if current is None:
-            outcome: Answered = Said((await self.people.texts(chat, player))("no_round")) \
+            outcome: Answered = Said(no_round(await self.people.texts(chat, player))) \
                 if explicit else None
         else:
             outcome = await self._answer(current, chat, player, text, explicit, replied,

@@ -13,8 +13,8 @@ from bot.play.chats.settings import Settings
 from bot.play.dealing.adaptive import (
     ADAPTIVE,
     ADAPTIVE_AFTER,
-    FOUR,
     REDRAWS,
+    SIZE,
     TARGET,
     AdaptiveDeals,
 )
@@ -22,6 +22,7 @@ from bot.play.dealing.adaptive import GAME as ADAPTIVE_GAME
 from bot.play.dealing.analyses import Analyses
 from bot.play.dealing.dealer import Dealer
 from bot.play.games import GAMES
+from bot.play.games.help import no_round
 from bot.play.guards.stand_ins import counted_as, speaks_for_a_chat
 from bot.play.outcomes import Dealt, Refused, Said
 from bot.play.ports import ClaimGone, OpenRounds, OwedClaim, StarterFull, Target
@@ -138,7 +139,7 @@ class Dealing:
         at the level play has learned of it (a hand learned to be of another level than the
         one asked is set aside, REDRAWS times at most)."""
         adaptive = self.adaptive
-        plain = game == ADAPTIVE_GAME and options.count in (None, FOUR) and \
+        plain = game == ADAPTIVE_GAME and options.count in (None, SIZE) and \
             options.target in (None, TARGET)
         if adaptive is not None and plain and (options.level == ADAPTIVE or (
                 options.level is None and chat.type != "private"
@@ -212,7 +213,7 @@ class Dealing:
             held = self.table.of(chat.id, chat.topic)
             current = held.record if held else \
                 await self.store.open_round_of(chat.id, chat.topic)
-            return Said(self.views.still_open(current, texts) if current else texts("no_round"))
+            return Said(self.views.still_open(current, texts) if current else no_round(texts))
         metrics.record_round_dealt(new.game)
         if dealt.analysis is not None:
             self.analyses.keep(new.game, new.hand, new.target, dealt.analysis)

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from bot.play.chats.people import Chat, People, Player
 from bot.play.dealing.analyses import Analyses
+from bot.play.games.help import no_round
 from bot.play.guards.permissions import AdminCheck, end_refusal, may_steer
 from bot.play.outcomes import Closed, Edited, Marked, Noted, Refused, Said
 from bot.play.ports import Target
@@ -49,7 +50,7 @@ class Steering:
         button under its deal names, which may be over)."""
         current = self.table.of(chat.id, chat.topic)
         if current is None or (round_id is not None and current.id != round_id):
-            return Refused(texts("round_over" if round_id is not None else "no_round"),
+            return Refused(texts("round_over") if round_id is not None else no_round(texts),
                            over=True)
         return current
 
@@ -132,7 +133,7 @@ class Steering:
         if player.id not in answerers:
             if await self.end_refusal(chat, player, record, is_admin) is None:
                 closed = await self.endings.end(current, "revealed", texts, ended_by=player)
-                return closed or Refused(texts("no_round"), over=True)
+                return closed or Refused(no_round(texts), over=True)
             return Refused(texts("pass_not_answered",
                                  left=time_left(texts, record.deadline - self.table.clock())))
         passers = await self.store.passers(record.id)
@@ -146,7 +147,7 @@ class Steering:
         if everyone and (self.passes_end(record, answerers) or await self.end_refusal(
                 chat, player, record, is_admin) is None):
             closed = await self.endings.end(current, "revealed", texts, everyone_passed=True)
-            return closed or Refused(texts("no_round"), over=True)
+            return closed or Refused(no_round(texts), over=True)
         if not passed_now:
             return Refused(texts("pass_again"))
         if everyone:  # one answered, early: the round goes on for the others, and they hear why
@@ -187,7 +188,7 @@ class Steering:
             outcome = Refused(refusal)
         else:
             closed = await self.endings.end(current, "revealed", texts, ended_by=player)
-            outcome = closed or Refused(texts("no_round"), over=True)
+            outcome = closed or Refused(no_round(texts), over=True)
         target = target or Target(chat.id, chat.topic)
         await self.outbox.show(outcome, Target(target.chat_id, target.topic, target.reply_to,
                                                isinstance(outcome, Refused), target.public_only))

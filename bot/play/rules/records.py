@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.play.rules import feedback
-from solver.yahtzee import YahtzeeResult
 
 
 class Puzzle(Protocol):
@@ -31,12 +30,13 @@ class Analysis:
     """What a round's hints, end and win show, worked out once when it is dealt: the distinct
     solutions (24) and what hints give from them (feedback.hint_plan: the steps that teach, the
     answer last; or, when none but the answer does, the numbers that go together), the nearest
-    value and an expression for it (where the closest wins), the optimal table (a game of rolls)."""
+    value and an expression for it (where the closest wins), and whatever else of its own a game
+    reveals (`table`: its words know its type; the optimal table of a game of rolls)."""
 
     solutions: tuple[str, ...] = ()
     steps: tuple[feedback.Step, ...] = ()
     best: tuple[int, str] | None = None
-    table: YahtzeeResult | None = None
+    table: object | None = None
     together: tuple[int, ...] = ()
 
 

@@ -21,6 +21,7 @@ from telegram import (
 from telegram.error import BadRequest, TelegramError
 
 from bot.play.community.privacy import Asked
+from bot.play.games.help import greeting
 from bot.play.ports import PageLink
 from bot.telegram import keyboards
 from bot.telegram.context import Context
@@ -61,7 +62,7 @@ async def start(update: Update, context: Context) -> None:
     texts = await texts_of(update, context)
     private = chat_of(update).type == "private"
     await answer_with(update, context,
-                      texts("start", name=markup.name(player_of(update).first_name)),
+                      greeting(texts, markup.name(player_of(update).first_name)),
                       quote=False, keyboard=add_to_group(texts, context) if private else None)
 
 

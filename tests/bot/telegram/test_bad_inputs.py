@@ -11,6 +11,7 @@ import re
 import pytest
 
 from bot.play.games import GAMES
+from bot.play.games.help import greeting
 from bot.play.guards.live import could_be_live
 from bot.text.html_text import visible_text
 from bot.text.i18n import LANGUAGES, texts_for
@@ -130,11 +131,11 @@ def test_help_and_start_examples_are_hands_the_bot_never_deals(language: str):
     shown = []
     for private in (False, True):
         texts = texts_for(language, private)
-        for key in ("help", "start", "cmd_answer", "cmd_solve", "inline_usage",
-                    "inline_usage_title"):
+        for key in ("help", "cmd_answer", "cmd_solve", "inline_usage", "inline_usage_title"):
             message = texts(key, bot="bot", name="Ann",
                             **{f"seconds_{name}": 120 for name in GAMES})
             shown += example_hands(message)
+        shown += example_hands(greeting(texts, "Ann"))
     assert len(shown) >= 8
     for *hand, target in shown:
         assert not could_be_live(hand, target), (hand, target)  # so its answer gives none away

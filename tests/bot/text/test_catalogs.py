@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.play.games import GAMES
 from bot.text import catalogs
-from bot.text.catalogs import ONE, Catalog, problems, read_catalog
+from bot.text.catalogs import LIST_SPECS, ONE, Catalog, problems, read_catalog
 from bot.text.html_text import visible_text
 from bot.text.i18n import AMBIENT, PRIVATE, Texts, texts_for
 from bot.text.languages import (
@@ -124,8 +125,14 @@ def test_the_header_gettext_evaluates_picks_the_cldr_form(language: str):
         assert pick(n) == categories.index(plural_category(language, n)), (language, n)
 
 
+STARTS = [game.start for game in GAMES.values()]
+
+
 def sample_values(message: str, value: object) -> dict[str, object]:
-    return {field: value for _, field, _, _ in string.Formatter().parse(message)
+    """Each field filled with `value`, or a list's field ({starts:or}) with every game's command,
+    as the bot fills it."""
+    return {field: STARTS if spec in LIST_SPECS else value
+            for _, field, spec, _ in string.Formatter().parse(message)
             if field and field != AMBIENT}
 
 

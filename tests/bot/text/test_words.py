@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import string
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from demo.emulator import BotApiEmulator
 from solver import solve
 from tests.bot.conftest import Harness, make_config, running
 from tests.bot.telegram.test_buttons import press
+from tests.bot.text.test_catalogs import sample_values
 
 GROUP = -1001
 ALICE = {"id": 11, "is_bot": False, "first_name": "Alice", "language_code": "en"}
@@ -30,10 +30,6 @@ ZHANG = {"id": 13, "is_bot": False, "first_name": "张", "language_code": "zh-ha
 # (The catalogs' completeness, every message rendered, CLDR's forms:
 # tests/bot/text/test_catalogs.py.)
 
-def placeholders(message: str) -> set[str]:
-    return {field for _, field, _, _ in string.Formatter().parse(message) if field}
-
-
 @pytest.mark.parametrize("private", [False, True])
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("number", [1, 2, -3])
@@ -42,8 +38,9 @@ def test_every_message_fills_in_with_numbers(language: str, private: bool, numbe
     is left in a number."""
     texts = texts_for(language, private)
     for key, message in texts.messages.items():
-        fields = placeholders(message) | placeholders(texts.messages.get(key + PRIVATE, ""))
-        filled = texts(key, **dict.fromkeys(fields - {"languages"}, number))
+        values = sample_values(message + texts.messages.get(key + PRIVATE, ""), number)
+        values.pop("languages", None)
+        filled = texts(key, **values)
         assert "{" not in filled and "-3" not in filled, (language, key)
 
 
@@ -103,9 +100,9 @@ def test_private_chats_are_worded_as_such():
         for key, message in texts.messages.items():
             if key in group_only:
                 continue
-            fields = placeholders(message) | placeholders(texts.messages.get(key + PRIVATE, ""))
-            assert this_group not in texts(key, **dict.fromkeys(fields - {"languages"}, 1)), \
-                (language, key)
+            values = sample_values(message + texts.messages.get(key + PRIVATE, ""), 1)
+            values.pop("languages", None)
+            assert this_group not in texts(key, **values), (language, key)
 
 
 def test_lang_accepts_language_tags_and_names():

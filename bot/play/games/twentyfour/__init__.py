@@ -3,9 +3,10 @@ make 24 (or the target asked); dealt by level, rated, played in tournaments."""
 
 from __future__ import annotations
 
-from bot.play.games.game import Game
+from bot.play.games.game import Game, RatedHands
 from bot.play.games.twentyfour import asking
-from bot.play.games.twentyfour.rules import LEVEL_POINTS, NAME, TwentyFour
+from bot.play.games.twentyfour.daily import DAILY
+from bot.play.games.twentyfour.rules import CARDS, LEVEL_POINTS, NAME, TwentyFour
 from bot.play.games.twentyfour.words import TwentyFourWords
 from bot.play.rules.feats import RoundAchievement, right_in
 from bot.play.rules.scale import GameScale
@@ -19,4 +20,5 @@ GAME = Game(TwentyFour(), TwentyFourWords(), place=10, command="play", read=aski
                 RoundAchievement("hard_hand",
                                  lambda close: right_in(NAME)(close) and close.level == "hard"),
                 RoundAchievement("five_numbers",
-                                 lambda close: right_in(NAME)(close) and close.numbers == 5)))
+                                 lambda close: right_in(NAME)(close) and close.numbers == 5)),
+            daily=DAILY, adaptive=RatedHands(4, CARDS[1], 24, LEVEL_POINTS))

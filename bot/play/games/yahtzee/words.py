@@ -66,7 +66,7 @@ class YahtzeeWords(GameWords):
         return f"{command} {guess}"
 
     def revealed(self, analysis: Analysis, round_: Round, texts: Texts) -> Revealed:
-        assert analysis.table is not None
+        assert isinstance(analysis.table, YahtzeeResult)
         return Revealed(table_text(texts, analysis.table, round_.hand))
 
     def win_details(self, analysis: Analysis, round_: Round, texts: Texts) -> str:

@@ -16,6 +16,7 @@ import pytest
 from bot.play.chats.people import Chat, Player
 from bot.play.chats.settings import Panel
 from bot.play.games import GAMES
+from bot.play.games.help import no_round
 from bot.play.games.yahtzee.rules import total_bounds
 from bot.play.matches.scoreboard import board
 from bot.play.outcomes import Closed, Edited, Marked, Said
@@ -283,7 +284,7 @@ async def test_a_pass_counts_only_in_the_round_it_was_given_for(bot: Harness):
     c, d, *_ = mine.hand
     await bot.send(GROUP, CAROL, f"/a {c}*{d}")
     private = await ask(bot, "/pass", CAROL, chat=CAROL["id"], kind="private")
-    assert private.text == EN("no_round")
+    assert private.text == no_round(EN)
     await ask(bot, "/pass", CAROL, chat=other)  # not an answerer there either
     assert bot.services.rounds.open_round(GROUP) is not None  # Carol has not passed here
     assert bot.services.rounds.open_round(other) is not None

@@ -67,7 +67,7 @@ def test_every_day_has_its_own_medium_hand_and_keeps_it():
 
 
 def test_the_table_of_hands_is_what_the_rule_makes():
-    from bot.play.daily.puzzle import eligible_hands
+    from bot.play.games.twentyfour.daily import eligible_hands
 
     assert every_daily_hand() == eligible_hands() and len(every_daily_hand()) == 451
 

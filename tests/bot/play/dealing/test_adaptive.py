@@ -9,7 +9,7 @@ import asyncio
 from bot.play import ratings
 from bot.play.chats.people import Chat, Player
 from bot.play.dealing import adaptive as adaptive_module
-from bot.play.dealing.adaptive import ADAPTIVE_AFTER, NEAREST, four_number_hands
+from bot.play.dealing.adaptive import ADAPTIVE_AFTER, NEAREST, candidate_hands
 from bot.play.games.twentyfour.asking import read_play
 from bot.play.rules import Deal, PlayOptions
 from bot.play.services import Services
@@ -57,7 +57,7 @@ def aimed(skill: float) -> list[str]:
     index = ratings.HandIndex(
         (ratings.hand_key(hand, 24),
          ratings.new_hand("24", ratings.hand_key(hand, 24), 0.0, 4, 24, fixed).difficulty)
-        for hand, fixed in four_number_hands())
+        for hand, fixed in candidate_hands())
     return ratings.adaptive_hands(index, [(skill, 0.3)], SECONDS,
                                   ratings.ScaleRating("24", 1.0, 0.5, 1, 0.0), NEAREST)
 
@@ -115,7 +115,7 @@ async def test_a_hands_level_is_the_learned_one(services: Services, stores: Stor
     """A hand the model calls easy that players found hard is dealt as hard, worth its points."""
     adaptive = services.rounds.adaptive
     await adaptive.loaded()
-    easy = next(hand for hand, _fixed in four_number_hands()
+    easy = next(hand for hand, _fixed in candidate_hands()
                 if ratings.level_of(adaptive.hands[ratings.hand_key(hand, 24)][1]) == "easy")
     key = ratings.hand_key(easy, 24)
     await stores.people.remember_chat(-7, "group", "elsewhere")
@@ -144,13 +144,13 @@ async def test_deals_asking_at_once_build_the_hands_index_once(services: Service
     adaptive = services.rounds.adaptive
     assert adaptive is not None and adaptive.index is None
     built: list[int] = []
-    real = adaptive_module.four_number_hands
+    real = adaptive_module.candidate_hands
 
     def counted() -> list[tuple[tuple[int, ...], float]]:
         built.append(1)
         return real()
 
-    monkeypatch.setattr(adaptive_module, "four_number_hands", counted)
+    monkeypatch.setattr(adaptive_module, "candidate_hands", counted)
     indexes = await asyncio.gather(*(adaptive.loaded() for _ in range(5)))
     assert built == [1] and all(index is indexes[0] for index in indexes)
     assert len(indexes[0]) == len(real())

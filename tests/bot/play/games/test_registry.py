@@ -7,8 +7,8 @@ import dataclasses
 
 import pytest
 
-from bot.play.games import FIRST, GAMES, round_lengths
-from bot.play.games.registry import registered
+from bot.play.games import ADAPTIVE_GAME, DAILY_GAME, FIRST, GAMES, round_lengths
+from bot.play.games.registry import registered, sole
 from bot.runtime.config import Config, ConfigError
 
 TOKEN = {"TELEGRAM_BOT_TOKEN": "1:x"}
@@ -55,3 +55,25 @@ def test_two_folders_of_one_game_are_refused_not_one_lost():
     with pytest.raises(ValueError, match="same command: play"):
         registered([game for game in games if game is not other] +
                    [dataclasses.replace(other, command=FIRST.command)])
+
+
+@pytest.mark.parametrize("fact", ["daily", "adaptive"])
+def test_the_daily_and_the_adaptive_deals_are_one_games_each(fact: str):
+    """The daily's results are kept by day and person, and the adaptive deals hold one index of
+    hands: a second game declaring either, or none, is refused at import, not half served."""
+    games = list(GAMES.values())
+    declared = sole(games, fact)
+    assert declared is (DAILY_GAME if fact == "daily" else ADAPTIVE_GAME)
+    other = next(game for game in games if game is not declared)
+    assert getattr(other, fact) is None
+    with pytest.raises(ValueError, match=f"one game must declare {fact}, not 2"):
+        sole([*games, dataclasses.replace(other, **{fact: getattr(declared, fact)})], fact)
+    with pytest.raises(ValueError, match=f"one game must declare {fact}, not 0"):
+        sole([game for game in games if game is not declared], fact)
+
+
+def test_the_daily_deals_what_its_game_declares():
+    assert DAILY_GAME.daily is not None and DAILY_GAME.daily.target == 24
+    assert all(len(hand) == 4 for hand in DAILY_GAME.daily.hands)
+    assert ADAPTIVE_GAME.adaptive is not None
+    assert set(ADAPTIVE_GAME.adaptive.points) == set(ADAPTIVE_GAME.levels)

@@ -1,5 +1,5 @@
 """The daily puzzle's hands in the order the days take them, written once by
-`python -m bot.play.daily.puzzle --write` from `daily_puzzle.eligible_hands` (every solvable
+`python -m bot.play.games.twentyfour.daily --write` from its `eligible_hands` (every solvable
 hand of four numbers 1..13 rated medium and not obvious, shuffled with a fixed seed), so the
 bot never rates 1,820 hands in its event loop; tests/bot/play/daily/test_daily.py fails while
 the two disagree."""

@@ -25,7 +25,7 @@ from bot.play.games import GAMES
 from bot.play.games.help import no_round
 from bot.play.guards.stand_ins import counted_as, speaks_for_a_chat
 from bot.play.outcomes import Dealt, Refused, Said
-from bot.play.ports import ClaimGone, OpenRounds, OwedClaim, StarterFull, Target
+from bot.play.ports import NEXT_DEAL, ClaimGone, OpenRounds, OwedClaim, StarterFull, Target
 from bot.play.round.ending import Endings
 from bot.play.round.open_round import OpenRound, Terms
 from bot.play.round.outbox import Outbox
@@ -82,8 +82,11 @@ class Dealing:
         """A game's command: deal a new round of the game and show it, or say which
         round is on in this topic already. With the owed claim of the update that asks: the
         round is stored only while this process holds it, and settles it (None, nothing shown:
-        another process was given the update meanwhile and answers it)."""
-        outcome = await self._deal(chat, player, game, options, claim)
+        another process was given the update meanwhile and answers it). Between a match's
+        rounds the topic is the match's: its next deal is on its way, and a round dealt there
+        would score outside the match and hold the match's next round back until it ended."""
+        outcome = await self._between_match_rounds(chat, player) or \
+            await self._deal(chat, player, game, options, claim)
         await self.outbox.show(outcome, target or Target(chat.id, chat.topic))
         return outcome
 
@@ -99,11 +102,21 @@ class Dealing:
             return Refused(texts("button_unknown"))
         if (current := self.table.of(chat.id, chat.topic)) is not None:
             return Refused(self.views.still_open(current.record, texts))
+        if (between := await self._between_match_rounds(chat, player)) is not None:
+            return Refused(between.text)
         outcome = await self.deal(chat, player, ended.game,
                                   GAMES[ended.game].rules.replay_options(ended, same_level))
         if isinstance(outcome, Dealt) or self.table.of(chat.id, chat.topic) is None:
             await self.outbox.show(outcome, target or Target(chat.id, chat.topic, quote=False))
         return outcome
+
+    async def _between_match_rounds(self, chat: Chat, player: Player) -> Said | None:
+        """What a player's deal hears in the pause between a match's rounds (its next deal
+        set, no round open), or None."""
+        if self.table.of(chat.id, chat.topic) is not None or \
+                self.table.scheduler.pending(NEXT_DEAL, chat.id, chat.topic) is None:
+            return None
+        return Said((await self.people.texts(chat, player))("match_between"))
 
     async def deal(self, chat: Chat, player: Player, game: str,
                    options: PlayOptions | None = None) -> Dealt | Said:

@@ -56,6 +56,7 @@ from demo.emulator import (
     Reaction,
     Sent,
 )
+from demo.mathematics import readable
 
 log = logging.getLogger(__name__)
 
@@ -436,10 +437,12 @@ class DemoChat:
         if chat != self.chat_id:  # another of the demo's groups, or an old chat's
             header += f" in {self.titles[chat]}" if chat in self.titles else f" in chat {chat}"
         body = message.text
-        if message.rich is not None:  # mathematics: each block's LaTeX on a line of its own
+        if message.rich is not None:  # mathematics: each block on a line of its own, as a
+            blocks = message.rich.get("blocks", [])  # person writes it, in the text's digits
+            words = " ".join(b.get("text", "") for b in blocks if b.get("type") == "paragraph")
             body = "\n".join(block.get("text", "") if block.get("type") == "paragraph"
-                             else f"  ∑ {block.get('expression', '')}"
-                             for block in message.rich.get("blocks", []))
+                             else f"  {readable(block.get('expression', ''), words)}"
+                             for block in blocks)
         elif message.parse_mode == "HTML":
             with contextlib.suppress(EntityError):  # the emulator refused it: keep its text
                 body = terminal_text(message.html, self.ansi)

@@ -96,10 +96,10 @@ def test_piped_script_plays_solves_and_ends_at_end_of_input(tmp_path: Path):
     out = done.stdout
     assert out.startswith("Ann: /play\n")
     assert DEAL.search(out) and "Make 24" in out  # the deal: four numbers, then the rules
-    # in a group, seen by the asker alone; the one solution as a mathematical block, its LaTeX
-    # on its own indented line
+    # in a group, seen by the asker alone; the one solution, sent as a mathematical block, on
+    # its own indented line as a person writes it (no LaTeX, no backslash: issue 73)
     assert "Ann: /solve 3 8 3 8\nTwenty-Four to Ann (only Ann sees this): 3 8 3 8 → 24" in out
-    assert "\n    ∑ \\frac{8}{3 - \\frac{8}{3}} = 24" in out
+    assert "\n    8÷(3−8÷3) = 24\n" in out and "\\" not in out
     assert "(Bob speaks now)\nBob: /stats\nTwenty-Four to Bob (only Bob sees this): " in out
     assert not re.search(r"</?(b|i|code)>|&(lt|gt|amp);|\x1b", out)  # rendered, no colours
     assert "Traceback" not in done.stderr
@@ -116,9 +116,10 @@ def test_without_a_token_and_a_terminal_it_says_how_to_start(tmp_path: Path):
 
 
 def test_piped_input_with_the_demo_flag_plays(tmp_path: Path):
-    done = run(tmp_path, "/solve 3 8 3 8\n", "--demo")
+    done = run(tmp_path, "/solve 3 8 3 8\n/lang fa\n/solve 3 8 3 8\n", "--demo")
     assert done.returncode == 0, done.stderr
-    assert r"\frac{8}{3 - \frac{8}{3}} = 24" in done.stdout
+    assert "8÷(3−8÷3) = 24" in done.stdout and "frac" not in done.stdout
+    assert "۸÷(۳−۸÷۳) = ۲۴" in done.stdout  # in Persian, Persian digits, as the line above
 
 
 def test_user_flag_needs_the_demo_when_a_token_is_set(tmp_path: Path):

@@ -1,10 +1,10 @@
 """Solutions written as mathematics (bot.play.words.latex): every block's LaTeX, read back by a
-reader of just the LaTeX the bot writes (fractions, ×, +, −, brackets, "="), is exactly its
-solution's value — with fractions, never floats — over every solution of a few hands."""
+reader of just the LaTeX the bot writes (fractions, ×, +, −, brackets, "=": demo.mathematics),
+is exactly its solution's value — with fractions, never floats — over every solution of a few
+hands."""
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
 
 import pytest
@@ -12,128 +12,26 @@ import pytest
 from bot.play.solving.paging import page_count, page_of
 from bot.play.words.latex import solution_latex
 from bot.text.i18n import texts_for
-from solver import evaluate, solve
+from demo.mathematics import sides_of
+from solver import evaluate, solve, to_text
 
-TOKEN = re.compile(r"\s*(\\frac|\\left\(|\\right\)|\\times|[0-9]+|[{}+\-=])")
 HANDS = [((3, 3, 8, 8), 24), ((1, 5, 5, 5), 24), ((3, 3, 7, 7), 24), ((1, 1, 1, 2, 2, 8), 24),
          ((1, 2, 3, 4, 5), 100)]
 
 
-class LatexReader:
-    """A recursive-descent reader of the bot's LaTeX; anything else is an error."""
-
-    def __init__(self, text: str) -> None:
-        self.tokens: list[str] = []
-        at = 0
-        while at < len(text.rstrip()):
-            found = TOKEN.match(text, at)
-            if found is None:
-                raise ValueError(f"unexpected LaTeX at {text[at:]!r}")
-            self.tokens.append(found.group(1))
-            at = found.end()
-        self.at = 0
-
-    def take(self, expected: str | None = None) -> str:
-        token = self.tokens[self.at] if self.at < len(self.tokens) else ""
-        if expected is not None and token != expected:
-            raise ValueError(f"expected {expected!r}, found {token!r}")
-        self.at += 1
-        return token
-
-    def peek(self) -> str:
-        return self.tokens[self.at] if self.at < len(self.tokens) else ""
-
-    def equation(self) -> tuple[Fraction, Fraction]:
-        left = self.sum()
-        self.take("=")
-        sign = -1 if self.peek() == "-" and self.take() else 1
-        right = sign * Fraction(int(self.take()))
-        if self.at != len(self.tokens):
-            raise ValueError("trailing LaTeX")
-        return left, right
-
-    def sum(self) -> Fraction:
-        value = self.product()
-        while self.peek() in ("+", "-"):
-            value = value + self.product() if self.take() == "+" else value - self.product()
-        return value
-
-    def product(self) -> Fraction:
-        value = self.factor()
-        while self.peek() == r"\times":
-            self.take()
-            value *= self.factor()
-        return value
-
-    def factor(self) -> Fraction:
-        token = self.take()
-        if token.isdigit():
-            return Fraction(int(token))
-        if token == r"\frac":
-            self.take("{")
-            numerator = self.sum()
-            self.take("}")
-            self.take("{")
-            denominator = self.sum()
-            self.take("}")
-            return numerator / denominator
-        if token == r"\left(":
-            value = self.sum()
-            self.take(r"\right)")
-            return value
-        raise ValueError(f"unexpected {token!r}")
-
-
 def read_back(latex: str) -> tuple[Fraction, Fraction]:
-    return LatexReader(latex).equation()
-
-
-class InfixWriter(LatexReader):
-    """The same reader, writing the left side back as the infix a player would type (what a
-    test that looks for solutions in what the bot sent reads a mathematical block as)."""
-
-    def text(self) -> str:
-        written = self.sum_text()
-        self.take("=")
-        return written
-
-    def sum_text(self) -> str:
-        written = self.product_text()
-        while self.peek() in ("+", "-"):
-            sign = self.take()
-            written += sign + self.product_text()
-        return written
-
-    def product_text(self) -> str:
-        written = self.factor_text()
-        while self.peek() == r"\times":
-            self.take()
-            written += "*" + self.factor_text()
-        return written
-
-    def factor_text(self) -> str:
-        token = self.take()
-        if token.isdigit():
-            return token
-        if token == r"\frac":
-            self.take("{")
-            numerator = self.sum_text()
-            self.take("}")
-            self.take("{")
-            denominator = self.sum_text()
-            self.take("}")
-            return f"({numerator})/({denominator})"
-        if token == r"\left(":
-            inside = self.sum_text()
-            self.take(r"\right)")
-            return f"({inside})"
-        raise ValueError(f"unexpected {token!r}")
+    """Both sides of a block's equation, exactly, as the reader of just the LaTeX the bot writes
+    (demo.mathematics: the demo's terminal reads every block so) makes them; anything else is
+    a ValueError."""
+    left, right = sides_of(latex)
+    return Fraction(evaluate(left)), Fraction(evaluate(right))
 
 
 def infix_of(latex: str) -> str:
-    """A mathematical block's left side as infix text: \\frac{8}{3 - \\frac{8}{3}} = 24 gives
-    (8)/(3-(8)/(3))."""
-    return InfixWriter(latex).text()
+    """A mathematical block's left side as the infix a player would type (what a test that looks
+    for solutions in what the bot sent reads a mathematical block as): \\frac{8}{3 -
+    \\frac{8}{3}} = 24 gives 8/(3-8/3)."""
+    return to_text(sides_of(latex)[0])
 
 
 @pytest.mark.parametrize(("hand", "target"), HANDS, ids=lambda h: str(h))
@@ -167,7 +65,7 @@ def test_the_writer_keeps_the_brackets_the_value_needs():
         written = solution_latex(text, 0).removesuffix(" = 0")
         if expected is not None:
             assert written == expected
-        left, _ = LatexReader(written + " = 0").equation()
+        left, _ = read_back(written + " = 0")
         assert left == Fraction(evaluate(text)), (text, written)
 
 

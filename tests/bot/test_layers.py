@@ -43,7 +43,7 @@ MAY_IMPORT = {
                   "bot.cluster"},
     # beside the package, not in it (an image installs bot/ and solver/ alone)
     "demo": {"bot.telegram", "bot.webapp", "bot.wiring", "bot.text", "bot.runtime",
-             "bot.cluster"},
+             "bot.cluster", "solver"},
     "bot.__main__": {"bot.telegram", "bot.webapp", "bot.runtime", "demo", "bot.wiring",
                      "bot.roles"},
     "solver": set(),

@@ -203,7 +203,7 @@ TILES = (*range(1, 11), *range(1, 11), 25, 50, 75, 100)  # Countdown's: two of e
 def hands(rng: random.Random) -> list[tuple[str, tuple, int]]:
     """Rounds of each game: 24's of 4 to 6 cards, Countdown's draws, Yahtzee's rolls."""
     found: list[tuple[str, tuple, int]] = []
-    for _ in range(40):
+    for _ in range(25):
         found.append(("24", tuple(rng.randint(1, 13) for _ in range(rng.choice((4, 5, 6)))),
                       24))
         found.append(("countdown", tuple(rng.sample(TILES, 6)), rng.randint(101, 999)))
@@ -227,7 +227,7 @@ def requests(rng: random.Random, rounds: list[Round]) -> list[tuple[tuple, int]]
             for target in (round_.target, round_.target - hand[-1], rng.randint(1, 100)):
                 asked.append((tuple(numbers), target))
     asked += [(tuple(rng.randint(1, 13) for _ in range(rng.randint(1, 6))), 24)
-              for _ in range(200)]
+              for _ in range(120)]
     return asked
 
 
@@ -263,7 +263,7 @@ async def test_the_keys_find_what_the_rule_in_memory_finds(postgres_url: str):
                      reached_among(await shared.reaching(numbers), numbers, target)}
             assert found == expected, (numbers, target)
             reached_somewhere += bool(expected)
-        assert reached_somewhere > 100
+        assert reached_somewhere > 60
         for round_ in rounds:
             if round_.game == "yahtzee":
                 changed = [(1, 1, 1, 1, 1), (2, 2, 2, 2, 2), *round_.hand[2:]]

@@ -35,9 +35,10 @@ def readable(latex: str, like: str = "") -> str:
 def sides_of(latex: str) -> list[Expr]:
     """The expression trees of the LaTeX's sides (one, or either side of each `=`; a side may
     be a negative number, as a target is); Unread for LaTeX the bot does not write."""
-    tokens, sides = tokenized(latex), []
+    tokens, sides = tokenized(latex), list[Expr]()
     try:
         while True:
+            side: Expr
             if tokens[:1] == ["-"] and tokens[1:2] and tokens[1].isdigit():
                 side, tokens = Num(-int(tokens[1])), tokens[2:]
             else:

@@ -78,7 +78,7 @@ class Rounds:
         self.answering = Answering(store, people, table, self.results, throttle or Throttle(),
                                    self.views, self.endings, outbox, entries)
         self.steering = Steering(store, people, table, analyses, self.views, self.endings,
-                                 outbox)
+                                 outbox, settings)
 
     @property
     def clock(self) -> Callable[[], float]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.play.chats.people import Chat, People, Player
+from bot.play.chats.settings import Settings
 from bot.play.dealing.analyses import Analyses
 from bot.play.games.help import no_round
 from bot.play.guards.permissions import AdminCheck, end_refusal, may_steer
@@ -35,8 +36,9 @@ class Steering:
     """Hints, passes and reveals of the open rounds."""
 
     def __init__(self, store: RoundStore, people: People, table: RoundTable, analyses: Analyses,
-                 views: Views, endings: Endings, outbox: Outbox) -> None:
+                 views: Views, endings: Endings, outbox: Outbox, settings: Settings) -> None:
         self.store = store
+        self.settings = settings  # what a hint refused names: the chat's setting, or the round's
         self.people = people
         self.table = table
         self.analyses = analyses
@@ -77,8 +79,9 @@ class Steering:
         record, rules = current.record, current.rules
         if not rules.gives_hints:
             return Refused(texts("no_hints"))
-        if not current.terms.hints:
-            return Refused(texts("hints_off"))
+        if not current.terms.hints:  # the chat's setting, or terms of the round's own (a
+            chosen = await self.settings.of(chat.id)  # tournament's: the same for every group)
+            return Refused(texts("hints_off" if not chosen.hints else "hints_off_round"))
         hints = rules.hints(await self.analyses.of(record.game, record.hand, record.target))
         if not hints:
             return Refused(texts("no_hints"))

@@ -125,7 +125,7 @@ WHOLE_PERSON = {
 
 # Boards whose first rows are read in the board's order: no sort of all that matched.
 ORDERED = frozenset({*(f"scores.{kind}[{n}]" for kind in ("top", "board") for n in range(4)),
-                     "daily.board", "ratings.board"})
+                     "daily.board", "ratings.board", "ratings.provisional"})
 
 # A player's place on an all-time board: their own row (alias m) found by their id, not among
 # the board's rows (a chat's players, or every player).

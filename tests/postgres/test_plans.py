@@ -124,6 +124,9 @@ async def test_the_checks_see_a_sequential_scan(checked):
 
 # Indexes no check needs on PostgreSQL; each says why it stays.
 UNREAD = {
+    "player_ratings_settled": "ratings.place counts the settled players above the asker in it "
+                              "alone; without it the board's index serves, each row read for "
+                              "its responses (test_a_settled_players_place_reads_their_index)",
     "rounds_won_in_chat": "a chat's week: on this small year every chat's week is as cheap "
                           "(tests/bot/plans.py, POSTGRES_WINDOWED)",
     "open_rounds_by_keys": "live.REACHING finds the rounds a request reaches by it, where many "
@@ -156,3 +159,18 @@ async def test_each_index_is_what_keeps_some_statement_off_a_whole_table(checked
         elif index not in UNREAD and not broken:
             needless.append(index)
     assert (needless, unread) == ([], [])
+
+
+def index_names(node: dict) -> set[str]:
+    """Every index a plan's nodes read."""
+    found = {node["Index Name"]} if "Index Name" in node else set()
+    for child in node.get("Plans", []):
+        found |= index_names(child)
+    return found
+
+
+async def test_a_settled_players_place_reads_their_index(checked):
+    """The every-chat rating board's place of a settled asker counts in schema step 29's
+    partial index: the statement's `responses >= 10` implies the index's."""
+    plan = await generic_plan(checked, STATEMENTS["ratings.place"])
+    assert "player_ratings_settled" in index_names(plan["Plan"]), plan

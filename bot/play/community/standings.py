@@ -23,6 +23,7 @@ from bot.text import markup
 from bot.text.i18n import Texts
 
 SHOWN = 10
+PROVISIONAL_SHOWN = 3  # the best provisional ratings shown under a board, unranked
 WEEK = 7 * 86400
 # what an empty board tells to type: the command that deals a round of its game (all: /play)
 STARTS = {"": FIRST.start, **{name: game.start for name, game in GAMES.items()}}
@@ -85,28 +86,40 @@ class Standings:
 
     async def rating_board(self, chat: Chat, player: Player, ask: BoardAsk) -> str:
         """The season's most skilled in a game (24 unless named): this chat's players, or every
-        chat's; provisional ratings (fewer than PLAYER_PROVISIONAL rounds this season) marked.
-        The asker's own place below the ten when they are rated but not among them."""
+        chat's. Only settled ratings are ranked (rated on PLAYER_PROVISIONAL rounds this season
+        at least: docs/ratings.md, "Boards"); the best provisional ones are shown apart, unranked,
+        as Lichess keeps provisional ratings off its boards. The asker's own line below, ranked
+        if settled, when they are rated but not among those shown."""
         texts = await self.people.texts(chat, player)
         game = ask.game or RATED_DEFAULT
         season = season_of(self.clock())
         chat_id = None if ask.everywhere else chat.id
         if self.ratings is None or game not in RATED_GAMES:
             return rating_empty(texts, game, season)
-        placings = await self.ratings.board(game, season, 1, SHOWN, chat_id)
-        if not placings:
+        placings = await self.ratings.board(game, season, SHOWN, chat_id)
+        unranked = await self.ratings.provisional(game, season, PROVISIONAL_SHOWN, chat_id)
+        if not placings and not unranked:
             return rating_empty(texts, game, season)
         where = texts("top_all" if ask.everywhere else "top_chat")
         shown = [texts("rating_title", where=where, game=texts.game(game), season=season)]
         shown += [rating_line(texts, place, p.name, p.rating, p.uncertainty, p.responses)
                   for place, p in zip(rating_places(placings), placings, strict=True)]
+        if unranked:
+            shown.append(texts("rating_provisional_head", count=PLAYER_PROVISIONAL))
+            shown += [unranked_line(texts, p.name, p.rating, p.uncertainty, p.responses)
+                      for p in unranked]
         mine = [row for row in await self.ratings.player_ratings(player.id, game)
                 if row.season == season]
-        if mine and all(p.user_id != player.id for p in placings):
-            rank = await self.ratings.place(game, season, 1, mine[0], chat_id)
-            shown.append(texts("board_you", line=rating_line(
-                texts, rank, player.first_name, mine[0].rating, mine[0].uncertainty,
-                mine[0].responses)))
+        if mine and all(p.user_id != player.id for p in (*placings, *unranked)):
+            own = mine[0]
+            if own.responses >= PLAYER_PROVISIONAL:
+                rank = await self.ratings.place(game, season, own, chat_id)
+                line = rating_line(texts, rank, player.first_name, own.rating,
+                                   own.uncertainty, own.responses)
+            else:
+                line = unranked_line(texts, player.first_name, own.rating, own.uncertainty,
+                                     own.responses)
+            shown.append(texts("board_you", line=line))
         return markup.clip("\n".join(shown))
 
     async def stats(self, chat: Chat, player: Player) -> str:
@@ -162,11 +175,17 @@ def rating_places(placings: Sequence[RatedPlacing]) -> list[int]:
 
 def rating_line(texts: Texts, rank: int, name: str, rating: float, uncertainty: float,
                 responses: int) -> str:
-    line = texts("rating_line", rank=rank, name=markup.name(name), rating=shown_rating(rating),
+    """A settled player's line on a season's board, ranked."""
+    return texts("rating_line", rank=rank, name=markup.name(name), rating=shown_rating(rating),
                  spread=shown_spread(uncertainty), count=responses)
-    if responses < PLAYER_PROVISIONAL:
-        line += " " + texts("rating_provisional")
-    return line
+
+
+def unranked_line(texts: Texts, name: str, rating: float, uncertainty: float,
+                  responses: int) -> str:
+    """A provisional player's line: their rating, not a place among the settled."""
+    return texts("rating_line_provisional", name=markup.name(name),
+                 rating=shown_rating(rating), spread=shown_spread(uncertainty),
+                 count=responses)
 
 
 def own_line(texts: Texts, mine: Placing) -> str:

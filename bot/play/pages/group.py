@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.play.community.standings import rating_places
+from bot.play.community.standings import PROVISIONAL_SHOWN, rating_places
 from bot.play.pages.days import day_of, days_back, moment_of
 from bot.play.pages.player import (
     HardestOf,
@@ -55,15 +55,19 @@ async def board_section(store: PageStore, ratings: RatingStore, texts: Texts, ch
                         ) -> dict[str, Any] | None:
     """The season's board of a game with each player's rating day by day, from the season's
     start to `today` (None: nobody rated in the chat yet)."""
-    placings = await ratings.board(game, season, 1, BOARD, chat_id)
-    if not placings:
+    placings = await ratings.board(game, season, BOARD, chat_id)
+    unranked = await ratings.provisional(game, season, PROVISIONAL_SHOWN, chat_id)
+    if not placings and not unranked:
         return None
-    trends = await store.days_of(game, [p.user_id for p in placings], start)
+    trends = await store.days_of(game, [p.user_id for p in (*placings, *unranked)], start)
+    ranks: list[int | None] = [*rating_places(placings), *(None for _ in unranked)]
     return {"kind": "board", "title": texts("webapp_board_title", game=texts.game(game)),
             "season_start": start, "today": today,
-            "rows": [{"rank": place, "name": p.name, "rating": shown(p.rating),
+            "rows": [{"rank": place, "rating": shown(p.rating),  # provisional: no rank
+                      "name": p.name if place is not None else
+                      f"{p.name} {texts('rating_provisional')}",
                       "trend": [[day, shown(r)] for day, r in trends.get(p.user_id, [])]}
-                     for place, p in zip(rating_places(placings), placings, strict=True)]}
+                     for place, p in zip(ranks, (*placings, *unranked), strict=True)]}
 
 
 async def weeks_section(store: PageStore, texts: Texts, chat_id: int, now: float

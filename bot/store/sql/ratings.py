@@ -32,6 +32,11 @@ HAND_COLUMNS = "game, hand, numbers, target, difficulty, uncertainty, responses,
 SCALE_COLUMNS = "game, shape, uncertainty, rounds, updated_at"
 # a board's line: the player, their name and rating (p: player_ratings, u: users)
 LINE = "p.user_id, u.first_name, p.rating, p.uncertainty, p.responses"
+# a player is settled on a season's board once rated on this many responses in it, provisional
+# before (bot.play.ratings.records' PLAYER_PROVISIONAL, docs/ratings.md): written into the
+# statements as a number, as schema step 29's partial index says it, so each engine may read
+# that index for them (a test holds the three equal)
+SETTLED = 10
 
 
 @dataclass(frozen=True)
@@ -47,10 +52,11 @@ class RatingStatements:
     recent_ratings: str
     rounds_played: str  # a chat's closed rounds of a game, counted up to a number
     rated: str
-    board: str  # a season's best, every chat's
-    chat_board: str  # a season's best among a chat's players
-    place: str  # 1 + those ahead on the every-chat board
-    place_any: str  # ... rated on one round at least: every row (see below)
+    board: str  # a season's best settled players, every chat's
+    chat_board: str  # a season's best settled players among a chat's players
+    provisional: str  # a season's best provisional players, every chat's (shown, not ranked)
+    chat_provisional: str  # ... among a chat's players
+    place: str  # 1 + the settled players ahead on the every-chat board
     chat_place: str
     rate_round: str  # the round's key: a second rating of it fails
     put_player: str
@@ -86,7 +92,7 @@ QMARK = RatingStatements(
                   "AND status <> 'open' LIMIT ?) AS played",
     rated="SELECT at FROM rated_rounds WHERE round_id = ?",
     board=f"SELECT {LINE} FROM player_ratings p JOIN shown_users u ON u.id = p.user_id "
-          "WHERE p.game = ? AND p.season = ? AND p.responses >= ? "
+          f"WHERE p.game = ? AND p.season = ? AND p.responses >= {SETTLED} "
           "ORDER BY p.rating DESC, p.user_id LIMIT ?",
     # the chat's players first, then each one's row by its key (a season of every chat's
     # players is not read for one chat's board), and the names of the best only (a busy
@@ -95,23 +101,31 @@ QMARK = RatingStatements(
                "AND s.game = ?), b AS MATERIALIZED (SELECT p.user_id, p.rating, "
                "p.uncertainty, p.responses FROM c JOIN player_ratings p "
                "ON p.user_id = c.user_id AND p.game = ? AND p.season = ? "
-               "WHERE p.responses >= ? ORDER BY p.rating DESC, p.user_id LIMIT ?) "
+               f"WHERE p.responses >= {SETTLED} ORDER BY p.rating DESC, p.user_id LIMIT ?) "
                "SELECT b.user_id, u.first_name, b.rating, b.uncertainty, b.responses "
                "FROM b JOIN shown_users u ON u.id = b.user_id ORDER BY b.rating DESC, b.user_id",
+    provisional=f"SELECT {LINE} FROM player_ratings p JOIN shown_users u ON u.id = p.user_id "
+                f"WHERE p.game = ? AND p.season = ? AND p.responses < {SETTLED} "
+                "ORDER BY p.rating DESC, p.user_id LIMIT ?",
+    chat_provisional="WITH c AS MATERIALIZED (SELECT s.user_id FROM scores s WHERE "
+                     "s.chat_id = ? AND s.game = ?), b AS MATERIALIZED (SELECT p.user_id, "
+                     "p.rating, p.uncertainty, p.responses FROM c JOIN player_ratings p "
+                     "ON p.user_id = c.user_id AND p.game = ? AND p.season = ? "
+                     f"WHERE p.responses < {SETTLED} ORDER BY p.rating DESC, p.user_id "
+                     "LIMIT ?) SELECT b.user_id, u.first_name, b.rating, b.uncertainty, "
+                     "b.responses FROM b JOIN shown_users u ON u.id = b.user_id "
+                     "ORDER BY b.rating DESC, b.user_id",
+    # counted in the settled players' own index alone (schema step 29), not by reading each
+    # row for its responses (a season's 100,000 players above the asker were 100,000 rows read
+    # one to a page: 0.6 to 0.9 s on a year-old SQLite file, against 10 to 22 ms in an index)
     place="SELECT 1 + COUNT(*) FROM player_ratings WHERE game = ? AND season = ? "
-          "AND responses >= ? AND rating > ?",
-    # a row is written by a response, so every row has one: counted in the board's index
-    # alone, without reading each row for its responses (a season's 100,000 players above the
-    # asker were 100,000 rows read one to a page: 0.6 to 0.9 s on a year-old SQLite file,
-    # against 10 to 22 ms counted in the index)
-    place_any="SELECT 1 + COUNT(*) FROM player_ratings WHERE game = ? AND season = ? "
-              "AND rating > ?",
+          f"AND responses >= {SETTLED} AND rating > ?",
     # each of the chat's players looked up by their key, one by one: a scalar subquery is
     # never turned into a join, which PostgreSQL 15 would make by reading a season of every
     # chat's players (a join's plan differs by version; this one does not)
     chat_place="SELECT 1 + COUNT(*) FROM scores s WHERE s.chat_id = ? AND s.game = ? AND "
                "(SELECT 1 FROM player_ratings p WHERE p.user_id = s.user_id AND p.game = ? "
-               "AND p.season = ? AND p.responses >= ? AND p.rating > ?) IS NOT NULL",
+               f"AND p.season = ? AND p.responses >= {SETTLED} AND p.rating > ?) IS NOT NULL",
     rate_round="INSERT INTO rated_rounds (round_id, at) VALUES (?, ?)",
     # typed where they are selected: PostgreSQL would read untyped parameters there as text
     put_player="INSERT INTO player_ratings (user_id, game, season, rating, uncertainty, "
@@ -235,29 +249,37 @@ class Ratings:
     async def is_rated(self, round_id: int) -> bool:
         return bool(await self.db.fetch(self.sql.rated, (round_id,)))
 
-    async def board(self, game: str, season: str, least: int, limit: int,
+    async def board(self, game: str, season: str, limit: int,
                     chat_id: int | None = None) -> list[RatedPlacing]:
-        """A season's best, rated on `least` rounds at least: every chat's, or among those who
-        played in `chat_id`."""
+        """A season's best settled players: every chat's, or among those who played in
+        `chat_id`, ranked."""
+        return await self._placings(self.sql.board, self.sql.chat_board, game, season, limit,
+                                    chat_id)
+
+    async def provisional(self, game: str, season: str, limit: int,
+                          chat_id: int | None = None) -> list[RatedPlacing]:
+        """A season's best provisional players (rated on fewer than SETTLED responses), in
+        the order of their ratings: shown apart from the board, never ranked on it."""
+        return await self._placings(self.sql.provisional, self.sql.chat_provisional, game,
+                                    season, limit, chat_id)
+
+    async def _placings(self, everyone: str, chat: str, game: str, season: str, limit: int,
+                        chat_id: int | None) -> list[RatedPlacing]:
         if chat_id is None:
-            rows = await self.db.fetch(self.sql.board, (game, season, least, limit))
+            rows = await self.db.fetch(everyone, (game, season, limit))
         else:
-            rows = await self.db.fetch(self.sql.chat_board,
-                                       (chat_id, game, game, season, least, limit))
+            rows = await self.db.fetch(chat, (chat_id, game, game, season, limit))
         return [RatedPlacing(rank, *row) for rank, row in enumerate(rows, 1)]
 
-    async def place(self, game: str, season: str, least: int, row: RatingRow,
+    async def place(self, game: str, season: str, row: RatingRow,
                     chat_id: int | None = None) -> int:
-        """Where a player's row stands on that board: 1 + those rated higher (players level
-        on their rating share a place)."""
-        after = (least, row.rating)
-        if chat_id is None and least <= 1:
-            found = await self.db.fetch(self.sql.place_any, (game, season, row.rating))
-        elif chat_id is None:
-            found = await self.db.fetch(self.sql.place, (game, season, *after))
+        """Where a settled player's row stands on that board: 1 + the settled players rated
+        higher (players level on their rating share a place)."""
+        if chat_id is None:
+            found = await self.db.fetch(self.sql.place, (game, season, row.rating))
         else:
             found = await self.db.fetch(self.sql.chat_place,
-                                       (chat_id, game, game, season, *after))
+                                       (chat_id, game, game, season, row.rating))
         return int(found[0][0])
 
     async def record_daily(self, day: str, user_id: int, chat_id: int, answer: str,

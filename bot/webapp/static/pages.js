@@ -342,7 +342,8 @@ function boardTable(section) {
                         ...section.rows.flatMap((row) => row.trend.map(([d]) => dayIndex(d))));
   for (const row of section.rows) {
     const line = el("tr");
-    line.appendChild(el("td", {class: "num rank"}, local(row.rank)));
+    // a provisional rating has no rank: it is shown apart from the settled (docs/ratings.md)
+    line.appendChild(el("td", {class: "num rank"}, row.rank === null ? "–" : local(row.rank)));
     line.appendChild(el("td", {class: "name"}, row.name));
     const trend = el("td", {class: "trend"});
     trend.appendChild(sparkline(row.trend, first, last));

@@ -7,22 +7,28 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from pathlib import Path
 
 from bot.play.ratings.model import SHAPES
+from bot.play.ratings.records import PLAYER_PROVISIONAL
+from bot.store import schema
 from bot.store.records import HandRow, RatingRow, RatingWrite, ScaleRow
+from bot.store.sql.ratings import QMARK, SETTLED
 from bot.store.stores import Stores
 
 CHAT = -500
 SEASON = "2026-11"
 
 
-def write(at: float, *players: tuple[int, float, float], hand: float = -2.0,
-          hand_step: float = 0.0) -> RatingWrite:
-    """A rating that puts each (player, rating after, step) and the hand at `hand`."""
+def write(at: float, *players: tuple[int, float, float] | tuple[int, float, float, int],
+          hand: float = -2.0, hand_step: float = 0.0) -> RatingWrite:
+    """A rating that puts each (player, rating after, step[, responses of a new row: 1]) and
+    the hand at `hand`."""
     return RatingWrite(
         at=at,
-        players=tuple((RatingRow(user, "24", SEASON, rating, 1.0, 1, at), step)
-                      for user, rating, step in players),
+        players=tuple((RatingRow(user, "24", SEASON, rating, 1.0,
+                                 (*rest, 1)[0], at), step)
+                      for user, rating, step, *rest in players),
         hand=(HandRow("24", "1 2 3 4=24", 4, 24, hand, 0.5, len(players), at), hand_step),
         hand_responses=len(players),
         scale=(ScaleRow("24", 1.1, 0.4, 1, at), 0.1))
@@ -127,30 +133,43 @@ async def test_the_boards(stores: Stores):
     first = await dealt(stores)
     await stores.rounds.record_answer(first, 1, "1+2", False, 101.0)
     await stores.rounds.record_answer(first, 2, "1+2", False, 101.0)
-    assert await stores.rounds.close_round(
-        first, "expired", 160.0, rating=write(160.0, (1, 0.5, 0.5), (2, 0.9, 0.9), (3, 0.1, 0.1)))
+    assert await stores.rounds.close_round(  # Ann and Ben settled (10 rounds, 11), Cy not
+        first, "expired", 160.0,
+        rating=write(160.0, (1, 0.5, 0.5, 10), (2, 0.9, 0.9, 11), (3, 1.5, 1.5)))
     other = await stores.rounds.open_round(-600, "24", (1, 2, 3, 4), 24, "easy", 10, "en",
                                            300.0, 360.0)
     assert other is not None
     await stores.rounds.record_answer(other.id, 3, "1+2", False, 301.0)
     assert await stores.rounds.close_round(other.id, "expired", 360.0,
-                                           rating=write(360.0, (3, 0.2, 0.1)))
-    board = await stores.ratings.board("24", SEASON, 1, 10)
-    assert [(p.rank, p.name, p.responses) for p in board] == [
-        (1, "Ben", 1), (2, "Ann", 1), (3, "Cy", 2)]
-    assert [p.name for p in await stores.ratings.board("24", SEASON, 2, 10)] == ["Cy"]
+                                           rating=write(360.0, (3, 1.6, 0.1)))
+    # the settled alone are ranked: Cy's 1.6 on two rounds is shown apart, never first
+    board = await stores.ratings.board("24", SEASON, 10)
+    assert [(p.rank, p.name, p.responses) for p in board] == [(1, "Ben", 11), (2, "Ann", 10)]
+    assert [(p.name, p.responses) for p in await stores.ratings.provisional("24", SEASON, 10)] \
+        == [("Cy", 2)]
     # a chat's board: those with scores in it (Cy answered only in the other chat)
-    chat = await stores.ratings.board("24", SEASON, 1, 10, chat_id=CHAT)
+    chat = await stores.ratings.board("24", SEASON, 10, chat_id=CHAT)
     assert [p.name for p in chat] == ["Ben", "Ann"]
+    assert await stores.ratings.provisional("24", SEASON, 10, chat_id=CHAT) == []
+    assert [p.name for p in await stores.ratings.provisional("24", SEASON, 10, -600)] == ["Cy"]
+    assert await stores.ratings.board("24", SEASON, 10, chat_id=-600) == []
     [ann] = await stores.ratings.player_ratings(1, "24")
-    assert await stores.ratings.place("24", SEASON, 1, ann) == 2
-    assert await stores.ratings.place("24", SEASON, 1, ann, chat_id=CHAT) == 2
-    [cy] = await stores.ratings.player_ratings(3, "24")
-    assert await stores.ratings.place("24", SEASON, 1, cy, chat_id=-600) == 1
-    # every row has a response: rated on one round at least, all count; on two, Cy alone
-    assert await stores.ratings.place("24", SEASON, 1, cy) == 3
-    assert await stores.ratings.place("24", SEASON, 2, cy) == 1
-    assert await stores.ratings.board("24", "2026-10", 1, 10) == []
+    assert await stores.ratings.place("24", SEASON, ann) == 2  # Cy, rated higher, not counted
+    assert await stores.ratings.place("24", SEASON, ann, chat_id=CHAT) == 2
+    [ben] = await stores.ratings.player_ratings(2, "24")
+    assert await stores.ratings.place("24", SEASON, ben) == 1
+    assert await stores.ratings.board("24", "2026-10", 10) == []
+
+
+def test_the_settled_threshold_is_one_number_in_the_model_the_statements_and_the_index():
+    """The rule's number (the model's PLAYER_PROVISIONAL) is what the statements write and what
+    schema step 29's partial index says: were they to differ, an engine would read the whole
+    season for a place, or rank a player the model calls provisional."""
+    step = (Path(schema.__file__).parent / "delta" / "29" / "1_settled_ratings.sql").read_text()
+    assert f"WHERE responses >= {SETTLED};" in step
+    assert SETTLED == PLAYER_PROVISIONAL
+    for statement in (QMARK.board, QMARK.chat_board, QMARK.place, QMARK.chat_place):
+        assert f"responses >= {SETTLED} " in statement
 
 
 async def test_what_a_rating_reads_of_a_round(stores: Stores):

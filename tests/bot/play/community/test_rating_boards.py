@@ -1,7 +1,8 @@
 """Seasons and the rating boards: /top rating (this chat's, every chat's) ranks the season's
-skill, provisional ratings marked; /stats shows a player's rating, its uncertainty and their best
-season; a new season starts from the last one's rating, partly reset; the points boards are as
-they were."""
+settled skill, provisional ratings shown apart and never ranked (issue 73: "Cy — 1313 ±200 (1
+round)" stood first on a board of one wrong answer and a pass); /stats shows a player's
+rating, its uncertainty and their best season; a new season starts from the last one's rating,
+partly reset; the points boards are as they were."""
 
 from __future__ import annotations
 
@@ -70,14 +71,36 @@ async def test_the_seasons_board_ranks_skill(services: Services, clock: Clock):
     lines = board.splitlines()
     assert "season 2026-11" in lines[0] and "Leaderboard" in lines[0]
     assert lines[1] == "(in brackets: rounds rated this season, in all chats)"
-    assert lines[2].startswith("1. Ben — ") and lines[3].startswith("2. Ann — ")
-    assert "(provisional)" in lines[2] and "Cy" not in board  # Cy played elsewhere only
+    # two rounds each: provisional, shown apart and unranked, the better first
+    assert lines[2] == "Provisional, not ranked until 10 rounds are rated this season:"
+    assert lines[3].startswith("• Ben — ") and lines[4].startswith("• Ann — ")
+    assert "1." not in board and "Cy" not in board  # Cy played elsewhere only
     everywhere = await services.community.standings.board(GROUP, ANN,
                                                           BoardAsk("rating", True))
-    assert "Cy" in everywhere and "all chats" in everywhere
+    assert "• Cy — " in everywhere and "all chats" in everywhere
     # the points boards are as they were
     points = await services.community.standings.board(GROUP, ANN, BoardAsk())
     assert "season" not in points and points.endswith("1. Ben — 40 points, 2 wins")
+
+
+async def test_only_settled_ratings_are_ranked_however_high_a_provisional_one(
+        services: Services, stores: Stores, clock: Clock):
+    clock.now = 1_795_000_000.0  # 2026-11-18
+    await settle(stores, clock, ANN, 0.2, 10)  # settled: ten rounds this season
+    await settle(stores, clock, BEN, 0.1, 12)
+    await settle(stores, clock, CY, 3.0, 1)  # one round, rated far above: provisional
+    for player in (ANN, BEN, CY):  # each a player of the chat's board
+        await win(services, GROUP, player, player, clock)
+    board = await services.community.standings.board(GROUP, BEN, BoardAsk("rating", True))
+    lines = board.splitlines()[2:]
+    assert lines[0].startswith("1. Ann — ") and lines[1].startswith("2. Ben — ")
+    assert lines[2].startswith("Provisional") and lines[3].startswith("• Cy — ")
+    # the asker's own line: a provisional one's unranked, a settled one's place among settled
+    dan = Player(4, "Dan", language_code="en")
+    await settle(stores, clock, dan, -1.0, 3)
+    mine = await services.community.standings.board(GROUP, dan, BoardAsk("rating", True))
+    assert mine.splitlines()[-1].startswith("• Dan — ")
+    assert "1. Ann" in mine and "\n3." not in mine
 
 
 async def test_an_empty_season_says_how_to_start(services: Services, clock: Clock):

@@ -93,7 +93,7 @@ async def test_the_seasons_board_and_the_group_page(services: Services, stores: 
     assert [(row["rank"], row["name"]) for row in section["rows"]] == \
         [(1, "Ann"), (1, "Ben"), (3, "Cy")]
     [cy] = await stores.ratings.player_ratings(CY.id, "24")
-    assert await stores.ratings.place("24", cy.season, 1, cy, GROUP.id) == 3
+    assert await stores.ratings.place("24", cy.season, cy, GROUP.id) == 3
 
 
 async def test_the_daily_board(services: Services, stores: Stores, clock: Clock):

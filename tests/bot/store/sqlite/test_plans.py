@@ -84,6 +84,10 @@ def indexes(connection: sqlite3.Connection) -> list[str]:
 
 # Indexes no check needs; each says why it stays.
 UNREAD: dict[str, str] = {
+    "player_ratings_settled": "ratings.place counts the settled players rated above the asker "
+                              "in it alone; without it the board's index serves, reading each "
+                              "row for its responses (a season's worth on a year-old file: "
+                              "test_a_settled_players_place_is_counted_in_their_index)",
     "hand_ratings_by_kind": "ratings.hands reads one kind of hand (count of numbers, target) at "
                             "start-up; without it the key's game alone reads every hand of the "
                             "game, which the checks do not call a whole table",
@@ -103,3 +107,16 @@ def test_each_index_is_what_keeps_some_statement_off_a_whole_table(index):
             assert broken, f"nothing needs {index}"
     finally:
         connection.close()
+
+
+def test_a_settled_players_place_is_counted_in_their_index():
+    """The every-chat rating board's place of a settled asker (schema step 29): the engine sees
+    the statement's `responses >= 10` implies the partial index's, and counts in it alone."""
+    connection = migrated()
+    try:
+        sql = STATEMENTS["ratings.place"]
+        plan = " ".join(row[3] for row in connection.execute(
+            f"EXPLAIN QUERY PLAN {sql}", [None] * sql.count("?")))
+    finally:
+        connection.close()
+    assert "INDEX player_ratings_settled" in plan, plan

@@ -7,9 +7,11 @@ deal's status all show in its next edit."""
 from __future__ import annotations
 
 from bot.play.chats.people import Chat, Player
+from bot.play.games import GAMES
 from bot.play.outcomes import Closed, Edited, Refused, Said
 from bot.play.ports import STATUS
 from bot.play.services import Services
+from bot.text.i18n import LANGUAGES, texts_for
 from solver import solve
 from tests.bot.conftest import Clock, FakeScheduler, Harness, ring_due
 from tests.waiting import until
@@ -171,3 +173,24 @@ async def test_three_misses_at_once_through_the_handlers(harness: Harness):
     # the first miss is written at once; the two inside its interval wait for the status
     # alarm, about a second later, whose one edit says both
     await until(lambda: said("Alice") and said("Boris", "Cyd"), "every miss in the deal's edits")
+
+
+async def test_an_admins_pass_ends_a_round_they_never_answered_and_help_says_so(
+        services: Services):
+    """Issue 73: an admin's /pass ended a round they never answered while /help said "/pass –
+    give up on the round once you have answered". The rule stands; /help says it, in every
+    language."""
+    await dealt(services)
+
+    async def admin() -> bool:
+        return True
+
+    assert isinstance(await services.rounds.pass_round(GROUP, CY, admin), Closed)
+    for language in LANGUAGES:
+        help_text = texts_for(language)("help", bot="bot",
+                                        **{f"seconds_{name}": 120 for name in GAMES})
+        [line] = [line for line in help_text.splitlines()  # past an isolate (RTL scripts)
+                  if line.lstrip("\u2066\u2067\u2068\u2069").startswith("/pass")]
+        assert "/reveal" in line, (language, line)
+    assert "an admin), /pass ends it as /reveal does" in texts_for("en")(
+        "help", bot="bot", **{f"seconds_{name}": 120 for name in GAMES})

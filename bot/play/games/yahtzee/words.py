@@ -105,12 +105,14 @@ def given_text(texts: Texts, request: DiceRequest, found: YahtzeeResult) -> str:
 
 def table_text(texts: Texts, result: YahtzeeResult, rolls: Sequence[Sequence[int]]) -> str:
     """The optimal scoring as a fixed-width table: the roll's number in the deal and its dice
-    (sorted, as the deal shows them), score, category; bonus and total."""
+    (sorted, as the deal shows them), score, category; bonus and total. Its figures in the
+    language's digits, as its words' (a digit for a digit: the columns stay aligned)."""
+    digits = texts.script.number_digits
     numbers = roll_numbers(result.rolls, rolls)
-    lines = [f"{number:>2} {''.join(map(str, sorted(roll)))}  {score:>3}  {texts(key)}"
+    lines = [digits(f"{number:>2} {''.join(map(str, sorted(roll)))}  {score:>3}  ") + texts(key)
              for number, roll, score, key in zip(numbers, result.rolls, result.scores,
                                                  CATEGORY_KEYS, strict=True)]
     upper = sum(result.scores[:UPPER])
-    lines.append(f"{'':8}  {result.bonus:>3}  {texts('yz_bonus', upper=upper)}")
-    lines.append(f"{'':8}  {result.total:>3}  {texts('yz_total')}")
+    lines.append(digits(f"{'':8}  {result.bonus:>3}  ") + texts("yz_bonus", upper=upper))
+    lines.append(digits(f"{'':8}  {result.total:>3}  ") + texts("yz_total"))
     return texts("yahtzee_best", total=result.total) + "\n" + markup.preformatted(lines)

@@ -5,6 +5,8 @@ typing 101, 102, 103 ..., and numbers outside the range the best total lies in a
 from __future__ import annotations
 
 import asyncio
+import random
+import re
 
 import pytest
 
@@ -18,7 +20,8 @@ from bot.play.services import Services
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.store.stores import Stores
-from bot.text.i18n import Texts
+from bot.text.html_text import visible_text
+from bot.text.i18n import Texts, texts_for
 from solver.yahtzee import CATEGORIES, best_assignment, category_score
 from tests.bot.conftest import Clock, Harness, new_services
 
@@ -245,3 +248,17 @@ async def test_guessing_through_the_application(harness: Harness):
     await harness.send(CHAT, ALICE, f"/a {best}")
     won = await harness.telegram.reply(CHAT)
     assert "Alice wins" in won.text and f"The best total is {best}" in won.text
+
+
+def test_the_best_scoring_table_is_in_the_languages_digits():
+    """Issue 73: the Persian table mixed ASCII dice and scores with a Persian bonus line; every
+    figure of it is now in the language's digits, its columns as aligned as in English."""
+    rolls = tuple(tuple(roll) for roll in random.Random(7).choices(
+        [(1, 1, 4, 5, 6), (2, 2, 3, 4, 5), (6, 6, 6, 6, 6), (1, 2, 3, 4, 5)], k=13))
+    best = best_assignment(rolls)
+    english = visible_text(yahtzee_words.table_text(texts_for("en"), best, rolls))
+    persian = visible_text(yahtzee_words.table_text(texts_for("fa"), best, rolls))
+    table = persian.split("\n", 1)[1]
+    assert not re.search("[0-9]", table) and re.search("[۰-۹]", table)
+    widths = [len(line.split("  ")[0]) for line in english.split("\n", 1)[1].splitlines()]
+    assert [len(line.split("  ")[0]) for line in table.splitlines()] == widths

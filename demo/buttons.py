@@ -36,6 +36,13 @@ def names(wanted: str, label: str) -> bool:
                                                            bare(typed) == bare(label))
 
 
+def part_of(wanted: str, label: str) -> bool:
+    """Whether what was typed after /press is a part of this label, word for word from a word's
+    start ("yes" of "✅ Yes, delete", "solutions" of "Show all solutions"), read as `bare`."""
+    typed = bare(wanted.strip().removeprefix("[").removesuffix("]"))
+    return typed != "" and f" {typed}" in f" {bare(label)}"
+
+
 @dataclass(frozen=True)
 class Lead:
     """Where a button leads that sends the bot no press: `kind` says what the client does —

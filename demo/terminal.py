@@ -47,7 +47,7 @@ from bot.text.html_text import EntityError, terminal_text
 from bot.webapp.init_data import sign, user_fields
 from bot.webapp.settings import WebappSettings
 from bot.wiring import running
-from demo.buttons import Lead, lead_of, names
+from demo.buttons import Lead, lead_of, names, part_of
 from demo.emulator import (
     BOT_NAME,
     BotApiEmulator,
@@ -285,15 +285,26 @@ class DemoChat:
 
     async def press(self, label: str) -> None:
         """/press LABEL: the speaker presses the button so labelled (any case, brackets or not,
-        with or without its emoji) on the newest of the bot's messages that shows one."""
-        for sent in reversed(self.emulator.sent):
-            if sent.chat_id != self.chat_id or sent.receiver not in (None, self.user()["id"]):
-                continue  # another chat's, or shown to someone else alone
-            for button in self.emulator.keyboard(self.chat_id, sent.message_id):
-                if names(label, str(button.get("text", ""))):
-                    await self.use(sent.message_id, button)
-                    return
-        self.write(f"(no button {label!r} to press; {self.buttons_now()})\n")
+        with or without its emoji) on the newest of the bot's messages that shows one; else the
+        one button of the newest such message that LABEL is a part of ("/press yes" for
+        "✅ Yes, delete"); several there are named, none pressed."""
+        shown = [(sent.message_id, button) for sent in reversed(self.emulator.sent)
+                 if sent.chat_id == self.chat_id and sent.receiver in (None, self.user()["id"])
+                 for button in self.emulator.keyboard(self.chat_id, sent.message_id)]
+        for message_id, button in shown:
+            if names(label, str(button.get("text", ""))):
+                await self.use(message_id, button)
+                return
+        parts = [(message_id, button) for message_id, button in shown
+                 if part_of(label, str(button.get("text", "")))]
+        newest = [(m, b) for m, b in parts if m == parts[0][0]] if parts else []
+        if len(newest) == 1:
+            await self.use(*newest[0])
+        elif newest:
+            named = " ".join(f"[{button.get('text', '')}]" for _, button in newest)
+            self.write(f"({label!r} is part of {named}: type more of the one to press)\n")
+        else:
+            self.write(f"(no button {label!r} to press; {self.buttons_now()})\n")
 
     async def use(self, message_id: int, button: dict) -> None:
         """A press of this button of that message: the bot's to answer, or where it leads."""

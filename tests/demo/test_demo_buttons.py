@@ -69,3 +69,27 @@ async def test_every_route_from_the_terminal(tmp_path: Path):
         returncode, _, err = await finish(process)
     assert returncode == 0, err
     assert "Traceback" not in err
+
+
+def test_a_press_takes_any_unambiguous_part_of_a_label(tmp_path: Path):
+    """Issue 73: `/press yes` did not find "✅ Yes, delete". A part of a label, from a word's
+    start, presses its one button on the newest message that has it; a part of several is
+    named, and nothing pressed."""
+    done = run(tmp_path, "/play\n/press rev\n/press LEVEL\n/press zzz\n/settings\n/press s\n",
+               "--demo")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Ann presses [Reveal]" in out and "Ann presses [Same level]" in out
+    assert "(no button 'zzz' to press; buttons: " in out
+    assert re.search(r"\('s' is part of (\[[^]]+\] ){1,}\[[^]]+\]: type more of the one to "
+                     r"press\)", out), out[-2000:]
+    assert "Traceback" not in done.stderr
+
+
+def test_a_part_is_read_from_a_words_start():
+    from demo.buttons import part_of
+
+    assert part_of("yes", "✅ Yes, delete") and part_of("[yes, del]", "✅ Yes, delete")
+    assert part_of("solutions", "Show all solutions") and part_of("🧮 tap", "🧮 Tap to solve")
+    assert not part_of("es", "✅ Yes, delete") and not part_of("", "Hint")
+    assert not part_of("level up", "Same level")

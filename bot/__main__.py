@@ -20,6 +20,7 @@ import argparse
 import asyncio
 import dataclasses
 import logging
+import shlex
 import signal
 import sys
 from collections.abc import Callable
@@ -56,7 +57,8 @@ REJECTED_TOKEN = "Telegram rejected TELEGRAM_BOT_TOKEN; copy it again from @BotF
 QUIET_TRACEBACKS = ("telegram.ext._utils.networkloop", "telegram.ext.Updater")
 NO_TOKEN_SERVICE = ("TELEGRAM_BOT_TOKEN is not set: export TELEGRAM_BOT_TOKEN=<token from "
                     "@BotFather> (or put it in .env, /etc/twentyfour.env for systemd, "
-                    "deploy/.env for compose), or run `python -m bot --demo` for the terminal demo")
+                    "deploy/.env for compose), or run the terminal demo: `make run ARGS=--demo` "
+                    "in a clone, or `{python} -m bot --demo` as this was run")
 NO_TOKEN = ("TELEGRAM_BOT_TOKEN is not set, so this is the demo: the bot on a local Bot API "
             "emulator, played in this terminal (to run it on Telegram, export "
             "TELEGRAM_BOT_TOKEN=<token from @BotFather> or put it in .env)")
@@ -106,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     except MissingTokenError:
         # a role, a service or a container: the demo would not do
         if arguments.role is not None or not sys.stdin.isatty():
-            print(f"error: {NO_TOKEN_SERVICE}", file=sys.stderr)
+            print("error: " + NO_TOKEN_SERVICE.format(python=shlex.quote(sys.executable)),
+                  file=sys.stderr)
             return BAD_SETTINGS
         print(NO_TOKEN, file=sys.stderr)
         return run_demo(arguments.user)

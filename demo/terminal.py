@@ -69,7 +69,7 @@ DEMO_CHAT_TITLE = "Twenty-Four demo"
 # served on a free local port (the URL is what a private chat's web_app button would carry: the
 # demo opens every page on the local port whatever the button names)
 DEMO_APP = WebappSettings(url="https://twentyfour.invalid/webapp/", short_name="play", port=0)
-INLINE_WAIT = 5.0  # seconds the demo waits for the bot's answer to a share button's query
+INLINE_WAIT = 5.0  # seconds the demo waits for the bot's answer to an inline query
 DEFAULT_SPEAKER = "Ann"
 NAME_LIMIT = 64  # Telegram's limit on a first name
 OBSERVER_GROUP = 1_000_000  # after every handler group of the app: the update is fully handled
@@ -81,8 +81,10 @@ QUIT = ("/quit", "/exit")
 # a second, after a pause, in hand: a speaker whose every line is waited for is never past it
 DEMO_BUDGET = "1000,10000,64"
 HELP = ("/user NAME switches the speaker; /group NAME speaks in another group (a new one: "
-        "its admin); /reply TEXT answers by replying to the deal; /press LABEL presses a button "
-        "of the bot's; /quit or end of input (Ctrl-D) ends the demo")
+        "its admin); /private speaks in the speaker's private chat with the bot (the daily's "
+        "answers, /forget); @bot QUERY is an inline query; /reply TEXT answers by replying to "
+        "the deal; /press LABEL presses a button of the bot's; /quit or end of input (Ctrl-D) "
+        "ends the demo")
 
 Message = Sent | Edit | Reaction
 Shown = Sent | Edit | CallbackAnswer | Reaction
@@ -198,10 +200,14 @@ class DemoChat:
             self.switch(text[len(command):])
         elif command == "/group":
             self.switch_group(text[len(command):])
+        elif command == "/private":
+            self.switch_private()
         elif command == "/reply":
             await self.reply_to_deal(text[len(command):].strip())
         elif command == "/press":
             await self.press(text[len(command):].strip())
+        elif command in ("@bot", f"@{self.emulator.username}".lower()):
+            await self.inline(text[len(command):].strip())
         elif text:
             if not self.interactive:
                 self.write(f"{self.speaker}: {text}\n")
@@ -213,26 +219,41 @@ class DemoChat:
         return False
 
     def switch(self, name: str) -> None:
-        """/user NAME: NAME speaks from now on."""
+        """/user NAME: NAME speaks from now on (in a private chat: in their own)."""
         name = speaker_name(name)
         if name:
             self.speaker = name
             self.write(f"({name} speaks now)\n")
+            if self.chat_id > 0:
+                self.switch_private()
         else:
             self.write(f"({self.speaker} speaks; {HELP})\n")
+
+    def switch_private(self) -> None:
+        """/private: the lines are said in the speaker's private chat with the bot, as a player
+        who pressed a button that leads there goes (the daily's answers, /forget, answering
+        privately); /group NAME goes back to a group."""
+        user = self.user()["id"]
+        if user not in self.titles:
+            self.emulator.chat(user, "private")
+            self.titles[user] = f"{self.speaker}'s private chat"
+        self.chat_id = user
+        self.last_deal = None
+        self.write(f"({self.speaker} speaks in a private chat with "
+                   f"@{self.emulator.username} now; /group NAME goes back to a group)\n")
 
     def switch_group(self, name: str) -> None:
         """/group NAME: the lines are said in that group from now on; a new one is made, the
         speaker its creator (an admin: a tournament is made and joined by admins)."""
         name = " ".join(name.split())[:NAME_LIMIT]
         if not name:
-            groups = ", ".join(self.titles.values())
+            groups = ", ".join(title for chat, title in self.titles.items() if chat < 0)
             self.write(f"(in {self.titles[self.chat_id]}; the groups: {groups})\n")
             return
         found = next((chat for chat, title in self.titles.items()
-                      if title.casefold() == name.casefold()), None)
+                      if chat < 0 and title.casefold() == name.casefold()), None)
         if found is None:
-            found = min(self.titles) - 1
+            found = min(chat for chat in self.titles if chat < 0) - 1
             self.titles[found] = name
             self.emulator.chat(found, "group", name)
             self.emulator.promote(found, self.user()["id"], "creator")
@@ -319,6 +340,11 @@ class DemoChat:
             await self.settle(query_id)
         elif lead.kind in ("share", "share_here"):
             await self.share(shown, lead)
+        elif lead.kind == "chat":  # Telegram opens the private chat; its START sends /start
+            self.switch_private()
+            start = f"/start {lead.target}".strip()
+            self.write(f"{self.speaker}: {start}\n")
+            await self.send(start)
         else:
             self.show(f"({self.leads(shown, lead)})")
 
@@ -329,10 +355,6 @@ class DemoChat:
             where = self.page_address(lead)
             return f"[{shown}] opens the Mini App: in a browser, {where}" if where else \
                 f"[{shown}] opens the bot's Mini App, which this demo does not serve"
-        if lead.kind == "chat":
-            start = f"/start {lead.target}".strip()
-            return f"[{shown}] opens a private chat with {bot}, which begins with {start}; " \
-                   "the demo plays in its group only"
         if lead.kind == "group":
             return f"[{shown}] lets {self.speaker} pick a group to add {bot} to"
         if lead.kind == "link":
@@ -343,15 +365,41 @@ class DemoChat:
             return f"[{shown}] copies {lead.target!r}"
         return f"[{shown}] is Telegram's own (a game or a payment): nothing the demo plays"
 
+    async def inline(self, query: str) -> None:
+        """`@bot QUERY` (or the bot's @username): an inline query, as typed in any chat; its
+        results are listed as Telegram lists them above the message box, each with what
+        choosing it would post."""
+        if not self.interactive:
+            self.write(f"{self.speaker}: @{self.emulator.username} {query}".rstrip() + "\n")
+        results = await self.inline_results(query)
+        if not results:
+            self.show(f"(no results for \"{query}\")")
+            return
+        lines = [f"(inline results for \"{query}\", {len(results)}:"]
+        for number, result in enumerate(results, 1):
+            title = " — ".join(str(result.get(key)) for key in ("title", "description")
+                               if result.get(key))
+            content = result.get("input_message_content", {})
+            posts = content.get("message_text", "")
+            if posts and content.get("parse_mode") == "HTML":
+                with contextlib.suppress(EntityError):
+                    posts = terminal_text(posts, self.ansi)
+            lines.append(f"  {number}. {title}" + (f"\n     posts: {posts}" if posts else ""))
+        self.show("\n".join(lines) + ")")
+
+    async def inline_results(self, query: str) -> list[dict]:
+        """The bot's answer to an inline query of the speaker's (none if it did not answer)."""
+        query_id = await self.emulator.inline_query(self.user(), query)
+        answered = await self.emulator.wait_for(
+            lambda: self.emulator.inline_answer(query_id) is not None, INLINE_WAIT)
+        answer = self.emulator.inline_answer(query_id)
+        return list(answer.results) if answered and answer is not None else []
+
     async def share(self, shown: str, lead: Lead) -> None:
         """A share button: the bot's inline answer to its query, as the chat the speaker picks
         would get it (its first result)."""
         where = "this chat" if lead.kind == "share_here" else "a chat they pick"
-        query_id = await self.emulator.inline_query(self.user(), lead.target)
-        answered = await self.emulator.wait_for(
-            lambda: self.emulator.inline_answer(query_id) is not None, INLINE_WAIT)
-        answer = self.emulator.inline_answer(query_id)
-        results = answer.results if answered and answer is not None else []
+        results = await self.inline_results(lead.target)
         content = results[0].get("input_message_content", {}) if results else {}
         first = content.get("message_text")
         if first and content.get("parse_mode") == "HTML":

@@ -111,7 +111,10 @@ def test_without_a_token_and_a_terminal_it_says_how_to_start(tmp_path: Path):
     exit 2 and say how to set it, never a silent demo that exits 0 and restarts forever."""
     done = run(tmp_path, "/solve 3 8 3 8\n")
     assert done.returncode == 2
-    assert "TELEGRAM_BOT_TOKEN" in done.stderr and "--demo" in done.stderr
+    assert "TELEGRAM_BOT_TOKEN" in done.stderr and "make run ARGS=--demo" in done.stderr
+    # the exact command that runs the demo with this very interpreter (issue 73: a bare
+    # `python -m bot --demo` failed outside the project's environment)
+    assert f"`{sys.executable} -m bot --demo`" in done.stderr
     assert "8÷(3−8÷3)" not in done.stdout and "frac" not in done.stdout
 
 

@@ -41,8 +41,13 @@ async def test_stats_says_what_each_count_counts(services: Services, stores: Sto
     stats = (await services.community.standings.stats(GROUP, ANN)).splitlines()
     assert stats[0] == "<b>Ann</b> in this chat:"
     assert "2 wins in 3 rounds" in stats[1]
-    assert row.responses == 5 and \
-        f"from {row.responses} rounds in all chats (the daily puzzle counts too)" in stats[-1]
+    assert row.responses == 5 and f"from {row.responses} rounds you dealt, answered or passed " \
+        "in, in all chats (the daily puzzle counts too)" in stats[-1]
+    # Ben dealt the five and answered none: rated on them all, and his line says why (issue 73:
+    # a count of rounds the player "played" that no line said included the ones they dealt)
+    [dealer] = await stores.ratings.player_ratings(BEN.id, "24")
+    dealt = (await services.community.standings.stats(GROUP, BEN)).splitlines()
+    assert dealer.responses == 5 and "from 5 rounds you dealt, answered or passed in" in dealt[-1]
     board = await services.community.standings.board(GROUP, BEN, BoardAsk("rating"))
     assert board.splitlines()[1] == "(in brackets: rounds rated this season, in all chats)"
     assert "Ann — " in board and f"({row.responses} rounds)" in board

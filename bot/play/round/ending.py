@@ -114,6 +114,8 @@ class Endings:
                                 followed.answers_later or said.answers_later)
         if followed.lines:
             head = f"{head}\n{followed.lines}"
+        if followed.answers_later and rest.strip() == texts("answers_held_back"):
+            rest = ""  # a follower's line says when the answers come (a tournament's): once
         actions = result_actions(ended, followed.match_on, listed_all or followed.answers_later)
         return Closed(ended, head + rest, head, texts, actions)
 

@@ -1,8 +1,9 @@
-"""A hint refused says which rule refused it (issue 73): in a round dealt without hints while the
-group's own setting has them (a tournament's round, dealt to every group on the same terms, or
-one dealt before an admin turned hints on), the refusal says so, rather than "Hints are off in
-this group" beside a /settings that shows them on; the group's own setting off says that. After
-a restart the round's terms are read back from the store, and the refusal is the same."""
+"""Rules said where they act (issue 73). A hint refused says which rule refused it: in a round
+dealt without hints while the group's own setting has them (a tournament's round, dealt to every
+group on the same terms, or one dealt before an admin turned hints on), the refusal says so,
+rather than "Hints are off in this group" beside a /settings that shows them on; the group's own
+setting off says that, and after a restart the refusal is the same. A tournament round's end
+says once when its answers come."""
 
 from __future__ import annotations
 
@@ -59,3 +60,16 @@ async def test_a_group_with_hints_off_is_told_its_setting(services: Services):
     assert not (await services.settings.of(RED.id)).hints
     assert isinstance(await services.rounds.play(RED, ANN, "24"), Dealt)
     assert await services.rounds.hint(RED, ANN, admin) == Refused(EN("hints_off"))
+
+
+async def test_a_tournament_rounds_time_up_says_once_when_the_answers_come(
+        services: Services, clock: Clock):
+    """Issue 73: a tournament round's time-up said twice, in two lines, that its answers come
+    later ("the solutions stay hidden for now…" and "…come when every group has played it")."""
+    await a_tournament_on(services, clock)
+    red = services.rounds.open_round(RED.id)
+    assert red is not None and services.rounds.open_round(BLUE.id) is not None
+    clock.now = red.deadline + 1
+    ended = await services.rounds.expire(red.id)
+    assert ended is not None and "this group is done" in ended.text
+    assert EN("answers_held_back") not in ended.text and "hidden" not in ended.text

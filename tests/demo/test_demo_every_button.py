@@ -20,7 +20,7 @@ import pytest
 from bot.telegram import app
 from bot.webapp.init_data import verify
 from demo.buttons import bare, lead_of
-from demo.terminal import DEMO_CHAT_ID, DemoChat, demo_config, session
+from demo.terminal import DEMO_CHAT_ID, DEMO_CHAT_TITLE, DemoChat, demo_config, session
 
 FAILED = "(the demo could not do that"
 # /solve 3 8 3 8's one solution as the demo prints its mathematical block (Bot API 10.1)
@@ -88,6 +88,8 @@ async def press_all(chat: DemoChat, out: io.StringIO, command: str, sent_from: i
         said = out.getvalue()[before:]
         assert f"presses [{label}]" in said, (command, label, said)
         assert said.strip().count("\n") >= 1, f"{command}: [{label}] showed nothing: {said}"
+        if what_it_does(chat, button).startswith("chat:"):  # it took the speaker to the
+            assert await chat.take(f"/group {DEMO_CHAT_TITLE}")  # private chat: back again
 
 
 async def test_every_button_after_every_command(demo):
@@ -109,15 +111,16 @@ async def test_every_button_after_every_command(demo):
 
 
 async def test_the_crash_of_the_issue_is_gone(demo):
-    """`/daily`, `/press ✏️ Answer privately`, `/solve 3 8 3 8` (issue 55): the button says
-    where it leads, and /solve runs after it."""
+    """`/daily`, `/press ✏️ Answer privately`, `/solve 3 8 3 8` (issue 55): the button takes the
+    speaker where it leads (the private chat, issue 73), and /solve runs after it."""
     chat, out = demo
-    for line in ("/daily", "/press ✏️ Answer privately", "/press ANSWER privately",
-                 "/solve 3 8 3 8"):
+    for line in ("/daily", "/press ✏️ Answer privately", f"/group {DEMO_CHAT_TITLE}",
+                 "/press ANSWER privately", "/solve 3 8 3 8"):
         assert await chat.take(line)
     shown = out.getvalue()
-    assert shown.count("[✏️ Answer privately] opens a private chat with @twentyfour_demo_bot, "
-                       "which begins with /start daily") == 2
+    # the button takes the speaker to the private chat, whose START sends /start daily there
+    assert shown.count("(Ann speaks in a private chat with @twentyfour_demo_bot now") == 2
+    assert shown.count("Ann: /start daily\nTwenty-Four to Ann: 📅 Daily puzzle") == 2
     assert SOLVED in shown
     assert FAILED not in shown
 

@@ -9,7 +9,7 @@ import asyncpg
 
 from solver import solve
 from tests.demo.test_demo import finish, play, read_until, start, type_line
-from tests.demo.test_demo_tournament import check_the_tournament, play_a_tournament
+from tests.demo.test_demo_tournament import ROUNDS, check_the_tournament, play_a_tournament
 from tests.postgres import PostgresServer, new_database
 
 
@@ -44,7 +44,7 @@ async def test_the_demo_plays_a_round_into_postgres(postgres_server: PostgresSer
 
 async def test_the_demo_plays_a_tournament_into_postgres(postgres_server: PostgresServer,
                                                          tmp_path: Path):
-    """Two demo groups, ten rounds, the boards and the podium, with every standing read from
+    """Two demo groups, every round, the boards and the podium, with every standing read from
     PostgreSQL."""
     url = await new_database(postgres_server)
     check_the_tournament(await play_a_tournament(tmp_path, DATABASE_URL=url))
@@ -55,4 +55,4 @@ async def test_the_demo_plays_a_tournament_into_postgres(postgres_server: Postgr
                                           "WHERE status = 'dealt' AND shown_at IS NOT NULL")
     finally:
         await connection.close()
-    assert dealt == 20  # ten rounds, two groups, each board shown once
+    assert dealt == 2 * ROUNDS  # each round in two groups, each board shown once

@@ -1,4 +1,4 @@
-"""The daily puzzle's store: each person's first right answer of a UTC day, once."""
+"""The daily puzzle's store: each person's first right answer of a UTC day in a game, once."""
 
 from __future__ import annotations
 
@@ -18,19 +18,19 @@ class DailyResult:
 
 
 class DailyStore(Protocol):
-    async def record_daily(self, day: str, user_id: int, chat_id: int, answer: str,
+    async def record_daily(self, day: str, game: str, user_id: int, chat_id: int, answer: str,
                            seconds: float, at: float) -> bool:
-        """Store the day's result; False when the person already had one that day (the first
-        right answer counts, once)."""
+        """Store the day's result in the game; False when the person already had one that day
+        in it (the first right answer counts, once)."""
         ...
-    async def daily_result(self, day: str, user_id: int) -> DailyResult | None: ...
-    async def daily_days(self, user_id: int) -> list[str]:
-        """Every day the person solved, oldest first."""
+    async def daily_result(self, day: str, game: str, user_id: int) -> DailyResult | None: ...
+    async def daily_days(self, user_id: int, game: str) -> list[str]:
+        """Every day the person solved the game's daily, oldest first."""
         ...
-    async def daily_board(self, day: str, limit: int = 10) -> list[DailyResult]:
-        """The day's results, fastest first (then earliest)."""
+    async def daily_board(self, day: str, game: str, limit: int = 10) -> list[DailyResult]:
+        """The day's results in the game, fastest first (then earliest)."""
         ...
-    async def daily_count(self, day: str) -> int: ...
-    async def daily_rank(self, day: str, user_id: int) -> int | None:
-        """The person's place on the day's board (None: not solved that day)."""
+    async def daily_count(self, day: str, game: str) -> int: ...
+    async def daily_rank(self, day: str, game: str, user_id: int) -> int | None:
+        """The person's place on the day's board of the game (None: not solved that day)."""
         ...

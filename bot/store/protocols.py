@@ -159,10 +159,10 @@ class RatingStore(Protocol):
                           chat_id: int | None = None) -> list[RatedPlacing]: ...
     async def place(self, game: str, season: str, row: RatingRow,
                     chat_id: int | None = None) -> int: ...
-    async def record_daily(self, day: str, user_id: int, chat_id: int, answer: str,
+    async def record_daily(self, day: str, game: str, user_id: int, chat_id: int, answer: str,
                            seconds: float, at: float, rating: RatingWrite) -> bool:
-        """The day's first right answer with its rating, one transaction (DailyStore's
-        record_daily, rated); False when the person already had one that day."""
+        """The day's first right answer in the game with its rating, one transaction
+        (DailyStore's record_daily, rated); False when the person already had one that day."""
         ...
 
 

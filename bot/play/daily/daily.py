@@ -74,6 +74,7 @@ class Daily:
         self.clock = clock
         self.hands = hands  # the same the live puzzles hold back all day
         self.key = hands.key
+        self.game = DAILY_GAME.name  # its results are kept by game (daily_results)
 
     def hand_now(self) -> tuple[int, ...]:
         """Today's hand (UTC) by this service's clock."""
@@ -87,7 +88,7 @@ class Daily:
         """/daily: today's hand, or, once solved, the person's result and streak."""
         now = self.clock()
         day, texts = day_of(now), await self.people.texts(chat, player)
-        done = await self.store.daily_result(day, player.id)
+        done = await self.store.daily_result(day, self.game, player.id)
         if done is not None:  # in a group, without the answer: others may not have it
             private = chat.type == "private"
             return DailyReply(await self._solved(texts, done, now, shown=private), share=private)
@@ -106,7 +107,7 @@ class Daily:
         now = self.clock()
         day = day_of(now)
         hand = self.hand_of(day)
-        done = await self.store.daily_result(day, player.id)
+        done = await self.store.daily_result(day, self.game, player.id)
         if done is not None:
             return DailyReply(await self._solved(texts, done, now), share=True)
         verdict = judge(text, hand, TARGET, True)  # in the loop, as a round's answers are
@@ -118,7 +119,8 @@ class Daily:
                 verdict, _as_round(chat, hand, day, texts), texts)))
         await self.people.remember(chat, player)
         await self._record(day, player.id, chat.id, hand, verdict.expression, now)
-        done = await self.store.daily_result(day, player.id)  # the first right answer stored
+        # the first right answer stored
+        done = await self.store.daily_result(day, self.game, player.id)
         assert done is not None
         solved = await self._solved(texts, done, now, just=True)
         if self.achievements is not None:
@@ -133,10 +135,10 @@ class Daily:
         today)."""
         now = self.clock()
         day = day_of(now)
-        done = await self.store.daily_result(day, player.id)
+        done = await self.store.daily_result(day, self.game, player.id)
         if done is None:
             return None
-        current, _best = streaks(await self.store.daily_days(player.id), day)
+        current, _best = streaks(await self.store.daily_days(player.id, self.game), day)
         texts = await self.people.texts(Chat(player.id, "private", None), player)
         return texts("daily_share", number=str(daily_number(day)), at=day_clock(done.seconds),
                      streak=current)
@@ -152,50 +154,51 @@ class Daily:
         answer without asking: the usual round's length, a solve that says little of speed)."""
         seconds = max(0.0, into_day(now))
         if self.rater is None:
-            await self.store.record_daily(day, user_id, chat_id, answer, seconds, now)
+            await self.store.record_daily(day, self.game, user_id, chat_id, answer, seconds,
+                                            now)
             return
         shown = self._shown.pop((day, user_id), None)
         took = now - shown if shown is not None else None
-        rating = await self.rater.of_daily(DAILY_GAME.name, user_id, hand, TARGET, took, now)
-        if await self.rater.store.record_daily(day, user_id, chat_id, answer, seconds, now,
-                                               rating):
+        rating = await self.rater.of_daily(self.game, user_id, hand, TARGET, took, now)
+        if await self.rater.store.record_daily(day, self.game, user_id, chat_id, answer,
+                                               seconds, now, rating):
             self.rater.written(rating)
 
     async def _solved(self, texts: Texts, done: DailyResult, now: float, just: bool = False,
                       shown: bool = True) -> str:
         """The person's result of the day, their place and streak (`shown`: with the answer,
         said in their private chat only)."""
-        current, best = streaks(await self.store.daily_days(done.user_id), day_of(now))
-        rank = await self.store.daily_rank(done.day, done.user_id)
+        current, best = streaks(await self.store.daily_days(done.user_id, self.game), day_of(now))
+        rank = await self.store.daily_rank(done.day, self.game, done.user_id)
         key = "daily_solved" if just else "daily_already" if shown else "daily_already_group"
         return texts(key, answer=markup.code(done.answer), name=markup.name(done.name),
                      at=day_clock(done.seconds), rank=rank or 1,
-                     count=await self.store.daily_count(done.day), streak=current, best=best,
-                     left=time_left(texts, now))
+                     count=await self.store.daily_count(done.day, self.game), streak=current,
+                     best=best, left=time_left(texts, now))
 
     async def board(self, chat: Chat, player: Player) -> str:
         """/top daily: today's earliest solvers in every chat, with their streaks, and the
         asker's own place when it is not among them."""
         now = self.clock()
         day, texts = day_of(now), await self.people.texts(chat, player)
-        count = await self.store.daily_count(day)
+        count = await self.store.daily_count(day, self.game)
         if not count:
             return texts("daily_board_empty", day=day)
         lines = [texts("daily_board_title", day=day, count=count)]
-        shown = await self.store.daily_board(day, BOARD_SHOWN)
+        shown = await self.store.daily_board(day, self.game, BOARD_SHOWN)
         places = shared_places([result.seconds for result in shown])
         for rank, result in zip(places, shown, strict=True):
             lines.append(await self._line(texts, rank, result, day))
         if all(result.user_id != player.id for result in shown):
-            mine = await self.store.daily_result(day, player.id)
-            place = await self.store.daily_rank(day, player.id)
+            mine = await self.store.daily_result(day, self.game, player.id)
+            place = await self.store.daily_rank(day, self.game, player.id)
             lines.append(texts("daily_board_you", line=await self._line(texts, place, mine, day))
                          if mine is not None and place is not None
                          else texts("daily_board_not_yet"))
         return markup.clip("\n".join(lines))
 
     async def _line(self, texts: Texts, rank: int, result: DailyResult, day: str) -> str:
-        streak, _ = streaks(await self.store.daily_days(result.user_id), day)
+        streak, _ = streaks(await self.store.daily_days(result.user_id, self.game), day)
         return texts("daily_board_line", rank=rank, name=markup.name(result.name),
                      at=day_clock(result.seconds), streak=streak)
 

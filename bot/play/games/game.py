@@ -35,7 +35,8 @@ class Given:
 class DailyDeck:
     """The hands a game's daily puzzle deals (bot.play.daily), in the order the days take them,
     made ahead by the game (the event loop never rates hands), and the day's target and level.
-    One game deals the daily: its results are kept by day and person (daily_results)."""
+    One game deals it for now: the results are kept by game (daily_results), the service and
+    its commands serve one."""
 
     hands: tuple[tuple[int, ...], ...]
     target: int

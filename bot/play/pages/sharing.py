@@ -26,6 +26,7 @@ class DailyFacts(Protocol):
     of a day (drawn with the bot's secret, so only the daily service can say it)."""
 
     store: DailyStore
+    game: str  # the game whose daily it is (its results are kept by game)
 
     def hand_of(self, day: str) -> tuple[int, ...]: ...
 
@@ -63,11 +64,11 @@ async def daily_of_player(daily: DailyFacts, user_id: int, name: str,
     they solved it, their streak as it stood that day, and the day's hand (the card turns it
     face down while the day is live). None when they have no result that day: nobody else's
     result is ever read."""
-    solved = await daily.store.daily_days(user_id)
+    solved = await daily.store.daily_days(user_id, daily.game)
     chosen = day if day is not None else (solved[-1] if solved else None)
     if chosen is None or chosen not in solved:
         return None
-    result = await daily.store.daily_result(chosen, user_id)
+    result = await daily.store.daily_result(chosen, daily.game, user_id)
     if result is None:  # forgotten meanwhile
         return None
     streak, _ = streaks([d for d in solved if d <= chosen], chosen)
@@ -79,7 +80,7 @@ async def offer_daily(daily: DailyFacts, texts: Texts, user_id: int,
                       sections: list[dict[str, Any]]) -> None:
     """Add the player's latest daily result to the page's share section (made if the page has
     none), as a button that asks for its card."""
-    solved = await daily.store.daily_days(user_id)
+    solved = await daily.store.daily_days(user_id, daily.game)
     if not solved:
         return
     day = solved[-1]

@@ -97,7 +97,9 @@ QMARK = AchievementStatements(
     played="SELECT COUNT(*) FROM (SELECT r.id FROM rounds r WHERE r.id IN "
            "(SELECT a.round_id FROM answers a WHERE a.user_id = ?) "
            f"AND r.status <> 'open' AND {COUNTS} LIMIT ?) AS p",
-    latest_days="SELECT day FROM daily_results WHERE user_id = ? ORDER BY day DESC LIMIT ?",
+    # a day counts once, whichever games' dailies were solved in it (the week's achievement)
+    latest_days="SELECT DISTINCT day FROM daily_results WHERE user_id = ? "
+                "ORDER BY day DESC LIMIT ?",
     award="INSERT INTO achievements (user_id, code, earned_at, chat_id, round_id) "
           "SELECT CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION), "
           "CAST(? AS BIGINT), CAST(? AS BIGINT) WHERE EXISTS (SELECT 1 FROM users WHERE id = ?) "

@@ -43,7 +43,7 @@ class PageStatements:
     player_round_days: str  # (user, since): each UTC day (a number) and its rounds
     player_solved: str  # (user, since): each stored hand solved, at its latest solve, latest
     #                      first: game, level, hand, target, when
-    player_daily: str  # (user, since day): the days of their daily results
+    player_daily: str  # (user, since day): the days of their daily results, in any game
     hands: str  # (game, KEYS hand keys): learned difficulties
     days_of: str  # (game, since day, KEYS users): their rating days
     group_records: str  # (chat, chat): per game the rows holding the fastest win, the
@@ -85,7 +85,7 @@ QMARK = PageStatements(
                   "target ORDER BY first_at DESC, round_id) AS n FROM answered_rounds "
                   "WHERE user_id = ? AND first_at >= ? AND solved = 1) s WHERE n = 1 "
                   "ORDER BY first_at DESC, round_id",
-    player_daily="SELECT day FROM daily_results WHERE user_id = ? AND day >= ?",
+    player_daily="SELECT DISTINCT day FROM daily_results WHERE user_id = ? AND day >= ?",
     hands=f"SELECT hand, difficulty FROM hand_ratings WHERE game = ? "
           f"AND hand IN ({_hand_keys()})",
     days_of=f"SELECT user_id, day, rating FROM rating_days WHERE game = ? AND day >= ? "

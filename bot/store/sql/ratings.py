@@ -282,10 +282,10 @@ class Ratings:
                                        (chat_id, game, game, season, row.rating))
         return int(found[0][0])
 
-    async def record_daily(self, day: str, user_id: int, chat_id: int, answer: str,
+    async def record_daily(self, day: str, game: str, user_id: int, chat_id: int, answer: str,
                            seconds: float, at: float, rating: RatingWrite) -> bool:
-        """The day's first right answer and its rating, in one transaction; False (nothing
-        written) when the person already had one that day."""
+        """The day's first right answer in the game and its rating, in one transaction; False
+        (nothing written) when the person already had one that day in it."""
         return await self.db.run_guarded(
-            (self.daily_sql.record, (day, user_id, chat_id, answer, seconds, at)),
+            (self.daily_sql.record, (day, game, user_id, chat_id, answer, seconds, at)),
             rating_steps(self.sql, rating))

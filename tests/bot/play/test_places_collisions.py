@@ -72,7 +72,7 @@ async def both_play(stores: Stores, group_first: bool = True) -> dict[str, int]:
     for name, chat, starter in sides if group_first else sides[::-1]:
         ids[name], ids[f"{name} match"] = await in_play(stores, chat, starter, at)
         at += 10
-    await stores.daily.record_daily(DAY, ANN, OLD, "(1+2+3)*4", 5.0, at)
+    await stores.daily.record_daily(DAY, "24", ANN, OLD, "(1+2+3)*4", 5.0, at)
     await people.set_language(OLD, "ru")
     await people.set_chat_settings(OLD, {"hints": False}, at)
     await people.set_chat_settings(NEW, {"count": 5}, at)
@@ -113,7 +113,7 @@ async def merged(stores: Stores, ids: dict[str, int]) -> None:
     assert scores[(NEW, CY, "24")][2] == 5  # four rounds closed before, and the group's open one
     assert scores[(NEW, ANN, "24")][:2] == (20, 2) and scores[(NEW, BEN, "24")][:2] == (20, 2)
     await ladders_hold(db)
-    daily = await stores.daily.daily_result(DAY, ANN)
+    daily = await stores.daily.daily_result(DAY, "24", ANN)
     assert daily is not None and daily.chat_id == NEW
     assert await stores.people.language(NEW) == "ru"  # the supergroup chose none
     assert await stores.people.chat_settings(NEW) == {"count": 5}  # its own stand

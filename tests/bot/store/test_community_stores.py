@@ -96,21 +96,48 @@ async def test_tied_players_share_a_place_in_a_stable_order(stores: Stores) -> N
 async def test_a_day_counts_the_first_right_answer_once(stores: Stores) -> None:
     await setup(stores)
     day = "2026-11-24"
-    assert await stores.daily.record_daily(day, ANN, GROUP, "8*3*(7/7)", 40.0, 5000.0)
-    assert not await stores.daily.record_daily(day, ANN, ANN, "(7/7)*8*3", 5.0, 5100.0)
-    assert await stores.daily.record_daily(day, BEN, ANN * 0 + BEN, "x", 40.0, 4000.0)
-    assert await stores.daily.record_daily(day, CY, CY, "y", 12.5, 6000.0)
-    assert await stores.daily.record_daily(day, DI, DI, "w", 41.0, 6100.0)
-    assert await stores.daily.record_daily("2026-11-23", ANN, ANN, "z", 1.0, 10.0)
-    kept = await stores.daily.daily_result(day, ANN)
+    assert await stores.daily.record_daily(day, "24", ANN, GROUP, "8*3*(7/7)", 40.0, 5000.0)
+    assert not await stores.daily.record_daily(day, "24", ANN, ANN, "(7/7)*8*3", 5.0, 5100.0)
+    assert await stores.daily.record_daily(day, "24", BEN, ANN * 0 + BEN, "x", 40.0, 4000.0)
+    assert await stores.daily.record_daily(day, "24", CY, CY, "y", 12.5, 6000.0)
+    assert await stores.daily.record_daily(day, "24", DI, DI, "w", 41.0, 6100.0)
+    assert await stores.daily.record_daily("2026-11-23", "24", ANN, ANN, "z", 1.0, 10.0)
+    kept = await stores.daily.daily_result(day, "24", ANN)
     assert kept is not None and (kept.answer, kept.seconds, kept.name) == ("8*3*(7/7)", 40.0,
                                                                          "Ann")
-    assert [r.user_id for r in await stores.daily.daily_board(day)] == [CY, BEN, ANN, DI]
+    assert [r.user_id for r in await stores.daily.daily_board(day, "24")] == [CY, BEN, ANN, DI]
     # Ben and Ann both at 40 s: they share second place
-    assert [await stores.daily.daily_rank(day, u) for u in (CY, BEN, ANN, DI)] == [1, 2, 2, 4]
-    assert await stores.daily.daily_rank("2026-11-23", BEN) is None
-    assert await stores.daily.daily_count(day) == 4
-    assert await stores.daily.daily_days(ANN) == ["2026-11-23", day]
+    assert [await stores.daily.daily_rank(day, "24", u) for u in (CY, BEN, ANN, DI)] == [1, 2, 2, 4]
+    assert await stores.daily.daily_rank("2026-11-23", "24", BEN) is None
+    assert await stores.daily.daily_count(day, "24") == 4
+    assert await stores.daily.daily_days(ANN, "24") == ["2026-11-23", day]
+
+
+async def test_a_day_keeps_a_result_of_each_games_daily(stores: Stores) -> None:
+    """The results are keyed by game too (schema step 30, issue 72): a person's answer to one
+    game's daily of the day is not their answer to another's, each board and count is its
+    game's, and a day counts once where days of any game are asked (the week's achievement,
+    the page's calendar)."""
+    await setup(stores)
+    day = "2026-11-24"
+    assert await stores.daily.record_daily(day, "24", ANN, ANN, "8*3*(7/7)", 40.0, 5000.0)
+    assert await stores.daily.record_daily(day, "make10", ANN, ANN, "1+9*(3-2)", 20.0, 4000.0)
+    assert not await stores.daily.record_daily(day, "make10", ANN, ANN, "9+1", 5.0, 4100.0)
+    assert await stores.daily.record_daily(day, "make10", BEN, BEN, "x", 10.0, 3000.0)
+    first = await stores.daily.daily_result(day, "24", ANN)
+    other = await stores.daily.daily_result(day, "make10", ANN)
+    assert first is not None and other is not None
+    assert (first.answer, other.answer) == ("8*3*(7/7)", "1+9*(3-2)")
+    assert [r.user_id for r in await stores.daily.daily_board(day, "make10")] == [BEN, ANN]
+    assert [r.user_id for r in await stores.daily.daily_board(day, "24")] == [ANN]
+    assert (await stores.daily.daily_count(day, "24"), await stores.daily.daily_count(
+        day, "make10")) == (1, 2)
+    assert (await stores.daily.daily_rank(day, "24", ANN),
+            await stores.daily.daily_rank(day, "make10", ANN)) == (1, 2)
+    assert await stores.daily.daily_days(BEN, "24") == []
+    assert await stores.daily.daily_days(BEN, "make10") == [day]
+    assert await stores.achievements.latest_days(ANN, 7) == [day]  # once, not once a game
+    assert await stores.pages.daily_days(ANN, "2026-01-01") == [day]
 
 
 async def test_a_chat_reset_deletes_its_scores_only_and_nothing_comes_back(
@@ -151,16 +178,16 @@ async def test_forget_deletes_a_person_everywhere_and_the_boards_recompute(
     won = await play(stores, GROUP, ANN, (BEN,), points=30)
     await play(stores, OTHER, BEN, (ANN, CY))
     await play(stores, ANN, ANN, ())  # in Ann's private chat
-    await stores.daily.record_daily("2026-11-24", ANN, ANN, "x", 3.0, 10.0)
-    await stores.daily.record_daily("2026-11-24", BEN, BEN, "y", 4.0, 10.0)
+    await stores.daily.record_daily("2026-11-24", "24", ANN, ANN, "x", 3.0, 10.0)
+    await stores.daily.record_daily("2026-11-24", "24", BEN, BEN, "y", 4.0, 10.0)
     before = await consistent(stores)
     await stores.forgetting.forget_user(ANN)
     after = await consistent(stores)
     assert not any(key[1] == ANN for key in after)
     assert after == {key: score for key, score in before.items() if key[1] != ANN}
     assert await stores.people.user_name(ANN) is None
-    assert await stores.daily.daily_days(ANN) == []
-    assert await stores.daily.daily_days(BEN) == ["2026-11-24"]
+    assert await stores.daily.daily_days(ANN, "24") == []
+    assert await stores.daily.daily_days(BEN, "24") == ["2026-11-24"]
     assert await stores.people.language(ANN) is None
     kept = await stores.rounds.get_round(won)
     assert kept is not None and kept.status == "won" and kept.started_by is None
@@ -299,7 +326,7 @@ async def test_the_services_forget_and_reset_on_both_backends(stores: Stores, po
     day = day_of(1000.0)
     solved = await community.daily.answer(private, ann,
                                           solve(list(community.daily.hand_of(day)))[0])
-    assert "Solved" in solved.text and await stores.daily.daily_days(ANN) == [day]
+    assert "Solved" in solved.text and await stores.daily.daily_days(ANN, "24") == [day]
 
     async def admin() -> bool:
         return True
@@ -310,7 +337,7 @@ async def test_the_services_forget_and_reset_on_both_backends(stores: Stores, po
     done = await community.privacy.press(asked.token, True, private, ann, admin)
     assert done.notice == "Deleted." and await stores.people.user_name(ANN) is None
     await community.privacy.erased()  # the rows go after the answer
-    assert await stores.daily.daily_days(ANN) == []
+    assert await stores.daily.daily_days(ANN, "24") == []
     assert await stores.people.user_name(ANN) is None
     assert not any(key[1] == ANN for key in await consistent(stores))
 

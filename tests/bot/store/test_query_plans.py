@@ -63,9 +63,11 @@ YEAR_STATISTICS = (
     ("board_ties", "sqlite_autoindex_board_ties_1", "143613 1001 334 223 1"),
     ("chat_settings", None, "999"),
     ("chats", None, "39997"),
-    ("daily_results", "daily_results_by_time", "710790 1001 3 1 1"),
-    ("daily_results", "daily_results_by_user", "794240 36 1"),
-    ("daily_results", "sqlite_autoindex_daily_results_1", "1769040 1001 1"),
+    # the daily's three as schema step 30 keys them by game too: the year's one game adds a
+    # column that divides nothing (every result was 24's)
+    ("daily_results", "daily_results_by_time", "710790 1001 1001 3 1 1"),
+    ("daily_results", "daily_results_by_user", "794240 36 1 1"),
+    ("daily_results", "sqlite_autoindex_daily_results_1", "1769040 1001 1001 1"),
     ("hand_ratings", "hand_ratings_by_kind", "276 276 276 276"),
     ("hand_ratings", "sqlite_autoindex_hand_ratings_1", "276 276 1"),
     ("handled_updates", None, "60000"),

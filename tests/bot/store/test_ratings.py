@@ -210,12 +210,13 @@ async def test_the_recent_players_come_with_their_ratings_in_one_read(stores: St
 async def test_a_daily_answer_is_rated_with_its_result_once(stores: Stores):
     await people(stores)
     rating = write(500.0, (1, 0.3, 0.3))
-    assert await stores.ratings.record_daily("2026-11-24", 1, 1, "1*2*3*4", 40.0, 500.0, rating)
-    assert not await stores.ratings.record_daily("2026-11-24", 1, 1, "1*2*3*4", 41.0, 501.0,
+    assert await stores.ratings.record_daily("2026-11-24", "24", 1, 1, "1*2*3*4", 40.0, 500.0,
+                                             rating)
+    assert not await stores.ratings.record_daily("2026-11-24", "24", 1, 1, "1*2*3*4", 41.0, 501.0,
                                                  write(501.0, (1, 0.6, 0.3)))
     [ann] = await stores.ratings.player_ratings(1, "24")
     assert (ann.rating, ann.responses) == (0.3, 1)
-    done = await stores.daily.daily_result("2026-11-24", 1)
+    done = await stores.daily.daily_result("2026-11-24", "24", 1)
     assert done is not None and done.seconds == 40.0
 
 

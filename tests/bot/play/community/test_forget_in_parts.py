@@ -95,7 +95,7 @@ async def test_the_answer_comes_first_and_nothing_of_the_person_is_shown_meanwhi
     await again.community.retention.expire()
     assert await stores.forgetting.unfinished_forgets() == []
     assert await stores.pages.game_totals(ZED.id) == []
-    assert await stores.daily.daily_days(ZED.id) == []
+    assert await stores.daily.daily_days(ZED.id, "24") == []
     assert await stores.rounds.answerers(rounds[1]) == [BEN.id]
     assert NAME not in await shown(again)
     assert "Ben" in await shown(again)

@@ -74,7 +74,7 @@ async def test_forget_is_asked_in_private_and_deletes_you_everywhere(harness: Ha
         if when == "erasing":
             assert ANN["id"] in await stores.rounds.answerers(lost)  # her rows are still there
         assert await stores.people.user_name(ANN["id"]) is None
-        assert await stores.daily.daily_result(day_of(today()), ANN["id"]) is None
+        assert await stores.daily.daily_result(day_of(today()), "24", ANN["id"]) is None
         top = (await said(harness, BEN, "/top")).text
         assert "Ann" not in top and "1. Ben" in top
         assert "Ann" not in (await said(harness, BEN, "/top week")).text

@@ -130,21 +130,21 @@ async def test_private_daily_shows_the_hand_then_judges_and_counts_once(harness:
     a, b, c, _ = hand
     wrong = await said(harness, ANN["id"], ANN, f"/daily {a}*{b}*{c}")
     assert "/daily" in wrong.text and "❌" in wrong.text
-    assert await harness.stores.daily.daily_result(DAY, ANN["id"]) is None
+    assert await harness.stores.daily.daily_result(DAY, "24", ANN["id"]) is None
 
     today.now += 42.5
     solution = solve(list(hand))[0]
     right = await said(harness, ANN["id"], ANN, f"/daily {solution}")
     assert "Solved" in right.text and "at 01:00:42 UTC" in right.text
     assert "#1 of 1" in right.text and "Streak: 1" in right.text
-    kept = await harness.stores.daily.daily_result(DAY, ANN["id"])
+    kept = await harness.stores.daily.daily_result(DAY, "24", ANN["id"])
     assert kept is not None and kept.chat_id == ANN["id"] and kept.seconds == 3642.5
 
     other = solve(list(hand))[-1]
     today.now += 60
     again = await said(harness, ANN["id"], ANN, f"/daily {other}")
     assert "You solved today's puzzle" in again.text and "01:00:42" in again.text
-    assert (await harness.stores.daily.daily_result(DAY, ANN["id"])) == kept  # once
+    assert (await harness.stores.daily.daily_result(DAY, "24", ANN["id"])) == kept  # once
     again = await said(harness, ANN["id"], ANN, "/daily")
     assert "You solved today's puzzle" in again.text and "→" not in again.text  # no new deal
 
@@ -162,7 +162,7 @@ async def test_a_group_sees_the_hand_and_is_sent_to_answer_in_private(harness: H
     refused = await said(harness, GROUP, BEN, f"/daily {solution}", kind="group")
     assert "private" in refused.text and solution not in refused.html
     assert refused.reply_markup["inline_keyboard"][0][0]["url"].endswith("?start=daily")
-    assert await harness.stores.daily.daily_result(DAY, BEN["id"]) is None
+    assert await harness.stores.daily.daily_result(DAY, "24", BEN["id"]) is None
 
     deep = await said(harness, BEN["id"], BEN, "/start daily")  # the button's deep link
     assert sorted(numbers_of(deep.text)) == sorted(hand) and "/daily" in deep.text
@@ -213,8 +213,8 @@ async def test_the_daily_board_ranks_the_earliest_with_streaks_and_your_place(
     for i in range(11):
         user = 3000 + i
         await harness.stores.people.remember_user(user, f"P{i}")
-        assert await store.record_daily(DAY, user, user, "x", 60.0 + i, START + 60 + i)
-    await store.record_daily("2030-02-28", 3000, 3000, "x", 5.0, START - 86400 + 5)
+        assert await store.record_daily(DAY, "24", user, user, "x", 60.0 + i, START + 60 + i)
+    await store.record_daily("2030-02-28", "24", 3000, 3000, "x", 5.0, START - 86400 + 5)
     hand = list(harness.services.community.daily.hand_now())
     await said(harness, ANN["id"], ANN, "/daily")
     await said(harness, ANN["id"], ANN, f"/daily {solve(hand)[0]}")  # later than 11 others
@@ -260,7 +260,7 @@ async def test_seeing_the_hand_elsewhere_first_gains_nothing(harness: Harness, t
     today.now = START + 400
     carol = await said(harness, CAROL["id"], CAROL, f"/daily {solution}")  # never shown it
     assert "at 00:06:40 UTC" in carol.text and "#3 of 3" in carol.text
-    assert [r.user_id for r in await harness.stores.daily.daily_board(DAY)] == \
+    assert [r.user_id for r in await harness.stores.daily.daily_board(DAY, "24")] == \
         [BEN["id"], ANN["id"], CAROL["id"]]
 
 
@@ -282,15 +282,15 @@ async def test_forgetting_and_answering_again_gains_nothing(harness: Harness, to
     asked = await said(harness, ANN["id"], ANN, "/forget")
     [(_, yes), _] = harness.telegram.buttons(ANN["id"], asked.message_id)
     assert (await press_data(harness, asked.message_id, ANN, yes, ANN["id"])).text == "Deleted."
-    assert await harness.stores.daily.daily_result(DAY, ANN["id"]) is None  # hidden at once
+    assert await harness.stores.daily.daily_result(DAY, "24", ANN["id"]) is None  # hidden at once
     await harness.services.community.privacy.erased()  # and gone once the erasure ended
-    assert await harness.stores.daily.daily_count(DAY) == 1
+    assert await harness.stores.daily.daily_count(DAY, "24") == 1
 
     today.now = START + 61
     await said(harness, ANN["id"], ANN, "/daily")
     again = await said(harness, ANN["id"], ANN, f"/daily {solution}")
     assert "at 00:01:01 UTC" in again.text and "#2 of 2" in again.text
-    assert [r.user_id for r in await harness.stores.daily.daily_board(DAY)] == \
+    assert [r.user_id for r in await harness.stores.daily.daily_board(DAY, "24")] == \
         [BEN["id"], ANN["id"]]
 
 
@@ -299,7 +299,7 @@ async def test_a_group_is_never_shown_a_solver_s_answer(harness: Harness, today:
     hand = list(harness.services.community.daily.hand_now())
     solution = solve(hand)[0]
     await said(harness, ANN["id"], ANN, f"/daily {solution}")
-    kept = await harness.stores.daily.daily_result(DAY, ANN["id"])
+    kept = await harness.stores.daily.daily_result(DAY, "24", ANN["id"])
     assert kept is not None
     mine = await said(harness, ANN["id"], ANN, "/daily")
     assert markup.code(kept.answer) in mine.html  # in private, the answer is shown
@@ -348,7 +348,7 @@ async def test_wrong_answers_to_the_daily_say_why_and_count_nothing(harness: Har
         again = "For example: /daily " if why == "can't read" or attempt.startswith("(") \
             else "Try again"
         assert why in reply.text and again in reply.text, (attempt, reply.text)
-    assert await harness.stores.daily.daily_result(DAY, ANN["id"]) is None
+    assert await harness.stores.daily.daily_result(DAY, "24", ANN["id"]) is None
     zh = await said(harness, ZHAO["id"], ZHAO, "/daily 1+")
     assert zh.text.startswith("❌ 看不懂") and "例如：/daily " in zh.text
 

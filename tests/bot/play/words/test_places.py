@@ -100,7 +100,7 @@ async def test_the_daily_board(services: Services, stores: Stores, clock: Clock)
     await three_players(services, stores)
     day = "1970-01-01"  # the test clock's day
     for player, seconds in ((ANN, 40.0), (BEN, 40.0), (CY, 50.0)):
-        assert await stores.daily.record_daily(day, player.id, player.id, "x", seconds,
+        assert await stores.daily.record_daily(day, "24", player.id, player.id, "x", seconds,
                                                clock.now - 60 + seconds)
     board = await services.community.daily.board(GROUP, ANN)
     assert [line.split(" ")[0] for line in board.splitlines()[1:4]] == ["1.", "1.", "3."]

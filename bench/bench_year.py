@@ -467,6 +467,7 @@ async def page_server(db: Database) -> AsyncIterator[Callable[[PageAsk], Awaitab
 
     import httpx
 
+    from bot.play.games import DAILY_GAME
     from bot.play.pages import Pages
     from bot.runtime.heap import settle
     from bot.store import open_stores
@@ -479,7 +480,8 @@ async def page_server(db: Database) -> AsyncIterator[Callable[[PageAsk], Awaitab
     # read too; the daily's hand is never drawn for a page, only for a card
     pages = Pages(stores.pages, stores.ratings, clock=lambda: year.now,
                   achievements=stores.achievements,
-                  daily=SimpleNamespace(store=stores.daily, hand_of=lambda day: ()),
+                  daily=SimpleNamespace(store=stores.daily, game=DAILY_GAME.name,
+                                        hand_of=lambda day: ()),
                   tournaments=stores.tournaments)
 
     async def member(chat_id: int, user_id: int) -> bool:

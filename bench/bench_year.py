@@ -639,6 +639,26 @@ async def retention(db: Database) -> list[tuple[int, float]]:
         await stores.close()
 
 
+async def week_moved(db: Database) -> list[float]:
+    """Every chat's week's totals (schema step 31) moved on a day later, as the housekeeping
+    does after a day's stop: the seconds of each part (an hour of the year's rounds)."""
+    from bot.store import open_stores
+
+    stores = await open_stores(db.path or "unused", db.url)
+    if not hasattr(stores.rounds, "expire_week"):  # a commit from before step 31
+        await stores.close()
+        return []
+    try:
+        until, done = db.year.now - 7 * 86400.0 + 86400.0, []
+        while True:
+            began = time.perf_counter()
+            if not await stores.rounds.expire_week(until, parts=1):
+                return done
+            done.append(time.perf_counter() - began)
+    finally:
+        await stores.close()
+
+
 async def writes(db: Database, rounds: int = 2000, at_once: int = 8) -> float:
     """Rounds played straight through the stores on the database, `at_once` chats together
     (a deal, two wrong answers, a right one, the close that scores it: five writes): seconds."""
@@ -710,6 +730,7 @@ class Measured:
     size: int = 0
     consistent: bool = False
     retention: list[tuple[int, float]] = dataclasses.field(default_factory=list)
+    week_moves: list[float] = dataclasses.field(default_factory=list)
     writes: float = 0.0
 
 
@@ -756,6 +777,7 @@ async def beside_the_bot(measured: Measured, db: Database, moves: int) -> None:
         db, [int(h) for h in db.year.heavy_ids.tolist()[BY_BOT:]])
     measured.size = await size_of(db)
     measured.retention = await retention(db)
+    measured.week_moves = await week_moved(db)
     measured.writes = await writes(db)
 
 
@@ -794,6 +816,11 @@ def report(backend: str, empty: Database, year: Database, a: Measured, b: Measur
         print(f"the retention a day later: {sum(n for n, _ in b.retention):,} rounds in "
               f"{len(times)} transactions, {percentile(times, 0.5) * 1000:.1f} ms each "
               f"(p50), {max(times) * 1000:.1f} ms the longest")
+    if b.week_moves:
+        moves = b.week_moves
+        print(f"the week's totals a day later: {len(moves)} parts (an hour of rounds each), "
+              f"{percentile(moves, 0.5) * 1000:.1f} ms each (p50), "
+              f"{max(moves) * 1000:.1f} ms the longest")
 
 
 def heavy_answers(year: Year) -> float:

@@ -85,6 +85,10 @@ class RoundStore(Protocol):
         player's first answer of a round stays, without its text; the rest, and who passed,
         go. How many rounds it reached (a long backlog goes a part at a time)."""
         ...
+    async def expire_week(self, until: float) -> int:
+        """Every chat's week's totals (schema step 31) made to start at `until`: the rounds
+        won before it go from them, a part at a time. How many parts it took."""
+        ...
 
 
 class PeopleStore(Protocol):

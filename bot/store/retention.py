@@ -21,3 +21,9 @@ EXPIRE_EVERY = 600.0  # the housekeeping job's period
 # (bench/bench_year.py), so no other chat's write waits long behind it.
 EXPIRE_ANSWERS = 400
 EXPIRE_BATCHES = 100  # transactions per run at most: a backlog goes 60,000 rounds an hour
+# Not a retention but the same job's: every chat's week's totals (schema step 31) lose the rounds
+# that left the week, an hour of them a transaction (a few hundred rounds on a year-old
+# database: bench/bench_year.py).
+WEEK = 7 * 86400.0  # the week's boards (bot.play.community.standings)
+WEEK_PART = 3600.0
+WEEK_PARTS = 168  # a week of them a run at most (a stop of a week is caught up in one)

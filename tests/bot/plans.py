@@ -28,7 +28,7 @@ from bot.store.postgres import (
 from bot.store.postgres import leader as postgres_leader
 from bot.store.postgres.people import MET_ROUNDS, SCORING_LOCKS
 from bot.store.postgres.rounds import ANNOUNCED as POSTGRES_ANNOUNCED
-from bot.store.postgres.rounds import GUESS_LOCK, RATE_OPEN, SCALED_CLOSE
+from bot.store.postgres.rounds import GUESS_LOCK, RATE_OPEN, SCALED_CLOSE, WEEK_LOCK
 from bot.store.sql import (
     achievements,
     daily,
@@ -58,7 +58,8 @@ LARGE = frozenset({"users", "chats", "rounds", "answers", "scores", "matches", "
                    "player_totals", "board_steps", "board_ties", "player_ratings",
                    "hand_ratings", "rated_rounds", "achievements", "rating_days",
                    "answered_rounds", "tournaments", "tournament_groups", "tournament_followers",
-                   "tournament_rounds", "tournament_deals", "tournament_players"})
+                   "tournament_rounds", "tournament_deals", "tournament_players",
+                   "week_totals", "week_steps"})
 
 # Statement -> the large tables it reads whole, and why that is bounded.
 WHOLE: dict[str, tuple[frozenset[str], str]] = {
@@ -127,6 +128,10 @@ WHOLE_PERSON = {
 ORDERED = frozenset({*(f"scores.{kind}[{n}]" for kind in ("top", "board") for n in range(4)),
                      "daily.board", "ratings.board", "ratings.provisional"})
 
+# Boards read in an index kept in the board's order (migration 31), not from a week of every
+# chat's rounds summed: the index each must read.
+THROUGH = {"scores.board[4]": "week_totals_board", "scores.board[5]": "week_totals_board"}
+
 # A player's place on an all-time board: their own row (alias m) found by their id, not among
 # the board's rows (a chat's players, or every player).
 OWN_ROW = frozenset(f"scores.placing[{n}]" for n in range(4))
@@ -171,6 +176,7 @@ def postgres_statements() -> dict[str, str]:
                   "postgres.SCORING_LOCKS": SCORING_LOCKS, "postgres.MET_ROUNDS": MET_ROUNDS,
                   "postgres.CHAT_LOCK": CHAT_LOCK,
                   "postgres.RATE_OPEN": RATE_OPEN, "postgres.SCALED_CLOSE": SCALED_CLOSE,
+                  "postgres.WEEK_LOCK": WEEK_LOCK,
                   "postgres.USER_LOCKS": USER_LOCKS, "postgres.USER_CHATS": USER_CHATS,
                   **POSTGRES_INLINE,
                   "live.REACHING": live_rounds.REACHING,
@@ -271,6 +277,8 @@ def sqlite_faults(connection: Any, name: str, sql: str) -> list[str]:
     if name in OWN_ROW and not any(re.match(r"SEARCH m USING .*\buser_id=\?", line)
                                    for line in plan):
         faults.append("finds the player among the board's rows: " + "; ".join(plan))
+    if name in THROUGH and not any(re.search(rf"\b{THROUGH[name]}\b", line) for line in plan):
+        faults.append(f"does not read {THROUGH[name]}: " + "; ".join(plan))
     return faults
 
 
@@ -316,11 +324,12 @@ def postgres_faults(name: str, plan: dict, leading: dict[str, str]) -> list[str]
     sequential scan of a large table, or an index of one read from end to end (no condition
     on its `leading` column) unless it is one of SMALL_INDEXES."""
     allowed = WHOLE.get(name, (frozenset(), ""))[0]
-    faults, windows, own = [], [], []
+    faults, windows, own, indexes = [], [], [], set()
 
     def visit(node: dict, above: str | None = None) -> None:
         kind, table = node.get("Node Type", ""), node.get("Relation Name")
         index, condition = node.get("Index Name"), node.get("Index Cond", "")
+        indexes.add(index)
         alias = node.get("Alias", above)  # a bitmap's index scan reads for its heap scan
         windows.append(condition)
         if alias == "m" and re.search(r"\buser_id = ", condition):
@@ -342,6 +351,8 @@ def postgres_faults(name: str, plan: dict, leading: dict[str, str]) -> list[str]
                   else None)
 
     visit(plan["Plan"])
+    if name in THROUGH and THROUGH[name] not in indexes:
+        faults.append(f"does not read {THROUGH[name]}")
     if name in OWN_ROW and not own:
         faults.append("finds the player among the board's rows")
     if name in POSTGRES_WINDOWED and not any(all(re.search(rf"\b{column}\b", c) for column in

@@ -12,6 +12,7 @@ import asyncio
 import dataclasses
 import re
 import sqlite3
+import time
 import tomllib
 from collections import Counter
 from fnmatch import fnmatch
@@ -24,6 +25,7 @@ import pytest
 from bench.year_data import Scale, generate, load_postgres, load_sqlite
 from bot.store.postgres import open_postgres
 from bot.store.postgres.connection import Database
+from bot.store.retention import WEEK
 from bot.store.schema import DELTAS, ENGINES, LATEST, SHARED, engine_of, numbers
 from bot.store.sql.connection import Connection, numbered
 from bot.store.sqlite import open_sqlite
@@ -302,7 +304,43 @@ def kept_all(after: dict[str, Counter[tuple]], before: dict[str, Counter[tuple]]
 
     assert {name: kept(name, rows, before[name]) for name, rows in after.items()
             if name in before} == before
-    assert {name: rows for name, rows in after.items() if name not in before and rows} == {}
+    assert {name: rows for name, rows in after.items()
+            if name not in before and name not in SUMMED and rows} == {}
+    week_summed(after, before)
+
+
+# the tables a later step made and filled from what it found (step 31's week's totals)
+SUMMED = frozenset({"week_start", "week_totals", "week_steps"})
+
+
+def week_summed(after: dict[str, Counter[tuple]], before: dict[str, Counter[tuple]]) -> None:
+    """Step 31's week's totals are the year's week, summed here apart from its SQL: each
+    winner's points and wins from the rounds won since the week's start (seven days before the
+    upgrade), per game and over all games (''), a winner whose /forget is under way left out;
+    and the players at each (points, wins)."""
+    [start] = after["week_start"]
+    since = dict(start)["since"]
+    assert abs(since - (time.time() - WEEK)) < 3600
+    forgetting = {dict(row)["user_id"] for row in before["forgets"]}
+    sums: dict[tuple[str, int], list[int]] = {}
+    for row, count in before["rounds"].items():
+        won = dict(row)
+        if (won["status"] != "won" or won["winner_id"] is None or won["ended_at"] < since
+                or won["winner_id"] in forgetting):
+            continue
+        for kind in ("", won["game"]):
+            summed = sums.setdefault((kind, won["winner_id"]), [0, 0])
+            summed[0] += won["awarded"] * count
+            summed[1] += count
+    assert sums, "the year has a week"
+    assert after["week_totals"] == Counter(
+        (("game", kind), ("user_id", user), ("points", points), ("wins", wins))
+        for (kind, user), (points, wins) in sums.items())
+    steps = Counter((kind, points, wins) for (kind, _), (points, wins) in sums.items()
+                    if points > 0)
+    assert after["week_steps"] == Counter(
+        (("game", kind), ("points", points), ("wins", wins), ("players", players))
+        for (kind, points, wins), players in steps.items())
 
 
 @pytest.mark.slow

@@ -14,6 +14,7 @@ import pytest
 
 from bench.year_data import Scale, generate, load_postgres
 from bot.store.sql.connection import arity
+from bot.store.sql.scores import WEEK_NAMES
 from tests.bot import plans
 from tests.postgres import PostgresServer, new_database
 
@@ -47,11 +48,12 @@ YEAR = generate(Scale().shrunk(0.01))
 WEEK_AGO = YEAR.now - 7 * 86400.0
 BUSIEST, PLAYER = int(YEAR.group_ids[0]), int(YEAR.members[0][0])
 # What the week's boards are asked with: (since, the busiest chat, a game), then the limit or
-# the player.
+# the player; every chat's by their parameters' names (bot.store.sql.scores.WEEK_NAMES).
+ASKED = {"since": WEEK_AGO, "game": "24", "limit": 10, "user": PLAYER}
 SAMPLES = {
-    "scores.board[4]": (WEEK_AGO, 10), "scores.board[5]": (WEEK_AGO, "24", 10),
+    **{f"scores.{kind}[{4 + by_game}]": tuple(ASKED[name] for name in names[by_game])
+       for kind, names in WEEK_NAMES.items() for by_game in (0, 1)},
     "scores.board[6]": (WEEK_AGO, BUSIEST, 10), "scores.board[7]": (WEEK_AGO, BUSIEST, "24", 10),
-    "scores.placing[4]": (WEEK_AGO, PLAYER), "scores.placing[5]": (WEEK_AGO, "24", PLAYER),
     "scores.placing[6]": (WEEK_AGO, BUSIEST, PLAYER),
     "scores.placing[7]": (WEEK_AGO, BUSIEST, "24", PLAYER),
 }

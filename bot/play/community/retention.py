@@ -3,7 +3,8 @@ EXPIRE_EVERY seconds, and the rounds closed more than ANSWER_TEXTS_KEPT ago lose
 bot/store/retention.py says is not kept (the texts of answers, a player's later answers in a
 round, who passed), a few short transactions at a time. /privacy says the same. Each run first
 finishes the /forget a kill interrupted (the first run comes at start-up: see
-bot.play.community.privacy)."""
+bot.play.community.privacy), and last moves every chat's week's totals on (bot.store.retention:
+the rounds that left the week go from them)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from bot.store.protocols import RoundStore
-from bot.store.retention import ANSWER_TEXTS_KEPT, EXPIRE_EVERY
+from bot.store.retention import ANSWER_TEXTS_KEPT, EXPIRE_EVERY, WEEK
 
 __all__ = ["ANSWER_TEXTS_KEPT", "EXPIRE_EVERY", "Retention"]
 
@@ -32,4 +33,6 @@ class Retention:
         forget left unfinished goes first: what a person asked to delete waits no longer than
         what merely aged."""
         await self.unfinished_forgets()
-        return await self.rounds.expire_answers(self.clock() - ANSWER_TEXTS_KEPT)
+        reached = await self.rounds.expire_answers(self.clock() - ANSWER_TEXTS_KEPT)
+        await self.rounds.expire_week(self.clock() - WEEK)
+        return reached

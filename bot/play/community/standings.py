@@ -18,13 +18,13 @@ from bot.play.ratings.records import PLAYER_PROVISIONAL
 from bot.play.words.places import shared_places
 from bot.store.protocols import RatingStore, ScoreStore
 from bot.store.records import RatedPlacing, RatingRow, Stats
+from bot.store.retention import WEEK  # the week's boards: seven days to the second
 from bot.store.score_store import Board, Placing
 from bot.text import markup
 from bot.text.i18n import Texts
 
 SHOWN = 10
 PROVISIONAL_SHOWN = 3  # the best provisional ratings shown under a board, unranked
-WEEK = 7 * 86400
 # what an empty board tells to type: the command that deals a round of its game (all: /play)
 STARTS = {"": FIRST.start, **{name: game.start for name, game in GAMES.items()}}
 # The model's unit (the log-odds of solving within the usual round) as Elo shows it: 400 points

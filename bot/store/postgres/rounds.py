@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.store.postgres.connection import Database
+from bot.store.postgres.connection import TOTALS_LOCK, Database
 from bot.store.sql import ratings
 from bot.store.sql.connection import Step, numbered
 from bot.store.sql.rounds import NUMBERED, QMARK, Rounds
@@ -33,11 +33,15 @@ RATE_OPEN = ("INSERT INTO rated_rounds (round_id, at) SELECT id, $2::DOUBLE PREC
              "FROM rounds WHERE id = $1 AND status = 'open' FOR NO KEY UPDATE")
 SCALED_CLOSE = numbered(f"WITH scaled AS ({ratings.QMARK.put_scale} RETURNING 1) "
                         f"{QMARK.close_round}")
+# The week's housekeeping takes the totals' lock before it reads the rounds that left the week
+# (schema step 31): a chat's reset taking winners off them meanwhile then either came first,
+# its trigger having taken them off the totals, or comes after, finding them out of the week.
+WEEK_LOCK = f"SELECT pg_advisory_xact_lock({TOTALS_LOCK[0]}, {TOTALS_LOCK[1]})"
 
 
 class PostgresRounds(Rounds):
     def __init__(self, db: Database) -> None:
-        super().__init__(db, NUMBERED, ratings.NUMBERED)
+        super().__init__(db, NUMBERED, ratings.NUMBERED, WEEK_LOCK)
         self.database = db  # its own transactions, beside the shared Connection
 
     async def record_guess(self, round_id: int, user_id: int, text: str, correct: bool,

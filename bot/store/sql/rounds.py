@@ -21,7 +21,7 @@ from bot.store.records import (
     RightAnswer,
     Round,
 )
-from bot.store.retention import EXPIRE_ANSWERS, EXPIRE_BATCHES
+from bot.store.retention import EXPIRE_ANSWERS, EXPIRE_BATCHES, WEEK_PART, WEEK_PARTS
 from bot.store.sql import ratings, updates
 from bot.store.sql.connection import Connection, Refused, Step, numbered_table
 from bot.store.sql.rows import ROUND_COLUMNS, hand_of, round_of
@@ -33,6 +33,19 @@ RESULT_COLUMNS = ", ".join("r." + column for column in ROUND_COLUMNS.split(", ")
 # said twice so that each planner reads the table by it, whatever its statistics.
 EXPIRED_ROUNDS = ("round_id BETWEEN ? AND ? AND round_id IN (SELECT id FROM rounds WHERE "
                   "id BETWEEN ? AND ? AND status <> 'open' AND ended_at < ?)")
+
+
+# The end of a part of the week's housekeeping (WEEK_PART, until): an hour past its start, or
+# where the week now starts, the nearer; the rounds won in the part, each counted twice (over
+# all games, '', and its own), as the totals count them (schema step 31: not a winner's whose
+# /forget is under way).
+PART_END = "CASE WHEN since + ? < ? THEN since + ? ELSE ? END"
+WEEK_GONE = ("SELECT CASE WHEN k.every = 1 THEN '' ELSE r.game END AS kind, r.winner_id, "
+             "r.awarded FROM rounds r JOIN (SELECT 1 AS every UNION ALL SELECT 0) AS k ON true "
+             "WHERE r.status = 'won' AND r.ended_at >= (SELECT since FROM week_start) "
+             f"AND r.ended_at < (SELECT {PART_END} FROM week_start) "
+             "AND r.winner_id IS NOT NULL "
+             "AND NOT EXISTS (SELECT 1 FROM forgets f WHERE f.user_id = r.winner_id)")
 
 
 @dataclass(frozen=True)
@@ -60,6 +73,8 @@ class RoundStatements:
     expiring: str
     expired: str
     expire: tuple[str, str, str]  # as `expired`: rounds' ids (from, to) twice, ended before
+    week_due: str  # (until,): the guard of a part of the week's housekeeping, if one is due
+    week_out: tuple[str, str]  # (WEEK_PART, until) twice each: the part, done
 
 
 QMARK = RoundStatements(
@@ -128,6 +143,16 @@ QMARK = RoundStatements(
             "AND b.user_id = answers.user_id AND b.id < answers.id)",
             "UPDATE answers SET text = '' WHERE " + EXPIRED_ROUNDS + " AND text <> ''",
             "DELETE FROM round_passes WHERE " + EXPIRED_ROUNDS),
+    # The week's totals (schema step 31) lose the rounds that left the week: those won from
+    # its start to an hour later at most (WEEK_PART, the part's end), then it starts there
+    # (a row left at nothing goes: the schema's trigger deletes it).
+    week_due="UPDATE week_start SET since = since WHERE since < ?",
+    week_out=(f"INSERT INTO week_totals (game, user_id, points, wins) SELECT kind, winner_id, "
+              f"-SUM(awarded), -COUNT(*) FROM ({WEEK_GONE}) AS gone WHERE true "
+              "GROUP BY kind, winner_id ON CONFLICT (user_id, game) DO UPDATE SET "
+              "points = week_totals.points + excluded.points, "
+              "wins = week_totals.wins + excluded.wins",
+              f"UPDATE week_start SET since = {PART_END}"),
 )
 NUMBERED = numbered_table(QMARK)
 
@@ -137,10 +162,13 @@ class Rounds:
     `set_announced`)."""
 
     def __init__(self, db: Connection, sql: RoundStatements,
-                 rated: ratings.RatingStatements = ratings.QMARK) -> None:
+                 rated: ratings.RatingStatements = ratings.QMARK, week_lock: str = "") -> None:
         self.db = db
         self.sql = sql
         self.rated = rated  # the statements of a close's rating (bot.store.sql.ratings)
+        # what takes the lock every writer of the week's totals holds (PostgreSQL's concurrent
+        # writers only), before the housekeeping reads the rounds that left the week
+        self.week_lock = week_lock
 
     async def open_round(self, chat_id: int, game: str, hand: tuple, target: int, level: str,
                          points: int, lang: str, started_at: float, deadline: float,
@@ -289,6 +317,18 @@ class Rounds:
             await self.db.run_all([(sql, window) for sql in self.sql.expire])
             reached += int(count)
         return reached
+
+    async def expire_week(self, until: float, parts: int = WEEK_PARTS) -> int:
+        """The week's totals (schema step 31) brought to start at `until` (the week's start
+        now), an hour of rounds a transaction, `parts` at most (a day's backlog after a stop
+        goes in 24); how many it took."""
+        part = (WEEK_PART, until, WEEK_PART, until)
+        steps: list[Step] = [(self.week_lock, ())] if self.week_lock else []
+        steps += [(sql, part) for sql in self.sql.week_out]
+        for done in range(parts):
+            if not await self.db.run_guarded((self.sql.week_due, (until,)), steps):
+                return done
+        return parts
 
 
 def _stored(value: bool | None) -> int | None:

@@ -2,12 +2,16 @@
 triggers keep exact as rounds close and late answers land (migrations 3 and 5), and the all-time
 boards over several games or chats from the totals those triggers keep in turn (migration 12),
 so that no board sums a year of scores when it is asked for: each reads its first rows, and a
-place its rows ahead, in an index of the board's order."""
+place its rows ahead, in an index of the board's order. Every chat's week is read from the
+week's totals (migration 31) set right for the moments between their start and the week asked
+for; a chat's week sums that chat's rounds of the week."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from bot.store.records import Standing, Stats
 from bot.store.score_store import Board, Placing
@@ -51,6 +55,8 @@ def week_totals(by_chat: bool, by_game: bool) -> str:
 
 
 def board_query(week: bool, by_chat: bool, by_game: bool) -> str:
+    if week and not by_chat:
+        return positional(every_week_board(by_game))[0]
     if not week:
         return (f"SELECT t.user_id, u.first_name, t.points, t.wins FROM "
                 f"{totals(by_chat, by_game)} t JOIN shown_users u ON u.id = t.user_id "
@@ -78,6 +84,8 @@ CHAT_PLACE = (
 
 def placing_query(week: bool, by_chat: bool, by_game: bool) -> str:
     """One player's place: 1 + those strictly ahead of them (ties share a place)."""
+    if week and not by_chat:
+        return positional(every_week_place(by_game))[0]
     if not week:
         table = totals(by_chat, by_game)
         place = CHAT_PLACE.format(table=table) if by_chat else EVERY_CHAT_PLACE
@@ -87,6 +95,75 @@ def placing_query(week: bool, by_chat: bool, by_game: bool) -> str:
             "SELECT 1 + (SELECT COUNT(*) FROM t AS o WHERE o.p > m.p OR (o.p = m.p AND "
             "o.w > m.w)), m.uid, u.first_name, m.p, m.w "
             "FROM t AS m JOIN shown_users u ON u.id = m.uid WHERE m.uid = ?")
+
+
+# Every chat's week (migration 31): the totals kept from week_start.since on (`k`), set right for
+# the rounds won between that start and the week's (`b`: lo to hi; taken off when the week begins
+# later, added when earlier: minutes, as the housekeeping moves the start on), per winner (`c`),
+# whose exact week is then `t`. A board is those corrected players and the first of the others
+# in the totals' index; a place, the players on the steps above less the corrected and the
+# forgotten there, plus the corrected above. Written with :names, each a parameter (WEEK_NAMES).
+WEEK_WINDOW = (
+    "b AS MATERIALIZED (SELECT CASE WHEN :since < since THEN :since ELSE since END AS lo, "
+    "CASE WHEN :since < since THEN since ELSE :since END AS hi, "
+    "CASE WHEN :since < since THEN 1 ELSE -1 END AS sign FROM week_start), "
+    # the window's ends as values (not a join), so that each planner reads the won rounds by
+    # time in their index; `+ 0`: SQLite would otherwise read every winner in their index's order
+    "c AS MATERIALIZED (SELECT r.winner_id AS uid, (SELECT sign FROM b) * SUM(r.awarded) AS p, "
+    "(SELECT sign FROM b) * COUNT(*) AS w FROM rounds r WHERE r.status = 'won' "
+    "AND r.ended_at >= (SELECT lo FROM b) AND r.ended_at < (SELECT hi FROM b) "
+    "AND {game}r.winner_id + 0 IS NOT NULL GROUP BY r.winner_id), "
+    # each corrected player's totals looked up by key (a join may read the game's every row)
+    "t AS MATERIALIZED (SELECT c.uid, COALESCE((SELECT k.points FROM week_totals k "
+    "WHERE k.user_id = c.uid AND k.game = {kind}), 0) + c.p AS p, COALESCE((SELECT k.wins "
+    "FROM week_totals k WHERE k.user_id = c.uid AND k.game = {kind}), 0) + c.w AS w FROM c)")
+NOT_ERASING = "NOT EXISTS (SELECT 1 FROM forgets f WHERE f.user_id = {})"
+
+
+def every_week(by_game: bool, body: str) -> str:
+    """An every-chat week's statement: the window's CTEs, then `body`, {kind} the game's."""
+    kind = ":game" if by_game else "''"
+    window = WEEK_WINDOW.format(game="r.game = :game AND " if by_game else "", kind=kind)
+    return f"WITH {window} " + body.format(kind=kind)
+
+
+def every_week_board(by_game: bool) -> str:
+    """(uid, name, points, wins) of every chat's week's first players."""
+    return every_week(by_game, (
+        "SELECT x.uid, u.first_name, x.p, x.w FROM ("
+        f"SELECT t.uid, t.p, t.w FROM t WHERE t.p > 0 AND {NOT_ERASING.format('t.uid')} "
+        "UNION ALL SELECT o.uid, o.p, o.w FROM (SELECT k.user_id AS uid, k.points AS p, "
+        "k.wins AS w FROM week_totals k WHERE k.game = {kind} AND k.points > 0 "
+        f"AND k.user_id NOT IN (SELECT c.uid FROM c) AND {NOT_ERASING.format('k.user_id')} "
+        "ORDER BY k.points DESC, k.wins DESC, k.user_id LIMIT :limit) AS o "
+        "ORDER BY p DESC, w DESC, uid LIMIT :limit) AS x "
+        "JOIN shown_users u ON u.id = x.uid ORDER BY x.p DESC, x.w DESC, x.uid"))
+
+
+def every_week_place(by_game: bool) -> str:
+    """(place, uid, name, points, wins) of one player on every chat's week (none: no points)."""
+    ahead = "(o.points > m.p OR (o.points = m.p AND o.wins > m.w))"
+    return every_week(by_game, (
+        "SELECT 1 + COALESCE((SELECT SUM(s.players) FROM week_steps s WHERE s.game = {kind} "
+        "AND s.points >= m.p AND (s.points > m.p OR s.wins > m.w)), 0) "
+        # each looked up by key (a scalar subquery: never a walk of the totals from the top)
+        "- (SELECT COUNT(*) FROM (SELECT c.uid FROM c UNION SELECT f.user_id FROM forgets f) "
+        "AS x WHERE (SELECT 1 FROM week_totals o WHERE o.game = {kind} AND o.user_id = x.uid "
+        f"AND o.points > 0 AND {ahead}) IS NOT NULL) "
+        "+ (SELECT COUNT(*) FROM (SELECT t.uid, t.p AS points, t.w AS wins FROM t) AS o "
+        f"WHERE o.points > 0 AND {ahead} AND {NOT_ERASING.format('o.uid')}), "
+        "u.id, u.first_name, m.p, m.w FROM (SELECT t.p, t.w FROM t WHERE t.uid = :user "
+        "UNION ALL SELECT k.points, k.wins FROM week_totals k WHERE k.game = {kind} "
+        "AND k.user_id = :user AND k.user_id NOT IN (SELECT c.uid FROM c)) AS m "
+        "JOIN shown_users u ON u.id = :user WHERE m.p > 0"))
+
+
+NAMED = re.compile(r":(since|game|limit|user)\b")
+
+
+def positional(sql: str) -> tuple[str, tuple[str, ...]]:
+    """A statement with :names, as `?` markers and the names in their order."""
+    return NAMED.sub("?", sql), tuple(NAMED.findall(sql))
 
 
 def variants(query: Callable[[bool, bool, bool], str]) -> tuple[str, ...]:
@@ -102,6 +179,21 @@ def board_index(board: Board) -> int:
 
 def board_params(board: Board) -> list:
     return [value for value in (board.since, board.chat_id, board.game) if value is not None]
+
+
+# The names of every chat's week's parameters, in order (all games, then one game's)
+WEEK_NAMES = {"board": tuple(positional(every_week_board(by_game))[1] for by_game in (False, True)),
+              "placing": tuple(positional(every_week_place(by_game))[1]
+                               for by_game in (False, True))}
+
+
+def asked(kind: str, board: Board, last: dict[str, Any]) -> list:
+    """A board's statement's parameters: since, chat, game as given, then `last`'s value
+    (the limit, or the player); every chat's week's by their names."""
+    if board.since is not None and board.chat_id is None:
+        given = {"since": board.since, "game": board.game, **last}
+        return [given[name] for name in WEEK_NAMES[kind][board.game is not None]]
+    return [*board_params(board), *last.values()]
 
 
 @dataclass(frozen=True)
@@ -145,13 +237,13 @@ class Scores:
     async def board(self, board: Board, limit: int = 10) -> list[Placing]:
         """The board's first players, best first (more points, then more wins)."""
         rows = await self.db.fetch(self.sql.board[board_index(board)],
-                                   (*board_params(board), limit))
+                                   asked("board", board, {"limit": limit}))
         return [Placing(rank, int(uid), name, int(points), int(wins))
                 for rank, (uid, name, points, wins) in enumerate(rows, 1)]
 
     async def placing(self, board: Board, user_id: int) -> Placing | None:
         rows = await self.db.fetch(self.sql.placing[board_index(board)],
-                                   (*board_params(board), user_id))
+                                   asked("placing", board, {"user": user_id}))
         if not rows:
             return None
         rank, uid, name, points, wins = rows[0]

@@ -2,7 +2,9 @@
 the play: one chat's recount (CHAT_SCORES) equals the view scores_from_rounds for that chat;
 every board and every player's place equals the board recomputed in Python from the scores and
 rounds; the totals and the counts of players at each step (migration 12) equal what the scores
-say, through closes, late answers, /resetscores, /forget and a group's move."""
+say, through closes, late answers, /resetscores, /forget and a group's move; and every chat's
+week (migration 31's kept totals, their steps, and the housekeeping moving the week's start on)
+equals the week summed from the rounds, asked for on either side of the kept start."""
 
 from __future__ import annotations
 
@@ -47,6 +49,7 @@ operation = st.one_of(
     opening, opening, opening, winning, winning, winning, answering, answering,
     st.tuples(st.just("end"), chat, st.sampled_from(("expired", "revealed"))),
     st.tuples(st.just("reset"), chat), st.tuples(st.just("forget"), user),
+    st.tuples(st.just("week"), st.integers(0, 20)),
 )
 
 
@@ -69,6 +72,8 @@ class People(Scenario):
         elif op[0] == "forget":
             await self.stores.forgetting.forget_user(op[1])
             await self.people.remember_user(op[1], f"U{op[1]}")  # back at once, from zero
+        elif op[0] == "week":  # the housekeeping, as if the week now began `op[1]` ago
+            await self.stores.rounds.expire_week(self.clock - op[1])
         else:
             await super().run(op)
 
@@ -115,9 +120,12 @@ async def check(stores: Stores, since: float, postgres: bool) -> None:
                               "fastest_win, current_streak, best_streak FROM scores_from_rounds "
                               f"WHERE chat_id = {chat_id}")
         assert sorted(map(plain, recount)) == sorted(map(plain, view))
+    [(kept,)] = await db.fetch("SELECT since FROM week_start")
     for chat_id in (None, *CHATS):
         for game in (None, *GAMES):
-            for moment in (None, since):
+            # every chat's week from its kept totals: asked from before and after their start
+            moments = (None, since, kept - 3.5, kept + 2.5) if chat_id is None else (None, since)
+            for moment in moments:
                 board = Board(chat_id, game, moment)
                 expected = board_of(scores, won, chat_id, game, moment)
                 shown = await stores.scores.board(board, limit=100)
@@ -135,6 +143,27 @@ async def check(stores: Stores, since: float, postgres: bool) -> None:
                     assert [(s.name, s.points, s.wins) for s in top] == \
                         [(f"U{u}", p, w) for u, p, w in expected]
     await ladders_hold(db)
+    await week_holds(db, won, kept)
+
+
+async def week_holds(db, won: list[Won], since: float) -> None:
+    """week_totals and week_steps are the rounds won since the kept start (migration 31), per
+    game and over all games (''): no row left at nothing, nobody's whose /forget is under way
+    (none here: each ends at once)."""
+    totals: dict[tuple[str, int], list[int]] = defaultdict(lambda: [0, 0])
+    for r in won:
+        if r.status == "won" and r.winner_id is not None and r.ended_at >= since:
+            for kind in ("", r.game):
+                totals[(kind, r.winner_id)][0] += r.awarded
+                totals[(kind, r.winner_id)][1] += 1
+    kept = {(g, u): [p, w] for g, u, p, w in await db.fetch(
+        "SELECT game, user_id, points, wins FROM week_totals")}
+    assert kept == dict(totals)
+    steps: dict[tuple, int] = defaultdict(int)
+    for (game, _), (points, wins) in totals.items():
+        if points > 0:
+            steps[(game, points, wins)] += 1
+    assert {tuple(r[:3]): r[3] for r in await db.fetch("SELECT * FROM week_steps")} == steps
 
 
 async def ladders_hold(db) -> None:
@@ -170,6 +199,11 @@ async def played(operations: list[tuple], database: str | None, move: str | None
     is "new", or had "played" already (Ann won a round there: its scores are counted again)."""
     async with open_empty(database) as stores:
         scenario = People(stores)
+        # the clock a little before the kept week's start (migration 31: seven days before
+        # the database was made), so that the rounds fall on both sides of it
+        [(kept,)] = await stores.rounds.db.fetch(  # type: ignore[attr-defined]
+            "SELECT since FROM week_start")
+        scenario.clock = kept - 8.0
         await scenario.setup()
         for op in operations:
             await scenario.run(op)

@@ -135,11 +135,12 @@ class Doors:
         tokens = min(limits.burst, bucket.tokens + (now - bucket.at) * limits.rate)
         return None if tokens >= 1.0 else _seconds(1.0 - tokens, limits.rate)
 
-    def unread(self, person: Key, told: bool = True) -> bool:
+    def unread(self, person: Key, *more: Key | None, told: bool = True) -> bool:
         """Whether the person's next work is refused before it is even read (an update still
-        JSON): they are past their budget, and — where a refusal is said (`told`: a press's
+        JSON): they, or what else it would draw on (`more`: its chat, the inline queries'
+        door), are past their budget, and — where a refusal is said (`told`: a press's
         notice) — they heard it already. Counted as a refusal when so."""
-        if self.waiting(person) is None:
+        if all(self.waiting(key) is None for key in (person, *more) if key is not None):
             return False
         bucket = self._buckets.get(person)
         if told and (bucket is None or _sayable(bucket, self.clock())):

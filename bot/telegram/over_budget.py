@@ -45,11 +45,24 @@ def unread(doors: Doors | None, data: object) -> bool:
         return False
     person = person_key(user_id, chat_id if type(chat_id) is int else None)
     press = kind == "callback_query"
-    if not doors.unread(person, told=press):
+    if not doors.unread(person, _drawn_beside(kind, item, user_id), told=press):
         return False  # a press that is to hear its notice goes by the read path
     # a press dropped here is left unanswered by design: counted with those the read path left
     metrics.record_update_dropped(metrics.OVER_BUDGET_UNANSWERED if press else metrics.OVER_BUDGET)
     return True
+
+
+def _drawn_beside(kind: str, item: dict, user_id: int) -> Key | None:
+    """What an update, still JSON, draws on besides its sender (as `keys_of` says of it read):
+    the inline queries' door, or the chat it came in (a press's: its message's), if a group's
+    or a channel's. A fifty-member flood is within each member's budget and past the group's:
+    read, each of its updates cost more than the whole refusal."""
+    if kind == "inline_query":
+        return INLINE_DOOR
+    message = item.get("message") if kind == "callback_query" else item
+    chat = message.get("chat") if isinstance(message, dict) else None
+    chat_id = chat.get("id") if isinstance(chat, dict) else None
+    return chat_key(chat_id, user_id) if type(chat_id) is int else None
 
 
 def keys_of(update: object) -> tuple[Key, Key | None] | None:

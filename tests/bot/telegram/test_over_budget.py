@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.runtime.doors import Doors, Limits, person_key
+from bot.runtime.doors import INLINE_DOOR, Doors, Limits, person_key
 from bot.telegram.app import ALLOWED_UPDATES
 from bot.telegram.intake import Intake
 from bot.telegram.over_budget import unread
@@ -63,6 +63,70 @@ def test_a_press_hears_its_notice_before_presses_go_unread():
     assert not unread(doors, press)  # not told yet: read, refused, noticed
     assert doors.enter("update", person).first  # type: ignore[union-attr]
     assert unread(doors, press)
+
+
+def test_a_crowd_past_its_group_s_budget_is_dropped_unread():
+    """Fifty members each within their own budget but past the group's: a member's message,
+    and a press once its notice was said, go unread there; the same member is read in another
+    group and in private; an inline query goes unread once the inline door is past its budget,
+    while the asker's messages are still read."""
+    doors = Doors(person=TIGHT, chat=TIGHT, inline=TIGHT, clock=lambda: 0.0)
+    group = ("chat", -5)
+    while not doors.unread(person_key(99), group, told=False):
+        admitted = doors.enter("update", person_key(99), group)
+        if hasattr(admitted, "keys"):
+            doors.leave(admitted)
+    assert doors.waiting(person_key(FLOODER["id"])) is None  # the member's own bucket is full
+    assert unread(doors, message(FLOODER))
+    press = {"update_id": 4, "callback_query": {
+        "id": "9", "from": FLOODER, "chat_instance": "1", "data": "h:1",
+        "message": {"message_id": 1, "date": 0, "chat": {"id": -5, "type": "group"}}}}
+    assert not unread(doors, press)  # not told yet: read, refused, noticed
+    assert doors.enter("update", person_key(FLOODER["id"]), group).first  # type: ignore
+    assert unread(doors, press)
+    elsewhere = message(FLOODER)
+    elsewhere["message"]["chat"] = {"id": -6, "type": "group", "title": "H"}
+    assert not unread(doors, elsewhere)
+    private = message(FLOODER)
+    private["message"]["chat"] = {"id": FLOODER["id"], "type": "private"}
+    assert not unread(doors, private)
+    inline = {"update_id": 2, "inline_query": {"id": "1", "from": OTHER, "query": "1 2 3 4",
+                                               "offset": ""}}
+    for n in range(3):
+        assert not unread(doors, inline)
+        doors.enter("update", person_key(100 + n), INLINE_DOOR)  # three others' queries, held
+    assert unread(doors, inline)
+    asked_there = message(OTHER)
+    asked_there["message"]["chat"] = {"id": -6, "type": "group", "title": "H"}
+    assert not unread(doors, asked_there)
+
+
+def test_what_an_unread_update_would_draw_on_is_what_its_read_update_draws_on():
+    """The JSON's look names the same budgets as `keys_of` names of the update read."""
+    from telegram import Update
+
+    from bot.telegram.over_budget import _drawn_beside, keys_of
+
+    chats = ({"id": -5, "type": "group", "title": "G"}, {"id": FLOODER["id"], "type": "private"},
+             {"id": -1001, "type": "supergroup", "title": "S"})
+    samples = [message(FLOODER), {"update_id": 2, "inline_query": {
+        "id": "1", "from": FLOODER, "query": "1", "offset": ""}}]
+    for chat in chats:
+        typed = message(FLOODER)
+        typed["message"]["chat"] = chat
+        samples.append(typed)
+        samples.append({"update_id": 3, "edited_message": {**typed["message"], "edit_date": 1}})
+        samples.append({"update_id": 4, "callback_query": {
+            "id": "9", "from": FLOODER, "chat_instance": "1", "data": "x",
+            "message": {"message_id": 1, "date": 0, "chat": chat}}})
+    samples.append({"update_id": 5, "callback_query": {  # under an inline message: no chat
+        "id": "9", "from": FLOODER, "chat_instance": "1", "data": "x", "inline_message_id": "i"}})
+    for data in samples:
+        kind = next(name for name in ("message", "edited_message", "callback_query",
+                                      "inline_query") if name in data)
+        read = keys_of(Update.de_json(data, None))
+        assert read is not None
+        assert _drawn_beside(kind, data[kind], FLOODER["id"]) == read[1], data
 
 
 def test_anonymous_admins_of_another_group_are_not_the_flooders():

@@ -248,7 +248,7 @@ async def steady(run: Run, ids: list[int], per_second: float, timeout: float) ->
     latencies = delivery_to_reply(run, set(ids))
     return {"offered": per_second, "handled": sent_updates / elapsed, "complete": complete,
             "p50": percentile(latencies, 0.50), "p99": percentile(latencies, 0.99),
-            "count": len(latencies)}
+            "count": len(latencies), "seconds": elapsed}
 
 
 def delivery_to_reply(run: Run, wanted: set[int]) -> list[float]:

@@ -158,15 +158,25 @@ def rating_section(texts: Texts, days: list, season: str, today: str) -> dict[st
 def levels_section(texts: Texts, levels: list[LevelYear]) -> dict[str, Any]:
     """Per game and level: rounds answered, the share solved (a number for the meter, and as
     the language writes a percentage: ٪ and Persian digits in Persian), the median seconds from
-    the deal to a right answer."""
+    the deal to a right answer. Where the closest answer wins a round (Countdown, Yahtzee) a
+    round won need not be solved, so the share says "exact": beside "1 win in 1 round" on the
+    games' bars, a bare "0 %" read as a contradiction."""
     rows = [{"name": level_name(texts, y.game, y.level), "rounds": y.rounds,
              "share": round(100 * y.solved / y.rounds),
-             "share_text": texts.percent(round(100 * y.solved / y.rounds) / 100),
+             "share_text": share_text(texts, y),
              "median": texts.seconds(y.median) if y.median is not None else ""}
             for y in sorted(levels, key=lambda y: (y.game, LEVEL_ORDER.get(y.level, 0)))]
     return {"kind": "levels", "title": texts("webapp_levels_title"),
             "heads": [texts("webapp_rounds"), texts("webapp_accuracy"), texts("webapp_median")],
             "rows": rows}
+
+
+def share_text(texts: Texts, year: LevelYear) -> str:
+    """The share of a game's rounds at a level the player solved, as the language writes it."""
+    share = texts.percent(round(100 * year.solved / year.rounds) / 100)
+    game = GAMES.get(year.game)
+    return texts("webapp_share_exact", share=share) if game and game.rules.closest_wins \
+        else share
 
 
 async def records_section(store: PageStore, texts: Texts, totals: list, hands:

@@ -210,3 +210,23 @@ def test_a_percentage_is_written_as_the_language_writes_numbers():
     assert persian.locale.number_symbols["arabext"]["percentSign"] == "٪"
     assert texts_for("en").percent(0.07) == "7%" and texts_for("tr").percent(0.5) == "%50"
     assert texts_for("fr").percent(0.5) == "50\u00a0%"
+
+
+def test_a_round_won_closest_is_not_read_as_solved():
+    """Where the closest answer wins (Countdown, Yahtzee) a round won need not be solved: the
+    levels' share says "exact", so "1 win in 1 round" beside it no longer reads as "0 %
+    solved"; where only a right answer wins (24), the share is the bare percentage."""
+    from bot.play.games import GAMES
+    from bot.play.pages.player import levels_section
+    from bot.store.sql.pages import LevelYear
+    from bot.text.i18n import texts_for
+
+    closest = sorted(name for name, game in GAMES.items() if game.rules.closest_wins)
+    assert "yahtzee" in closest and "countdown" in closest
+    rows = levels_section(texts_for("en"), [LevelYear(name, "", 1, 0, None) for name in closest]
+                          + [LevelYear("24", "easy", 2, 1, 7.0)])["rows"]
+    shown = {row["name"]: row["share_text"] for row in rows}
+    assert shown.pop("24 · easy") == "50%"
+    assert sorted(shown.values()) == ["0% exact"] * len(closest)
+    persian = levels_section(texts_for("fa"), [LevelYear("yahtzee", "", 4, 1, None)])["rows"]
+    assert persian[0]["share_text"].startswith("۲۵")  # the language's digits, then its word

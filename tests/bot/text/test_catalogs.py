@@ -377,3 +377,50 @@ def test_the_keep_command_keeps_every_catalog(capsys: pytest.CaptureFixture):
     assert catalogs.main(["keep"]) == 0
     assert capsys.readouterr().out.strip() == \
         f"kept {len(LANGUAGES)} catalogs and the languages' CLDR facts"
+
+
+# fields that are words, not counts: a word after one of them may be a plural's ("{name} أي جولة")
+WORDS = ("name", "names", "game", "answer", "expression", "title", "terms", "when", "code",
+         "level", "group", "why", "current", "starter", "day", "season", "state", "puzzle")
+
+
+def hand_written_counts(catalog: Catalog) -> list[str]:
+    """Counts a catalog writes by hand where a plural of its own would inflect: a {field}, then
+    (at most one word between, as in "{most} large numbers") one of the words of a plural noun
+    whose forms differ by number in that language. A noun the language does not inflect by
+    number (Chinese 局, Turkish tur after a numeral) reads the same either way."""
+    found = []
+    field = r"\{(?!(?:" + "|".join(WORDS) + r")\})\w+\}"
+    for noun, forms in catalog.plurals.items():
+        words = {form.replace("{count}", "").strip() for form in forms}
+        if len(words) < 2:
+            continue
+        spelled = "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
+        counted = re.compile(field + r"\s?(?:\w+\s)?(?:" + spelled + r")(?!\w)")
+        found += [f"{key}: {match.group(0)!r} (the plural {noun!r})"
+                  for key, message in catalog.messages.items()
+                  for match in counted.finditer(message)]
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_count_goes_through_a_plural(language: str):
+    """(issue 73) "3 rounds", "1 guesses": a number with its noun is written through the
+    language's CLDR plural of that noun ({most:rounds}), never by hand beside a bare {most},
+    in all sixteen catalogs."""
+    assert hand_written_counts(read_catalog(language)) == []
+
+
+def test_the_count_check_finds_a_count_written_by_hand():
+    english = replace(ENGLISH, messages={**ENGLISH.messages,
+                                         "match_over": "Match over: {played} of {count} rounds",
+                                         "usage_large": "At most {most} large numbers."})
+    assert sorted(hand_written_counts(english)) == [
+        "match_over: '{count} rounds' (the plural 'rounds')",
+        "usage_large: '{most} large numbers' (the plural 'large')",
+        "usage_large: '{most} large numbers' (the plural 'numbers')"]
+    russian = read_catalog("ru")
+    by_hand = replace(russian, messages={**russian.messages, "deal_every_number":
+                                         "Используйте каждое из {count} чисел ровно один раз."})
+    assert hand_written_counts(by_hand) == [
+        "deal_every_number: '{count} чисел' (the plural 'numbers')"]

@@ -59,7 +59,7 @@ LARGE = frozenset({"users", "chats", "rounds", "answers", "scores", "matches", "
                    "hand_ratings", "rated_rounds", "achievements", "rating_days",
                    "answered_rounds", "tournaments", "tournament_groups", "tournament_followers",
                    "tournament_rounds", "tournament_deals", "tournament_players",
-                   "week_totals", "week_steps"})
+                   "week_totals", "week_steps", "chat_ratings"})
 
 # Statement -> the large tables it reads whole, and why that is bounded.
 WHOLE: dict[str, tuple[frozenset[str], str]] = {
@@ -118,6 +118,9 @@ WHOLE_PERSON = {
     "achievements.latest_days": "a daily result's check: the person's latest days, newest "
                                 "first by the index, a week of them",
     "pages.player_games": "the player's page: their totals, a row for each chat and game",
+    **{name: "a player's rating in a new season, or their ratings gone (schema step 32): the "
+       "chats where they play the game (their rows of scores, one a chat and game)"
+       for name in ("chat_rated_written[0]", "chat_rated_gone[1]")},
     **{f"pages.{name}": "the player's page: the rounds they answered (answered_rounds, a "
                          "few pages of its key, summed where they lie: the key keeps no time, "
                          "as /forget reads them)"
@@ -128,9 +131,14 @@ WHOLE_PERSON = {
 ORDERED = frozenset({*(f"scores.{kind}[{n}]" for kind in ("top", "board") for n in range(4)),
                      "daily.board", "ratings.board", "ratings.provisional"})
 
-# Boards read in an index kept in the board's order (migration 31), not from a week of every
-# chat's rounds summed: the index each must read.
-THROUGH = {"scores.board[4]": "week_totals_board", "scores.board[5]": "week_totals_board"}
+# Boards read in an index kept in the board's order (migrations 31 and 32), not from a week of
+# every chat's rounds summed, nor a chat's players looked up one by one: the index each must
+# read.
+THROUGH = {"scores.board[4]": ("week_totals_board",), "scores.board[5]": ("week_totals_board",),
+           # and the chat's latest season at the end of its own index (never the chat's rows)
+           "ratings.chat_board": ("chat_ratings_settled", "chat_ratings_seasons"),
+           "ratings.chat_provisional": ("chat_ratings_provisional", "chat_ratings_seasons"),
+           "ratings.chat_place": ("chat_ratings_settled", "chat_ratings_seasons")}
 
 # A player's place on an all-time board: their own row (alias m) found by their id, not among
 # the board's rows (a chat's players, or every player).
@@ -277,8 +285,8 @@ def sqlite_faults(connection: Any, name: str, sql: str) -> list[str]:
     if name in OWN_ROW and not any(re.match(r"SEARCH m USING .*\buser_id=\?", line)
                                    for line in plan):
         faults.append("finds the player among the board's rows: " + "; ".join(plan))
-    if name in THROUGH and not any(re.search(rf"\b{THROUGH[name]}\b", line) for line in plan):
-        faults.append(f"does not read {THROUGH[name]}: " + "; ".join(plan))
+    faults += [f"does not read {index}: " + "; ".join(plan) for index in THROUGH.get(name, ())
+               if not any(re.search(rf"\b{index}\b", line) for line in plan)]
     return faults
 
 
@@ -351,8 +359,8 @@ def postgres_faults(name: str, plan: dict, leading: dict[str, str]) -> list[str]
                   else None)
 
     visit(plan["Plan"])
-    if name in THROUGH and THROUGH[name] not in indexes:
-        faults.append(f"does not read {THROUGH[name]}")
+    faults += [f"does not read {index}" for index in THROUGH.get(name, ())
+               if index not in indexes]
     if name in OWN_ROW and not own:
         faults.append("finds the player among the board's rows")
     if name in POSTGRES_WINDOWED and not any(all(re.search(rf"\b{column}\b", c) for column in

@@ -186,8 +186,8 @@ async def _postgres_constraints(connection: asyncpg.Connection, shape: Shape) ->
         "c.confdeltype::text AS on_delete, pg_get_constraintdef(c.oid) AS definition "
         "FROM pg_constraint c WHERE c.connamespace = 'public'::regnamespace")
     for row in rows:
-        if row["owner"] not in shape.tables:
-            continue
+        if row["owner"] not in shape.tables or row["kind"] == "t":
+            continue  # a constraint trigger (deferred to the COMMIT): a trigger, compared so
         table = shape.tables[row["owner"]]
         columns = _names(table, row["conkey"])
         if row["kind"] == "p":

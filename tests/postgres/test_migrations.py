@@ -307,10 +307,33 @@ def kept_all(after: dict[str, Counter[tuple]], before: dict[str, Counter[tuple]]
     assert {name: rows for name, rows in after.items()
             if name not in before and name not in SUMMED and rows} == {}
     week_summed(after, before)
+    chats_rated(after, before)
 
 
-# the tables a later step made and filled from what it found (step 31's week's totals)
-SUMMED = frozenset({"week_start", "week_totals", "week_steps"})
+# the tables a later step made and filled from what it found (step 31's week's totals, step
+# 32's chats' ratings)
+SUMMED = frozenset({"week_start", "week_totals", "week_steps", "chat_ratings"})
+
+
+def chats_rated(after: dict[str, Counter[tuple]], before: dict[str, Counter[tuple]]) -> None:
+    """Step 32's rows are each chat's players (their rows of scores) in each game with their
+    latest season's rating there, worked out here apart from its SQL."""
+    latest: dict[tuple[int, str], dict] = {}
+    for row in before["player_ratings"]:
+        rated = dict(row)
+        key = (rated["user_id"], rated["game"])
+        if key not in latest or rated["season"] > latest[key]["season"]:
+            latest[key] = rated
+    wanted: Counter[tuple] = Counter()
+    for row in before["scores"]:
+        played = dict(row)
+        rated = latest.get((played["user_id"], played["game"]))
+        if rated is not None:
+            wanted[(("chat_id", played["chat_id"]), ("game", played["game"]),
+                    ("user_id", played["user_id"]), ("season", rated["season"]),
+                    ("rating", rated["rating"]), ("responses", rated["responses"]))] += 1
+    assert wanted, "the year has rated players"
+    assert after["chat_ratings"] == wanted
 
 
 def week_summed(after: dict[str, Counter[tuple]], before: dict[str, Counter[tuple]]) -> None:

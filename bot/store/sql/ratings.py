@@ -39,6 +39,45 @@ LINE = "p.user_id, u.first_name, p.rating, p.uncertainty, p.responses"
 SETTLED = 10
 
 
+# A chat's board, before schema step 32 and for a season older than a chat's latest: the chat's
+# players first, then each one's row by its key (a season of every chat's players is not read
+# for one chat's board), and the names of the best only (a busy group's thousand names looked
+# up for ten cost a third of the statement). (chat, game, game, season, limit)
+LOOKED_BOARD = ("WITH c AS MATERIALIZED (SELECT s.user_id FROM scores s WHERE s.chat_id = ? "
+                "AND s.game = ?), b AS MATERIALIZED (SELECT p.user_id, p.rating, "
+                "p.uncertainty, p.responses FROM c JOIN player_ratings p "
+                "ON p.user_id = c.user_id AND p.game = ? AND p.season = ? "
+                "WHERE p.responses {kind} ORDER BY p.rating DESC, p.user_id LIMIT ?) "
+                "SELECT b.user_id, u.first_name, b.rating, b.uncertainty, b.responses "
+                "FROM b JOIN shown_users u ON u.id = b.user_id")
+# ... read in the index of the chat's players' latest ratings (step 32), in the board's order,
+# ten at a time, and their rows by key: (chat, game, season, limit)
+KEPT_BOARD = ("WITH b AS MATERIALIZED (SELECT p.user_id, p.rating, p.uncertainty, "
+              "p.responses FROM chat_ratings c JOIN player_ratings p ON p.user_id = c.user_id "
+              "AND p.game = c.game AND p.season = c.season WHERE c.chat_id = ? AND c.game = ? "
+              "AND c.season = ? AND c.responses {kind} ORDER BY c.rating DESC, c.user_id "
+              "LIMIT ?) SELECT b.user_id, u.first_name, b.rating, b.uncertainty, b.responses "
+              "FROM b JOIN shown_users u ON u.id = b.user_id")
+# a player of the chat rated in a later season than the one asked for: the kept rows are that
+# season's, not the one asked for (chat, game, season), read at the end of an index
+NEWER = "COALESCE((SELECT MAX(season) FROM chat_ratings WHERE chat_id = ? AND game = ?), '') > ?"
+# each of the chat's players looked up by their key, one by one: a scalar subquery is never
+# turned into a join, which PostgreSQL 15 would make by reading a season of every chat's players
+# (a join's plan differs by version; this one does not). (chat, game, game, season, rating)
+LOOKED_PLACE = ("SELECT 1 + COUNT(*) FROM scores s WHERE s.chat_id = ? AND s.game = ? AND "
+                "(SELECT 1 FROM player_ratings p WHERE p.user_id = s.user_id AND p.game = ? "
+                f"AND p.season = ? AND p.responses >= {SETTLED} AND p.rating > ?) IS NOT NULL")
+
+
+def kept_or_looked(kind: str) -> str:
+    """A chat's board of settled (`kind` ">= 10") or provisional ("< 10") players: read where
+    step 32 keeps it, looked up where it cannot. (chat, game, season, limit, chat, game,
+    season) then (chat, game, game, season, limit, chat, game, season)."""
+    return (f"SELECT * FROM ({KEPT_BOARD.format(kind=kind)}) AS kept WHERE NOT {NEWER} "
+            f"UNION ALL SELECT * FROM ({LOOKED_BOARD.format(kind=kind)}) AS looked "
+            f"WHERE {NEWER} ORDER BY 3 DESC, 1")
+
+
 @dataclass(frozen=True)
 class RatingStatements:
     player: str  # a player's rows in a game, newest season first
@@ -94,38 +133,24 @@ QMARK = RatingStatements(
     board=f"SELECT {LINE} FROM player_ratings p JOIN shown_users u ON u.id = p.user_id "
           f"WHERE p.game = ? AND p.season = ? AND p.responses >= {SETTLED} "
           "ORDER BY p.rating DESC, p.user_id LIMIT ?",
-    # the chat's players first, then each one's row by its key (a season of every chat's
-    # players is not read for one chat's board), and the names of the best only (a busy
-    # group's thousand names looked up for ten cost a third of the statement)
-    chat_board="WITH c AS MATERIALIZED (SELECT s.user_id FROM scores s WHERE s.chat_id = ? "
-               "AND s.game = ?), b AS MATERIALIZED (SELECT p.user_id, p.rating, "
-               "p.uncertainty, p.responses FROM c JOIN player_ratings p "
-               "ON p.user_id = c.user_id AND p.game = ? AND p.season = ? "
-               f"WHERE p.responses >= {SETTLED} ORDER BY p.rating DESC, p.user_id LIMIT ?) "
-               "SELECT b.user_id, u.first_name, b.rating, b.uncertainty, b.responses "
-               "FROM b JOIN shown_users u ON u.id = b.user_id ORDER BY b.rating DESC, b.user_id",
+    # read in the index of the chat's players' latest ratings (schema step 32) in the board's
+    # order, where none of them is rated in a later season than the one asked for; else the
+    # chat's players first, then each one's row by its key (LOOKED_BOARD)
+    chat_board=kept_or_looked(">= 10"),
     provisional=f"SELECT {LINE} FROM player_ratings p JOIN shown_users u ON u.id = p.user_id "
                 f"WHERE p.game = ? AND p.season = ? AND p.responses < {SETTLED} "
                 "ORDER BY p.rating DESC, p.user_id LIMIT ?",
-    chat_provisional="WITH c AS MATERIALIZED (SELECT s.user_id FROM scores s WHERE "
-                     "s.chat_id = ? AND s.game = ?), b AS MATERIALIZED (SELECT p.user_id, "
-                     "p.rating, p.uncertainty, p.responses FROM c JOIN player_ratings p "
-                     "ON p.user_id = c.user_id AND p.game = ? AND p.season = ? "
-                     f"WHERE p.responses < {SETTLED} ORDER BY p.rating DESC, p.user_id "
-                     "LIMIT ?) SELECT b.user_id, u.first_name, b.rating, b.uncertainty, "
-                     "b.responses FROM b JOIN shown_users u ON u.id = b.user_id "
-                     "ORDER BY b.rating DESC, b.user_id",
+    chat_provisional=kept_or_looked("< 10"),
     # counted in the settled players' own index alone (schema step 29), not by reading each
     # row for its responses (a season's 100,000 players above the asker were 100,000 rows read
     # one to a page: 0.6 to 0.9 s on a year-old SQLite file, against 10 to 22 ms in an index)
     place="SELECT 1 + COUNT(*) FROM player_ratings WHERE game = ? AND season = ? "
           f"AND responses >= {SETTLED} AND rating > ?",
-    # each of the chat's players looked up by their key, one by one: a scalar subquery is
-    # never turned into a join, which PostgreSQL 15 would make by reading a season of every
-    # chat's players (a join's plan differs by version; this one does not)
-    chat_place="SELECT 1 + COUNT(*) FROM scores s WHERE s.chat_id = ? AND s.game = ? AND "
-               "(SELECT 1 FROM player_ratings p WHERE p.user_id = s.user_id AND p.game = ? "
-               f"AND p.season = ? AND p.responses >= {SETTLED} AND p.rating > ?) IS NOT NULL",
+    # the chat's settled players above, counted in their index (schema step 32); each of the
+    # chat's players looked up by their key as before where one is rated in a later season
+    chat_place=f"SELECT CASE WHEN {NEWER} THEN ({LOOKED_PLACE}) ELSE (SELECT 1 + COUNT(*) "
+               "FROM chat_ratings WHERE chat_id = ? AND game = ? AND season = ? "
+               "AND responses >= 10 AND rating > ?) END",
     rate_round="INSERT INTO rated_rounds (round_id, at) VALUES (?, ?)",
     # typed where they are selected: PostgreSQL would read untyped parameters there as text
     put_player="INSERT INTO player_ratings (user_id, game, season, rating, uncertainty, "
@@ -268,7 +293,9 @@ class Ratings:
         if chat_id is None:
             rows = await self.db.fetch(everyone, (game, season, limit))
         else:
-            rows = await self.db.fetch(chat, (chat_id, game, game, season, limit))
+            newer = (chat_id, game, season)
+            rows = await self.db.fetch(chat, (chat_id, game, season, limit, *newer, chat_id,
+                                              game, game, season, limit, *newer))
         return [RatedPlacing(rank, *row) for rank, row in enumerate(rows, 1)]
 
     async def place(self, game: str, season: str, row: RatingRow,
@@ -278,8 +305,9 @@ class Ratings:
         if chat_id is None:
             found = await self.db.fetch(self.sql.place, (game, season, row.rating))
         else:
-            found = await self.db.fetch(self.sql.chat_place,
-                                       (chat_id, game, game, season, row.rating))
+            found = await self.db.fetch(self.sql.chat_place, (
+                chat_id, game, season, chat_id, game, game, season, row.rating,
+                chat_id, game, season, row.rating))
         return int(found[0][0])
 
     async def record_daily(self, day: str, game: str, user_id: int, chat_id: int, answer: str,

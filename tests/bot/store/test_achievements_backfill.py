@@ -28,8 +28,10 @@ ROWS = "SELECT user_id, code, earned_at, chat_id, round_id FROM achievements ORD
 BEFORE = 16
 DAILY_BEFORE = ("INSERT INTO daily_results (day, user_id, chat_id, answer, seconds, at) "
                 "VALUES (?, ?, ?, ?, ?, ?)")
-# step 31's triggers on a table before it (rounds)
-KEPT_31 = ("week_won_insert", "week_won_update", "week_won_delete")
+# step 31's and 32's triggers on tables before them (rounds, the ratings, scores)
+KEPT = ("week_won_insert", "week_won_update", "week_won_delete", "chat_rated_written",
+        "chat_rated_moved", "chat_rated_gone", "chat_player_came", "chat_player_left",
+        "chat_player_moved")
 
 
 async def every_row(stores: Stores) -> list[tuple]:
@@ -42,10 +44,11 @@ async def migrated_again(backend: str, tmp_path: Path, request: pytest.FixtureRe
     rounds gone), then opened as a start-up after this change lands finds it: migration 17
     runs on its history."""
     await stores.close()
-    # 17 to 31 to run again (19's and 31's triggers are on rounds and answers: they go by
-    # name; 20's partition fence and 21's keys are functions, their triggers and index going
-    # with them; 25 and 26 are PostgreSQL's function alone)
-    undo = ("DROP TABLE week_start", "DROP TABLE week_totals",
+    # 17 to 32 to run again (19's, 31's and 32's triggers are on rounds, answers, scores and
+    # the ratings: they go by name; 20's partition fence and 21's keys are functions, their
+    # triggers and index going with them; 25 and 26 are PostgreSQL's function alone)
+    undo = ("DROP TABLE chat_ratings",  # 32's
+            "DROP TABLE week_start", "DROP TABLE week_totals",
             "DROP TABLE week_steps",  # 31's
             "DROP INDEX player_ratings_settled",  # 29's
             "DROP VIEW shown_users",  # 28's
@@ -57,7 +60,7 @@ async def migrated_again(backend: str, tmp_path: Path, request: pytest.FixtureRe
             "DROP TABLE worker_leases", "DROP TABLE partition_owners")
     if backend == "sqlite":
         with sqlite3.connect(tmp_path / "g.sqlite3") as db:
-            for statement in (*(f"DROP TRIGGER {name}" for name in KEPT_31), *undo,
+            for statement in (*(f"DROP TRIGGER {name}" for name in KEPT), *undo,
                               "DROP TRIGGER answered_on_close",
                               "DROP TRIGGER answered_after_close"):
                 db.execute(statement)
@@ -80,7 +83,7 @@ async def migrated_again(backend: str, tmp_path: Path, request: pytest.FixtureRe
                               "DROP FUNCTION live_keys(TEXT, TEXT) CASCADE",
                               "DROP FUNCTION open_round_within",
                               *(f"DROP FUNCTION {name}() CASCADE" for name in (
-                                  "week_won", "week_ladder")),
+                                  "week_won", "week_ladder", "chat_rated", "chat_player")),
                               f"DELETE FROM schema_migrations WHERE number > {BEFORE}"):
                 await connection.execute(statement)
         finally:

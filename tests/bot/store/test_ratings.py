@@ -163,13 +163,18 @@ async def test_the_boards(stores: Stores):
 
 def test_the_settled_threshold_is_one_number_in_the_model_the_statements_and_the_index():
     """The rule's number (the model's PLAYER_PROVISIONAL) is what the statements write and what
-    schema step 29's partial index says: were they to differ, an engine would read the whole
-    season for a place, or rank a player the model calls provisional."""
-    step = (Path(schema.__file__).parent / "delta" / "29" / "1_settled_ratings.sql").read_text()
+    schema steps 29's and 32's partial indexes say: were they to differ, an engine would read
+    the whole season for a place, or rank a player the model calls provisional."""
+    deltas = Path(schema.__file__).parent / "delta"
+    step = (deltas / "29" / "1_settled_ratings.sql").read_text()
     assert f"WHERE responses >= {SETTLED};" in step
+    chats = (deltas / "32" / "3_filled.sql").read_text()  # a chat's board's two indexes
+    assert f"WHERE responses >= {SETTLED};" in chats and f"WHERE responses < {SETTLED};" in chats
     assert SETTLED == PLAYER_PROVISIONAL
     for statement in (QMARK.board, QMARK.chat_board, QMARK.place, QMARK.chat_place):
         assert f"responses >= {SETTLED} " in statement
+    for statement in (QMARK.provisional, QMARK.chat_provisional):
+        assert f"responses < {SETTLED} " in statement
 
 
 async def test_what_a_rating_reads_of_a_round(stores: Stores):

@@ -56,13 +56,15 @@ test test-fast test-solver-alone: export PYTHONDONTWRITEBYTECODE =
 
 # The solver's own tests run once, in the environment that has the solver alone (its pass
 # below), not again beside the bot's: that pass is what keeps the solver from needing the bot.
+# The counts' property test plays 1,000 sequences on SQLite and the newest PostgreSQL, then 200
+# on the oldest (tests/bot/play/test_counts_agree.py).
 test: $(STAMP) $(SOLVER_STAMP) browser fonts postgres-oldest
 	$(PY) -m ruff check solver bot demo tests bench
 	$(PY) -m mypy solver bot demo
 	$(REQUIRED) POSTGRES_BIN= POSTGRES_VERSION=$(PG_NEWEST) $(PY) -m pytest $(XDIST) \
 		--ignore=tests/solver --durations=20
-	$(REQUIRED) POSTGRES_BIN=$(PG_OLDEST_BIN) POSTGRES_VERSION=$(PG_OLDEST) $(PY) -m pytest \
-		-p tests.postgres.only $(XDIST) --durations=20
+	$(REQUIRED) POSTGRES_BIN=$(PG_OLDEST_BIN) POSTGRES_VERSION=$(PG_OLDEST) COUNTS_SEQUENCES=200 \
+		$(PY) -m pytest -p tests.postgres.only $(XDIST) --durations=20
 	$(SOLVER_TESTS) $(XDIST) --durations=20
 
 # Debian's chromium and its chromedriver, for the Mini App's browser test

@@ -41,9 +41,10 @@ class SeasonCard:
     season: str  # its month, "2026-11"
     rating: int
     change: int  # since the season began
-    rounds: int
+    # the player's page's figures of the game: every chat's, all time (docs/counts.md)
+    rounds: int  # rounds played: answered, or won
     wins: int
-    best_streak: int  # wins in a row, the longest
+    best_streak: int  # wins in a row, the longest in one chat
     fastest: float | None  # seconds of the fastest win; None: no win yet
 
 
@@ -99,7 +100,8 @@ def _stat(canvas: Canvas, texts: Texts, x: int, y: int, width: int, label: str,
 
 def season_card(card: SeasonCard, language: str) -> bytes:
     """The season card (PNG, 1200×630): the name, the game and season, the rating large with
-    its change since the season began, rounds, wins, the best streak and the fastest win."""
+    its change since the season began; rounds, wins, the best streak and the fastest win, of
+    every chat and all time (a line over them says so)."""
     texts = _texts(language)
     rtl = texts.script.right_to_left
     canvas = Canvas(rtl)
@@ -112,11 +114,14 @@ def season_card(card: SeasonCard, language: str) -> bytes:
     colour = GOOD if card.change > 0 else BAD if card.change < 0 else HINT
     canvas.write(_figure(texts, change, 52, 480), MARGIN, 530, colour)
     fastest = texts.seconds(card.fastest) if card.fastest is not None else "—"
+    # the tiles are the player's page's figures, every chat's since the first round, not the
+    # season's as the rating is: said over them (docs/counts.md)
+    canvas.write(_word(texts, 26, 560, texts("card_totals")), 580, 262, HINT)
     stats = (("card_rounds", texts.number(card.rounds)), ("card_wins", texts.number(card.wins)),
              ("card_best_streak", texts.number(card.best_streak)), ("card_fastest", fastest))
     for at, (label, value) in enumerate(stats):
         column, row = at % 2, at // 2
-        _stat(canvas, texts, 580 + column * 290, 256 + row * 170, 270, label, value)
+        _stat(canvas, texts, 580 + column * 290, 280 + row * 166, 270, label, value)
     return canvas.png()
 
 

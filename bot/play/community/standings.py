@@ -98,7 +98,11 @@ class Standings:
             return rating_empty(texts, game, season)
         placings = await self.ratings.board(game, season, SHOWN, chat_id)
         unranked = await self.ratings.provisional(game, season, PROVISIONAL_SHOWN, chat_id)
-        if not placings and not unranked:
+        mine = [row for row in await self.ratings.player_ratings(player.id, game)
+                if row.season == season]
+        # a rated asker is told their rating, never "Nobody is rated", where the chat's players
+        # are not rated yet (they were rated on rounds they dealt there, or in other chats)
+        if not placings and not unranked and not mine:
             return rating_empty(texts, game, season)
         where = texts("top_all" if ask.everywhere else "top_chat")
         shown = [texts("rating_title", where=where, game=texts.game(game), season=season)]
@@ -108,19 +112,22 @@ class Standings:
             shown.append(texts("rating_provisional_head", count=PLAYER_PROVISIONAL))
             shown += [unranked_line(texts, p.name, p.rating, p.uncertainty, p.responses)
                       for p in unranked]
-        mine = [row for row in await self.ratings.player_ratings(player.id, game)
-                if row.season == season]
         if mine and all(p.user_id != player.id for p in (*placings, *unranked)):
-            own = mine[0]
-            if own.responses >= PLAYER_PROVISIONAL:
-                rank = await self.ratings.place(game, season, own, chat_id)
-                line = rating_line(texts, rank, player.first_name, own.rating,
-                                   own.uncertainty, own.responses)
-            else:
-                line = unranked_line(texts, player.first_name, own.rating, own.uncertainty,
-                                     own.responses)
-            shown.append(texts("board_you", line=line))
+            line = await self._own_rating_line(texts, player, mine[0], chat_id)
+            shown.append(texts("board_you", line=line) if placings or unranked else line)
         return markup.clip("\n".join(shown))
+
+    async def _own_rating_line(self, texts: Texts, player: Player, own: RatingRow,
+                               chat_id: int | None) -> str:
+        """The asker's line under a season's board that does not show them: their place among
+        the settled, or their provisional rating unranked."""
+        assert self.ratings is not None
+        if own.responses >= PLAYER_PROVISIONAL:
+            rank = await self.ratings.place(own.game, own.season, own, chat_id)
+            return rating_line(texts, rank, player.first_name, own.rating, own.uncertainty,
+                               own.responses)
+        return unranked_line(texts, player.first_name, own.rating, own.uncertainty,
+                             own.responses)
 
     async def stats(self, chat: Chat, player: Player) -> str:
         """The player's points, wins, rounds, fastest win and streaks in this chat, per game;

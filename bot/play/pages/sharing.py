@@ -16,6 +16,7 @@ from bot.play.pages.player import season_start, shown
 from bot.play.ratings.seasons import season_of
 from bot.store.daily_store import DailyStore
 from bot.store.protocols import PageStore
+from bot.store.sql.pages import GameTotals
 from bot.text.i18n import Texts
 
 SHARE = "share"  # the share section's kind
@@ -34,14 +35,18 @@ class DailyFacts(Protocol):
 async def season_of_player(store: PageStore, user_id: int, name: str, game: str,
                            now: float) -> SeasonCard | None:
     """The card's figures for the game this season; None before the player's first rated
-    round in it (there is no rating to show), or while their /forget is under way."""
+    round in it (there is no rating to show), or while their /forget is under way. Its rounds,
+    wins, best streak and fastest win are the player's page's (all chats, all time: the card
+    says so, docs/counts.md), none yet for a player rated on rounds they only dealt or on the
+    daily puzzle: their card is drawn all the same, as the page's share section offers it."""
     if await store.erasing(user_id):
         return None
     days = [day for day in await store.rating_days(user_id, season_start(now), (game,))
             if day.game == game and day.season == season_of(now)]
-    totals = next((t for t in await store.game_totals(user_id) if t.game == game), None)
-    if not days or totals is None:
+    if not days:
         return None
+    totals = next((t for t in await store.game_totals(user_id) if t.game == game),
+                  GameTotals(game, 0, 0, None, 0))
     first, last = shown(days[0].rating), shown(days[-1].rating)
     return SeasonCard(name=name, game=game, season=season_of(now), rating=last,
                       change=last - first, rounds=totals.rounds, wins=totals.wins,

@@ -99,6 +99,13 @@ def test_cards_write_the_language_digits() -> None:
     assert "1,634" in drawn_texts(lambda: season_card(SEASON, "en"))
 
 
+def test_a_season_card_says_its_tiles_are_of_all_chats_and_all_time() -> None:
+    """Its rounds, wins, best streak and fastest win are the player's page's, not the season's
+    the rating beside them is of: a line over the tiles says so (docs/counts.md)."""
+    drawn = " ".join(drawn_texts(lambda: season_card(SEASON, "en")))
+    assert "All chats, all time" in drawn and "24 · season 2026-11" in drawn
+
+
 def test_libraqm_shapes_the_text() -> None:
     assert features.check("raqm"), ("Pillow has no libraqm: Arabic script would be drawn "
                                      "unjoined; install Debian's libfribidi0 (docs/cards.md)")

@@ -108,6 +108,21 @@ async def test_an_empty_season_says_how_to_start(services: Services, clock: Cloc
     assert "Nobody is rated" in said and "/play" in said
 
 
+async def test_a_rated_asker_is_never_told_nobody_is_rated(services: Services, clock: Clock):
+    """Ben dealt a round nobody answered: he is rated on it (docs/counts.md), and the group has
+    no rated player of its own (none has scores there). His /top rating there shows his rating
+    alone, not "Nobody is rated"; Ann, rated nowhere, is told how to start."""
+    dealt = (await services.rounds.play(GROUP, BEN, "24")).round
+    assert dealt is not None
+    clock.now += 70
+    await services.rounds.expire(dealt.id)
+    his = (await services.community.standings.board(GROUP, BEN, BoardAsk("rating"))).splitlines()
+    assert his[0].startswith("🎯 <b>Leaderboard · 24 · skill, season ")
+    assert his[-1].startswith("• Ben — ") and his[-1].endswith(" (1 round)") and "…" not in his
+    said = await services.community.standings.board(GROUP, ANN, BoardAsk("rating"))
+    assert "Nobody is rated" in said
+
+
 async def test_stats_show_the_rating_and_the_best_season(services: Services, stores: Stores,
                                                          clock: Clock):
     clock.now = 1_790_000_000.0  # 2026-09-21

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bot.play.asking.usage import Usage
 from bot.play.games import GAMES
+from bot.play.games.help import TOPICS
 from bot.play.matches.matches import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
 from bot.play.tournaments.rules import GAMES as TOURNAMENT_GAMES
 from bot.telegram.grammar import (
@@ -42,9 +43,15 @@ OWN = (
     Usage("top_usage", {}, "/top week", choices={"games": tuple(GAMES)}),
     Usage("tournament_usage", {}, "/tournament new Friday hard rounds=5",
           choices={"games": TOURNAMENT_GAMES}),
+    Usage("help_usage", {}, f"/help {next(iter(TOPICS))}", choices={"topics": tuple(TOPICS)}),
 )
-USAGES: dict[str, Usage] = {usage.key: usage
-                            for usage in (*(game.usage for game in GAMES.values()), *OWN)}
+# the commands that take nothing after them, each refused in its own name by one line
+# (`alone_usage`), their example the command alone
+ALONE = ("stats", "privacy", "forget", "resetscores", "hint", "reveal", "pass", "settings")
+USAGES: dict[str, Usage] = {usage.known_as: usage for usage in (
+    *(game.usage for game in GAMES.values()), *OWN,
+    *(Usage("alone_usage", {}, f"/{name}", choices={"command": (f"/{name}",)},
+            name=f"{name}_alone") for name in ALONE))}
 # each usage line's figures, as numbers (the catalog's {fields}), from the readers' limits, and
 # the words its fields offer
 LIMITS: dict[str, dict[str, int | str]] = {key: usage.fields() for key, usage in USAGES.items()}
@@ -58,7 +65,7 @@ def example(usage_key: str, error: UsageError, arguments: str) -> str:
 
 def usage_line(texts: Texts, key: str) -> str:
     """What the command takes, its limits written as the language writes numbers."""
-    return texts(key, **LIMITS[key])
+    return texts(USAGES[key].key, **LIMITS[key])
 
 
 def refusal(texts: Texts, usage_key: str, error: UsageError, arguments: str) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from telegram import InlineKeyboardMarkup, Update
 
+from bot.play.asking.usage import read_arguments, read_nothing
 from bot.play.solving.paging import Page
 from bot.telegram.bot_api_10 import Rich
 from bot.telegram.context import Context
@@ -39,6 +40,17 @@ async def usage(update: Update, context: Context, key: str, error: UsageError) -
     """What was wrong with a command's arguments, what it takes, and an example that works."""
     await answer_with(update, context, refusal(await texts_of(update, context), key, error,
                                                arguments(context)))
+
+
+async def took_something(update: Update, context: Context, command: str) -> bool:
+    """Whether a command that takes nothing (bot.telegram.refusals.ALONE) was given something
+    after it: then refused in the shape of every refusal, and True (the handler does nothing
+    more)."""
+    extra = read_arguments(read_nothing, arguments(context))
+    if isinstance(extra, UsageError):
+        await usage(update, context, f"{command}_alone", extra)
+        return True
+    return False
 
 
 def link(context: Context, **query: str) -> str:

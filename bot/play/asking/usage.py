@@ -34,7 +34,9 @@ class Usage:
     reader's own limits, so a line never says one range while the reader checks another), the
     example under it, one for a refusal of a particular `code`, and one for arguments of more
     than one word (where a command takes a puzzle to solve beside its options); `choices`: the
-    words a field offers, shown as `a|b|c` (the games a command reads, from the registry)."""
+    words a field offers, shown as `a|b|c` (the games a command reads, from the registry), or
+    the one word it names (the command a line shared by every command that takes nothing is
+    about: `name` tells them apart)."""
 
     key: str
     limits: Mapping[str, int] = field(default_factory=dict)
@@ -42,6 +44,11 @@ class Usage:
     examples_for: Mapping[str, str] = field(default_factory=dict)
     several_words: str | None = None
     choices: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    name: str = ""  # what it is looked up by where one line serves several commands (its key)
+
+    @property
+    def known_as(self) -> str:
+        return self.name or self.key
 
     def fields(self) -> dict[str, int | str]:
         """What fills its usage line: the limits, and each field's choices joined by `|`."""
@@ -86,6 +93,15 @@ def or_none(read: Callable[[str], T], arguments: str) -> T | None:
         return read(arguments)
     except UsageError:
         return None
+
+
+def read_nothing(arguments: str) -> None:
+    """A command that takes nothing after it (/stats, /privacy, /hint...): anything there is
+    refused as /top refuses a word it does not know, rather than ignored (`/stats all` would
+    otherwise show this chat's alone and say nothing of the word)."""
+    words = arguments.split()
+    if words:
+        raise UsageError("unknown_word", word=shown(words[0]))
 
 
 def shown(word: str) -> str:

@@ -7,11 +7,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bot.play.asking.usage import UsageError, shown
 from bot.play.games.registry import FIRST, GAMES
 from bot.text import markup
 from bot.text.i18n import Texts
 
 TOPICS = {topic: game for game in GAMES.values() for topic in game.help_topics}
+
+
+def read_topic(arguments: str) -> str:
+    """What follows /help: nothing, or a game's help topic; anything else is refused (as /top
+    refuses a word it does not know), not answered with the list as if it were not there."""
+    topic = arguments.strip().lower()
+    if topic and topic not in TOPICS:
+        raise UsageError("unknown_word", word=shown(arguments.split()[0]))
+    return topic
 
 
 def help_text(texts: Texts, bot_name: str, seconds: Mapping[str, float], topic: str = "") -> str:

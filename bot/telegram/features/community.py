@@ -27,7 +27,7 @@ from bot.telegram import keyboards
 from bot.telegram.context import Context
 from bot.telegram.grammar import UsageError, read_arguments, read_board
 from bot.telegram.presses import notify
-from bot.telegram.replies import answer_with, link, usage
+from bot.telegram.replies import answer_with, link, took_something, usage
 from bot.telegram.routes import ADMINS, PRIVATE, Command, Feature, Inline, Press, the_word
 from bot.telegram.speakers import (
     admin_check,
@@ -87,6 +87,8 @@ async def top(update: Update, context: Context) -> None:
 async def stats(update: Update, context: Context) -> None:
     """/stats: your points, wins, rounds, fastest win and streaks in this chat, per game; and
     the button (a link in a group) that opens your page in the Mini App, when there is one."""
+    if await took_something(update, context, "stats"):
+        return
     services, chat, player = services_of(context), chat_of(update), player_of(update)
     link = services.pages.player_link(chat.id, player.id)
     await answer_with(update, context, await services.community.standings.stats(chat, player),
@@ -141,12 +143,16 @@ async def withdraw(message: Message | None) -> None:
 
 async def privacy(update: Update, context: Context) -> None:
     """/privacy: what the bot keeps about you, why, and how to delete it."""
+    if await took_something(update, context, "privacy"):
+        return
     await answer_with(update, context, await services_of(context).community.privacy.text(
         chat_of(update), player_of(update)))
 
 
 async def forget(update: Update, context: Context) -> None:
     """/forget (private chat): delete everything the bot keeps about you, once confirmed."""
+    if await took_something(update, context, "forget"):
+        return
     asked = await services_of(context).community.privacy.ask_forget(chat_of(update),
                                                                     player_of(update))
     await ask(update, context, asked)
@@ -154,6 +160,8 @@ async def forget(update: Update, context: Context) -> None:
 
 async def resetscores(update: Update, context: Context) -> None:
     """/resetscores (a group's admins): delete this chat's scores, once confirmed."""
+    if await took_something(update, context, "resetscores"):
+        return
     asked = await services_of(context).community.privacy.ask_reset(
         chat_of(update), player_of(update), admin_check(update, context))
     await ask(update, context, asked)

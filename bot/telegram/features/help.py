@@ -6,9 +6,10 @@ from __future__ import annotations
 from telegram import MessageEntity, Update
 from telegram.ext import MessageHandler, filters
 
-from bot.play.games.help import help_text
+from bot.play.asking.usage import UsageError, read_arguments
+from bot.play.games.help import help_text, read_topic
 from bot.telegram.context import Context
-from bot.telegram.replies import answer_with
+from bot.telegram.replies import answer_with, usage
 from bot.telegram.routes import Command, Feature
 from bot.telegram.speakers import arguments, chat_of, services_of, texts_of
 from bot.text import markup
@@ -18,11 +19,15 @@ COMMAND_SHOWN = 33  # characters of an unknown command quoted back: its slash an
 
 async def help_command(update: Update, context: Context) -> None:
     """/help: every command, with this bot's round lengths and the rules of fair play;
-    /help <topic>: how the game of that topic scores."""
+    /help <topic>: how the game of that topic scores; anything else, refused."""
+    topic = read_arguments(read_topic, arguments(context))
+    if isinstance(topic, UsageError):
+        await usage(update, context, "help_usage", topic)
+        return
     await answer_with(update, context, help_text(
         await texts_of(update, context), context.bot.username,
         (await services_of(context).rounds.chat_settings(chat_of(update).id)).seconds,
-        arguments(context)), quote=False)
+        topic), quote=False)
 
 
 def unknown_to_us(update: Update, username: str | None) -> str | None:

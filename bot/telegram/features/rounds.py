@@ -43,7 +43,7 @@ from bot.telegram.keyboards import (
     RoundPress,
 )
 from bot.telegram.presses import edit_pressed, notify, pressed, set_keyboard
-from bot.telegram.replies import answer_with, rich_page, usage
+from bot.telegram.replies import answer_with, rich_page, took_something, usage
 from bot.telegram.routes import ADMINS, GROUPS, Command, Feature, Press
 from bot.telegram.speakers import (
     admin_check,
@@ -84,6 +84,8 @@ async def plain_text(update: Update, context: Context) -> None:
 
 async def hint(update: Update, context: Context) -> None:
     """/hint: the next step of a solution, for fewer points, written into the deal."""
+    if await took_something(update, context, "hint"):
+        return
     await services_of(context).rounds.hint(chat_of(update), player_of(update),
                                            admin_check(update, context),
                                            target=target_of(update))
@@ -91,6 +93,8 @@ async def hint(update: Update, context: Context) -> None:
 
 async def reveal(update: Update, context: Context) -> None:
     """/reveal (or /giveup): end the round and show the answers."""
+    if await took_something(update, context, "reveal"):
+        return
     await services_of(context).rounds.reveal(chat_of(update), player_of(update),
                                              admin_check(update, context),
                                              target=target_of(update))
@@ -98,6 +102,8 @@ async def reveal(update: Update, context: Context) -> None:
 
 async def pass_round(update: Update, context: Context) -> None:
     """/pass: give up on the round once you answered; it ends when everyone who answered has."""
+    if await took_something(update, context, "pass"):
+        return
     await services_of(context).rounds.pass_round(chat_of(update), player_of(update),
                                                  admin_check(update, context),
                                                  target=target_of(update))

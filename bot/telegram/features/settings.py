@@ -16,7 +16,7 @@ from bot.telegram.context import Context
 from bot.telegram.keyboards import SETTING, SettingPress
 from bot.telegram.menus import UNSEEN
 from bot.telegram.presses import edit_pressed, notify, pressed
-from bot.telegram.replies import answer_with
+from bot.telegram.replies import answer_with, took_something
 from bot.telegram.routes import ADMINS, PRIVATE, Command, Feature, Press
 from bot.telegram.speakers import admin_check, arguments, chat_of, player_of, services_of, texts_of
 
@@ -24,6 +24,8 @@ from bot.telegram.speakers import admin_check, arguments, chat_of, player_of, se
 async def settings(update: Update, context: Context) -> None:
     """/settings: a group's own settings, one message with buttons (its admins); in a private
     chat, the person's language."""
+    if await took_something(update, context, "settings"):
+        return
     shown = await services_of(context).settings.show(chat_of(update), player_of(update),
                                                      admin_check(update, context))
     if isinstance(shown, Panel):

@@ -17,11 +17,13 @@ import pytest
 from babel.numbers import get_group_symbol
 
 from bot.play.asking.numbers import MAX_ARGUMENTS
+from bot.play.asking.usage import read_nothing
 from bot.play.games import GAMES
+from bot.play.games.help import read_topic
 from bot.play.guards.live import could_be_live
 from bot.telegram import grammar
 from bot.telegram.features.tournaments.grammar import read_tournament
-from bot.telegram.refusals import USAGES, example
+from bot.telegram.refusals import ALONE, USAGES, example
 from bot.text.html_text import visible_text
 from bot.text.i18n import LANGUAGES, Texts, texts_for
 from solver.digits import plain_digits
@@ -182,7 +184,8 @@ def every_example() -> list[str]:
 
 READERS = {**{game.start: game.read for game in GAMES.values()},
            "/solve": grammar.read_solve, "/match": grammar.read_match, "/top": grammar.read_board,
-           "/tournament": lambda given: read_tournament(given.split()[1:])}
+           "/tournament": lambda given: read_tournament(given.split()[1:]), "/help": read_topic,
+           **{f"/{name}": read_nothing for name in ALONE}}
 
 
 def test_every_example_reads():

@@ -323,9 +323,10 @@ class DemoChat:
             await self.use(*newest[0])
         elif newest:
             named = " ".join(f"[{button.get('text', '')}]" for _, button in newest)
-            self.write(f"({label!r} is part of {named}: type more of the one to press)\n")
+            self.write(f"('{label}' is part of {named}: type more of the one to press)\n")
         else:
-            self.write(f"(no button {label!r} to press; {self.buttons_now()})\n")
+            # quoted as typed: a repr would print a Persian label's joiner as \u200c
+            self.write(f"(no button '{label}' to press; {self.buttons_now()})\n")
 
     async def use(self, message_id: int, button: dict) -> None:
         """A press of this button of that message: the bot's to answer, or where it leads."""
@@ -362,7 +363,7 @@ class DemoChat:
         if lead.kind == "login":
             return f"[{shown}] opens {lead.target}, signed in as {self.speaker} by Telegram"
         if lead.kind == "copy":
-            return f"[{shown}] copies {lead.target!r}"
+            return f"[{shown}] copies '{lead.target}'"
         return f"[{shown}] is Telegram's own (a game or a payment): nothing the demo plays"
 
     async def inline(self, query: str) -> None:

@@ -86,6 +86,15 @@ def test_a_press_takes_any_unambiguous_part_of_a_label(tmp_path: Path):
     assert "Traceback" not in done.stderr
 
 
+def test_a_persian_label_prints_as_written(tmp_path: Path):
+    """Issue 73: a Persian label's zero-width joiner (راه‌حل, "solution") printed escaped, as
+    `راه\\u200cحل`: a label, and whatever is typed after /press, is quoted as written."""
+    done = run(tmp_path, "/lang fa\n/press راه\u200cحل\n", "--demo")
+    assert done.returncode == 0, done.stderr
+    assert "(no button 'راه\u200cحل' to press; " in done.stdout
+    assert "\\u200c" not in done.stdout and "Traceback" not in done.stderr
+
+
 def test_a_part_is_read_from_a_words_start():
     from demo.buttons import part_of
 

@@ -17,6 +17,7 @@ import pytest
 from bench.year_data import Scale, generate, load_sqlite
 from bot.runtime.pool import SolverPool
 from bot.store.sqlite import open_sqlite
+from bot.text.i18n import texts_for
 from demo.emulator import BotApiEmulator
 from tests.bot.conftest import Clock, Harness, make_config, running
 from tests.bot.conftest import pool as pool
@@ -144,8 +145,12 @@ async def test_a_year_of_data(year: tuple[Harness, dict, int], browser: Browser,
             assert drawn["lines"] >= 1 and len(drawn["axis"]) >= 8, drawn  # months
             assert drawn["years"] == years, drawn
             assert drawn["ends"] <= drawn["width"]
-            assert drawn["shares"] and all(s.endswith("%" if language == "en" else "٪")
-                                           or s.startswith("%") for s in drawn["shares"])
+            # a percentage as the language writes it; "exact" after it where the closest
+            # answer wins a round (Countdown, Yahtzee: the share is of exact answers)
+            exact = texts_for(language)("webapp_share_exact", share="")
+            assert drawn["shares"] and all(
+                s.removesuffix(exact.strip()).strip().endswith("%" if language == "en" else "٪")
+                or s.startswith("%") for s in drawn["shares"]), drawn["shares"]
         else:
             assert len(drawn["weeks"]) >= 10 and drawn["weekYears"] == years, drawn
             jan = "Jan" if language == "en" else "ژانویه"

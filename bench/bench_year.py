@@ -467,7 +467,7 @@ async def page_server(db: Database) -> AsyncIterator[Callable[[PageAsk], Awaitab
 
     import httpx
 
-    from bot.play.games import DAILY_GAME
+    from bot.play.games import DAILY_GAME, DAILY_GAMES
     from bot.play.pages import Pages
     from bot.runtime.heap import settle
     from bot.store import open_stores
@@ -481,7 +481,8 @@ async def page_server(db: Database) -> AsyncIterator[Callable[[PageAsk], Awaitab
     pages = Pages(stores.pages, stores.ratings, clock=lambda: year.now,
                   achievements=stores.achievements,
                   daily=SimpleNamespace(store=stores.daily, game=DAILY_GAME.name,
-                                        hand_of=lambda day: ()),
+                                        games=lambda: tuple(game.name for game in DAILY_GAMES),
+                                        hand_of=lambda day, game=None: ()),
                   tournaments=stores.tournaments)
 
     async def member(chat_id: int, user_id: int) -> bool:

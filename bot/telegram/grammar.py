@@ -43,11 +43,12 @@ from bot.play.asking.usage import (
     usage_problem,
 )
 from bot.play.community.boards import BoardAsk
-from bot.play.games import DAILY_GAME, GAMES
+from bot.play.games import DAILY_GAME, DAILY_GAMES, GAMES
 from bot.play.matches.matches import DEFAULT_ROUNDS, MAX_ROUNDS, MIN_ROUNDS
 from solver.digits import plain_digits
 
 GAME_WORDS = {name: name for name in GAMES}  # a game named in /top's words: by its own name
+DAILY_NAMES = tuple(game.name for game in DAILY_GAMES)  # the games that have a daily
 SOLVE_TARGET = 24  # what /solve aims at when no target is given
 CLOSEST_FLAG = re.compile(r"(?:^|\s)(?:--closest|-c)(?=\s|$)")
 MATCH_STOP_WORDS = ("stop", "end", "停止", "结束")
@@ -72,6 +73,7 @@ __all__ = [
     "problem",
     "read_arguments",
     "read_board",
+    "read_daily",
     "read_match",
     "read_match_game",
     "read_solve",
@@ -171,7 +173,7 @@ def read_board(arguments: str) -> BoardAsk:
             game = GAME_WORDS[word]
         else:
             raise UsageError("unknown_word", word=shown(word))
-    if period == "daily" and game not in (None, DAILY_GAME.name):  # the daily puzzle's game alone
+    if period == "daily" and game is not None and game not in DAILY_NAMES:  # a game with a daily
         raise UsageError("unknown_word", word=shown(game))
     if period == "rating" and game is not None and game not in RATED_GAMES:
         raise UsageError("unknown_word", word=shown(game))
@@ -180,3 +182,17 @@ def read_board(arguments: str) -> BoardAsk:
 
 def parse_board(arguments: str) -> BoardAsk | None:
     return or_none(read_board, arguments)
+
+
+def read_daily(arguments: str) -> tuple[str, str]:
+    """'/daily', '/daily krypto', '/daily (1+2)*8', '/daily krypto 25-3+...': the game whose
+    daily is asked for (its word first; none: the first daily's) and the answer after it, if
+    any. A game that has no daily, named first, is refused: its word read as an answer would
+    only say the answer is unreadable."""
+    first, *rest = arguments.split(maxsplit=1) or [""]
+    named = GAME_WORDS.get(first.lower())
+    if named is None:
+        return DAILY_GAME.name, arguments.strip()
+    if named not in DAILY_NAMES:
+        raise UsageError("unknown_word", word=shown(first))
+    return named, "".join(rest).strip()

@@ -19,6 +19,7 @@ from bot.play.tournaments.rules import GAMES as TOURNAMENT_GAMES
 from bot.telegram.grammar import (
     CLOSEST_MAX_NUMBER,
     CLOSEST_MAX_TARGET,
+    DAILY_NAMES,
     SOLVE_MAX_NUMBER,
     SOLVE_MAX_NUMBERS,
     SOLVE_MAX_TARGET,
@@ -41,6 +42,8 @@ OWN = (
     Usage("match_usage", {"low": MIN_ROUNDS, "high": MAX_ROUNDS, "default": DEFAULT_ROUNDS},
           "/match 5", {"number_range": f"/match {MAX_ROUNDS}"}, choices={"games": tuple(GAMES)}),
     Usage("top_usage", {}, "/top week", choices={"games": tuple(GAMES)}),
+    Usage("daily_usage", {}, f"/daily {DAILY_NAMES[0]}",
+          choices={"games": DAILY_NAMES, "first": DAILY_NAMES[:1]}),
     Usage("tournament_usage", {}, "/tournament new Friday hard rounds=5",
           choices={"games": TOURNAMENT_GAMES}),
     Usage("help_usage", {}, f"/help {next(iter(TOPICS))}", choices={"topics": tuple(TOPICS)}),

@@ -92,14 +92,14 @@ async def concerned(face: Face, ask: PageAsk, user_id: int) -> None:
 
 async def card(face: Face, body: dict[str, Any]) -> dict[str, Any]:
     """A player's share card, only to that player, checked as their page is: `card` "season"
-    (the default) of a `game`, or "daily" of a `day` they have a result of (none named: their
-    latest)."""
+    (the default) of a `game`, or "daily" of a `day` they have a result of in a `game`'s daily
+    (none named: their latest; a day without a game: the first daily's)."""
     signed, ask, texts = signed_page(face, body)
     if ask.kind != "player" or ask.id != signed.user_id:
         raise Refusal(HTTPStatus.FORBIDDEN, "another person's card", "not_yours")
     kind = body.get("card", SEASON)
     if kind == DAILY:
-        png = await daily(face, signed, body.get("day"), texts)
+        png = await daily(face, signed, body.get("day"), body.get("game"), texts)
     elif kind == SEASON:
         png = await season(face, signed, body.get("game"), texts)
     else:
@@ -117,12 +117,15 @@ async def season(face: Face, signed: Signed, game: object, texts: Texts) -> byte
     return png
 
 
-async def daily(face: Face, signed: Signed, day: object, texts: Texts) -> bytes:
+async def daily(face: Face, signed: Signed, day: object, game: object, texts: Texts) -> bytes:
     pages = face.services.pages
     asked = None if day is None else pages.day_asked(day)
     if day is not None and asked is None:
         raise Refusal(HTTPStatus.BAD_REQUEST, "no such day")
-    png = await pages.daily_card(signed.user_id, signed.first_name, asked, texts)
+    daily_game = None if game is None else pages.daily_game(game)
+    if game is not None and daily_game is None:
+        raise Refusal(HTTPStatus.BAD_REQUEST, "no such daily")
+    png = await pages.daily_card(signed.user_id, signed.first_name, asked, texts, daily_game)
     if png is None:
         raise Refusal(HTTPStatus.NOT_FOUND, "no daily result that day", "no_daily")
     return png

@@ -17,6 +17,7 @@ from telegram import Update
 from telegram.ext import Application
 
 from bot.play.daily import puzzle as daily_puzzle
+from bot.play.games.game import DailyDeck
 from bot.play.outcomes import Closed, Dealt, Outcome
 from bot.play.ports import Alarm, Delivery, Target
 from bot.play.round.open_round import OpenRound
@@ -35,15 +36,27 @@ from tests.postgres import BACKENDS, emptied, migrated_sqlite, open_backend
 from tests.postgres import postgres_server as postgres_server
 from tests.postgres import postgres_url as postgres_url
 
-# The daily puzzle's hand follows the date, and no one may /solve it all day: the tests see two
-# hands that none of them asks to solve, so that no date makes them fail
+# Each daily puzzle's hand follows the date, and no one may /solve it all day: the tests see, in
+# each game's daily, hands that none of them asks to solve, so that no date makes them fail
 # (tests/bot/play/daily/test_daily.py checks the real choice).
 TEST_DAILY_HANDS = ((9, 11, 13, 13), (2, 11, 11, 13))
+# every game's: its hands, and where each hand has its own target (Krypto's deck) those
+TEST_DAILY = {"24": (TEST_DAILY_HANDS, ()), "make10": (((9, 9, 9, 9),), ()),
+              "krypto": (((23, 19, 17, 17, 13),), (7,))}
+
+
+def deck_of_the_tests(game: str) -> DailyDeck:
+    """A game's daily deck as the tests see it: its own target, level and draws, the hands
+    above."""
+    deck = daily_puzzle.GAMES[game].daily
+    assert deck is not None
+    hands, targets = TEST_DAILY[game]
+    return dataclasses.replace(deck, hands=hands, targets=targets)
 
 
 @pytest.fixture(autouse=True)
 def daily_hands_of_the_tests(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(daily_puzzle, "daily_hands", lambda: TEST_DAILY_HANDS)
+    monkeypatch.setattr(daily_puzzle, "daily_deck", deck_of_the_tests)
 
 
 @pytest.fixture(scope="session")

@@ -180,7 +180,8 @@ PAGE_FILES = sorted((ROOT / "bot" / "webapp" / "static").glob("*.[hj][ts]*"))  #
 GAME_NAMES = {"24", "countdown", "yahtzee"}
 # what a face may read of bot.play.games: the registry of every game, never one game's folder
 REGISTRY_NAMES = {"registry", "game", "help", "GAMES", "FIRST", "Game", "round_lengths",
-                  "DAILY_GAME", "ADAPTIVE_GAME"}
+                  "DAILY_GAME", "DAILY_GAMES", "ADAPTIVE_GAME",
+                  "daily_command"}
 GAME_WORD = re.compile(r"\b(24|countdown|yahtzee)\b", re.IGNORECASE)
 
 

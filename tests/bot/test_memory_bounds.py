@@ -103,11 +103,11 @@ async def test_when_the_daily_hand_was_shown_is_kept_for_the_latest_people(
     daily = services.community.daily
     kept = daily_module.SHOWN_KEPT
     for user in range(1, kept + 11):
-        daily._seen("2026-11-24", user, 100.0 + user)
-    daily._seen("2026-11-24", kept + 10, 999.0)  # shown again: the first showing counts
+        daily._seen("2026-11-24", "24", user, 100.0 + user)
+    daily._seen("2026-11-24", "24", kept + 10, 999.0)  # shown again: the first showing counts
     assert len(daily._shown) == kept and daily._shown.maxsize == kept
-    assert ("2026-11-24", 10) not in daily._shown  # the first shown went first
-    assert daily._shown["2026-11-24", kept + 10] == 100.0 + kept + 10
+    assert ("2026-11-24", "24", 10) not in daily._shown  # the first shown went first
+    assert daily._shown["2026-11-24", "24", kept + 10] == 100.0 + kept + 10
 
 
 # --- the locks: a lock in use is never dropped, one unused never kept ---------------------------

@@ -25,7 +25,7 @@ async def test_the_daily_and_forget_from_the_terminal(tmp_path: Path):
         await type_line(process, "/press answer privately")
         shown = await read_until(process, r"Use every number once")
         assert "(Ann speaks in a private chat with @" in shown and "Ann: /start daily" in shown
-        found = re.search(r"Daily puzzle, [0-9-]+: (\d+) (\d+) (\d+) (\d+) → 24", shown)
+        found = re.search(r"Daily puzzle · 24, [0-9-]+: (\d+) (\d+) (\d+) (\d+) → 24", shown)
         assert found is not None, shown
         answer = solve([int(n) for n in found.groups()])[0]
         await type_line(process, f"/daily {answer}")

@@ -24,12 +24,18 @@ from bot.play.cards.canvas import (
 )
 from bot.play.cards.writing import Line, clean, fitted, line, name_text
 from bot.play.daily.daily import daily_number, day_clock
-from bot.play.daily.puzzle import DAY, TARGET, day_start
+from bot.play.daily.puzzle import DAY, day_start
 from bot.text.i18n import Texts, texts_for
 from bot.text.markup import signed
 
 ROOM = WIDTH - 2 * MARGIN
 BOLD = "Bold"
+
+
+MARK = "24"  # the bot's mark on every card: its name, Twenty-Four (no game's target)
+
+
+MARK = "24"  # the bot's mark on every card: its name, Twenty-Four (no game's target)
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,7 @@ class SeasonCard:
     fastest: float | None  # seconds of the fastest win; None: no win yet
 
 
+
 @dataclass(frozen=True)
 class DailyCard:
     """A player's daily puzzle solved: when, and the streak; the hand, drawn once the day is
@@ -58,6 +65,8 @@ class DailyCard:
     seconds: float  # how long after that day's UTC midnight the right answer arrived
     streak: int  # days in a row solved
     hand: tuple[int, ...]
+    target: int  # what the hand makes (each day its own, in Krypto's daily)
+    game: str  # whose daily it is
 
 
 def _texts(language: str) -> Texts:
@@ -80,7 +89,7 @@ def _header(canvas: Canvas, texts: Texts, name: str, title: str) -> None:
     language, rtl = texts.language, texts.script.right_to_left
     canvas.band(0, 12, BLUE)
     canvas.tile(MARGIN, 44, 72, 72, BLUE, 18)
-    canvas.write(line(texts.script.number_digits(str(TARGET)), language, 36, rtl, BOLD),
+    canvas.write(line(texts.script.number_digits(MARK), language, 36, rtl, BOLD),
                  MARGIN, 93, WHITE, centred=72)
     brand = _word(texts, 36, 420, texts("card_brand"), BOLD)
     canvas.write(brand, MARGIN + 96, 93, TEXT)
@@ -142,14 +151,14 @@ def daily_card(card: DailyCard, language: str, now: float) -> bytes:
     rtl = texts.script.right_to_left
     canvas = Canvas(rtl)
     _header(canvas, texts, card.name, texts("card_daily", number=str(daily_number(card.day)),
-                                           day=card.day))
-    _hand(canvas, texts, card.hand, is_live(card.day, now))
+                                           day=card.day, game=texts.game(card.game)))
+    _hand(canvas, texts, card.hand, card.target, is_live(card.day, now))
     _stat(canvas, texts, 800, 256, 340, "card_solved_at", day_clock(card.seconds))
     _stat(canvas, texts, 800, 426, 340, "card_streak", texts.number(card.streak))
     return canvas.png()
 
 
-def _hand(canvas: Canvas, texts: Texts, hand: tuple[int, ...], live: bool) -> None:
+def _hand(canvas: Canvas, texts: Texts, hand: tuple[int, ...], target: int, live: bool) -> None:
     """The hand as tiles and the target's tile after them; face down while the day is live."""
     rtl, gap, room = texts.script.right_to_left, 16, 700
     side = min(140, (room - gap * len(hand)) // (len(hand) + 1))
@@ -162,7 +171,7 @@ def _hand(canvas: Canvas, texts: Texts, hand: tuple[int, ...], live: bool) -> No
                      x, y + side * 5 // 8, BLUE if live else TEXT, centred=side)
     goal = MARGIN + len(hand) * (side + gap)
     canvas.tile(goal, y, side, side, BLUE)
-    canvas.write(line(texts.script.number_digits(str(TARGET)), texts.language, side * 2 // 5,
+    canvas.write(line(texts.script.number_digits(str(target)), texts.language, side * 2 // 5,
                       rtl, BOLD), goal, y + side * 5 // 8, WHITE, centred=side)
     if live:
         canvas.write(_word(texts, 28, room, texts("card_hidden")), MARGIN, y + side + 56, HINT)

@@ -1,6 +1,7 @@
-"""The daily puzzle's rules, apart from any chat or store: which hand a UTC day deals (the same
-for everyone, from the date and the bot's secret), when that day begins and ends, and a player's
-streak of days solved. No I/O, no clock of its own: every function is handed the time or the days.
+"""The daily puzzles' rules, apart from any chat or store: which hand (and target) a UTC day deals
+in each game that has a daily (the same for everyone, from the date and the bot's secret), when
+that day begins and ends, and a player's streak of days solved. No I/O, no clock of its own:
+every function is handed the time or the days.
 
 The board ranks by how soon after the day began a right answer arrived, which is fair only if
 nobody can know the hand before the day begins: the code is public, so the order of the days is
@@ -12,17 +13,15 @@ import functools
 import hashlib
 import hmac
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 
-from bot.play.games import DAILY_GAME
+from bot.play.games import DAILY_GAME, DAILY_GAMES, GAMES
+from bot.play.games.game import DailyDeck
 from bot.play.guards.live import DAILY_ROUND, EVERYONE, Live, hand_key
 
-assert DAILY_GAME.daily is not None  # the registry found the one game that declares it
-DECK = DAILY_GAME.daily
-TARGET = DECK.target
-LEVEL = DECK.level
 DAY = 86400
+Puzzle = tuple[tuple[int, ...], int]  # a day's hand, and the target it is to make
 
 
 def day_of(at: float) -> str:
@@ -45,10 +44,13 @@ def into_day(at: float) -> float:
     return at - day_start(day_of(at))
 
 
-def daily_hands() -> tuple[tuple[int, ...], ...]:
-    """Every hand a day may deal, in the order the days take them (made ahead by the daily's game,
-    so the event loop never rates hands)."""
-    return DECK.hands
+def daily_deck(game: str) -> DailyDeck:
+    """The puzzles a game's daily may deal, in the order the days take them (made ahead by the
+    game, so the event loop never rates hands)."""
+    deck = GAMES[game].daily
+    if deck is None:
+        raise ValueError(f"{game} has no daily puzzle")
+    return deck
 
 
 def secret_key(secret: str) -> bytes:
@@ -57,18 +59,24 @@ def secret_key(secret: str) -> bytes:
     return hmac.new(secret.encode(), b"twenty-four daily puzzle", hashlib.sha256).digest()
 
 
-def daily_hand(day: str, key: bytes, hands: Sequence[tuple[int, ...]] | None = None
-               ) -> tuple[int, ...]:
-    """The day's hand: the days walk `daily_hands` (or `hands`) in cycles of as many days as
-    there are hands, each cycle in its own order drawn with `key` (so no hand comes back before
-    all have been dealt, and without the key no day's hand can be told before it comes), each
-    hand shown in an order drawn from key and date. The same on every process and every
-    restart of one bot: it needs no store."""
-    hands = hands or daily_hands()
-    cycle, place = divmod(date.fromisoformat(day).toordinal(), len(hands))
-    shown = list(hands[_cycle_order(key, cycle, len(hands))[place]])
+def daily_puzzle(day: str, key: bytes, deck: DailyDeck) -> Puzzle:
+    """The day's puzzle of a deck: the days walk its puzzles in cycles of as many days as there
+    are puzzles, each cycle in its own order drawn with `key` (so no puzzle comes back before all
+    have been dealt, and without the key no day's puzzle can be told before it comes), each hand
+    shown in an order drawn from key and date. The same on every process and every restart of
+    one bot: it needs no store. Each deck draws apart (its `draws`), so two games' days differ."""
+    key = deck_key(key, deck)
+    cycle, place = divmod(date.fromisoformat(day).toordinal(), len(deck.hands))
+    hand, target = deck.puzzle(_cycle_order(key, cycle, len(deck.hands))[place])
+    shown = list(hand)
     random.Random(_drawn(key, f"shown {day}")).shuffle(shown)
-    return tuple(shown)
+    return tuple(shown), target
+
+
+def deck_key(key: bytes, deck: DailyDeck) -> bytes:
+    """The key a deck's days are drawn with: the bot's own for the deck that draws as the first
+    daily always did, one of its own for every other."""
+    return key if not deck.draws else _drawn(key, f"deck {deck.draws}")
 
 
 @functools.lru_cache(maxsize=8)
@@ -103,26 +111,30 @@ assert day_of(day_start("2026-11-24") + DAY - 1) == "2026-11-24"
 
 
 class DailyHands:
-    """The daily puzzle's hand at any moment: drawn with the bot's own secret (the same on each
+    """Each daily puzzle's hand at any moment: drawn with the bot's own secret (the same on each
     of its processes), so nobody can tell a day's hand before it begins. Built once and handed
-    to what keeps the hand live (bot.play.guards.live) and to the daily service."""
+    to what keeps the hands live (bot.play.guards.live) and to the daily service."""
 
     def __init__(self, secret: str, clock: Callable[[], float]) -> None:
         self.key = secret_key(secret)  # draws the days' order
         self.clock = clock
 
-    def now(self) -> tuple[int, ...]:
-        """Today's hand (UTC)."""
-        return self.of(day_of(self.clock()))
+    def now(self, game: str = DAILY_GAME.name) -> tuple[int, ...]:
+        """Today's hand (UTC) of a game's daily."""
+        return self.of(day_of(self.clock()), game)
 
-    def live(self) -> Live | None:
-        """Today's puzzle as the live-hand guard keeps it: a round of its game live in every
-        chat."""
-        hand = self.now()
-        if not hand:
-            return None
-        return Live(DAILY_ROUND, EVERYONE, DAILY_GAME.name, hand_key(hand), TARGET)
+    def live(self) -> tuple[Live, ...]:
+        """Today's puzzles as the live-hand guard keeps them: each a round of its game live in
+        every chat."""
+        day = day_of(self.clock())
+        return tuple(Live(DAILY_ROUND, EVERYONE, game.name, hand_key(hand), target)
+                     for game in DAILY_GAMES
+                     for hand, target in (self.puzzle(day, game.name),) if hand)
 
-    def of(self, day: str) -> tuple[int, ...]:
-        """The hand of a UTC day."""
-        return daily_hand(day, self.key)
+    def puzzle(self, day: str, game: str = DAILY_GAME.name) -> Puzzle:
+        """The hand and target of a UTC day in a game's daily."""
+        return daily_puzzle(day, self.key, daily_deck(game))
+
+    def of(self, day: str, game: str = DAILY_GAME.name) -> tuple[int, ...]:
+        """The hand of a UTC day in a game's daily."""
+        return self.puzzle(day, game)[0]

@@ -4,6 +4,15 @@ every other part of play reads them from (bot.play.games.registry): no other fil
 from __future__ import annotations
 
 from bot.play.games.game import Game
-from bot.play.games.registry import ADAPTIVE_GAME, DAILY_GAME, FIRST, GAMES, round_lengths
+from bot.play.games.registry import (
+    ADAPTIVE_GAME,
+    DAILY_GAME,
+    DAILY_GAMES,
+    FIRST,
+    GAMES,
+    daily_command,
+    round_lengths,
+)
 
-__all__ = ["ADAPTIVE_GAME", "DAILY_GAME", "FIRST", "GAMES", "Game", "round_lengths"]
+__all__ = ["ADAPTIVE_GAME", "DAILY_GAME", "DAILY_GAMES", "FIRST", "GAMES", "Game",
+           "daily_command", "round_lengths"]

@@ -33,14 +33,29 @@ class Given:
 
 @dataclass(frozen=True)
 class DailyDeck:
-    """The hands a game's daily puzzle deals (bot.play.daily), in the order the days take them,
-    made ahead by the game (the event loop never rates hands), and the day's target and level.
-    One game deals it for now: the results are kept by game (daily_results), the service and
-    its commands serve one."""
+    """The puzzles a game's daily deals (bot.play.daily), in the order the days take them, made
+    ahead by the game (the event loop never rates hands): each hand, and the target of them all
+    or, where each hand has its own (Krypto's sixth card), `targets` beside `hands`. Every game
+    that declares one has a daily of its own, its results kept by game (daily_results); `draws`
+    sets its days' order apart from the other games' (the first game's is "", as it always was,
+    so that no day it has dealt changes)."""
 
     hands: tuple[tuple[int, ...], ...]
-    target: int
+    target: int | None  # every hand's (None: `targets` gives each its own)
     level: str
+    targets: tuple[int, ...] = ()  # each hand's own target, in the order of `hands`
+    draws: str = ""
+
+    def __post_init__(self) -> None:
+        each = len(self.targets) == len(self.hands) and self.target is None
+        if not self.hands or not (each or (self.target is not None and not self.targets)):
+            raise ValueError("a daily deck has hands, and a target for all or one for each")
+
+    def puzzle(self, index: int) -> tuple[tuple[int, ...], int]:
+        """The deck's `index`th hand and its target."""
+        target = self.targets[index] if self.targets else self.target
+        assert target is not None
+        return self.hands[index], target
 
 
 @dataclass(frozen=True)
@@ -75,7 +90,7 @@ class Game:
     scale: GameScale | None = None  # its ratings' scale (bot.play.ratings); None: not rated
     given: Given | None = None  # a puzzle given after its command, solved its own way
     achievements: tuple[RoundAchievement, ...] = ()  # earned by a close of its own rounds
-    daily: DailyDeck | None = None  # the daily puzzle is this game's (one game's: see DailyDeck)
+    daily: DailyDeck | None = None  # its daily puzzle's deck (None: it has no daily)
     adaptive: RatedHands | None = None  # its level "adaptive" deals for a group's skill (one game)
 
     def __post_init__(self) -> None:

@@ -37,8 +37,8 @@ def registered(games: list[Game]) -> dict[str, Game]:
 
 
 def sole(games: list[Game], fact: str) -> Game:
-    """The one game that declares `fact` (the daily puzzle, the adaptive deals: each is kept for
-    one game); none or two are refused at import."""
+    """The one game that declares `fact` (the adaptive deals are kept for one game); none or two
+    are refused at import."""
     having = [game for game in games if getattr(game, fact) is not None]
     if len(having) != 1:
         raise ValueError(f"one game must declare {fact}, not {len(having)}: "
@@ -48,8 +48,15 @@ def sole(games: list[Game], fact: str) -> Game:
 
 GAMES: dict[str, Game] = registered(found_games())
 FIRST = next(iter(GAMES.values()))  # the first in place: what /play deals, and a board names
-DAILY_GAME = sole(list(GAMES.values()), "daily")  # the game of the daily puzzle
+DAILY_GAMES = tuple(game for game in GAMES.values() if game.daily is not None)  # each a daily
+DAILY_GAME = DAILY_GAMES[0]  # the daily a bare /daily (and /top daily) is about: first in place
 ADAPTIVE_GAME = sole(list(GAMES.values()), "adaptive")  # the game dealt for a group's skill
+
+
+def daily_command(game: str, command: str = "/daily") -> str:
+    """The command that shows (and answers) a game's daily (or, `command` /top daily, its
+    board): bare for the first daily's game, else followed by the game's word."""
+    return command if game == DAILY_GAME.name else f"{command} {game}"
 
 
 def round_lengths(config: Config) -> dict[str, float]:

@@ -17,8 +17,9 @@ What a request *reaches* (`reaching`), by the round's game:
 Who may not have it: the members of a chat where a reached round is live (asked of Telegram by
 the face when a request reaches one; a member who never spoke counts). Everyone else is answered
 as usual, so thousands of live rounds refuse next to nothing to the rest of the world. The daily
-puzzle (bot.play.daily.daily) is live for everyone, in every chat, until its UTC day ends: it is
-reached as a round of 24 is, and found as chat EVERYONE; so is each live round of a tournament
+puzzles (bot.play.daily.daily, one a game that has a daily) are live for everyone, in every chat,
+until their UTC day ends: each is reached as a round of its game where every number is used, and
+found as chat EVERYONE; so is each live round of a tournament
 between groups (bot.play.tournaments), from its first deal until its round closed in every group
 (`Shared`: found as chat EVERYONE, with its key's negative as its round id). Kept in memory beside
 the open rounds;
@@ -44,7 +45,7 @@ ROLLS_SHARED = 10  # of 13: requests sharing this many rolls with a live round o
 EVERYONE = 0  # the "chat" of a puzzle live for everyone (the daily); no chat has id 0
 DAILY_ROUND = 0  # and its round id (no round has id 0)
 TOURNAMENT_ROUNDS = 100  # a tournament round's key: the tournament's id × this + its number
-DailyPuzzle = Callable[[], "Live | None"]
+DailyPuzzle = Callable[[], "Sequence[Live]"]
 
 
 def hand_key(numbers: Iterable[int]) -> Hand:
@@ -156,8 +157,8 @@ class LivePuzzles:
     """The live rounds, indexed by what requests reach them."""
 
     def __init__(self, daily: DailyPuzzle | None = None, shared: Shared | None = None) -> None:
-        """`daily` gives the daily puzzle of the moment it is called (None: none),
-        kept live for everyone: asked at each request, so the day's end needs no timer;
+        """`daily` gives the daily puzzles of the moment it is called (one a game that has a
+        daily), kept live for everyone: asked at each request, so the day's end needs no timer;
         `shared`, the other hands live for everyone (the tournaments' rounds)."""
         self.shared = shared or Shared()
         self._live: dict[int, Live] = {}
@@ -167,9 +168,9 @@ class LivePuzzles:
         self._parts: defaultdict[Hand, set[int]] = defaultdict(set)  # part answers: any part
         self._daily = daily
 
-    def daily(self) -> Live | None:
-        """The daily puzzle live now, as a round live in every chat."""
-        return self._daily() if self._daily is not None else None
+    def daily(self) -> Sequence[Live]:
+        """The daily puzzles live now, each as a round live in every chat."""
+        return self._daily() if self._daily is not None else ()
 
     def add(self, round_: Round) -> None:
         if round_.id in self._live or round_.id in self._rolls:
@@ -223,10 +224,8 @@ class LivePuzzles:
         if besides is not None:
             found.discard(besides)
         reached = self.shared.reaching(request, target) + [self._live[i] for i in sorted(found)]
-        daily = self.daily()
-        if daily is not None and reaches_whole(request, daily.hand):
-            reached.insert(0, daily)
-        return reached
+        daily = [live for live in self.daily() if reaches_whole(request, live.hand)]
+        return daily + reached
 
     def reaching_rolls(self, rolls: Iterable[Sequence[int]],
                        besides: int | None = None) -> list[int]:

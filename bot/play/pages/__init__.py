@@ -119,14 +119,20 @@ class Pages:
         exists."""
         return read_day(day)
 
+    def daily_game(self, game: object) -> str | None:
+        """The game a request names for a daily card, if it has a daily (None: none named, or
+        no such daily: what a page sends is anything)."""
+        return game if self.daily is not None and game in self.daily.games() else None
+
     async def daily_card(self, user_id: int, name: str, day: str | None,
-                         texts: Texts) -> bytes | None:
-        """The player's own daily result of the day (None: their latest) as a share card
-        (PNG); None when they have none that day. While the day is live (until its midnight
-        UTC, by this clock) its tiles are drawn face down. Off the event loop, as a season's."""
+                         texts: Texts, game: str | None = None) -> bytes | None:
+        """The player's own daily result of the day in a game's daily (None: their latest) as
+        a share card (PNG); None when they have none that day. While the day is live (until its
+        midnight UTC, by this clock) its tiles are drawn face down. Off the event loop, as a
+        season's."""
         if self.daily is None:
             return None
-        card = await daily_of_player(self.daily, user_id, name, day)
+        card = await daily_of_player(self.daily, user_id, name, day, game)
         if card is None:
             return None
         return await asyncio.to_thread(daily_card, card, texts.language, self.clock())

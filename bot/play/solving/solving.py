@@ -21,7 +21,7 @@ from cachetools import LRUCache
 
 from bot.play.asking.requests import DiceRequest, SolveRequest
 from bot.play.dealing.analyses import Analyses
-from bot.play.games import GAMES, Game
+from bot.play.games import GAMES, Game, daily_command
 from bot.play.guards.live import (
     EVERYONE,
     Live,
@@ -147,8 +147,9 @@ class Solving:
         reached = await self._reaching(request)
         if any(r.tournament for r in reached):  # a tournament's round: nobody may have it
             return texts("tournament_live")
-        if any(r.chat_id == EVERYONE for r in reached):  # the daily puzzle: nobody may have it
-            return texts("daily_live")
+        daily = next((r for r in reached if r.chat_id == EVERYONE), None)
+        if daily is not None:  # a daily puzzle: nobody may have it
+            return texts("daily_live", command=daily_command(daily.game))
         return texts("live_puzzle") if await _in_any({r.chat_id for r in reached}, member) \
             else None
 

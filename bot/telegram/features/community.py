@@ -25,10 +25,10 @@ from bot.play.games.help import greeting
 from bot.play.ports import PageLink
 from bot.telegram import keyboards
 from bot.telegram.context import Context
-from bot.telegram.grammar import UsageError, read_arguments, read_board
+from bot.telegram.grammar import DAILY_NAMES, UsageError, read_arguments, read_board, read_daily
 from bot.telegram.presses import notify
 from bot.telegram.replies import answer_with, link, took_something, usage
-from bot.telegram.routes import ADMINS, PRIVATE, Command, Feature, Inline, Press, the_word
+from bot.telegram.routes import ADMINS, PRIVATE, Command, Feature, Inline, Press
 from bot.telegram.speakers import (
     admin_check,
     arguments,
@@ -41,11 +41,33 @@ from bot.text import markup
 from bot.text.i18n import Texts, language_of, texts_for
 
 log = logging.getLogger(__name__)
-DAILY_START = "daily"  # the deep link's payload: /start daily in the private chat
+DAILY_START = "daily"  # the deep link's payload: /start daily (or daily_<game>) in private
 CONFIRM = re.compile(r"cf:([yn]):([0-9a-f]{8})")
-# The inline query the daily puzzle's Share button writes: answered with the person's result of
-# the day, without a spoiler (bot.play.daily.Daily.shared); personal, kept by nobody.
+# The inline query the daily puzzle's Share button writes ("daily", or "daily krypto" for a
+# game's): answered with the person's result of the day, without a spoiler
+# (bot.play.daily.Daily.shared); personal, kept by nobody.
 SHARE_QUERY = "daily"
+SHARE_PATTERN = re.compile(  # case aside: the pattern goes to PTB as its text
+    rf"(?i)\s*{SHARE_QUERY}(?:\s+({'|'.join(map(re.escape, DAILY_NAMES))}))?\s*\Z")
+
+
+def daily_payload(game: str) -> str:
+    """The deep link's payload that opens a game's daily in the private chat."""
+    return DAILY_START if game == DAILY_NAMES[0] else f"{DAILY_START}_{game}"
+
+
+def daily_of_payload(payload: str) -> str | None:
+    """The game whose daily a /start payload opens (None: it opens none)."""
+    word = payload.strip().lower()
+    if word == DAILY_START:
+        return DAILY_NAMES[0]
+    game = word.removeprefix(f"{DAILY_START}_")
+    return game if word.startswith(f"{DAILY_START}_") and game in DAILY_NAMES else None
+
+
+def share_query(game: str) -> str:
+    """What the Share button writes for a game's daily result."""
+    return SHARE_QUERY if game == DAILY_NAMES[0] else f"{SHARE_QUERY} {game}"
 
 
 def add_to_group(texts: Texts, context: Context) -> InlineKeyboardMarkup:
@@ -55,9 +77,11 @@ def add_to_group(texts: Texts, context: Context) -> InlineKeyboardMarkup:
 
 async def start(update: Update, context: Context) -> None:
     """/start: a greeting; in a private chat, the games in brief and a button that adds the bot
-    to a group; /start daily (the daily puzzle's deep link) shows the day's hand."""
-    if arguments(context).strip().lower() == DAILY_START and chat_of(update).type == "private":
-        await answer_daily(update, context, "")
+    to a group; /start daily (a daily puzzle's deep link: daily_<game> for a game's) shows the
+    day's hand."""
+    game = daily_of_payload(arguments(context))
+    if game is not None and chat_of(update).type == "private":
+        await answer_daily(update, context, game, "")
         return
     texts = await texts_of(update, context)
     private = chat_of(update).type == "private"
@@ -76,7 +100,7 @@ async def top(update: Update, context: Context) -> None:
         return
     community = services_of(context).community
     if wanted.period == "daily":
-        text = await community.daily.board(chat_of(update), player_of(update))
+        text = await community.daily.board(chat_of(update), player_of(update), wanted.game)
     else:
         text = await community.standings.board(chat_of(update), player_of(update), wanted)
     link = services_of(context).pages.group_link(chat_of(update).id)
@@ -97,34 +121,40 @@ async def stats(update: Update, context: Context) -> None:
 
 
 async def daily(update: Update, context: Context) -> None:
-    """/daily: today's hand for everyone; /daily <expression> answers it in a private chat."""
-    await answer_daily(update, context, arguments(context))
+    """/daily [game]: today's hand for everyone; /daily [game] <expression> answers it in a
+    private chat."""
+    wanted = read_arguments(read_daily, arguments(context))
+    if isinstance(wanted, UsageError):
+        await usage(update, context, "daily_usage", wanted)
+        return
+    await answer_daily(update, context, *wanted)
 
 
-async def answer_daily(update: Update, context: Context, expression: str) -> None:
-    """The day's hand (no expression), or the verdict on an answer to it."""
+async def answer_daily(update: Update, context: Context, game: str, expression: str) -> None:
+    """A game's day's hand (no expression), or the verdict on an answer to it."""
     service = services_of(context).community.daily
     chat, player = chat_of(update), player_of(update)
-    said = await (service.answer(chat, player, expression) if expression.strip()
-                  else service.show(chat, player))
+    said = await (service.answer(chat, player, expression, game) if expression.strip()
+                  else service.show(chat, player, game))
     texts = await texts_of(update, context)
     card = services_of(context).pages.daily_card_link(chat.id, player.id)
     keyboard = InlineKeyboardMarkup([[InlineKeyboardButton(
-        texts("daily_go_private"), url=link(context, start=DAILY_START))]]) \
-        if said.go_private else share_button(texts, card) if said.share else None
+        texts("daily_go_private"), url=link(context, start=daily_payload(game)))]]) \
+        if said.go_private else share_button(texts, card, game) if said.share else None
     if said.withdraw:  # an answer typed in a group: take it down where the bot may
         await withdraw(update.effective_message)
     await answer_with(update, context, said.text, quote=not said.withdraw,
                       keyboard=keyboard)
 
 
-def share_button(texts: Texts, card: PageLink | None = None) -> InlineKeyboardMarkup:
+def share_button(texts: Texts, card: PageLink | None = None,
+                 game: str = DAILY_NAMES[0]) -> InlineKeyboardMarkup:
     """Share: the person picks a chat, and the bot's inline answer there is their result of the
     day as one line, without a spoiler (`share_daily`, below); and, with the Mini App, the
     result as a picture: their page, opened on its card (tiles face down while the day lasts)."""
     rows = [[InlineKeyboardButton(
         texts("daily_share_button"), switch_inline_query_chosen_chat=SwitchInlineQueryChosenChat(
-            SHARE_QUERY, allow_user_chats=True, allow_bot_chats=False, allow_group_chats=True,
+            share_query(game), allow_user_chats=True, allow_bot_chats=False, allow_group_chats=True,
             allow_channel_chats=True))]]
     if card is not None and card.web_app:  # a private chat's: the page inside Telegram
         rows.append([InlineKeyboardButton(texts("daily_card_button"),
@@ -204,12 +234,15 @@ async def confirm(update: Update, context: Context) -> None:
 
 
 async def share_daily(update: Update, context: Context) -> None:
-    """'@bot daily' (the daily puzzle's Share button): the person's result of the day as one
-    line to post, no answer in it; nothing when they have not solved it today."""
+    """'@bot daily [game]' (a daily puzzle's Share button): the person's result of the day in
+    that game's daily as one line to post, no answer in it; nothing when they have not solved
+    it today."""
     query = update.inline_query
     assert query is not None
     texts = texts_for(language_of(query.from_user.language_code))
-    line = await services_of(context).community.daily.shared(player_of(update))
+    asked = SHARE_PATTERN.match(query.query)
+    game = asked.group(1).lower() if asked is not None and asked.group(1) else None
+    line = await services_of(context).community.daily.shared(player_of(update), game)
     results = [] if line is None else [InlineQueryResultArticle(
         SHARE_QUERY, texts("daily_share_button"), InputTextMessageContent(line),
         description=line)]
@@ -229,5 +262,5 @@ FEATURE = Feature(
               Command(("privacy",), privacy, owed=True, alone=True),
               Command(("forget",), forget, offered=ONLY_PRIVATE),
               Command(("resetscores",), resetscores, offered=frozenset({ADMINS}))),
-    inline=(Inline(share_daily, the_word(SHARE_QUERY)),),
+    inline=(Inline(share_daily, SHARE_PATTERN.pattern),),
     presses=(Press("cf:", confirm),))

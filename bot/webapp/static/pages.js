@@ -293,8 +293,9 @@ function shareCards(section) {
     wrap.appendChild(button);
   }
   if (section.daily) {
-    const button = cardButton(section.daily.name, {card: "daily", day: section.daily.day},
-                              `twenty-four-daily-${section.daily.day}.png`, shown);
+    const daily = section.daily;
+    const button = cardButton(daily.name, {card: "daily", day: daily.day, game: daily.game},
+                              `twenty-four-daily-${daily.game}-${daily.day}.png`, shown);
     button.dataset.card = "daily";
     wrap.appendChild(button);
   }

@@ -184,6 +184,7 @@ def every_example() -> list[str]:
 
 READERS = {**{game.start: game.read for game in GAMES.values()},
            "/solve": grammar.read_solve, "/match": grammar.read_match, "/top": grammar.read_board,
+           "/daily": grammar.read_daily,
            "/tournament": lambda given: read_tournament(given.split()[1:]), "/help": read_topic,
            **{f"/{name}": read_nothing for name in ALONE}}
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import random
 
+from bot.play.games import tables
 from bot.play.games.game import DailyDeck
 from bot.play.games.twentyfour import daily_hands
 from bot.play.games.twentyfour.rules import FOURS
@@ -36,13 +37,8 @@ def obvious(hand: tuple[int, ...]) -> bool:
 
 def write_table(path: str) -> None:
     """Write daily_hands from `eligible_hands` (after a change to the rating)."""
-    hands = eligible_hands()
-    rows = [", ".join(map(str, hands[i:i + 6])) for i in range(0, len(hands), 6)]
-    with open(path) as kept:
-        head = kept.read().split("HANDS:")[0]
-    with open(path, "w") as table:
-        table.write(head + "HANDS: tuple[tuple[int, int, int, int], ...] = (\n"
-                    + "".join(f"    {row},\n" for row in rows) + ")\n")
+    tables.write_table(path, {"HANDS": ("tuple[tuple[int, int, int, int], ...]",
+                                        eligible_hands())})
 
 
 if __name__ == "__main__":

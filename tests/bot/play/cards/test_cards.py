@@ -34,7 +34,7 @@ DAY_SHOWN = "2026-11-24"
 DURING = day_start(DAY_SHOWN) + 6 * 3600  # the day's puzzle is live
 AFTER = day_start(DAY_SHOWN) + DAY  # midnight UTC: the day is over everywhere
 SEASON = SeasonCard("Ann Lee", "24", "2026-11", 1634, 47, 212, 131, 9, 3.4)
-DAILY = DailyCard("Ann Lee", DAY_SHOWN, 6 * 3600 + 12 * 60 + 5, 12, (3, 8, 3, 8))
+DAILY = DailyCard("Ann Lee", DAY_SHOWN, 6 * 3600 + 12 * 60 + 5, 12, (3, 8, 3, 8), 24, "24")
 OPERATORS = re.compile(r"[+−×÷*/=]")  # as the bot writes an expression (a date has "-")
 HOSTILE = [
     "A" * 500,  # longer than any place on the card
@@ -83,8 +83,9 @@ def test_every_word_of_a_card_has_a_font(language: str) -> None:
              and "{" not in catalog(language)[key]]
     words += [texts("card_season", game=texts.game(game), season="2026-11")
               for game in ("24", "countdown", "yahtzee")]
-    words += [texts("card_daily", number="328", day=DAY_SHOWN), texts.number(1634),
-              texts.seconds(3.4), texts.script.number_digits("0123456789")]
+    words += [texts("card_daily", number="328", day=DAY_SHOWN, game=texts.game(game))
+              for game in ("24", "make10", "krypto")]
+    words += [texts.number(1634), texts.seconds(3.4), texts.script.number_digits("0123456789")]
     for text in words:
         cleaned = writing.clean(text)
         for weight in ("Regular", "Bold"):
@@ -159,7 +160,7 @@ def test_runs_are_ordered_as_read() -> None:
 def test_a_live_daily_card_never_shows_the_hand() -> None:
     """Until midnight UTC the card is the same whatever the hand (only its count shows); from
     then on the numbers are drawn."""
-    other = DailyCard(DAILY.name, DAILY.day, DAILY.seconds, DAILY.streak, (1, 5, 5, 5))
+    other = DailyCard(DAILY.name, DAILY.day, DAILY.seconds, DAILY.streak, (1, 5, 5, 5), 24, "24")
     for language in ("en", "fa", "zh"):
         live = daily_card(DAILY, language, DURING)
         assert live == daily_card(other, language, DURING)
@@ -197,9 +198,9 @@ def test_no_card_draws_a_solution(language: str) -> None:
     """A daily card has nowhere to hold an answer, and draws no operator in any language (a
     solution is numbers and operators); its live card draws none of the hand's numbers."""
     assert {field.name for field in fields(DailyCard)} == {"name", "day", "seconds", "streak",
-                                                           "hand"}
+                                                           "hand", "target", "game"}
     hand = (13, 17, 19, 23)  # numbers no other part of the card shows
-    card = DailyCard("Ann", DAY_SHOWN, 100.0, 3, hand)
+    card = DailyCard("Ann", DAY_SHOWN, 100.0, 3, hand, 24, "24")
     for now in (DURING, AFTER):
         drawn = drawn_texts(lambda now=now: daily_card(card, language, now))
         assert not [text for text in drawn if OPERATORS.search(text)]
@@ -213,7 +214,8 @@ def test_hostile_names_draw(name: str) -> None:
     for language in ("en", "fa", "zh"):
         picture(season_card(SeasonCard(name, "countdown", "2026-11", 1500, 0, 0, 0, 0, None),
                             language))
-        picture(daily_card(DailyCard(name, DAY_SHOWN, 0.0, 1, (1, 2, 3, 4)), language, AFTER))
+        picture(daily_card(DailyCard(name, DAY_SHOWN, 0.0, 1, (1, 2, 3, 4), 24, "24"), language,
+                           AFTER))
 
 
 def test_names_are_cleaned_and_cut() -> None:
@@ -259,10 +261,11 @@ def test_example_cards(tmp_path: Path) -> None:
     examples = {
         "card-season-en.png": season_card(SEASON, "en"),
         "card-daily-fa.png": daily_card(
-            DailyCard("سارا رضایی", DAY_SHOWN, 6 * 3600 + 12 * 60 + 5, 12, (3, 8, 3, 8)),
+            DailyCard("سارا رضایی", DAY_SHOWN, 6 * 3600 + 12 * 60 + 5, 12, (3, 8, 3, 8),
+                      24, "24"),
             "fa", AFTER),
         "card-daily-zh.png": daily_card(DailyCard("王小明", DAY_SHOWN, 2 * 3600 + 5, 30,
-                                                  (3, 8, 3, 8)), "zh", DURING),
+                                                  (3, 8, 3, 8), 24, "24"), "zh", DURING),
     }
     for file, png in examples.items():
         picture(png)

@@ -7,13 +7,21 @@ clock and a date it sets: none reads the wall clock."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from datetime import date, timedelta
 
 import pytest
 
-from bot.play.daily.puzzle import DailyHands, daily_hand, day_of, day_start, secret_key, streaks
-from bot.play.daily.puzzle import daily_hands as every_daily_hand  # the real one: see conftest
+from bot.play.daily.puzzle import (
+    DailyHands,
+    daily_puzzle,
+    day_of,
+    day_start,
+    secret_key,
+    streaks,
+)
+from bot.play.daily.puzzle import daily_deck as real_deck  # the real one: see conftest
 from bot.play.guards.live import DAILY_ROUND, EVERYONE, Live, LivePuzzles, hand_key
 from bot.store.records import Round
 from bot.text import markup
@@ -29,6 +37,16 @@ CAROL = {"id": 264, "is_bot": False, "first_name": "Carol"}
 DAY = "2030-03-01"  # the day every test of the handlers plays on
 START = day_start(DAY)
 KEY = secret_key("a bot's secret")
+REAL = real_deck("24")
+
+
+def every_daily_hand() -> tuple[tuple[int, ...], ...]:
+    return REAL.hands
+
+
+def daily_hand(day: str, key: bytes, hands: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """24's daily hand of a day, drawn from `hands` as from its real deck."""
+    return daily_puzzle(day, key, dataclasses.replace(REAL, hands=hands))[0]
 
 
 @pytest.fixture
@@ -102,8 +120,9 @@ def test_the_hands_do_not_depend_on_the_process():
     import subprocess
     import sys
 
-    code = ("from bot.play.daily.puzzle import daily_hand, secret_key; "
-            "print(daily_hand('2026-11-24', secret_key(\"a bot's secret\")))")
+    code = ("from bot.play.daily.puzzle import daily_deck, daily_puzzle, secret_key; "
+            "print(daily_puzzle('2026-11-24', secret_key(\"a bot's secret\"), "
+            "daily_deck('24'))[0])")
     made = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, env={"PYTHONHASHSEED": "123"})
     assert made.stdout.strip() == str(daily_hand("2026-11-24", KEY, every_daily_hand()))
@@ -195,8 +214,8 @@ async def test_the_daily_hand_is_unsolvable_by_the_bot_all_day(harness: Harness,
 
 def test_a_round_of_the_daily_hand_holds_its_solutions_back():
     today: list[tuple[int, ...] | None] = [(3, 8, 3, 8)]
-    live = LivePuzzles(lambda: Live(DAILY_ROUND, EVERYONE, "24", hand_key(today[0]), 24)
-                        if today[0] else None)
+    live = LivePuzzles(lambda: (Live(DAILY_ROUND, EVERYONE, "24", hand_key(today[0]), 24),)
+                       if today[0] else ())
     dealt = Round(5, -1, "24", (8, 3, 8, 3), 24, "hard", 30, "en", None, 0.0, 60.0, "open",
                   False)
     assert live.elsewhere(dealt)
@@ -326,8 +345,8 @@ async def test_no_round_deals_the_daily_hand(stores, pool):
     await first.rounds.reveal(group, ann)
 
     class Today(DailyHands):  # the hand the first bot dealt is today's daily puzzle
-        def now(self) -> tuple[int, ...]:
-            return hand
+        def puzzle(self, day: str, game: str = "24") -> tuple[tuple[int, ...], int]:
+            return (hand, 24) if game == "24" else super().puzzle(day, game)
 
     again, _ = new_services(stores, pool, Clock(), seed=7,
                             daily_hands=Today("", Clock()))

@@ -61,7 +61,7 @@ async def test_a_right_daily_answer_is_shared_without_a_spoiler(harness: Harness
     answered = await harness.inline(ANN, chosen["query"])
     [result] = answered.results
     line = result["input_message_content"]["message_text"]
-    assert line == f"Twenty-Four daily #{daily_number(DAY)} ✅ 01:00:42 · 🔥 1"
+    assert line == f"Twenty-Four daily #{daily_number(DAY)} · 24 ✅ 01:00:42 · 🔥 1"
     assert not holds_an_expression(line, hand, answer)
     assert answered.params.get("is_personal") in (True, "true", "True")
     assert int(answered.params["cache_time"]) == 0

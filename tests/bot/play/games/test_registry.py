@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from bot.play.games import ADAPTIVE_GAME, DAILY_GAME, FIRST, GAMES, round_lengths
+from bot.play.games import ADAPTIVE_GAME, DAILY_GAME, DAILY_GAMES, FIRST, GAMES, round_lengths
 from bot.play.games.registry import registered, sole
 from bot.runtime.config import Config, ConfigError
 
@@ -57,19 +57,26 @@ def test_two_folders_of_one_game_are_refused_not_one_lost():
                    [dataclasses.replace(other, command=FIRST.command)])
 
 
-@pytest.mark.parametrize("fact", ["daily", "adaptive"])
-def test_the_daily_and_the_adaptive_deals_are_one_games_each(fact: str):
-    """The daily's results are kept by day and person, and the adaptive deals hold one index of
-    hands: a second game declaring either, or none, is refused at import, not half served."""
+def test_the_adaptive_deals_are_one_games():
+    """The adaptive deals hold one index of hands: a second game declaring them, or none, is
+    refused at import, not half served."""
     games = list(GAMES.values())
-    declared = sole(games, fact)
-    assert declared is (DAILY_GAME if fact == "daily" else ADAPTIVE_GAME)
+    declared = sole(games, "adaptive")
+    assert declared is ADAPTIVE_GAME
     other = next(game for game in games if game is not declared)
-    assert getattr(other, fact) is None
-    with pytest.raises(ValueError, match=f"one game must declare {fact}, not 2"):
-        sole([*games, dataclasses.replace(other, **{fact: getattr(declared, fact)})], fact)
-    with pytest.raises(ValueError, match=f"one game must declare {fact}, not 0"):
-        sole([game for game in games if game is not declared], fact)
+    assert other.adaptive is None
+    with pytest.raises(ValueError, match="one game must declare adaptive, not 2"):
+        sole([*games, dataclasses.replace(other, adaptive=declared.adaptive)], "adaptive")
+    with pytest.raises(ValueError, match="one game must declare adaptive, not 0"):
+        sole([game for game in games if game is not declared], "adaptive")
+
+
+def test_every_game_that_declares_a_daily_has_one_and_a_bare_daily_is_the_firsts():
+    """Each game's daily is its own (its results kept by game): the registry lists every game
+    that declares a deck, in place order, and a bare /daily is about the first of them."""
+    assert tuple(game for game in GAMES.values() if game.daily is not None) == DAILY_GAMES
+    assert DAILY_GAMES[0] is DAILY_GAME and len(DAILY_GAMES) >= 1
+    assert [game.place for game in DAILY_GAMES] == sorted(game.place for game in DAILY_GAMES)
 
 
 def test_the_daily_deals_what_its_game_declares():

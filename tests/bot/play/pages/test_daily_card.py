@@ -80,30 +80,30 @@ async def test_the_latest_daily_result_as_a_card(harness: Harness, clock: Clock)
     (tiles face down); from midnight the day's numbers; a later day's result is then the
     latest, and the first day is still asked by name, its streak as it stood."""
     hand = await solve_daily(harness, ANN, clock, SOLVED_AT)
-    card = DailyCard("Ann", DAY, SOLVED_AT, 1, hand)
+    card = DailyCard("Ann", DAY, SOLVED_AT, 1, hand, 24, "24")
     async with page_server(harness) as base:
         status, page = await post(base, "api/page", mine(harness, clock))
         assert status == 200
         assert share_of(page)["daily"] == {
-            "day": DAY, "name": f"Daily puzzle #{daily_number(DAY)} · {DAY}"}
+            "day": DAY, "game": "24", "name": f"Daily puzzle #{daily_number(DAY)} · 24 · {DAY}"}
         status, live = await post(base, "api/card", mine(harness, clock, card="daily"))
         assert status == 200, live
         assert drawn(live) == daily_card(card, "en", clock())
-        assert drawn(live) == daily_card(DailyCard("Ann", DAY, SOLVED_AT, 1, FAKE), "en",
+        assert drawn(live) == daily_card(DailyCard("Ann", DAY, SOLVED_AT, 1, FAKE, 24, "24"), "en",
                                          clock())  # nothing of the hand on it
 
         clock.now = day_start(DAY) + DAY_SECONDS + 60  # midnight passed: the day is over
         _, after = await post(base, "api/card", mine(harness, clock, card="daily", day=DAY))
         assert drawn(after) == daily_card(card, "en", clock())
-        assert drawn(after) != daily_card(DailyCard("Ann", DAY, SOLVED_AT, 1, FAKE), "en",
+        assert drawn(after) != daily_card(DailyCard("Ann", DAY, SOLVED_AT, 1, FAKE, 24, "24"), "en",
                                           clock())
 
         following = await solve_daily(harness, ANN, clock, 7200)
         _, page = await post(base, "api/page", mine(harness, clock))
         assert share_of(page)["daily"]["day"] == NEXT
         _, latest = await post(base, "api/card", mine(harness, clock, card="daily"))
-        assert drawn(latest) == daily_card(DailyCard("Ann", NEXT, 7200, 2, following), "en",
-                                           clock())
+        assert drawn(latest) == daily_card(
+            DailyCard("Ann", NEXT, 7200, 2, following, 24, "24"), "en", clock())
         _, first = await post(base, "api/card", mine(harness, clock, card="daily", day=DAY))
         assert drawn(first) == drawn(after)  # its streak as it stood that day: 1
 
@@ -142,8 +142,8 @@ async def test_only_ones_own_daily_result_is_drawn(harness: Harness, clock: Cloc
         got, answer = await post(base, "api/card", {**mine(harness, clock, card="daily"),
                                                      "user": EVE, "user_id": EVE["id"]})
         assert got == 200
-        assert drawn(answer) == daily_card(DailyCard("Ann", DAY, SOLVED_AT, 1, eve_hand), "en",
-                                           clock())
+        assert drawn(answer) == daily_card(
+            DailyCard("Ann", DAY, SOLVED_AT, 1, eve_hand, 24, "24"), "en", clock())
         async with httpx.AsyncClient(timeout=30) as client:  # the page's policy, kept
             response = await client.post(base + "api/card", content=json.dumps(
                 mine(harness, clock, card="daily")))

@@ -185,7 +185,7 @@ def parse_board(arguments: str) -> BoardAsk | None:
 
 
 def read_daily(arguments: str) -> tuple[str, str]:
-    """'/daily', '/daily krypto', '/daily (1+2)*8', '/daily krypto 25-3+...': the game whose
+    """'/daily', '/daily <game>', '/daily (1+2)*8', '/daily <game> <answer>': the game whose
     daily is asked for (its word first; none: the first daily's) and the answer after it, if
     any. A game that has no daily, named first, is refused: its word read as an answer would
     only say the answer is unreadable."""

@@ -51,8 +51,8 @@ AMBIENT = "languages"  # the field a message may use without the code passing it
 NUMBER = (int, float, Decimal)
 PARSED_KEPT = 8192  # messages read into pieces (the catalogs hold about 600 a language)
 # format specs for a number of CLDR's units ("{seconds:seconds}": "60 seconds", "60 секунд")
-# where a Chinese word meets a command or a number in a list ("/make10或/krypto"): a space, as
-# the catalogs write it, and so Telegram reads "/make10" as a command, not a word run on
+# where a Chinese word meets a command or a number in a list ("/play或/solve"): a space, as
+# the catalogs write it, and so Telegram reads "/play" as a command, not a word run on
 HAN_MEETS_LATIN = re.compile(r"(?<=[\w/])(?<![\u3400-\u9fff])(?=[\u3400-\u9fff])|"
                              r"(?<=[\u3400-\u9fff])(?=[/\w])(?![\u3400-\u9fff])")
 UNITS: dict[str, Literal["second", "minute"]] = {"seconds": "second", "minutes": "minute"}

@@ -35,9 +35,6 @@ BOLD = "Bold"
 MARK = "24"  # the bot's mark on every card: its name, Twenty-Four (no game's target)
 
 
-MARK = "24"  # the bot's mark on every card: its name, Twenty-Four (no game's target)
-
-
 @dataclass(frozen=True)
 class SeasonCard:
     """A player's season in one game."""
@@ -65,7 +62,7 @@ class DailyCard:
     seconds: float  # how long after that day's UTC midnight the right answer arrived
     streak: int  # days in a row solved
     hand: tuple[int, ...]
-    target: int  # what the hand makes (each day its own, in Krypto's daily)
+    target: int  # what the hand makes (each day its own, where its game's deck says so)
     game: str  # whose daily it is
 
 

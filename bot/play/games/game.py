@@ -35,10 +35,10 @@ class Given:
 class DailyDeck:
     """The puzzles a game's daily deals (bot.play.daily), in the order the days take them, made
     ahead by the game (the event loop never rates hands): each hand, and the target of them all
-    or, where each hand has its own (Krypto's sixth card), `targets` beside `hands`. Every game
-    that declares one has a daily of its own, its results kept by game (daily_results); `draws`
-    sets its days' order apart from the other games' (the first game's is "", as it always was,
-    so that no day it has dealt changes)."""
+    or, where each hand has its own (a card dealt as the target), `targets` beside `hands`.
+    Every game that declares one has a daily of its own, its results kept by game
+    (daily_results); `draws` sets its days' order apart from the other games' (the first game's
+    is "", as it always was, so that no day it has dealt changes)."""
 
     hands: tuple[tuple[int, ...], ...]
     target: int | None  # every hand's (None: `targets` gives each its own)

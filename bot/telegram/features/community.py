@@ -43,7 +43,7 @@ from bot.text.i18n import Texts, language_of, texts_for
 log = logging.getLogger(__name__)
 DAILY_START = "daily"  # the deep link's payload: /start daily (or daily_<game>) in private
 CONFIRM = re.compile(r"cf:([yn]):([0-9a-f]{8})")
-# The inline query the daily puzzle's Share button writes ("daily", or "daily krypto" for a
+# The inline query the daily puzzle's Share button writes ("daily", or "daily <game>" for a
 # game's): answered with the person's result of the day, without a spoiler
 # (bot.play.daily.Daily.shared); personal, kept by nobody.
 SHARE_QUERY = "daily"

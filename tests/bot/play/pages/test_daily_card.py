@@ -169,3 +169,36 @@ async def test_the_daily_result_offers_its_card(telegram: BotApiEmulator, pool: 
         await h.send(-7701, ANN, "/daily")
         said = await h.telegram.reply(-7701)
         assert "Result as a picture" not in json.dumps(said.reply_markup or {})
+
+
+@ON_BOTH_BACKENDS
+async def test_a_game_s_daily_result_as_a_card_with_its_own_target(harness: Harness,
+                                                                    clock: Clock):
+    """Krypto's daily solved after 24's: the page offers the one solved last (its game named),
+    its card draws the day's own target card, and a day or game of no result, or a game without
+    a daily, is refused."""
+    daily = harness.services.community.daily
+    solve_daily_hand = await solve_daily(harness, ANN, clock, SOLVED_AT)
+    hand, target = daily.hands.puzzle(DAY, "krypto")
+    clock.now = day_start(DAY) + SOLVED_AT + 60
+    await harness.send(ANN["id"], ANN, f"/daily krypto {solve(list(hand), target)[0]}",
+                       kind="private")
+    assert "✅" in (await harness.telegram.reply(ANN["id"])).text
+    async with page_server(harness) as base:
+        _, page = await post(base, "api/page", mine(harness, clock))
+        assert share_of(page)["daily"] == {"day": DAY, "game": "krypto", "name": (
+            f"Daily puzzle #{daily_number(DAY)} · Krypto · {DAY}")}
+        clock.now = day_start(NEXT) + 10  # the day over: the numbers and the target shown
+        status, krypto = await post(base, "api/card", mine(harness, clock, card="daily",
+                                                            day=DAY, game="krypto"))
+        assert status == 200
+        assert drawn(krypto) == daily_card(DailyCard("Ann", DAY, SOLVED_AT + 60, 1, hand,
+                                                     target, "krypto"), "en", clock())
+        _, first = await post(base, "api/card", mine(harness, clock, card="daily", day=DAY))
+        assert drawn(first) == daily_card(DailyCard("Ann", DAY, SOLVED_AT, 1, solve_daily_hand,
+                                                    24, "24"), "en", clock())
+        assert drawn(first) != drawn(krypto)
+        for game, said in (("make10", 404), ("countdown", 400), ("nothing", 400), (7, 400)):
+            status, _ = await post(base, "api/card", mine(harness, clock, card="daily",
+                                                          day=DAY, game=game))
+            assert status == said, game

@@ -106,9 +106,12 @@ class Daily:
             self._seen(day, name, player.id, now)
         hand, target = self.hands.puzzle(day, name)
         key = "daily_deal_private" if chat.type == "private" else "daily_deal_group"
-        return DailyReply(texts(key, numbers=markup.numbers(hand), target=target, day=day,
-                                left=time_left(texts, now), **named(texts, name)),
-                          go_private=chat.type != "private")
+        text = texts(key, numbers=markup.numbers(hand), target=target, day=day,
+                     left=time_left(texts, now), **named(texts, name))
+        others = [markup.typed(daily_command(game)) for game in self.games() if game != name]
+        if chat.type == "private" and others:  # where the other games' dailies are
+            text = f"{text}\n{texts('daily_others', commands=' · '.join(others))}"
+        return DailyReply(text, go_private=chat.type != "private")
 
     async def answer(self, chat: Chat, player: Player, text: str,
                      game: str | None = None) -> DailyReply:

@@ -203,3 +203,16 @@ async def test_a_game_without_a_daily_is_refused_in_the_shape_of_every_refusal(
     for game in ("MAKE10", "Krypto"):  # a game's word in any case
         shown = await said(harness, ANN, f"/daily {game}")
         assert "→" in shown.text
+
+
+@ON_BOTH_BACKENDS
+async def test_a_private_daily_names_the_other_games_dailies(harness: Harness, today: Clock):
+    """Where the other dailies are, under the hand in a private chat (each a command to copy);
+    a group's hand stays as short as it was."""
+    for asked, others in (("/daily", "/daily make10 · /daily krypto"),
+                          ("/daily krypto", "/daily · /daily make10")):
+        shown = await said(harness, ANN, asked)
+        assert f"Today's puzzles of the other games: {others}" in shown.text, shown.text
+        assert f"<code>{others.split(' · ')[0]}</code>" in shown.html
+    in_group = await said(harness, ANN, "/daily", GROUP, "group")
+    assert "other games" not in in_group.text

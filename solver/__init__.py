@@ -20,6 +20,11 @@ Difficulty as people feel it (solver.rating; 1 to 6 numbers, any target):
     An unsolvable hand raises UnsolvableError (an InputError, code "unsolvable"). Over the 1362
     solvable hands of 1..13 to 24 the levels split about 40 / 35 / 25 %.
 
+What every solution of a hand needs (`from solver.themes import themes`: not re-exported here,
+where the name would hide the module; 1 to 5 numbers, a whole target above 0):
+    themes(numbers, target=24) -> Themes       the needed THEMES ("fraction", "beyond", ...),
+                                               factor pairs, an example each (docs/themes.md)
+
 The answers come from a compiled core (solver.native, C) when it is built, and from the
 pure-Python solver otherwise, or with SOLVER_PURE=1, or for a hand whose values pass 64 bits:
 the same solutions in the same order, the same first solution (`python -m solver --version`

@@ -115,13 +115,13 @@ def test_without_a_token_and_a_terminal_it_says_how_to_start(tmp_path: Path):
     # the exact command that runs the demo with this very interpreter (issue 73: a bare
     # `python -m bot --demo` failed outside the project's environment)
     assert f"`{sys.executable} -m bot --demo`" in done.stderr
-    assert "8÷(3−8÷3)" not in done.stdout and "frac" not in done.stdout
+    assert "8÷(3−8÷3)" not in done.stdout and "\\frac" not in done.stdout
 
 
 def test_piped_input_with_the_demo_flag_plays(tmp_path: Path):
     done = run(tmp_path, "/solve 3 8 3 8\n/lang fa\n/solve 3 8 3 8\n", "--demo")
     assert done.returncode == 0, done.stderr
-    assert "8÷(3−8÷3) = 24" in done.stdout and "frac" not in done.stdout
+    assert "8÷(3−8÷3) = 24" in done.stdout and "\\frac" not in done.stdout
     assert "۸÷(۳−۸÷۳) = ۲۴" in done.stdout  # in Persian, Persian digits, as the line above
 
 

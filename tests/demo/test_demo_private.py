@@ -78,7 +78,7 @@ def test_the_whole_private_round_trip_piped_in_either_language(tmp_path: Path, l
     assert texts("daily_share_button") in out  # solved: its share button under the result
     assert "(inline results for \"3 8 3 8\", 1:\n  1. 8÷(3−8÷3) = 24" in out
     assert f"\n    {digits(8)}÷({digits(3)}−{digits(8)}÷{digits(3)}) = {digits(24)}\n" in out
-    assert "\\" not in out and "frac" not in out
+    assert "\\" not in out and "\\frac" not in out
     assert f"Ann presses [{texts('privacy_confirm')}]" in out
     erased = out.split(f"Ann presses [{texts('privacy_confirm')}]", 1)[1]
     assert texts("forget_done").split("{")[0].strip()[:12] in erased

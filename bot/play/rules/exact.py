@@ -28,11 +28,13 @@ from solver import (
     DivisionByZeroError,
     Expr,
     NumbersMismatchError,
+    SolverError,
     check_numbers,
     evaluate,
     solve,
     to_text,
 )
+from solver.themes import Themes, themes
 
 
 def judge(text: str, hand: tuple[int, ...], target: int, explicit: bool) -> Verdict:
@@ -81,6 +83,16 @@ def analyse(hand: tuple[int, ...], target: int) -> Analysis:
 def solutions(hand: tuple[int, ...], target: int) -> list[str]:
     """Every distinct solution, simplest first."""
     return solve(hand, target)
+
+
+def themes_of(hand: tuple[int, ...], target: int) -> Themes | None:
+    """What every solution of the hand needs (solver.themes: a fraction on the way, a factor
+    pair, ...), or None where the solver works none out (six numbers, a target not above 0,
+    no solution)."""
+    try:
+        return themes(hand, target)
+    except SolverError:
+        return None
 
 
 class ExactRules(Rules):

@@ -7,7 +7,7 @@ answer; later pages say which solutions they list. Pure: no Telegram, no solver 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.play.words.exact import solutions_text
 from bot.play.words.latex import solution_latex
@@ -40,8 +40,18 @@ def page_count(solutions: int, size: int = PAGE_SIZE) -> int:
 
 
 def page_of(texts: Texts, numbers: tuple[int, ...], target: int, found: list[str],
-            index: int, size: int = PAGE_SIZE) -> Page:
-    """Page `index` (from 0; past the end, the last) of the solutions `found`."""
+            index: int, size: int = PAGE_SIZE, note: str = "") -> Page:
+    """Page `index` (from 0; past the end, the last) of the solutions `found`; `note`, a line
+    under them on every page (what every solution needs)."""
+    page = _page_of(texts, numbers, target, found, index, size)
+    if not note:
+        return page
+    return replace(page, text=markup.clip(f"{page.text}\n{note}"),
+                   tail=f"{page.tail}\n{note}" if page.tail else note)
+
+
+def _page_of(texts: Texts, numbers: tuple[int, ...], target: int, found: list[str],
+             index: int, size: int) -> Page:
     pages = page_count(len(found), size)
     index = min(max(index, 0), pages - 1)
     first = index * size

@@ -34,13 +34,15 @@ from bot.play.guards.permissions import MemberCheck
 from bot.play.guards.stand_ins import counted_as
 from bot.play.guards.throttle import Ticket, WorkBudget
 from bot.play.ports import OpenRounds
-from bot.play.rules.exact import ExactRules, solutions
+from bot.play.rules.exact import ExactRules, solutions, themes_of
 from bot.play.solving.paging import Page, page_of
+from bot.play.words.themes import themes_text
 from bot.runtime.pool import SolverPool, SolverTimeout, timed
 from bot.text import markup
 from bot.text.html_text import visible_text
 from bot.text.i18n import Texts
 from solver import prettify
+from solver.themes import Themes
 
 SOLVE_SHOWN = 10
 INLINE_SHOWN = 50  # Telegram's limit on inline results
@@ -97,6 +99,9 @@ class Solving:
         self.beyond = beyond  # the open rounds memory may not hold (None: it holds them all)
         # a hand asked lately -> its solutions; the least lately asked of INLINE_CACHE go
         self._cache: LRUCache[tuple[tuple[int, ...], int], list[str]] = LRUCache(INLINE_CACHE)
+        # ... and what every solution of it needs (None: none worked out)
+        self._themes: LRUCache[tuple[tuple[int, ...], int], Themes | None] = \
+            LRUCache(INLINE_CACHE)
         self._running: dict[tuple[str, str, float], asyncio.Future] = {}
 
     async def _run(self, asker: Asker | None, timeout: float, fn: Callable[..., T],
@@ -183,7 +188,22 @@ class Solving:
         if not found:
             return texts("solve_none", numbers=markup.numbers(request.numbers),
                          target=request.target)
-        return page_of(texts, request.numbers, request.target, found, index, SOLVE_SHOWN)
+        note = await self.themes_line(request.numbers, request.target, texts, asker)
+        return page_of(texts, request.numbers, request.target, found, index, SOLVE_SHOWN, note)
+
+    async def themes_line(self, numbers: tuple[int, ...], target: int, texts: Texts,
+                          asker: Asker | None = None) -> str:
+        """One line: what every solution of the hand needs (docs/themes.md), or "" where it
+        needs nothing in particular, or the solver works none out, or not now (the asker's
+        solver time used up, past the limit: the solutions are the answer, the line is extra)."""
+        key = (tuple(sorted(numbers)), target)
+        if key not in self._themes:
+            found = await self._answered(texts, self._run(asker, self.timeout, themes_of,
+                                                          numbers, target))
+            if isinstance(found, str):
+                return ""
+            self._themes[key] = found
+        return themes_text(texts, self._themes[key])
 
     async def solutions(self, numbers: tuple[int, ...], target: int,
                         timeout: float | None = None, asker: Asker | None = None) -> list[str]:

@@ -158,6 +158,29 @@ async def test_solve_good_and_bad_input(harness: Harness):
         assert "Usage: /solve" in (await harness.telegram.reply(chat)).text
 
 
+async def test_solve_says_what_every_solution_needs_in_one_line(harness: Harness):
+    """The hand's themes (solver.themes, docs/themes.md) under its solutions, as the solver
+    names them; none for a hand that needs nothing in particular, nor where none are worked
+    out (six numbers); in the asker's language; on every page."""
+    from solver.themes import themes
+
+    chat = 9
+    for hand, said in (("3 3 8 8", "a fraction on the way · a division last · one solution only"),
+                       ("1 2 7 7", "a step past 24"), ("5 5 8 13", "a product last (3×8)")):
+        await harness.send(chat, BOB, f"/solve {hand}", kind="private")
+        solved = await harness.telegram.reply(chat)
+        assert f"🧩 What every solution needs: {said}" in solved.text, solved.text
+        assert said.startswith("a fraction") == ("fraction" in themes(
+            [int(n) for n in hand.split()]))
+    for plain in ("1 2 3 4", "1 2 3 4 5 6"):
+        await harness.send(chat, BOB, f"/solve {plain}", kind="private")
+        assert "🧩" not in (await harness.telegram.reply(chat)).text
+    await harness.send(chat, BOB, "/lang zh", kind="private")
+    await harness.telegram.reply(chat)
+    await harness.send(chat, BOB, "/solve 3 3 8 8", kind="private")
+    assert "🧩 每个解法都需要：中途出现分数" in (await harness.telegram.reply(chat)).text
+
+
 async def test_solve_lists_ten_then_and_more(harness: Harness):
     await harness.send(7, BOB, "/solve 1 2 3 4 5 6", kind="private")
     sent = await harness.telegram.reply(7)

@@ -188,8 +188,11 @@ class Exchange(httputil.HTTPMessageDelegate):
         """The refusal, and the page's words for it in the asker's language."""
         language = language or self.endpoint.face.refusal_language(body)
         said = self.endpoint.words(language, refusal.said)
-        self.respond(refusal.status, {"error": refusal.why, "said": said, "language": language}
-                     if said else {"error": refusal.why}, refusal.retry_after)
+        payload = {"error": refusal.why, "said": said, "language": language} if said else \
+            {"error": refusal.why}
+        if refusal.after:
+            payload["after"] = refusal.after
+        self.respond(refusal.status, payload, refusal.retry_after)
 
     def respond(self, status: int, payload: dict[str, Any],
                 retry_after: int | None = None) -> None:

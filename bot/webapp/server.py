@@ -206,8 +206,12 @@ class Face:
 
     async def show(self, body: dict[str, Any]) -> dict[str, Any]:
         """The round's page as play describes it, in the user's words: only for one who may
-        answer it (a group's member; a private chat's own person)."""
-        signed, ticket, record = self.admit(body)
+        answer it (a group's member; a private chat's own person). Once the round is over, its
+        page says so, and what every solution of its hand needs (`over`)."""
+        try:
+            signed, ticket, record = self.admit(body)
+        except Refusal as refusal:
+            raise await self.over(body, refusal) from None
         async with self.in_chat(ticket.chat_id, signed.user_id, VIEW):
             page = describe(record, texts_for(language_of(signed.language_code)), self.now())
         return {**page_json(page), "name": signed.first_name}
@@ -215,7 +219,10 @@ class Face:
     async def answer(self, body: dict[str, Any]) -> dict[str, Any]:
         """Judge the answer made on the page as the typed answer it makes, one submission of a
         user at a time."""
-        signed, ticket, record = self.admit(body)
+        try:
+            signed, ticket, record = self.admit(body)
+        except Refusal as refusal:
+            raise await self.over(body, refusal) from None
         async with self.in_chat(ticket.chat_id, signed.user_id, ANSWER):
             text = answer_text(form_of(record), record.hand, body)
             judged: list[dict[str, Any]] = []
@@ -231,6 +238,27 @@ class Face:
 
     def refusal_language(self, body: dict[str, Any]) -> str:
         return refusal_language(body)
+
+    async def over(self, body: dict[str, Any], refusal: Refusal) -> Refusal:
+        """A round that is over (410), with a line under it for a member of its chat: what every
+        solution of its hand needs (docs/themes.md), as its result showed the solutions there;
+        nothing while its hand is live elsewhere (a tournament's other groups, another chat's
+        round, the daily), when it showed none. Any other refusal as it was."""
+        if refusal.status != HTTPStatus.GONE:
+            return refusal
+        signed = verify(body.get("init_data"), self.token, self.now())  # admit checked both
+        ticket = read_ticket(body.get("round"))
+        assert ticket is not None
+        await self.member(ticket.chat_id, signed.user_id)
+        services = self.services
+        chat = services.people.chat_of(ticket.chat_id, ticket.topic)
+        ended = await services.rounds.shown_ended(chat, ticket.round_id)
+        if ended is None:
+            return refusal
+        texts = texts_for(language_of(signed.language_code))
+        line = await services.solving.themes_line(ended.hand, ended.target, texts,
+                                                  (signed.user_id, ticket.chat_id))
+        return Refusal(refusal.status, refusal.why, refusal.said, after=line)
 
     async def _judge(self, signed: Signed, ticket: Ticket, expression: str) -> dict[str, Any]:
         services = self.services

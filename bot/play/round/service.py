@@ -127,6 +127,15 @@ class Rounds:
     def ended_here(self, chat: Chat, round_id: int, pages: bool = False) -> Later[Round | None]:
         return self.endings.ended_here(chat, round_id, pages)
 
+    async def shown_ended(self, chat: Chat, round_id: int) -> Round | None:
+        """A round that ended in this chat whose solutions its result showed: one of a game
+        that lists them, whose hand no round live elsewhere reaches now (None: none such)."""
+        ended = await self.endings.ended_here(chat, round_id, pages=True)
+        if ended is None or await self.results.elsewhere(ended) or \
+                await self.results.for_everyone(ended):
+            return None
+        return ended
+
     # --- the deal as it stands (bot.play.round.views) --------------------------------------------
 
     def actions(self, current: OpenRound) -> tuple[str, ...]:

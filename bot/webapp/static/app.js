@@ -190,7 +190,9 @@ async function call(path, body) {
 function refused(answer) {
   // the bot's words for a refusal, in the asker's language; else the page's own
   if (answer.data.language) document.documentElement.lang = answer.data.language;
-  say(answer.data.said || word(answer.status === 410 ? "over" : answer.status === 403 ? "forbidden" : "failed"), "wrong");
+  const said = answer.data.said || word(answer.status === 410 ? "over" : answer.status === 403 ? "forbidden" : "failed");
+  // a round over: what every solution of its hand needs, on a line of its own under the words
+  say(answer.data.after ? `${said}\n${answer.data.after}` : said, "wrong");
   if (answer.status === 410) state.done = true;
 }
 function answerBody() {

@@ -63,7 +63,7 @@ def daily_hands_of_the_tests(monkeypatch: pytest.MonkeyPatch) -> None:
 def pool() -> Iterator[SolverPool]:
     shared = SolverPool(1)  # one heavy worker: what tests of queues and turns assume
     yield shared
-    shared.shutdown()
+    shared.stop_now()  # the session is over: a deal still being made is not waited for
 
 
 class Harness:

@@ -256,8 +256,7 @@ class Face:
         if ended is None:
             return refusal
         texts = texts_for(language_of(signed.language_code))
-        line = await services.solving.themes_line(ended.hand, ended.target, texts,
-                                                  (signed.user_id, ticket.chat_id))
+        line = await services.solving.themes_line(ended.hand, ended.target, texts)
         return Refusal(refusal.status, refusal.why, refusal.said, after=line)
 
     async def _judge(self, signed: Signed, ticket: Ticket, expression: str) -> dict[str, Any]:

@@ -85,6 +85,13 @@ def solutions(hand: tuple[int, ...], target: int) -> list[str]:
     return solve(hand, target)
 
 
+def solved(hand: tuple[int, ...], target: int) -> tuple[list[str], Themes | None]:
+    """Every distinct solution, and what every one of them needs: one piece of the pool's work
+    (/solve says both)."""
+    found = solve(hand, target)
+    return found, themes_of(hand, target) if found else None
+
+
 def themes_of(hand: tuple[int, ...], target: int) -> Themes | None:
     """What every solution of the hand needs (solver.themes: a fraction on the way, a factor
     pair, ...), or None where the solver works none out (six numbers, a target not above 0,

@@ -34,7 +34,7 @@ from bot.play.guards.permissions import MemberCheck
 from bot.play.guards.stand_ins import counted_as
 from bot.play.guards.throttle import Ticket, WorkBudget
 from bot.play.ports import OpenRounds
-from bot.play.rules.exact import ExactRules, solutions, themes_of
+from bot.play.rules.exact import ExactRules, solved, themes_of
 from bot.play.solving.paging import Page, page_of
 from bot.play.words.themes import themes_text
 from bot.runtime.pool import SolverPool, SolverTimeout, timed
@@ -188,17 +188,18 @@ class Solving:
         if not found:
             return texts("solve_none", numbers=markup.numbers(request.numbers),
                          target=request.target)
-        note = await self.themes_line(request.numbers, request.target, texts, asker)
+        note = await self.themes_line(request.numbers, request.target, texts)
         return page_of(texts, request.numbers, request.target, found, index, SOLVE_SHOWN, note)
 
-    async def themes_line(self, numbers: tuple[int, ...], target: int, texts: Texts,
-                          asker: Asker | None = None) -> str:
+    async def themes_line(self, numbers: tuple[int, ...], target: int, texts: Texts) -> str:
         """One line: what every solution of the hand needs (docs/themes.md), or "" where it
-        needs nothing in particular, or the solver works none out, or not now (the asker's
-        solver time used up, past the limit: the solutions are the answer, the line is extra)."""
+        needs nothing in particular, or the solver works none out, or not now (past the time
+        limit: the solutions are the answer, the line is extra). Worked out with the solutions
+        (`solutions`); for a hand whose solutions a round's analysis held, apart and paid by
+        nobody, as the analysis was (the asker's budget and turn are the solutions')."""
         key = (tuple(sorted(numbers)), target)
         if key not in self._themes:
-            found = await self._answered(texts, self._run(asker, self.timeout, themes_of,
+            found = await self._answered(texts, self._run(None, self.timeout, themes_of,
                                                           numbers, target))
             if isinstance(found, str):
                 return ""
@@ -217,8 +218,8 @@ class Solving:
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        found = await self._run(asker, timeout or self.timeout, solutions, numbers, target)
-        self._cache[key] = found
+        found, needs = await self._run(asker, timeout or self.timeout, solved, numbers, target)
+        self._cache[key], self._themes[key] = found, needs  # one piece of work for both
         return found
 
     async def given(self, game: Game, request: SolveRequest | DiceRequest, texts: Texts,

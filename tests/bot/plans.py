@@ -136,9 +136,13 @@ ORDERED = frozenset({*(f"scores.{kind}[{n}]" for kind in ("top", "board") for n 
 # read.
 THROUGH = {"scores.board[4]": ("week_totals_board",), "scores.board[5]": ("week_totals_board",),
            # and the chat's latest season at the end of its own index (never the chat's rows)
-           "ratings.chat_board": ("chat_ratings_settled", "chat_ratings_seasons"),
-           "ratings.chat_provisional": ("chat_ratings_provisional", "chat_ratings_seasons"),
-           "ratings.chat_place": ("chat_ratings_settled", "chat_ratings_seasons")}
+           "ratings.chat_boards": ("chat_ratings_settled", "chat_ratings_provisional",
+                                   "chat_ratings_seasons"),
+           "ratings.chat_place": ("chat_ratings_settled", "chat_ratings_seasons"),
+           # a group's records at the head of their indexes (step 33), not the chat's rows;
+           # its season's won rounds in the index that holds their columns (step 33)
+           "pages.group_records": ("scores_fastest", "scores_longest_run", "scores_most_wins"),
+           "pages.group_hands": ("rounds_won_in_chat",)}
 
 # A player's place on an all-time board: their own row (alias m) found by their id, not among
 # the board's rows (a chat's players, or every player).

@@ -85,3 +85,25 @@ def score_mismatches(database: sqlite3.Connection) -> list[str]:
     return [f"{key}: stored {stored.get(key)}, expected {expected.get(key)}"
             for key in sorted(set(expected) | set(stored), key=repr)
             if stored.get(key) != expected.get(key)]
+
+
+def expected_records(scores: dict[Key, Score], chat_id: int, hidden: set[int] = frozenset()
+                     ) -> list[tuple[str, str, int, float]]:
+    """A group's records (the group's page, docs/counts.md) from its scores, by game and kind:
+    the fastest win, the longest run of wins and the most wins (those two above nothing), each
+    the best of every row, held by the least user id among those level on it that may be shown
+    (`hidden`: a /forget under way); none where nobody may. (game, kind, user, value)"""
+    found = []
+    for game in sorted({g for c, _, g in scores if c == chat_id}):
+        rows = {u: score for (c, u, g), score in scores.items() if c == chat_id and g == game}
+        kinds = (("fastest", lambda s: s[3], min), ("run", lambda s: s[5], max),
+                 ("wins", lambda s: s[1], max))
+        for kind, value_of, best_of in kinds:
+            values = [v for s in rows.values() if (v := value_of(s)) is not None]
+            if not values or (kind != "fastest" and best_of(values) <= 0):
+                continue
+            best = best_of(values)
+            holders = sorted(u for u, s in rows.items() if value_of(s) == best and u not in hidden)
+            if holders:
+                found.append((game, kind, holders[0], float(best)))
+    return found

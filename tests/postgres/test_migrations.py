@@ -3,8 +3,8 @@ together; SQLite's and PostgreSQL's schemas alike at every step (tests/postgres/
 columns with their types, NOT NULL and defaults, keys, unique columns, foreign keys, checks,
 indexes, views, triggers); the schema the migrations before the one list made (recorded in
 tests/postgres/shipped) made again by its steps; a database of that schema holding a year of
-play upgraded in place, every table's every row kept; and old data carried over from every
-earlier step."""
+play upgraded in place, every table's every row kept (and what later steps summed or indexed
+read as defined); and old data carried over from every earlier step."""
 
 from __future__ import annotations
 
@@ -31,6 +31,8 @@ from bot.store.sql.connection import Connection, numbered
 from bot.store.sqlite import open_sqlite
 from bot.store.sqlite.database import Database as SqliteDatabase
 from bot.store.sqlite.schema import apply, statements
+from bot.store.stores import Stores
+from tests.bot.scoring import expected_records
 from tests.postgres import PostgresServer, new_database
 from tests.postgres.schemas import Shape, postgres_shape, sqlite_shape
 
@@ -317,7 +319,8 @@ SUMMED = frozenset({"week_start", "week_totals", "week_steps", "chat_ratings"})
 
 def chats_rated(after: dict[str, Counter[tuple]], before: dict[str, Counter[tuple]]) -> None:
     """Step 32's rows are each chat's players (their rows of scores) in each game with their
-    latest season's rating there, worked out here apart from its SQL."""
+    latest season's rating there (and step 33's uncertainty of it), worked out here apart from
+    its SQL."""
     latest: dict[tuple[int, str], dict] = {}
     for row in before["player_ratings"]:
         rated = dict(row)
@@ -331,7 +334,8 @@ def chats_rated(after: dict[str, Counter[tuple]], before: dict[str, Counter[tupl
         if rated is not None:
             wanted[(("chat_id", played["chat_id"]), ("game", played["game"]),
                     ("user_id", played["user_id"]), ("season", rated["season"]),
-                    ("rating", rated["rating"]), ("responses", rated["responses"]))] += 1
+                    ("rating", rated["rating"]), ("responses", rated["responses"]),
+                    ("uncertainty", rated["uncertainty"]))] += 1
     assert wanted, "the year has rated players"
     assert after["chat_ratings"] == wanted
 
@@ -366,6 +370,24 @@ def week_summed(after: dict[str, Counter[tuple]], before: dict[str, Counter[tupl
         for (kind, points, wins), players in steps.items())
 
 
+async def records_read(stores: Stores, before: dict[str, Counter[tuple]]) -> None:
+    """Step 33's indexes, made on the year, answer the busiest groups' records as their scores
+    define them (tests/bot/scoring.py), worked out here apart from its SQL."""
+    scores = {}
+    for row in before["scores"]:
+        played = dict(row)
+        scores[(played["chat_id"], played["user_id"], played["game"])] = (
+            played["points"], played["wins"], played["rounds_played"], played["fastest_win"],
+            played["current_streak"], played["best_streak"])
+    hidden = {dict(row)["user_id"] for row in before["forgets"]}
+    busiest = Counter(chat for chat, _, _ in scores).most_common(5)
+    assert busiest, "the year has groups"
+    for chat, _ in busiest:
+        assert [(r.game, r.kind, r.user_id, r.value)
+                for r in await stores.pages.group_records(chat)] == \
+            expected_records(scores, chat, hidden), chat
+
+
 @pytest.mark.slow
 async def test_a_year_old_sqlite_database_upgrades_in_place(tmp_path: Path):
     path = tmp_path / "year.sqlite3"
@@ -376,6 +398,7 @@ async def test_a_year_old_sqlite_database_upgrades_in_place(tmp_path: Path):
     stores = await open_sqlite(path)
     try:
         assert await stores.rounds.db.version() == LATEST
+        await records_read(stores, before)
     finally:
         await stores.close()
     kept_all(every_row_sqlite(path), before)
@@ -397,6 +420,7 @@ async def test_a_year_old_postgres_database_upgrades_in_place(postgres_server):
         assert await stores.rounds.db.version() == LATEST
         versions = await stores.rounds.db.fetch(
             "SELECT number FROM schema_migrations ORDER BY number")
+        await records_read(stores, before)
     finally:
         await stores.close()
     assert [row[0] for row in versions] == list(range(1, LATEST + 1))

@@ -129,8 +129,6 @@ UNREAD = {
     "player_ratings_settled": "ratings.place counts the settled players above the asker in it "
                               "alone; without it the board's index serves, each row read for "
                               "its responses (test_a_settled_players_place_reads_their_index)",
-    "rounds_won_in_chat": "a chat's week: on this small year every chat's week is as cheap "
-                          "(tests/bot/plans.py, POSTGRES_WINDOWED)",
     "open_rounds_by_keys": "live.REACHING finds the rounds a request reaches by it, where many "
                            "are open; this year has none open, so any index of the open "
                            "rounds serves it as cheaply "

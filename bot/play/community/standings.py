@@ -96,8 +96,8 @@ class Standings:
         chat_id = None if ask.everywhere else chat.id
         if self.ratings is None or game not in RATED_GAMES:
             return rating_empty(texts, game, season)
-        placings = await self.ratings.board(game, season, SHOWN, chat_id)
-        unranked = await self.ratings.provisional(game, season, PROVISIONAL_SHOWN, chat_id)
+        placings, unranked = await self.ratings.boards(game, season, SHOWN, PROVISIONAL_SHOWN,
+                                                       chat_id)
         mine = [row for row in await self.ratings.player_ratings(player.id, game)
                 if row.season == season]
         # a rated asker is told their rating, never "Nobody is rated", where the chat's players

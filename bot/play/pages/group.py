@@ -6,6 +6,7 @@ page (bot.play.pages.player), one more (achievements) added the same way."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Sequence
 from typing import Any
 
 from bot.play.community.standings import PROVISIONAL_SHOWN, rating_places
@@ -22,6 +23,7 @@ from bot.play.pages.player import (
 from bot.play.ratings import GAMES as RATED_GAMES
 from bot.play.ratings import season_of
 from bot.store.protocols import PageStore, RatingStore
+from bot.store.records import RatedPlacing
 from bot.store.sql.pages import WonRound
 from bot.text.i18n import Texts
 
@@ -32,6 +34,7 @@ FIRST_READ = 200  # read first: most groups' hardest hands are found among them 
 #                   bench's ten busiest needed 69 to 269)
 WEEK = 7 * 86400
 WEEKS = 52
+Placings = tuple[list[RatedPlacing], list[RatedPlacing]]  # a board: ranked, and provisional
 
 
 async def group_page(store: PageStore, ratings: RatingStore, texts: Texts, chat_id: int,
@@ -40,33 +43,58 @@ async def group_page(store: PageStore, ratings: RatingStore, texts: Texts, chat_
     thread, on PostgreSQL they run on connections of their own."""
     season, start = season_of(now), season_start(now)
     boards, records, hands, weeks = await asyncio.gather(
-        asyncio.gather(*(board_section(store, ratings, texts, chat_id, game, season, start,
-                                       day_of(now))
-                         for game in RATED_GAMES)),
+        boards_sections(store, ratings, texts, chat_id, season, start, day_of(now)),
         records_section(store, texts, chat_id),
         hands_section(store, texts, chat_id, now, start),
         weeks_section(store, texts, chat_id, now))
-    sections = [*(board for board in boards if board is not None), records, hands, weeks]
+    sections = [*boards, records, hands, weeks]
     return {"kind": "group", "title": texts("webapp_page_group"), "sections": sections}
 
 
-async def board_section(store: PageStore, ratings: RatingStore, texts: Texts, chat_id: int,
-                        game: str, season: str, start: str, today: str
-                        ) -> dict[str, Any] | None:
+def boards_sections(store: PageStore, ratings: RatingStore, texts: Texts, chat_id: int,
+                    season: str, start: str, today: str) -> Awaitable[list[dict[str, Any]]]:
+    """The season's board of each rated game where someone in the chat is rated, with each
+    player's rating day by day. The boards are asked for at once, with the other sections'
+    first reads (on SQLite in the same trip to the database's thread: asked from within a
+    section of their own, a step later, they waited for that trip to end and went in the next),
+    then every game's players' days in one read."""
+    boards = [asyncio.ensure_future(ratings.boards(game, season, BOARD, PROVISIONAL_SHOWN,
+                                                   chat_id)) for game in RATED_GAMES]
+    return with_trends(store, texts, boards, start, today)
+
+
+async def with_trends(store: PageStore, texts: Texts,
+                      boards: Sequence[asyncio.Future[Placings]], start: str, today: str
+                      ) -> list[dict[str, Any]]:
+    # each board awaited in turn, not gathered: the first done wakes this in the step of the
+    # loop after it, so that the players' days go to the database's thread in the trip the
+    # hardest hands' difficulties take (a gather wakes its waiter two steps later: a trip more)
+    try:
+        found = [await board for board in boards]
+    finally:
+        for board in boards:
+            board.cancel()  # those not done, when one failed (a done one is left as it is)
+    trends = await store.days_of([(game, p.user_id) for game, (placings, unranked)
+                                  in zip(RATED_GAMES, found, strict=True)
+                                  for p in (*placings, *unranked)], start)
+    return [board_section(texts, game, placings, unranked, trends, start, today)
+            for game, (placings, unranked) in zip(RATED_GAMES, found, strict=True)
+            if placings or unranked]
+
+
+def board_section(texts: Texts, game: str, placings: list[RatedPlacing],
+                  unranked: list[RatedPlacing],
+                  trends: dict[tuple[str, int], list[tuple[str, float]]], start: str,
+                  today: str) -> dict[str, Any]:
     """The season's board of a game with each player's rating day by day, from the season's
-    start to `today` (None: nobody rated in the chat yet)."""
-    placings = await ratings.board(game, season, BOARD, chat_id)
-    unranked = await ratings.provisional(game, season, PROVISIONAL_SHOWN, chat_id)
-    if not placings and not unranked:
-        return None
-    trends = await store.days_of(game, [p.user_id for p in (*placings, *unranked)], start)
+    start to `today`."""
     ranks: list[int | None] = [*rating_places(placings), *(None for _ in unranked)]
     return {"kind": "board", "title": texts("webapp_board_title", game=texts.game(game)),
             "season_start": start, "today": today,
             "rows": [{"rank": place, "rating": shown(p.rating),  # provisional: no rank
                       "name": p.name if place is not None else
                       f"{p.name} {texts('rating_provisional')}",
-                      "trend": [[day, shown(r)] for day, r in trends.get(p.user_id, [])]}
+                      "trend": [[day, shown(r)] for day, r in trends.get((game, p.user_id), [])]}
                      for place, p in zip(ranks, (*placings, *unranked), strict=True)]}
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from typing import Any, Generic, Protocol, TypeVar
@@ -40,8 +41,17 @@ def season_start(now: float) -> str:
     return day_of(now)[:8] + "01"
 
 
+# a stored hand as the store writes it, JSON's list of whole numbers: read without the JSON
+# parser (a busy group's page reads two hundred)
+WRITTEN = re.compile(r"\[(?:0|[1-9][0-9]*)(?:, (?:0|[1-9][0-9]*))*\]")
+
+
 def numbers_of(hand: str) -> list[int] | None:
     """A stored hand's numbers (a JSON list), or None for a table of rolls."""
+    if WRITTEN.fullmatch(hand):
+        return list(map(int, hand[1:-1].split(", ")))
+    if hand.startswith("[["):  # a table of rolls: a list of lists, not read
+        return None
     try:
         found = json.loads(hand)
     except ValueError:
@@ -71,32 +81,30 @@ def level_name(texts: Texts, game: str, level: str) -> str:
 
 
 Solved = tuple[str, str, list[int], int]  # game, level, numbers, target
+Seen = tuple[str, tuple[int, ...], int]  # a hand as hand_key tells them apart: game, hand
 
 
 async def ranked(store: PageStore, solved: list[Solved], most: int) -> list[int]:
     """The hardest `most` distinct hands of those solved (latest first), as indices into
     `solved`: of the HARDEST_OF latest distinct hands of the highest levels reached, by level,
     then by the difficulty the ratings learned (else the model's prior for the hand)."""
-    firsts: dict[tuple[str, str], int] = {}
+    firsts: dict[Seen, int] = {}
     for index, (game, _, numbers, target) in enumerate(solved):
-        firsts.setdefault((game, hand_key(numbers, target)), index)
-    chosen = sorted(firsts.items(), key=lambda item: -LEVEL_ORDER.get(solved[item[1]][1], 0))
-    chosen = chosen[:HARDEST_OF]
-    learned: dict[tuple[str, str], float] = {}
-    for game in sorted({game for (game, _), _ in chosen}):
-        keys = [key for (g, key), _ in chosen if g == game]
-        for key, difficulty in (await store.hand_difficulties(game, keys)).items():
-            learned[(game, key)] = difficulty
+        firsts.setdefault((game, tuple(sorted(numbers)), target), index)
+    chosen = sorted(firsts.values(), key=lambda index: -LEVEL_ORDER.get(solved[index][1], 0))
+    # hand_key's text made for the chosen only (a busy group's page tells a hundred apart)
+    keys = {index: (solved[index][0], hand_key(solved[index][2], solved[index][3]))
+            for index in chosen[:HARDEST_OF]}
+    learned = await store.hand_difficulties(list(keys.values()))
 
-    def hardness(item: tuple[tuple[str, str], int]) -> tuple[int, float]:
-        key, index = item
+    def hardness(index: int) -> tuple[int, float]:
         _, level, numbers, target = solved[index]
-        known = learned.get(key)
+        known = learned.get(keys[index])
         if known is None:
             known = fixed_difficulty(numbers, target, level)
         return LEVEL_ORDER.get(level, 0), known if known is not None else float("-inf")
 
-    return [index for _, index in sorted(chosen, key=hardness, reverse=True)[:most]]
+    return sorted(keys, key=hardness, reverse=True)[:most]
 
 
 async def player_page(store: PageStore, texts: Texts, user_id: int, name: str,
@@ -245,8 +253,8 @@ class HardestOf(Generic[P]):
     a part at a time, it says when it has seen enough (`done`)."""
 
     def __init__(self) -> None:
-        self.top: set[tuple[str, str]] = set()  # distinct hands last solved at the top level
-        self.keys: set[tuple[str, str]] = set()
+        self.top: set[Seen] = set()  # distinct hands last solved at the top level
+        self.keys: set[Seen] = set()
         self.done = False
 
     def take(self, rows: Iterable[P]) -> list[tuple[P, list[int]]]:
@@ -257,7 +265,8 @@ class HardestOf(Generic[P]):
             if not (numbers := numbers_of(r.hand)):
                 continue
             kept.append((r, numbers))
-            key = (r.game, hand_key(numbers, r.target))
+            # not made into hand_key's text: a busy group's page tells two hundred apart
+            key = (r.game, tuple(sorted(numbers)), r.target)
             if key not in self.keys:
                 self.keys.add(key)
                 if LEVEL_ORDER.get(r.level, 0) == TOP_LEVEL:

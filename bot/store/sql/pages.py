@@ -3,14 +3,14 @@
 group's season (its players' rating days, records, the hands solved there, rounds by week).
 
 Each read starts from an index on the person or the chat (answered_rounds' key, scores_by_user,
-rating_days' key, scores' key, rounds_won_in_chat), and reads a bounded span of time (the last
-year, the season), so a page costs the same on a year-old database as on a young one save for
-what the person or the group played. The rounds a player answered are read from the summary
-their closes wrote (answered_rounds, migration 19: a row per player and round, kept in the
-player's key order), not from the answers joined to the rounds: a heavy player's year is then
-a few pages of one index rather than thousands of rows one to a page. Sets of keys go in as a
-fixed number of parameters (KEYS), the rest filled with a key that matches nothing, so each
-statement is prepared once.
+rating_days' key, the records' indexes of scores, rounds_won_in_chat), and reads a bounded span
+of time (the last year, the season), so a page costs the same on a year-old database as on a
+young one save for what the person or the group played. The rounds a player answered are read
+from the summary their closes wrote (answered_rounds, migration 19: a row per player and round,
+kept in the player's key order), not from the answers joined to the rounds: a heavy player's
+year is then a few pages of one index rather than thousands of rows one to a page. Sets of keys
+go in as a fixed number of parameters (the SLOTS), the rest filled with a key that matches
+nothing, so each statement is prepared once.
 """
 
 from __future__ import annotations
@@ -26,8 +26,12 @@ from bot.store.sql.connection import Connection, numbered_table
 # slots the caller's games leave empty holding NO_GAME
 GAME_SLOTS = 8
 NO_GAME = ""
-KEYS = 10  # players whose rating days one statement reads; hands one statement looks up
-NOBODY = 0  # a user id no person has: fills the unused keys
+# (game, key) pairs one statement looks up, the slots left empty holding a pair that matches
+# nothing: a page's hands whose difficulties are compared (bot.play.pages.player's HARDEST_OF),
+# and a group's page's players of its boards (four rated games' ten and five)
+HAND_SLOTS = 20
+DAY_SLOTS = 60
+NOBODY = 0  # a user id no person has: fills the unused slots
 NO_HAND = ""
 
 
@@ -44,10 +48,10 @@ class PageStatements:
     player_solved: str  # (user, since): each stored hand solved, at its latest solve, latest
     #                      first: game, level, hand, target, when
     player_daily: str  # (user, since day): the days of their daily results, in any game
-    hands: str  # (game, KEYS hand keys): learned difficulties
-    days_of: str  # (game, since day, KEYS users): their rating days
-    group_records: str  # (chat, chat): per game the rows holding the fastest win, the
-    #                      longest run, the most wins: game, user, name, which, the bests
+    hands: str  # (HAND_SLOTS games and hand keys): learned difficulties
+    days_of: str  # (DAY_SLOTS games and users, since day): their rating days
+    group_records: str  # (chat x 8): per game its fastest win, longest run and most wins,
+    #                      each with its holder: game, kind, user, name, the best
     group_hands: str  # (chat, since, most, skip): the latest won rounds: game, level, hand,
     #                    target, winner, their name, seconds
     group_weeks: str  # (since, chat, since): rounds won each week (0 = the oldest)
@@ -59,8 +63,22 @@ LEVELED = "SELECT game, CASE WHEN level IN (?, ?, ?) THEN level ELSE '' END"
 ANSWERED = "FROM answered_rounds WHERE user_id = ? AND first_at >= ?"
 
 
-def _hand_keys() -> str:
-    return ", ".join("?" * KEYS)
+def holders(*kinds: tuple[str, str, str, str]) -> str:
+    """Each kind of record's holder: of the chat's players level on the game's best of that
+    kind (b's `value`, when `held`), the least user id whose name may be shown. (chat, each)"""
+    return " UNION ALL ".join(
+        f"SELECT b.game, '{kind}' AS kind, b.{value} AS value, (SELECT s.user_id "
+        f"FROM scores s WHERE s.chat_id = ? AND s.game = b.game AND s.{column} = b.{value} "
+        "AND EXISTS (SELECT 1 FROM shown_users u WHERE u.id = s.user_id) "
+        f"ORDER BY s.user_id LIMIT 1) AS user_id FROM b WHERE b.{value} {held}"
+        for kind, value, column, held in kinds)
+
+
+def pairs(slots: int, first: str, second: str) -> str:
+    """A table `k` of `slots` pairs of parameters, its columns named and typed by the first
+    (PostgreSQL types the rest alike)."""
+    return (f"WITH k ({first}) AS (VALUES ({second}), "
+            + ", ".join(["(?, ?)"] * (slots - 1)) + ")")
 
 
 QMARK = PageStatements(
@@ -86,22 +104,35 @@ QMARK = PageStatements(
                   "WHERE user_id = ? AND first_at >= ? AND solved = 1) s WHERE n = 1 "
                   "ORDER BY first_at DESC, round_id",
     player_daily="SELECT DISTINCT day FROM daily_results WHERE user_id = ? AND day >= ?",
-    hands=f"SELECT hand, difficulty FROM hand_ratings WHERE game = ? "
-          f"AND hand IN ({_hand_keys()})",
-    days_of=f"SELECT user_id, day, rating FROM rating_days WHERE game = ? AND day >= ? "
-            f"AND user_id IN ({_hand_keys()}) ORDER BY user_id, day",
-    # per game the one best of each kind (ties: the lower id), each a window over the chat's
-    # rows of scores (its key's prefix), the name joined to the few chosen
-    # The best of each kind first (one pass over the chat's rows, no sort), then the rows
-    # holding it (a tie: the smallest user id, chosen in Python): three windowed sorts of the
-    # chat's rows cost five times as much in a group of a thousand players.
-    group_records="WITH b AS (SELECT game, MIN(fastest_win) AS f, MAX(best_streak) AS r, "
-                  "MAX(wins) AS w FROM scores WHERE chat_id = ? GROUP BY game) "
-                  "SELECT s.game, s.user_id, u.first_name, s.fastest_win = b.f, "
-                  "s.best_streak = b.r AND b.r > 0, s.wins = b.w AND b.w > 0, b.f, b.r, b.w "
-                  "FROM b JOIN scores s ON s.chat_id = ? AND s.game = b.game "
-                  "AND (s.fastest_win = b.f OR (s.best_streak = b.r AND b.r > 0) "
-                  "OR (s.wins = b.w AND b.w > 0)) JOIN shown_users u ON u.id = s.user_id",
+    # each pair looked up by its key (a scalar subquery: no engine reads the table for a join),
+    # every game's at once (a statement a game was a trip a game, each reading a few rows)
+    hands=f"{pairs(HAND_SLOTS, 'game, hand', 'CAST(? AS TEXT), CAST(? AS TEXT)')} "
+          "SELECT k.game, k.hand, (SELECT h.difficulty FROM hand_ratings h "
+          "WHERE h.game = k.game AND h.hand = k.hand) FROM k",
+    days_of=f"{pairs(DAY_SLOTS, 'game, user_id', 'CAST(? AS TEXT), CAST(? AS BIGINT)')} "
+            "SELECT r.game, r.user_id, r.day, r.rating FROM k "
+            "JOIN rating_days r ON r.user_id = k.user_id AND r.game = k.game WHERE r.day >= ?",
+    # per game the best of each kind, each at the head of its index (schema step 33), then its
+    # holder in the same entries (ties: the lower id, of those whose name may be shown), the
+    # chat's games listed by skipping from one to the next in the wins' index: no row of the
+    # chat's scores is read (they lie one to a page of the table: reading all of a busy group's
+    # made the page slow to come on a year-old file)
+    group_records="WITH RECURSIVE games (game) AS (SELECT MIN(game) FROM scores "
+                  "WHERE chat_id = ? UNION ALL SELECT (SELECT MIN(s.game) FROM scores s "
+                  "WHERE s.chat_id = ? AND s.game > games.game) FROM games "
+                  "WHERE games.game IS NOT NULL), "
+                  "b AS MATERIALIZED (SELECT g.game, (SELECT MIN(s.fastest_win) FROM scores s "
+                  "WHERE s.chat_id = ? AND s.game = g.game AND s.fastest_win IS NOT NULL) AS f, "
+                  "(SELECT MAX(s.best_streak) FROM scores s WHERE s.chat_id = ? "
+                  "AND s.game = g.game) AS r, (SELECT MAX(s.wins) FROM scores s "
+                  "WHERE s.chat_id = ? AND s.game = g.game) AS w FROM games g "
+                  "WHERE g.game IS NOT NULL), "
+                  "k AS MATERIALIZED ("
+                  + holders(("fastest", "f", "fastest_win", "IS NOT NULL"),
+                            ("run", "r", "best_streak", "> 0"), ("wins", "w", "wins", "> 0"))
+                  + ") "
+                  "SELECT k.game, k.kind, k.user_id, (SELECT u.first_name FROM users u "
+                  "WHERE u.id = k.user_id), k.value FROM k WHERE k.user_id IS NOT NULL",
     group_hands="SELECT r.game, r.level, r.hand, r.target, r.winner_id, u.first_name, "
                 "r.win_seconds FROM rounds r LEFT JOIN shown_users u ON u.id = r.winner_id "
                 "WHERE r.chat_id = ? AND r.status = 'won' AND r.ended_at >= ? "
@@ -165,8 +196,10 @@ class GroupRecord:
     value: float
 
 
-@dataclass(frozen=True)
-class WonRound:
+class WonRound(NamedTuple):
+    """A round won in the group. A named tuple made from the row as it is: a busy group's
+    page reads two hundred."""
+
     game: str
     level: str
     hand: str
@@ -225,49 +258,44 @@ class Pages:
         return [row[0] for row in await self.db.fetch(self.sql.player_daily,
                                                       (user_id, since_day))]
 
-    async def hand_difficulties(self, game: str, keys: list[str]) -> dict[str, float]:
-        """The learned difficulty of each of these hands (hand_key form) that has one."""
-        found: dict[str, float] = {}
-        for start in range(0, len(keys), KEYS):
-            part = keys[start:start + KEYS]
-            rows = await self.db.fetch(self.sql.hands, (game, *part,
-                                                        *[NO_HAND] * (KEYS - len(part))))
-            found.update((hand, float(difficulty)) for hand, difficulty in rows)
-        return found
+    async def hand_difficulties(self, hands: Sequence[tuple[str, str]]
+                                ) -> dict[tuple[str, str], float]:
+        """The learned difficulty of each of these hands ((game, hand_key form)) that has
+        one."""
+        parts = [hands[start:start + HAND_SLOTS] for start in range(0, len(hands), HAND_SLOTS)]
+        found = await asyncio.gather(*(self.db.fetch(self.sql.hands, filled(
+            part, HAND_SLOTS, (NO_GAME, NO_HAND))) for part in parts))
+        return {(game, hand): float(difficulty) for rows in found
+                for game, hand, difficulty in rows if difficulty is not None}
 
-    async def days_of(self, game: str, user_ids: list[int], since_day: str
-                      ) -> dict[int, list[tuple[str, float]]]:
-        """These players' rating days in a game since a day, by player."""
-        found: dict[int, list[tuple[str, float]]] = {}
-        for start in range(0, len(user_ids), KEYS):
-            part = user_ids[start:start + KEYS]
-            rows = await self.db.fetch(self.sql.days_of, (
-                game, since_day, *part, *[NOBODY] * (KEYS - len(part))))
-            for user_id, day, rating in rows:
-                found.setdefault(user_id, []).append((day, float(rating)))
+    async def days_of(self, players: Sequence[tuple[str, int]], since_day: str
+                      ) -> dict[tuple[str, int], list[tuple[str, float]]]:
+        """These (game, player)'s rating days since a day, each one's in order."""
+        parts = [players[start:start + DAY_SLOTS]
+                 for start in range(0, len(players), DAY_SLOTS)]
+        found: dict[tuple[str, int], list[tuple[str, float]]] = {}
+        for rows in await asyncio.gather(*(self.db.fetch(self.sql.days_of, (*filled(
+                part, DAY_SLOTS, (NO_GAME, NOBODY)), since_day)) for part in parts)):
+            for game, user_id, day, rating in rows:
+                found.setdefault((game, user_id), []).append((day, float(rating)))
+        for days in found.values():
+            days.sort()  # a player has one row a day
         return found
 
     async def group_records(self, chat_id: int) -> list[GroupRecord]:
         """Per game the fastest win, the longest run of wins and the most wins, each its
         holder's (a tie: the smallest user id), by game and kind."""
-        best: dict[tuple[str, str], GroupRecord] = {}
-        for game, user_id, name, fastest, run, wins, f, r, w in await self.db.fetch(
-                self.sql.group_records, (chat_id, chat_id)):
-            for kind, holds, value in (("fastest", fastest, f), ("run", run, r),
-                                       ("wins", wins, w)):
-                held = best.get((game, kind))
-                if holds and (held is None or user_id < held.user_id):
-                    best[(game, kind)] = GroupRecord(game, kind, user_id, name or "",
-                                                     float(value))
-        return [best[key] for key in sorted(best)]
+        rows = await self.db.fetch(self.sql.group_records, (chat_id,) * 8)
+        return sorted((GroupRecord(game, kind, user_id, name or "", float(value))
+                       for game, kind, user_id, name, value in rows),
+                      key=lambda record: (record.game, record.kind))
 
     async def won_rounds(self, chat_id: int, since: float, most: int, skip: int = 0
                          ) -> list[WonRound]:
         """The chat's rounds won since a moment, latest first, `most` of them after the
         latest `skip`."""
         rows = await self.db.fetch(self.sql.group_hands, (chat_id, since, most, skip))
-        return [WonRound(game, level, hand, int(target), winner, name, seconds)
-                for game, level, hand, target, winner, name, seconds in rows]
+        return list(map(WonRound._make, rows))
 
     async def erasing(self, user_id: int) -> bool:
         """Whether the person's /forget is under way: their page and cards show nothing of
@@ -279,6 +307,12 @@ class Pages:
         """Rounds won in the chat each week since a moment (week 0 starts then)."""
         rows = await self.db.fetch(self.sql.group_weeks, (int(since), chat_id, since))
         return {int(week): int(count) for week, count in rows}
+
+
+def filled(pairs: Sequence[tuple[object, object]], slots: int,
+           empty: tuple[object, object]) -> list[object]:
+    """The pairs' values in order, the slots they leave filled with `empty`'s."""
+    return [value for pair in (*pairs, *[empty] * (slots - len(pairs))) for value in pair]
 
 
 def median(middle: list[float]) -> float | None:

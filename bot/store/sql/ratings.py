@@ -51,12 +51,13 @@ LOOKED_BOARD = ("WITH c AS MATERIALIZED (SELECT s.user_id FROM scores s WHERE s.
                 "SELECT b.user_id, u.first_name, b.rating, b.uncertainty, b.responses "
                 "FROM b JOIN shown_users u ON u.id = b.user_id")
 # ... read in the index of the chat's players' latest ratings (step 32), in the board's order,
-# ten at a time, and their rows by key: (chat, game, season, limit)
-KEPT_BOARD = ("WITH b AS MATERIALIZED (SELECT p.user_id, p.rating, p.uncertainty, "
-              "p.responses FROM chat_ratings c JOIN player_ratings p ON p.user_id = c.user_id "
-              "AND p.game = c.game AND p.season = c.season WHERE c.chat_id = ? AND c.game = ? "
-              "AND c.season = ? AND c.responses {kind} ORDER BY c.rating DESC, c.user_id "
-              "LIMIT ?) SELECT b.user_id, u.first_name, b.rating, b.uncertainty, b.responses "
+# ten at a time, each line as kept there (step 33 keeps the uncertainty too: their rows of
+# player_ratings looked up as well were two thirds of the group's page's boards): (chat, game,
+# season, limit)
+KEPT_BOARD = ("WITH b AS MATERIALIZED (SELECT c.user_id, c.rating, c.uncertainty, c.responses "
+              "FROM chat_ratings c WHERE c.chat_id = ? AND c.game = ? AND c.season = ? "
+              "AND c.responses {kind} ORDER BY c.rating DESC, c.user_id LIMIT ?) "
+              "SELECT b.user_id, u.first_name, b.rating, b.uncertainty, b.responses "
               "FROM b JOIN shown_users u ON u.id = b.user_id")
 # a player of the chat rated in a later season than the one asked for: the kept rows are that
 # season's, not the one asked for (chat, game, season), read at the end of an index
@@ -69,13 +70,22 @@ LOOKED_PLACE = ("SELECT 1 + COUNT(*) FROM scores s WHERE s.chat_id = ? AND s.gam
                 f"AND p.season = ? AND p.responses >= {SETTLED} AND p.rating > ?) IS NOT NULL")
 
 
-def kept_or_looked(kind: str) -> str:
-    """A chat's board of settled (`kind` ">= 10") or provisional ("< 10") players: read where
-    step 32 keeps it, looked up where it cannot. (chat, game, season, limit, chat, game,
-    season) then (chat, game, game, season, limit, chat, game, season)."""
-    return (f"SELECT * FROM ({KEPT_BOARD.format(kind=kind)}) AS kept WHERE NOT {NEWER} "
-            f"UNION ALL SELECT * FROM ({LOOKED_BOARD.format(kind=kind)}) AS looked "
-            f"WHERE {NEWER} ORDER BY 3 DESC, 1")
+# A chat's board and its provisional list in one statement: where step 32 keeps them, each row
+# headed 1 (settled) or 0 (provisional), and a row of NULLs beside them when a player of the
+# chat is rated in a later season than the one asked for, whose boards are then looked up. Not one
+# statement with both ways in it, each read or not by a condition: SQLite fills a branch's CTEs
+# before it tests the condition, and looked the chat's players up for nothing on every board
+# (a third of the group's page on a year-old file). (chat, game, season, settled limit, chat,
+# game, season, provisional limit, chat, game, season)
+KEPT_BOARDS = (f"SELECT 1, * FROM ({KEPT_BOARD.format(kind='>= 10')}) AS settled "
+               f"UNION ALL SELECT 0, * FROM ({KEPT_BOARD.format(kind='< 10')}) AS provisional "
+               f"UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL WHERE {NEWER} "
+               "ORDER BY 1 DESC, 4 DESC, 2")
+# ... and looked up: (chat, game, game, season, settled limit, chat, game, game, season,
+# provisional limit)
+LOOKED_BOARDS = (f"SELECT 1, * FROM ({LOOKED_BOARD.format(kind='>= 10')}) AS settled "
+                 f"UNION ALL SELECT 0, * FROM ({LOOKED_BOARD.format(kind='< 10')}) "
+                 "AS provisional ORDER BY 1 DESC, 4 DESC, 2")
 
 
 @dataclass(frozen=True)
@@ -92,9 +102,11 @@ class RatingStatements:
     rounds_played: str  # a chat's closed rounds of a game, counted up to a number
     rated: str
     board: str  # a season's best settled players, every chat's
-    chat_board: str  # a season's best settled players among a chat's players
     provisional: str  # a season's best provisional players, every chat's (shown, not ranked)
-    chat_provisional: str  # ... among a chat's players
+    # a season's best settled and provisional players among a chat's players, where step 32
+    # keeps them (and whether to look them up instead), and looked up
+    chat_boards: str
+    looked_boards: str
     place: str  # 1 + the settled players ahead on the every-chat board
     chat_place: str
     rate_round: str  # the round's key: a second rating of it fails
@@ -133,14 +145,14 @@ QMARK = RatingStatements(
     board=f"SELECT {LINE} FROM player_ratings p JOIN shown_users u ON u.id = p.user_id "
           f"WHERE p.game = ? AND p.season = ? AND p.responses >= {SETTLED} "
           "ORDER BY p.rating DESC, p.user_id LIMIT ?",
-    # read in the index of the chat's players' latest ratings (schema step 32) in the board's
-    # order, where none of them is rated in a later season than the one asked for; else the
-    # chat's players first, then each one's row by its key (LOOKED_BOARD)
-    chat_board=kept_or_looked(">= 10"),
     provisional=f"SELECT {LINE} FROM player_ratings p JOIN shown_users u ON u.id = p.user_id "
                 f"WHERE p.game = ? AND p.season = ? AND p.responses < {SETTLED} "
                 "ORDER BY p.rating DESC, p.user_id LIMIT ?",
-    chat_provisional=kept_or_looked("< 10"),
+    # read in the index of the chat's players' latest ratings (schema step 32) in the board's
+    # order, where none of them is rated in a later season than the one asked for; else the
+    # chat's players first, then each one's row by its key (LOOKED_BOARD)
+    chat_boards=KEPT_BOARDS,
+    looked_boards=LOOKED_BOARDS,
     # counted in the settled players' own index alone (schema step 29), not by reading each
     # row for its responses (a season's 100,000 players above the asker were 100,000 rows read
     # one to a page: 0.6 to 0.9 s on a year-old SQLite file, against 10 to 22 ms in an index)
@@ -278,24 +290,41 @@ class Ratings:
                     chat_id: int | None = None) -> list[RatedPlacing]:
         """A season's best settled players: every chat's, or among those who played in
         `chat_id`, ranked."""
-        return await self._placings(self.sql.board, self.sql.chat_board, game, season, limit,
-                                    chat_id)
+        if chat_id is None:
+            return await self._placings(self.sql.board, game, season, limit)
+        return (await self.boards(game, season, limit, 0, chat_id))[0]
 
     async def provisional(self, game: str, season: str, limit: int,
                           chat_id: int | None = None) -> list[RatedPlacing]:
         """A season's best provisional players (rated on fewer than SETTLED responses), in
         the order of their ratings: shown apart from the board, never ranked on it."""
-        return await self._placings(self.sql.provisional, self.sql.chat_provisional, game,
-                                    season, limit, chat_id)
-
-    async def _placings(self, everyone: str, chat: str, game: str, season: str, limit: int,
-                        chat_id: int | None) -> list[RatedPlacing]:
         if chat_id is None:
-            rows = await self.db.fetch(everyone, (game, season, limit))
-        else:
-            newer = (chat_id, game, season)
-            rows = await self.db.fetch(chat, (chat_id, game, season, limit, *newer, chat_id,
-                                              game, game, season, limit, *newer))
+            return await self._placings(self.sql.provisional, game, season, limit)
+        return (await self.boards(game, season, 0, limit, chat_id))[1]
+
+    async def boards(self, game: str, season: str, settled: int, provisional: int,
+                     chat_id: int | None = None
+                     ) -> tuple[list[RatedPlacing], list[RatedPlacing]]:
+        """The season's board (its best `settled` players, ranked) and its best `provisional`
+        players: every chat's, or among those who played in `chat_id` (one statement)."""
+        if chat_id is None:
+            return (await self._placings(self.sql.board, game, season, settled),
+                    await self._placings(self.sql.provisional, game, season, provisional))
+        asked = (chat_id, game, season)
+        rows = await self.db.fetch(self.sql.chat_boards, (*asked, settled, *asked, provisional,
+                                                          *asked))
+        if any(row[0] is None for row in rows):  # rated in a later season: looked up
+            rows = await self.db.fetch(self.sql.looked_boards, (
+                chat_id, game, game, season, settled, chat_id, game, game, season, provisional))
+        ranked = [RatedPlacing(rank, *row[1:]) for rank, row in
+                  enumerate((row for row in rows if row[0] == 1), 1)]
+        unranked = [RatedPlacing(rank, *row[1:]) for rank, row in
+                    enumerate((row for row in rows if row[0] == 0), 1)]
+        return ranked, unranked
+
+    async def _placings(self, sql: str, game: str, season: str, limit: int
+                        ) -> list[RatedPlacing]:
+        rows = await self.db.fetch(sql, (game, season, limit))
         return [RatedPlacing(rank, *row) for rank, row in enumerate(rows, 1)]
 
     async def place(self, game: str, season: str, row: RatingRow,

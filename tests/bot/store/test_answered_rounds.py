@@ -12,6 +12,7 @@ import json
 import random
 import statistics
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -271,8 +272,10 @@ def test_any_history_is_summarised_exactly(history: list[Played]):
 class Difficulties:
     """Learned difficulties, some hands without one (their prior then decides)."""
 
-    async def hand_difficulties(self, game: str, keys: list[str]) -> dict[str, float]:
-        return {key: float(sum(map(ord, key)) % 7) for key in keys if len(key) % 3}
+    async def hand_difficulties(self, hands: Sequence[tuple[str, str]]
+                                ) -> dict[tuple[str, str], float]:
+        return {(game, key): float(sum(map(ord, key)) % 7) for game, key in hands
+                if len(key) % 3}
 
 
 solves = st.lists(st.builds(

@@ -1,9 +1,9 @@
 """A chat's rating boards read where schema step 32 keeps them (chat_ratings: each player of a
-chat in a game with their latest season's rating) equal the boards looked up player by player,
-as before it, whatever the play: rounds closed and rated in two seasons, settled players and
-provisional ones, a chat's reset, a person's erasure, a group's move to a supergroup; and the
-kept rows are their definition (the chat's rows of scores, each with its player's latest
-season), on SQLite and on PostgreSQL."""
+chat in a game with their latest season's rating, responses and, since step 33, uncertainty)
+equal the boards looked up player by player, as before it, whatever the play: rounds closed and
+rated in two seasons, settled players and provisional ones, a chat's reset, a person's erasure,
+a group's move to a supergroup; and the kept rows are their definition (the chat's rows of
+scores, each with its player's latest season), on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -70,7 +70,10 @@ class Play:
                      if r.season == season]
             step = eighths / 8
             rating = (found[0].rating if found else 0.0) + step
-            rows.append((RatingRow(user, "24", season, rating, 1.0, responses, self.clock),
+            # an uncertainty that moves with each write, as the rater's does
+            uncertainty = 0.5 + (responses + eighths) % 7 / 8
+            rows.append((RatingRow(user, "24", season, rating, uncertainty, responses,
+                                   self.clock),
                          step))
         rating = RatingWrite(at=self.clock, players=tuple(rows),
                              hand=(HandRow("24", "1 2 3 4=24", 4, 24, 0.0, 0.5, 1, self.clock),
@@ -82,14 +85,15 @@ class Play:
 
 
 async def kept_as_defined(db) -> None:
-    """chat_ratings is the chat's rows of scores, each with its player's latest season."""
+    """chat_ratings is the chat's rows of scores, each with its player's latest season (its
+    rating, responses and, since step 33, uncertainty)."""
     wanted = await db.fetch(
-        "SELECT s.chat_id, s.game, s.user_id, p.season, p.rating, p.responses FROM scores s "
-        "JOIN player_ratings p ON p.user_id = s.user_id AND p.game = s.game AND p.season = "
-        "(SELECT MAX(q.season) FROM player_ratings q WHERE q.user_id = s.user_id "
+        "SELECT s.chat_id, s.game, s.user_id, p.season, p.rating, p.responses, p.uncertainty "
+        "FROM scores s JOIN player_ratings p ON p.user_id = s.user_id AND p.game = s.game "
+        "AND p.season = (SELECT MAX(q.season) FROM player_ratings q WHERE q.user_id = s.user_id "
         "AND q.game = s.game)")
-    kept = await db.fetch("SELECT chat_id, game, user_id, season, rating, responses "
-                          "FROM chat_ratings")
+    kept = await db.fetch("SELECT chat_id, game, user_id, season, rating, responses, "
+                          "uncertainty FROM chat_ratings")
     assert sorted(map(tuple, kept)) == sorted(map(tuple, wanted))
 
 
@@ -109,8 +113,12 @@ async def boards_agree(stores: Stores, postgres: bool) -> None:
                                              " ORDER BY b.rating DESC, b.user_id"),
                                         (chat, "24", "24", season, 10))
                 shown = await read("24", season, 10, chat)
-                assert [(p.user_id, p.rating, p.responses) for p in shown] == \
-                    [(row[0], row[2], row[4]) for row in looked], (chat, season, kind)
+                assert [(p.user_id, p.rating, p.uncertainty, p.responses) for p in shown] == \
+                    [(row[0], row[2], row[3], row[4]) for row in looked], (chat, season, kind)
+            # the board and the provisional list read together, as the pages read them
+            assert await stores.ratings.boards("24", season, 10, 5, chat) == (
+                await stores.ratings.board("24", season, 10, chat),
+                await stores.ratings.provisional("24", season, 5, chat))
             for placing in await stores.ratings.board("24", season, 10, chat):
                 [row] = [r for r in await stores.ratings.player_ratings(placing.user_id, "24")
                          if r.season == season]

@@ -171,9 +171,10 @@ def test_the_settled_threshold_is_one_number_in_the_model_the_statements_and_the
     chats = (deltas / "32" / "3_filled.sql").read_text()  # a chat's board's two indexes
     assert f"WHERE responses >= {SETTLED};" in chats and f"WHERE responses < {SETTLED};" in chats
     assert SETTLED == PLAYER_PROVISIONAL
-    for statement in (QMARK.board, QMARK.chat_board, QMARK.place, QMARK.chat_place):
+    for statement in (QMARK.board, QMARK.chat_boards, QMARK.looked_boards, QMARK.place,
+                      QMARK.chat_place):
         assert f"responses >= {SETTLED} " in statement
-    for statement in (QMARK.provisional, QMARK.chat_provisional):
+    for statement in (QMARK.provisional, QMARK.chat_boards, QMARK.looked_boards):
         assert f"responses < {SETTLED} " in statement
 
 

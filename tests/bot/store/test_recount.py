@@ -1,10 +1,11 @@
 """The statements issue 40 rewrote equal what they replace, on SQLite and PostgreSQL, whatever
 the play: one chat's recount (CHAT_SCORES) equals the view scores_from_rounds for that chat;
 every board and every player's place equals the board recomputed in Python from the scores and
-rounds; the totals and the counts of players at each step (migration 12) equal what the scores
-say, through closes, late answers, /resetscores, /forget and a group's move; and every chat's
-week (migration 31's kept totals, their steps, and the housekeeping moving the week's start on)
-equals the week summed from the rounds, asked for on either side of the kept start."""
+rounds; the totals and the counts of players at each step (migration 12) and each group's records
+(read in step 33's indexes) equal what the scores say, through closes, late answers,
+/resetscores, /forget and a group's move; and every chat's week (migration 31's kept totals,
+their steps, and the housekeeping moving the week's start on) equals the week summed from the
+rounds, asked for on either side of the kept start."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from tests.bot.scoring import (
     ANSWERS_SQL,
     ROUNDS_SQL,
     SCORES_SQL,
+    expected_records,
     expected_scores,
     read_rows,
     stored_scores,
@@ -144,6 +146,16 @@ async def check(stores: Stores, since: float, postgres: bool) -> None:
                         [(f"U{u}", p, w) for u, p, w in expected]
     await ladders_hold(db)
     await week_holds(db, won, kept)
+    await records_hold(stores, scores, CHATS)
+
+
+async def records_hold(stores: Stores, scores: dict, chats: tuple[int, ...]) -> None:
+    """Each group's records on its page (read at the head of schema step 33's indexes) are
+    their definition, from the scores."""
+    for chat_id in chats:
+        assert [(r.game, r.kind, r.user_id, r.value)
+                for r in await stores.pages.group_records(chat_id)] == \
+            expected_records(scores, chat_id), chat_id
 
 
 async def week_holds(db, won: list[Won], since: float) -> None:
@@ -225,9 +237,10 @@ async def played(operations: list[tuple], database: str | None, move: str | None
             db = stores.rounds.db  # type: ignore[attr-defined]
             rounds, answers = read_rows(await db.fetch(ROUNDS_SQL),
                                         await db.fetch(ANSWERS_SQL))
-            assert stored_scores(await db.fetch(SCORES_SQL)) == \
-                expected_scores(rounds, answers)
+            scores = stored_scores(await db.fetch(SCORES_SQL))
+            assert scores == expected_scores(rounds, answers)
             await ladders_hold(db)
+            await records_hold(stores, scores, (-1, -2, -3))
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from bot.play import ratings
 from bot.play.chats.people import Chat, Player
 from bot.play.community.boards import BoardAsk
 from bot.play.pages.days import day_of
-from bot.play.pages.group import board_section
+from bot.play.pages.group import boards_sections
 from bot.play.pages.player import season_start
 from bot.play.services import Services
 from bot.play.words.places import shared_places
@@ -86,10 +86,9 @@ async def test_the_seasons_board_and_the_group_page(services: Services, stores: 
         await settle(stores, clock, player, rating, 12)
     board = await services.community.standings.board(GROUP, ANN, BoardAsk("rating"))
     assert numbered(board) == ["1. Ann", "1. Ben", "3. Cy"]
-    section = await board_section(stores.pages, stores.ratings, texts_for("en"), GROUP.id,
-                                  "24", ratings.season_of(clock.now), season_start(clock.now),
-                                  day_of(clock.now))
-    assert section is not None
+    [section] = await boards_sections(stores.pages, stores.ratings, texts_for("en"), GROUP.id,
+                                      ratings.season_of(clock.now), season_start(clock.now),
+                                      day_of(clock.now))
     assert [(row["rank"], row["name"]) for row in section["rows"]] == \
         [(1, "Ann"), (1, "Ben"), (3, "Cy")]
     [cy] = await stores.ratings.player_ratings(CY.id, "24")

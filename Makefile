@@ -43,14 +43,13 @@ REQUIRED := REQUIRE_NATIVE=1 REQUIRE_SHARED=1
 # worker starts its own PostgreSQL server and chromium, once. Two workers a core: much of the
 # suite waits on bot processes, servers and timers, not on the CPU (on 2 cores, 4 workers took
 # a third less time than 2; the two passes side by side, 6 workers, saved half a minute more but
-# starved the kill trials' timing). The heavy tests come first (tests/conftest.py,
-# LONGEST_FIRST), and xdist's load scheduling deals the first quarter of the tests round the
-# workers one by one, then the rest to whichever is free: the heavy ones are spread over every
-# worker at the start, and a pass ends on short tests (work-stealing splits the list into one
-# contiguous part a worker, and a part of only heavy tests ran on alone at the end). Each pass
+# starved the kill trials' timing). Work-stealing keeps a worker from idling while another still
+# holds a queue of slow tests, and keeps a module's tests together on one worker: dealing the
+# heavy tests out first with load scheduling (2026-11-28) set each module's fixtures (a bot
+# process, a database) up on every worker and took pass 1 from 9 to 16 minutes. Each pass
 # lists its slowest tests at the end.
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
-XDIST := -n $(TEST_WORKERS) --dist load
+XDIST := -n $(TEST_WORKERS) --dist worksteal
 
 # Compiled modules are kept (__pycache__) while the tests run, whatever the shell says
 # (PYTHONDONTWRITEBYTECODE=1 is common in containers): without them each of the suite's

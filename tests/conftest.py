@@ -49,26 +49,6 @@ def without_native(status: str) -> NoReturn:
     unavailable(f"compiled solver {status}", REQUIRE_NATIVE)
 
 
-# Tests that take tens of seconds to minutes (a process started, killed and paused; a year-old
-# database; a property over a thousand sequences): `make test` runs them first, longest first
-# where known, so that xdist hands them out while every worker is still busy and the run ends
-# on short tests rather than on one long one started last with the other workers idle.
-LONGEST_FIRST = ("tests/bot/play/test_counts_agree.py", "tests/e2e/test_intake_process.py",
-                 "tests/cluster/", "tests/e2e/", "tests/postgres/")
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The heavy tests first (a stable sort: the same order on every xdist worker)."""
-    def weight(item: pytest.Item) -> int:
-        where = next((rank for rank, prefix in enumerate(LONGEST_FIRST)
-                      if item.nodeid.startswith(prefix)), None)
-        if where is not None:
-            return where
-        return len(LONGEST_FIRST) if item.get_closest_marker("slow") else len(LONGEST_FIRST) + 1
-
-    items.sort(key=weight)
-
-
 @pytest.fixture(autouse=True)
 def collectable() -> Iterator[None]:
     """The first bot opened in a test process freezes what start-up made (bot/runtime/heap.py):

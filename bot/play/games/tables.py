@@ -5,7 +5,8 @@ table and what it is worked out from disagree."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import sys
+from collections.abc import Callable, Mapping, Sequence
 
 WIDTH = 96  # a line's characters at most, its indent included
 
@@ -33,3 +34,10 @@ def _rows(values: list[str]) -> list[str]:
             line = ""
         line = f"{line} {value}," if line else f"    {value},"
     return [*rows, line] if line else rows
+
+
+def main(module: str, write: Callable[[str], None], path: str) -> None:
+    """A game's `python -m <module> --write`: its tables written again into `path`."""
+    if sys.argv[1:] != ["--write"]:
+        sys.exit(f"usage: python -m {module} --write")
+    write(path)

@@ -43,8 +43,4 @@ def write_table(path: str) -> None:
 
 
 if __name__ == "__main__":
-    import sys
-
-    if sys.argv[1:] != ["--write"]:
-        sys.exit("usage: python -m bot.play.games.make10.daily --write")
-    write_table(daily_hands.__file__)
+    tables.main(__spec__.name, write_table, daily_hands.__file__)

@@ -35,7 +35,7 @@ import tornado.httpserver
 import tornado.routing
 import tornado.web
 
-from bot.play.games import round_lengths
+from bot.play.games import PART_GAMES, round_lengths
 from bot.play.matches.matches import match_pause
 from bot.play.ports import Errand, Handover, Holding
 from bot.play.services import Services, build_services
@@ -200,7 +200,7 @@ async def stores_of(config: Config, lease: LeaderLock, worker: bool
     """The stores (a database that cannot be opened raises DatabaseUnavailable, with nothing
     of it left open); a worker's with what the workers share."""
     if worker:
-        shared = await open_shared(config.database_url or "", lease)
+        shared = await open_shared(config.database_url or "", lease, PART_GAMES)
         return shared.stores, shared
     return await open_stores(config.database_path, config.database_url, lease), None
 

@@ -11,6 +11,7 @@ talks to.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -124,9 +125,11 @@ class Shared:
         return PartitionOwners(self.database.pool, partitions, epoch)
 
 
-async def open_shared(database_url: str, lease: LeaderLock) -> Shared:
+async def open_shared(database_url: str, lease: LeaderLock, part_games: Iterable[str]
+                      ) -> Shared:
     """A worker's stores on the PostgreSQL at `database_url` (migrated; its writes fenced by
-    its `lease`, a WorkerLease), with what the workers share there."""
+    its `lease`, a WorkerLease), with what the workers share there (`part_games`: the games
+    whose answers may use part of a hand, bot.store.postgres.live_rounds)."""
     if not database_url.startswith(POSTGRES_SCHEMES):
         raise ValueError("a worker's partitions need PostgreSQL")
     from bot.store.postgres import PostgresLeader, stores_of
@@ -135,4 +138,4 @@ async def open_shared(database_url: str, lease: LeaderLock) -> Shared:
 
     database = await Database.open(
         database_url, lease=lease if isinstance(lease, PostgresLeader) else None)
-    return Shared(stores_of(database), SharedRounds(database), database)
+    return Shared(stores_of(database), SharedRounds(database, part_games), database)

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.play import games
+from bot.text.i18n import Texts
 from tests.conftest import ROOT
 
 # what each layer may import of the project, besides itself (the solver is pure: anyone may)
@@ -177,12 +179,11 @@ def test_only_the_cluster_speaks_to_the_broker(path: Path):
 
 FACE = [path for path in SOURCES if module_name(path).startswith(FACES)]
 PAGE_FILES = sorted((ROOT / "bot" / "webapp" / "static").glob("*.[hj][ts]*"))  # .html, .js
-GAME_NAMES = {"24", "countdown", "yahtzee"}
+GAME_NAMES = set(games.GAMES)
 # what a face may read of bot.play.games: the registry of every game, never one game's folder
-REGISTRY_NAMES = {"registry", "game", "help", "GAMES", "FIRST", "Game", "round_lengths",
-                  "DAILY_GAME", "DAILY_GAMES", "ADAPTIVE_GAME",
-                  "daily_command"}
-GAME_WORD = re.compile(r"\b(24|countdown|yahtzee)\b", re.IGNORECASE)
+REGISTRY_NAMES = {"registry", "game", "help", *games.__all__}
+GAME_WORD = re.compile(r"\b(" + "|".join(map(re.escape, sorted(GAME_NAMES))) + r")\b",
+                       re.IGNORECASE)
 
 
 def names_a_game(name: str, source: str) -> list[str]:
@@ -228,6 +229,45 @@ def test_the_face_knows_no_game(path: Path):
     game's name (the commands' names are the chat face's own); the Mini App, which plays every
     game from play's description of its page (bot.play.round.page), names none at all."""
     assert names_a_game(module_name(path), path.read_text(encoding="utf-8")) == []
+
+
+# The schema's shipped steps that name a game: history that ran once on every database and is
+# never edited (bot.store.schema); a step after them names none (step 34 took the last out).
+SHIPPED_NAMING = {"delta/3/1_games.sql", "delta/17/1_achievements.sql",
+                  "delta/21/open_rounds_by_keys.sql.postgres"}
+
+
+def game_words() -> re.Pattern[str]:
+    """Each game's name, command and English title, but the first game's: its 24 is also the
+    bot's own name and mark (Twenty-Four) and a number many texts hold, so where a module
+    branches on it the check of every import and comparison above finds it."""
+    words = {word for game in list(games.GAMES.values())[1:]
+             for word in (game.name, game.command, Texts("en").game(game.name))}
+    return re.compile(r"\b(" + "|".join(map(re.escape, sorted(words))) + r")\b", re.IGNORECASE)
+
+
+def outside_the_games(path: Path) -> bool:
+    """A file of bot/ that is not a game's (its folder or the registry), a catalog or a shipped
+    step of the schema."""
+    schema = ROOT / "bot" / "store" / "schema"
+    return "__pycache__" not in path.parts and path.is_file() \
+        and not path.is_relative_to(ROOT / "bot" / "play" / "games") \
+        and not path.is_relative_to(ROOT / "bot" / "text" / "locales") \
+        and not (path.is_relative_to(schema)
+                 and path.relative_to(schema).as_posix() in SHIPPED_NAMING)
+
+
+def test_no_file_of_the_bot_names_a_game_outside_its_folder():
+    """Issue 72's grep: no file of bot/ (code, comments, SQL, the page) names a game but its
+    own folder, the registry beside them and the catalogs; a game added is found by the rest
+    through the registry, and a schema step never needs one's name."""
+    words = game_words()
+    found = [f"{path.relative_to(ROOT)}:{number}"
+             for path in sorted((ROOT / "bot").rglob("*")) if outside_the_games(path)
+             for number, line in enumerate(path.read_bytes().decode("utf-8", "replace")
+                                           .splitlines(), 1) if words.search(line)]
+    assert found == []
+    assert all((ROOT / "bot" / "store" / "schema" / name).exists() for name in SHIPPED_NAMING)
 
 
 @pytest.mark.parametrize("path", PAGE_FILES, ids=lambda p: p.name)

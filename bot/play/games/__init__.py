@@ -10,9 +10,10 @@ from bot.play.games.registry import (
     DAILY_GAMES,
     FIRST,
     GAMES,
+    PART_GAMES,
     daily_command,
     round_lengths,
 )
 
-__all__ = ["ADAPTIVE_GAME", "DAILY_GAME", "DAILY_GAMES", "FIRST", "GAMES", "Game",
+__all__ = ["ADAPTIVE_GAME", "DAILY_GAME", "DAILY_GAMES", "FIRST", "GAMES", "PART_GAMES", "Game",
            "daily_command", "round_lengths"]

@@ -50,6 +50,7 @@ GAMES: dict[str, Game] = registered(found_games())
 FIRST = next(iter(GAMES.values()))  # the first in place: what /play deals, and a board names
 DAILY_GAMES = tuple(game for game in GAMES.values() if game.daily is not None)  # each a daily
 DAILY_GAME = DAILY_GAMES[0]  # the daily a bare /daily (and /top daily) is about: first in place
+PART_GAMES = tuple(name for name, game in GAMES.items() if game.part_answers)  # part of a hand
 ADAPTIVE_GAME = sole(list(GAMES.values()), "adaptive")  # the game dealt for a group's skill
 
 

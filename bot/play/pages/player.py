@@ -166,9 +166,9 @@ def rating_section(texts: Texts, days: list, season: str, today: str) -> dict[st
 def levels_section(texts: Texts, levels: list[LevelYear]) -> dict[str, Any]:
     """Per game and level: rounds answered, the share solved (a number for the meter, and as
     the language writes a percentage: ٪ and Persian digits in Persian), the median seconds from
-    the deal to a right answer. Where the closest answer wins a round (Countdown, Yahtzee) a
-    round won need not be solved, so the share says "exact": beside "1 win in 1 round" on the
-    games' bars, a bare "0 %" read as a contradiction."""
+    the deal to a right answer. In a game where the closest answer may win a round, a round
+    won need not be solved, so the share says "exact": beside "1 win in 1 round" on the games'
+    bars, a bare "0 %" read as a contradiction."""
     rows = [{"name": level_name(texts, y.game, y.level), "rounds": y.rounds,
              "share": round(100 * y.solved / y.rounds),
              "share_text": share_text(texts, y),

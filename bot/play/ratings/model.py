@@ -171,5 +171,5 @@ def predicted_chance(rating: float, uncertainty: float, difficulty: float, secon
 
 
 assert logistic(0.0) == 0.5 and solve_chance(0.0, 120.0, 120.0) == 0.5
-assert win_floor(0.0, (), ClosedRound("24", "", 120.0, 1.0, ()), 120.0, 1.0) == 0.0
+assert win_floor(0.0, (), ClosedRound("game", "", 120.0, 1.0, ()), 120.0, 1.0) == 0.0
 assert solve_chance(0.0, 60.0, 120.0) < 0.5 < solve_chance(0.0, 240.0, 120.0)

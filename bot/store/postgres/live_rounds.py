@@ -2,10 +2,11 @@
 chats' rounds in memory: which open rounds a request may reach (the fairness rule of
 bot.play.guards.live), and a round opened only while its starter has fewer than the bound open.
 
-The reach is looked up by keys (migration 21's `live_keys`, indexed over the open rounds): the
-keys a request holds here match those a round it may reach holds there, so one search of the
-index finds every such round, and a few more that the caller's exact rule then sets aside. A
-round committed by any worker before the search is found by it.
+The reach is looked up by keys (migration 34's `live_keys`, indexed over the open rounds): the
+keys a request holds here match those a round it may reach holds there (a hand's parts asked
+only of the games whose answers may use part of a hand, which the registry names: `part_games`),
+so one search of the index finds every such round, and a few more that the caller's exact rule
+then sets aside. A round committed by any worker before the search is found by it.
 """
 
 from __future__ import annotations
@@ -44,13 +45,14 @@ def key(numbers: Iterable[int]) -> str:
     return ",".join(map(str, sorted(numbers)))
 
 
-def number_keys(numbers: Sequence[int]) -> list[str]:
+def number_keys(numbers: Sequence[int], part_games: Iterable[str] = ()) -> list[str]:
     """The keys of a request for these numbers: each part of it that a live hand may be, the
-    request as a hand less one number, and as a part of a draw (where part of a hand may
-    answer)."""
+    request as a hand less one number, and as a part of a hand of each of `part_games` (whose
+    answers may use part of a hand)."""
     parts = {key(part) for size in range(1, len(numbers) + 1)
              for part in combinations(numbers, size)}
-    return sorted({"w" + part for part in parts} | {"l" + key(numbers), "p" + key(numbers)})
+    return sorted({"w" + part for part in parts} | {"l" + key(numbers)}
+                  | {f"p{game}:{key(numbers)}" for game in part_games})
 
 
 def roll_keys(rolls: Sequence[Sequence[int]]) -> list[str]:
@@ -60,15 +62,18 @@ def roll_keys(rolls: Sequence[Sequence[int]]) -> list[str]:
 
 
 class SharedRounds:
-    """The open rounds of every worker on one PostgreSQL database."""
+    """The open rounds of every worker on one PostgreSQL database; `part_games`, the games
+    whose answers may use part of a hand (the registry's `Game.part_answers`)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, part_games: Iterable[str]) -> None:
         self.db = db
+        self.part_games = tuple(part_games)
 
     async def reaching(self, numbers: Sequence[int]) -> list[Round]:
         """At least every open round that a request for these numbers reaches, for any
         target, and every tournament round live now (for everyone: chat 0)."""
-        found = [round_of(row) for row in await self.db.fetch(REACHING, (number_keys(numbers),))]
+        found = [round_of(row) for row in await self.db.fetch(
+            REACHING, (number_keys(numbers, self.part_games),))]
         for row in await self.db.fetch(LIVE_TOURNAMENTS):
             key = row[0] * TOURNAMENT_ROUNDS + row[1]
             found.append(Round(-key, 0, row[2], hand_of(row[3]), row[4], row[5], row[6], "en",
@@ -104,12 +109,12 @@ class SharedRounds:
                          params[12]))
 
 
-def shared_rounds(stores: Stores) -> SharedRounds:
+def shared_rounds(stores: Stores, part_games: Iterable[str]) -> SharedRounds:
     """The open rounds of every worker on the stores' database (a worker runs on PostgreSQL
     alone: bot.runtime.config.check_role)."""
     if not isinstance(stores.rounds, PostgresRounds):
         raise ValueError("workers share their open rounds through PostgreSQL only")
-    return SharedRounds(stores.rounds.database)
+    return SharedRounds(stores.rounds.database, part_games)
 
 
 def _flag(value: bool | None) -> int | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from bot.play.games import PART_GAMES
 from bot.play.guards.once import Claimed, Once, Seen
 from bot.store.postgres.live_rounds import shared_rounds
 from bot.store.records import ClaimGone, OwedClaim, Round, StarterFull
@@ -78,7 +79,7 @@ def opening(stores: Stores, most: int | None = None) -> Opening:
         args = (chat, "24", (1, 2, 3, 4), 24, "easy", 10, "en", 1.0, 121.0, 5)
         if most is None:
             return await stores.rounds.open_round(*args, claim=claim)
-        return await shared_rounds(stores).open_round(most, *args, claim=claim)
+        return await shared_rounds(stores, PART_GAMES).open_round(most, *args, claim=claim)
     return open_
 
 

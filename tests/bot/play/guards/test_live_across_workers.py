@@ -3,7 +3,8 @@ holding in memory only the rounds it dealt, as workers that own different chats 
 dealt by the first is refused by the second to the members of its chat, however reached
 (bot.play.guards.live), and one person's rounds are bounded across both
 (bot.play.round.dealing). The keys by which the database finds the reached rounds
-(bot/store/postgres/live_rounds.py, migration 21) find what the rule in memory finds."""
+(bot/store/postgres/live_rounds.py, migrations 21 and 34) find what the rule in memory finds,
+for every game, with no list of games in the database."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import pytest
 
 from bot.play.asking.requests import DiceRequest, SolveRequest
 from bot.play.chats.people import Chat, Player
-from bot.play.games import GAMES
+from bot.play.games import GAMES, PART_GAMES
 from bot.play.guards.live import LivePuzzles, reached_among, rolls_reached_among
 from bot.play.outcomes import Closed, Dealt, Said
 from bot.play.round.dealing import ROUNDS_PER_PLAYER
@@ -51,7 +52,8 @@ async def workers(postgres_url: str, pool: SolverPool
     await emptied(postgres_url)
     opened = [await open_postgres(postgres_url) for _ in range(2)]
     clock = Clock()
-    built = [new_services(stores, pool, clock, seed=seed, open_rounds=shared_rounds(stores))[0]
+    built = [new_services(stores, pool, clock, seed=seed,
+                          open_rounds=shared_rounds(stores, PART_GAMES))[0]
              for seed, stores in enumerate(opened)]
     try:
         yield built[0], built[1]
@@ -137,7 +139,7 @@ async def test_two_workers_opening_for_one_person_at_once_open_one(postgres_url:
     await emptied(postgres_url)
     opened = [await open_postgres(postgres_url) for _ in range(2)]
     try:
-        first, second = (shared_rounds(stores) for stores in opened)
+        first, second = (shared_rounds(stores, PART_GAMES) for stores in opened)
         persons = range(100, 110)
         for chat_id in range(-4700 - len(persons) * (ROUNDS_PER_PLAYER + 1), -4700):
             await opened[0].people.remember_chat(chat_id, "group", "G")
@@ -164,7 +166,7 @@ async def test_a_round_opened_is_the_round_stored(postgres_url: str):
     await emptied(postgres_url)
     stores = await open_postgres(postgres_url)
     try:
-        shared = shared_rounds(stores)
+        shared = shared_rounds(stores, PART_GAMES)
         await stores.people.remember_user(77, "P")
         cases = [("24", (1, 2, 3, 4), 24, None, None), ("countdown", (25, 3, 7, 1, 2, 9), 512,
                  True, False), ("yahtzee", ((1, 2, 3, 4, 5),) * 13, 0, False, True)]
@@ -201,12 +203,17 @@ TILES = (*range(1, 11), *range(1, 11), 25, 50, 75, 100)  # Countdown's: two of e
 
 
 def hands(rng: random.Random) -> list[tuple[str, tuple, int]]:
-    """Rounds of each game: 24's of 4 to 6 cards, Countdown's draws, Yahtzee's rolls."""
+    """Rounds of each game: 24's of 4 to 6 cards, Countdown's draws, Krypto's five cards and
+    target, Make 10's digits (a zero too), Yahtzee's rolls."""
     found: list[tuple[str, tuple, int]] = []
     for _ in range(25):
         found.append(("24", tuple(rng.randint(1, 13) for _ in range(rng.choice((4, 5, 6)))),
                       24))
         found.append(("countdown", tuple(rng.sample(TILES, 6)), rng.randint(101, 999)))
+    for _ in range(10):
+        found.append(("krypto", tuple(rng.randint(1, 25) for _ in range(5)),
+                      rng.randint(1, 25)))
+        found.append(("make10", tuple(rng.randint(0, 9) for _ in range(4)), 10))
     for _ in range(10):
         found.append(("yahtzee", tuple(tuple(sorted(rng.randint(1, 6) for _ in range(5)))
                                        for _ in range(13)), 0))
@@ -255,7 +262,7 @@ async def test_the_keys_find_what_the_rule_in_memory_finds(postgres_url: str):
         memory = LivePuzzles()
         for round_ in rounds:
             memory.add(round_)
-        shared = shared_rounds(stores)
+        shared = shared_rounds(stores, PART_GAMES)
         reached_somewhere = 0
         for numbers, target in requests(rng, rounds):
             expected = {live.round_id for live in memory.reaching(numbers, target)}
@@ -271,6 +278,32 @@ async def test_the_keys_find_what_the_rule_in_memory_finds(postgres_url: str):
                 found_chats = rolls_reached_among(await shared.reaching_rolls(changed), changed)
                 assert found_chats == memory.reaching_rolls(changed)
                 assert round_.chat_id in found_chats
+    finally:
+        await stores.close()
+
+
+async def test_the_database_keeps_no_list_of_games(postgres_url: str):
+    """Whether a request for part of a hand reaches a round is the registry's word on its
+    game (`Game.part_answers`), not the schema's (step 34): the same open round of a game
+    whose answers use the whole hand is reached by a part of it only where the workers are
+    told that game's answers may use a part, as a game added later would be, with no step of
+    its own."""
+    await emptied(postgres_url)
+    stores = await open_postgres(postgres_url)
+    try:
+        whole = next(game for game in GAMES.values() if not game.part_answers).name
+        await stores.people.remember_user(ANN.id, ANN.first_name)
+        await stores.people.remember_chat(GROUP, "group", "G")
+        opened = await stores.rounds.open_round(GROUP, whole, (3, 5, 7, 11, 13), 31, "easy", 10,
+                                                "en", 1.0, 100.0, ANN.id)
+        assert isinstance(opened, Round)
+        registry = shared_rounds(stores, PART_GAMES)
+        told = shared_rounds(stores, (*PART_GAMES, whole))
+        for part in ((5, 13), (11,), (3, 7, 13)):  # less than the hand less one number
+            assert opened.id not in {r.id for r in await registry.reaching(part)}, part
+            assert opened.id in {r.id for r in await told.reaching(part)}, part
+        for whole_or_less_one in ((3, 5, 7, 11, 13), (3, 5, 7, 11), (2, 3, 5, 7, 11, 13)):
+            assert opened.id in {r.id for r in await registry.reaching(whole_or_less_one)}
     finally:
         await stores.close()
 
@@ -302,6 +335,6 @@ async def test_only_postgresql_shares_its_open_rounds(tmp_path):
     stores = await open_sqlite(tmp_path / "one.sqlite3")
     try:
         with pytest.raises(ValueError):
-            shared_rounds(stores)
+            shared_rounds(stores, PART_GAMES)
     finally:
         await stores.close()

@@ -16,6 +16,7 @@ import pytest
 
 from bot.play.asking.requests import SolveRequest
 from bot.play.chats.people import Chat, Player
+from bot.play.games import PART_GAMES
 from bot.play.outcomes import Dealt, Said
 from bot.play.round.dealing import ROUNDS_PER_PLAYER
 from bot.play.rules import PlayOptions
@@ -42,7 +43,7 @@ def bound_by_the_store(stores: Stores, pool: SolverPool, clock: Clock, backend: 
                        ) -> Services:
     """The services, counting a starter's open rounds where the store does: on PostgreSQL the
     database's count under the starter's lock (a cluster's workers'), on SQLite the table's."""
-    open_rounds = shared_rounds(stores) if backend == "postgres" else None
+    open_rounds = shared_rounds(stores, PART_GAMES) if backend == "postgres" else None
     return new_services(stores, pool, clock, open_rounds=open_rounds)[0]
 
 

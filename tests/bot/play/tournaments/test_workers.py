@@ -17,6 +17,7 @@ import pytest
 
 from bot.play.asking.requests import SolveRequest
 from bot.play.chats.people import Chat, Player
+from bot.play.games import PART_GAMES
 from bot.play.guards.live import tournament_key
 from bot.play.outcomes import Closed, Dealt, Said
 from bot.play.ports import Delivery, Errand, Handover, Target
@@ -74,8 +75,9 @@ async def workers(postgres_url: str, pool: SolverPool
     opened = [await open_postgres(postgres_url) for _ in range(2)]
     clock = Clock()
     holds = [Holds(RED.id), Holds(BLUE.id)]
-    built = [new_services(stores, pool, clock, seed=n, open_rounds=shared_rounds(stores),
-                          holding=holds[n], publisher=FakePublisher(sends=True),
+    built = [new_services(stores, pool, clock, seed=n,
+                          open_rounds=shared_rounds(stores, PART_GAMES), holding=holds[n],
+                          publisher=FakePublisher(sends=True),
                           shared_names=True, deal_rate=1000.0, tournament_pause=10.0)[0]
              for n, stores in enumerate(opened)]
     holds[0].other, holds[1].other = built[1], built[0]
@@ -164,7 +166,7 @@ async def test_a_worker_killed_with_a_deal_unsent_its_group_taken_over(
     clock, unsent = Clock(), Unsent()
     holds = [Holds(RED.id), Holds(BLUE.id)]
     first, second = [new_services(stores, pool, clock, seed=n,
-                                  open_rounds=shared_rounds(stores), holding=holds[n],
+                                  open_rounds=shared_rounds(stores, PART_GAMES), holding=holds[n],
                                   publisher=FakePublisher(sends=True) if n == 0 else unsent,
                                   shared_names=True, deal_rate=1000.0,
                                   tournament_pause=10.0)[0]
@@ -222,7 +224,7 @@ class HeldOpen(SharedRounds):
     into its table) until `go`."""
 
     def __init__(self, stores) -> None:
-        super().__init__(shared_rounds(stores).db)
+        super().__init__(shared_rounds(stores, PART_GAMES).db, PART_GAMES)
         self.stored = asyncio.Event()
         self.go = asyncio.Event()
 
@@ -243,11 +245,12 @@ async def schedule_and_dead(postgres_url: str, pool: SolverPool, publisher: Fake
     opened = [await open_postgres(postgres_url) for _ in range(2)]
     clock = Clock()
     holds = [Holds(RED.id), Holds(BLUE.id)]
-    rounds = HeldOpen(opened[0]) if held_open else shared_rounds(opened[0])
+    rounds = HeldOpen(opened[0]) if held_open else shared_rounds(opened[0], PART_GAMES)
     first = new_services(opened[0], pool, clock, seed=0, open_rounds=rounds, holding=holds[0],
                          publisher=publisher, shared_names=True, deal_rate=1000.0,
                          tournament_pause=10.0)[0]
-    second = new_services(opened[1], pool, clock, seed=1, open_rounds=shared_rounds(opened[1]),
+    second = new_services(opened[1], pool, clock, seed=1,
+                          open_rounds=shared_rounds(opened[1], PART_GAMES),
                           holding=holds[1], publisher=FakePublisher(sends=True),
                           shared_names=True, deal_rate=1000.0, tournament_pause=10.0)[0]
     said = await first.tournaments.new(RED, ANN, TournamentRequest(

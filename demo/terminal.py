@@ -108,6 +108,7 @@ def demo_config(environ: Mapping[str, str] | None = None,
     values.setdefault("PERSON_BUDGET", DEMO_BUDGET)
     values.setdefault("CHAT_BUDGET", DEMO_BUDGET)
     values.setdefault("INLINE_BUDGET", DEMO_BUDGET)
+    values.setdefault("PRESS_BUDGET", DEMO_BUDGET)
     values.update(TELEGRAM_BOT_TOKEN=DEMO_TOKEN, RATE_LIMIT="off")
     return Config.from_env(values, env_file)
 

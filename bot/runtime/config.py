@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from bot.runtime.cpus import usable_cpus
-from bot.runtime.doors import CHAT, INLINE, PERSON, Doors, Limits
+from bot.runtime.doors import CHAT, INLINE, PERSON, PRESSES, Doors, Limits
 
 DEFAULT_BASE_URL = "https://api.telegram.org/bot"
 ON, OFF = ("on", "1", "true", "yes"), ("off", "0", "false", "no")
@@ -132,6 +132,7 @@ class Config:
     person_budget: Limits = PERSON  # what one person may ask at every door (bot.runtime.doors)
     chat_budget: Limits = CHAT  # ... and one chat, everyone in it together
     inline_budget: Limits = INLINE  # ... and every inline query together (asked in no chat)
+    press_budget: Limits = PRESSES  # ... and a group's presses, everyone's together
 
     @property
     def deal_rate(self) -> float:
@@ -149,7 +150,8 @@ class Config:
     def doors(self) -> Doors:
         """A process's budgets for every door (bot.runtime.doors), as these settings set them:
         each process that admits work keeps its own."""
-        return Doors(self.person_budget, self.chat_budget, inline=self.inline_budget)
+        return Doors(self.person_budget, self.chat_budget, inline=self.inline_budget,
+                     presses=self.press_budget)
 
     def __repr__(self) -> str:  # no token, no database password
         database = "postgresql" if self.database_url else str(self.database_path)
@@ -215,6 +217,7 @@ class Config:
             person_budget=_limits(values, "PERSON_BUDGET", PERSON),
             chat_budget=_limits(values, "CHAT_BUDGET", CHAT),
             inline_budget=_limits(values, "INLINE_BUDGET", INLINE),
+            press_budget=_limits(values, "PRESS_BUDGET", PRESSES),
         )
         if config.webhook_url and config.metrics_port == config.webhook_port:
             raise ConfigError(f"METRICS_PORT must differ from WEBHOOK_PORT ({config.webhook_port}"

@@ -36,8 +36,8 @@ from cachetools import TTLCache
 
 BUCKETS_KEPT = 20_000  # people and chats whose buckets are remembered (those in use: far fewer)
 
-# ("person", id), ("sender", a group's or channel's id), ("chat", id), ("news", a group's id),
-# ("door", 0), ("inline", 0)
+# ("person", id), ("sender", a group's or channel's id), ("chat", id), ("presses", a group's id),
+# ("news", a group's id), ("door", 0), ("inline", 0)
 Key = tuple[str, int]
 WEBAPP_DOOR: Key = ("door", 0)
 INLINE_DOOR: Key = ("inline", 0)
@@ -58,6 +58,12 @@ PERSON = Limits(rate=5.0, burst=20.0, at_once=12)
 # A chat, everyone in it together: 30 a second, 120 after a pause, 64 in hand (a quarter of
 # MAX_UPDATES_IN_FLIGHT: three flooding chats still leave room for everyone else's).
 CHAT = Limits(rate=30.0, burst=120.0, at_once=64)
+# A group's presses, everyone's together, apart from what its members type: a round's buttons
+# (Reveal, Next, a page's arrows) are pressed by a few members at a time, and fifty pressing at
+# once want one thing done (one deal, one reveal) and hear that it is; 10 a second, 30 after a
+# pause, 8 in hand, so that a crowd's presses (each answered, each a look-up of the presser's
+# standing at most) never spend the group's answers nor hold more than a few of its turns.
+PRESSES = Limits(rate=10.0, burst=30.0, at_once=8)
 
 # The Mini App's HTTP API, everyone together: at most this many requests in hand (a door of
 # its own: past it, 503 and Retry-After), so that many people at once never queue more work on
@@ -91,7 +97,7 @@ class Refused:
 
     retry_after: int
     first: bool
-    by: str = "person"  # whose budget ran out: "person", "sender", "chat", "door", "inline"
+    by: str = "person"  # whose budget ran out: a Key's kind ("person", "chat", "presses", ...)
 
 
 @dataclass
@@ -112,11 +118,12 @@ class Doors:
     """The budget of every person and chat: `enter` before work, `leave` when it is done."""
 
     def __init__(self, person: Limits = PERSON, chat: Limits = CHAT, webapp: Limits = WEBAPP,
-                 clock: Callable[[], float] = time.monotonic, inline: Limits = INLINE) -> None:
+                 clock: Callable[[], float] = time.monotonic, inline: Limits = INLINE,
+                 presses: Limits = PRESSES) -> None:
         self.limits = {"person": person, "sender": person, "chat": chat, "news": chat,
-                       "door": webapp, "inline": inline}
+                       "door": webapp, "inline": inline, "presses": presses}
         self.clock = clock
-        refill = max(_refill(limits) for limits in (person, chat, webapp, inline))
+        refill = max(_refill(limits) for limits in (person, chat, webapp, inline, presses))
         self._buckets: TTLCache[Key, _Bucket] = TTLCache(BUCKETS_KEPT, refill,
                                                          lambda: self.clock())
         self._held: dict[Key, int] = {}  # work admitted and not done, by key
@@ -226,6 +233,13 @@ def chat_key(chat_id: int | None, user_id: int | None = None) -> Key | None:
     if chat_id is None or chat_id == user_id or chat_id > 0:
         return None
     return "chat", chat_id
+
+
+def press_key(chat_id: int | None, user_id: int | None = None) -> Key | None:
+    """The group's presses' budget, for a press under a message in a group or a channel (as
+    `chat_key`, none in a private chat or under an inline message)."""
+    key = chat_key(chat_id, user_id)
+    return ("presses", key[1]) if key is not None else None
 
 
 def news_key(chat_id: int) -> Key:

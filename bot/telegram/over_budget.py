@@ -17,7 +17,16 @@ from telegram import Update
 from telegram.error import TelegramError
 
 from bot.runtime import metrics
-from bot.runtime.doors import INLINE_DOOR, Doors, Key, Refused, chat_key, news_key, person_key
+from bot.runtime.doors import (
+    INLINE_DOOR,
+    Doors,
+    Key,
+    Refused,
+    chat_key,
+    news_key,
+    person_key,
+    press_key,
+)
 from bot.text.i18n import language_of, texts_for
 
 log = logging.getLogger(__name__)
@@ -54,15 +63,17 @@ def unread(doors: Doors | None, data: object) -> bool:
 
 def _drawn_beside(kind: str, item: dict, user_id: int) -> Key | None:
     """What an update, still JSON, draws on besides its sender (as `keys_of` says of it read):
-    the inline queries' door, or the chat it came in (a press's: its message's), if a group's
-    or a channel's. A fifty-member flood is within each member's budget and past the group's:
-    read, each of its updates cost more than the whole refusal."""
+    the inline queries' door, the chat it came in if a group's or a channel's, or for a press
+    its message's group's presses. A fifty-member flood is within each member's budget and
+    past the group's: read, each of its updates cost more than the whole refusal."""
     if kind == "inline_query":
         return INLINE_DOOR
     message = item.get("message") if kind == "callback_query" else item
     chat = message.get("chat") if isinstance(message, dict) else None
     chat_id = chat.get("id") if isinstance(chat, dict) else None
-    return chat_key(chat_id, user_id) if type(chat_id) is int else None
+    if type(chat_id) is not int:
+        return None
+    return press_key(chat_id, user_id) if kind == "callback_query" else chat_key(chat_id, user_id)
 
 
 def keys_of(update: object) -> tuple[Key, Key | None] | None:
@@ -70,7 +81,8 @@ def keys_of(update: object) -> tuple[Key, Key | None] | None:
     channel's post, a poll's answer: the update-once gate drops those at once). Someone's
     status changed in a group (chat_member) is news, not their request: it draws on the
     group's news alone. An inline query, asked in no chat, draws on the door every inline query
-    shares (doors.INLINE) in its chat's stead."""
+    shares (doors.INLINE) in its chat's stead; a press in a group, on the group's presses
+    (doors.PRESSES), apart from what its members type."""
     user = getattr(update, "effective_user", None)
     chat = getattr(update, "effective_chat", None)
     if getattr(update, "chat_member", None) is not None and chat is not None:
@@ -82,7 +94,10 @@ def keys_of(update: object) -> tuple[Key, Key | None] | None:
     person = person_key(user.id, sender_chat.id if sender_chat is not None else None)
     if chat is None and getattr(update, "inline_query", None) is not None:
         return person, INLINE_DOOR
-    return person, chat_key(chat.id if chat is not None else None, user.id)
+    chat_id = chat.id if chat is not None else None
+    if getattr(update, "callback_query", None) is not None:
+        return person, press_key(chat_id, user.id)
+    return person, chat_key(chat_id, user.id)
 
 
 class Notices:

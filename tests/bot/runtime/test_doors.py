@@ -165,12 +165,15 @@ def test_the_settings(raw):
     from bot.runtime.config import Config
 
     config = Config.from_env({"TELEGRAM_BOT_TOKEN": "1:a", "PERSON_BUDGET": raw,
-                              "CHAT_BUDGET": raw, "INLINE_BUDGET": raw}, env_file=None)
-    assert config.person_budget == config.chat_budget == config.inline_budget
+                              "CHAT_BUDGET": raw, "INLINE_BUDGET": raw, "PRESS_BUDGET": raw},
+                             env_file=None)
+    assert config.person_budget == config.chat_budget == config.inline_budget == \
+        config.press_budget
     person, chat = config.person_budget, config.chat_budget
     assert config.doors().limits == {"person": person, "sender": person, "chat": chat,
                                      "news": chat, "door": WEBAPP,
-                                     "inline": config.inline_budget}
+                                     "inline": config.inline_budget,
+                                     "presses": config.press_budget}
     assert config.person_budget.at_once >= 1
 
 

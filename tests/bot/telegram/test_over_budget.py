@@ -78,12 +78,7 @@ def test_a_crowd_past_its_group_s_budget_is_dropped_unread():
             doors.leave(admitted)
     assert doors.waiting(person_key(FLOODER["id"])) is None  # the member's own bucket is full
     assert unread(doors, message(FLOODER))
-    press = {"update_id": 4, "callback_query": {
-        "id": "9", "from": FLOODER, "chat_instance": "1", "data": "h:1",
-        "message": {"message_id": 1, "date": 0, "chat": {"id": -5, "type": "group"}}}}
-    assert not unread(doors, press)  # not told yet: read, refused, noticed
-    assert doors.enter("update", person_key(FLOODER["id"]), group).first  # type: ignore
-    assert unread(doors, press)
+    assert not unread(doors, press_in(-5))  # presses draw on the group's presses, still full
     elsewhere = message(FLOODER)
     elsewhere["message"]["chat"] = {"id": -6, "type": "group", "title": "H"}
     assert not unread(doors, elsewhere)
@@ -99,6 +94,31 @@ def test_a_crowd_past_its_group_s_budget_is_dropped_unread():
     asked_there = message(OTHER)
     asked_there["message"]["chat"] = {"id": -6, "type": "group", "title": "H"}
     assert not unread(doors, asked_there)
+
+
+def press_in(chat_id: int, user: dict = FLOODER) -> dict:
+    return {"update_id": 4, "callback_query": {
+        "id": "9", "from": user, "chat_instance": "1", "data": "h:1",
+        "message": {"message_id": 1, "date": 0, "chat": {"id": chat_id, "type": "group"}}}}
+
+
+def test_a_crowds_presses_past_its_group_s_presses_are_dropped_unread():
+    """Fifty members pressing together, each within their own budget: past the group's
+    presses (doors.PRESSES) a press is read until its notice was said, then dropped unread;
+    what the members type still draws on the group's own budget, untouched, and the same
+    members press in another group."""
+    doors = Doors(person=TIGHT, presses=TIGHT, clock=lambda: 0.0)
+    presses = ("presses", -5)
+    while not doors.unread(person_key(99), presses, told=False):
+        admitted = doors.enter("update", person_key(99), presses)
+        if hasattr(admitted, "keys"):
+            doors.leave(admitted)
+    assert not unread(doors, press_in(-5))  # not told yet: read, refused, noticed
+    assert doors.enter("update", person_key(FLOODER["id"]), presses).first  # type: ignore
+    assert unread(doors, press_in(-5))
+    assert not unread(doors, message(FLOODER))  # their answers: the group's budget is whole
+    assert doors.waiting(("chat", -5)) is None
+    assert not unread(doors, press_in(-6))
 
 
 def test_what_an_unread_update_would_draw_on_is_what_its_read_update_draws_on():

@@ -40,6 +40,10 @@ BUSY_SECONDS = 5.0
 SECURE_DELETE = "ON"
 LOCKED_RETRIES = 3
 LOCKED_PAUSE = 0.5
+# A checkpoint that must cut the log (/forget) and found another under way: tried this many times
+# in all, CHECKPOINT_PAUSE seconds more apart each time (0.6 s at most before it says so)
+CHECKPOINT_TRIES = 4
+CHECKPOINT_PAUSE = 0.1
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
@@ -306,11 +310,19 @@ class Database:
 
     async def checkpoint(self) -> bool:
         """Copy the write-ahead log into the file and cut the log to nothing, so that no
-        earlier version of a page (a deleted row's bytes) stays in it; False when a reader
-        kept part of it (a backup copying the file at that moment): the log then keeps those
-        pages until the next checkpoint."""
-        busy, _, _ = (await self.fetch("PRAGMA wal_checkpoint(TRUNCATE)"))[0]
-        return not busy
+        earlier version of a page (a deleted row's bytes) stays in it. Busy while another
+        checkpoint runs (the log's own fold, bot.store.sqlite.checkpoints: a few milliseconds,
+        longer on a loaded machine) or a reader needs part of the log: tried again
+        CHECKPOINT_TRIES times, a little longer apart each time; False when a reader kept part
+        of it through them all (a backup copying the file then): the log keeps those pages
+        until the next checkpoint."""
+        for tried in range(CHECKPOINT_TRIES):
+            if tried:
+                await asyncio.sleep(CHECKPOINT_PAUSE * tried)
+            busy, _, _ = (await self.fetch("PRAGMA wal_checkpoint(TRUNCATE)"))[0]
+            if not busy:
+                return True
+        return False
 
     async def version(self) -> int:
         rows = await self.fetch("PRAGMA user_version")

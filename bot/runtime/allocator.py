@@ -23,9 +23,11 @@ import os
 import sys
 
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # mallopt's parameters (glibc's malloc.h)
-# Above the 256 KiB every socket read asks for (asyncio's receive buffer, cut down to what came):
-# at glibc's own 128 KiB each read was a mapping made, shrunk and unmapped (3 of the ~150 system
-# calls an update in a burst, and half its page faults), about 8 % of the bot's CPU
+# Above the 256 KiB a plain-TCP socket read asks for (asyncio's receive buffer, cut down to what
+# came): at glibc's own 128 KiB each read was a mapping made, shrunk and unmapped (3 of the ~150
+# system calls an update in a burst, and half its page faults), about 8 % of the bot's CPU. The Bot
+# API connections no longer read that way (bot.telegram.read_into: carved from the heap, those
+# blocks were what fragmented it over a day); the webhook's and the Mini App's server still do
 MMAP_THRESHOLD = 512 * 1024
 TRIM_THRESHOLD = 128 * 1024  # free memory at the heap's top past this goes back at once
 OVERRIDES = {M_MMAP_THRESHOLD: "MALLOC_MMAP_THRESHOLD_", M_TRIM_THRESHOLD: "MALLOC_TRIM_THRESHOLD_"}

@@ -44,7 +44,11 @@ from bot.telegram.over_budget import keys_of
 CONCURRENT = 32  # updates handled at a time, in all
 PER_CHAT_RUNNING = 4  # of them at most this many of one chat's
 BOUND = 256  # updates waiting or running in all (MAX_UPDATES_IN_FLIGHT)
-SERVED_KEPT = 10_000  # chats whose last turn is remembered (the others count as never served)
+# chats whose last turn is remembered, at least SERVED_PER_PLACE for each of the `bound`'s places
+# (the others count as never served). A chat waiting is served within about `bound` turns, so one
+# forgotten has been away for many times that, and first in line is where its turn puts it anyway;
+# at 10,000 the map was 1.7 MB of a simulated day's growth (bench/bench_soak.py)
+SERVED_KEPT, SERVED_PER_PLACE = 2_048, 8
 
 Key = tuple[str, int]
 WAITING, HANDLING = metrics.stage_timer("waiting"), metrics.stage_timer("handling")
@@ -93,7 +97,7 @@ class FairUpdates(BaseUpdateProcessor):
         self._in_ready: set[Key] = set()
         self._arrivals = 0
         # chat -> the turn it last had; the SERVED_KEPT least lately served or asked about go
-        self._served: LRU[Key, int] = LRU(SERVED_KEPT)
+        self._served: LRU[Key, int] = LRU(max(SERVED_KEPT, SERVED_PER_PLACE * bound))
         self._turns = 0
         self._newest_query: dict[int, asyncio.Future[bool]] = {}  # a person's waiting query
         metrics.watch_fair_queue(self.waiting)

@@ -37,6 +37,7 @@ from telegram.error import NetworkError, TelegramError, TimedOut
 from telegram.request import BaseRequest, HTTPXRequest, RequestData
 
 from bot.telegram.metered_request import MeteredRequest
+from bot.telegram.read_into import open_connection
 
 log = logging.getLogger(__name__)
 
@@ -172,9 +173,8 @@ class Pool:
                     return found
                 found.close()
             async with asyncio.timeout(connect_timeout):
-                reader, writer = await asyncio.open_connection(
-                    self.target.host, self.target.port, ssl=self.tls, limit=HEAD_LIMIT,
-                    server_hostname=self.target.host if self.tls else None)
+                reader, writer = await open_connection(self.target.host, self.target.port,
+                                                       self.tls, HEAD_LIMIT)
             made = Connection(reader, writer)
             self.busy.add(made)
             return made

@@ -32,7 +32,7 @@ from bot.runtime.locks import KeyedLocks
 from bot.runtime.lru import FIFO
 from bot.runtime.pool import SolverPool
 from bot.telegram.bot_api_10 import CHATS_KEPT, EPHEMERAL, REMEMBERED, Refusals
-from bot.telegram.fairness import SERVED_KEPT, FairUpdates
+from bot.telegram.fairness import SERVED_KEPT, SERVED_PER_PLACE, FairUpdates
 from bot.telegram.members import ADMIN_CACHE_SECONDS, MEMBERS_KEPT, ChatMembers
 from solver import solve
 from tests.bot.conftest import Clock, Harness
@@ -227,6 +227,8 @@ def test_the_analyses_memo_and_the_fair_lanes_turns_are_bounded(pool: SolverPool
             fair._served.get(("user", 0))  # served again and again: kept (LRU)
     assert len(fair._served) <= SERVED_KEPT and ("user", 0) in fair._served
     assert ("user", 1) not in fair._served  # served least lately: the first to go
+    # a larger intake remembers more: a chat waiting is served within about `bound` turns
+    assert FairUpdates(bound=1_000)._served.maxsize == SERVED_PER_PLACE * 1_000 > SERVED_KEPT
 
 
 def test_result_heads_are_kept_for_the_latest_results(services: Services):

@@ -8,9 +8,12 @@ import asyncio
 import json
 import os
 import shutil
+import socket
 import ssl
 import subprocess
 import sys
+import threading
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
@@ -150,6 +153,56 @@ async def test_a_body_far_past_the_read_buffer_is_read_whole() -> None:
         assert await post(request, server) == (200, big)
         await request.shutdown()
     assert server.connections == 1
+
+
+def threaded_server(answers: int) -> tuple[socket.socket, threading.Thread]:
+    """A server on a thread of its own, reading a few KiB at a time (so that what it reads
+    allocates little), answering `answers` requests on one connection."""
+    listening = socket.create_server(("127.0.0.1", 0))
+
+    def serve() -> None:
+        connection, _ = listening.accept()
+        with connection:
+            for _ in range(answers):
+                got = b""
+                while b"\r\n\r\n" not in got:
+                    got += connection.recv(4096)
+                head, _, body = got.partition(b"\r\n\r\n")
+                length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                              if line.lower().startswith(b"content-length"))
+                while len(body) < length:
+                    body += connection.recv(4096)
+                connection.sendall(framed())
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return listening, thread
+
+
+async def test_a_read_allocates_no_block_of_asyncio_s_receive_size() -> None:
+    """asyncio's plain-TCP reads allocate 256 KiB each, cut to what came: on a long-lived bot
+    those blocks fragment the heap (bot.telegram.read_into). Each response here is read into the
+    connection's own buffer: a request's allocations peak far below one such block."""
+    listening, thread = threaded_server(answers=21)
+    url = f"http://127.0.0.1:{listening.getsockname()[1]}/botT/sendMessage"
+    request = await transport(size=1)
+    try:
+        assert await request.do_request(url, "POST", data(chat_id=5)) == (200, OK)  # connected
+        tracemalloc.start()
+        try:
+            peaks = []
+            for _ in range(20):
+                before = tracemalloc.get_traced_memory()[0]
+                tracemalloc.reset_peak()
+                assert await request.do_request(url, "POST", data(chat_id=5)) == (200, OK)
+                peaks.append(tracemalloc.get_traced_memory()[1] - before)
+        finally:
+            tracemalloc.stop()
+    finally:
+        await request.shutdown()
+        listening.close()
+    thread.join(5)
+    assert max(peaks) < 64 * 1024, peaks
 
 
 async def test_an_interim_response_is_skipped_and_an_error_status_returned() -> None:

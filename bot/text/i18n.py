@@ -50,6 +50,9 @@ NEVER = 10 ** 12  # a threshold no length reaches: format_timedelta keeps the un
 AMBIENT = "languages"  # the field a message may use without the code passing it
 NUMBER = (int, float, Decimal)
 PARSED_KEPT = 8192  # messages read into pieces (the catalogs hold about 600 a language)
+# numbers written, a language: Babel reads its pattern and symbols afresh each time (a tenth of
+# a ms, a few numbers a message); the bot writes the same few (a hand, points, seconds) again
+NUMBERS_KEPT = 2048
 # format specs for a number of CLDR's units ("{seconds:seconds}": "60 seconds", "60 секунд")
 # where a Chinese word meets a command or a number in a list ("/play或/solve"): a space, as
 # the catalogs write it, and so Telegram reads "/play" as a command, not a word run on
@@ -140,6 +143,7 @@ class Texts:
         self.messages = catalog(self.language)
         self._own = _catalog(self.language)
         self._formatter = MessageFormatter(self)
+        self._written: dict[tuple[str, type, str], str] = {}  # (how, its type, its text) -> shown
 
     def __call__(self, key: str, **params: object) -> str:
         message = self.messages.get(key + PRIVATE) if self.private else None
@@ -167,8 +171,19 @@ class Texts:
     def number(self, value: float | Decimal) -> str:
         """A number as the language writes it: grouped ("1,000,000", "1 000 000"), with its
         decimal sign, negative with "−"."""
-        return self.script.number_digits(markup.signed(format_decimal(
-            value, locale=self.locale, numbering_system="default")))
+        key = ("number", type(value), str(value))  # its text: -0.0 and Decimal("1.50") apart
+        shown = self._written.get(key)
+        if shown is None:
+            shown = self._keep(key, self.script.number_digits(markup.signed(format_decimal(
+                value, locale=self.locale, numbering_system="default"))))
+        return shown
+
+    def _keep(self, key: tuple[str, type, str], shown: str) -> str:
+        """A number written, remembered; at NUMBERS_KEPT the memo starts again."""
+        if len(self._written) >= NUMBERS_KEPT:
+            self._written.clear()
+        self._written[key] = shown
+        return shown
 
     def percent(self, share: float) -> str:
         """A share (0.5) as the language writes a percentage: "50%", "50 %", "۵۰٪". The sign is
@@ -209,9 +224,13 @@ class Texts:
 
     def seconds(self, seconds: float) -> str:
         """A time taken, to a tenth of a second: "7.9 s", "7,9 с"."""
-        return self("seconds", seconds=format_decimal(round(seconds, 1), format="#,##0.0",
-                                                      locale=self.locale,
-                                                      numbering_system="default"))
+        tenths = round(seconds, 1)
+        key = ("seconds", float, str(tenths))
+        written = self._written.get(key)
+        if written is None:
+            written = self._keep(key, format_decimal(tenths, format="#,##0.0", locale=self.locale,
+                                                     numbering_system="default"))
+        return self("seconds", seconds=written)
 
     def game(self, game: str) -> str:
         return self(f"game_{game}")

@@ -133,6 +133,10 @@ def test_recorders_move_their_metrics():
     assert (value("twentyfour_stock_shelves"), value("twentyfour_stock_hands")) == (3, 40)
     metrics.set_leader(False)
     assert value("twentyfour_leader") == 0
+    metrics.record_round_dealt("24")  # its child found once, then kept: it still counts
+    metrics.record_round_ended("24", "revealed")  # other labels, their own child
+    assert value("twentyfour_rounds_dealt_total", game="24") == dealt + 2
+    assert value("twentyfour_rounds_ended_total", game="24", outcome="solved") == ended + 1
     assert metrics.api_method("https://api.telegram.org/bot1:x/sendMessage") == "sendMessage"
     assert metrics.api_method("http://h/bot1:x/send-message%0A") == "other"
 

@@ -118,6 +118,7 @@ class DailyHands:
     def __init__(self, secret: str, clock: Callable[[], float]) -> None:
         self.key = secret_key(secret)  # draws the days' order
         self.clock = clock
+        self._today: tuple[str, tuple[Live, ...]] | None = None  # (day, its puzzles as live)
 
     def now(self, game: str = DAILY_GAME.name) -> tuple[int, ...]:
         """Today's hand (UTC) of a game's daily."""
@@ -127,9 +128,12 @@ class DailyHands:
         """Today's puzzles as the live-hand guard keeps them: each a round of its game live in
         every chat."""
         day = day_of(self.clock())
-        return tuple(Live(DAILY_ROUND, EVERYONE, game.name, hand_key(hand), target)
-                     for game in DAILY_GAMES
-                     for hand, target in (self.puzzle(day, game.name),) if hand)
+        if self._today is None or self._today[0] != day:  # drawn once a day: every result asks
+            self._today = (day, tuple(
+                Live(DAILY_ROUND, EVERYONE, game.name, hand_key(hand), target)
+                for game in DAILY_GAMES for hand, target in (self.puzzle(day, game.name),)
+                if hand))
+        return self._today[1]
 
     def puzzle(self, day: str, game: str = DAILY_GAME.name) -> Puzzle:
         """The hand and target of a UTC day in a game's daily."""

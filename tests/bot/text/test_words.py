@@ -7,11 +7,14 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import AsyncIterator
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from babel.numbers import format_decimal
 
 from bot.runtime.pool import SolverPool
+from bot.text import i18n, markup
 from bot.text.catalogs import read_catalog
 from bot.text.i18n import LANGUAGES, PRIVATE, Texts, language_of, parse_language, texts_for
 from demo.emulator import BotApiEmulator
@@ -74,6 +77,26 @@ def test_negative_numbers_are_shown_with_a_minus_sign():
     assert en("top_line", rank=1, name="A", points=-2, wins=0) == "1. A — −2 points, 0 wins"
     assert Texts("ru")("top_line", rank=1, name="A", points=-2, wins=0) == \
         "1. A — −2 очка, 0 побед"
+
+
+def test_numbers_written_from_the_memo_are_babel_s_and_the_memo_is_bounded(monkeypatch):
+    """A number is written once a language and remembered: what is remembered is what Babel
+    writes for that very value (its type and its text: -0.0, 1.50 and 1.5 apart), and the
+    memo starts again at its bound."""
+    monkeypatch.setattr(i18n, "NUMBERS_KEPT", 5)
+    values = [0, -0.0, 0.0, 7, 7.0, 1234567, -3, Decimal("1.50"), Decimal("1.5"),
+              Decimal("-2.25"), 1.05, 0.1 + 0.2, 10 ** 12]
+    for language in ("en", "ru", "fa", "ar", "de", "hi"):
+        texts = Texts(language)
+        for _ in range(3):  # written, then read back, past the bound more than once
+            for value in values:
+                assert texts.number(value) == texts.script.number_digits(markup.signed(
+                    format_decimal(value, locale=texts.locale, numbering_system="default")))
+                seconds = float(value) / 7
+                assert texts.seconds(seconds) == texts("seconds", seconds=format_decimal(
+                    round(seconds, 1), format="#,##0.0", locale=texts.locale,
+                    numbering_system="default"))
+                assert len(texts._written) <= 5
 
 
 def test_private_chats_are_worded_as_such():

@@ -13,6 +13,7 @@ from datetime import date, timedelta
 
 import pytest
 
+from bot.play.daily import puzzle as puzzle_module
 from bot.play.daily.puzzle import (
     DailyHands,
     daily_puzzle,
@@ -22,6 +23,7 @@ from bot.play.daily.puzzle import (
     streaks,
 )
 from bot.play.daily.puzzle import daily_deck as real_deck  # the real one: see conftest
+from bot.play.games.registry import DAILY_GAMES
 from bot.play.guards.live import DAILY_ROUND, EVERYONE, Live, LivePuzzles, hand_key
 from bot.store.records import Round
 from bot.text import markup
@@ -126,6 +128,26 @@ def test_the_hands_do_not_depend_on_the_process():
     made = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, env={"PYTHONHASHSEED": "123"})
     assert made.stdout.strip() == str(daily_hand("2026-11-24", KEY, every_daily_hand()))
+
+
+def test_the_live_puzzles_are_the_day_s_and_change_at_midnight_with_no_timer(monkeypatch):
+    """The live-hand guard asks for the daily puzzles at every request; they are drawn once a
+    day, and the next day's are given from the first request after midnight (UTC)."""
+    monkeypatch.setattr(puzzle_module, "daily_deck", real_deck)  # every day its own hand
+    now = [START + 3600.0]
+    hands = DailyHands("a bot's secret", lambda: now[0])
+
+    def drawn(day: str) -> tuple[Live, ...]:
+        return tuple(Live(DAILY_ROUND, EVERYONE, game, hand_key(hand), target)
+                     for game in (g.name for g in DAILY_GAMES)
+                     for hand, target in (hands.puzzle(day, game),) if hand)
+
+    assert hands.live() == drawn(DAY) and hands.live() is hands.live()
+    now[0] = START + 86_400.0 - 0.001  # the day's last moment
+    assert hands.live() == drawn(DAY)
+    now[0] = START + 86_400.0  # midnight
+    tomorrow = (date.fromisoformat(DAY) + timedelta(days=1)).isoformat()
+    assert hands.live() == drawn(tomorrow) != drawn(DAY)
 
 
 def test_streaks_count_consecutive_days_and_survive_until_a_day_is_missed():

@@ -312,9 +312,9 @@ class Database:
         """Copy the write-ahead log into the file and cut the log to nothing, so that no
         earlier version of a page (a deleted row's bytes) stays in it. Busy while another
         checkpoint runs (the log's own fold, bot.store.sqlite.checkpoints: a few milliseconds,
-        longer on a loaded machine) or a reader needs part of the log: tried again
-        CHECKPOINT_TRIES times, a little longer apart each time; False when a reader kept part
-        of it through them all (a backup copying the file then): the log keeps those pages
+        longer on a loaded machine) or a reader needs part of the log: tried up to
+        CHECKPOINT_TRIES times in all, a little longer apart each time; False when a reader kept
+        part of it through them all (a backup copying the file then): the log keeps those pages
         until the next checkpoint."""
         for tried in range(CHECKPOINT_TRIES):
             if tried:

@@ -300,6 +300,8 @@ def percentile(values: list[float], q: float) -> float:
 STAGES = (("waiting for its turn (fair queue)", "twentyfour_update_stage_seconds",
            {"stage": "waiting"}),
           ("handling (store, replies)", "twentyfour_update_stage_seconds", {"stage": "handling"}),
+          ("the event loop's lateness (a timer)", "twentyfour_update_stage_seconds",
+           {"stage": "loop"}),
           ("a sendMessage's round trip", "twentyfour_bot_api_request_seconds",
            {"method": "sendMessage"}),
           ("a garbage collection, generation 0", "twentyfour_gc_pause_seconds",

@@ -39,7 +39,7 @@ from bot.play.games import PART_GAMES, round_lengths
 from bot.play.matches.matches import match_pause
 from bot.play.ports import Errand, Handover, Holding
 from bot.play.services import Services, build_services
-from bot.runtime import heap
+from bot.runtime import heap, loop_lag
 from bot.runtime.config import Config
 from bot.runtime.doors import Doors
 from bot.runtime.health import LEADER, STANDBY, beat, heartbeat_path
@@ -354,6 +354,7 @@ async def started(bot: Bot, stack: contextlib.AsyncExitStack, stop: asyncio.Even
     what a stop left resumed (a worker's chats come with its partitions: bot.roles)."""
     await bot.menus.set(bot.application.bot)
     await stack.enter_async_context(leading(bot.opened, bot.config, stop.set))
+    await stack.enter_async_context(loop_lag.watching())
     if resume:
         await bot.services.recovery.resume()
     log.info("start-up done: %d objects kept out of later collections", heap.settle_once())

@@ -92,7 +92,9 @@ UPDATES_DROPPED = Counter(
 UPDATE_STAGE = Histogram(
     f"{PREFIX}_update_stage_seconds",
     "Where an update's time goes: `waiting` for its turn in the fair queues, `handling` from "
-    "its turn to its handlers' end (its store's trips and its replies included).", ["stage"],
+    "its turn to its handlers' end (its store's trips and its replies included); `loop`, how "
+    "late the event loop ran a timer due ten times a second (every update's wait for the "
+    "loop).", ["stage"],
     buckets=STAGE_BUCKETS, registry=REGISTRY)
 GC_PAUSE = Histogram(
     f"{PREFIX}_gc_pause_seconds",

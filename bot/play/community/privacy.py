@@ -195,9 +195,12 @@ class Privacy:
         """One try of the erasure: whether it ended (its note gone)."""
         try:
             await self.store.forget_user(user_id)
-        except Exception:  # the note stays: nothing of theirs is shown, and it is tried again
-            log.warning("/forget: an erasure stopped%s", "; the housekeeping finishes it"
-                        if last else "; trying again", exc_info=True)
+        except Exception as error:  # the note stays: nothing of theirs is shown, tried again
+            # a try that will be tried again (a lock held past the busy timeout on a loaded
+            # machine) is one line; the last one's traceback is the operator's to read
+            log.warning("/forget: an erasure stopped (%s: %s)%s", type(error).__name__, error,
+                        "; the housekeeping finishes it" if last else "; trying again",
+                        exc_info=last)
             return False
         return True
 

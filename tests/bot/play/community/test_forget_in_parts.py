@@ -13,6 +13,7 @@ import json
 import pytest
 
 from bot.play.chats.people import Chat, Player
+from bot.play.community import privacy as privacy_module
 from bot.play.community.boards import BoardAsk
 from bot.play.daily.puzzle import day_of
 from bot.play.outcomes import Closed, Dealt
@@ -102,3 +103,31 @@ async def test_the_answer_comes_first_and_nothing_of_the_person_is_shown_meanwhi
     held.set()  # the stopped process's erasure, let go, finds nothing left
     await services.community.privacy.erased()
     assert await stores.forgetting.unfinished_forgets() == []
+
+
+async def test_an_erasure_tried_again_says_one_line_and_its_last_try_the_traceback(
+        stores: Stores, pool: SolverPool, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture):
+    """A try that fails and is tried again (the database locked past its busy timeout on a
+    loaded machine) is one line, no traceback (the demo's stderr must stay clean of them);
+    only the last try's failure, left to the housekeeping, carries its traceback."""
+    clock = Clock(1_900_000_000.0)
+    services, _ = new_services(stores, pool, clock)
+    await a_life(services, clock)
+    erase, failures = stores.forgetting.forget_user, [2]
+
+    async def locked_twice(user_id: int) -> None:
+        if failures[0]:
+            failures[0] -= 1
+            raise RuntimeError("database is locked")
+        await erase(user_id)
+
+    monkeypatch.setattr(privacy_module, "ERASE_PAUSE", 0.0)
+    monkeypatch.setattr(privacy_module, "ERASE_TRIES", 2)
+    monkeypatch.setattr(stores.forgetting, "forget_user", locked_twice)
+    await services.community.privacy.forget(ZED.id)
+    await services.community.privacy.erased()
+    said = [record for record in caplog.records if "an erasure stopped" in record.getMessage()]
+    assert [bool(record.exc_info) for record in said] == [False, True], [r.getMessage() for r in said]
+    assert "database is locked" in said[0].getMessage() and "trying again" in said[0].getMessage()
+    assert await stores.forgetting.unfinished_forgets() == [ZED.id]  # the housekeeping's

@@ -494,9 +494,26 @@ async def run(updates: int, seed: int, folder: Path, database_url: str | None = 
     lines = log.splitlines()
     figures.errors = sum(" ERROR " in line or " CRITICAL " in line for line in lines)
     figures.skipped_unreadable = sum("does not read" in line for line in lines)
-    figures.samples = [line for line in lines if "Traceback" in line or " ERROR " in line
-                       or " CRITICAL " in line][:10]
+    figures.samples = samples(lines)[:10]
     return figures
+
+
+def samples(lines: list[str]) -> list[str]:
+    """The log's ERROR and CRITICAL lines, and each traceback as its last frame and the error it
+    ended in: what a failed run must say to be fixed without running it again."""
+    found: list[str] = []
+    for number, line in enumerate(lines):
+        if " ERROR " in line or " CRITICAL " in line:
+            found.append(line)
+        elif line.startswith("Traceback"):
+            rest = lines[number + 1:]
+            end = next((n for n, later in enumerate(rest) if not later.startswith(" ")),
+                       len(rest))
+            frame = next((later.strip() for later in reversed(rest[:end])
+                          if later.strip().startswith("File ")), "")
+            error = rest[end] if end < len(rest) else "(the log ended)"
+            found.append(f"Traceback: {frame} -> {error}")
+    return found
 
 
 async def drained(emulator: FuzzEmulator, bot: BotProcess, stuck: float = 30.0) -> None:

@@ -39,7 +39,7 @@ from telegram.ext import Application, ExtBot
 
 from bot.runtime.doors import Doors
 from bot.telegram.intake import GATHER_SECONDS, MAX_BATCH, Intake
-from bot.telegram.lifecycle import stop_application
+from bot.telegram.lifecycle import stop_application, stop_handling
 from bot.telegram.over_budget import unread
 
 log = logging.getLogger(__name__)
@@ -284,8 +284,7 @@ async def serve(application: Application, poller: Poller, stop: asyncio.Event,
     finally:
         log.info("stopping: no more updates taken; handling the %d in hand",
                  poller.intake.in_hand)
-        if application.running:
-            await application.stop()  # the updates in hand handled, the jobs ended
+        await stop_handling(application)  # the updates in hand handled, the jobs ended
         await poller.confirm()
         await stop_application(application)
 

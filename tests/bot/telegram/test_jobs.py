@@ -11,6 +11,7 @@ from telegram.ext import ApplicationBuilder
 
 from bot.play.ports import Alarm
 from bot.telegram import jobs as jobs_module
+from bot.telegram import polling
 from bot.telegram.context import Context
 from bot.telegram.jobs import JobScheduler
 from bot.telegram.lifecycle import stop_application
@@ -59,7 +60,27 @@ async def test_an_alarm_is_found_replaced_cancelled_and_forgotten_once_it_rang(
         await queue.stop()
 
 
-async def test_a_stop_starts_no_job_it_then_cancels(caplog: pytest.LogCaptureFixture):
+class Poller:
+    """What `polling.serve` asks of its poller: the poll (here: until the stop), the updates
+    handled confirmed, how many are in hand."""
+
+    intake = type("Intake", (), {"in_hand": 0})()
+
+    async def run(self, stop: asyncio.Event) -> None:
+        await stop.wait()
+
+    async def confirm(self) -> None:
+        return None
+
+
+def cancelled_jobs(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [record for record in caplog.records if record.name.startswith("apscheduler")
+            and record.levelno >= logging.ERROR]
+
+
+@pytest.mark.parametrize("stops", ["stop_application", "polling.serve"])
+async def test_a_stop_starts_no_job_it_then_cancels(caplog: pytest.LogCaptureFixture,
+                                                     stops: str):
     """PTB's stop waits for the jobs running, then shuts the scheduler down, which cancels
     whatever started in between: a job cancelled before it ran, logged by APScheduler as one
     that raised, with CancelledError's traceback (the demo's /quit showed it once in a full
@@ -79,12 +100,20 @@ async def test_a_stop_starts_no_job_it_then_cancels(caplog: pytest.LogCaptureFix
                 .base_url(emulator.base_url).updater(None).job_queue(JobScheduler().queue).build()
             application.job_queue.run_repeating(tick, interval=0.001, first=0.0)
             await application.initialize()
-            await application.start()
-            await asyncio.sleep(0.01)
-            await stop_application(application)
+            if stops == "stop_application":
+                await application.start()
+                await asyncio.sleep(0.01)
+                await stop_application(application)
+            else:  # the poller's stop (the PostgreSQL fuzz showed the error here)
+                stop = asyncio.Event()
+                asyncio.get_running_loop().call_later(0.01, stop.set)
+                await polling.serve(application, Poller(), stop, started)  # type: ignore[arg-type]
     finally:
         await emulator.stop()
     assert ran
-    raised = [record for record in caplog.records if record.name.startswith("apscheduler")
-              and record.levelno >= logging.ERROR]
+    raised = cancelled_jobs(caplog)
     assert not raised, raised[0].getMessage()
+
+
+async def started() -> bool:
+    return True

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 from telegram.error import InvalidToken, NetworkError, TelegramError
 
 from bot.roles import BrokerUnreachable, serve_ingress, serve_one, serve_webapp, serve_worker
-from bot.runtime import log_mask, metrics
+from bot.runtime import log_mask, metrics, skipped_runs
 from bot.runtime.allocator import settle_allocator
 from bot.runtime.config import (
     ROLES,
@@ -175,6 +175,7 @@ def configure_logging(config: Config) -> None:
     log_mask.install([*log_mask.secret_parts(config.token), config.webhook_secret or "",
                       password or "", *(part.password or part.username or "" for part in brokers)])
     log_mask.log_uncaught_exceptions()
+    skipped_runs.install()
     if config.log_level != "DEBUG":  # a line per HTTP request or job run: only when debugging
         for noisy in ("httpx", "httpcore", "apscheduler"):
             logging.getLogger(noisy).setLevel(logging.WARNING)

@@ -100,6 +100,10 @@ GC_PAUSE = Histogram(
     f"{PREFIX}_gc_pause_seconds",
     "The garbage collector's pauses (the event loop stands still meanwhile), by generation.",
     ["generation"], buckets=STAGE_BUCKETS, registry=REGISTRY)
+JOB_RUNS_SKIPPED = Counter(
+    f"{PREFIX}_job_runs_skipped",
+    "Runs of a repeating job not made because its last run was still going, by job.", ["job"],
+    registry=REGISTRY)
 API_TIME = Histogram(
     f"{PREFIX}_bot_api_request_seconds",
     "A Bot API request's round trip, by method (getUpdates' long polls included: they wait "
@@ -256,6 +260,11 @@ def record_api_call(method: str) -> None:
 def observe_api_time(method: str, seconds: float) -> None:
     """A Bot API request of `method` took `seconds`, sent to answered (or failed)."""
     _labeled(API_TIME, method).observe(seconds)
+
+
+def record_job_run_skipped(job: str) -> None:
+    """A repeating job's run was skipped: its last run outlasted the interval."""
+    _labeled(JOB_RUNS_SKIPPED, job).inc()
 
 
 def observe_gc_pause(generation: int, seconds: float) -> None:

@@ -66,6 +66,7 @@ EXPECTED = {
     "twentyfour_update_stage_seconds": "histogram",
     "twentyfour_gc_pause_seconds": "histogram",
     "twentyfour_bot_api_request_seconds": "histogram",
+    "twentyfour_job_runs_skipped": "counter",
     # the budgets every door draws on (issue 70)
     "twentyfour_webapp_requests_refused": "counter",
 }

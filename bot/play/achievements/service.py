@@ -13,6 +13,8 @@ no one forgotten.
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.play.achievements.rules import (
     CODES,
     DAILY_ACHIEVEMENTS,
@@ -51,13 +53,20 @@ class Achievements:
         closed = await self.store.closed_round(record.id)
         if closed is None or not counts(record.chat_id, len(closed.players)):
             return FollowUp()
-        lines: list[str] = []
-        for player in closed.players:
-            codes = await self.award_round(record, closed, player.user_id)
-            if event.late:  # awarded now or before the stop: said with each late result
-                codes = await self.earned_in(player.user_id, record.id)
-            lines.extend(earned_line(texts, player.name, code) for code in codes)
+        each = await asyncio.gather(*(self.of_player(record, closed, player.user_id, event.late)
+                                      for player in closed.players))
+        lines = [earned_line(texts, player.name, code)
+                 for player, codes in zip(closed.players, each, strict=True) for code in codes]
         return FollowUp("\n".join(lines) or None)
+
+    async def of_player(self, record: Round, closed: ClosedRound, user_id: int,
+                        late: bool) -> list[str]:
+        """One player's codes for the result. The players are checked together (their store
+        trips side by side): each reads and awards only their own rows."""
+        codes = await self.award_round(record, closed, user_id)
+        if late:  # awarded now or before the stop: said with each late result
+            codes = await self.earned_in(user_id, record.id)
+        return codes
 
     async def earned_in(self, user_id: int, round_id: int) -> list[str]:
         """The codes the player earned in the round, as stored, in the rules' order (the
@@ -75,15 +84,14 @@ class Achievements:
         if not candidates:
             return []
         have = await self.store.codes(user_id)
-        awarded = []
-        for rule in candidates:
-            if rule.code in have:
-                continue
-            tally = await self.tally(rule, user_id, record.chat_id)
-            if earned(rule, close, tally) and await self.store.award(
-                    user_id, rule.code, closed.ended_at, record.chat_id, record.id):
-                awarded.append(rule.code)
-        return awarded
+        wanted = [rule for rule in candidates if rule.code not in have]
+        tallies = await asyncio.gather(*(self.tally(rule, user_id, record.chat_id)
+                                         for rule in wanted))
+        met = [rule for rule, tally in zip(wanted, tallies, strict=True)
+               if earned(rule, close, tally)]
+        stored = await asyncio.gather(*(self.store.award(
+            user_id, rule.code, closed.ended_at, record.chat_id, record.id) for rule in met))
+        return [rule.code for rule, new in zip(met, stored, strict=True) if new]
 
     async def tally(self, rule: RoundAchievement, user_id: int, chat_id: int) -> int | None:
         """The count of the player's counting rounds the rule asks for (None: it asks none)."""

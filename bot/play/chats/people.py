@@ -119,16 +119,23 @@ class People:
         if naming:
             self._storing[player.id] = storing
         try:
-            if chat is not None and not _known(self._chats, chat.id, (chat.type, chat.title)):
-                await self.store.remember_chat(chat.id, chat.type, chat.title)
-                self._chats[chat.id] = (chat.type, chat.title)
-            if naming:
-                await self.store.remember_user(player.id, player.first_name, player.username)
-                self._users[player.id] = (player.first_name, player.username)
+            await asyncio.gather(self._remember_chat(chat), self._remember_user(player, naming))
         finally:
             storing.set()
             if self._storing.get(player.id) is storing:
                 del self._storing[player.id]
+
+    async def _remember_chat(self, chat: Chat | None) -> None:
+        """The chat's row and the player's go side by side (one SQLite trip): neither names
+        the other."""
+        if chat is not None and not _known(self._chats, chat.id, (chat.type, chat.title)):
+            await self.store.remember_chat(chat.id, chat.type, chat.title)
+            self._chats[chat.id] = (chat.type, chat.title)
+
+    async def _remember_user(self, player: Player, naming: bool) -> None:
+        if naming:
+            await self.store.remember_user(player.id, player.first_name, player.username)
+            self._users[player.id] = (player.first_name, player.username)
 
     async def stored(self, user_id: int) -> None:
         """Once the player's row is in the database, if this process is storing it now: a

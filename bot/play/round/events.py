@@ -8,6 +8,7 @@ to it): a message is in one language, the language of its first line (docs/trans
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
@@ -58,12 +59,20 @@ class Closings:
 
     async def closed(self, event: RoundClosed, texts: Texts) -> FollowUp:
         """Every follower's answer to the event (a late one: those that follow late closes),
-        joined, each worded in `texts`: the result's own words."""
+        joined in the followers' order, each worded in `texts`: the result's own words. They
+        are asked together: each reads and writes only what is its own (a match's rows, a
+        tournament's, a player's achievements), and the result waits for all of them, so
+        their store trips go side by side (one SQLite trip carries what they ask at once)
+        rather than one follower's after another's."""
+        asked = [following.follower(event, texts) for following in self._followers
+                 if following.late or not event.late]
+        answers = await asyncio.gather(*asked, return_exceptions=True)
+        for failed in answers:  # each ended first: none left running behind the error
+            if isinstance(failed, BaseException):
+                raise failed
         lines, match_on, later = [], False, False
-        for following in self._followers:
-            if event.late and not following.late:
-                continue
-            said = await following.follower(event, texts)
+        for said in answers:
+            assert isinstance(said, FollowUp)
             if said.lines:
                 lines.append(said.lines)
             match_on = match_on or said.match_on

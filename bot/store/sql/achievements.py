@@ -16,6 +16,7 @@ for one person, one writes it, and only the one that wrote it announces it.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 from bot.store.sql.connection import Connection, numbered_table
@@ -121,12 +122,12 @@ class Achievements:
     async def closed_round(self, round_id: int) -> ClosedRound | None:
         """A closed round as the rules see it: how it closed and who answered (None: no such
         round, or still open)."""
-        rows = await self.db.fetch(self.sql.closed, (round_id,))
+        rows, answered = await asyncio.gather(self.db.fetch(self.sql.closed, (round_id,)),
+                                              self.db.fetch(self.sql.players, (round_id,)))
         if not rows or rows[0][0] == "open":
             return None
         status, winner, seconds, ended_at, right = rows[0]
-        players = tuple(RoundPlayer(user_id, name or "")
-                        for user_id, name in await self.db.fetch(self.sql.players, (round_id,)))
+        players = tuple(RoundPlayer(user_id, name or "") for user_id, name in answered)
         return ClosedRound(round_id, status, winner, seconds, ended_at, bool(right), players)
 
     async def codes(self, user_id: int) -> set[str]:

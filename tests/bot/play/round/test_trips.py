@@ -1,0 +1,70 @@
+"""A round's reply waits on as few trips to SQLite's thread as its reads and writes need.
+
+At half load the bot's replies waited mostly on the store (bench/bench_bot_load.py, traced): a
+right answer's result on 17 trips of SQLite's one thread, each a hand-over to it and back, one
+after another (the close's followers and each player's achievements asked in turn). What does
+not depend on the other is asked together now (bot.play.round.events `Closings.closed`, the
+achievements per player, a chat's and a person's rows). The trips are counted from the answer
+to its result, for a group round answered by three new players, and for the deal before it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.play.chats.people import Chat, Player
+from bot.play.outcomes import Closed, Dealt
+from bot.play.services import Services
+from bot.store.stores import Stores
+from solver import solve
+from tests.bot.conftest import Clock
+
+GROUP = Chat(-42, "group", "G")
+ANN, BEN, CY = (Player(n, name, language_code="en") for n, name in
+                ((1, "Ann"), (2, "Ben"), (3, "Cy")))
+
+RESULT_TRIPS = 10  # 17 when the followers and the players were asked one after another
+DEAL_TRIPS = 6  # 7 when a new chat's row and its starter's went one after the other
+
+
+class Counted:
+    """The trips made to the database's thread while counting."""
+
+    def __init__(self, stores: Stores) -> None:
+        self.connection = stores.rounds.db.connection
+        self.real = self.connection._execute
+        self.trips = 0
+
+        async def counted(*args: object, **kwargs: object) -> object:
+            self.trips += 1
+            return await self.real(*args, **kwargs)
+
+        self.connection._execute = counted  # type: ignore[method-assign]
+
+    def take(self) -> int:
+        trips, self.trips = self.trips, 0
+        return trips
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_a_right_answer_s_result_waits_on_few_trips(services: Services, stores: Stores,
+                                                          clock: Clock):
+    counted = Counted(stores)
+    try:
+        dealt = await services.rounds.play(GROUP, ANN, "24")
+        deal_trips = counted.take()
+        assert isinstance(dealt, Dealt), dealt
+        for loser in (BEN, CY):  # two new players answer wrong: the round counts
+            clock.now += 1
+            await services.rounds.answer(GROUP, loser, "1+2", explicit=True)
+        clock.now += 5
+        counted.take()
+        answer = solve(dealt.round.hand, dealt.round.target)[0]
+        closed = await services.rounds.answer(GROUP, ANN, answer, explicit=True)
+        result_trips = counted.take()
+    finally:
+        counted.connection._execute = counted.real  # type: ignore[method-assign]
+    assert isinstance(closed, Closed), closed
+    assert "🏅" in closed.text  # the achievements were checked (a first win), and said
+    print(f"trips: the deal {deal_trips}, the result {result_trips}")
+    assert deal_trips <= DEAL_TRIPS
+    assert result_trips <= RESULT_TRIPS

@@ -29,6 +29,7 @@ from bot.play.achievements.rules import (
 )
 from bot.play.chats.people import People
 from bot.play.round.events import FollowUp, RoundClosed
+from bot.runtime.together import together
 from bot.store.protocols import AchievementStore
 from bot.store.records import Round
 from bot.store.sql.achievements import ClosedRound
@@ -53,8 +54,8 @@ class Achievements:
         closed = await self.store.closed_round(record.id)
         if closed is None or not counts(record.chat_id, len(closed.players)):
             return FollowUp()
-        each = await asyncio.gather(*(self.of_player(record, closed, player.user_id, event.late)
-                                      for player in closed.players))
+        each = await together([self.of_player(record, closed, player.user_id, event.late)
+                               for player in closed.players])
         lines = [earned_line(texts, player.name, code)
                  for player, codes in zip(closed.players, each, strict=True) for code in codes]
         return FollowUp("\n".join(lines) or None)

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Mapping, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 
 from cachetools import TTLCache
 
 from bot.play.guards.permissions import AdminCheck, may_steer
 from bot.runtime.lru import LRU
+from bot.runtime.together import together
 from bot.store.protocols import PeopleStore
 from bot.store.records import Round
 from bot.text import markup
@@ -119,23 +120,26 @@ class People:
         if naming:
             self._storing[player.id] = storing
         try:
-            await asyncio.gather(self._remember_chat(chat), self._remember_user(player, naming))
+            rows: list[Awaitable[None]] = []
+            if chat is not None and not _known(self._chats, chat.id, (chat.type, chat.title)):
+                rows.append(self._remember_chat(chat))
+            if naming:
+                rows.append(self._remember_user(player))
+            await together(rows)
         finally:
             storing.set()
             if self._storing.get(player.id) is storing:
                 del self._storing[player.id]
 
-    async def _remember_chat(self, chat: Chat | None) -> None:
-        """The chat's row and the player's go side by side (one SQLite trip): neither names
-        the other."""
-        if chat is not None and not _known(self._chats, chat.id, (chat.type, chat.title)):
-            await self.store.remember_chat(chat.id, chat.type, chat.title)
-            self._chats[chat.id] = (chat.type, chat.title)
+    async def _remember_chat(self, chat: Chat) -> None:
+        """A chat's row and its player's go side by side (one SQLite trip): neither names the
+        other."""
+        await self.store.remember_chat(chat.id, chat.type, chat.title)
+        self._chats[chat.id] = (chat.type, chat.title)
 
-    async def _remember_user(self, player: Player, naming: bool) -> None:
-        if naming:
-            await self.store.remember_user(player.id, player.first_name, player.username)
-            self._users[player.id] = (player.first_name, player.username)
+    async def _remember_user(self, player: Player) -> None:
+        await self.store.remember_user(player.id, player.first_name, player.username)
+        self._users[player.id] = (player.first_name, player.username)
 
     async def stored(self, user_id: int) -> None:
         """Once the player's row is in the database, if this process is storing it now: a

@@ -8,10 +8,10 @@ to it): a message is in one language, the language of its first line (docs/trans
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
+from bot.runtime.together import together
 from bot.store.records import Round
 from bot.text.i18n import Texts
 
@@ -66,13 +66,8 @@ class Closings:
         rather than one follower's after another's."""
         asked = [following.follower(event, texts) for following in self._followers
                  if following.late or not event.late]
-        answers = await asyncio.gather(*asked, return_exceptions=True)
-        for failed in answers:  # each ended first: none left running behind the error
-            if isinstance(failed, BaseException):
-                raise failed
         lines, match_on, later = [], False, False
-        for said in answers:
-            assert isinstance(said, FollowUp)
+        for said in await together(asked):  # an error: raised once every other ended
             if said.lines:
                 lines.append(said.lines)
             match_on = match_on or said.match_on

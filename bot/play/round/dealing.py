@@ -5,6 +5,7 @@ stored with its end armed before anything is sent. It judges no answer and ends 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -138,7 +139,10 @@ class Dealing:
                 return Said(self.views.still_open(current.record, texts))
             if (bounded := self._bound(chat, player, texts)) is not None:
                 return bounded
-            options = await self.settings.options(chat.id, game, options)
+            # the starter's and the chat's rows (stored before the round names them) side by
+            # side with the chat's settings: one trip where there were two
+            options, _ = await asyncio.gather(self.settings.options(chat.id, game, options),
+                                              self.people.remember(chat, player))
             dealt = await self._dealt(chat, player, game, options, texts)
             if isinstance(dealt, str):
                 return Said(dealt)

@@ -98,6 +98,11 @@ class Trips:
 
     async def _go(self) -> None:
         try:
+            # one turn of the loop before the first trip leaves: what is asked together is
+            # often asked from tasks that `gather` made a moment ago and that start in that
+            # turn (a new chat's row and its player's, beside the chat's settings), so they
+            # ride this trip rather than wait for the next
+            await asyncio.sleep(0)
             while self._next:
                 batch, self._next = self._next, []
                 try:

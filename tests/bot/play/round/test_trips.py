@@ -4,7 +4,9 @@ At half load the bot's replies waited mostly on the store (bench/bench_bot_load.
 right answer's result on 17 trips of SQLite's one thread, each a hand-over to it and back, one
 after another (the close's followers and each player's achievements asked in turn). What does
 not depend on the other is asked together now (bot.play.round.events `Closings.closed`, the
-achievements per player, a chat's and a person's rows). The trips are counted from the answer
+achievements per player, a chat's and a person's rows, beside the chat's settings), and a trip
+leaves a turn of the loop after it was first asked for, so that what tasks made a moment ago
+ask rides it too. The trips are counted from the answer
 to its result, for a group round answered by three new players, and for the deal before it."""
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ GROUP = Chat(-42, "group", "G")
 ANN, BEN, CY = (Player(n, name, language_code="en") for n, name in
                 ((1, "Ann"), (2, "Ben"), (3, "Cy")))
 
-RESULT_TRIPS = 10  # 17 when the followers and the players were asked one after another
-DEAL_TRIPS = 6  # 7 when a new chat's row and its starter's went one after the other
+RESULT_TRIPS = 9  # 17 when the followers and the players were asked one after another
+DEAL_TRIPS = 5  # 7 when a new chat's row and its starter's went one after the other
 
 
 class Counted:

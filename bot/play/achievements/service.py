@@ -13,8 +13,6 @@ no one forgotten.
 
 from __future__ import annotations
 
-import asyncio
-
 from bot.play.achievements.rules import (
     CODES,
     DAILY_ACHIEVEMENTS,
@@ -86,12 +84,11 @@ class Achievements:
             return []
         have = await self.store.codes(user_id)
         wanted = [rule for rule in candidates if rule.code not in have]
-        tallies = await asyncio.gather(*(self.tally(rule, user_id, record.chat_id)
-                                         for rule in wanted))
+        tallies = await together([self.tally(rule, user_id, record.chat_id) for rule in wanted])
         met = [rule for rule, tally in zip(wanted, tallies, strict=True)
                if earned(rule, close, tally)]
-        stored = await asyncio.gather(*(self.store.award(
-            user_id, rule.code, closed.ended_at, record.chat_id, record.id) for rule in met))
+        stored = await together([self.store.award(
+            user_id, rule.code, closed.ended_at, record.chat_id, record.id) for rule in met])
         return [rule.code for rule, new in zip(met, stored, strict=True) if new]
 
     async def tally(self, rule: RoundAchievement, user_id: int, chat_id: int) -> int | None:

@@ -131,6 +131,12 @@ class People:
             if self._storing.get(player.id) is storing:
                 del self._storing[player.id]
 
+    def known(self, chat: Chat | None, player: Player) -> bool:
+        """Whether `remember` would store nothing: the chat and the player are stored under
+        these names already (as far as this process knows)."""
+        return _known(self._users, player.id, (player.first_name, player.username)) and (
+            chat is None or _known(self._chats, chat.id, (chat.type, chat.title)))
+
     async def _remember_chat(self, chat: Chat) -> None:
         """A chat's row and its player's go side by side (one SQLite trip): neither names the
         other."""

@@ -139,14 +139,16 @@ class Dealing:
                 return Said(self.views.still_open(current.record, texts))
             if (bounded := self._bound(chat, player, texts)) is not None:
                 return bounded
-            # the starter's and the chat's rows (stored before the round names them) side by
-            # side with the chat's settings: one trip where there were two
-            options, _ = await asyncio.gather(self.settings.options(chat.id, game, options),
-                                              self.people.remember(chat, player))
-            dealt = await self._dealt(chat, player, game, options, texts)
+            asked = self.settings.options(chat.id, game, options)
+            if self.people.known(chat, player):
+                chosen = await asked
+            else:  # the starter's and the chat's rows (stored before the round names them)
+                # side by side with the chat's settings: one trip where there were two
+                chosen, _ = await asyncio.gather(asked, self.people.remember(chat, player))
+            dealt = await self._dealt(chat, player, game, chosen, texts)
             if isinstance(dealt, str):
                 return Said(dealt)
-            return await self._open(chat, player, dealt, options, texts, claim=claim,
+            return await self._open(chat, player, dealt, chosen, texts, claim=claim,
                                     most=most_for(player))
 
     async def _dealt(self, chat: Chat, player: Player, game: str, options: PlayOptions,

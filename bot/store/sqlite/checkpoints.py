@@ -10,6 +10,15 @@ folds the log in every CHECKPOINT_SECONDS, PASSIVE (it waits for no reader or wr
 reader still needs stays in the log for the next time), in a thread of its own. The writer's
 explicit TRUNCATE checkpoints (/forget's erasure, a backup) are unchanged, and closing the last
 connection checkpoints the rest, as before.
+
+A PASSIVE checkpoint never starts the log over: SQLite does that when a writer begins after a
+checkpoint that caught up with no commit in between, and under sustained load a commit always
+lands while the fold runs. The log then grows for as long as the bot stays busy (54,131 frames,
+about 210 MB, after 20 seconds of bench/bench_bot_load.py; back to 35 once it stopped). So once
+the log passes RESTART_FRAMES, the fold is followed by a RESTART checkpoint: it holds the writer
+for the few frames written since and a sync (waiting at most RESTART_WAIT for a reader to let
+go, else trying again at the next fold), and the next commit starts the log over; the writer
+keeps the file itself under JOURNAL_LIMIT bytes once it does (`journal_size_limit`).
 """
 
 from __future__ import annotations
@@ -24,14 +33,20 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 CHECKPOINT_SECONDS = 1.0  # the log folded in this often: a second's commits, a few hundred kB
+RESTART_FRAMES = 16_384  # pages of the log (64 MiB of 4 KiB pages) past which it starts over
+RESTART_WAIT = 0.05  # seconds a RESTART waits for a reader (the writer waits meanwhile)
+JOURNAL_LIMIT = 64 * 1024 * 1024  # bytes the log's file is cut to when it starts over
 
 
 class Checkpoints:
     """The log's checkpoints on a connection and a thread of their own, while running."""
 
-    def __init__(self, path: Path | str, every: float = CHECKPOINT_SECONDS) -> None:
+    def __init__(self, path: Path | str, every: float = CHECKPOINT_SECONDS,
+                 restart_frames: int = RESTART_FRAMES) -> None:
         self.path = str(path)
         self.every = every
+        self.restart_frames = restart_frames
+        self.restarts = 0  # RESTART checkpoints that caught up (tests)
         self._connection: sqlite3.Connection | None = None
         self._task: asyncio.Task[None] | None = None
         self._using = threading.Lock()  # a fold under way in its thread, or the close
@@ -39,7 +54,7 @@ class Checkpoints:
 
     def start(self) -> None:
         self._connection = sqlite3.connect(self.path, isolation_level=None,
-                                           check_same_thread=False)
+                                           check_same_thread=False, timeout=RESTART_WAIT)
         self._task = asyncio.ensure_future(self._run())
 
     async def _run(self) -> None:
@@ -57,6 +72,10 @@ class Checkpoints:
                 return 0, 0, 0
             row = self._connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
             self.done += 1
+            if int(row[1]) > self.restart_frames:
+                restarted = self._connection.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+                if int(restarted[0]) == 0:
+                    self.restarts += 1
             return int(row[0]), int(row[1]), int(row[2])
 
     async def stop(self) -> None:

@@ -28,7 +28,7 @@ import aiosqlite
 
 from bot.store.schema import LATEST
 from bot.store.sql.connection import Refused, Step
-from bot.store.sqlite.checkpoints import Checkpoints
+from bot.store.sqlite.checkpoints import JOURNAL_LIMIT, Checkpoints
 from bot.store.sqlite.hold import hold, release
 from bot.store.sqlite.schema import steps
 from bot.store.unavailable import DatabaseUnavailable
@@ -221,6 +221,7 @@ class Database:
             database.held = held
             if str(path) != ":memory:":  # the log folded in off the writer's thread
                 await connection.execute("PRAGMA wal_autocheckpoint=0")
+                await connection.execute(f"PRAGMA journal_size_limit={JOURNAL_LIMIT}")
                 database.checkpoints = Checkpoints(path)
                 database.checkpoints.start()
         except BaseException as error:

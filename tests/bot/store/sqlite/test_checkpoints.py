@@ -1,6 +1,7 @@
 """The write-ahead log is folded into the file off the writer's thread (bot.store.sqlite
 .checkpoints): the writer never checkpoints on its own, the checkpointer does every second,
-the log stays small under writes, and a close leaves the file whole and the log gone."""
+the log stays small under writes that never stop, and a close leaves the file whole and the
+log gone."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bot.store.sqlite.checkpoints import JOURNAL_LIMIT
 from bot.store.sqlite.database import Database
 from tests.waiting import until
 
@@ -34,6 +36,30 @@ async def test_the_writer_never_checkpoints_and_the_log_is_folded_in(tmp_path: P
         (tmp_path / "bot.sqlite3-wal").stat().st_size == 0
     with sqlite3.connect(path) as reopened:
         assert reopened.execute("SELECT count(*) FROM t").fetchone()[0] == 300
+
+
+async def test_under_writes_that_never_stop_the_log_is_started_over(tmp_path: Path):
+    """Commits back to back, as a busy bot makes them: a PASSIVE fold never finds a moment
+    without one, so alone it never lets the log start over. Past its bound the log is started
+    over (RESTART), and its frames stay near the bound."""
+    path = tmp_path / "bot.sqlite3"
+    database = await Database.open(path)
+    try:
+        checkpoints = database.checkpoints
+        assert checkpoints is not None
+        checkpoints.every, checkpoints.restart_frames = 0.02, 200
+        await database.run_all([("CREATE TABLE t (x BLOB)", ())])
+        seen: list[int] = []
+        for _ in range(1_500):
+            await database.run("INSERT INTO t VALUES (?)", (b"x" * 3000,))
+            if checkpoints.done > len(seen):
+                seen.append(checkpoints.done)
+        frames = (await database.fetch("PRAGMA wal_checkpoint(PASSIVE)"))[0][1]
+        assert checkpoints.restarts >= 1
+        assert frames < 1_000, f"the log holds {frames} frames"  # never started over: 4,700
+        assert (await database.fetch("PRAGMA journal_size_limit"))[0][0] == JOURNAL_LIMIT
+    finally:
+        await database.close()
 
 
 async def test_a_database_in_memory_has_no_checkpointer():

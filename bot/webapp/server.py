@@ -18,8 +18,9 @@ needs of the bot (whether this process leads, whether a user is in a group, the 
 handed.
 
 Who may see or answer a round is only what Telegram signed (bot.webapp.init_data): the user, the
-time the page was opened (`auth_date`, not before the round began) and, from a group's Direct
-Link, the start parameter naming the chat, topic and round (`<chat>_<topic>_<round>`). A private
+time the page was opened (`auth_date`, not before the round began, give or take the second its
+deal was on screen before its clock started) and, from a group's Direct Link, the start
+parameter naming the chat, topic and round (`<chat>_<topic>_<round>`). A private
 chat's round is its own person's alone, whatever a start parameter names (a start parameter is
 whatever the link said); a group's round is shown and answered only for its members. Whatever
 does not check gets its refusal and changes nothing. A page or a card is its player's alone,
@@ -88,6 +89,11 @@ BODY_SECONDS = 30.0
 IDLE_SECONDS = 120.0
 TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}  # the page's files
 TICKET = re.compile(r"(-?[1-9][0-9]{0,15})_([0-9]{1,12})_([1-9][0-9]{0,17})")
+# A round's clock starts when the bot hears its deal went, but Telegram shows the deal as it
+# takes it, a round trip earlier: a page opened in that moment has a whole second (auth_date)
+# before the clock's. An opening before that is another round's (a private page's initData
+# kept and posted again), refused.
+SHOWN_BEFORE_STARTED = 1.0
 
 
 @dataclass(frozen=True)
@@ -200,7 +206,7 @@ class Face:
         record = self.services.rounds.open_round(ticket.chat_id, ticket.topic)
         if record is None or record.id != ticket.round_id:
             raise Refusal(HTTPStatus.GONE, "over", "over")
-        if signed.auth_date < math.floor(record.started_at):
+        if signed.auth_date < math.floor(record.started_at - SHOWN_BEFORE_STARTED):
             raise Refusal(HTTPStatus.FORBIDDEN, "opened before the round began")
         return signed, ticket, record
 

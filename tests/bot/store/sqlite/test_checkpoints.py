@@ -62,6 +62,39 @@ async def test_under_writes_that_never_stop_the_log_is_started_over(tmp_path: Pa
         await database.close()
 
 
+async def test_a_reader_holding_the_log_delays_the_restart_and_stops_no_write(tmp_path: Path):
+    """A reader in the middle of a read (a backup's, another process's page) keeps the log from
+    starting over: the RESTART waits at most RESTART_WAIT for it, says busy, and the writer
+    goes on meanwhile; once the reader lets go, the next fold starts the log over."""
+    path = tmp_path / "bot.sqlite3"
+    database = await Database.open(path)
+    reader = sqlite3.connect(path, isolation_level=None)
+    try:
+        checkpoints = database.checkpoints
+        assert checkpoints is not None
+        checkpoints.every, checkpoints.restart_frames = 3600, 50  # folds run by hand below
+        await database.run_all([("CREATE TABLE t (x BLOB)", ())])
+        for _ in range(100):
+            await database.run("INSERT INTO t VALUES (?)", (b"x" * 3000,))
+        reader.execute("BEGIN")
+        assert reader.execute("SELECT count(*) FROM t").fetchone()[0] == 100  # its snapshot
+        for _ in range(100):
+            await database.run("INSERT INTO t VALUES (?)", (b"y" * 3000,))
+        held = checkpoints.fold()
+        assert checkpoints.restarts == 0 and held[1] > 50  # the reader held the log
+        await database.run("INSERT INTO t VALUES (?)", (b"z",))  # the writer was never stopped
+        reader.execute("COMMIT")
+        checkpoints.fold()
+        assert checkpoints.restarts == 1
+        await database.run("INSERT INTO t VALUES (?)", (b"z",))  # this commit starts it over
+        frames = (await database.fetch("PRAGMA wal_checkpoint(PASSIVE)"))[0][1]
+        assert frames < 10, frames
+        assert (await database.fetch("SELECT count(*) FROM t"))[0][0] == 202
+    finally:
+        reader.close()
+        await database.close()
+
+
 async def test_a_database_in_memory_has_no_checkpointer():
     database = await Database.open(":memory:")
     try:

@@ -47,7 +47,6 @@ import os
 import pstats
 import re
 import signal
-import socket
 import statistics
 import sys
 import tempfile
@@ -63,6 +62,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from demo.emulator import BotApiEmulator, FloodLimits  # noqa: E402
+from demo.ports import free_port  # noqa: E402
 from solver import first_solution  # noqa: E402
 
 PLAYERS = 3
@@ -308,12 +308,6 @@ STAGES = (("waiting for its turn (fair queue)", "twentyfour_update_stage_seconds
            {"generation": "0"}),
           ("generation 1", "twentyfour_gc_pause_seconds", {"generation": "1"}),
           ("generation 2", "twentyfour_gc_pause_seconds", {"generation": "2"}))
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def histograms(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], dict[float, float]]:

@@ -44,7 +44,6 @@ import logging
 import os
 import pstats
 import signal
-import socket
 import statistics
 import sys
 import tempfile
@@ -62,6 +61,7 @@ from bench.bench_bot_load import (  # noqa: E402
     burst,
     chats,
     cpu_seconds,
+    free_port,
     idle,
     percentile,
     start,
@@ -76,12 +76,6 @@ CONNECTIONS = 64
 WRONG = [[0, "+", 1], [0, "+", 1], [0, "+", 1]]  # every tile added: a wrong answer for most
 SHORT_NAME = "flood"
 KINDS = ("answers", "pages", "presses", "inline")  # the flood's parts
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass

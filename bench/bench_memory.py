@@ -66,6 +66,7 @@ from bench_bot_load import OURS, idle  # noqa: E402
 
 from demo.emulator import BotApiEmulator  # noqa: E402
 from demo.emulator.records import Sent  # noqa: E402
+from demo.ports import free_port  # noqa: E402
 from solver import first_solution  # noqa: E402
 
 PASSES = 3
@@ -236,14 +237,6 @@ def rss_of(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def scrape(port: int, name: str) -> float:

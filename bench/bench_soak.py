@@ -35,7 +35,6 @@ import contextlib
 import mmap
 import os
 import re
-import socket
 import sqlite3
 import struct
 import sys
@@ -106,12 +105,6 @@ def rss_of(pid: int) -> float:
 def cpu_of(pid: int) -> int:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return int(fields[11]) + int(fields[12])
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass

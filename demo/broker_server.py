@@ -20,7 +20,7 @@ import time
 from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
-from demo.postgres_server import free_port  # one free loopback port, as for PostgreSQL
+from demo.ports import free_port
 
 READY_SECONDS = 30.0
 

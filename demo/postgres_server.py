@@ -20,11 +20,12 @@ import pwd
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
 from pathlib import Path
+
+from demo.ports import free_port
 
 SUPERUSER = "postgres"
 # Durability is not what these tests are about (the bot processes die, never the server):
@@ -75,12 +76,6 @@ def expected_binaries() -> Path:
         raise ServerError(f"POSTGRES_VERSION is {expected}, but the server in {binaries} is "
                           f"PostgreSQL {major_version(binaries)}")
     return binaries
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class PostgresServer:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import bisect
-import socket
 import urllib.request
 from collections import Counter
 from pathlib import Path
@@ -16,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from demo.emulator import BotApiEmulator
+from demo.ports import free_port
 from tests.waiting import until
 
 pytestmark = pytest.mark.slow
@@ -28,12 +28,6 @@ BURST = 120
 RSS_RISE_MB = 30.0  # issue 54: what the backlog may add above the idle level
 UNCLEAN = ("ERROR", "CRITICAL", "Traceback", "Task was destroyed", "Event loop is closed",
            "Exception ignored", "was never awaited")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def rss_mb(pid: int) -> float:

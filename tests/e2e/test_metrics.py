@@ -27,6 +27,7 @@ from bot.telegram.fairness import FairUpdates
 from bot.telegram.metered_request import MeteredRequest
 from bot.telegram.webhook import METRICS_PATH, make_server
 from demo.emulator import BotApiEmulator
+from demo.ports import free_port
 from solver import solve
 from tests.e2e.test_bot_process import hand_of
 from tests.e2e.test_failover import replicas as replicas
@@ -249,12 +250,6 @@ async def test_the_webhook_server_serves_metrics():
 def scrape(port: int) -> tuple[int, str, str]:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/{METRICS_PATH}", timeout=10) as answer:
         return answer.status, answer.headers["Content-Type"], answer.read().decode()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]

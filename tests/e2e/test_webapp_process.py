@@ -5,7 +5,6 @@ group; a stop closes the server."""
 from __future__ import annotations
 
 import json
-import socket
 import time
 
 import httpx
@@ -14,18 +13,13 @@ import pytest
 from bot.webapp.init_data import sign, user_fields
 from demo.emulator import BotApiEmulator
 from demo.emulator.records import BOT_USERNAME
+from demo.ports import free_port
 from solver import solve
 from tests.e2e.test_webapp_demo import steps_of
 
 pytestmark = pytest.mark.slow
 GROUP = -7801
 ANN = {"id": 781, "is_bot": False, "first_name": "Ann", "language_code": "en"}
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 async def test_the_polling_bot_serves_the_page_and_links_the_deal(make_bot,

@@ -7,7 +7,6 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -20,6 +19,7 @@ from bot.runtime.config import Config, ConfigError
 from bot.telegram.intake import Intake
 from bot.telegram.webhook import MAX_BODY, SECRET_HEADER, WEBHOOK_PATH, make_server
 from demo.emulator import BotApiEmulator
+from demo.ports import free_port
 from tests.conftest import ROOT
 from tests.e2e.test_bot_process import ANN, GROUP
 
@@ -131,12 +131,6 @@ def test_webhook_settings():
 
 
 # --- the real bot in webhook mode ---------------------------------------------------------------
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
 
 @pytest.mark.parametrize("configured", [None, SECRET])
 async def test_python_m_bot_in_webhook_mode(telegram: BotApiEmulator, tmp_path: Path, configured):

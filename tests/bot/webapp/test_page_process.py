@@ -26,6 +26,7 @@ from bot.runtime import metrics
 from bot.runtime.doors import PERSON, Doors
 from bot.webapp.page_process import Relayed, Spec, counted, page_apart
 from bot.webapp.relayed import answer_request
+from demo.ports import free_port
 from tests.bot.conftest import Harness
 from tests.bot.webapp_support import ANN, BEN, GROUP, WRONG, deal_known, signed_for
 from tests.waiting import until
@@ -293,10 +294,4 @@ def alive(pid: int) -> bool:
             return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 

@@ -58,10 +58,11 @@ ARGUMENTS = ["", "easy", "hard", "5", "6", "4 = 36", "= 999999999999", "stop", "
              "week", "daily", "countdown", "yahtzee", "en", "zh", "ru", "pt-BR", "xx", "--closest",
              "1 2 3 4", "3 8 3 8", "1 3 7 10 25 50 = 765", "1 2 3 4 5 6 7 = 24", "(((", "²",
              "9" * 300, "1/0", "8/(3-8/3)", "daily", "-1", "0", "\u202e", "<b>x</b>", "&amp;"]
-BUTTONS = ["h:{r}", "r:{r}", "n:{r}", "l:{r}", "s:{r}", "s:{r}:{p}", "x:{r}", "p:3,8,3,8:24:{p}",
-           "p:1,2,3,4,5:15:{p}", "g:{c}:count:5", "g:{c}:hints:off", "g:{c}:lang:ru",
-           "g:{c}:seconds_24:30", "cf:y:{h}", "cf:n:{h}", "", "x" * 64, "h:99999999999999999999",
-           "s:{r}:99999", "g:{c}:nope:1", "p:{r}:{r}:{p}", "☃" * 20]
+BUTTONS = ["h:{r}", "r:{r}", "n:{r}", "l:{r}", "s:{r}", "s:{r}:{p}", "x:{r}", "c:{r}", "c:{r}:{p}",
+           "p:3,8,3,8:24:{p}", "p:1,2,3,4,5:15:{p}", "g:{c}:count:5", "g:{c}:hints:off",
+           "g:{c}:lang:ru", "g:{c}:seconds_24:30", "g:{c}:coach:0", "cf:y:{h}", "cf:n:{h}", "",
+           "x" * 64, "h:99999999999999999999", "s:{r}:99999", "g:{c}:nope:1", "p:{r}:{r}:{p}",
+           "☃" * 20]
 KINDS = ["message"] * 40 + ["callback_query"] * 18 + ["edited_message"] * 5 + \
     ["inline_query"] * 5 + ["reply"] * 8 + ["service"] * 3 + ["migration"] * 2 + \
     ["channel_post"] * 2 + \

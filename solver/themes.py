@@ -283,6 +283,15 @@ def _example(code: str, solution: str, goal: int) -> Example:
     return Example(code, solution, _written(step), step[3])
 
 
+def first_step(solution: str) -> str | None:
+    """The step a solution does first, as a player would start it: the leftmost step of two
+    of the hand's own numbers (`8/(3-8/3)`: `8/3`), written by the sizes it combines; None for
+    a lone number, which has no step."""
+    steps: list[Step] = []
+    _walk(parse(solution), steps)
+    return _written(steps[0]) if steps else None
+
+
 def _walk(expr: Expr, steps: list[Step]) -> Value:
     """The value of expr; appends each step (operands, operator, result) in the order done."""
     if isinstance(expr, Num):

@@ -17,6 +17,7 @@ from bot.text.i18n import Texts
 # what a button under a deal or a result does
 HINT, REVEAL, AGAIN, SAME, SOLUTIONS = "hint", "reveal", "again", "same", "solutions"
 PASS = "pass"
+COACH = "coach"  # under a result: what a player who missed did not see (bot.play.coaching)
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from bot.play.achievements.service import Achievements
 from bot.play.alarms import Alarms
 from bot.play.chats.people import People, Player
 from bot.play.chats.settings import ChatSettings, Settings
+from bot.play.coaching import Coaching
 from bot.play.community.privacy import Privacy
 from bot.play.community.retention import Retention
 from bot.play.community.standings import Standings
@@ -83,6 +84,7 @@ class Services:
     achievements: Achievements
     pages: Pages  # the Mini App's pages of a player and of a group
     tournaments: Tournaments  # tournaments between groups
+    coaching: Coaching  # the line a player who missed may ask under a result
 
 
 def nearest_of(analyses: Analyses) -> Callable[[str, tuple, int], int | None]:
@@ -175,6 +177,7 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     tournaments = Tournaments(stores.tournaments, people, stores.people, entries, rounds, table,
                               dealer, analyses, shared, outbox, holding or HoldsAll(), clock,
                               rng, deal_rate, tournament_pause, tournament_followers)
+    solving = Solving(pool, solve_timeout, analyses, budget, table.live, open_rounds)
     daily = Daily(stores.daily, people, daily_hands, clock, rater, achievements)
     privacy = Privacy(stores.forgetting, people, clock, stop_matches=book.stop_all,
                       drop_rounds=round_dropper(rounds, table, people))
@@ -187,9 +190,11 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
         recovery=Recovery(stores.rounds, people, settings, table, rounds, matches, outbox,
                           tournaments),
         matches=matches, places=places, community=community,
-        solving=Solving(pool, solve_timeout, analyses, budget, table.live, open_rounds),
+        solving=solving,
         settings=settings,
         outbox=outbox, once=Once(stores.updates), achievements=achievements,
         pages=Pages(stores.pages, stores.ratings, clock, page_links, stores.achievements,
                     daily, stores.tournaments),
-        tournaments=tournaments)
+        tournaments=tournaments,
+        coaching=Coaching(stores.rounds, people, rounds.endings, rounds.results, settings,
+                          solving))

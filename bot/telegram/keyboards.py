@@ -24,12 +24,14 @@ from bot.text.i18n import Texts
 
 DATA_LIMIT = 64  # bytes of callback_data, Telegram's limit
 HINT, REVEAL, AGAIN, SAME, SOLUTIONS, PAGE, PASS, SETTING = "h", "r", "n", "l", "s", "p", "x", "g"
-ROUND_ACTIONS = (HINT, REVEAL, AGAIN, SAME, SOLUTIONS, PASS)
+COACH = "c"
+ROUND_ACTIONS = (HINT, REVEAL, AGAIN, SAME, SOLUTIONS, PASS, COACH)
 DEAL_ACTIONS = (AGAIN, SAME)  # the after-round buttons that deal: one deal per result message
 PREVIOUS, NEXT = "◀", "▶"
 LABELS = {HINT: "button_hint", REVEAL: "button_reveal", AGAIN: "button_again",
-          SAME: "button_same", SOLUTIONS: "button_solutions", PASS: "button_pass"}
-ROUND_DATA = re.compile(r"([hrnlsx]):([1-9][0-9]{0,17})(?::([0-9]{1,5}))?")
+          SAME: "button_same", SOLUTIONS: "button_solutions", PASS: "button_pass",
+          COACH: "button_coach"}
+ROUND_DATA = re.compile(r"([hrnlsxc]):([1-9][0-9]{0,17})(?::([0-9]{1,5}))?")
 # a value is at most 8 letters, digits or "-" (a language tag: zh-Hant)
 SETTING_DATA = re.compile(r"g:(-?[1-9][0-9]{0,18}):([a-z_0-9]{1,24}):([A-Za-z0-9-]{1,8})")
 PAGE_DATA = re.compile(r"p:([0-9]{1,7}(?:,[0-9]{1,7}){0,5}):(-?[0-9]{1,10}):([0-9]{1,5})")
@@ -96,7 +98,8 @@ def action_of(data: str | None) -> str | None:
 
 # what each button of play's outcomes does, as the data its press carries
 CODES = {outcomes.HINT: HINT, outcomes.REVEAL: REVEAL, outcomes.AGAIN: AGAIN,
-         outcomes.SAME: SAME, outcomes.SOLUTIONS: SOLUTIONS, outcomes.PASS: PASS}
+         outcomes.SAME: SAME, outcomes.SOLUTIONS: SOLUTIONS, outcomes.PASS: PASS,
+         outcomes.COACH: COACH}
 
 
 def _button(texts: Texts, action: str, round_id: int) -> InlineKeyboardButton:
@@ -127,11 +130,12 @@ def opening(label: str, link: PageLink | None) -> InlineKeyboardMarkup | None:
 
 def result_keyboard(texts: Texts, round_id: int, actions: tuple[str, ...]
                     ) -> InlineKeyboardMarkup | None:
-    """Under a round's result: Play again and Same level in a row, Show all solutions below
-    (None: no buttons)."""
-    again = [_button(texts, CODES[a], round_id) for a in actions if a != outcomes.SOLUTIONS]
-    rest = [[_button(texts, SOLUTIONS, round_id)]] if outcomes.SOLUTIONS in actions else []
-    rows = ([again] if again else []) + rest
+    """Under a round's result: Play again and Same level in a row, Show all solutions and What
+    did I miss? below (None: no buttons)."""
+    below = (outcomes.SOLUTIONS, outcomes.COACH)
+    again = [_button(texts, CODES[a], round_id) for a in actions if a not in below]
+    rest = [_button(texts, CODES[a], round_id) for a in below if a in actions]
+    rows = [row for row in (again, rest) if row]
     return InlineKeyboardMarkup(rows) if rows else None
 
 

@@ -69,11 +69,12 @@ async def reached(query: CallbackQuery) -> Message | None:
 
 
 async def notify(query: CallbackQuery, text: str | None = None,
-                 refusals: Refusals | None = None) -> None:
+                 refusals: Refusals | None = None, alert: bool = False) -> None:
     """Answer the press (the client stops its spinner), with a short plain notice if given; a
     text too long for a notice goes whole to the presser alone where Telegram takes that (an
-    ephemeral message in a group, `refusals` given), else it is cut. A query Telegram no
-    longer takes (the bot was down a while) is only logged."""
+    ephemeral message in a group, `refusals` given), else it is cut. `alert`: the notice stays
+    until the presser closes it. A query Telegram no longer takes (the bot was down a while) is
+    only logged."""
     notice = None
     if text is not None:
         try:
@@ -85,7 +86,7 @@ async def notify(query: CallbackQuery, text: str | None = None,
             notice = None
         notice = notice[:NOTICE_LIMIT] if notice else None
     try:
-        await query.answer(notice)
+        await query.answer(notice, show_alert=alert if notice else None)
     except BadRequest as error:
         log.info("could not answer a button press: %s", error)
 

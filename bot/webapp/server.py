@@ -247,9 +247,10 @@ class Face:
 
     async def over(self, body: dict[str, Any], refusal: Refusal) -> Refusal:
         """A round that is over (410), with a line under it for a member of its chat: what every
-        solution of its hand needs (docs/themes.md), as its result showed the solutions there;
-        nothing while its hand is live elsewhere (a tournament's other groups, another chat's
-        round, the daily), when it showed none. Any other refusal as it was."""
+        solution of its hand needs (docs/themes.md), as its result showed the solutions there,
+        and for one who answered it and missed, the coach's line (bot.play.coaching); nothing
+        while its hand is live elsewhere (a tournament's other groups, another chat's round, the
+        daily), when it showed none. Any other refusal as it was."""
         if refusal.status != HTTPStatus.GONE:
             return refusal
         signed = verify(body.get("init_data"), self.token, self.now())  # admit checked both
@@ -263,6 +264,11 @@ class Face:
             return refusal
         texts = texts_for(language_of(signed.language_code))
         line = await services.solving.themes_line(ended.hand, ended.target, texts)
+        player = Player(signed.user_id, signed.first_name, signed.username,
+                        signed.language_code)
+        coached = await services.coaching.line(chat, player, ended.id, texts)
+        if isinstance(coached, Said):
+            line = "\n".join(filter(None, [line, visible_text(coached.text)]))
         return Refusal(refusal.status, refusal.why, refusal.said, after=line)
 
     async def _judge(self, signed: Signed, ticket: Ticket, expression: str) -> dict[str, Any]:

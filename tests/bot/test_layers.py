@@ -311,7 +311,8 @@ PLAY_FLOORS: list[tuple[str, ...]] = [
     ("chats", "dealing"),
     ("round", "solving", "community"),
     ("matches", "achievements", "tournaments"),  # they follow a round's close
-    ("places", "recovery", "daily", "alarms"),  # they act on rounds and matches
+    ("places", "recovery", "daily", "alarms",  # they act on rounds and matches
+     "coaching"),  # a miss's line: an ended round's hand, its themes, the chat's settings
     ("cards",),
     ("pages",),
     ("services",),  # play's composition

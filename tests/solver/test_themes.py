@@ -11,7 +11,7 @@ from fractions import Fraction
 import pytest
 
 from solver import InputError, UnsolvableError, evaluate, solve
-from solver.themes import THEMES, Themes, themes
+from solver.themes import THEMES, Themes, first_step, themes
 
 ALL_HANDS = list(itertools.combinations_with_replacement(range(1, 14), 4))
 ROOT_THEMES = ("fraction", "beyond", "factor_pair", "division_last", "subtraction_last", "cancel")
@@ -121,6 +121,24 @@ def test_every_example_is_a_solution_and_its_step_is_worth_its_value(hand):
     for example in found.examples:
         assert example.solution in solve(hand)
         assert evaluate(example.step) == example.value
+
+
+@pytest.mark.parametrize("solution, step", [
+    ("8/(3-8/3)", "8/3"), ("(7*7-1)/2", "7*7"), ("8*(13-5-5)", "13-5"), ("4/(1-5/6)", "5/6"),
+    ("(13-1)+(13-1)", "13-1"), ("2*(3+4)+10", "3+4"), ("1-(2-9)*3", "9-2"), ("6", None)])
+def test_the_first_step_of_a_solution(solution, step):
+    assert first_step(solution) == step
+
+
+@pytest.mark.parametrize("hand", ALL_HANDS[::37])
+def test_a_first_step_joins_two_of_the_hands_numbers(hand):
+    """What a coach tells a player to start with is a step they can make from the hand alone."""
+    for solution in solve(hand):
+        step = first_step(solution)
+        assert step is not None
+        left, _, right = next(step.partition(o) for o in "+-*/" if o in step)
+        assert Counter([int(left), int(right)]) <= Counter(hand)
+        assert evaluate(step) >= 0  # written by sizes: a step never goes below zero
 
 
 def test_five_numbers():

@@ -1,6 +1,7 @@
 """A chat's own settings (/settings): round length per game, the default hand size and level of
 24, hints on or off, a match's length, whether plain typed answers count, whether answers given
-with /a are seen by the bot alone (`unseen`: the face declares /a so for that chat), and the
+with /a are seen by the bot alone (`unseen`: the face declares /a so for that chat), whether a
+player who missed may ask the coach's line under a result (`coach`: bot.play.coaching), and the
 language.
 
 The environment's values are the defaults; a chat stores only what its admins changed (a JSON
@@ -36,7 +37,7 @@ LEVELS = ("mix", "easy", "medium", "hard", "adaptive")
 MATCH_ROUNDS = (5, 10, 15, 20)
 SWITCHES = (True, False)
 GAME_KEYS = {f"seconds_{game}": game for game in SECONDS}
-KEYS = (*GAME_KEYS, "count", "level", "hints", "match", "typing", "unseen", "lang")
+KEYS = (*GAME_KEYS, "count", "level", "hints", "match", "typing", "unseen", "coach", "lang")
 LANGUAGES_A_ROW = 4  # the other fifteen languages' names in rows a phone shows whole
 # what most chats set: one shared, read-only value for all of them in the memory of settings
 # (a dict of its own each was 64 bytes of the 140 a remembered chat cost)
@@ -54,6 +55,7 @@ class ChatSettings:
     match: int = 10
     typing: bool = True
     unseen: bool = False
+    coach: bool = True
 
     def value(self, key: str) -> object:
         if key in GAME_KEYS:
@@ -248,7 +250,7 @@ class Settings:
             return LANGUAGES
         offered: dict[str, tuple[object, ...]] = {
             "count": COUNTS, "level": LEVELS, "hints": SWITCHES, "match": MATCH_ROUNDS,
-            "typing": SWITCHES, "unseen": SWITCHES}
+            "typing": SWITCHES, "unseen": SWITCHES, "coach": SWITCHES}
         if key == "match":
             return list(sorted({*MATCH_ROUNDS, self.defaults.match}))
         return list(dict.fromkeys([*offered[key], self.defaults.value(key)]))

@@ -143,7 +143,8 @@ class Answering:
         details = await self.results.win_details(record, texts)
         return await self.endings.finish(record, head, f"\n\n{details}" if details else "",
                                          texts, await self.results.one_way(record),
-                                         committed.events)
+                                         committed.events,
+                                         missed=bool(current.answered - {player.id}))
 
     async def _worded(self, current: OpenRound, taken: Accepted, chat: Chat, player: Player,
                       texts: Texts) -> Answered:

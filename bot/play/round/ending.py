@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from bot.play.chats.people import Chat, People, Player
+from bot.play.chats.settings import Settings
 from bot.play.games import GAMES
 from bot.play.outcomes import Closed
 from bot.play.ports import Target
@@ -29,8 +30,9 @@ class Endings:
     """Rounds closed without a winner's answer, and the results of closed rounds."""
 
     def __init__(self, store: RoundStore, people: People, table: RoundTable, results: Results,
-                 closings: Closings, outbox: Outbox) -> None:
+                 closings: Closings, outbox: Outbox, settings: Settings) -> None:
         self.store = store
+        self.settings = settings
         self.people = people
         self.table = table
         self.results = results
@@ -100,12 +102,13 @@ class Endings:
             head = f"{head}\n{await more()}"
         events = committed.events if follow else [late(event) for event in committed.events]
         return await self.finish(record, head, "\n" + revealed.text, texts, revealed.complete,
-                                 events)
+                                 events, missed=bool(current.answered))
 
     async def finish(self, ended: Round, head: str, rest: str, texts: Texts,
-                     listed_all: bool, events: list[RoundClosed]) -> Closed:
+                     listed_all: bool, events: list[RoundClosed], missed: bool = False) -> Closed:
         """A closed round's result, `head` then `rest`: its events handled (a match adds its
-        scoreboard under the head) and its buttons."""
+        scoreboard under the head) and its buttons; `missed`: someone answered it and did not
+        win, who may ask the coach's line where the game and the chat have one."""
         followed = FollowUp()
         for event in events:
             said = await self.closings.closed(event, texts)  # one language: the head's
@@ -116,7 +119,10 @@ class Endings:
             head = f"{head}\n{followed.lines}"
         if followed.answers_later and rest.strip() == texts("answers_held_back"):
             rest = ""  # a follower's line says when the answers come (a tournament's): once
-        actions = result_actions(ended, followed.match_on, listed_all or followed.answers_later)
+        coach = missed and GAMES[ended.game].rules.coaches and \
+            (ended.chat_id > 0 or (await self.settings.of(ended.chat_id)).coach)
+        actions = result_actions(ended, followed.match_on, listed_all or followed.answers_later,
+                                 coach)
         return Closed(ended, head + rest, head, texts, actions)
 
 

@@ -72,7 +72,7 @@ class Rounds:
         self.settings = settings
         self.results = Results(people, analyses, table.live, open_rounds)
         self.views = views
-        self.endings = Endings(store, people, table, self.results, closings, outbox)
+        self.endings = Endings(store, people, table, self.results, closings, outbox, settings)
         self.dealing = Dealing(store, people, table, dealer, analyses, settings, adaptive,
                                self.views, self.endings, outbox, open_rounds)
         self.answering = Answering(store, people, table, self.results, throttle or Throttle(),

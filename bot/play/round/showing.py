@@ -5,7 +5,7 @@ record, apart from the round service that decides when they are shown."""
 from __future__ import annotations
 
 from bot.play.games import GAMES
-from bot.play.outcomes import AGAIN, HINT, PASS, REVEAL, SAME, SOLUTIONS
+from bot.play.outcomes import AGAIN, COACH, HINT, PASS, REVEAL, SAME, SOLUTIONS
 from bot.store.records import Round
 from bot.text.i18n import Texts
 
@@ -35,10 +35,12 @@ def time_left(texts: Texts, seconds: float) -> str:
     return texts("time_min_sec", minutes=whole // 60, seconds=whole % 60)
 
 
-def result_actions(record: Round, match_on: bool, listed_all: bool) -> tuple[str, ...]:
+def result_actions(record: Round, match_on: bool, listed_all: bool,
+                   coach: bool = False) -> tuple[str, ...]:
     """The buttons under a result: Play again (and Same level, where the game deals by level),
     unless a match deals the next round itself; Show all solutions when the result does not
-    list them all."""
+    list them all; What did I miss? (`coach`: someone missed, bot.play.coaching)."""
     rules = GAMES[record.game].rules
     again = () if match_on else (AGAIN, SAME) if rules.levels else (AGAIN,)
-    return again + ((SOLUTIONS,) if not listed_all and rules.pages_solutions else ())
+    return again + ((SOLUTIONS,) if not listed_all and rules.pages_solutions else ()) + \
+        ((COACH,) if coach else ())

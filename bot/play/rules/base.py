@@ -27,6 +27,7 @@ class Rules(ABC):
     guesses: ClassVar[int | None] = None  # answers a player may give in a round (None: any)
     pages_solutions: ClassVar[bool] = False  # a result can page through every solution
     levels: ClassVar[bool] = False  # deals by level: a result offers the same level again
+    coaches: ClassVar[bool] = False  # a miss may ask what every solution needed (coaching)
 
     @abstractmethod
     def dealer(self, options: PlayOptions, budget: float = DEAL_SECONDS) -> tuple[Maker, tuple]:

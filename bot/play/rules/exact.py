@@ -109,6 +109,7 @@ class ExactRules(Rules):
 
     gives_hints = True
     pages_solutions = True
+    coaches = True
 
     def analyser(self) -> Callable[[tuple, int], Analysis]:
         return analyse

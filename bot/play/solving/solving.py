@@ -197,14 +197,20 @@ class Solving:
         limit: the solutions are the answer, the line is extra). Worked out with the solutions
         (`solutions`); for a hand whose solutions a round's analysis held, apart and paid by
         nobody, as the analysis was (the asker's budget and turn are the solutions')."""
+        return themes_text(texts, await self.themes(numbers, target, texts))
+
+    async def themes(self, numbers: tuple[int, ...], target: int, texts: Texts
+                     ) -> Themes | None:
+        """What every solution of the hand needs, as `themes_line` works it out (None: the
+        solver works none out for it, or not now)."""
         key = (tuple(sorted(numbers)), target)
         if key not in self._themes:
             found = await self._answered(texts, self._run(None, self.timeout, themes_of,
                                                           numbers, target))
             if isinstance(found, str):
-                return ""
+                return None
             self._themes[key] = found
-        return themes_text(texts, self._themes[key])
+        return self._themes[key]
 
     async def solutions(self, numbers: tuple[int, ...], target: int,
                         timeout: float | None = None, asker: Asker | None = None) -> list[str]:

@@ -33,6 +33,7 @@ from bot.telegram.grammar import (
     read_match_game,
 )
 from bot.telegram.keyboards import (
+    COACH,
     DEAL_ACTIONS,
     HINT,
     PASS,
@@ -139,6 +140,8 @@ async def button(update: Update, context: Context) -> None:
         await steer(update, context, query, press)
     elif press.action == SOLUTIONS:
         await show_solutions(update, context, query, press)
+    elif press.action == COACH:
+        await coach(update, context, query, press)
     else:
         await after_round(update, context, query, press)
 
@@ -194,6 +197,15 @@ async def after_round(update: Update, context: Context, query: CallbackQuery,
     assert isinstance(query.message, Message)
     if isinstance(outcome, Dealt):
         await set_keyboard(query, keyboards.without(query.message.reply_markup, DEAL_ACTIONS))
+
+
+async def coach(update: Update, context: Context, query: CallbackQuery,
+                press: RoundPress) -> None:
+    """What did I miss? under a result: the coach's line to the presser alone, as the press's
+    own answer (an alert they close), or why not as a notice (bot.play.coaching)."""
+    outcome = await services_of(context).coaching.line(chat_of(update), player_of(update),
+                                                       press.round_id)
+    await notify(query, outcome.text, alert=isinstance(outcome, Said))
 
 
 async def show_solutions(update: Update, context: Context, query: CallbackQuery,

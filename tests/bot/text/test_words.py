@@ -107,7 +107,7 @@ def test_private_chats_are_worded_as_such():
     assert "or this chat" in texts_for("en")("busy", seconds=3)
     assert "or this chat" not in texts_for("en", private=True)("busy", seconds=3)
     group_only = {"lang_not_allowed", "settings_admins_only", "settings_head", "hints_off",
-                  "greet_privacy", "play_too_many_topics",  # said in groups alone
+                  "greet_privacy", "play_too_many_topics", "coach_off",  # said in groups alone
                   "webapp_page_group", "webapp_hands_title", "webapp_weeks_title",
                   "webapp_board_title", "webapp_group_button",  # a group's page, its button
                   # a tournament's words for a group that made, joined or plays one: a private

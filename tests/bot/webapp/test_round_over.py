@@ -33,10 +33,15 @@ def clock(harness: Harness) -> Clock:
     return hand_clock(harness)
 
 
-async def over(harness: Harness, clock: Clock, hand: tuple[int, ...] = HAND):
-    """A round of the hand dealt in the group and ended there (revealed); Ann's initData."""
+async def over(harness: Harness, clock: Clock, hand: tuple[int, ...] = HAND,
+               missed: bool = False):
+    """A round of the hand dealt in the group and ended there (revealed); Ann's initData;
+    `missed`: Ann answered it wrong first."""
     current = await deal_known(harness, hand)
     data = signed_for(ANN, current, harness.telegram.token)
+    if missed:
+        await harness.stores.rounds.record_answer(current.id, ANN["id"], "3+3+8+8", False,
+                                                  clock())
     await harness.stores.rounds.close_round(current.id, "revealed", clock())
     closed_outside(harness.services, current)
     return current, data
@@ -55,9 +60,22 @@ async def test_a_round_over_says_what_every_solution_of_its_hand_needs(harness: 
     assert await harness.stores.rounds.answerers(ended.id) == []  # nothing judged
 
 
+@pytest.mark.parametrize("hand, after", [
+    (HAND, f"{LINE}\n💡 a fraction on the way: 8÷3 first"),
+    ((1, 2, 3, 4), "💡 One way starts with 1×2")])  # a hand that needs nothing: the first step
+async def test_one_who_missed_reads_the_coachs_line_too(harness: Harness, clock: Clock, hand,
+                                                        after):
+    ended, data = await over(harness, clock, hand, missed=True)
+    async with page_server(harness) as base:
+        status, said = await post(base, "api/round", {"init_data": data,
+                                                      "round": f"{GROUP}_0_{ended.id}"})
+    assert (status, said.get("after")) == (410, after)
+
+
+@pytest.mark.parametrize("missed", [False, True])
 async def test_nothing_of_the_hand_while_it_is_live_in_another_chat(harness: Harness,
-                                                                    clock: Clock):
-    ended, data = await over(harness, clock)
+                                                                    clock: Clock, missed):
+    ended, data = await over(harness, clock, missed=missed)
     await deal_known(harness, HAND, chat=GROUP - 1)  # the same hand, live in another group
     async with page_server(harness) as base:
         status, said = await post(base, "api/round", {"init_data": data,

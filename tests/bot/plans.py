@@ -124,7 +124,8 @@ WHOLE_PERSON = {
     **{f"pages.{name}": "the player's page: the rounds they answered (answered_rounds, a "
                          "few pages of its key, summed where they lie: the key keeps no time, "
                          "as /forget reads them)"
-       for name in ("player_levels", "player_medians", "player_round_days", "player_solved")},
+       for name in ("player_levels", "player_medians", "player_round_days", "player_solved",
+                    "player_tried")},
 }
 
 # Boards whose first rows are read in the board's order: no sort of all that matched.

@@ -19,7 +19,6 @@ from solver.themes import Themes, themes
 
 TRIED = 40  # the latest rounds read: each hand's themes cost about a millisecond to work out
 MOST_NUMBERS = 4  # hands of five take ten times as long (docs/themes.md, "Cost")
-BY_TARGET = frozenset({"beyond", "factor_pair"})  # their words name the target, or its pairs
 
 
 @dataclass
@@ -47,9 +46,8 @@ def standings(tried: list[TriedHand], numbers_of: Numbers) -> dict[tuple[str, in
         needed = themes_or_none(numbers, row.target)
         if needed is None:
             continue
-        for code in needed.codes:  # a theme whose words name the target: one row a target
-            standing = found.setdefault((code, row.target if code in BY_TARGET else 0),
-                                        Standing())
+        for code in needed.codes:
+            standing = found.setdefault((code, row.target), Standing())
             standing.rounds += 1
             standing.solved += row.solved
             standing.pairs.update(needed.factor_pairs)

@@ -124,8 +124,7 @@ WHOLE_PERSON = {
     **{f"pages.{name}": "the player's page: the rounds they answered (answered_rounds, a "
                          "few pages of its key, summed where they lie: the key keeps no time, "
                          "as /forget reads them)"
-       for name in ("player_levels", "player_medians", "player_round_days", "player_solved",
-                    "player_tried")},
+       for name in ("player_levels", "player_medians", "player_round_days", "player_solved")},
 }
 
 # Boards whose first rows are read in the board's order: no sort of all that matched.

@@ -48,8 +48,6 @@ class PageStatements:
     player_solved: str  # (user, since): each stored hand solved, at its latest solve, latest
     #                      first: game, level, hand, target, when
     player_daily: str  # (user, since day): the days of their daily results, in any game
-    player_tried: str  # (user, since, most): the latest rounds answered, latest first: game,
-    #                     hand, target, whether solved (the themes they needed: pages/themes)
     hands: str  # (HAND_SLOTS games and hand keys): learned difficulties
     days_of: str  # (DAY_SLOTS games and users, since day): their rating days
     group_records: str  # (chat x 8): per game its fastest win, longest run and most wins,
@@ -106,8 +104,6 @@ QMARK = PageStatements(
                   "WHERE user_id = ? AND first_at >= ? AND solved = 1) s WHERE n = 1 "
                   "ORDER BY first_at DESC, round_id",
     player_daily="SELECT DISTINCT day FROM daily_results WHERE user_id = ? AND day >= ?",
-    player_tried="SELECT game, hand, target, solved FROM answered_rounds WHERE user_id = ? "
-                 "AND first_at >= ? ORDER BY first_at DESC, round_id LIMIT ?",
     # each pair looked up by its key (a scalar subquery: no engine reads the table for a join),
     # every game's at once (a statement a game was a trip a game, each reading a few rows)
     hands=f"{pairs(HAND_SLOTS, 'game, hand', 'CAST(? AS TEXT), CAST(? AS TEXT)')} "
@@ -178,16 +174,6 @@ class LevelYear:
     rounds: int
     solved: int
     median: float | None
-
-
-class TriedHand(NamedTuple):
-    """A closed round the player answered: its game, stored hand, target, and whether they
-    solved it."""
-
-    game: str
-    hand: str
-    target: int
-    solved: bool
 
 
 class SolvedHand(NamedTuple):
@@ -267,11 +253,6 @@ class Pages:
         first."""
         rows = await self.db.fetch(self.sql.player_solved, (user_id, since))
         return list(map(SolvedHand._make, rows))
-
-    async def tried_hands(self, user_id: int, since: float, most: int) -> list[TriedHand]:
-        """The latest `most` closed rounds the player answered since a moment, latest first."""
-        rows = await self.db.fetch(self.sql.player_tried, (user_id, since, most))
-        return [TriedHand(game, hand, target, bool(solved)) for game, hand, target, solved in rows]
 
     async def daily_days(self, user_id: int, since_day: str) -> list[str]:
         return [row[0] for row in await self.db.fetch(self.sql.player_daily,

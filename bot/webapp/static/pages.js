@@ -388,8 +388,7 @@ function weeksChart(section) {
   box.appendChild(svg("text", {x: W, y: 10, class: "axis", "text-anchor": "end"}, local(most)));
   return box;
 }
-const DRAW = {rating: ratingChart, games: gamesChart, levels: levelsTable, themes: levelsTable,
-              calendar: calendarChart,
+const DRAW = {rating: ratingChart, games: gamesChart, levels: levelsTable, calendar: calendarChart,
               records: itemsList, hands: itemsList, board: boardTable, weeks: weeksChart,
               achievements: badges, share: shareCards,
               about: itemsList, players: standingsTable, groups: standingsTable, rounds: itemsList};

@@ -11,7 +11,6 @@ import base64
 import pytest
 
 from bot.play.pages.days import day_of
-from bot.text.i18n import texts_for
 from bot.webapp.init_data import sign, user_fields
 from tests.bot.conftest import ON_BOTH_BACKENDS, Clock, Harness
 from tests.bot.webapp_support import ANN, EVE, GROUP, deal_known, hand_clock, page_server, post
@@ -64,8 +63,8 @@ async def test_a_players_page_shows_their_year(harness: Harness, clock: Clock):
             "init_data": opened(ANN, clock, h=harness), "page": f"u{ANN['id']}"})
     assert status == 200, page
     assert page["title"] == "Your games, Ann" and page["direction"] == "ltr"
-    assert kinds(page) == ["rating", "games", "levels", "themes", "calendar", "records",
-                           "share", "achievements"]
+    assert kinds(page) == ["rating", "games", "levels", "calendar", "records", "share",
+                           "achievements"]
     [line] = section(page, "rating")["lines"]
     assert line["name"] == "24" and [day for day, _ in line["points"]] == [day_of(clock())]
     assert section(page, "rating")["today"] == day_of(clock())  # the axis ends today
@@ -73,11 +72,6 @@ async def test_a_players_page_shows_their_year(harness: Harness, clock: Clock):
     [level] = section(page, "levels")["rows"]
     assert level == {"name": "24 · easy", "rounds": 1, "share": 100, "share_text": "100%",
                      "median": "7.0 s"}
-    # 8 3 8 3 needs a fraction on the way, a division last and has one solution: Ann solved it
-    assert [(row["name"], row["rounds"], row["share"], row["median"])
-            for row in section(page, "themes")["rows"]] == [
-        ("a fraction on the way", 1, 100, ""), ("a division last", 1, 100, ""),
-        ("one solution only", 1, 100, "")]
     calendar = section(page, "calendar")
     assert calendar["days"] == [[day_of(clock()), 1]] and calendar["to"] == day_of(clock())
     assert calendar["streaks"] == ["Days in a row now: 1", "Most days in a row: 1"]
@@ -90,31 +84,6 @@ async def test_a_players_page_shows_their_year(harness: Harness, clock: Clock):
     assert len(badges["items"]) >= 12 and badges["items"][0]["name"] == "First win"
     assert badges["items"][1]["rule"] and not badges["items"][1]["earned"]
     assert "two people" in badges["note"]
-
-
-@ON_BOTH_BACKENDS
-async def test_a_player_who_missed_sees_their_weak_themes_and_the_hand(harness: Harness,
-                                                                      clock: Clock):
-    """Eve missed 8 3 8 3 and then solved 1 2 7 7 (a step past 24, a division last, one
-    solution): her weakest themes first, each with the hand she missed lately."""
-    await played(harness, clock)
-    await deal_known(harness, (1, 2, 7, 7))
-    clock.now += 3
-    await harness.send(GROUP, ANN, "/a 1+2+7+7")
-    clock.now += 2
-    await harness.send(GROUP, EVE, "/a (7*7-1)/2")
-    assert harness.services.table.of(GROUP) is None, "Eve's answer won the round"
-    async with page_server(harness) as base:
-        status, page = await post(base, "api/page", {
-            "init_data": opened(EVE, clock, h=harness), "page": f"u{EVE['id']}"})
-    assert status == 200, page
-    rows = [(row["name"], row["rounds"], row["share"], row["median"])
-            for row in section(page, "themes")["rows"]]
-    texts = texts_for(EVE["language_code"])  # her page speaks her language
-    assert rows == [(texts("theme_fraction"), 1, 0, "8 3 8 3 → 24"),
-                    (texts("theme_division_last"), 2, 50, "8 3 8 3 → 24"),
-                    (texts("theme_unique"), 2, 50, "8 3 8 3 → 24"),
-                    (texts("theme_beyond", target=24), 1, 100, "")]
 
 
 @ON_BOTH_BACKENDS

@@ -264,8 +264,7 @@ class Face:
             return refusal
         texts = texts_for(language_of(signed.language_code))
         line = await services.solving.themes_line(ended.hand, ended.target, texts)
-        player = Player(signed.user_id, signed.first_name, signed.username,
-                        signed.language_code)
+        player = player_of(signed)
         coached = await services.coaching.line(chat, player, ended.id, texts)
         if isinstance(coached, Said):
             line = "\n".join(filter(None, [line, visible_text(coached.text)]))
@@ -274,8 +273,7 @@ class Face:
     async def _judge(self, signed: Signed, ticket: Ticket, expression: str) -> dict[str, Any]:
         services = self.services
         chat = services.people.chat_of(ticket.chat_id, ticket.topic)
-        player = Player(signed.user_id, signed.first_name, signed.username,
-                        signed.language_code)
+        player = player_of(signed)
         outcome = await services.rounds.answer(
             chat, player, expression, explicit=True,
             target=Target(ticket.chat_id, ticket.topic, public_only=True))
@@ -448,3 +446,8 @@ def serve(face: Speaker, port: int, listen: str = "127.0.0.1",
 
 __all__ = ["CSP", "PREFIX", "Face", "Refusal", "Ticket", "WebappSettings", "opener",
            "page_opener", "read_settings", "read_ticket", "serve", "ticket_of", "webapp_routes"]
+
+
+def player_of(signed: Signed) -> Player:
+    """The person Telegram vouches for, as play knows a player."""
+    return Player(signed.user_id, signed.first_name, signed.username, signed.language_code)

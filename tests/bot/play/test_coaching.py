@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from bot.play.rules import Deal
 from bot.text.html_text import visible_text
 from bot.text.i18n import Texts
 from solver import solve
@@ -21,6 +20,7 @@ from tests.bot.telegram.test_buttons import (
     UNKNOWN,
     deal,
     labels,
+    many_solutions,
     press,
     press_data,
 )
@@ -36,18 +36,10 @@ OTHER_GROUP = -3002
 PRIVATE = 31  # Alice's own chat
 
 
-def dealing(monkeypatch: pytest.MonkeyPatch, harness: Harness, hand: tuple[int, ...]) -> None:
-    """The next deals are this hand."""
-    async def dealt(rules, options, budget=1.0, who=None):
-        return Deal("24", hand, 24, "easy", 10), 0.0
-
-    monkeypatch.setattr(harness.services.rounds.dealer.stock, "take", dealt)
-
-
 async def missed_then_won(harness: Harness, monkeypatch: pytest.MonkeyPatch,
                           hand: tuple[int, ...], chat: int = GROUP):
     """Bob misses, Alice wins: the deal's round and the result."""
-    dealing(monkeypatch, harness, hand)
+    many_solutions(monkeypatch, harness, hand)
     _, current = await deal(harness, chat=chat)
     await harness.send(chat, BOB, f"/a {'+'.join(map(str, hand))}")  # a sum: never 24 here
     await harness.send(chat, ALICE, f"/a {solve(hand)[0]}")
@@ -84,7 +76,7 @@ async def test_a_hand_that_needs_nothing_gives_the_simplest_solutions_first_step
 
 
 async def test_no_one_missed_no_button(harness: Harness, monkeypatch: pytest.MonkeyPatch):
-    dealing(monkeypatch, harness, (3, 3, 8, 8))
+    many_solutions(monkeypatch, harness, (3, 3, 8, 8))
     _, current = await deal(harness)
     await harness.send(GROUP, ALICE, "/a 8/(3-8/3)")
     won = await harness.telegram.reply(GROUP)
@@ -96,7 +88,7 @@ async def test_no_one_missed_no_button(harness: Harness, monkeypatch: pytest.Mon
 
 async def test_a_round_revealed_after_a_miss_coaches_too(harness: Harness,
                                                          monkeypatch: pytest.MonkeyPatch):
-    dealing(monkeypatch, harness, (1, 2, 7, 7))
+    many_solutions(monkeypatch, harness, (1, 2, 7, 7))
     _, current = await deal(harness)
     for player in (BOB, CAROL):
         await harness.send(GROUP, player, "/a 7+7+2+1")
@@ -112,7 +104,7 @@ async def test_a_round_revealed_after_a_miss_coaches_too(harness: Harness,
 
 async def test_never_while_the_round_is_on_nor_for_another_chats_round(
         harness: Harness, monkeypatch: pytest.MonkeyPatch):
-    dealing(monkeypatch, harness, (3, 3, 8, 8))
+    many_solutions(monkeypatch, harness, (3, 3, 8, 8))
     sent, current = await deal(harness)
     await harness.send(GROUP, BOB, "/a 3+3+8+8")
     live = await press_data(harness, sent.message_id, BOB, f"c:{current.id}")
@@ -132,7 +124,7 @@ async def test_a_hand_live_elsewhere_is_not_coached(harness: Harness,
                                                     monkeypatch: pytest.MonkeyPatch):
     """The line is a step of a solution: while the same hand is on in another chat, no one is
     told it (as the result held its solutions back)."""
-    dealing(monkeypatch, harness, (3, 3, 8, 8))
+    many_solutions(monkeypatch, harness, (3, 3, 8, 8))
     await deal(harness, chat=OTHER_GROUP, user=CAROL)  # the same hand, on over there
     current, result = await missed_then_won(harness, monkeypatch, (3, 3, 8, 8))
     answer = await press_data(harness, result.message_id, BOB, f"c:{current.id}")
@@ -153,7 +145,7 @@ async def test_a_group_that_switched_the_coach_off(harness: Harness,
 
 async def test_in_a_private_chat_the_player_alone(harness: Harness,
                                                   monkeypatch: pytest.MonkeyPatch):
-    dealing(monkeypatch, harness, (3, 3, 8, 8))
+    many_solutions(monkeypatch, harness, (3, 3, 8, 8))
     await harness.send(PRIVATE, ALICE, "/play", kind="private")
     await harness.telegram.reply(PRIVATE)
     await harness.send(PRIVATE, ALICE, "/a 3+3+8+8", kind="private")  # marked: no reply

@@ -32,7 +32,7 @@ dropped past a budget (its /metrics) against the flood's; the bot's CPU in each 
 flood's cost per request. The load average at the start and the end.
 
     .venv/bin/python bench/bench_flood.py [--chats 200] [--quick] [--only one|fifty]
-        [--kinds answers,pages,presses,inline] [--profile FILE] [--no-paced]
+        [--kinds answers,pages,presses,inline] [--press reveal|coach] [--profile FILE] [--no-paced]
 """
 
 from __future__ import annotations
@@ -87,6 +87,7 @@ class Flood:
     pages: int = 2000
     presses: int = 2000
     inline: int = 2000
+    press: str = "reveal"  # the button pressed: Reveal under the deal, or the coach's line
 
 
 @dataclass
@@ -166,10 +167,11 @@ def refused_http(metrics: dict[str, float]) -> float:
     return sum(v for k, v in metrics.items() if k.startswith("twentyfour_webapp"))
 
 
-async def flood_group(run: Run, group: int, members: int) -> tuple[list[dict], str, int, str]:
+async def flood_group(run: Run, group: int, members: int
+                      ) -> tuple[list[dict], str, int, str, dict]:
     """The flood group's flooding members, and a round dealt there by another of its members
     (so the floods' presses of Reveal cannot end it): (members, its ticket, the deal's message
-    id, the Reveal button's data)."""
+    id, the Reveal button's data, the dealer)."""
     people = [run.emulator.user(5_000_000 + 100 * abs(group % 1000) + n, f"F{n}")
               for n in range(members + 1)]
     dealer, people = people[0], people[1:]
@@ -186,7 +188,36 @@ async def flood_group(run: Run, group: int, members: int) -> tuple[list[dict], s
         if button.get("text") == "Reveal":
             reveal = button["callback_data"]
     assert ticket and reveal, "the deal has a Direct Link and a Reveal button"
-    return people, ticket, deal.message_id, reveal
+    return people, ticket, deal.message_id, reveal, dealer
+
+
+async def coached(run: Run, group: int, deal_id: int, dealer: dict, misser: dict
+                  ) -> tuple[int, str]:
+    """The flood group's round ended with a result that offers the coach's line to `misser`:
+    the dealer and they answer it wrong and pass. (The result's message id, the button's
+    data.)"""
+    deal = next(s for s in run.emulator.sent if s.chat_id == group and s.message_id == deal_id)
+    hand = deal.text.splitlines()[0].split()
+    wrong = "+".join(hand) if sum(map(int, hand)) != 24 else "*".join(hand)
+    sent = len(run.emulator.sent)
+    for person in (dealer, misser):
+        await run.emulator.say(group, person, f"/a {wrong}")
+    await asyncio.sleep(1.0)  # both answers taken before either pass (they are handled apart)
+    for person in (dealer, misser):
+        await run.emulator.say(group, person, "/pass")
+
+    def result() -> tuple[int, str] | None:
+        for message in run.emulator.sent[sent:]:
+            if message.chat_id == group:
+                for button in run.emulator.keyboard(group, message.message_id):
+                    if str(button.get("callback_data", "")).startswith("c:"):
+                        return message.message_id, button["callback_data"]
+        return None
+
+    assert await run.emulator.wait_for(lambda: result() is not None, 30), "a coach's button"
+    found = result()
+    assert found is not None
+    return found
 
 
 def requests_of(flood: Flood, people: list[dict], ticket: str, token: str) -> list[dict]:
@@ -209,7 +240,10 @@ async def flooded(run: Run, ids: list[int], rate: float, flood: Flood, group: in
                   ports: tuple[int, int]) -> Phase:
     """The groups' steady play with the flood sent at its start, from `group`."""
     web_port, metrics_port = ports
-    people, ticket, deal_id, reveal = await flood_group(run, group, flood.members)
+    people, ticket, deal_id, reveal, dealer = await flood_group(run, group, flood.members)
+    pressed, data = deal_id, reveal
+    if flood.press == "coach":  # the first member missed; the rest never answered
+        pressed, data = await coached(run, group, deal_id, dealer, people[0])
     await idle(run.process)
     before = scrape(metrics_port)
     cpu = cpu_seconds(run.process)
@@ -227,7 +261,7 @@ async def flooded(run: Run, ids: list[int], rate: float, flood: Flood, group: in
     for n in range(max(flood.presses, flood.inline)):  # ahead of the groups' own updates
         person = people[n % len(people)]
         if n < flood.presses:
-            await run.emulator.press(group, deal_id, person, reveal)
+            await run.emulator.press(group, pressed, person, data)
         if n < flood.inline:
             await run.emulator.inline_query(person, "8 3 8 3")
     played = await steady(run, ids, rate, 120)
@@ -307,7 +341,7 @@ async def load(run: Run, args: argparse.Namespace, name: str, rate: float, numbe
     for index, (label, members, first) in enumerate(runs, start=1):
         flood = Flood(members, *(round(n * args.scale) if kind in args.kinds else 0
                                  for kind, n in zip(KINDS, (6000, 2000, 2000, 2000),
-                                                    strict=True)))
+                                                    strict=True)), press=args.press)
         phases.append((label, await flooded(run, chats(base + first, args.chats), rate, flood,
                                             FLOOD_GROUPS - 10 * number - index, ports), flood))
     return Load(name, rate, phases)
@@ -404,6 +438,9 @@ def main() -> None:
                         help="the bot under cProfile, into FILE (with --only: that flood)")
     parser.add_argument("--kinds", type=lambda text: set(text.split(",")), default=set(KINDS),
                         help="the flood's parts, of " + ",".join(KINDS) + " (default: all)")
+    parser.add_argument("--press", choices=("reveal", "coach"), default="reveal",
+                        help="the button the presses press: Reveal under the flood group's "
+                             "deal, or the coach's line under its result (for one who missed)")
     parser.add_argument("--only", choices=("one", "fifty"),
                         help="the quiet run and this flood alone")
     parser.add_argument("--paced", action=argparse.BooleanOptionalAction, default=True,

@@ -25,12 +25,19 @@ the learned hands (none of the group's last 100 again); the solve rate of the la
 lowers its winner: the same season played again with wins rated by the likelihood alone, as
 before (a slow win could lower), and for both, how many wins lowered their winner and the mean
 rating at each quarter of the season on the scale /top shows (1500 for a new player): a rule
-that inflated ratings would show the mean climbing quarter after quarter.
+that inflated ratings would show the mean climbing quarter after quarter. (f) a player's themes
+(bot.play.ratings.themes, what their page shows): after the season, a new player of skill 0 who is
+weak in one theme (on a hand that needs it they play as one WEAK_BY weaker) plays 50 rounds,
+alone or in random groups; from the rounds they answered, as the page reads them, the theme their
+standings name weakest, of 10 such players, for each theme of at least 5 % of the hands (and,
+to compare, with every round of theirs read, as a page that also read the rounds a player dealt
+and let run out would).
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import csv
 import dataclasses
 import math
@@ -61,7 +68,10 @@ from bot.play.ratings import (
     new_player,
     rate_round,
 )
+from bot.play.ratings.themes import ThemedRound, standings
 from solver import rate
+from solver.errors import SolverError
+from solver.themes import THEMES, themes
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "4nums-human-difficulty.csv"
@@ -73,6 +83,9 @@ SKILL_SPREAD = 0.5  # the simulated players' skills: normal, this standard devia
 WRONG_STUCK, WRONG_FINDING, PASSING = 0.5, 0.1, 0.4
 GROUP_SIZES, GROUP_WEIGHTS = (1, 2, 3, 4), (0.3, 0.3, 0.25, 0.15)
 WEAK, STRONG = (-0.6, -0.4), (0.4, 0.6)
+WEAK_BY = 3.0  # (f): how much weaker the player is on a hand of their weak theme
+THEMED_ROUNDS, THEMED_RUNS = 50, 10  # (f): a player's rounds, and players of each theme
+WEAKEST_GOAL = "factor_pair"  # the theme of the issue's goal: the commonest but one (18 %)
 RECENT = 30  # an adaptive group is dealt none of its last this many hands again
 LAST = 100  # the adaptive rounds whose solve rate is judged
 
@@ -260,6 +273,55 @@ def costs(book: Book, rng: random.Random, repeat: int,
             statistics.median(large) / 1e6)
 
 
+def hands_themes(hands: Sequence[TrueHand]) -> dict[str, tuple[str, ...]]:
+    """Each hand's themes, by key (solver.themes: what the bot writes for a rated hand)."""
+    found = {}
+    for hand in hands:
+        try:
+            found[hand.key] = themes(hand.numbers, 24).codes
+        except SolverError:
+            found[hand.key] = ()
+    return found
+
+
+MODES = {  # (f): where the player plays, and which of their rounds the standings read
+    "alone, answered": (False, False),  # what the page reads: the rounds they answered
+    "in groups, answered": (True, False),
+    "alone, every round": (False, True),  # and with the rounds they dealt and let run out
+}
+
+
+def weakest_named(book: Book, people: People, hands: Sequence[TrueHand],
+                  needs: dict[str, tuple[str, ...]], skills: Sequence[float], weak: str,
+                  first_id: int, rounds: int, runs: int, rng: random.Random,
+                  mode: str) -> int:
+    """(f): of `runs` new players weak in `weak`, how many the standings name weakest in it
+    after `rounds` rounds each (on a copy of the book: the season's ratings stay as they are).
+    A round the player answered is a row of answered_rounds, which the page reads; a round they
+    dealt alone and never answered leaves none (MODES' last reads it all the same)."""
+    groups, every = MODES[mode]
+    named = 0
+    for run_number in range(runs):
+        played = copy.deepcopy(book)
+        me = first_id + run_number
+        answered: list[tuple[str, bool]] = []
+        for number in range(rounds):
+            hand = rng.choice(hands)
+            size = rng.choices(GROUP_SIZES, GROUP_WEIGHTS)[0] if groups else 1
+            others = [(pid, skills[pid]) for pid in rng.sample(range(len(skills)), size - 1)]
+            mine = 0.0 - (WEAK_BY if weak in needs[hand.key] else 0.0)
+            closed, _ = race(rng, people, [(me, mine), *others], hand)
+            played.rate(closed, float(number))
+            [response] = [r for r in closed.responses if r.player_id == me]
+            if every or response.solved_at is not None or response.wrong:
+                answered.append((hand.key, response.solved_at is not None))
+        rating = played.player(me, GAME, 0.0).rating
+        found = standings([ThemedRound(solved, rating - played.hands[GAME, key].difficulty,
+                                       needs[key]) for key, solved in answered])
+        named += bool(found) and found[0].code == weak
+    return named
+
+
 @dataclass
 class Played:
     """A fresh book after a season of `learn`: the players' skills, what the season did, and
@@ -306,6 +368,15 @@ def run(data: Path, rounds: int, players: int, adaptive_rounds: int, seed: int,
                       censoring)
     update_us, choice_ms, large_ms = costs(book, rng, repeat, many)
     last = min(LAST, adaptive_rounds)
+    needs = hands_themes(hands)
+    shares = {code: statistics.fmean(code in codes for codes in needs.values())
+              for code in THEMES}
+    themed = [(f"(f) weak in {code} ({shares[code]:.0%} of hands), {mode}: named weakest",
+               float(weakest_named(book, people, hands, needs, skills, code,
+                                   players + 100 + 100 * n, THEMED_ROUNDS, THEMED_RUNS, rng,
+                                   mode)),
+               f">= {THEMED_RUNS - 1}" if code == WEAKEST_GOAL else "")
+              for n, code in enumerate(c for c in THEMES if shares[c] >= 0.05) for mode in MODES]
     return [
         ("(a) hands: fixed model (prior) vs true difficulty", spearman(prior, truth), ""),
         (f"(a) hands: learned after {rounds} rounds vs true difficulty",
@@ -328,6 +399,7 @@ def run(data: Path, rounds: int, players: int, adaptive_rounds: int, seed: int,
         ("(d) one update, 3 players (median µs)", update_us, ""),
         (f"(d) adaptive choice among {len(book.hands)} hands (median ms)", choice_ms, "<= 5"),
         (f"(d) adaptive choice among {many:,} hands (median ms)", large_ms, "<= 5"),
+        *themed,
     ], {"wins floored (now)": now.season, "slow wins could lower (before)": before.season}
 
 

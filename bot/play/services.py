@@ -27,6 +27,7 @@ from bot.play.dealing.adaptive import AdaptiveDeals
 from bot.play.dealing.analyses import Analyses
 from bot.play.dealing.dealer import Dealer
 from bot.play.dealing.stock import Stock
+from bot.play.dealing.themes import HandThemes
 from bot.play.guards.live import LivePuzzles, Shared
 from bot.play.guards.once import Once
 from bot.play.guards.throttle import Throttle, WorkBudget
@@ -85,6 +86,7 @@ class Services:
     pages: Pages  # the Mini App's pages of a player and of a group
     tournaments: Tournaments  # tournaments between groups
     coaching: Coaching  # the line a player who missed may ask under a result
+    hand_themes: HandThemes  # the rated hands' themes, written for the pages
 
 
 def nearest_of(analyses: Analyses) -> Callable[[str, tuple, int], int | None]:
@@ -142,6 +144,8 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     people = People(stores.people, shared=shared_names)
     analyses = Analyses(pool)
     rater = Rater(stores.ratings, nearest_of(analyses))
+    hand_themes = HandThemes(stores.ratings, pool)  # each rated hand's themes, for the pages
+    rater.follow(hand_themes.noted)
     # the daily puzzle is live all day for everyone (what /solve and inline refuse, and what
     # the dealer never deals), as the table's live puzzles hold it
     daily_hands = daily_hands or DailyHands(secret, clock)
@@ -197,4 +201,5 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                     daily, stores.tournaments),
         tournaments=tournaments,
         coaching=Coaching(stores.rounds, people, rounds.endings, rounds.results, settings,
-                          solving))
+                          solving),
+        hand_themes=hand_themes)

@@ -125,6 +125,8 @@ WHOLE_PERSON = {
                          "few pages of its key, summed where they lie: the key keeps no time, "
                          "as /forget reads them)"
        for name in ("player_levels", "player_medians", "player_round_days", "player_solved")},
+    "pages.player_tried": "the player's page: their latest rounds answered (the key read "
+                          "backwards from the latest, stopped at the page's hundred)",
 }
 
 # Boards whose first rows are read in the board's order: no sort of all that matched.

@@ -68,6 +68,7 @@ async def three_weeks(h: Harness) -> Clock:
         assert h.services.table.of(GROUP) is None
         clock.now += 0.75 * DAY
     clock.now = end
+    await h.services.hand_themes.written()  # the hands' themes, which the player's page reads
     return clock
 
 
@@ -146,8 +147,8 @@ async def test_both_pages_in_light_and_dark(harness: Harness, browser: Browser, 
             await asyncio.to_thread(browser.telegram, data, theme, scheme, ANN)
             player = await asyncio.to_thread(opened, browser, address(
                 base, data, f"u{ANN['id']}"))
-            assert player["kinds"] == ["rating", "games", "levels", "calendar", "records",
-                                       "share", "achievements"]
+            assert player["kinds"] == ["rating", "games", "levels", "themes", "calendar",
+                                       "records", "share", "achievements"]
             assert not player["round"] and player["dark"] == (scheme == "dark")
             assert player["background"] == background
             assert player["lines"] >= 1 and player["bars"] > 300  # a year of days, the bars

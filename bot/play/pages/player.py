@@ -16,6 +16,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from bot.play.community.standings import SHOWN_MEAN, SHOWN_PER_UNIT
 from bot.play.games import GAMES
 from bot.play.pages.days import DAY, day_of, days_back, streaks
+from bot.play.pages.themes import TRIED, themes_section
 from bot.play.ratings import hand_key
 from bot.play.ratings.rater import fixed_difficulty
 from bot.play.ratings.seasons import season_of
@@ -114,10 +115,11 @@ async def player_page(store: PageStore, texts: Texts, user_id: int, name: str,
     of their own)."""
     since_day = days_back(now, YEAR)
     since = now - YEAR * DAY
-    days, totals, rounds, daily, levels, hands = await asyncio.gather(
-        store.rating_days(user_id, since_day, RATED), store.game_totals(user_id),
-        store.round_days(user_id, since), store.daily_days(user_id, since_day),
-        store.levels(user_id, since), store.solved_hands(user_id, since))
+    (days, totals, rounds, daily, levels, hands), tried = await asyncio.gather(
+        asyncio.gather(store.rating_days(user_id, since_day, RATED), store.game_totals(user_id),
+                       store.round_days(user_id, since), store.daily_days(user_id, since_day),
+                       store.levels(user_id, since), store.solved_hands(user_id, since)),
+        store.tried_hands(user_id, since, TRIED))
     played = played_days(rounds, daily)
     now_run, longest = streaks(played, day_of(now))
     sections: list[dict[str, Any]] = [
@@ -133,6 +135,10 @@ async def player_page(store: PageStore, texts: Texts, user_id: int, name: str,
                      texts("webapp_streak_best", days=longest)]},
         await records_section(store, texts, totals, hands, longest),
     ]
+    themed = await themes_section(store, texts, tried, latest_ratings(days), numbers_of,
+                                  hand_text)
+    if themed is not None:
+        sections.insert(3, themed)  # beside the levels: how the player does by what hands need
     season = season_of(now)
     this_season = sorted({day.game for day in days if day.season == season})
     if this_season:  # a share card of each game the player is rated in this season
@@ -141,6 +147,15 @@ async def player_page(store: PageStore, texts: Texts, user_id: int, name: str,
                                    for game in this_season]})
     return {"kind": "player", "title": texts("webapp_page_player", name=name),
             "sections": sections}
+
+
+def latest_ratings(days: list) -> dict[str, float]:
+    """Each game's latest rating among the player's rating days."""
+    found: dict[str, tuple[str, float]] = {}
+    for day in days:
+        if day.game not in found or day.day >= found[day.game][0]:
+            found[day.game] = (day.day, day.rating)
+    return {game: rating for game, (_, rating) in found.items()}
 
 
 def played_days(rounds: dict[int, int], daily: list[str]) -> Counter[str]:

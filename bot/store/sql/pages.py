@@ -48,7 +48,10 @@ class PageStatements:
     player_solved: str  # (user, since): each stored hand solved, at its latest solve, latest
     #                      first: game, level, hand, target, when
     player_daily: str  # (user, since day): the days of their daily results, in any game
+    player_tried: str  # (user, since, most): the latest rounds answered, latest first: game,
+    #                     level, hand, target, whether solved (the themes: bot.play.pages.themes)
     hands: str  # (HAND_SLOTS games and hand keys): learned difficulties
+    themed: str  # (HAND_SLOTS games and hand keys): learned difficulties and themes (step 35)
     days_of: str  # (DAY_SLOTS games and users, since day): their rating days
     group_records: str  # (chat x 8): per game its fastest win, longest run and most wins,
     #                      each with its holder: game, kind, user, name, the best
@@ -104,11 +107,18 @@ QMARK = PageStatements(
                   "WHERE user_id = ? AND first_at >= ? AND solved = 1) s WHERE n = 1 "
                   "ORDER BY first_at DESC, round_id",
     player_daily="SELECT DISTINCT day FROM daily_results WHERE user_id = ? AND day >= ?",
+    # in the key's order, backwards from the latest round: no sort of the person's year
+    player_tried="SELECT game, level, hand, target, solved FROM answered_rounds "
+                 "WHERE user_id = ? AND first_at >= ? ORDER BY round_id DESC LIMIT ?",
     # each pair looked up by its key (a scalar subquery: no engine reads the table for a join),
     # every game's at once (a statement a game was a trip a game, each reading a few rows)
     hands=f"{pairs(HAND_SLOTS, 'game, hand', 'CAST(? AS TEXT), CAST(? AS TEXT)')} "
           "SELECT k.game, k.hand, (SELECT h.difficulty FROM hand_ratings h "
           "WHERE h.game = k.game AND h.hand = k.hand) FROM k",
+    themed=f"{pairs(HAND_SLOTS, 'game, hand', 'CAST(? AS TEXT), CAST(? AS TEXT)')} "
+           "SELECT k.game, k.hand, (SELECT h.difficulty FROM hand_ratings h "
+           "WHERE h.game = k.game AND h.hand = k.hand), (SELECT t.themes FROM hand_themes t "
+           "WHERE t.game = k.game AND t.hand = k.hand) FROM k",
     days_of=f"{pairs(DAY_SLOTS, 'game, user_id', 'CAST(? AS TEXT), CAST(? AS BIGINT)')} "
             "SELECT r.game, r.user_id, r.day, r.rating FROM k "
             "JOIN rating_days r ON r.user_id = k.user_id AND r.game = k.game WHERE r.day >= ?",
@@ -174,6 +184,25 @@ class LevelYear:
     rounds: int
     solved: int
     median: float | None
+
+
+class TriedHand(NamedTuple):
+    """A closed round the player answered: its game, level, stored hand, target, and whether
+    they solved it."""
+
+    game: str
+    level: str
+    hand: str
+    target: int
+    solved: bool
+
+
+class HandFacts(NamedTuple):
+    """What the store knows of a hand: its learned difficulty and its themes' bits (each None
+    where none is written)."""
+
+    difficulty: float | None
+    themes: int | None
 
 
 class SolvedHand(NamedTuple):
@@ -253,6 +282,24 @@ class Pages:
         first."""
         rows = await self.db.fetch(self.sql.player_solved, (user_id, since))
         return list(map(SolvedHand._make, rows))
+
+    async def tried_hands(self, user_id: int, since: float, most: int) -> list[TriedHand]:
+        """The latest `most` closed rounds the player answered since a moment, latest first."""
+        rows = await self.db.fetch(self.sql.player_tried, (user_id, since, most))
+        return [TriedHand(game, level, hand, target, bool(solved))
+                for game, level, hand, target, solved in rows]
+
+    async def hand_facts(self, hands: Sequence[tuple[str, str]]
+                         ) -> dict[tuple[str, str], HandFacts]:
+        """The learned difficulty and the themes of each of these hands ((game, hand_key
+        form)) that has either."""
+        parts = [hands[start:start + HAND_SLOTS] for start in range(0, len(hands), HAND_SLOTS)]
+        found = await asyncio.gather(*(self.db.fetch(self.sql.themed, filled(
+            part, HAND_SLOTS, (NO_GAME, NO_HAND))) for part in parts))
+        return {(game, hand): HandFacts(None if difficulty is None else float(difficulty),
+                                        themes)
+                for rows in found for game, hand, difficulty, themes in rows
+                if difficulty is not None or themes is not None}
 
     async def daily_days(self, user_id: int, since_day: str) -> list[str]:
         return [row[0] for row in await self.db.fetch(self.sql.player_daily,

@@ -14,6 +14,7 @@ rating history (rating_days, read by the pages: bot.store.sql.pages).
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.store.records import (
@@ -114,6 +115,7 @@ class RatingStatements:
     put_hand: str
     put_scale: str
     put_day: str  # the player's rating as it now stands, as the day's (table rating_days)
+    put_themes: str  # (game, hand key, themes' bits): a hand's themes, written once (step 35)
 
 
 QMARK = RatingStatements(
@@ -189,6 +191,8 @@ QMARK = RatingStatements(
             "WHERE user_id = ? AND game = ? AND season = ? "
             "ON CONFLICT (user_id, game, day) DO UPDATE SET season = excluded.season, "
             "rating = excluded.rating",
+    put_themes="INSERT INTO hand_themes (game, hand, themes) VALUES (?, ?, ?) "
+               "ON CONFLICT (game, hand) DO NOTHING",
 )
 NUMBERED = numbered_table(QMARK)
 
@@ -249,6 +253,11 @@ class Ratings:
         """Every rated hand of one kind (start-up's index of the hands adaptive deals take)."""
         rows = await self.db.fetch(self.sql.hands, (game, numbers, target))
         return [HandRow(*row) for row in rows]
+
+    async def put_themes(self, hands: Sequence[tuple[str, str, int]]) -> None:
+        """Hands' themes ((game, hand key, themes' bits)), in one transaction; a hand already
+        written keeps its row (the themes of a hand never change)."""
+        await self.db.run_all([(self.sql.put_themes, hand) for hand in hands])
 
     async def scale(self, game: str) -> ScaleRow | None:
         rows = await self.db.fetch(self.sql.scale, (game,))

@@ -214,6 +214,40 @@ function levelsTable(section) {
   }
   return table;
 }
+function themesTable(section) {
+  // a row a theme, the weakest first: a bar from the middle, left where the player stands below
+  // what their rating predicts on hands of that theme, right where above; the share solved, the
+  // share the ratings expected, and the latest hand that showed it
+  if (!section.rows.length) return null;
+  const table = el("table", {class: "levels themes"});
+  const head = el("tr");
+  head.appendChild(el("th"));
+  head.appendChild(el("th"));
+  for (const word of section.heads) head.appendChild(el("th", {}, word));
+  table.appendChild(head);
+  for (const row of section.rows) {
+    const line = el("tr", {class: row.kind});
+    line.appendChild(el("td", {dir: "auto"}, row.name));
+    const bar = el("td", {class: "standing"});
+    const axis = el("span", {class: "axis"});  // left to right in every language (pages.css)
+    const reach = Math.min(Math.abs(row.standing), 2) / 2 * 50;
+    axis.appendChild(el("span", {class: row.standing < 0 ? "below" : "above",
+                                 style: `width:${reach}%`}));
+    bar.appendChild(axis);
+    line.appendChild(bar);
+    line.appendChild(el("td", {class: "num"}, local(row.rounds)));
+    const share = el("td", {class: "num"});
+    const meter = el("span", {class: "meter"});
+    meter.appendChild(el("span", {style: `width:${row.share}%`}));
+    share.appendChild(meter);
+    share.appendChild(el("span", {}, row.share_text));
+    line.appendChild(share);
+    line.appendChild(el("td", {class: "num"}, row.expected));
+    line.appendChild(el("td", {class: "num hand"}, row.hand));
+    table.appendChild(line);
+  }
+  return table;
+}
 function calendarChart(section) {
   const counts = new Map(section.days);
   const first = dayIndex(section.from), last = dayIndex(section.to);
@@ -388,7 +422,8 @@ function weeksChart(section) {
   box.appendChild(svg("text", {x: W, y: 10, class: "axis", "text-anchor": "end"}, local(most)));
   return box;
 }
-const DRAW = {rating: ratingChart, games: gamesChart, levels: levelsTable, calendar: calendarChart,
+const DRAW = {rating: ratingChart, games: gamesChart, levels: levelsTable, themes: themesTable,
+              calendar: calendarChart,
               records: itemsList, hands: itemsList, board: boardTable, weeks: weeksChart,
               achievements: badges, share: shareCards,
               about: itemsList, players: standingsTable, groups: standingsTable, rounds: itemsList};

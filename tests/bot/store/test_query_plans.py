@@ -213,6 +213,7 @@ async def every_command(services: Services, year: Year, db: Any,
         await services.rounds.answer(chat, player, first_solution(list(dealt.round.hand)) or "",
                                      explicit=True)
     found["a right answer"] = named(ran, catalogue)
+    await services.hand_themes.written()  # its hand's themes, written by a task of their own
     with recorded(db) as ran:
         await services.community.privacy.forget(int(year.heavy_ids[0]))
     found["/forget's answer"] = named(ran, catalogue)
@@ -367,6 +368,7 @@ async def deal_in(services: Services, clock: Clock, stores: Stores, backend: str
         await services.rounds.answer(GROUP, people[0], first_solution(
             list(dealt.round.hand)) or "", explicit=True)
         clock.now += 1
+    await services.hand_themes.written()  # the closed hands' themes: a task of their own
     with recorded(stores.rounds.db) as ran:  # type: ignore[attr-defined]
         assert isinstance(await services.rounds.play(GROUP, people[0], "24"), Dealt)
     return Counter(name for name, _ in named(ran, CATALOGUES[backend]))

@@ -1,0 +1,119 @@
+"""The themes of the hands played, kept with the hands' ratings (schema step 35, hand_themes):
+worked out once a hand is first rated in a process, in the solver pool's heavy lane behind
+everyone's questions (a millisecond or two a hand of four), and written once, many at a time.
+A player's page then counts the themes of the rounds it reads and never works one out
+(docs/themes.md, "A player's themes"): worked out per page, forty hands cost the page 2.2 times
+its time on a year-old file (docs/benchmarks.md).
+
+Nothing here is on a round's path: the rater tells each hand it rated (`noted`, a set lookup),
+and the work is a task of its own. What is not written (the lane was shut, the store refused, too
+many waiting) is noted again the next time the hand is rated.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from itertools import islice
+
+from bot.play.games import GAMES
+from bot.play.ratings.themes import bits_of
+from bot.runtime.lru import LRU
+from bot.runtime.pool import SPARES, SolverPool
+from bot.store.protocols import RatingStore
+from bot.store.records import HandRow
+from solver.errors import SolverError
+from solver.themes import themes
+
+log = logging.getLogger(__name__)
+
+MOST_NUMBERS = 4  # hands of five take thirty times as long (docs/themes.md, "Cost")
+BATCH = 64  # hands worked out in one trip to a worker, and written in one transaction
+WAITING_MOST = 1_024  # hands waiting at most; past it a hand is noted again when next rated
+KNOWN = 16_384  # hands this process has written (4-number 24 has 1,362 solvable ones)
+SECONDS_A_HAND = 0.05  # a batch's time limit, a hand's share (about 1.4 ms is usual) ...
+GRACE = 4.0  # ... and a worker's start (its imports): a batch timed out restarts the lane
+AFTER = 1.0  # seconds a noted hand waits: the close's own trips and its result's go first, and
+#              a busy minute's new hands go to the database in one trip
+
+Hand = tuple[tuple[int, ...], int]  # numbers, target
+
+
+def themes_bits(hands: Sequence[Hand]) -> list[int | None]:
+    """Each hand's themes as the store keeps them (None: the solver works none out for it).
+    Runs in the pool."""
+    found: list[int | None] = []
+    for numbers, target in hands:
+        try:
+            found.append(bits_of(themes(numbers, target).codes))
+        except SolverError:  # no solution, a target not above 0: no themes to keep
+            found.append(None)
+    return found
+
+
+def hand_of(key: str) -> Hand | None:
+    """A hand from its ratings key ("1 2 7 7=24"); None when it is not one."""
+    numbers, _, target = key.partition("=")
+    try:
+        return tuple(int(n) for n in numbers.split()), int(target)
+    except ValueError:
+        return None
+
+
+class HandThemes:
+    """Follows the rater (`noted`) and writes the themes of each hand it has not yet written."""
+
+    def __init__(self, store: RatingStore, pool: SolverPool, after: float = AFTER) -> None:
+        self.store = store
+        self.pool = pool
+        self.after = after
+        self._known: LRU[tuple[str, str], None] = LRU(KNOWN)
+        self._waiting: dict[tuple[str, str], Hand] = {}
+        self._task: asyncio.Task | None = None
+
+    def noted(self, row: HandRow) -> None:
+        """A rating of this hand was written: its themes are worked out if they may be
+        wanted and this process has not written them."""
+        game = GAMES.get(row.game)
+        key = (row.game, row.hand)
+        if game is None or not game.rules.coaches or not 1 <= row.numbers <= MOST_NUMBERS \
+                or key in self._known or key in self._waiting \
+                or len(self._waiting) >= WAITING_MOST:
+            return
+        hand = hand_of(row.hand)
+        if hand is None:
+            return
+        self._waiting[key] = hand
+        if self._task is None:
+            self._task = asyncio.create_task(self._write())
+
+    async def written(self) -> None:
+        """Wait until every hand noted so far is written (or given up)."""
+        while self._task is not None:
+            await asyncio.shield(self._task)
+
+    async def _write(self) -> None:
+        try:
+            await asyncio.sleep(self.after)
+            while self._waiting:
+                keys = list(islice(self._waiting, BATCH))
+                hands = [self._waiting[key] for key in keys]
+                try:
+                    bits = await self.pool.run_heavy(
+                        themes_bits, hands, timeout=GRACE + SECONDS_A_HAND * len(hands),
+                        rank=SPARES)
+                    rows = [(game, hand, found) for (game, hand), found in zip(keys, bits,
+                                                                          strict=True)
+                            if found is not None]
+                    if rows:
+                        await self.store.put_themes(rows)
+                except Exception as error:  # a timeout, a shut lane, a fenced store
+                    log.warning("hands' themes not written (%d hands): %s", len(keys), error)
+                else:
+                    for key in keys:
+                        self._known[key] = None
+                for key in keys:
+                    self._waiting.pop(key, None)
+        finally:
+            self._task = None

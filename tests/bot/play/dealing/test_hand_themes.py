@@ -1,0 +1,104 @@
+"""The hands' themes kept (bot.play.dealing.themes, schema step 35): written once a hand is rated,
+off the round's path, once a hand; never for a game without themes or a hand of five; a failure
+loses nothing the next rating of the hand does not write. Both databases."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from bot.play.dealing.themes import WAITING_MOST, hand_of, themes_bits
+from bot.play.ratings.themes import bits_of
+from bot.store.records import HandRow
+from solver import first_solution
+from solver.themes import themes
+from tests.bot.conftest import ON_BOTH_BACKENDS, Harness
+from tests.bot.webapp_support import ANN, GROUP, deal_known, hand_clock
+
+KEY = ("24", "1 2 7 7=24")
+
+
+async def won(h: Harness, hand: tuple, game: str = "24", target: int = 24) -> None:
+    """A round of the hand dealt in the group and won by Ann (rated at its close)."""
+    clock = hand_clock(h)
+    await deal_known(h, hand, game=game, target=target)
+    clock.now += 3
+    await h.send(GROUP, ANN, "/a " + (first_solution(list(hand), target) or ""))
+    assert h.services.table.of(GROUP) is None
+
+
+def counted(h: Harness) -> list[list]:
+    """The store's put_themes calls, as they come."""
+    calls: list[list] = []
+    put = h.stores.ratings.put_themes
+
+    async def watched(hands):
+        calls.append(list(hands))
+        await put(hands)
+    h.stores.ratings.put_themes = watched  # type: ignore[method-assign]
+    return calls
+
+
+@ON_BOTH_BACKENDS
+async def test_a_rated_hands_themes_are_written_once(harness: Harness):
+    calls = counted(harness)
+    await won(harness, (1, 2, 7, 7))
+    await harness.services.hand_themes.written()
+    facts = await harness.stores.pages.hand_facts([KEY, ("24", "3 3 8 8=24")])
+    assert set(facts) == {KEY}  # the hand never played has nothing
+    assert facts[KEY].themes == bits_of(("beyond", "division_last", "unique"))
+    assert facts[KEY].difficulty is not None  # read with its learned difficulty
+    assert calls == [[("24", "1 2 7 7=24", facts[KEY].themes)]]
+    await won(harness, (7, 2, 1, 7))  # the same hand, dealt in another order
+    await harness.services.hand_themes.written()
+    assert len(calls) == 1
+
+
+@ON_BOTH_BACKENDS
+async def test_no_themes_for_a_game_without_them(harness: Harness):
+    calls = counted(harness)
+    await won(harness, (1, 2, 3, 4, 5, 6), game="countdown", target=120)
+    await harness.services.hand_themes.written()
+    assert calls == []
+
+
+async def test_a_hand_of_five_a_bad_key_and_a_full_queue_wait_for_nothing(harness: Harness):
+    keeper = harness.services.hand_themes
+    keeper.noted(HandRow("24", "1 2 3 4 5=24", 5, 24, 0.0, 1.0, 1, 0.0))
+    keeper.noted(HandRow("24", "one two=24", 2, 24, 0.0, 1.0, 1, 0.0))
+    keeper.noted(HandRow("tetris", "1 2=3", 2, 3, 0.0, 1.0, 1, 0.0))
+    assert keeper._task is None
+    keeper._waiting.update({("24", f"{n}=24"): ((n,), 24) for n in range(WAITING_MOST)})
+    keeper.noted(HandRow("24", "1 2 7 7=24", 4, 24, 0.0, 1.0, 1, 0.0))
+    assert ("24", "1 2 7 7=24") not in keeper._waiting
+    keeper._waiting.clear()
+
+
+@ON_BOTH_BACKENDS
+async def test_a_failure_is_written_at_the_hands_next_rating(
+        harness: Harness, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture):
+    pool = harness.services.hand_themes.pool
+    run_heavy = pool.run_heavy
+
+    async def shut(*args, **kwargs):
+        raise RuntimeError("the lane is shut")
+    monkeypatch.setattr(pool, "run_heavy", shut)
+    with caplog.at_level(logging.WARNING):
+        await won(harness, (1, 2, 7, 7))
+        await harness.services.hand_themes.written()
+    assert "themes not written" in caplog.text
+    assert await harness.stores.pages.hand_facts([KEY]) == {KEY: (
+        (await harness.stores.pages.hand_facts([KEY]))[KEY].difficulty, None)}
+    monkeypatch.setattr(pool, "run_heavy", run_heavy)
+    await won(harness, (1, 2, 7, 7))
+    await harness.services.hand_themes.written()
+    assert (await harness.stores.pages.hand_facts([KEY]))[KEY].themes is not None
+
+
+def test_the_pools_work_is_the_solvers_themes():
+    assert themes_bits([((1, 2, 7, 7), 24), ((1, 1, 1, 1), 24), ((3, 3, 8, 8), 24)]) == [
+        bits_of(themes((1, 2, 7, 7)).codes), None, bits_of(themes((3, 3, 8, 8)).codes)]
+    assert hand_of("1 2 7 7=24") == ((1, 2, 7, 7), 24)
+    assert hand_of("1 2=-3") == ((1, 2), -3)
+    assert hand_of("[1, 2]") is None

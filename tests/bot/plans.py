@@ -125,8 +125,10 @@ WHOLE_PERSON = {
                          "few pages of its key, summed where they lie: the key keeps no time, "
                          "as /forget reads them)"
        for name in ("player_levels", "player_medians", "player_round_days", "player_solved")},
-    "pages.player_tried": "the player's page: their latest rounds answered (the key read "
-                          "backwards from the latest, stopped at the page's hundred)",
+    **{f"pages.{name}": "the player's page: their latest rounds answered, and dealt (the key, "
+                         "and the starter's index by starter and round, read backwards from the "
+                         "latest and stopped at the page's hundred)"
+       for name in ("player_tried", "player_dealt")},
 }
 
 # Boards whose first rows are read in the board's order: no sort of all that matched.

@@ -1,6 +1,7 @@
 """A player's themes on their page (docs/themes.md, "A player's themes"): of the latest rounds
-they answered, each theme their hands needed with the player's standing in it (learned beside
-their rating: bot.play.ratings.themes), the weakest first, with the latest hand that showed it.
+they tried (answered, or dealt and won by nobody), each theme their hands needed with the
+player's standing in it (learned beside their rating: bot.play.ratings.themes), the weakest
+first, with the latest hand that showed it.
 
 The page counts; it never works a theme out: the themes of each hand are written once, after the
 hand is first rated (bot.play.dealing.themes), and read here with the hands' difficulties in the
@@ -23,7 +24,7 @@ from bot.store.protocols import PageStore
 from bot.store.sql.pages import TriedHand
 from bot.text.i18n import Texts
 
-TRIED = 100  # the latest rounds read: one backward walk of the player's key
+TRIED = 100  # the latest rounds read: a walk backwards of the pages' key and of the dealt
 MOST_NUMBERS = 4  # the hands whose themes are written (bot.play.dealing.themes)
 EVEN = 0.25  # a standing within this of 0 (log-odds) is as the ratings expect
 

@@ -48,8 +48,10 @@ class PageStatements:
     player_solved: str  # (user, since): each stored hand solved, at its latest solve, latest
     #                      first: game, level, hand, target, when
     player_daily: str  # (user, since day): the days of their daily results, in any game
-    player_tried: str  # (user, since, most): the latest rounds answered, latest first: game,
-    #                     level, hand, target, whether solved (the themes: bot.play.pages.themes)
+    player_tried: str  # (user, since, most): the latest rounds answered, latest first: round,
+    #                     game, level, hand, target, whether solved (bot.play.pages.themes)
+    player_dealt: str  # (user, since, most): of the latest rounds the person dealt, those that
+    #                     ended with no winner, latest first: round, game, level, hand, target
     hands: str  # (HAND_SLOTS games and hand keys): learned difficulties
     themed: str  # (HAND_SLOTS games and hand keys): learned difficulties and themes (step 35)
     days_of: str  # (DAY_SLOTS games and users, since day): their rating days
@@ -108,8 +110,13 @@ QMARK = PageStatements(
                   "ORDER BY first_at DESC, round_id",
     player_daily="SELECT DISTINCT day FROM daily_results WHERE user_id = ? AND day >= ?",
     # in the key's order, backwards from the latest round: no sort of the person's year
-    player_tried="SELECT game, level, hand, target, solved FROM answered_rounds "
+    player_tried="SELECT round_id, game, level, hand, target, solved FROM answered_rounds "
                  "WHERE user_id = ? AND first_at >= ? ORDER BY round_id DESC LIMIT ?",
+    # the starter's index (schema step 35) backwards from the latest, `most` rounds at most
+    player_dealt="SELECT id, game, level, hand, target FROM (SELECT id, game, level, hand, "
+                 "target, status, winner_id FROM rounds WHERE started_by = ? AND started_at >= ? "
+                 "ORDER BY id DESC LIMIT ?) AS r WHERE status IN ('expired', 'revealed') "
+                 "AND winner_id IS NULL",
     # each pair looked up by its key (a scalar subquery: no engine reads the table for a join),
     # every game's at once (a statement a game was a trip a game, each reading a few rows)
     hands=f"{pairs(HAND_SLOTS, 'game, hand', 'CAST(? AS TEXT), CAST(? AS TEXT)')} "
@@ -187,9 +194,10 @@ class LevelYear:
 
 
 class TriedHand(NamedTuple):
-    """A closed round the player answered: its game, level, stored hand, target, and whether
+    """A closed round the player tried: its id, game, level, stored hand, target, and whether
     they solved it."""
 
+    round_id: int
     game: str
     level: str
     hand: str
@@ -284,10 +292,18 @@ class Pages:
         return list(map(SolvedHand._make, rows))
 
     async def tried_hands(self, user_id: int, since: float, most: int) -> list[TriedHand]:
-        """The latest `most` closed rounds the player answered since a moment, latest first."""
-        rows = await self.db.fetch(self.sql.player_tried, (user_id, since, most))
-        return [TriedHand(game, level, hand, target, bool(solved))
-                for game, level, hand, target, solved in rows]
+        """The latest closed rounds the player tried since a moment, latest first, `most` at
+        most: those they answered (solved or not), and those they dealt and nobody won, which
+        they missed though they never answered (the ratings count the dealer of a round that
+        ran out as having tried it)."""
+        answered, dealt = await asyncio.gather(
+            self.db.fetch(self.sql.player_tried, (user_id, since, most)),
+            self.db.fetch(self.sql.player_dealt, (user_id, since, most)))
+        found = {row[0]: TriedHand(row[0], row[1], row[2], row[3], row[4], bool(row[5]))
+                 for row in answered}
+        for round_id, game, level, hand, target in dealt:
+            found.setdefault(round_id, TriedHand(round_id, game, level, hand, target, False))
+        return sorted(found.values(), key=lambda row: -row.round_id)[:most]
 
     async def hand_facts(self, hands: Sequence[tuple[str, str]]
                          ) -> dict[tuple[str, str], HandFacts]:

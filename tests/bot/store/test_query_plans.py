@@ -83,7 +83,7 @@ YEAR_STATISTICS = (
     ("round_passes", "round_passes_by_user", "10912 1"),
     ("round_passes", "sqlite_autoindex_round_passes_1", "9917 1 1"),
     ("rounds", "rounds_by_chat", "1947348 26 9 1"),
-    ("rounds", "rounds_by_starter", "2486880 11"),
+    ("rounds", "rounds_by_starter", "2486880 11 1"),  # step 35: (starter, id)
     ("rounds", "rounds_by_winner", "1808640 9"),
     ("rounds", "rounds_won_by_time", "1498662 1"),
     # step 33's: the round's columns after the first two, each dividing no further

@@ -103,3 +103,31 @@ async def test_forget_takes_the_themes_with_the_rounds(harness: Harness, clock: 
     rows = await harness.stores.pages.tried_hands(ANN["id"], 0.0, 100)
     assert rows == []
     assert len(await harness.stores.pages.tried_hands(EVE["id"], 0.0, 100)) == 3
+
+
+@ON_BOTH_BACKENDS
+async def test_a_round_dealt_and_given_up_is_a_miss_one_won_by_another_is_not(
+        harness: Harness, clock: Clock):
+    """Ann deals three hands that need a step past 24 and gives each up without answering;
+    she deals three hands of a product last that Eve wins before Ann answers."""
+    for past in PAST:
+        await deal_known(harness, past)  # dealt by Ann
+        clock.now += 30
+        await harness.send(GROUP, ANN, "/reveal")
+        assert harness.services.table.of(GROUP) is None
+        clock.now += 5
+    for product in PRODUCT:
+        await deal_known(harness, product)
+        clock.now += 4
+        await harness.send(GROUP, EVE, "/a " + (first_solution(list(product)) or ""))
+        clock.now += 5
+    await harness.services.hand_themes.written()
+    tried = await harness.stores.pages.tried_hands(ANN["id"], 0.0, 100)
+    assert [(row.hand, row.solved) for row in tried] == [
+        ("[1, 4, 5, 7]", False), ("[1, 3, 12, 13]", False), ("[1, 2, 3, 13]", False)]
+    # of the latest five dealt, three were won by Eve: the two before them are left
+    assert [row.hand for row in await harness.stores.pages.tried_hands(ANN["id"], 0.0, 5)] == [
+        "[1, 4, 5, 7]", "[1, 3, 12, 13]"]
+    [row] = section(await page_of(harness, clock, ANN), "themes")["rows"]
+    assert (row["name"], row["rounds"], row["share"], row["kind"]) == (
+        "a step past 24", 3, 0, "weak")

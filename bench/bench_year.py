@@ -76,10 +76,10 @@ from bench.year_data import (  # noqa: E402
     Scale,
     Year,
     generate,
+    load_later_postgres,
+    load_later_sqlite,
     load_postgres,
     load_sqlite,
-    load_tournaments_postgres,
-    load_tournaments_sqlite,
 )
 from demo.emulator import BotApiEmulator  # noqa: E402
 from solver import first_solution  # noqa: E402
@@ -574,8 +574,8 @@ async def make(name: str, scale: Scale, backend: str, folder: Path, server: obje
     steps = load_sqlite(path, year) if path is not None else await load_postgres(url, year)
     if schema is None:  # the pages' summary as an upgrade fills it, then the steps after it
         steps |= await migrations(db)
-        steps["tournaments"] = load_tournaments_sqlite(path, year) if path is not None \
-            else await load_tournaments_postgres(url, year)
+        steps["tournaments and themes"] = load_later_sqlite(path, year) if path is not None \
+            else await load_later_postgres(url, year)
         if path is None:
             await vacuum(url, "answered_rounds")  # as autovacuum does after the inserts
     db.steps = {"generate": generated, **steps}

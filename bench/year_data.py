@@ -691,27 +691,45 @@ async def load_postgres(url: str, year: Year) -> dict[str, float]:
     return took
 
 
-def tournament_chunks(year: Year, has: dict[str, set[str]]
-                      ) -> Iterator[tuple[str, list[str], list[tuple]]]:
-    """(table, columns, rows) of the tournaments, parents first, each row cut to the columns
-    the schema has (`has`: a table's columns; a table it lacks is left out)."""
-    for table, columns in TOURNAMENT_COLUMNS.items():
+# what is written after the migrations: the tournaments (step 23), and each rated hand's themes
+# (step 35: the bot writes them once a hand is rated, so a year's hands all have theirs)
+LATER_COLUMNS = {**TOURNAMENT_COLUMNS, "hand_themes": ("game", "hand", "themes")}
+
+
+def hand_theme_rows(year: Year) -> list[tuple]:
+    """Each rated hand's themes, as bot.play.dealing.themes writes them."""
+    from bot.play.dealing.themes import hand_of, themes_bits
+
+    keys = list(year.ratings["hands"])
+    found = themes_bits([hand for hand in map(hand_of, keys) if hand is not None])
+    return [("24", key, bits) for key, bits in zip(keys, found, strict=True)
+            if bits is not None]
+
+
+def later_chunks(year: Year, has: dict[str, set[str]]
+                 ) -> Iterator[tuple[str, list[str], list[tuple]]]:
+    """(table, columns, rows) of what is written after the migrations, parents first, each
+    row cut to the columns the schema has (`has`: a table's columns; a table it lacks is left
+    out)."""
+    rows = {**year.tournaments, "hand_themes": hand_theme_rows(year)}
+    for table, columns in LATER_COLUMNS.items():
         kept = [n for n, column in enumerate(columns) if column in has.get(table, set())]
-        if kept and year.tournaments[table]:
+        if kept and rows[table]:
             yield (table, [columns[n] for n in kept],
-                   [tuple(row[n] for n in kept) for row in year.tournaments[table]])
+                   [tuple(row[n] for n in kept) for row in rows[table]])
 
 
-def load_tournaments_sqlite(path: Path, year: Year) -> float:
-    """The tournaments into the SQLite file at `path`, migrated to where it has them (step 23,
-    after the year's other rows: bench/bench_year.py writes those at an older schema); seconds."""
+def load_later_sqlite(path: Path, year: Year) -> float:
+    """The tournaments and the hands' themes into the SQLite file at `path`, migrated to where
+    it has them (steps 23 and 35, after the year's other rows: bench/bench_year.py writes those
+    at an older schema); seconds."""
     started = time.perf_counter()
     connection = sqlite3.connect(path, isolation_level=None)
     try:
         has = {table: {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
-               for table in TOURNAMENT_COLUMNS}
+               for table in LATER_COLUMNS}
         connection.execute("BEGIN")
-        for table, columns, rows in tournament_chunks(year, has):
+        for table, columns, rows in later_chunks(year, has):
             marks = ", ".join("?" * len(columns))
             connection.executemany(f"INSERT INTO {table} ({', '.join(columns)}) "
                                    f"VALUES ({marks})", rows)
@@ -721,8 +739,9 @@ def load_tournaments_sqlite(path: Path, year: Year) -> float:
     return time.perf_counter() - started
 
 
-async def load_tournaments_postgres(url: str, year: Year) -> float:
-    """The tournaments into the PostgreSQL database at `url`, as load_tournaments_sqlite;
+async def load_later_postgres(url: str, year: Year) -> float:
+    """The tournaments and the hands' themes into the PostgreSQL database at `url`, as
+    load_later_sqlite;
     the tables analysed after, as autovacuum would."""
     import asyncpg
 
@@ -733,18 +752,18 @@ async def load_tournaments_postgres(url: str, year: Year) -> float:
         for row in await connection.fetch(
                 "SELECT table_name, column_name FROM information_schema.columns "
                 "WHERE table_schema = 'public' AND table_name = ANY($1::text[])",
-                list(TOURNAMENT_COLUMNS)):
+                list(LATER_COLUMNS)):
             has.setdefault(row["table_name"], set()).add(row["column_name"])
         await connection.execute("SET session_replication_role = replica")
-        for table, columns, rows in tournament_chunks(year, has):
+        for table, columns, rows in later_chunks(year, has):
             await connection.copy_records_to_table(table, records=rows, columns=columns)
         await connection.execute("SET session_replication_role = origin")
         if "tournaments" in has:
             await connection.execute(
                 "SELECT setval(pg_get_serial_sequence('tournaments', 'id'), "
                 "(SELECT COALESCE(MAX(id), 0) + 1 FROM tournaments), false)")
-            for table in TOURNAMENT_COLUMNS:
-                await connection.execute(f"ANALYZE {table}")
+        for table in has:
+            await connection.execute(f"ANALYZE {table}")
     finally:
         await connection.close()
     return time.perf_counter() - started

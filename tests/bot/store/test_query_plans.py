@@ -32,10 +32,10 @@ from bench.year_data import (
     Scale,
     Year,
     generate,
+    load_later_postgres,
+    load_later_sqlite,
     load_postgres,
     load_sqlite,
-    load_tournaments_postgres,
-    load_tournaments_sqlite,
 )
 from bot.play.chats.people import Chat, Player
 from bot.play.community.boards import BoardAsk
@@ -250,7 +250,7 @@ async def sqlite_year(tmp_path: Path) -> AsyncIterator[Path]:
     await (await open_sqlite(path, migrate_to=SUMMARISED - 1)).close()
     load_sqlite(path, SQLITE_YEAR)
     await (await open_sqlite(path)).close()
-    load_tournaments_sqlite(path, SQLITE_YEAR)
+    load_later_sqlite(path, SQLITE_YEAR)
     with_year_statistics(path)
     yield path
 
@@ -308,7 +308,7 @@ async def postgres_year(postgres_server: PostgresServer) -> str:
     await (await open_postgres(url, migrate_to=SUMMARISED - 1)).close()
     await load_postgres(url, POSTGRES_YEAR)
     await (await open_postgres(url)).close()
-    await load_tournaments_postgres(url, POSTGRES_YEAR)
+    await load_later_postgres(url, POSTGRES_YEAR)
     connection = await asyncpg.connect(url)
     try:
         await connection.execute("ANALYZE answered_rounds")

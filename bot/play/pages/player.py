@@ -133,10 +133,12 @@ async def player_page(store: PageStore, texts: Texts, user_id: int, name: str,
          "to": day_of(now), "days": sorted(played.items()),
          "streaks": [texts("webapp_streak_now", days=now_run),
                      texts("webapp_streak_best", days=longest)]},
-        await records_section(store, texts, totals, hands, longest),
     ]
-    themed = await themes_section(store, texts, tried, latest_ratings(days), numbers_of,
-                                  hand_text)
+    # both look hands up: asked side by side (on SQLite, one trip to the database's thread)
+    records, themed = await asyncio.gather(
+        records_section(store, texts, totals, hands, longest),
+        themes_section(store, texts, tried, latest_ratings(days), numbers_of, hand_text))
+    sections.append(records)
     if themed is not None:
         sections.insert(3, themed)  # beside the levels: how the player does by what hands need
     season = season_of(now)

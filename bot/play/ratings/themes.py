@@ -20,7 +20,8 @@ from bot.play.ratings.model import logistic
 from solver.themes import THEMES
 
 PRIOR = 1.0  # the standing's prior spread (log-odds): a theme moves only on several rounds
-STEPS = 20  # Newton's steps at most: the log-posterior is concave, a few reach it to 1e-9
+STEPS = 20  # Newton's steps at most: the log-posterior is concave, a few reach TOLERANCE
+TOLERANCE = 1e-6  # the page shows a standing to 0.01
 LEAST = 3  # rounds of a theme before the page shows it
 
 
@@ -97,7 +98,7 @@ def offsets(rounds: Sequence[ThemedRound], prior: float = PRIOR) -> dict[str, fl
                     curvature[i][j] += p * (1 - p)
         step = solved_system(curvature, gradient)
         theta = [t + d for t, d in zip(theta, step, strict=True)]
-        if max((abs(d) for d in step), default=0.0) < 1e-9:
+        if max((abs(d) for d in step), default=0.0) < TOLERANCE:
             break
     found = dict.fromkeys(THEMES, 0.0)
     found.update({code: theta[n] if math.isfinite(theta[n]) else 0.0

@@ -6,8 +6,10 @@ A player's page then counts the themes of the rounds it reads and never works on
 its time on a year-old file (docs/benchmarks.md).
 
 Nothing here is on a round's path: the rater tells each hand it rated (`noted`, a set lookup),
-and the work is a task of its own. What is not written (the lane was shut, the store refused, too
-many waiting) is noted again the next time the hand is rated.
+and the work is a task of its own, a second later. The hands already written are read once,
+before the first write, so a process started on a database played for a while writes only what
+is new to it (a hand's themes never change). What is not written (the lane was shut, the store
+refused, too many waiting) is noted again the next time the hand is rated.
 """
 
 from __future__ import annotations
@@ -71,6 +73,7 @@ class HandThemes:
         self._known: LRU[tuple[str, str], None] = LRU(KNOWN)
         self._waiting: dict[tuple[str, str], Hand] = {}
         self._task: asyncio.Task | None = None
+        self._read = False  # the hands already written are read once, before the first write
 
     def noted(self, row: HandRow) -> None:
         """A rating of this hand was written: its themes are worked out if they may be
@@ -96,6 +99,8 @@ class HandThemes:
     async def _write(self) -> None:
         try:
             await asyncio.sleep(self.after)
+            if not self._read:
+                await self._read_written()
             while self._waiting:
                 keys = list(islice(self._waiting, BATCH))
                 hands = [self._waiting[key] for key in keys]
@@ -117,3 +122,16 @@ class HandThemes:
                     self._waiting.pop(key, None)
         finally:
             self._task = None
+
+    async def _read_written(self) -> None:
+        """The hands whose themes the database holds are known: a process started on a
+        database played for a while works out and writes only the hands new to it."""
+        try:
+            written = await self.store.themed_hands(KNOWN)
+        except Exception as error:  # tried again before the next write
+            log.warning("hands' themes written before not read: %s", error)
+            return
+        for key in written:
+            self._known[key] = None
+            self._waiting.pop(key, None)
+        self._read = True

@@ -116,6 +116,7 @@ class RatingStatements:
     put_scale: str
     put_day: str  # the player's rating as it now stands, as the day's (table rating_days)
     put_themes: str  # (game, hand key, themes' bits): a hand's themes, written once (step 35)
+    themed: str  # (most,): the hands whose themes are written, `most` at most
 
 
 QMARK = RatingStatements(
@@ -193,6 +194,7 @@ QMARK = RatingStatements(
             "rating = excluded.rating",
     put_themes="INSERT INTO hand_themes (game, hand, themes) VALUES (?, ?, ?) "
                "ON CONFLICT (game, hand) DO NOTHING",
+    themed="SELECT game, hand FROM hand_themes LIMIT ?",
 )
 NUMBERED = numbered_table(QMARK)
 
@@ -258,6 +260,10 @@ class Ratings:
         """Hands' themes ((game, hand key, themes' bits)), in one transaction; a hand already
         written keeps its row (the themes of a hand never change)."""
         await self.db.run_all([(self.sql.put_themes, hand) for hand in hands])
+
+    async def themed_hands(self, most: int) -> list[tuple[str, str]]:
+        """The hands whose themes are written ((game, hand key)), `most` at most."""
+        return [(game, hand) for game, hand in await self.db.fetch(self.sql.themed, (most,))]
 
     async def scale(self, game: str) -> ScaleRow | None:
         rows = await self.db.fetch(self.sql.scale, (game,))

@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from bot.play.dealing.themes import WAITING_MOST, hand_of, themes_bits
+from bot.play.dealing.themes import WAITING_MOST, HandThemes, hand_of, themes_bits
 from bot.play.ratings.themes import bits_of
 from bot.store.records import HandRow
 from solver import first_solution
@@ -102,3 +102,19 @@ def test_the_pools_work_is_the_solvers_themes():
     assert hand_of("1 2 7 7=24") == ((1, 2, 7, 7), 24)
     assert hand_of("1 2=-3") == ((1, 2), -3)
     assert hand_of("[1, 2]") is None
+
+
+@ON_BOTH_BACKENDS
+async def test_a_new_process_writes_only_the_hands_new_to_the_database(harness: Harness):
+    await won(harness, (1, 2, 7, 7))
+    await harness.services.hand_themes.written()
+    restarted = HandThemes(harness.stores.ratings, harness.services.hand_themes.pool, after=0)
+    harness.services.table.rater.follow(restarted.noted)  # type: ignore[union-attr]
+    calls = counted(harness)
+    await won(harness, (1, 2, 7, 7))  # known to the database, not to the new process
+    await won(harness, (3, 3, 8, 8))
+    await restarted.written()
+    await harness.services.hand_themes.written()
+    mine = [hands for hands in calls if len(hands) == 1 and hands[0][1] == "3 3 8 8=24"]
+    assert len(mine) == 2  # the new hand, by both processes; the known one by neither
+    assert not any(hand == "1 2 7 7=24" for hands in calls for _, hand, _ in hands)

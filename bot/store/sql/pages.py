@@ -30,6 +30,7 @@ NO_GAME = ""
 # nothing: a page's hands whose difficulties are compared (bot.play.pages.player's HARDEST_OF),
 # and a group's page's players of its boards (four rated games' ten and five)
 HAND_SLOTS = 20
+THEMED_SLOTS = 100  # and the hands of a player's latest rounds tried, at once (pages.themes)
 DAY_SLOTS = 60
 NOBODY = 0  # a user id no person has: fills the unused slots
 NO_HAND = ""
@@ -53,7 +54,7 @@ class PageStatements:
     player_dealt: str  # (user, since, most): of the latest rounds the person dealt, those that
     #                     ended with no winner, latest first: round, game, level, hand, target
     hands: str  # (HAND_SLOTS games and hand keys): learned difficulties
-    themed: str  # (HAND_SLOTS games and hand keys): learned difficulties and themes (step 35)
+    themed: str  # (THEMED_SLOTS games and hand keys): learned difficulties and themes (step 35)
     days_of: str  # (DAY_SLOTS games and users, since day): their rating days
     group_records: str  # (chat x 8): per game its fastest win, longest run and most wins,
     #                      each with its holder: game, kind, user, name, the best
@@ -122,7 +123,7 @@ QMARK = PageStatements(
     hands=f"{pairs(HAND_SLOTS, 'game, hand', 'CAST(? AS TEXT), CAST(? AS TEXT)')} "
           "SELECT k.game, k.hand, (SELECT h.difficulty FROM hand_ratings h "
           "WHERE h.game = k.game AND h.hand = k.hand) FROM k",
-    themed=f"{pairs(HAND_SLOTS, 'game, hand', 'CAST(? AS TEXT), CAST(? AS TEXT)')} "
+    themed=f"{pairs(THEMED_SLOTS, 'game, hand', 'CAST(? AS TEXT), CAST(? AS TEXT)')} "
            "SELECT k.game, k.hand, (SELECT h.difficulty FROM hand_ratings h "
            "WHERE h.game = k.game AND h.hand = k.hand), (SELECT t.themes FROM hand_themes t "
            "WHERE t.game = k.game AND t.hand = k.hand) FROM k",
@@ -309,9 +310,10 @@ class Pages:
                          ) -> dict[tuple[str, str], HandFacts]:
         """The learned difficulty and the themes of each of these hands ((game, hand_key
         form)) that has either."""
-        parts = [hands[start:start + HAND_SLOTS] for start in range(0, len(hands), HAND_SLOTS)]
+        parts = [hands[start:start + THEMED_SLOTS]
+                 for start in range(0, len(hands), THEMED_SLOTS)]
         found = await asyncio.gather(*(self.db.fetch(self.sql.themed, filled(
-            part, HAND_SLOTS, (NO_GAME, NO_HAND))) for part in parts))
+            part, THEMED_SLOTS, (NO_GAME, NO_HAND))) for part in parts))
         return {(game, hand): HandFacts(None if difficulty is None else float(difficulty),
                                         themes)
                 for rows in found for game, hand, difficulty, themes in rows

@@ -128,7 +128,7 @@ WHOLE_PERSON = {
     **{f"pages.{name}": "the player's page: their latest rounds answered, and dealt (the key, "
                          "and the starter's index by starter and round, read backwards from the "
                          "latest and stopped at the page's hundred)"
-       for name in ("player_tried", "player_dealt")},
+       for name in ("player_tried",)},
 }
 
 # Boards whose first rows are read in the board's order: no sort of all that matched.

@@ -16,7 +16,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from bot.play.community.standings import SHOWN_MEAN, SHOWN_PER_UNIT
 from bot.play.games import GAMES
 from bot.play.pages.days import DAY, day_of, days_back, streaks
-from bot.play.pages.themes import TRIED, themes_section
+from bot.play.pages.themes import themes_section
 from bot.play.ratings import hand_key
 from bot.play.ratings.rater import fixed_difficulty
 from bot.play.ratings.seasons import season_of
@@ -115,11 +115,10 @@ async def player_page(store: PageStore, texts: Texts, user_id: int, name: str,
     of their own)."""
     since_day = days_back(now, YEAR)
     since = now - YEAR * DAY
-    (days, totals, rounds, daily, levels, hands), tried = await asyncio.gather(
-        asyncio.gather(store.rating_days(user_id, since_day, RATED), store.game_totals(user_id),
-                       store.round_days(user_id, since), store.daily_days(user_id, since_day),
-                       store.levels(user_id, since), store.solved_hands(user_id, since)),
-        store.tried_hands(user_id, since, TRIED))
+    days, totals, rounds, daily, levels, hands = await asyncio.gather(
+        store.rating_days(user_id, since_day, RATED), store.game_totals(user_id),
+        store.round_days(user_id, since), store.daily_days(user_id, since_day),
+        store.levels(user_id, since), store.solved_hands(user_id, since))
     played = played_days(rounds, daily)
     now_run, longest = streaks(played, day_of(now))
     sections: list[dict[str, Any]] = [
@@ -134,10 +133,12 @@ async def player_page(store: PageStore, texts: Texts, user_id: int, name: str,
          "streaks": [texts("webapp_streak_now", days=now_run),
                      texts("webapp_streak_best", days=longest)]},
     ]
-    # both look hands up: asked side by side (on SQLite, one trip to the database's thread)
+    # asked side by side once the ratings are read (at most six reads at once: PostgreSQL
+    # gives each a connection of the pool's eight)
     records, themed = await asyncio.gather(
         records_section(store, texts, totals, hands, longest),
-        themes_section(store, texts, tried, latest_ratings(days), numbers_of, hand_text))
+        themes_section(store, texts, user_id, since, latest_ratings(days), numbers_of,
+                       hand_text))
     sections.append(records)
     if themed is not None:
         sections.insert(3, themed)  # beside the levels: how the player does by what hands need

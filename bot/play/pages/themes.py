@@ -32,13 +32,14 @@ Numbers = Callable[[str], "list[int] | None"]  # a stored hand's numbers (None: 
 Shown = tuple[list[int], int, bool]  # a hand's numbers, target, whether the player solved it
 
 
-async def themes_section(store: PageStore, texts: Texts, tried: list[TriedHand],
+async def themes_section(store: PageStore, texts: Texts, user_id: int, since: float,
                          ratings: dict[str, float], numbers_of: Numbers,
                          hand_text: Callable[[Texts, list[int], int], str]
                          ) -> dict[str, Any] | None:
-    """The page's section (None: fewer than a few rounds of any theme among them). `tried`:
-    the player's latest TRIED rounds (PageStore.tried_hands); `ratings`: their rating in each
-    game they are rated in (others: a new player's)."""
+    """The page's section (None: fewer than a few rounds of any theme among the player's latest
+    TRIED since a moment). `ratings`: their rating in each game they are rated in (others: a
+    new player's). Two reads, one after the other: the rounds, then their hands."""
+    tried = await store.tried_hands(user_id, since, TRIED)
     hands: list[tuple[TriedHand, list[int], tuple[str, str]]] = []
     for row in tried:
         game = GAMES.get(row.game)

@@ -49,10 +49,9 @@ class PageStatements:
     player_solved: str  # (user, since): each stored hand solved, at its latest solve, latest
     #                      first: game, level, hand, target, when
     player_daily: str  # (user, since day): the days of their daily results, in any game
-    player_tried: str  # (user, since, most): the latest rounds answered, latest first: round,
-    #                     game, level, hand, target, whether solved (bot.play.pages.themes)
-    player_dealt: str  # (user, since, most): of the latest rounds the person dealt, those that
-    #                     ended with no winner, latest first: round, game, level, hand, target
+    player_tried: str  # (user, since, most, user, since, most): the latest rounds the person
+    #                     answered, and of the latest they dealt those won by nobody (solved -1),
+    #                     each latest first: round, game, level, hand, target, solved
     hands: str  # (HAND_SLOTS games and hand keys): learned difficulties
     themed: str  # (THEMED_SLOTS games and hand keys): learned difficulties and themes (step 35)
     days_of: str  # (DAY_SLOTS games and users, since day): their rating days
@@ -110,11 +109,12 @@ QMARK = PageStatements(
                   "WHERE user_id = ? AND first_at >= ? AND solved = 1) s WHERE n = 1 "
                   "ORDER BY first_at DESC, round_id",
     player_daily="SELECT DISTINCT day FROM daily_results WHERE user_id = ? AND day >= ?",
-    # in the key's order, backwards from the latest round: no sort of the person's year
-    player_tried="SELECT round_id, game, level, hand, target, solved FROM answered_rounds "
-                 "WHERE user_id = ? AND first_at >= ? ORDER BY round_id DESC LIMIT ?",
-    # the starter's index (schema step 35) backwards from the latest, `most` rounds at most
-    player_dealt="SELECT id, game, level, hand, target FROM (SELECT id, game, level, hand, "
+    # the pages' key and the starter's index (schema step 35), each walked backwards from the
+    # latest and stopped at `most`: no sort of the person's year; one statement, one connection
+    player_tried="SELECT round_id, game, level, hand, target, solved FROM (SELECT round_id, "
+                 "game, level, hand, target, solved FROM answered_rounds WHERE user_id = ? "
+                 "AND first_at >= ? ORDER BY round_id DESC LIMIT ?) AS a UNION ALL "
+                 "SELECT id, game, level, hand, target, -1 FROM (SELECT id, game, level, hand, "
                  "target, status, winner_id FROM rounds WHERE started_by = ? AND started_at >= ? "
                  "ORDER BY id DESC LIMIT ?) AS r WHERE status IN ('expired', 'revealed') "
                  "AND winner_id IS NULL",
@@ -297,13 +297,12 @@ class Pages:
         most: those they answered (solved or not), and those they dealt and nobody won, which
         they missed though they never answered (the ratings count the dealer of a round that
         ran out as having tried it)."""
-        answered, dealt = await asyncio.gather(
-            self.db.fetch(self.sql.player_tried, (user_id, since, most)),
-            self.db.fetch(self.sql.player_dealt, (user_id, since, most)))
-        found = {row[0]: TriedHand(row[0], row[1], row[2], row[3], row[4], bool(row[5]))
-                 for row in answered}
-        for round_id, game, level, hand, target in dealt:
-            found.setdefault(round_id, TriedHand(round_id, game, level, hand, target, False))
+        rows = await self.db.fetch(self.sql.player_tried, (user_id, since, most,
+                                                           user_id, since, most))
+        found: dict[int, TriedHand] = {}
+        for round_id, game, level, hand, target, solved in rows:
+            if solved >= 0 or round_id not in found:  # answered: what they answered says
+                found[round_id] = TriedHand(round_id, game, level, hand, target, solved == 1)
         return sorted(found.values(), key=lambda row: -row.round_id)[:most]
 
     async def hand_facts(self, hands: Sequence[tuple[str, str]]

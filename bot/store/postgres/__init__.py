@@ -56,7 +56,7 @@ def stores_of(db: Database) -> Stores:
                   close=db.close,
                   ratings=ratings.Ratings(db, ratings.NUMBERED, daily.NUMBERED),
                   achievements=achievements.Achievements(db, achievements.NUMBERED),
-                  pages=pages.Pages(db, pages.NUMBERED),
+                  pages=pages.Pages(db, pages.NUMBERED, arrays=True),
                   tournaments=tournaments.Tournaments(db, tournaments.POSTGRES))
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from bot.store.sql.connection import Connection, numbered_table
@@ -162,7 +162,14 @@ QMARK = PageStatements(
                 "GROUP BY week ORDER BY week",
     erasing="SELECT COUNT(*) FROM forgets WHERE user_id = ?",
 )
-NUMBERED = numbered_table(QMARK)
+# PostgreSQL takes a player's hundred hands as two arrays: a statement of two parameters, planned
+# once, where two hundred made it plan each of the first five runs on each connection afresh
+NUMBERED = replace(
+    numbered_table(QMARK),
+    themed="SELECT k.game, k.hand, (SELECT h.difficulty FROM hand_ratings h "
+           "WHERE h.game = k.game AND h.hand = k.hand), (SELECT t.themes FROM hand_themes t "
+           "WHERE t.game = k.game AND t.hand = k.hand) "
+           "FROM unnest($1::TEXT[], $2::TEXT[]) AS k (game, hand)")
 
 
 @dataclass(frozen=True)
@@ -250,9 +257,10 @@ class WonRound(NamedTuple):
 class Pages:
     """The pages' reads (bot.store.protocols.PageStore) over either database."""
 
-    def __init__(self, db: Connection, sql: PageStatements) -> None:
+    def __init__(self, db: Connection, sql: PageStatements, arrays: bool = False) -> None:
         self.db = db
         self.sql = sql
+        self.arrays = arrays  # `themed` takes its keys as two arrays (NUMBERED's), not slots
 
     async def rating_days(self, user_id: int, since_day: str,
                           games: Sequence[str]) -> list[RatingDay]:
@@ -311,8 +319,9 @@ class Pages:
         form)) that has either."""
         parts = [hands[start:start + THEMED_SLOTS]
                  for start in range(0, len(hands), THEMED_SLOTS)]
-        found = await asyncio.gather(*(self.db.fetch(self.sql.themed, filled(
-            part, THEMED_SLOTS, (NO_GAME, NO_HAND))) for part in parts))
+        found = await asyncio.gather(*(self.db.fetch(self.sql.themed, (
+            [game for game, _ in part], [hand for _, hand in part]) if self.arrays
+            else filled(part, THEMED_SLOTS, (NO_GAME, NO_HAND))) for part in parts))
         return {(game, hand): HandFacts(None if difficulty is None else float(difficulty),
                                         themes)
                 for rows in found for game, hand, difficulty, themes in rows

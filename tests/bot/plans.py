@@ -59,12 +59,15 @@ LARGE = frozenset({"users", "chats", "rounds", "answers", "scores", "matches", "
                    "hand_ratings", "rated_rounds", "achievements", "rating_days",
                    "answered_rounds", "tournaments", "tournament_groups", "tournament_followers",
                    "tournament_rounds", "tournament_deals", "tournament_players",
-                   "week_totals", "week_steps", "chat_ratings"})
+                   "week_totals", "week_steps", "chat_ratings", "hand_themes"})
 
 # Statement -> the large tables it reads whole, and why that is bounded.
 WHOLE: dict[str, tuple[frozenset[str], str]] = {
     "updates.forget_updates": (frozenset({"handled_updates"}),
                                "hourly: the table holds two days of update ids"),
+    "ratings.themed": (frozenset({"hand_themes"}),
+                       "once a process, before its first write of hands' themes: the hands "
+                       "written, 16,384 at most (bot.play.dealing.themes.KNOWN)"),
     "people.move_daily": (frozenset({"daily_results"}),
                           "a group's move, once in its life: nothing reads daily results by "
                           "chat (the board is every chat's), so no index keeps them by chat"),

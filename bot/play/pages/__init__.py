@@ -24,6 +24,7 @@ from bot.play.pages.sharing import (
     read_day,
     season_of_player,
 )
+from bot.play.pages.themes import Held
 from bot.play.pages.tournament import Readers, readers, tournament_page
 from bot.play.ports import PageLink
 from bot.store.protocols import AchievementStore, PageStore, RatingStore
@@ -42,8 +43,10 @@ class Pages:
                  links: PageOpener | None = None,
                  achievements: AchievementStore | None = None,
                  daily: DailyFacts | None = None,
-                 tournaments: TournamentStore | None = None) -> None:
+                 tournaments: TournamentStore | None = None,
+                 held: Held | None = None) -> None:
         self.store = store
+        self.held = held  # whether a hand is live now (no theme is paired with it meanwhile)
         self.tournaments = tournaments  # a tournament's page reads its standings
         self.daily = daily  # the daily results a player's card is drawn from
         self.achievements = achievements
@@ -57,7 +60,7 @@ class Pages:
         if await self.store.erasing(user_id):
             user_id = NOBODY
         page, badges = await asyncio.gather(
-            player_page(self.store, texts, user_id, name, self.clock()),
+            player_page(self.store, texts, user_id, name, self.clock(), self.held),
             player_badges(self.achievements, texts, user_id) if self.achievements else none())
         if self.daily is not None:
             await offer_daily(self.daily, texts, user_id, page["sections"])

@@ -16,7 +16,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from bot.play.community.standings import SHOWN_MEAN, SHOWN_PER_UNIT
 from bot.play.games import GAMES
 from bot.play.pages.days import DAY, day_of, days_back, streaks
-from bot.play.pages.themes import themes_section
+from bot.play.pages.themes import Held, themes_section
 from bot.play.ratings import hand_key
 from bot.play.ratings.rater import fixed_difficulty
 from bot.play.ratings.seasons import season_of
@@ -109,7 +109,7 @@ async def ranked(store: PageStore, solved: list[Solved], most: int) -> list[int]
 
 
 async def player_page(store: PageStore, texts: Texts, user_id: int, name: str,
-                      now: float) -> dict[str, Any]:
+                      now: float, held: Held | None = None) -> dict[str, Any]:
     """The player's page: their last year, as sections, its reads asked side by side (on
     SQLite they share trips to the database's thread, on PostgreSQL they run on connections
     of their own)."""
@@ -138,7 +138,7 @@ async def player_page(store: PageStore, texts: Texts, user_id: int, name: str,
     records, themed = await asyncio.gather(
         records_section(store, texts, totals, hands, longest),
         themes_section(store, texts, user_id, since, latest_ratings(days), numbers_of,
-                       hand_text))
+                       hand_text, held))
     sections.append(records)
     if themed is not None:
         sections.insert(3, themed)  # beside the levels: how the player does by what hands need

@@ -10,7 +10,7 @@ same lookup. A hand whose themes are not yet written is left out.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.play.games import GAMES
@@ -29,16 +29,19 @@ MOST_NUMBERS = 4  # the hands whose themes are written (bot.play.dealing.themes)
 EVEN = 0.25  # a standing within this of 0 (log-odds) is as the ratings expect
 
 Numbers = Callable[[str], "list[int] | None"]  # a stored hand's numbers (None: not numbers)
+Held = Callable[[Sequence[int], int], Awaitable[bool]]  # whether a hand is live now, anywhere
 Shown = tuple[list[int], int, bool]  # a hand's numbers, target, whether the player solved it
 
 
 async def themes_section(store: PageStore, texts: Texts, user_id: int, since: float,
                          ratings: dict[str, float], numbers_of: Numbers,
-                         hand_text: Callable[[Texts, list[int], int], str]
-                         ) -> dict[str, Any] | None:
+                         hand_text: Callable[[Texts, list[int], int], str],
+                         held: Held | None = None) -> dict[str, Any] | None:
     """The page's section (None: fewer than a few rounds of any theme among the player's latest
     TRIED since a moment). `ratings`: their rating in each game they are rated in (others: a
-    new player's). Two reads, one after the other: the rounds, then their hands."""
+    new player's). Two reads, one after the other: the rounds, then their hands. A row's hand
+    is left out while a round of it is live anywhere (`held`): beside its theme it is a hint,
+    and a tournament's other groups, another chat or the daily may be playing it."""
     tried = await store.tried_hands(user_id, since, TRIED)
     hands: list[tuple[TriedHand, list[int], tuple[str, str]]] = []
     for row in tried:
@@ -73,6 +76,8 @@ async def themes_section(store: PageStore, texts: Texts, user_id: int, since: fl
     rows = []
     for standing in found:
         hand = showing(standing, shown)
+        if hand is not None and held is not None and await held(hand[0], hand[1]):
+            hand = None
         rows.append({
             "name": theme_name(texts, standing.code, targets[standing.code]),
             "rounds": standing.rounds,

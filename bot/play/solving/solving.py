@@ -13,7 +13,7 @@ long; the texts come from the games' own wording.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -157,6 +157,11 @@ class Solving:
             return texts("daily_live", command=daily_command(daily.game))
         return texts("live_puzzle") if await _in_any({r.chat_id for r in reached}, member) \
             else None
+
+    async def live_now(self, numbers: Sequence[int], target: int) -> bool:
+        """Whether a request for this hand reaches a round live now, anywhere (in memory or
+        beyond it): a player's page pairs no theme with such a hand meanwhile."""
+        return bool(await self._reaching(SolveRequest(tuple(numbers), target)))
 
     async def _reaching(self, request: SolveRequest) -> list[Live]:
         """The live puzzles the request reaches: those in memory, and those beyond it, asked

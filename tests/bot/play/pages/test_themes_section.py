@@ -13,6 +13,7 @@ from tests.bot.conftest import ON_BOTH_BACKENDS, Clock, Harness
 from tests.bot.play.pages.test_pages import kinds, opened, section
 from tests.bot.webapp_support import ANN, EVE, GROUP, deal_known, hand_clock, page_server, post
 
+OTHER = -7703  # another group
 PAST = [(1, 2, 3, 13), (1, 3, 12, 13), (1, 4, 5, 7)]  # each needs a step past 24, nothing else
 PRODUCT = [(1, 1, 2, 6), (1, 1, 2, 10), (1, 1, 5, 7)]  # each needs a product last, nothing else
 
@@ -131,3 +132,22 @@ async def test_a_round_dealt_and_given_up_is_a_miss_one_won_by_another_is_not(
     [row] = section(await page_of(harness, clock, ANN), "themes")["rows"]
     assert (row["name"], row["rounds"], row["share"], row["kind"]) == (
         "a step past 24", 3, 0, "weak")
+
+
+@ON_BOTH_BACKENDS
+async def test_no_theme_is_paired_with_a_hand_live_now(harness: Harness, clock: Clock):
+    """Ann's weakest row would show 1 4 5 7, now dealt in another group: beside its theme it is
+    a hint there, so the row shows no hand until that round is over."""
+    for past, product in zip(PAST, PRODUCT, strict=True):
+        await round_of(harness, clock, past, ann_solves=False)
+        await round_of(harness, clock, product, ann_solves=True)
+    await harness.services.hand_themes.written()
+    await deal_known(harness, (7, 5, 4, 1), chat=OTHER)  # in another order, elsewhere
+    weakest, strongest = section(await page_of(harness, clock, ANN), "themes")["rows"]
+    assert weakest["name"] == "a step past 24" and weakest["hand"] == ""
+    assert strongest["hand"] == "1 1 5 7 → 24"  # not live: shown
+    clock.now += 4
+    await harness.send(OTHER, EVE, "/a " + (first_solution([1, 4, 5, 7]) or ""))
+    assert harness.services.table.of(OTHER) is None
+    weakest, _ = section(await page_of(harness, clock, ANN), "themes")["rows"]
+    assert weakest["hand"] == "1 4 5 7 → 24"

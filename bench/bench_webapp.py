@@ -33,7 +33,8 @@ from bot.runtime.pool import SolverPool  # noqa: E402
 from bot.store.records import Round  # noqa: E402
 from bot.telegram.context import App  # noqa: E402
 from bot.webapp.init_data import sign, user_fields  # noqa: E402
-from bot.webapp.server import serve, ticket_of  # noqa: E402
+from bot.webapp.server import serve  # noqa: E402
+from bot.webapp.tickets import ticket_of  # noqa: E402
 from bot.wiring import Bot, running  # noqa: E402
 from demo.emulator import BotApiEmulator  # noqa: E402
 from tests.bot.webapp_support import BEST, EXACT, ROLLS, TARGET, TILES  # noqa: E402

@@ -70,8 +70,9 @@ from bot.telegram.rate_limiter import RateLimiter
 from bot.telegram.sending import TelegramPublisher
 from bot.telegram.startup import reach_telegram
 from bot.telegram.webhook import unless_stopped
-from bot.webapp.server import Face, opener, page_opener, serve, webapp_routes
+from bot.webapp.server import Face, serve, webapp_routes
 from bot.webapp.settings import WebappSettings
+from bot.webapp.tickets import opener, page_opener
 from solver.native import STATUS as NATIVE_STATUS
 
 __all__ = ["Bot", "DatabaseUnavailable", "Opened", "begin", "built", "opening", "running"]

@@ -27,7 +27,8 @@ from bot.runtime.doors import Doors
 from bot.webapp import door
 from bot.webapp.init_data import Unsigned, claimed, verify
 from bot.webapp.refusal import Refusal
-from bot.webapp.server import ACTS, Act, Face, read_ticket, refusal_language
+from bot.webapp.server import ACTS, Act, Face, refusal_language
+from bot.webapp.tickets import read_ticket
 
 ROUND_ACTS = ("round", "answer")  # answered by the owner of the ticket's chat; the rest by any
 Ask = Callable[[int | None, bytes], Awaitable[bytes | None]]  # (chat or None, request) -> reply

@@ -41,14 +41,11 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import tornado.httpserver
 import tornado.netutil
@@ -57,8 +54,7 @@ from tornado.routing import PathMatches, Rule
 
 from bot.play.chats.people import Player
 from bot.play.outcomes import Closed, Edited, Marked, Outcome, Said
-from bot.play.pages import PageAsk, PageOpener
-from bot.play.ports import PageLink, Round, Target
+from bot.play.ports import Round, Target
 from bot.play.round.page import Combine, Form, Guess, Page, Tiles, describe, form_of, word
 from bot.play.services import Services
 from bot.runtime.doors import ANSWER, VIEW, Doors, Refused, chat_key
@@ -80,6 +76,7 @@ from bot.webapp.steps import (
     read_steps,
     rebuild,
 )
+from bot.webapp.tickets import Ticket, read_ticket
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
@@ -88,74 +85,11 @@ MAX_HEADERS = 16 << 10
 BODY_SECONDS = 30.0
 IDLE_SECONDS = 120.0
 TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}  # the page's files
-TICKET = re.compile(r"(-?[1-9][0-9]{0,15})_([0-9]{1,12})_([1-9][0-9]{0,17})")
 # A round's clock starts when the bot hears its deal went, but Telegram shows the deal as it
 # takes it, a round trip earlier: a page opened in that moment has a whole second (auth_date)
 # before the clock's. An opening before that is another round's (a private page's initData
 # kept and posted again), refused.
 SHOWN_BEFORE_STARTED = 1.0
-
-
-@dataclass(frozen=True)
-class Ticket:
-    """Which round a page is for: the chat, its forum topic (0: none), the round's id."""
-
-    chat_id: int
-    topic: int
-    round_id: int
-
-    @property
-    def text(self) -> str:
-        return f"{self.chat_id}_{self.topic}_{self.round_id}"
-
-
-def ticket_of(round_: Round) -> Ticket:
-    return Ticket(round_.chat_id, round_.topic, round_.id)
-
-
-def read_ticket(text: object) -> Ticket | None:
-    if not isinstance(text, str) or not (found := TICKET.fullmatch(text)):
-        return None
-    return Ticket(int(found.group(1)), int(found.group(2)), int(found.group(3)))
-
-
-def page_url(base: str, ticket: Ticket) -> str:
-    """The page for a round, as a private chat's web_app button opens it."""
-    return f"{base}{'&' if '?' in base else '?'}round={ticket.text}"
-
-
-def opener(settings: WebappSettings, bot_username: str | None
-           ) -> Callable[[Round], PageLink | None]:
-    """The Mini App's button under a deal of every game: in a private chat a web_app button (the
-    page with the round in its URL), in a group the Direct Link (https://t.me/<bot>/<short
-    name>?startapp=..., Telegram signs the start parameter); none in a group when no short name
-    is set."""
-    def button(round_: Round) -> PageLink | None:
-        ticket = ticket_of(round_)
-        if round_.chat_id > 0:  # Telegram gives private chats the user's id
-            return PageLink(page_url(settings.url, ticket), web_app=True)
-        if settings.short_name is None or not bot_username:
-            return None
-        return PageLink(f"https://t.me/{quote(bot_username)}/{quote(settings.short_name)}"
-                        f"?startapp={ticket.text}", web_app=False)
-    return button
-
-
-def page_opener(settings: WebappSettings, bot_username: str | None) -> PageOpener:
-    """What opens a player's or a group's page from a chat: in a private chat a web_app button
-    (the page named in its URL), in a group the Direct Link with the page as its start
-    parameter (none without a short name), as a round's button (`opener`)."""
-    def link(ask: PageAsk, chat_id: int) -> PageLink | None:
-        if chat_id > 0:
-            base = settings.url
-            card = f"&card={quote(ask.card)}" if ask.card else ""
-            return PageLink(f"{base}{'&' if '?' in base else '?'}page={ask.param}{card}",
-                            web_app=True)
-        if settings.short_name is None or not bot_username:
-            return None
-        return PageLink(f"https://t.me/{quote(bot_username)}/{quote(settings.short_name)}"
-                        f"?startapp={ask.param}", web_app=False)
-    return link
 
 
 Belongs = Callable[[int, int], Awaitable[bool | None]]
@@ -444,8 +378,8 @@ def serve(face: Speaker, port: int, listen: str = "127.0.0.1",
     return server, sockets[0].getsockname()[1]
 
 
-__all__ = ["CSP", "PREFIX", "Face", "Refusal", "Ticket", "WebappSettings", "opener",
-           "page_opener", "read_settings", "read_ticket", "serve", "ticket_of", "webapp_routes"]
+__all__ = ["CSP", "PREFIX", "Face", "Refusal", "WebappSettings", "read_settings", "serve",
+           "webapp_routes"]
 
 
 def player_of(signed: Signed) -> Player:

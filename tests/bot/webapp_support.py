@@ -12,7 +12,8 @@ import httpx
 
 from bot.store.records import Round
 from bot.webapp.init_data import sign, user_fields
-from bot.webapp.server import serve, ticket_of
+from bot.webapp.server import serve
+from bot.webapp.tickets import ticket_of
 from solver.yahtzee import best_assignment
 from tests.bot.conftest import Clock, Harness
 

@@ -14,7 +14,7 @@ import pytest
 
 from bot.runtime.config import WEBAPP
 from bot.webapp.init_data import sign, user_fields
-from bot.webapp.server import Ticket
+from bot.webapp.tickets import Ticket
 from demo.broker_server import free_port
 from tests.bot.webapp_support import post
 from tests.cluster.processes import RoleProcess

@@ -19,7 +19,7 @@ import pytest
 
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
-from bot.webapp.server import ticket_of
+from bot.webapp.tickets import ticket_of
 from demo.emulator import BotApiEmulator
 from tests.bot.conftest import Harness, make_config, running
 from tests.bot.conftest import pool as pool

@@ -3,7 +3,7 @@ it) or a private chat's button's URL carries it — `u<user id>` for a player's 
 id>` for a group's, `t<tournament id>` for a tournament's, `t<tournament id>_<its code>` for a
 tournament's with its key: the links the bot shows carry it, and whoever holds one may open the
 page (A-Z a-z 0-9 _ - only, as Telegram allows). A round's ticket
-(`<chat>_<topic>_<round>`, bot.webapp.server) never reads as either."""
+(`<chat>_<topic>_<round>`, bot.webapp.tickets) never reads as either."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def read_page(text: object) -> PageAsk | None:
 
 PageOpener = Callable[[PageAsk, int], PageLink | None]
 """The link that opens a page from a chat (its id: a private chat's is positive), if any: the
-Mini App's face makes it (bot.webapp.server.page_opener); None without the Mini App."""
+Mini App's face makes it (bot.webapp.tickets.page_opener); None without the Mini App."""
 
 
 assert read_page("u42") == PageAsk("player", 42) and read_page("g-1001") == PageAsk("group", -1001)

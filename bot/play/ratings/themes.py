@@ -106,12 +106,6 @@ def offsets(rounds: Sequence[ThemedRound], prior: float = PRIOR) -> dict[str, fl
     return found
 
 
-def offset(rounds: Sequence[ThemedRound], prior: float = PRIOR) -> float:
-    """One theme's term, learned from its rounds alone (as `offsets` for a single theme)."""
-    return offsets([ThemedRound(r.solved, r.odds, ("unique",)) for r in rounds],
-                   prior)["unique"]
-
-
 def solved_system(matrix: list[list[float]], vector: list[float]) -> list[float]:
     """x with matrix · x = vector, for a symmetric positive definite matrix (the prior makes
     Newton's one so), by Gaussian elimination: seven themes at most."""

@@ -15,10 +15,15 @@ from bot.play.ratings.themes import (
     ThemedRound,
     bits_of,
     codes_of,
-    offset,
+    offsets,
     standings,
 )
 from solver.themes import THEMES
+
+
+def offset(rounds: list[ThemedRound]) -> float:
+    """The term of the one theme these rounds all need (0 for no rounds)."""
+    return offsets(rounds)[rounds[0].codes[0]] if rounds else 0.0
 
 
 def test_bits_hold_each_theme_in_its_place():

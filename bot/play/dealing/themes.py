@@ -36,8 +36,8 @@ WAITING_MOST = 1_024  # hands waiting at most; past it a hand is noted again whe
 KNOWN = 16_384  # hands this process has written (4-number 24 has 1,362 solvable ones)
 SECONDS_A_HAND = 0.05  # a batch's time limit, a hand's share (about 1.4 ms is usual) ...
 GRACE = 4.0  # ... and a worker's start (its imports): a batch timed out restarts the lane
-AFTER = 1.0  # seconds a noted hand waits: the close's own trips and its result's go first, and
-#              a busy minute's new hands go to the database in one trip
+AFTER = 1.0  # seconds before each batch: the close's own trips and its result's go first, and
+#              a busy second's new hands go to the database in one trip, one trip a second
 
 Hand = tuple[tuple[int, ...], int]  # numbers, target
 
@@ -98,10 +98,12 @@ class HandThemes:
 
     async def _write(self) -> None:
         try:
-            await asyncio.sleep(self.after)
-            if not self._read:
-                await self._read_written()
-            while self._waiting:
+            while True:
+                await asyncio.sleep(self.after)  # a write a second at most, however busy
+                if not self._read:
+                    await self._read_written()
+                if not self._waiting:
+                    break
                 keys = list(islice(self._waiting, BATCH))
                 hands = [self._waiting[key] for key in keys]
                 try:

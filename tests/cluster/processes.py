@@ -148,32 +148,6 @@ class Cluster:
 MakeCluster = Callable[..., Cluster]  # the `cluster` fixture: a cluster of the test's own
 
 
-def tcp_rows() -> list[list[str]]:
-    """Linux's table of IPv4 TCP sockets, a row a socket."""
-    return [line.split() for line in Path("/proc/net/tcp").read_text().splitlines()[1:]]
-
-
-def port_of(address: str) -> int:
-    return int(address.split(":")[1], 16)
-
-
-def unread_by_broker(broker_port: int, pid: int) -> int:
-    """Bytes that process `pid` sent the broker and the broker has not read yet (its side of
-    their connection): nonzero once a publish sits there while the broker is paused."""
-    folder = Path(f"/proc/{pid}/fd")
-    sockets = set()
-    for descriptor in folder.iterdir():
-        with contextlib.suppress(OSError):
-            target = os.readlink(descriptor)
-            if target.startswith("socket:["):
-                sockets.add(target[len("socket:["):-1])
-    rows = tcp_rows()
-    own_ports = {port_of(row[1]) for row in rows
-                 if row[9] in sockets and port_of(row[2]) == broker_port}
-    return sum(int(row[4].split(":")[1], 16) for row in rows
-               if port_of(row[1]) == broker_port and port_of(row[2]) in own_ports)
-
-
 @contextlib.contextmanager
 def paused(broker: BrokerServer) -> Iterator[None]:
     """The broker's process stopped (SIGSTOP) and let go at the end: connections stay open,

@@ -1,9 +1,9 @@
 """After a restart, or when a process takes chats over from another (a cluster's worker taking up
 partitions whose owner stopped answering): rounds still running get their end alarms again, and
 the results owed are worded and shown — rounds that ran out meanwhile, that had a right answer
-already, or whose result had no time to be sent — then matches go on where they stopped. A
-result owed after a take-over says it is late, never that the bot restarted: for the chat,
-nothing did.
+already, or whose result had no time to be sent — then matches and streaks go on where they
+stopped. A result owed after a take-over says it is late, never that the bot restarted: for the
+chat, nothing did.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from bot.play.round.outbox import Outbox
 from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
 from bot.play.rules.records import Right
+from bot.play.solo.streaks import Streaks
 from bot.play.tournaments.service import Tournaments
 from bot.store.protocols import RoundStore
 from bot.store.records import Result, Round
@@ -37,7 +38,7 @@ ANNOUNCE_WITHIN = 24 * 3600.0
 class Recovery:
     def __init__(self, store: RoundStore, people: People, settings: Settings,
                  table: RoundTable, rounds: Rounds, matches: Matches, outbox: Outbox,
-                 tournaments: Tournaments | None = None) -> None:
+                 tournaments: Tournaments | None = None, streaks: Streaks | None = None) -> None:
         self.store = store
         self.people = people
         self.settings = settings
@@ -46,6 +47,7 @@ class Recovery:
         self.matches = matches
         self.outbox = outbox
         self.tournaments = tournaments  # their live hands, live again before any result
+        self.streaks = streaks  # go on once the rounds did (their late closes followed)
 
     async def resume(self, chats: Chats | None = None) -> list[Closed | Dealt]:
         """Load the chats' languages and settings and the open rounds, arm the end of every
@@ -59,10 +61,13 @@ class Recovery:
         for outcome in owed:
             await self._show(outcome, outcome.round.place)
         said = await self.matches.resume(chats)
+        if self.streaks is not None:
+            said += await self.streaks.resume(chats)
         for place, text in said:
             await self._show(Said(text), place)
         if owed or said:
-            log.info("resumed: sent %d results, %d matches went on", len(owed), len(said))
+            log.info("resumed: sent %d results, %d matches and streaks said where they stand",
+                     len(owed), len(said))
         return owed
 
     async def _owed_taking_up(self, chats: Chats | None) -> list[Closed | Dealt]:

@@ -45,6 +45,8 @@ from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
 from bot.play.round.views import Views
 from bot.play.rules.batches import DEAL_SECONDS
+from bot.play.solo.streak_book import StreakBook
+from bot.play.solo.streaks import Streaks
 from bot.play.solving.solving import Solving
 from bot.play.tournaments.book import TournamentBook
 from bot.play.tournaments.rules import MAX_FOLLOWERS
@@ -87,6 +89,7 @@ class Services:
     tournaments: Tournaments  # tournaments between groups
     coaching: Coaching  # the line a player who missed may ask under a result
     hand_themes: HandThemes  # the rated hands' themes, written for the pages
+    streaks: Streaks  # /streak: hands alone until the first not solved
 
 
 def nearest_of(analyses: Analyses) -> Callable[[str, tuple, int], int | None]:
@@ -160,8 +163,11 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     achievements = Achievements(stores.achievements, people)
     entries = TournamentBook(stores.tournaments, people)  # a tournament's rounds, who may answer
     # a close's followers, in the order their lines go under its result: a match's scoreboard,
-    # a tournament's line, then the achievements (the last two a late result says too)
+    # a streak's step, a tournament's line, then the achievements (the last three a late
+    # result says too)
+    streak_book = StreakBook(stores.streaks, stores.rounds, table, scheduler)
     closings = Closings([Following(book.after_round),
+                         Following(streak_book.after_round, late=True),
                          Following(entries.after_round, late=True),
                          Following(achievements.after_round, late=True)])
     moving = asyncio.Lock()  # one move of a group to its supergroup at a time
@@ -173,11 +179,12 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     adaptive = AdaptiveDeals(rater, analyses, table.live, clock, rng)
     rounds = Rounds(stores.rounds, people, table, dealer, analyses, closings, outbox, settings,
                     views, throttle=throttle, adaptive=adaptive, open_rounds=open_rounds,
-                    entries=entries)
+                    entries=entries, sudden=streak_book)
     matches = Matches(book, stores.matches, stores.people, people, rounds, table, scheduler,
                       outbox, pause)
     places = Places(fates, stores.rounds, people, settings, table, scheduler, rounds, matches,
                     entries, outbox, moving)
+    streaks = Streaks(streak_book, stores.streaks, stores.people, people, rounds, outbox)
     tournaments = Tournaments(stores.tournaments, people, stores.people, entries, rounds, table,
                               dealer, analyses, shared, outbox, holding or HoldsAll(), clock,
                               rng, deal_rate, tournament_pause, tournament_followers)
@@ -190,9 +197,9 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                           retention=Retention(stores.rounds, clock,
                                               unfinished_forgets=privacy.finish_unfinished))
     return Services(
-        people=people, table=table, rounds=rounds, alarms=Alarms(rounds, matches),
+        people=people, table=table, rounds=rounds, alarms=Alarms(rounds, matches, streaks),
         recovery=Recovery(stores.rounds, people, settings, table, rounds, matches, outbox,
-                          tournaments),
+                          tournaments, streaks),
         matches=matches, places=places, community=community,
         solving=solving,
         settings=settings,
@@ -202,4 +209,4 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
         tournaments=tournaments,
         coaching=Coaching(stores.rounds, people, rounds.endings, rounds.results, settings,
                           solving),
-        hand_themes=hand_themes)
+        hand_themes=hand_themes, streaks=streaks)

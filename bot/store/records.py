@@ -138,6 +138,22 @@ class Match:
 
 
 @dataclass(frozen=True)
+class Streak:
+    """A streak (/streak): hands of 24 alone, one at a time, until the first not solved;
+    `round_id` the hand being played (None between hands), `solved` how many it solved so
+    far; status on | missed | stopped."""
+
+    id: int
+    user_id: int
+    chat_id: int
+    round_id: int | None
+    solved: int
+    lang: str
+    started_at: float
+    status: str
+
+
+@dataclass(frozen=True)
 class MatchRound:
     number: int
     round_id: int

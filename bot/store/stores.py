@@ -14,6 +14,7 @@ from bot.store.protocols import (
     RatingStore,
     RoundStore,
     ScoreStore,
+    StreakStore,
     UpdateStore,
 )
 from bot.store.score_store import ForgetStore
@@ -34,3 +35,4 @@ class Stores:
     achievements: AchievementStore
     pages: PageStore  # what the Mini App's pages read
     tournaments: TournamentStore  # tournaments between groups
+    streaks: StreakStore  # the solo streaks (/streak)

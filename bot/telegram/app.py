@@ -32,7 +32,7 @@ from bot.telegram import errors, presses
 from bot.telegram.bot_api_10 import ephemeral_id
 from bot.telegram.context import App, Context, Types
 from bot.telegram.fairness import FairUpdates
-from bot.telegram.features import chats, community, games, rounds, settings, tournaments
+from bot.telegram.features import chats, community, games, rounds, settings, solo, tournaments
 from bot.telegram.features import help as helping  # not the builtin's name
 from bot.telegram.intake import Intake
 from bot.telegram.jobs import JobScheduler
@@ -47,8 +47,8 @@ from bot.text.i18n import language_of, texts_for
 log = logging.getLogger(__name__)
 
 # Every feature, in the order its commands are offered in the menus (the first: /help).
-TABLE = joined(helping.FEATURE, games.FEATURE, rounds.FEATURE, settings.FEATURE, community.FEATURE,
-               tournaments.FEATURE, chats.FEATURE)
+TABLE = joined(helping.FEATURE, games.FEATURE, rounds.FEATURE, solo.FEATURE, settings.FEATURE,
+               community.FEATURE, tournaments.FEATURE, chats.FEATURE)
 COMMANDS = TABLE.commands
 # the commands whose claim is owed (docs/reliability.md, "A reply owed"): those that write
 # nothing but their reply, and those that deal, whose round's insert settles the claim; a

@@ -39,6 +39,7 @@ from bot.store.sql import (
     ratings,
     rounds,
     scores,
+    streaks,
     tournaments,
     updates,
 )
@@ -49,7 +50,8 @@ from bot.store.sqlite.updates import CLAIM_MANY
 STORE = Path(__file__).resolve().parents[2] / "bot" / "store"
 SHARED = {"rounds": rounds, "people": people, "scores": scores, "matches": matches,
           "updates": updates, "daily": daily, "forgetting": forgetting, "ratings": ratings,
-          "achievements": achievements, "pages": pages, "tournaments": tournaments}
+          "achievements": achievements, "pages": pages, "tournaments": tournaments,
+          "streaks": streaks}
 
 # Tables that grow with play (chats and players, rounds, answers, days): a statement may read
 # all of one only where WHOLE says why.
@@ -59,7 +61,7 @@ LARGE = frozenset({"users", "chats", "rounds", "answers", "scores", "matches", "
                    "hand_ratings", "rated_rounds", "achievements", "rating_days",
                    "answered_rounds", "tournaments", "tournament_groups", "tournament_followers",
                    "tournament_rounds", "tournament_deals", "tournament_players",
-                   "week_totals", "week_steps", "chat_ratings", "hand_themes"})
+                   "week_totals", "week_steps", "chat_ratings", "hand_themes", "streaks"})
 
 # Statement -> the large tables it reads whole, and why that is bounded.
 WHOLE: dict[str, tuple[frozenset[str], str]] = {
@@ -82,6 +84,7 @@ SMALL_INDEXES = {
     "tournaments_due": "the tournaments not over",
     "tournament_rounds_live": "the tournament rounds being played now",
     "tournament_groups_one_at_a_time": "the groups in a tournament not over",
+    "one_streak_a_person": "the streaks on now",
 }
 
 # Statements that must read a window of time, not all a chat (or every chat) ever did: the
@@ -103,7 +106,7 @@ PERSON_INDEXES = {"answers_by_user": "user_id", "rounds_by_winner": "winner_id",
                   "sqlite_autoindex_player_ratings_1": "user_id",
                   "player_ratings_pkey": "user_id",
                   "sqlite_autoindex_rating_days_1": "user_id", "rating_days_pkey": "user_id",
-                  "answered_rounds_pkey": "user_id"}
+                  "answered_rounds_pkey": "user_id", "streaks_by_length": "user_id"}
 # ... and SQLite's tables WITHOUT ROWID whose key leads with a person (a plan names no index
 # for them: "SEARCH t USING PRIMARY KEY (user_id=?)")
 PERSON_KEYS = {"answered_rounds": "user_id"}
@@ -112,6 +115,8 @@ WHOLE_PERSON = {
        for kind in ("forget_parts", "forget_rounds", "forget_scores")
        for n in range(len(getattr(forgetting.QMARK, kind)))},
     "daily.days": "a person's daily streaks: one row a day they solved",
+    "streaks.best_streak": "a person's best streak: the last entry of theirs in the index by "
+                           "length (a MAX the index answers)",
     "postgres.USER_LOCKS": "/forget: the chats where the person has scores or answers",
     "postgres.USER_CHATS": "/forget: the chats where the person answered, read first",
     "answer_after_close[2]": "a late answer recounts the person's streaks in that chat's game",

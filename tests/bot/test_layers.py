@@ -310,7 +310,7 @@ PLAY_FLOORS: list[tuple[str, ...]] = [
     ("guards", "ratings"),  # the live-hand guard and the throttle; the rating model
     ("chats", "dealing"),
     ("round", "solving", "community"),
-    ("matches", "achievements", "tournaments"),  # they follow a round's close
+    ("matches", "achievements", "tournaments", "solo"),  # they follow a round's close
     ("places", "recovery", "daily", "alarms",  # they act on rounds and matches
      "coaching"),  # a miss's line: an ended round's hand, its themes, the chat's settings
     ("cards",),
@@ -387,7 +387,7 @@ TELEGRAM_FLOORS: list[tuple[str, ...]] = [
     ("sending", "polling"),  # the Publisher port and the face's own sends; the poller
     ("replies", "presses", "errors"),  # what every feature's handlers share
     ("features", "features.help", "features.games", "features.rounds", "features.settings",
-     "features.community", "features.tournaments", "features.chats"),
+     "features.community", "features.tournaments", "features.chats", "features.solo"),
     ("app",),  # the root: the features joined, the update-once gate, the application
     ("webhook",),  # the webhook's server, over the root's application
 ]

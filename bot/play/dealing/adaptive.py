@@ -124,10 +124,11 @@ class AdaptiveDeals:
     async def rounds_played(self, chat_id: int) -> int:
         return await self.store.rounds_played(chat_id, GAME, ADAPTIVE_AFTER)
 
-    async def deal(self, chat_id: int, player_id: int, seconds: float) -> Deal:
+    async def deal(self, chat_id: int, player_id: int, seconds: float,
+                   aim: float = ratings.AIM) -> Deal:
         """A hand for the chat's players of late (and the one asking) to solve with chance
-        about ratings.AIM within `seconds`, drawn among the NEAREST to the aim; its level the
-        learned one."""
+        about `aim` (ratings.AIM: three times in four) within `seconds`, drawn among the
+        NEAREST to the aim; its level the learned one."""
         index = await self.loaded()
         now = self.clock()
         season = ratings.season_of(now)
@@ -139,7 +140,8 @@ class AdaptiveDeals:
         stored = await self.store.scale(GAME)
         scale = scale_of(stored) if stored is not None else ratings.new_scale(GAME, now)
         keys = ratings.adaptive_hands(index, [(r.rating, r.uncertainty) for r in rows],
-                                      seconds, scale, NEAREST, self._recent.get(chat_id, ()))
+                                      seconds, scale, NEAREST, self._recent.get(chat_id, ()),
+                                      aim)
         # never the daily puzzle's hand: its round would show the day's answers in the chat
         keys = [k for k in keys if not self._daily(self.hands[k][0])] or keys
         key = self.rng.choice(keys)

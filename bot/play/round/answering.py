@@ -7,6 +7,7 @@ judges; this only fetches, commits and words.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Protocol
 
 from bot.play.chats.people import Chat, People, Player
@@ -53,14 +54,22 @@ class Entries(Protocol):
         first)."""
 
 
+class SuddenEnds(Protocol):
+    """Which rounds end at their first wrong answer (a streak's: bot.play.solo): known in
+    memory, asked at each miss."""
+
+    def ends_at_miss(self, record: Round) -> bool: ...
+
+
 class Answering:
     """Answers to the open rounds, judged one by one as they arrive."""
 
     def __init__(self, store: RoundStore, people: People, table: RoundTable, results: Results,
                  throttle: Throttle, views: Views, endings: Endings, outbox: Outbox,
-                 entries: Entries | None = None) -> None:
+                 entries: Entries | None = None, sudden: SuddenEnds | None = None) -> None:
         self.store = store
         self.entries = entries  # who may answer a tournament's round (None: anyone)
+        self.sudden = sudden  # rounds a first miss ends (None: none)
         self.people = people
         self.table = table
         self.results = results
@@ -120,6 +129,9 @@ class Answering:
         committed = await self.table.commit(current)
         if isinstance(taken, Won):
             return await self._won(current, taken, committed, player, texts)
+        if isinstance(taken, Missed) and self.sudden is not None and current.is_open and \
+                self.sudden.ends_at_miss(current.record):
+            return await self._sudden_end(current, taken, player, texts)
         if private and isinstance(taken, Missed):  # its verdict to its author alone
             return Said(GAMES[current.record.game].words.verdict_text(taken.verdict, current.record,
                                                                  texts)) \
@@ -145,6 +157,17 @@ class Answering:
                                          texts, await self.results.one_way(record),
                                          committed.events,
                                          missed=bool(current.answered - {player.id}))
+
+    async def _sudden_end(self, current: OpenRound, taken: Missed, player: Player,
+                          texts: Texts) -> Closed | Said:
+        """A miss that ends its round (a streak's): the round closed as given up by its
+        player, the verdict on top of its result."""
+        said = GAMES[current.record.game].words.verdict_text(taken.verdict, current.record,
+                                                             texts)
+        closed = await self.endings.end(current, "revealed", texts, ended_by=player)
+        if closed is None:  # closed meanwhile: its result says the rest
+            return Said(said)
+        return replace(closed, text=f"{said}\n{closed.text}", head=f"{said}\n{closed.head}")
 
     async def _worded(self, current: OpenRound, taken: Accepted, chat: Chat, player: Player,
                       texts: Texts) -> Answered:

@@ -182,6 +182,33 @@ class Dealing:
             dealt, learned = again, await adaptive.learned_level(again)
         return dealt if learned is None else adaptive.relevelled(dealt, learned)
 
+    async def deal_aimed(self, chat: Chat, player: Player, aim: float) -> Dealt | Said:
+        """A round of 24 that the chat's players of late (in a private chat: its person) solve
+        with chance about `aim` in the chat's round length (a streak's next hand, each a
+        little harder), stored and not shown; without the learned difficulties, the level
+        nearest the aim. A round on in the topic, or the player's bound, is said instead."""
+        texts = await self.people.texts(chat, player)
+        async with self._dealing.held((chat.id, chat.topic)):
+            current = self.table.of(chat.id, chat.topic)
+            if current is not None:
+                return Said(self.views.still_open(current.record, texts))
+            if (bounded := self._bound(chat, player, texts)) is not None:
+                return bounded
+            seconds = (await self.settings.of(chat.id)).seconds[ADAPTIVE_GAME]
+            if self.adaptive is not None:
+                dealt: Deal | str = await self.adaptive.deal(chat.id, player.id, seconds, aim)
+            else:
+                level = "easy" if aim >= 0.75 else "medium" if aim >= 0.5 else "hard"
+                dealt = await self.dealer.deal(
+                    GAMES[ADAPTIVE_GAME].rules, PlayOptions(level=level),
+                    counted_as(chat.id, player.id), chat.id, texts)
+            if isinstance(dealt, str):
+                return Said(dealt)
+            opened = await self._open(chat, player, dealt, PlayOptions(), texts,
+                                      most=most_for(player))
+        assert opened is not None  # only a claim can be another process's
+        return opened
+
     async def deal_given(self, chat: Chat, player: Player | None, dealt: Deal, length: float,
                          terms: Terms) -> Dealt | Said:
         """A round of a hand drawn elsewhere (a tournament's, the same in every group),

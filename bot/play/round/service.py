@@ -30,7 +30,7 @@ from bot.play.guards.permissions import AdminCheck
 from bot.play.guards.throttle import Throttle
 from bot.play.outcomes import Closed, Dealt, Edited, Marked, Noted, Refused, Said
 from bot.play.ports import OpenRounds, OwedClaim, Target
-from bot.play.round.answering import Answered, Answering, Entries
+from bot.play.round.answering import Answered, Answering, Entries, SuddenEnds
 from bot.play.round.dealing import Dealing
 from bot.play.round.ending import Endings
 from bot.play.round.events import Closings, RoundClosed
@@ -60,7 +60,8 @@ class Rounds:
                  analyses: Analyses, closings: Closings, outbox: Outbox, settings: Settings,
                  views: Views, throttle: Throttle | None = None,
                  adaptive: AdaptiveDeals | None = None,
-                 open_rounds: OpenRounds | None = None, entries: Entries | None = None) -> None:
+                 open_rounds: OpenRounds | None = None, entries: Entries | None = None,
+                 sudden: SuddenEnds | None = None) -> None:
         self.store = store
         self.adaptive = adaptive  # deals by the learned difficulty (None: the model's levels)
         self.people = people
@@ -76,7 +77,7 @@ class Rounds:
         self.dealing = Dealing(store, people, table, dealer, analyses, settings, adaptive,
                                self.views, self.endings, outbox, open_rounds)
         self.answering = Answering(store, people, table, self.results, throttle or Throttle(),
-                                   self.views, self.endings, outbox, entries)
+                                   self.views, self.endings, outbox, entries, sudden)
         self.steering = Steering(store, people, table, analyses, self.views, self.endings,
                                  outbox, settings)
 
@@ -179,6 +180,9 @@ class Rounds:
     def deal(self, chat: Chat, player: Player, game: str, options: PlayOptions | None = None
              ) -> Later[Dealt | Said]:
         return self.dealing.deal(chat, player, game, options)
+
+    def deal_aimed(self, chat: Chat, player: Player, aim: float) -> Later[Dealt | Said]:
+        return self.dealing.deal_aimed(chat, player, aim)
 
     def deal_given(self, chat: Chat, player: Player | None, dealt: Deal, length: float,
                    terms: Terms) -> Later[Dealt | Said]:

@@ -21,6 +21,7 @@ from bot.store.sql import (
     pages,
     ratings,
     scores,
+    streaks,
     tournaments,
     updates,
 )
@@ -57,7 +58,8 @@ def stores_of(db: Database) -> Stores:
                   ratings=ratings.Ratings(db, ratings.NUMBERED, daily.NUMBERED),
                   achievements=achievements.Achievements(db, achievements.NUMBERED),
                   pages=pages.Pages(db, pages.NUMBERED, arrays=True),
-                  tournaments=tournaments.Tournaments(db, tournaments.POSTGRES))
+                  tournaments=tournaments.Tournaments(db, tournaments.POSTGRES),
+                  streaks=streaks.Streaks(db, streaks.NUMBERED))
 
 
 __all__ = ["Database", "PostgresLeader", "open_postgres", "stores_of"]

@@ -16,6 +16,7 @@ from bot.store.sql import (
     people,
     ratings,
     scores,
+    streaks,
     tournaments,
 )
 from bot.store.sqlite.database import BUSY_SECONDS, Database
@@ -41,7 +42,8 @@ def stores_of(db: Database) -> Stores:
                   ratings=ratings.Ratings(db, ratings.QMARK, daily.QMARK),
                   achievements=achievements.Achievements(db, achievements.QMARK),
                   pages=pages.Pages(db, pages.QMARK),
-                  tournaments=tournaments.Tournaments(db, tournaments.QMARK))
+                  tournaments=tournaments.Tournaments(db, tournaments.QMARK),
+                  streaks=streaks.Streaks(db, streaks.QMARK))
 
 
 __all__ = ["Database", "open_sqlite", "stores_of"]

@@ -280,6 +280,9 @@ async def built(config: Config, opened: Opened, webapp: WebappSettings | None = 
                 functools.partial(submit_as, fair), doors=opened.doors)
     async with contextlib.AsyncExitStack() as stack:
         await application.initialize()
+        # at the end, in reverse: the application stops (no round closes after it), then the
+        # hands' themes waiting are written while the pool still runs
+        stack.push_async_callback(services.hand_themes.close)
         stack.push_async_callback(stop_application, application)
         start_housekeeping(application, heartbeat_path(config.database_path), sole)
         port = None

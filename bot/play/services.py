@@ -192,7 +192,8 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     daily = Daily(stores.daily, people, daily_hands, clock, rater, achievements)
     privacy = Privacy(stores.forgetting, people, clock, stop_matches=book.stop_all,
                       drop_rounds=round_dropper(rounds, table, people))
-    community = Community(standings=Standings(stores.scores, people, clock, stores.ratings),
+    community = Community(standings=Standings(stores.scores, people, clock, stores.ratings,
+                                              stores.streaks),
                           daily=daily, privacy=privacy,
                           retention=Retention(stores.rounds, clock,
                                               unfinished_forgets=privacy.finish_unfinished))

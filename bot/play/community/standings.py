@@ -16,7 +16,7 @@ from bot.play.ratings import GAMES as RATED_GAMES
 from bot.play.ratings import season_of
 from bot.play.ratings.records import PLAYER_PROVISIONAL
 from bot.play.words.places import shared_places
-from bot.store.protocols import RatingStore, ScoreStore
+from bot.store.protocols import RatingStore, ScoreStore, StreakStore
 from bot.store.records import RatedPlacing, RatingRow, Stats
 from bot.store.retention import WEEK  # the week's boards: seven days to the second
 from bot.store.score_store import Board, Placing
@@ -46,9 +46,11 @@ def shown_spread(uncertainty: float) -> str:
 class Standings:
     def __init__(self, store: ScoreStore, people: People,
                  clock: Callable[[], float] = time.time,
-                 ratings: RatingStore | None = None) -> None:
+                 ratings: RatingStore | None = None,
+                 streaks: StreakStore | None = None) -> None:
         self.store = store
         self.ratings = ratings
+        self.streaks = streaks  # the person's best streak, under their stats (None: not said)
         self.people = people
         self.clock = clock
 
@@ -132,11 +134,13 @@ class Standings:
     async def stats(self, chat: Chat, player: Player) -> str:
         """The player's points, wins, rounds, fastest win and streaks in this chat, per game;
         then their rating in each rated game they played this season (with its uncertainty)
-        and their best season's."""
+        and their best season's, and their best /streak (theirs in every chat, as a rating)."""
         texts = await self.people.texts(chat, player)
         name = markup.name(player.first_name)
         rows = [row for row in await self.store.stats(chat.id, player.id) if row.rounds_played]
         rated = await self._ratings_lines(texts, player)
+        if self.streaks is not None and (best := await self.streaks.best_streak(player.id)):
+            rated.append(texts("stats_streak", best=best))
         if not rows:  # nothing in this chat; a rating is the player's, from every chat
             return "\n".join([texts("stats_none", name=name), *rated])
         lines = [texts("stats_title", name=name)]

@@ -9,12 +9,14 @@ Nothing here is on a round's path: the rater tells each hand it rated (`noted`, 
 and the work is a task of its own, a second later. The hands already written are read once,
 before the first write, so a process started on a database played for a while writes only what
 is new to it (a hand's themes never change). What is not written (the lane was shut, the store
-refused, too many waiting) is noted again the next time the hand is rated.
+refused, too many waiting) is noted again the next time the hand is rated. At a stop, what is
+waiting is written at once, before the solver pool shuts (`close`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Sequence
 from itertools import islice
@@ -74,13 +76,15 @@ class HandThemes:
         self._waiting: dict[tuple[str, str], Hand] = {}
         self._task: asyncio.Task | None = None
         self._read = False  # the hands already written are read once, before the first write
+        self._hurry = asyncio.Event()  # set at a stop: no more waiting between batches
 
     def noted(self, row: HandRow) -> None:
         """A rating of this hand was written: its themes are worked out if they may be
         wanted and this process has not written them."""
         game = GAMES.get(row.game)
         key = (row.game, row.hand)
-        if game is None or not game.rules.coaches or not 1 <= row.numbers <= MOST_NUMBERS \
+        if self._hurry.is_set() or game is None or not game.rules.coaches \
+                or not 1 <= row.numbers <= MOST_NUMBERS \
                 or key in self._known or key in self._waiting \
                 or len(self._waiting) >= WAITING_MOST:
             return
@@ -96,10 +100,17 @@ class HandThemes:
         while self._task is not None:
             await asyncio.shield(self._task)
 
+    async def close(self) -> None:
+        """At a stop, once no round closes any more and before the pool shuts: what waits is
+        written now, and nothing is noted after."""
+        self._hurry.set()
+        await self.written()
+
     async def _write(self) -> None:
         try:
             while True:
-                await asyncio.sleep(self.after)  # a write a second at most, however busy
+                with contextlib.suppress(TimeoutError):  # a write a second at most, however
+                    await asyncio.wait_for(self._hurry.wait(), self.after)  # busy
                 if not self._read:
                     await self._read_written()
                 if not self._waiting:

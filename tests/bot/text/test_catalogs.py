@@ -277,7 +277,7 @@ def test_the_check_command_says_every_catalog_is_complete(capsys: pytest.Capture
 KEPT_LATIN = re.compile(r"</?[a-z][^>]*>|<code>.*?</code>|\{[^}]*\}|/[A-Za-z_]+(?:@\w+)?|"
                         r"@BotFather|\bDisable\b|\b(?:3K|4K|5K|SS|LS|FH|UVa)\b|"
                         r"\b(?:easy|medium|hard|adaptive|week|daily|all|stop|end|countdown|"
-                        r"rating|yahtzee|closest|on|off|en|zh|ru|es|de|fr|fa|ar|hi|uk|"
+                        r"rating|yahtzee|make10|krypto|closest|on|off|en|zh|ru|es|de|fr|fa|ar|hi|uk|"
                         r"new|join|follow|unfollow|leave|cancel|start|mix|rounds|seconds|in|at|CODE|"
                         r"UTC)\b|"
                         r"--closest", re.S)

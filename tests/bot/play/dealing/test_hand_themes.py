@@ -4,6 +4,7 @@ loses nothing the next rating of the hand does not write. Both databases."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import pytest
@@ -118,3 +119,19 @@ async def test_a_new_process_writes_only_the_hands_new_to_the_database(harness: 
     mine = [hands for hands in calls if len(hands) == 1 and hands[0][1] == "3 3 8 8=24"]
     assert len(mine) == 2  # the new hand, by both processes; the known one by neither
     assert not any(hand == "1 2 7 7=24" for hands in calls for _, hand, _ in hands)
+
+
+@ON_BOTH_BACKENDS
+async def test_a_stop_writes_what_waits_at_once_and_notes_nothing_after(harness: Harness):
+    """The application stopped, the pool still up: the hands waiting are written without the
+    pause between batches (an hour here), and a hand rated after is not noted."""
+    waiting = HandThemes(harness.stores.ratings, harness.services.hand_themes.pool, after=3600)
+    harness.services.table.rater.follow(waiting.noted)  # type: ignore[union-attr]
+    await won(harness, (1, 2, 7, 7))
+    assert waiting._waiting
+    await asyncio.wait_for(waiting.close(), 60)  # not the hour
+    assert KEY in waiting._known and not waiting._waiting  # written (by it, or found written)
+    facts = await harness.stores.pages.hand_facts([KEY])
+    assert facts[KEY].themes == bits_of(("beyond", "division_last", "unique"))
+    await won(harness, (3, 3, 8, 8))
+    assert waiting._task is None and not waiting._waiting

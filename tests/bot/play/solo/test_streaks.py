@@ -232,3 +232,19 @@ async def test_forget_erases_every_streak(wired, stores, clock):
     for alarm in scheduler.due():
         await services.alarms.ring(alarm)
     assert services.rounds.open_round(HERS.id) is None
+
+
+async def test_stats_say_the_best_streak_in_every_chat_once_there_is_one(wired, clock):
+    services, scheduler = wired
+    assert "Best streak" not in await services.community.standings.stats(HERS, ANN)
+    await started(services)
+    await solve_hand(services)
+    await next_hand(services, scheduler, clock)
+    await solve_hand(services)  # the streak on counts as it stands
+    assert "Best streak: 2 " in await services.community.standings.stats(HERS, ANN)
+    await next_hand(services, scheduler, clock)
+    await services.rounds.reveal(HERS, ANN)
+    for where in (HERS, GROUP):  # the person's, whichever chat asks
+        said = await services.community.standings.stats(where, ANN)
+        assert "🔥 Best streak: 2 (hands solved in a row alone, /streak)." in said
+    assert "Best streak" not in await services.community.standings.stats(HIS, BEN)

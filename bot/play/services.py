@@ -26,6 +26,7 @@ from bot.play.daily.puzzle import DailyHands
 from bot.play.dealing.adaptive import AdaptiveDeals
 from bot.play.dealing.analyses import Analyses
 from bot.play.dealing.dealer import Dealer
+from bot.play.dealing.practice import PracticeHands
 from bot.play.dealing.stock import Stock
 from bot.play.dealing.themes import HandThemes
 from bot.play.guards.live import LivePuzzles, Shared
@@ -45,6 +46,7 @@ from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
 from bot.play.round.views import Views
 from bot.play.rules.batches import DEAL_SECONDS
+from bot.play.solo.practice import Practice
 from bot.play.solo.streak_book import StreakBook
 from bot.play.solo.streaks import Streaks
 from bot.play.solving.solving import Solving
@@ -90,6 +92,7 @@ class Services:
     coaching: Coaching  # the line a player who missed may ask under a result
     hand_themes: HandThemes  # the rated hands' themes, written for the pages
     streaks: Streaks  # /streak: hands alone until the first not solved
+    practice: Practice  # /practice: a hand of the player's weakest theme
 
 
 def nearest_of(analyses: Analyses) -> Callable[[str, tuple, int], int | None]:
@@ -185,6 +188,8 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     places = Places(fates, stores.rounds, people, settings, table, scheduler, rounds, matches,
                     entries, outbox, moving)
     streaks = Streaks(streak_book, stores.streaks, stores.people, people, rounds, outbox)
+    practice = Practice(stores.pages, stores.ratings, people, rounds,
+                        PracticeHands(adaptive, pool), outbox)
     tournaments = Tournaments(stores.tournaments, people, stores.people, entries, rounds, table,
                               dealer, analyses, shared, outbox, holding or HoldsAll(), clock,
                               rng, deal_rate, tournament_pause, tournament_followers)
@@ -210,4 +215,4 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
         tournaments=tournaments,
         coaching=Coaching(stores.rounds, people, rounds.endings, rounds.results, settings,
                           solving),
-        hand_themes=hand_themes, streaks=streaks)
+        hand_themes=hand_themes, streaks=streaks, practice=practice)

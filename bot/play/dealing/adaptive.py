@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import replace
 from itertools import combinations_with_replacement
 
@@ -44,6 +44,17 @@ NEAREST = 5  # a deal is drawn among the hands this near the aim (a group meets 
 RECENT_HANDS = 30  # hands a chat was dealt lately, kept out of its adaptive deals
 CHATS_KEPT = 5_000  # chats whose recent hands are remembered (the least recent go first)
 REDRAWS = 3  # stock deals set aside, at most, when their learned level is not the one asked
+
+
+class Leaving:
+    """What a deal leaves out: the chat's recent hands, and those `only` does not take."""
+
+    def __init__(self, recent: Container[str], only: Callable[[str], bool]) -> None:
+        self.recent = recent
+        self.only = only
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.recent or not (isinstance(key, str) and self.only(key))
 
 
 def candidate_hands() -> list[tuple[tuple[int, ...], float]]:
@@ -125,10 +136,11 @@ class AdaptiveDeals:
         return await self.store.rounds_played(chat_id, GAME, ADAPTIVE_AFTER)
 
     async def deal(self, chat_id: int, player_id: int, seconds: float,
-                   aim: float = ratings.AIM) -> Deal:
+                   aim: float = ratings.AIM, only: Callable[[str], bool] | None = None) -> Deal:
         """A hand for the chat's players of late (and the one asking) to solve with chance
         about `aim` (ratings.AIM: three times in four) within `seconds`, drawn among the
-        NEAREST to the aim; its level the learned one."""
+        NEAREST to the aim (`only`: among the hands whose key it takes, if any); its level the
+        learned one."""
         index = await self.loaded()
         now = self.clock()
         season = ratings.season_of(now)
@@ -139,9 +151,11 @@ class AdaptiveDeals:
         rows = [current(group[user], user, GAME, season, now) for user in sorted(group)]
         stored = await self.store.scale(GAME)
         scale = scale_of(stored) if stored is not None else ratings.new_scale(GAME, now)
-        keys = ratings.adaptive_hands(index, [(r.rating, r.uncertainty) for r in rows],
-                                      seconds, scale, NEAREST, self._recent.get(chat_id, ()),
-                                      aim)
+        recent = self._recent.get(chat_id, ())
+        skills = [(r.rating, r.uncertainty) for r in rows]
+        keys = ratings.adaptive_hands(index, skills, seconds, scale, NEAREST,
+                                      Leaving(recent, only), aim) if only is not None else []
+        keys = keys or ratings.adaptive_hands(index, skills, seconds, scale, NEAREST, recent, aim)
         # never the daily puzzle's hand: its round would show the day's answers in the chat
         keys = [k for k in keys if not self._daily(self.hands[k][0])] or keys
         key = self.rng.choice(keys)

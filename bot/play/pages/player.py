@@ -7,8 +7,6 @@ object in the list."""
 from __future__ import annotations
 
 import asyncio
-import json
-import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from typing import Any, Generic, Protocol, TypeVar
@@ -20,6 +18,7 @@ from bot.play.pages.themes import Held, themes_section
 from bot.play.ratings import hand_key
 from bot.play.ratings.rater import fixed_difficulty
 from bot.play.ratings.seasons import season_of
+from bot.play.ratings.tried import numbers_of
 from bot.store.protocols import PageStore
 from bot.store.sql.pages import LEVELS, LevelYear, SolvedHand
 from bot.text.i18n import Texts
@@ -40,26 +39,6 @@ def shown(rating: float) -> int:
 def season_start(now: float) -> str:
     """The first day of the season (a calendar month, UTC) `now` falls in."""
     return day_of(now)[:8] + "01"
-
-
-# a stored hand as the store writes it, JSON's list of whole numbers: read without the JSON
-# parser (a busy group's page reads two hundred)
-WRITTEN = re.compile(r"\[(?:0|[1-9][0-9]*)(?:, (?:0|[1-9][0-9]*))*\]")
-
-
-def numbers_of(hand: str) -> list[int] | None:
-    """A stored hand's numbers (a JSON list), or None for a table of rolls."""
-    if WRITTEN.fullmatch(hand):
-        return list(map(int, hand[1:-1].split(", ")))
-    if hand.startswith("[["):  # a table of rolls: a list of lists, not read
-        return None
-    try:
-        found = json.loads(hand)
-    except ValueError:
-        return None
-    if isinstance(found, list) and all(type(n) is int for n in found):
-        return found
-    return None
 
 
 def separator(texts: Texts) -> str:
@@ -137,8 +116,8 @@ async def player_page(store: PageStore, texts: Texts, user_id: int, name: str,
     # gives each a connection of the pool's eight)
     records, themed = await asyncio.gather(
         records_section(store, texts, totals, hands, longest),
-        themes_section(store, texts, user_id, since, latest_ratings(days), numbers_of,
-                       hand_text, held))
+        themes_section(store, texts, user_id, since, latest_ratings(days), hand_text,
+                       held))
     sections.append(records)
     if themed is not None:
         sections.insert(3, themed)  # beside the levels: how the player does by what hands need

@@ -13,28 +13,19 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from bot.play.games import GAMES
-from bot.play.ratings import GAMES as RATED
-from bot.play.ratings import hand_key
-from bot.play.ratings.model import scale_of
-from bot.play.ratings.rater import fixed_difficulty
-from bot.play.ratings.themes import Standing, ThemedRound, codes_of, standings
-from bot.play.words.themes import KEYS
+from bot.play.ratings.themes import Standing, standings
+from bot.play.ratings.tried import Shown, themed_rounds
+from bot.play.words.themes import KEYS, theme_name
 from bot.store.protocols import PageStore
-from bot.store.sql.pages import TriedHand
 from bot.text.i18n import Texts
 
-TRIED = 100  # the latest rounds read: a walk backwards of the pages' key and of the dealt
-MOST_NUMBERS = 4  # the hands whose themes are written (bot.play.dealing.themes)
 EVEN = 0.25  # a standing within this of 0 (log-odds) is as the ratings expect
 
-Numbers = Callable[[str], "list[int] | None"]  # a stored hand's numbers (None: not numbers)
 Held = Callable[[Sequence[int], int], Awaitable[bool]]  # whether a hand is live now, anywhere
-Shown = tuple[list[int], int, bool]  # a hand's numbers, target, whether the player solved it
 
 
 async def themes_section(store: PageStore, texts: Texts, user_id: int, since: float,
-                         ratings: dict[str, float], numbers_of: Numbers,
+                         ratings: dict[str, float],
                          hand_text: Callable[[Texts, list[int], int], str],
                          held: Held | None = None) -> dict[str, Any] | None:
     """The page's section (None: fewer than a few rounds of any theme among the player's latest
@@ -42,32 +33,9 @@ async def themes_section(store: PageStore, texts: Texts, user_id: int, since: fl
     new player's). Two reads, one after the other: the rounds, then their hands. A row's hand
     is left out while a round of it is live anywhere (`held`): beside its theme it is a hint,
     and a tournament's other groups, another chat or the daily may be playing it."""
-    tried = await store.tried_hands(user_id, since, TRIED)
-    hands: list[tuple[TriedHand, list[int], tuple[str, str]]] = []
-    for row in tried:
-        game = GAMES.get(row.game)
-        numbers = numbers_of(row.hand)
-        if game is None or not game.rules.coaches or row.game not in RATED or \
-                numbers is None or not 1 <= len(numbers) <= MOST_NUMBERS:
-            continue
-        hands.append((row, numbers, (row.game, hand_key(numbers, row.target))))
-    if not hands:
-        return None
-    facts = await store.hand_facts(list(dict.fromkeys(key for _, _, key in hands)))
-    rounds: list[ThemedRound] = []
-    shown: list[tuple[tuple[str, ...], Shown]] = []
-    for row, numbers, key in hands:
-        known = facts.get(key)
-        if known is None or known.themes is None:
-            continue
-        difficulty = known.difficulty if known.difficulty is not None else \
-            fixed_difficulty(numbers, row.target, row.level)
-        if difficulty is None:
-            continue
-        rating = ratings.get(row.game, scale_of(row.game).player_mean)
-        codes = codes_of(known.themes)
-        rounds.append(ThemedRound(row.solved, rating - difficulty, codes))
-        shown.append((codes, (numbers, row.target, row.solved)))
+    themed = await themed_rounds(store, user_id, since, ratings)
+    rounds = [round_ for round_, _ in themed]
+    shown = [(round_.codes, hand) for round_, hand in themed]
     found = standings(rounds)
     if not found:
         return None
@@ -100,13 +68,3 @@ def showing(standing: Standing, shown: list[tuple[tuple[str, ...], Shown]]) -> S
     missed = standing.offset < 0
     return next((hand for codes, hand in shown
                  if standing.code in codes and hand[2] is not missed), None)
-
-
-def theme_name(texts: Texts, code: str, targets: set[int]) -> str:
-    """A theme's words on the page: a product last without its pairs (they differ from hand to
-    hand), a step past the target named where every round of it had one target."""
-    if code == "factor_pair":
-        return texts("webapp_theme_factor_pair")
-    if code == "beyond" and len(targets) != 1:
-        return texts("webapp_theme_beyond")
-    return texts(KEYS[code], target=next(iter(targets), 0))

@@ -9,7 +9,7 @@ come from an index by difficulty (buckets of BUCKET on the scale), never a scan 
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 
 from bot.play.ratings.model import GAMES, log_time, logistic, predicted_chance, scale_of
 from bot.play.ratings.records import ScaleRating
@@ -105,7 +105,7 @@ class HandIndex:
             self._buckets[math.floor(old / BUCKET)].discard(key)
 
     def nearest(self, difficulty: float, count: int,
-                exclude: Collection[str] = ()) -> list[str]:
+                exclude: Container[str] = ()) -> list[str]:
         """Up to `count` hands nearest to `difficulty`, nearest first (ties by key), leaving out
         `exclude`. Rings of buckets outward, until the next ring cannot hold a nearer hand."""
         centre = math.floor(difficulty / BUCKET)
@@ -126,7 +126,7 @@ class HandIndex:
 
 
 def adaptive_hands(index: HandIndex, group: Sequence[Skill], seconds: float, scale: ScaleRating,
-                   count: int = 5, exclude: Collection[str] = (), aim: float = AIM) -> list[str]:
+                   count: int = 5, exclude: Container[str] = (), aim: float = AIM) -> list[str]:
     """The `count` hands whose difficulty is nearest the one the group solves with chance
     `aim` within `seconds` (deal one of them at random, so a group does not meet one hand)."""
     return index.nearest(aimed_difficulty(group, seconds, scale, aim), count, exclude)

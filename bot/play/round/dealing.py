@@ -6,7 +6,7 @@ stored with its end armed before anything is sent. It judges no answer and ends 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 from bot.play.chats.people import Chat, People, Player
@@ -182,11 +182,13 @@ class Dealing:
             dealt, learned = again, await adaptive.learned_level(again)
         return dealt if learned is None else adaptive.relevelled(dealt, learned)
 
-    async def deal_aimed(self, chat: Chat, player: Player, aim: float) -> Dealt | Said:
+    async def deal_aimed(self, chat: Chat, player: Player, aim: float,
+                         only: Callable[[str], bool] | None = None) -> Dealt | Said:
         """A round of 24 that the chat's players of late (in a private chat: its person) solve
         with chance about `aim` in the chat's round length (a streak's next hand, each a
-        little harder), stored and not shown; without the learned difficulties, the level
-        nearest the aim. A round on in the topic, or the player's bound, is said instead."""
+        little harder; `only`: among the hands whose ratings key it takes, a practice's),
+        stored and not shown; without the learned difficulties, the level nearest the aim. A
+        round on in the topic, or the player's bound, is said instead."""
         texts = await self.people.texts(chat, player)
         async with self._dealing.held((chat.id, chat.topic)):
             current = self.table.of(chat.id, chat.topic)
@@ -196,7 +198,8 @@ class Dealing:
                 return bounded
             seconds = (await self.settings.of(chat.id)).seconds[ADAPTIVE_GAME]
             if self.adaptive is not None:
-                dealt: Deal | str = await self.adaptive.deal(chat.id, player.id, seconds, aim)
+                dealt: Deal | str = await self.adaptive.deal(chat.id, player.id, seconds, aim,
+                                                             only)
             else:
                 level = "easy" if aim >= 0.75 else "medium" if aim >= 0.5 else "hard"
                 dealt = await self.dealer.deal(

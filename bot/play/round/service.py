@@ -181,8 +181,9 @@ class Rounds:
              ) -> Later[Dealt | Said]:
         return self.dealing.deal(chat, player, game, options)
 
-    def deal_aimed(self, chat: Chat, player: Player, aim: float) -> Later[Dealt | Said]:
-        return self.dealing.deal_aimed(chat, player, aim)
+    def deal_aimed(self, chat: Chat, player: Player, aim: float,
+                   only: Callable[[str], bool] | None = None) -> Later[Dealt | Said]:
+        return self.dealing.deal_aimed(chat, player, aim, only)
 
     def deal_given(self, chat: Chat, player: Player | None, dealt: Deal, length: float,
                    terms: Terms) -> Later[Dealt | Said]:

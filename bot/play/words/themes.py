@@ -23,3 +23,14 @@ def theme_text(texts: Texts, found: Themes, code: str) -> str:
     if code == "factor_pair":
         return texts(KEYS[code], pairs=[f"{a}×{b}" for a, b in found.factor_pairs])
     return texts(KEYS[code], target=found.target)
+
+
+def theme_name(texts: Texts, code: str, targets: set[int]) -> str:
+    """A theme's words apart from one hand (a player's page, a practice deal): a product last
+    without its pairs (they differ from hand to hand), a step past the target named where every
+    round of it had one target."""
+    if code == "factor_pair":
+        return texts("webapp_theme_factor_pair")
+    if code == "beyond" and len(targets) != 1:
+        return texts("webapp_theme_beyond")
+    return texts(KEYS[code], target=next(iter(targets), 0))

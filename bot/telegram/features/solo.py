@@ -1,5 +1,6 @@
-"""The solo modes' commands: /streak, hands alone in a private chat until the first not solved
-(bot.play.solo). In a group it says where it is played."""
+"""The solo modes' commands (bot.play.solo): /streak, hands alone in a private chat until the first
+not solved; /practice, a hand of the player's weakest theme. In a group each says where it is
+played."""
 
 from __future__ import annotations
 
@@ -16,4 +17,12 @@ async def streak(update: Update, context: Context) -> None:
                                              target_of(update))
 
 
-FEATURE = Feature("solo", commands=(Command(("streak",), streak, offered=frozenset({PRIVATE})),))
+async def practice(update: Update, context: Context) -> None:
+    """/practice: a hand of the player's weakest theme."""
+    await services_of(context).practice.start(chat_of(update), player_of(update),
+                                              target_of(update))
+
+
+ALONE = frozenset({PRIVATE})
+FEATURE = Feature("solo", commands=(Command(("streak",), streak, offered=ALONE),
+                                    Command(("practice",), practice, offered=ALONE)))

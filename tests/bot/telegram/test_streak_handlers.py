@@ -1,5 +1,6 @@
-"""/streak through the real Application: its hands follow each other by the JobQueue, a wrong
-answer ends it with the best; in a group it says where it is played."""
+"""/streak and /practice through the real Application: a streak's hands follow each other by the
+JobQueue, a wrong answer ends it with the best; /practice deals a hand at the player's level; in a
+group each says where it is played."""
 
 from __future__ import annotations
 
@@ -47,3 +48,19 @@ async def test_a_streak_deals_on_until_a_wrong_answer(telegram: BotApiEmulator,
         over = await telegram.reply(chat)
         assert "Streak over. Solved in a row: 1. Your best: 1." in over.text
         assert h.services.rounds.open_round(chat) is None
+
+
+async def test_practice_in_a_group_and_alone(telegram: BotApiEmulator, pool: SolverPool,
+                                             tmp_path: Path):
+    chat = ANN["id"]
+    telegram.chat(chat, kind="private")
+    telegram.chat(GROUP)
+    config = make_config(telegram, tmp_path / "p.sqlite3", round_seconds=60.0)
+    async with started(telegram, pool, config) as h:
+        h.ids = itertools.count(1)
+        await h.send(GROUP, ANN, "/practice")
+        assert "/practice in a private chat" in (await telegram.reply(GROUP)).text
+        await h.send(chat, ANN, "/practice", kind="private")
+        dealt = await telegram.reply(chat)
+        assert "Make 24!" in dealt.text and "a hand at your level" in dealt.text
+        assert h.services.rounds.open_round(chat) is not None

@@ -31,11 +31,17 @@ weak in one theme (on a hand that needs it they play as one WEAK_BY weaker) play
 alone or in random groups; from the rounds the page reads (those they answered, and those they
 dealt that nobody won), the theme their standings name weakest, of 10 such players, for each
 theme of at least 5 % of the hands (and, to compare, alone with the answered rounds only).
+(g) practice (bot.play.solo.practice): each such player alone, after their 50 rounds, is dealt
+50 hands as /practice deals them (the theme their standings name weakest, the product's own
+filter, at the adaptive deals' aim; none named: a hand at their level) and 50 at their level;
+the share of each that needs the theme they are truly weak in, and the one over the other (the
+issue's goal, 3 times, where the theme is at most a third of the hands).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
 import csv
 import dataclasses
@@ -56,6 +62,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.play.community.standings import SHOWN_MEAN, SHOWN_PER_UNIT
+from bot.play.dealing.adaptive import Leaving
 from bot.play.ratings import (
     Book,
     ClosedRound,
@@ -89,6 +96,7 @@ THEMED_ROUNDS, THEMED_RUNS = 50, 10  # (f): a player's rounds, and players of ea
 # times (a step past 24, 9 %: named in 7 to 10 of 10 over seeds 1 to 3), and in a group a player
 # beaten to a hand says nothing of it
 GOAL_SHARE = 0.15
+PRACTICE_DEALS = 50  # (g): hands dealt each player as /practice deals them, and at their level
 RECENT = 30  # an adaptive group is dealt none of its last this many hands again
 LAST = 100  # the adaptive rounds whose solve rate is judged
 
@@ -294,38 +302,77 @@ MODES = {  # (f): where the player plays, and whether the rounds they dealt are 
 }
 
 
+def weak_player(book: Book, people: People, hands: Sequence[TrueHand],
+                needs: dict[str, tuple[str, ...]], skills: Sequence[float], weak: str, me: int,
+                rounds: int, rng: random.Random, mode: str) -> tuple[Book, str | None]:
+    """A new player weak in `weak` plays `rounds` rounds on random hands (on a copy of the book:
+    the season's ratings stay as they are): the book after, and the theme the standings name
+    weakest from the rounds the page reads (PageStore.tried_hands: those the player answered,
+    and those they dealt that nobody won), None if none has enough rounds."""
+    groups, dealt = MODES[mode]
+    played = copy.deepcopy(book)
+    tried: list[tuple[str, bool]] = []
+    for number in range(rounds):
+        hand = rng.choice(hands)
+        size = rng.choices(GROUP_SIZES, GROUP_WEIGHTS)[0] if groups else 1
+        others = [(pid, skills[pid]) for pid in rng.sample(range(len(skills)), size - 1)]
+        mine = 0.0 - (WEAK_BY if weak in needs[hand.key] else 0.0)
+        group = [(me, mine), *others]
+        closed, won = race(rng, people, group, hand)
+        played.rate(closed, float(number))
+        [response] = [r for r in closed.responses if r.player_id == me]
+        dealer = rng.choice(group)[0]
+        if response.solved_at is not None or response.wrong or \
+                (dealt and dealer == me and not won):
+            tried.append((hand.key, response.solved_at is not None))
+    rating = played.player(me, GAME, 0.0).rating
+    found = standings([ThemedRound(solved, rating - played.hands[GAME, key].difficulty,
+                                   needs[key]) for key, solved in tried])
+    return played, found[0].code if found else None
+
+
 def weakest_named(book: Book, people: People, hands: Sequence[TrueHand],
                   needs: dict[str, tuple[str, ...]], skills: Sequence[float], weak: str,
                   first_id: int, rounds: int, runs: int, rng: random.Random,
                   mode: str) -> int:
     """(f): of `runs` new players weak in `weak`, how many the standings name weakest in it
-    after `rounds` rounds each (on a copy of the book: the season's ratings stay as they are).
-    The rounds read are the page's (PageStore.tried_hands): those the player answered, and
-    those they dealt that nobody won."""
-    groups, dealt = MODES[mode]
-    named = 0
-    for run_number in range(runs):
-        played = copy.deepcopy(book)
-        me = first_id + run_number
-        tried: list[tuple[str, bool]] = []
-        for number in range(rounds):
-            hand = rng.choice(hands)
-            size = rng.choices(GROUP_SIZES, GROUP_WEIGHTS)[0] if groups else 1
-            others = [(pid, skills[pid]) for pid in rng.sample(range(len(skills)), size - 1)]
-            mine = 0.0 - (WEAK_BY if weak in needs[hand.key] else 0.0)
-            group = [(me, mine), *others]
-            closed, won = race(rng, people, group, hand)
-            played.rate(closed, float(number))
-            [response] = [r for r in closed.responses if r.player_id == me]
-            dealer = rng.choice(group)[0]
-            if response.solved_at is not None or response.wrong or \
-                    (dealt and dealer == me and not won):
-                tried.append((hand.key, response.solved_at is not None))
-        rating = played.player(me, GAME, 0.0).rating
-        found = standings([ThemedRound(solved, rating - played.hands[GAME, key].difficulty,
-                                       needs[key]) for key, solved in tried])
-        named += bool(found) and found[0].code == weak
-    return named
+    after `rounds` rounds each."""
+    return sum(weak_player(book, people, hands, needs, skills, weak, first_id + n, rounds, rng,
+                           mode)[1] == weak for n in range(runs))
+
+
+def practice_ratio(book: Book, people: People, hands: Sequence[TrueHand],
+                   needs: dict[str, tuple[str, ...]], skills: Sequence[float], weak: str,
+                   first_id: int, runs: int, rng: random.Random) -> tuple[float, float]:
+    """(g): `runs` new players weak in `weak` play THEMED_ROUNDS rounds alone, then are dealt
+    PRACTICE_DEALS hands as /practice deals them (the product's own filter, `Leaving`, on the
+    theme the standings name weakest: none named, a hand at their level) and as many at their
+    level (the adaptive deal, the same aim): the share of each that needs `weak`."""
+    practised = level = 0
+    for n in range(runs):
+        played, named = weak_player(book, people, hands, needs, skills, weak, first_id + n,
+                                    THEMED_ROUNDS, rng, "alone")
+        me = first_id + n
+        for dealt, only in ((0, named), (1, None)):
+            recent: deque[str] = deque(maxlen=RECENT)
+            for number in range(PRACTICE_DEALS):
+                leaving = Leaving(recent, (lambda key, code=only: code in needs[key])) \
+                    if only is not None else recent
+                key = None
+                if only is not None:
+                    with contextlib.suppress(ValueError):  # no hand needs it: any hand
+                        key = played.choose(GAME, [me], DEADLINE, float(number), rng,
+                                            exclude=leaving)
+                key = key or played.choose(GAME, [me], DEADLINE, float(number), rng,
+                                           exclude=recent)
+                recent.append(key)
+                if weak in needs[key]:
+                    if dealt == 0:
+                        practised += 1
+                    else:
+                        level += 1
+    total = runs * PRACTICE_DEALS
+    return practised / total, level / total
 
 
 @dataclass
@@ -384,6 +431,15 @@ def run(data: Path, rounds: int, players: int, adaptive_rounds: int, seed: int,
                f">= {THEMED_RUNS - 1}" if mode == "alone" and shares[code] >= GOAL_SHARE
                else "")
               for n, code in enumerate(c for c in THEMES if shares[c] >= 0.05) for mode in MODES]
+    practice = []
+    for n, code in enumerate(c for c in THEMES if shares[c] >= 0.05):
+        practised, level = practice_ratio(book, people, hands, needs, skills, code,
+                                          players + 5000 + 100 * n, THEMED_RUNS, rng)
+        practice += [
+            (f"(g) weak in {code}: share of /practice deals that need it", practised, ""),
+            (f"(g) weak in {code}: share of deals at their level that need it", level, ""),
+            (f"(g) weak in {code}: /practice over level", practised / level if level else 0.0,
+             ">= 3" if 3 * shares[code] <= 1 else "")]
     return [
         ("(a) hands: fixed model (prior) vs true difficulty", spearman(prior, truth), ""),
         (f"(a) hands: learned after {rounds} rounds vs true difficulty",
@@ -407,6 +463,7 @@ def run(data: Path, rounds: int, players: int, adaptive_rounds: int, seed: int,
         (f"(d) adaptive choice among {len(book.hands)} hands (median ms)", choice_ms, "<= 5"),
         (f"(d) adaptive choice among {many:,} hands (median ms)", large_ms, "<= 5"),
         *themed,
+        *practice,
     ], {"wins floored (now)": now.season, "slow wins could lower (before)": before.season}
 
 

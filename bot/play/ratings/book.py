@@ -5,7 +5,7 @@ both. The benchmark plays on it; the bot can keep one as its cache of the hands'
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Container, Iterable
 
 from bot.play.ratings.adaptive import HandIndex, adaptive_hands
 from bot.play.ratings.prior import new_player, new_scale
@@ -61,7 +61,7 @@ class Book:
         return update
 
     def choose(self, game: str, player_ids: Collection[int], seconds: float, now: float,
-               rng: random.Random, count: int = 5, exclude: Collection[str] = ()) -> str:
+               rng: random.Random, count: int = 5, exclude: Container[str] = ()) -> str:
         """One of the `count` hands nearest the group's aimed difficulty, drawn by `rng`."""
         group = [(row.rating, row.uncertainty)
                  for row in (self.player(p, game, now) for p in player_ids)]

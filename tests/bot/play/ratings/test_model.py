@@ -406,11 +406,13 @@ def test_the_benchmark_runs_small_and_its_values_are_finite(tmp_path):
     rows, seasons = bench_ratings.run(small_data(tmp_path / "human.csv"), rounds=300,
                                       players=20, adaptive_rounds=30, seed=2, repeat=5,
                                       many=1000)
-    assert sum(not what.startswith("(f)") for what, _, _ in rows) == 15
+    assert sum(not what.startswith(("(f)", "(g)")) for what, _, _ in rows) == 15
     for what, value, _ in rows:
         assert math.isfinite(value), what
     named = [value for what, value, _ in rows if what.startswith("(f)")]
     assert named and all(0 <= value <= bench_ratings.THEMED_RUNS for value in named)
+    shares = [value for what, value, _ in rows if what.startswith("(g)") and "share" in what]
+    assert shares and all(0 <= value <= 1 for value in shares)
     now, before = seasons.values()
     assert now.wins == before.wins > 0 and now.lowered == 0 < before.lowered
     assert all(len(season.means) == 4 for season in seasons.values())

@@ -35,6 +35,11 @@ async def test_a_streak_deals_on_until_a_wrong_answer(telegram: BotApiEmulator,
         assert "Streak: hand 1." in first.text and "Your best: 0." in first.text
         current = h.services.rounds.open_round(chat)
         assert current is not None
+        numbers = " ".join(map(str, current.hand))
+        await h.send(chat, ANN, f"/solve {numbers}", kind="private")  # a solo hand is live too
+        assert "being played" in (await telegram.reply(chat)).text
+        await h.send(GROUP, ANN, f"/solve {numbers}")  # from the group she plays beside it
+        assert "being played" in (await telegram.reply(GROUP)).text
         await h.send(chat, ANN, solve(current.hand)[0], kind="private")
         won = await telegram.reply(chat)
         assert "Solved in a row: 1." in won.text

@@ -48,6 +48,7 @@ from bot.play.round.views import Views
 from bot.play.rules.batches import DEAL_SECONDS
 from bot.play.solo.practice import Practice
 from bot.play.solo.streak_book import StreakBook
+from bot.play.solo.streak_book import heard as streak_heard
 from bot.play.solo.streaks import Streaks
 from bot.play.solving.solving import Solving
 from bot.play.tournaments.book import TournamentBook
@@ -170,7 +171,7 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     # result says too)
     streak_book = StreakBook(stores.streaks, stores.rounds, table, scheduler)
     closings = Closings([Following(book.after_round),
-                         Following(streak_book.after_round, late=True),
+                         Following(streak_book.after_round, late=True, hears=streak_heard),
                          Following(entries.after_round, late=True),
                          Following(achievements.after_round, late=True)])
     moving = asyncio.Lock()  # one move of a group to its supergroup at a time

@@ -44,10 +44,13 @@ Follower = Callable[[RoundClosed, Texts], Awaitable[FollowUp]]
 @dataclass(frozen=True)
 class Following:
     """A follower of the closes; `late`: it hears a late close too (its lines must then be the
-    close's stored facts, the same each time the result is said: the achievements' line)."""
+    close's stored facts, the same each time the result is said: the achievements' line);
+    `hears`: the closes it is asked about at all (None: every one), so that a follower of a
+    few rounds (a streak's, in private chats) costs the others' closes nothing."""
 
     follower: Follower
     late: bool = False
+    hears: Callable[[Round], bool] | None = None
 
 
 class Closings:
@@ -65,7 +68,8 @@ class Closings:
         their store trips go side by side (one SQLite trip carries what they ask at once)
         rather than one follower's after another's."""
         asked = [following.follower(event, texts) for following in self._followers
-                 if following.late or not event.late]
+                 if (following.late or not event.late)
+                 and (following.hears is None or following.hears(event.round))]
         lines, match_on, later = [], False, False
         for said in await together(asked):  # an error: raised once every other ended
             if said.lines:

@@ -27,6 +27,12 @@ PAUSE = 2.0  # seconds between a solved hand's result and the next hand
 FIRST_AIM, STEP, FLOOR = 0.9, 0.05, 0.25
 
 
+def heard(record: Round) -> bool:
+    """Whether a close may be a streak's hand: a round of its game in a private chat (a private
+    chat's id is its person's, positive; a group's is negative)."""
+    return record.chat_id > 0 and record.game == GAME
+
+
 def aim_of(solved: int) -> float:
     """The chance the next hand is aimed at, after `solved` hands solved."""
     return max(FLOOR, FIRST_AIM - STEP * solved)
@@ -54,8 +60,8 @@ class StreakBook:
         riding on the round's result in its words (`texts`)."""
         record = event.round
         self._hands.discard(record.id)
-        if record.chat_id <= 0 or record.game != GAME:
-            return FollowUp()  # a streak is played in a private chat, whose id is its person's
+        if not heard(record):
+            return FollowUp()
         streak = await self.store.streak_on(record.chat_id)
         if streak is None or streak.round_id != record.id:
             return FollowUp()

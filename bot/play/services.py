@@ -188,8 +188,8 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                       outbox, pause)
     places = Places(fates, stores.rounds, people, settings, table, scheduler, rounds, matches,
                     entries, outbox, moving)
-    streaks = Streaks(streak_book, stores.streaks, stores.people, people, rounds, outbox)
-    practice = Practice(stores.pages, stores.ratings, people, rounds,
+    streaks = Streaks(streak_book, stores.streaks, stores.people, people, rounds, table, outbox)
+    practice = Practice(stores.pages, stores.ratings, people, rounds, table,
                         PracticeHands(adaptive, pool), outbox)
     tournaments = Tournaments(stores.tournaments, people, stores.people, entries, rounds, table,
                               dealer, analyses, shared, outbox, holding or HoldsAll(), clock,

@@ -23,6 +23,7 @@ from bot.play.ratings.model import GAMES as RATED
 from bot.play.ratings.tried import weakest_theme
 from bot.play.round.outbox import Outbox
 from bot.play.round.service import Rounds
+from bot.play.round.table import RoundTable
 from bot.play.words.themes import theme_name
 from bot.store.protocols import PageStore, RatingStore
 
@@ -31,11 +32,12 @@ SINCE = 365 * 86400.0  # the rounds a standing is learned from: the last year's,
 
 class Practice:
     def __init__(self, pages: PageStore, ratings: RatingStore, people: People, rounds: Rounds,
-                 hands: PracticeHands, outbox: Outbox) -> None:
+                 table: RoundTable, hands: PracticeHands, outbox: Outbox) -> None:
         self.pages = pages
         self.ratings = ratings
         self.people = people
         self.rounds = rounds
+        self.table = table  # the hand's open round, whose deal keeps the practice's line
         self.hands = hands  # the candidates' themes
         self.outbox = outbox
 
@@ -60,7 +62,7 @@ class Practice:
             return dealt
         line = texts("practice_theme", theme=theme_name(texts, code, {TARGET})) \
             if code is not None and only is not None else texts("practice_unknown")
-        if (opened := self.rounds.table.find(dealt.round.id)) is not None:
+        if (opened := self.table.find(dealt.round.id)) is not None:
             opened.numbered(line)  # kept under the deal as hints rewrite it
         return dataclasses.replace(dealt, text=f"{dealt.text}\n{line}")
 

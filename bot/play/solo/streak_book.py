@@ -55,6 +55,10 @@ class StreakBook:
     def ends_at_miss(self, record: Round) -> bool:
         return record.id in self._hands
 
+    def next_hand(self, chat_id: int) -> None:
+        """The streak in this private chat gets its next hand a pause from now."""
+        self.scheduler.set(Alarm(STREAK_NEXT, chat_id), self.pause)
+
     async def after_round(self, event: RoundClosed, texts: Texts) -> FollowUp:
         """A round closed: if it was the hand of its person's streak, the streak's step,
         riding on the round's result in its words (`texts`)."""
@@ -69,7 +73,7 @@ class StreakBook:
         if ended is not None and ended.status == "won":  # who writes in their private chat
             if not await self.store.hand_solved(streak.id, record.id):
                 return FollowUp()  # counted at its close already (its result said again)
-            self.scheduler.set(Alarm(STREAK_NEXT, record.chat_id), self.pause)
+            self.next_hand(record.chat_id)
             return FollowUp(texts("streak_solved", solved=streak.solved + 1,
                                   seconds=round(self.pause)), match_on=True)
         return FollowUp(await self.end(streak, "stopped" if event.late else "missed", texts))

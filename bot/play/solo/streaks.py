@@ -15,9 +15,10 @@ from collections.abc import Callable
 
 from bot.play.chats.people import Chat, People, Player
 from bot.play.outcomes import Dealt, Said
-from bot.play.ports import STREAK_NEXT, Alarm, Place, Target
+from bot.play.ports import Place, Target
 from bot.play.round.outbox import Outbox
 from bot.play.round.service import Rounds
+from bot.play.round.table import RoundTable
 from bot.play.solo.streak_book import StreakBook, aim_of
 from bot.store.protocols import PeopleStore, StreakStore
 from bot.store.records import Streak
@@ -28,12 +29,13 @@ Chats = Callable[[int], bool]
 
 class Streaks:
     def __init__(self, book: StreakBook, store: StreakStore, people_store: PeopleStore,
-                 people: People, rounds: Rounds, outbox: Outbox) -> None:
+                 people: People, rounds: Rounds, table: RoundTable, outbox: Outbox) -> None:
         self.book = book  # which rounds are a streak's, the step after each close
         self.store = store
         self.people_store = people_store
         self.people = people
         self.rounds = rounds
+        self.table = table  # a hand's open round, whose deal keeps its number line
         self.outbox = outbox
 
     async def start(self, chat: Chat, player: Player,
@@ -101,7 +103,7 @@ class Streaks:
             return dealt  # the streak ended meanwhile: an ordinary round
         self.book.playing(dealt.round.id)
         line = texts("streak_hand", number=streak.solved + 1)
-        if (opened := self.rounds.table.find(dealt.round.id)) is not None:
+        if (opened := self.table.find(dealt.round.id)) is not None:
             opened.numbered(line)
         return dataclasses.replace(dealt, text=f"{dealt.text}\n{line}")
 
@@ -115,7 +117,7 @@ class Streaks:
             if chats is not None and not chats(streak.chat_id):
                 continue
             if streak.round_id is None:
-                self.book.scheduler.set(Alarm(STREAK_NEXT, streak.chat_id), self.book.pause)
+                self.book.next_hand(streak.chat_id)
                 continue
             current = self.rounds.open_round(streak.chat_id)
             if current is not None and current.id == streak.round_id:

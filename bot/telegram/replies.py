@@ -22,12 +22,14 @@ from bot.text.html_text import EntityError, visible_text
 
 async def answer_with(update: Update, context: Context, text: str, quote: bool = True,
                       keyboard: InlineKeyboardMarkup | None = None,
-                      rich: Rich | None = None) -> None:
+                      rich: Rich | None = None) -> bool:
     """The face's own reply (what no service publishes): to the asker alone where they wrote
     to the bot alone, as mathematics where `rich` and Telegram takes it; what it found of the
-    chat goes to play, the one place that acts on it."""
-    await settle(context, await reply(update, text, quote, keyboard,
-                                      context.bot_data.refusals, rich))
+    chat goes to play, the one place that acts on it. Whether it was sent (a reply in parts
+    sends no more once one was not)."""
+    sent = await reply(update, text, quote, keyboard, context.bot_data.refusals, rich)
+    await settle(context, sent)
+    return sent.value is not None
 
 
 async def settle(context: Context, sent: Sent) -> None:

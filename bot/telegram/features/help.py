@@ -24,10 +24,12 @@ async def help_command(update: Update, context: Context) -> None:
     if isinstance(topic, UsageError):
         await usage(update, context, "help_usage", topic)
         return
-    await answer_with(update, context, help_text(
-        await texts_of(update, context), context.bot.username,
-        (await services_of(context).rounds.chat_settings(chat_of(update).id)).seconds,
-        topic), quote=False)
+    for part in help_text(
+            await texts_of(update, context), context.bot.username,
+            (await services_of(context).rounds.chat_settings(chat_of(update).id)).seconds,
+            topic):
+        if not await answer_with(update, context, part, quote=False):
+            break  # the chat is gone, or refused it: the rules would fare no better
 
 
 def unknown_to_us(update: Update, username: str | None) -> str | None:

@@ -62,27 +62,28 @@ async def test_the_groups_menus_declare_the_askers_commands_ephemeral(harness: H
 
 async def test_what_one_asks_in_a_group_only_they_see(harness: Harness):
     telegram = harness.telegram
-    for command in ("/help", "/stats", "/privacy", "/lang"):
+    for command, messages in (("/help", 2), ("/stats", 1), ("/privacy", 1), ("/lang", 1)):
         said = await telegram.say(GROUP, ANN, command)
         assert said.get("ephemeral_message_id") == said["message_id"]
         await deliver(harness, said)
-        answer = await telegram.reply(GROUP)
-        assert (answer.receiver, answer.reply_to_ephemeral) == (ANN["id"], said["message_id"])
-        assert answer.reply_to is None  # nothing quotes a message the chat never had
+        for answer in await telegram.replies(GROUP, messages):
+            assert (answer.receiver, answer.reply_to_ephemeral) == (ANN["id"],
+                                                                    said["message_id"])
+            assert answer.reply_to is None  # nothing quotes a message the chat never had
     await harness.send(GROUP, ANN, "/solve 3 8 3 8")
     solved = await telegram.reply(GROUP)
     assert solved.receiver == ANN["id"] and solved.method == "sendRichMessage"
     assert solved.formulas == [solution_latex("8/(3-8/3)", 24)]
     assert telegram.seen_by(GROUP, BOB["id"]) == []  # Bob saw none of it
-    assert len(telegram.seen_by(GROUP, ANN["id"])) == 5
+    assert len(telegram.seen_by(GROUP, ANN["id"])) == 6  # /help's two messages, then one each
     await harness.send(ANN["id"], ANN, "/help", kind="private")  # a private chat: as ever
-    assert (await telegram.reply(ANN["id"])).receiver is None
+    assert all(sent.receiver is None for sent in await telegram.replies(ANN["id"], 2))
 
 
 async def test_a_round_stays_public(harness: Harness):
     """The deal and the result are the group's, whatever was asked alone before."""
     await harness.send(GROUP, ANN, "/help")
-    await harness.telegram.reply(GROUP)
+    await harness.telegram.replies(GROUP, 2)
     await harness.send(GROUP, ANN, "/play")
     dealt = await harness.telegram.reply(GROUP)
     current = harness.services.rounds.open_round(GROUP)
@@ -103,9 +104,9 @@ async def test_a_telegram_refusing_both_gets_todays_replies(harness: Harness,
     solved = await telegram.reply(GROUP)
     assert (solved.receiver, solved.rich, solved.method) == (None, None, "sendMessage")
     assert "8÷(3−8÷3)" in solved.text and solved.reply_to is None
-    for command in ("/help", "/stats"):
+    for command, messages in (("/help", 2), ("/stats", 1)):
         await harness.send(GROUP, ANN, command)
-        assert (await telegram.reply(GROUP)).receiver is None
+        assert all(sent.receiver is None for sent in await telegram.replies(GROUP, messages))
     texts = [s.text for s in telegram.sent]
     assert not any(visible_text(EN("error")) in text for text in texts)  # no apology
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
@@ -129,7 +130,7 @@ async def test_a_late_answer_is_refused_and_answered_as_today(harness: Harness):
     assert harness.app.bot_data.refusals.allows(GROUP, EPHEMERAL)
     harness.telegram.ephemeral_window = 15.0
     await harness.send(GROUP, ANN, "/help")
-    assert (await harness.telegram.reply(GROUP)).receiver == ANN["id"]
+    assert all(sent.receiver == ANN["id"] for sent in await harness.telegram.replies(GROUP, 2))
 
 
 async def test_only_ephemeral_refused_keeps_the_mathematics(harness: Harness):

@@ -24,10 +24,11 @@ async def deal(h: Harness, chat: int = GROUP):
 
 async def test_help(harness: Harness):
     await harness.send(GROUP, ALICE, "/help")
-    sent = await harness.telegram.reply(GROUP)
-    assert "/play" in sent.text and "/solve" in sent.text
-    assert f"@{harness.app.bot.username} 1 2 8 45" in sent.text  # inline mode, by the bot's name
-    assert "Fair play" in sent.text
+    commands, rules = await harness.telegram.replies(GROUP, 2)  # each whole, none cut short
+    assert "/play" in commands.text and "/solve" in commands.text and "/practice" in commands.text
+    assert "Fair play" in rules.text
+    assert f"@{harness.app.bot.username} 1 2 8 45" in rules.text  # inline mode, by the bot's name
+    assert not commands.text.endswith("…") and not rules.text.endswith("…")
 
 
 async def test_full_round_wrong_then_right_then_scores(harness: Harness):
@@ -267,9 +268,9 @@ async def test_play_options_and_usage(harness: Harness):
 
 async def test_language_per_chat(harness: Harness):
     await harness.send(GROUP, ZHANG, "/help")  # no choice yet: the speaker's language
-    assert "二十四点" in (await harness.telegram.reply(GROUP)).text
+    assert "二十四点" in (await harness.telegram.replies(GROUP, 2))[0].text
     await harness.send(GROUP, ALICE, "/help")
-    assert "make 24" in (await harness.telegram.reply(GROUP)).text
+    assert "make 24" in (await harness.telegram.replies(GROUP, 2))[0].text
     harness.telegram.promote(GROUP, ALICE["id"])  # a group's admins choose its language
     await harness.send(GROUP, ALICE, "/lang zh")
     assert "中文" in (await harness.telegram.reply(GROUP)).text

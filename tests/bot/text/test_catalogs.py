@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.play.games import GAMES
+from bot.play.games.help import help_text
 from bot.text import catalogs
 from bot.text.catalogs import LIST_SPECS, ONE, Catalog, problems, read_catalog
 from bot.text.html_text import visible_text
@@ -29,7 +30,7 @@ from bot.text.languages import (
     plural_category,
     spoken,
 )
-from bot.text.markup import LIMIT, visible_length
+from bot.text.markup import LIMIT, MORE, visible_length
 
 ENGLISH = read_catalog(DEFAULT_LANGUAGE)
 TRANSLATED = [language for language in LANGUAGES if language != DEFAULT_LANGUAGE]
@@ -424,3 +425,14 @@ def test_the_count_check_finds_a_count_written_by_hand():
                                          "Используйте каждое из {count} чисел ровно один раз."})
     assert hand_written_counts(by_hand) == [
         "deal_every_number: '{count} чисел' (the plural 'numbers')"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_message_of_help_is_whole_in_every_language(language: str):
+    """/help's two messages (the commands, the rules) each fit one Telegram message with the
+    longest name a bot may have and rounds of an hour: none is cut with "…" (the one message it
+    was lost its rules in most languages once the solo modes were listed)."""
+    parts = help_text(texts_for(language), "b" * 32, {name: 3600.0 for name in GAMES})
+    assert len(parts) == 2
+    for part in parts:
+        assert not part.endswith(MORE) and visible_length(part) <= LIMIT, language

@@ -88,10 +88,11 @@ BOT = [str(ROOT / "bench" / "run_bot.py")]
 TICK = os.sysconf("SC_CLK_TCK")
 CONFIRM = "✅ Yes, delete"
 # every board (a chat's and every chat's, all time and the week's, of all games and of one;
-# the day's, the season's ratings), /stats, /tournament: in the busiest group
+# the day's, the season's ratings), /stats, /tournament, the storms' (the group's): in the
+# busiest group
 READS = ("/top", "/top 24", "/top all", "/top all 24", "/top week", "/top week 24",
          "/top week all", "/top week all 24", "/top daily", "/top rating", "/top rating all",
-         "/stats", "/tournament")
+         "/stats", "/tournament", "/storm top")
 ORDER = ("empty", "year")  # the databases, measured in turns
 FORGET_ANSWER = "/forget: the answer to ✅"
 FORGET_ERASED = "/forget: its erasure's end"
@@ -574,7 +575,7 @@ async def make(name: str, scale: Scale, backend: str, folder: Path, server: obje
     steps = load_sqlite(path, year) if path is not None else await load_postgres(url, year)
     if schema is None:  # the pages' summary as an upgrade fills it, then the steps after it
         steps |= await migrations(db)
-        steps["tournaments and themes"] = load_later_sqlite(path, year) if path is not None \
+        steps["tournaments, themes and storms"] = load_later_sqlite(path, year) if path is not None \
             else await load_later_postgres(url, year)
         if path is None:
             await vacuum(url, "answered_rounds")  # as autovacuum does after the inserts

@@ -691,9 +691,14 @@ async def load_postgres(url: str, year: Year) -> dict[str, float]:
     return took
 
 
-# what is written after the migrations: the tournaments (step 23), and each rated hand's themes
-# (step 35: the bot writes them once a hand is rated, so a year's hands all have theirs)
-LATER_COLUMNS = {**TOURNAMENT_COLUMNS, "hand_themes": ("game", "hand", "themes")}
+# what is written after the migrations: the tournaments (step 23), each rated hand's themes
+# (step 35: the bot writes them once a hand is rated, so a year's hands all have theirs), and a
+# year of storms (step 37)
+STORM_COLUMNS = ("user_id", "chat_id", "solved", "missed", "lang", "started_at", "ends_at",
+                 "ended_at", "status")
+LATER_COLUMNS = {**TOURNAMENT_COLUMNS, "hand_themes": ("game", "hand", "themes"),
+                 "storms": STORM_COLUMNS}
+STORMS_A_ROUND = 0.1  # storms played, for each round of the year
 
 
 def hand_theme_rows(year: Year) -> list[tuple]:
@@ -706,12 +711,28 @@ def hand_theme_rows(year: Year) -> list[tuple]:
             if bits is not None]
 
 
+def storm_rows(year: Year, seed: int = 26) -> list[tuple]:
+    """A year of storms, over: each by one of the players who play in private, begun any time
+    in the year, solving some and missing a few (bot.play.solo.storm_book's clock)."""
+    rng = np.random.default_rng(seed)
+    count = int(year.round_count * STORMS_A_ROUND)
+    players = year.user_ids[:year.scale.private_players]
+    who = rng.choice(players, size=count)
+    started = year.now - rng.uniform(60.0, 365 * DAY, size=count)
+    solved, missed = rng.poisson(8, size=count), rng.poisson(3, size=count)
+    ends = started + 180.0 + 5.0 * solved - 10.0 * missed
+    return [(int(user), int(user), int(s), int(m), "en", float(at), float(end), float(end),
+             "over")
+            for user, s, m, at, end in zip(who.tolist(), solved.tolist(), missed.tolist(),
+                                           started.tolist(), ends.tolist(), strict=True)]
+
+
 def later_chunks(year: Year, has: dict[str, set[str]]
                  ) -> Iterator[tuple[str, list[str], list[tuple]]]:
     """(table, columns, rows) of what is written after the migrations, parents first, each
     row cut to the columns the schema has (`has`: a table's columns; a table it lacks is left
     out)."""
-    rows = {**year.tournaments, "hand_themes": hand_theme_rows(year)}
+    rows = {**year.tournaments, "hand_themes": hand_theme_rows(year), "storms": storm_rows(year)}
     for table, columns in LATER_COLUMNS.items():
         kept = [n for n, column in enumerate(columns) if column in has.get(table, set())]
         if kept and rows[table]:

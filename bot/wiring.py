@@ -39,6 +39,8 @@ from bot.play.games import PART_GAMES, round_lengths
 from bot.play.matches.matches import match_pause
 from bot.play.ports import Errand, Handover, Holding
 from bot.play.services import Services, build_services
+from bot.play.solo.storm_book import SECONDS as STORM_SECONDS
+from bot.play.solo.storm_book import SETTING as STORM_SETTING
 from bot.runtime import heap, loop_lag
 from bot.runtime.config import Config
 from bot.runtime.doors import Doors
@@ -252,7 +254,8 @@ def play_of(config: Config, opened: Opened, scheduler: JobScheduler, refusals: R
         page_links=page_opener(webapp, telegram.username) if webapp else None,
         open_rounds=shared.open_rounds if shared else None, shared_names=shared is not None,
         holding=holding, deal_rate=config.deal_rate, tournament_pause=config.tournament_pause,
-        tournament_followers=config.tournament_followers)
+        tournament_followers=config.tournament_followers,
+        storm_seconds=config.round_length(STORM_SETTING, STORM_SECONDS))
 
 
 def everywhere() -> bool:

@@ -1,7 +1,7 @@
 """What each alarm does when it rings, in play: a round's time is up, a match deals its next round
-or says a round's end is near, a streak deals its next hand, a deal's status is due. The face's
-scheduler (bot.telegram.jobs) only rings; what is shown goes out through the outbox like every
-outcome.
+or says a round's end is near, a streak or a storm deals its next hand, a deal's status is due.
+The face's scheduler (bot.telegram.jobs) only rings; what is shown goes out through the outbox
+like every outcome.
 
 A process that lets some chats go (a cluster's worker giving partitions up) first silences them
 (`silence`): their alarms are cancelled and the rings in flight for them end — a round closed,
@@ -17,16 +17,19 @@ from collections.abc import Callable, Iterator
 
 from bot.play.matches.matches import Matches
 from bot.play.outcomes import Outcome
-from bot.play.ports import NEXT_DEAL, ROUND_END, STATUS, STREAK_NEXT, WARNING, Alarm
+from bot.play.ports import NEXT_DEAL, ROUND_END, STATUS, STORM_NEXT, STREAK_NEXT, WARNING, Alarm
 from bot.play.round.service import Rounds
+from bot.play.solo.storms import Storms
 from bot.play.solo.streaks import Streaks
 
 
 class Alarms:
-    def __init__(self, rounds: Rounds, matches: Matches, streaks: Streaks | None = None) -> None:
+    def __init__(self, rounds: Rounds, matches: Matches, streaks: Streaks | None = None,
+                 storms: Storms | None = None) -> None:
         self.rounds = rounds
         self.matches = matches
         self.streaks = streaks
+        self.storms = storms
         # each ring (and sweep) in flight, with its chat (None: a sweep, any chat)
         self._ringing: dict[asyncio.Future[None], int | None] = {}
 
@@ -44,6 +47,8 @@ class Alarms:
             return await self.matches.warning(alarm.chat_id, alarm.round_id, alarm.topic)
         if alarm.kind == STREAK_NEXT and self.streaks is not None:
             return await self.streaks.deal_next(alarm.chat_id)
+        if alarm.kind == STORM_NEXT and self.storms is not None:
+            return await self.storms.deal_next(alarm.chat_id)
         if alarm.kind == STATUS and alarm.round_id is not None:
             return await self.rounds.status_due(alarm.round_id)
         return None

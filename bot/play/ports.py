@@ -17,17 +17,18 @@ from bot.store.records import ClaimGone, OwedClaim, Place, Round, StarterFull
 if TYPE_CHECKING:
     from bot.play.outcomes import Outcome
 
-__all__ = ["KINDS", "NEXT_DEAL", "ROUND_END", "STATUS", "STREAK_NEXT", "WARNING", "Alarm",
-           "ClaimGone", "Delivery", "Errand", "Fate", "Gone", "Handover", "Holding", "HoldsAll",
-           "Moved", "OpenRounds", "OwedClaim", "PageLink", "PageLinks", "Place", "Publisher",
-           "Round", "Scheduler", "StarterFull", "Target"]
+__all__ = ["KINDS", "NEXT_DEAL", "ROUND_END", "STATUS", "STORM_NEXT", "STREAK_NEXT", "WARNING",
+           "Alarm", "ClaimGone", "Delivery", "Errand", "Fate", "Gone", "Handover", "Holding",
+           "HoldsAll", "Moved", "OpenRounds", "OwedClaim", "PageLink", "PageLinks", "Place",
+           "Publisher", "Round", "Scheduler", "StarterFull", "Target"]
 
 ROUND_END = "round"  # a round's time is up
 NEXT_DEAL = "match"  # a match deals its next round
 WARNING = "warn"  # a match round's "30 s left" notice
 STATUS = "status"  # a deal's status is due to be written (at most once a second)
 STREAK_NEXT = "streak"  # a streak deals its next hand
-KINDS = (ROUND_END, NEXT_DEAL, WARNING, STATUS, STREAK_NEXT)
+STORM_NEXT = "storm"  # a storm deals its next hand
+KINDS = (ROUND_END, NEXT_DEAL, WARNING, STATUS, STREAK_NEXT, STORM_NEXT)
 
 
 @dataclass(frozen=True)

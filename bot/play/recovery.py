@@ -2,8 +2,8 @@
 partitions whose owner stopped answering): rounds still running get their end alarms again, and
 the results owed are worded and shown — rounds that ran out meanwhile, that had a right answer
 already, or whose result had no time to be sent — then matches and streaks go on where they
-stopped. A result owed after a take-over says it is late, never that the bot restarted: for the
-chat, nothing did.
+stopped, and storms end with what they scored. A result owed after a take-over says it is late,
+never that the bot restarted: for the chat, nothing did.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from bot.play.round.outbox import Outbox
 from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
 from bot.play.rules.records import Right
+from bot.play.solo.storms import Storms
 from bot.play.solo.streaks import Streaks
 from bot.play.tournaments.service import Tournaments
 from bot.store.protocols import RoundStore
@@ -38,7 +39,8 @@ ANNOUNCE_WITHIN = 24 * 3600.0
 class Recovery:
     def __init__(self, store: RoundStore, people: People, settings: Settings,
                  table: RoundTable, rounds: Rounds, matches: Matches, outbox: Outbox,
-                 tournaments: Tournaments | None = None, streaks: Streaks | None = None) -> None:
+                 tournaments: Tournaments | None = None, streaks: Streaks | None = None,
+                 storms: Storms | None = None) -> None:
         self.store = store
         self.people = people
         self.settings = settings
@@ -48,6 +50,7 @@ class Recovery:
         self.outbox = outbox
         self.tournaments = tournaments  # their live hands, live again before any result
         self.streaks = streaks  # go on once the rounds did (their late closes followed)
+        self.storms = storms  # ... and end, with what they scored
 
     async def resume(self, chats: Chats | None = None) -> list[Closed | Dealt]:
         """Load the chats' languages and settings and the open rounds, arm the end of every
@@ -63,6 +66,8 @@ class Recovery:
         said = await self.matches.resume(chats)
         if self.streaks is not None:
             said += await self.streaks.resume(chats)
+        if self.storms is not None:
+            said += await self.storms.resume(chats)
         for place, text in said:
             await self._show(Said(text), place)
         if owed or said:

@@ -47,9 +47,13 @@ from bot.play.round.table import RoundTable
 from bot.play.round.views import Views
 from bot.play.rules.batches import DEAL_SECONDS
 from bot.play.solo.practice import Practice
+from bot.play.solo.storm_book import SECONDS as STORM_SECONDS
+from bot.play.solo.storm_book import StormBook
+from bot.play.solo.storms import Storms
 from bot.play.solo.streak_book import StreakBook
 from bot.play.solo.streak_book import heard as streak_heard
 from bot.play.solo.streaks import Streaks
+from bot.play.solo.sudden import SoloHands
 from bot.play.solving.solving import Solving
 from bot.play.tournaments.book import TournamentBook
 from bot.play.tournaments.rules import MAX_FOLLOWERS
@@ -93,6 +97,7 @@ class Services:
     coaching: Coaching  # the line a player who missed may ask under a result
     hand_themes: HandThemes  # the rated hands' themes, written for the pages
     streaks: Streaks  # /streak: hands alone until the first not solved
+    storms: Storms  # /storm: hands alone against the clock
     practice: Practice  # /practice: a hand of the player's weakest theme
 
 
@@ -131,7 +136,8 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                    holding: Holding | None = None, throttle: Throttle | None = None,
                    daily_hands: DailyHands | None = None, deal_rate: float = DEAL_RATE,
                    tournament_pause: float = TOURNAMENT_PAUSE,
-                   tournament_followers: int = MAX_FOLLOWERS) -> Services:
+                   tournament_followers: int = MAX_FOLLOWERS,
+                   storm_seconds: float = STORM_SECONDS) -> Services:
     """The services of one bot. `clock` is the game's time (deadlines, answer times); the
     budget of solver seconds is shared by deals and /solve, one allowance per person, and the
     live puzzles of the open rounds are what the solving service refuses; `secret` (the bot's
@@ -146,7 +152,8 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     `daily_hands`, the daily puzzle's hands (None: drawn with `secret` on `clock`);
     `deal_rate`, the errands a second a tournament's schedule sends (deals, boards: under the
     bot's send rate), `tournament_pause`, its seconds between a round and the next, and
-    `tournament_followers`, the chats that may follow one tournament."""
+    `tournament_followers`, the chats that may follow one tournament; `storm_seconds`, a
+    storm's clock at its start."""
     rng = rng or random.Random()
     people = People(stores.people, shared=shared_names)
     analyses = Analyses(pool)
@@ -167,11 +174,13 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     achievements = Achievements(stores.achievements, people)
     entries = TournamentBook(stores.tournaments, people)  # a tournament's rounds, who may answer
     # a close's followers, in the order their lines go under its result: a match's scoreboard,
-    # a streak's step, a tournament's line, then the achievements (the last three a late
-    # result says too)
+    # a streak's step, a storm's, a tournament's line, then the achievements (the last four a
+    # late result says too)
     streak_book = StreakBook(stores.streaks, stores.rounds, table, scheduler)
+    storm_book = StormBook(stores.storms, stores.rounds, table, scheduler)
     closings = Closings([Following(book.after_round),
                          Following(streak_book.after_round, late=True, hears=streak_heard),
+                         Following(storm_book.after_round, late=True, hears=streak_heard),
                          Following(entries.after_round, late=True),
                          Following(achievements.after_round, late=True)])
     moving = asyncio.Lock()  # one move of a group to its supergroup at a time
@@ -183,12 +192,14 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     adaptive = AdaptiveDeals(rater, analyses, table.live, clock, rng)
     rounds = Rounds(stores.rounds, people, table, dealer, analyses, closings, outbox, settings,
                     views, throttle=throttle, adaptive=adaptive, open_rounds=open_rounds,
-                    entries=entries, sudden=streak_book)
+                    entries=entries, sudden=SoloHands(streak_book, storm_book))
     matches = Matches(book, stores.matches, stores.people, people, rounds, table, scheduler,
                       outbox, pause)
     places = Places(fates, stores.rounds, people, settings, table, scheduler, rounds, matches,
                     entries, outbox, moving)
     streaks = Streaks(streak_book, stores.streaks, stores.people, people, rounds, table, outbox)
+    storms = Storms(storm_book, stores.storms, stores.people, people, rounds, table, outbox,
+                    storm_seconds)
     practice = Practice(stores.pages, stores.ratings, people, rounds, table,
                         PracticeHands(adaptive, pool), outbox)
     tournaments = Tournaments(stores.tournaments, people, stores.people, entries, rounds, table,
@@ -204,9 +215,9 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                           retention=Retention(stores.rounds, clock,
                                               unfinished_forgets=privacy.finish_unfinished))
     return Services(
-        people=people, table=table, rounds=rounds, alarms=Alarms(rounds, matches, streaks),
+        people=people, table=table, rounds=rounds, alarms=Alarms(rounds, matches, streaks, storms),
         recovery=Recovery(stores.rounds, people, settings, table, rounds, matches, outbox,
-                          tournaments, streaks),
+                          tournaments, streaks, storms),
         matches=matches, places=places, community=community,
         solving=solving,
         settings=settings,
@@ -216,4 +227,4 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
         tournaments=tournaments,
         coaching=Coaching(stores.rounds, people, rounds.endings, rounds.results, settings,
                           solving),
-        hand_themes=hand_themes, streaks=streaks, practice=practice)
+        hand_themes=hand_themes, streaks=streaks, storms=storms, practice=practice)

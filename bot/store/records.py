@@ -154,6 +154,33 @@ class Streak:
 
 
 @dataclass(frozen=True)
+class Storm:
+    """A storm (/storm): hands of 24 alone against the bot's clock, which runs out at `ends_at`
+    (a right answer moves it later, a miss earlier); `round_id` the hand being played (None
+    between hands), `solved` and `missed` so far; status on | over | stopped."""
+
+    id: int
+    user_id: int
+    chat_id: int
+    round_id: int | None
+    solved: int
+    missed: int
+    lang: str
+    started_at: float
+    ends_at: float
+    status: str
+
+
+@dataclass(frozen=True)
+class StormBest:
+    """A line of a storms' board: a person's best storm since the board's start."""
+
+    user_id: int
+    name: str
+    solved: int
+
+
+@dataclass(frozen=True)
 class MatchRound:
     number: int
     round_id: int

@@ -14,6 +14,7 @@ from bot.store.protocols import (
     RatingStore,
     RoundStore,
     ScoreStore,
+    StormStore,
     StreakStore,
     UpdateStore,
 )
@@ -36,3 +37,4 @@ class Stores:
     pages: PageStore  # what the Mini App's pages read
     tournaments: TournamentStore  # tournaments between groups
     streaks: StreakStore  # the solo streaks (/streak)
+    storms: StormStore  # the solo storms (/storm)

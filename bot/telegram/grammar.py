@@ -180,6 +180,21 @@ def read_board(arguments: str) -> BoardAsk:
     return BoardAsk(period, everywhere or period == "daily", game)
 
 
+STORM_BOARD = "top"  # /storm top: the storms' boards
+
+
+def read_storm(arguments: str) -> bool:
+    """'/storm' (a storm begins: False) or '/storm top' (its boards: True); anything else is
+    named."""
+    words = arguments.lower().split()
+    if not words:
+        return False
+    if words == [STORM_BOARD]:
+        return True
+    extra = [word for word in words if word != STORM_BOARD] or words[1:]  # or a second top
+    raise UsageError("unknown_word", word=shown(extra[0]))
+
+
 def parse_board(arguments: str) -> BoardAsk | None:
     return or_none(read_board, arguments)
 

@@ -39,6 +39,7 @@ from bot.store.sql import (
     ratings,
     rounds,
     scores,
+    storms,
     streaks,
     tournaments,
     updates,
@@ -51,7 +52,7 @@ STORE = Path(__file__).resolve().parents[2] / "bot" / "store"
 SHARED = {"rounds": rounds, "people": people, "scores": scores, "matches": matches,
           "updates": updates, "daily": daily, "forgetting": forgetting, "ratings": ratings,
           "achievements": achievements, "pages": pages, "tournaments": tournaments,
-          "streaks": streaks}
+          "streaks": streaks, "storms": storms}
 
 # Tables that grow with play (chats and players, rounds, answers, days): a statement may read
 # all of one only where WHOLE says why.
@@ -61,7 +62,8 @@ LARGE = frozenset({"users", "chats", "rounds", "answers", "scores", "matches", "
                    "hand_ratings", "rated_rounds", "achievements", "rating_days",
                    "answered_rounds", "tournaments", "tournament_groups", "tournament_followers",
                    "tournament_rounds", "tournament_deals", "tournament_players",
-                   "week_totals", "week_steps", "chat_ratings", "hand_themes", "streaks"})
+                   "week_totals", "week_steps", "chat_ratings", "hand_themes", "streaks",
+                   "storms"})
 
 # Statement -> the large tables it reads whole, and why that is bounded.
 WHOLE: dict[str, tuple[frozenset[str], str]] = {
@@ -85,6 +87,7 @@ SMALL_INDEXES = {
     "tournament_rounds_live": "the tournament rounds being played now",
     "tournament_groups_one_at_a_time": "the groups in a tournament not over",
     "one_streak_a_person": "the streaks on now",
+    "one_storm_a_person": "the storms on now",
 }
 
 # Statements that must read a window of time, not all a chat (or every chat) ever did: the
@@ -106,7 +109,8 @@ PERSON_INDEXES = {"answers_by_user": "user_id", "rounds_by_winner": "winner_id",
                   "sqlite_autoindex_player_ratings_1": "user_id",
                   "player_ratings_pkey": "user_id",
                   "sqlite_autoindex_rating_days_1": "user_id", "rating_days_pkey": "user_id",
-                  "answered_rounds_pkey": "user_id", "streaks_by_length": "user_id"}
+                  "answered_rounds_pkey": "user_id", "streaks_by_length": "user_id",
+                  "storms_by_person": "user_id"}
 # ... and SQLite's tables WITHOUT ROWID whose key leads with a person (a plan names no index
 # for them: "SEARCH t USING PRIMARY KEY (user_id=?)")
 PERSON_KEYS = {"answered_rounds": "user_id"}

@@ -24,15 +24,17 @@ def read_topic(arguments: str) -> str:
     return topic
 
 
-def help_text(texts: Texts, bot_name: str, seconds: Mapping[str, float],
+def help_text(texts: Texts, bot_name: str, seconds: Mapping[str, float], storm: float,
               topic: str = "") -> list[str]:
-    """The help for `topic` (what follows /help); for anything else every command, then the
-    rules of fair play: two messages, for in most languages the two are past the 4096
-    characters of one, which would cut the rules off."""
+    """The help for `topic` (what follows /help); for anything else every command (with the
+    games' round lengths, `seconds`, and a storm's clock, `storm`), then the rules of fair
+    play: two messages, for in most languages the two are past the 4096 characters of one,
+    which would cut the rules off."""
     game = TOPICS.get(topic.strip().lower())
     if game is not None:
         return [game.words.help_text(texts, seconds[game.name])]
-    return [texts("help", bot=bot_name, **{f"seconds_{name}": seconds[name] for name in GAMES}),
+    return [texts("help", bot=bot_name, seconds_storm=storm,
+                  **{f"seconds_{name}": seconds[name] for name in GAMES}),
             texts("help_rules", bot=bot_name)]
 
 

@@ -183,10 +183,12 @@ class Dealing:
         return dealt if learned is None else adaptive.relevelled(dealt, learned)
 
     async def deal_aimed(self, chat: Chat, player: Player, aim: float,
-                         only: Callable[[str], bool] | None = None) -> Dealt | Said:
+                         only: Callable[[str], bool] | None = None,
+                         length: float | None = None) -> Dealt | Said:
         """A round of 24 that the chat's players of late (in a private chat: its person) solve
-        with chance about `aim` in the chat's round length (a streak's next hand, each a
-        little harder; `only`: among the hands whose ratings key it takes, a practice's),
+        with chance about `aim` in the chat's round length, or in `length` seconds, as long as
+        it lasts then (a streak's next hand, each a little harder; a storm's, as long as its
+        clock has left; `only`: among the hands whose ratings key it takes, a practice's),
         stored and not shown; without the learned difficulties, the level nearest the aim. A
         round on in the topic, or the player's bound, is said instead."""
         texts = await self.people.texts(chat, player)
@@ -196,7 +198,7 @@ class Dealing:
                 return Said(self.views.still_open(current.record, texts))
             if (bounded := self._bound(chat, player, texts)) is not None:
                 return bounded
-            seconds = (await self.settings.of(chat.id)).seconds[ADAPTIVE_GAME]
+            seconds = length or (await self.settings.of(chat.id)).seconds[ADAPTIVE_GAME]
             if self.adaptive is not None:
                 dealt: Deal | str = await self.adaptive.deal(chat.id, player.id, seconds, aim,
                                                              only)
@@ -207,7 +209,7 @@ class Dealing:
                     counted_as(chat.id, player.id), chat.id, texts)
             if isinstance(dealt, str):
                 return Said(dealt)
-            opened = await self._open(chat, player, dealt, PlayOptions(), texts,
+            opened = await self._open(chat, player, dealt, PlayOptions(), texts, length=length,
                                       most=most_for(player))
         assert opened is not None  # only a claim can be another process's
         return opened

@@ -182,8 +182,9 @@ class Rounds:
         return self.dealing.deal(chat, player, game, options)
 
     def deal_aimed(self, chat: Chat, player: Player, aim: float,
-                   only: Callable[[str], bool] | None = None) -> Later[Dealt | Said]:
-        return self.dealing.deal_aimed(chat, player, aim, only)
+                   only: Callable[[str], bool] | None = None,
+                   length: float | None = None) -> Later[Dealt | Said]:
+        return self.dealing.deal_aimed(chat, player, aim, only, length)
 
     def deal_given(self, chat: Chat, player: Player | None, dealt: Deal, length: float,
                    terms: Terms) -> Later[Dealt | Said]:

@@ -21,6 +21,7 @@ from bot.store.sql import (
     pages,
     ratings,
     scores,
+    storms,
     streaks,
     tournaments,
     updates,
@@ -59,7 +60,8 @@ def stores_of(db: Database) -> Stores:
                   achievements=achievements.Achievements(db, achievements.NUMBERED),
                   pages=pages.Pages(db, pages.NUMBERED, arrays=True),
                   tournaments=tournaments.Tournaments(db, tournaments.POSTGRES),
-                  streaks=streaks.Streaks(db, streaks.NUMBERED))
+                  streaks=streaks.Streaks(db, streaks.NUMBERED),
+                  storms=storms.Storms(db, storms.NUMBERED))
 
 
 __all__ = ["Database", "PostgresLeader", "open_postgres", "stores_of"]

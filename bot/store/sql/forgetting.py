@@ -6,12 +6,12 @@ long history goes a part at a time before that transaction (FORGET_PART).
 A chat's reset takes its closed rounds' winners and answers off (the rounds stay, winnerless) and
 deletes its scores (and the pages' rows of those rounds); the open round keeps its answers and
 scores when it closes. A person's erasure deletes their answers, scores, daily results, passes,
-streaks, name, ratings and the pages' rows (these with the person's row too: their foreign keys
-cascade); the rounds they won or
-started stay, naming nobody (other players' scores are unchanged: those rounds were their losses
-before and still are); their private chat goes, with every round and match played there — its
-open rounds at the note, before play ends them (bot.play.community.privacy), so that a close
-racing the forget finds no row and scores nothing.
+streaks, storms, name, ratings and the pages' rows (these with the person's row too: their
+foreign keys cascade); the rounds they won or started stay, naming nobody (other players'
+scores are unchanged: those rounds were their losses before and still are); their private chat
+goes, with every round and match played there — its open rounds at the note, before play ends
+them (bot.play.community.privacy), so that a close racing the forget finds no row and scores
+nothing.
 
 A forget is noted (table forgets) before any of it, and the note deleted last, so that a kill
 in between leaves a note that a start finishes; the note names the person until then. While it
@@ -80,6 +80,7 @@ QMARK = ForgetStatements(
                    "DELETE FROM daily_results WHERE user_id = ?",
                    "DELETE FROM achievements WHERE user_id = ?",
                    "DELETE FROM streaks WHERE user_id = ?",
+                   "DELETE FROM storms WHERE user_id = ?",
                    # the private chat's id is the person's: its matches and rounds go, ended
                    # or not (with their answers, passes and links), then the chat itself
                    "DELETE FROM matches WHERE chat_id = ?",

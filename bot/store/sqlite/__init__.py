@@ -16,6 +16,7 @@ from bot.store.sql import (
     people,
     ratings,
     scores,
+    storms,
     streaks,
     tournaments,
 )
@@ -43,7 +44,8 @@ def stores_of(db: Database) -> Stores:
                   achievements=achievements.Achievements(db, achievements.QMARK),
                   pages=pages.Pages(db, pages.QMARK),
                   tournaments=tournaments.Tournaments(db, tournaments.QMARK),
-                  streaks=streaks.Streaks(db, streaks.QMARK))
+                  streaks=streaks.Streaks(db, streaks.QMARK),
+                  storms=storms.Storms(db, storms.QMARK))
 
 
 __all__ = ["Database", "open_sqlite", "stores_of"]

@@ -24,10 +24,11 @@ async def help_command(update: Update, context: Context) -> None:
     if isinstance(topic, UsageError):
         await usage(update, context, "help_usage", topic)
         return
+    services = services_of(context)
     for part in help_text(
             await texts_of(update, context), context.bot.username,
-            (await services_of(context).rounds.chat_settings(chat_of(update).id)).seconds,
-            topic):
+            (await services.rounds.chat_settings(chat_of(update).id)).seconds,
+            services.storms.seconds, topic):
         if not await answer_with(update, context, part, quote=False):
             break  # the chat is gone, or refused it: the rules would fare no better
 

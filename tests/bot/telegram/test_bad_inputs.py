@@ -133,7 +133,7 @@ def test_help_and_start_examples_are_hands_the_bot_never_deals(language: str):
         texts = texts_for(language, private)
         for key in ("help", "cmd_answer", "cmd_solve", "inline_usage", "inline_usage_title"):
             message = texts(key, bot="bot", name="Ann",
-                            **{f"seconds_{name}": 120 for name in GAMES})
+                            seconds_storm=180, **{f"seconds_{name}": 120 for name in GAMES})
             shown += example_hands(message)
         shown += example_hands(greeting(texts, "Ann"))
     assert len(shown) >= 8

@@ -32,7 +32,8 @@ def test_the_menus_read_each_commands_scopes_and_who_it_answers():
     only = {c.names[0]: c.offered for c in COMMANDS if c.offered != {PRIVATE, GROUPS, ADMINS}}
     assert only == {"start": {PRIVATE}, "forget": {PRIVATE}, "match": {GROUPS, ADMINS},
                     "resetscores": {ADMINS}, "settings": {PRIVATE, ADMINS},
-                    "pass": {GROUPS, ADMINS}, "streak": {PRIVATE}, "practice": {PRIVATE}}
+                    "pass": {GROUPS, ADMINS}, "streak": {PRIVATE}, "practice": {PRIVATE},
+                    "storm": {PRIVATE}}
     assert Menus(COMMANDS).for_the_asker == {"stats", "help", "privacy", "solve", "lang",
                                              "settings"}
 

@@ -279,7 +279,7 @@ KEPT_LATIN = re.compile(r"</?[a-z][^>]*>|<code>.*?</code>|\{[^}]*\}|/[A-Za-z_]+(
                         r"@BotFather|\bDisable\b|\b(?:3K|4K|5K|SS|LS|FH|UVa)\b|"
                         r"\b(?:easy|medium|hard|adaptive|week|daily|all|stop|end|countdown|"
                         r"rating|yahtzee|make10|krypto|closest|on|off|en|zh|ru|es|de|fr|fa|ar|hi|uk|"
-                        r"new|join|follow|unfollow|leave|cancel|start|mix|rounds|seconds|in|at|CODE|"
+                        r"new|join|follow|unfollow|leave|cancel|start|mix|rounds|seconds|in|at|CODE|top|"
                         r"UTC)\b|"
                         r"--closest", re.S)
 OWN_SCRIPT = ("fa", "ar", "hi", "uk")
@@ -432,7 +432,7 @@ def test_each_message_of_help_is_whole_in_every_language(language: str):
     """/help's two messages (the commands, the rules) each fit one Telegram message with the
     longest name a bot may have and rounds of an hour: none is cut with "…" (the one message it
     was lost its rules in most languages once the solo modes were listed)."""
-    parts = help_text(texts_for(language), "b" * 32, {name: 3600.0 for name in GAMES})
+    parts = help_text(texts_for(language), "b" * 32, {name: 3600.0 for name in GAMES}, 3600.0)
     assert len(parts) == 2
     for part in parts:
         assert not part.endswith(MORE) and visible_length(part) <= LIMIT, language

@@ -187,10 +187,10 @@ async def test_an_admins_pass_ends_a_round_they_never_answered_and_help_says_so(
 
     assert isinstance(await services.rounds.pass_round(GROUP, CY, admin), Closed)
     for language in LANGUAGES:
-        help_text = texts_for(language)("help", bot="bot",
+        help_text = texts_for(language)("help", bot="bot", seconds_storm=180,
                                         **{f"seconds_{name}": 120 for name in GAMES})
         [line] = [line for line in help_text.splitlines()  # past an isolate (RTL scripts)
                   if line.lstrip("\u2066\u2067\u2068\u2069").startswith("/pass")]
         assert "/reveal" in line, (language, line)
     assert "an admin), /pass ends it as /reveal does" in texts_for("en")(
-        "help", bot="bot", **{f"seconds_{name}": 120 for name in GAMES})
+        "help", bot="bot", seconds_storm=180, **{f"seconds_{name}": 120 for name in GAMES})

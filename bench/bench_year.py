@@ -575,8 +575,8 @@ async def make(name: str, scale: Scale, backend: str, folder: Path, server: obje
     steps = load_sqlite(path, year) if path is not None else await load_postgres(url, year)
     if schema is None:  # the pages' summary as an upgrade fills it, then the steps after it
         steps |= await migrations(db)
-        steps["tournaments, themes and storms"] = load_later_sqlite(path, year) if path is not None \
-            else await load_later_postgres(url, year)
+        steps["tournaments, themes and storms"] = load_later_sqlite(path, year) \
+            if path is not None else await load_later_postgres(url, year)
         if path is None:
             await vacuum(url, "answered_rounds")  # as autovacuum does after the inserts
     db.steps = {"generate": generated, **steps}

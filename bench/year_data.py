@@ -697,7 +697,7 @@ async def load_postgres(url: str, year: Year) -> dict[str, float]:
 STORM_COLUMNS = ("user_id", "chat_id", "solved", "missed", "lang", "started_at", "ends_at",
                  "ended_at", "status")
 LATER_COLUMNS = {**TOURNAMENT_COLUMNS, "hand_themes": ("game", "hand", "themes"),
-                 "storms": STORM_COLUMNS}
+                 "storms": STORM_COLUMNS, "storm_bests": ("period", "user_id", "best", "at")}
 STORMS_A_ROUND = 0.1  # storms played, for each round of the year
 
 
@@ -727,12 +727,27 @@ def storm_rows(year: Year, seed: int = 26) -> list[tuple]:
                                            started.tolist(), ends.tolist(), strict=True)]
 
 
+def storm_best_rows(storms: list[tuple]) -> list[tuple]:
+    """Each person's best storm of each day and season, as the bot keeps them at each end."""
+    from bot.play.solo.storm_book import periods_of
+
+    best: dict[tuple[str, int], tuple[int, float]] = {}
+    for user, _chat, solved, _missed, _lang, at, *_ in storms:
+        for period in periods_of(at) if solved > 0 else ():
+            kept = best.get((period, user))
+            if kept is None or (solved, -at) > (kept[0], -kept[1]):
+                best[(period, user)] = (solved, at)
+    return [(period, user, solved, at) for (period, user), (solved, at) in best.items()]
+
+
 def later_chunks(year: Year, has: dict[str, set[str]]
                  ) -> Iterator[tuple[str, list[str], list[tuple]]]:
     """(table, columns, rows) of what is written after the migrations, parents first, each
     row cut to the columns the schema has (`has`: a table's columns; a table it lacks is left
     out)."""
-    rows = {**year.tournaments, "hand_themes": hand_theme_rows(year), "storms": storm_rows(year)}
+    storms = storm_rows(year)
+    rows = {**year.tournaments, "hand_themes": hand_theme_rows(year), "storms": storms,
+            "storm_bests": storm_best_rows(storms)}
     for table, columns in LATER_COLUMNS.items():
         kept = [n for n, column in enumerate(columns) if column in has.get(table, set())]
         if kept and rows[table]:

@@ -12,10 +12,10 @@ said late (the bot stopped meanwhile) ends the storm as stopped, with what it sc
 
 from __future__ import annotations
 
-import calendar
 import time
 
 from bot.play.ports import STORM_NEXT, Alarm, Scheduler
+from bot.play.ratings.seasons import season_of
 from bot.play.round.events import FollowUp, RoundClosed
 from bot.play.round.table import RoundTable
 from bot.play.solo.streak_book import heard
@@ -38,15 +38,19 @@ def aim_of(played: int) -> float:
     return max(FLOOR, FIRST_AIM - STEP * played)
 
 
-def day_start(now: float) -> float:
-    """The start of the UTC day `now` falls in: a day's board counts storms begun since."""
-    return now - now % 86400
+def day_key(at: float) -> str:
+    """The board of the UTC day a moment falls in: "d2026-11-29"."""
+    return "d" + time.strftime("%Y-%m-%d", time.gmtime(at))
 
 
-def season_start(now: float) -> float:
-    """The start of the season (the UTC month, as the ratings' seasons) `now` falls in."""
-    day = time.gmtime(now)
-    return float(calendar.timegm((day.tm_year, day.tm_mon, 1, 0, 0, 0)))
+def season_key(at: float) -> str:
+    """The board of the season a moment falls in (a UTC month, as the ratings'): "s2026-11"."""
+    return "s" + season_of(at)
+
+
+def periods_of(at: float) -> tuple[str, str]:
+    """The boards a storm begun at `at` counts on: its day's and its season's."""
+    return day_key(at), season_key(at)
 
 
 class StormBook:
@@ -105,11 +109,11 @@ class StormBook:
         """End the storm ('over': its time is up; 'stopped'): its line with the person's best
         of the day and of the season, or None if it had ended already."""
         now = self.table.clock()
-        if not await self.store.end_storm(storm.id, status, now):
+        if not await self.store.end_storm(storm.id, status, now, periods_of(storm.started_at)):
             return None
         self.scheduler.cancel(STORM_NEXT, storm.chat_id)
-        today = await self.store.best_storm(storm.user_id, day_start(now))
-        season = await self.store.best_storm(storm.user_id, season_start(now))
+        today = await self.store.best_storm(storm.user_id, day_key(now))
+        season = await self.store.best_storm(storm.user_id, season_key(now))
         line = texts("storm_over" if status == "over" else "storm_stopped",
                      solved=storm.solved, missed=storm.missed, today=today, season=season)
         return f"{line} 🏆" if storm.solved and storm.solved == season else line

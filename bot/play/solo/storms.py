@@ -27,8 +27,8 @@ from bot.play.solo.storm_book import (
     SHORTEST,
     StormBook,
     aim_of,
-    day_start,
-    season_start,
+    day_key,
+    season_key,
 )
 from bot.play.words.places import shared_places
 from bot.store.protocols import PeopleStore, StormStore
@@ -72,7 +72,7 @@ class Storms:
         if (current := self.rounds.open_round(chat.id, chat.topic)) is not None:
             return Said(self.rounds.still_open(current, texts))
         now = self.rounds.clock()
-        today = await self.store.best_storm(player.id, day_start(now))
+        today = await self.store.best_storm(player.id, day_key(now))
         storm = await self.store.open_storm(player.id, chat.id, texts.language, now,
                                             now + self.seconds)
         if storm is None:  # another /storm won the race
@@ -142,9 +142,9 @@ class Storms:
     async def _boards(self, texts: Texts, chat_id: int | None) -> str:
         now = self.rounds.clock()
         parts = []
-        for key, since in (("storm_board_day", day_start(now)),
-                           ("storm_board_season", season_start(now))):
-            rows = await self.store.board(since, SHOWN, chat_id)
+        for key, period in (("storm_board_day", day_key(now)),
+                            ("storm_board_season", season_key(now))):
+            rows = await self.store.board(period, SHOWN, chat_id)
             parts.append("\n".join([texts(key if chat_id is None else f"{key}_group"),
                                     *board_lines(texts, rows)]))
         return markup.clip("\n\n".join(parts))

@@ -1,25 +1,24 @@
 """Storms, as both databases store them: a row a storm, the hand it plays, what it solved and
-missed and when its clock runs out; the boards are the best storm of each person since a moment
-(the day's start, the season's), everyone's or a group's players'."""
+missed and when its clock runs out; and each person's best storm of a period (a day, a season),
+kept as each storm ends, which the boards read from the head of the period's index."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.store.records import Storm, StormBest
 from bot.store.sql.connection import Connection, Refused, numbered_table
 
 STORM_COLUMNS = "id, user_id, chat_id, round_id, solved, missed, lang, started_at, ends_at, status"
-# a board's rows: each person's best storm over since the start, the best first (an earlier
-# one first among equals), their name as stored
-BOARD = ("WITH w AS MATERIALIZED (SELECT s.user_id, s.solved, s.started_at FROM storms s "
-         "WHERE s.started_at >= ? AND s.status <> 'on' AND s.solved > 0 {among}) "
-         "SELECT w.user_id, u.first_name, MAX(w.solved) AS best FROM w "
-         "JOIN users u ON u.id = w.user_id "
-         "GROUP BY w.user_id, u.first_name ORDER BY best DESC, MIN(w.started_at), w.user_id "
-         "LIMIT ?")
-# ... a group's board: the storms of the people who play in the group (a row of scores there)
-AMONG = "AND EXISTS (SELECT 1 FROM scores c WHERE c.chat_id = ? AND c.user_id = s.user_id) "
+# a board's rows: each person's best of the period, the best first (the earlier among equals),
+# their name as stored
+BOARD = ("SELECT b.user_id, u.first_name, b.best FROM storm_bests b "
+         "JOIN users u ON u.id = b.user_id WHERE b.period = ? {among}"
+         "ORDER BY b.best DESC, b.at, b.user_id LIMIT ?")
+# ... a group's board: the people who play in the group (a row of scores there), found in the
+# period's order until the board is full
+AMONG = "AND EXISTS (SELECT 1 FROM scores c WHERE c.chat_id = ? AND c.user_id = b.user_id) "
 
 
 @dataclass(frozen=True)
@@ -30,6 +29,7 @@ class StormStatements:
     play_hand: str
     hand_done: str
     end_storm: str
+    keep_best: str
     best_storm: str
     board: str
     group_board: str
@@ -47,8 +47,13 @@ QMARK = StormStatements(
               "round_id = NULL WHERE id = ? AND round_id = ? AND status = 'on'",
     end_storm="UPDATE storms SET status = ?, ended_at = ?, round_id = NULL "
               "WHERE id = ? AND status = 'on'",
-    best_storm="SELECT COALESCE(MAX(solved), 0) FROM storms WHERE user_id = ? "
-               "AND started_at >= ? AND status <> 'on'",
+    # with the end, in its transaction: the storm's score as its person's best of a period,
+    # where it is better (what it solved read from its row, as it ended)
+    keep_best="INSERT INTO storm_bests (period, user_id, best, at) "
+              "SELECT ?, user_id, solved, started_at FROM storms WHERE id = ? AND solved > 0 "
+              "ON CONFLICT (period, user_id) DO UPDATE SET best = excluded.best, "
+              "at = excluded.at WHERE excluded.best > storm_bests.best",
+    best_storm="SELECT best FROM storm_bests WHERE period = ? AND user_id = ?",
     board=BOARD.format(among=""),
     group_board=BOARD.format(among=AMONG),
 )
@@ -89,20 +94,26 @@ class Storms:
         return await self.db.run(self.sql.hand_done, (int(solved), int(missed), shift,
                                                       storm_id, round_id)) == 1
 
-    async def end_storm(self, storm_id: int, status: str, at: float) -> bool:
-        """End a storm ('over': its clock ran out; 'stopped'); False if it had ended."""
-        return await self.db.run(self.sql.end_storm, (status, at, storm_id)) == 1
+    async def end_storm(self, storm_id: int, status: str, at: float,
+                        periods: Sequence[str] = ()) -> bool:
+        """End a storm ('over': its clock ran out; 'stopped') and keep its score as its
+        person's best of each of `periods` (those it began in) where it is better, in one
+        transaction; False if it had ended already (nothing written)."""
+        return await self.db.run_guarded(
+            (self.sql.end_storm, (status, at, storm_id)),
+            [(self.sql.keep_best, (period, storm_id)) for period in periods])
 
-    async def best_storm(self, user_id: int, since: float) -> int:
-        """The most hands one of the person's storms begun since `since` solved (0: none)."""
-        return int((await self.db.fetch(self.sql.best_storm, (user_id, since)))[0][0])
+    async def best_storm(self, user_id: int, period: str) -> int:
+        """The most hands one of the person's storms of the period solved (0: none)."""
+        rows = await self.db.fetch(self.sql.best_storm, (period, user_id))
+        return int(rows[0][0]) if rows else 0
 
-    async def board(self, since: float, limit: int, chat_id: int | None = None
+    async def board(self, period: str, limit: int, chat_id: int | None = None
                     ) -> list[StormBest]:
-        """The best storm of each person since `since`, the best first: everyone's, or those
-        of the people who play in the group `chat_id`."""
+        """Each person's best storm of the period, the best first: everyone's, or those of
+        the people who play in the group `chat_id`."""
         if chat_id is None:
-            rows = await self.db.fetch(self.sql.board, (since, limit))
+            rows = await self.db.fetch(self.sql.board, (period, limit))
         else:
-            rows = await self.db.fetch(self.sql.group_board, (since, chat_id, limit))
+            rows = await self.db.fetch(self.sql.group_board, (period, chat_id, limit))
         return [StormBest(int(user_id), name, int(best)) for user_id, name, best in rows]

@@ -21,8 +21,9 @@ from bot.play.solo.storm_book import (
     PAUSE,
     PENALTY,
     aim_of,
-    day_start,
-    season_start,
+    day_key,
+    periods_of,
+    season_key,
 )
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
@@ -70,11 +71,11 @@ def test_the_hands_start_easy_and_get_harder_down_to_a_floor():
     assert aims[1] < aims[0]
 
 
-def test_the_day_and_the_season_start_at_utc_midnight_and_the_months_first():
-    noon = 1_790_000_000.0  # 2026-09-21, 14:13 UTC
-    assert day_start(noon) == 1_789_948_800.0  # 2026-09-21 00:00 UTC
-    assert season_start(noon) == 1_788_220_800.0  # 2026-09-01 00:00 UTC
-    assert season_start(season_start(noon)) == season_start(noon)
+def test_a_storm_counts_on_the_utc_day_and_the_season_it_began_in():
+    afternoon = 1_790_000_000.0  # 2026-09-21, 14:13 UTC
+    assert periods_of(afternoon) == ("d2026-09-21", "s2026-09")
+    assert day_key(1_789_948_800.0 - 1) == "d2026-09-20"  # a second before its midnight
+    assert season_key(1_788_220_800.0) == "s2026-09" != season_key(1_788_220_800.0 - 1)
 
 
 async def test_a_storm_is_played_alone_and_a_group_is_shown_its_board(wired, stores):
@@ -130,7 +131,7 @@ async def test_a_give_up_costs_the_penalty_and_too_little_left_ends_it(stores, p
     assert "Storm over. Solved: 0, missed: 1." in ended.text and "🏆" not in ended.text
     assert scheduler.pending(STORM_NEXT, HERS.id) is None
     assert await stores.storms.storm_on(ANN.id) is None
-    assert await stores.storms.board(day_start(clock.now), 10) == []  # nothing solved
+    assert await stores.storms.board(day_key(clock.now), 10) == []  # nothing solved
 
 
 async def test_one_storm_at_a_time_and_never_over_a_round(wired, stores, clock):
@@ -158,13 +159,13 @@ async def test_a_restart_ends_it_with_what_it_scored(stores, pool, clock):
               if isinstance(shown, Said)]
     assert "The storm stopped (the bot restarted)" in said.text and "solved 1" in said.text
     assert await stores.storms.storm_on(ANN.id) is None
-    assert await stores.storms.best_storm(ANN.id, day_start(clock.now)) == 1
+    assert await stores.storms.best_storm(ANN.id, day_key(clock.now)) == 1
     # its hand goes on as an ordinary round: a miss leaves it open, a solve adds nothing
     await again.rounds.answer(HERS, ANN, a_wrong_answer(dealt.round.hand), explicit=True)
     assert again.rounds.open_round(HERS.id) is not None
     await solve_hand(again)
     assert again_scheduler.pending(STORM_NEXT, HERS.id) is None
-    assert await stores.storms.best_storm(ANN.id, day_start(clock.now)) == 1
+    assert await stores.storms.best_storm(ANN.id, day_key(clock.now)) == 1
 
 
 async def test_a_hand_that_ran_out_while_the_bot_was_away_stops_it(stores, pool, clock):
@@ -193,23 +194,23 @@ async def test_the_boards_keep_each_persons_best_of_the_day_and_the_season(wired
         for number in range(solved):
             assert await stores.storms.play_hand(storm.id, 1000 + number)
             assert await stores.storms.hand_done(storm.id, 1000 + number, True, False, BONUS)
-        assert await stores.storms.end_storm(storm.id, "over", at + 60)
+        assert await stores.storms.end_storm(storm.id, "over", at + 60, periods_of(at))
     await services.people.remember(HERS, ANN)
     await services.people.remember(HIS, BEN)
-    today = await stores.storms.board(day_start(clock.now), 10)
+    today = await stores.storms.board(day_key(clock.now), 10)
     assert [(row.name, row.solved) for row in today] == [("Ben", 6), ("Ann", 4)]
-    season = await stores.storms.board(season_start(clock.now), 10)
+    season = await stores.storms.board(season_key(clock.now), 10)
     assert [(row.name, row.solved) for row in season] == [("Ann", 9), ("Ben", 6)]
     # a group's board: its own players' (Ann plays there, Ben does not)
     played = await services.rounds.play(GROUP, ANN, "24")
     assert isinstance(played, Dealt)
     await solve_hand(services, GROUP, ANN)
-    mine = await stores.storms.board(season_start(clock.now), 10, GROUP.id)
+    mine = await stores.storms.board(season_key(clock.now), 10, GROUP.id)
     assert [(row.name, row.solved) for row in mine] == [("Ann", 9)]
     said = await services.storms.start(GROUP, BEN)
     assert "1. Ann — 4" in said.text and "1. Ann — 9" in said.text and "Ben" not in said.text
-    assert await stores.storms.best_storm(ANN.id, day_start(clock.now)) == 4
-    assert await stores.storms.best_storm(ANN.id, season_start(clock.now)) == 9
+    assert await stores.storms.best_storm(ANN.id, day_key(clock.now)) == 4
+    assert await stores.storms.best_storm(ANN.id, season_key(clock.now)) == 9
 
 
 async def test_a_hand_counts_once_and_a_storm_ends_once(stores):
@@ -222,10 +223,19 @@ async def test_a_hand_counts_once_and_a_storm_ends_once(stores):
     assert await stores.storms.open_storm(ANN.id, ANN.id, "en", 2.0, 62.0) is None  # one on
     on = await stores.storms.storm_on(ANN.id)
     assert on is not None and on.solved == 1 and on.ends_at == pytest.approx(61.0 + BONUS)
-    assert await stores.storms.end_storm(storm.id, "over", 3.0)
-    assert not await stores.storms.end_storm(storm.id, "stopped", 4.0)
-    assert await stores.storms.best_storm(ANN.id, 0.0) == 1
-    assert await stores.storms.best_storm(ANN.id, 2.0) == 0  # begun before that
+    assert await stores.storms.end_storm(storm.id, "over", 3.0, periods_of(1.0))
+    assert not await stores.storms.end_storm(storm.id, "stopped", 4.0, periods_of(1.0))
+    assert await stores.storms.best_storm(ANN.id, day_key(1.0)) == 1
+    assert await stores.storms.best_storm(ANN.id, day_key(86400.0)) == 0  # another day
+    # a worse storm the same day leaves the best; a better one takes its place
+    for at, solved, best in ((100.0, 0, 1), (200.0, 3, 3), (300.0, 2, 3)):
+        later = await stores.storms.open_storm(ANN.id, ANN.id, "en", at, at + 60)
+        assert later is not None
+        for number in range(solved):
+            assert await stores.storms.play_hand(later.id, 2000 + number)
+            assert await stores.storms.hand_done(later.id, 2000 + number, True, False, 0.0)
+        assert await stores.storms.end_storm(later.id, "over", at + 60, periods_of(at))
+        assert await stores.storms.best_storm(ANN.id, season_key(at)) == best
 
 
 async def test_forget_erases_every_storm(wired, stores, clock):
@@ -235,7 +245,8 @@ async def test_forget_erases_every_storm(wired, stores, clock):
     await services.community.privacy.forget(ANN.id)
     await services.community.privacy.erased()
     assert await stores.storms.storm_on(ANN.id) is None
-    assert await stores.storms.best_storm(ANN.id, 0.0) == 0
+    assert await stores.storms.best_storm(ANN.id, season_key(clock.now)) == 0
+    assert await stores.storms.board(season_key(clock.now), 10) == []
     clock.now += PAUSE
     for alarm in scheduler.due():
         await services.alarms.ring(alarm)

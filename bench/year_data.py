@@ -697,7 +697,8 @@ async def load_postgres(url: str, year: Year) -> dict[str, float]:
 STORM_COLUMNS = ("user_id", "chat_id", "solved", "missed", "lang", "started_at", "ends_at",
                  "ended_at", "status")
 LATER_COLUMNS = {**TOURNAMENT_COLUMNS, "hand_themes": ("game", "hand", "themes"),
-                 "storms": STORM_COLUMNS, "storm_bests": ("period", "user_id", "best", "at")}
+                 "storms": STORM_COLUMNS,
+                 "solo_bests": ("mode", "period", "user_id", "best", "at")}
 STORMS_A_ROUND = 0.1  # storms played, for each round of the year
 
 
@@ -737,7 +738,8 @@ def storm_best_rows(storms: list[tuple]) -> list[tuple]:
             kept = best.get((period, user))
             if kept is None or (solved, -at) > (kept[0], -kept[1]):
                 best[(period, user)] = (solved, at)
-    return [(period, user, solved, at) for (period, user), (solved, at) in best.items()]
+    return [("storm", period, user, solved, at)
+            for (period, user), (solved, at) in best.items()]
 
 
 def later_chunks(year: Year, has: dict[str, set[str]]
@@ -747,7 +749,7 @@ def later_chunks(year: Year, has: dict[str, set[str]]
     out)."""
     storms = storm_rows(year)
     rows = {**year.tournaments, "hand_themes": hand_theme_rows(year), "storms": storms,
-            "storm_bests": storm_best_rows(storms)}
+            "solo_bests": storm_best_rows(storms)}
     for table, columns in LATER_COLUMNS.items():
         kept = [n for n, column in enumerate(columns) if column in has.get(table, set())]
         if kept and rows[table]:

@@ -210,7 +210,7 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     privacy = Privacy(stores.forgetting, people, clock, stop_matches=book.stop_all,
                       drop_rounds=round_dropper(rounds, table, people))
     community = Community(standings=Standings(stores.scores, people, clock, stores.ratings,
-                                              stores.streaks),
+                                              stores.streaks, stores.storms),
                           daily=daily, privacy=privacy,
                           retention=Retention(stores.rounds, clock,
                                               unfinished_forgets=privacy.finish_unfinished))

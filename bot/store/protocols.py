@@ -27,9 +27,9 @@ from bot.store.records import (
     RightAnswer,
     Round,
     ScaleRow,
+    SoloBest,
     StoredResponse,
     Storm,
-    StormBest,
     Streak,
 )
 from bot.store.score_store import ScoreStore
@@ -130,7 +130,8 @@ class MatchStore(Protocol):
 
 
 class StreakStore(Protocol):
-    """Streaks (bot.play.solo.streaks): one on per person, the hand it plays, its length."""
+    """Streaks (bot.play.solo.streaks): one on per person, the hand it plays, its length; each
+    person's longest of a period (a season, all time), and the boards of them."""
 
     async def open_streak(self, user_id: int, chat_id: int, lang: str,
                           at: float) -> Streak | None: ...
@@ -138,8 +139,12 @@ class StreakStore(Protocol):
     async def streaks_on(self) -> list[Streak]: ...
     async def play_hand(self, streak_id: int, round_id: int) -> bool: ...
     async def hand_solved(self, streak_id: int, round_id: int) -> bool: ...
-    async def end_streak(self, streak_id: int, status: str, at: float) -> bool: ...
+    async def end_streak(self, streak_id: int, status: str, at: float,
+                         periods: Sequence[str] = ()) -> bool: ...
     async def best_streak(self, user_id: int) -> int: ...
+    async def best_of_period(self, user_id: int, period: str) -> int: ...
+    async def board(self, period: str, limit: int,
+                    chat_id: int | None = None) -> list[SoloBest]: ...
 
 
 class StormStore(Protocol):
@@ -157,7 +162,7 @@ class StormStore(Protocol):
                         periods: Sequence[str] = ()) -> bool: ...
     async def best_storm(self, user_id: int, period: str) -> int: ...
     async def board(self, period: str, limit: int,
-                    chat_id: int | None = None) -> list[StormBest]: ...
+                    chat_id: int | None = None) -> list[SoloBest]: ...
 
 
 class StoreBusy(Exception):

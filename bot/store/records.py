@@ -172,8 +172,9 @@ class Storm:
 
 
 @dataclass(frozen=True)
-class StormBest:
-    """A line of a storms' board: a person's best storm since the board's start."""
+class SoloBest:
+    """A line of a solo mode's board: a person's best (a storm's hands solved, a streak's
+    length) in the board's period."""
 
     user_id: int
     name: str

@@ -180,18 +180,18 @@ def read_board(arguments: str) -> BoardAsk:
     return BoardAsk(period, everywhere or period == "daily", game)
 
 
-STORM_BOARD = "top"  # /storm top: the storms' boards
+TOP = "top"  # /storm top, /streak top: a solo mode's boards
 
 
-def read_storm(arguments: str) -> bool:
-    """'/storm' (a storm begins: False) or '/storm top' (its boards: True); anything else is
-    named."""
+def read_solo(arguments: str) -> bool:
+    """'/storm' or '/streak' (one begins: False), or with 'top' (its boards: True); anything
+    else is named."""
     words = arguments.lower().split()
     if not words:
         return False
-    if words == [STORM_BOARD]:
+    if words == [TOP]:
         return True
-    extra = [word for word in words if word != STORM_BOARD] or words[1:]  # or a second top
+    extra = [word for word in words if word != TOP] or words[1:]  # or a second top
     raise UsageError("unknown_word", word=shown(extra[0]))
 
 

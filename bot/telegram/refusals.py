@@ -23,7 +23,7 @@ from bot.telegram.grammar import (
     SOLVE_MAX_NUMBER,
     SOLVE_MAX_NUMBERS,
     SOLVE_MAX_TARGET,
-    STORM_BOARD,
+    TOP,
     UsageError,
     usage_problem,
 )
@@ -48,12 +48,13 @@ OWN = (
     Usage("tournament_usage", {}, "/tournament new Friday hard rounds=5",
           choices={"games": TOURNAMENT_GAMES}),
     Usage("help_usage", {}, f"/help {next(iter(TOPICS))}", choices={"topics": tuple(TOPICS)}),
-    Usage("storm_usage", {}, f"/storm {STORM_BOARD}"),
+    Usage("storm_usage", {}, f"/storm {TOP}"),
+    Usage("streak_usage", {}, f"/streak {TOP}"),
 )
 # the commands that take nothing after them, each refused in its own name by one line
 # (`alone_usage`), their example the command alone
 ALONE = ("stats", "privacy", "forget", "resetscores", "hint", "reveal", "pass", "settings",
-         "streak", "practice")
+         "practice")
 USAGES: dict[str, Usage] = {usage.known_as: usage for usage in (
     *(game.usage for game in GAMES.values()), *OWN,
     *(Usage("alone_usage", {}, f"/{name}", choices={"command": (f"/{name}",)},

@@ -63,7 +63,7 @@ LARGE = frozenset({"users", "chats", "rounds", "answers", "scores", "matches", "
                    "answered_rounds", "tournaments", "tournament_groups", "tournament_followers",
                    "tournament_rounds", "tournament_deals", "tournament_players",
                    "week_totals", "week_steps", "chat_ratings", "hand_themes", "streaks",
-                   "storms", "storm_bests"})
+                   "storms", "solo_bests"})
 
 # Statement -> the large tables it reads whole, and why that is bounded.
 WHOLE: dict[str, tuple[frozenset[str], str]] = {
@@ -110,7 +110,7 @@ PERSON_INDEXES = {"answers_by_user": "user_id", "rounds_by_winner": "winner_id",
                   "player_ratings_pkey": "user_id",
                   "sqlite_autoindex_rating_days_1": "user_id", "rating_days_pkey": "user_id",
                   "answered_rounds_pkey": "user_id", "streaks_by_length": "user_id",
-                  "storms_by_person": "user_id", "storm_bests_by_person": "user_id"}
+                  "storms_by_person": "user_id", "solo_bests_by_person": "user_id"}
 # ... and SQLite's tables WITHOUT ROWID whose key leads with a person (a plan names no index
 # for them: "SEARCH t USING PRIMARY KEY (user_id=?)")
 PERSON_KEYS = {"answered_rounds": "user_id"}
@@ -146,7 +146,7 @@ WHOLE_PERSON = {
 # Boards whose first rows are read in the board's order: no sort of all that matched.
 ORDERED = frozenset({*(f"scores.{kind}[{n}]" for kind in ("top", "board") for n in range(4)),
                      "daily.board", "ratings.board", "ratings.provisional", "storms.board",
-                     "storms.group_board"})
+                     "storms.group_board", "streaks.board", "streaks.group_board"})
 
 # Boards read in an index kept in the board's order (migrations 31 and 32), not from a week of
 # every chat's rounds summed, nor a chat's players looked up one by one: the index each must

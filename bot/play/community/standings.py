@@ -11,12 +11,13 @@ from collections.abc import Callable, Sequence
 
 from bot.play.chats.people import Chat, People, Player
 from bot.play.community.boards import BoardAsk
+from bot.play.community.periods import season_key
 from bot.play.games import FIRST, GAMES
 from bot.play.ratings import GAMES as RATED_GAMES
 from bot.play.ratings import season_of
 from bot.play.ratings.records import PLAYER_PROVISIONAL
 from bot.play.words.places import shared_places
-from bot.store.protocols import RatingStore, ScoreStore, StreakStore
+from bot.store.protocols import RatingStore, ScoreStore, StormStore, StreakStore
 from bot.store.records import RatedPlacing, RatingRow, Stats
 from bot.store.retention import WEEK  # the week's boards: seven days to the second
 from bot.store.score_store import Board, Placing
@@ -47,10 +48,12 @@ class Standings:
     def __init__(self, store: ScoreStore, people: People,
                  clock: Callable[[], float] = time.time,
                  ratings: RatingStore | None = None,
-                 streaks: StreakStore | None = None) -> None:
+                 streaks: StreakStore | None = None,
+                 storms: StormStore | None = None) -> None:
         self.store = store
         self.ratings = ratings
         self.streaks = streaks  # the person's best streak, under their stats (None: not said)
+        self.storms = storms  # ... and their best storm of the season
         self.people = people
         self.clock = clock
 
@@ -134,13 +137,17 @@ class Standings:
     async def stats(self, chat: Chat, player: Player) -> str:
         """The player's points, wins, rounds, fastest win and streaks in this chat, per game;
         then their rating in each rated game they played this season (with its uncertainty)
-        and their best season's, and their best /streak (theirs in every chat, as a rating)."""
+        and their best season's, their best /streak and their best /storm of the season (theirs
+        in every chat, as a rating)."""
         texts = await self.people.texts(chat, player)
         name = markup.name(player.first_name)
         rows = [row for row in await self.store.stats(chat.id, player.id) if row.rounds_played]
         rated = await self._ratings_lines(texts, player)
         if self.streaks is not None and (best := await self.streaks.best_streak(player.id)):
             rated.append(texts("stats_streak", best=best))
+        if self.storms is not None and \
+                (best := await self.storms.best_storm(player.id, season_key(self.clock()))):
+            rated.append(texts("stats_storm", best=best))
         if not rows:  # nothing in this chat; a rating is the player's, from every chat
             return "\n".join([texts("stats_none", name=name), *rated])
         lines = [texts("stats_title", name=name)]

@@ -12,10 +12,8 @@ said late (the bot stopped meanwhile) ends the storm as stopped, with what it sc
 
 from __future__ import annotations
 
-import time
-
+from bot.play.community.periods import day_key, season_key
 from bot.play.ports import STORM_NEXT, Alarm, Scheduler
-from bot.play.ratings.seasons import season_of
 from bot.play.round.events import FollowUp, RoundClosed
 from bot.play.round.table import RoundTable
 from bot.play.solo.streak_book import heard
@@ -36,16 +34,6 @@ FIRST_AIM, STEP, FLOOR = 0.95, 0.03, 0.35
 def aim_of(played: int) -> float:
     """The chance the next hand is aimed at, after `played` hands of the storm."""
     return max(FLOOR, FIRST_AIM - STEP * played)
-
-
-def day_key(at: float) -> str:
-    """The board of the UTC day a moment falls in: "d2026-11-29"."""
-    return "d" + time.strftime("%Y-%m-%d", time.gmtime(at))
-
-
-def season_key(at: float) -> str:
-    """The board of the season a moment falls in (a UTC month, as the ratings'): "s2026-11"."""
-    return "s" + season_of(at)
 
 
 def periods_of(at: float) -> tuple[str, str]:

@@ -15,11 +15,13 @@ import dataclasses
 from collections.abc import Callable
 
 from bot.play.chats.people import Chat, People, Player
+from bot.play.community.periods import day_key, season_key
 from bot.play.outcomes import Dealt, Said
 from bot.play.ports import Place, Target
 from bot.play.round.outbox import Outbox
 from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
+from bot.play.solo.boards import boards_text
 from bot.play.solo.storm_book import (
     BONUS,
     PENALTY,
@@ -27,17 +29,12 @@ from bot.play.solo.storm_book import (
     SHORTEST,
     StormBook,
     aim_of,
-    day_key,
-    season_key,
 )
-from bot.play.words.places import shared_places
 from bot.store.protocols import PeopleStore, StormStore
-from bot.store.records import Storm, StormBest
-from bot.text import markup
+from bot.store.records import Storm
 from bot.text.i18n import Texts
 
 Chats = Callable[[int], bool]
-SHOWN = 10  # the lines of each board
 
 
 class Storms:
@@ -141,13 +138,9 @@ class Storms:
 
     async def _boards(self, texts: Texts, chat_id: int | None) -> str:
         now = self.rounds.clock()
-        parts = []
-        for key, period in (("storm_board_day", day_key(now)),
-                            ("storm_board_season", season_key(now))):
-            rows = await self.store.board(period, SHOWN, chat_id)
-            parts.append("\n".join([texts(key if chat_id is None else f"{key}_group"),
-                                    *board_lines(texts, rows)]))
-        return markup.clip("\n\n".join(parts))
+        return await boards_text(texts, self.store, (("storm_board_day", day_key(now)),
+                                                     ("storm_board_season", season_key(now))),
+                                 "storm_board_empty", chat_id)
 
     async def resume(self, chats: Chats | None = None) -> list[tuple[Place, str]]:
         """After a restart (and after the rounds resumed, their late closes followed): every
@@ -163,11 +156,3 @@ class Storms:
                 said.append(((storm.chat_id, 0), ended))
         return said
 
-
-def board_lines(texts: Texts, rows: list[StormBest]) -> list[str]:
-    """A board's lines, places shared by equal scores (none yet: a line that says so)."""
-    if not rows:
-        return [texts("storm_board_empty")]
-    places = shared_places([row.solved for row in rows])
-    return [texts("storm_line", rank=place, name=markup.name(row.name), solved=row.solved)
-            for place, row in zip(places, rows, strict=True)]

@@ -12,6 +12,7 @@ out while the bot was away, and what it solved stands.
 
 from __future__ import annotations
 
+from bot.play.community.periods import ALL_TIME, season_key
 from bot.play.games import ADAPTIVE_GAME
 from bot.play.ports import STREAK_NEXT, Alarm, Scheduler
 from bot.play.round.events import FollowUp, RoundClosed
@@ -81,7 +82,8 @@ class StreakBook:
     async def end(self, streak: Streak, status: str, texts: Texts) -> str | None:
         """End the streak ('missed' or 'stopped'): its line with the person's best, or None
         if it had ended already."""
-        if not await self.store.end_streak(streak.id, status, self.table.clock()):
+        if not await self.store.end_streak(streak.id, status, self.table.clock(),
+                                           (season_key(streak.started_at), ALL_TIME)):
             return None
         self.scheduler.cancel(STREAK_NEXT, streak.chat_id)
         best = await self.store.best_streak(streak.user_id)

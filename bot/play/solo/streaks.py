@@ -3,9 +3,11 @@ harder at the person's skill as the ratings know it, until the first hand not so
 answer, a give-up or the time running out ends it. The person's best is the longest streak of
 theirs.
 
-A plain class over the round service and the streak store: it starts a streak and deals its
-hands; what follows each close is the book's (bot.play.solo.streak_book). A streak's rounds are
-ordinary rounds of 24 (rated, scored, live for the solving commands while they are played).
+A plain class over the round service and the streak store: it starts a streak, deals its hands
+and reads the boards (each person's longest of the season and of all time, everyone's or a
+group's players'); what follows each close is the book's (bot.play.solo.streak_book). A
+streak's rounds are ordinary rounds of 24 (rated, scored, live for the solving commands while
+they are played).
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ import dataclasses
 from collections.abc import Callable
 
 from bot.play.chats.people import Chat, People, Player
+from bot.play.community.periods import ALL_TIME, season_key
 from bot.play.outcomes import Dealt, Said
 from bot.play.ports import Place, Target
 from bot.play.round.outbox import Outbox
 from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
+from bot.play.solo.boards import boards_text
 from bot.play.solo.streak_book import StreakBook, aim_of
 from bot.store.protocols import PeopleStore, StreakStore
 from bot.store.records import Streak
@@ -49,7 +53,7 @@ class Streaks:
     async def _start(self, chat: Chat, player: Player) -> Dealt | Said:
         texts = await self.people.texts(chat, player)
         if chat.type != "private":
-            return Said(texts("streak_alone"))
+            return Said(f"{texts('streak_alone')}\n\n{await self._boards(texts, chat.id)}")
         if (on := await self.store.streak_on(player.id)) is not None:
             return Said(texts("streak_on", solved=on.solved))
         if (current := self.rounds.open_round(chat.id, chat.topic)) is not None:
@@ -106,6 +110,19 @@ class Streaks:
         if (opened := self.table.find(dealt.round.id)) is not None:
             opened.numbered(line)
         return dataclasses.replace(dealt, text=f"{dealt.text}\n{line}")
+
+    async def board(self, chat: Chat, player: Player, target: Target | None = None) -> Said:
+        """/streak top: the longest streaks of the season and of all time — everyone's, or in
+        a group its own players' — shown."""
+        texts = await self.people.texts(chat, player)
+        said = Said(await self._boards(texts, None if chat.type == "private" else chat.id))
+        await self.outbox.show(said, target or Target(chat.id, chat.topic))
+        return said
+
+    async def _boards(self, texts: Texts, chat_id: int | None) -> str:
+        parts = (("streak_board_season", season_key(self.rounds.clock())),
+                 ("streak_board_all", ALL_TIME))
+        return await boards_text(texts, self.store, parts, "streak_board_empty", chat_id)
 
     async def resume(self, chats: Chats | None = None) -> list[tuple[Place, str]]:
         """After a restart (and after the rounds resumed, their late closes followed): the

@@ -81,7 +81,7 @@ QMARK = ForgetStatements(
                    "DELETE FROM achievements WHERE user_id = ?",
                    "DELETE FROM streaks WHERE user_id = ?",
                    "DELETE FROM storms WHERE user_id = ?",
-                   "DELETE FROM storm_bests WHERE user_id = ?",
+                   "DELETE FROM solo_bests WHERE user_id = ?",
                    # the private chat's id is the person's: its matches and rounds go, ended
                    # or not (with their answers, passes and links), then the chat itself
                    "DELETE FROM matches WHERE chat_id = ?",

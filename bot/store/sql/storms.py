@@ -1,24 +1,24 @@
 """Storms, as both databases store them: a row a storm, the hand it plays, what it solved and
 missed and when its clock runs out; and each person's best storm of a period (a day, a season),
-kept as each storm ends, which the boards read from the head of the period's index."""
+kept as each storm ends, which the boards read (bot.store.sql.solo_bests)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.store.records import Storm, StormBest
+from bot.store.records import SoloBest, Storm
 from bot.store.sql.connection import Connection, Refused, numbered_table
+from bot.store.sql.solo_bests import (
+    best_of,
+    board_of,
+    group_board_of,
+    keep_of,
+    read_best,
+    read_board,
+)
 
 STORM_COLUMNS = "id, user_id, chat_id, round_id, solved, missed, lang, started_at, ends_at, status"
-# a board's rows: each person's best of the period, the best first (the earlier among equals),
-# their name as stored
-BOARD = ("SELECT b.user_id, u.first_name, b.best FROM storm_bests b "
-         "JOIN users u ON u.id = b.user_id WHERE b.period = ? {among}"
-         "ORDER BY b.best DESC, b.at, b.user_id LIMIT ?")
-# ... a group's board: the people who play in the group (a row of scores there), found in the
-# period's order until the board is full
-AMONG = "AND EXISTS (SELECT 1 FROM scores c WHERE c.chat_id = ? AND c.user_id = b.user_id) "
 
 
 @dataclass(frozen=True)
@@ -47,15 +47,10 @@ QMARK = StormStatements(
               "round_id = NULL WHERE id = ? AND round_id = ? AND status = 'on'",
     end_storm="UPDATE storms SET status = ?, ended_at = ?, round_id = NULL "
               "WHERE id = ? AND status = 'on'",
-    # with the end, in its transaction: the storm's score as its person's best of a period,
-    # where it is better (what it solved read from its row, as it ended)
-    keep_best="INSERT INTO storm_bests (period, user_id, best, at) "
-              "SELECT ?, user_id, solved, started_at FROM storms WHERE id = ? AND solved > 0 "
-              "ON CONFLICT (period, user_id) DO UPDATE SET best = excluded.best, "
-              "at = excluded.at WHERE excluded.best > storm_bests.best",
-    best_storm="SELECT best FROM storm_bests WHERE period = ? AND user_id = ?",
-    board=BOARD.format(among=""),
-    group_board=BOARD.format(among=AMONG),
+    keep_best=keep_of("storm", "storms"),
+    best_storm=best_of("storm"),
+    board=board_of("storm"),
+    group_board=group_board_of("storm"),
 )
 NUMBERED = numbered_table(QMARK)
 
@@ -105,15 +100,11 @@ class Storms:
 
     async def best_storm(self, user_id: int, period: str) -> int:
         """The most hands one of the person's storms of the period solved (0: none)."""
-        rows = await self.db.fetch(self.sql.best_storm, (period, user_id))
-        return int(rows[0][0]) if rows else 0
+        return await read_best(self.db, self.sql.best_storm, user_id, period)
 
     async def board(self, period: str, limit: int, chat_id: int | None = None
-                    ) -> list[StormBest]:
+                    ) -> list[SoloBest]:
         """Each person's best storm of the period, the best first: everyone's, or those of
         the people who play in the group `chat_id`."""
-        if chat_id is None:
-            rows = await self.db.fetch(self.sql.board, (period, limit))
-        else:
-            rows = await self.db.fetch(self.sql.group_board, (period, chat_id, limit))
-        return [StormBest(int(user_id), name, int(best)) for user_id, name, best in rows]
+        return await read_board(self.db, self.sql.board, self.sql.group_board, period, limit,
+                                chat_id)

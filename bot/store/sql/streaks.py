@@ -1,12 +1,23 @@
 """Streaks, as both databases store them: a row a streak, the hand it plays and how many it
-solved; a person's best is the longest of their streaks, read when asked."""
+solved; a person's best is the longest of their streaks, read when asked; the boards, each
+person's longest of a season and of all time, kept as each streak ends
+(bot.store.sql.solo_bests)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.store.records import Streak
+from bot.store.records import SoloBest, Streak
 from bot.store.sql.connection import Connection, Refused, numbered_table
+from bot.store.sql.solo_bests import (
+    best_of,
+    board_of,
+    group_board_of,
+    keep_of,
+    read_best,
+    read_board,
+)
 
 STREAK_COLUMNS = "id, user_id, chat_id, round_id, solved, lang, started_at, status"
 
@@ -20,6 +31,10 @@ class StreakStatements:
     hand_solved: str
     end_streak: str
     best_streak: str
+    keep_best: str
+    best_of_period: str
+    board: str
+    group_board: str
 
 
 QMARK = StreakStatements(
@@ -33,6 +48,10 @@ QMARK = StreakStatements(
                 "WHERE id = ? AND round_id = ? AND status = 'on'",
     end_streak="UPDATE streaks SET status = ?, ended_at = ? WHERE id = ? AND status = 'on'",
     best_streak="SELECT COALESCE(MAX(solved), 0) FROM streaks WHERE user_id = ?",
+    keep_best=keep_of("streak", "streaks"),
+    best_of_period=best_of("streak"),
+    board=board_of("streak"),
+    group_board=group_board_of("streak"),
 )
 NUMBERED = numbered_table(QMARK)
 
@@ -67,10 +86,26 @@ class Streaks:
         was counted already (or is not the streak's hand, or the streak ended)."""
         return await self.db.run(self.sql.hand_solved, (streak_id, round_id)) == 1
 
-    async def end_streak(self, streak_id: int, status: str, at: float) -> bool:
-        """End a streak ('missed' or 'stopped'); False if it had ended already."""
-        return await self.db.run(self.sql.end_streak, (status, at, streak_id)) == 1
+    async def end_streak(self, streak_id: int, status: str, at: float,
+                         periods: Sequence[str] = ()) -> bool:
+        """End a streak ('missed' or 'stopped') and keep its length as its person's best of
+        each of `periods` (those it began in) where it is longer, in one transaction; False if
+        it had ended already (nothing written)."""
+        return await self.db.run_guarded(
+            (self.sql.end_streak, (status, at, streak_id)),
+            [(self.sql.keep_best, (period, streak_id)) for period in periods])
 
     async def best_streak(self, user_id: int) -> int:
         """The most hands any of the person's streaks solved (0: none yet)."""
         return int((await self.db.fetch(self.sql.best_streak, (user_id,)))[0][0])
+
+    async def best_of_period(self, user_id: int, period: str) -> int:
+        """The longest of the person's streaks of the period, ended (0: none)."""
+        return await read_best(self.db, self.sql.best_of_period, user_id, period)
+
+    async def board(self, period: str, limit: int, chat_id: int | None = None
+                    ) -> list[SoloBest]:
+        """Each person's longest streak of the period, the longest first: everyone's, or
+        those of the people who play in the group `chat_id`."""
+        return await read_board(self.db, self.sql.board, self.sql.group_board, period, limit,
+                                chat_id)

@@ -186,7 +186,7 @@ READERS = {**{game.start: game.read for game in GAMES.values()},
            "/solve": grammar.read_solve, "/match": grammar.read_match, "/top": grammar.read_board,
            "/daily": grammar.read_daily,
            "/tournament": lambda given: read_tournament(given.split()[1:]), "/help": read_topic,
-           "/storm": grammar.read_storm,
+           "/storm": grammar.read_solo, "/streak": grammar.read_solo,
            **{f"/{name}": read_nothing for name in ALONE}}
 
 

@@ -119,7 +119,8 @@ def test_private_chats_are_worded_as_such():
                   # a group's follow refused to one not its admin: a private chat is its own
                   "tournament_follow_admins_only",
                   # a group's own board of storms: /storm top in a private chat is everyone's
-                  "storm_board_day_group", "storm_board_season_group"}
+                  "storm_board_day_group", "storm_board_season_group",
+                  "streak_board_season_group", "streak_board_all_group"}
     for language, this_group in (("zh", "本群"), ("zh-Hant", "這個群組")):
         texts = texts_for(language, private=True)  # no "this group" in a private chat
         for key, message in texts.messages.items():

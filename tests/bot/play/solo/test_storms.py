@@ -11,20 +11,11 @@ import itertools
 import pytest
 
 from bot.play.chats.people import Chat, Player
+from bot.play.community.periods import day_key, season_key
 from bot.play.outcomes import AGAIN, Closed, Dealt, Said
 from bot.play.ports import STORM_NEXT
 from bot.play.services import Services
-from bot.play.solo.storm_book import (
-    BONUS,
-    FIRST_AIM,
-    FLOOR,
-    PAUSE,
-    PENALTY,
-    aim_of,
-    day_key,
-    periods_of,
-    season_key,
-)
+from bot.play.solo.storm_book import BONUS, FIRST_AIM, FLOOR, PAUSE, PENALTY, aim_of, periods_of
 from bot.runtime.pool import SolverPool
 from bot.store.stores import Stores
 from tests.bot.conftest import Clock, FakeScheduler, new_services
@@ -264,3 +255,18 @@ async def test_a_storms_hand_is_live_while_it_is_played(wired, clock):
     following = await next_hand(services, scheduler, clock)
     assert isinstance(following, Dealt)
     assert await services.solving.live_now(following.round.hand, following.round.target)
+
+
+async def test_stats_say_the_best_storm_of_the_season_in_every_chat(stores, pool, clock):
+    services, _ = build(stores, pool, clock, seconds=PENALTY - BONUS + 3)
+    assert "Best storm" not in await services.community.standings.stats(HERS, ANN)
+    await started(services)
+    await solve_hand(services)  # 1 solved, the clock +5 s
+    assert "Best storm" not in await services.community.standings.stats(HERS, ANN)  # still on
+    await services.storms.deal_next(HERS.id)
+    ended = await services.rounds.reveal(HERS, ANN)  # −10 s: too little left, over
+    assert isinstance(ended, Closed) and "Storm over. Solved: 1, missed: 1." in ended.text
+    for where in (HERS, GROUP):
+        said = await services.community.standings.stats(where, ANN)
+        assert "⛈ Best storm this season: 1 (hands solved against the clock, /storm)." in said
+    assert "Best storm" not in await services.community.standings.stats(HIS, BEN)

@@ -248,3 +248,33 @@ async def test_stats_say_the_best_streak_in_every_chat_once_there_is_one(wired, 
         said = await services.community.standings.stats(where, ANN)
         assert "🔥 Best streak: 2 (hands solved in a row alone, /streak)." in said
     assert "Best streak" not in await services.community.standings.stats(HIS, BEN)
+
+
+async def test_the_boards_show_the_longest_streaks_of_the_season_and_of_all_time(
+        wired, stores, clock):
+    services, scheduler = wired
+    empty = await services.streaks.board(HERS, ANN)
+    assert "Longest streaks this season" in empty.text and "No streaks yet." in empty.text
+    await started(services)
+    await solve_hand(services)
+    await next_hand(services, scheduler, clock)
+    await solve_hand(services)
+    await next_hand(services, scheduler, clock)
+    on = await services.streaks.board(HERS, ANN)
+    assert "Ann" not in on.text  # a streak on is on no board yet
+    await services.rounds.reveal(HERS, ANN)
+    await started(services, HIS, BEN)
+    await solve_hand(services, HIS, BEN)
+    await next_hand(services, scheduler, clock, HIS)
+    await services.rounds.reveal(HIS, BEN)
+    board = await services.streaks.board(HERS, ANN)
+    assert "1. Ann — 2\n2. Ben — 1" in board.text
+    assert board.text.count("1. Ann — 2") == 2  # the season's and all time's
+    # a group's own: its players' (Ben plays there, Ann does not)
+    played = await services.rounds.play(GROUP, BEN, "24")
+    assert isinstance(played, Dealt)
+    await solve_hand(services, GROUP, BEN)
+    said = await services.streaks.start(GROUP, ANN)
+    assert isinstance(said, Said) and "/streak in a private chat" in said.text
+    assert "This group's longest streaks of all time" in said.text
+    assert "1. Ben — 1" in said.text and "Ann" not in said.text

@@ -19,16 +19,25 @@ CREATE TABLE storms (
 );
 CREATE UNIQUE INDEX one_storm_a_person ON storms(user_id) WHERE status = 'on';
 CREATE INDEX storms_by_person ON storms(user_id);
--- The boards: each person's best storm of a period (a UTC day, 'd2026-11-29'; a season,
--- 's2026-11'), kept as each storm ends, in the period it began, so that a board is the head
--- of its period's index whatever a year of storms holds; `at`, when the best began (the
--- earlier first among equals).
-CREATE TABLE storm_bests (
+-- The boards of the solo modes: each person's best of a mode ('storm', 'streak') in a period —
+-- a UTC day ('d2026-11-29'), a season ('s2026-11'), all time ('all') — kept as each storm or
+-- streak ends, in the period it began, so that a board is the head of its period's index
+-- whatever a year of play holds; `at`, when the best began (the earlier first among equals).
+CREATE TABLE solo_bests (
+    mode TEXT NOT NULL CHECK (mode IN ('storm', 'streak')),
     period TEXT NOT NULL,
     user_id BIGINT NOT NULL,
     best INTEGER NOT NULL CHECK (best > 0),
     at DOUBLE PRECISION NOT NULL,
-    PRIMARY KEY (period, user_id)
+    PRIMARY KEY (mode, period, user_id)
 );
-CREATE INDEX storm_bests_board ON storm_bests(period, best DESC, at, user_id);
-CREATE INDEX storm_bests_by_person ON storm_bests(user_id);
+CREATE INDEX solo_bests_board ON solo_bests(mode, period, best DESC, at, user_id);
+CREATE INDEX solo_bests_by_person ON solo_bests(user_id);
+-- The streaks played before this step (step 36) on their boards: each person's longest ended
+-- streak of all time (its season's: the next file, in each engine's words for a month)
+INSERT INTO solo_bests (mode, period, user_id, best, at)
+SELECT 'streak', 'all', s.user_id, s.solved, MIN(s.started_at) FROM streaks s
+WHERE s.status <> 'on' AND s.solved > 0
+  AND s.solved = (SELECT MAX(t.solved) FROM streaks t WHERE t.user_id = s.user_id
+                  AND t.status <> 'on')
+GROUP BY s.user_id, s.solved;

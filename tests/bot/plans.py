@@ -146,7 +146,7 @@ WHOLE_PERSON = {
 # Boards whose first rows are read in the board's order: no sort of all that matched.
 ORDERED = frozenset({*(f"scores.{kind}[{n}]" for kind in ("top", "board") for n in range(4)),
                      "daily.board", "ratings.board", "ratings.provisional", "storms.board",
-                     "storms.group_board", "streaks.board", "streaks.group_board"})
+                     "streaks.board"})
 
 # Boards read in an index kept in the board's order (migrations 31 and 32), not from a week of
 # every chat's rounds summed, nor a chat's players looked up one by one: the index each must

@@ -10,13 +10,21 @@ from bot.store.records import SoloBest
 from bot.store.sql.connection import Connection
 
 # a board's rows: each person's best of the period, the best first (the earlier among equals),
-# their name as stored
+# their name as stored: (period, limit)
 BOARD = ("SELECT b.user_id, u.first_name, b.best FROM solo_bests b "
-         "JOIN users u ON u.id = b.user_id WHERE b.mode = '{mode}' AND b.period = ? {among}"
+         "JOIN users u ON u.id = b.user_id WHERE b.mode = '{mode}' AND b.period = ? "
          "ORDER BY b.best DESC, b.at, b.user_id LIMIT ?")
-# ... a group's board: the people who play in the group (a row of scores there), found in the
-# period's order until the board is full
-AMONG = "AND EXISTS (SELECT 1 FROM scores c WHERE c.chat_id = ? AND c.user_id = b.user_id) "
+# ... a group's board: the people who play in the group first (their rows of scores there), then
+# each one's best by its key, and the names of the ten only — as a chat's rating board reads
+# (bot.store.sql.ratings, LOOKED_BOARD), never a person's rows of every chat: (chat, period,
+# limit)
+GROUP_BOARD = ("WITH c AS MATERIALIZED (SELECT DISTINCT s.user_id FROM scores s "
+               "WHERE s.chat_id = ?), "
+               "b AS MATERIALIZED (SELECT k.user_id, k.best, k.at FROM c JOIN solo_bests k "
+               "ON k.mode = '{mode}' AND k.period = ? AND k.user_id = c.user_id "
+               "ORDER BY k.best DESC, k.at, k.user_id LIMIT ?) "
+               "SELECT b.user_id, u.first_name, b.best FROM b JOIN users u ON u.id = b.user_id "
+               "ORDER BY b.best DESC, b.at, b.user_id")
 BEST = "SELECT best FROM solo_bests WHERE mode = '{mode}' AND period = ? AND user_id = ?"
 # with a storm's or streak's end, in its transaction: its score as its person's best of a period,
 # where it is better (the score read from its row, as it ended)
@@ -27,11 +35,11 @@ KEEP = ("INSERT INTO solo_bests (mode, period, user_id, best, at) "
 
 
 def board_of(mode: str) -> str:
-    return BOARD.format(mode=mode, among="")
+    return BOARD.format(mode=mode)
 
 
 def group_board_of(mode: str) -> str:
-    return BOARD.format(mode=mode, among=AMONG)
+    return GROUP_BOARD.format(mode=mode)
 
 
 def best_of(mode: str) -> str:
@@ -49,7 +57,7 @@ async def read_board(db: Connection, board: str, group_board: str, period: str, 
     if chat_id is None:
         rows = await db.fetch(board, (period, limit))
     else:
-        rows = await db.fetch(group_board, (period, chat_id, limit))
+        rows = await db.fetch(group_board, (chat_id, period, limit))
     return [SoloBest(int(user_id), name, int(best)) for user_id, name, best in rows]
 
 

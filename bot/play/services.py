@@ -46,12 +46,12 @@ from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
 from bot.play.round.views import Views
 from bot.play.rules.batches import DEAL_SECONDS
+from bot.play.solo.hand_book import heard as solo_heard
 from bot.play.solo.practice import Practice
 from bot.play.solo.storm_book import SECONDS as STORM_SECONDS
 from bot.play.solo.storm_book import StormBook
 from bot.play.solo.storms import Storms
 from bot.play.solo.streak_book import StreakBook
-from bot.play.solo.streak_book import heard as streak_heard
 from bot.play.solo.streaks import Streaks
 from bot.play.solo.sudden import SoloHands
 from bot.play.solving.solving import Solving
@@ -179,8 +179,8 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     streak_book = StreakBook(stores.streaks, stores.rounds, table, scheduler)
     storm_book = StormBook(stores.storms, stores.rounds, table, scheduler)
     closings = Closings([Following(book.after_round),
-                         Following(streak_book.after_round, late=True, hears=streak_heard),
-                         Following(storm_book.after_round, late=True, hears=streak_heard),
+                         Following(streak_book.after_round, late=True, hears=solo_heard),
+                         Following(storm_book.after_round, late=True, hears=solo_heard),
                          Following(entries.after_round, late=True),
                          Following(achievements.after_round, late=True)])
     moving = asyncio.Lock()  # one move of a group to its supergroup at a time
@@ -193,12 +193,12 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
     rounds = Rounds(stores.rounds, people, table, dealer, analyses, closings, outbox, settings,
                     views, throttle=throttle, adaptive=adaptive, open_rounds=open_rounds,
                     entries=entries, sudden=SoloHands(streak_book, storm_book))
-    matches = Matches(book, stores.matches, stores.people, people, rounds, table, scheduler,
+    matches = Matches(book, stores.matches, people, rounds, table, scheduler,
                       outbox, pause)
     places = Places(fates, stores.rounds, people, settings, table, scheduler, rounds, matches,
                     entries, outbox, moving)
-    streaks = Streaks(streak_book, stores.streaks, stores.people, people, rounds, table, outbox)
-    storms = Storms(storm_book, stores.storms, stores.people, people, rounds, table, outbox,
+    streaks = Streaks(streak_book, stores.streaks, people, rounds, table, outbox)
+    storms = Storms(storm_book, stores.storms, people, rounds, table, outbox,
                     storm_seconds)
     practice = Practice(stores.pages, stores.ratings, people, rounds, table,
                         PracticeHands(adaptive, pool), outbox)

@@ -162,6 +162,18 @@ class People:
         kind, title = self._chats.get(chat_id, ("private" if chat_id > 0 else "group", None))
         return Chat(chat_id, kind, title, topic)
 
+    async def as_stored(self, chat_id: int, user_id: int, lang: str | None,
+                        topic: int = 0) -> tuple[Chat, Player] | None:
+        """A chat and a person as the database has them, for a deal the bot makes on its own
+        (a streak's or a storm's next hand, a match's next round, a tournament's deal): no
+        update brings their names then. Read from the database, not this process's memory, so
+        a /forget on another worker is seen. None: either row is gone."""
+        known = await self.store.chat_and_user(chat_id, user_id)
+        if known is None:
+            return None
+        (kind, title), (first_name, username) = known
+        return Chat(chat_id, kind, title, topic), Player(user_id, first_name, username, lang)
+
     def forget(self, user_id: int) -> None:
         """A person was deleted from the stores (/forget): their name, and their private
         chat's language, go from memory too (they are stored afresh if they come back)."""

@@ -24,7 +24,7 @@ from bot.play.round.outbox import Outbox
 from bot.play.round.service import Rounds
 from bot.play.round.showing import time_left
 from bot.play.round.table import RoundTable
-from bot.store.protocols import MatchStore, PeopleStore
+from bot.store.protocols import MatchStore
 from bot.store.records import Match, Place, Round
 from bot.text.i18n import Texts
 
@@ -42,13 +42,12 @@ class Matches:
     deals, notices and stops them (its step after each close is the book's:
     bot.play.matches.book)."""
 
-    def __init__(self, book: MatchBook, store: MatchStore, people_store: PeopleStore,
-                 people: People, rounds: Rounds, table: RoundTable, scheduler: Scheduler,
+    def __init__(self, book: MatchBook, store: MatchStore, people: People,
+                 rounds: Rounds, table: RoundTable, scheduler: Scheduler,
                  outbox: Outbox, pause: float = PAUSE) -> None:
         self.book = book  # whether a match is on, its alarms, its quiet end
         self.store = store
         self.outbox = outbox
-        self.people_store = people_store
         self.people = people
         self.rounds = rounds  # deals a match's rounds, closes one a stop ends
         self.table = table
@@ -99,13 +98,11 @@ class Matches:
         rounds = await self.store.match_rounds(match.id)
         if played(rounds) >= match.rounds:
             return None
-        known = await self.people_store.chat_and_user(chat_id, match.started_by or 0)
+        known = await self.people.as_stored(chat_id, match.started_by or 0, match.lang, topic)
         if known is None:  # cannot happen: the first deal stored both; end rather than guess
             await self.store.end_match(match.id, "stopped", self.table.clock())
             return None
-        (kind, title), (first_name, username) = known
-        chat = Chat(chat_id, kind, title, topic)
-        starter = Player(match.started_by or 0, first_name, username, match.lang)
+        chat, starter = known
         dealt = await self.rounds.deal(chat, starter, rounds[0].game if rounds else FIRST.name)
         if not isinstance(dealt, Dealt):
             if self.table.of(chat_id, topic) is None:  # too slow: try again shortly

@@ -16,9 +16,9 @@ from bot.play.community.periods import day_key, season_key
 from bot.play.ports import STORM_NEXT, Alarm, Scheduler
 from bot.play.round.events import FollowUp, RoundClosed
 from bot.play.round.table import RoundTable
-from bot.play.solo.streak_book import heard
+from bot.play.solo.hand_book import HandBook
 from bot.store.protocols import RoundStore, StormStore
-from bot.store.records import Round, Storm
+from bot.store.records import Storm
 from bot.text.i18n import Texts
 
 SETTING, SECONDS = "STORM_SECONDS", 180.0  # a storm's clock at its start: its setting, default
@@ -41,22 +41,14 @@ def periods_of(at: float) -> tuple[str, str]:
     return day_key(at), season_key(at)
 
 
-class StormBook:
+class StormBook(HandBook[Storm]):
     def __init__(self, store: StormStore, rounds: RoundStore, table: RoundTable,
                  scheduler: Scheduler, pause: float = PAUSE) -> None:
+        super().__init__(rounds, table, scheduler, pause)
         self.store = store
-        self.rounds = rounds  # how a hand's round ended (the event holds it as dealt)
-        self.table = table
-        self.scheduler = scheduler
-        self.pause = pause
-        self._hands: set[int] = set()  # the rounds in play as a storm's hands, here
 
-    def playing(self, round_id: int) -> None:
-        """The round is a storm's hand (dealt here)."""
-        self._hands.add(round_id)
-
-    def ends_at_miss(self, record: Round) -> bool:
-        return record.id in self._hands
+    async def run_on(self, chat_id: int) -> Storm | None:
+        return await self.store.storm_on(chat_id)
 
     def left(self, storm: Storm) -> float:
         """Seconds left on the storm's clock."""
@@ -65,21 +57,15 @@ class StormBook:
     async def after_round(self, event: RoundClosed, texts: Texts) -> FollowUp:
         """A round closed: if it was the hand of its person's storm, the storm's step, riding
         on the round's result in its words (`texts`)."""
-        record = event.round
-        self._hands.discard(record.id)
-        if not heard(record):
+        if (closed := await self.closed_hand(event)) is None:
             return FollowUp()
-        storm = await self.store.storm_on(record.chat_id)
-        if storm is None or storm.round_id != record.id:
-            return FollowUp()
-        ended = await self.rounds.get_round(record.id)
-        solved = ended is not None and ended.status == "won"
-        timed_out = ended is not None and ended.status == "expired"
+        (before, status), record = closed, event.round
+        solved, timed_out = status == "won", status == "expired"
         missed = not solved and not timed_out and not event.late  # a time-out is no miss
         shift = BONUS if solved else -PENALTY if missed else 0.0
-        if not await self.store.hand_done(storm.id, record.id, solved, missed, shift):
+        if not await self.store.hand_done(before.id, record.id, solved, missed, shift):
             return FollowUp()  # counted at its close already (its result said again)
-        storm = await self.store.storm_on(record.chat_id)
+        storm = await self.run_on(record.chat_id)
         if storm is None:
             return FollowUp()
         if event.late:  # the bot was away while the clock ran: what it scored stands (a hand

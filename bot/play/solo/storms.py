@@ -30,7 +30,7 @@ from bot.play.solo.storm_book import (
     StormBook,
     aim_of,
 )
-from bot.store.protocols import PeopleStore, StormStore
+from bot.store.protocols import StormStore
 from bot.store.records import Storm
 from bot.text.i18n import Texts
 
@@ -38,12 +38,11 @@ Chats = Callable[[int], bool]
 
 
 class Storms:
-    def __init__(self, book: StormBook, store: StormStore, people_store: PeopleStore,
-                 people: People, rounds: Rounds, table: RoundTable, outbox: Outbox,
+    def __init__(self, book: StormBook, store: StormStore, people: People,
+                 rounds: Rounds, table: RoundTable, outbox: Outbox,
                  seconds: float = SECONDS) -> None:
         self.book = book  # which rounds are a storm's, the step after each close
         self.store = store
-        self.people_store = people_store
         self.people = people
         self.rounds = rounds
         self.table = table  # a hand's open round, whose deal keeps its line
@@ -94,13 +93,11 @@ class Storms:
         storm = await self.store.storm_on(chat_id)  # a private chat's id is its person's
         if storm is None or storm.round_id is not None:
             return None
-        known = await self.people_store.chat_and_user(chat_id, storm.user_id)
+        known = await self.people.as_stored(chat_id, storm.user_id, storm.lang)
         if known is None:  # the person's rows went (/forget): nothing to deal to
             await self.store.end_storm(storm.id, "stopped", self.rounds.clock())
             return None
-        (kind, title), (first_name, username) = known
-        chat, player = Chat(chat_id, kind, title), Player(storm.user_id, first_name, username,
-                                                          storm.lang)
+        chat, player = known
         texts = await self.people.texts(chat, player)
         if self.book.left(storm) < SHORTEST:
             ended = await self.book.end(storm, "over", texts)

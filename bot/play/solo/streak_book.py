@@ -13,25 +13,18 @@ out while the bot was away, and what it solved stands.
 from __future__ import annotations
 
 from bot.play.community.periods import ALL_TIME, season_key
-from bot.play.games import ADAPTIVE_GAME
 from bot.play.ports import STREAK_NEXT, Alarm, Scheduler
 from bot.play.round.events import FollowUp, RoundClosed
 from bot.play.round.table import RoundTable
+from bot.play.solo.hand_book import HandBook
 from bot.store.protocols import RoundStore, StreakStore
-from bot.store.records import Round, Streak
+from bot.store.records import Streak
 from bot.text.i18n import Texts
 
-GAME = ADAPTIVE_GAME.name  # a streak's hands: the game dealt for a person's skill (24)
 PAUSE = 2.0  # seconds between a solved hand's result and the next hand
 # The chance each hand is aimed at (bot.play.ratings.adaptive): the first well inside the
 # person's skill, each next one a step harder, down to a floor that still gives a fair chance.
 FIRST_AIM, STEP, FLOOR = 0.9, 0.05, 0.25
-
-
-def heard(record: Round) -> bool:
-    """Whether a close may be a streak's hand: a round of its game in a private chat (a private
-    chat's id is its person's, positive; a group's is negative)."""
-    return record.chat_id > 0 and record.game == GAME
 
 
 def aim_of(solved: int) -> float:
@@ -39,22 +32,14 @@ def aim_of(solved: int) -> float:
     return max(FLOOR, FIRST_AIM - STEP * solved)
 
 
-class StreakBook:
+class StreakBook(HandBook[Streak]):
     def __init__(self, store: StreakStore, rounds: RoundStore, table: RoundTable,
                  scheduler: Scheduler, pause: float = PAUSE) -> None:
+        super().__init__(rounds, table, scheduler, pause)
         self.store = store
-        self.rounds = rounds  # how a hand's round ended (the event holds it as dealt)
-        self.table = table
-        self.scheduler = scheduler
-        self.pause = pause
-        self._hands: set[int] = set()  # the rounds in play as a streak's hands, here
 
-    def playing(self, round_id: int) -> None:
-        """The round is a streak's hand (dealt here, or found at a resume)."""
-        self._hands.add(round_id)
-
-    def ends_at_miss(self, record: Round) -> bool:
-        return record.id in self._hands
+    async def run_on(self, chat_id: int) -> Streak | None:
+        return await self.store.streak_on(chat_id)
 
     def next_hand(self, chat_id: int) -> None:
         """The streak in this private chat gets its next hand a pause from now."""
@@ -63,15 +48,10 @@ class StreakBook:
     async def after_round(self, event: RoundClosed, texts: Texts) -> FollowUp:
         """A round closed: if it was the hand of its person's streak, the streak's step,
         riding on the round's result in its words (`texts`)."""
-        record = event.round
-        self._hands.discard(record.id)
-        if not heard(record):
+        if (closed := await self.closed_hand(event)) is None:
             return FollowUp()
-        streak = await self.store.streak_on(record.chat_id)
-        if streak is None or streak.round_id != record.id:
-            return FollowUp()
-        ended = await self.rounds.get_round(record.id)  # won: by its person, the only one
-        if ended is not None and ended.status == "won":  # who writes in their private chat
+        (streak, status), record = closed, event.round
+        if status == "won":
             if not await self.store.hand_solved(streak.id, record.id):
                 return FollowUp()  # counted at its close already (its result said again)
             self.next_hand(record.chat_id)

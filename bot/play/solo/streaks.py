@@ -24,7 +24,7 @@ from bot.play.round.service import Rounds
 from bot.play.round.table import RoundTable
 from bot.play.solo.boards import boards_text
 from bot.play.solo.streak_book import StreakBook, aim_of
-from bot.store.protocols import PeopleStore, StreakStore
+from bot.store.protocols import StreakStore
 from bot.store.records import Streak
 from bot.text.i18n import Texts
 
@@ -32,11 +32,10 @@ Chats = Callable[[int], bool]
 
 
 class Streaks:
-    def __init__(self, book: StreakBook, store: StreakStore, people_store: PeopleStore,
-                 people: People, rounds: Rounds, table: RoundTable, outbox: Outbox) -> None:
+    def __init__(self, book: StreakBook, store: StreakStore, people: People,
+                 rounds: Rounds, table: RoundTable, outbox: Outbox) -> None:
         self.book = book  # which rounds are a streak's, the step after each close
         self.store = store
-        self.people_store = people_store
         self.people = people
         self.rounds = rounds
         self.table = table  # a hand's open round, whose deal keeps its number line
@@ -82,13 +81,11 @@ class Streaks:
         streak = await self.store.streak_on(chat_id)  # a private chat's id is its person's
         if streak is None or streak.round_id is not None:
             return None
-        known = await self.people_store.chat_and_user(chat_id, streak.user_id)
+        known = await self.people.as_stored(chat_id, streak.user_id, streak.lang)
         if known is None:  # the person's rows went (/forget): nothing to deal to
             await self.store.end_streak(streak.id, "stopped", self.rounds.clock())
             return None
-        (kind, title), (first_name, username) = known
-        chat, player = Chat(chat_id, kind, title), Player(streak.user_id, first_name, username,
-                                                          streak.lang)
+        chat, player = known
         texts = await self.people.texts(chat, player)
         dealt = await self._hand(streak, chat, player, texts)
         if isinstance(dealt, Said):

@@ -226,11 +226,9 @@ class Errands:
         for user_id in (joined_by, tournament.created_by):
             if user_id is None:
                 continue
-            known = await self.people_store.chat_and_user(chat_id, user_id)
+            known = await self.people.as_stored(chat_id, user_id, tournament.lang)
             if known is not None:
-                (kind, title), (first_name, username) = known
-                return Chat(chat_id, kind, title), Player(user_id, first_name, username,
-                                                          tournament.lang)
+                return known
         group = await self.people_store.chat(chat_id)
         return (Chat(chat_id, *group), None) if group is not None else None
 

@@ -5,39 +5,51 @@ streak and a storm, with the group's own boards)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Protocol
+
 from telegram import Update
 
+from bot.play.chats.people import Chat, Player
+from bot.play.outcomes import Dealt, Said
+from bot.play.ports import Target
+from bot.play.services import Services
 from bot.telegram.context import Context
 from bot.telegram.grammar import UsageError, read_arguments, read_solo
 from bot.telegram.replies import took_something, usage
-from bot.telegram.routes import PRIVATE, Command, Feature
+from bot.telegram.routes import PRIVATE, Callback, Command, Feature
 from bot.telegram.speakers import arguments, chat_of, player_of, services_of, target_of
 
 
-async def streak(update: Update, context: Context) -> None:
-    """/streak: a streak begins with its first hand (or says where it stands); /streak top: the
-    longest streaks of the season and of all time."""
-    board = read_arguments(read_solo, arguments(context))
-    streaks = services_of(context).streaks
-    if isinstance(board, UsageError):
-        await usage(update, context, "streak_usage", board)
-    elif board:
-        await streaks.board(chat_of(update), player_of(update), target_of(update))
-    else:
-        await streaks.start(chat_of(update), player_of(update), target_of(update))
+class Mode(Protocol):
+    """A solo mode's service, as its command reaches it (bot.play.solo: Streaks, Storms)."""
+
+    async def start(self, chat: Chat, player: Player, target: Target | None = None
+                    ) -> Dealt | Said: ...
+
+    async def board(self, chat: Chat, player: Player, target: Target | None = None
+                    ) -> Said: ...
 
 
-async def storm(update: Update, context: Context) -> None:
-    """/storm: a storm begins with its first hand (or says where it stands); /storm top: the
-    best storms of the day and the season."""
-    board = read_arguments(read_solo, arguments(context))
-    storms = services_of(context).storms
-    if isinstance(board, UsageError):
-        await usage(update, context, "storm_usage", board)
-    elif board:
-        await storms.board(chat_of(update), player_of(update), target_of(update))
-    else:
-        await storms.start(chat_of(update), player_of(update), target_of(update))
+def mode_command(name: str, mode_of: Callable[[Services], Mode]) -> Callback:
+    """/<name>: the mode begins with its first hand (or says where it stands); /<name> top:
+    its boards; anything else: its usage."""
+
+    async def command(update: Update, context: Context) -> None:
+        board = read_arguments(read_solo, arguments(context))
+        mode = mode_of(services_of(context))
+        if isinstance(board, UsageError):
+            await usage(update, context, f"{name}_usage", board)
+        elif board:
+            await mode.board(chat_of(update), player_of(update), target_of(update))
+        else:
+            await mode.start(chat_of(update), player_of(update), target_of(update))
+
+    return command
+
+
+streak = mode_command("streak", lambda services: services.streaks)
+storm = mode_command("storm", lambda services: services.storms)
 
 
 async def practice(update: Update, context: Context) -> None:

@@ -7,16 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.store.records import SoloBest, Storm
-from bot.store.sql.connection import Connection, Refused, numbered_table
-from bot.store.sql.solo_bests import (
-    best_of,
-    board_of,
-    group_board_of,
-    keep_of,
-    read_best,
-    read_board,
-)
+from bot.store.records import Storm
+from bot.store.sql.connection import Connection, numbered_table
+from bot.store.sql.solo_bests import best_of, board_of, group_board_of, keep_of, read_best
+from bot.store.sql.solo_runs import SoloRuns, all_on_of, on_of, play_hand_of
 
 STORM_COLUMNS = "id, user_id, chat_id, round_id, solved, missed, lang, started_at, ends_at, status"
 
@@ -24,11 +18,11 @@ STORM_COLUMNS = "id, user_id, chat_id, round_id, solved, missed, lang, started_a
 @dataclass(frozen=True)
 class StormStatements:
     open_storm: str
-    storm_on: str
-    storms_on: str
+    run_on: str
+    runs_on: str
     play_hand: str
     hand_done: str
-    end_storm: str
+    end_run: str
     keep_best: str
     best_storm: str
     board: str
@@ -38,14 +32,13 @@ class StormStatements:
 QMARK = StormStatements(
     open_storm="INSERT INTO storms (user_id, chat_id, lang, started_at, ends_at) "
                "VALUES (?, ?, ?, ?, ?)",
-    storm_on=f"SELECT {STORM_COLUMNS} FROM storms WHERE user_id = ? AND status = 'on'",
-    storms_on=f"SELECT {STORM_COLUMNS} FROM storms WHERE status = 'on' ORDER BY +id",
-    play_hand="UPDATE storms SET round_id = ? WHERE id = ? AND status = 'on' "
-              "AND round_id IS NULL",
+    run_on=on_of("storms", STORM_COLUMNS),
+    runs_on=all_on_of("storms", STORM_COLUMNS),
+    play_hand=play_hand_of("storms"),
     # guarded by the hand: a result said again counts it once; the clock moved by `shift`
     hand_done="UPDATE storms SET solved = solved + ?, missed = missed + ?, ends_at = ends_at + ?, "
               "round_id = NULL WHERE id = ? AND round_id = ? AND status = 'on'",
-    end_storm="UPDATE storms SET status = ?, ended_at = ?, round_id = NULL "
+    end_run="UPDATE storms SET status = ?, ended_at = ?, round_id = NULL "
               "WHERE id = ? AND status = 'on'",
     keep_best=keep_of("storm", "storms"),
     best_storm=best_of("storm"),
@@ -55,31 +48,23 @@ QMARK = StormStatements(
 NUMBERED = numbered_table(QMARK)
 
 
-class Storms:
+class Storms(SoloRuns[Storm]):
     def __init__(self, db: Connection, sql: StormStatements) -> None:
-        self.db = db
+        super().__init__(db, sql, Storm)
         self.sql = sql
 
     async def open_storm(self, user_id: int, chat_id: int, lang: str, at: float,
                          ends_at: float) -> Storm | None:
         """A new storm whose clock runs out at `ends_at`, or None when the person has one on."""
-        try:
-            storm_id = await self.db.insert(self.sql.open_storm,
-                                            (user_id, chat_id, lang, at, ends_at))
-        except Refused:
-            return None
-        return Storm(storm_id, user_id, chat_id, None, 0, 0, lang, at, ends_at, "on")
+        storm_id = await self._open(self.sql.open_storm, (user_id, chat_id, lang, at, ends_at))
+        return None if storm_id is None else Storm(storm_id, user_id, chat_id, None, 0, 0, lang,
+                                                   at, ends_at, "on")
 
     async def storm_on(self, user_id: int) -> Storm | None:
-        rows = await self.db.fetch(self.sql.storm_on, (user_id,))
-        return Storm(*rows[0]) if rows else None
+        return await self._on(user_id)
 
     async def storms_on(self) -> list[Storm]:
-        return [Storm(*row) for row in await self.db.fetch(self.sql.storms_on)]
-
-    async def play_hand(self, storm_id: int, round_id: int) -> bool:
-        """The storm's next hand is this round; False if it ended, or plays one already."""
-        return await self.db.run(self.sql.play_hand, (round_id, storm_id)) == 1
+        return await self._all_on()
 
     async def hand_done(self, storm_id: int, round_id: int, solved: bool, missed: bool,
                         shift: float) -> bool:
@@ -94,17 +79,8 @@ class Storms:
         """End a storm ('over': its clock ran out; 'stopped') and keep its score as its
         person's best of each of `periods` (those it began in) where it is better, in one
         transaction; False if it had ended already (nothing written)."""
-        return await self.db.run_guarded(
-            (self.sql.end_storm, (status, at, storm_id)),
-            [(self.sql.keep_best, (period, storm_id)) for period in periods])
+        return await self._end(storm_id, status, at, periods)
 
     async def best_storm(self, user_id: int, period: str) -> int:
         """The most hands one of the person's storms of the period solved (0: none)."""
         return await read_best(self.db, self.sql.best_storm, user_id, period)
-
-    async def board(self, period: str, limit: int, chat_id: int | None = None
-                    ) -> list[SoloBest]:
-        """Each person's best storm of the period, the best first: everyone's, or those of
-        the people who play in the group `chat_id`."""
-        return await read_board(self.db, self.sql.board, self.sql.group_board, period, limit,
-                                chat_id)

@@ -8,8 +8,10 @@ its time on a year-old file (docs/benchmarks.md).
 Nothing here is on a round's path: the rater tells each hand it rated (`noted`, a set lookup),
 and the work is a task of its own, a second later. The hands already written are read once,
 before the first write, so a process started on a database played for a while writes only what
-is new to it (a hand's themes never change). What is not written (the lane was shut, the store
-refused, too many waiting) is noted again the next time the hand is rated. At a stop, what is
+is new to it (a hand's themes never change). A batch not written (a timeout while the lane's
+worker was starting on a busy machine, the store refused) is tried again with the next batch, up
+to TRIES times; what is given up then, or never noted (too many waiting), is noted again the next
+time the hand is rated. At a stop, what is
 waiting is written at once, before the solver pool shuts (`close`).
 """
 
@@ -38,6 +40,7 @@ WAITING_MOST = 1_024  # hands waiting at most; past it a hand is noted again whe
 KNOWN = 16_384  # hands this process has written (4-number 24 has 1,362 solvable ones)
 SECONDS_A_HAND = 0.05  # a batch's time limit, a hand's share (about 1.4 ms is usual) ...
 GRACE = 4.0  # ... and a worker's start (its imports): a batch timed out restarts the lane
+TRIES = 3  # a hand's tries before it is given up until it is rated again
 AFTER = 1.0  # seconds before each batch: the close's own trips and its result's go first, and
 #              a busy second's new hands go to the database in one trip, one trip a second
 
@@ -74,6 +77,7 @@ class HandThemes:
         self.after = after
         self._known: LRU[tuple[str, str], None] = LRU(KNOWN)
         self._waiting: dict[tuple[str, str], Hand] = {}
+        self._failed: dict[tuple[str, str], int] = {}  # a waiting hand's tries that failed
         self._task: asyncio.Task | None = None
         self._read = False  # the hands already written are read once, before the first write
         self._hurry = asyncio.Event()  # set at a stop: no more waiting between batches
@@ -117,10 +121,11 @@ class HandThemes:
                     break
                 keys = list(islice(self._waiting, BATCH))
                 hands = [self._waiting[key] for key in keys]
-                try:
+                tried = max(self._failed.get(key, 0) for key in keys)  # each retry: twice the
+                try:  # grace, as a worker restarted after a timeout starts again
                     bits = await self.pool.run_heavy(
-                        themes_bits, hands, timeout=GRACE + SECONDS_A_HAND * len(hands),
-                        rank=SPARES)
+                        themes_bits, hands,
+                        timeout=GRACE * 2 ** tried + SECONDS_A_HAND * len(hands), rank=SPARES)
                     rows = [(game, hand, found) for (game, hand), found in zip(keys, bits,
                                                                           strict=True)
                             if found is not None]
@@ -128,11 +133,16 @@ class HandThemes:
                         await self.store.put_themes(rows)
                 except Exception as error:  # a timeout, a shut lane, a fenced store
                     log.warning("hands' themes not written (%d hands): %s", len(keys), error)
+                    for key in keys:
+                        self._failed[key] = self._failed.get(key, 0) + 1
+                        if self._failed[key] >= TRIES:  # until the hand is rated again
+                            del self._failed[key]
+                            self._waiting.pop(key, None)
                 else:
                     for key in keys:
                         self._known[key] = None
-                for key in keys:
-                    self._waiting.pop(key, None)
+                        self._waiting.pop(key, None)
+                        self._failed.pop(key, None)
         finally:
             self._task = None
 
@@ -147,4 +157,5 @@ class HandThemes:
         for key in written:
             self._known[key] = None
             self._waiting.pop(key, None)
+            self._failed.pop(key, None)
         self._read = True

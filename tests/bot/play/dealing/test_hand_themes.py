@@ -1,6 +1,7 @@
 """The hands' themes kept (bot.play.dealing.themes, schema step 35): written once a hand is rated,
-off the round's path, once a hand; never for a game without themes or a hand of five; a failure
-loses nothing the next rating of the hand does not write. Both databases."""
+off the round's path, once a hand; never for a game without themes or a hand of five; a failed
+batch is tried again, and what a lane failing every try loses, the next rating of the hand
+writes. Both databases."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import logging
 
 import pytest
 
-from bot.play.dealing.themes import WAITING_MOST, HandThemes, hand_of, themes_bits
+from bot.play.dealing.themes import TRIES, WAITING_MOST, HandThemes, hand_of, themes_bits
 from bot.play.ratings.themes import bits_of
 from bot.store.records import HandRow
 from solver import first_solution
@@ -82,13 +83,18 @@ async def test_a_failure_is_written_at_the_hands_next_rating(
     pool = harness.services.hand_themes.pool
     run_heavy = pool.run_heavy
 
+    tries = []
+
     async def shut(*args, **kwargs):
+        tries.append(kwargs["timeout"])
         raise RuntimeError("the lane is shut")
     monkeypatch.setattr(pool, "run_heavy", shut)
     with caplog.at_level(logging.WARNING):
         await won(harness, (1, 2, 7, 7))
         await harness.services.hand_themes.written()
     assert "themes not written" in caplog.text
+    assert len(tries) == TRIES and tries == sorted(tries) and tries[0] < tries[-1]
+    assert not harness.services.hand_themes._failed  # given up: nothing kept for it
     assert await harness.stores.pages.hand_facts([KEY]) == {KEY: (
         (await harness.stores.pages.hand_facts([KEY]))[KEY].difficulty, None)}
     monkeypatch.setattr(pool, "run_heavy", run_heavy)
@@ -135,3 +141,26 @@ async def test_a_stop_writes_what_waits_at_once_and_notes_nothing_after(harness:
     assert facts[KEY].themes == bits_of(("beyond", "division_last", "unique"))
     await won(harness, (3, 3, 8, 8))
     assert waiting._task is None and not waiting._waiting
+
+
+@ON_BOTH_BACKENDS
+async def test_a_batch_that_timed_out_is_tried_again_with_more_time(
+        harness: Harness, monkeypatch: pytest.MonkeyPatch):
+    """A worker starting on a busy machine took longer than the batch's grace: the hand is
+    written by the next try, without being rated again."""
+    pool = harness.services.hand_themes.pool
+    run_heavy = pool.run_heavy
+    timeouts = []
+
+    async def slow_first(*args, **kwargs):
+        timeouts.append(kwargs["timeout"])
+        if len(timeouts) == 1:
+            raise TimeoutError("the worker was still starting")
+        return await run_heavy(*args, **kwargs)
+    monkeypatch.setattr(pool, "run_heavy", slow_first)
+    await won(harness, (1, 2, 7, 7))
+    await harness.services.hand_themes.written()
+    assert len(timeouts) == 2 and timeouts[1] > timeouts[0]
+    facts = await harness.stores.pages.hand_facts([KEY])
+    assert facts[KEY].themes == bits_of(("beyond", "division_last", "unique"))
+    assert not harness.services.hand_themes._failed

@@ -71,9 +71,11 @@ async def finish(process: asyncio.subprocess.Process) -> tuple[int, str, str]:
 
 
 @contextlib.asynccontextmanager
-async def demo(tmp_path: Path, *args: str) -> AsyncIterator[asyncio.subprocess.Process]:
-    """The demo as a process typed into; killed at the end if the test did not end it."""
-    process = await start(tmp_path, *args)
+async def demo(tmp_path: Path, *args: str,
+               **env: str) -> AsyncIterator[asyncio.subprocess.Process]:
+    """The demo as a process typed into (`env`: settings added); killed at the end if the
+    test did not end it."""
+    process = await start(tmp_path, *args, **env)
     try:
         yield process
     finally:

@@ -88,11 +88,14 @@ BOT = [str(ROOT / "bench" / "run_bot.py")]
 TICK = os.sysconf("SC_CLK_TCK")
 CONFIRM = "✅ Yes, delete"
 # every board (a chat's and every chat's, all time and the week's, of all games and of one;
-# the day's, the season's ratings), /stats, /tournament, the storms' (the group's): in the
+# the day's, the season's ratings), /stats, /tournament, the solo modes' (the group's): in the
 # busiest group
 READS = ("/top", "/top 24", "/top all", "/top all 24", "/top week", "/top week 24",
          "/top week all", "/top week all 24", "/top daily", "/top rating", "/top rating all",
-         "/stats", "/tournament", "/storm top")
+         "/stats", "/tournament", "/storm top", "/streak top")
+# ... and the solo modes' boards of everyone, asked in the asker's private chat
+PRIVATE_READS = ("/storm top", "/streak top")
+PRIVATELY = " (a private chat: everyone's)"
 ORDER = ("empty", "year")  # the databases, measured in turns
 FORGET_ANSWER = "/forget: the answer to ✅"
 FORGET_ERASED = "/forget: its erasure's end"
@@ -281,7 +284,8 @@ async def in_turns(found: dict[str, dict[str, list[float]]], samples: int, once:
 async def measure_commands(bots: dict[str, Bot], dbs: dict[str, Database], samples: int
                            ) -> dict[str, dict[str, list[float]]]:
     """Every command on both bots in turn: the boards, /stats and /tournament in the busiest
-    group, the deal and a right answer in the ten busiest, then /forget of heavy players."""
+    group, the solo modes' boards in private chats, the deal and a right answer in the ten
+    busiest, then /forget of heavy players."""
     found: dict[str, dict[str, list[float]]] = {name: {} for name in dbs}
     askers = {name: [person(db.year, int(uid)) for uid in db.year.members[0][:samples].tolist()]
               for name, db in dbs.items()}
@@ -290,6 +294,12 @@ async def measure_commands(bots: dict[str, Bot], dbs: dict[str, Database], sampl
             busiest, asker = int(dbs[name].year.group_ids[0]), askers[name][i % len(askers[name])]
             return {command: (await said(bots[name], busiest, asker, command))[0]}
         await in_turns(found, samples, read)
+    for command in PRIVATE_READS:
+        async def alone(name: str, i: int, command: str = command) -> dict[str, float]:
+            asker = askers[name][i % len(askers[name])]
+            seconds = (await said(bots[name], asker["id"], asker, command, kind="private"))[0]
+            return {command + PRIVATELY: seconds}
+        await in_turns(found, samples, alone)
 
     async def played(name: str, i: int) -> dict[str, float]:
         return await deal_and_answer(bots[name], dbs[name].year, i)
@@ -575,7 +585,7 @@ async def make(name: str, scale: Scale, backend: str, folder: Path, server: obje
     steps = load_sqlite(path, year) if path is not None else await load_postgres(url, year)
     if schema is None:  # the pages' summary as an upgrade fills it, then the steps after it
         steps |= await migrations(db)
-        steps["tournaments, themes and storms"] = load_later_sqlite(path, year) \
+        steps["tournaments, themes and the solo modes"] = load_later_sqlite(path, year) \
             if path is not None else await load_later_postgres(url, year)
         if path is None:
             await vacuum(url, "answered_rounds")  # as autovacuum does after the inserts

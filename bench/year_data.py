@@ -26,7 +26,7 @@ import dataclasses
 import json
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -692,14 +692,16 @@ async def load_postgres(url: str, year: Year) -> dict[str, float]:
 
 
 # what is written after the migrations: the tournaments (step 23), each rated hand's themes
-# (step 35: the bot writes them once a hand is rated, so a year's hands all have theirs), and a
-# year of storms (step 37)
+# (step 35: the bot writes them once a hand is rated, so a year's hands all have theirs), a
+# year of streaks (step 36) and of storms (step 37), and the solo modes' bests they leave
 STORM_COLUMNS = ("user_id", "chat_id", "solved", "missed", "lang", "started_at", "ends_at",
                  "ended_at", "status")
+STREAK_COLUMNS = ("user_id", "chat_id", "solved", "lang", "started_at", "ended_at", "status")
 LATER_COLUMNS = {**TOURNAMENT_COLUMNS, "hand_themes": ("game", "hand", "themes"),
-                 "storms": STORM_COLUMNS,
+                 "streaks": STREAK_COLUMNS, "storms": STORM_COLUMNS,
                  "solo_bests": ("mode", "period", "user_id", "best", "at")}
 STORMS_A_ROUND = 0.1  # storms played, for each round of the year
+STREAKS_A_ROUND = 0.1  # streaks played, for each round of the year
 
 
 def hand_theme_rows(year: Year) -> list[tuple]:
@@ -728,18 +730,42 @@ def storm_rows(year: Year, seed: int = 26) -> list[tuple]:
                                            started.tolist(), ends.tolist(), strict=True)]
 
 
-def storm_best_rows(storms: list[tuple]) -> list[tuple]:
-    """Each person's best storm of each day and season, as the bot keeps them at each end."""
-    from bot.play.solo.storm_book import periods_of
+def streak_rows(year: Year, seed: int = 36) -> list[tuple]:
+    """A year of streaks, ended: each by one of the players who play in private, begun any
+    time in the year, solving a few hands before the first miss (bot.play.solo.streak_book)."""
+    rng = np.random.default_rng(seed)
+    count = int(year.round_count * STREAKS_A_ROUND)
+    players = year.user_ids[:year.scale.private_players]
+    who = rng.choice(players, size=count)
+    started = year.now - rng.uniform(60.0, 365 * DAY, size=count)
+    solved = rng.geometric(0.2, size=count) - 1
+    return [(int(user), int(user), int(n), "en", float(at), float(at + 60.0 * (n + 1)),
+             "missed")
+            for user, n, at in zip(who.tolist(), solved.tolist(), started.tolist(),
+                                   strict=True)]
 
+
+def best_rows(mode: str, runs: list[tuple[int, int, float]],
+              periods: Callable[[float], Sequence[str]]) -> list[tuple]:
+    """Each person's best run of a mode in each of its periods, as the bot keeps them at each
+    end; `runs`: (user, solved, started at)."""
     best: dict[tuple[str, int], tuple[int, float]] = {}
-    for user, _chat, solved, _missed, _lang, at, *_ in storms:
-        for period in periods_of(at) if solved > 0 else ():
+    for user, solved, at in runs:
+        for period in periods(at) if solved > 0 else ():
             kept = best.get((period, user))
             if kept is None or (solved, -at) > (kept[0], -kept[1]):
                 best[(period, user)] = (solved, at)
-    return [("storm", period, user, solved, at)
-            for (period, user), (solved, at) in best.items()]
+    return [(mode, period, user, solved, at) for (period, user), (solved, at) in best.items()]
+
+
+def solo_best_rows(streaks: list[tuple], storms: list[tuple]) -> list[tuple]:
+    """The bests both modes leave: a streak's season and all time, a storm's day and season."""
+    from bot.play.community.periods import ALL_TIME, season_key
+    from bot.play.solo.storm_book import periods_of
+
+    return [*best_rows("streak", [(row[0], row[2], row[4]) for row in streaks],
+                       lambda at: (season_key(at), ALL_TIME)),
+            *best_rows("storm", [(row[0], row[2], row[5]) for row in storms], periods_of)]
 
 
 def later_chunks(year: Year, has: dict[str, set[str]]
@@ -747,9 +773,9 @@ def later_chunks(year: Year, has: dict[str, set[str]]
     """(table, columns, rows) of what is written after the migrations, parents first, each
     row cut to the columns the schema has (`has`: a table's columns; a table it lacks is left
     out)."""
-    storms = storm_rows(year)
-    rows = {**year.tournaments, "hand_themes": hand_theme_rows(year), "storms": storms,
-            "solo_bests": storm_best_rows(storms)}
+    streaks, storms = streak_rows(year), storm_rows(year)
+    rows = {**year.tournaments, "hand_themes": hand_theme_rows(year), "streaks": streaks,
+            "storms": storms, "solo_bests": solo_best_rows(streaks, storms)}
     for table, columns in LATER_COLUMNS.items():
         kept = [n for n, column in enumerate(columns) if column in has.get(table, set())]
         if kept and rows[table]:

@@ -3,9 +3,9 @@ each API request, whole, to the worker that can answer it, whose own Face answer
 process would. The role holds no round, no database connection and no lock: any number of them
 may sit behind the HTTPS proxy, and one that dies loses nothing but the requests in flight.
 
-A request about a round (`round`, `answer`) goes to the owner of the chat its ticket names; a
-page or a card to any worker. The ticket is read here only to pick the partition: the worker
-checks everything again (a forged ticket reaches a worker that then refuses it). The worker's
+A request about a round (`round`, `answer`, `next`) goes to the owner of the chat its ticket
+names; a page or a card to any worker. The ticket is read here only to pick the partition: the
+worker checks everything again (a forged ticket reaches a worker that then refuses it). The worker's
 reply is the endpoint's answer or its refusal (status, why, the page's word), said here in the
 asker's language as the one process says it. A request that is not signed for the bot is refused
 here (403), so a forged flood never reaches a worker. A request nobody answered (the partition
@@ -30,7 +30,8 @@ from bot.webapp.refusal import Refusal
 from bot.webapp.server import ACTS, Act, Face, refusal_language
 from bot.webapp.tickets import read_ticket
 
-ROUND_ACTS = ("round", "answer")  # answered by the owner of the ticket's chat; the rest by any
+# answered by the owner of the ticket's chat; the rest by any
+ROUND_ACTS = ("round", "answer", "next")
 Ask = Callable[[int | None, bytes], Awaitable[bytes | None]]  # (chat or None, request) -> reply
 
 

@@ -1,7 +1,9 @@
 """The Mini App's HTTP side: the page, and a small JSON API it calls with Telegram's signed
 `initData` — `POST /webapp/api/round` (the round to show), `POST /webapp/api/answer` (the
-answer made there), and the pages' `POST /webapp/api/page` and `POST /webapp/api/card` (a
-player's or a group's page, a player's share card: bot.webapp.pages_api).
+answer made there), `POST /webapp/api/next` (a private chat's next hand, which its page
+follows: a streak's, a storm's), and the pages' `POST /webapp/api/page` and
+`POST /webapp/api/card` (a player's or a group's page, a player's share card:
+bot.webapp.pages_api).
 Mounted beside /telegram by the webhook's server (`webapp_routes`), or served by its own small
 server when the bot polls (`serve`); the composition root (bot.wiring) does either. Past one
 process the Mini App role serves the same routes with each request relayed (bot.webapp.relayed)
@@ -19,7 +21,8 @@ handed.
 
 Who may see or answer a round is only what Telegram signed (bot.webapp.init_data): the user, the
 time the page was opened (`auth_date`, not before the round began, give or take the second its
-deal was on screen before its clock started) and, from a group's Direct Link, the start
+deal was on screen before its clock started; for a private chat's own page, which follows its
+person's hands there, FOLLOWING) and, from a group's Direct Link, the start
 parameter naming the chat, topic and round (`<chat>_<topic>_<round>`). A private
 chat's round is its own person's alone, whatever a start parameter names (a start parameter is
 whatever the link said); a group's round is shown and answered only for its members. Whatever
@@ -76,7 +79,7 @@ from bot.webapp.steps import (
     read_steps,
     rebuild,
 )
-from bot.webapp.tickets import Ticket, read_ticket
+from bot.webapp.tickets import Ticket, read_ticket, ticket_of
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
@@ -90,6 +93,12 @@ TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}  # 
 # before the clock's. An opening before that is another round's (a private page's initData
 # kept and posted again), refused.
 SHOWN_BEFORE_STARTED = 1.0
+# A private chat's page, opened from its own button, follows its person's hands there (a
+# streak's or a storm's next, dealt while it is open: `Face.following`): its initData, signed
+# as it opened, stays good for that chat's rounds begun this long after (a storm's clock is
+# three minutes by default; a streak of ten hands takes about as long). The chat is its person's
+# alone either way; past this the page is opened again from the newest deal's button.
+FOLLOWING = 900.0
 
 
 Belongs = Callable[[int, int], Awaitable[bool | None]]
@@ -140,9 +149,33 @@ class Face:
         record = self.services.rounds.open_round(ticket.chat_id, ticket.topic)
         if record is None or record.id != ticket.round_id:
             raise Refusal(HTTPStatus.GONE, "over", "over")
-        if signed.auth_date < math.floor(record.started_at - SHOWN_BEFORE_STARTED):
+        if signed.auth_date < math.floor(record.started_at - opened_before(signed, ticket)):
             raise Refusal(HTTPStatus.FORBIDDEN, "opened before the round began")
         return signed, ticket, record
+
+    async def following(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The round after the page's in its person's own private chat — a streak's or a
+        storm's next hand, dealt while the page is open — once it is dealt: its ticket (None:
+        none yet; the page asks again a few times). Only for a private chat's own page, opened
+        from its button (a start parameter ties a page to its one round)."""
+        if not self.leading():
+            raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "not ready", "try_again")
+        try:
+            signed = verify(body.get("init_data"), self.token, self.now())
+        except Unsigned as error:
+            raise Refusal(HTTPStatus.FORBIDDEN, str(error)) from None
+        ticket = read_ticket(body.get("round"))
+        if ticket is None:
+            raise Refusal(HTTPStatus.BAD_REQUEST, "no round")
+        if (ticket.chat_id, ticket.topic) != (signed.user_id, 0) or \
+                signed.start_param is not None:
+            raise Refusal(HTTPStatus.FORBIDDEN, "only a private chat's own page follows it")
+        async with self.in_chat(ticket.chat_id, signed.user_id, VIEW):
+            record = self.services.rounds.open_round(ticket.chat_id)
+            if record is None or record.id <= ticket.round_id or \
+                    signed.auth_date < math.floor(record.started_at - FOLLOWING):
+                return {"round": None}
+            return {"round": ticket_of(record).text}
 
     async def show(self, body: dict[str, Any]) -> dict[str, Any]:
         """The round's page as play describes it, in the user's words: only for one who may
@@ -211,7 +244,13 @@ class Face:
         outcome = await services.rounds.answer(
             chat, player, expression, explicit=True,
             target=Target(ticket.chat_id, ticket.topic, public_only=True))
-        return verdict(outcome, expression)
+        current = services.rounds.open_round(ticket.chat_id, ticket.topic)
+        over = current is None or current.id != ticket.round_id
+        won = False  # a result is not always a win: a miss ends a streak's or a storm's hand
+        if isinstance(outcome, Closed):
+            ended = await services.rounds.find_round(ticket.round_id)
+            won = ended is not None and ended.status == "won"
+        return {**verdict(outcome, expression, won), "over": over}
 
     @asynccontextmanager
     async def in_chat(self, chat_id: int, user_id: int, kind: str) -> AsyncIterator[None]:
@@ -245,6 +284,14 @@ class Face:
             raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "try again", "try_again")
         if not belongs:
             raise Refusal(HTTPStatus.FORBIDDEN, "not a member of the group", "not_member")
+
+
+def opened_before(signed: Signed, ticket: Ticket) -> float:
+    """How long before a round began the page asking about it may have been opened: a second
+    (the deal on screen before its clock started), or a private chat's own page following its
+    person's hands there (FOLLOWING)."""
+    following = ticket.chat_id > 0 and signed.start_param is None
+    return FOLLOWING if following else SHOWN_BEFORE_STARTED
 
 
 def refusal_language(body: dict[str, Any]) -> str:
@@ -287,9 +334,9 @@ def page_json(page: Page) -> dict[str, Any]:
             "direction": "rtl" if script.right_to_left else "ltr", "digits": script.digits}
 
 
-def verdict(outcome: Outcome | None, expression: str) -> dict[str, Any]:
-    """What the page is told: right or not, and the bot's own words for it (plain text)."""
-    right = isinstance(outcome, Closed)
+def verdict(outcome: Outcome | None, expression: str, right: bool) -> dict[str, Any]:
+    """What the page is told: right (the answer won the round) or not, and the bot's own words
+    for it (plain text)."""
     if outcome is None:
         text = ""  # held back by the throttle: the page says so in its words
     elif isinstance(outcome, Closed):
@@ -310,6 +357,10 @@ async def _show(face: Face, body: dict[str, Any]) -> dict[str, Any]:
 
 async def _answer(face: Face, body: dict[str, Any]) -> dict[str, Any]:
     return await face.answer(body)
+
+
+async def _next(face: Face, body: dict[str, Any]) -> dict[str, Any]:
+    return await face.following(body)
 
 
 def access_log(handler: tornado.web.RequestHandler) -> None:
@@ -339,8 +390,8 @@ class PageHandler(tornado.web.StaticFileHandler):
 
 
 # the API's endpoints (/webapp/api/<name>) and what answers each in the process holding rounds
-ACTS: dict[str, Act] = {"round": _show, "answer": _answer, "page": pages_api.page,
-                        "card": pages_api.card}
+ACTS: dict[str, Act] = {"round": _show, "answer": _answer, "next": _next,
+                        "page": pages_api.page, "card": pages_api.card}
 
 
 def webapp_routes(face: Speaker, acts: Mapping[str, Act] | None = None) -> list[Rule]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from fractions import Fraction
+from itertools import permutations
 
 import httpx
 
@@ -106,3 +108,29 @@ async def post(base: str, path: str, body: object) -> tuple[int, dict]:
 def sent_to(h: Harness, chat: int = GROUP) -> int:
     """How many messages the bot has sent the chat so far."""
     return len([s for s in h.telegram.sent if s.chat_id == chat])
+
+
+OPERATIONS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+              "/": lambda a, b: a / b if b else None}
+
+
+def steps_to(hand: tuple[int, ...] | list[int], target: int = 24) -> list[list]:
+    """Taps on the page that make the target from every tile of the hand: each step two
+    tiles' indexes and an operation, its result put at the end of the row
+    (bot/webapp/steps.py)."""
+    def search(tiles: list[Fraction]) -> list[list] | None:
+        if len(tiles) == 1:
+            return [] if tiles[0] == target else None
+        for i, j in permutations(range(len(tiles)), 2):
+            for name, operation in OPERATIONS.items():
+                made = operation(tiles[i], tiles[j])
+                if made is None:
+                    continue
+                rest = [tile for k, tile in enumerate(tiles) if k not in (i, j)] + [made]
+                if (after := search(rest)) is not None:
+                    return [[i, name, j], *after]
+        return None
+
+    found = search([Fraction(n) for n in hand])
+    assert found is not None, f"no steps make {target} from {hand}"
+    return found

@@ -1,13 +1,12 @@
 """The Mini App as a role of its own, end to end: `python -m bot webapp` beside an ingress and
 two workers (the Bot API emulator, a real PostgreSQL and NATS). Whichever worker owns a group,
 the role shows its round and an answer made on the page wins it there, judged by that owner;
-once the owner is killed, the worker taking its partitions over answers the same page."""
+once the owner is killed, the worker taking its partitions over answers the same page; a private
+page follows its streak's next hand through the role."""
 
 from __future__ import annotations
 
 import time
-from fractions import Fraction
-from itertools import permutations
 
 import asyncpg
 import pytest
@@ -16,7 +15,7 @@ from bot.runtime.config import WEBAPP
 from bot.webapp.init_data import sign, user_fields
 from bot.webapp.tickets import Ticket
 from demo.broker_server import free_port
-from tests.bot.webapp_support import post
+from tests.bot.webapp_support import post, steps_to
 from tests.cluster.processes import RoleProcess
 from tests.e2e.test_bot_process import hand_of
 from tests.waiting import until
@@ -25,27 +24,6 @@ pytestmark = pytest.mark.slow
 ANN = {"id": 611, "is_bot": False, "first_name": "Ann", "language_code": "en"}
 PAGE_URL = "https://bot.example/webapp/"
 RELAYING = "relayed to the workers"  # the role's log line once it serves
-OPERATIONS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
-              "/": lambda a, b: a / b if b else None}
-
-
-def steps_to(tiles: list[Fraction], target: int) -> list[list] | None:
-    """Taps on the page that make the target from every tile: each step two tiles' indexes and
-    an operation, its result put at the end of the row (bot/webapp/steps.py)."""
-    if len(tiles) == 1:
-        return [] if tiles[0] == target else None
-    for i, j in permutations(range(len(tiles)), 2):
-        for name, operation in OPERATIONS.items():
-            made = operation(tiles[i], tiles[j])
-            if made is None:
-                continue
-            rest = [tile for k, tile in enumerate(tiles) if k not in (i, j)] + [made]
-            after = steps_to(rest, target)
-            if after is not None:
-                return [[i, name, j], *after]
-    return None
-
-
 def signed(chat: int, round_id: int, token: str) -> dict:
     ticket = Ticket(chat, 0, round_id).text
     return {"round": ticket, "init_data": sign(user_fields(
@@ -92,8 +70,7 @@ async def test_the_role_reaches_the_owner_of_each_round_and_its_successor(
             assert page["title"] and page["seconds_left"] > 0
 
         [won, other] = groups.values()
-        steps = steps_to([Fraction(n) for n in hands[won]], 24)
-        assert steps is not None
+        steps = steps_to(hands[won])
         status, verdict = await post(base, "api/answer",
                                      {**signed(won, ids[won], telegram.token), "steps": steps})
         assert status == 200 and verdict["right"], verdict
@@ -102,6 +79,30 @@ async def test_the_role_reaches_the_owner_of_each_round_and_its_successor(
         assert result.pid == (await running.owner(won)).pid  # judged and sent by the owner
         status, _ = await post(base, "api/round", signed(won, ids[won], telegram.token))
         assert status == 410  # over: the owner says so, and the role passes it on
+
+        # a private page follows its streak's next hand through the role (`next` goes to the
+        # owner of the person's chat: any other worker has no round of it and answers none)
+        telegram.chat(ANN["id"], "private", None)
+        await telegram.say(ANN["id"], ANN, "/streak", kind="private")
+        assert await running.deliver() == [200]
+        hand = hand_of((await telegram.reply(ANN["id"], timeout=30)).text)
+        first = await connection.fetchval(
+            "SELECT id FROM rounds WHERE chat_id = $1 AND status = 'open'", ANN["id"])
+        private = {"round": Ticket(ANN["id"], 0, first).text, "init_data": sign(user_fields(
+            ANN["id"], ANN["first_name"], int(time.time()), "en", None), telegram.token)}
+        status, verdict = await post(base, "api/answer", {**private, "steps": steps_to(hand)})
+        assert status == 200 and verdict["right"] and verdict["over"], verdict
+        followed: list[dict] = []
+
+        async def dealt() -> bool:
+            status, said = await post(base, "api/next", private)
+            assert status in (200, 503), said
+            followed.append(said)
+            return status == 200 and said["round"] is not None
+        await until(dealt, "the next hand followed through the role", 30)
+        second = await connection.fetchval(
+            "SELECT id FROM rounds WHERE chat_id = $1 AND status = 'open'", ANN["id"])
+        assert followed[-1]["round"] == Ticket(ANN["id"], 0, second).text
 
         dead = await running.owner(other)
         assert dead is not None

@@ -37,6 +37,7 @@ from tests.bot.webapp_support import (
     deal_known,
     page_server,
     signed_for,
+    steps_to,
 )
 from tests.e2e.webapp_browser import LIGHT, Browser, page_address
 
@@ -269,3 +270,59 @@ async def test_yahtzee_in_persian_takes_a_guess_in_persian_digits(harness: Harne
         await asyncio.to_thread(browser.guess, str(BEST).translate(PERSIAN))
         said, _ = await win_message(harness, before)
     assert said.startswith("✅ Sara") and str(BEST).translate(PERSIAN) in said
+
+
+async def test_a_private_pages_streak_goes_on_hand_after_hand(harness: Harness,
+                                                                browser: Browser):
+    """Issue 74: a streak in the Mini App. The page opened from the first hand's button in the
+    private chat is tapped right, then shows the next hand by itself (no new page), which is
+    tapped right too: the streak counts two. A storm's hand tapped wrong says so as a miss (not
+    as a right answer, though it ended the hand), and the next hand follows."""
+    chat = ANN["id"]
+    harness.telegram.chat(chat, "private", None)
+    await harness.send(chat, ANN, "/streak", kind="private")
+    first = harness.services.table.of(chat)
+    assert first is not None
+    data = signed_for(ANN, first.record, harness.telegram.token, start_param=None)
+    async with page_server(harness) as base:
+        await asyncio.to_thread(browser.open, page_address(base, ticket_of(first.record).text,
+                                                           data))
+        hand = [str(n) for n in first.record.hand]
+        assert await asyncio.to_thread(browser.tiles) == hand
+        await asyncio.to_thread(browser.tap, steps_to(first.record.hand))
+        await asyncio.to_thread(browser.submit)
+        assert "Ann wins" in await asyncio.to_thread(browser.verdict)
+        assert await asyncio.to_thread(browser.verdict_kind) == "right"
+        await asyncio.to_thread(browser.wait, lambda d: browser.tiles() != ["24"], 30.0)
+        second = harness.services.table.of(chat)
+        assert second is not None and second.id != first.id
+        assert await asyncio.to_thread(browser.tiles) == [str(n) for n in second.record.hand]
+        await asyncio.to_thread(browser.tap, steps_to(second.record.hand))
+        await asyncio.to_thread(browser.submit)
+        assert "Ann wins" in await asyncio.to_thread(browser.verdict)
+        blocked = await asyncio.to_thread(browser.violations)
+    streak = await harness.stores.streaks.streak_on(chat)
+    assert streak is not None and streak.solved == 2
+    assert blocked == []
+
+
+async def test_a_storms_hand_tapped_wrong_is_a_miss_and_the_next_follows(harness: Harness,
+                                                                        browser: Browser):
+    chat = ANN["id"]
+    harness.telegram.chat(chat, "private", None)
+    await harness.send(chat, ANN, "/storm", kind="private")
+    first = harness.services.table.of(chat)
+    assert first is not None and sum(first.record.hand) != 24
+    data = signed_for(ANN, first.record, harness.telegram.token, start_param=None)
+    async with page_server(harness) as base:
+        await asyncio.to_thread(browser.open, page_address(base, ticket_of(first.record).text,
+                                                           data))
+        await asyncio.to_thread(browser.tap, [[0, "+", 1]] * 3)
+        await asyncio.to_thread(browser.submit)
+        said = await asyncio.to_thread(browser.verdict)
+        assert said.startswith("❌") and "−10 seconds" in said, said
+        assert await asyncio.to_thread(browser.verdict_kind) == "wrong"
+        await asyncio.to_thread(browser.wait, lambda d: len(browser.tiles()) == 4, 30.0)
+        second = harness.services.table.of(chat)
+        assert second is not None and second.id != first.id
+        assert await asyncio.to_thread(browser.tiles) == [str(n) for n in second.record.hand]

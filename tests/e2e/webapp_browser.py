@@ -90,8 +90,10 @@ class Browser:
         return WebDriverWait(self.driver, seconds, poll_frequency=0.02).until(condition)
 
     def tiles(self) -> list[str]:
-        return [t.get_attribute("data-value") or ""
-                for t in self.driver.find_elements(By.CSS_SELECTOR, ".tile")]
+        """The tiles' values, read in one step of the page's script (the page redraws its
+        tiles as a whole: an element found before a redraw would be gone by its reading)."""
+        return [str(value) for value in self.driver.execute_script(
+            "return [...document.querySelectorAll('.tile')].map((t) => t.dataset.value || '')")]
 
     def shown_tiles(self) -> list[str]:
         """The tiles as the page shows them (a fraction's numerator, then its denominator)."""
@@ -143,6 +145,10 @@ class Browser:
         """The page's verdict once it shows one (other than `unlike`, one shown before)."""
         return str(self.wait(lambda d: (text := d.find_element(By.ID, "verdict").text) and
                              text != unlike and text, seconds))
+
+    def verdict_kind(self) -> str:
+        """How the verdict is shown: "right", "wrong" (its class)."""
+        return str(self.driver.find_element(By.ID, "verdict").get_attribute("class") or "")
 
     def text(self, element_id: str) -> str:
         return str(self.driver.find_element(By.ID, element_id).text)

@@ -42,11 +42,16 @@ const hash = new URLSearchParams(location.hash.slice(1));
 const query = new URLSearchParams(location.search);
 function webApp() { return (window.Telegram && window.Telegram.WebApp) || null; }
 function initData() { const app = webApp(); return (app && app.initData) || hash.get("tgWebAppData") || ""; }
-function roundTicket() {
+function linkedTicket() {
+  // the round a Direct Link's start parameter names: a page tied to its one round
   const app = webApp();
   const unsafe = app && app.initDataUnsafe;
   return (unsafe && unsafe.start_param) || new URLSearchParams(initData()).get("start_param")
-    || hash.get("tgWebAppStartParam") || query.get("round") || "";
+    || hash.get("tgWebAppStartParam") || "";
+}
+function roundTicket() {
+  if (state.ticket) return state.ticket;  // the hand this page follows now (a private chat's)
+  return linkedTicket() || query.get("round") || "";
 }
 function askedLanguage() {
   // only chooses the words of a refusal when Telegram's signature does not check
@@ -88,8 +93,11 @@ function loadTelegram() {
 
 // --- the round ------------------------------------------------------------------------------
 const state = {form: null, words: {}, numbers: [], target: 0n, tiles: [], steps: [], history: [],
-               picked: null, op: null, done: false, busy: false, ends: 0,
-               digits: "0123456789", rtl: false};
+               picked: null, op: null, done: false, busy: false, ends: 0, ticket: "",
+               following: false, ticking: false, digits: "0123456789", rtl: false};
+// a private chat's page follows its person's next hand there (a streak's, a storm's): asked for
+// once a second after its round ended, a few times (the next comes 1–2 s after a result)
+const FOLLOW_TRIES = 8, FOLLOW_EVERY = 1000;
 const $ = (id) => document.getElementById(id);
 function say(text, kind) { const v = $("verdict"); v.textContent = text || ""; v.className = kind || ""; }
 function word(key, values = {}) {
@@ -193,7 +201,31 @@ function refused(answer) {
   const said = answer.data.said || word(answer.status === 410 ? "over" : answer.status === 403 ? "forbidden" : "failed");
   // a round over: what every solution of its hand needs, on a line of its own under the words
   say(answer.data.after ? `${said}\n${answer.data.after}` : said, "wrong");
-  if (answer.status === 410) state.done = true;
+  if (answer.status === 410) { state.done = true; follow(); }
+}
+function privatePage() {
+  // a private chat's page, opened from its own button: its ticket's chat is the person's (> 0)
+  return !linkedTicket() && /^[0-9]+_0_[0-9]+$/.test(roundTicket());
+}
+async function follow() {
+  if (!privatePage() || state.following) return;
+  state.following = true;
+  try {
+    for (let tries = 0; tries < FOLLOW_TRIES; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY));
+      let next;
+      try { next = await call("api/next", {}); } catch (e) { continue; }
+      if (next.status !== 200) return;  // refused: this page follows nothing
+      if (!next.data.round) continue;
+      state.ticket = next.data.round;
+      const shown = await call("api/round", {});
+      if (shown.status !== 200) { refused(shown); return; }
+      state.done = false;
+      $("guess").disabled = false; $("guess").value = "";
+      show(shown.data);
+      return;
+    }
+  } finally { state.following = false; }
 }
 function answerBody() {
   if (!combining()) return {guess: $("guess").value};
@@ -212,9 +244,11 @@ async function submit() {
   else {
     say(answer.data.held ? word("held") : answer.data.text, "wrong");
     if (!combining()) $("guess").value = "";
+    if (answer.data.over) state.done = true;  // a miss ended it (a streak's or a storm's hand)
   }
   if (state.done) $("guess").disabled = true;
   draw();
+  if (state.done) follow();
 }
 function tick() {
   if (!state.ends) return;
@@ -265,7 +299,7 @@ function show(round) {
   }
   state.ends = Date.now() + round.seconds_left * 1000;
   tick();
-  setInterval(tick, 500);
+  if (!state.ticking) { state.ticking = true; setInterval(tick, 500); }
 }
 async function load() {
   theme();

@@ -3,15 +3,15 @@ each API request, whole, to the worker that can answer it, whose own Face answer
 process would. The role holds no round, no database connection and no lock: any number of them
 may sit behind the HTTPS proxy, and one that dies loses nothing but the requests in flight.
 
-A request about a round (`round`, `answer`, `next`) goes to the owner of the chat its ticket
-names; a page or a card to any worker. The ticket is read here only to pick the partition: the
-worker checks everything again (a forged ticket reaches a worker that then refuses it). The worker's
-reply is the endpoint's answer or its refusal (status, why, the page's word), said here in the
-asker's language as the one process says it. A request that is not signed for the bot is refused
-here (403), so a forged flood never reaches a worker. A request nobody answered (the partition
-between two owners, no worker up, no reply in time) is refused with 503 and the page's "try
-again": an answer that reached a worker which died before replying may have counted, and the
-page's next request shows whether it did.
+A request about a round (`round`, `answer`, `next`, `start`) goes to the owner of the chat its
+ticket names; a page or a card to any worker. The ticket is read here only to pick the
+partition: the worker checks everything again (a forged ticket reaches a worker that then
+refuses it). The worker's reply is the endpoint's answer or its refusal (status, why, the page's
+word), said here in the asker's language as the one process says it. A request that is not
+signed for the bot is refused here (403), so a forged flood never reaches a worker. A request
+nobody answered (the partition between two owners, no worker up, no reply in time) is refused
+with 503 and the page's "try again": an answer that reached a worker which died before replying
+may have counted, and the page's next request shows whether it did.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from bot.webapp.server import ACTS, Act, Face, refusal_language
 from bot.webapp.tickets import read_ticket
 
 # answered by the owner of the ticket's chat; the rest by any
-ROUND_ACTS = ("round", "answer", "next")
+ROUND_ACTS = ("round", "answer", "next", "start")
 Ask = Callable[[int | None, bytes], Awaitable[bytes | None]]  # (chat or None, request) -> reply
 
 

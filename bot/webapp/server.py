@@ -1,7 +1,8 @@
 """The Mini App's HTTP side: the page, and a small JSON API it calls with Telegram's signed
 `initData` — `POST /webapp/api/round` (the round to show), `POST /webapp/api/answer` (the
 answer made there), `POST /webapp/api/next` (a private chat's next hand, which its page
-follows: a streak's, a storm's), and the pages' `POST /webapp/api/page` and
+follows: a streak's, a storm's), `POST /webapp/api/start` (a streak, a storm or a practice hand
+started from a private chat's page), and the pages' `POST /webapp/api/page` and
 `POST /webapp/api/card` (a player's or a group's page, a player's share card:
 bot.webapp.pages_api).
 Mounted beside /telegram by the webhook's server (`webapp_routes`), or served by its own small
@@ -55,8 +56,8 @@ import tornado.netutil
 import tornado.web
 from tornado.routing import PathMatches, Rule
 
-from bot.play.chats.people import Player
-from bot.play.outcomes import Closed, Edited, Marked, Outcome, Said
+from bot.play.chats.people import Chat, Player
+from bot.play.outcomes import Closed, Dealt, Edited, Marked, Outcome, Said
 from bot.play.ports import Round, Target
 from bot.play.round.page import Combine, Form, Guess, Page, Tiles, describe, form_of, word
 from bot.play.services import Services
@@ -93,6 +94,7 @@ TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}  # 
 # before the clock's. An opening before that is another round's (a private page's initData
 # kept and posted again), refused.
 SHOWN_BEFORE_STARTED = 1.0
+SOLO_MODES = ("streak", "storm", "practice")  # what a private page may start once its round ends
 # A private chat's page, opened from its own button, follows its person's hands there (a
 # streak's or a storm's next, dealt while it is open: `Face.following`): its initData, signed
 # as it opened, stays good for that chat's rounds begun this long after (a storm's clock is
@@ -153,11 +155,9 @@ class Face:
             raise Refusal(HTTPStatus.FORBIDDEN, "opened before the round began")
         return signed, ticket, record
 
-    async def following(self, body: dict[str, Any]) -> dict[str, Any]:
-        """The round after the page's in its person's own private chat — a streak's or a
-        storm's next hand, dealt while the page is open — once it is dealt: its ticket (None:
-        none yet; the page asks again a few times). Only for a private chat's own page, opened
-        from its button (a start parameter ties a page to its one round)."""
+    def own_private(self, body: dict[str, Any]) -> tuple[Signed, Ticket]:
+        """The signed person and the page's ticket, for what only a private chat's own page
+        does (follow its hands, start a solo mode there); else Refusal."""
         if not self.leading():
             raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "not ready", "try_again")
         try:
@@ -169,7 +169,45 @@ class Face:
             raise Refusal(HTTPStatus.BAD_REQUEST, "no round")
         if (ticket.chat_id, ticket.topic) != (signed.user_id, 0) or \
                 signed.start_param is not None:
-            raise Refusal(HTTPStatus.FORBIDDEN, "only a private chat's own page follows it")
+            raise Refusal(HTTPStatus.FORBIDDEN, "only a private chat's own page")
+        return signed, ticket
+
+    async def start_mode(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A streak, a storm or a practice hand started from the person's private page once
+        its round is over, as the command typed in the chat starts it (its deal shown there;
+        the page follows it): whether a hand was dealt, and the bot's words when not (a
+        streak on, a round on...). One submission of the person at a time, in the fair lane."""
+        signed, ticket = self.own_private(body)
+        mode = body.get("mode")
+        if mode not in SOLO_MODES:
+            raise Refusal(HTTPStatus.BAD_REQUEST, "no such mode", "unreadable")
+        async with self.in_chat(ticket.chat_id, signed.user_id, ANSWER):
+            started: list[Outcome] = []
+
+            async def start() -> None:
+                chat, player = Chat(ticket.chat_id, "private"), player_of(signed)
+                target = Target(ticket.chat_id, 0)
+                services = self.services
+                async with self._turns.held(signed.user_id):
+                    if mode == "streak":
+                        started.append(await services.streaks.start(chat, player, target))
+                    elif mode == "storm":
+                        started.append(await services.storms.start(chat, player, target))
+                    else:
+                        started.append(await services.practice.start(chat, player, target))
+
+            await self.submit(signed.user_id, ticket.chat_id, start())
+        if not started:  # its work was closed unrun: the process is stopping
+            raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "stopping", "try_again")
+        dealt = isinstance(started[0], Dealt)
+        return {"dealt": dealt, "text": "" if dealt else visible_text(started[0].text)}
+
+    async def following(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The round after the page's in its person's own private chat — a streak's or a
+        storm's next hand, dealt while the page is open — once it is dealt: its ticket (None:
+        none yet; the page asks again a few times). Only for a private chat's own page, opened
+        from its button (a start parameter ties a page to its one round)."""
+        signed, ticket = self.own_private(body)
         async with self.in_chat(ticket.chat_id, signed.user_id, VIEW):
             record = self.services.rounds.open_round(ticket.chat_id)
             if record is None or record.id <= ticket.round_id or \
@@ -363,6 +401,10 @@ async def _next(face: Face, body: dict[str, Any]) -> dict[str, Any]:
     return await face.following(body)
 
 
+async def _start(face: Face, body: dict[str, Any]) -> dict[str, Any]:
+    return await face.start_mode(body)
+
+
 def access_log(handler: tornado.web.RequestHandler) -> None:
     """A request for the page's files in the log, at DEBUG (the API's log their own:
     bot.webapp.api)."""
@@ -390,7 +432,7 @@ class PageHandler(tornado.web.StaticFileHandler):
 
 
 # the API's endpoints (/webapp/api/<name>) and what answers each in the process holding rounds
-ACTS: dict[str, Act] = {"round": _show, "answer": _answer, "next": _next,
+ACTS: dict[str, Act] = {"round": _show, "answer": _answer, "next": _next, "start": _start,
                         "page": pages_api.page, "card": pages_api.card}
 
 

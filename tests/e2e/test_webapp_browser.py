@@ -326,3 +326,32 @@ async def test_a_storms_hand_tapped_wrong_is_a_miss_and_the_next_follows(harness
         second = harness.services.table.of(chat)
         assert second is not None and second.id != first.id
         assert await asyncio.to_thread(browser.tiles) == [str(n) for n in second.record.hand]
+
+
+async def test_a_storm_is_started_from_the_page_once_nothing_follows(harness: Harness,
+                                                                    browser: Browser):
+    """A streak's hand tapped wrong ends the streak: nothing follows, and the page offers the
+    solo modes; ⛈ /storm tapped deals a storm's hand in the chat, which the page then shows."""
+    chat = ANN["id"]
+    harness.telegram.chat(chat, "private", None)
+    await harness.send(chat, ANN, "/streak", kind="private")
+    first = harness.services.table.of(chat)
+    assert first is not None and sum(first.record.hand) != 24
+    data = signed_for(ANN, first.record, harness.telegram.token, start_param=None)
+    async with page_server(harness) as base:
+        await asyncio.to_thread(browser.open, page_address(base, ticket_of(first.record).text,
+                                                           data))
+        assert not await asyncio.to_thread(browser.shown, "modes")
+        await asyncio.to_thread(browser.tap, [[0, "+", 1]] * 3)
+        await asyncio.to_thread(browser.submit)
+        assert "Streak over" in await asyncio.to_thread(browser.verdict)
+        await asyncio.to_thread(browser.wait, lambda d: browser.shown("modes"), 30.0)
+        await asyncio.to_thread(browser.start_mode, "storm")
+        await asyncio.to_thread(browser.wait, lambda d: len(browser.tiles()) == 4, 30.0)
+        storm = await harness.stores.storms.storm_on(chat)
+        current = harness.services.table.of(chat)
+        assert storm is not None and current is not None and storm.round_id == current.id
+        assert await asyncio.to_thread(browser.tiles) == [str(n) for n in current.record.hand]
+        assert not await asyncio.to_thread(browser.shown, "modes")
+        blocked = await asyncio.to_thread(browser.violations)
+    assert blocked == []

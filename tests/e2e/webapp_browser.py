@@ -150,6 +150,13 @@ class Browser:
         """How the verdict is shown: "right", "wrong" (its class)."""
         return str(self.driver.find_element(By.ID, "verdict").get_attribute("class") or "")
 
+    def shown(self, element_id: str) -> bool:
+        return bool(self.driver.find_element(By.ID, element_id).is_displayed())
+
+    def start_mode(self, mode: str) -> None:
+        """Tap the button that starts a solo mode (streak, storm, practice)."""
+        self.driver.find_element(By.CSS_SELECTOR, f'.mode[data-mode="{mode}"]').click()
+
     def text(self, element_id: str) -> str:
         return str(self.driver.find_element(By.ID, element_id).text)
 

@@ -217,6 +217,7 @@ async function follow() {
       try { next = await call("api/next", {}); } catch (e) { continue; }
       if (next.status !== 200) return;  // refused: this page follows nothing
       if (!next.data.round) continue;
+      $("modes").hidden = true;
       state.ticket = next.data.round;
       const shown = await call("api/round", {});
       if (shown.status !== 200) { refused(shown); return; }
@@ -225,7 +226,21 @@ async function follow() {
       show(shown.data);
       return;
     }
+    $("modes").hidden = false;  // nothing followed: a streak, a storm or practice from here
   } finally { state.following = false; }
+}
+async function startMode(mode) {
+  const buttons = document.querySelectorAll(".mode");
+  for (const button of buttons) button.disabled = true;
+  let started;
+  try { started = await call("api/start", {mode}); } catch (e) { started = null; }
+  for (const button of buttons) button.disabled = false;
+  if (started === null) { say(word("failed"), "wrong"); return; }
+  if (started.status !== 200) { refused(started); return; }
+  if (!started.data.dealt) { say(started.data.text, "wrong"); return; }
+  $("modes").hidden = true;
+  say("");
+  follow();
 }
 function answerBody() {
   if (!combining()) return {guess: $("guess").value};
@@ -317,6 +332,7 @@ for (const button of document.querySelectorAll(".op")) button.addEventListener("
 $("undo").addEventListener("click", undo);
 $("reset").addEventListener("click", () => { if (!state.done) start(); });
 $("submit").addEventListener("click", submit);
+for (const button of document.querySelectorAll(".mode")) button.addEventListener("click", () => startMode(button.dataset.mode));
 $("guess").addEventListener("input", draw);
 $("guess").addEventListener("keydown", (event) => { if (event.key === "Enter") submit(); });
 // a player's, a group's or a tournament's page (u<id>, g<chat>, t<id>, t<id>_<its key>) rather

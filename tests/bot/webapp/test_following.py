@@ -164,3 +164,52 @@ async def test_a_flood_of_follows_is_held_to_her_budget(harness: Harness):
     assert 1 <= statuses.count(200) <= PERSON.burst
     assert all(said == {"round": None} for status, said in answers if status == 200)
     assert harness.services.table.of(HERS) is not None  # her hand still on, untouched
+
+
+@ON_BOTH_BACKENDS
+async def test_a_mode_started_from_the_page_is_dealt_in_the_chat_and_followed(harness: Harness):
+    """Her streak ended by a miss on the page: /storm started from it is dealt in her chat as
+    the typed command deals it, and the page follows it; a second start while it is on is
+    told so in the bot's words, and nothing more is dealt."""
+    first, data = await begun(harness, "/streak")
+    page = {"init_data": data, "round": ticket_of(first).text}
+    assert sum(first.hand) != 24, first.hand
+    async with page_server(harness) as base:
+        status, judged = await post(base, "api/answer", {**page, "steps": missing(first.hand)})
+        assert status == 200 and judged["over"] and not judged["right"]
+        sent = len([s for s in harness.telegram.sent if s.chat_id == HERS])
+        assert await post(base, "api/start", {**page, "mode": "storm"}) == \
+            (200, {"dealt": True, "text": ""})
+        storm = await harness.stores.storms.storm_on(HERS)
+        current = harness.services.table.of(HERS)
+        assert storm is not None and current is not None and storm.round_id == current.id
+        deal = [s for s in harness.telegram.sent if s.chat_id == HERS][sent]
+        assert "⛈ Storm: hand 1." in deal.text  # shown in her chat, as /storm shows it
+        followed = {"round": ticket_of(current.record).text}
+        assert await post(base, "api/next", page) == (200, followed)
+        status, again = await post(base, "api/start", {**page, "mode": "streak"})
+        assert status == 200 and not again["dealt"] and again["text"], again
+    assert harness.services.table.of(HERS).id == current.id  # nothing else dealt
+
+
+async def test_a_mode_is_started_only_from_her_own_private_page(harness: Harness):
+    first, hers = await begun(harness, "/streak")
+    mine = ticket_of(first).text
+    group = await deal_known(harness, (8, 3, 8, 3))
+    asked = {
+        "a group's Direct Link": (signed_for(ANN, group, harness.telegram.token),
+                                  ticket_of(group).text, "storm", 403),
+        "another person's chat": (signed_for(EVE, first, harness.telegram.token,
+                                             start_param=None), mine, "storm", 403),
+        "a start parameter": (signed_for(ANN, first, harness.telegram.token,
+                                         start_param=mine), mine, "storm", 403),
+        "no such mode": (hers, mine, "match", 400),
+        "no mode": (hers, mine, None, 400),
+    }
+    async with page_server(harness) as base:
+        for how, (data, ticket, mode, expected) in asked.items():
+            status, _ = await post(base, "api/start", {"init_data": data, "round": ticket,
+                                                       "mode": mode})
+            assert status == expected, how
+    assert await harness.stores.storms.storm_on(HERS) is None  # nothing started
+    assert harness.services.table.of(GROUP) is not None

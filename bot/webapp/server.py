@@ -181,6 +181,8 @@ class Face:
         mode = body.get("mode")
         if mode not in SOLO_MODES:
             raise Refusal(HTTPStatus.BAD_REQUEST, "no such mode", "unreadable")
+        if signed.auth_date < math.floor(self.now() - FOLLOWING):  # a page kept, or copied
+            raise Refusal(HTTPStatus.FORBIDDEN, "the page was opened too long ago")
         async with self.in_chat(ticket.chat_id, signed.user_id, ANSWER):
             started: list[Outcome] = []
 

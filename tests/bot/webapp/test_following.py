@@ -203,6 +203,9 @@ async def test_a_mode_is_started_only_from_her_own_private_page(harness: Harness
                                              start_param=None), mine, "storm", 403),
         "a start parameter": (signed_for(ANN, first, harness.telegram.token,
                                          start_param=mine), mine, "storm", 403),
+        "a page opened too long ago": (signed_for(
+            ANN, first, harness.telegram.token, start_param=None,
+            auth_date=harness.services.rounds.clock() - FOLLOWING - 5), mine, "storm", 403),
         "no such mode": (hers, mine, "match", 400),
         "no mode": (hers, mine, None, 400),
     }

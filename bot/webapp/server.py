@@ -130,8 +130,8 @@ class Face:
             return self.clock()
         return self.services.table.clock()
 
-    def admit(self, body: dict[str, Any]) -> tuple[Signed, Ticket, Round]:
-        """The signed user, and the open round the request may act on; else Refusal."""
+    def signed_ticket(self, body: dict[str, Any]) -> tuple[Signed, Ticket]:
+        """The signed user and the round the request names, as written; else Refusal."""
         if not self.leading():  # a standby, or still starting
             raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "not ready", "try_again")
         try:
@@ -141,6 +141,11 @@ class Face:
         ticket = read_ticket(body.get("round"))
         if ticket is None:
             raise Refusal(HTTPStatus.BAD_REQUEST, "no round")
+        return signed, ticket
+
+    def admit(self, body: dict[str, Any]) -> tuple[Signed, Ticket, Round]:
+        """The signed user, and the open round the request may act on; else Refusal."""
+        signed, ticket = self.signed_ticket(body)
         if ticket.chat_id > 0 and ticket.chat_id != signed.user_id:  # Telegram gives private
             raise Refusal(HTTPStatus.FORBIDDEN, "another person's private chat")  # chats their id
         if signed.start_param is not None:
@@ -158,15 +163,7 @@ class Face:
     def own_private(self, body: dict[str, Any]) -> tuple[Signed, Ticket]:
         """The signed person and the page's ticket, for what only a private chat's own page
         does (follow its hands, start a solo mode there); else Refusal."""
-        if not self.leading():
-            raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "not ready", "try_again")
-        try:
-            signed = verify(body.get("init_data"), self.token, self.now())
-        except Unsigned as error:
-            raise Refusal(HTTPStatus.FORBIDDEN, str(error)) from None
-        ticket = read_ticket(body.get("round"))
-        if ticket is None:
-            raise Refusal(HTTPStatus.BAD_REQUEST, "no round")
+        signed, ticket = self.signed_ticket(body)
         if (ticket.chat_id, ticket.topic) != (signed.user_id, 0) or \
                 signed.start_param is not None:
             raise Refusal(HTTPStatus.FORBIDDEN, "only a private chat's own page")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.play.round.open_round import OpenRound
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.webapp.tickets import ticket_of
@@ -272,17 +273,22 @@ async def test_yahtzee_in_persian_takes_a_guess_in_persian_digits(harness: Harne
     assert said.startswith("✅ Sara") and str(BEST).translate(PERSIAN) in said
 
 
+async def privately(harness: Harness, command: str) -> OpenRound:
+    """`command` sent in Ann's private chat: the hand it dealt there."""
+    harness.telegram.chat(ANN["id"], "private", None)
+    await harness.send(ANN["id"], ANN, command, kind="private")
+    first = harness.services.table.of(ANN["id"])
+    assert first is not None
+    return first
+
+
 async def test_a_private_pages_streak_goes_on_hand_after_hand(harness: Harness,
                                                                 browser: Browser):
     """Issue 74: a streak in the Mini App. The page opened from the first hand's button in the
     private chat is tapped right, then shows the next hand by itself (no new page), which is
     tapped right too: the streak counts two. A storm's hand tapped wrong says so as a miss (not
     as a right answer, though it ended the hand), and the next hand follows."""
-    chat = ANN["id"]
-    harness.telegram.chat(chat, "private", None)
-    await harness.send(chat, ANN, "/streak", kind="private")
-    first = harness.services.table.of(chat)
-    assert first is not None
+    chat, first = ANN["id"], await privately(harness, "/streak")
     data = signed_for(ANN, first.record, harness.telegram.token, start_param=None)
     async with page_server(harness) as base:
         await asyncio.to_thread(browser.open, page_address(base, ticket_of(first.record).text,
@@ -308,11 +314,8 @@ async def test_a_private_pages_streak_goes_on_hand_after_hand(harness: Harness,
 
 async def test_a_storms_hand_tapped_wrong_is_a_miss_and_the_next_follows(harness: Harness,
                                                                         browser: Browser):
-    chat = ANN["id"]
-    harness.telegram.chat(chat, "private", None)
-    await harness.send(chat, ANN, "/storm", kind="private")
-    first = harness.services.table.of(chat)
-    assert first is not None and sum(first.record.hand) != 24
+    chat, first = ANN["id"], await privately(harness, "/storm")
+    assert sum(first.record.hand) != 24
     data = signed_for(ANN, first.record, harness.telegram.token, start_param=None)
     async with page_server(harness) as base:
         await asyncio.to_thread(browser.open, page_address(base, ticket_of(first.record).text,
@@ -332,11 +335,8 @@ async def test_a_storm_is_started_from_the_page_once_nothing_follows(harness: Ha
                                                                     browser: Browser):
     """A streak's hand tapped wrong ends the streak: nothing follows, and the page offers the
     solo modes; ⛈ /storm tapped deals a storm's hand in the chat, which the page then shows."""
-    chat = ANN["id"]
-    harness.telegram.chat(chat, "private", None)
-    await harness.send(chat, ANN, "/streak", kind="private")
-    first = harness.services.table.of(chat)
-    assert first is not None and sum(first.record.hand) != 24
+    chat, first = ANN["id"], await privately(harness, "/streak")
+    assert sum(first.record.hand) != 24
     data = signed_for(ANN, first.record, harness.telegram.token, start_param=None)
     async with page_server(harness) as base:
         await asyncio.to_thread(browser.open, page_address(base, ticket_of(first.record).text,

@@ -101,29 +101,6 @@ async def test_a_wrong_answer_in_an_ordinary_round_is_not_over(harness: Harness)
     assert status == 200 and not judged["right"] and not judged["over"]
 
 
-async def test_only_a_private_chats_own_page_follows(harness: Harness):
-    first, hers = await begun(harness, "/streak")
-    mine = ticket_of(first).text
-    group = await deal_known(harness, (8, 3, 8, 3))
-    asked = {
-        "a group's Direct Link": (signed_for(ANN, group, harness.telegram.token),
-                                  ticket_of(group).text),
-        "another person's chat": (signed_for(EVE, first, harness.telegram.token,
-                                             start_param=None), mine),
-        "her chat through a start parameter": (signed_for(ANN, first, harness.telegram.token,
-                                                          start_param=mine), mine),
-        "unsigned": (hers.replace("Ann", "Eve"), mine),
-    }
-    async with page_server(harness) as base:
-        for how, (data, ticket) in asked.items():
-            status, said = await post(base, "api/next", {"init_data": data, "round": ticket})
-            assert status == 403 and "round" not in said, how
-        status, said = await post(base, "api/next", {"init_data": hers, "round": "x"})
-        assert status == 400
-    assert harness.services.table.of(GROUP) is not None  # nothing changed
-    assert harness.services.table.of(HERS) is not None
-
-
 async def test_a_page_opened_longer_ago_than_the_window_follows_nothing(harness: Harness):
     """A page opened on an earlier round of her chat follows the streak's first hand only if
     it was opened less than FOLLOWING before that hand began; past that it is refused the
@@ -192,27 +169,34 @@ async def test_a_mode_started_from_the_page_is_dealt_in_the_chat_and_followed(ha
     assert harness.services.table.of(HERS).id == current.id  # nothing else dealt
 
 
-async def test_a_mode_is_started_only_from_her_own_private_page(harness: Harness):
+async def test_only_her_own_private_page_follows_and_starts(harness: Harness):
+    """`next` and `start` from a group's Direct Link, for another person's chat, through a
+    start parameter, unsigned: 403; `start` with initData older than the window, 403, and with
+    no mode or one that is not a solo mode, 400. Nothing is dealt, nothing started."""
     first, hers = await begun(harness, "/streak")
     mine = ticket_of(first).text
     group = await deal_known(harness, (8, 3, 8, 3))
-    asked = {
-        "a group's Direct Link": (signed_for(ANN, group, harness.telegram.token),
-                                  ticket_of(group).text, "storm", 403),
-        "another person's chat": (signed_for(EVE, first, harness.telegram.token,
-                                             start_param=None), mine, "storm", 403),
-        "a start parameter": (signed_for(ANN, first, harness.telegram.token,
-                                         start_param=mine), mine, "storm", 403),
-        "a page opened too long ago": (signed_for(
-            ANN, first, harness.telegram.token, start_param=None,
-            auth_date=harness.services.rounds.clock() - FOLLOWING - 5), mine, "storm", 403),
-        "no such mode": (hers, mine, "match", 400),
-        "no mode": (hers, mine, None, 400),
+    token = harness.telegram.token
+    refused = {
+        "a group's Direct Link": (signed_for(ANN, group, token), ticket_of(group).text),
+        "another person's chat": (signed_for(EVE, first, token, start_param=None), mine),
+        "a start parameter": (signed_for(ANN, first, token, start_param=mine), mine),
+        "unsigned": (hers.replace("Ann", "Eve"), mine),
     }
+    stale = signed_for(ANN, first, token, start_param=None,
+                       auth_date=harness.services.rounds.clock() - FOLLOWING - 5)
     async with page_server(harness) as base:
-        for how, (data, ticket, mode, expected) in asked.items():
-            status, _ = await post(base, "api/start", {"init_data": data, "round": ticket,
+        for how, (data, ticket) in refused.items():
+            for path in ("api/next", "api/start"):
+                status, said = await post(base, path, {"init_data": data, "round": ticket,
+                                                       "mode": "storm"})
+                assert status == 403 and "round" not in said, (how, path)
+        for data, mode, expected in ((stale, "storm", 403), (hers, "match", 400),
+                                     (hers, None, 400)):
+            status, _ = await post(base, "api/start", {"init_data": data, "round": mine,
                                                        "mode": mode})
-            assert status == expected, how
+            assert status == expected, mode
+        assert (await post(base, "api/next", {"init_data": hers, "round": "x"}))[0] == 400
     assert await harness.stores.storms.storm_on(HERS) is None  # nothing started
     assert harness.services.table.of(GROUP) is not None
+    assert harness.services.table.of(HERS).id == first.id

@@ -200,3 +200,32 @@ async def test_only_her_own_private_page_follows_and_starts(harness: Harness):
     assert await harness.stores.storms.storm_on(HERS) is None  # nothing started
     assert harness.services.table.of(GROUP) is not None
     assert harness.services.table.of(HERS).id == first.id
+
+
+async def test_a_flood_of_starts_starts_one_mode(harness: Harness):
+    """Sixty `start`s at once from her page once her streak is over (storm, streak, practice
+    in turn): those within her budget are answered, the rest refused at once (429); one mode is
+    started and one hand dealt, the others told so in the bot's words."""
+    shared = Doors(clock=lambda: 0.0)  # nothing refills while the test runs
+    harness.bot.face.doors = shared
+    harness.app.update_processor.doors = shared
+    first, data = await begun(harness, "/streak")
+    assert sum(first.hand) != 24, first.hand
+    page = {"init_data": data, "round": ticket_of(first).text}
+    async with page_server(harness) as base:
+        status, judged = await post(base, "api/answer", {**page, "steps": missing(first.hand)})
+        assert status == 200 and judged["over"]
+        sent = len([s for s in harness.telegram.sent if s.chat_id == HERS])
+        answers = await asyncio.gather(*(
+            post(base, "api/start", {**page, "mode": ("storm", "streak", "practice")[n % 3]})
+            for n in range(60)))
+    statuses = [status for status, _ in answers]
+    assert statuses.count(200) + statuses.count(429) == 60
+    assert 1 <= statuses.count(200) < PERSON.burst  # the answer above spent one
+    dealt = [said for status, said in answers if status == 200 and said["dealt"]]
+    assert len(dealt) == 1
+    assert all(said["text"] for status, said in answers if status == 200 and not said["dealt"])
+    current = harness.services.table.of(HERS)
+    assert current is not None and current.id != first.id
+    deals = [s for s in harness.telegram.sent if s.chat_id == HERS][sent:]
+    assert len([s for s in deals if s.message_id == current.record.message_id]) == 1

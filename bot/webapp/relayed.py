@@ -32,6 +32,7 @@ from bot.webapp.tickets import read_ticket
 
 # answered by the owner of the ticket's chat; the rest by any
 ROUND_ACTS = ("round", "answer", "next", "start")
+PRIVATE_ACTS = ("next", "start")  # ... of which these may name no round: the person's own chat
 Ask = Callable[[int | None, bytes], Awaitable[bytes | None]]  # (chat or None, request) -> reply
 
 
@@ -88,11 +89,13 @@ class RelayedFace:
 
     async def relay(self, act: str, body: dict[str, Any]) -> dict[str, Any]:
         try:  # here: a forged flood must cost the process that answers nothing
-            verify(body.get("init_data"), self.token, self.now())
+            signed = verify(body.get("init_data"), self.token, self.now())
         except Unsigned as error:
             raise Refusal(HTTPStatus.FORBIDDEN, str(error)) from None
         chat = None
-        if act in ROUND_ACTS:
+        if act in PRIVATE_ACTS and body.get("round") in (None, ""):
+            chat = signed.user_id  # a page from the menu: its person's own chat
+        elif act in ROUND_ACTS:
             ticket = read_ticket(body.get("round"))
             if ticket is None:
                 raise Refusal(HTTPStatus.BAD_REQUEST, "no round")

@@ -130,14 +130,18 @@ class Face:
             return self.clock()
         return self.services.table.clock()
 
-    def signed_ticket(self, body: dict[str, Any]) -> tuple[Signed, Ticket]:
-        """The signed user and the round the request names, as written; else Refusal."""
+    def signed_of(self, body: dict[str, Any]) -> Signed:
+        """The user Telegram signed the request for; else Refusal."""
         if not self.leading():  # a standby, or still starting
             raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "not ready", "try_again")
         try:
-            signed = verify(body.get("init_data"), self.token, self.now())
+            return verify(body.get("init_data"), self.token, self.now())
         except Unsigned as error:
             raise Refusal(HTTPStatus.FORBIDDEN, str(error)) from None
+
+    def signed_ticket(self, body: dict[str, Any]) -> tuple[Signed, Ticket]:
+        """The signed user and the round the request names, as written; else Refusal."""
+        signed = self.signed_of(body)
         ticket = read_ticket(body.get("round"))
         if ticket is None:
             raise Refusal(HTTPStatus.BAD_REQUEST, "no round")
@@ -162,8 +166,13 @@ class Face:
 
     def own_private(self, body: dict[str, Any]) -> tuple[Signed, Ticket]:
         """The signed person and the page's ticket, for what only a private chat's own page
-        does (follow its hands, start a solo mode there); else Refusal."""
-        signed, ticket = self.signed_ticket(body)
+        does (follow its hands, start a solo mode there); else Refusal. A page naming no round
+        (opened from the bot's menu button) is the person's own chat's, before any round."""
+        if body.get("round") in (None, ""):
+            signed = self.signed_of(body)
+            ticket = Ticket(signed.user_id, 0, 0)
+        else:
+            signed, ticket = self.signed_ticket(body)
         if (ticket.chat_id, ticket.topic) != (signed.user_id, 0) or \
                 signed.start_param is not None:
             raise Refusal(HTTPStatus.FORBIDDEN, "only a private chat's own page")

@@ -103,6 +103,9 @@ async def test_the_role_reaches_the_owner_of_each_round_and_its_successor(
         second = await connection.fetchval(
             "SELECT id FROM rounds WHERE chat_id = $1 AND status = 'open'", ANN["id"])
         assert followed[-1]["round"] == Ticket(ANN["id"], 0, second).text
+        # ... so does a page from the menu, which names no round (her chat is its owner's)
+        assert await post(base, "api/next", {"init_data": private["init_data"]}) == \
+            (200, {"round": Ticket(ANN["id"], 0, second).text})
         # ... and a mode started from it reaches that owner too, whose table has the hand on
         status, started = await post(base, "api/start", {**private, "mode": "storm"})
         assert status == 200 and not started["dealt"] and started["text"], started

@@ -14,12 +14,14 @@ import os
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
 from bot.play.round.open_round import OpenRound
 from bot.runtime.pool import SolverPool
 from bot.store.records import Round
+from bot.webapp.init_data import sign, user_fields
 from bot.webapp.tickets import ticket_of
 from demo.emulator import BotApiEmulator
 from tests.bot.conftest import Harness, make_config, running
@@ -353,5 +355,28 @@ async def test_a_storm_is_started_from_the_page_once_nothing_follows(harness: Ha
         assert storm is not None and current is not None and storm.round_id == current.id
         assert await asyncio.to_thread(browser.tiles) == [str(n) for n in current.record.hand]
         assert not await asyncio.to_thread(browser.shown, "modes")
+        blocked = await asyncio.to_thread(browser.violations)
+    assert blocked == []
+
+
+async def test_the_page_from_the_menu_offers_the_modes_and_plays_one(harness: Harness,
+                                                                    browser: Browser):
+    """Opened from the bot's menu button (no round named) with nothing on in the chat: the
+    page offers the modes; 🎯 /practice tapped deals a practice hand, which the page shows."""
+    chat = ANN["id"]
+    harness.telegram.chat(chat, "private", None)
+    await harness.send(chat, ANN, "/start", kind="private")
+    assert harness.services.table.of(chat) is None
+    data = sign(user_fields(ANN["id"], ANN["first_name"], int(harness.services.rounds.clock()),
+                            "en", None), harness.telegram.token)
+    async with page_server(harness) as base:
+        await asyncio.to_thread(browser.driver.get, f"{base}#tgWebAppData={quote(data, safe='')}")
+        await asyncio.to_thread(browser.wait, lambda d: browser.shown("modes"), 30.0)
+        await asyncio.to_thread(browser.start_mode, "practice")
+        await asyncio.to_thread(browser.wait, lambda d: len(browser.tiles()) == 4, 30.0)
+        current = harness.services.table.of(chat)
+        assert current is not None
+        assert await asyncio.to_thread(browser.tiles) == [str(n) for n in current.record.hand]
+        assert "🎯" in [s for s in harness.telegram.sent if s.chat_id == chat][-1].text
         blocked = await asyncio.to_thread(browser.violations)
     assert blocked == []

@@ -204,15 +204,16 @@ function refused(answer) {
   if (answer.status === 410) { state.done = true; follow(); }
 }
 function privatePage() {
-  // a private chat's page, opened from its own button: its ticket's chat is the person's (> 0)
-  return !linkedTicket() && /^[0-9]+_0_[0-9]+$/.test(roundTicket());
+  // a private chat's page, opened from a deal's button (its ticket's chat is the person's, > 0)
+  // or from the bot's menu (no round at all)
+  return !linkedTicket() && (!roundTicket() || /^[0-9]+_0_[0-9]+$/.test(roundTicket()));
 }
-async function follow() {
+async function follow(tries = FOLLOW_TRIES) {
   if (!privatePage() || state.following) return;
   state.following = true;
   try {
-    for (let tries = 0; tries < FOLLOW_TRIES; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY));
+    for (let tried = 0; tried < tries; tried++) {
+      if (tried || tries === FOLLOW_TRIES) await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY));
       let next;
       try { next = await call("api/next", {}); } catch (e) { continue; }
       if (next.status !== 200) return;  // refused: this page follows nothing
@@ -289,6 +290,7 @@ function rolls(puzzle) {
   });
 }
 function show(round) {
+  $("submit").hidden = false;
   state.words = round.words;
   state.form = round.answer;
   document.documentElement.lang = round.language;
@@ -321,6 +323,12 @@ async function load() {
   loadTelegram();
   const app = webApp();
   if (app && app.ready) app.ready();
+  if (!roundTicket() && privatePage()) {
+    // opened from the bot's menu: the round on in the person's chat, if any; else the modes
+    state.done = true; $("goal").textContent = ""; $("submit").hidden = true;
+    await follow(1);
+    return;
+  }
   let shown;
   try { shown = await call("api/round", {}); }
   catch (e) { say(word("failed"), "wrong"); return; }

@@ -229,3 +229,30 @@ async def test_a_flood_of_starts_starts_one_mode(harness: Harness):
     assert current is not None and current.id != first.id
     deals = [s for s in harness.telegram.sent if s.chat_id == HERS][sent:]
     assert len([s for s in deals if s.message_id == current.record.message_id]) == 1
+
+
+@ON_BOTH_BACKENDS
+async def test_a_page_from_the_menu_names_no_round_and_is_her_own_chats(harness: Harness):
+    """The Mini App opened from the bot's menu button names no round: `next` gives the round
+    on in her chat (none, then her storm's hand), `start` starts a mode there; with a start
+    parameter (a group's link) it is refused."""
+    first, data = await begun(harness, "/streak")
+    from_menu = signed_for(ANN, first, harness.telegram.token, start_param=None,
+                           auth_date=harness.services.rounds.clock())
+    async with page_server(harness) as base:
+        assert await post(base, "api/next", {"init_data": from_menu}) == \
+            (200, {"round": ticket_of(first).text})  # her streak's hand, on now
+        await post(base, "api/answer", {"init_data": data, "round": ticket_of(first).text,
+                                        "steps": steps_to(first.hand)})
+        assert await post(base, "api/next", {"init_data": from_menu, "round": ""}) == \
+            (200, {"round": None})  # between two hands
+        await until(lambda: harness.services.table.of(HERS) is not None, "the next hand")
+        status, started = await post(base, "api/start", {"init_data": from_menu,
+                                                         "mode": "storm"})
+        assert status == 200 and not started["dealt"], started  # her streak is on
+        linked = signed_for(ANN, first, harness.telegram.token, start_param=f"{GROUP}_0_1")
+        for path in ("api/next", "api/start"):
+            status, _ = await post(base, path, {"init_data": linked, "mode": "storm"})
+            assert status == 403, path
+    streak = await harness.stores.streaks.streak_on(HERS)
+    assert streak is not None and streak.solved == 1

@@ -5,6 +5,7 @@ the hand of its person's run, and how that round ended. Each mode says what foll
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Generic, Protocol, TypeVar
 
 from bot.play.games import ADAPTIVE_GAME
@@ -34,8 +35,9 @@ def heard(record: Round) -> bool:
 
 
 class HandBook(Generic[R]):
-    def __init__(self, rounds: RoundStore, table: RoundTable, scheduler: Scheduler,
-                 pause: float) -> None:
+    def __init__(self, run_on: Callable[[int], Awaitable[R | None]], rounds: RoundStore,
+                 table: RoundTable, scheduler: Scheduler, pause: float) -> None:
+        self.run_on = run_on  # the person's run on in their private chat (its id is theirs)
         self.rounds = rounds  # how a hand's round ended (the event holds it as dealt)
         self.table = table
         self.scheduler = scheduler
@@ -48,10 +50,6 @@ class HandBook(Generic[R]):
 
     def ends_at_miss(self, record: Round) -> bool:
         return record.id in self._hands
-
-    async def run_on(self, chat_id: int) -> R | None:
-        """The person's run on in their private chat (its id is theirs), if any."""
-        raise NotImplementedError
 
     async def closed_hand(self, event: RoundClosed) -> tuple[R, str | None] | None:
         """If the closed round was the hand of its person's run: the run, and how the round

@@ -44,11 +44,8 @@ def periods_of(at: float) -> tuple[str, str]:
 class StormBook(HandBook[Storm]):
     def __init__(self, store: StormStore, rounds: RoundStore, table: RoundTable,
                  scheduler: Scheduler, pause: float = PAUSE) -> None:
-        super().__init__(rounds, table, scheduler, pause)
+        super().__init__(store.storm_on, rounds, table, scheduler, pause)
         self.store = store
-
-    async def run_on(self, chat_id: int) -> Storm | None:
-        return await self.store.storm_on(chat_id)
 
     def left(self, storm: Storm) -> float:
         """Seconds left on the storm's clock."""

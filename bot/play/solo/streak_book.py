@@ -35,11 +35,8 @@ def aim_of(solved: int) -> float:
 class StreakBook(HandBook[Streak]):
     def __init__(self, store: StreakStore, rounds: RoundStore, table: RoundTable,
                  scheduler: Scheduler, pause: float = PAUSE) -> None:
-        super().__init__(rounds, table, scheduler, pause)
+        super().__init__(store.streak_on, rounds, table, scheduler, pause)
         self.store = store
-
-    async def run_on(self, chat_id: int) -> Streak | None:
-        return await self.store.streak_on(chat_id)
 
     def next_hand(self, chat_id: int) -> None:
         """The streak in this private chat gets its next hand a pause from now."""

@@ -106,6 +106,11 @@ class BotApi(EmulatorState):
         if "allowed_updates" in params:  # Telegram keeps the last list it was given
             allowed = json_param(params["allowed_updates"])
             self._allowed = frozenset(allowed) if allowed else DEFAULT_UPDATE_TYPES
+        if offset and CALLER.get() in self.confirms_held and self._confirmable(offset):
+            self.held.append((CALLER.get(), offset))
+            async with self._changed:  # held, never applied
+                await self._changed.wait_for(lambda: self._closing)
+            return []
         async with self._changed:
             if offset and self._confirm(offset):
                 self._changed.notify_all()  # a wait for the updates to be taken ends here
@@ -119,6 +124,9 @@ class BotApi(EmulatorState):
         for update in batch:
             update.setdefault("_delivered_at", now)
         return [{k: v for k, v in u.items() if not k.startswith("_")} for u in batch]
+
+    def _confirmable(self, offset: int) -> bool:
+        return bool(self.updates) and self.updates[0]["update_id"] < offset
 
     def _confirm(self, offset: int) -> int:
         """Forget the updates the bot confirmed (those before `offset`); how many. They are

@@ -102,6 +102,11 @@ class EmulatorState:
         # a slow network: a method's calls are done at once (a message sent reaches the chat)
         # and answered only after these seconds, when the bot may have given up waiting
         self.stalls: dict[str, float] = {}
+        # bot processes (pids) whose getUpdates that would confirm an update is held until the
+        # emulator stops and never confirms it: a poller stopped after it published a batch and
+        # before Telegram forgot it, at a point no signal's timing could pick
+        self.confirms_held: set[int] = set()
+        self.held: list[tuple[int | None, int]] = []  # (pid, offset): each poll held
 
     @property
     def bot_user(self) -> dict:

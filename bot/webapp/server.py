@@ -57,9 +57,9 @@ import tornado.web
 from tornado.routing import PathMatches, Rule
 
 from bot.play.chats.people import Chat, Player
-from bot.play.outcomes import Closed, Dealt, Edited, Marked, Outcome, Said
+from bot.play.outcomes import Closed, Dealt, Outcome, Said
 from bot.play.ports import Round, Target
-from bot.play.round.page import Combine, Form, Guess, Page, Tiles, describe, form_of, word
+from bot.play.round.page import describe, form_of, word
 from bot.play.services import Services
 from bot.runtime.doors import ANSWER, VIEW, Doors, Refused, chat_key
 from bot.runtime.locks import KeyedLocks
@@ -69,17 +69,9 @@ from bot.webapp import door, pages_api
 from bot.webapp.api import CSP, MAX_BODY, SECURE, Act, Endpoint, Lane, Speaker, words_of
 from bot.webapp.api import refusal_language as api_refusal_language
 from bot.webapp.init_data import Signed, Unsigned, claimed, verify
+from bot.webapp.page_wire import answer_text, page_json, verdict
 from bot.webapp.refusal import Refusal
 from bot.webapp.settings import WebappSettings, read_settings
-from bot.webapp.steps import (
-    DividesByZero,
-    NotWhole,
-    StepError,
-    chosen,
-    read_guess,
-    read_steps,
-    rebuild,
-)
 from bot.webapp.tickets import Ticket, read_ticket, ticket_of
 
 log = logging.getLogger(__name__)
@@ -343,58 +335,6 @@ def opened_before(signed: Signed, ticket: Ticket) -> float:
 def refusal_language(body: dict[str, Any]) -> str:
     """The language a refusal is said in (bot.webapp.api.refusal_language)."""
     return api_refusal_language(body, claimed(body.get("init_data")))
-
-
-def answer_text(form: Form, hand: tuple, body: dict[str, Any]) -> str:
-    """What the page sent as the text a typed answer would be: the expression of the tile the
-    steps leave (every tile used) or the page chose (any tile), or the number guessed;
-    Refusal (400) when it is none."""
-    try:
-        if isinstance(form, Guess):
-            return read_guess(body.get("guess"))
-        steps = read_steps(body.get("steps"))
-        tile = rebuild(hand, steps, form.whole) if form.every else \
-            chosen(hand, steps, body.get("tile"), form.whole)
-    except NotWhole as error:
-        raise Refusal(HTTPStatus.BAD_REQUEST, str(error), "not_whole") from None
-    except DividesByZero as error:
-        raise Refusal(HTTPStatus.BAD_REQUEST, str(error), "zero") from None
-    except StepError as error:
-        raise Refusal(HTTPStatus.BAD_REQUEST, str(error), "unreadable") from None
-    return tile.text
-
-
-def page_json(page: Page) -> dict[str, Any]:
-    """Play's page description as the page reads it."""
-    puzzle, form = page.puzzle, page.form
-    shown: dict[str, Any] = {"tiles": list(puzzle.numbers), "target": puzzle.target} \
-        if isinstance(puzzle, Tiles) else \
-        {"heads": list(puzzle.heads), "dice": [list(roll) for roll in puzzle.dice],
-         "scores": [list(row) for row in puzzle.scores]}
-    answer: dict[str, Any] = {"kind": "combine", "every": form.every, "whole": form.whole} \
-        if isinstance(form, Combine) else \
-        {"kind": "guess", "low": form.low, "high": form.high, "guesses": form.guesses}
-    script = texts_for(page.language).script  # the digits and direction the chat's messages use
-    return {"title": page.title, "language": page.language, "seconds_left": page.seconds_left,
-            "puzzle": shown, "answer": answer, "words": dict(page.words),
-            "direction": "rtl" if script.right_to_left else "ltr", "digits": script.digits}
-
-
-def verdict(outcome: Outcome | None, expression: str, right: bool) -> dict[str, Any]:
-    """What the page is told: right (the answer won the round) or not, and the bot's own words
-    for it (plain text)."""
-    if outcome is None:
-        text = ""  # held back by the throttle: the page says so in its words
-    elif isinstance(outcome, Closed):
-        text = outcome.head
-    elif isinstance(outcome, Edited):  # the deal's status: the page says it in its own words
-        text = outcome.notice
-    elif isinstance(outcome, Marked | Said):
-        text = outcome.text
-    else:
-        text = getattr(outcome, "text", "")
-    return {"right": right, "expression": expression, "text": visible_text(text),
-            "held": outcome is None}
 
 
 async def _show(face: Face, body: dict[str, Any]) -> dict[str, Any]:

@@ -13,6 +13,10 @@ the load bench's capacity runs) against the Bot API emulator. Its capacity is me
          inline queries;
   fifty  the same, spread over fifty members of the flood group.
 
+Each flooding member has a season before the flood (a round of the flood group they answered
+wrong, revealed: a rated close), as a real player has, so each card they ask for is drawn, not
+refused for want of one.
+
 The HTTP flood comes from a process of its own (this file with --client, at the lowest CPU
 priority, SCHED_IDLE: an attacker's machine is not the bot's; at `nice` 19 it still slowed the
 rounds by holding a core as the bot woke) over 64 kept-alive connections, each sending
@@ -70,6 +74,7 @@ from bench.bench_bot_load import (  # noqa: E402
 )
 from bot.webapp.init_data import sign, user_fields  # noqa: E402
 from bot.webapp.page_process import lowest_priority  # noqa: E402
+from demo.emulator.records import Sent  # noqa: E402
 
 FLOOD_GROUPS = -990_000  # the flood groups: -990_001, -990_002...
 CONNECTIONS = 64
@@ -176,10 +181,8 @@ async def flood_group(run: Run, group: int, members: int
               for n in range(members + 1)]
     dealer, people = people[0], people[1:]
     run.emulator.chat(group)
-    await run.emulator.say(group, dealer, "/play")
-    assert await run.emulator.wait_for(
-        lambda: any(s.chat_id == group for s in run.emulator.sent), 30)
-    deal = next(s for s in run.emulator.sent if s.chat_id == group)
+    await seasoned(run, group, dealer, people)
+    deal = await dealt(run, group, dealer)
     ticket = reveal = ""
     for button in run.emulator.keyboard(group, deal.message_id):
         url = button.get("url") or ""
@@ -191,14 +194,47 @@ async def flood_group(run: Run, group: int, members: int
     return people, ticket, deal.message_id, reveal, dealer
 
 
+async def dealt(run: Run, group: int, dealer: dict) -> Sent:
+    """The dealer's /play in the group: its deal, once sent."""
+    since = len(run.emulator.sent)
+    await run.emulator.say(group, dealer, "/play")
+
+    def deal() -> Sent | None:
+        return next((s for s in run.emulator.sent[since:] if s.chat_id == group), None)
+    assert await run.emulator.wait_for(lambda: deal() is not None, 30), "a deal"
+    found = deal()
+    assert found is not None
+    return found
+
+
+def wrong_for(deal: Sent) -> str:
+    """An answer to the deal's hand that does not make 24: each tile once, added (or
+    multiplied, where the sum is 24)."""
+    hand = deal.text.splitlines()[0].split()
+    return "+".join(hand) if sum(map(int, hand)) != 24 else "*".join(hand)
+
+
+async def seasoned(run: Run, group: int, dealer: dict, people: list[dict]) -> None:
+    """Each flooding member has a season, as a player who floods has: a round of the group
+    they answered wrong, closed by the dealer's /reveal (a rated close). Their share card is
+    then drawn when they ask for it (without one it is refused, at the cost of a read)."""
+    deal = await dealt(run, group, dealer)
+    for person in people:
+        await run.emulator.say(group, person, f"/a {wrong_for(deal)}")
+    await asyncio.sleep(1.0)  # the answers taken before the reveal (each is handled apart)
+    since = len(run.emulator.sent)
+    await run.emulator.say(group, dealer, "/reveal")
+    assert await run.emulator.wait_for(
+        lambda: any(s.chat_id == group for s in run.emulator.sent[since:]), 30), "revealed"
+
+
 async def coached(run: Run, group: int, deal_id: int, dealer: dict, misser: dict
                   ) -> tuple[int, str]:
     """The flood group's round ended with a result that offers the coach's line to `misser`:
     the dealer and they answer it wrong and pass. (The result's message id, the button's
     data.)"""
     deal = next(s for s in run.emulator.sent if s.chat_id == group and s.message_id == deal_id)
-    hand = deal.text.splitlines()[0].split()
-    wrong = "+".join(hand) if sum(map(int, hand)) != 24 else "*".join(hand)
+    wrong = wrong_for(deal)
     sent = len(run.emulator.sent)
     for person in (dealer, misser):
         await run.emulator.say(group, person, f"/a {wrong}")

@@ -9,9 +9,11 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from bot.play.cards import daily_card, season_card
+from bot.play.cards import daily_card, is_live, season_card
+from bot.play.cards.drawn import Drawn
 from bot.play.games import GAMES
 from bot.play.pages.badges import group_badges, player_badges
 from bot.play.pages.group import group_page
@@ -53,6 +55,7 @@ class Pages:
         self.ratings = ratings
         self.clock = clock
         self.links = links
+        self.drawn = Drawn()  # a card asked for again with the same figures is not drawn again
 
     async def player(self, user_id: int, name: str, texts: Texts) -> dict[str, Any]:
         """The player's own page: nobody's while their /forget is under way (their rows go
@@ -110,11 +113,13 @@ class Pages:
     async def season_card(self, user_id: int, name: str, game: str,
                           texts: Texts) -> bytes | None:
         """The player's season in the game as a share card (PNG); None before their first
-        rated round in it this season. Drawn off the event loop: about 20 ms of CPU."""
+        rated round in it this season. Drawn off the event loop (about 20 ms of CPU), once for
+        the same figures (bot.play.cards.drawn)."""
         card = await season_of_player(self.store, user_id, name, game, self.clock())
         if card is None:
             return None
-        return await asyncio.to_thread(season_card, card, texts.language)
+        return await self.drawn.png(("season", card, texts.language),
+                                    partial(season_card, card, texts.language))
 
     @staticmethod
     def day_asked(day: object) -> str | None:
@@ -138,7 +143,9 @@ class Pages:
         card = await daily_of_player(self.daily, user_id, name, day, game)
         if card is None:
             return None
-        return await asyncio.to_thread(daily_card, card, texts.language, self.clock())
+        now = self.clock()  # the picture changes with it only when the day stops being live
+        return await self.drawn.png(("daily", card, texts.language, is_live(card.day, now)),
+                                    partial(daily_card, card, texts.language, now))
 
     def daily_card_link(self, chat_id: int, user_id: int) -> PageLink | None:
         """What opens the player's page on their daily result's card, from their private chat

@@ -197,6 +197,26 @@ async def test_a_player_shares_their_season_as_a_card(harness: Harness, clock: C
     assert unknown[0] == 400 and unrated[0] == 404
 
 
+async def test_a_card_asked_again_is_not_drawn_again_until_its_figures_change(
+        harness: Harness, clock: Clock):
+    """Asked again and again with the same figures the card is one drawing (a flood of card
+    requests within a person's budget costs a store read each, not a picture each); a round
+    more changes its figures, and the next ask draws the new ones."""
+    await played(harness, clock)
+    mine = {"init_data": opened(ANN, clock, h=harness), "page": f"u{ANN['id']}", "game": "24"}
+    drawn = harness.services.pages.drawn
+    async with page_server(harness) as base:
+        first = [await post(base, "api/card", mine) for _ in range(3)]
+        assert drawn.drawings == 1
+        await played(harness, clock)
+        later = await post(base, "api/card", mine)
+        again = await post(base, "api/card", mine)
+    assert [status for status, _ in first] == [200] * 3
+    assert len({answer["png"] for _, answer in first}) == 1
+    assert later[0] == 200 and later[1]["png"] != first[0][1]["png"]
+    assert again[1]["png"] == later[1]["png"] and drawn.drawings == 2
+
+
 def test_a_percentage_is_written_as_the_language_writes_numbers():
     """The levels' share: Babel's format_percent writes the Latin "%" in every numbering
     system; Persian's is CLDR's arabext sign ٪, with Persian digits, as the page's other

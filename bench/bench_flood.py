@@ -78,7 +78,6 @@ from demo.emulator.records import Sent  # noqa: E402
 
 FLOOD_GROUPS = -990_000  # the flood groups: -990_001, -990_002...
 CONNECTIONS = 64
-WRONG = [[0, "+", 1], [0, "+", 1], [0, "+", 1]]  # every tile added: a wrong answer for most
 SHORT_NAME = "flood"
 KINDS = ("answers", "pages", "presses", "inline")  # the flood's parts
 
@@ -173,10 +172,10 @@ def refused_http(metrics: dict[str, float]) -> float:
 
 
 async def flood_group(run: Run, group: int, members: int
-                      ) -> tuple[list[dict], str, int, str, dict]:
+                      ) -> tuple[list[dict], str, Sent, str, dict]:
     """The flood group's flooding members, and a round dealt there by another of its members
-    (so the floods' presses of Reveal cannot end it): (members, its ticket, the deal's message
-    id, the Reveal button's data, the dealer)."""
+    (so the floods' presses of Reveal cannot end it): (members, its ticket, the deal, the
+    Reveal button's data, the dealer)."""
     people = [run.emulator.user(5_000_000 + 100 * abs(group % 1000) + n, f"F{n}")
               for n in range(members + 1)]
     dealer, people = people[0], people[1:]
@@ -191,7 +190,7 @@ async def flood_group(run: Run, group: int, members: int
         if button.get("text") == "Reveal":
             reveal = button["callback_data"]
     assert ticket and reveal, "the deal has a Direct Link and a Reveal button"
-    return people, ticket, deal.message_id, reveal, dealer
+    return people, ticket, deal, reveal, dealer
 
 
 async def dealt(run: Run, group: int, dealer: dict) -> Sent:
@@ -200,32 +199,49 @@ async def dealt(run: Run, group: int, dealer: dict) -> Sent:
     await run.emulator.say(group, dealer, "/play")
 
     def deal() -> Sent | None:
-        return next((s for s in run.emulator.sent[since:] if s.chat_id == group), None)
+        return next((s for s in run.emulator.sent[since:] if s.chat_id == group and any(
+            button.get("text") == "Reveal"
+            for button in run.emulator.keyboard(group, s.message_id))), None)
     assert await run.emulator.wait_for(lambda: deal() is not None, 30), "a deal"
     found = deal()
     assert found is not None
     return found
 
 
+def wrong_op(deal: Sent) -> str:
+    """How to join every tile of the deal's hand so that it does not make 24: added, or
+    multiplied where the sum is 24 (no hand of 1 to 13 has both 24)."""
+    return "+" if sum(map(int, deal.text.splitlines()[0].split())) != 24 else "*"
+
+
 def wrong_for(deal: Sent) -> str:
-    """An answer to the deal's hand that does not make 24: each tile once, added (or
-    multiplied, where the sum is 24)."""
-    hand = deal.text.splitlines()[0].split()
-    return "+".join(hand) if sum(map(int, hand)) != 24 else "*".join(hand)
+    """A typed answer to the deal's hand that does not make 24."""
+    return wrong_op(deal).join(deal.text.splitlines()[0].split())
+
+
+def wrong_steps(deal: Sent) -> list[list]:
+    """The page's steps for the same: the first tile joined with the next, three times."""
+    return [[0, wrong_op(deal), 1]] * 3
 
 
 async def seasoned(run: Run, group: int, dealer: dict, people: list[dict]) -> None:
     """Each flooding member has a season, as a player who floods has: a round of the group
-    they answered wrong, closed by the dealer's /reveal (a rated close). Their share card is
+    they and the dealer answered wrong, then all passed (a rated close). Their share card is
     then drawn when they ask for it (without one it is refused, at the cost of a read)."""
     deal = await dealt(run, group, dealer)
-    for person in people:
+    everyone = [dealer, *people]
+    for person in everyone:
         await run.emulator.say(group, person, f"/a {wrong_for(deal)}")
-    await asyncio.sleep(1.0)  # the answers taken before the reveal (each is handled apart)
+    await asyncio.sleep(1.0)  # the answers taken before the passes (each is handled apart)
     since = len(run.emulator.sent)
-    await run.emulator.say(group, dealer, "/reveal")
-    assert await run.emulator.wait_for(
-        lambda: any(s.chat_id == group for s in run.emulator.sent[since:]), 30), "revealed"
+    for person in everyone:
+        await run.emulator.say(group, person, "/pass")
+
+    def closed() -> bool:
+        return any(s.chat_id == group and deal.text.splitlines()[0] in s.text
+                   for s in run.emulator.sent[since:])
+    assert await run.emulator.wait_for(closed, 60), "the round closed by everyone's pass"
+    await idle(run.process)  # every pass handled before the next deal: none lands on it
 
 
 async def coached(run: Run, group: int, deal_id: int, dealer: dict, misser: dict
@@ -256,14 +272,15 @@ async def coached(run: Run, group: int, deal_id: int, dealer: dict, misser: dict
     return found
 
 
-def requests_of(flood: Flood, people: list[dict], ticket: str, token: str) -> list[dict]:
+def requests_of(flood: Flood, people: list[dict], ticket: str, token: str,
+                steps: list[list]) -> list[dict]:
     """The flood's HTTP requests, the members taking turns: (path, body) of each."""
     now = int(time.time())
     signed = [sign(user_fields(p["id"], p["first_name"], now, "en", ticket), token)
               for p in people]
     pages = [sign(user_fields(p["id"], p["first_name"], now, "en"), token) for p in people]
     asked = [{"path": "answer", "body": {"init_data": signed[n % len(people)], "round": ticket,
-                                         "steps": WRONG}} for n in range(flood.answers)]
+                                         "steps": steps}} for n in range(flood.answers)]
     for n in range(flood.pages):
         person = people[n % len(people)]
         body = {"init_data": pages[n % len(people)], "page": f"u{person['id']}"}
@@ -276,7 +293,8 @@ async def flooded(run: Run, ids: list[int], rate: float, flood: Flood, group: in
                   ports: tuple[int, int]) -> Phase:
     """The groups' steady play with the flood sent at its start, from `group`."""
     web_port, metrics_port = ports
-    people, ticket, deal_id, reveal, dealer = await flood_group(run, group, flood.members)
+    people, ticket, deal, reveal, dealer = await flood_group(run, group, flood.members)
+    deal_id = deal.message_id
     pressed, data = deal_id, reveal
     if flood.press == "coach":  # the first member missed; the rest never answered
         pressed, data = await coached(run, group, deal_id, dealer, people[0])
@@ -287,7 +305,8 @@ async def flooded(run: Run, ids: list[int], rate: float, flood: Flood, group: in
     presses = len(run.emulator.callback_answers)
     inline = len(run.emulator.inline_answers)
     spec = {"port": web_port, "connections": CONNECTIONS,
-            "requests": requests_of(flood, people, ticket, run.emulator.token)}
+            "requests": requests_of(flood, people, ticket, run.emulator.token,
+                                     wrong_steps(deal))}
     client = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--client", stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE, preexec_fn=lowest_priority)
@@ -417,6 +436,8 @@ def report(loaded: Load, chats_count: int) -> None:
               f"{percentile(refusals, 0.5):.1f} ms, p99 {percentile(refusals, 0.99):.1f} ms "
               f"(goal < 50); refused by the bot's count: {phase.refused_http:.0f}; the client's "
               f"CPU {phase.flood['cpu']:.2f} s")
+        print(f"  served (200) by endpoint: "
+              f"{', '.join(f'{n} {path}' for path, n in sorted(phase.flood['served'].items()))}")
         print(f"  updates dropped past a budget: {phase.dropped:.0f} of "
               f"{flood.presses + flood.inline} flood updates; presses answered "
               f"{phase.presses_answered}, inline queries answered {phase.inline_answered}")
@@ -432,6 +453,7 @@ async def client(spec: dict) -> dict:
     the last was answered; each request's status and time."""
     pending = list(reversed(spec["requests"]))
     statuses: dict[str, int] = {}
+    served: dict[str, int] = {}  # 200s by endpoint
     refusal_ms: list[float] = []
     began = time.perf_counter()
 
@@ -453,13 +475,15 @@ async def client(spec: dict) -> dict:
                         length = int(value)
                 await reader.readexactly(length)
                 statuses[str(status)] = statuses.get(str(status), 0) + 1
+                if status == 200:
+                    served[asked["path"]] = served.get(asked["path"], 0) + 1
                 if status in (429, 503):
                     refusal_ms.append((time.perf_counter() - sent) * 1000)
         finally:
             writer.close()
 
     await asyncio.gather(*(connection() for _ in range(spec["connections"])))
-    return {"statuses": statuses, "refusal_ms": refusal_ms,
+    return {"statuses": statuses, "served": served, "refusal_ms": refusal_ms,
             "seconds": time.perf_counter() - began, "cpu": sum(os.times()[:2])}
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from bot.play.achievements.service import Achievements
 from bot.play.alarms import Alarms
+from bot.play.cards.drawn import Drawn
 from bot.play.chats.people import People, Player
 from bot.play.chats.settings import ChatSettings, Settings
 from bot.play.coaching import Coaching
@@ -207,8 +208,10 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
                               rng, deal_rate, tournament_pause, tournament_followers)
     solving = Solving(pool, solve_timeout, analyses, budget, table.live, open_rounds)
     daily = Daily(stores.daily, people, daily_hands, clock, rater, achievements)
+    drawn = Drawn()  # the share cards drawn (bot.play.cards.drawn): the pages', /forget's too
     privacy = Privacy(stores.forgetting, people, clock, stop_matches=book.stop_all,
-                      drop_rounds=round_dropper(rounds, table, people))
+                      drop_rounds=round_dropper(rounds, table, people),
+                      remembered=(drawn.forget,))
     community = Community(standings=Standings(stores.scores, people, clock, stores.ratings,
                                               stores.streaks, stores.storms),
                           daily=daily, privacy=privacy,
@@ -223,7 +226,7 @@ def build_services(stores: Stores, pool: SolverPool, scheduler: Scheduler,
         settings=settings,
         outbox=outbox, once=Once(stores.updates), achievements=achievements,
         pages=Pages(stores.pages, stores.ratings, clock, page_links, stores.achievements,
-                    daily, stores.tournaments, solving.live_now),
+                    daily, stores.tournaments, solving.live_now, drawn),
         tournaments=tournaments,
         coaching=Coaching(stores.rounds, people, rounds.endings, rounds.results, settings,
                           solving),

@@ -17,21 +17,23 @@ from functools import partial
 
 from bot.runtime.lru import LRU
 
-KEPT = 32  # pictures kept (about 40 KB each: a couple of MB at most)
+KEPT = 32  # pictures kept (18 to 25 KB each: under a MB in all)
 
 
 class Drawn:
-    """The latest pictures drawn, by what they show; each drawn off the event loop."""
+    """The latest pictures drawn, by whose they are and what they show; each drawn off the
+    event loop. A person's go when they /forget (`forget`), as their name goes from memory."""
 
     def __init__(self, kept: int = KEPT) -> None:
-        self._kept: LRU[Hashable, bytes] = LRU(kept)
-        self._drawing: dict[Hashable, asyncio.Task[bytes]] = {}
+        self._kept: LRU[tuple[int, Hashable], bytes] = LRU(kept)
+        self._drawing: dict[tuple[int, Hashable], asyncio.Task[bytes]] = {}
         self.drawings = 0  # how many were drawn: what the cache saved is the asks beyond it
 
-    async def png(self, key: Hashable, draw: Callable[[], bytes]) -> bytes:
-        """The picture `draw` makes for `key`: kept, being drawn, or drawn now in a thread.
-        A drawing that fails is not kept: each of its askers hears the error, and the next ask
-        draws again."""
+    async def png(self, owner: int, what: Hashable, draw: Callable[[], bytes]) -> bytes:
+        """The picture `draw` makes of `what` (everything the picture shows) for `owner`: kept,
+        being drawn, or drawn now in a thread. A drawing that fails is not kept: each of its
+        askers hears the error, and the next ask draws again."""
+        key = (owner, what)
         kept = self._kept.get(key)
         if kept is not None:
             return kept
@@ -43,7 +45,20 @@ class Drawn:
             drawing.add_done_callback(partial(self._drawn, key))
         return await asyncio.shield(drawing)  # one asker gone does not stop it for the rest
 
-    def _drawn(self, key: Hashable, drawing: asyncio.Task[bytes]) -> None:
-        self._drawing.pop(key, None)
+    def forget(self, owner: int) -> None:
+        """The owner's pictures go, and one being drawn is not kept once done."""
+        for key in [key for key in self._kept if key[0] == owner]:
+            del self._kept[key]
+        for key in [key for key in self._drawing if key[0] == owner]:
+            del self._drawing[key]
+
+    def holds(self, owner: int) -> bool:
+        """Whether anything of the owner's is kept or being drawn."""
+        return any(key[0] == owner for key in [*self._kept, *self._drawing])
+
+    def _drawn(self, key: tuple[int, Hashable], drawing: asyncio.Task[bytes]) -> None:
+        if self._drawing.get(key) is not drawing:  # forgotten meanwhile
+            return
+        del self._drawing[key]
         if not drawing.cancelled() and drawing.exception() is None:
             self._kept[key] = drawing.result()

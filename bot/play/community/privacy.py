@@ -82,9 +82,13 @@ class Pressed:
 class Privacy:
     def __init__(self, store: ForgetStore, people: People, clock: Callable[[], float],
                  stop_matches: StopMatches = _no_matches,
-                 drop_rounds: DropRounds = _no_rounds) -> None:
+                 drop_rounds: DropRounds = _no_rounds,
+                 remembered: tuple[Callable[[int], None], ...] = ()) -> None:
         self.store = store
         self.people = people
+        # what else keeps something of a person in memory (their share cards): told to let it
+        # go with their name
+        self.remembered = remembered
         self.clock = clock
         self.stop_matches = stop_matches
         self.drop_rounds = drop_rounds
@@ -174,6 +178,8 @@ class Privacy:
             await self.store.drop_open_private(user_id)
             ended = await self.drop_rounds(user_id)
             self.people.forget(user_id)
+            for forget in self.remembered:
+                forget(user_id)
         return ended
 
     async def _erase(self, user_id: int) -> None:

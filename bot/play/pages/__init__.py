@@ -46,7 +46,7 @@ class Pages:
                  achievements: AchievementStore | None = None,
                  daily: DailyFacts | None = None,
                  tournaments: TournamentStore | None = None,
-                 held: Held | None = None) -> None:
+                 held: Held | None = None, drawn: Drawn | None = None) -> None:
         self.store = store
         self.held = held  # whether a hand is live now (no theme is paired with it meanwhile)
         self.tournaments = tournaments  # a tournament's page reads its standings
@@ -55,7 +55,8 @@ class Pages:
         self.ratings = ratings
         self.clock = clock
         self.links = links
-        self.drawn = Drawn()  # a card asked for again with the same figures is not drawn again
+        # a card asked for again with the same figures is not drawn again
+        self.drawn = Drawn() if drawn is None else drawn
 
     async def player(self, user_id: int, name: str, texts: Texts) -> dict[str, Any]:
         """The player's own page: nobody's while their /forget is under way (their rows go
@@ -118,7 +119,7 @@ class Pages:
         card = await season_of_player(self.store, user_id, name, game, self.clock())
         if card is None:
             return None
-        return await self.drawn.png(("season", card, texts.language),
+        return await self.drawn.png(user_id, ("season", card, texts.language),
                                     partial(season_card, card, texts.language))
 
     @staticmethod
@@ -144,7 +145,8 @@ class Pages:
         if card is None:
             return None
         now = self.clock()  # the picture changes with it only when the day stops being live
-        return await self.drawn.png(("daily", card, texts.language, is_live(card.day, now)),
+        return await self.drawn.png(user_id, ("daily", card, texts.language,
+                                              is_live(card.day, now)),
                                     partial(daily_card, card, texts.language, now))
 
     def daily_card_link(self, chat_id: int, user_id: int) -> PageLink | None:

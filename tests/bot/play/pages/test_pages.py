@@ -201,7 +201,7 @@ async def test_a_card_asked_again_is_not_drawn_again_until_its_figures_change(
         harness: Harness, clock: Clock):
     """Asked again and again with the same figures the card is one drawing (a flood of card
     requests within a person's budget costs a store read each, not a picture each); a round
-    more changes its figures, and the next ask draws the new ones."""
+    more changes its figures, and the next ask draws the new ones; /forget lets them go."""
     await played(harness, clock)
     mine = {"init_data": opened(ANN, clock, h=harness), "page": f"u{ANN['id']}", "game": "24"}
     drawn = harness.services.pages.drawn
@@ -215,6 +215,9 @@ async def test_a_card_asked_again_is_not_drawn_again_until_its_figures_change(
     assert len({answer["png"] for _, answer in first}) == 1
     assert later[0] == 200 and later[1]["png"] != first[0][1]["png"]
     assert again[1]["png"] == later[1]["png"] and drawn.drawings == 2
+    assert drawn.holds(ANN["id"])
+    await harness.services.community.privacy.forget(ANN["id"])
+    assert not drawn.holds(ANN["id"])  # with the name, the pictures that show it
 
 
 def test_a_percentage_is_written_as_the_language_writes_numbers():

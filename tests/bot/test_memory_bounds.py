@@ -270,7 +270,8 @@ def test_every_per_chat_and_per_player_cache_of_the_services_has_a_bound(service
               "throttle: buckets": services.rounds.throttle.buckets,
               "work budget": services.solving.budget._buckets,
               "analyses": services.rounds.analyses._known,
-              "table: result heads": services.table._heads}
+              "table: result heads": services.table._heads,
+              "share cards drawn": services.pages.drawn._kept}
     unbounded = {name for name, cache in caches.items()
                  if not isinstance(cache, Cache | FIFO) or cache.maxsize == math.inf}
     assert unbounded == set()

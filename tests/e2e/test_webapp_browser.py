@@ -284,6 +284,19 @@ async def privately(harness: Harness, command: str) -> OpenRound:
     return first
 
 
+async def open_own_page(harness: Harness, browser: Browser, base: str, opened: OpenRound) -> None:
+    """The page of a hand in Ann's private chat, as its own button opens it (signed with no
+    start parameter)."""
+    data = signed_for(ANN, opened.record, harness.telegram.token, start_param=None)
+    await asyncio.to_thread(browser.open, page_address(base, ticket_of(opened.record).text, data))
+
+
+async def tap_wrong(browser: Browser) -> None:
+    """Every tile added, and sent: a miss for a hand whose sum is not 24."""
+    await asyncio.to_thread(browser.tap, [[0, "+", 1]] * 3)
+    await asyncio.to_thread(browser.submit)
+
+
 async def test_a_private_pages_streak_goes_on_hand_after_hand(harness: Harness,
                                                                 browser: Browser):
     """Issue 74: a streak in the Mini App. The page opened from the first hand's button in the
@@ -291,10 +304,8 @@ async def test_a_private_pages_streak_goes_on_hand_after_hand(harness: Harness,
     tapped right too: the streak counts two. A storm's hand tapped wrong says so as a miss (not
     as a right answer, though it ended the hand), and the next hand follows."""
     chat, first = ANN["id"], await privately(harness, "/streak")
-    data = signed_for(ANN, first.record, harness.telegram.token, start_param=None)
     async with page_server(harness) as base:
-        await asyncio.to_thread(browser.open, page_address(base, ticket_of(first.record).text,
-                                                           data))
+        await open_own_page(harness, browser, base, first)
         hand = [str(n) for n in first.record.hand]
         assert await asyncio.to_thread(browser.tiles) == hand
         await asyncio.to_thread(browser.tap, steps_to(first.record.hand))
@@ -318,12 +329,9 @@ async def test_a_storms_hand_tapped_wrong_is_a_miss_and_the_next_follows(harness
                                                                         browser: Browser):
     chat, first = ANN["id"], await privately(harness, "/storm")
     assert sum(first.record.hand) != 24
-    data = signed_for(ANN, first.record, harness.telegram.token, start_param=None)
     async with page_server(harness) as base:
-        await asyncio.to_thread(browser.open, page_address(base, ticket_of(first.record).text,
-                                                           data))
-        await asyncio.to_thread(browser.tap, [[0, "+", 1]] * 3)
-        await asyncio.to_thread(browser.submit)
+        await open_own_page(harness, browser, base, first)
+        await tap_wrong(browser)
         said = await asyncio.to_thread(browser.verdict)
         assert said.startswith("❌") and "−10 seconds" in said, said
         assert await asyncio.to_thread(browser.verdict_kind) == "wrong"
@@ -339,13 +347,10 @@ async def test_a_storm_is_started_from_the_page_once_nothing_follows(harness: Ha
     solo modes; ⛈ /storm tapped deals a storm's hand in the chat, which the page then shows."""
     chat, first = ANN["id"], await privately(harness, "/streak")
     assert sum(first.record.hand) != 24
-    data = signed_for(ANN, first.record, harness.telegram.token, start_param=None)
     async with page_server(harness) as base:
-        await asyncio.to_thread(browser.open, page_address(base, ticket_of(first.record).text,
-                                                           data))
+        await open_own_page(harness, browser, base, first)
         assert not await asyncio.to_thread(browser.shown, "modes")
-        await asyncio.to_thread(browser.tap, [[0, "+", 1]] * 3)
-        await asyncio.to_thread(browser.submit)
+        await tap_wrong(browser)
         assert "Streak over" in await asyncio.to_thread(browser.verdict)
         await asyncio.to_thread(browser.wait, lambda d: browser.shown("modes"), 30.0)
         await asyncio.to_thread(browser.start_mode, "storm")

@@ -188,13 +188,10 @@ class Face:
                 chat, player = Chat(ticket.chat_id, "private"), player_of(signed)
                 target = Target(ticket.chat_id, 0)
                 services = self.services
+                starts = {"streak": services.streaks.start, "storm": services.storms.start,
+                          "practice": services.practice.start}
                 async with self._turns.held(signed.user_id):
-                    if mode == "streak":
-                        started.append(await services.streaks.start(chat, player, target))
-                    elif mode == "storm":
-                        started.append(await services.storms.start(chat, player, target))
-                    else:
-                        started.append(await services.practice.start(chat, player, target))
+                    started.append(await starts[mode](chat, player, target))
 
             await self.submit(signed.user_id, ticket.chat_id, start())
         if not started:  # its work was closed unrun: the process is stopping

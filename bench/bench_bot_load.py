@@ -245,14 +245,28 @@ async def steady(run: Run, ids: list[int], per_second: float, timeout: float) ->
         await asyncio.sleep(0.002)
     complete = await sent_to(run, ids, run.replies, timeout)
     elapsed = time.perf_counter() - started
-    latencies = delivery_to_reply(run, set(ids))
+    kinds = replies_by_kind(run, set(ids))
+    latencies = [latency for each in kinds.values() for latency in each]
     return {"offered": per_second, "handled": sent_updates / elapsed, "complete": complete,
             "p50": percentile(latencies, 0.50), "p99": percentile(latencies, 0.99),
-            "count": len(latencies), "seconds": elapsed}
+            "count": len(latencies), "seconds": elapsed,
+            "kinds": {kind: (len(each), percentile(each, 0.50), percentile(each, 0.99))
+                      for kind, each in kinds.items() if each}}
 
 
 def delivery_to_reply(run: Run, wanted: set[int]) -> list[float]:
     """Per reply, the time from its update's delivery; a deal answers its chat's first update."""
+    return [latency for latencies in replies_by_kind(run, wanted).values()
+            for latency in latencies]
+
+
+KINDS = ("a deal (/play)", "a result (a reply)", "a wrong answer marked", "a wrong answer, "
+         "the deal's status edited")
+
+
+def replies_by_kind(run: Run, wanted: set[int]) -> dict[str, list[float]]:
+    """delivery_to_reply's latencies by what the reply was (KINDS): which of them makes the
+    tail."""
     delivered: dict[tuple[int, int], float] = {}
     for update in run.emulator.updates_log:
         message = update.get("message")
@@ -261,19 +275,20 @@ def delivery_to_reply(run: Run, wanted: set[int]) -> list[float]:
     first = {}
     for chat, message_id in sorted(delivered):
         first.setdefault(chat, message_id)
-    latencies = []
+    latencies: dict[str, list[float]] = {kind: [] for kind in KINDS}
     answered_keys = set()
     for sent in run.emulator.sent:
         if sent.chat_id in wanted:
             answered = sent.reply_to if sent.reply_to is not None else first[sent.chat_id]
             key = (sent.chat_id, answered)
             if key in delivered:
-                latencies.append(sent.at - delivered[key])
+                latencies[KINDS[0 if sent.reply_to is None else 1]].append(
+                    sent.at - delivered[key])
                 answered_keys.add(key)
     for reaction in run.emulator.reactions:  # a wrong answer marked: its reply
         key = (reaction.chat_id, reaction.message_id)
         if reaction.chat_id in wanted and key in delivered:
-            latencies.append(reaction.at - delivered[key])
+            latencies[KINDS[2]].append(reaction.at - delivered[key])
             answered_keys.add(key)
     deal_of = {s.chat_id: s.message_id for s in reversed(run.emulator.sent)
                if s.chat_id in wanted and s.reply_to is None}
@@ -286,7 +301,7 @@ def delivery_to_reply(run: Run, wanted: set[int]) -> list[float]:
     for edit in sorted(run.emulator.edits, key=lambda e: e.at):  # the deal's status written:
         queue = waiting.get(edit.chat_id or 0)  # the reply to the earliest wrong answer before
         if queue and edit.message_id == deal_of.get(edit.chat_id or 0) and queue[0][0] < edit.at:
-            latencies.append(edit.at - queue.pop(0)[0])
+            latencies[KINDS[3]].append(edit.at - queue.pop(0)[0])
     return latencies
 
 
@@ -584,6 +599,11 @@ def print_capacity(ours: dict, base: dict, args: argparse.Namespace) -> None:
         row("   p99 delivery -> reply", a["p99"] * 1000, b["p99"] * 1000 if b else float("nan"),
             "ms", "< 50 ms" if key == "half" else "")
         print(f"{'   every reply arrived':<44}{'yes' if a['complete'] else 'NO':>10}")
+        if key == "half":
+            print("   delivery -> reply by what the reply was (ours)")
+            for kind, (count, p50, p99) in a.get("kinds", {}).items():
+                print(f"     {kind:<40}{count:>8} x  p50 {p50 * 1000:>7.1f} ms  "
+                      f"p99 {p99 * 1000:>7.1f} ms")
         if key == "half" and ours.get("stages"):
             print("   where the half-load run's time went (the bot's own histograms: a quantile "
                   "is its bucket's upper bound)")

@@ -37,4 +37,7 @@ def test_the_load_benchmark_measures_both_bots_and_loses_no_reply():
                 "--group-burst", "5", "--rate", "20")
     assert re.search(r"a\. burst: updates handled per second\s+[\d.]+\s+[\d.]+\s+[\d.]+", out), out
     assert len(re.findall(r"every reply arrived\s+yes", out)) == 2, out
+    # the half load's replies by kind: each chat's deal, and each round's result
+    assert re.search(r"a deal \(/play\)\s+10 x", out), out
+    assert re.search(r"a result \(a reply\)\s+10 x", out), out
     assert re.search(r"replies / expected\s+15/15\s+none lost", out), out

@@ -14,6 +14,7 @@ from bot.telegram import jobs as jobs_module
 from bot.telegram import polling
 from bot.telegram.context import Context
 from bot.telegram.jobs import JobScheduler
+from bot.telegram.lean_request import LeanRequest
 from bot.telegram.lifecycle import stop_application
 from demo.emulator import BotApiEmulator
 
@@ -96,8 +97,12 @@ async def test_a_stop_starts_no_job_it_then_cancels(caplog: pytest.LogCaptureFix
     await emulator.start()
     try:
         for _ in range(40):
+            # the bot's own requests: PTB's default ones load certifi's authorities for each
+            # client (about 45 ms each, 80 of them here); the bot's load them once a process
             application = ApplicationBuilder().token(emulator.token) \
-                .base_url(emulator.base_url).updater(None).job_queue(JobScheduler().queue).build()
+                .base_url(emulator.base_url).request(LeanRequest()) \
+                .get_updates_request(LeanRequest()).updater(None) \
+                .job_queue(JobScheduler().queue).build()
             application.job_queue.run_repeating(tick, interval=0.001, first=0.0)
             await application.initialize()
             if stops == "stop_application":

@@ -12,6 +12,7 @@ once, at the first deal that needs them, then kept as the bot's own closes rate 
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 from collections import deque
 from collections.abc import Callable, Container
@@ -68,6 +69,18 @@ def candidate_hands() -> list[tuple[tuple[int, ...], float]]:
     return found
 
 
+@functools.cache
+def candidate_priors() -> tuple[tuple[str, tuple[int, ...], float], ...]:
+    """Each candidate's key, hand and prior difficulty (ratings.new_hand's: the fixed model's,
+    on the rating scale): the same at every load of a process, worked out once (a bot loads
+    once; the tests build services hundreds of times, 8 ms each)."""
+    priors = []
+    for hand, fixed in candidate_hands():
+        key = ratings.hand_key(hand, TARGET)
+        priors.append((key, hand, ratings.new_hand(GAME, key, 0.0, SIZE, TARGET, fixed).difficulty))
+    return tuple(priors)
+
+
 class AdaptiveDeals:
     def __init__(self, rater: Rater, analyses: Analyses, live: LivePuzzles,
                  clock: Callable[[], float], rng: random.Random) -> None:
@@ -98,11 +111,9 @@ class AdaptiveDeals:
         return self.index
 
     async def _load(self) -> None:
-        now, index = self.clock(), HandIndex()
-        for hand, fixed in await asyncio.to_thread(candidate_hands):
-            key = ratings.hand_key(hand, TARGET)
-            prior = ratings.new_hand(GAME, key, now, SIZE, TARGET, fixed)
-            self.hands[key] = (hand, prior.difficulty, 0)
+        index = HandIndex()
+        for key, hand, prior in await asyncio.to_thread(candidate_priors):
+            self.hands[key] = (hand, prior, 0)
         for row in await self.store.hand_ratings(GAME, SIZE, TARGET):
             if row.hand in self.hands:
                 self.hands[row.hand] = (self.hands[row.hand][0], row.difficulty, row.responses)

@@ -144,13 +144,13 @@ async def test_deals_asking_at_once_build_the_hands_index_once(services: Service
     adaptive = services.rounds.adaptive
     assert adaptive is not None and adaptive.index is None
     built: list[int] = []
-    real = adaptive_module.candidate_hands
+    real = adaptive_module.candidate_priors
 
-    def counted() -> list[tuple[tuple[int, ...], float]]:
+    def counted() -> tuple[tuple[str, tuple[int, ...], float], ...]:
         built.append(1)
         return real()
 
-    monkeypatch.setattr(adaptive_module, "candidate_hands", counted)
+    monkeypatch.setattr(adaptive_module, "candidate_priors", counted)
     indexes = await asyncio.gather(*(adaptive.loaded() for _ in range(5)))
     assert built == [1] and all(index is indexes[0] for index in indexes)
-    assert len(indexes[0]) == len(real())
+    assert len(indexes[0]) == len(adaptive_module.candidate_hands())

@@ -20,7 +20,6 @@ the group sees the lists of every group again."""
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 from collections.abc import Awaitable, Sequence
 from typing import Protocol
@@ -72,22 +71,12 @@ def offered(scope: str, commands: Sequence[Listed]) -> list[str]:
 
 
 def menu(language: str, names: Sequence[str],
-         ephemeral: frozenset[str] = frozenset()) -> tuple[BotCommand, ...]:
+         ephemeral: frozenset[str] = frozenset()) -> list[BotCommand]:
     """A command menu in one language: each command and its "cmd_<name>" line (/a shares
     /answer's), those in `ephemeral` declared seen by the bot alone."""
-    return _menu(language, tuple(names), ephemeral)
-
-
-@functools.cache
-def _menu(language: str, names: tuple[str, ...],
-          ephemeral: frozenset[str]) -> tuple[BotCommand, ...]:
-    """menu's lines, made once a process for each menu (a few dozen: a language's scopes, and a
-    group's own lists): the same at every start, and half a millisecond each to word — a
-    hundred a start, which the tests' hundreds of starts paid every time. BotCommand is
-    immutable, so one tuple serves every call."""
     texts = texts_for(language)
-    return tuple(command(name, texts(f"cmd_{'answer' if name == 'a' else name}"),
-                         name in ephemeral) for name in names)
+    return [command(name, texts(f"cmd_{'answer' if name == 'a' else name}"), name in ephemeral)
+            for name in names]
 
 
 def menu_languages() -> dict[str | None, str]:
@@ -149,7 +138,7 @@ class Menus:
             log.warning("could not set chat %s's own command lists: %s", chat_id, error)
 
 
-async def set_list(bot: Bot, listed: Sequence[BotCommand], scope: BotCommandScope,
+async def set_list(bot: Bot, listed: list[BotCommand], scope: BotCommandScope,
                    code: str | None) -> bool:
     """setMyCommands; a Bot API that refuses the ephemeral declarations (older than 10.2) gets
     the same list without them, and the bot answers those commands as it always did."""

@@ -15,9 +15,10 @@ import asyncio
 import functools
 import random
 from collections import deque
-from collections.abc import Callable, Container
+from collections.abc import Callable, Container, Mapping
 from dataclasses import replace
 from itertools import combinations_with_replacement
+from types import MappingProxyType
 
 from cachetools import LRUCache
 
@@ -70,15 +71,17 @@ def candidate_hands() -> list[tuple[tuple[int, ...], float]]:
 
 
 @functools.cache
-def candidate_priors() -> tuple[tuple[str, tuple[int, ...], float], ...]:
-    """Each candidate's key, hand and prior difficulty (ratings.new_hand's: the fixed model's,
-    on the rating scale): the same at every load of a process, worked out once (a bot loads
-    once; the tests build services hundreds of times, 8 ms each)."""
-    priors = []
+def candidate_priors() -> Mapping[str, tuple[tuple[int, ...], float, int]]:
+    """Each candidate by its key: its hand, its prior difficulty (ratings.new_hand's: the fixed
+    model's, on the rating scale) and no responses yet. The same at every load of a process, so
+    worked out once (a bot loads once; the tests build services hundreds of times, 8 ms each);
+    a load copies the map, not its entries, so it costs a process one map more, not the
+    entries twice."""
+    priors = {}
     for hand, fixed in candidate_hands():
         key = ratings.hand_key(hand, TARGET)
-        priors.append((key, hand, ratings.new_hand(GAME, key, 0.0, SIZE, TARGET, fixed).difficulty))
-    return tuple(priors)
+        priors[key] = (hand, ratings.new_hand(GAME, key, 0.0, SIZE, TARGET, fixed).difficulty, 0)
+    return MappingProxyType(priors)
 
 
 class AdaptiveDeals:
@@ -112,8 +115,7 @@ class AdaptiveDeals:
 
     async def _load(self) -> None:
         index = HandIndex()
-        for key, hand, prior in await asyncio.to_thread(candidate_priors):
-            self.hands[key] = (hand, prior, 0)
+        self.hands.update(await asyncio.to_thread(candidate_priors))
         for row in await self.store.hand_ratings(GAME, SIZE, TARGET):
             if row.hand in self.hands:
                 self.hands[row.hand] = (self.hands[row.hand][0], row.difficulty, row.responses)

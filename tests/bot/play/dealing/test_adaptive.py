@@ -5,6 +5,7 @@ the one play has learned; /settings offers it."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 
 from bot.play import ratings
 from bot.play.chats.people import Chat, Player
@@ -146,7 +147,7 @@ async def test_deals_asking_at_once_build_the_hands_index_once(services: Service
     built: list[int] = []
     real = adaptive_module.candidate_priors
 
-    def counted() -> tuple[tuple[str, tuple[int, ...], float], ...]:
+    def counted() -> Mapping[str, tuple[tuple[int, ...], float, int]]:
         built.append(1)
         return real()
 

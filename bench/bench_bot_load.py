@@ -254,19 +254,13 @@ async def steady(run: Run, ids: list[int], per_second: float, timeout: float) ->
                       for kind, each in kinds.items() if each}}
 
 
-def delivery_to_reply(run: Run, wanted: set[int]) -> list[float]:
-    """Per reply, the time from its update's delivery; a deal answers its chat's first update."""
-    return [latency for latencies in replies_by_kind(run, wanted).values()
-            for latency in latencies]
-
-
 KINDS = ("a deal (/play)", "a result (a reply)", "a wrong answer marked", "a wrong answer, "
          "the deal's status edited")
 
 
 def replies_by_kind(run: Run, wanted: set[int]) -> dict[str, list[float]]:
-    """delivery_to_reply's latencies by what the reply was (KINDS): which of them makes the
-    tail."""
+    """Per reply, the time from its update's delivery (a deal answers its chat's first
+    update), by what the reply was (KINDS): which of them makes the tail."""
     delivered: dict[tuple[int, int], float] = {}
     for update in run.emulator.updates_log:
         message = update.get("message")

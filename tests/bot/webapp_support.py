@@ -5,7 +5,6 @@ the page's own server on a free port, initData signed as Telegram signs it, and 
 from __future__ import annotations
 
 import json
-import ssl
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from fractions import Fraction
@@ -14,6 +13,7 @@ from itertools import permutations
 import httpx
 
 from bot.store.records import Round
+from bot.telegram.lean_request import authorities
 from bot.webapp.init_data import sign, user_fields
 from bot.webapp.server import serve
 from bot.webapp.tickets import ticket_of
@@ -95,13 +95,10 @@ async def page_server(h: Harness) -> AsyncIterator[str]:
         await server.close_all_connections()
 
 
-# one context for every test's client: httpx loads certifi's authorities into a new one for each
-# client it makes (about 40 ms; the page's tests make hundreds, each posting to plain HTTP)
-AUTHORITIES = ssl.create_default_context()
-
-
 async def post(base: str, path: str, body: object) -> tuple[int, dict]:
-    async with httpx.AsyncClient(timeout=30, verify=AUTHORITIES) as client:
+    # the bot's one TLS context: httpx would load certifi's authorities into a new one for each
+    # client (about 40 ms; the page's tests make hundreds, each posting to plain HTTP)
+    async with httpx.AsyncClient(timeout=30, verify=authorities()) as client:
         response = await client.post(base + path, content=json.dumps(body),
                                      headers={"Content-Type": "application/json"})
     try:

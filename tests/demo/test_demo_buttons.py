@@ -57,13 +57,23 @@ async def test_every_route_from_the_terminal(tmp_path: Path):
         won = await read_until(process, r"^  \[Play again\] \[Same level\]$")
         assert "Ann wins" in won
 
-        await type_line(process, "/press Same level")
-        again = await read_until(process, r"^  \[Hint\] \[Reveal\]$")
+        # the coach's line (issue 74): Bob answered and missed, so it is his alone; the winner
+        # is told it is not for her
+        await type_line(process, "/user Bob")
+        await type_line(process, "/press miss")
+        coached = await read_until(process, r"^Twenty-Four \(notice to Bob\): 💡 ")
         # under a win, Show all solutions only when there is more than the one just given;
         # Bob missed, so the coach's button is there
         below = "  [Show all solutions] [💡 What did I miss?]\n" if len(solve(hand)) > 1 \
             else "  [💡 What did I miss?]\n"
-        assert below in again
+        assert below in coached and "Bob presses [💡 What did I miss?]" in coached
+        await type_line(process, "/user Ann")
+        await type_line(process, "/press miss")
+        told = await read_until(process, r"^Twenty-Four \(notice to Ann\): ")
+        assert "💡" not in told.splitlines()[-1]
+
+        await type_line(process, "/press Same level")
+        again = await read_until(process, r"^  \[Hint\] \[Reveal\]$")
         assert "Ann presses [Same level]" in again and DEAL.search(again)
         await type_line(process, "/press nothing")
         missing = await read_until(process, r"^\(no button")

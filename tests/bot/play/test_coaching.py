@@ -75,6 +75,7 @@ async def test_a_hand_that_needs_nothing_gives_the_simplest_solutions_first_step
     assert step.replace("×", "*").replace("÷", "/").replace("−", "-") in first
 
 
+@ON_BOTH_BACKENDS
 async def test_no_one_missed_no_button(harness: Harness, monkeypatch: pytest.MonkeyPatch):
     many_solutions(monkeypatch, harness, (3, 3, 8, 8))
     _, current = await deal(harness)
@@ -102,6 +103,7 @@ async def test_a_round_revealed_after_a_miss_coaches_too(harness: Harness,
     assert answer.show_alert and answer.text == "💡 a step past 24: 7×7 first"
 
 
+@ON_BOTH_BACKENDS
 async def test_never_while_the_round_is_on_nor_for_another_chats_round(
         harness: Harness, monkeypatch: pytest.MonkeyPatch):
     many_solutions(monkeypatch, harness, (3, 3, 8, 8))
@@ -120,6 +122,7 @@ async def test_never_while_the_round_is_on_nor_for_another_chats_round(
         assert (await press_data(harness, sent.message_id, BOB, data)).text == UNKNOWN
 
 
+@ON_BOTH_BACKENDS
 async def test_a_hand_live_elsewhere_is_not_coached(harness: Harness,
                                                     monkeypatch: pytest.MonkeyPatch):
     """The line is a step of a solution: while the same hand is on in another chat, no one is

@@ -699,7 +699,8 @@ STORM_COLUMNS = ("user_id", "chat_id", "solved", "missed", "lang", "started_at",
 STREAK_COLUMNS = ("user_id", "chat_id", "solved", "lang", "started_at", "ended_at", "status")
 LATER_COLUMNS = {**TOURNAMENT_COLUMNS, "hand_themes": ("game", "hand", "themes"),
                  "streaks": STREAK_COLUMNS, "storms": STORM_COLUMNS,
-                 "solo_bests": ("mode", "period", "user_id", "best", "at")}
+                 "solo_bests": ("mode", "period", "user_id", "best", "at"),
+                 "achievements": ("user_id", "code", "earned_at", "chat_id", "round_id")}
 STORMS_A_ROUND = 0.1  # storms played, for each round of the year
 STREAKS_A_ROUND = 0.1  # streaks played, for each round of the year
 
@@ -712,6 +713,26 @@ def hand_theme_rows(year: Year) -> list[tuple]:
     found = themes_bits([hand for hand in map(hand_of, keys) if hand is not None])
     return [("24", key, bits) for key, bits in zip(keys, found, strict=True)
             if bits is not None]
+
+
+def achievement_rows(year: Year) -> list[tuple]:
+    """The achievements a year of group play leaves (bot.play.achievements): each winner's
+    first win and tenth, at the round that earned it — a row or two for most players, so the
+    planners see the table a year fills, not an empty one (schema step 17 awarded the history
+    before the year's rows were written)."""
+    rounds = year.rounds
+    won = np.flatnonzero((rounds["winner_id"] > 0) & (rounds["chat_id"] < 0))
+    wins: dict[int, int] = {}
+    found = []
+    for winner, at, chat, round_id in zip(rounds["winner_id"][won].tolist(),
+                                          rounds["ended_at"][won].tolist(),
+                                          rounds["chat_id"][won].tolist(),
+                                          rounds["id"][won].tolist(), strict=True):
+        count = wins[winner] = wins.get(winner, 0) + 1
+        code = {1: "first_win", 10: "ten_wins"}.get(count)
+        if code is not None:
+            found.append((int(winner), code, float(at), int(chat), int(round_id)))
+    return found
 
 
 def storm_rows(year: Year, seed: int = 26) -> list[tuple]:
@@ -775,7 +796,8 @@ def later_chunks(year: Year, has: dict[str, set[str]]
     out)."""
     streaks, storms = streak_rows(year), storm_rows(year)
     rows = {**year.tournaments, "hand_themes": hand_theme_rows(year), "streaks": streaks,
-            "storms": storms, "solo_bests": solo_best_rows(streaks, storms)}
+            "storms": storms, "solo_bests": solo_best_rows(streaks, storms),
+            "achievements": achievement_rows(year)}
     for table, columns in LATER_COLUMNS.items():
         kept = [n for n, column in enumerate(columns) if column in has.get(table, set())]
         if kept and rows[table]:
@@ -784,9 +806,9 @@ def later_chunks(year: Year, has: dict[str, set[str]]
 
 
 def load_later_sqlite(path: Path, year: Year) -> float:
-    """The tournaments and the hands' themes into the SQLite file at `path`, migrated to where
-    it has them (steps 23 and 35, after the year's other rows: bench/bench_year.py writes those
-    at an older schema); seconds."""
+    """The tournaments, the hands' themes, the solo modes and the achievements into the SQLite
+    file at `path`, migrated to where it has them (steps 17 to 37, after the year's other
+    rows: bench/bench_year.py writes those at an older schema); seconds."""
     started = time.perf_counter()
     connection = sqlite3.connect(path, isolation_level=None)
     try:
@@ -804,8 +826,8 @@ def load_later_sqlite(path: Path, year: Year) -> float:
 
 
 async def load_later_postgres(url: str, year: Year) -> float:
-    """The tournaments and the hands' themes into the PostgreSQL database at `url`, as
-    load_later_sqlite;
+    """The tournaments, the hands' themes, the solo modes and the achievements into the
+    PostgreSQL database at `url`, as load_later_sqlite;
     the tables analysed after, as autovacuum would."""
     import asyncpg
 

@@ -12,7 +12,7 @@ import json
 import asyncpg
 import pytest
 
-from bench.year_data import Scale, generate, load_postgres
+from bench.year_data import Scale, generate, load_later_postgres, load_postgres
 from bot.store.sql.connection import arity
 from bot.store.sql.scores import WEEK_NAMES
 from tests.bot import plans
@@ -99,6 +99,7 @@ async def checked(postgres_server: PostgresServer):
     await (await open_postgres(url, migrate_to=SUMMARISED - 1)).close()
     await load_postgres(url, YEAR)
     await (await open_postgres(url)).close()  # the pages' summary filled from the year
+    await load_later_postgres(url, YEAR)  # what later steps keep: achievements, tournaments…
     connection = await asyncpg.connect(url)
     await connection.execute("ANALYZE answered_rounds")
     await connection.execute("SET enable_seqscan = off")

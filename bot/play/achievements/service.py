@@ -30,7 +30,7 @@ from bot.play.round.events import FollowUp, RoundClosed
 from bot.runtime.together import together
 from bot.store.protocols import AchievementStore
 from bot.store.records import Round
-from bot.store.sql.achievements import ClosedRound
+from bot.store.sql.achievements import ClosedRound, RoundPlayer
 from bot.text import markup
 from bot.text.i18n import Texts
 
@@ -52,19 +52,19 @@ class Achievements:
         closed = await self.store.closed_round(record.id)
         if closed is None or not counts(record.chat_id, len(closed.players)):
             return FollowUp()
-        each = await together([self.of_player(record, closed, player.user_id, event.late)
+        each = await together([self.of_player(record, closed, player, event.late)
                                for player in closed.players])
         lines = [earned_line(texts, player.name, code)
                  for player, codes in zip(closed.players, each, strict=True) for code in codes]
         return FollowUp("\n".join(lines) or None)
 
-    async def of_player(self, record: Round, closed: ClosedRound, user_id: int,
+    async def of_player(self, record: Round, closed: ClosedRound, player: RoundPlayer,
                         late: bool) -> list[str]:
         """One player's codes for the result. The players are checked together (their store
         trips side by side): each reads and awards only their own rows."""
-        codes = await self.award_round(record, closed, user_id)
+        codes = await self.award_round(record, closed, player)
         if late:  # awarded now or before the stop: said with each late result
-            codes = await self.earned_in(user_id, record.id)
+            codes = await self.earned_in(player.user_id, record.id)
         return codes
 
     async def earned_in(self, user_id: int, round_id: int) -> list[str]:
@@ -73,17 +73,18 @@ class Achievements:
         mine = {row.code for row in await self.store.earned(user_id) if row.round_id == round_id}
         return [code for code in CODES if code in mine]
 
-    async def award_round(self, record: Round, closed: ClosedRound, user_id: int) -> list[str]:
-        """The codes the close earned the player and this call awarded."""
+    async def award_round(self, record: Round, closed: ClosedRound,
+                          player: RoundPlayer) -> list[str]:
+        """The codes the close earned the player and this call awarded. What they had is read
+        with the round (an award since then is refused by the store, so nothing is said
+        twice)."""
+        user_id = player.user_id
         close = Close(record.game, record.level, len(record.hand),
                       closed.status == "won" and closed.winner_id == user_id, closed.right,
                       closed.win_seconds, len(closed.players))
-        candidates = [rule for rule in ROUND_ACHIEVEMENTS
-                      if (close.won or not rule.won) and rule.holds(close)]
-        if not candidates:
-            return []
-        have = await self.store.codes(user_id)
-        wanted = [rule for rule in candidates if rule.code not in have]
+        wanted = [rule for rule in ROUND_ACHIEVEMENTS
+                  if (close.won or not rule.won) and rule.holds(close)
+                  and rule.code not in player.codes]
         tallies = await together([self.tally(rule, user_id, record.chat_id) for rule in wanted])
         met = [rule for rule, tally in zip(wanted, tallies, strict=True)
                if earned(rule, close, tally)]

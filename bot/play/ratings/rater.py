@@ -114,17 +114,12 @@ class Rater:
                    ) -> tuple[dict[int, PlayerRating], HandRating, ScaleRating]:
         """The rows a rating starts from: each player's this season, the hand's (its prior if
         never rated) and the game's scale."""
-        season = ratings.season_of(now)
         # asked together: one trip to SQLite's thread, or side by side on PostgreSQL's pool
         rows, stored, scale = await asyncio.gather(
             asyncio.gather(*(self.store.player_ratings(user, game) for user in user_ids)),
             self.store.hand_rating(game, key), self.store.scale(game))
-        players = {user: current(found, user, game, season, now)
-                   for user, found in zip(user_ids, rows, strict=True)}
-        found = hand_of(stored) if stored is not None else ratings.new_hand(
-            game, key, now, len(hand), target, fixed_difficulty(hand, target, level))
-        return players, found, scale_of(scale) if scale is not None else ratings.new_scale(
-            game, now)
+        return starting(game, dict(zip(user_ids, rows, strict=True)), user_ids, key, hand,
+                        target, level, stored, scale, now)
 
     async def of_round(self, record: Round, ended_at: float,
                        winner: int | None = None) -> RatingWrite | None:
@@ -143,8 +138,13 @@ class Rater:
         nearest = self.best(record.game, record.hand, record.target) \
             if self.best is not None and GAMES[record.game].rules.closest_wins else None
         reached = abs(nearest - record.target) if nearest is not None else 0
-        responses, passes = await asyncio.gather(self.store.responses(record.id),
-                                                 self.store.passes(record.id))
+        key = ratings.hand_key(record.hand, record.target)
+        # everything the rating reads, asked together: one trip to SQLite's thread (a close
+        # waits for each trip behind the busy loop's other work), side by side on PostgreSQL
+        responses, passes, kept, stored, scale = await asyncio.gather(
+            self.store.responses(record.id), self.store.passes(record.id),
+            self.store.round_players(record.id, record.game),
+            self.store.hand_rating(record.game, key), self.store.scale(record.game))
         for answer in responses:
             if answer.correct or (nearest is not None and answer.distance is not None
                                   and answer.distance <= reached):
@@ -159,12 +159,14 @@ class Rater:
             taking_part.discard(winner)
         if not taking_part:
             return None
-        key = ratings.hand_key(record.hand, record.target)
         closed = ClosedRound(
             record.game, key, max(1.0, record.deadline - started), max(0.0, ended_at - started),
             tuple(Response(user, solved.get(user), wrong.get(user, 0), passed.get(user))
                   for user in sorted(taking_part)))
-        return await self._rated(closed, record.hand, record.target, record.level, ended_at)
+        players, hand, scaled = starting(record.game, kept, sorted(taking_part), key,
+                                         record.hand, record.target, record.level, stored,
+                                         scale, ended_at)
+        return rated(closed, players, hand, scaled, len(record.hand), record.target, ended_at)
 
     async def of_daily(self, game: str, user_id: int, hand: Sequence[int], target: int,
                        seconds: float | None, now: float) -> RatingWrite:
@@ -182,5 +184,26 @@ class Rater:
         players, found, scale = await self.rows(
             closed.game, [r.player_id for r in closed.responses], closed.hand_key, hand, target,
             level, now)
-        update = ratings.rate_round(closed, players, found, scale, now)
-        return written(players, found, scale, update, len(hand), target, now)
+        return rated(closed, players, found, scale, len(hand), target, now)
+
+
+def starting(game: str, kept: dict[int, list[RatingRow]], user_ids: Sequence[int], key: str,
+             hand: Sequence[int], target: int, level: str, stored: HandRow | None,
+             scale: ScaleRow | None, now: float
+             ) -> tuple[dict[int, PlayerRating], HandRating, ScaleRating]:
+    """The rows a rating starts from, out of what was read: each player's this season (`kept`:
+    their stored rows, newest season first), the hand's (its prior if never rated) and the
+    game's scale."""
+    season = ratings.season_of(now)
+    players = {user: current(kept.get(user, ()), user, game, season, now) for user in user_ids}
+    found = hand_of(stored) if stored is not None else ratings.new_hand(
+        game, key, now, len(hand), target, fixed_difficulty(hand, target, level))
+    return players, found, scale_of(scale) if scale is not None else ratings.new_scale(
+        game, now)
+
+
+def rated(closed: ClosedRound, players: dict[int, PlayerRating], hand: HandRating,
+          scale: ScaleRating, count: int, target: int, now: float) -> RatingWrite:
+    """The model's update of the round, as the store writes it."""
+    update = ratings.rate_round(closed, players, hand, scale, now)
+    return written(players, hand, scale, update, count, target, now)

@@ -30,6 +30,7 @@ COUNTS = ("r.chat_id < 0 AND (SELECT COUNT(DISTINCT c.user_id) FROM answers c "
 class RoundPlayer:
     user_id: int
     name: str
+    codes: frozenset[str] = frozenset()  # the achievements they had as the round was read
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ class AchievementStatements:
     closed: str  # (round,): status, winner, win seconds, end, the winner answered right
     players: str  # (round,): who answered, with their names, first answer first
     codes: str  # (user,): the codes they have
+    round_codes: str  # (round,): the codes of each player who answered in the round
     wins_in_chat: str  # (user, chat, up to): their counting wins in the chat
     latest_in_chat: str  # (user, user, chat, count): their latest counting rounds there, won?
     played: str  # (user, up to): counting rounds they played in any group
@@ -89,6 +91,8 @@ QMARK = AchievementStatements(
     players="SELECT a.user_id, MIN(u.first_name) FROM answers a JOIN shown_users u "
             "ON u.id = a.user_id WHERE a.round_id = ? GROUP BY a.user_id ORDER BY MIN(a.id)",
     codes="SELECT code FROM achievements WHERE user_id = ?",
+    round_codes="SELECT g.user_id, h.code FROM (SELECT DISTINCT a.user_id FROM answers a "
+                "WHERE a.round_id = ?) g JOIN achievements h ON h.user_id = g.user_id",
     wins_in_chat="SELECT COUNT(*) FROM (SELECT r.id FROM rounds r WHERE r.winner_id = ? "
                  f"AND r.chat_id = ? AND r.status = 'won' AND {COUNTS} LIMIT ?) AS w",
     latest_in_chat="SELECT CASE WHEN r.winner_id = ? THEN 1 ELSE 0 END FROM rounds r "
@@ -120,14 +124,21 @@ class Achievements:
         self.sql = sql
 
     async def closed_round(self, round_id: int) -> ClosedRound | None:
-        """A closed round as the rules see it: how it closed and who answered (None: no such
-        round, or still open)."""
-        rows, answered = await asyncio.gather(self.db.fetch(self.sql.closed, (round_id,)),
-                                              self.db.fetch(self.sql.players, (round_id,)))
+        """A closed round as the rules see it: how it closed, who answered and the codes each
+        of them has (None: no such round, or still open). Read together, in one trip: a close
+        waits for each trip behind the loop's other work."""
+        rows, answered, had = await asyncio.gather(
+            self.db.fetch(self.sql.closed, (round_id,)),
+            self.db.fetch(self.sql.players, (round_id,)),
+            self.db.fetch(self.sql.round_codes, (round_id,)))
         if not rows or rows[0][0] == "open":
             return None
         status, winner, seconds, ended_at, right = rows[0]
-        players = tuple(RoundPlayer(user_id, name or "") for user_id, name in answered)
+        codes: dict[int, set[str]] = {}
+        for user_id, code in had:
+            codes.setdefault(user_id, set()).add(code)
+        players = tuple(RoundPlayer(user_id, name or "", frozenset(codes.get(user_id, ())))
+                        for user_id, name in answered)
         return ClosedRound(round_id, status, winner, seconds, ended_at, bool(right), players)
 
     async def codes(self, user_id: int) -> set[str]:

@@ -92,6 +92,9 @@ LOOKED_BOARDS = (f"SELECT 1, * FROM ({LOOKED_BOARD.format(kind='>= 10')}) AS set
 @dataclass(frozen=True)
 class RatingStatements:
     player: str  # a player's rows in a game, newest season first
+    # (round, round, round, game): the rows of everyone who answered, passed or dealt the round,
+    # each player's newest season first — read beside the round's answers, in the same trip
+    round_players: str
     hand: str
     hands: str  # one kind of hand: a game's hands of so many numbers for a target
     scale: str
@@ -125,6 +128,13 @@ QMARK = RatingStatements(
     player=f"SELECT {PLAYER_COLUMNS} FROM player_ratings p WHERE p.user_id = ? AND p.game = ? "
            "AND EXISTS (SELECT 1 FROM shown_users u WHERE u.id = p.user_id) "
            "ORDER BY p.season DESC",
+    round_players="SELECT p.user_id, p.game, p.season, p.rating, p.uncertainty, p.responses, "
+                  "p.updated_at FROM (SELECT a.user_id FROM answers a WHERE a.round_id = ? "
+                  "UNION SELECT s.user_id FROM round_passes s WHERE s.round_id = ? "
+                  "UNION SELECT r.started_by FROM rounds r WHERE r.id = ?) g "
+                  "JOIN player_ratings p ON p.user_id = g.user_id AND p.game = ? "
+                  "WHERE EXISTS (SELECT 1 FROM shown_users u WHERE u.id = g.user_id) "
+                  "ORDER BY p.user_id, p.season DESC",
     hand=f"SELECT {HAND_COLUMNS} FROM hand_ratings WHERE game = ? AND hand = ?",
     hands=f"SELECT {HAND_COLUMNS} FROM hand_ratings WHERE game = ? AND numbers = ? "
           "AND target = ?",
@@ -246,6 +256,15 @@ class Ratings:
         """A player's rows in a game, one a season, newest first."""
         rows = await self.db.fetch(self.sql.player, (user_id, game))
         return [RatingRow(*row) for row in rows]
+
+    async def round_players(self, round_id: int, game: str) -> dict[int, list[RatingRow]]:
+        """The rows of each player of a round (who answered, passed or dealt it), one a season,
+        newest first; a player never rated is not there."""
+        found: dict[int, list[RatingRow]] = {}
+        for row in await self.db.fetch(self.sql.round_players,
+                                       (round_id, round_id, round_id, game)):
+            found.setdefault(row[0], []).append(RatingRow(*row))
+        return found
 
     async def hand_rating(self, game: str, hand: str) -> HandRow | None:
         rows = await self.db.fetch(self.sql.hand, (game, hand))

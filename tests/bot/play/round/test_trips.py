@@ -6,8 +6,10 @@ after another (the close's followers and each player's achievements asked in tur
 not depend on the other is asked together now (bot.play.round.events `Closings.closed`, the
 achievements per player, a chat's and a person's rows, beside the chat's settings), and a trip
 leaves a turn of the loop after it was first asked for, so that what tasks made a moment ago
-ask rides it too. The trips are counted from the answer
-to its result, for a group round answered by three new players, and for the deal before it."""
+ask rides it too; the rating reads the round's answers, its players' rows, the hand's and the
+scale together, and the achievements read each player's codes with the round. The trips are
+counted from the answer to its result, for a group round answered by three new players, and for
+the deal before it."""
 
 from __future__ import annotations
 
@@ -24,7 +26,9 @@ GROUP = Chat(-42, "group", "G")
 ANN, BEN, CY = (Player(n, name, language_code="en") for n, name in
                 ((1, "Ann"), (2, "Ben"), (3, "Cy")))
 
-RESULT_TRIPS = 9  # 17 when the followers and the players were asked one after another
+RESULT_TRIPS = 7  # 17 when the followers and the players were asked one after another; 9
+# while the rating read the players' rows after the answers, and the achievements each
+# player's codes after the round
 DEAL_TRIPS = 5  # 7 when a new chat's row and its starter's went one after the other
 
 

@@ -131,39 +131,56 @@ class Dealing:
     async def _deal(self, chat: Chat, player: Player, game: str, options: PlayOptions | None,
                     claim: OwedClaim | None) -> Dealt | Said | None:
         """deal, under the update's claim if any (None: the claim is another process's)."""
-        texts = await self.people.texts(chat, player)
         options = options or PlayOptions()
+        texts, chosen, played = await self._asked(chat, player, game, options)
         async with self._dealing.held((chat.id, chat.topic)):
             current = self.table.of(chat.id, chat.topic)
             if current is not None:
                 return Said(self.views.still_open(current.record, texts))
             if (bounded := self._bound(chat, player, texts)) is not None:
                 return bounded
-            asked = self.settings.options(chat.id, game, options)
-            if self.people.known(chat, player):
-                chosen = await asked
-            else:  # the starter's and the chat's rows (stored before the round names them)
-                # side by side with the chat's settings: one trip where there were two
-                chosen, _ = await asyncio.gather(asked, self.people.remember(chat, player))
-            dealt = await self._dealt(chat, player, game, chosen, texts)
+            dealt = await self._dealt(chat, player, game, chosen, texts, played)
             if isinstance(dealt, str):
                 return Said(dealt)
             return await self._open(chat, player, dealt, chosen, texts, claim=claim,
                                     most=most_for(player))
 
+    async def _asked(self, chat: Chat, player: Player, game: str, options: PlayOptions
+                     ) -> tuple[Texts, PlayOptions, int | None]:
+        """What a deal reads of its chat and starter, asked together: the chat's words, what
+        its settings deal, the chat's and the starter's rows stored (before the round names
+        them), and — where the deal may be adaptive by default — how many rounds the chat has
+        played (None: not asked). For a chat new to this process that is one trip to SQLite's
+        thread where there were three, each waiting its turn behind the busy loop."""
+        adaptive = self.adaptive
+        played = adaptive.rounds_played(chat.id) if adaptive is not None and \
+            options.level is None and chat.type != "private" and \
+            self._plain(game, options) else None
+        texts, chosen, count, _ = await asyncio.gather(
+            self.people.texts(chat, player), self.settings.options(chat.id, game, options),
+            played or _nothing(), self.people.remember(chat, player))
+        return texts, chosen, count
+
+    @staticmethod
+    def _plain(game: str, options: PlayOptions) -> bool:
+        """A deal adaptive deals can make: four numbers to 24."""
+        return game == ADAPTIVE_GAME and options.count in (None, SIZE) and \
+            options.target in (None, TARGET)
+
     async def _dealt(self, chat: Chat, player: Player, game: str, options: PlayOptions,
-                     texts: Texts) -> Deal | str:
+                     texts: Texts, played: int | None = None) -> Deal | str:
         """The hand: an adaptive one (asked for, or a group's default once it has played
         ADAPTIVE_AFTER rounds and chose no level) for four numbers to 24; else from the stock,
         at the level play has learned of it (a hand learned to be of another level than the
-        one asked is set aside, REDRAWS times at most)."""
+        one asked is set aside, REDRAWS times at most). `played`: the chat's rounds, if read
+        already."""
         adaptive = self.adaptive
-        plain = game == ADAPTIVE_GAME and options.count in (None, SIZE) and \
-            options.target in (None, TARGET)
-        if adaptive is not None and plain and (options.level == ADAPTIVE or (
-                options.level is None and chat.type != "private"
-                and not await self.settings.chose_level(chat.id)
-                and await adaptive.rounds_played(chat.id) >= ADAPTIVE_AFTER)):
+        if adaptive is not None and self._plain(game, options) and (
+                options.level == ADAPTIVE or (
+                    options.level is None and chat.type != "private"
+                    and not await self.settings.chose_level(chat.id)
+                    and (played if played is not None
+                         else await adaptive.rounds_played(chat.id)) >= ADAPTIVE_AFTER)):
             seconds = (await self.settings.of(chat.id)).seconds[game]
             return await adaptive.deal(chat.id, player.id, seconds)
         if options.level == ADAPTIVE:  # another size or target: a level drawn, as by default
@@ -289,3 +306,7 @@ def most_for(player: Player) -> int:
 def seconds_of(seconds: Mapping[str, float] | None) -> dict[str, float]:
     """Round lengths per game: the defaults, with what the operator set over them."""
     return {**DEFAULT_SECONDS, **(seconds or {})}
+
+
+async def _nothing() -> None:
+    """An awaitable of nothing, in place of a read not asked."""

@@ -29,6 +29,7 @@ from bot.play.round.writes import (
     HintWrite,
     MessageWrite,
     PassWrite,
+    Write,
 )
 from bot.runtime import metrics
 from bot.runtime.lru import FIFO
@@ -171,17 +172,8 @@ class RoundTable:
         says the round was closed already: memory and database then agree it is over."""
         writes, events = current.taken()
         record, confirmed = current.record, True
-        for write in writes:
-            if isinstance(write, AnswerWrite):
-                await self.stored(write.user_id)  # another's answer may ride on this commit
-                if write.guesses is not None:
-                    await self.store.record_guess(record.id, write.user_id, write.text,
-                                                  write.right, write.at, write.distance or 0,
-                                                  write.guesses)
-                else:
-                    await self.store.record_answer(record.id, write.user_id, write.text,
-                                                   write.right, write.at, write.distance)
-            elif isinstance(write, CloseWrite):
+        for n, write in enumerate(writes):
+            if isinstance(write, CloseWrite):
                 if write.winner is not None:
                     await self.stored(write.winner)
                 rating = await self._rating(record, write.at, write.winner)
@@ -194,15 +186,37 @@ class RoundTable:
                         self.rater.written(rating)
                 self._closed(current, write.at if write.status == "won" and write.answer
                              and confirmed else None)
-            elif isinstance(write, HintWrite):
-                await self.store.give_hint(record.id, write.given, write.points)
-            elif isinstance(write, PassWrite):
-                await self.store.record_pass(record.id, write.user_id, write.at)
-            elif isinstance(write, MessageWrite):
-                await self.store.set_message(record.id, write.message_id)
-            elif isinstance(write, ClockWrite):
-                await self.store.restart_clock(record.id, write.started_at, write.deadline)
+            else:
+                await self._write(record, write, writes[n - 1] if n else None,
+                                  writes[n + 1] if n + 1 < len(writes) else None)
         return Committed(confirmed, events if confirmed else [])
+
+    async def _write(self, record: Round, write: Write, before: Write | None,
+                     after: Write | None) -> None:
+        """One write other than a close (`before` and `after`: its neighbours in the commit)."""
+        if isinstance(write, AnswerWrite):
+            await self.stored(write.user_id)  # another's answer may ride on this commit
+            if write.guesses is not None:
+                await self.store.record_guess(record.id, write.user_id, write.text,
+                                              write.right, write.at, write.distance or 0,
+                                              write.guesses)
+            else:
+                await self.store.record_answer(record.id, write.user_id, write.text,
+                                               write.right, write.at, write.distance)
+        elif isinstance(write, ClockWrite) and isinstance(after, MessageWrite):
+            # a deal shown later than dealt: its clock and its message, one trip
+            await self.store.set_shown(record.id, after.message_id, write.started_at,
+                                       write.deadline)
+        elif isinstance(write, MessageWrite) and isinstance(before, ClockWrite):
+            pass  # written with the clock before it
+        elif isinstance(write, HintWrite):
+            await self.store.give_hint(record.id, write.given, write.points)
+        elif isinstance(write, PassWrite):
+            await self.store.record_pass(record.id, write.user_id, write.at)
+        elif isinstance(write, MessageWrite):
+            await self.store.set_message(record.id, write.message_id)
+        elif isinstance(write, ClockWrite):
+            await self.store.restart_clock(record.id, write.started_at, write.deadline)
 
     async def _rating(self, record: Round, ended_at: float,
                       winner: int | None) -> RatingWrite | None:

@@ -200,6 +200,13 @@ class Rounds:
     async def set_message(self, round_id: int, message_id: int) -> None:
         await self.db.run(self.sql.set_message, (message_id, round_id))
 
+    async def set_shown(self, round_id: int, message_id: int, started_at: float,
+                        deadline: float) -> None:
+        """A deal that went later than it was dealt (a send limit held it): its clock starts
+        again, then its message is set — one transaction, one trip."""
+        await self.db.run_all([(self.sql.restart_clock, (started_at, deadline, round_id)),
+                               (self.sql.set_message, (message_id, round_id))])
+
     async def restart_clock(self, round_id: int, started_at: float, deadline: float) -> bool:
         """The open round's clock starts again (its deal was never shown); False if it was
         shown or closed meanwhile."""

@@ -195,6 +195,25 @@ async def test_one_open_round_per_chat(filled):
     assert (await stores.rounds.open_round_of(CHAT)).hand == (1, 2, 3, 4)
 
 
+async def test_a_deal_shown_late_moves_its_clock_and_sets_its_message_at_once(filled):
+    """set_shown: the clock starts again, then the message is set, in one transaction; a deal
+    shown already (a message set) keeps its clock, and a closed round keeps everything."""
+    stores = filled
+    current = await open_round(stores)
+    await stores.rounds.set_shown(current.id, 77, 107.0, 167.0)
+    shown = await stores.rounds.get_round(current.id)
+    assert (shown.started_at, shown.deadline, shown.message_id) == (107.0, 167.0, 77)
+    await stores.rounds.set_shown(current.id, 78, 110.0, 170.0)  # shown: the clock stays
+    again = await stores.rounds.get_round(current.id)
+    assert (again.started_at, again.deadline, again.message_id) == (107.0, 167.0, 78)
+    assert await stores.rounds.close_round(current.id, "expired", 170.0)
+    later = await open_round(stores, start=200.0)
+    assert await stores.rounds.close_round(later.id, "expired", 205.0)
+    await stores.rounds.set_shown(later.id, 79, 210.0, 270.0)  # closed: its clock stays
+    closed = await stores.rounds.get_round(later.id)
+    assert (closed.started_at, closed.deadline) == (200.0, 260.0)
+
+
 async def test_nested_hands_come_back_as_tuples(filled):
     stores = filled
     rolls = tuple((1, 2, 3, 4, 5) for _ in range(13))

@@ -29,7 +29,8 @@ ANN, BEN, CY = (Player(n, name, language_code="en") for n, name in
 RESULT_TRIPS = 7  # 17 when the followers and the players were asked one after another; 9
 # while the rating read the players' rows after the answers, and the achievements each
 # player's codes after the round
-DEAL_TRIPS = 5  # 7 when a new chat's row and its starter's went one after the other
+DEAL_TRIPS = 3  # 7 when a new chat's row and its starter's went one after the other; 5
+# while its language, then its settings and rows, then its rounds played were read in turn
 
 
 class Counted:

@@ -132,13 +132,20 @@ class Dealing:
                     claim: OwedClaim | None) -> Dealt | Said | None:
         """deal, under the update's claim if any (None: the claim is another process's)."""
         options = options or PlayOptions()
-        texts, chosen, played = await self._asked(chat, player, game, options)
+        chosen: PlayOptions | None = None
+        played: int | None = None
+        if self._refused_now(chat, player):  # refused below: nothing read but its words
+            texts = await self.people.texts(chat, player)
+        else:
+            texts, chosen, played = await self._asked(chat, player, game, options)
         async with self._dealing.held((chat.id, chat.topic)):
             current = self.table.of(chat.id, chat.topic)
             if current is not None:
                 return Said(self.views.still_open(current.record, texts))
             if (bounded := self._bound(chat, player, texts)) is not None:
                 return bounded
+            if chosen is None:  # a round ended meanwhile
+                chosen = await self.settings.options(chat.id, game, options)
             dealt = await self._dealt(chat, player, game, chosen, texts, played)
             if isinstance(dealt, str):
                 return Said(dealt)
@@ -247,13 +254,24 @@ class Dealing:
         assert opened is not None  # only a claim can be another process's
         return opened
 
+    def _refused_now(self, chat: Chat, player: Player) -> bool:
+        """Whether a deal asked now would be refused (a round on in the topic, a bound
+        reached), as memory knows: a flood of /play then costs no read of the store."""
+        return self.table.of(chat.id, chat.topic) is not None or \
+            self._reached(chat, player) is not None
+
     def _bound(self, chat: Chat, player: Player, texts: Texts) -> Said | None:
         """Why no new round may open now: the player has ROUNDS_PER_PLAYER open (a stand-in
         for a chat, in this chat), or the group's topics ROUNDS_PER_CHAT."""
+        reached = self._reached(chat, player)
+        return Said(texts(reached[0], most=reached[1])) if reached is not None else None
+
+    def _reached(self, chat: Chat, player: Player) -> tuple[str, int] | None:
+        """The bound a new round would pass (its refusal's key and the most), or None."""
         if self.table.started_by(counted_as(chat.id, player.id)) >= ROUNDS_PER_PLAYER:
-            return Said(texts("play_too_many_rounds", most=ROUNDS_PER_PLAYER))
+            return "play_too_many_rounds", ROUNDS_PER_PLAYER
         if self.table.in_chat(chat.id) >= ROUNDS_PER_CHAT:
-            return Said(texts("play_too_many_topics", most=ROUNDS_PER_CHAT))
+            return "play_too_many_topics", ROUNDS_PER_CHAT
         return None
 
     async def _open(self, chat: Chat, player: Player | None, dealt: Deal, options: PlayOptions,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 
 from bot.play.chats.people import Chat, Player
-from bot.play.outcomes import Closed, Dealt
+from bot.play.outcomes import Closed, Dealt, Said
 from bot.play.services import Services
 from bot.store.stores import Stores
 from solver import solve
@@ -75,3 +75,20 @@ async def test_a_right_answer_s_result_waits_on_few_trips(services: Services, st
     print(f"trips: the deal {deal_trips}, the result {result_trips}")
     assert deal_trips <= DEAL_TRIPS
     assert result_trips <= RESULT_TRIPS
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_a_deal_refused_at_once_reads_nothing(services: Services, stores: Stores):
+    """A /play while the topic's round is on, or past the starter's bound, is answered from
+    memory: a flood of them costs the store nothing (the chat's words are remembered)."""
+    dealt = await services.rounds.play(GROUP, ANN, "24")
+    assert isinstance(dealt, Dealt), dealt
+    counted = Counted(stores)
+    try:
+        for player in (ANN, BEN, CY, ANN):
+            refused = await services.rounds.play(GROUP, player, "24")
+            assert isinstance(refused, Said) and "on" in refused.text, refused
+        again = counted.take()
+    finally:
+        counted.connection._execute = counted.real  # type: ignore[method-assign]
+    assert again == 0

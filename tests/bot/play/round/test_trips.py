@@ -92,3 +92,26 @@ async def test_a_deal_refused_at_once_reads_nothing(services: Services, stores: 
     finally:
         counted.connection._execute = counted.real  # type: ignore[method-assign]
     assert again == 0
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_a_round_ending_while_a_refused_deal_reads_its_words_deals_after_all(
+        services: Services, stores: Stores, monkeypatch: pytest.MonkeyPatch):
+    """Memory said a round is on, and it ran out while the /play read the chat's words: the
+    /play deals after all, with what the chat's settings deal (read then), and its starter
+    stored first."""
+    dealt = await services.rounds.play(GROUP, ANN, "24")
+    assert isinstance(dealt, Dealt), dealt
+    people = services.rounds.dealing.people
+    words = people.texts
+
+    async def ending_meanwhile(chat, player=None):
+        if services.rounds.open_round(GROUP.id) is not None:
+            await services.rounds.endings.expire(dealt.round.id)
+        return await words(chat, player)
+
+    monkeypatch.setattr(people, "texts", ending_meanwhile)
+    again = await services.rounds.play(GROUP, BEN, "24")
+    assert isinstance(again, Dealt), again
+    assert again.round.id != dealt.round.id and again.round.started_by == BEN.id
+    assert len(again.round.hand) == 4

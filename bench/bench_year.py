@@ -63,7 +63,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -499,8 +499,12 @@ async def page_server(db: Database) -> AsyncIterator[Callable[[PageAsk], Awaitab
     async def member(chat_id: int, user_id: int) -> bool:
         return True  # Telegram's answer, cached by the bot: not what is timed here
 
+    async def submit(user_id: int, chat_id: int, work: Coroutine[Any, Any, None],
+                     page: bool = False) -> None:
+        await work  # alone on the bot: no one else's turn to take
+
     face = Face(SimpleNamespace(pages=pages), token, lambda: True,  # type: ignore
-                member, None, clock=lambda: year.now)  # type: ignore[arg-type]
+                member, submit, clock=lambda: year.now)
     server, port = serve(face, 0)
     settle()  # as the bot does once open (bot/runtime/heap.py)
     try:

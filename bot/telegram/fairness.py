@@ -13,6 +13,14 @@ budget per person and per chat for every door, bot.runtime.doors); past it, it i
 another chat's update waits for. Work the Mini App submits was admitted at its own door, and
 takes the turn of the chat it is about (`submit_as`).
 
+Within its budget a chat's work still has a share of the turns, SHARE a second (SHARE_BURST after
+a pause): a chat past its share waits for the bot's slack, its updates started only when no other
+chat's update is waiting to start, and SLACK_RUNNING of all such at a time. A crowd of members each
+within their budget, who together stay within their group's, is still a few hundred pieces of work
+at once (docs/benchmarks.md, "Floods"); on a busy bot, run beside every other group's updates, they
+made every reply wait. Now they take the bot's spare time and no one's turn. The order of a chat's
+own updates is kept: its whole queue waits in one class. Nothing is refused for it.
+
 An inline query still waiting for its turn when the same person's next one arrives is dropped
 (counted `superseded`): Telegram's client sends a query at each change of what is typed and
 shows the answer to the newest alone, so answering the older is work nobody sees. A person
@@ -50,6 +58,13 @@ BOUND = 256  # updates waiting or running in all (MAX_UPDATES_IN_FLIGHT)
 # at 10,000 the map was 1.7 MB of a simulated day's growth (bench/bench_soak.py)
 SERVED_KEPT, SERVED_PER_PLACE = 2_048, 8
 
+# a chat's share of the turns: this many of its updates a second start as any chat's would, and
+# SHARE_BURST after a pause; past it they start only when no other chat's is waiting, and
+# SLACK_RUNNING of all such at a time. A busy group's round (a few dozen answers in its first
+# seconds, docs/fairness.md) stays within it; fifty members flooding together do not
+SHARE, SHARE_BURST, SLACK_RUNNING = 10.0, 40.0, 2
+PAGES = "page"  # the lane of a person's pages and cards: read, not played, so always in the slack
+
 Key = tuple[str, int]
 WAITING, HANDLING = metrics.stage_timer("waiting"), metrics.stage_timer("handling")
 KINDS = ("message", "edited_message", "callback_query", "inline_query", "my_chat_member")
@@ -80,7 +95,10 @@ class FairUpdates(BaseUpdateProcessor):
 
     def __init__(self, concurrent: int = CONCURRENT, per_chat_running: int = PER_CHAT_RUNNING,
                  bound: int = BOUND, doors: Doors | None = None,
-                 refused: Callable[[object, Refused], None] | None = None) -> None:
+                 refused: Callable[[object, Refused], None] | None = None,
+                 share: tuple[float, float] = (SHARE, SHARE_BURST),
+                 slack_running: int = SLACK_RUNNING,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(bound)  # PTB's gate (a FIFO semaphore): `bound` updates in here at most
         self.doors = doors  # None: no budget (a bare processor, as the benchmarks' baseline)
         self.refused = refused
@@ -100,6 +118,16 @@ class FairUpdates(BaseUpdateProcessor):
         self._served: LRU[Key, int] = LRU(max(SERVED_KEPT, SERVED_PER_PLACE * bound))
         self._turns = 0
         self._newest_query: dict[int, asyncio.Future[bool]] = {}  # a person's waiting query
+        self.share_rate, self.share_burst = share
+        self.slack_running = slack_running
+        self._clock = clock
+        # chats past their share, with an update waiting: started only when `_ready` is empty,
+        # by the same order
+        self._slack: list[tuple[int, int, Key]] = []
+        self._in_slack = 0  # updates started from it and still running
+        self._slack_turns: set[asyncio.Future[bool]] = set()
+        # chat -> (its share left, when it was counted); one forgotten has its whole share
+        self._shares: LRU[Key, tuple[float, float]] = LRU(self._served.maxsize)
         metrics.watch_fair_queue(self.waiting)
 
     async def initialize(self) -> None:
@@ -133,7 +161,7 @@ class FairUpdates(BaseUpdateProcessor):
             self.doors.leave(admitted)
 
     async def _in_turn(self, update: object, coroutine: Awaitable[Any]) -> None:
-        key = sender(update)
+        key = update.key if type(update) is Submission else sender(update)
         joined = time.perf_counter()
         turn: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._waiting.setdefault(key, deque()).append(turn)
@@ -144,7 +172,7 @@ class FairUpdates(BaseUpdateProcessor):
             superseded = await turn
         except asyncio.CancelledError:
             if turn.done() and not turn.cancelled() and not turn.result():  # its turn had
-                self._finished(key)  # come: give it back
+                self._finished(key, turn)  # come: give it back
             else:
                 self._forget(key, turn)
             _close(coroutine)
@@ -162,7 +190,7 @@ class FairUpdates(BaseUpdateProcessor):
         try:
             await coroutine
         finally:
-            self._finished(key)
+            self._finished(key, turn)
             HANDLING(time.perf_counter() - began)
             metrics.record_update_handled(kind(update))
 
@@ -190,13 +218,27 @@ class FairUpdates(BaseUpdateProcessor):
 
     def _dispatch(self) -> None:
         """Start waiting updates while there is room, each time the next of the chat served
-        least lately (never served first; then whoever waits longest)."""
-        while self._running < self.concurrent and self._ready:
-            _, _, key = heapq.heappop(self._ready)
+        least lately (never served first; then whoever waits longest); a chat past its share
+        only when no other waits, SLACK_RUNNING such at a time."""
+        while self._running < self.concurrent:
+            if self._ready:
+                entry = heapq.heappop(self._ready)
+                slack = False
+            elif self._slack and (self._in_slack < self.slack_running
+                                  or self._has_share(self._slack[0][2])):
+                entry = heapq.heappop(self._slack)
+                slack = self._in_slack < self.slack_running and not self._has_share(entry[2])
+            else:
+                return
+            key = entry[2]
             self._in_ready.discard(key)
             queue = self._waiting.get(key)
             if not queue or self._busy.get(key, 0) >= self.per_chat_running:
                 continue  # gone meanwhile; or full, and ready again when one of its ends
+            if not slack and not self._spend_share(key):
+                heapq.heappush(self._slack, entry)  # past its share: waits for the slack
+                self._in_ready.add(key)
+                continue
             turn = queue.popleft()
             if not queue:
                 del self._waiting[key]
@@ -205,13 +247,42 @@ class FairUpdates(BaseUpdateProcessor):
                 continue
             self._running += 1
             self._busy[key] = self._busy.get(key, 0) + 1
+            if slack:
+                self._in_slack += 1
+                self._slack_turns.add(turn)
             self._turns += 1
             self._served[key] = self._turns
             turn.set_result(False)
             self._make_ready(key)
 
-    def _finished(self, key: Key) -> None:
+    def _has_share(self, key: Key) -> bool:
+        if key[0] == PAGES:
+            return False
+        share = self._shares.get(key)
+        if share is None:
+            return True
+        left, then = share
+        return left + (self._clock() - then) * self.share_rate >= 1
+
+    def _spend_share(self, key: Key) -> bool:
+        """One of the chat's share spent, if it has one left (refilled since it was counted);
+        a page's lane has none."""
+        if key[0] == PAGES:
+            return False
+        now = self._clock()
+        share = self._shares.get(key)
+        left = self.share_burst if share is None else \
+            min(self.share_burst, share[0] + (now - share[1]) * self.share_rate)
+        if left < 1:
+            return False
+        self._shares[key] = (left - 1, now)
+        return True
+
+    def _finished(self, key: Key, turn: asyncio.Future[bool]) -> None:
         self._running -= 1
+        if turn in self._slack_turns:
+            self._slack_turns.discard(turn)
+            self._in_slack -= 1
         busy = self._busy.get(key, 1) - 1
         if busy:
             self._busy[key] = busy
@@ -243,19 +314,23 @@ class _Id:
 @dataclass(frozen=True)
 class Submission:
     """Work done for a user outside an update (an answer from the Mini App's page), as the
-    processor sees it: whose it is, and the chat it is about — whose turn it takes (`sender`
-    reads `effective_chat.id`), as that chat's typed answers do."""
+    processor sees it: whose it is, the chat it is about, and whose turn it takes (`key`: the
+    chat's, as that chat's typed answers; or the person's lane of pages, PAGES)."""
 
     effective_user: _Id
     effective_chat: _Id
+    key: Key
 
 
 async def submit_as(processor: BaseUpdateProcessor, user_id: int, chat_id: int,
-                    work: Coroutine[Any, Any, None]) -> None:
+                    work: Coroutine[Any, Any, None], page: bool = False) -> None:
     """Run `work` in the fair turn of the chat it is about (`chat_id`: the round's group, or the
     user's private chat), beside the chats' updates (waiting for room when the queues are full,
     as an update would). The chat's, not the user's: fifty members answering a group's round on
     the page take the group's few places at a time, as their typed answers would, not fifty
     people's — each of whom would wait on the group's round while holding a place another
-    chat's update needs."""
-    await processor.process_update(Submission(_Id(user_id), _Id(chat_id)), work)
+    chat's update needs. A `page` (a player's or a group's page, a card) is read, not played:
+    it takes its person's lane of pages, run in the bot's slack alone, so a crowd reading pages
+    takes no chat's turn and no chat's share of the core."""
+    key = (PAGES, user_id) if page else ("chat", chat_id)
+    await processor.process_update(Submission(_Id(user_id), _Id(chat_id), key), work)

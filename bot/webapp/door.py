@@ -61,4 +61,4 @@ def refused(refusal: Refused) -> Refusal:
     if refusal.by == "door":
         return Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "busy", "try_again", refusal.retry_after)
     return Refusal(HTTPStatus.TOO_MANY_REQUESTS, f"past the {refusal.by}'s budget", "held",
-                   refusal.retry_after)
+                   refusal.retry_after, by=refusal.by)

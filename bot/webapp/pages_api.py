@@ -52,21 +52,22 @@ def signed_page(face: Face, body: dict[str, Any]) -> tuple[Signed, PageAsk, Text
 
 async def page(face: Face, body: dict[str, Any]) -> dict[str, Any]:
     """A player's page, only to that player; a group's, only to its members; a tournament's,
-    only to those it concerns (`concerned`)."""
+    only to those it concerns (`concerned`). Read with the bot's spare time (`Face.spare`)."""
     signed, ask, texts = signed_page(face, body)
     pages = face.services.pages
     if ask.kind == "tournament":
         await concerned(face, ask, signed.user_id)
-        found = await pages.tournament(ask.id, texts)
+        found = await face.spare(signed.user_id, pages.tournament(ask.id, texts))
         if found is None:
             raise Refusal(HTTPStatus.NOT_FOUND, "no such tournament", "nothing")
         return found
     if ask.kind == "player":
         if ask.id != signed.user_id:
             raise Refusal(HTTPStatus.FORBIDDEN, "another person's page", "not_yours")
-        return await pages.player(ask.id, signed.first_name, texts)
+        return await face.spare(signed.user_id,
+                                pages.player(ask.id, signed.first_name, texts))
     async with face.in_chat(ask.id, signed.user_id, PAGE):  # the group's budget too
-        return await pages.group(ask.id, texts)
+        return await face.spare(signed.user_id, pages.group(ask.id, texts))
 
 
 async def concerned(face: Face, ask: PageAsk, user_id: int) -> None:
@@ -99,11 +100,12 @@ async def card(face: Face, body: dict[str, Any]) -> dict[str, Any]:
         raise Refusal(HTTPStatus.FORBIDDEN, "another person's card", "not_yours")
     kind = body.get("card", SEASON)
     if kind == DAILY:
-        png = await daily(face, signed, body.get("day"), body.get("game"), texts)
+        drawn = daily(face, signed, body.get("day"), body.get("game"), texts)
     elif kind == SEASON:
-        png = await season(face, signed, body.get("game"), texts)
+        drawn = season(face, signed, body.get("game"), texts)
     else:
         raise Refusal(HTTPStatus.BAD_REQUEST, "no such card")
+    png = await face.spare(signed.user_id, drawn)
     return {"png": base64.b64encode(png).decode("ascii")}
 
 

@@ -10,10 +10,11 @@ class Refusal(Exception):
     request past a budget the seconds until one would be let in (its Retry-After)."""
 
     def __init__(self, status: int, why: str, said: str = "forbidden",
-                 retry_after: int | None = None, after: str = "") -> None:
+                 retry_after: int | None = None, after: str = "", by: str = "") -> None:
         super().__init__(why)
         self.status = status
         self.why = why
         self.said = said
         self.retry_after = retry_after
         self.after = after  # a line the page shows under its words (a round's themes, once over)
+        self.by = by  # past a budget: whose ("person", "chat", ...; bot.runtime.doors)

@@ -17,13 +17,16 @@ may have counted, and the page's next request shows whether it did.
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Awaitable, Callable
 from functools import partial
 from http import HTTPStatus
 from typing import Any
 
+from bot.runtime import metrics
 from bot.runtime.doors import Doors
+from bot.runtime.lru import LRU
 from bot.webapp import door
 from bot.webapp.init_data import Unsigned, claimed, verify
 from bot.webapp.refusal import Refusal
@@ -34,6 +37,7 @@ from bot.webapp.tickets import read_ticket
 ROUND_ACTS = ("round", "answer", "next", "start")
 PRIVATE_ACTS = ("next", "start")  # ... of which these may name no round: the person's own chat
 Ask = Callable[[int | None, bytes], Awaitable[bytes | None]]  # (chat or None, request) -> reply
+HELD_KEPT = 1_024  # chats held past their budget, remembered (the least lately used go)
 
 
 def request(act: str, body: dict[str, Any]) -> bytes:
@@ -60,7 +64,8 @@ async def answer_request(face: Face, data: bytes) -> bytes:
                                   claimed(body.get("init_data")))
         return _reply({"ok": await act(face, body)})
     except Refusal as refusal:
-        return _reply({"refused": [refusal.status, refusal.why, refusal.said, refusal.retry_after]})
+        return _reply({"refused": [refusal.status, refusal.why, refusal.said, refusal.retry_after,
+                                   refusal.after, refusal.by]})
     finally:
         if admitted is not None and face.doors is not None:
             face.doors.leave(admitted)
@@ -80,6 +85,10 @@ class RelayedFace:
         self.token = token
         self.clock = clock
         self.doors = doors  # the role's own budget of each asker (a chat's: its worker's)
+        # chat -> until when the answering process said it is past its budget: its rounds'
+        # requests are refused here meanwhile, not relayed (fifty members each within their
+        # own budget, past their group's, made the bot verify and refuse thousands of them)
+        self._held: LRU[int, float] = LRU(HELD_KEPT)
 
     def now(self) -> float:
         return self.clock()
@@ -100,15 +109,33 @@ class RelayedFace:
             if ticket is None:
                 raise Refusal(HTTPStatus.BAD_REQUEST, "no round")
             chat = ticket.chat_id
+            self._still_held(chat)
         data = await self.ask(chat, request(act, body))
         if data is None:
             raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "no worker answered", "try_again")
         reply = json.loads(data)
         if "refused" in reply:
-            status, why, said, *retry_after = reply["refused"]
-            raise Refusal(status, why, said, *retry_after)
+            refusal = Refusal(*reply["refused"])
+            if refusal.by == "chat" and chat is not None and refusal.retry_after:
+                self._held[chat] = self.now() + refusal.retry_after
+            raise refusal
         answer: dict[str, Any] = reply["ok"]
         return answer
+
+    def _still_held(self, chat: int) -> None:
+        """Refusal while the chat's own process last said it is past its budget: what it would
+        say again, for the rest of the wait (a stranger to the group hears it too, and spends
+        nothing either way)."""
+        until = self._held.get(chat)
+        if until is None:
+            return
+        left = until - self.now()
+        if left <= 0:
+            del self._held[chat]
+            return
+        metrics.record_webapp_refused("chat")
+        raise Refusal(HTTPStatus.TOO_MANY_REQUESTS, "past the chat's budget", "held",
+                      math.ceil(left), by="chat")
 
 
 async def _relayed(act: str, face: RelayedFace, body: dict[str, Any]) -> dict[str, Any]:

@@ -49,7 +49,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mappi
 from contextlib import asynccontextmanager
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import tornado.httpserver
 import tornado.netutil
@@ -97,9 +97,16 @@ FOLLOWING = 900.0
 
 Belongs = Callable[[int, int], Awaitable[bool | None]]
 """Whether a user is in a group (None: Telegram can't tell now)."""
-Submit = Callable[[int, int, Coroutine[None, None, None]], Awaitable[None]]
-"""Run a user's submission about a chat (user, chat, work) in that chat's fair turn (admitted
-at the door already)."""
+T = TypeVar("T")
+
+
+class Submit(Protocol):
+    """Run a user's submission about a chat (user, chat, work) in that chat's fair turn, or a
+    page's in the person's lane of pages (`page`); admitted at the door already
+    (bot.telegram.fairness.submit_as)."""
+
+    def __call__(self, user_id: int, chat_id: int, work: Coroutine[Any, Any, None],
+                 page: bool = False) -> Awaitable[None]: ...
 
 
 class Face:
@@ -243,6 +250,28 @@ class Face:
         if not judged:  # its work was closed unrun: the process is stopping
             raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "stopping", "try_again")
         return judged[0]
+
+    async def spare(self, user_id: int, work: Coroutine[Any, Any, T]) -> T:
+        """A page's work (a player's or a group's page, a card: read, not played) run in its
+        person's lane of pages, with the bot's spare time: a crowd of members reading pages,
+        each within their budget, takes no chat's turn (bot.telegram.fairness). What it
+        returns or raises, as if awaited here."""
+        done: list[T] = []
+        failed: list[Exception] = []
+
+        async def run() -> None:
+            try:
+                done.append(await work)
+            except Exception as error:  # the page's Refusal, or a fault: raised to the asker
+                failed.append(error)
+
+        await self.submit(user_id, user_id, run(), page=True)
+        if failed:
+            raise failed[0]
+        if not done:  # closed unrun: the process is stopping
+            work.close()
+            raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "stopping", "try_again")
+        return done[0]
 
     def refusal_language(self, body: dict[str, Any]) -> str:
         return refusal_language(body)

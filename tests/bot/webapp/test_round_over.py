@@ -102,3 +102,21 @@ async def test_one_who_left_hears_nothing_of_it(harness: Harness, clock: Clock):
         status, said = await post(base, "api/round", {"init_data": eves,
                                                       "round": f"{GROUP}_0_{ended.id}"})
     assert status == 403 and "after" not in said
+
+
+async def test_the_line_comes_through_the_page_s_own_process(harness: Harness):
+    """`python -m bot` with the Mini App serves the page from a process of its own, which
+    relays each request to the bot: the line under a refusal comes back with it. (The page's
+    process checks the signature by the real time, so the bot's is real here too.)"""
+    import time
+
+    import httpx
+
+    from tests.bot.webapp.test_page_process import apart
+    from tests.bot.webapp.test_page_process import post as post_apart
+
+    ended, data = await over(harness, time.time)
+    async with apart(harness) as base, httpx.AsyncClient(timeout=30) as client:
+        said = await post_apart(client, base, "api/round",
+                                {"init_data": data, "round": f"{GROUP}_0_{ended.id}"})
+    assert (said.status_code, said.json().get("after")) == (410, LINE), said.json()

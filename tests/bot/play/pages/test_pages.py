@@ -253,3 +253,25 @@ def test_a_round_won_closest_is_not_read_as_solved():
     assert sorted(shown.values()) == ["0% exact"] * len(closest)
     persian = levels_section(texts_for("fa"), [LevelYear("yahtzee", "", 4, 1, None)])["rows"]
     assert persian[0]["share_text"].startswith("۲۵")  # the language's digits, then its word
+
+
+async def test_pages_and_cards_are_read_with_the_bot_s_spare_time(harness: Harness, clock: Clock,
+                                                                  monkeypatch):
+    """A player's page, a group's and a card are each read in the asker's lane of pages (the
+    bot's slack: bot.telegram.fairness), not in a chat's turn and not outside the turns."""
+    await played(harness, clock)
+    face, lanes = harness.bot.face, []
+    submit = face.submit
+
+    async def recording(user_id, chat_id, work, page=False):
+        lanes.append((user_id, page))
+        await submit(user_id, chat_id, work, page=page)
+
+    monkeypatch.setattr(face, "submit", recording)
+    mine = {"init_data": opened(ANN, clock, h=harness), "page": f"u{ANN['id']}"}
+    group = {"init_data": opened(ANN, clock, f"g{GROUP}", h=harness), "page": f"g{GROUP}"}
+    async with page_server(harness) as base:
+        answers = [await post(base, "api/page", mine), await post(base, "api/page", group),
+                   await post(base, "api/card", {**mine, "game": "24"})]
+    assert [status for status, _ in answers] == [200] * 3
+    assert lanes == [(ANN["id"], True)] * 3

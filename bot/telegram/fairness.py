@@ -67,6 +67,7 @@ PAGES = "page"  # the lane of a person's pages and cards: read, not played, so a
 
 Key = tuple[str, int]
 WAITING, HANDLING = metrics.stage_timer("waiting"), metrics.stage_timer("handling")
+SLACK_WAITING = metrics.stage_timer("slack")  # the wait of work past its share, or a page's
 KINDS = ("message", "edited_message", "callback_query", "inline_query", "my_chat_member")
 
 
@@ -186,7 +187,7 @@ class FairUpdates(BaseUpdateProcessor):
             metrics.record_update_dropped(metrics.SUPERSEDED)
             return
         began = time.perf_counter()
-        WAITING(began - joined)
+        (SLACK_WAITING if turn in self._slack_turns else WAITING)(began - joined)
         try:
             await coroutine
         finally:

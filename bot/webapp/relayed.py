@@ -37,7 +37,7 @@ from bot.webapp.tickets import read_ticket
 ROUND_ACTS = ("round", "answer", "next", "start")
 PRIVATE_ACTS = ("next", "start")  # ... of which these may name no round: the person's own chat
 Ask = Callable[[int | None, bytes], Awaitable[bytes | None]]  # (chat or None, request) -> reply
-HELD_KEPT = 1_024  # chats held past their budget, remembered (the least lately used go)
+HELD_KEPT = 1_024  # people and chats held past their budget (the least lately used go)
 
 
 def request(act: str, body: dict[str, Any]) -> bytes:
@@ -85,10 +85,11 @@ class RelayedFace:
         self.token = token
         self.clock = clock
         self.doors = doors  # the role's own budget of each asker (a chat's: its worker's)
-        # chat -> until when the answering process said it is past its budget: its rounds'
-        # requests are refused here meanwhile, not relayed (fifty members each within their
-        # own budget, past their group's, made the bot verify and refuse thousands of them)
-        self._held: LRU[int, float] = LRU(HELD_KEPT)
+        # a person or a chat -> until when the answering process said it is past its budget:
+        # its requests are refused here meanwhile, not relayed (fifty members each within
+        # their own budget here, past their group's or past what their updates left of their
+        # own there, made the bot verify and refuse thousands of them)
+        self._held: LRU[tuple[str, int], float] = LRU(HELD_KEPT)
 
     def now(self) -> float:
         return self.clock()
@@ -101,6 +102,7 @@ class RelayedFace:
             signed = verify(body.get("init_data"), self.token, self.now())
         except Unsigned as error:
             raise Refusal(HTTPStatus.FORBIDDEN, str(error)) from None
+        self._still_held(("person", signed.user_id))
         chat = None
         if act in PRIVATE_ACTS and body.get("round") in (None, ""):
             chat = signed.user_id  # a page from the menu: its person's own chat
@@ -109,34 +111,35 @@ class RelayedFace:
             if ticket is None:
                 raise Refusal(HTTPStatus.BAD_REQUEST, "no round")
             chat = ticket.chat_id
-            self._still_held(chat)
+            self._still_held(("chat", chat))
         data = await self.ask(chat, request(act, body))
         if data is None:
             raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "no worker answered", "try_again")
         reply = json.loads(data)
         if "refused" in reply:
             refusal = Refusal(*reply["refused"])
-            if refusal.by == "chat" and chat is not None and refusal.retry_after:
-                self._held[chat] = self.now() + refusal.retry_after
+            held = {"person": signed.user_id, "chat": chat}.get(refusal.by)
+            if held is not None and refusal.retry_after:
+                self._held[refusal.by, held] = self.now() + refusal.retry_after
             raise refusal
         answer: dict[str, Any] = reply["ok"]
         return answer
 
-    def _still_held(self, chat: int) -> None:
-        """Refusal while the chat's own process last said it is past its budget: what it would
-        say again, for the rest of the wait (a stranger to the group hears it too, and spends
-        nothing either way)."""
-        until = self._held.get(chat)
+    def _still_held(self, whose: tuple[str, int]) -> None:
+        """Refusal while the answering process last said this person or chat is past its
+        budget: what it would say again, for the rest of the wait (for a chat, a stranger to
+        the group hears it too, and spends nothing either way)."""
+        until = self._held.get(whose)
         if until is None:
             return
         left = until - self.now()
         if left <= 0:
-            del self._held[chat]
+            del self._held[whose]
             return
-        metrics.record_webapp_refused("chat")
-        raise Refusal(HTTPStatus.TOO_MANY_REQUESTS, "past the chat's budget", "held",
-                      math.ceil(left), by="chat")
-
+        kind = whose[0]
+        metrics.record_webapp_refused(kind)
+        raise Refusal(HTTPStatus.TOO_MANY_REQUESTS, f"past the {kind}'s budget", "held",
+                      math.ceil(left), by=kind)
 
 async def _relayed(act: str, face: RelayedFace, body: dict[str, Any]) -> dict[str, Any]:
     return await face.relay(act, body)

@@ -305,3 +305,36 @@ def test_every_type_telegram_sends_is_among_them():
     """A type PTB learns (a newer Bot API) must be added to KINDS above."""
     fed = {key for _, fields, _ in KINDS for key in fields}
     assert {str(kind) for kind in Update.ALL_TYPES} <= fed
+
+
+async def test_a_polled_batch_is_read_a_few_at_a_time_with_the_loop_let_run_between(
+        harness: Harness, monkeypatch):
+    """A batch of a hundred presses read in one step held every chat's replies 10 to 50 ms
+    (issue 70's flood): the updates are read READ_AT_ONCE at a time, and whatever else waits
+    on the event loop runs between; every update comes back, in order."""
+    import asyncio
+
+    from bot.telegram.polling import READ_AT_ONCE, PollingBot
+
+    bot = harness.app.bot
+    assert isinstance(bot, PollingBot)
+    harness.telegram.chat(GROUP)
+    for n in range(40):
+        await harness.telegram.say(GROUP, ANN, f"/a {n}")
+    ticks, seen = [0], []
+
+    async def ticker() -> None:
+        while True:
+            ticks[0] += 1
+            await asyncio.sleep(0)
+
+    read = bot._read
+    monkeypatch.setattr(bot, "_read", lambda data: (seen.append(ticks[0]), read(data))[1])
+    running = asyncio.create_task(ticker())
+    try:
+        updates = await bot.get_updates(timeout=0)
+    finally:
+        running.cancel()
+    assert [u.message.text for u in updates] == [f"/a {n}" for n in range(40)]
+    assert len(set(seen)) == 40 // READ_AT_ONCE  # the ticker ran between each few, only then
+    harness.telegram.updates.clear()

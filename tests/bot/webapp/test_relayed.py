@@ -1,9 +1,9 @@
 """What the page's own process (or the cluster's Mini App role) relays and what comes back
 (bot/webapp/relayed.py): a refusal whole — its status, words, wait, the line under it and whose
-budget it was — and a group the bot said is past its budget held where the request arrives, for
-the wait the bot named, so fifty members each within their own budget cost the bot nothing more
-once their group's is spent (issue 70). Attacked: another chat, a person's own budget, the wait
-over, a request forged in the held group's name."""
+budget it was — and a group or a person the bot said is past its budget held where the request
+arrives, for the wait the bot named, so fifty members each within their own budget cost the bot
+nothing more once their group's is spent (issue 70). Attacked: another chat, another person in
+the group, the wait over, a request forged in the held group's name."""
 
 from __future__ import annotations
 
@@ -71,12 +71,21 @@ async def test_a_group_past_its_budget_is_held_where_the_request_arrives():
     assert bot.asked == [GROUP, OTHER, GROUP]
 
 
-async def test_a_person_past_their_own_budget_holds_no_group():
-    bot = Bot(by="person")
-    face = RelayedFace(bot.ask, TOKEN, Clock())
-    for user in (7, 8):
-        await refusal(face, body(GROUP, user))
+async def test_a_person_past_their_own_budget_is_held_and_holds_no_one_else():
+    """Ann spent her budget on updates (one budget, every door): her requests are held here
+    for the wait named, in every chat; Ben's are asked for, in the same group."""
+    bot, clock = Bot(by="person", wait=2), Clock()
+    face = RelayedFace(bot.ask, TOKEN, clock)
+    assert (await refusal(face, body(GROUP, 7))).by == "person"
+    for chat in (GROUP, OTHER):
+        held = await refusal(face, body(chat, 7))
+        assert (held.status, held.retry_after, held.by) == (429, 2, "person")
+    assert bot.asked == [GROUP]
+    await refusal(face, body(GROUP, 8))
     assert bot.asked == [GROUP, GROUP]  # Ben is asked for: Ann's budget is not his
+    clock.now += 2.1
+    await refusal(face, body(OTHER, 7))
+    assert bot.asked == [GROUP, GROUP, OTHER]
 
 
 async def test_a_forged_request_naming_a_held_group_is_refused_and_spends_nothing():

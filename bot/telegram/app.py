@@ -31,7 +31,7 @@ from bot.runtime.doors import Doors
 from bot.telegram import errors, presses
 from bot.telegram.bot_api_10 import ephemeral_id
 from bot.telegram.context import App, Context, Types
-from bot.telegram.fairness import FairUpdates
+from bot.telegram.fairness import CpuBusy, FairUpdates
 from bot.telegram.features import chats, community, games, rounds, settings, solo, tournaments
 from bot.telegram.features import help as helping  # not the builtin's name
 from bot.telegram.intake import Intake
@@ -115,7 +115,7 @@ def fair_updates(config: Config, doors: Doors) -> FairUpdates:
     """The fair update processor: each update drawn on its sender's and its chat's budget
     (`doors`, the Mini App's too), MAX_UPDATES_IN_FLIGHT in hand in all."""
     return FairUpdates(CONCURRENT_UPDATES, bound=config.max_updates_in_flight, doors=doors,
-                       refused=Notices().refused)
+                       refused=Notices().refused, busy=CpuBusy())
 
 
 def build_application(config: Config, bot: PollingBot, types: Types, scheduler: JobScheduler,

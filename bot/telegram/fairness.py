@@ -63,6 +63,7 @@ SERVED_KEPT, SERVED_PER_PLACE = 2_048, 8
 # SLACK_RUNNING of all such at a time. A busy group's round (a few dozen answers in its first
 # seconds, docs/fairness.md) stays within it; fifty members flooding together do not
 SHARE, SHARE_BURST, SLACK_RUNNING = 10.0, 40.0, 2
+BUSY, BUSY_WINDOW, TRICKLE = 0.75, 0.05, 10.0
 PAGES = "page"  # the lane of a person's pages and cards: read, not played, so always in the slack
 
 Key = tuple[str, int]
@@ -99,7 +100,8 @@ class FairUpdates(BaseUpdateProcessor):
                  refused: Callable[[object, Refused], None] | None = None,
                  share: tuple[float, float] = (SHARE, SHARE_BURST),
                  slack_running: int = SLACK_RUNNING,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 busy: Callable[[], bool] | None = None) -> None:
         super().__init__(bound)  # PTB's gate (a FIFO semaphore): `bound` updates in here at most
         self.doors = doors  # None: no budget (a bare processor, as the benchmarks' baseline)
         self.refused = refused
@@ -122,11 +124,15 @@ class FairUpdates(BaseUpdateProcessor):
         self.share_rate, self.share_burst = share
         self.slack_running = slack_running
         self._clock = clock
+        self._busy_probe = busy
+        self._trickle_at = 0.0
+        self._redispatch: asyncio.TimerHandle | None = None
         # chats past their share, with an update waiting: started only when `_ready` is empty,
         # by the same order
         self._slack: list[tuple[int, int, Key]] = []
         self._in_slack = 0  # updates started from it and still running
         self._slack_turns: set[asyncio.Future[bool]] = set()
+        self._slack_waited: set[asyncio.Future[bool]] = set()  # ... and those started from it
         # chat -> (its share left, when it was counted); one forgotten has its whole share
         self._shares: LRU[Key, tuple[float, float]] = LRU(self._served.maxsize)
         metrics.watch_fair_queue(self.waiting)
@@ -187,7 +193,11 @@ class FairUpdates(BaseUpdateProcessor):
             metrics.record_update_dropped(metrics.SUPERSEDED)
             return
         began = time.perf_counter()
-        (SLACK_WAITING if turn in self._slack_turns else WAITING)(began - joined)
+        if turn in self._slack_waited:
+            self._slack_waited.discard(turn)
+            SLACK_WAITING(began - joined)
+        else:
+            (SLACK_WAITING if turn in self._slack_turns else WAITING)(began - joined)
         try:
             await coroutine
         finally:
@@ -224,11 +234,12 @@ class FairUpdates(BaseUpdateProcessor):
         while self._running < self.concurrent:
             if self._ready:
                 entry = heapq.heappop(self._ready)
-                slack = False
-            elif self._slack and (self._in_slack < self.slack_running
-                                  or self._has_share(self._slack[0][2])):
+                slack = waited = False
+            elif self._slack and (self._has_share(self._slack[0][2]) or (
+                    self._in_slack < self.slack_running and self._slack_allowed())):
                 entry = heapq.heappop(self._slack)
                 slack = self._in_slack < self.slack_running and not self._has_share(entry[2])
+                waited = True
             else:
                 return
             key = entry[2]
@@ -251,10 +262,30 @@ class FairUpdates(BaseUpdateProcessor):
             if slack:
                 self._in_slack += 1
                 self._slack_turns.add(turn)
+            elif waited:  # its share came back while it waited in the slack
+                self._slack_waited.add(turn)
             self._turns += 1
             self._served[key] = self._turns
             turn.set_result(False)
             self._make_ready(key)
+
+    def _slack_allowed(self) -> bool:
+        """Whether work past its share may start now: at once while the bot is not busy; while
+        it is, TRICKLE a second (a dispatch is asked for when the next may start)."""
+        if self._busy_probe is None or not self._busy_probe():
+            return True
+        now = self._clock()
+        if now >= self._trickle_at:
+            self._trickle_at = now + 1 / TRICKLE
+            return True
+        if self._redispatch is None:
+            self._redispatch = asyncio.get_running_loop().call_later(
+                self._trickle_at - now, self._dispatch_later)
+        return False
+
+    def _dispatch_later(self) -> None:
+        self._redispatch = None
+        self._dispatch()
 
     def _has_share(self, key: Key) -> bool:
         if key[0] == PAGES:
@@ -281,6 +312,7 @@ class FairUpdates(BaseUpdateProcessor):
 
     def _finished(self, key: Key, turn: asyncio.Future[bool]) -> None:
         self._running -= 1
+        self._slack_waited.discard(turn)
         if turn in self._slack_turns:
             self._slack_turns.discard(turn)
             self._in_slack -= 1
@@ -335,3 +367,21 @@ async def submit_as(processor: BaseUpdateProcessor, user_id: int, chat_id: int,
     takes no chat's turn and no chat's share of the core."""
     key = (PAGES, user_id) if page else ("chat", chat_id)
     await processor.process_update(Submission(_Id(user_id), _Id(chat_id), key), work)
+
+
+class CpuBusy:
+    """Whether the process has used more than BUSY of a core over its last BUSY_WINDOW (its CPU
+    time, every thread's: the store's, a card's drawing)."""
+
+    def __init__(self, wall: Callable[[], float] = time.perf_counter,
+                 cpu: Callable[[], float] = time.process_time) -> None:
+        self._wall, self._cpu_time = wall, cpu
+        self._at, self._cpu, self._busy = wall(), cpu(), False
+
+    def __call__(self) -> bool:
+        now = self._wall()
+        if now - self._at >= BUSY_WINDOW:
+            cpu = self._cpu_time()
+            self._busy = (cpu - self._cpu) / (now - self._at) > BUSY
+            self._at, self._cpu = now, cpu
+        return self._busy

@@ -119,3 +119,41 @@ async def test_a_page_is_read_at_once_on_an_idle_bot():
 def test_the_shares_kept_are_bounded_as_the_turns_are():
     fair = FairUpdates(bound=1_000)
     assert fair._shares.maxsize == fair._served.maxsize
+
+
+async def test_while_the_bot_is_busy_work_past_its_share_trickles():
+    """Past its share a chat's work waits for the slack; while the bot's core is busy even the
+    slack's few start only TRICKLE a second, the next asked for when it may start."""
+    from bot.telegram.fairness import TRICKLE
+
+    clock, busy = Clock(), [True]
+    fair = FairUpdates(concurrent=8, per_chat_running=4, share=(0.0, 1.0), slack_running=2,
+                       clock=clock, busy=lambda: busy[0])
+    seen, gate = Seen(), asyncio.Event()
+    burst = [asyncio.create_task(fair.process_update(update_of(A), seen.handle(f"a{i}", gate)))
+             for i in range(4)]
+    await settle()
+    assert seen.started == ["a0", "a1"]  # its share's one; one from the slack, then none yet
+    await fair.process_update(update_of(B), seen.handle("b"))  # another chat: at once
+    assert seen.done == ["b"]
+    clock.now += 1 / TRICKLE
+    await asyncio.sleep(1.5 / TRICKLE)  # the dispatch asked for when the next may start
+    assert seen.started == ["a0", "a1", "b", "a2"]
+    busy[0] = False  # no longer busy: the rest as the slack's few let them
+    gate.set()
+    await asyncio.gather(*burst)
+    assert seen.done == ["b", "a0", "a1", "a2", "a3"]
+
+
+def test_busy_is_more_than_three_quarters_of_a_core_over_the_last_window():
+    from bot.telegram.fairness import BUSY_WINDOW, CpuBusy
+
+    wall, cpu = [0.0], [0.0]
+    busy = CpuBusy(lambda: wall[0], lambda: cpu[0])
+    wall[0], cpu[0] = BUSY_WINDOW, 0.9 * BUSY_WINDOW
+    assert busy()
+    wall[0] += BUSY_WINDOW / 2  # within the window: as it was
+    assert busy()
+    wall[0] += BUSY_WINDOW / 2
+    cpu[0] += 0.1 * BUSY_WINDOW
+    assert not busy()

@@ -15,11 +15,13 @@ takes the turn of the chat it is about (`submit_as`).
 
 Within its budget a chat's work still has a share of the turns, SHARE a second (SHARE_BURST after
 a pause): a chat past its share waits for the bot's slack, its updates started only when no other
-chat's update is waiting to start, and SLACK_RUNNING of all such at a time. A crowd of members each
-within their budget, who together stay within their group's, is still a few hundred pieces of work
-at once (docs/benchmarks.md, "Floods"); on a busy bot, run beside every other group's updates, they
-made every reply wait. Now they take the bot's spare time and no one's turn. The order of a chat's
-own updates is kept: its whole queue waits in one class. Nothing is refused for it.
+chat's update is waiting to start, SLACK_RUNNING of all such at a time, and while the bot's core
+is busy (`CpuBusy`) only TRICKLE a second. A crowd of members each within their budget, who
+together stay within their group's, is still a few hundred pieces of work at once
+(docs/benchmarks.md, "Floods"); on a busy bot, run beside every other group's updates, they made
+every reply wait. Now they take the bot's spare time and no one's turn. The order of a chat's own
+updates is kept: its whole queue waits in one class. Nothing is refused for it. A person's pages
+and cards (`submit_as(..., page=True)`) are always in the slack.
 
 An inline query still waiting for its turn when the same person's next one arrives is dropped
 (counted `superseded`): Telegram's client sends a query at each change of what is typed and
@@ -63,6 +65,8 @@ SERVED_KEPT, SERVED_PER_PLACE = 2_048, 8
 # SLACK_RUNNING of all such at a time. A busy group's round (a few dozen answers in its first
 # seconds, docs/fairness.md) stays within it; fifty members flooding together do not
 SHARE, SHARE_BURST, SLACK_RUNNING = 10.0, 40.0, 2
+# busy: over BUSY of a core in the last BUSY_WINDOW seconds; then the slack starts TRICKLE a
+# second (a few milliseconds each: a few percent of a core)
 BUSY, BUSY_WINDOW, TRICKLE = 0.75, 0.05, 10.0
 PAGES = "page"  # the lane of a person's pages and cards: read, not played, so always in the slack
 

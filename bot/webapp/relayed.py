@@ -64,8 +64,9 @@ async def answer_request(face: Face, data: bytes) -> bytes:
                                   claimed(body.get("init_data")))
         return _reply({"ok": await act(face, body)})
     except Refusal as refusal:
-        return _reply({"refused": [refusal.status, refusal.why, refusal.said, refusal.retry_after,
-                                   refusal.after, refusal.by]})
+        # the line under it and whose budget it was beside the list a role of any version reads
+        return _reply({"refused": [refusal.status, refusal.why, refusal.said, refusal.retry_after],
+                       "after": refusal.after, "by": refusal.by})
     finally:
         if admitted is not None and face.doors is not None:
             face.doors.leave(admitted)
@@ -117,7 +118,9 @@ class RelayedFace:
             raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "no worker answered", "try_again")
         reply = json.loads(data)
         if "refused" in reply:
-            refusal = Refusal(*reply["refused"])
+            status, why, said, *wait = reply["refused"]
+            refusal = Refusal(status, why, said, wait[0] if wait else None,
+                              after=reply.get("after", ""), by=reply.get("by", ""))
             held = {"person": signed.user_id, "chat": chat}.get(refusal.by)
             if held is not None and refusal.retry_after:
                 self._held[refusal.by, held] = self.now() + refusal.retry_after
@@ -140,6 +143,7 @@ class RelayedFace:
         metrics.record_webapp_refused(kind)
         raise Refusal(HTTPStatus.TOO_MANY_REQUESTS, f"past the {kind}'s budget", "held",
                       math.ceil(left), by=kind)
+
 
 async def _relayed(act: str, face: RelayedFace, body: dict[str, Any]) -> dict[str, Any]:
     return await face.relay(act, body)

@@ -38,8 +38,8 @@ class Bot:
 
     async def ask(self, chat: int | None, data: bytes) -> bytes:
         self.asked.append(chat)
-        refused = [429, f"past the {self.by}'s budget", "held", self.wait, "", self.by]
-        return json.dumps({"refused": refused}).encode()
+        refused = [429, f"past the {self.by}'s budget", "held", self.wait]
+        return json.dumps({"refused": refused, "after": "", "by": self.by}).encode()
 
 
 def body(chat: int, user: int = 7, token: str = TOKEN) -> dict:
@@ -119,3 +119,19 @@ async def test_a_refusal_comes_back_whole_with_its_line_and_whose_budget():
 
     back = await refusal(RelayedFace(ask, TOKEN, Clock()), body(GROUP))
     assert (back.status, back.why, back.said, back.after) == (410, "over", "over", "🧩 a line")
+
+
+async def test_a_refusal_from_a_worker_of_the_version_before_is_read_as_ever():
+    """During a rolling upgrade a worker of the version before answers with the refusal's list
+    alone: the role reads it, and holds nothing it was not told to."""
+    asked: list[int | None] = []
+
+    async def ask(chat: int | None, data: bytes) -> bytes:
+        asked.append(chat)
+        return json.dumps({"refused": [429, "past the chat's budget", "held", 3]}).encode()
+
+    face = RelayedFace(ask, TOKEN, Clock())
+    for _ in range(2):
+        back = await refusal(face, body(GROUP))
+        assert (back.status, back.retry_after, back.after, back.by) == (429, 3, "", "")
+    assert asked == [GROUP, GROUP]

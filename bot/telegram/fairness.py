@@ -239,11 +239,13 @@ class FairUpdates(BaseUpdateProcessor):
             if self._ready:
                 entry = heapq.heappop(self._ready)
                 slack = waited = False
-            elif self._slack and (self._has_share(self._slack[0][2]) or (
-                    self._in_slack < self.slack_running and self._slack_allowed())):
+            elif self._slack:
+                shared = self._has_share(self._slack[0][2])  # its share came back meanwhile
+                if not shared and not (self._in_slack < self.slack_running
+                                       and self._slack_allowed()):
+                    return
                 entry = heapq.heappop(self._slack)
-                slack = self._in_slack < self.slack_running and not self._has_share(entry[2])
-                waited = True
+                slack, waited = not shared, True
             else:
                 return
             key = entry[2]

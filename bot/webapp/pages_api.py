@@ -23,6 +23,7 @@ from bot.runtime.doors import PAGE
 from bot.text.i18n import Texts, language_of, texts_for
 from bot.webapp.init_data import Signed, Unsigned, verify
 from bot.webapp.refusal import Refusal
+from bot.webapp.slack import in_slack
 
 if TYPE_CHECKING:
     from bot.webapp.server import Face
@@ -52,22 +53,22 @@ def signed_page(face: Face, body: dict[str, Any]) -> tuple[Signed, PageAsk, Text
 
 async def page(face: Face, body: dict[str, Any]) -> dict[str, Any]:
     """A player's page, only to that player; a group's, only to its members; a tournament's,
-    only to those it concerns (`concerned`). Read with the bot's spare time (`Face.spare`)."""
+    only to those it concerns (`concerned`). Read with the bot's spare time (`bot.webapp.slack`)."""
     signed, ask, texts = signed_page(face, body)
     pages = face.services.pages
     if ask.kind == "tournament":
         await concerned(face, ask, signed.user_id)
-        found = await face.spare(signed.user_id, pages.tournament(ask.id, texts))
+        found = await in_slack(face.submit, signed.user_id, pages.tournament(ask.id, texts))
         if found is None:
             raise Refusal(HTTPStatus.NOT_FOUND, "no such tournament", "nothing")
         return found
     if ask.kind == "player":
         if ask.id != signed.user_id:
             raise Refusal(HTTPStatus.FORBIDDEN, "another person's page", "not_yours")
-        return await face.spare(signed.user_id,
+        return await in_slack(face.submit, signed.user_id,
                                 pages.player(ask.id, signed.first_name, texts))
     async with face.in_chat(ask.id, signed.user_id, PAGE):  # the group's budget too
-        return await face.spare(signed.user_id, pages.group(ask.id, texts))
+        return await in_slack(face.submit, signed.user_id, pages.group(ask.id, texts))
 
 
 async def concerned(face: Face, ask: PageAsk, user_id: int) -> None:
@@ -105,7 +106,7 @@ async def card(face: Face, body: dict[str, Any]) -> dict[str, Any]:
         drawn = season(face, signed, body.get("game"), texts)
     else:
         raise Refusal(HTTPStatus.BAD_REQUEST, "no such card")
-    png = await face.spare(signed.user_id, drawn)
+    png = await in_slack(face.submit, signed.user_id, drawn)
     return {"png": base64.b64encode(png).decode("ascii")}
 
 

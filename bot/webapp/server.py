@@ -45,11 +45,11 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 import tornado.httpserver
 import tornado.netutil
@@ -72,6 +72,7 @@ from bot.webapp.init_data import Signed, Unsigned, claimed, verify
 from bot.webapp.page_wire import answer_text, page_json, verdict
 from bot.webapp.refusal import Refusal
 from bot.webapp.settings import WebappSettings, read_settings
+from bot.webapp.slack import Submit
 from bot.webapp.tickets import Ticket, read_ticket, ticket_of
 
 log = logging.getLogger(__name__)
@@ -97,18 +98,6 @@ FOLLOWING = 900.0
 
 Belongs = Callable[[int, int], Awaitable[bool | None]]
 """Whether a user is in a group (None: Telegram can't tell now)."""
-T = TypeVar("T")
-
-
-class Submit(Protocol):
-    """Run a user's submission about a chat (user, chat, work) in that chat's fair turn, or a
-    page's in the person's lane of pages (`page`); admitted at the door already
-    (bot.telegram.fairness.submit_as)."""
-
-    def __call__(self, user_id: int, chat_id: int, work: Coroutine[Any, Any, None],
-                 page: bool = False) -> Awaitable[None]: ...
-
-
 class Face:
     """The Mini App of one bot: checks initData against its token, judges by its services."""
 
@@ -250,28 +239,6 @@ class Face:
         if not judged:  # its work was closed unrun: the process is stopping
             raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "stopping", "try_again")
         return judged[0]
-
-    async def spare(self, user_id: int, work: Coroutine[Any, Any, T]) -> T:
-        """A page's work (a player's or a group's page, a card: read, not played) run in its
-        person's lane of pages, with the bot's spare time: a crowd of members reading pages,
-        each within their budget, takes no chat's turn (bot.telegram.fairness). What it
-        returns or raises, as if awaited here."""
-        done: list[T] = []
-        failed: list[Exception] = []
-
-        async def run() -> None:
-            try:
-                done.append(await work)
-            except Exception as error:  # the page's Refusal, or a fault: raised to the asker
-                failed.append(error)
-
-        await self.submit(user_id, user_id, run(), page=True)
-        if failed:
-            raise failed[0]
-        if not done:  # closed unrun: the process is stopping
-            work.close()
-            raise Refusal(HTTPStatus.SERVICE_UNAVAILABLE, "stopping", "try_again")
-        return done[0]
 
     def refusal_language(self, body: dict[str, Any]) -> str:
         return refusal_language(body)

@@ -142,7 +142,7 @@ async def main() -> None:
         started = contextlib.AsyncExitStack()  # the composition root's bot, closed at the end
         bot = await started.enter_async_context(running(config, pool))
         app = BOTS.setdefault(id(bot.application), bot).application
-        server, port = serve(bot.face, 0)
+        server, port = await serve(bot.face, 0)
         base = f"http://127.0.0.1:{port}/webapp/"
         try:
             if arguments.screenshots:

@@ -505,7 +505,7 @@ async def page_server(db: Database) -> AsyncIterator[Callable[[PageAsk], Awaitab
 
     face = Face(SimpleNamespace(pages=pages), token, lambda: True,  # type: ignore
                 member, submit, clock=lambda: year.now)
-    server, port = serve(face, 0)
+    server, port = await serve(face, 0)
     settle()  # as the bot does once open (bot/runtime/heap.py)
     try:
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}/webapp/") as client:

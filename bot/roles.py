@@ -264,8 +264,8 @@ async def serve_webapp(config: Config, settings: WebappSettings | None,
     assert settings is not None, "python -m bot webapp needs WEBAPP_URL"
     async with relay.relay_of(config) as relayer:
         doors = config.doors()  # the askers' (docs/scaling.md)
-        server, port = serve(RelayedFace(relayer.ask, config.token, doors=doors), settings.port,
-                             settings.listen, RELAYED)
+        server, port = await serve(RelayedFace(relayer.ask, config.token, doors=doors),
+                                   settings.port, settings.listen, RELAYED)
         log.info("Mini App page on %s:%d/webapp/, its requests relayed to the workers",
                  settings.listen, port)
         try:

@@ -31,7 +31,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import tornado.httpserver
 import tornado.routing
 import tornado.web
 
@@ -72,6 +71,7 @@ from bot.telegram.rate_limiter import RateLimiter
 from bot.telegram.sending import TelegramPublisher
 from bot.telegram.startup import reach_telegram
 from bot.telegram.webhook import unless_stopped
+from bot.webapp.page_server import PageServer
 from bot.webapp.server import Face, serve, webapp_routes
 from bot.webapp.settings import WebappSettings
 from bot.webapp.tickets import opener, page_opener
@@ -290,13 +290,13 @@ async def built(config: Config, opened: Opened, webapp: WebappSettings | None = 
         start_housekeeping(application, heartbeat_path(config.database_path), sole)
         port = None
         if webapp is not None and page:
-            server, port = serve(face, webapp.port, webapp.listen)
+            server, port = await serve(face, webapp.port, webapp.listen)
             stack.push_async_callback(closed, server)
             log.info("Mini App page on %s:%d/webapp/", webapp.listen, port)
         yield Bot(config, opened, services, application, face, menus, port)
 
 
-async def closed(server: tornado.httpserver.HTTPServer) -> None:
+async def closed(server: PageServer) -> None:
     """A server stopped, its connections closed."""
     server.stop()
     await server.close_all_connections()

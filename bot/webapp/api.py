@@ -4,17 +4,17 @@ asker's budget at the door (bot.webapp.door), answered by its endpoint (an `Act`
 refusal is its status with {"error": why, "said": the page's words for it, "language": theirs}
 (and Retry-After past a budget).
 
-Below tornado.web on purpose: a request is one small exchange with tornado's HTTP connection
-(an `HTTPMessageDelegate`, mounted as a route's target), not a RequestHandler, whose machinery
-(a handler object, its coroutine chain, its default headers) doubled what a refusal costs: in a
-flood of one person's 6,000 requests, 300 µs of the event loop each against 145 µs
-(bench/bench_flood.py; docs/fairness.md) — time every chat's updates wait behind.
+An `Exchange` is one request and its answer, whichever server read it: the page's own server
+(bot.webapp.page_server, asyncio's transport and httptools' parser) hands it the request's
+parts and a `Send` that writes the answer; the webhook's tornado server mounts an `Endpoint`
+as a route's target (an `HTTPServerConnectionDelegate`, not a RequestHandler, whose machinery
+doubled what a refusal costs), whose `TornadoExchange` does the same over tornado's connection.
 
-And behind them: a request read waits in the `Lane`, which takes up at most `Lane.batch` of
-them each turn of the event loop, between the updates' own steps. A connection reads its next
-request only once its last is answered, so a flood over many connections gets at most a batch's
-worth of the loop a turn, however fast it sends; an update's handling, a dozen turns, waits
-behind a few of its requests, not behind all of them.
+A request read waits in the `Lane`, which takes up at most `Lane.batch` of them each turn of
+the event loop, between the updates' own steps. A connection reads its next request only once
+its last is answered, so a flood over many connections gets at most a batch's worth of the loop
+a turn, however fast it sends; an update's handling, a dozen turns, waits behind a few of its
+requests, not behind all of them.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ JSON_HEADERS = {**SECURE, "Content-Type": "application/json; charset=UTF-8",
                 "Cache-Control": "no-store"}
 
 Act = Callable[[Any, dict[str, Any]], Awaitable[dict[str, Any]]]  # an endpoint's answer
+Send = Callable[[int, dict[str, str], bytes], None]  # (status, headers, body): written whole
 Words = Callable[[str, str], str]  # (language, the page's word) -> the words
 
 
@@ -99,28 +100,27 @@ class Endpoint(httputil.HTTPServerConnectionDelegate):
         self.running: set[asyncio.Task[None]] = set()  # answers being worked out
 
     def start_request(self, server_conn: object, request_conn: httputil.HTTPConnection
-                      ) -> Exchange:
-        return Exchange(self, request_conn)
+                      ) -> TornadoExchange:
+        return TornadoExchange(self, request_conn)
 
 
-class Exchange(httputil.HTTPMessageDelegate):
-    """One request and its answer."""
+class Exchange:
+    """One request and its answer: `begin` with its method and announced length, its body as
+    it comes (`data_received`), `finish` once it is all in; the answer goes out through `send`,
+    once."""
 
-    def __init__(self, endpoint: Endpoint, connection: httputil.HTTPConnection) -> None:
+    def __init__(self, endpoint: Endpoint, send: Send, path: str = "") -> None:
         self.endpoint = endpoint
-        self.connection = connection
+        self.send = send
         self.body = bytearray()
-        self.path = ""
+        self.path = path
         self.answered = False
         self.gone = False  # the asker hung up
 
-    def headers_received(self, start_line: httputil.RequestStartLine | httputil.ResponseStartLine,
-                         headers: httputil.HTTPHeaders) -> None:
-        assert isinstance(start_line, httputil.RequestStartLine)
-        self.path = start_line.path
-        if start_line.method != "POST":
+    def begin(self, method: str, length: str | None) -> None:
+        """The request's line and headers are in: refused at once when it is no API request."""
+        if method != "POST":
             return self.respond(HTTPStatus.METHOD_NOT_ALLOWED, {"error": "POST only"})
-        length = headers.get("Content-Length")
         if length is None:
             return None  # chunked: counted as it arrives
         if not length.isdigit():
@@ -209,12 +209,28 @@ class Exchange(httputil.HTTPMessageDelegate):
         if self.gone:
             return
         data = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
-        headers = httputil.HTTPHeaders({**JSON_HEADERS, "Content-Length": str(len(data))})
-        if retry_after is not None:
-            headers["Retry-After"] = str(retry_after)
+        headers = JSON_HEADERS if retry_after is None else \
+            {**JSON_HEADERS, "Retry-After": str(retry_after)}
+        self.send(status, headers, data)
+
+
+class TornadoExchange(Exchange, httputil.HTTPMessageDelegate):
+    """An exchange read by tornado's HTTP connection (the webhook's server mounts the API)."""
+
+    def __init__(self, endpoint: Endpoint, connection: httputil.HTTPConnection) -> None:
+        super().__init__(endpoint, self._send)
+        self.connection = connection
+
+    def headers_received(self, start_line: httputil.RequestStartLine | httputil.ResponseStartLine,
+                         headers: httputil.HTTPHeaders) -> None:
+        assert isinstance(start_line, httputil.RequestStartLine)
+        self.path = start_line.path
+        return self.begin(start_line.method, headers.get("Content-Length"))
+
+    def _send(self, status: int, headers: dict[str, str], data: bytes) -> None:
         self.connection.write_headers(
             httputil.ResponseStartLine("HTTP/1.1", status, HTTPStatus(status).phrase),
-            headers, data)
+            httputil.HTTPHeaders({**headers, "Content-Length": str(len(data))}), data)
         self.connection.finish()
 
 

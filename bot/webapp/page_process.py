@@ -283,8 +283,8 @@ async def child(spec: Spec) -> int:
     asker = Asker(reader, writer)
     doors = Doors(limits(spec.person_budget), limits(spec.chat_budget))
     try:
-        server, port = serve(RelayedFace(asker.ask, spec.token, doors=doors), spec.port,
-                             spec.listen, RELAYED)
+        server, port = await serve(RelayedFace(asker.ask, spec.token, doors=doors),
+                                   spec.port, spec.listen, RELAYED)
     except OSError as error:
         log.critical("the Mini App's page cannot listen on %s:%d: %s", spec.listen, spec.port,
                      error.strerror or error)

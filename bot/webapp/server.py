@@ -6,7 +6,8 @@ started from a private chat's page), and the pages' `POST /webapp/api/page` and
 `POST /webapp/api/card` (a player's or a group's page, a player's share card:
 bot.webapp.pages_api).
 Mounted beside /telegram by the webhook's server (`webapp_routes`), or served by its own small
-server when the bot polls (`serve`); the composition root (bot.wiring) does either. Past one
+server when the bot polls (`serve`: bot.webapp.page_server); the composition root (bot.wiring)
+does either. Past one
 process the Mini App role serves the same routes with each request relayed (bot.webapp.relayed)
 to the worker owning the round, whose Face answers it here.
 
@@ -45,14 +46,13 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
-import tornado.httpserver
-import tornado.netutil
 import tornado.web
 from tornado.routing import PathMatches, Rule
 
@@ -66,9 +66,10 @@ from bot.runtime.locks import KeyedLocks
 from bot.text.html_text import visible_text
 from bot.text.i18n import language_of, texts_for
 from bot.webapp import door, pages_api
-from bot.webapp.api import CSP, MAX_BODY, SECURE, Act, Endpoint, Lane, Speaker, words_of
+from bot.webapp.api import CSP, SECURE, Act, Endpoint, Lane, Speaker, words_of
 from bot.webapp.api import refusal_language as api_refusal_language
 from bot.webapp.init_data import Signed, Unsigned, claimed, verify
+from bot.webapp.page_server import PageFile, PageServer
 from bot.webapp.page_wire import answer_text, page_json, verdict
 from bot.webapp.refusal import Refusal
 from bot.webapp.settings import WebappSettings, read_settings
@@ -78,10 +79,8 @@ from bot.webapp.tickets import Ticket, read_ticket, ticket_of
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
 PREFIX = "/webapp"
-MAX_HEADERS = 16 << 10
-BODY_SECONDS = 30.0
-IDLE_SECONDS = 120.0
 TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}  # the page's files
+PAGE_FILES = ("app.js", "app.css", "pages.js", "pages.css")  # beside index.html
 # A round's clock starts when the bot hears its deal went, but Telegram shows the deal as it
 # takes it, a round trip earlier: a page opened in that moment has a whole second (auth_date)
 # before the clock's. An opening before that is another round's (a private page's initData
@@ -368,8 +367,7 @@ class PageHandler(tornado.web.StaticFileHandler):
         self.set_header("Cache-Control", "no-cache")
 
     def get_content_type(self) -> str:
-        """Its own types (not the machine's mime table), each with its charset."""
-        return f"{TYPES[Path(self.absolute_path or '').suffix]}; charset=utf-8"
+        return content_type(Path(self.absolute_path or ""))
 
 
 # the API's endpoints (/webapp/api/<name>) and what answers each in the process holding rounds
@@ -377,39 +375,44 @@ ACTS: dict[str, Act] = {"round": _show, "answer": _answer, "next": _next, "start
                         "page": pages_api.page, "card": pages_api.card}
 
 
-def webapp_routes(face: Speaker, acts: Mapping[str, Act] | None = None) -> list[Rule]:
-    """The Mini App's routes, for a tornado Application (the webhook's server, or its own): the
-    API's endpoints (bot.webapp.api) and the page's files; `acts` other than the bot's own: the
-    Mini App role's, which relay each (bot.webapp.relayed)."""
+def endpoints(face: Speaker, acts: Mapping[str, Act] | None = None) -> dict[str, Endpoint]:
+    """The API's endpoints by URL path; `acts` other than the bot's own: the Mini App role's,
+    which relay each (bot.webapp.relayed). One lane for them all."""
     acts = ACTS if acts is None else acts
     words, lane = words_of(word), Lane()
+    return {f"{PREFIX}/api/{name}": Endpoint(face, act, name, words, lane)
+            for name, act in acts.items()}
+
+
+def webapp_routes(face: Speaker, acts: Mapping[str, Act] | None = None) -> list[Rule]:
+    """The Mini App's routes, for the webhook's tornado Application: the API's endpoints
+    (bot.webapp.api) and the page's files."""
     return [
-        *(Rule(PathMatches(rf"{PREFIX}/api/{name}"), Endpoint(face, act, name, words, lane))
-          for name, act in acts.items()),
+        *(Rule(PathMatches(path), endpoint) for path, endpoint in endpoints(face, acts).items()),
         Rule(PathMatches(rf"{PREFIX}/()"), PageHandler,
              {"path": str(STATIC), "default_filename": "index.html"}),
-        Rule(PathMatches(rf"{PREFIX}/(app\.js|app\.css|pages\.js|pages\.css)"), PageHandler,
+        Rule(PathMatches(rf"{PREFIX}/({'|'.join(map(re.escape, PAGE_FILES))})"), PageHandler,
              {"path": str(STATIC)}),
     ]
 
 
-def make_server(face: Speaker, acts: Mapping[str, Act] | None = None
-                ) -> tornado.httpserver.HTTPServer:
-    """The page's own server (add sockets to start it), bounded like the webhook's."""
-    return tornado.httpserver.HTTPServer(
-        tornado.web.Application(webapp_routes(face, acts), log_function=access_log),
-        max_body_size=MAX_BODY,
-        max_header_size=MAX_HEADERS, body_timeout=BODY_SECONDS,
-        idle_connection_timeout=IDLE_SECONDS)
+def page_files() -> dict[str, PageFile]:
+    """The page's files by URL path, as the page's own server serves them."""
+    named = {"": "index.html", **{name: name for name in PAGE_FILES}}
+    return {f"{PREFIX}/{path}": PageFile(STATIC / name, content_type(STATIC / name))
+            for path, name in named.items()}
 
 
-def serve(face: Speaker, port: int, listen: str = "127.0.0.1",
-          acts: Mapping[str, Act] | None = None) -> tuple[tornado.httpserver.HTTPServer, int]:
-    """Start the page's own server on a port (0: any free one); returns it and its port."""
-    server = make_server(face, acts)
-    sockets = tornado.netutil.bind_sockets(port, listen)
-    server.add_sockets(sockets)
-    return server, sockets[0].getsockname()[1]
+def content_type(path: Path) -> str:
+    """Its own types (not the machine's mime table), each with its charset."""
+    return f"{TYPES[path.suffix]}; charset=utf-8"
+
+
+async def serve(face: Speaker, port: int, listen: str = "127.0.0.1",
+                acts: Mapping[str, Act] | None = None) -> tuple[PageServer, int]:
+    """The page's own server started on a port (0: any free one); it and its port."""
+    server = PageServer(endpoints(face, acts), page_files())
+    return server, await server.listen(port, listen)
 
 
 __all__ = ["CSP", "PREFIX", "Face", "Refusal", "WebappSettings", "read_settings", "serve",

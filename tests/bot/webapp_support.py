@@ -87,7 +87,7 @@ def signed_for(user: dict, round_: Round, token: str, auth_date: float | None = 
 @asynccontextmanager
 async def page_server(h: Harness) -> AsyncIterator[str]:
     """The page's own server on a free port; yields its base URL (…/webapp/)."""
-    server, port = serve(h.bot.face, 0)
+    server, port = await serve(h.bot.face, 0)
     try:
         yield f"http://127.0.0.1:{port}/webapp/"
     finally:

@@ -13,9 +13,10 @@ machine the flood takes from the rounds.
 What it keeps of tornado's bounds: a request's line and headers within MAX_HEADERS (431 past
 them), read within IDLE_SECONDS of the connection's opening or its last answer, and its body
 within BODY_SECONDS of its headers (a sweep closes a connection past either); the body's own
-bound is the exchange's (413). A connection's requests are answered in their order; reading
-pauses while one waits for its answer. An answer given before its request was read whole (a
-413 on the announced length, a 405) closes the connection after it: the rest is not read.
+bound is the exchange's (413). A connection's requests are answered in their order; past one
+waiting for its answer, reading pauses until the answers caught up. An answer given before its
+request was read whole (a 413 on the announced length, a 405) closes the connection after it:
+the rest is not read.
 """
 
 from __future__ import annotations
@@ -249,9 +250,10 @@ class Connection(asyncio.Protocol):
                 self.server.page_file(pending, self.parser.get_method(),
                                       self._url.split(b"?", 1)[0].decode("latin-1"),
                                       self._etag)
-        if self.pipeline and self.pipeline[0].answer is None and self.transport is not None \
-                and not self.paused:
-            self.paused = True  # the next request is read once this one is answered
+        if len(self.pipeline) > 1 and self.transport is not None and not self.paused:
+            # a client sending before it was answered (pipelining): nothing more is read
+            # until the answers caught up (a client that waits costs no pause and resume)
+            self.paused = True
             self.transport.pause_reading()
 
     # the answers, in order
@@ -269,7 +271,7 @@ class Connection(asyncio.Protocol):
                 return
         if not self.pipeline:
             self.deadline = time.monotonic() + IDLE_SECONDS
-        if self.paused and (not self.pipeline or self.pipeline[0] is self.current):
+        if self.paused and len(self.pipeline) <= 1:
             self.paused = False
             transport.resume_reading()
 

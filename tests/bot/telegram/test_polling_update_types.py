@@ -338,3 +338,43 @@ async def test_a_polled_batch_is_read_a_few_at_a_time_with_the_loop_let_run_betw
     assert [u.message.text for u in updates] == [f"/a {n}" for n in range(40)]
     assert len(set(seen)) == 40 // READ_AT_ONCE  # the ticker ran between each few, only then
     harness.telegram.updates.clear()
+
+
+async def test_a_batch_dropped_unread_is_got_through_in_one_step(harness: Harness, monkeypatch):
+    """Updates dropped unread (a flooder's, past their budget: a look at the JSON each) do not
+    count towards READ_AT_ONCE: a flood's batch of a hundred took twenty-five turns of the loop,
+    and the updates behind it at Telegram waited for each of its batches in turn. Those read
+    are still read a few at a time; every update comes back, in order."""
+    import asyncio
+
+    from bot.telegram.polling import READ_AT_ONCE, PastBudget, PollingBot
+
+    bot = harness.app.bot
+    assert isinstance(bot, PollingBot)
+    harness.telegram.chat(GROUP)
+    for n in range(40):
+        await harness.telegram.say(GROUP, ANN, f"/a {n}")
+    ticks, seen = [0], []
+
+    async def ticker() -> None:
+        while True:
+            ticks[0] += 1
+            await asyncio.sleep(0)
+
+    read = bot._read
+
+    def looked(data: dict) -> object:
+        seen.append(ticks[0])
+        dropped = int(data["message"]["text"].split()[1]) < 32
+        return PastBudget(data["update_id"]) if dropped else read(data)
+    monkeypatch.setattr(bot, "_read", looked)
+    running = asyncio.create_task(ticker())
+    try:
+        updates = await bot.get_updates(timeout=0)
+    finally:
+        running.cancel()
+    assert [type(u) is PastBudget for u in updates] == [n < 32 for n in range(40)]
+    assert [u.message.text for u in updates[32:]] == [f"/a {n}" for n in range(32, 40)]
+    assert len(set(seen[:32 + READ_AT_ONCE])) == 1  # the dropped ones and the first few read
+    assert len(set(seen)) == 8 // READ_AT_ONCE
+    harness.telegram.updates.clear()

@@ -32,8 +32,11 @@ half busy. It is shown beside the first, never instead of it.
 Printed: the other groups' p50 and p99 delivery -> reply in each run against the quiet one
 (goal: within 1.5x and under 1 s), whether every reply came; the flood's requests by answer
 (judged, 429, 503) and the refusals' p50 and p99 time (goal p99 < 50 ms); the updates the bot
-dropped past a budget (its /metrics) against the flood's; the bot's CPU in each run, and the
-flood's cost per request. The load average at the start and the end.
+dropped past a budget (its /metrics) against the flood's, and how long after the flood's start
+its last update was handed to the bot (Telegram gives a bot its updates in order: the groups'
+updates sent meanwhile wait behind the flood's at Telegram, uncounted, then come at once); the
+bot's CPU in each run, and the flood's cost per request. The load average at the start and
+the end.
 
     .venv/bin/python bench/bench_flood.py [--chats 200] [--quick] [--only one|fifty]
         [--kinds answers,pages,presses,inline] [--press reveal|coach] [--profile FILE] [--no-paced]
@@ -107,6 +110,7 @@ class Phase:
     inline_answered: int = 0
     others: dict = field(default_factory=dict)  # CPU s of the other processes on the machine
     timed: str = ""  # where the bot's time went (where_time_went)
+    drained: float = 0.0  # s from the flood's start to its last update handed to the bot
 
 
 def machine_cpu(bot: int) -> dict[str, float]:
@@ -294,6 +298,7 @@ async def flooded(run: Run, ids: list[int], rate: float, flood: Flood, group: in
     """The groups' steady play with the flood sent at its start, from `group`."""
     web_port, metrics_port = ports
     people, ticket, deal, reveal, dealer = await flood_group(run, group, flood.members)
+    members = {person["id"] for person in people}
     deal_id = deal.message_id
     pressed, data = deal_id, reveal
     if flood.press == "coach":  # the first member missed; the rest never answered
@@ -307,6 +312,7 @@ async def flooded(run: Run, ids: list[int], rate: float, flood: Flood, group: in
     spec = {"port": web_port, "connections": CONNECTIONS,
             "requests": requests_of(flood, people, ticket, run.emulator.token,
                                      wrong_steps(deal))}
+    began = time.perf_counter()
     client = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--client", stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE, preexec_fn=lowest_priority)
@@ -321,6 +327,10 @@ async def flooded(run: Run, ids: list[int], rate: float, flood: Flood, group: in
             await run.emulator.inline_query(person, "8 3 8 3")
     played = await steady(run, ids, rate, 120)
     out, _ = await client.communicate()  # (its CPU: in its report)
+    handed = [update["_delivered_at"] - began for update in run.emulator.updates_log
+              if update.get("_delivered_at", 0) >= began and any(
+                  isinstance(update.get(kind), dict) and update[kind]["from"]["id"] in members
+                  for kind in ("callback_query", "inline_query"))]
     await idle(run.process)
     after = scrape(metrics_port)
     spent = {name: cpu_now - others[name]
@@ -330,7 +340,7 @@ async def flooded(run: Run, ids: list[int], rate: float, flood: Flood, group: in
                  refused_http(after) - refused_http(before),
                  len(run.emulator.callback_answers) - presses,
                  len(run.emulator.inline_answers) - inline, spent,
-                 where_time_went(before, after))
+                 where_time_went(before, after), max(handed, default=0.0))
 
 
 async def quiet(run: Run, ids: list[int], rate: float, metrics_port: int) -> Phase:
@@ -441,6 +451,9 @@ def report(loaded: Load, chats_count: int) -> None:
         print(f"  updates dropped past a budget: {phase.dropped:.0f} of "
               f"{flood.presses + flood.inline} flood updates; presses answered "
               f"{phase.presses_answered}, inline queries answered {phase.inline_answered}")
+        print(f"  the flood's updates handed to the bot within {phase.drained:.2f} s of its "
+              "start: Telegram gives updates in order, so the groups' updates sent meanwhile "
+              "wait behind them, then come at once")
         extra = phase.cpu - quiet_phase.cpu
         print(f"  the bot's CPU beyond the quiet run: {extra:.2f} s, "
               f"{extra * 1e6 / sent:.0f} us a flood request")

@@ -5,8 +5,8 @@ is tornado's, mounts the same exchanges as routes of its own (bot.webapp.server.
 
 Why not tornado's HTTPServer, as before: under one person's flood of 8,000 requests its HTTP/1
 layer (a coroutine and a timeout round every read, each header checked by regular expressions,
-a future for every write) cost 380-490 µs of CPU a refused request; here the same refusal costs
-50-70 µs (docs/benchmarks.md, "The page's own server"). The page's process runs on the cores'
+a future for every write) cost 310-490 µs of CPU a refused request; here the same refusal costs
+80-110 µs (docs/benchmarks.md, "The page's own server"). The page's process runs on the cores'
 idle time, so what a refusal costs is both how long the flood's refusals wait and how much of the
 machine the flood takes from the rounds.
 
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import logging
 import time
@@ -89,15 +90,14 @@ def response(status: int, headers: Mapping[str, str], body: bytes, keep_alive: b
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + (b"" if head_only else body)
 
 
-_dated: list = [0, ""]
-
-
 def _date() -> str:
+    return _date_of(int(time.time()))
+
+
+@functools.lru_cache(maxsize=2)
+def _date_of(second: int) -> str:
     """The Date header's value, made once a second."""
-    second = int(time.time())
-    if _dated[0] != second:
-        _dated[:] = [second, formatdate(second, usegmt=True)]
-    return str(_dated[1])
+    return formatdate(second, usegmt=True)
 
 
 class HeadersTooLarge(Exception):

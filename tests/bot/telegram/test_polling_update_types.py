@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -307,14 +308,14 @@ def test_every_type_telegram_sends_is_among_them():
     assert {str(kind) for kind in Update.ALL_TYPES} <= fed
 
 
-async def test_a_polled_batch_is_read_a_few_at_a_time_with_the_loop_let_run_between(
-        harness: Harness, monkeypatch):
-    """A batch of a hundred presses read in one step held every chat's replies 10 to 50 ms
-    (issue 70's flood): the updates are read READ_AT_ONCE at a time, and whatever else waits
-    on the event loop runs between; every update comes back, in order."""
+async def read_with_turns(harness: Harness, monkeypatch, read: Callable | None = None
+                          ) -> tuple[tuple, list[int]]:
+    """Forty messages polled in one batch, each read through `read` (the bot's own by
+    default); the updates, and the turn of the event loop each was read in (another task counts
+    the turns)."""
     import asyncio
 
-    from bot.telegram.polling import READ_AT_ONCE, PollingBot
+    from bot.telegram.polling import PollingBot
 
     bot = harness.app.bot
     assert isinstance(bot, PollingBot)
@@ -328,16 +329,27 @@ async def test_a_polled_batch_is_read_a_few_at_a_time_with_the_loop_let_run_betw
             ticks[0] += 1
             await asyncio.sleep(0)
 
-    read = bot._read
-    monkeypatch.setattr(bot, "_read", lambda data: (seen.append(ticks[0]), read(data))[1])
+    reading = read or bot._read
+    monkeypatch.setattr(bot, "_read", lambda data: (seen.append(ticks[0]), reading(data))[1])
     running = asyncio.create_task(ticker())
     try:
         updates = await bot.get_updates(timeout=0)
     finally:
         running.cancel()
+        harness.telegram.updates.clear()
+    return updates, seen
+
+
+async def test_a_polled_batch_is_read_a_few_at_a_time_with_the_loop_let_run_between(
+        harness: Harness, monkeypatch):
+    """A batch of a hundred presses read in one step held every chat's replies 10 to 50 ms
+    (issue 70's flood): the updates are read READ_AT_ONCE at a time, and whatever else waits
+    on the event loop runs between; every update comes back, in order."""
+    from bot.telegram.polling import READ_AT_ONCE
+
+    updates, seen = await read_with_turns(harness, monkeypatch)
     assert [u.message.text for u in updates] == [f"/a {n}" for n in range(40)]
     assert len(set(seen)) == 40 // READ_AT_ONCE  # the ticker ran between each few, only then
-    harness.telegram.updates.clear()
 
 
 async def test_a_batch_dropped_unread_is_got_through_in_one_step(harness: Harness, monkeypatch):
@@ -345,36 +357,15 @@ async def test_a_batch_dropped_unread_is_got_through_in_one_step(harness: Harnes
     count towards READ_AT_ONCE: a flood's batch of a hundred took twenty-five turns of the loop,
     and the updates behind it at Telegram waited for each of its batches in turn. Those read
     are still read a few at a time; every update comes back, in order."""
-    import asyncio
+    from bot.telegram.polling import READ_AT_ONCE, PastBudget
 
-    from bot.telegram.polling import READ_AT_ONCE, PastBudget, PollingBot
-
-    bot = harness.app.bot
-    assert isinstance(bot, PollingBot)
-    harness.telegram.chat(GROUP)
-    for n in range(40):
-        await harness.telegram.say(GROUP, ANN, f"/a {n}")
-    ticks, seen = [0], []
-
-    async def ticker() -> None:
-        while True:
-            ticks[0] += 1
-            await asyncio.sleep(0)
-
-    read = bot._read
+    read = harness.app.bot._read  # type: ignore[attr-defined]
 
     def looked(data: dict) -> object:
-        seen.append(ticks[0])
         dropped = int(data["message"]["text"].split()[1]) < 32
         return PastBudget(data["update_id"]) if dropped else read(data)
-    monkeypatch.setattr(bot, "_read", looked)
-    running = asyncio.create_task(ticker())
-    try:
-        updates = await bot.get_updates(timeout=0)
-    finally:
-        running.cancel()
+    updates, seen = await read_with_turns(harness, monkeypatch, looked)
     assert [type(u) is PastBudget for u in updates] == [n < 32 for n in range(40)]
     assert [u.message.text for u in updates[32:]] == [f"/a {n}" for n in range(32, 40)]
     assert len(set(seen[:32 + READ_AT_ONCE])) == 1  # the dropped ones and the first few read
     assert len(set(seen)) == 8 // READ_AT_ONCE
-    harness.telegram.updates.clear()

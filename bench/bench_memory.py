@@ -441,6 +441,7 @@ def cache_sizes(bot: Any) -> dict[str, tuple[int, str]]:
         "heavy lane: people served": lambda: (
             bot.pool.heavy.slots._served, _bound(bot.pool.heavy.slots._served, pool.SERVED_KEPT)),
         "jobs": lambda: (app.job_queue.jobs() if app.job_queue else (), in_use),
+        "alarms": lambda: (services.table.scheduler._pending, in_use),
         "PTB chat_data": lambda: (app.chat_data, in_use),
         "PTB user_data": lambda: (app.user_data, in_use),
         "PTB persistence marks": lambda: (  # nothing: the bot has no PTB persistence

@@ -71,14 +71,14 @@ class Table:
         await self.app.process_update(Update.de_json(
             {k: v for k, v in update.items() if not k.startswith("_")}, self.app.bot))
 
-    async def ring(self, prefix: str) -> None:
-        """Ring the application's timers of one kind now (as time passing would)."""
-        queue = self.app.job_queue
-        assert queue is not None
-        for job in queue.jobs():
-            if job.name and job.name.startswith(prefix) and not job.removed:
-                job.schedule_removal()
-                await job.run(self.app)
+    async def ring(self, kind: str) -> None:
+        """Ring the chat's alarm of one kind now (as time passing would)."""
+        services = self.app.bot_data.services
+        scheduler = services.table.scheduler
+        for alarm in scheduler.pending_in(CHAT):
+            if alarm.kind == kind:
+                scheduler.cancel(alarm.kind, alarm.chat_id, alarm.topic)
+                await services.alarms.ring(alarm)
 
     def last(self) -> int:
         return [s for s in self.emulator.sent if s.chat_id == CHAT][-1].message_id
@@ -166,11 +166,7 @@ async def a_match_round_with_its_notice(t: Table) -> None:
     """/match 2: the first round, its "time left" notice rung by hand, a win."""
     t.start_counting()
     await t.say(ANN, "/match 2")
-    queue = t.app.job_queue
-    assert queue is not None
-    for job in queue.jobs():
-        if job.name and job.name.startswith("warn:"):
-            await job.run(t.app)
+    await t.ring("warn")
     await t.say(BEN, "/a 8/(3-8/3)")
 
 
@@ -180,8 +176,8 @@ async def countdown_five_near_answers(t: Table) -> None:
     await deal(t, "/countdown")
     for player, answer in NEAR:
         await t.say(player, f"/a {answer}")
-        await t.ring("status:")
-    await t.ring("round:")
+        await t.ring("status")
+    await t.ring("round")
 
 
 async def a_round_ended_by_pass(t: Table) -> None:
@@ -189,9 +185,9 @@ async def a_round_ended_by_pass(t: Table) -> None:
     dealt = await deal(t)
     await t.say(BEN, f"/a {WRONG[0]}")
     await t.say(ANN, f"/a {WRONG[1]}")
-    await t.ring("status:")
+    await t.ring("status")
     await t.say(BEN, "/pass")
-    await t.ring("status:")
+    await t.ring("status")
     await t.press(ANN, dealt, "Pass")
 
 

@@ -1,17 +1,20 @@
-"""Every use of PTB's JobQueue: the game services' scheduler port (one job per alarm kind, chat
-and topic, found by its name), ringing an alarm (play decides what it does and shows it, through
-its outbox), and the housekeeping jobs (heartbeat, forgetting old update ids, the sweep for rounds
-whose alarm did not ring, the answers' retention, the tournaments' schedules)."""
+"""The bot's timers: the game services' scheduler port (one alarm per kind, chat and topic, found
+by its name, on the event loop's timers), ringing an alarm (play decides what it does and shows
+it, through its outbox), and the housekeeping jobs on PTB's JobQueue (heartbeat, forgetting old
+update ids, the sweep for rounds whose alarm did not ring, the answers' retention, the
+tournaments' schedules)."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from telegram.ext import Job, JobQueue
+from apscheduler.schedulers.base import STATE_RUNNING
+from telegram.ext import JobQueue
 
 from bot.play.community.retention import EXPIRE_EVERY
 from bot.play.ports import Alarm
@@ -30,70 +33,89 @@ def job_name(kind: str, chat_id: int, topic: int = 0) -> str:
     return f"{kind}:{chat_id}" + (f":{topic}" if topic else "")
 
 
-class JobScheduler:
-    """The scheduler port (bot.play.ports) on the application's JobQueue. Each alarm's job is
-    found by its name in an index of the jobs this scheduler set and that are still scheduled
-    (PTB's get_jobs_by_name wraps every job of the queue to find one: with a round open in
-    each of many chats, that scan was a good part of a deal's CPU)."""
+class AlarmQueue(JobQueue[Context]):
+    """PTB's JobQueue (the housekeeping jobs run on it), which also tells the alarms when it
+    starts: an alarm due before then rings then, as a job added before the start would."""
 
-    def __init__(self, queue: JobQueue[Context] | None = None) -> None:
-        """`queue`: the application's, or (None) a new one, which the application is then
-        built with (bot.telegram.app.build_application)."""
-        self.queue: JobQueue[Context] = JobQueue() if queue is None else queue
-        self._named: dict[str, Job] = {}  # name -> its job, while scheduled
+    def __init__(self, started: Callable[[], None]) -> None:
+        super().__init__()
+        self._started = started
+
+    async def start(self) -> None:
+        await super().start()
+        self._started()
+
+
+class JobScheduler:
+    """The scheduler port (bot.play.ports) on the event loop's own timers, which ring through
+    the application's `create_task` (its error handler, and its stop waits for them). A round
+    sets two alarms (its end, its deal's status) and a wrong answer moves one: as APScheduler
+    jobs they cost 90-130 us each to add (a Job, its trigger, its time in two time zones, a
+    wake-up) and more to ring, about a twentieth of a round's CPU; a loop's timer costs 3 us.
+
+    An alarm rings only while the queue's scheduler runs, as a job would: one due before the
+    start rings at the start, and none rings once a stop has paused it (the next start's
+    recovery and the overdue sweep end what it leaves, bot.play.recovery)."""
+
+    def __init__(self) -> None:
+        """Its queue, which the application is then built with (bot.telegram.app)."""
+        self.queue: JobQueue[Context] = AlarmQueue(self._ring_held)
+        self._pending: dict[str, Alarm] = {}  # name -> its alarm, until it rings
+        self._timers: dict[str, asyncio.TimerHandle] = {}  # name -> its timer, until due
+        self._held: list[str] = []  # due while the scheduler did not run
 
     def set(self, alarm: Alarm, seconds: float) -> None:
         self.cancel(alarm.kind, alarm.chat_id, alarm.topic)
         name = job_name(alarm.kind, alarm.chat_id, alarm.topic)
-        # no misfire grace: an alarm whose time passed during a stall rings late, never not
-        self._named[name] = self.queue.run_once(
-            self._ring, max(0.0, seconds), data=alarm, name=name, chat_id=alarm.chat_id,
-            job_kwargs={"misfire_grace_time": None})
+        self._pending[name] = alarm
+        self._timers[name] = asyncio.get_running_loop().call_later(
+            max(0.0, seconds), self._due, name)
 
     def cancel(self, kind: str, chat_id: int, topic: int = 0) -> None:
-        job = self._job(job_name(kind, chat_id, topic))
-        if job is not None:
-            del self._named[job.name or ""]
-            job.schedule_removal()
+        self._drop(job_name(kind, chat_id, topic))
 
     def pending(self, kind: str, chat_id: int, topic: int = 0) -> Alarm | None:
-        job = self._job(job_name(kind, chat_id, topic))
-        return job.data if job is not None else None  # type: ignore[return-value]
+        return self._pending.get(job_name(kind, chat_id, topic))
+
+    def pending_in(self, chat_id: int) -> list[Alarm]:
+        """Every alarm of the chat, of any kind and topic, that has not rung yet."""
+        return [alarm for alarm in self._pending.values() if alarm.chat_id == chat_id]
 
     def cancel_chats(self, chats: Callable[[int], bool]) -> None:
-        for name, job in list(self._named.items()):
-            if job.chat_id is not None and chats(job.chat_id):
-                del self._named[name]
-                job.schedule_removal()
+        for name in [name for name, alarm in self._pending.items() if chats(alarm.chat_id)]:
+            self._drop(name)
 
-    def _job(self, name: str) -> Job | None:
-        """The job of that name, if it is still scheduled (a job that rang, or was removed,
-        is forgotten here)."""
-        job = self._named.get(name)
-        if job is not None and not self._scheduled(job):
-            del self._named[name]
-            return None
-        return job
+    def _drop(self, name: str) -> None:
+        if self._pending.pop(name, None) is not None:
+            timer = self._timers.pop(name, None)
+            if timer is not None:
+                timer.cancel()
 
-    def _scheduled(self, job: Job) -> bool:
-        """Whether the job waits to run: APScheduler drops a once-job when its time comes,
-        before its callback runs (a look-up by id, not a scan)."""
-        return not job.removed and self.queue.scheduler.get_job(job.job.id) is not None
+    def _due(self, name: str) -> None:
+        """An alarm's time came: rung now while the scheduler runs, else held for its start."""
+        del self._timers[name]
+        if self.queue.scheduler.state != STATE_RUNNING:
+            self._held.append(name)
+            return
+        self._ring(name)
 
-    async def _ring(self, context: Context) -> None:
-        """The alarm's job ran: forgotten (unless still scheduled: run by hand), then rung."""
-        job = context.job
-        if job is not None and self._named.get(job.name or "") is job and \
-                not self._scheduled(job):
-            del self._named[job.name or ""]
-        await ring(context)
+    def _ring_held(self) -> None:
+        held, self._held = self._held, []
+        for name in held:
+            self._ring(name)
+
+    def _ring(self, name: str) -> None:
+        """Forgotten (no longer pending), then rung in a task of the application's."""
+        alarm = self._pending.pop(name, None)
+        if alarm is not None:  # (a held one may have been cancelled since)
+            application = self.queue.application
+            application.create_task(ring(application, alarm), name=f"alarm:{name}")
 
 
-async def ring(context: Context) -> None:
+async def ring(application: App, alarm: Alarm) -> None:
     """An alarm rang: a round's time is up, a match deals, a round's end is near, or a deal's
     status is due to be written; play says and shows what it does."""
-    assert context.job is not None and isinstance(context.job.data, Alarm)
-    await context.bot_data.services.alarms.ring(context.job.data)
+    await application.bot_data.services.alarms.ring(alarm)
 
 
 def start_housekeeping(application: App, heartbeat: Path,

@@ -27,7 +27,7 @@ from telegram.error import (
 
 from bot.play.outcomes import Closed, Dealt, Edited, Marked, Outcome, Refused, Said
 from bot.play.ports import Delivery, Fate, Gone, PageLink, PageLinks, Round, Target
-from bot.telegram import bot_api_10, keyboards
+from bot.telegram import bot_api_10, calls, keyboards
 from bot.telegram.bot_api_10 import (
     EPHEMERAL,
     RICH,
@@ -73,14 +73,12 @@ class TelegramPublisher:
             if not await shown.react(outcome.reaction):
                 await shown.send(outcome.text, None)
         elif isinstance(outcome, Closed):
-            message = await shown.send(outcome.text, keyboards.result_keyboard(
+            return await shown.send(outcome.text, keyboards.result_keyboard(
                 outcome.texts, outcome.round.id, outcome.actions), public=True)
-            return message.message_id if message is not None else None
         elif isinstance(outcome, Dealt):
-            message = await shown.send(outcome.text, keyboards.deal_keyboard(
+            return await shown.send(outcome.text, keyboards.deal_keyboard(
                 outcome.texts, outcome.round.id, outcome.actions, self.page_of(outcome)),
                 quote=False, public=True)  # a deal never quotes
-            return message.message_id if message is not None else None
         elif isinstance(outcome, Said | Refused):
             await shown.send(outcome.text, None)
         # Noted: its words go into the deal's status when its alarm rings; nothing to send now
@@ -101,8 +99,7 @@ class TelegramPublisher:
 
         async def edit(to: int) -> bool:
             try:
-                await self.bot.edit_message_text(outcome.text, to, message_id,
-                                                 reply_markup=keyboard)
+                await calls.edit_message_text(self.bot, to, message_id, outcome.text, keyboard)
             except BadRequest as error:
                 if "not modified" not in str(error).lower():
                     raise
@@ -141,30 +138,31 @@ class _Showing:
         return done
 
     async def send(self, text: str, keyboard: InlineKeyboardMarkup | None,
-                   quote: bool | None = None, public: bool = False) -> Message | None:
+                   quote: bool | None = None, public: bool = False) -> int | None:
         """A message to the target's topic: a reply to the message it answers (quoted where
         asked), or a message of its own; unless `public`, to the asker alone where they wrote
-        to the bot alone (and Telegram takes it)."""
+        to the bot alone (and Telegram takes it). The message's id, if it was sent."""
         target = self.target
         quoted = target.quote if quote is None else quote
         reply = ReplyParameters(target.reply_to, allow_sending_without_reply=True) \
             if target.reply_to is not None and quoted else None
         whisper = target.whisper if isinstance(target, WhisperTarget) and not public else None
 
-        async def send(to: int) -> Message:
+        async def send(to: int) -> int:
             here = to == target.chat_id
-            return await self.bot.send_message(
-                to, text, reply_markup=keyboard, message_thread_id=thread(target.topic)
-                if here else None, reply_parameters=reply if here else None,
-                allow_paid_broadcast=True if self.paid else None)
+            return await calls.send_message(
+                self.bot, to, text, keyboard=keyboard,
+                thread=thread(target.topic) if here else None,
+                reply=reply if here else None, paid=self.paid)
 
         if isinstance(self.fate, Gone):
             return None  # the chat takes nothing more
-        attempts: list[Attempt[Message]] = []
+        attempts: list[Attempt[int]] = []
         if whisper is not None:
-            async def whispered(to: int) -> Message:
-                return await bot_api_10.send_text(self.bot, to, text, whisper,
-                                                  topic=thread(target.topic), keyboard=keyboard)
+            async def whispered(to: int) -> int:
+                return (await bot_api_10.send_text(self.bot, to, text, whisper,
+                                                   topic=thread(target.topic),
+                                                   keyboard=keyboard)).message_id
             attempts.append((frozenset({EPHEMERAL}), whispered))
         attempts.append((frozenset(), send))
         return (await self.deliver(attempts)).value
@@ -211,7 +209,7 @@ async def clear_keyboard(bot: Bot, round_: Round) -> None:
     if round_.message_id is None:
         return
     try:
-        await bot.edit_message_reply_markup(round_.chat_id, round_.message_id, reply_markup=None)
+        await calls.edit_reply_markup(bot, round_.chat_id, round_.message_id)
     except TelegramError as error:
         log.info("could not remove the buttons of round %d: %s", round_.id, error)
 

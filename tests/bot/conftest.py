@@ -106,6 +106,14 @@ class Harness:
     def services(self) -> Services:
         return self.bot.services
 
+    async def ring(self, kind: str, chat_id: int, topic: int = 0) -> None:
+        """The chat's alarm of that kind rings now, as if its time had come."""
+        scheduler = self.services.table.scheduler
+        alarm = scheduler.pending(kind, chat_id, topic)
+        assert alarm is not None, f"no {kind} alarm in chat {chat_id}"
+        scheduler.cancel(kind, chat_id, topic)
+        await self.services.alarms.ring(alarm)
+
     @property
     def stores(self) -> Stores:
         return self.bot.stores

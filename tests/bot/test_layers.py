@@ -375,11 +375,11 @@ def test_the_plan_catches_what_it_forbids():
 # features import each other and nothing below the features reaches up to them or to the root
 # (docs/architecture.md draws it)
 TELEGRAM_FLOORS: list[tuple[str, ...]] = [
-    # the wire and the readers: Bot API fields PTB lacks, the transport's meter, the intake,
-    # whose budget an update draws on, the membership cache, the rate limiter, the grammar, a
-    # connection's reads into its own buffer
+    # the wire and the readers: Bot API fields PTB lacks, a round's own calls, the transport's
+    # meter, the intake, whose budget an update draws on, the membership cache, the rate
+    # limiter, the grammar, a connection's reads into its own buffer
     ("bot_api_10", "grammar", "members", "intake", "metered_request", "over_budget", "startup",
-     "rate_limiter", "read_into"),
+     "rate_limiter", "read_into", "calls"),
     ("keyboards", "refusals", "lean_request", "fairness", "menus",
      "delivery"),  # ... and how one message reaches a chat
     ("context",),  # the typed bot data

@@ -21,7 +21,6 @@ from bot.store.records import Round
 from bot.telegram.errors import on_error
 from demo.emulator import BotApiEmulator
 from tests.bot.conftest import Harness, make_config, running
-from tests.waiting import until
 
 GROUP = -3301
 FORUM = -1003302
@@ -51,10 +50,8 @@ async def owed_to(h: Harness, chat_id: int) -> list[int]:
             if r.round.chat_id == chat_id]
 
 
-def jobs_of(h: Harness, chat_id: int) -> list[str]:
-    assert h.app.job_queue is not None
-    return [j.name for j in h.app.job_queue.jobs()
-            if not j.removed and j.name and f":{chat_id}" in j.name]
+def jobs_of(h: Harness, chat_id: int) -> list[Alarm]:
+    return h.services.table.scheduler.pending_in(chat_id)
 
 
 async def test_removed_from_a_forum_every_topic_ends_quietly(harness: Harness, caplog):
@@ -74,8 +71,7 @@ async def test_removed_from_a_forum_every_topic_ends_quietly(harness: Harness, c
     assert await harness.stores.matches.matches_on() == []
     assert harness.services.rounds.open_round(FORUM, first) is None
     assert harness.services.rounds.open_round(FORUM, second) is None
-    await until(lambda: jobs_of(harness, FORUM) == [],  # dropped on the queue's next pass
-                "the removed chat's jobs dropped")
+    assert jobs_of(harness, FORUM) == []  # the removed chat's alarms dropped
     assert len(harness.telegram.sent) == sent and errors(caplog) == []
 
 
@@ -190,9 +186,8 @@ async def test_owed_results_and_matches_at_start_in_a_chat_gone(telegram: BotApi
     async with running(telegram, pool, config) as bot:
         await bot.send(GROUP, ANN, "/match 2")
         await telegram.reply(GROUP)
-        assert bot.app.job_queue is not None
-        for job in bot.app.job_queue.jobs():  # the bot stops before the round's end
-            job.schedule_removal()
+        # the bot stops before the round's end
+        bot.services.table.scheduler.cancel_chats(lambda chat: True)
     await telegram.remove_bot(GROUP, ANN, notify=False)
     with sqlite3.connect(config.database_path) as database:  # it ran out while the bot was down
         database.execute("UPDATE rounds SET deadline = deadline - 3600 WHERE status = 'open'")

@@ -193,8 +193,7 @@ async def test_countdown_and_yahtzee_buttons(harness: Harness):
 
 async def test_the_timer_ends_a_round_with_buttons(harness: Harness):
     sent, _ = await deal(harness)
-    [job] = harness.app.job_queue.get_jobs_by_name(f"round:{GROUP}")
-    await job.run(harness.app)
+    await harness.ring("round", GROUP)
     timeout = await harness.telegram.reply(GROUP)
     assert "Time is up" in timeout.text
     assert labels(harness, timeout.message_id)[:2] == ["Play again", "Same level"]

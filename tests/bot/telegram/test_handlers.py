@@ -210,8 +210,8 @@ async def test_chat_migration_keeps_scores(harness: Harness):
     assert "Alice" in (await harness.telegram.reply(new)).text
     rounds = harness.services.rounds
     assert rounds.open_round(new) is not None and rounds.open_round(GROUP) is None
-    assert harness.app.job_queue.get_jobs_by_name(f"round:{new}")
-    assert not harness.app.job_queue.get_jobs_by_name(f"round:{GROUP}")
+    assert harness.services.table.scheduler.pending("round", new)
+    assert not harness.services.table.scheduler.pending("round", GROUP)
 
 
 async def test_countdown_round_and_solve(harness: Harness):

@@ -1,13 +1,18 @@
-"""The scheduler port on PTB's JobQueue: an alarm's job is found by its name without a scan of
-every job (bot/telegram/jobs.py keeps an index), and the index holds only what is scheduled."""
+"""The scheduler port on the event loop's timers: an alarm is found by its name, replaced,
+cancelled (one chat's, or many chats' at once) and forgotten once it rang; it rings only while
+the JobQueue's scheduler runs (one due before the start rings at the start, none after a stop
+paused it), in a task of the application's, whose error handler hears what it raised."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
-from telegram.ext import ApplicationBuilder
+from telegram.ext import Application, ApplicationBuilder
 
 from bot.play.ports import Alarm
 from bot.telegram import jobs as jobs_module
@@ -15,50 +20,129 @@ from bot.telegram import polling
 from bot.telegram.context import Context
 from bot.telegram.jobs import JobScheduler
 from bot.telegram.lean_request import LeanRequest
-from bot.telegram.lifecycle import stop_application
+from bot.telegram.lifecycle import stop_application, stop_handling
 from demo.emulator import BotApiEmulator
+
+App = Application[Any, Any, Any, Any, Any, Any]
+
+
+@pytest.fixture
+def rung(monkeypatch: pytest.MonkeyPatch) -> list[Alarm]:
+    rung: list[Alarm] = []
+
+    async def ring(application: App, alarm: Alarm) -> None:
+        if alarm.kind == "boom":
+            raise RuntimeError("the ring failed")
+        rung.append(alarm)
+
+    monkeypatch.setattr(jobs_module, "ring", ring)
+    return rung
+
+
+def application_of(scheduler: JobScheduler, telegram: BotApiEmulator | None = None) -> App:
+    builder = ApplicationBuilder().token(telegram.token if telegram else "1:x").updater(None)
+    if telegram is not None:
+        builder = builder.base_url(telegram.base_url)
+    application = builder.job_queue(scheduler.queue).build()
+    assert application.job_queue is scheduler.queue
+    return application
+
+
+async def until(condition: Any) -> None:
+    for _ in range(300):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+
+
+@contextlib.asynccontextmanager
+async def running(scheduler: JobScheduler, telegram: BotApiEmulator) -> AsyncIterator[App]:
+    application = application_of(scheduler, telegram)  # (its queue holds it weakly)
+    await application.initialize()
+    await application.start()
+    try:
+        yield application
+    finally:
+        await application.stop()
+        await application.shutdown()
 
 
 async def test_an_alarm_is_found_replaced_cancelled_and_forgotten_once_it_rang(
-        monkeypatch: pytest.MonkeyPatch):
-    rung: list[Alarm] = []
-
-    async def ring(context: Context) -> None:
-        assert context.job is not None and isinstance(context.job.data, Alarm)
-        rung.append(context.job.data)
-
-    monkeypatch.setattr(jobs_module, "ring", ring)
-    scheduler = JobScheduler()  # its own queue, which the application is built with
-    application = ApplicationBuilder().token("1:x").updater(None) \
-        .job_queue(scheduler.queue).build()
-    queue = application.job_queue
-    assert queue is scheduler.queue
+        rung: list[Alarm], telegram: BotApiEmulator):
+    scheduler = JobScheduler()
     first, second = Alarm("round", -5, 1), Alarm("round", -5, 2)
-    await queue.start()
-    try:
+    async with running(scheduler, telegram):
         scheduler.set(first, 600)
         scheduler.set(Alarm("warn", -5, 1, topic=7), 600)
         assert scheduler.pending("round", -5) == first
         assert scheduler.pending("warn", -5) is None  # another topic's
         assert scheduler.pending("warn", -5, 7) == Alarm("warn", -5, 1, topic=7)
-        scheduler.set(second, 600)  # replaces the first: one job by that name
-        assert [job.data for job in queue.get_jobs_by_name("round:-5")] == [second]
+        scheduler.set(second, 0.05)  # replaces the first: its timer goes with it
+        assert scheduler.pending("round", -5) == second
         scheduler.cancel("round", -5)
         scheduler.cancel("round", -5)  # nothing left to cancel
         assert scheduler.pending("round", -5) is None
-        assert not queue.get_jobs_by_name("round:-5")
         scheduler.cancel("warn", -5, 7)
         scheduler.set(first, 0.01)
-        for _ in range(200):
-            if rung:
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: rung)
+        await asyncio.sleep(0.1)  # the replaced and the cancelled never ring
         assert rung == [first]
         assert scheduler.pending("round", -5) is None  # it rang: not pending any more
-        assert not scheduler._named  # and not kept
+        assert not scheduler._pending and not scheduler._timers  # and not kept
         scheduler.cancel("round", -5)  # a rung alarm cancelled: nothing happens
+
+
+async def test_many_chats_alarms_cancelled_at_once(rung: list[Alarm],
+                                                  telegram: BotApiEmulator):
+    scheduler = JobScheduler()
+    async with running(scheduler, telegram):
+        for chat in (-1, -2, -3):
+            scheduler.set(Alarm("round", chat, 1), 0.02)
+            scheduler.set(Alarm("status", chat, 1, topic=4), 0.02)
+        scheduler.cancel_chats(lambda chat: chat != -2)
+        await asyncio.sleep(0.2)
+        assert sorted(rung, key=lambda alarm: alarm.kind) == \
+            [Alarm("round", -2, 1), Alarm("status", -2, 1, topic=4)]
+
+
+async def test_an_alarm_rings_only_while_the_scheduler_runs(rung: list[Alarm],
+                                                            telegram: BotApiEmulator):
+    scheduler = JobScheduler()
+    application = application_of(scheduler, telegram)
+    await application.initialize()
+    early, cancelled = Alarm("round", -5, 1), Alarm("round", -6, 1)
+    scheduler.set(early, 0)  # due before the start: held
+    scheduler.set(cancelled, 0)
+    await asyncio.sleep(0.05)
+    assert rung == [] and scheduler.pending("round", -5) == early
+    scheduler.cancel("round", -6)  # held, then cancelled: never rings
+    await application.start()
+    try:
+        await until(lambda: rung)
+        assert rung == [early] and scheduler.pending("round", -5) is None
+        scheduler.set(Alarm("round", -7, 1), 0.05)
+        await stop_handling(application)  # a stop pauses the scheduler first
+        await asyncio.sleep(0.15)
+        assert rung == [early]  # due during the stop: not rung
     finally:
-        await queue.stop()
+        if application.running:
+            await application.stop()
+        await application.shutdown()
+
+
+async def test_what_a_ring_raises_reaches_the_error_handler(rung: list[Alarm],
+                                                             telegram: BotApiEmulator):
+    scheduler = JobScheduler()
+    heard: list[BaseException | None] = []
+
+    async def on_error(update: object, context: Context) -> None:
+        heard.append(context.error)
+
+    async with running(scheduler, telegram) as application:
+        application.add_error_handler(on_error)
+        scheduler.set(Alarm("boom", -5, 1), 0)
+        await until(lambda: heard)
+        assert [str(error) for error in heard] == ["the ring failed"]
 
 
 class Poller:

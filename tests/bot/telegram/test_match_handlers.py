@@ -81,8 +81,7 @@ async def test_usage_refusals_and_stop(harness: Harness):
     stopped = await harness.telegram.reply(GROUP)
     assert "Ended early" in stopped.text and "Match stopped after 1 of 10 rounds" in stopped.text
     assert harness.services.rounds.open_round(GROUP) is None
-    jobs = harness.app.job_queue.jobs()
-    assert not [j for j in jobs if j.name == f"round:{GROUP}" and not j.removed]
+    assert harness.services.table.scheduler.pending("round", GROUP) is None
 
 
 @pytest.mark.slow

@@ -160,6 +160,7 @@ async def test_killed_between_the_answer_and_the_close_the_bot_rates_it_once_on_
         assert bot.app.job_queue is not None
         for job in bot.app.job_queue.jobs():
             job.schedule_removal()
+        bot.services.table.scheduler.cancel_chats(lambda chat: True)  # and the alarms
     assert responses(config.database_path, ALICE["id"]) == []
     async with running(telegram, pool, config) as bot:  # recovery closes it: Alice won
         assert bot.services.rounds.open_round(GROUP_ID) is None
@@ -238,6 +239,7 @@ async def test_killed_after_the_close_committed_the_restart_rates_nothing_again(
         assert bot.app.job_queue is not None
         for job in bot.app.job_queue.jobs():
             job.schedule_removal()
+        bot.services.table.scheduler.cancel_chats(lambda chat: True)  # and the alarms
     [(alice, count)] = responses(config.database_path, ALICE["id"])
     [(bob, _)] = responses(config.database_path, BOB["id"])
     assert count == 1

@@ -54,13 +54,11 @@ async def test_a_topics_timer_ends_its_round_in_that_topic(harness: Harness):
     first, second = forum(harness)
     await harness.send(FORUM, ANN, "/play", topic=first)
     await harness.send(FORUM, ANN, "/play", topic=second)
-    queue = harness.app.job_queue
-    [job] = queue.get_jobs_by_name(f"round:{FORUM}:{second}")
-    await job.run(harness.app)
+    await harness.ring("round", FORUM, second)
     assert "Time is up" in in_topic(harness, second)[-1]
     assert len(in_topic(harness, first)) == 1  # the first topic heard nothing
     assert harness.services.rounds.open_round(FORUM, first) is not None
-    assert queue.get_jobs_by_name(f"round:{FORUM}:{first}")
+    assert harness.services.table.scheduler.pending("round", FORUM, first)
 
 
 async def test_a_match_deals_scores_and_warns_in_its_topic(harness: Harness):
@@ -69,16 +67,13 @@ async def test_a_match_deals_scores_and_warns_in_its_topic(harness: Harness):
     deal = harness.telegram.sent[-1]
     assert deal.topic == second and "Match: round 1 of 2" in deal.text
     await harness.send(FORUM, ANN, "/play", topic=first)  # another topic plays on beside it
-    queue = harness.app.job_queue
-    [warn] = queue.get_jobs_by_name(f"warn:{FORUM}:{second}")
-    await warn.run(harness.app)
+    await harness.ring("warn", FORUM, second)
     assert harness.telegram.edits[-1].message_id == deal.message_id  # under its deal
     current = harness.services.rounds.open_round(FORUM, second)
     await harness.send(FORUM, BEN, f"/a {solve(current.hand)[0]}", topic=second)
     result = harness.telegram.sent[-1]
     assert result.topic == second and "Scores after round 1 of 2" in result.text
-    [dealer] = queue.get_jobs_by_name(f"match:{FORUM}:{second}")
-    await dealer.run(harness.app)
+    await harness.ring("match", FORUM, second)
     assert harness.telegram.sent[-1].topic == second
     assert "Match: round 2 of 2" in harness.telegram.sent[-1].text
     assert not await harness.services.matches.is_on(FORUM, first)

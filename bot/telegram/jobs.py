@@ -62,7 +62,7 @@ class JobScheduler:
         self.queue: JobQueue[Context] = AlarmQueue(self._ring_held)
         self._pending: dict[str, Alarm] = {}  # name -> its alarm, until it rings
         self._timers: dict[str, asyncio.TimerHandle] = {}  # name -> its timer, until due
-        self._held: list[str] = []  # due while the scheduler did not run
+        self._held: dict[str, None] = {}  # due while the scheduler did not run, in order
 
     def set(self, alarm: Alarm, seconds: float) -> None:
         self.cancel(alarm.kind, alarm.chat_id, alarm.topic)
@@ -87,6 +87,7 @@ class JobScheduler:
 
     def _drop(self, name: str) -> None:
         if self._pending.pop(name, None) is not None:
+            self._held.pop(name, None)  # (a held one is not rung: set again, it waits anew)
             timer = self._timers.pop(name, None)
             if timer is not None:
                 timer.cancel()
@@ -95,19 +96,19 @@ class JobScheduler:
         """An alarm's time came: rung now while the scheduler runs, else held for its start."""
         del self._timers[name]
         if self.queue.scheduler.state != STATE_RUNNING:
-            self._held.append(name)
+            self._held[name] = None
             return
         self._ring(name)
 
     def _ring_held(self) -> None:
-        held, self._held = self._held, []
+        held, self._held = self._held, {}
         for name in held:
             self._ring(name)
 
     def _ring(self, name: str) -> None:
         """Forgotten (no longer pending), then rung in a task of the application's."""
         alarm = self._pending.pop(name, None)
-        if alarm is not None:  # (a held one may have been cancelled since)
+        if alarm is not None:
             application = self.queue.application
             application.create_task(ring(application, alarm), name=f"alarm:{name}")
 

@@ -110,16 +110,21 @@ async def test_an_alarm_rings_only_while_the_scheduler_runs(rung: list[Alarm],
     scheduler = JobScheduler()
     application = application_of(scheduler, telegram)
     await application.initialize()
-    early, cancelled = Alarm("round", -5, 1), Alarm("round", -6, 1)
+    early, cancelled, moved = Alarm("round", -5, 1), Alarm("round", -6, 1), Alarm("status", -7, 1)
     scheduler.set(early, 0)  # due before the start: held
     scheduler.set(cancelled, 0)
+    scheduler.set(moved, 0)
     await asyncio.sleep(0.05)
     assert rung == [] and scheduler.pending("round", -5) == early
     scheduler.cancel("round", -6)  # held, then cancelled: never rings
+    later = Alarm("status", -7, 2)
+    scheduler.set(later, 600)  # held, then set again: waits for its new time
     await application.start()
     try:
         await until(lambda: rung)
+        await asyncio.sleep(0.05)
         assert rung == [early] and scheduler.pending("round", -5) is None
+        assert scheduler.pending("status", -7) == later
         scheduler.set(Alarm("round", -7, 1), 0.05)
         await stop_handling(application)  # a stop pauses the scheduler first
         await asyncio.sleep(0.15)

@@ -12,6 +12,10 @@ SOLVER_STAMP := $(SOLVER_VENV)/.installed
 PG_NEWEST     := 18
 PG_OLDEST     := 15
 PG_OLDEST_BIN := /usr/lib/postgresql/$(PG_OLDEST)/bin
+# SQLite's store tests run a second time on the oldest aiosqlite pyproject.toml allows: the
+# store's trips feed aiosqlite's thread queue (bot.store.sqlite.database `Trips`)
+AIOSQLITE_OLDEST := 0.20.0
+AIOSQLITE_OLD    := .aiosqlite-oldest
 
 .PHONY: run test browser fonts postgres-oldest test-fast test-solver-alone bench bench-guard bench-transport screenshots lint clean
 
@@ -61,7 +65,7 @@ test test-fast test-solver-alone: export PYTHONDONTWRITEBYTECODE =
 # below), not again beside the bot's: that pass is what keeps the solver from needing the bot.
 # The counts' property test plays 1,000 sequences on SQLite and the newest PostgreSQL, then 200
 # on the oldest (tests/bot/play/test_counts_agree.py).
-test: $(STAMP) $(SOLVER_STAMP) browser fonts postgres-oldest
+test: $(STAMP) $(SOLVER_STAMP) $(AIOSQLITE_OLD)/.installed browser fonts postgres-oldest
 	$(PY) -m ruff check solver bot demo tests bench
 	$(PY) -m mypy solver bot demo
 	$(REQUIRED) POSTGRES_BIN= POSTGRES_VERSION=$(PG_NEWEST) $(PY) -m pytest $(XDIST) \
@@ -69,6 +73,13 @@ test: $(STAMP) $(SOLVER_STAMP) browser fonts postgres-oldest
 	$(REQUIRED) POSTGRES_BIN=$(PG_OLDEST_BIN) POSTGRES_VERSION=$(PG_OLDEST) COUNTS_SEQUENCES=200 \
 		$(PY) -m pytest -p tests.postgres.only $(XDIST) --durations=20
 	$(SOLVER_TESTS) $(XDIST) --durations=20
+	AIOSQLITE_EXPECTED=$(AIOSQLITE_OLDEST) PYTHONPATH=$(AIOSQLITE_OLD) $(PY) -m pytest \
+		-p no:cacheprovider -q tests/bot/store/sqlite tests/bot/play/round/test_trips.py
+
+$(AIOSQLITE_OLD)/.installed: $(STAMP)
+	rm -rf $(AIOSQLITE_OLD)
+	$(PY) -m pip install --quiet --no-deps --target $(AIOSQLITE_OLD) aiosqlite==$(AIOSQLITE_OLDEST)
+	touch $@
 
 # Debian's chromium and its chromedriver, for the Mini App's browser test
 # (tests/e2e/test_webapp_browser.py): installed with apt when missing (CI runs as root)
@@ -153,4 +164,4 @@ lint: $(STAMP)
 	$(PY) -m mypy solver bot demo
 
 clean:
-	rm -rf $(VENV) $(SOLVER_VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(SOLVER_VENV) $(AIOSQLITE_OLD) .pytest_cache .mypy_cache .ruff_cache

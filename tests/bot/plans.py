@@ -124,9 +124,10 @@ WHOLE_PERSON = {
     "postgres.USER_LOCKS": "/forget: the chats where the person has scores or answers",
     "postgres.USER_CHATS": "/forget: the chats where the person answered, read first",
     "answer_after_close[2]": "a late answer recounts the person's streaks in that chat's game",
-    **{f"achievements.{name}": "a close's check of an achievement the person has not yet: "
-       "their wins or answers until it is earned, once a person and code"
-       for name in ("wins_in_chat", "latest_in_chat", "played")},
+    **{f"achievements.{name}": "a close's award of an achievement the person has not yet, "
+       "if their count reaches it: their wins or answers until it is earned, once a person "
+       "and code, each count stopped at the rule's reach"
+       for name in ("award_wins_in_chat", "award_run_in_chat", "award_played")},
     "achievements.latest_days": "a daily result's check: the person's latest days, newest "
                                 "first by the index, a week of them",
     "pages.player_games": "the player's page: their totals, a row for each chat and game",

@@ -16,7 +16,7 @@ from datetime import date, timedelta
 from itertools import pairwise
 
 from bot.play.games import GAMES
-from bot.play.rules.feats import Close, RoundAchievement, Tally
+from bot.play.rules.feats import RoundAchievement, Tally
 
 QUICK_SECONDS = 5  # a right answer faster than this
 CROWD = 5  # people who answered in a round won
@@ -75,9 +75,3 @@ def counts(chat_id: int, players: int) -> bool:
     positive; a group's is negative) by at least two different people."""
     return chat_id < 0 and players >= PLAYERS_AT_LEAST
 
-
-def earned(rule: RoundAchievement, close: Close, tally: int | None) -> bool:
-    """Whether the close earns the rule's achievement (`tally`: the count it asked for)."""
-    if (rule.won and not close.won) or not rule.holds(close):
-        return False
-    return rule.tally is None or (tally is not None and tally >= rule.reach)

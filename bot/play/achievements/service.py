@@ -18,15 +18,12 @@ from bot.play.achievements.rules import (
     DAILY_ACHIEVEMENTS,
     ROUND_ACHIEVEMENTS,
     WEEK,
-    Close,
     Daily,
-    RoundAchievement,
-    Tally,
     counts,
-    earned,
 )
 from bot.play.chats.people import People
 from bot.play.round.events import FollowUp, RoundClosed
+from bot.play.rules.feats import Close, RoundAchievement, Tally
 from bot.runtime.together import together
 from bot.store.protocols import AchievementStore
 from bot.store.records import Round
@@ -85,23 +82,25 @@ class Achievements:
         wanted = [rule for rule in ROUND_ACHIEVEMENTS
                   if (close.won or not rule.won) and rule.holds(close)
                   and rule.code not in player.codes]
-        tallies = await together([self.tally(rule, user_id, record.chat_id) for rule in wanted])
-        met = [rule for rule, tally in zip(wanted, tallies, strict=True)
-               if earned(rule, close, tally)]
-        stored = await together([self.store.award(
-            user_id, rule.code, closed.ended_at, record.chat_id, record.id) for rule in met])
-        return [rule.code for rule, new in zip(met, stored, strict=True) if new]
+        stored = await together([self.award(rule, user_id, closed.ended_at, record)
+                                 for rule in wanted])
+        return [rule.code for rule, new in zip(wanted, stored, strict=True) if new]
 
-    async def tally(self, rule: RoundAchievement, user_id: int, chat_id: int) -> int | None:
-        """The count of the player's counting rounds the rule asks for (None: it asks none)."""
+    async def award(self, rule: RoundAchievement, user_id: int, at: float,
+                    record: Round) -> bool:
+        """The rule's award (the close holds for the player already), with the count it asks
+        for checked in the same statement; whether this call awarded it."""
+        chat_id, round_id = record.chat_id, record.id
         if rule.tally is Tally.WINS_HERE:
-            return await self.store.wins_in_chat(user_id, chat_id, rule.reach)
+            return await self.store.award_if_wins_here(user_id, rule.code, at, chat_id,
+                                                       round_id, rule.reach)
         if rule.tally is Tally.RUN_HERE:
-            latest = await self.store.latest_in_chat(user_id, chat_id, rule.reach)
-            return len(latest) if all(latest) else 0
+            return await self.store.award_if_run_here(user_id, rule.code, at, chat_id,
+                                                      round_id, rule.reach)
         if rule.tally is Tally.PLAYED:
-            return await self.store.played(user_id, rule.reach)
-        return None
+            return await self.store.award_if_played(user_id, rule.code, at, chat_id, round_id,
+                                                    rule.reach)
+        return await self.store.award(user_id, rule.code, at, chat_id, round_id)
 
     async def after_daily(self, user_id: int, chat_id: int, seconds: float, at: float,
                           texts: Texts) -> str:

@@ -24,6 +24,12 @@ from bot.store.sql.connection import Connection, numbered_table
 # the round r counts: in a group, and answered by two different people at least
 COUNTS = ("r.chat_id < 0 AND (SELECT COUNT(DISTINCT c.user_id) FROM answers c "
           "WHERE c.round_id = r.id) >= 2")
+# an award: the row, only while the person is stored (a /forget may have come first) ...
+AWARD = ("INSERT INTO achievements (user_id, code, earned_at, chat_id, round_id) "
+         "SELECT CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION), "
+         "CAST(? AS BIGINT), CAST(? AS BIGINT) WHERE EXISTS (SELECT 1 FROM users WHERE id = ?)")
+# ... and once a person and code
+AWARD_ONCE = "ON CONFLICT (user_id, code) DO NOTHING"
 
 
 @dataclass(frozen=True)
@@ -75,9 +81,11 @@ class AchievementStatements:
     players: str  # (round,): who answered, with their names, first answer first
     codes: str  # (user,): the codes they have
     round_codes: str  # (round,): the codes of each player who answered in the round
-    wins_in_chat: str  # (user, chat, up to): their counting wins in the chat
-    latest_in_chat: str  # (user, user, chat, count): their latest counting rounds there, won?
-    played: str  # (user, up to): counting rounds they played in any group
+    # the award only if the person's count reaches what the rule asks, each count stopped
+    # there: (user, code, at, chat, round, user), then
+    award_wins_in_chat: str  # (user, chat, reach, reach): their counting wins in the chat
+    award_run_in_chat: str  # (user, chat, reach, user, reach): their latest there, all won
+    award_played: str  # (user, reach, reach): counting rounds they played in any group
     latest_days: str  # (user, count): their latest daily results' days, newest first
     award: str  # (user, code, at, chat, round, user)
     earned: str  # (user,)
@@ -93,22 +101,21 @@ QMARK = AchievementStatements(
     codes="SELECT code FROM achievements WHERE user_id = ?",
     round_codes="SELECT g.user_id, h.code FROM (SELECT DISTINCT a.user_id FROM answers a "
                 "WHERE a.round_id = ?) g JOIN achievements h ON h.user_id = g.user_id",
-    wins_in_chat="SELECT COUNT(*) FROM (SELECT r.id FROM rounds r WHERE r.winner_id = ? "
-                 f"AND r.chat_id = ? AND r.status = 'won' AND {COUNTS} LIMIT ?) AS w",
-    latest_in_chat="SELECT CASE WHEN r.winner_id = ? THEN 1 ELSE 0 END FROM rounds r "
-                   "WHERE r.id IN (SELECT a.round_id FROM answers a WHERE a.user_id = ?) "
-                   f"AND r.chat_id = ? AND r.status <> 'open' AND {COUNTS} "
-                   "ORDER BY r.id DESC LIMIT ?",
-    played="SELECT COUNT(*) FROM (SELECT r.id FROM rounds r WHERE r.id IN "
-           "(SELECT a.round_id FROM answers a WHERE a.user_id = ?) "
-           f"AND r.status <> 'open' AND {COUNTS} LIMIT ?) AS p",
+    award_wins_in_chat=f"{AWARD} AND (SELECT COUNT(*) FROM (SELECT r.id FROM rounds r "
+                       f"WHERE r.winner_id = ? AND r.chat_id = ? AND r.status = 'won' "
+                       f"AND {COUNTS} LIMIT ?) AS w) >= ? {AWARD_ONCE}",
+    award_run_in_chat=f"{AWARD} AND (SELECT COUNT(*) FROM (SELECT r.winner_id FROM rounds r "
+                      "WHERE r.id IN (SELECT a.round_id FROM answers a WHERE a.user_id = ?) "
+                      f"AND r.chat_id = ? AND r.status <> 'open' AND {COUNTS} "
+                      "ORDER BY r.id DESC LIMIT ?) AS l WHERE l.winner_id = ?) >= ? "
+                      f"{AWARD_ONCE}",
+    award_played=f"{AWARD} AND (SELECT COUNT(*) FROM (SELECT r.id FROM rounds r WHERE r.id IN "
+                 "(SELECT a.round_id FROM answers a WHERE a.user_id = ?) "
+                 f"AND r.status <> 'open' AND {COUNTS} LIMIT ?) AS p) >= ? {AWARD_ONCE}",
     # a day counts once, whichever games' dailies were solved in it (the week's achievement)
     latest_days="SELECT DISTINCT day FROM daily_results WHERE user_id = ? "
                 "ORDER BY day DESC LIMIT ?",
-    award="INSERT INTO achievements (user_id, code, earned_at, chat_id, round_id) "
-          "SELECT CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION), "
-          "CAST(? AS BIGINT), CAST(? AS BIGINT) WHERE EXISTS (SELECT 1 FROM users WHERE id = ?) "
-          "ON CONFLICT (user_id, code) DO NOTHING",
+    award=f"{AWARD} {AWARD_ONCE}",
     earned="SELECT code, earned_at, chat_id, round_id FROM achievements WHERE user_id = ? "
            "ORDER BY earned_at, code",
     earned_in_chat="SELECT a.user_id, u.first_name, a.code, a.earned_at, a.round_id "
@@ -144,20 +151,30 @@ class Achievements:
     async def codes(self, user_id: int) -> set[str]:
         return {row[0] for row in await self.db.fetch(self.sql.codes, (user_id,))}
 
-    async def wins_in_chat(self, user_id: int, chat_id: int, up_to: int) -> int:
-        """Their counting wins in the chat, counted up to `up_to`."""
-        rows = await self.db.fetch(self.sql.wins_in_chat, (user_id, chat_id, up_to))
-        return int(rows[0][0])
+    # Each award below is one statement with the count it hangs on (stopped at `reach`): a
+    # close's check waits on one trip for both, not a count's and then an award's.
 
-    async def latest_in_chat(self, user_id: int, chat_id: int, count: int) -> list[bool]:
-        """Whether they won each of their latest `count` counting rounds in the chat, newest
-        first."""
-        rows = await self.db.fetch(self.sql.latest_in_chat, (user_id, user_id, chat_id, count))
-        return [bool(row[0]) for row in rows]
+    async def award_if_wins_here(self, user_id: int, code: str, at: float, chat_id: int,
+                                 round_id: int, reach: int) -> bool:
+        """The award if the person has `reach` counting wins in the chat; whether this call
+        awarded it."""
+        return await self.db.run(self.sql.award_wins_in_chat, (
+            user_id, code, at, chat_id, round_id, user_id, user_id, chat_id, reach, reach)) > 0
 
-    async def played(self, user_id: int, up_to: int) -> int:
-        """The counting rounds they played (answered) in every group, counted up to `up_to`."""
-        return int((await self.db.fetch(self.sql.played, (user_id, up_to)))[0][0])
+    async def award_if_run_here(self, user_id: int, code: str, at: float, chat_id: int,
+                                round_id: int, reach: int) -> bool:
+        """The award if the person won each of their latest `reach` counting rounds in the
+        chat; whether this call awarded it."""
+        return await self.db.run(self.sql.award_run_in_chat, (
+            user_id, code, at, chat_id, round_id, user_id, user_id, chat_id, reach, user_id,
+            reach)) > 0
+
+    async def award_if_played(self, user_id: int, code: str, at: float, chat_id: int,
+                              round_id: int, reach: int) -> bool:
+        """The award if the person played `reach` counting rounds in any group; whether this
+        call awarded it."""
+        return await self.db.run(self.sql.award_played, (
+            user_id, code, at, chat_id, round_id, user_id, user_id, reach, reach)) > 0
 
     async def latest_days(self, user_id: int, count: int) -> list[str]:
         """The days of their latest `count` daily results, newest first."""

@@ -280,3 +280,33 @@ async def test_the_result_telegram_gets_says_it(harness: Harness):
     assert alone is not None
     await harness.send(ZOE["id"], ZOE, f"/a {solve(alone.hand)[0]}", kind="private")
     assert not [m for m in harness.telegram.sent if m.chat_id == ZOE["id"] and "🏅" in m.text]
+
+
+async def test_a_counted_award_writes_only_once_its_count_reaches_the_rule(
+        services: Services, stores: Stores, clock: Clock):
+    """The count a rule asks for rides in its award's own statement (one trip for both): the
+    award writes only when the count, stopped at the rule's reach, reaches it — one short
+    writes nothing, and a win elsewhere or a loss in the run does not count."""
+    play = (services, stores, clock)
+    await round_of_24(play)
+    await round_of_24(play)
+    await round_of_24(play, chat=OTHER)  # a win, elsewhere
+    latest = await round_of_24(play, winner=BEN, losers=(ANN,))  # lost: ends Ann's run
+    await round_of_24(play)
+    [*_, last] = await stores.achievements.earned(ANN.id)
+    store, at, chat = stores.achievements, clock(), GROUP.id
+    round_id = last.round_id
+    assert round_id is not None and "Ben" in latest
+
+    async def award(how, code: str, reach: int) -> bool:
+        return await how(ANN.id, code, at, chat, round_id, reach)
+
+    assert not await award(store.award_if_wins_here, "t_wins", 4)  # three here, not four
+    assert not await award(store.award_if_run_here, "t_run", 2)  # one since the loss
+    assert not await award(store.award_if_played, "t_played", 6)  # five rounds in all
+    assert await award(store.award_if_wins_here, "t_wins", 3)
+    assert await award(store.award_if_run_here, "t_run", 1)
+    assert await award(store.award_if_played, "t_played", 5)
+    assert not await award(store.award_if_played, "t_played", 5)  # once a person and code
+    codes = {row.code for row in await stores.achievements.earned(ANN.id)}
+    assert {"t_wins", "t_run", "t_played"} <= codes

@@ -26,9 +26,9 @@ GROUP = Chat(-42, "group", "G")
 ANN, BEN, CY = (Player(n, name, language_code="en") for n, name in
                 ((1, "Ann"), (2, "Ben"), (3, "Cy")))
 
-RESULT_TRIPS = 7  # 17 when the followers and the players were asked one after another; 9
+RESULT_TRIPS = 6  # 17 when the followers and the players were asked one after another; 9
 # while the rating read the players' rows after the answers, and the achievements each
-# player's codes after the round
+# player's codes after the round; 7 while an achievement's count was read before its award
 DEAL_TRIPS = 3  # 7 when a new chat's row and its starter's went one after the other; 5
 # while its language, then its settings and rows, then its rounds played were read in turn
 

@@ -107,12 +107,12 @@ class Trips:
     again two turns of the loop after its trip's end, not three (aiosqlite's future, then a task
     that awaited it, then the caller), and the next trip leaves a turn sooner. At half load each
     turn waits behind every other update's ready callbacks, and a right answer's result waits
-    on about seven trips in turn (docs/benchmarks.md)."""
+    on about six trips in turn (docs/benchmarks.md)."""
 
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self.connection = connection
         self._next: list[tuple[asyncio.Future[Any], Work]] = []
-        self._under_way = False  # a trip is on the thread, or leaves at the next turn
+        self._under_way = False  # a trip is on the thread, or about to leave
         self.sent = 0  # trips sent so far (tests count them)
 
     async def run(self, work: Work) -> Any:
@@ -120,10 +120,10 @@ class Trips:
         future = loop.create_future()
         self._next.append((future, work))
         if not self._under_way:
-            # one turn of the loop before the first trip leaves: what is asked together is
-            # often asked from tasks that `gather` made a moment ago and that start in that
-            # turn (a new chat's row and its player's, beside the chat's settings), so they
-            # ride this trip rather than wait for the next
+            # the first trip leaves two turns of the loop from now: what is asked together is
+            # often asked from tasks that `gather` made a moment ago and that start in the
+            # next turn (a new chat's row and its player's, beside the chat's settings), so
+            # they ride this trip rather than wait for the next
             self._under_way = True
             loop.call_soon(loop.call_soon, self._leave, loop)
         return await future

@@ -61,6 +61,7 @@ from bench.bench_crash import (  # noqa: E402
 from bot.runtime.health import LEADER, STANDBY, heartbeat_path, heartbeat_role  # noqa: E402
 from bot.store.postgres import open_postgres  # noqa: E402
 from demo.emulator import BotApiEmulator  # noqa: E402
+from demo.freezing import freeze  # noqa: E402
 from tests.bot.scoring import (  # noqa: E402
     ANSWERS_SQL,
     ROUNDS_SQL,
@@ -182,7 +183,10 @@ class Replica(BotProcess):
     def signal(self, number: int) -> None:
         assert self.process is not None
         with contextlib.suppress(ProcessLookupError):
-            self.process.send_signal(number)
+            if number == signal.SIGSTOP:
+                freeze(self.process.pid)  # in force when this returns
+            else:
+                self.process.send_signal(number)
 
     async def stop(self) -> None:
         if self.running():

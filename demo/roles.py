@@ -15,6 +15,7 @@ from pathlib import Path
 
 from bot.runtime.health import heartbeat_path, heartbeat_role
 from bot.telegram.webhook import SECRET_HEADER, WEBHOOK_PATH
+from demo.freezing import freeze
 
 CONSUMING = "consuming"  # a worker's log line once it takes its partitions (it leads)
 STOP_SECONDS = 20.0  # a stopped role's grace (its updates in hand finish), then SIGKILL
@@ -61,9 +62,13 @@ class RoleProcess:
         return self.log.is_file() and text in self.log.read_text(errors="replace")
 
     def signal(self, number: int) -> None:
+        """Send `number`; a SIGSTOP returns once the process is stopped (demo/freezing.py)."""
         if self.process is not None:
             with contextlib.suppress(ProcessLookupError):
-                self.process.send_signal(number)
+                if number == signal.SIGSTOP and self.process.returncode is None:
+                    freeze(self.process.pid)
+                else:
+                    self.process.send_signal(number)
 
     async def kill(self) -> None:
         """SIGKILL: nothing of it runs after this returns."""

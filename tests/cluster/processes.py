@@ -20,6 +20,7 @@ from bot.telegram.webhook import WEBHOOK_PATH
 from demo import roles
 from demo.broker_server import BrokerServer, free_port
 from demo.emulator import BotApiEmulator
+from demo.freezing import freeze
 from tests.conftest import ROOT
 from tests.e2e.test_webhook import post, update_headers
 from tests.waiting import until
@@ -153,7 +154,7 @@ def paused(broker: BrokerServer) -> Iterator[None]:
     """The broker's process stopped (SIGSTOP) and let go at the end: connections stay open,
     nothing is read or answered."""
     assert broker.process is not None
-    broker.process.send_signal(signal.SIGSTOP)
+    freeze(broker.process.pid)  # in force before the test goes on: demo/freezing.py
     try:
         yield
     finally:

@@ -36,6 +36,7 @@ from bot.store.postgres import connection as postgres_connection
 from bot.store.sqlite import hold as sqlite_hold
 from bot.store.unavailable import DatabaseUnavailable
 from demo.emulator import BotApiEmulator
+from demo.freezing import freeze
 from solver import solve
 from tests.deploy.test_deploy import ROOT, subprocess_env
 from tests.e2e.conftest import BotProcess
@@ -164,7 +165,7 @@ async def test_a_frozen_bot_keeps_its_database_from_a_restore(telegram: BotApiEm
         hand = hand_of((await telegram.reply(GROUP)).text)
         made = await asyncio.to_thread(backup_sqlite, database, tmp_path / "backups")
         assert bot.process is not None
-        bot.process.send_signal(signal.SIGSTOP)
+        freeze(bot.process.pid)
         try:
             inode = database.stat().st_ino
             done = await asyncio.to_thread(run_backup, "restore", str(made),

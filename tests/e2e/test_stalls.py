@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from demo.emulator import BotApiEmulator
+from demo.freezing import freeze
 from tests.e2e.test_bot_process import open_deadline
 from tests.waiting import until
 
@@ -42,7 +43,7 @@ async def test_a_round_ends_after_the_process_was_paused_past_its_end(
     assert bot.process is not None
     await until(lambda: deal_stored(bot.database), "the deal's message id stored")
     deadline = open_deadline(bot.database)
-    bot.process.send_signal(signal.SIGSTOP)
+    freeze(bot.process.pid)
     try:  # the round's end falls due while it is stopped, and LATE seconds go by after it
         await until(lambda: time.time() > deadline + LATE, "the round's end long past")
     finally:

@@ -26,6 +26,7 @@ from bot.runtime import metrics
 from bot.runtime.doors import PERSON, Doors
 from bot.webapp.page_process import Relayed, Spec, counted, page_apart
 from bot.webapp.relayed import answer_request
+from demo.freezing import freeze
 from demo.ports import free_port
 from tests.bot.conftest import Harness
 from tests.bot.webapp_support import ANN, BEN, GROUP, WRONG, deal_known, signed_for
@@ -179,7 +180,7 @@ async def test_a_paused_page_s_process_holds_no_round_up(harness: Harness):
     async with apart(harness) as base, httpx.AsyncClient(timeout=30) as client:
         page = child_of(os.getpid())
         assert page is not None and os.sched_getscheduler(page) == os.SCHED_IDLE
-        os.kill(page, signal.SIGSTOP)
+        freeze(page)
         try:
             current = await asyncio.wait_for(deal_known(harness), 30)
         finally:

@@ -144,8 +144,19 @@ class Texts:
         self._own = _catalog(self.language)
         self._formatter = MessageFormatter(self)
         self._written: dict[tuple[str, type, str], str] = {}  # (how, its type, its text) -> shown
+        # a message asked for with nothing to fill in is the same every time: filled once (a
+        # group's page names thirty achievements and their rules; at most the catalog's keys)
+        self._plain: dict[str, str] = {}
 
     def __call__(self, key: str, **params: object) -> str:
+        if not params:
+            shown = self._plain.get(key)
+            if shown is None:
+                shown = self._plain[key] = self._filled(key, params)
+            return shown
+        return self._filled(key, params)
+
+    def _filled(self, key: str, params: dict[str, object]) -> str:
         message = self.messages.get(key + PRIVATE) if self.private else None
         message = message or self.messages[key]
         if AMBIENT not in params and "{" + AMBIENT in message:

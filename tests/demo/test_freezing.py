@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -42,10 +43,8 @@ def states(pid: int) -> list[str]:
     """Each thread's state letter, read here and not by the code under test."""
     found = []
     for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
+        with contextlib.suppress(FileNotFoundError):  # that thread ended
             found.append((task / "stat").read_text().rsplit(")", 1)[1].split()[0])
-        except FileNotFoundError:
-            pass
     return found
 
 

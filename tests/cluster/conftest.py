@@ -5,12 +5,14 @@ and PostgreSQL's fixtures."""
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from collections.abc import AsyncIterator, Iterator
 
 import nats
 import pytest
 from nats.aio.client import Client
+from nats.js.errors import NotFoundError
 
 from bot.store.postgres import open_postgres
 from demo.emulator import BotApiEmulator
@@ -37,9 +39,20 @@ async def client(broker_server: BrokerServer) -> AsyncIterator[Client]:
 
 
 @pytest.fixture
-def stream() -> str:
-    """A stream of this test's own on the session's server."""
-    return f"T{secrets.token_hex(6)}"
+async def stream(broker_server: BrokerServer) -> AsyncIterator[str]:
+    """A stream of this test's own on the session's server, deleted after the test: each
+    reserves its MAX_BYTES of the server's storage, which the server sizes from the disk's free
+    space at its start, so a session's streams kept would fill it (a stream refused, "insufficient
+    storage resources", after some fifty tests on a disk with 70 GB free; sooner on a smaller
+    one)."""
+    name = f"T{secrets.token_hex(6)}"
+    yield name
+    connection = await nats.connect(broker_server.url)
+    try:
+        with contextlib.suppress(NotFoundError):  # never made, or on a server of the test's
+            await connection.jetstream().delete_stream(name)
+    finally:
+        await connection.close()
 
 
 @pytest.fixture

@@ -160,7 +160,9 @@ THROUGH = {"scores.board[4]": ("week_totals_board",), "scores.board[5]": ("week_
            # a group's records at the head of their indexes (step 33), not the chat's rows;
            # its season's won rounds in the index that holds their columns (step 33)
            "pages.group_records": ("scores_fastest", "scores_longest_run", "scores_most_wins"),
-           "pages.group_hands": ("rounds_won_in_chat",)}
+           "pages.group_hands": ("rounds_won_in_chat",),
+           # and its weeks a range of that index each, counted, not a year of it grouped
+           "pages.group_weeks": ("rounds_won_in_chat",)}
 
 # A player's place on an all-time board: their own row (alias m) found by their id, not among
 # the board's rows (a chat's players, or every player).

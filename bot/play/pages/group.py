@@ -101,11 +101,7 @@ def board_section(texts: Texts, game: str, placings: list[RatedPlacing],
 async def weeks_section(store: PageStore, texts: Texts, chat_id: int, now: float
                         ) -> dict[str, Any]:
     first = now - WEEKS * WEEK + 1  # the last week ends now, its round too
-    weeks = [0] * WEEKS
-    for week, won in (await store.weeks(chat_id, first)).items():
-        # PostgreSQL's CAST of a moment rounds it where SQLite's truncates: a round won in the
-        # last half second comes out as week WEEKS there, and is the last week's all the same
-        weeks[min(week, WEEKS - 1)] += won
+    weeks = await store.weeks(chat_id, first, WEEKS)
     return {"kind": "weeks", "title": texts("webapp_weeks_title"),
             "from": days_back(now, WEEKS * 7), "to": day_of(now), "weeks": weeks}
 

@@ -3,7 +3,8 @@ property of tests/bot/play/test_counts_agree.py, each held on both databases: a 
 rounds they only dealt has a season card (the page offered its button, and the card was refused
 for want of rounds played), and a round won in the last second is among a group's rounds won
 each week on PostgreSQL too (its CAST rounds a moment where SQLite's truncates, and the round
-fell past the last week)."""
+fell past the last week). Each week's rounds are now counted as a range of moments, the same on
+both: each round in the week it was won in, to the second."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ GROUP = Chat(-81, "group", "G")
 ANN = Player(1, "Ann", language_code="en")
 BEN = Player(2, "Ben", language_code="en")
 DECEMBER = 1_796_083_200.0  # 2026-12-01, midnight UTC
+WEEK = 7 * 86400
 
 
 async def test_a_dealer_who_never_answered_has_a_season_card(services: Services,
@@ -56,3 +58,23 @@ async def test_a_round_won_in_the_last_second_is_on_the_groups_weeks(services: S
     page = await services.pages.group(GROUP.id, await services.people.texts(GROUP, ANN))
     [weeks] = [s["weeks"] for s in page["sections"] if s["kind"] == "weeks"]
     assert weeks[-1] == 1 and sum(weeks) == 1
+
+
+async def test_each_round_won_is_in_the_week_it_was_won(services: Services, clock: Clock):
+    """The 52 weeks run from the page's first moment, a week to the second: a round won just
+    before a week's end is that week's, one won at its end the next's, one before the first
+    moment none of them, and one won as the page is asked the last week's."""
+    asked = DECEMBER + 60 * WEEK + 0.4
+    first = asked - 52 * WEEK + 1
+    won_at = [first - 10, first + 0.5, first + WEEK - 0.25, first + WEEK, first + 30 * WEEK + 99,
+              asked]
+    for at in won_at:
+        clock.now = at - 5
+        dealt = (await services.rounds.play(GROUP, BEN, "24")).round
+        assert dealt is not None
+        clock.now = at
+        await services.rounds.answer(GROUP, ANN, solve(dealt.hand)[0], explicit=True)
+    page = await services.pages.group(GROUP.id, await services.people.texts(GROUP, ANN))
+    [weeks] = [s["weeks"] for s in page["sections"] if s["kind"] == "weeks"]
+    assert len(weeks) == 52 and sum(weeks) == 5
+    assert (weeks[0], weeks[1], weeks[30], weeks[51]) == (2, 1, 1, 1)

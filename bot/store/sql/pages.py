@@ -156,11 +156,10 @@ QMARK = PageStatements(
                 "r.win_seconds FROM rounds r LEFT JOIN shown_users u ON u.id = r.winner_id "
                 "WHERE r.chat_id = ? AND r.status = 'won' AND r.ended_at >= ? "
                 "ORDER BY r.ended_at DESC, r.id DESC LIMIT ? OFFSET ?",
-    # whole seconds, so that both databases divide whole numbers (and round down alike)
     # each week's count a range of the chat's index (a bare count of its entries): grouping a
     # year's won rounds by an expression of each cost 0.6 ms on the year's busiest group, the
-    # 52 ranges 0.25; the last week runs on to `until`, so a round won in the page's own last
-    # second is in it on both databases
+    # 52 ranges 0.25 (604800: a week, bot.play.pages.group's WEEK); the last week runs on to
+    # `until`, so a round won in the page's own last second is in it on both databases
     group_weeks="WITH RECURSIVE w (k, f) AS (SELECT 0, CAST(? AS DOUBLE PRECISION) "
                 "UNION ALL SELECT k + 1, f + 604800 FROM w WHERE k + 1 < ?) "
                 "SELECT w.k, (SELECT COUNT(*) FROM rounds r WHERE r.chat_id = ? "

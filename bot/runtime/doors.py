@@ -19,10 +19,10 @@ second, a busy group of fifty racing for a hand sends a few dozen answers in its
 every figure here is at least twice that, so no one playing is refused.
 
 Buckets live in memory, each map bounded: a bucket untouched for as long as it takes to refill
-is full again, the same as none, so it goes (a TTLCache; past BUCKETS_KEPT the least lately used
-goes early: counted as full, lenient). What is admitted and not done is counted apart and leaves
-only when it is done, never evicted. In a cluster each process keeps the budget of the doors it
-serves (docs/scaling.md).
+is full again, the same as none, so it goes (bot.runtime.timed; past BUCKETS_KEPT the least
+lately stored goes early: counted as full, lenient). What is admitted and not done is counted
+apart and leaves only when it is done, never evicted. In a cluster each process keeps the budget
+of the doors it serves (docs/scaling.md).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cachetools import TTLCache
+from bot.runtime.timed import Timed
 
 BUCKETS_KEPT = 20_000  # people and chats whose buckets are remembered (those in use: far fewer)
 
@@ -124,7 +124,7 @@ class Doors:
                        "door": webapp, "inline": inline, "presses": presses}
         self.clock = clock
         refill = max(_refill(limits) for limits in (person, chat, webapp, inline, presses))
-        self._buckets: TTLCache[Key, _Bucket] = TTLCache(BUCKETS_KEPT, refill,
+        self._buckets: Timed[Key, _Bucket] = Timed(BUCKETS_KEPT, refill,
                                                          lambda: self.clock())
         self._held: dict[Key, int] = {}  # work admitted and not done, by key
         self.admitted = self.refusals = 0

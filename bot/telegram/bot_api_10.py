@@ -21,7 +21,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cachetools import TTLCache
 from telegram import (
     Bot,
     BotCommand,
@@ -34,6 +33,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, EndPointNotFound
 
 from bot.play.ports import Target
+from bot.runtime.timed import Timed
 
 EPHEMERAL, RICH = "ephemeral", "rich"  # what a chat may refuse, as `Refusals` keys it
 NEW_FORMS = frozenset({EPHEMERAL, RICH})
@@ -240,7 +240,7 @@ class Refusals:
 
     def __init__(self, seconds: float = REMEMBERED, kept: int = CHATS_KEPT,
                  timer: Callable[[], float] = time.monotonic) -> None:
-        self._refused: TTLCache[tuple[int, str], bool] = TTLCache(kept, seconds, timer)
+        self._refused: Timed[tuple[int, str], bool] = Timed(kept, seconds, timer)
 
     def allows(self, chat_id: int, feature: str) -> bool:
         return (chat_id, feature) not in self._refused

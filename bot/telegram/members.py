@@ -25,10 +25,11 @@ import logging
 import time
 from collections.abc import Callable
 
-from cachetools import TTLCache
 from telegram import Bot, ChatMember
 from telegram.constants import ChatMemberStatus
 from telegram.error import BadRequest, Forbidden, TelegramError
+
+from bot.runtime.timed import Timed
 
 log = logging.getLogger(__name__)
 
@@ -60,13 +61,13 @@ class ChatMembers:
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.seconds = seconds
         self.clock = clock
-        # (chat, user) -> (standing, when it was learnt: a count): an answer lives `seconds`
-        # (TTL), MEMBERS_KEPT at most (LRU)
-        self._known: TTLCache[Key, tuple[str, int]] = TTLCache(MEMBERS_KEPT, seconds,
-                                                               lambda: self.clock())
+        # (chat, user) -> (standing, when it was learnt: a count): an answer lives `seconds`,
+        # MEMBERS_KEPT at most (past it the first learnt go: the first to expire)
+        self._known: Timed[Key, tuple[str, int]] = Timed(MEMBERS_KEPT, seconds,
+                                                         lambda: self.clock())
         # chats the bot is not in (my_chat_member, or Telegram's 403): nobody there is asked
         # about; as long-lived and as many as the answers
-        self._absent: TTLCache[int, bool] = TTLCache(MEMBERS_KEPT, seconds, lambda: self.clock())
+        self._absent: Timed[int, bool] = Timed(MEMBERS_KEPT, seconds, lambda: self.clock())
         self._asking: dict[Key, int] = {}  # look-ups in flight, by (chat, user): their use
         self._learnt = 0  # counts what was learnt, so an answer older than another is known
 

@@ -20,10 +20,9 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 
-from cachetools import TTLCache
-
 from bot.play.guards.permissions import AdminCheck, may_steer
 from bot.runtime.lru import LRU
+from bot.runtime.timed import Timed
 from bot.runtime.together import together
 from bot.store.protocols import PeopleStore
 from bot.store.records import Round
@@ -231,7 +230,7 @@ class People:
 
 def _names(shared: bool, clock: Callable[[], float]) -> MutableMapping[int, Names]:
     if shared:
-        return TTLCache(KEPT, SHARED_NAMES_SECONDS, timer=clock)
+        return Timed(KEPT, SHARED_NAMES_SECONDS, timer=clock)
     return LRU(KEPT)
 
 

@@ -22,11 +22,10 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from cachetools import TTLCache
-
 from bot.play.chats.people import Chat, People, Player
 from bot.play.guards.permissions import AdminCheck
 from bot.runtime.locks import KeyedLocks
+from bot.runtime.timed import Timed
 from bot.store.score_store import ForgetStore
 from bot.text import markup
 
@@ -94,7 +93,7 @@ class Privacy:
         self.drop_rounds = drop_rounds
         # token -> the question it carries, for CONFIRM_SECONDS on the game's clock (at most
         # PENDING_KEPT at once: a flood of questions forgets the oldest, which the asker re-asks)
-        self._pending: TTLCache[str, Pending] = TTLCache(PENDING_KEPT, CONFIRM_SECONDS,
+        self._pending: Timed[str, Pending] = Timed(PENDING_KEPT, CONFIRM_SECONDS,
                                                          timer=lambda: self.clock())
         self._one_at_a_time = KeyedLocks()  # per person: a second confirmation waits
         self._erasing_one = KeyedLocks()  # per person: a second erasure waits for the first

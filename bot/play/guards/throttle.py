@@ -1,13 +1,13 @@
 """Limits on what one person (or one chat) can make the bot do: replies to wrong answers, and
 seconds of heavy solver work.
 
-Both are token buckets in memory (this process is the only one answering), each map a TTLCache:
-a bucket untouched for as long as it takes to refill is full again, the same as no bucket, so it
-goes (and past BUCKETS_KEPT the least lately used goes early: it counts as full, lenient, never a
-wrong refusal). Neither ever drops a right answer: the round service judges first and asks the
-throttle only about the reply. Both count a stand-in for a chat (a group's anonymous admins) as
-one person in each chat: the throttle keys by chat and sender anyway, the budget by whom
-bot.play.guards.stand_ins counts the sender as.
+Both are token buckets in memory (this process is the only one answering), each map timed
+(bot.runtime.timed): a bucket untouched for as long as it takes to refill is full again, the same
+as no bucket, so it goes (and past BUCKETS_KEPT the least lately stored goes early: it counts as
+full, lenient, never a wrong refusal). Neither ever drops a right answer: the round service
+judges first and asks the throttle only about the reply. Both count a stand-in for a chat (a
+group's anonymous admins) as one person in each chat: the throttle keys by chat and sender
+anyway, the budget by whom bot.play.guards.stand_ins counts the sender as.
 """
 
 from __future__ import annotations
@@ -18,9 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
-from cachetools import TTLCache
-
 from bot.play.guards.stand_ins import counted_as
+from bot.runtime.timed import Timed
 
 BUCKETS_KEPT = 10_000  # buckets of each kind held at once (those in use: far fewer)
 
@@ -46,7 +45,7 @@ class Throttle:
         self.per_second = per_second
         self.clock = clock
         # (chat, user) -> tokens, at, noted; gone once full again (burst / per_second)
-        self.buckets: TTLCache[tuple[int, int], tuple[float, float, bool]] = TTLCache(
+        self.buckets: Timed[tuple[int, int], tuple[float, float, bool]] = Timed(
             BUCKETS_KEPT, _refill(burst, per_second), lambda: self.clock())
 
     def admit(self, chat_id: int, user_id: int) -> Admission:
@@ -111,7 +110,7 @@ class WorkBudget:
         self.clock = clock
         # ("user" | "chat", id) -> its bucket; gone once untouched long enough to refill (the
         # settle of work it ran then finds it full: what the refill would have made it)
-        self._buckets: TTLCache[tuple[str, int], _Bucket] = TTLCache(
+        self._buckets: Timed[tuple[str, int], _Bucket] = Timed(
             BUCKETS_KEPT, max(_refill(a.seconds, a.per_second) for a in (user, chat)),
             lambda: self.clock())
 

@@ -14,8 +14,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 
-from cachetools import TTLCache
-
 from bot.play.guards.live import LivePuzzles
 from bot.play.guards.stand_ins import counted_as
 from bot.play.ports import ROUND_END, STATUS, Alarm, Scheduler
@@ -33,6 +31,7 @@ from bot.play.round.writes import (
 )
 from bot.runtime import metrics
 from bot.runtime.lru import FIFO
+from bot.runtime.timed import Timed
 from bot.store.protocols import RoundStore
 from bot.store.records import Place, RatingWrite, Round
 
@@ -67,7 +66,7 @@ class RoundTable:
         # -> its last round won, and when: kept LATE_WITHIN on the game's clock, at most
         # WON_KEPT topics (a burst of wins past that forgets the oldest: a late answer there is
         # judged as after any round)
-        self._won: TTLCache[Place, tuple[OpenRound, float]] = TTLCache(
+        self._won: Timed[Place, tuple[OpenRound, float]] = Timed(
             WON_KEPT, LATE_WITHIN, timer=lambda: self.clock())
         # round id -> its result's head; the oldest of TEXTS_KEPT go first
         self._heads: FIFO[int, str] = FIFO(TEXTS_KEPT)

@@ -151,6 +151,25 @@ async def test_while_full_the_poller_sends_no_getupdates(telegram: BotApiEmulato
     assert not any("_delivered_at" in u for u in telegram.updates_log[3:])  # never taken
 
 
+async def test_the_polls_follow_one_another_in_one_task(telegram: BotApiEmulator, monkeypatch):
+    """A task and a wait of its own for each poll were three more turns of a busy event loop
+    between two polls, while a flood's forty batches and everything behind them at Telegram
+    waited: each poll now follows the last in the same task, and a stop still cancels the one
+    in flight."""
+    intake = Intake(100)
+    tasks: list[asyncio.Task[object] | None] = []
+    async with polling(telegram, 30, intake) as poller:
+        asking = poller.poll_once
+
+        async def recorded() -> int:
+            tasks.append(asyncio.current_task())
+            return await asking()
+        monkeypatch.setattr(poller, "poll_once", recorded)
+        await until(lambda: len(tasks) >= 3, "three polls")  # the last: a long poll, waiting
+    assert len(set(map(id, tasks))) == 1
+    assert tasks[0] is not None and tasks[0].cancelled()  # the long poll in flight: stopped
+
+
 @pytest.fixture
 async def door():
     """The webhook's server before an application whose intake holds one update."""

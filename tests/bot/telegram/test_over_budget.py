@@ -159,9 +159,20 @@ def test_anonymous_admins_of_another_group_are_not_the_flooders():
     assert not unread(doors, message(anonymous, sender_chat=blue))
 
 
-async def test_the_poll_confirms_what_it_dropped_and_holds_none_of_it(telegram: BotApiEmulator):
+async def test_the_poll_confirms_what_it_dropped_and_holds_none_of_it(telegram: BotApiEmulator,
+                                                                      monkeypatch):
     """Two hundred of one person's messages and one of another's: the flooder's past the
-    budget are never in hand, every update is confirmed, the other's is handled."""
+    budget are never in hand, never even made into PTB's Updates (one cost 28 µs, three times
+    the look that dropped it), every update is confirmed, the other's is handled."""
+    from telegram import Update
+
+    made: list[int] = []
+    making = Update.__init__
+
+    def counted(self: Update, update_id: int, *args: object, **kwargs: object) -> None:
+        made.append(update_id)
+        making(self, update_id, *args, **kwargs)  # type: ignore[arg-type]
+    monkeypatch.setattr(Update, "__init__", counted)
     telegram.chat(-1)
     for n in range(200):
         await telegram.say(-1, FLOODER, f"spam {n}")
@@ -200,6 +211,7 @@ async def test_the_poll_confirms_what_it_dropped_and_holds_none_of_it(telegram: 
         await bot.shutdown()
     assert taken == [OTHER["id"]]  # none of the flooder's ever in hand
     assert doors.refusals == refusals + 200
+    assert len(made) == 1  # the other's message alone was read
 
 
 def test_the_webhook_takes_nothing_of_a_flooder():

@@ -19,7 +19,7 @@ gone once their time is past, and the bound still holds.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable, Iterator, MutableMapping
+from collections.abc import Callable, Hashable, ItemsView, Iterator, MutableMapping, ValuesView
 from itertools import islice
 from typing import TypeVar, overload
 
@@ -132,9 +132,36 @@ class Timed(MutableMapping[K, V]):
             del data[key]
         return len(data)
 
+    def values(self) -> ValuesView[V]:
+        """The live values, the first to go first, each entry's end read against one moment
+        (Mapping's own would look each key up again, and one whose end came between its
+        key's turn and its look-up would raise)."""
+        return _Values(self)
+
+    def items(self) -> ItemsView[K, V]:
+        """The live entries, as `values`."""
+        return _Items(self)
+
+    def _live(self) -> list[tuple[K, V]]:
+        now = self.timer()
+        return [(key, value) for key, (value, ends) in self._data.items() if now < ends]
+
     def clear(self) -> None:
         self._data.clear()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.maxsize}, {self.ttl} s, {len(self._data)} kept)"
 
+
+class _Values(ValuesView[V]):
+    _mapping: Timed[Hashable, V]
+
+    def __iter__(self) -> Iterator[V]:
+        return iter([value for _, value in self._mapping._live()])
+
+
+class _Items(ItemsView[K, V]):
+    _mapping: Timed[K, V]
+
+    def __iter__(self) -> Iterator[tuple[K, V]]:
+        return iter(self._mapping._live())

@@ -116,6 +116,27 @@ def test_iteration_is_a_snapshot_of_the_live():
     assert len(kept) == 0
 
 
+def test_a_walk_of_the_values_reads_every_end_against_one_moment():
+    """Mapping's own values() looked each key up again: an entry whose end came between its
+    key's turn and its look-up raised KeyError in the caller's walk (a clock that moves with
+    every reading makes that moment every time)."""
+    clock = Clock()
+
+    def moving() -> float:
+        clock.now += 1.0
+        return clock.now
+
+    kept: Timed[int, str] = Timed(10, 10.0, moving)
+    for key in range(5):
+        kept[key] = str(key)  # stored at 101..105: ends at 111..115
+    clock.now = 109.5  # the walk's one reading: 110.5, every entry alive
+    assert [value for value in kept.values()] == ["0", "1", "2", "3", "4"]
+    clock.now = 109.5
+    assert [item for item in kept.items()] == [(key, str(key)) for key in range(5)]
+    clock.now = 111.5  # 112.5: the first two are over
+    assert [value for value in kept.values()] == ["2", "3", "4"]
+
+
 def test_a_bound_below_one_is_refused():
     with pytest.raises(ValueError):
         Timed(0, 1.0)

@@ -23,7 +23,6 @@ from bot.runtime.doors import PAGE
 from bot.text.i18n import Texts, language_of, texts_for
 from bot.webapp.init_data import Signed, Unsigned, verify
 from bot.webapp.refusal import Refusal
-from bot.webapp.slack import in_slack
 
 if TYPE_CHECKING:
     from bot.webapp.server import Face
@@ -56,19 +55,22 @@ async def page(face: Face, body: dict[str, Any]) -> dict[str, Any]:
     only to those it concerns (`concerned`). Read with the bot's spare time (`bot.webapp.slack`)."""
     signed, ask, texts = signed_page(face, body)
     pages = face.services.pages
+    asked = face.same_page.asked  # a page asked again while it waits: answered once, for all
     if ask.kind == "tournament":
         await concerned(face, ask, signed.user_id)
-        found = await in_slack(face.submit, signed.user_id, pages.tournament(ask.id, texts))
+        found = await asked((ask.kind, ask.id, texts), face.submit, signed.user_id,
+                            lambda: pages.tournament(ask.id, texts))
         if found is None:
             raise Refusal(HTTPStatus.NOT_FOUND, "no such tournament", "nothing")
         return found
     if ask.kind == "player":
         if ask.id != signed.user_id:
             raise Refusal(HTTPStatus.FORBIDDEN, "another person's page", "not_yours")
-        return await in_slack(face.submit, signed.user_id,
-                                pages.player(ask.id, signed.first_name, texts))
+        return await asked((ask.kind, ask.id, signed.first_name, texts), face.submit,
+                           signed.user_id, lambda: pages.player(ask.id, signed.first_name, texts))
     async with face.in_chat(ask.id, signed.user_id, PAGE):  # the group's budget too
-        return await in_slack(face.submit, signed.user_id, pages.group(ask.id, texts))
+        return await asked((ask.kind, ask.id, texts), face.submit, signed.user_id,
+                           lambda: pages.group(ask.id, texts))
 
 
 async def concerned(face: Face, ask: PageAsk, user_id: int) -> None:
@@ -99,15 +101,22 @@ async def card(face: Face, body: dict[str, Any]) -> dict[str, Any]:
     signed, ask, texts = signed_page(face, body)
     if ask.kind != "player" or ask.id != signed.user_id:
         raise Refusal(HTTPStatus.FORBIDDEN, "another person's card", "not_yours")
-    kind = body.get("card", SEASON)
-    if kind == DAILY:
-        drawn = daily(face, signed, body.get("day"), body.get("game"), texts)
-    elif kind == SEASON:
-        drawn = season(face, signed, body.get("game"), texts)
-    else:
+    kind, day, game = body.get("card", SEASON), body.get("day"), body.get("game")
+    if kind not in (DAILY, SEASON):
         raise Refusal(HTTPStatus.BAD_REQUEST, "no such card")
-    png = await in_slack(face.submit, signed.user_id, drawn)
+    key = ("card", signed.user_id, signed.first_name, texts, kind, _told(day), _told(game))
+    png = await face.same_page.asked(
+        key, face.submit, signed.user_id,
+        lambda: daily(face, signed, day, game, texts) if kind == DAILY
+        else season(face, signed, game, texts))
     return {"png": base64.b64encode(png).decode("ascii")}
+
+
+def _told(value: object) -> object:
+    """A request's field as a key tells it apart: as it is when it can be one (a JSON value
+    that is a list or an object cannot), else its type and text."""
+    return value if value is None or isinstance(value, str | int | float | bool) \
+        else (type(value).__name__, repr(value))
 
 
 async def season(face: Face, signed: Signed, game: object, texts: Texts) -> bytes:

@@ -72,6 +72,7 @@ from bot.webapp.init_data import Signed, Unsigned, claimed, verify
 from bot.webapp.page_server import PageFile, PageServer
 from bot.webapp.page_wire import answer_text, page_json, verdict
 from bot.webapp.refusal import Refusal
+from bot.webapp.same_page import SamePage
 from bot.webapp.settings import WebappSettings, read_settings
 from bot.webapp.slack import Submit
 from bot.webapp.tickets import Ticket, read_ticket, ticket_of
@@ -111,6 +112,7 @@ class Face:
         self.clock = clock
         self.doors = doors  # the budgets the bot's updates draw on too (None: none)
         self._turns = KeyedLocks()  # one submission of a user at a time
+        self.same_page = SamePage()  # pages waiting for their turn, shared by their askers
 
     def now(self) -> float:
         if self.clock is not None:

@@ -5,6 +5,7 @@ share of the core (issue 70)."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Coroutine
 from http import HTTPStatus
 from typing import Any, Protocol, TypeVar
@@ -35,7 +36,12 @@ async def in_slack(submit: Submit, user_id: int, work: Coroutine[Any, Any, T]) -
         except Exception as error:  # the page's Refusal, or a fault: raised to the asker
             failed.append(error)
 
-    await submit(user_id, user_id, run(), page=True)
+    try:
+        await submit(user_id, user_id, run(), page=True)
+    except BaseException:  # the asker gone (cancelled) before its turn: never to run
+        if inspect.getcoroutinestate(work) == inspect.CORO_CREATED:
+            work.close()
+        raise
     if failed:
         raise failed[0]
     if not done:  # closed unrun: the process is stopping

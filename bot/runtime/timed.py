@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable, ItemsView, Iterator, MutableMapping, ValuesView
-from itertools import islice
 from typing import TypeVar, overload
 
 from bot.runtime.lru import EVICTED_AT_ONCE
@@ -84,13 +83,13 @@ class Timed(MutableMapping[K, V]):
 
     def _sweep(self, now: float) -> None:
         """One scan of the front: the expired go, and past the bound the oldest batch too
-        (never the newest)."""
+        (never the newest for the bound: it was just stored)."""
         data = self._data
         self._swept = now
         over = len(data) - self.maxsize
-        least = over + self._batch - 1 if over > 0 else 0  # what must go, expired or not
+        least = min(over + self._batch - 1, len(data) - 1) if over > 0 else 0  # expired or not
         gone: list[K] = []
-        for key, (_, ends) in islice(data.items(), len(data) - 1):
+        for key, (_, ends) in data.items():
             if len(gone) >= least and ends > now:
                 break
             gone.append(key)
@@ -116,21 +115,13 @@ class Timed(MutableMapping[K, V]):
 
     def __iter__(self) -> Iterator[K]:
         """The live keys, the first to go first (a snapshot: the map may change meanwhile)."""
-        now = self.timer()
-        return iter([key for key, (_, ends) in self._data.items() if now < ends])
+        return iter([key for key, _ in self._live()])
 
     def __len__(self) -> int:
         """The entries kept, once the expired at the front are gone (a monotonic clock leaves
         none expired behind them)."""
-        data, now = self._data, self.timer()
-        gone: list[K] = []
-        for key, (_, ends) in data.items():
-            if now < ends:
-                break
-            gone.append(key)
-        for key in gone:
-            del data[key]
-        return len(data)
+        self._sweep(self.timer())
+        return len(self._data)
 
     def values(self) -> ValuesView[V]:
         """The live values, the first to go first, each entry's end read against one moment

@@ -112,11 +112,12 @@ async def card(face: Face, body: dict[str, Any]) -> dict[str, Any]:
     return {"png": base64.b64encode(png).decode("ascii")}
 
 
-def _told(value: object) -> object:
-    """A request's field as a key tells it apart: as it is when it can be one (a JSON value
-    that is a list or an object cannot), else its type and text."""
-    return value if value is None or isinstance(value, str | int | float | bool) \
-        else (type(value).__name__, repr(value))
+def _told(value: object) -> tuple[str, object]:
+    """A request's field as a key tells it apart: its JSON type with the value, or its text
+    where the value cannot be a key (a list, an object). With the type: 1, 1.0 and true are
+    equal keys in Python, and a card asked for one must never be answered with another's."""
+    kept = value if value is None or isinstance(value, str | int | float) else repr(value)
+    return type(value).__name__, kept
 
 
 async def season(face: Face, signed: Signed, game: object, texts: Texts) -> bytes:

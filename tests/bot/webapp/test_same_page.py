@@ -153,3 +153,13 @@ async def test_a_person_reloading_their_page_a_dozen_times_has_it_worked_out_onc
     assert [status for status, _ in answers] == [200] * 8
     assert all(page == answers[0][1] for _, page in answers)
     assert 1 <= len(made) <= 3  # two may begin at once in the slack; the rest share the third
+
+
+def test_a_card_s_fields_tell_apart_what_python_calls_equal():
+    """1, 1.0 and true hash alike: as a card's day or game they must be three requests, not
+    one answered with another's; a list or an object is a key too."""
+    from bot.webapp.pages_api import _told
+
+    told = [_told(value) for value in (1, 1.0, True, "1", None, [1], {"d": 1})]
+    assert len(set(told)) == len(told)
+    assert _told([1]) == _told([1]) and _told("2026-11-30") == _told("2026-11-30")

@@ -4,7 +4,13 @@ bench/aiohttp_request.py, instead of its own transport) and,
 with BENCH_PROFILE=<file>, under cProfile (the profile is written when the bot stops; with
 BENCH_PROFILE_CPU=1 timed by its CPU, with BENCH_PROFILE_WINDOW=1 only between two SIGUSR2); with
 BENCH_HEAP=<file>, SIGUSR1 writes where its memory is (bench/heap_stats.py) to that file. The
-benchmarks start the bot through this file."""
+benchmarks start the bot through this file.
+
+The bot is imported in `main` alone: the solver's workers are spawned, and a spawned process
+runs its parent's main script again (as `__mp_main__`), where `python -m bot`'s is skipped. At
+the top, the whole bot would be imported once more in every worker, as `python -m bot` never
+does: 1.2 s more to the first poll on two cores, and the bot's modules in each worker's
+memory."""
 
 from __future__ import annotations
 
@@ -15,18 +21,15 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from typing import Any
+if TYPE_CHECKING:
+    from telegram.ext import Application, BaseUpdateProcessor
 
-from telegram.ext import Application, BaseUpdateProcessor, SimpleUpdateProcessor
-
-import bot.__main__ as entry
-from bot import wiring
-from bot.runtime.config import Config
-from bot.runtime.doors import Doors
-from bot.telegram import app as app_module
+    from bot.runtime.config import Config
+    from bot.runtime.doors import Doors
 
 FAIR = os.environ.get("BENCH_FAIR", "on") != "off"
 TRANSPORT = os.environ.get("BENCH_TRANSPORT", "lean")
@@ -36,6 +39,10 @@ BUILT: list[Application] = []  # the application, for BENCH_HEAP's walk of its m
 def processor(config: Config, doors: Doors) -> BaseUpdateProcessor:
     """The update processor the composition root builds the bot with: its fair one, or
     (BENCH_FAIR=off) PTB's own first-come queue, for comparison."""
+    from telegram.ext import SimpleUpdateProcessor
+
+    from bot.telegram import app as app_module
+
     if FAIR:
         return app_module.fair_updates(config, doors)
     return SimpleUpdateProcessor(app_module.CONCURRENT_UPDATES)
@@ -43,6 +50,8 @@ def processor(config: Config, doors: Doors) -> BaseUpdateProcessor:
 
 def build(*args: Any, **kwargs: Any) -> Application:
     """The root's application, kept for BENCH_HEAP's walk of its maps."""
+    from bot.telegram import app as app_module
+
     application = app_module.build_application(*args, **kwargs)
     BUILT.append(application)
     return application
@@ -61,6 +70,10 @@ def report_heap_to(path: str) -> None:
 
 
 def main() -> int:
+    import bot.__main__ as entry
+    from bot import wiring
+    from bot.telegram import app as app_module
+
     if os.environ.get("BENCH_HEAP"):
         report_heap_to(os.environ["BENCH_HEAP"])
     wiring.fair_updates = processor  # type: ignore[assignment]

@@ -24,6 +24,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# Compiled modules kept (__pycache__), whatever the shell says (PYTHONDONTWRITEBYTECODE=1 is
+# common in containers), as the deployed bot has them (deploy/Dockerfile's pip install compiles
+# them, deploy/README's service runs compileall): otherwise every bot a bench starts compiles
+# its three hundred modules again, and so do its solver workers, about a second on two cores.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 if TYPE_CHECKING:
     from telegram.ext import Application, BaseUpdateProcessor

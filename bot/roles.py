@@ -16,6 +16,7 @@ import dataclasses
 import functools
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,7 @@ from bot.runtime.config import Config
 from bot.runtime.doors import Limits
 from bot.telegram import polling, webhook
 from bot.telegram.app import ALLOWED_UPDATES, intake_of, telegram_bot
+from bot.telegram.menus import publish_menus
 from bot.telegram.rate_limiter import RateLimiter
 from bot.telegram.startup import reach_telegram
 from bot.webapp.page_process import Spec, page_apart
@@ -130,7 +132,7 @@ async def worker_of(stack: contextlib.AsyncExitStack, config: Config,
     bot = await stack.enter_async_context(built(
         config, opened, webapp, holding=holding, sole=functools.partial(owning.owns, 0),
         page=False))
-    await bot.menus.set(bot.application.bot)
+    await publish_menus(bot.menus, bot.application.bot, bot.stores.menus, time.time())
     await bot.application.start()
     return Worker(bot, holding, owning)
 

@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -65,7 +66,7 @@ from bot.telegram.fairness import submit_as
 from bot.telegram.jobs import JobScheduler, start_housekeeping
 from bot.telegram.lifecycle import stop_application
 from bot.telegram.members import ChatMembers
-from bot.telegram.menus import Menus
+from bot.telegram.menus import Menus, publish_menus
 from bot.telegram.polling import PollingBot
 from bot.telegram.rate_limiter import RateLimiter
 from bot.telegram.sending import TelegramPublisher
@@ -357,10 +358,11 @@ async def leading(opened: Opened, config: Config, stop: Callable[[], None]
 
 async def started(bot: Bot, stack: contextlib.AsyncExitStack, stop: asyncio.Event,
                   resume: bool = True) -> None:
-    """The menus set, the lead taken and held while `stack` is open, and, with `resume`,
-    what a stop left resumed (a worker's chats come with its partitions: bot.roles)."""
-    await bot.menus.set(bot.application.bot)
+    """The lead taken and held while `stack` is open, the menus set if they changed (by the
+    leader alone: a standby waiting for the lead sends nothing), and, with `resume`, what a
+    stop left resumed (a worker's chats come with its partitions: bot.roles)."""
     await stack.enter_async_context(leading(bot.opened, bot.config, stop.set))
+    await publish_menus(bot.menus, bot.application.bot, bot.stores.menus, time.time())
     await stack.enter_async_context(loop_lag.watching())
     if resume:
         await bot.services.recovery.resume()

@@ -187,6 +187,13 @@ class UpdateStore(Protocol):
     async def forget_updates(self, before: float) -> int: ...
 
 
+class MenuStore(Protocol):
+    """The digest of the command menus the bot last set on Telegram (bot.telegram.menus)."""
+
+    async def menu_digest(self, bot_id: int) -> str | None: ...
+    async def note_menus(self, bot_id: int, digest: str, at: float) -> None: ...
+
+
 class RatingStore(Protocol):
     """Players' ratings per game and season, hands' difficulties, each game's scale (written
     with a round's close: RoundStore.close_round's `rating`), what a round's rating reads of

@@ -9,6 +9,7 @@ from bot.store.daily_store import DailyStore
 from bot.store.protocols import (
     AchievementStore,
     MatchStore,
+    MenuStore,
     PageStore,
     PeopleStore,
     RatingStore,
@@ -38,3 +39,4 @@ class Stores:
     tournaments: TournamentStore  # tournaments between groups
     streaks: StreakStore  # the solo streaks (/streak)
     storms: StormStore  # the solo storms (/storm)
+    menus: MenuStore  # the digest of the command menus last set on Telegram

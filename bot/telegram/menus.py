@@ -1,7 +1,8 @@
 """The command menus Telegram shows beside the message box, and the bot's description and short
-description, set once at start-up: one per scope (private chats, groups, a group's admins) and
-language. Each scope lists what makes sense there: a private chat has no match or board reset, a
-group no /forget, and its admins see their own commands besides the group's.
+description, set at start-up when they changed (`publish_menus`): one per scope (private
+chats, groups, a group's admins) and language. Each scope lists what makes sense there: a
+private chat has no match or board reset, a group no /forget, and its admins see their own
+commands besides the group's.
 
 Telegram keys these by a two-letter language code, so two of the bot's languages that share one
 share its menu: the first registered gets it (zh: Simplified Chinese; a Traditional Chinese app
@@ -20,9 +21,11 @@ the group sees the lists of every group again."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import logging
 from collections.abc import Awaitable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from telegram import (
     Bot,
@@ -37,6 +40,7 @@ from telegram import (
 )
 from telegram.error import BadRequest, TelegramError
 
+from bot.runtime.together import together
 from bot.telegram.bot_api_10 import command
 from bot.text.i18n import DEFAULT_LANGUAGE, LANGUAGES, texts_for
 from bot.text.languages import telegram_code
@@ -46,12 +50,23 @@ PRIVATE, GROUPS, ADMINS = "private", "groups", "admins"
 EVERYWHERE = frozenset({PRIVATE, GROUPS, ADMINS})
 ANSWERS = ("answer", "a")  # what a group's "unseen" setting declares ephemeral there besides
 UNSEEN = "unseen"  # that setting's key (bot.play.chats.settings)
+DIGEST_FORM = "menus/1"  # what a digest covers, and how: a new form sets the menus once again
+Line = tuple[str, str, bool]  # a command, its line, whether it is declared ephemeral
+Wanted = tuple[Any, ...]  # one call's worth of the menus: its kind, the language's code, ...
 SCOPES: tuple[tuple[str, BotCommandScope], ...] = (
     (PRIVATE, BotCommandScopeDefault()),  # what a client shows before it knows the chat
     (PRIVATE, BotCommandScopeAllPrivateChats()),
     (GROUPS, BotCommandScopeAllGroupChats()),
     (ADMINS, BotCommandScopeAllChatAdministrators()),
 )
+
+
+class Noted(Protocol):
+    """Where the digest of the menus last set is kept (the database's `bot_menus`, handed over
+    by the composition root)."""
+
+    async def menu_digest(self, bot_id: int) -> str | None: ...
+    async def note_menus(self, bot_id: int, digest: str, at: float) -> None: ...
 
 
 class Listed(Protocol):
@@ -70,13 +85,19 @@ def offered(scope: str, commands: Sequence[Listed]) -> list[str]:
     return [listed.names[0] for listed in commands if scope in listed.offered]
 
 
+def lines(language: str, names: Sequence[str],
+          ephemeral: frozenset[str] = frozenset()) -> list[Line]:
+    """A command menu in one language: each command, its "cmd_<name>" line (/a shares
+    /answer's), and whether it is declared seen by the bot alone (those in `ephemeral`)."""
+    texts = texts_for(language)
+    return [(name, texts(f"cmd_{'answer' if name == 'a' else name}"), name in ephemeral)
+            for name in names]
+
+
 def menu(language: str, names: Sequence[str],
          ephemeral: frozenset[str] = frozenset()) -> list[BotCommand]:
-    """A command menu in one language: each command and its "cmd_<name>" line (/a shares
-    /answer's), those in `ephemeral` declared seen by the bot alone."""
-    texts = texts_for(language)
-    return [command(name, texts(f"cmd_{'answer' if name == 'a' else name}"), name in ephemeral)
-            for name in names]
+    """`lines` as the BotCommands setMyCommands takes."""
+    return [command(*line) for line in lines(language, names, ephemeral)]
 
 
 def menu_languages() -> dict[str | None, str]:
@@ -101,21 +122,43 @@ class Menus:
         asker alone; Telegram has ephemeral messages in groups only."""
         return self.for_the_asker if scope in (GROUPS, ADMINS) else frozenset()
 
+    def wanted(self) -> list[Wanted]:
+        """What the menus are to be, call by call, as plain values: a scope's list in a
+        language (its Telegram code, None: the default), or a description. `set` sends them;
+        `digest` is theirs."""
+        wanted: list[Wanted] = []
+        for code, language in menu_languages().items():
+            texts = texts_for(language)
+            for scope_name, scope in SCOPES:
+                wanted.append(("commands", code, scope.type, tuple(lines(
+                    language, offered(scope_name, self.commands), self.ephemeral_in(scope_name)))))
+            wanted.append(("description", code, texts("bot_description")))
+            wanted.append(("short_description", code, texts("bot_short_description")))
+        return wanted
+
+    def digest(self) -> str:
+        """A digest of everything `set` sends: equal digests, equal menus in every scope and
+        language."""
+        text = json.dumps([DIGEST_FORM, *self.wanted()], ensure_ascii=False)
+        return hashlib.sha256(text.encode()).hexdigest()
+
     async def set(self, bot: Bot) -> None:
         """One menu per scope and language, and the descriptions per language; Telegram shows
         a user the one of their chat's kind (an admin's in a group they administer) and their
         app's language. The requests go out together: start-up waits for one round trip, not
-        thirty."""
+        ninety; the first refusal is raised once every request ended."""
+        scopes = {scope.type: scope for _, scope in SCOPES}
         calls: list[Awaitable[bool]] = []
-        for code, language in menu_languages().items():
-            texts = texts_for(language)
-            for scope_name, scope in SCOPES:
-                calls.append(set_list(bot, menu(language, offered(scope_name, self.commands),
-                                                self.ephemeral_in(scope_name)), scope, code))
-            calls.append(bot.set_my_description(texts("bot_description"), language_code=code))
-            calls.append(bot.set_my_short_description(texts("bot_short_description"),
-                                                      language_code=code))
-        await asyncio.gather(*calls)
+        for kind, code, *what in self.wanted():
+            if kind == "commands":
+                scope_type, listed = what
+                calls.append(set_list(bot, [command(*line) for line in listed],
+                                      scopes[scope_type], code))
+            elif kind == "description":
+                calls.append(bot.set_my_description(what[0], language_code=code))
+            else:
+                calls.append(bot.set_my_short_description(what[0], language_code=code))
+        await together(calls)
 
     async def set_chat(self, bot: Bot, chat_id: int, unseen: bool) -> None:
         """A group's own lists, per language: with answers unseen, the group's and its admins'
@@ -150,3 +193,23 @@ async def set_list(bot: Bot, listed: list[BotCommand], scope: BotCommandScope,
         log.warning("Telegram refused commands declared ephemeral (%s): set without", error)
         return await bot.set_my_commands([BotCommand(line.command, line.description)
                                           for line in listed], scope=scope, language_code=code)
+
+
+async def publish_menus(menus: Menus, bot: Bot, store: Noted, now: float) -> bool:
+    """The menus set at start-up unless they are what this bot last set from this database
+    (its digest, noted once Telegram took every call): a restart, and each of a cluster's
+    workers, sends none of the ninety calls. Whether they were sent. A refusal or a network
+    error is logged and start-up goes on (the menus are what Telegram last had; the next
+    start tries again: nothing is noted). Called by the process that leads: the note is a
+    write, fenced like every other."""
+    digest = menus.digest()
+    if await store.menu_digest(bot.id) == digest:
+        log.info("the command menus are as this bot last set them: none sent")
+        return False
+    try:
+        await menus.set(bot)
+    except TelegramError as error:
+        log.warning("could not set the command menus (%s): the next start tries again", error)
+        return False
+    await store.note_menus(bot.id, digest, now)
+    return True

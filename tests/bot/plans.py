@@ -34,6 +34,7 @@ from bot.store.sql import (
     daily,
     forgetting,
     matches,
+    menus,
     pages,
     people,
     ratings,
@@ -52,7 +53,7 @@ STORE = Path(__file__).resolve().parents[2] / "bot" / "store"
 SHARED = {"rounds": rounds, "people": people, "scores": scores, "matches": matches,
           "updates": updates, "daily": daily, "forgetting": forgetting, "ratings": ratings,
           "achievements": achievements, "pages": pages, "tournaments": tournaments,
-          "streaks": streaks, "storms": storms}
+          "streaks": streaks, "storms": storms, "menus": menus}
 
 # Tables that grow with play (chats and players, rounds, answers, days): a statement may read
 # all of one only where WHOLE says why.

@@ -36,20 +36,17 @@ class BotProcess:
         self.log = database.with_suffix(".log")
 
     async def start(self) -> None:
-        commands_before = len([c for c in self.telegram.calls if c[0] == "setMyCommands"])
         with self.log.open("ab") as log:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "bot", cwd=ROOT, env=self.env,
                 stdout=log, stderr=log, stdin=asyncio.subprocess.DEVNULL)
-        # ready once it has registered its commands and then polled: it polls only after its
-        # start-up has resumed what a kill left (a result owed is sent by then); a getUpdates
-        # of the process before, or one just before the commands, says nothing of this one
+        # ready once this process has polled (its requests name it: bot.telegram.metered_request):
+        # it polls only after its start-up has resumed what a kill left (a result owed is sent
+        # by then); the menus are no sign of a start, as a restart sends none of them
         for _ in range(600):
             await asyncio.sleep(0.1)
-            calls = [c[0] for c in self.telegram.calls]
-            registered = [i for i, name in enumerate(calls) if name == "setMyCommands"]
-            if len(registered) > commands_before and \
-                    "getUpdates" in calls[registered[commands_before] + 1:]:
+            if any(r.method == "getUpdates" and r.pid == self.process.pid
+                   for r in self.telegram.journal):
                 return
             assert self.process.returncode is None, self.log.read_text()
         raise AssertionError("the bot did not start:\n" + self.log.read_text())

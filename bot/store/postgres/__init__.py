@@ -18,6 +18,7 @@ from bot.store.sql import (
     daily,
     forgetting,
     matches,
+    menus,
     pages,
     ratings,
     scores,
@@ -61,7 +62,8 @@ def stores_of(db: Database) -> Stores:
                   pages=pages.Pages(db, pages.NUMBERED, arrays=True),
                   tournaments=tournaments.Tournaments(db, tournaments.POSTGRES),
                   streaks=streaks.Streaks(db, streaks.NUMBERED),
-                  storms=storms.Storms(db, storms.NUMBERED))
+                  storms=storms.Storms(db, storms.NUMBERED),
+                  menus=menus.MenuDigests(db, menus.NUMBERED))
 
 
 __all__ = ["Database", "PostgresLeader", "open_postgres", "stores_of"]

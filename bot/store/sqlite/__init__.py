@@ -12,6 +12,7 @@ from bot.store.sql import (
     achievements,
     daily,
     matches,
+    menus,
     pages,
     people,
     ratings,
@@ -45,7 +46,8 @@ def stores_of(db: Database) -> Stores:
                   pages=pages.Pages(db, pages.QMARK),
                   tournaments=tournaments.Tournaments(db, tournaments.QMARK),
                   streaks=streaks.Streaks(db, streaks.QMARK),
-                  storms=storms.Storms(db, storms.QMARK))
+                  storms=storms.Storms(db, storms.QMARK),
+                  menus=menus.MenuDigests(db, menus.QMARK))
 
 
 __all__ = ["Database", "open_sqlite", "stores_of"]

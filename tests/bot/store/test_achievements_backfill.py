@@ -47,7 +47,8 @@ async def migrated_again(backend: str, tmp_path: Path, request: pytest.FixtureRe
     # 17 to 37 to run again (19's, 31's and 32's triggers are on rounds, answers, scores and
     # the ratings: they go by name; 20's partition fence and 21's keys are functions, their
     # triggers and index going with them; 25 and 26 are PostgreSQL's function alone)
-    undo = ("DROP TABLE solo_bests", "DROP TABLE storms",  # 37's
+    undo = ("DROP TABLE bot_menus",  # 38's
+            "DROP TABLE solo_bests", "DROP TABLE storms",  # 37's
             "DROP TABLE streaks",  # 36's
             "DROP TABLE hand_themes",  # 35's
             "DROP INDEX scores_fastest", "DROP INDEX scores_longest_run",

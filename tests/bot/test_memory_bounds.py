@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import math
+import pickle
 import tracemalloc
 
 import pytest
@@ -16,7 +17,7 @@ from bot.play.chats import people as people_module
 from bot.play.chats.people import Chat, People, Player
 from bot.play.daily import daily as daily_module
 from bot.play.dealing import adaptive as adaptive_module
-from bot.play.dealing.analyses import ENTRY_WEIGHT, Analyses
+from bot.play.dealing.analyses import ENTRY_BYTES, Analyses
 from bot.play.guards.throttle import (
     BUCKETS_KEPT,
     Admission,
@@ -218,10 +219,11 @@ def test_work_buckets_are_bounded_and_a_running_jobs_settle_survives_its_buckets
 # --- the rest of the bounded maps ----------------------------------------------------------------
 
 def test_the_analyses_memo_and_the_fair_lanes_turns_are_bounded(pool: SolverPool):
-    kept = 20 * (ENTRY_WEIGHT + 4)
+    four = Analysis(solutions=("x",) * 4)
+    kept = 20 * (ENTRY_BYTES + len(pickle.dumps(four, protocol=pickle.HIGHEST_PROTOCOL)))
     memo = Analyses(pool, kept=kept)
     for n in range(200):
-        memo.keep("24", (n,), 24, Analysis(solutions=("x",) * 4))
+        memo.keep("24", (n,), 24, four)
     assert memo.held <= kept and 19 <= len(memo._known) <= 20  # two go at once past it
     assert memo.known("24", (199,), 24) is not None and memo.known("24", (179,), 24) is None
     memo.keep("24", (0,), 24, Analysis(solutions=("y",) * kept))  # heavier than the memo
@@ -247,9 +249,10 @@ def test_result_heads_are_kept_for_the_latest_results(services: Services):
     assert table.head(1) == "" and table.head(TEXTS_KEPT + 10) == f"head {TEXTS_KEPT + 10}"
 
 
-def test_a_full_memo_of_analyses_holds_about_3_mb(pool: SolverPool):
+def test_a_full_memo_of_analyses_holds_2000_puzzles_of_four_in_about_1_mb(pool: SolverPool):
     """Weighed by their solutions alone, puzzles of four numbers (two or three solutions each)
-    filled it with 7,700 of them, 9 MB; each entry's own cost counts too (ENTRY_WEIGHT)."""
+    filled it with 7,700 of them, 9 MB; kept as records, 2,000 of them took 3 MB; pickled, with
+    each entry's own cost counted (ENTRY_BYTES), the same 2,000 take a third of that."""
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
@@ -263,7 +266,8 @@ def test_a_full_memo_of_analyses_holds_about_3_mb(pool: SolverPool):
         held = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
-    assert held < 4 * 2**20
+    assert 1_800 <= len(memo._known) <= 2_600  # as many puzzles as before: as many found
+    assert held < 1.25 * 2**20
 
 
 def test_every_per_chat_and_per_player_cache_of_the_services_has_a_bound(services: Services):

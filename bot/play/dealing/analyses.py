@@ -5,50 +5,60 @@ whoever reads it."""
 
 from __future__ import annotations
 
+import pickle
+from typing import cast
+
 from bot.play.games import GAMES
 from bot.play.rules.records import Analysis
 from bot.runtime.lru import WeighedFIFO
 from bot.runtime.pool import ROUND_WORK, SolverPool
 
 Key = tuple[str, tuple, int]  # game, hand, target
-# An entry's own cost, in solutions' worth: its key, record and hint steps come to about 900
-# bytes, a solution to about 75 (bench/bench_memory.py's walk of the memo). Weighed by its
-# solutions alone, the memo held 7,700 puzzles of four numbers (two or three solutions each):
-# 9 MB where about 3 were meant.
-ENTRY_WEIGHT = 12
-KEPT = 30_000  # weight held: about 3 MB — 2,000 puzzles of four numbers, or 20 of 1,500 solutions
+# An entry's cost in bytes: its record pickled, and its key and dict slot (ENTRY_BYTES, about
+# what bench/bench_memory.py's walk of the memo finds for a hand of four numbers).
+ENTRY_BYTES = 200
+KEPT = 800_000  # bytes held: about 2,000 puzzles of four numbers (390 bytes each, as many as
+#                 the memo held as records), or 25 of 1,500 solutions
 
 
 class Analyses:
     """The analyses of the puzzles being played, by game, hand and target: kept when a round is
     dealt with one (`keep`), or worked out in the heavy lane, ahead of the questions waiting
     there, for a round that came without one (dealt before a restart). A FIFO weighed by what
-    each costs (ENTRY_WEIGHT and a solution's worth each: a six-number hand may have 1,500):
-    the first kept go once more than `kept` is held, about 3 MB (a round reads its analysis a
-    few times, all soon after its deal: recency would buy nothing); one evicted while its round
-    is on is worked out again when asked."""
+    each costs in bytes: the first kept go once more than `kept` is held (a round reads its
+    analysis a few times, all soon after its deal: recency would buy nothing); one evicted
+    while its round is on is worked out again when asked.
+
+    Each is kept pickled, one bytes object where the record is some fifteen small ones (its
+    tuples of solutions and hint steps, their strings): 190 bytes against 840 for a hand of
+    four, nothing for a full collection to walk, and no small blocks left among a burst's in
+    pymalloc's pools for as long as the memo keeps them (the day's soak, bench/bench_soak.py,
+    saw the memo fill for six hours as its largest map). A read unpickles it (4 µs), a few
+    times a round."""
 
     def __init__(self, pool: SolverPool, kept: int = KEPT) -> None:
         self.pool = pool
         self.kept = kept
-        self._known: WeighedFIFO[Key, Analysis] = WeighedFIFO(kept, _weight)
+        self._known: WeighedFIFO[Key, bytes] = WeighedFIFO(kept, _weight)
 
     @property
     def held(self) -> int:
-        """The weight held (what the bound is on)."""
+        """The bytes held (what the bound is on)."""
         return self._known.currsize
 
     def keep(self, game: str, hand: tuple, target: int, analysis: Analysis) -> None:
         key = (game, hand, target)
         self.forget(key)
-        if _weight(analysis) <= self.kept:  # heavier than the whole memo: worked out again
-            self._known[key] = analysis
+        kept = pickle.dumps(analysis, protocol=pickle.HIGHEST_PROTOCOL)
+        if _weight(kept) <= self.kept:  # heavier than the whole memo: worked out again
+            self._known[key] = kept
 
     def forget(self, key: Key) -> None:
         self._known.pop(key, None)
 
     def known(self, game: str, hand: tuple, target: int) -> Analysis | None:
-        return self._known.get((game, hand, target))
+        kept = self._known.get((game, hand, target))
+        return None if kept is None else cast(Analysis, pickle.loads(kept))
 
     async def of(self, game: str, hand: tuple, target: int) -> Analysis:
         """The puzzle's analysis, worked out in the heavy lane when it is not known."""
@@ -60,5 +70,5 @@ class Analyses:
         return found
 
 
-def _weight(analysis: Analysis) -> int:
-    return ENTRY_WEIGHT + len(analysis.solutions)
+def _weight(kept: bytes) -> int:
+    return ENTRY_BYTES + len(kept)

@@ -4,13 +4,14 @@ game's own function deals, and a round's hints and end read the analysis made wi
 
 from __future__ import annotations
 
+import pickle
 import random
 from typing import Any
 
 import pytest
 
 from bot.play.chats.people import Chat, Player
-from bot.play.dealing.analyses import ENTRY_WEIGHT, Analyses
+from bot.play.dealing.analyses import ENTRY_BYTES, Analyses
 from bot.play.dealing.stock import COSTLY_MOST, FIRST_SIZE, Stock
 from bot.play.games import GAMES
 from bot.play.games.twentyfour.rules import ready, solutions
@@ -123,13 +124,21 @@ async def test_a_round_without_its_analysis_gets_one_in_the_heavy_lane(
         assert ("heavy", "analyse") in lanes.calls
 
 
+def weight(analysis: Analysis) -> int:
+    """What an analysis weighs in the memo: its record pickled, its key and slot."""
+    return ENTRY_BYTES + len(pickle.dumps(analysis, protocol=pickle.HIGHEST_PROTOCOL))
+
+
 def test_the_memo_of_analyses_is_bounded_by_what_it_holds(pool: SolverPool):
-    memo = Analyses(pool, kept=2 * ENTRY_WEIGHT + 10)
-    memo.keep("24", (1, 2, 3, 4), 24, Analysis(solutions=("a",) * 6))
-    memo.keep("24", (3, 3, 8, 8), 24, Analysis(solutions=("b",)))
-    assert memo.held == 2 * ENTRY_WEIGHT + 7
-    assert memo.known("24", (1, 2, 3, 4), 24) is not None
-    memo.keep("24", (1, 1, 4, 6), 24, Analysis(solutions=("c",) * 3))  # over: the oldest goes
-    assert memo.known("24", (1, 2, 3, 4), 24) is None and memo.held == 2 * ENTRY_WEIGHT + 4
-    memo.keep("24", (3, 3, 8, 8), 24, Analysis(solutions=("b",)))  # kept again: counted once
-    assert memo.held == 2 * ENTRY_WEIGHT + 4
+    six, one = Analysis(solutions=("a",) * 6), Analysis(solutions=("b",))
+    three = Analysis(solutions=("c",) * 3)
+    memo = Analyses(pool, kept=weight(six) + weight(one) + weight(three) - 1)
+    memo.keep("24", (1, 2, 3, 4), 24, six)
+    memo.keep("24", (3, 3, 8, 8), 24, one)
+    assert memo.held == weight(six) + weight(one)
+    assert memo.known("24", (1, 2, 3, 4), 24) == six  # as kept
+    memo.keep("24", (1, 1, 4, 6), 24, three)  # over: the oldest goes
+    assert memo.known("24", (1, 2, 3, 4), 24) is None
+    assert memo.held == weight(one) + weight(three)
+    memo.keep("24", (3, 3, 8, 8), 24, one)  # kept again: counted once
+    assert memo.held == weight(one) + weight(three)

@@ -30,8 +30,9 @@ from bot.text.i18n import Texts
 BOARD = 10  # players on each board
 HANDS = 5  # hardest hands shown
 WON_READ = 500  # the season's latest won rounds the hardest hands are chosen from
-FIRST_READ = 200  # read first: most groups' hardest hands are found among them (the year
-#                   bench's ten busiest needed 69 to 269)
+FIRST_READ = 40  # of those, read first in the order `ranked` takes them (the hardest level,
+#                  then the latest): the HARDEST_OF distinct hands it compares are among them
+#                  unless hands were won again, or were tables of rolls
 WEEK = 7 * 86400
 WEEKS = 52
 Placings = tuple[list[RatedPlacing], list[RatedPlacing]]  # a board: ranked, and provisional
@@ -120,13 +121,14 @@ async def records_section(store: PageStore, texts: Texts, chat_id: int) -> dict[
 
 async def hands_section(store: PageStore, texts: Texts, chat_id: int, now: float,
                         start: str) -> dict[str, Any]:
-    """The HANDS hardest hands won this season, each with who solved it and how fast."""
-    since, chooser = moment_of(start), HardestOf[WonRound]()
-    first = await store.won_rounds(chat_id, since, FIRST_READ, 0)
+    """The HANDS hardest hands won this season, each with who solved it and how fast (at the
+    highest level it was won at, its latest win there)."""
+    since, chooser = moment_of(start), HardestOf[WonRound](by_level=True)
+    first = await store.won_rounds(chat_id, since, WON_READ, FIRST_READ, 0)
     won = chooser.take(first)
     if not chooser.done and len(first) == FIRST_READ:
-        won += chooser.take(await store.won_rounds(chat_id, since, WON_READ - FIRST_READ,
-                                                   FIRST_READ))
+        won += chooser.take(await store.won_rounds(chat_id, since, WON_READ,
+                                                   WON_READ - FIRST_READ, FIRST_READ))
     solved = [(r.game, r.level, numbers, r.target) for r, numbers in won]
     return {"kind": "hands", "title": texts("webapp_hands_title"),
             "items": [hand_item(texts, *won[index]) for index in

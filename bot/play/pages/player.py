@@ -247,11 +247,14 @@ class HardestOf(Generic[P]):
     """Rows read latest first, kept up to the one that brings the HARDEST_OF-th distinct hand
     at the highest level: `ranked` chooses the latest HARDEST_OF there first, so nothing older
     can change its choice, and a busy group's or player's older hands need not be read. Fed
-    a part at a time, it says when it has seen enough (`done`)."""
+    a part at a time, it says when it has seen enough (`done`). Rows read `by_level` (the
+    highest level first, then the latest) are enough at the HARDEST_OF-th distinct hand of
+    any level: `ranked` compares those, each at the highest level it was solved at."""
 
-    def __init__(self) -> None:
+    def __init__(self, by_level: bool = False) -> None:
         self.top: set[Seen] = set()  # distinct hands last solved at the top level
         self.keys: set[Seen] = set()
+        self.by_level = by_level
         self.done = False
 
     def take(self, rows: Iterable[P]) -> list[tuple[P, list[int]]]:
@@ -266,7 +269,9 @@ class HardestOf(Generic[P]):
             key = (r.game, tuple(sorted(numbers)), r.target)
             if key not in self.keys:
                 self.keys.add(key)
-                if LEVEL_ORDER.get(r.level, 0) == TOP_LEVEL:
+                if self.by_level:
+                    self.done = len(self.keys) == HARDEST_OF
+                elif LEVEL_ORDER.get(r.level, 0) == TOP_LEVEL:
                     self.top.add(key)
                     self.done = len(self.top) == HARDEST_OF
         return kept

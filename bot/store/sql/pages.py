@@ -58,13 +58,17 @@ class PageStatements:
     days_of: str  # (DAY_SLOTS games and users, since day): their rating days
     group_records: str  # (chat x 8): per game its fastest win, longest run and most wins,
     #                      each with its holder: game, kind, user, name, the best
-    group_hands: str  # (chat, since, most, skip): the latest won rounds: game, level, hand,
-    #                    target, winner, their name, seconds
+    group_hands: str  # (chat, since, window, most, skip): of the latest `window` rounds won,
+    #                    24's hardest level first, then the latest: game, level, hand, target,
+    #                    winner, their name, seconds
     group_weeks: str  # (since, weeks, chat, weeks, until): rounds won each week (0: oldest)
     erasing: str  # (user,): whether the person's /forget is under way
 
 
 LEVELS = ("easy", "medium", "hard")  # 24's levels (bot.play.pages.player.LEVEL_ORDER)
+# a round's level as that order ranks it, other games' levels with 24's easiest
+LEVEL_RANK = "CASE w.level " + " ".join(
+    f"WHEN '{level}' THEN {rank}" for rank, level in enumerate(LEVELS) if rank) + " ELSE 0 END"
 LEVELED = "SELECT game, CASE WHEN level IN (?, ?, ?) THEN level ELSE '' END"
 ANSWERED = "FROM answered_rounds WHERE user_id = ? AND first_at >= ?"
 
@@ -152,10 +156,17 @@ QMARK = PageStatements(
                   + ") "
                   "SELECT k.game, k.kind, k.user_id, (SELECT u.first_name FROM users u "
                   "WHERE u.id = k.user_id), k.value FROM k WHERE k.user_id IS NOT NULL",
-    group_hands="SELECT r.game, r.level, r.hand, r.target, r.winner_id, u.first_name, "
-                "r.win_seconds FROM rounds r LEFT JOIN shown_users u ON u.id = r.winner_id "
-                "WHERE r.chat_id = ? AND r.status = 'won' AND r.ended_at >= ? "
-                "ORDER BY r.ended_at DESC, r.id DESC LIMIT ? OFFSET ?",
+    # the window's rounds put in the page's order by the database, only the part asked for
+    # then leaving it, each joined to its winner's name: on the year's busiest groups the
+    # window held a hundred rounds, all read out, parsed and joined, where twenty were used
+    group_hands="SELECT h.game, h.level, h.hand, h.target, h.winner_id, u.first_name, "
+                f"h.win_seconds FROM (SELECT w.*, {LEVEL_RANK} AS k FROM (SELECT game, level, "
+                "hand, target, winner_id, win_seconds, ended_at, id FROM rounds "
+                "WHERE chat_id = ? AND status = 'won' AND ended_at >= ? "
+                "ORDER BY ended_at DESC, id DESC LIMIT ?) AS w "
+                "ORDER BY k DESC, w.ended_at DESC, w.id DESC LIMIT ? OFFSET ?) AS h "
+                "LEFT JOIN shown_users u ON u.id = h.winner_id "
+                "ORDER BY h.k DESC, h.ended_at DESC, h.id DESC",
     # each week's count a range of the chat's index (a bare count of its entries): grouping a
     # year's won rounds by an expression of each cost 0.6 ms on the year's busiest group, the
     # 52 ranges 0.25 (604800: a week, bot.play.pages.group's WEEK); the last week runs on to
@@ -371,11 +382,12 @@ class Pages:
                        for game, kind, user_id, name, value in rows),
                       key=lambda record: (record.game, record.kind))
 
-    async def won_rounds(self, chat_id: int, since: float, most: int, skip: int = 0
-                         ) -> list[WonRound]:
-        """The chat's rounds won since a moment, latest first, `most` of them after the
-        latest `skip`."""
-        rows = await self.db.fetch(self.sql.group_hands, (chat_id, since, most, skip))
+    async def won_rounds(self, chat_id: int, since: float, window: int, most: int,
+                         skip: int = 0) -> list[WonRound]:
+        """Of the chat's latest `window` rounds won since a moment, `most` after the first
+        `skip` in the order a page ranks them: by 24's level, the hardest first (other games'
+        with the easiest), then the latest first."""
+        rows = await self.db.fetch(self.sql.group_hands, (chat_id, since, window, most, skip))
         return list(map(WonRound._make, rows))
 
     async def erasing(self, user_id: int) -> bool:

@@ -18,7 +18,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.play.pages import group
-from bot.play.pages.player import HardestOf, numbers_of, ranked, until_hardest_of
+from bot.play.pages.player import (
+    HARDEST_OF,
+    LEVEL_ORDER,
+    HardestOf,
+    numbers_of,
+    ranked,
+    until_hardest_of,
+)
 from bot.store.sql.connection import numbered
 from bot.store.sql.pages import GroupRecord, WonRound
 from bot.store.stores import Stores
@@ -108,13 +115,21 @@ won_rounds = st.lists(st.builds(
     st.just(24), st.integers(1, 9), st.just("P"), st.floats(1, 60)), max_size=200)
 
 
+def by_level(won: list[WonRound]) -> list[WonRound]:
+    """Rounds read latest first put as the group's page reads them: the hardest level first,
+    each level's latest first (other games' levels with 24's easiest)."""
+    return sorted(won, key=lambda r: -LEVEL_ORDER.get(r.level, 0))
+
+
 @settings(max_examples=200, deadline=None)
 @given(won_rounds, st.integers(0, 200))
 def test_the_hardest_hands_are_ranked_as_from_every_won_round(won: list[WonRound],
                                                               cut: int) -> None:
     """`until_hardest_of` stops reading only where `ranked` would choose nothing older: the
     same rounds (winner, time and all) come out as when every won round is ranked; read in
-    two parts (the page's first read, then the rest unless it has enough), the same again."""
+    two parts (the page's first read, then the rest unless it has enough), the same again.
+    Read by level (the group's page), it stops at the HARDEST_OF-th distinct hand of any level,
+    and `ranked` chooses from it what it chooses from every round read by level."""
     every = [(r, numbers) for r in won if (numbers := numbers_of(r.hand))]
     fewer = until_hardest_of(won)
     assert fewer == every[:len(fewer)]
@@ -124,11 +139,20 @@ def test_the_hardest_hands_are_ranked_as_from_every_won_round(won: list[WonRound
         parts += chooser.take(won[cut:])
     assert parts == fewer
     store: Any = Difficulties()
-    for most in (1, 5):
-        chosen = [every[i] for i in asyncio.run(ranked(
-            store, [(r.game, r.level, n, r.target) for r, n in every], most))]
-        assert [fewer[i] for i in asyncio.run(ranked(
-            store, [(r.game, r.level, n, r.target) for r, n in fewer], most))] == chosen
+    for rows, chooser in ((won, HardestOf[WonRound]()),
+                          (by_level(won), HardestOf[WonRound](by_level=True))):
+        every = [(r, numbers) for r in rows if (numbers := numbers_of(r.hand))]
+        fewer = chooser.take(rows[:cut])
+        if not chooser.done:
+            fewer += chooser.take(rows[cut:])
+        assert fewer == every[:len(fewer)]
+        for most in (1, 5):
+            chosen = [every[i] for i in asyncio.run(ranked(
+                store, [(r.game, r.level, n, r.target) for r, n in every], most))]
+            assert [fewer[i] for i in asyncio.run(ranked(
+                store, [(r.game, r.level, n, r.target) for r, n in fewer], most))] == chosen
+    distinct = {(r.game, tuple(sorted(n)), r.target) for r, n in every}
+    assert chooser.done == (len(distinct) >= HARDEST_OF)  # by level: any level's hands count
 
 
 async def test_the_won_rounds_read_in_parts_are_the_rounds_read_at_once(stores: Stores) -> None:
@@ -140,10 +164,74 @@ async def test_the_won_rounds_read_in_parts_are_the_rounds_read_at_once(stores: 
                                               "en", 1000.0 + n, 1060.0 + n)
         assert made is not None
         await stores.rounds.close_round(made.id, "won", 2000.0 + n // 3, 1, "x", 10, 2.0)
-    whole = await stores.pages.won_rounds(CHAT, 0.0, 12)
+    whole = await stores.pages.won_rounds(CHAT, 0.0, 12, 12)
     assert len(whole) == 12
-    assert await stores.pages.won_rounds(CHAT, 0.0, 5) + \
-        await stores.pages.won_rounds(CHAT, 0.0, 7, 5) == whole
+    assert await stores.pages.won_rounds(CHAT, 0.0, 12, 5) + \
+        await stores.pages.won_rounds(CHAT, 0.0, 12, 7, 5) == whole
+
+
+async def won_at_random(stores: Stores, rng: random.Random, count: int) -> list[WonRound]:
+    """`count` rounds won in CHAT (and as many in OTHER), levels and games mixed, hands from a
+    few so that some are won again at another level, some ended at the same moment, some
+    winners' /forget under way: CHAT's, latest first, as the page reads them (a hidden
+    winner's name None)."""
+    for chat in (CHAT, OTHER):
+        await stores.people.remember_chat(chat, "group", "G")
+    for user in range(1, 5):
+        await stores.people.remember_user(user, f"P{user}")
+    await stores.forgetting.note_forget(4, 1.0)
+    won: list[tuple[float, int, WonRound]] = []
+    for n in range(count):
+        for chat in (CHAT, OTHER):
+            game, level = rng.choice((("24", "easy"), ("24", "medium"), ("24", "hard"),
+                                      ("24", "hard"), ("countdown", "")))
+            hand = rng.choice(((1, 2, 3, 4), (4, 3, 2, 1), (3, 3, 8, 8), (1, 5, 5, 5))) \
+                if rng.random() < 0.5 else tuple(rng.randint(1, 13) for _ in range(4))
+            winner = rng.randint(1, 4)
+            made = await stores.rounds.open_round(chat, game, hand, 24, level, 10, "en",
+                                                  1000.0 + n, 1060.0 + n)
+            assert made is not None
+            ended, seconds = 2000.0 + n // 3, float(rng.randint(1, 50))
+            await stores.rounds.close_round(made.id, "won", ended, winner, "x", 10, seconds)
+            if chat == CHAT:
+                won.append((ended, made.id, WonRound(
+                    game, level, json.dumps(list(hand)), 24, winner,
+                    None if winner == 4 else f"P{winner}", seconds)))
+    return [r for _, _, r in sorted(won, key=lambda w: (-w[0], -w[1]))]
+
+
+@pytest.mark.parametrize("seed", range(3))
+async def test_the_won_rounds_come_hardest_level_first_from_the_latest_window(
+        stores: Stores, seed: int) -> None:
+    """Of the chat's latest `window` won rounds only (another chat's, and older ones, never),
+    the hardest level first, each level's latest first; any part of that order alike."""
+    latest = await won_at_random(stores, random.Random(seed), 60)
+    for window in (60, 25, 1):
+        expected = by_level(latest[:window])
+        assert await stores.pages.won_rounds(CHAT, 0.0, window, 100) == expected
+        assert await stores.pages.won_rounds(CHAT, 0.0, window, 7, 3) == expected[3:10]
+    since = 2000.0 + 10  # rounds ended before it are left out
+    assert await stores.pages.won_rounds(CHAT, since, 100, 100) == \
+        by_level([r for r in latest[:len(latest) - 30]])
+
+
+@pytest.mark.parametrize("seed", range(3))
+async def test_the_hands_shown_are_the_hardest_of_every_round_in_the_window(
+        stores: Stores, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the page shows is what ranking every round of the window shows, each hand at the
+    highest level it was won at, its latest win there: however small the first read."""
+    latest = await won_at_random(stores, random.Random(seed), 90)
+    window = [(r, n) for r in by_level(latest[:70]) if (n := numbers_of(r.hand))]
+    texts = texts_for("en")
+    store: Any = stores.pages
+    expected = [group.hand_item(texts, *window[i]) for i in await ranked(
+        store, [(r.game, r.level, n, r.target) for r, n in window], group.HANDS)]
+    assert len(expected) == group.HANDS
+    monkeypatch.setattr(group, "WON_READ", 70)
+    for first in (40, 1, 21):
+        monkeypatch.setattr(group, "FIRST_READ", first)
+        shown = await group.hands_section(stores.pages, texts, CHAT, 3000.0, "1970-01-01")
+        assert shown["items"] == expected
 
 
 async def test_the_hands_read_in_parts_are_the_hands_read_at_once(

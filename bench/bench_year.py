@@ -482,6 +482,8 @@ async def page_server(db: Database) -> AsyncIterator[Callable[[PageAsk], Awaitab
     from bot.play.pages import Pages
     from bot.runtime.heap import settle
     from bot.store import open_stores
+    from bot.text.i18n import prepare
+    from bot.text.languages import LANGUAGES
     from bot.webapp.init_data import sign, user_fields
     from bot.webapp.server import Face, serve
 
@@ -506,6 +508,8 @@ async def page_server(db: Database) -> AsyncIterator[Callable[[PageAsk], Awaitab
     face = Face(SimpleNamespace(pages=pages), token, lambda: True,  # type: ignore
                 member, submit, clock=lambda: year.now)
     server, port = await serve(face, 0)
+    for language in LANGUAGES:  # as the bot's start-up does (bot.wiring.speaking)
+        prepare(language)
     settle()  # as the bot does once open (bot/runtime/heap.py)
     try:
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}/webapp/") as client:

@@ -72,8 +72,6 @@ from bot.telegram.rate_limiter import RateLimiter
 from bot.telegram.sending import TelegramPublisher
 from bot.telegram.startup import reach_telegram
 from bot.telegram.webhook import unless_stopped
-from bot.text import i18n
-from bot.text.languages import LANGUAGES
 from bot.webapp.page_server import PageServer
 from bot.webapp.server import Face, serve, webapp_routes
 from bot.webapp.settings import WebappSettings
@@ -232,17 +230,9 @@ async def opening(config: Config, pool: SolverPool | None = None,
         stack.push_async_callback(stores.close)
         if own:
             stack.callback(solver.shutdown)
-        await asyncio.gather(solver.warm_up(), speaking())
+        await solver.warm_up()
         log.info("solver: native core %s", NATIVE_STATUS)
         yield Opened(lease, Lead(lease.check), doors, telegram, stores, solver, shared)
-
-
-async def speaking() -> None:
-    """Every language prepared (bot.text.i18n.prepare), one a step: while the solver's
-    workers start, the loop waiting for them anyway, so the first poll comes no later."""
-    for language in LANGUAGES:
-        i18n.prepare(language)
-        await asyncio.sleep(0)
 
 
 # --- 2. what is built over it --------------------------------------------------------------

@@ -259,14 +259,6 @@ def _texts(language: str, private: bool) -> Texts:
     return Texts(language, private)
 
 
-def prepare(language: str) -> None:
-    """The language's texts made, for groups and private chats, and its CLDR data read (Babel
-    reads a locale's data file at its first number: 10 ms, 0.15 s for every language): done
-    at start-up, before the heap settles, not in the first reply in that language after it."""
-    for private in (False, True):
-        texts_for(language, private).number(1)
-
-
 def texts_for(language: str | None, private: bool = False) -> Texts:
     """The messages of a language (the nearest one to a tag it does not know, else the default
     one), for a private chat or a group."""

@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -32,7 +32,6 @@ from bot.store.sql.connection import Refused, Step
 from bot.store.sqlite.checkpoints import JOURNAL_LIMIT, Checkpoints
 from bot.store.sqlite.hold import hold, release
 from bot.store.sqlite.schema import steps
-from bot.store.sqlite.together import WRITES, Work, kind_of, tagged, together
 from bot.store.unavailable import DatabaseUnavailable
 
 # A write lock held by someone else is waited for BUSY_SECONDS (SQLite's busy_timeout); past
@@ -77,6 +76,7 @@ def unavailable(path: Path | str, error: BaseException) -> DatabaseUnavailable:
                                + (f" ({hint})" if hint else ""))
 
 
+Work = Callable[[sqlite3.Connection], Any]  # a statement as the database's thread runs it
 
 
 class Receipt:
@@ -98,10 +98,9 @@ RECEIPT = Receipt()
 
 class Trips:
     """Statements to aiosqlite's thread, together: one trip at a time carries every statement
-    asked for since the last one left, in the order they were asked, each with its own outcome
-    (one failing fails only its caller), a trip's writes committed together
-    (bot.store.sqlite.together). The thread runs statements one after another anyway, so
-    waiting for the trip under way delays none of them.
+    asked for since the last one left, in the order they were asked, each its own transaction
+    with its own outcome (one failing fails only its caller). The thread runs statements one
+    after another anyway, so waiting for the trip under way delays none of them.
 
     The thread hands a trip's outcomes straight to the event loop: one callback answers every
     caller and sends the next trip (what was asked while this one was away). A caller runs
@@ -142,7 +141,7 @@ class Trips:
 
         def trip() -> None:  # on the database's thread
             try:
-                outcomes = together(connection._conn, [work for _, work in batch])
+                outcomes = each(connection._conn, [work for _, work in batch])
             except BaseException as error:  # the connection closed under it: each hears so
                 outcomes = [(False, error)] * len(batch)
             with contextlib.suppress(RuntimeError):  # the loop closed: no caller is left
@@ -167,15 +166,32 @@ class Trips:
         self._leave(loop)
 
 
+def each(connection: sqlite3.Connection, works: Sequence[Work]) -> list[tuple[bool, Any]]:
+    """On the database's thread: every statement of a trip, (True, its result) or (False, its
+    error) for each."""
+    outcomes: list[tuple[bool, Any]] = []
+    for work in works:
+        try:
+            outcomes.append((True, work(connection)))
+        except Exception as error:  # handed to the statement's caller
+            outcomes.append((False, error))
+    return outcomes
+
+
 def transaction(connection: sqlite3.Connection, guard: Step | None,
                 steps: Sequence[Step]) -> bool:
     """`guard` (if any), then `steps` only if it changed a row, in one transaction, on the
     database's thread; whether the guard changed a row (True without one). Rolled back whole
     on any error; a lock that outlasts the busy timeout fails BEGIN, before anything began."""
-    with own_transaction(connection):
+    connection.execute("BEGIN IMMEDIATE")
+    try:
         changed = guard is None or connection.execute(*guard).rowcount > 0
         for sql, params in steps if changed else ():
             connection.execute(sql, params)
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
     return changed
 
 
@@ -184,36 +200,17 @@ def guarded_insert(connection: sqlite3.Connection, guard: Step, sql: str,
     """`guard`, then the INSERT only if it changed a row, in one transaction, on the database's
     thread; the new row's id, or None if the guard changed nothing. Rolled back whole on any
     error (a constraint's refusal included)."""
-    new: int | None = None
-    with own_transaction(connection):
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        new: int | None = None
         if connection.execute(*guard).rowcount > 0:
             new = connection.execute(sql, params).lastrowid
             assert new is not None  # an INSERT's: SQLite's last_insert_rowid()
-    return new
-
-
-@contextlib.contextmanager
-def own_transaction(connection: sqlite3.Connection) -> Iterator[None]:
-    """A call's transaction: its own (BEGIN IMMEDIATE), or inside a trip's a savepoint
-    (bot.store.sqlite.together); committed or released at the end, undone whole on any
-    error."""
-    if connection.in_transaction:
-        connection.execute("SAVEPOINT call")
-        try:
-            yield
-        except BaseException:
-            connection.execute("ROLLBACK TO call")
-            connection.execute("RELEASE call")
-            raise
-        connection.execute("RELEASE call")
-        return
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        yield
+        connection.execute("COMMIT")
     except BaseException:
         connection.execute("ROLLBACK")
         raise
-    connection.execute("COMMIT")
+    return new
 
 
 class Database:
@@ -303,14 +300,12 @@ class Database:
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
         def work(connection: sqlite3.Connection) -> list[tuple]:
             return [tuple(row) for row in connection.execute(sql, params).fetchall()]
-        tagged(work, kind_of(sql, writes=False))
         return await self._patiently(lambda: self._single(work))
 
     async def run(self, sql: str, params: Sequence[Any] = ()) -> int:
         """One statement, its own transaction; the number of rows it changed."""
         def work(connection: sqlite3.Connection) -> int:
             return connection.execute(sql, params).rowcount
-        tagged(work, kind_of(sql, writes=True))
         return await self._patiently(lambda: self._single(work))
 
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
@@ -321,7 +316,6 @@ class Database:
             cursor = connection.execute(sql, params)
             assert cursor.lastrowid is not None  # an INSERT's: SQLite's last_insert_rowid()
             return cursor.lastrowid
-        tagged(work, WRITES)
         try:
             return await self._patiently(lambda: self._single(work))
         except sqlite3.IntegrityError as error:
@@ -335,7 +329,6 @@ class Database:
         would otherwise wait for every statement in flight, and hold the next ones back)."""
         def work(connection: sqlite3.Connection) -> int | None:
             return guarded_insert(connection, guard, sql, params)
-        tagged(work, WRITES)
         try:
             return await self._patiently(lambda: self._single(work))
         except sqlite3.IntegrityError as error:
@@ -351,7 +344,6 @@ class Database:
         with the single statements (nothing of theirs can come inside it)."""
         def work(connection: sqlite3.Connection) -> None:
             transaction(connection, None, steps)
-        tagged(work, WRITES)
         await self._patiently(lambda: self._single(work))
 
     async def run_guarded(self, guard: Step, steps: Sequence[Step]) -> bool:
@@ -359,7 +351,6 @@ class Database:
         it did (if not, nothing is written). One call on the database's thread, as run_all."""
         def work(connection: sqlite3.Connection) -> bool:
             return transaction(connection, guard, steps)
-        tagged(work, WRITES)
         return await self._patiently(lambda: self._single(work))
 
     async def checkpoint(self) -> bool:

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
 
+import nats.errors
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -252,26 +253,56 @@ async def test_a_worker_with_rate_limit_on_sends_through_the_shared_budget(teleg
 
 
 @pytest.mark.slow
-async def test_the_budget_holds_under_a_burst_from_every_worker(telegram, cluster: MakeCluster):
+async def test_the_budget_holds_under_a_burst_from_every_worker(telegram, client, stream,
+                                                                cluster: MakeCluster):
     """Two workers, each owning half of the partitions, SEND_RATE 5: a /solve in each of 24
-    groups at once, half of them on each worker. Both send, every reply comes, and no one
-    second of the emulator's clock saw more than 5 calls naming a chat, from both together."""
+    groups at once, half of them on each worker. Both send, every reply comes, every send drew
+    its token from the one shared entry, and no one second of those grants holds more than 5.
+
+    The grants are read from the entry itself (every revision, watched), on the workers' clock:
+    what the budget decides. The emulator's arrival times are not what is asserted: they are
+    stamped by this test's own event loop, which a loaded machine stalls for most of a second
+    (CI saw four sends of one grant stamped 0.92 s late and counted with the next window's
+    five); a send's way after its grant is TRAVEL's assumption, which the property test above
+    covers."""
     running = cluster()
     running.env.update({"RATE_LIMIT": "on", "SEND_RATE": "5"})
-    await running.start_ingress()
-    workers = [await running.start_worker("a"), await running.start_worker("b")]
-    await running.shared(workers)
-    groups = [-(6000 + n) for n in range(24)]
-    started = time.time()
-    for group in groups:
-        telegram.chat(group)
-        await telegram.say(group, {"id": 311, "is_bot": False, "first_name": "Ann"},
-                           "/solve 3 8 3 8")
-    assert set(await running.deliver()) == {200}
-    for group in groups:
-        assert (await telegram.reply(group, timeout=60)).formulas == [
-            r"\frac{8}{3 - \frac{8}{3}} = 24"]
+    watcher = await (await bucket(client, 5.0)).watch(stream)
+    try:
+        await running.start_ingress()
+        workers = [await running.start_worker("a"), await running.start_worker("b")]
+        await running.shared(workers)
+        groups = [-(6000 + n) for n in range(24)]
+        started = time.time()
+        for group in groups:
+            telegram.chat(group)
+            await telegram.say(group, {"id": 311, "is_bot": False, "first_name": "Ann"},
+                               "/solve 3 8 3 8")
+        assert set(await running.deliver()) == {200}
+        for group in groups:
+            assert (await telegram.reply(group, timeout=60)).formulas == [
+                r"\frac{8}{3 - \frac{8}{3}} = 24"]
+        grants = await every_grant(watcher)
+    finally:
+        await watcher.stop()
     calls = [r for r in telegram.journal if r.at >= started and r.method in NAMING_A_CHAT]
     assert {r.pid for r in calls} == {w.pid for w in workers}  # both sent
     assert len(calls) >= len(groups)
-    assert busiest_second([r.at for r in calls]) <= 5
+    tokens = [at for at, count in grants for _ in range(count)]
+    alone = [w.name for w in workers if "did not answer" in w.log.read_text()]
+    # a worker whose broker was too slow sends alone at the rate, as documented, and says so
+    assert len(tokens) >= len(calls) or alone
+    assert busiest_second(tokens) <= 5
+
+
+async def every_grant(watcher: KeyValue.KeyWatcher) -> set[tuple[float, int]]:
+    """Every grant any revision of the watched entry held, until none came for a while (a
+    grant stays in the entry for WINDOW, so a revision the watch skipped loses none)."""
+    grants: set[tuple[float, int]] = set()
+    while True:
+        try:
+            entry = await watcher.updates(timeout=WINDOW)
+        except nats.errors.TimeoutError:
+            return grants
+        if entry is not None and entry.value:
+            grants.update(Window.decode(entry.value).grants)

@@ -17,8 +17,9 @@ shortcut: 2**-cost of seeing it times the chance of finishing what it leaves. Fo
 walk alone, as fitted. Levels are cut per count of numbers, each splitting deals about 40/35/25 %.
 
 The walk visits thousands of states for a six-number hand (tens of milliseconds), so the bot's
-usual deals, five or six numbers 1..13 for 24, were rated once by this model and are looked up
-(solver.rating_table); every other hand is rated here, and kept (`modelled_difficulty`).
+usual deals, four, five or six numbers 1..13 for 24, were rated once by this model and are looked
+up (solver.rating_table, `difficulty_of`); every other hand is rated here, and kept
+(`modelled_difficulty`).
 """
 
 from __future__ import annotations
@@ -85,15 +86,20 @@ def rating_of(numbers: Sequence[int], target: int = 24) -> Rating:
     if not 1 <= len(numbers) <= MAX_RATED:
         raise InputError(f"Give between 1 and {MAX_RATED} numbers to rate.", count=len(numbers))
     hand, goal = validate_hand(numbers, target)
-    if rating_table.covers(hand, target):  # the bot's usual deals: rated once, ahead
-        difficulty = rating_table.recorded(hand)
-    else:
-        difficulty = modelled_difficulty(hand, target)
+    difficulty = difficulty_of(hand, target)
     if difficulty is None:
         shown = " ".join(map(str, hand))
         raise UnsolvableError(f"{shown} cannot make {goal}, so it has no difficulty.",
                               numbers=list(hand), target=goal)
     return Rating(difficulty, level_of(difficulty, len(hand)))
+
+
+def difficulty_of(hand: Hand, target: int) -> float | None:
+    """The difficulty of a sorted hand, None when it has no solution: the table's for the bot's
+    usual deals (rated once, ahead: solver.rating_table), the model's for any other."""
+    if rating_table.covers(hand, target):
+        return rating_table.recorded(hand)
+    return modelled_difficulty(hand, target)
 
 
 @lru_cache(maxsize=1 << 14)

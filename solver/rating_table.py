@@ -1,10 +1,14 @@
-"""The ratings of the bot's usual deals, made once and kept: every hand of five or six numbers 1..13
-for 24, as the model of solver.rating rates it.
+"""The ratings of the bot's usual deals, made once and kept: every hand of four, five or six
+numbers 1..13 for 24, as the model of solver.rating rates it.
 
 The model walks tens of thousands of states for a six-number hand (20-80 ms in Python), and a
 deal draws a few hands before one has the level asked for; the 18,564 six-number and 6,188
-five-number hands are few enough to rate once, ahead, and look up (a few microseconds). Hands the
-tables do not hold (other counts, other numbers, other targets) are rated by the model.
+five-number hands are few enough to rate once, ahead, and look up (a few microseconds). The 1,820
+four-number hands are quick to rate (0.4-0.7 s all together) but not free to keep: rating them
+in the bot's process left some 40,000 tuples and Fractions in the model's caches for the life of
+the process, and every full garbage collection walked them (20-30 ms a collection, a stop of
+the event loop; docs/benchmarks.md). Hands the tables do not hold (other counts, other numbers,
+other targets) are rated by the model.
 
 The files list one difficulty per hand (its repr, so the float read back is the model's own),
 "-" for a hand with no solution, in the order of itertools.combinations_with_replacement over
@@ -22,7 +26,7 @@ from pathlib import Path
 
 LOW, HIGH = 1, 13  # the bot's cards
 TARGET = 24
-COUNTS = (5, 6)
+COUNTS = (4, 5, 6)
 FOLDER = Path(__file__).resolve().parent
 NO_SOLUTION = "-"
 

@@ -31,7 +31,7 @@ from bot.play.ratings.rater import Rater, current, scale_of
 from bot.play.ratings.records import HAND_PROVISIONAL
 from bot.play.rules.records import Deal
 from bot.store.records import HandRow
-from solver.rating import modelled_difficulty
+from solver.rating import difficulty_of
 
 ADAPTIVE = "adaptive"
 assert ADAPTIVE_GAME.adaptive is not None  # the registry found the one game that declares it
@@ -61,10 +61,11 @@ class Leaving:
 
 def candidate_hands() -> list[tuple[tuple[int, ...], float]]:
     """Every solvable hand of SIZE numbers 1..HIGHEST for TARGET, with the fixed model's
-    difficulty (24's: about 0.4 s in all)."""
+    difficulty (24's: read from the rating table, where the model took 0.4-0.7 s and left its
+    caches full for the process's life)."""
     found = []
     for hand in combinations_with_replacement(range(1, HIGHEST + 1), SIZE):
-        difficulty = modelled_difficulty(hand, TARGET)
+        difficulty = difficulty_of(hand, TARGET)
         if difficulty is not None:
             found.append((hand, difficulty))
     return found

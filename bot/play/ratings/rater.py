@@ -20,7 +20,7 @@ from bot.play.ratings.model import SHAPES
 from bot.store.protocols import RatingStore
 from bot.store.records import HandRow, RatingRow, RatingWrite, Round, ScaleRow
 from solver import rating_table
-from solver.rating import CUTS, modelled_difficulty
+from solver.rating import CUTS, difficulty_of
 
 FOUR = 4
 # where the closest wins, a hand's nearest reachable value, if its analysis is known
@@ -30,13 +30,12 @@ Best = Callable[[str, tuple, int], int | None]
 
 def fixed_difficulty(hand: Sequence[int], target: int, level: str) -> float | None:
     """The fixed model's difficulty of a hand (its prior): the rating table's for the usual
-    deals of five and six numbers, the model's own for four (a fraction of a millisecond); else
-    the middle of the level it was dealt at (the model's walk is too slow for a close)."""
+    deals of four, five and six numbers, the model's own for any other four (a fraction of a
+    millisecond); else the middle of the level it was dealt at (the model's walk is too slow
+    for a close)."""
     ordered = tuple(sorted(hand))
-    if rating_table.covers(ordered, target):
-        return rating_table.recorded(ordered)
-    if len(ordered) == FOUR:
-        return modelled_difficulty(ordered, target)
+    if rating_table.covers(ordered, target) or len(ordered) == FOUR:
+        return difficulty_of(ordered, target)
     medium_from, hard_from = CUTS.get(len(ordered), CUTS[FOUR])
     middle = {"easy": medium_from / 2, "medium": (medium_from + hard_from) / 2,
               "hard": hard_from + 1.0}

@@ -17,6 +17,7 @@ from bot.play.services import Services
 from bot.runtime.pool import SolverPool
 from bot.store.records import HandRow, RatingRow, RatingWrite, ScaleRow
 from bot.store.stores import Stores
+from solver import rating as rating_module
 from tests.bot.conftest import Clock, new_services
 
 GROUP = Chat(-42, "group", "G")
@@ -51,6 +52,22 @@ async def adaptive_deal(services: Services, player: Player = ANN):
     assert dealt is not None
     await services.rounds.reveal(GROUP, player)
     return dealt
+
+
+def test_the_candidates_priors_are_read_from_the_rating_table(monkeypatch):
+    """The four-card hands' priors are the rating table's: building them walks no model (0.4-0.7
+    s of a thread holding the interpreter's lock, and some 40,000 tuples and Fractions left in
+    the model's caches for the process's life, walked by every full garbage collection), and
+    each is the model's own."""
+    model = rating_module.modelled_difficulty
+    walked: list[tuple] = []
+    monkeypatch.setattr(rating_module, "modelled_difficulty",
+                        lambda *hand: walked.append(hand))
+    found = candidate_hands()
+    assert walked == [] and len(found) == 1362  # the solvable hands of 1..13 to 24
+    assert all(fixed == model(hand, 24) for hand, fixed in found[::37])
+    rating_module.difficulty_of((1, 2, 3, 14), 24)  # a hand the table does not hold
+    assert walked == [((1, 2, 3, 14), 24)]
 
 
 def aimed(skill: float) -> list[str]:

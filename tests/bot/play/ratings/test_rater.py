@@ -16,7 +16,9 @@ from bot.runtime.pool import SolverPool
 from bot.store.records import Round
 from bot.store.stores import Stores
 from demo.emulator import BotApiEmulator
+from solver import rating as rating_module
 from solver import solve
+from solver.rating import CUTS
 from tests.bot.conftest import Clock, FakeScheduler, make_config, new_services, ring_due, running
 from tests.bot.play.community.test_rating_boards import settle
 
@@ -43,6 +45,22 @@ async def difficulty(stores: Stores, dealt: Round) -> tuple[float, int]:
     found = await stores.ratings.hand_rating("24", hand_key(dealt.hand, dealt.target))
     assert found is not None
     return found.difficulty, found.responses
+
+
+def test_a_prior_comes_from_the_table_where_it_holds_the_hand(monkeypatch):
+    """A close's prior for the usual four, five or six cards is read, not walked; any other
+    four numbers are walked (a fraction of a millisecond); other hands take their level's
+    middle."""
+    walked: list[tuple] = []
+    model = rating_module.modelled_difficulty
+    monkeypatch.setattr(rating_module, "modelled_difficulty",
+                        lambda *hand: walked.append(hand) or model(*hand))
+    assert fixed_difficulty((8, 3, 8, 3), 24, "hard") == model((3, 3, 8, 8), 24)
+    assert fixed_difficulty((1, 2, 3, 4, 5, 6), 24, "easy") is not None
+    assert walked == []
+    assert fixed_difficulty((1, 2, 3, 14), 24, "easy") == model((1, 2, 3, 14), 24)
+    assert walked == [((1, 2, 3, 14), 24)]
+    assert fixed_difficulty((1, 2, 3, 4, 5, 14), 24, "hard") == CUTS[6][1] + 1.0
 
 
 async def test_a_fast_win_lifts_the_winner_the_losers_lose(

@@ -1,8 +1,8 @@
-"""The write-ahead log folded back into the file off the writer's thread.
+"""The write-ahead log folded back into the file by a connection and a thread of its own.
 
 SQLite in WAL mode checkpoints on its own by default: the commit that takes the log past 1,000
 pages copies the log into the file and syncs both, on the connection that committed — the
-bot's one writer, whose thread runs every statement of every update. On this kind of disk a sync
+bot's one writer, which runs every statement of every update. On this kind of disk a sync
 takes 4–8 ms and a checkpoint two of them and the copying: every statement asked meanwhile
 waited 20–50 ms behind it, the tail of an update's time (bench/bench_bot_load.py's half-load
 p99). So the writer never checkpoints (`wal_autocheckpoint=0`), and a connection of its own

@@ -4,24 +4,22 @@ applied to it (bot.store.schema).
 Every state change is one SQL statement, so one transaction: closing a round is a conditional
 UPDATE whose row count decides, atomically, whether this caller closed it (two right answers
 make one winner), and the database's own trigger scores the round in that same statement.
-Single statements are pipelined through aiosqlite's thread, those asked for while a trip to it
-is under way going together in the next (`Trips`); the few multi-statement transactions
-(migrations, a chat's move, a round's close with its ratings, a round opened under its update's
-claim) are each one call on that thread, BEGIN to COMMIT, and ride in a trip like a statement:
-aiosqlite's thread runs one call at a time, so nothing of another's comes inside them. (A gate
-once held a transaction apart from every statement in flight, from when a transaction was
-spread over several awaits; it made a burst's closes wait for every statement under way.) A
-trip (a queue, a future, waking the thread and then the event loop) costs more CPU than the
-statements it carries: one per statement was a good part of an update's CPU.
+Single statements are pipelined, those asked for while a trip is under way going together in
+the next (bot.store.sqlite.trips): on the event loop's thread when they are quick, else on
+aiosqlite's; the few multi-statement transactions (migrations, a chat's move, a round's close
+with its ratings, a round opened under its update's claim) are each one call, BEGIN to COMMIT,
+and ride in a trip like a statement: one trip runs at a time, its calls one after another, so
+nothing of another's comes inside them. (A gate once held a transaction apart from every
+statement in flight, from when a transaction was spread over several awaits; it made a burst's
+closes wait for every statement under way.)
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import sqlite3
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -32,6 +30,7 @@ from bot.store.sql.connection import Refused, Step
 from bot.store.sqlite.checkpoints import JOURNAL_LIMIT, Checkpoints
 from bot.store.sqlite.hold import hold, release
 from bot.store.sqlite.schema import steps
+from bot.store.sqlite.trips import Trips, Work, is_locked
 from bot.store.unavailable import DatabaseUnavailable
 
 # A write lock held by someone else is waited for BUSY_SECONDS (SQLite's busy_timeout); past
@@ -58,13 +57,6 @@ HINTS = (
 )
 
 
-def is_locked(error: BaseException) -> bool:
-    """SQLITE_BUSY (and its extended codes): another connection holds the write lock."""
-    code = getattr(error, "sqlite_errorcode", None)
-    return isinstance(error, sqlite3.OperationalError) and code is not None \
-        and code & 0xFF == sqlite3.SQLITE_BUSY
-
-
 def unavailable(path: Path | str, error: BaseException) -> DatabaseUnavailable:
     """The operator's line for a database that cannot be opened, migrated or written."""
     why = f"{error.strerror}: {error.filename}" if isinstance(error, OSError) and \
@@ -74,108 +66,6 @@ def unavailable(path: Path | str, error: BaseException) -> DatabaseUnavailable:
                 if isinstance(error, OSError) else None)
     return DatabaseUnavailable(f"cannot open the database {path}: {why}"
                                + (f" ({hint})" if hint else ""))
-
-
-Work = Callable[[sqlite3.Connection], Any]  # a statement as the database's thread runs it
-
-
-class Receipt:
-    """What aiosqlite's thread is handed in place of a future with a trip: the thread's
-    `get_loop().call_soon_threadsafe(...)` on it does nothing, as the trip hands its outcomes to
-    the loop itself. Each item of aiosqlite's queue is a (future, function) pair, the function's
-    outcome passed to the future's loop, from 0.20 to 0.22 (the range pyproject.toml allows; the
-    store's tests run on both ends)."""
-
-    def get_loop(self) -> Receipt:
-        return self
-
-    def call_soon_threadsafe(self, *_: object) -> None:
-        return None
-
-
-RECEIPT = Receipt()
-
-
-class Trips:
-    """Statements to aiosqlite's thread, together: one trip at a time carries every statement
-    asked for since the last one left, in the order they were asked, each its own transaction
-    with its own outcome (one failing fails only its caller). The thread runs statements one
-    after another anyway, so waiting for the trip under way delays none of them.
-
-    The thread hands a trip's outcomes straight to the event loop: one callback answers every
-    caller and sends the next trip (what was asked while this one was away). A caller runs
-    again two turns of the loop after its trip's end, not three (aiosqlite's future, then a task
-    that awaited it, then the caller), and the next trip leaves a turn sooner. At half load each
-    turn waits behind every other update's ready callbacks, and a right answer's result waits
-    on about six trips in turn (docs/benchmarks.md)."""
-
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self.connection = connection
-        self._next: list[tuple[asyncio.Future[Any], Work]] = []
-        self._under_way = False  # a trip is on the thread, or about to leave
-        self.sent = 0  # trips sent so far (tests count them)
-
-    async def run(self, work: Work) -> Any:
-        loop = asyncio.get_running_loop()
-        future = loop.create_future()
-        self._next.append((future, work))
-        if not self._under_way:
-            # the first trip leaves two turns of the loop from now: what is asked together is
-            # often asked from tasks that `gather` made a moment ago and that start in the
-            # next turn (a new chat's row and its player's, beside the chat's settings), so
-            # they ride this trip rather than wait for the next
-            self._under_way = True
-            loop.call_soon(loop.call_soon, self._leave, loop)
-        return await future
-
-    def _leave(self, loop: asyncio.AbstractEventLoop) -> None:
-        """On the loop: every statement asked for since the last trip left, in one trip."""
-        batch, self._next = self._next, []
-        if not batch:
-            self._under_way = False
-            return
-        connection = self.connection
-        if not connection._running or connection._connection is None:  # as aiosqlite says
-            self._back(loop, batch, [(False, ValueError("Connection closed"))] * len(batch))
-            return
-
-        def trip() -> None:  # on the database's thread
-            try:
-                outcomes = each(connection._conn, [work for _, work in batch])
-            except BaseException as error:  # the connection closed under it: each hears so
-                outcomes = [(False, error)] * len(batch)
-            with contextlib.suppress(RuntimeError):  # the loop closed: no caller is left
-                loop.call_soon_threadsafe(self._back, loop, batch, outcomes)
-
-        connection._tx.put_nowait((RECEIPT, trip))  # type: ignore[arg-type]  # as a future
-        self.sent += 1
-
-    def _back(self, loop: asyncio.AbstractEventLoop, batch: list[tuple[asyncio.Future[Any], Work]],
-              outcomes: list[tuple[bool, Any]]) -> None:
-        """On the loop: each caller's outcome, then the next trip at once (what was asked while
-        this one was away)."""
-        for (future, _), (done, value) in zip(batch, outcomes, strict=True):
-            if future.done():  # its caller was cancelled
-                continue
-            if done:
-                future.set_result(value)
-            elif isinstance(value, Exception):
-                future.set_exception(value)
-            else:
-                future.cancel()
-        self._leave(loop)
-
-
-def each(connection: sqlite3.Connection, works: Sequence[Work]) -> list[tuple[bool, Any]]:
-    """On the database's thread: every statement of a trip, (True, its result) or (False, its
-    error) for each."""
-    outcomes: list[tuple[bool, Any]] = []
-    for work in works:
-        try:
-            outcomes.append((True, work(connection)))
-        except Exception as error:  # handed to the statement's caller
-            outcomes.append((False, error))
-    return outcomes
 
 
 def transaction(connection: sqlite3.Connection, guard: Step | None,
@@ -219,7 +109,8 @@ class Database:
     def __init__(self, connection: aiosqlite.Connection, busy_seconds: float = BUSY_SECONDS,
                  retries: int = LOCKED_RETRIES) -> None:
         self.connection = connection
-        self.trips = Trips(connection)
+        self.trips = Trips(connection, busy_seconds)
+        self.far = Far(self)  # the same database, every statement on aiosqlite's thread
         self.retries = retries
         self.pause = min(LOCKED_PAUSE, busy_seconds)
         self.held: int | None = None  # the hold on the file (bot.store.sqlite.hold)
@@ -237,7 +128,9 @@ class Database:
             raise unavailable(path, error) from error
         held = hold(path)  # before the file is read: a restore may be replacing it
         try:
-            connection = await aiosqlite.connect(str(path), isolation_level=None)
+            # the event loop's thread runs quick statements on it too, never while aiosqlite's does
+            connection = await aiosqlite.connect(str(path), isolation_level=None,
+                                                 check_same_thread=False)
         except (OSError, sqlite3.Error) as error:
             release(held)
             raise unavailable(path, error) from error
@@ -263,6 +156,9 @@ class Database:
                 await connection.execute(f"PRAGMA journal_size_limit={JOURNAL_LIMIT}")
                 database.checkpoints = Checkpoints(path)
                 database.checkpoints.start()
+            # on the loop no statement waits for a lock: a trip that meets one goes to the
+            # thread, which sets the wait for itself (bot.store.sqlite.trips)
+            await connection.execute("PRAGMA busy_timeout=0")
         except BaseException as error:
             await connection.close()
             release(held)
@@ -297,18 +193,19 @@ class Database:
                 await asyncio.sleep(self.pause * (tried + 1))
         raise AssertionError("unreachable")
 
-    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+    async def fetch(self, sql: str, params: Sequence[Any] = (), *, far: bool = False
+                    ) -> list[tuple]:
         def work(connection: sqlite3.Connection) -> list[tuple]:
             return [tuple(row) for row in connection.execute(sql, params).fetchall()]
-        return await self._patiently(lambda: self._single(work))
+        return await self._patiently(lambda: self._single(work, None if far else sql))
 
-    async def run(self, sql: str, params: Sequence[Any] = ()) -> int:
+    async def run(self, sql: str, params: Sequence[Any] = (), *, far: bool = False) -> int:
         """One statement, its own transaction; the number of rows it changed."""
         def work(connection: sqlite3.Connection) -> int:
             return connection.execute(sql, params).rowcount
-        return await self._patiently(lambda: self._single(work))
+        return await self._patiently(lambda: self._single(work, None if far else sql))
 
-    async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+    async def insert(self, sql: str, params: Sequence[Any] = (), *, far: bool = False) -> int:
         """One INSERT; the new row's id (SQLite's last rowid: RETURNING would need SQLite 3.35),
         or Refused when a constraint refuses it (the callers' "one open round / match per chat
         topic")."""
@@ -317,41 +214,45 @@ class Database:
             assert cursor.lastrowid is not None  # an INSERT's: SQLite's last_insert_rowid()
             return cursor.lastrowid
         try:
-            return await self._patiently(lambda: self._single(work))
+            return await self._patiently(lambda: self._single(work, None if far else sql))
         except sqlite3.IntegrityError as error:
             raise Refused(str(error)) from error
 
-    async def insert_guarded(self, guard: Step, sql: str, params: Sequence[Any] = ()
-                             ) -> int | None:
+    async def insert_guarded(self, guard: Step, sql: str, params: Sequence[Any] = (), *,
+                             far: bool = False) -> int | None:
         """`guard`, then the INSERT, in one transaction, only if the guard changed a row; the
-        new id, None if it changed nothing, or Refused. The transaction is one call on the
-        database's thread, so it rides in a trip with the single statements (a burst's /play
-        would otherwise wait for every statement in flight, and hold the next ones back)."""
+        new id, None if it changed nothing, or Refused. The transaction is one call, so it
+        rides in a trip with the single statements (a burst's /play would otherwise wait for
+        every statement in flight, and hold the next ones back)."""
         def work(connection: sqlite3.Connection) -> int | None:
             return guarded_insert(connection, guard, sql, params)
+        key = None if far else (guard[0], sql)
         try:
-            return await self._patiently(lambda: self._single(work))
+            return await self._patiently(lambda: self._single(work, key))
         except sqlite3.IntegrityError as error:
             raise Refused(str(error)) from error
 
-    async def _single(self, work: Work) -> Any:
-        """One statement (or one transaction's call), in the next trip to the database's
-        thread."""
-        return await self.trips.run(work)
+    async def _single(self, work: Work, key: Hashable | None) -> Any:
+        """One statement (or one transaction's call), in the next trip; `key` (its SQL) None
+        when it must run on aiosqlite's thread."""
+        return await self.trips.run(work, key)
 
-    async def run_all(self, steps: Sequence[Step]) -> None:
-        """The statements in one transaction: one call on the database's thread, in a trip
-        with the single statements (nothing of theirs can come inside it)."""
+    async def run_all(self, steps: Sequence[Step], *, far: bool = False) -> None:
+        """The statements in one transaction: one call, in a trip with the single statements
+        (nothing of theirs can come inside it)."""
         def work(connection: sqlite3.Connection) -> None:
             transaction(connection, None, steps)
-        await self._patiently(lambda: self._single(work))
+        key = None if far else tuple(sql for sql, _ in steps)
+        await self._patiently(lambda: self._single(work, key))
 
-    async def run_guarded(self, guard: Step, steps: Sequence[Step]) -> bool:
+    async def run_guarded(self, guard: Step, steps: Sequence[Step], *, far: bool = False
+                          ) -> bool:
         """`guard`, then `steps`, in one transaction, only if the guard changed a row; whether
-        it did (if not, nothing is written). One call on the database's thread, as run_all."""
+        it did (if not, nothing is written). One call, as run_all."""
         def work(connection: sqlite3.Connection) -> bool:
             return transaction(connection, guard, steps)
-        return await self._patiently(lambda: self._single(work))
+        key = None if far else (guard[0], *(sql for sql, _ in steps))
+        return await self._patiently(lambda: self._single(work, key))
 
     async def checkpoint(self) -> bool:
         """Copy the write-ahead log into the file and cut the log to nothing, so that no
@@ -364,7 +265,7 @@ class Database:
         for tried in range(CHECKPOINT_TRIES):
             if tried:
                 await asyncio.sleep(CHECKPOINT_PAUSE * tried)
-            busy, _, _ = (await self.fetch("PRAGMA wal_checkpoint(TRUNCATE)"))[0]
+            busy, _, _ = (await self.fetch("PRAGMA wal_checkpoint(TRUNCATE)", far=True))[0]
             if not busy:
                 return True
         return False
@@ -378,4 +279,32 @@ class Database:
         own transaction."""
         for number in range(await self.version() + 1, to + 1):
             await self.run_all([*((sql, ()) for sql in steps(number)),
-                                (f"PRAGMA user_version = {number}", ())])
+                                (f"PRAGMA user_version = {number}", ())], far=True)
+
+
+class Far:
+    """The database with every statement on aiosqlite's thread, for the stores whose reads may
+    be long whatever the indexes (a group's page over its year, /forget's erasure): the event
+    loop never waits on them, not even the first time."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple]:
+        return await self.database.fetch(sql, params, far=True)
+
+    async def run(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return await self.database.run(sql, params, far=True)
+
+    async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return await self.database.insert(sql, params, far=True)
+
+    async def run_all(self, steps: Sequence[Step]) -> None:
+        await self.database.run_all(steps, far=True)
+
+    async def run_guarded(self, guard: Step, steps: Sequence[Step]) -> bool:
+        return await self.database.run_guarded(guard, steps, far=True)
+
+    async def insert_guarded(self, guard: Step, sql: str, params: Sequence[Any] = ()
+                             ) -> int | None:
+        return await self.database.insert_guarded(guard, sql, params, far=True)

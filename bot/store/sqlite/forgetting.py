@@ -17,7 +17,7 @@ log = logging.getLogger(__name__)
 
 class SqliteForgetting(Forgetting):
     def __init__(self, db: Database) -> None:
-        super().__init__(db, QMARK)
+        super().__init__(db.far, QMARK)  # its parts on aiosqlite's thread: the loop never waits
         self.database = db
 
     async def forget_user(self, user_id: int) -> None:

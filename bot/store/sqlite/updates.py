@@ -17,7 +17,8 @@ import sqlite3
 
 from bot.store.protocols import StoreBusy
 from bot.store.sql.updates import QMARK, Updates
-from bot.store.sqlite.database import Database, is_locked
+from bot.store.sqlite.database import Database
+from bot.store.sqlite.trips import is_locked
 
 log = logging.getLogger(__name__)
 

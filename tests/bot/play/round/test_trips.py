@@ -68,6 +68,27 @@ async def test_a_right_answer_s_result_waits_on_few_trips(services: Services, st
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_rounds_one_after_another_make_no_trip_to_the_database_s_thread(
+        services: Services, stores: Stores, clock: Clock):
+    """Every statement of a round's path is quick: they run on the event loop, none on
+    aiosqlite's thread (bot.store.sqlite.trips), not even after their first runs, which are
+    slow once while SQLite prepares them (a round's close with its scoring trigger)."""
+    trips = stores.rounds.db.trips
+    far = trips.far
+    for _ in range(3):
+        dealt = await services.rounds.play(GROUP, ANN, "24")
+        assert isinstance(dealt, Dealt), dealt
+        clock.now += 1
+        await services.rounds.answer(GROUP, BEN, "1+2", explicit=True)
+        clock.now += 5
+        answer = solve(dealt.round.hand, dealt.round.target)[0]
+        closed = await services.rounds.answer(GROUP, CY, answer, explicit=True)
+        assert isinstance(closed, Closed), closed
+        clock.now += 60
+    assert trips.far == far and not trips.far_keys
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 async def test_a_deal_refused_at_once_reads_nothing(services: Services, stores: Stores):
     """A /play while the topic's round is on, or past the starter's bound, is answered from
     memory: a flood of them costs the store nothing (the chat's words are remembered)."""

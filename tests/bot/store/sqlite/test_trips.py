@@ -7,9 +7,11 @@ caller and leaves the thread running."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import aiosqlite
@@ -79,8 +81,8 @@ async def test_a_statement_raising_what_is_no_exception_cancels_its_trip_and_spa
     def interrupted(connection: sqlite3.Connection) -> None:
         raise KeyboardInterrupt  # what `each` does not catch: the whole trip ends with it
 
-    beside = asyncio.ensure_future(db.fetch("SELECT 1"))
-    broken = asyncio.ensure_future(db.trips.run(interrupted))
+    broken = asyncio.ensure_future(db.trips.run(interrupted))  # on the thread (no key)
+    beside = asyncio.ensure_future(db.fetch("SELECT 1"))  # after it, so on the thread too
     release.set()
     await asyncio.wait([beside, broken], timeout=WAIT)
     assert beside.cancelled() and broken.cancelled()
@@ -111,3 +113,90 @@ def test_the_aiosqlite_under_test_is_the_one_asked_for():
     """`make test` runs these tests again on the oldest aiosqlite allowed (AIOSQLITE_EXPECTED):
     that pass proves nothing if another copy was imported."""
     assert aiosqlite.__version__ == os.environ.get("AIOSQLITE_EXPECTED", aiosqlite.__version__)
+
+
+def where_am_i(db: Database, *slow: float) -> None:
+    """SQL functions on the connection: where_am_i() is the thread that runs the statement,
+    slow() that, after the next of `slow`'s seconds of the clock (0 once they are used up)."""
+    db.connection._conn.create_function("where_am_i", 0, threading.get_ident)
+    delays = iter(slow)
+
+    def late() -> int:
+        time.sleep(next(delays, 0.0))
+        return threading.get_ident()
+    db.connection._conn.create_function("slow", 0, late)
+
+
+async def test_quick_statements_run_on_the_event_loop_and_far_ones_on_the_thread(db: Database):
+    where_am_i(db)
+    here = threading.get_ident()
+    far = db.trips.far
+    assert await db.fetch("SELECT where_am_i()") == [(here,)]
+    assert await db.run("INSERT INTO t (n, v) VALUES (1, 'a')") == 1
+    assert db.trips.far == far  # no trip to the thread
+    (elsewhere,), = await db.far.fetch("SELECT where_am_i()")
+    assert elsewhere != here and db.trips.far == far + 1
+    # asked together: the leading quick ones on the loop, the rest of the trip on the thread,
+    # in the order asked (the far read sees the write before it, the last read both)
+    results = await asyncio.gather(
+        db.run("INSERT INTO t (n, v) VALUES (2, 'b')"),
+        db.far.fetch("SELECT count(*), where_am_i() FROM t"),
+        db.fetch("SELECT count(*), where_am_i() FROM t"))
+    assert results[0] == 1
+    assert results[1] == [(2, elsewhere)] and results[2] == [(2, elsewhere)]
+
+
+async def test_a_statement_slow_on_the_event_loop_twice_in_a_row_runs_on_the_thread_then(
+        db: Database, caplog: pytest.LogCaptureFixture):
+    caplog.set_level(logging.INFO, "bot.store.sqlite.trips")
+    where_am_i(db, 0.08, 0.08, 0.08)  # past NEAR_WALL
+    here = threading.get_ident()
+    assert await db.fetch("SELECT slow()") == [(here,)]  # slow once: as a first run may be
+    assert await db.fetch("SELECT slow()") == [(here,)]  # twice in a row: known from now on
+    assert "runs on the database's thread from now on: SELECT slow()" in caplog.text
+    (third,), = await db.fetch("SELECT slow()")
+    assert third != here
+    assert await db.fetch("SELECT where_am_i()") == [(here,)]  # the others stay
+
+
+async def test_a_statement_slow_now_and_then_stays_on_the_event_loop(db: Database):
+    """A first run is slow while SQLite prepares the statement (a round's close with its
+    scoring trigger: 4.3 ms of CPU); a slow spell of the machine may make any run slow. Neither
+    sends a statement of a round's path to the thread for good: only twice in a row does."""
+    where_am_i(db, 0.08, 0.0, 0.08, 0.0, 0.08)
+    here = threading.get_ident()
+    for _ in range(6):
+        assert await db.fetch("SELECT slow()") == [(here,)]
+    assert not db.trips.far_keys
+
+
+async def test_the_thread_waits_for_a_lock_and_the_event_loop_never_does(db: Database,
+                                                                         tmp_path: Path):
+    """Another connection holds the write lock for 0.3 s: a write asked meanwhile is not
+    refused (it goes to the thread, which waits for the lock as long as BUSY_SECONDS allows),
+    and the event loop runs on while it waits; the connection's wait is its own again after."""
+    where_am_i(db)
+    other = sqlite3.connect(tmp_path / "trips.sqlite3", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    ticks = 0
+
+    async def ticking() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    ticker = asyncio.ensure_future(ticking())
+    loop = asyncio.get_running_loop()
+    loop.call_later(0.3, other.execute, "COMMIT")
+    try:
+        started = loop.time()
+        assert await asyncio.wait_for(db.run("INSERT INTO t (n, v) VALUES (7, 'x')"), WAIT) == 1
+        assert loop.time() - started >= 0.25  # it waited for the lock
+        assert ticks >= 10  # and the loop went on meanwhile
+    finally:
+        ticker.cancel()
+        other.close()
+    assert await db.fetch("PRAGMA busy_timeout") == [(0,)]  # on the loop: no wait
+    assert await db.far.fetch("PRAGMA busy_timeout") == [(5000,)]  # on the thread: BUSY_SECONDS
+    assert await db.fetch("SELECT v, where_am_i() FROM t") == [("x", threading.get_ident())]

@@ -141,8 +141,10 @@ NUMBERED = numbered_table(QMARK)
 class People:
     collided: tuple[type[Exception], ...] = ()  # a move's last transaction met a new round
 
-    def __init__(self, db: Connection, sql: PeopleStatements) -> None:
+    def __init__(self, db: Connection, sql: PeopleStatements, far: Connection | None = None
+                 ) -> None:
         self.db = db
+        self.far = far or db  # a move's parts: SQLite's off the event loop (its `Database.far`)
         self.sql = sql
 
     async def remember_chat(self, chat_id: int, chat_type: str, title: str | None) -> None:
@@ -211,15 +213,15 @@ class People:
         if old_id == new_id:  # nothing to move, and every open round would meet itself
             return
         chat_row, noted = self.sql.move_begun
-        await self.db.run_all([(chat_row, (new_id, old_id)),
-                               (noted, (old_id, new_id, time.time()))])
-        while await self.db.run(self.sql.move_part, (new_id, old_id, MOVE_PART)) >= MOVE_PART:
+        await self.far.run_all([(chat_row, (new_id, old_id)),
+                                (noted, (old_id, new_id, time.time()))])
+        while await self.far.run(self.sql.move_part, (new_id, old_id, MOVE_PART)) >= MOVE_PART:
             pass
-        await self.db.run(self.sql.move_daily, (new_id, old_id))
-        await self.db.run(self.sql.move_achievements, (new_id, old_id))
+        await self.far.run(self.sql.move_daily, (new_id, old_id))
+        await self.far.run(self.sql.move_achievements, (new_id, old_id))
         for tried in range(1, MOVE_TRIES + 1):
             try:
-                await self.db.run_all(self._merged(old_id, new_id, time.time()))
+                await self.far.run_all(self._merged(old_id, new_id, time.time()))
                 return
             except self.collided:  # the supergroup's round began meanwhile: met this time
                 if tried == MOVE_TRIES:

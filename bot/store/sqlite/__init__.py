@@ -37,7 +37,7 @@ async def open_sqlite(path: Path | str, migrate_to: int = LATEST,
 
 def stores_of(db: Database) -> Stores:
     return Stores(rounds=SqliteRounds(db), scores=scores.Scores(db, scores.QMARK),
-                  people=people.People(db, people.QMARK),
+                  people=people.People(db, people.QMARK, far=db.far),
                   matches=matches.Matches(db, matches.QMARK), updates=SqliteUpdates(db),
                   daily=daily.Daily(db, daily.QMARK),
                   forgetting=SqliteForgetting(db), close=db.close,

@@ -10,14 +10,14 @@ against the code that sent every trip to the thread: the burst 1.07-1.10x, CPU a
 0.89-0.93x, the half-load p99 at most the same at a higher rate (docs/benchmarks.md).
 
 What stays on aiosqlite's thread (a "far" statement): what a caller marks so (migrations, the log's
-cut, /forget, the pages' reads), a statement whose runs on the loop took more than NEAR_CPU of the
-thread's CPU or NEAR_WALL of the clock twice in a row (from then on, for this process; twice, as a
-statement's first run in a connection is slow once while SQLite prepares it, its triggers included:
-a round's close took 4.3 ms of CPU the first time, and 0.9-2.8 ms after it), and whatever met
-another connection's write lock: on the loop the connection waits for no lock (busy_timeout 0), and
-the statement that met one goes, with the rest of its trip, to the thread, which waits BUSY_SECONDS
-as it always did. One connection serves both threads, never both at once: a trip runs on the loop
-only while no trip is on the thread.
+cut, a group's move, /forget, the pages' reads), a statement whose runs on the loop took more than
+NEAR_CPU of the thread's CPU or NEAR_WALL of the clock twice in a row (from then on, for this
+process; twice, as a statement's first run in a connection is slow once while SQLite prepares it,
+its triggers included: a round's close took 4.3 ms of CPU the first time, and 0.9-2.8 ms after it),
+and whatever met another connection's write lock: on the loop the connection waits for no lock
+(busy_timeout 0), and the statement that met one goes, with the rest of its trip, to the thread,
+which waits BUSY_SECONDS as it always did. One connection serves both threads, never both at once:
+a trip runs on the loop only while no trip is on the thread.
 """
 
 from __future__ import annotations

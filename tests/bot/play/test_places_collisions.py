@@ -153,7 +153,7 @@ async def test_a_merge_killed_between_parts_is_finished_at_the_next_start(
         stores: Stores, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(people_sql, "MOVE_PART", 1)
     ids = await both_play(stores)
-    db = stores.people.db  # type: ignore[attr-defined]
+    db = stores.people.far  # type: ignore[attr-defined]  # what the move runs on
     run, parts = db.run, []
 
     async def dies(sql: str, params: tuple = ()) -> int:
@@ -180,7 +180,7 @@ async def test_a_group_first_stored_after_its_move_began_moves_whole(
     for the supergroup then), stored with its open round before the move's last transaction,
     which copies the row then, so the round moves and goes on there. (The same race inside
     that transaction, on PostgreSQL: tests/postgres/test_move_race.py.)"""
-    db = stores.people.db  # type: ignore[attr-defined]
+    db = stores.people.far  # type: ignore[attr-defined]  # what the move runs on
     run, raced = db.run, []
 
     async def first_play_meanwhile(sql: str, params: tuple = ()) -> int:

@@ -62,7 +62,7 @@ async def consistent(stores: Stores) -> None:
 async def test_closed_rounds_move_a_part_at_a_time(stores: Stores, monkeypatch) -> None:
     monkeypatch.setattr(people_sql, "MOVE_PART", PART)
     await history(stores)
-    db = stores.people.db  # type: ignore[attr-defined]
+    db = stores.people.far  # type: ignore[attr-defined]  # what the move runs on
     parts: list[int] = []
     run = db.run
 
@@ -84,7 +84,7 @@ async def test_a_move_killed_between_parts_is_finished_at_the_next_start(
         stores: Stores, monkeypatch) -> None:
     monkeypatch.setattr(people_sql, "MOVE_PART", PART)
     open_id = await history(stores)
-    db = stores.people.db  # type: ignore[attr-defined]
+    db = stores.people.far  # type: ignore[attr-defined]  # what the move runs on
     run, done = db.run, []
 
     async def dies(sql: str, params: tuple = ()) -> int:
@@ -114,7 +114,7 @@ async def test_a_move_killed_before_its_parts_keeps_everything_in_the_old_group_
     """Nothing moved yet, the move noted: the next start moves all of it."""
     monkeypatch.setattr(people_sql, "MOVE_PART", PART)
     await history(stores)
-    db = stores.people.db  # type: ignore[attr-defined]
+    db = stores.people.far  # type: ignore[attr-defined]  # what the move runs on
     run = db.run
 
     async def dies(sql: str, params: tuple = ()) -> int:

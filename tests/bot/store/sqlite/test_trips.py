@@ -200,3 +200,26 @@ async def test_the_thread_waits_for_a_lock_and_the_event_loop_never_does(db: Dat
     assert await db.fetch("PRAGMA busy_timeout") == [(0,)]  # on the loop: no wait
     assert await db.far.fetch("PRAGMA busy_timeout") == [(5000,)]  # on the thread: BUSY_SECONDS
     assert await db.fetch("SELECT v, where_am_i() FROM t") == [("x", threading.get_ident())]
+
+
+async def test_the_long_work_runs_on_the_thread_whatever_its_first_run(tmp_path: Path):
+    """A group's move (a year of rounds, 100 a transaction, then one for the rest), /forget's
+    erasure and the pages' reads may each take tens of milliseconds on a year's file: they go
+    to aiosqlite's thread from the start, so the event loop never waits on them."""
+    from bot.store.sqlite import open_sqlite
+    stores = await open_sqlite(tmp_path / "bot.sqlite3")
+    db = stores.rounds.db
+    try:
+        where_am_i(db)
+        await stores.people.migrate_chat(-1, -1001)
+        await stores.forgetting.forget_user(7)
+        near = db.trips.sent - db.trips.far
+        far = db.trips.far
+        await stores.people.migrate_chat(-2, -1002)
+        await stores.forgetting.forget_user(8)
+        assert db.trips.sent - db.trips.far == near  # not one statement on the loop
+        assert db.trips.far >= far + 6
+        (elsewhere,), = await stores.pages.db.fetch("SELECT where_am_i()")
+        assert elsewhere != threading.get_ident()
+    finally:
+        await stores.close()

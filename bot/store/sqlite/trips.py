@@ -120,42 +120,38 @@ class Trips:
         timed on the clock (70 ns); the thread's CPU clock (a system call, 1 us) is read once a
         trip, and again only when a statement took longer than NEAR_CPU of the clock, to tell
         a slow statement from a loop that was not running."""
-        ran = 0
+        outcomes: list[Outcome] = []
         slow: list[tuple[float, Hashable]] = []
         cpu = time.thread_time()
         try:
-            for future, work, key in batch:
+            for _, work, key in batch:
                 if key is None or key in self.far_keys:
                     break
                 start = time.perf_counter()
                 try:
-                    done, value = True, work(connection)
+                    outcomes.append((True, work(connection)))
                 except Exception as error:
                     if is_locked(error):  # another connection writes: the thread waits for it
                         break
-                    done, value = False, error
+                    outcomes.append((False, error))
                 wall = time.perf_counter() - start
                 if wall > NEAR_CPU:
                     slow.append((wall, key))
                 elif key in self._slow_once:
                     self._slow_once.discard(key)
-                if not future.done():  # else its caller was cancelled
-                    if done:
-                        future.set_result(value)
-                    else:
-                        future.set_exception(value)
-                ran += 1
         except BaseException:  # what no statement should raise: no caller is left waiting
-            for future, _, _ in batch[ran:]:
+            _answer(batch[:len(outcomes)], outcomes)
+            for future, _, _ in batch[len(outcomes):]:
                 future.cancel()
             self._under_way = False
             raise
+        _answer(batch[:len(outcomes)], outcomes)  # their callers run in the loop's next turns
         if slow:
             cpu = time.thread_time() - cpu
             for wall, key in slow:
                 if cpu > NEAR_CPU or wall > NEAR_WALL:
                     self._slow(key, cpu, wall)
-        return ran
+        return len(outcomes)
 
     def _slow(self, key: Hashable, cpu: float, wall: float) -> None:
         """A statement slow on the loop: far from then on if its last run was slow too (its

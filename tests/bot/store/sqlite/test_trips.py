@@ -17,6 +17,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
+from bot.store.sqlite import trips
 from bot.store.sqlite.database import Database
 
 CLOSED = (ValueError, sqlite3.ProgrammingError)
@@ -159,11 +160,15 @@ async def test_a_statement_slow_on_the_event_loop_twice_in_a_row_runs_on_the_thr
     assert await db.fetch("SELECT where_am_i()") == [(here,)]  # the others stay
 
 
-async def test_a_statement_slow_now_and_then_stays_on_the_event_loop(db: Database):
+async def test_a_statement_slow_now_and_then_stays_on_the_event_loop(
+        db: Database, monkeypatch: pytest.MonkeyPatch):
     """A first run is slow while SQLite prepares the statement (a round's close with its
     scoring trigger: 4.3 ms of CPU); a slow spell of the machine may make any run slow. Neither
-    sends a statement of a round's path to the thread for good: only twice in a row does."""
-    where_am_i(db, 0.08, 0.0, 0.08, 0.0, 0.08)
+    sends a statement of a round's path to the thread for good: only twice in a row does. (The
+    slow runs sleep past a NEAR_WALL of 0.2 s, so that a loaded machine's stall of the quick
+    ones between them is not taken for slowness.)"""
+    monkeypatch.setattr(trips, "NEAR_WALL", 0.2)
+    where_am_i(db, 0.25, 0.0, 0.25, 0.0, 0.25)
     here = threading.get_ident()
     for _ in range(6):
         assert await db.fetch("SELECT slow()") == [(here,)]
@@ -223,3 +228,70 @@ async def test_the_long_work_runs_on_the_thread_whatever_its_first_run(tmp_path:
         assert elsewhere != threading.get_ident()
     finally:
         await stores.close()
+
+
+async def test_a_quick_statement_with_no_trip_away_is_answered_in_the_same_step(db: Database):
+    """No future, no turn of the loop: the caller's coroutine is done at its first step."""
+    await asyncio.sleep(0)  # a new turn of the loop: this step has run no statement yet
+    asked = db.fetch("SELECT 41 + 1")
+    with pytest.raises(StopIteration) as answered:
+        asked.send(None)
+    assert answered.value.value == [(42,)]
+    sent, now = db.trips.sent, db.trips.now
+    await asyncio.sleep(0)  # each asked at its step's start (a step runs STEP_NEAR at most)
+    written = db.run("INSERT INTO t (n, v) VALUES (1, 'a')")
+    with pytest.raises(StopIteration) as answered:
+        written.send(None)
+    assert answered.value.value == 1
+    assert db.trips.sent == sent and db.trips.now == now + 1
+    await asyncio.sleep(0)
+    failing = db.run("INSERT INTO t (n, v) VALUES (1, 'again')")  # its error, in place too
+    with pytest.raises(sqlite3.IntegrityError):
+        failing.send(None)
+
+
+async def test_a_task_writing_without_pause_lets_the_loop_run_the_others(db: Database):
+    """In place, a step runs statements for STEP_NEAR of the clock at most: past it, its next
+    statement waits for a trip, and the loop runs what else is ready meanwhile."""
+    seen: list[int] = []
+    written = 0
+
+    async def other() -> None:
+        seen.append(written)
+
+    waiting = asyncio.ensure_future(other())  # ready from the next turn of the loop
+    sent = db.trips.sent
+    for n in range(20_000):  # some 20 us each on the loop: past STEP_NEAR many times over
+        await db.run("INSERT INTO t (n, v) VALUES (?, 'x')", (n,))
+        written += 1
+    await waiting
+    assert seen and seen[0] < 20_000, "the loop ran nothing else while the task wrote"
+    assert db.trips.sent > sent  # those waits were trips
+    assert await db.fetch("SELECT count(*) FROM t") == [(20_000,)]
+
+
+async def test_a_statement_asked_while_a_trip_is_away_waits_for_it_in_the_order_asked(
+        db: Database):
+    """In place only while no trip is under way: one sharing the connection with the thread,
+    or overtaking what was asked before it, would break the order the callers asked in."""
+    release, started = threading.Event(), threading.Event()
+    held = asyncio.ensure_future(db.trips.run(blocking(release, started)))
+    await asyncio.to_thread(started.wait, WAIT)
+    now = db.trips.now
+    asked = asyncio.ensure_future(db.fetch("SELECT 1"))
+    await asyncio.sleep(0.05)
+    assert not asked.done() and db.trips.now == now
+    release.set()
+    assert await asyncio.wait_for(asked, WAIT) == [(1,)]
+    assert await held == "held"
+
+
+async def test_nothing_runs_on_the_loop_while_the_thread_closes_the_connection(tmp_path: Path):
+    database = await Database.open(tmp_path / "closing.sqlite3")
+    closing = asyncio.ensure_future(database.close())
+    await asyncio.sleep(0)  # the close is under way on the thread
+    now = database.trips.now
+    with pytest.raises(CLOSED):
+        await database.fetch("SELECT 1")
+    assert database.trips.now == now
+    await closing

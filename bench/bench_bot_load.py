@@ -36,6 +36,8 @@ BENCH_TRANSPORT=aiohttp in the environment sends the bot's requests through aioh
 two against each other (the bot on aiohttp in the "ours" column, on its own in "baseline").
 `--bursts N --poll-rtt S` answers each getUpdates S seconds late, as a round trip to Telegram
 would be (loopback has none), and both bots' polls during a burst are counted.
+BENCH_LOG_LEVEL=INFO in the environment shows the bot's INFO lines (a statement sent to the
+database's thread for good, a job skipped), WARNING otherwise.
 """
 
 from __future__ import annotations
@@ -93,7 +95,7 @@ async def start(rate_limit: bool, workers: int, folder: Path, program: list[str]
     await emulator.start()
     env = {**os.environ, "TELEGRAM_BOT_TOKEN": emulator.token,
            "TELEGRAM_BASE_URL": emulator.base_url, "DATABASE_PATH": str(folder / "load.sqlite3"),
-           "ROUND_SECONDS": "600", "LOG_LEVEL": "WARNING", "SOLVER_WORKERS": str(workers),
+           "ROUND_SECONDS": "600", "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING"), "SOLVER_WORKERS": str(workers),
            "RATE_LIMIT": "on" if rate_limit else "off",
            "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])),
            **env_more}

@@ -95,7 +95,8 @@ async def start(rate_limit: bool, workers: int, folder: Path, program: list[str]
     await emulator.start()
     env = {**os.environ, "TELEGRAM_BOT_TOKEN": emulator.token,
            "TELEGRAM_BASE_URL": emulator.base_url, "DATABASE_PATH": str(folder / "load.sqlite3"),
-           "ROUND_SECONDS": "600", "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING"), "SOLVER_WORKERS": str(workers),
+           "ROUND_SECONDS": "600", "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING"),
+           "SOLVER_WORKERS": str(workers),
            "RATE_LIMIT": "on" if rate_limit else "off",
            "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])),
            **env_more}

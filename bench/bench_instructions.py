@@ -7,14 +7,19 @@ the noise by timing it. The count of instructions the process runs is the same f
 run. It is no load: one update at a time (a deal, a wrong answer, a wrong sum, a right answer,
 in a new chat with three new players each round), the real Application answering updates
 from the Bot API emulator in its own process (bench/trace_flow.py), so what it sees is the
-work an update does, not the waiting a crowd of them makes.
+work an update does, not the waiting a crowd of them makes. What the loop does by the clock
+(its timers, the log's fold every second) is counted too, and a run under callgrind takes
+minutes: code whose count moves with the clock shows it as runs that disagree (the code before
+the statements in place: 6.4, 12.9 and 7.6M an update in three runs; after: 6.13, 6.08 and
+6.07M). Run it twice, and read the raw counts it prints.
 
 Each side is run twice, with --few and --many measured rounds after the same warm-up; the
 difference of the two counts over the difference of updates is an update's instructions, free
-of start-up and shut-down. Under callgrind the bot runs some 30 times slower, so the store's
-thresholds measured on the clock (bot.store.sqlite.trips) are scaled by --scale, as they would
-be read at full speed. The solver's worker process runs outside callgrind (its work is the
-solver's, not an update's path). Needs valgrind (Debian's package `valgrind`).
+of start-up and shut-down (each run's count is printed). Under callgrind the bot runs some 30
+times slower, so the store's thresholds measured on the clock (bot.store.sqlite.trips) are
+scaled by --scale, as they would be read at full speed. The solver's worker process runs
+outside callgrind (its work is the solver's, not an update's path). Needs valgrind (Debian's
+package `valgrind`).
 
     python bench/bench_instructions.py [--against REF] [--few 10 --many 40]
 """
@@ -108,10 +113,11 @@ def counted(tree: Path, warm: int, measured: int, scale: float, folder: Path) ->
     return int(found.group(1))
 
 
-def per_update(tree: Path, args: argparse.Namespace, folder: Path) -> float:
+def per_update(tree: Path, args: argparse.Namespace, folder: Path, side: str) -> float:
     with ThreadPoolExecutor(2) as runs:  # the two runs side by side (a core each)
         few, many = runs.map(lambda measured: counted(tree, args.warm, measured, args.scale,
                                                       folder), (args.few, args.many))
+    print(f"{side}: {few:,} instructions with {args.few} rounds, {many:,} with {args.many}")
     return (many - few) / ((args.many - args.few) * UPDATES_A_ROUND)
 
 
@@ -140,8 +146,8 @@ def main() -> int:
           f"against {args.few}, after {args.warm} to warm), one update at a time")
     with tempfile.TemporaryDirectory() as scratch, worktree(ROOT, ref) as tree:
         print(give_core(tree))
-        before = per_update(tree, args, Path(scratch))
-        after = per_update(ROOT, args, Path(scratch))
+        before = per_update(tree, args, Path(scratch), "before")
+        after = per_update(ROOT, args, Path(scratch), "after")
     print(f"{'instructions an update':<28}{'before':>12}{'after':>12}{'after/before':>14}")
     print(f"{'':<28}{before / 1e6:>11.3f}M{after / 1e6:>11.3f}M{after / before:>14.3f}")
     return 0

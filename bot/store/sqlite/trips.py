@@ -19,8 +19,8 @@ asyncio's ready queue): in a burst, the statements of the many steps run in one 
 trip and run back to back, which costs less than each run in place between its step's Python
 (`make bench-guard`, three runs of statements always in place against the code before: the
 burst 0.944-0.955, CPU an update 1.04-1.10; with the crowd's trips, 1.005 and 1.000). What a
-quiet or half-loaded bot asks runs in place, and its replies come sooner: the half-load p99
-0.35x the code before's (26.0 against 72.0 ms, every turn lower; docs/benchmarks.md).
+quiet or half-loaded bot asks runs in place: the half-load p99 0.35x the code before's in one
+guard run (26.0 against 72.0 ms, every turn lower), 0.98x in the next (docs/benchmarks.md).
 
 What stays on aiosqlite's thread (a "far" statement): what a caller marks so (migrations, the log's
 cut, a group's move, /forget, the pages' reads), a statement whose runs on the loop took more than

@@ -9,9 +9,9 @@ in a new chat with three new players each round), the real Application answering
 from the Bot API emulator in its own process (bench/trace_flow.py), so what it sees is the
 work an update does, not the waiting a crowd of them makes. What the loop does by the clock
 (its timers, the log's fold every second) is counted too, and a run under callgrind takes
-minutes: code whose count moves with the clock shows it as runs that disagree (the code before
-the statements in place: 6.4, 12.9 and 7.6M an update in three runs; after: 6.13, 6.08 and
-6.07M). Run it twice, and read the raw counts it prints.
+minutes: code whose count moves with the clock shows it as runs that disagree (the store as it
+is: 6.4, 12.9 and 7.6M an update in three runs; with statements in place, tried in 04ab5356:
+6.13, 6.08 and 6.07M). Run it twice, and read the raw counts it prints.
 
 Each side is run twice, with --few and --many measured rounds after the same warm-up; the
 difference of the two counts over the difference of updates is an update's instructions, free

@@ -168,7 +168,6 @@ class Database:
         return database
 
     async def close(self) -> None:
-        self.trips.closed = True  # asked from now on: told so (none on the loop while it closes)
         if self.checkpoints is not None:
             await self.checkpoints.stop()
         await self.connection.close()

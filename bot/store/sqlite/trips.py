@@ -9,19 +9,6 @@ whose statements are all near runs where it was asked for, in one go; `bench/ben
 against the code that sent every trip to the thread: the burst 1.07-1.10x, CPU an update
 0.89-0.93x, the half-load p99 at most the same at a higher rate (docs/benchmarks.md).
 
-A near statement asked while no trip is under way does not wait for one: it runs in place and
-its caller goes on in the same step, with no future and no turn of the loop (a statement asked
-through a trip cost its caller some 25 us of the loop and two turns more than the statement).
-A task's step runs statements so for STEP_NEAR of the clock at most; then the step's next one
-rides a trip, so that a task writing without pause still lets the loop run every other task.
-And only while the loop is not crowded (fewer than READY_NEAR callbacks waiting for their turn,
-asyncio's ready queue): in a burst, the statements of the many steps run in one turn ride one
-trip and run back to back, which costs less than each run in place between its step's Python
-(`make bench-guard`, three runs of statements always in place against the code before: the
-burst 0.944-0.955, CPU an update 1.04-1.10; with the crowd's trips, 1.005 and 1.000). What a
-quiet or half-loaded bot asks runs in place: the half-load p99 0.35x the code before's in one
-guard run (26.0 against 72.0 ms, every turn lower), 0.98x in the next (docs/benchmarks.md).
-
 What stays on aiosqlite's thread (a "far" statement): what a caller marks so (migrations, the log's
 cut, a group's move, /forget, the pages' reads), a statement whose runs on the loop took more than
 NEAR_CPU of the thread's CPU or NEAR_WALL of the clock twice in a row (from then on, for this
@@ -53,9 +40,6 @@ Outcome = tuple[bool, Any]
 NEAR_CPU = 0.005  # seconds of the loop thread's CPU past which a statement runs far from then on
 NEAR_WALL = 0.050  # seconds of the clock past which it does (a read that waited on the disk)
 FAR_KEPT = 1_000  # statements known to be far, at most (the code's statements are fewer)
-STEP_NEAR = 0.005  # seconds a task's step may run statements in place before it waits a trip
-READY_NEAR = 8  # in place only while fewer callbacks than this wait for their turn of the loop
-LOCKED = object()  # a statement in place met another connection's write lock
 log = logging.getLogger(__name__)
 
 
@@ -99,29 +83,12 @@ class Trips:
         self.far = 0  # of them, those that went to the thread
         self.far_keys: set[Hashable] = set()  # statements slow on the loop twice in a row
         self._slow_once: set[Hashable] = set()  # statements whose last run on the loop was slow
-        self.now = 0  # statements run in place, no trip (tests count them)
-        self.closed = False  # the connection is closing: what is asked is told so
-        self._step_task: asyncio.Task[Any] | None = None  # whose step runs statements in place
-        self._step_start: float | None = None  # since when (None: not in this turn of the loop)
 
     async def run(self, work: Work, key: Key = None) -> Any:
         loop = asyncio.get_running_loop()
-        done: Any = None
-        if key is not None and not self._under_way and key not in self.far_keys and \
-                len(getattr(loop, "_ready", ())) < READY_NEAR:
-            done, value = self._now(loop, work, key)
-            if done is True:
-                return value
-            if done is False:
-                raise value
         future = loop.create_future()
         self._next.append((future, work, key))
-        if done is LOCKED:  # the thread waits for the lock, nothing before it in line
-            batch, self._next = self._next, []
-            self._under_way = True
-            self.sent += 1
-            self._far(loop, batch)
-        elif not self._under_way:
+        if not self._under_way:
             # the first trip leaves two turns of the loop from now: what is asked together is
             # often asked from tasks that `gather` made a moment ago and that start in the
             # next turn (a new chat's row and its player's, beside the chat's settings), so
@@ -130,41 +97,6 @@ class Trips:
             loop.call_soon(loop.call_soon, self._leave, loop)
         return await future
 
-    def _now(self, loop: asyncio.AbstractEventLoop, work: Work, key: Hashable
-             ) -> tuple[Any, Any]:
-        """A near statement run in place, no trip, while its task's step has spent less than
-        STEP_NEAR of the clock since its first statement run so: (True, its result), (False, its
-        error), (LOCKED, None) when it met another connection's write lock, (None, None) when
-        it must wait for a trip (the step's time spent, the connection closed)."""
-        start = time.perf_counter()
-        task = asyncio.current_task(loop)
-        if task is not self._step_task or self._step_start is None:
-            if self._step_start is None:
-                loop.call_soon(self._next_turn)
-            self._step_task, self._step_start = task, start
-        elif start - self._step_start > STEP_NEAR:
-            return None, None
-        if self.closed:
-            return None, None  # the trip answers "Connection closed", as aiosqlite does
-        cpu = time.thread_time()
-        try:
-            outcome: tuple[Any, Any] = (True, work(self.connection._conn))
-        except Exception as error:
-            if is_locked(error):
-                return LOCKED, None
-            outcome = (False, error)
-        self.now += 1
-        wall = time.perf_counter() - start
-        if wall > NEAR_CPU:
-            self._judge(key, time.thread_time() - cpu, wall)
-        elif key in self._slow_once:
-            self._slow_once.discard(key)
-        return outcome
-
-    def _next_turn(self) -> None:
-        """A turn of the loop later: every task's next step may run statements in place."""
-        self._step_task = self._step_start = None
-
     def _leave(self, loop: asyncio.AbstractEventLoop) -> None:
         """On the loop: every statement asked for since the last trip left, in one trip."""
         batch, self._next = self._next, []
@@ -172,7 +104,7 @@ class Trips:
             self._under_way = False
             return
         connection = self.connection
-        if self.closed or not connection._running or connection._connection is None:
+        if not connection._running or connection._connection is None:  # as aiosqlite says
             _answer(batch, [(False, ValueError("Connection closed"))] * len(batch))
             self._under_way = False
             return

@@ -9,9 +9,7 @@ leaves a turn of the loop after it was first asked for, so that what tasks made 
 ask rides it too; the rating reads the round's answers, its players' rows, the hand's and the
 scale together, and the achievements read each player's codes with the round. The trips are
 counted from the answer to its result, for a group round answered by three new players, and for
-the deal before it. (Since quick statements run in place while no trip is away, bot.store.sqlite
-.trips, a quiet test makes none; the bounds are what a step past its time in place may still
-wait on, on a loaded machine.)"""
+the deal before it."""
 
 from __future__ import annotations
 

@@ -229,3 +229,16 @@ async def test_the_long_work_runs_on_the_thread_whatever_its_first_run(tmp_path:
         assert elsewhere != threading.get_ident()
     finally:
         await stores.close()
+
+
+async def test_a_run_slow_on_the_clock_alone_clears_the_slow_run_before_it(db: Database):
+    """Past 5 ms of the clock with little CPU and under NEAR_WALL: the loop was not running
+    (the machine busy elsewhere). Not slow, and not a quick run to ignore either: the next slow
+    run is not the statement's second in a row."""
+    key = "SELECT slow()"
+    db.trips._judge(key, cpu=0.02, wall=0.02)  # slow once (its CPU)
+    assert key in db.trips._slow_once
+    db.trips._judge(key, cpu=0.0, wall=trips.NEAR_CPU * 2)  # a stall, not slowness
+    assert key not in db.trips._slow_once
+    db.trips._judge(key, cpu=0.02, wall=0.02)  # slow again: once, not twice in a row
+    assert key not in db.trips.far_keys

@@ -274,10 +274,21 @@ class WonRound(NamedTuple):
 
 
 class Pages:
-    """The pages' reads (bot.store.protocols.PageStore) over either database."""
+    """The pages' reads (bot.store.protocols.PageStore) over either database.
 
-    def __init__(self, db: Connection, sql: PageStatements, arrays: bool = False) -> None:
+    A player's reads go through `db` (on SQLite aiosqlite's thread: a heavy player's year may
+    take milliseconds); the group's page's and the key look-ups through `near` (on SQLite the
+    event loop's own thread, bot.store.sqlite.trips). Each of those is bounded whatever the
+    database's age (a board's players' season of days, the latest WON_READ wins, 52 counts of
+    an index, a record per game from the kept totals), and the group's page asks them in
+    three trips one after another: on the thread each trip cost its hand-over both ways, most
+    of what the year's page took beyond the empty file's (docs/benchmarks.md). A statement
+    slow on the loop twice still goes to the thread for good, as any near one does."""
+
+    def __init__(self, db: Connection, sql: PageStatements, arrays: bool = False,
+                 near: Connection | None = None) -> None:
         self.db = db
+        self.near = near or db
         self.sql = sql
         self.arrays = arrays  # `themed` takes its keys as two arrays (NUMBERED's), not slots
 
@@ -355,7 +366,7 @@ class Pages:
         """The learned difficulty of each of these hands ((game, hand_key form)) that has
         one."""
         parts = [hands[start:start + HAND_SLOTS] for start in range(0, len(hands), HAND_SLOTS)]
-        found = await asyncio.gather(*(self.db.fetch(self.sql.hands, filled(
+        found = await asyncio.gather(*(self.near.fetch(self.sql.hands, filled(
             part, HAND_SLOTS, (NO_GAME, NO_HAND))) for part in parts))
         return {(game, hand): float(difficulty) for rows in found
                 for game, hand, difficulty in rows if difficulty is not None}
@@ -366,7 +377,7 @@ class Pages:
         parts = [players[start:start + DAY_SLOTS]
                  for start in range(0, len(players), DAY_SLOTS)]
         found: dict[tuple[str, int], list[tuple[str, float]]] = {}
-        for rows in await asyncio.gather(*(self.db.fetch(self.sql.days_of, (*filled(
+        for rows in await asyncio.gather(*(self.near.fetch(self.sql.days_of, (*filled(
                 part, DAY_SLOTS, (NO_GAME, NOBODY)), since_day)) for part in parts)):
             for game, user_id, day, rating in rows:
                 found.setdefault((game, user_id), []).append((day, float(rating)))
@@ -377,7 +388,7 @@ class Pages:
     async def group_records(self, chat_id: int) -> list[GroupRecord]:
         """Per game the fastest win, the longest run of wins and the most wins, each its
         holder's (a tie: the smallest user id), by game and kind."""
-        rows = await self.db.fetch(self.sql.group_records, (chat_id,) * 8)
+        rows = await self.near.fetch(self.sql.group_records, (chat_id,) * 8)
         return sorted((GroupRecord(game, kind, user_id, name or "", float(value))
                        for game, kind, user_id, name, value in rows),
                       key=lambda record: (record.game, record.kind))
@@ -387,19 +398,19 @@ class Pages:
         """Of the chat's latest `window` rounds won since a moment, `most` after the first
         `skip` in the order a page ranks them: by 24's level, the hardest first (other games'
         with the easiest), then the latest first."""
-        rows = await self.db.fetch(self.sql.group_hands, (chat_id, since, window, most, skip))
+        rows = await self.near.fetch(self.sql.group_hands, (chat_id, since, window, most, skip))
         return list(map(WonRound._make, rows))
 
     async def erasing(self, user_id: int) -> bool:
         """Whether the person's /forget is under way: their page and cards show nothing of
         theirs until it ends (their rows go a part at a time after the confirmation)."""
-        rows = await self.db.fetch(self.sql.erasing, (user_id,))
+        rows = await self.near.fetch(self.sql.erasing, (user_id,))
         return bool(rows[0][0])
 
     async def weeks(self, chat_id: int, since: float, weeks: int) -> list[int]:
         """Rounds won in the chat in each of `weeks` weeks from a moment (the first starts
         then), the last up to any moment after."""
-        rows = await self.db.fetch(self.sql.group_weeks,
+        rows = await self.near.fetch(self.sql.group_weeks,
                                    (float(since), weeks, chat_id, weeks, math.inf))
         counts = [0] * weeks
         for week, count in rows:

@@ -43,7 +43,7 @@ def stores_of(db: Database) -> Stores:
                   forgetting=SqliteForgetting(db), close=db.close,
                   ratings=ratings.Ratings(db, ratings.QMARK, daily.QMARK),
                   achievements=achievements.Achievements(db, achievements.QMARK),
-                  pages=pages.Pages(db.far, pages.QMARK),  # a year's page: off the loop
+                  pages=pages.Pages(db.far, pages.QMARK, near=db),  # a year's reads: off the loop
                   tournaments=tournaments.Tournaments(db, tournaments.QMARK),
                   streaks=streaks.Streaks(db, streaks.QMARK),
                   storms=storms.Storms(db, storms.QMARK),

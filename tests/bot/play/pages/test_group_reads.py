@@ -255,3 +255,22 @@ async def test_the_hands_read_in_parts_are_the_hands_read_at_once(
         shown.append(await group.hands_section(stores.pages, texts, CHAT, 3000.0, "1970-01-01"))
     assert len(shown[0]["items"]) == group.HANDS
     assert shown[1] == shown[0] == shown[2]
+
+
+async def test_a_groups_page_reads_on_the_loop_and_a_players_year_off_it(
+        stores: Stores, backend: str) -> None:
+    """On SQLite the group's page's reads are bounded whatever the database's age and go on the
+    event loop's thread (each trip to aiosqlite's thread cost its hand-over both ways, three in
+    a row for the page); a player's year of rounds still goes to the thread."""
+    if backend != "sqlite":
+        pytest.skip("where a statement runs is SQLite's (bot.store.sqlite.trips)")
+    await won_at_random(stores, random.Random(5), 30)
+    trips = stores.ratings.db.trips  # type: ignore[attr-defined]
+    far = trips.far
+    page = await group.group_page(stores.pages, stores.ratings, texts_for("en"), CHAT, 3000.0)
+    assert [s["kind"] for s in page["sections"]][-3:] == ["records", "hands", "weeks"]
+    assert page["sections"][-2]["items"]  # the hardest hands were read, and their levels
+    assert await stores.pages.erasing(1) is False
+    assert trips.far == far
+    await stores.pages.round_days(1, 0.0)
+    assert trips.far == far + 1

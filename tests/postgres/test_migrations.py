@@ -27,6 +27,7 @@ from bot.store.postgres import open_postgres
 from bot.store.postgres.connection import Database
 from bot.store.retention import WEEK
 from bot.store.schema import DELTAS, ENGINES, LATEST, SHARED, engine_of, numbers
+from bot.store.score_store import Board
 from bot.store.sql.connection import Connection, numbered
 from bot.store.sqlite import open_sqlite
 from bot.store.sqlite.database import Database as SqliteDatabase
@@ -489,6 +490,52 @@ async def test_migration_from_each_earlier_version(engine: str, version: int, tm
             assert [r.round.id for r in await upgraded.rounds.unannounced()] == [still_open.id]
     finally:
         await upgraded.close()
+
+
+WEEK_KEPT = 31  # the step that makes the week's totals and fills them from this week's wins
+
+
+async def analysed(url: str, tables: tuple[str, ...]) -> dict[str, int]:
+    """How many times each table was analysed by a statement (autovacuum's are apart)."""
+    connection = await asyncpg.connect(url)
+    try:
+        rows = await connection.fetch("SELECT relname, analyze_count FROM pg_stat_user_tables "
+                                      "WHERE relname = ANY($1::text[])", list(tables))
+    finally:
+        await connection.close()
+    return {row["relname"]: row["analyze_count"] for row in rows}
+
+
+async def test_a_step_leaves_the_tables_it_wrote_analysed(postgres_server):
+    """The week's totals, made and filled from this week's wins by step 31, have the planner's
+    statistics once the upgrade ends: before, none until autovacuum came by, and every chat's
+    week read them all and sorted them meanwhile (docs/benchmarks.md). A table no step wrote
+    is left to autovacuum."""
+    url = await new_database(postgres_server)
+    old = await Database.open(url, migrate_to=WEEK_KEPT - 1)
+    await old.run("INSERT INTO chats (id, type, title) VALUES ($1, 'group', 'G')", (CHAT,))
+    now = time.time()
+    for user_id in range(1, 41):
+        await old.run("INSERT INTO users (id, first_name) VALUES ($1, 'P')", (user_id,))
+        round_id = await old.insert(
+            "INSERT INTO rounds (chat_id, hand, target, level, points, started_at, deadline) "
+            "VALUES ($1, '[1, 2, 3, 4]', 24, 'easy', 10, $2, $3)",
+            (CHAT, now - 3600 - user_id, now - 3500))
+        await old.run("UPDATE rounds SET status = 'won', winner_id = $1, awarded = points, "
+                      "ended_at = $2, win_seconds = 4.0 WHERE id = $3",
+                      (user_id, now - 3590 - user_id, round_id))
+    await old.close()
+    before = await analysed(url, ("week_totals", "answers"))
+    assert "week_totals" not in before  # made by the step
+    upgraded = await open_postgres(url)
+    try:
+        board = await upgraded.scores.board(Board(since=now - WEEK))
+    finally:
+        await upgraded.close()
+    assert len(board) == 10
+    after = await analysed(url, ("week_totals", "week_steps", "answers"))
+    assert after["week_totals"] >= 1 and after["week_steps"] >= 1
+    assert after["answers"] == before["answers"]
 
 
 def test_no_step_file_says_a_statement_twice():

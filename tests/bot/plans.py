@@ -26,6 +26,7 @@ from bot.store.postgres import (
     worker_lease,
 )
 from bot.store.postgres import leader as postgres_leader
+from bot.store.postgres.connection import WRITTEN
 from bot.store.postgres.people import MET_ROUNDS, SCORING_LOCKS
 from bot.store.postgres.rounds import ANNOUNCED as POSTGRES_ANNOUNCED
 from bot.store.postgres.rounds import GUESS_LOCK, RATE_OPEN, SCALED_CLOSE, WEEK_LOCK
@@ -197,6 +198,7 @@ POSTGRES_INLINE = {
     "postgres.migration_count": "SELECT COALESCE(MAX(number), 0) FROM schema_migrations",
     "postgres.migration_done": "INSERT INTO schema_migrations (number) VALUES ($1)",
     "postgres.migrations_table": "SELECT to_regclass('schema_migrations') IS NOT NULL",
+    "postgres.migration_written": WRITTEN,  # the tables a step wrote, analysed after it
 }
 
 

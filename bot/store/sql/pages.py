@@ -280,10 +280,10 @@ class Pages:
     take milliseconds); the group's page's and the key look-ups through `near` (on SQLite the
     event loop's own thread, bot.store.sqlite.trips). Each of those is bounded whatever the
     database's age (a board's players' season of days, the latest WON_READ wins, 52 counts of
-    an index, a record per game from the kept totals), and the group's page asks them in
-    three trips one after another: on the thread each trip cost its hand-over both ways, most
-    of what the year's page took beyond the empty file's (docs/benchmarks.md). A statement
-    slow on the loop twice still goes to the thread for good, as any near one does."""
+    an index, a record per game from the kept totals), and the group's page asks them in up
+    to three trips one after another: on the thread each trip cost its hand-over both ways
+    (docs/benchmarks.md). A statement slow on the loop twice still goes to the thread for
+    good, as any near one does."""
 
     def __init__(self, db: Connection, sql: PageStatements, arrays: bool = False,
                  near: Connection | None = None) -> None:

@@ -34,12 +34,18 @@ Printed: the other groups' p50 and p99 delivery -> reply in each run against the
 (judged, 429, 503) and the refusals' p50 and p99 time (goal p99 < 50 ms); the updates the bot
 dropped past a budget (its /metrics) against the flood's, and how long after the flood's start
 its last update was handed to the bot (Telegram gives a bot its updates in order: the groups'
-updates sent meanwhile wait behind the flood's at Telegram, uncounted, then come at once); the
-bot's CPU in each run, and the flood's cost per request. The load average at the start and
-the end.
+updates sent meanwhile wait behind the flood's at Telegram, uncounted, then come at once, and
+about how long the last of them then waits for the others at the burst's measured rate: what
+the order alone costs, which no budget of the bot's moves); the bot's CPU in each run, and the
+flood's cost per request. The load average at the start and the end.
+
+`--repeat N` runs the quiet run and the floods N times in turn and prints, over the turns, each
+flood's p99 against its own turn's quiet run and the median: a p99 of a few hundred updates is
+a moment, and the quiet run's moved from 6 to 65 ms between turns here.
 
     .venv/bin/python bench/bench_flood.py [--chats 200] [--quick] [--only one|fifty]
         [--kinds answers,pages,presses,inline] [--press reveal|coach] [--profile FILE] [--no-paced]
+        [--repeat N]
 """
 
 from __future__ import annotations
@@ -368,14 +374,15 @@ async def bench(args: argparse.Namespace) -> list[Load]:
             assert (await burst(run, chats(0, 20), 60))["complete"]
             capacity = await burst(run, chats(100, args.chats), 120)
             loads = [await load(run, args, "half the burst's capacity", capacity["rate"] / 2, 0,
-                                (web_port, metrics_port))]
+                                (web_port, metrics_port), capacity["rate"])]
             if args.paced:
                 # the capacity the steady play itself shows: the rate that would keep the bot's
                 # core busy all the time, at the quiet run's CPU a second of play
                 quiet_run = loads[0].phases[0][1]
                 share = quiet_run.cpu / quiet_run.steady["seconds"]
                 loads.append(await load(run, args, "half the steady play's capacity",
-                                        loads[0].rate / share / 2, 1, (web_port, metrics_port)))
+                                        loads[0].rate / share / 2, 1, (web_port, metrics_port),
+                                        capacity["rate"]))
         finally:
             if args.profile:  # the profile is written as the bot stops on SIGINT
                 run.process.send_signal(signal.SIGINT)
@@ -393,29 +400,91 @@ class Load:
     name: str
     rate: float
     phases: list[tuple[str, Phase, Flood | None]]
+    capacity: float  # updates a second the bot's burst was measured to take
 
 
 async def load(run: Run, args: argparse.Namespace, name: str, rate: float, number: int,
-               ports: tuple[int, int]) -> Load:
-    """The quiet run, then each flood, each with groups (and a flood group) of its own."""
-    base = 10_000 * number
-    phases: list[tuple[str, Phase, Flood | None]] = [
-        ("quiet", await quiet(run, chats(base + 1000, args.chats), rate, ports[1]), None)]
+               ports: tuple[int, int], capacity: float) -> Load:
+    """The quiet run, then each flood, each with groups (and a flood group) of its own; all of
+    it `args.repeat` times in turn (a p99 of a few hundred updates is one slow moment: the
+    quiet run's moved 7-32 ms from run to run here)."""
+    phases: list[tuple[str, Phase, Flood | None]] = []
     runs = tuple(run_ for run_ in (("one", 1, 2000), ("fifty", 50, 3000))
                  if args.only in (None, run_[0]))
-    for index, (label, members, first) in enumerate(runs, start=1):
-        flood = Flood(members, *(round(n * args.scale) if kind in args.kinds else 0
-                                 for kind, n in zip(KINDS, (6000, 2000, 2000, 2000),
-                                                    strict=True)), press=args.press)
-        phases.append((label, await flooded(run, chats(base + first, args.chats), rate, flood,
-                                            FLOOD_GROUPS - 10 * number - index, ports), flood))
-    return Load(name, rate, phases)
+    for turn in range(args.repeat):
+        base = 100_000 * number + 5_000 * turn
+        phases.append(("quiet", await quiet(run, chats(base + 1000, args.chats), rate,
+                                            ports[1]), None))
+        for index, (label, members, first) in enumerate(runs, start=1):
+            flood = Flood(members, *(round(n * args.scale) if kind in args.kinds else 0
+                                     for kind, n in zip(KINDS, (6000, 2000, 2000, 2000),
+                                                        strict=True)), press=args.press)
+            group = FLOOD_GROUPS - 100 * number - 3 * turn - index
+            phases.append((label, await flooded(run, chats(base + first, args.chats), rate,
+                                                flood, group, ports), flood))
+    return Load(name, rate, phases, capacity)
+
+
+def turns(phases: list[tuple[str, Phase, Flood | None]]
+          ) -> list[list[tuple[str, Phase, Flood | None]]]:
+    """The phases cut into their turns, each starting with its quiet run."""
+    found: list[list[tuple[str, Phase, Flood | None]]] = []
+    for phase in phases:
+        if phase[0] == "quiet":
+            found.append([])
+        found[-1].append(phase)
+    return found
+
+
+def summary(loaded: Load) -> None:
+    """Over the turns: each flood's p99 against its own turn's quiet run, the median and the
+    spread, and the refusals' p99 of each."""
+    every = turns(loaded.phases)
+    if len(every) < 2:
+        return
+    print(f"over {len(every)} turns (quiet, then each flood):")
+    quiet_p99 = [turn[0][1].steady["p99"] * 1000 for turn in every]
+    print(f"  quiet p99 ms: {', '.join(f'{p:.1f}' for p in quiet_p99)}")
+    for label in [label for label, _, _ in every[0][1:]]:
+        ratios, p99s, refusals, waits = [], [], [], []
+        for turn in every:
+            quiet_phase = turn[0][1]
+            phase = next(p for name, p, _ in turn if name == label)
+            p99s.append(phase.steady["p99"] * 1000)
+            waits.append(backlog(loaded.rate, loaded.capacity, phase.drained)[1] * 1000)
+            ratios.append(phase.steady["p99"] / quiet_phase.steady["p99"])
+            if phase.flood["refusal_ms"]:
+                refusals.append(percentile(phase.flood["refusal_ms"], 0.99))
+        print(f"  {label}: p99 ms {', '.join(f'{p:.1f}' for p in p99s)}; against its turn's "
+              f"quiet run {', '.join(f'{r:.2f}' for r in ratios)}x, median "
+              f"{statistics.median(ratios):.2f}x (goal <= 1.5x, under 1 s); refusals' p99 ms "
+              + (", ".join(f"{r:.1f}" for r in refusals) or "none")
+              + f"; behind the flood at Telegram about {', '.join(f'{w:.0f}' for w in waits)} ms")
 
 
 def report(loaded: Load, chats_count: int) -> None:
-    rate, phases = loaded.rate, loaded.phases
+    every = turns(loaded.phases)
+    for number, phases in enumerate(every, start=1):
+        turn = f", turn {number} of {len(every)}" if len(every) > 1 else ""
+        print(f"\n== {chats_count} groups at {loaded.name} ({loaded.rate:.0f} updates/s "
+              f"offered{turn})")
+        report_turn(phases, loaded.rate, loaded.capacity)
+    summary(loaded)
+
+
+def backlog(rate: float, capacity: float, drained: float) -> tuple[float, float]:
+    """What Telegram's order alone costs the groups: the updates they sent while the flood's
+    were being handed over (the offered rate times that read-through) reach the bot together
+    after the flood's last, a burst, and the last of them waits for the others at the rate the
+    bot's burst was measured to take them: (those updates, that wait in s). No budget moves it
+    while the flood's updates come first; only a shorter read-through does."""
+    behind = rate * drained
+    return behind, behind / capacity
+
+
+def report_turn(phases: list[tuple[str, Phase, Flood | None]], rate: float,
+                capacity: float) -> None:
     quiet_phase = phases[0][1]
-    print(f"\n== {chats_count} groups at {loaded.name} ({rate:.0f} updates/s offered)")
     print(f"{'run':<8}{'p50 ms':>9}{'p99 ms':>9}{'p99/quiet':>11}{'replies':>9}"
           f"{'bot CPU s':>11}")
     for label, phase, _ in phases:
@@ -454,6 +523,10 @@ def report(loaded: Load, chats_count: int) -> None:
         print(f"  the flood's updates handed to the bot within {phase.drained:.2f} s of its "
               "start: Telegram gives updates in order, so the groups' updates sent meanwhile "
               "wait behind them, then come at once")
+        behind, wait = backlog(rate, capacity, phase.drained)
+        print(f"  behind them: about {behind:.0f} of the groups' updates, handed over together; "
+              f"at the burst's {capacity:.0f} a second the last waits about {wait * 1000:.0f} ms "
+              f"({wait / quiet_phase.steady['p99']:.1f}x the quiet p99) for those before it")
         extra = phase.cpu - quiet_phase.cpu
         print(f"  the bot's CPU beyond the quiet run: {extra:.2f} s, "
               f"{extra * 1e6 / sent:.0f} us a flood request")
@@ -519,6 +592,9 @@ def main() -> None:
     parser.add_argument("--paced", action=argparse.BooleanOptionalAction, default=True,
                         help="also run at half the capacity the steady play shows (its CPU "
                              "a second), beside half the burst's")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="the quiet run and the floods this many times in turn: each "
+                             "flood's p99 against its own turn's quiet run, and the median")
     parser.add_argument("--client", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.client:
@@ -535,9 +611,9 @@ def main() -> None:
         pstats.Stats(str(args.profile)).sort_stats("tottime").print_stats(25)
     print("\nload average at the end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     for loaded in loads:
-        phases = loaded.phases
+        flooded_p99 = [p.steady["p99"] for label, p, _ in loaded.phases if label != "quiet"]
         print(f"median p99 of the flooded runs at {loaded.name}: "
-              f"{statistics.median(p.steady['p99'] for _, p, _ in phases[1:]) * 1000:.1f} ms")
+              f"{statistics.median(flooded_p99) * 1000:.1f} ms")
 
 
 if __name__ == "__main__":

@@ -7,9 +7,10 @@ make one winner), and the database's own trigger scores the round in that same s
 Single statements are pipelined, those asked for while a trip is under way going together in
 the next (bot.store.sqlite.trips): on the event loop's thread when they are quick, else on
 aiosqlite's; the few multi-statement transactions (migrations, a chat's move, a round's close
-with its ratings, a round opened under its update's claim) are each one call, BEGIN to COMMIT,
-and ride in a trip like a statement: one trip runs at a time, its calls one after another, so
-nothing of another's comes inside them. (A gate once held a transaction apart from every
+with its ratings, a round opened under its update's claim) are each one call, BEGIN to COMMIT
+(a savepoint, when its trip's statements on the loop share one transaction), and ride in a trip
+like a statement: one trip runs at a time, its calls one after another, so nothing of
+another's comes inside them. (A gate once held a transaction apart from every
 statement in flight, from when a transaction was spread over several awaits; it made a burst's
 closes wait for every statement under way.)
 """
@@ -68,19 +69,44 @@ def unavailable(path: Path | str, error: BaseException) -> DatabaseUnavailable:
                                + (f" ({hint})" if hint else ""))
 
 
+def begin(connection: sqlite3.Connection) -> bool:
+    """A call's transaction begun: within the trip's (bot.store.sqlite.trips.together) a
+    savepoint, undone alone if the call fails; else a transaction of its own. Whether it is
+    within."""
+    within = connection.in_transaction
+    connection.execute("SAVEPOINT steps" if within else "BEGIN IMMEDIATE")
+    return within
+
+
+def end(connection: sqlite3.Connection, within: bool) -> None:
+    connection.execute("RELEASE steps" if within else "COMMIT")
+
+
+def undo(connection: sqlite3.Connection, within: bool) -> None:
+    """The call's steps undone; the trip's transaction (if within one) goes on without them.
+    Nothing to undo when SQLite ended the transaction itself (a full disk, an I/O error)."""
+    if not connection.in_transaction:
+        return
+    if within:
+        connection.execute("ROLLBACK TO steps")
+        connection.execute("RELEASE steps")
+    else:
+        connection.execute("ROLLBACK")
+
+
 def transaction(connection: sqlite3.Connection, guard: Step | None,
                 steps: Sequence[Step]) -> bool:
     """`guard` (if any), then `steps` only if it changed a row, in one transaction, on the
     database's thread; whether the guard changed a row (True without one). Rolled back whole
     on any error; a lock that outlasts the busy timeout fails BEGIN, before anything began."""
-    connection.execute("BEGIN IMMEDIATE")
+    within = begin(connection)
     try:
         changed = guard is None or connection.execute(*guard).rowcount > 0
         for sql, params in steps if changed else ():
             connection.execute(sql, params)
-        connection.execute("COMMIT")
+        end(connection, within)
     except BaseException:
-        connection.execute("ROLLBACK")
+        undo(connection, within)
         raise
     return changed
 
@@ -90,15 +116,15 @@ def guarded_insert(connection: sqlite3.Connection, guard: Step, sql: str,
     """`guard`, then the INSERT only if it changed a row, in one transaction, on the database's
     thread; the new row's id, or None if the guard changed nothing. Rolled back whole on any
     error (a constraint's refusal included)."""
-    connection.execute("BEGIN IMMEDIATE")
+    within = begin(connection)
     try:
         new: int | None = None
         if connection.execute(*guard).rowcount > 0:
             new = connection.execute(sql, params).lastrowid
             assert new is not None  # an INSERT's: SQLite's last_insert_rowid()
-        connection.execute("COMMIT")
+        end(connection, within)
     except BaseException:
-        connection.execute("ROLLBACK")
+        undo(connection, within)
         raise
     return new
 

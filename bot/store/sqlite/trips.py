@@ -69,10 +69,11 @@ RECEIPT = Receipt()
 
 class Trips:
     """One trip at a time carries every statement asked for since the last one, in the order
-    they were asked, each its own transaction with its own outcome (one failing fails only its
-    caller). The leading near statements run on the loop; from the first far one on, the rest
-    goes to aiosqlite's thread, whose outcomes come back in one callback that answers every
-    caller and starts the next trip (what was asked while this one was away)."""
+    they were asked, each with its own outcome (one failing fails only its caller). The leading
+    near statements run on the loop, two or more in one transaction committed once
+    (`together`); from the first far one on, the rest goes to aiosqlite's thread, each its own
+    transaction, whose outcomes come back in one callback that answers every caller and starts
+    the next trip (what was asked while this one was away)."""
 
     def __init__(self, connection: aiosqlite.Connection, busy_seconds: float) -> None:
         self.connection = connection
@@ -116,13 +117,15 @@ class Trips:
         self._far(loop, batch[ran:])
 
     def _near(self, connection: sqlite3.Connection, batch: list[Asked]) -> int:
-        """The leading near statements, on the loop; how many ran (the rest go far). Each is
-        timed on the clock (70 ns); the thread's CPU clock (a system call, 1 us) is read once a
-        trip, and again only when a statement took longer than NEAR_CPU of the clock, to tell
-        a slow statement from a loop that was not running."""
+        """The leading near statements, on the loop; how many ran (the rest go far). Two or
+        more run in one transaction (`together`). Each is timed on the clock (70 ns); the
+        thread's CPU clock (a system call, 1 us) is read once a trip, and again only when a
+        statement took longer than NEAR_CPU of the clock, to tell a slow statement from a loop
+        that was not running."""
         outcomes: list[Outcome] = []
         slow: list[tuple[float, Hashable]] = []
         cpu = time.thread_time()
+        grouped = self._near_count(batch) > 1 and together(connection)
         try:
             for _, work, key in batch:
                 if key is None or key in self.far_keys:
@@ -131,15 +134,23 @@ class Trips:
                 try:
                     outcomes.append((True, work(connection)))
                 except Exception as error:
-                    if is_locked(error):  # another connection writes: the thread waits for it
-                        break
+                    if is_locked(error) and not grouped:  # another connection writes: the
+                        break  # thread waits for it (a trip together holds the lock already)
                     outcomes.append((False, error))
+                if grouped and not connection.in_transaction:  # SQLite ended it: a full disk,
+                    outcomes = lost(outcomes)  # an I/O error; what ran before it is undone
+                    grouped = False
+                    break
                 wall = time.perf_counter() - start
                 if wall > NEAR_CPU:
                     slow.append((wall, key))
                 elif key in self._slow_once:
                     self._slow_once.discard(key)
+            if grouped:
+                outcomes = committed(connection, outcomes)
         except BaseException:  # what no statement should raise: no caller is left waiting
+            if grouped:
+                outcomes = lost(outcomes, rollback=connection)
             _answer(batch[:len(outcomes)], outcomes)
             for future, _, _ in batch[len(outcomes):]:
                 future.cancel()
@@ -151,6 +162,15 @@ class Trips:
             for wall, key in slow:
                 self._judge(key, cpu, wall)
         return len(outcomes)
+
+    def _near_count(self, batch: list[Asked]) -> int:
+        """How many of the batch's leading statements are near."""
+        count = 0
+        for _, _, key in batch:
+            if key is None or key in self.far_keys:
+                break
+            count += 1
+        return count
 
     def _judge(self, key: Hashable, cpu: float, wall: float) -> None:
         """A run past NEAR_CPU of the clock: slow if it (or its trip) used that much of the
@@ -215,6 +235,43 @@ def _answer(batch: Sequence[Asked], outcomes: Sequence[Outcome]) -> None:
             future.set_exception(value)
         else:
             future.cancel()
+
+
+def together(connection: sqlite3.Connection) -> bool:
+    """A transaction for a trip's statements on the loop, begun if the write lock is free:
+    whether it was. Each statement alone would be a transaction of its own and write the log
+    at its commit; a trip's ten commit once (a burst's trips carry several each: every
+    answer's row, its update's mark, a close with its ratings). A statement that fails still
+    fails alone (SQLite undoes a failed statement, and a call of several steps undoes its own
+    in a savepoint, bot.store.sqlite.database), and the callers hear only after the commit."""
+    try:
+        connection.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as error:
+        if is_locked(error):  # another connection writes: each statement meets it on its own
+            return False
+        raise
+    return True
+
+
+def committed(connection: sqlite3.Connection, outcomes: list[Outcome]) -> list[Outcome]:
+    """The trip's transaction committed: the outcomes as they were, or each the commit's error
+    (none of the trip's writes was kept)."""
+    try:
+        connection.execute("COMMIT")
+    except sqlite3.Error as error:
+        return lost(outcomes, error, rollback=connection)
+    return outcomes
+
+
+def lost(outcomes: list[Outcome], error: Exception | None = None,
+         rollback: sqlite3.Connection | None = None) -> list[Outcome]:
+    """Every statement of a trip's transaction that ended without its commit, failed: what it
+    wrote was undone with the rest, so no caller may hear that it was kept."""
+    if rollback is not None and rollback.in_transaction:
+        with contextlib.suppress(sqlite3.Error):
+            rollback.execute("ROLLBACK")
+    failure = error or sqlite3.OperationalError("the statements' transaction was rolled back")
+    return [(False, failure)] * len(outcomes)
 
 
 def each(connection: sqlite3.Connection, works: Sequence[Work]) -> list[Outcome]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import sqlite3
 import time
 from collections.abc import Callable, Hashable, Sequence
@@ -125,7 +126,7 @@ class Trips:
         outcomes: list[Outcome] = []
         slow: list[tuple[float, Hashable]] = []
         cpu = time.thread_time()
-        grouped = self._near_count(batch) > 1 and together(connection)
+        grouped = self._near_writes(batch) > 1 and together(connection)
         try:
             for _, work, key in batch:
                 if key is None or key in self.far_keys:
@@ -163,13 +164,14 @@ class Trips:
                 self._judge(key, cpu, wall)
         return len(outcomes)
 
-    def _near_count(self, batch: list[Asked]) -> int:
-        """How many of the batch's leading statements are near."""
+    def _near_writes(self, batch: list[Asked]) -> int:
+        """How many of the batch's leading near statements may write: a transaction is worth
+        its BEGIN and COMMIT only to two or more (reads alone need none)."""
         count = 0
         for _, _, key in batch:
             if key is None or key in self.far_keys:
                 break
-            count += 1
+            count += not reads(key)
         return count
 
     def _judge(self, key: Hashable, cpu: float, wall: float) -> None:
@@ -235,6 +237,21 @@ def _answer(batch: Sequence[Asked], outcomes: Sequence[Outcome]) -> None:
             future.set_exception(value)
         else:
             future.cancel()
+
+
+def reads(key: Hashable) -> bool:
+    """Whether a statement only reads, by its SQL: a SELECT or a PRAGMA, or a WITH whose
+    statement writes nothing (a call of several steps may write; a reader taken for a writer
+    is only not spared a commit, and a writer taken for a reader only not grouped)."""
+    if not isinstance(key, str):
+        return False
+    sql = key.lstrip().upper()
+    if sql.startswith("WITH"):
+        return WRITES.search(sql) is None
+    return sql.startswith(("SELECT", "PRAGMA"))
+
+
+WRITES = re.compile(r"\b(INSERT|UPDATE|DELETE|REPLACE)\b")
 
 
 def together(connection: sqlite3.Connection) -> bool:

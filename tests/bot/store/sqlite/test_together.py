@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.store.sqlite import trips
 from bot.store.sqlite.database import Database, Refused
 
 WAIT = 10.0
@@ -121,3 +122,27 @@ async def test_a_trip_meeting_another_connections_lock_waits_on_the_thread(db: D
         other.close()
     assert kept(tmp_path / "together.sqlite3") == [0, 1, 2]
     assert await db.fetch("PRAGMA busy_timeout") == [(0,)]  # the loop's wait is none again
+
+
+async def test_reads_alone_or_with_one_write_take_no_transaction(db: Database):
+    """A transaction spares commits only to two writes or more: the pages' reads in a trip of
+    their own, or beside one write, take no BEGIN (nor the write lock)."""
+    said = traced(db)
+    await asyncio.wait_for(asyncio.gather(
+        db.fetch("SELECT COUNT(*) FROM t"), db.fetch("WITH x AS (SELECT 1) SELECT * FROM x"),
+        db.fetch("PRAGMA user_version")), WAIT)
+    await asyncio.wait_for(asyncio.gather(
+        db.fetch("SELECT COUNT(*) FROM t"), db.run(INSERT, (1, "a"))), WAIT)
+    assert "BEGIN IMMEDIATE" not in said
+    await asyncio.wait_for(asyncio.gather(
+        db.run(INSERT, (2, "b")), db.fetch("SELECT COUNT(*) FROM t"),
+        db.run("WITH x (n) AS (SELECT 3) INSERT INTO t (n, v) SELECT n, 'c' FROM x")), WAIT)
+    assert said.count("BEGIN IMMEDIATE") == 1
+
+
+def test_what_counts_as_a_read():
+    assert trips.reads("SELECT 1") and trips.reads("  pragma user_version")
+    assert trips.reads("WITH RECURSIVE w (k) AS (SELECT 0) SELECT k FROM w")
+    assert not trips.reads("WITH x AS (SELECT 1) INSERT INTO t SELECT * FROM x")
+    assert not trips.reads("INSERT INTO t (n) VALUES (1) RETURNING n")
+    assert not trips.reads(("UPDATE t SET v = 'x'", "INSERT INTO t (n) VALUES (2)"))

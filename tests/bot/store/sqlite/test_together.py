@@ -9,22 +9,12 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
-import pytest
-
 from bot.store.sqlite import trips
 from bot.store.sqlite.database import Database, Refused
+from tests.bot.store.sqlite.conftest import FILE
 
 WAIT = 10.0
 INSERT = "INSERT INTO t (n, v) VALUES (?, ?)"
-
-
-@pytest.fixture
-async def db(tmp_path: Path):
-    database = await Database.open(tmp_path / "together.sqlite3")
-    await database.run("CREATE TABLE t (n INTEGER PRIMARY KEY, v TEXT)")
-    yield database
-    if database.connection._connection is not None:
-        await database.close()
 
 
 def kept(path: Path) -> list[int]:
@@ -49,14 +39,14 @@ async def test_a_trips_statements_commit_once(db: Database, tmp_path: Path):
         WAIT)
     assert results == [1, 1, 1, 1, 1, [(5,)]]  # the read sees the trip's writes before it
     assert said.count("BEGIN IMMEDIATE") == 1 and said.count("COMMIT") == 1
-    assert kept(tmp_path / "together.sqlite3") == [0, 1, 2, 3, 4]
+    assert kept(tmp_path / FILE) == [0, 1, 2, 3, 4]
 
 
 async def test_a_statement_alone_is_its_own_transaction(db: Database, tmp_path: Path):
     said = traced(db)
     assert await db.run(INSERT, (1, "a")) == 1
     assert "BEGIN IMMEDIATE" not in said and "COMMIT" not in said  # SQLite's own, unsaid
-    assert kept(tmp_path / "together.sqlite3") == [1]
+    assert kept(tmp_path / FILE) == [1]
 
 
 async def test_a_failing_statement_fails_alone(db: Database, tmp_path: Path):
@@ -66,7 +56,7 @@ async def test_a_failing_statement_fails_alone(db: Database, tmp_path: Path):
         return_exceptions=True), WAIT)
     assert first == 1 and third == 1
     assert isinstance(twice, Refused)  # the key was taken: only its caller hears it
-    assert kept(tmp_path / "together.sqlite3") == [1, 2, 3]
+    assert kept(tmp_path / FILE) == [1, 2, 3]
 
 
 async def test_a_failing_call_of_several_steps_undoes_only_its_own(db: Database,
@@ -78,7 +68,7 @@ async def test_a_failing_call_of_several_steps_undoes_only_its_own(db: Database,
         db.run(INSERT, (3, "c")), return_exceptions=True), WAIT)
     assert before == 1 and after == 1
     assert isinstance(steps, sqlite3.IntegrityError)
-    assert kept(tmp_path / "together.sqlite3") == [1, 2, 3]  # 10 undone with its call
+    assert kept(tmp_path / FILE) == [1, 2, 3]  # 10 undone with its call
 
 
 async def test_guarded_calls_in_a_trip_write_only_when_their_guard_did(db: Database,
@@ -89,7 +79,7 @@ async def test_guarded_calls_in_a_trip_write_only_when_their_guard_did(db: Datab
         db.insert_guarded(guard, INSERT, (2, "b")), db.insert_guarded(guard, INSERT, (3, "c")),
         db.run_guarded(guard, [(INSERT, (4, "d"))])), WAIT)
     assert first == 2 and second is None and steps is False  # the first took it
-    assert kept(tmp_path / "together.sqlite3") == [1, 2]
+    assert kept(tmp_path / FILE) == [1, 2]
 
 
 async def test_no_caller_hears_a_write_kept_that_its_transaction_lost(db: Database,
@@ -101,14 +91,14 @@ async def test_no_caller_hears_a_write_kept_that_its_transaction_lost(db: Databa
         db.run(INSERT, (1, "a")), db.run("ROLLBACK"), return_exceptions=True), WAIT)
     assert isinstance(written, sqlite3.OperationalError)
     assert isinstance(ended, sqlite3.OperationalError)
-    assert kept(tmp_path / "together.sqlite3") == []
+    assert kept(tmp_path / FILE) == []
     assert await db.run(INSERT, (2, "b")) == 1
-    assert kept(tmp_path / "together.sqlite3") == [2]
+    assert kept(tmp_path / FILE) == [2]
 
 
 async def test_a_trip_meeting_another_connections_lock_waits_on_the_thread(db: Database,
                                                                           tmp_path: Path):
-    other = sqlite3.connect(tmp_path / "together.sqlite3", isolation_level=None)
+    other = sqlite3.connect(tmp_path / FILE, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
     loop = asyncio.get_running_loop()
     loop.call_later(0.3, other.execute, "COMMIT")
@@ -120,7 +110,7 @@ async def test_a_trip_meeting_another_connections_lock_waits_on_the_thread(db: D
         assert loop.time() - started >= 0.25  # they waited for the lock, none was refused
     finally:
         other.close()
-    assert kept(tmp_path / "together.sqlite3") == [0, 1, 2]
+    assert kept(tmp_path / FILE) == [0, 1, 2]
     assert await db.fetch("PRAGMA busy_timeout") == [(0,)]  # the loop's wait is none again
 
 

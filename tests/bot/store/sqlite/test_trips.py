@@ -19,18 +19,10 @@ import pytest
 
 from bot.store.sqlite import trips
 from bot.store.sqlite.database import Database
+from tests.bot.store.sqlite.conftest import FILE
 
 CLOSED = (ValueError, sqlite3.ProgrammingError)
 WAIT = 10.0  # seconds before a test calls a caller hung (each step takes milliseconds)
-
-
-@pytest.fixture
-async def db(tmp_path: Path):
-    database = await Database.open(tmp_path / "trips.sqlite3")
-    await database.run("CREATE TABLE t (n INTEGER PRIMARY KEY, v TEXT)")
-    yield database
-    if database.connection._connection is not None:
-        await database.close()
 
 
 def blocking(release: threading.Event, started: threading.Event):
@@ -182,7 +174,7 @@ async def test_the_thread_waits_for_a_lock_and_the_event_loop_never_does(db: Dat
     refused (it goes to the thread, which waits for the lock as long as BUSY_SECONDS allows),
     and the event loop runs on while it waits; the connection's wait is its own again after."""
     where_am_i(db)
-    other = sqlite3.connect(tmp_path / "trips.sqlite3", isolation_level=None)
+    other = sqlite3.connect(tmp_path / FILE, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")
     ticks = 0
 

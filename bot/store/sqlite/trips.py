@@ -118,11 +118,11 @@ class Trips:
         self._far(loop, batch[ran:])
 
     def _near(self, connection: sqlite3.Connection, batch: list[Asked]) -> int:
-        """The leading near statements, on the loop; how many ran (the rest go far). Two or
-        more run in one transaction (`together`). Each is timed on the clock (70 ns); the
-        thread's CPU clock (a system call, 1 us) is read once a trip, and again only when a
-        statement took longer than NEAR_CPU of the clock, to tell a slow statement from a loop
-        that was not running."""
+        """The leading near statements, on the loop; how many ran (the rest go far). Where two
+        or more of them write, they run in one transaction (`together`). Each is timed on the
+        clock (70 ns); the thread's CPU clock (a system call, 1 us) is read once a trip, and
+        again only when a statement took longer than NEAR_CPU of the clock, to tell a slow
+        statement from a loop that was not running."""
         outcomes: list[Outcome] = []
         slow: list[tuple[float, Hashable]] = []
         cpu = time.thread_time()
@@ -263,10 +263,8 @@ def together(connection: sqlite3.Connection) -> bool:
     in a savepoint, bot.store.sqlite.database), and the callers hear only after the commit."""
     try:
         connection.execute("BEGIN IMMEDIATE")
-    except sqlite3.OperationalError as error:
-        if is_locked(error):  # another connection writes: each statement meets it on its own
-            return False
-        raise
+    except sqlite3.Error:  # another connection's lock, or what each statement meets on its own
+        return False  # (answered to its caller; raised here, it would answer no caller)
     return True
 
 

@@ -136,3 +136,13 @@ def test_what_counts_as_a_read():
     assert not trips.reads("WITH x AS (SELECT 1) INSERT INTO t SELECT * FROM x")
     assert not trips.reads("INSERT INTO t (n) VALUES (1) RETURNING n")
     assert not trips.reads(("UPDATE t SET v = 'x'", "INSERT INTO t (n) VALUES (2)"))
+
+
+async def test_a_trip_whose_transaction_cannot_begin_runs_each_statement_alone(db: Database):
+    """BEGIN refused for what is no lock (here: a transaction the connection is already in,
+    left by no code of the bot's) answers every caller, each statement meeting what it meets."""
+    await db.run("BEGIN")  # alone in its trip: no transaction of the trip's around it
+    results = await asyncio.wait_for(asyncio.gather(
+        db.run(INSERT, (1, "a")), db.run(INSERT, (2, "b")), db.run("COMMIT")), WAIT)
+    assert results[:2] == [1, 1]
+    assert await db.fetch("SELECT n FROM t ORDER BY n") == [(1,), (2,)]

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
 import sqlite3
@@ -239,10 +240,12 @@ def _answer(batch: Sequence[Asked], outcomes: Sequence[Outcome]) -> None:
             future.cancel()
 
 
+@functools.lru_cache(maxsize=FAR_KEPT)
 def reads(key: Hashable) -> bool:
     """Whether a statement only reads, by its SQL: a SELECT or a PRAGMA, or a WITH whose
     statement writes nothing (a call of several steps may write; a reader taken for a writer
-    is only not spared a commit, and a writer taken for a reader only not grouped)."""
+    is only not spared a commit, and a writer taken for a reader only not grouped). Asked of
+    every statement of every trip, of the code's few hundred statements: each told once."""
     if not isinstance(key, str):
         return False
     sql = key.lstrip().upper()

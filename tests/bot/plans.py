@@ -65,7 +65,7 @@ LARGE = frozenset({"users", "chats", "rounds", "answers", "scores", "matches", "
                    "answered_rounds", "tournaments", "tournament_groups", "tournament_followers",
                    "tournament_rounds", "tournament_deals", "tournament_players",
                    "week_totals", "week_steps", "chat_ratings", "hand_themes", "streaks",
-                   "storms", "solo_bests"})
+                   "storms", "solo_bests", "chat_weeks"})
 
 # Statement -> the large tables it reads whole, and why that is bounded.
 WHOLE: dict[str, tuple[frozenset[str], str]] = {
@@ -94,8 +94,11 @@ SMALL_INDEXES = {
 
 # Statements that must read a window of time, not all a chat (or every chat) ever did: the
 # columns one index search of theirs must bound (a chat's week: that chat's, by time).
-WINDOWED = {f"scores.{kind}[{index}]": ("ended_at",) if index < 6 else ("chat_id", "ended_at")
-            for kind in ("board", "placing") for index in range(4, 8)}
+WINDOWED = {**{f"scores.{kind}[{index}]": ("ended_at",) if index < 6 else ("chat_id", "ended_at")
+               for kind in ("board", "placing") for index in range(4, 8)},
+            # a group's page's weeks: that group's year of them in their kept table's key
+            # (schema step 39), not a year of its wins counted
+            "pages.group_weeks": ("chat_id", "week")}
 
 # PostgreSQL plans by its statistics: on the tests' small year a chat's week is as cheap read
 # from every chat's week (rounds_won_by_time) as from the chat's own (rounds_won_in_chat, which
@@ -162,9 +165,7 @@ THROUGH = {"scores.board[4]": ("week_totals_board",), "scores.board[5]": ("week_
            # a group's records at the head of their indexes (step 33), not the chat's rows;
            # its season's won rounds in the index that holds their columns (step 33)
            "pages.group_records": ("scores_fastest", "scores_longest_run", "scores_most_wins"),
-           "pages.group_hands": ("rounds_won_in_chat",),
-           # and its weeks a range of that index each, counted, not a year of it grouped
-           "pages.group_weeks": ("rounds_won_in_chat",)}
+           "pages.group_hands": ("rounds_won_in_chat",)}
 
 # A player's place on an all-time board: their own row (alias m) found by their id, not among
 # the board's rows (a chat's players, or every player).

@@ -15,6 +15,7 @@ import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import UTC, date, datetime
 
 Key = tuple[int, int, str]  # chat, user, game
 Score = tuple[int, int, int, float | None, int, int]  # points, wins, played, fastest, streaks
@@ -107,3 +108,31 @@ def expected_records(scores: dict[Key, Score], chat_id: int, hidden: set[int] = 
             if holders:
                 found.append((game, kind, holders[0], float(best)))
     return found
+
+
+# --- a group's weeks (schema step 39) ---------------------------------------------------------
+
+MONDAY_BEFORE_1970 = date(1969, 12, 29)  # the Monday of the week 1970-01-01 fell in: week 0
+WON_SQL = "SELECT chat_id, ended_at FROM rounds WHERE status = 'won'"
+CHAT_WEEKS_SQL = "SELECT chat_id, week, wins FROM chat_weeks"
+
+
+def calendar_week(moment: float) -> int:
+    """A moment's calendar week (Monday to Sunday, UTC) numbered from the one 1970 began in,
+    by the calendar rather than the step's arithmetic."""
+    return (datetime.fromtimestamp(moment, UTC).date() - MONDAY_BEFORE_1970).days // 7
+
+
+def expected_chat_weeks(won: Iterable[tuple[int, float]]) -> dict[tuple[int, int], int]:
+    """Rounds won per group (a negative chat id) and week, from (chat, ended_at) of each."""
+    weeks: dict[tuple[int, int], int] = defaultdict(int)
+    for chat_id, ended_at in won:
+        if chat_id < 0:
+            weeks[(chat_id, calendar_week(ended_at))] += 1
+    return dict(weeks)
+
+
+async def chat_weeks_hold(db) -> None:  # either engine's connection
+    """The kept weeks are the won rounds counted: no row at nothing, none of a private chat."""
+    kept = {(chat, week): wins for chat, week, wins in await db.fetch(CHAT_WEEKS_SQL)}
+    assert kept == expected_chat_weeks(await db.fetch(WON_SQL))

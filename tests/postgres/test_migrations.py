@@ -33,7 +33,7 @@ from bot.store.sqlite import open_sqlite
 from bot.store.sqlite.database import Database as SqliteDatabase
 from bot.store.sqlite.schema import apply, statements
 from bot.store.stores import Stores
-from tests.bot.scoring import expected_records
+from tests.bot.scoring import expected_chat_weeks, expected_records
 from tests.postgres import PostgresServer, new_database
 from tests.postgres.schemas import Shape, postgres_shape, sqlite_shape
 
@@ -311,11 +311,25 @@ def kept_all(after: dict[str, Counter[tuple]], before: dict[str, Counter[tuple]]
             if name not in before and name not in SUMMED and rows} == {}
     week_summed(after, before)
     chats_rated(after, before)
+    chat_weeks_summed(after, before)
 
 
 # the tables a later step made and filled from what it found (step 31's week's totals, step
-# 32's chats' ratings)
-SUMMED = frozenset({"week_start", "week_totals", "week_steps", "chat_ratings"})
+# 32's chats' ratings, step 39's groups' weeks)
+SUMMED = frozenset({"week_start", "week_totals", "week_steps", "chat_ratings", "chat_weeks"})
+
+
+def chat_weeks_summed(after: dict[str, Counter[tuple]], before: dict[str, Counter[tuple]]
+                      ) -> None:
+    """Step 39's rows are the year's won rounds counted by group and calendar week, counted
+    here by the calendar (tests/bot/scoring.py)."""
+    won = [(dict(row)["chat_id"], dict(row)["ended_at"]) for row, count in before["rounds"].items()
+           if dict(row)["status"] == "won" for _ in range(count)]
+    wanted = expected_chat_weeks(won)
+    assert len({chat for chat, _ in wanted}) > 1 and len(wanted) > 52, "a year of groups' weeks"
+    assert after["chat_weeks"] == Counter(
+        (("chat_id", chat), ("week", week), ("wins", wins))
+        for (chat, week), wins in wanted.items())
 
 
 def chats_rated(after: dict[str, Counter[tuple]], before: dict[str, Counter[tuple]]) -> None:

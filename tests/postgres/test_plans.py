@@ -13,6 +13,7 @@ import asyncpg
 import pytest
 
 from bench.year_data import Scale, generate, load_later_postgres, load_postgres
+from bot.play.pages.group import week_of
 from bot.store.sql.connection import arity
 from bot.store.sql.scores import WEEK_NAMES
 from tests.bot import plans
@@ -56,6 +57,8 @@ SAMPLES = {
     "scores.board[6]": (WEEK_AGO, BUSIEST, 10), "scores.board[7]": (WEEK_AGO, BUSIEST, "24", 10),
     "scores.placing[6]": (WEEK_AGO, BUSIEST, PLAYER),
     "scores.placing[7]": (WEEK_AGO, BUSIEST, "24", PLAYER),
+    # a group's page's 52 weeks (schema step 39 numbers a week from 1970's)
+    "pages.group_weeks": (BUSIEST, week_of(YEAR.now) - 51, week_of(YEAR.now) + 1),
 }
 
 

@@ -6,11 +6,12 @@ page (bot.play.pages.player), one more (achievements) added the same way."""
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Awaitable, Sequence
 from typing import Any
 
 from bot.play.community.standings import PROVISIONAL_SHOWN, rating_places
-from bot.play.pages.days import day_of, days_back, moment_of
+from bot.play.pages.days import day_of, moment_of
 from bot.play.pages.player import (
     HardestOf,
     hand_text,
@@ -35,6 +36,7 @@ FIRST_READ = 40  # of those, read first in the order `ranked` takes them (the ha
 #                  unless hands were won again, or were tables of rolls
 WEEK = 7 * 86400
 WEEKS = 52
+MONDAY = 3 * 86400  # 1970-01-01 was a Thursday: a week from Monday 00:00 UTC is numbered whole
 Placings = tuple[list[RatedPlacing], list[RatedPlacing]]  # a board: ranked, and provisional
 
 
@@ -101,10 +103,19 @@ def board_section(texts: Texts, game: str, placings: list[RatedPlacing],
 
 async def weeks_section(store: PageStore, texts: Texts, chat_id: int, now: float
                         ) -> dict[str, Any]:
-    first = now - WEEKS * WEEK + 1  # the last week ends now, its round too
-    weeks = await store.weeks(chat_id, first, WEEKS)
+    """The rounds won in each of the last WEEKS calendar weeks (Monday to Sunday, UTC), the
+    last this week so far: as the group's kept weeks count them (schema step 39)."""
+    last = week_of(now)
+    weeks = await store.weeks(chat_id, last - WEEKS + 1, WEEKS)
     return {"kind": "weeks", "title": texts("webapp_weeks_title"),
-            "from": days_back(now, WEEKS * 7), "to": day_of(now), "weeks": weeks}
+            "from": day_of((last - WEEKS + 1) * WEEK - MONDAY), "to": day_of(now),
+            "weeks": weeks}
+
+
+def week_of(moment: float) -> int:
+    """A moment's calendar week, numbered from the one 1970-01-01 fell in (schema step 39's
+    number, worked out by the same floating-point steps)."""
+    return math.floor((moment + MONDAY) / WEEK)
 
 
 async def records_section(store: PageStore, texts: Texts, chat_id: int) -> dict[str, Any]:

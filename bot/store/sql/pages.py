@@ -16,7 +16,6 @@ nothing, so each statement is prepared once.
 from __future__ import annotations
 
 import asyncio
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple
@@ -61,7 +60,7 @@ class PageStatements:
     group_hands: str  # (chat, since, window, most, skip): of the latest `window` rounds won,
     #                    24's hardest level first, then the latest: game, level, hand, target,
     #                    winner, their name, seconds
-    group_weeks: str  # (since, weeks, chat, weeks, until): rounds won each week (0: oldest)
+    group_weeks: str  # (chat, first week, past the last): rounds won each week it won in
     erasing: str  # (user,): whether the person's /forget is under way
 
 
@@ -167,16 +166,9 @@ QMARK = PageStatements(
                 "ORDER BY k DESC, w.ended_at DESC, w.id DESC LIMIT ? OFFSET ?) AS h "
                 "LEFT JOIN shown_users u ON u.id = h.winner_id "
                 "ORDER BY h.k DESC, h.ended_at DESC, h.id DESC",
-    # each week's count a range of the chat's index (a bare count of its entries): grouping a
-    # year's won rounds by an expression of each cost 0.6 ms on the year's busiest group, the
-    # 52 ranges 0.25 (604800: a week, bot.play.pages.group's WEEK); the last week runs on to
-    # `until`, so a round won in the page's own last second is in it on both databases
-    group_weeks="WITH RECURSIVE w (k, f) AS (SELECT 0, CAST(? AS DOUBLE PRECISION) "
-                "UNION ALL SELECT k + 1, f + 604800 FROM w WHERE k + 1 < ?) "
-                "SELECT w.k, (SELECT COUNT(*) FROM rounds r WHERE r.chat_id = ? "
-                "AND r.status = 'won' AND r.ended_at >= w.f AND r.ended_at < CASE "
-                "WHEN w.k + 1 = ? THEN CAST(? AS DOUBLE PRECISION) ELSE w.f + 604800 END) "
-                "FROM w",
+    # the group's kept weeks (schema step 39): a row a week it won in, in its key's order
+    group_weeks="SELECT week, wins FROM chat_weeks WHERE chat_id = ? AND week >= ? "
+                "AND week < ?",
     erasing="SELECT COUNT(*) FROM forgets WHERE user_id = ?",
 )
 # PostgreSQL takes a player's hundred hands as two arrays (a statement of two parameters, planned
@@ -407,14 +399,13 @@ class Pages:
         rows = await self.near.fetch(self.sql.erasing, (user_id,))
         return bool(rows[0][0])
 
-    async def weeks(self, chat_id: int, since: float, weeks: int) -> list[int]:
-        """Rounds won in the chat in each of `weeks` weeks from a moment (the first starts
-        then), the last up to any moment after."""
-        rows = await self.near.fetch(self.sql.group_weeks,
-                                   (float(since), weeks, chat_id, weeks, math.inf))
+    async def weeks(self, chat_id: int, first: int, weeks: int) -> list[int]:
+        """Rounds won in the chat in each of `weeks` calendar weeks from the `first` (numbered
+        as schema step 39 numbers them), the oldest first."""
+        rows = await self.near.fetch(self.sql.group_weeks, (chat_id, first, first + weeks))
         counts = [0] * weeks
         for week, count in rows:
-            counts[int(week)] = int(count)
+            counts[int(week) - first] = int(count)
         return counts
 
 

@@ -13,6 +13,7 @@ from tests.bot.scoring import (
     ANSWERS_SQL,
     ROUNDS_SQL,
     SCORES_SQL,
+    chat_weeks_hold,
     expected_scores,
     read_rows,
     stored_scores,
@@ -38,7 +39,7 @@ async def history(stores: Stores) -> int:
         assert made is not None
         await rounds.record_answer(made.id, 2 - n % 2, "1+1", False, at + 1)
         await rounds.close_round(made.id, "won", at + 2, 1 + n % 2, "1*2*3*4", 10, 2.0)
-        at += 10
+        at += 2 * 86400 + 10  # over several weeks: the group's weeks (schema step 39) move too
     current = await rounds.open_round(OLD, "24", (1, 1, 4, 6), 24, "", 10, "en", at, at + 60)
     assert current is not None
     return current.id
@@ -57,6 +58,7 @@ async def consistent(stores: Stores) -> None:
     scores = stored_scores(await db.fetch(SCORES_SQL))
     assert scores == expected_scores(rounds, answers)
     assert {key[0] for key in scores} == {NEW}
+    await chat_weeks_hold(db)
 
 
 async def test_closed_rounds_move_a_part_at_a_time(stores: Stores, monkeypatch) -> None:
@@ -100,6 +102,7 @@ async def test_a_move_killed_between_parts_is_finished_at_the_next_start(
     monkeypatch.setattr(db, "run", run)
     assert await where(stores) == {NEW: 2 * PART, OLD: WON - 2 * PART + 1}
     assert await stores.people.unfinished_moves() == [(OLD, NEW)]
+    await chat_weeks_hold(stores.rounds.db)  # type: ignore[attr-defined]  # split, each whole
 
     await People(stores.people).load()  # the next start, before any round is read
     assert await where(stores) == {NEW: WON + 1}

@@ -27,6 +27,7 @@ from tests.bot.scoring import (
     ANSWERS_SQL,
     ROUNDS_SQL,
     SCORES_SQL,
+    chat_weeks_hold,
     expected_records,
     expected_scores,
     read_rows,
@@ -147,6 +148,7 @@ async def check(stores: Stores, since: float, postgres: bool) -> None:
     await ladders_hold(db)
     await week_holds(db, won, kept)
     await records_hold(stores, scores, CHATS)
+    await chat_weeks_hold(db)
 
 
 async def records_hold(stores: Stores, scores: dict, chats: tuple[int, ...]) -> None:
@@ -241,6 +243,7 @@ async def played(operations: list[tuple], database: str | None, move: str | None
             assert scores == expected_scores(rounds, answers)
             await ladders_hold(db)
             await records_hold(stores, scores, (-1, -2, -3))
+            await chat_weeks_hold(db)
 
 
 @pytest.fixture

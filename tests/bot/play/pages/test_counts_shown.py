@@ -3,10 +3,12 @@ property of tests/bot/play/test_counts_agree.py, each held on both databases: a 
 rounds they only dealt has a season card (the page offered its button, and the card was refused
 for want of rounds played), and a round won in the last second is among a group's rounds won
 each week on PostgreSQL too (its CAST rounds a moment where SQLite's truncates, and the round
-fell past the last week). Each week's rounds are now counted as a range of moments, the same on
-both: each round in the week it was won in, to the second."""
+fell past the last week). Each week's rounds are now kept per calendar week (schema step 39),
+numbered by the same floor on both: each round in the week it was won in, to the second."""
 
 from __future__ import annotations
+
+import time
 
 from bot.play.chats.people import Chat, Player
 from bot.play.pages.sharing import season_of_player
@@ -61,20 +63,28 @@ async def test_a_round_won_in_the_last_second_is_on_the_groups_weeks(services: S
 
 
 async def test_each_round_won_is_in_the_week_it_was_won(services: Services, clock: Clock):
-    """The 52 weeks run from the page's first moment, a week to the second: a round won just
-    before a week's end is that week's, one won at its end the next's, one before the first
-    moment none of them, and one won as the page is asked the last week's."""
-    asked = DECEMBER + 60 * WEEK + 0.4
-    first = asked - 52 * WEEK + 1
+    """The 52 weeks are calendar weeks, Monday 00:00 to Sunday's end UTC, the last this one so
+    far (schema step 39 keeps them): a round won a moment before a Monday is the week before's
+    (at .75 of a second, which PostgreSQL's CAST would round up to the Monday), one won at the
+    Monday that week's, one before the first Monday none of them, and one won as the page is
+    asked the last week's; the chart's first day is that Monday."""
+    asked = DECEMBER + 60 * WEEK + 0.4  # a Tuesday
+    monday = asked - asked % WEEK - 3 * 86400 + (WEEK if asked % WEEK >= 4 * 86400 else 0)
+    assert time.gmtime(monday).tm_wday == 0 and 0 < asked - monday < WEEK
+    first = monday - 51 * WEEK
     won_at = [first - 10, first + 0.5, first + WEEK - 0.25, first + WEEK, first + 30 * WEEK + 99,
-              asked]
+              monday - 0.25, monday, asked]
     for at in won_at:
         clock.now = at - 5
         dealt = (await services.rounds.play(GROUP, BEN, "24")).round
         assert dealt is not None
         clock.now = at
         await services.rounds.answer(GROUP, ANN, solve(dealt.hand)[0], explicit=True)
+    clock.now = asked
     page = await services.pages.group(GROUP.id, await services.people.texts(GROUP, ANN))
-    [weeks] = [s["weeks"] for s in page["sections"] if s["kind"] == "weeks"]
-    assert len(weeks) == 52 and sum(weeks) == 5
-    assert (weeks[0], weeks[1], weeks[30], weeks[51]) == (2, 1, 1, 1)
+    [section] = [s for s in page["sections"] if s["kind"] == "weeks"]
+    weeks = section["weeks"]
+    assert len(weeks) == 52 and sum(weeks) == 7
+    assert (weeks[0], weeks[1], weeks[30], weeks[50], weeks[51]) == (2, 1, 1, 1, 2)
+    assert section["from"] == time.strftime("%Y-%m-%d", time.gmtime(first))
+    assert section["to"] == time.strftime("%Y-%m-%d", time.gmtime(asked))

@@ -28,10 +28,11 @@ ROWS = "SELECT user_id, code, earned_at, chat_id, round_id FROM achievements ORD
 BEFORE = 16
 DAILY_BEFORE = ("INSERT INTO daily_results (day, user_id, chat_id, answer, seconds, at) "
                 "VALUES (?, ?, ?, ?, ?, ?)")
-# step 31's and 32's triggers on tables before them (rounds, the ratings, scores)
+# step 31's, 32's and 39's triggers on tables before them (rounds, the ratings, scores)
 KEPT = ("week_won_insert", "week_won_update", "week_won_delete", "chat_rated_written",
         "chat_rated_moved", "chat_rated_gone", "chat_player_came", "chat_player_left",
-        "chat_player_moved")
+        "chat_player_moved", "chat_week_won", "chat_week_inserted", "chat_week_changed",
+        "chat_week_lost")
 
 
 async def every_row(stores: Stores) -> list[tuple]:
@@ -44,10 +45,11 @@ async def migrated_again(backend: str, tmp_path: Path, request: pytest.FixtureRe
     rounds gone), then opened as a start-up after this change lands finds it: migration 17
     runs on its history."""
     await stores.close()
-    # 17 to 37 to run again (19's, 31's and 32's triggers are on rounds, answers, scores and
+    # 17 to 39 to run again (19's, 31's and 32's triggers are on rounds, answers, scores and
     # the ratings: they go by name; 20's partition fence and 21's keys are functions, their
     # triggers and index going with them; 25 and 26 are PostgreSQL's function alone)
-    undo = ("DROP TABLE bot_menus",  # 38's
+    undo = ("DROP TABLE chat_weeks",  # 39's (its index on achievements goes with them)
+            "DROP TABLE bot_menus",  # 38's
             "DROP TABLE solo_bests", "DROP TABLE storms",  # 37's
             "DROP TABLE streaks",  # 36's
             "DROP TABLE hand_themes",  # 35's
@@ -89,7 +91,8 @@ async def migrated_again(backend: str, tmp_path: Path, request: pytest.FixtureRe
                               "DROP FUNCTION live_keys(TEXT, TEXT) CASCADE",
                               "DROP FUNCTION open_round_within",
                               *(f"DROP FUNCTION {name}() CASCADE" for name in (
-                                  "week_won", "week_ladder", "chat_rated", "chat_player")),
+                                  "week_won", "week_ladder", "chat_rated", "chat_player",
+                                  "chat_week")),
                               f"DELETE FROM schema_migrations WHERE number > {BEFORE}"):
                 await connection.execute(statement)
         finally:

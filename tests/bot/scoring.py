@@ -123,11 +123,13 @@ def calendar_week(moment: float) -> int:
     return (datetime.fromtimestamp(moment, UTC).date() - MONDAY_BEFORE_1970).days // 7
 
 
-def expected_chat_weeks(won: Iterable[tuple[int, float]]) -> dict[tuple[int, int], int]:
-    """Rounds won per group (a negative chat id) and week, from (chat, ended_at) of each."""
+def expected_chat_weeks(won: Iterable[tuple[int, float | None]]
+                        ) -> dict[tuple[int, int], int]:
+    """Rounds won per group (a negative chat id) and week, from (chat, ended_at) of each (one
+    with no moment in none)."""
     weeks: dict[tuple[int, int], int] = defaultdict(int)
     for chat_id, ended_at in won:
-        if chat_id < 0:
+        if chat_id < 0 and ended_at is not None:
             weeks[(chat_id, calendar_week(ended_at))] += 1
     return dict(weeks)
 

@@ -88,3 +88,20 @@ async def test_a_won_round_changed_or_gone_leaves_its_week(stores: Stores) -> No
     await said(stores, "UPDATE rounds SET chat_id = ? WHERE id = ?", (OTHER, second))
     assert await kept(stores) == {(OTHER, week): 2}
     await chat_weeks_hold(stores.rounds.db)  # type: ignore[attr-defined]
+
+
+async def test_a_won_round_with_no_moment_is_in_no_week_and_its_write_stands(
+        stores: Stores) -> None:
+    """No code writes a won round without its moment; one written so is stored (its write
+    does not fail on the week it cannot have) and counts from the moment it is given one."""
+    await setup(stores)
+    await said(stores, "INSERT INTO rounds (chat_id, hand, target, level, points, started_at, "
+                       "deadline, status, winner_id, awarded) VALUES "
+                       "(?, '[1, 2, 3, 4]', 24, '', 10, ?, ?, 'won', 1, 10)",
+               (GROUP, MONDAY, MONDAY + 60))
+    assert await kept(stores) == {}
+    await said(stores, "UPDATE rounds SET ended_at = ? WHERE chat_id = ?", (MONDAY + 30, GROUP))
+    assert await kept(stores) == {(GROUP, calendar_week(MONDAY)): 1}
+    await said(stores, "UPDATE rounds SET ended_at = NULL WHERE chat_id = ?", (GROUP,))
+    assert await kept(stores) == {}
+    await chat_weeks_hold(stores.rounds.db)  # type: ignore[attr-defined]

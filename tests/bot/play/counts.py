@@ -11,7 +11,8 @@ import calendar
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+
+from tests.bot.scoring import calendar_week
 
 DAY = 86400
 WEEK = 7 * DAY
@@ -186,16 +187,9 @@ def days_played(log: Log, user: int, now: float) -> Counter[str]:
 def rounds_won_in(log: Log, chat_id: int, now: float, weeks: int = 52) -> int:
     """A group's rounds won in its last `weeks` calendar weeks (Monday 00:00 to Sunday's end,
     UTC), the last this one: by anyone, reset since or not."""
-    first = monday_of(now) - (weeks - 1) * WEEK
+    first = calendar_week(now) - weeks + 1
     return sum(1 for r in log.rounds if r.chat_id == chat_id and r.status == "won"
-               and first <= r.ended_at <= now)
-
-
-def monday_of(moment: float) -> float:
-    """The first moment of the calendar week (Monday 00:00 UTC) a moment is in."""
-    monday = datetime.fromtimestamp(moment, UTC).date()
-    monday -= timedelta(days=monday.weekday())
-    return datetime(monday.year, monday.month, monday.day, tzinfo=UTC).timestamp()
+               and r.ended_at <= now and calendar_week(r.ended_at) >= first)
 
 
 def runs(days: set[int], today: int) -> tuple[int, int]:

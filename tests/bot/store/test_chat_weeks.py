@@ -4,6 +4,10 @@ alike; each figure against the rounds counted by the calendar (tests/bot/scoring
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
+import pytest
+
 from bot.store.sql.connection import numbered
 from bot.store.stores import Stores
 from tests.bot.scoring import CHAT_WEEKS_SQL, calendar_week, chat_weeks_hold
@@ -22,10 +26,17 @@ async def won(stores: Stores, chat: int, at: float) -> int:
     return made.id
 
 
-async def said(stores: Stores, sql: str, params: tuple = ()) -> None:
+Say = Callable[..., Awaitable[None]]
+
+
+@pytest.fixture
+def said(stores: Stores, backend: str) -> Say:
+    """A statement written in SQLite's placeholders, run on the backend's connection."""
     db = stores.rounds.db  # type: ignore[attr-defined]
-    await db.run(numbered(sql) if stores.rounds.__class__.__module__.startswith(
-        "bot.store.postgres") else sql, params)
+
+    async def run(sql: str, params: tuple = ()) -> None:
+        await db.run(numbered(sql) if backend == "postgres" else sql, params)
+    return run
 
 
 async def kept(stores: Stores) -> dict[tuple[int, int], int]:
@@ -66,42 +77,43 @@ async def test_wins_are_kept_in_the_week_they_were_won(stores: Stores) -> None:
     await chat_weeks_hold(stores.rounds.db)  # type: ignore[attr-defined]
 
 
-async def test_a_won_round_changed_or_gone_leaves_its_week(stores: Stores) -> None:
+async def test_a_won_round_changed_or_gone_leaves_its_week(stores: Stores, said: Say
+                                                            ) -> None:
     """What else writes a won round: its moment moved, its status changed, the round written
     won at once, the round deleted; a week left at nothing has no row."""
     await setup(stores)
     first = await won(stores, GROUP, MONDAY + 10)
     second = await won(stores, GROUP, MONDAY + 20)
     week = calendar_week(MONDAY)
-    await said(stores, "UPDATE rounds SET ended_at = ? WHERE id = ?", (MONDAY + WEEK + 1, first))
+    await said("UPDATE rounds SET ended_at = ? WHERE id = ?", (MONDAY + WEEK + 1, first))
     assert await kept(stores) == {(GROUP, week): 1, (GROUP, week + 1): 1}
-    await said(stores, "UPDATE rounds SET status = 'revealed' WHERE id = ?", (second,))
+    await said("UPDATE rounds SET status = 'revealed' WHERE id = ?", (second,))
     assert await kept(stores) == {(GROUP, week + 1): 1}
-    await said(stores, "UPDATE rounds SET status = 'won' WHERE id = ?", (second,))
+    await said("UPDATE rounds SET status = 'won' WHERE id = ?", (second,))
     assert await kept(stores) == {(GROUP, week): 1, (GROUP, week + 1): 1}
-    await said(stores, "INSERT INTO rounds (chat_id, hand, target, level, points, started_at, "
+    await said("INSERT INTO rounds (chat_id, hand, target, level, points, started_at, "
                        "deadline, ended_at, status, winner_id, awarded) VALUES "
                        "(?, '[1, 2, 3, 4]', 24, '', 10, ?, ?, ?, 'won', 1, 10)",
                (OTHER, MONDAY, MONDAY + 60, MONDAY + 30))
-    await said(stores, "DELETE FROM rounds WHERE id = ?", (first,))
+    await said("DELETE FROM rounds WHERE id = ?", (first,))
     assert await kept(stores) == {(GROUP, week): 1, (OTHER, week): 1}
-    await said(stores, "UPDATE rounds SET chat_id = ? WHERE id = ?", (OTHER, second))
+    await said("UPDATE rounds SET chat_id = ? WHERE id = ?", (OTHER, second))
     assert await kept(stores) == {(OTHER, week): 2}
     await chat_weeks_hold(stores.rounds.db)  # type: ignore[attr-defined]
 
 
 async def test_a_won_round_with_no_moment_is_in_no_week_and_its_write_stands(
-        stores: Stores) -> None:
+        stores: Stores, said: Say) -> None:
     """No code writes a won round without its moment; one written so is stored (its write
     does not fail on the week it cannot have) and counts from the moment it is given one."""
     await setup(stores)
-    await said(stores, "INSERT INTO rounds (chat_id, hand, target, level, points, started_at, "
+    await said("INSERT INTO rounds (chat_id, hand, target, level, points, started_at, "
                        "deadline, status, winner_id, awarded) VALUES "
                        "(?, '[1, 2, 3, 4]', 24, '', 10, ?, ?, 'won', 1, 10)",
                (GROUP, MONDAY, MONDAY + 60))
     assert await kept(stores) == {}
-    await said(stores, "UPDATE rounds SET ended_at = ? WHERE chat_id = ?", (MONDAY + 30, GROUP))
+    await said("UPDATE rounds SET ended_at = ? WHERE chat_id = ?", (MONDAY + 30, GROUP))
     assert await kept(stores) == {(GROUP, calendar_week(MONDAY)): 1}
-    await said(stores, "UPDATE rounds SET ended_at = NULL WHERE chat_id = ?", (GROUP,))
+    await said("UPDATE rounds SET ended_at = NULL WHERE chat_id = ?", (GROUP,))
     assert await kept(stores) == {}
     await chat_weeks_hold(stores.rounds.db)  # type: ignore[attr-defined]

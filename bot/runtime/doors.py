@@ -100,7 +100,7 @@ class Refused:
     by: str = "person"  # whose budget ran out: a Key's kind ("person", "chat", "presses", ...)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Bucket:
     tokens: float
     at: float

@@ -29,10 +29,11 @@ from bot.store.records import Round
 from bot.text import markup
 from bot.text.i18n import Texts, language_of, parse_language, texts_for
 
-# About an hour of a busy bot's chats and players (bench/bench_soak.py: 2,300 chats an hour), the
-# time a conversation lasts: at 5,000 each map kept filling for four hours, a day's memory growth
-KEPT = 2_500  # chats, and players, whose stored names are remembered
-CHOICES_KEPT = 2_500  # chats whose language choice (or lack of one) is remembered
+# Under half an hour of a busy bot's chats and players (bench/bench_soak.py: 2,300 chats an hour),
+# the time a conversation lasts: at 5,000 each map kept filling for four hours, and at 2,500 for
+# two, a day's memory growth; one seen again after it went costs one UPSERT (or one read)
+KEPT = 1_000  # chats, and players, whose stored names are remembered
+CHOICES_KEPT = 1_000  # chats whose language choice (or lack of one) is remembered
 SHARED_NAMES_SECONDS = 60.0  # how long a name is trusted as stored where others write names too
 Names = tuple[str, str | None]  # a chat's kind and title, or a player's first name and username
 

@@ -17,8 +17,10 @@ Key = tuple[str, tuple, int]  # game, hand, target
 # An entry's cost in bytes: its record pickled, and its key and dict slot (ENTRY_BYTES, about
 # what bench/bench_memory.py's walk of the memo finds for a hand of four numbers).
 ENTRY_BYTES = 200
-KEPT = 800_000  # bytes held: about 2,000 puzzles of four numbers (390 bytes each, as many as
-#                 the memo held as records), or 25 of 1,500 solutions
+# bytes held: about 1,400 puzzles of four numbers (390 bytes each: the 1,362 solvable hands of
+# 24 fit, so a busy bot's deals of 24 are analysed once), or 18 of 1,500 solutions; at 800,000 the
+# map was still filling at the soak's end (bench/bench_soak.py), 0.5 MB more of the day's growth
+KEPT = 540_000
 
 
 class Analyses:

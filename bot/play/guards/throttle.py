@@ -86,7 +86,7 @@ class Ticket:
     ends_by: float
 
 
-@dataclass
+@dataclass(slots=True)
 class _Bucket:
     tokens: float
     at: float

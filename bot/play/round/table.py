@@ -40,7 +40,10 @@ log = logging.getLogger(__name__)
 # A right answer this long after the round was won is still told who was first, and by how much;
 # later, or once a new round is on, the chat has moved on.
 LATE_WITHIN = 60.0
-TEXTS_KEPT = 2000  # result heads remembered for paging under them (older ones page without)
+# result heads remembered for paging under them (older ones page without): the soak's busy bot
+# (bench/bench_soak.py) ends about 900 rounds an hour, so half an hour of them; at 2,000 the
+# map was still filling at the day's end, 0.8 MB of its growth (docs/benchmarks.md)
+TEXTS_KEPT = 500
 WON_KEPT = 10_000  # topics whose round was won within LATE_WITHIN, at most
 
 

@@ -39,6 +39,12 @@ EPHEMERAL, RICH = "ephemeral", "rich"  # what a chat may refuse, as `Refusals` k
 NEW_FORMS = frozenset({EPHEMERAL, RICH})
 REMEMBERED = 15 * 60.0  # seconds a chat's refusal is believed before it is tried again
 CHATS_KEPT = 10_000  # chats (and what each refused) remembered at most; the oldest go first
+# Telegram takes an ephemeral message within 15 seconds of the action it answers (a press, an
+# ephemeral command), and the action came before its update reached the bot. An update that has
+# waited this long here (a backlog after a restart, a burst) is past them by the time a send
+# would arrive: it goes the next way at once, with no refused send asked for first. (What
+# waited at Telegram before the bot took it, a press above all, carries no time to tell.)
+WHISPER_WITHIN = 14.0
 # what the Bot API passes for a message PTB would send with the application's Defaults
 TEXT_OPTIONS: dict[str, Any] = {"parse_mode": ParseMode.HTML,
                                 "link_preview_options": LinkPreviewOptions(is_disabled=True)}
@@ -60,9 +66,9 @@ REFUSALS: tuple[tuple[str, str, bool], ...] = (
 )
 
 __all__ = ["CHATS_KEPT", "EPHEMERAL", "NEW_FORMS", "REFUSALS", "REMEMBERED", "RICH",
-           "Declined", "Refusals", "Rich", "Whisper", "WhisperTarget", "command", "declined",
-           "edit_ephemeral", "edit_rich", "ephemeral_id", "pressed_whisper", "send_rich",
-           "send_text", "whisper_of"]
+           "WHISPER_WITHIN", "Declined", "Refusals", "Rich", "Whisper", "WhisperTarget",
+           "command", "declined", "edit_ephemeral", "edit_rich", "ephemeral_id",
+           "pressed_whisper", "send_rich", "send_text", "whisper_of"]
 
 
 # --- reading what Telegram sends ---------------------------------------------------------------

@@ -12,7 +12,8 @@ mathematics (a rich message) where it takes that: `deliver` tries each way in tu
 only when Telegram refuses the new form itself (bot.telegram.bot_api_10.declined; a chat's
 refusal is remembered a while, `Refusals`), and ends with the plain public message the bot has
 always sent. Any other error on a new form is met as the plain message's would be: a message
-refused for another reason is not made public.
+refused for another reason is not made public. An update that waited past Telegram's window for
+an ephemeral answer skips the ephemeral ways without asking (bot_api_10.WHISPER_WITHIN).
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ from typing import Generic, TypeVar
 from telegram.error import BadRequest, ChatMigrated, EndPointNotFound, Forbidden
 
 from bot.play.ports import Fate, Gone, Moved
+from bot.runtime import arrivals
 from bot.telegram import bot_api_10
-from bot.telegram.bot_api_10 import NEW_FORMS, Declined, Refusals
+from bot.telegram.bot_api_10 import EPHEMERAL, NEW_FORMS, WHISPER_WITHIN, Declined, Refusals
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -161,6 +163,8 @@ class _Declines:
         self.passed: set[str] = set()
 
     def skips(self, features: frozenset[str]) -> bool:
+        if EPHEMERAL in features and arrivals.waited() >= WHISPER_WITHIN:
+            return True  # Telegram's 15 seconds are past (bot_api_10.WHISPER_WITHIN)
         return bool(features & self.passed) or \
             not all(self.refusals.allows(self.chat_id, feature) for feature in features)
 

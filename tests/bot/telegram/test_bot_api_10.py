@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import itertools
 import logging
+import time
 
 import pytest
 from telegram import Update
 
 from bot.play.words.latex import solution_latex
-from bot.telegram.bot_api_10 import EPHEMERAL, RICH, Refusals
+from bot.runtime import arrivals
+from bot.telegram.bot_api_10 import EPHEMERAL, RICH, WHISPER_WITHIN, Refusals
 from bot.text.html_text import visible_text
 from bot.text.i18n import texts_for
 from solver import solve
@@ -131,6 +133,22 @@ async def test_a_late_answer_is_refused_and_answered_as_today(harness: Harness):
     harness.telegram.ephemeral_window = 15.0
     await harness.send(GROUP, ANN, "/help")
     assert all(sent.receiver == ANN["id"] for sent in await harness.telegram.replies(GROUP, 2))
+
+
+async def test_a_command_that_waited_past_the_window_goes_to_the_chat_unasked(
+        harness: Harness):
+    """An update that waited here past Telegram's 15 seconds (a backlog after a restart: the
+    intake says when it arrived) is answered in the chat with no ephemeral send tried first (it
+    would be refused), and the chat is not marked: its next command, taken at once, is
+    answered to its asker alone."""
+    with arrivals.arrived(time.monotonic() - WHISPER_WITHIN - 1.0):
+        await harness.send(GROUP, ANN, "/stats")
+    assert (await harness.telegram.reply(GROUP)).receiver is None
+    assert ephemeral_calls(harness) == 0 and harness.app.bot_data.refusals.allows(GROUP, EPHEMERAL)
+    with arrivals.arrived():
+        await harness.send(GROUP, ANN, "/help")
+    assert all(sent.receiver == ANN["id"] for sent in await harness.telegram.replies(GROUP, 2))
+    assert ephemeral_calls(harness) >= 1
 
 
 async def test_only_ephemeral_refused_keeps_the_mathematics(harness: Harness):

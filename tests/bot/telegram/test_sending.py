@@ -7,7 +7,9 @@ chat's fate, a migrated group is followed, the network's failure is the caller's
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 
 import pytest
@@ -21,7 +23,8 @@ from telegram.error import (
 )
 
 from bot.play.ports import Gone, Moved
-from bot.telegram.bot_api_10 import EPHEMERAL, REFUSALS, RICH, Refusals
+from bot.runtime import arrivals
+from bot.telegram.bot_api_10 import EPHEMERAL, REFUSALS, RICH, WHISPER_WITHIN, Refusals
 from bot.telegram.delivery import Attempt, deliver, tried
 
 GROUP, SUPERGROUP = -3001, -1003001
@@ -101,6 +104,26 @@ async def test_past_the_fifteen_seconds_the_answer_goes_to_the_chat_and_nothing_
     assert (sent.value, ways.names) == ("rich", ["rich alone", "rich"])
     assert refusals.allows(GROUP, EPHEMERAL) and refusals.allows(GROUP, RICH)
     assert len(refusals) == 0
+
+
+@pytest.mark.parametrize(("waited", "tried"), [
+    (WHISPER_WITHIN + 1.0, ["rich"]),  # past the window: no ephemeral way is asked
+    (WHISPER_WITHIN, ["rich"]),
+    (WHISPER_WITHIN - 1.0, ["rich alone"]),  # within it: asked as ever
+    (None, ["rich alone"])])  # outside an update's handling (a job): asked as ever
+async def test_an_update_that_waited_past_the_fifteen_seconds_is_not_whispered(
+        waited: float | None, tried: list[str]):
+    """Telegram refuses an ephemeral message more than 15 s after the action it answers, and
+    the action came before its update reached the bot: one that waited WHISPER_WITHIN here
+    goes the next way at once, and the chat is not marked (its next reply is whispered)."""
+    refusals, ways = Refusals(), Ways()
+    now = time.monotonic()
+    with contextlib.ExitStack() as handling:
+        if waited is not None:
+            handling.enter_context(arrivals.arrived(now - waited))
+        sent = await deliver(GROUP, 0, refusals, ways.attempts(None, rich=True))
+    assert (sent.value, ways.names) == (tried[-1], tried)
+    assert len(refusals) == 0 and refusals.allows(GROUP, EPHEMERAL)
 
 
 @pytest.mark.parametrize("words", [

@@ -267,6 +267,28 @@ async def test_show_all_solutions_goes_to_the_presser_alone(harness: Harness,
         await telegram.press_button(GROUP, pages.message_id, ANN, "◀")
 
 
+async def test_a_press_that_waited_past_the_window_turns_the_result_into_its_pages_unasked(
+        harness: Harness, monkeypatch: pytest.MonkeyPatch):
+    """The same press handled 15 s after it reached the bot (a backlog): no ephemeral page is
+    asked for (Telegram would refuse it), the result's own message shows the pages, and the
+    chat is not marked: Ann's press, taken at once, goes to her alone."""
+    telegram = harness.telegram
+    many_solutions(monkeypatch, harness, (1, 2, 3, 4, 6))
+    await harness.send(GROUP, ANN, "/play")
+    await telegram.reply(GROUP)
+    current = harness.services.rounds.open_round(GROUP)
+    assert current is not None
+    await harness.send(GROUP, ANN, f"/a {solve(current.hand)[0]}")
+    won = await telegram.reply(GROUP)
+    asked = ephemeral_calls(harness) + ephemeral_calls(harness, "sendRichMessage")
+    with arrivals.arrived(time.monotonic() - WHISPER_WITHIN - 1.0):
+        await press(harness, won.message_id, BOB, "Show all solutions", GROUP)
+    assert ephemeral_calls(harness) + ephemeral_calls(harness, "sendRichMessage") == asked
+    shown = telegram.edits[-1]
+    assert shown.message_id == won.message_id and shown.receiver is None
+    assert harness.app.bot_data.refusals.allows(GROUP, EPHEMERAL)
+
+
 def test_refusals_are_remembered_a_while_and_bounded():
     now = [0.0]
     refusals = Refusals(seconds=60.0, kept=2, timer=lambda: now[0])

@@ -126,6 +126,16 @@ async def test_an_update_that_waited_past_the_fifteen_seconds_is_not_whispered(
     assert len(refusals) == 0 and refusals.allows(GROUP, EPHEMERAL)
 
 
+async def test_a_workers_update_counts_its_wait_in_the_stream_for_the_window():
+    """In a cluster the worker says when the update reached the broker (its stored time), and
+    the fair processor's own `arrived` after it changes nothing: 20 s in the stream and a
+    moment here is past the window."""
+    refusals, ways = Refusals(), Ways()
+    with arrivals.arrived(time.monotonic() - 20.0), arrivals.arrived():
+        sent = await deliver(GROUP, 0, refusals, ways.attempts(None))
+    assert (sent.value, ways.names) == ("plain", ["plain"])
+
+
 @pytest.mark.parametrize("words", [
     "Message is too long", "Can't parse entities: unsupported start tag", "Wrong file identifier",
     "Message to be replied not found", "Can't parse EphemeralMessageParameters"])

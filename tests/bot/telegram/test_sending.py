@@ -106,13 +106,13 @@ async def test_past_the_fifteen_seconds_the_answer_goes_to_the_chat_and_nothing_
     assert len(refusals) == 0
 
 
-@pytest.mark.parametrize(("waited", "tried"), [
+@pytest.mark.parametrize(("waited", "asked"), [
     (WHISPER_WITHIN + 1.0, ["rich"]),  # past the window: no ephemeral way is asked
     (WHISPER_WITHIN, ["rich"]),
     (WHISPER_WITHIN - 1.0, ["rich alone"]),  # within it: asked as ever
     (None, ["rich alone"])])  # outside an update's handling (a job): asked as ever
 async def test_an_update_that_waited_past_the_fifteen_seconds_is_not_whispered(
-        waited: float | None, tried: list[str]):
+        waited: float | None, asked: list[str]):
     """Telegram refuses an ephemeral message more than 15 s after the action it answers, and
     the action came before its update reached the bot: one that waited WHISPER_WITHIN here
     goes the next way at once, and the chat is not marked (its next reply is whispered)."""
@@ -122,7 +122,7 @@ async def test_an_update_that_waited_past_the_fifteen_seconds_is_not_whispered(
         if waited is not None:
             handling.enter_context(arrivals.arrived(now - waited))
         sent = await deliver(GROUP, 0, refusals, ways.attempts(None, rich=True))
-    assert (sent.value, ways.names) == (tried[-1], tried)
+    assert (sent.value, ways.names) == (asked[-1], asked)
     assert len(refusals) == 0 and refusals.allows(GROUP, EPHEMERAL)
 
 

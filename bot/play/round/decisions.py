@@ -13,7 +13,7 @@ from bot.play.rules.records import Near, Right, Unreadable, Wrong
 from bot.store.records import BestAnswer
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Attempt:
     """An answer that did not win (yet), as the status names it: who, and its verdict
     (`distance`: a valid answer where the closest wins, this far from the target)."""

@@ -1,7 +1,7 @@
 """One open round of a chat's topic: the aggregate. It holds its record, its rules, the terms it was
 dealt with, its state between messages (hints given, the deal's text and the lines under it, the
-attempts that missed since the status was last written, the closest answers (where the closest
-wins), who answered and passed) and, once won, who won it.
+attempts that missed since the status was last written; who answered, passed, guessed, and the
+closest answers where the closest wins: bot.play.round.takers) and, once won, who won it.
 
 It changes only through its own transitions — `accept` an answer, `hint`, `pass_`, `close`, `sent`,
 `restarted`, `numbered`, `move`, `status_written`, `rewritten` — each deciding in memory (this
@@ -17,6 +17,7 @@ bot.play.round.writes.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from dataclasses import dataclass
 
 from bot.play.games import GAMES
@@ -35,6 +36,7 @@ from bot.play.round.decisions import (
     Won,
 )
 from bot.play.round.events import RoundClosed
+from bot.play.round.takers import Takers
 from bot.play.round.writes import (
     AnswerWrite,
     ClockWrite,
@@ -65,6 +67,14 @@ View = tuple[str, tuple[str, ...], str]
 
 
 class OpenRound:
+    """Slotted, its collections made only when something first goes into them (or tuples,
+    made again on a change): a burst holds a thousand rounds open at once, and eight empty
+    collections a round were 0.7 KB of the 1.4 its aggregate held (docs/benchmarks.md)."""
+
+    __slots__ = ("_clock_waits", "_closed", "_deal_text", "_deal_went", "_fresh",
+                 "_hints_given", "_notes", "_record", "_shown", "_status_at", "_takers",
+                 "_unwritten", "_winner", "_written", "events", "pending", "rules", "terms")
+
     def __init__(self, record: Round, terms: Terms | None = None,
                  deal_text: str | None = None, fresh: bool = False) -> None:
         self._record = record
@@ -72,22 +82,19 @@ class OpenRound:
         self.terms = terms or Terms()
         self._deal_text = deal_text  # as dealt; None after a restart (worded again when needed)
         self._hints_given: int | None = 0 if not record.hint_used else None  # None: not read yet
-        self._notes: dict[str, str] = {}  # kind -> the line under the deal
-        self._unwritten: list[Attempt] = []  # misses since the status was last written
-        self._written: list[Attempt] = []  # the misses the status showed when last written
-        self._closest: dict[int, Attempt] = {}  # closest wins: each player's closest answer
-        self._answered: set[int] = set()  # who answered (since this process holds the round)
-        self._passers: dict[int, str] = {}  # who passed, in order: their names
-        self._guesses: dict[int, int] = {}  # player -> guesses made (read once after a restart)
+        self._notes: dict[str, str] | None = None  # kind -> the line under the deal
+        self._unwritten: tuple[Attempt, ...] = ()  # misses since the status was last written
+        self._written: tuple[Attempt, ...] = ()  # the misses the status showed when last written
+        self._takers = Takers()  # who answered, passed, guessed; each player's closest
         self._fresh = fresh  # dealt by this process: nothing of it is stored that memory lacks
         self._deal_went = record.message_id is not None  # its deal was sent once (the clock set)
         self._clock_waits = fresh  # its clock starts again as its deal first goes
         self._status_at: float | None = None  # when the status was last written into the deal
-        self._shown: View | None = None  # what the deal message was last rewritten to show
+        self._shown: bytes | None = None  # what the deal was last rewritten to show: its digest
         self._winner: Winner | None = None
         self._closed = False
-        self.pending: list[Write] = []
-        self.events: list[RoundClosed] = []
+        self.pending: tuple[Write, ...] = ()  # a handful a round: a tuple made again is enough
+        self.events: tuple[RoundClosed, ...] = ()
 
     # --- reading ---------------------------------------------------------------------------
 
@@ -121,16 +128,16 @@ class OpenRound:
 
     @property
     def answered(self) -> frozenset[int]:
-        return frozenset(self._answered)
+        return self._takers.answered
 
     @property
     def passed(self) -> tuple[str, ...]:
         """The names of those who passed, in order."""
-        return tuple(self._passers.values())
+        return self._takers.passed
 
     @property
     def passer_ids(self) -> frozenset[int]:
-        return frozenset(self._passers)
+        return self._takers.passer_ids
 
     @property
     def misses(self) -> tuple[Attempt, ...]:
@@ -140,7 +147,7 @@ class OpenRound:
         return tuple((self._unwritten or self._written)[-MISSES_SHOWN:])
 
     def knows_guesses(self, user_id: int) -> bool:
-        return self._fresh or user_id in self._guesses
+        return self._fresh or self._takers.guessed(user_id) is not None
 
     def is_deal(self, message_id: int) -> bool:
         """Whether the message is this round's deal: a reply to it is an answer."""
@@ -148,17 +155,17 @@ class OpenRound:
 
     def leaders(self, most: int = 3) -> list[Attempt]:
         """The closest valid answers, one a player, closest first (ties: the earlier)."""
-        return sorted(self._closest.values(), key=lambda a: (a.distance, a.at))[:most]
+        return self._takers.leaders(most)
 
     def view(self, base: str | None = None) -> str:
         """The deal's lines as they stand: its text as dealt (or `base`, worded again after a
         restart) with the notes under it (hints, a match's time left, the status)."""
-        return "\n".join([self._deal_text or base or "", *self._notes.values()])
+        return "\n".join([self._deal_text or base or "", *(self._notes or {}).values()])
 
     def shows(self, view: View) -> bool:
         """Whether the deal was last rewritten to show exactly this (Telegram refuses an edit
         that changes nothing: "message is not modified")."""
-        return self._shown == view
+        return self._shown == _digest(view)
 
     def status_wait(self, now: float, every: float) -> float:
         """How long until the status may be written into the deal again (0: now)."""
@@ -184,7 +191,7 @@ class OpenRound:
             return self._late(answer, verdict, now)
         text = answer.text[:200]
         if isinstance(verdict, Unreadable):  # stored all the same: its player took part
-            self.pending.append(AnswerWrite(answer.user_id, text, False, now, None))
+            self.pending += (AnswerWrite(answer.user_id, text, False, now, None),)
             return Unread(verdict)
         if (none_left := self._write(answer, text, verdict, now)) is not None:
             return none_left
@@ -200,33 +207,27 @@ class OpenRound:
         distance = verdict.distance if isinstance(verdict, Near) else \
             0 if isinstance(verdict, Right) and rules.closest_wins else None
         if rules.guesses is not None and distance is not None:
-            made = self._guesses.get(answer.user_id, 0)
-            if made >= rules.guesses:
+            if not self._takers.guess(answer.user_id, rules.guesses):
                 return NoGuessesLeft(rules.guesses)
-            self._guesses[answer.user_id] = made + 1
-            self.pending.append(AnswerWrite(answer.user_id, text, isinstance(verdict, Right),
-                                            now, distance, rules.guesses))
+            self.pending += (AnswerWrite(answer.user_id, text, isinstance(verdict, Right),
+                                            now, distance, rules.guesses),)
         else:
-            self.pending.append(AnswerWrite(answer.user_id, text, isinstance(verdict, Right),
-                                            now, distance))
+            self.pending += (AnswerWrite(answer.user_id, text, isinstance(verdict, Right),
+                                            now, distance),)
         return None
 
     def _missed(self, answer: Answer, verdict: Near | Wrong, now: float) -> Guessed | Missed:
         """An attempt that does not win: a sealed guess is counted, anything else becomes the
         latest attempt (and the player's closest, if it is)."""
         rules = self.rules
-        self._answered.add(answer.user_id)
+        self._takers.answer(answer.user_id)
         if rules.guesses is not None:
-            return Guessed(verdict, rules.guesses - self._guesses[answer.user_id])
+            return Guessed(verdict, rules.guesses - (self._takers.guessed(answer.user_id) or 0))
         valid = verdict.distance if isinstance(verdict, Near) else None
         attempt = Attempt(answer.user_id, answer.name, verdict, valid, now)
         if not answer.private:  # what only the bot saw stays out of the deal
-            self._unwritten.append(attempt)
-            del self._unwritten[:-MISSES_SHOWN]
-        if valid is not None:
-            best = self._closest.get(answer.user_id)
-            if best is None or best.distance is None or valid < best.distance:
-                self._closest[answer.user_id] = attempt
+            self._unwritten = (*self._unwritten[1 - MISSES_SHOWN:], attempt)
+        self._takers.closer(attempt)
         return Missed(verdict)
 
     def _win(self, answer: Answer, verdict: Right, now: float) -> Won:
@@ -234,9 +235,9 @@ class OpenRound:
         elapsed = now - record.started_at
         self._closed = True
         self._winner = Winner(answer.user_id, answer.name, now)
-        self.pending.append(CloseWrite("won", now, answer.user_id, verdict.shown, record.points,
-                                       elapsed))
-        self.events.append(RoundClosed(record))
+        self.pending += (CloseWrite("won", now, answer.user_id, verdict.shown, record.points,
+                                       elapsed),)
+        self.events += (RoundClosed(record),)
         return Won(verdict, elapsed)
 
     def won_before(self, user_id: int, shown: str, at: float) -> None:
@@ -244,9 +245,9 @@ class OpenRound:
         the store already; only the close is written)."""
         record = self._record
         self._closed = True
-        self.pending.append(CloseWrite("won", at, user_id, shown, record.points,
-                                       at - record.started_at))
-        self.events.append(RoundClosed(record))
+        self.pending += (CloseWrite("won", at, user_id, shown, record.points,
+                                       at - record.started_at),)
+        self.events += (RoundClosed(record),)
 
     def _late(self, answer: Answer, verdict: Verdict, now: float) -> LateRight | Over | None:
         """An answer to the round just won: a right one is stored (its player played, and lost
@@ -255,12 +256,12 @@ class OpenRound:
         if not isinstance(verdict, Right) or won is None or won.user_id == answer.user_id:
             return Over() if answer.explicit else None
         distance = 0 if self.rules.closest_wins else None
-        self.pending.append(AnswerWrite(answer.user_id, answer.text[:200], True, now, distance))
+        self.pending += (AnswerWrite(answer.user_id, answer.text[:200], True, now, distance),)
         return LateRight(won.name, max(0.0, now - won.at))  # came as it won: judged after
 
     def guesses_known(self, user_id: int, made: int) -> None:
         """How many guesses a player made in this round, as stored (after a restart)."""
-        self._guesses.setdefault(user_id, made)
+        self._takers.guesses_known(user_id, made)
 
     def hints_known(self, given: int) -> None:
         """How many steps were given, as stored (after a restart)."""
@@ -273,14 +274,16 @@ class OpenRound:
         given = (self._hints_given or 0) + 1
         self._hints_given = given
         self._record = dataclasses.replace(self._record, points=points, hint_used=True)
-        self.pending.append(HintWrite(given, points))
+        self.pending += (HintWrite(given, points),)
         return given
 
     def note(self, kind: str, line: str) -> None:
         """The line of this kind under the deal is now `line` (none, if empty)."""
         if line:
+            if self._notes is None:
+                self._notes = {}
             self._notes[kind] = line
-        else:
+        elif self._notes:
             self._notes.pop(kind, None)
 
     def numbered(self, line: str) -> None:
@@ -296,26 +299,22 @@ class OpenRound:
         """The status was written into the deal: the misses it named are shown."""
         self._status_at = now
         if self._unwritten:
-            self._written, self._unwritten = self._unwritten, []
+            self._written, self._unwritten = self._unwritten, ()
 
     def rewritten(self, view: View) -> None:
         """The deal is being sent, or rewritten, to show this."""
-        self._shown = view
+        self._shown = _digest(view)
 
     def passes_known(self, answerers: list[int], passers: list[tuple[int, str]]) -> None:
         """Who answered and who passed, as stored: the status names them (a pass made here
         and not yet stored is kept)."""
-        self._answered.update(answerers)
-        for user_id, name in passers:
-            if user_id not in self._passers:
-                self._passers[user_id] = name
+        self._takers.known(answerers, passers)
 
     def pass_(self, user_id: int, name: str, now: float) -> bool:
         """The player gives up on the round (False: they passed already)."""
-        if user_id in self._passers:
+        if not self._takers.pass_(user_id, name):
             return False
-        self._passers[user_id] = name
-        self.pending.append(PassWrite(user_id, now))
+        self.pending += (PassWrite(user_id, now),)
         return True
 
     def close(self, ending: Ending, now: float) -> None:
@@ -323,11 +322,11 @@ class OpenRound:
         the closest answer wins it where the closest wins."""
         best, winner = ending.best, ending.winner
         self._closed = True
-        self.pending.append(CloseWrite(
+        self.pending += (CloseWrite(
             "won" if winner else ending.status, now, winner,
             best.text if winner and best else None, ending.points,
-            best.at - self._record.started_at if winner and best else None))
-        self.events.append(RoundClosed(self._record))
+            best.at - self._record.started_at if winner and best else None),)
+        self.events += (RoundClosed(self._record),)
 
     def abandoned(self) -> None:
         """Its chat takes no more messages: the round ended quietly (closed in the store)."""
@@ -337,14 +336,11 @@ class OpenRound:
         """The person was forgotten (/forget): nothing of theirs stays held to be shown or
         written — their attempt as the latest or the closest, their pass, their guesses, that
         they answered, their answers and pass not yet written, and their id as its starter."""
-        self._unwritten = [a for a in self._unwritten if a.user_id != user_id]
-        self._written = [a for a in self._written if a.user_id != user_id]
-        self._closest.pop(user_id, None)
-        self._answered.discard(user_id)
-        self._passers.pop(user_id, None)
-        self._guesses.pop(user_id, None)
-        self.pending = [write for write in self.pending if not (
-            isinstance(write, AnswerWrite | PassWrite) and write.user_id == user_id)]
+        self._unwritten = tuple(a for a in self._unwritten if a.user_id != user_id)
+        self._written = tuple(a for a in self._written if a.user_id != user_id)
+        self._takers.forget(user_id)
+        self.pending = tuple(write for write in self.pending if not (
+            isinstance(write, AnswerWrite | PassWrite) and write.user_id == user_id))
         if self._record.started_by == user_id:
             self._record = dataclasses.replace(self._record, started_by=None)
 
@@ -362,15 +358,14 @@ class OpenRound:
         self._deal_went = self._deal_went or message_id is not None
         self._record = dataclasses.replace(record, message_id=message_id)
         if moved:  # written before its message: a clock starts again only for a deal unshown
-            self.pending.append(ClockWrite(record.started_at, record.deadline))
+            self.pending += (ClockWrite(record.started_at, record.deadline),)
         if message_id is not None:
-            self.pending.append(MessageWrite(message_id))
+            self.pending += (MessageWrite(message_id),)
         return moved
 
     def _untouched(self) -> bool:
         """Nothing yet depends on when it started: no answer, hint, pass or close."""
-        return not (self._closed or self._answered or self._passers or self._guesses
-                    or self._hints_given or self.pending)
+        return not (self._closed or self._takers or self._hints_given or self.pending)
 
     def restarted(self, now: float) -> bool:
         """Its deal was never shown (its dealer stopped before the message went): its clock
@@ -380,7 +375,7 @@ class OpenRound:
             return False
         self._record = record = dataclasses.replace(
             record, started_at=now, deadline=now + record.deadline - record.started_at)
-        self.pending.append(ClockWrite(now, record.deadline))
+        self.pending += (ClockWrite(now, record.deadline),)
         self._clock_waits = True  # and again when it goes (a send limit between)
         return True
 
@@ -396,5 +391,10 @@ class OpenRound:
     def taken(self) -> tuple[list[Write], list[RoundClosed]]:
         """What the transitions recorded, handed over once (to be written, then handled)."""
         writes, events = self.pending, self.events
-        self.pending, self.events = [], []
-        return writes, events
+        self.pending, self.events = (), ()
+        return list(writes), list(events)
+
+
+def _digest(view: View) -> bytes:
+    """A view in 16 bytes, not its 0.5 KB of text kept only to be compared (2^-128 a pair)."""
+    return hashlib.blake2b(repr(view).encode(), digest_size=16).digest()

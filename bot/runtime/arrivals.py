@@ -11,6 +11,11 @@ from the time the broker stored it), and the answer's handler asks how long ago 
 (`waited`). A context variable carries it, since the update reaches its handler through
 python-telegram-bot, whose handlers take only the update and a context; each update is handled
 in a task of its own, and a task sees only its own.
+
+A message also says when Telegram dated it: one that waited there (the bot's intake was full) is
+taken in as having arrived then (`held`), so that what its handling decides from the wait (an
+ephemeral reply Telegram would refuse 15 s after the message: bot.telegram.delivery) counts the
+whole wait, not only the bot's share.
 """
 
 from __future__ import annotations
@@ -33,11 +38,15 @@ monotonic = time.monotonic  # the clock arrivals are told on (a test's own, in t
 @contextlib.contextmanager
 def arrived(at: float | None = None) -> Iterator[None]:
     """The update handled inside the block arrived at `at` (`monotonic`; now by default) —
-    unless the one who took it in said when already (the worker, before the fair processor)."""
-    if _ARRIVED.get() is not None:
+    unless the one who took it in said an earlier time already (the worker, from the time the
+    broker stored it, before the fair processor, which may know an earlier one from Telegram's
+    date)."""
+    at = monotonic() if at is None else at
+    before = _ARRIVED.get()
+    if before is not None and before <= at:
         yield
         return
-    token = _ARRIVED.set(monotonic() if at is None else at)
+    token = _ARRIVED.set(at)
     try:
         yield
     finally:
@@ -51,7 +60,14 @@ def waited(sent: datetime | None = None, now: float | None = None) -> float:
     before `sent` + 1 s, and that bounds the error to a second."""
     at = _ARRIVED.get()
     here = 0.0 if at is None else max(0.0, monotonic() - at)
+    return here if sent is None else max(here, held(sent, now))
+
+
+def held(sent: datetime | None, now: float | None = None) -> float:
+    """At least how long a message Telegram dated `sent` (None: no message) waited there before
+    the bot took it: Telegram dates in whole seconds, so it was sent before `sent` + 1 s (0 for
+    a date in the future or more than HELD_BELIEVED ago: a clock that is off)."""
     if sent is None:
-        return here
+        return 0.0
     behind = (time.time() if now is None else now) - sent.timestamp() - 1.0
-    return max(here, behind) if 0.0 < behind <= HELD_BELIEVED else here
+    return behind if 0.0 < behind <= HELD_BELIEVED else 0.0

@@ -91,6 +91,23 @@ def sender(update: object) -> Key:
     return "other", 0
 
 
+# the updates that are a message: Telegram's date is when it was sent (a press's message is
+# the deal it is under, dated when that was sent, so a press has no date of its own)
+DATED = ("message", "edited_message", "channel_post", "edited_channel_post", "business_message",
+         "edited_business_message")
+
+
+def came(update: object) -> float:
+    """When the update came, on arrivals' clock: now, or, for a message that waited at Telegram
+    (the intake was full), when Telegram dated it (an edit by its edit's date)."""
+    for name in DATED:
+        message = getattr(update, name, None)
+        if message is not None:
+            sent = getattr(message, "edit_date", None) or getattr(message, "date", None)
+            return arrivals.monotonic() - arrivals.held(sent)
+    return arrivals.monotonic()
+
+
 def kind(update: object) -> str:
     """The update's type, as its metrics label: the first of KINDS it carries, else `other`."""
     return next((name for name in KINDS if getattr(update, name, None) is not None), "other")
@@ -155,7 +172,8 @@ class FairUpdates(BaseUpdateProcessor):
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         keys = None if self.doors is None or isinstance(update, Submission) else keys_of(update)
         if keys is None:
-            with arrivals.arrived():  # a player's time counts from here, not from its turn
+            # a player's time counts from here (or Telegram's date), not from its turn
+            with arrivals.arrived(came(update)):
                 await self._in_turn(update, coroutine)
             return
         assert self.doors is not None
@@ -166,7 +184,7 @@ class FairUpdates(BaseUpdateProcessor):
                 self.refused(update, admitted)
             return
         try:
-            with arrivals.arrived():
+            with arrivals.arrived(came(update)):
                 await self._in_turn(update, coroutine)
         finally:
             self.doors.leave(admitted)

@@ -12,7 +12,7 @@ import pytest
 
 from bot.cluster.consumers import stored_for
 from bot.runtime import arrivals
-from bot.telegram.fairness import FairUpdates
+from bot.telegram.fairness import FairUpdates, came
 
 
 class Monotonic:
@@ -34,13 +34,19 @@ def test_outside_an_update_nothing_waited(monotonic: Monotonic):
     assert arrivals.waited() == 0.0
 
 
-def test_an_update_waited_since_it_arrived_and_the_first_to_say_when_counts(
+def test_an_update_waited_since_it_arrived_and_the_earliest_said_counts(
         monotonic: Monotonic):
     # the worker (stored 3 s ago), then the fair processor: not the arrival
     with arrivals.arrived(monotonic.now - 3.0), arrivals.arrived():
         monotonic.now += 1.5
         assert arrivals.waited() == 4.5
     assert arrivals.waited() == 0.0  # the next update starts afresh
+    # stored 3 s ago, but Telegram dated it 10 s ago (it waited there first): 10 s
+    with arrivals.arrived(monotonic.now - 3.0), arrivals.arrived(monotonic.now - 10.0):
+        assert arrivals.waited() == 10.0
+        with arrivals.arrived(monotonic.now - 20.0):
+            assert arrivals.waited() == 20.0
+        assert arrivals.waited() == 10.0  # the inner block's time ends with it
 
 
 @pytest.mark.parametrize(("ago", "waited"), [
@@ -56,6 +62,33 @@ def test_telegrams_date_bounds_the_wait_within_a_second(monotonic: Monotonic, ag
     sent = datetime.fromtimestamp(now - ago, UTC)
     with arrivals.arrived(monotonic.now - 0.2):
         assert arrivals.waited(sent, now=now) == pytest.approx(waited)
+
+
+NOW = 1_800_000_000.0
+
+
+def dated(ago: float) -> datetime:
+    return datetime.fromtimestamp(NOW - ago, UTC)
+
+
+@pytest.mark.parametrize(("update", "held"), [
+    (SimpleNamespace(message=SimpleNamespace(date=dated(20.0), edit_date=None)), 19.0),
+    (SimpleNamespace(message=SimpleNamespace(date=dated(0.5), edit_date=None)), 0.0),
+    # an edit waited since it was edited, not since its message was first sent
+    (SimpleNamespace(message=None, edited_message=SimpleNamespace(
+        date=dated(600.0), edit_date=dated(5.0))), 4.0),
+    (SimpleNamespace(channel_post=SimpleNamespace(date=dated(30.0), edit_date=None)), 29.0),
+    # a press is dated by nothing of its own: the deal it is under is old, the press is not
+    (SimpleNamespace(callback_query=SimpleNamespace(
+        message=SimpleNamespace(date=dated(45.0), edit_date=None))), 0.0),
+    (SimpleNamespace(message=SimpleNamespace(date=dated(7200.0), edit_date=None)), 0.0),
+    (SimpleNamespace(message=SimpleNamespace(date=dated(-60.0), edit_date=None)), 0.0),
+    (SimpleNamespace(inline_query=SimpleNamespace(query="3 3 8 8")), 0.0),
+])
+def test_a_message_that_waited_at_telegram_came_when_telegram_dated_it(
+        monotonic: Monotonic, monkeypatch: pytest.MonkeyPatch, update: object, held: float):
+    monkeypatch.setattr(arrivals.time, "time", lambda: NOW)
+    assert came(update) == pytest.approx(monotonic.now - held)
 
 
 async def test_a_task_sees_only_its_own_updates_arrival(monotonic: Monotonic):

@@ -151,6 +151,23 @@ async def test_a_command_that_waited_past_the_window_goes_to_the_chat_unasked(
     assert ephemeral_calls(harness) >= 1
 
 
+@pytest.mark.parametrize(("ago", "whispered"), [(WHISPER_WITHIN + 6.0, False), (0.0, True)])
+async def test_a_command_that_waited_at_telegram_past_the_window_goes_to_the_chat_unasked(
+        harness: Harness, ago: float, whispered: bool):
+    """A message that waited at Telegram (the intake was full) came when Telegram dated it:
+    taken in through the fair processor 20 s after that, it is answered in the chat with no
+    ephemeral send tried first, and the chat is not marked; one dated now is whispered."""
+    message = await harness.telegram.say(GROUP, ANN, "/stats")
+    message["date"] = int(time.time() - ago)
+    harness.telegram.updates.clear()
+    await harness.app.update_queue.put(Update.de_json(
+        {"update_id": next(UPDATE_IDS), "message": message}, harness.app.bot))
+    sent = await harness.telegram.reply(GROUP)
+    assert (sent.receiver == ANN["id"]) is whispered
+    assert (ephemeral_calls(harness) > 0) is whispered
+    assert harness.app.bot_data.refusals.allows(GROUP, EPHEMERAL)
+
+
 async def test_only_ephemeral_refused_keeps_the_mathematics(harness: Harness):
     harness.telegram.refuse_ephemeral = True
     await harness.send(GROUP, ANN, "/solve 3 3 8 8")

@@ -11,6 +11,8 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 
 import pytest
 from telegram.error import (
@@ -26,6 +28,7 @@ from bot.play.ports import Gone, Moved
 from bot.runtime import arrivals
 from bot.telegram.bot_api_10 import EPHEMERAL, REFUSALS, RICH, WHISPER_WITHIN, Refusals
 from bot.telegram.delivery import Attempt, deliver, tried
+from bot.telegram.fairness import came
 
 GROUP, SUPERGROUP = -3001, -1003001
 Send = Callable[[int], Awaitable[str]]
@@ -132,6 +135,18 @@ async def test_a_workers_update_counts_its_wait_in_the_stream_for_the_window():
     moment here is past the window."""
     refusals, ways = Refusals(), Ways()
     with arrivals.arrived(time.monotonic() - 20.0), arrivals.arrived():
+        sent = await deliver(GROUP, 0, refusals, ways.attempts(None))
+    assert (sent.value, ways.names) == ("plain", ["plain"])
+
+
+async def test_a_workers_update_that_waited_at_telegram_first_is_past_the_window():
+    """The worker says the broker stored the update a second ago, but Telegram dated its
+    message 20 s ago (the gateway's intake was full): the fair processor's earlier time
+    counts, and no ephemeral way is asked."""
+    refusals, ways = Refusals(), Ways()
+    message = SimpleNamespace(date=datetime.now(UTC) - timedelta(seconds=20), edit_date=None)
+    with arrivals.arrived(time.monotonic() - 1.0), \
+            arrivals.arrived(came(SimpleNamespace(message=message))):
         sent = await deliver(GROUP, 0, refusals, ways.attempts(None))
     assert (sent.value, ways.names) == ("plain", ["plain"])
 

@@ -7,6 +7,7 @@ tournaments' schedules)."""
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import datetime
 import logging
 import time
@@ -68,8 +69,10 @@ class JobScheduler:
         self.cancel(alarm.kind, alarm.chat_id, alarm.topic)
         name = job_name(alarm.kind, alarm.chat_id, alarm.topic)
         self._pending[name] = alarm
+        # rung in a context of its own, not the one of the update that set it: a ring is no
+        # update's handling (its arrival, its owed claim), however long after it comes
         self._timers[name] = asyncio.get_running_loop().call_later(
-            max(0.0, seconds), self._due, name)
+            max(0.0, seconds), self._due, name, context=contextvars.Context())
 
     def cancel(self, kind: str, chat_id: int, topic: int = 0) -> None:
         self._drop(job_name(kind, chat_id, topic))

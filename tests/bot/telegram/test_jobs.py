@@ -15,12 +15,14 @@ import pytest
 from telegram.ext import Application, ApplicationBuilder
 
 from bot.play.ports import Alarm
+from bot.runtime import arrivals
 from bot.telegram import jobs as jobs_module
 from bot.telegram import polling
 from bot.telegram.context import Context
 from bot.telegram.jobs import JobScheduler
 from bot.telegram.lean_request import LeanRequest
 from bot.telegram.lifecycle import stop_application, stop_handling
+from bot.telegram.speakers import OWED
 from demo.emulator import BotApiEmulator
 
 App = Application[Any, Any, Any, Any, Any, Any]
@@ -90,6 +92,27 @@ async def test_an_alarm_is_found_replaced_cancelled_and_forgotten_once_it_rang(
         assert scheduler.pending("round", -5) is None  # it rang: not pending any more
         assert not scheduler._pending and not scheduler._timers  # and not kept
         scheduler.cancel("round", -5)  # a rung alarm cancelled: nothing happens
+
+
+async def test_an_alarm_set_while_an_update_is_handled_rings_outside_it(
+        monkeypatch: pytest.MonkeyPatch, telegram: BotApiEmulator):
+    """A round's end, set by the /play that dealt it, rings a minute later as no update's
+    handling: nothing waited (an ephemeral way is not skipped for the /play's age) and no
+    update's claim is held."""
+    heard: list[tuple[float, int | None]] = []
+
+    async def ring(application: App, alarm: Alarm) -> None:
+        heard.append((arrivals.waited(), OWED.get()))
+
+    monkeypatch.setattr(jobs_module, "ring", ring)
+    scheduler = JobScheduler()
+    async with running(scheduler, telegram):
+        with arrivals.arrived(arrivals.monotonic() - 60.0):
+            owed = OWED.set(4242)
+            scheduler.set(Alarm("round", -5, 1), 0.01)
+            OWED.reset(owed)
+        await until(lambda: heard)
+    assert heard == [(0.0, None)]
 
 
 async def test_many_chats_alarms_cancelled_at_once(rung: list[Alarm],

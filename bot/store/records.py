@@ -12,7 +12,7 @@ Place = tuple[int, int]
 """Where a round or match is played: the chat's id and its forum topic's (0: no topic)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Round:
     id: int
     chat_id: int

@@ -210,10 +210,10 @@ class OpenRound:
             if not self._takers.guess(answer.user_id, rules.guesses):
                 return NoGuessesLeft(rules.guesses)
             self.pending += (AnswerWrite(answer.user_id, text, isinstance(verdict, Right),
-                                            now, distance, rules.guesses),)
+                                         now, distance, rules.guesses),)
         else:
             self.pending += (AnswerWrite(answer.user_id, text, isinstance(verdict, Right),
-                                            now, distance),)
+                                         now, distance),)
         return None
 
     def _missed(self, answer: Answer, verdict: Near | Wrong, now: float) -> Guessed | Missed:
@@ -236,7 +236,7 @@ class OpenRound:
         self._closed = True
         self._winner = Winner(answer.user_id, answer.name, now)
         self.pending += (CloseWrite("won", now, answer.user_id, verdict.shown, record.points,
-                                       elapsed),)
+                                    elapsed),)
         self.events += (RoundClosed(record),)
         return Won(verdict, elapsed)
 
@@ -246,7 +246,7 @@ class OpenRound:
         record = self._record
         self._closed = True
         self.pending += (CloseWrite("won", at, user_id, shown, record.points,
-                                       at - record.started_at),)
+                                    at - record.started_at),)
         self.events += (RoundClosed(record),)
 
     def _late(self, answer: Answer, verdict: Verdict, now: float) -> LateRight | Over | None:

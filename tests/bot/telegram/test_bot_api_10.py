@@ -257,21 +257,26 @@ async def test_a_group_may_have_its_answers_seen_by_the_bot_alone(
     assert "ephemeral_message_id" not in said
 
 
-async def test_show_all_solutions_goes_to_the_presser_alone(harness: Harness,
-                                                            monkeypatch: pytest.MonkeyPatch):
-    telegram = harness.telegram
-    many_solutions(monkeypatch, harness, (1, 2, 3, 4, 6))  # pages of them
+async def won_with_pages(harness: Harness, monkeypatch: pytest.MonkeyPatch):
+    """Ann wins a round in the group whose hand has pages of solutions: its result and hand."""
+    many_solutions(monkeypatch, harness, (1, 2, 3, 4, 6))
     await harness.send(GROUP, ANN, "/play")
-    await telegram.reply(GROUP)
+    await harness.telegram.reply(GROUP)
     current = harness.services.rounds.open_round(GROUP)
     assert current is not None
     await harness.send(GROUP, ANN, f"/a {solve(current.hand)[0]}")
-    won = await telegram.reply(GROUP)
+    return await harness.telegram.reply(GROUP), current.hand
+
+
+async def test_show_all_solutions_goes_to_the_presser_alone(harness: Harness,
+                                                            monkeypatch: pytest.MonkeyPatch):
+    telegram = harness.telegram
+    won, hand = await won_with_pages(harness, monkeypatch)
     edits = len(telegram.edits)
     assert (await press(harness, won.message_id, BOB, "Show all solutions", GROUP)).text is None
     pages = await telegram.reply(GROUP)
     assert pages.receiver == BOB["id"] and pages.method == "sendRichMessage"
-    assert pages.formulas == [solution_latex(s, 24) for s in solve(current.hand)[:10]]
+    assert pages.formulas == [solution_latex(s, 24) for s in solve(hand)[:10]]
     assert len(telegram.edits) == edits  # the result stays as the chat saw it
     assert "Show all solutions" in labels(harness, won.message_id, GROUP)
     assert labels(harness, pages.message_id, GROUP) == ["▶"]
@@ -290,13 +295,7 @@ async def test_a_press_that_waited_past_the_window_turns_the_result_into_its_pag
     asked for (Telegram would refuse it), the result's own message shows the pages, and the
     chat is not marked: Ann's press, taken at once, goes to her alone."""
     telegram = harness.telegram
-    many_solutions(monkeypatch, harness, (1, 2, 3, 4, 6))
-    await harness.send(GROUP, ANN, "/play")
-    await telegram.reply(GROUP)
-    current = harness.services.rounds.open_round(GROUP)
-    assert current is not None
-    await harness.send(GROUP, ANN, f"/a {solve(current.hand)[0]}")
-    won = await telegram.reply(GROUP)
+    won, _ = await won_with_pages(harness, monkeypatch)
     asked = ephemeral_calls(harness) + ephemeral_calls(harness, "sendRichMessage")
     with arrivals.arrived(time.monotonic() - WHISPER_WITHIN - 1.0):
         await press(harness, won.message_id, BOB, "Show all solutions", GROUP)
@@ -323,13 +322,7 @@ async def test_what_a_press_is_told_in_words_goes_to_its_presser_alone(
     """A press answered by a message, not a notice (the solver busy for the presser): in a
     group, to the presser alone."""
     telegram = harness.telegram
-    many_solutions(monkeypatch, harness, (1, 2, 3, 4, 6))
-    await harness.send(GROUP, ANN, "/play")
-    await telegram.reply(GROUP)
-    current = harness.services.rounds.open_round(GROUP)
-    assert current is not None
-    await harness.send(GROUP, ANN, f"/a {solve(current.hand)[0]}")
-    won = await telegram.reply(GROUP)
+    won, _ = await won_with_pages(harness, monkeypatch)
     busy = EN("busy", seconds=7)
 
     async def too_busy(*args, **kwargs):

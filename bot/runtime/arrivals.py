@@ -63,6 +63,22 @@ def waited(sent: datetime | None = None, now: float | None = None) -> float:
     return here if sent is None else max(here, held(sent, now))
 
 
+# the updates that are a message: Telegram's date is when it was sent (a press's message is
+# the deal it is under, dated when that was sent, so a press has no date of its own)
+DATED = ("message", "edited_message", "channel_post", "edited_channel_post", "business_message",
+         "edited_business_message")
+
+
+def dated(update: object) -> datetime | None:
+    """When Telegram dated the update's message (an edit by its edit's date); None for an
+    update that is no message."""
+    for name in DATED:
+        message = getattr(update, name, None)
+        if message is not None:
+            return getattr(message, "edit_date", None) or getattr(message, "date", None)
+    return None
+
+
 def held(sent: datetime | None, now: float | None = None) -> float:
     """At least how long a message Telegram dated `sent` (None: no message) waited there before
     the bot took it: Telegram dates in whole seconds, so it was sent before `sent` + 1 s (0 for

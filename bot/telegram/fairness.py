@@ -91,21 +91,10 @@ def sender(update: object) -> Key:
     return "other", 0
 
 
-# the updates that are a message: Telegram's date is when it was sent (a press's message is
-# the deal it is under, dated when that was sent, so a press has no date of its own)
-DATED = ("message", "edited_message", "channel_post", "edited_channel_post", "business_message",
-         "edited_business_message")
-
-
 def came(update: object) -> float:
     """When the update came, on arrivals' clock: now, or, for a message that waited at Telegram
     (the intake was full), when Telegram dated it (an edit by its edit's date)."""
-    for name in DATED:
-        message = getattr(update, name, None)
-        if message is not None:
-            sent = getattr(message, "edit_date", None) or getattr(message, "date", None)
-            return arrivals.monotonic() - arrivals.held(sent)
-    return arrivals.monotonic()
+    return arrivals.monotonic() - arrivals.held(arrivals.dated(update))
 
 
 def kind(update: object) -> str:

@@ -89,9 +89,7 @@ def target_of(update: Update, quote: bool = True) -> Target:
 def waited_of(update: Update) -> float:
     """Seconds since the update's message reached the bot, or since Telegram dated it where
     it waited there longer (an edit by its edit's date): an answer is timed from then."""
-    message = update.effective_message
-    sent = None if message is None else message.edit_date or message.date
-    return arrivals.waited(sent)
+    return arrivals.waited(arrivals.dated(update))
 
 
 def press_target(update: Update) -> Target:

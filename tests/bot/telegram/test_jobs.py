@@ -115,6 +115,32 @@ async def test_an_alarm_set_while_an_update_is_handled_rings_outside_it(
     assert heard == [(0.0, None)]
 
 
+async def test_alarms_share_one_empty_context_and_leave_nothing_in_it(
+        monkeypatch: pytest.MonkeyPatch, telegram: BotApiEmulator):
+    """Every alarm's timer runs in the same empty context (a context each was 57 bytes an
+    alarm, two a round); what one ring sets stays in its own task, so the next ring, set from
+    another update, still hears of no update."""
+    heard: list[tuple[float, int | None]] = []
+
+    async def ring(application: App, alarm: Alarm) -> None:
+        heard.append((arrivals.waited(), OWED.get()))
+        OWED.set(alarm.chat_id)  # in the ring's task: not in the next ring
+
+    monkeypatch.setattr(jobs_module, "ring", ring)
+    scheduler = JobScheduler()
+    async with running(scheduler, telegram):
+        for chat, owner in ((-5, 4242), (-6, 4343)):
+            with arrivals.arrived(arrivals.monotonic() - 60.0):
+                owed = OWED.set(owner)
+                scheduler.set(Alarm("round", chat, 1), 0.05)
+                scheduler.set(Alarm("status", chat, 1), 0.05)
+                OWED.reset(owed)
+        contexts = {id(timer._context) for timer in scheduler._timers.values()}
+        assert len(contexts) == 1  # one context for the four timers
+        await until(lambda: len(heard) == 4)
+    assert heard == [(0.0, None)] * 4
+
+
 async def test_many_chats_alarms_cancelled_at_once(rung: list[Alarm],
                                                   telegram: BotApiEmulator):
     scheduler = JobScheduler()
